@@ -1,0 +1,82 @@
+/**
+ * @module
+ * Starts a private redis-server (no persistence) and stops it again. Used by `npm test` and `npm run dev`,
+ * which must never depend on a Redis the machine happens to run.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createConnection } from "node:net";
+
+export interface RunningRedis {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+const READY_TIMEOUT_MS = 10_000;
+
+export async function startRedisServer(port: number): Promise<RunningRedis> {
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--protected-mode", "no"],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const spawnError = new Promise<never>((_, reject) => {
+    child.once("error", (err: NodeJS.ErrnoException) => {
+      reject(
+        err.code === "ENOENT"
+          ? new Error(
+              "redis-server is not on PATH. Install it (Debian/Ubuntu: `sudo apt-get install redis-server`, macOS: `brew install redis`) and try again.",
+            )
+          : err,
+      );
+    });
+  });
+  let output = "";
+  child.stdout?.on("data", (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
+  child.stderr?.on("data", (d: Buffer) => (output = (output + d.toString()).slice(-4000)));
+  const exited = new Promise<never>((_, reject) => {
+    child.once("exit", (code) => reject(new Error(`redis-server exited with code ${code}: ${output.trim()}`)));
+  });
+  await Promise.race([waitForPing(port), spawnError, exited]);
+  exited.catch(() => {});
+  return { url: `redis://127.0.0.1:${port}`, port, stop: () => stopChild(child) };
+}
+
+async function waitForPing(port: number): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (await ping(port)) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`redis-server did not answer PING on port ${port} within ${READY_TIMEOUT_MS} ms`);
+}
+
+function ping(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host: "127.0.0.1" });
+    socket.setTimeout(500);
+    socket.once("connect", () => socket.write("PING\r\n"));
+    socket.once("data", (d) => {
+      socket.destroy();
+      resolve(d.toString().startsWith("+PONG"));
+    });
+    socket.once("error", () => resolve(false));
+    socket.once("timeout", () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+/** SIGTERM, then SIGKILL if the process lingers: Ctrl-C must leave nothing behind. */
+export function stopChild(child: ChildProcess, graceMs = 3_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}

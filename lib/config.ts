@@ -1,0 +1,124 @@
+/**
+ * @module
+ * One zod schema over the Worker's env. A platform is enabled when its secrets are set.
+ * Errors name the setting and say how to fix it; they never carry a setting's value.
+ */
+import { z } from "zod";
+
+const text = z.string().trim().min(1);
+const optionalText = z
+  .string()
+  .trim()
+  .optional()
+  .transform((v) => (v ? v : undefined));
+const url = text.pipe(z.url({ protocol: /^https?$/ })).transform((v) => v.replace(/\/+$/, ""));
+const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const flag = z
+  .union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no", "on", "off", ""])])
+  .default(false)
+  .transform((v) => v === true || v === "true" || v === "1" || v === "yes" || v === "on");
+const list = z
+  .string()
+  .default("")
+  .transform((v) =>
+    v
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+const DEFAULT_PERSONA =
+  "You are a helpful, friendly member of this chat. Answer briefly and naturally, like a person in a group chat.";
+
+export const settingsSchema = z.object({
+  UPSTASH_REDIS_REST_URL: url,
+  UPSTASH_REDIS_REST_TOKEN: text,
+  QSTASH_URL: url.default("https://qstash.upstash.io"),
+  QSTASH_TOKEN: text,
+  QSTASH_CURRENT_SIGNING_KEY: text,
+  QSTASH_NEXT_SIGNING_KEY: text,
+  PUBLIC_BASE_URL: url,
+
+  OPENAI_API_KEY: text,
+  OPENAI_BASE_URL: url.default("https://api.openai.com/v1"),
+  LLM_MODEL: text.default("gpt-4o-mini"),
+  JUDGE_MODEL: optionalText,
+  LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
+  PROMPT_TOKEN_BUDGET: z.coerce.number().int().min(256).default(6_000),
+  MAX_REPLY_TOKENS: z.coerce.number().int().positive().default(600),
+
+  DISCORD_APPLICATION_ID: optionalText,
+  DISCORD_PUBLIC_KEY: optionalText,
+  DISCORD_BOT_TOKEN: optionalText,
+  DISCORD_API_BASE_URL: url.default("https://discord.com/api/v10"),
+
+  SLACK_SIGNING_SECRET: optionalText,
+  SLACK_BOT_TOKEN: optionalText,
+  SLACK_API_BASE_URL: url.default("https://slack.com/api"),
+
+  TWILIO_ACCOUNT_SID: optionalText,
+  TWILIO_AUTH_TOKEN: optionalText,
+  TWILIO_PHONE_NUMBER: optionalText,
+  TWILIO_API_BASE_URL: url.default("https://api.twilio.com"),
+
+  BOT_NAME: text.default("Parley"),
+  BOT_ALIASES: list,
+  BOT_PERSONA: text.default(DEFAULT_PERSONA),
+  RESET_WORDS: z
+    .string()
+    .default("start over,new topic,reset")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+
+  CONVERSATION_TIMEOUT_SECONDS: seconds(120),
+  SMS_CONVERSATION_GAP_MINUTES: seconds(30),
+  FOLLOWUP_WINDOW_SECONDS: seconds(60),
+  MAX_STORED_MESSAGES: z.coerce.number().int().min(10).default(200),
+  USE_LLM_JUDGE: flag,
+});
+
+export type Settings = z.output<typeof settingsSchema>;
+
+/** Which platforms have the secrets they need. */
+export interface EnabledPlatforms {
+  slack: boolean;
+  discord: boolean;
+  twilio: boolean;
+}
+
+export class ConfigError extends Error {
+  readonly settings: string[];
+  constructor(problems: { name: string; problem: string }[]) {
+    super(
+      "Invalid settings: " +
+        problems.map((p) => `${p.name} ${p.problem}`).join("; ") +
+        ". Set them in .dev.vars locally, or with `wrangler secret put NAME` / [vars] in wrangler.toml.",
+    );
+    this.name = "ConfigError";
+    this.settings = problems.map((p) => p.name);
+  }
+}
+
+/** Parses the Worker env. Throws ConfigError naming every bad setting (never their values). */
+export function parseSettings(env: Record<string, unknown>): Settings {
+  const result = settingsSchema.safeParse(env);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? "env");
+    const missing = env[name] === undefined || env[name] === "";
+    return { name, problem: missing ? "is not set" : "is malformed (" + issue.message.toLowerCase() + ")" };
+  });
+  throw new ConfigError(problems);
+}
+
+export function enabledPlatforms(s: Settings): EnabledPlatforms {
+  return {
+    slack: Boolean(s.SLACK_SIGNING_SECRET && s.SLACK_BOT_TOKEN),
+    discord: Boolean(s.DISCORD_APPLICATION_ID && s.DISCORD_PUBLIC_KEY),
+    twilio: Boolean(s.TWILIO_ACCOUNT_SID && s.TWILIO_AUTH_TOKEN && s.TWILIO_PHONE_NUMBER),
+  };
+}

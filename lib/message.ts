@@ -1,0 +1,56 @@
+/**
+ * @module
+ * Platform-neutral message types. Platforms parse into these; the core never sees a platform payload.
+ */
+
+export type Platform = "slack" | "discord" | "twilio";
+
+/** How a message addresses the bot, as the platform itself tells it (not guessed from the text). */
+export type Addressing = "mention" | "reply_to_bot" | "dm" | "command" | "none";
+
+export interface Author {
+  id: string;
+  name: string;
+  isBot: boolean;
+}
+
+/** One place where a conversation happens. `tenant` is always part of it: nothing crosses tenants. */
+export interface ConversationKey {
+  platform: Platform;
+  tenant: string;
+  channel: string;
+  thread?: string;
+}
+
+/** Where the answer to a message must go; each platform's sender reads its own variant. */
+export type ReplyTarget =
+  | { platform: "slack"; channel: string; threadTs?: string }
+  | { platform: "discord"; kind: "interaction"; applicationId: string; token: string; expiresAt: number }
+  | { platform: "discord"; kind: "channel"; channelId: string; replyToMessageId?: string }
+  | { platform: "twilio"; accountSid: string; to: string; from: string };
+
+export interface InboundMessage {
+  key: ConversationKey;
+  /** Platform message id, unique within the tenant: the dedupe key and the QStash deduplication id. */
+  id: string;
+  author: Author;
+  text: string;
+  /** Milliseconds since the epoch, from the platform. */
+  ts: number;
+  addressing: Addressing;
+  /** Ids of the users the message mentions through the platform's own mention syntax. */
+  mentions: string[];
+  /** Author id of the message this one replies to, when the platform says so. */
+  replyToAuthorId?: string;
+  replyTarget: ReplyTarget;
+  /** True when the platform says this delivery repeats one it already sent (Slack X-Slack-Retry-Num). */
+  redelivery?: boolean;
+}
+
+/** Who the bot is on the platform at hand. */
+export interface BotIdentity {
+  /** The bot's user id on the platform (Slack bot user id, Discord application/user id, Twilio number). */
+  userId: string;
+  name: string;
+  aliases: string[];
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, enabledPlatforms, parseSettings } from "../../lib/config.ts";
+
+const minimal = {
+  UPSTASH_REDIS_REST_URL: "http://127.0.0.1:8079",
+  UPSTASH_REDIS_REST_TOKEN: "secret-redis-token",
+  QSTASH_TOKEN: "qstash-token",
+  QSTASH_CURRENT_SIGNING_KEY: "sig_current",
+  QSTASH_NEXT_SIGNING_KEY: "sig_next",
+  PUBLIC_BASE_URL: "https://bot.example.com/",
+  OPENAI_API_KEY: "sk-secret",
+};
+
+describe("settings", () => {
+  it("fills documented defaults and trims the trailing slash of URLs", () => {
+    const s = parseSettings(minimal);
+    expect(s.CONVERSATION_TIMEOUT_SECONDS).toBe(120);
+    expect(s.SMS_CONVERSATION_GAP_MINUTES).toBe(30);
+    expect(s.FOLLOWUP_WINDOW_SECONDS).toBe(60);
+    expect(s.USE_LLM_JUDGE).toBe(false);
+    expect(s.PUBLIC_BASE_URL).toBe("https://bot.example.com");
+    expect(s.SLACK_API_BASE_URL).toBe("https://slack.com/api");
+  });
+
+  it("names every missing setting without echoing any value", () => {
+    const err = (() => {
+      try {
+        parseSettings({ ...minimal, QSTASH_TOKEN: undefined, UPSTASH_REDIS_REST_URL: "not a url" });
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(ConfigError);
+    const message = (err as ConfigError).message;
+    expect(message).toContain("QSTASH_TOKEN is not set");
+    expect(message).toContain("UPSTASH_REDIS_REST_URL is malformed");
+    expect(message).not.toContain("secret-redis-token");
+    expect(message).not.toContain("not a url");
+  });
+
+  it("turns a platform on only when all of its secrets are set", () => {
+    expect(enabledPlatforms(parseSettings(minimal))).toEqual({ slack: false, discord: false, twilio: false });
+    const withSlack = parseSettings({ ...minimal, SLACK_SIGNING_SECRET: "s", SLACK_BOT_TOKEN: "xoxb-1" });
+    expect(enabledPlatforms(withSlack).slack).toBe(true);
+  });
+
+  it("reads flags and lists the way people write them", () => {
+    const s = parseSettings({ ...minimal, USE_LLM_JUDGE: "true", BOT_ALIASES: " pb , parley bot ,," });
+    expect(s.USE_LLM_JUDGE).toBe(true);
+    expect(s.BOT_ALIASES).toEqual(["pb", "parley bot"]);
+  });
+});
