@@ -61,6 +61,10 @@ export const settingsSchema = z.object({
   TWILIO_PHONE_NUMBER: optionalText,
   TWILIO_API_BASE_URL: url.default("https://api.twilio.com"),
 
+  /** One prefix per bot: bots sharing a Redis database never see each other's keys. */
+  REDIS_KEY_PREFIX: text.regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, _ . - only").default("parley"),
+  ADMIN_TOKEN: optionalText,
+
   BOT_NAME: text.default("Parley"),
   BOT_ALIASES: list,
   BOT_PERSONA: text.default(DEFAULT_PERSONA),

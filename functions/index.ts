@@ -1,0 +1,41 @@
+/**
+ * @module
+ * The Hono app: routes, body-size limit, error handler. The Worker's default export.
+ */
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { ConfigError } from "../lib/config.ts";
+import { errorMessage, logger } from "../lib/log.ts";
+import { health } from "./health.ts";
+import { jobs } from "./jobs.ts";
+import { slack } from "./slack.ts";
+import { Unavailable, type AppEnv } from "./http.ts";
+
+/** Slack, Discord and Twilio payloads are far below this; QStash failure callbacks carry a base64 copy of a job. */
+const MAX_BODY_BYTES = 256 * 1024;
+
+const app = new Hono<AppEnv>();
+
+app.use(
+  "*",
+  bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: "request body too large" }, 413) }),
+);
+app.get("/health", health);
+app.route("/slack", slack);
+app.route("/jobs", jobs);
+
+app.notFound((c) => c.json({ error: "not found" }, 404));
+app.onError((err, c) => {
+  if (err instanceof ConfigError) {
+    logger.error("config_invalid", { settings: err.settings });
+    return c.json({ error: "the bot is misconfigured", settings: err.settings }, 500);
+  }
+  if (err instanceof Unavailable) {
+    logger.error("dependency_unavailable", { route: c.req.path, dependency: err.dependency, message: err.message });
+    return c.json({ error: `${err.dependency} is unavailable, try again` }, 503, { "Retry-After": "1" });
+  }
+  logger.error("unhandled_error", { route: c.req.path, message: errorMessage(err) });
+  return c.json({ error: "internal error" }, 500);
+});
+
+export default app;

@@ -1,0 +1,95 @@
+/**
+ * @module
+ * POST /jobs/:kind: QStash deliveries. Verify the signature, validate the job, run it, and tell QStash what to do:
+ * 2xx done, 5xx (with Retry-After when we know) retry, 489 + Upstash-NonRetryable-Error never retry.
+ */
+import { Hono, type Context } from "hono";
+import { z } from "zod";
+import { RetryLater } from "../lib/errors.ts";
+import { runJob, type SendReply } from "../lib/pipeline.ts";
+import { JOB_KINDS, jobSchema, type Job } from "../lib/queue/job.ts";
+import { verifyQStashRequest } from "../lib/queue/verify.ts";
+import { runtimeFor, type Runtime } from "../lib/runtime.ts";
+import type { AppEnv } from "./http.ts";
+import { notifyFailure } from "./job-failure.ts";
+import { replySender } from "./reply-sender.ts";
+
+const NON_RETRYABLE = 489;
+
+export const jobs = new Hono<AppEnv>();
+
+jobs.post("/:kind", async (c) => {
+  const rt = runtimeFor(c.env);
+  const kind = c.req.param("kind");
+  const rawBody = await c.req.text();
+  const valid = await verifyQStashRequest(
+    { current: rt.settings.QSTASH_CURRENT_SIGNING_KEY, next: rt.settings.QSTASH_NEXT_SIGNING_KEY },
+    { signature: c.req.header("Upstash-Signature") ?? null, body: rawBody, url: `${rt.settings.PUBLIC_BASE_URL}/jobs/${kind}` },
+  );
+  if (!valid) {
+    rt.log.warn("job_rejected", { kind, reason: "bad_signature" });
+    return c.json({ error: "invalid signature" }, 401);
+  }
+  if (kind === "failed") return failed(c, rt, rawBody);
+  const jobKind = z.enum(JOB_KINDS).safeParse(kind);
+  if (!jobKind.success) return c.json({ error: `unknown job kind ${kind}` }, 404);
+  const job = parseJob(rawBody);
+  if (!job) return nonRetryable(c, rt, "invalid job payload");
+  try {
+    const outcome = await runJob(rt, jobKind.data, job, replySender(rt));
+    return c.json({ outcome });
+  } catch (err) {
+    if (err instanceof RetryLater) {
+      rt.log.warn("job_retry_later", { kind, trigger: job.trigger.id, seconds: err.retryAfterSeconds });
+      return c.json({ error: "retry later" }, 503, { "Retry-After": String(Math.ceil(err.retryAfterSeconds)) });
+    }
+    throw err;
+  }
+});
+
+function parseJob(rawBody: string): Job | null {
+  try {
+    const parsed = jobSchema.safeParse(JSON.parse(rawBody));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function nonRetryable(c: Context<AppEnv>, rt: Runtime, error: string): Response {
+  rt.log.error("job_rejected", { reason: error });
+  return c.json({ error }, NON_RETRYABLE, { "Upstash-NonRetryable-Error": "true" });
+}
+
+/** QStash's failure callback after the last retry: the body carries the original job, base64-encoded. */
+const failureSchema = z.object({
+  status: z.number().optional(),
+  retried: z.number().optional(),
+  sourceMessageId: z.string().optional(),
+  sourceBody: z.string(),
+});
+
+async function failed(c: Context<AppEnv>, rt: Runtime, rawBody: string): Promise<Response> {
+  let failure: z.output<typeof failureSchema>;
+  let job: Job | null;
+  try {
+    failure = failureSchema.parse(JSON.parse(rawBody));
+    job = parseJob(new TextDecoder().decode(Uint8Array.from(atob(failure.sourceBody), (ch) => ch.charCodeAt(0))));
+  } catch {
+    return nonRetryable(c, rt, "invalid failure callback");
+  }
+  if (!job) return nonRetryable(c, rt, "failure callback without a valid job");
+  rt.log.error("job_failed", {
+    platform: job.key.platform,
+    tenant: job.key.tenant,
+    channel: job.key.channel,
+    trigger: job.trigger.id,
+    message: failure.sourceMessageId,
+    status: failure.status,
+    retried: failure.retried,
+  });
+  const told = await notifyFailure(rt, job, replySender(rt));
+  return c.json({ told });
+}
+
+export type { SendReply };

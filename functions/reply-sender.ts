@@ -1,0 +1,27 @@
+/**
+ * @module
+ * Maps a reply target to its platform's sender. The only place where the job flow meets platform code.
+ */
+import { GiveUp } from "../lib/errors.ts";
+import type { SendReply } from "../lib/pipeline.ts";
+import { postSlackMessage } from "../lib/platforms/slack/send.ts";
+import type { Runtime } from "../lib/runtime.ts";
+
+export function replySender(rt: Runtime): SendReply {
+  const s = rt.settings;
+  return async (target, text) => {
+    switch (target.platform) {
+      case "slack":
+        if (!s.SLACK_BOT_TOKEN) throw new GiveUp("SLACK_BOT_TOKEN is not set", "not_configured");
+        return postSlackMessage({
+          apiBaseUrl: s.SLACK_API_BASE_URL,
+          botToken: s.SLACK_BOT_TOKEN,
+          channel: target.channel,
+          threadTs: target.threadTs,
+          text,
+        });
+      default:
+        throw new GiveUp(`replies to ${target.platform} are not supported yet`, "unsupported_platform");
+    }
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * @module
+ * The Lua scripts of the conversation store. Each one is a single Redis round trip and atomic, which is what makes
+ * concurrent deliveries safe: dedupe, record and TTL bump can never be split by another request.
+ * Results are JSON strings (cjson) so that their shape survives the REST protocol unchanged.
+ */
+
+/**
+ * Inbound message. KEYS: meta, log, seen.
+ * ARGV: 1 message JSON, 2 ts ms, 3 startIfIdle 0|1, 4 reset 0|1, 5 ttl s, 6 cap, 7 id for a new conversation,
+ * 8 how many recent messages to return, 9 dedupe ttl s, 10 now ms.
+ * Dedupe and record happen together, so a message is either recorded and marked seen, or neither: a failed
+ * request that the platform retries is never lost to the dedupe mark.
+ */
+export const INGEST = `
+local meta, log, seen = KEYS[1], KEYS[2], KEYS[3]
+local active = redis.call('EXISTS', meta) == 1
+if (not active) and ARGV[3] == '0' then
+  return cjson.encode({status = 'idle'})
+end
+local status
+if not redis.call('SET', seen, '1', 'NX', 'EX', ARGV[9]) then
+  status = 'duplicate'
+else
+  if active and ARGV[4] == '1' then
+    redis.call('DEL', meta, log)
+    active = false
+  end
+  if active then
+    status = 'recorded'
+  else
+    status = 'started'
+    redis.call('HSET', meta, 'id', ARGV[7], 'startedAt', ARGV[2], 'answeredThrough', '0')
+  end
+  redis.call('ZADD', log, ARGV[2], ARGV[1])
+  redis.call('ZREMRANGEBYRANK', log, 0, -tonumber(ARGV[6]) - 1)
+  redis.call('HSET', meta, 'lastActivityAt', ARGV[10])
+  redis.call('EXPIRE', meta, ARGV[5])
+  redis.call('EXPIRE', log, ARGV[5])
+end
+return cjson.encode({status = status, meta = redis.call('HGETALL', meta),
+  recent = redis.call('ZRANGE', log, -tonumber(ARGV[8]), -1)})
+`;
+
+/**
+ * Job start. KEYS: meta, log, reply. ARGV: 1 conversation id, 2 trigger ts ms, 3 claim ttl s.
+ * Claims the right to answer one trigger, unless it was answered already, another attempt holds the claim,
+ * the conversation is gone (expired or reset), or a later answer already saw the trigger.
+ */
+export const CLAIM_REPLY = `
+local meta, log, reply = KEYS[1], KEYS[2], KEYS[3]
+local claim = redis.call('GET', reply)
+if claim == 'done' then return cjson.encode({status = 'done'}) end
+if claim then return cjson.encode({status = 'busy', retryAfter = redis.call('TTL', reply)}) end
+if redis.call('HGET', meta, 'id') ~= ARGV[1] then return cjson.encode({status = 'gone'}) end
+local through = tonumber(redis.call('HGET', meta, 'answeredThrough') or '0')
+if tonumber(ARGV[2]) <= through then return cjson.encode({status = 'covered'}) end
+redis.call('SET', reply, 'posting', 'EX', ARGV[3])
+return cjson.encode({status = 'claimed', meta = redis.call('HGETALL', meta), recent = redis.call('ZRANGE', log, 0, -1)})
+`;
+
+/**
+ * The bot answered. KEYS: meta, log, reply, seen (of the bot's own posted message, so that the platform echoing it
+ * back is not recorded twice). ARGV: 1 conversation id, 2 reply JSON, 3 reply ts ms, 4 answered-through ts ms,
+ * 5 JSON array of the author ids answered, 6 ttl s, 7 cap, 8 done ttl s.
+ */
+export const RECORD_REPLY = `
+local meta, log, reply, seen = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+redis.call('SET', reply, 'done', 'EX', ARGV[8])
+redis.call('SET', seen, '1', 'EX', ARGV[8])
+if redis.call('HGET', meta, 'id') ~= ARGV[1] then return 0 end
+redis.call('ZADD', log, ARGV[3], ARGV[2])
+redis.call('ZREMRANGEBYRANK', log, 0, -tonumber(ARGV[7]) - 1)
+local through = math.max(tonumber(redis.call('HGET', meta, 'answeredThrough') or '0'), tonumber(ARGV[4]))
+redis.call('HSET', meta, 'lastBotReplyAt', ARGV[3], 'lastBotReplyTo', ARGV[5],
+  'answeredThrough', string.format('%d', through), 'lastActivityAt', ARGV[3])
+redis.call('EXPIRE', meta, ARGV[6])
+redis.call('EXPIRE', log, ARGV[6])
+return 1
+`;
+
+/** A failed attempt gives its claim back so that the retry can answer. KEYS: reply. */
+export const RELEASE_CLAIM = `
+if redis.call('GET', KEYS[1]) == 'posting' then return redis.call('DEL', KEYS[1]) end
+return 0
+`;

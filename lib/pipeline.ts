@@ -1,0 +1,176 @@
+/**
+ * @module
+ * The two flows of the design: `ingest` runs inside the webhook request (one Redis round trip, at most one
+ * publish), `runJob` runs in a QStash delivery (claim, judge or generate, post, record).
+ */
+import { buildPrompt } from "./context/prompt.ts";
+import { isResetRequest } from "./conversation/reset.ts";
+import type { RecordStatus } from "./conversation/store.ts";
+import { selectTurn } from "./conversation/turn.ts";
+import type { ConversationState } from "./conversation/types.ts";
+import { decideResponse, explicitTrigger, type Decision, type DecisionReason } from "./decide/index.ts";
+import { GiveUp, RetryLater } from "./errors.ts";
+import type { BotIdentity, InboundMessage, ReplyTarget } from "./message.ts";
+import type { Job, JobKind } from "./queue/job.ts";
+import type { Runtime } from "./runtime.ts";
+
+/** Explicit addresses that must get an answer even when the model would rather stay quiet. */
+const REQUIRED_REASONS: ReadonlySet<DecisionReason> = new Set(["direct_mention", "dm", "command"]);
+
+export interface IngestOptions {
+  /** Wait before the job runs, so that a burst of messages gets one answer (SMS). */
+  delaySeconds?: number;
+  /** Answer even if the decider would not (platform rules, e.g. every SMS). */
+  alwaysAnswer?: boolean;
+}
+
+export interface IngestResult {
+  status: RecordStatus;
+  decision?: Decision;
+  published: boolean;
+}
+
+export async function ingest(rt: Runtime, msg: InboundMessage, bot: BotIdentity, opts: IngestOptions = {}): Promise<IngestResult> {
+  const s = rt.settings;
+  const explicit = explicitTrigger(msg, bot);
+  const reset = isResetRequest(msg.text, bot, s.RESET_WORDS);
+  const { status, state } = await rt.store.record(msg, {
+    startIfIdle: explicit !== null || reset || Boolean(opts.alwaysAnswer),
+    reset,
+    now: rt.now(),
+  });
+  const where = { platform: msg.key.platform, tenant: msg.key.tenant, channel: msg.key.channel, message: msg.id };
+  if (status === "duplicate" && !msg.redelivery) {
+    rt.log.info("duplicate_dropped", where);
+    return { status, published: false };
+  }
+  let decision: Decision = decideResponse(state, msg, bot, {
+    followupWindowSeconds: s.FOLLOWUP_WINDOW_SECONDS,
+    useJudge: s.USE_LLM_JUDGE,
+  });
+  if (opts.alwaysAnswer && decision.respond !== "yes" && decision.reason !== "self" && decision.reason !== "other_bot") {
+    decision = { respond: "yes", reason: explicit ?? "dm" };
+  }
+  rt.log.info("decision", {
+    ...where,
+    author: msg.author.id,
+    conversation: state.id || null,
+    status,
+    respond: decision.respond,
+    reason: decision.reason,
+    score: decision.score,
+  });
+  if (decision.respond === "no") return { status, decision, published: false };
+
+  const kind: JobKind = decision.respond === "judge" ? "judge" : "reply";
+  const job: Job = {
+    v: 1,
+    key: msg.key,
+    conversationId: state.id,
+    trigger: { id: msg.id, ts: msg.ts, authorId: msg.author.id, authorName: msg.author.name },
+    required: REQUIRED_REASONS.has(decision.reason) || Boolean(opts.alwaysAnswer),
+    reason: decision.reason,
+    bot,
+    replyTarget: msg.replyTarget,
+  };
+  const published = await rt.queue.publish(kind, job, { delaySeconds: opts.delaySeconds });
+  rt.log.info("job_published", { ...where, kind, job: published.messageId, deduplicated: published.deduplicated });
+  return { status, decision, published: true };
+}
+
+/** Posts an answer on the platform; returns the ids of the posted messages. */
+export type SendReply = (target: ReplyTarget, text: string) => Promise<string[]>;
+
+export type JobOutcome =
+  | "answered"
+  | "skipped"
+  | "judge_no"
+  | "already_answered"
+  | "covered"
+  | "conversation_gone"
+  | "gave_up";
+
+export async function runJob(rt: Runtime, kind: JobKind, job: Job, send: SendReply): Promise<JobOutcome> {
+  const where = { platform: job.key.platform, tenant: job.key.tenant, channel: job.key.channel, trigger: job.trigger.id, kind };
+  const claim = await rt.store.claimReply(job.key, job.conversationId, job.trigger);
+  if (claim.status === "busy") throw new RetryLater("another attempt is answering this message", claim.retryAfterSeconds);
+  if (claim.status !== "claimed") {
+    const outcome = ({ done: "already_answered", gone: "conversation_gone", covered: "covered" } as const)[claim.status];
+    rt.log.info("job_ended", { ...where, outcome });
+    return outcome;
+  }
+  let posted = false;
+  try {
+    const outcome = await answer(rt, kind, job, claim.state, send, () => (posted = true));
+    rt.log.info("job_ended", { ...where, outcome });
+    return outcome;
+  } catch (err) {
+    if (err instanceof GiveUp) {
+      await rt.store.markHandled(job.key, job.trigger.id);
+      rt.log.warn("job_gave_up", { ...where, code: err.code });
+      return "gave_up";
+    }
+    // Once the answer is out, a retry would post it twice: keep the claim and let it expire instead.
+    if (!posted) await rt.store.releaseClaim(job.key, job.trigger.id);
+    throw err;
+  }
+}
+
+async function answer(
+  rt: Runtime,
+  kind: JobKind,
+  job: Job,
+  state: ConversationState,
+  send: SendReply,
+  onPosted: () => void,
+): Promise<JobOutcome> {
+  const s = rt.settings;
+  const turn = selectTurn(state.recent, job.trigger);
+  if (!turn) return "conversation_gone";
+  const prompt = buildPrompt({
+    persona: s.BOT_PERSONA,
+    botName: job.bot.name,
+    botUserId: job.bot.userId,
+    now: new Date(rt.now()),
+    summary: state.summary,
+    systemNotes: rt.systemNotes(job.key.platform),
+    history: turn.history,
+    current: turn.current,
+    budgetTokens: s.PROMPT_TOKEN_BUDGET,
+  });
+  if (kind === "judge" && !(await rt.llm.judge(prompt))) {
+    await rt.store.markHandled(job.key, job.trigger.id);
+    return "judge_no";
+  }
+  const text = await rt.llm.generate(prompt, { required: job.required });
+  if (text === null) {
+    await rt.store.markHandled(job.key, job.trigger.id);
+    return "skipped";
+  }
+  const ids = await send(job.replyTarget, text);
+  onPosted();
+  const now = rt.now();
+  await rt.store.recordReply(job.key, {
+    conversationId: job.conversationId,
+    triggerId: job.trigger.id,
+    reply: {
+      id: ids[0] ?? `reply-${job.trigger.id}`,
+      role: "assistant",
+      authorId: job.bot.userId,
+      authorName: job.bot.name,
+      text,
+      ts: Math.max(now, turn.current.ts + 1),
+    },
+    answeredThrough: turn.current.ts,
+    answered: turn.answered,
+  });
+  rt.log.info("reply_posted", {
+    platform: job.key.platform,
+    trigger: job.trigger.id,
+    parts: ids.length,
+    chars: text.length,
+    prompt_tokens: prompt.tokens,
+    dropped: prompt.droppedMessages,
+  });
+  return "answered";
+}
