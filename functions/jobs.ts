@@ -34,7 +34,7 @@ jobs.post("/:kind", async (c) => {
   const jobKind = z.enum(JOB_KINDS).safeParse(kind);
   if (!jobKind.success) return c.json({ error: `unknown job kind ${kind}` }, 404);
   const job = parseJob(rawBody);
-  if (!job) return nonRetryable(c, rt, "invalid job payload");
+  if (!job) return nonRetryable(rt, "invalid job payload");
   try {
     const outcome = await runJob(rt, jobKind.data, job, replySender(rt));
     return c.json({ outcome });
@@ -56,9 +56,12 @@ function parseJob(rawBody: string): Job | null {
   }
 }
 
-function nonRetryable(c: Context<AppEnv>, rt: Runtime, error: string): Response {
+function nonRetryable(rt: Runtime, error: string): Response {
   rt.log.error("job_rejected", { reason: error });
-  return c.json({ error }, NON_RETRYABLE, { "Upstash-NonRetryable-Error": "true" });
+  return new Response(JSON.stringify({ error }), {
+    status: NON_RETRYABLE,
+    headers: { "Content-Type": "application/json", "Upstash-NonRetryable-Error": "true" },
+  });
 }
 
 /** QStash's failure callback after the last retry: the body carries the original job, base64-encoded. */
@@ -76,9 +79,9 @@ async function failed(c: Context<AppEnv>, rt: Runtime, rawBody: string): Promise
     failure = failureSchema.parse(JSON.parse(rawBody));
     job = parseJob(new TextDecoder().decode(Uint8Array.from(atob(failure.sourceBody), (ch) => ch.charCodeAt(0))));
   } catch {
-    return nonRetryable(c, rt, "invalid failure callback");
+    return nonRetryable(rt, "invalid failure callback");
   }
-  if (!job) return nonRetryable(c, rt, "failure callback without a valid job");
+  if (!job) return nonRetryable(rt, "failure callback without a valid job");
   rt.log.error("job_failed", {
     platform: job.key.platform,
     tenant: job.key.tenant,

@@ -1,0 +1,37 @@
+/**
+ * @module
+ * Reads `.dev.vars` (creating it from `.dev.vars.example` on first run) and lets environment variables of the same
+ * name override any setting, so `SLACK_API_BASE_URL=http://127.0.0.1:9000 npm run dev` just works.
+ */
+import { copyFileSync, existsSync, readFileSync } from "node:fs";
+
+export function parseDotenv(text: string): Map<string, string> {
+  const vars = new Map<string, string>();
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line || line.startsWith("#")) continue;
+    const eq = line.indexOf("=");
+    if (eq <= 0) continue;
+    let value = line.slice(eq + 1).trim();
+    if (/^(["']).*\1$/.test(value)) value = value.slice(1, -1);
+    vars.set(line.slice(0, eq).trim(), value);
+  }
+  return vars;
+}
+
+export function formatDotenv(vars: Map<string, string>): string {
+  return [...vars].map(([k, v]) => `${k}=${JSON.stringify(v)}`).join("\n") + "\n";
+}
+
+/** Returns the settings for the local Worker and whether `.dev.vars` was just created. */
+export function loadDevVars(root: string, env: NodeJS.ProcessEnv): { vars: Map<string, string>; created: boolean } {
+  const path = `${root}/.dev.vars`;
+  const created = !existsSync(path);
+  if (created) copyFileSync(`${root}/.dev.vars.example`, path);
+  const vars = parseDotenv(readFileSync(path, "utf8"));
+  for (const key of Object.keys(env)) {
+    const value = env[key];
+    if (value !== undefined && (vars.has(key) || /^(DISCORD|SLACK|TWILIO|OPENAI|BOT|QSTASH|UPSTASH)_/.test(key))) vars.set(key, value);
+  }
+  return { vars, created };
+}

@@ -1,0 +1,127 @@
+/**
+ * @module
+ * `npm run dev`: the whole local stack on real parts. redis-server (its own, unless REDIS_URL is given), the Upstash
+ * REST bridge, the QStash stand-in, the local model, the Slack fake and `wrangler dev`. Ctrl-C stops everything it
+ * started. Ports: PORT (8787), REDIS_REST_PORT (8079), QSTASH_PORT (8080), LOCAL_MODEL_PORT (8090), SLACK_FAKE_PORT (8091).
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { formatDotenv, loadDevVars } from "./dev-vars.ts";
+import { startSlackFake } from "./fakes/slack.ts";
+import { startLocalModel } from "./local-model/server.ts";
+import { assertPortFree, freePort } from "./ports.ts";
+import { startQStash } from "./qstash/server.ts";
+import { startRedisServer, stopChild } from "./redis-server.ts";
+import { startRedisBridge } from "./upstash-redis/server.ts";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+const ports = {
+  worker: port("PORT", 8787),
+  redisRest: port("REDIS_REST_PORT", 8079),
+  qstash: port("QSTASH_PORT", 8080),
+  model: port("LOCAL_MODEL_PORT", 8090),
+  slack: port("SLACK_FAKE_PORT", 8091),
+};
+
+const stops: (() => Promise<void>)[] = [];
+let stopping = false;
+
+async function stopAll(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    for (const stop of stops.reverse()) await stop().catch(() => {});
+  }
+  process.exit(code);
+}
+
+async function main(): Promise<void> {
+  const { vars, created } = loadDevVars(ROOT, process.env);
+  if (created) console.log("created .dev.vars from .dev.vars.example");
+  await Promise.all([
+    assertPortFree(ports.worker, "the Worker, set PORT"),
+    assertPortFree(ports.redisRest, "the Upstash Redis REST bridge, set REDIS_REST_PORT"),
+    assertPortFree(ports.qstash, "the QStash stand-in, set QSTASH_PORT"),
+    assertPortFree(ports.model, "the local model, set LOCAL_MODEL_PORT"),
+    assertPortFree(ports.slack, "the Slack fake, set SLACK_FAKE_PORT"),
+  ]);
+
+  let redisUrl = process.env.REDIS_URL;
+  if (!redisUrl) {
+    const redis = await startRedisServer(await freePort());
+    stops.push(() => redis.stop());
+    redisUrl = redis.url;
+  }
+  const local = (p: number) => `http://127.0.0.1:${p}`;
+  // Addresses of the stand-ins follow the chosen ports; a URL the person set to something else is kept.
+  const isLocal = (key: string) => (vars.get(key) ?? "http://127.0.0.1").startsWith("http://127.0.0.1");
+  const follow = (key: string, value: string) => {
+    if (process.env[key] === undefined && isLocal(key)) vars.set(key, value);
+  };
+  follow("UPSTASH_REDIS_REST_URL", local(ports.redisRest));
+  follow("QSTASH_URL", local(ports.qstash));
+  follow("PUBLIC_BASE_URL", local(ports.worker));
+  // A real key without a base URL means OpenAI itself, not the local model.
+  if (process.env.OPENAI_API_KEY && !process.env.OPENAI_BASE_URL && isLocal("OPENAI_BASE_URL")) vars.delete("OPENAI_BASE_URL");
+  else follow("OPENAI_BASE_URL", `${local(ports.model)}/v1`);
+  follow("SLACK_API_BASE_URL", `${local(ports.slack)}/api`);
+
+  const bridge = await startRedisBridge({ port: ports.redisRest, redisUrl, token: vars.get("UPSTASH_REDIS_REST_TOKEN") ?? "" });
+  stops.push(() => bridge.close());
+  const qstash = await startQStash({ port: ports.qstash, redisUrl, token: vars.get("QSTASH_TOKEN") });
+  stops.push(() => qstash.close());
+  const model = await startLocalModel({ port: ports.model });
+  stops.push(() => model.close());
+  const slack = await startSlackFake({ port: ports.slack });
+  stops.push(() => slack.close());
+
+  const envDir = resolve(ROOT, ".wrangler");
+  mkdirSync(envDir, { recursive: true });
+  const envFile = resolve(envDir, "dev.vars.merged");
+  writeFileSync(envFile, formatDotenv(vars), { mode: 0o600 });
+  const wrangler = spawn(
+    "npx",
+    ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(ports.worker), "--env-file", envFile, "--show-interactive-dev-session=false"],
+    { cwd: ROOT, stdio: "inherit", detached: true },
+  );
+  stops.push(async () => {
+    // wrangler runs workerd as a child: signal the whole process group so nothing is left behind.
+    if (wrangler.pid && wrangler.exitCode === null) {
+      try {
+        process.kill(-wrangler.pid, "SIGTERM");
+      } catch {}
+    }
+    await stopChild(wrangler);
+  });
+  wrangler.once("exit", (code) => {
+    if (!stopping) {
+      console.error(`wrangler dev exited (${code}); stopping the stack`);
+      void stopAll(code ?? 1);
+    }
+  });
+
+  console.log(
+    [
+      "",
+      "Parley local stack:",
+      `  Worker            ${local(ports.worker)}   (curl ${local(ports.worker)}/health)`,
+      `  Redis             ${redisUrl}`,
+      `  Upstash REST      ${local(ports.redisRest)}`,
+      `  QStash            ${local(ports.qstash)}`,
+      `  Local model       ${local(ports.model)}/v1`,
+      `  Slack API fake    ${local(ports.slack)}/api`,
+      "Ctrl-C stops everything.",
+      "",
+    ].join("\n"),
+  );
+}
+
+process.on("SIGINT", () => void stopAll(0));
+process.on("SIGTERM", () => void stopAll(0));
+main().catch(async (err: unknown) => {
+  console.error(`npm run dev: ${err instanceof Error ? err.message : String(err)}`);
+  await stopAll(1);
+});

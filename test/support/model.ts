@@ -1,0 +1,29 @@
+/**
+ * @module
+ * Drives the local model from tests: script answers for messages containing a marker, read the prompts it got.
+ */
+import { MODEL_CONTROL_URL } from "./worker.ts";
+
+export interface ModelRule {
+  match: string;
+  reply?: string;
+  status?: number;
+  delayMs?: number;
+  times?: number;
+}
+
+export async function scriptModel(...rules: ModelRule[]): Promise<void> {
+  const res = await fetch(`${MODEL_CONTROL_URL}/__script`, { method: "POST", body: JSON.stringify({ rules }) });
+  if (!res.ok) throw new Error(`scripting the local model failed: ${res.status}`);
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: { role: string; content: string }[];
+}
+
+/** The chat requests whose last user message contains `match`, oldest first. */
+export async function modelRequests(match: string): Promise<ChatRequest[]> {
+  const res = await fetch(`${MODEL_CONTROL_URL}/__requests?match=${encodeURIComponent(match)}`);
+  return (await res.json()) as ChatRequest[];
+}

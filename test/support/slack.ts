@@ -1,0 +1,82 @@
+/**
+ * @module
+ * Builds Slack Events API deliveries signed the way Slack signs them, and reads what the Slack fake received.
+ */
+import { SLACK_API_BASE_URL } from "./worker.ts";
+
+export const SLACK_SIGNING_SECRET = "test-slack-signing-secret";
+export const BOT_USER_ID = "UPARLEYBOT";
+
+async function hmacHex(secret: string, text: string): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(text));
+  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export async function signedSlackRequest(
+  body: string,
+  opts: { timestamp?: number; secret?: string; headers?: Record<string, string> } = {},
+): Promise<Request> {
+  const ts = String(opts.timestamp ?? Math.floor(Date.now() / 1000));
+  const signature = `v0=${await hmacHex(opts.secret ?? SLACK_SIGNING_SECRET, `v0:${ts}:${body}`)}`;
+  return new Request("https://bot.test/slack/events", {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      "X-Slack-Request-Timestamp": ts,
+      "X-Slack-Signature": signature,
+      ...opts.headers,
+    },
+    body,
+  });
+}
+
+let seq = 0;
+
+/** A `message` (or `app_mention`) event_callback as Slack sends it for a channel message. */
+export function slackMessageEvent(args: {
+  team: string;
+  channel: string;
+  user: string;
+  text: string;
+  ts?: string;
+  type?: "message" | "app_mention";
+  threadTs?: string;
+  channelType?: "channel" | "group" | "im" | "mpim";
+}): { body: string; ts: string } {
+  const ts = args.ts ?? `${Math.floor(Date.now() / 1000)}.${String(++seq).padStart(6, "0")}`;
+  const event: Record<string, unknown> = {
+    type: args.type ?? "message",
+    user: args.user,
+    text: args.text,
+    ts,
+    channel: args.channel,
+    event_ts: ts,
+    ...(args.type === "app_mention" ? {} : { channel_type: args.channelType ?? "channel" }),
+    ...(args.threadTs ? { thread_ts: args.threadTs } : {}),
+  };
+  const envelope = {
+    token: "legacy-verification-token",
+    team_id: args.team,
+    api_app_id: "A0PARLEY",
+    event,
+    type: "event_callback",
+    event_id: `Ev${ts.replace(".", "")}${args.type ?? "message"}`,
+    event_time: Math.floor(Number(ts)),
+    authorizations: [{ enterprise_id: null, team_id: args.team, user_id: BOT_USER_ID, is_bot: true, is_enterprise_install: false }],
+    is_ext_shared_channel: false,
+  };
+  return { body: JSON.stringify(envelope), ts };
+}
+
+export interface SlackPost {
+  channel: string;
+  text: string;
+  thread_ts?: string;
+}
+
+export async function slackPosts(channel: string): Promise<SlackPost[]> {
+  const res = await fetch(`${SLACK_API_BASE_URL.replace(/\/api$/, "")}/__calls?channel=${encodeURIComponent(channel)}`);
+  const calls = (await res.json()) as { body?: SlackPost }[] | SlackPost[];
+  return calls.map((c) => ("body" in c && c.body ? c.body : (c as SlackPost)));
+}

@@ -1,0 +1,131 @@
+import { Redis } from "@upstash/redis/cloudflare";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { modelRequests, scriptModel } from "../support/model.ts";
+import { BOT_USER_ID, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { callWorker, eventually, settle, startJobPump, suiteEnv, type JobPump } from "../support/worker.ts";
+
+const SUITE = "slackconv";
+const env = suiteEnv(SUITE, { CONVERSATION_TIMEOUT_SECONDS: "3", FOLLOWUP_WINDOW_SECONDS: "60" });
+const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
+let pump: JobPump;
+let channelSeq = 0;
+
+beforeAll(() => {
+  pump = startJobPump(env, SUITE);
+});
+afterAll(async () => {
+  await pump.stop();
+});
+
+function newPlace() {
+  channelSeq += 1;
+  return { team: "TSLACKCONV", channel: `C${Date.now().toString(36).toUpperCase()}${channelSeq}` };
+}
+
+async function send(place: { team: string; channel: string }, user: string, text: string, extra: { type?: "message" | "app_mention"; ts?: string } = {}) {
+  const event = slackMessageEvent({ ...place, user, text, ...extra });
+  const res = await callWorker(env, await signedSlackRequest(event.body));
+  expect(res.status).toBe(200);
+  return event.ts;
+}
+
+async function keysOf(channel: string): Promise<string[]> {
+  return (await redis.keys(`t-${SUITE}:conv:*${channel}*`)).sort();
+}
+
+describe("a conversation on Slack", () => {
+  it("answers a mention, then follow-ups from the same and a second person, with the whole exchange in the prompt", async () => {
+    const place = newPlace();
+    await send(place, "UALICE", `<@${BOT_USER_ID}> what is the capital of Peru? marker-${place.channel}-1`);
+    const first = await eventually(async () => (await slackPosts(place.channel)).length === 1 && slackPosts(place.channel), 15_000, "first reply");
+    expect(first[0]!.text.length).toBeGreaterThan(0);
+
+    await send(place, "UALICE", `and how many people live there? marker-${place.channel}-2`);
+    await eventually(async () => (await slackPosts(place.channel)).length === 2, 15_000, "follow-up reply");
+    const [followUpPrompt] = await modelRequests(`marker-${place.channel}-2`);
+    const seen = JSON.stringify(followUpPrompt!.messages);
+    expect(seen).toContain(`marker-${place.channel}-1`);
+    expect(seen).toContain(first[0]!.text.slice(0, 20));
+
+    await send(place, "UBOB", `what about the weather there in May? marker-${place.channel}-3`);
+    await eventually(async () => (await slackPosts(place.channel)).length === 3, 15_000, "second person's reply");
+    const [thirdPrompt] = await modelRequests(`marker-${place.channel}-3`);
+    const all = JSON.stringify(thirdPrompt!.messages);
+    expect(all).toContain(`marker-${place.channel}-1`);
+    expect(all).toContain(`marker-${place.channel}-2`);
+  });
+
+  it("keeps quiet when two other people talk to each other, and logs why", async () => {
+    const place = newPlace();
+    const logs = vi.spyOn(console, "log");
+    await send(place, "UALICE", `<@${BOT_USER_ID}> hi there`);
+    await eventually(async () => (await slackPosts(place.channel)).length === 1, 15_000, "reply to the mention");
+    await send(place, "UCAROL", "<@UDAVE> did you push the fix yesterday?");
+    await send(place, "UDAVE", "<@UCAROL> yes, merged it this morning");
+    await settle(1_500);
+    expect(await slackPosts(place.channel)).toHaveLength(1);
+    const decisions = logs.mock.calls
+      .map((c) => String(c[0]))
+      .filter((line) => line.includes('"event":"decision"') && line.includes(place.channel))
+      .map((line) => JSON.parse(line) as { respond: string; reason: string; author: string });
+    const chatter = decisions.filter((d) => d.author === "UCAROL" || d.author === "UDAVE");
+    expect(chatter).toHaveLength(2);
+    for (const d of chatter) {
+      expect(d.respond).toBe("no");
+      expect(d.reason).toBeTruthy();
+    }
+    logs.mockRestore();
+  });
+
+  it("lets the conversation expire from Redis after the inactivity timeout", async () => {
+    const place = newPlace();
+    await send(place, "UALICE", `<@${BOT_USER_ID}> remember this`);
+    await eventually(async () => (await slackPosts(place.channel)).length === 1, 15_000, "reply");
+    expect((await keysOf(place.channel)).length).toBe(2);
+    await eventually(async () => (await keysOf(place.channel)).length === 0, 10_000, "conversation to expire");
+  });
+
+  it("answers once when the same event arrives three times at once and as app_mention + message", async () => {
+    const place = newPlace();
+    const ts = `${Math.floor(Date.now() / 1000)}.424242`;
+    const text = `<@${BOT_USER_ID}> deploy status?`;
+    const asMessage = slackMessageEvent({ ...place, user: "UALICE", text, ts });
+    const asMention = slackMessageEvent({ ...place, user: "UALICE", text, ts, type: "app_mention" });
+    const responses = await Promise.all([
+      callWorker(env, await signedSlackRequest(asMessage.body)),
+      callWorker(env, await signedSlackRequest(asMessage.body, { headers: { "X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_timeout" } })),
+      callWorker(env, await signedSlackRequest(asMessage.body)),
+      callWorker(env, await signedSlackRequest(asMention.body)),
+    ]);
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    await eventually(async () => (await slackPosts(place.channel)).length >= 1, 15_000, "reply");
+    await settle(1_500);
+    expect(await slackPosts(place.channel)).toHaveLength(1);
+  });
+
+  it("still answers once when the model fails first (QStash retries the job)", async () => {
+    const place = newPlace();
+    const marker = `flaky-${place.channel}`;
+    await scriptModel({ match: marker, status: 500, times: 2 });
+    await send(place, "UALICE", `<@${BOT_USER_ID}> ${marker}`);
+    await eventually(async () => (await slackPosts(place.channel)).length === 1, 20_000, "reply after retries");
+    await settle(1_000);
+    expect(await slackPosts(place.channel)).toHaveLength(1);
+    expect((await modelRequests(marker)).length).toBe(3);
+  });
+
+  it("tells the person when the model fails on every try, through the failure route", async () => {
+    const place = newPlace();
+    const marker = `broken-${place.channel}`;
+    const errors = vi.spyOn(console, "error");
+    await scriptModel({ match: marker, status: 500, times: 100 });
+    await send(place, "UALICE", `<@${BOT_USER_ID}> ${marker}`);
+    const posts = await eventually(async () => {
+      const p = await slackPosts(place.channel);
+      return p.length === 1 && p;
+    }, 30_000, "apology");
+    expect(posts[0]!.text).toMatch(/couldn't answer/);
+    expect(errors.mock.calls.some((c) => String(c[0]).includes('"event":"job_failed"'))).toBe(true);
+    errors.mockRestore();
+  });
+});
