@@ -1,66 +1,22 @@
 /**
  * @module
- * Starts the local stack once for the whole test run, on free ports: a private redis-server (never the machine's
- * own), the Upstash REST bridge, the QStash stand-in (fast retries), the job tap, the Slack fake and the local
- * model. Tests get the addresses through `inject`; Worker tests get them as bindings.
+ * Starts the local stack once for the whole test run: a private redis-server on a free port (never the machine's own),
+ * and hands its address to the tests through `inject`.
  */
 import type { TestProject } from "vitest/node";
-import { startLocalModel } from "../../dev/local-model/server.ts";
 import { freePort } from "../../dev/ports.ts";
-import { startQStash } from "../../dev/qstash/server.ts";
 import { startRedisServer } from "../../dev/redis-server.ts";
-import { startSlackFake } from "../../dev/fakes/slack.ts";
-import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
-import { startJobTap } from "./job-tap.ts";
-
-export const REDIS_REST_TOKEN = "test-redis-rest-token";
-/** Retries after 0.2 s, 0.4 s, 0.8 s: the production backoff would make every retry test wait minutes. */
-const TEST_RETRY_DELAY_MS = (retried: number) => 200 * 2 ** Math.max(0, retried - 1);
 
 declare module "vitest" {
   export interface ProvidedContext {
     redisUrl: string;
-    redisRestUrl: string;
-    redisRestToken: string;
-    qstashUrl: string;
-    jobTapUrl: string;
-    slackApiUrl: string;
-    modelUrl: string;
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const redis = await startRedisServer(await freePort());
-  const stops: (() => Promise<void>)[] = [() => redis.stop()];
-  try {
-    const bridge = await startRedisBridge({ port: await freePort(), redisUrl: redis.url, token: REDIS_REST_TOKEN });
-    stops.unshift(() => bridge.close());
-    const qstash = await startQStash({
-      port: await freePort(),
-      redisUrl: redis.url,
-      keyPrefix: "qstash-test:",
-      retryDelayMs: TEST_RETRY_DELAY_MS,
-    });
-    stops.unshift(() => qstash.close());
-    const tap = await startJobTap(await freePort());
-    stops.unshift(() => tap.close());
-    const slack = await startSlackFake({ port: await freePort() });
-    stops.unshift(() => slack.close());
-    const model = await startLocalModel({ port: await freePort() });
-    stops.unshift(() => model.close());
-
-    project.provide("redisUrl", redis.url);
-    project.provide("redisRestUrl", bridge.url);
-    project.provide("redisRestToken", REDIS_REST_TOKEN);
-    project.provide("qstashUrl", qstash.url);
-    project.provide("jobTapUrl", tap.url);
-    project.provide("slackApiUrl", slack.url);
-    project.provide("modelUrl", model.url);
-  } catch (err) {
-    for (const stop of stops) await stop();
-    throw err;
-  }
+  project.provide("redisUrl", redis.url);
   return async () => {
-    for (const stop of stops) await stop();
+    await redis.stop();
   };
 }
