@@ -1,0 +1,149 @@
+/**
+ * @module
+ * The QStash REST surface the client uses: publish, enqueue, batch, signing keys and the DLQ, behind Bearer auth.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+import { planPublish, PublishRequestError, type PublishInput } from "./publish-request.ts";
+import type { DlqRecord, QStashStore } from "./store.ts";
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const PUBLISH_PATH = "/v2/publish/";
+const ENQUEUE_PATH = "/v2/enqueue/";
+const DLQ_PATH = "/v2/dlq";
+const DEFAULT_DLQ_PAGE = 100;
+
+const batchSchema = z.array(
+  z.object({
+    destination: z.string().min(1),
+    headers: z.record(z.string(), z.string()).optional(),
+    body: z.string().optional(),
+    queue: z.string().min(1).optional(),
+  }),
+);
+
+export interface RouteContext {
+  store: QStashStore;
+  token: string;
+  signingKeys: { current: string; next: string };
+  /** Called after messages were stored, so that delivery does not wait for the next poll. */
+  onPublished(): void;
+}
+
+class HttpError extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export async function handleRequest(ctx: RouteContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    if (!authorized(req, ctx.token)) throw new HttpError(401, "Unauthorized");
+    const rawUrl = req.url ?? "/";
+    const { pathname, searchParams } = new URL(rawUrl, "http://qstash.local");
+    const method = req.method ?? "GET";
+    if (method === "POST" && rawUrl.startsWith(PUBLISH_PATH)) {
+      const input = { destination: rawUrl.slice(PUBLISH_PATH.length), headers: flatHeaders(req), body: await readBody(req) };
+      return await publishOne(ctx, res, input);
+    }
+    if (method === "POST" && rawUrl.startsWith(ENQUEUE_PATH)) {
+      const rest = rawUrl.slice(ENQUEUE_PATH.length);
+      const slash = rest.indexOf("/");
+      if (slash <= 0) throw new HttpError(400, "expected /v2/enqueue/{queue}/{destination}");
+      const input = { queueName: rest.slice(0, slash), destination: rest.slice(slash + 1), headers: flatHeaders(req), body: await readBody(req) };
+      return await publishOne(ctx, res, input);
+    }
+    if (method === "POST" && pathname === "/v2/batch") return await publishBatch(ctx, res, await readBody(req));
+    if (method === "GET" && pathname === "/v2/keys") return send(res, 200, ctx.signingKeys);
+    if (method === "GET" && pathname === DLQ_PATH) return send(res, 200, dlqPage(await ctx.store.listDlq(), searchParams));
+    if (method === "DELETE" && pathname.startsWith(`${DLQ_PATH}/`)) {
+      const deleted = await ctx.store.deleteDlq([decodeURIComponent(pathname.slice(DLQ_PATH.length + 1))]);
+      if (deleted === 0) throw new HttpError(404, "dlq message not found");
+      return send(res, 200, { deleted });
+    }
+    if (method === "DELETE" && pathname === DLQ_PATH) {
+      return send(res, 200, { deleted: await ctx.store.deleteDlq(searchParams.getAll("dlqIds")) });
+    }
+    throw new HttpError(404, `${method} ${pathname} is not served by the local QStash stand-in`);
+  } catch (err) {
+    if (err instanceof HttpError) return send(res, err.status, { error: err.message });
+    if (err instanceof PublishRequestError) return send(res, 400, { error: err.message });
+    send(res, 500, { error: err instanceof Error ? err.message : String(err) });
+  }
+}
+
+async function publishOne(ctx: RouteContext, res: ServerResponse, input: PublishInput): Promise<void> {
+  const { messageId, deduplicated } = await ctx.store.publish(planPublish(input));
+  ctx.onPublished();
+  send(res, deduplicated ? 202 : 201, deduplicated ? { messageId, deduplicated } : { messageId });
+}
+
+async function publishBatch(ctx: RouteContext, res: ServerResponse, body: Buffer): Promise<void> {
+  const parsed = batchSchema.safeParse(parseJson(body));
+  if (!parsed.success) throw new HttpError(400, `invalid batch body: ${parsed.error.issues[0]?.message ?? "bad shape"}`);
+  const plans = parsed.data.map((item) =>
+    planPublish({
+      destination: item.destination,
+      queueName: item.queue,
+      headers: Object.fromEntries(Object.entries(item.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+      body: Buffer.from(item.body ?? ""),
+    }),
+  );
+  const results = [];
+  for (const plan of plans) {
+    const { messageId, deduplicated } = await ctx.store.publish(plan);
+    results.push(deduplicated ? { messageId, url: plan.message.url, deduplicated } : { messageId, url: plan.message.url });
+  }
+  ctx.onPublished();
+  send(res, 201, results);
+}
+
+function dlqPage(records: DlqRecord[], query: URLSearchParams): { messages: DlqRecord[]; cursor?: string } {
+  const ids = new Set(query.getAll("dlqIds"));
+  const url = query.get("url");
+  const matching = records.filter((r) => (ids.size === 0 || ids.has(r.dlqId)) && (url === null || r.url === url));
+  const start = Number(query.get("cursor") ?? 0) || 0;
+  const count = Number(query.get("count") ?? DEFAULT_DLQ_PAGE) || DEFAULT_DLQ_PAGE;
+  const end = start + count;
+  return end < matching.length ? { messages: matching.slice(start, end), cursor: String(end) } : { messages: matching.slice(start) };
+}
+
+function authorized(req: IncomingMessage, token: string): boolean {
+  const given = Buffer.from(req.headers.authorization ?? "");
+  const expected = Buffer.from(`Bearer ${token}`);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function flatHeaders(req: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return headers;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, `message body is larger than ${MAX_BODY_BYTES} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function parseJson(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString("utf8"));
+  } catch {
+    throw new HttpError(400, "body is not JSON");
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+}
