@@ -146,7 +146,7 @@ export class DeliveryScheduler {
     const delayMs = this.#retryDelay(message, result);
     const retry = { ...message, retried: message.retried + 1 };
     if (await store.settle(message.messageId, { action: "retry", message: retry, dueAt: Date.now() + delayMs })) {
-      logger.info("qstash_retry", { ...fields, reason: failureReason(result), delayMs });
+      logger.info("qstash_retry", { ...fields, reason: failureReason(result), delayMs: Math.round(delayMs) });
     }
   }
 

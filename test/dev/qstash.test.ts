@@ -301,6 +301,23 @@ describe("QStash stand-in", () => {
       await second.close();
     }
   });
+
+  it("delivers each message once when two stand-ins share one Redis prefix", async () => {
+    const keyPrefix = `qstash-shared-${randomUUID()}:`;
+    const destination = await endpoint();
+    const [a, b] = await Promise.all([standIn(keyPrefix), standIn(keyPrefix)]);
+    try {
+      const viaA = new Client({ baseUrl: a.url, token: DEV_TOKEN, devMode: false });
+      const viaB = new Client({ baseUrl: b.url, token: DEV_TOKEN, devMode: false });
+      const bodies = Array.from({ length: 20 }, (_, n) => `m${n}`);
+      await Promise.all(bodies.map((body, n) => (n % 2 ? viaA : viaB).publish({ url: destination.url, body })));
+      await waitFor("twenty deliveries", () => destination.received.length >= 20);
+      await sleep(200);
+      expect(destination.received.map((r) => r.body).sort()).toEqual([...bodies].sort());
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
 });
 
 describe("retry delay expressions", () => {
