@@ -1,0 +1,110 @@
+/**
+ * @module
+ * A local stand-in for the Upstash Redis REST API, backed by a real redis-server, so the Worker's
+ * `@upstash/redis` client runs unchanged in development and tests. Run alone with `node dev/upstash-redis/server.ts`
+ * (env REDIS_URL, REDIS_REST_PORT, UPSTASH_REDIS_REST_TOKEN).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { z } from "zod";
+import { errorMessage, logger } from "../../lib/log.ts";
+import { RedisConnections } from "./connections.ts";
+import { BASE64_ENCODING, ENCODING_HEADER } from "./encode.ts";
+import { runCommand, runPipeline, runTransaction, type EndpointAnswer } from "./execute.ts";
+import { hasBearerToken, MAX_REQUEST_BYTES, readJsonBody } from "./http-request.ts";
+
+export interface RedisBridgeOptions {
+  port: number;
+  host?: string;
+  redisUrl: string;
+  token: string;
+}
+
+export interface RunningBridge {
+  url: string;
+  close(): Promise<void>;
+}
+
+type Endpoint = (connections: RedisConnections, body: unknown, base64: boolean) => Promise<EndpointAnswer>;
+
+const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map([
+  ["/", runCommand],
+  ["/pipeline", runPipeline],
+  ["/multi-exec", runTransaction],
+]);
+
+const DEFAULT_HOST = "127.0.0.1";
+/** Longer than the idle time of undici's keep-alive pool, so the client never reuses a socket we just closed. */
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+export async function startRedisBridge(opts: RedisBridgeOptions): Promise<RunningBridge> {
+  const host = opts.host ?? DEFAULT_HOST;
+  const connections = new RedisConnections(opts.redisUrl);
+  await connections.shared();
+  const server = createServer((req, res) => {
+    handle(req, res, connections, opts.token).catch((err: unknown) => {
+      logger.error("redis_bridge_failed", { path: req.url, error: errorMessage(err) });
+      if (!res.headersSent) reply(res, 500, { error: `ERR redis bridge: ${errorMessage(err)}` });
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${port}`,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+      await connections.close();
+    },
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, connections: RedisConnections, token: string): Promise<void> {
+  const path = new URL(req.url ?? "/", "http://bridge").pathname.replace(/(.)\/+$/, "$1");
+  const endpoint = ENDPOINTS.get(path);
+  if (!endpoint) return refuse(req, res, 404, `ERR unknown endpoint ${path}`);
+  if (req.method !== "POST") return refuse(req, res, 405, `ERR use POST for ${path}`);
+  if (!hasBearerToken(req, token)) return refuse(req, res, 401, "Unauthorized");
+  const body = await readJsonBody(req);
+  if (body.kind === "too_large") {
+    res.setHeader("Connection", "close");
+    return refuse(req, res, 413, `ERR max request size exceeded: limit is ${MAX_REQUEST_BYTES} bytes`);
+  }
+  if (body.kind === "not_json") return refuse(req, res, 400, "ERR failed to parse request body as JSON");
+  const base64 = req.headers[ENCODING_HEADER] === BASE64_ENCODING;
+  const answer = await endpoint(connections, body.value, base64);
+  for (const failure of answer.failures) logger.warn("redis_bridge_command_error", { path, ...failure });
+  reply(res, answer.status, answer.body);
+}
+
+function refuse(req: IncomingMessage, res: ServerResponse, status: number, error: string): void {
+  logger.warn("redis_bridge_request_refused", { path: req.url, method: req.method, status, error });
+  reply(res, status, { error });
+}
+
+function reply(res: ServerResponse, status: number, body: unknown): void {
+  const json = JSON.stringify(body);
+  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(json) });
+  res.end(json);
+}
+
+const StandaloneEnvSchema = z.object({
+  REDIS_URL: z.string().url({ message: "REDIS_URL must look like redis://127.0.0.1:6379" }),
+  REDIS_REST_PORT: z.coerce.number().int().min(1).max(65_535).default(8079),
+  UPSTASH_REDIS_REST_TOKEN: z.string().min(1, { message: "UPSTASH_REDIS_REST_TOKEN is not set: choose any local token" }),
+});
+
+if (import.meta.main) {
+  const env = StandaloneEnvSchema.parse(process.env);
+  const bridge = await startRedisBridge({ port: env.REDIS_REST_PORT, redisUrl: env.REDIS_URL, token: env.UPSTASH_REDIS_REST_TOKEN });
+  logger.info("redis_bridge_started", { url: bridge.url });
+  const stop = () => void bridge.close().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
