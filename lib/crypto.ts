@@ -1,0 +1,56 @@
+/**
+ * @module
+ * Edge-safe crypto helpers shared by every platform's signature check: HMAC through WebCrypto and constant-time
+ * comparison. No Node imports: this runs in the Worker.
+ */
+
+export type HmacAlgorithm = "SHA-256" | "SHA-1";
+
+const encoder = new TextEncoder();
+
+/** HMAC of `message` keyed by `secret` (both UTF-8), as raw bytes. */
+export async function hmac(algorithm: HmacAlgorithm, secret: string, message: string): Promise<Uint8Array> {
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: algorithm }, false, [
+    "sign",
+  ]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", key, encoder.encode(message)));
+}
+
+/** HMAC as lowercase hex (Slack's `v0=` signatures). */
+export async function hmacHex(algorithm: HmacAlgorithm, secret: string, message: string): Promise<string> {
+  return bytesToHex(await hmac(algorithm, secret, message));
+}
+
+/** HMAC as standard base64 (Twilio's `X-Twilio-Signature`). */
+export async function hmacBase64(algorithm: HmacAlgorithm, secret: string, message: string): Promise<string> {
+  return bytesToBase64(await hmac(algorithm, secret, message));
+}
+
+export function bytesToHex(bytes: Uint8Array): string {
+  let hex = "";
+  for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
+  return hex;
+}
+
+export function bytesToBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/**
+ * True when both byte arrays are equal. The running time depends only on the lengths, never on where the first
+ * difference is, so an attacker cannot learn a signature byte by byte from response times.
+ */
+export function constantTimeEqualBytes(a: Uint8Array, b: Uint8Array): boolean {
+  // Compare against `a` itself when lengths differ so the loop still runs its full length.
+  const other = a.length === b.length ? b : a;
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ other[i]!;
+  return diff === 0;
+}
+
+/** Constant-time equality of two strings, compared as their UTF-8 bytes. */
+export function constantTimeEqual(a: string, b: string): boolean {
+  return constantTimeEqualBytes(encoder.encode(a), encoder.encode(b));
+}
