@@ -1,0 +1,127 @@
+/**
+ * @module
+ * Slack Events API envelope → one platform-neutral InboundMessage, or the reason it needs no work.
+ * Pure: no API call. The bot's own user id comes from the envelope's `authorizations`.
+ */
+import type { z } from "zod";
+import type { Addressing, InboundMessage } from "../../message.ts";
+import { mentionedUserIds, readableMentions } from "./mentions.ts";
+import {
+  eventCallbackSchema,
+  messageEventSchema,
+  urlVerificationSchema,
+  type SlackEventCallback,
+  type SlackMessageEvent,
+} from "./schema.ts";
+
+/** Subtypes that are still a person's message; every other subtype (edits, joins, bot posts...) is not. */
+const USER_MESSAGE_SUBTYPES: ReadonlySet<string> = new Set(["thread_broadcast", "file_share"]);
+const MESSAGE_EVENT_TYPES: ReadonlySet<string> = new Set(["app_mention", "message"]);
+const DM_CHANNEL_TYPE = "im";
+
+export type SlackParsed =
+  | { kind: "url_verification"; challenge: string }
+  | { kind: "message"; message: InboundMessage; bot: { userId: string; botId?: string } }
+  | { kind: "ignored"; reason: string };
+
+export interface SlackParseOptions {
+  botName: string;
+  /** Matched by the decider, not here; accepted so callers pass the bot identity in one piece. */
+  botAliases: string[];
+  /** `X-Slack-Retry-Num`; above 0 marks a redelivery. */
+  retryNum?: number;
+  /** The bot's `B…` id when the caller knows it (e.g. from config); own posts are also caught without it. */
+  botId?: string;
+}
+
+export function parseSlackEvent(
+  body: unknown,
+  opts: SlackParseOptions,
+): SlackParsed | { kind: "invalid"; issues: string } {
+  const type = typeof body === "object" && body !== null ? (body as { type?: unknown }).type : undefined;
+  if (type === "url_verification") {
+    const parsed = urlVerificationSchema.safeParse(body);
+    return parsed.success
+      ? { kind: "url_verification", challenge: parsed.data.challenge }
+      : { kind: "invalid", issues: describe(parsed.error) };
+  }
+  if (type !== "event_callback") {
+    return typeof type === "string" ? ignored(`envelope:${type}`) : { kind: "invalid", issues: "type: missing" };
+  }
+
+  const envelope = eventCallbackSchema.safeParse(body);
+  if (!envelope.success) return { kind: "invalid", issues: describe(envelope.error) };
+  const { event } = envelope.data;
+  if (!MESSAGE_EVENT_TYPES.has(event.type)) return ignored("unsupported_event");
+  if (event.subtype !== undefined && !USER_MESSAGE_SUBTYPES.has(event.subtype)) return ignored(`subtype:${event.subtype}`);
+
+  const parsedEvent = messageEventSchema.safeParse(event);
+  if (!parsedEvent.success) return { kind: "invalid", issues: describe(parsedEvent.error, "event.") };
+  const message = parsedEvent.data;
+
+  const bot = { userId: botUserId(envelope.data), ...(opts.botId ? { botId: opts.botId } : {}) };
+  if (isOwnMessage(message, envelope.data, bot)) return ignored("own_message");
+  const author = message.user ?? message.bot_id;
+  if (!author) return { kind: "invalid", issues: "event.user: missing" };
+  if (!message.text?.trim()) return ignored("no_text");
+
+  return { kind: "message", message: toInboundMessage(message, envelope.data, author, bot.userId, opts), bot };
+}
+
+function toInboundMessage(
+  event: SlackMessageEvent,
+  envelope: SlackEventCallback,
+  authorId: string,
+  botUserId: string,
+  opts: SlackParseOptions,
+): InboundMessage {
+  const text = event.text ?? "";
+  const inThread = event.thread_ts !== undefined && event.thread_ts !== event.ts;
+  const tenant = envelope.enterprise_id ? `${envelope.enterprise_id}:${envelope.team_id}` : envelope.team_id;
+  return {
+    key: { platform: "slack", tenant, channel: event.channel, ...(inThread ? { thread: event.thread_ts } : {}) },
+    // channel + ts, not event_id: the app_mention and message twins of one post, and retries, share it.
+    id: `${event.channel}:${event.ts}`,
+    author: {
+      id: authorId,
+      name: event.user_profile?.display_name || event.user_profile?.real_name || authorId,
+      isBot: Boolean(event.bot_id),
+    },
+    text: readableMentions(text, { userId: botUserId, name: opts.botName }),
+    ts: Math.round(parseFloat(event.ts) * 1000),
+    addressing: addressingOf(event, text, botUserId, inThread),
+    mentions: mentionedUserIds(text),
+    ...(inThread && event.parent_user_id ? { replyToAuthorId: event.parent_user_id } : {}),
+    replyTarget: { platform: "slack", channel: event.channel, threadTs: event.thread_ts ?? event.ts },
+    redelivery: (opts.retryNum ?? 0) > 0,
+  };
+}
+
+function addressingOf(event: SlackMessageEvent, text: string, botUserId: string, inThread: boolean): Addressing {
+  if (event.channel_type === DM_CHANNEL_TYPE) return "dm";
+  if (event.type === "app_mention" || mentionedUserIds(text).includes(botUserId)) return "mention";
+  if (inThread && event.parent_user_id === botUserId) return "reply_to_bot";
+  return "none";
+}
+
+/** The bot user this delivery is for: the first bot authorization (Slack lists the app's installation first). */
+function botUserId(envelope: SlackEventCallback): string {
+  const authorizations = envelope.authorizations;
+  return (authorizations.find((a) => a.is_bot) ?? authorizations[0]!).user_id;
+}
+
+/** Our own posts come back as message events: caught by bot user id, by bot id, or by our app id. */
+function isOwnMessage(event: SlackMessageEvent, envelope: SlackEventCallback, bot: { userId: string; botId?: string }) {
+  if (event.user === bot.userId) return true;
+  if (!event.bot_id) return false;
+  return event.bot_id === bot.botId || (envelope.api_app_id !== undefined && event.app_id === envelope.api_app_id);
+}
+
+function ignored(reason: string): SlackParsed {
+  return { kind: "ignored", reason };
+}
+
+/** Paths and zod's messages only: a payload's values (message text) never reach the issues string or a log. */
+function describe(error: z.ZodError, prefix = ""): string {
+  return error.issues.map((i) => `${prefix}${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+}

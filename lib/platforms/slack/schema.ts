@@ -1,0 +1,55 @@
+/**
+ * @module
+ * zod schemas for the Slack Events API payloads Parley reads. Loose objects: Slack adds fields without notice,
+ * and only the fields we read are checked (strictly).
+ */
+import { z } from "zod";
+
+/** A Slack message timestamp: seconds, a dot, microseconds ("1700000000.000100"). It is also the message's id. */
+const slackTs = z.string().regex(/^\d+\.\d+$/, "not a Slack ts");
+const slackId = z.string().min(1);
+
+export const urlVerificationSchema = z.looseObject({
+  type: z.literal("url_verification"),
+  challenge: z.string().min(1),
+});
+
+export const authorizationSchema = z.looseObject({
+  user_id: slackId,
+  is_bot: z.boolean().optional(),
+  team_id: slackId.nullish(),
+  enterprise_id: slackId.nullish(),
+});
+
+export const eventCallbackSchema = z.looseObject({
+  type: z.literal("event_callback"),
+  team_id: slackId,
+  enterprise_id: slackId.nullish(),
+  api_app_id: slackId.optional(),
+  event_id: slackId.optional(),
+  /** Who the app acts as in this delivery; the bot's own user id is here, so no API call is needed. */
+  authorizations: z.array(authorizationSchema).min(1),
+  event: z.looseObject({ type: z.string(), subtype: z.string().optional() }),
+});
+
+/** The fields of an `app_mention` or `message` event that become an InboundMessage. */
+export const messageEventSchema = z.looseObject({
+  type: z.enum(["app_mention", "message"]),
+  subtype: z.string().optional(),
+  channel: slackId,
+  /** Absent on app_mention; "channel", "group", "im" or "mpim" on message events. */
+  channel_type: z.string().optional(),
+  user: slackId.optional(),
+  bot_id: slackId.optional(),
+  app_id: slackId.optional(),
+  text: z.string().optional(),
+  ts: slackTs,
+  thread_ts: slackTs.optional(),
+  parent_user_id: slackId.optional(),
+  user_profile: z
+    .looseObject({ display_name: z.string().optional(), real_name: z.string().optional() })
+    .optional(),
+});
+
+export type SlackMessageEvent = z.infer<typeof messageEventSchema>;
+export type SlackEventCallback = z.infer<typeof eventCallbackSchema>;

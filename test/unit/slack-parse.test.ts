@@ -1,0 +1,181 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseSlackEvent, type SlackParseOptions } from "../../lib/platforms/slack/parse.ts";
+
+type Payload = { event: Record<string, unknown> } & Record<string, unknown>;
+
+function fixture(name: string): Payload {
+  return JSON.parse(readFileSync(join(import.meta.dirname, "../fixtures/slack", `${name}.json`), "utf8")) as Payload;
+}
+
+/** A fixture with some event fields changed (undefined removes the field). */
+function withEvent(name: string, changes: Record<string, unknown>): Payload {
+  const payload = fixture(name);
+  payload.event = Object.fromEntries(
+    Object.entries({ ...payload.event, ...changes }).filter(([, v]) => v !== undefined),
+  );
+  return payload;
+}
+
+const OPTS: SlackParseOptions = { botName: "Parley", botAliases: ["pb"] };
+
+function parsedMessage(body: unknown, opts: SlackParseOptions = OPTS) {
+  const result = parseSlackEvent(body, opts);
+  if (result.kind !== "message") throw new Error(`expected a message, got ${JSON.stringify(result)}`);
+  return result;
+}
+
+function ignoredReason(body: unknown): string {
+  const result = parseSlackEvent(body, OPTS);
+  if (result.kind !== "ignored") throw new Error(`expected ignored, got ${JSON.stringify(result)}`);
+  return result.reason;
+}
+
+describe("parseSlackEvent", () => {
+  it("answers url_verification with its challenge", () => {
+    expect(parseSlackEvent(fixture("url-verification"), OPTS)).toEqual({
+      kind: "url_verification",
+      challenge: "3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P",
+    });
+  });
+
+  it("turns an app_mention into a mention in the channel, replying in a thread under it", () => {
+    const { message, bot } = parsedMessage(fixture("app-mention"));
+    expect(bot).toEqual({ userId: "U0BOT0001" });
+    expect(message).toEqual({
+      key: { platform: "slack", tenant: "T0001ABCD", channel: "C0CHAN001" },
+      id: "C0CHAN001:1715000000.000100",
+      author: { id: "U0ALICE01", name: "U0ALICE01", isBot: false },
+      text: "@Parley what's the deploy checklist again?",
+      ts: 1715000000000,
+      addressing: "mention",
+      mentions: ["U0BOT0001"],
+      replyTarget: { platform: "slack", channel: "C0CHAN001", threadTs: "1715000000.000100" },
+      redelivery: false,
+    });
+  });
+
+  it("gives the app_mention and the message twin of one post the same id", () => {
+    const mention = parsedMessage(fixture("app-mention")).message;
+    const twin = parsedMessage(fixture("message-channel")).message;
+    expect(twin.id).toBe(mention.id);
+    expect(twin.addressing).toBe("mention");
+    expect(twin.key).toEqual(mention.key);
+  });
+
+  it("names the author from the profile the event carries", () => {
+    expect(parsedMessage(fixture("message-channel")).message.author).toEqual({
+      id: "U0ALICE01",
+      name: "alice",
+      isBot: false,
+    });
+    const noDisplayName = withEvent("message-channel", {
+      user_profile: { real_name: "Alice Martin", display_name: "" },
+    });
+    expect(parsedMessage(noDisplayName).message.author.name).toBe("Alice Martin");
+  });
+
+  it("records a channel message that does not address the bot as addressing none", () => {
+    const body = withEvent("message-channel", { text: "lunch anyone? <@U0BOB0002>" });
+    const { message } = parsedMessage(body);
+    expect(message.addressing).toBe("none");
+    expect(message.mentions).toEqual(["U0BOB0002"]);
+    expect(message.text).toBe("lunch anyone? @U0BOB0002");
+  });
+
+  it("reads a mention written with a label and lists each mentioned user once", () => {
+    const body = withEvent("message-channel", { text: "<@U0BOT0001|parley> ask <@U0BOB0002> and <@U0BOB0002>" });
+    const { message } = parsedMessage(body);
+    expect(message.addressing).toBe("mention");
+    expect(message.mentions).toEqual(["U0BOT0001", "U0BOB0002"]);
+    expect(message.text).toBe("@Parley ask @U0BOB0002 and @U0BOB0002");
+  });
+
+  it("keys a thread reply by channel and thread, and knows the thread was started by the bot", () => {
+    const { message } = parsedMessage(fixture("message-thread"));
+    expect(message.key).toEqual({ platform: "slack", tenant: "T0001ABCD", channel: "C0CHAN001", thread: "1715000010.000200" });
+    expect(message.addressing).toBe("reply_to_bot");
+    expect(message.replyToAuthorId).toBe("U0BOT0001");
+    expect(message.replyTarget).toEqual({ platform: "slack", channel: "C0CHAN001", threadTs: "1715000010.000200" });
+    expect(message.text).toBe("and does @U0ALICE01 need to approve the migration?");
+  });
+
+  it("does not treat a reply in someone else's thread as addressed to the bot", () => {
+    const { message } = parsedMessage(withEvent("message-thread", { parent_user_id: "U0ALICE01" }));
+    expect(message.addressing).toBe("none");
+    expect(message.replyToAuthorId).toBe("U0ALICE01");
+  });
+
+  it("treats a thread's parent message (thread_ts equal to ts) as a channel message", () => {
+    const body = withEvent("message-channel", { thread_ts: "1715000000.000100" });
+    expect(parsedMessage(body).message.key.thread).toBeUndefined();
+  });
+
+  it("treats a direct message as a DM and keys it with the enterprise and team", () => {
+    const { message } = parsedMessage(fixture("message-im"));
+    expect(message.addressing).toBe("dm");
+    expect(message.key).toEqual({ platform: "slack", tenant: "E0GRID001:T0001ABCD", channel: "D0DIRECT1" });
+  });
+
+  it("marks a delivery Slack retried as a redelivery", () => {
+    expect(parsedMessage(fixture("message-im"), { ...OPTS, retryNum: 2 }).message.redelivery).toBe(true);
+    expect(parsedMessage(fixture("message-im"), { ...OPTS, retryNum: 0 }).message.redelivery).toBe(false);
+  });
+
+  it("keeps thread broadcasts and file shares that carry text", () => {
+    expect(parsedMessage(withEvent("message-thread", { subtype: "thread_broadcast" })).message.key.thread).toBe(
+      "1715000010.000200",
+    );
+    expect(parsedMessage(withEvent("message-channel", { subtype: "file_share", files: [{ id: "F1" }] })).message.text).toContain(
+      "deploy checklist",
+    );
+  });
+
+  it("ignores posts that are not a person's new message", () => {
+    expect(ignoredReason(fixture("bot-message"))).toBe("subtype:bot_message");
+    expect(ignoredReason(fixture("message-changed"))).toBe("subtype:message_changed");
+    expect(ignoredReason(withEvent("message-channel", { subtype: "message_deleted" }))).toBe("subtype:message_deleted");
+    expect(ignoredReason(withEvent("message-channel", { subtype: "channel_join" }))).toBe("subtype:channel_join");
+  });
+
+  it("ignores the bot's own posts, recognised by its user id or by its app's bot id", () => {
+    expect(ignoredReason(withEvent("message-channel", { user: "U0BOT0001" }))).toBe("own_message");
+    const ownBotPost = withEvent("message-channel", { user: "U0SOMEONE", bot_id: "B0OURBOT1", app_id: "A0APP0001" });
+    expect(ignoredReason(ownBotPost)).toBe("own_message");
+    const knownBotId = withEvent("message-channel", { user: undefined, bot_id: "B0OURBOT1" });
+    const result = parseSlackEvent(knownBotId, { ...OPTS, botId: "B0OURBOT1" });
+    expect(result).toEqual({ kind: "ignored", reason: "own_message" });
+  });
+
+  it("keeps another app's bot post as a message from a bot", () => {
+    const body = withEvent("message-channel", { user: "U0OTHERBT", bot_id: "B0OTHER01", app_id: "A0OTHER01" });
+    expect(parsedMessage(body).message.author).toMatchObject({ id: "U0OTHERBT", isBot: true });
+  });
+
+  it("ignores a message without text", () => {
+    expect(ignoredReason(withEvent("message-channel", { text: undefined }))).toBe("no_text");
+    expect(ignoredReason(withEvent("message-channel", { subtype: "file_share", text: "  " }))).toBe("no_text");
+  });
+
+  it("ignores events other than mentions and messages, and unknown envelopes", () => {
+    const reaction = fixture("message-channel");
+    reaction.event = { type: "reaction_added", user: "U0ALICE01", reaction: "thumbsup", event_ts: "1715000000.000100" };
+    expect(ignoredReason(reaction)).toBe("unsupported_event");
+    expect(ignoredReason({ type: "app_rate_limited", team_id: "T0001ABCD", minute_rate_limited: 1518467820 })).toBe(
+      "envelope:app_rate_limited",
+    );
+  });
+
+  it("reports a malformed payload as invalid without echoing its text", () => {
+    const badTs = parseSlackEvent(withEvent("message-channel", { ts: "yesterday", text: "secret plans" }), OPTS);
+    expect(badTs.kind).toBe("invalid");
+    expect(JSON.stringify(badTs)).toContain("event.ts");
+    expect(JSON.stringify(badTs)).not.toContain("secret plans");
+    const noAuthorizations = fixture("message-channel");
+    delete noAuthorizations.authorizations;
+    expect(parseSlackEvent(noAuthorizations, OPTS).kind).toBe("invalid");
+    expect(parseSlackEvent("not an object", OPTS).kind).toBe("invalid");
+    expect(parseSlackEvent({ type: "url_verification" }, OPTS).kind).toBe("invalid");
+  });
+});
