@@ -1,0 +1,33 @@
+/**
+ * @module
+ * What the local model says when no rule matches: for the judge, YES when the last message asks something; for a
+ * reply, a short line that shows what context it received, so a developer sees the engine work without an API key.
+ */
+import { JUDGE_LAST_MESSAGE_HEADING, JUDGE_QUESTION_TAIL } from "../../lib/llm/wording.ts";
+import { lastUserMessage, type ChatRequest } from "./script.ts";
+
+const QUOTE_LIMIT = 80;
+/** "Alice: text" as the prompt builder writes multi-party turns. */
+const SPEAKER = /^([^:\n]{1,40}): /;
+
+export function defaultAnswer(req: ChatRequest): string {
+  const last = lastUserMessage(req);
+  if (last.includes(JUDGE_QUESTION_TAIL)) return judgeAnswer(last);
+  const turns = req.messages.filter((m) => m.role !== "system");
+  const earlier = turns.slice(0, -1);
+  const speakers = [...new Set(earlier.filter((m) => m.role === "user").map((m) => SPEAKER.exec(m.content)?.[1] ?? "you"))];
+  const seen =
+    earlier.length === 0
+      ? "no earlier messages"
+      : `${earlier.length} earlier message${earlier.length === 1 ? "" : "s"}` +
+        (speakers.length > 0 ? ` from ${speakers.join(" and ")}` : "");
+  const said = last.replace(SPEAKER, "");
+  const quote = said.length > QUOTE_LIMIT ? said.slice(0, QUOTE_LIMIT) + "…" : said;
+  return `(local model) I see ${seen}. You said: "${quote}"`;
+}
+
+function judgeAnswer(judgeRequest: string): string {
+  const start = judgeRequest.indexOf(JUDGE_LAST_MESSAGE_HEADING);
+  const lastMessage = judgeRequest.slice(start + JUDGE_LAST_MESSAGE_HEADING.length, judgeRequest.lastIndexOf("\n\n"));
+  return lastMessage.includes("?") ? "YES" : "NO";
+}

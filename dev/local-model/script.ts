@@ -1,0 +1,61 @@
+/**
+ * @module
+ * What tests can tell the local model over HTTP: scripted answers (or failures) for messages containing a marker,
+ * and the record of requests it received.
+ */
+import { z } from "zod";
+
+export const ruleSchema = z.object({
+  match: z.string(),
+  reply: z.string().optional(),
+  status: z.number().int().min(100).max(599).optional(),
+  delayMs: z.number().int().min(0).optional(),
+  times: z.number().int().positive().optional(),
+});
+export const scriptSchema = z.object({ rules: z.array(ruleSchema) });
+export type ScriptRule = z.infer<typeof ruleSchema>;
+
+export const chatRequestSchema = z.object({
+  model: z.string(),
+  messages: z.array(z.object({ role: z.string(), content: z.string() })).min(1),
+  max_tokens: z.number().optional(),
+  max_completion_tokens: z.number().optional(),
+});
+export type ChatRequest = z.infer<typeof chatRequestSchema>;
+
+/** The content of the last user message: what rules and request queries match against. */
+export function lastUserMessage(req: ChatRequest): string {
+  return req.messages.findLast((m) => m.role === "user")?.content ?? "";
+}
+
+export class ModelScript {
+  #rules: ScriptRule[] = [];
+  #requests: ChatRequest[] = [];
+
+  add(rules: ScriptRule[]): void {
+    this.#rules.push(...rules.map((r) => ({ ...r })));
+  }
+
+  reset(): void {
+    this.#rules = [];
+    this.#requests = [];
+  }
+
+  /** Records the request and returns the first rule that matches it, using up one of its `times`. */
+  take(req: ChatRequest): ScriptRule | undefined {
+    this.#requests.push(req);
+    const text = lastUserMessage(req);
+    const index = this.#rules.findIndex((r) => text.includes(r.match));
+    if (index < 0) return undefined;
+    const rule = this.#rules[index]!;
+    if (rule.times !== undefined) {
+      rule.times -= 1;
+      if (rule.times === 0) this.#rules.splice(index, 1);
+    }
+    return rule;
+  }
+
+  requests(match: string): ChatRequest[] {
+    return this.#requests.filter((r) => lastUserMessage(r).includes(match));
+  }
+}

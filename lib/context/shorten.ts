@@ -1,0 +1,31 @@
+/**
+ * @module
+ * Cuts a text down to a token allowance, keeping its start and marking the cut with "…".
+ */
+import { countTokens } from "./tokens.ts";
+
+export const CUT_MARK = "…";
+
+/** `text` itself when it fits `maxTokens`, else its longest prefix plus "…" that fits; "" when not even "…" fits. */
+export function shortenToTokens(text: string, maxTokens: number): string {
+  if (countTokens(text) <= maxTokens) return text;
+  if (countTokens(CUT_MARK) > maxTokens) return "";
+  let fits = 0;
+  let tooLong = text.length;
+  while (tooLong - fits > 1) {
+    const mid = (fits + tooLong) >> 1;
+    if (countTokens(cut(text, mid)) <= maxTokens) fits = mid;
+    else tooLong = mid;
+  }
+  return cut(text, fits);
+}
+
+function cut(text: string, length: number): string {
+  // Never split a surrogate pair: half an emoji is not text.
+  const end = isLowSurrogate(text.charCodeAt(length)) ? length - 1 : length;
+  return text.slice(0, end).trimEnd() + CUT_MARK;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}

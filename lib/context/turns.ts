@@ -1,0 +1,37 @@
+/**
+ * @module
+ * Turns stored messages into chat turns: the bot's own messages become assistant turns, everyone else's user turns
+ * (with the speaker's name when several people talk), and consecutive turns of one role merge into one.
+ */
+import type { StoredMessage } from "../conversation/types.ts";
+import type { ChatMessage } from "./prompt.ts";
+
+/** Separates messages merged into one turn. */
+export const MERGED_TURN_SEPARATOR = "\n\n";
+
+export interface TurnOptions {
+  botUserId: string;
+  /** Prefix user turns with "Name: " (when more than one human takes part). */
+  speakerNames: boolean;
+}
+
+/** True when more than one human wrote among `messages`. */
+export function severalHumans(messages: StoredMessage[], botUserId: string): boolean {
+  const humans = new Set(messages.filter((m) => m.authorId !== botUserId).map((m) => m.authorId));
+  return humans.size > 1;
+}
+
+export function toTurn(message: StoredMessage, text: string, opts: TurnOptions): ChatMessage {
+  if (message.authorId === opts.botUserId) return { role: "assistant", content: text };
+  return { role: "user", content: opts.speakerNames ? `${message.authorName}: ${text}` : text };
+}
+
+export function mergeTurns(turns: ChatMessage[]): ChatMessage[] {
+  const merged: ChatMessage[] = [];
+  for (const turn of turns) {
+    const last = merged.at(-1);
+    if (last && last.role === turn.role) last.content += MERGED_TURN_SEPARATOR + turn.content;
+    else merged.push({ ...turn });
+  }
+  return merged;
+}

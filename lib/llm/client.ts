@@ -1,0 +1,35 @@
+/**
+ * @module
+ * The LLM as the job flow sees it: generate a reply (or stay quiet), judge whether to answer. One OpenAI-compatible
+ * client, no hidden retries: QStash retries the whole job.
+ */
+import OpenAI from "openai";
+import type { Prompt } from "../context/prompt.ts";
+import { generateReply } from "./generate.ts";
+import { judgeShouldAnswer } from "./judge.ts";
+
+export interface LlmSettings {
+  apiKey: string;
+  baseUrl: string;
+  model: string;
+  judgeModel: string;
+  timeoutMs: number;
+  maxReplyTokens: number;
+}
+
+export interface Llm {
+  /** null when the model chose to stay quiet ([SKIP] or empty) and the reply was not required. When required, a
+   *  [SKIP]/empty answer is retried once with a nudge, then a short fallback text is returned. */
+  generate(prompt: Prompt, opts: { required: boolean }): Promise<string | null>;
+  /** YES/NO; anything else counts as NO. */
+  judge(prompt: Prompt): Promise<boolean>;
+}
+
+export function createLlm(s: LlmSettings): Llm {
+  const client = new OpenAI({ apiKey: s.apiKey, baseURL: s.baseUrl, timeout: s.timeoutMs, maxRetries: 0 });
+  return {
+    generate: (prompt, opts) =>
+      generateReply(client, prompt, { model: s.model, maxReplyTokens: s.maxReplyTokens, required: opts.required }),
+    judge: (prompt) => judgeShouldAnswer(client, prompt, s.judgeModel),
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * @module
+ * One chat completion call: the model's text, validated with zod; a 429 becomes RetryLater, anything else throws.
+ */
+import OpenAI from "openai";
+import { z } from "zod";
+import type { ChatMessage } from "../context/prompt.ts";
+import { RetryLater } from "../errors.ts";
+
+const HTTP_TOO_MANY_REQUESTS = 429;
+/** Used when a 429 carries no usable Retry-After. */
+const DEFAULT_RETRY_AFTER_SECONDS = 10;
+
+const completionSchema = z.object({
+  choices: z
+    .array(z.object({ message: z.object({ content: z.string().nullable().optional() }) }))
+    .min(1),
+});
+
+export interface CompletionRequest {
+  model: string;
+  messages: ChatMessage[];
+  maxTokens: number;
+}
+
+/** The text of the first choice ("" when the model sent none). */
+export async function complete(client: OpenAI, req: CompletionRequest): Promise<string> {
+  let raw: unknown;
+  try {
+    raw = await client.chat.completions.create({
+      model: req.model,
+      messages: req.messages,
+      max_completion_tokens: req.maxTokens,
+    });
+  } catch (err) {
+    if (err instanceof OpenAI.APIError && err.status === HTTP_TOO_MANY_REQUESTS) {
+      throw new RetryLater(`the model is rate limited (${req.model})`, retryAfterSeconds(err.headers));
+    }
+    throw err;
+  }
+  const parsed = completionSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`the model answered in an unexpected shape: ${parsed.error.issues[0]?.message}`);
+  return parsed.data.choices[0]!.message.content ?? "";
+}
+
+function retryAfterSeconds(headers: Headers | undefined): number {
+  const value = headers?.get("retry-after");
+  if (!value) return DEFAULT_RETRY_AFTER_SECONDS;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? DEFAULT_RETRY_AFTER_SECONDS : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}

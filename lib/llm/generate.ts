@@ -1,0 +1,43 @@
+/**
+ * @module
+ * Reply generation: the model may stay quiet with [SKIP] unless an answer is required, in which case a quiet model is
+ * nudged once and then replaced by a short fallback.
+ */
+import type OpenAI from "openai";
+import type { ChatMessage, Prompt } from "../context/prompt.ts";
+import { logger } from "../log.ts";
+import { complete } from "./completion.ts";
+import { FALLBACK_ANSWER, REQUIRED_NUDGE, SKIP_ANSWER, SKIP_INSTRUCTION } from "./wording.ts";
+
+export interface GenerateOptions {
+  model: string;
+  maxReplyTokens: number;
+  required: boolean;
+}
+
+export async function generateReply(client: OpenAI, prompt: Prompt, opts: GenerateOptions): Promise<string | null> {
+  const messages = opts.required ? prompt.messages : withSystemLine(prompt.messages, SKIP_INSTRUCTION);
+  const first = cleanAnswer(await complete(client, { model: opts.model, messages, maxTokens: opts.maxReplyTokens }), prompt.botName);
+  if (first !== null) return first;
+  if (!opts.required) return null;
+  const nudged: ChatMessage[] = [...messages, { role: "system", content: REQUIRED_NUDGE }];
+  const second = cleanAnswer(await complete(client, { model: opts.model, messages: nudged, maxTokens: opts.maxReplyTokens }), prompt.botName);
+  if (second !== null) return second;
+  logger.warn("llm_fallback_answer", { model: opts.model });
+  return FALLBACK_ANSWER;
+}
+
+/** The answer without an echoed "BotName:" prefix; null when it is empty or [SKIP]. */
+export function cleanAnswer(text: string, botName: string): string | null {
+  let answer = text.trim();
+  const echoedName = `${botName}:`;
+  if (answer.toLowerCase().startsWith(echoedName.toLowerCase())) answer = answer.slice(echoedName.length).trim();
+  if (answer === "" || answer.toUpperCase() === SKIP_ANSWER) return null;
+  return answer;
+}
+
+function withSystemLine(messages: ChatMessage[], line: string): ChatMessage[] {
+  const [first, ...rest] = messages;
+  if (first?.role !== "system") return [{ role: "system", content: line }, ...messages];
+  return [{ role: "system", content: `${first.content}\n${line}` }, ...rest];
+}
