@@ -2,14 +2,19 @@
  * @module
  * Cuts a text down to a token allowance, keeping its start and marking the cut with "…".
  */
-import { countTokens } from "./tokens.ts";
+import { countTokens, prefixWithinTokens } from "./tokens.ts";
 
 export const CUT_MARK = "…";
 
 /** `text` itself when it fits `maxTokens`, else its longest prefix plus "…" that fits; "" when not even "…" fits. */
 export function shortenToTokens(text: string, maxTokens: number): string {
   if (countTokens(text) <= maxTokens) return text;
-  if (countTokens(CUT_MARK) > maxTokens) return "";
+  const markTokens = countTokens(CUT_MARK);
+  if (markTokens > maxTokens) return "";
+  // Fast path: whole pieces up to the allowance. Cutting can change how the end splits, hence the recount.
+  const wholePieces = prefixWithinTokens(text, maxTokens - markTokens);
+  const quick = cut(text, wholePieces);
+  if (wholePieces > 0 && countTokens(quick) <= maxTokens) return quick;
   let fits = 0;
   let tooLong = text.length;
   while (tooLong - fits > 1) {

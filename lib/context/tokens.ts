@@ -54,24 +54,22 @@ function isPairToken(a: number, b: number): boolean {
  * those without adding singles), a single byte only when it does not form a pair token with a preceding single.
  */
 function maxParts(bytes: Uint8Array): number {
-  const n = bytes.length;
-  // best[i][s]: most parts covering bytes[0..i), s = 1 when the last part is the single byte i-1.
-  const endsMulti = new Int32Array(n + 1).fill(-1);
-  const endsSingle = new Int32Array(n + 1).fill(-1);
-  endsMulti[0] = 0;
-  for (let i = 0; i < n; i++) {
-    const multi = endsMulti[i]!;
-    const single = endsSingle[i]!;
-    const before = Math.max(multi, single);
-    if (before < 0) continue;
-    let asSingle = multi;
-    if (single >= 0 && !isPairToken(bytes[i - 1]!, bytes[i]!)) asSingle = Math.max(asSingle, single);
-    if (asSingle >= 0) endsSingle[i + 1] = Math.max(endsSingle[i + 1]!, asSingle + 1);
-    for (const len of [2, 3]) {
-      if (i + len <= n) endsMulti[i + len] = Math.max(endsMulti[i + len]!, before + 1);
-    }
+  const NONE = -Infinity;
+  // Most parts covering the first k-1, k-2, k-3 bytes, ending in a part of 2+ bytes (multi) or a single byte.
+  let multi1 = 0, multi2 = NONE, multi3 = NONE;
+  let single1 = NONE, single2 = NONE, single3 = NONE;
+  for (let k = 1; k <= bytes.length; k++) {
+    const afterSingle = k >= 2 && !isPairToken(bytes[k - 2]!, bytes[k - 1]!) ? single1 : NONE;
+    const single = Math.max(multi1, afterSingle) + 1;
+    const multi = Math.max(multi2, single2, multi3, single3) + 1;
+    multi3 = multi2;
+    multi2 = multi1;
+    multi1 = multi;
+    single3 = single2;
+    single2 = single1;
+    single1 = single;
   }
-  return Math.max(endsMulti[n]!, endsSingle[n]!);
+  return Math.max(multi1, single1);
 }
 
 function pieceTokens(piece: string): number {
@@ -84,6 +82,18 @@ export function countTokens(text: string): number {
   let total = 0;
   for (const match of text.matchAll(O200K_PIECES)) total += pieceTokens(match[0]);
   return total;
+}
+
+/** The length of the longest start of `text`, cut between o200k pieces, whose estimate stays within `maxTokens`. */
+export function prefixWithinTokens(text: string, maxTokens: number): number {
+  let total = 0;
+  let end = 0;
+  for (const match of text.matchAll(O200K_PIECES)) {
+    total += pieceTokens(match[0]);
+    if (total > maxTokens) break;
+    end = match.index + match[0].length;
+  }
+  return end;
 }
 
 /** An upper bound on the tokens a chat request spends on its prompt, chat-format overhead included. */
