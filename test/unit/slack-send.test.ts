@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startSlackFake, type RecordedSlackPost, type RunningSlackFake } from "../../dev/fakes/slack.ts";
+import { GiveUp, RetryLater } from "../../lib/errors.ts";
+import { postSlackMessage, SLACK_MAX_MESSAGE_CHARS } from "../../lib/platforms/slack/send.ts";
+
+let slack: RunningSlackFake;
+const TOKEN = "xoxb-test-token";
+
+beforeAll(async () => {
+  slack = await startSlackFake({ port: 0 });
+});
+afterAll(async () => {
+  await slack.close();
+});
+beforeEach(async () => {
+  await control("/__reset", {});
+});
+
+async function control(path: string, body: unknown): Promise<void> {
+  const res = await fetch(slack.url.replace(/\/api$/, path), { method: "POST", body: JSON.stringify(body) });
+  expect(res.status).toBe(200);
+}
+
+async function posts(channel: string): Promise<RecordedSlackPost[]> {
+  const res = await fetch(`${slack.url.replace(/\/api$/, "/__calls")}?channel=${channel}`);
+  return ((await res.json()) as { calls: RecordedSlackPost[] }).calls;
+}
+
+const post = (channel: string, text: string, extra: Partial<Parameters<typeof postSlackMessage>[0]> = {}) =>
+  postSlackMessage({ apiBaseUrl: slack.url, botToken: TOKEN, channel, text, ...extra });
+
+const words = (text: string) => text.split(/\s+/).filter(Boolean);
+
+function longAnswer(paragraphs: number): string {
+  return Array.from({ length: paragraphs }, (_, i) => `Part ${i + 1}. ${"Lorem ipsum dolor sit amet. ".repeat(60)}`).join(
+    "\n\n",
+  );
+}
+
+describe("postSlackMessage", () => {
+  it("posts a short answer once, in the thread it was asked in", async () => {
+    const ts = await post("C0CHAN001", "Sure: run the checklist in #ops.", { threadTs: "1715000000.000100" });
+    expect(ts).toHaveLength(1);
+    expect(await posts("C0CHAN001")).toEqual([
+      { channel: "C0CHAN001", text: "Sure: run the checklist in #ops.", thread_ts: "1715000000.000100", ok: true, ts: ts[0] },
+    ]);
+  });
+
+  it("splits a long answer into messages of at most 4,000 characters, posted in order", async () => {
+    const text = longAnswer(8);
+    const ts = await post("C0LONG001", text);
+    const sent = await posts("C0LONG001");
+    expect(sent.length).toBeGreaterThan(2);
+    expect(sent.map((p) => p.ts)).toEqual(ts);
+    expect(sent.every((p) => p.ok && p.text.length <= SLACK_MAX_MESSAGE_CHARS)).toBe(true);
+    expect(words(sent.map((p) => p.text).join(" "))).toEqual(words(text));
+    expect(sent[0]!.text.startsWith("Part 1.")).toBe(true);
+  });
+
+  it("escapes Slack markup so model output cannot ping the whole channel", async () => {
+    await post("C0CHAN002", "<!channel> a < b & c > d");
+    expect((await posts("C0CHAN002"))[0]!.text).toBe("&lt;!channel&gt; a &lt; b &amp; c &gt; d");
+  });
+
+  it("throws RetryLater with Slack's Retry-After seconds on a 429", async () => {
+    await control("/__fail", { channel: "C0BUSY001", status: 429, retryAfter: 7 });
+    const error = await post("C0BUSY001", "hello").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RetryLater);
+    expect((error as RetryLater).retryAfterSeconds).toBe(7);
+    expect(await post("C0BUSY001", "hello")).toHaveLength(1);
+  });
+
+  it("throws GiveUp on a permanent ok:false error, without the text in the message", async () => {
+    await control("/__fail", { channel: "C0GONE001", error: "is_archived" });
+    const error = await post("C0GONE001", "a private answer").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GiveUp);
+    expect((error as GiveUp).code).toBe("is_archived");
+    expect((error as Error).message).not.toContain("private answer");
+  });
+
+  it("gives up on a channel Slack does not know and on a bad token", async () => {
+    expect(await post("#general", "hi").catch((e: unknown) => (e as GiveUp).code)).toBe("channel_not_found");
+    const badToken = postSlackMessage({ apiBaseUrl: slack.url, botToken: "nope", channel: "C0CHAN001", text: "hi" });
+    expect(await badToken.catch((e: unknown) => (e as GiveUp).code)).toBe("invalid_auth");
+  });
+
+  it("throws a plain, retryable error on a transient ok:false error or a 5xx", async () => {
+    await control("/__fail", { channel: "C0FLAKY01", error: "internal_error" });
+    const okFalse = await post("C0FLAKY01", "hi").catch((e: unknown) => e);
+    expect(okFalse).toBeInstanceOf(Error);
+    expect(okFalse).not.toBeInstanceOf(GiveUp);
+    await control("/__fail", { channel: "C0FLAKY01", status: 503 });
+    const http = await post("C0FLAKY01", "hi").catch((e: unknown) => e);
+    expect((http as Error).message).toContain("503");
+    expect(http).not.toBeInstanceOf(RetryLater);
+  });
+
+  it("resumes an interrupted long answer without reposting the chunks already sent", async () => {
+    const text = longAnswer(8);
+    const progress: number[] = [];
+    // The first chunk goes through, then Slack rate-limits the second one.
+    await control("/__fail", { channel: "C0HALF001", status: 429, retryAfter: 1, after: 1 });
+    const interrupted = await post("C0HALF001", text, { onChunkPosted: (index) => void progress.push(index) }).catch(
+      (e: unknown) => e,
+    );
+    expect(interrupted).toBeInstanceOf(RetryLater);
+    expect(progress).toEqual([0]);
+    await post("C0HALF001", text, { skipChunks: progress.length, onChunkPosted: (index) => void progress.push(index) });
+    const delivered = (await posts("C0HALF001")).filter((p) => p.ok);
+    expect(progress).toEqual(delivered.map((_, i) => i));
+    expect(words(delivered.map((p) => p.text).join(" "))).toEqual(words(text));
+  });
+
+  it("posts nothing for an empty answer", async () => {
+    expect(await post("C0EMPTY01", "  ")).toEqual([]);
+    expect(await posts("C0EMPTY01")).toEqual([]);
+  });
+});
