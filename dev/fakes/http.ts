@@ -2,7 +2,7 @@
  * @module
  * node:http plumbing shared by the platform API fakes: body reading, JSON answers, a server that starts on a
  * port and closes cleanly, and the HTTP control routes tests in any process use to drive a fake:
- * `GET /__calls?field=value` (recorded calls, filtered on their fields), `POST /__fail`
+ * `GET /__calls?field=value` (a JSON array of the recorded calls, filtered on their fields), `POST /__fail`
  * `{...fieldsToMatch, status?, retryAfter?, error?, after?, times?}` (script failures), `POST /__reset`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -84,7 +84,7 @@ export function createFakeControl<Call extends Record<string, unknown>>(): FakeC
     },
     async handle(req, res, url) {
       if (req.method === "GET" && url.pathname === CALLS_PATH) {
-        sendJson(res, 200, { calls: calls.filter((call) => matches(call, url.searchParams)) });
+        sendJson(res, 200, calls.filter((call) => matches(call, url.searchParams)));
       } else if (req.method === "POST" && url.pathname === FAIL_PATH) {
         const parsed = failRequestSchema.safeParse(JSON.parse((await readBody(req)) || "{}"));
         if (!parsed.success) {

@@ -1,7 +1,7 @@
 /**
  * @module
  * A Slack Web API stand-in for tests and `npm run dev`: `POST /api/chat.postMessage` (JSON or form) answers like
- * Slack and records each call; `/__calls`, `/__fail`, `/__reset` (see ./http.ts) let tests in any process,
+ * Slack and records each message it accepts; `/__calls`, `/__fail`, `/__reset` (see ./http.ts) let tests in any process,
  * workerd included, read what was posted and script 429s or `ok:false` errors.
  * Standalone: `node dev/fakes/slack.ts` (SLACK_FAKE_PORT, default 8091).
  */
@@ -30,14 +30,12 @@ export interface RunningSlackFake {
   close(): Promise<void>;
 }
 
-/** One chat.postMessage request as the fake saw it; `ok` says whether Slack would have shown it. */
+/** One message the fake accepted, i.e. what people would see in Slack. Refused requests are not recorded. */
 export interface RecordedSlackPost extends Record<string, unknown> {
   channel: string;
   text: string;
   thread_ts?: string;
-  ok: boolean;
-  ts?: string;
-  error?: string;
+  ts: string;
 }
 
 export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSlackFake> {
@@ -51,22 +49,19 @@ export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSla
     const channel = typeof params.channel === "string" ? params.channel : "";
     const text = typeof params.text === "string" ? params.text : "";
     const threadTs = typeof params.thread_ts === "string" && params.thread_ts ? params.thread_ts : undefined;
-    const call: RecordedSlackPost = { channel, text, ...(threadTs ? { thread_ts: threadTs } : {}), ok: false };
-    const refuse = (error: string) => {
-      control.record({ ...call, error });
-      sendJson(res, 200, { ok: false, error });
-    };
+    const call = { channel, text, ...(threadTs ? { thread_ts: threadTs } : {}) };
+    const refuse = (error: string) => sendJson(res, 200, { ok: false, error });
 
     if (!token) return refuse("not_authed");
     if (!TOKEN_SHAPE.test(token)) return refuse("invalid_auth");
     const failure = control.takeFailure(call);
-    if (failure) return scriptedFailure(res, failure, (error) => control.record({ ...call, error }));
+    if (failure) return scriptedFailure(res, failure);
     if (!CHANNEL_SHAPE.test(channel)) return refuse("channel_not_found");
     if (!text.trim()) return refuse("no_text");
     if (text.length > SLACK_TRUNCATE_CHARS) return refuse("msg_too_long");
 
     const ts = nextTs();
-    control.record({ ...call, ok: true, ts });
+    control.record({ ...call, ts });
     sendJson(res, 200, {
       ok: true,
       channel,
@@ -124,19 +119,15 @@ async function readRequest(
   return { ...(token ? { token } : {}), params };
 }
 
-function scriptedFailure(res: ServerResponse, rule: FailureRule, record: (error: string) => void): void {
+function scriptedFailure(res: ServerResponse, rule: FailureRule): void {
   if (rule.status === 429) {
-    record("ratelimited");
     return sendJson(res, 429, { ok: false, error: "ratelimited" }, { "Retry-After": String(rule.retryAfter ?? 1) });
   }
   if (rule.status !== undefined && rule.status !== 200) {
-    record(`http_${rule.status}`);
     res.writeHead(rule.status, { "Content-Type": "text/plain" });
     return void res.end("upstream error");
   }
-  const error = rule.error ?? "internal_error";
-  record(error);
-  sendJson(res, 200, { ok: false, error });
+  sendJson(res, 200, { ok: false, error: rule.error ?? "internal_error" });
 }
 
 /** Message timestamps like Slack's: seconds and a 6-digit counter, strictly increasing. */

@@ -23,7 +23,7 @@ async function control(path: string, body: unknown): Promise<void> {
 
 async function posts(channel: string): Promise<RecordedSlackPost[]> {
   const res = await fetch(`${slack.url.replace(/\/api$/, "/__calls")}?channel=${channel}`);
-  return ((await res.json()) as { calls: RecordedSlackPost[] }).calls;
+  return (await res.json()) as RecordedSlackPost[];
 }
 
 const post = (channel: string, text: string, extra: Partial<Parameters<typeof postSlackMessage>[0]> = {}) =>
@@ -42,7 +42,7 @@ describe("postSlackMessage", () => {
     const ts = await post("C0CHAN001", "Sure: run the checklist in #ops.", { threadTs: "1715000000.000100" });
     expect(ts).toHaveLength(1);
     expect(await posts("C0CHAN001")).toEqual([
-      { channel: "C0CHAN001", text: "Sure: run the checklist in #ops.", thread_ts: "1715000000.000100", ok: true, ts: ts[0] },
+      { channel: "C0CHAN001", text: "Sure: run the checklist in #ops.", thread_ts: "1715000000.000100", ts: ts[0] },
     ]);
   });
 
@@ -52,7 +52,7 @@ describe("postSlackMessage", () => {
     const sent = await posts("C0LONG001");
     expect(sent.length).toBeGreaterThan(2);
     expect(sent.map((p) => p.ts)).toEqual(ts);
-    expect(sent.every((p) => p.ok && p.text.length <= SLACK_MAX_MESSAGE_CHARS)).toBe(true);
+    expect(sent.every((p) => p.text.length <= SLACK_MAX_MESSAGE_CHARS)).toBe(true);
     expect(words(sent.map((p) => p.text).join(" "))).toEqual(words(text));
     expect(sent[0]!.text.startsWith("Part 1.")).toBe(true);
   });
@@ -67,6 +67,7 @@ describe("postSlackMessage", () => {
     const error = await post("C0BUSY001", "hello").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RetryLater);
     expect((error as RetryLater).retryAfterSeconds).toBe(7);
+    expect(await posts("C0BUSY001")).toEqual([]);
     expect(await post("C0BUSY001", "hello")).toHaveLength(1);
   });
 
@@ -106,7 +107,7 @@ describe("postSlackMessage", () => {
     expect(interrupted).toBeInstanceOf(RetryLater);
     expect(progress).toEqual([0]);
     await post("C0HALF001", text, { skipChunks: progress.length, onChunkPosted: (index) => void progress.push(index) });
-    const delivered = (await posts("C0HALF001")).filter((p) => p.ok);
+    const delivered = await posts("C0HALF001");
     expect(progress).toEqual(delivered.map((_, i) => i));
     expect(words(delivered.map((p) => p.text).join(" "))).toEqual(words(text));
   });
