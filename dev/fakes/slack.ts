@@ -1,8 +1,8 @@
 /**
  * @module
- * A Slack Web API stand-in for tests and `npm run dev`: `POST /api/chat.postMessage` (JSON or form) answers like
- * Slack and records each message it accepts; `/__calls`, `/__fail`, `/__reset` (see ./http.ts) let tests in any process,
- * workerd included, read what was posted and script 429s or `ok:false` errors.
+ * A Slack Web API stand-in for tests and `npm run dev`: `POST /api/chat.postMessage` (JSON or form) answers
+ * like Slack and records each message it accepts; `/__calls`, `/__fail`, `/__reset` (see ./http.ts) let tests in
+ * any process, workerd included, read what was posted and script 429s or `ok:false` errors.
  * Standalone: `node dev/fakes/slack.ts` (SLACK_FAKE_PORT, default 8091).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
