@@ -1,0 +1,59 @@
+/**
+ * @module
+ * bench/decision: replays irc-replies logs through the Worker's own decideResponse for every (m, P) pair of the
+ * README's task and prints precision / recall / F1 of "respond", the reasons that fired, and two baselines
+ * computed in the same run.
+ *   node bench/decision/run.ts --split dev | --file PATH  [--json]
+ */
+import { parseArgs } from "node:util";
+import { decideResponse } from "../../lib/decide/decide.ts";
+import type { DecisionReason } from "../../lib/decide/reasons.ts";
+import { BASELINES } from "./baselines.ts";
+import { readLogs } from "./corpus.ts";
+import { type Figures, type Tally, count, emptyTally, figures } from "./metrics.ts";
+import { BENCH_OPTIONS, decisionPairs } from "./pairs.ts";
+import { dataPath } from "./paths.ts";
+
+const { values } = parseArgs({
+  options: { split: { type: "string" }, file: { type: "string" }, json: { type: "boolean", default: false } },
+});
+const file = values.file ?? dataPath(values.split ?? "dev");
+
+const started = performance.now();
+let decideMs = 0;
+const decider = emptyTally();
+const byReason = new Map<DecisionReason, Tally>();
+const baselines = new Map(Object.keys(BASELINES).map((name) => [name, emptyTally()]));
+for await (const log of readLogs(file)) {
+  for (const pair of decisionPairs(log)) {
+    const t0 = performance.now();
+    const decision = decideResponse(pair.state, pair.msg, pair.bot, BENCH_OPTIONS);
+    decideMs += performance.now() - t0;
+    const respond = decision.respond === "yes";
+    count(decider, respond, pair.truth);
+    const reasonTally = byReason.get(decision.reason) ?? emptyTally();
+    count(reasonTally, respond, pair.truth);
+    byReason.set(decision.reason, reasonTally);
+    for (const [name, rule] of Object.entries(BASELINES)) count(baselines.get(name)!, rule(pair), pair.truth);
+  }
+}
+
+const row = (name: string, f: Figures): string =>
+  `${name.padEnd(20)} ${f.precision.toFixed(3).padStart(9)} ${f.recall.toFixed(3).padStart(7)} ${f.f1.toFixed(3).padStart(7)} ${String(f.pairs).padStart(8)}`;
+console.log(`file: ${file}`);
+console.log(`${"".padEnd(20)} ${"precision".padStart(9)} ${"recall".padStart(7)} ${"f1".padStart(7)} ${"pairs".padStart(8)}`);
+console.log(row("decider", figures(decider)));
+for (const [name, tally] of baselines) console.log(row(`baseline ${name}`, figures(tally)));
+console.log("\nby reason            decided   replies   (replies = pairs whose truth is \"m answers P\")");
+for (const [reason, t] of [...byReason].sort((a, b) => b[1].pairs - a[1].pairs)) {
+  console.log(`${reason.padEnd(20)} ${String(t.pairs).padStart(7)} ${String(t.truePositives + t.falseNegatives).padStart(9)}`);
+}
+const micros = (decideMs * 1000) / Math.max(1, decider.pairs);
+console.log(`\ndecideResponse: ${micros.toFixed(1)} µs per message on average; whole run ${((performance.now() - started) / 1000).toFixed(1)} s`);
+if (values.json) {
+  const out = {
+    decider: figures(decider),
+    baselines: Object.fromEntries([...baselines].map(([name, t]) => [name, figures(t)])),
+  };
+  console.log(JSON.stringify(out));
+}

@@ -1,0 +1,47 @@
+/**
+ * @module
+ * Finding a name in chat text: whole words, case- and accent-insensitive, names may carry punctuation
+ * ("bar_", "[x]", "Matt|") or several words ("parley bot").
+ */
+
+/** Letters, digits and "_" continue a word: "parleying" does not contain "parley", "bar_" is not "bar". */
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
+const COMBINING_MARKS = /\p{M}+/gu;
+const WHITESPACE_RUN = /\s+/g;
+
+/** Lower case, accents dropped, runs of whitespace made one space. */
+export function normalizeText(text: string): string {
+  return text.normalize("NFKD").replace(COMBINING_MARKS, "").toLowerCase().replace(WHITESPACE_RUN, " ");
+}
+
+function isWordChar(ch: string | undefined): boolean {
+  return ch !== undefined && WORD_CHAR.test(ch);
+}
+
+/** True when `name` (already normalized) occurs in `text` (already normalized) as a whole word. */
+export function containsNormalizedName(text: string, name: string): boolean {
+  if (name.length === 0) return false;
+  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
+    // Only a name that starts or ends with a word character can run into its neighbours.
+    const before = isWordChar(name[0]) && isWordChar(text[at - 1]);
+    const after = isWordChar(name[name.length - 1]) && isWordChar(text[at + name.length]);
+    if (!before && !after) return true;
+  }
+  return false;
+}
+
+/** True when `name` occurs in `text` as a whole word, ignoring case and accents. */
+export function containsName(text: string, name: string): boolean {
+  return containsNormalizedName(normalizeText(text), normalizeText(name.trim()));
+}
+
+const LEADING_ADDRESS = /^\s*@?([^\s:,]+)\s*[:,>]/u;
+
+/**
+ * The nick a message opens with, chat style ("alice: try this", "bob, no"), normalized; null when it opens
+ * otherwise. Only the shape is checked: the caller decides whether the token is somebody's name.
+ */
+export function leadingAddressee(normalizedText: string): string | null {
+  const match = LEADING_ADDRESS.exec(normalizedText);
+  return match?.[1] ?? null;
+}

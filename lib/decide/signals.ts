@@ -1,0 +1,157 @@
+/**
+ * @module
+ * The learned tier's features: ONE extraction used by the Worker and by bench/decision/train.ts alike.
+ * `candidateFeatures` reads any participant the same way (so every candidate addressee can be scored);
+ * `decisionFeatures` adds what only the bot knows about itself and how it compares with the other candidates.
+ */
+import type { ChannelMessage, ChannelView } from "./channel.ts";
+
+/** Replies sit close to what they answer; beyond this many messages a "just after" link means little. */
+const ADJACENT = 3;
+const OVERLAP_CAP = 4;
+const RELATIVE_CAP = 6;
+const THANKS = /^(thanks|thank|thx|ty|tnx|cheers)\b/u;
+const ANSWER_WORD = /^(yes|yeah|yep|no|nope|ok|okay|k|sure|right|it|that|i|hmm|oh|ah|well)\b/u;
+
+export const CANDIDATE_FEATURES = [
+  "bias", "lead_candidate", "named_candidate", "lead_other", "named_other", "rank_1", "rank_2", "log_rank",
+  "log_msgs_since", "log_minutes_since", "last_to_author", "last_to_other", "log_to_author", "author_prev_to_candidate",
+  "log_author_to_candidate", "author_prev_to_other", "author_new", "spoke_since_author", "log_adjacent_turns",
+  "overlap_last", "overlap_all", "last_is_question", "last_to_author_recent", "adjacent_after_author",
+  "m_question", "m_log_len", "m_thanks", "m_answer_word", "log_speakers", "author_last_right_before_candidate",
+] as const;
+
+export const DECISION_FEATURES = [
+  ...CANDIDATE_FEATURES,
+  "candidate_score", "margin_over_best_other", "is_best", "log_competitors", "answered_author_last",
+  "answered_author_in_window",
+] as const;
+
+function log1p(x: number): number {
+  return Math.log(1 + x);
+}
+
+function overlap(a: Set<string>, b: Set<string>): number {
+  let shared = 0;
+  for (const w of a) if (b.has(w)) shared++;
+  return Math.min(shared, OVERLAP_CAP);
+}
+
+function addressedTo(m: ChannelMessage, id: string): boolean {
+  return m.namedIds.has(id);
+}
+
+function addressedElsewhere(m: ChannelMessage, id: string): boolean {
+  return m.leadId !== null && m.leadId !== id;
+}
+
+/** Symmetric features of "the current message answers `candidate`". */
+export function candidateFeatures(view: ChannelView, candidate: string): number[] {
+  const { messages, current } = view;
+  const n = messages.length - 1;
+  const author = current.authorId;
+  let lastCandidate = -1;
+  let lastAuthor = -1;
+  let toAuthor = 0;
+  let authorToCandidate = 0;
+  let adjacentTurns = 0;
+  let adjacentAfterAuthor = 0;
+  const candidateWords = new Set<string>();
+  const speakersByRecency: string[] = [];
+  for (let i = n - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.authorId !== author && !speakersByRecency.includes(m.authorId)) speakersByRecency.push(m.authorId);
+  }
+  for (let i = 0; i < n; i++) {
+    const m = messages[i]!;
+    if (m.authorId === candidate) {
+      lastCandidate = i;
+      if (addressedTo(m, author)) toAuthor++;
+      for (const w of m.contentWords) candidateWords.add(w);
+      if (lastAuthor >= 0 && i - lastAuthor <= ADJACENT) adjacentAfterAuthor++;
+    } else if (m.authorId === author) {
+      lastAuthor = i;
+      if (addressedTo(m, candidate)) authorToCandidate++;
+      if (lastCandidate >= 0 && i - lastCandidate <= ADJACENT) adjacentTurns++;
+    }
+  }
+  const last = messages[lastCandidate];
+  const authorPrev = messages[lastAuthor];
+  const rank = speakersByRecency.indexOf(candidate) + 1 || speakersByRecency.length + 1;
+  const msgsSince = lastCandidate >= 0 ? n - lastCandidate - 1 : n;
+  const minutesSince = last ? Math.max(0, current.ts - last.ts) / 60_000 : 60;
+  const lastToAuthor = last !== undefined && addressedTo(last, author) ? 1 : 0;
+  const text = current.normalized.trimStart();
+  return [
+    1,
+    current.leadId === candidate ? 1 : 0,
+    addressedTo(current, candidate) ? 1 : 0,
+    addressedElsewhere(current, candidate) ? 1 : 0,
+    [...current.namedIds].some((id) => id !== candidate) ? 1 : 0,
+    rank === 1 ? 1 : 0,
+    rank === 2 ? 1 : 0,
+    Math.log(rank),
+    log1p(msgsSince),
+    log1p(minutesSince),
+    lastToAuthor,
+    last !== undefined && addressedElsewhere(last, author) ? 1 : 0,
+    log1p(toAuthor),
+    authorPrev !== undefined && addressedTo(authorPrev, candidate) ? 1 : 0,
+    log1p(authorToCandidate),
+    authorPrev !== undefined && addressedElsewhere(authorPrev, candidate) ? 1 : 0,
+    authorPrev === undefined ? 1 : 0,
+    lastCandidate > lastAuthor && lastAuthor >= 0 ? 1 : 0,
+    log1p(adjacentTurns + adjacentAfterAuthor),
+    last ? overlap(current.contentWords, last.contentWords) : 0,
+    overlap(current.contentWords, candidateWords),
+    last?.isQuestion ? 1 : 0,
+    lastToAuthor && msgsSince <= ADJACENT ? 1 : 0,
+    log1p(adjacentAfterAuthor),
+    current.isQuestion ? 1 : 0,
+    log1p(current.normalized.length) / 5,
+    THANKS.test(text) ? 1 : 0,
+    ANSWER_WORD.test(text) ? 1 : 0,
+    log1p(speakersByRecency.length),
+    lastAuthor >= 0 && lastCandidate > lastAuthor && lastCandidate - lastAuthor <= ADJACENT ? 1 : 0,
+  ];
+}
+
+export function linearScore(weights: ArrayLike<number>, features: ArrayLike<number>): number {
+  let sum = 0;
+  for (let i = 0; i < features.length; i++) sum += (weights[i] ?? 0) * features[i]!;
+  return sum;
+}
+
+/** What the bot itself knows: whom its last answer was for, and when. */
+export interface BotMemory {
+  lastReplyAt: number | undefined;
+  lastReplyTo: readonly string[];
+  followupWindowMs: number;
+}
+
+/** The bot's candidate features, then its standing against every other candidate scored by `candidateWeights`. */
+export function decisionFeatures(view: ChannelView, memory: BotMemory, candidateWeights: readonly number[]): number[] {
+  const bot = view.botId;
+  const author = view.current.authorId;
+  const own = candidateFeatures(view, bot);
+  const ownScore = linearScore(candidateWeights, own);
+  let bestOther = -Infinity;
+  const others = new Set<string>();
+  for (let i = 0; i < view.messages.length - 1; i++) {
+    const id = view.messages[i]!.authorId;
+    if (id !== bot && id !== author) others.add(id);
+  }
+  for (const id of others) bestOther = Math.max(bestOther, linearScore(candidateWeights, candidateFeatures(view, id)));
+  const margin = others.size === 0 ? RELATIVE_CAP : Math.max(-RELATIVE_CAP, Math.min(RELATIVE_CAP, ownScore - bestOther));
+  const answeredAuthor = memory.lastReplyTo.includes(author);
+  const sinceReply = memory.lastReplyAt === undefined ? Infinity : view.current.ts - memory.lastReplyAt;
+  return [
+    ...own,
+    ownScore,
+    margin,
+    margin > 0 ? 1 : 0,
+    log1p(others.size),
+    answeredAuthor ? 1 : 0,
+    answeredAuthor && sinceReply <= memory.followupWindowMs ? 1 : 0,
+  ];
+}

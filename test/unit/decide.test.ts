@@ -1,0 +1,146 @@
+import { describe, expect, it } from "vitest";
+import type { ConversationState, StoredMessage } from "../../lib/conversation/types.ts";
+import { type DecidableMessage, type DecideOptions, decideResponse, explicitTrigger } from "../../lib/decide/index.ts";
+import type { BotIdentity } from "../../lib/message.ts";
+
+const BOT: BotIdentity = { userId: "UBOT", name: "Parley", aliases: ["pal", "help desk", "bar_", "[x]"] };
+const OPTS: DecideOptions = { followupWindowSeconds: 60, useJudge: false };
+const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
+const HUMANS: Record<string, string> = { UALICE: "alice", UBOB: "bob", UCAROL: "carol" };
+
+function message(text: string, over: Partial<DecidableMessage> = {}): DecidableMessage {
+  return { author: { id: "UALICE", name: "alice", isBot: false }, text, ts: T0, addressing: "none", mentions: [], ...over };
+}
+
+type Line = [authorId: string, text: string, secondsAfterT0: number];
+
+/** A channel as the store hands it over: the lines so far, then the message being decided last. */
+function channel(lines: Line[], msg: DecidableMessage, over: Partial<ConversationState> = {}): ConversationState {
+  const recent: StoredMessage[] = lines.map(([authorId, text, s], k) => ({
+    id: `m${k}`,
+    role: authorId === BOT.userId ? "assistant" : "user",
+    authorId,
+    authorName: authorId === BOT.userId ? BOT.name : HUMANS[authorId]!,
+    text,
+    ts: T0 + s * 1000,
+  }));
+  recent.push({ id: "now", role: "user", authorId: msg.author.id, authorName: msg.author.name, text: msg.text, ts: msg.ts });
+  const botTurns = recent.filter((m) => m.role === "assistant");
+  return {
+    active: true, id: "c1", startedAt: T0, lastActivityAt: msg.ts,
+    lastBotReplyAt: botTurns.at(-1)?.ts, lastBotReplyTo: botTurns.length ? ["UALICE"] : [],
+    answeredThrough: botTurns.at(-1)?.ts ?? 0, recent, ...over,
+  };
+}
+
+/** Alice asked the bot, the bot answered her; now someone says `text` `seconds` after the answer. */
+function afterAnswer(text: string, seconds: number, author = "UALICE") {
+  const msg = message(text, { ts: T0 + (20 + seconds) * 1000, author: { id: author, name: HUMANS[author]!, isBot: false } });
+  const lines: Line[] = [
+    ["UBOB", "carol: did the upgrade finish?", 0],
+    ["UCAROL", "bob: yes, all good", 5],
+    ["UALICE", "parley: how do I list open ports on this box?", 10],
+    ["UBOT", "alice: run `ss -tlnp`, it lists listening TCP ports with their processes", 20],
+  ];
+  return { state: channel(lines, msg), msg };
+}
+
+describe("explicit triggers (tier 1)", () => {
+  it.each([
+    ["mention", "direct_mention"], ["reply_to_bot", "reply_to_bot"], ["dm", "dm"], ["command", "command"],
+  ] as const)("a platform %s always gets an answer", (addressing, reason) => {
+    const msg = message("hello", { addressing });
+    expect(explicitTrigger(msg, BOT)).toBe(reason);
+    expect(decideResponse(channel([], msg, { active: false }), msg, BOT, OPTS)).toEqual({ respond: "yes", reason });
+  });
+
+  it("a platform mention of the bot's user id or a reply to its message counts even without the addressing flag", () => {
+    expect(explicitTrigger(message("hey", { mentions: ["UBOB", "UBOT"] }), BOT)).toBe("direct_mention");
+    expect(explicitTrigger(message("sure", { replyToAuthorId: "UBOT" }), BOT)).toBe("reply_to_bot");
+  });
+
+  it.each([
+    "parley can you help?", "Hey PARLEY.", "Parléy, what now?", "what do you think, parley", "@parley ping",
+  ])("the bot's name as a whole word, any case or accent, is answered: %s", (text) => {
+    expect(explicitTrigger(message(text), BOT)).toBe("name_exact");
+  });
+
+  it.each(["parleying with the enemy", "reparley", "parley_bot is down", "parleyx"])(
+    "a word that merely contains the name is not a trigger: %s", (text) => {
+      expect(explicitTrigger(message(text), BOT)).toBeNull();
+    },
+  );
+
+  it.each([
+    ["pal, you there?", "name_alias"], ["ask the Help  Désk about it", "name_alias"], ["the helpdesk is closed", null], ["bar_: ping", "name_alias"],
+    ["[x] what is this", "name_alias"], ["pals are great", null], ["a bar is open", null], ["x marks it", null],
+  ] as const)("aliases match as whole words, punctuation and several words included: %s", (text, reason) => {
+    expect(explicitTrigger(message(text), BOT)).toBe(reason);
+  });
+});
+
+describe("who never triggers the bot", () => {
+  it("the bot's own message is never answered, even when it says its own name", () => {
+    const msg = message("Parley here", { author: { id: "UBOT", name: "Parley", isBot: true }, addressing: "mention" });
+    expect(decideResponse(channel([], msg), msg, BOT, OPTS)).toEqual({ respond: "no", reason: "self" });
+  });
+
+  it("another bot is never answered, even when it mentions this one", () => {
+    const msg = message("parley: beep", { author: { id: "UOTHER", name: "otherbot", isBot: true }, addressing: "mention" });
+    expect(decideResponse(channel([], msg), msg, BOT, OPTS)).toEqual({ respond: "no", reason: "other_bot" });
+  });
+});
+
+describe("messages without an explicit trigger", () => {
+  it("with no active conversation, a message that does not address the bot is not answered", () => {
+    const { state, msg } = afterAnswer("thanks, that worked", 10);
+    expect(decideResponse({ ...state, active: false }, msg, BOT, OPTS)).toEqual({ respond: "no", reason: "no_trigger" });
+  });
+
+  it("the person the bot just answered following up within the window is answered", () => {
+    const { state, msg } = afterAnswer("thanks! and how do I see UDP ones too?", 15);
+    expect(decideResponse(state, msg, BOT, OPTS)).toMatchObject({ respond: "yes", reason: "recent_followup" });
+  });
+
+  it("the same words long after the window, with others talking in between, are not answered", () => {
+    const msg = message("thanks! and how do I see UDP ones too?", { ts: T0 + 30 * 60_000 });
+    const lines: Line[] = [
+      ["UALICE", "parley: how do I list open ports on this box?", 10],
+      ["UBOT", "alice: run `ss -tlnp`, it lists listening TCP ports with their processes", 20],
+      ...Array.from({ length: 12 }, (_, k): Line => [k % 2 ? "UBOB" : "UCAROL", k % 2 ? "carol: nope" : "bob: did it build?", 600 + k * 60]),
+    ];
+    const decision = decideResponse(channel(lines, msg), msg, BOT, OPTS);
+    expect(decision.respond).toBe("no");
+    expect(decision.reason).toBe("no_trigger");
+  });
+
+  it("a message opening with someone else's name is for them", () => {
+    const { state, msg } = afterAnswer("bob: did you restart it?", 5);
+    expect(decideResponse(state, msg, BOT, OPTS)).toEqual({ respond: "no", reason: "addressed_other" });
+  });
+
+  it("a platform mention of someone else is for them", () => {
+    const { state, msg } = afterAnswer("what do you think?", 5);
+    const toBob = { ...msg, mentions: ["UBOB"] };
+    expect(decideResponse(state, toBob, BOT, OPTS)).toEqual({ respond: "no", reason: "addressed_other" });
+  });
+
+  it("an unsure case goes to the LLM judge only when the judge is enabled", () => {
+    const { state, msg } = afterAnswer("hmm, anyone else seeing the mirror being slow today?", 40, "UBOB");
+    const without = decideResponse(state, msg, BOT, OPTS);
+    const withJudge = decideResponse(state, msg, BOT, { ...OPTS, useJudge: true });
+    expect(without.respond).toBe("no");
+    expect(without.reason).toBe("no_trigger");
+    expect(withJudge).toMatchObject({ respond: "judge", reason: "judge" });
+    expect(withJudge.score).toBeGreaterThan(0);
+  });
+
+  it("decides in well under a millisecond", () => {
+    const { state, msg } = afterAnswer("thanks! and how do I see UDP ones too?", 15);
+    for (let k = 0; k < 200; k++) decideResponse(state, msg, BOT, OPTS);
+    const runs = 2000;
+    const t0 = performance.now();
+    for (let k = 0; k < runs; k++) decideResponse(state, msg, BOT, OPTS);
+    expect((performance.now() - t0) / runs).toBeLessThan(0.5);
+  });
+});
