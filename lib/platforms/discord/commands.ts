@@ -1,0 +1,52 @@
+/**
+ * @module
+ * The application commands, declared once: the interaction handler routes by these names and types, and
+ * `npm run discord:register` registers exactly these.
+ */
+
+/** Discord's application command types. */
+export const COMMAND_TYPE = { CHAT_INPUT: 1, USER: 2, MESSAGE: 3 } as const;
+/** Discord's option type for a string option. */
+export const STRING_OPTION = 3;
+/** Command names, context-menu names included, are at most 32 characters. */
+const MAX_COMMAND_NAME = 32;
+
+export const ASK_COMMAND = "ask";
+export const QUESTION_OPTION = "question";
+/** Discord caps a message at 2,000 characters; a question longer than one message makes no sense. */
+const MAX_QUESTION_LENGTH = 2_000;
+
+export interface CommandDeclaration {
+  name: string;
+  type: number;
+  description?: string;
+  options?: { name: string; description: string; type: number; required: boolean; max_length?: number }[];
+}
+
+/** "Ask Parley about this", the bot's name shortened when the whole would be over Discord's limit. */
+export function askAboutCommandName(botName: string): string {
+  const frame = ["Ask ", " about this"];
+  const room = MAX_COMMAND_NAME - frame.join("").length;
+  return `${frame[0]}${botName.trim().slice(0, room).trim()}${frame[1]}`;
+}
+
+export function discordCommands(botName: string): CommandDeclaration[] {
+  return [
+    {
+      name: ASK_COMMAND,
+      type: COMMAND_TYPE.CHAT_INPUT,
+      description: `Ask ${botName} a question in this channel's conversation`.slice(0, 100),
+      options: [
+        {
+          name: QUESTION_OPTION,
+          description: "What you want to know",
+          type: STRING_OPTION,
+          required: true,
+          max_length: MAX_QUESTION_LENGTH,
+        },
+      ],
+    },
+    // Context-menu commands take no description: Discord rejects one.
+    { name: askAboutCommandName(botName), type: COMMAND_TYPE.MESSAGE },
+  ];
+}

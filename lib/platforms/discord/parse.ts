@@ -1,0 +1,96 @@
+/**
+ * @module
+ * A Discord interaction → PING, or one platform-neutral InboundMessage for `/ask` and the "Ask <bot> about this"
+ * message command, or the reason it needs no work. Pure: no API call.
+ */
+import type { z } from "zod";
+import type { InboundMessage } from "../../message.ts";
+import { ASK_COMMAND, COMMAND_TYPE, QUESTION_OPTION } from "./commands.ts";
+import {
+  commandDataSchema,
+  displayName,
+  interactionSchema,
+  snowflakeTime,
+  type DiscordCommandData,
+  type DiscordInteraction,
+  type DiscordUser,
+} from "./schema.ts";
+
+/** Discord's interaction types. */
+export const INTERACTION_TYPE = { PING: 1, APPLICATION_COMMAND: 2, MESSAGE_COMPONENT: 3, AUTOCOMPLETE: 4, MODAL_SUBMIT: 5 } as const;
+/** An interaction token may be used for follow-ups for 15 minutes. */
+export const INTERACTION_TOKEN_LIFETIME_MS = 15 * 60 * 1000;
+/** Outside a guild there is no guild id: the tenant is the person, so DMs never share a conversation key space. */
+const DM_TENANT_PREFIX = "dm:";
+
+export type DiscordInteractionParsed =
+  | { kind: "ping" }
+  | { kind: "message"; message: InboundMessage }
+  | { kind: "unsupported"; reason: string }
+  | { kind: "invalid"; issues: string };
+
+export function parseDiscordInteraction(body: unknown, opts: { now: number }): DiscordInteractionParsed {
+  const parsed = interactionSchema.safeParse(body);
+  if (!parsed.success) return invalid(parsed.error);
+  const interaction = parsed.data;
+  if (interaction.type === INTERACTION_TYPE.PING) return { kind: "ping" };
+  if (interaction.type !== INTERACTION_TYPE.APPLICATION_COMMAND) {
+    return { kind: "unsupported", reason: `interaction_type:${interaction.type}` };
+  }
+  const data = commandDataSchema.safeParse(interaction.data);
+  if (!data.success) return invalid(data.error, "data.");
+  const user = interaction.member?.user ?? interaction.user;
+  if (!user) return { kind: "invalid", issues: "member.user/user: missing" };
+  if (!interaction.channel_id) return { kind: "invalid", issues: "channel_id: missing" };
+
+  const text = questionOf(data.data);
+  if (text.kind !== "question") return text;
+  return { kind: "message", message: toInboundMessage(interaction, interaction.channel_id, user, text.text, opts.now) };
+}
+
+/** The question a command asks, with a message command's target quoted as its context. */
+function questionOf(data: DiscordCommandData): { kind: "question"; text: string } | DiscordInteractionParsed {
+  if (data.type === COMMAND_TYPE.CHAT_INPUT && data.name === ASK_COMMAND) {
+    const question = data.options?.find((o) => o.name === QUESTION_OPTION)?.value;
+    if (typeof question !== "string" || !question.trim()) return { kind: "invalid", issues: "data.options.question: missing" };
+    return { kind: "question", text: question.trim() };
+  }
+  // Routed by type, not by name: the name carries BOT_NAME, which may change before the commands are re-registered.
+  if (data.type === COMMAND_TYPE.MESSAGE) {
+    const target = data.target_id ? data.resolved?.messages?.[data.target_id] : undefined;
+    if (!target) return { kind: "invalid", issues: "data.resolved.messages[target_id]: missing" };
+    const quoted = target.content.trim() ? target.content.trim().replace(/^/gm, "> ") : "> (no text)";
+    return { kind: "question", text: `What can you tell me about this message from ${displayName(target.author, target.member)}?\n${quoted}` };
+  }
+  return { kind: "unsupported", reason: `command:${data.name}` };
+}
+
+function toInboundMessage(
+  interaction: DiscordInteraction,
+  channelId: string,
+  user: DiscordUser,
+  text: string,
+  now: number,
+): InboundMessage {
+  return {
+    key: { platform: "discord", tenant: interaction.guild_id ?? `${DM_TENANT_PREFIX}${user.id}`, channel: channelId },
+    id: interaction.id,
+    author: { id: user.id, name: displayName(user, interaction.member), isBot: Boolean(user.bot) },
+    text,
+    ts: snowflakeTime(interaction.id),
+    addressing: "command",
+    mentions: [],
+    replyTarget: {
+      platform: "discord",
+      kind: "interaction",
+      applicationId: interaction.application_id,
+      token: interaction.token,
+      expiresAt: now + INTERACTION_TOKEN_LIFETIME_MS,
+    },
+  };
+}
+
+/** Paths and zod's messages only: a payload's values (message text, tokens) never reach a log. */
+function invalid(error: z.ZodError, prefix = ""): DiscordInteractionParsed {
+  return { kind: "invalid", issues: error.issues.map((i) => `${prefix}${i.path.join(".") || "(root)"}: ${i.message}`).join("; ") };
+}

@@ -1,0 +1,85 @@
+/**
+ * @module
+ * zod schemas for the Discord payloads Parley reads: interactions (HTTP) and messages (interaction `resolved`
+ * data and Gateway MESSAGE_CREATE). Loose objects: Discord adds fields without notice; only what we read is checked.
+ */
+import { z } from "zod";
+
+/** Discord ids are 64-bit snowflakes sent as decimal strings. */
+export const snowflake = z.string().regex(/^\d{1,20}$/, "not a snowflake");
+
+export const userSchema = z.looseObject({
+  id: snowflake,
+  username: z.string(),
+  global_name: z.string().nullish(),
+  bot: z.boolean().optional(),
+});
+
+export const memberSchema = z.looseObject({
+  user: userSchema.optional(),
+  nick: z.string().nullish(),
+});
+
+export const messageSchema = z.looseObject({
+  id: snowflake,
+  channel_id: snowflake,
+  guild_id: snowflake.optional(),
+  author: userSchema,
+  member: memberSchema.optional(),
+  content: z.string(),
+  timestamp: z.string(),
+  /** Set on messages posted by a webhook (including interaction follow-ups): never a person. */
+  webhook_id: snowflake.optional(),
+  mentions: z.array(z.looseObject({ id: snowflake })).default([]),
+  /** The message this one replies to (type 19 replies), when Discord could resolve it. */
+  referenced_message: z
+    .looseObject({ id: snowflake, author: userSchema })
+    .nullish(),
+});
+
+export const commandOptionSchema = z.looseObject({
+  name: z.string(),
+  type: z.number().int(),
+  value: z.union([z.string(), z.number(), z.boolean()]).optional(),
+});
+
+export const commandDataSchema = z.looseObject({
+  id: snowflake,
+  name: z.string(),
+  type: z.number().int(),
+  options: z.array(commandOptionSchema).optional(),
+  target_id: snowflake.optional(),
+  resolved: z.looseObject({ messages: z.record(z.string(), messageSchema).optional() }).optional(),
+});
+
+export const interactionSchema = z.looseObject({
+  id: snowflake,
+  application_id: snowflake,
+  type: z.number().int(),
+  token: z.string().min(1),
+  data: z.unknown().optional(),
+  guild_id: snowflake.optional(),
+  channel_id: snowflake.optional(),
+  /** In a guild the invoking user comes inside `member`; in a DM as `user`. */
+  member: memberSchema.optional(),
+  user: userSchema.optional(),
+});
+
+export type DiscordUser = z.infer<typeof userSchema>;
+export type DiscordMember = z.infer<typeof memberSchema>;
+export type DiscordMessage = z.infer<typeof messageSchema>;
+export type DiscordInteraction = z.infer<typeof interactionSchema>;
+export type DiscordCommandData = z.infer<typeof commandDataSchema>;
+
+/** Discord's epoch (2015-01-01) in milliseconds: a snowflake's top 42 bits count from it. */
+const DISCORD_EPOCH_MS = 1_420_070_400_000n;
+
+/** When a snowflake was created, in milliseconds since the Unix epoch. */
+export function snowflakeTime(id: string): number {
+  return Number((BigInt(id) >> 22n) + DISCORD_EPOCH_MS);
+}
+
+/** What people see as the name: the server nickname, else the display name, else the username. */
+export function displayName(user: DiscordUser, member?: DiscordMember): string {
+  return member?.nick || user.global_name || user.username;
+}
