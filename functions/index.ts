@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ConfigError } from "../lib/config.ts";
 import { errorMessage, logger } from "../lib/log.ts";
+import { discord } from "./discord.ts";
 import { health } from "./health.ts";
 import { jobs } from "./jobs.ts";
 import { slack } from "./slack.ts";
@@ -22,6 +23,7 @@ app.use(
 );
 app.get("/health", health);
 app.route("/slack", slack);
+app.route("/discord", discord);
 app.route("/jobs", jobs);
 
 app.notFound((c) => c.json({ error: "not found" }, 404));

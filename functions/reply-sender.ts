@@ -4,6 +4,7 @@
  */
 import { GiveUp } from "../lib/errors.ts";
 import type { SendReply } from "../lib/pipeline.ts";
+import { sendDiscordReply } from "../lib/platforms/discord/send.ts";
 import { postSlackMessage } from "../lib/platforms/slack/send.ts";
 import type { Runtime } from "../lib/runtime.ts";
 
@@ -20,6 +21,8 @@ export function replySender(rt: Runtime): SendReply {
           threadTs: target.threadTs,
           text,
         });
+      case "discord":
+        return sendDiscordReply({ apiBaseUrl: s.DISCORD_API_BASE_URL, botToken: s.DISCORD_BOT_TOKEN, now: rt.now, log: rt.log }, target, text);
       default:
         throw new GiveUp(`replies to ${target.platform} are not supported yet`, "unsupported_platform");
     }
