@@ -1,0 +1,58 @@
+/**
+ * @module
+ * Twilio's inbound SMS webhook form, validated with zod, and its translation into an InboundMessage. Unknown
+ * parameters are allowed (Twilio adds some without notice); the signature covers them all, see verify.ts.
+ */
+import { z } from "zod";
+import type { InboundMessage } from "../../message.ts";
+
+/** The person is never named by their number in the prompt: the model needs no phone numbers. */
+export const SMS_AUTHOR_NAME = "Texter";
+/** What the conversation records for a message that carried only pictures or files. */
+export const MEDIA_ONLY_TEXT = "[sent an attachment without text]";
+
+/** Conversation keys join their parts with `|`, so an address must not contain one. */
+const address = z.string().trim().min(1).max(64).regex(/^[^|\s]+$/, "is not a phone number or address");
+const sid = (prefix: string) => z.string().regex(new RegExp(`^${prefix}[A-Za-z0-9]{1,64}$`), `is not a ${prefix}… id`);
+
+export const twilioSmsSchema = z.looseObject({
+  MessageSid: z.string().regex(/^[A-Z]{2}[A-Za-z0-9]{1,64}$/, "is not a message sid"),
+  AccountSid: sid("AC"),
+  From: address,
+  To: address,
+  Body: z.string().default(""),
+  NumMedia: z.coerce.number().int().min(0).default(0),
+  MessagingServiceSid: sid("MG").optional(),
+});
+
+export type TwilioSms = z.output<typeof twilioSmsSchema>;
+
+export type ParsedTwilioSms = { ok: true; sms: TwilioSms } | { ok: false; issues: string[] };
+
+export function parseTwilioSms(form: URLSearchParams): ParsedTwilioSms {
+  const parsed = twilioSmsSchema.safeParse(Object.fromEntries(form));
+  if (parsed.success) return { ok: true, sms: parsed.data };
+  return { ok: false, issues: parsed.error.issues.map((i) => `${i.path.join(".") || "form"}: ${i.message}`) };
+}
+
+/** Pictures or files and no words: the bot can only read text. */
+export function isMediaOnly(sms: TwilioSms): boolean {
+  return sms.NumMedia > 0 && sms.Body.trim() === "";
+}
+
+/**
+ * One conversation per account, bot number and sender. Twilio's webhook carries no send time, so the message
+ * is stamped with the time it arrived.
+ */
+export function toInboundMessage(sms: TwilioSms, receivedAt: number): InboundMessage {
+  return {
+    key: { platform: "twilio", tenant: sms.AccountSid, channel: `${sms.To}|${sms.From}` },
+    id: sms.MessageSid,
+    author: { id: sms.From, name: SMS_AUTHOR_NAME, isBot: false },
+    text: isMediaOnly(sms) ? MEDIA_ONLY_TEXT : sms.Body,
+    ts: receivedAt,
+    addressing: "dm",
+    mentions: [],
+    replyTarget: { platform: "twilio", accountSid: sms.AccountSid, to: sms.From, from: sms.To },
+  };
+}
