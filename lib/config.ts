@@ -79,7 +79,12 @@ export const settingsSchema = z.object({
     ),
 
   CONVERSATION_TIMEOUT_SECONDS: seconds(120),
-  SMS_CONVERSATION_GAP_MINUTES: seconds(30),
+  /** Fractions allowed (0.1 = 6 s) so tests and demos can watch an SMS conversation end. */
+  SMS_CONVERSATION_GAP_MINUTES: z.coerce.number().min(1 / 60).default(30),
+  /** The length the model is asked to keep an SMS answer under; longer answers are cut at a sentence. */
+  SMS_REPLY_TARGET_CHARS: z.coerce.number().int().min(70).max(1_600).default(320),
+  /** Texts that arrive within this many seconds of each other get one answer. */
+  SMS_BURST_WINDOW_SECONDS: z.coerce.number().int().min(0).max(60).default(4),
   FOLLOWUP_WINDOW_SECONDS: seconds(60),
   MAX_STORED_MESSAGES: z.coerce.number().int().min(10).default(200),
   USE_LLM_JUDGE: flag,

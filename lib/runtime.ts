@@ -8,6 +8,7 @@ import { ConversationStore } from "./conversation/store.ts";
 import { createLlm, type Llm } from "./llm/client.ts";
 import { logger, type Logger } from "./log.ts";
 import type { ConversationKey, Platform } from "./message.ts";
+import { smsLengthNote } from "./platforms/twilio/sms-text.ts";
 import { createJobQueue, type JobQueue } from "./queue/publish.ts";
 
 export interface Runtime {
@@ -25,11 +26,10 @@ export interface Runtime {
 
 export interface RuntimeOverrides {
   now?: () => number;
-  systemNotes?: Partial<Record<Platform, string[]>>;
 }
 
 export function conversationTtlSeconds(s: Settings, key: ConversationKey): number {
-  return key.platform === "twilio" ? s.SMS_CONVERSATION_GAP_MINUTES * 60 : s.CONVERSATION_TIMEOUT_SECONDS;
+  return key.platform === "twilio" ? Math.round(s.SMS_CONVERSATION_GAP_MINUTES * 60) : s.CONVERSATION_TIMEOUT_SECONDS;
 }
 
 export function createRuntime(env: Record<string, unknown>, overrides: RuntimeOverrides = {}): Runtime {
@@ -64,7 +64,7 @@ export function createRuntime(env: Record<string, unknown>, overrides: RuntimeOv
     }),
     log: logger,
     now: overrides.now ?? Date.now,
-    systemNotes: (platform) => overrides.systemNotes?.[platform] ?? [],
+    systemNotes: (platform) => (platform === "twilio" ? [smsLengthNote(settings.SMS_REPLY_TARGET_CHARS)] : []),
   };
 }
 
