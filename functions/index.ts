@@ -10,6 +10,7 @@ import { discord } from "./discord.ts";
 import { health } from "./health.ts";
 import { jobs } from "./jobs.ts";
 import { slack } from "./slack.ts";
+import { twilio } from "./twilio.ts";
 import { Unavailable, type AppEnv } from "./http.ts";
 
 /** Slack, Discord and Twilio payloads are far below this; QStash failure callbacks carry a base64 copy of a job. */
@@ -24,6 +25,7 @@ app.use(
 app.get("/health", health);
 app.route("/slack", slack);
 app.route("/discord", discord);
+app.route("/twilio", twilio);
 app.route("/jobs", jobs);
 
 app.notFound((c) => c.json({ error: "not found" }, 404));

@@ -6,6 +6,8 @@ import { GiveUp } from "../lib/errors.ts";
 import type { SendReply } from "../lib/pipeline.ts";
 import { sendDiscordReply } from "../lib/platforms/discord/send.ts";
 import { postSlackMessage } from "../lib/platforms/slack/send.ts";
+import { SmsOptOuts } from "../lib/platforms/twilio/opt-out.ts";
+import { sendSmsReply } from "../lib/platforms/twilio/reply.ts";
 import type { Runtime } from "../lib/runtime.ts";
 
 export function replySender(rt: Runtime): SendReply {
@@ -23,8 +25,19 @@ export function replySender(rt: Runtime): SendReply {
         });
       case "discord":
         return sendDiscordReply({ apiBaseUrl: s.DISCORD_API_BASE_URL, botToken: s.DISCORD_BOT_TOKEN, now: rt.now, log: rt.log }, target, text);
-      default:
-        throw new GiveUp(`replies to ${target.platform} are not supported yet`, "unsupported_platform");
+      case "twilio":
+        if (!s.TWILIO_AUTH_TOKEN) throw new GiveUp("TWILIO_AUTH_TOKEN is not set", "not_configured");
+        return sendSmsReply(
+          {
+            apiBaseUrl: s.TWILIO_API_BASE_URL,
+            authToken: s.TWILIO_AUTH_TOKEN,
+            targetChars: s.SMS_REPLY_TARGET_CHARS,
+            optOuts: new SmsOptOuts(rt.redis, s.REDIS_KEY_PREFIX),
+            log: rt.log,
+          },
+          target,
+          text,
+        );
     }
   };
 }
