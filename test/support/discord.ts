@@ -1,0 +1,137 @@
+/**
+ * @module
+ * Discord interactions as Discord sends them, for tests in Node and in workerd: an Ed25519 key pair made with
+ * WebCrypto (Discord publishes no test vector), signed requests, and the payload shapes of PING, `/ask` and the
+ * "Ask <bot> about this" message command. Plus reading what the Discord REST fake received.
+ */
+import type { RecordedDiscordCall } from "../../dev/fakes/discord.ts";
+
+export const APPLICATION_ID = "100000000000000001";
+const DISCORD_EPOCH_MS = 1_420_070_400_000n;
+
+export interface SigningKeys {
+  /** 64 hex characters, as the developer portal shows it (DISCORD_PUBLIC_KEY). */
+  publicKeyHex: string;
+  privateKey: CryptoKey;
+}
+
+const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+
+export async function generateSigningKeys(): Promise<SigningKeys> {
+  const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  return { publicKeyHex: hex(await crypto.subtle.exportKey("raw", pair.publicKey) as ArrayBuffer), privateKey: pair.privateKey };
+}
+
+export async function signInteraction(keys: SigningKeys, timestamp: string, body: string): Promise<string> {
+  return hex(await crypto.subtle.sign("Ed25519", keys.privateKey, new TextEncoder().encode(timestamp + body)));
+}
+
+export async function signedInteractionRequest(
+  keys: SigningKeys,
+  body: string,
+  opts: { timestamp?: string; signature?: string } = {},
+): Promise<Request> {
+  const timestamp = opts.timestamp ?? String(Math.floor(Date.now() / 1000));
+  return new Request("https://bot.test/discord/interactions", {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      "X-Signature-Ed25519": opts.signature ?? (await signInteraction(keys, timestamp, body)),
+      "X-Signature-Timestamp": timestamp,
+    },
+    body,
+  });
+}
+
+let counter = 0n;
+/** A fresh snowflake created now: unique per call. */
+export function snowflake(at = Date.now()): string {
+  counter = (counter + 1n) % 4096n;
+  return String(((BigInt(at) - DISCORD_EPOCH_MS) << 22n) | (counter << 12n) | BigInt(Math.floor(Math.random() * 4096)));
+}
+
+const member = (userId: string, name: string) => ({
+  user: { id: userId, username: name.toLowerCase(), global_name: name, avatar: null, discriminator: "0" },
+  nick: null,
+  roles: [],
+  joined_at: "2024-01-01T00:00:00.000000+00:00",
+  permissions: "2248473465835073",
+});
+
+interface Place {
+  guildId?: string;
+  channelId: string;
+}
+
+function interactionEnvelope(place: Place, user: { id: string; name: string }, type: number, data?: unknown) {
+  const who = place.guildId ? { guild_id: place.guildId, member: member(user.id, user.name) } : { user: member(user.id, user.name).user };
+  return {
+    id: snowflake(),
+    application_id: APPLICATION_ID,
+    type,
+    token: `aW50ZXJhY3Rpb246${snowflake()}${"x".repeat(40)}`,
+    version: 1,
+    channel_id: place.channelId,
+    channel: { id: place.channelId, type: place.guildId ? 0 : 1 },
+    app_permissions: "442368",
+    locale: "en-US",
+    ...(place.guildId ? { guild_locale: "en-US" } : {}),
+    ...who,
+    ...(data ? { data } : {}),
+  };
+}
+
+export function pingInteraction() {
+  return { id: snowflake(), application_id: APPLICATION_ID, type: 1, token: "ping-token", version: 1 };
+}
+
+export function askInteraction(place: Place, user: { id: string; name: string }, question: string) {
+  return interactionEnvelope(place, user, 2, {
+    id: snowflake(),
+    name: "ask",
+    type: 1,
+    options: [{ name: "question", type: 3, value: question }],
+  });
+}
+
+export function askAboutInteraction(place: Place, user: { id: string; name: string }, target: { author: { id: string; name: string }; content: string }) {
+  const targetId = snowflake();
+  return interactionEnvelope(place, user, 2, {
+    id: snowflake(),
+    name: "Ask Parley about this",
+    type: 3,
+    target_id: targetId,
+    resolved: {
+      messages: {
+        [targetId]: {
+          id: targetId,
+          type: 0,
+          channel_id: place.channelId,
+          content: target.content,
+          author: member(target.author.id, target.author.name).user,
+          timestamp: new Date().toISOString(),
+          edited_timestamp: null,
+          mentions: [],
+          attachments: [],
+          embeds: [],
+          pinned: false,
+          tts: false,
+          mention_everyone: false,
+        },
+      },
+    },
+  });
+}
+
+/** Calls the Discord REST fake accepted, filtered on their fields (e.g. `{ token }` or `{ channelId }`). */
+export async function discordCalls(apiBaseUrl: string, filter: Record<string, string>): Promise<RecordedDiscordCall[]> {
+  const query = new URLSearchParams(filter).toString();
+  const res = await fetch(`${apiBaseUrl.replace(/\/api\/v10$/, "")}/__calls?${query}`);
+  return (await res.json()) as RecordedDiscordCall[];
+}
+
+/** Scripts the next matching calls of the Discord REST fake to fail (see dev/fakes/discord.ts). */
+export async function failDiscordCalls(apiBaseUrl: string, rule: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${apiBaseUrl.replace(/\/api\/v10$/, "")}/__fail`, { method: "POST", body: JSON.stringify(rule) });
+  if (!res.ok) throw new Error(`scripting the Discord fake failed: ${res.status}`);
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { askAboutCommandName, discordCommands } from "../../lib/platforms/discord/commands.ts";
+import { INTERACTION_TOKEN_LIFETIME_MS, parseDiscordInteraction } from "../../lib/platforms/discord/parse.ts";
+import { snowflakeTime } from "../../lib/platforms/discord/schema.ts";
+import { APPLICATION_ID, askAboutInteraction, askInteraction, pingInteraction, snowflake } from "../support/discord.ts";
+
+const NOW = 1_750_000_000_000;
+const alice = { id: "200000000000000001", name: "Alice" };
+const guildPlace = { guildId: "300000000000000001", channelId: "400000000000000001" };
+
+describe("parseDiscordInteraction", () => {
+  it("recognises PING", () => {
+    expect(parseDiscordInteraction(pingInteraction(), { now: NOW })).toEqual({ kind: "ping" });
+  });
+
+  it("turns /ask in a guild into a command message keyed by guild and channel, answered through the interaction", () => {
+    const interaction = askInteraction(guildPlace, alice, "  what is a monad?  ");
+    const parsed = parseDiscordInteraction(interaction, { now: NOW });
+    expect(parsed.kind).toBe("message");
+    if (parsed.kind !== "message") return;
+    expect(parsed.message).toEqual({
+      key: { platform: "discord", tenant: guildPlace.guildId, channel: guildPlace.channelId },
+      id: interaction.id,
+      author: { id: alice.id, name: "Alice", isBot: false },
+      text: "what is a monad?",
+      ts: snowflakeTime(interaction.id),
+      addressing: "command",
+      mentions: [],
+      replyTarget: {
+        platform: "discord",
+        kind: "interaction",
+        applicationId: APPLICATION_ID,
+        token: interaction.token,
+        expiresAt: NOW + INTERACTION_TOKEN_LIFETIME_MS,
+      },
+    });
+  });
+
+  it("keys a DM by the person, since there is no guild", () => {
+    const parsed = parseDiscordInteraction(askInteraction({ channelId: "500000000000000001" }, alice, "hi"), { now: NOW });
+    expect(parsed.kind === "message" && parsed.message.key.tenant).toBe(`dm:${alice.id}`);
+  });
+
+  it("prefers the server nickname as the author's name", () => {
+    const interaction = askInteraction(guildPlace, alice, "hi");
+    interaction.member!.nick = "Al" as never;
+    const parsed = parseDiscordInteraction(interaction, { now: NOW });
+    expect(parsed.kind === "message" && parsed.message.author.name).toBe("Al");
+  });
+
+  it("turns the message command into a question that quotes the target message and names its author", () => {
+    const target = { author: { id: "200000000000000002", name: "Bob" }, content: "Rust has no GC.\nIt uses ownership." };
+    const parsed = parseDiscordInteraction(askAboutInteraction(guildPlace, alice, target), { now: NOW });
+    expect(parsed.kind).toBe("message");
+    if (parsed.kind !== "message") return;
+    expect(parsed.message.addressing).toBe("command");
+    expect(parsed.message.author.id).toBe(alice.id);
+    expect(parsed.message.text).toContain("Bob");
+    expect(parsed.message.text).toContain("> Rust has no GC.\n> It uses ownership.");
+  });
+
+  it("refuses /ask without a question, and a message command without its resolved target", () => {
+    const noQuestion = askInteraction(guildPlace, alice, "x");
+    (noQuestion.data as { options: unknown[] }).options = [];
+    expect(parseDiscordInteraction(noQuestion, { now: NOW }).kind).toBe("invalid");
+    const noTarget = askAboutInteraction(guildPlace, alice, { author: alice, content: "x" });
+    (noTarget.data as { resolved: unknown }).resolved = {};
+    expect(parseDiscordInteraction(noTarget, { now: NOW }).kind).toBe("invalid");
+  });
+
+  it("says which field is wrong without echoing any value", () => {
+    const parsed = parseDiscordInteraction({ type: 2, id: "not-a-snowflake", token: "secret-token-value" }, { now: NOW });
+    expect(parsed.kind).toBe("invalid");
+    if (parsed.kind !== "invalid") return;
+    expect(parsed.issues).toContain("id");
+    expect(parsed.issues).not.toContain("secret-token-value");
+  });
+
+  it("leaves components, autocomplete and unknown commands unsupported rather than invalid", () => {
+    const component = { ...askInteraction(guildPlace, alice, "x"), type: 3 };
+    expect(parseDiscordInteraction(component, { now: NOW })).toEqual({ kind: "unsupported", reason: "interaction_type:3" });
+    const other = askInteraction(guildPlace, alice, "x");
+    (other.data as { name: string }).name = "poll";
+    expect(parseDiscordInteraction(other, { now: NOW })).toEqual({ kind: "unsupported", reason: "command:poll" });
+  });
+});
+
+describe("snowflakeTime", () => {
+  it("reads the creation time from a snowflake (Discord's documented example)", () => {
+    expect(snowflakeTime("175928847299117063")).toBe(Date.UTC(2016, 3, 30, 11, 18, 25, 796));
+    const at = Date.now();
+    expect(snowflakeTime(snowflake(at))).toBe(at);
+  });
+});
+
+describe("the command declarations", () => {
+  it("declare /ask with one required string option and the message command, without a description on it", () => {
+    const [ask, about] = discordCommands("Parley");
+    expect(ask).toMatchObject({ name: "ask", type: 1, options: [{ name: "question", type: 3, required: true }] });
+    expect(about).toEqual({ name: "Ask Parley about this", type: 3 });
+  });
+
+  it("keep the message command's name within Discord's 32 characters for long bot names", () => {
+    const name = askAboutCommandName("The Extraordinarily Helpful Assistant");
+    expect(name.length).toBeLessThanOrEqual(32);
+    expect(name).toMatch(/^Ask The .* about this$/);
+  });
+});

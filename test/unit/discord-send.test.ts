@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startDiscordFake, type PostedChannelMessage, type RunningDiscordFake } from "../../dev/fakes/discord.ts";
+import { GiveUp, RetryLater } from "../../lib/errors.ts";
+import type { Logger } from "../../lib/log.ts";
+import { DISCORD_MAX_MESSAGE_CHARS, sendDiscordReply, type DiscordReplyTarget } from "../../lib/platforms/discord/send.ts";
+import { APPLICATION_ID, discordCalls, failDiscordCalls } from "../support/discord.ts";
+
+let discord: RunningDiscordFake;
+const echoed: PostedChannelMessage[] = [];
+const warnings: string[] = [];
+const log: Logger = { info: () => {}, warn: (event) => void warnings.push(event), error: () => {} };
+const NOW = 1_750_000_000_000;
+let tokenSeq = 0;
+
+beforeAll(async () => {
+  discord = await startDiscordFake({ port: 0, onChannelMessage: (m) => void echoed.push(m) });
+});
+afterAll(async () => {
+  await discord.close();
+});
+beforeEach(async () => {
+  await fetch(discord.url.replace(/\/api\/v10$/, "/__reset"), { method: "POST" });
+  warnings.length = 0;
+});
+
+const config = (now = NOW) => ({ apiBaseUrl: discord.url, botToken: "bot-token", now: () => now, log });
+const interaction = (): Extract<DiscordReplyTarget, { kind: "interaction" }> => ({
+  platform: "discord",
+  kind: "interaction",
+  applicationId: APPLICATION_ID,
+  token: `token-${++tokenSeq}`,
+  expiresAt: NOW + 60_000,
+});
+const paragraphs = (n: number, size: number) => Array.from({ length: n }, (_, i) => `P${i} ${"word ".repeat(size / 5)}`.trim()).join("\n\n");
+
+describe("answering an interaction", () => {
+  it("edits the deferred message with a short answer, allowing no mentions", async () => {
+    const target = interaction();
+    const ids = await sendDiscordReply(config(), target, "Hello @everyone <@123>");
+    const calls = await discordCalls(discord.url, { token: target.token });
+    expect(calls).toEqual([
+      expect.objectContaining({ route: "edit_original", content: "Hello @everyone <@123>", allowed_mentions: { parse: [] } }),
+    ]);
+    expect(ids).toEqual([calls[0]!.id]);
+  });
+
+  it("sends a 4,500-character answer as the edit plus two follow-ups, each within 2,000 characters", async () => {
+    const target = interaction();
+    const text = paragraphs(3, 1_495);
+    expect(text.length).toBeGreaterThanOrEqual(4_490);
+    const ids = await sendDiscordReply(config(), target, text);
+    const calls = await discordCalls(discord.url, { token: target.token });
+    expect(calls.map((c) => c.route)).toEqual(["edit_original", "followup", "followup"]);
+    expect(ids).toHaveLength(3);
+    for (const c of calls) {
+      expect((c.content as string).length).toBeLessThanOrEqual(DISCORD_MAX_MESSAGE_CHARS);
+      expect(c.allowed_mentions).toEqual({ parse: [] });
+    }
+    expect(calls.map((c) => c.content).join("\n\n")).toBe(text);
+  });
+
+  it("turns a JSON 429 into RetryLater with Discord's retry_after", async () => {
+    const target = interaction();
+    await failDiscordCalls(discord.url, { token: target.token, status: 429, retryAfter: 2.5 });
+    const err = await sendDiscordReply(config(), target, "hi").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RetryLater);
+    expect((err as RetryLater).retryAfterSeconds).toBe(2.5);
+  });
+
+  it("turns a non-JSON 429 (Cloudflare in front of Discord) into RetryLater, from Retry-After or a default", async () => {
+    const target = interaction();
+    await failDiscordCalls(discord.url, { token: target.token, status: 429, error: "cloudflare", retryAfter: 7 });
+    const withHeader = await sendDiscordReply(config(), target, "hi").catch((e: unknown) => e);
+    expect(withHeader).toBeInstanceOf(RetryLater);
+    expect((withHeader as RetryLater).retryAfterSeconds).toBe(7);
+    await failDiscordCalls(discord.url, { token: target.token, status: 429, error: "cloudflare" });
+    const bare = await sendDiscordReply(config(), target, "hi").catch((e: unknown) => e);
+    expect(bare).toBeInstanceOf(RetryLater);
+    expect((bare as RetryLater).retryAfterSeconds).toBeGreaterThan(0);
+  });
+
+  it("gives up quietly, without calling Discord, once the 15-minute token has expired", async () => {
+    const target = interaction();
+    const err = await sendDiscordReply(config(target.expiresAt + 1), target, "too late").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GiveUp);
+    expect((err as GiveUp).code).toBe("interaction_expired");
+    expect(warnings).toEqual(["discord_interaction_expired"]);
+    expect(await discordCalls(discord.url, { token: target.token })).toEqual([]);
+  });
+
+  it("gives up when Discord says the webhook token is invalid", async () => {
+    const target = interaction();
+    await failDiscordCalls(discord.url, { token: target.token, status: 401, error: "50027" });
+    const err = await sendDiscordReply(config(), target, "hi").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GiveUp);
+    expect((err as GiveUp).code).toBe("interaction_expired");
+  });
+
+  it("lets a 5xx be retried (a plain error, not GiveUp)", async () => {
+    const target = interaction();
+    await failDiscordCalls(discord.url, { token: target.token, status: 502 });
+    const err = await sendDiscordReply(config(), target, "hi").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).not.toBeInstanceOf(GiveUp);
+    expect(String(err)).not.toContain(target.token);
+  });
+});
+
+describe("posting to a channel", () => {
+  const channel = (replyToMessageId?: string): DiscordReplyTarget => ({
+    platform: "discord",
+    kind: "channel",
+    channelId: "600000000000000001",
+    ...(replyToMessageId ? { replyToMessageId } : {}),
+  });
+
+  it("replies to the trigger with the first part only, allowing no mentions", async () => {
+    const text = paragraphs(2, 1_500);
+    const ids = await sendDiscordReply(config(), channel("700000000000000001"), text);
+    const calls = await discordCalls(discord.url, { channelId: "600000000000000001" });
+    expect(ids).toHaveLength(2);
+    expect(calls[0]!.message_reference).toMatchObject({ message_id: "700000000000000001" });
+    expect(calls[1]!.message_reference).toBeUndefined();
+    expect(calls.every((c) => JSON.stringify(c.allowed_mentions) === '{"parse":[]}')).toBe(true);
+  });
+
+  it("does not post the same part twice when a retried job sends the same text again", async () => {
+    const first = await sendDiscordReply(config(), channel(), "same answer");
+    const again = await sendDiscordReply(config(), channel(), "same answer");
+    expect(again).toEqual(first);
+    expect(await discordCalls(discord.url, { channelId: "600000000000000001" })).toHaveLength(1);
+  });
+
+  it("gives up with a message naming the setting when there is no bot token", async () => {
+    const err = await sendDiscordReply({ ...config(), botToken: undefined }, channel(), "hi").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GiveUp);
+    expect(String(err)).toContain("DISCORD_BOT_TOKEN");
+  });
+
+  it("gives up when the channel is gone", async () => {
+    await failDiscordCalls(discord.url, { route: "channel_message", status: 404, error: "10003" });
+    const err = await sendDiscordReply(config(), channel(), "hi").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GiveUp);
+    expect((err as GiveUp).code).toBe("discord_10003");
+  });
+});
