@@ -5,13 +5,14 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ConfigError } from "../lib/config.ts";
+import { DependencyUnavailable } from "../lib/errors.ts";
 import { errorMessage, logger } from "../lib/log.ts";
 import { discord } from "./discord.ts";
 import { health } from "./health.ts";
 import { jobs } from "./jobs.ts";
 import { slack } from "./slack.ts";
 import { twilio } from "./twilio.ts";
-import { Unavailable, type AppEnv } from "./http.ts";
+import type { AppEnv } from "./http.ts";
 
 /** Slack, Discord and Twilio payloads are far below this; QStash failure callbacks carry a base64 copy of a job. */
 const MAX_BODY_BYTES = 256 * 1024;
@@ -34,7 +35,7 @@ app.onError((err, c) => {
     logger.error("config_invalid", { settings: err.settings });
     return c.json({ error: "the bot is misconfigured", settings: err.settings }, 500);
   }
-  if (err instanceof Unavailable) {
+  if (err instanceof DependencyUnavailable) {
     logger.error("dependency_unavailable", { route: c.req.path, dependency: err.dependency, message: err.message });
     return c.json({ error: `${err.dependency} is unavailable, try again` }, 503, { "Retry-After": "1" });
   }

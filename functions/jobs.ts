@@ -6,6 +6,7 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { RetryLater } from "../lib/errors.ts";
+import { logger } from "../lib/log.ts";
 import { runJob, type SendReply } from "../lib/pipeline.ts";
 import { JOB_KINDS, jobSchema, type Job } from "../lib/queue/job.ts";
 import { verifyQStashRequest } from "../lib/queue/verify.ts";
@@ -50,8 +51,11 @@ jobs.post("/:kind", async (c) => {
 function parseJob(rawBody: string): Job | null {
   try {
     const parsed = jobSchema.safeParse(JSON.parse(rawBody));
-    return parsed.success ? parsed.data : null;
+    if (parsed.success) return parsed.data;
+    logger.error("job_invalid", { fields: parsed.error.issues.map((i) => i.path.join(".") || "(root)") });
+    return null;
   } catch {
+    logger.error("job_invalid", { fields: ["(not JSON)"] });
     return null;
   }
 }

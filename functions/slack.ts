@@ -7,7 +7,7 @@ import { ingest } from "../lib/pipeline.ts";
 import { parseSlackEvent } from "../lib/platforms/slack/parse.ts";
 import { verifySlackRequest } from "../lib/platforms/slack/verify.ts";
 import { runtimeFor } from "../lib/runtime.ts";
-import { Unavailable, type AppEnv } from "./http.ts";
+import type { AppEnv } from "./http.ts";
 
 const RETRY_NUM_HEADER = "X-Slack-Retry-Num";
 
@@ -52,15 +52,7 @@ slack.post("/events", async (c) => {
       rt.log.info("slack_ignored", { reason: parsed.reason });
       return c.body(null, 200);
     case "message":
-      try {
-        await ingest(rt, parsed.message, {
-          userId: parsed.bot.userId,
-          name: rt.settings.BOT_NAME,
-          aliases: rt.settings.BOT_ALIASES,
-        });
-      } catch (err) {
-        throw new Unavailable("conversation store or queue", err);
-      }
+      await ingest(rt, parsed.message, { userId: parsed.bot.userId, name: rt.settings.BOT_NAME, aliases: rt.settings.BOT_ALIASES });
       return c.body(null, 200);
   }
 });

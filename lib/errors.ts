@@ -22,3 +22,22 @@ export class GiveUp extends Error {
     this.code = code;
   }
 }
+
+/** Redis or QStash could not be reached: the webhook answers 503 so that the platform retries the delivery. */
+export class DependencyUnavailable extends Error {
+  readonly dependency: "redis" | "qstash";
+  constructor(dependency: "redis" | "qstash", cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+    this.name = "DependencyUnavailable";
+    this.dependency = dependency;
+  }
+}
+
+/** Runs `call`, turning any failure into DependencyUnavailable for `dependency`. */
+export async function using<T>(dependency: "redis" | "qstash", call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw new DependencyUnavailable(dependency, err);
+  }
+}

@@ -9,7 +9,7 @@ import type { RecordStatus } from "./conversation/store.ts";
 import { selectTurn } from "./conversation/turn.ts";
 import type { ConversationState } from "./conversation/types.ts";
 import { decideResponse, explicitTrigger, type Decision, type DecisionReason } from "./decide/index.ts";
-import { GiveUp, RetryLater } from "./errors.ts";
+import { GiveUp, RetryLater, using } from "./errors.ts";
 import type { BotIdentity, InboundMessage, ReplyTarget } from "./message.ts";
 import type { Job, JobKind } from "./queue/job.ts";
 import type { Runtime } from "./runtime.ts";
@@ -34,11 +34,9 @@ export async function ingest(rt: Runtime, msg: InboundMessage, bot: BotIdentity,
   const s = rt.settings;
   const explicit = explicitTrigger(msg, bot);
   const reset = isResetRequest(msg.text, bot, s.RESET_WORDS);
-  const { status, state } = await rt.store.record(msg, {
-    startIfIdle: explicit !== null || reset || Boolean(opts.alwaysAnswer),
-    reset,
-    now: rt.now(),
-  });
+  const { status, state } = await using("redis", () =>
+    rt.store.record(msg, { startIfIdle: explicit !== null || reset || Boolean(opts.alwaysAnswer), reset, now: rt.now() }),
+  );
   const where = { platform: msg.key.platform, tenant: msg.key.tenant, channel: msg.key.channel, message: msg.id };
   if (status === "duplicate" && !msg.redelivery) {
     rt.log.info("duplicate_dropped", where);
@@ -73,7 +71,7 @@ export async function ingest(rt: Runtime, msg: InboundMessage, bot: BotIdentity,
     bot,
     replyTarget: msg.replyTarget,
   };
-  const published = await rt.queue.publish(kind, job, { delaySeconds: opts.delaySeconds });
+  const published = await using("qstash", () => rt.queue.publish(kind, job, { delaySeconds: opts.delaySeconds }));
   rt.log.info("job_published", { ...where, kind, job: published.messageId, deduplicated: published.deduplicated });
   return { status, decision, published: true };
 }

@@ -27,6 +27,11 @@ for (let id = 0; id < VOCAB_SIZE; id++) {
   if (/^\s+$/.test(token) && !token.includes("\uFFFD")) whitespace.push(token);
 }
 
+/** A JS literal with every non-ASCII character escaped: raw U+2028 in a module breaks some module loaders. */
+function literal(value: unknown): string {
+  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 const lines = [
   "/**",
   " * @module",
@@ -35,16 +40,16 @@ const lines = [
   " */",
   "",
   "/** Bit (a * 128 + b) is set when the two ASCII characters a, b together are one o200k token (base64). */",
-  `export const ASCII_PAIR_TOKENS = ${JSON.stringify(Buffer.from(pairBits).toString("base64"))};`,
+  `export const ASCII_PAIR_TOKENS = ${literal(Buffer.from(pairBits).toString("base64"))};`,
   "",
   `/** ${SPACED_WORD_COUNT} words that are one o200k token with a leading space, "|"-separated, space left out. */`,
-  `export const SPACED_WORD_TOKENS = ${JSON.stringify(spacedWords.join("|"))};`,
+  `export const SPACED_WORD_TOKENS = ${literal(spacedWords.join("|"))};`,
   "",
   `/** ${BARE_WORD_COUNT} words that are one o200k token as they stand (start of a line), "|"-separated. */`,
-  `export const BARE_WORD_TOKENS = ${JSON.stringify(bareWords.join("|"))};`,
+  `export const BARE_WORD_TOKENS = ${literal(bareWords.join("|"))};`,
   "",
   "/** Every o200k token made only of whitespace. */",
-  `export const WHITESPACE_TOKENS: readonly string[] = ${JSON.stringify(whitespace)};`,
+  `export const WHITESPACE_TOKENS: readonly string[] = ${literal(whitespace)};`,
   "",
 ];
 process.stdout.write(lines.join("\n"));

@@ -14,7 +14,8 @@ const conversationKeySchema = z.object({
   thread: z.string().min(1).optional(),
 });
 
-const replyTargetSchema = z.discriminatedUnion("platform", [
+// Two Discord variants share `platform`, so a plain union rather than a discriminated one.
+const replyTargetSchema = z.union([
   z.object({ platform: z.literal("slack"), channel: z.string(), threadTs: z.string().optional() }),
   z.object({
     platform: z.literal("discord"),

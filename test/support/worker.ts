@@ -52,7 +52,8 @@ export function startJobPump(testEnv: TestEnv, suite: string): JobPump {
   const handle = async (d: Delivery) => {
     const response = await callWorker(
       testEnv,
-      new Request(`${testEnv.PUBLIC_BASE_URL}${d.path}`, { method: "POST", headers: d.headers, body: d.body }),
+      // The Worker sees its own path; the signature names PUBLIC_BASE_URL, which the Worker checks against.
+      new Request(`https://worker.test${d.path}`, { method: "POST", headers: d.headers, body: d.body }),
     );
     const headers: Record<string, string> = {};
     response.headers.forEach((v, k) => (headers[k] = v));
