@@ -51,7 +51,7 @@ describe("parseSlackEvent", () => {
       ts: 1715000000000,
       addressing: "mention",
       mentions: ["U0BOT0001"],
-      replyTarget: { platform: "slack", channel: "C0CHAN001", threadTs: "1715000000.000100" },
+      replyTarget: { platform: "slack", channel: "C0CHAN001" },
       redelivery: false,
     });
   });

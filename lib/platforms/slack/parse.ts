@@ -92,7 +92,9 @@ function toInboundMessage(
     addressing: addressingOf(event, text, botUserId, inThread),
     mentions: mentionedUserIds(text),
     ...(inThread && event.parent_user_id ? { replyToAuthorId: event.parent_user_id } : {}),
-    replyTarget: { platform: "slack", channel: event.channel, threadTs: event.thread_ts ?? event.ts },
+    // The conversation is the place the message was written in: answer a thread in the thread, and a channel
+    // message in the channel, so that the answer and the follow-ups stay in the same conversation.
+    replyTarget: { platform: "slack", channel: event.channel, ...(inThread ? { threadTs: event.thread_ts } : {}) },
     redelivery: (opts.retryNum ?? 0) > 0,
   };
 }
