@@ -8,7 +8,7 @@ import { ingest } from "../lib/pipeline.ts";
 import { parseDiscordInteraction } from "../lib/platforms/discord/parse.ts";
 import { DISCORD_SIGNATURE_HEADER, DISCORD_TIMESTAMP_HEADER, verifyDiscordRequest } from "../lib/platforms/discord/verify.ts";
 import { runtimeFor } from "../lib/runtime.ts";
-import { Unavailable, type AppEnv } from "./http.ts";
+import type { AppEnv } from "./http.ts";
 
 /** Discord's interaction response types. */
 const RESPONSE_TYPE = { PONG: 1, CHANNEL_MESSAGE_WITH_SOURCE: 4, DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: 5 } as const;
@@ -52,11 +52,7 @@ discord.post("/interactions", async (c) => {
         data: { content: "I don't know that one. Try /ask.", flags: EPHEMERAL_FLAG },
       });
     case "message":
-      try {
-        await ingest(rt, parsed.message, { userId: applicationId, name: rt.settings.BOT_NAME, aliases: rt.settings.BOT_ALIASES });
-      } catch (err) {
-        throw new Unavailable("conversation store or queue", err);
-      }
+      await ingest(rt, parsed.message, { userId: applicationId, name: rt.settings.BOT_NAME, aliases: rt.settings.BOT_ALIASES });
       return c.json({ type: RESPONSE_TYPE.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE });
   }
 });

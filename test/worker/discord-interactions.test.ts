@@ -1,0 +1,160 @@
+import { Redis } from "@upstash/redis/cloudflare";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import {
+  APPLICATION_ID,
+  askAboutInteraction,
+  askInteraction,
+  discordCalls,
+  generateSigningKeys,
+  pingInteraction,
+  signedInteractionRequest,
+  signInteraction,
+  startTwiceDeliveringPump,
+  type SigningKeys,
+} from "../support/discord.ts";
+import { modelRequests, scriptModel } from "../support/model.ts";
+import { callWorker, eventually, JOB_TAP_URL, settle, startJobPump, suiteEnv, type JobPump, type TestEnv } from "../support/worker.ts";
+
+const SUITE = "discordint";
+/** Discord invalidates the interaction when the first answer takes longer. */
+const DISCORD_INITIAL_RESPONSE_MS = 3_000;
+let keys: SigningKeys;
+let env: TestEnv;
+let redis: Redis;
+let pump: JobPump;
+let seq = 0;
+
+beforeAll(async () => {
+  keys = await generateSigningKeys();
+  env = suiteEnv(SUITE, { DISCORD_PUBLIC_KEY: keys.publicKeyHex });
+  redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
+  pump = startJobPump(env, SUITE);
+});
+afterAll(async () => {
+  await pump.stop();
+});
+
+const apiUrl = () => String(env.DISCORD_API_BASE_URL);
+const alice = { id: "210000000000000001", name: "Alice" };
+function newPlace() {
+  seq += 1;
+  return { guildId: "310000000000000001", channelId: `41${String(Date.now()).slice(-10)}${String(seq).padStart(4, "0")}` };
+}
+
+async function interact(body: unknown, testEnv = env): Promise<{ status: number; json: unknown; ms: number }> {
+  const started = Date.now();
+  const res = await callWorker(testEnv, await signedInteractionRequest(keys, JSON.stringify(body)));
+  const ms = Date.now() - started;
+  return { status: res.status, json: await res.json(), ms };
+}
+
+const edits = async (token: string) => discordCalls(apiUrl(), { token });
+
+describe("Discord interactions", () => {
+  it("answers PING with PONG", async () => {
+    const res = await interact(pingInteraction());
+    expect(res).toMatchObject({ status: 200, json: { type: 1 } });
+  });
+
+  it("defers /ask at once, then edits the deferred message with the model's answer", async () => {
+    const place = newPlace();
+    const marker = `ask-${place.channelId}`;
+    await scriptModel({ match: marker, reply: "Lima is the capital of Peru." });
+    const interaction = askInteraction(place, alice, `what is the capital of Peru? ${marker}`);
+    const res = await interact(interaction);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ type: 5 });
+    expect(res.ms).toBeLessThan(DISCORD_INITIAL_RESPONSE_MS);
+    const calls = await eventually(async () => (await edits(interaction.token)).length > 0 && edits(interaction.token), 15_000, "the edit");
+    expect(calls).toEqual([
+      expect.objectContaining({ route: "edit_original", applicationId: APPLICATION_ID, content: "Lima is the capital of Peru.", allowed_mentions: { parse: [] } }),
+    ]);
+  });
+
+  it("sends a 4,500-character answer as the edit and two follow-ups", async () => {
+    const place = newPlace();
+    const marker = `long-${place.channelId}`;
+    const answer = Array.from({ length: 3 }, (_, i) => `Section ${i + 1}. ${"All work and no play. ".repeat(67)}`.trim()).join("\n\n");
+    expect(answer.length).toBeGreaterThanOrEqual(4_400);
+    await scriptModel({ match: marker, reply: answer });
+    const interaction = askInteraction(place, alice, `tell me everything ${marker}`);
+    expect((await interact(interaction)).json).toEqual({ type: 5 });
+    const calls = await eventually(async () => {
+      const c = await edits(interaction.token);
+      return c.length >= 3 && c;
+    }, 15_000, "three messages");
+    await settle(500);
+    expect((await edits(interaction.token)).map((c) => c.route)).toEqual(["edit_original", "followup", "followup"]);
+    expect(calls.every((c) => (c.content as string).length <= 2_000)).toBe(true);
+  });
+
+  it("puts the target message of 'Ask Parley about this' into the question the model sees", async () => {
+    const place = newPlace();
+    const marker = `about-${place.channelId}`;
+    const interaction = askAboutInteraction(place, alice, { author: { id: "220000000000000001", name: "Bob" }, content: `Tabs beat spaces ${marker}` });
+    expect((await interact(interaction)).json).toEqual({ type: 5 });
+    await eventually(async () => (await edits(interaction.token)).length === 1, 15_000, "the answer");
+    const [request] = await modelRequests(marker);
+    const prompt = JSON.stringify(request!.messages);
+    expect(prompt).toContain("Bob");
+    expect(prompt).toContain(`Tabs beat spaces ${marker}`);
+  });
+
+  it("turns the deferred message into an apology when the model fails on every try", async () => {
+    const place = newPlace();
+    const marker = `broken-${place.channelId}`;
+    const errors = vi.spyOn(console, "error");
+    await scriptModel({ match: marker, status: 500, times: 100 });
+    const interaction = askInteraction(place, alice, `are you there? ${marker}`);
+    expect((await interact(interaction)).json).toEqual({ type: 5 });
+    const calls = await eventually(async () => (await edits(interaction.token)).length === 1 && edits(interaction.token), 30_000, "apology");
+    expect(calls[0]).toMatchObject({ route: "edit_original" });
+    expect(calls[0]!.content).toMatch(/couldn't answer/);
+    expect(errors.mock.calls.some((c) => String(c[0]).includes('"event":"job_failed"'))).toBe(true);
+    errors.mockRestore();
+  });
+});
+
+describe("Discord requests that must change nothing", () => {
+  it.each([
+    ["a signature from another key", async (body: string) => signedInteractionRequest(await generateSigningKeys(), body)],
+    ["a signature over another timestamp", async (body: string) =>
+      signedInteractionRequest(keys, body, { signature: await signInteraction(keys, "1", body), timestamp: "2" })],
+    ["no signature headers", async (body: string) => new Request("https://bot.test/discord/interactions", { method: "POST", body })],
+  ])("%s gets 401 and nothing is written", async (_name, build) => {
+    const place = newPlace();
+    const interaction = askInteraction(place, alice, "sneaky");
+    const before = pump.answers.length;
+    const res = await callWorker(env, await build(JSON.stringify(interaction)));
+    expect(res.status).toBe(401);
+    await settle(300);
+    expect(await redis.keys(`t-${SUITE}:*${place.channelId}*`)).toEqual([]);
+    expect(await edits(interaction.token)).toEqual([]);
+    expect(pump.answers.length).toBe(before);
+  });
+});
+
+describe("a job that QStash delivers twice", () => {
+  const SUITE2 = "discordtwice";
+  let env2: TestEnv;
+  let pump2: ReturnType<typeof startTwiceDeliveringPump>;
+  beforeAll(() => {
+    env2 = suiteEnv(SUITE2, { DISCORD_PUBLIC_KEY: keys.publicKeyHex });
+    pump2 = startTwiceDeliveringPump(JOB_TAP_URL, SUITE2, (r) => callWorker(env2, r));
+  });
+  afterAll(async () => {
+    await pump2.stop();
+  });
+
+  it("edits @original exactly once", async () => {
+    const place = newPlace();
+    const marker = `twice-${place.channelId}`;
+    await scriptModel({ match: marker, reply: "Exactly one answer." });
+    const interaction = askInteraction(place, alice, `answer me once ${marker}`);
+    expect((await interact(interaction, env2)).json).toEqual({ type: 5 });
+    await eventually(async () => (await edits(interaction.token)).length >= 1, 15_000, "the edit");
+    await eventually(async () => pump2.answers.length >= 2, 15_000, "both deliveries");
+    await settle(1_000);
+    expect(await edits(interaction.token)).toEqual([expect.objectContaining({ route: "edit_original", content: "Exactly one answer." })]);
+  });
+});
