@@ -2,13 +2,14 @@
  * @module
  * `npm run dev`: the whole local stack on real parts. redis-server (its own, unless REDIS_URL is given), the Upstash
  * REST bridge, the QStash stand-in, the local model, the Slack fake and `wrangler dev`. Ctrl-C stops everything it
- * started. Ports: PORT (8787), REDIS_REST_PORT (8079), QSTASH_PORT (8080), LOCAL_MODEL_PORT (8090), SLACK_FAKE_PORT (8091).
+ * started. Ports: PORT (8787), REDIS_REST_PORT (8079), QSTASH_PORT (8080), LOCAL_MODEL_PORT (8090), SLACK_FAKE_PORT (8091), DISCORD_FAKE_PORT (8092).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatDotenv, loadDevVars } from "./dev-vars.ts";
+import { startDiscordFake } from "./fakes/discord.ts";
 import { startSlackFake } from "./fakes/slack.ts";
 import { startLocalModel } from "./local-model/server.ts";
 import { assertPortFree, freePort } from "./ports.ts";
@@ -25,6 +26,7 @@ const ports = {
   qstash: port("QSTASH_PORT", 8080),
   model: port("LOCAL_MODEL_PORT", 8090),
   slack: port("SLACK_FAKE_PORT", 8091),
+  discord: port("DISCORD_FAKE_PORT", 8092),
 };
 
 const stops: (() => Promise<void>)[] = [];
@@ -47,6 +49,7 @@ async function main(): Promise<void> {
     assertPortFree(ports.qstash, "the QStash stand-in, set QSTASH_PORT"),
     assertPortFree(ports.model, "the local model, set LOCAL_MODEL_PORT"),
     assertPortFree(ports.slack, "the Slack fake, set SLACK_FAKE_PORT"),
+    assertPortFree(ports.discord, "the Discord fake, set DISCORD_FAKE_PORT"),
   ]);
 
   let redisUrl = process.env.REDIS_URL;
@@ -68,6 +71,7 @@ async function main(): Promise<void> {
   if (process.env.OPENAI_API_KEY && !process.env.OPENAI_BASE_URL && isLocal("OPENAI_BASE_URL")) vars.delete("OPENAI_BASE_URL");
   else follow("OPENAI_BASE_URL", `${local(ports.model)}/v1`);
   follow("SLACK_API_BASE_URL", `${local(ports.slack)}/api`);
+  follow("DISCORD_API_BASE_URL", `${local(ports.discord)}/api/v10`);
 
   const bridge = await startRedisBridge({ port: ports.redisRest, redisUrl, token: vars.get("UPSTASH_REDIS_REST_TOKEN") ?? "" });
   stops.push(() => bridge.close());
@@ -77,6 +81,8 @@ async function main(): Promise<void> {
   stops.push(() => model.close());
   const slack = await startSlackFake({ port: ports.slack });
   stops.push(() => slack.close());
+  const discord = await startDiscordFake({ port: ports.discord });
+  stops.push(() => discord.close());
 
   const envDir = resolve(ROOT, ".wrangler");
   mkdirSync(envDir, { recursive: true });
@@ -113,6 +119,7 @@ async function main(): Promise<void> {
       `  QStash            ${local(ports.qstash)}`,
       `  Local model       ${local(ports.model)}/v1`,
       `  Slack API fake    ${local(ports.slack)}/api`,
+      `  Discord API fake  ${local(ports.discord)}/api/v10`,
       "Ctrl-C stops everything.",
       "",
     ].join("\n"),
