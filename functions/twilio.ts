@@ -13,7 +13,8 @@ import { isMediaOnly, parseTwilioSms, toInboundMessage } from "../lib/platforms/
 import { EMPTY_TWIML, messageTwiml, TWIML_CONTENT_TYPE } from "../lib/platforms/twilio/twiml.ts";
 import { TWILIO_SIGNATURE_HEADER, verifyTwilioSignature } from "../lib/platforms/twilio/verify.ts";
 import { runtimeFor, type Runtime } from "../lib/runtime.ts";
-import { Unavailable, type AppEnv } from "./http.ts";
+import { using } from "../lib/errors.ts";
+import type { AppEnv } from "./http.ts";
 
 const WEBHOOK_PATH = "/twilio/sms";
 export const MEDIA_ONLY_ANSWER = "Sorry, I can only read text messages. Could you type your question?";
@@ -24,7 +25,8 @@ twilio.post("/sms", async (c) => {
   const rt = runtimeFor(c.env);
   const authToken = rt.settings.TWILIO_AUTH_TOKEN;
   if (!rt.platforms.twilio || !authToken) return c.json({ error: "twilio is not configured" }, 404);
-  const form = new URLSearchParams(await c.req.text());
+  // Decoded by hand: workerd warns when .text() reads a body whose type is not text/*.
+  const form = new URLSearchParams(new TextDecoder().decode(await c.req.arrayBuffer()));
   const verified = await verifyTwilioSignature({
     authToken,
     // Twilio signs the URL configured on the number: our public URL, not the one this request reached us at.
@@ -44,16 +46,12 @@ twilio.post("/sms", async (c) => {
   const msg = toInboundMessage(parsed.sms, rt.now());
   const bot: BotIdentity = { userId: parsed.sms.To, name: rt.settings.BOT_NAME, aliases: rt.settings.BOT_ALIASES };
   const keyword = carrierKeyword(parsed.sms.Body);
-  try {
-    if (keyword) {
-      await recordKeyword(rt, msg, keyword);
-      return twiml(c, EMPTY_TWIML);
-    }
-    if (isMediaOnly(parsed.sms)) return twiml(c, await answerMediaOnly(rt, msg));
-    await ingest(rt, msg, bot, { alwaysAnswer: true, delaySeconds: rt.settings.SMS_BURST_WINDOW_SECONDS });
-  } catch (err) {
-    throw new Unavailable("conversation store or queue", err);
+  if (keyword) {
+    await using("redis", () => recordKeyword(rt, msg, keyword));
+    return twiml(c, EMPTY_TWIML);
   }
+  if (isMediaOnly(parsed.sms)) return twiml(c, await using("redis", () => answerMediaOnly(rt, msg)));
+  await ingest(rt, msg, bot, { alwaysAnswer: true, delaySeconds: rt.settings.SMS_BURST_WINDOW_SECONDS });
   return twiml(c, EMPTY_TWIML);
 });
 

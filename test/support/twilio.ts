@@ -1,0 +1,109 @@
+/**
+ * @module
+ * Builds Twilio SMS webhooks signed the way Twilio signs them (computed here independently of the Worker's
+ * code), and reads and scripts the Twilio Messages API fake.
+ */
+import { env } from "cloudflare:workers";
+import type { TestEnv } from "./worker.ts";
+
+const bindings = env as unknown as Record<string, string>;
+export const TWILIO_ACCOUNT_SID = bindings.TWILIO_ACCOUNT_SID!;
+export const TWILIO_AUTH_TOKEN = bindings.TWILIO_AUTH_TOKEN!;
+export const BOT_NUMBER = bindings.TWILIO_PHONE_NUMBER!;
+const TWILIO_FAKE_URL = bindings.TWILIO_API_BASE_URL!;
+export const WEBHOOK_PATH = "/twilio/sms";
+
+let seq = 0;
+
+/** A fresh sender number and MessageSids no other test uses. */
+export function newSender(): string {
+  seq += 1;
+  return `+1555${String((Date.now() * 10 + seq) % 10_000_000).padStart(7, "0")}`;
+}
+
+export function newMessageSid(): string {
+  seq += 1;
+  const hex = (Date.now().toString(16) + seq.toString(16).padStart(8, "0")).padStart(32, "0");
+  return `SM${hex}`;
+}
+
+/** The parameters of an inbound SMS as Twilio posts them, geo fields and all. */
+export function smsParams(args: { from: string; body: string; sid?: string; numMedia?: number; to?: string }): [string, string][] {
+  const sid = args.sid ?? newMessageSid();
+  const media = args.numMedia ?? 0;
+  return [
+    ["ToCountry", "US"],
+    ["ToState", "CA"],
+    ["SmsMessageSid", sid],
+    ["NumMedia", String(media)],
+    ["ToCity", "SAN FRANCISCO"],
+    ["FromZip", "94105"],
+    ["SmsSid", sid],
+    ["FromState", "CA"],
+    ["SmsStatus", "received"],
+    ["FromCity", "SAN FRANCISCO"],
+    ["Body", args.body],
+    ["FromCountry", "US"],
+    ["To", args.to ?? BOT_NUMBER],
+    ["ToZip", "94105"],
+    ["NumSegments", "1"],
+    ["MessageSid", sid],
+    ["AccountSid", TWILIO_ACCOUNT_SID],
+    ["From", args.from],
+    ["ApiVersion", "2010-04-01"],
+    ...Array.from({ length: media }, (_, i): [string, string][] => [
+      [`MediaContentType${i}`, "image/jpeg"],
+      [`MediaUrl${i}`, `https://api.twilio.com/2010-04-01/Accounts/${TWILIO_ACCOUNT_SID}/Messages/${sid}/Media/ME${i}`],
+    ]).flat(),
+  ];
+}
+
+export async function twilioSignature(token: string, url: string, params: [string, string][]): Promise<string> {
+  const data = url + [...params].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => k + v).join("");
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(token), { name: "HMAC", hash: "SHA-1" }, false, ["sign"]);
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(data)));
+  return btoa(String.fromCharCode(...mac));
+}
+
+/**
+ * A webhook POST signed for `${PUBLIC_BASE_URL}/twilio/sms` (or `signedUrl`) with the auth token (or `token`);
+ * `sendParams` lets a test post something other than what was signed.
+ */
+export async function signedSmsRequest(
+  testEnv: TestEnv,
+  params: [string, string][],
+  opts: { token?: string; signedUrl?: string; sendParams?: [string, string][]; query?: string } = {},
+): Promise<Request> {
+  const query = opts.query ?? "";
+  const url = opts.signedUrl ?? `${String(testEnv.PUBLIC_BASE_URL)}${WEBHOOK_PATH}${query}`;
+  const signature = await twilioSignature(opts.token ?? TWILIO_AUTH_TOKEN, url, params);
+  return new Request(`https://worker.test${WEBHOOK_PATH}${query}`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      "X-Twilio-Signature": signature,
+      "I-Twilio-Idempotency-Token": crypto.randomUUID(),
+    },
+    body: new URLSearchParams(opts.sendParams ?? params).toString(),
+  });
+}
+
+export interface SentSms {
+  accountSid: string;
+  to: string;
+  from: string;
+  body: string;
+  sid: string;
+}
+
+/** The messages the Twilio fake accepted for `to`, oldest first. */
+export async function smsSentTo(to: string): Promise<SentSms[]> {
+  const res = await fetch(`${TWILIO_FAKE_URL}/__calls?to=${encodeURIComponent(to)}`);
+  return (await res.json()) as SentSms[];
+}
+
+/** Makes the fake refuse the next message(s) to `to`: `{ error: "21610" }` or `{ status: 429 }`. */
+export async function failSmsTo(to: string, rule: { error?: string; status?: number; retryAfter?: number; times?: number }): Promise<void> {
+  const res = await fetch(`${TWILIO_FAKE_URL}/__fail`, { method: "POST", body: JSON.stringify({ to, ...rule }) });
+  if (!res.ok) throw new Error(`scripting the Twilio fake failed: ${res.status}`);
+}
