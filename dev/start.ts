@@ -2,7 +2,8 @@
  * @module
  * `npm run dev`: the whole local stack on real parts. redis-server (its own, unless REDIS_URL is given), the Upstash
  * REST bridge, the QStash stand-in, the local model, the Slack fake and `wrangler dev`. Ctrl-C stops everything it
- * started. Ports: PORT (8787), REDIS_REST_PORT (8079), QSTASH_PORT (8080), LOCAL_MODEL_PORT (8090), SLACK_FAKE_PORT (8091), DISCORD_FAKE_PORT (8092).
+ * started. Ports: PORT (8787), REDIS_REST_PORT (8079), QSTASH_PORT (8080), LOCAL_MODEL_PORT (8090), SLACK_FAKE_PORT (8091), DISCORD_FAKE_PORT (8092),
+ * TWILIO_FAKE_PORT (8093).
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -11,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { formatDotenv, loadDevVars } from "./dev-vars.ts";
 import { startDiscordFake } from "./fakes/discord.ts";
 import { startSlackFake } from "./fakes/slack.ts";
+import { startTwilioFake } from "./fakes/twilio.ts";
 import { startLocalModel } from "./local-model/server.ts";
 import { assertPortFree, freePort } from "./ports.ts";
 import { startQStash } from "./qstash/server.ts";
@@ -27,6 +29,7 @@ const ports = {
   model: port("LOCAL_MODEL_PORT", 8090),
   slack: port("SLACK_FAKE_PORT", 8091),
   discord: port("DISCORD_FAKE_PORT", 8092),
+  twilio: port("TWILIO_FAKE_PORT", 8093),
 };
 
 const stops: (() => Promise<void>)[] = [];
@@ -50,6 +53,7 @@ async function main(): Promise<void> {
     assertPortFree(ports.model, "the local model, set LOCAL_MODEL_PORT"),
     assertPortFree(ports.slack, "the Slack fake, set SLACK_FAKE_PORT"),
     assertPortFree(ports.discord, "the Discord fake, set DISCORD_FAKE_PORT"),
+    assertPortFree(ports.twilio, "the Twilio fake, set TWILIO_FAKE_PORT"),
   ]);
 
   let redisUrl = process.env.REDIS_URL;
@@ -72,6 +76,7 @@ async function main(): Promise<void> {
   else follow("OPENAI_BASE_URL", `${local(ports.model)}/v1`);
   follow("SLACK_API_BASE_URL", `${local(ports.slack)}/api`);
   follow("DISCORD_API_BASE_URL", `${local(ports.discord)}/api/v10`);
+  follow("TWILIO_API_BASE_URL", local(ports.twilio));
 
   const bridge = await startRedisBridge({ port: ports.redisRest, redisUrl, token: vars.get("UPSTASH_REDIS_REST_TOKEN") ?? "" });
   stops.push(() => bridge.close());
@@ -83,6 +88,8 @@ async function main(): Promise<void> {
   stops.push(() => slack.close());
   const discord = await startDiscordFake({ port: ports.discord });
   stops.push(() => discord.close());
+  const twilio = await startTwilioFake({ port: ports.twilio });
+  stops.push(() => twilio.close());
 
   const envDir = resolve(ROOT, ".wrangler");
   mkdirSync(envDir, { recursive: true });
@@ -120,6 +127,7 @@ async function main(): Promise<void> {
       `  Local model       ${local(ports.model)}/v1`,
       `  Slack API fake    ${local(ports.slack)}/api`,
       `  Discord API fake  ${local(ports.discord)}/api/v10`,
+      `  Twilio API fake   ${local(ports.twilio)}`,
       "Ctrl-C stops everything.",
       "",
     ].join("\n"),

@@ -5,13 +5,13 @@
  * 201 like Twilio and records each message it accepts. `/__calls`, `/__fail`, `/__reset` (see ./http.ts) let tests
  * read what was sent and script failures: `{"to": "+1555…", "error": "21610"}` answers 400 with that Twilio error
  * code, `{"status": 429}` a rate limit.
- * Standalone: `node dev/fakes/twilio.ts` (TWILIO_FAKE_PORT, default 8092).
+ * Standalone: `node dev/fakes/twilio.ts` (TWILIO_FAKE_PORT, default 8093).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
 import { createFakeControl, readBody, sendJson, startHttpServer, type FailureRule } from "./http.ts";
 
-export const DEFAULT_TWILIO_FAKE_PORT = 8092;
+export const DEFAULT_TWILIO_FAKE_PORT = 8093;
 const MESSAGES_PATH = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/;
 const MAX_BODY_CHARS = 1_600;
 /** Twilio's codes for what the fake checks itself. */
@@ -31,7 +31,7 @@ export interface TwilioFakeOptions {
 }
 
 export interface RunningTwilioFake {
-  /** Base for TWILIO_API_BASE_URL, e.g. http://127.0.0.1:8092 */
+  /** Base for TWILIO_API_BASE_URL, e.g. http://127.0.0.1:8093 */
   url: string;
   close(): Promise<void>;
 }
