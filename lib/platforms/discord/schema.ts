@@ -26,11 +26,13 @@ export const messageSchema = z.looseObject({
   guild_id: snowflake.optional(),
   author: userSchema,
   member: memberSchema.optional(),
+  /** 0 DEFAULT, 19 REPLY; other types are system messages (joins, pins...). */
+  type: z.number().int().default(0),
   content: z.string(),
   timestamp: z.string(),
   /** Set on messages posted by a webhook (including interaction follow-ups): never a person. */
   webhook_id: snowflake.optional(),
-  mentions: z.array(z.looseObject({ id: snowflake })).default([]),
+  mentions: z.array(z.looseObject({ id: snowflake, username: z.string().optional() })).default([]),
   /** The message this one replies to (type 19 replies), when Discord could resolve it. */
   referenced_message: z
     .looseObject({ id: snowflake, author: userSchema })

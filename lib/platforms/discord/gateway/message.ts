@@ -1,0 +1,56 @@
+/**
+ * @module
+ * A Gateway MESSAGE_CREATE → one platform-neutral InboundMessage, or the reason it needs no work (the bot's own
+ * posts, system messages, empty content). Pure. Mentions become readable `@names` for the model.
+ */
+import type { Addressing, InboundMessage } from "../../../message.ts";
+import { displayName, messageSchema, type DiscordMessage } from "../schema.ts";
+
+/** DEFAULT and REPLY are what people write; joins, pins, boosts and the like are not conversation. */
+const USER_MESSAGE_TYPES: ReadonlySet<number> = new Set([0, 19]);
+const USER_MENTION = /<@!?(\d+)>/g;
+const DM_TENANT_PREFIX = "dm:";
+
+export type GatewayMessageParsed = { kind: "message"; message: InboundMessage } | { kind: "ignored"; reason: string };
+
+export function parseGatewayMessage(data: unknown, bot: { userId: string; name: string }): GatewayMessageParsed | { kind: "invalid"; issues: string } {
+  const parsed = messageSchema.safeParse(data);
+  if (!parsed.success) return { kind: "invalid", issues: parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ") };
+  const message = parsed.data;
+  // The bot's own posts come back through the Gateway; interaction answers come as the application's webhook.
+  if (message.author.id === bot.userId) return { kind: "ignored", reason: "own_message" };
+  if (!USER_MESSAGE_TYPES.has(message.type)) return { kind: "ignored", reason: `message_type:${message.type}` };
+  if (!message.content.trim()) return { kind: "ignored", reason: "no_text" };
+  return { kind: "message", message: toInboundMessage(message, bot) };
+}
+
+function toInboundMessage(message: DiscordMessage, bot: { userId: string; name: string }): InboundMessage {
+  const mentions = [...new Set(message.mentions.map((m) => m.id))];
+  const replyToAuthorId = message.referenced_message?.author.id;
+  const addressing = addressingOf(message, mentions, bot.userId);
+  const names = new Map(message.mentions.map((m) => [m.id, m.username ?? m.id]));
+  return {
+    key: { platform: "discord", tenant: message.guild_id ?? `${DM_TENANT_PREFIX}${message.author.id}`, channel: message.channel_id },
+    id: message.id,
+    author: { id: message.author.id, name: displayName(message.author, message.member), isBot: Boolean(message.author.bot || message.webhook_id) },
+    text: message.content.replace(USER_MENTION, (_m, id: string) => `@${id === bot.userId ? bot.name : (names.get(id) ?? id)}`),
+    ts: Date.parse(message.timestamp),
+    addressing,
+    mentions,
+    ...(replyToAuthorId ? { replyToAuthorId } : {}),
+    replyTarget: {
+      platform: "discord",
+      kind: "channel",
+      channelId: message.channel_id,
+      // A direct address gets a visible reply to its message; a follow-up in the flow of talk does not.
+      ...(addressing !== "none" ? { replyToMessageId: message.id } : {}),
+    },
+  };
+}
+
+function addressingOf(message: DiscordMessage, mentions: string[], botUserId: string): Addressing {
+  if (!message.guild_id) return "dm";
+  if (mentions.includes(botUserId)) return "mention";
+  if (message.referenced_message?.author.id === botUserId) return "reply_to_bot";
+  return "none";
+}

@@ -1,0 +1,59 @@
+/**
+ * @module
+ * Discord Gateway protocol values (API v10, JSON encoding) and the payload envelope `{op, d, s, t}`.
+ */
+import { z } from "zod";
+
+export const GATEWAY_VERSION = 10;
+
+export const OPCODE = {
+  DISPATCH: 0,
+  HEARTBEAT: 1,
+  IDENTIFY: 2,
+  RESUME: 6,
+  RECONNECT: 7,
+  INVALID_SESSION: 9,
+  HELLO: 10,
+  HEARTBEAT_ACK: 11,
+} as const;
+
+/** GUILD_MESSAGES | DIRECT_MESSAGES | MESSAGE_CONTENT (privileged: enable it in the developer portal). */
+export const INTENTS = (1 << 9) | (1 << 12) | (1 << 15);
+
+/** After these the same connect would fail again: bad token, sharding, API version or intents. Never reconnect. */
+export const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([4004, 4010, 4011, 4012, 4013, 4014]);
+/** The session cannot be resumed after these (invalid seq, session timed out): identify again. */
+export const SESSION_ENDING_CLOSE_CODES: ReadonlySet<number> = new Set([4007, 4009]);
+/**
+ * The code we close with when we mean to resume: 1000 and 1001 would end the session on Discord's side.
+ * 4000 is in the application range and means nothing to Discord.
+ */
+export const RESUMABLE_CLOSE_CODE = 4000;
+
+/** Discord allows 1,000 IDENTIFYs per 24 hours, then resets the bot's token. We stop well before. */
+export const IDENTIFY_DAILY_LIMIT = 1_000;
+export const IDENTIFY_BUDGET = 900;
+export const IDENTIFY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export const payloadSchema = z.looseObject({
+  op: z.number().int(),
+  d: z.unknown().optional(),
+  s: z.number().int().nullish(),
+  t: z.string().nullish(),
+});
+export type GatewayPayload = z.infer<typeof payloadSchema>;
+
+export const helloSchema = z.looseObject({ heartbeat_interval: z.number().positive() });
+export const readySchema = z.looseObject({
+  session_id: z.string().min(1),
+  resume_gateway_url: z.string().min(1),
+  user: z.looseObject({ id: z.string().min(1) }),
+});
+
+/** The URL to open: the base (gateway or resume URL) with the version and encoding Discord asks clients to name. */
+export function gatewayUrl(base: string): string {
+  const url = new URL(base);
+  url.searchParams.set("v", String(GATEWAY_VERSION));
+  url.searchParams.set("encoding", "json");
+  return url.toString();
+}

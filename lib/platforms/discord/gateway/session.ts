@@ -1,0 +1,222 @@
+/**
+ * @module
+ * The Gateway client as a pure state machine: events in (socket opened, payload received, heartbeat due, socket
+ * closed), actions out (connect, send, schedule the next heartbeat, close, dispatch an event, stop). No timers,
+ * sockets or clocks of its own, so every protocol path is testable: HELLO → IDENTIFY or RESUME, heartbeats with
+ * jitter, zombie connections, RECONNECT, INVALID_SESSION, fatal close codes and the daily IDENTIFY budget.
+ */
+import {
+  FATAL_CLOSE_CODES,
+  gatewayUrl,
+  helloSchema,
+  IDENTIFY_BUDGET,
+  IDENTIFY_WINDOW_MS,
+  INTENTS,
+  OPCODE,
+  readySchema,
+  RESUMABLE_CLOSE_CODE,
+  SESSION_ENDING_CLOSE_CODES,
+  type GatewayPayload,
+} from "./protocol.ts";
+
+/** What survives the object: enough to RESUME after an eviction, and the IDENTIFY times of the last 24 h. */
+export interface GatewaySnapshot {
+  session: { sessionId: string; resumeUrl: string; seq: number | null; botUserId: string } | null;
+  identifies: number[];
+  /** Set after a fatal close code: nothing reconnects until the token changes. */
+  fatalCloseCode?: number;
+}
+
+export type GatewayInput =
+  | { type: "start"; now: number }
+  | { type: "open"; connection: number }
+  | { type: "payload"; connection: number; payload: GatewayPayload; now: number }
+  | { type: "heartbeat_due"; connection: number }
+  | { type: "closed"; connection: number; code: number };
+
+export type GatewayAction =
+  | { type: "connect"; connection: number; url: string; delayMs: number; mode: "identify" | "resume" }
+  | { type: "send"; connection: number; payload: { op: number; d: unknown } }
+  | { type: "schedule_heartbeat"; connection: number; delayMs: number }
+  | { type: "close"; connection: number; code: number; reason: string }
+  | { type: "dispatch"; event: string; data: unknown }
+  | { type: "stopped"; reason: "fatal_close" | "identify_budget"; closeCode?: number };
+
+export interface GatewaySessionOptions {
+  token: string;
+  gatewayUrl: string;
+  /** In [0, 1): heartbeat jitter and reconnect backoff. */
+  random: () => number;
+  snapshot?: GatewaySnapshot;
+}
+
+type Phase = "idle" | "connecting" | "handshake" | "ready" | "stopped";
+
+const MAX_BACKOFF_MS = 60_000;
+const BASE_BACKOFF_MS = 1_000;
+/** Discord asks for a random 1–5 s wait before identifying again after a non-resumable INVALID_SESSION. */
+const INVALID_SESSION_MIN_WAIT_MS = 1_000;
+const INVALID_SESSION_JITTER_MS = 4_000;
+const NORMAL_CLOSE = 1000;
+const CLIENT_PROPERTIES = { os: "cloudflare-workers", browser: "parley", device: "parley" };
+
+export class GatewaySession {
+  #opts: GatewaySessionOptions;
+  #phase: Phase = "idle";
+  #connection = 0;
+  #mode: "identify" | "resume" = "identify";
+  #heartbeatMs = 0;
+  #awaitingAck = false;
+  #failures = 0;
+  #snapshot: GatewaySnapshot;
+
+  constructor(opts: GatewaySessionOptions) {
+    this.#opts = opts;
+    this.#snapshot = structuredClone(opts.snapshot ?? { session: null, identifies: [] });
+  }
+
+  get snapshot(): GatewaySnapshot {
+    return structuredClone(this.#snapshot);
+  }
+  get phase(): Phase {
+    return this.#phase;
+  }
+  get connection(): number {
+    return this.#connection;
+  }
+
+  handle(input: GatewayInput): GatewayAction[] {
+    if (input.type === "start") return this.#start(input.now);
+    if (input.connection !== this.#connection || this.#phase === "stopped") return []; // a socket we already left
+    switch (input.type) {
+      case "open":
+        this.#phase = "handshake";
+        return [];
+      case "payload":
+        return this.#payload(input.payload, input.now);
+      case "heartbeat_due":
+        return this.#heartbeatDue();
+      case "closed":
+        return this.#closed(input.code);
+    }
+  }
+
+  #start(now: number): GatewayAction[] {
+    if (this.#snapshot.fatalCloseCode !== undefined) return [{ type: "stopped", reason: "fatal_close", closeCode: this.#snapshot.fatalCloseCode }];
+    if (this.#phase !== "idle" && this.#phase !== "stopped") return [];
+    if (!this.#snapshot.session && this.#identifiesSince(now).length >= IDENTIFY_BUDGET) return [{ type: "stopped", reason: "identify_budget" }];
+    return this.#connect(0);
+  }
+
+  #identifiesSince(now: number): number[] {
+    return this.#snapshot.identifies.filter((t) => t > now - IDENTIFY_WINDOW_MS);
+  }
+
+  #connect(delayMs: number): GatewayAction[] {
+    const session = this.#snapshot.session;
+    this.#mode = session ? "resume" : "identify";
+    this.#connection += 1;
+    this.#phase = "connecting";
+    this.#awaitingAck = false;
+    const base = session ? session.resumeUrl : this.#opts.gatewayUrl;
+    return [{ type: "connect", connection: this.#connection, url: gatewayUrl(base), delayMs, mode: this.#mode }];
+  }
+
+  /** Leaves the current socket on purpose and opens the next one. */
+  #reconnect(code: number, reason: string, delayMs: number): GatewayAction[] {
+    return [{ type: "close", connection: this.#connection, code, reason }, ...this.#connect(delayMs)];
+  }
+
+  #backoffMs(): number {
+    this.#failures += 1;
+    const ceiling = Math.min(BASE_BACKOFF_MS * 2 ** (this.#failures - 1), MAX_BACKOFF_MS);
+    return Math.round(ceiling * (0.5 + this.#opts.random() / 2));
+  }
+
+  #payload(payload: GatewayPayload, now: number): GatewayAction[] {
+    switch (payload.op) {
+      case OPCODE.HELLO:
+        return this.#hello(payload, now);
+      case OPCODE.HEARTBEAT:
+        return [this.#beat()];
+      case OPCODE.HEARTBEAT_ACK:
+        this.#awaitingAck = false;
+        return [];
+      case OPCODE.DISPATCH:
+        return this.#dispatch(payload);
+      case OPCODE.RECONNECT:
+        return this.#reconnect(RESUMABLE_CLOSE_CODE, "reconnect_requested", 0);
+      case OPCODE.INVALID_SESSION:
+        if (payload.d === true && this.#snapshot.session) return this.#reconnect(RESUMABLE_CLOSE_CODE, "invalid_session_resumable", 0);
+        this.#snapshot.session = null;
+        return this.#reconnect(NORMAL_CLOSE, "invalid_session", INVALID_SESSION_MIN_WAIT_MS + Math.round(this.#opts.random() * INVALID_SESSION_JITTER_MS));
+      default:
+        return [];
+    }
+  }
+
+  #hello(payload: GatewayPayload, now: number): GatewayAction[] {
+    const hello = helloSchema.safeParse(payload.d);
+    if (!hello.success) return this.#reconnect(RESUMABLE_CLOSE_CODE, "bad_hello", this.#backoffMs());
+    this.#heartbeatMs = hello.data.heartbeat_interval;
+    // The first beat after interval × jitter, so that many clients restarting together do not beat in step.
+    const first: GatewayAction = { type: "schedule_heartbeat", connection: this.#connection, delayMs: Math.round(this.#heartbeatMs * this.#opts.random()) };
+    const session = this.#snapshot.session;
+    if (this.#mode === "resume" && session) {
+      return [first, this.#send(OPCODE.RESUME, { token: this.#opts.token, session_id: session.sessionId, seq: session.seq })];
+    }
+    const recent = this.#identifiesSince(now);
+    if (recent.length >= IDENTIFY_BUDGET) {
+      this.#phase = "stopped";
+      return [{ type: "close", connection: this.#connection, code: NORMAL_CLOSE, reason: "identify_budget" }, { type: "stopped", reason: "identify_budget" }];
+    }
+    this.#snapshot.identifies = [...recent, now];
+    return [first, this.#send(OPCODE.IDENTIFY, { token: this.#opts.token, intents: INTENTS, properties: CLIENT_PROPERTIES })];
+  }
+
+  #dispatch(payload: GatewayPayload): GatewayAction[] {
+    const session = this.#snapshot.session;
+    if (typeof payload.s === "number" && session) session.seq = payload.s;
+    if (payload.t === "READY") {
+      const ready = readySchema.safeParse(payload.d);
+      if (!ready.success) return this.#reconnect(RESUMABLE_CLOSE_CODE, "bad_ready", this.#backoffMs());
+      this.#snapshot.session = {
+        sessionId: ready.data.session_id,
+        resumeUrl: ready.data.resume_gateway_url,
+        seq: payload.s ?? null,
+        botUserId: ready.data.user.id,
+      };
+    }
+    if (payload.t === "READY" || payload.t === "RESUMED") {
+      this.#phase = "ready";
+      this.#failures = 0;
+    }
+    return payload.t ? [{ type: "dispatch", event: payload.t, data: payload.d }] : [];
+  }
+
+  #heartbeatDue(): GatewayAction[] {
+    if (this.#phase !== "handshake" && this.#phase !== "ready") return [];
+    // No ACK since the last beat: the connection is a zombie. Leave it and resume on a new one.
+    if (this.#awaitingAck) return this.#reconnect(RESUMABLE_CLOSE_CODE, "zombie_connection", 0);
+    return [this.#beat(), { type: "schedule_heartbeat", connection: this.#connection, delayMs: this.#heartbeatMs }];
+  }
+
+  #beat(): GatewayAction {
+    this.#awaitingAck = true;
+    return this.#send(OPCODE.HEARTBEAT, this.#snapshot.session?.seq ?? null);
+  }
+
+  #closed(code: number): GatewayAction[] {
+    if (FATAL_CLOSE_CODES.has(code)) {
+      this.#phase = "stopped";
+      this.#snapshot.fatalCloseCode = code;
+      return [{ type: "stopped", reason: "fatal_close", closeCode: code }];
+    }
+    if (SESSION_ENDING_CLOSE_CODES.has(code)) this.#snapshot.session = null;
+    return this.#connect(this.#backoffMs());
+  }
+
+  #send(op: number, d: unknown): GatewayAction {
+    return { type: "send", connection: this.#connection, payload: { op, d } };
+  }
+}
