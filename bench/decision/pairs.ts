@@ -11,6 +11,7 @@ import type { ChatLine, ChatLog } from "./corpus.ts";
 
 export const FIRST_ANNOTATED_LINE = 1000;
 export const LOOKBACK_LINES = 30;
+const MAX_OWN_CHAIN = 10;
 
 export interface DecisionPair {
   source: string;
@@ -38,6 +39,11 @@ export function* decisionPairs(log: ChatLog): Generator<DecisionPair> {
   const authorOf = new Map(log.lines.map((l) => [l.i, l.author]));
   const answeredBy = (i: number): string[] =>
     (log.parents.get(i) ?? []).map((p) => authorOf.get(p)).filter((a): a is string => a !== undefined);
+  /** Whom P's turn answered; a turn that continues P's own earlier turn answers whom that one answered. */
+  const answeredByTurn = (i: number, player: string, hops = 0): string[] =>
+    (log.parents.get(i) ?? []).flatMap((p) =>
+      authorOf.get(p) === player && hops < MAX_OWN_CHAIN ? answeredByTurn(p, player, hops + 1) : (authorOf.get(p) ?? []),
+    );
   for (let k = 0; k < log.lines.length; k++) {
     const m = log.lines[k]!;
     if (m.i < FIRST_ANNOTATED_LINE) continue;
@@ -59,7 +65,7 @@ export function* decisionPairs(log: ChatLog): Generator<DecisionPair> {
           startedAt: before[0]?.ts ?? m.ts,
           lastActivityAt: m.ts,
           lastBotReplyAt: lastOwn.ts,
-          lastBotReplyTo: answeredBy(lastOwn.i),
+          lastBotReplyTo: [...new Set(answeredByTurn(lastOwn.i, player))],
           answeredThrough: lastOwn.ts,
           recent,
         },

@@ -8,10 +8,11 @@
  */
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { botMemory, decideByRules } from "../../lib/decide/decide.ts";
-import { sigmoid } from "../../lib/decide/model.ts";
-import { CANDIDATE_FEATURES, DECISION_FEATURES, candidateFeatures, decisionFeatures, linearScore } from "../../lib/decide/signals.ts";
-import type { ChannelView } from "../../lib/decide/channel.ts";
+import { botMemory, decideByRules } from "../../lib/decide/rules.ts";
+import { CANDIDATE_FEATURES, candidateFeatures, decisionFeatures, sigmoid } from "../../lib/decide/signals.ts";
+import { TREE_DEPTH, treeScore } from "../../lib/decide/trees.ts";
+import { fitBoostedTrees } from "./boost.ts";
+import { type ChannelView, readChannel } from "../../lib/decide/channel.ts";
 import type { BotMemory } from "../../lib/decide/signals.ts";
 import { type ChatLog, readLogs } from "./corpus.ts";
 import { BENCH_OPTIONS, decisionPairs } from "./pairs.ts";
@@ -22,6 +23,7 @@ import { WEIGHTS_PATH, dataPath } from "./paths.ts";
 const TARGET_PRECISION = 0.875;
 /** Below this the judge is not worth a call; above RESPOND_THRESHOLD it is not needed. */
 const JUDGE_PRECISION = 0.5;
+const BOOST = { trees: 100, learningRate: 0.2 };
 
 /** Replays every pair, handing the ones the rules leave open to \`visit\`; returns the rules' own "yes" tally. */
 function replayOpenPairs(visit: (view: ChannelView, memory: BotMemory, truth: boolean) => void): RuleTally {
@@ -49,23 +51,32 @@ const file = values.file ?? dataPath("train");
 const logs: ChatLog[] = [];
 for await (const log of readLogs(file)) logs.push(log);
 
-// Views are rebuilt in each pass: holding hundreds of thousands of them at once does not fit in memory.
-const labels: boolean[] = [];
+// Stage 1 scores any participant in any channel, so it learns from every pair, named ones included.
+const candidateLabels: boolean[] = [];
 const candidateRows: Float64Array[] = [];
-const rules = replayOpenPairs((view, _memory, truth) => {
-  labels.push(truth);
-  candidateRows.push(Float64Array.from(candidateFeatures(view, view.botId)));
-});
-console.log(`pairs open to the model: ${labels.length}; positives overall: ${rules.positives}`);
-const candidateWeights = fitLogistic(candidateRows, labels);
+for (const log of logs) {
+  for (const pair of decisionPairs(log)) {
+    const view = readChannel(pair.state, pair.bot);
+    candidateLabels.push(pair.truth);
+    candidateRows.push(Float64Array.from(candidateFeatures(view, view.botId)));
+  }
+}
+const candidateWeights = fitLogistic(candidateRows, candidateLabels);
 candidateRows.length = 0;
 
+// Views are rebuilt in each pass: holding hundreds of thousands of them at once does not fit in memory.
+const labels: boolean[] = [];
+
 const decisionRows: Float64Array[] = [];
-replayOpenPairs((view, memory) => decisionRows.push(Float64Array.from(decisionFeatures(view, memory, candidateWeights))));
-const decisionWeights = fitLogistic(decisionRows, labels);
+const rules = replayOpenPairs((view, memory, truth) => {
+  labels.push(truth);
+  decisionRows.push(Float64Array.from(decisionFeatures(view, memory, candidateWeights)));
+});
+console.log(`pairs open to the model: ${labels.length}; positives overall: ${rules.positives}`);
+const decisionTrees = fitBoostedTrees(decisionRows, labels, BOOST);
 
 // Sweep thresholds from the most confident down: overall figures include the rules' own "yes".
-const scored = decisionRows.map((x, k) => ({ p: sigmoid(linearScore(decisionWeights, x)), truth: labels[k]! }));
+const scored = decisionRows.map((x, k) => ({ p: sigmoid(treeScore(decisionTrees, x)), truth: labels[k]! }));
 scored.sort((a, b) => b.p - a.p);
 let tp = rules.yesTrue;
 let fp = rules.yesFalse;
@@ -98,9 +109,13 @@ writeFileSync(
 ${comment(CANDIDATE_FEATURES, candidateWeights)}
 export const CANDIDATE_WEIGHTS: readonly number[] = ${round(candidateWeights)};
 
-// Stage 2, one weight per DECISION_FEATURES entry:
-${comment(DECISION_FEATURES, decisionWeights)}
-export const DECISION_WEIGHTS: readonly number[] = ${round(decisionWeights)};
+// Stage 2: ${BOOST.trees} boosted trees of depth ${TREE_DEPTH} over DECISION_FEATURES (see lib/decide/trees.ts).
+export const DECISION_TREES = {
+  base: ${decisionTrees.base.toFixed(4)},
+  features: [${decisionTrees.features.join(", ")}],
+  thresholds: ${round(decisionTrees.thresholds)},
+  leaves: ${round(decisionTrees.leaves)},
+} as const;
 
 export const RESPOND_THRESHOLD = ${best.threshold.toFixed(4)};
 export const JUDGE_THRESHOLD = ${Math.min(judgeThreshold, best.threshold).toFixed(4)};

@@ -9,6 +9,9 @@ import { containsNormalizedName, leadingAddressee, normalizeText } from "./names
 
 /** Shorter leading tokens are too often words ("hi:", "no,") to stand for an abbreviated nick. */
 const MIN_NICK_PREFIX = 3;
+/** Inside a sentence a shortened nick must be longer still to tell it from an ordinary word. */
+const MIN_NICK_PREFIX_INLINE = 4;
+const NON_ALPHANUMERIC = /[^\p{L}\p{N}]+/u;
 const MIN_CONTENT_WORD = 3;
 const WORD_SPLIT = /[^\p{L}\p{N}_']+/u;
 const STOPWORDS = new Set(
@@ -25,6 +28,8 @@ export interface ChannelMessage {
   leadId: string | null;
   /** Every participant the message names as a whole word, the opening one included. */
   namedIds: Set<string>;
+  /** Participants the message names by a shortened nick only ("randabis" for "randabis-laptop"). */
+  nickedIds: Set<string>;
   contentWords: Set<string>;
   isQuestion: boolean;
   normalized: string;
@@ -37,52 +42,82 @@ export interface ChannelView {
   botId: string;
 }
 
-function contentWords(normalized: string): Set<string> {
+function contentWords(all: string[]): Set<string> {
   const words = new Set<string>();
-  for (const word of normalized.split(WORD_SPLIT)) {
+  for (const word of all) {
     if (word.length >= MIN_CONTENT_WORD && !STOPWORDS.has(word)) words.add(word);
   }
   return words;
 }
 
-function participantNames(state: ConversationState, bot: BotIdentity): Map<string, string[]> {
-  const names = new Map<string, string[]>();
-  names.set(bot.userId, [bot.name, ...bot.aliases].map((n) => normalizeText(n.trim())).filter((n) => n.length > 0));
-  for (const m of state.recent) {
-    if (!names.has(m.authorId)) names.set(m.authorId, [normalizeText(m.authorName.trim())]);
-  }
-  return names;
+interface Participant {
+  /** Full names, normalized: the nick or display name, and for the bot its aliases. */
+  names: string[];
+  /** Letters and digits of the first name only ("|quad-" → "quad"), how people shorten a nick. */
+  core: string;
+  /** The first letters-and-digits run of the first name ("randabis" of "randabis-laptop"). */
+  head: string;
 }
 
-function resolveLead(token: string | null, names: Map<string, string[]>): string | null {
-  if (token === null) return null;
-  let prefixMatch: string | null = null;
-  for (const [id, list] of names) {
-    for (const name of list) {
-      if (name === token) return id;
-      if (prefixMatch === null && token.length >= MIN_NICK_PREFIX && name.startsWith(token)) prefixMatch = id;
-    }
+function participant(names: string[]): Participant {
+  const first = names[0] ?? "";
+  const parts = first.split(NON_ALPHANUMERIC).filter((p) => p.length > 0);
+  return { names, core: parts.join(""), head: parts[0] ?? "" };
+}
+
+function participants(state: ConversationState, bot: BotIdentity): Map<string, Participant> {
+  const all = new Map<string, Participant>();
+  const botNames = [bot.name, ...bot.aliases].map((n) => normalizeText(n.trim())).filter((n) => n.length > 0);
+  all.set(bot.userId, participant(botNames));
+  for (const m of state.recent) {
+    if (!all.has(m.authorId)) all.set(m.authorId, participant([normalizeText(m.authorName.trim())]));
   }
-  return prefixMatch;
+  return all;
+}
+
+function shortensNick(word: string, p: Participant, minPrefix: number): boolean {
+  return word === p.head || word === p.core || (word.length >= minPrefix && p.core.startsWith(word));
+}
+
+function resolveLead(token: string | null, all: Map<string, Participant>): string | null {
+  if (token === null) return null;
+  let shortened: string | null = null;
+  for (const [id, p] of all) {
+    if (p.names.includes(token)) return id;
+    const core = token.split(NON_ALPHANUMERIC).join("");
+    if (shortened === null && core.length > 0 && shortensNick(core, p, MIN_NICK_PREFIX)) shortened = id;
+  }
+  return shortened;
+}
+
+function nickedIn(words: string[], author: string, all: Map<string, Participant>, named: Set<string>): Set<string> {
+  const found = new Set<string>();
+  for (const [id, p] of all) {
+    if (id === author || named.has(id) || p.core.length < MIN_NICK_PREFIX) continue;
+    if (words.some((w) => w.length >= MIN_NICK_PREFIX && shortensNick(w, p, MIN_NICK_PREFIX_INLINE))) found.add(id);
+  }
+  return found;
 }
 
 export function readChannel(state: ConversationState, bot: BotIdentity): ChannelView {
-  const names = participantNames(state, bot);
+  const all = participants(state, bot);
   const messages = state.recent.map((m): ChannelMessage => {
     const normalized = normalizeText(m.text);
-    const leadId = resolveLead(leadingAddressee(normalized), names);
+    const leadId = resolveLead(leadingAddressee(normalized), all);
     const namedIds = new Set<string>(m.mentions ?? []);
     if (leadId !== null) namedIds.add(leadId);
-    for (const [id, list] of names) {
-      if (id !== m.authorId && list.some((name) => containsNormalizedName(normalized, name))) namedIds.add(id);
+    for (const [id, p] of all) {
+      if (id !== m.authorId && p.names.some((name) => containsNormalizedName(normalized, name))) namedIds.add(id);
     }
     namedIds.delete(m.authorId);
+    const words = normalized.split(WORD_SPLIT);
     return {
       authorId: m.authorId,
       ts: m.ts,
       leadId: leadId === m.authorId ? null : leadId,
       namedIds,
-      contentWords: contentWords(normalized),
+      nickedIds: nickedIn(words, m.authorId, all, namedIds),
+      contentWords: contentWords(words),
       isQuestion: normalized.includes("?"),
       normalized,
     };

@@ -1,19 +1,17 @@
 /**
  * @module
- * The learned tier: a logistic regression over `decisionFeatures`, with the weights and thresholds that
+ * The learned tier: boosted trees over `decisionFeatures` (whose stage-1 candidate scores are a logistic
+ * regression), with the weights, trees and thresholds that
  * bench/decision/train.ts fitted on the train split of the irc-replies corpus.
  */
 import type { ChannelView } from "./channel.ts";
-import { type BotMemory, decisionFeatures, linearScore } from "./signals.ts";
-import { CANDIDATE_WEIGHTS, DECISION_WEIGHTS } from "./weights.ts";
+import { type BotMemory, decisionFeatures, sigmoid } from "./signals.ts";
+import { treeScore } from "./trees.ts";
+import { CANDIDATE_WEIGHTS, DECISION_TREES } from "./weights.ts";
 
 export { JUDGE_THRESHOLD, RESPOND_THRESHOLD } from "./weights.ts";
 
-export function sigmoid(x: number): number {
-  return 1 / (1 + Math.exp(-x));
-}
-
 /** Probability that the current message answers the bot. */
 export function replyProbability(view: ChannelView, memory: BotMemory): number {
-  return sigmoid(linearScore(DECISION_WEIGHTS, decisionFeatures(view, memory, CANDIDATE_WEIGHTS)));
+  return sigmoid(treeScore(DECISION_TREES, decisionFeatures(view, memory, CANDIDATE_WEIGHTS)));
 }

@@ -19,6 +19,7 @@ export const CANDIDATE_FEATURES = [
   "log_author_to_candidate", "author_prev_to_other", "author_new", "spoke_since_author", "log_adjacent_turns",
   "overlap_last", "overlap_all", "last_is_question", "last_to_author_recent", "adjacent_after_author",
   "m_question", "m_log_len", "m_thanks", "m_answer_word", "log_speakers", "author_last_right_before_candidate",
+  "nicked_candidate", "nicked_other", "log_others_to_author_since",
 ] as const;
 
 export const DECISION_FEATURES = [
@@ -38,7 +39,7 @@ function overlap(a: Set<string>, b: Set<string>): number {
 }
 
 function addressedTo(m: ChannelMessage, id: string): boolean {
-  return m.namedIds.has(id);
+  return m.namedIds.has(id) || m.nickedIds.has(id);
 }
 
 function addressedElsewhere(m: ChannelMessage, id: string): boolean {
@@ -75,6 +76,11 @@ export function candidateFeatures(view: ChannelView, candidate: string): number[
       if (lastCandidate >= 0 && i - lastCandidate <= ADJACENT) adjacentTurns++;
     }
   }
+  let othersToAuthorSince = 0;
+  for (let i = lastAuthor + 1; i < n; i++) {
+    const m = messages[i]!;
+    if (m.authorId !== candidate && addressedTo(m, author)) othersToAuthorSince++;
+  }
   const last = messages[lastCandidate];
   const authorPrev = messages[lastAuthor];
   const rank = speakersByRecency.indexOf(candidate) + 1 || speakersByRecency.length + 1;
@@ -87,7 +93,7 @@ export function candidateFeatures(view: ChannelView, candidate: string): number[
     current.leadId === candidate ? 1 : 0,
     addressedTo(current, candidate) ? 1 : 0,
     addressedElsewhere(current, candidate) ? 1 : 0,
-    [...current.namedIds].some((id) => id !== candidate) ? 1 : 0,
+    [...current.namedIds].some((id) => id !== candidate && id !== author) ? 1 : 0,
     rank === 1 ? 1 : 0,
     rank === 2 ? 1 : 0,
     Math.log(rank),
@@ -113,7 +119,14 @@ export function candidateFeatures(view: ChannelView, candidate: string): number[
     ANSWER_WORD.test(text) ? 1 : 0,
     log1p(speakersByRecency.length),
     lastAuthor >= 0 && lastCandidate > lastAuthor && lastCandidate - lastAuthor <= ADJACENT ? 1 : 0,
+    current.nickedIds.has(candidate) ? 1 : 0,
+    [...current.nickedIds].some((id) => id !== candidate) ? 1 : 0,
+    log1p(othersToAuthorSince),
   ];
+}
+
+export function sigmoid(x: number): number {
+  return 1 / (1 + Math.exp(-x));
 }
 
 export function linearScore(weights: ArrayLike<number>, features: ArrayLike<number>): number {
