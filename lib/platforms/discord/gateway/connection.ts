@@ -1,0 +1,165 @@
+/**
+ * @module
+ * Runs a GatewaySession over a real WebSocket: opens sockets, sends payloads, keeps the heartbeat timer, persists
+ * the session snapshot, and hands dispatches on one at a time, in the order Discord sent them. Edge-safe (the
+ * WebSocket and timers of the Workers runtime); the Durable Object and the tests drive it.
+ */
+import { errorMessage, type Logger } from "../../../log.ts";
+import { payloadSchema } from "./protocol.ts";
+import { GatewaySession, type GatewayAction, type GatewaySnapshot } from "./session.ts";
+
+export interface GatewayConnectionOptions {
+  token: string;
+  gatewayUrl: string;
+  load(): Promise<GatewaySnapshot | undefined>;
+  save(snapshot: GatewaySnapshot): Promise<void>;
+  /** Called for every dispatch but READY/RESUMED, in order; the next waits until this one settles. */
+  onDispatch(event: string, data: unknown, botUserId: string): Promise<void>;
+  log: Logger;
+  now?: () => number;
+  random?: () => number;
+}
+
+export interface GatewayStatus {
+  phase: string;
+  connection: number;
+  sessionId: string | null;
+  seq: number | null;
+}
+
+export class GatewayConnection {
+  #opts: GatewayConnectionOptions;
+  #session: GatewaySession | undefined;
+  #socket: WebSocket | undefined;
+  #heartbeat: ReturnType<typeof setTimeout> | undefined;
+  #pendingConnect: ReturnType<typeof setTimeout> | undefined;
+  /** Dispatches and saves run on this chain so they never overtake each other. */
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(opts: GatewayConnectionOptions) {
+    this.#opts = opts;
+  }
+
+  /** Connects unless already connected or stopped for good. Safe to call often (the cron does). */
+  async start(): Promise<void> {
+    if (!this.#session) {
+      const snapshot = await this.#opts.load();
+      this.#session = new GatewaySession({
+        token: this.#opts.token,
+        gatewayUrl: this.#opts.gatewayUrl,
+        random: this.#opts.random ?? Math.random,
+        ...(snapshot ? { snapshot } : {}),
+      });
+    }
+    this.#apply(this.#session.handle({ type: "start", now: this.#now() }));
+  }
+
+  status(): GatewayStatus {
+    const snapshot = this.#session?.snapshot;
+    return {
+      phase: this.#session?.phase ?? "idle",
+      connection: this.#session?.connection ?? 0,
+      sessionId: snapshot?.session?.sessionId ?? null,
+      seq: snapshot?.session?.seq ?? null,
+    };
+  }
+
+  /** Waits until every dispatch received so far has been handled. */
+  idle(): Promise<void> {
+    return this.#queue;
+  }
+
+  /** Closes the socket without ending the Discord session (it can be resumed). */
+  shutdown(): void {
+    clearTimeout(this.#heartbeat);
+    clearTimeout(this.#pendingConnect);
+    this.#socket?.close(4000, "shutdown");
+    this.#socket = undefined;
+    this.#session = undefined;
+  }
+
+  #now(): number {
+    return (this.#opts.now ?? Date.now)();
+  }
+
+  #apply(actions: GatewayAction[]): void {
+    const session = this.#session;
+    if (!session) return;
+    for (const action of actions) {
+      switch (action.type) {
+        case "connect":
+          this.#opts.log.info("discord_gateway_connecting", { connection: action.connection, mode: action.mode, delay_ms: action.delayMs });
+          clearTimeout(this.#heartbeat);
+          clearTimeout(this.#pendingConnect);
+          this.#pendingConnect = setTimeout(() => this.#open(action.connection, action.url), action.delayMs);
+          break;
+        case "send":
+          if (action.connection === session.connection) this.#socket?.send(JSON.stringify(action.payload));
+          break;
+        case "schedule_heartbeat":
+          clearTimeout(this.#heartbeat);
+          this.#heartbeat = setTimeout(() => this.#apply(session.handle({ type: "heartbeat_due", connection: action.connection })), action.delayMs);
+          break;
+        case "close":
+          this.#opts.log.info("discord_gateway_closing", { connection: action.connection, code: action.code, reason: action.reason });
+          clearTimeout(this.#heartbeat);
+          this.#socket?.close(action.code, action.reason);
+          this.#socket = undefined;
+          break;
+        case "dispatch":
+          this.#enqueue(() => this.#dispatch(action.event, action.data));
+          break;
+        case "stopped":
+          clearTimeout(this.#heartbeat);
+          this.#opts.log.error("discord_gateway_stopped", { reason: action.reason, close_code: action.closeCode });
+          break;
+      }
+    }
+    const snapshot = session.snapshot;
+    this.#enqueue(() => this.#opts.save(snapshot));
+  }
+
+  #enqueue(task: () => Promise<void>): void {
+    this.#queue = this.#queue.then(task).catch((err: unknown) => this.#opts.log.error("discord_gateway_task_failed", { message: errorMessage(err) }));
+  }
+
+  async #dispatch(event: string, data: unknown): Promise<void> {
+    const botUserId = this.#session?.snapshot.session?.botUserId;
+    if (event === "READY" || event === "RESUMED") {
+      this.#opts.log.info("discord_gateway_ready", { event, connection: this.#session?.connection ?? 0 });
+      return;
+    }
+    if (botUserId) await this.#opts.onDispatch(event, data, botUserId);
+  }
+
+  #open(connection: number, url: string): void {
+    const session = this.#session;
+    if (!session || connection !== session.connection) return;
+    let socket: WebSocket;
+    try {
+      socket = new WebSocket(url);
+    } catch (err) {
+      this.#opts.log.warn("discord_gateway_connect_failed", { connection, message: errorMessage(err) });
+      this.#apply(session.handle({ type: "closed", connection, code: 1006 }));
+      return;
+    }
+    this.#socket = socket;
+    socket.addEventListener("open", () => this.#apply(session.handle({ type: "open", connection })));
+    socket.addEventListener("message", (event) => {
+      let payload;
+      try {
+        payload = payloadSchema.parse(JSON.parse(String(event.data)));
+      } catch {
+        this.#opts.log.warn("discord_gateway_bad_payload", { connection });
+        return;
+      }
+      this.#apply(session.handle({ type: "payload", connection, payload, now: this.#now() }));
+    });
+    socket.addEventListener("close", (event) => {
+      if (this.#socket === socket) this.#socket = undefined;
+      this.#opts.log.info("discord_gateway_closed", { connection, code: event.code });
+      this.#apply(session.handle({ type: "closed", connection, code: event.code }));
+    });
+    socket.addEventListener("error", () => this.#opts.log.warn("discord_gateway_socket_error", { connection }));
+  }
+}
