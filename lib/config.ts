@@ -51,6 +51,10 @@ export const settingsSchema = z.object({
   DISCORD_PUBLIC_KEY: optionalText,
   DISCORD_BOT_TOKEN: optionalText,
   DISCORD_API_BASE_URL: url.default("https://discord.com/api/v10"),
+  /** Where the Gateway connection goes (a local fake Gateway in tests); Discord's resume URLs take over after READY. */
+  DISCORD_GATEWAY_URL: text
+    .pipe(z.url({ protocol: /^wss?$/ }))
+    .default("wss://gateway.discord.gg"),
 
   SLACK_SIGNING_SECRET: optionalText,
   SLACK_BOT_TOKEN: optionalText,
