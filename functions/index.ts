@@ -8,6 +8,7 @@ import { ConfigError } from "../lib/config.ts";
 import { DependencyUnavailable } from "../lib/errors.ts";
 import { errorMessage, logger } from "../lib/log.ts";
 import { discord } from "./discord.ts";
+import { wakeDiscordGateway } from "./discord-gateway.ts";
 import { health } from "./health.ts";
 import { jobs } from "./jobs.ts";
 import { slack } from "./slack.ts";
@@ -43,4 +44,10 @@ app.onError((err, c) => {
   return c.json({ error: "internal error" }, 500);
 });
 
-export default app;
+export { DiscordGateway } from "./discord-gateway.ts";
+
+export default {
+  fetch: app.fetch,
+  /** The cron trigger: brings the Discord Gateway connection back after an eviction (a no-op without a bot token). */
+  scheduled: (_controller, env, ctx) => ctx.waitUntil(wakeDiscordGateway(env)),
+} satisfies ExportedHandler<Record<string, unknown>>;
