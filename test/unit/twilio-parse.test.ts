@@ -50,7 +50,8 @@ describe("parsing Twilio's SMS webhook", () => {
   });
 
   it("refuses a form without a MessageSid, with a bad account, or with an address that could forge a key", () => {
-    for (const bad of [{ MessageSid: "" }, { AccountSid: "XX123" }, { From: "+1|+2" }, { To: "" }, { NumMedia: "-1" }]) {
+    const bads: Record<string, string>[] = [{ MessageSid: "" }, { AccountSid: "XX123" }, { From: "+1|+2" }, { To: "" }, { NumMedia: "-1" }];
+    for (const bad of bads) {
       const parsed = parseTwilioSms(form(bad));
       expect(parsed.ok).toBe(false);
     }
