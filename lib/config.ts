@@ -13,10 +13,11 @@ const optionalText = z
   .transform((v) => (v ? v : undefined));
 const url = text.pipe(z.url({ protocol: /^https?$/ })).transform((v) => v.replace(/\/+$/, ""));
 const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
-const flag = z
-  .union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no", "on", "off", ""])])
-  .default(false)
-  .transform((v) => v === true || v === "true" || v === "1" || v === "yes" || v === "on");
+const flag = (fallback: boolean) =>
+  z
+    .union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no", "on", "off", ""])])
+    .default(fallback)
+    .transform((v) => v === true || v === "true" || v === "1" || v === "yes" || v === "on");
 const list = z
   .string()
   .default("")
@@ -91,7 +92,16 @@ export const settingsSchema = z.object({
   SMS_BURST_WINDOW_SECONDS: z.coerce.number().int().min(0).max(60).default(4),
   FOLLOWUP_WINDOW_SECONDS: seconds(60),
   MAX_STORED_MESSAGES: z.coerce.number().int().min(10).default(200),
-  USE_LLM_JUDGE: flag,
+  USE_LLM_JUDGE: flag(false),
+
+  /** Durable facts about people, extracted after each answer and kept per tenant and person. */
+  MEMORY_ENABLED: flag(true),
+  /** Folding the oldest messages of a long conversation into its running summary. */
+  SUMMARY_ENABLED: flag(true),
+  FACTS_PER_PERSON: z.coerce.number().int().min(1).max(100).default(20),
+  FACTS_IN_PROMPT: z.coerce.number().int().min(0).max(100).default(10),
+  /** Facts expire this long after the person's last new fact. */
+  FACTS_TTL_DAYS: z.coerce.number().int().min(1).default(90),
 });
 
 export type Settings = z.output<typeof settingsSchema>;
