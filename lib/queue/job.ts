@@ -4,7 +4,8 @@
  */
 import { z } from "zod";
 
-export const JOB_KINDS = ["reply", "judge"] as const;
+/** `memory` runs after an answer is posted: facts about the people, and folding old messages into the summary. */
+export const JOB_KINDS = ["reply", "judge", "memory"] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 const conversationKeySchema = z.object({

@@ -31,10 +31,12 @@ export function createJobQueue(s: QueueSettings): JobQueue {
       const result = await client.publishJSON({
         url: `${s.publicBaseUrl}/jobs/${kind}`,
         body: job,
-        deduplicationId: safeId(`${job.key.platform}-${job.key.tenant}-${job.trigger.id}`),
+        // reply and judge share an id (one of them per trigger); the memory job after the answer has its own.
+        deduplicationId: safeId(`${kind === "memory" ? "memory-" : ""}${job.key.platform}-${job.key.tenant}-${job.trigger.id}`),
         flowControl: { key: safeId(placeId(job.key)), parallelism: 1 },
         retries: RETRIES,
-        failureCallback: `${s.publicBaseUrl}/jobs/failed`,
+        // The failure route apologises to the user; a lost memory job is not worth telling anyone about.
+        ...(kind === "memory" ? {} : { failureCallback: `${s.publicBaseUrl}/jobs/failed` }),
         ...(opts?.delaySeconds ? { delay: opts.delaySeconds } : {}),
       });
       return { messageId: result.messageId, deduplicated: Boolean(result.deduplicated) };
