@@ -1,0 +1,87 @@
+/**
+ * @module
+ * Asks the model for durable facts about the people of the latest exchange, as JSON validated with zod. Output that
+ * does not validate is logged (shape only, never its text) and dropped: it must never break the reply.
+ */
+import type OpenAI from "openai";
+import { z } from "zod";
+import { logger } from "../log.ts";
+import { complete } from "./completion.ts";
+import { EXCHANGE_HEADING, FACTS_INSTRUCTION_TAIL, FACTS_SYSTEM, KNOWN_FACTS_HEADING } from "./memory-wording.ts";
+
+/** A fact is a short line; anything longer is not a fact but a paragraph. */
+export const MAX_FACT_CHARS = 200;
+/** One exchange rarely states more; a flood means the model misunderstood. */
+const MAX_FACTS_PER_EXCHANGE = 10;
+/** Room for the JSON of MAX_FACTS_PER_EXCHANGE short facts. */
+const EXTRACTION_MAX_TOKENS = 600;
+/** Models like to wrap JSON in a Markdown fence. */
+const CODE_FENCE = /^```(?:json)?\s*([\s\S]*?)\s*```$/;
+
+const optionalText = z
+  .string()
+  .nullish()
+  .transform((v) => (v?.trim() ? v.trim() : undefined));
+
+export const extractedFactsSchema = z.object({
+  facts: z
+    .array(
+      z.object({
+        person: z.string().trim().min(1),
+        fact: z.string().trim().min(1).max(MAX_FACT_CHARS),
+        replaces: optionalText,
+      }),
+    )
+    .max(MAX_FACTS_PER_EXCHANGE),
+});
+
+export type ExtractedFact = z.output<typeof extractedFactsSchema>["facts"][number];
+
+export interface FactsRequest {
+  /** What is known already, as lines, so the model can say which fact a new one replaces. */
+  known: string[];
+  /** The latest exchange as transcript lines. */
+  exchange: string[];
+}
+
+/** The facts the model found; null when its output was not valid (logged as `facts_output_invalid`). */
+export async function extractFacts(client: OpenAI, model: string, req: FactsRequest): Promise<ExtractedFact[] | null> {
+  const content = [
+    ...(req.known.length > 0 ? [KNOWN_FACTS_HEADING, ...req.known, ""] : []),
+    EXCHANGE_HEADING,
+    ...req.exchange,
+    "",
+    FACTS_INSTRUCTION_TAIL,
+  ].join("\n");
+  const text = await complete(client, {
+    model,
+    messages: [
+      { role: "system", content: FACTS_SYSTEM },
+      { role: "user", content },
+    ],
+    maxTokens: EXTRACTION_MAX_TOKENS,
+  });
+  return parseExtractedFacts(text);
+}
+
+export function parseExtractedFacts(text: string): ExtractedFact[] | null {
+  const trimmed = text.trim();
+  const body = CODE_FENCE.exec(trimmed)?.[1] ?? trimmed;
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    logger.warn("facts_output_invalid", { reason: "not_json", chars: text.length });
+    return null;
+  }
+  const parsed = extractedFactsSchema.safeParse(json);
+  if (!parsed.success) {
+    logger.warn("facts_output_invalid", {
+      reason: "schema",
+      chars: text.length,
+      fields: parsed.error.issues.map((i) => i.path.join(".") || "(root)"),
+    });
+    return null;
+  }
+  return parsed.data.facts;
+}
