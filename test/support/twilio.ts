@@ -4,14 +4,23 @@
  * code), and reads and scripts the Twilio Messages API fake.
  */
 import { env } from "cloudflare:workers";
-import type { TestEnv } from "./worker.ts";
+import { suiteEnv, type TestEnv } from "./worker.ts";
 
-const bindings = env as unknown as Record<string, string>;
-export const TWILIO_ACCOUNT_SID = bindings.TWILIO_ACCOUNT_SID!;
-export const TWILIO_AUTH_TOKEN = bindings.TWILIO_AUTH_TOKEN!;
-export const BOT_NUMBER = bindings.TWILIO_PHONE_NUMBER!;
-const TWILIO_FAKE_URL = bindings.TWILIO_API_BASE_URL!;
+const TWILIO_FAKE_URL = (env as unknown as Record<string, string>).TWILIO_API_BASE_URL!;
+export const TWILIO_ACCOUNT_SID = "AC0000000000000000000000000000test";
+export const TWILIO_AUTH_TOKEN = "test-twilio-auth-token";
+export const BOT_NUMBER = "+15005550006";
 export const WEBHOOK_PATH = "/twilio/sms";
+
+/** A suite env with Twilio switched on (the shared bindings leave it off, as a fresh deployment has it). */
+export function twilioSuiteEnv(suite: string, overrides: TestEnv = {}): TestEnv {
+  return suiteEnv(suite, {
+    TWILIO_ACCOUNT_SID,
+    TWILIO_AUTH_TOKEN,
+    TWILIO_PHONE_NUMBER: BOT_NUMBER,
+    ...overrides,
+  });
+}
 
 let seq = 0;
 

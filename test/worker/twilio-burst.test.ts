@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { modelRequests } from "../support/model.ts";
-import { newSender, signedSmsRequest, smsParams, smsSentTo } from "../support/twilio.ts";
-import { callWorker, eventually, settle, startJobPump, suiteEnv, type JobPump } from "../support/worker.ts";
+import { newSender, signedSmsRequest, smsParams, smsSentTo, twilioSuiteEnv } from "../support/twilio.ts";
+import { callWorker, eventually, settle, startJobPump, type JobPump } from "../support/worker.ts";
 
 const SUITE = "twburst";
 // The default burst window (4 s): the production setting is what is under test.
-const env = suiteEnv(SUITE);
+const env = twilioSuiteEnv(SUITE);
 let pump: JobPump;
 
 beforeAll(() => {

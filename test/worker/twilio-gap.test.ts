@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { modelRequests } from "../support/model.ts";
-import { newSender, signedSmsRequest, smsParams, smsSentTo } from "../support/twilio.ts";
-import { callWorker, eventually, settle, startJobPump, suiteEnv, type JobPump } from "../support/worker.ts";
+import { newSender, signedSmsRequest, smsParams, smsSentTo, twilioSuiteEnv } from "../support/twilio.ts";
+import { callWorker, eventually, settle, startJobPump, type JobPump } from "../support/worker.ts";
 
 const SUITE = "twgap";
 /** A 6-second gap stands for the 30-minute one: the same TTL mechanism, in test time. */
 const GAP_SECONDS = 6;
-const env = suiteEnv(SUITE, { SMS_CONVERSATION_GAP_MINUTES: String(GAP_SECONDS / 60), SMS_BURST_WINDOW_SECONDS: "0" });
+const env = twilioSuiteEnv(SUITE, { SMS_CONVERSATION_GAP_MINUTES: String(GAP_SECONDS / 60), SMS_BURST_WINDOW_SECONDS: "0" });
 let pump: JobPump;
 
 beforeAll(() => {

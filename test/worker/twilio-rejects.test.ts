@@ -1,10 +1,10 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it } from "vitest";
-import { newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_AUTH_TOKEN, WEBHOOK_PATH } from "../support/twilio.ts";
-import { callWorker, settle, suiteEnv } from "../support/worker.ts";
+import { newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_AUTH_TOKEN, WEBHOOK_PATH, twilioSuiteEnv } from "../support/twilio.ts";
+import { callWorker, settle } from "../support/worker.ts";
 
 const SUITE = "twrejects";
-const env = suiteEnv(SUITE, { SMS_BURST_WINDOW_SECONDS: "0" });
+const env = twilioSuiteEnv(SUITE, { SMS_BURST_WINDOW_SECONDS: "0" });
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
 const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response></Response>';
 
@@ -64,7 +64,7 @@ describe("the Twilio webhook's signature check", () => {
   });
 
   it("accepts the query string Twilio signed, and the public URL with or without its default port", async () => {
-    const publicEnv = suiteEnv(SUITE, { PUBLIC_BASE_URL: "https://parley.example" });
+    const publicEnv = twilioSuiteEnv(SUITE, { PUBLIC_BASE_URL: "https://parley.example" });
     for (const signedUrl of [
       `https://parley.example${WEBHOOK_PATH}?bot=1`,
       `https://parley.example:443${WEBHOOK_PATH}?bot=1`,
