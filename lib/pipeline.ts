@@ -161,6 +161,16 @@ async function answer(
     },
     answeredThrough: turn.current.ts,
     answered: turn.answered,
+    trace: {
+      conversationId: job.conversationId,
+      triggerId: job.trigger.id,
+      reason: job.reason,
+      kind,
+      at: now,
+      promptTokens: prompt.tokens,
+      droppedMessages: prompt.droppedMessages,
+      messages: prompt.messages,
+    },
   });
   rt.log.info("reply_posted", {
     platform: job.key.platform,

@@ -61,11 +61,13 @@ return cjson.encode({status = 'claimed', meta = redis.call('HGETALL', meta), rec
 
 /**
  * The bot answered. KEYS: meta, log, reply, seen (of the bot's own posted message, so that the platform echoing it
- * back is not recorded twice). ARGV: 1 conversation id, 2 reply JSON, 3 reply ts ms, 4 answered-through ts ms,
- * 5 JSON array of the author ids answered, 6 ttl s, 7 cap, 8 done ttl s.
+ * back is not recorded twice), answers. ARGV: 1 conversation id, 2 reply JSON, 3 reply ts ms, 4 answered-through
+ * ts ms, 5 JSON array of the author ids answered, 6 ttl s, 7 cap, 8 done ttl s, 9 answer trace JSON ('' for none),
+ * 10 how many traces to keep. The trace list takes the conversation's TTL at each answer, and every later message
+ * only pushes the conversation's expiry further out, so the traces never outlive it.
  */
 export const RECORD_REPLY = `
-local meta, log, reply, seen = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local meta, log, reply, seen, answers = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 redis.call('SET', reply, 'done', 'EX', ARGV[8])
 redis.call('SET', seen, '1', 'EX', ARGV[8])
 if redis.call('HGET', meta, 'id') ~= ARGV[1] then return 0 end
@@ -76,6 +78,11 @@ redis.call('HSET', meta, 'lastBotReplyAt', ARGV[3], 'lastBotReplyTo', ARGV[5],
   'answeredThrough', string.format('%d', through), 'lastActivityAt', ARGV[3])
 redis.call('EXPIRE', meta, ARGV[6])
 redis.call('EXPIRE', log, ARGV[6])
+if ARGV[9] ~= '' then
+  redis.call('LPUSH', answers, ARGV[9])
+  redis.call('LTRIM', answers, 0, tonumber(ARGV[10]) - 1)
+  redis.call('EXPIRE', answers, ARGV[6])
+end
 return 1
 `;
 

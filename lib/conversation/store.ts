@@ -5,6 +5,7 @@
 import type { Redis } from "@upstash/redis/cloudflare";
 import { z } from "zod";
 import type { ConversationKey, InboundMessage } from "../message.ts";
+import { answerTraceSchema, MAX_ANSWER_TRACES, type AnswerTrace } from "./answer-trace.ts";
 import { conversationKeys, replyKey, seenKey } from "./keys.ts";
 import { CLAIM_REPLY, INGEST, RECORD_REPLY, RELEASE_CLAIM } from "./scripts.ts";
 import type { ConversationState, StoredMessage } from "./types.ts";
@@ -159,11 +160,25 @@ export class ConversationStore {
   /** Records the bot's turn and marks the trigger answered. Returns false when the conversation is gone. */
   async recordReply(
     key: ConversationKey,
-    args: { conversationId: string; triggerId: string; reply: StoredMessage; answeredThrough: number; answered: string[] },
+    args: {
+      conversationId: string;
+      triggerId: string;
+      reply: StoredMessage;
+      answeredThrough: number;
+      answered: string[];
+      /** Kept for the admin view with the answer, in the same round trip. */
+      trace?: AnswerTrace;
+    },
   ): Promise<boolean> {
     const keys = conversationKeys(this.options.prefix, key);
     const recorded = await this.recordReplyScript.exec(
-      [keys.meta, keys.log, replyKey(this.options.prefix, key, args.triggerId), seenKey(this.options.prefix, key, args.reply.id)],
+      [
+        keys.meta,
+        keys.log,
+        replyKey(this.options.prefix, key, args.triggerId),
+        seenKey(this.options.prefix, key, args.reply.id),
+        keys.answers,
+      ],
       [
         args.conversationId,
         JSON.stringify(args.reply),
@@ -173,6 +188,8 @@ export class ConversationStore {
         String(this.options.ttlSeconds(key)),
         String(this.options.maxMessages),
         String(DEDUPE_TTL_SECONDS),
+        args.trace ? JSON.stringify(args.trace) : "",
+        String(MAX_ANSWER_TRACES),
       ],
     );
     return Number(recorded) === 1;
@@ -200,5 +217,13 @@ export class ConversationStore {
     const flat = Object.entries(meta).flatMap(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]);
     const messages = recent.map((m) => (typeof m === "string" ? m : JSON.stringify(m)));
     return { ...toState(flat, messages), ttlSeconds: ttl };
+  }
+
+  /** The traces of the bot's recent answers in the conversation `conversationId`, newest first. */
+  async recentAnswers(key: ConversationKey, conversationId: string): Promise<AnswerTrace[]> {
+    const raw = await this.redis.lrange<unknown>(conversationKeys(this.options.prefix, key).answers, 0, -1);
+    return raw
+      .map((entry) => answerTraceSchema.safeParse(typeof entry === "string" ? JSON.parse(entry) : entry))
+      .flatMap((parsed) => (parsed.success && parsed.data.conversationId === conversationId ? [parsed.data] : []));
   }
 }

@@ -1,0 +1,73 @@
+/**
+ * @module
+ * GET /admin/conversations/:key: what the bot holds about one conversation (state, time left before it expires,
+ * summary) and the traces of its recent answers (reason and exact prompt with its token count). Bearer ADMIN_TOKEN;
+ * the route does not exist (404) until ADMIN_TOKEN is set. `:key` is the URL-encoded `platform|tenant|channel|thread`.
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { constantTimeEqual } from "../lib/crypto.ts";
+import type { ConversationKey } from "../lib/message.ts";
+import { runtimeFor } from "../lib/runtime.ts";
+import type { AppEnv } from "./http.ts";
+
+const BEARER = /^Bearer\s+(\S+)$/i;
+const KEY_SEPARATOR = "|";
+
+const conversationKeySchema = z
+  .string()
+  .transform((raw) => raw.split(KEY_SEPARATOR))
+  .pipe(z.tuple([z.enum(["slack", "discord", "twilio"]), z.string().min(1), z.string().min(1), z.string()]))
+  .transform(([platform, tenant, channel, thread]): ConversationKey => ({
+    platform,
+    tenant,
+    channel,
+    ...(thread ? { thread } : {}),
+  }));
+
+export const admin = new Hono<AppEnv>();
+
+admin.get("/conversations/:key", async (c) => {
+  const rt = runtimeFor(c.env);
+  const expected = rt.settings.ADMIN_TOKEN;
+  if (!expected) return c.json({ error: "not found" }, 404);
+  const given = BEARER.exec(c.req.header("Authorization") ?? "")?.[1];
+  if (!given || !constantTimeEqual(given, expected)) {
+    rt.log.warn("admin_rejected", { route: "conversations" });
+    return c.json({ error: "unauthorized" }, 401, { "WWW-Authenticate": "Bearer" });
+  }
+  // Hono hands the parameter over already percent-decoded.
+  const key = conversationKeySchema.safeParse(c.req.param("key"));
+  if (!key.success) {
+    return c.json({ error: "key must be platform|tenant|channel|thread (thread may be empty), URL-encoded" }, 400);
+  }
+  const state = await rt.store.load(key.data);
+  if (!state) return c.json({ key: key.data, active: false }, 404);
+  const answers = await rt.store.recentAnswers(key.data, state.id);
+  return c.json({
+    key: key.data,
+    active: true,
+    conversation: {
+      id: state.id,
+      startedAt: state.startedAt,
+      lastActivityAt: state.lastActivityAt,
+      expiresInSeconds: state.ttlSeconds,
+      lastBotReplyAt: state.lastBotReplyAt ?? null,
+      participants: participantsOf(state.recent),
+      summary: state.summary ?? null,
+      messages: state.recent,
+    },
+    answers,
+  });
+});
+
+function participantsOf(messages: { role: string; authorId: string; authorName: string }[]) {
+  const seen = new Map<string, { id: string; name: string; messages: number }>();
+  for (const m of messages) {
+    if (m.role !== "user") continue;
+    const p = seen.get(m.authorId) ?? { id: m.authorId, name: m.authorName, messages: 0 };
+    p.messages += 1;
+    seen.set(m.authorId, p);
+  }
+  return [...seen.values()];
+}
