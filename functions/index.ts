@@ -7,6 +7,7 @@ import { bodyLimit } from "hono/body-limit";
 import { ConfigError } from "../lib/config.ts";
 import { DependencyUnavailable } from "../lib/errors.ts";
 import { errorMessage, logger } from "../lib/log.ts";
+import { admin } from "./admin.ts";
 import { discord } from "./discord.ts";
 import { wakeDiscordGateway } from "./discord-gateway.ts";
 import { health } from "./health.ts";
@@ -29,6 +30,7 @@ app.route("/slack", slack);
 app.route("/discord", discord);
 app.route("/twilio", twilio);
 app.route("/jobs", jobs);
+app.route("/admin", admin);
 
 app.notFound((c) => c.json({ error: "not found" }, 404));
 app.onError((err, c) => {
