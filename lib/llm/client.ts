@@ -1,12 +1,14 @@
 /**
  * @module
- * The LLM as the job flow sees it: generate a reply (or stay quiet), judge whether to answer. One OpenAI-compatible
- * client, no hidden retries: QStash retries the whole job.
+ * The LLM as the job flow sees it: generate a reply (or stay quiet), judge whether to answer, and the memory calls
+ * (summarize, extract facts). One OpenAI-compatible client, no hidden retries: QStash retries the whole job.
  */
 import OpenAI from "openai";
 import type { Prompt } from "../context/prompt.ts";
+import { extractFacts, type ExtractedFact, type FactsRequest } from "./extract-facts.ts";
 import { generateReply } from "./generate.ts";
 import { judgeShouldAnswer } from "./judge.ts";
+import { summarizeConversation, type SummaryRequest } from "./summarize.ts";
 
 export interface LlmSettings {
   apiKey: string;
@@ -23,6 +25,10 @@ export interface Llm {
   generate(prompt: Prompt, opts: { required: boolean }): Promise<string | null>;
   /** YES/NO; anything else counts as NO. */
   judge(prompt: Prompt): Promise<boolean>;
+  /** The running summary with `lines` folded in, within `maxTokens`; null when the model gave nothing. */
+  summarize(req: SummaryRequest): Promise<string | null>;
+  /** Facts the people stated in the exchange; null when the model's output was invalid (logged, dropped). */
+  extractFacts(req: FactsRequest): Promise<ExtractedFact[] | null>;
 }
 
 export function createLlm(s: LlmSettings): Llm {
@@ -31,5 +37,7 @@ export function createLlm(s: LlmSettings): Llm {
     generate: (prompt, opts) =>
       generateReply(client, prompt, { model: s.model, maxReplyTokens: s.maxReplyTokens, required: opts.required }),
     judge: (prompt) => judgeShouldAnswer(client, prompt, s.judgeModel),
+    summarize: (req) => summarizeConversation(client, s.model, req),
+    extractFacts: (req) => extractFacts(client, s.model, req),
   };
 }
