@@ -91,3 +91,18 @@ export const RELEASE_CLAIM = `
 if redis.call('GET', KEYS[1]) == 'posting' then return redis.call('DEL', KEYS[1]) end
 return 0
 `;
+
+/**
+ * The memory job folded the oldest messages into the summary. KEYS: meta, log. ARGV: 1 conversation id, 2 the
+ * summary the fold started from ('' for none), 3 new summary, 4 folded-through ts ms.
+ * Writes the summary and removes the folded messages in one step, so a message is never both in the log and in the
+ * summary. Nothing happens when the conversation was reset or expired (never resurrected) or another fold won.
+ */
+export const FOLD_SUMMARY = `
+local meta, log = KEYS[1], KEYS[2]
+if redis.call('HGET', meta, 'id') ~= ARGV[1] then return 0 end
+if (redis.call('HGET', meta, 'summary') or '') ~= ARGV[2] then return 0 end
+redis.call('HSET', meta, 'summary', ARGV[3])
+redis.call('ZREMRANGEBYSCORE', log, '-inf', ARGV[4])
+return 1
+`;

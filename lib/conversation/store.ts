@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { ConversationKey, InboundMessage } from "../message.ts";
 import { answerTraceSchema, MAX_ANSWER_TRACES, type AnswerTrace } from "./answer-trace.ts";
 import { conversationKeys, replyKey, seenKey } from "./keys.ts";
-import { CLAIM_REPLY, INGEST, RECORD_REPLY, RELEASE_CLAIM } from "./scripts.ts";
+import { CLAIM_REPLY, FOLD_SUMMARY, INGEST, RECORD_REPLY, RELEASE_CLAIM } from "./scripts.ts";
 import type { ConversationState, StoredMessage } from "./types.ts";
 
 export interface StoreOptions {
@@ -99,6 +99,7 @@ export class ConversationStore {
   private readonly claimScript;
   private readonly recordReplyScript;
   private readonly releaseScript;
+  private readonly foldScript;
 
   constructor(redis: Redis, options: StoreOptions) {
     this.redis = redis;
@@ -107,6 +108,7 @@ export class ConversationStore {
     this.claimScript = redis.createScript<unknown>(CLAIM_REPLY);
     this.recordReplyScript = redis.createScript<unknown>(RECORD_REPLY);
     this.releaseScript = redis.createScript<number>(RELEASE_CLAIM);
+    this.foldScript = redis.createScript<number>(FOLD_SUMMARY);
   }
 
   /**
@@ -203,6 +205,22 @@ export class ConversationStore {
   /** Gives the claim back after a failed attempt, so that QStash's retry can answer. */
   async releaseClaim(key: ConversationKey, triggerId: string): Promise<void> {
     await this.releaseScript.exec([replyKey(this.options.prefix, key, triggerId)], []);
+  }
+
+  /**
+   * Replaces the running summary and drops the messages it now covers (ts <= `through`). False when the
+   * conversation is gone or its summary changed since `previousSummary` was read.
+   */
+  async foldSummary(
+    key: ConversationKey,
+    args: { conversationId: string; previousSummary: string; summary: string; through: number },
+  ): Promise<boolean> {
+    const keys = conversationKeys(this.options.prefix, key);
+    const folded = await this.foldScript.exec(
+      [keys.meta, keys.log],
+      [args.conversationId, args.previousSummary, args.summary, String(args.through)],
+    );
+    return Number(folded) === 1;
   }
 
   /** The whole conversation, for the admin view and tests; null when none is active. */
