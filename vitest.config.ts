@@ -1,4 +1,12 @@
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+
+/** The official QStash dev credentials: the stand-in signs with them, the Worker verifies with them. */
+const QSTASH_DEV = {
+  QSTASH_TOKEN: "eyJVc2VySUQiOiJkZWZhdWx0VXNlciIsIlBhc3N3b3JkIjoiZGVmYXVsdFBhc3N3b3JkIn0=",
+  QSTASH_CURRENT_SIGNING_KEY: "sig_7kYjw48mhY7kAjqNGcy6cr29RJ6r",
+  QSTASH_NEXT_SIGNING_KEY: "sig_5ZB6DVzB1wjE8S6rZ7eenA8Pdnhs",
+};
 
 export default defineConfig({
   test: {
@@ -11,6 +19,41 @@ export default defineConfig({
           environment: "node",
           include: ["test/unit/**/*.test.ts", "test/dev/**/*.test.ts"],
           testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        plugins: [
+          cloudflareTest(({ inject }) => ({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: {
+                ...QSTASH_DEV,
+                UPSTASH_REDIS_REST_URL: inject("redisRestUrl"),
+                UPSTASH_REDIS_REST_TOKEN: inject("redisRestToken"),
+                QSTASH_URL: inject("qstashUrl"),
+                JOB_TAP_URL: inject("jobTapUrl"),
+                PUBLIC_BASE_URL: `${inject("jobTapUrl")}/t/default`,
+                OPENAI_API_KEY: "test-key",
+                OPENAI_BASE_URL: inject("modelUrl"),
+                SLACK_SIGNING_SECRET: "test-slack-signing-secret",
+                SLACK_BOT_TOKEN: "xoxb-test-bot-token",
+                SLACK_API_BASE_URL: inject("slackApiUrl"),
+                TWILIO_API_BASE_URL: inject("twilioApiUrl"),
+                DISCORD_APPLICATION_ID: "100000000000000001",
+                DISCORD_API_BASE_URL: inject("discordApiUrl"),
+                DISCORD_GATEWAY_URL: inject("discordGatewayUrl"),
+                DISCORD_GATEWAY_CONTROL_URL: inject("discordGatewayControlUrl"),
+                BOT_NAME: "Parley",
+                BOT_ALIASES: "parley bot",
+              },
+            },
+          })),
+        ],
+        test: {
+          name: "worker",
+          include: ["test/worker/**/*.test.ts"],
+          testTimeout: 60_000,
         },
       },
     ],

@@ -1,22 +1,85 @@
 /**
  * @module
- * Starts the local stack once for the whole test run: a private redis-server on a free port (never the machine's own),
- * and hands its address to the tests through `inject`.
+ * Starts the local stack once for the whole test run, on free ports: a private redis-server (never the machine's
+ * own), the Upstash REST bridge, the QStash stand-in (fast retries), the job tap, the Slack fake and the local
+ * model. Tests get the addresses through `inject`; Worker tests get them as bindings.
  */
 import type { TestProject } from "vitest/node";
+import { startLocalModel } from "../../dev/local-model/server.ts";
 import { freePort } from "../../dev/ports.ts";
+import { startQStash } from "../../dev/qstash/server.ts";
 import { startRedisServer } from "../../dev/redis-server.ts";
+import { startSlackFake } from "../../dev/fakes/slack.ts";
+import { startTwilioFake } from "../../dev/fakes/twilio.ts";
+import { startDiscordFake } from "../../dev/fakes/discord.ts";
+import { startDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
+import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
+import { startJobTap } from "./job-tap.ts";
+
+export const REDIS_REST_TOKEN = "test-redis-rest-token";
+/** Retries after 0.2 s, 0.4 s, 0.8 s: the production backoff would make every retry test wait minutes. */
+const TEST_RETRY_DELAY_MS = (retried: number) => 200 * 2 ** Math.max(0, retried - 1);
 
 declare module "vitest" {
   export interface ProvidedContext {
     redisUrl: string;
+    redisRestUrl: string;
+    redisRestToken: string;
+    qstashUrl: string;
+    jobTapUrl: string;
+    slackApiUrl: string;
+    twilioApiUrl: string;
+    discordApiUrl: string;
+    discordGatewayUrl: string;
+    discordGatewayControlUrl: string;
+    modelUrl: string;
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const redis = await startRedisServer(await freePort());
-  project.provide("redisUrl", redis.url);
+  const stops: (() => Promise<void>)[] = [() => redis.stop()];
+  try {
+    const bridge = await startRedisBridge({ port: await freePort(), redisUrl: redis.url, token: REDIS_REST_TOKEN });
+    stops.unshift(() => bridge.close());
+    const qstash = await startQStash({
+      port: await freePort(),
+      redisUrl: redis.url,
+      keyPrefix: "qstash-test:",
+      retryDelayMs: TEST_RETRY_DELAY_MS,
+    });
+    stops.unshift(() => qstash.close());
+    const tap = await startJobTap(await freePort());
+    stops.unshift(() => tap.close());
+    const slack = await startSlackFake({ port: await freePort() });
+    stops.unshift(() => slack.close());
+    const twilio = await startTwilioFake({ port: await freePort() });
+    stops.unshift(() => twilio.close());
+    // A short heartbeat so that a missed ACK is noticed within a second; the REST fake echoes the bot's own
+    // channel posts through the Gateway, as Discord does.
+    const gateway = await startDiscordGatewayFake({ port: await freePort(), heartbeatIntervalMs: 500 });
+    stops.unshift(() => gateway.close());
+    const discord = await startDiscordFake({ port: await freePort(), gatewayUrl: gateway.url, onChannelMessage: gateway.dispatchMessage });
+    stops.unshift(() => discord.close());
+    const model = await startLocalModel({ port: await freePort() });
+    stops.unshift(() => model.close());
+
+    project.provide("redisUrl", redis.url);
+    project.provide("redisRestUrl", bridge.url);
+    project.provide("redisRestToken", REDIS_REST_TOKEN);
+    project.provide("qstashUrl", qstash.url);
+    project.provide("jobTapUrl", tap.url);
+    project.provide("slackApiUrl", slack.url);
+    project.provide("twilioApiUrl", twilio.url);
+    project.provide("discordApiUrl", discord.url);
+    project.provide("discordGatewayUrl", gateway.url);
+    project.provide("discordGatewayControlUrl", gateway.controlUrl);
+    project.provide("modelUrl", model.url);
+  } catch (err) {
+    for (const stop of stops) await stop();
+    throw err;
+  }
   return async () => {
-    await redis.stop();
+    for (const stop of stops) await stop();
   };
 }
