@@ -7,6 +7,7 @@ import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { RetryLater } from "../lib/errors.ts";
 import { logger } from "../lib/log.ts";
+import { runMemoryJob } from "../lib/memory/job.ts";
 import { runJob, type SendReply } from "../lib/pipeline.ts";
 import { JOB_KINDS, jobSchema, type Job } from "../lib/queue/job.ts";
 import { verifyQStashRequest } from "../lib/queue/verify.ts";
@@ -37,7 +38,8 @@ jobs.post("/:kind", async (c) => {
   const job = parseJob(rawBody);
   if (!job) return nonRetryable(rt, "invalid job payload");
   try {
-    const outcome = await runJob(rt, jobKind.data, job, replySender(rt));
+    const outcome =
+      jobKind.data === "memory" ? await runMemoryJob(rt, job) : await runJob(rt, jobKind.data, job, replySender(rt));
     return c.json({ outcome });
   } catch (err) {
     if (err instanceof RetryLater) {

@@ -11,6 +11,8 @@ import type { ConversationState } from "./conversation/types.ts";
 import { decideResponse, explicitTrigger, type Decision, type DecisionReason } from "./decide/index.ts";
 import { GiveUp, RetryLater, using } from "./errors.ts";
 import type { BotIdentity, InboundMessage, ReplyTarget } from "./message.ts";
+import { FORGET_CONFIRMATION, forgetPerson, isForgetRequest } from "./memory/forget.ts";
+import { memoryNotes, publishMemoryJob } from "./memory/hooks.ts";
 import type { Job, JobKind } from "./queue/job.ts";
 import type { Runtime } from "./runtime.ts";
 
@@ -81,6 +83,7 @@ export type SendReply = (target: ReplyTarget, text: string) => Promise<string[]>
 
 export type JobOutcome =
   | "answered"
+  | "forgotten"
   | "skipped"
   | "judge_no"
   | "already_answered"
@@ -125,13 +128,21 @@ async function answer(
   const s = rt.settings;
   const turn = selectTurn(state.recent, job.trigger);
   if (!turn) return "conversation_gone";
+  if (job.required && isForgetRequest(turn.current.text, job.bot)) {
+    await forgetPerson(rt, job);
+    await send(job.replyTarget, FORGET_CONFIRMATION);
+    onPosted();
+    await rt.store.markHandled(job.key, job.trigger.id);
+    return "forgotten";
+  }
+  const notes = await memoryNotes(rt, job, [...turn.history, turn.current]);
   const prompt = buildPrompt({
     persona: s.BOT_PERSONA,
     botName: job.bot.name,
     botUserId: job.bot.userId,
     now: new Date(rt.now()),
     summary: state.summary,
-    systemNotes: rt.systemNotes(job.key.platform),
+    systemNotes: [...rt.systemNotes(job.key.platform), ...notes],
     history: turn.history,
     current: turn.current,
     budgetTokens: s.PROMPT_TOKEN_BUDGET,
@@ -180,5 +191,6 @@ async function answer(
     prompt_tokens: prompt.tokens,
     dropped: prompt.droppedMessages,
   });
+  await publishMemoryJob(rt, job);
   return "answered";
 }

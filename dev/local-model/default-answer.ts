@@ -1,9 +1,12 @@
 /**
  * @module
- * What the local model says when no rule matches: for the judge, YES when the last message asks something; for a
- * reply, a short line that shows what context it received, so a developer sees the engine work without an API key.
+ * What the local model says when no rule matches: for the judge, YES when the last message asks something; for the
+ * memory calls, the deterministic modes of memory-answers.ts; for a reply, a short line that shows what context it
+ * received, so a developer sees the engine work without an API key.
  */
 import { JUDGE_LAST_MESSAGE_HEADING, JUDGE_QUESTION_TAIL } from "../../lib/llm/wording.ts";
+import { FACTS_INSTRUCTION_TAIL, SUMMARY_INSTRUCTION_TAIL } from "../../lib/llm/memory-wording.ts";
+import { factsAnswer, summaryAnswer } from "./memory-answers.ts";
 import { lastUserMessage, type ChatRequest } from "./script.ts";
 
 const QUOTE_LIMIT = 80;
@@ -13,6 +16,8 @@ const SPEAKER = /^([^:\n]{1,40}): /;
 export function defaultAnswer(req: ChatRequest): string {
   const last = lastUserMessage(req);
   if (last.includes(JUDGE_QUESTION_TAIL)) return judgeAnswer(last);
+  if (last.endsWith(SUMMARY_INSTRUCTION_TAIL)) return summaryAnswer(last, req.max_completion_tokens ?? req.max_tokens);
+  if (last.endsWith(FACTS_INSTRUCTION_TAIL)) return factsAnswer(last);
   const turns = req.messages.filter((m) => m.role !== "system");
   const earlier = turns.slice(0, -1);
   const speakers = [...new Set(earlier.filter((m) => m.role === "user").map((m) => SPEAKER.exec(m.content)?.[1] ?? "you"))];
