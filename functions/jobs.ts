@@ -8,13 +8,13 @@ import { z } from "zod";
 import { RetryLater } from "../lib/errors.ts";
 import { logger } from "../lib/log.ts";
 import { runMemoryJob } from "../lib/memory/job.ts";
-import { runJob, type SendReply } from "../lib/pipeline.ts";
+import { runJob } from "../lib/pipeline.ts";
 import { JOB_KINDS, jobSchema, type Job } from "../lib/queue/job.ts";
 import { verifyQStashRequest } from "../lib/queue/verify.ts";
 import { runtimeFor, type Runtime } from "../lib/runtime.ts";
 import type { AppEnv } from "./http.ts";
 import { notifyFailure } from "./job-failure.ts";
-import { replySender } from "./reply-sender.ts";
+import { replier } from "./reply-sender.ts";
 
 const NON_RETRYABLE = 489;
 
@@ -39,7 +39,7 @@ jobs.post("/:kind", async (c) => {
   if (!job) return nonRetryable(rt, "invalid job payload");
   try {
     const outcome =
-      jobKind.data === "memory" ? await runMemoryJob(rt, job) : await runJob(rt, jobKind.data, job, replySender(rt));
+      jobKind.data === "memory" ? await runMemoryJob(rt, job) : await runJob(rt, jobKind.data, job, replier(rt));
     return c.json({ outcome });
   } catch (err) {
     if (err instanceof RetryLater) {
@@ -97,8 +97,7 @@ async function failed(c: Context<AppEnv>, rt: Runtime, rawBody: string): Promise
     status: failure.status,
     retried: failure.retried,
   });
-  const told = await notifyFailure(rt, job, replySender(rt));
+  const told = await notifyFailure(rt, job, replier(rt));
   return c.json({ told });
 }
 
-export type { SendReply };

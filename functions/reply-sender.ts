@@ -1,18 +1,22 @@
 /**
  * @module
- * Maps a reply target to its platform's sender. The only place where the job flow meets platform code.
+ * Maps a reply target to its platform: who may be messaged, and how an answer is posted. The only place where the
+ * job flow meets platform code.
  */
 import { GiveUp } from "../lib/errors.ts";
-import type { SendReply } from "../lib/pipeline.ts";
+import type { Replier } from "../lib/pipeline.ts";
 import { sendDiscordReply } from "../lib/platforms/discord/send.ts";
 import { postSlackMessage } from "../lib/platforms/slack/send.ts";
 import { SmsOptOuts } from "../lib/platforms/twilio/opt-out.ts";
 import { sendSmsReply } from "../lib/platforms/twilio/reply.ts";
 import type { Runtime } from "../lib/runtime.ts";
 
-export function replySender(rt: Runtime): SendReply {
+export function replier(rt: Runtime): Replier {
   const s = rt.settings;
-  return async (target, text) => {
+  const smsOptOuts = new SmsOptOuts(rt.redis, s.REDIS_KEY_PREFIX);
+  const canReach: Replier["canReach"] = async (target) =>
+    target.platform !== "twilio" || !(await smsOptOuts.isOptedOut(target.accountSid, target.to));
+  const send: Replier["send"] = async (target, text) => {
     switch (target.platform) {
       case "slack":
         if (!s.SLACK_BOT_TOKEN) throw new GiveUp("SLACK_BOT_TOKEN is not set", "not_configured");
@@ -32,7 +36,7 @@ export function replySender(rt: Runtime): SendReply {
             apiBaseUrl: s.TWILIO_API_BASE_URL,
             authToken: s.TWILIO_AUTH_TOKEN,
             targetChars: s.SMS_REPLY_TARGET_CHARS,
-            optOuts: new SmsOptOuts(rt.redis, s.REDIS_KEY_PREFIX),
+            optOuts: smsOptOuts,
             log: rt.log,
           },
           target,
@@ -40,4 +44,5 @@ export function replySender(rt: Runtime): SendReply {
         );
     }
   };
+  return { canReach, send };
 }

@@ -14,6 +14,7 @@ import { EMPTY_TWIML, messageTwiml, TWIML_CONTENT_TYPE } from "../lib/platforms/
 import { TWILIO_SIGNATURE_HEADER, verifyTwilioSignature } from "../lib/platforms/twilio/verify.ts";
 import { runtimeFor, type Runtime } from "../lib/runtime.ts";
 import { using } from "../lib/errors.ts";
+import { smsLengthNote } from "../lib/platforms/twilio/sms-text.ts";
 import type { AppEnv } from "./http.ts";
 
 const WEBHOOK_PATH = "/twilio/sms";
@@ -51,7 +52,11 @@ twilio.post("/sms", async (c) => {
     return twiml(c, EMPTY_TWIML);
   }
   if (isMediaOnly(parsed.sms)) return twiml(c, await using("redis", () => answerMediaOnly(rt, msg)));
-  await ingest(rt, msg, bot, { alwaysAnswer: true, delaySeconds: rt.settings.SMS_BURST_WINDOW_SECONDS });
+  await ingest(rt, msg, bot, {
+    alwaysAnswer: true,
+    delaySeconds: rt.settings.SMS_BURST_WINDOW_SECONDS,
+    systemNotes: [smsLengthNote(rt.settings.SMS_REPLY_TARGET_CHARS)],
+  });
   return twiml(c, EMPTY_TWIML);
 });
 

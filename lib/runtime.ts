@@ -7,8 +7,7 @@ import { enabledPlatforms, parseSettings, type EnabledPlatforms, type Settings }
 import { ConversationStore } from "./conversation/store.ts";
 import { createLlm, type Llm } from "./llm/client.ts";
 import { logger, type Logger } from "./log.ts";
-import type { ConversationKey, Platform } from "./message.ts";
-import { smsLengthNote } from "./platforms/twilio/sms-text.ts";
+import type { ConversationKey } from "./message.ts";
 import { createJobQueue, type JobQueue } from "./queue/publish.ts";
 
 export interface Runtime {
@@ -20,8 +19,6 @@ export interface Runtime {
   llm: Llm;
   log: Logger;
   now(): number;
-  /** Platform-specific lines for the system message (e.g. the SMS length to aim for). */
-  systemNotes(platform: Platform): string[];
 }
 
 export interface RuntimeOverrides {
@@ -64,7 +61,6 @@ export function createRuntime(env: Record<string, unknown>, overrides: RuntimeOv
     }),
     log: logger,
     now: overrides.now ?? Date.now,
-    systemNotes: (platform) => (platform === "twilio" ? [smsLengthNote(settings.SMS_REPLY_TARGET_CHARS)] : []),
   };
 }
 

@@ -44,6 +44,7 @@ export const jobSchema = z.object({
   reason: z.string(),
   bot: z.object({ userId: z.string(), name: z.string(), aliases: z.array(z.string()) }),
   replyTarget: replyTargetSchema,
+  systemNotes: z.array(z.string().max(2_000)).max(5).optional(),
 });
 
 export type Job = z.output<typeof jobSchema>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseSettings } from "../../lib/config.ts";
-import { conversationTtlSeconds, createRuntime } from "../../lib/runtime.ts";
+import { conversationTtlSeconds } from "../../lib/runtime.ts";
 
 const minimal = {
   UPSTASH_REDIS_REST_URL: "http://127.0.0.1:8079",
@@ -29,11 +29,5 @@ describe("SMS settings", () => {
 
   it("refuses a reply target over Twilio's 1,600 characters", () => {
     expect(() => parseSettings({ ...minimal, SMS_REPLY_TARGET_CHARS: "2000" })).toThrow(ConfigError);
-  });
-
-  it("gives the model the SMS length note for Twilio conversations only", () => {
-    const rt = createRuntime({ ...minimal, SMS_REPLY_TARGET_CHARS: "200" });
-    expect(rt.systemNotes("twilio").join("\n")).toMatch(/SMS.*200 characters/s);
-    expect(rt.systemNotes("slack")).toEqual([]);
   });
 });
