@@ -125,8 +125,8 @@ describe("messages without an explicit trigger", () => {
     expect(decideResponse(state, toBob, BOT, OPTS)).toEqual({ respond: "no", reason: "addressed_other" });
   });
 
-  it("an unsure case goes to the LLM judge only when the judge is enabled", () => {
-    const { state, msg } = afterAnswer("hmm, anyone else seeing the mirror being slow today?", 40, "UBOB");
+  it("a bystander's possible follow-up to the bot goes to the LLM judge only when the judge is enabled", () => {
+    const { state, msg } = afterAnswer("and netstat?", 60, "UCAROL");
     const without = decideResponse(state, msg, BOT, OPTS);
     const withJudge = decideResponse(state, msg, BOT, { ...OPTS, useJudge: true });
     expect(without.respond).toBe("no");
