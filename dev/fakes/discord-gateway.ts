@@ -44,7 +44,7 @@ export interface RunningDiscordGatewayFake {
   /** The control routes' origin, e.g. http://127.0.0.1:8093 */
   controlUrl: string;
   /** Dispatches a MESSAGE_CREATE (e.g. the bot's own post, echoed by the REST fake). */
-  dispatchMessage(message: Record<string, unknown>): void;
+  dispatchMessage(message: object): string;
   close(): Promise<void>;
 }
 
@@ -74,7 +74,9 @@ export async function startDiscordGatewayFake(opts: DiscordGatewayFakeOptions): 
     send(session.socket, { op: OP.DISPATCH, ...event });
   };
 
-  function dispatchMessage(message: Record<string, unknown>): void {
+  /** Returns the message's id. */
+  function dispatchMessage(posted: object): string {
+    const message = posted as Record<string, unknown>;
     const channelId = String(message.channel_id);
     if (typeof message.guild_id === "string") guildOfChannel.set(channelId, message.guild_id);
     const guildId = guildOfChannel.get(channelId);
@@ -92,6 +94,7 @@ export async function startDiscordGatewayFake(opts: DiscordGatewayFakeOptions): 
       ...message,
     };
     if (current) dispatch(current, "MESSAGE_CREATE", full);
+    return String(full.id);
   }
 
   function onConnection(socket: WebSocket): void {
@@ -152,8 +155,7 @@ export async function startDiscordGatewayFake(opts: DiscordGatewayFakeOptions): 
     const socket = current?.socket;
     switch (`${req.method} ${path}`) {
       case "POST /__message":
-        dispatchMessage(body);
-        return sendJson(res, 200, { ok: true, seq: current?.seq ?? 0 });
+        return sendJson(res, 200, { ok: true, id: dispatchMessage(body), seq: current?.seq ?? 0 });
       case "POST /__reconnect":
         send(socket, { op: OP.RECONNECT, d: null });
         return sendJson(res, 200, { ok: Boolean(socket) });

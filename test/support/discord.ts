@@ -179,3 +179,36 @@ export function startTwiceDeliveringPump(
     },
   };
 }
+
+/** A channel message as a person would post it, dispatched by the fake Gateway; resolves with its id. */
+export async function postThroughGateway(
+  controlUrl: string,
+  message: { guildId: string; channelId: string; author: { id: string; name: string; bot?: boolean }; content: string; mentions?: { id: string; username: string }[]; replyTo?: { id: string; authorId: string } },
+): Promise<string> {
+  const res = await fetch(`${controlUrl}/__message`, {
+    method: "POST",
+    body: JSON.stringify({
+      guild_id: message.guildId,
+      channel_id: message.channelId,
+      type: message.replyTo ? 19 : 0,
+      content: message.content,
+      author: { id: message.author.id, username: message.author.name.toLowerCase(), global_name: message.author.name, ...(message.author.bot ? { bot: true } : {}) },
+      member: { nick: null, roles: [] },
+      mentions: message.mentions ?? [],
+      ...(message.replyTo
+        ? { message_reference: { message_id: message.replyTo.id }, referenced_message: { id: message.replyTo.id, author: { id: message.replyTo.authorId, username: "x" } } }
+        : {}),
+    }),
+  });
+  return ((await res.json()) as { id: string }).id;
+}
+
+/** Drives the fake Gateway: `/__reconnect`, `/__invalid_session`, `/__drop_acks`, `/__close`. */
+export async function controlGateway(controlUrl: string, path: string, body: unknown = {}): Promise<void> {
+  const res = await fetch(`${controlUrl}${path}`, { method: "POST", body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`fake Gateway ${path} answered ${res.status}`);
+}
+
+export async function gatewayState(controlUrl: string): Promise<{ connections: number; identifies: number; resumes: number; connected: boolean }> {
+  return (await (await fetch(`${controlUrl}/__state`)).json()) as { connections: number; identifies: number; resumes: number; connected: boolean };
+}

@@ -1,0 +1,132 @@
+import { Redis } from "@upstash/redis/cloudflare";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { DISCORD_FAKE_BOT } from "../../dev/fakes/discord.ts";
+import { createGatewayConnection } from "../../functions/discord-gateway.ts";
+import type { GatewayConnection } from "../../lib/platforms/discord/gateway/connection.ts";
+import type { GatewaySnapshot } from "../../lib/platforms/discord/gateway/session.ts";
+import { controlGateway, discordCalls, gatewayState, postThroughGateway } from "../support/discord.ts";
+import { modelRequests, scriptModel } from "../support/model.ts";
+import { eventually, settle, startJobPump, suiteEnv, type JobPump } from "../support/worker.ts";
+
+const SUITE = "discordgw";
+/** Tells the answer's prompt apart from the judge's and other model calls that quote the same messages. */
+const PERSONA = "You are Parley, answering in a Discord test channel.";
+// The judge is on: a follow-up from someone the bot has not talked to is the learned tier's unsure case, and the
+// local model's judge says YES to a question.
+const env = suiteEnv(SUITE, {
+  DISCORD_BOT_TOKEN: "test-discord-bot-token",
+  CONVERSATION_TIMEOUT_SECONDS: "3",
+  FOLLOWUP_WINDOW_SECONDS: "60",
+  USE_LLM_JUDGE: "true",
+  BOT_PERSONA: PERSONA,
+});
+const CONTROL = String(env.DISCORD_GATEWAY_CONTROL_URL);
+const API = String(env.DISCORD_API_BASE_URL);
+const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
+const BOT = { id: DISCORD_FAKE_BOT.userId, username: DISCORD_FAKE_BOT.username.toLowerCase() };
+const GUILD = "320000000000000001";
+const alice = { id: "230000000000000001", name: "Alice" };
+const bob = { id: "230000000000000002", name: "Bob" };
+let pump: JobPump;
+let connection: GatewayConnection;
+let logs: { mock: { calls: unknown[][] }; mockRestore(): void };
+let seq = 0;
+
+beforeAll(async () => {
+  logs = vi.spyOn(console, "log");
+  pump = startJobPump(env, SUITE);
+  let stored: GatewaySnapshot | undefined;
+  connection = createGatewayConnection(env, { get: async () => stored, put: async (s) => void (stored = s) })!;
+  await connection.start();
+  await eventually(async () => connection.status().phase === "ready", 10_000, "the Gateway to be ready");
+});
+afterAll(async () => {
+  connection.shutdown();
+  await pump.stop();
+  logs.mockRestore();
+});
+
+function newChannel(): string {
+  seq += 1;
+  return `42${String(Date.now()).slice(-10)}${String(seq).padStart(4, "0")}`;
+}
+const say = (channelId: string, author: { id: string; name: string; bot?: boolean }, content: string, extra: { mention?: boolean; replyTo?: { id: string; authorId: string } } = {}) =>
+  postThroughGateway(CONTROL, {
+    guildId: GUILD,
+    channelId,
+    author,
+    content: extra.mention ? `<@${BOT.id}> ${content}` : content,
+    ...(extra.mention ? { mentions: [{ id: BOT.id, username: BOT.username }] } : {}),
+    ...(extra.replyTo ? { replyTo: extra.replyTo } : {}),
+  });
+const posts = (channelId: string) => discordCalls(API, { route: "channel_message", channelId });
+const logLines = (needle: string): string[] => logs.mock.calls.map((c: unknown[]) => String(c[0])).filter((l: string) => l.includes(needle));
+const conversationKeys = (channelId: string) => redis.keys(`t-${SUITE}:conv:*${channelId}*`);
+
+describe("a Discord channel conversation over the Gateway", () => {
+  it("starts on a mention and answers it as a reply to the trigger message", async () => {
+    const channel = newChannel();
+    const trigger = await say(channel, alice, `what is a good name for a cat? m1-${channel}`, { mention: true });
+    const [reply] = await eventually(async () => (await posts(channel)).length === 1 && posts(channel), 15_000, "the reply");
+    expect(reply!.message_reference).toMatchObject({ message_id: trigger });
+    expect(reply!.allowed_mentions).toEqual({ parse: [] });
+    const prompt = (await modelRequests(`m1-${channel}`)).find((r) => r.messages[0]?.content.includes(PERSONA));
+    expect(JSON.stringify(prompt!.messages)).toContain("@Parley what is a good name for a cat?");
+  });
+
+  it("answers a follow-up from another person without a mention, with both messages in the prompt", async () => {
+    const channel = newChannel();
+    await scriptModel({ match: `f1-${channel}`, reply: "Lima is the capital of Peru. The weather in Lima is mild most of the year.", times: 1 });
+    await say(channel, alice, `what is the capital of Peru? f1-${channel}`, { mention: true });
+    await eventually(async () => (await posts(channel)).length === 1, 15_000, "the first reply");
+    await say(channel, bob, `is the weather in Lima mild in May too? f2-${channel}`);
+    const all = await eventually(async () => (await posts(channel)).length === 2 && posts(channel), 15_000, "the follow-up reply");
+    expect(all[1]!.message_reference).toBeUndefined();
+    const prompt = (await modelRequests(`f2-${channel}`)).find((r) => r.messages[0]?.content.includes(PERSONA));
+    const seen = JSON.stringify(prompt!.messages);
+    expect(seen).toContain(`f1-${channel}`);
+    expect(seen).toContain(`f2-${channel}`);
+  });
+
+  it("never reacts to the bot's own messages, even one that mentions the bot", async () => {
+    const channel = newChannel();
+    await say(channel, alice, `hello there o1-${channel}`, { mention: true });
+    await eventually(async () => (await posts(channel)).length === 1, 15_000, "the reply");
+    // The reply came back through the Gateway as a MESSAGE_CREATE by the bot; now one that even mentions it.
+    await say(channel, { id: BOT.id, name: "Parley", bot: true }, `note to self o2-${channel}`, { mention: true });
+    await settle(1_500);
+    expect(await posts(channel)).toHaveLength(1);
+    expect(logLines('"reason":"own_message"').length).toBeGreaterThanOrEqual(2);
+    expect(logLines(`o2-${channel}`)).toEqual([]);
+  });
+
+  it("ends the conversation after the inactivity timeout (120 s by default, 3 s here): a later message without a mention starts nothing", async () => {
+    const channel = newChannel();
+    await say(channel, alice, `remember me s1-${channel}`, { mention: true });
+    await eventually(async () => (await posts(channel)).length === 1, 15_000, "the reply");
+    expect((await conversationKeys(channel)).length).toBeGreaterThan(0);
+    await eventually(async () => (await conversationKeys(channel)).length === 0, 10_000, "the conversation to expire");
+    await say(channel, bob, `what about the weather there in May? s2-${channel}`);
+    await settle(1_500);
+    expect(await posts(channel)).toHaveLength(1);
+    expect(await conversationKeys(channel)).toEqual([]);
+  });
+
+  it("after a forced RECONNECT resumes the session without losing or repeating a message", async () => {
+    const channel = newChannel();
+    const before = await gatewayState(CONTROL);
+    await say(channel, alice, `let's plan the trip r0-${channel}`, { mention: true });
+    await eventually(async () => (await posts(channel)).length === 1, 15_000, "the first reply");
+    await controlGateway(CONTROL, "/__reconnect");
+    const during = [await say(channel, bob, `I can drive on Friday r1-${channel}`), await say(channel, alice, `I'll bring snacks r2-${channel}`)];
+    await eventually(async () => (await gatewayState(CONTROL)).resumes > before.resumes && connection.status().phase === "ready", 10_000, "the resume");
+    await say(channel, alice, `so who drives and who brings snacks? r3-${channel}`, { mention: true });
+    await eventually(async () => (await posts(channel)).length === 2, 15_000, "the answer after the resume");
+    const prompt = (await modelRequests(`r3-${channel}`)).find((r) => r.messages[0]?.content.includes(PERSONA));
+    const seen = JSON.stringify(prompt!.messages);
+    for (const marker of [`r1-${channel}`, `r2-${channel}`]) expect(seen.split(marker).length - 1).toBe(1);
+    for (const id of during) expect(logLines(`"message":"${id}"`).filter((l) => l.includes('"event":"decision"'))).toHaveLength(1);
+    expect(logLines(channel).filter((l) => l.includes("duplicate_dropped"))).toEqual([]);
+    expect((await gatewayState(CONTROL)).identifies).toBe(before.identifies);
+  });
+});
