@@ -3,6 +3,7 @@
  * `npm run dev`: the whole local stack on real parts. redis-server (its own, unless REDIS_URL is given), the Upstash
  * REST bridge, the QStash stand-in, the local model, the Slack fake and `wrangler dev`. Ctrl-C stops everything it
  * started. Ports: PORT (8787), REDIS_REST_PORT (8079), QSTASH_PORT (8080), LOCAL_MODEL_PORT (8090), SLACK_FAKE_PORT (8091), DISCORD_FAKE_PORT (8092),
+ * DISCORD_GATEWAY_FAKE_PORT (8094),
  * TWILIO_FAKE_PORT (8093).
  */
 import { spawn } from "node:child_process";
@@ -11,6 +12,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatDotenv, loadDevVars } from "./dev-vars.ts";
 import { startDiscordFake } from "./fakes/discord.ts";
+import { startDiscordGatewayFake } from "./fakes/discord-gateway.ts";
 import { startSlackFake } from "./fakes/slack.ts";
 import { startTwilioFake } from "./fakes/twilio.ts";
 import { startLocalModel } from "./local-model/server.ts";
@@ -29,6 +31,7 @@ const ports = {
   model: port("LOCAL_MODEL_PORT", 8090),
   slack: port("SLACK_FAKE_PORT", 8091),
   discord: port("DISCORD_FAKE_PORT", 8092),
+  discordGateway: port("DISCORD_GATEWAY_FAKE_PORT", 8094),
   twilio: port("TWILIO_FAKE_PORT", 8093),
 };
 
@@ -53,6 +56,7 @@ async function main(): Promise<void> {
     assertPortFree(ports.model, "the local model, set LOCAL_MODEL_PORT"),
     assertPortFree(ports.slack, "the Slack fake, set SLACK_FAKE_PORT"),
     assertPortFree(ports.discord, "the Discord fake, set DISCORD_FAKE_PORT"),
+    assertPortFree(ports.discordGateway, "the Discord Gateway fake, set DISCORD_GATEWAY_FAKE_PORT"),
     assertPortFree(ports.twilio, "the Twilio fake, set TWILIO_FAKE_PORT"),
   ]);
 
@@ -76,6 +80,10 @@ async function main(): Promise<void> {
   else follow("OPENAI_BASE_URL", `${local(ports.model)}/v1`);
   follow("SLACK_API_BASE_URL", `${local(ports.slack)}/api`);
   follow("DISCORD_API_BASE_URL", `${local(ports.discord)}/api/v10`);
+  // A ws:// URL, so `follow` (http) does not fit; same rule: a local address follows the port, another is kept.
+  if (process.env.DISCORD_GATEWAY_URL === undefined && (vars.get("DISCORD_GATEWAY_URL") ?? "ws://127.0.0.1").startsWith("ws://127.0.0.1")) {
+    vars.set("DISCORD_GATEWAY_URL", `ws://127.0.0.1:${ports.discordGateway}`);
+  }
   follow("TWILIO_API_BASE_URL", local(ports.twilio));
 
   const bridge = await startRedisBridge({ port: ports.redisRest, redisUrl, token: vars.get("UPSTASH_REDIS_REST_TOKEN") ?? "" });
@@ -86,7 +94,10 @@ async function main(): Promise<void> {
   stops.push(() => model.close());
   const slack = await startSlackFake({ port: ports.slack });
   stops.push(() => slack.close());
-  const discord = await startDiscordFake({ port: ports.discord });
+  // The REST fake echoes the bot's channel posts through the Gateway fake, as Discord does.
+  const discordGateway = await startDiscordGatewayFake({ port: ports.discordGateway });
+  stops.push(() => discordGateway.close());
+  const discord = await startDiscordFake({ port: ports.discord, gatewayUrl: discordGateway.url, onChannelMessage: discordGateway.dispatchMessage });
   stops.push(() => discord.close());
   const twilio = await startTwilioFake({ port: ports.twilio });
   stops.push(() => twilio.close());
@@ -127,6 +138,7 @@ async function main(): Promise<void> {
       `  Local model       ${local(ports.model)}/v1`,
       `  Slack API fake    ${local(ports.slack)}/api`,
       `  Discord API fake  ${local(ports.discord)}/api/v10`,
+      `  Discord Gateway   ${discordGateway.url}   (control: ${local(ports.discordGateway)}/__message)`,
       `  Twilio API fake   ${local(ports.twilio)}`,
       "Ctrl-C stops everything.",
       "",

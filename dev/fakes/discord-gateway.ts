@@ -5,7 +5,7 @@
  * RESUMED (INVALID_SESSION when the session is unknown). Control routes on the same port drive it:
  * `POST /__message` (a MESSAGE_CREATE), `/__reconnect` (op 7), `/__invalid_session {resumable}` (op 9),
  * `/__drop_acks {count}`, `/__close {code}`, `GET /__state`. Messages sent while the bot is away are kept for its
- * RESUME, as Discord does. Standalone: `node dev/fakes/discord-gateway.ts` (DISCORD_GATEWAY_FAKE_PORT, 8093).
+ * RESUME, as Discord does. Standalone: `node dev/fakes/discord-gateway.ts` (DISCORD_GATEWAY_FAKE_PORT, 8094).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { pathToFileURL } from "node:url";
@@ -13,7 +13,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import { DISCORD_FAKE_BOT } from "./discord.ts";
 import { readBody, sendJson } from "./http.ts";
 
-export const DEFAULT_DISCORD_GATEWAY_FAKE_PORT = 8093;
+export const DEFAULT_DISCORD_GATEWAY_FAKE_PORT = 8094;
 const OP = { DISPATCH: 0, HEARTBEAT: 1, IDENTIFY: 2, RESUME: 6, RECONNECT: 7, INVALID_SESSION: 9, HELLO: 10, HEARTBEAT_ACK: 11 } as const;
 const MESSAGE_INTENTS = (1 << 9) | (1 << 15);
 const CLOSE = { AUTHENTICATION_FAILED: 4004, INVALID_INTENTS: 4013 } as const;
