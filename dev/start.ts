@@ -4,11 +4,13 @@
  * REST bridge, the QStash stand-in, the local model, the Slack fake and `wrangler dev`. Ctrl-C stops everything it
  * started. Ports: PORT (8787), REDIS_REST_PORT (8079), QSTASH_PORT (8080), LOCAL_MODEL_PORT (8090), SLACK_FAKE_PORT (8091), DISCORD_FAKE_PORT (8092),
  * DISCORD_GATEWAY_FAKE_PORT (8094),
- * TWILIO_FAKE_PORT (8093).
+ * TWILIO_FAKE_PORT (8093), SIMULATOR_PORT (8788).
  */
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { formatDotenv, loadDevVars } from "./dev-vars.ts";
 import { startDiscordFake } from "./fakes/discord.ts";
@@ -19,6 +21,7 @@ import { startLocalModel } from "./local-model/server.ts";
 import { assertPortFree, freePort } from "./ports.ts";
 import { startQStash } from "./qstash/server.ts";
 import { startRedisServer, stopChild } from "./redis-server.ts";
+import { startSimulator } from "./simulator/server.ts";
 import { startRedisBridge } from "./upstash-redis/server.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -33,6 +36,7 @@ const ports = {
   discord: port("DISCORD_FAKE_PORT", 8092),
   discordGateway: port("DISCORD_GATEWAY_FAKE_PORT", 8094),
   twilio: port("TWILIO_FAKE_PORT", 8093),
+  simulator: port("SIMULATOR_PORT", 8788),
 };
 
 const stops: (() => Promise<void>)[] = [];
@@ -58,6 +62,7 @@ async function main(): Promise<void> {
     assertPortFree(ports.discord, "the Discord fake, set DISCORD_FAKE_PORT"),
     assertPortFree(ports.discordGateway, "the Discord Gateway fake, set DISCORD_GATEWAY_FAKE_PORT"),
     assertPortFree(ports.twilio, "the Twilio fake, set TWILIO_FAKE_PORT"),
+    assertPortFree(ports.simulator, "the simulator page, set SIMULATOR_PORT"),
   ]);
 
   let redisUrl = process.env.REDIS_URL;
@@ -102,6 +107,16 @@ async function main(): Promise<void> {
   const twilio = await startTwilioFake({ port: ports.twilio });
   stops.push(() => twilio.close());
 
+  // The simulator reads the admin view; a token made up per run unless the person set one.
+  if (!vars.get("ADMIN_TOKEN")) vars.set("ADMIN_TOKEN", randomBytes(24).toString("base64url"));
+  const simulator = await startSimulator({
+    port: ports.simulator,
+    workerUrl: local(ports.worker),
+    vars,
+    fakes: { slack: local(ports.slack), discord: local(ports.discord), twilio: local(ports.twilio) },
+  });
+  stops.push(() => simulator.close());
+
   const envDir = resolve(ROOT, ".wrangler");
   mkdirSync(envDir, { recursive: true });
   const envFile = resolve(envDir, "dev.vars.merged");
@@ -109,8 +124,11 @@ async function main(): Promise<void> {
   const wrangler = spawn(
     "npx",
     ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(ports.worker), "--env-file", envFile, "--show-interactive-dev-session=false"],
-    { cwd: ROOT, stdio: "inherit", detached: true },
+    { cwd: ROOT, stdio: ["inherit", "pipe", "inherit"], detached: true },
   );
+  // The Worker's log lines go on to the terminal and to the simulator, which shows each decision and its reason.
+  wrangler.stdout.pipe(process.stdout);
+  createInterface({ input: wrangler.stdout }).on("line", (line) => simulator.observeLogLine(line));
   stops.push(async () => {
     // wrangler runs workerd as a child: signal the whole process group so nothing is left behind.
     if (wrangler.pid && wrangler.exitCode === null) {
@@ -140,6 +158,7 @@ async function main(): Promise<void> {
       `  Discord API fake  ${local(ports.discord)}/api/v10`,
       `  Discord Gateway   ${discordGateway.url}   (control: ${local(ports.discordGateway)}/__message)`,
       `  Twilio API fake   ${local(ports.twilio)}`,
+      `  Simulator page    ${local(ports.simulator)}   (open it in a browser)`,
       "Ctrl-C stops everything.",
       "",
     ].join("\n"),

@@ -14,16 +14,26 @@ import type { AppEnv } from "./http.ts";
 const BEARER = /^Bearer\s+(\S+)$/i;
 const KEY_SEPARATOR = "|";
 
+/** The SMS channel is itself `to|from`: platform and tenant come first, the thread last, the channel is the rest. */
 const conversationKeySchema = z
   .string()
   .transform((raw) => raw.split(KEY_SEPARATOR))
-  .pipe(z.tuple([z.enum(["slack", "discord", "twilio"]), z.string().min(1), z.string().min(1), z.string()]))
-  .transform(([platform, tenant, channel, thread]): ConversationKey => ({
-    platform,
-    tenant,
-    channel,
-    ...(thread ? { thread } : {}),
-  }));
+  .pipe(z.array(z.string()).min(4))
+  .transform((parts) => ({
+    platform: parts[0],
+    tenant: parts[1],
+    channel: parts.slice(2, -1).join(KEY_SEPARATOR),
+    thread: parts.at(-1),
+  }))
+  .pipe(
+    z.object({
+      platform: z.enum(["slack", "discord", "twilio"]),
+      tenant: z.string().min(1),
+      channel: z.string().min(1),
+      thread: z.string(),
+    }),
+  )
+  .transform(({ thread, ...place }): ConversationKey => ({ ...place, ...(thread ? { thread } : {}) }));
 
 export const admin = new Hono<AppEnv>();
 

@@ -1,0 +1,82 @@
+/**
+ * @module
+ * Reads what the bot posted from the platform fakes' `/__calls` records and turns new posts into chat entries:
+ * Slack messages (channel or thread), Discord edits of the "thinking…" message and follow-ups, and texts to phones.
+ */
+import { z } from "zod";
+import { DISCORD_PLACE, SLACK_PLACE } from "./people.ts";
+import type { Timeline } from "./timeline.ts";
+
+export interface FakeOrigins {
+  slack: string;
+  discord: string;
+  twilio: string;
+}
+
+const CALLS_PATH = "/__calls";
+
+const slackPost = z.looseObject({ channel: z.string(), text: z.string(), ts: z.string(), thread_ts: z.string().optional() });
+const discordCall = z.looseObject({ route: z.string(), id: z.string().optional(), token: z.string().optional(), content: z.string().optional() });
+const twilioText = z.looseObject({ to: z.string(), from: z.string(), body: z.string(), sid: z.string() });
+
+async function calls<T extends z.ZodType>(origin: string, schema: T): Promise<z.output<T>[]> {
+  const res = await fetch(`${origin}${CALLS_PATH}`);
+  if (!res.ok) throw new Error(`${origin}${CALLS_PATH} answered ${res.status}`);
+  return z.array(schema).parse(await res.json());
+}
+
+export async function collectBotPosts(
+  timeline: Timeline,
+  fakes: FakeOrigins,
+  place: { botName: string; twilioAccountSid: string },
+): Promise<void> {
+  const [slack, discord, twilio] = await Promise.all([
+    calls(fakes.slack, slackPost),
+    calls(fakes.discord, discordCall),
+    calls(fakes.twilio, twilioText),
+  ]);
+  const now = Date.now();
+  for (const post of timeline.takeNewCalls("slack", slack)) {
+    if (post.channel !== SLACK_PLACE.channel) continue;
+    timeline.add({
+      id: `${post.channel}:${post.ts}`,
+      platform: "slack",
+      author: place.botName,
+      bot: true,
+      text: post.text,
+      at: now,
+      place: `slack|${SLACK_PLACE.team}|${post.channel}|${post.thread_ts ?? ""}`,
+      ts: post.ts,
+      ...(post.thread_ts ? { threadTs: post.thread_ts } : {}),
+    });
+  }
+  for (const call of timeline.takeNewCalls("discord", discord)) {
+    const asked = call.token ? timeline.findByInteractionToken(call.token) : undefined;
+    if (!asked || call.content === undefined) continue;
+    const answer = {
+      id: call.id ?? `${asked.id}:answer`,
+      platform: "discord" as const,
+      author: place.botName,
+      bot: true,
+      text: call.content,
+      at: now,
+      place: `discord|${DISCORD_PLACE.guild}|${DISCORD_PLACE.channel}|`,
+    };
+    // The deferred "thinking…" message is the one @original edits; follow-ups are new messages.
+    const thinking = timeline.entries.find((e) => e.bot && e.interactionToken === call.token);
+    if (call.route === "edit_original" && thinking) Object.assign(thinking, { text: call.content, pending: false, id: answer.id });
+    else timeline.add(answer);
+  }
+  for (const text of timeline.takeNewCalls("twilio", twilio)) {
+    timeline.add({
+      id: text.sid,
+      platform: "sms",
+      author: place.botName,
+      bot: true,
+      text: text.body,
+      at: now,
+      place: `twilio|${place.twilioAccountSid}|${text.from}|${text.to}|`,
+      phone: text.to,
+    });
+  }
+}

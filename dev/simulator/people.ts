@@ -1,0 +1,35 @@
+/**
+ * @module
+ * The simulated people and places of the simulator page: one workspace, one guild, one bot number. Each person has
+ * an id in the shape each platform uses, so the Worker sees what it would see in production.
+ */
+
+export interface SimulatedPerson {
+  /** The handle the page uses: `alice`. */
+  handle: string;
+  name: string;
+  slackUserId: string;
+  discordUserId: string;
+  phone: string;
+}
+
+export const PEOPLE: readonly SimulatedPerson[] = [
+  { handle: "alice", name: "Alice", slackUserId: "U0SIMALICE", discordUserId: "200000000000000001", phone: "+15550100001" },
+  { handle: "bob", name: "Bob", slackUserId: "U0SIMBOB", discordUserId: "200000000000000002", phone: "+15550100002" },
+  { handle: "carol", name: "Carol", slackUserId: "U0SIMCAROL", discordUserId: "200000000000000003", phone: "+15550100003" },
+];
+
+export const SLACK_PLACE = { team: "T0SIMTEAM", channel: "C0SIMGENERAL", appId: "A0SIMAPP" };
+export const DISCORD_PLACE = { guild: "300000000000000001", channel: "300000000000000002" };
+
+export function personByHandle(handle: string): SimulatedPerson | undefined {
+  return PEOPLE.find((p) => p.handle === handle);
+}
+
+/** Replaces `@Name` (a person or the bot, any case) with what `mention(id)` gives for that name's id. */
+export function replaceMentions(text: string, names: { name: string; id: string }[], mention: (id: string) => string): string {
+  return text.replace(/@([\p{L}\p{N}_-]+)/gu, (whole, name: string) => {
+    const match = names.find((n) => n.name.toLowerCase() === name.toLowerCase());
+    return match ? mention(match.id) : whole;
+  });
+}

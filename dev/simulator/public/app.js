@@ -1,0 +1,191 @@
+// Parley simulator page: sends what the chosen person types through the simulator server (which signs it like the
+// platform would), and polls the conversation, the Worker's decisions and the admin view of the current conversation.
+const POLL_MS = 700;
+const STATE_POLL_MS = 1500;
+const $ = (selector) => document.querySelector(selector);
+
+const view = { tab: "slack", person: "alice", thread: null, setup: null, timeline: { entries: [], workerEvents: [] } };
+let lastTimeline = "";
+let lastState = "";
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value !== undefined && value !== null) node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+const decisionFor = (id) => view.timeline.workerEvents.findLast((e) => e.event === "decision" && e.message === id);
+const outcomeFor = (id) => view.timeline.workerEvents.findLast((e) => e.event === "job_ended" && e.trigger === id);
+
+function badge(decision) {
+  if (!decision) return null;
+  return el("span", { class: `badge ${decision.respond}`, "data-testid": "decision-badge", "data-reason": decision.reason }, `${decision.respond} · ${decision.reason}`);
+}
+
+function messageItem(entry, extra = []) {
+  const mine = !entry.bot && entry.author === currentPerson().name;
+  return el(
+    "li",
+    { class: `message${entry.bot ? " bot" : ""}${entry.pending ? " pending" : ""}${mine ? " mine" : ""}`, "data-id": entry.id, "data-author": entry.author },
+    el("span", { class: "author" }, entry.author),
+    el("span", { class: "text" }, entry.text),
+    el("div", { class: "meta" }, el("time", {}, new Date(entry.at).toLocaleTimeString()), entry.bot ? null : badge(decisionFor(entry.id)), ...extra),
+  );
+}
+
+const currentPerson = () => view.setup.people.find((p) => p.handle === view.person);
+
+/** The admin-view key of the conversation the inspector shows. */
+function currentPlace() {
+  if (view.tab === "slack") return view.thread ? `${view.setup.slack.place.slice(0, -1)}${view.thread}` : view.setup.slack.place;
+  if (view.tab === "discord") return view.setup.discord.place;
+  return `${view.setup.sms.placePrefix}${currentPerson().phone}|`;
+}
+
+function renderChat() {
+  const entries = view.timeline.entries;
+  const slack = entries.filter((e) => e.platform === "slack");
+  $("#slack-messages").replaceChildren(
+    ...slack.filter((e) => !e.threadTs).map((e) => {
+      const replies = slack.filter((r) => r.threadTs === e.ts).length;
+      const open = el("button", { type: "button", "data-testid": "open-thread", onclick: () => openThread(e.ts) }, replies ? `${replies} ${replies === 1 ? "reply" : "replies"}` : "Reply in thread");
+      return messageItem(e, [open]);
+    }),
+  );
+  if (view.thread) {
+    $("#thread-messages").replaceChildren(...slack.filter((e) => e.ts === view.thread || e.threadTs === view.thread).map((e) => messageItem(e)));
+  }
+  $("#discord-messages").replaceChildren(...entries.filter((e) => e.platform === "discord").map((e) => messageItem(e)));
+  const phone = currentPerson().phone;
+  $("#sms-title").textContent = `${currentPerson().name}'s phone ↔ ${view.setup.sms.botNumber}`;
+  $("#sms-messages").replaceChildren(...entries.filter((e) => e.platform === "sms" && e.phone === phone).map((e) => messageItem(e)));
+  for (const list of document.querySelectorAll(".messages")) list.scrollTop = list.scrollHeight;
+}
+
+const PLATFORM_OF_TAB = { slack: "slack", discord: "discord", sms: "twilio" };
+
+function renderDecisions() {
+  const platform = PLATFORM_OF_TAB[view.tab];
+  const byId = new Map(view.timeline.entries.map((e) => [e.id, e]));
+  const items = view.timeline.workerEvents
+    .filter((e) => e.event === "decision" && e.platform === platform)
+    .map((d) => {
+      const message = byId.get(d.message);
+      const outcome = outcomeFor(d.message);
+      const posted = view.timeline.workerEvents.findLast((e) => e.event === "reply_posted" && e.trigger === d.message);
+      const result = outcome ? `job: ${outcome.outcome}${posted ? `, prompt ${posted.prompt_tokens} tokens` : ""}` : d.respond === "no" ? null : "job queued…";
+      return el(
+        "li",
+        { class: "decision", "data-testid": "decision", "data-respond": d.respond, "data-reason": d.reason },
+        el("span", {}, message ? message.author : d.author),
+        el("span", { class: `badge ${d.respond}` }, d.respond),
+        el("span", { class: "reason" }, d.reason, message ? el("span", { class: "muted" }, ` — “${message.text.slice(0, 60)}”`) : null),
+        result ? el("span", { class: "outcome" }, result) : null,
+      );
+    });
+  $("#decisions").replaceChildren(...(items.length ? items.reverse() : [el("li", { class: "muted" }, "No messages yet.")]));
+}
+
+function renderState(answer) {
+  $("#place").textContent = currentPlace();
+  if (!answer || !answer.active) {
+    $("#state").replaceChildren(el("p", { class: "muted" }, "No active conversation here: the bot joins when addressed (mention it, /ask, or text it)."));
+    $("#prompts").replaceChildren(el("p", { class: "muted" }, answer && answer.error ? answer.error : "None yet."));
+    return;
+  }
+  const c = answer.conversation;
+  $("#state").replaceChildren(
+    el(
+      "dl",
+      { "data-testid": "conversation-state" },
+      el("dt", {}, "participants"), el("dd", { "data-testid": "participants" }, c.participants.map((p) => `${p.name} (${p.messages})`).join(", ")),
+      el("dt", {}, "expires in"), el("dd", { "data-testid": "expires-in" }, `${c.expiresInSeconds} s of inactivity`),
+      el("dt", {}, "messages"), el("dd", {}, String(c.messages.length)),
+      el("dt", {}, "summary"), el("dd", {}, c.summary ?? "—"),
+    ),
+  );
+  const prompts = answer.answers.map((a) =>
+    el(
+      "details",
+      { class: "prompt", "data-testid": "prompt" },
+      el("summary", {}, `${new Date(a.at).toLocaleTimeString()} · ${a.kind} · ${a.reason} · `, el("b", { "data-testid": "prompt-tokens" }, `${a.promptTokens} tokens`), a.droppedMessages ? ` · ${a.droppedMessages} dropped` : ""),
+      el("pre", {}, a.messages.map((m) => `[${m.role}]\n${m.content}`).join("\n\n")),
+    ),
+  );
+  $("#prompts").replaceChildren(...(prompts.length ? prompts : [el("p", { class: "muted" }, "None yet.")]));
+}
+
+function openThread(ts) {
+  view.thread = ts;
+  $("#thread-pane").hidden = false;
+  renderChat();
+  void pollState();
+  $("#thread-input").focus();
+}
+
+async function pollTimeline() {
+  const res = await fetch("/api/timeline");
+  const text = await res.text();
+  if (text !== lastTimeline) {
+    lastTimeline = text;
+    view.timeline = JSON.parse(text);
+    renderChat();
+    renderDecisions();
+  }
+}
+
+async function pollState() {
+  const res = await fetch(`/api/conversation?place=${encodeURIComponent(currentPlace())}`);
+  const text = await res.text();
+  if (text !== lastState) {
+    lastState = text;
+    renderState(JSON.parse(text));
+  }
+}
+
+async function send(form) {
+  const input = form.querySelector("input");
+  const text = input.value.trim();
+  if (!text) return;
+  input.value = "";
+  const body = { platform: form.dataset.platform, person: view.person, text, ...(form.hasAttribute("data-thread") ? { threadTs: view.thread } : {}) };
+  const res = await fetch("/api/send", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (!res.ok) alert((await res.json()).error);
+  await pollTimeline();
+}
+
+function selectTab(tab) {
+  view.tab = tab;
+  for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("active", b.dataset.tab === tab);
+  for (const v of document.querySelectorAll(".view")) v.hidden = v.dataset.view !== tab;
+  lastState = "";
+  renderDecisions();
+  void pollState();
+}
+
+function selectPerson(handle) {
+  view.person = handle;
+  for (const b of document.querySelectorAll("#person-picker button")) b.classList.toggle("active", b.dataset.person === handle);
+  renderChat();
+  if (view.tab === "sms") void pollState();
+}
+
+async function main() {
+  view.setup = await (await fetch("/api/setup")).json();
+  $("#person-picker").append(...view.setup.people.map((p) => el("button", { type: "button", "data-person": p.handle, onclick: () => selectPerson(p.handle) }, p.name)));
+  for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => selectTab(b.dataset.tab));
+  for (const form of document.querySelectorAll(".composer")) form.addEventListener("submit", (event) => { event.preventDefault(); void send(form); });
+  $("#thread-close").addEventListener("click", () => { view.thread = null; $("#thread-pane").hidden = true; void pollState(); });
+  $("#slack-input").placeholder = `Message #general (mention the bot with @${view.setup.botName})`;
+  selectPerson(view.person);
+  const loop = (fn, ms) => { const tick = () => fn().catch(() => {}).finally(() => setTimeout(tick, ms)); tick(); };
+  loop(pollTimeline, POLL_MS);
+  loop(pollState, STATE_POLL_MS);
+}
+
+void main();

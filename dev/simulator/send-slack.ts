@@ -1,0 +1,71 @@
+/**
+ * @module
+ * Sends a simulated Slack channel or thread message to the Worker the way the Events API does: an `event_callback`
+ * envelope signed with the v0 scheme (HMAC-SHA256 of `v0:timestamp:body` with SLACK_SIGNING_SECRET).
+ */
+import { createHmac } from "node:crypto";
+import { SLACK_FAKE_BOT } from "../fakes/slack.ts";
+import { PEOPLE, replaceMentions, SLACK_PLACE, type SimulatedPerson } from "./people.ts";
+
+const SIGNATURE_VERSION = "v0";
+
+export interface SlackSend {
+  workerUrl: string;
+  signingSecret: string;
+  botName: string;
+}
+
+export interface SentSlackMessage {
+  ts: string;
+  status: number;
+}
+
+/** Slack message timestamps: seconds and a 6-digit sequence, unique per channel. */
+let sequence = 0;
+function nextTs(): string {
+  sequence = (sequence + 1) % 1_000_000;
+  return `${Math.floor(Date.now() / 1000)}.${String(sequence).padStart(6, "0")}`;
+}
+
+export async function sendSlackMessage(
+  opts: SlackSend,
+  person: SimulatedPerson,
+  text: string,
+  thread?: { ts: string; parentUserId: string },
+): Promise<SentSlackMessage> {
+  const ts = nextTs();
+  const names = [{ name: opts.botName, id: SLACK_FAKE_BOT.userId }, ...PEOPLE.map((p) => ({ name: p.name, id: p.slackUserId }))];
+  const event = {
+    type: "message",
+    channel_type: "channel",
+    channel: SLACK_PLACE.channel,
+    user: person.slackUserId,
+    user_profile: { display_name: person.name, real_name: person.name },
+    text: replaceMentions(text, names, (id) => `<@${id}>`),
+    ts,
+    event_ts: ts,
+    ...(thread ? { thread_ts: thread.ts, parent_user_id: thread.parentUserId } : {}),
+  };
+  const body = JSON.stringify({
+    type: "event_callback",
+    team_id: SLACK_PLACE.team,
+    api_app_id: SLACK_PLACE.appId,
+    event,
+    event_id: `Ev${ts.replace(".", "")}`,
+    event_time: Math.floor(Number(ts)),
+    authorizations: [{ enterprise_id: null, team_id: SLACK_PLACE.team, user_id: SLACK_FAKE_BOT.userId, is_bot: true }],
+  });
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = createHmac("sha256", opts.signingSecret).update(`${SIGNATURE_VERSION}:${timestamp}:${body}`).digest("hex");
+  const res = await fetch(`${opts.workerUrl}/slack/events`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      "X-Slack-Request-Timestamp": timestamp,
+      "X-Slack-Signature": `${SIGNATURE_VERSION}=${signature}`,
+    },
+    body,
+  });
+  await res.body?.cancel();
+  return { ts, status: res.status };
+}

@@ -1,0 +1,45 @@
+/**
+ * @module
+ * Sends a simulated text message to the Worker the way Twilio does: a form post signed with X-Twilio-Signature
+ * (base64 HMAC-SHA1 of the webhook URL followed by every parameter's name and value, sorted by name).
+ */
+import { createHmac, randomBytes } from "node:crypto";
+import type { SimulatedPerson } from "./people.ts";
+
+const WEBHOOK_PATH = "/twilio/sms";
+
+export interface SmsSend {
+  workerUrl: string;
+  /** The URL Twilio signs: the one configured on the number, i.e. PUBLIC_BASE_URL + /twilio/sms. */
+  publicBaseUrl: string;
+  accountSid: string;
+  authToken: string;
+  botNumber: string;
+}
+
+export async function sendSms(opts: SmsSend, person: SimulatedPerson, text: string): Promise<{ sid: string; status: number }> {
+  const sid = `SM${randomBytes(16).toString("hex")}`;
+  const params: Record<string, string> = {
+    MessageSid: sid,
+    SmsSid: sid,
+    AccountSid: opts.accountSid,
+    From: person.phone,
+    To: opts.botNumber,
+    Body: text,
+    NumMedia: "0",
+    NumSegments: "1",
+    SmsStatus: "received",
+    ApiVersion: "2010-04-01",
+  };
+  const signed = `${opts.publicBaseUrl}${WEBHOOK_PATH}` + Object.keys(params).sort().map((k) => k + params[k]).join("");
+  const res = await fetch(`${opts.workerUrl}${WEBHOOK_PATH}`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      "X-Twilio-Signature": createHmac("sha1", opts.authToken).update(signed).digest("base64"),
+    },
+    body: new URLSearchParams(params).toString(),
+  });
+  await res.body?.cancel();
+  return { sid, status: res.status };
+}

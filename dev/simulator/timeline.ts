@@ -1,0 +1,78 @@
+/**
+ * @module
+ * What the simulator page shows: the people's messages (recorded as they are sent), the bot's posts (read from the
+ * platform fakes' `/__calls`, which record what people would see), and the Worker's decision log lines (fed from
+ * wrangler's stdout). The page polls one snapshot of it.
+ */
+import { z } from "zod";
+
+export type SimPlatform = "slack" | "discord" | "sms";
+
+export interface ChatEntry {
+  /** The platform message id as the Worker sees it (decisions are logged with it). */
+  id: string;
+  platform: SimPlatform;
+  author: string;
+  bot: boolean;
+  text: string;
+  at: number;
+  /** The admin view key of the conversation the message belongs to (`platform|tenant|channel|thread`). */
+  place: string;
+  /** Slack: the message's own ts, and the thread it was written in. */
+  ts?: string;
+  threadTs?: string;
+  /** SMS: the person's number (each phone is its own conversation). */
+  phone?: string;
+  /** Discord: the interaction token whose @original the bot edits; `pending` until it does. */
+  interactionToken?: string;
+  pending?: boolean;
+}
+
+/** The Worker log events the page shows; anything else in wrangler's output is ignored. */
+const SHOWN_EVENTS = new Set(["decision", "job_published", "job_ended", "reply_posted", "duplicate_dropped", "job_gave_up"]);
+const MAX_WORKER_EVENTS = 500;
+
+const workerLogLine = z.looseObject({ event: z.string() });
+export type WorkerEvent = z.infer<typeof workerLogLine> & { at: number };
+
+export class Timeline {
+  readonly entries: ChatEntry[] = [];
+  readonly workerEvents: WorkerEvent[] = [];
+  /** How many calls of each fake were already turned into entries. */
+  readonly #seenCalls = new Map<string, number>();
+
+  add(entry: ChatEntry): void {
+    this.entries.push(entry);
+  }
+
+  /** One line of the Worker's output: kept when it is one of its JSON decision/job events. */
+  observeLogLine(line: string): void {
+    const start = line.indexOf("{");
+    if (start < 0) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line.slice(start));
+    } catch {
+      return;
+    }
+    const parsed = workerLogLine.safeParse(value);
+    if (!parsed.success || !SHOWN_EVENTS.has(parsed.data.event)) return;
+    this.workerEvents.push({ ...parsed.data, at: Date.now() });
+    if (this.workerEvents.length > MAX_WORKER_EVENTS) this.workerEvents.splice(0, this.workerEvents.length - MAX_WORKER_EVENTS);
+  }
+
+  /** Calls of the fake named `fake` not seen before (the fakes only ever append). */
+  takeNewCalls<T>(fake: string, calls: T[]): T[] {
+    const seen = this.#seenCalls.get(fake) ?? 0;
+    this.#seenCalls.set(fake, calls.length);
+    return calls.length < seen ? calls : calls.slice(seen);
+  }
+
+  findByInteractionToken(token: string): ChatEntry | undefined {
+    return this.entries.find((e) => e.interactionToken === token);
+  }
+
+  snapshot(): { entries: ChatEntry[]; workerEvents: WorkerEvent[] } {
+    return { entries: this.entries, workerEvents: this.workerEvents };
+  }
+}
