@@ -1,0 +1,73 @@
+import { Redis } from "@upstash/redis/cloudflare";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { countPromptTokens, countTokens } from "../../lib/context/tokens.ts";
+import { summaryMaxTokens } from "../../lib/memory/fold.ts";
+import { modelRequests } from "../support/model.ts";
+import { BOT_USER_ID, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { callWorker, eventually, startJobPump, suiteEnv, type JobPump } from "../support/worker.ts";
+
+const SUITE = "memsum";
+/** Small, so the conversation outgrows it within a few turns and folds many times over 300 messages. */
+const BUDGET = 400;
+/** 150 questions and 150 answers. */
+const TURNS = 150;
+// Facts off: the earliest detail can only come back through the summary.
+const env = suiteEnv(SUITE, { PROMPT_TOKEN_BUDGET: String(BUDGET), MEMORY_ENABLED: "false", CONVERSATION_TIMEOUT_SECONDS: "600" });
+const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
+let pump: JobPump;
+
+beforeAll(() => {
+  pump = startJobPump(env, SUITE);
+});
+afterAll(async () => {
+  await pump.stop();
+});
+
+let lastTs = 0;
+/** Slack ts with distinct milliseconds: the engine orders messages by ms. */
+function nextTs(): string {
+  lastTs = Math.max(Date.now(), lastTs + 5);
+  return `${Math.floor(lastTs / 1000)}.${String(lastTs % 1000).padStart(3, "0")}000`;
+}
+
+describe("a long conversation", () => {
+  it("keeps answering over 300 messages with the earliest detail reachable through the summary, within budget at every turn", { timeout: 300_000 }, async () => {
+    const id = Date.now().toString(36).toUpperCase();
+    const place = { team: `TSUM${id}`, channel: `CSUM${id}` };
+    const say = async (turn: number, text: string) => {
+      const event = slackMessageEvent({ ...place, user: "UOWNER", text: `<@${BOT_USER_ID}> ${text}`, ts: nextTs() });
+      expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
+      await eventually(async () => (await slackPosts(place.channel)).length === turn, 20_000, `answer ${turn}`);
+      const [request] = await modelRequests(`turn${turn}-${id}`);
+      return request!;
+    };
+
+    const tokensPerTurn: number[] = [];
+    for (let turn = 1; turn < TURNS; turn++) {
+      const text = turn === 1 ? `my dog is called Biscuit. turn1-${id}` : `here is note number ${turn} about the weather today. turn${turn}-${id}`;
+      const request = await say(turn, text);
+      const tokens = countPromptTokens(request.messages as never);
+      tokensPerTurn.push(tokens);
+      expect(tokens, `prompt tokens at turn ${turn}`).toBeLessThanOrEqual(BUDGET);
+      expect(JSON.stringify(request.messages), `Biscuit reachable at turn ${turn}`).toContain("Biscuit");
+    }
+
+    const last = await say(TURNS, `what is my dog called? turn${TURNS}-${id}`);
+    expect(countPromptTokens(last.messages as never)).toBeLessThanOrEqual(BUDGET);
+    const [system, ...turns] = last.messages;
+    expect(system!.content).toContain("Biscuit");
+    // Folded messages left the window: the detail is in the summary only, never twice.
+    expect(JSON.stringify(turns)).not.toContain("Biscuit");
+
+    const conversation = await eventually(async () => {
+      const meta = await redis.hgetall<Record<string, string>>(`t-${SUITE}:conv:slack|${place.team}|${place.channel}|:meta`);
+      return meta?.summary ? meta : undefined;
+    }, 5_000, "the summary");
+    expect(countTokens(String(conversation.summary))).toBeLessThanOrEqual(summaryMaxTokens(BUDGET));
+    const log = await redis.zrange<string[]>(`t-${SUITE}:conv:slack|${place.team}|${place.channel}|:log`, 0, -1);
+    expect(log.length).toBeGreaterThan(0);
+    expect(log.length).toBeLessThan(2 * TURNS / 5);
+    expect(JSON.stringify(log)).not.toContain(`turn1-${id}`);
+    console.log(JSON.stringify({ event: "memsum_measured", turns: TURNS, maxPromptTokens: Math.max(...tokensPerTurn), storedMessages: log.length }));
+  });
+});
