@@ -7,7 +7,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { errorMessage } from "../lib/log.ts";
 import { ingest } from "../lib/pipeline.ts";
-import { GatewayConnection, type GatewayStatus } from "../lib/platforms/discord/gateway/connection.ts";
+import { GatewayConnection, openSocketWithFetch, type GatewayStatus } from "../lib/platforms/discord/gateway/connection.ts";
 import { parseGatewayMessage } from "../lib/platforms/discord/gateway/message.ts";
 import type { GatewaySnapshot } from "../lib/platforms/discord/gateway/session.ts";
 import { runtimeFor, type Runtime } from "../lib/runtime.ts";
@@ -37,6 +37,7 @@ export function createGatewayConnection(env: object, store: SnapshotStore): Gate
     save: (snapshot) => store.put(snapshot),
     onDispatch: (event, data, botUserId) => (event === "MESSAGE_CREATE" ? ingestGatewayMessage(rt, data, botUserId) : Promise.resolve()),
     log: rt.log,
+    openSocket: openSocketWithFetch,
   });
 }
 

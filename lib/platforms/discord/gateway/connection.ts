@@ -5,7 +5,7 @@
  * WebSocket and timers of the Workers runtime); the Durable Object and the tests drive it.
  */
 import { errorMessage, type Logger } from "../../../log.ts";
-import { payloadSchema } from "./protocol.ts";
+import { payloadSchema, RESUMABLE_CLOSE_CODE } from "./protocol.ts";
 import { GatewaySession, type GatewayAction, type GatewaySnapshot } from "./session.ts";
 
 export interface GatewayConnectionOptions {
@@ -18,7 +18,28 @@ export interface GatewayConnectionOptions {
   log: Logger;
   now?: () => number;
   random?: () => number;
+  /** Opens a socket to a ws(s):// URL; defaults to the WebSocket constructor. */
+  openSocket?: (url: string) => Promise<WebSocket>;
 }
+
+/**
+ * The Workers way to open an outbound WebSocket: an HTTP upgrade through fetch. Unlike the constructor, a refused
+ * connection is a rejected promise we can catch, and the socket is open once accepted.
+ */
+export async function openSocketWithFetch(url: string): Promise<WebSocket> {
+  const response = await fetch(url.replace(/^ws/, "http"), { headers: { Upgrade: "websocket" } });
+  const socket = (response as Response & { webSocket?: WebSocket & { accept(): void } }).webSocket;
+  if (!socket) {
+    await response.body?.cancel();
+    throw new Error(`the Gateway answered HTTP ${response.status} instead of upgrading`);
+  }
+  socket.accept();
+  return socket;
+}
+
+const SOCKET_OPEN = 1;
+/** What a socket that could not be opened counts as: an abnormal closure. */
+const ABNORMAL_CLOSURE = 1006;
 
 export interface GatewayStatus {
   phase: string;
@@ -73,7 +94,7 @@ export class GatewayConnection {
   shutdown(): void {
     clearTimeout(this.#heartbeat);
     clearTimeout(this.#pendingConnect);
-    this.#socket?.close(4000, "shutdown");
+    this.#socket?.close(RESUMABLE_CLOSE_CODE, "shutdown");
     this.#socket = undefined;
     this.#session = undefined;
   }
@@ -91,7 +112,7 @@ export class GatewayConnection {
           this.#opts.log.info("discord_gateway_connecting", { connection: action.connection, mode: action.mode, delay_ms: action.delayMs });
           clearTimeout(this.#heartbeat);
           clearTimeout(this.#pendingConnect);
-          this.#pendingConnect = setTimeout(() => this.#open(action.connection, action.url), action.delayMs);
+          this.#pendingConnect = setTimeout(() => void this.#open(action.connection, action.url), action.delayMs);
           break;
         case "send":
           if (action.connection === session.connection) this.#socket?.send(JSON.stringify(action.payload));
@@ -132,19 +153,21 @@ export class GatewayConnection {
     if (botUserId) await this.#opts.onDispatch(event, data, botUserId);
   }
 
-  #open(connection: number, url: string): void {
+  async #open(connection: number, url: string): Promise<void> {
     const session = this.#session;
     if (!session || connection !== session.connection) return;
     let socket: WebSocket;
     try {
-      socket = new WebSocket(url);
+      socket = await (this.#opts.openSocket ?? (async (u: string) => new WebSocket(u)))(url);
     } catch (err) {
       this.#opts.log.warn("discord_gateway_connect_failed", { connection, message: errorMessage(err) });
-      this.#apply(session.handle({ type: "closed", connection, code: 1006 }));
+      this.#apply(session.handle({ type: "closed", connection, code: ABNORMAL_CLOSURE }));
       return;
     }
+    if (this.#session !== session || connection !== session.connection) return void socket.close(RESUMABLE_CLOSE_CODE, "superseded");
     this.#socket = socket;
-    socket.addEventListener("open", () => this.#apply(session.handle({ type: "open", connection })));
+    if (socket.readyState === SOCKET_OPEN) this.#apply(session.handle({ type: "open", connection }));
+    else socket.addEventListener("open", () => this.#apply(session.handle({ type: "open", connection })));
     socket.addEventListener("message", (event) => {
       let payload;
       try {

@@ -1,0 +1,39 @@
+import { createExecutionContext, createScheduledController, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it, vi } from "vitest";
+import worker, { DiscordGateway } from "../../functions/index.ts";
+import { eventually } from "../support/worker.ts";
+
+const bindings = env as unknown as Record<string, unknown>;
+const namespace = bindings.DISCORD_GATEWAY as DurableObjectNamespace;
+const ensure = (target: { fetch(request: Request): Promise<Response> }) =>
+  target.fetch(new Request("https://discord-gateway/ensure", { method: "POST" })).then((r) => r.json() as Promise<Record<string, unknown>>);
+
+describe("the DiscordGateway Durable Object", () => {
+  it("connects to nothing without DISCORD_BOT_TOKEN", async () => {
+    expect(bindings.DISCORD_BOT_TOKEN).toBeUndefined();
+    const stub = namespace.get(namespace.idFromName("gateway"));
+    expect(await ensure(stub)).toEqual({ phase: "disabled" });
+  });
+
+  it("is left alone by the cron trigger without a token", async () => {
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "* * * * *" }), bindings, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await ensure(namespace.get(namespace.idFromName("gateway")))).toEqual({ phase: "disabled" });
+  });
+
+  it("with a token starts identifying against DISCORD_GATEWAY_URL and keeps its state in storage", async () => {
+    const logs = vi.spyOn(console, "log");
+    const stub = namespace.get(namespace.idFromName("with-token"));
+    await runInDurableObject(stub, async (_instance, state) => {
+      // Nothing listens on port 9: the object must try, and keep trying, without throwing.
+      const gateway = new DiscordGateway(state, { ...bindings, DISCORD_BOT_TOKEN: "token", DISCORD_GATEWAY_URL: "ws://127.0.0.1:9" });
+      expect((await ensure(gateway)).phase).not.toBe("disabled");
+      await eventually(async () => (await state.storage.get("snapshot")) !== undefined, 5_000, "the stored snapshot");
+      const connecting = logs.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('"event":"discord_gateway_connecting"'));
+      expect(connecting[0]).toContain('"mode":"identify"');
+    });
+    logs.mockRestore();
+  });
+});
