@@ -13,6 +13,9 @@ const MAX_COMMAND_NAME = 32;
 
 export const ASK_COMMAND = "ask";
 export const QUESTION_OPTION = "question";
+export const FORGET_COMMAND = "forget";
+/** What /forget says on the person's behalf: the engine's whole-message "forget me" request. */
+export const FORGET_REQUEST_TEXT = "forget me";
 /** Discord caps a message at 2,000 characters; a question longer than one message makes no sense. */
 const MAX_QUESTION_LENGTH = 2_000;
 
@@ -48,5 +51,10 @@ export function discordCommands(botName: string): CommandDeclaration[] {
     },
     // Context-menu commands take no description: Discord rejects one.
     { name: askAboutCommandName(botName), type: COMMAND_TYPE.MESSAGE },
+    {
+      name: FORGET_COMMAND,
+      type: COMMAND_TYPE.CHAT_INPUT,
+      description: `Make ${botName} forget what it knows about you`.slice(0, 100),
+    },
   ];
 }

@@ -5,7 +5,7 @@
  */
 import type { z } from "zod";
 import type { InboundMessage } from "../../message.ts";
-import { ASK_COMMAND, COMMAND_TYPE, QUESTION_OPTION } from "./commands.ts";
+import { ASK_COMMAND, COMMAND_TYPE, FORGET_COMMAND, FORGET_REQUEST_TEXT, QUESTION_OPTION } from "./commands.ts";
 import {
   commandDataSchema,
   displayName,
@@ -55,6 +55,7 @@ function questionOf(data: DiscordCommandData): { kind: "question"; text: string 
     if (typeof question !== "string" || !question.trim()) return { kind: "invalid", issues: "data.options.question: missing" };
     return { kind: "question", text: question.trim() };
   }
+  if (data.type === COMMAND_TYPE.CHAT_INPUT && data.name === FORGET_COMMAND) return { kind: "question", text: FORGET_REQUEST_TEXT };
   // Routed by type, not by name: the name carries BOT_NAME, which may change before the commands are re-registered.
   if (data.type === COMMAND_TYPE.MESSAGE) {
     const target = data.target_id ? data.resolved?.messages?.[data.target_id] : undefined;
