@@ -117,7 +117,7 @@ describe("GatewayConnection over the fake Gateway", () => {
     await until(() => h.events.includes("discord_gateway_stopped"), "stop");
     await new Promise((r) => setTimeout(r, 500));
     expect((await state(h)).connections).toBe(1);
-    expect(h.stored()?.fatalCloseCode).toBe(4004);
+    expect(h.stored()?.fatal?.closeCode).toBe(4004);
   });
 
   it("resumes a stored session after a restart instead of identifying", async () => {

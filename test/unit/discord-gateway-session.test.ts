@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { IDENTIFY_BUDGET, INTENTS, OPCODE, RESUMABLE_CLOSE_CODE } from "../../lib/platforms/discord/gateway/protocol.ts";
-import { GatewaySession, type GatewayAction, type GatewaySnapshot } from "../../lib/platforms/discord/gateway/session.ts";
+import { FATAL_RETRY_AFTER_MS, GatewaySession, type GatewayAction, type GatewaySnapshot } from "../../lib/platforms/discord/gateway/session.ts";
 
 const TOKEN = "bot-token";
 const NOW = 1_750_000_000_000;
 const HEARTBEAT_MS = 41_250;
 
 function session(snapshot?: GatewaySnapshot, random = () => 0.5) {
-  return new GatewaySession({ token: TOKEN, gatewayUrl: "wss://gateway.test", random, ...(snapshot ? { snapshot } : {}) });
+  return new GatewaySession({ token: TOKEN, tokenFingerprint: "fp-1", gatewayUrl: "wss://gateway.test", random, ...(snapshot ? { snapshot } : {}) });
 }
 const ofType = <T extends GatewayAction["type"]>(actions: GatewayAction[], type: T) =>
   actions.filter((a): a is Extract<GatewayAction, { type: T }> => a.type === type);
@@ -101,7 +101,7 @@ describe("GatewaySession", () => {
     const actions = s.handle({ type: "payload", connection: 1, now: NOW, payload: { op: 7, d: null } });
     expect(actions.map((a) => a.type)).toEqual(["close", "connect"]);
     expect(ofType(actions, "connect")[0]!.mode).toBe("resume");
-    expect(s.handle({ type: "closed", connection: 1, code: RESUMABLE_CLOSE_CODE })).toEqual([]);
+    expect(s.handle({ type: "closed", connection: 1, code: RESUMABLE_CLOSE_CODE, now: NOW })).toEqual([]);
   });
 
   it("resumes after a resumable INVALID_SESSION and identifies anew, after 1–5 s, after a non-resumable one", () => {
@@ -118,32 +118,41 @@ describe("GatewaySession", () => {
     expect(s.snapshot.session).toBeNull();
   });
 
-  it.each([4004, 4010, 4011, 4012, 4013, 4014])("never reconnects after close code %i, not even when started again", (code) => {
+  it.each([4004, 4010, 4011, 4012, 4013, 4014])("does not reconnect after close code %i, not even when started again", (code) => {
     const s = session();
     handshake(s);
-    expect(s.handle({ type: "closed", connection: s.connection, code })).toEqual([{ type: "stopped", reason: "fatal_close", closeCode: code }]);
+    expect(s.handle({ type: "closed", connection: s.connection, code, now: NOW })).toEqual([{ type: "stopped", reason: "fatal_close", closeCode: code }]);
     const restarted = session(s.snapshot);
-    expect(restarted.handle({ type: "start", now: NOW })).toEqual([{ type: "stopped", reason: "fatal_close", closeCode: code }]);
+    expect(restarted.handle({ type: "start", now: NOW + 60_000 })).toEqual([{ type: "stopped", reason: "fatal_close", closeCode: code }]);
+  });
+
+  it("tries again after a fatal close once the token has changed, or after an hour", () => {
+    const s = session();
+    handshake(s);
+    s.handle({ type: "closed", connection: s.connection, code: 4004, now: NOW });
+    const newToken = new GatewaySession({ token: "new", tokenFingerprint: "fp-2", gatewayUrl: "wss://gateway.test", random: () => 0.5, snapshot: s.snapshot });
+    expect(newToken.handle({ type: "start", now: NOW + 1 })[0]).toMatchObject({ type: "connect" });
+    expect(session(s.snapshot).handle({ type: "start", now: NOW + FATAL_RETRY_AFTER_MS })[0]).toMatchObject({ type: "connect" });
   });
 
   it("resumes after an unexpected close, and identifies anew after 4007 or 4009", () => {
     const s = session();
     handshake(s);
     ready(s);
-    expect(ofType(s.handle({ type: "closed", connection: 1, code: 1006 }), "connect")[0]!.mode).toBe("resume");
-    expect(ofType(s.handle({ type: "closed", connection: 2, code: 4009 }), "connect")[0]!.mode).toBe("identify");
+    expect(ofType(s.handle({ type: "closed", connection: 1, code: 1006, now: NOW }), "connect")[0]!.mode).toBe("resume");
+    expect(ofType(s.handle({ type: "closed", connection: 2, code: 4009, now: NOW }), "connect")[0]!.mode).toBe("identify");
   });
 
   it("backs off longer after each failed connect, and starts over after a successful one", () => {
     const s = session(undefined, () => 0.999);
     s.handle({ type: "start", now: NOW });
-    const delays = [1, 2, 3, 4].map(() => ofType(s.handle({ type: "closed", connection: s.connection, code: 1006 }), "connect")[0]!.delayMs);
+    const delays = [1, 2, 3, 4].map(() => ofType(s.handle({ type: "closed", connection: s.connection, code: 1006, now: NOW }), "connect")[0]!.delayMs);
     expect(delays).toEqual([...delays].sort((a, b) => a - b));
     expect(delays[3]).toBeGreaterThan(delays[0]! * 4);
     s.handle({ type: "open", connection: s.connection });
     s.handle({ type: "payload", connection: s.connection, now: NOW, payload: { op: 10, d: { heartbeat_interval: HEARTBEAT_MS } } });
     ready(s);
-    expect(ofType(s.handle({ type: "closed", connection: s.connection, code: 1006 }), "connect")[0]!.delayMs).toBeLessThanOrEqual(1_000);
+    expect(ofType(s.handle({ type: "closed", connection: s.connection, code: 1006, now: NOW }), "connect")[0]!.delayMs).toBeLessThanOrEqual(1_000);
   });
 
   it("resumes a stored session after a restart instead of identifying", () => {

@@ -4,6 +4,7 @@
  * the session snapshot, and hands dispatches on one at a time, in the order Discord sent them. Edge-safe (the
  * WebSocket and timers of the Workers runtime); the Durable Object and the tests drive it.
  */
+import { bytesToHex } from "../../../crypto.ts";
 import { errorMessage, type Logger } from "../../../log.ts";
 import { payloadSchema, RESUMABLE_CLOSE_CODE } from "./protocol.ts";
 import { GatewaySession, type GatewayAction, type GatewaySnapshot } from "./session.ts";
@@ -38,6 +39,12 @@ export async function openSocketWithFetch(url: string): Promise<WebSocket> {
 }
 
 const SOCKET_OPEN = 1;
+const FINGERPRINT_HEX_CHARS = 16;
+
+/** Enough of the token's SHA-256 to tell tokens apart; says nothing usable about the token. */
+async function tokenFingerprint(token: string): Promise<string> {
+  return bytesToHex(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)))).slice(0, FINGERPRINT_HEX_CHARS);
+}
 /** What a socket that could not be opened counts as: an abnormal closure. */
 const ABNORMAL_CLOSURE = 1006;
 
@@ -67,6 +74,7 @@ export class GatewayConnection {
       const snapshot = await this.#opts.load();
       this.#session = new GatewaySession({
         token: this.#opts.token,
+        tokenFingerprint: await tokenFingerprint(this.#opts.token),
         gatewayUrl: this.#opts.gatewayUrl,
         random: this.#opts.random ?? Math.random,
         ...(snapshot ? { snapshot } : {}),
@@ -161,7 +169,7 @@ export class GatewayConnection {
       socket = await (this.#opts.openSocket ?? (async (u: string) => new WebSocket(u)))(url);
     } catch (err) {
       this.#opts.log.warn("discord_gateway_connect_failed", { connection, message: errorMessage(err) });
-      this.#apply(session.handle({ type: "closed", connection, code: ABNORMAL_CLOSURE }));
+      this.#apply(session.handle({ type: "closed", connection, code: ABNORMAL_CLOSURE, now: this.#now() }));
       return;
     }
     if (this.#session !== session || connection !== session.connection) return void socket.close(RESUMABLE_CLOSE_CODE, "superseded");
@@ -181,7 +189,7 @@ export class GatewayConnection {
     socket.addEventListener("close", (event) => {
       if (this.#socket === socket) this.#socket = undefined;
       this.#opts.log.info("discord_gateway_closed", { connection, code: event.code });
-      this.#apply(session.handle({ type: "closed", connection, code: event.code }));
+      this.#apply(session.handle({ type: "closed", connection, code: event.code, now: this.#now() }));
     });
     socket.addEventListener("error", () => this.#opts.log.warn("discord_gateway_socket_error", { connection }));
   }

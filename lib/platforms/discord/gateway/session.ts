@@ -23,8 +23,8 @@ import {
 export interface GatewaySnapshot {
   session: { sessionId: string; resumeUrl: string; seq: number | null; botUserId: string } | null;
   identifies: number[];
-  /** Set after a fatal close code: nothing reconnects until the token changes. */
-  fatalCloseCode?: number;
+  /** Set after a fatal close code: nothing reconnects for an hour, or until the token changes. */
+  fatal?: { closeCode: number; at: number; tokenFingerprint: string };
 }
 
 export type GatewayInput =
@@ -32,7 +32,7 @@ export type GatewayInput =
   | { type: "open"; connection: number }
   | { type: "payload"; connection: number; payload: GatewayPayload; now: number }
   | { type: "heartbeat_due"; connection: number }
-  | { type: "closed"; connection: number; code: number };
+  | { type: "closed"; connection: number; code: number; now: number };
 
 export type GatewayAction =
   | { type: "connect"; connection: number; url: string; delayMs: number; mode: "identify" | "resume" }
@@ -44,6 +44,8 @@ export type GatewayAction =
 
 export interface GatewaySessionOptions {
   token: string;
+  /** A non-secret digest of the token: a fatal stop holds only for the token that caused it. */
+  tokenFingerprint: string;
   gatewayUrl: string;
   /** In [0, 1): heartbeat jitter and reconnect backoff. */
   random: () => number;
@@ -58,6 +60,11 @@ const BASE_BACKOFF_MS = 1_000;
 const INVALID_SESSION_MIN_WAIT_MS = 1_000;
 const INVALID_SESSION_JITTER_MS = 4_000;
 const NORMAL_CLOSE = 1000;
+/**
+ * After a fatal close the fix happens elsewhere (a new token, the intent switched on in the portal): try again
+ * after this long. 24 tries a day stay far inside the IDENTIFY budget.
+ */
+export const FATAL_RETRY_AFTER_MS = 60 * 60 * 1000;
 const CLIENT_PROPERTIES = { os: "cloudflare-workers", browser: "parley", device: "parley" };
 
 export class GatewaySession {
@@ -97,12 +104,16 @@ export class GatewaySession {
       case "heartbeat_due":
         return this.#heartbeatDue();
       case "closed":
-        return this.#closed(input.code);
+        return this.#closed(input.code, input.now);
     }
   }
 
   #start(now: number): GatewayAction[] {
-    if (this.#snapshot.fatalCloseCode !== undefined) return [{ type: "stopped", reason: "fatal_close", closeCode: this.#snapshot.fatalCloseCode }];
+    const fatal = this.#snapshot.fatal;
+    if (fatal && fatal.tokenFingerprint === this.#opts.tokenFingerprint && now - fatal.at < FATAL_RETRY_AFTER_MS) {
+      return [{ type: "stopped", reason: "fatal_close", closeCode: fatal.closeCode }];
+    }
+    delete this.#snapshot.fatal;
     if (this.#phase !== "idle" && this.#phase !== "stopped") return [];
     if (!this.#snapshot.session && this.#identifiesSince(now).length >= IDENTIFY_BUDGET) return [{ type: "stopped", reason: "identify_budget" }];
     return this.#connect(0);
@@ -206,10 +217,10 @@ export class GatewaySession {
     return this.#send(OPCODE.HEARTBEAT, this.#snapshot.session?.seq ?? null);
   }
 
-  #closed(code: number): GatewayAction[] {
+  #closed(code: number, now: number): GatewayAction[] {
     if (FATAL_CLOSE_CODES.has(code)) {
       this.#phase = "stopped";
-      this.#snapshot.fatalCloseCode = code;
+      this.#snapshot.fatal = { closeCode: code, at: now, tokenFingerprint: this.#opts.tokenFingerprint };
       return [{ type: "stopped", reason: "fatal_close", closeCode: code }];
     }
     if (SESSION_ENDING_CLOSE_CODES.has(code)) this.#snapshot.session = null;
