@@ -107,8 +107,8 @@ async function main(): Promise<void> {
   const twilio = await startTwilioFake({ port: ports.twilio });
   stops.push(() => twilio.close());
 
-  // The simulator reads the admin view; a token made up per run unless the person set one.
-  if (!vars.get("ADMIN_TOKEN")) vars.set("ADMIN_TOKEN", randomBytes(24).toString("base64url"));
+  // The simulator reads the admin view; a token made up per run unless one is set (.dev.vars or the environment).
+  if (!vars.get("ADMIN_TOKEN")) vars.set("ADMIN_TOKEN", process.env.ADMIN_TOKEN || randomBytes(24).toString("base64url"));
   const simulator = await startSimulator({
     port: ports.simulator,
     workerUrl: local(ports.worker),
@@ -119,7 +119,8 @@ async function main(): Promise<void> {
 
   const envDir = resolve(ROOT, ".wrangler");
   mkdirSync(envDir, { recursive: true });
-  const envFile = resolve(envDir, "dev.vars.merged");
+  // One file per Worker port: a second stack (the browser tests) must not rewrite the settings of a running one.
+  const envFile = resolve(envDir, `dev.vars.${ports.worker}.merged`);
   writeFileSync(envFile, formatDotenv(vars), { mode: 0o600 });
   const wrangler = spawn(
     "npx",

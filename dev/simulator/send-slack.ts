@@ -20,11 +20,15 @@ export interface SentSlackMessage {
   status: number;
 }
 
-/** Slack message timestamps: seconds and a 6-digit sequence, unique per channel. */
+/**
+ * Slack message timestamps: seconds and a 6-digit sequence, unique per channel. The Slack fake numbers the bot's
+ * posts from 000001 within the same seconds: people's messages count from 500001 so the two never meet.
+ */
+const PEOPLE_SEQUENCE_BASE = 500_000;
 let sequence = 0;
 function nextTs(): string {
-  sequence = (sequence + 1) % 1_000_000;
-  return `${Math.floor(Date.now() / 1000)}.${String(sequence).padStart(6, "0")}`;
+  sequence = (sequence + 1) % PEOPLE_SEQUENCE_BASE;
+  return `${Math.floor(Date.now() / 1000)}.${String(PEOPLE_SEQUENCE_BASE + sequence).padStart(6, "0")}`;
 }
 
 export async function sendSlackMessage(

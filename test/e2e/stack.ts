@@ -1,0 +1,98 @@
+/**
+ * @module
+ * Starts the stack exactly as `npm run dev` does (node dev/start.ts), on free ports, and stops it with the same
+ * signal Ctrl-C sends. The browser tests drive the simulator page it serves.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { freePort } from "../../dev/ports.ts";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+/** wrangler dev bundles and boots workerd: slow on a busy 2-core machine. */
+const READY_TIMEOUT_MS = 120_000;
+const STOP_GRACE_MS = 15_000;
+
+export interface RunningStack {
+  workerUrl: string;
+  simulatorUrl: string;
+  adminToken: string;
+  /** Everything the stack printed, for a failure message. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+const PORT_SETTINGS = [
+  "PORT",
+  "REDIS_REST_PORT",
+  "QSTASH_PORT",
+  "LOCAL_MODEL_PORT",
+  "SLACK_FAKE_PORT",
+  "DISCORD_FAKE_PORT",
+  "DISCORD_GATEWAY_FAKE_PORT",
+  "TWILIO_FAKE_PORT",
+  "SIMULATOR_PORT",
+] as const;
+
+export async function startStack(): Promise<RunningStack> {
+  const ports: Record<string, string> = {};
+  for (const name of PORT_SETTINGS) ports[name] = String(await freePort());
+  const adminToken = randomBytes(18).toString("base64url");
+  const local = (name: string) => `http://127.0.0.1:${ports[name]}`;
+  const child = spawn(process.execPath, ["dev/start.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      ...ports,
+      ADMIN_TOKEN: adminToken,
+      // Always the local model, whatever the developer's environment says: the answers must be deterministic.
+      OPENAI_API_KEY: "local",
+      OPENAI_BASE_URL: `${local("LOCAL_MODEL_PORT")}/v1`,
+      BOT_NAME: "Parley",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const keep = (chunk: Buffer) => void (output = (output + chunk.toString("utf8")).slice(-20_000));
+  child.stdout!.on("data", keep);
+  child.stderr!.on("data", keep);
+  const stack: RunningStack = {
+    workerUrl: local("PORT"),
+    simulatorUrl: local("SIMULATOR_PORT"),
+    adminToken,
+    output: () => output,
+    stop: () => stopStack(child),
+  };
+  try {
+    await waitUntilReady(child, [`${stack.workerUrl}/health`, `${stack.simulatorUrl}/api/setup`]);
+  } catch (err) {
+    await stack.stop();
+    throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- npm run dev output ---\n${output}`);
+  }
+  return stack;
+}
+
+async function waitUntilReady(child: ChildProcess, urls: string[]): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`npm run dev exited with ${child.exitCode}`);
+    const answers = await Promise.all(urls.map((url) => fetch(url).then((r) => r.ok, () => false)));
+    if (answers.every(Boolean)) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the stack was not ready within ${READY_TIMEOUT_MS} ms`);
+}
+
+/** SIGINT, as Ctrl-C: dev/start.ts stops everything it started, wrangler's process group included. */
+function stopStack(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), STOP_GRACE_MS);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      done();
+    });
+    child.kill("SIGINT");
+  });
+}
