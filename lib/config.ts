@@ -102,6 +102,14 @@ export const settingsSchema = z.object({
   FACTS_IN_PROMPT: z.coerce.number().int().min(0).max(100).default(10),
   /** Facts expire this long after the person's last new fact. */
   FACTS_TTL_DAYS: z.coerce.number().int().min(1).default(90),
+
+  /** Answers one person gets per window (checked in the job, before the model is called). */
+  RATE_LIMIT_REPLIES: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_WINDOW_SECONDS: seconds(60),
+  /** How much of one message is stored and taken into the prompt; the rest is cut. */
+  MAX_MESSAGE_CHARS: z.coerce.number().int().min(100).default(4_000),
+  /** Judge calls per conversation per minute; over the cap the judge answers NO without a model call. */
+  MAX_JUDGE_CALLS_PER_MINUTE: z.coerce.number().int().min(0).default(6),
 });
 
 export type Settings = z.output<typeof settingsSchema>;
