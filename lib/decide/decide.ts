@@ -8,6 +8,7 @@ import type { ConversationState } from "../conversation/types.ts";
 import type { BotIdentity } from "../message.ts";
 import { JUDGE_THRESHOLD, RESPOND_THRESHOLD, replyProbability } from "./model.ts";
 import type { DecidableMessage, DecideOptions, Decision } from "./reasons.ts";
+import { questionRightAfterBot } from "./follows-bot.ts";
 import { botMemory, decideByRules } from "./rules.ts";
 
 export function decideResponse(
@@ -20,6 +21,8 @@ export function decideResponse(
   if ("decision" in outcome) return outcome.decision;
   const score = replyProbability(outcome.view, botMemory(state, opts));
   if (score >= RESPOND_THRESHOLD) return { respond: "yes", reason: "recent_followup", score };
-  if (opts.useJudge && score >= JUDGE_THRESHOLD) return { respond: "judge", reason: "judge", score };
+  if (opts.useJudge && (score >= JUDGE_THRESHOLD || questionRightAfterBot(state, msg, bot, opts.followupWindowSeconds * 1000))) {
+    return { respond: "judge", reason: "judge", score };
+  }
   return { respond: "no", reason: "no_trigger", score };
 }
