@@ -49,7 +49,10 @@ export const settingsSchema = z.object({
   MAX_REPLY_TOKENS: z.coerce.number().int().positive().default(600),
 
   DISCORD_APPLICATION_ID: optionalText,
-  DISCORD_PUBLIC_KEY: optionalText,
+  DISCORD_PUBLIC_KEY: optionalText.refine(
+    (v) => v === undefined || /^[0-9a-f]{64}$/i.test(v),
+    "must be the 64 hex characters of the application's public key",
+  ),
   DISCORD_BOT_TOKEN: optionalText,
   DISCORD_API_BASE_URL: url.default("https://discord.com/api/v10"),
   /** Where the Gateway connection goes (a local fake Gateway in tests); Discord's resume URLs take over after READY. */
