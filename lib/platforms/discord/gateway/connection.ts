@@ -63,6 +63,7 @@ export class GatewayConnection {
   #pendingConnect: ReturnType<typeof setTimeout> | undefined;
   /** Dispatches and saves run on this chain so they never overtake each other. */
   #queue: Promise<void> = Promise.resolve();
+  #lastSaved: string | undefined;
 
   constructor(opts: GatewayConnectionOptions) {
     this.#opts = opts;
@@ -144,7 +145,11 @@ export class GatewayConnection {
           break;
       }
     }
+    // Heartbeats and ACKs change nothing worth a storage write.
     const snapshot = session.snapshot;
+    const serialized = JSON.stringify(snapshot);
+    if (serialized === this.#lastSaved) return;
+    this.#lastSaved = serialized;
     this.#enqueue(() => this.#opts.save(snapshot));
   }
 
