@@ -24,6 +24,9 @@ let decideMs = 0;
 const decider = emptyTally();
 const byReason = new Map<DecisionReason, Tally>();
 const baselines = new Map(Object.keys(BASELINES).map((name) => [name, emptyTally()]));
+/** What USE_LLM_JUDGE would cost: the pairs the decider would hand to the judge (none is sent; no LLM here). */
+const JUDGE_ON = { ...BENCH_OPTIONS, useJudge: true };
+const judged = { pairs: 0, replies: 0 };
 /** Every SAMPLE_EVERY-th pair is timed again once the code is warm: the steady cost a Worker pays. */
 const SAMPLE_EVERY = 10;
 const sample: DecisionPair[] = [];
@@ -38,6 +41,12 @@ for await (const log of readLogs(file)) {
     const reasonTally = byReason.get(decision.reason) ?? emptyTally();
     count(reasonTally, respond, pair.truth);
     byReason.set(decision.reason, reasonTally);
+    if (decision.reason === "no_trigger" && decision.score !== undefined) {
+      if (decideResponse(pair.state, pair.msg, pair.bot, JUDGE_ON).respond === "judge") {
+        judged.pairs++;
+        if (pair.truth) judged.replies++;
+      }
+    }
     for (const [name, rule] of Object.entries(BASELINES)) count(baselines.get(name)!, rule(pair), pair.truth);
   }
 }
@@ -52,6 +61,12 @@ console.log("\nby reason            decided   replies   (replies: pairs where m 
 for (const [reason, t] of [...byReason].sort((a, b) => b[1].pairs - a[1].pairs)) {
   console.log(`${reason.padEnd(20)} ${String(t.pairs).padStart(7)} ${String(t.truePositives + t.falseNegatives).padStart(9)}`);
 }
+const missed = decider.falseNegatives;
+console.log(
+  `\nwith the LLM judge on: ${judged.pairs} of ${decider.pairs} pairs (${((100 * judged.pairs) / Math.max(1, decider.pairs)).toFixed(1)}%) ` +
+    `would be judged; ${judged.replies} of them are real replies (${(judged.replies / Math.max(1, judged.pairs)).toFixed(3)}), ` +
+    `${judged.replies} of the ${missed} replies the decider misses`,
+);
 const warmStart = performance.now();
 for (const pair of sample) decideResponse(pair.state, pair.msg, pair.bot, BENCH_OPTIONS);
 const warmMicros = ((performance.now() - warmStart) * 1000) / Math.max(1, sample.length);
@@ -64,6 +79,7 @@ if (values.json) {
   const out = {
     decider: figures(decider),
     baselines: Object.fromEntries([...baselines].map(([name, t]) => [name, figures(t)])),
+    judge: judged,
   };
   console.log(JSON.stringify(out));
 }

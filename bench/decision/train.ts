@@ -25,8 +25,11 @@ import { WEIGHTS_PATH, dataPath } from "./paths.ts";
 const TARGET_PRECISION = 0.86;
 /** The last logs of train are held out of the tree fit to pick the thresholds on unseen days. */
 const HELD_OUT_SHARE = 0.2;
-/** Below this the judge is not worth a call; above RESPOND_THRESHOLD it is not needed. */
-const JUDGE_PRECISION = 0.5;
+/**
+ * The judge band sits just under RESPOND_THRESHOLD and reaches down only while at least one in four of the
+ * messages inside it is a real reply: a judge call per message that is almost never for the bot is cost, not recall.
+ */
+const JUDGE_BAND_PRECISION = 0.25;
 const BOOST = { trees: 100, learningRate: 0.2 };
 
 /** Replays every pair, handing the ones the rules leave open to \`visit\`; returns the rules' own "yes" tally. */
@@ -94,7 +97,6 @@ scored.sort((a, b) => b.p - a.p);
 let tp = rules.yesTrue;
 let fp = rules.yesFalse;
 let best = { f1: 0, threshold: 1, precision: 0, recall: 0 };
-let judgeThreshold = 0;
 for (const s of scored) {
   if (s.truth) tp++;
   else fp++;
@@ -102,9 +104,20 @@ for (const s of scored) {
   const recall = tp / rules.positives;
   const f1 = (2 * precision * recall) / (precision + recall);
   if (precision >= TARGET_PRECISION && f1 > best.f1) best = { f1, threshold: s.p, precision, recall };
-  if (precision >= JUDGE_PRECISION) judgeThreshold = s.p;
 }
 console.log(`held-out train: threshold ${best.threshold.toFixed(4)} precision ${best.precision.toFixed(3)} recall ${best.recall.toFixed(3)} f1 ${best.f1.toFixed(3)}`);
+
+// The band [JUDGE_THRESHOLD, RESPOND_THRESHOLD): walk down from the respond threshold while the band stays worth judging.
+const band = { threshold: best.threshold, judged: 0, replies: 0 };
+let judged = 0;
+let replies = 0;
+for (const s of scored) {
+  if (s.p >= best.threshold) continue;
+  judged++;
+  if (s.truth) replies++;
+  if (replies / judged >= JUDGE_BAND_PRECISION) Object.assign(band, { threshold: s.p, judged, replies });
+}
+console.log(`judge band: from ${band.threshold.toFixed(4)}, ${band.judged} of ${scored.length} held-out open pairs judged, ${band.replies} of them replies (${(band.replies / Math.max(1, band.judged)).toFixed(3)})`);
 
 const round = (w: number[]): string => `[${w.map((x) => Number(x.toFixed(4))).join(", ")}]`;
 const comment = (names: readonly string[], w: number[]): string =>
@@ -131,7 +144,8 @@ export const DECISION_TREES = {
 } as const;
 
 export const RESPOND_THRESHOLD = ${best.threshold.toFixed(4)};
-export const JUDGE_THRESHOLD = ${Math.min(judgeThreshold, best.threshold).toFixed(4)};
+/** Scores in [JUDGE_THRESHOLD, RESPOND_THRESHOLD) go to the LLM judge when it is on: held-out train, ${band.judged} of ${scored.length} open pairs, ${band.replies} real replies. */
+export const JUDGE_THRESHOLD = ${band.threshold.toFixed(4)};
 `,
 );
 console.log(`wrote ${WEIGHTS_PATH}`);

@@ -135,6 +135,24 @@ describe("messages without an explicit trigger", () => {
     expect(withJudge.score).toBeGreaterThan(0);
   });
 
+  it("a bystander's unrelated chatter with someone else is not sent to the LLM judge", () => {
+    const msg = message("did you try the nvidia driver from the ppa before rebooting", {
+      ts: T0 + 20 * 60_000, author: { id: "UCAROL", name: "carol", isBot: false },
+    });
+    const lines: Line[] = [
+      ["UALICE", "parley: how do I list open ports on this box?", 10],
+      ["UBOT", "alice: run `ss -tlnp`, it lists listening TCP ports with their processes", 20],
+      ["UBOB", "carol: my screen stays black after the upgrade", 900],
+      ["UCAROL", "bob: which graphics card?", 960],
+      ["UBOB", "carol: a geforce 1060, it worked yesterday", 1020],
+      ["UCAROL", "bob: then it is the driver", 1080],
+      ["UBOB", "the nouveau one i think", 1140],
+    ];
+    const decision = decideResponse(channel(lines, msg), msg, BOT, { ...OPTS, useJudge: true });
+    expect(decision.respond).toBe("no");
+    expect(decision.reason).toBe("no_trigger");
+  });
+
   it("decides in well under a millisecond", () => {
     const { state, msg } = afterAnswer("thanks! and how do I see UDP ones too?", 15);
     for (let k = 0; k < 200; k++) decideResponse(state, msg, BOT, OPTS);
