@@ -48,10 +48,12 @@ twilio.post("/sms", async (c) => {
   const bot: BotIdentity = { userId: parsed.sms.To, name: rt.settings.BOT_NAME, aliases: rt.settings.BOT_ALIASES };
   const keyword = carrierKeyword(parsed.sms.Body);
   if (keyword) {
-    await using("redis", () => recordKeyword(rt, msg, keyword));
+    // Twilio answers keywords itself; kept in the conversation, never answered by the bot.
+    await using("redis", () => recordKeyword(rt, { ...msg, noReply: true }, keyword));
     return twiml(c, EMPTY_TWIML);
   }
-  if (isMediaOnly(parsed.sms)) return twiml(c, await using("redis", () => answerMediaOnly(rt, msg)));
+  // Answered right here in the TwiML, so no job may take it for the message to answer.
+  if (isMediaOnly(parsed.sms)) return twiml(c, await using("redis", () => answerMediaOnly(rt, { ...msg, noReply: true })));
   await ingest(rt, msg, bot, {
     alwaysAnswer: true,
     delaySeconds: rt.settings.SMS_BURST_WINDOW_SECONDS,

@@ -45,6 +45,8 @@ export interface InboundMessage {
   replyTarget: ReplyTarget;
   /** True when the platform says this delivery repeats one it already sent (Slack X-Slack-Retry-Num). */
   redelivery?: boolean;
+  /** Kept in the conversation but never answered (an SMS carrier keyword such as STOP or HELP). */
+  noReply?: boolean;
 }
 
 /** Who the bot is on the platform at hand. */

@@ -10,6 +10,9 @@ import { selectTurn } from "./conversation/turn.ts";
 import type { ConversationState } from "./conversation/types.ts";
 import { decideResponse, explicitTrigger, type Decision, type DecisionReason } from "./decide/index.ts";
 import { GiveUp, RetryLater, using } from "./errors.ts";
+import { judgeWithinCap } from "./limits/judge-cap.ts";
+import { capInboundMessage } from "./limits/message-length.ts";
+import { checkReplyRate, RATE_LIMIT_NOTICE } from "./limits/reply-rate.ts";
 import type { BotIdentity, InboundMessage, ReplyTarget } from "./message.ts";
 import { FORGET_CONFIRMATION, forgetPerson, isForgetRequest } from "./memory/forget.ts";
 import { memoryNotes, publishMemoryJob } from "./memory/hooks.ts";
@@ -20,10 +23,12 @@ import type { Runtime } from "./runtime.ts";
 const REQUIRED_REASONS: ReadonlySet<DecisionReason> = new Set(["direct_mention", "dm", "command"]);
 
 export interface IngestOptions {
-  /** Wait before the job runs, so that a burst of messages gets one answer (SMS). */
+  /** Wait before the job runs, and answer only the last message of a burst, so a burst gets one answer (SMS). */
   delaySeconds?: number;
   /** Answer even if the decider would not (platform rules, e.g. every SMS). */
   alwaysAnswer?: boolean;
+  /** Platform lines for the system message (e.g. the SMS length to aim for); they travel with the job. */
+  systemNotes?: string[];
 }
 
 export interface IngestResult {
@@ -32,8 +37,9 @@ export interface IngestResult {
   published: boolean;
 }
 
-export async function ingest(rt: Runtime, msg: InboundMessage, bot: BotIdentity, opts: IngestOptions = {}): Promise<IngestResult> {
+export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdentity, opts: IngestOptions = {}): Promise<IngestResult> {
   const s = rt.settings;
+  const msg = capInboundMessage(inbound, s.MAX_MESSAGE_CHARS);
   const explicit = explicitTrigger(msg, bot);
   const reset = isResetRequest(msg.text, bot, s.RESET_WORDS);
   const { status, state } = await using("redis", () =>
@@ -72,26 +78,36 @@ export async function ingest(rt: Runtime, msg: InboundMessage, bot: BotIdentity,
     reason: decision.reason,
     bot,
     replyTarget: msg.replyTarget,
+    ...(opts.systemNotes?.length ? { systemNotes: opts.systemNotes } : {}),
+    ...(opts.delaySeconds ? { waitsForBurst: true } : {}),
   };
   const published = await using("qstash", () => rt.queue.publish(kind, job, { delaySeconds: opts.delaySeconds }));
   rt.log.info("job_published", { ...where, kind, job: published.messageId, deduplicated: published.deduplicated });
   return { status, decision, published: true };
 }
 
-/** Posts an answer on the platform; returns the ids of the posted messages. */
-export type SendReply = (target: ReplyTarget, text: string) => Promise<string[]>;
+/** The platform side of a job. */
+export interface Replier {
+  /** False when the person must not be messaged (an opted-out number): the job ends before any model call. */
+  canReach(target: ReplyTarget): Promise<boolean>;
+  /** Posts an answer on the platform; returns the ids of the posted messages. */
+  send(target: ReplyTarget, text: string): Promise<string[]>;
+}
 
 export type JobOutcome =
   | "answered"
   | "forgotten"
   | "skipped"
   | "judge_no"
+  | "rate_limited"
   | "already_answered"
   | "covered"
   | "conversation_gone"
+  | "unreachable"
+  | "superseded"
   | "gave_up";
 
-export async function runJob(rt: Runtime, kind: JobKind, job: Job, send: SendReply): Promise<JobOutcome> {
+export async function runJob(rt: Runtime, kind: JobKind, job: Job, replier: Replier): Promise<JobOutcome> {
   const where = { platform: job.key.platform, tenant: job.key.tenant, channel: job.key.channel, trigger: job.trigger.id, kind };
   const claim = await rt.store.claimReply(job.key, job.conversationId, job.trigger);
   if (claim.status === "busy") throw new RetryLater("another attempt is answering this message", claim.retryAfterSeconds);
@@ -102,7 +118,7 @@ export async function runJob(rt: Runtime, kind: JobKind, job: Job, send: SendRep
   }
   let posted = false;
   try {
-    const outcome = await answer(rt, kind, job, claim.state, send, () => (posted = true));
+    const outcome = await answer(rt, kind, job, claim.state, replier, () => (posted = true));
     rt.log.info("job_ended", { ...where, outcome });
     return outcome;
   } catch (err) {
@@ -122,15 +138,23 @@ async function answer(
   kind: JobKind,
   job: Job,
   state: ConversationState,
-  send: SendReply,
+  replier: Replier,
   onPosted: () => void,
 ): Promise<JobOutcome> {
   const s = rt.settings;
+  if (!(await replier.canReach(job.replyTarget))) {
+    await rt.store.markHandled(job.key, job.trigger.id);
+    return "unreachable";
+  }
   const turn = selectTurn(state.recent, job.trigger);
   if (!turn) return "conversation_gone";
+  if (job.waitsForBurst && turn.current.id !== job.trigger.id) {
+    await rt.store.markHandled(job.key, job.trigger.id);
+    return "superseded";
+  }
   if (job.required && isForgetRequest(turn.current.text, job.bot)) {
     await forgetPerson(rt, job);
-    await send(job.replyTarget, FORGET_CONFIRMATION);
+    await replier.send(job.replyTarget, FORGET_CONFIRMATION);
     onPosted();
     await rt.store.markHandled(job.key, job.trigger.id);
     return "forgotten";
@@ -142,21 +166,30 @@ async function answer(
     botUserId: job.bot.userId,
     now: new Date(rt.now()),
     summary: state.summary,
-    systemNotes: [...rt.systemNotes(job.key.platform), ...notes],
+    systemNotes: [...(job.systemNotes ?? []), ...notes],
     history: turn.history,
     current: turn.current,
     budgetTokens: s.PROMPT_TOKEN_BUDGET,
   });
-  if (kind === "judge" && !(await rt.llm.judge(prompt))) {
+  if (kind === "judge" && !(await judgeWithinCap(rt, job.key, () => rt.llm.judge(prompt)))) {
     await rt.store.markHandled(job.key, job.trigger.id);
     return "judge_no";
+  }
+  const allowance = await checkReplyRate(rt, job.key, job.trigger.authorId);
+  if (allowance !== "allowed") {
+    if (allowance === "notify") {
+      await replier.send(job.replyTarget, RATE_LIMIT_NOTICE);
+      onPosted();
+    }
+    await rt.store.markHandled(job.key, job.trigger.id);
+    return "rate_limited";
   }
   const text = await rt.llm.generate(prompt, { required: job.required });
   if (text === null) {
     await rt.store.markHandled(job.key, job.trigger.id);
     return "skipped";
   }
-  const ids = await send(job.replyTarget, text);
+  const ids = await replier.send(job.replyTarget, text);
   onPosted();
   const now = rt.now();
   await rt.store.recordReply(job.key, {

@@ -45,6 +45,7 @@ const storedMessageSchema = z.object({
   ts: z.number(),
   mentions: z.array(z.string()).optional(),
   replyToAuthorId: z.string().optional(),
+  noReply: z.boolean().optional(),
 });
 
 /** cjson turns an empty Lua table into `{}`; the REST client may already have parsed the JSON string. */
@@ -89,6 +90,7 @@ export function toStoredMessage(msg: InboundMessage): StoredMessage {
   };
   if (msg.mentions.length > 0) stored.mentions = msg.mentions;
   if (msg.replyToAuthorId) stored.replyToAuthorId = msg.replyToAuthorId;
+  if (msg.noReply) stored.noReply = true;
   return stored;
 }
 

@@ -1,8 +1,8 @@
 /**
  * @module
  * Which part of a conversation an answer is for. A job reads the conversation when it runs, so one answer covers
- * a burst: the "current" message is the trigger author's latest message, everything before it is history, and
- * whatever came later waits for its own job.
+ * a burst: the "current" message is the trigger author's latest answerable message, everything before it is
+ * history, and whatever came later waits for its own job.
  */
 import type { StoredMessage } from "./types.ts";
 
@@ -17,7 +17,7 @@ export interface Turn {
 export function selectTurn(recent: StoredMessage[], trigger: { id: string; ts: number; authorId: string }): Turn | null {
   let currentIndex = recent.findIndex((m) => m.id === trigger.id);
   for (let i = recent.length - 1; i > currentIndex; i--) {
-    if (recent[i]!.authorId === trigger.authorId && recent[i]!.role === "user") {
+    if (recent[i]!.authorId === trigger.authorId && recent[i]!.role === "user" && !recent[i]!.noReply) {
       currentIndex = i;
       break;
     }

@@ -16,6 +16,8 @@ export interface StoredMessage {
   mentions?: string[];
   /** Author id of the message this one replies to, when the platform says so. */
   replyToAuthorId?: string;
+  /** Never the message an answer is for (an SMS carrier keyword). */
+  noReply?: boolean;
 }
 
 /** What the decider and the prompt builder see of a conversation. */

@@ -45,6 +45,9 @@ export const jobSchema = z.object({
   bot: z.object({ userId: z.string(), name: z.string(), aliases: z.array(z.string()) }),
   replyTarget: replyTargetSchema,
   systemNotes: z.array(z.string().max(2_000)).max(5).optional(),
+  /** Answer only the last message of the person's burst: a job whose author wrote again since ends, and the later
+   *  message's job answers them all. */
+  waitsForBurst: z.boolean().optional(),
 });
 
 export type Job = z.output<typeof jobSchema>;

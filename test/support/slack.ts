@@ -44,7 +44,8 @@ export function slackMessageEvent(args: {
   threadTs?: string;
   channelType?: "channel" | "group" | "im" | "mpim";
 }): { body: string; ts: string } {
-  const ts = args.ts ?? `${Math.floor(Date.now() / 1000)}.${String(++seq).padStart(6, "0")}`;
+  // Like Slack: wall-clock seconds with microseconds, unique per message.
+  const ts = args.ts ?? ((Date.now() * 1000 + (++seq % 1000)) / 1e6).toFixed(6);
   const event: Record<string, unknown> = {
     type: args.type ?? "message",
     user: args.user,

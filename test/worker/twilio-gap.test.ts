@@ -6,7 +6,10 @@ import { callWorker, eventually, settle, startJobPump, type JobPump } from "../s
 const SUITE = "twgap";
 /** A 6-second gap stands for the 30-minute one: the same TTL mechanism, in test time. */
 const GAP_SECONDS = 6;
-const env = twilioSuiteEnv(SUITE, { SMS_CONVERSATION_GAP_MINUTES: String(GAP_SECONDS / 60), SMS_BURST_WINDOW_SECONDS: "0" });
+const env = twilioSuiteEnv(SUITE, { SMS_CONVERSATION_GAP_MINUTES: String(GAP_SECONDS / 60), SMS_BURST_WINDOW_SECONDS: "0",
+  // Facts about the person outlive a conversation by design; this suite checks that the exchange itself does not.
+  MEMORY_ENABLED: "false",
+});
 let pump: JobPump;
 
 beforeAll(() => {

@@ -1,0 +1,18 @@
+/**
+ * @module
+ * A per-conversation cap on judge calls per minute: a busy channel where nobody addresses the bot must not turn
+ * every message into a model call. Over the cap the judge answers NO without asking the model.
+ */
+import type { ConversationKey } from "../message.ts";
+import { placeId } from "../conversation/keys.ts";
+import type { Runtime } from "../runtime.ts";
+import { limitersFor } from "./limiters.ts";
+
+export async function judgeWithinCap(rt: Runtime, key: ConversationKey, askJudge: () => Promise<boolean>): Promise<boolean> {
+  const verdict = await limitersFor(rt).judge.limit(placeId(key));
+  if (!verdict.success) {
+    rt.log.info("judge_capped", { platform: key.platform, tenant: key.tenant, channel: key.channel });
+    return false;
+  }
+  return askJudge();
+}

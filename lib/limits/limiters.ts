@@ -1,0 +1,44 @@
+/**
+ * @module
+ * The @upstash/ratelimit instances of one runtime, built once and kept with it: their in-memory cache of blocked
+ * identifiers then survives across the requests an isolate serves, saving a Redis call per blocked attempt.
+ */
+import { Ratelimit } from "@upstash/ratelimit";
+import type { Runtime } from "../runtime.ts";
+
+export interface Limiters {
+  /** Answers per person (platform, tenant, author) per RATE_LIMIT_WINDOW_SECONDS. */
+  replies: Ratelimit;
+  /** Judge calls per conversation per minute. */
+  judge: Ratelimit;
+}
+
+const JUDGE_WINDOW = "60 s";
+/** Fail open after this long: a slow Redis must not silence the bot. */
+const LIMIT_TIMEOUT_MS = 2_000;
+
+const cache = new WeakMap<Runtime, Limiters>();
+
+export function limitersFor(rt: Runtime): Limiters {
+  let limiters = cache.get(rt);
+  if (!limiters) {
+    const s = rt.settings;
+    const prefix = `${s.REDIS_KEY_PREFIX}:limit`;
+    limiters = {
+      replies: new Ratelimit({
+        redis: rt.redis,
+        prefix: `${prefix}:reply`,
+        limiter: Ratelimit.slidingWindow(s.RATE_LIMIT_REPLIES, `${s.RATE_LIMIT_WINDOW_SECONDS} s`),
+        timeout: LIMIT_TIMEOUT_MS,
+      }),
+      judge: new Ratelimit({
+        redis: rt.redis,
+        prefix: `${prefix}:judge`,
+        limiter: Ratelimit.fixedWindow(s.MAX_JUDGE_CALLS_PER_MINUTE, JUDGE_WINDOW),
+        timeout: LIMIT_TIMEOUT_MS,
+      }),
+    };
+    cache.set(rt, limiters);
+  }
+  return limiters;
+}
