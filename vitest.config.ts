@@ -46,6 +46,10 @@ export default defineConfig({
                 DISCORD_GATEWAY_CONTROL_URL: inject("discordGatewayControlUrl"),
                 BOT_NAME: "Parley",
                 BOT_ALIASES: "parley bot",
+                // The memory job adds model calls that quote the exchange (and so match other suites' markers):
+                // off here, switched on by the memory suites.
+                MEMORY_ENABLED: "false",
+                SUMMARY_ENABLED: "false",
               },
             },
           })),

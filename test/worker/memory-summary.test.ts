@@ -11,8 +11,8 @@ const SUITE = "memsum";
 const BUDGET = 400;
 /** 150 questions and 150 answers. */
 const TURNS = 150;
-// Facts off: the earliest detail can only come back through the summary.
-const env = suiteEnv(SUITE, { PROMPT_TOKEN_BUDGET: String(BUDGET), MEMORY_ENABLED: "false", CONVERSATION_TIMEOUT_SECONDS: "600" });
+// Facts off: the earliest detail can only come back through the summary. One person asks 150 times: no reply limit.
+const env = suiteEnv(SUITE, { PROMPT_TOKEN_BUDGET: String(BUDGET), MEMORY_ENABLED: "false", SUMMARY_ENABLED: "true", CONVERSATION_TIMEOUT_SECONDS: "600", RATE_LIMIT_REPLIES: "1000" });
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
 let pump: JobPump;
 
