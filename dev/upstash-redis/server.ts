@@ -12,12 +12,15 @@ import { RedisConnections } from "./connections.ts";
 import { BASE64_ENCODING, ENCODING_HEADER } from "./encode.ts";
 import { runCommand, runPipeline, runTransaction, type EndpointAnswer } from "./execute.ts";
 import { hasBearerToken, MAX_REQUEST_BYTES, readJsonBody } from "./http-request.ts";
+import { ScriptFlagTranslator } from "./script-flags.ts";
 
 export interface RedisBridgeOptions {
   port: number;
   host?: string;
   redisUrl: string;
   token: string;
+  /** Called once per accepted REST request (its path): how benchmarks count round trips. */
+  onRequest?: (path: string) => void;
 }
 
 export interface RunningBridge {
@@ -40,9 +43,10 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 export async function startRedisBridge(opts: RedisBridgeOptions): Promise<RunningBridge> {
   const host = opts.host ?? DEFAULT_HOST;
   const connections = new RedisConnections(opts.redisUrl);
+  const scripts = new ScriptFlagTranslator();
   await connections.shared();
   const server = createServer((req, res) => {
-    handle(req, res, connections, opts.token).catch((err: unknown) => {
+    handle(req, res, connections, scripts, opts).catch((err: unknown) => {
       logger.error("redis_bridge_failed", { path: req.url, error: errorMessage(err) });
       if (!res.headersSent) reply(res, 500, { error: `ERR redis bridge: ${errorMessage(err)}` });
       else res.destroy();
@@ -65,12 +69,18 @@ export async function startRedisBridge(opts: RedisBridgeOptions): Promise<Runnin
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, connections: RedisConnections, token: string): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  connections: RedisConnections,
+  scripts: ScriptFlagTranslator,
+  opts: RedisBridgeOptions,
+): Promise<void> {
   const path = new URL(req.url ?? "/", "http://bridge").pathname.replace(/(.)\/+$/, "$1");
   const endpoint = ENDPOINTS.get(path);
   if (!endpoint) return refuse(req, res, 404, `ERR unknown endpoint ${path}`);
   if (req.method !== "POST") return refuse(req, res, 405, `ERR use POST for ${path}`);
-  if (!hasBearerToken(req, token)) return refuse(req, res, 401, "Unauthorized");
+  if (!hasBearerToken(req, opts.token)) return refuse(req, res, 401, "Unauthorized");
   const body = await readJsonBody(req);
   if (body.kind === "too_large") {
     res.setHeader("Connection", "close");
@@ -78,7 +88,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, connections: Re
   }
   if (body.kind === "not_json") return refuse(req, res, 400, "ERR failed to parse request body as JSON");
   const base64 = req.headers[ENCODING_HEADER] === BASE64_ENCODING;
-  const answer = await endpoint(connections, body.value, base64);
+  opts.onRequest?.(path);
+  const answer = await endpoint(connections, scripts.translate(body.value), base64);
   for (const failure of answer.failures) logger.warn("redis_bridge_command_error", { path, ...failure });
   reply(res, answer.status, answer.body);
 }
