@@ -175,7 +175,7 @@ async function answer(
     await rt.store.markHandled(job.key, job.trigger.id);
     return "judge_no";
   }
-  const allowance = await checkReplyRate(rt, job.key, job.trigger.authorId);
+  const allowance = await checkReplyRate(rt, job.key, job.trigger);
   if (allowance !== "allowed") {
     if (allowance === "notify") {
       await replier.send(job.replyTarget, RATE_LIMIT_NOTICE);

@@ -1,7 +1,8 @@
 /**
  * @module
  * The per-person reply rate limit, checked in the job before the model is called (never on the webhook's path).
- * Over the limit the bot says so once, then stays quiet until the window has passed.
+ * Over the limit the bot says so once, then stays quiet until the window has passed. Each trigger message counts
+ * once: a job that QStash retries after a failed model call or post does not spend the person's allowance again.
  */
 import type { ConversationKey } from "../message.ts";
 import type { Runtime } from "../runtime.ts";
@@ -17,13 +18,21 @@ export function personId(key: ConversationKey, authorId: string): string {
   return [key.platform, key.tenant, authorId].join("|");
 }
 
-export async function checkReplyRate(rt: Runtime, key: ConversationKey, authorId: string): Promise<ReplyAllowance> {
-  const person = personId(key, authorId);
+export async function checkReplyRate(rt: Runtime, key: ConversationKey, trigger: { id: string; authorId: string }): Promise<ReplyAllowance> {
+  const s = rt.settings;
+  const person = personId(key, trigger.authorId);
+  const prefix = `${s.REDIS_KEY_PREFIX}:limit`;
+  const firstAttempt = await rt.redis.set(`${prefix}:counted:${key.platform}|${key.tenant}|${trigger.id}`, "1", {
+    nx: true,
+    ex: s.RATE_LIMIT_WINDOW_SECONDS,
+  });
+  // A retry of a job that was let through: a limited one ended with 2xx and is never retried.
+  if (firstAttempt !== "OK") return "allowed";
   const verdict = await limitersFor(rt).replies.limit(person);
   if (verdict.success) return "allowed";
   // One notice per window: the first job over the limit wins the key, later ones find it taken.
   const quietSeconds = Math.max(1, Math.ceil((verdict.reset - rt.now()) / 1000));
-  const first = await rt.redis.set(`${rt.settings.REDIS_KEY_PREFIX}:limit:told:${person}`, "1", { nx: true, ex: quietSeconds });
-  rt.log.info("reply_rate_limited", { platform: key.platform, tenant: key.tenant, author: authorId, notice: first === "OK" });
+  const first = await rt.redis.set(`${prefix}:told:${person}`, "1", { nx: true, ex: quietSeconds });
+  rt.log.info("reply_rate_limited", { platform: key.platform, tenant: key.tenant, author: trigger.authorId, notice: first === "OK" });
   return first === "OK" ? "notify" : "quiet";
 }

@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { CUT_MARK, capMessageText } from "../../lib/limits/message-length.ts";
+import { RATE_LIMIT_NOTICE } from "../../lib/limits/reply-rate.ts";
+import type { InboundMessage } from "../../lib/message.ts";
+import { createRuntime } from "../../lib/runtime.ts";
+import { qstashSignature } from "../support/hostile-signers.ts";
+import { modelRequests, scriptModel } from "../support/model.ts";
+import { BOT_USER_ID, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { callWorker, eventually, settle, startJobPump, suiteEnv, type JobPump, type TestEnv } from "../support/worker.ts";
+
+const SUITE = "limits";
+const env = suiteEnv(SUITE, {
+  RATE_LIMIT_REPLIES: "2",
+  RATE_LIMIT_WINDOW_SECONDS: "60",
+  MAX_MESSAGE_CHARS: "200",
+  MAX_JUDGE_CALLS_PER_MINUTE: "2",
+  MEMORY_ENABLED: "false",
+  SUMMARY_ENABLED: "false",
+});
+/** A short window in a suite of its own, to watch it pass. */
+const SHORT_SUITE = "limitsshort";
+const SHORT_WINDOW_SECONDS = 5;
+const shortEnv = suiteEnv(SHORT_SUITE, {
+  RATE_LIMIT_REPLIES: "1",
+  RATE_LIMIT_WINDOW_SECONDS: String(SHORT_WINDOW_SECONDS),
+  MEMORY_ENABLED: "false",
+  SUMMARY_ENABLED: "false",
+});
+const pumps: JobPump[] = [];
+let seq = 0;
+
+beforeAll(() => {
+  pumps.push(startJobPump(env, SUITE), startJobPump(shortEnv, SHORT_SUITE));
+});
+afterAll(async () => {
+  await Promise.all(pumps.map((p) => p.stop()));
+});
+
+function newChannel(): string {
+  seq += 1;
+  return `CL${Date.now().toString(36).toUpperCase()}${seq}`;
+}
+
+/** Sends a mention and waits for its job's `job_ended` line, so the next message comes after it. */
+async function mentionAndWait(channel: string, user: string, text: string, testEnv: TestEnv = env): Promise<void> {
+  // A timestamp of now (not of the whole second): an answer covers every message older than itself.
+  const ts = (Date.now() / 1000).toFixed(6);
+  const event = slackMessageEvent({ team: "TLIMITS", channel, user, text: `<@${BOT_USER_ID}> ${text}`, ts });
+  const logs = vi.spyOn(console, "log");
+  try {
+    expect((await callWorker(testEnv, await signedSlackRequest(event.body))).status).toBe(200);
+    const ended = (line: unknown) => String(line).includes('"event":"job_ended"') && String(line).includes(`"trigger":"${channel}:${ts}"`);
+    await eventually(async () => logs.mock.calls.some((c) => ended(c[0])), 20_000, "the job to end");
+  } finally {
+    logs.mockRestore();
+  }
+}
+
+async function postedTexts(channel: string): Promise<string[]> {
+  return (await slackPosts(channel)).map((p) => p.text);
+}
+
+describe("the per-person reply rate limit", () => {
+  it("answers up to the limit, says so once, then stays quiet", async () => {
+    const channel = newChannel();
+    for (let i = 1; i <= 5; i++) await mentionAndWait(channel, "UFAST", `question ${i}`);
+    const posts = await postedTexts(channel);
+    expect(posts).toHaveLength(3);
+    expect(posts.slice(0, 2)).not.toContain(RATE_LIMIT_NOTICE);
+    expect(posts[2]).toBe(RATE_LIMIT_NOTICE);
+  });
+
+  it("counts each person separately", async () => {
+    const channel = newChannel();
+    await mentionAndWait(channel, "UCALM1", "one");
+    await mentionAndWait(channel, "UCALM2", "two");
+    await mentionAndWait(channel, "UCALM3", "three");
+    expect(await postedTexts(channel)).not.toContain(RATE_LIMIT_NOTICE);
+  });
+
+  it("does not count a retried job twice", async () => {
+    const channel = newChannel();
+    const marker = `retried-${channel}`;
+    await scriptModel({ match: marker, status: 500, times: 2 });
+    await mentionAndWait(channel, "URETRY", `first ${marker}`);
+    await eventually(async () => (await postedTexts(channel)).length === 1, 20_000, "the answer after retries");
+    await mentionAndWait(channel, "URETRY", "second");
+    expect(await postedTexts(channel)).not.toContain(RATE_LIMIT_NOTICE);
+  });
+
+  it("answers again once the window has passed", async () => {
+    const channel = newChannel();
+    await mentionAndWait(channel, "UPAUSE", "one", shortEnv);
+    await mentionAndWait(channel, "UPAUSE", "two", shortEnv);
+    expect(await postedTexts(channel)).toHaveLength(2);
+    expect((await postedTexts(channel))[1]).toBe(RATE_LIMIT_NOTICE);
+    // A sliding window forgets the previous window's answers gradually: two windows clear it.
+    await settle(2 * SHORT_WINDOW_SECONDS * 1000 + 500);
+    await mentionAndWait(channel, "UPAUSE", "three", shortEnv);
+    const posts = await postedTexts(channel);
+    expect(posts).toHaveLength(3);
+    expect(posts[2]).not.toBe(RATE_LIMIT_NOTICE);
+  });
+});
+
+describe("the message length cap", () => {
+  it("cuts a long message before it is stored or reaches the prompt", async () => {
+    const channel = newChannel();
+    const marker = `long-${channel}`;
+    await mentionAndWait(channel, "ULONG", `${marker} ${"filler ".repeat(1_000)} TAIL-${marker}`);
+    const [request] = await modelRequests(marker);
+    const prompt = JSON.stringify(request!.messages);
+    expect(prompt).not.toContain(`TAIL-${marker}`);
+    expect(request!.messages.at(-1)!.content.length).toBeLessThan(600);
+  });
+
+  it("never cuts inside a surrogate pair", () => {
+    const text = "a".repeat(9) + "😀" + "b";
+    expect(capMessageText(text, 10)).toBe("a".repeat(9) + CUT_MARK);
+    expect(capMessageText("short", 10)).toBe("short");
+  });
+});
+
+describe("the judge cap", () => {
+  it("asks the model at most MAX_JUDGE_CALLS_PER_MINUTE times per conversation and answers NO beyond", async () => {
+    const rt = createRuntime(env);
+    const channel = newChannel();
+    const marker = `judgecap-${channel}`;
+    await scriptModel({ match: marker, reply: "NO", times: 100 });
+    const key = { platform: "slack" as const, tenant: "TLIMITS", channel };
+    const outcomes: unknown[] = [];
+    for (let i = 0; i < 4; i++) {
+      const ts = Date.now() + i;
+      const msg: InboundMessage = {
+        key,
+        id: `${channel}:${ts}`,
+        author: { id: "UCHATTY", name: "Chatty", isBot: false },
+        text: `${marker} musing ${i}`,
+        ts,
+        addressing: "none",
+        mentions: [],
+        replyTarget: { platform: "slack", channel },
+      };
+      const { state } = await rt.store.record(msg, { startIfIdle: true, reset: false, now: ts });
+      const job = JSON.stringify({
+        v: 1,
+        key,
+        conversationId: state.id,
+        trigger: { id: msg.id, ts, authorId: "UCHATTY", authorName: "Chatty" },
+        required: false,
+        reason: "no_trigger",
+        bot: { userId: BOT_USER_ID, name: "Parley", aliases: [] },
+        replyTarget: { platform: "slack", channel },
+      });
+      const url = `${String(env.PUBLIC_BASE_URL)}/jobs/judge`;
+      const signature = await qstashSignature(String(env.QSTASH_CURRENT_SIGNING_KEY), url, new TextEncoder().encode(job));
+      const res = await callWorker(env, new Request("https://worker.test/jobs/judge", { method: "POST", headers: { "Upstash-Signature": signature }, body: job }));
+      expect(res.status).toBe(200);
+      outcomes.push(await res.json());
+    }
+    expect(outcomes).toEqual(Array.from({ length: 4 }, () => ({ outcome: "judge_no" })));
+    expect(await modelRequests(marker)).toHaveLength(2);
+    expect(await slackPosts(channel)).toEqual([]);
+  });
+});
