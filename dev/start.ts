@@ -114,6 +114,7 @@ async function main(): Promise<void> {
     workerUrl: local(ports.worker),
     vars,
     fakes: { slack: local(ports.slack), discord: local(ports.discord), twilio: local(ports.twilio) },
+    discordGatewayControlUrl: discordGateway.controlUrl,
   });
   stops.push(() => simulator.close());
 

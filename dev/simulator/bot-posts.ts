@@ -16,7 +16,13 @@ export interface FakeOrigins {
 const CALLS_PATH = "/__calls";
 
 const slackPost = z.looseObject({ channel: z.string(), text: z.string(), ts: z.string(), thread_ts: z.string().optional() });
-const discordCall = z.looseObject({ route: z.string(), id: z.string().optional(), token: z.string().optional(), content: z.string().optional() });
+const discordCall = z.looseObject({
+  route: z.string(),
+  id: z.string().optional(),
+  token: z.string().optional(),
+  channelId: z.string().optional(),
+  content: z.string().optional(),
+});
 const twilioText = z.looseObject({ to: z.string(), from: z.string(), body: z.string(), sid: z.string() });
 
 async function calls<T extends z.ZodType>(origin: string, schema: T): Promise<z.output<T>[]> {
@@ -51,6 +57,18 @@ export async function collectBotPosts(
     });
   }
   for (const call of timeline.takeNewCalls("discord", discord)) {
+    if (call.route === "channel_message" && call.channelId === DISCORD_PLACE.channel && call.content !== undefined) {
+      timeline.add({
+        id: call.id ?? `discord-${now}`,
+        platform: "discord",
+        author: place.botName,
+        bot: true,
+        text: call.content,
+        at: now,
+        place: `discord|${DISCORD_PLACE.guild}|${DISCORD_PLACE.channel}|`,
+      });
+      continue;
+    }
     const asked = call.token ? timeline.findByInteractionToken(call.token) : undefined;
     if (!asked || call.content === undefined) continue;
     const answer = {

@@ -13,6 +13,7 @@ import { SLACK_FAKE_BOT } from "../fakes/slack.ts";
 import { collectBotPosts, type FakeOrigins } from "./bot-posts.ts";
 import { DISCORD_PLACE, PEOPLE, personByHandle, SLACK_PLACE } from "./people.ts";
 import { sendAskCommand } from "./send-discord.ts";
+import { sendDiscordMessage } from "./send-discord-message.ts";
 import { sendSlackMessage } from "./send-slack.ts";
 import { sendSms } from "./send-sms.ts";
 import { Timeline, type ChatEntry } from "./timeline.ts";
@@ -35,6 +36,8 @@ export interface SimulatorOptions {
   /** The Worker's local settings (.dev.vars as `npm run dev` passes them): secrets to sign with, the bot's name. */
   vars: ReadonlyMap<string, string>;
   fakes: FakeOrigins;
+  /** The Discord Gateway fake's control origin: without it the Discord channel only has `/ask`. */
+  discordGatewayControlUrl?: string;
 }
 
 export interface RunningSimulator {
@@ -49,6 +52,8 @@ const sendRequest = z.object({
   person: z.string(),
   text: z.string().trim().min(1).max(4_000),
   threadTs: z.string().optional(),
+  /** Discord: a channel message through the Gateway, or the `/ask` command. */
+  discordMode: z.enum(["message", "ask"]).default("ask"),
 });
 
 export async function startSimulator(opts: SimulatorOptions): Promise<RunningSimulator> {
@@ -82,6 +87,17 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
         ts: sent.ts,
         ...(body.threadTs ? { threadTs: body.threadTs } : {}),
       };
+      timeline.add(entry);
+      return entry;
+    }
+    if (body.platform === "discord" && body.discordMode === "message") {
+      if (!opts.discordGatewayControlUrl) throw new Error("no Discord Gateway fake is running: use /ask");
+      const sent = await sendDiscordMessage(
+        { workerUrl: opts.workerUrl, gatewayControlUrl: opts.discordGatewayControlUrl, botName },
+        person,
+        body.text,
+      );
+      const entry: ChatEntry = { ...base, id: sent.id, platform: "discord", place: `discord|${DISCORD_PLACE.guild}|${DISCORD_PLACE.channel}|` };
       timeline.add(entry);
       return entry;
     }
@@ -140,7 +156,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
           botName,
           people: PEOPLE.map(({ handle, name, phone }) => ({ handle, name, phone })),
           slack: { place: `slack|${SLACK_PLACE.team}|${SLACK_PLACE.channel}|`, channel: "general" },
-          discord: { place: `discord|${DISCORD_PLACE.guild}|${DISCORD_PLACE.channel}|`, channel: "general" },
+          discord: { place: `discord|${DISCORD_PLACE.guild}|${DISCORD_PLACE.channel}|`, channel: "general", gateway: Boolean(opts.discordGatewayControlUrl) },
           sms: { botNumber: twilioPlace.botNumber, placePrefix: `twilio|${twilioPlace.accountSid}|${twilioPlace.botNumber}|` },
         });
       }

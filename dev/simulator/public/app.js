@@ -153,7 +153,13 @@ async function send(form) {
   const text = input.value.trim();
   if (!text) return;
   input.value = "";
-  const body = { platform: form.dataset.platform, person: view.person, text, ...(form.hasAttribute("data-thread") ? { threadTs: view.thread } : {}) };
+  const body = {
+    platform: form.dataset.platform,
+    person: view.person,
+    text,
+    ...(form.hasAttribute("data-thread") ? { threadTs: view.thread } : {}),
+    ...(form.dataset.platform === "discord" ? { discordMode: $("#discord-mode").value } : {}),
+  };
   const res = await fetch("/api/send", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   if (!res.ok) alert((await res.json()).error);
   await pollTimeline();
@@ -181,6 +187,8 @@ async function main() {
   for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => selectTab(b.dataset.tab));
   for (const form of document.querySelectorAll(".composer")) form.addEventListener("submit", (event) => { event.preventDefault(); void send(form); });
   $("#thread-close").addEventListener("click", () => { view.thread = null; $("#thread-pane").hidden = true; void pollState(); });
+  // Without the Gateway fake, a bot sees no plain channel messages: only /ask reaches it.
+  if (!view.setup.discord.gateway) { $("#discord-mode").value = "ask"; $("#discord-mode").disabled = true; }
   $("#slack-input").placeholder = `Message #general (mention the bot with @${view.setup.botName})`;
   selectPerson(view.person);
   const loop = (fn, ms) => { const tick = () => fn().catch(() => {}).finally(() => setTimeout(tick, ms)); tick(); };
