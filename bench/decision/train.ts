@@ -11,7 +11,8 @@
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { botMemory, decideByRules } from "../../lib/decide/rules.ts";
-import { CANDIDATE_FEATURES, candidateFeatures, decisionFeatures, sigmoid } from "../../lib/decide/signals.ts";
+import { decisionFeatures } from "../../lib/decide/decision-features.ts";
+import { CANDIDATE_FEATURES, candidateFeatures, sigmoid } from "../../lib/decide/signals.ts";
 import { TREE_DEPTH, treeScore } from "../../lib/decide/trees.ts";
 import { fitBoostedTrees } from "./boost.ts";
 import { type ChannelView, readChannel } from "../../lib/decide/channel.ts";

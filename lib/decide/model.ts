@@ -1,11 +1,12 @@
 /**
  * @module
- * The learned tier: boosted trees over `decisionFeatures` (whose stage-1 candidate scores are a logistic
- * regression), with the weights, trees and thresholds that
+ * The learned tier: boosted trees over `decisionFeatures` (whose stage-1 candidate scores, and the reply chains
+ * inferred from them, are a logistic regression), with the weights, trees and thresholds that
  * bench/decision/train.ts fitted on the train split of the irc-replies corpus.
  */
 import type { ChannelView } from "./channel.ts";
-import { type BotMemory, decisionFeatures, sigmoid } from "./signals.ts";
+import { decisionFeatures } from "./decision-features.ts";
+import { type BotMemory, sigmoid } from "./signals.ts";
 import { treeScore } from "./trees.ts";
 import { CANDIDATE_WEIGHTS, DECISION_TREES } from "./weights.ts";
 

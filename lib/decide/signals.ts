@@ -2,14 +2,13 @@
  * @module
  * The learned tier's features: ONE extraction used by the Worker and by bench/decision/train.ts alike.
  * `candidateFeatures` reads any participant the same way (so every candidate addressee can be scored);
- * `decisionFeatures` adds what only the bot knows about itself and how it compares with the other candidates.
+ * decision-features.ts adds what only the bot knows about itself and how it compares with the other candidates.
  */
 import type { ChannelMessage, ChannelView } from "./channel.ts";
 
 /** Replies sit close to what they answer; beyond this many messages a "just after" link means little. */
 const ADJACENT = 3;
 const OVERLAP_CAP = 4;
-const RELATIVE_CAP = 6;
 const THANKS = /^(thanks|thank|thx|ty|tnx|cheers)\b/u;
 const ANSWER_WORD = /^(yes|yeah|yep|no|nope|ok|okay|k|sure|right|it|that|i|hmm|oh|ah|well)\b/u;
 
@@ -22,13 +21,7 @@ export const CANDIDATE_FEATURES = [
   "nicked_candidate", "nicked_other", "log_others_to_author_since",
 ] as const;
 
-export const DECISION_FEATURES = [
-  ...CANDIDATE_FEATURES,
-  "candidate_score", "margin_over_best_other", "is_best", "log_competitors", "answered_author_last",
-  "answered_author_in_window",
-] as const;
-
-function log1p(x: number): number {
+export function log1p(x: number): number {
   return Math.log(1 + x);
 }
 
@@ -140,31 +133,4 @@ export interface BotMemory {
   lastReplyAt: number | undefined;
   lastReplyTo: readonly string[];
   followupWindowMs: number;
-}
-
-/** The bot's candidate features, then its standing against every other candidate scored by `candidateWeights`. */
-export function decisionFeatures(view: ChannelView, memory: BotMemory, candidateWeights: readonly number[]): number[] {
-  const bot = view.botId;
-  const author = view.current.authorId;
-  const own = candidateFeatures(view, bot);
-  const ownScore = linearScore(candidateWeights, own);
-  let bestOther = -Infinity;
-  const others = new Set<string>();
-  for (let i = 0; i < view.messages.length - 1; i++) {
-    const id = view.messages[i]!.authorId;
-    if (id !== bot && id !== author) others.add(id);
-  }
-  for (const id of others) bestOther = Math.max(bestOther, linearScore(candidateWeights, candidateFeatures(view, id)));
-  const margin = others.size === 0 ? RELATIVE_CAP : Math.max(-RELATIVE_CAP, Math.min(RELATIVE_CAP, ownScore - bestOther));
-  const answeredAuthor = memory.lastReplyTo.includes(author);
-  const sinceReply = memory.lastReplyAt === undefined ? Infinity : view.current.ts - memory.lastReplyAt;
-  return [
-    ...own,
-    ownScore,
-    margin,
-    margin > 0 ? 1 : 0,
-    log1p(others.size),
-    answeredAuthor ? 1 : 0,
-    answeredAuthor && sinceReply <= memory.followupWindowMs ? 1 : 0,
-  ];
 }
