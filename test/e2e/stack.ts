@@ -13,6 +13,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** wrangler dev bundles and boots workerd: slow on a busy 2-core machine. */
 const READY_TIMEOUT_MS = 120_000;
 const STOP_GRACE_MS = 15_000;
+const STACK_SETTING = /^(DISCORD|SLACK|TWILIO|OPENAI|BOT|QSTASH|UPSTASH|SMS)_|^(REDIS_URL|ADMIN_TOKEN|PUBLIC_BASE_URL|LLM_MODEL)$/;
 
 export interface RunningStack {
   workerUrl: string;
@@ -43,13 +44,15 @@ export async function startStack(): Promise<RunningStack> {
   const child = spawn(process.execPath, ["dev/start.ts"], {
     cwd: ROOT,
     env: {
-      ...process.env,
+      ...inheritedEnv(),
       ...ports,
       ADMIN_TOKEN: adminToken,
       // Always the local model, whatever the developer's environment says: the answers must be deterministic.
       OPENAI_API_KEY: "local",
       OPENAI_BASE_URL: `${local("LOCAL_MODEL_PORT")}/v1`,
       BOT_NAME: "Parley",
+      USE_LLM_JUDGE: "false",
+      CONVERSATION_TIMEOUT_SECONDS: "120",
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -71,6 +74,13 @@ export async function startStack(): Promise<RunningStack> {
     throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- npm run dev output ---\n${output}`);
   }
   return stack;
+}
+
+/** The shell's environment without the settings `npm run dev` would take over: the stack must be the test's own. */
+function inheritedEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const key of Object.keys(env)) if (STACK_SETTING.test(key)) delete env[key];
+  return env;
 }
 
 async function waitUntilReady(child: ChildProcess, urls: string[]): Promise<void> {
