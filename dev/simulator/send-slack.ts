@@ -21,14 +21,17 @@ export interface SentSlackMessage {
 }
 
 /**
- * Slack message timestamps: seconds and a 6-digit sequence, unique per channel. The Slack fake numbers the bot's
- * posts from 000001 within the same seconds: people's messages count from 500001 so the two never meet.
+ * Slack message timestamps: seconds and microseconds, unique per channel and, like Slack's, following the clock.
+ * Each person's message gets a later millisecond than the one before (the Worker orders messages by milliseconds),
+ * and never millisecond 0, where the Slack fake numbers the bot's posts (000001, 000002...).
  */
-const PEOPLE_SEQUENCE_BASE = 500_000;
-let sequence = 0;
+let lastMs = 0;
 function nextTs(): string {
-  sequence = (sequence + 1) % PEOPLE_SEQUENCE_BASE;
-  return `${Math.floor(Date.now() / 1000)}.${String(PEOPLE_SEQUENCE_BASE + sequence).padStart(6, "0")}`;
+  let ms = Date.now();
+  if (ms % 1000 === 0) ms += 1;
+  if (ms <= lastMs) ms = lastMs + (lastMs % 1000 === 999 ? 2 : 1);
+  lastMs = ms;
+  return `${Math.floor(ms / 1000)}.${String((ms % 1000) * 1000).padStart(6, "0")}`;
 }
 
 export async function sendSlackMessage(

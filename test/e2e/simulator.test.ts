@@ -4,7 +4,7 @@
  * channel, the bot answers where Slack would show it, and the decision panel says why it spoke or kept quiet.
  */
 import { mkdirSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { CHROMIUM_PATH, hasChromium, startBrowser, type RunningBrowser } from "./browser.ts";
 import { startStack, type RunningStack } from "./stack.ts";
@@ -26,6 +26,11 @@ describe.skipIf(!hasChromium())("the simulator page", () => {
     page = await browser.context.newPage();
     await page.goto(stack.simulatorUrl);
     await page.locator('#person-picker button[data-person="alice"]').waitFor();
+  });
+
+  // What the stack printed (the Worker's decision and job lines) is what explains a failure here.
+  afterEach(({ task }) => {
+    if (task.result?.state === "fail") console.error(`--- npm run dev output ---\n${stack?.output().slice(-6_000)}`);
   });
 
   afterAll(async () => {

@@ -13,6 +13,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** wrangler dev bundles and boots workerd: slow on a busy 2-core machine. */
 const READY_TIMEOUT_MS = 120_000;
 const STOP_GRACE_MS = 15_000;
+/** wrangler holds requests while a build is pending: a probe must not wait on one forever. */
+const PROBE_TIMEOUT_MS = 2_000;
 const STACK_SETTING = /^(DISCORD|SLACK|TWILIO|OPENAI|BOT|QSTASH|UPSTASH|SMS)_|^(REDIS_URL|ADMIN_TOKEN|PUBLIC_BASE_URL|LLM_MODEL)$/;
 
 export interface RunningStack {
@@ -87,7 +89,7 @@ async function waitUntilReady(child: ChildProcess, urls: string[]): Promise<void
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`npm run dev exited with ${child.exitCode}`);
-    const answers = await Promise.all(urls.map((url) => fetch(url).then((r) => r.ok, () => false)));
+    const answers = await Promise.all(urls.map((url) => fetch(url, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) }).then((r) => r.ok, () => false)));
     if (answers.every(Boolean)) return;
     await new Promise((r) => setTimeout(r, 250));
   }
