@@ -60,6 +60,8 @@ export default defineConfig({
           testTimeout: 60_000,
         },
       },
+      // The browser tests against the stack `npm run dev` starts; they skip, saying why, without /usr/bin/chromium.
+      "test/e2e/vitest.config.ts",
     ],
   },
 });

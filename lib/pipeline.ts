@@ -203,7 +203,7 @@ async function answer(
       text,
       ts: Math.max(now, turn.current.ts + 1),
     },
-    answeredThrough: turn.current.ts,
+    answeredThrough: { id: turn.current.id, ts: turn.current.ts },
     answered: turn.answered,
     trace: {
       conversationId: job.conversationId,

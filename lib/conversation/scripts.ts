@@ -43,7 +43,7 @@ return cjson.encode({status = status, meta = redis.call('HGETALL', meta),
 `;
 
 /**
- * Job start. KEYS: meta, log, reply. ARGV: 1 conversation id, 2 trigger ts ms, 3 claim ttl s.
+ * Job start. KEYS: meta, log, reply. ARGV: 1 conversation id, 2 trigger ts ms, 3 claim ttl s, 4 trigger id.
  * Claims the right to answer one trigger, unless it was answered already, another attempt holds the claim,
  * the conversation is gone (expired or reset), or a later answer already saw the trigger.
  */
@@ -54,7 +54,11 @@ if claim == 'done' then return cjson.encode({status = 'done'}) end
 if claim then return cjson.encode({status = 'busy', retryAfter = redis.call('TTL', reply)}) end
 if redis.call('HGET', meta, 'id') ~= ARGV[1] then return cjson.encode({status = 'gone'}) end
 local through = tonumber(redis.call('HGET', meta, 'answeredThrough') or '0')
-if tonumber(ARGV[2]) <= through then return cjson.encode({status = 'covered'}) end
+local ts = tonumber(ARGV[2])
+-- Timestamps have millisecond resolution: at a tie, only the very message the answer was for counts as seen.
+if ts < through or (ts == through and redis.call('HGET', meta, 'answeredId') == ARGV[4]) then
+  return cjson.encode({status = 'covered'})
+end
 redis.call('SET', reply, 'posting', 'EX', ARGV[3])
 return cjson.encode({status = 'claimed', meta = redis.call('HGETALL', meta), recent = redis.call('ZRANGE', log, 0, -1)})
 `;
@@ -63,7 +67,7 @@ return cjson.encode({status = 'claimed', meta = redis.call('HGETALL', meta), rec
  * The bot answered. KEYS: meta, log, reply, seen (of the bot's own posted message, so that the platform echoing it
  * back is not recorded twice), answers. ARGV: 1 conversation id, 2 reply JSON, 3 reply ts ms, 4 answered-through
  * ts ms, 5 JSON array of the author ids answered, 6 ttl s, 7 cap, 8 done ttl s, 9 answer trace JSON ('' for none),
- * 10 how many traces to keep. The trace list takes the conversation's TTL at each answer, and every later message
+ * 10 how many traces to keep, 11 id of the message the answer was for. The trace list takes the conversation's TTL at each answer, and every later message
  * only pushes the conversation's expiry further out, so the traces never outlive it.
  */
 export const RECORD_REPLY = `
@@ -73,9 +77,10 @@ redis.call('SET', seen, '1', 'EX', ARGV[8])
 if redis.call('HGET', meta, 'id') ~= ARGV[1] then return 0 end
 redis.call('ZADD', log, ARGV[3], ARGV[2])
 redis.call('ZREMRANGEBYRANK', log, 0, -tonumber(ARGV[7]) - 1)
-local through = math.max(tonumber(redis.call('HGET', meta, 'answeredThrough') or '0'), tonumber(ARGV[4]))
-redis.call('HSET', meta, 'lastBotReplyAt', ARGV[3], 'lastBotReplyTo', ARGV[5],
-  'answeredThrough', string.format('%d', through), 'lastActivityAt', ARGV[3])
+if tonumber(ARGV[4]) >= tonumber(redis.call('HGET', meta, 'answeredThrough') or '0') then
+  redis.call('HSET', meta, 'answeredThrough', ARGV[4], 'answeredId', ARGV[11])
+end
+redis.call('HSET', meta, 'lastBotReplyAt', ARGV[3], 'lastBotReplyTo', ARGV[5], 'lastActivityAt', ARGV[3])
 redis.call('EXPIRE', meta, ARGV[6])
 redis.call('EXPIRE', log, ARGV[6])
 if ARGV[9] ~= '' then

@@ -144,7 +144,7 @@ export class ConversationStore {
     const keys = conversationKeys(this.options.prefix, key);
     const raw = await this.claimScript.exec(
       [keys.meta, keys.log, replyKey(this.options.prefix, key, trigger.id)],
-      [conversationId, String(trigger.ts), String(CLAIM_TTL_SECONDS)],
+      [conversationId, String(trigger.ts), String(CLAIM_TTL_SECONDS), trigger.id],
     );
     const result = parseScriptResult(raw);
     switch (result.status) {
@@ -168,7 +168,8 @@ export class ConversationStore {
       conversationId: string;
       triggerId: string;
       reply: StoredMessage;
-      answeredThrough: number;
+      /** The newest message the answer saw. */
+      answeredThrough: { id: string; ts: number };
       answered: string[];
       /** Kept for the admin view with the answer, in the same round trip. */
       trace?: AnswerTrace;
@@ -187,13 +188,14 @@ export class ConversationStore {
         args.conversationId,
         JSON.stringify(args.reply),
         String(args.reply.ts),
-        String(args.answeredThrough),
+        String(args.answeredThrough.ts),
         JSON.stringify(args.answered),
         String(this.options.ttlSeconds(key)),
         String(this.options.maxMessages),
         String(DEDUPE_TTL_SECONDS),
         args.trace ? JSON.stringify(args.trace) : "",
         String(MAX_ANSWER_TRACES),
+        args.answeredThrough.id,
       ],
     );
     return Number(recorded) === 1;

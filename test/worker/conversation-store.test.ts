@@ -100,7 +100,7 @@ describe("the conversation store", () => {
       conversationId: state.id,
       triggerId: trigger.id,
       reply: { id: "bot-1", role: "assistant", authorId: "UBOT", authorName: "Parley", text: "hi", ts: trigger.ts + 5 },
-      answeredThrough: trigger.ts,
+      answeredThrough: { id: trigger.id, ts: trigger.ts },
       answered: [trigger.author.id],
     });
     expect((await store.claimReply(key, state.id, trigger)).status).toBe("done");
@@ -118,10 +118,29 @@ describe("the conversation store", () => {
       conversationId: state.id,
       triggerId: a.id,
       reply: { id: "bot-2", role: "assistant", authorId: "UBOT", authorName: "Parley", text: "both", ts: b.ts + 1 },
-      answeredThrough: b.ts,
+      answeredThrough: { id: b.id, ts: b.ts },
       answered: [b.author.id],
     });
     expect((await store.claimReply(key, state.id, b)).status).toBe("covered");
+  });
+
+  it("does not take a message of the same millisecond as seen by an answer to another one", async () => {
+    const store = newStore();
+    const key = place();
+    const a = message(key, 1);
+    const b = { ...message(key, 2), ts: a.ts };
+    const { state } = await store.record(a, { startIfIdle: true, reset: false, now: now() });
+    await store.record(b, { startIfIdle: false, reset: false, now: now() });
+    expect((await store.claimReply(key, state.id, a)).status).toBe("claimed");
+    await store.recordReply(key, {
+      conversationId: state.id,
+      triggerId: a.id,
+      reply: { id: "bot-3", role: "assistant", authorId: "UBOT", authorName: "Parley", text: "for a", ts: a.ts + 1 },
+      answeredThrough: { id: a.id, ts: a.ts },
+      answered: [a.author.id],
+    });
+    expect((await store.claimReply(key, state.id, a)).status).toBe("done");
+    expect((await store.claimReply(key, state.id, b)).status).toBe("claimed");
   });
 
   it("gives a released claim to the next attempt", async () => {
