@@ -1,0 +1,43 @@
+/**
+ * @module
+ * Reads what the platform fakes received and counts replies per place (Slack channel, Discord interaction token,
+ * SMS recipient), polling until every expected place has one or the deadline passes, then once more after a
+ * short quiet period so late duplicates are counted too.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+
+const POLL_MS = 250;
+const QUIET_MS = 2_000;
+
+interface Fakes {
+  slack: string;
+  discord: string;
+  twilio: string;
+}
+
+const controlOrigin = (url: string) => new URL(url).origin;
+
+async function calls(url: string): Promise<Record<string, unknown>[]> {
+  const res = await fetch(`${controlOrigin(url)}/__calls`);
+  return (await res.json()) as Record<string, unknown>[];
+}
+
+async function countAll(fakes: Fakes): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  const add = (place: unknown) => typeof place === "string" && counts.set(place, (counts.get(place) ?? 0) + 1);
+  for (const c of await calls(fakes.slack)) add((c.body as Record<string, unknown> | undefined)?.channel ?? c.channel);
+  for (const c of await calls(fakes.discord)) if (c.token) add(c.token);
+  for (const c of await calls(fakes.twilio)) add(c.to);
+  return counts;
+}
+
+export async function replyCounts(fakes: Fakes, expected: ReadonlySet<string>, deadlineMs: number): Promise<Map<string, number>> {
+  const deadline = Date.now() + deadlineMs;
+  for (;;) {
+    const counts = await countAll(fakes);
+    if ([...expected].every((place) => (counts.get(place) ?? 0) > 0) || Date.now() > deadline) break;
+    await sleep(POLL_MS);
+  }
+  await sleep(QUIET_MS);
+  return countAll(fakes);
+}

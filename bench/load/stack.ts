@@ -1,0 +1,115 @@
+/**
+ * @module
+ * The local stack of bench/load, in-process and on loopback: the store's own redis-server (so its command
+ * statistics are the Worker's alone), a second one for the QStash stand-in, the REST bridge with a request
+ * counter, QStash behind a proxy that counts publishes per place, a gate in front of the Worker for job
+ * deliveries, the platform fakes and the local model answering after a set delay.
+ */
+import { Redis as RedisClient } from "ioredis";
+import { startDiscordFake } from "../../dev/fakes/discord.ts";
+import { startSlackFake } from "../../dev/fakes/slack.ts";
+import { startTwilioFake } from "../../dev/fakes/twilio.ts";
+import { startLocalModel } from "../../dev/local-model/server.ts";
+import { freePort } from "../../dev/ports.ts";
+import { startQStash } from "../../dev/qstash/server.ts";
+import { startRedisServer } from "../../dev/redis-server.ts";
+import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
+import { startProxy, type RunningProxy } from "./proxy.ts";
+import { totalCommandCalls } from "./stats.ts";
+
+export const REDIS_REST_TOKEN = "bench-redis-rest-token";
+const PUBLISH_PATH = "/v2/publish/";
+/** Quick retries: a bench that waits QStash's production backoff measures the backoff. */
+const RETRY_DELAY_MS = (retried: number) => 250 * 2 ** Math.max(0, retried - 1);
+
+export interface Stack {
+  redisRestUrl: string;
+  qstashUrl: string;
+  /** PUBLIC_BASE_URL of the Worker: QStash delivers jobs here, and the gate passes them on once opened. */
+  gate: RunningProxy;
+  workerPort: number;
+  fakes: { slack: string; discord: string; twilio: string };
+  modelUrl: string;
+  /** REST requests the bridge has accepted so far. */
+  bridgeRequests(): number;
+  /** Commands the store's redis-server has run so far. */
+  redisCommands(): Promise<number>;
+  /** Keys of the store matching `pattern`, and a ZCARD of each. */
+  storedMessages(pattern: string): Promise<number>;
+  /** Publishes per place (reply target), counted at the proxy in front of QStash. */
+  publishes: Map<string, number>;
+  stop(): Promise<void>;
+}
+
+function placeOfJob(body: Buffer): string {
+  try {
+    const target = (JSON.parse(body.toString("utf8")) as { replyTarget?: Record<string, string> }).replyTarget ?? {};
+    return target.channel ?? target.token ?? target.to ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+export async function startStack(modelDelayMs: number): Promise<Stack> {
+  const stops: (() => Promise<unknown>)[] = [];
+  const stop = async () => {
+    for (const s of stops.reverse()) await s().catch(() => {});
+  };
+  try {
+    const store = await startRedisServer(await freePort());
+    stops.push(() => store.stop());
+    const queueStore = await startRedisServer(await freePort());
+    stops.push(() => queueStore.stop());
+    let bridgeRequests = 0;
+    const bridge = await startRedisBridge({ port: await freePort(), redisUrl: store.url, token: REDIS_REST_TOKEN, onRequest: () => void bridgeRequests++ });
+    stops.push(() => bridge.close());
+    const qstash = await startQStash({ port: await freePort(), redisUrl: queueStore.url, retryDelayMs: RETRY_DELAY_MS });
+    stops.push(() => qstash.close());
+    const publishes = new Map<string, number>();
+    const qstashProxy = await startProxy({
+      target: qstash.url,
+      onRequest: (method, path, body) => {
+        if (method === "POST" && path.startsWith(PUBLISH_PATH) && path.includes("/jobs/")) {
+          const place = placeOfJob(body);
+          publishes.set(place, (publishes.get(place) ?? 0) + 1);
+        }
+      },
+    });
+    stops.push(() => qstashProxy.close());
+    const workerPort = await freePort();
+    const gate = await startProxy({ target: `http://127.0.0.1:${workerPort}`, gated: true });
+    stops.push(() => gate.close());
+    const slack = await startSlackFake({ port: await freePort() });
+    stops.push(() => slack.close());
+    const discord = await startDiscordFake({ port: await freePort() });
+    stops.push(() => discord.close());
+    const twilio = await startTwilioFake({ port: await freePort() });
+    stops.push(() => twilio.close());
+    const model = await startLocalModel({ port: await freePort() });
+    stops.push(() => model.close());
+    await fetch(`${model.url.replace(/\/v1$/, "")}/__script`, { method: "POST", body: JSON.stringify({ rules: [{ match: "", delayMs: modelDelayMs }] }) });
+    const stats = new RedisClient(store.url, { lazyConnect: false, maxRetriesPerRequest: 1 });
+    stops.push(() => stats.quit());
+    return {
+      redisRestUrl: bridge.url,
+      qstashUrl: qstashProxy.url,
+      gate,
+      workerPort,
+      fakes: { slack: slack.url, discord: discord.url, twilio: twilio.url },
+      modelUrl: model.url,
+      bridgeRequests: () => bridgeRequests,
+      redisCommands: async () => totalCommandCalls(await stats.info("commandstats")),
+      async storedMessages(pattern) {
+        const keys = await stats.keys(pattern);
+        let total = 0;
+        for (const key of keys) total += await stats.zcard(key);
+        return total;
+      },
+      publishes,
+      stop,
+    };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * @module
+ * The inbound traffic of bench/load: many places across the three platforms, each signed the way the platform
+ * signs it. A Slack channel gets one mention (needs an answer) then chatter between people (needs none); a Discord
+ * channel one /ask; an SMS sender one text. One answer-needing message per place, so every place expects exactly
+ * one reply, whatever order the jobs run in.
+ */
+import { createHmac, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
+import { askInteraction, snowflake } from "../../test/support/discord.ts";
+
+export const SLACK_SIGNING_SECRET = "bench-slack-signing-secret";
+export const SLACK_BOT_USER_ID = "UBENCHBOT";
+export const TWILIO_ACCOUNT_SID = "AC00000000000000000000000000000bench";
+export const TWILIO_AUTH_TOKEN = "bench-twilio-auth-token";
+export const TWILIO_NUMBER = "+15005550006";
+export const DISCORD_APPLICATION_ID = "100000000000000001";
+
+export type Platform = "slack" | "discord" | "twilio";
+
+export interface PlannedMessage {
+  platform: Platform;
+  /** Where the reply shows up: Slack channel, Discord interaction token, SMS sender. */
+  place: string;
+  needsAnswer: boolean;
+  /** Builds the signed request against `baseUrl` (the real or the do-nothing Worker). */
+  request(baseUrl: string): Request;
+}
+
+export interface DiscordSigner {
+  publicKeyHex: string;
+  privateKey: KeyObject;
+}
+
+export function discordSigner(): DiscordSigner {
+  const { publicKey, privateKey } = generateKeyPairSync("ed25519");
+  const x = publicKey.export({ format: "jwk" }).x!;
+  return { publicKeyHex: Buffer.from(x, "base64url").toString("hex"), privateKey };
+}
+
+const nowSeconds = () => String(Math.floor(Date.now() / 1000));
+
+function slackRequest(baseUrl: string, body: string): Request {
+  const ts = nowSeconds();
+  const signature = `v0=${createHmac("sha256", SLACK_SIGNING_SECRET).update(`v0:${ts}:${body}`).digest("hex")}`;
+  return new Request(`${baseUrl}/slack/events`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Slack-Request-Timestamp": ts, "X-Slack-Signature": signature },
+    body,
+  });
+}
+
+function slackEvent(team: string, channel: string, user: string, text: string, ts: string): string {
+  return JSON.stringify({
+    token: "legacy",
+    team_id: team,
+    api_app_id: "A0BENCH",
+    type: "event_callback",
+    event_id: `Ev${ts.replace(".", "")}`,
+    event_time: Math.floor(Number(ts)),
+    event: { type: "message", user, text, ts, channel, event_ts: ts, channel_type: "channel" },
+    authorizations: [{ enterprise_id: null, team_id: team, user_id: SLACK_BOT_USER_ID, is_bot: true, is_enterprise_install: false }],
+  });
+}
+
+function discordRequest(baseUrl: string, signer: DiscordSigner, body: string): Request {
+  const ts = nowSeconds();
+  const signature = sign(null, Buffer.from(ts + body), signer.privateKey).toString("hex");
+  return new Request(`${baseUrl}/discord/interactions`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Signature-Ed25519": signature, "X-Signature-Timestamp": ts },
+    body,
+  });
+}
+
+function twilioRequest(baseUrl: string, publicBaseUrl: string, params: [string, string][]): Request {
+  const signed = `${publicBaseUrl}/twilio/sms` + [...params].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => k + v).join("");
+  return new Request(`${baseUrl}/twilio/sms`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      "X-Twilio-Signature": createHmac("sha1", TWILIO_AUTH_TOKEN).update(signed).digest("base64"),
+    },
+    body: new URLSearchParams(params).toString(),
+  });
+}
+
+export interface TrafficPlan {
+  places: number;
+  chatterPerSlackChannel: number;
+  run: string;
+  publicBaseUrl: string;
+  discord: DiscordSigner;
+}
+
+/** Messages in sending order: places interleaved, so every platform is busy all the time. */
+export function planTraffic(p: TrafficPlan): PlannedMessage[] {
+  const perPlace: PlannedMessage[][] = [];
+  const base = Math.floor(Date.now() / 1000);
+  for (let i = 0; i < p.places; i++) {
+    const platform: Platform = (["slack", "discord", "twilio"] as const)[i % 3]!;
+    if (platform === "slack") {
+      const channel = `CB${p.run}${i}`;
+      const msgs: PlannedMessage[] = [];
+      for (let j = 0; j <= p.chatterPerSlackChannel; j++) {
+        const ts = `${base}.${String(i * 1000 + j).padStart(6, "0")}`;
+        const text = j === 0 ? `<@${SLACK_BOT_USER_ID}> what do you think about plan ${i}?` : `<@UPEER${j % 2}> I think step ${j} is fine`;
+        const body = slackEvent("TBENCH", channel, `UPERSON${j % 3}${i}`, text, ts);
+        msgs.push({ platform, place: channel, needsAnswer: j === 0, request: (url) => slackRequest(url, body) });
+      }
+      perPlace.push(msgs);
+    } else if (platform === "discord") {
+      const interaction = askInteraction({ guildId: snowflake(), channelId: snowflake() }, { id: snowflake(), name: `Person${i}` }, `question ${i}`);
+      const body = JSON.stringify(interaction);
+      perPlace.push([{ platform, place: interaction.token, needsAnswer: true, request: (url) => discordRequest(url, p.discord, body) }]);
+    } else {
+      const from = `+1555${String(i).padStart(7, "0")}`;
+      const sid = `SM${p.run}${String(i).padStart(8, "0")}`;
+      const params: [string, string][] = [
+        ["MessageSid", sid], ["SmsMessageSid", sid], ["AccountSid", TWILIO_ACCOUNT_SID], ["From", from],
+        ["To", TWILIO_NUMBER], ["Body", `what is the answer to ${i}?`], ["NumMedia", "0"], ["NumSegments", "1"],
+      ];
+      perPlace.push([{ platform, place: from, needsAnswer: true, request: (url) => twilioRequest(url, p.publicBaseUrl, params) }]);
+    }
+  }
+  const ordered: PlannedMessage[] = [];
+  for (let round = 0; perPlace.some((m) => m.length > round); round++) for (const m of perPlace) if (m[round]) ordered.push(m[round]!);
+  return ordered;
+}
