@@ -15,7 +15,7 @@ import { measureSavings, zodMiniComparison } from "./what-if.ts";
 const TARGET_GZIP_BYTES = 250 * 1024;
 /** Cloudflare refuses a Worker whose global scope takes longer than this to evaluate. */
 const STARTUP_LIMIT_MS = 1_000;
-const SUSPECT_PACKAGES = ["openai", "zod", "@upstash/redis", "@upstash/qstash"];
+const SUSPECT_PACKAGES = ["openai", "zod", "@upstash/redis", "@upstash/qstash", "@upstash/ratelimit"];
 const DATA_FILES = ["lib/context/o200k-facts.ts"];
 const TOP = 12;
 
