@@ -136,50 +136,6 @@ export async function failDiscordCalls(apiBaseUrl: string, rule: Record<string, 
   if (!res.ok) throw new Error(`scripting the Discord fake failed: ${res.status}`);
 }
 
-/**
- * Takes the suite's QStash deliveries from the job tap and hands each one to the Worker TWICE at the same time,
- * as an at-least-once queue may; QStash gets the first answer. Runs until stopped.
- */
-export function startTwiceDeliveringPump(
-  jobTapUrl: string,
-  suite: string,
-  deliver: (request: Request) => Promise<Response>,
-): { answers: number[]; stop(): Promise<void> } {
-  let running = true;
-  const answers: number[] = [];
-  const inFlight = new Set<Promise<void>>();
-  const handle = async (d: { id: string; path: string; headers: Record<string, string>; body: string }) => {
-    // The Worker sees its own path; the signature names PUBLIC_BASE_URL, which the Worker checks against.
-    const request = () => new Request(`https://worker.test${d.path}`, { method: "POST", headers: d.headers, body: d.body });
-    const [first, second] = await Promise.all([deliver(request()), deliver(request())]);
-    answers.push(first.status, second.status);
-    await second.body?.cancel();
-    await fetch(`${jobTapUrl}/__respond/${d.id}`, {
-      method: "POST",
-      body: JSON.stringify({ status: first.status, headers: {}, body: await first.text() }),
-    });
-  };
-  const loop = (async () => {
-    while (running) {
-      const res = await fetch(`${jobTapUrl}/__next/${suite}?wait=300`);
-      if (res.status !== 200) {
-        await res.body?.cancel();
-        continue;
-      }
-      const p = handle((await res.json()) as Parameters<typeof handle>[0]).finally(() => inFlight.delete(p));
-      inFlight.add(p);
-    }
-  })();
-  return {
-    answers,
-    async stop() {
-      running = false;
-      await loop;
-      await Promise.all(inFlight);
-    },
-  };
-}
-
 /** A channel message as a person would post it, dispatched by the fake Gateway; resolves with its id. */
 export async function postThroughGateway(
   controlUrl: string,

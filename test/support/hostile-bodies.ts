@@ -5,6 +5,7 @@
  * `malformed` marks the bodies that cannot be a valid delivery whatever their signature, so the corpus may sign
  * them correctly and still expect nothing to be written.
  */
+import { seededRandom } from "./text-corpus.ts";
 
 export interface HostileBody {
   label: string;
@@ -15,17 +16,6 @@ export interface HostileBody {
 const encoder = new TextEncoder();
 const OVERSIZED_BYTES = 1_100_000;
 
-/** mulberry32: small, fast, and the same sequence for the same seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const text = (label: string, body: string, malformed: boolean): HostileBody => ({ label, bytes: encoder.encode(body), malformed });
 

@@ -5,7 +5,8 @@
  * delivery are ever signed correctly, so no case may lead to a write, a publish or a model call.
  */
 import { askInteraction, type SigningKeys } from "./discord.ts";
-import { hostileBodies, seededRandom, type HostileBody } from "./hostile-bodies.ts";
+import { hostileBodies, type HostileBody } from "./hostile-bodies.ts";
+import { seededRandom } from "./text-corpus.ts";
 import { discordSignature, qstashSignature, slackSignature, twilioBodySignature } from "./hostile-signers.ts";
 import { SLACK_SIGNING_SECRET, BOT_USER_ID, slackMessageEvent } from "./slack.ts";
 import { BOT_NUMBER, smsParams, TWILIO_AUTH_TOKEN } from "./twilio.ts";

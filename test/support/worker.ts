@@ -44,23 +44,31 @@ export interface JobPump {
   stop(): Promise<void>;
 }
 
-/** Takes QStash deliveries for the suite from the tap and runs them through the Worker until stopped. */
-export function startJobPump(testEnv: TestEnv, suite: string): JobPump {
+/**
+ * Takes QStash deliveries for the suite from the tap and runs them through the Worker until stopped. With
+ * `deliverEach: 2` every delivery reaches the Worker twice at the same time, as an at-least-once queue may; QStash
+ * gets the first answer.
+ */
+export function startJobPump(testEnv: TestEnv, suite: string, opts: { deliverEach?: number } = {}): JobPump {
   let running = true;
   const answers: number[] = [];
   const inFlight = new Set<Promise<void>>();
   const handle = async (d: Delivery) => {
-    const response = await callWorker(
-      testEnv,
-      // The Worker sees its own path; the signature names PUBLIC_BASE_URL, which the Worker checks against.
-      new Request(`https://worker.test${d.path}`, { method: "POST", headers: d.headers, body: d.body }),
+    // The Worker sees its own path; the signature names PUBLIC_BASE_URL, which the Worker checks against.
+    const request = () => new Request(`https://worker.test${d.path}`, { method: "POST", headers: d.headers, body: d.body });
+    const [response, ...copies] = await Promise.all(
+      Array.from({ length: opts.deliverEach ?? 1 }, () => callWorker(testEnv, request())),
     );
+    for (const copy of copies) {
+      answers.push(copy.status);
+      await copy.body?.cancel();
+    }
     const headers: Record<string, string> = {};
-    response.headers.forEach((v, k) => (headers[k] = v));
-    answers.push(response.status);
+    response!.headers.forEach((v, k) => (headers[k] = v));
+    answers.push(response!.status);
     await fetch(`${JOB_TAP_URL}/__respond/${d.id}`, {
       method: "POST",
-      body: JSON.stringify({ status: response.status, headers, body: await response.text() }),
+      body: JSON.stringify({ status: response!.status, headers, body: await response!.text() }),
     });
   };
   const loop = (async () => {

@@ -9,11 +9,10 @@ import {
   pingInteraction,
   signedInteractionRequest,
   signInteraction,
-  startTwiceDeliveringPump,
   type SigningKeys,
 } from "../support/discord.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
-import { callWorker, eventually, JOB_TAP_URL, settle, startJobPump, suiteEnv, type JobPump, type TestEnv } from "../support/worker.ts";
+import { callWorker, eventually, settle, startJobPump, suiteEnv, type JobPump, type TestEnv } from "../support/worker.ts";
 
 const SUITE = "discordint";
 /** Discord invalidates the interaction when the first answer takes longer. */
@@ -137,10 +136,10 @@ describe("Discord requests that must change nothing", () => {
 describe("a job that QStash delivers twice", () => {
   const SUITE2 = "discordtwice";
   let env2: TestEnv;
-  let pump2: ReturnType<typeof startTwiceDeliveringPump>;
+  let pump2: JobPump;
   beforeAll(() => {
     env2 = suiteEnv(SUITE2, { DISCORD_PUBLIC_KEY: keys.publicKeyHex });
-    pump2 = startTwiceDeliveringPump(JOB_TAP_URL, SUITE2, (r) => callWorker(env2, r));
+    pump2 = startJobPump(env2, SUITE2, { deliverEach: 2 });
   });
   afterAll(async () => {
     await pump2.stop();
