@@ -165,6 +165,30 @@ async function main(): Promise<void> {
       "",
     ].join("\n"),
   );
+  if (vars.get("DISCORD_BOT_TOKEN")) await wakeDiscordGateway(local(ports.worker));
+}
+
+/** How long wrangler may take to build and start the Worker before the Gateway wake-up gives up. */
+const WORKER_READY_MS = 60_000;
+
+/**
+ * In production a cron trigger wakes the Gateway Durable Object; `wrangler dev` fires no crons, so the launcher
+ * fires the scheduled handler once the Worker answers, and the bot connects to the fake Gateway by itself.
+ */
+async function wakeDiscordGateway(workerUrl: string): Promise<void> {
+  const deadline = Date.now() + WORKER_READY_MS;
+  while (Date.now() < deadline && !stopping) {
+    try {
+      if ((await fetch(`${workerUrl}/health`)).ok) {
+        await (await fetch(`${workerUrl}/cdn-cgi/local/scheduled`)).body?.cancel();
+        console.log("woke the Discord Gateway connection (it connects to the Gateway fake)");
+        return;
+      }
+    } catch {
+      // wrangler is still starting
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }
 
 process.on("SIGINT", () => void stopAll(0));
