@@ -25,7 +25,8 @@ export default defineConfig({
         extends: true,
         plugins: [
           cloudflareTest(({ inject }) => ({
-            wrangler: { configPath: "./wrangler.toml" },
+            // Not ./wrangler.toml: wrangler would also load a developer's .dev.vars from beside it (see test/wrangler.toml).
+            wrangler: { configPath: "./test/wrangler.toml" },
             miniflare: {
               bindings: {
                 ...QSTASH_DEV,
