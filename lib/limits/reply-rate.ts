@@ -8,6 +8,9 @@ import type { ConversationKey } from "../message.ts";
 import type { Runtime } from "../runtime.ts";
 import { limitersFor } from "./limiters.ts";
 
+/** Longer than QStash's whole retry schedule (about 12 s, 2.5 min, 30 min): a late retry still counts once. */
+const COUNTED_TTL_SECONDS = 60 * 60;
+
 export const RATE_LIMIT_NOTICE = "You're sending messages faster than I can answer; I'll be back in a minute.";
 
 /** allowed: answer; notify: post RATE_LIMIT_NOTICE instead of an answer; quiet: post nothing. */
@@ -24,7 +27,7 @@ export async function checkReplyRate(rt: Runtime, key: ConversationKey, trigger:
   const prefix = `${s.REDIS_KEY_PREFIX}:limit`;
   const firstAttempt = await rt.redis.set(`${prefix}:counted:${key.platform}|${key.tenant}|${trigger.id}`, "1", {
     nx: true,
-    ex: s.RATE_LIMIT_WINDOW_SECONDS,
+    ex: COUNTED_TTL_SECONDS,
   });
   // A retry of a job that was let through: a limited one ended with 2xx and is never retried.
   if (firstAttempt !== "OK") return "allowed";
