@@ -5,7 +5,7 @@
  * the route does not exist (404) until ADMIN_TOKEN is set. `:key` is the URL-encoded `platform|tenant|channel|thread`.
  */
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { constantTimeEqual } from "../lib/crypto.ts";
 import type { ConversationKey } from "../lib/message.ts";
 import { runtimeFor } from "../lib/runtime.ts";

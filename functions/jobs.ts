@@ -4,7 +4,7 @@
  * 2xx done, 5xx (with Retry-After when we know) retry, 489 + Upstash-NonRetryable-Error never retry.
  */
 import { Hono, type Context } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { RetryLater } from "../lib/errors.ts";
 import { logger } from "../lib/log.ts";
 import { runMemoryJob } from "../lib/memory/job.ts";

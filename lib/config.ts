@@ -3,7 +3,7 @@
  * One zod schema over the Worker's env. A platform is enabled when its secrets are set.
  * Errors name the setting and say how to fix it; they never carry a setting's value.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 const text = z.string().trim().min(1);
 const optionalText = z

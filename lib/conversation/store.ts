@@ -3,7 +3,7 @@
  * The conversation store on Upstash Redis: every operation is one Lua script, one round trip.
  */
 import type { Redis } from "@upstash/redis/cloudflare";
-import { z } from "zod";
+import * as z from "zod";
 import type { ConversationKey, InboundMessage } from "../message.ts";
 import { answerTraceSchema, MAX_ANSWER_TRACES, type AnswerTrace } from "./answer-trace.ts";
 import { conversationKeys, replyKey, seenKey } from "./keys.ts";

@@ -3,7 +3,7 @@
  * One chat completion call: the model's text, validated with zod; a 429 becomes RetryLater, anything else throws.
  */
 import OpenAI from "openai";
-import { z } from "zod";
+import * as z from "zod";
 import type { ChatMessage } from "../context/prompt.ts";
 import { RetryLater } from "../errors.ts";
 

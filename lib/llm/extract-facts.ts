@@ -4,7 +4,7 @@
  * does not validate is logged (shape only, never its text) and dropped: it must never break the reply.
  */
 import type OpenAI from "openai";
-import { z } from "zod";
+import * as z from "zod";
 import { logger } from "../log.ts";
 import { complete } from "./completion.ts";
 import { EXCHANGE_HEADING, FACTS_INSTRUCTION_TAIL, FACTS_SYSTEM, KNOWN_FACTS_HEADING } from "./memory-wording.ts";

@@ -5,7 +5,7 @@
  * a long TTL renewed at each new fact. Reading the facts of everyone in a conversation is one MGET.
  */
 import type { Redis } from "@upstash/redis/cloudflare";
-import { z } from "zod";
+import * as z from "zod";
 import { conversationKeys } from "../conversation/keys.ts";
 import type { ConversationKey } from "../message.ts";
 import { factsKey } from "./keys.ts";

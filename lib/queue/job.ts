@@ -2,7 +2,7 @@
  * @module
  * The job payload that travels through QStash from the inbound flow to `/jobs/:kind`. Validated on arrival.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** `memory` runs after an answer is posted: facts about the people, and folding old messages into the summary. */
 export const JOB_KINDS = ["reply", "judge", "memory"] as const;

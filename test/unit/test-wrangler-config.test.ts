@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /** The top-level lines and blocks that decide how the Worker runs, in file order. */
 function runtimeSettings(path: string): string[] {
-  const lines = readFileSync(new URL(path, import.meta.url), "utf8").split("\n");
+  const lines = readFileSync(resolve(import.meta.dirname, path), "utf8").split("\n");
   const kept: string[] = [];
   let block: string | null = null;
   for (const line of lines) {

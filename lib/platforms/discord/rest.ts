@@ -4,7 +4,7 @@
  * JSON or not), GiveUp (the request can never succeed: expired token, unknown channel, missing access), Error
  * (5xx and the like: retry). Never puts a token or message text into an error.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { GiveUp, RetryLater } from "../../errors.ts";
 
 const REQUEST_TIMEOUT_MS = 10_000;

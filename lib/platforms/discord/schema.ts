@@ -3,7 +3,7 @@
  * zod schemas for the Discord payloads Parley reads: interactions (HTTP) and messages (interaction `resolved`
  * data and Gateway MESSAGE_CREATE). Loose objects: Discord adds fields without notice; only what we read is checked.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** Discord ids are 64-bit snowflakes sent as decimal strings. */
 export const snowflake = z.string().regex(/^\d{1,20}$/, "not a snowflake");

@@ -5,7 +5,7 @@
  * follow-ups for the rest; a Gateway conversation answer is a channel message, a reply to its trigger when the
  * trigger addressed the bot.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { bytesToHex } from "../../crypto.ts";
 import { GiveUp } from "../../errors.ts";
 import type { Logger } from "../../log.ts";

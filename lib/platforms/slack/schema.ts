@@ -3,7 +3,7 @@
  * zod schemas for the Slack Events API payloads Parley reads. Loose objects: Slack adds fields without notice,
  * and only the fields we read are checked (strictly).
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** A Slack message timestamp: seconds, a dot, microseconds ("1700000000.000100"). It is also the message's id. */
 const slackTs = z.string().regex(/^\d+\.\d+$/, "not a Slack ts");

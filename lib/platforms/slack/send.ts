@@ -3,7 +3,7 @@
  * Posts the bot's answer with Slack's `chat.postMessage`, split into messages of at most 4,000 characters, and
  * turns Slack's failures into what the job flow acts on: RetryLater (429), GiveUp (permanent), Error (retry).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { GiveUp, RetryLater } from "../../errors.ts";
 import { splitText } from "../../text/split.ts";
 

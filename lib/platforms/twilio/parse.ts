@@ -3,7 +3,7 @@
  * Twilio's inbound SMS webhook form, validated with zod, and its translation into an InboundMessage. Unknown
  * parameters are allowed (Twilio adds some without notice); the signature covers them all, see verify.ts.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { InboundMessage } from "../../message.ts";
 
 /** The person is never named by their number in the prompt: the model needs no phone numbers. */

@@ -4,7 +4,7 @@
  * failures into what the job flow acts on: RetryLater (429), GiveUp (a 4xx the same request can never get past,
  * e.g. 21610 for an opted-out number), Error (5xx, network: retry).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { GiveUp, RetryLater } from "../../errors.ts";
 
 export const TWILIO_API_VERSION = "2010-04-01";

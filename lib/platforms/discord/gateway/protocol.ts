@@ -2,7 +2,7 @@
  * @module
  * Discord Gateway protocol values (API v10, JSON encoding) and the payload envelope `{op, d, s, t}`.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 export const GATEWAY_VERSION = 10;
 
