@@ -1,6 +1,6 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { askInteraction, generateSigningKeys, signedInteractionRequest, snowflake } from "../support/discord.ts";
+import { askInteraction, discordCalls, failDiscordCalls, generateSigningKeys, signedInteractionRequest, snowflake } from "../support/discord.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { BOT_USER_ID, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { newSender, signedSmsRequest, smsParams, twilioSuiteEnv } from "../support/twilio.ts";
@@ -148,6 +148,30 @@ describe("when the model or the Worker fails during a job", () => {
     expect(Date.now() - sent).toBeGreaterThanOrEqual((RETRY_AFTER_SECONDS - 0.5) * 1000);
     await settle(1_000);
     expect(await slackPosts(channel)).toHaveLength(1);
+  });
+});
+
+describe("when Discord answers 429", () => {
+  it("the job waits the retry_after before it edits the deferred answer, once", async () => {
+    const SUITE_DISCORD = "faultsdiscord";
+    const keys = await generateSigningKeys();
+    const discordEnv = suiteEnv(SUITE_DISCORD, { DISCORD_PUBLIC_KEY: keys.publicKeyHex });
+    const discordPump = startJobPump(discordEnv, SUITE_DISCORD);
+    try {
+      const RETRY_AFTER_SECONDS = 3;
+      const interaction = askInteraction({ guildId: snowflake(), channelId: snowflake() }, { id: snowflake(), name: "Alice" }, "rate limited on Discord?");
+      const apiUrl = String(discordEnv.DISCORD_API_BASE_URL);
+      await failDiscordCalls(apiUrl, { route: "edit_original", token: interaction.token, status: 429, retryAfter: RETRY_AFTER_SECONDS });
+      const sent = Date.now();
+      const res = await callWorker(discordEnv, await signedInteractionRequest(keys, JSON.stringify(interaction)));
+      expect(res.status).toBe(200);
+      await eventually(async () => (await discordCalls(apiUrl, { token: interaction.token })).length === 1, 30_000, "the edited answer");
+      expect(Date.now() - sent).toBeGreaterThanOrEqual((RETRY_AFTER_SECONDS - 0.5) * 1000);
+      await settle(1_000);
+      expect(await discordCalls(apiUrl, { token: interaction.token })).toHaveLength(1);
+    } finally {
+      await discordPump.stop();
+    }
   });
 });
 
