@@ -7,6 +7,7 @@
  * publishes per message. With --json the last line is one JSON object.
  */
 import { parseArgs } from "node:util";
+import { z } from "zod";
 import { freePort } from "../../dev/ports.ts";
 import { replyCounts } from "./replies.ts";
 import { sendAtRate } from "./send.ts";
@@ -25,7 +26,7 @@ const WARMUP_REQUESTS = 20;
 /** The reply phase ends when every place has its reply, or after this long. */
 const REPLY_DEADLINE_MS = 120_000;
 
-const { values: args } = parseArgs({
+const { values: raw } = parseArgs({
   options: {
     json: { type: "boolean", default: false },
     places: { type: "string", default: "90" },
@@ -34,14 +35,23 @@ const { values: args } = parseArgs({
     "model-delay-ms": { type: "string", default: "300" },
   },
 });
-const places = Number(args.places);
+/** Bounded, so that a typo cannot turn the bench into a flood. */
+const args = z
+  .object({
+    json: z.boolean(),
+    places: z.coerce.number().int().min(3).max(3_000),
+    chatter: z.coerce.number().int().min(0).max(50),
+    rate: z.coerce.number().min(1).max(500),
+    "model-delay-ms": z.coerce.number().int().min(0).max(10_000),
+  })
+  .parse(raw);
+const { places, rate } = args;
 
 // The in-process stand-ins log one JSON line per event (every delivery); the bench's own lines are what matter.
 const print = console.log.bind(console);
 console.log = (...line: unknown[]) => void (typeof line[0] === "string" && line[0].startsWith('{"event"') ? undefined : print(...line));
-const rate = Number(args.rate);
 
-const stack = await startStack(Number(args["model-delay-ms"]));
+const stack = await startStack(args["model-delay-ms"]);
 const discord = traffic.discordSigner();
 const publicBaseUrl = stack.gate.url;
 const stopWorkers: (() => Promise<void>)[] = [];
@@ -74,7 +84,7 @@ try {
   });
   stopWorkers.push(parley.stop);
 
-  const plan = (run: string) => traffic.planTraffic({ places, chatterPerSlackChannel: Number(args.chatter), run, publicBaseUrl, discord });
+  const plan = (run: string) => traffic.planTraffic({ places, chatterPerSlackChannel: args.chatter, run, publicBaseUrl, discord });
   // Warm both Workers (first-request compilation, Redis scripts loaded) with places of their own, then measure.
   const warmup = plan("W").filter((m) => m.needsAnswer).slice(0, WARMUP_REQUESTS);
   await sendAtRate(noop.url, warmup, rate);
