@@ -9,7 +9,8 @@ import { callWorker, eventually, JOB_TAP_URL, SLACK_API_BASE_URL, settle, startJ
 /** Nothing listens on port 1: connections are refused at once, as when the bridge or QStash is down. */
 const UNREACHABLE = "http://127.0.0.1:1";
 const SUITE = "faults";
-const env = suiteEnv(SUITE, { LLM_TIMEOUT_MS: "1000" });
+// Short enough to time out a scripted slow answer quickly, long enough for a normal one on a busy machine.
+const env = suiteEnv(SUITE, { LLM_TIMEOUT_MS: "2500" });
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
 let pump: JobPump;
 let seq = 0;
@@ -92,7 +93,7 @@ describe("when the model or the Worker fails during a job", () => {
   it("a model call that outlasts LLM_TIMEOUT_MS is retried and the message answered once", async () => {
     const channel = newChannel();
     const marker = `slow-${channel}`;
-    await scriptModel({ match: marker, delayMs: 3_000, times: 1 });
+    await scriptModel({ match: marker, delayMs: 8_000, times: 1 });
     await callWorker(env, await signedSlackRequest(mention(channel, marker).body));
     await eventually(async () => (await slackPosts(channel)).length === 1, 30_000, "the answer after the timeout");
     await settle(1_500);
