@@ -25,7 +25,9 @@ function safeId(raw: string): string {
 }
 
 export function createJobQueue(s: QueueSettings): JobQueue {
-  const client = new Client({ baseUrl: s.qstashUrl, token: s.qstashToken });
+  // One quick retry at most: the publish runs inside the webhook, which must answer (503 if QStash is down, so the
+  // platform retries) well within Slack's and Discord's 3 s; the client's default retries take about 4 s.
+  const client = new Client({ baseUrl: s.qstashUrl, token: s.qstashToken, retry: { retries: 1, backoff: () => 50 } });
   return {
     async publish(kind, job, opts) {
       const result = await client.publishJSON({
