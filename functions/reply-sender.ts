@@ -16,7 +16,7 @@ export function replier(rt: Runtime): Replier {
   const smsOptOuts = new SmsOptOuts(rt.redis, s.REDIS_KEY_PREFIX);
   const canReach: Replier["canReach"] = async (target) =>
     target.platform !== "twilio" || !(await smsOptOuts.isOptedOut(target.accountSid, target.to));
-  const send: Replier["send"] = async (target, text) => {
+  const send: Replier["send"] = async (target, text, parts) => {
     switch (target.platform) {
       case "slack":
         if (!s.SLACK_BOT_TOKEN) throw new GiveUp("SLACK_BOT_TOKEN is not set", "not_configured");
@@ -26,9 +26,11 @@ export function replier(rt: Runtime): Replier {
           channel: target.channel,
           threadTs: target.threadTs,
           text,
+          skipChunks: parts?.from,
+          onChunkPosted: (index) => parts?.onPart(index),
         });
       case "discord":
-        return sendDiscordReply({ apiBaseUrl: s.DISCORD_API_BASE_URL, botToken: s.DISCORD_BOT_TOKEN, now: rt.now, log: rt.log }, target, text);
+        return sendDiscordReply({ apiBaseUrl: s.DISCORD_API_BASE_URL, botToken: s.DISCORD_BOT_TOKEN, now: rt.now, log: rt.log }, target, text, parts);
       case "twilio":
         if (!s.TWILIO_AUTH_TOKEN) throw new GiveUp("TWILIO_AUTH_TOKEN is not set", "not_configured");
         return sendSmsReply(

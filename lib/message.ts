@@ -29,6 +29,12 @@ export type ReplyTarget =
   | { platform: "discord"; kind: "channel"; channelId: string; replyToMessageId?: string }
   | { platform: "twilio"; accountSid: string; to: string; from: string };
 
+/** Posting an answer part by part: skip the parts an earlier attempt posted, hear of each part posted. */
+export interface PartProgress {
+  from: number;
+  onPart(index: number): void;
+}
+
 export interface InboundMessage {
   key: ConversationKey;
   /** Platform message id, unique within the tenant: the dedupe key and the QStash deduplication id. */

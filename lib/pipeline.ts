@@ -13,7 +13,7 @@ import { GiveUp, RetryLater, using } from "./errors.ts";
 import { judgeWithinCap } from "./limits/judge-cap.ts";
 import { capInboundMessage } from "./limits/message-length.ts";
 import { checkReplyRate, RATE_LIMIT_NOTICE } from "./limits/reply-rate.ts";
-import type { BotIdentity, InboundMessage, ReplyTarget } from "./message.ts";
+import type { BotIdentity, InboundMessage, PartProgress, ReplyTarget } from "./message.ts";
 import { FORGET_CONFIRMATION, forgetPerson, isForgetRequest } from "./memory/forget.ts";
 import { memoryNotes, publishMemoryJob } from "./memory/hooks.ts";
 import type { Job, JobKind } from "./queue/job.ts";
@@ -90,8 +90,18 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
 export interface Replier {
   /** False when the person must not be messaged (an opted-out number): the job ends before any model call. */
   canReach(target: ReplyTarget): Promise<boolean>;
-  /** Posts an answer on the platform; returns the ids of the posted messages. */
-  send(target: ReplyTarget, text: string): Promise<string[]>;
+  /**
+   * Posts an answer on the platform, split into the platform's parts; returns the ids of the posted messages.
+   * `parts.from` skips the parts an earlier attempt already posted; `parts.onPart` hears of each part posted.
+   */
+  send(target: ReplyTarget, text: string, parts?: PartProgress): Promise<string[]>;
+}
+
+/** What an attempt got out, so that a failure after the first part is finished by the retry, not redone. */
+interface AnswerProgress {
+  text?: string;
+  partsPosted: number;
+  done: boolean;
 }
 
 export type JobOutcome =
@@ -116,9 +126,9 @@ export async function runJob(rt: Runtime, kind: JobKind, job: Job, replier: Repl
     rt.log.info("job_ended", { ...where, outcome });
     return outcome;
   }
-  let posted = false;
+  const progress: AnswerProgress = { text: claim.draft?.text, partsPosted: claim.draft?.partsPosted ?? 0, done: false };
   try {
-    const outcome = await answer(rt, kind, job, claim.state, replier, () => (posted = true));
+    const outcome = await answer(rt, kind, job, claim.state, replier, progress);
     rt.log.info("job_ended", { ...where, outcome });
     return outcome;
   } catch (err) {
@@ -127,8 +137,12 @@ export async function runJob(rt: Runtime, kind: JobKind, job: Job, replier: Repl
       rt.log.warn("job_gave_up", { ...where, code: err.code });
       return "gave_up";
     }
-    // Once the answer is out, a retry would post it twice: keep the claim and let it expire instead.
-    if (!posted) await rt.store.releaseClaim(job.key, job.trigger.id);
+    // Once the answer is out, a retry would post it twice: keep the claim and let it expire instead. When only
+    // some parts went out, the retry gets the same text and posts the rest.
+    if (!progress.done) {
+      const partial = progress.text !== undefined && progress.partsPosted > 0;
+      await rt.store.releaseClaim(job.key, job.trigger.id, partial ? { text: progress.text!, partsPosted: progress.partsPosted } : undefined);
+    }
     throw err;
   }
 }
@@ -139,7 +153,7 @@ async function answer(
   job: Job,
   state: ConversationState,
   replier: Replier,
-  onPosted: () => void,
+  progress: AnswerProgress,
 ): Promise<JobOutcome> {
   const s = rt.settings;
   if (!(await replier.canReach(job.replyTarget))) {
@@ -155,7 +169,7 @@ async function answer(
   if (job.required && isForgetRequest(turn.current.text, job.bot)) {
     await forgetPerson(rt, job);
     await replier.send(job.replyTarget, FORGET_CONFIRMATION);
-    onPosted();
+    progress.done = true;
     await rt.store.markHandled(job.key, job.trigger.id);
     return "forgotten";
   }
@@ -171,26 +185,32 @@ async function answer(
     current: turn.current,
     budgetTokens: s.PROMPT_TOKEN_BUDGET,
   });
-  if (kind === "judge" && !(await judgeWithinCap(rt, job.key, () => rt.llm.judge(prompt)))) {
+  // An answer an earlier attempt began to post was already judged, counted and written: finish it as it is.
+  const resuming = progress.text !== undefined;
+  if (!resuming && kind === "judge" && !(await judgeWithinCap(rt, job.key, () => rt.llm.judge(prompt)))) {
     await rt.store.markHandled(job.key, job.trigger.id);
     return "judge_no";
   }
-  const allowance = await checkReplyRate(rt, job.key, job.trigger);
+  const allowance = resuming ? "allowed" : await checkReplyRate(rt, job.key, job.trigger);
   if (allowance !== "allowed") {
     if (allowance === "notify") {
       await replier.send(job.replyTarget, RATE_LIMIT_NOTICE);
-      onPosted();
+      progress.done = true;
     }
     await rt.store.markHandled(job.key, job.trigger.id);
     return "rate_limited";
   }
-  const text = await rt.llm.generate(prompt, { required: job.required });
+  const text = progress.text ?? (await rt.llm.generate(prompt, { required: job.required }));
   if (text === null) {
     await rt.store.markHandled(job.key, job.trigger.id);
     return "skipped";
   }
-  const ids = await replier.send(job.replyTarget, text);
-  onPosted();
+  progress.text = text;
+  const ids = await replier.send(job.replyTarget, text, {
+    from: progress.partsPosted,
+    onPart: (index) => (progress.partsPosted = index + 1),
+  });
+  progress.done = true;
   const now = rt.now();
   await rt.store.recordReply(job.key, {
     conversationId: job.conversationId,

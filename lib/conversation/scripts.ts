@@ -45,14 +45,23 @@ return cjson.encode({status = status, meta = redis.call('HGETALL', meta),
 /**
  * Job start. KEYS: meta, log, reply. ARGV: 1 conversation id, 2 trigger ts ms, 3 claim ttl s, 4 trigger id.
  * Claims the right to answer one trigger, unless it was answered already, another attempt holds the claim,
- * the conversation is gone (expired or reset), or a later answer already saw the trigger.
+ * the conversation is gone (expired or reset), or a later answer already saw the trigger. A claim left as a draft
+ * (an answer of several parts that failed after some went out) is taken over and returned, so the attempt finishes
+ * that answer instead of writing a new one.
  */
 export const CLAIM_REPLY = `
 local meta, log, reply = KEYS[1], KEYS[2], KEYS[3]
 local claim = redis.call('GET', reply)
 if claim == 'done' then return cjson.encode({status = 'done'}) end
-if claim then return cjson.encode({status = 'busy', retryAfter = redis.call('TTL', reply)}) end
+local draft = ''
+if claim and string.sub(claim, 1, 6) == 'draft:' then draft = string.sub(claim, 7)
+elseif claim then return cjson.encode({status = 'busy', retryAfter = redis.call('TTL', reply)}) end
 if redis.call('HGET', meta, 'id') ~= ARGV[1] then return cjson.encode({status = 'gone'}) end
+if draft ~= '' then
+  redis.call('SET', reply, 'posting', 'EX', ARGV[3])
+  return cjson.encode({status = 'claimed', draft = draft, meta = redis.call('HGETALL', meta),
+    recent = redis.call('ZRANGE', log, 0, -1)})
+end
 local through = tonumber(redis.call('HGET', meta, 'answeredThrough') or '0')
 local ts = tonumber(ARGV[2])
 -- Timestamps have millisecond resolution: at a tie, only the very message the answer was for counts as seen.
@@ -91,10 +100,15 @@ end
 return 1
 `;
 
-/** A failed attempt gives its claim back so that the retry can answer. KEYS: reply. */
+/**
+ * A failed attempt gives its claim back so that the retry can answer. KEYS: reply. ARGV: 1 draft JSON ('' when
+ * nothing went out), 2 draft ttl s. With a draft, the retry finishes the same answer from the first part not posted.
+ */
 export const RELEASE_CLAIM = `
-if redis.call('GET', KEYS[1]) == 'posting' then return redis.call('DEL', KEYS[1]) end
-return 0
+if redis.call('GET', KEYS[1]) ~= 'posting' then return 0 end
+if ARGV[1] == '' then return redis.call('DEL', KEYS[1]) end
+redis.call('SET', KEYS[1], 'draft:' .. ARGV[1], 'EX', ARGV[2])
+return 1
 `;
 
 /**

@@ -24,8 +24,14 @@ export interface RecordResult {
   state: ConversationState;
 }
 
+/** An answer of several parts that failed after `partsPosted` of them went out. */
+export interface AnswerDraft {
+  text: string;
+  partsPosted: number;
+}
+
 export type ClaimResult =
-  | { status: "claimed"; state: ConversationState }
+  | { status: "claimed"; state: ConversationState; draft?: AnswerDraft }
   | { status: "done" | "gone" | "covered" }
   | { status: "busy"; retryAfterSeconds: number };
 
@@ -55,7 +61,10 @@ const scriptResult = z.object({
   meta: luaList.optional(),
   recent: luaList.optional(),
   retryAfter: z.number().optional(),
+  draft: z.string().optional(),
 });
+
+const draftSchema = z.object({ text: z.string(), partsPosted: z.number().int().min(0) });
 
 function parseScriptResult(raw: unknown): z.output<typeof scriptResult> {
   return scriptResult.parse(typeof raw === "string" ? JSON.parse(raw) : raw);
@@ -149,7 +158,11 @@ export class ConversationStore {
     const result = parseScriptResult(raw);
     switch (result.status) {
       case "claimed":
-        return { status: "claimed", state: toState(result.meta ?? [], result.recent ?? []) };
+        return {
+          status: "claimed",
+          state: toState(result.meta ?? [], result.recent ?? []),
+          ...(result.draft ? { draft: draftSchema.parse(JSON.parse(result.draft)) } : {}),
+        };
       case "busy":
         return { status: "busy", retryAfterSeconds: Math.max(1, result.retryAfter ?? CLAIM_TTL_SECONDS) };
       case "done":
@@ -207,8 +220,11 @@ export class ConversationStore {
   }
 
   /** Gives the claim back after a failed attempt, so that QStash's retry can answer. */
-  async releaseClaim(key: ConversationKey, triggerId: string): Promise<void> {
-    await this.releaseScript.exec([replyKey(this.options.prefix, key, triggerId)], []);
+  async releaseClaim(key: ConversationKey, triggerId: string, draft?: AnswerDraft): Promise<void> {
+    await this.releaseScript.exec(
+      [replyKey(this.options.prefix, key, triggerId)],
+      [draft ? JSON.stringify(draft) : "", String(DEDUPE_TTL_SECONDS)],
+    );
   }
 
   /**

@@ -81,3 +81,9 @@ export async function slackPosts(channel: string): Promise<SlackPost[]> {
   const calls = (await res.json()) as { body?: SlackPost }[] | SlackPost[];
   return calls.map((c) => ("body" in c && c.body ? c.body : (c as SlackPost)));
 }
+
+/** Scripts the Slack fake to fail matching posts (see dev/fakes/http.ts: `after`, `times`, `status`, `error`). */
+export async function failSlackPosts(rule: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${SLACK_API_BASE_URL.replace(/\/api$/, "")}/__fail`, { method: "POST", body: JSON.stringify(rule) });
+  if (!res.ok) throw new Error(`scripting the Slack fake failed: ${res.status}`);
+}

@@ -2,7 +2,7 @@ import { Redis } from "@upstash/redis/cloudflare";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { askInteraction, discordCalls, failDiscordCalls, generateSigningKeys, signedInteractionRequest, snowflake } from "../support/discord.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
-import { BOT_USER_ID, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { BOT_USER_ID, failSlackPosts, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { newSender, signedSmsRequest, smsParams, twilioSuiteEnv } from "../support/twilio.ts";
 import { callWorker, eventually, JOB_TAP_URL, SLACK_API_BASE_URL, settle, startJobPump, suiteEnv, type JobPump, type TestEnv } from "../support/worker.ts";
 
@@ -33,11 +33,6 @@ function mention(channel: string, text: string) {
 
 async function keysOf(suite: string, part: string): Promise<string[]> {
   return redis.keys(`t-${suite}:*${part}*`);
-}
-
-async function failSlackPosts(rule: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${SLACK_API_BASE_URL.replace(/\/api$/, "")}/__fail`, { method: "POST", body: JSON.stringify(rule) });
-  if (!res.ok) throw new Error(`scripting the Slack fake failed: ${res.status}`);
 }
 
 async function tapIsEmpty(suite: string): Promise<boolean> {

@@ -1,7 +1,7 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { modelRequests, scriptModel } from "../support/model.ts";
-import { BOT_USER_ID, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { BOT_USER_ID, failSlackPosts, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { callWorker, eventually, settle, startJobPump, suiteEnv, type JobPump } from "../support/worker.ts";
 
 const SUITE = "slackconv";
@@ -126,6 +126,20 @@ describe("a conversation on Slack", () => {
     await settle(1_000);
     expect(await slackPosts(place.channel)).toHaveLength(1);
     expect((await modelRequests(marker)).length).toBe(3);
+  });
+
+  it("finishes a long answer whose second part failed, without posting the first part again", async () => {
+    const place = newPlace();
+    const marker = `long-${place.channel}`;
+    // Three paragraphs of about 3,500 characters: three Slack messages of at most 4,000.
+    const answer = [0, 1, 2].map((i) => `Part ${i}. ${"word ".repeat(700).trim()}`).join("\n\n");
+    await scriptModel({ match: marker, reply: answer, times: 5 });
+    await failSlackPosts({ channel: place.channel, status: 500, after: 1, times: 1 });
+    await send(place, "UALICE", `<@${BOT_USER_ID}> ${marker}`);
+    await eventually(async () => (await slackPosts(place.channel)).length >= 3, 20_000, "every part");
+    await settle(1_000);
+    expect((await slackPosts(place.channel)).map((p) => p.text.slice(0, 7))).toEqual(["Part 0.", "Part 1.", "Part 2."]);
+    expect(await modelRequests(marker)).toHaveLength(1);
   });
 
   it("tells the person when the model fails on every try, through the failure route", async () => {

@@ -9,7 +9,7 @@ import * as z from "zod";
 import { bytesToHex } from "../../crypto.ts";
 import { GiveUp } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
-import type { ReplyTarget } from "../../message.ts";
+import type { PartProgress, ReplyTarget } from "../../message.ts";
 import { splitText } from "../../text/split.ts";
 import { DISCORD_ERROR, DiscordRefused, discordRequest } from "./rest.ts";
 
@@ -41,16 +41,23 @@ export interface DiscordSendConfig {
 const messageIdSchema = z.looseObject({ id: z.string() });
 
 /** Posts `text` in order; returns the ids of the messages posted. */
-export function sendDiscordReply(cfg: DiscordSendConfig, target: DiscordReplyTarget, text: string): Promise<string[]> {
-  return target.kind === "interaction" ? answerInteraction(cfg, target, text) : postToChannel(cfg, target, text);
+export function sendDiscordReply(
+  cfg: DiscordSendConfig,
+  target: DiscordReplyTarget,
+  text: string,
+  progress?: PartProgress,
+): Promise<string[]> {
+  return target.kind === "interaction" ? answerInteraction(cfg, target, text, progress) : postToChannel(cfg, target, text, progress);
 }
 
-async function answerInteraction(cfg: DiscordSendConfig, target: InteractionTarget, text: string): Promise<string[]> {
+async function answerInteraction(cfg: DiscordSendConfig, target: InteractionTarget, text: string, progress?: PartProgress): Promise<string[]> {
   const parts = splitText(text, DISCORD_MAX_MESSAGE_CHARS);
   const webhook = `/webhooks/${target.applicationId}/${target.token}`;
   const ids: string[] = [];
   try {
     for (const [index, content] of parts.entries()) {
+      // Follow-ups are not idempotent: parts an earlier attempt posted are not posted again.
+      if (index < (progress?.from ?? 0)) continue;
       if (cfg.now() >= target.expiresAt) throw new InteractionExpired();
       const posted = await discordRequest({
         apiBaseUrl: cfg.apiBaseUrl,
@@ -61,6 +68,7 @@ async function answerInteraction(cfg: DiscordSendConfig, target: InteractionTarg
         body: { content, allowed_mentions: NO_MENTIONS },
       });
       ids.push(messageIdSchema.parse(posted).id);
+      progress?.onPart(index);
     }
   } catch (err) {
     const expired = err instanceof InteractionExpired || (err instanceof DiscordRefused && EXPIRED_TOKEN_CODES.has(err.discordCode));
@@ -72,11 +80,12 @@ async function answerInteraction(cfg: DiscordSendConfig, target: InteractionTarg
   return ids;
 }
 
-async function postToChannel(cfg: DiscordSendConfig, target: ChannelTarget, text: string): Promise<string[]> {
+async function postToChannel(cfg: DiscordSendConfig, target: ChannelTarget, text: string, progress?: PartProgress): Promise<string[]> {
   if (!cfg.botToken) throw new GiveUp("DISCORD_BOT_TOKEN is not set: run `wrangler secret put DISCORD_BOT_TOKEN`", "not_configured");
   const parts = splitText(text, DISCORD_MAX_MESSAGE_CHARS);
   const ids: string[] = [];
   for (const [index, content] of parts.entries()) {
+    if (index < (progress?.from ?? 0)) continue;
     const replyTo = index === 0 && target.replyToMessageId;
     const posted = await discordRequest({
       apiBaseUrl: cfg.apiBaseUrl,
@@ -95,6 +104,7 @@ async function postToChannel(cfg: DiscordSendConfig, target: ChannelTarget, text
       },
     });
     ids.push(messageIdSchema.parse(posted).id);
+    progress?.onPart(index);
   }
   return ids;
 }
