@@ -5,6 +5,7 @@
  */
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { afterAll, beforeAll } from "vitest";
 import app from "../../functions/index.ts";
 
 export type TestEnv = Record<string, unknown>;
@@ -88,6 +89,22 @@ export function startJobPump(testEnv: TestEnv, suite: string, opts: { deliverEac
       running = false;
       await loop;
       await Promise.all(inFlight);
+    },
+  };
+}
+
+/** Pumps the suite's jobs from before its first test until after its last. */
+export function pumpJobsDuringSuite(testEnv: TestEnv, suite: string, opts: { deliverEach?: number } = {}): Pick<JobPump, "answers"> {
+  let pump: JobPump | undefined;
+  beforeAll(() => {
+    pump = startJobPump(testEnv, suite, opts);
+  });
+  afterAll(async () => {
+    await pump?.stop();
+  });
+  return {
+    get answers() {
+      return pump?.answers ?? [];
     },
   };
 }

@@ -1,15 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, enabledPlatforms, parseSettings } from "../../lib/config.ts";
+import { MINIMAL_SETTINGS } from "../support/settings.ts";
 
-const minimal = {
-  UPSTASH_REDIS_REST_URL: "http://127.0.0.1:8079",
-  UPSTASH_REDIS_REST_TOKEN: "secret-redis-token",
-  QSTASH_TOKEN: "qstash-token",
-  QSTASH_CURRENT_SIGNING_KEY: "sig_current",
-  QSTASH_NEXT_SIGNING_KEY: "sig_next",
-  PUBLIC_BASE_URL: "https://bot.example.com/",
-  OPENAI_API_KEY: "sk-secret",
-};
+const minimal = MINIMAL_SETTINGS;
 
 describe("settings", () => {
   it("fills documented defaults and trims the trailing slash of URLs", () => {

@@ -1,16 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseSettings } from "../../lib/config.ts";
+import { MINIMAL_SETTINGS } from "../support/settings.ts";
 import { conversationTtlSeconds } from "../../lib/runtime.ts";
 
-const minimal = {
-  UPSTASH_REDIS_REST_URL: "http://127.0.0.1:8079",
-  UPSTASH_REDIS_REST_TOKEN: "secret-redis-token",
-  QSTASH_TOKEN: "qstash-token",
-  QSTASH_CURRENT_SIGNING_KEY: "sig_current",
-  QSTASH_NEXT_SIGNING_KEY: "sig_next",
-  PUBLIC_BASE_URL: "https://bot.example.com",
-  OPENAI_API_KEY: "sk-secret",
-};
+const minimal = MINIMAL_SETTINGS;
 const sms = { platform: "twilio", tenant: "AC1", channel: "+15005550006|+14155550100" } as const;
 
 describe("SMS settings", () => {

@@ -33,6 +33,17 @@ function message(key: ReturnType<typeof place>, n: number, text = `message ${n}`
 
 const now = () => Date.now();
 
+/** The bot answers `trigger`, having seen the conversation up to `through`. */
+async function answer(store: ConversationStore, conversationId: string, trigger: InboundMessage, through: InboundMessage) {
+  await store.recordReply(trigger.key, {
+    conversationId,
+    triggerId: trigger.id,
+    reply: { id: `bot-${trigger.id}`, role: "assistant", authorId: "UBOT", authorName: "Parley", text: "an answer", ts: through.ts + 1 },
+    answeredThrough: { id: through.id, ts: through.ts },
+    answered: [through.author.id],
+  });
+}
+
 describe("the conversation store", () => {
   it("does not start a conversation for a message that is not a trigger", async () => {
     const store = newStore();
@@ -96,13 +107,7 @@ describe("the conversation store", () => {
     const claims = await Promise.all(Array.from({ length: 5 }, () => store.claimReply(key, state.id, trigger)));
     expect(claims.filter((c) => c.status === "claimed")).toHaveLength(1);
     expect(claims.filter((c) => c.status === "busy")).toHaveLength(4);
-    await store.recordReply(key, {
-      conversationId: state.id,
-      triggerId: trigger.id,
-      reply: { id: "bot-1", role: "assistant", authorId: "UBOT", authorName: "Parley", text: "hi", ts: trigger.ts + 5 },
-      answeredThrough: { id: trigger.id, ts: trigger.ts },
-      answered: [trigger.author.id],
-    });
+    await answer(store, state.id, trigger, trigger);
     expect((await store.claimReply(key, state.id, trigger)).status).toBe("done");
   });
 
@@ -114,13 +119,7 @@ describe("the conversation store", () => {
     const { state } = await store.record(a, { startIfIdle: true, reset: false, now: now() });
     await store.record(b, { startIfIdle: false, reset: false, now: now() });
     expect((await store.claimReply(key, state.id, a)).status).toBe("claimed");
-    await store.recordReply(key, {
-      conversationId: state.id,
-      triggerId: a.id,
-      reply: { id: "bot-2", role: "assistant", authorId: "UBOT", authorName: "Parley", text: "both", ts: b.ts + 1 },
-      answeredThrough: { id: b.id, ts: b.ts },
-      answered: [b.author.id],
-    });
+    await answer(store, state.id, a, b);
     expect((await store.claimReply(key, state.id, b)).status).toBe("covered");
   });
 
@@ -132,13 +131,7 @@ describe("the conversation store", () => {
     const { state } = await store.record(a, { startIfIdle: true, reset: false, now: now() });
     await store.record(b, { startIfIdle: false, reset: false, now: now() });
     expect((await store.claimReply(key, state.id, a)).status).toBe("claimed");
-    await store.recordReply(key, {
-      conversationId: state.id,
-      triggerId: a.id,
-      reply: { id: "bot-3", role: "assistant", authorId: "UBOT", authorName: "Parley", text: "for a", ts: a.ts + 1 },
-      answeredThrough: { id: a.id, ts: a.ts },
-      answered: [a.author.id],
-    });
+    await answer(store, state.id, a, a);
     expect((await store.claimReply(key, state.id, a)).status).toBe("done");
     expect((await store.claimReply(key, state.id, b)).status).toBe("claimed");
   });

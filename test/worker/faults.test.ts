@@ -1,10 +1,10 @@
 import { Redis } from "@upstash/redis/cloudflare";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { askInteraction, discordCalls, failDiscordCalls, generateSigningKeys, signedInteractionRequest, snowflake } from "../support/discord.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { BOT_USER_ID, failSlackPosts, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { newSender, signedSmsRequest, smsParams, twilioSuiteEnv } from "../support/twilio.ts";
-import { callWorker, eventually, JOB_TAP_URL, SLACK_API_BASE_URL, settle, startJobPump, suiteEnv, type JobPump, type TestEnv } from "../support/worker.ts";
+import { callWorker, eventually, JOB_TAP_URL, pumpJobsDuringSuite, settle, startJobPump, suiteEnv, type JobPump, type TestEnv } from "../support/worker.ts";
 
 /** Nothing listens on port 1: connections are refused at once, as when the bridge or QStash is down. */
 const UNREACHABLE = "http://127.0.0.1:1";
@@ -12,15 +12,9 @@ const SUITE = "faults";
 // Short enough to time out a scripted slow answer quickly, long enough for a normal one on a busy machine.
 const env = suiteEnv(SUITE, { LLM_TIMEOUT_MS: "2500" });
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
-let pump: JobPump;
 let seq = 0;
 
-beforeAll(() => {
-  pump = startJobPump(env, SUITE);
-});
-afterAll(async () => {
-  await pump.stop();
-});
+const pump = pumpJobsDuringSuite(env, SUITE);
 
 function newChannel(): string {
   seq += 1;

@@ -1,24 +1,18 @@
 import { Redis } from "@upstash/redis/cloudflare";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { FACTS_SYSTEM } from "../../lib/llm/memory-wording.ts";
 import { FORGET_CONFIRMATION } from "../../lib/memory/forget.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { BOT_USER_ID, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
-import { callWorker, eventually, settle, startJobPump, suiteEnv, type JobPump } from "../support/worker.ts";
+import { callWorker, eventually, settle, pumpJobsDuringSuite, suiteEnv } from "../support/worker.ts";
 
 const SUITE = "memfacts";
 const PREFIX = `t-${SUITE}`;
 const env = suiteEnv(SUITE, { CONVERSATION_TIMEOUT_SECONDS: "2", MEMORY_ENABLED: "true", SUMMARY_ENABLED: "true" });
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
-let pump: JobPump;
 let seq = 0;
 
-beforeAll(() => {
-  pump = startJobPump(env, SUITE);
-});
-afterAll(async () => {
-  await pump.stop();
-});
+pumpJobsDuringSuite(env, SUITE);
 
 /** Each test gets its own tenant and channel, so facts of one test are never seen by another. */
 function newPlace() {

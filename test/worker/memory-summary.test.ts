@@ -1,10 +1,10 @@
 import { Redis } from "@upstash/redis/cloudflare";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { countPromptTokens, countTokens } from "../../lib/context/tokens.ts";
 import { summaryMaxTokens } from "../../lib/memory/fold.ts";
 import { modelRequests } from "../support/model.ts";
 import { BOT_USER_ID, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
-import { callWorker, eventually, startJobPump, suiteEnv, type JobPump } from "../support/worker.ts";
+import { callWorker, eventually, pumpJobsDuringSuite, suiteEnv } from "../support/worker.ts";
 
 const SUITE = "memsum";
 /** Small, so the conversation outgrows it within a few turns and folds many times over 300 messages. */
@@ -14,14 +14,8 @@ const TURNS = 150;
 // Facts off: the earliest detail can only come back through the summary. One person asks 150 times: no reply limit.
 const env = suiteEnv(SUITE, { PROMPT_TOKEN_BUDGET: String(BUDGET), MEMORY_ENABLED: "false", SUMMARY_ENABLED: "true", CONVERSATION_TIMEOUT_SECONDS: "600", RATE_LIMIT_REPLIES: "1000" });
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
-let pump: JobPump;
 
-beforeAll(() => {
-  pump = startJobPump(env, SUITE);
-});
-afterAll(async () => {
-  await pump.stop();
-});
+pumpJobsDuringSuite(env, SUITE);
 
 let lastTs = 0;
 /** Slack ts with distinct milliseconds: the engine orders messages by ms. */

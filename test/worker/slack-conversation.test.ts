@@ -1,8 +1,8 @@
 import { Redis } from "@upstash/redis/cloudflare";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { BOT_USER_ID, failSlackPosts, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
-import { callWorker, eventually, settle, startJobPump, suiteEnv, type JobPump } from "../support/worker.ts";
+import { callWorker, eventually, settle, pumpJobsDuringSuite, suiteEnv } from "../support/worker.ts";
 
 const SUITE = "slackconv";
 const env = suiteEnv(SUITE, {
@@ -13,15 +13,9 @@ const env = suiteEnv(SUITE, {
   MEMORY_ENABLED: "false",
 });
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
-let pump: JobPump;
 let channelSeq = 0;
 
-beforeAll(() => {
-  pump = startJobPump(env, SUITE);
-});
-afterAll(async () => {
-  await pump.stop();
-});
+pumpJobsDuringSuite(env, SUITE);
 
 function newPlace() {
   channelSeq += 1;

@@ -1,20 +1,14 @@
 import { Redis } from "@upstash/redis/cloudflare";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { signedSlackRequest, slackMessageEvent, BOT_USER_ID } from "../support/slack.ts";
-import { callWorker, settle, startJobPump, suiteEnv, type JobPump } from "../support/worker.ts";
+import { callWorker, settle, pumpJobsDuringSuite, suiteEnv } from "../support/worker.ts";
 
 const SUITE = "slackrej";
 const env = suiteEnv(SUITE);
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
 const place = { team: "TSLACKREJ", channel: "CREJECTS" };
-let pump: JobPump;
 
-beforeAll(() => {
-  pump = startJobPump(env, SUITE);
-});
-afterAll(async () => {
-  await pump.stop();
-});
+const pump = pumpJobsDuringSuite(env, SUITE);
 
 async function suiteKeys(): Promise<string[]> {
   return redis.keys(`t-${SUITE}:*`);

@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { modelRequests } from "../support/model.ts";
 import { newSender, signedSmsRequest, smsParams, smsSentTo, twilioSuiteEnv } from "../support/twilio.ts";
-import { callWorker, eventually, settle, startJobPump, type JobPump } from "../support/worker.ts";
+import { callWorker, eventually, settle, pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "twburst";
 // The default burst window (4 s): the production setting is what is under test.
 // The memory job reads the exchange with a model call of its own; this suite counts answer prompts only.
 const env = twilioSuiteEnv(SUITE, { MEMORY_ENABLED: "false" });
-let pump: JobPump;
 
-beforeAll(() => {
-  pump = startJobPump(env, SUITE);
-});
-afterAll(async () => {
-  await pump.stop();
-});
+pumpJobsDuringSuite(env, SUITE);
 
 async function text(from: string, body: string): Promise<void> {
   const res = await callWorker(env, await signedSmsRequest(env, smsParams({ from, body })));

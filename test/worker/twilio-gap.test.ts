@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { modelRequests } from "../support/model.ts";
 import { newSender, signedSmsRequest, smsParams, smsSentTo, twilioSuiteEnv } from "../support/twilio.ts";
-import { callWorker, eventually, settle, startJobPump, type JobPump } from "../support/worker.ts";
+import { callWorker, eventually, settle, pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "twgap";
 /** A 6-second gap stands for the 30-minute one: the same TTL mechanism, in test time. */
@@ -10,14 +10,8 @@ const env = twilioSuiteEnv(SUITE, { SMS_CONVERSATION_GAP_MINUTES: String(GAP_SEC
   // Facts about the person outlive a conversation by design; this suite checks that the exchange itself does not.
   MEMORY_ENABLED: "false",
 });
-let pump: JobPump;
 
-beforeAll(() => {
-  pump = startJobPump(env, SUITE);
-});
-afterAll(async () => {
-  await pump.stop();
-});
+pumpJobsDuringSuite(env, SUITE);
 
 async function exchange(from: string, body: string, answersSoFar: number): Promise<string> {
   const res = await callWorker(env, await signedSmsRequest(env, smsParams({ from, body })));

@@ -1,22 +1,16 @@
 import { Redis } from "@upstash/redis/cloudflare";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { failSmsTo, newMessageSid, newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_ACCOUNT_SID, BOT_NUMBER, twilioSuiteEnv } from "../support/twilio.ts";
-import { callWorker, eventually, settle, startJobPump, type JobPump } from "../support/worker.ts";
+import { callWorker, eventually, settle, pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "twsms";
 const env = twilioSuiteEnv(SUITE, { SMS_BURST_WINDOW_SECONDS: "1" });
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
 /** Long enough for a job that should not send to have run: the burst delay plus a model call. */
 const QUIET_MS = 2_500;
-let pump: JobPump;
 
-beforeAll(() => {
-  pump = startJobPump(env, SUITE);
-});
-afterAll(async () => {
-  await pump.stop();
-});
+pumpJobsDuringSuite(env, SUITE);
 
 async function text(from: string, body: string, extra: { sid?: string; numMedia?: number } = {}): Promise<Response> {
   const res = await callWorker(env, await signedSmsRequest(env, smsParams({ from, body, ...extra })));
