@@ -187,7 +187,7 @@ async function answer(
   });
   // An answer an earlier attempt began to post was already judged, counted and written: finish it as it is.
   const resuming = progress.text !== undefined;
-  if (!resuming && kind === "judge" && !(await judgeWithinCap(rt, job.key, () => rt.llm.judge(prompt)))) {
+  if (!resuming && kind === "judge" && !(await judgeWithinCap(rt, job.key, job.trigger.id, () => rt.llm.judge(prompt)))) {
     await rt.store.markHandled(job.key, job.trigger.id);
     return "judge_no";
   }

@@ -6,9 +6,17 @@
 import type { ConversationKey } from "../message.ts";
 import { placeId } from "../conversation/keys.ts";
 import type { Runtime } from "../runtime.ts";
+import { firstAttempt } from "./first-attempt.ts";
 import { limitersFor } from "./limiters.ts";
 
-export async function judgeWithinCap(rt: Runtime, key: ConversationKey, askJudge: () => Promise<boolean>): Promise<boolean> {
+export async function judgeWithinCap(
+  rt: Runtime,
+  key: ConversationKey,
+  messageId: string,
+  askJudge: () => Promise<boolean>,
+): Promise<boolean> {
+  // A retried judge job was already counted when it first asked.
+  if (!(await firstAttempt(rt, "judge", key, messageId))) return askJudge();
   const verdict = await limitersFor(rt).judge.limit(placeId(key));
   if (!verdict.success) {
     rt.log.info("judge_capped", { platform: key.platform, tenant: key.tenant, channel: key.channel });

@@ -6,10 +6,8 @@
  */
 import type { ConversationKey } from "../message.ts";
 import type { Runtime } from "../runtime.ts";
+import { firstAttempt } from "./first-attempt.ts";
 import { limitersFor } from "./limiters.ts";
-
-/** Longer than QStash's whole retry schedule (about 12 s, 2.5 min, 30 min): a late retry still counts once. */
-const COUNTED_TTL_SECONDS = 60 * 60;
 
 export const RATE_LIMIT_NOTICE = "You're sending messages faster than I can answer; I'll be back in a minute.";
 
@@ -25,12 +23,8 @@ export async function checkReplyRate(rt: Runtime, key: ConversationKey, trigger:
   const s = rt.settings;
   const person = personId(key, trigger.authorId);
   const prefix = `${s.REDIS_KEY_PREFIX}:limit`;
-  const firstAttempt = await rt.redis.set(`${prefix}:counted:${key.platform}|${key.tenant}|${trigger.id}`, "1", {
-    nx: true,
-    ex: COUNTED_TTL_SECONDS,
-  });
   // A retry of a job that was let through: a limited one ended with 2xx and is never retried.
-  if (firstAttempt !== "OK") return "allowed";
+  if (!(await firstAttempt(rt, "reply", key, trigger.id))) return "allowed";
   const verdict = await limitersFor(rt).replies.limit(person);
   if (verdict.success) return "allowed";
   // One notice per window: the first job over the limit wins the key, later ones find it taken.
