@@ -1,10 +1,10 @@
 /**
  * @module
  * `npm run dev`: the whole local stack on real parts. redis-server (its own, unless REDIS_URL is given), the Upstash
- * REST bridge, the QStash stand-in, the local model, the Slack fake and `wrangler dev`. Ctrl-C stops everything it
- * started. Ports: PORT (8787), REDIS_REST_PORT (8079), QSTASH_PORT (8080), LOCAL_MODEL_PORT (8090), SLACK_FAKE_PORT (8091), DISCORD_FAKE_PORT (8092),
- * DISCORD_GATEWAY_FAKE_PORT (8094),
- * TWILIO_FAKE_PORT (8093), SIMULATOR_PORT (8788).
+ * REST bridge, the QStash stand-in, the local model, the Slack, Discord and Twilio fakes, the fake Discord Gateway,
+ * the simulator page and `wrangler dev`. Ctrl-C stops everything it started. Ports (each overridable by the
+ * variable named): PORT 8787, REDIS_REST_PORT 8079, QSTASH_PORT 8080, LOCAL_MODEL_PORT 8090, SLACK_FAKE_PORT 8091,
+ * DISCORD_FAKE_PORT 8092, TWILIO_FAKE_PORT 8093, DISCORD_GATEWAY_FAKE_PORT 8094, SIMULATOR_PORT 8788.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
