@@ -8,10 +8,10 @@
  * RESUME, as Discord does. Standalone: `node dev/fakes/discord-gateway.ts` (DISCORD_GATEWAY_FAKE_PORT, 8094).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { pathToFileURL } from "node:url";
 import { WebSocketServer, type WebSocket } from "ws";
 import { DISCORD_FAKE_BOT } from "./discord.ts";
 import { readBody, sendJson } from "./http.ts";
+import { serveStandalone } from "../serve-standalone.ts";
 
 export const DEFAULT_DISCORD_GATEWAY_FAKE_PORT = 8094;
 const OP = { DISPATCH: 0, HEARTBEAT: 1, IDENTIFY: 2, RESUME: 6, RECONNECT: 7, INVALID_SESSION: 9, HELLO: 10, HEARTBEAT_ACK: 11 } as const;
@@ -206,11 +206,6 @@ export async function startDiscordGatewayFake(opts: DiscordGatewayFakeOptions): 
   };
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const port = Number(process.env.DISCORD_GATEWAY_FAKE_PORT ?? DEFAULT_DISCORD_GATEWAY_FAKE_PORT);
-  const fake = await startDiscordGatewayFake({ port });
-  console.log(JSON.stringify({ event: "discord_gateway_fake_listening", url: fake.url }));
-  const stop = () => void fake.close().then(() => process.exit(0));
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+if (import.meta.main) {
+  serveStandalone("discord_gateway_fake", () => startDiscordGatewayFake({ port: Number(process.env.DISCORD_GATEWAY_FAKE_PORT ?? DEFAULT_DISCORD_GATEWAY_FAKE_PORT) }));
 }

@@ -8,8 +8,8 @@
  * Standalone: `node dev/fakes/discord.ts` (DISCORD_FAKE_PORT, default 8092).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { pathToFileURL } from "node:url";
 import { createFakeControl, readBody, sendJson, startHttpServer, type FailureRule } from "./http.ts";
+import { serveStandalone } from "../serve-standalone.ts";
 
 export const DEFAULT_DISCORD_FAKE_PORT = 8092;
 const API_PREFIX = "/api/v10";
@@ -197,11 +197,6 @@ function snowflakes(): () => string {
   };
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const port = Number(process.env.DISCORD_FAKE_PORT ?? DEFAULT_DISCORD_FAKE_PORT);
-  const fake = await startDiscordFake({ port });
-  console.log(JSON.stringify({ event: "discord_fake_listening", url: fake.url }));
-  const stop = () => void fake.close().then(() => process.exit(0));
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+if (import.meta.main) {
+  serveStandalone("discord_fake", () => startDiscordFake({ port: Number(process.env.DISCORD_FAKE_PORT ?? DEFAULT_DISCORD_FAKE_PORT) }));
 }

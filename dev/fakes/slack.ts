@@ -6,8 +6,8 @@
  * Standalone: `node dev/fakes/slack.ts` (SLACK_FAKE_PORT, default 8091).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { pathToFileURL } from "node:url";
 import { createFakeControl, readBody, sendJson, startHttpServer, type FailureRule } from "./http.ts";
+import { serveStandalone } from "../serve-standalone.ts";
 
 export const DEFAULT_SLACK_FAKE_PORT = 8091;
 const API_PREFIX = "/api/";
@@ -139,11 +139,6 @@ function messageClock(): () => string {
   };
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const port = Number(process.env.SLACK_FAKE_PORT ?? DEFAULT_SLACK_FAKE_PORT);
-  const fake = await startSlackFake({ port });
-  console.log(JSON.stringify({ event: "slack_fake_listening", url: fake.url }));
-  const stop = () => void fake.close().then(() => process.exit(0));
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+if (import.meta.main) {
+  serveStandalone("slack_fake", () => startSlackFake({ port: Number(process.env.SLACK_FAKE_PORT ?? DEFAULT_SLACK_FAKE_PORT) }));
 }

@@ -8,8 +8,8 @@
  * Standalone: `node dev/fakes/twilio.ts` (TWILIO_FAKE_PORT, default 8093).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { pathToFileURL } from "node:url";
 import { createFakeControl, readBody, sendJson, startHttpServer, type FailureRule } from "./http.ts";
+import { serveStandalone } from "../serve-standalone.ts";
 
 export const DEFAULT_TWILIO_FAKE_PORT = 8093;
 const MESSAGES_PATH = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/;
@@ -120,11 +120,6 @@ function scriptedFailure(
   refuse({ status: rule.status ?? 500, code: 20500, message: "Internal Server Error" });
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const port = Number(process.env.TWILIO_FAKE_PORT ?? DEFAULT_TWILIO_FAKE_PORT);
-  const fake = await startTwilioFake({ port });
-  console.log(JSON.stringify({ event: "twilio_fake_listening", url: fake.url }));
-  const stop = () => void fake.close().then(() => process.exit(0));
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+if (import.meta.main) {
+  serveStandalone("twilio_fake", () => startTwilioFake({ port: Number(process.env.TWILIO_FAKE_PORT ?? DEFAULT_TWILIO_FAKE_PORT) }));
 }

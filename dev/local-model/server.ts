@@ -5,10 +5,10 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { pathToFileURL } from "node:url";
 import { countTokens } from "../../lib/context/tokens.ts";
 import { defaultAnswer } from "./default-answer.ts";
 import { chatRequestSchema, ModelScript, scriptSchema, type ChatRequest } from "./script.ts";
+import { serveStandalone } from "../serve-standalone.ts";
 
 export interface LocalModelOptions {
   port: number;
@@ -99,8 +99,6 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   res.end(JSON.stringify(body));
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const port = Number(process.env.LOCAL_MODEL_PORT ?? DEFAULT_PORT);
-  const model = await startLocalModel({ port });
-  console.log(JSON.stringify({ event: "local_model_started", url: model.url }));
+if (import.meta.main) {
+  serveStandalone("local_model", () => startLocalModel({ port: Number(process.env.LOCAL_MODEL_PORT ?? DEFAULT_PORT) }));
 }

@@ -5,12 +5,12 @@
  * nothing. `node dev/qstash/server.ts` runs it alone (env REDIS_URL, QSTASH_PORT, QSTASH_RETRY_BASE_MS).
  */
 import { createServer, type Server } from "node:http";
-import { pathToFileURL } from "node:url";
 import { z } from "zod";
-import { errorMessage, logger } from "../../lib/log.ts";
+import { logger } from "../../lib/log.ts";
 import { handleRequest } from "./routes.ts";
 import { DeliveryScheduler, productionBackoff } from "./scheduler.ts";
 import { QStashStore } from "./store.ts";
+import { serveStandalone } from "../serve-standalone.ts";
 
 /** The official QStash dev-server credentials, so that the SDK's own dev mode works against the stand-in too. */
 export const DEV_TOKEN = "eyJVc2VySUQiOiJkZWZhdWx0VXNlciIsIlBhc3N3b3JkIjoiZGVmYXVsdFBhc3N3b3JkIn0=";
@@ -90,28 +90,18 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 }
 
 const standaloneEnvSchema = z.object({
-  REDIS_URL: z.string({ error: "REDIS_URL is not set: point it at a redis-server, e.g. redis://127.0.0.1:6390" }).url(),
+  REDIS_URL: z.string({ error: "is not set: point it at a redis-server, e.g. redis://127.0.0.1:6390" }).url(),
   QSTASH_PORT: z.coerce.number().int().positive().default(DEV_PORT),
   QSTASH_RETRY_BASE_MS: z.coerce.number().positive().optional(),
 });
 
-async function runStandalone(): Promise<void> {
-  const parsed = standaloneEnvSchema.safeParse(process.env);
-  if (!parsed.success) throw new Error(parsed.error.issues.map((issue) => issue.message).join("; "));
-  const env = parsed.data;
-  const qstash = await startQStash({
-    port: env.QSTASH_PORT,
-    redisUrl: env.REDIS_URL,
-    retryDelayMs: env.QSTASH_RETRY_BASE_MS === undefined ? undefined : productionBackoff(env.QSTASH_RETRY_BASE_MS),
-  });
-  const shutdown = (): void => void qstash.close().then(() => process.exit(0));
-  process.once("SIGINT", shutdown);
-  process.once("SIGTERM", shutdown);
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  runStandalone().catch((err: unknown) => {
-    logger.error("qstash_start_failed", { error: errorMessage(err) });
-    process.exit(1);
+if (import.meta.main) {
+  serveStandalone("qstash", async () => {
+    const env = standaloneEnvSchema.parse(process.env);
+    return startQStash({
+      port: env.QSTASH_PORT,
+      redisUrl: env.REDIS_URL,
+      retryDelayMs: env.QSTASH_RETRY_BASE_MS === undefined ? undefined : productionBackoff(env.QSTASH_RETRY_BASE_MS),
+    });
   });
 }

@@ -13,6 +13,7 @@ import { BASE64_ENCODING, ENCODING_HEADER } from "./encode.ts";
 import { runCommand, runPipeline, runTransaction, type EndpointAnswer } from "./execute.ts";
 import { hasBearerToken, MAX_REQUEST_BYTES, readJsonBody } from "./http-request.ts";
 import { ScriptFlagTranslator } from "./script-flags.ts";
+import { serveStandalone } from "../serve-standalone.ts";
 
 export interface RedisBridgeOptions {
   port: number;
@@ -106,16 +107,14 @@ function reply(res: ServerResponse, status: number, body: unknown): void {
 }
 
 const StandaloneEnvSchema = z.object({
-  REDIS_URL: z.string().url({ message: "REDIS_URL must look like redis://127.0.0.1:6379" }),
+  REDIS_URL: z.string({ error: "is not set: point it at a redis-server, e.g. redis://127.0.0.1:6390" }).url({ message: "must look like redis://127.0.0.1:6379" }),
   REDIS_REST_PORT: z.coerce.number().int().min(1).max(65_535).default(8079),
-  UPSTASH_REDIS_REST_TOKEN: z.string().min(1, { message: "UPSTASH_REDIS_REST_TOKEN is not set: choose any local token" }),
+  UPSTASH_REDIS_REST_TOKEN: z.string({ error: "is not set: choose any local token" }).min(1, { message: "is empty: choose any local token" }),
 });
 
 if (import.meta.main) {
-  const env = StandaloneEnvSchema.parse(process.env);
-  const bridge = await startRedisBridge({ port: env.REDIS_REST_PORT, redisUrl: env.REDIS_URL, token: env.UPSTASH_REDIS_REST_TOKEN });
-  logger.info("redis_bridge_started", { url: bridge.url });
-  const stop = () => void bridge.close().then(() => process.exit(0));
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  serveStandalone("redis_bridge", async () => {
+    const env = StandaloneEnvSchema.parse(process.env);
+    return startRedisBridge({ port: env.REDIS_REST_PORT, redisUrl: env.REDIS_URL, token: env.UPSTASH_REDIS_REST_TOKEN });
+  });
 }
