@@ -21,15 +21,11 @@ export interface Runtime {
   now(): number;
 }
 
-export interface RuntimeOverrides {
-  now?: () => number;
-}
-
 export function conversationTtlSeconds(s: Settings, key: ConversationKey): number {
   return key.platform === "twilio" ? Math.round(s.SMS_CONVERSATION_GAP_MINUTES * 60) : s.CONVERSATION_TIMEOUT_SECONDS;
 }
 
-export function createRuntime(env: Record<string, unknown>, overrides: RuntimeOverrides = {}): Runtime {
+export function createRuntime(env: Record<string, unknown>): Runtime {
   const settings = parseSettings(env);
   const redis = new Redis({
     url: settings.UPSTASH_REDIS_REST_URL,
@@ -60,7 +56,7 @@ export function createRuntime(env: Record<string, unknown>, overrides: RuntimeOv
       maxReplyTokens: settings.MAX_REPLY_TOKENS,
     }),
     log: logger,
-    now: overrides.now ?? Date.now,
+    now: Date.now,
   };
 }
 
