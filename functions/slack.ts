@@ -41,7 +41,7 @@ slack.post("/events", async (c) => {
     return c.json({ error: "body is not JSON" }, 400);
   }
   const retryNum = Number(c.req.header(RETRY_NUM_HEADER) ?? 0) || 0;
-  const parsed = parseSlackEvent(body, { botName: rt.settings.BOT_NAME, botAliases: rt.settings.BOT_ALIASES, retryNum });
+  const parsed = parseSlackEvent(body, { botName: rt.settings.BOT_NAME, retryNum });
   switch (parsed.kind) {
     case "invalid":
       rt.log.warn("slack_invalid", { issues: parsed.issues });

@@ -18,7 +18,7 @@ function withEvent(name: string, changes: Record<string, unknown>): Payload {
   return payload;
 }
 
-const OPTS: SlackParseOptions = { botName: "Parley", botAliases: ["pb"] };
+const OPTS: SlackParseOptions = { botName: "Parley" };
 
 function parsedMessage(body: unknown, opts: SlackParseOptions = OPTS) {
   const result = parseSlackEvent(body, opts);

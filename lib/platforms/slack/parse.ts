@@ -26,8 +26,6 @@ export type SlackParsed =
 
 export interface SlackParseOptions {
   botName: string;
-  /** Matched by the decider, not here; accepted so callers pass the bot identity in one piece. */
-  botAliases: string[];
   /** `X-Slack-Retry-Num`; above 0 marks a redelivery. */
   retryNum?: number;
   /** The bot's `B…` id when the caller knows it (e.g. from config); own posts are also caught without it. */
