@@ -10,7 +10,7 @@ import { ingest } from "../lib/pipeline.ts";
 import { GatewayConnection, openSocketWithFetch, type GatewayStatus } from "../lib/platforms/discord/gateway/connection.ts";
 import { parseGatewayMessage } from "../lib/platforms/discord/gateway/message.ts";
 import type { GatewaySnapshot } from "../lib/platforms/discord/gateway/session.ts";
-import { runtimeFor, type Runtime } from "../lib/runtime.ts";
+import { botIdentity, runtimeFor, type Runtime } from "../lib/runtime.ts";
 
 /** The binding name in wrangler.toml. */
 export const GATEWAY_BINDING = "DISCORD_GATEWAY";
@@ -42,7 +42,7 @@ export function createGatewayConnection(env: object, store: SnapshotStore): Gate
 }
 
 async function ingestGatewayMessage(rt: Runtime, data: unknown, botUserId: string): Promise<void> {
-  const bot = { userId: botUserId, name: rt.settings.BOT_NAME, aliases: rt.settings.BOT_ALIASES };
+  const bot = botIdentity(rt, botUserId);
   const parsed = parseGatewayMessage(data, bot);
   if (parsed.kind === "invalid") return rt.log.warn("discord_invalid", { source: "gateway", issues: parsed.issues });
   if (parsed.kind === "ignored") return rt.log.info("discord_ignored", { source: "gateway", reason: parsed.reason });

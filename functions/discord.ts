@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { ingest } from "../lib/pipeline.ts";
 import { parseDiscordInteraction } from "../lib/platforms/discord/parse.ts";
 import { DISCORD_SIGNATURE_HEADER, DISCORD_TIMESTAMP_HEADER, verifyDiscordRequest } from "../lib/platforms/discord/verify.ts";
-import { runtimeFor } from "../lib/runtime.ts";
+import { botIdentity, runtimeFor } from "../lib/runtime.ts";
 import type { AppEnv } from "./http.ts";
 
 /** Discord's interaction response types. */
@@ -52,7 +52,7 @@ discord.post("/interactions", async (c) => {
         data: { content: "I don't know that one. Try /ask.", flags: EPHEMERAL_FLAG },
       });
     case "message":
-      await ingest(rt, parsed.message, { userId: applicationId, name: rt.settings.BOT_NAME, aliases: rt.settings.BOT_ALIASES });
+      await ingest(rt, parsed.message, botIdentity(rt, applicationId));
       return c.json({ type: RESPONSE_TYPE.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE });
   }
 });

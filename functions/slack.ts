@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { ingest } from "../lib/pipeline.ts";
 import { parseSlackEvent } from "../lib/platforms/slack/parse.ts";
 import { verifySlackRequest } from "../lib/platforms/slack/verify.ts";
-import { runtimeFor } from "../lib/runtime.ts";
+import { botIdentity, runtimeFor } from "../lib/runtime.ts";
 import type { AppEnv } from "./http.ts";
 
 const RETRY_NUM_HEADER = "X-Slack-Retry-Num";
@@ -52,7 +52,7 @@ slack.post("/events", async (c) => {
       rt.log.info("slack_ignored", { reason: parsed.reason });
       return c.body(null, 200);
     case "message":
-      await ingest(rt, parsed.message, { userId: parsed.bot.userId, name: rt.settings.BOT_NAME, aliases: rt.settings.BOT_ALIASES });
+      await ingest(rt, parsed.message, botIdentity(rt, parsed.bot.userId));
       return c.body(null, 200);
   }
 });

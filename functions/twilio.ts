@@ -5,14 +5,14 @@
  * from the job, through the Messages API.
  */
 import { Hono, type Context } from "hono";
-import type { BotIdentity, InboundMessage } from "../lib/message.ts";
+import type { InboundMessage } from "../lib/message.ts";
 import { ingest } from "../lib/pipeline.ts";
 import { carrierKeyword, type CarrierKeyword } from "../lib/platforms/twilio/keywords.ts";
 import { SmsOptOuts } from "../lib/platforms/twilio/opt-out.ts";
 import { isMediaOnly, parseTwilioSms, toInboundMessage } from "../lib/platforms/twilio/parse.ts";
 import { EMPTY_TWIML, messageTwiml, TWIML_CONTENT_TYPE } from "../lib/platforms/twilio/twiml.ts";
 import { TWILIO_SIGNATURE_HEADER, verifyTwilioSignature } from "../lib/platforms/twilio/verify.ts";
-import { runtimeFor, type Runtime } from "../lib/runtime.ts";
+import { botIdentity, runtimeFor, type Runtime } from "../lib/runtime.ts";
 import { using } from "../lib/errors.ts";
 import { smsLengthNote } from "../lib/platforms/twilio/sms-text.ts";
 import type { AppEnv } from "./http.ts";
@@ -45,7 +45,7 @@ twilio.post("/sms", async (c) => {
     return c.json({ error: "unexpected webhook shape", issues: parsed.issues }, 400);
   }
   const msg = toInboundMessage(parsed.sms, rt.now());
-  const bot: BotIdentity = { userId: parsed.sms.To, name: rt.settings.BOT_NAME, aliases: rt.settings.BOT_ALIASES };
+  const bot = botIdentity(rt, parsed.sms.To);
   const keyword = carrierKeyword(parsed.sms.Body);
   if (keyword) {
     // Twilio answers keywords itself; kept in the conversation, never answered by the bot.

@@ -7,7 +7,7 @@ import { enabledPlatforms, parseSettings, type EnabledPlatforms, type Settings }
 import { ConversationStore } from "./conversation/store.ts";
 import { createLlm, type Llm } from "./llm/client.ts";
 import { logger, type Logger } from "./log.ts";
-import type { ConversationKey } from "./message.ts";
+import type { BotIdentity, ConversationKey } from "./message.ts";
 import { createJobQueue, type JobQueue } from "./queue/publish.ts";
 
 export interface Runtime {
@@ -58,6 +58,11 @@ export function createRuntime(env: Record<string, unknown>): Runtime {
     log: logger,
     now: Date.now,
   };
+}
+
+/** The bot as the decider sees it: its id on the platform at hand, and the names from the settings. */
+export function botIdentity(rt: Runtime, userId: string): BotIdentity {
+  return { userId, name: rt.settings.BOT_NAME, aliases: rt.settings.BOT_ALIASES };
 }
 
 const cache = new WeakMap<object, Runtime>();
