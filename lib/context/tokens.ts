@@ -11,6 +11,7 @@
  */
 import type { ChatMessage } from "./prompt.ts";
 import { ASCII_PAIR_TOKENS, BARE_WORD_TOKENS, SPACED_WORD_TOKENS, WHITESPACE_TOKENS } from "./o200k-facts.ts";
+import { decodeWords } from "./word-list.ts";
 
 /** The chat format wraps every message in <|im_start|>role<|im_sep|> … <|im_end|>. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -36,8 +37,8 @@ const ASCII_NUMBER = /^[0-9]{1,3}$/;
 const ASCII_CODES = 128;
 
 const knownSingleTokens = new Set<string>([
-  ...SPACED_WORD_TOKENS.split("|").map((word) => " " + word),
-  ...BARE_WORD_TOKENS.split("|"),
+  ...decodeWords(SPACED_WORD_TOKENS).map((word) => " " + word),
+  ...decodeWords(BARE_WORD_TOKENS),
   ...WHITESPACE_TOKENS,
 ]);
 const asciiPairs = Uint8Array.from(atob(ASCII_PAIR_TOKENS), (c) => c.charCodeAt(0));
