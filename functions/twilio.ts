@@ -76,13 +76,13 @@ async function recordKeyword(rt: Runtime, msg: InboundMessage, keyword: CarrierK
   const number = msg.author.id;
   const optState =
     keyword === "opt_out" ? optOuts.optOut(tenant, number) : keyword === "opt_in" ? optOuts.optIn(tenant, number) : undefined;
-  await Promise.all([rt.store.record(msg, { startIfIdle: true, reset: false, now: rt.now() }), optState]);
+  await Promise.all([rt.store.record(msg, { startIfIdle: true, reset: false }), optState]);
   rt.log.info("sms_keyword", { tenant, message: msg.id, keyword });
 }
 
 /** Recorded (so a retried delivery is not answered twice), answered at once in the TwiML. */
 async function answerMediaOnly(rt: Runtime, msg: InboundMessage): Promise<string> {
-  const { status } = await rt.store.record(msg, { startIfIdle: true, reset: false, now: rt.now() });
+  const { status } = await rt.store.record(msg, { startIfIdle: true, reset: false });
   rt.log.info("sms_media_only", { tenant: msg.key.tenant, message: msg.id, status });
   return status === "duplicate" ? EMPTY_TWIML : messageTwiml(MEDIA_ONLY_ANSWER);
 }

@@ -43,7 +43,7 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
   const explicit = explicitTrigger(msg, bot);
   const reset = isResetRequest(msg.text, bot, s.RESET_WORDS);
   const { status, state } = await using("redis", () =>
-    rt.store.record(msg, { startIfIdle: explicit !== null || reset || Boolean(opts.alwaysAnswer), reset, now: rt.now() }),
+    rt.store.record(msg, { startIfIdle: explicit !== null || reset || Boolean(opts.alwaysAnswer), reset }),
   );
   const where = { platform: msg.key.platform, tenant: msg.key.tenant, channel: msg.key.channel, message: msg.id };
   if (status === "duplicate" && !msg.redelivery) {

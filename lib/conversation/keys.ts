@@ -1,14 +1,14 @@
 /**
  * @module
  * Redis key layout. Every key carries the prefix (one per bot) and the tenant, so nothing is shared across bots
- * or tenants. A conversation is two keys that always expire together: `<place>:meta` (hash) and `<place>:log`
- * (sorted set of messages scored by timestamp). `<place>:answers` (list) traces the bot's recent answers for the
- * admin view; it is written only with an answer, so it never outlives the conversation.
+ * or tenants. A conversation is two keys that always expire together: `<place>:state` (a JSON string) and
+ * `<place>:log` (sorted set of messages scored by timestamp, see scripts.ts). `<place>:answers` (list) traces the
+ * bot's recent answers for the admin view; it is written only with an answer, so it never outlives the conversation.
  */
 import type { ConversationKey } from "../message.ts";
 
 export interface ConversationKeys {
-  meta: string;
+  state: string;
   log: string;
   answers: string;
 }
@@ -22,7 +22,7 @@ export function placeId(key: ConversationKey): string {
 
 export function conversationKeys(prefix: string, key: ConversationKey): ConversationKeys {
   const place = `${prefix}:conv:${placeId(key)}`;
-  return { meta: `${place}:meta`, log: `${place}:log`, answers: `${place}:answers` };
+  return { state: `${place}:state`, log: `${place}:log`, answers: `${place}:answers` };
 }
 
 /** Marks a delivered platform message as seen (dedupe of retries and of Slack's app_mention + message pair). */
