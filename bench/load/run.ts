@@ -23,7 +23,7 @@ import { startNoop, startParley } from "./workers.ts";
 const KEY_PREFIX = "bench";
 const WARMUP_REQUESTS = 20;
 /** Pairs of new mentions for the script cache probe. */
-const SCRIPT_CACHE_SAMPLES = 5;
+const SCRIPT_CACHE_SAMPLES = 10;
 /** The reply phase ends when every place has its reply and the jobs went quiet, or after this long. */
 const REPLY_DEADLINE_MS = 120_000;
 
