@@ -5,6 +5,7 @@
  * seeded random `rate`; and the record of every fault injected, which tests read back.
  */
 import { z } from "zod";
+import { seededRandom } from "./seeded-random.ts";
 
 /** What a rule can look at: the request path (no query), the body as text, and for QStash deliveries the message id. */
 export interface FaultSubject {
@@ -123,16 +124,4 @@ function matches(rule: FaultRuleInput, subject: FaultSubject): boolean {
     (rule.messageId === undefined || rule.messageId === subject.messageId) &&
     (rule.bodyContains === undefined || subject.body.includes(rule.bodyContains))
   );
-}
-
-/** mulberry32: small, fast, and the same sequence for the same seed on every run. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

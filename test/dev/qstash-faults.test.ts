@@ -23,6 +23,19 @@ async function freshLane(clientRetries = false) {
   return { laneUrl, start: now, client: new Client({ baseUrl: laneUrl, token: DEV_TOKEN, devMode: false, retry }) };
 }
 
+/** A destination that takes 50 ms to answer and counts how many deliveries it held at once. */
+async function countingConcurrency() {
+  let running = 0;
+  let most = 0;
+  const endpoint = await recordingEndpoint(async () => {
+    most = Math.max(most, ++running);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    running--;
+    return { status: 200 };
+  });
+  return { ...endpoint, mostAtOnce: () => most };
+}
+
 describe("QStash publish faults", () => {
   it("a refused publish answers 5xx and stores nothing; the next publish goes through", async () => {
     const { laneUrl, client } = await freshLane();
@@ -59,14 +72,7 @@ describe("QStash publish faults", () => {
 describe("QStash delivery faults", () => {
   it("a duplicate reaches the destination twice at once with the same message id, and settles once", async () => {
     const { laneUrl, client } = await freshLane();
-    let running = 0;
-    let mostAtOnce = 0;
-    const destination = await recordingEndpoint(async () => {
-      mostAtOnce = Math.max(mostAtOnce, ++running);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      running--;
-      return { status: 200 };
-    });
+    const destination = await countingConcurrency();
     await scriptFault(laneUrl, { fault: "duplicate" });
     const { messageId } = await client.publish({ url: destination.url, body: "twice" });
     const { deliveries } = await advanceClock(laneUrl, { ms: 0 });
@@ -74,26 +80,19 @@ describe("QStash delivery faults", () => {
       [messageId, "0"],
       [messageId, "0"],
     ]);
-    expect(mostAtOnce).toBe(2);
+    expect(destination.mostAtOnce()).toBe(2);
     expect(deliveries).toMatchObject([{ messageId, outcome: "done" }]);
     expect(await injectedFaults(laneUrl, { messageId })).toMatchObject([{ fault: "duplicate", copyStatus: 200 }]);
   });
 
   it("a sequential duplicate comes after the first delivery was answered", async () => {
     const { laneUrl, client } = await freshLane();
-    let running = 0;
-    let mostAtOnce = 0;
-    const destination = await recordingEndpoint(async () => {
-      mostAtOnce = Math.max(mostAtOnce, ++running);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      running--;
-      return { status: 200 };
-    });
+    const destination = await countingConcurrency();
     await scriptFault(laneUrl, { fault: "duplicate", concurrent: false });
     await client.publish({ url: destination.url, body: "again" });
     await advanceClock(laneUrl, { ms: 0 });
     expect(destination.received).toHaveLength(2);
-    expect(mostAtOnce).toBe(1);
+    expect(destination.mostAtOnce()).toBe(1);
   });
 
   it("a late delivery goes out the given time after it was due, in virtual time", async () => {

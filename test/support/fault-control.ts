@@ -31,3 +31,17 @@ export async function resetFaults(controlUrl: string): Promise<void> {
   await res.body?.cancel();
   if (!res.ok) throw new Error(`resetting the faults at ${controlUrl} failed: ${res.status}`);
 }
+
+/** The SHA-1 Redis names a Lua script by, as the client sends it in EVALSHA. */
+export async function scriptSha1(script: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(script));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * A `bodyContains` that matches one Lua script's EVALSHA on keys starting with `firstKeyStart`, whether the client
+ * sent it alone or in a pipeline: `"evalsha","<sha1>",<numKeys>,"<firstKeyStart>`.
+ */
+export async function evalshaMatch(script: string, numKeys: number, firstKeyStart: string): Promise<string> {
+  return `"evalsha","${await scriptSha1(script)}",${numKeys},"${firstKeyStart}`;
+}
