@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../dev/ports.ts";
+import { PORT_SETTINGS } from "../../dev/stack-ports.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** wrangler dev bundles and boots workerd: slow on a busy 2-core machine. */
@@ -21,22 +22,10 @@ export interface RunningStack {
   workerUrl: string;
   simulatorUrl: string;
   adminToken: string;
-  /** Everything the stack printed, for a failure message. */
+  /** What the stack printed (the last 20,000 characters): what a developer sees, and a failure's evidence. */
   output(): string;
   stop(): Promise<void>;
 }
-
-const PORT_SETTINGS = [
-  "PORT",
-  "REDIS_REST_PORT",
-  "QSTASH_PORT",
-  "LOCAL_MODEL_PORT",
-  "SLACK_FAKE_PORT",
-  "DISCORD_FAKE_PORT",
-  "DISCORD_GATEWAY_FAKE_PORT",
-  "TWILIO_FAKE_PORT",
-  "SIMULATOR_PORT",
-] as const;
 
 export async function startStack(): Promise<RunningStack> {
   const ports: Record<string, string> = {};
