@@ -27,7 +27,24 @@ export interface RunningStack {
   stop(): Promise<void>;
 }
 
+/**
+ * A free port can be taken by someone else before the stack binds it (other test projects run beside these): the
+ * launcher then stops at once, naming the port, and the stack starts again on other ports.
+ */
+const PORT_ATTEMPTS = 3;
+const PORT_TAKEN = /port \d+ \(.*\) is already in use/;
+
 export async function startStack(): Promise<RunningStack> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startStackOnFreePorts();
+    } catch (err) {
+      if (attempt >= PORT_ATTEMPTS || !(err instanceof Error) || !PORT_TAKEN.test(err.message)) throw err;
+    }
+  }
+}
+
+async function startStackOnFreePorts(): Promise<RunningStack> {
   const ports: Record<string, string> = {};
   for (const name of PORT_SETTINGS) ports[name] = String(await freePort());
   const adminToken = randomBytes(18).toString("base64url");

@@ -22,7 +22,7 @@ interface HeldLine {
   text: string;
 }
 
-interface FailedTest {
+interface FailureWindow {
   name: string;
   from: number;
   to: number;
@@ -33,7 +33,7 @@ type Write = typeof process.stdout.write;
 export default class BackgroundOutputReporter implements Reporter {
   readonly #held: HeldLine[] = [];
   readonly #started = new Map<string, number>();
-  readonly #failed: FailedTest[] = [];
+  readonly #failed: FailureWindow[] = [];
   readonly #restore: (() => void)[] = [];
   #write: (text: string) => void = (text) => void process.stderr.write(text);
 
@@ -55,14 +55,26 @@ export default class BackgroundOutputReporter implements Reporter {
     }
   }
 
+  onTestModuleStart(module: TestModule): void {
+    this.#started.set(module.id, Date.now());
+  }
+
   onTestCaseReady(test: TestCase): void {
     this.#started.set(test.id, Date.now());
   }
 
   onTestCaseResult(test: TestCase): void {
-    if (test.result().state !== "failed") return;
-    const from = (this.#started.get(test.id) ?? Date.now()) - MARGIN_MS;
-    this.#failed.push({ name: `${test.module.moduleId} > ${test.fullName}`, from, to: Date.now() + MARGIN_MS });
+    if (test.result().state === "failed") this.#failedNow(test.id, `${test.module.moduleId} > ${test.fullName}`);
+  }
+
+  /** A file can fail with no failed test (a beforeAll that threw): then the whole file's time is the window. */
+  onTestModuleEnd(module: TestModule): void {
+    if (module.state() === "failed" && [...module.children.allTests("failed")].length === 0) this.#failedNow(module.id, module.moduleId);
+  }
+
+  #failedNow(id: string, name: string): void {
+    const from = (this.#started.get(id) ?? Date.now()) - MARGIN_MS;
+    this.#failed.push({ name, from, to: Date.now() + MARGIN_MS });
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
@@ -70,7 +82,7 @@ export default class BackgroundOutputReporter implements Reporter {
     if (reason === "passed") return;
     for (const test of this.#failed) {
       const lines = this.#held.filter((line) => line.at >= test.from && line.at <= test.to);
-      if (lines.length > 0) this.#print(`stand-ins and workerd while "${test.name}" ran`, lines);
+      if (lines.length > 0) this.#print(`stand-ins and workerd while ${test.name} ran`, lines);
     }
     // A run can fail without a failed test (an error outside any test): then everything held may be the clue.
     if (this.#failed.length === 0 && errors.length > 0 && this.#held.length > 0) this.#print("stand-ins and workerd during the run", this.#held);
