@@ -1,8 +1,8 @@
 /**
  * @module
  * Starts the local stack once for the whole test run, on free ports: a private redis-server (never the machine's
- * own), the Upstash REST bridge, the QStash stand-in (fast retries), the job tap, the Slack fake and the local
- * model. Tests get the addresses through `inject`; Worker tests get them as bindings.
+ * own), the Upstash REST bridge, the QStash stand-in (fast retries), the Upstash Vector stand-in (hybrid), the job
+ * tap, the Slack fake and the local model. Tests get the addresses through `inject`; Worker tests get them as bindings.
  */
 import type { TestProject } from "vitest/node";
 import { startLocalModel } from "../../dev/local-model/server.ts";
@@ -14,9 +14,11 @@ import { startTwilioFake } from "../../dev/fakes/twilio.ts";
 import { startDiscordFake } from "../../dev/fakes/discord.ts";
 import { startDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
 import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
+import { startVectorStandIn } from "../../dev/upstash-vector/server.ts";
 import { startJobTap } from "./job-tap.ts";
 
 export const REDIS_REST_TOKEN = "test-redis-rest-token";
+export const VECTOR_REST_TOKEN = "test-vector-rest-token";
 /** Retries after 0.2 s, 0.4 s, 0.8 s: the production backoff would make every retry test wait minutes. */
 const TEST_RETRY_DELAY_MS = (retried: number) => 200 * 2 ** Math.max(0, retried - 1);
 
@@ -26,6 +28,8 @@ declare module "vitest" {
     redisRestUrl: string;
     redisRestToken: string;
     qstashUrl: string;
+    vectorRestUrl: string;
+    vectorRestToken: string;
     jobTapUrl: string;
     slackApiUrl: string;
     twilioApiUrl: string;
@@ -49,6 +53,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
       retryDelayMs: TEST_RETRY_DELAY_MS,
     });
     stops.unshift(() => qstash.close());
+    const vector = await startVectorStandIn({
+      port: await freePort(),
+      redisUrl: redis.url,
+      token: VECTOR_REST_TOKEN,
+      keyPrefix: "vector-test:",
+    });
+    stops.unshift(() => vector.close());
     const tap = await startJobTap(await freePort());
     stops.unshift(() => tap.close());
     const slack = await startSlackFake({ port: await freePort() });
@@ -68,6 +79,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide("redisRestUrl", bridge.url);
     project.provide("redisRestToken", REDIS_REST_TOKEN);
     project.provide("qstashUrl", qstash.url);
+    project.provide("vectorRestUrl", vector.url);
+    project.provide("vectorRestToken", VECTOR_REST_TOKEN);
     project.provide("jobTapUrl", tap.url);
     project.provide("slackApiUrl", slack.url);
     project.provide("twilioApiUrl", twilio.url);
