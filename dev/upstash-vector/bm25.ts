@@ -7,7 +7,7 @@
  * asks for it, as on Upstash.
  */
 import { stemmer } from "stemmer";
-import { fnv1a } from "./feature-hash.ts";
+import { fnv1a } from "../../lib/memory/recall/fnv1a.ts";
 import { ENGLISH_STOP_WORDS } from "./stop-words.ts";
 
 export interface SparseVector {

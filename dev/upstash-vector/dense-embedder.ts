@@ -7,7 +7,7 @@
  * stay valid across restarts.
  */
 import { contentWords } from "./bm25.ts";
-import { fnv1a } from "./feature-hash.ts";
+import { fnv1a } from "../../lib/memory/recall/fnv1a.ts";
 
 export const LOCAL_EMBEDDING_MODEL = "LOCAL_HASHED_NGRAM";
 /** The dimension of the smallest hosted English model (bge-small-en-v1.5): a dense index can switch to it. */

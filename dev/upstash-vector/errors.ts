@@ -4,10 +4,11 @@
  */
 
 export class VectorError extends Error {
+  override readonly name = "VectorError";
   readonly status: number;
+
   constructor(status: number, message: string) {
     super(message);
-    this.name = "VectorError";
     this.status = status;
   }
 }

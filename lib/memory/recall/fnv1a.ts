@@ -1,7 +1,7 @@
 /**
  * @module
- * FNV-1a over a string's UTF-16 code units: a fast, stable hash that maps a token or an n-gram to a vector index.
- * Stable across runs and machines, so stored sparse indices and local dense vectors stay valid after a restart.
+ * FNV-1a over a string's UTF-16 code units: a fast, stable 32-bit hash. Passage boundaries use it (so they do not
+ * depend on where a batch of messages starts), and the local Vector stand-in hashes words to vector indices with it.
  */
 
 const FNV_OFFSET = 0x811c9dc5;
