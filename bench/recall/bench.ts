@@ -28,8 +28,9 @@ const TOP_K = 10;
 const UPSERT_BATCH = 100;
 /** Queries run before timing, so that the first mode does not pay for warming up. */
 const WARM_UP_QUERIES = 100;
+/** DBSF scores the sweep shows (the chosen mode's scale). */
 const THRESHOLDS = [0, 1.2, 1.4, 1.5, 1.6, 1.7, 1.8];
-
+/** Each mode is also compared at the threshold that lets this share of answers without a right passage get one. */
 const NOISE_SHARE = 0.25;
 
 interface ModeResult {
