@@ -1,20 +1,20 @@
 /**
  * @module
  * Starts the local stack once for the whole test run, on free ports: a private redis-server (never the machine's
- * own), the Upstash REST bridge, the QStash stand-in (fast retries), the Upstash Vector stand-in (hybrid), the job
- * tap, the Slack fake and the local model. Tests get the addresses through `inject`; Worker tests get them as bindings.
+ * own), the Upstash REST bridge, the QStash stand-in (fast retries), the job tap, the Slack fake and the local
+ * model. Tests get the addresses through `inject`; Worker tests get them as bindings.
  */
 import type { TestProject } from "vitest/node";
 import { startLocalModel } from "../../dev/local-model/server.ts";
 import { freePort } from "../../dev/ports.ts";
 import { startQStash } from "../../dev/qstash/server.ts";
+import { startVectorStandIn } from "../../dev/upstash-vector/server.ts";
 import { startRedisServer } from "../../dev/redis-server.ts";
 import { startSlackFake } from "../../dev/fakes/slack.ts";
 import { startTwilioFake } from "../../dev/fakes/twilio.ts";
 import { startDiscordFake } from "../../dev/fakes/discord.ts";
 import { startDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
 import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
-import { startVectorStandIn } from "../../dev/upstash-vector/server.ts";
 import { startJobTap } from "./job-tap.ts";
 
 export const REDIS_REST_TOKEN = "test-redis-rest-token";
@@ -53,13 +53,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
       retryDelayMs: TEST_RETRY_DELAY_MS,
     });
     stops.unshift(() => qstash.close());
-    const vector = await startVectorStandIn({
-      port: await freePort(),
-      redisUrl: redis.url,
-      token: VECTOR_REST_TOKEN,
-      keyPrefix: "vector-test:",
-    });
-    stops.unshift(() => vector.close());
     const tap = await startJobTap(await freePort());
     stops.unshift(() => tap.close());
     const slack = await startSlackFake({ port: await freePort() });
@@ -74,6 +67,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
     stops.unshift(() => discord.close());
     const model = await startLocalModel({ port: await freePort() });
     stops.unshift(() => model.close());
+    // The Upstash Vector stand-in (a hybrid index with the local models) for recall.
+    const vector = await startVectorStandIn({
+      port: await freePort(),
+      redisUrl: redis.url,
+      token: VECTOR_REST_TOKEN,
+      keyPrefix: "vector-test:",
+    });
+    stops.unshift(() => vector.close());
 
     project.provide("redisUrl", redis.url);
     project.provide("redisRestUrl", bridge.url);
