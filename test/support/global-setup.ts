@@ -10,6 +10,7 @@ import type { TestProject } from "vitest/node";
 import { startLocalModel } from "../../dev/local-model/server.ts";
 import { freePort } from "../../dev/ports.ts";
 import { startQStash } from "../../dev/qstash/server.ts";
+import { startVectorStandIn } from "../../dev/upstash-vector/server.ts";
 import { startRedisServer } from "../../dev/redis-server.ts";
 import { startSlackFake } from "../../dev/fakes/slack.ts";
 import { startTwilioFake } from "../../dev/fakes/twilio.ts";
@@ -20,6 +21,7 @@ import { startFaultProxy } from "../../dev/faults/proxy.ts";
 import { startJobTap } from "./job-tap.ts";
 
 export const REDIS_REST_TOKEN = "test-redis-rest-token";
+export const VECTOR_REST_TOKEN = "test-vector-rest-token";
 /** Retries after 0.2 s, 0.4 s, 0.8 s: the production backoff would make every retry test wait minutes. */
 const TEST_RETRY_DELAY_MS = (retried: number) => 200 * 2 ** Math.max(0, retried - 1);
 
@@ -29,6 +31,8 @@ declare module "vitest" {
     redisRestUrl: string;
     redisRestToken: string;
     qstashUrl: string;
+    vectorRestUrl: string;
+    vectorRestToken: string;
     jobTapUrl: string;
     slackApiUrl: string;
     twilioApiUrl: string;
@@ -82,11 +86,21 @@ export default async function setup(project: TestProject): Promise<() => Promise
     stops.unshift(() => discord.close());
     const model = await startLocalModel({ port: await freePort() });
     stops.unshift(() => model.close());
+    // The Upstash Vector stand-in (a hybrid index with the local models) for recall.
+    const vector = await startVectorStandIn({
+      port: await freePort(),
+      redisUrl: redis.url,
+      token: VECTOR_REST_TOKEN,
+      keyPrefix: "vector-test:",
+    });
+    stops.unshift(() => vector.close());
 
     project.provide("redisUrl", redis.url);
     project.provide("redisRestUrl", bridge.url);
     project.provide("redisRestToken", REDIS_REST_TOKEN);
     project.provide("qstashUrl", qstash.url);
+    project.provide("vectorRestUrl", vector.url);
+    project.provide("vectorRestToken", VECTOR_REST_TOKEN);
     project.provide("jobTapUrl", tap.url);
     project.provide("slackApiUrl", slack.url);
     project.provide("twilioApiUrl", twilio.url);
