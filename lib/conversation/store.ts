@@ -6,7 +6,7 @@ import type { Redis } from "@upstash/redis/cloudflare";
 import * as z from "zod";
 import type { ConversationKey, InboundMessage } from "../message.ts";
 import { answerTraceSchema, MAX_ANSWER_TRACES, type AnswerTrace } from "./answer-trace.ts";
-import { conversationKeys, replyKey, seenKey } from "./keys.ts";
+import { conversationKeys, replyKey, seenKey } from "../keys.ts";
 import { CLAIM_REPLY, FOLD_SUMMARY, INGEST, RECORD_REPLY, RELEASE_CLAIM } from "./scripts.ts";
 import type { ConversationState, StoredMessage } from "./types.ts";
 

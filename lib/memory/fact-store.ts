@@ -6,9 +6,8 @@
  */
 import type { Redis } from "@upstash/redis/cloudflare";
 import * as z from "zod";
-import { conversationKeys } from "../conversation/keys.ts";
+import { conversationKeys, factsKey } from "../keys.ts";
 import type { ConversationKey } from "../message.ts";
-import { factsKey } from "./keys.ts";
 
 export interface Fact {
   text: string;

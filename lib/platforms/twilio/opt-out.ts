@@ -4,6 +4,7 @@
  * back in (START). One plain key per number, under the store's prefix; it never expires, like Twilio's own list.
  */
 import type { Redis } from "@upstash/redis/cloudflare";
+import { optOutKey } from "../../keys.ts";
 
 const OPTED_OUT = "1";
 
@@ -17,7 +18,7 @@ export class SmsOptOuts {
   }
 
   key(accountSid: string, number: string): string {
-    return `${this.prefix}:optout:twilio|${accountSid}|${number}`;
+    return optOutKey(this.prefix, { platform: "twilio", tenant: accountSid }, number);
   }
 
   async isOptedOut(accountSid: string, number: string): Promise<boolean> {
