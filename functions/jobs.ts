@@ -7,6 +7,7 @@ import { Hono, type Context } from "hono";
 import * as z from "zod";
 import { RetryLater } from "../lib/errors.ts";
 import { logger } from "../lib/log.ts";
+import { issuePaths } from "../lib/zod-issues.ts";
 import { runMemoryJob } from "../lib/memory/job.ts";
 import { runJob } from "../lib/pipeline.ts";
 import { JOB_KINDS, jobSchema, type Job } from "../lib/queue/job.ts";
@@ -54,7 +55,7 @@ function parseJob(rawBody: string): Job | null {
   try {
     const parsed = jobSchema.safeParse(JSON.parse(rawBody));
     if (parsed.success) return parsed.data;
-    logger.error("job_invalid", { fields: parsed.error.issues.map((i) => i.path.join(".") || "(root)") });
+    logger.error("job_invalid", { fields: issuePaths(parsed.error) });
     return null;
   } catch {
     logger.error("job_invalid", { fields: ["(not JSON)"] });

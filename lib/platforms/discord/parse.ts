@@ -3,8 +3,8 @@
  * A Discord interaction → PING, or one platform-neutral InboundMessage for `/ask` and the "Ask <bot> about this"
  * message command, or the reason it needs no work. Pure: no API call.
  */
-import type { z } from "zod";
 import type { InboundMessage } from "../../message.ts";
+import { describeIssues } from "../../zod-issues.ts";
 import { ASK_COMMAND, COMMAND_TYPE, FORGET_COMMAND, FORGET_REQUEST_TEXT, QUESTION_OPTION } from "./commands.ts";
 import {
   commandDataSchema,
@@ -31,14 +31,14 @@ export type DiscordInteractionParsed =
 
 export function parseDiscordInteraction(body: unknown, opts: { now: number }): DiscordInteractionParsed {
   const parsed = interactionSchema.safeParse(body);
-  if (!parsed.success) return invalid(parsed.error);
+  if (!parsed.success) return { kind: "invalid", issues: describeIssues(parsed.error) };
   const interaction = parsed.data;
   if (interaction.type === INTERACTION_TYPE.PING) return { kind: "ping" };
   if (interaction.type !== INTERACTION_TYPE.APPLICATION_COMMAND) {
     return { kind: "unsupported", reason: `interaction_type:${interaction.type}` };
   }
   const data = commandDataSchema.safeParse(interaction.data);
-  if (!data.success) return invalid(data.error, "data.");
+  if (!data.success) return { kind: "invalid", issues: describeIssues(data.error, "data.") };
   const user = interaction.member?.user ?? interaction.user;
   if (!user) return { kind: "invalid", issues: "member.user/user: missing" };
   if (!interaction.channel_id) return { kind: "invalid", issues: "channel_id: missing" };
@@ -89,9 +89,4 @@ function toInboundMessage(
       expiresAt: now + INTERACTION_TOKEN_LIFETIME_MS,
     },
   };
-}
-
-/** Paths and zod's messages only: a payload's values (message text, tokens) never reach a log. */
-function invalid(error: z.ZodError, prefix = ""): DiscordInteractionParsed {
-  return { kind: "invalid", issues: error.issues.map((i) => `${prefix}${i.path.join(".") || "(root)"}: ${i.message}`).join("; ") };
 }
