@@ -15,6 +15,7 @@ import {
   type DiscordInteraction,
   type DiscordUser,
 } from "./schema.ts";
+import type { InteractionTarget } from "./target.ts";
 
 /** Discord's interaction types. */
 export const INTERACTION_TYPE = { PING: 1, APPLICATION_COMMAND: 2, MESSAGE_COMPONENT: 3, AUTOCOMPLETE: 4, MODAL_SUBMIT: 5 } as const;
@@ -25,7 +26,7 @@ const DM_TENANT_PREFIX = "dm:";
 
 export type DiscordInteractionParsed =
   | { kind: "ping" }
-  | { kind: "message"; message: InboundMessage }
+  | { kind: "message"; message: InboundMessage; applicationId: string }
   | { kind: "unsupported"; reason: string }
   | { kind: "invalid"; issues: string };
 
@@ -45,7 +46,8 @@ export function parseDiscordInteraction(body: unknown, opts: { now: number }): D
 
   const text = questionOf(data.data);
   if (text.kind !== "question") return text;
-  return { kind: "message", message: toInboundMessage(interaction, interaction.channel_id, user, text.text, opts.now) };
+  const message = toInboundMessage(interaction, interaction.channel_id, user, text.text, opts.now);
+  return { kind: "message", message, applicationId: interaction.application_id };
 }
 
 /** The question a command asks, with a message command's target quoted as its context. */
@@ -87,6 +89,6 @@ function toInboundMessage(
       applicationId: interaction.application_id,
       token: interaction.token,
       expiresAt: now + INTERACTION_TOKEN_LIFETIME_MS,
-    },
+    } satisfies InteractionTarget,
   };
 }

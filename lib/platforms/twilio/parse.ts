@@ -6,6 +6,7 @@
 import * as z from "zod";
 import type { InboundMessage } from "../../message.ts";
 import { describeIssues } from "../../zod-issues.ts";
+import type { TwilioTarget } from "./target.ts";
 
 /** The person is never named by their number in the prompt: the model needs no phone numbers. */
 export const SMS_AUTHOR_NAME = "Texter";
@@ -54,6 +55,6 @@ export function toInboundMessage(sms: TwilioSms, receivedAt: number): InboundMes
     ts: receivedAt,
     addressing: "dm",
     mentions: [],
-    replyTarget: { platform: "twilio", accountSid: sms.AccountSid, to: sms.From, from: sms.To },
+    replyTarget: { platform: "twilio", accountSid: sms.AccountSid, to: sms.From, from: sms.To } satisfies TwilioTarget,
   };
 }

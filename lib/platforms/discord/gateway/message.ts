@@ -6,6 +6,7 @@
 import type { Addressing, InboundMessage } from "../../../message.ts";
 import { describeIssues } from "../../../zod-issues.ts";
 import { displayName, messageSchema, type DiscordMessage } from "../schema.ts";
+import type { ChannelTarget } from "../target.ts";
 
 /** DEFAULT and REPLY are what people write; joins, pins, boosts and the like are not conversation. */
 const USER_MESSAGE_TYPES: ReadonlySet<number> = new Set([0, 19]);
@@ -45,7 +46,7 @@ function toInboundMessage(message: DiscordMessage, bot: { userId: string; name: 
       channelId: message.channel_id,
       // A direct address gets a visible reply to its message; a follow-up in the flow of talk does not.
       ...(addressing !== "none" ? { replyToMessageId: message.id } : {}),
-    },
+    } satisfies ChannelTarget,
   };
 }
 
