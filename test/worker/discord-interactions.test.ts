@@ -106,6 +106,18 @@ describe("Discord interactions", () => {
 });
 
 describe("Discord requests that must change nothing", () => {
+  // A suite of its own: a late delivery of an earlier test (a failure callback) must not count as a job of these.
+  const QUIET_SUITE = "discordquiet";
+  let quietEnv: TestEnv;
+  let quietPump: JobPump;
+  beforeAll(() => {
+    quietEnv = suiteEnv(QUIET_SUITE, { DISCORD_PUBLIC_KEY: keys.publicKeyHex });
+    quietPump = startJobPump(quietEnv, QUIET_SUITE);
+  });
+  afterAll(async () => {
+    await quietPump.stop();
+  });
+
   it.each([
     ["a signature from another key", async (body: string) => signedInteractionRequest(await generateDiscordKeys(), body)],
     ["a signature over another timestamp", async (body: string) =>
@@ -114,13 +126,12 @@ describe("Discord requests that must change nothing", () => {
   ])("%s gets 401 and nothing is written", async (_name, build) => {
     const place = newPlace();
     const interaction = askInteraction(place, alice, "sneaky");
-    const before = pump.answers.length;
-    const res = await callWorker(env, await build(JSON.stringify(interaction)));
+    const res = await callWorker(quietEnv, await build(JSON.stringify(interaction)));
     expect(res.status).toBe(401);
     await settle(300);
-    expect(await redis.keys(`t-${SUITE}:*${place.channelId}*`)).toEqual([]);
+    expect(await redis.keys(`t-${QUIET_SUITE}:*`)).toEqual([]);
     expect(await edits(interaction.token)).toEqual([]);
-    expect(pump.answers.length).toBe(before);
+    expect(quietPump.answers).toEqual([]);
   });
 });
 
