@@ -13,7 +13,7 @@ import { twilioTargetSchema, type TwilioTarget } from "./target.ts";
 import { TWILIO_SIGNATURE_HEADER, verifyTwilioSignature } from "./verify.ts";
 
 /** Where Twilio posts: the signature covers PUBLIC_BASE_URL + this path + the query string. */
-export const TWILIO_WEBHOOK_PATH = "/twilio/sms";
+const TWILIO_WEBHOOK_PATH = "/twilio/sms";
 
 /** What the route needs to answer a text: TwiML answers a picture without words at once. */
 export interface TwilioParseExtra {
