@@ -41,16 +41,11 @@ export async function verifyAndParse<Extra>(
     return c.json({ error: "invalid signature" }, rejectStatus);
   }
   const parsed = adapter.parse(ctx, request);
-  switch (parsed.kind) {
-    case "invalid":
-      rt.log.warn(`${adapter.platform}_invalid`, { issues: parsed.issues });
-      return c.json({ error: `unexpected ${adapter.platform} payload`, issues: parsed.issues }, 400);
-    case "protocol":
-      return parsed.response;
-    case "ignored":
-      rt.log.info(`${adapter.platform}_ignored`, { reason: parsed.reason });
-      return parsed;
-    default:
-      return parsed;
+  if (parsed.kind === "invalid") {
+    rt.log.warn(`${adapter.platform}_invalid`, { issues: parsed.issues });
+    return c.json({ error: `unexpected ${adapter.platform} payload`, issues: parsed.issues }, 400);
   }
+  if (parsed.kind === "protocol") return parsed.response;
+  if (parsed.kind === "ignored") rt.log.info(`${adapter.platform}_ignored`, { reason: parsed.reason });
+  return parsed;
 }
