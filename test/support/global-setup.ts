@@ -2,7 +2,9 @@
  * @module
  * Starts the local stack once for the whole test run, on free ports: a private redis-server (never the machine's
  * own), the Upstash REST bridge, the QStash stand-in (fast retries), the job tap, the Slack fake and the local
- * model. Tests get the addresses through `inject`; Worker tests get them as bindings.
+ * model; for tests at production timing (test/support/README.md), a second QStash stand-in on the production retry
+ * schedule with a virtual clock, and a fault proxy in front of the bridge. Tests get the addresses through
+ * `inject`; Worker tests get most of them as bindings too.
  */
 import type { TestProject } from "vitest/node";
 import { startLocalModel } from "../../dev/local-model/server.ts";
@@ -14,6 +16,7 @@ import { startTwilioFake } from "../../dev/fakes/twilio.ts";
 import { startDiscordFake } from "../../dev/fakes/discord.ts";
 import { startDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
 import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
+import { startFaultProxy } from "../../dev/faults/proxy.ts";
 import { startJobTap } from "./job-tap.ts";
 
 export const REDIS_REST_TOKEN = "test-redis-rest-token";
@@ -33,6 +36,12 @@ declare module "vitest" {
     discordGatewayUrl: string;
     discordGatewayControlUrl: string;
     modelUrl: string;
+    /** The production-schedule QStash with a virtual clock; a suite uses its own lane `${qstashProdUrl}/lanes/<suite>`. */
+    qstashProdUrl: string;
+    /** The fault proxy in front of the Redis bridge; a suite uses `${redisFaultProxyUrl}/lanes/<suite>`. */
+    redisFaultProxyUrl: string;
+    /** The control base of the proxy's default lane (`/__fail`, `/__faults`, `/__reset`). */
+    redisFaultProxyControlUrl: string;
   }
 }
 
@@ -47,8 +56,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
       redisUrl: redis.url,
       keyPrefix: "qstash-test:",
       retryDelayMs: TEST_RETRY_DELAY_MS,
+      clock: { mode: "real" },
     });
     stops.unshift(() => qstash.close());
+    const qstashProd = await startQStash({
+      port: await freePort(),
+      redisUrl: redis.url,
+      keyPrefix: "qstash-prod-test:",
+      clock: { mode: "virtual" },
+    });
+    stops.unshift(() => qstashProd.close());
+    const redisProxy = await startFaultProxy({ port: await freePort(), target: bridge.url });
+    stops.unshift(() => redisProxy.close());
     const tap = await startJobTap(await freePort());
     stops.unshift(() => tap.close());
     const slack = await startSlackFake({ port: await freePort() });
@@ -75,6 +94,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide("discordGatewayUrl", gateway.url);
     project.provide("discordGatewayControlUrl", gateway.controlUrl);
     project.provide("modelUrl", model.url);
+    project.provide("qstashProdUrl", qstashProd.url);
+    project.provide("redisFaultProxyUrl", redisProxy.url);
+    project.provide("redisFaultProxyControlUrl", redisProxy.controlUrl);
   } catch (err) {
     for (const stop of stops) await stop();
     throw err;
