@@ -23,7 +23,7 @@ export const LENGTH_BASE = 1e15;
 export const MESSAGES_BELOW = `(${LENGTH_BASE}`;
 
 /**
- * Inbound message. KEYS: state, log, seen.
+ * Inbound message. KEYS: state, log, seen, and optionally the author's opt-out key (only read: `optedOut`).
  * ARGV: 1 message JSON, 2 ts ms, 3 startIfIdle 0|1, 4 reset 0|1, 5 ttl s, 6 cap, 7 state JSON of a new
  * conversation, 8 how many log entries to return (the window, the length member included), 9 dedupe ttl s,
  * 10 how many messages a trim keeps.
@@ -32,7 +32,7 @@ export const MESSAGES_BELOW = `(${LENGTH_BASE}`;
  * this one (the window the decider reads with it); the caller adds the message itself.
  */
 export const INGEST = `#!lua flags=allow-key-locking
-local state, log, seen = KEYS[1], KEYS[2], KEYS[3]
+local state, log, seen, optOut = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local current = redis.call('GETEX', state, 'EX', ARGV[5])
 if (not current) and ARGV[3] == '0' then
   return cjson.encode({status = 'idle'})
@@ -46,9 +46,10 @@ local function window()
   end
   return messages, length
 end
+local optedOut = optOut ~= nil and redis.call('EXISTS', optOut) == 1
 if not redis.call('SET', seen, '1', 'NX', 'EX', ARGV[9]) then
   local recent = window()
-  return cjson.encode({status = 'duplicate', state = current or '', recent = recent})
+  return cjson.encode({status = 'duplicate', state = current or '', recent = recent, optedOut = optedOut})
 end
 local status, recent, length
 if current and ARGV[4] == '0' then
@@ -65,7 +66,7 @@ if trim then length = tonumber(ARGV[10]) end
 redis.call('ZADD', log, ARGV[2], ARGV[1], ${LENGTH_BASE} + length, '${LENGTH_MEMBER}')
 if trim then redis.call('ZREMRANGEBYRANK', log, 0, -length - 2) end
 redis.call('EXPIRE', log, ARGV[5])
-return cjson.encode({status = status, state = current, recent = recent})
+return cjson.encode({status = status, state = current, recent = recent, optedOut = optedOut})
 `;
 
 /**

@@ -6,7 +6,7 @@ import type { Redis } from "@upstash/redis/cloudflare";
 import * as z from "zod";
 import type { ConversationKey, InboundMessage } from "../message.ts";
 import { answerTraceSchema, MAX_ANSWER_TRACES, type AnswerTrace } from "./answer-trace.ts";
-import { conversationKeys, replyKey, seenKey } from "./keys.ts";
+import { conversationKeys, replyKey, seenKey } from "../keys.ts";
 import { CLAIM_REPLY, FOLD_SUMMARY, INGEST, MESSAGES_BELOW, RECORD_REPLY, RELEASE_CLAIM } from "./scripts.ts";
 import { INACTIVE, newConversationState, parseScriptResult, storedMessages, toState, toStoredMessage } from "./stored-state.ts";
 import type { ConversationState, StoredMessage } from "./types.ts";
@@ -23,6 +23,8 @@ export type RecordStatus = "idle" | "duplicate" | "started" | "recorded";
 export interface RecordResult {
   status: RecordStatus;
   state: ConversationState;
+  /** The author asked not to be messaged (read only when `optOutKey` was given). */
+  optedOut: boolean;
 }
 
 /** An answer of several parts that failed after `partsPosted` of them went out. */
@@ -76,12 +78,12 @@ export class ConversationStore {
    * `startIfIdle`), bumps the TTL of every key, and returns the state the decider needs: the recent messages end
    * with this one.
    */
-  async record(msg: InboundMessage, opts: { startIfIdle: boolean; reset: boolean }): Promise<RecordResult> {
+  async record(msg: InboundMessage, opts: { startIfIdle: boolean; reset: boolean; optOutKey?: string }): Promise<RecordResult> {
     const keys = conversationKeys(this.options.prefix, msg.key);
     const stored = toStoredMessage(msg);
     const cap = this.options.maxMessages;
     const raw = await this.ingestScript.exec(
-      [keys.state, keys.log, seenKey(this.options.prefix, msg.key, msg.id)],
+      [keys.state, keys.log, seenKey(this.options.prefix, msg.key, msg.id), ...(opts.optOutKey ? [opts.optOutKey] : [])],
       [
         JSON.stringify(stored),
         String(msg.ts),
@@ -98,10 +100,11 @@ export class ConversationStore {
     );
     const result = parseScriptResult(raw);
     const status = z.enum(["idle", "duplicate", "started", "recorded"]).parse(result.status);
-    if (status === "idle") return { status, state: INACTIVE };
+    const optedOut = result.optedOut ?? false;
+    if (status === "idle") return { status, state: INACTIVE, optedOut };
     // A redelivered message is in the window already: it goes last, where the decider looks for it.
     const before = storedMessages(result.recent ?? []).filter((m) => m.id !== msg.id);
-    return { status, state: toState(result.state, [...before, stored]) };
+    return { status, state: toState(result.state, [...before, stored]), optedOut };
   }
 
   /** Claims the answer to `triggerId`; see CLAIM_REPLY for the cases where there is nothing to do. */

@@ -39,6 +39,7 @@ export const scriptResultSchema = z.object({
   recent: luaList.optional(),
   retryAfter: z.number().optional(),
   draft: z.string().optional(),
+  optedOut: z.boolean().optional(),
 });
 
 export type ScriptResult = z.output<typeof scriptResultSchema>;
