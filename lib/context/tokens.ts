@@ -36,11 +36,16 @@ const O200K_PIECES = new RegExp(
 const ASCII_NUMBER = /^[0-9]{1,3}$/;
 const ASCII_CODES = 128;
 
-const knownSingleTokens = new Set<string>([
-  ...decodeWords(SPACED_WORD_TOKENS).map((word) => " " + word),
-  ...decodeWords(BARE_WORD_TOKENS),
-  ...WHITESPACE_TOKENS,
-]);
+let knownSingleTokens: Set<string> | undefined;
+/** Built on first use rather than when the Worker starts: webhooks never count tokens, only jobs do. */
+function singleTokens(): Set<string> {
+  knownSingleTokens ??= new Set<string>([
+    ...decodeWords(SPACED_WORD_TOKENS).map((word) => " " + word),
+    ...decodeWords(BARE_WORD_TOKENS),
+    ...WHITESPACE_TOKENS,
+  ]);
+  return knownSingleTokens;
+}
 const asciiPairs = Uint8Array.from(atob(ASCII_PAIR_TOKENS), (c) => c.charCodeAt(0));
 const encoder = new TextEncoder();
 
@@ -74,7 +79,7 @@ function maxParts(bytes: Uint8Array): number {
 }
 
 function pieceTokens(piece: string): number {
-  if (knownSingleTokens.has(piece) || ASCII_NUMBER.test(piece)) return 1;
+  if (singleTokens().has(piece) || ASCII_NUMBER.test(piece)) return 1;
   return maxParts(encoder.encode(piece));
 }
 

@@ -7,7 +7,9 @@
  */
 
 const MAX_SHARED = 9;
-const WORD_START = /(\d)(\D*)/g;
+/** Char code of "0": a shared-prefix digit is its code minus this. */
+const ZERO = 48;
+const isDigit = (code: number) => code >= ZERO && code <= ZERO + MAX_SHARED;
 
 export function encodeWords(words: readonly string[]): string {
   for (const word of words) {
@@ -28,9 +30,12 @@ export function encodeWords(words: readonly string[]): string {
 export function decodeWords(encoded: string): string[] {
   const words: string[] = [];
   let previous = "";
-  for (const [, shared, rest] of encoded.matchAll(WORD_START)) {
-    previous = previous.slice(0, Number(shared)) + rest;
+  for (let start = 0; start < encoded.length; ) {
+    let end = start + 1;
+    while (end < encoded.length && !isDigit(encoded.charCodeAt(end))) end++;
+    previous = previous.slice(0, encoded.charCodeAt(start) - ZERO) + encoded.slice(start + 1, end);
     words.push(previous);
+    start = end;
   }
   return words;
 }
