@@ -13,11 +13,23 @@ const QUOTE_LIMIT = 80;
 /** "Alice: text" as the prompt builder writes multi-party turns. */
 const SPEAKER = /^([^:\n]{1,40}): /;
 
+/** Which call of the engine a request is, by its closing wording: fault rules can pick one (`match: {kind}`). */
+export type CallKind = "judge" | "summary" | "facts" | "reply";
+
+export function callKind(req: ChatRequest): CallKind {
+  const last = lastUserMessage(req);
+  if (last.includes(JUDGE_QUESTION_TAIL)) return "judge";
+  if (last.endsWith(SUMMARY_INSTRUCTION_TAIL)) return "summary";
+  if (last.endsWith(FACTS_INSTRUCTION_TAIL)) return "facts";
+  return "reply";
+}
+
 export function defaultAnswer(req: ChatRequest): string {
   const last = lastUserMessage(req);
-  if (last.includes(JUDGE_QUESTION_TAIL)) return judgeAnswer(last);
-  if (last.endsWith(SUMMARY_INSTRUCTION_TAIL)) return summaryAnswer(last, req.max_completion_tokens ?? req.max_tokens);
-  if (last.endsWith(FACTS_INSTRUCTION_TAIL)) return factsAnswer(last);
+  const kind = callKind(req);
+  if (kind === "judge") return judgeAnswer(last);
+  if (kind === "summary") return summaryAnswer(last, req.max_completion_tokens ?? req.max_tokens);
+  if (kind === "facts") return factsAnswer(last);
   const turns = req.messages.filter((m) => m.role !== "system");
   const earlier = turns.slice(0, -1);
   const speakers = [...new Set(earlier.filter((m) => m.role === "user").map((m) => SPEAKER.exec(m.content)?.[1] ?? "you"))];
