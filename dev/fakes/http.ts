@@ -172,6 +172,14 @@ export function filterByQuery<T extends object>(items: readonly T[], query: URLS
   return items.filter((item) => wanted.every(([key, value]) => String((item as Record<string, unknown>)[key]) === value));
 }
 
+/** `GET /__config` (the fake's settings) and `POST /__config` (a patch checked with `schema`; answers the new settings). */
+export function configRoutes<S extends z.ZodType>(read: () => unknown, schema: S, apply: (patch: z.output<S>) => unknown): Record<string, ControlRoute> {
+  return {
+    "GET /__config": () => read(),
+    "POST /__config": (body) => apply(controlBody(schema, body)),
+  };
+}
+
 /** Parses a control body with `schema`, or answers 400 saying what is wrong. */
 export function controlBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
   const parsed = schema.safeParse(body);

@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { countTokens } from "../../lib/context/tokens.ts";
 import { COMMON_FAULT_KINDS, type Fault } from "../fakes/faults.ts";
-import { controlBody, createFakeControl, readBody, sendJson, startHttpServer } from "../fakes/http.ts";
+import { configRoutes, controlBody, createFakeControl, readBody, sendJson, startHttpServer } from "../fakes/http.ts";
 import { serveStandalone } from "../serve-standalone.ts";
 import { sendCompletion, sendGarbage, streamCompletion, type Completion } from "./completion.ts";
 import { callKind, defaultAnswer } from "./default-answer.ts";
@@ -56,8 +56,7 @@ export async function startLocalModel(opts: LocalModelOptions): Promise<RunningL
       return { ok: true };
     },
     "GET /__requests": (_body, url) => script.requests(url.searchParams.get("match") ?? ""),
-    "GET /__config": () => pace,
-    "POST /__config": (body) => (pace = { ...pace, ...controlBody(pacePatchSchema, body) }),
+    ...configRoutes(() => pace, pacePatchSchema, (patch) => (pace = { ...pace, ...patch })),
   });
 
   async function complete(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -17,7 +17,7 @@
  * - `POST /__reset`: no guilds, no sessions, no faults, default settings, live resume URL.
  */
 import { z } from "zod";
-import { controlBody, type ControlRoute } from "../http.ts";
+import { configRoutes, controlBody, type ControlRoute } from "../http.ts";
 import { guildObject, type GatewayCounters } from "./connection.ts";
 import { OP, sendPayload, type Sessions } from "./sessions.ts";
 import { newGuildIds, shardingSettingsSchema, type Guilds, type ShardingSettings } from "./sharding.ts";
@@ -85,8 +85,7 @@ export function gatewayControlRoutes(parts: GatewayControlParts): Record<string,
       if (!unavailable) guilds.remove(id);
       return { ok: true, delivered: sessions.dispatchToGuild(id, "GUILD_DELETE", unavailable ? { id, unavailable: true } : { id }) };
     },
-    "GET /__config": () => parts.sharding(),
-    "POST /__config": (body) => parts.updateSharding(controlBody(shardingSettingsSchema.partial(), body)),
+    ...configRoutes(parts.sharding, shardingSettingsSchema.partial(), parts.updateSharding),
     "GET /__gateway_bot": () => guilds.gatewayBot(parts.sharding()),
     "POST /__resume_url": (body) => {
       parts.setResumeUrl(controlBody(z.strictObject({ dead: z.boolean(), mode: z.enum(["refuse", "hang"]).default("refuse") }), body));

@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import { z } from "zod";
-import { controlBody, createFakeControl, readBody, sendJson, startHttpServer } from "../http.ts";
+import { configRoutes, createFakeControl, readBody, sendJson, startHttpServer } from "../http.ts";
 import { RateLimiter } from "../rate-limit.ts";
 import { matchAppRoute } from "./app-routes.ts";
 import { DEFAULT_DISCORD_LIMITS, discordLimitsSchema, takeDiscordLimit } from "./buckets.ts";
@@ -65,8 +65,7 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
     },
   });
   control.addRoutes({
-    "GET /__config": () => settings,
-    "POST /__config": (body) => (settings = merge(settings, controlBody(settingsPatchSchema, body))),
+    ...configRoutes(() => settings, settingsPatchSchema, (patch) => (settings = merge(settings, patch))),
     "GET /__messages": (_body, url) => {
       const channelId = url.searchParams.get("channel_id");
       const id = url.searchParams.get("id");

@@ -14,7 +14,7 @@
  *   rate-limit refusals per method, OAuth exchanges and refreshes.
  */
 import { z } from "zod";
-import { ControlError, controlBody, filterByQuery, type ControlRoute } from "../http.ts";
+import { configRoutes, ControlError, controlBody, filterByQuery, type ControlRoute } from "../http.ts";
 import type { FaultBook } from "../faults.ts";
 import type { RateLimiter } from "../rate-limit.ts";
 import type { SlackApiLog } from "./api-log.ts";
@@ -59,8 +59,7 @@ export interface SlackControlParts {
 
 export function slackControlRoutes({ state, oauth, limiter, apiLog, faults, updateSettings }: SlackControlParts): Record<string, ControlRoute> {
   return {
-    "GET /__config": () => state.settings(),
-    "POST /__config": (body) => updateSettings(controlBody(slackSettingsPatchSchema, body)),
+    ...configRoutes(state.settings, slackSettingsPatchSchema, updateSettings),
     "POST /__install": (body) => {
       const spec = controlBody(installSchema, body);
       const teamId = spec.is_enterprise_install && spec.enterprise_id ? spec.enterprise_id : spec.team_id!;

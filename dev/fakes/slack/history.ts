@@ -16,17 +16,8 @@ export function conversationsHistory({ team, params, state }: MethodContext): Sl
   if (!CHANNEL_SHAPE.test(channel)) return refusal("channel_not_found");
   const all = state.messages.inChannel(team.id, channel);
   const topLevel = all.filter((m) => !m.thread_ts || m.thread_ts === m.ts).filter(within(params)).reverse();
-  const page = paginate(topLevel, params, HISTORY);
-  if (typeof page === "string") return refusal(page);
-  return {
-    ok: true,
-    messages: page.items.map((m) => wireMessage(m, all, { includeMetadata: flagParam(params, "include_all_metadata") })),
-    has_more: page.nextCursor !== "",
-    pin_count: 0,
-    channel_actions_ts: null,
-    channel_actions_count: 0,
-    response_metadata: { next_cursor: page.nextCursor },
-  };
+  const page = listPage(topLevel, all, params, HISTORY);
+  return page.ok ? { ...page, pin_count: 0, channel_actions_ts: null, channel_actions_count: 0 } : page;
 }
 
 export function conversationsReplies({ team, params, state }: MethodContext): SlackAnswer {
@@ -39,7 +30,12 @@ export function conversationsReplies({ team, params, state }: MethodContext): Sl
   if (!parent) return refusal("thread_not_found");
   // A reply's ts names only that reply; a parent's names the whole thread, which always starts with the parent.
   const thread = parent.thread_ts && parent.thread_ts !== parent.ts ? [parent] : [parent, ...all.filter((m) => m.thread_ts === ts && m.ts !== ts).filter(within(params))];
-  const page = paginate(thread, params, REPLIES);
+  return listPage(thread, all, params, REPLIES);
+}
+
+/** One page of `items` as Slack lists messages: `messages`, `has_more`, `response_metadata.next_cursor`. */
+function listPage(items: SlackMessage[], all: SlackMessage[], params: SlackParams, limits: { defaultLimit: number; maxLimit: number }): SlackAnswer {
+  const page = paginate(items, params, limits);
   if (typeof page === "string") return refusal(page);
   return {
     ok: true,

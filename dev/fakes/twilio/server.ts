@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import { controlBody, createFakeControl, filterByQuery, readBody, sendJson, startHttpServer } from "../http.ts";
+import { configRoutes, controlBody, createFakeControl, filterByQuery, readBody, sendJson, startHttpServer } from "../http.ts";
 import { refuseAsTwilio, sendTwilioError, TWILIO_ERRORS, WHATSAPP_OUTSIDE_WINDOW } from "./errors.ts";
 import { messageResource, TwilioMessageStore } from "./message-store.ts";
 import { chooseSender, DEFAULT_TWILIO_SETTINGS, isWhatsApp, twilioSettingsPatchSchema, type TwilioSettings } from "./senders.ts";
@@ -58,8 +58,7 @@ export async function startTwilioFake(opts: TwilioFakeOptions): Promise<RunningT
     },
   });
   control.addRoutes({
-    "GET /__config": () => settings,
-    "POST /__config": (body) => (settings = { ...settings, ...controlBody(twilioSettingsPatchSchema, body) }),
+    ...configRoutes(() => settings, twilioSettingsPatchSchema, (patch) => (settings = { ...settings, ...patch })),
     "POST /__whatsapp_inbound": (body) => {
       const { from, to } = controlBody(z.strictObject({ from: z.string().startsWith("whatsapp:"), to: z.string().startsWith("whatsapp:") }), body);
       lastInbound.set(`${from}|${to}`, Date.now());
