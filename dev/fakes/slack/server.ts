@@ -124,7 +124,7 @@ export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSla
       log(404, team, unknownMethod);
       return sendJson(res, 404, unknownMethod);
     }
-    const admission = await control.admit({ route: method, team, ...fields }, res);
+    const admission = await control.admit({ route: method, ...fields, team }, res);
     if (!admission) return log("fault", team);
     const now = Date.now();
     const bucket = slackBucket(settings, method, team, fields.channel ?? fields.channel_id ?? "");
