@@ -4,7 +4,7 @@
  * or a seeded random share) and what happens to them, and the record of every fault injected, so that tests and
  * invariant checkers can read back what was done where. How a refusal looks on the wire is each fake's business
  * (Slack `ok:false`, Discord JSON codes, Twilio error codes, OpenAI errors); hanging, dropping and delaying are
- * the same everywhere (see ./http.ts).
+ * the same everywhere (see ./control.ts).
  */
 import { z } from "zod";
 

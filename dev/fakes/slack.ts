@@ -3,7 +3,7 @@
  * The Slack Web API fake for tests and `npm run dev` (the code is in ./slack/): chat.postMessage and chat.update,
  * text streaming, assistant threads, reactions, conversations.history/replies, oauth.v2.access and auth.test, with
  * Slack's errors and per-method rate limits. `GET /__calls` lists the chat.postMessage posts people would see
- * (each with the team of the token that made it); see ./slack/control.ts and ./http.ts for the other controls.
+ * (each with the team of the token that made it); see ./slack/control.ts and ./control.ts for the other controls.
  * Standalone: `node dev/fakes/slack.ts` (SLACK_FAKE_PORT, default 8091).
  */
 import { serveStandalone } from "../serve-standalone.ts";

@@ -3,7 +3,7 @@
  * A local OpenAI-compatible model for `npm run dev` and tests: `POST /v1/chat/completions`, whole or streamed
  * (`stream: true`), at a configurable pace (./pace.ts), with usage figures. Control routes: `POST /__script`
  * `{rules: [{match, reply?, status?, delayMs?, times?, firstTokenMs?, tokensPerSecond?, answerTokens?}]}`,
- * `GET /__requests?match=`, `GET|POST /__config` (the pace), and the shared fault routes of dev/fakes/http.ts on
+ * `GET /__requests?match=`, `GET|POST /__config` (the pace), and the shared fault routes of dev/fakes/control.ts on
  * route `chat.completions` (fields `model`, `stream`, `kind` judge|summary|facts|reply, `text`), with the model's
  * own faults `garbage` and `skip` besides 429/5xx/hang (a timeout)/drop (mid-stream)/delay; `POST /__reset`.
  * Standalone: `node dev/local-model/server.ts` (LOCAL_MODEL_PORT, default 8090).
@@ -12,7 +12,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { countTokens } from "../../lib/context/tokens.ts";
 import { COMMON_FAULT_KINDS, type Fault } from "../fakes/faults.ts";
-import { configRoutes, controlBody, createFakeControl, readBody, sendJson, startHttpServer } from "../fakes/http.ts";
+import { readBody, sendJson, startHttpServer } from "../fakes/http.ts";
+import { configRoutes, controlBody, createFakeControl } from "../fakes/control.ts";
 import { serveStandalone } from "../serve-standalone.ts";
 import { sendCompletion, sendGarbage, streamCompletion, type Completion } from "./completion.ts";
 import { callKind, defaultAnswer } from "./default-answer.ts";

@@ -17,7 +17,7 @@
  * - `POST /__reset`: no guilds, no sessions, no faults, default settings, live resume URL.
  */
 import { z } from "zod";
-import { configRoutes, controlBody, type ControlRoute } from "../http.ts";
+import { configRoutes, controlBody, type ControlRoute } from "../control.ts";
 import { guildObject, type GatewayCounters } from "./connection.ts";
 import { OP, sendPayload, type Sessions } from "./sessions.ts";
 import { newGuildIds, shardingSettingsSchema, type Guilds, type ShardingSettings } from "./sharding.ts";

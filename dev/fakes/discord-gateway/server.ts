@@ -8,7 +8,8 @@
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import { snowflakes } from "../discord/ids.ts";
-import { createFakeControl, startHttpServer } from "../http.ts";
+import { startHttpServer } from "../http.ts";
+import { createFakeControl } from "../control.ts";
 import { acceptConnection, type GatewayCounters } from "./connection.ts";
 import { gatewayControlRoutes, type ClosedByFake } from "./control.ts";
 import { Sessions } from "./sessions.ts";

@@ -2,14 +2,15 @@
  * @module
  * The Discord REST fake under `/api/v10`: each route (./channel-routes.ts, ./webhook-routes.ts,
  * ./app-routes.ts) goes through bot authentication, the scripted faults and the rate-limit buckets, then is
- * carried out and answered with Discord's rate-limit headers. Control routes: ../http.ts and `GET|POST /__config`
+ * carried out and answered with Discord's rate-limit headers. Control routes: ../control.ts and `GET|POST /__config`
  * `{limits?: {enabled?, createMessage?, editMessage?, typing?, webhook?, global?: {limit, windowMs}}, nonceWindowMs?}`,
  * `GET /__messages?channel_id=&id=` (every message the bot made, with the time of each change),
  * `GET /__stats` (`{ratelimited: {total, byBucket}}`).
  */
 import type { IncomingMessage } from "node:http";
 import { z } from "zod";
-import { configRoutes, createFakeControl, readBody, sendJson, startHttpServer } from "../http.ts";
+import { readBody, sendJson, startHttpServer } from "../http.ts";
+import { configRoutes, createFakeControl } from "../control.ts";
 import { RateLimiter } from "../rate-limit.ts";
 import { matchAppRoute } from "./app-routes.ts";
 import { DEFAULT_DISCORD_LIMITS, discordLimitsSchema, takeDiscordLimit } from "./buckets.ts";

@@ -1,6 +1,6 @@
 /**
  * @module
- * The Slack fake's own control routes (besides `/__calls`, `/__faults`, `/__fail`, `/__reset` of ../http.ts):
+ * The Slack fake's own control routes (besides `/__calls`, `/__faults`, `/__fail`, `/__reset` of ../control.ts):
  * - `GET|POST /__config`: the settings (./settings.ts), any subset merged;
  * - `POST /__install {team_id, team_name?, enterprise_id?, enterprise_name?, is_enterprise_install?, user_id?,
  *   scope?, redirect_uri?}` → `{code, team_id}`: the person approved the install; exchange the code with
@@ -14,7 +14,7 @@
  *   rate-limit refusals per method, OAuth exchanges and refreshes.
  */
 import { z } from "zod";
-import { configRoutes, ControlError, controlBody, filterByQuery, type ControlRoute } from "../http.ts";
+import { configRoutes, ControlError, controlBody, filterByQuery, type ControlRoute } from "../control.ts";
 import type { FaultBook } from "../faults.ts";
 import type { RateLimiter } from "../rate-limit.ts";
 import type { SlackApiLog } from "./api-log.ts";

@@ -2,10 +2,11 @@
  * @module
  * The Slack Web API fake: `POST /api/<method>` (form or JSON) for the methods below, each call authenticated by
  * its token (the team it belongs to), counted against its rate-limit bucket, passed through the scripted faults,
- * then answered like Slack. Control routes: ../http.ts and ./control.ts.
+ * then answered like Slack. Control routes: ../control.ts and ./control.ts.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createFakeControl, sendJson, startHttpServer } from "../http.ts";
+import { sendJson, startHttpServer } from "../http.ts";
+import { createFakeControl } from "../control.ts";
 import type { Fault } from "../faults.ts";
 import { RateLimiter } from "../rate-limit.ts";
 import { SlackApiLog, type SlackApiCall } from "./api-log.ts";

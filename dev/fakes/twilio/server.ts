@@ -3,13 +3,14 @@
  * The Twilio Messages API fake: `POST /2010-04-01/Accounts/{AccountSid}/Messages.json` (form-encoded, HTTP Basic
  * `AccountSid:AuthToken`; `To`, `From` or `MessagingServiceSid`, `Body`, `StatusCallback`) answers 201 like
  * Twilio; `GET …/Messages.json` lists what was sent (./message-store.ts) and `GET …/Messages/{sid}.json` fetches
- * one. SMS and WhatsApp (`whatsapp:+…`) senders, Messaging Services (./senders.ts). Control routes: ../http.ts and
+ * one. SMS and WhatsApp (`whatsapp:+…`) senders, Messaging Services (./senders.ts). Control routes: ../control.ts and
  * `GET|POST /__config` (./senders.ts settings), `POST /__whatsapp_inbound {from, to}` (the person wrote to that
  * WhatsApp sender: opens its 24-hour window), `GET /__messages?to=&from=&status=` (every message with its status).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import { configRoutes, controlBody, createFakeControl, filterByQuery, readBody, sendJson, startHttpServer } from "../http.ts";
+import { readBody, sendJson, startHttpServer } from "../http.ts";
+import { configRoutes, controlBody, createFakeControl, filterByQuery } from "../control.ts";
 import { refuseAsTwilio, sendTwilioError, TWILIO_ERRORS, WHATSAPP_OUTSIDE_WINDOW } from "./errors.ts";
 import { messageResource, TwilioMessageStore } from "./message-store.ts";
 import { chooseSender, DEFAULT_TWILIO_SETTINGS, isWhatsApp, twilioSettingsPatchSchema, type TwilioSettings } from "./senders.ts";
