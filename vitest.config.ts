@@ -11,6 +11,12 @@ const QSTASH_DEV = {
 export default defineConfig({
   test: {
     globalSetup: ["test/support/global-setup.ts"],
+    // A passing run fits on a screen: the tests' console output (the Worker's JSON log lines among it) is shown for
+    // failing tests only, and so is what the stand-ins and workerd print beside them (test/support/background-output.ts).
+    silent: "passed-only",
+    reporters: ["default", "./test/support/background-output.ts"],
+    // Worker tests wait for real jobs and retries (1-5 s is normal): only a test slower than this is named.
+    slowTestThreshold: 10_000,
     projects: [
       {
         extends: true,

@@ -4,6 +4,10 @@
  * name override any setting, so `SLACK_API_BASE_URL=http://127.0.0.1:9000 npm run dev` just works.
  */
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import { PORT_SETTINGS } from "./stack-ports.ts";
+
+/** The environment variables that reach the Worker even when `.dev.vars` does not name them. */
+const WORKER_SETTING = /^(DISCORD|SLACK|TWILIO|OPENAI|BOT|QSTASH|UPSTASH)_/;
 
 export function parseDotenv(text: string): Map<string, string> {
   const vars = new Map<string, string>();
@@ -23,7 +27,10 @@ export function formatDotenv(vars: Map<string, string>): string {
   return [...vars].map(([k, v]) => `${k}=${JSON.stringify(v)}`).join("\n") + "\n";
 }
 
-/** Returns the settings for the local Worker and whether `.dev.vars` was just created. */
+/**
+ * Returns the settings for the local Worker and whether `.dev.vars` was just created. The launcher's port settings
+ * (QSTASH_PORT, SLACK_FAKE_PORT, ...) never become Worker settings, whatever their prefix.
+ */
 export function loadDevVars(root: string, env: NodeJS.ProcessEnv): { vars: Map<string, string>; created: boolean } {
   const path = `${root}/.dev.vars`;
   const created = !existsSync(path);
@@ -31,7 +38,9 @@ export function loadDevVars(root: string, env: NodeJS.ProcessEnv): { vars: Map<s
   const vars = parseDotenv(readFileSync(path, "utf8"));
   for (const key of Object.keys(env)) {
     const value = env[key];
-    if (value !== undefined && (vars.has(key) || /^(DISCORD|SLACK|TWILIO|OPENAI|BOT|QSTASH|UPSTASH)_/.test(key))) vars.set(key, value);
+    if (value === undefined || PORT_SETTINGS.has(key)) continue;
+    if (vars.has(key) || WORKER_SETTING.test(key)) vars.set(key, value);
   }
+  for (const key of PORT_SETTINGS) vars.delete(key);
   return { vars, created };
 }

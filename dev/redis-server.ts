@@ -9,10 +9,13 @@ import { createConnection } from "node:net";
 export interface RunningRedis {
   url: string;
   port: number;
+  /** Empties every database (the simulator's "clear all"). */
+  flush(): Promise<void>;
   stop(): Promise<void>;
 }
 
 const READY_TIMEOUT_MS = 10_000;
+const COMMAND_TIMEOUT_MS = 2_000;
 
 export async function startRedisServer(port: number): Promise<RunningRedis> {
   const child = spawn(
@@ -39,7 +42,15 @@ export async function startRedisServer(port: number): Promise<RunningRedis> {
   });
   await Promise.race([waitForPing(port), spawnError, exited]);
   exited.catch(() => {});
-  return { url: `redis://127.0.0.1:${port}`, port, stop: () => stopChild(child) };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    flush: async () => {
+      const answer = await inlineCommand(port, "FLUSHALL");
+      if (answer !== "+OK") throw new Error(`redis-server answered FLUSHALL with ${answer ?? "nothing"}`);
+    },
+    stop: () => stopChild(child),
+  };
 }
 
 async function waitForPing(port: number): Promise<void> {
@@ -51,19 +62,24 @@ async function waitForPing(port: number): Promise<void> {
   throw new Error(`redis-server did not answer PING on port ${port} within ${READY_TIMEOUT_MS} ms`);
 }
 
-function ping(port: number): Promise<boolean> {
+async function ping(port: number): Promise<boolean> {
+  return (await inlineCommand(port, "PING")) === "+PONG";
+}
+
+/** One inline command (no arguments) on a fresh connection: the first line of the answer, or null. */
+function inlineCommand(port: number, command: string): Promise<string | null> {
   return new Promise((resolve) => {
     const socket = createConnection({ port, host: "127.0.0.1" });
-    socket.setTimeout(500);
-    socket.once("connect", () => socket.write("PING\r\n"));
+    socket.setTimeout(COMMAND_TIMEOUT_MS);
+    socket.once("connect", () => socket.write(`${command}\r\n`));
     socket.once("data", (d) => {
       socket.destroy();
-      resolve(d.toString().startsWith("+PONG"));
+      resolve(d.toString().split("\r\n")[0] ?? null);
     });
-    socket.once("error", () => resolve(false));
+    socket.once("error", () => resolve(null));
     socket.once("timeout", () => {
       socket.destroy();
-      resolve(false);
+      resolve(null);
     });
   });
 }

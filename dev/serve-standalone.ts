@@ -5,6 +5,7 @@
  */
 import * as z from "zod";
 import { errorMessage, logger } from "../lib/log.ts";
+import { describeIssues } from "../lib/zod-issues.ts";
 
 export interface StandaloneServer {
   url: string;
@@ -22,7 +23,7 @@ export function serveStandalone(name: string, start: () => Promise<StandaloneSer
       process.once("SIGTERM", stop);
     },
     (err: unknown) => {
-      const error = err instanceof z.ZodError ? err.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ") : errorMessage(err);
+      const error = err instanceof z.ZodError ? describeIssues(err) : errorMessage(err);
       logger.error(`${name}_start_failed`, { error });
       process.exit(1);
     },

@@ -2,16 +2,14 @@
  * @module
  * `npm run dev`: the whole local stack on real parts. redis-server (its own, unless REDIS_URL is given), the Upstash
  * REST bridge, the QStash stand-in, the local model, the Slack, Discord and Twilio fakes, the fake Discord Gateway,
- * the simulator page and `wrangler dev`. Ctrl-C stops everything it started. Ports (each overridable by the
- * variable named): PORT 8787, REDIS_REST_PORT 8079, QSTASH_PORT 8080, LOCAL_MODEL_PORT 8090, SLACK_FAKE_PORT 8091,
- * DISCORD_FAKE_PORT 8092, TWILIO_FAKE_PORT 8093, DISCORD_GATEWAY_FAKE_PORT 8094, SIMULATOR_PORT 8788.
+ * the simulator page and `wrangler dev`. Prints what runs where (with the admin token), then one line per decision
+ * and per answer. Ctrl-C stops everything it started. `npm run dev -- --help` lists the settings.
  */
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { defineCommand, parseCommandLine } from "./cli.ts";
 import { formatDotenv, loadDevVars } from "./dev-vars.ts";
 import { startDiscordFake } from "./fakes/discord.ts";
 import { startDiscordGatewayFake } from "./fakes/discord-gateway.ts";
@@ -20,24 +18,35 @@ import { startTwilioFake } from "./fakes/twilio.ts";
 import { startLocalModel } from "./local-model/server.ts";
 import { assertPortFree, freePort } from "./ports.ts";
 import { startQStash } from "./qstash/server.ts";
-import { startRedisServer, stopChild } from "./redis-server.ts";
+import { startRedisServer } from "./redis-server.ts";
 import { startSimulator } from "./simulator/server.ts";
+import { STACK_PORTS, stackPorts } from "./stack-ports.ts";
+import { startupTable } from "./startup-table.ts";
+import { logLineJson, routeConsoleLogLines, terminalLine } from "./terminal-lines.ts";
 import { startRedisBridge } from "./upstash-redis/server.ts";
+import { startWranglerDev } from "./wrangler-dev.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
-const ports = {
-  worker: port("PORT", 8787),
-  redisRest: port("REDIS_REST_PORT", 8079),
-  qstash: port("QSTASH_PORT", 8080),
-  model: port("LOCAL_MODEL_PORT", 8090),
-  slack: port("SLACK_FAKE_PORT", 8091),
-  discord: port("DISCORD_FAKE_PORT", 8092),
-  discordGateway: port("DISCORD_GATEWAY_FAKE_PORT", 8094),
-  twilio: port("TWILIO_FAKE_PORT", 8093),
-  simulator: port("SIMULATOR_PORT", 8788),
-};
+export const DEV_COMMAND = defineCommand({
+  name: "npm run dev",
+  summary:
+    "Starts the whole stack on local stand-ins (no accounts, no network): the Worker in wrangler dev, a private " +
+    "redis-server, the Upstash REST bridge, QStash, a local model, the Slack, Discord and Twilio fakes and the " +
+    "simulator page. Worker settings come from .dev.vars (created from .dev.vars.example); an environment " +
+    "variable of the same name overrides one.",
+  options: {
+    json: { type: "boolean", description: "print the Worker's raw JSON log lines instead of a readable line per decision and answer" },
+  },
+  settings: {
+    ...Object.fromEntries(Object.values(STACK_PORTS).map((p) => [p.setting, `port of ${p.what} (default ${p.fallback})`])),
+    REDIS_URL: "use this Redis instead of starting a private redis-server",
+    ADMIN_TOKEN: "the admin view's token (default: a new one each run, printed at start)",
+    OPENAI_API_KEY: "talk to a real model (OpenAI's, or OPENAI_BASE_URL's) instead of the local one",
+    OPENAI_BASE_URL: "any OpenAI-compatible endpoint, with OPENAI_API_KEY",
+  },
+  notes: ["Any other Worker setting of README.md's Configuration table: in .dev.vars, or as an environment variable."],
+});
 
 const stops: (() => Promise<void>)[] = [];
 let stopping = false;
@@ -51,25 +60,23 @@ async function stopAll(code: number): Promise<never> {
 }
 
 async function main(): Promise<void> {
+  const mode = parseCommandLine(DEV_COMMAND).json ? "json" : "readable";
+  const ports = stackPorts(process.env);
+  routeConsoleLogLines(mode);
   const { vars, created } = loadDevVars(ROOT, process.env);
   if (created) console.log("created .dev.vars from .dev.vars.example");
-  await Promise.all([
-    assertPortFree(ports.worker, "the Worker, set PORT"),
-    assertPortFree(ports.redisRest, "the Upstash Redis REST bridge, set REDIS_REST_PORT"),
-    assertPortFree(ports.qstash, "the QStash stand-in, set QSTASH_PORT"),
-    assertPortFree(ports.model, "the local model, set LOCAL_MODEL_PORT"),
-    assertPortFree(ports.slack, "the Slack fake, set SLACK_FAKE_PORT"),
-    assertPortFree(ports.discord, "the Discord fake, set DISCORD_FAKE_PORT"),
-    assertPortFree(ports.discordGateway, "the Discord Gateway fake, set DISCORD_GATEWAY_FAKE_PORT"),
-    assertPortFree(ports.twilio, "the Twilio fake, set TWILIO_FAKE_PORT"),
-    assertPortFree(ports.simulator, "the simulator page, set SIMULATOR_PORT"),
-  ]);
+  await Promise.all(
+    Object.entries(STACK_PORTS).map(([part, { setting, what }]) => assertPortFree(ports[part as keyof typeof ports], `${what}, set ${setting}`)),
+  );
 
   let redisUrl = process.env.REDIS_URL;
+  let clearStore: (() => Promise<void>) | undefined;
   if (!redisUrl) {
     const redis = await startRedisServer(await freePort());
     stops.push(() => redis.stop());
     redisUrl = redis.url;
+    // Only a Redis of the stack's own may be emptied from the page; a REDIS_URL may hold anything.
+    clearStore = () => redis.flush();
   }
   const local = (p: number) => `http://127.0.0.1:${p}`;
   // Addresses of the stand-ins follow the chosen ports; a URL the person set to something else is kept.
@@ -115,80 +122,75 @@ async function main(): Promise<void> {
     vars,
     fakes: { slack: local(ports.slack), discord: local(ports.discord), twilio: local(ports.twilio) },
     discordGatewayControlUrl: discordGateway.controlUrl,
+    ...(clearStore ? { clearStore } : {}),
   });
   stops.push(() => simulator.close());
 
-  const envDir = resolve(ROOT, ".wrangler");
-  mkdirSync(envDir, { recursive: true });
-  // One file per Worker port: a second stack (the browser tests) must not rewrite the settings of a running one.
-  const envFile = resolve(envDir, `dev.vars.${ports.worker}.merged`);
+  // One settings file and one state directory per Worker port: a second stack (the browser tests) must not touch a
+  // running one's. The state starts empty, like the private Redis: a Gateway session of an earlier run is not resumed.
+  const wranglerDir = resolve(ROOT, ".wrangler");
+  const envFile = resolve(wranglerDir, `dev.vars.${ports.worker}.merged`);
+  const stateDir = resolve(wranglerDir, "state", `dev-${ports.worker}`);
+  const removeRunFiles = () => {
+    rmSync(stateDir, { recursive: true, force: true });
+    rmSync(envFile, { force: true });
+  };
+  removeRunFiles();
+  mkdirSync(wranglerDir, { recursive: true });
   writeFileSync(envFile, formatDotenv(vars), { mode: 0o600 });
-  const wrangler = spawn(
-    "npx",
-    ["wrangler", "dev", "--ip", "127.0.0.1", "--port", String(ports.worker), "--env-file", envFile, "--show-interactive-dev-session=false"],
-    { cwd: ROOT, stdio: ["inherit", "pipe", "inherit"], detached: true },
-  );
-  // The Worker's log lines go on to the terminal and to the simulator, which shows each decision and its reason.
-  wrangler.stdout.pipe(process.stdout);
-  createInterface({ input: wrangler.stdout }).on("line", (line) => simulator.observeLogLine(line));
-  stops.push(async () => {
-    // wrangler runs workerd as a child: signal the whole process group so nothing is left behind.
-    if (wrangler.pid && wrangler.exitCode === null) {
-      try {
-        process.kill(-wrangler.pid, "SIGTERM");
-      } catch {}
-    }
-    await stopChild(wrangler);
-  });
-  wrangler.once("exit", (code) => {
-    if (!stopping) {
+  stops.push(async () => removeRunFiles());
+  const wrangler = startWranglerDev({
+    root: ROOT,
+    port: ports.worker,
+    inspectorPort: ports.inspector,
+    envFile,
+    stateDir,
+    // The Worker's log lines go to the simulator (it shows every decision beside its message); every line, told
+    // apart, to the terminal: log lines and wrangler's own on stdout, anything else wrangler says where it said it.
+    onLine: (line, stream) => {
+      const json = logLineJson(line);
+      if (json !== null) simulator.observeLogLine(json);
+      const shown = terminalLine(line, mode);
+      if (shown !== null) (json === null && stream === "stderr" ? process.stderr : process.stdout).write(`${shown}\n`);
+    },
+    onExit: (code) => {
+      if (stopping) return;
       console.error(`wrangler dev exited (${code}); stopping the stack`);
       void stopAll(code ?? 1);
-    }
+    },
   });
+  stops.push(() => wrangler.stop());
 
-  console.log(
-    [
-      "",
-      "Parley local stack:",
-      `  Worker            ${local(ports.worker)}   (curl ${local(ports.worker)}/health)`,
-      `  Redis             ${redisUrl}`,
-      `  Upstash REST      ${local(ports.redisRest)}`,
-      `  QStash            ${local(ports.qstash)}`,
-      `  Local model       ${local(ports.model)}/v1`,
-      `  Slack API fake    ${local(ports.slack)}/api`,
-      `  Discord API fake  ${local(ports.discord)}/api/v10`,
-      `  Discord Gateway   ${discordGateway.url}   (control: ${local(ports.discordGateway)}/__message)`,
-      `  Twilio API fake   ${local(ports.twilio)}`,
-      `  Simulator page    ${local(ports.simulator)}   (open it in a browser)`,
-      "Ctrl-C stops everything.",
-      "",
-    ].join("\n"),
-  );
-  if (vars.get("DISCORD_BOT_TOKEN")) await wakeDiscordGateway(local(ports.worker));
+  const ready = await workerAnswers(local(ports.worker));
+  if (stopping) return;
+  if (!ready) console.error(`the Worker did not answer ${local(ports.worker)}/health within ${WORKER_READY_MS / 1000} s: see wrangler's output above`);
+  console.log(startupTable({ ports, redisUrl, gatewayUrl: discordGateway.url, adminToken: vars.get("ADMIN_TOKEN")!, mode }));
+  if (ready && vars.get("DISCORD_BOT_TOKEN")) await wakeDiscordGateway(local(ports.worker));
 }
 
-/** How long wrangler may take to build and start the Worker before the Gateway wake-up gives up. */
+/** How long wrangler may take to build and start the Worker. */
 const WORKER_READY_MS = 60_000;
+const READY_POLL_MS = 250;
 
-/**
- * In production a cron trigger wakes the Gateway Durable Object; `wrangler dev` fires no crons, so the launcher
- * fires the scheduled handler once the Worker answers, and the bot connects to the fake Gateway by itself.
- */
-async function wakeDiscordGateway(workerUrl: string): Promise<void> {
+async function workerAnswers(workerUrl: string): Promise<boolean> {
   const deadline = Date.now() + WORKER_READY_MS;
   while (Date.now() < deadline && !stopping) {
     try {
-      if ((await fetch(`${workerUrl}/health`)).ok) {
-        await (await fetch(`${workerUrl}/cdn-cgi/local/scheduled`)).body?.cancel();
-        console.log("woke the Discord Gateway connection (it connects to the Gateway fake)");
-        return;
-      }
+      if ((await fetch(`${workerUrl}/health`)).ok) return true;
     } catch {
       // wrangler is still starting
     }
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, READY_POLL_MS));
   }
+  return false;
+}
+
+/**
+ * In production a cron trigger wakes the Gateway Durable Object; `wrangler dev` fires no crons, so the launcher
+ * fires the scheduled handler once, and the bot connects to the fake Gateway by itself.
+ */
+async function wakeDiscordGateway(workerUrl: string): Promise<void> {
+  await (await fetch(`${workerUrl}/cdn-cgi/local/scheduled`)).body?.cancel();
 }
 
 process.on("SIGINT", () => void stopAll(0));

@@ -8,6 +8,7 @@ import { Hono } from "hono";
 import * as z from "zod";
 import { constantTimeEqual } from "../lib/crypto.ts";
 import type { ConversationKey } from "../lib/message.ts";
+import { adapters } from "../lib/platforms/index.ts";
 import { runtimeFor } from "../lib/runtime.ts";
 import type { AppEnv } from "./http.ts";
 
@@ -27,7 +28,7 @@ const conversationKeySchema = z
   }))
   .pipe(
     z.object({
-      platform: z.enum(["slack", "discord", "twilio"]),
+      platform: z.literal(adapters.map((adapter) => adapter.platform)),
       tenant: z.string().min(1),
       channel: z.string().min(1),
       thread: z.string(),

@@ -9,6 +9,7 @@ import { errorMessage } from "../lib/log.ts";
 import { ingest } from "../lib/pipeline.ts";
 import { GatewayConnection, openSocketWithFetch, type GatewayStatus } from "../lib/platforms/discord/gateway/connection.ts";
 import { parseGatewayMessage } from "../lib/platforms/discord/gateway/message.ts";
+import { discord } from "../lib/platforms/discord/index.ts";
 import type { GatewaySnapshot } from "../lib/platforms/discord/gateway/session.ts";
 import { botIdentity, runtimeFor, type Runtime } from "../lib/runtime.ts";
 
@@ -47,7 +48,7 @@ async function ingestGatewayMessage(rt: Runtime, data: unknown, botUserId: strin
   if (parsed.kind === "invalid") return rt.log.warn("discord_invalid", { source: "gateway", issues: parsed.issues });
   if (parsed.kind === "ignored") return rt.log.info("discord_ignored", { source: "gateway", reason: parsed.reason });
   try {
-    await ingest(rt, parsed.message, bot);
+    await ingest(rt, parsed.message, bot, discord.ingestOptions(rt.settings));
   } catch (err) {
     // The Gateway does not redeliver: this message is lost to the conversation. Say so, loudly.
     rt.log.error("discord_ingest_failed", { channel: parsed.message.key.channel, message: parsed.message.id, error: errorMessage(err) });

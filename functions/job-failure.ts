@@ -11,11 +11,11 @@ import type { Runtime } from "../lib/runtime.ts";
 export const APOLOGY = "Sorry, I couldn't answer that just now. Please try again in a moment.";
 
 export async function notifyFailure(rt: Runtime, job: Job, replier: Replier): Promise<boolean> {
-  if (!job.required || !(await replier.canReach(job.replyTarget))) return false;
+  if (!job.required || !(await replier.canReach(job))) return false;
   const claim = await rt.store.claimReply(job.key, job.conversationId, job.trigger);
   if (claim.status !== "claimed" && claim.status !== "gone") return false;
   try {
-    await replier.send(job.replyTarget, APOLOGY);
+    await replier.send(job, APOLOGY);
     await rt.store.markHandled(job.key, job.trigger.id);
     return true;
   } catch (err) {

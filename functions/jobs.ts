@@ -7,16 +7,20 @@ import { Hono, type Context } from "hono";
 import * as z from "zod";
 import { RetryLater } from "../lib/errors.ts";
 import { logger } from "../lib/log.ts";
+import { issuePaths } from "../lib/zod-issues.ts";
 import { runMemoryJob } from "../lib/memory/job.ts";
 import { runJob } from "../lib/pipeline.ts";
-import { JOB_KINDS, jobSchema, type Job } from "../lib/queue/job.ts";
+import { adapters } from "../lib/platforms/index.ts";
+import { platformReplier } from "../lib/platforms/replier.ts";
+import { JOB_KINDS, jobSchemaFor, type Job } from "../lib/queue/job.ts";
 import { verifyQStashRequest } from "../lib/queue/verify.ts";
 import { runtimeFor, type Runtime } from "../lib/runtime.ts";
 import type { AppEnv } from "./http.ts";
 import { notifyFailure } from "./job-failure.ts";
-import { replier } from "./reply-sender.ts";
 
 const NON_RETRYABLE = 489;
+/** A job names its platform's reply target; every platform's adapter says what that target may hold. */
+const jobSchema = jobSchemaFor(adapters);
 
 export const jobs = new Hono<AppEnv>();
 
@@ -39,7 +43,7 @@ jobs.post("/:kind", async (c) => {
   if (!job) return nonRetryable(rt, "invalid job payload");
   try {
     const outcome =
-      jobKind.data === "memory" ? await runMemoryJob(rt, job) : await runJob(rt, jobKind.data, job, replier(rt));
+      jobKind.data === "memory" ? await runMemoryJob(rt, job) : await runJob(rt, jobKind.data, job, platformReplier(rt, adapters));
     return c.json({ outcome });
   } catch (err) {
     if (err instanceof RetryLater) {
@@ -54,7 +58,7 @@ function parseJob(rawBody: string): Job | null {
   try {
     const parsed = jobSchema.safeParse(JSON.parse(rawBody));
     if (parsed.success) return parsed.data;
-    logger.error("job_invalid", { fields: parsed.error.issues.map((i) => i.path.join(".") || "(root)") });
+    logger.error("job_invalid", { fields: issuePaths(parsed.error) });
     return null;
   } catch {
     logger.error("job_invalid", { fields: ["(not JSON)"] });
@@ -97,7 +101,7 @@ async function failed(c: Context<AppEnv>, rt: Runtime, rawBody: string): Promise
     status: failure.status,
     retried: failure.retried,
   });
-  const told = await notifyFailure(rt, job, replier(rt));
+  const told = await notifyFailure(rt, job, platformReplier(rt, adapters));
   return c.json({ told });
 }
 

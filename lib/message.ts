@@ -22,12 +22,14 @@ export interface ConversationKey {
   thread?: string;
 }
 
-/** Where the answer to a message must go; each platform's sender reads its own variant. */
-export type ReplyTarget =
-  | { platform: "slack"; channel: string; threadTs?: string }
-  | { platform: "discord"; kind: "interaction"; applicationId: string; token: string; expiresAt: number }
-  | { platform: "discord"; kind: "channel"; channelId: string; replyToMessageId?: string }
-  | { platform: "twilio"; accountSid: string; to: string; from: string };
+/**
+ * Where the answer to a message must go, in the platform's own terms. The core carries it from the message to the
+ * job untouched; the platform's adapter defines its fields and validates them (`replyTargetSchema`).
+ */
+export interface ReplyTarget {
+  platform: Platform;
+  [field: string]: unknown;
+}
 
 /** Posting an answer part by part: skip the parts an earlier attempt posted, hear of each part posted. */
 export interface PartProgress {
@@ -53,7 +55,11 @@ export interface InboundMessage {
   redelivery?: boolean;
   /** Kept in the conversation but never answered (an SMS carrier keyword such as STOP or HELP). */
   noReply?: boolean;
+  /** The person asks to stop (SMS STOP) or to start again (START) getting messages from the bot. */
+  consent?: Consent;
 }
+
+export type Consent = "opt_out" | "opt_in";
 
 /** Who the bot is on the platform at hand. */
 export interface BotIdentity {

@@ -13,23 +13,20 @@ import { GiveUp, RetryLater, using } from "./errors.ts";
 import { judgeWithinCap } from "./limits/judge-cap.ts";
 import { capInboundMessage } from "./limits/message-length.ts";
 import { checkReplyRate, RATE_LIMIT_NOTICE } from "./limits/reply-rate.ts";
-import type { BotIdentity, InboundMessage, PartProgress, ReplyTarget } from "./message.ts";
+import type { BotIdentity, InboundMessage, PartProgress } from "./message.ts";
 import { FORGET_CONFIRMATION, forgetPerson, isForgetRequest } from "./memory/forget.ts";
 import { memoryNotes, publishMemoryJob } from "./memory/hooks.ts";
+import { optOutsFor } from "./opt-outs.ts";
+import type { IngestOptions } from "./platforms/adapter.ts";
 import type { Job, JobKind } from "./queue/job.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** Explicit addresses that must get an answer even when the model would rather stay quiet. */
 const REQUIRED_REASONS: ReadonlySet<DecisionReason> = new Set(["direct_mention", "dm", "command"]);
-
-export interface IngestOptions {
-  /** Wait before the job runs, and answer only the last message of a burst, so a burst gets one answer (SMS). */
-  delaySeconds?: number;
-  /** Answer even if the decider would not (platform rules, e.g. every SMS). */
-  alwaysAnswer?: boolean;
-  /** Platform lines for the system message (e.g. the SMS length to aim for); they travel with the job. */
-  systemNotes?: string[];
-}
+/** The person asked not to be messaged (STOP), now or earlier: recorded, never answered. */
+const OPTED_OUT: Decision = { respond: "no", reason: "opted_out" };
+/** Decisions that a platform's "answer every message" does not overturn. */
+const NEVER_FORCED: ReadonlySet<DecisionReason> = new Set(["self", "other_bot", "opted_out"]);
 
 export interface IngestResult {
   status: RecordStatus;
@@ -41,20 +38,32 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
   const s = rt.settings;
   const msg = capInboundMessage(inbound, s.MAX_MESSAGE_CHARS);
   const explicit = explicitTrigger(msg, bot);
-  const reset = isResetRequest(msg.text, bot, s.RESET_WORDS);
-  const { status, state } = await using("redis", () =>
-    rt.store.record(msg, { startIfIdle: explicit !== null || reset || Boolean(opts.alwaysAnswer), reset, now: rt.now() }),
+  const reset = !msg.noReply && isResetRequest(msg.text, bot, s.RESET_WORDS);
+  const optOuts = optOutsFor(rt);
+  // One round trip: whether the author opted out is read inside the ingest script; STOP or START is written beside it.
+  const [{ status, state, optedOut }] = await using("redis", () =>
+    Promise.all([
+      rt.store.record(msg, {
+        startIfIdle: explicit !== null || reset || Boolean(opts.alwaysAnswer),
+        reset,
+        now: rt.now(),
+        ...(opts.optOuts ? { optOutKey: optOuts.key(msg.key, msg.author.id) } : {}),
+      }),
+      msg.consent && optOuts.record(msg.key, msg.author.id, msg.consent),
+    ]),
   );
   const where = { platform: msg.key.platform, tenant: msg.key.tenant, channel: msg.key.channel, message: msg.id };
   if (status === "duplicate" && !msg.redelivery) {
     rt.log.info("duplicate_dropped", where);
     return { status, published: false };
   }
-  let decision: Decision = decideResponse(state, msg, bot, {
-    followupWindowSeconds: s.FOLLOWUP_WINDOW_SECONDS,
-    useJudge: s.USE_LLM_JUDGE,
-  });
-  if (opts.alwaysAnswer && decision.respond !== "yes" && decision.reason !== "self" && decision.reason !== "other_bot") {
+  // The platform answers START and HELP itself, the route a picture without words: nothing to decide.
+  if (msg.noReply && msg.consent !== "opt_out") return { status, published: false };
+  let decision: Decision =
+    msg.consent === "opt_out" || optedOut
+      ? OPTED_OUT
+      : decideResponse(state, msg, bot, { followupWindowSeconds: s.FOLLOWUP_WINDOW_SECONDS, useJudge: s.USE_LLM_JUDGE }, explicit);
+  if (opts.alwaysAnswer && decision.respond !== "yes" && !NEVER_FORCED.has(decision.reason)) {
     decision = { respond: "yes", reason: explicit ?? "dm" };
   }
   rt.log.info("decision", {
@@ -86,15 +95,15 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
   return { status, decision, published: true };
 }
 
-/** The platform side of a job. */
+/** The platform side of a job (lib/platforms/replier.ts): the adapter of the job's platform, for its tenant. */
 export interface Replier {
   /** False when the person must not be messaged (an opted-out number): the job ends before any model call. */
-  canReach(target: ReplyTarget): Promise<boolean>;
+  canReach(job: Job): Promise<boolean>;
   /**
    * Posts an answer on the platform, split into the platform's parts; returns the ids of the posted messages.
    * `parts.from` skips the parts an earlier attempt already posted; `parts.onPart` hears of each part posted.
    */
-  send(target: ReplyTarget, text: string, parts?: PartProgress): Promise<string[]>;
+  send(job: Job, text: string, parts?: PartProgress): Promise<string[]>;
 }
 
 /** What an attempt got out, so that a failure after the first part is finished by the retry, not redone. */
@@ -117,6 +126,17 @@ export type JobOutcome =
   | "superseded"
   | "gave_up";
 
+/** Outcomes after which a redelivery of the job must not try again. ("answered" is marked with the bot's turn.) */
+const MARKS_HANDLED: ReadonlySet<JobOutcome> = new Set([
+  "forgotten",
+  "skipped",
+  "judge_no",
+  "rate_limited",
+  "unreachable",
+  "superseded",
+  "gave_up",
+]);
+
 export async function runJob(rt: Runtime, kind: JobKind, job: Job, replier: Replier): Promise<JobOutcome> {
   const where = { platform: job.key.platform, tenant: job.key.tenant, channel: job.key.channel, trigger: job.trigger.id, kind };
   const claim = await rt.store.claimReply(job.key, job.conversationId, job.trigger);
@@ -128,15 +148,16 @@ export async function runJob(rt: Runtime, kind: JobKind, job: Job, replier: Repl
   }
   const progress: AnswerProgress = { text: claim.draft?.text, partsPosted: claim.draft?.partsPosted ?? 0, done: false };
   try {
-    const outcome = await answer(rt, kind, job, claim.state, replier, progress);
-    rt.log.info("job_ended", { ...where, outcome });
+    const outcome = await answer(rt, kind, job, claim.state, replier, progress).catch((err: unknown) => {
+      // Retrying cannot help (opted-out number, unknown channel, no token): end the job for good.
+      if (!(err instanceof GiveUp)) throw err;
+      rt.log.warn("job_gave_up", { ...where, code: err.code });
+      return "gave_up" as const;
+    });
+    if (MARKS_HANDLED.has(outcome)) await rt.store.markHandled(job.key, job.trigger.id);
+    if (outcome !== "gave_up") rt.log.info("job_ended", { ...where, outcome });
     return outcome;
   } catch (err) {
-    if (err instanceof GiveUp) {
-      await rt.store.markHandled(job.key, job.trigger.id);
-      rt.log.warn("job_gave_up", { ...where, code: err.code });
-      return "gave_up";
-    }
     // Once the answer is out, a retry would post it twice: keep the claim and let it expire instead. When only
     // some parts went out, the retry gets the same text and posts the rest.
     if (!progress.done) {
@@ -156,21 +177,14 @@ async function answer(
   progress: AnswerProgress,
 ): Promise<JobOutcome> {
   const s = rt.settings;
-  if (!(await replier.canReach(job.replyTarget))) {
-    await rt.store.markHandled(job.key, job.trigger.id);
-    return "unreachable";
-  }
+  if (!(await replier.canReach(job))) return "unreachable";
   const turn = selectTurn(state.recent, job.trigger);
   if (!turn) return "conversation_gone";
-  if (job.waitsForBurst && turn.current.id !== job.trigger.id) {
-    await rt.store.markHandled(job.key, job.trigger.id);
-    return "superseded";
-  }
+  if (job.waitsForBurst && turn.current.id !== job.trigger.id) return "superseded";
   if (job.required && isForgetRequest(turn.current.text, job.bot)) {
     await forgetPerson(rt, job);
-    await replier.send(job.replyTarget, FORGET_CONFIRMATION);
+    await replier.send(job, FORGET_CONFIRMATION);
     progress.done = true;
-    await rt.store.markHandled(job.key, job.trigger.id);
     return "forgotten";
   }
   const notes = await memoryNotes(rt, job, [...turn.history, turn.current]);
@@ -188,25 +202,20 @@ async function answer(
   // An answer an earlier attempt began to post was already judged, counted and written: finish it as it is.
   const resuming = progress.text !== undefined;
   if (!resuming && kind === "judge" && !(await judgeWithinCap(rt, job.key, job.trigger.id, () => rt.llm.judge(prompt)))) {
-    await rt.store.markHandled(job.key, job.trigger.id);
     return "judge_no";
   }
   const allowance = resuming ? "allowed" : await checkReplyRate(rt, job.key, job.trigger);
   if (allowance !== "allowed") {
     if (allowance === "notify") {
-      await replier.send(job.replyTarget, RATE_LIMIT_NOTICE);
+      await replier.send(job, RATE_LIMIT_NOTICE);
       progress.done = true;
     }
-    await rt.store.markHandled(job.key, job.trigger.id);
     return "rate_limited";
   }
   const text = progress.text ?? (await rt.llm.generate(prompt, { required: job.required }));
-  if (text === null) {
-    await rt.store.markHandled(job.key, job.trigger.id);
-    return "skipped";
-  }
+  if (text === null) return "skipped";
   progress.text = text;
-  const ids = await replier.send(job.replyTarget, text, {
+  const ids = await replier.send(job, text, {
     from: progress.partsPosted,
     onPart: (index) => (progress.partsPosted = index + 1),
   });

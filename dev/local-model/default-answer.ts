@@ -4,6 +4,7 @@
  * memory calls, the deterministic modes of memory-answers.ts; for a reply, a short line that shows what context it
  * received, so a developer sees the engine work without an API key.
  */
+import { MERGED_TURN_SEPARATOR } from "../../lib/context/turns.ts";
 import { JUDGE_LAST_MESSAGE_HEADING, JUDGE_QUESTION_TAIL } from "../../lib/llm/wording.ts";
 import { FACTS_INSTRUCTION_TAIL, SUMMARY_INSTRUCTION_TAIL } from "../../lib/llm/memory-wording.ts";
 import { factsAnswer, summaryAnswer } from "./memory-answers.ts";
@@ -12,6 +13,8 @@ import { lastUserMessage, type ChatRequest } from "./script.ts";
 const QUOTE_LIMIT = 80;
 /** "Alice: text" as the prompt builder writes multi-party turns. */
 const SPEAKER = /^([^:\n]{1,40}): /;
+/** Where one person's message ends inside a merged user turn: before the next "Name: ". */
+const NEXT_SPEAKER = new RegExp(`${MERGED_TURN_SEPARATOR}(?=[^:\n]{1,40}: )`);
 
 /** Which call of the engine a request is, by its closing wording: fault rules can pick one (`match: {kind}`). */
 export type CallKind = "judge" | "summary" | "facts" | "reply";
@@ -30,15 +33,17 @@ export function defaultAnswer(req: ChatRequest): string {
   if (kind === "judge") return judgeAnswer(last);
   if (kind === "summary") return summaryAnswer(last, req.max_completion_tokens ?? req.max_tokens);
   if (kind === "facts") return factsAnswer(last);
-  const turns = req.messages.filter((m) => m.role !== "system");
-  const earlier = turns.slice(0, -1);
-  const speakers = [...new Set(earlier.filter((m) => m.role === "user").map((m) => SPEAKER.exec(m.content)?.[1] ?? "you"))];
+  // People's messages, one by one (a user turn merges consecutive ones); the last is the one being answered.
+  const people = req.messages.filter((m) => m.role === "user").flatMap((m) => m.content.split(NEXT_SPEAKER));
+  const current = people.pop() ?? "";
+  const answers = req.messages.filter((m) => m.role === "assistant").length;
+  const speakers = [...new Set(people.map((m) => SPEAKER.exec(m)?.[1] ?? "you"))];
+  const mine = answers === 0 ? "" : ` and ${answers} of my answers`;
   const seen =
-    earlier.length === 0
-      ? "no earlier messages"
-      : `${earlier.length} earlier message${earlier.length === 1 ? "" : "s"}` +
-        (speakers.length > 0 ? ` from ${speakers.join(" and ")}` : "");
-  const said = last.replace(SPEAKER, "");
+    people.length === 0
+      ? `no earlier messages${mine}`
+      : `${people.length} earlier message${people.length === 1 ? "" : "s"} from ${speakers.join(" and ")}${mine}`;
+  const said = current.replace(SPEAKER, "");
   const quote = said.length > QUOTE_LIMIT ? said.slice(0, QUOTE_LIMIT) + "…" : said;
   return `(local model) I see ${seen}. You said: "${quote}"`;
 }

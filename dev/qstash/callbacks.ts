@@ -38,7 +38,12 @@ export function callbackBody({ source, result, dlqId }: CallbackReport): Record<
 }
 
 /** The callback as a message of its own: signed, retried with the source's retry settings, no callbacks itself. */
-export function callbackMessage(url: string, forwardHeaders: Record<string, string>, report: CallbackReport): StoredMessage {
+export function callbackMessage(
+  url: string,
+  forwardHeaders: Record<string, string>,
+  report: CallbackReport,
+  now: number,
+): StoredMessage {
   const { source } = report;
   return {
     messageId: newId("msg"),
@@ -47,7 +52,7 @@ export function callbackMessage(url: string, forwardHeaders: Record<string, stri
     method: "POST",
     headers: { ...forwardHeaders, "content-type": "application/json" },
     bodyBase64: Buffer.from(JSON.stringify(callbackBody(report))).toString("base64"),
-    createdAt: Date.now(),
+    createdAt: now,
     maxRetries: source.maxRetries,
     retried: 0,
     retryDelay: source.retryDelay,

@@ -4,7 +4,7 @@
  * (2xx done; 489 + Upstash-NonRetryable-Error stops; Retry-After overrides the backoff; a timeout is a failure).
  */
 import type { StoredMessage } from "./message.ts";
-import { signDelivery } from "./signer.ts";
+import { qstashSignature } from "../signers/qstash.ts";
 
 const NON_RETRYABLE_STATUS = 489;
 const NON_RETRYABLE_HEADER = "upstash-nonretryable-error";
@@ -34,7 +34,7 @@ export async function attemptDelivery(
   const body = Buffer.from(message.bodyBase64, "base64");
   const sendsBody = !METHODS_WITHOUT_BODY.has(message.method);
   const headers = new Headers(message.headers);
-  headers.set("Upstash-Signature", signDelivery(signingKey, message.url, sendsBody ? body : Buffer.alloc(0)));
+  headers.set("Upstash-Signature", await qstashSignature(signingKey, message.url, sendsBody ? body : ""));
   headers.set("Upstash-Message-Id", message.messageId);
   headers.set("Upstash-Retried", String(message.retried));
   const timeout = AbortSignal.timeout(message.timeoutMs);

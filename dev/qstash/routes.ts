@@ -5,7 +5,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { planPublish, PublishRequestError, type PublishInput } from "./publish-request.ts";
+import type { QStashClock } from "./clock.ts";
+import { PUBLISH_FAULTS, publishSubject, type QStashFaults } from "./faults.ts";
+import { planPublish, PublishRequestError, type PublishInput, type PublishPlan } from "./publish-request.ts";
 import type { DlqRecord, QStashStore } from "./store.ts";
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -25,6 +27,8 @@ const batchSchema = z.array(
 
 export interface RouteContext {
   store: QStashStore;
+  clock: QStashClock;
+  faults: QStashFaults;
   token: string;
   signingKeys: { current: string; next: string };
   /** Called after messages were stored, so that delivery does not wait for the next poll. */
@@ -39,10 +43,10 @@ class HttpError extends Error {
   }
 }
 
-export async function handleRequest(ctx: RouteContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** `rawUrl` is the request's URL inside its lane (dev/faults/lanes.ts). */
+export async function handleRequest(ctx: RouteContext, req: IncomingMessage, res: ServerResponse, rawUrl: string): Promise<void> {
   try {
     if (!authorized(req, ctx.token)) throw new HttpError(401, "Unauthorized");
-    const rawUrl = req.url ?? "/";
     const { pathname, searchParams } = new URL(rawUrl, "http://qstash.local");
     const method = req.method ?? "GET";
     if (method === "POST" && rawUrl.startsWith(PUBLISH_PATH)) {
@@ -76,9 +80,30 @@ export async function handleRequest(ctx: RouteContext, req: IncomingMessage, res
 }
 
 async function publishOne(ctx: RouteContext, res: ServerResponse, input: PublishInput): Promise<void> {
-  const { messageId, deduplicated } = await ctx.store.publish(planPublish(input));
+  const plan = planPublish(input, ctx.clock.now());
+  const fault = publishFault(ctx, [plan]);
+  const { messageId, deduplicated } = await ctx.store.publish(plan);
   ctx.onPublished();
+  if (fault) {
+    fault.record.messageId = messageId;
+    return void res.socket?.destroy();
+  }
   send(res, deduplicated ? 202 : 201, deduplicated ? { messageId, deduplicated } : { messageId });
+}
+
+/**
+ * Throws the refusal of a `refuse_publish` fault before anything is stored; returns a `drop_after_store` fault
+ * for the caller to drop the connection once the messages are stored. A batch is refused or dropped as a whole.
+ */
+function publishFault(ctx: RouteContext, plans: PublishPlan[]) {
+  for (const plan of plans) {
+    const fault = ctx.faults.take(PUBLISH_FAULTS, publishSubject(plan.message));
+    if (fault?.rule.fault === "refuse_publish") {
+      throw new HttpError(fault.rule.status, `publish refused by an injected fault (rule ${fault.rule.id})`);
+    }
+    if (fault) return fault;
+  }
+  return undefined;
 }
 
 async function publishBatch(ctx: RouteContext, res: ServerResponse, body: Buffer): Promise<void> {
@@ -90,14 +115,16 @@ async function publishBatch(ctx: RouteContext, res: ServerResponse, body: Buffer
       queueName: item.queue,
       headers: Object.fromEntries(Object.entries(item.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
       body: Buffer.from(item.body ?? ""),
-    }),
+    }, ctx.clock.now()),
   );
+  const fault = publishFault(ctx, plans);
   const results = [];
   for (const plan of plans) {
     const { messageId, deduplicated } = await ctx.store.publish(plan);
     results.push(deduplicated ? { messageId, url: plan.message.url, deduplicated } : { messageId, url: plan.message.url });
   }
   ctx.onPublished();
+  if (fault) return void res.socket?.destroy();
   send(res, 201, results);
 }
 

@@ -2,14 +2,18 @@
  * @module
  * The local QStash stand-in: the REST API the `@upstash/qstash` Client talks to, and a delivery loop that signs
  * deliveries the `Receiver` accepts. Pending messages live in Redis, so a restart between publish and delivery loses
- * nothing. `node dev/qstash/server.ts` runs it alone (env REDIS_URL, QSTASH_PORT, QSTASH_RETRY_BASE_MS).
+ * nothing. The root URL is one stand-in; `<url>/lanes/<name>` is another, independent one (own keys, clock and
+ * faults: ./lane.ts). Test controls (clock, faults, delivery record): ./control-routes.ts.
+ * `node dev/qstash/server.ts` runs it alone (env REDIS_URL, QSTASH_PORT, QSTASH_RETRY_BASE_MS, QSTASH_CLOCK).
  */
 import { createServer, type Server } from "node:http";
 import { z } from "zod";
-import { logger } from "../../lib/log.ts";
-import { handleRequest } from "./routes.ts";
-import { DeliveryScheduler, productionBackoff } from "./scheduler.ts";
-import { QStashStore } from "./store.ts";
+import { errorMessage, logger } from "../../lib/log.ts";
+import { sendJson } from "../fakes/http.ts";
+import { splitLane } from "../faults/lanes.ts";
+import { clockSettingFromEnv, type ClockSetting } from "./clock.ts";
+import { openLane, type Lane, type LaneOptions } from "./lane.ts";
+import { productionBackoff } from "./scheduler.ts";
 import { serveStandalone } from "../serve-standalone.ts";
 
 /** The official QStash dev-server credentials, so that the SDK's own dev mode works against the stand-in too. */
@@ -30,6 +34,8 @@ export interface QStashOptions {
   nextSigningKey?: string;
   retryDelayMs?: (retried: number) => number /* default production backoff */;
   pollIntervalMs?: number;
+  /** What every lane's clock is (./clock.ts); default from env QSTASH_CLOCK, else the wall clock. */
+  clock?: ClockSetting;
 }
 
 export interface RunningQStash {
@@ -39,39 +45,52 @@ export interface RunningQStash {
 
 export async function startQStash(opts: QStashOptions): Promise<RunningQStash> {
   const host = opts.host ?? "127.0.0.1";
-  const currentSigningKey = opts.currentSigningKey ?? DEV_CURRENT_SIGNING_KEY;
-  const store = new QStashStore(opts.redisUrl, opts.keyPrefix ?? DEFAULT_KEY_PREFIX);
-  await store.redis.ping();
-  const scheduler = new DeliveryScheduler({
-    store,
-    signingKey: currentSigningKey,
+  const keyPrefix = opts.keyPrefix ?? DEFAULT_KEY_PREFIX;
+  const laneOptions: Omit<LaneOptions, "keyPrefix"> = {
+    redisUrl: opts.redisUrl,
+    clock: opts.clock ?? clockSettingFromEnv(process.env),
+    token: opts.token ?? DEV_TOKEN,
+    signingKeys: { current: opts.currentSigningKey ?? DEV_CURRENT_SIGNING_KEY, next: opts.nextSigningKey ?? DEV_NEXT_SIGNING_KEY },
     retryDelayMs: opts.retryDelayMs ?? productionBackoff(),
     pollIntervalMs: opts.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
-  });
-  const routeContext = {
-    store,
-    token: opts.token ?? DEV_TOKEN,
-    signingKeys: { current: currentSigningKey, next: opts.nextSigningKey ?? DEV_NEXT_SIGNING_KEY },
-    onPublished: () => scheduler.wake(),
   };
-  const server = createServer((req, res) => void handleRequest(routeContext, req, res));
+  const lanes = new Map<string, Promise<Lane>>([["", openLane({ ...laneOptions, keyPrefix })]]);
+  const laneNamed = (name: string): Promise<Lane> => {
+    let lane = lanes.get(name);
+    if (!lane) {
+      lane = openLane({ ...laneOptions, keyPrefix: `${keyPrefix}lane:${name}:` });
+      lanes.set(name, lane);
+      lane.catch(() => lanes.delete(name));
+    }
+    return lane;
+  };
+  const closeLanes = async () => void (await Promise.allSettled([...lanes.values()].map(async (l) => (await l).close())));
+  const server = createServer((req, res) => {
+    const split = splitLane(req.url ?? "/");
+    if ("error" in split) return sendJson(res, 400, split);
+    laneNamed(split.lane)
+      .then((lane) => lane.handle(req, res, split.rest))
+      .catch((err: unknown) => {
+        logger.error("qstash_request_failed", { error: errorMessage(err) });
+        if (!res.headersSent) sendJson(res, 500, { error: errorMessage(err) });
+      });
+  });
   try {
+    await lanes.get("");
     await listen(server, opts.port, host);
   } catch (err) {
-    await store.close();
+    await closeLanes();
     throw err;
   }
-  scheduler.start();
   const url = `http://${host}:${opts.port}`;
-  logger.info("qstash_started", { url });
+  logger.info("qstash_started", { url, clock: laneOptions.clock.mode });
   return {
     url,
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
-      await scheduler.stop();
+      await closeLanes();
       await closed;
-      await store.close();
     },
   };
 }
@@ -102,6 +121,7 @@ if (import.meta.main) {
       port: env.QSTASH_PORT,
       redisUrl: env.REDIS_URL,
       retryDelayMs: env.QSTASH_RETRY_BASE_MS === undefined ? undefined : productionBackoff(env.QSTASH_RETRY_BASE_MS),
+      clock: clockSettingFromEnv(process.env),
     });
   });
 }

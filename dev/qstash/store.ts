@@ -6,10 +6,13 @@
  */
 import { Redis } from "ioredis";
 import { gatesOf, storedMessageSchema, type StoredMessage } from "./message.ts";
+import type { QStashClock } from "./clock.ts";
 import type { PublishPlan } from "./publish-request.ts";
 
-/** QStash keeps a deduplication id for 10 minutes. */
+/** QStash keeps a deduplication id for 10 minutes (of the stand-in's clock: see ./clock.ts). */
 const DEDUPLICATION_WINDOW_MS = 10 * 60_000;
+/** A virtual clock may stand still for hours of wall-clock time: its deduplication ids outlive their window. */
+const VIRTUAL_DEDUPLICATION_KEEP_MS = 24 * 3_600_000;
 /** Time beyond a delivery's own timeout before another instance may take it over. */
 const LEASE_MARGIN_MS = 10_000;
 /** How many due messages one claim looks at, so that messages held back by a full gate do not starve the rest. */
@@ -25,12 +28,20 @@ local function release_gates(p, id)
 end
 `;
 
+/**
+ * ARGV: 1 prefix, 2 id, 3 message JSON, 4 due at, 5 meta JSON, 6 deduplication key ('' for none), 7 window ms,
+ * 8 now (the stand-in's clock), 9 how long Redis keeps the id (wall clock). The id is kept as "id|expires at".
+ */
 const PUBLISH = `
 local p, id = ARGV[1], ARGV[2]
 if ARGV[6] ~= '' then
   local existing = redis.call('GET', p..'dedup:'..ARGV[6])
-  if existing then return {existing, 1} end
-  redis.call('SET', p..'dedup:'..ARGV[6], id, 'PX', ARGV[7])
+  if existing then
+    local bar = string.find(existing, '|', 1, true)
+    if not bar then return {existing, 1} end
+    if tonumber(string.sub(existing, bar + 1)) > tonumber(ARGV[8]) then return {string.sub(existing, 1, bar - 1), 1} end
+  end
+  redis.call('SET', p..'dedup:'..ARGV[6], id..'|'..(tonumber(ARGV[8]) + tonumber(ARGV[7])), 'PX', ARGV[9])
 end
 redis.call('SET', p..'msg:'..id, ARGV[3])
 redis.call('HSET', p..'meta', id, ARGV[5])
@@ -38,9 +49,10 @@ redis.call('ZADD', p..'due', ARGV[4], id)
 return {id, 0}
 `;
 
+/** ARGV: 1 prefix, 2 now (the stand-in's clock, for due times), 3 limit, 4 scan size, 5 now (wall clock, for leases). */
 const CLAIM = `${RELEASE_GATES}
-local p, now, limit = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
-for _, id in ipairs(redis.call('ZRANGEBYSCORE', p..'inflight', '-inf', now)) do
+local p, now, limit, wall = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[5])
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', p..'inflight', '-inf', wall)) do
   redis.call('ZREM', p..'inflight', id)
   release_gates(p, id)
   -- it was claimed before anything now due: it goes first again
@@ -61,7 +73,7 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', p..'due', '-inf', now, 'LIMIT', 
     if free then
       for _, g in ipairs(meta.gates) do redis.call('INCR', p..'gate:'..g[1]) end
       redis.call('ZREM', p..'due', id)
-      redis.call('ZADD', p..'inflight', now + meta.leaseMs, id)
+      redis.call('ZADD', p..'inflight', wall + meta.leaseMs, id)
       claimed[#claimed + 1] = id
     end
   end
@@ -102,13 +114,16 @@ export type DlqRecord = Record<string, unknown> & { dlqId: string; url: string; 
 export class QStashStore {
   readonly redis: Redis;
   readonly #prefix: string;
+  readonly #clock: QStashClock;
 
-  constructor(redisUrl: string, prefix: string) {
+  constructor(redisUrl: string, prefix: string, clock: QStashClock) {
     this.redis = new Redis(redisUrl, { maxRetriesPerRequest: 3 });
     this.#prefix = prefix;
+    this.#clock = clock;
   }
 
   async publish(plan: PublishPlan): Promise<{ messageId: string; deduplicated: boolean }> {
+    const keepMs = this.#clock.setting.mode === "virtual" ? VIRTUAL_DEDUPLICATION_KEEP_MS : DEDUPLICATION_WINDOW_MS;
     const meta = JSON.stringify({ gates: gatesOf(plan.message), leaseMs: plan.message.timeoutMs + LEASE_MARGIN_MS });
     const [messageId, deduplicated] = (await this.#run(PUBLISH, [
       plan.message.messageId,
@@ -117,13 +132,21 @@ export class QStashStore {
       meta,
       plan.deduplicationKey ?? "",
       DEDUPLICATION_WINDOW_MS,
+      this.#clock.now(),
+      keepMs,
     ])) as [string, number];
     return { messageId, deduplicated: deduplicated === 1 };
   }
 
-  /** Claims up to `limit` due messages whose gates have room; each comes with a lease. */
-  async claimDue(limit: number, now = Date.now()): Promise<string[]> {
-    return (await this.#run(CLAIM, [now, limit, CLAIM_SCAN])) as string[];
+  /** Claims up to `limit` due messages whose gates have room; each comes with a lease (in wall-clock time). */
+  async claimDue(limit: number): Promise<string[]> {
+    return (await this.#run(CLAIM, [this.#clock.now(), limit, CLAIM_SCAN, Date.now()])) as string[];
+  }
+
+  /** When the earliest waiting message is due (a message handed back is due at 0); undefined when none waits. */
+  async nextDueAt(): Promise<number | undefined> {
+    const [, score] = await this.redis.zrange(`${this.#prefix}due`, "0", "0", "WITHSCORES");
+    return score === undefined ? undefined : Number(score);
   }
 
   async load(messageId: string): Promise<StoredMessage | undefined> {

@@ -4,7 +4,8 @@
  * Ed25519 over `timestamp + body`. The Worker checks it with DISCORD_PUBLIC_KEY; the simulator holds the matching
  * private key of the local-only key pair in .dev.vars.example (never a real application's key).
  */
-import { createPrivateKey, randomBytes, sign, type KeyObject } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { discordHeaders, importDiscordPrivateKey } from "../signers/discord.ts";
 import { DISCORD_PLACE, type SimulatedPerson } from "./people.ts";
 
 /** PKCS#8 DER of the local dev key pair whose public half is DISCORD_PUBLIC_KEY in .dev.vars.example. */
@@ -19,7 +20,7 @@ const DISCORD_EPOCH_MS = 1_420_070_400_000n;
 export interface DiscordSend {
   workerUrl: string;
   applicationId: string;
-  privateKey?: KeyObject;
+  privateKey?: CryptoKey;
 }
 
 export interface SentInteraction {
@@ -36,8 +37,8 @@ function snowflake(): string {
   return String(((BigInt(Date.now()) - DISCORD_EPOCH_MS) << 22n) | increment);
 }
 
-export function localDevPrivateKey(): KeyObject {
-  return createPrivateKey({ key: Buffer.from(LOCAL_DEV_PRIVATE_KEY_HEX, "hex"), format: "der", type: "pkcs8" });
+export function localDevPrivateKey(): Promise<CryptoKey> {
+  return importDiscordPrivateKey(LOCAL_DEV_PRIVATE_KEY_HEX);
 }
 
 export async function sendAskCommand(opts: DiscordSend, person: SimulatedPerson, question: string): Promise<SentInteraction> {
@@ -59,11 +60,10 @@ export async function sendAskCommand(opts: DiscordSend, person: SimulatedPerson,
       options: [{ name: "question", type: OPTION_TYPE_STRING, value: question }],
     },
   });
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = sign(null, Buffer.from(timestamp + body), opts.privateKey ?? localDevPrivateKey()).toString("hex");
+  const signed = await discordHeaders(opts.privateKey ?? (await localDevPrivateKey()), body);
   const res = await fetch(`${opts.workerUrl}/discord/interactions`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "X-Signature-Ed25519": signature, "X-Signature-Timestamp": timestamp },
+    headers: { "Content-Type": "application/json", ...signed },
     body,
   });
   const text = await res.text();

@@ -3,11 +3,9 @@
  * Sends a simulated Slack channel or thread message to the Worker the way the Events API does: an `event_callback`
  * envelope signed with the v0 scheme (HMAC-SHA256 of `v0:timestamp:body` with SLACK_SIGNING_SECRET).
  */
-import { createHmac } from "node:crypto";
 import { SLACK_FAKE_BOT } from "../fakes/slack.ts";
+import { slackHeaders } from "../signers/slack.ts";
 import { PEOPLE, replaceMentions, SLACK_PLACE, type SimulatedPerson } from "./people.ts";
-
-const SIGNATURE_VERSION = "v0";
 
 export interface SlackSend {
   workerUrl: string;
@@ -62,15 +60,9 @@ export async function sendSlackMessage(
     event_time: Math.floor(Number(ts)),
     authorizations: [{ enterprise_id: null, team_id: SLACK_PLACE.team, user_id: SLACK_FAKE_BOT.userId, is_bot: true }],
   });
-  const timestamp = String(Math.floor(Date.now() / 1000));
-  const signature = createHmac("sha256", opts.signingSecret).update(`${SIGNATURE_VERSION}:${timestamp}:${body}`).digest("hex");
   const res = await fetch(`${opts.workerUrl}/slack/events`, {
     method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      "X-Slack-Request-Timestamp": timestamp,
-      "X-Slack-Signature": `${SIGNATURE_VERSION}=${signature}`,
-    },
+    headers: { "Content-Type": "application/json", ...(await slackHeaders(opts.signingSecret, body)) },
     body,
   });
   await res.body?.cancel();

@@ -3,7 +3,8 @@
  * Sends a simulated text message to the Worker the way Twilio does: a form post signed with X-Twilio-Signature
  * (base64 HMAC-SHA1 of the webhook URL followed by every parameter's name and value, sorted by name).
  */
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { twilioSignature } from "../signers/twilio.ts";
 import type { SimulatedPerson } from "./people.ts";
 
 const WEBHOOK_PATH = "/twilio/sms";
@@ -31,12 +32,11 @@ export async function sendSms(opts: SmsSend, person: SimulatedPerson, text: stri
     SmsStatus: "received",
     ApiVersion: "2010-04-01",
   };
-  const signed = `${opts.publicBaseUrl}${WEBHOOK_PATH}` + Object.keys(params).sort().map((k) => k + params[k]).join("");
   const res = await fetch(`${opts.workerUrl}${WEBHOOK_PATH}`, {
     method: "POST",
     headers: {
       "Content-Type": "application/x-www-form-urlencoded",
-      "X-Twilio-Signature": createHmac("sha1", opts.authToken).update(signed).digest("base64"),
+      "X-Twilio-Signature": await twilioSignature(opts.authToken, `${opts.publicBaseUrl}${WEBHOOK_PATH}`, Object.entries(params)),
     },
     body: new URLSearchParams(params).toString(),
   });

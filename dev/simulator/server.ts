@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { settingsSchema } from "../../lib/config.ts";
 import { readBody, sendJson, startHttpServer } from "../fakes/http.ts";
 import { SLACK_FAKE_BOT } from "../fakes/slack.ts";
 import { collectBotPosts, type FakeOrigins } from "./bot-posts.ts";
@@ -38,6 +39,8 @@ export interface SimulatorOptions {
   fakes: FakeOrigins;
   /** The Discord Gateway fake's control origin: without it the Discord channel only has `/ask`. */
   discordGatewayControlUrl?: string;
+  /** Empties the stack's own Redis; without it (a REDIS_URL of the developer's) the page offers no "clear all". */
+  clearStore?: () => Promise<void>;
 }
 
 export interface RunningSimulator {
@@ -59,6 +62,8 @@ const sendRequest = z.object({
 export async function startSimulator(opts: SimulatorOptions): Promise<RunningSimulator> {
   const setting = (name: string) => opts.vars.get(name) ?? "";
   const botName = setting("BOT_NAME") || "Parley";
+  // "New conversation" sends the first reset word, which the Worker reads from the same setting.
+  const resetWord = settingsSchema.shape.RESET_WORDS.parse(opts.vars.get("RESET_WORDS"))[0] ?? "start over";
   const timeline = new Timeline();
   const twilioPlace = { accountSid: setting("TWILIO_ACCOUNT_SID"), botNumber: setting("TWILIO_PHONE_NUMBER") };
 
@@ -134,12 +139,17 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     return entry;
   }
 
-  /** The Worker's admin view of one conversation, with the token `npm run dev` gave the Worker. */
+  /**
+   * The Worker's admin view of one conversation, with the token `npm run dev` gave the Worker. No conversation yet
+   * is an answer, not an error: the page gets it as 200, so the browser logs no failed request.
+   */
   async function conversation(place: string): Promise<{ status: number; body: unknown }> {
     const res = await fetch(`${opts.workerUrl}/admin/conversations/${encodeURIComponent(place)}`, {
       headers: { Authorization: `Bearer ${setting("ADMIN_TOKEN")}` },
     });
-    return { status: res.status, body: await res.json().catch(() => ({ error: `the Worker answered ${res.status}` })) };
+    const body: unknown = await res.json().catch(() => ({ error: `the Worker answered ${res.status}` }));
+    const noConversation = res.status === 404 && (body as { active?: unknown }).active === false;
+    return { status: noConversation ? 200 : res.status, body };
   }
 
   const server = await startHttpServer({
@@ -154,6 +164,8 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
       if (req.method === "GET" && url.pathname === "/api/setup") {
         return sendJson(res, 200, {
           botName,
+          resetWord,
+          canClear: Boolean(opts.clearStore),
           people: PEOPLE.map(({ handle, name, phone }) => ({ handle, name, phone })),
           slack: { place: `slack|${SLACK_PLACE.team}|${SLACK_PLACE.channel}|`, channel: "general" },
           discord: { place: `discord|${DISCORD_PLACE.guild}|${DISCORD_PLACE.channel}|`, channel: "general", gateway: Boolean(opts.discordGatewayControlUrl) },
@@ -164,6 +176,12 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
       if (req.method === "GET" && url.pathname === "/api/conversation") {
         const { status, body } = await conversation(url.searchParams.get("place") ?? "");
         return sendJson(res, status, body);
+      }
+      if (req.method === "POST" && url.pathname === "/api/clear") {
+        if (!opts.clearStore) return sendJson(res, 409, { error: "this stack uses a Redis of its own (REDIS_URL): clear it yourself" });
+        await opts.clearStore();
+        timeline.clear();
+        return sendJson(res, 200, { cleared: true });
       }
       if (req.method === "POST" && url.pathname === "/api/send") {
         const parsed = sendRequest.safeParse(JSON.parse((await readBody(req)) || "{}"));

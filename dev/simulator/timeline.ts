@@ -68,6 +68,12 @@ export class Timeline {
     return calls.length < seen ? calls : calls.slice(seen);
   }
 
+  /** Forgets what the page shows; the fakes' calls already seen stay seen, so old posts do not come back. */
+  clear(): void {
+    this.entries.length = 0;
+    this.workerEvents.length = 0;
+  }
+
   findByInteractionToken(token: string): ChatEntry | undefined {
     return this.entries.find((e) => e.interactionToken === token);
   }

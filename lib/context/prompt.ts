@@ -4,14 +4,10 @@
  * notes), the conversation as chat turns, the current message last. Oldest messages go first when it does not fit.
  */
 import type { StoredMessage } from "../conversation/types.ts";
+import type { ChatMessage } from "./chat-message.ts";
 import { shortenToTokens } from "./shorten.ts";
 import { mergeTurns, MERGED_TURN_SEPARATOR, severalHumans, toTurn, type TurnOptions } from "./turns.ts";
 import { countPromptTokens, countTokens, MESSAGE_OVERHEAD_TOKENS } from "./tokens.ts";
-
-export interface ChatMessage {
-  role: "system" | "user" | "assistant";
-  content: string;
-}
 
 export interface PromptInput {
   persona: string;

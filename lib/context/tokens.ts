@@ -9,7 +9,7 @@
  * number of parts that respects that rule (using the table of ASCII pairs that are tokens, and assuming nothing about
  * non-ASCII bytes); the real count cannot be larger. A piece that is itself a known token counts as 1.
  */
-import type { ChatMessage } from "./prompt.ts";
+import type { ChatMessage } from "./chat-message.ts";
 import { ASCII_PAIR_TOKENS, BARE_WORD_TOKENS, SPACED_WORD_TOKENS, WHITESPACE_TOKENS } from "./o200k-facts.ts";
 
 /** The chat format wraps every message in <|im_start|>role<|im_sep|> … <|im_end|>. */

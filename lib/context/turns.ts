@@ -4,7 +4,7 @@
  * (with the speaker's name when several people talk), and consecutive turns of one role merge into one.
  */
 import type { StoredMessage } from "../conversation/types.ts";
-import type { ChatMessage } from "./prompt.ts";
+import type { ChatMessage } from "./chat-message.ts";
 
 /** Separates messages merged into one turn. */
 export const MERGED_TURN_SEPARATOR = "\n\n";

@@ -4,23 +4,14 @@
  * that is nothing but a reset word (after the bot's name or mention) counts, so "don't reset the router" does not.
  */
 import type { BotIdentity } from "../message.ts";
-
-function normalize(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s]/gu, " ")
-    .replace(/\s+/g, " ")
-    .trim();
-}
+import { normalizeWords } from "../text/normalize.ts";
 
 export function isResetRequest(text: string, bot: BotIdentity, resetWords: string[]): boolean {
-  let rest = ` ${normalize(text)} `;
+  let rest = ` ${normalizeWords(text)} `;
   for (const name of [bot.name, ...bot.aliases]) {
-    const n = normalize(name);
+    const n = normalizeWords(name);
     if (n) rest = rest.split(` ${n} `).join(" ");
   }
   const core = rest.trim();
-  return core.length > 0 && resetWords.some((w) => normalize(w) === core);
+  return core.length > 0 && resetWords.some((w) => normalizeWords(w) === core);
 }

@@ -6,7 +6,7 @@
  */
 
 /**
- * Inbound message. KEYS: meta, log, seen.
+ * Inbound message. KEYS: meta, log, seen, and optionally the author's opt-out key (only read: `optedOut`).
  * ARGV: 1 message JSON, 2 ts ms, 3 startIfIdle 0|1, 4 reset 0|1, 5 ttl s, 6 cap, 7 id for a new conversation,
  * 8 how many recent messages to return, 9 dedupe ttl s, 10 now ms.
  * Dedupe and record happen together, so a message is either recorded and marked seen, or neither: a failed
@@ -39,7 +39,8 @@ else
   redis.call('EXPIRE', log, ARGV[5])
 end
 return cjson.encode({status = status, meta = redis.call('HGETALL', meta),
-  recent = redis.call('ZRANGE', log, -tonumber(ARGV[8]), -1)})
+  recent = redis.call('ZRANGE', log, -tonumber(ARGV[8]), -1),
+  optedOut = KEYS[4] ~= nil and redis.call('EXISTS', KEYS[4]) == 1})
 `;
 
 /**

@@ -6,7 +6,7 @@ import type { Redis } from "@upstash/redis/cloudflare";
 import * as z from "zod";
 import type { ConversationKey, InboundMessage } from "../message.ts";
 import { answerTraceSchema, MAX_ANSWER_TRACES, type AnswerTrace } from "./answer-trace.ts";
-import { conversationKeys, replyKey, seenKey } from "./keys.ts";
+import { conversationKeys, replyKey, seenKey } from "../keys.ts";
 import { CLAIM_REPLY, FOLD_SUMMARY, INGEST, RECORD_REPLY, RELEASE_CLAIM } from "./scripts.ts";
 import type { ConversationState, StoredMessage } from "./types.ts";
 
@@ -22,6 +22,8 @@ export type RecordStatus = "idle" | "duplicate" | "started" | "recorded";
 export interface RecordResult {
   status: RecordStatus;
   state: ConversationState;
+  /** The author asked not to be messaged (read only when `optOutKey` was given). */
+  optedOut: boolean;
 }
 
 /** An answer of several parts that failed after `partsPosted` of them went out. */
@@ -62,6 +64,7 @@ const scriptResult = z.object({
   recent: luaList.optional(),
   retryAfter: z.number().optional(),
   draft: z.string().optional(),
+  optedOut: z.boolean().optional(),
 });
 
 const draftSchema = z.object({ text: z.string(), partsPosted: z.number().int().min(0) });
@@ -126,10 +129,13 @@ export class ConversationStore {
    * Drops a duplicate delivery, records the message when a conversation is active (or starts one when
    * `startIfIdle`), bumps the TTL of every key, and returns the state the decider needs.
    */
-  async record(msg: InboundMessage, opts: { startIfIdle: boolean; reset: boolean; now: number }): Promise<RecordResult> {
+  async record(
+    msg: InboundMessage,
+    opts: { startIfIdle: boolean; reset: boolean; now: number; optOutKey?: string },
+  ): Promise<RecordResult> {
     const keys = conversationKeys(this.options.prefix, msg.key);
     const raw = await this.ingestScript.exec(
-      [keys.meta, keys.log, seenKey(this.options.prefix, msg.key, msg.id)],
+      [keys.meta, keys.log, seenKey(this.options.prefix, msg.key, msg.id), ...(opts.optOutKey ? [opts.optOutKey] : [])],
       [
         JSON.stringify(toStoredMessage(msg)),
         String(msg.ts),
@@ -145,7 +151,7 @@ export class ConversationStore {
     );
     const result = parseScriptResult(raw);
     const status = z.enum(["idle", "duplicate", "started", "recorded"]).parse(result.status);
-    return { status, state: toState(result.meta ?? [], result.recent ?? []) };
+    return { status, state: toState(result.meta ?? [], result.recent ?? []), optedOut: result.optedOut ?? false };
   }
 
   /** Claims the answer to `triggerId`; see CLAIM_REPLY for the cases where there is nothing to do. */

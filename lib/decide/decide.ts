@@ -7,17 +7,20 @@
 import type { ConversationState } from "../conversation/types.ts";
 import type { BotIdentity } from "../message.ts";
 import { JUDGE_THRESHOLD, RESPOND_THRESHOLD, replyProbability } from "./model.ts";
-import type { DecidableMessage, DecideOptions, Decision } from "./reasons.ts";
+import { explicitTrigger } from "./explicit.ts";
+import type { DecidableMessage, DecideOptions, Decision, DecisionReason } from "./reasons.ts";
 import { questionRightAfterBot } from "./follows-bot.ts";
 import { botMemory, decideByRules } from "./rules.ts";
 
+/** `explicit` is `explicitTrigger(msg, bot)` when the caller already has it (the pipeline needs it before Redis). */
 export function decideResponse(
   state: ConversationState,
   msg: DecidableMessage,
   bot: BotIdentity,
   opts: DecideOptions,
+  explicit: DecisionReason | null = explicitTrigger(msg, bot),
 ): Decision {
-  const outcome = decideByRules(state, msg, bot);
+  const outcome = decideByRules(state, msg, bot, explicit);
   if ("decision" in outcome) return outcome.decision;
   const score = replyProbability(outcome.view, botMemory(state, opts));
   if (score >= RESPOND_THRESHOLD) return { respond: "yes", reason: "recent_followup", score };

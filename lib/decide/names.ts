@@ -3,15 +3,15 @@
  * Finding a name in chat text: whole words, case- and accent-insensitive, names may carry punctuation
  * ("bar_", "[x]", "Matt|") or several words ("parley bot").
  */
+import { foldCase } from "../text/normalize.ts";
 
 /** Letters, digits and "_" continue a word: "parleying" does not contain "parley", "bar_" is not "bar". */
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
-const COMBINING_MARKS = /\p{M}+/gu;
 const WHITESPACE_RUN = /\s+/g;
 
 /** Lower case, accents dropped, runs of whitespace made one space. */
 export function normalizeText(text: string): string {
-  return text.normalize("NFKD").replace(COMBINING_MARKS, "").toLowerCase().replace(WHITESPACE_RUN, " ");
+  return foldCase(text).replace(WHITESPACE_RUN, " ");
 }
 
 function isWordChar(ch: string | undefined): boolean {

@@ -16,7 +16,8 @@ export type DecisionReason =
   | "recent_followup"
   | "addressed_other"
   | "judge"
-  | "no_trigger";
+  | "no_trigger"
+  | "opted_out";
 
 export interface Decision {
   respond: "yes" | "no" | "judge";

@@ -4,7 +4,7 @@
  * every message into a model call. Over the cap the judge answers NO without asking the model.
  */
 import type { ConversationKey } from "../message.ts";
-import { placeId } from "../conversation/keys.ts";
+import { placeId } from "../keys.ts";
 import type { Runtime } from "../runtime.ts";
 import { firstAttempt } from "./first-attempt.ts";
 import { limitersFor } from "./limiters.ts";

@@ -4,6 +4,7 @@
  * identifiers then survives across the requests an isolate serves, saving a Redis call per blocked attempt.
  */
 import { Ratelimit } from "@upstash/ratelimit";
+import { rateLimitPrefix } from "../keys.ts";
 import type { Runtime } from "../runtime.ts";
 
 export interface Limiters {
@@ -23,17 +24,16 @@ export function limitersFor(rt: Runtime): Limiters {
   let limiters = cache.get(rt);
   if (!limiters) {
     const s = rt.settings;
-    const prefix = `${s.REDIS_KEY_PREFIX}:limit`;
     limiters = {
       replies: new Ratelimit({
         redis: rt.redis,
-        prefix: `${prefix}:reply`,
+        prefix: rateLimitPrefix(s.REDIS_KEY_PREFIX, "reply"),
         limiter: Ratelimit.slidingWindow(s.RATE_LIMIT_REPLIES, `${s.RATE_LIMIT_WINDOW_SECONDS} s`),
         timeout: LIMIT_TIMEOUT_MS,
       }),
       judge: new Ratelimit({
         redis: rt.redis,
-        prefix: `${prefix}:judge`,
+        prefix: rateLimitPrefix(s.REDIS_KEY_PREFIX, "judge"),
         limiter: Ratelimit.fixedWindow(s.MAX_JUDGE_CALLS_PER_MINUTE, JUDGE_WINDOW),
         timeout: LIMIT_TIMEOUT_MS,
       }),

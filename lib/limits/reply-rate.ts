@@ -4,6 +4,7 @@
  * Over the limit the bot says so once, then stays quiet until the window has passed. Each trigger message counts
  * once: a job that QStash retries after a failed model call or post does not spend the person's allowance again.
  */
+import { personId, rateLimitNoticeKey } from "../keys.ts";
 import type { ConversationKey } from "../message.ts";
 import type { Runtime } from "../runtime.ts";
 import { firstAttempt } from "./first-attempt.ts";
@@ -14,22 +15,16 @@ export const RATE_LIMIT_NOTICE = "You're sending messages faster than I can answ
 /** allowed: answer; notify: post RATE_LIMIT_NOTICE instead of an answer; quiet: post nothing. */
 export type ReplyAllowance = "allowed" | "notify" | "quiet";
 
-/** `|` never appears in the platform ids (see conversation/keys.ts). */
-export function personId(key: ConversationKey, authorId: string): string {
-  return [key.platform, key.tenant, authorId].join("|");
-}
-
 export async function checkReplyRate(rt: Runtime, key: ConversationKey, trigger: { id: string; authorId: string }): Promise<ReplyAllowance> {
   const s = rt.settings;
   const person = personId(key, trigger.authorId);
-  const prefix = `${s.REDIS_KEY_PREFIX}:limit`;
   // A retry of a job that was let through: a limited one ended with 2xx and is never retried.
   if (!(await firstAttempt(rt, "reply", key, trigger.id))) return "allowed";
   const verdict = await limitersFor(rt).replies.limit(person);
   if (verdict.success) return "allowed";
   // One notice per window: the first job over the limit wins the key, later ones find it taken.
   const quietSeconds = Math.max(1, Math.ceil((verdict.reset - rt.now()) / 1000));
-  const first = await rt.redis.set(`${prefix}:told:${person}`, "1", { nx: true, ex: quietSeconds });
+  const first = await rt.redis.set(rateLimitNoticeKey(s.REDIS_KEY_PREFIX, person), "1", { nx: true, ex: quietSeconds });
   rt.log.info("reply_rate_limited", { platform: key.platform, tenant: key.tenant, author: trigger.authorId, notice: first === "OK" });
   return first === "OK" ? "notify" : "quiet";
 }

@@ -4,7 +4,7 @@
  */
 import OpenAI from "openai";
 import * as z from "zod";
-import type { ChatMessage } from "../context/prompt.ts";
+import type { ChatMessage } from "../context/chat-message.ts";
 import { RetryLater } from "../errors.ts";
 
 const HTTP_TOO_MANY_REQUESTS = 429;

@@ -6,6 +6,7 @@
 import type OpenAI from "openai";
 import * as z from "zod";
 import { logger } from "../log.ts";
+import { issuePaths } from "../zod-issues.ts";
 import { complete } from "./completion.ts";
 import { EXCHANGE_HEADING, FACTS_INSTRUCTION_TAIL, FACTS_SYSTEM, KNOWN_FACTS_HEADING } from "./memory-wording.ts";
 
@@ -79,7 +80,7 @@ export function parseExtractedFacts(text: string): ExtractedFact[] | null {
     logger.warn("facts_output_invalid", {
       reason: "schema",
       chars: text.length,
-      fields: parsed.error.issues.map((i) => i.path.join(".") || "(root)"),
+      fields: issuePaths(parsed.error),
     });
     return null;
   }

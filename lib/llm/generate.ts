@@ -4,7 +4,8 @@
  * nudged once and then replaced by a short fallback.
  */
 import type OpenAI from "openai";
-import type { ChatMessage, Prompt } from "../context/prompt.ts";
+import type { ChatMessage } from "../context/chat-message.ts";
+import type { Prompt } from "../context/prompt.ts";
 import { logger } from "../log.ts";
 import { complete } from "./completion.ts";
 import { FALLBACK_ANSWER, REQUIRED_NUDGE, SKIP_ANSWER, SKIP_INSTRUCTION } from "./wording.ts";

@@ -3,7 +3,8 @@
  * The "should the bot answer?" judge: the conversation as a transcript and one YES/NO question; anything but YES is NO.
  */
 import type OpenAI from "openai";
-import type { ChatMessage, Prompt } from "../context/prompt.ts";
+import type { ChatMessage } from "../context/chat-message.ts";
+import type { Prompt } from "../context/prompt.ts";
 import { complete } from "./completion.ts";
 import { JUDGE_CONVERSATION_HEADING, JUDGE_LAST_MESSAGE_HEADING, JUDGE_SYSTEM, judgeQuestion } from "./wording.ts";
 

@@ -6,9 +6,9 @@
  */
 import type { Redis } from "@upstash/redis/cloudflare";
 import * as z from "zod";
-import { conversationKeys } from "../conversation/keys.ts";
+import { conversationKeys, factsKey } from "../keys.ts";
 import type { ConversationKey } from "../message.ts";
-import { factsKey } from "./keys.ts";
+import { normalizeWords } from "../text/normalize.ts";
 
 export interface Fact {
   text: string;
@@ -56,16 +56,6 @@ return #list
 
 const storedFactsSchema = z.array(z.object({ t: z.string(), n: z.string(), at: z.number() }));
 
-/** Case, punctuation and spacing do not make two facts different. */
-export function normalizeFact(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, " ")
-    .trim();
-}
-
 export class FactStore {
   private readonly redis: Redis;
   private readonly options: FactStoreOptions;
@@ -93,10 +83,11 @@ export class FactStore {
 
   /** Merges new facts into what is known about one person; returns how many facts the person now has. */
   async merge(place: ConversationKey, personId: string, facts: NewFact[], now: number): Promise<number> {
+    // Case, punctuation and spacing do not make two facts different.
     const entries = facts.map((f) => ({
       t: f.fact,
-      n: normalizeFact(f.fact),
-      ...(f.replaces ? { r: normalizeFact(f.replaces) } : {}),
+      n: normalizeWords(f.fact),
+      ...(f.replaces ? { r: normalizeWords(f.replaces) } : {}),
     }));
     const count = await this.mergeScript.exec(
       [factsKey(this.options.prefix, place, personId)],

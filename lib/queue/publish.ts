@@ -3,7 +3,7 @@
  * Publishes jobs to QStash: deduplicated by the platform message id, one at a time per conversation.
  */
 import { Client } from "@upstash/qstash";
-import { placeId } from "../conversation/keys.ts";
+import { placeId } from "../keys.ts";
 import type { Job, JobKind } from "./job.ts";
 
 export interface QueueSettings {

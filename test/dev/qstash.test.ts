@@ -3,7 +3,6 @@
  * The local QStash stand-in, driven by the real `@upstash/qstash` Client and checked with the real Receiver,
  * delivering to local HTTP endpoints over a private redis-server.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import { Client, Receiver } from "@upstash/qstash";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -16,59 +15,17 @@ import {
   startQStash,
   type RunningQStash,
 } from "../../dev/qstash/server.ts";
+import {
+  closeRecordingEndpoints,
+  header,
+  recordingEndpoint as endpoint,
+  waitFor,
+  type Received,
+} from "../support/recording-endpoint.ts";
 
 const TEST_RETRY_DELAY_MS = 100;
 
-interface Received {
-  method: string;
-  headers: IncomingMessage["headers"];
-  body: string;
-  at: number;
-}
-
-interface Endpoint {
-  url: string;
-  received: Received[];
-  close(): Promise<void>;
-}
-
-type Answer = (req: Received, index: number) => Promise<{ status: number; headers?: Record<string, string>; body?: string }>;
-
-const ok: Answer = async () => ({ status: 200, body: "ok" });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const endpoints: Endpoint[] = [];
-
-async function endpoint(answer: Answer = ok): Promise<Endpoint> {
-  const received: Received[] = [];
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
-    const request = { method: req.method ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() };
-    received.push(request);
-    const { status, headers, body } = await answer(request, received.length - 1);
-    if (!res.destroyed) res.writeHead(status, headers).end(body ?? "");
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
-  const handle = {
-    url: `http://127.0.0.1:${port}/jobs/reply`,
-    received,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-  endpoints.push(handle);
-  return handle;
-}
-
-async function waitFor(what: string, condition: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
 
 async function standIn(keyPrefix: string): Promise<RunningQStash> {
   return startQStash({
@@ -91,13 +48,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await qstash?.close();
-  await Promise.all(endpoints.map((e) => e.close()));
+  await closeRecordingEndpoints();
 });
-
-function header(req: Received | undefined, name: string): string {
-  const value = req?.headers[name];
-  return Array.isArray(value) ? value.join(", ") : (value ?? "");
-}
 
 describe("QStash stand-in", () => {
   it("delivers a published message signed so that the Receiver accepts it, with its id and retry count", async () => {

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../dev/ports.ts";
+import { PORT_SETTINGS } from "../../dev/stack-ports.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** wrangler dev bundles and boots workerd: slow on a busy 2-core machine. */
@@ -21,24 +22,29 @@ export interface RunningStack {
   workerUrl: string;
   simulatorUrl: string;
   adminToken: string;
-  /** Everything the stack printed, for a failure message. */
+  /** What the stack printed (the last 20,000 characters): what a developer sees, and a failure's evidence. */
   output(): string;
   stop(): Promise<void>;
 }
 
-const PORT_SETTINGS = [
-  "PORT",
-  "REDIS_REST_PORT",
-  "QSTASH_PORT",
-  "LOCAL_MODEL_PORT",
-  "SLACK_FAKE_PORT",
-  "DISCORD_FAKE_PORT",
-  "DISCORD_GATEWAY_FAKE_PORT",
-  "TWILIO_FAKE_PORT",
-  "SIMULATOR_PORT",
-] as const;
+/**
+ * A free port can be taken by someone else before the stack binds it (other test projects run beside these): the
+ * launcher then stops at once, naming the port, and the stack starts again on other ports.
+ */
+const PORT_ATTEMPTS = 3;
+const PORT_TAKEN = /port \d+ \(.*\) is already in use/;
 
 export async function startStack(): Promise<RunningStack> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startStackOnFreePorts();
+    } catch (err) {
+      if (attempt >= PORT_ATTEMPTS || !(err instanceof Error) || !PORT_TAKEN.test(err.message)) throw err;
+    }
+  }
+}
+
+async function startStackOnFreePorts(): Promise<RunningStack> {
   const ports: Record<string, string> = {};
   for (const name of PORT_SETTINGS) ports[name] = String(await freePort());
   const adminToken = randomBytes(18).toString("base64url");

@@ -1,44 +1,26 @@
 /**
  * @module
- * Discord interactions as Discord sends them, for tests in Node and in workerd: an Ed25519 key pair made with
- * WebCrypto (Discord publishes no test vector), signed requests, and the payload shapes of PING, `/ask` and the
- * "Ask <bot> about this" message command. Plus reading what the Discord REST fake received.
+ * Discord interactions as Discord sends them, for tests in Node and in workerd: signed requests (dev/signers), and
+ * the payload shapes of PING, `/ask` and the "Ask <bot> about this" message command. Plus reading what the Discord
+ * REST fake received.
  */
 import type { RecordedDiscordCall } from "../../dev/fakes/discord.ts";
+import { discordHeaders, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
 
 export const APPLICATION_ID = "100000000000000001";
 const DISCORD_EPOCH_MS = 1_420_070_400_000n;
 
-export interface SigningKeys {
-  /** 64 hex characters, as the developer portal shows it (DISCORD_PUBLIC_KEY). */
-  publicKeyHex: string;
-  privateKey: CryptoKey;
-}
-
-const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
-
-export async function generateSigningKeys(): Promise<SigningKeys> {
-  const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
-  return { publicKeyHex: hex(await crypto.subtle.exportKey("raw", pair.publicKey) as ArrayBuffer), privateKey: pair.privateKey };
-}
-
-export async function signInteraction(keys: SigningKeys, timestamp: string, body: string): Promise<string> {
-  return hex(await crypto.subtle.sign("Ed25519", keys.privateKey, new TextEncoder().encode(timestamp + body)));
-}
-
+/** An interaction signed with `keys` (at `timestamp`, default now); `signature` replaces the one it would carry. */
 export async function signedInteractionRequest(
-  keys: SigningKeys,
+  keys: DiscordSigningKeys,
   body: string,
   opts: { timestamp?: string; signature?: string } = {},
 ): Promise<Request> {
-  const timestamp = opts.timestamp ?? String(Math.floor(Date.now() / 1000));
+  const headers = await discordHeaders(keys.privateKey, body, opts.timestamp);
+  if (opts.signature !== undefined) headers["X-Signature-Ed25519"] = opts.signature;
   return new Request("https://bot.test/discord/interactions", {
     method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      "X-Signature-Ed25519": opts.signature ?? (await signInteraction(keys, timestamp, body)),
-      "X-Signature-Timestamp": timestamp,
-    },
+    headers: { "Content-Type": "application/json", ...headers },
     body,
   });
 }

@@ -2,21 +2,26 @@
  * @module
  * Starts the local stack once for the whole test run, on free ports: a private redis-server (never the machine's
  * own), the Upstash REST bridge, the QStash stand-in (fast retries), the job tap, the Slack fake and the local
- * model. Tests get the addresses through `inject`; Worker tests get them as bindings.
+ * model; for tests at production timing (test/support/README.md), a second QStash stand-in on the production retry
+ * schedule with a virtual clock, and a fault proxy in front of the bridge. Tests get the addresses through
+ * `inject`; Worker tests get most of them as bindings too.
  */
 import type { TestProject } from "vitest/node";
 import { startLocalModel } from "../../dev/local-model/server.ts";
 import { freePort } from "../../dev/ports.ts";
 import { startQStash } from "../../dev/qstash/server.ts";
+import { startVectorStandIn } from "../../dev/upstash-vector/server.ts";
 import { startRedisServer } from "../../dev/redis-server.ts";
 import { startSlackFake } from "../../dev/fakes/slack.ts";
 import { startTwilioFake } from "../../dev/fakes/twilio.ts";
 import { startDiscordFake } from "../../dev/fakes/discord.ts";
 import { startDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
 import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
+import { startFaultProxy } from "../../dev/faults/proxy.ts";
 import { startJobTap } from "./job-tap.ts";
 
 export const REDIS_REST_TOKEN = "test-redis-rest-token";
+export const VECTOR_REST_TOKEN = "test-vector-rest-token";
 /** Retries after 0.2 s, 0.4 s, 0.8 s: the production backoff would make every retry test wait minutes. */
 const TEST_RETRY_DELAY_MS = (retried: number) => 200 * 2 ** Math.max(0, retried - 1);
 
@@ -26,6 +31,8 @@ declare module "vitest" {
     redisRestUrl: string;
     redisRestToken: string;
     qstashUrl: string;
+    vectorRestUrl: string;
+    vectorRestToken: string;
     jobTapUrl: string;
     slackApiUrl: string;
     twilioApiUrl: string;
@@ -33,6 +40,12 @@ declare module "vitest" {
     discordGatewayUrl: string;
     discordGatewayControlUrl: string;
     modelUrl: string;
+    /** The production-schedule QStash with a virtual clock; a suite uses its own lane `${qstashProdUrl}/lanes/<suite>`. */
+    qstashProdUrl: string;
+    /** The fault proxy in front of the Redis bridge; a suite uses `${redisFaultProxyUrl}/lanes/<suite>`. */
+    redisFaultProxyUrl: string;
+    /** The control base of the proxy's default lane (`/__fail`, `/__faults`, `/__reset`). */
+    redisFaultProxyControlUrl: string;
   }
 }
 
@@ -47,8 +60,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
       redisUrl: redis.url,
       keyPrefix: "qstash-test:",
       retryDelayMs: TEST_RETRY_DELAY_MS,
+      clock: { mode: "real" },
     });
     stops.unshift(() => qstash.close());
+    const qstashProd = await startQStash({
+      port: await freePort(),
+      redisUrl: redis.url,
+      keyPrefix: "qstash-prod-test:",
+      clock: { mode: "virtual" },
+    });
+    stops.unshift(() => qstashProd.close());
+    const redisProxy = await startFaultProxy({ port: await freePort(), target: bridge.url });
+    stops.unshift(() => redisProxy.close());
     const tap = await startJobTap(await freePort());
     stops.unshift(() => tap.close());
     const slack = await startSlackFake({ port: await freePort() });
@@ -63,11 +86,21 @@ export default async function setup(project: TestProject): Promise<() => Promise
     stops.unshift(() => discord.close());
     const model = await startLocalModel({ port: await freePort() });
     stops.unshift(() => model.close());
+    // The Upstash Vector stand-in (a hybrid index with the local models) for recall.
+    const vector = await startVectorStandIn({
+      port: await freePort(),
+      redisUrl: redis.url,
+      token: VECTOR_REST_TOKEN,
+      keyPrefix: "vector-test:",
+    });
+    stops.unshift(() => vector.close());
 
     project.provide("redisUrl", redis.url);
     project.provide("redisRestUrl", bridge.url);
     project.provide("redisRestToken", REDIS_REST_TOKEN);
     project.provide("qstashUrl", qstash.url);
+    project.provide("vectorRestUrl", vector.url);
+    project.provide("vectorRestToken", VECTOR_REST_TOKEN);
     project.provide("jobTapUrl", tap.url);
     project.provide("slackApiUrl", slack.url);
     project.provide("twilioApiUrl", twilio.url);
@@ -75,6 +108,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide("discordGatewayUrl", gateway.url);
     project.provide("discordGatewayControlUrl", gateway.controlUrl);
     project.provide("modelUrl", model.url);
+    project.provide("qstashProdUrl", qstashProd.url);
+    project.provide("redisFaultProxyUrl", redisProxy.url);
+    project.provide("redisFaultProxyControlUrl", redisProxy.controlUrl);
   } catch (err) {
     for (const stop of stops) await stop();
     throw err;

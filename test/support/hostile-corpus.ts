@@ -4,10 +4,13 @@
  * methods and unknown paths. Each case builds a fresh Request on demand. Only bodies that cannot be a valid
  * delivery are ever signed correctly, so no case may lead to a write, a publish or a model call.
  */
-import { askInteraction, type SigningKeys } from "./discord.ts";
+import { discordSignature, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
+import { qstashSignature } from "../../dev/signers/qstash.ts";
+import { slackSignature } from "../../dev/signers/slack.ts";
+import { twilioFormSignature } from "../../dev/signers/twilio.ts";
+import { askInteraction } from "./discord.ts";
 import { hostileBodies, type HostileBody } from "./hostile-bodies.ts";
 import { seededRandom } from "./text-corpus.ts";
-import { discordSignature, qstashSignature, slackSignature, twilioBodySignature } from "./hostile-signers.ts";
 import { SLACK_SIGNING_SECRET, BOT_USER_ID, slackMessageEvent } from "./slack.ts";
 import { BOT_NUMBER, smsParams, TWILIO_AUTH_TOKEN } from "./twilio.ts";
 
@@ -38,8 +41,8 @@ export interface CorpusSettings {
   marker: string;
   publicBaseUrl: string;
   qstashCurrentKey: string;
-  discordKeys: SigningKeys;
-  otherDiscordKeys: SigningKeys;
+  discordKeys: DiscordSigningKeys;
+  otherDiscordKeys: DiscordSigningKeys;
 }
 
 /** Non-ASCII, so that a Latin-1 or UTF-16 copy of a payload differs from the payload. */
@@ -69,7 +72,7 @@ function routes(s: CorpusSettings): Route[] {
       // Twilio has no timestamp: "stale" and "future" become signatures for the URL the request reached, not ours.
       const url = mode === "stale" || mode === "future" ? `${ORIGIN}/twilio/sms` : twilioUrl;
       const token = mode === "wrong key" ? `${TWILIO_AUTH_TOKEN}x` : TWILIO_AUTH_TOKEN;
-      return { "X-Twilio-Signature": await twilioBodySignature(token, url, mode === "signed for other bytes" ? other : bytes) };
+      return { "X-Twilio-Signature": await twilioFormSignature(token, url, mode === "signed for other bytes" ? other : bytes) };
     },
   };
   const discord: Route = {
@@ -80,7 +83,9 @@ function routes(s: CorpusSettings): Route[] {
       if (mode === "garbage") return { "X-Signature-Ed25519": "zz".repeat(64), "X-Signature-Timestamp": "now" };
       const ts = String(mode === "stale" ? now() - STALE_SECONDS : mode === "future" ? now() + FUTURE_SECONDS : now());
       const keys = mode === "wrong key" ? s.otherDiscordKeys : s.discordKeys;
-      return { "X-Signature-Ed25519": await discordSignature(keys, ts, mode === "signed for other bytes" ? other : bytes), "X-Signature-Timestamp": ts };
+      // The Worker verifies over the body decoded as text: sign what it will see, so malformed bytes reach the parser.
+      const signed = new TextDecoder().decode(mode === "signed for other bytes" ? other : bytes);
+      return { "X-Signature-Ed25519": await discordSignature(keys.privateKey, ts, signed), "X-Signature-Timestamp": ts };
     },
   };
   const job = (kind: string): Route => ({

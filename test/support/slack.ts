@@ -2,29 +2,21 @@
  * @module
  * Builds Slack Events API deliveries signed the way Slack signs them, and reads what the Slack fake received.
  */
+import { slackHeaders } from "../../dev/signers/slack.ts";
 import { SLACK_API_BASE_URL } from "./worker.ts";
 
 export const SLACK_SIGNING_SECRET = "test-slack-signing-secret";
 export const BOT_USER_ID = "UPARLEYBOT";
 
-async function hmacHex(secret: string, text: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(text));
-  return [...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
 export async function signedSlackRequest(
   body: string,
   opts: { timestamp?: number; secret?: string; headers?: Record<string, string> } = {},
 ): Promise<Request> {
-  const ts = String(opts.timestamp ?? Math.floor(Date.now() / 1000));
-  const signature = `v0=${await hmacHex(opts.secret ?? SLACK_SIGNING_SECRET, `v0:${ts}:${body}`)}`;
   return new Request("https://bot.test/slack/events", {
     method: "POST",
     headers: {
       "Content-Type": "application/json",
-      "X-Slack-Request-Timestamp": ts,
-      "X-Slack-Signature": signature,
+      ...(await slackHeaders(opts.secret ?? SLACK_SIGNING_SECRET, body, opts.timestamp)),
       ...opts.headers,
     },
     body,

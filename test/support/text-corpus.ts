@@ -4,19 +4,9 @@
  * repeated characters, special-token text and random code points. Same seed, same corpus.
  */
 
-export type Random = () => number;
+import { seededRandom, type Random } from "../../dev/faults/seeded-random.ts";
 
-/** A small fast seeded PRNG (mulberry32). */
-export function seededRandom(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom, type Random };
 
 export const pick = <T>(rnd: Random, items: readonly T[]): T => items[Math.floor(rnd() * items.length)]!;
 const int = (rnd: Random, min: number, max: number) => min + Math.floor(rnd() * (max - min + 1));

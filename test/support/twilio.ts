@@ -1,9 +1,10 @@
 /**
  * @module
- * Builds Twilio SMS webhooks signed the way Twilio signs them (computed here independently of the Worker's
- * code), and reads and scripts the Twilio Messages API fake.
+ * Builds Twilio SMS webhooks signed the way Twilio signs them (dev/signers, written apart from the Worker's
+ * verifier), and reads and scripts the Twilio Messages API fake.
  */
 import { env } from "cloudflare:workers";
+import { twilioSignature } from "../../dev/signers/twilio.ts";
 import { suiteEnv, type TestEnv } from "./worker.ts";
 
 const TWILIO_FAKE_URL = (env as unknown as Record<string, string>).TWILIO_API_BASE_URL!;
@@ -65,13 +66,6 @@ export function smsParams(args: { from: string; body: string; sid?: string; numM
       [`MediaUrl${i}`, `https://api.twilio.com/2010-04-01/Accounts/${TWILIO_ACCOUNT_SID}/Messages/${sid}/Media/ME${i}`],
     ]).flat(),
   ];
-}
-
-export async function twilioSignature(token: string, url: string, params: [string, string][]): Promise<string> {
-  const data = url + [...params].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => k + v).join("");
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(token), { name: "HMAC", hash: "SHA-1" }, false, ["sign"]);
-  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(data)));
-  return btoa(String.fromCharCode(...mac));
 }
 
 /**

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startDiscordFake, type PostedChannelMessage, type RunningDiscordFake } from "../../dev/fakes/discord.ts";
 import { GiveUp, RetryLater } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/log.ts";
-import { DISCORD_MAX_MESSAGE_CHARS, sendDiscordReply, type DiscordReplyTarget } from "../../lib/platforms/discord/send.ts";
+import { DISCORD_MAX_MESSAGE_CHARS, sendDiscordReply } from "../../lib/platforms/discord/send.ts";
+import type { ChannelTarget, InteractionTarget } from "../../lib/platforms/discord/target.ts";
 import { APPLICATION_ID, discordCalls, failDiscordCalls } from "../support/discord.ts";
 
 let discord: RunningDiscordFake;
@@ -23,8 +24,8 @@ beforeEach(async () => {
   warnings.length = 0;
 });
 
-const config = (now = NOW) => ({ apiBaseUrl: discord.url, botToken: "bot-token", now: () => now, log });
-const interaction = (): Extract<DiscordReplyTarget, { kind: "interaction" }> => ({
+const config = (now = NOW) => ({ apiBaseUrl: discord.url, botToken: async () => "bot-token", now: () => now, log });
+const interaction = (): InteractionTarget => ({
   platform: "discord",
   kind: "interaction",
   applicationId: APPLICATION_ID,
@@ -107,7 +108,7 @@ describe("answering an interaction", () => {
 });
 
 describe("posting to a channel", () => {
-  const channel = (replyToMessageId?: string): DiscordReplyTarget => ({
+  const channel = (replyToMessageId?: string): ChannelTarget => ({
     platform: "discord",
     kind: "channel",
     channelId: "600000000000000001",
@@ -131,10 +132,10 @@ describe("posting to a channel", () => {
     expect(await discordCalls(discord.url, { channelId: "600000000000000001" })).toHaveLength(1);
   });
 
-  it("gives up with a message naming the setting when there is no bot token", async () => {
-    const err = await sendDiscordReply({ ...config(), botToken: undefined }, channel(), "hi").catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(GiveUp);
-    expect(String(err)).toContain("DISCORD_BOT_TOKEN");
+  it("asks for the bot token only for channel messages", async () => {
+    const noToken = () => Promise.reject(new GiveUp("DISCORD_BOT_TOKEN is not set", "not_configured"));
+    await expect(sendDiscordReply({ ...config(), botToken: noToken }, interaction(), "hi")).resolves.toHaveLength(1);
+    await expect(sendDiscordReply({ ...config(), botToken: noToken }, channel(), "hi")).rejects.toBeInstanceOf(GiveUp);
   });
 
   it("gives up when the channel is gone", async () => {

@@ -1,15 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { verifyDiscordRequest } from "../../lib/platforms/discord/verify.ts";
-import { generateSigningKeys, signInteraction, type SigningKeys } from "../support/discord.ts";
+import { discordSignature, generateDiscordKeys, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
 
-let keys: SigningKeys;
-let otherKeys: SigningKeys;
+let keys: DiscordSigningKeys;
+let otherKeys: DiscordSigningKeys;
 const body = JSON.stringify({ type: 1, id: "1", application_id: "2", token: "t", version: 1 });
 const timestamp = "1700000000";
 
 beforeAll(async () => {
-  keys = await generateSigningKeys();
-  otherKeys = await generateSigningKeys();
+  keys = await generateDiscordKeys();
+  otherKeys = await generateDiscordKeys();
 });
 
 const verify = (over: Partial<Parameters<typeof verifyDiscordRequest>[0]>) =>
@@ -17,31 +17,31 @@ const verify = (over: Partial<Parameters<typeof verifyDiscordRequest>[0]>) =>
 
 describe("verifyDiscordRequest", () => {
   it("accepts a signature over timestamp + raw body made with the application's key", async () => {
-    expect(await verify({ signature: await signInteraction(keys, timestamp, body) })).toEqual({ ok: true });
+    expect(await verify({ signature: await discordSignature(keys.privateKey, timestamp, body) })).toEqual({ ok: true });
   });
 
   it("accepts the public key in upper-case hex too", async () => {
-    const signature = await signInteraction(keys, timestamp, body);
+    const signature = await discordSignature(keys.privateKey, timestamp, body);
     expect(await verify({ publicKey: keys.publicKeyHex.toUpperCase(), signature })).toEqual({ ok: true });
   });
 
   it("refuses a signature made with another key", async () => {
-    expect(await verify({ signature: await signInteraction(otherKeys, timestamp, body) })).toEqual({ ok: false, reason: "bad_signature" });
+    expect(await verify({ signature: await discordSignature(otherKeys.privateKey, timestamp, body) })).toEqual({ ok: false, reason: "bad_signature" });
   });
 
   it("refuses when the body was changed after signing, even by one space", async () => {
-    const signature = await signInteraction(keys, timestamp, body);
+    const signature = await discordSignature(keys.privateKey, timestamp, body);
     expect(await verify({ signature, rawBody: body + " " })).toEqual({ ok: false, reason: "bad_signature" });
   });
 
   it("refuses when the timestamp header does not match the signed one", async () => {
-    const signature = await signInteraction(keys, timestamp, body);
+    const signature = await discordSignature(keys.privateKey, timestamp, body);
     expect(await verify({ signature, timestamp: "1700000001" })).toEqual({ ok: false, reason: "bad_signature" });
   });
 
   it("refuses missing headers and signatures that are not 128 hex characters", async () => {
     expect(await verify({ signature: null })).toEqual({ ok: false, reason: "missing_headers" });
-    expect(await verify({ signature: await signInteraction(keys, timestamp, body), timestamp: null })).toEqual({ ok: false, reason: "missing_headers" });
+    expect(await verify({ signature: await discordSignature(keys.privateKey, timestamp, body), timestamp: null })).toEqual({ ok: false, reason: "missing_headers" });
     expect(await verify({ signature: "zz".repeat(64) })).toEqual({ ok: false, reason: "malformed" });
     expect(await verify({ signature: "ab".repeat(63) })).toEqual({ ok: false, reason: "malformed" });
   });

@@ -77,7 +77,7 @@ describe("generate", () => {
   it("shows what context it received with the local model's default answer", async () => {
     const history = [message("UBOB", "Bob", "lunch?"), message(BOT.id, BOT.name, "sure")];
     const answer = await llm.generate(promptFor("marker-default what now", history), { required: true });
-    expect(answer).toContain("(local model) I see 2 earlier messages from Bob");
+    expect(answer).toContain("(local model) I see 1 earlier message from Bob and 1 of my answers");
     expect(answer).toContain("marker-default what now");
   });
 });

@@ -4,7 +4,6 @@ import { countTokens } from "../../lib/context/tokens.ts";
 import type { StoredMessage } from "../../lib/conversation/types.ts";
 import { parseExtractedFacts } from "../../lib/llm/extract-facts.ts";
 import { EXCHANGE_HEADING, FACTS_INSTRUCTION_TAIL, FOLDED_MESSAGES_HEADING, KNOWN_FACTS_HEADING, PREVIOUS_SUMMARY_HEADING } from "../../lib/llm/memory-wording.ts";
-import { normalizeFact } from "../../lib/memory/fact-store.ts";
 import { messagesToFold, summaryMaxTokens } from "../../lib/memory/fold.ts";
 import { isForgetRequest } from "../../lib/memory/forget.ts";
 import { factNote } from "../../lib/memory/notes.ts";
@@ -68,10 +67,6 @@ describe("extraction output", () => {
     expect(parseExtractedFacts("Alice lives in Paris")).toBeNull();
     expect(parseExtractedFacts('{"facts":"Alice lives in Paris"}')).toBeNull();
     expect(parseExtractedFacts(`{"facts":[{"person":"U1","fact":"${"x".repeat(500)}"}]}`)).toBeNull();
-  });
-
-  it("counts facts that differ only in case and punctuation as the same", () => {
-    expect(normalizeFact("Alice lives in Paris.")).toBe(normalizeFact("alice  lives in PARIS"));
   });
 });
 

@@ -1,6 +1,7 @@
 import o200k from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
-import { buildPrompt, type ChatMessage, type PromptInput } from "../../lib/context/prompt.ts";
+import type { ChatMessage } from "../../lib/context/chat-message.ts";
+import { buildPrompt, type PromptInput } from "../../lib/context/prompt.ts";
 import type { StoredMessage } from "../../lib/conversation/types.ts";
 import { SKIP_INSTRUCTION } from "../../lib/llm/wording.ts";
 import { hardText, pick, seededRandom } from "../support/text-corpus.ts";

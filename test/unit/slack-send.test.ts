@@ -101,12 +101,11 @@ describe("postSlackMessage", () => {
     const progress: number[] = [];
     // The first chunk goes through, then Slack rate-limits the second one.
     await control("/__fail", { channel: "C0HALF001", status: 429, retryAfter: 1, after: 1 });
-    const interrupted = await post("C0HALF001", text, { onChunkPosted: (index) => void progress.push(index) }).catch(
-      (e: unknown) => e,
-    );
+    const onPart = (index: number) => void progress.push(index);
+    const interrupted = await post("C0HALF001", text, { progress: { from: 0, onPart } }).catch((e: unknown) => e);
     expect(interrupted).toBeInstanceOf(RetryLater);
     expect(progress).toEqual([0]);
-    await post("C0HALF001", text, { skipChunks: progress.length, onChunkPosted: (index) => void progress.push(index) });
+    await post("C0HALF001", text, { progress: { from: progress.length, onPart } });
     const delivered = await posts("C0HALF001");
     expect(progress).toEqual(delivered.map((_, i) => i));
     expect(words(delivered.map((p) => p.text).join(" "))).toEqual(words(text));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hmacHex } from "../../lib/crypto.ts";
+import { slackSignature } from "../../dev/signers/slack.ts";
 import { verifySlackRequest } from "../../lib/platforms/slack/verify.ts";
 
 // Slack's published example (platforms.md).
@@ -48,7 +48,7 @@ describe("verifySlackRequest", () => {
   });
 
   it("refuses a signature made with another secret, or cut short, or in another version", async () => {
-    const other = `v0=${await hmacHex("SHA-256", "another-secret", `v0:${TIMESTAMP}:${BODY}`)}`;
+    const other = await slackSignature("another-secret", TIMESTAMP, BODY);
     expect(await request({ signature: other })).toEqual({ ok: false, reason: "bad_signature" });
     expect(await request({ signature: SIGNATURE.slice(0, -2) })).toEqual({ ok: false, reason: "bad_signature" });
     expect(await request({ signature: SIGNATURE.replace("v0=", "v1=") })).toEqual({ ok: false, reason: "bad_signature" });

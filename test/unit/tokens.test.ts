@@ -1,6 +1,6 @@
 import o200k from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
-import type { ChatMessage } from "../../lib/context/prompt.ts";
+import type { ChatMessage } from "../../lib/context/chat-message.ts";
 import { countPromptTokens, countTokens } from "../../lib/context/tokens.ts";
 import { ASCII_PAIR_TOKENS, BARE_WORD_TOKENS, SPACED_WORD_TOKENS, WHITESPACE_TOKENS } from "../../lib/context/o200k-facts.ts";
 import { ENGLISH, hardText, pick, seededRandom } from "../support/text-corpus.ts";

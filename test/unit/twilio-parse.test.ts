@@ -22,7 +22,7 @@ const form = (overrides: Record<string, string> = {}) =>
 describe("parsing Twilio's SMS webhook", () => {
   it("turns a text into a direct message in the conversation of bot number and sender, within the account", () => {
     const parsed = parseTwilioSms(form());
-    if (!parsed.ok) throw new Error(parsed.issues.join("; "));
+    if (!parsed.ok) throw new Error(parsed.issues);
     const msg = toInboundMessage(parsed.sms, 1_700_000_000_000);
     expect(msg).toEqual({
       key: { platform: "twilio", tenant: "AC0123456789abcdef0123456789abcdef", channel: "+18005551212|+14158675309" },

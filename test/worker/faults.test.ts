@@ -1,6 +1,7 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it, vi } from "vitest";
-import { askInteraction, discordCalls, failDiscordCalls, generateSigningKeys, signedInteractionRequest, snowflake } from "../support/discord.ts";
+import { generateDiscordKeys } from "../../dev/signers/discord.ts";
+import { askInteraction, discordCalls, failDiscordCalls, signedInteractionRequest, snowflake } from "../support/discord.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { BOT_USER_ID, failSlackPosts, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { newSender, signedSmsRequest, smsParams, twilioSuiteEnv } from "../support/twilio.ts";
@@ -41,7 +42,7 @@ describe("when the Redis bridge is down", () => {
 
   it("every webhook answers 503 so that the platform retries, and nothing is written or published", async () => {
     const channel = newChannel();
-    const keys = await generateSigningKeys();
+    const keys = await generateDiscordKeys();
     const from = newSender();
     const slack = await callWorker(downEnv(), await signedSlackRequest(mention(channel, "are you there?").body));
     const sms = await callWorker(downEnv(), await signedSmsRequest(downEnv(), smsParams({ from, body: "are you there?" })));
@@ -144,7 +145,7 @@ describe("when the model or the Worker fails during a job", () => {
 describe("when Discord answers 429", () => {
   it("the job waits the retry_after before it edits the deferred answer, once", async () => {
     const SUITE_DISCORD = "faultsdiscord";
-    const keys = await generateSigningKeys();
+    const keys = await generateDiscordKeys();
     const discordEnv = suiteEnv(SUITE_DISCORD, { DISCORD_PUBLIC_KEY: keys.publicKeyHex });
     const discordPump = startJobPump(discordEnv, SUITE_DISCORD);
     try {

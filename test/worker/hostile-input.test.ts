@@ -1,6 +1,6 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { beforeAll, describe, expect, it } from "vitest";
-import { generateSigningKeys } from "../support/discord.ts";
+import { generateDiscordKeys } from "../../dev/signers/discord.ts";
 import { hostileCorpus, type HostileCase } from "../support/hostile-corpus.ts";
 import { modelRequests } from "../support/model.ts";
 import { BOT_USER_ID, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
@@ -17,7 +17,7 @@ let env: TestEnv;
 let redis: Redis;
 
 beforeAll(async () => {
-  const discordKeys = await generateSigningKeys();
+  const discordKeys = await generateDiscordKeys();
   env = twilioSuiteEnv(SUITE, { DISCORD_PUBLIC_KEY: discordKeys.publicKeyHex, SMS_BURST_WINDOW_SECONDS: "0" });
   redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
   corpus = hostileCorpus({
@@ -25,7 +25,7 @@ beforeAll(async () => {
     publicBaseUrl: String(env.PUBLIC_BASE_URL),
     qstashCurrentKey: String(env.QSTASH_CURRENT_SIGNING_KEY),
     discordKeys,
-    otherDiscordKeys: await generateSigningKeys(),
+    otherDiscordKeys: await generateDiscordKeys(),
   });
 });
 let corpus: HostileCase[];

@@ -3,7 +3,7 @@ import { CUT_MARK, capMessageText } from "../../lib/limits/message-length.ts";
 import { RATE_LIMIT_NOTICE } from "../../lib/limits/reply-rate.ts";
 import type { InboundMessage } from "../../lib/message.ts";
 import { createRuntime } from "../../lib/runtime.ts";
-import { qstashSignature } from "../support/hostile-signers.ts";
+import { qstashSignature } from "../../dev/signers/qstash.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { BOT_USER_ID, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { callWorker, eventually, settle, startJobPump, suiteEnv, type JobPump, type TestEnv } from "../support/worker.ts";
@@ -153,7 +153,7 @@ describe("the judge cap", () => {
         replyTarget: { platform: "slack", channel },
       });
       const url = `${String(env.PUBLIC_BASE_URL)}/jobs/judge`;
-      const signature = await qstashSignature(String(env.QSTASH_CURRENT_SIGNING_KEY), url, new TextEncoder().encode(job));
+      const signature = await qstashSignature(String(env.QSTASH_CURRENT_SIGNING_KEY), url, job);
       const res = await callWorker(env, new Request("https://worker.test/jobs/judge", { method: "POST", headers: { "Upstash-Signature": signature }, body: job }));
       expect(res.status).toBe(200);
       outcomes.push(await res.json());

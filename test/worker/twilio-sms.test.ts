@@ -1,5 +1,5 @@
 import { Redis } from "@upstash/redis/cloudflare";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { failSmsTo, newMessageSid, newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_ACCOUNT_SID, BOT_NUMBER, twilioSuiteEnv } from "../support/twilio.ts";
 import { callWorker, eventually, settle, pumpJobsDuringSuite } from "../support/worker.ts";
@@ -21,6 +21,15 @@ async function text(from: string, body: string, extra: { sid?: string; numMedia?
 
 const sentCount = (to: string, n: number) => async () => (await smsSentTo(to)).length === n;
 const optOutKey = (number: string) => `t-${SUITE}:optout:twilio|${TWILIO_ACCOUNT_SID}|${number}`;
+const conversationLog = (number: string) => redis.zrange<unknown[]>(`t-${SUITE}:conv:twilio|${TWILIO_ACCOUNT_SID}|${BOT_NUMBER}|${number}|:log`, 0, -1);
+
+/** The Worker's JSON log lines about one message (`"message":"<sid>"`), by event name. */
+function linesAbout(logs: { mock: { calls: unknown[][] } }, sid: string, event: string): Record<string, unknown>[] {
+  return logs.mock.calls
+    .map((c) => String(c[0]))
+    .filter((line) => line.includes(`"message":"${sid}"`) && line.includes(`"event":"${event}"`))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
 
 describe("a conversation over SMS", () => {
   it("answers a text from the bot's number, and tells the model it is SMS and how long to be", async () => {
@@ -82,6 +91,25 @@ describe("a conversation over SMS", () => {
     await eventually(sentCount(from, 1), 15_000, "the answer after START");
     await settle(QUIET_MS);
     expect(await smsSentTo(from)).toHaveLength(1);
+  });
+
+  it("records STOP as an opted_out decision, and records a later text without publishing a job for it", async () => {
+    const logs = vi.spyOn(console, "log");
+    try {
+      const from = newSender();
+      const [stop, later] = [newMessageSid(), newMessageSid()];
+      await text(from, "Stop", { sid: stop });
+      await text(from, `can you still hear me? muted-${from}`, { sid: later });
+      for (const sid of [stop, later]) {
+        expect(linesAbout(logs, sid, "decision")).toEqual([expect.objectContaining({ respond: "no", reason: "opted_out" })]);
+        expect(linesAbout(logs, sid, "job_published")).toEqual([]);
+      }
+      expect(JSON.stringify(await conversationLog(from))).toContain(`muted-${from}`);
+      await settle(QUIET_MS);
+      expect(await modelRequests(`muted-${from}`)).toEqual([]);
+    } finally {
+      logs.mockRestore();
+    }
   });
 
   it("answers HELP with nothing of its own (Twilio answers it)", async () => {

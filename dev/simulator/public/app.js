@@ -42,7 +42,8 @@ const currentPerson = () => view.setup.people.find((p) => p.handle === view.pers
 
 /** The admin-view key of the conversation the inspector shows. */
 function currentPlace() {
-  if (view.tab === "slack") return view.thread ? `${view.setup.slack.place.slice(0, -1)}${view.thread}` : view.setup.slack.place;
+  // The place ends with the empty thread part (`slack|T|C|`): a thread fills it in.
+  if (view.tab === "slack") return view.thread ? `${view.setup.slack.place}${view.thread}` : view.setup.slack.place;
   if (view.tab === "discord") return view.setup.discord.place;
   return `${view.setup.sms.placePrefix}${currentPerson().phone}|`;
 }
@@ -67,13 +68,16 @@ function renderChat() {
   for (const list of document.querySelectorAll(".messages")) list.scrollTop = list.scrollHeight;
 }
 
-const PLATFORM_OF_TAB = { slack: "slack", discord: "discord", sms: "twilio" };
+/** The conversation a decision belongs to: its message's place, else (a message the page did not send) its channel's. */
+function placeOfDecision(decision, byId) {
+  return byId.get(decision.message)?.place ?? `${decision.platform}|${decision.tenant}|${decision.channel}|`;
+}
 
 function renderDecisions() {
-  const platform = PLATFORM_OF_TAB[view.tab];
+  const place = currentPlace();
   const byId = new Map(view.timeline.entries.map((e) => [e.id, e]));
   const items = view.timeline.workerEvents
-    .filter((e) => e.event === "decision" && e.platform === platform)
+    .filter((e) => e.event === "decision" && placeOfDecision(e, byId) === place)
     .map((d) => {
       const message = byId.get(d.message);
       const outcome = outcomeFor(d.message);
@@ -103,7 +107,7 @@ function renderState(answer) {
     el(
       "dl",
       { "data-testid": "conversation-state" },
-      el("dt", {}, "participants"), el("dd", { "data-testid": "participants" }, c.participants.map((p) => `${p.name} (${p.messages})`).join(", ")),
+      el("dt", {}, "participants"), el("dd", { "data-testid": "participants" }, c.participants.map((p) => `${participantName(p)} (${p.messages})`).join(", ")),
       el("dt", {}, "expires in"), el("dd", { "data-testid": "expires-in" }, `${c.expiresInSeconds} s of inactivity`),
       el("dt", {}, "messages"), el("dd", {}, String(c.messages.length)),
       el("dt", {}, "summary"), el("dd", {}, c.summary ?? "—"),
@@ -120,12 +124,30 @@ function renderState(answer) {
   $("#prompts").replaceChildren(...(prompts.length ? prompts : [el("p", { class: "muted" }, "None yet.")]));
 }
 
+/** SMS conversations name every texter alike (the prompt needs no phone numbers): the page knows whose phone it is. */
+function participantName(participant) {
+  return view.setup.people.find((p) => p.phone === participant.id)?.name ?? participant.name;
+}
+
+/** The inspector follows the conversation in view: the channel, the open thread, or the current person's phone. */
+function placeChanged() {
+  lastState = "";
+  renderDecisions();
+  void pollState();
+}
+
 function openThread(ts) {
   view.thread = ts;
   $("#thread-pane").hidden = false;
   renderChat();
-  void pollState();
+  placeChanged();
   $("#thread-input").focus();
+}
+
+function closeThread() {
+  view.thread = null;
+  $("#thread-pane").hidden = true;
+  placeChanged();
 }
 
 async function pollTimeline() {
@@ -153,15 +175,33 @@ async function send(form) {
   const text = input.value.trim();
   if (!text) return;
   input.value = "";
+  await post(form.dataset.platform, text, form.hasAttribute("data-thread") ? view.thread : null);
+}
+
+async function post(platform, text, threadTs) {
   const body = {
-    platform: form.dataset.platform,
+    platform,
     person: view.person,
     text,
-    ...(form.hasAttribute("data-thread") ? { threadTs: view.thread } : {}),
-    ...(form.dataset.platform === "discord" ? { discordMode: $("#discord-mode").value } : {}),
+    ...(threadTs ? { threadTs } : {}),
+    ...(platform === "discord" ? { discordMode: $("#discord-mode").value } : {}),
   };
   const res = await fetch("/api/send", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   if (!res.ok) alert((await res.json()).error);
+  await pollTimeline();
+}
+
+/** The current person sends the reset word where the inspector looks: the Worker starts that conversation afresh. */
+async function newConversation() {
+  await post(view.tab, view.setup.resetWord, view.tab === "slack" ? view.thread : null);
+  placeChanged();
+}
+
+async function clearAll() {
+  if (!confirm("Clear all: empty the local Redis (every conversation, fact and queued job) and this page?")) return;
+  const res = await fetch("/api/clear", { method: "POST" });
+  if (!res.ok) return alert((await res.json()).error);
+  closeThread();
   await pollTimeline();
 }
 
@@ -169,16 +209,14 @@ function selectTab(tab) {
   view.tab = tab;
   for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("active", b.dataset.tab === tab);
   for (const v of document.querySelectorAll(".view")) v.hidden = v.dataset.view !== tab;
-  lastState = "";
-  renderDecisions();
-  void pollState();
+  placeChanged();
 }
 
 function selectPerson(handle) {
   view.person = handle;
   for (const b of document.querySelectorAll("#person-picker button")) b.classList.toggle("active", b.dataset.person === handle);
   renderChat();
-  if (view.tab === "sms") void pollState();
+  if (view.tab === "sms") placeChanged();
 }
 
 async function main() {
@@ -186,10 +224,14 @@ async function main() {
   $("#person-picker").append(...view.setup.people.map((p) => el("button", { type: "button", "data-person": p.handle, onclick: () => selectPerson(p.handle) }, p.name)));
   for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => selectTab(b.dataset.tab));
   for (const form of document.querySelectorAll(".composer")) form.addEventListener("submit", (event) => { event.preventDefault(); void send(form); });
-  $("#thread-close").addEventListener("click", () => { view.thread = null; $("#thread-pane").hidden = true; void pollState(); });
+  $("#thread-close").addEventListener("click", closeThread);
+  $("#new-conversation").addEventListener("click", () => void newConversation());
+  $("#new-conversation").title = `Sends “${view.setup.resetWord}” as the person typing, where the inspector looks`;
+  $("#clear-all").addEventListener("click", () => void clearAll());
+  $("#clear-all").hidden = !view.setup.canClear;
   // Without the Gateway fake, a bot sees no plain channel messages: only /ask reaches it.
   if (!view.setup.discord.gateway) { $("#discord-mode").value = "ask"; $("#discord-mode").disabled = true; }
-  $("#slack-input").placeholder = `Message #general (mention the bot with @${view.setup.botName})`;
+  for (const input of ["#slack-input", "#discord-input"]) $(input).placeholder = `Message #general (mention the bot with @${view.setup.botName})`;
   selectPerson(view.person);
   const loop = (fn, ms) => { const tick = () => fn().catch(() => {}).finally(() => setTimeout(tick, ms)); tick(); };
   loop(pollTimeline, POLL_MS);

@@ -3,8 +3,8 @@
  * A Discord interaction → PING, or one platform-neutral InboundMessage for `/ask` and the "Ask <bot> about this"
  * message command, or the reason it needs no work. Pure: no API call.
  */
-import type { z } from "zod";
 import type { InboundMessage } from "../../message.ts";
+import { describeIssues } from "../../zod-issues.ts";
 import { ASK_COMMAND, COMMAND_TYPE, FORGET_COMMAND, FORGET_REQUEST_TEXT, QUESTION_OPTION } from "./commands.ts";
 import {
   commandDataSchema,
@@ -15,6 +15,7 @@ import {
   type DiscordInteraction,
   type DiscordUser,
 } from "./schema.ts";
+import type { InteractionTarget } from "./target.ts";
 
 /** Discord's interaction types. */
 export const INTERACTION_TYPE = { PING: 1, APPLICATION_COMMAND: 2, MESSAGE_COMPONENT: 3, AUTOCOMPLETE: 4, MODAL_SUBMIT: 5 } as const;
@@ -25,27 +26,28 @@ const DM_TENANT_PREFIX = "dm:";
 
 export type DiscordInteractionParsed =
   | { kind: "ping" }
-  | { kind: "message"; message: InboundMessage }
+  | { kind: "message"; message: InboundMessage; applicationId: string }
   | { kind: "unsupported"; reason: string }
   | { kind: "invalid"; issues: string };
 
 export function parseDiscordInteraction(body: unknown, opts: { now: number }): DiscordInteractionParsed {
   const parsed = interactionSchema.safeParse(body);
-  if (!parsed.success) return invalid(parsed.error);
+  if (!parsed.success) return { kind: "invalid", issues: describeIssues(parsed.error) };
   const interaction = parsed.data;
   if (interaction.type === INTERACTION_TYPE.PING) return { kind: "ping" };
   if (interaction.type !== INTERACTION_TYPE.APPLICATION_COMMAND) {
     return { kind: "unsupported", reason: `interaction_type:${interaction.type}` };
   }
   const data = commandDataSchema.safeParse(interaction.data);
-  if (!data.success) return invalid(data.error, "data.");
+  if (!data.success) return { kind: "invalid", issues: describeIssues(data.error, "data.") };
   const user = interaction.member?.user ?? interaction.user;
   if (!user) return { kind: "invalid", issues: "member.user/user: missing" };
   if (!interaction.channel_id) return { kind: "invalid", issues: "channel_id: missing" };
 
   const text = questionOf(data.data);
   if (text.kind !== "question") return text;
-  return { kind: "message", message: toInboundMessage(interaction, interaction.channel_id, user, text.text, opts.now) };
+  const message = toInboundMessage(interaction, interaction.channel_id, user, text.text, opts.now);
+  return { kind: "message", message, applicationId: interaction.application_id };
 }
 
 /** The question a command asks, with a message command's target quoted as its context. */
@@ -87,11 +89,6 @@ function toInboundMessage(
       applicationId: interaction.application_id,
       token: interaction.token,
       expiresAt: now + INTERACTION_TOKEN_LIFETIME_MS,
-    },
+    } satisfies InteractionTarget,
   };
-}
-
-/** Paths and zod's messages only: a payload's values (message text, tokens) never reach a log. */
-function invalid(error: z.ZodError, prefix = ""): DiscordInteractionParsed {
-  return { kind: "invalid", issues: error.issues.map((i) => `${prefix}${i.path.join(".") || "(root)"}: ${i.message}`).join("; ") };
 }

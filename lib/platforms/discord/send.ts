@@ -9,9 +9,10 @@ import * as z from "zod";
 import { bytesToHex } from "../../crypto.ts";
 import { GiveUp } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
-import type { PartProgress, ReplyTarget } from "../../message.ts";
+import type { PartProgress } from "../../message.ts";
 import { splitText } from "../../text/split.ts";
 import { DISCORD_ERROR, DiscordRefused, discordRequest } from "./rest.ts";
+import type { ChannelTarget, DiscordTarget, InteractionTarget } from "./target.ts";
 
 export const DISCORD_MAX_MESSAGE_CHARS = 2_000;
 /** The model's text may contain `@everyone` or `<@id>`: nothing it writes may ping anyone. */
@@ -25,14 +26,10 @@ const EXPIRED_TOKEN_CODES: ReadonlySet<number | undefined> = new Set([
   DISCORD_ERROR.UNKNOWN_INTERACTION,
 ]);
 
-export type DiscordReplyTarget = Extract<ReplyTarget, { platform: "discord" }>;
-type InteractionTarget = Extract<DiscordReplyTarget, { kind: "interaction" }>;
-type ChannelTarget = Extract<DiscordReplyTarget, { kind: "channel" }>;
-
 export interface DiscordSendConfig {
   apiBaseUrl: string;
-  /** Needed for channel messages only; interaction webhooks are authorized by their token. */
-  botToken?: string;
+  /** Asked for channel messages only: interaction webhooks are authorized by their own token. */
+  botToken(): Promise<string>;
   now: () => number;
   log: Logger;
   fetch?: typeof fetch;
@@ -43,7 +40,7 @@ const messageIdSchema = z.looseObject({ id: z.string() });
 /** Posts `text` in order; returns the ids of the messages posted. */
 export function sendDiscordReply(
   cfg: DiscordSendConfig,
-  target: DiscordReplyTarget,
+  target: DiscordTarget,
   text: string,
   progress?: PartProgress,
 ): Promise<string[]> {
@@ -81,7 +78,7 @@ async function answerInteraction(cfg: DiscordSendConfig, target: InteractionTarg
 }
 
 async function postToChannel(cfg: DiscordSendConfig, target: ChannelTarget, text: string, progress?: PartProgress): Promise<string[]> {
-  if (!cfg.botToken) throw new GiveUp("DISCORD_BOT_TOKEN is not set: run `wrangler secret put DISCORD_BOT_TOKEN`", "not_configured");
+  const botToken = await cfg.botToken();
   const parts = splitText(text, DISCORD_MAX_MESSAGE_CHARS);
   const ids: string[] = [];
   for (const [index, content] of parts.entries()) {
@@ -93,7 +90,7 @@ async function postToChannel(cfg: DiscordSendConfig, target: ChannelTarget, text
       method: "POST",
       path: `/channels/${target.channelId}/messages`,
       what: "post a channel message",
-      botToken: cfg.botToken,
+      botToken,
       body: {
         content,
         allowed_mentions: NO_MENTIONS,

@@ -3,9 +3,10 @@
  * Slack Events API envelope → one platform-neutral InboundMessage, or the reason it needs no work.
  * Pure: no API call. The bot's own user id comes from the envelope's `authorizations`.
  */
-import type { z } from "zod";
 import type { Addressing, InboundMessage } from "../../message.ts";
+import { describeIssues } from "../../zod-issues.ts";
 import { mentionedUserIds, readableMentions } from "./mentions.ts";
+import type { SlackTarget } from "./target.ts";
 import {
   eventCallbackSchema,
   messageEventSchema,
@@ -41,20 +42,20 @@ export function parseSlackEvent(
     const parsed = urlVerificationSchema.safeParse(body);
     return parsed.success
       ? { kind: "url_verification", challenge: parsed.data.challenge }
-      : { kind: "invalid", issues: describe(parsed.error) };
+      : { kind: "invalid", issues: describeIssues(parsed.error) };
   }
   if (type !== "event_callback") {
     return typeof type === "string" ? ignored(`envelope:${type}`) : { kind: "invalid", issues: "type: missing" };
   }
 
   const envelope = eventCallbackSchema.safeParse(body);
-  if (!envelope.success) return { kind: "invalid", issues: describe(envelope.error) };
+  if (!envelope.success) return { kind: "invalid", issues: describeIssues(envelope.error) };
   const { event } = envelope.data;
   if (!MESSAGE_EVENT_TYPES.has(event.type)) return ignored("unsupported_event");
   if (event.subtype !== undefined && !USER_MESSAGE_SUBTYPES.has(event.subtype)) return ignored(`subtype:${event.subtype}`);
 
   const parsedEvent = messageEventSchema.safeParse(event);
-  if (!parsedEvent.success) return { kind: "invalid", issues: describe(parsedEvent.error, "event.") };
+  if (!parsedEvent.success) return { kind: "invalid", issues: describeIssues(parsedEvent.error, "event.") };
   const message = parsedEvent.data;
 
   const bot = { userId: botUserId(envelope.data), ...(opts.botId ? { botId: opts.botId } : {}) };
@@ -92,7 +93,7 @@ function toInboundMessage(
     ...(inThread && event.parent_user_id ? { replyToAuthorId: event.parent_user_id } : {}),
     // The conversation is the place the message was written in: answer a thread in the thread, and a channel
     // message in the channel, so that the answer and the follow-ups stay in the same conversation.
-    replyTarget: { platform: "slack", channel: event.channel, ...(inThread ? { threadTs: event.thread_ts } : {}) },
+    replyTarget: { platform: "slack", channel: event.channel, ...(inThread ? { threadTs: event.thread_ts } : {}) } satisfies SlackTarget,
     redelivery: (opts.retryNum ?? 0) > 0,
   };
 }
@@ -119,9 +120,4 @@ function isOwnMessage(event: SlackMessageEvent, envelope: SlackEventCallback, bo
 
 function ignored(reason: string): SlackParsed {
   return { kind: "ignored", reason };
-}
-
-/** Paths and zod's messages only: a payload's values (message text) never reach the issues string or a log. */
-function describe(error: z.ZodError, prefix = ""): string {
-  return error.issues.map((i) => `${prefix}${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
 }

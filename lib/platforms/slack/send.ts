@@ -5,6 +5,7 @@
  */
 import * as z from "zod";
 import { GiveUp, RetryLater } from "../../errors.ts";
+import type { PartProgress } from "../../message.ts";
 import { splitText } from "../../text/split.ts";
 
 /** Slack truncates at 40,000 characters and advises staying under 4,000 per message. */
@@ -45,12 +46,10 @@ export interface PostSlackMessageArgs {
   text: string;
   fetch?: typeof fetch;
   /**
-   * Chunks already posted by an earlier, interrupted attempt: they are not posted again. Splitting is
-   * deterministic, so the same text gives the same chunks; the caller must retry with the SAME text.
+   * `from`: chunks an earlier, interrupted attempt posted, not posted again (splitting is deterministic, so the
+   * caller must retry with the SAME text); `onPart` hears of each chunk posted, so the caller can keep its progress.
    */
-  skipChunks?: number;
-  /** Called after each chunk is posted (0-based index over all chunks), so a caller can persist its progress. */
-  onChunkPosted?: (chunkIndex: number, ts: string) => void | Promise<void>;
+  progress?: PartProgress;
 }
 
 /**
@@ -60,10 +59,9 @@ export interface PostSlackMessageArgs {
 export async function postSlackMessage(args: PostSlackMessageArgs): Promise<string[]> {
   const chunks = splitText(args.text, SLACK_MAX_MESSAGE_CHARS);
   const posted: string[] = [];
-  for (let index = args.skipChunks ?? 0; index < chunks.length; index++) {
-    const ts = await postOne(args, escapeSlackText(chunks[index]!));
-    posted.push(ts);
-    await args.onChunkPosted?.(index, ts);
+  for (let index = args.progress?.from ?? 0; index < chunks.length; index++) {
+    posted.push(await postOne(args, escapeSlackText(chunks[index]!)));
+    args.progress?.onPart(index);
   }
   return posted;
 }

@@ -5,6 +5,8 @@
  */
 import * as z from "zod";
 import type { InboundMessage } from "../../message.ts";
+import { describeIssues } from "../../zod-issues.ts";
+import type { TwilioTarget } from "./target.ts";
 
 /** The person is never named by their number in the prompt: the model needs no phone numbers. */
 export const SMS_AUTHOR_NAME = "Texter";
@@ -27,12 +29,12 @@ export const twilioSmsSchema = z.looseObject({
 
 export type TwilioSms = z.output<typeof twilioSmsSchema>;
 
-export type ParsedTwilioSms = { ok: true; sms: TwilioSms } | { ok: false; issues: string[] };
+export type ParsedTwilioSms = { ok: true; sms: TwilioSms } | { ok: false; issues: string };
 
 export function parseTwilioSms(form: URLSearchParams): ParsedTwilioSms {
   const parsed = twilioSmsSchema.safeParse(Object.fromEntries(form));
   if (parsed.success) return { ok: true, sms: parsed.data };
-  return { ok: false, issues: parsed.error.issues.map((i) => `${i.path.join(".") || "form"}: ${i.message}`) };
+  return { ok: false, issues: describeIssues(parsed.error) };
 }
 
 /** Pictures or files and no words: the bot can only read text. */
@@ -53,6 +55,6 @@ export function toInboundMessage(sms: TwilioSms, receivedAt: number): InboundMes
     ts: receivedAt,
     addressing: "dm",
     mentions: [],
-    replyTarget: { platform: "twilio", accountSid: sms.AccountSid, to: sms.From, from: sms.To },
+    replyTarget: { platform: "twilio", accountSid: sms.AccountSid, to: sms.From, from: sms.To } satisfies TwilioTarget,
   };
 }

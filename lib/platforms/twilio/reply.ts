@@ -1,52 +1,36 @@
 /**
  * @module
- * The job's last step for SMS: never text a number that opted out, fit the answer to SMS, send it, and remember
- * an opt-out that Twilio reports (21610) so that later jobs do not even try.
+ * The job's last step for SMS: fit the answer to SMS, send it, and remember an opt-out that Twilio reports (21610)
+ * so that later jobs do not even try. Whether the number opted out was checked once, before the model was called
+ * (the adapter's canReach).
  */
 import { GiveUp } from "../../errors.ts";
-import type { Logger } from "../../log.ts";
-import type { ReplyTarget } from "../../message.ts";
-import type { SmsOptOuts } from "./opt-out.ts";
+import type { ReplyContext } from "../adapter.ts";
 import { countSmsSegments, fitSmsReply, toGsm7Lookalikes } from "./sms-text.ts";
 import { sendTwilioSms, TWILIO_OPTED_OUT_CODE } from "./send.ts";
+import type { TwilioTarget } from "./target.ts";
 
-export const OPTED_OUT_GIVE_UP_CODE = "opted_out";
-
-export interface SmsReplyDeps {
-  apiBaseUrl: string;
-  authToken: string;
-  targetChars: number;
-  optOuts: SmsOptOuts;
-  log: Logger;
-  fetch?: typeof fetch;
-}
-
-type TwilioTarget = Extract<ReplyTarget, { platform: "twilio" }>;
-
-/** Sends the answer as one SMS; returns its message sid. Throws GiveUp when the number has opted out. */
-export async function sendSmsReply(deps: SmsReplyDeps, target: TwilioTarget, text: string): Promise<string[]> {
-  if (await deps.optOuts.isOptedOut(target.accountSid, target.to)) {
-    throw new GiveUp("the number has opted out of texts", OPTED_OUT_GIVE_UP_CODE);
-  }
-  const body = fitSmsReply(text, deps.targetChars);
+/** Sends the answer as one SMS; returns its message sid. */
+export async function sendSmsReply(ctx: ReplyContext, target: TwilioTarget, text: string): Promise<string[]> {
+  const body = fitSmsReply(text, ctx.settings.SMS_REPLY_TARGET_CHARS);
   const { encoding, segments } = countSmsSegments(body);
   const cut = body.length < toGsm7Lookalikes(text).trim().length;
-  deps.log.info("sms_reply_fitted", { chars: body.length, cut, encoding, segments });
+  ctx.log.info("sms_reply_fitted", { chars: body.length, cut, encoding, segments });
   try {
     const sid = await sendTwilioSms({
-      apiBaseUrl: deps.apiBaseUrl,
+      apiBaseUrl: ctx.settings.TWILIO_API_BASE_URL,
       accountSid: target.accountSid,
-      authToken: deps.authToken,
+      authToken: await ctx.token(),
       to: target.to,
       from: target.from,
       body,
-      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+      fetch: ctx.fetch,
     });
     return [sid];
   } catch (err) {
     if (err instanceof GiveUp && err.code === String(TWILIO_OPTED_OUT_CODE)) {
-      await deps.optOuts.optOut(target.accountSid, target.to);
-      deps.log.warn("sms_opted_out", { account: target.accountSid, reason: "twilio_21610" });
+      await ctx.optOuts.record({ platform: "twilio", tenant: target.accountSid }, target.to, "opt_out");
+      ctx.log.warn("sms_opted_out", { account: target.accountSid, reason: "twilio_21610" });
     }
     throw err;
   }

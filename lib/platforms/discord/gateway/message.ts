@@ -4,7 +4,9 @@
  * posts, system messages, empty content). Pure. Mentions become readable `@names` for the model.
  */
 import type { Addressing, InboundMessage } from "../../../message.ts";
+import { describeIssues } from "../../../zod-issues.ts";
 import { displayName, messageSchema, type DiscordMessage } from "../schema.ts";
+import type { ChannelTarget } from "../target.ts";
 
 /** DEFAULT and REPLY are what people write; joins, pins, boosts and the like are not conversation. */
 const USER_MESSAGE_TYPES: ReadonlySet<number> = new Set([0, 19]);
@@ -15,7 +17,7 @@ export type GatewayMessageParsed = { kind: "message"; message: InboundMessage } 
 
 export function parseGatewayMessage(data: unknown, bot: { userId: string; name: string }): GatewayMessageParsed | { kind: "invalid"; issues: string } {
   const parsed = messageSchema.safeParse(data);
-  if (!parsed.success) return { kind: "invalid", issues: parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ") };
+  if (!parsed.success) return { kind: "invalid", issues: describeIssues(parsed.error) };
   const message = parsed.data;
   // The bot's own posts come back through the Gateway; interaction answers come as the application's webhook.
   if (message.author.id === bot.userId) return { kind: "ignored", reason: "own_message" };
@@ -44,7 +46,7 @@ function toInboundMessage(message: DiscordMessage, bot: { userId: string; name: 
       channelId: message.channel_id,
       // A direct address gets a visible reply to its message; a follow-up in the flow of talk does not.
       ...(addressing !== "none" ? { replyToMessageId: message.id } : {}),
-    },
+    } satisfies ChannelTarget,
   };
 }
 

@@ -1,0 +1,19 @@
+/**
+ * @module
+ * A small, fast seeded generator (mulberry32): the same seed gives the same sequence on every run, so a fault
+ * campaign or a generated corpus can be replayed exactly from its seed.
+ */
+
+export type Random = () => number;
+
+/** Numbers in [0, 1), like Math.random. */
+export function seededRandom(seed: number): Random {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

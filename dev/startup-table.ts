@@ -1,0 +1,40 @@
+/**
+ * @module
+ * The table `npm run dev` prints once the Worker answers: what runs where, the admin view with its token, and
+ * what the lines below it will be.
+ */
+import type { StackPart } from "./stack-ports.ts";
+import type { OutputMode } from "./terminal-lines.ts";
+
+export interface StartupFacts {
+  ports: Record<StackPart, number>;
+  redisUrl: string;
+  gatewayUrl: string;
+  adminToken: string;
+  mode: OutputMode;
+}
+
+export function startupTable({ ports, redisUrl, gatewayUrl, adminToken, mode }: StartupFacts): string {
+  const local = (p: number) => `http://127.0.0.1:${p}`;
+  return [
+    "",
+    "Parley local stack:",
+    `  Worker            ${local(ports.worker)}   (curl ${local(ports.worker)}/health)`,
+    `  Redis             ${redisUrl}`,
+    `  Upstash REST      ${local(ports.redisRest)}`,
+    `  QStash            ${local(ports.qstash)}`,
+    `  Local model       ${local(ports.model)}/v1`,
+    `  Slack API fake    ${local(ports.slack)}/api`,
+    `  Discord API fake  ${local(ports.discord)}/api/v10`,
+    `  Discord Gateway   ${gatewayUrl}   (control: ${local(ports.discordGateway)}/__message)`,
+    `  Twilio API fake   ${local(ports.twilio)}`,
+    `  Admin view        ${local(ports.worker)}/admin/conversations/<platform|tenant|channel|thread, URL-encoded>`,
+    `  Admin token       ${adminToken}   (Authorization: Bearer …; set ADMIN_TOKEN to keep one)`,
+    `  Debugger          ${local(ports.inspector)}   (wrangler's inspector)`,
+    `  Simulator page    ${local(ports.simulator)}   (open it in a browser)`,
+    mode === "json"
+      ? "Below: the Worker's log lines, one JSON object each. Ctrl-C stops everything."
+      : "Below: one line per decision and per answer (`npm run dev -- --json` for the raw log lines). Ctrl-C stops everything.",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,94 @@
+/**
+ * @module
+ * Every Redis key of the project, built here and nowhere else. Each key starts with the bot's prefix
+ * (REDIS_KEY_PREFIX, so bots sharing a database never see each other's keys) and carries the platform and tenant
+ * (nothing is shared across tenants). Parts are joined with `|`, which never appears in the platform ids keys are
+ * built from, so two different places never share a key.
+ *
+ * | key | type | what | kept |
+ * | --- | --- | --- | --- |
+ * | `conv:<place>:meta` | hash | a conversation: id, start, activity, the bot's last answer, summary | the inactivity timeout |
+ * | `conv:<place>:log` | sorted set | its messages, scored by timestamp | with `meta` |
+ * | `conv:<place>:answers` | list | traces of the bot's recent answers (admin view) | with `meta` |
+ * | `seen:<platform>|<tenant>|<message id>` | string | a delivered message was recorded (dedupe) | 1 hour |
+ * | `reply:<platform>|<tenant>|<trigger id>` | string | the answer claim of one trigger: posting, draft, done | 1 hour |
+ * | `facts:<platform>|<tenant>|<person>` | string | what the bot remembers about a person (JSON) | FACTS_TTL_DAYS |
+ * | `optout:<platform>|<tenant>|<person>` | string | the person asked not to be messaged (SMS STOP) | until START |
+ * | `limit:reply:<person>:…` | @upstash/ratelimit | answers per person per window | the window |
+ * | `limit:judge:<place>:…` | @upstash/ratelimit | judge calls per conversation per minute | the window |
+ * | `limit:told:<person>` | string | the person was told they hit the rate limit | the rest of the window |
+ * | `limit:<reply|judge>-counted:<platform>|<tenant>|<message id>` | string | a trigger spent its allowance once | 1 hour |
+ *
+ * `<place>` is `platform|tenant|channel|thread` (thread empty outside threads), `<person>` is
+ * `platform|tenant|author id`.
+ */
+import type { ConversationKey, Platform } from "./message.ts";
+
+/** Where a key's owner lives: the platform and tenant of a conversation, a person or a message. */
+export type Tenancy = Pick<ConversationKey, "platform" | "tenant">;
+
+export interface ConversationKeys {
+  meta: string;
+  log: string;
+  answers: string;
+}
+
+/** The two limits the job flow counts: answers per person, judge calls per conversation. */
+export type LimitName = "reply" | "judge";
+
+const SEP = "|";
+
+/** One conversation place: also the QStash flow-control key and the judge cap's identifier. */
+export function placeId(key: ConversationKey): string {
+  return [key.platform, key.tenant, key.channel, key.thread ?? ""].join(SEP);
+}
+
+/** One person of one tenant: the reply rate limit's identifier. */
+export function personId(where: Tenancy, authorId: string): string {
+  return [where.platform, where.tenant, authorId].join(SEP);
+}
+
+/** `<platform>|<tenant>|<id>`: messages, triggers, facts and opt-outs are unique within a tenant. */
+function inTenant(where: { platform: Platform; tenant: string }, id: string): string {
+  return [where.platform, where.tenant, id].join(SEP);
+}
+
+/** The keys of one conversation; they always expire together. */
+export function conversationKeys(prefix: string, key: ConversationKey): ConversationKeys {
+  const place = `${prefix}:conv:${placeId(key)}`;
+  return { meta: `${place}:meta`, log: `${place}:log`, answers: `${place}:answers` };
+}
+
+/** Marks a delivered platform message as seen (retries, and Slack's app_mention + message pair of one post). */
+export function seenKey(prefix: string, where: Tenancy, messageId: string): string {
+  return `${prefix}:seen:${inTenant(where, messageId)}`;
+}
+
+/** The answer claim of one trigger message: "posting" while a job posts, "done" once answered or skipped. */
+export function replyKey(prefix: string, where: Tenancy, triggerId: string): string {
+  return `${prefix}:reply:${inTenant(where, triggerId)}`;
+}
+
+export function factsKey(prefix: string, where: Tenancy, person: string): string {
+  return `${prefix}:facts:${inTenant(where, person)}`;
+}
+
+/** Set while the person asked not to be messaged (SMS STOP, or Twilio's 21610); never expires. */
+export function optOutKey(prefix: string, where: Tenancy, person: string): string {
+  return `${prefix}:optout:${inTenant(where, person)}`;
+}
+
+/** The prefix under which @upstash/ratelimit keeps the counters of one limit. */
+export function rateLimitPrefix(prefix: string, limit: LimitName): string {
+  return `${prefix}:limit:${limit}`;
+}
+
+/** Taken by the first job over a person's limit, so that the person is told once per window. */
+export function rateLimitNoticeKey(prefix: string, person: string): string {
+  return `${prefix}:limit:told:${person}`;
+}
+
+/** Taken by the first attempt at a message, so that QStash's retries do not spend an allowance twice. */
+export function firstAttemptKey(prefix: string, limit: LimitName, where: Tenancy, messageId: string): string {
+  return `${prefix}:limit:${limit}-counted:${inTenant(where, messageId)}`;
+}

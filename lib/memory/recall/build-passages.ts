@@ -1,0 +1,116 @@
+/**
+ * @module
+ * Cuts a conversation into passages to remember. Left out: the bot's fixed notices (what it says about limits,
+ * failures, forgetting), carrier keywords, and every message of a person who asked to be forgotten. A passage ends
+ * before a pause, before a person's message whose id hashes to a boundary (one in four on average), or when it is
+ * full. Those boundaries depend only on the messages themselves, not on where the batch starts, so indexing a
+ * conversation again as it grows gives the same passage ids (the last passage grows in place).
+ */
+import { countTokens } from "../../context/tokens.ts";
+import { shortenToTokens } from "../../context/shorten.ts";
+import type { StoredMessage } from "../../conversation/types.ts";
+import { RATE_LIMIT_NOTICE } from "../../limits/reply-rate.ts";
+import { FALLBACK_ANSWER } from "../../llm/wording.ts";
+import type { ConversationKey } from "../../message.ts";
+import { FORGET_CONFIRMATION } from "../forget.ts";
+import { fnv1a } from "./fnv1a.ts";
+import type { Passage, Visibility } from "./passage.ts";
+
+/** The bot's fixed texts in lib/; callers add the ones of functions/ (the job-failure apology, the SMS media answer). */
+export const LIB_BOT_NOTICES: readonly string[] = [FORGET_CONFIRMATION, RATE_LIMIT_NOTICE, FALLBACK_ANSWER];
+
+export interface PassageSource {
+  key: ConversationKey;
+  visibility: Visibility;
+  conversationId: string;
+  bot: { userId: string; name: string };
+  /** People who asked to be forgotten: none of their messages is ever indexed. */
+  forgotten: ReadonlySet<string>;
+  /** The bot's fixed texts, never indexed. */
+  botNotices: ReadonlySet<string>;
+}
+
+/** Enough for a question and its answers; about a paragraph for the embedding model. */
+const MAX_PASSAGE_MESSAGES = 8;
+const MAX_PASSAGE_TOKENS = 300;
+/** A pause this long starts a new passage: the talk has likely moved on. */
+const PAUSE_MS = 15 * 60_000;
+/** A person's message starts a passage when its id hashes to 0 modulo this. */
+const BOUNDARY_EVERY = 4;
+
+export function conversationPassages(source: PassageSource, messages: StoredMessage[]): Passage[] {
+  const kept = messages.filter((m) => keeps(source, m));
+  const passages: Passage[] = [];
+  let run: StoredMessage[] = [];
+  let runTokens = 0;
+  for (const m of kept) {
+    const tokens = countTokens(messageLine(source, m));
+    const previous = run.at(-1);
+    const boundary =
+      previous !== undefined &&
+      (m.ts - previous.ts > PAUSE_MS ||
+        (isPerson(source, m) && fnv1a(m.id) % BOUNDARY_EVERY === 0) ||
+        run.length >= MAX_PASSAGE_MESSAGES ||
+        runTokens + tokens > MAX_PASSAGE_TOKENS);
+    if (boundary) {
+      passages.push(passageOf(source, run));
+      run = [];
+      runTokens = 0;
+    }
+    run.push(m);
+    runTokens += tokens;
+  }
+  if (run.length > 0) passages.push(passageOf(source, run));
+  return passages;
+}
+
+/** One passage of exactly these messages (in order, at least one), each line cut to the passage's size. */
+export function passageOf(source: PassageSource, messages: StoredMessage[]): Passage {
+  const first = messages[0]!;
+  const people = [...new Set(messages.filter((m) => isPerson(source, m)).map((m) => m.authorId))];
+  return {
+    id: `c:${source.conversationId}:m:${first.id}`,
+    text: messages.map((m) => shortenToTokens(messageLine(source, m), MAX_PASSAGE_TOKENS)).join("\n"),
+    metadata: {
+      ...placeMetadata(source),
+      people,
+      start: first.ts,
+      end: messages.at(-1)!.ts,
+      kind: "messages",
+    },
+  };
+}
+
+/**
+ * The running summary as one passage per conversation (replaced at each fold). `people` must name everyone the
+ * summary may speak of, every participant so far, so that "forget me" finds it; null when one of them asked to be
+ * forgotten (a summary cannot leave their part out).
+ */
+export function summaryPassage(source: PassageSource, summary: string, span: { start: number; end: number }, people: string[]): Passage | null {
+  if (people.some((id) => source.forgotten.has(id))) return null;
+  return {
+    id: `c:${source.conversationId}:summary`,
+    text: shortenToTokens(summary, MAX_PASSAGE_TOKENS),
+    metadata: { ...placeMetadata(source), people, ...span, kind: "summary" },
+  };
+}
+
+/** `Name: text`, the bot by its name: how passages and recall queries read. */
+export function messageLine(source: Pick<PassageSource, "bot">, m: StoredMessage): string {
+  return `${m.role === "assistant" || m.authorId === source.bot.userId ? source.bot.name : m.authorName}: ${m.text}`;
+}
+
+function isPerson(source: PassageSource, m: StoredMessage): boolean {
+  return m.role === "user" && m.authorId !== source.bot.userId;
+}
+
+function keeps(source: PassageSource, m: StoredMessage): boolean {
+  if (m.noReply || m.text.trim() === "") return false;
+  if (isPerson(source, m)) return !source.forgotten.has(m.authorId);
+  return !source.botNotices.has(m.text);
+}
+
+function placeMetadata(source: PassageSource) {
+  const { platform, tenant, channel, thread } = source.key;
+  return { platform, tenant, channel, ...(thread ? { thread } : {}), visibility: source.visibility, conversation: source.conversationId };
+}

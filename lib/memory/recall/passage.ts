@@ -1,0 +1,34 @@
+/**
+ * @module
+ * A passage: a few consecutive messages of a conversation (or its summary), stored in Upstash Vector as text
+ * (`data`, embedded by the index's own model) with the metadata recall filters on and forgetting deletes by.
+ */
+import * as z from "zod";
+
+/** Who could read the place: recall never carries a DM's or a private channel's passages anywhere else. */
+export const VISIBILITIES = ["dm", "private", "public"] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+
+export const passageMetadataSchema = z.object({
+  platform: z.enum(["slack", "discord", "twilio"]),
+  tenant: z.string(),
+  channel: z.string(),
+  /** The thread, for a passage of a thread conversation. */
+  thread: z.string().optional(),
+  visibility: z.enum(VISIBILITIES),
+  /** Ids of the people whose messages are in the passage (never the bot): "forget me" deletes by this. */
+  people: z.array(z.string()),
+  /** Time of the first and the last message, ms since the epoch. */
+  start: z.number(),
+  end: z.number(),
+  conversation: z.string(),
+  kind: z.enum(["messages", "summary"]),
+});
+export type PassageMetadata = z.output<typeof passageMetadataSchema>;
+
+export interface Passage {
+  /** The same messages always give the same id, so indexing them again replaces instead of adding. */
+  id: string;
+  text: string;
+  metadata: PassageMetadata;
+}

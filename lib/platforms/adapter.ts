@@ -1,0 +1,99 @@
+/**
+ * @module
+ * The one contract every platform implements (lib/platforms/<name>/index.ts): check a webhook's signature, turn
+ * its body into an InboundMessage (or a protocol answer, or nothing to do), say how the core should treat its
+ * messages, and post answers. The core sees platforms only through this contract; the Worker's routes and the job
+ * route get the adapters from lib/platforms/index.ts.
+ *
+ * Every call takes a context object first. What a platform needs next is a new field of a context, never a new
+ * argument: per-tenant credentials come through `ReplyContext.token()` (today the settings' token; with OAuth
+ * installs, the token of the workspace), and lookups a retried job needs (did an earlier post land?) are new
+ * fields of `ReplyContext`. Streaming answers will be an optional `stream` method beside `send`.
+ */
+import type * as z from "zod";
+import type { Settings } from "../config.ts";
+import type { Logger } from "../log.ts";
+import type { InboundMessage, PartProgress, Platform, ReplyTarget } from "../message.ts";
+import type { OptOuts } from "../opt-outs.ts";
+
+/** A webhook delivery as the route received it. Signatures are computed over `rawBody`, so it is never re-encoded. */
+export interface WebhookRequest {
+  headers: Headers;
+  /** The body decoded as UTF-8 text. */
+  rawBody: string;
+  /** The URL the request reached (a proxy may have changed its host; the path and query are the platform's). */
+  url: string;
+}
+
+/** `reason` is a short code for the log line (`missing_headers`, `stale_timestamp`, `bad_signature`...). */
+export type Verified = { ok: true } | { ok: false; reason: string };
+
+/**
+ * What a delivery is. `message`: one InboundMessage for the core, `botUserId` being the bot's id in it, plus
+ * whatever the platform's route needs to answer (`Extra`). `protocol`: the platform's own check (Slack
+ * url_verification, Discord PING), answered with `response` as it stands. `ignored`: nothing to do (the bot's own
+ * post, an edit, an unsupported command). `invalid`: the body is not what the platform sends (issues in words,
+ * never values).
+ */
+export type Parsed<Extra = {}> =
+  | ({ kind: "message"; message: InboundMessage; botUserId: string } & Extra)
+  | { kind: "protocol"; response: Response }
+  | { kind: "ignored"; reason: string }
+  | { kind: "invalid"; issues: string };
+
+/** How the core treats every message of a platform. */
+export interface IngestOptions {
+  /** Wait before the job runs, and answer only the last message of a burst, so a burst gets one answer (SMS). */
+  delaySeconds?: number;
+  /** Answer even if the decider would not (platform rules, e.g. every SMS). */
+  alwaysAnswer?: boolean;
+  /** Platform lines for the system message (e.g. the SMS length to aim for); they travel with the job. */
+  systemNotes?: string[];
+  /** People can opt out of the bot's messages (SMS STOP): what they write is recorded, never answered. */
+  optOuts?: boolean;
+}
+
+/** What every adapter call gets. */
+export interface AdapterContext {
+  settings: Settings;
+  log: Logger;
+  /** Milliseconds since the epoch. */
+  now(): number;
+  fetch: typeof fetch;
+}
+
+/** What the calls of a job get: the answer belongs to one tenant, and acts with that tenant's credentials. */
+export interface ReplyContext extends AdapterContext {
+  /** Slack team, Discord guild, Twilio account. */
+  tenant: string;
+  /** The API token that acts for `tenant`; throws GiveUp (code `not_configured`) saying what to set when none is. */
+  token(): Promise<string>;
+  /** People who asked not to be messaged; an adapter marks one when the platform refuses a send for that reason. */
+  optOuts: OptOuts;
+}
+
+/** Settings that hold a secret string: where a platform's token is found when it comes from the settings. */
+export type SecretSetting = { [K in keyof Settings]-?: Settings[K] extends string | undefined ? K : never }[keyof Settings];
+
+/**
+ * One platform. `Target` is its reply target (validated by `replyTargetSchema` wherever it arrives from outside),
+ * `Extra` what its `parse` tells its own route beyond the message.
+ */
+export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra = {}> {
+  readonly platform: Platform;
+  /** The setting that holds the API token while credentials come from the settings (one workspace or account). */
+  readonly tokenSetting: SecretSetting;
+  readonly replyTargetSchema: z.ZodType<Target>;
+  /** Checks the signature over the raw body, before anything of the body is read. */
+  verify(ctx: AdapterContext, request: WebhookRequest): Promise<Verified>;
+  parse(ctx: AdapterContext, request: WebhookRequest): Parsed<Extra>;
+  ingestOptions(settings: Settings): IngestOptions;
+  /** False when the person must not be messaged: the job ends before any model call. */
+  canReach(ctx: ReplyContext, target: Target): Promise<boolean>;
+  /**
+   * Posts an answer, split into the platform's parts; returns the ids of the posted messages. `progress.from` skips
+   * the parts an earlier attempt posted; `progress.onPart` hears of each part posted. Throws RetryLater (rate
+   * limited), GiveUp (can never succeed) or any other error (retry).
+   */
+  send(ctx: ReplyContext, target: Target, text: string, progress?: PartProgress): Promise<string[]>;
+}

@@ -1,0 +1,56 @@
+/**
+ * @module
+ * Discord as a platform adapter: interactions (`/ask`, "Ask <bot> about this", `/forget`) signed with Ed25519 and
+ * answered by editing their deferred message; channel messages come over the Gateway (functions/discord-gateway.ts)
+ * and are answered in the channel with the bot token.
+ */
+import type { PlatformAdapter } from "../adapter.ts";
+import { jsonBody } from "../json-body.ts";
+import { parseDiscordInteraction } from "./parse.ts";
+import { PONG } from "./responses.ts";
+import { sendDiscordReply } from "./send.ts";
+import { discordTargetSchema, type DiscordTarget } from "./target.ts";
+import { DISCORD_SIGNATURE_HEADER, DISCORD_TIMESTAMP_HEADER, verifyDiscordRequest } from "./verify.ts";
+
+export const discord: PlatformAdapter<DiscordTarget> = {
+  platform: "discord",
+  tokenSetting: "DISCORD_BOT_TOKEN",
+  replyTargetSchema: discordTargetSchema,
+
+  async verify(ctx, request) {
+    const publicKey = ctx.settings.DISCORD_PUBLIC_KEY;
+    if (!publicKey) return { ok: false, reason: "not_configured" };
+    return verifyDiscordRequest({
+      publicKey,
+      signature: request.headers.get(DISCORD_SIGNATURE_HEADER),
+      timestamp: request.headers.get(DISCORD_TIMESTAMP_HEADER),
+      rawBody: request.rawBody,
+    });
+  },
+
+  parse(ctx, request) {
+    const body = jsonBody(request.rawBody);
+    if (!body.ok) return { kind: "invalid", issues: body.issues };
+    const parsed = parseDiscordInteraction(body.value, { now: ctx.now() });
+    switch (parsed.kind) {
+      case "ping":
+        return { kind: "protocol", response: Response.json(PONG) };
+      case "unsupported":
+        return { kind: "ignored", reason: parsed.reason };
+      case "message":
+        // The signature was made with our key, so the application it names is this bot.
+        return { kind: "message", message: parsed.message, botUserId: parsed.applicationId };
+      case "invalid":
+        return parsed;
+    }
+  },
+
+  ingestOptions: () => ({}),
+
+  canReach: async () => true,
+
+  send(ctx, target, text, progress) {
+    const config = { apiBaseUrl: ctx.settings.DISCORD_API_BASE_URL, botToken: ctx.token, now: ctx.now, log: ctx.log, fetch: ctx.fetch };
+    return sendDiscordReply(config, target, text, progress);
+  },
+};

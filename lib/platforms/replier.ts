@@ -1,0 +1,30 @@
+/**
+ * @module
+ * The platforms as the job flow sees them (the pipeline's Replier): each job's answer goes to the adapter of its
+ * reply target's platform, with the target checked against that adapter's schema and the job's tenant in context.
+ */
+import { GiveUp } from "../errors.ts";
+import type { Replier } from "../pipeline.ts";
+import type { Job } from "../queue/job.ts";
+import type { Runtime } from "../runtime.ts";
+import type { PlatformAdapter } from "./adapter.ts";
+import { replyContext } from "./context.ts";
+
+export function platformReplier(rt: Runtime, adapters: readonly PlatformAdapter[]): Replier {
+  const byPlatform = new Map(adapters.map((adapter) => [adapter.platform, adapter]));
+  const open = (job: Job) => {
+    const adapter = byPlatform.get(job.replyTarget.platform);
+    if (!adapter) throw new GiveUp(`no adapter for platform ${job.replyTarget.platform}`, "unknown_platform");
+    return { adapter, ctx: replyContext(rt, adapter, job.key.tenant), target: adapter.replyTargetSchema.parse(job.replyTarget) };
+  };
+  return {
+    canReach(job) {
+      const { adapter, ctx, target } = open(job);
+      return adapter.canReach(ctx, target);
+    },
+    send(job, text, progress) {
+      const { adapter, ctx, target } = open(job);
+      return adapter.send(ctx, target, text, progress);
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * @module
+ * Slack as a platform adapter: Events API deliveries signed with the v0 scheme, answers posted with
+ * `chat.postMessage` in the channel or thread the message was written in.
+ */
+import type { PlatformAdapter, WebhookRequest } from "../adapter.ts";
+import { jsonBody } from "../json-body.ts";
+import { parseSlackEvent } from "./parse.ts";
+import { postSlackMessage } from "./send.ts";
+import { slackTargetSchema, type SlackTarget } from "./target.ts";
+import { SLACK_SIGNATURE_HEADER, SLACK_TIMESTAMP_HEADER, verifySlackRequest } from "./verify.ts";
+
+const RETRY_NUM_HEADER = "X-Slack-Retry-Num";
+
+/** Slack's ssl_check: an unsigned form post that only wants a 200, answered before any signature check. */
+export function isSlackSslCheck(request: WebhookRequest): boolean {
+  if (!request.headers.get("Content-Type")?.startsWith("application/x-www-form-urlencoded")) return false;
+  return new URLSearchParams(request.rawBody).get("ssl_check") === "1";
+}
+
+export const slack: PlatformAdapter<SlackTarget> = {
+  platform: "slack",
+  tokenSetting: "SLACK_BOT_TOKEN",
+  replyTargetSchema: slackTargetSchema,
+
+  async verify(ctx, request) {
+    const secret = ctx.settings.SLACK_SIGNING_SECRET;
+    if (!secret) return { ok: false, reason: "not_configured" };
+    return verifySlackRequest({
+      signingSecret: secret,
+      timestamp: request.headers.get(SLACK_TIMESTAMP_HEADER),
+      signature: request.headers.get(SLACK_SIGNATURE_HEADER),
+      rawBody: request.rawBody,
+      nowSeconds: Math.floor(ctx.now() / 1000),
+    });
+  },
+
+  parse(ctx, request) {
+    const body = jsonBody(request.rawBody);
+    if (!body.ok) return { kind: "invalid", issues: body.issues };
+    const retryNum = Number(request.headers.get(RETRY_NUM_HEADER) ?? 0) || 0;
+    const parsed = parseSlackEvent(body.value, { botName: ctx.settings.BOT_NAME, retryNum });
+    switch (parsed.kind) {
+      case "url_verification":
+        return { kind: "protocol", response: Response.json({ challenge: parsed.challenge }) };
+      case "message":
+        return { kind: "message", message: parsed.message, botUserId: parsed.bot.userId };
+      default:
+        return parsed;
+    }
+  },
+
+  ingestOptions: () => ({}),
+
+  canReach: async () => true,
+
+  async send(ctx, target, text, progress) {
+    return postSlackMessage({
+      apiBaseUrl: ctx.settings.SLACK_API_BASE_URL,
+      botToken: await ctx.token(),
+      channel: target.channel,
+      threadTs: target.threadTs,
+      text,
+      fetch: ctx.fetch,
+      progress,
+    });
+  },
+};

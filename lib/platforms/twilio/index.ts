@@ -1,0 +1,73 @@
+/**
+ * @module
+ * Twilio SMS as a platform adapter: inbound texts signed with X-Twilio-Signature over our public URL, every text
+ * answered (a burst once), answers sent through the Messages API. Carrier keywords (STOP, START, HELP...) are
+ * recorded and never answered: Twilio answers them itself; STOP and START change whether the number may be texted.
+ */
+import type { PlatformAdapter } from "../adapter.ts";
+import { carrierKeyword, type CarrierKeyword } from "./keywords.ts";
+import { isMediaOnly, parseTwilioSms, toInboundMessage } from "./parse.ts";
+import { sendSmsReply } from "./reply.ts";
+import { smsLengthNote } from "./sms-text.ts";
+import { twilioTargetSchema, type TwilioTarget } from "./target.ts";
+import { TWILIO_SIGNATURE_HEADER, verifyTwilioSignature } from "./verify.ts";
+
+/** Where Twilio posts: the signature covers PUBLIC_BASE_URL + this path + the query string. */
+const TWILIO_WEBHOOK_PATH = "/twilio/sms";
+
+/** What the route needs to answer a text: TwiML answers a picture without words at once. */
+export interface TwilioParseExtra {
+  keyword: CarrierKeyword | null;
+  mediaOnly: boolean;
+}
+
+const CONSENT = { opt_out: "opt_out", opt_in: "opt_in", help: undefined } as const;
+
+export const twilio: PlatformAdapter<TwilioTarget, TwilioParseExtra> = {
+  platform: "twilio",
+  tokenSetting: "TWILIO_AUTH_TOKEN",
+  replyTargetSchema: twilioTargetSchema,
+
+  async verify(ctx, request) {
+    const authToken = ctx.settings.TWILIO_AUTH_TOKEN;
+    if (!authToken) return { ok: false, reason: "not_configured" };
+    const signature = request.headers.get(TWILIO_SIGNATURE_HEADER);
+    if (!signature) return { ok: false, reason: "missing_headers" };
+    const valid = await verifyTwilioSignature({
+      authToken,
+      // Twilio signs the URL configured on the number: our public URL, not the one this request reached us at.
+      url: `${ctx.settings.PUBLIC_BASE_URL}${TWILIO_WEBHOOK_PATH}${new URL(request.url).search}`,
+      params: new URLSearchParams(request.rawBody),
+      signature,
+    });
+    return valid ? { ok: true } : { ok: false, reason: "bad_signature" };
+  },
+
+  parse(ctx, request) {
+    const parsed = parseTwilioSms(new URLSearchParams(request.rawBody));
+    if (!parsed.ok) return { kind: "invalid", issues: parsed.issues };
+    const keyword = carrierKeyword(parsed.sms.Body);
+    const mediaOnly = isMediaOnly(parsed.sms);
+    const consent = keyword ? CONSENT[keyword] : undefined;
+    const message = {
+      ...toInboundMessage(parsed.sms, ctx.now()),
+      // Twilio answers keywords itself, and the route answers a picture without words in its TwiML.
+      ...(keyword || mediaOnly ? { noReply: true } : {}),
+      ...(consent ? { consent } : {}),
+    };
+    return { kind: "message", message, botUserId: parsed.sms.To, keyword, mediaOnly };
+  },
+
+  ingestOptions: (settings) => ({
+    alwaysAnswer: true,
+    delaySeconds: settings.SMS_BURST_WINDOW_SECONDS,
+    systemNotes: [smsLengthNote(settings.SMS_REPLY_TARGET_CHARS)],
+    optOuts: true,
+  }),
+
+  async canReach(ctx, target) {
+    return !(await ctx.optOuts.isOptedOut({ platform: "twilio", tenant: target.accountSid }, target.to));
+  },
+
+  send: sendSmsReply,
+};

@@ -1,0 +1,86 @@
+/**
+ * @module
+ * The simulator's inspector follows the conversation in view: a Slack thread shows its own conversation, decisions
+ * and prompts; each phone shows its own texter's; "New conversation" starts the one in view afresh, "Clear all"
+ * empties the local Redis; and the page logs no errors while there is no conversation yet.
+ */
+import { describe, expect, it } from "vitest";
+import { hasChromium } from "./browser.ts";
+import { ANSWER_TIMEOUT_MS, SLACK_PLACE } from "./simulator-page.ts";
+import { simulatorSession } from "./simulator-session.ts";
+
+/** The inspector polls the conversation every 1.5 s: a few polls. */
+const FEW_POLLS_MS = 4_000;
+
+describe.skipIf(!hasChromium())("the simulator's inspector", () => {
+  const session = simulatorSession();
+
+  it("logs no console errors while no conversation exists yet", async () => {
+    const { sim } = session;
+    await sim.page.waitForTimeout(FEW_POLLS_MS);
+    expect(await sim.page.locator("#state").textContent()).toContain("No active conversation here");
+    expect(session.consoleErrors).toEqual([]);
+  });
+
+  it("opens a Slack thread with its own conversation, decisions and prompts", async () => {
+    const { sim } = session;
+    await sim.say("alice", "@Parley the deploy failed with exit code 137");
+    await expect.poll(() => sim.botAnswers().count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
+
+    const threadPlace = await sim.openThread("the deploy failed");
+    expect(threadPlace).toMatch(/^slack\|T0SIMTEAM\|C0SIMGENERAL\|\d+\.\d+$/);
+    // The channel's decision is not the thread's.
+    expect((await sim.inspector()).decisions).toEqual([]);
+
+    await sim.reply("bob", "@Parley can you put that in one sentence?");
+    await expect.poll(() => sim.botAnswers("#thread-messages").count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
+    await expect.poll(async () => (await sim.inspector()).prompts.length, { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
+    const thread = await sim.inspector();
+    expect(thread.place).toBe(threadPlace);
+    expect(thread.participants).toBe("Bob (1)");
+    expect(thread.decisions).toEqual([{ author: "Bob", respond: "yes", reason: "direct_mention" }]);
+    expect(thread.prompts[0]).toContain("can you put that in one sentence?");
+
+    await sim.page.click("#thread-close");
+    await expect.poll(async () => (await sim.inspector()).place).toBe(SLACK_PLACE);
+    expect((await sim.inspector()).decisions).toEqual([{ author: "Alice", respond: "yes", reason: "direct_mention" }]);
+  });
+
+  it("shows on each phone the decisions of that phone's texts, under the texter's name", async () => {
+    const { sim } = session;
+    await sim.selectTab("sms");
+    await sim.text("carol", "hello, is anyone there?");
+    await expect.poll(async () => (await sim.inspector()).decisions, { timeout: ANSWER_TIMEOUT_MS }).toEqual([
+      { author: "Carol", respond: "yes", reason: "dm" },
+    ]);
+    await expect.poll(async () => (await sim.inspector()).participants, { timeout: ANSWER_TIMEOUT_MS }).toBe("Carol (1)");
+    await sim.pickPerson("alice");
+    expect((await sim.inspector()).decisions).toEqual([]);
+    expect(await sim.page.locator("#sms-title").textContent()).toContain("Alice's phone");
+  });
+
+  it("starts the conversation in view afresh with \"New conversation\"", async () => {
+    const { sim } = session;
+    await sim.selectTab("slack");
+    await expect.poll(async () => (await sim.inspector()).participants, { timeout: ANSWER_TIMEOUT_MS }).toBe("Alice (1)");
+    await sim.pickPerson("carol");
+    await sim.page.click("#new-conversation");
+    await sim.page.locator("#slack-messages .message", { hasText: "start over" }).waitFor();
+    // The reset word ends Alice's conversation and starts one that holds only Carol's reset.
+    await expect.poll(async () => (await sim.inspector()).participants, { timeout: ANSWER_TIMEOUT_MS }).toBe("Carol (1)");
+    await expect.poll(async () => (await sim.inspector()).decisions.map((d) => d.author), { timeout: ANSWER_TIMEOUT_MS }).toContain("Carol");
+  });
+
+  it("empties the local Redis and the page with \"Clear all\", after a confirmation", async () => {
+    const { sim, stack } = session;
+    sim.page.once("dialog", (dialog) => void dialog.accept());
+    await sim.page.click("#clear-all");
+    await expect.poll(() => sim.page.locator("#slack-messages .message").count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(0);
+    await expect.poll(async () => (await sim.inspector()).participants, { timeout: ANSWER_TIMEOUT_MS }).toBeNull();
+    const res = await fetch(`${stack.workerUrl}/admin/conversations/${encodeURIComponent(SLACK_PLACE)}`, {
+      headers: { Authorization: `Bearer ${stack.adminToken}` },
+    });
+    expect(res.status).toBe(404);
+    expect(session.consoleErrors).toEqual([]);
+  });
+});

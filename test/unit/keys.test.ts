@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import {
+  conversationKeys,
+  factsKey,
+  firstAttemptKey,
+  optOutKey,
+  personId,
+  placeId,
+  rateLimitNoticeKey,
+  rateLimitPrefix,
+  replyKey,
+  seenKey,
+} from "../../lib/keys.ts";
+
+const thread = { platform: "slack", tenant: "T1", channel: "C1", thread: "1700000000.000100" } as const;
+const sms = { platform: "twilio", tenant: "AC1", channel: "+15005550006|+15551234567" } as const;
+
+/** A deployed bot finds its stored conversations, facts and opt-outs again only if the key layout stays put. */
+describe("the Redis key layout", () => {
+  it("keeps the keys a deployed bot already wrote", () => {
+    expect(conversationKeys("parley", thread)).toEqual({
+      meta: "parley:conv:slack|T1|C1|1700000000.000100:meta",
+      log: "parley:conv:slack|T1|C1|1700000000.000100:log",
+      answers: "parley:conv:slack|T1|C1|1700000000.000100:answers",
+    });
+    expect(conversationKeys("parley", sms).meta).toBe("parley:conv:twilio|AC1|+15005550006|+15551234567|:meta");
+    expect(seenKey("parley", thread, "C1:1.2")).toBe("parley:seen:slack|T1|C1:1.2");
+    expect(replyKey("parley", thread, "C1:1.2")).toBe("parley:reply:slack|T1|C1:1.2");
+    expect(factsKey("parley", thread, "U1")).toBe("parley:facts:slack|T1|U1");
+    expect(optOutKey("parley", sms, "+15551234567")).toBe("parley:optout:twilio|AC1|+15551234567");
+    expect(rateLimitPrefix("parley", "reply")).toBe("parley:limit:reply");
+    expect(rateLimitPrefix("parley", "judge")).toBe("parley:limit:judge");
+    expect(rateLimitNoticeKey("parley", personId(thread, "U1"))).toBe("parley:limit:told:slack|T1|U1");
+    expect(firstAttemptKey("parley", "judge", thread, "C1:1.2")).toBe("parley:limit:judge-counted:slack|T1|C1:1.2");
+  });
+
+  it("gives a channel and its threads different places, and every tenant its own", () => {
+    const { thread: _thread, ...channel } = thread;
+    expect(placeId(channel)).toBe("slack|T1|C1|");
+    expect(placeId(thread)).not.toBe(placeId(channel));
+    expect(placeId({ ...channel, tenant: "T2" })).not.toBe(placeId(channel));
+  });
+});

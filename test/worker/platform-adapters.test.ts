@@ -1,0 +1,115 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { generateDiscordKeys, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
+import { GiveUp } from "../../lib/errors.ts";
+import type { PlatformAdapter, WebhookRequest } from "../../lib/platforms/adapter.ts";
+import { adapterContext, replyContext } from "../../lib/platforms/context.ts";
+import { adapters } from "../../lib/platforms/index.ts";
+import { jobSchemaFor } from "../../lib/queue/job.ts";
+import { createRuntime, type Runtime } from "../../lib/runtime.ts";
+import { askInteraction, pingInteraction, signedInteractionRequest } from "../support/discord.ts";
+import { BOT_USER_ID, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
+import { newSender, signedSmsRequest, smsParams, TWILIO_ACCOUNT_SID, twilioSuiteEnv } from "../support/twilio.ts";
+
+const SUITE = "adapters";
+const jobSchema = jobSchemaFor(adapters);
+let discordKeys: DiscordSigningKeys;
+let rt: Runtime;
+const env = () => twilioSuiteEnv(SUITE, { DISCORD_PUBLIC_KEY: discordKeys.publicKeyHex });
+
+beforeAll(async () => {
+  discordKeys = await generateDiscordKeys();
+  rt = createRuntime(env());
+});
+
+async function asWebhook(request: Request | Promise<Request>): Promise<WebhookRequest> {
+  const r = await request;
+  return { headers: r.headers, rawBody: await r.text(), url: r.url };
+}
+
+/** A delivery each platform would send that asks the bot something, signed as the platform signs it. */
+const deliveries: Record<string, () => Promise<WebhookRequest>> = {
+  slack: () => asWebhook(signedSlackRequest(slackMessageEvent({ team: "TADAPT", channel: "CADAPT", user: "UALICE", text: `<@${BOT_USER_ID}> hi` }).body)),
+  discord: () => asWebhook(signedInteractionRequest(discordKeys, JSON.stringify(askInteraction({ guildId: "71", channelId: "72" }, { id: "73", name: "Alice" }, "hi")))),
+  twilio: () => asWebhook(signedSmsRequest(env(), smsParams({ from: newSender(), body: "hi" }))),
+};
+
+/** A job as the inbound flow would publish it, around `replyTarget`. */
+function job(platform: string, replyTarget: unknown) {
+  return {
+    v: 1,
+    key: { platform, tenant: "T1", channel: "C1" },
+    conversationId: "c1",
+    trigger: { id: "m1", ts: 1, authorId: "U1", authorName: "Alice" },
+    required: true,
+    reason: "direct_mention",
+    bot: { userId: "B1", name: "Parley", aliases: [] },
+    replyTarget,
+  };
+}
+
+describe.each(adapters.map((adapter) => [adapter.platform, adapter] as const))("the %s adapter", (platform, adapter: PlatformAdapter) => {
+  it("accepts a delivery signed as the platform signs it, and refuses it once its body changes", async () => {
+    const ctx = adapterContext(rt);
+    const delivery = await deliveries[platform]!();
+    expect(await adapter.verify(ctx, delivery)).toEqual({ ok: true });
+    const tampered = await adapter.verify(ctx, { ...delivery, rawBody: `${delivery.rawBody} ` });
+    expect(tampered).toMatchObject({ ok: false, reason: expect.any(String) });
+  });
+
+  it("parses it into a message whose reply target its own schema and the job schema accept", async () => {
+    const parsed = adapter.parse(adapterContext(rt), await deliveries[platform]!());
+    if (parsed.kind !== "message") throw new Error(`expected a message, got ${parsed.kind}`);
+    expect(parsed.message.key.platform).toBe(platform);
+    expect(parsed.message.replyTarget.platform).toBe(platform);
+    expect(parsed.botUserId).not.toBe("");
+    expect(adapter.replyTargetSchema.safeParse(parsed.message.replyTarget).success).toBe(true);
+    expect(jobSchema.safeParse(job(platform, parsed.message.replyTarget)).success).toBe(true);
+  });
+
+  it("calls a body that is not the platform's invalid, in words that carry none of its values", () => {
+    const parsed = adapter.parse(adapterContext(rt), { headers: new Headers(), rawBody: "secret-value=%%%{", url: "https://worker.test/x" });
+    expect(parsed).toMatchObject({ kind: "invalid", issues: expect.any(String) });
+    expect(JSON.stringify(parsed)).not.toContain("secret-value");
+  });
+
+  it("gives up naming its token setting when the token is not set", async () => {
+    const bare = createRuntime({ ...env(), [adapter.tokenSetting]: "" });
+    const error = await replyContext(bare, adapter, "T1").token().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GiveUp);
+    expect((error as GiveUp).code).toBe("not_configured");
+    expect((error as GiveUp).message).toContain(adapter.tokenSetting);
+  });
+});
+
+describe("the job schema built from the adapters", () => {
+  it("refuses a target with a missing or mistyped field, another platform's target, and an unknown platform", () => {
+    expect(jobSchema.safeParse(job("slack", { platform: "slack", channel: "C1" })).success).toBe(true);
+    expect(jobSchema.safeParse(job("slack", { platform: "slack" })).success).toBe(false);
+    expect(jobSchema.safeParse(job("twilio", { platform: "twilio", accountSid: "AC1", to: 15551234567, from: "+1" })).success).toBe(false);
+    expect(jobSchema.safeParse(job("discord", { platform: "discord", kind: "channel" })).success).toBe(false);
+    expect(jobSchema.safeParse(job("discord", { platform: "slack", channel: "C1" })).success).toBe(false);
+    expect(jobSchema.safeParse(job("telegram", { platform: "telegram", chatId: "1" })).success).toBe(false);
+  });
+});
+
+describe("protocol checks and reachability", () => {
+  it("answers Slack's url_verification and Discord's PING with the platform's own answer", async () => {
+    const ctx = adapterContext(rt);
+    const slack = adapters.find((a) => a.platform === "slack")!;
+    const discord = adapters.find((a) => a.platform === "discord")!;
+    const challenge = slack.parse(ctx, await asWebhook(signedSlackRequest(JSON.stringify({ type: "url_verification", challenge: "c-1" }))));
+    const ping = discord.parse(ctx, await asWebhook(signedInteractionRequest(discordKeys, JSON.stringify(pingInteraction()))));
+    if (challenge.kind !== "protocol" || ping.kind !== "protocol") throw new Error("expected protocol answers");
+    expect(await challenge.response.json()).toEqual({ challenge: "c-1" });
+    expect(await ping.response.json()).toEqual({ type: 1 });
+  });
+
+  it("reaches an SMS number until it opts out", async () => {
+    const twilio = adapters.find((a) => a.platform === "twilio")!;
+    const ctx = replyContext(rt, twilio, TWILIO_ACCOUNT_SID);
+    const target = { platform: "twilio" as const, accountSid: TWILIO_ACCOUNT_SID, to: newSender(), from: "+15005550006" };
+    expect(await twilio.canReach(ctx, target)).toBe(true);
+    await ctx.optOuts.record({ platform: "twilio", tenant: TWILIO_ACCOUNT_SID }, target.to, "opt_out");
+    expect(await twilio.canReach(ctx, target)).toBe(false);
+  });
+});
