@@ -1,50 +1,44 @@
 /**
  * @module
  * The HTTP control routes that tests in any process (workerd included) use to drive a fake, the same for every
- * fake and the local model:
+ * fake and the local model, and the same fault routes as the fault proxy and the QStash stand-in
+ * (dev/faults/control.ts):
  * - `GET /__calls?field=value`: the recorded calls (what people would see), filtered on their fields;
- * - `POST /__faults` `{route?, match?, contains?, fault, after?, times?, rate?, seed?}` (or `{rules: [...]}`):
- *   script faults (see ./faults.ts); `GET /__faults?route=` → `{pending, injected}`: what was injected where;
- * - `POST /__fail` `{...fieldsToMatch, status?, retryAfter?, error?, after?, times?}`: the older shorthand for one
- *   refusal rule (429 → `ratelimit`, an `error` → `error`, another status → `status`);
+ * - `POST /__fail {fault, path?, bodyContains?, after?, times?, rate?, seed?, ...params}` → `{ok, rule}`: a fault
+ *   rule (./faults.ts); the older shorthand without `fault`, `{...oneField, route?, status?, retryAfter?, error?,
+ *   after?, times?}`, still works; `GET /__fail`: the rules still pending; `GET /__faults?field=value`: the faults
+ *   injected (`{rule, fault, path, at, route, ...the call's fields}`);
  * - `POST /__reset`: forget calls, faults and whatever else the fake resets (its own state and settings);
  * plus each fake's own routes (`/__config`, `/__stats`, ...). `admit` applies the fault rules to each API call.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
-import { COMMON_FAULT_KINDS, FaultBook, faultRuleSchema, type FakeCall, type Fault, type FaultKind } from "./faults.ts";
+import { FaultScript } from "../faults/rules.ts";
+import { faultSubject, fakeFaultSchema, legacyRule, PLATFORM_FAULT_KINDS, recordFields, REFUSALS, type FakeCall, type FakeFault, type FakeFaultKind } from "./faults.ts";
 import { readBody, sendJson } from "./http.ts";
-
-const legacyFailSchema = z.looseObject({
-  status: z.number().int().min(100).max(599).optional(),
-  retryAfter: z.number().positive().optional(),
-  error: z.string().min(1).optional(),
-  after: z.number().int().min(0).default(0),
-  times: z.number().int().positive().default(1),
-});
 
 /** A control route: answers 200 with what it returns as JSON. */
 export type ControlRoute = (body: unknown, url: URL) => unknown;
 export class ControlError extends Error {}
 
 export interface FakeControlOptions {
-  /** Names the fake in the record of injected faults. */
+  /** Names the fake in error messages. */
   name: string;
-  /** Fault kinds this fake can inject (default: the common ones). */
-  kinds?: readonly FaultKind[];
-  /** Answers a `ratelimit`, `status` or `error` fault the way the platform would. */
-  refuse(res: ServerResponse, fault: Fault): void;
+  /** Fault kinds this fake can inject (default: the platform ones). */
+  kinds?: readonly FakeFaultKind[];
+  /** Answers a `ratelimit`, `refuse` or `error` fault the way the platform would. */
+  refuse(res: ServerResponse, fault: FakeFault): void;
   /** Called by `POST /__reset` after calls and faults are forgotten. */
   onReset?: () => void;
-  /** The route a `POST /__fail` rule applies to when it names none (the route the shorthand was made for). */
+  /** The route an older-shorthand `/__fail` rule applies to when it names none. */
   failRoute?: string;
 }
 
 /** What a fake does with a call once the fault rules had their say. */
 export interface Admission {
-  fault: Fault | undefined;
-  /** Answers the carried-out request, unless the fault says to hang (no answer) or drop (close, no answer). */
+  fault: FakeFault | undefined;
+  /** Answers the carried-out request, unless the fault says to hang (no answer) or drop it (close, no answer). */
   reply(write: () => void): void;
   /** `reply` with a JSON body. */
   send(status: number, body: unknown, headers?: Record<string, string>): void;
@@ -54,11 +48,12 @@ export interface Admission {
 export interface FakeControl<Call extends Record<string, unknown>> {
   record(call: Call): void;
   /**
-   * Applies the fault rules to a call before the fake carries it out: delays it, or answers a refusal and returns
-   * undefined (the fake must then do nothing), or returns how to answer once the request is done.
+   * Applies the fault rules to a call before the fake carries it out: delays it, or answers a refusal (or drops
+   * the connection) and returns undefined (the fake must then do nothing), or returns how to answer once done.
    */
   admit(call: FakeCall, res: ServerResponse): Promise<Admission | undefined>;
-  faults: FaultBook;
+  /** The fault a rule picks for this call, recorded as injected; for fakes that do not answer over HTTP. */
+  takeFault(call: FakeCall): FakeFault | undefined;
   /** Adds the fake's own control routes, keyed `"METHOD /__path"`; a thrown ControlError answers 400 with its message. */
   addRoutes(routes: Record<string, ControlRoute>): void;
   /** Answers the control routes; false when the path is not one of them. */
@@ -67,57 +62,54 @@ export interface FakeControl<Call extends Record<string, unknown>> {
 
 export function createFakeControl<Call extends Record<string, unknown>>(opts: FakeControlOptions): FakeControl<Call> {
   let calls: Call[] = [];
-  const faults = new FaultBook(opts.name, opts.kinds ?? COMMON_FAULT_KINDS);
+  const kinds = opts.kinds ?? PLATFORM_FAULT_KINDS;
+  const script = new FaultScript(fakeFaultSchema);
 
-  const addRule = (input: unknown) => {
-    const parsed = faultRuleSchema.safeParse(input);
+  const addRule = (body: unknown) => {
+    const isRule = typeof body === "object" && body !== null && "fault" in body;
+    const legacy = isRule ? { rule: body } : legacyRule(body, opts.failRoute);
+    if (legacy.problem) throw new ControlError(legacy.problem);
+    const parsed = fakeFaultSchema.safeParse(legacy.rule);
     if (!parsed.success) throw new ControlError(z.prettifyError(parsed.error));
-    const id = faults.add(parsed.data);
-    if (typeof id === "string") throw new ControlError(id);
-    return id;
+    if (!kinds.includes(parsed.data.fault)) throw new ControlError(`the ${opts.name} fake cannot inject "${parsed.data.fault}" (it can: ${kinds.join(", ")})`);
+    return { ok: true, rule: script.add(parsed.data) };
   };
   const routes: Record<string, ControlRoute> = {
     "GET /__calls": (_body, url) => filterByQuery(calls, url.searchParams),
-    "POST /__faults": (body) => {
-      const many = z.object({ rules: z.array(z.unknown()) }).safeParse(body);
-      return { ok: true, ids: many.success ? many.data.rules.map(addRule) : [addRule(body)] };
-    },
-    "GET /__faults": (_body, url) => ({ pending: faults.pending(), injected: faults.injected(url.searchParams.get("route") ?? undefined) }),
-    "POST /__fail": (body) => {
-      const parsed = legacyFailSchema.safeParse(body);
-      if (!parsed.success) throw new ControlError(z.prettifyError(parsed.error));
-      const { status, retryAfter, error, after, times, route, ...match } = parsed.data;
-      const fault =
-        status === 429
-          ? { kind: "ratelimit", ...(retryAfter !== undefined ? { retryAfter } : {}), ...(error ? { error } : {}) }
-          : error
-            ? { kind: "error", error, ...(status !== undefined ? { status } : {}) }
-            : { kind: "status", status: status ?? 500 };
-      const onRoute = typeof route === "string" ? route : opts.failRoute;
-      return { ok: true, id: addRule({ ...(onRoute ? { route: onRoute } : {}), match, fault, after, times }) };
-    },
+    "POST /__fail": addRule,
+    "GET /__fail": () => script.pending(),
+    "GET /__faults": (_body, url) => script.injected(url.searchParams),
     "POST /__reset": () => {
       calls = [];
-      faults.reset();
+      script.reset();
       opts.onReset?.();
       return { ok: true };
     },
   };
+  const takeFault = (call: FakeCall) => {
+    const taken = script.take(kinds, faultSubject(call));
+    if (taken) Object.assign(taken.record, recordFields(call));
+    return taken?.rule;
+  };
 
   return {
-    faults,
     record: (call) => void calls.push(call),
+    takeFault,
     addRoutes: (more) => void Object.assign(routes, more),
     async admit(call, res) {
-      const fault = faults.take(call);
-      if (fault?.kind === "delay") await sleep(fault.delayMs);
-      if (fault?.kind === "ratelimit" || fault?.kind === "status" || fault?.kind === "error") {
+      const fault = takeFault(call);
+      if (fault?.fault === "delay") await sleep(fault.delayMs);
+      if (fault && REFUSALS.has(fault.fault)) {
         opts.refuse(res, fault);
         return undefined;
       }
+      if (fault?.fault === "drop_before") {
+        res.socket?.destroy();
+        return undefined;
+      }
       const reply = (write: () => void) => {
-        if (fault?.kind === "hang") return;
-        if (fault?.kind === "drop") return void res.socket?.destroy();
+        if (fault?.fault === "hang") return;
+        if (fault?.fault === "drop_after") return void res.socket?.destroy();
         write();
       };
       return { fault, reply, send: (status, body, headers) => reply(() => sendJson(res, status, body, headers)) };

@@ -5,7 +5,7 @@
  * `enforce_nonce`, edits, the typing indicator), the bulk overwrite of application commands, `GET /gateway/bot`,
  * with per-route rate limits and Discord's errors. `GET /__calls` lists what was accepted (each with `route` and
  * `at`); `/__fail` `{route, status: 429, retryAfter}` answers Discord's JSON 429, `error: "cloudflare"` a non-JSON
- * one, any other `error` is a Discord JSON error code (see ./control.ts for `/__faults`).
+ * one, any other `error` is a Discord JSON error code (see ./faults.ts and ./control.ts for the other faults).
  * Standalone: `node dev/fakes/discord.ts` (DISCORD_FAKE_PORT, default 8092).
  */
 import { serveStandalone } from "../serve-standalone.ts";

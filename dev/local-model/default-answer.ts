@@ -16,7 +16,7 @@ const SPEAKER = /^([^:\n]{1,40}): /;
 /** Where one person's message ends inside a merged user turn: before the next "Name: ". */
 const NEXT_SPEAKER = new RegExp(`${MERGED_TURN_SEPARATOR}(?=[^:\n]{1,40}: )`);
 
-/** Which call of the engine a request is, by its closing wording: fault rules can pick one (`match: {kind}`). */
+/** Which call of the engine a request is, by its closing wording: fault rules can pick one (`bodyContains: "\"kind\":\"reply\""`). */
 export type CallKind = "judge" | "summary" | "facts" | "reply";
 
 export function callKind(req: ChatRequest): CallKind {

@@ -4,14 +4,15 @@
  * (`stream: true`), at a configurable pace (./pace.ts), with usage figures. Control routes: `POST /__script`
  * `{rules: [{match, reply?, status?, delayMs?, times?, firstTokenMs?, tokensPerSecond?, answerTokens?}]}`,
  * `GET /__requests?match=`, `GET|POST /__config` (the pace), and the shared fault routes of dev/fakes/control.ts on
- * route `chat.completions` (fields `model`, `stream`, `kind` judge|summary|facts|reply, `text`), with the model's
- * own faults `garbage` and `skip` besides 429/5xx/hang (a timeout)/drop (mid-stream)/delay; `POST /__reset`.
+ * path `/chat.completions` (fields `model`, `stream`, `kind` judge|summary|facts|reply, `text`), with the model's
+ * own faults `garbage` and `skip` besides ratelimit/refuse/error/drop_before/hang (a timeout)/drop_after (mid-stream)
+ * /delay; `POST /__reset`.
  * Standalone: `node dev/local-model/server.ts` (LOCAL_MODEL_PORT, default 8090).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { countTokens } from "../../lib/context/tokens.ts";
-import { COMMON_FAULT_KINDS, type Fault } from "../fakes/faults.ts";
+import { PLATFORM_FAULT_KINDS, type FakeFault } from "../fakes/faults.ts";
 import { readBody, sendJson, startHttpServer } from "../fakes/http.ts";
 import { configRoutes, controlBody, createFakeControl } from "../fakes/control.ts";
 import { serveStandalone } from "../serve-standalone.ts";
@@ -43,7 +44,7 @@ export async function startLocalModel(opts: LocalModelOptions): Promise<RunningL
   const script = new ModelScript();
   const control = createFakeControl({
     name: "local-model",
-    kinds: [...COMMON_FAULT_KINDS, "garbage", "skip"],
+    kinds: [...PLATFORM_FAULT_KINDS, "garbage", "skip"],
     failRoute: "chat.completions",
     refuse: refuseAsOpenAI,
     onReset() {
@@ -76,13 +77,13 @@ export async function startLocalModel(opts: LocalModelOptions): Promise<RunningL
       return sendJson(res, rule.status, { error: { message: `scripted failure ${rule.status}`, type: "server_error", param: null, code: null } }, headers);
     }
     const fault = admission.fault;
-    if (fault?.kind === "hang") return;
-    if (fault?.kind === "garbage") return sendGarbage(res, fault.shape, stream);
+    if (fault?.fault === "hang") return;
+    if (fault?.fault === "garbage") return sendGarbage(res, fault.shape, stream);
     const requestPace: Pace = { ...pace, ...rulePace(rule), ...paceFromMarker(text) };
-    const content = fault?.kind === "skip" ? `[SKIP]${fault.text}` : (rule?.reply ?? ownAnswer(chat, requestPace));
+    const content = fault?.fault === "skip" ? `[SKIP]${fault.text}` : (rule?.reply ?? ownAnswer(chat, requestPace));
     const completion = withUsage(chat, content);
-    if (stream) return streamCompletion(res, completion, requestPace, { includeUsage: chat.stream_options?.include_usage === true, dropAfterHalf: fault?.kind === "drop" });
-    if (fault?.kind === "drop") return admission.reply(() => undefined);
+    if (stream) return streamCompletion(res, completion, requestPace, { includeUsage: chat.stream_options?.include_usage === true, dropAfterHalf: fault?.fault === "drop_after" });
+    if (fault?.fault === "drop_after") return admission.reply(() => undefined);
     await sendCompletion(res, completion, requestPace);
   }
 
@@ -126,13 +127,13 @@ function parseJson(raw: string): unknown {
 }
 
 /** OpenAI's error bodies: 429 `rate_limit_exceeded` with retry-after, a server error, or an error code. */
-function refuseAsOpenAI(res: ServerResponse, fault: Fault): void {
-  if (fault.kind === "ratelimit") {
+function refuseAsOpenAI(res: ServerResponse, fault: FakeFault): void {
+  if (fault.fault === "ratelimit") {
     const seconds = fault.retryAfter ?? 1;
     return sendJson(res, 429, { error: { message: "Rate limit reached for requests", type: "requests", param: null, code: "rate_limit_exceeded" } }, { "retry-after": String(seconds), "retry-after-ms": String(Math.round(seconds * 1000)) });
   }
-  if (fault.kind === "status") return sendJson(res, fault.status, { error: { message: `scripted failure ${fault.status}`, type: "server_error", param: null, code: fault.error ?? null } });
-  if (fault.kind === "error") sendJson(res, fault.status ?? 400, { error: { message: `scripted error ${fault.error}`, type: "invalid_request_error", param: null, code: fault.error } });
+  if (fault.fault === "refuse") return sendJson(res, fault.status, { error: { message: `scripted failure ${fault.status}`, type: "server_error", param: null, code: fault.error ?? null } });
+  if (fault.fault === "error") sendJson(res, fault.status ?? 400, { error: { message: `scripted error ${fault.error}`, type: "invalid_request_error", param: null, code: fault.error } });
 }
 
 if (import.meta.main) {

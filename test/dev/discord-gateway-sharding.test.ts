@@ -139,7 +139,7 @@ describe("guild removal, invalid sessions and a dead resume URL", () => {
     await start();
     const client = await identify();
     const ready = (await client.until((e) => e.t === "READY")).d as { session_id: string };
-    await control("/__faults", { route: "dispatch", match: { t: "MESSAGE_CREATE" }, fault: { kind: "drop" } });
+    await control("/__fail", { fault: "drop_after", path: "/dispatch", bodyContains: '"t":"MESSAGE_CREATE"' });
     await control("/__message", { guild_id: "2", channel_id: "9", content: "lost?", author: { id: "3", username: "alice" } });
     expect(await client.closed).toBe(1006);
     const resumed = await connect(gateway.url);

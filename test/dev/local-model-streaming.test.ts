@@ -71,29 +71,29 @@ describe("streaming", () => {
 
 describe("model faults", () => {
   it("times out (no answer) when told to hang, and answers the next call normally", async () => {
-    await post("/__faults", { route: "chat.completions", contains: { text: "marker-hang" }, fault: { kind: "hang" } });
+    await post("/__fail", { fault: "hang", path: "/chat.completions", bodyContains: "marker-hang" });
     const quick = new OpenAI({ apiKey: "k", baseURL: model.url, timeout: 300, maxRetries: 0 });
     await expect(quick.chat.completions.create(ask("marker-hang"))).rejects.toThrow(/timed out/i);
     expect((await quick.chat.completions.create(ask("marker-hang"))).choices[0]!.message.content).toBeTruthy();
   });
 
   it("answers garbage that is not JSON, or JSON of the wrong shape", async () => {
-    await post("/__faults", { route: "chat.completions", fault: { kind: "garbage", shape: "not_json" } });
+    await post("/__fail", { fault: "garbage", shape: "not_json" });
     await expect(client.chat.completions.create(ask("x"))).rejects.toThrow();
-    await post("/__faults", { route: "chat.completions", fault: { kind: "garbage", shape: "wrong_shape" } });
+    await post("/__fail", { fault: "garbage", shape: "wrong_shape" });
     const odd = (await client.chat.completions.create(ask("x"))) as unknown as { choices?: unknown };
     expect(odd.choices).toBeUndefined();
   });
 
   it("starts the answer with [SKIP] when told to, streamed or not", async () => {
-    await post("/__faults", { route: "chat.completions", match: { kind: "reply" }, fault: { kind: "skip", text: " not for me" }, times: 2 });
+    await post("/__fail", { fault: "skip", text: " not for me", bodyContains: '"kind":"reply"', times: 2 });
     expect((await client.chat.completions.create(ask("hi"))).choices[0]!.message.content).toBe("[SKIP] not for me");
     expect((await streamed("hi")).pieces.join("")).toBe("[SKIP] not for me");
   });
 
   it("breaks a stream halfway when told to drop", async () => {
     await post("/__script", { rules: [{ match: "marker-drop", reply: "one two three four five six seven eight" }] });
-    await post("/__faults", { route: "chat.completions", match: { stream: "true" }, fault: { kind: "drop" } });
+    await post("/__fail", { fault: "drop_after", bodyContains: '"stream":"true"' });
     await expect(streamed("marker-drop")).rejects.toThrow();
   });
 });

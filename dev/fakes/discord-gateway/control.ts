@@ -12,8 +12,8 @@
  *   identifyIntervalMs?}`; `GET /__gateway_bot` (what `GET /gateway/bot` answers, without `url`);
  * - `POST /__resume_url {dead: boolean, mode?: "refuse" | "hang"}`: the resume URL stops answering (or answers again);
  * - `GET /__state`: counters, the current session, each shard's owner, the close codes the fake sent;
- * - `POST /__faults {route: "dispatch", match?: {t, guild_id}, fault: {kind: "drop"}, ...}` (../faults.ts): the
- *   socket drops instead of delivering that dispatch (it stays in the session for a RESUME);
+ * - `POST /__fail {fault: "drop_after", path: "/dispatch", bodyContains?: "\"t\":\"MESSAGE_CREATE\"", ...}`
+ *   (../faults.ts): the socket drops instead of delivering that dispatch (it stays in the session for a RESUME);
  * - `POST /__reset`: no guilds, no sessions, no faults, default settings, live resume URL.
  */
 import { z } from "zod";

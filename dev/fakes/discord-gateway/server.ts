@@ -51,7 +51,7 @@ export async function startDiscordGatewayFake(opts: DiscordGatewayFakeOptions): 
   const snowflake = snowflakes();
   const control = createFakeControl({
     name: "discord-gateway",
-    kinds: ["drop"],
+    kinds: ["drop_after"],
     refuse: () => undefined,
     onReset() {
       sharding = initialSharding;
@@ -67,7 +67,7 @@ export async function startDiscordGatewayFake(opts: DiscordGatewayFakeOptions): 
   });
   const sessions = new Sessions((session, event) => {
     const guildId = (event.d as { guild_id?: unknown } | null)?.guild_id;
-    return control.faults.take({ route: "dispatch", t: event.t, shard: session.shard[0], ...(typeof guildId === "string" ? { guild_id: guildId } : {}) })?.kind === "drop";
+    return control.takeFault({ route: "dispatch", t: event.t, shard: session.shard[0], ...(typeof guildId === "string" ? { guild_id: guildId } : {}) })?.fault === "drop_after";
   });
 
   function dispatchMessage(posted: object): string {

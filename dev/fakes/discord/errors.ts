@@ -4,7 +4,7 @@
  * a 429 in Discord's shape (or Cloudflare's HTML one, `error: "cloudflare"`), an HTTP error, a JSON error code.
  */
 import type { ServerResponse } from "node:http";
-import type { Fault } from "../faults.ts";
+import type { FakeFault } from "../faults.ts";
 import { sendJson } from "../http.ts";
 
 export const MAX_CONTENT = 2_000;
@@ -46,15 +46,15 @@ export function refusedContent(res: ServerResponse, body: Record<string, unknown
   return false;
 }
 
-export function refuseAsDiscord(res: ServerResponse, fault: Fault): void {
-  if (fault.kind === "ratelimit" && fault.error === "cloudflare") {
+export function refuseAsDiscord(res: ServerResponse, fault: FakeFault): void {
+  if (fault.fault === "ratelimit" && fault.error === "cloudflare") {
     res.writeHead(429, { "Content-Type": "text/html", ...(fault.retryAfter ? { "Retry-After": String(fault.retryAfter) } : {}) });
     return void res.end("<html><body>error code: 1015</body></html>");
   }
-  if (fault.kind === "ratelimit") {
+  if (fault.fault === "ratelimit") {
     const retryAfter = fault.retryAfter ?? 1;
     return sendJson(res, 429, { message: "You are being rate limited.", retry_after: retryAfter, global: false }, { "Retry-After": String(Math.ceil(retryAfter)) });
   }
-  if (fault.kind === "status") return sendJson(res, fault.status, { message: `${fault.status}: scripted failure`, code: Number(fault.error ?? 0) || 0 });
-  if (fault.kind === "error") sendJson(res, fault.status ?? 400, { message: `scripted error ${fault.error}`, code: Number(fault.error) || 0 });
+  if (fault.fault === "refuse") return sendJson(res, fault.status, { message: `${fault.status}: scripted failure`, code: Number(fault.error ?? 0) || 0 });
+  if (fault.fault === "error") sendJson(res, fault.status ?? 400, { message: `scripted error ${fault.error}`, code: Number(fault.error) || 0 });
 }

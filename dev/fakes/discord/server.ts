@@ -74,7 +74,7 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
     },
     "GET /__stats": () => {
       const refused = limiter.refusals();
-      return { ratelimited: { total: refused.total, byBucket: refused.byLabel }, faultsInjected: control.faults.injected().length };
+      return { ratelimited: { total: refused.total, byBucket: refused.byLabel } };
     },
   });
 

@@ -1,6 +1,6 @@
 /**
  * @module
- * The Slack fake's own control routes (besides `/__calls`, `/__faults`, `/__fail`, `/__reset` of ../control.ts):
+ * The Slack fake's own control routes (besides `/__calls`, `/__fail`, `/__faults`, `/__reset` of ../control.ts):
  * - `GET|POST /__config`: the settings (./settings.ts), any subset merged;
  * - `POST /__install {team_id, team_name?, enterprise_id?, enterprise_name?, is_enterprise_install?, user_id?,
  *   scope?, redirect_uri?}` → `{code, team_id}`: the person approved the install; exchange the code with
@@ -15,7 +15,6 @@
  */
 import { z } from "zod";
 import { configRoutes, ControlError, controlBody, filterByQuery, type ControlRoute } from "../control.ts";
-import type { FaultBook } from "../faults.ts";
 import type { RateLimiter } from "../rate-limit.ts";
 import type { SlackApiLog } from "./api-log.ts";
 import type { SlackState } from "./context.ts";
@@ -53,11 +52,10 @@ export interface SlackControlParts {
   oauth: OAuthServer;
   limiter: RateLimiter;
   apiLog: SlackApiLog;
-  faults: FaultBook;
   updateSettings(patch: z.output<typeof slackSettingsPatchSchema>): SlackSettings;
 }
 
-export function slackControlRoutes({ state, oauth, limiter, apiLog, faults, updateSettings }: SlackControlParts): Record<string, ControlRoute> {
+export function slackControlRoutes({ state, oauth, limiter, apiLog, updateSettings }: SlackControlParts): Record<string, ControlRoute> {
   return {
     ...configRoutes(state.settings, slackSettingsPatchSchema, updateSettings),
     "POST /__install": (body) => {
@@ -116,7 +114,6 @@ export function slackControlRoutes({ state, oauth, limiter, apiLog, faults, upda
         calls: apiLog.counts(),
         ratelimited: { total: refused.total, byMethod: refused.byLabel },
         oauth: oauth.counts(),
-        faultsInjected: faults.injected().length,
       };
     },
   };

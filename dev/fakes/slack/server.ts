@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sendJson, startHttpServer } from "../http.ts";
 import { createFakeControl } from "../control.ts";
-import type { Fault } from "../faults.ts";
+import type { FakeFault } from "../faults.ts";
 import { RateLimiter } from "../rate-limit.ts";
 import { SlackApiLog, type SlackApiCall } from "./api-log.ts";
 import { AssistantThreads, setStatus, setSuggestedPrompts, setTitle } from "./assistant.ts";
@@ -81,7 +81,6 @@ export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSla
       oauth,
       limiter,
       apiLog,
-      faults: control.faults,
       updateSettings(patch) {
         settings = mergeSlackSettings(settings, patch);
         if (patch.staticTokens) workspaces.setStaticTokens(patch.staticTokens);
@@ -165,13 +164,13 @@ function callFields(params: SlackParams): Record<string, string> {
 }
 
 /** A scripted refusal as Slack gives it: 429 `ratelimited` with Retry-After, a bare HTTP error, or `ok:false`. */
-function refuseAsSlack(res: ServerResponse, fault: Fault): void {
-  if (fault.kind === "ratelimit") {
+function refuseAsSlack(res: ServerResponse, fault: FakeFault): void {
+  if (fault.fault === "ratelimit") {
     return sendJson(res, 429, { ok: false, error: "ratelimited" }, { "Retry-After": String(fault.retryAfter ?? 1) });
   }
-  if (fault.kind === "status") {
+  if (fault.fault === "refuse") {
     res.writeHead(fault.status, { "Content-Type": "text/plain" });
     return void res.end("upstream error");
   }
-  if (fault.kind === "error") sendJson(res, fault.status ?? 200, { ok: false, error: fault.error });
+  if (fault.fault === "error") sendJson(res, fault.status ?? 200, { ok: false, error: fault.error });
 }

@@ -4,7 +4,7 @@
  * checks the fake makes itself and for scripted faults (a numeric `error` is a Twilio code).
  */
 import type { ServerResponse } from "node:http";
-import type { Fault } from "../faults.ts";
+import type { FakeFault } from "../faults.ts";
 import { sendJson } from "../http.ts";
 
 export interface TwilioError {
@@ -37,10 +37,10 @@ export function sendTwilioError(res: ServerResponse, error: TwilioError, headers
 }
 
 /** A scripted refusal: 429 (20429) with Retry-After, a server error, or the Twilio error code given. */
-export function refuseAsTwilio(res: ServerResponse, fault: Fault): void {
-  if (fault.kind === "ratelimit") return sendTwilioError(res, TWILIO_ERRORS.rateLimited, { "Retry-After": String(fault.retryAfter ?? 1) });
-  if (fault.kind === "status") return sendTwilioError(res, { ...TWILIO_ERRORS.serverError, status: fault.status });
-  if (fault.kind !== "error") return;
+export function refuseAsTwilio(res: ServerResponse, fault: FakeFault): void {
+  if (fault.fault === "ratelimit") return sendTwilioError(res, TWILIO_ERRORS.rateLimited, { "Retry-After": String(fault.retryAfter ?? 1) });
+  if (fault.fault === "refuse") return sendTwilioError(res, { ...TWILIO_ERRORS.serverError, status: fault.status });
+  if (fault.fault !== "error") return;
   const code = Number(fault.error);
   const known = Object.values(TWILIO_ERRORS).find((e) => e.code === code);
   sendTwilioError(res, { status: fault.status ?? known?.status ?? 400, code, message: known?.message ?? `Scripted Twilio error ${code}` });
