@@ -66,7 +66,7 @@ const legacyRuleSchema = z.looseObject({
 
 /**
  * The fakes' older `/__fail` shorthand, `{...oneFieldToMatch, route?, status?, retryAfter?, error?, after?, times?}`,
- * as a rule: 429 → `ratelimit`, an `error` → `error`, another status → `refuse`. Undefined when it is not valid.
+ * as a rule: 429 → `ratelimit`, an `error` → `error`, another status → `refuse`; or what is wrong with it.
  */
 export function legacyRule(body: unknown, defaultRoute: string | undefined): { rule?: unknown; problem?: string } {
   const parsed = legacyRuleSchema.safeParse(body);
