@@ -32,6 +32,8 @@ export function slackBucket(settings: SlackSettings, method: string, teamId: str
   const override = limits.methods[method];
   if (override) return { key, rule: { limit: override.limit, windowMs: override.windowMs ?? limits.windowMs } };
   if (method === POST_MESSAGE) {
+    const channelRule = limits.channels[channel];
+    if (channelRule) return { key, rule: { limit: channelRule.limit, windowMs: channelRule.windowMs ?? limits.windowMs } };
     return { key, rule: { limit: limits.postMessageBurst, windowMs: limits.postMessageBurst * limits.postMessageIntervalMs } };
   }
   const perWindow = METHOD_TIERS[method];

@@ -22,6 +22,8 @@ const rateLimitsSchema = z.strictObject({
   postMessageIntervalMs: z.number().int().positive(),
   /** Per-method overrides, e.g. `{"conversations.replies": {limit: 1}}` (window: `windowMs` unless given). */
   methods: z.record(z.string(), limitSchema),
+  /** chat.postMessage overrides for single channels: a test about something else can say it posts faster. */
+  channels: z.record(z.string(), limitSchema).default({}),
 });
 
 const oauthSchema = z.strictObject({
@@ -64,7 +66,7 @@ export type SlackSettingsPatch = z.input<typeof slackSettingsPatchSchema>;
 export const SLACK_FAKE_OAUTH_CLIENT = { clientId: "1111111111.2222222222", clientSecret: "fake-slack-client-secret" };
 
 export const DEFAULT_SLACK_SETTINGS: SlackSettings = {
-  rateLimits: { enabled: true, windowMs: 60_000, postMessageBurst: 5, postMessageIntervalMs: 1_000, methods: {} },
+  rateLimits: { enabled: true, windowMs: 60_000, postMessageBurst: 5, postMessageIntervalMs: 1_000, methods: {}, channels: {} },
   staticTokens: [...SLACK_FAKE_STATIC_TOKENS],
   oauth: { ...SLACK_FAKE_OAUTH_CLIENT, tokenRotation: false, expiresIn: 43_200 },
   streaming: { olderWorkspaces: [], refusedChannels: [], maxChars: 12_000, lifetimeMs: 300_000 },
@@ -72,7 +74,8 @@ export const DEFAULT_SLACK_SETTINGS: SlackSettings = {
 
 export function mergeSlackSettings(base: SlackSettings, patch: z.output<typeof slackSettingsPatchSchema>): SlackSettings {
   return {
-    rateLimits: { ...base.rateLimits, ...patch.rateLimits },
+    // Channel overrides add up, so suites running side by side can each exempt their own channel.
+    rateLimits: { ...base.rateLimits, ...patch.rateLimits, channels: { ...base.rateLimits.channels, ...patch.rateLimits?.channels } },
     staticTokens: patch.staticTokens ?? base.staticTokens,
     oauth: { ...base.oauth, ...patch.oauth },
     streaming: { ...base.streaming, ...patch.streaming },
