@@ -7,9 +7,9 @@
  *
  * | key | type | what | kept |
  * | --- | --- | --- | --- |
- * | `conv:<place>:meta` | hash | a conversation: id, start, activity, the bot's last answer, summary | the inactivity timeout |
- * | `conv:<place>:log` | sorted set | its messages, scored by timestamp | with `meta` |
- * | `conv:<place>:answers` | list | traces of the bot's recent answers (admin view) | with `meta` |
+ * | `conv:<place>:state` | string (JSON) | a conversation: id, start, the bot's last answer, summary | the inactivity timeout |
+ * | `conv:<place>:log` | sorted set | its messages, scored by timestamp, and its length (lib/conversation/scripts.ts) | with `state` |
+ * | `conv:<place>:answers` | list | traces of the bot's recent answers (admin view) | with `state` |
  * | `seen:<platform>|<tenant>|<message id>` | string | a delivered message was recorded (dedupe) | 1 hour |
  * | `reply:<platform>|<tenant>|<trigger id>` | string | the answer claim of one trigger: posting, draft, done | 1 hour |
  * | `facts:<platform>|<tenant>|<person>` | string | what the bot remembers about a person (JSON) | FACTS_TTL_DAYS |
@@ -28,7 +28,7 @@ import type { ConversationKey, Platform } from "./message.ts";
 export type Tenancy = Pick<ConversationKey, "platform" | "tenant">;
 
 export interface ConversationKeys {
-  meta: string;
+  state: string;
   log: string;
   answers: string;
 }
@@ -56,7 +56,7 @@ function inTenant(where: { platform: Platform; tenant: string }, id: string): st
 /** The keys of one conversation; they always expire together. */
 export function conversationKeys(prefix: string, key: ConversationKey): ConversationKeys {
   const place = `${prefix}:conv:${placeId(key)}`;
-  return { meta: `${place}:meta`, log: `${place}:log`, answers: `${place}:answers` };
+  return { state: `${place}:state`, log: `${place}:log`, answers: `${place}:answers` };
 }
 
 /** Marks a delivered platform message as seen (retries, and Slack's app_mention + message pair of one post). */

@@ -30,9 +30,10 @@ export interface FactStoreOptions {
 
 /**
  * KEYS: facts. ARGV: 1 JSON array of {t: text, n: normalized, r?: normalized text it replaces}, 2 cap, 3 ttl s,
- * 4 now ms. An empty list is deleted rather than stored (cjson would write it as `{}`).
+ * 4 now ms. An empty list is deleted rather than stored (cjson would write it as `{}`). Touches only its key, so on
+ * Upstash it locks that key alone (allow-key-locking).
  */
-const MERGE_FACTS = `
+const MERGE_FACTS = `#!lua flags=allow-key-locking
 local key = KEYS[1]
 local list = {}
 local raw = redis.call('GET', key)

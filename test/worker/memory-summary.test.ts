@@ -1,6 +1,7 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it } from "vitest";
 import { countPromptTokens, countTokens } from "../../lib/context/tokens.ts";
+import { ConversationStore } from "../../lib/conversation/store.ts";
 import { summaryMaxTokens } from "../../lib/memory/fold.ts";
 import { modelRequests } from "../support/model.ts";
 import { BOT_USER_ID, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
@@ -14,6 +15,7 @@ const TURNS = 150;
 // Facts off: the earliest detail can only come back through the summary. One person asks 150 times: no reply limit.
 const env = suiteEnv(SUITE, { PROMPT_TOKEN_BUDGET: String(BUDGET), MEMORY_ENABLED: "false", SUMMARY_ENABLED: "true", CONVERSATION_TIMEOUT_SECONDS: "600", RATE_LIMIT_REPLIES: "1000" });
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
+const store = new ConversationStore(redis, { prefix: `t-${SUITE}`, ttlSeconds: () => 600, maxMessages: 200 });
 
 pumpJobsDuringSuite(env, SUITE);
 
@@ -60,11 +62,11 @@ describe("a long conversation", () => {
     expect(JSON.stringify(turns)).not.toContain("Biscuit");
 
     const conversation = await eventually(async () => {
-      const meta = await redis.hgetall<Record<string, string>>(`t-${SUITE}:conv:slack|${place.team}|${place.channel}|:meta`);
-      return meta?.summary ? meta : undefined;
+      const state = await store.load({ platform: "slack", tenant: place.team, channel: place.channel });
+      return state?.summary ? state : undefined;
     }, 5_000, "the summary");
     expect(countTokens(String(conversation.summary))).toBeLessThanOrEqual(summaryMaxTokens(BUDGET));
-    const log = await redis.zrange<string[]>(`t-${SUITE}:conv:slack|${place.team}|${place.channel}|:log`, 0, -1);
+    const log = conversation.recent.map((m) => m.text);
     expect(log.length).toBeGreaterThan(0);
     expect(log.length).toBeLessThan(2 * TURNS / 5);
     expect(JSON.stringify(log)).not.toContain(`turn1-${id}`);
