@@ -46,13 +46,16 @@ jobs.post("/:kind", async (c) => {
       jobKind.data === "memory" ? await runMemoryJob(rt, job) : await runJob(rt, jobKind.data, job, platformReplier(rt, adapters));
     return c.json({ outcome });
   } catch (err) {
-    if (err instanceof RetryLater) {
-      rt.log.warn("job_retry_later", { kind, trigger: job.trigger.id, seconds: err.retryAfterSeconds });
-      return c.json({ error: "retry later" }, 503, { "Retry-After": String(Math.ceil(err.retryAfterSeconds)) });
-    }
-    throw err;
+    return retryLater(c, rt, kind, job, err);
   }
 });
+
+/** A RetryLater becomes 503 with its Retry-After, which QStash waits out before its next attempt; others rethrow. */
+function retryLater(c: Context<AppEnv>, rt: Runtime, kind: string, job: Job, err: unknown): Response {
+  if (!(err instanceof RetryLater)) throw err;
+  rt.log.warn("job_retry_later", { kind, trigger: job.trigger.id, seconds: err.retryAfterSeconds });
+  return c.json({ error: "retry later" }, 503, { "Retry-After": String(Math.ceil(err.retryAfterSeconds)) });
+}
 
 function parseJob(rawBody: string): Job | null {
   try {
@@ -101,7 +104,10 @@ async function failed(c: Context<AppEnv>, rt: Runtime, rawBody: string): Promise
     status: failure.status,
     retried: failure.retried,
   });
-  const told = await notifyFailure(rt, job, platformReplier(rt, adapters));
-  return c.json({ told });
+  try {
+    return c.json({ told: await notifyFailure(rt, job, platformReplier(rt, adapters)) });
+  } catch (err) {
+    return retryLater(c, rt, "failed", job, err);
+  }
 }
 

@@ -6,17 +6,12 @@
 import type { ConversationKey } from "../message.ts";
 import { placeId } from "../keys.ts";
 import type { Runtime } from "../runtime.ts";
-import { firstAttempt } from "./first-attempt.ts";
 import { limitersFor } from "./limiters.ts";
 
-export async function judgeWithinCap(
-  rt: Runtime,
-  key: ConversationKey,
-  messageId: string,
-  askJudge: () => Promise<boolean>,
-): Promise<boolean> {
+/** `first`: no earlier attempt of the job got this far (the trigger's reply record says so: lib/delivery.ts). */
+export async function judgeWithinCap(rt: Runtime, key: ConversationKey, first: boolean, askJudge: () => Promise<boolean>): Promise<boolean> {
   // A retried judge job was already counted when it first asked.
-  if (!(await firstAttempt(rt, "judge", key, messageId))) return askJudge();
+  if (!first) return askJudge();
   const verdict = await limitersFor(rt).judge.limit(placeId(key));
   if (!verdict.success) {
     rt.log.info("judge_capped", { platform: key.platform, tenant: key.tenant, channel: key.channel });

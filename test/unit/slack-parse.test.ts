@@ -52,7 +52,6 @@ describe("parseSlackEvent", () => {
       addressing: "mention",
       mentions: ["U0BOT0001"],
       replyTarget: { platform: "slack", channel: "C0CHAN001" },
-      redelivery: false,
     });
   });
 
@@ -116,11 +115,6 @@ describe("parseSlackEvent", () => {
     const { message } = parsedMessage(fixture("message-im"));
     expect(message.addressing).toBe("dm");
     expect(message.key).toEqual({ platform: "slack", tenant: "E0GRID001:T0001ABCD", channel: "D0DIRECT1" });
-  });
-
-  it("marks a delivery Slack retried as a redelivery", () => {
-    expect(parsedMessage(fixture("message-im"), { ...OPTS, retryNum: 2 }).message.redelivery).toBe(true);
-    expect(parsedMessage(fixture("message-im"), { ...OPTS, retryNum: 0 }).message.redelivery).toBe(false);
   });
 
   it("keeps thread broadcasts and file shares that carry text", () => {

@@ -5,7 +5,7 @@
  * answered exactly once, whether the post, QStash or Redis failed.
  */
 import { describe, expect, it } from "vitest";
-import { CLAIM_REPLY } from "../../lib/conversation/scripts.ts";
+import { CLAIM_REPLY } from "../../lib/conversation/claim-scripts.ts";
 import { evalshaMatch, injectedFaults, scriptFault } from "../support/fault-control.ts";
 import { prodTimingSuite } from "../support/prod-timing.ts";
 import { BOT_USER_ID, failSlackPosts, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
@@ -64,7 +64,7 @@ describe("a Slack mention at production timing", () => {
 
   it("whose reply claim Redis refuses once (5xx before it ran) is answered once by the retry 12 s later", async () => {
     const channel = newChannel();
-    const claimCall = await evalshaMatch(CLAIM_REPLY, 3, `${kit.keyPrefix}conv:slack|${TEAM}|${channel}|`);
+    const claimCall = await evalshaMatch(CLAIM_REPLY, 5, `${kit.keyPrefix}conv:slack|${TEAM}|${channel}|`);
     await scriptFault(kit.redisProxyControlUrl, { fault: "refuse", bodyContains: claimCall, status: 503 });
     await mention(channel, "are you there?");
 

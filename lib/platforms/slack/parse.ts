@@ -27,8 +27,6 @@ export type SlackParsed =
 
 export interface SlackParseOptions {
   botName: string;
-  /** `X-Slack-Retry-Num`; above 0 marks a redelivery. */
-  retryNum?: number;
   /** The bot's `B…` id when the caller knows it (e.g. from config); own posts are also caught without it. */
   botId?: string;
 }
@@ -94,7 +92,6 @@ function toInboundMessage(
     // The conversation is the place the message was written in: answer a thread in the thread, and a channel
     // message in the channel, so that the answer and the follow-ups stay in the same conversation.
     replyTarget: { platform: "slack", channel: event.channel, ...(inThread ? { threadTs: event.thread_ts } : {}) } satisfies SlackTarget,
-    redelivery: (opts.retryNum ?? 0) > 0,
   };
 }
 
