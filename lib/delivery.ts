@@ -9,6 +9,7 @@
 import type { AnswerTrace } from "./conversation/answer-trace.ts";
 import type { Draft, PostedOutcome } from "./conversation/draft.ts";
 import { CLAIM_TTL_SECONDS } from "./conversation/reply-store.ts";
+import { RetryLater } from "./errors.ts";
 import { publishMemoryJob } from "./memory/hooks.ts";
 import type { PartProgress } from "./message.ts";
 import type { Replier } from "./pipeline.ts";
@@ -100,7 +101,17 @@ async function postDraft(rt: Runtime, job: Job, replier: Replier, attempt: Attem
       attempt.draft = { ...rest, posted: [...rest.posted, id] };
     },
   };
-  await replier.send(job, text, progress);
+  try {
+    await replier.send(job, text, progress);
+  } catch (err) {
+    // Rate limited: this attempt's call was refused before anything happened, so the next attempt need not ask
+    // (unless an earlier attempt's call of the same part is still unconfirmed).
+    if (err instanceof RetryLater && attempt.draft.postingSince !== postingSince) {
+      const { postingSince: _refused, ...rest } = attempt.draft;
+      attempt.draft = rest;
+    }
+    throw err;
+  }
 }
 
 async function keepClaim(rt: Runtime, job: Job, attempt: Attempt): Promise<void> {
