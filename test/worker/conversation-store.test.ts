@@ -50,6 +50,13 @@ async function answer(store: ConversationStore, conversationId: string, trigger:
   });
 }
 
+/** A conversation started by the first of `messages`, with the others recorded after it; answers its id. */
+async function conversationOf(store: ConversationStore, ...messages: InboundMessage[]): Promise<string> {
+  const { state } = await store.record(messages[0]!, { startIfIdle: true, reset: false });
+  for (const m of messages.slice(1)) await store.record(m, { startIfIdle: false, reset: false });
+  return state.id;
+}
+
 /** What the claim read: the log's arrival count (0 when there was nothing to claim). */
 const arrivalsOf = (result: Awaited<ReturnType<typeof claim>>) => (result.status === "claimed" ? result.arrivals : 0);
 
@@ -126,12 +133,11 @@ describe("the conversation store", () => {
     const key = place();
     const a = message(key, 1);
     const b = { ...message(key, 2), author: a.author };
-    const { state } = await store.record(a, { startIfIdle: true, reset: false });
-    await store.record(b, { startIfIdle: false, reset: false });
-    const first = await claim(store, state.id, a);
+    const id = await conversationOf(store, a, b);
+    const first = await claim(store, id, a);
     expect(first).toMatchObject({ status: "claimed", arrivals: 2, first: true });
-    await answer(store, state.id, a, b, arrivalsOf(first));
-    expect((await claim(store, state.id, b)).status).toBe("covered");
+    await answer(store, id, a, b, arrivalsOf(first));
+    expect((await claim(store, id, b)).status).toBe("covered");
   });
 
   it("does not take another person's trigger as answered by an answer that only read it", async () => {
@@ -140,10 +146,9 @@ describe("the conversation store", () => {
     const bob = message(key, 1);
     const alice = message(key, 2);
     expect(alice.author.id).not.toBe(bob.author.id);
-    const { state } = await store.record(bob, { startIfIdle: true, reset: false });
-    await store.record(alice, { startIfIdle: false, reset: false });
-    await answer(store, state.id, alice, alice, arrivalsOf(await claim(store, state.id, alice)));
-    expect((await claim(store, state.id, bob)).status).toBe("claimed");
+    const id = await conversationOf(store, bob, alice);
+    await answer(store, id, alice, alice, arrivalsOf(await claim(store, id, alice)));
+    expect((await claim(store, id, bob)).status).toBe("claimed");
   });
 
   it("does not take an older message that arrived after the answer read the conversation as seen by it", async () => {
@@ -164,13 +169,12 @@ describe("the conversation store", () => {
     const key = place();
     const a = message(key, 1);
     const b = { ...message(key, 2), ts: a.ts, author: a.author };
-    const { state } = await store.record(a, { startIfIdle: true, reset: false });
-    await store.record(b, { startIfIdle: false, reset: false });
-    const first = await claim(store, state.id, a);
+    const id = await conversationOf(store, a, b);
+    const first = await claim(store, id, a);
     expect(first.status).toBe("claimed");
-    await answer(store, state.id, a, a, arrivalsOf(first));
-    expect((await claim(store, state.id, a)).status).toBe("done");
-    expect((await claim(store, state.id, b)).status).toBe("claimed");
+    await answer(store, id, a, a, arrivalsOf(first));
+    expect((await claim(store, id, a)).status).toBe("done");
+    expect((await claim(store, id, b)).status).toBe("claimed");
   });
 
   it("gives a released claim to the next attempt with what the first one got out", async () => {

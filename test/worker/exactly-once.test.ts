@@ -9,17 +9,14 @@ import { APOLOGY } from "../../functions/job-failure.ts";
 import { RECORD_REPLY } from "../../lib/conversation/claim-scripts.ts";
 import { ConversationStore } from "../../lib/conversation/store.ts";
 import { evalshaMatch, injectedFaults, scriptFault } from "../support/fault-control.ts";
-import { prodTimingSuite } from "../support/prod-timing.ts";
-import { BOT_USER_ID, failSlackPosts, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { ALL_RETRIES_MS, prodTimingSuite, QSTASH_RETRY_DELAYS_MS } from "../support/prod-timing.ts";
+import { failSlackPosts, newSlackChannel, signedSlackRequest, slackMention, slackPosts } from "../support/slack.ts";
 import { newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, BOT_NUMBER } from "../support/twilio.ts";
 import { callWorker, pumpJobsDuringSuite, SLACK_API_BASE_URL } from "../support/worker.ts";
 
 const SUITE = "exactlyonce";
 const TEAM = "TEXACTLYONCE";
-/** QStash's retries come e^2.5, e^5 and e^7.5 s after the first attempt, each counted from the one before. */
-const FIRST_RETRY_MS = 12_182;
-const SECOND_RETRY_MS = 148_413;
-const ALL_RETRIES_MS = SECOND_RETRY_MS + 1_808_042;
+const [FIRST_RETRY_MS, SECOND_RETRY_MS] = QSTASH_RETRY_DELAYS_MS;
 const REPLY_PATH = `/t/${SUITE}/jobs/reply`;
 const FAILED_PATH = `/t/${SUITE}/jobs/failed`;
 /** RECORD_REPLY's keys: state, log, reply, answers. */
@@ -27,18 +24,14 @@ const RECORD_REPLY_KEYS = 4;
 const SLACK_CONTROL = SLACK_API_BASE_URL.replace(/\/api$/, "");
 const kit = prodTimingSuite(SUITE, { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_PHONE_NUMBER: BOT_NUMBER });
 const store = new ConversationStore(kit.redis, { prefix: `t-${SUITE}`, ttlSeconds: () => 120, maxMessages: 200 });
-let seq = 0;
 
 pumpJobsDuringSuite(kit.env, SUITE);
 
-function newChannel(): string {
-  seq += 1;
-  return `CEO${Date.now().toString(36).toUpperCase()}${seq}`;
-}
+const newChannel = () => newSlackChannel("CEO");
 
 async function mention(channel: string, text: string): Promise<void> {
-  const event = slackMessageEvent({ team: TEAM, channel, user: "UALICE", text: `<@${BOT_USER_ID}> ${text}` });
-  expect((await callWorker(kit.env, await signedSlackRequest(event.body))).status).toBe(200);
+  const res = await callWorker(kit.env, await signedSlackRequest(slackMention({ team: TEAM, channel, user: "UALICE", text }).body));
+  expect(res.status).toBe(200);
 }
 
 /** The Slack fake's record of the Web API calls of one method in one channel. */

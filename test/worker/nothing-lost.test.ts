@@ -7,29 +7,22 @@
 import { describe, expect, it } from "vitest";
 import { INGEST } from "../../lib/conversation/scripts.ts";
 import { evalshaMatch, injectedFaults, scriptFault } from "../support/fault-control.ts";
-import { prodTimingSuite } from "../support/prod-timing.ts";
-import { BOT_USER_ID, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { ALL_RETRIES_MS, prodTimingSuite } from "../support/prod-timing.ts";
+import { newSlackChannel, signedSlackRequest, slackMention, slackPosts } from "../support/slack.ts";
 import { BOT_NUMBER, newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN } from "../support/twilio.ts";
 import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "nothinglost";
 const TEAM = "TNOTHINGLOST";
 const REPLY_PATH = `/t/${SUITE}/jobs/reply`;
-const ALL_RETRIES_MS = 12_182 + 148_413 + 1_808_042;
 /** INGEST's keys: state, log, seen, reply, claim. */
 const INGEST_KEYS = 5;
 const kit = prodTimingSuite(SUITE, { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_PHONE_NUMBER: BOT_NUMBER });
-let seq = 0;
 
 pumpJobsDuringSuite(kit.env, SUITE);
 
-function newChannel(): string {
-  seq += 1;
-  return `CNL${Date.now().toString(36).toUpperCase()}${seq}`;
-}
-
-const mentionEvent = (channel: string, user: string, text: string) =>
-  slackMessageEvent({ team: TEAM, channel, user, text: `<@${BOT_USER_ID}> ${text}` });
+const newChannel = () => newSlackChannel("CNL");
+const mentionEvent = (channel: string, user: string, text: string) => slackMention({ team: TEAM, channel, user, text });
 
 /** Delivers a Slack event as Slack does (`retry` > 0: Slack's n-th retry of it); answers the HTTP status. */
 async function deliver(event: { body: string }, retry = 0): Promise<number> {

@@ -6,7 +6,7 @@
  */
 import * as z from "zod";
 import { RetryLater } from "../../errors.ts";
-import { messagesUrl, retryAfterSeconds } from "./send.ts";
+import { messagesUrl, retryAfterSeconds, type SendTwilioSmsArgs } from "./send.ts";
 
 /** Twilio's clock and ours differ a little: look this far before the call began. */
 const CLOCK_SLACK_MS = 10_000;
@@ -18,16 +18,9 @@ const listSchema = z.looseObject({
   messages: z.array(z.looseObject({ sid: z.string(), body: z.string().nullish(), date_created: z.string().nullish() })),
 });
 
-export interface SentSmsQuery {
-  apiBaseUrl: string;
-  accountSid: string;
-  authToken: string;
-  to: string;
-  from: string;
-  body: string;
+export interface SentSmsQuery extends SendTwilioSmsArgs {
   /** When the earlier attempt's call began, ms since the epoch. */
   since: number;
-  fetch?: typeof fetch;
 }
 
 /** The sid of a text with `body` sent from `from` to `to` since `since`, or null. */
