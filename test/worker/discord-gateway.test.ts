@@ -134,15 +134,18 @@ describe("a Discord channel conversation over the Gateway", () => {
     expect(await conversationKeys(channel)).toEqual([]);
   });
 
-  it("posts one answer to each of two mentions even when both answers have the same text", async () => {
+  it("posts both of two follow-up answers with the same text in one channel", async () => {
     const channel = newChannel();
     await scriptModel({ match: `same-${channel}`, reply: "Sure.", times: 2 });
-    await say(channel, alice, `can you help? same-${channel}`, { mention: true });
+    await say(channel, alice, `can you help me plan a picnic? start-${channel}`, { mention: true });
     await eventually(async () => (await posts(channel)).length === 1, 15_000, "the first answer");
-    await say(channel, bob, `me too? same-${channel}`, { mention: true });
-    const both = await eventually(async () => (await posts(channel)).length === 2 && posts(channel), 15_000, "the second answer");
-    expect(both.map((p) => p.content)).toEqual(["Sure.", "Sure."]);
-    expect(new Set(both.map((p) => p.id)).size).toBe(2);
+    for (const [n, question] of ["could you bring the blanket?", "and could you bring the lemonade?"].entries()) {
+      await say(channel, alice, `${question} same-${channel}`);
+      await eventually(async () => (await posts(channel)).length === n + 2, 15_000, `follow-up answer ${n + 1}`);
+    }
+    const [, ...followUps] = await posts(channel);
+    expect(followUps.map((p) => [p.content, p.message_reference])).toEqual([["Sure.", undefined], ["Sure.", undefined]]);
+    expect(new Set(followUps.map((p) => p.id)).size).toBe(2);
   });
 
   it("tries a message whose job could not be published again, from the object's storage, and answers it once", async () => {
