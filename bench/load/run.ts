@@ -66,6 +66,7 @@ try {
     PUBLIC_BASE_URL: publicBaseUrl,
     OPENAI_API_KEY: "bench-key",
     OPENAI_BASE_URL: stack.modelUrl,
+    TOKEN_ENCRYPTION_KEY: "M+e7RUJyulaG3rY9rqXBRhir6C14DMhIkwLQGzqqdbE=",
     SLACK_SIGNING_SECRET: traffic.SLACK_SIGNING_SECRET,
     SLACK_BOT_TOKEN: "xoxb-bench",
     SLACK_API_BASE_URL: stack.fakes.slack,
