@@ -2,7 +2,8 @@
  * @module
  * A Discord REST API stand-in for tests and `npm run dev`, under `/api/v10` like the real one: interaction
  * webhooks (edit `@original`, follow-ups), channel messages (Bot token, `enforce_nonce`), the bulk overwrite of
- * application commands, and `GET /gateway/bot`. It records what people would see; `/__calls`, `/__fail`,
+ * application commands, `GET /gateway/bot`, and `GET /channels/{id}` (a text channel everyone sees, unless a test
+ * described it with `PUT /__channels/{id}` `{type?, parent_id?, permission_overwrites?}`). It records what people would see; `/__calls`, `/__fail`,
  * `/__reset` (see ./http.ts) let tests read it and script failures: `{route, status: 429, retryAfter}` answers
  * Discord's JSON 429, `error: "cloudflare"` a non-JSON one, any other `error` is a Discord JSON error code.
  * Standalone: `node dev/fakes/discord.ts` (DISCORD_FAKE_PORT, default 8092).
@@ -13,6 +14,7 @@ import { serveStandalone } from "../serve-standalone.ts";
 
 export const DEFAULT_DISCORD_FAKE_PORT = 8092;
 const API_PREFIX = "/api/v10";
+const CHANNELS_CONTROL_PATH = "/__channels/";
 /** The bot the fake posts as: its user id is its application id, as for every bot made since 2019. */
 export const DISCORD_FAKE_BOT = { userId: "100000000000000001", applicationId: "100000000000000001", username: "Parley" };
 const MAX_CONTENT = 2_000;
@@ -20,7 +22,7 @@ const DISCORD_EPOCH_MS = 1_420_070_400_000n;
 const ERROR = { EMPTY_MESSAGE: 50006, INVALID_FORM_BODY: 50035, UNAUTHORIZED: 0 } as const;
 const IDENTIFY_BUDGET = 1_000;
 
-export type DiscordRoute = "edit_original" | "followup" | "channel_message" | "register_commands";
+export type DiscordRoute = "edit_original" | "followup" | "channel_message" | "register_commands" | "get_channel";
 
 /** One accepted call: a message as people would see it, or a command registration. */
 export interface RecordedDiscordCall extends Record<string, unknown> {
@@ -68,6 +70,8 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
   const originals = new Map<string, string>();
   /** channel + nonce → the message that nonce created, for `enforce_nonce`. */
   const byNonce = new Map<string, PostedChannelMessage>();
+  /** Channels a test described; any other id is a plain text channel without permission overwrites. */
+  const channels = new Map<string, Record<string, unknown>>();
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, path: string[]): Promise<void> {
     const method = req.method ?? "GET";
@@ -117,6 +121,11 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
       control.record({ ...call, commands });
       return sendJson(res, 200, commands);
     }
+    if (method === "GET" && path[0] === "channels" && path.length === 2) {
+      if (needsBot()) return;
+      if (failed(res, control.takeFailure({ route: "get_channel", channelId: path[1]! }))) return;
+      return sendJson(res, 200, { id: path[1], type: 0, permission_overwrites: [], ...channels.get(path[1]!) });
+    }
     if (method === "GET" && path.join("/") === "gateway/bot") {
       if (needsBot()) return;
       return sendJson(res, 200, {
@@ -143,6 +152,10 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
     port: opts.port,
     ...(opts.host ? { host: opts.host } : {}),
     async handle(req, res, url) {
+      if (req.method === "PUT" && url.pathname.startsWith(CHANNELS_CONTROL_PATH)) {
+        channels.set(decodeURIComponent(url.pathname.slice(CHANNELS_CONTROL_PATH.length)), await readJson(req));
+        return sendJson(res, 200, { ok: true });
+      }
       if (await control.handle(req, res, url)) return;
       if (!url.pathname.startsWith(`${API_PREFIX}/`)) return sendJson(res, 404, { message: "404: Not Found", code: 0 });
       await handleApi(req, res, url.pathname.slice(API_PREFIX.length + 1).split("/").map(decodeURIComponent));

@@ -1,5 +1,6 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it, vi } from "vitest";
+import { DATA_BLOCK_OPEN } from "../../lib/context/data-block.ts";
 import { FACTS_SYSTEM } from "../../lib/llm/memory-wording.ts";
 import { FORGET_CONFIRMATION } from "../../lib/memory/forget.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
@@ -81,10 +82,11 @@ describe("what the bot remembers about people", () => {
     await mention(place, "URUNNER", `what should I eat the night before? second-${place.id}`);
     await postCount(place.channel, 2, "answer in the new conversation");
     const [reply] = (await modelRequests(`second-${place.id}`)).filter((r) => r.messages[0]!.content !== FACTS_SYSTEM);
-    const system = reply!.messages[0]!.content;
-    expect(system).toContain("training for a marathon in April");
+    const [data, ...turns] = reply!.messages.slice(1);
+    expect(data!.content.startsWith(DATA_BLOCK_OPEN)).toBe(true);
+    expect(data!.content).toContain("training for a marathon in April");
     // The first conversation itself is gone: the fact is the only way the model knows it.
-    expect(JSON.stringify(reply!.messages.slice(1))).not.toContain("marathon");
+    expect(JSON.stringify(turns)).not.toContain("marathon");
   });
 
   it("replaces a fact the person contradicts and does not store a repeated one twice", async () => {
@@ -103,12 +105,16 @@ describe("what the bot remembers about people", () => {
     expect(stored).toEqual(["UMOVER lives in Berlin now"]);
   });
 
-  it("forgets everything about a person who says 'forget me', and confirms", async () => {
+  it("forgets everything about a person who says 'forget me', in every conversation of the workspace, and confirms", async () => {
     const place = newPlace();
+    const elsewhere = { team: place.team, channel: `${place.channel}X` };
     const user = `UFORGET${place.id}`;
     await mention(place, user, `I'm allergic to hazelnuts. secret-${place.id}`);
     await postCount(place.channel, 1, "first answer");
-    await eventually(async () => (await redis.get(factsKey(place.team, user))) !== null, 15_000, "the fact to be stored");
+    await mention(elsewhere, user, `I'm a nurse. other-${place.id}`);
+    await eventually(async () => JSON.stringify(await redis.get(factsKey(place.team, user))).includes("nurse"), 15_000, "the facts to be stored");
+    await mention(elsewhere, "UBOB", `I'm Bob and I stay. bob-${place.id}`);
+    await postCount(elsewhere.channel, 2, "the answers in the other channel");
 
     await mention(place, user, "forget me");
     const posts = await postCount(place.channel, 2, "confirmation");
@@ -116,13 +122,20 @@ describe("what the bot remembers about people", () => {
     await settle(500);
 
     // The reply rate limit's counter (a number, gone after its window) is kept on purpose: forgetting must not
-    // reset a limit. Everything else that names the person or repeats what they said must be gone.
-    const about = (await dumpSuiteKeys()).filter(
+    // reset a limit; the forget mark holds only when they asked. Everything else that names the person or repeats
+    // what they said, here or in the other channel, must be gone.
+    const keys = await dumpSuiteKeys();
+    const mark = keys.find(({ key }) => key === `${PREFIX}:forgotten:slack|${place.team}|${user}`);
+    expect(mark?.content).toMatch(/^"?\d+"?$/);
+    const about = keys.filter(
       ({ key, content }) =>
         !key.startsWith(`${PREFIX}:limit:`) &&
-        (`${key} ${content}`.includes(user) || content.includes("hazelnuts") || content.includes(`secret-${place.id}`)),
+        key !== mark?.key &&
+        (`${key} ${content}`.includes(user) || /hazelnuts|nurse/.test(content) || content.includes(`secret-${place.id}`) || content.includes(`other-${place.id}`)),
     );
     expect(about).toEqual([]);
+    // Other people's messages stay.
+    expect(JSON.stringify(await redis.zrange(`${PREFIX}:conv:slack|${place.team}|${elsewhere.channel}|:log`, 0, -1))).toContain(`bob-${place.id}`);
   });
 
   it("drops extraction output that fails validation, logs it, and still answers", async () => {

@@ -1,0 +1,88 @@
+/**
+ * @module
+ * The conversation side of "forget me": in every live conversation of the tenant, the person's messages written up
+ * to their request and the bot's answers to them leave the log; the running summary (it may retell them; it is
+ * dropped, not rebuilt) and the stored prompts of the admin view go too. The tenant's conversations are found with
+ * SCAN in bounded batches; each conversation is one small script that gets all its keys in KEYS.
+ */
+import type { Redis } from "@upstash/redis/cloudflare";
+import { conversationKeysOfLog, tenantLogPattern, type ConversationKeys, type Tenancy } from "../keys.ts";
+
+/** Keys SCAN looks at per call: one call stays short on a large database. */
+const SCAN_BATCH = 1_000;
+
+/**
+ * KEYS: meta, log, answers. ARGV: 1 person id, 2 through (ms). The bot's answers that go are those to the person
+ * and every one written after the person's first message there: the bot had read them, and may retell them.
+ * Returns how many messages left the log. The person's
+ * id also leaves the record of whom the bot answered last (an empty list is removed: cjson would write `{}`).
+ */
+const ERASE_PERSON = `#!lua flags=allow-key-locking
+local meta, log, answers = KEYS[1], KEYS[2], KEYS[3]
+local person, through = ARGV[1], tonumber(ARGV[2])
+local messages = {}
+local since = nil
+for _, raw in ipairs(redis.call('ZRANGE', log, 0, -1)) do
+  local m = cjson.decode(raw)
+  m.theirs = m.role == 'user' and m.authorId == person and m.ts <= through
+  if m.theirs and (since == nil or m.ts < since) then since = m.ts end
+  messages[#messages + 1] = {raw = raw, m = m}
+end
+local removed = 0
+for _, entry in ipairs(messages) do
+  local m = entry.m
+  local read = m.role == 'assistant' and (m.replyToAuthorId == person or (since ~= nil and m.ts >= since))
+  if m.theirs or read then
+    redis.call('ZREM', log, entry.raw)
+    removed = removed + 1
+  end
+end
+local replied = redis.call('HGET', meta, 'lastBotReplyTo')
+if replied then
+  local others = {}
+  for _, id in ipairs(cjson.decode(replied)) do
+    if id ~= person then others[#others + 1] = id end
+  end
+  if #others == 0 then redis.call('HDEL', meta, 'lastBotReplyTo')
+  else redis.call('HSET', meta, 'lastBotReplyTo', cjson.encode(others)) end
+end
+redis.call('HDEL', meta, 'summary')
+redis.call('DEL', answers)
+return removed
+`;
+
+export interface Erased {
+  conversations: number;
+  messages: number;
+}
+
+export class MessageEraser {
+  private readonly redis: Redis;
+  private readonly prefix: string;
+  private readonly script;
+
+  constructor(redis: Redis, prefix: string) {
+    this.redis = redis;
+    this.prefix = prefix;
+    this.script = redis.createScript<number>(ERASE_PERSON);
+  }
+
+  /** Every live conversation of the tenant, one SCAN batch at a time. */
+  async eraseEverywhere(where: Tenancy, personId: string, through: number): Promise<Erased> {
+    const erased: Erased = { conversations: 0, messages: 0 };
+    let cursor = "0";
+    do {
+      const [next, logKeys] = await this.redis.scan(cursor, { match: tenantLogPattern(this.prefix, where), count: SCAN_BATCH });
+      const removed = await Promise.all(logKeys.map((logKey) => this.erase(conversationKeysOfLog(logKey), personId, through)));
+      erased.conversations += logKeys.length;
+      erased.messages += removed.reduce((sum, n) => sum + n, 0);
+      cursor = String(next);
+    } while (cursor !== "0");
+    return erased;
+  }
+
+  /** One conversation; returns how many messages left its log. */
+  async erase(keys: ConversationKeys, personId: string, through: number): Promise<number> {
+    return Number(await this.script.exec([keys.meta, keys.log, keys.answers], [personId, String(through)]));
+  }
+}
