@@ -207,10 +207,10 @@ async function answer(
   });
   // An answer an earlier attempt began to post was already judged, counted and written: finish it as it is.
   const resuming = progress.text !== undefined;
-  if (!resuming && kind === "judge" && !(await judgeWithinCap(rt, job.key, job.trigger.id, () => rt.llm.judge(prompt)))) {
+  if (!resuming && kind === "judge" && !(await judgeWithinCap(rt, job, () => rt.llm.judge(prompt)))) {
     return "judge_no";
   }
-  const allowance = resuming ? "allowed" : await checkReplyRate(rt, job.key, job.trigger);
+  const allowance = resuming ? "allowed" : await checkReplyRate(rt, job);
   if (allowance !== "allowed") {
     if (allowance === "notify") {
       await replier.send(job, RATE_LIMIT_NOTICE);

@@ -2,9 +2,10 @@
  * @module
  * A job as QStash keeps it (for its retries, its logs and the failure callback): ids in the clear, the personal
  * fields sealed (lib/secrets/seal.ts). Clear: platform, tenant, conversation id, the trigger's id and time, the
- * decision, the bot, the platform's own instructions, the place's visibility. Sealed: the place's channel and thread
- * (for SMS, both phone numbers), who wrote the trigger (id and display name) and where the answer goes (a phone
- * number, a Discord interaction token). Only a holder of TOKEN_ENCRYPTION_KEY reads them.
+ * decision, the platform's own instructions, the place's visibility. Sealed: the place's channel and thread (for
+ * SMS, both phone numbers), who wrote the trigger (id and display name), where the answer goes (a phone number, a
+ * Discord interaction token) and the bot's identity (an SMS bot is a phone number too). Only a holder of
+ * TOKEN_ENCRYPTION_KEY reads them.
  */
 import * as z from "zod";
 import type { Sealer } from "../secrets/seal.ts";
@@ -20,6 +21,7 @@ const personalSchema = z.object({
   authorId: z.unknown(),
   authorName: z.unknown(),
   replyTarget: z.unknown(),
+  bot: z.unknown(),
 });
 
 const wireSchema = z.looseObject({
@@ -43,13 +45,14 @@ export class JobPayloadError extends Error {
 }
 
 export async function sealJob(job: Job, sealer: Sealer): Promise<SealedJob> {
-  const { key, trigger, replyTarget, ...clear } = job;
+  const { key, trigger, replyTarget, bot, ...clear } = job;
   const personal = {
     channel: key.channel,
     ...(key.thread !== undefined ? { thread: key.thread } : {}),
     authorId: trigger.authorId,
     authorName: trigger.authorName,
     replyTarget,
+    bot,
   };
   return {
     v: FORMAT,
@@ -77,6 +80,7 @@ export async function openJob(body: unknown, sealer: Sealer, schema: z.ZodType<J
     key: { platform, tenant, channel: personal.channel, ...(personal.thread !== undefined ? { thread: personal.thread } : {}) },
     trigger: { id: trigger.id, ts: trigger.ts, authorId: personal.authorId, authorName: personal.authorName },
     replyTarget: personal.replyTarget,
+    bot: personal.bot,
   });
   if (!job.success) throw new JobPayloadError(issuePaths(job.error));
   return job.data;
