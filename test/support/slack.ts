@@ -24,6 +24,13 @@ export async function signedSlackRequest(
 }
 
 let seq = 0;
+let lastDistinctMs = 0;
+
+/** A Slack ts with a millisecond no other call got: the engine orders messages by ms, and `seq` repeats them. */
+export function distinctSlackTs(): string {
+  lastDistinctMs = Math.max(Date.now(), lastDistinctMs + 5);
+  return `${Math.floor(lastDistinctMs / 1000)}.${String(lastDistinctMs % 1000).padStart(3, "0")}000`;
+}
 
 /** A `message` (or `app_mention`) event_callback as Slack sends it for a channel message. */
 export function slackMessageEvent(args: {

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { generateDiscordKeys, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
 import { askInteraction, discordCalls, failDiscordCalls, signedInteractionRequest } from "../support/discord.ts";
 import { replyPrompt, storedFacts } from "../support/memory.ts";
-import { BOT_USER_ID, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { BOT_USER_ID, distinctSlackTs, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, suiteEnv } from "../support/worker.ts";
 
 const SUITE = "factvis";
@@ -11,7 +11,6 @@ const PREFIX = `t-${SUITE}`;
 const env = suiteEnv(SUITE, { MEMORY_ENABLED: "true", DISCORD_BOT_TOKEN: "test-discord-bot-token" });
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
 let seq = 0;
-let lastTs = 0;
 let discordKeys: DiscordSigningKeys;
 
 pumpJobsDuringSuite(env, SUITE);
@@ -25,18 +24,12 @@ function uniqueId(): string {
   return `${Date.now().toString(36).toUpperCase()}${seq}`;
 }
 
-/** Slack ts with distinct milliseconds: the engine orders messages by ms. */
-function nextTs(): string {
-  lastTs = Math.max(Date.now(), lastTs + 5);
-  return `${Math.floor(lastTs / 1000)}.${String(lastTs % 1000).padStart(3, "0")}000`;
-}
-
 type ChannelType = "channel" | "group" | "im" | "mpim";
 
 /** A message to the bot as Slack delivers it: a mention in a channel, plain text in a DM. */
 async function tellSlack(team: string, channel: string, channelType: ChannelType, user: string, text: string): Promise<void> {
   const addressed = channelType === "im" ? text : `<@${BOT_USER_ID}> ${text}`;
-  const event = slackMessageEvent({ team, channel, channelType, user, text: addressed, ts: nextTs() });
+  const event = slackMessageEvent({ team, channel, channelType, user, text: addressed, ts: distinctSlackTs() });
   expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
   await eventually(async () => (await slackPosts(channel)).some((p) => p.text.includes(text.slice(-20))) || undefined, 15_000, `the answer in ${channel}`);
 }

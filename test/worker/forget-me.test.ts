@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { FORGET_CONFIRMATION } from "../../lib/memory/forget.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { storedFacts } from "../support/memory.ts";
-import { BOT_USER_ID, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { BOT_USER_ID, distinctSlackTs, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_ACCOUNT_SID, twilioSuiteEnv } from "../support/twilio.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle } from "../support/worker.ts";
 
@@ -14,7 +14,6 @@ const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String
 /** Long enough for a job that should not post to have run. */
 const QUIET_MS = 2_000;
 let seq = 0;
-let lastTs = 0;
 
 pumpJobsDuringSuite(env, SUITE);
 
@@ -24,11 +23,9 @@ function newTeam() {
   return { team: `TFGT${id}`, id };
 }
 
-/** A Slack delivery, addressed to the bot or not, with a millisecond of its own. */
+/** A Slack delivery, addressed to the bot or not. */
 async function say(place: { team: string; channel: string }, user: string, text: string, addressed = true): Promise<Response> {
-  lastTs = Math.max(Date.now(), lastTs + 5);
-  const ts = `${Math.floor(lastTs / 1000)}.${String(lastTs % 1000).padStart(3, "0")}000`;
-  const event = slackMessageEvent({ ...place, user, text: addressed ? `<@${BOT_USER_ID}> ${text}` : text, ts });
+  const event = slackMessageEvent({ ...place, user, text: addressed ? `<@${BOT_USER_ID}> ${text}` : text, ts: distinctSlackTs() });
   return callWorker(env, await signedSlackRequest(event.body));
 }
 

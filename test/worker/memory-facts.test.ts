@@ -4,7 +4,7 @@ import { DATA_BLOCK_OPEN } from "../../lib/context/data-block.ts";
 import { FACTS_SYSTEM } from "../../lib/llm/memory-wording.ts";
 import { FORGET_CONFIRMATION } from "../../lib/memory/forget.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
-import { BOT_USER_ID, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { BOT_USER_ID, distinctSlackTs, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { callWorker, eventually, settle, pumpJobsDuringSuite, suiteEnv } from "../support/worker.ts";
 
 const SUITE = "memfacts";
@@ -22,15 +22,8 @@ function newPlace() {
   return { team: `TMEM${id}`, channel: `CMEM${id}`, id };
 }
 
-let lastTs = 0;
-/** Slack ts with distinct milliseconds: the engine orders messages by ms, and the helper's default repeats them. */
-function nextTs(): string {
-  lastTs = Math.max(Date.now(), lastTs + 5);
-  return `${Math.floor(lastTs / 1000)}.${String(lastTs % 1000).padStart(3, "0")}000`;
-}
-
 async function mention(place: { team: string; channel: string }, user: string, text: string) {
-  const event = slackMessageEvent({ ...place, user, text: `<@${BOT_USER_ID}> ${text}`, ts: nextTs() });
+  const event = slackMessageEvent({ ...place, user, text: `<@${BOT_USER_ID}> ${text}`, ts: distinctSlackTs() });
   const res = await callWorker(env, await signedSlackRequest(event.body));
   expect(res.status).toBe(200);
 }
