@@ -5,6 +5,7 @@
  * `node dev/o200k-facts.generate.ts > lib/context/o200k-facts.ts`, then `npx vitest run test/unit/tokens.test.ts`.
  */
 import o200k from "gpt-tokenizer/encoding/o200k_base";
+import { encodeWords } from "../lib/context/word-list.ts";
 
 /** How many word tokens the estimator may count as one token, earliest merges first (bundle size vs. accuracy). */
 const SPACED_WORD_COUNT = 8_000;
@@ -43,11 +44,11 @@ const lines = [
   "/** Bit (a * 128 + b) is set when the two ASCII characters a, b together are one o200k token (base64). */",
   `export const ASCII_PAIR_TOKENS = ${literal(Buffer.from(pairBits).toString("base64"))};`,
   "",
-  `/** ${SPACED_WORD_COUNT} words that are one o200k token with a leading space, "|"-separated, space left out. */`,
-  `export const SPACED_WORD_TOKENS = ${literal(spacedWords.join("|"))};`,
+  `/** ${SPACED_WORD_COUNT} words that are one o200k token with a leading space, space left out (front-coded: word-list.ts). */`,
+  `export const SPACED_WORD_TOKENS = ${literal(encodeWords(spacedWords))};`,
   "",
-  `/** ${BARE_WORD_COUNT} words that are one o200k token as they stand (start of a line), "|"-separated. */`,
-  `export const BARE_WORD_TOKENS = ${literal(bareWords.join("|"))};`,
+  `/** ${BARE_WORD_COUNT} words that are one o200k token as they stand (start of a line), front-coded. */`,
+  `export const BARE_WORD_TOKENS = ${literal(encodeWords(bareWords))};`,
   "",
   "/** Every o200k token made only of whitespace. */",
   `export const WHITESPACE_TOKENS: readonly string[] = ${literal(whitespace)};`,

@@ -58,7 +58,7 @@ admin.get("/conversations/:key", async (c) => {
   if (!key.success) {
     return c.json({ error: "key must be platform|tenant|channel|thread (thread may be empty), URL-encoded" }, 400);
   }
-  const state = await rt.store.load(key.data);
+  const [state, secondsLeft] = await Promise.all([rt.store.load(key.data), rt.store.secondsLeft(key.data)]);
   if (!state) return c.json({ key: key.data, active: false }, 404);
   const answers = await rt.store.recentAnswers(key.data, state.id);
   return c.json({
@@ -68,7 +68,7 @@ admin.get("/conversations/:key", async (c) => {
       id: state.id,
       startedAt: state.startedAt,
       lastActivityAt: state.lastActivityAt,
-      expiresInSeconds: state.ttlSeconds,
+      expiresInSeconds: secondsLeft,
       lastBotReplyAt: state.lastBotReplyAt ?? null,
       participants: participantsOf(state.recent),
       summary: state.summary ?? null,

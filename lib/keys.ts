@@ -7,9 +7,9 @@
  *
  * | key | type | what | kept |
  * | --- | --- | --- | --- |
- * | `conv:<place>:meta` | hash | a conversation: id, start, activity, the bot's last answer, summary | the inactivity timeout |
- * | `conv:<place>:log` | sorted set | its messages, scored by timestamp | with `meta` |
- * | `conv:<place>:answers` | list | traces of the bot's recent answers (admin view) | with `meta` |
+ * | `conv:<place>:state` | string (JSON) | a conversation: id, start, the bot's last answer, summary | the inactivity timeout |
+ * | `conv:<place>:log` | sorted set | its messages, scored by timestamp, and its length (lib/conversation/scripts.ts) | with `state` |
+ * | `conv:<place>:answers` | list | traces of the bot's recent answers (admin view) | with `state` |
  * | `seen:<platform>|<tenant>|<message id>` | string | a delivered message was recorded (dedupe) | 1 hour |
  * | `reply:<platform>|<tenant>|<trigger id>` | string | the answer claim of one trigger: posting, draft, done | 1 hour |
  * | `facts:<platform>|<tenant>|<person>` | string | what the bot remembers about a person (JSON) | FACTS_TTL_DAYS |
@@ -31,7 +31,7 @@ import type { ConversationKey, Platform } from "./message.ts";
 export type Tenancy = Pick<ConversationKey, "platform" | "tenant">;
 
 export interface ConversationKeys {
-  meta: string;
+  state: string;
   log: string;
   answers: string;
 }
@@ -64,7 +64,7 @@ export function conversationKeys(prefix: string, key: ConversationKey): Conversa
 const LOG_SUFFIX = ":log";
 
 function keysOfConversation(base: string): ConversationKeys {
-  return { meta: `${base}:meta`, log: `${base}${LOG_SUFFIX}`, answers: `${base}:answers` };
+  return { state: `${base}:state`, log: `${base}${LOG_SUFFIX}`, answers: `${base}:answers` };
 }
 
 /** Marks a delivered platform message as seen (retries, and Slack's app_mention + message pair of one post). */

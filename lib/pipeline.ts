@@ -47,7 +47,6 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
       rt.store.record(msg, {
         startIfIdle: explicit !== null || reset || Boolean(opts.alwaysAnswer),
         reset,
-        now: rt.now(),
         ...(opts.optOuts ? { optOutKey: optOuts.key(msg.key, msg.author.id) } : {}),
       }),
       msg.consent && optOuts.record(msg.key, msg.author.id, msg.consent),

@@ -1,7 +1,9 @@
 /**
  * @module
  * Sends planned messages at a fixed rate without waiting for earlier answers (as platforms do), and times each
- * acknowledgement from send to the end of the response.
+ * acknowledgement from send to the end of the response. `sendInterleaved` sends every message to Parley and the
+ * same message to the do-nothing Worker half a period later, so both see the same machine at the same moments and
+ * background load moves both figures alike.
  */
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -12,26 +14,45 @@ export interface Ack {
   ms: number;
 }
 
-export async function sendAtRate(baseUrl: string, messages: readonly PlannedMessage[], perSecond: number): Promise<Ack[]> {
+export interface InterleavedAcks {
+  parley: Ack[];
+  noop: Ack[];
+}
+
+async function timed(request: Request): Promise<Ack> {
+  const t0 = performance.now();
+  try {
+    const res = await fetch(request);
+    await res.arrayBuffer();
+    return { status: res.status, ms: performance.now() - t0 };
+  } catch {
+    return { status: 0, ms: performance.now() - t0 };
+  }
+}
+
+/** Sends `requests` (built when due) one every 1000/perSecond ms; resolves with every acknowledgement, in order. */
+async function sendPaced(requests: readonly (() => Request)[], perSecond: number): Promise<Ack[]> {
   const started = performance.now();
   const inFlight: Promise<Ack>[] = [];
-  for (let i = 0; i < messages.length; i++) {
-    const due = started + (i * 1000) / perSecond;
-    const wait = due - performance.now();
+  for (let i = 0; i < requests.length; i++) {
+    const wait = started + (i * 1000) / perSecond - performance.now();
     if (wait > 0) await sleep(wait);
-    const request = messages[i]!.request(baseUrl);
-    inFlight.push(
-      (async () => {
-        const t0 = performance.now();
-        try {
-          const res = await fetch(request);
-          await res.arrayBuffer();
-          return { status: res.status, ms: performance.now() - t0 };
-        } catch {
-          return { status: 0, ms: performance.now() - t0 };
-        }
-      })(),
-    );
+    inFlight.push(timed(requests[i]!()));
   }
   return Promise.all(inFlight);
+}
+
+export function sendAtRate(baseUrl: string, messages: readonly PlannedMessage[], perSecond: number): Promise<Ack[]> {
+  return sendPaced(messages.map((m) => () => m.request(baseUrl)), perSecond);
+}
+
+/** Parley gets `messages` at `perSecond`; the do-nothing Worker gets each one too, in between. */
+export async function sendInterleaved(
+  urls: { parley: string; noop: string },
+  messages: readonly PlannedMessage[],
+  perSecond: number,
+): Promise<InterleavedAcks> {
+  const alternating = messages.flatMap((m) => [() => m.request(urls.parley), () => m.request(urls.noop)]);
+  const acks = await sendPaced(alternating, perSecond * 2);
+  return { parley: acks.filter((_, i) => i % 2 === 0), noop: acks.filter((_, i) => i % 2 === 1) };
 }

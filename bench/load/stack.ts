@@ -15,10 +15,12 @@ import { startQStash } from "../../dev/qstash/server.ts";
 import { startRedisServer } from "../../dev/redis-server.ts";
 import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
 import { startProxy, type RunningProxy } from "./proxy.ts";
-import { totalCommandCalls } from "./stats.ts";
+import { commandCalls } from "./stats.ts";
 
 export const REDIS_REST_TOKEN = "bench-redis-rest-token";
 const PUBLISH_PATH = "/v2/publish/";
+/** Platform clocks may run ahead of ours. */
+const MESSAGE_CLOCK_SLACK_MS = 86_400_000;
 /** Quick retries: a bench that waits QStash's production backoff measures the backoff. */
 const RETRY_DELAY_MS = (retried: number) => 250 * 2 ** Math.max(0, retried - 1);
 
@@ -32,10 +34,12 @@ export interface Stack {
   modelUrl: string;
   /** REST requests the bridge has accepted so far. */
   bridgeRequests(): number;
-  /** Commands the store's redis-server has run so far. */
-  redisCommands(): Promise<number>;
-  /** Keys of the store matching `pattern`, and a ZCARD of each. */
+  /** Commands the store's redis-server has run so far, per command (the bench's own INFO left out). */
+  redisCommands(): Promise<Map<string, number>>;
+  /** Messages stored in the conversation logs matching `pattern`. */
   storedMessages(pattern: string): Promise<number>;
+  /** Empties redis-server's script cache, as a restart or a failover would. */
+  flushScripts(): Promise<void>;
   /** Publishes per place (reply target), counted at the proxy in front of QStash. */
   publishes: Map<string, number>;
   stop(): Promise<void>;
@@ -61,7 +65,13 @@ export async function startStack(modelDelayMs: number): Promise<Stack> {
     const queueStore = await startRedisServer(await freePort());
     stops.push(() => queueStore.stop());
     let bridgeRequests = 0;
-    const bridge = await startRedisBridge({ port: await freePort(), redisUrl: store.url, token: REDIS_REST_TOKEN, onRequest: () => void bridgeRequests++ });
+    const bridge = await startRedisBridge({
+      port: await freePort(),
+      redisUrl: store.url,
+      token: REDIS_REST_TOKEN,
+      requireKeyLocking: true,
+      onRequest: () => void bridgeRequests++,
+    });
     stops.push(() => bridge.close());
     const qstash = await startQStash({ port: await freePort(), redisUrl: queueStore.url, retryDelayMs: RETRY_DELAY_MS });
     stops.push(() => qstash.close());
@@ -98,13 +108,16 @@ export async function startStack(modelDelayMs: number): Promise<Stack> {
       fakes: { slack: slack.url, discord: discord.url, twilio: twilio.url },
       modelUrl: model.url,
       bridgeRequests: () => bridgeRequests,
-      redisCommands: async () => totalCommandCalls(await stats.info("commandstats")),
+      redisCommands: async () => commandCalls(await stats.info("commandstats")),
       async storedMessages(pattern) {
         const keys = await stats.keys(pattern);
+        // Messages are scored by their time; the log's length is kept under a far-future score (lib/conversation).
+        const latest = Date.now() + MESSAGE_CLOCK_SLACK_MS;
         let total = 0;
-        for (const key of keys) total += await stats.zcard(key);
+        for (const key of keys) total += await stats.zcount(key, "-inf", latest);
         return total;
       },
+      flushScripts: async () => void (await stats.script("FLUSH")),
       publishes,
       stop,
     };

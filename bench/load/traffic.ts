@@ -2,8 +2,9 @@
  * @module
  * The inbound traffic of bench/load: many places across the three platforms, each signed the way the platform
  * signs it. A Slack channel gets one mention (needs an answer) then chatter between people (needs none); a Discord
- * channel one /ask; an SMS sender one text. One answer-needing message per place, so every place expects exactly
- * one reply, whatever order the jobs run in.
+ * channel one /ask; an SMS sender one text; a quiet Slack channel only chatter, with no conversation to join. One
+ * answer-needing message per answered place, so every such place expects exactly one reply, whatever order the jobs
+ * run in. Each message says which kind of inbound message it is, so the bench can cost each kind on its own.
  */
 import { createHmac, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { askInteraction, snowflake } from "../../test/support/discord.ts";
@@ -17,8 +18,12 @@ export const DISCORD_APPLICATION_ID = "100000000000000001";
 
 export type Platform = "slack" | "discord" | "twilio";
 
+/** A message that starts a conversation, one recorded in an active conversation, one with no conversation to join. */
+export type MessageKind = "new_mention" | "active" | "ignored";
+
 export interface PlannedMessage {
   platform: Platform;
+  kind: MessageKind;
   /** Where the reply shows up: Slack channel, Discord interaction token, SMS sender. */
   place: string;
   needsAnswer: boolean;
@@ -87,42 +92,57 @@ function twilioRequest(baseUrl: string, publicBaseUrl: string, params: [string, 
 export interface TrafficPlan {
   places: number;
   chatterPerSlackChannel: number;
+  /** Slack channels where people only talk among themselves, `chatterPerSlackChannel` messages each. */
+  quietSlackChannels: number;
   run: string;
   publicBaseUrl: string;
   discord: DiscordSigner;
 }
 
+let plans = 0;
+
 /** Messages in sending order: places interleaved, so every platform is busy all the time. */
 export function planTraffic(p: TrafficPlan): PlannedMessage[] {
+  // Every plan texts from numbers of its own: a number that texted in an earlier plan would still be talking.
+  const plan = ++plans;
   const perPlace: PlannedMessage[][] = [];
   const base = Math.floor(Date.now() / 1000);
   for (let i = 0; i < p.places; i++) {
     const platform: Platform = (["slack", "discord", "twilio"] as const)[i % 3]!;
     if (platform === "slack") {
-      const channel = `CB${p.run}${i}`;
-      const msgs: PlannedMessage[] = [];
-      for (let j = 0; j <= p.chatterPerSlackChannel; j++) {
-        const ts = `${base}.${String(i * 1000 + j).padStart(6, "0")}`;
-        const text = j === 0 ? `<@${SLACK_BOT_USER_ID}> what do you think about plan ${i}?` : `<@UPEER${j % 2}> I think step ${j} is fine`;
-        const body = slackEvent("TBENCH", channel, `UPERSON${j % 3}${i}`, text, ts);
-        msgs.push({ platform, place: channel, needsAnswer: j === 0, request: (url) => slackRequest(url, body) });
-      }
-      perPlace.push(msgs);
+      perPlace.push(slackChannel(p, `CB${p.run}${i}`, i, base, true));
     } else if (platform === "discord") {
       const interaction = askInteraction({ guildId: snowflake(), channelId: snowflake() }, { id: snowflake(), name: `Person${i}` }, `question ${i}`);
       const body = JSON.stringify(interaction);
-      perPlace.push([{ platform, place: interaction.token, needsAnswer: true, request: (url) => discordRequest(url, p.discord, body) }]);
+      perPlace.push([{ platform, kind: "new_mention", place: interaction.token, needsAnswer: true, request: (url) => discordRequest(url, p.discord, body) }]);
     } else {
-      const from = `+1555${String(i).padStart(7, "0")}`;
+      const from = `+1555${String(plan).padStart(2, "0")}${String(i).padStart(5, "0")}`;
       const sid = `SM${p.run}${String(i).padStart(8, "0")}`;
       const params: [string, string][] = [
         ["MessageSid", sid], ["SmsMessageSid", sid], ["AccountSid", TWILIO_ACCOUNT_SID], ["From", from],
         ["To", TWILIO_NUMBER], ["Body", `what is the answer to ${i}?`], ["NumMedia", "0"], ["NumSegments", "1"],
       ];
-      perPlace.push([{ platform, place: from, needsAnswer: true, request: (url) => twilioRequest(url, p.publicBaseUrl, params) }]);
+      perPlace.push([{ platform, kind: "new_mention", place: from, needsAnswer: true, request: (url) => twilioRequest(url, p.publicBaseUrl, params) }]);
     }
   }
+  for (let i = 0; i < p.quietSlackChannels; i++) perPlace.push(slackChannel(p, `CQ${p.run}${i}`, p.places + i, base, false));
   const ordered: PlannedMessage[] = [];
   for (let round = 0; perPlace.some((m) => m.length > round); round++) for (const m of perPlace) if (m[round]) ordered.push(m[round]!);
   return ordered;
+}
+
+/**
+ * A Slack channel's messages: with `mention`, one that addresses the bot (and states a fact, for the memory job)
+ * then chatter in the conversation it starts; without, the chatter alone.
+ */
+function slackChannel(p: TrafficPlan, channel: string, n: number, base: number, mention: boolean): PlannedMessage[] {
+  const msgs: PlannedMessage[] = [];
+  for (let j = mention ? 0 : 1; j <= p.chatterPerSlackChannel; j++) {
+    const ts = `${base}.${String(n * 1000 + j).padStart(6, "0")}`;
+    const text = j === 0 ? `<@${SLACK_BOT_USER_ID}> I'm planning step ${n}. What do you think?` : `<@UPEER${j % 2}> I think step ${j} is fine`;
+    const body = slackEvent("TBENCH", channel, `UPERSON${j % 3}${n}`, text, ts);
+    const kind = j === 0 ? "new_mention" : mention ? "active" : "ignored";
+    msgs.push({ platform: "slack", kind, place: channel, needsAnswer: j === 0, request: (url) => slackRequest(url, body) });
+  }
+  return msgs;
 }

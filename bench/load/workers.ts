@@ -6,6 +6,8 @@
 import { join } from "node:path";
 import { unstable_startWorker } from "wrangler";
 import { REPO_ROOT } from "../bundle/build.ts";
+import { REDIS_REST_TOKEN, type Stack } from "./stack.ts";
+import * as traffic from "./traffic.ts";
 
 export interface RunningWorker {
   url: string;
@@ -24,9 +26,38 @@ async function start(input: Parameters<typeof unstable_startWorker>[0], port: nu
   return { url: `http://127.0.0.1:${port}`, stop: () => worker.dispose() };
 }
 
-export function startParley(port: number, vars: Record<string, string>): Promise<RunningWorker> {
+const QSTASH_DEV = {
+  QSTASH_TOKEN: "eyJVc2VySUQiOiJkZWZhdWx0VXNlciIsIlBhc3N3b3JkIjoiZGVmYXVsdFBhc3N3b3JkIn0=",
+  QSTASH_CURRENT_SIGNING_KEY: "sig_7kYjw48mhY7kAjqNGcy6cr29RJ6r",
+  QSTASH_NEXT_SIGNING_KEY: "sig_5ZB6DVzB1wjE8S6rZ7eenA8Pdnhs",
+};
+
+/** Parley on the bench's stack, every platform on, with the default settings otherwise (memory and summary on). */
+export function startParley(stack: Stack, discord: traffic.DiscordSigner, keyPrefix: string): Promise<RunningWorker> {
+  const vars: Record<string, string> = {
+    ...QSTASH_DEV,
+    UPSTASH_REDIS_REST_URL: stack.redisRestUrl,
+    UPSTASH_REDIS_REST_TOKEN: REDIS_REST_TOKEN,
+    QSTASH_URL: stack.qstashUrl,
+    PUBLIC_BASE_URL: stack.gate.url,
+    OPENAI_API_KEY: "bench-key",
+    OPENAI_BASE_URL: stack.modelUrl,
+    TOKEN_ENCRYPTION_KEY: "M+e7RUJyulaG3rY9rqXBRhir6C14DMhIkwLQGzqqdbE=",
+    SLACK_SIGNING_SECRET: traffic.SLACK_SIGNING_SECRET,
+    SLACK_BOT_TOKEN: "xoxb-bench",
+    SLACK_API_BASE_URL: stack.fakes.slack,
+    DISCORD_APPLICATION_ID: traffic.DISCORD_APPLICATION_ID,
+    DISCORD_PUBLIC_KEY: discord.publicKeyHex,
+    DISCORD_BOT_TOKEN: "bench-discord-token",
+    DISCORD_API_BASE_URL: stack.fakes.discord,
+    TWILIO_ACCOUNT_SID: traffic.TWILIO_ACCOUNT_SID,
+    TWILIO_AUTH_TOKEN: traffic.TWILIO_AUTH_TOKEN,
+    TWILIO_PHONE_NUMBER: traffic.TWILIO_NUMBER,
+    TWILIO_API_BASE_URL: stack.fakes.twilio,
+    REDIS_KEY_PREFIX: keyPrefix,
+  };
   const bindings = Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }]));
-  return start({ config: join(REPO_ROOT, "wrangler.toml"), env: "", envFiles: [], bindings }, port);
+  return start({ config: join(REPO_ROOT, "wrangler.toml"), env: "", envFiles: [], bindings }, stack.workerPort);
 }
 
 export function startNoop(port: number): Promise<RunningWorker> {

@@ -17,11 +17,23 @@ const SPEAKER = /^([^:\n]{1,40}): /;
 /** Where one person's message ends inside a merged user turn: before the next "Name: ". */
 const NEXT_SPEAKER = new RegExp(`${MERGED_TURN_SEPARATOR}(?=[^:\n]{1,40}: )`);
 
+/** Which call of the engine a request is, by its closing wording: fault rules can pick one (`bodyContains: "\"kind\":\"reply\""`). */
+export type CallKind = "judge" | "summary" | "facts" | "reply";
+
+export function callKind(req: ChatRequest): CallKind {
+  const last = lastUserMessage(req);
+  if (last.includes(JUDGE_QUESTION_TAIL)) return "judge";
+  if (last.endsWith(SUMMARY_INSTRUCTION_TAIL)) return "summary";
+  if (last.endsWith(FACTS_INSTRUCTION_TAIL)) return "facts";
+  return "reply";
+}
+
 export function defaultAnswer(req: ChatRequest): string {
   const last = lastUserMessage(req);
-  if (last.includes(JUDGE_QUESTION_TAIL)) return judgeAnswer(last);
-  if (last.endsWith(SUMMARY_INSTRUCTION_TAIL)) return summaryAnswer(last, req.max_completion_tokens ?? req.max_tokens);
-  if (last.endsWith(FACTS_INSTRUCTION_TAIL)) return factsAnswer(last);
+  const kind = callKind(req);
+  if (kind === "judge") return judgeAnswer(last);
+  if (kind === "summary") return summaryAnswer(last, req.max_completion_tokens ?? req.max_tokens);
+  if (kind === "facts") return factsAnswer(last);
   // People's messages, one by one (a user turn merges consecutive ones); the last is the one being answered. The
   // data block (what the bot remembers) is not a message of anyone's.
   const people = req.messages

@@ -1,7 +1,7 @@
 /**
  * @module
- * What tests can tell the local model over HTTP: scripted answers (or failures) for messages containing a marker,
- * and the record of requests it received.
+ * What tests can tell the local model over HTTP: scripted answers (or failures, or a pace) for messages
+ * containing a marker, and the record of requests it received.
  */
 import { z } from "zod";
 
@@ -11,6 +11,10 @@ export const ruleSchema = z.object({
   status: z.number().int().min(100).max(599).optional(),
   delayMs: z.number().int().min(0).optional(),
   times: z.number().int().positive().optional(),
+  /** The pace of this answer (see ./pace.ts). */
+  firstTokenMs: z.number().int().min(0).optional(),
+  tokensPerSecond: z.number().positive().optional(),
+  answerTokens: z.number().int().positive().max(100_000).optional(),
 });
 export const scriptSchema = z.object({ rules: z.array(ruleSchema) });
 export type ScriptRule = z.infer<typeof ruleSchema>;
@@ -20,6 +24,8 @@ export const chatRequestSchema = z.object({
   messages: z.array(z.object({ role: z.string(), content: z.string() })).min(1),
   max_tokens: z.number().optional(),
   max_completion_tokens: z.number().optional(),
+  stream: z.boolean().optional(),
+  stream_options: z.object({ include_usage: z.boolean().optional() }).nullish(),
 });
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 
@@ -41,9 +47,12 @@ export class ModelScript {
     this.#requests = [];
   }
 
-  /** Records the request and returns the first rule that matches it, using up one of its `times`. */
-  take(req: ChatRequest): ScriptRule | undefined {
+  record(req: ChatRequest): void {
     this.#requests.push(req);
+  }
+
+  /** The first rule that matches the request, using up one of its `times`. */
+  take(req: ChatRequest): ScriptRule | undefined {
     const text = lastUserMessage(req);
     const index = this.#rules.findIndex((r) => text.includes(r.match));
     if (index < 0) return undefined;

@@ -1,18 +1,32 @@
 /**
  * @module
- * A local OpenAI-compatible model for `npm run dev` and tests: POST /v1/chat/completions (non-streaming), scriptable
- * over HTTP (POST /__script, GET /__requests?match=, POST /__reset). Standalone: `node dev/local-model/server.ts`.
+ * A local OpenAI-compatible model for `npm run dev` and tests: `POST /v1/chat/completions`, whole or streamed
+ * (`stream: true`), at a configurable pace (./pace.ts), with usage figures. Control routes: `POST /__script`
+ * `{rules: [{match, reply?, status?, delayMs?, times?, firstTokenMs?, tokensPerSecond?, answerTokens?}]}`,
+ * `GET /__requests?match=`, `GET|POST /__config` (the pace), and the shared fault routes of dev/fakes/control.ts on
+ * path `/chat.completions` (fields `model`, `stream`, `kind` judge|summary|facts|reply, `text`), with the model's
+ * own faults `garbage` and `skip` besides ratelimit/refuse/error/drop_before/hang (a timeout)/drop_after (mid-stream)
+ * /delay; `POST /__reset`.
+ * Standalone: `node dev/local-model/server.ts` (LOCAL_MODEL_PORT, default 8090).
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { countTokens } from "../../lib/context/tokens.ts";
-import { defaultAnswer } from "./default-answer.ts";
-import { chatRequestSchema, ModelScript, scriptSchema, type ChatRequest } from "./script.ts";
+import { PLATFORM_FAULT_KINDS, type FakeFault } from "../fakes/faults.ts";
+import { readBody, sendJson, startHttpServer } from "../fakes/http.ts";
+import { configRoutes, controlBody, createFakeControl } from "../fakes/control.ts";
 import { serveStandalone } from "../serve-standalone.ts";
+import { sendCompletion, sendGarbage, streamCompletion, type Completion } from "./completion.ts";
+import { callKind, defaultAnswer } from "./default-answer.ts";
+import { longAnswer } from "./long-answer.ts";
+import { paceFromEnv, paceFromMarker, pacePatchSchema, type Pace } from "./pace.ts";
+import { chatRequestSchema, lastUserMessage, ModelScript, scriptSchema, type ChatRequest, type ScriptRule } from "./script.ts";
 
 export interface LocalModelOptions {
   port: number;
   host?: string;
+  /** Overrides the pace from the environment (LOCAL_MODEL_FIRST_TOKEN_MS, LOCAL_MODEL_TOKENS_PER_SECOND, LOCAL_MODEL_ANSWER_TOKENS). */
+  pace?: Partial<Pace>;
 }
 export interface RunningLocalModel {
   url: string /* http://127.0.0.1:PORT/v1 */;
@@ -20,83 +34,106 @@ export interface RunningLocalModel {
 }
 
 const DEFAULT_PORT = 8090;
-const DEFAULT_HOST = "127.0.0.1";
+const COMPLETIONS_PATH = "/v1/chat/completions";
 /** A 429 tells the caller when to come back, as OpenAI does. */
 const RETRY_AFTER_SECONDS = "2";
 
-export function startLocalModel(opts: LocalModelOptions): Promise<RunningLocalModel> {
-  const host = opts.host ?? DEFAULT_HOST;
+export async function startLocalModel(opts: LocalModelOptions): Promise<RunningLocalModel> {
+  const initialPace: Pace = { ...paceFromEnv(), ...opts.pace };
+  let pace = initialPace;
   const script = new ModelScript();
-  const server = createServer((req, res) => {
-    route(script, req, res).catch((err: unknown) => send(res, 500, { error: { message: String(err) } }));
+  const control = createFakeControl({
+    name: "local-model",
+    kinds: [...PLATFORM_FAULT_KINDS, "garbage", "skip"],
+    failRoute: "chat.completions",
+    refuse: refuseAsOpenAI,
+    onReset() {
+      script.reset();
+      pace = initialPace;
+    },
   });
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port, host, () => {
-      resolve({
-        url: `http://${host}:${opts.port}/v1`,
-        close: () => new Promise((done) => { server.closeAllConnections(); server.close(() => done()); }),
-      });
-    });
+  control.addRoutes({
+    "POST /__script": (body) => {
+      script.add(controlBody(scriptSchema, body).rules);
+      return { ok: true };
+    },
+    "GET /__requests": (_body, url) => script.requests(url.searchParams.get("match") ?? ""),
+    ...configRoutes(() => pace, pacePatchSchema, (patch) => (pace = { ...pace, ...patch })),
   });
+
+  async function complete(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const parsed = chatRequestSchema.safeParse(parseJson(await readBody(req)));
+    if (!parsed.success) return sendJson(res, 400, { error: { message: "invalid chat request", type: "invalid_request_error", param: null, code: null } });
+    const chat = parsed.data;
+    script.record(chat);
+    const text = lastUserMessage(chat);
+    const stream = chat.stream === true;
+    const admission = await control.admit({ route: "chat.completions", model: chat.model, stream: String(stream), kind: callKind(chat), text }, res);
+    if (!admission) return;
+    const rule = script.take(chat);
+    if (rule?.delayMs) await sleep(rule.delayMs);
+    if (rule?.status && rule.status >= 400) {
+      const headers: Record<string, string> = rule.status === 429 ? { "retry-after": RETRY_AFTER_SECONDS } : {};
+      return sendJson(res, rule.status, { error: { message: `scripted failure ${rule.status}`, type: "server_error", param: null, code: null } }, headers);
+    }
+    const fault = admission.fault;
+    if (fault?.fault === "hang") return;
+    if (fault?.fault === "garbage") return sendGarbage(res, fault.shape, stream);
+    const requestPace: Pace = { ...pace, ...rulePace(rule), ...paceFromMarker(text) };
+    const content = fault?.fault === "skip" ? `[SKIP]${fault.text}` : (rule?.reply ?? ownAnswer(chat, requestPace));
+    const completion = withUsage(chat, content);
+    if (stream) return streamCompletion(res, completion, requestPace, { includeUsage: chat.stream_options?.include_usage === true, dropAfterHalf: fault?.fault === "drop_after" });
+    if (fault?.fault === "drop_after") return admission.reply(() => undefined);
+    await sendCompletion(res, completion, requestPace);
+  }
+
+  const server = await startHttpServer({
+    port: opts.port,
+    ...(opts.host ? { host: opts.host } : {}),
+    async handle(req, res, url) {
+      if (await control.handle(req, res, url)) return;
+      if (req.method === "POST" && url.pathname === COMPLETIONS_PATH) return complete(req, res);
+      sendJson(res, 404, { error: { message: `no route ${req.method} ${url.pathname}`, type: "invalid_request_error", param: null, code: null } });
+    },
+  });
+  return { url: `${server.origin}/v1`, close: server.close };
 }
 
-async function route(script: ModelScript, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? "/", "http://local");
-  if (req.method === "POST" && url.pathname === "/v1/chat/completions") {
-    const parsed = chatRequestSchema.safeParse(await readJson(req));
-    if (!parsed.success) return send(res, 400, { error: { message: "invalid chat request", type: "invalid_request_error" } });
-    return complete(script, parsed.data, res);
-  }
-  if (req.method === "POST" && url.pathname === "/__script") {
-    const parsed = scriptSchema.safeParse(await readJson(req));
-    if (!parsed.success) return send(res, 400, { error: "expected {rules: [{match, reply?, status?, delayMs?, times?}]}" });
-    script.add(parsed.data.rules);
-    return send(res, 200, { ok: true });
-  }
-  if (req.method === "GET" && url.pathname === "/__requests") {
-    return send(res, 200, script.requests(url.searchParams.get("match") ?? ""));
-  }
-  if (req.method === "POST" && url.pathname === "/__reset") {
-    script.reset();
-    return send(res, 200, { ok: true });
-  }
-  send(res, 404, { error: { message: `no route ${req.method} ${url.pathname}` } });
+function ownAnswer(chat: ChatRequest, pace: Pace): string {
+  return pace.answerTokens && callKind(chat) === "reply" ? longAnswer(pace.answerTokens) : defaultAnswer(chat);
 }
 
-async function complete(script: ModelScript, chat: ChatRequest, res: ServerResponse): Promise<void> {
-  const rule = script.take(chat);
-  if (rule?.delayMs) await sleep(rule.delayMs);
-  if (rule?.status && rule.status >= 400) {
-    const headers: Record<string, string> = rule.status === 429 ? { "retry-after": RETRY_AFTER_SECONDS } : {};
-    return send(res, rule.status, { error: { message: `scripted failure ${rule.status}`, type: "server_error" } }, headers);
-  }
-  const content = rule?.reply ?? defaultAnswer(chat);
+function rulePace(rule: ScriptRule | undefined): Partial<Pace> {
+  if (!rule) return {};
+  return {
+    ...(rule.firstTokenMs !== undefined ? { firstTokenMs: rule.firstTokenMs } : {}),
+    ...(rule.tokensPerSecond !== undefined ? { tokensPerSecond: rule.tokensPerSecond } : {}),
+    ...(rule.answerTokens !== undefined ? { answerTokens: rule.answerTokens } : {}),
+  };
+}
+
+function withUsage(chat: ChatRequest, content: string): Completion {
   const promptTokens = chat.messages.reduce((sum, m) => sum + countTokens(m.content), 0);
   const completionTokens = countTokens(content);
-  send(res, 200, {
-    id: `chatcmpl-local-${Date.now().toString(36)}`,
-    object: "chat.completion",
-    created: Math.floor(Date.now() / 1000),
-    model: chat.model,
-    choices: [{ index: 0, message: { role: "assistant", content, refusal: null }, logprobs: null, finish_reason: "stop" }],
-    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
-  });
+  return { model: chat.model, content, usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } };
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+function parseJson(raw: string): unknown {
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    return JSON.parse(raw);
   } catch {
     return undefined;
   }
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify(body));
+/** OpenAI's error bodies: 429 `rate_limit_exceeded` with retry-after, a server error, or an error code. */
+function refuseAsOpenAI(res: ServerResponse, fault: FakeFault): void {
+  if (fault.fault === "ratelimit") {
+    const seconds = fault.retryAfter ?? 1;
+    return sendJson(res, 429, { error: { message: "Rate limit reached for requests", type: "requests", param: null, code: "rate_limit_exceeded" } }, { "retry-after": String(seconds), "retry-after-ms": String(Math.round(seconds * 1000)) });
+  }
+  if (fault.fault === "refuse") return sendJson(res, fault.status, { error: { message: `scripted failure ${fault.status}`, type: "server_error", param: null, code: fault.error ?? null } });
+  if (fault.fault === "error") sendJson(res, fault.status ?? 400, { error: { message: `scripted error ${fault.error}`, type: "invalid_request_error", param: null, code: fault.error } });
 }
 
 if (import.meta.main) {

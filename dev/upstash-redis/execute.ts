@@ -1,9 +1,10 @@
 /**
  * @module
  * The three REST endpoints as functions from a parsed JSON body to an HTTP status and answer:
- * `/` runs one command, `/pipeline` several (each may fail alone), `/multi-exec` several atomically.
+ * `/` runs one command, `/pipeline` several (each may fail alone), `/multi-exec` several atomically. `refuse` says
+ * why a command must not run (commands Upstash does not serve over REST, and the bridge's own script rule).
  */
-import { CommandListSchema, CommandSchema, refusalReason, toRedisArguments, type RestCommand } from "./commands.ts";
+import { CommandListSchema, CommandSchema, toRedisArguments, type RestCommand } from "./commands.ts";
 import type { RedisConnections } from "./connections.ts";
 import { toJsonReply, toResultItem, type ResultItem } from "./encode.ts";
 import { RedisErrorReply } from "./resp.ts";
@@ -13,6 +14,8 @@ export interface CommandFailure {
   command: string;
   error: string;
 }
+
+export type Refusal = (command: RestCommand) => string | undefined;
 
 export interface EndpointAnswer {
   status: number;
@@ -27,37 +30,37 @@ const EXEC = [Buffer.from("EXEC")];
 const BAD_COMMAND_ERROR = "ERR failed to parse command: expected a JSON array of strings, numbers or booleans";
 const BAD_COMMAND_LIST_ERROR = "ERR failed to parse pipeline request: expected a non-empty JSON array of commands";
 
-export async function runCommand(connections: RedisConnections, body: unknown, base64: boolean): Promise<EndpointAnswer> {
+export async function runCommand(connections: RedisConnections, body: unknown, base64: boolean, refuse: Refusal): Promise<EndpointAnswer> {
   const parsed = CommandSchema.safeParse(body);
   if (!parsed.success) return rejected("request", BAD_COMMAND_ERROR);
   const command = parsed.data;
-  const refusal = refusalReason(command);
+  const refusal = refuse(command);
   if (refusal) return rejected(commandName(command), refusal);
   const [reply] = await (await connections.shared()).send([toRedisArguments(command)]);
   if (reply instanceof RedisErrorReply) return rejected(commandName(command), reply.message);
   return { status: HTTP_OK, body: { result: toJsonReply(reply ?? null, base64) }, failures: [] };
 }
 
-export async function runPipeline(connections: RedisConnections, body: unknown, base64: boolean): Promise<EndpointAnswer> {
+export async function runPipeline(connections: RedisConnections, body: unknown, base64: boolean, refuse: Refusal): Promise<EndpointAnswer> {
   const parsed = CommandListSchema.safeParse(body);
   if (!parsed.success) return rejected("pipeline", BAD_COMMAND_LIST_ERROR);
   const commands = parsed.data;
-  const runnable = commands.filter((command) => !refusalReason(command));
+  const runnable = commands.filter((command) => !refuse(command));
   const replies = runnable.length > 0 ? await (await connections.shared()).send(runnable.map(toRedisArguments)) : [];
   let next = 0;
   const items: ResultItem[] = commands.map((command) => {
-    const refusal = refusalReason(command);
+    const refusal = refuse(command);
     return refusal ? { error: refusal } : toResultItem(replies[next++] ?? null, base64);
   });
   return { status: HTTP_OK, body: items, failures: failuresOf(commands, items) };
 }
 
-export async function runTransaction(connections: RedisConnections, body: unknown, base64: boolean): Promise<EndpointAnswer> {
+export async function runTransaction(connections: RedisConnections, body: unknown, base64: boolean, refuse: Refusal): Promise<EndpointAnswer> {
   const parsed = CommandListSchema.safeParse(body);
   if (!parsed.success) return rejected("multi-exec", BAD_COMMAND_LIST_ERROR);
   const commands = parsed.data;
   for (const command of commands) {
-    const refusal = refusalReason(command);
+    const refusal = refuse(command);
     if (refusal) return rejected(commandName(command), refusal);
   }
   const replies = await connections.withDedicated((connection) =>

@@ -8,11 +8,13 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import { errorMessage, logger } from "../../lib/log.ts";
+import { refusalReason } from "./commands.ts";
 import { RedisConnections } from "./connections.ts";
 import { BASE64_ENCODING, ENCODING_HEADER } from "./encode.ts";
-import { runCommand, runPipeline, runTransaction, type EndpointAnswer } from "./execute.ts";
+import { runCommand, runPipeline, runTransaction, type EndpointAnswer, type Refusal } from "./execute.ts";
 import { hasBearerToken, MAX_REQUEST_BYTES, readJsonBody } from "./http-request.ts";
-import { ScriptFlagTranslator } from "./script-flags.ts";
+import { KeyLockingScripts } from "./key-locking.ts";
+import { loadKeySpecs } from "./key-specs.ts";
 import { serveStandalone } from "../serve-standalone.ts";
 
 export interface RedisBridgeOptions {
@@ -22,6 +24,8 @@ export interface RedisBridgeOptions {
   token: string;
   /** Called once per accepted REST request (its path): how benchmarks count round trips. */
   onRequest?: (path: string) => void;
+  /** Refuse scripts that do not declare `allow-key-locking` (Parley's rule; see key-locking.ts). */
+  requireKeyLocking?: boolean;
 }
 
 export interface RunningBridge {
@@ -29,7 +33,7 @@ export interface RunningBridge {
   close(): Promise<void>;
 }
 
-type Endpoint = (connections: RedisConnections, body: unknown, base64: boolean) => Promise<EndpointAnswer>;
+type Endpoint = (connections: RedisConnections, body: unknown, base64: boolean, refuse: Refusal) => Promise<EndpointAnswer>;
 
 const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map([
   ["/", runCommand],
@@ -38,14 +42,14 @@ const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map([
 ]);
 
 const DEFAULT_HOST = "127.0.0.1";
+const NOSCRIPT = "NOSCRIPT";
 /** Longer than the idle time of undici's keep-alive pool, so the client never reuses a socket we just closed. */
 const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export async function startRedisBridge(opts: RedisBridgeOptions): Promise<RunningBridge> {
   const host = opts.host ?? DEFAULT_HOST;
   const connections = new RedisConnections(opts.redisUrl);
-  const scripts = new ScriptFlagTranslator();
-  await connections.shared();
+  const scripts = new KeyLockingScripts(await loadKeySpecs(await connections.shared()), { required: opts.requireKeyLocking });
   const server = createServer((req, res) => {
     handle(req, res, connections, scripts, opts).catch((err: unknown) => {
       logger.error("redis_bridge_failed", { path: req.url, error: errorMessage(err) });
@@ -74,7 +78,7 @@ async function handle(
   req: IncomingMessage,
   res: ServerResponse,
   connections: RedisConnections,
-  scripts: ScriptFlagTranslator,
+  scripts: KeyLockingScripts,
   opts: RedisBridgeOptions,
 ): Promise<void> {
   const path = new URL(req.url ?? "/", "http://bridge").pathname.replace(/(.)\/+$/, "$1");
@@ -90,8 +94,13 @@ async function handle(
   if (body.kind === "not_json") return refuse(req, res, 400, "ERR failed to parse request body as JSON");
   const base64 = req.headers[ENCODING_HEADER] === BASE64_ENCODING;
   opts.onRequest?.(path);
-  const answer = await endpoint(connections, scripts.translate(body.value), base64);
-  for (const failure of answer.failures) logger.warn("redis_bridge_command_error", { path, ...failure });
+  const refusalOf: Refusal = (command) => refusalReason(command) ?? scripts.refusal(command);
+  const answer = await endpoint(connections, scripts.translate(body.value), base64, refusalOf);
+  for (const failure of answer.failures) {
+    // The client answers NOSCRIPT with EVAL: the protocol working as designed, not a problem.
+    if (failure.error.startsWith(NOSCRIPT)) logger.info("redis_bridge_script_not_cached", { path, command: failure.command });
+    else logger.warn("redis_bridge_command_error", { path, ...failure });
+  }
   reply(res, answer.status, answer.body);
 }
 

@@ -11,6 +11,7 @@
  */
 import type { ChatMessage } from "./chat-message.ts";
 import { ASCII_PAIR_TOKENS, BARE_WORD_TOKENS, SPACED_WORD_TOKENS, WHITESPACE_TOKENS } from "./o200k-facts.ts";
+import { decodeWords } from "./word-list.ts";
 
 /** The chat format wraps every message in <|im_start|>role<|im_sep|> … <|im_end|>. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
@@ -35,11 +36,16 @@ const O200K_PIECES = new RegExp(
 const ASCII_NUMBER = /^[0-9]{1,3}$/;
 const ASCII_CODES = 128;
 
-const knownSingleTokens = new Set<string>([
-  ...SPACED_WORD_TOKENS.split("|").map((word) => " " + word),
-  ...BARE_WORD_TOKENS.split("|"),
-  ...WHITESPACE_TOKENS,
-]);
+let knownSingleTokens: Set<string> | undefined;
+/** Built on first use rather than when the Worker starts: webhooks never count tokens, only jobs do. */
+function singleTokens(): Set<string> {
+  knownSingleTokens ??= new Set<string>([
+    ...decodeWords(SPACED_WORD_TOKENS).map((word) => " " + word),
+    ...decodeWords(BARE_WORD_TOKENS),
+    ...WHITESPACE_TOKENS,
+  ]);
+  return knownSingleTokens;
+}
 const asciiPairs = Uint8Array.from(atob(ASCII_PAIR_TOKENS), (c) => c.charCodeAt(0));
 const encoder = new TextEncoder();
 
@@ -73,7 +79,7 @@ function maxParts(bytes: Uint8Array): number {
 }
 
 function pieceTokens(piece: string): number {
-  if (knownSingleTokens.has(piece) || ASCII_NUMBER.test(piece)) return 1;
+  if (singleTokens().has(piece) || ASCII_NUMBER.test(piece)) return 1;
   return maxParts(encoder.encode(piece));
 }
 

@@ -7,7 +7,8 @@ import * as z from "zod";
 import type { ConversationKey, InboundMessage } from "../message.ts";
 import { answerTraceSchema, MAX_ANSWER_TRACES, type AnswerTrace } from "./answer-trace.ts";
 import { conversationKeys, replyKey, seenKey } from "../keys.ts";
-import { CLAIM_REPLY, FOLD_SUMMARY, INGEST, RECORD_REPLY, RELEASE_CLAIM } from "./scripts.ts";
+import { CLAIM_REPLY, FOLD_SUMMARY, INGEST, MESSAGES_BELOW, RECORD_REPLY, RELEASE_CLAIM } from "./scripts.ts";
+import { INACTIVE, newConversationState, parseScriptResult, storedMessages, toState, toStoredMessage } from "./stored-state.ts";
 import type { ConversationState, StoredMessage } from "./types.ts";
 
 export interface StoreOptions {
@@ -43,67 +44,14 @@ export const DECIDER_WINDOW = 30;
 const DEDUPE_TTL_SECONDS = 3_600;
 /** A job that dies while posting holds its claim this long; QStash's second retry comes later than that. */
 const CLAIM_TTL_SECONDS = 90;
-
-const storedMessageSchema = z.object({
-  id: z.string(),
-  role: z.enum(["user", "assistant"]),
-  authorId: z.string(),
-  authorName: z.string(),
-  text: z.string(),
-  ts: z.number(),
-  mentions: z.array(z.string()).optional(),
-  replyToAuthorId: z.string().optional(),
-  noReply: z.boolean().optional(),
-});
-
-/** cjson turns an empty Lua table into `{}`; the REST client may already have parsed the JSON string. */
-const luaList = z.union([z.array(z.string()), z.object({}).strict().transform(() => [] as string[])]);
-const scriptResult = z.object({
-  status: z.string(),
-  meta: luaList.optional(),
-  recent: luaList.optional(),
-  retryAfter: z.number().optional(),
-  draft: z.string().optional(),
-  optedOut: z.boolean().optional(),
-});
+/** A log over its cap drops this share of the cap at once, so a long conversation is trimmed every tenth message. */
+const TRIM_SHARE = 0.1;
 
 const draftSchema = z.object({ text: z.string(), partsPosted: z.number().int().min(0) });
 
-function parseScriptResult(raw: unknown): z.output<typeof scriptResult> {
-  return scriptResult.parse(typeof raw === "string" ? JSON.parse(raw) : raw);
-}
-
-function toState(meta: string[], recent: string[]): ConversationState {
-  const fields = new Map<string, string>();
-  for (let i = 0; i + 1 < meta.length; i += 2) fields.set(meta[i]!, meta[i + 1]!);
-  const num = (name: string) => Number(fields.get(name) ?? 0);
-  const lastBotReplyTo = fields.get("lastBotReplyTo");
-  return {
-    active: fields.has("id"),
-    id: fields.get("id") ?? "",
-    startedAt: num("startedAt"),
-    lastActivityAt: num("lastActivityAt"),
-    lastBotReplyAt: fields.has("lastBotReplyAt") ? num("lastBotReplyAt") : undefined,
-    lastBotReplyTo: lastBotReplyTo ? z.array(z.string()).parse(JSON.parse(lastBotReplyTo)) : [],
-    answeredThrough: num("answeredThrough"),
-    summary: fields.get("summary") || undefined,
-    recent: recent.map((m) => storedMessageSchema.parse(JSON.parse(m))),
-  };
-}
-
-export function toStoredMessage(msg: InboundMessage): StoredMessage {
-  const stored: StoredMessage = {
-    id: msg.id,
-    role: "user",
-    authorId: msg.author.id,
-    authorName: msg.author.name,
-    text: msg.text,
-    ts: msg.ts,
-  };
-  if (msg.mentions.length > 0) stored.mentions = msg.mentions;
-  if (msg.replyToAuthorId) stored.replyToAuthorId = msg.replyToAuthorId;
-  if (msg.noReply) stored.noReply = true;
-  return stored;
+/** How many messages stay after a trim: a batch below the cap, so that the next trims come a batch later. */
+function keptAfterTrim(cap: number): number {
+  return cap + 1 - Math.max(1, Math.floor(cap * TRIM_SHARE));
 }
 
 export class ConversationStore {
@@ -127,38 +75,43 @@ export class ConversationStore {
 
   /**
    * Drops a duplicate delivery, records the message when a conversation is active (or starts one when
-   * `startIfIdle`), bumps the TTL of every key, and returns the state the decider needs.
+   * `startIfIdle`), bumps the TTL of every key, and returns the state the decider needs: the recent messages end
+   * with this one.
    */
-  async record(
-    msg: InboundMessage,
-    opts: { startIfIdle: boolean; reset: boolean; now: number; optOutKey?: string },
-  ): Promise<RecordResult> {
+  async record(msg: InboundMessage, opts: { startIfIdle: boolean; reset: boolean; optOutKey?: string }): Promise<RecordResult> {
     const keys = conversationKeys(this.options.prefix, msg.key);
+    const stored = toStoredMessage(msg);
+    const cap = this.options.maxMessages;
     const raw = await this.ingestScript.exec(
-      [keys.meta, keys.log, seenKey(this.options.prefix, msg.key, msg.id), ...(opts.optOutKey ? [opts.optOutKey] : [])],
+      [keys.state, keys.log, seenKey(this.options.prefix, msg.key, msg.id), ...(opts.optOutKey ? [opts.optOutKey] : [])],
       [
-        JSON.stringify(toStoredMessage(msg)),
+        JSON.stringify(stored),
         String(msg.ts),
         opts.startIfIdle ? "1" : "0",
         opts.reset ? "1" : "0",
         String(this.options.ttlSeconds(msg.key)),
-        String(this.options.maxMessages),
-        `${msg.ts.toString(36)}-${msg.id}`,
+        String(cap),
+        newConversationState(msg),
+        // The window holds the log's length member too.
         String(DECIDER_WINDOW),
         String(DEDUPE_TTL_SECONDS),
-        String(opts.now),
+        String(keptAfterTrim(cap)),
       ],
     );
     const result = parseScriptResult(raw);
     const status = z.enum(["idle", "duplicate", "started", "recorded"]).parse(result.status);
-    return { status, state: toState(result.meta ?? [], result.recent ?? []), optedOut: result.optedOut ?? false };
+    const optedOut = result.optedOut ?? false;
+    if (status === "idle") return { status, state: INACTIVE, optedOut };
+    // A redelivered message is in the window already: it goes last, where the decider looks for it.
+    const before = storedMessages(result.recent ?? []).filter((m) => m.id !== msg.id);
+    return { status, state: toState(result.state, [...before, stored]), optedOut };
   }
 
   /** Claims the answer to `triggerId`; see CLAIM_REPLY for the cases where there is nothing to do. */
   async claimReply(key: ConversationKey, conversationId: string, trigger: { id: string; ts: number }): Promise<ClaimResult> {
     const keys = conversationKeys(this.options.prefix, key);
     const raw = await this.claimScript.exec(
-      [keys.meta, keys.log, replyKey(this.options.prefix, key, trigger.id)],
+      [keys.state, keys.log, replyKey(this.options.prefix, key, trigger.id)],
       [conversationId, String(trigger.ts), String(CLAIM_TTL_SECONDS), trigger.id],
     );
     const result = parseScriptResult(raw);
@@ -166,7 +119,7 @@ export class ConversationStore {
       case "claimed":
         return {
           status: "claimed",
-          state: toState(result.meta ?? [], result.recent ?? []),
+          state: toState(result.state, storedMessages(result.recent ?? [])),
           ...(result.draft ? { draft: draftSchema.parse(JSON.parse(result.draft)) } : {}),
         };
       case "busy":
@@ -195,12 +148,12 @@ export class ConversationStore {
     },
   ): Promise<boolean> {
     const keys = conversationKeys(this.options.prefix, key);
+    const cap = this.options.maxMessages;
     const recorded = await this.recordReplyScript.exec(
       [
-        keys.meta,
+        keys.state,
         keys.log,
         replyKey(this.options.prefix, key, args.triggerId),
-        seenKey(this.options.prefix, key, args.reply.id),
         keys.answers,
       ],
       [
@@ -210,7 +163,8 @@ export class ConversationStore {
         String(args.answeredThrough.ts),
         JSON.stringify(args.answered),
         String(this.options.ttlSeconds(key)),
-        String(this.options.maxMessages),
+        String(cap),
+        String(keptAfterTrim(cap)),
         String(DEDUPE_TTL_SECONDS),
         args.trace ? JSON.stringify(args.trace) : "",
         String(MAX_ANSWER_TRACES),
@@ -243,24 +197,25 @@ export class ConversationStore {
   ): Promise<boolean> {
     const keys = conversationKeys(this.options.prefix, key);
     const folded = await this.foldScript.exec(
-      [keys.meta, keys.log],
+      [keys.state, keys.log],
       [args.conversationId, args.previousSummary, args.summary, String(args.through)],
     );
     return Number(folded) === 1;
   }
 
-  /** The whole conversation, for the admin view and tests; null when none is active. */
-  async load(key: ConversationKey): Promise<(ConversationState & { ttlSeconds: number }) | null> {
+  /** The whole conversation (the memory job, the admin view, tests); null when none is active. */
+  async load(key: ConversationKey): Promise<ConversationState | null> {
     const keys = conversationKeys(this.options.prefix, key);
     const p = this.redis.pipeline();
-    p.hgetall(keys.meta);
-    p.zrange(keys.log, 0, -1);
-    p.ttl(keys.meta);
-    const [meta, recent, ttl] = (await p.exec()) as [Record<string, unknown> | null, unknown[], number];
-    if (!meta) return null;
-    const flat = Object.entries(meta).flatMap(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]);
-    const messages = recent.map((m) => (typeof m === "string" ? m : JSON.stringify(m)));
-    return { ...toState(flat, messages), ttlSeconds: ttl };
+    p.get(keys.state);
+    p.zrange(keys.log, "-inf", MESSAGES_BELOW, { byScore: true });
+    const [state, messages] = (await p.exec()) as [unknown, unknown[]];
+    return state === null ? null : toState(state, storedMessages(messages));
+  }
+
+  /** Seconds before the conversation expires unless something happens in it (Redis's TTL: -2 when it is gone). */
+  async secondsLeft(key: ConversationKey): Promise<number> {
+    return this.redis.ttl(conversationKeys(this.options.prefix, key).state);
   }
 
   /** The traces of the bot's recent answers in the conversation `conversationId`, newest first. */

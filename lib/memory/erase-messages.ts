@@ -6,23 +6,24 @@
  * SCAN in bounded batches; each conversation is one small script that gets all its keys in KEYS.
  */
 import type { Redis } from "@upstash/redis/cloudflare";
+import { LENGTH_MEMBER, MESSAGES_BELOW } from "../conversation/scripts.ts";
 import { conversationKeysOfLog, tenantLogPattern, type ConversationKeys, type Tenancy } from "../keys.ts";
 
 /** Keys SCAN looks at per call: one call stays short on a large database. */
 const SCAN_BATCH = 1_000;
 
 /**
- * KEYS: meta, log, answers. ARGV: 1 person id, 2 through (ms). The bot's answers that go are those to the person
+ * KEYS: state, log, answers. ARGV: 1 person id, 2 through (ms). The bot's answers that go are those to the person
  * and every one written after the person's first message there: the bot had read them, and may retell them.
- * Returns how many messages left the log. The person's
- * id also leaves the record of whom the bot answered last (an empty list is removed: cjson would write `{}`).
+ * Keeps the log's length member (lib/conversation/scripts.ts) true. The person's id also leaves the record of whom
+ * the bot answered last. Returns how many messages left the log.
  */
 const ERASE_PERSON = `#!lua flags=allow-key-locking
-local meta, log, answers = KEYS[1], KEYS[2], KEYS[3]
+local state, log, answers = KEYS[1], KEYS[2], KEYS[3]
 local person, through = ARGV[1], tonumber(ARGV[2])
 local messages = {}
 local since = nil
-for _, raw in ipairs(redis.call('ZRANGE', log, 0, -1)) do
+for _, raw in ipairs(redis.call('ZRANGE', log, '-inf', '${MESSAGES_BELOW}', 'BYSCORE')) do
   local m = cjson.decode(raw)
   m.theirs = m.role == 'user' and m.authorId == person and m.ts <= through
   if m.theirs and (since == nil or m.ts < since) then since = m.ts end
@@ -37,16 +38,20 @@ for _, entry in ipairs(messages) do
     removed = removed + 1
   end
 end
-local replied = redis.call('HGET', meta, 'lastBotReplyTo')
-if replied then
-  local others = {}
-  for _, id in ipairs(cjson.decode(replied)) do
-    if id ~= person then others[#others + 1] = id end
+if removed > 0 then redis.call('ZADD', log, 'XX', 'INCR', -removed, '${LENGTH_MEMBER}') end
+local current = redis.call('GET', state)
+if current then
+  local s = cjson.decode(current)
+  s.summary = nil
+  if type(s.lastBotReplyTo) == 'table' then
+    local others = {}
+    for _, id in ipairs(s.lastBotReplyTo) do
+      if id ~= person then others[#others + 1] = id end
+    end
+    s.lastBotReplyTo = others
   end
-  if #others == 0 then redis.call('HDEL', meta, 'lastBotReplyTo')
-  else redis.call('HSET', meta, 'lastBotReplyTo', cjson.encode(others)) end
+  redis.call('SET', state, cjson.encode(s), 'KEEPTTL')
 end
-redis.call('HDEL', meta, 'summary')
 redis.call('DEL', answers)
 return removed
 `;
@@ -83,6 +88,6 @@ export class MessageEraser {
 
   /** One conversation; returns how many messages left its log. */
   async erase(keys: ConversationKeys, personId: string, through: number): Promise<number> {
-    return Number(await this.script.exec([keys.meta, keys.log, keys.answers], [personId, String(through)]));
+    return Number(await this.script.exec([keys.state, keys.log, keys.answers], [personId, String(through)]));
   }
 }

@@ -45,9 +45,10 @@ const FORGOTTEN_TTL_SECONDS = 86_400;
  * 3 ttl s, 4 now ms, 5 visibility where learned, 6 channel where learned, 7 when the newest source message was
  * written (ms). Returns -1 when the person asked to be forgotten after that, else how many facts they have.
  * A new fact replaces only facts shown where it was learned; restating a public fact keeps it public. An empty
- * list is deleted rather than stored (cjson would write it as `{}`).
+ * list is deleted rather than stored (cjson would write it as `{}`). Touches only its keys, so on Upstash it locks
+ * those alone (allow-key-locking).
  */
-const MERGE_FACTS = `
+const MERGE_FACTS = `#!lua flags=allow-key-locking
 local key, forgotten = KEYS[1], KEYS[2]
 local forgottenAt = redis.call('GET', forgotten)
 if forgottenAt and tonumber(forgottenAt) >= tonumber(ARGV[7]) then return -1 end

@@ -56,7 +56,7 @@ describe("fault proxy in front of the Redis bridge", () => {
   it("matches a script call by command name and key, and lets the first matches through with `after`", async () => {
     const { control, client } = lane();
     const key = `proxy:script:${randomUUID()}`;
-    const source = "return redis.call('INCR', KEYS[1])";
+    const source = "#!lua flags=allow-key-locking\nreturn redis.call('INCR', KEYS[1])";
     const script = client().createScript<number>(source);
     await scriptFault(control, { fault: "refuse", bodyContains: await evalshaMatch(source, 1, key), after: 1 });
     expect(await script.exec([key], [])).toBe(1);

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { Redis } from "@upstash/redis";
 import { afterAll, beforeAll, describe, expect, inject, test } from "vitest";
 import { freePort } from "../../dev/ports.ts";
+import { DYNAMIC_KEY_ERROR } from "../../dev/upstash-redis/key-locking.ts";
 import { startRedisBridge, type RunningBridge } from "../../dev/upstash-redis/server.ts";
 
 const TOKEN = "bridge-test-token";
@@ -189,5 +190,68 @@ describe("the REST protocol on the wire", () => {
     const large = "é".repeat(2 * 1024 * 1024);
     await redis.set(key("large"), large);
     expect(await redis.get(key("large"))).toBe(large);
+  });
+});
+
+describe("scripts that declare allow-key-locking, as Upstash runs them", () => {
+  const LOCKED = "#!lua flags=allow-key-locking\n";
+  /** A comment with the prefix makes each script new to this redis-server, so its first EVALSHA meets NOSCRIPT. */
+  const locked = (body: string) => redis.createScript<unknown>(`${LOCKED}-- ${prefix}\n${body}`);
+
+  test("run on first use through EVALSHA → NOSCRIPT → EVAL under the digest the client computed", async () => {
+    const source = `${LOCKED}-- ${prefix} digest\nredis.call('SET', KEYS[1], ARGV[1])\nreturn redis.call('GET', KEYS[1])`;
+    const script = redis.createScript<string>(source);
+    const sha = createHash("sha1").update(source).digest("hex");
+    expect(await redis.scriptExists(sha)).toEqual([0]);
+    expect(await script.exec([key("locked")], ["one"])).toBe("one");
+    expect(await redis.scriptExists(sha)).toEqual([1]);
+    expect(await script.evalsha([key("locked")], ["two"])).toBe("two");
+  });
+
+  test("fail with Upstash's error when they touch a key they were not given, and change nothing", async () => {
+    const given = key("given");
+    const script = locked("redis.call('SET', KEYS[1], 'x')\nredis.call('SET', KEYS[1] .. ':other', 'x')");
+    await expect(script.exec([given], [])).rejects.toThrow(`${DYNAMIC_KEY_ERROR}${given}:other`);
+    expect(await redis.exists(`${given}:other`)).toBe(0);
+  });
+
+  test("check every key of multi-key commands, counted and after keywords too", async () => {
+    const [a, b, other] = [key("ka"), key("kb"), key("not-given")];
+    await expect(locked(`return redis.call('MGET', KEYS[1], '${other}')`).exec([a], [])).rejects.toThrow(`${DYNAMIC_KEY_ERROR}${other}`);
+    await expect(locked(`return redis.call('ZUNIONSTORE', KEYS[1], 2, KEYS[2], '${other}')`).exec([a, b], [])).rejects.toThrow(
+      `${DYNAMIC_KEY_ERROR}${other}`,
+    );
+    await expect(locked(`return redis.call('XREAD', 'STREAMS', KEYS[1], '${other}', '0', '0')`).exec([a], [])).rejects.toThrow(
+      `${DYNAMIC_KEY_ERROR}${other}`,
+    );
+    expect(await locked("return redis.call('ZUNIONSTORE', KEYS[1], 2, KEYS[2], KEYS[3])").exec([a, b, other], [])).toBe(0);
+  });
+
+  test("hand redis.pcall the refusal as an error reply", async () => {
+    const other = key("pcall-other");
+    expect(await locked(`return redis.pcall('GET', '${other}').err`).exec([key("pcall")], [])).toBe(`${DYNAMIC_KEY_ERROR}${other}`);
+  });
+
+  test("refuse FLUSHDB and FLUSHALL", async () => {
+    await redis.set(key("survivor"), "still here");
+    for (const command of ["FLUSHDB", "FLUSHALL"]) {
+      await expect(locked(`return redis.call('${command}')`).exec([], [])).rejects.toThrow(`${command} is not allowed in Lua scripts`);
+    }
+    expect(await redis.get(key("survivor"))).toBe("still here");
+  });
+
+  test("report Redis errors at the line of the script they come from", async () => {
+    await expect(locked("local x = 1\nerror('boom')").exec([], [])).rejects.toThrow("user_script:4: boom");
+  });
+
+  test("are the only scripts a bridge that requires the flag runs", async () => {
+    const strict = await startRedisBridge({ port: await freePort(), redisUrl: inject("redisUrl"), token: TOKEN, requireKeyLocking: true });
+    try {
+      const client = new Redis({ url: strict.url, token: TOKEN });
+      await expect(client.createScript(`-- ${prefix}\nreturn 1`).exec([], [])).rejects.toThrow("does not declare '#!lua flags=allow-key-locking'");
+      expect(await client.createScript(`${LOCKED}-- ${prefix} strict\nreturn 1`).exec([], [])).toBe(1);
+    } finally {
+      await strict.close();
+    }
   });
 });

@@ -53,7 +53,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const redis = await startRedisServer(await freePort());
   const stops: (() => Promise<void>)[] = [() => redis.stop()];
   try {
-    const bridge = await startRedisBridge({ port: await freePort(), redisUrl: redis.url, token: REDIS_REST_TOKEN });
+    // Every script of the project must declare allow-key-locking and touch only its KEYS: the bridge enforces both.
+    const bridge = await startRedisBridge({ port: await freePort(), redisUrl: redis.url, token: REDIS_REST_TOKEN, requireKeyLocking: true });
     stops.unshift(() => bridge.close());
     const qstash = await startQStash({
       port: await freePort(),

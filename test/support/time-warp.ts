@@ -41,7 +41,7 @@ export interface TimePassed {
 const SCAN_COUNT = 1000;
 
 /** KEYS: keys to age. ARGV: 1 ms. Shortens each TTL by ms and deletes the keys whose TTL runs out; answers those. */
-const AGE_KEYS = `
+const AGE_KEYS = `#!lua flags=allow-key-locking
 local ms, expired = tonumber(ARGV[1]), {}
 for _, key in ipairs(KEYS) do
   local ttl = redis.call('PTTL', key)

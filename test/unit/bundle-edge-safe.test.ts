@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { buildWorkerBundle, type Metafile, type WorkerBundle } from "../../bench/bundle/build.ts";
 import { edgeSafetyViolations } from "../../bench/bundle/edge-safe.ts";
 import { reachableModules, WORKER_ENTRY } from "../../bench/bundle/graph.ts";
@@ -17,11 +17,8 @@ function metafileOf(graph: Record<string, string[]>): Metafile {
 describe("the Worker bundle stays edge-safe", () => {
   let bundle: WorkerBundle;
   beforeAll(async () => {
-    bundle = await buildWorkerBundle({ minify: false });
+    bundle = await buildWorkerBundle();
   }, BUILD_TIMEOUT_MS);
-  afterAll(async () => {
-    await bundle?.dispose();
-  });
 
   it("reaches no Node-only built-in, no dev/, bench/ or test/ file and no Node-only package from functions/index.ts", () => {
     const modules = reachableModules(bundle.metafile);

@@ -18,12 +18,14 @@ const sms = { platform: "twilio", tenant: "AC1", channel: "+15005550006|+1555123
 /** A deployed bot finds its stored conversations, facts and opt-outs again only if the key layout stays put. */
 describe("the Redis key layout", () => {
   it("keeps the keys a deployed bot already wrote", () => {
+    // `:state` replaced the `:meta` hash when the state became one JSON string: a live conversation of the older
+    // layout simply ends (a new name, so no script ever meets a hash where it expects a string).
     expect(conversationKeys("parley", thread)).toEqual({
-      meta: "parley:conv:slack|T1|C1|1700000000.000100:meta",
+      state: "parley:conv:slack|T1|C1|1700000000.000100:state",
       log: "parley:conv:slack|T1|C1|1700000000.000100:log",
       answers: "parley:conv:slack|T1|C1|1700000000.000100:answers",
     });
-    expect(conversationKeys("parley", sms).meta).toBe("parley:conv:twilio|AC1|+15005550006|+15551234567|:meta");
+    expect(conversationKeys("parley", sms).state).toBe("parley:conv:twilio|AC1|+15005550006|+15551234567|:state");
     expect(seenKey("parley", thread, "C1:1.2")).toBe("parley:seen:slack|T1|C1:1.2");
     expect(replyKey("parley", thread, "C1:1.2")).toBe("parley:reply:slack|T1|C1:1.2");
     expect(factsKey("parley", thread, "U1")).toBe("parley:facts:slack|T1|U1");

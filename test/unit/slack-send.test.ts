@@ -42,7 +42,7 @@ describe("postSlackMessage", () => {
     const ts = await post("C0CHAN001", "Sure: run the checklist in #ops.", { threadTs: "1715000000.000100" });
     expect(ts).toHaveLength(1);
     expect(await posts("C0CHAN001")).toEqual([
-      { channel: "C0CHAN001", text: "Sure: run the checklist in #ops.", thread_ts: "1715000000.000100", ts: ts[0] },
+      { channel: "C0CHAN001", text: "Sure: run the checklist in #ops.", thread_ts: "1715000000.000100", ts: ts[0], team: "T0FAKETEAM" },
     ]);
   });
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../../lib/context/chat-message.ts";
 import { countPromptTokens, countTokens } from "../../lib/context/tokens.ts";
 import { ASCII_PAIR_TOKENS, BARE_WORD_TOKENS, SPACED_WORD_TOKENS, WHITESPACE_TOKENS } from "../../lib/context/o200k-facts.ts";
+import { decodeWords } from "../../lib/context/word-list.ts";
 import { ENGLISH, hardText, pick, seededRandom } from "../support/text-corpus.ts";
 
 /** Special-token text in user input is plain text to the API, so the exact reference counts it that way too. */
@@ -70,8 +71,8 @@ describe("the o200k facts the estimate relies on", () => {
 
   it("lists only words, whitespace runs and numbers that are one token each", () => {
     const pieces = [
-      ...SPACED_WORD_TOKENS.split("|").map((w) => " " + w),
-      ...BARE_WORD_TOKENS.split("|"),
+      ...decodeWords(SPACED_WORD_TOKENS).map((w) => " " + w),
+      ...decodeWords(BARE_WORD_TOKENS),
       ...WHITESPACE_TOKENS,
       ...Array.from({ length: 1000 }, (_, n) => String(n)),
       ...Array.from({ length: 100 }, (_, n) => String(n).padStart(3, "0")),

@@ -1,6 +1,6 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it } from "vitest";
-import { ConversationStore } from "../../lib/conversation/store.ts";
+import { ConversationStore, DECIDER_WINDOW } from "../../lib/conversation/store.ts";
 import type { InboundMessage } from "../../lib/message.ts";
 import { suiteEnv } from "../support/worker.ts";
 
@@ -18,6 +18,8 @@ function place() {
   return { platform: "slack" as const, tenant: "TSTORE", channel: `C${Date.now()}-${seq}` };
 }
 
+const texts = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `message ${from + i}`);
+
 function message(key: ReturnType<typeof place>, n: number, text = `message ${n}`): InboundMessage {
   return {
     key,
@@ -30,8 +32,6 @@ function message(key: ReturnType<typeof place>, n: number, text = `message ${n}`
     replyTarget: { platform: "slack", channel: key.channel },
   };
 }
-
-const now = () => Date.now();
 
 /** The bot answers `trigger`, having seen the conversation up to `through`. */
 async function answer(store: ConversationStore, conversationId: string, trigger: InboundMessage, through: InboundMessage) {
@@ -48,7 +48,7 @@ describe("the conversation store", () => {
   it("does not start a conversation for a message that is not a trigger", async () => {
     const store = newStore();
     const key = place();
-    const result = await store.record(message(key, 1), { startIfIdle: false, reset: false, now: now() });
+    const result = await store.record(message(key, 1), { startIfIdle: false, reset: false });
     expect(result.status).toBe("idle");
     expect(await store.load(key)).toBeNull();
   });
@@ -56,10 +56,10 @@ describe("the conversation store", () => {
   it("records 50 messages that arrive at once, each exactly once and in timestamp order", async () => {
     const store = newStore();
     const key = place();
-    await store.record(message(key, 0), { startIfIdle: true, reset: false, now: now() });
+    await store.record(message(key, 0), { startIfIdle: true, reset: false });
     const burst = Array.from({ length: 50 }, (_, i) => message(key, 50 - i));
     const deliveries = [...burst, ...burst.slice(0, 10)];
-    const results = await Promise.all(deliveries.map((m) => store.record(m, { startIfIdle: false, reset: false, now: now() })));
+    const results = await Promise.all(deliveries.map((m) => store.record(m, { startIfIdle: false, reset: false })));
     expect(results.filter((r) => r.status === "recorded")).toHaveLength(50);
     expect(results.filter((r) => r.status === "duplicate")).toHaveLength(10);
     const state = await store.load(key);
@@ -69,21 +69,21 @@ describe("the conversation store", () => {
   it("gives every key of a conversation the same TTL, renewed by any message", async () => {
     const store = newStore({ ttl: 30 });
     const key = place();
-    await store.record(message(key, 1), { startIfIdle: true, reset: false, now: now() });
+    await store.record(message(key, 1), { startIfIdle: true, reset: false });
     const keys = await redis.keys(`${PREFIX}:conv:*${key.channel}*`);
     expect(keys).toHaveLength(2);
     for (const k of keys) expect(await redis.ttl(k)).toBeGreaterThan(25);
     await redis.expire(keys[0]!, 5);
     await redis.expire(keys[1]!, 5);
-    await store.record(message(key, 2), { startIfIdle: false, reset: false, now: now() });
+    await store.record(message(key, 2), { startIfIdle: false, reset: false });
     for (const k of keys) expect(await redis.ttl(k)).toBeGreaterThan(25);
   });
 
   it("keeps only the newest messages up to the cap", async () => {
     const store = newStore({ cap: 10 });
     const key = place();
-    await store.record(message(key, 0), { startIfIdle: true, reset: false, now: now() });
-    for (let n = 1; n < 25; n++) await store.record(message(key, n), { startIfIdle: false, reset: false, now: now() });
+    await store.record(message(key, 0), { startIfIdle: true, reset: false });
+    for (let n = 1; n < 25; n++) await store.record(message(key, n), { startIfIdle: false, reset: false });
     const state = await store.load(key);
     expect(state!.recent.map((m) => m.text)).toEqual(Array.from({ length: 10 }, (_, i) => `message ${i + 15}`));
   });
@@ -91,9 +91,9 @@ describe("the conversation store", () => {
   it("starts a fresh conversation on a reset", async () => {
     const store = newStore();
     const key = place();
-    const first = await store.record(message(key, 1), { startIfIdle: true, reset: false, now: now() });
-    await store.record(message(key, 2), { startIfIdle: false, reset: false, now: now() });
-    const reset = await store.record(message(key, 3, "start over"), { startIfIdle: true, reset: true, now: now() });
+    const first = await store.record(message(key, 1), { startIfIdle: true, reset: false });
+    await store.record(message(key, 2), { startIfIdle: false, reset: false });
+    const reset = await store.record(message(key, 3, "start over"), { startIfIdle: true, reset: true });
     expect(reset.status).toBe("started");
     expect(reset.state.id).not.toBe(first.state.id);
     expect(reset.state.recent.map((m) => m.text)).toEqual(["start over"]);
@@ -103,7 +103,7 @@ describe("the conversation store", () => {
     const store = newStore();
     const key = place();
     const trigger = message(key, 1);
-    const { state } = await store.record(trigger, { startIfIdle: true, reset: false, now: now() });
+    const { state } = await store.record(trigger, { startIfIdle: true, reset: false });
     const claims = await Promise.all(Array.from({ length: 5 }, () => store.claimReply(key, state.id, trigger)));
     expect(claims.filter((c) => c.status === "claimed")).toHaveLength(1);
     expect(claims.filter((c) => c.status === "busy")).toHaveLength(4);
@@ -116,8 +116,8 @@ describe("the conversation store", () => {
     const key = place();
     const a = message(key, 1);
     const b = message(key, 2);
-    const { state } = await store.record(a, { startIfIdle: true, reset: false, now: now() });
-    await store.record(b, { startIfIdle: false, reset: false, now: now() });
+    const { state } = await store.record(a, { startIfIdle: true, reset: false });
+    await store.record(b, { startIfIdle: false, reset: false });
     expect((await store.claimReply(key, state.id, a)).status).toBe("claimed");
     await answer(store, state.id, a, b);
     expect((await store.claimReply(key, state.id, b)).status).toBe("covered");
@@ -128,8 +128,8 @@ describe("the conversation store", () => {
     const key = place();
     const a = message(key, 1);
     const b = { ...message(key, 2), ts: a.ts };
-    const { state } = await store.record(a, { startIfIdle: true, reset: false, now: now() });
-    await store.record(b, { startIfIdle: false, reset: false, now: now() });
+    const { state } = await store.record(a, { startIfIdle: true, reset: false });
+    await store.record(b, { startIfIdle: false, reset: false });
     expect((await store.claimReply(key, state.id, a)).status).toBe("claimed");
     await answer(store, state.id, a, a);
     expect((await store.claimReply(key, state.id, a)).status).toBe("done");
@@ -140,9 +140,73 @@ describe("the conversation store", () => {
     const store = newStore();
     const key = place();
     const trigger = message(key, 1);
-    const { state } = await store.record(trigger, { startIfIdle: true, reset: false, now: now() });
+    const { state } = await store.record(trigger, { startIfIdle: true, reset: false });
     expect((await store.claimReply(key, state.id, trigger)).status).toBe("claimed");
     await store.releaseClaim(key, trigger.id);
     expect((await store.claimReply(key, state.id, trigger)).status).toBe("claimed");
+  });
+
+  it("never holds more than the cap, dropping a tenth of it at once so that a long conversation is trimmed rarely", async () => {
+    const store = newStore({ cap: 20 });
+    const key = place();
+    await store.record(message(key, 0), { startIfIdle: true, reset: false });
+    const sizes: number[] = [];
+    for (let n = 1; n < 60; n++) {
+      await store.record(message(key, n), { startIfIdle: false, reset: false });
+      sizes.push((await store.load(key))!.recent.length);
+    }
+    expect(Math.max(...sizes)).toBe(20);
+    expect(Math.min(...sizes.slice(20))).toBe(19);
+    const { recent } = (await store.load(key))!;
+    expect(recent.map((m) => m.text)).toEqual(texts(60 - recent.length, 59));
+  });
+
+  it("counts the bot's answers and a folded summary against the cap", async () => {
+    const store = newStore({ cap: 10 });
+    const key = place();
+    const first = message(key, 0);
+    const { state } = await store.record(first, { startIfIdle: true, reset: false });
+    for (let n = 1; n < 6; n++) await store.record(message(key, n), { startIfIdle: false, reset: false });
+    await answer(store, state.id, first, message(key, 5));
+    for (let n = 6; n < 10; n++) await store.record(message(key, n), { startIfIdle: false, reset: false });
+    // 10 messages and the answer: the oldest had to go.
+    expect((await store.load(key))!.recent).toHaveLength(10);
+    expect(await store.foldSummary(key, { conversationId: state.id, previousSummary: "", summary: "they counted", through: message(key, 5).ts })).toBe(true);
+    const afterFold = (await store.load(key))!;
+    expect(afterFold.summary).toBe("they counted");
+    // The answer (a millisecond after message 5) stays: it is newer than the fold.
+    expect(afterFold.recent.map((m) => m.text)).toEqual(["message 6", "an answer", ...texts(7, 9)]);
+    for (let n = 10; n < 15; n++) await store.record(message(key, n), { startIfIdle: false, reset: false });
+    expect((await store.load(key))!.recent.map((m) => m.text)).toEqual(["message 6", "an answer", ...texts(7, 14)]);
+    await store.record(message(key, 15), { startIfIdle: false, reset: false });
+    expect((await store.load(key))!.recent.map((m) => m.text)).toEqual(["an answer", ...texts(7, 15)]);
+  });
+
+  it("hands the decider the latest messages ending with the one to decide, even when it arrives late", async () => {
+    const store = newStore();
+    const key = place();
+    await store.record(message(key, 0), { startIfIdle: true, reset: false });
+    for (let n = 1; n < 40; n++) await store.record(message(key, n), { startIfIdle: false, reset: false });
+    const late = { ...message(key, 40, "late"), ts: message(key, 20).ts - 1 };
+    const { state } = await store.record(late, { startIfIdle: false, reset: false });
+    expect(state.recent).toHaveLength(DECIDER_WINDOW);
+    expect(state.recent.at(-1)!.text).toBe("late");
+    expect(state.recent.at(-2)!.text).toBe("message 39");
+    const redelivered = await store.record(late, { startIfIdle: false, reset: false });
+    expect(redelivered.status).toBe("duplicate");
+    expect(redelivered.state.recent.filter((m) => m.text === "late")).toHaveLength(1);
+    expect(redelivered.state.recent.at(-1)!.text).toBe("late");
+  });
+
+  it("tells the decider when the bot last answered and whom", async () => {
+    const store = newStore();
+    const key = place();
+    const trigger = message(key, 1);
+    const { state } = await store.record(trigger, { startIfIdle: true, reset: false });
+    expect(state.lastBotReplyAt).toBeUndefined();
+    await answer(store, state.id, trigger, trigger);
+    const next = await store.record(message(key, 2), { startIfIdle: false, reset: false });
+    expect(next.state).toMatchObject({ id: state.id, lastBotReplyAt: trigger.ts + 1, lastBotReplyTo: [trigger.author.id] });
+    expect(next.state.recent.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
   });
 });

@@ -42,9 +42,9 @@ const VIEW_CHANNEL = String(1 << 10);
 async function discordChannel(hidden: boolean): Promise<string> {
   const id = `42${String(Date.now()).slice(-12)}${String(++seq).padStart(4, "0")}`;
   if (hidden) {
-    const res = await fetch(`${DISCORD_API().replace(/\/api\/v10$/, "")}/__channels/${id}`, {
-      method: "PUT",
-      body: JSON.stringify({ guild_id: guildId, permission_overwrites: [{ id: guildId, type: 0, allow: "0", deny: VIEW_CHANNEL }] }),
+    const res = await fetch(`${DISCORD_API().replace(/\/api\/v10$/, "")}/__channel`, {
+      method: "POST",
+      body: JSON.stringify({ id, guild_id: guildId, permission_overwrites: [{ id: guildId, type: 0, allow: "0", deny: VIEW_CHANNEL }] }),
     });
     expect(res.ok).toBe(true);
   }

@@ -141,7 +141,7 @@ describe("the judge cap", () => {
         mentions: [],
         replyTarget: { platform: "slack", channel },
       };
-      const { state } = await rt.store.record(msg, { startIfIdle: true, reset: false, now: ts });
+      const { state } = await rt.store.record(msg, { startIfIdle: true, reset: false });
       const job = JSON.stringify({
         v: 1,
         key,

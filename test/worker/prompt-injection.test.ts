@@ -32,7 +32,9 @@ describe("what people write reaches the model as data", () => {
     await mentionAs(place, "UALICE", INJECTIONS[1]!, `${INJECTIONS[0]} first-${id}`);
     await eventually(async () => (await slackPosts(place.channel)).length >= 1, 15_000, "the first answer");
     // A running summary that retells an injection, as a fold could have written it.
-    await redis.hset(`${PREFIX}:conv:slack|${place.team}|${place.channel}|:meta`, { summary: `Earlier: ${INJECTIONS[2]} ${INJECTIONS[4]}` });
+    const stateKey = `${PREFIX}:conv:slack|${place.team}|${place.channel}|:state`;
+    const state = (await redis.get<Record<string, unknown>>(stateKey))!;
+    await redis.set(stateKey, JSON.stringify({ ...state, summary: `Earlier: ${INJECTIONS[2]} ${INJECTIONS[4]}` }), { keepTtl: true });
 
     await mentionAs(place, "UBOB", INJECTIONS[5]!, `${INJECTIONS[3]} ${INJECTIONS[6]} ${INJECTIONS[7]} second-${id}`);
     const prompt = await replyPrompt(`second-${id}`);

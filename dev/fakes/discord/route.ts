@@ -1,0 +1,92 @@
+/**
+ * @module
+ * What a route of the Discord REST fake declares, so that the server applies bot authentication, scripted
+ * faults and rate limits the same way to all of them before the route carries the request out.
+ */
+import type { ServerResponse } from "node:http";
+import type { DiscordBucketName, DiscordLimits } from "./buckets.ts";
+import { DISCORD_FAKE_BOT, type DiscordMessages, type PostedChannelMessage } from "./messages.ts";
+
+export type DiscordRouteName =
+  | "edit_original"
+  | "get_original"
+  | "followup"
+  | "edit_followup"
+  | "channel_message"
+  | "edit_message"
+  | "typing"
+  | "register_commands"
+  | "gateway_bot"
+  | "get_channel";
+
+/** What a route records of a call it carried out. */
+export interface DiscordCallFields {
+  route: DiscordRouteName;
+  id?: string;
+  applicationId?: string;
+  token?: string;
+  channelId?: string;
+  guildId?: string;
+  content?: string;
+  nonce?: unknown;
+  allowed_mentions?: unknown;
+  message_reference?: unknown;
+  commands?: unknown[];
+}
+
+/** One accepted call: a message as people would see it, an edit, a typing indicator, a command registration. */
+export interface RecordedDiscordCall extends DiscordCallFields, Record<string, unknown> {
+  /** Epoch ms. */
+  at: number;
+}
+
+export interface DiscordSettings {
+  limits: DiscordLimits;
+  /** How long `enforce_nonce` returns the first message for a repeated nonce ("a few minutes" per Discord). */
+  nonceWindowMs: number;
+}
+
+export interface RouteContext {
+  method: string;
+  path: string[];
+  body: Record<string, unknown>;
+  botToken?: string;
+  messages: DiscordMessages;
+  /** Channels a test described (`POST /__channel`), by id. */
+  channels: ReadonlyMap<string, Record<string, unknown>>;
+  nextId(): string;
+  settings(): DiscordSettings;
+  record(call: DiscordCallFields): void;
+  onChannelMessage?: (message: PostedChannelMessage) => void;
+}
+
+export interface RouteOutcome {
+  status: number;
+  body?: unknown;
+  /** Runs once the answer is sent (e.g. the Gateway echo of a channel post). */
+  after?: () => void;
+}
+
+export interface DiscordRoute {
+  name: DiscordRouteName;
+  bucket?: DiscordBucketName;
+  /** The top-level resource the bucket is keyed on (channel id, or webhook id + token). */
+  resource: string;
+  needsBot: boolean;
+  /** Fields a fault rule can match (`token`, `channelId`, `applicationId`, `messageId`, ...). */
+  fields: Record<string, string>;
+  /** Validates and carries out the request; answers an error itself and returns undefined when it refuses. */
+  run(res: ServerResponse): RouteOutcome | undefined | Promise<RouteOutcome | undefined>;
+}
+
+export function botMessage(id: string, channelId: string, content: string, extra: Partial<PostedChannelMessage> = {}): PostedChannelMessage {
+  return {
+    id,
+    channel_id: channelId,
+    content,
+    timestamp: new Date().toISOString(),
+    edited_timestamp: null,
+    author: { id: DISCORD_FAKE_BOT.userId, username: DISCORD_FAKE_BOT.username, bot: true },
+    ...extra,
+  };
+}

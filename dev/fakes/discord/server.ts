@@ -1,0 +1,140 @@
+/**
+ * @module
+ * The Discord REST fake under `/api/v10`: each route (./channel-routes.ts, ./webhook-routes.ts,
+ * ./app-routes.ts) goes through bot authentication, the scripted faults and the rate-limit buckets, then is
+ * carried out and answered with Discord's rate-limit headers. Control routes: ../control.ts and `GET|POST /__config`
+ * `{limits?: {enabled?, createMessage?, editMessage?, typing?, webhook?, global?: {limit, windowMs}}, nonceWindowMs?}`,
+ * `GET /__messages?channel_id=&id=` (every message the bot made, with the time of each change), `POST /__channel`
+ * `{id, type?, parent_id?, permission_overwrites?}` (what `GET /channels/{id}` answers for that channel),
+ * `GET /__stats` (`{ratelimited: {total, byBucket}}`).
+ */
+import type { IncomingMessage } from "node:http";
+import { z } from "zod";
+import { readBody, sendJson, startHttpServer } from "../http.ts";
+import { configRoutes, controlBody, createFakeControl } from "../control.ts";
+import { RateLimiter } from "../rate-limit.ts";
+import { matchAppRoute } from "./app-routes.ts";
+import { DEFAULT_DISCORD_LIMITS, discordLimitsSchema, takeDiscordLimit } from "./buckets.ts";
+import { matchChannelRoute } from "./channel-routes.ts";
+import { DISCORD_ERROR, refuseAsDiscord, sendDiscordError } from "./errors.ts";
+import { snowflakes } from "./ids.ts";
+import { DiscordMessages, type PostedChannelMessage } from "./messages.ts";
+import type { DiscordSettings, RecordedDiscordCall, RouteContext } from "./route.ts";
+import { matchWebhookRoute } from "./webhook-routes.ts";
+
+const API_PREFIX = "/api/v10";
+/** Discord dedupes an enforced nonce "within a few minutes": two is the cautious reading. */
+const DEFAULT_NONCE_WINDOW_MS = 120_000;
+
+const channelSchema = z.looseObject({ id: z.string().min(1) });
+
+const settingsPatchSchema = z.strictObject({
+  limits: discordLimitsSchema.partial().optional(),
+  nonceWindowMs: z.number().int().positive().optional(),
+});
+
+export interface DiscordFakeOptions {
+  port: number;
+  host?: string;
+  /** What `GET /gateway/bot` answers as the Gateway's URL (the fake Gateway's, in tests). */
+  gatewayUrl?: string;
+  /** Called for every channel message the bot posts, e.g. so the fake Gateway can dispatch it. */
+  onChannelMessage?: (message: PostedChannelMessage) => void;
+  settings?: z.input<typeof settingsPatchSchema>;
+}
+
+export interface RunningDiscordFake {
+  /** Base for DISCORD_API_BASE_URL, e.g. http://127.0.0.1:8092/api/v10 */
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startDiscordFake(opts: DiscordFakeOptions): Promise<RunningDiscordFake> {
+  const merge = (base: DiscordSettings, patch: z.output<typeof settingsPatchSchema>): DiscordSettings => ({
+    limits: { ...base.limits, ...patch.limits },
+    nonceWindowMs: patch.nonceWindowMs ?? base.nonceWindowMs,
+  });
+  const initial = merge({ limits: DEFAULT_DISCORD_LIMITS, nonceWindowMs: DEFAULT_NONCE_WINDOW_MS }, settingsPatchSchema.parse(opts.settings ?? {}));
+  let settings = initial;
+  const messages = new DiscordMessages();
+  const channels = new Map<string, Record<string, unknown>>();
+  const limiter = new RateLimiter();
+  const nextId = snowflakes();
+  const control = createFakeControl<RecordedDiscordCall>({
+    name: "discord",
+    refuse: refuseAsDiscord,
+    onReset() {
+      settings = initial;
+      messages.reset();
+      channels.clear();
+      limiter.reset();
+    },
+  });
+  control.addRoutes({
+    ...configRoutes(() => settings, settingsPatchSchema, (patch) => (settings = merge(settings, patch))),
+    "GET /__messages": (_body, url) => {
+      const channelId = url.searchParams.get("channel_id");
+      const id = url.searchParams.get("id");
+      return messages.all().filter((m) => (!channelId || m.message.channel_id === channelId) && (!id || m.message.id === id));
+    },
+    "POST /__channel": (body) => {
+      const channel = controlBody(channelSchema, body);
+      channels.set(channel.id, channel);
+      return channel;
+    },
+    "GET /__stats": () => {
+      const refused = limiter.refusals();
+      return { ratelimited: { total: refused.total, byBucket: refused.byLabel } };
+    },
+  });
+
+  async function handleApi(req: IncomingMessage, res: Parameters<typeof sendJson>[0], path: string[]): Promise<void> {
+    const botToken = /^Bot\s+(\S+)$/.exec(req.headers.authorization ?? "")?.[1];
+    const ctx: RouteContext = {
+      method: req.method ?? "GET",
+      path,
+      body: await readJson(req),
+      ...(botToken ? { botToken } : {}),
+      messages,
+      channels,
+      nextId,
+      settings: () => settings,
+      record: (call) => control.record({ ...call, at: Date.now() }),
+      ...(opts.onChannelMessage ? { onChannelMessage: opts.onChannelMessage } : {}),
+    };
+    const route = matchWebhookRoute(ctx) ?? matchChannelRoute(ctx) ?? matchAppRoute(ctx, opts.gatewayUrl);
+    if (!route) return sendDiscordError(res, DISCORD_ERROR.notFound);
+    if (route.needsBot && !botToken) return sendDiscordError(res, DISCORD_ERROR.unauthorized);
+    const admission = await control.admit({ route: route.name, ...route.fields }, res);
+    if (!admission) return;
+    const limitHeaders = route.bucket ? takeDiscordLimit(res, limiter, settings.limits, { bucket: route.bucket, resource: route.resource, ...(botToken ? { botToken } : {}) }) : {};
+    if (!limitHeaders) return;
+    const outcome = await route.run(res);
+    if (!outcome) return;
+    admission.reply(() => {
+      if (outcome.body === undefined) res.writeHead(outcome.status, limitHeaders).end();
+      else sendJson(res, outcome.status, outcome.body, limitHeaders);
+    });
+    outcome.after?.();
+  }
+
+  const server = await startHttpServer({
+    port: opts.port,
+    ...(opts.host ? { host: opts.host } : {}),
+    async handle(req, res, url) {
+      if (await control.handle(req, res, url)) return;
+      if (!url.pathname.startsWith(`${API_PREFIX}/`)) return sendDiscordError(res, DISCORD_ERROR.notFound);
+      await handleApi(req, res, url.pathname.slice(API_PREFIX.length + 1).split("/").map(decodeURIComponent));
+    },
+  });
+  return { url: `${server.origin}${API_PREFIX}`, close: server.close };
+}
+
+/** The body as an object; a JSON array (command registration) comes back as `{__array}`. */
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const raw = await readBody(req);
+  if (!raw) return {};
+  const parsed: unknown = JSON.parse(raw);
+  if (Array.isArray(parsed)) return { __array: parsed };
+  return typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {};
+}

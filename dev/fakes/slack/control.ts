@@ -1,0 +1,120 @@
+/**
+ * @module
+ * The Slack fake's own control routes (besides `/__calls`, `/__fail`, `/__faults`, `/__reset` of ../control.ts):
+ * - `GET|POST /__config`: the settings (./settings.ts), any subset merged;
+ * - `POST /__install {team_id, team_name?, enterprise_id?, enterprise_name?, is_enterprise_install?, user_id?,
+ *   scope?, redirect_uri?}` → `{code, team_id}`: the person approved the install; exchange the code with
+ *   oauth.v2.access. `POST /__uninstall {team_id}` revokes the team's tokens; `GET /__teams` lists the teams;
+ * - `POST /__messages {channel, user, text, team?, ts?, thread_ts?}` → `{ts}`: a person's message exists in
+ *   Slack (to react to, reply to, or fetch as a thread's parent); `GET /__messages?team=&channel=&ts=&thread_ts=`:
+ *   every message with its streaming state, reactions, metadata and the time of each text change;
+ * - `POST /__stop_stream {channel, ts, team?}`: the person pressed Stop on a streaming answer;
+ * - `GET /__assistant?team=&channel=&thread_ts=`: assistant threads' status, loading messages, prompts, title and
+ *   status history; `GET /__api?method=&team=&channel=`: every API call answered; `GET /__stats`: counts,
+ *   rate-limit refusals per method, OAuth exchanges and refreshes.
+ */
+import { z } from "zod";
+import { configRoutes, ControlError, controlBody, filterByQuery, type ControlRoute } from "../control.ts";
+import type { RateLimiter } from "../rate-limit.ts";
+import type { SlackApiLog } from "./api-log.ts";
+import type { SlackState } from "./context.ts";
+import { CHANNEL_SHAPE } from "./context.ts";
+import type { OAuthServer } from "./oauth.ts";
+import { slackSettingsPatchSchema, type SlackSettings } from "./settings.ts";
+import { SLACK_FAKE_DEFAULT_TEAM } from "./workspaces.ts";
+
+const installSchema = z
+  .strictObject({
+    team_id: z.string().regex(/^[TE][A-Z0-9]+$/).optional(),
+    team_name: z.string().min(1).optional(),
+    enterprise_id: z.string().regex(/^E[A-Z0-9]+$/).optional(),
+    enterprise_name: z.string().min(1).optional(),
+    is_enterprise_install: z.boolean().default(false),
+    user_id: z.string().min(1).optional(),
+    scope: z.string().min(1).optional(),
+    redirect_uri: z.string().url().optional(),
+  })
+  .refine((i) => i.team_id || (i.is_enterprise_install && i.enterprise_id), { message: "give team_id, or enterprise_id with is_enterprise_install" });
+
+const personMessageSchema = z.strictObject({
+  team: z.string().min(1).default(SLACK_FAKE_DEFAULT_TEAM.id),
+  channel: z.string().regex(CHANNEL_SHAPE),
+  user: z.string().min(1),
+  text: z.string(),
+  ts: z.string().regex(/^\d+\.\d{6}$/).optional(),
+  thread_ts: z.string().min(1).optional(),
+});
+
+const streamRefSchema = z.strictObject({ team: z.string().min(1).default(SLACK_FAKE_DEFAULT_TEAM.id), channel: z.string().min(1), ts: z.string().min(1) });
+
+export interface SlackControlParts {
+  state: SlackState;
+  oauth: OAuthServer;
+  limiter: RateLimiter;
+  apiLog: SlackApiLog;
+  updateSettings(patch: z.output<typeof slackSettingsPatchSchema>): SlackSettings;
+}
+
+export function slackControlRoutes({ state, oauth, limiter, apiLog, updateSettings }: SlackControlParts): Record<string, ControlRoute> {
+  return {
+    ...configRoutes(state.settings, slackSettingsPatchSchema, updateSettings),
+    "POST /__install": (body) => {
+      const spec = controlBody(installSchema, body);
+      const teamId = spec.is_enterprise_install && spec.enterprise_id ? spec.enterprise_id : spec.team_id!;
+      const code = oauth.approveInstall(
+        {
+          teamId,
+          isEnterpriseInstall: spec.is_enterprise_install,
+          ...(spec.team_name ? { teamName: spec.team_name } : {}),
+          ...(spec.enterprise_id ? { enterpriseId: spec.enterprise_id } : {}),
+          ...(spec.enterprise_name ? { enterpriseName: spec.enterprise_name } : {}),
+          ...(spec.user_id ? { installerUserId: spec.user_id } : {}),
+          ...(spec.scope ? { scope: spec.scope } : {}),
+        },
+        spec.redirect_uri,
+      );
+      return { ok: true, code, team_id: teamId };
+    },
+    "POST /__uninstall": (body) => {
+      const { team_id: teamId } = controlBody(z.strictObject({ team_id: z.string().min(1) }), body);
+      if (!state.workspaces.uninstall(teamId)) throw new ControlError(`no team ${teamId}: install it first (POST /__install)`);
+      return { ok: true };
+    },
+    "GET /__teams": () => state.workspaces.teams(),
+    "POST /__messages": (body) => {
+      const spec = controlBody(personMessageSchema, body);
+      const now = Date.now();
+      const ts = spec.ts ?? state.messages.nextTs(now);
+      if (state.messages.find(spec.team, spec.channel, ts)) throw new ControlError(`a message with ts ${ts} is already in ${spec.channel}`);
+      state.messages.add({
+        team: spec.team,
+        channel: spec.channel,
+        ts,
+        ...(spec.thread_ts ? { thread_ts: spec.thread_ts } : {}),
+        user: spec.user,
+        text: spec.text,
+        reactions: [],
+        revisions: [{ at: now, method: "person", chars: spec.text.length }],
+      });
+      return { ok: true, ts };
+    },
+    "GET /__messages": (_body, url) => filterByQuery(state.messages.all(), url.searchParams),
+    "POST /__stop_stream": (body) => {
+      const ref = controlBody(streamRefSchema, body);
+      const message = state.messages.find(ref.team, ref.channel, ref.ts);
+      if (message?.streaming_state !== "streaming") throw new ControlError(`no open stream at ${ref.channel} ${ref.ts}`);
+      message.stream!.stoppedByUser = true;
+      return { ok: true };
+    },
+    "GET /__assistant": (_body, url) => filterByQuery(state.assistant.all(Date.now()), url.searchParams),
+    "GET /__api": (_body, url) => filterByQuery(apiLog.all(), url.searchParams),
+    "GET /__stats": () => {
+      const refused = limiter.refusals();
+      return {
+        calls: apiLog.counts(),
+        ratelimited: { total: refused.total, byMethod: refused.byLabel },
+        oauth: oauth.counts(),
+      };
+    },
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * @module
+ * What the store keeps and reads back: a message as stored, and what the store's scripts return (the conversation's
+ * state, one JSON string, and its messages) validated with zod into the ConversationState the decider and the prompt
+ * builder see.
+ */
+import * as z from "zod";
+import type { InboundMessage } from "../message.ts";
+import type { ConversationState, StoredMessage } from "./types.ts";
+
+const storedMessageSchema = z.object({
+  id: z.string(),
+  role: z.enum(["user", "assistant"]),
+  authorId: z.string(),
+  authorName: z.string(),
+  text: z.string(),
+  ts: z.number(),
+  mentions: z.array(z.string()).optional(),
+  replyToAuthorId: z.string().optional(),
+  noReply: z.boolean().optional(),
+});
+
+/** cjson turns an empty Lua table into `{}`; the REST client may already have parsed a JSON string. */
+const luaList = z.union([z.array(z.unknown()), z.object({}).strict().transform(() => [] as unknown[])]);
+
+/** The state as the scripts write it: what a conversation keeps besides its messages. */
+const storedStateSchema = z.object({
+  id: z.string(),
+  startedAt: z.number(),
+  answeredThrough: z.number().default(0),
+  lastBotReplyAt: z.number().optional(),
+  lastBotReplyTo: luaList.pipe(z.array(z.string())).optional(),
+  summary: z.string().optional(),
+});
+
+export const scriptResultSchema = z.object({
+  status: z.string(),
+  state: z.unknown().optional(),
+  recent: luaList.optional(),
+  retryAfter: z.number().optional(),
+  draft: z.string().optional(),
+  optedOut: z.boolean().optional(),
+});
+
+export type ScriptResult = z.output<typeof scriptResultSchema>;
+
+/** A value that may have come back as JSON text or, parsed by the REST client, as the value itself. */
+function json(value: unknown): unknown {
+  return typeof value === "string" ? JSON.parse(value) : value;
+}
+
+export function parseScriptResult(raw: unknown): ScriptResult {
+  return scriptResultSchema.parse(json(raw));
+}
+
+/** The state of a conversation that starts with `msg`. */
+export function newConversationState(msg: InboundMessage): string {
+  return JSON.stringify({ id: `${msg.ts.toString(36)}-${msg.id}`, startedAt: msg.ts, answeredThrough: 0 });
+}
+
+/** How an inbound message is kept in the log. */
+export function toStoredMessage(msg: InboundMessage): StoredMessage {
+  const stored: StoredMessage = {
+    id: msg.id,
+    role: "user",
+    authorId: msg.author.id,
+    authorName: msg.author.name,
+    text: msg.text,
+    ts: msg.ts,
+  };
+  if (msg.mentions.length > 0) stored.mentions = msg.mentions;
+  if (msg.replyToAuthorId) stored.replyToAuthorId = msg.replyToAuthorId;
+  if (msg.noReply) stored.noReply = true;
+  return stored;
+}
+
+export function storedMessages(raw: readonly unknown[]): StoredMessage[] {
+  return raw.map((m) => storedMessageSchema.parse(json(m)));
+}
+
+/** No conversation in the place. */
+export const INACTIVE: ConversationState = {
+  active: false,
+  id: "",
+  startedAt: 0,
+  lastActivityAt: 0,
+  lastBotReplyTo: [],
+  answeredThrough: 0,
+  recent: [],
+};
+
+/** `state` is the stored JSON ('' or absent when no conversation is active); `recent` oldest first. */
+export function toState(state: unknown, recent: StoredMessage[]): ConversationState {
+  if (state === undefined || state === null || state === "") return INACTIVE;
+  const s = storedStateSchema.parse(json(state));
+  return {
+    active: true,
+    id: s.id,
+    startedAt: s.startedAt,
+    // Every message and answer pushes the expiry out: the newest of them is the last activity.
+    lastActivityAt: recent.reduce((latest, m) => Math.max(latest, m.ts), s.startedAt),
+    lastBotReplyAt: s.lastBotReplyAt,
+    lastBotReplyTo: s.lastBotReplyTo ?? [],
+    answeredThrough: s.answeredThrough,
+    summary: s.summary || undefined,
+    recent,
+  };
+}
