@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { generateDiscordKeys, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
 import { askInteraction, discordCalls, failDiscordCalls, signedInteractionRequest } from "../support/discord.ts";
 import { replyPrompt, storedFacts } from "../support/memory.ts";
-import { BOT_USER_ID, distinctSlackTs, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, suiteEnv } from "../support/worker.ts";
 
 const SUITE = "factvis";
@@ -18,11 +18,6 @@ beforeAll(async () => {
   discordKeys = await generateDiscordKeys();
   env.DISCORD_PUBLIC_KEY = discordKeys.publicKeyHex;
 });
-
-function uniqueId(): string {
-  seq += 1;
-  return `${Date.now().toString(36).toUpperCase()}${seq}`;
-}
 
 type ChannelType = "channel" | "group" | "im" | "mpim";
 
@@ -59,7 +54,7 @@ async function askDiscord(channelId: string, user: { id: string; name: string },
 
 describe("where a fact may be shown", () => {
   it("keeps a fact said in a Slack DM out of a public channel's prompt, and shows it back in that DM", async () => {
-    const id = uniqueId();
+    const { id } = newSlackPlace("VIS");
     const team = `TVIS${id}`;
     const user = `UVIS${id}`;
     await tellSlack(team, `D${id}`, "im", user, `My diagnosis is diabetes. dm-${id}`);
@@ -73,7 +68,7 @@ describe("where a fact may be shown", () => {
   });
 
   it("shows a fact said in a public Slack channel in a DM, and one said in a private channel only there", async () => {
-    const id = uniqueId();
+    const { id } = newSlackPlace("VIS");
     const team = `TVIS${id}`;
     const user = `UVIS${id}`;
     await tellSlack(team, `C${id}`, "channel", user, `I live in Lisbon. pub-${id}`);

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { FORGET_CONFIRMATION } from "../../lib/memory/forget.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { storedFacts } from "../support/memory.ts";
-import { BOT_USER_ID, distinctSlackTs, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_ACCOUNT_SID, twilioSuiteEnv } from "../support/twilio.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle } from "../support/worker.ts";
 
@@ -13,15 +13,8 @@ const env = twilioSuiteEnv(SUITE, { MEMORY_ENABLED: "true", SMS_BURST_WINDOW_SEC
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
 /** Long enough for a job that should not post to have run. */
 const QUIET_MS = 2_000;
-let seq = 0;
 
 pumpJobsDuringSuite(env, SUITE);
-
-function newTeam() {
-  seq += 1;
-  const id = `${Date.now().toString(36).toUpperCase()}${seq}`;
-  return { team: `TFGT${id}`, id };
-}
 
 /** A Slack delivery, addressed to the bot or not. */
 async function say(place: { team: string; channel: string }, user: string, text: string, addressed = true): Promise<Response> {
@@ -34,8 +27,8 @@ const factsOf = (team: string, person: string) => storedFacts(redis, PREFIX, { p
 
 describe("forget me", () => {
   it("confirms a 'forget me' followed at once by a question, forgets, and answers the question too", async () => {
-    const { team, id } = newTeam();
-    const place = { team, channel: `CFGT${id}` };
+    const place = newSlackPlace("FGT");
+    const { team, id } = place;
     await say(place, "UALICE", `I'm allergic to peanuts. a-${id}`);
     await posts(place.channel, 1);
     await eventually(async () => (await factsOf(team, "UALICE")).includes("peanuts"), 15_000, "the fact");
@@ -52,8 +45,8 @@ describe("forget me", () => {
   });
 
   it("ignores a 'forget me' that was not addressed to the bot, even right after a mention", async () => {
-    const { team, id } = newTeam();
-    const place = { team, channel: `CFGT${id}` };
+    const place = newSlackPlace("FGT");
+    const { team, id } = place;
     await say(place, "UALICE", `I'm a teacher. a-${id}`);
     await posts(place.channel, 1);
     await eventually(async () => (await factsOf(team, "UALICE")).includes("teacher"), 15_000, "the fact");
@@ -66,8 +59,8 @@ describe("forget me", () => {
   });
 
   it("keeps a memory job already running in another conversation from writing the person's facts back", async () => {
-    const { team, id } = newTeam();
-    const here = { team, channel: `CFGT${id}` };
+    const here = newSlackPlace("FGT");
+    const { team, id } = here;
     const there = { team, channel: `CFGT${id}B` };
     const marker = `slow-${id}`;
     // The answer comes at once; the extraction of that exchange takes long enough for "forget me" to run meanwhile.

@@ -4,23 +4,15 @@ import { DATA_BLOCK_OPEN } from "../../lib/context/data-block.ts";
 import { FACTS_SYSTEM } from "../../lib/llm/memory-wording.ts";
 import { FORGET_CONFIRMATION } from "../../lib/memory/forget.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
-import { BOT_USER_ID, distinctSlackTs, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { callWorker, eventually, settle, pumpJobsDuringSuite, suiteEnv } from "../support/worker.ts";
 
 const SUITE = "memfacts";
 const PREFIX = `t-${SUITE}`;
 const env = suiteEnv(SUITE, { CONVERSATION_TIMEOUT_SECONDS: "2", MEMORY_ENABLED: "true", SUMMARY_ENABLED: "true" });
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
-let seq = 0;
 
 pumpJobsDuringSuite(env, SUITE);
-
-/** Each test gets its own tenant and channel, so facts of one test are never seen by another. */
-function newPlace() {
-  seq += 1;
-  const id = `${Date.now().toString(36).toUpperCase()}${seq}`;
-  return { team: `TMEM${id}`, channel: `CMEM${id}`, id };
-}
 
 async function mention(place: { team: string; channel: string }, user: string, text: string) {
   const event = slackMessageEvent({ ...place, user, text: `<@${BOT_USER_ID}> ${text}`, ts: distinctSlackTs() });
@@ -62,7 +54,7 @@ async function dumpSuiteKeys(): Promise<{ key: string; content: string }[]> {
 
 describe("what the bot remembers about people", () => {
   it("answers in a new conversation with what a person said in one that has since expired", async () => {
-    const place = newPlace();
+    const place = newSlackPlace("MEM");
     await mention(place, "URUNNER", `I'm training for a marathon in April. first-${place.id}`);
     await postCount(place.channel, 1, "first answer");
     const facts = await eventually(async () => {
@@ -83,7 +75,7 @@ describe("what the bot remembers about people", () => {
   });
 
   it("replaces a fact the person contradicts and does not store a repeated one twice", async () => {
-    const place = newPlace();
+    const place = newSlackPlace("MEM");
     await mention(place, "UMOVER", `I live in Paris. a-${place.id}`);
     await postCount(place.channel, 1, "first answer");
     await eventually(async () => JSON.stringify(await redis.get(factsKey(place.team, "UMOVER"))).includes("Paris"), 15_000, "Paris");
@@ -99,7 +91,7 @@ describe("what the bot remembers about people", () => {
   });
 
   it("forgets everything about a person who says 'forget me', in every conversation of the workspace, and confirms", async () => {
-    const place = newPlace();
+    const place = newSlackPlace("MEM");
     const elsewhere = { team: place.team, channel: `${place.channel}X` };
     const user = `UFORGET${place.id}`;
     await mention(place, user, `I'm allergic to hazelnuts. secret-${place.id}`);
@@ -132,7 +124,7 @@ describe("what the bot remembers about people", () => {
   });
 
   it("drops extraction output that fails validation, logs it, and still answers", async () => {
-    const place = newPlace();
+    const place = newSlackPlace("MEM");
     const marker = `badjson-${place.id}`;
     const warnings = vi.spyOn(console, "warn");
     // The reply comes first and takes the first rule; the extraction request gets the invalid JSON.
