@@ -15,7 +15,7 @@ import { capInboundMessage } from "./limits/message-length.ts";
 import { checkReplyRate, RATE_LIMIT_NOTICE } from "./limits/reply-rate.ts";
 import { jobLogFields, loggedId, loggedPlace } from "./log-ids.ts";
 import type { BotIdentity, InboundMessage, PartProgress, Visibility } from "./message.ts";
-import { asksToBeForgotten, FORGET_CONFIRMATION, forgetPerson } from "./memory/forget.ts";
+import { asksToBeForgotten, FORGET_CONFIRMATION, forgetPerson, forgetTheRequest } from "./memory/forget.ts";
 import { publishMemoryJob, rememberedPeople } from "./memory/hooks.ts";
 import { optOutsFor } from "./opt-outs.ts";
 import type { IngestOptions } from "./platforms/adapter.ts";
@@ -186,6 +186,7 @@ async function answer(
     await forgetPerson(rt, job);
     await replier.send(job, FORGET_CONFIRMATION);
     progress.done = true;
+    await forgetTheRequest(rt, job);
     return "forgotten";
   }
   const turn = selectTurn(state.recent, job.trigger);

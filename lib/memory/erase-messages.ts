@@ -13,7 +13,8 @@ import { conversationKeysOfLog, tenantLogPattern, type ConversationKeys, type Te
 const SCAN_BATCH = 1_000;
 
 /**
- * KEYS: state, log, answers. ARGV: 1 person id, 2 through (ms). The bot's answers that go are those to the person
+ * KEYS: state, log, answers. ARGV: 1 person id, 2 through (ms), 3 the id of a message of theirs to keep ('' none).
+ * The bot's answers that go are those to the person
  * and every one written after the person's first message there: the bot had read them, and may retell them.
  * Keeps the log's length member (lib/conversation/scripts.ts) true. The person's id also leaves the record of whom
  * the bot answered last. Returns how many messages left the log.
@@ -25,7 +26,7 @@ local messages = {}
 local since = nil
 for _, raw in ipairs(redis.call('ZRANGE', log, '-inf', '${MESSAGES_BELOW}', 'BYSCORE')) do
   local m = cjson.decode(raw)
-  m.theirs = m.role == 'user' and m.authorId == person and m.ts <= through
+  m.theirs = m.role == 'user' and m.authorId == person and m.ts <= through and m.id ~= ARGV[3]
   if m.theirs and (since == nil or m.ts < since) then since = m.ts end
   messages[#messages + 1] = {raw = raw, m = m}
 end
@@ -56,6 +57,13 @@ redis.call('DEL', answers)
 return removed
 `;
 
+/** Whose messages go: theirs written up to `through` (ms), except `keep` (a message id). */
+export interface Erasure {
+  personId: string;
+  through: number;
+  keep?: string;
+}
+
 export interface Erased {
   conversations: number;
   messages: number;
@@ -73,12 +81,12 @@ export class MessageEraser {
   }
 
   /** Every live conversation of the tenant, one SCAN batch at a time. */
-  async eraseEverywhere(where: Tenancy, personId: string, through: number): Promise<Erased> {
+  async eraseEverywhere(where: Tenancy, erasure: Erasure): Promise<Erased> {
     const erased: Erased = { conversations: 0, messages: 0 };
     let cursor = "0";
     do {
       const [next, logKeys] = await this.redis.scan(cursor, { match: tenantLogPattern(this.prefix, where), count: SCAN_BATCH });
-      const removed = await Promise.all(logKeys.map((logKey) => this.erase(conversationKeysOfLog(logKey), personId, through)));
+      const removed = await Promise.all(logKeys.map((logKey) => this.erase(conversationKeysOfLog(logKey), erasure)));
       erased.conversations += logKeys.length;
       erased.messages += removed.reduce((sum, n) => sum + n, 0);
       cursor = String(next);
@@ -87,7 +95,9 @@ export class MessageEraser {
   }
 
   /** One conversation; returns how many messages left its log. */
-  async erase(keys: ConversationKeys, personId: string, through: number): Promise<number> {
-    return Number(await this.script.exec([keys.state, keys.log, keys.answers], [personId, String(through)]));
+  async erase(keys: ConversationKeys, erasure: Erasure): Promise<number> {
+    return Number(
+      await this.script.exec([keys.state, keys.log, keys.answers], [erasure.personId, String(erasure.through), erasure.keep ?? ""]),
+    );
   }
 }

@@ -9,7 +9,9 @@
 import { isResetRequest } from "../conversation/reset.ts";
 import type { StoredMessage } from "../conversation/types.ts";
 import { using } from "../errors.ts";
+import { conversationKeys } from "../keys.ts";
 import { jobLogFields } from "../log-ids.ts";
+import { errorMessage } from "../log.ts";
 import type { BotIdentity } from "../message.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
@@ -35,12 +37,29 @@ export function asksToBeForgotten(job: Job, messages: StoredMessage[]): boolean 
   return trigger !== undefined && isForgetRequest(trigger.text, job.bot);
 }
 
-/** Everything about the trigger's author in the tenant, up to the moment they asked. Idempotent: a retry redoes it. */
+/**
+ * Everything about the trigger's author in the tenant, up to the moment they asked, but the request itself: a
+ * retry of a job whose confirmation failed must still find it. Idempotent: a retry redoes it.
+ */
 export async function forgetPerson(rt: Runtime, job: Job): Promise<void> {
-  const person = job.trigger.authorId;
-  const askedAt = job.trigger.ts;
-  await using("redis", () => factStoreFor(rt).forget(job.key, person, askedAt));
-  const eraser = new MessageEraser(rt.redis, rt.settings.REDIS_KEY_PREFIX);
-  const erased = await using("redis", () => eraser.eraseEverywhere(job.key, person, askedAt));
+  const erasure = { personId: job.trigger.authorId, through: job.trigger.ts, keep: job.trigger.id };
+  await using("redis", () => factStoreFor(rt).forget(job.key, erasure.personId, erasure.through));
+  const erased = await using("redis", () => eraserFor(rt).eraseEverywhere(job.key, erasure));
   rt.log.info("person_forgotten", { ...(await jobLogFields(rt, job)), ...erased });
+}
+
+/**
+ * Once confirmed, the request goes too. It says nothing about the person, so a failure here only leaves it to
+ * expire with its conversation (logged), never a second confirmation.
+ */
+export async function forgetTheRequest(rt: Runtime, job: Job): Promise<void> {
+  try {
+    await eraserFor(rt).erase(conversationKeys(rt.settings.REDIS_KEY_PREFIX, job.key), { personId: job.trigger.authorId, through: job.trigger.ts });
+  } catch (err) {
+    rt.log.warn("forget_request_kept", { ...(await jobLogFields(rt, job)), error: errorMessage(err) });
+  }
+}
+
+function eraserFor(rt: Runtime): MessageEraser {
+  return new MessageEraser(rt.redis, rt.settings.REDIS_KEY_PREFIX);
 }

@@ -127,6 +127,6 @@ async function eraseIfForgotten(rt: Runtime, job: Job, fold: StoredMessage[]): P
     if (mark === null || mark === undefined) continue;
     const askedAt = Number(mark);
     if (!fold.some((m) => m.authorId === author && m.ts <= askedAt)) continue;
-    await using("redis", () => eraser.erase(conversationKeys(prefix, job.key), author, askedAt));
+    await using("redis", () => eraser.erase(conversationKeys(prefix, job.key), { personId: author, through: askedAt }));
   }
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { FORGET_CONFIRMATION } from "../../lib/memory/forget.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { storedFacts } from "../support/memory.ts";
-import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { BOT_USER_ID, distinctSlackTs, failSlackPosts, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_ACCOUNT_SID, twilioSuiteEnv } from "../support/twilio.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle } from "../support/worker.ts";
 
@@ -44,6 +44,22 @@ describe("forget me", () => {
     expect(JSON.stringify(question!.messages)).not.toContain("peanuts");
   });
 
+  it("still confirms, once, when posting the confirmation failed the first time", async () => {
+    const place = newSlackPlace("FGT");
+    await say(place, "UALICE", `I'm a chef. a-${place.id}`);
+    await posts(place.channel, 1);
+    await eventually(async () => (await factsOf(place.team, "UALICE")).includes("chef"), 15_000, "the fact");
+
+    await failSlackPosts({ channel: place.channel, status: 500, times: 1 });
+    await say(place, "UALICE", "forget me");
+    const all = await posts(place.channel, 2);
+    await settle(QUIET_MS);
+    expect((await slackPosts(place.channel)).map((p) => p.text)).toEqual([all[0]!.text, FORGET_CONFIRMATION]);
+    expect(await factsOf(place.team, "UALICE")).toBe("");
+    // Once confirmed, the request itself is gone too.
+    expect(JSON.stringify(await redis.zrange(`${PREFIX}:conv:slack|${place.team}|${place.channel}|:log`, 0, -1))).not.toContain("UALICE");
+  });
+
   it("ignores a 'forget me' that was not addressed to the bot, even right after a mention", async () => {
     const place = newSlackPlace("FGT");
     const { team, id } = place;
@@ -68,13 +84,16 @@ describe("forget me", () => {
     await say(there, "UALICE", `I'm a pilot. ${marker}`);
     await posts(there.channel, 1);
     await eventually(async () => (await modelRequests(marker)).length >= 2, 15_000, "the extraction to start");
+    await say(there, "UBOB", `<@UCAROL> see you at noon. bob-${id}`, false);
 
     await say(here, "UALICE", "forget me");
     expect((await posts(here.channel, 1))[0]!.text).toBe(FORGET_CONFIRMATION);
     await settle(4_000);
     expect(await factsOf(team, "UALICE")).toBe("");
-    // Nor is anything she said left in the other conversation.
-    expect(JSON.stringify(await redis.zrange(`${PREFIX}:conv:slack|${team}|${there.channel}|:log`, 0, -1))).not.toContain("pilot");
+    // Nor is anything she said left in the other conversation, where Bob's message stays.
+    const log = JSON.stringify(await redis.zrange(`${PREFIX}:conv:slack|${team}|${there.channel}|:log`, 0, -1));
+    expect(log).not.toContain("pilot");
+    expect(log).toContain(`bob-${id}`);
   });
 
   it("over SMS, forgets when 'forget me' is followed within the burst window by another text, and answers that too", async () => {
