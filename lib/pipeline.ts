@@ -13,9 +13,10 @@ import { GiveUp, RetryLater, using } from "./errors.ts";
 import { judgeWithinCap } from "./limits/judge-cap.ts";
 import { capInboundMessage } from "./limits/message-length.ts";
 import { checkReplyRate, RATE_LIMIT_NOTICE } from "./limits/reply-rate.ts";
-import type { BotIdentity, InboundMessage, PartProgress } from "./message.ts";
-import { FORGET_CONFIRMATION, forgetPerson, isForgetRequest } from "./memory/forget.ts";
-import { memoryNotes, publishMemoryJob } from "./memory/hooks.ts";
+import { jobLogFields, loggedId, loggedPlace } from "./log-ids.ts";
+import type { BotIdentity, InboundMessage, PartProgress, Visibility } from "./message.ts";
+import { asksToBeForgotten, FORGET_CONFIRMATION, forgetPerson, forgetTheRequest } from "./memory/forget.ts";
+import { publishMemoryJob, rememberedPeople } from "./memory/hooks.ts";
 import { optOutsFor } from "./opt-outs.ts";
 import type { IngestOptions } from "./platforms/adapter.ts";
 import type { Job, JobKind } from "./queue/job.ts";
@@ -51,7 +52,7 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
       msg.consent && optOuts.record(msg.key, msg.author.id, msg.consent),
     ]),
   );
-  const where = { platform: msg.key.platform, tenant: msg.key.tenant, channel: msg.key.channel, message: msg.id };
+  const where = { ...(await loggedPlace(rt, msg.key, opts.logIds)), message: msg.id };
   if (status === "duplicate" && !msg.redelivery) {
     rt.log.info("duplicate_dropped", where);
     return { status, published: false };
@@ -67,7 +68,7 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
   }
   rt.log.info("decision", {
     ...where,
-    author: msg.author.id,
+    author: await loggedId(rt, opts.logIds, msg.author.id),
     conversation: state.id || null,
     status,
     respond: decision.respond,
@@ -78,7 +79,6 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
 
   const kind: JobKind = decision.respond === "judge" ? "judge" : "reply";
   const job: Job = {
-    v: 1,
     key: msg.key,
     conversationId: state.id,
     trigger: { id: msg.id, ts: msg.ts, authorId: msg.author.id, authorName: msg.author.name },
@@ -88,6 +88,8 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
     replyTarget: msg.replyTarget,
     ...(opts.systemNotes?.length ? { systemNotes: opts.systemNotes } : {}),
     ...(opts.delaySeconds ? { waitsForBurst: true } : {}),
+    ...(msg.visibility ? { visibility: msg.visibility } : {}),
+    ...(opts.logIds ? { logIds: opts.logIds } : {}),
   };
   const published = await using("qstash", () => rt.queue.publish(kind, job, { delaySeconds: opts.delaySeconds }));
   rt.log.info("job_published", { ...where, kind, job: published.messageId, deduplicated: published.deduplicated });
@@ -103,6 +105,8 @@ export interface Replier {
    * `parts.from` skips the parts an earlier attempt already posted; `parts.onPart` hears of each part posted.
    */
   send(job: Job, text: string, parts?: PartProgress): Promise<string[]>;
+  /** Who can read the job's place, asked of the platform when the message did not say (lib/memory/visibility.ts). */
+  placeVisibility(job: Job): Promise<Visibility>;
 }
 
 /** What an attempt got out, so that a failure after the first part is finished by the retry, not redone. */
@@ -137,7 +141,7 @@ const MARKS_HANDLED: ReadonlySet<JobOutcome> = new Set([
 ]);
 
 export async function runJob(rt: Runtime, kind: JobKind, job: Job, replier: Replier): Promise<JobOutcome> {
-  const where = { platform: job.key.platform, tenant: job.key.tenant, channel: job.key.channel, trigger: job.trigger.id, kind };
+  const where = { ...(await jobLogFields(rt, job)), kind };
   const claim = await rt.store.claimReply(job.key, job.conversationId, job.trigger);
   if (claim.status === "busy") throw new RetryLater("another attempt is answering this message", claim.retryAfterSeconds);
   if (claim.status !== "claimed") {
@@ -177,33 +181,36 @@ async function answer(
 ): Promise<JobOutcome> {
   const s = rt.settings;
   if (!(await replier.canReach(job))) return "unreachable";
-  const turn = selectTurn(state.recent, job.trigger);
-  if (!turn) return "conversation_gone";
-  if (job.waitsForBurst && turn.current.id !== job.trigger.id) return "superseded";
-  if (job.required && isForgetRequest(turn.current.text, job.bot)) {
+  // The trigger itself, not the author's latest message: a question right after "forget me" gets its own answer.
+  if (asksToBeForgotten(job, state.recent)) {
     await forgetPerson(rt, job);
     await replier.send(job, FORGET_CONFIRMATION);
     progress.done = true;
+    await forgetTheRequest(rt, job);
     return "forgotten";
   }
-  const notes = await memoryNotes(rt, job, [...turn.history, turn.current]);
+  const turn = selectTurn(state.recent, job.trigger);
+  if (!turn) return "conversation_gone";
+  if (job.waitsForBurst && turn.current.id !== job.trigger.id) return "superseded";
+  const remembered = await rememberedPeople(rt, job, [...turn.history, turn.current], replier);
   const prompt = buildPrompt({
     persona: s.BOT_PERSONA,
     botName: job.bot.name,
     botUserId: job.bot.userId,
     now: new Date(rt.now()),
     summary: state.summary,
-    systemNotes: [...(job.systemNotes ?? []), ...notes],
+    systemNotes: job.systemNotes,
+    people: remembered,
     history: turn.history,
     current: turn.current,
     budgetTokens: s.PROMPT_TOKEN_BUDGET,
   });
   // An answer an earlier attempt began to post was already judged, counted and written: finish it as it is.
   const resuming = progress.text !== undefined;
-  if (!resuming && kind === "judge" && !(await judgeWithinCap(rt, job.key, job.trigger.id, () => rt.llm.judge(prompt)))) {
+  if (!resuming && kind === "judge" && !(await judgeWithinCap(rt, job, () => rt.llm.judge(prompt)))) {
     return "judge_no";
   }
-  const allowance = resuming ? "allowed" : await checkReplyRate(rt, job.key, job.trigger);
+  const allowance = resuming ? "allowed" : await checkReplyRate(rt, job);
   if (allowance !== "allowed") {
     if (allowance === "notify") {
       await replier.send(job, RATE_LIMIT_NOTICE);
@@ -230,6 +237,8 @@ async function answer(
       authorName: job.bot.name,
       text,
       ts: Math.max(now, turn.current.ts + 1),
+      // Whom it answered: "forget me" removes the bot's answers to a person with the person's own messages.
+      replyToAuthorId: turn.current.authorId,
     },
     answeredThrough: { id: turn.current.id, ts: turn.current.ts },
     answered: turn.answered,

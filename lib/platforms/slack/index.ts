@@ -9,6 +9,7 @@ import { parseSlackEvent } from "./parse.ts";
 import { postSlackMessage } from "./send.ts";
 import { slackTargetSchema, type SlackTarget } from "./target.ts";
 import { SLACK_SIGNATURE_HEADER, SLACK_TIMESTAMP_HEADER, verifySlackRequest } from "./verify.ts";
+import { slackVisibility } from "./visibility.ts";
 
 const RETRY_NUM_HEADER = "X-Slack-Retry-Num";
 
@@ -65,4 +66,7 @@ export const slack: PlatformAdapter<SlackTarget> = {
       progress,
     });
   },
+
+  // Every message says it; a job only asks for one whose payload predates visibilities.
+  placeVisibility: async (_ctx, place) => slackVisibility(place.channel, undefined),
 };
