@@ -42,6 +42,8 @@ export default defineConfig({
                 JOB_TAP_URL: inject("jobTapUrl"),
                 PUBLIC_BASE_URL: `${inject("jobTapUrl")}/t/default`,
                 OPENAI_API_KEY: "test-key",
+                // A local-only key: seals the personal fields of queued jobs, keys the pseudonyms in log lines.
+                TOKEN_ENCRYPTION_KEY: "j9Bq+GR42d31ZfaMXifcWY3jhoQh1xdioBTH7U2d31E=",
                 OPENAI_BASE_URL: inject("modelUrl"),
                 SLACK_SIGNING_SECRET: "test-slack-signing-secret",
                 SLACK_BOT_TOKEN: "xoxb-test-bot-token",

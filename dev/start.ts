@@ -116,6 +116,8 @@ async function main(): Promise<void> {
 
   // The simulator reads the admin view; a token made up per run unless one is set (.dev.vars or the environment).
   if (!vars.get("ADMIN_TOKEN")) vars.set("ADMIN_TOKEN", process.env.ADMIN_TOKEN || randomBytes(24).toString("base64url"));
+  // A .dev.vars written before TOKEN_ENCRYPTION_KEY existed: a key for this run (the stack's queue starts empty).
+  if (!vars.get("TOKEN_ENCRYPTION_KEY")) vars.set("TOKEN_ENCRYPTION_KEY", randomBytes(32).toString("base64"));
   const simulator = await startSimulator({
     port: ports.simulator,
     workerUrl: local(ports.worker),

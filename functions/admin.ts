@@ -2,11 +2,13 @@
  * @module
  * GET /admin/conversations/:key: what the bot holds about one conversation (state, time left before it expires,
  * summary) and the traces of its recent answers (reason and exact prompt with its token count). Bearer ADMIN_TOKEN;
- * the route does not exist (404) until ADMIN_TOKEN is set. `:key` is the URL-encoded `platform|tenant|channel|thread`.
+ * the route does not exist (404) until ADMIN_TOKEN is set, and an address that failed too often gets 429
+ * (lib/limits/admin-attempts.ts). `:key` is the URL-encoded `platform|tenant|channel|thread`.
  */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import * as z from "zod";
 import { constantTimeEqual } from "../lib/crypto.ts";
+import { adminLockout, countAdminFailure } from "../lib/limits/admin-attempts.ts";
 import type { ConversationKey } from "../lib/message.ts";
 import { adapters } from "../lib/platforms/index.ts";
 import { runtimeFor } from "../lib/runtime.ts";
@@ -42,8 +44,12 @@ admin.get("/conversations/:key", async (c) => {
   const rt = runtimeFor(c.env);
   const expected = rt.settings.ADMIN_TOKEN;
   if (!expected) return c.json({ error: "not found" }, 404);
+  const address = c.req.header("CF-Connecting-IP") ?? "unknown";
+  const locked = await adminLockout(rt, address);
+  if (locked !== null) return tooManyAttempts(c, locked);
   const given = BEARER.exec(c.req.header("Authorization") ?? "")?.[1];
   if (!given || !constantTimeEqual(given, expected)) {
+    await countAdminFailure(rt, address);
     rt.log.warn("admin_rejected", { route: "conversations" });
     return c.json({ error: "unauthorized" }, 401, { "WWW-Authenticate": "Bearer" });
   }
@@ -71,6 +77,10 @@ admin.get("/conversations/:key", async (c) => {
     answers,
   });
 });
+
+function tooManyAttempts(c: Context<AppEnv>, seconds: number): Response {
+  return c.json({ error: "too many failed attempts from this address, try again later" }, 429, { "Retry-After": String(seconds) });
+}
 
 function participantsOf(messages: { role: string; authorId: string; authorName: string }[]) {
   const seen = new Map<string, { id: string; name: string; messages: number }>();

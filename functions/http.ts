@@ -23,7 +23,7 @@ export async function webhookRequest(c: Context<AppEnv>): Promise<WebhookRequest
 export type Delivery<Extra> = Extract<Parsed<Extra>, { kind: "message" | "ignored" }>;
 
 /**
- * Verify → parse. A bad signature gets `rejectStatus` (before anything of the body is read), a body that is not
+ * Verify → parse. A bad signature gets 401 (before anything of the body is read), a body that is not
  * what the platform sends gets 400, a protocol check its own answer; each is logged as `<platform>_rejected`,
  * `<platform>_invalid` and `<platform>_ignored`.
  */
@@ -32,13 +32,12 @@ export async function verifyAndParse<Extra>(
   rt: Runtime,
   adapter: Pick<PlatformAdapter<ReplyTarget, Extra>, "platform" | "verify" | "parse">,
   request: WebhookRequest,
-  rejectStatus: 401 | 403 = 401,
 ): Promise<Response | Delivery<Extra>> {
   const ctx = adapterContext(rt);
   const verified = await adapter.verify(ctx, request);
   if (!verified.ok) {
     rt.log.warn(`${adapter.platform}_rejected`, { reason: verified.reason });
-    return c.json({ error: "invalid signature" }, rejectStatus);
+    return c.json({ error: "invalid signature" }, 401);
   }
   const parsed = adapter.parse(ctx, request);
   if (parsed.kind === "invalid") {

@@ -6,13 +6,13 @@
 import { Hono, type Context } from "hono";
 import * as z from "zod";
 import { RetryLater } from "../lib/errors.ts";
-import { logger } from "../lib/log.ts";
-import { issuePaths } from "../lib/zod-issues.ts";
+import { jobLogFields } from "../lib/log-ids.ts";
 import { runMemoryJob } from "../lib/memory/job.ts";
 import { runJob } from "../lib/pipeline.ts";
 import { adapters } from "../lib/platforms/index.ts";
 import { platformReplier } from "../lib/platforms/replier.ts";
 import { JOB_KINDS, jobSchemaFor, type Job } from "../lib/queue/job.ts";
+import { JobPayloadError, openJob } from "../lib/queue/sealed-job.ts";
 import { verifyQStashRequest } from "../lib/queue/verify.ts";
 import { runtimeFor, type Runtime } from "../lib/runtime.ts";
 import type { AppEnv } from "./http.ts";
@@ -39,11 +39,11 @@ jobs.post("/:kind", async (c) => {
   if (kind === "failed") return failed(c, rt, rawBody);
   const jobKind = z.enum(JOB_KINDS).safeParse(kind);
   if (!jobKind.success) return c.json({ error: `unknown job kind ${kind}` }, 404);
-  const job = parseJob(rawBody);
+  const job = await parseJob(rt, rawBody);
   if (!job) return nonRetryable(rt, "invalid job payload");
   try {
-    const outcome =
-      jobKind.data === "memory" ? await runMemoryJob(rt, job) : await runJob(rt, jobKind.data, job, platformReplier(rt, adapters));
+    const replier = platformReplier(rt, adapters);
+    const outcome = jobKind.data === "memory" ? await runMemoryJob(rt, job, replier) : await runJob(rt, jobKind.data, job, replier);
     return c.json({ outcome });
   } catch (err) {
     return retryLater(c, rt, kind, job, err);
@@ -57,14 +57,20 @@ function retryLater(c: Context<AppEnv>, rt: Runtime, kind: string, job: Job, err
   return c.json({ error: "retry later" }, 503, { "Retry-After": String(Math.ceil(err.retryAfterSeconds)) });
 }
 
-function parseJob(rawBody: string): Job | null {
+/** The job a payload seals; null (logged as `job_invalid` with the fields that failed) when it is not one. */
+async function parseJob(rt: Runtime, rawBody: string): Promise<Job | null> {
+  let body: unknown;
   try {
-    const parsed = jobSchema.safeParse(JSON.parse(rawBody));
-    if (parsed.success) return parsed.data;
-    logger.error("job_invalid", { fields: issuePaths(parsed.error) });
-    return null;
+    body = JSON.parse(rawBody);
   } catch {
-    logger.error("job_invalid", { fields: ["(not JSON)"] });
+    rt.log.error("job_invalid", { fields: ["(not JSON)"] });
+    return null;
+  }
+  try {
+    return await openJob(body, rt.secrets.jobs, jobSchema);
+  } catch (err) {
+    if (!(err instanceof JobPayloadError)) throw err;
+    rt.log.error("job_invalid", { fields: err.fields });
     return null;
   }
 }
@@ -90,16 +96,13 @@ async function failed(c: Context<AppEnv>, rt: Runtime, rawBody: string): Promise
   let job: Job | null;
   try {
     failure = failureSchema.parse(JSON.parse(rawBody));
-    job = parseJob(new TextDecoder().decode(Uint8Array.from(atob(failure.sourceBody), (ch) => ch.charCodeAt(0))));
+    job = await parseJob(rt, new TextDecoder().decode(Uint8Array.from(atob(failure.sourceBody), (ch) => ch.charCodeAt(0))));
   } catch {
     return nonRetryable(rt, "invalid failure callback");
   }
   if (!job) return nonRetryable(rt, "failure callback without a valid job");
   rt.log.error("job_failed", {
-    platform: job.key.platform,
-    tenant: job.key.tenant,
-    channel: job.key.channel,
-    trigger: job.trigger.id,
+    ...(await jobLogFields(rt, job)),
     message: failure.sourceMessageId,
     status: failure.status,
     retried: failure.retried,

@@ -12,15 +12,13 @@ import { botIdentity, runtimeFor } from "../lib/runtime.ts";
 import { verifyAndParse, webhookRequest, type AppEnv } from "./http.ts";
 
 export const MEDIA_ONLY_ANSWER = "Sorry, I can only read text messages. Could you type your question?";
-/** A request that is not Twilio's is refused as forbidden. */
-const FORBIDDEN = 403;
 
 export const twilio = new Hono<AppEnv>();
 
 twilio.post("/sms", async (c) => {
   const rt = runtimeFor(c.env);
   if (!rt.platforms.twilio) return c.json({ error: "twilio is not configured" }, 404);
-  const delivery = await verifyAndParse(c, rt, adapter, await webhookRequest(c), FORBIDDEN);
+  const delivery = await verifyAndParse(c, rt, adapter, await webhookRequest(c));
   if (delivery instanceof Response) return delivery;
   if (delivery.kind === "ignored") return twiml(c, EMPTY_TWIML);
   const { message, keyword, mediaOnly } = delivery;

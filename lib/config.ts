@@ -4,6 +4,7 @@
  * Errors name the setting and say how to fix it; they never carry a setting's value.
  */
 import * as z from "zod";
+import { decodeKey, KEY_BYTES } from "./secrets/keyring.ts";
 
 const text = z.string().trim().min(1);
 const optionalText = z
@@ -27,6 +28,10 @@ const list = z
       .map((s) => s.trim())
       .filter(Boolean),
   );
+
+const encryptionKey = text.refine((v) => decodeKey(v) !== null, `must be the base64 of ${KEY_BYTES} random bytes (\`openssl rand -base64 ${KEY_BYTES}\`)`);
+/** Shorter tokens can be guessed online; the admin route also rate limits failed attempts. */
+const ADMIN_TOKEN_MIN_CHARS = 32;
 
 const DEFAULT_PERSONA =
   "You are a helpful, friendly member of this chat. Answer briefly and naturally, like a person in a group chat.";
@@ -71,7 +76,14 @@ export const settingsSchema = z.object({
 
   /** One prefix per bot: bots sharing a Redis database never see each other's keys. */
   REDIS_KEY_PREFIX: text.regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, _ . - only").default("parley"),
-  ADMIN_TOKEN: optionalText,
+  ADMIN_TOKEN: optionalText.refine(
+    (v) => v === undefined || v.length >= ADMIN_TOKEN_MIN_CHARS,
+    `must be at least ${ADMIN_TOKEN_MIN_CHARS} characters (\`openssl rand -base64 32\`)`,
+  ),
+  /** Encrypts the personal fields of queued jobs (and stored platform tokens); keys the pseudonyms in log lines. */
+  TOKEN_ENCRYPTION_KEY: encryptionKey,
+  /** Older keys, comma-separated: they only open what they sealed, so a rotation loses nothing in flight. */
+  TOKEN_ENCRYPTION_PREVIOUS_KEYS: list.pipe(z.array(encryptionKey)),
 
   BOT_NAME: text.default("Parley"),
   BOT_ALIASES: list,

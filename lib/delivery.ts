@@ -10,6 +10,7 @@ import type { AnswerTrace } from "./conversation/answer-trace.ts";
 import type { Draft, PostedOutcome } from "./conversation/draft.ts";
 import { CLAIM_TTL_SECONDS } from "./conversation/reply-store.ts";
 import { RetryLater } from "./errors.ts";
+import { forgetTheRequest } from "./memory/forget.ts";
 import { publishMemoryJob } from "./memory/hooks.ts";
 import type { PartProgress } from "./message.ts";
 import type { Replier } from "./pipeline.ts";
@@ -50,6 +51,8 @@ export async function finishDraft(rt: Runtime, job: Job, replier: Replier, attem
   const { trace } = opts;
   await postDraft(rt, job, replier, attempt, opts.onlyIfStarted ?? false);
   const { text = "", saw, outcome = "answered", posted } = attempt.draft;
+  // The "forget me" request itself stays until its confirmation is out, so that a retry still confirms.
+  if (outcome === "forgotten") await forgetTheRequest(rt, job);
   if (outcome !== "answered" || !saw) return outcome;
   const now = rt.now();
   const recorded = await rt.store.replies.recordReply(job.key, {
@@ -62,6 +65,8 @@ export async function finishDraft(rt: Runtime, job: Job, replier: Replier, attem
       authorName: job.bot.name,
       text,
       ts: Math.max(now, saw.ts + 1),
+      // Whom it answered: "forget me" removes the bot's answers to a person with the person's own messages.
+      replyToAuthorId: saw.answered[0]!,
     },
     answeredThrough: { id: saw.id, ts: saw.ts },
     answered: saw.answered,

@@ -27,7 +27,8 @@ export class GiveUp extends Error {
 export class DependencyUnavailable extends Error {
   readonly dependency: "redis" | "qstash";
   constructor(dependency: "redis" | "qstash", cause: unknown) {
-    super(cause instanceof Error ? cause.message : String(cause));
+    // Not the cause's message: an Upstash error's message carries the whole command, message text and all.
+    super(`${dependency} is unavailable`, { cause });
     this.name = "DependencyUnavailable";
     this.dependency = dependency;
   }

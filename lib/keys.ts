@@ -14,9 +14,12 @@
  * | `reply:<platform>|<tenant>|<trigger id>` | string | one trigger's answer: `done`, or the draft being posted (the bot's text, part ids) | 1 hour |
  * | `claim:<platform>|<tenant>|<trigger id>` | string | the attempt at work on one trigger's answer (a random token) | 90 s, renewed |
  * | `facts:<platform>|<tenant>|<person>` | string | what the bot remembers about a person (JSON) | FACTS_TTL_DAYS |
+ * | `forgotten:<platform>|<tenant>|<person>` | string | when the person asked to be forgotten (ms): no fact from before | 1 day |
+ * | `visibility:<place>` | string | who can read a place, as the platform told a job (dm, private, public) | 1 hour |
  * | `optout:<platform>|<tenant>|<person>` | string | the person asked not to be messaged (SMS STOP) | until START |
  * | `limit:reply:<person>:…` | @upstash/ratelimit | answers per person per window | the window |
  * | `limit:judge:<place>:…` | @upstash/ratelimit | judge calls per conversation per minute | the window |
+ * | `limit:admin:<client IP>:…` | @upstash/ratelimit | failed admin-view attempts per address | the window |
  * | `limit:told:<person>` | string | the person was told they hit the rate limit | the rest of the window |
  *
  * `<place>` is `platform|tenant|channel|thread` (thread empty outside threads), `<person>` is
@@ -33,8 +36,8 @@ export interface ConversationKeys {
   answers: string;
 }
 
-/** The two limits the job flow counts: answers per person, judge calls per conversation. */
-export type LimitName = "reply" | "judge";
+/** The limits Parley counts: answers per person, judge calls per conversation, failed admin logins per address. */
+export type LimitName = "reply" | "judge" | "admin";
 
 const SEP = "|";
 
@@ -55,8 +58,13 @@ function inTenant(where: { platform: Platform; tenant: string }, id: string): st
 
 /** The keys of one conversation; they always expire together. */
 export function conversationKeys(prefix: string, key: ConversationKey): ConversationKeys {
-  const place = `${prefix}:conv:${placeId(key)}`;
-  return { state: `${place}:state`, log: `${place}:log`, answers: `${place}:answers` };
+  return keysOfConversation(`${prefix}:conv:${placeId(key)}`);
+}
+
+const LOG_SUFFIX = ":log";
+
+function keysOfConversation(base: string): ConversationKeys {
+  return { state: `${base}:state`, log: `${base}${LOG_SUFFIX}`, answers: `${base}:answers` };
 }
 
 /** Marks a delivered platform message as seen (retries, and Slack's app_mention + message pair of one post). */
@@ -76,6 +84,30 @@ export function claimKey(prefix: string, where: Tenancy, triggerId: string): str
 
 export function factsKey(prefix: string, where: Tenancy, person: string): string {
   return `${prefix}:facts:${inTenant(where, person)}`;
+}
+
+/** When the person asked to be forgotten: a memory job still running from before then writes no fact about them. */
+export function forgottenKey(prefix: string, where: Tenancy, person: string): string {
+  return `${prefix}:forgotten:${inTenant(where, person)}`;
+}
+
+/** Who can read a place whose messages did not say (a Discord server channel), as the platform told a job. */
+export function visibilityKey(prefix: string, key: ConversationKey): string {
+  return `${prefix}:visibility:${placeId(key)}`;
+}
+
+/** The glob that matches the message log of every conversation of one tenant ("forget me" scans it). */
+export function tenantLogPattern(prefix: string, where: Tenancy): string {
+  return `${globEscape(`${prefix}:conv:${where.platform}${SEP}${where.tenant}${SEP}`)}*${LOG_SUFFIX}`;
+}
+
+/** The keys of the conversation whose log key `tenantLogPattern` matched. */
+export function conversationKeysOfLog(logKey: string): ConversationKeys {
+  return keysOfConversation(logKey.slice(0, -LOG_SUFFIX.length));
+}
+
+function globEscape(text: string): string {
+  return text.replace(/[*?[\]\\]/g, (ch) => `\\${ch}`);
 }
 
 /** Set while the person asked not to be messaged (SMS STOP, or Twilio's 21610); never expires. */

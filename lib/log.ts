@@ -1,7 +1,8 @@
 /**
  * @module
  * Structured logs: one JSON object per line with a stable `event` name.
- * Callers pass ids, counts and reasons; never secrets or whole message bodies.
+ * Callers pass ids, counts and reasons; never secrets, message text, or an error's message (`errorMessage` says what
+ * a line may show of an error).
  */
 
 export type LogFields = Record<string, string | number | boolean | null | undefined | string[] | number[]>;
@@ -22,7 +23,18 @@ export const logger: Logger = {
   error: (event, fields) => console.error(line("error", event, fields)),
 };
 
-/** The message of an unknown thrown value, for a log field. */
+/** A Redis error's code: the first word of the server's error text (ERR, NOSCRIPT, WRONGTYPE, BUSY...). */
+const REDIS_ERROR_CODE = /^(?:Command failed: )?([A-Z][A-Z_]{1,19})\b/;
+
+/**
+ * What a log line or a response may say about a thrown value: its class, with the HTTP status when it carries one
+ * (`QstashError HTTP 500`) or a Redis error's code (`UpstashError ERR`). Never its message: an Upstash HTTP error's
+ * message embeds the whole command, with message text and phone numbers, and other libraries' messages may too.
+ */
 export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  if (!(err instanceof Error)) return typeof err;
+  const status = (err as { status?: unknown }).status;
+  if (typeof status === "number") return `${err.name} HTTP ${status}`;
+  const code = err.name === "UpstashError" ? REDIS_ERROR_CODE.exec(err.message)?.[1] : undefined;
+  return code ? `${err.name} ${code}` : err.name;
 }

@@ -5,6 +5,13 @@
 
 export type Platform = "slack" | "discord" | "twilio";
 
+/**
+ * Who can read the place a message was said in: only the person and the bot (`dm`), the members of a private
+ * channel or group (`private`), or anyone in the workspace or server (`public`). What the bot learns keeps it.
+ */
+export const VISIBILITIES = ["dm", "private", "public"] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+
 /** How a message addresses the bot, as the platform itself tells it (not guessed from the text). */
 export type Addressing = "mention" | "reply_to_bot" | "dm" | "command" | "none";
 
@@ -65,6 +72,11 @@ export interface InboundMessage {
   /** Author id of the message this one replies to, when the platform says so. */
   replyToAuthorId?: string;
   replyTarget: ReplyTarget;
+  /**
+   * Who can read the place, as the delivery tells it. Absent when only a platform API call can tell (a Discord
+   * server channel): the job asks the adapter (PlatformAdapter.placeVisibility), never the webhook.
+   */
+  visibility?: Visibility;
   /** Kept in the conversation but never answered (an SMS carrier keyword such as STOP or HELP). */
   noReply?: boolean;
   /** The person asks to stop (SMS STOP) or to start again (START) getting messages from the bot. */

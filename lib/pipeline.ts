@@ -15,10 +15,11 @@ import { GiveUp, RetryLater, using } from "./errors.ts";
 import { judgeWithinCap } from "./limits/judge-cap.ts";
 import { capInboundMessage } from "./limits/message-length.ts";
 import { checkReplyRate, RATE_LIMIT_NOTICE } from "./limits/reply-rate.ts";
-import type { BotIdentity, InboundMessage, PartProgress } from "./message.ts";
-import { FORGET_CONFIRMATION, forgetPerson, isForgetRequest } from "./memory/forget.ts";
+import { jobLogFields, loggedId, loggedPlace } from "./log-ids.ts";
+import type { BotIdentity, InboundMessage, PartProgress, Visibility } from "./message.ts";
 import { errorMessage } from "./log.ts";
-import { memoryNotes } from "./memory/hooks.ts";
+import { asksToBeForgotten, FORGET_CONFIRMATION, forgetPerson } from "./memory/forget.ts";
+import { rememberedPeople } from "./memory/hooks.ts";
 import { optOutsFor } from "./opt-outs.ts";
 import type { IngestOptions } from "./platforms/adapter.ts";
 import type { Job, JobKind } from "./queue/job.ts";
@@ -54,7 +55,7 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
       msg.consent && optOuts.record(msg.key, msg.author.id, msg.consent),
     ]),
   );
-  const where = { platform: msg.key.platform, tenant: msg.key.tenant, channel: msg.key.channel, message: msg.id };
+  const where = { ...(await loggedPlace(rt, msg.key, opts.logIds)), message: msg.id };
   // A job started on it already. (An `unpublished` delivery goes on: the earlier one may have failed to publish.)
   if (status === "duplicate") {
     rt.log.info("duplicate_dropped", where);
@@ -71,7 +72,7 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
   }
   rt.log.info("decision", {
     ...where,
-    author: msg.author.id,
+    author: await loggedId(rt, opts.logIds, msg.author.id),
     conversation: state.id || null,
     status,
     respond: decision.respond,
@@ -82,7 +83,6 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
 
   const kind: JobKind = decision.respond === "judge" ? "judge" : "reply";
   const job: Job = {
-    v: 1,
     key: msg.key,
     conversationId: state.id,
     trigger: { id: msg.id, ts: msg.ts, authorId: msg.author.id, authorName: msg.author.name },
@@ -92,6 +92,8 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
     replyTarget: msg.replyTarget,
     ...(opts.systemNotes?.length ? { systemNotes: opts.systemNotes } : {}),
     ...(opts.delaySeconds ? { waitsForBurst: true } : {}),
+    ...(msg.visibility ? { visibility: msg.visibility } : {}),
+    ...(opts.logIds ? { logIds: opts.logIds } : {}),
   };
   const published = await using("qstash", () => rt.queue.publish(kind, job, { delaySeconds: opts.delaySeconds }));
   rt.log.info("job_published", { ...where, kind, job: published.messageId, deduplicated: published.deduplicated });
@@ -107,6 +109,8 @@ export interface Replier {
    * durable); returns the ids of the messages this call posted or found.
    */
   send(job: Job, text: string, progress: PartProgress): Promise<string[]>;
+  /** Who can read the job's place, asked of the platform when the message did not say (lib/memory/visibility.ts). */
+  placeVisibility(job: Job): Promise<Visibility>;
 }
 
 export type JobOutcome =
@@ -134,7 +138,7 @@ const MARKS_HANDLED: ReadonlySet<JobOutcome> = new Set([
 ]);
 
 export async function runJob(rt: Runtime, kind: JobKind, job: Job, replier: Replier): Promise<JobOutcome> {
-  const where = { platform: job.key.platform, tenant: job.key.tenant, channel: job.key.channel, trigger: job.trigger.id, kind };
+  const where = { ...(await jobLogFields(rt, job)), kind };
   const token = crypto.randomUUID();
   const claim = await rt.store.replies.claimReply(job.key, job.conversationId, job.trigger, token);
   if (claim.status === "busy") throw new RetryLater("another attempt is answering this message", claim.retryAfterSeconds);
@@ -182,28 +186,30 @@ async function answer(
   // Nothing of the conversation is left to answer from: someone who was owed an answer hears so, once.
   if (!state) return claim.gone === "expired" && job.required && (await replier.canReach(job)) ? notice(APOLOGY, "apologised") : "conversation_gone";
   if (!(await replier.canReach(job))) return "unreachable";
-  const turn = selectTurn(state.recent, job.trigger, state.answeredThroughBy?.[job.trigger.authorId]);
-  if (!turn) return "conversation_gone";
-  if (job.waitsForBurst && turn.current.id !== job.trigger.id) return "superseded";
-  if (job.required && isForgetRequest(turn.current.text, job.bot)) {
+  // The trigger itself, not the author's latest message: a question right after "forget me" gets its own answer.
+  if (asksToBeForgotten(job, state.recent)) {
     await forgetPerson(rt, job);
     return notice(FORGET_CONFIRMATION, "forgotten");
   }
-  const notes = await memoryNotes(rt, job, [...turn.history, turn.current]);
+  const turn = selectTurn(state.recent, job.trigger, state.answeredThroughBy?.[job.trigger.authorId]);
+  if (!turn) return "conversation_gone";
+  if (job.waitsForBurst && turn.current.id !== job.trigger.id) return "superseded";
+  const remembered = await rememberedPeople(rt, job, [...turn.history, turn.current], replier);
   const prompt = buildPrompt({
     persona: s.BOT_PERSONA,
     botName: job.bot.name,
     botUserId: job.bot.userId,
     now: new Date(rt.now()),
     summary: state.summary,
-    systemNotes: [...(job.systemNotes ?? []), ...notes],
+    systemNotes: job.systemNotes,
+    people: remembered,
     history: turn.history,
     current: turn.current,
     budgetTokens: s.PROMPT_TOKEN_BUDGET,
   });
   // The judge cap and the rate limit count a trigger once: only the first attempt asks them.
-  if (kind === "judge" && !(await judgeWithinCap(rt, job.key, claim.first, () => rt.llm.judge(prompt)))) return "judge_no";
-  const allowance = claim.first ? await checkReplyRate(rt, job.key, job.trigger) : "allowed";
+  if (kind === "judge" && !(await judgeWithinCap(rt, job, claim.first, () => rt.llm.judge(prompt)))) return "judge_no";
+  const allowance = claim.first ? await checkReplyRate(rt, job) : "allowed";
   if (allowance === "notify") return notice(RATE_LIMIT_NOTICE, "rate_limited");
   if (allowance === "quiet") return "rate_limited";
   const text = await rt.llm.generate(prompt, { required: job.required });

@@ -9,6 +9,9 @@ import { createLlm, type Llm } from "./llm/client.ts";
 import { logger, type Logger } from "./log.ts";
 import type { BotIdentity, ConversationKey } from "./message.ts";
 import { createJobQueue, type JobQueue } from "./queue/publish.ts";
+import { Keyring } from "./secrets/keyring.ts";
+import { Pseudonyms } from "./secrets/pseudonym.ts";
+import { Sealer } from "./secrets/seal.ts";
 
 export interface Runtime {
   settings: Settings;
@@ -18,7 +21,14 @@ export interface Runtime {
   queue: JobQueue;
   llm: Llm;
   log: Logger;
+  secrets: RuntimeSecrets;
   now(): number;
+}
+
+/** What TOKEN_ENCRYPTION_KEY keys: the sealed personal fields of jobs, and the pseudonyms of personal ids. */
+export interface RuntimeSecrets {
+  jobs: Sealer;
+  pseudonyms: Pseudonyms;
 }
 
 export function conversationTtlSeconds(s: Settings, key: ConversationKey): number {
@@ -27,6 +37,8 @@ export function conversationTtlSeconds(s: Settings, key: ConversationKey): numbe
 
 export function createRuntime(env: Record<string, unknown>): Runtime {
   const settings = parseSettings(env);
+  const keyring = new Keyring(settings.TOKEN_ENCRYPTION_KEY, settings.TOKEN_ENCRYPTION_PREVIOUS_KEYS);
+  const secrets: RuntimeSecrets = { jobs: new Sealer(keyring, "job-payload"), pseudonyms: new Pseudonyms(keyring) };
   const redis = new Redis({
     url: settings.UPSTASH_REDIS_REST_URL,
     token: settings.UPSTASH_REDIS_REST_TOKEN,
@@ -46,6 +58,7 @@ export function createRuntime(env: Record<string, unknown>): Runtime {
       qstashUrl: settings.QSTASH_URL,
       qstashToken: settings.QSTASH_TOKEN,
       publicBaseUrl: settings.PUBLIC_BASE_URL,
+      secrets,
     }),
     llm: createLlm({
       apiKey: settings.OPENAI_API_KEY,
@@ -56,6 +69,7 @@ export function createRuntime(env: Record<string, unknown>): Runtime {
       maxReplyTokens: settings.MAX_REPLY_TOKENS,
     }),
     log: logger,
+    secrets,
     now: Date.now,
   };
 }

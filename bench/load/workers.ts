@@ -42,6 +42,7 @@ export function startParley(stack: Stack, discord: traffic.DiscordSigner, keyPre
     PUBLIC_BASE_URL: stack.gate.url,
     OPENAI_API_KEY: "bench-key",
     OPENAI_BASE_URL: stack.modelUrl,
+    TOKEN_ENCRYPTION_KEY: "M+e7RUJyulaG3rY9rqXBRhir6C14DMhIkwLQGzqqdbE=",
     SLACK_SIGNING_SECRET: traffic.SLACK_SIGNING_SECRET,
     SLACK_BOT_TOKEN: "xoxb-bench",
     SLACK_API_BASE_URL: stack.fakes.slack,

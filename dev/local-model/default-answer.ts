@@ -4,6 +4,7 @@
  * memory calls, the deterministic modes of memory-answers.ts; for a reply, a short line that shows what context it
  * received, so a developer sees the engine work without an API key.
  */
+import { DATA_BLOCK_OPEN } from "../../lib/context/data-block.ts";
 import { MERGED_TURN_SEPARATOR } from "../../lib/context/turns.ts";
 import { JUDGE_LAST_MESSAGE_HEADING, JUDGE_QUESTION_TAIL } from "../../lib/llm/wording.ts";
 import { FACTS_INSTRUCTION_TAIL, SUMMARY_INSTRUCTION_TAIL } from "../../lib/llm/memory-wording.ts";
@@ -33,8 +34,11 @@ export function defaultAnswer(req: ChatRequest): string {
   if (kind === "judge") return judgeAnswer(last);
   if (kind === "summary") return summaryAnswer(last, req.max_completion_tokens ?? req.max_tokens);
   if (kind === "facts") return factsAnswer(last);
-  // People's messages, one by one (a user turn merges consecutive ones); the last is the one being answered.
-  const people = req.messages.filter((m) => m.role === "user").flatMap((m) => m.content.split(NEXT_SPEAKER));
+  // People's messages, one by one (a user turn merges consecutive ones); the last is the one being answered. The
+  // data block (what the bot remembers) is not a message of anyone's.
+  const people = req.messages
+    .filter((m) => m.role === "user" && !m.content.startsWith(DATA_BLOCK_OPEN))
+    .flatMap((m) => m.content.split(NEXT_SPEAKER));
   const current = people.pop() ?? "";
   const answers = req.messages.filter((m) => m.role === "assistant").length;
   const speakers = [...new Set(people.map((m) => SPEAKER.exec(m)?.[1] ?? "you"))];

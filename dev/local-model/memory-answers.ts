@@ -3,9 +3,13 @@
  * The local model's deterministic memory modes, so tests can assert the memory flows end to end:
  * - summary: the summary so far, then one line per person message to fold ("Name: first words"), earliest lines
  *   first, stopping at the request's token allowance (so the earliest facts stay and the summary stays bounded);
- * - facts: first-person statements of the exchange ("I'm…", "I am…", "My…", "I live…") rewritten in the third
- *   person as JSON, replacing a known fact of the same person that starts with the same three words.
+ * - facts: first-person statements of each person's own messages ("I'm…", "I am…", "My…", "I live…") rewritten in
+ *   the third person as JSON citing the message, replacing a known fact of the same person that starts with the
+ *   same three words.
+ * Both read the requests' JSON lines (lib/llm/memory-wording.ts) as a careful model would: a message's text stays
+ * that message's, whatever it contains.
  */
+import * as z from "zod";
 import { countTokens } from "../../lib/context/tokens.ts";
 import { EXCHANGE_HEADING, FOLDED_MESSAGES_HEADING, KNOWN_FACTS_HEADING, PREVIOUS_SUMMARY_HEADING } from "../../lib/llm/memory-wording.ts";
 
@@ -13,10 +17,23 @@ import { EXCHANGE_HEADING, FOLDED_MESSAGES_HEADING, KNOWN_FACTS_HEADING, PREVIOU
 const WORDS_PER_SUMMARY_LINE = 16;
 /** Used when a request names no allowance. */
 const DEFAULT_SUMMARY_TOKENS = 200;
-/** `[U123] Alice: text`, as lib/llm/memory-wording.ts writes a person's line. */
-const PERSON_LINE = /^\[([^\]]+)\] ([^:]+): (.*)$/;
 /** Words that decide whether a new fact replaces an old one ("Alice lives in …"). */
 const SAME_SUBJECT_WORDS = 3;
+
+const messageRecord = z.object({ id: z.string(), author_id: z.string(), author_name: z.string(), bot: z.literal(true).optional(), text: z.string() });
+const knownFactRecord = z.object({ person: z.string(), fact: z.string() });
+
+/** The records of a section's JSON lines that have the given shape. */
+function records<T>(lines: string[], schema: z.ZodType<T>): T[] {
+  return lines.flatMap((line) => {
+    try {
+      const parsed = schema.safeParse(JSON.parse(line));
+      return parsed.success ? [parsed.data] : [];
+    } catch {
+      return [];
+    }
+  });
+}
 
 /** The lines after `heading` up to the next blank line. */
 function section(request: string, heading: string): string[] {
@@ -28,11 +45,10 @@ function section(request: string, heading: string): string[] {
 }
 
 export function summaryAnswer(request: string, maxTokens = DEFAULT_SUMMARY_TOKENS): string {
-  const folded = section(request, FOLDED_MESSAGES_HEADING).flatMap((line) => {
-    const person = PERSON_LINE.exec(line);
-    if (!person) return [];
-    const words = person[3]!.split(/\s+/).filter(Boolean);
-    return [`${person[2]}: ${words.slice(0, WORDS_PER_SUMMARY_LINE).join(" ")}${words.length > WORDS_PER_SUMMARY_LINE ? " …" : ""}`];
+  const folded = records(section(request, FOLDED_MESSAGES_HEADING), messageRecord).flatMap((m) => {
+    if (m.bot) return [];
+    const words = m.text.split(/\s+/).filter(Boolean);
+    return [`${m.author_name}: ${words.slice(0, WORDS_PER_SUMMARY_LINE).join(" ")}${words.length > WORDS_PER_SUMMARY_LINE ? " …" : ""}`];
   });
   const kept: string[] = [];
   for (const line of [...section(request, PREVIOUS_SUMMARY_HEADING), ...folded]) {
@@ -45,24 +61,20 @@ export function summaryAnswer(request: string, maxTokens = DEFAULT_SUMMARY_TOKEN
 interface ExtractedFact {
   person: string;
   fact: string;
+  sources: string[];
   replaces?: string;
 }
 
 export function factsAnswer(request: string): string {
-  const known = section(request, KNOWN_FACTS_HEADING).flatMap((line) => {
-    const m = PERSON_LINE.exec(line);
-    return m ? [{ person: m[1]!, fact: m[3]! }] : [];
-  });
+  const known = records(section(request, KNOWN_FACTS_HEADING), knownFactRecord);
   const facts: ExtractedFact[] = [];
-  for (const line of section(request, EXCHANGE_HEADING)) {
-    const m = PERSON_LINE.exec(line);
-    if (!m) continue;
-    const [, person, name, text] = m as unknown as [string, string, string, string];
-    for (const sentence of text.split(/(?<=[.!?])\s+/)) {
-      const fact = thirdPerson(name, sentence.replace(/^(@\S+[,:]?\s+)+/, "").replace(/[.!?]+$/, "").trim());
+  for (const m of records(section(request, EXCHANGE_HEADING), messageRecord)) {
+    if (m.bot) continue;
+    for (const sentence of m.text.split(/(?<=[.!?])\s+/)) {
+      const fact = thirdPerson(m.author_name, sentence.replace(/^(@\S+[,:]?\s+)+/, "").replace(/[.!?]+$/, "").trim());
       if (!fact) continue;
-      const replaced = known.find((k) => k.person === person && sameSubject(k.fact, fact) && k.fact !== fact);
-      facts.push({ person, fact, ...(replaced ? { replaces: replaced.fact } : {}) });
+      const replaced = known.find((k) => k.person === m.author_id && sameSubject(k.fact, fact) && k.fact !== fact);
+      facts.push({ person: m.author_id, fact, sources: [m.id], ...(replaced ? { replaces: replaced.fact } : {}) });
     }
   }
   return JSON.stringify({ facts });

@@ -1,10 +1,13 @@
 /**
  * @module
- * Builds the chat prompt for one answer under a token budget: the system message (persona, name, date, summary,
- * notes), the conversation as chat turns, the current message last. Oldest messages go first when it does not fit.
+ * Builds the chat prompt for one answer under a token budget: the system message (Parley's instructions only:
+ * persona, name, date, the platform's notes), the data block (./data-block.ts: the summary and what is remembered
+ * about people, declared untrusted), the conversation as chat turns, the current message last. Oldest messages go
+ * first when it does not fit.
  */
 import type { StoredMessage } from "../conversation/types.ts";
 import type { ChatMessage } from "./chat-message.ts";
+import { dataBlock, dataLine, DATA_BLOCK_DECLARATION, type DataRecord } from "./data-block.ts";
 import { shortenToTokens } from "./shorten.ts";
 import { mergeTurns, MERGED_TURN_SEPARATOR, severalHumans, toTurn, type TurnOptions } from "./turns.ts";
 import { countPromptTokens, countTokens, MESSAGE_OVERHEAD_TOKENS } from "./tokens.ts";
@@ -14,9 +17,12 @@ export interface PromptInput {
   botName: string;
   botUserId: string;
   now: Date;
-  summary?: string;
-  /** Extra system lines, e.g. the SMS length hint or facts about people; kept within the budget. */
+  /** Parley's own lines for the system message (e.g. the SMS length hint); kept within the budget. */
   systemNotes?: string[];
+  /** The running summary: data, in the data block. */
+  summary?: string;
+  /** What is remembered about the people of the conversation (facts oldest first): data, in the data block. */
+  people?: { name: string; facts: string[] }[];
   history: StoredMessage[]; // oldest first, WITHOUT the current message
   current: StoredMessage; // always kept, always last
   budgetTokens: number; // the whole prompt must fit, overheads included
@@ -24,6 +30,8 @@ export interface PromptInput {
 
 export interface Prompt {
   messages: ChatMessage[];
+  /** Index in `messages` of the first turn of the conversation (after the system message and the data block). */
+  turnsFrom: number;
   /** Upper bound on the prompt's o200k tokens, chat overhead included. */
   tokens: number;
   droppedMessages: number;
@@ -36,7 +44,7 @@ export interface Prompt {
 export const RESERVED_FOR_LLM_TOKENS = 96;
 /** One old message may take at most this share of the budget, so a single wall of text cannot push out the rest. */
 const LONG_MESSAGE_SHARE = 4;
-/** Below this many tokens a shortened older message says too little to be worth keeping. */
+/** Below this many tokens a shortened older message or summary says too little to be worth keeping. */
 const MIN_USEFUL_TOKENS = 24;
 
 export function buildPrompt(input: PromptInput): Prompt {
@@ -48,6 +56,7 @@ export function buildPrompt(input: PromptInput): Prompt {
   const system = [input.persona, `Your name is ${input.botName}.`, `Current date and time (UTC): ${input.now.toISOString()}.`];
   // The fixed part: system base, the current message, and the two message frames.
   const frame = (systemText: string) => countPromptTokens([{ role: "system", content: systemText }]);
+  const grownBy = (line: string) => frame([...system, line].join("\n")) - frame(system.join("\n"));
   let shortened = 0;
   let current = toTurn(input.current, input.current.text, turnOptions);
   const roomForCurrent = limit - frame(system.join("\n")) - MESSAGE_OVERHEAD_TOKENS;
@@ -57,19 +66,17 @@ export function buildPrompt(input: PromptInput): Prompt {
   }
   let left = limit - frame(system.join("\n")) - MESSAGE_OVERHEAD_TOKENS - countTokens(current.content);
 
-  const optionalLines = [
-    ...(input.summary ? [`Summary of the conversation so far: ${input.summary}`] : []),
-    ...(input.systemNotes ?? []),
-  ];
-  for (const line of optionalLines) {
-    const before = frame(system.join("\n"));
-    const room = left - (frame([...system, ""].join("\n")) - before);
-    const fitted = shortenToTokens(line, room);
-    if (!fitted) continue;
-    const grown = frame([...system, fitted].join("\n")) - before;
-    if (grown > left) continue;
+  for (const note of input.systemNotes ?? []) {
+    const fitted = shortenToTokens(note, left - grownBy(""));
+    if (!fitted || grownBy(fitted) > left) continue;
+    left -= grownBy(fitted);
     system.push(fitted);
-    left -= grown;
+  }
+
+  const data = fitData(dataRecords(input), left - grownBy(DATA_BLOCK_DECLARATION));
+  if (data) {
+    left -= grownBy(DATA_BLOCK_DECLARATION) + data.tokens;
+    system.push(DATA_BLOCK_DECLARATION);
   }
 
   const cap = Math.max(MIN_USEFUL_TOKENS, Math.floor(input.budgetTokens / LONG_MESSAGE_SHARE));
@@ -89,14 +96,49 @@ export function buildPrompt(input: PromptInput): Prompt {
   }
   let dropped = input.history.length - kept.length;
 
+  const head: ChatMessage[] = [{ role: "system", content: system.join("\n") }, ...(data ? [data.message] : [])];
   // Joining turns can change how text splits into tokens: recount the real result and drop more if needed.
   for (;;) {
-    const messages: ChatMessage[] = [{ role: "system", content: system.join("\n") }, ...mergeTurns([...kept, current])];
+    const messages: ChatMessage[] = [...head, ...mergeTurns([...kept, current])];
     const tokens = countPromptTokens(messages);
     if (tokens <= limit || kept.length === 0) {
-      return { messages, tokens, droppedMessages: dropped, shortenedMessages: shortened, botName: input.botName };
+      return { messages, turnsFrom: head.length, tokens, droppedMessages: dropped, shortenedMessages: shortened, botName: input.botName };
     }
     kept.shift();
     dropped++;
   }
+}
+
+function dataRecords(input: PromptInput): DataRecord[] {
+  return [
+    ...(input.summary ? [{ summary: input.summary }] : []),
+    ...(input.people ?? []).filter((p) => p.facts.length > 0).map((p) => ({ person: p.name, facts: p.facts })),
+  ];
+}
+
+/**
+ * The data block's message with as many records as fit in `room` tokens, in order; a summary too long is
+ * shortened, a person with too many facts keeps the newest. null when nothing fits.
+ */
+function fitData(records: DataRecord[], room: number): { message: ChatMessage; tokens: number } | null {
+  const lines: string[] = [];
+  const cost = (candidate: string[]) => countTokens(dataBlock(candidate)) + MESSAGE_OVERHEAD_TOKENS;
+  const fits = (line: string) => cost([...lines, line]) <= room;
+  for (const record of records) {
+    const line = smallerVersions(record).map(dataLine).find(fits);
+    if (line) lines.push(line);
+  }
+  return lines.length === 0 ? null : { message: { role: "user", content: dataBlock(lines) }, tokens: cost(lines) };
+}
+
+/** The record as it is, then ever smaller versions of it, down to the smallest worth showing. */
+function smallerVersions(record: DataRecord): DataRecord[] {
+  if ("summary" in record) {
+    const versions: DataRecord[] = [record];
+    for (let tokens = Math.floor(countTokens(record.summary) * 0.75); tokens >= MIN_USEFUL_TOKENS; tokens = Math.floor(tokens * 0.75)) {
+      versions.push({ summary: shortenToTokens(record.summary, tokens) });
+    }
+    return versions;
+  }
+  return record.facts.map((_, dropped) => ({ person: record.person, facts: record.facts.slice(dropped) }));
 }

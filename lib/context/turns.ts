@@ -23,7 +23,15 @@ export function severalHumans(messages: StoredMessage[], botUserId: string): boo
 
 export function toTurn(message: StoredMessage, text: string, opts: TurnOptions): ChatMessage {
   if (message.authorId === opts.botUserId) return { role: "assistant", content: text };
-  return { role: "user", content: opts.speakerNames ? `${message.authorName}: ${text}` : text };
+  return { role: "user", content: opts.speakerNames ? `${speakerName(message.authorName)}: ${text}` : text };
+}
+
+/** A display name is chosen by its owner: never more than one short line, so it cannot pose as a turn of its own. */
+const MAX_NAME_CHARS = 64;
+const LINE_BREAKS_AND_CONTROLS = /[\p{Cc}\p{Zl}\p{Zp}]+/gu;
+
+export function speakerName(name: string): string {
+  return [...name.replace(LINE_BREAKS_AND_CONTROLS, " ").trim()].slice(0, MAX_NAME_CHARS).join("") || "someone";
 }
 
 export function mergeTurns(turns: ChatMessage[]): ChatMessage[] {

@@ -12,9 +12,14 @@ export interface Limiters {
   replies: Ratelimit;
   /** Judge calls per conversation per minute. */
   judge: Ratelimit;
+  /** Failed admin-view attempts per client address. */
+  adminFailures: Ratelimit;
 }
 
 const JUDGE_WINDOW = "60 s";
+/** Enough for a mistyped token or two; far too few to guess one. */
+const ADMIN_FAILURES = 10;
+const ADMIN_FAILURE_WINDOW = "15 m";
 /** Fail open after this long: a slow Redis must not silence the bot. */
 const LIMIT_TIMEOUT_MS = 2_000;
 
@@ -36,6 +41,11 @@ export function limitersFor(rt: Runtime): Limiters {
         prefix: rateLimitPrefix(s.REDIS_KEY_PREFIX, "judge"),
         limiter: Ratelimit.fixedWindow(s.MAX_JUDGE_CALLS_PER_MINUTE, JUDGE_WINDOW),
         timeout: LIMIT_TIMEOUT_MS,
+      }),
+      adminFailures: new Ratelimit({
+        redis: rt.redis,
+        prefix: rateLimitPrefix(s.REDIS_KEY_PREFIX, "admin"),
+        limiter: Ratelimit.fixedWindow(ADMIN_FAILURES, ADMIN_FAILURE_WINDOW),
       }),
     };
     cache.set(rt, limiters);

@@ -6,7 +6,8 @@
  * after a failed model call or post does not spend the person's allowance again.
  */
 import { personId, rateLimitNoticeKey } from "../keys.ts";
-import type { ConversationKey } from "../message.ts";
+import { jobLogFields } from "../log-ids.ts";
+import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
 import { limitersFor } from "./limiters.ts";
 
@@ -15,7 +16,8 @@ export const RATE_LIMIT_NOTICE = "You're sending messages faster than I can answ
 /** allowed: answer; notify: post RATE_LIMIT_NOTICE instead of an answer; quiet: post nothing. */
 export type ReplyAllowance = "allowed" | "notify" | "quiet";
 
-export async function checkReplyRate(rt: Runtime, key: ConversationKey, trigger: { authorId: string }): Promise<ReplyAllowance> {
+export async function checkReplyRate(rt: Runtime, job: Job): Promise<ReplyAllowance> {
+  const { key, trigger } = job;
   const s = rt.settings;
   const person = personId(key, trigger.authorId);
   const verdict = await limitersFor(rt).replies.limit(person);
@@ -23,6 +25,6 @@ export async function checkReplyRate(rt: Runtime, key: ConversationKey, trigger:
   // One notice per window: the first job over the limit wins the key, later ones find it taken.
   const quietSeconds = Math.max(1, Math.ceil((verdict.reset - rt.now()) / 1000));
   const first = await rt.redis.set(rateLimitNoticeKey(s.REDIS_KEY_PREFIX, person), "1", { nx: true, ex: quietSeconds });
-  rt.log.info("reply_rate_limited", { platform: key.platform, tenant: key.tenant, author: trigger.authorId, notice: first === "OK" });
+  rt.log.info("reply_rate_limited", { ...(await jobLogFields(rt, job)), notice: first === "OK" });
   return first === "OK" ? "notify" : "quiet";
 }

@@ -8,14 +8,24 @@ import * as z from "zod";
 import { logger } from "../log.ts";
 import { issuePaths } from "../zod-issues.ts";
 import { complete } from "./completion.ts";
-import { EXCHANGE_HEADING, FACTS_INSTRUCTION_TAIL, FACTS_SYSTEM, KNOWN_FACTS_HEADING } from "./memory-wording.ts";
+import {
+  EXCHANGE_HEADING,
+  FACTS_INSTRUCTION_TAIL,
+  FACTS_SYSTEM,
+  jsonLine,
+  KNOWN_FACTS_HEADING,
+  type KnownFactRecord,
+  type MessageRecord,
+} from "./memory-wording.ts";
 
 /** A fact is a short line; anything longer is not a fact but a paragraph. */
 export const MAX_FACT_CHARS = 200;
 /** One exchange rarely states more; a flood means the model misunderstood. */
 const MAX_FACTS_PER_EXCHANGE = 10;
-/** Room for the JSON of MAX_FACTS_PER_EXCHANGE short facts. */
-const EXTRACTION_MAX_TOKENS = 600;
+/** A fact comes from one message or a few of a burst; the exchange itself holds at most a dozen. */
+const MAX_SOURCES = 12;
+/** Room for the JSON of MAX_FACTS_PER_EXCHANGE short facts with their sources. */
+const EXTRACTION_MAX_TOKENS = 800;
 /** Models like to wrap JSON in a Markdown fence. */
 const CODE_FENCE = /^```(?:json)?\s*([\s\S]*?)\s*```$/;
 
@@ -30,6 +40,8 @@ export const extractedFactsSchema = z.object({
       z.object({
         person: z.string().trim().min(1),
         fact: z.string().trim().min(1).max(MAX_FACT_CHARS),
+        /** The ids of the messages that state it: the caller keeps a fact only when they are all its person's. */
+        sources: z.array(z.string().min(1)).min(1).max(MAX_SOURCES),
         replaces: optionalText,
       }),
     )
@@ -39,18 +51,18 @@ export const extractedFactsSchema = z.object({
 export type ExtractedFact = z.output<typeof extractedFactsSchema>["facts"][number];
 
 export interface FactsRequest {
-  /** What is known already, as lines, so the model can say which fact a new one replaces. */
-  known: string[];
-  /** The latest exchange as transcript lines. */
-  exchange: string[];
+  /** What is known already, so the model can say which fact a new one replaces. */
+  known: KnownFactRecord[];
+  /** The latest exchange, oldest first. */
+  exchange: MessageRecord[];
 }
 
 /** The facts the model found; null when its output was not valid (logged as `facts_output_invalid`). */
 export async function extractFacts(client: OpenAI, model: string, req: FactsRequest): Promise<ExtractedFact[] | null> {
   const content = [
-    ...(req.known.length > 0 ? [KNOWN_FACTS_HEADING, ...req.known, ""] : []),
+    ...(req.known.length > 0 ? [KNOWN_FACTS_HEADING, ...req.known.map(jsonLine), ""] : []),
     EXCHANGE_HEADING,
-    ...req.exchange,
+    ...req.exchange.map(jsonLine),
     "",
     FACTS_INSTRUCTION_TAIL,
   ].join("\n");

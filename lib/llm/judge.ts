@@ -17,7 +17,8 @@ export async function judgeShouldAnswer(client: OpenAI, prompt: Prompt, model: s
 }
 
 export function judgeMessages(prompt: Prompt): ChatMessage[] {
-  const turns = prompt.messages.filter((m) => m.role !== "system");
+  // The conversation only: the judge needs neither the instructions nor the data block.
+  const turns = prompt.messages.slice(prompt.turnsFrom);
   const line = (m: ChatMessage) => (m.role === "assistant" ? `${prompt.botName} (the bot): ${m.content}` : m.content);
   const earlier = turns.slice(0, -1).map(line);
   const last = turns.at(-1);

@@ -6,7 +6,7 @@
 import type OpenAI from "openai";
 import { shortenToTokens } from "../context/shorten.ts";
 import { complete } from "./completion.ts";
-import { FOLDED_MESSAGES_HEADING, PREVIOUS_SUMMARY_HEADING, SUMMARY_SYSTEM, summaryInstruction } from "./memory-wording.ts";
+import { FOLDED_MESSAGES_HEADING, jsonLine, PREVIOUS_SUMMARY_HEADING, SUMMARY_SYSTEM, summaryInstruction, type MessageRecord } from "./memory-wording.ts";
 
 /** English prose runs at about 1.3 tokens a word: ask for fewer words than the token bound allows. */
 const WORDS_PER_TOKEN = 0.6;
@@ -14,8 +14,8 @@ const WORDS_PER_TOKEN = 0.6;
 export interface SummaryRequest {
   /** The summary so far, if any. */
   previous?: string;
-  /** The messages to fold, oldest first, as transcript lines. */
-  lines: string[];
+  /** The messages to fold, oldest first. */
+  messages: MessageRecord[];
   maxTokens: number;
 }
 
@@ -24,7 +24,7 @@ export async function summarizeConversation(client: OpenAI, model: string, req: 
   const content = [
     ...(req.previous ? [PREVIOUS_SUMMARY_HEADING, req.previous, ""] : []),
     FOLDED_MESSAGES_HEADING,
-    ...req.lines,
+    ...req.messages.map(jsonLine),
     "",
     summaryInstruction(Math.max(1, Math.floor(req.maxTokens * WORDS_PER_TOKEN))),
   ].join("\n");

@@ -1,25 +1,65 @@
 /**
  * @module
- * "Forget me": a message that is nothing but that (after the bot's name or mention), addressed to the bot, deletes
- * the person's facts in this tenant and the conversation where they asked, then the bot confirms.
+ * "Forget me": a trigger message that is nothing but that (after the bot's name or mention) and addressed the bot
+ * (a mention, a DM, a command, any SMS) makes the bot forget everything it holds about the person in the tenant:
+ * their facts, whatever their visibility, and in every live conversation their messages, the bot's answers that
+ * may retell them, the running summaries and the stored prompts (./erase-messages.ts). Only then does the bot confirm. A mark keeps a
+ * memory job that was already running from writing facts back (./fact-store.ts). What stays: README "Data kept".
  */
 import { isResetRequest } from "../conversation/reset.ts";
+import type { StoredMessage } from "../conversation/types.ts";
 import { using } from "../errors.ts";
+import { conversationKeys } from "../keys.ts";
+import { jobLogFields } from "../log-ids.ts";
+import { errorMessage } from "../log.ts";
 import type { BotIdentity } from "../message.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
+import { MessageEraser } from "./erase-messages.ts";
 import { factStoreFor } from "./facts-for.ts";
 
 /** Whole-message phrases; the reset matcher already knows how to compare a bare phrase after the bot's name. */
 export const FORGET_PHRASES = ["forget me", "forget about me"];
-export const FORGET_CONFIRMATION = "Done: I have forgotten what I knew about you, and this conversation.";
+export const FORGET_CONFIRMATION = "Done: I have forgotten what I knew about you and what you said in our ongoing conversations.";
 
 export function isForgetRequest(text: string, bot: BotIdentity): boolean {
   return isResetRequest(text, bot, FORGET_PHRASES);
 }
 
-/** The person's facts in this tenant and the conversation where they asked go in one DEL. */
+/**
+ * True when the job's own trigger asks to be forgotten and was addressed to the bot. Never the author's latest
+ * message: "forget me" followed at once by a question is a forget and an answer, and an un-addressed "forget me"
+ * after a mention is neither.
+ */
+export function asksToBeForgotten(job: Job, messages: StoredMessage[]): boolean {
+  if (!job.required) return false;
+  const trigger = messages.find((m) => m.id === job.trigger.id);
+  return trigger !== undefined && isForgetRequest(trigger.text, job.bot);
+}
+
+/**
+ * Everything about the trigger's author in the tenant, up to the moment they asked, but the request itself: a
+ * retry of a job whose confirmation failed must still find it. Idempotent: a retry redoes it.
+ */
 export async function forgetPerson(rt: Runtime, job: Job): Promise<void> {
-  await using("redis", () => factStoreFor(rt).forget(job.key, job.trigger.authorId));
-  rt.log.info("person_forgotten", { platform: job.key.platform, tenant: job.key.tenant, channel: job.key.channel });
+  const erasure = { personId: job.trigger.authorId, through: job.trigger.ts, keep: job.trigger.id };
+  await using("redis", () => factStoreFor(rt).forget(job.key, erasure.personId, erasure.through));
+  const erased = await using("redis", () => eraserFor(rt).eraseEverywhere(job.key, erasure));
+  rt.log.info("person_forgotten", { ...(await jobLogFields(rt, job)), ...erased });
+}
+
+/**
+ * Once confirmed, the request goes too. It says nothing about the person, so a failure here only leaves it to
+ * expire with its conversation (logged), never a second confirmation.
+ */
+export async function forgetTheRequest(rt: Runtime, job: Job): Promise<void> {
+  try {
+    await eraserFor(rt).erase(conversationKeys(rt.settings.REDIS_KEY_PREFIX, job.key), { personId: job.trigger.authorId, through: job.trigger.ts });
+  } catch (err) {
+    rt.log.warn("forget_request_kept", { ...(await jobLogFields(rt, job)), error: errorMessage(err) });
+  }
+}
+
+function eraserFor(rt: Runtime): MessageEraser {
+  return new MessageEraser(rt.redis, rt.settings.REDIS_KEY_PREFIX);
 }

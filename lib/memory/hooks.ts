@@ -1,20 +1,29 @@
 /**
  * @module
- * Where memory meets the reply job: the facts of the conversation's people as prompt notes before generating, and
- * the one `memory` job published after the answer is posted.
+ * Where memory meets the reply job: what is remembered about the conversation's people, as far as the place may
+ * see it, before generating; and the one `memory` job published after the answer is posted.
  */
 import type { StoredMessage } from "../conversation/types.ts";
+import type { Replier } from "../pipeline.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
 import { factStoreFor } from "./facts-for.ts";
-import { factNotes } from "./notes.ts";
+import { rememberedAbout, type RememberedPerson } from "./notes.ts";
 import { peopleIn } from "./people.ts";
+import { placeVisibility } from "./visibility.ts";
 
-/** System notes with what is known about the people of `messages`, the person answered first. */
-export async function memoryNotes(rt: Runtime, job: Job, messages: StoredMessage[]): Promise<string[]> {
-  if (!rt.settings.MEMORY_ENABLED) return [];
+/** The facts of the people of `messages` that may be shown where the job answers, the person answered first. */
+export async function rememberedPeople(
+  rt: Runtime,
+  job: Job,
+  messages: StoredMessage[],
+  replier: Pick<Replier, "placeVisibility">,
+): Promise<RememberedPerson[]> {
+  if (!rt.settings.MEMORY_ENABLED || rt.settings.FACTS_IN_PROMPT === 0) return [];
   const people = peopleIn(messages, job.bot.userId, job.trigger.authorId);
-  return factNotes(factStoreFor(rt), job.key, people, rt.settings.FACTS_IN_PROMPT);
+  if (people.length === 0) return [];
+  const scope = { visibility: await placeVisibility(rt, job, replier), channel: job.key.channel };
+  return rememberedAbout(factStoreFor(rt), job.key, people, scope, rt.settings.FACTS_IN_PROMPT);
 }
 
 /** At most one extra job per answer. The answer is already out, so a failed publish is logged, never thrown. */

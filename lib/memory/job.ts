@@ -3,66 +3,82 @@
  * The `memory` job, published once after each posted answer: extract facts about the people of the latest exchange
  * and merge them into what is known (MEMORY_ENABLED), then fold the oldest messages into the running summary when
  * the conversation outgrows the prompt budget (SUMMARY_ENABLED). It runs in the conversation's flow-control lane,
- * so it never races the conversation's replies.
+ * so it never races the conversation's replies. A "forget me" elsewhere can race it: facts are refused by the
+ * forget mark inside the merge script, and a summary folded meanwhile is erased again (`eraseIfForgotten`).
  */
-import type { ConversationState } from "../conversation/types.ts";
+import type { ConversationState, StoredMessage } from "../conversation/types.ts";
 import { using } from "../errors.ts";
+import { conversationKeys, forgottenKey } from "../keys.ts";
 import type { ExtractedFact } from "../llm/extract-facts.ts";
-import { personLine } from "../llm/memory-wording.ts";
+import { jobLogFields } from "../log-ids.ts";
+import type { Replier } from "../pipeline.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
+import { MessageEraser } from "./erase-messages.ts";
 import { factStoreFor } from "./facts-for.ts";
 import { messagesToFold, summaryMaxTokens } from "./fold.ts";
 import { peopleIn } from "./people.ts";
-import { latestExchange, transcriptLines } from "./transcript.ts";
+import { isBot, latestExchange, messageRecords } from "./transcript.ts";
+import { placeVisibility } from "./visibility.ts";
 
 /** Enough of a burst to find what people said; older messages were seen by an earlier memory job. */
 const MAX_EXCHANGE_MESSAGES = 12;
 
 export type MemoryOutcome = "remembered" | "conversation_gone";
 
-export async function runMemoryJob(rt: Runtime, job: Job): Promise<MemoryOutcome> {
-  const where = { platform: job.key.platform, tenant: job.key.tenant, channel: job.key.channel, trigger: job.trigger.id };
+export async function runMemoryJob(rt: Runtime, job: Job, replier: Pick<Replier, "placeVisibility">): Promise<MemoryOutcome> {
+  const where = await jobLogFields(rt, job);
   const state = await using("redis", () => rt.store.load(job.key));
-  // An expired, reset or forgotten conversation stays gone: nothing is extracted from it or written back.
+  // An expired or reset conversation stays gone: nothing is extracted from it or written back.
   if (!state || state.id !== job.conversationId) {
     rt.log.info("memory_job_ended", { ...where, outcome: "conversation_gone" });
     return "conversation_gone";
   }
-  const facts = rt.settings.MEMORY_ENABLED ? await rememberFacts(rt, job, state) : 0;
+  const facts = rt.settings.MEMORY_ENABLED ? await rememberFacts(rt, job, state, replier) : 0;
   const folded = rt.settings.SUMMARY_ENABLED ? await foldIntoSummary(rt, job, state) : 0;
   rt.log.info("memory_job_ended", { ...where, outcome: "remembered", facts, folded });
   return "remembered";
 }
 
 /** Returns how many facts were stored. */
-async function rememberFacts(rt: Runtime, job: Job, state: ConversationState): Promise<number> {
+async function rememberFacts(rt: Runtime, job: Job, state: ConversationState, replier: Pick<Replier, "placeVisibility">): Promise<number> {
   const exchange = latestExchange(state.recent, job.bot.userId, MAX_EXCHANGE_MESSAGES);
   const people = peopleIn(exchange, job.bot.userId);
   if (people.length === 0) return 0;
   const store = factStoreFor(rt);
-  const known = await using("redis", () => store.load(job.key, people.map((p) => p.id)));
+  const learnedIn = { visibility: await placeVisibility(rt, job, replier), channel: job.key.channel };
+  const known = await using("redis", () => store.load(job.key, people.map((p) => p.id), learnedIn));
   const extracted = await rt.llm.extractFacts({
-    known: people.flatMap((p) => (known.get(p.id) ?? []).map((f) => personLine(p.id, p.name, f.text))),
-    exchange: transcriptLines(exchange, job.bot),
+    known: people.flatMap((p) => (known.get(p.id) ?? []).map((f) => ({ person: p.id, fact: f.text }))),
+    exchange: messageRecords(exchange, job.bot),
   });
   if (!extracted) return 0;
-  const byPerson = new Map<string, ExtractedFact[]>(people.map((p) => [p.id, []]));
-  let strangers = 0;
-  for (const fact of extracted) {
-    const list = byPerson.get(fact.person);
-    if (list) list.push(fact);
-    else strangers++;
-  }
-  // A model may invent ids or file facts about the bot: only the people of the exchange get facts.
-  if (strangers > 0) rt.log.warn("facts_dropped", { reason: "unknown_person", count: strangers });
+  const { byPerson, dropped } = ownFacts(extracted, exchange, job.bot.userId);
+  // A model may invent ids, file facts about the bot, or believe a message that quotes someone else.
+  if (dropped > 0) rt.log.warn("facts_dropped", { reason: "not_the_persons_own_words", count: dropped });
   let stored = 0;
   for (const [personId, facts] of byPerson) {
-    if (facts.length === 0) continue;
-    await using("redis", () => store.merge(job.key, personId, facts, rt.now()));
-    stored += facts.length;
+    const saidAt = Math.max(...exchange.filter((m) => m.authorId === personId && !isBot(m, job.bot.userId)).map((m) => m.ts));
+    const merged = await using("redis", () => store.merge(job.key, personId, facts, { now: rt.now(), saidAt, learnedIn }));
+    if (merged === "forgotten") rt.log.info("facts_dropped", { reason: "person_forgotten", count: facts.length });
+    else stored += facts.length;
   }
   return stored;
+}
+
+/** The facts whose every source is a message of the exchange written by the person the fact is about. */
+function ownFacts(extracted: ExtractedFact[], exchange: StoredMessage[], botUserId: string) {
+  const authorOf = new Map(exchange.flatMap((m) => (isBot(m, botUserId) ? [] : [[m.id, m.authorId] as const])));
+  const byPerson = new Map<string, ExtractedFact[]>();
+  let dropped = 0;
+  for (const fact of extracted) {
+    if (!fact.sources.every((id) => authorOf.get(id) === fact.person)) {
+      dropped++;
+      continue;
+    }
+    byPerson.set(fact.person, [...(byPerson.get(fact.person) ?? []), fact]);
+  }
+  return { byPerson, dropped };
 }
 
 /** Returns how many messages left the log for the summary. */
@@ -72,7 +88,7 @@ async function foldIntoSummary(rt: Runtime, job: Job, state: ConversationState):
   if (fold.length === 0) return 0;
   const summary = await rt.llm.summarize({
     previous: state.summary,
-    lines: transcriptLines(fold, job.bot),
+    messages: messageRecords(fold, job.bot),
     maxTokens: summaryMaxTokens(budget),
   });
   if (!summary) {
@@ -91,5 +107,26 @@ async function foldIntoSummary(rt: Runtime, job: Job, state: ConversationState):
     rt.log.info("summary_not_folded", { reason: "conversation_changed", messages: fold.length });
     return 0;
   }
+  await eraseIfForgotten(rt, job, fold);
   return fold.length;
+}
+
+/**
+ * A person of the fold may have asked to be forgotten while the model wrote the summary: their erasure may have
+ * run before the fold wrote it. Their forget mark was set before that erasure, so reading it now catches every such
+ * case, and erasing again drops the summary that retells them.
+ */
+async function eraseIfForgotten(rt: Runtime, job: Job, fold: StoredMessage[]): Promise<void> {
+  const authors = [...new Set(fold.filter((m) => !isBot(m, job.bot.userId)).map((m) => m.authorId))];
+  if (authors.length === 0) return;
+  const prefix = rt.settings.REDIS_KEY_PREFIX;
+  const marks = await using("redis", () => rt.redis.mget<(string | number | null)[]>(...authors.map((a) => forgottenKey(prefix, job.key, a))));
+  const eraser = new MessageEraser(rt.redis, prefix);
+  for (const [i, author] of authors.entries()) {
+    const mark = marks[i];
+    if (mark === null || mark === undefined) continue;
+    const askedAt = Number(mark);
+    if (!fold.some((m) => m.authorId === author && m.ts <= askedAt)) continue;
+    await using("redis", () => eraser.erase(conversationKeys(prefix, job.key), { personId: author, through: askedAt }));
+  }
 }

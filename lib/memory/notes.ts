@@ -1,24 +1,30 @@
 /**
  * @module
- * Facts about the people of a conversation as system notes of the prompt: one line per person, newest facts kept
- * when there are more than the prompt may carry. The prompt builder fits the lines into the token budget.
+ * What the prompt gets of the facts about the people of a conversation: per person, the name and the newest facts
+ * that may be shown where the prompt answers (up to FACTS_IN_PROMPT). They are data about people, never
+ * instructions: the prompt builder puts them in its data block (lib/context/data-block.ts).
  */
-import type { ConversationKey } from "../message.ts";
-import type { Fact, FactStore } from "./fact-store.ts";
+import type { Tenancy } from "../keys.ts";
+import type { FactScope, FactStore } from "./fact-store.ts";
 import type { Person } from "./people.ts";
 
-export function factNote(person: Person, facts: Fact[], perPerson: number): string | null {
-  const shown = perPerson > 0 ? facts.slice(-perPerson) : [];
-  if (shown.length === 0) return null;
-  return `What you remember about ${person.name} from earlier conversations: ${shown.map((f) => f.text).join("; ")}.`;
+export interface RememberedPerson {
+  name: string;
+  /** Oldest first. */
+  facts: string[];
 }
 
-/** One MGET for everyone, then a line for each person with facts, in the order of `people`. */
-export async function factNotes(store: FactStore, place: ConversationKey, people: Person[], perPerson: number): Promise<string[]> {
-  if (perPerson === 0 || people.length === 0) return [];
-  const facts = await store.load(place, people.map((p) => p.id));
+/** One MGET for everyone, then the people with facts shown in `scope`, in the order of `people`. */
+export async function rememberedAbout(
+  store: FactStore,
+  where: Tenancy,
+  people: Person[],
+  scope: FactScope,
+  perPerson: number,
+): Promise<RememberedPerson[]> {
+  const facts = await store.load(where, people.map((p) => p.id), scope);
   return people.flatMap((p) => {
-    const note = factNote(p, facts.get(p.id) ?? [], perPerson);
-    return note ? [note] : [];
+    const shown = (facts.get(p.id) ?? []).slice(-perPerson).map((f) => f.text);
+    return shown.length > 0 ? [{ name: p.name, facts: shown }] : [];
   });
 }

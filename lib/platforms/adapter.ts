@@ -13,8 +13,9 @@
  */
 import type * as z from "zod";
 import type { Settings } from "../config.ts";
+import type { LogIds } from "../log-ids.ts";
 import type { Logger } from "../log.ts";
-import type { InboundMessage, PartProgress, Platform, ReplyTarget } from "../message.ts";
+import type { ConversationKey, InboundMessage, PartProgress, Platform, ReplyTarget, Visibility } from "../message.ts";
 import type { OptOuts } from "../opt-outs.ts";
 
 /** A webhook delivery as the route received it. Signatures are computed over `rawBody`, so it is never re-encoded. */
@@ -52,6 +53,11 @@ export interface IngestOptions {
   systemNotes?: string[];
   /** People can opt out of the bot's messages (SMS STOP): what they write is recorded, never answered. */
   optOuts?: boolean;
+  /**
+   * How log lines name this platform's places and people: `pseudonym` when its ids are personal data (phone
+   * numbers), so that the core logs keyed pseudonyms of them (lib/log-ids.ts); absent, as they are.
+   */
+  logIds?: LogIds;
 }
 
 /** What every adapter call gets. */
@@ -100,4 +106,10 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
    * GiveUp (can never succeed) or any other error (retry).
    */
   send(ctx: ReplyContext, target: Target, text: string, progress: PartProgress): Promise<string[]>;
+  /**
+   * Who can read `place`, for messages whose delivery did not say (InboundMessage.visibility). Called by jobs only
+   * (the core caches the answer for an hour); a platform that cannot tell answers `private`, and a throw counts as
+   * `private` too: what is said in an unknown place never travels.
+   */
+  placeVisibility(ctx: ReplyContext, place: ConversationKey): Promise<Visibility>;
 }

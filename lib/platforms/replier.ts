@@ -26,5 +26,9 @@ export function platformReplier(rt: Runtime, adapters: readonly PlatformAdapter[
       const { adapter, ctx, target } = open(job);
       return adapter.send(ctx, target, text, progress);
     },
+    placeVisibility(job) {
+      const { adapter, ctx } = open(job);
+      return adapter.placeVisibility(ctx, job.key);
+    },
   };
 }

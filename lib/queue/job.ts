@@ -1,11 +1,12 @@
 /**
  * @module
- * The job payload that travels through QStash from the inbound flow to `/jobs/:kind`. Validated on arrival with a
- * schema built from the platforms' adapters (functions/jobs.ts), so that the core never restates a platform's reply
- * target.
+ * A job: what the inbound flow hands to `/jobs/:kind` through QStash. It travels sealed (./sealed-job.ts) and is
+ * validated once opened with a schema built from the platforms' adapters (functions/jobs.ts), so that the core
+ * never restates a platform's reply target.
  */
 import * as z from "zod";
-import type { Platform, ReplyTarget } from "../message.ts";
+import { LOG_IDS } from "../log-ids.ts";
+import { VISIBILITIES, type Platform, type ReplyTarget } from "../message.ts";
 
 /** `memory` runs after an answer is posted: facts about the people, and folding old messages into the summary. */
 export const JOB_KINDS = ["reply", "judge", "memory"] as const;
@@ -19,7 +20,6 @@ export interface JobPlatform {
 
 export function jobSchemaFor(platforms: readonly JobPlatform[]) {
   const schema = z.object({
-    v: z.literal(1),
     key: z.object({
       platform: z.literal(platforms.map((p) => p.platform)),
       tenant: z.string().min(1),
@@ -37,6 +37,10 @@ export function jobSchemaFor(platforms: readonly JobPlatform[]) {
     /** Answer only the last message of the person's burst: a job whose author wrote again since ends, and the later
      *  message's job answers them all. */
     waitsForBurst: z.boolean().optional(),
+    /** Who can read the place, when the message said so; otherwise the job asks the platform (lib/memory/visibility.ts). */
+    visibility: z.enum(VISIBILITIES).optional(),
+    /** How log lines name the place and the people (lib/log-ids.ts); absent: as they are. */
+    logIds: z.enum(LOG_IDS).optional(),
   });
   return schema.refine((job) => job.replyTarget.platform === job.key.platform, {
     message: "the reply target's platform is not the conversation's",

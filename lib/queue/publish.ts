@@ -1,15 +1,21 @@
 /**
  * @module
- * Publishes jobs to QStash: deduplicated by the platform message id, one at a time per conversation.
+ * Publishes jobs to QStash: sealed (./sealed-job.ts), deduplicated per trigger, one at a time per conversation.
+ * The deduplication id and the flow-control key carry keyed pseudonyms of the trigger and the place, never the
+ * ids themselves: an SMS place is two phone numbers, and QStash shows both headers in its console and logs.
  */
 import { Client } from "@upstash/qstash";
 import { placeId } from "../keys.ts";
+import type { Pseudonyms } from "../secrets/pseudonym.ts";
+import type { Sealer } from "../secrets/seal.ts";
 import type { Job, JobKind } from "./job.ts";
+import { sealJob } from "./sealed-job.ts";
 
 export interface QueueSettings {
   qstashUrl: string;
   qstashToken: string;
   publicBaseUrl: string;
+  secrets: { jobs: Sealer; pseudonyms: Pseudonyms };
 }
 
 export interface JobQueue {
@@ -19,23 +25,20 @@ export interface JobQueue {
 /** QStash's own default; each retry waits e^(2.5·n) s, which outlasts a model or platform hiccup. */
 const RETRIES = 3;
 
-/** QStash ids allow a narrow alphabet; platform ids contain `:` and `.`. */
-function safeId(raw: string): string {
-  return raw.replace(/[^A-Za-z0-9_-]/g, "_");
-}
-
 export function createJobQueue(s: QueueSettings): JobQueue {
   // One quick retry at most: the publish runs inside the webhook, which must answer (503 if QStash is down, so the
   // platform retries) well within Slack's and Discord's 3 s; the client's default retries take about 4 s.
   const client = new Client({ baseUrl: s.qstashUrl, token: s.qstashToken, retry: { retries: 1, backoff: () => 50 } });
+  const pseudonym = s.secrets.pseudonyms;
   return {
     async publish(kind, job, opts) {
+      // reply and judge share an id (one of them per trigger); the memory job after the answer has its own.
+      const trigger = await pseudonym.of(`${job.key.platform}|${job.key.tenant}|${job.trigger.id}`);
       const result = await client.publishJSON({
         url: `${s.publicBaseUrl}/jobs/${kind}`,
-        body: job,
-        // reply and judge share an id (one of them per trigger); the memory job after the answer has its own.
-        deduplicationId: safeId(`${kind === "memory" ? "memory-" : ""}${job.key.platform}-${job.key.tenant}-${job.trigger.id}`),
-        flowControl: { key: safeId(placeId(job.key)), parallelism: 1 },
+        body: await sealJob(job, s.secrets.jobs),
+        deduplicationId: `${kind === "memory" ? "memory-" : ""}${job.key.platform}-${trigger}`,
+        flowControl: { key: `${job.key.platform}-${await pseudonym.of(placeId(job.key))}`, parallelism: 1 },
         retries: RETRIES,
         // The failure route apologises to the user; a lost memory job is not worth telling anyone about.
         ...(kind === "memory" ? {} : { failureCallback: `${s.publicBaseUrl}/jobs/failed` }),

@@ -47,7 +47,7 @@ export async function startStack(): Promise<RunningStack> {
 async function startStackOnFreePorts(): Promise<RunningStack> {
   const ports: Record<string, string> = {};
   for (const name of PORT_SETTINGS) ports[name] = String(await freePort());
-  const adminToken = randomBytes(18).toString("base64url");
+  const adminToken = randomBytes(24).toString("base64url");
   const local = (name: string) => `http://127.0.0.1:${ports[name]}`;
   const child = spawn(process.execPath, ["dev/start.ts"], {
     cwd: ROOT,

@@ -6,6 +6,7 @@
  */
 import { discordSignature, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
 import { qstashSignature } from "../../dev/signers/qstash.ts";
+import type { Job } from "../../lib/queue/job.ts";
 import { slackSignature } from "../../dev/signers/slack.ts";
 import { twilioFormSignature } from "../../dev/signers/twilio.ts";
 import { askInteraction } from "./discord.ts";
@@ -43,10 +44,26 @@ export interface CorpusSettings {
   qstashCurrentKey: string;
   discordKeys: DiscordSigningKeys;
   otherDiscordKeys: DiscordSigningKeys;
+  /** `hostileJob(marker)` sealed as the Worker seals jobs (lib/queue/sealed-job.ts), as JSON: what job cases start from. */
+  sealedJob: string;
 }
 
 /** Non-ASCII, so that a Latin-1 or UTF-16 copy of a payload differs from the payload. */
 const NON_ASCII = "café ✓";
+
+/** The job every job route's cases start from, before it is sealed. */
+export function hostileJob(marker: string): Job {
+  return {
+    key: { platform: "slack", tenant: "THOSTILE", channel: "CHOSTILE" },
+    conversationId: "c1",
+    trigger: { id: "1.1", ts: 1, authorId: "UHOSTILE", authorName: "Hostile" },
+    required: true,
+    reason: "direct_mention",
+    bot: { userId: BOT_USER_ID, name: "Parley", aliases: [] },
+    replyTarget: { platform: "slack", channel: "CHOSTILE" },
+    systemNotes: [`${marker} ${NON_ASCII}`],
+  };
+}
 
 function routes(s: CorpusSettings): Route[] {
   const text = `${s.marker} ${NON_ASCII}`;
@@ -91,17 +108,7 @@ function routes(s: CorpusSettings): Route[] {
   const job = (kind: string): Route => ({
     path: `/jobs/${kind}`,
     form: false,
-    valid: JSON.stringify({
-      v: 1,
-      key: { platform: "slack", tenant: "THOSTILE", channel: "CHOSTILE" },
-      conversationId: "c1",
-      trigger: { id: "1.1", ts: 1, authorId: "UHOSTILE", authorName: "Hostile" },
-      required: true,
-      reason: "direct_mention",
-      bot: { userId: BOT_USER_ID, name: "Parley", aliases: [] },
-      replyTarget: { platform: "slack", channel: "CHOSTILE" },
-      systemNotes: [text],
-    }),
+    valid: s.sealedJob,
     async sign(mode, bytes, other) {
       if (mode === "garbage") return { "Upstash-Signature": "a.b.c" };
       const key = mode === "wrong key" ? "sig_notTheSigningKey" : s.qstashCurrentKey;

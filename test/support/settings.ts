@@ -10,4 +10,5 @@ export const MINIMAL_SETTINGS = {
   QSTASH_NEXT_SIGNING_KEY: "sig_next",
   PUBLIC_BASE_URL: "https://bot.example.com/",
   OPENAI_API_KEY: "sk-secret",
+  TOKEN_ENCRYPTION_KEY: "M+e7RUJyulaG3rY9rqXBRhir6C14DMhIkwLQGzqqdbE=",
 };

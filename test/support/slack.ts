@@ -24,6 +24,22 @@ export async function signedSlackRequest(
 }
 
 let seq = 0;
+let lastDistinctMs = 0;
+
+let placeSeq = 0;
+
+/** A team and channel no other test uses (facts are kept per team): `T<tag><id>`, `C<tag><id>`. */
+export function newSlackPlace(tag: string): { team: string; channel: string; id: string } {
+  placeSeq += 1;
+  const id = `${Date.now().toString(36).toUpperCase()}${placeSeq}`;
+  return { team: `T${tag}${id}`, channel: `C${tag}${id}`, id };
+}
+
+/** A Slack ts with a millisecond no other call got: the engine orders messages by ms, and `seq` repeats them. */
+export function distinctSlackTs(): string {
+  lastDistinctMs = Math.max(Date.now(), lastDistinctMs + 5);
+  return `${Math.floor(lastDistinctMs / 1000)}.${String(lastDistinctMs % 1000).padStart(3, "0")}000`;
+}
 
 /** A channel id no other test uses, starting with `prefix` (C…). */
 export function newSlackChannel(prefix: string): string {

@@ -31,6 +31,32 @@ describe("settings", () => {
     expect(message).not.toContain("not a url");
   });
 
+  it("refuses an admin token shorter than 32 characters, and a missing or malformed encryption key, naming them", () => {
+    const problems = (env: Record<string, unknown>) => {
+      try {
+        parseSettings(env);
+        return [];
+      } catch (e) {
+        return (e as ConfigError).settings;
+      }
+    };
+    expect(problems({ ...minimal, ADMIN_TOKEN: "x".repeat(31) })).toEqual(["ADMIN_TOKEN"]);
+    expect(problems({ ...minimal, ADMIN_TOKEN: "x".repeat(32) })).toEqual([]);
+    expect(problems({ ...minimal, TOKEN_ENCRYPTION_KEY: undefined })).toEqual(["TOKEN_ENCRYPTION_KEY"]);
+    expect(problems({ ...minimal, TOKEN_ENCRYPTION_KEY: btoa("sixteen byte key") })).toEqual(["TOKEN_ENCRYPTION_KEY"]);
+    expect(problems({ ...minimal, TOKEN_ENCRYPTION_KEY: "not base64 at all!" })).toEqual(["TOKEN_ENCRYPTION_KEY"]);
+    expect(problems({ ...minimal, TOKEN_ENCRYPTION_PREVIOUS_KEYS: `${minimal.TOKEN_ENCRYPTION_KEY},nope` })).toEqual(["TOKEN_ENCRYPTION_PREVIOUS_KEYS"]);
+    const err = (() => {
+      try {
+        parseSettings({ ...minimal, ADMIN_TOKEN: "short-secret" });
+      } catch (e) {
+        return e as ConfigError;
+      }
+    })();
+    expect(err?.message).toContain("ADMIN_TOKEN is malformed (must be at least 32 characters");
+    expect(err?.message).not.toContain("short-secret");
+  });
+
   it("turns a platform on only when all of its secrets are set", () => {
     expect(enabledPlatforms(parseSettings(minimal))).toEqual({ slack: false, discord: false, twilio: false });
     const withSlack = parseSettings({ ...minimal, SLACK_SIGNING_SECRET: "s", SLACK_BOT_TOKEN: "xoxb-1" });

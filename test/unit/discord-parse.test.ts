@@ -41,6 +41,16 @@ describe("parseDiscordInteraction", () => {
     expect(parsed.kind === "message" && parsed.message.key.tenant).toBe(`dm:${alice.id}`);
   });
 
+  it("says a DM is a DM and a private thread private, and leaves a server channel for the job to look up", () => {
+    const visibility = (interaction: ReturnType<typeof askInteraction>) => {
+      const parsed = parseDiscordInteraction(interaction, { now: NOW });
+      return parsed.kind === "message" ? (parsed.message.visibility ?? "look up") : parsed.kind;
+    };
+    expect(visibility(askInteraction({ channelId: "500000000000000001" }, alice, "hi"))).toBe("dm");
+    expect(visibility(askInteraction(guildPlace, alice, "hi"))).toBe("look up");
+    expect(visibility({ ...askInteraction(guildPlace, alice, "hi"), channel: { id: guildPlace.channelId, type: 12 } })).toBe("private");
+  });
+
   it("prefers the server nickname as the author's name", () => {
     const interaction = askInteraction(guildPlace, alice, "hi");
     interaction.member!.nick = "Al" as never;

@@ -52,6 +52,8 @@ describe("parseSlackEvent", () => {
       addressing: "mention",
       mentions: ["U0BOT0001"],
       replyTarget: { platform: "slack", channel: "C0CHAN001" },
+      // An app_mention does not say whether its channel is public: never counted as public.
+      visibility: "private",
     });
   });
 
@@ -115,6 +117,16 @@ describe("parseSlackEvent", () => {
     const { message } = parsedMessage(fixture("message-im"));
     expect(message.addressing).toBe("dm");
     expect(message.key).toEqual({ platform: "slack", tenant: "E0GRID001:T0001ABCD", channel: "D0DIRECT1" });
+  });
+
+  it("says who can read the place: a DM, a private channel or group DM, a public channel", () => {
+    const visibility = (channel_type: string | undefined, name = "message-channel") =>
+      parsedMessage(withEvent(name, { channel_type })).message.visibility;
+    expect(parsedMessage(fixture("message-im")).message.visibility).toBe("dm");
+    expect(visibility("channel")).toBe("public");
+    expect(visibility("group")).toBe("private");
+    expect(visibility("mpim")).toBe("private");
+    expect(visibility("something-new")).toBe("private");
   });
 
   it("keeps thread broadcasts and file shares that carry text", () => {

@@ -33,6 +33,7 @@ describe("parsing Twilio's SMS webhook", () => {
       addressing: "dm",
       mentions: [],
       replyTarget: { platform: "twilio", accountSid: "AC0123456789abcdef0123456789abcdef", to: "+14158675309", from: "+18005551212" },
+      visibility: "dm",
     });
   });
 

@@ -1,7 +1,10 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateDiscordKeys } from "../../dev/signers/discord.ts";
-import { hostileCorpus, type HostileCase } from "../support/hostile-corpus.ts";
+import { sealJob } from "../../lib/queue/sealed-job.ts";
+import { Keyring } from "../../lib/secrets/keyring.ts";
+import { Sealer } from "../../lib/secrets/seal.ts";
+import { hostileCorpus, hostileJob, type HostileCase } from "../support/hostile-corpus.ts";
 import { modelRequests } from "../support/model.ts";
 import { BOT_USER_ID, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { twilioSuiteEnv } from "../support/twilio.ts";
@@ -26,6 +29,7 @@ beforeAll(async () => {
     qstashCurrentKey: String(env.QSTASH_CURRENT_SIGNING_KEY),
     discordKeys,
     otherDiscordKeys: await generateDiscordKeys(),
+    sealedJob: JSON.stringify(await sealJob(hostileJob(MARKER), new Sealer(new Keyring(String(env.TOKEN_ENCRYPTION_KEY)), "job-payload"))),
   });
 });
 let corpus: HostileCase[];

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CUT_MARK, capMessageText } from "../../lib/limits/message-length.ts";
 import { RATE_LIMIT_NOTICE } from "../../lib/limits/reply-rate.ts";
 import type { InboundMessage } from "../../lib/message.ts";
+import { sealJob } from "../../lib/queue/sealed-job.ts";
 import { createRuntime } from "../../lib/runtime.ts";
 import { qstashSignature } from "../../dev/signers/qstash.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
@@ -142,16 +143,20 @@ describe("the judge cap", () => {
         replyTarget: { platform: "slack", channel },
       };
       const { state } = await rt.store.record(msg, { startIfIdle: true, reset: false });
-      const job = JSON.stringify({
-        v: 1,
-        key,
-        conversationId: state.id,
-        trigger: { id: msg.id, ts, authorId: "UCHATTY", authorName: "Chatty" },
-        required: false,
-        reason: "no_trigger",
-        bot: { userId: BOT_USER_ID, name: "Parley", aliases: [] },
-        replyTarget: { platform: "slack", channel },
-      });
+      const job = JSON.stringify(
+        await sealJob(
+          {
+            key,
+            conversationId: state.id,
+            trigger: { id: msg.id, ts, authorId: "UCHATTY", authorName: "Chatty" },
+            required: false,
+            reason: "no_trigger",
+            bot: { userId: BOT_USER_ID, name: "Parley", aliases: [] },
+            replyTarget: { platform: "slack", channel },
+          },
+          rt.secrets.jobs,
+        ),
+      );
       const url = `${String(env.PUBLIC_BASE_URL)}/jobs/judge`;
       const signature = await qstashSignature(String(env.QSTASH_CURRENT_SIGNING_KEY), url, job);
       const res = await callWorker(env, new Request("https://worker.test/jobs/judge", { method: "POST", headers: { "Upstash-Signature": signature }, body: job }));

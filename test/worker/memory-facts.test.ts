@@ -1,35 +1,21 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it, vi } from "vitest";
+import { DATA_BLOCK_OPEN } from "../../lib/context/data-block.ts";
 import { FACTS_SYSTEM } from "../../lib/llm/memory-wording.ts";
 import { FORGET_CONFIRMATION } from "../../lib/memory/forget.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
-import { BOT_USER_ID, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { callWorker, eventually, settle, pumpJobsDuringSuite, suiteEnv } from "../support/worker.ts";
 
 const SUITE = "memfacts";
 const PREFIX = `t-${SUITE}`;
 const env = suiteEnv(SUITE, { CONVERSATION_TIMEOUT_SECONDS: "2", MEMORY_ENABLED: "true", SUMMARY_ENABLED: "true" });
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
-let seq = 0;
 
 pumpJobsDuringSuite(env, SUITE);
 
-/** Each test gets its own tenant and channel, so facts of one test are never seen by another. */
-function newPlace() {
-  seq += 1;
-  const id = `${Date.now().toString(36).toUpperCase()}${seq}`;
-  return { team: `TMEM${id}`, channel: `CMEM${id}`, id };
-}
-
-let lastTs = 0;
-/** Slack ts with distinct milliseconds: the engine orders messages by ms, and the helper's default repeats them. */
-function nextTs(): string {
-  lastTs = Math.max(Date.now(), lastTs + 5);
-  return `${Math.floor(lastTs / 1000)}.${String(lastTs % 1000).padStart(3, "0")}000`;
-}
-
 async function mention(place: { team: string; channel: string }, user: string, text: string) {
-  const event = slackMessageEvent({ ...place, user, text: `<@${BOT_USER_ID}> ${text}`, ts: nextTs() });
+  const event = slackMessageEvent({ ...place, user, text: `<@${BOT_USER_ID}> ${text}`, ts: distinctSlackTs() });
   const res = await callWorker(env, await signedSlackRequest(event.body));
   expect(res.status).toBe(200);
 }
@@ -68,7 +54,7 @@ async function dumpSuiteKeys(): Promise<{ key: string; content: string }[]> {
 
 describe("what the bot remembers about people", () => {
   it("answers in a new conversation with what a person said in one that has since expired", async () => {
-    const place = newPlace();
+    const place = newSlackPlace("MEM");
     await mention(place, "URUNNER", `I'm training for a marathon in April. first-${place.id}`);
     await postCount(place.channel, 1, "first answer");
     const facts = await eventually(async () => {
@@ -81,14 +67,15 @@ describe("what the bot remembers about people", () => {
     await mention(place, "URUNNER", `what should I eat the night before? second-${place.id}`);
     await postCount(place.channel, 2, "answer in the new conversation");
     const [reply] = (await modelRequests(`second-${place.id}`)).filter((r) => r.messages[0]!.content !== FACTS_SYSTEM);
-    const system = reply!.messages[0]!.content;
-    expect(system).toContain("training for a marathon in April");
+    const [data, ...turns] = reply!.messages.slice(1);
+    expect(data!.content.startsWith(DATA_BLOCK_OPEN)).toBe(true);
+    expect(data!.content).toContain("training for a marathon in April");
     // The first conversation itself is gone: the fact is the only way the model knows it.
-    expect(JSON.stringify(reply!.messages.slice(1))).not.toContain("marathon");
+    expect(JSON.stringify(turns)).not.toContain("marathon");
   });
 
   it("replaces a fact the person contradicts and does not store a repeated one twice", async () => {
-    const place = newPlace();
+    const place = newSlackPlace("MEM");
     await mention(place, "UMOVER", `I live in Paris. a-${place.id}`);
     await postCount(place.channel, 1, "first answer");
     await eventually(async () => JSON.stringify(await redis.get(factsKey(place.team, "UMOVER"))).includes("Paris"), 15_000, "Paris");
@@ -104,7 +91,7 @@ describe("what the bot remembers about people", () => {
   });
 
   it("forgets everything about a person who says 'forget me', and confirms", async () => {
-    const place = newPlace();
+    const place = newSlackPlace("MEM");
     const user = `UFORGET${place.id}`;
     await mention(place, user, `I'm allergic to hazelnuts. secret-${place.id}`);
     await postCount(place.channel, 1, "first answer");
@@ -116,17 +103,22 @@ describe("what the bot remembers about people", () => {
     await settle(500);
 
     // The reply rate limit's counter (a number, gone after its window) is kept on purpose: forgetting must not
-    // reset a limit. Everything else that names the person or repeats what they said must be gone.
-    const about = (await dumpSuiteKeys()).filter(
+    // reset a limit; the forget mark holds only when they asked. Everything else that names the person or repeats
+    // what they said must be gone (other conversations: test/worker/forget-me.test.ts).
+    const keys = await dumpSuiteKeys();
+    const mark = keys.find(({ key }) => key === `${PREFIX}:forgotten:slack|${place.team}|${user}`);
+    expect(mark?.content).toMatch(/^"?\d+"?$/);
+    const about = keys.filter(
       ({ key, content }) =>
         !key.startsWith(`${PREFIX}:limit:`) &&
+        key !== mark?.key &&
         (`${key} ${content}`.includes(user) || content.includes("hazelnuts") || content.includes(`secret-${place.id}`)),
     );
     expect(about).toEqual([]);
   });
 
   it("drops extraction output that fails validation, logs it, and still answers", async () => {
-    const place = newPlace();
+    const place = newSlackPlace("MEM");
     const marker = `badjson-${place.id}`;
     const warnings = vi.spyOn(console, "warn");
     // The reply comes first and takes the first rule; the extraction request gets the invalid JSON.

@@ -1,10 +1,11 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it } from "vitest";
+import { DATA_BLOCK_OPEN } from "../../lib/context/data-block.ts";
 import { countPromptTokens, countTokens } from "../../lib/context/tokens.ts";
 import { ConversationStore } from "../../lib/conversation/store.ts";
 import { summaryMaxTokens } from "../../lib/memory/fold.ts";
 import { modelRequests } from "../support/model.ts";
-import { BOT_USER_ID, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { BOT_USER_ID, distinctSlackTs, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, SLACK_API_BASE_URL, suiteEnv } from "../support/worker.ts";
 
 const SUITE = "memsum";
@@ -19,13 +20,6 @@ const store = new ConversationStore(redis, { prefix: `t-${SUITE}`, ttlSeconds: (
 
 pumpJobsDuringSuite(env, SUITE);
 
-let lastTs = 0;
-/** Slack ts with distinct milliseconds: the engine orders messages by ms. */
-function nextTs(): string {
-  lastTs = Math.max(Date.now(), lastTs + 5);
-  return `${Math.floor(lastTs / 1000)}.${String(lastTs % 1000).padStart(3, "0")}000`;
-}
-
 describe("a long conversation", () => {
   it("keeps answering over 300 messages with the earliest detail reachable through the summary, within budget at every turn", { timeout: 300_000 }, async () => {
     const id = Date.now().toString(36).toUpperCase();
@@ -37,7 +31,7 @@ describe("a long conversation", () => {
       body: JSON.stringify({ rateLimits: { channels: { [place.channel]: { limit: 1_000, windowMs: 1_000 } } } }),
     });
     const say = async (turn: number, text: string) => {
-      const event = slackMessageEvent({ ...place, user: "UOWNER", text: `<@${BOT_USER_ID}> ${text}`, ts: nextTs() });
+      const event = slackMessageEvent({ ...place, user: "UOWNER", text: `<@${BOT_USER_ID}> ${text}`, ts: distinctSlackTs() });
       expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
       await eventually(async () => (await slackPosts(place.channel)).length === turn, 20_000, `answer ${turn}`);
       const [request] = await modelRequests(`turn${turn}-${id}`);
@@ -56,8 +50,11 @@ describe("a long conversation", () => {
 
     const last = await say(TURNS, `what is my dog called? turn${TURNS}-${id}`);
     expect(countPromptTokens(last.messages as never)).toBeLessThanOrEqual(BUDGET);
-    const [system, ...turns] = last.messages;
-    expect(system!.content).toContain("Biscuit");
+    // The summary travels in the data block after the system message (lib/context/data-block.ts).
+    const [system, data, ...turns] = last.messages;
+    expect(system!.content).not.toContain("Biscuit");
+    expect(data!.content.startsWith(DATA_BLOCK_OPEN)).toBe(true);
+    expect(data!.content).toContain("Biscuit");
     // Folded messages left the window: the detail is in the summary only, never twice.
     expect(JSON.stringify(turns)).not.toContain("Biscuit");
 

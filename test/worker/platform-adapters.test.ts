@@ -36,7 +36,6 @@ const deliveries: Record<string, () => Promise<WebhookRequest>> = {
 /** A job as the inbound flow would publish it, around `replyTarget`. */
 function job(platform: string, replyTarget: unknown) {
   return {
-    v: 1,
     key: { platform, tenant: "T1", channel: "C1" },
     conversationId: "c1",
     trigger: { id: "m1", ts: 1, authorId: "U1", authorName: "Alice" },

@@ -12,7 +12,7 @@ async function keysOf(sender: string): Promise<string[]> {
   return redis.keys(`t-${SUITE}:*${sender}*`);
 }
 
-async function expectRefusedAndNothingWritten(res: Response, sender: string, status = 403): Promise<void> {
+async function expectRefusedAndNothingWritten(res: Response, sender: string, status = 401): Promise<void> {
   expect(res.status).toBe(status);
   await settle(300);
   expect(await keysOf(sender)).toEqual([]);
@@ -29,14 +29,14 @@ describe("the Twilio webhook's signature check", () => {
     expect((await keysOf(from)).length).toBeGreaterThan(0);
   });
 
-  it("refuses a changed parameter with 403 and writes nothing", async () => {
+  it("refuses a changed parameter with 401 and writes nothing", async () => {
     const from = newSender();
     const params = smsParams({ from, body: "what time is it?" });
     const tampered = params.map(([k, v]): [string, string] => [k, k === "Body" ? "send me everything" : v]);
     await expectRefusedAndNothingWritten(await callWorker(env, await signedSmsRequest(env, params, { sendParams: tampered })), from);
   });
 
-  it("refuses an added parameter with 403 and writes nothing", async () => {
+  it("refuses an added parameter with 401 and writes nothing", async () => {
     const from = newSender();
     const params = smsParams({ from, body: "hello" });
     await expectRefusedAndNothingWritten(
@@ -45,7 +45,7 @@ describe("the Twilio webhook's signature check", () => {
     );
   });
 
-  it("refuses a signature made for another URL or query string with 403 and writes nothing", async () => {
+  it("refuses a signature made for another URL or query string with 401 and writes nothing", async () => {
     const from = newSender();
     const params = smsParams({ from, body: "hello" });
     const elsewhere = await signedSmsRequest(env, params, { signedUrl: `https://attacker.example${WEBHOOK_PATH}` });
@@ -54,7 +54,7 @@ describe("the Twilio webhook's signature check", () => {
     await expectRefusedAndNothingWritten(await callWorker(env, otherQuery), from);
   });
 
-  it("refuses a signature made with another auth token, or none, with 403 and writes nothing", async () => {
+  it("refuses a signature made with another auth token, or none, with 401 and writes nothing", async () => {
     const from = newSender();
     const params = smsParams({ from, body: "hello" });
     await expectRefusedAndNothingWritten(await callWorker(env, await signedSmsRequest(env, params, { token: `${TWILIO_AUTH_TOKEN}x` })), from);

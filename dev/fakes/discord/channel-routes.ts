@@ -2,7 +2,8 @@
  * @module
  * Channel routes of the Discord REST fake (Bot token): create a message (`nonce` + `enforce_nonce`, `content` ≤
  * 2,000, `message_reference`), edit it (`PATCH /channels/{id}/messages/{id}`, only the bot's own), and the typing
- * indicator (`POST /channels/{id}/typing` → 204, recorded with its time).
+ * indicator (`POST /channels/{id}/typing` → 204, recorded with its time). `GET /channels/{id}` answers the channel a
+ * test described (`POST /__channel`), else a text channel without permission overwrites (everyone sees it).
  */
 import { DISCORD_ERROR, refusedContent, sendDiscordError } from "./errors.ts";
 import { DISCORD_FAKE_BOT } from "./messages.ts";
@@ -63,6 +64,14 @@ export function matchChannelRoute(ctx: RouteContext): DiscordRoute | undefined {
         ctx.record({ route: "edit_message", channelId, id: messageId, content: message.content, allowed_mentions: body.allowed_mentions });
         return { status: 200, body: message };
       },
+    };
+  }
+  if (method === "GET" && path.length === 2) {
+    return {
+      ...common,
+      name: "get_channel",
+      fields: { channelId },
+      run: () => ({ status: 200, body: { id: channelId, type: 0, permission_overwrites: [], ...ctx.channels.get(channelId) } }),
     };
   }
   if (method === "POST" && path[2] === "typing" && path.length === 3) {

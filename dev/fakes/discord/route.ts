@@ -16,7 +16,8 @@ export type DiscordRouteName =
   | "edit_message"
   | "typing"
   | "register_commands"
-  | "gateway_bot";
+  | "gateway_bot"
+  | "get_channel";
 
 /** What a route records of a call it carried out. */
 export interface DiscordCallFields {
@@ -51,6 +52,8 @@ export interface RouteContext {
   body: Record<string, unknown>;
   botToken?: string;
   messages: DiscordMessages;
+  /** Channels a test described (`POST /__channel`), by id. */
+  channels: ReadonlyMap<string, Record<string, unknown>>;
   nextId(): string;
   settings(): DiscordSettings;
   record(call: DiscordCallFields): void;

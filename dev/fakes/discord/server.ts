@@ -4,13 +4,14 @@
  * ./app-routes.ts) goes through bot authentication, the scripted faults and the rate-limit buckets, then is
  * carried out and answered with Discord's rate-limit headers. Control routes: ../control.ts and `GET|POST /__config`
  * `{limits?: {enabled?, createMessage?, editMessage?, typing?, webhook?, global?: {limit, windowMs}}, nonceWindowMs?}`,
- * `GET /__messages?channel_id=&id=` (every message the bot made, with the time of each change),
+ * `GET /__messages?channel_id=&id=` (every message the bot made, with the time of each change), `POST /__channel`
+ * `{id, type?, parent_id?, permission_overwrites?}` (what `GET /channels/{id}` answers for that channel),
  * `GET /__stats` (`{ratelimited: {total, byBucket}}`).
  */
 import type { IncomingMessage } from "node:http";
 import { z } from "zod";
 import { readBody, sendJson, startHttpServer } from "../http.ts";
-import { configRoutes, createFakeControl } from "../control.ts";
+import { configRoutes, controlBody, createFakeControl } from "../control.ts";
 import { RateLimiter } from "../rate-limit.ts";
 import { matchAppRoute } from "./app-routes.ts";
 import { DEFAULT_DISCORD_LIMITS, discordLimitsSchema, takeDiscordLimit } from "./buckets.ts";
@@ -24,6 +25,8 @@ import { matchWebhookRoute } from "./webhook-routes.ts";
 const API_PREFIX = "/api/v10";
 /** Discord dedupes an enforced nonce "within a few minutes": two is the cautious reading. */
 const DEFAULT_NONCE_WINDOW_MS = 120_000;
+
+const channelSchema = z.looseObject({ id: z.string().min(1) });
 
 const settingsPatchSchema = z.strictObject({
   limits: discordLimitsSchema.partial().optional(),
@@ -54,6 +57,7 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
   const initial = merge({ limits: DEFAULT_DISCORD_LIMITS, nonceWindowMs: DEFAULT_NONCE_WINDOW_MS }, settingsPatchSchema.parse(opts.settings ?? {}));
   let settings = initial;
   const messages = new DiscordMessages();
+  const channels = new Map<string, Record<string, unknown>>();
   const limiter = new RateLimiter();
   const nextId = snowflakes();
   const control = createFakeControl<RecordedDiscordCall>({
@@ -62,6 +66,7 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
     onReset() {
       settings = initial;
       messages.reset();
+      channels.clear();
       limiter.reset();
     },
   });
@@ -71,6 +76,11 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
       const channelId = url.searchParams.get("channel_id");
       const id = url.searchParams.get("id");
       return messages.all().filter((m) => (!channelId || m.message.channel_id === channelId) && (!id || m.message.id === id));
+    },
+    "POST /__channel": (body) => {
+      const channel = controlBody(channelSchema, body);
+      channels.set(channel.id, channel);
+      return channel;
     },
     "GET /__stats": () => {
       const refused = limiter.refusals();
@@ -86,6 +96,7 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
       body: await readJson(req),
       ...(botToken ? { botToken } : {}),
       messages,
+      channels,
       nextId,
       settings: () => settings,
       record: (call) => control.record({ ...call, at: Date.now() }),

@@ -4,10 +4,10 @@
  * (`data`, embedded by the index's own model) with the metadata recall filters on and forgetting deletes by.
  */
 import * as z from "zod";
+import { VISIBILITIES } from "../../message.ts";
 
-/** Who could read the place: recall never carries a DM's or a private channel's passages anywhere else. */
-export const VISIBILITIES = ["dm", "private", "public"] as const;
-export type Visibility = (typeof VISIBILITIES)[number];
+/** Who could read the place (lib/message.ts): recall never carries a DM's or a private channel's passages anywhere else. */
+export { VISIBILITIES, type Visibility } from "../../message.ts";
 
 export const passageMetadataSchema = z.object({
   platform: z.enum(["slack", "discord", "twilio"]),

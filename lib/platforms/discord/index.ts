@@ -11,6 +11,7 @@ import { PONG } from "./responses.ts";
 import { sendDiscordReply } from "./send.ts";
 import { discordTargetSchema, type DiscordTarget } from "./target.ts";
 import { DISCORD_SIGNATURE_HEADER, DISCORD_TIMESTAMP_HEADER, verifyDiscordRequest } from "./verify.ts";
+import { discordPlaceVisibility } from "./visibility.ts";
 
 export const discord: PlatformAdapter<DiscordTarget> = {
   platform: "discord",
@@ -53,4 +54,6 @@ export const discord: PlatformAdapter<DiscordTarget> = {
     const config = { apiBaseUrl: ctx.settings.DISCORD_API_BASE_URL, botToken: ctx.token, now: ctx.now, log: ctx.log, fetch: ctx.fetch };
     return sendDiscordReply(config, target, text, progress);
   },
+
+  placeVisibility: discordPlaceVisibility,
 };

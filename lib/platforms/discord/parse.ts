@@ -22,7 +22,9 @@ export const INTERACTION_TYPE = { PING: 1, APPLICATION_COMMAND: 2, MESSAGE_COMPO
 /** An interaction token may be used for follow-ups for 15 minutes. */
 export const INTERACTION_TOKEN_LIFETIME_MS = 15 * 60 * 1000;
 /** Outside a guild there is no guild id: the tenant is the person, so DMs never share a conversation key space. */
-const DM_TENANT_PREFIX = "dm:";
+export const DM_TENANT_PREFIX = "dm:";
+/** Discord's type of a private thread: only the people added to it read it. */
+const PRIVATE_THREAD = 12;
 
 export type DiscordInteractionParsed =
   | { kind: "ping" }
@@ -90,5 +92,7 @@ function toInboundMessage(
       token: interaction.token,
       expiresAt: now + INTERACTION_TOKEN_LIFETIME_MS,
     } satisfies InteractionTarget,
+    // A server channel's readers take a REST lookup, which the job makes (./visibility.ts).
+    ...(!interaction.guild_id ? { visibility: "dm" as const } : interaction.channel?.type === PRIVATE_THREAD ? { visibility: "private" as const } : {}),
   };
 }

@@ -62,6 +62,8 @@ export const interactionSchema = z.looseObject({
   data: z.unknown().optional(),
   guild_id: snowflake.optional(),
   channel_id: snowflake.optional(),
+  /** The channel it was used in, partially: its type tells a private thread. */
+  channel: z.looseObject({ type: z.number().int() }).optional(),
   /** In a guild the invoking user comes inside `member`; in a DM as `user`. */
   member: memberSchema.optional(),
   user: userSchema.optional(),

@@ -9,6 +9,7 @@ import { parseSlackEvent } from "./parse.ts";
 import { postSlackMessage } from "./send.ts";
 import { slackTargetSchema, type SlackTarget } from "./target.ts";
 import { SLACK_SIGNATURE_HEADER, SLACK_TIMESTAMP_HEADER, verifySlackRequest } from "./verify.ts";
+import { slackVisibility } from "./visibility.ts";
 
 /** Slack's ssl_check: an unsigned form post that only wants a 200, answered before any signature check. */
 export function isSlackSslCheck(request: WebhookRequest): boolean {
@@ -62,4 +63,7 @@ export const slack: PlatformAdapter<SlackTarget> = {
       progress,
     });
   },
+
+  // Every message says it; a job only asks for one whose payload predates visibilities.
+  placeVisibility: async (_ctx, place) => slackVisibility(place.channel, undefined),
 };

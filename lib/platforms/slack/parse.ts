@@ -7,6 +7,7 @@ import type { Addressing, InboundMessage } from "../../message.ts";
 import { describeIssues } from "../../zod-issues.ts";
 import { mentionedUserIds, readableMentions } from "./mentions.ts";
 import type { SlackTarget } from "./target.ts";
+import { slackVisibility } from "./visibility.ts";
 import {
   eventCallbackSchema,
   messageEventSchema,
@@ -92,6 +93,7 @@ function toInboundMessage(
     // The conversation is the place the message was written in: answer a thread in the thread, and a channel
     // message in the channel, so that the answer and the follow-ups stay in the same conversation.
     replyTarget: { platform: "slack", channel: event.channel, ...(inThread ? { threadTs: event.thread_ts } : {}) } satisfies SlackTarget,
+    visibility: slackVisibility(event.channel, event.channel_type),
   };
 }
 

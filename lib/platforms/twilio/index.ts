@@ -63,6 +63,8 @@ export const twilio: PlatformAdapter<TwilioTarget, TwilioParseExtra> = {
     delaySeconds: settings.SMS_BURST_WINDOW_SECONDS,
     systemNotes: [smsLengthNote(settings.SMS_REPLY_TARGET_CHARS)],
     optOuts: true,
+    // Senders are phone numbers, and so is half of every SMS channel (`To|From`).
+    logIds: "pseudonym",
   }),
 
   async canReach(ctx, target) {
@@ -70,4 +72,7 @@ export const twilio: PlatformAdapter<TwilioTarget, TwilioParseExtra> = {
   },
 
   send: sendSmsReply,
+
+  // A text is between one person and the bot.
+  placeVisibility: async () => "dm",
 };

@@ -56,5 +56,6 @@ export function toInboundMessage(sms: TwilioSms, receivedAt: number): InboundMes
     addressing: "dm",
     mentions: [],
     replyTarget: { platform: "twilio", accountSid: sms.AccountSid, to: sms.From, from: sms.To } satisfies TwilioTarget,
+    visibility: "dm",
   };
 }

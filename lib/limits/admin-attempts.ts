@@ -1,0 +1,22 @@
+/**
+ * @module
+ * Failed attempts at the admin view, counted per client address (Cloudflare's CF-Connecting-IP). Past the allowance
+ * the address gets 429 with Retry-After until the window ends, right token or not, so a token cannot be guessed
+ * online even when it is short of the 32 characters the settings demand.
+ */
+import type { Runtime } from "../runtime.ts";
+import { limitersFor } from "./limiters.ts";
+
+/** Seconds the address must wait; null while it may still try. */
+export async function adminLockout(rt: Runtime, address: string): Promise<number | null> {
+  const { remaining, reset } = await limitersFor(rt).adminFailures.getRemaining(address);
+  return remaining > 0 ? null : secondsUntil(rt, reset);
+}
+
+export async function countAdminFailure(rt: Runtime, address: string): Promise<void> {
+  await limitersFor(rt).adminFailures.limit(address);
+}
+
+function secondsUntil(rt: Runtime, reset: number): number {
+  return Math.max(1, Math.ceil((reset - rt.now()) / 1000));
+}

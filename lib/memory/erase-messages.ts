@@ -1,0 +1,105 @@
+/**
+ * @module
+ * The conversation side of "forget me": in every live conversation of the tenant, the person's messages written up
+ * to their request and the bot's answers to them leave the log; the running summary (it may retell them; it is
+ * dropped, not rebuilt) and the stored prompts of the admin view go too. The tenant's conversations are found with
+ * SCAN in bounded batches; each conversation is one small script that gets all its keys in KEYS.
+ */
+import type { Redis } from "@upstash/redis/cloudflare";
+import { LENGTH_MEMBER, MESSAGES_BELOW } from "../conversation/scripts.ts";
+import { conversationKeysOfLog, tenantLogPattern, type ConversationKeys, type Tenancy } from "../keys.ts";
+
+/** Keys SCAN looks at per call: one call stays short on a large database. */
+const SCAN_BATCH = 1_000;
+
+/**
+ * KEYS: state, log, answers. ARGV: 1 person id, 2 through (ms), 3 the id of a message of theirs to keep ('' none).
+ * The bot's answers that go are those to the person
+ * and every one written after the person's first message there: the bot had read them, and may retell them.
+ * Keeps the log's length member (lib/conversation/scripts.ts) true. The person's id also leaves the record of whom
+ * the bot answered last, and of which of their messages answers covered (lib/conversation/claim-scripts.ts).
+ * Returns how many messages left the log.
+ */
+const ERASE_PERSON = `#!lua flags=allow-key-locking
+local state, log, answers = KEYS[1], KEYS[2], KEYS[3]
+local person, through = ARGV[1], tonumber(ARGV[2])
+local messages = {}
+local since = nil
+for _, raw in ipairs(redis.call('ZRANGE', log, '-inf', '${MESSAGES_BELOW}', 'BYSCORE')) do
+  local m = cjson.decode(raw)
+  m.theirs = m.role == 'user' and m.authorId == person and m.ts <= through and m.id ~= ARGV[3]
+  if m.theirs and (since == nil or m.ts < since) then since = m.ts end
+  messages[#messages + 1] = {raw = raw, m = m}
+end
+local removed = 0
+for _, entry in ipairs(messages) do
+  local m = entry.m
+  local read = m.role == 'assistant' and (m.replyToAuthorId == person or (since ~= nil and m.ts >= since))
+  if m.theirs or read then
+    redis.call('ZREM', log, entry.raw)
+    removed = removed + 1
+  end
+end
+if removed > 0 then redis.call('ZADD', log, 'XX', 'INCR', -removed, '${LENGTH_MEMBER}') end
+local current = redis.call('GET', state)
+if current then
+  local s = cjson.decode(current)
+  s.summary = nil
+  if type(s.lastBotReplyTo) == 'table' then
+    local others = {}
+    for _, id in ipairs(s.lastBotReplyTo) do
+      if id ~= person then others[#others + 1] = id end
+    end
+    s.lastBotReplyTo = others
+  end
+  if type(s.coverage) == 'table' then s.coverage[person] = nil end
+  redis.call('SET', state, cjson.encode(s), 'KEEPTTL')
+end
+redis.call('DEL', answers)
+return removed
+`;
+
+/** Whose messages go: theirs written up to `through` (ms), except `keep` (a message id). */
+export interface Erasure {
+  personId: string;
+  through: number;
+  keep?: string;
+}
+
+export interface Erased {
+  conversations: number;
+  messages: number;
+}
+
+export class MessageEraser {
+  private readonly redis: Redis;
+  private readonly prefix: string;
+  private readonly script;
+
+  constructor(redis: Redis, prefix: string) {
+    this.redis = redis;
+    this.prefix = prefix;
+    this.script = redis.createScript<number>(ERASE_PERSON);
+  }
+
+  /** Every live conversation of the tenant, one SCAN batch at a time. */
+  async eraseEverywhere(where: Tenancy, erasure: Erasure): Promise<Erased> {
+    const erased: Erased = { conversations: 0, messages: 0 };
+    let cursor = "0";
+    do {
+      const [next, logKeys] = await this.redis.scan(cursor, { match: tenantLogPattern(this.prefix, where), count: SCAN_BATCH });
+      const removed = await Promise.all(logKeys.map((logKey) => this.erase(conversationKeysOfLog(logKey), erasure)));
+      erased.conversations += logKeys.length;
+      erased.messages += removed.reduce((sum, n) => sum + n, 0);
+      cursor = String(next);
+    } while (cursor !== "0");
+    return erased;
+  }
+
+  /** One conversation; returns how many messages left its log. */
+  async erase(keys: ConversationKeys, erasure: Erasure): Promise<number> {
+    return Number(
+      await this.script.exec([keys.state, keys.log, keys.answers], [erasure.personId, String(erasure.through), erasure.keep ?? ""]),
+    );
+  }
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { errorMessage } from "../../lib/log.ts";
+import { Keyring } from "../../lib/secrets/keyring.ts";
+import { Pseudonyms } from "../../lib/secrets/pseudonym.ts";
+import { SealError, Sealer } from "../../lib/secrets/seal.ts";
+
+const KEY_A = btoa("A".repeat(32));
+const KEY_B = btoa("B".repeat(32));
+
+describe("sealed values", () => {
+  it("open to what was sealed, name their key, and differ each time", async () => {
+    const sealer = new Sealer(new Keyring(KEY_A), "job-payload");
+    const one = await sealer.seal('{"to":"+15551234567"}');
+    const two = await sealer.seal('{"to":"+15551234567"}');
+    expect(one).not.toBe(two);
+    expect(one).toMatch(/^v1\.[0-9a-f]{8}\.[A-Za-z0-9_-]+$/);
+    expect(one).not.toContain("5551234567");
+    expect(await sealer.open(one)).toBe('{"to":"+15551234567"}');
+  });
+
+  it("still open after a rotation, with the old key among the previous keys, and not without it", async () => {
+    const sealed = await new Sealer(new Keyring(KEY_A), "job-payload").seal("hello");
+    expect(await new Sealer(new Keyring(KEY_B, [KEY_A]), "job-payload").open(sealed)).toBe("hello");
+    await expect(new Sealer(new Keyring(KEY_B), "job-payload").open(sealed)).rejects.toThrow(/TOKEN_ENCRYPTION_PREVIOUS_KEYS/);
+    // The new key seals from then on.
+    const resealed = await new Sealer(new Keyring(KEY_B, [KEY_A]), "job-payload").seal("hello");
+    expect(resealed.split(".")[1]).not.toBe(sealed.split(".")[1]);
+  });
+
+  it("refuse a changed byte, a value sealed for another use, and anything that is not a sealed value", async () => {
+    const keyring = new Keyring(KEY_A);
+    const sealed = await new Sealer(keyring, "job-payload").seal("hello");
+    const body = sealed.split(".")[2]!;
+    const flipped = `${sealed.slice(0, -body.length)}${body[0] === "A" ? "B" : "A"}${body.slice(1)}`;
+    await expect(new Sealer(keyring, "job-payload").open(flipped)).rejects.toBeInstanceOf(SealError);
+    await expect(new Sealer(keyring, "stored-token").open(sealed)).rejects.toBeInstanceOf(SealError);
+    await expect(new Sealer(keyring, "job-payload").open("hello")).rejects.toBeInstanceOf(SealError);
+  });
+});
+
+describe("pseudonyms", () => {
+  it("are stable under one key, differ between ids and keys, and never show the id", async () => {
+    const a = new Pseudonyms(new Keyring(KEY_A));
+    const p = await a.of("+15551234567");
+    expect(p).toMatch(/^p-[0-9a-f]{16}$/);
+    expect(await a.of("+15551234567")).toBe(p);
+    expect(await a.of("+15551234568")).not.toBe(p);
+    expect(await new Pseudonyms(new Keyring(KEY_B)).of("+15551234567")).not.toBe(p);
+  });
+});
+
+describe("errors in log lines", () => {
+  it("show the class and the HTTP status or Redis code, never the message", () => {
+    const upstash = Object.assign(new Error('ERR fault, command was: ["evalsha","abc",3,"conv:twilio|AC1|+15005550006|+15551234567|"]'), { name: "UpstashError" });
+    expect(errorMessage(upstash)).toBe("UpstashError ERR");
+    expect(errorMessage(Object.assign(new Error("body: +15551234567"), { name: "QstashError", status: 500 }))).toBe("QstashError HTTP 500");
+    expect(errorMessage(new TypeError("secret text"))).toBe("TypeError");
+    expect(errorMessage("a thrown string with a number +15551234567")).toBe("string");
+  });
+});
