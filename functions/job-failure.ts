@@ -1,25 +1,47 @@
 /**
  * @module
- * After the last retry of a job, tell the person who was owed an answer that the bot could not give one, so nobody
- * is left waiting. Only for required answers, and only when no answer went out.
+ * After the last retry of a job, QStash calls back: an answer an attempt began to post is finished as it is (never
+ * a new one, never an apology after it); otherwise the person who was owed an answer is told, once, that the bot
+ * could not give one. The apology goes out like any answer (lib/delivery.ts), so a retried callback never
+ * posts it twice.
  */
+import type { PostedOutcome } from "../lib/conversation/draft.ts";
+import { APOLOGY, finishDraft, NothingPosted, type Attempt } from "../lib/delivery.ts";
+import { GiveUp, RetryLater } from "../lib/errors.ts";
 import { errorMessage } from "../lib/log.ts";
 import type { Replier } from "../lib/pipeline.ts";
 import type { Job } from "../lib/queue/job.ts";
 import type { Runtime } from "../lib/runtime.ts";
 
-export const APOLOGY = "Sorry, I couldn't answer that just now. Please try again in a moment.";
+export { APOLOGY };
 
+/** True when the person was told; throws (QStash retries the callback) when telling them failed for now. */
 export async function notifyFailure(rt: Runtime, job: Job, replier: Replier): Promise<boolean> {
-  if (!job.required || !(await replier.canReach(job))) return false;
-  const claim = await rt.store.claimReply(job.key, job.conversationId, job.trigger);
-  if (claim.status !== "claimed" && claim.status !== "gone") return false;
+  const token = crypto.randomUUID();
+  const claim = await rt.store.replies.claimReply(job.key, job.conversationId, job.trigger, token);
+  if (claim.status === "busy") throw new RetryLater("an attempt still holds this answer's claim", claim.retryAfterSeconds);
+  if (claim.status !== "claimed") return false;
+  const attempt: Attempt = { token, draft: claim.draft, renewedAt: rt.now() };
+  const where = { platform: job.key.platform, trigger: job.trigger.id };
   try {
-    await replier.send(job, APOLOGY);
-    await rt.store.markHandled(job.key, job.trigger.id);
-    return true;
+    // An answer some part of which reached the person is finished; one that never went out is not tried again.
+    let outcome: PostedOutcome | undefined;
+    if (attempt.draft.text !== undefined) outcome = await finishDraft(rt, job, replier, attempt, { onlyIfStarted: true }).catch(nothingPosted);
+    if (!outcome && job.required && (await replier.canReach(job))) {
+      attempt.draft = { posted: [], text: APOLOGY, outcome: "apologised" };
+      outcome = await finishDraft(rt, job, replier, attempt);
+    }
+    if (outcome !== "answered") await rt.store.replies.markHandled(job.key, job.trigger.id);
+    rt.log.info("job_failure_handled", { ...where, outcome: outcome ?? "unanswered" });
+    return outcome === "apologised";
   } catch (err) {
-    rt.log.error("apology_failed", { trigger: job.trigger.id, message: errorMessage(err) });
-    return false;
+    await rt.store.replies.releaseClaim(job.key, job.trigger.id, token, attempt.draft).catch(() => undefined);
+    rt.log.error("apology_failed", { ...where, message: errorMessage(err) });
+    if (err instanceof GiveUp) return false;
+    throw err;
   }
+}
+
+function nothingPosted(err: unknown): undefined {
+  if (!(err instanceof NothingPosted)) throw err;
 }

@@ -46,13 +46,16 @@ jobs.post("/:kind", async (c) => {
     const outcome = jobKind.data === "memory" ? await runMemoryJob(rt, job, replier) : await runJob(rt, jobKind.data, job, replier);
     return c.json({ outcome });
   } catch (err) {
-    if (err instanceof RetryLater) {
-      rt.log.warn("job_retry_later", { kind, trigger: job.trigger.id, seconds: err.retryAfterSeconds });
-      return c.json({ error: "retry later" }, 503, { "Retry-After": String(Math.ceil(err.retryAfterSeconds)) });
-    }
-    throw err;
+    return retryLater(c, rt, kind, job, err);
   }
 });
+
+/** A RetryLater becomes 503 with its Retry-After, which QStash waits out before its next attempt; others rethrow. */
+function retryLater(c: Context<AppEnv>, rt: Runtime, kind: string, job: Job, err: unknown): Response {
+  if (!(err instanceof RetryLater)) throw err;
+  rt.log.warn("job_retry_later", { kind, trigger: job.trigger.id, seconds: err.retryAfterSeconds });
+  return c.json({ error: "retry later" }, 503, { "Retry-After": String(Math.ceil(err.retryAfterSeconds)) });
+}
 
 /** The job a payload seals; null (logged as `job_invalid` with the fields that failed) when it is not one. */
 async function parseJob(rt: Runtime, rawBody: string): Promise<Job | null> {
@@ -104,7 +107,10 @@ async function failed(c: Context<AppEnv>, rt: Runtime, rawBody: string): Promise
     status: failure.status,
     retried: failure.retried,
   });
-  const told = await notifyFailure(rt, job, platformReplier(rt, adapters));
-  return c.json({ told });
+  try {
+    return c.json({ told: await notifyFailure(rt, job, platformReplier(rt, adapters)) });
+  } catch (err) {
+    return retryLater(c, rt, "failed", job, err);
+  }
 }
 

@@ -27,8 +27,9 @@ twilio.post("/sms", async (c) => {
   if (keyword) rt.log.info("sms_keyword", { ...where, keyword });
   if (!mediaOnly) return twiml(c, EMPTY_TWIML);
   rt.log.info("sms_media_only", where);
-  // Recorded first, so a retried delivery (a duplicate) is not answered twice.
-  return twiml(c, status === "duplicate" ? EMPTY_TWIML : messageTwiml(MEDIA_ONLY_ANSWER));
+  // Recorded first, so a repeated delivery is not answered twice (a picture never gets a job: seen is enough).
+  const repeated = status === "duplicate" || status === "unpublished";
+  return twiml(c, repeated ? EMPTY_TWIML : messageTwiml(MEDIA_ONLY_ANSWER));
 });
 
 function twiml(c: Context<AppEnv>, body: string): Response {

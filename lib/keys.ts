@@ -10,8 +10,9 @@
  * | `conv:<place>:state` | string (JSON) | a conversation: id, start, the bot's last answer, summary | the inactivity timeout |
  * | `conv:<place>:log` | sorted set | its messages, scored by timestamp, and its length (lib/conversation/scripts.ts) | with `state` |
  * | `conv:<place>:answers` | list | traces of the bot's recent answers (admin view) | with `state` |
- * | `seen:<platform>|<tenant>|<message id>` | string | a delivered message was recorded (dedupe) | 1 hour |
- * | `reply:<platform>|<tenant>|<trigger id>` | string | the answer claim of one trigger: posting, draft, done | 1 hour |
+ * | `seen:<platform>|<tenant>|<message id>` | string | a delivered message was recorded (dedupe): its arrival number | 1 hour |
+ * | `reply:<platform>|<tenant>|<trigger id>` | string | one trigger's answer: `done`, or the draft being posted (the bot's text, part ids) | 1 hour |
+ * | `claim:<platform>|<tenant>|<trigger id>` | string | the attempt at work on one trigger's answer (a random token) | 90 s, renewed |
  * | `facts:<platform>|<tenant>|<person>` | string | what the bot remembers about a person (JSON) | FACTS_TTL_DAYS |
  * | `forgotten:<platform>|<tenant>|<person>` | string | when the person asked to be forgotten (ms): no fact from before | 1 day |
  * | `visibility:<place>` | string | who can read a place, as the platform told a job (dm, private, public) | 1 hour |
@@ -20,7 +21,6 @@
  * | `limit:judge:<place>:…` | @upstash/ratelimit | judge calls per conversation per minute | the window |
  * | `limit:admin:<client IP>:…` | @upstash/ratelimit | failed admin-view attempts per address | the window |
  * | `limit:told:<person>` | string | the person was told they hit the rate limit | the rest of the window |
- * | `limit:<reply|judge>-counted:<platform>|<tenant>|<message id>` | string | a trigger spent its allowance once | 1 hour |
  *
  * `<place>` is `platform|tenant|channel|thread` (thread empty outside threads), `<person>` is
  * `platform|tenant|author id`.
@@ -72,9 +72,14 @@ export function seenKey(prefix: string, where: Tenancy, messageId: string): stri
   return `${prefix}:seen:${inTenant(where, messageId)}`;
 }
 
-/** The answer claim of one trigger message: "posting" while a job posts, "done" once answered or skipped. */
+/** One trigger's answer: "done" once answered or handled, else the draft of what is being posted. */
 export function replyKey(prefix: string, where: Tenancy, triggerId: string): string {
   return `${prefix}:reply:${inTenant(where, triggerId)}`;
+}
+
+/** Held, with a short TTL, by the one attempt of a job that works on a trigger's answer. */
+export function claimKey(prefix: string, where: Tenancy, triggerId: string): string {
+  return `${prefix}:claim:${inTenant(where, triggerId)}`;
 }
 
 export function factsKey(prefix: string, where: Tenancy, person: string): string {
@@ -118,9 +123,4 @@ export function rateLimitPrefix(prefix: string, limit: LimitName): string {
 /** Taken by the first job over a person's limit, so that the person is told once per window. */
 export function rateLimitNoticeKey(prefix: string, person: string): string {
   return `${prefix}:limit:told:${person}`;
-}
-
-/** Taken by the first attempt at a message, so that QStash's retries do not spend an allowance twice. */
-export function firstAttemptKey(prefix: string, limit: LimitName, where: Tenancy, messageId: string): string {
-  return `${prefix}:limit:${limit}-counted:${inTenant(where, messageId)}`;
 }

@@ -38,10 +38,24 @@ export interface ReplyTarget {
   [field: string]: unknown;
 }
 
-/** Posting an answer part by part: skip the parts an earlier attempt posted, hear of each part posted. */
+/**
+ * One answer posted part by part, possibly over several attempts of its job. The core keeps it durable between
+ * attempts (lib/delivery.ts); the platform's `send` reports each part before its call and once it was accepted.
+ */
 export interface PartProgress {
+  /** The trigger message the answer is for: each part carries it with its index (Discord nonce, Slack metadata). */
+  answerId: string;
+  /** Parts before this one went out in an earlier attempt: not posted again. */
   from: number;
-  onPart(index: number): void;
+  /**
+   * An earlier attempt started the call that posts part `from` (at `since`, ms) and never heard back: ask the
+   * platform whether it landed before posting it again.
+   */
+  unsure?: { since: number };
+  /** Before the call that posts part `index`; resolves once that is durable. */
+  starting(index: number): Promise<void>;
+  /** The platform accepted part `index` as message `id` (or an earlier attempt's post of it was found). */
+  posted(index: number, id: string): Promise<void>;
 }
 
 export interface InboundMessage {
@@ -63,8 +77,6 @@ export interface InboundMessage {
    * server channel): the job asks the adapter (PlatformAdapter.placeVisibility), never the webhook.
    */
   visibility?: Visibility;
-  /** True when the platform says this delivery repeats one it already sent (Slack X-Slack-Retry-Num). */
-  redelivery?: boolean;
   /** Kept in the conversation but never answered (an SMS carrier keyword such as STOP or HELP). */
   noReply?: boolean;
   /** The person asks to stop (SMS STOP) or to start again (START) getting messages from the bot. */

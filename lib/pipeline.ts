@@ -1,22 +1,25 @@
 /**
  * @module
  * The two flows of the design: `ingest` runs inside the webhook request (one Redis round trip, at most one
- * publish), `runJob` runs in a QStash delivery (claim, judge or generate, post, record).
+ * publish), `runJob` runs in a QStash delivery (claim, judge or generate, post and record: lib/delivery.ts).
  */
 import { buildPrompt } from "./context/prompt.ts";
+import type { PostedOutcome } from "./conversation/draft.ts";
+import type { ClaimResult } from "./conversation/reply-store.ts";
 import { isResetRequest } from "./conversation/reset.ts";
 import type { RecordStatus } from "./conversation/store.ts";
 import { selectTurn } from "./conversation/turn.ts";
-import type { ConversationState } from "./conversation/types.ts";
 import { decideResponse, explicitTrigger, type Decision, type DecisionReason } from "./decide/index.ts";
+import { APOLOGY, finishDraft, type Attempt } from "./delivery.ts";
 import { GiveUp, RetryLater, using } from "./errors.ts";
 import { judgeWithinCap } from "./limits/judge-cap.ts";
 import { capInboundMessage } from "./limits/message-length.ts";
 import { checkReplyRate, RATE_LIMIT_NOTICE } from "./limits/reply-rate.ts";
 import { jobLogFields, loggedId, loggedPlace } from "./log-ids.ts";
 import type { BotIdentity, InboundMessage, PartProgress, Visibility } from "./message.ts";
-import { asksToBeForgotten, FORGET_CONFIRMATION, forgetPerson, forgetTheRequest } from "./memory/forget.ts";
-import { publishMemoryJob, rememberedPeople } from "./memory/hooks.ts";
+import { errorMessage } from "./log.ts";
+import { asksToBeForgotten, FORGET_CONFIRMATION, forgetPerson } from "./memory/forget.ts";
+import { rememberedPeople } from "./memory/hooks.ts";
 import { optOutsFor } from "./opt-outs.ts";
 import type { IngestOptions } from "./platforms/adapter.ts";
 import type { Job, JobKind } from "./queue/job.ts";
@@ -53,7 +56,8 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
     ]),
   );
   const where = { ...(await loggedPlace(rt, msg.key, opts.logIds)), message: msg.id };
-  if (status === "duplicate" && !msg.redelivery) {
+  // A job started on it already. (An `unpublished` delivery goes on: the earlier one may have failed to publish.)
+  if (status === "duplicate") {
     rt.log.info("duplicate_dropped", where);
     return { status, published: false };
   }
@@ -101,27 +105,18 @@ export interface Replier {
   /** False when the person must not be messaged (an opted-out number): the job ends before any model call. */
   canReach(job: Job): Promise<boolean>;
   /**
-   * Posts an answer on the platform, split into the platform's parts; returns the ids of the posted messages.
-   * `parts.from` skips the parts an earlier attempt already posted; `parts.onPart` hears of each part posted.
+   * Posts an answer on the platform, split into the platform's parts, as `progress` says (lib/delivery.ts keeps it
+   * durable); returns the ids of the messages this call posted or found.
    */
-  send(job: Job, text: string, parts?: PartProgress): Promise<string[]>;
+  send(job: Job, text: string, progress: PartProgress): Promise<string[]>;
   /** Who can read the job's place, asked of the platform when the message did not say (lib/memory/visibility.ts). */
   placeVisibility(job: Job): Promise<Visibility>;
 }
 
-/** What an attempt got out, so that a failure after the first part is finished by the retry, not redone. */
-interface AnswerProgress {
-  text?: string;
-  partsPosted: number;
-  done: boolean;
-}
-
 export type JobOutcome =
-  | "answered"
-  | "forgotten"
+  | PostedOutcome
   | "skipped"
   | "judge_no"
-  | "rate_limited"
   | "already_answered"
   | "covered"
   | "conversation_gone"
@@ -132,9 +127,11 @@ export type JobOutcome =
 /** Outcomes after which a redelivery of the job must not try again. ("answered" is marked with the bot's turn.) */
 const MARKS_HANDLED: ReadonlySet<JobOutcome> = new Set([
   "forgotten",
+  "rate_limited",
+  "apologised",
   "skipped",
   "judge_no",
-  "rate_limited",
+  "conversation_gone",
   "unreachable",
   "superseded",
   "gave_up",
@@ -142,31 +139,32 @@ const MARKS_HANDLED: ReadonlySet<JobOutcome> = new Set([
 
 export async function runJob(rt: Runtime, kind: JobKind, job: Job, replier: Replier): Promise<JobOutcome> {
   const where = { ...(await jobLogFields(rt, job)), kind };
-  const claim = await rt.store.claimReply(job.key, job.conversationId, job.trigger);
+  const token = crypto.randomUUID();
+  const claim = await rt.store.replies.claimReply(job.key, job.conversationId, job.trigger, token);
   if (claim.status === "busy") throw new RetryLater("another attempt is answering this message", claim.retryAfterSeconds);
   if (claim.status !== "claimed") {
-    const outcome = ({ done: "already_answered", gone: "conversation_gone", covered: "covered" } as const)[claim.status];
+    const outcome = ({ done: "already_answered", covered: "covered" } as const)[claim.status];
     rt.log.info("job_ended", { ...where, outcome });
     return outcome;
   }
-  const progress: AnswerProgress = { text: claim.draft?.text, partsPosted: claim.draft?.partsPosted ?? 0, done: false };
+  const attempt: Attempt = { token, draft: claim.draft, renewedAt: rt.now() };
   try {
-    const outcome = await answer(rt, kind, job, claim.state, replier, progress).catch((err: unknown) => {
+    // An answer an earlier attempt began to post is finished as it is: never judged, generated or posted anew.
+    const work = attempt.draft.text !== undefined ? finishDraft(rt, job, replier, attempt) : answer(rt, kind, job, claim, replier, attempt);
+    const outcome = await work.catch((err: unknown) => {
       // Retrying cannot help (opted-out number, unknown channel, no token): end the job for good.
       if (!(err instanceof GiveUp)) throw err;
       rt.log.warn("job_gave_up", { ...where, code: err.code });
       return "gave_up" as const;
     });
-    if (MARKS_HANDLED.has(outcome)) await rt.store.markHandled(job.key, job.trigger.id);
+    if (MARKS_HANDLED.has(outcome)) await rt.store.replies.markHandled(job.key, job.trigger.id);
     if (outcome !== "gave_up") rt.log.info("job_ended", { ...where, outcome });
     return outcome;
   } catch (err) {
-    // Once the answer is out, a retry would post it twice: keep the claim and let it expire instead. When only
-    // some parts went out, the retry gets the same text and posts the rest.
-    if (!progress.done) {
-      const partial = progress.text !== undefined && progress.partsPosted > 0;
-      await rt.store.releaseClaim(job.key, job.trigger.id, partial ? { text: progress.text!, partsPosted: progress.partsPosted } : undefined);
-    }
+    // What went out stays in the draft, so that QStash's retry finishes it instead of starting over.
+    await rt.store.replies
+      .releaseClaim(job.key, job.trigger.id, token, attempt.draft)
+      .catch((releaseErr: unknown) => rt.log.error("claim_release_failed", { ...where, message: errorMessage(releaseErr) }));
     throw err;
   }
 }
@@ -175,21 +173,25 @@ async function answer(
   rt: Runtime,
   kind: JobKind,
   job: Job,
-  state: ConversationState,
+  claim: Extract<ClaimResult, { status: "claimed" }>,
   replier: Replier,
-  progress: AnswerProgress,
+  attempt: Attempt,
 ): Promise<JobOutcome> {
   const s = rt.settings;
+  const notice = (text: string, outcome: PostedOutcome) => {
+    attempt.draft = { ...attempt.draft, text, outcome, posted: [] };
+    return finishDraft(rt, job, replier, attempt);
+  };
+  const { state } = claim;
+  // Nothing of the conversation is left to answer from: someone who was owed an answer hears so, once.
+  if (!state) return claim.gone === "expired" && job.required && (await replier.canReach(job)) ? notice(APOLOGY, "apologised") : "conversation_gone";
   if (!(await replier.canReach(job))) return "unreachable";
   // The trigger itself, not the author's latest message: a question right after "forget me" gets its own answer.
   if (asksToBeForgotten(job, state.recent)) {
     await forgetPerson(rt, job);
-    await replier.send(job, FORGET_CONFIRMATION);
-    progress.done = true;
-    await forgetTheRequest(rt, job);
-    return "forgotten";
+    return notice(FORGET_CONFIRMATION, "forgotten");
   }
-  const turn = selectTurn(state.recent, job.trigger);
+  const turn = selectTurn(state.recent, job.trigger, state.answeredThroughBy?.[job.trigger.authorId]);
   if (!turn) return "conversation_gone";
   if (job.waitsForBurst && turn.current.id !== job.trigger.id) return "superseded";
   const remembered = await rememberedPeople(rt, job, [...turn.history, turn.current], replier);
@@ -205,62 +207,31 @@ async function answer(
     current: turn.current,
     budgetTokens: s.PROMPT_TOKEN_BUDGET,
   });
-  // An answer an earlier attempt began to post was already judged, counted and written: finish it as it is.
-  const resuming = progress.text !== undefined;
-  if (!resuming && kind === "judge" && !(await judgeWithinCap(rt, job, () => rt.llm.judge(prompt)))) {
-    return "judge_no";
-  }
-  const allowance = resuming ? "allowed" : await checkReplyRate(rt, job);
-  if (allowance !== "allowed") {
-    if (allowance === "notify") {
-      await replier.send(job, RATE_LIMIT_NOTICE);
-      progress.done = true;
-    }
-    return "rate_limited";
-  }
-  const text = progress.text ?? (await rt.llm.generate(prompt, { required: job.required }));
+  // The judge cap and the rate limit count a trigger once: only the first attempt asks them.
+  if (kind === "judge" && !(await judgeWithinCap(rt, job, claim.first, () => rt.llm.judge(prompt)))) return "judge_no";
+  const allowance = claim.first ? await checkReplyRate(rt, job) : "allowed";
+  if (allowance === "notify") return notice(RATE_LIMIT_NOTICE, "rate_limited");
+  if (allowance === "quiet") return "rate_limited";
+  const text = await rt.llm.generate(prompt, { required: job.required });
   if (text === null) return "skipped";
-  progress.text = text;
-  const ids = await replier.send(job, text, {
-    from: progress.partsPosted,
-    onPart: (index) => (progress.partsPosted = index + 1),
-  });
-  progress.done = true;
-  const now = rt.now();
-  await rt.store.recordReply(job.key, {
-    conversationId: job.conversationId,
-    triggerId: job.trigger.id,
-    reply: {
-      id: ids[0] ?? `reply-${job.trigger.id}`,
-      role: "assistant",
-      authorId: job.bot.userId,
-      authorName: job.bot.name,
-      text,
-      ts: Math.max(now, turn.current.ts + 1),
-      // Whom it answered: "forget me" removes the bot's answers to a person with the person's own messages.
-      replyToAuthorId: turn.current.authorId,
-    },
-    answeredThrough: { id: turn.current.id, ts: turn.current.ts },
-    answered: turn.answered,
+  const saw = { id: turn.current.id, ts: turn.current.ts, answered: turn.answered, arrivals: claim.arrivals };
+  attempt.draft = {
+    ...attempt.draft,
+    text,
+    outcome: "answered",
+    posted: [],
+    saw: { ...saw, promptTokens: prompt.tokens, droppedMessages: prompt.droppedMessages },
+  };
+  return finishDraft(rt, job, replier, attempt, {
     trace: {
       conversationId: job.conversationId,
       triggerId: job.trigger.id,
       reason: job.reason,
       kind,
-      at: now,
+      at: rt.now(),
       promptTokens: prompt.tokens,
       droppedMessages: prompt.droppedMessages,
       messages: prompt.messages,
     },
   });
-  rt.log.info("reply_posted", {
-    platform: job.key.platform,
-    trigger: job.trigger.id,
-    parts: ids.length,
-    chars: text.length,
-    prompt_tokens: prompt.tokens,
-    dropped: prompt.droppedMessages,
-  });
-  await publishMemoryJob(rt, job);
-  return "answered";
 }

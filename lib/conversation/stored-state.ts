@@ -28,6 +28,8 @@ const storedStateSchema = z.object({
   id: z.string(),
   startedAt: z.number(),
   answeredThrough: z.number().default(0),
+  /** Per person answered: [through ts, arrivals seen, message id] (lib/conversation/claim-scripts.ts). */
+  coverage: z.record(z.string(), z.tuple([z.number(), z.number(), z.string()])).optional(),
   lastBotReplyAt: z.number().optional(),
   lastBotReplyTo: luaList.pipe(z.array(z.string())).optional(),
   summary: z.string().optional(),
@@ -39,6 +41,9 @@ export const scriptResultSchema = z.object({
   recent: luaList.optional(),
   retryAfter: z.number().optional(),
   draft: z.string().optional(),
+  gone: z.string().optional(),
+  first: z.boolean().optional(),
+  arrivals: z.number().optional(),
   optedOut: z.boolean().optional(),
 });
 
@@ -102,6 +107,7 @@ export function toState(state: unknown, recent: StoredMessage[]): ConversationSt
     lastBotReplyAt: s.lastBotReplyAt,
     lastBotReplyTo: s.lastBotReplyTo ?? [],
     answeredThrough: s.answeredThrough,
+    answeredThroughBy: Object.fromEntries(Object.entries(s.coverage ?? {}).map(([author, [through]]) => [author, through])),
     summary: s.summary || undefined,
     recent,
   };

@@ -13,11 +13,16 @@ export interface Turn {
   answered: string[];
 }
 
-/** null when the trigger is no longer in the conversation (dropped by the cap). */
-export function selectTurn(recent: StoredMessage[], trigger: { id: string; ts: number; authorId: string }): Turn | null {
+/**
+ * null when the trigger is no longer in the conversation (dropped by the cap). `answeredThrough`: the newest of the
+ * author's messages an answer was for; a later message of theirs up to it was answered already, so a trigger that
+ * arrived late is answered for itself.
+ */
+export function selectTurn(recent: StoredMessage[], trigger: { id: string; ts: number; authorId: string }, answeredThrough = -Infinity): Turn | null {
   let currentIndex = recent.findIndex((m) => m.id === trigger.id);
   for (let i = recent.length - 1; i > currentIndex; i--) {
-    if (recent[i]!.authorId === trigger.authorId && recent[i]!.role === "user" && !recent[i]!.noReply) {
+    const m = recent[i]!;
+    if (m.authorId === trigger.authorId && m.role === "user" && !m.noReply && m.ts > answeredThrough) {
       currentIndex = i;
       break;
     }

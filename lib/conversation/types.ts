@@ -34,6 +34,8 @@ export interface ConversationState {
   lastBotReplyTo: string[];
   /** The timestamp of the newest message the bot's latest answer had seen. */
   answeredThrough: number;
+  /** Per person the bot answered: the timestamp of the newest message of theirs an answer was for. */
+  answeredThroughBy?: Readonly<Record<string, number>>;
   summary?: string;
   /** The most recent messages, oldest first, INCLUDING the message being decided (last). */
   recent: StoredMessage[];

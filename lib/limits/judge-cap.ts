@@ -7,12 +7,12 @@ import { placeId } from "../keys.ts";
 import { jobLogFields } from "../log-ids.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
-import { firstAttempt } from "./first-attempt.ts";
 import { limitersFor } from "./limiters.ts";
 
-export async function judgeWithinCap(rt: Runtime, job: Job, askJudge: () => Promise<boolean>): Promise<boolean> {
+/** `first`: no earlier attempt of the job got this far (the trigger's reply record says so: lib/delivery.ts). */
+export async function judgeWithinCap(rt: Runtime, job: Job, first: boolean, askJudge: () => Promise<boolean>): Promise<boolean> {
   // A retried judge job was already counted when it first asked.
-  if (!(await firstAttempt(rt, "judge", job.key, job.trigger.id))) return askJudge();
+  if (!first) return askJudge();
   const verdict = await limitersFor(rt).judge.limit(placeId(job.key));
   if (!verdict.success) {
     rt.log.info("judge_capped", { ...(await jobLogFields(rt, job)) });

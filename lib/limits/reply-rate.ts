@@ -2,13 +2,13 @@
  * @module
  * The per-person reply rate limit, checked in the job before the model is called (never on the webhook's path).
  * Over the limit the bot says so once, then stays quiet until the window has passed. Each trigger message counts
- * once: a job that QStash retries after a failed model call or post does not spend the person's allowance again.
+ * once: the job asks only on its first attempt (the trigger's reply record keeps that it got this far), so a retry
+ * after a failed model call or post does not spend the person's allowance again.
  */
 import { personId, rateLimitNoticeKey } from "../keys.ts";
 import { jobLogFields } from "../log-ids.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
-import { firstAttempt } from "./first-attempt.ts";
 import { limitersFor } from "./limiters.ts";
 
 export const RATE_LIMIT_NOTICE = "You're sending messages faster than I can answer; I'll be back in a minute.";
@@ -20,8 +20,6 @@ export async function checkReplyRate(rt: Runtime, job: Job): Promise<ReplyAllowa
   const { key, trigger } = job;
   const s = rt.settings;
   const person = personId(key, trigger.authorId);
-  // A retry of a job that was let through: a limited one ended with 2xx and is never retried.
-  if (!(await firstAttempt(rt, "reply", key, trigger.id))) return "allowed";
   const verdict = await limitersFor(rt).replies.limit(person);
   if (verdict.success) return "allowed";
   // One notice per window: the first job over the limit wins the key, later ones find it taken.

@@ -17,7 +17,8 @@ const SCAN_BATCH = 1_000;
  * The bot's answers that go are those to the person
  * and every one written after the person's first message there: the bot had read them, and may retell them.
  * Keeps the log's length member (lib/conversation/scripts.ts) true. The person's id also leaves the record of whom
- * the bot answered last. Returns how many messages left the log.
+ * the bot answered last, and of which of their messages answers covered (lib/conversation/claim-scripts.ts).
+ * Returns how many messages left the log.
  */
 const ERASE_PERSON = `#!lua flags=allow-key-locking
 local state, log, answers = KEYS[1], KEYS[2], KEYS[3]
@@ -51,6 +52,7 @@ if current then
     end
     s.lastBotReplyTo = others
   end
+  if type(s.coverage) == 'table' then s.coverage[person] = nil end
   redis.call('SET', state, cjson.encode(s), 'KEEPTTL')
 end
 redis.call('DEL', answers)

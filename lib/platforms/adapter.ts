@@ -7,8 +7,9 @@
  *
  * Every call takes a context object first. What a platform needs next is a new field of a context, never a new
  * argument: per-tenant credentials come through `ReplyContext.token()` (today the settings' token; with OAuth
- * installs, the token of the workspace), and lookups a retried job needs (did an earlier post land?) are new
- * fields of `ReplyContext`. Streaming answers will be an optional `stream` method beside `send`.
+ * installs, the token of the workspace). Whether an earlier attempt's post landed is the platform's to answer
+ * inside `send`, from what the core's PartProgress tells it (lib/platforms/parts.ts runs that loop). Streaming
+ * answers will be an optional `stream` method beside `send`.
  */
 import type * as z from "zod";
 import type { Settings } from "../config.ts";
@@ -97,11 +98,14 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
   /** False when the person must not be messaged: the job ends before any model call. */
   canReach(ctx: ReplyContext, target: Target): Promise<boolean>;
   /**
-   * Posts an answer, split into the platform's parts; returns the ids of the posted messages. `progress.from` skips
-   * the parts an earlier attempt posted; `progress.onPart` hears of each part posted. Throws RetryLater (rate
-   * limited), GiveUp (can never succeed) or any other error (retry).
+   * Posts an answer, split into the platform's parts (the same text always splits alike); returns the ids of the
+   * messages this call posted or found. `progress.from` skips the parts an earlier attempt posted; before posting
+   * the part `progress.unsure` names, the platform checks whether that earlier post landed (its own way: a lookup,
+   * or a post that the platform deduplicates); `progress.starting` and `progress.posted` hear of each part. Each
+   * part carries `progress.answerId` and its index where the platform allows. Throws RetryLater (rate limited),
+   * GiveUp (can never succeed) or any other error (retry).
    */
-  send(ctx: ReplyContext, target: Target, text: string, progress?: PartProgress): Promise<string[]>;
+  send(ctx: ReplyContext, target: Target, text: string, progress: PartProgress): Promise<string[]>;
   /**
    * Who can read `place`, for messages whose delivery did not say (InboundMessage.visibility). Called by jobs only
    * (the core caches the answer for an hour); a platform that cannot tell answers `private`, and a throw counts as

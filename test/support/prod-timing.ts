@@ -13,6 +13,11 @@ import { suiteEnv, type TestEnv } from "./worker.ts";
 
 const bindings = env as unknown as Record<string, string>;
 
+/** QStash's production retries: e^2.5, e^5 and e^7.5 s after the attempt before each. */
+export const QSTASH_RETRY_DELAYS_MS = [12_182, 148_413, 1_808_042] as const;
+/** From the first attempt to well past the last retry. */
+export const ALL_RETRIES_MS = QSTASH_RETRY_DELAYS_MS.reduce((sum, ms) => sum + ms, 0);
+
 export interface ProdTimingSuite {
   /** For callWorker and the job pump: QSTASH_URL and UPSTASH_REDIS_REST_URL point at the suite's lanes. */
   env: TestEnv;

@@ -41,6 +41,17 @@ export function distinctSlackTs(): string {
   return `${Math.floor(lastDistinctMs / 1000)}.${String(lastDistinctMs % 1000).padStart(3, "0")}000`;
 }
 
+/** A channel id no other test uses, starting with `prefix` (C…). */
+export function newSlackChannel(prefix: string): string {
+  seq += 1;
+  return `${prefix}${Date.now().toString(36).toUpperCase()}${seq}`;
+}
+
+/** A mention of the bot by `user` in `channel`, as Slack delivers it. */
+export function slackMention(args: { team: string; channel: string; user: string; text: string }): { body: string; ts: string } {
+  return slackMessageEvent({ ...args, text: `<@${BOT_USER_ID}> ${args.text}` });
+}
+
 /** A `message` (or `app_mention`) event_callback as Slack sends it for a channel message. */
 export function slackMessageEvent(args: {
   team: string;

@@ -22,7 +22,7 @@ interface Harness {
   stored: () => GatewaySnapshot | undefined;
 }
 
-async function connect(opts: { token?: string; snapshot?: GatewaySnapshot } = {}): Promise<Harness> {
+async function connect(opts: { token?: string; snapshot?: GatewaySnapshot; handshakeTimeoutMs?: number } = {}): Promise<Harness> {
   fake = await startDiscordGatewayFake({ port: 0, heartbeatIntervalMs: HEARTBEAT_MS, token: TOKEN });
   const received: string[] = [];
   const events: string[] = [];
@@ -37,6 +37,9 @@ async function connect(opts: { token?: string; snapshot?: GatewaySnapshot } = {}
       if (event === "MESSAGE_CREATE") received.push((data as { content: string }).content);
     },
     log,
+    // The shortest backoffs (0.5 s, 1 s, 2 s), so that three failed resumes take seconds.
+    random: () => 0,
+    ...(opts.handshakeTimeoutMs ? { handshakeTimeoutMs: opts.handshakeTimeoutMs } : {}),
   });
   await connection.start();
   return { fake, connection, received, events, stored: () => stored };
@@ -111,6 +114,22 @@ describe("GatewayConnection over the fake Gateway", () => {
     await control(h, "/__invalid_session", { resumable: false });
     await until(async () => (await state(h)).identifies === 2, "second identify", 8_000);
   }, 15_000);
+
+  it.each(["refuse", "hang"] as const)(
+    "identifies again at the configured URL after 3 resumes against a dead resume URL (%s)",
+    async (mode) => {
+      const h = await connect({ handshakeTimeoutMs: 500 });
+      await until(() => h.connection.status().phase === "ready", "READY");
+      await control(h, "/__resume_url", { dead: true, mode });
+      await control(h, "/__reconnect");
+      await until(async () => (await state(h)).identifies === 2 && h.connection.status().phase === "ready", "a new session", 12_000);
+      expect((await state(h)).resumes).toBe(0);
+      expect(h.events.filter((e) => e === "discord_gateway_connecting")).toHaveLength(5);
+      await say(h, "after the new session");
+      await until(() => h.received.includes("after the new session"), "a message on the new session");
+    },
+    20_000,
+  );
 
   it("stops for good on 4004 (bad token) and does not reconnect", async () => {
     const h = await connect({ token: "wrong-token" });

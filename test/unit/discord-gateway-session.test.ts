@@ -155,6 +155,44 @@ describe("GatewaySession", () => {
     expect(ofType(s.handle({ type: "closed", connection: s.connection, code: 1006, now: NOW }), "connect")[0]!.delayMs).toBeLessThanOrEqual(1_000);
   });
 
+  it("drops the session after 3 resumes that never got through and identifies at the configured URL", () => {
+    const stored: GatewaySnapshot = { session: { sessionId: "s", resumeUrl: "wss://dead-resume.test", seq: 9, botUserId: "42" }, identifies: [] };
+    const s = session(stored);
+    const connects = [ofType(s.handle({ type: "start", now: NOW }), "connect")[0]!];
+    // The resume URL refuses the socket, or opens it and closes before RESUMED.
+    for (let i = 0; i < 3; i++) {
+      if (i === 1) s.handle({ type: "open", connection: s.connection });
+      connects.push(ofType(s.handle({ type: "closed", connection: s.connection, code: 1006, now: NOW }), "connect")[0]!);
+    }
+    expect(connects.map((c) => c.mode)).toEqual(["resume", "resume", "resume", "identify"]);
+    expect(connects[3]!.url).toBe("wss://gateway.test/?v=10&encoding=json");
+    expect(s.snapshot.session).toBeNull();
+    s.handle({ type: "open", connection: s.connection });
+    const hello = s.handle({ type: "payload", connection: s.connection, now: NOW, payload: { op: 10, d: { heartbeat_interval: HEARTBEAT_MS } } });
+    expect(sent(hello)[0]!.op).toBe(OPCODE.IDENTIFY);
+  });
+
+  it("counts only failed resumes in a row: a resume that got through starts the count over", () => {
+    const s = session();
+    handshake(s);
+    ready(s);
+    const close = () => ofType(s.handle({ type: "closed", connection: s.connection, code: 1006, now: NOW }), "connect")[0]!.mode;
+    expect([close(), close()]).toEqual(["resume", "resume"]);
+    s.handle({ type: "open", connection: s.connection });
+    s.handle({ type: "payload", connection: s.connection, now: NOW, payload: { op: 10, d: { heartbeat_interval: HEARTBEAT_MS } } });
+    s.handle({ type: "payload", connection: s.connection, now: NOW, payload: { op: 0, t: "RESUMED", s: 3, d: null } });
+    // The resumed connection drops (not a failed resume), then three resumes fail.
+    expect([close(), close(), close(), close()]).toEqual(["resume", "resume", "resume", "identify"]);
+  });
+
+  it("identifies at the configured URL, not the resume URL, after a non-resumable INVALID_SESSION", () => {
+    const s = session();
+    handshake(s);
+    ready(s);
+    const connect = ofType(s.handle({ type: "payload", connection: s.connection, now: NOW, payload: { op: 9, d: false } }), "connect")[0]!;
+    expect(connect).toMatchObject({ mode: "identify", url: "wss://gateway.test/?v=10&encoding=json" });
+  });
+
   it("resumes a stored session after a restart instead of identifying", () => {
     const stored: GatewaySnapshot = { session: { sessionId: "s", resumeUrl: "wss://r.test", seq: 9, botUserId: "42" }, identifies: [] };
     const s = session(stored);

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startDiscordFake, type PostedChannelMessage, type RunningDiscordFake } from "../../dev/fakes/discord.ts";
 import { GiveUp, RetryLater } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/log.ts";
-import { DISCORD_MAX_MESSAGE_CHARS, sendDiscordReply } from "../../lib/platforms/discord/send.ts";
+import { DISCORD_MAX_MESSAGE_CHARS, partNonce, sendDiscordReply } from "../../lib/platforms/discord/send.ts";
 import type { ChannelTarget, InteractionTarget } from "../../lib/platforms/discord/target.ts";
 import { APPLICATION_ID, discordCalls, failDiscordCalls } from "../support/discord.ts";
+import { partProgress } from "../support/parts.ts";
 
 let discord: RunningDiscordFake;
 const echoed: PostedChannelMessage[] = [];
@@ -37,7 +38,7 @@ const paragraphs = (n: number, size: number) => Array.from({ length: n }, (_, i)
 describe("answering an interaction", () => {
   it("edits the deferred message with a short answer, allowing no mentions", async () => {
     const target = interaction();
-    const ids = await sendDiscordReply(config(), target, "Hello @everyone <@123>");
+    const ids = await sendDiscordReply(config(), target, "Hello @everyone <@123>", partProgress());
     const calls = await discordCalls(discord.url, { token: target.token });
     expect(calls).toEqual([
       expect.objectContaining({ route: "edit_original", content: "Hello @everyone <@123>", allowed_mentions: { parse: [] } }),
@@ -49,7 +50,7 @@ describe("answering an interaction", () => {
     const target = interaction();
     const text = paragraphs(3, 1_495);
     expect(text.length).toBeGreaterThanOrEqual(4_490);
-    const ids = await sendDiscordReply(config(), target, text);
+    const ids = await sendDiscordReply(config(), target, text, partProgress());
     const calls = await discordCalls(discord.url, { token: target.token });
     expect(calls.map((c) => c.route)).toEqual(["edit_original", "followup", "followup"]);
     expect(ids).toHaveLength(3);
@@ -63,7 +64,7 @@ describe("answering an interaction", () => {
   it("turns a JSON 429 into RetryLater with Discord's retry_after", async () => {
     const target = interaction();
     await failDiscordCalls(discord.url, { token: target.token, status: 429, retryAfter: 2.5 });
-    const err = await sendDiscordReply(config(), target, "hi").catch((e: unknown) => e);
+    const err = await sendDiscordReply(config(), target, "hi", partProgress()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RetryLater);
     expect((err as RetryLater).retryAfterSeconds).toBe(2.5);
   });
@@ -71,18 +72,18 @@ describe("answering an interaction", () => {
   it("turns a non-JSON 429 (Cloudflare in front of Discord) into RetryLater, from Retry-After or a default", async () => {
     const target = interaction();
     await failDiscordCalls(discord.url, { token: target.token, status: 429, error: "cloudflare", retryAfter: 7 });
-    const withHeader = await sendDiscordReply(config(), target, "hi").catch((e: unknown) => e);
+    const withHeader = await sendDiscordReply(config(), target, "hi", partProgress()).catch((e: unknown) => e);
     expect(withHeader).toBeInstanceOf(RetryLater);
     expect((withHeader as RetryLater).retryAfterSeconds).toBe(7);
     await failDiscordCalls(discord.url, { token: target.token, status: 429, error: "cloudflare" });
-    const bare = await sendDiscordReply(config(), target, "hi").catch((e: unknown) => e);
+    const bare = await sendDiscordReply(config(), target, "hi", partProgress()).catch((e: unknown) => e);
     expect(bare).toBeInstanceOf(RetryLater);
     expect((bare as RetryLater).retryAfterSeconds).toBeGreaterThan(0);
   });
 
   it("gives up quietly, without calling Discord, once the 15-minute token has expired", async () => {
     const target = interaction();
-    const err = await sendDiscordReply(config(target.expiresAt + 1), target, "too late").catch((e: unknown) => e);
+    const err = await sendDiscordReply(config(target.expiresAt + 1), target, "too late", partProgress()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GiveUp);
     expect((err as GiveUp).code).toBe("interaction_expired");
     expect(warnings).toEqual(["discord_interaction_expired"]);
@@ -92,7 +93,7 @@ describe("answering an interaction", () => {
   it("gives up when Discord says the webhook token is invalid", async () => {
     const target = interaction();
     await failDiscordCalls(discord.url, { token: target.token, status: 401, error: "50027" });
-    const err = await sendDiscordReply(config(), target, "hi").catch((e: unknown) => e);
+    const err = await sendDiscordReply(config(), target, "hi", partProgress()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GiveUp);
     expect((err as GiveUp).code).toBe("interaction_expired");
   });
@@ -100,7 +101,7 @@ describe("answering an interaction", () => {
   it("lets a 5xx be retried (a plain error, not GiveUp)", async () => {
     const target = interaction();
     await failDiscordCalls(discord.url, { token: target.token, status: 502 });
-    const err = await sendDiscordReply(config(), target, "hi").catch((e: unknown) => e);
+    const err = await sendDiscordReply(config(), target, "hi", partProgress()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
     expect(err).not.toBeInstanceOf(GiveUp);
     expect(String(err)).not.toContain(target.token);
@@ -117,7 +118,7 @@ describe("posting to a channel", () => {
 
   it("replies to the trigger with the first part only, allowing no mentions", async () => {
     const text = paragraphs(2, 1_500);
-    const ids = await sendDiscordReply(config(), channel("700000000000000001"), text);
+    const ids = await sendDiscordReply(config(), channel("700000000000000001"), text, partProgress());
     const calls = await discordCalls(discord.url, { channelId: "600000000000000001" });
     expect(ids).toHaveLength(2);
     expect(calls[0]!.message_reference).toMatchObject({ message_id: "700000000000000001" });
@@ -125,22 +126,37 @@ describe("posting to a channel", () => {
     expect(calls.every((c) => JSON.stringify(c.allowed_mentions) === '{"parse":[]}')).toBe(true);
   });
 
-  it("does not post the same part twice when a retried job sends the same text again", async () => {
-    const first = await sendDiscordReply(config(), channel(), "same answer");
-    const again = await sendDiscordReply(config(), channel(), "same answer");
-    expect(again).toEqual(first);
+  it("gives each part a nonce of at most 25 characters made of the answer's id and the part's index", async () => {
+    const progress = partProgress({ answerId: "800000000000000001" });
+    await sendDiscordReply(config(), channel(), paragraphs(2, 1_500), progress);
+    const calls = await discordCalls(discord.url, { channelId: "600000000000000001" });
+    expect(calls.map((c) => c.nonce)).toEqual([await partNonce("800000000000000001", 0), await partNonce("800000000000000001", 1)]);
+    expect(calls.every((c) => String(c.nonce).length <= 25)).toBe(true);
+  });
+
+  it("does not post a part twice when a retry of the same answer posts it again, whatever text it carries", async () => {
+    const first = partProgress();
+    const ids = await sendDiscordReply(config(), channel(), "the first attempt's answer", first);
+    const retry = partProgress({ answerId: first.answerId, unsure: { since: NOW } });
+    expect(await sendDiscordReply(config(), channel(), "a retry that wrote another answer", retry)).toEqual(ids);
     expect(await discordCalls(discord.url, { channelId: "600000000000000001" })).toHaveLength(1);
+  });
+
+  it("posts two answers with the same text in one channel, one for each trigger", async () => {
+    await sendDiscordReply(config(), channel(), "Sure.", partProgress({ answerId: "800000000000000002" }));
+    await sendDiscordReply(config(), channel(), "Sure.", partProgress({ answerId: "800000000000000003" }));
+    expect((await discordCalls(discord.url, { channelId: "600000000000000001" })).map((c) => c.content)).toEqual(["Sure.", "Sure."]);
   });
 
   it("asks for the bot token only for channel messages", async () => {
     const noToken = () => Promise.reject(new GiveUp("DISCORD_BOT_TOKEN is not set", "not_configured"));
-    await expect(sendDiscordReply({ ...config(), botToken: noToken }, interaction(), "hi")).resolves.toHaveLength(1);
-    await expect(sendDiscordReply({ ...config(), botToken: noToken }, channel(), "hi")).rejects.toBeInstanceOf(GiveUp);
+    await expect(sendDiscordReply({ ...config(), botToken: noToken }, interaction(), "hi", partProgress())).resolves.toHaveLength(1);
+    await expect(sendDiscordReply({ ...config(), botToken: noToken }, channel(), "hi", partProgress())).rejects.toBeInstanceOf(GiveUp);
   });
 
   it("gives up when the channel is gone", async () => {
     await failDiscordCalls(discord.url, { route: "channel_message", status: 404, error: "10003" });
-    const err = await sendDiscordReply(config(), channel(), "hi").catch((e: unknown) => e);
+    const err = await sendDiscordReply(config(), channel(), "hi", partProgress()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GiveUp);
     expect((err as GiveUp).code).toBe("discord_10003");
   });

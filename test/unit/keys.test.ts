@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
+  claimKey,
   conversationKeys,
   factsKey,
-  firstAttemptKey,
   optOutKey,
   personId,
   placeId,
@@ -33,7 +33,7 @@ describe("the Redis key layout", () => {
     expect(rateLimitPrefix("parley", "reply")).toBe("parley:limit:reply");
     expect(rateLimitPrefix("parley", "judge")).toBe("parley:limit:judge");
     expect(rateLimitNoticeKey("parley", personId(thread, "U1"))).toBe("parley:limit:told:slack|T1|U1");
-    expect(firstAttemptKey("parley", "judge", thread, "C1:1.2")).toBe("parley:limit:judge-counted:slack|T1|C1:1.2");
+    expect(claimKey("parley", thread, "C1:1.2")).toBe("parley:claim:slack|T1|C1:1.2");
   });
 
   it("gives a channel and its threads different places, and every tenant its own", () => {

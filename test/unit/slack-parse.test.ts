@@ -54,7 +54,6 @@ describe("parseSlackEvent", () => {
       replyTarget: { platform: "slack", channel: "C0CHAN001" },
       // An app_mention does not say whether its channel is public: never counted as public.
       visibility: "private",
-      redelivery: false,
     });
   });
 
@@ -128,11 +127,6 @@ describe("parseSlackEvent", () => {
     expect(visibility("group")).toBe("private");
     expect(visibility("mpim")).toBe("private");
     expect(visibility("something-new")).toBe("private");
-  });
-
-  it("marks a delivery Slack retried as a redelivery", () => {
-    expect(parsedMessage(fixture("message-im"), { ...OPTS, retryNum: 2 }).message.redelivery).toBe(true);
-    expect(parsedMessage(fixture("message-im"), { ...OPTS, retryNum: 0 }).message.redelivery).toBe(false);
   });
 
   it("keeps thread broadcasts and file shares that carry text", () => {

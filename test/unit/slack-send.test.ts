@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSlackFake, type RecordedSlackPost, type RunningSlackFake } from "../../dev/fakes/slack.ts";
 import { GiveUp, RetryLater } from "../../lib/errors.ts";
+import { ANSWER_PART_EVENT } from "../../lib/platforms/slack/find-part.ts";
 import { postSlackMessage, SLACK_MAX_MESSAGE_CHARS } from "../../lib/platforms/slack/send.ts";
+import { partProgress } from "../support/parts.ts";
 
 let slack: RunningSlackFake;
 const TOKEN = "xoxb-test-token";
@@ -27,7 +29,11 @@ async function posts(channel: string): Promise<RecordedSlackPost[]> {
 }
 
 const post = (channel: string, text: string, extra: Partial<Parameters<typeof postSlackMessage>[0]> = {}) =>
-  postSlackMessage({ apiBaseUrl: slack.url, botToken: TOKEN, channel, text, ...extra });
+  postSlackMessage({ apiBaseUrl: slack.url, botToken: TOKEN, channel, text, progress: partProgress(), ...extra });
+
+async function apiCalls(method: string, channel: string): Promise<unknown[]> {
+  return (await (await fetch(`${slack.url.replace(/\/api$/, "/__api")}?method=${method}&channel=${channel}`)).json()) as unknown[];
+}
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 
@@ -38,12 +44,22 @@ function longAnswer(paragraphs: number): string {
 }
 
 describe("postSlackMessage", () => {
-  it("posts a short answer once, in the thread it was asked in", async () => {
-    const ts = await post("C0CHAN001", "Sure: run the checklist in #ops.", { threadTs: "1715000000.000100" });
+  it("posts a short answer once, in the thread it was asked in, tagged with the answer's id and the part's index", async () => {
+    const progress = partProgress({ answerId: "C0CHAN001:1715000000.000100" });
+    const ts = await post("C0CHAN001", "Sure: run the checklist in #ops.", { threadTs: "1715000000.000100", progress });
     expect(ts).toHaveLength(1);
     expect(await posts("C0CHAN001")).toEqual([
-      { channel: "C0CHAN001", text: "Sure: run the checklist in #ops.", thread_ts: "1715000000.000100", ts: ts[0], team: "T0FAKETEAM" },
+      {
+        channel: "C0CHAN001",
+        text: "Sure: run the checklist in #ops.",
+        thread_ts: "1715000000.000100",
+        ts: ts[0],
+        team: "T0FAKETEAM",
+        metadata: { event_type: ANSWER_PART_EVENT, event_payload: { trigger: "C0CHAN001:1715000000.000100", part: 0 } },
+      },
     ]);
+    expect(progress.started).toEqual([0]);
+    expect(progress.accepted).toEqual(ts);
   });
 
   it("splits a long answer into messages of at most 4,000 characters, posted in order", async () => {
@@ -81,7 +97,7 @@ describe("postSlackMessage", () => {
 
   it("gives up on a channel Slack does not know and on a bad token", async () => {
     expect(await post("#general", "hi").catch((e: unknown) => (e as GiveUp).code)).toBe("channel_not_found");
-    const badToken = postSlackMessage({ apiBaseUrl: slack.url, botToken: "nope", channel: "C0CHAN001", text: "hi" });
+    const badToken = postSlackMessage({ apiBaseUrl: slack.url, botToken: "nope", channel: "C0CHAN001", text: "hi", progress: partProgress() });
     expect(await badToken.catch((e: unknown) => (e as GiveUp).code)).toBe("invalid_auth");
   });
 
@@ -98,17 +114,50 @@ describe("postSlackMessage", () => {
 
   it("resumes an interrupted long answer without reposting the chunks already sent", async () => {
     const text = longAnswer(8);
-    const progress: number[] = [];
     // The first chunk goes through, then Slack rate-limits the second one.
     await control("/__fail", { channel: "C0HALF001", status: 429, retryAfter: 1, after: 1 });
-    const onPart = (index: number) => void progress.push(index);
-    const interrupted = await post("C0HALF001", text, { progress: { from: 0, onPart } }).catch((e: unknown) => e);
+    const first = partProgress();
+    const interrupted = await post("C0HALF001", text, { progress: first }).catch((e: unknown) => e);
     expect(interrupted).toBeInstanceOf(RetryLater);
-    expect(progress).toEqual([0]);
-    await post("C0HALF001", text, { progress: { from: progress.length, onPart } });
+    expect(first.accepted).toHaveLength(1);
+    expect(first.started).toEqual([0, 1]);
+    const rest = partProgress({ answerId: first.answerId, from: 1 });
+    await post("C0HALF001", text, { progress: rest });
     const delivered = await posts("C0HALF001");
-    expect(progress).toEqual(delivered.map((_, i) => i));
+    expect([first.accepted[0], ...rest.accepted.slice(1)]).toEqual(delivered.map((p) => p.ts));
     expect(words(delivered.map((p) => p.text).join(" "))).toEqual(words(text));
+  });
+
+  it.each([
+    ["channel", undefined, "conversations.history"],
+    ["thread", "1715000000.000200", "conversations.replies"],
+  ])("finds, in a %s, the part an earlier attempt posted without hearing back, instead of posting it again", async (_where, threadTs, method) => {
+    const channel = threadTs ? "C0LOSTT01" : "C0LOST001";
+    const since = Date.now();
+    await control("/__fail", { fault: "drop_after", path: "/chat.postMessage", bodyContains: `"channel":"${channel}"` });
+    const lost = partProgress();
+    expect(await post(channel, "The answer you waited for.", { progress: lost, ...(threadTs ? { threadTs } : {}) }).catch((e: unknown) => e)).toBeInstanceOf(Error);
+    expect(lost.accepted).toEqual([]);
+    const retry = partProgress({ answerId: lost.answerId, unsure: { since } });
+    const found = await post(channel, "The answer you waited for.", { progress: retry, ...(threadTs ? { threadTs } : {}) });
+    const delivered = await posts(channel);
+    expect(delivered).toHaveLength(1);
+    expect(found).toEqual([delivered[0]!.ts]);
+    expect(retry.accepted).toEqual(found);
+    expect(retry.started).toEqual([]);
+    expect(await apiCalls(method!, channel)).toHaveLength(1);
+  });
+
+  it("posts the part again when the earlier attempt's call never landed, and tells it from another answer's part", async () => {
+    const since = Date.now();
+    await post("C0NEVER01", "Another answer, same place.");
+    await control("/__fail", { channel: "C0NEVER01", status: 503 });
+    const lost = partProgress();
+    expect(await post("C0NEVER01", "Mine.", { progress: lost }).catch((e: unknown) => e)).toBeInstanceOf(Error);
+    const retry = partProgress({ answerId: lost.answerId, unsure: { since } });
+    await post("C0NEVER01", "Mine.", { progress: retry });
+    expect((await posts("C0NEVER01")).map((p) => p.text)).toEqual(["Another answer, same place.", "Mine."]);
+    expect(retry.started).toEqual([0]);
   });
 
   it("posts nothing for an empty answer", async () => {

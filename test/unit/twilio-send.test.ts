@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startTwilioFake, type RecordedTwilioMessage, type RunningTwilioFake } from "../../dev/fakes/twilio.ts";
 import { GiveUp, RetryLater } from "../../lib/errors.ts";
+import { findSentSms } from "../../lib/platforms/twilio/find-sent.ts";
 import { sendTwilioSms } from "../../lib/platforms/twilio/send.ts";
 
 let twilio: RunningTwilioFake;
@@ -61,5 +62,26 @@ describe("sendTwilioSms", () => {
     const tooLong = await send("+14155550103", "x".repeat(1_601)).catch((e: unknown) => e);
     expect(tooLong).toBeInstanceOf(GiveUp);
     expect((tooLong as GiveUp).code).toBe("21617");
+  });
+});
+
+describe("findSentSms", () => {
+  const find = (to: string, body: string, since: number) =>
+    findSentSms({ apiBaseUrl: twilio.url, accountSid: ACCOUNT, authToken: "token", to, from: BOT, body, since });
+
+  it("finds a text whose response was lost by its body among the texts sent to the person since the call began", async () => {
+    const since = Date.now();
+    await send("+14155550110", "An earlier answer.");
+    await control("/__fail", { fault: "drop_after", path: "/messages.create", bodyContains: '"to":"+14155550110"' });
+    expect(await send("+14155550110", "The answer whose response was lost.").catch((e: unknown) => e)).toBeInstanceOf(Error);
+    const [lost] = (await messages("+14155550110")).slice(-1);
+    expect(await find("+14155550110", "The answer whose response was lost.", since)).toBe(lost!.sid);
+    expect(await find("+14155550110", "An answer never sent.", since)).toBeNull();
+    expect(await find("+14155550111", "The answer whose response was lost.", since)).toBeNull();
+  });
+
+  it("does not take a text sent well before the call began for it", async () => {
+    await send("+14155550112", "Same words.");
+    expect(await find("+14155550112", "Same words.", Date.now() + 60_000)).toBeNull();
   });
 });

@@ -2,7 +2,9 @@ import { createExecutionContext, createScheduledController, runInDurableObject, 
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import worker, { DiscordGateway } from "../../functions/index.ts";
-import { eventually } from "../support/worker.ts";
+import type { PendingIngest } from "../../lib/platforms/discord/gateway/ingest-retries.ts";
+import { discordCalls, snowflake } from "../support/discord.ts";
+import { eventually, startJobPump, suiteEnv } from "../support/worker.ts";
 
 const bindings = env as unknown as Record<string, unknown>;
 const namespace = bindings.DISCORD_GATEWAY as DurableObjectNamespace;
@@ -35,5 +37,42 @@ describe("the DiscordGateway Durable Object", () => {
       expect(connecting[0]).toContain('"mode":"identify"');
     });
     logs.mockRestore();
+  });
+
+  it("ingests, when its alarm fires, a message its storage kept after a failed try, and the message is answered once", async () => {
+    const suite = "gatewayobject";
+    const testEnv = suiteEnv(suite, { DISCORD_BOT_TOKEN: "test-discord-bot-token" });
+    const botUserId = snowflake();
+    const channelId = snowflake();
+    const data = {
+      id: snowflake(),
+      channel_id: channelId,
+      guild_id: snowflake(),
+      type: 0,
+      content: `<@${botUserId}> are you still there?`,
+      timestamp: new Date().toISOString(),
+      author: { id: snowflake(), username: "alice", global_name: "Alice" },
+      member: { nick: null, roles: [] },
+      mentions: [{ id: botUserId, username: "parley" }],
+      referenced_message: null,
+    };
+    const pump = startJobPump(testEnv, suite);
+    try {
+      const stub = namespace.get(namespace.idFromName(`retry-${channelId}`));
+      await runInDurableObject(stub, async (_instance, state) => {
+        const entry: PendingIngest = { id: "kept", data, botUserId, attempts: 1, nextAt: Date.now() - 1 };
+        await state.storage.put(`ingest:${entry.id}`, entry);
+        await new DiscordGateway(state, testEnv).alarm();
+        expect([...(await state.storage.list({ prefix: "ingest:" })).keys()]).toEqual([]);
+      });
+      const api = String(testEnv.DISCORD_API_BASE_URL);
+      const [answer] = await eventually(async () => {
+        const posted = await discordCalls(api, { route: "channel_message", channelId });
+        return posted.length === 1 && posted;
+      }, 15_000, "the answer");
+      expect(answer!.message_reference).toMatchObject({ message_id: data.id });
+    } finally {
+      await pump.stop();
+    }
   });
 });

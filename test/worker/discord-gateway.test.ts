@@ -1,11 +1,15 @@
 import { Redis } from "@upstash/redis/cloudflare";
+import { env as envBindings } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DISCORD_FAKE_BOT } from "../../dev/fakes/discord.ts";
-import { createGatewayConnection } from "../../functions/discord-gateway.ts";
+import { createGatewayConnection, ingestRetries, type GatewayStorage } from "../../functions/discord-gateway.ts";
 import type { GatewayConnection } from "../../lib/platforms/discord/gateway/connection.ts";
+import type { PendingIngest, PendingStore } from "../../lib/platforms/discord/gateway/ingest-retries.ts";
 import type { GatewaySnapshot } from "../../lib/platforms/discord/gateway/session.ts";
 import { controlGateway, discordCalls, gatewayState, postThroughGateway } from "../support/discord.ts";
+import { scriptFault } from "../support/fault-control.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
+import { qstashLaneUrl } from "../support/qstash-clock.ts";
 import { eventually, settle, startJobPump, suiteEnv, type JobPump } from "../support/worker.ts";
 
 const SUITE = "discordgw";
@@ -19,6 +23,8 @@ const env = suiteEnv(SUITE, {
   FOLLOWUP_WINDOW_SECONDS: "60",
   USE_LLM_JUDGE: "true",
   BOT_PERSONA: PERSONA,
+  // The suite's own lane of the (fast) QStash stand-in, so that its faults stay in the suite.
+  QSTASH_URL: qstashLaneUrl((envBindings as unknown as Record<string, string>).QSTASH_URL!, SUITE),
 });
 const CONTROL = String(env.DISCORD_GATEWAY_CONTROL_URL);
 const API = String(env.DISCORD_API_BASE_URL);
@@ -32,11 +38,27 @@ let connection: GatewayConnection;
 let logs: { mock: { calls: unknown[][] }; mockRestore(): void };
 let seq = 0;
 
+/** The Gateway object's storage, in memory: its alarm is a timer that runs the retries. */
+function memoryStorage(): GatewayStorage {
+  let stored: GatewaySnapshot | undefined;
+  const pending = new Map<string, PendingIngest>();
+  let alarm: ReturnType<typeof setTimeout> | undefined;
+  const store: PendingStore = {
+    all: async () => [...pending.values()],
+    put: async (entry) => void pending.set(entry.id, entry),
+    delete: async (id) => void pending.delete(id),
+    wakeAt: async (at) => {
+      clearTimeout(alarm);
+      alarm = setTimeout(() => void ingestRetries(env, store).retryDue(), Math.max(0, at - Date.now()));
+    },
+  };
+  return { snapshot: { get: async () => stored, put: async (s) => void (stored = s) }, pending: store };
+}
+
 beforeAll(async () => {
   logs = vi.spyOn(console, "log");
   pump = startJobPump(env, SUITE);
-  let stored: GatewaySnapshot | undefined;
-  connection = createGatewayConnection(env, { get: async () => stored, put: async (s) => void (stored = s) })!;
+  connection = createGatewayConnection(env, memoryStorage())!;
   await connection.start();
   await eventually(async () => connection.status().phase === "ready", 10_000, "the Gateway to be ready");
 });
@@ -110,6 +132,33 @@ describe("a Discord channel conversation over the Gateway", () => {
     await settle(1_500);
     expect(await posts(channel)).toHaveLength(1);
     expect(await conversationKeys(channel)).toEqual([]);
+  });
+
+  it("posts both of two follow-up answers with the same text in one channel", async () => {
+    const channel = newChannel();
+    await scriptModel({ match: `same-${channel}`, reply: "Sure.", times: 2 });
+    await say(channel, alice, `can you help me plan a picnic? start-${channel}`, { mention: true });
+    await eventually(async () => (await posts(channel)).length === 1, 15_000, "the first answer");
+    for (const [n, question] of ["could you bring the blanket?", "and could you bring the lemonade?"].entries()) {
+      await say(channel, alice, `${question} same-${channel}`);
+      await eventually(async () => (await posts(channel)).length === n + 2, 15_000, `follow-up answer ${n + 1}`);
+    }
+    const [, ...followUps] = await posts(channel);
+    expect(followUps.map((p) => [p.content, p.message_reference])).toEqual([["Sure.", undefined], ["Sure.", undefined]]);
+    expect(new Set(followUps.map((p) => p.id)).size).toBe(2);
+  });
+
+  it("tries a message whose job could not be published again, from the object's storage, and answers it once", async () => {
+    const channel = newChannel();
+    await scriptFault(String(env.QSTASH_URL), { fault: "refuse_publish", path: `/t/${SUITE}/jobs/reply`, status: 503 });
+    await say(channel, alice, `are you there? p1-${channel}`, { mention: true });
+    await eventually(async () => (await posts(channel)).length === 1, 20_000, "the answer after the retry");
+    const decisions = logLines('"event":"decision"').filter((l) => l.includes(channel));
+    // Recorded by the first try, published by the second.
+    expect(decisions.map((l) => JSON.parse(l).status)).toEqual(["started", "unpublished"]);
+    expect(logLines("discord_ingest_retried").length).toBeGreaterThan(0);
+    await settle(1_500);
+    expect(await posts(channel)).toHaveLength(1);
   });
 
   it("after a forced RECONNECT resumes the session without losing or repeating a message", async () => {

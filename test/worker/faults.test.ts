@@ -1,6 +1,7 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it, vi } from "vitest";
 import { generateDiscordKeys } from "../../dev/signers/discord.ts";
+import { APOLOGY } from "../../functions/job-failure.ts";
 import { askInteraction, discordCalls, failDiscordCalls, signedInteractionRequest, snowflake } from "../support/discord.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { BOT_USER_ID, failSlackPosts, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
@@ -170,7 +171,7 @@ describe("when the conversation expires between the message and its job", () => 
   const SUITE_TTL = "faultsttl";
   const ttlEnv = suiteEnv(SUITE_TTL, { CONVERSATION_TIMEOUT_SECONDS: "1" });
 
-  it("the job ends cleanly with 2xx, outcome conversation_gone, and posts nothing", async () => {
+  it("the job ends cleanly with 2xx, and the person who mentioned the bot hears once that it could not answer", async () => {
     const channel = newChannel();
     const logs = vi.spyOn(console, "log");
     await callWorker(ttlEnv, await signedSlackRequest(mention(channel, "remember me?").body));
@@ -183,8 +184,8 @@ describe("when the conversation expires between the message and its job", () => 
       await late.stop();
     }
     const ended = logs.mock.calls.map((c) => String(c[0])).filter((line) => line.includes('"event":"job_ended"') && line.includes(channel));
-    expect(ended.some((line) => line.includes('"outcome":"conversation_gone"'))).toBe(true);
-    expect(await slackPosts(channel)).toEqual([]);
+    expect(ended.some((line) => line.includes('"outcome":"apologised"'))).toBe(true);
+    expect((await slackPosts(channel)).map((p) => p.text)).toEqual([APOLOGY]);
     logs.mockRestore();
   });
 });

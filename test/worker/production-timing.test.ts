@@ -5,31 +5,24 @@
  * answered exactly once, whether the post, QStash or Redis failed.
  */
 import { describe, expect, it } from "vitest";
-import { CLAIM_REPLY } from "../../lib/conversation/scripts.ts";
+import { CLAIM_REPLY } from "../../lib/conversation/claim-scripts.ts";
 import { evalshaMatch, injectedFaults, scriptFault } from "../support/fault-control.ts";
-import { prodTimingSuite } from "../support/prod-timing.ts";
-import { BOT_USER_ID, failSlackPosts, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { ALL_RETRIES_MS, prodTimingSuite, QSTASH_RETRY_DELAYS_MS } from "../support/prod-timing.ts";
+import { failSlackPosts, newSlackChannel, signedSlackRequest, slackMention, slackPosts } from "../support/slack.ts";
 import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "prodtiming";
 const TEAM = "TPRODTIMING";
-/** QStash's first retry comes e^2.5 s after a failed attempt. */
-const FIRST_RETRY_MS = 12_182;
-/** By then the second and third retries (148 s, 1808 s) would have come too. */
-const ALL_RETRIES_MS = 148_413 + 1_808_042;
+const [FIRST_RETRY_MS] = QSTASH_RETRY_DELAYS_MS;
 const REPLY_PATH = `/t/${SUITE}/jobs/reply`;
 const kit = prodTimingSuite(SUITE);
-let seq = 0;
 
 pumpJobsDuringSuite(kit.env, SUITE);
 
-function newChannel(): string {
-  seq += 1;
-  return `CPT${Date.now().toString(36).toUpperCase()}${seq}`;
-}
+const newChannel = () => newSlackChannel("CPT");
 
 async function mention(channel: string, text: string): Promise<void> {
-  const event = slackMessageEvent({ team: TEAM, channel, user: "UALICE", text: `<@${BOT_USER_ID}> ${text}` });
+  const event = slackMention({ team: TEAM, channel, user: "UALICE", text });
   expect((await callWorker(kit.env, await signedSlackRequest(event.body))).status).toBe(200);
 }
 
@@ -64,7 +57,7 @@ describe("a Slack mention at production timing", () => {
 
   it("whose reply claim Redis refuses once (5xx before it ran) is answered once by the retry 12 s later", async () => {
     const channel = newChannel();
-    const claimCall = await evalshaMatch(CLAIM_REPLY, 3, `${kit.keyPrefix}conv:slack|${TEAM}|${channel}|`);
+    const claimCall = await evalshaMatch(CLAIM_REPLY, 5, `${kit.keyPrefix}conv:slack|${TEAM}|${channel}|`);
     await scriptFault(kit.redisProxyControlUrl, { fault: "refuse", bodyContains: claimCall, status: 503 });
     await mention(channel, "are you there?");
 

@@ -3,7 +3,7 @@
  * Posts the bot's answer on Discord, split into messages of at most 2,000 characters, with no mention allowed to
  * ping anyone. An interaction answer edits the deferred "thinking…" message (`@original`, idempotent) and adds
  * follow-ups for the rest; a Gateway conversation answer is a channel message, a reply to its trigger when the
- * trigger addressed the bot.
+ * trigger addressed the bot, each part with a nonce made of the trigger's id and the part's index.
  */
 import * as z from "zod";
 import { bytesToHex } from "../../crypto.ts";
@@ -11,6 +11,7 @@ import { GiveUp } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import type { PartProgress } from "../../message.ts";
 import { splitText } from "../../text/split.ts";
+import { postParts } from "../parts.ts";
 import { DISCORD_ERROR, DiscordRefused, discordRequest } from "./rest.ts";
 import type { ChannelTarget, DiscordTarget, InteractionTarget } from "./target.ts";
 
@@ -38,78 +39,71 @@ export interface DiscordSendConfig {
 const messageIdSchema = z.looseObject({ id: z.string() });
 
 /** Posts `text` in order; returns the ids of the messages posted. */
-export function sendDiscordReply(
-  cfg: DiscordSendConfig,
-  target: DiscordTarget,
-  text: string,
-  progress?: PartProgress,
-): Promise<string[]> {
+export function sendDiscordReply(cfg: DiscordSendConfig, target: DiscordTarget, text: string, progress: PartProgress): Promise<string[]> {
   return target.kind === "interaction" ? answerInteraction(cfg, target, text, progress) : postToChannel(cfg, target, text, progress);
 }
 
-async function answerInteraction(cfg: DiscordSendConfig, target: InteractionTarget, text: string, progress?: PartProgress): Promise<string[]> {
+async function answerInteraction(cfg: DiscordSendConfig, target: InteractionTarget, text: string, progress: PartProgress): Promise<string[]> {
   const parts = splitText(text, DISCORD_MAX_MESSAGE_CHARS);
   const webhook = `/webhooks/${target.applicationId}/${target.token}`;
-  const ids: string[] = [];
+  let posted = 0;
   try {
-    for (const [index, content] of parts.entries()) {
-      // Follow-ups are not idempotent: parts an earlier attempt posted are not posted again.
-      if (index < (progress?.from ?? 0)) continue;
-      if (cfg.now() >= target.expiresAt) throw new InteractionExpired();
-      const posted = await discordRequest({
-        apiBaseUrl: cfg.apiBaseUrl,
-        fetch: cfg.fetch,
-        ...(index === 0
-          ? { method: "PATCH", path: `${webhook}/messages/@original`, what: "edit the original response" }
-          : { method: "POST", path: webhook, what: "post a follow-up message" }),
-        body: { content, allowed_mentions: NO_MENTIONS },
-      });
-      ids.push(messageIdSchema.parse(posted).id);
-      progress?.onPart(index);
-    }
+    // The first part edits the deferred message, which is idempotent; follow-ups are not, and webhooks take no
+    // nonce: a follow-up whose response was lost can appear twice (README, "Exactly one answer").
+    return await postParts(parts, progress, {
+      async post(content, index) {
+        if (cfg.now() >= target.expiresAt) throw new InteractionExpired();
+        const sent = await discordRequest({
+          apiBaseUrl: cfg.apiBaseUrl,
+          fetch: cfg.fetch,
+          ...(index === 0
+            ? { method: "PATCH", path: `${webhook}/messages/@original`, what: "edit the original response" }
+            : { method: "POST", path: webhook, what: "post a follow-up message" }),
+          body: { content, allowed_mentions: NO_MENTIONS },
+        });
+        posted += 1;
+        return messageIdSchema.parse(sent).id;
+      },
+    });
   } catch (err) {
     const expired = err instanceof InteractionExpired || (err instanceof DiscordRefused && EXPIRED_TOKEN_CODES.has(err.discordCode));
     if (!expired) throw err;
     // Nobody can receive the answer any more: a retry cannot help, and this must not fail the job noisily.
-    cfg.log.warn("discord_interaction_expired", { application: target.applicationId, parts: parts.length, posted: ids.length });
+    cfg.log.warn("discord_interaction_expired", { application: target.applicationId, parts: parts.length, posted });
     throw new GiveUp("the interaction token expired before the answer was ready", "interaction_expired");
   }
-  return ids;
 }
 
-async function postToChannel(cfg: DiscordSendConfig, target: ChannelTarget, text: string, progress?: PartProgress): Promise<string[]> {
+async function postToChannel(cfg: DiscordSendConfig, target: ChannelTarget, text: string, progress: PartProgress): Promise<string[]> {
   const botToken = await cfg.botToken();
-  const parts = splitText(text, DISCORD_MAX_MESSAGE_CHARS);
-  const ids: string[] = [];
-  for (const [index, content] of parts.entries()) {
-    if (index < (progress?.from ?? 0)) continue;
-    const replyTo = index === 0 && target.replyToMessageId;
-    const posted = await discordRequest({
-      apiBaseUrl: cfg.apiBaseUrl,
-      fetch: cfg.fetch,
-      method: "POST",
-      path: `/channels/${target.channelId}/messages`,
-      what: "post a channel message",
-      botToken,
-      body: {
-        content,
-        allowed_mentions: NO_MENTIONS,
-        // A retried job posts the same parts again: the nonce makes Discord return the first post instead.
-        nonce: await nonceFor(target, index, content),
-        enforce_nonce: true,
-        ...(replyTo ? { message_reference: { message_id: replyTo, fail_if_not_exists: false } } : {}),
-      },
-    });
-    ids.push(messageIdSchema.parse(posted).id);
-    progress?.onPart(index);
-  }
-  return ids;
+  return postParts(splitText(text, DISCORD_MAX_MESSAGE_CHARS), progress, {
+    async post(content, index) {
+      const replyTo = index === 0 && target.replyToMessageId;
+      const sent = await discordRequest({
+        apiBaseUrl: cfg.apiBaseUrl,
+        fetch: cfg.fetch,
+        method: "POST",
+        path: `/channels/${target.channelId}/messages`,
+        what: "post a channel message",
+        botToken,
+        body: {
+          content,
+          allowed_mentions: NO_MENTIONS,
+          // Posting a part again within Discord's nonce window returns the message of the first post: that is
+          // the lookup a retry needs (no `find`), whatever text it carries.
+          nonce: await partNonce(progress.answerId, index),
+          enforce_nonce: true,
+          ...(replyTo ? { message_reference: { message_id: replyTo, fail_if_not_exists: false } } : {}),
+        },
+      });
+      return messageIdSchema.parse(sent).id;
+    },
+  });
 }
 
-/** Same channel, same part, same text → same nonce. */
-async function nonceFor(target: ChannelTarget, index: number, content: string): Promise<string> {
-  const seed = `${target.channelId}:${target.replyToMessageId ?? ""}:${index}:${content}`;
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(seed)));
+/** One answer's part `index` → the same nonce on every attempt; another answer's parts never share it. */
+export async function partNonce(answerId: string, index: number): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${answerId}:${index}`)));
   return bytesToHex(digest).slice(0, NONCE_LENGTH);
 }
 

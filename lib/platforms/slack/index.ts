@@ -11,8 +11,6 @@ import { slackTargetSchema, type SlackTarget } from "./target.ts";
 import { SLACK_SIGNATURE_HEADER, SLACK_TIMESTAMP_HEADER, verifySlackRequest } from "./verify.ts";
 import { slackVisibility } from "./visibility.ts";
 
-const RETRY_NUM_HEADER = "X-Slack-Retry-Num";
-
 /** Slack's ssl_check: an unsigned form post that only wants a 200, answered before any signature check. */
 export function isSlackSslCheck(request: WebhookRequest): boolean {
   if (!request.headers.get("Content-Type")?.startsWith("application/x-www-form-urlencoded")) return false;
@@ -39,8 +37,7 @@ export const slack: PlatformAdapter<SlackTarget> = {
   parse(ctx, request) {
     const body = jsonBody(request.rawBody);
     if (!body.ok) return { kind: "invalid", issues: body.issues };
-    const retryNum = Number(request.headers.get(RETRY_NUM_HEADER) ?? 0) || 0;
-    const parsed = parseSlackEvent(body.value, { botName: ctx.settings.BOT_NAME, retryNum });
+    const parsed = parseSlackEvent(body.value, { botName: ctx.settings.BOT_NAME });
     switch (parsed.kind) {
       case "url_verification":
         return { kind: "protocol", response: Response.json({ challenge: parsed.challenge }) };

@@ -28,8 +28,6 @@ export type SlackParsed =
 
 export interface SlackParseOptions {
   botName: string;
-  /** `X-Slack-Retry-Num`; above 0 marks a redelivery. */
-  retryNum?: number;
   /** The bot's `B…` id when the caller knows it (e.g. from config); own posts are also caught without it. */
   botId?: string;
 }
@@ -96,7 +94,6 @@ function toInboundMessage(
     // message in the channel, so that the answer and the follow-ups stay in the same conversation.
     replyTarget: { platform: "slack", channel: event.channel, ...(inThread ? { threadTs: event.thread_ts } : {}) } satisfies SlackTarget,
     visibility: slackVisibility(event.channel, event.channel_type),
-    redelivery: (opts.retryNum ?? 0) > 0,
   };
 }
 

@@ -58,7 +58,7 @@ export async function sendTwilioSms(args: SendTwilioSmsArgs): Promise<string> {
   throw new Error(message);
 }
 
-function retryAfterSeconds(headers: Headers): number {
+export function retryAfterSeconds(headers: Headers): number {
   const seconds = Number(headers.get("Retry-After"));
   return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : DEFAULT_RETRY_AFTER_SECONDS;
 }

@@ -21,6 +21,8 @@ export interface GatewayConnectionOptions {
   random?: () => number;
   /** Opens a socket to a ws(s):// URL; defaults to the WebSocket constructor. */
   openSocket?: (url: string) => Promise<WebSocket>;
+  /** A socket that has not said anything (HELLO) this long after the connect began counts as failed. */
+  handshakeTimeoutMs?: number;
 }
 
 /**
@@ -47,6 +49,8 @@ async function tokenFingerprint(token: string): Promise<string> {
 }
 /** What a socket that could not be opened counts as: an abnormal closure. */
 const ABNORMAL_CLOSURE = 1006;
+/** Discord sends HELLO as soon as the socket opens; a URL that accepts the connection and then says nothing is dead. */
+const HANDSHAKE_TIMEOUT_MS = 15_000;
 
 export interface GatewayStatus {
   phase: string;
@@ -61,6 +65,7 @@ export class GatewayConnection {
   #socket: WebSocket | undefined;
   #heartbeat: ReturnType<typeof setTimeout> | undefined;
   #pendingConnect: ReturnType<typeof setTimeout> | undefined;
+  #handshakeTimer: ReturnType<typeof setTimeout> | undefined;
   /** Dispatches and saves run on this chain so they never overtake each other. */
   #queue: Promise<void> = Promise.resolve();
   #lastSaved: string | undefined;
@@ -103,6 +108,7 @@ export class GatewayConnection {
   shutdown(): void {
     clearTimeout(this.#heartbeat);
     clearTimeout(this.#pendingConnect);
+    clearTimeout(this.#handshakeTimer);
     this.#socket?.close(RESUMABLE_CLOSE_CODE, "shutdown");
     this.#socket = undefined;
     this.#session = undefined;
@@ -169,12 +175,24 @@ export class GatewayConnection {
   async #open(connection: number, url: string): Promise<void> {
     const session = this.#session;
     if (!session || connection !== session.connection) return;
+    const failed = (message: string) => {
+      clearTimeout(this.#handshakeTimer);
+      this.#opts.log.warn("discord_gateway_connect_failed", { connection, message });
+      this.#apply(session.handle({ type: "closed", connection, code: ABNORMAL_CLOSURE, now: this.#now() }));
+    };
+    // A URL that takes the connection and never answers would otherwise hold the session forever.
+    clearTimeout(this.#handshakeTimer);
+    this.#handshakeTimer = setTimeout(() => {
+      if (this.#session !== session || connection !== session.connection) return;
+      this.#socket?.close(RESUMABLE_CLOSE_CODE, "handshake_timeout");
+      this.#socket = undefined;
+      failed("no HELLO in time");
+    }, this.#opts.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS);
     let socket: WebSocket;
     try {
       socket = await (this.#opts.openSocket ?? (async (u: string) => new WebSocket(u)))(url);
     } catch (err) {
-      this.#opts.log.warn("discord_gateway_connect_failed", { connection, message: errorMessage(err) });
-      this.#apply(session.handle({ type: "closed", connection, code: ABNORMAL_CLOSURE, now: this.#now() }));
+      if (this.#session === session && connection === session.connection) failed(errorMessage(err));
       return;
     }
     if (this.#session !== session || connection !== session.connection) return void socket.close(RESUMABLE_CLOSE_CODE, "superseded");
@@ -182,6 +200,7 @@ export class GatewayConnection {
     if (socket.readyState === SOCKET_OPEN) this.#apply(session.handle({ type: "open", connection }));
     else socket.addEventListener("open", () => this.#apply(session.handle({ type: "open", connection })));
     socket.addEventListener("message", (event) => {
+      clearTimeout(this.#handshakeTimer);
       let payload;
       try {
         payload = payloadSchema.parse(JSON.parse(String(event.data)));

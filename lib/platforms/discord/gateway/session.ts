@@ -3,7 +3,8 @@
  * The Gateway client as a pure state machine: events in (socket opened, payload received, heartbeat due, socket
  * closed), actions out (connect, send, schedule the next heartbeat, close, dispatch an event, stop). No timers,
  * sockets or clocks of its own, so every protocol path is testable: HELLO → IDENTIFY or RESUME, heartbeats with
- * jitter, zombie connections, RECONNECT, INVALID_SESSION, fatal close codes and the daily IDENTIFY budget.
+ * jitter, zombie connections, RECONNECT, INVALID_SESSION, fatal close codes, resumes that keep failing and the
+ * daily IDENTIFY budget.
  */
 import {
   FATAL_CLOSE_CODES,
@@ -61,6 +62,11 @@ const INVALID_SESSION_MIN_WAIT_MS = 1_000;
 const INVALID_SESSION_JITTER_MS = 4_000;
 const NORMAL_CLOSE = 1000;
 /**
+ * Resumes in a row that never reached RESUMED before the session is dropped: the resume URL may be dead (a restart
+ * after a long sleep, a Gateway node gone), and Discord says to identify anew at the configured URL then.
+ */
+export const MAX_FAILED_RESUMES = 3;
+/**
  * After a fatal close the fix happens elsewhere (a new token, the intent switched on in the portal): try again
  * after this long. 24 tries a day stay far inside the IDENTIFY budget.
  */
@@ -75,6 +81,7 @@ export class GatewaySession {
   #heartbeatMs = 0;
   #awaitingAck = false;
   #failures = 0;
+  #failedResumes = 0;
   #snapshot: GatewaySnapshot;
 
   constructor(opts: GatewaySessionOptions) {
@@ -201,6 +208,7 @@ export class GatewaySession {
     if (payload.t === "READY" || payload.t === "RESUMED") {
       this.#phase = "ready";
       this.#failures = 0;
+      this.#failedResumes = 0;
     }
     return payload.t ? [{ type: "dispatch", event: payload.t, data: payload.d }] : [];
   }
@@ -224,6 +232,11 @@ export class GatewaySession {
       return [{ type: "stopped", reason: "fatal_close", closeCode: code }];
     }
     if (SESSION_ENDING_CLOSE_CODES.has(code)) this.#snapshot.session = null;
+    if (this.#mode === "resume" && this.#phase !== "ready") this.#failedResumes += 1;
+    if (this.#failedResumes >= MAX_FAILED_RESUMES) {
+      this.#failedResumes = 0;
+      this.#snapshot.session = null;
+    }
     return this.#connect(this.#backoffMs());
   }
 

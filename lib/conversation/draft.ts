@@ -1,0 +1,40 @@
+/**
+ * @module
+ * The draft of one trigger's answer, kept in its reply record between the attempts of its job (./claim-scripts.ts):
+ * the text being posted, the ids of the parts the platform accepted, when the call of the next part began if it
+ * never came back, and what to record once all of it is out. Its mere presence says an earlier attempt got past
+ * the checks that count once (the judge cap, the reply rate limit). The text is the bot's own, never a person's.
+ */
+import * as z from "zod";
+
+/** What a posted text was: an answer (recorded as the bot's turn), or a notice (the trigger is only marked done). */
+export const POSTED_OUTCOMES = ["answered", "forgotten", "rate_limited", "apologised"] as const;
+export type PostedOutcome = (typeof POSTED_OUTCOMES)[number];
+
+export const draftSchema = z.object({
+  /** Once set, every later attempt posts this text, never a new one. */
+  text: z.string().optional(),
+  outcome: z.enum(POSTED_OUTCOMES).optional(),
+  /** Ids of the parts the platform accepted, in order. */
+  posted: z.array(z.string()).default([]),
+  /** When the call that posts the next part began, ms, if its answer never came back: ask the platform first. */
+  postingSince: z.number().optional(),
+  /** What the answer saw, for recording it: the message it was for, whom it answered, the log's arrival count. */
+  saw: z
+    .object({
+      id: z.string(),
+      ts: z.number(),
+      answered: z.array(z.string()),
+      arrivals: z.number(),
+      promptTokens: z.number(),
+      droppedMessages: z.number(),
+    })
+    .optional(),
+});
+
+export type Draft = z.output<typeof draftSchema>;
+
+/** A reply record's draft ('' when there is none). */
+export function parseDraft(raw: string): Draft {
+  return draftSchema.parse(raw === "" ? {} : JSON.parse(raw));
+}

@@ -1,0 +1,149 @@
+/**
+ * @module
+ * A job's answer to one trigger in Redis (./claim-scripts.ts): claim it for one attempt, keep the draft of what is
+ * being posted across attempts, record the bot's turn, or mark the trigger handled. One round trip each.
+ */
+import type { Redis } from "@upstash/redis/cloudflare";
+import * as z from "zod";
+import type { ConversationKey } from "../message.ts";
+import { MAX_ANSWER_TRACES, type AnswerTrace } from "./answer-trace.ts";
+import { claimKey, conversationKeys, replyKey, seenKey } from "../keys.ts";
+import { CLAIM_REPLY, RECORD_REPLY, RELEASE_CLAIM, RENEW_CLAIM } from "./claim-scripts.ts";
+import { parseDraft, type Draft } from "./draft.ts";
+import { DEDUPE_TTL_SECONDS, keptAfterTrim, type StoreOptions } from "./store-options.ts";
+import { parseScriptResult, storedMessages, toState } from "./stored-state.ts";
+import type { ConversationState, StoredMessage } from "./types.ts";
+
+/** A job that dies holds its claim this long (QStash's first retry then waits for it); a long one renews it. */
+export const CLAIM_TTL_SECONDS = 90;
+
+export type ClaimResult =
+  | {
+      status: "claimed";
+      /** Null when the conversation is `gone`: expired, or reset by a reset word. */
+      state: ConversationState | null;
+      gone?: "expired" | "reset";
+      /** What earlier attempts left: the answer being posted, if one was. */
+      draft: Draft;
+      /** No earlier attempt got past the checks that count once. */
+      first: boolean;
+      /** How many messages the conversation had recorded when this attempt read it. */
+      arrivals: number;
+    }
+  | { status: "done" | "covered" }
+  | { status: "busy"; retryAfterSeconds: number };
+
+export class ReplyStore {
+  private readonly redis: Redis;
+  private readonly options: StoreOptions;
+  private readonly claimScript;
+  private readonly recordReplyScript;
+  private readonly releaseScript;
+  private readonly renewScript;
+
+  constructor(redis: Redis, options: StoreOptions) {
+    this.redis = redis;
+    this.options = options;
+    this.claimScript = redis.createScript<unknown>(CLAIM_REPLY);
+    this.recordReplyScript = redis.createScript<unknown>(RECORD_REPLY);
+    this.releaseScript = redis.createScript<number>(RELEASE_CLAIM);
+    this.renewScript = redis.createScript<number>(RENEW_CLAIM);
+  }
+
+  /** Claims the answer to `trigger` for the attempt `token`; see CLAIM_REPLY for when there is nothing to do. */
+  async claimReply(
+    key: ConversationKey,
+    conversationId: string,
+    trigger: { id: string; ts: number; authorId: string },
+    token: string,
+  ): Promise<ClaimResult> {
+    const keys = conversationKeys(this.options.prefix, key);
+    const raw = await this.claimScript.exec(
+      [keys.state, keys.log, replyKey(this.options.prefix, key, trigger.id), claimKey(this.options.prefix, key, trigger.id), seenKey(this.options.prefix, key, trigger.id)],
+      [conversationId, String(trigger.ts), String(CLAIM_TTL_SECONDS), trigger.id, trigger.authorId, token],
+    );
+    const result = parseScriptResult(raw);
+    switch (result.status) {
+      case "claimed": {
+        const gone = z.enum(["expired", "reset"]).optional().parse(result.gone);
+        return {
+          status: "claimed",
+          state: gone ? null : toState(result.state, storedMessages(result.recent ?? [])),
+          ...(gone ? { gone } : {}),
+          draft: parseDraft(result.draft ?? ""),
+          first: result.first ?? true,
+          arrivals: result.arrivals ?? 0,
+        };
+      }
+      case "busy":
+        return { status: "busy", retryAfterSeconds: Math.max(1, result.retryAfter ?? CLAIM_TTL_SECONDS) };
+      case "done":
+      case "covered":
+        return { status: result.status };
+      default:
+        throw new Error(`unexpected claim status ${result.status}`);
+    }
+  }
+
+  /** Keeps the draft of the answer being posted (one command: the attempt holds the claim). */
+  async saveDraft(key: ConversationKey, triggerId: string, draft: Draft): Promise<void> {
+    await this.redis.set(replyKey(this.options.prefix, key, triggerId), JSON.stringify(draft), { ex: DEDUPE_TTL_SECONDS });
+  }
+
+  /** Extends the attempt's claim; false when another attempt holds it by now. */
+  async renewClaim(key: ConversationKey, triggerId: string, token: string): Promise<boolean> {
+    return Number(await this.renewScript.exec([claimKey(this.options.prefix, key, triggerId)], [token, String(CLAIM_TTL_SECONDS)])) === 1;
+  }
+
+  /** Records the bot's turn and marks the trigger answered. Returns false when the conversation is gone. */
+  async recordReply(
+    key: ConversationKey,
+    args: {
+      conversationId: string;
+      triggerId: string;
+      reply: StoredMessage;
+      /** The message the answer was for. */
+      answeredThrough: { id: string; ts: number };
+      answered: string[];
+      /** The log's arrival count when the answer read the conversation (ClaimResult `arrivals`). */
+      arrivals: number;
+      /** Kept for the admin view with the answer, in the same round trip. */
+      trace?: AnswerTrace;
+    },
+  ): Promise<boolean> {
+    const keys = conversationKeys(this.options.prefix, key);
+    const cap = this.options.maxMessages;
+    const recorded = await this.recordReplyScript.exec(
+      [keys.state, keys.log, replyKey(this.options.prefix, key, args.triggerId), keys.answers],
+      [
+        args.conversationId,
+        JSON.stringify(args.reply),
+        String(args.reply.ts),
+        String(args.answeredThrough.ts),
+        JSON.stringify(args.answered),
+        String(this.options.ttlSeconds(key)),
+        String(cap),
+        String(keptAfterTrim(cap)),
+        String(DEDUPE_TTL_SECONDS),
+        args.trace ? JSON.stringify(args.trace) : "",
+        String(MAX_ANSWER_TRACES),
+        args.answeredThrough.id,
+        String(args.arrivals),
+      ],
+    );
+    return Number(recorded) === 1;
+  }
+
+  /** The job ended without an answer to record (judge NO, [SKIP], a notice): a redelivery must not try again. */
+  async markHandled(key: ConversationKey, triggerId: string): Promise<void> {
+    await this.redis.set(replyKey(this.options.prefix, key, triggerId), "done", { ex: DEDUPE_TTL_SECONDS });
+  }
+
+  /** Gives the claim back after a failed attempt, keeping `draft` (what it got out) for QStash's retry. */
+  async releaseClaim(key: ConversationKey, triggerId: string, token: string, draft: Draft): Promise<void> {
+    await this.releaseScript.exec(
+      [replyKey(this.options.prefix, key, triggerId), claimKey(this.options.prefix, key, triggerId)],
+      [token, JSON.stringify(draft), String(DEDUPE_TTL_SECONDS)],
+    );
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * @module
+ * One call to Slack's Web API with the bot token, and Slack's failures turned into what the job flow acts on:
+ * RetryLater (429 with Retry-After), GiveUp (an `ok:false` the same request can never get past), Error (retry).
+ * Never puts message text into an error.
+ */
+import * as z from "zod";
+import { GiveUp, RetryLater } from "../../errors.ts";
+
+const slackResponseSchema = z.looseObject({ ok: z.boolean(), error: z.string().optional() });
+
+const REQUEST_TIMEOUT_MS = 10_000;
+/** Used when a 429 carries no usable Retry-After. */
+const DEFAULT_RETRY_AFTER_SECONDS = 1;
+/** `ok:false` errors that the same request can never get past: retrying would only repeat them. */
+const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
+  "channel_not_found",
+  "not_in_channel",
+  "is_archived",
+  "msg_too_long",
+  "no_text",
+  "invalid_auth",
+  "not_authed",
+  "account_inactive",
+  "token_revoked",
+  "token_expired",
+  "missing_scope",
+  "restricted_action",
+  "invalid_arguments",
+  "ekm_access_denied",
+]);
+
+export interface SlackCallArgs {
+  apiBaseUrl: string;
+  botToken: string;
+  fetch?: typeof fetch;
+}
+
+/** One Web API call: resolves with the `ok:true` body; 429 → RetryLater, a permanent error → GiveUp, else Error. */
+export async function callSlack(args: SlackCallArgs, method: string, body: string, contentType: string): Promise<Record<string, unknown>> {
+  const doFetch = args.fetch ?? fetch;
+  const response = await doFetch(`${args.apiBaseUrl}/${method}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${args.botToken}`, "Content-Type": contentType },
+    body,
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  if (response.status === 429) {
+    await response.body?.cancel();
+    throw new RetryLater(`Slack ${method} rate limited`, retryAfterSeconds(response.headers));
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new Error(`Slack ${method} answered HTTP ${response.status}`);
+  }
+  const parsed = slackResponseSchema.safeParse(await response.json().catch(() => undefined));
+  if (!parsed.success) throw new Error(`Slack ${method} answered an unexpected body`);
+  if (!parsed.data.ok) {
+    const code = parsed.data.error ?? "unknown_error";
+    const message = `Slack ${method} failed: ${code}`;
+    throw PERMANENT_ERRORS.has(code) ? new GiveUp(message, code) : new Error(message);
+  }
+  return parsed.data;
+}
+
+function retryAfterSeconds(headers: Headers): number {
+  const seconds = Number(headers.get("Retry-After"));
+  return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : DEFAULT_RETRY_AFTER_SECONDS;
+}

@@ -1,0 +1,64 @@
+/**
+ * @module
+ * "Did an earlier attempt's post of this part land?" on Slack: every part the bot posts carries message metadata
+ * naming the trigger and the part's index; a later attempt that never heard back from `chat.postMessage` lists the
+ * place's messages since that call (`conversations.history` for a channel, `conversations.replies` for a thread,
+ * with `include_all_metadata`) and takes the one with that metadata instead of posting it again.
+ */
+import * as z from "zod";
+import { GiveUp } from "../../errors.ts";
+import { callSlack, type SlackCallArgs } from "./api.ts";
+
+/** The metadata event type of the bot's answer parts. */
+export const ANSWER_PART_EVENT = "parley_answer_part";
+/** Slack's clock and ours differ a little: look this far before the call began. */
+const CLOCK_SLACK_MS = 10_000;
+/** The parts of one answer, and whatever else was said meanwhile, fit in one page. */
+const PAGE_SIZE = 200;
+
+export interface SlackMetadata {
+  event_type: string;
+  event_payload: { trigger: string; part: number };
+}
+
+export function partMetadata(answerId: string, index: number): SlackMetadata {
+  return { event_type: ANSWER_PART_EVENT, event_payload: { trigger: answerId, part: index } };
+}
+
+const listSchema = z.looseObject({
+  messages: z.array(
+    z.looseObject({
+      ts: z.string(),
+      metadata: z.looseObject({ event_type: z.string(), event_payload: z.looseObject({ trigger: z.unknown(), part: z.unknown() }) }).optional(),
+    }),
+  ),
+});
+
+export interface SlackPlace extends SlackCallArgs {
+  channel: string;
+  threadTs?: string;
+}
+
+/** The `ts` of part `index` of the answer to `answerId` if it was posted since `since` (ms), else null. */
+export async function findSlackPart(place: SlackPlace, part: { answerId: string; index: number; since: number }): Promise<string | null> {
+  const form = new URLSearchParams({
+    channel: place.channel,
+    oldest: ((part.since - CLOCK_SLACK_MS) / 1000).toFixed(6),
+    include_all_metadata: "true",
+    limit: String(PAGE_SIZE),
+    ...(place.threadTs ? { ts: place.threadTs } : {}),
+  });
+  const method = place.threadTs ? "conversations.replies" : "conversations.history";
+  let listed: z.output<typeof listSchema>;
+  try {
+    listed = listSchema.parse(await callSlack(place, method, form.toString(), "application/x-www-form-urlencoded"));
+  } catch (err) {
+    // Without the history scope the bot cannot look: it posts again, as it would have without the lookup.
+    if (err instanceof GiveUp) return null;
+    throw err;
+  }
+  const found = listed.messages.find(
+    (m) => m.metadata?.event_type === ANSWER_PART_EVENT && m.metadata.event_payload.trigger === part.answerId && m.metadata.event_payload.part === part.index,
+  );
+  return found?.ts ?? null;
+}

@@ -1,0 +1,50 @@
+/**
+ * @module
+ * "Did an earlier attempt's text go out?" on Twilio: the Messages list, filtered on the person's number and the
+ * bot's, newest first; a text with the very same body created since the earlier attempt's call began is taken to
+ * be that attempt's, instead of sending it again.
+ */
+import * as z from "zod";
+import { RetryLater } from "../../errors.ts";
+import { messagesUrl, retryAfterSeconds, type SendTwilioSmsArgs } from "./send.ts";
+
+/** Twilio's clock and ours differ a little: look this far before the call began. */
+const CLOCK_SLACK_MS = 10_000;
+/** The texts to one person since an attempt began fit in one page. */
+const PAGE_SIZE = 20;
+const REQUEST_TIMEOUT_MS = 10_000;
+
+const listSchema = z.looseObject({
+  messages: z.array(z.looseObject({ sid: z.string(), body: z.string().nullish(), date_created: z.string().nullish() })),
+});
+
+export interface SentSmsQuery extends SendTwilioSmsArgs {
+  /** When the earlier attempt's call began, ms since the epoch. */
+  since: number;
+}
+
+/** The sid of a text with `body` sent from `from` to `to` since `since`, or null. */
+export async function findSentSms(q: SentSmsQuery): Promise<string | null> {
+  const url = `${messagesUrl(q.apiBaseUrl, q.accountSid)}?${new URLSearchParams({ To: q.to, From: q.from, PageSize: String(PAGE_SIZE) })}`;
+  const response = await (q.fetch ?? fetch)(url, {
+    headers: { Authorization: `Basic ${btoa(`${q.accountSid}:${q.authToken}`)}` },
+    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+  });
+  if (response.status === 429) {
+    await response.body?.cancel();
+    throw new RetryLater("Twilio Messages API rate limited", retryAfterSeconds(response.headers));
+  }
+  if (response.status >= 400 && response.status < 500) {
+    // The list is not ours to read (a restricted key): send again, as without the lookup.
+    await response.body?.cancel();
+    return null;
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new Error(`Twilio Messages API answered HTTP ${response.status} to a list`);
+  }
+  const listed = listSchema.safeParse(await response.json().catch(() => undefined));
+  if (!listed.success) throw new Error("Twilio Messages API answered a list without messages");
+  const found = listed.data.messages.find((m) => m.body === q.body && Date.parse(m.date_created ?? "") >= q.since - CLOCK_SLACK_MS);
+  return found?.sid ?? null;
+}
