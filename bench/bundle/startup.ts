@@ -15,6 +15,9 @@ const COMPATIBILITY_DATE = "2026-11-01";
 /** Any path: the router answers 404 without touching Redis, so only the script's own cost is measured. */
 const PROBE_URL = "http://worker.local/__startup_probe";
 
+// Offline like `npm run dev`: without this, miniflare fetches Request.cf and prints a stack trace when it cannot.
+process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
+
 export interface StartupTiming {
   readyMs: number;
   firstRequestMs: number;

@@ -79,14 +79,14 @@ try {
   const ofKind = (kind: traffic.MessageKind) => messages.filter((m) => m.kind === kind);
   const logs = `${KEY_PREFIX}:conv:*:log`;
   const storedBefore = await stack.storedMessages(logs);
-  const publishesBefore = new Map(stack.publishes);
+  const publishesBefore = await stack.publishes();
   const inbound = {
     new_mention: await inboundPhase(stack, urls, ofKind("new_mention"), args.rate),
     active: await inboundPhase(stack, urls, ofKind("active"), args.rate),
     ignored: await inboundPhase(stack, urls, ofKind("ignored"), args.rate),
   };
   const stored = (await stack.storedMessages(logs)) - storedBefore;
-  const publishes = [...stack.publishes].map(([place, n]) => n - (publishesBefore.get(place) ?? 0)).filter((n) => n > 0);
+  const publishes = [...(await stack.publishes())].map(([place, n]) => n - (publishesBefore.get(place) ?? 0)).filter((n) => n > 0);
 
   const expected = new Set(messages.filter((m) => m.needsAnswer).map((m) => m.place));
   const jobs = await jobsPhase(stack, expected, REPLY_DEADLINE_MS);

@@ -14,10 +14,14 @@ import { freePort } from "../../dev/ports.ts";
 import { startQStash } from "../../dev/qstash/server.ts";
 import { startRedisServer } from "../../dev/redis-server.ts";
 import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
+import { Keyring } from "../../lib/secrets/keyring.ts";
+import { Sealer } from "../../lib/secrets/seal.ts";
 import { startProxy, type RunningProxy } from "./proxy.ts";
 import { commandCalls } from "./stats.ts";
 
 export const REDIS_REST_TOKEN = "bench-redis-rest-token";
+/** The Worker's TOKEN_ENCRYPTION_KEY on the bench: the bench opens the sealed fields of the jobs it counts. */
+export const TOKEN_ENCRYPTION_KEY = "M+e7RUJyulaG3rY9rqXBRhir6C14DMhIkwLQGzqqdbE=";
 const PUBLISH_PATH = "/v2/publish/";
 /** Platform clocks may run ahead of ours. */
 const MESSAGE_CLOCK_SLACK_MS = 86_400_000;
@@ -40,15 +44,19 @@ export interface Stack {
   storedMessages(pattern: string): Promise<number>;
   /** Empties redis-server's script cache, as a restart or a failover would. */
   flushScripts(): Promise<void>;
-  /** Publishes per place (reply target), counted at the proxy in front of QStash. */
-  publishes: Map<string, number>;
+  /** Publishes per place (reply target) so far, counted at the proxy in front of QStash. */
+  publishes(): Promise<Map<string, number>>;
   stop(): Promise<void>;
 }
 
-function placeOfJob(body: Buffer): string {
+const jobSealer = new Sealer(new Keyring(TOKEN_ENCRYPTION_KEY), "job-payload");
+
+/** Where a published job answers: its reply target is among the sealed personal fields (lib/queue/sealed-job.ts). */
+async function placeOfJob(body: Buffer): Promise<string> {
   try {
-    const target = (JSON.parse(body.toString("utf8")) as { replyTarget?: Record<string, string> }).replyTarget ?? {};
-    return target.channel ?? target.token ?? target.to ?? "unknown";
+    const { sealed } = JSON.parse(body.toString("utf8")) as { sealed: string };
+    const { replyTarget = {} } = JSON.parse(await jobSealer.open(sealed)) as { replyTarget?: Record<string, string> };
+    return replyTarget.channel ?? replyTarget.token ?? replyTarget.to ?? "unknown";
   } catch {
     return "unknown";
   }
@@ -75,14 +83,11 @@ export async function startStack(modelDelayMs: number): Promise<Stack> {
     stops.push(() => bridge.close());
     const qstash = await startQStash({ port: await freePort(), redisUrl: queueStore.url, retryDelayMs: RETRY_DELAY_MS });
     stops.push(() => qstash.close());
-    const publishes = new Map<string, number>();
+    const publishedJobs: Buffer[] = [];
     const qstashProxy = await startProxy({
       target: qstash.url,
       onRequest: (method, path, body) => {
-        if (method === "POST" && path.startsWith(PUBLISH_PATH) && path.includes("/jobs/")) {
-          const place = placeOfJob(body);
-          publishes.set(place, (publishes.get(place) ?? 0) + 1);
-        }
+        if (method === "POST" && path.startsWith(PUBLISH_PATH) && path.includes("/jobs/")) publishedJobs.push(body);
       },
     });
     stops.push(() => qstashProxy.close());
@@ -118,7 +123,11 @@ export async function startStack(modelDelayMs: number): Promise<Stack> {
         return total;
       },
       flushScripts: async () => void (await stats.script("FLUSH")),
-      publishes,
+      async publishes() {
+        const counts = new Map<string, number>();
+        for (const place of await Promise.all(publishedJobs.map(placeOfJob))) counts.set(place, (counts.get(place) ?? 0) + 1);
+        return counts;
+      },
       stop,
     };
   } catch (err) {

@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { unstable_startWorker } from "wrangler";
 import { REPO_ROOT } from "../bundle/build.ts";
-import { REDIS_REST_TOKEN, type Stack } from "./stack.ts";
+import { REDIS_REST_TOKEN, TOKEN_ENCRYPTION_KEY, type Stack } from "./stack.ts";
 import * as traffic from "./traffic.ts";
 
 export interface RunningWorker {
@@ -16,6 +16,9 @@ export interface RunningWorker {
 
 /** A config of its own: without one, wrangler would read the repository's wrangler.toml and its bindings. */
 const NOOP_CONFIG = join(import.meta.dirname, "noop.wrangler.toml");
+
+// Offline like `npm run dev`: without this, miniflare fetches Request.cf and prints a stack trace when it cannot.
+process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
 
 async function start(input: Parameters<typeof unstable_startWorker>[0], port: number): Promise<RunningWorker> {
   const worker = await unstable_startWorker({
@@ -42,7 +45,7 @@ export function startParley(stack: Stack, discord: traffic.DiscordSigner, keyPre
     PUBLIC_BASE_URL: stack.gate.url,
     OPENAI_API_KEY: "bench-key",
     OPENAI_BASE_URL: stack.modelUrl,
-    TOKEN_ENCRYPTION_KEY: "M+e7RUJyulaG3rY9rqXBRhir6C14DMhIkwLQGzqqdbE=",
+    TOKEN_ENCRYPTION_KEY,
     SLACK_SIGNING_SECRET: traffic.SLACK_SIGNING_SECRET,
     SLACK_BOT_TOKEN: "xoxb-bench",
     SLACK_API_BASE_URL: stack.fakes.slack,

@@ -33,7 +33,9 @@ export function limitersFor(rt: Runtime): Limiters {
       replies: new Ratelimit({
         redis: rt.redis,
         prefix: rateLimitPrefix(s.REDIS_KEY_PREFIX, "reply"),
-        limiter: Ratelimit.slidingWindow(s.RATE_LIMIT_REPLIES, `${s.RATE_LIMIT_WINDOW_SECONDS} s`),
+        // Fixed, not sliding: a sliding window reads the previous window's count too (two more commands per
+        // answer); the price is that a person can get up to twice the limit across a window boundary.
+        limiter: Ratelimit.fixedWindow(s.RATE_LIMIT_REPLIES, `${s.RATE_LIMIT_WINDOW_SECONDS} s`),
         timeout: LIMIT_TIMEOUT_MS,
       }),
       judge: new Ratelimit({

@@ -95,8 +95,8 @@ describe("the per-person reply rate limit", () => {
     await mentionAndWait(channel, "UPAUSE", "two", shortEnv);
     expect(await postedTexts(channel)).toHaveLength(2);
     expect((await postedTexts(channel))[1]).toBe(RATE_LIMIT_NOTICE);
-    // A sliding window forgets the previous window's answers gradually: two windows clear it.
-    await settle(2 * SHORT_WINDOW_SECONDS * 1000 + 500);
+    // Windows are fixed: the count starts again at the next boundary, at most one window from now.
+    await settle(SHORT_WINDOW_SECONDS * 1000 + 500);
     await mentionAndWait(channel, "UPAUSE", "three", shortEnv);
     const posts = await postedTexts(channel);
     expect(posts).toHaveLength(3);
