@@ -2,7 +2,8 @@
  * @module
  * The `memory` job, published once after each posted answer: extract facts about the people of the latest exchange
  * and merge them into what is known (MEMORY_ENABLED), then fold the oldest messages into the running summary when
- * the conversation outgrows the prompt budget (SUMMARY_ENABLED). It runs in the conversation's flow-control lane,
+ * the conversation outgrows the prompt budget (SUMMARY_ENABLED); and, first, index the conversation's latest
+ * passages for recall in later conversations (./recall/index-conversation.ts, when recall is on). It runs in the conversation's flow-control lane,
  * so it never races the conversation's replies. A "forget me" elsewhere can race it: facts are refused by the
  * forget mark inside the merge script, and a summary folded meanwhile is erased again (`eraseIfForgotten`).
  */
@@ -18,6 +19,7 @@ import { MessageEraser } from "./erase-messages.ts";
 import { factStoreFor } from "./facts-for.ts";
 import { messagesToFold, summaryMaxTokens } from "./fold.ts";
 import { peopleIn } from "./people.ts";
+import { indexConversation } from "./recall/index-conversation.ts";
 import { isBot, latestExchange, messageRecords } from "./transcript.ts";
 import { placeVisibility } from "./visibility.ts";
 
@@ -34,9 +36,11 @@ export async function runMemoryJob(rt: Runtime, job: Job, replier: Pick<Replier,
     rt.log.info("memory_job_ended", { ...where, outcome: "conversation_gone" });
     return "conversation_gone";
   }
+  // Before the fold: the messages it takes out of the log are indexed already.
+  const passages = await indexConversation(rt, job, state, replier);
   const facts = rt.settings.MEMORY_ENABLED ? await rememberFacts(rt, job, state, replier) : 0;
   const folded = rt.settings.SUMMARY_ENABLED ? await foldIntoSummary(rt, job, state) : 0;
-  rt.log.info("memory_job_ended", { ...where, outcome: "remembered", facts, folded });
+  rt.log.info("memory_job_ended", { ...where, outcome: "remembered", facts, folded, passages });
   return "remembered";
 }
 

@@ -1,11 +1,11 @@
 /**
  * @module
  * What the reply job calls before generating: one Vector query with the trigger and its previous turn, filtered
- * to what this place may recall, then the selection and the prompt note. Recall only adds to an answer: when
+ * to what this place may recall, then the selection for the prompt's data block. Recall only adds to an answer: when
  * Vector fails, the answer goes out without it (the caller logs `recall_failed`).
  */
 import type { RecallIndex, SearchMode } from "./client.ts";
-import { recallNote, type RecalledPassage } from "./format.ts";
+import type { RecalledPassage } from "./format.ts";
 import { selectRecalled, type SelectOptions } from "./select.ts";
 
 /** Hits asked for: more than fit the budget, so that the threshold and the window still leave enough. */
@@ -27,16 +27,16 @@ export interface RecallRequest extends Omit<SelectOptions, "minScore"> {
 }
 
 export type Recalled =
-  | { outcome: "recalled" | "nothing"; note: string | null; passages: RecalledPassage[]; malformed: number }
-  | { outcome: "unavailable"; note: null; passages: []; error: string };
+  | { outcome: "recalled" | "nothing"; passages: RecalledPassage[]; malformed: number }
+  | { outcome: "unavailable"; passages: []; error: string };
 
 export async function recallForAnswer(index: RecallIndex, req: RecallRequest): Promise<Recalled> {
   let found;
   try {
     found = await index.search(req.namespace, { text: req.queryText, filter: req.filter, topK: RECALL_TOP_K, mode: req.mode });
   } catch (err) {
-    return { outcome: "unavailable", note: null, passages: [], error: err instanceof Error ? err.name : "unknown" };
+    return { outcome: "unavailable", passages: [], error: err instanceof Error ? err.name : "unknown" };
   }
   const passages = selectRecalled(found.hits, { ...req, minScore: req.minScore ?? RECALL_MIN_SCORE });
-  return { outcome: passages.length > 0 ? "recalled" : "nothing", note: recallNote(passages), passages, malformed: found.malformed };
+  return { outcome: passages.length > 0 ? "recalled" : "nothing", passages, malformed: found.malformed };
 }
