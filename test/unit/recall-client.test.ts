@@ -109,6 +109,25 @@ describe("one answer's recall", () => {
     expect(lines).toContain(new Date(NOW - 3 * DAY).toISOString().slice(0, 10));
   });
 
+  it("recalls the passage that stands out in a place with only two alike, and nothing for a question they share no word with", async () => {
+    const small: ConversationKey = { platform: "slack", tenant: "T-small", channel: "C1" };
+    await remember(small, "public", "c-codename", [["UANA", "we decided the release codename is kumquat"]]);
+    await remember(small, "public", "c-party", [["UBOB", "we decided the release party is on Friday"]]);
+    const ask = (queryText: string) =>
+      recallForAnswer(index, {
+        namespace: recallNamespace(PREFIX, small),
+        filter: recallFilter(small, "public"),
+        queryText,
+        now: NOW,
+        window: { conversationId: "c-now", since: NOW },
+        maxTokens: 600,
+      });
+    expect((await ask("UCYD: what did we decide for the release codename?")).passages.map((p) => p.text)).toEqual([
+      "UANA: we decided the release codename is kumquat",
+    ]);
+    expect((await ask("UCYD: how was your weekend hiking trip?")).passages).toEqual([]);
+  });
+
   it("is skipped, not failed, when Vector refuses the request", async () => {
     const refused = new RecallIndex({ url: server.url, token: "wrong-token" });
     const result = await recallForAnswer(refused, {
