@@ -12,6 +12,7 @@ import { using } from "../errors.ts";
 import { conversationKeys, forgottenKey } from "../keys.ts";
 import type { ExtractedFact } from "../llm/extract-facts.ts";
 import { jobLogFields } from "../log-ids.ts";
+import { errorMessage } from "../log.ts";
 import type { Replier } from "../pipeline.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
@@ -36,9 +37,18 @@ export async function runMemoryJob(rt: Runtime, job: Job, replier: Pick<Replier,
     rt.log.info("memory_job_ended", { ...where, outcome: "conversation_gone" });
     return "conversation_gone";
   }
-  // Before the fold: the messages it takes out of the log are indexed already.
-  const passages = await indexConversation(rt, job, state, replier);
+  // Before the fold, which takes messages out of the log. When Vector fails, the facts are still learned, and the
+  // fold waits for QStash's retry, which indexes again (the facts' merge keeps a restated fact once).
+  const indexed = await indexConversation(rt, job, state, replier).then(
+    (passages) => ({ passages }),
+    (error: unknown) => ({ passages: 0, error }),
+  );
   const facts = rt.settings.MEMORY_ENABLED ? await rememberFacts(rt, job, state, replier) : 0;
+  if ("error" in indexed) {
+    rt.log.warn("recall_index_failed", { ...where, facts, error: errorMessage(indexed.error) });
+    throw indexed.error;
+  }
+  const { passages } = indexed;
   const folded = rt.settings.SUMMARY_ENABLED ? await foldIntoSummary(rt, job, state) : 0;
   rt.log.info("memory_job_ended", { ...where, outcome: "remembered", facts, folded, passages });
   return "remembered";

@@ -14,7 +14,7 @@ import { FORGET_CONFIRMATION } from "../../lib/memory/forget.ts";
 import { RecallIndex } from "../../lib/memory/recall/client.ts";
 import { recallNamespace } from "../../lib/memory/recall/namespace.ts";
 import type { Passage } from "../../lib/memory/recall/passage.ts";
-import { replyPrompt } from "../support/memory.ts";
+import { replyPrompt, storedFacts } from "../support/memory.ts";
 import { prodTimingSuite } from "../support/prod-timing.ts";
 import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
@@ -31,6 +31,15 @@ const DAY_MS = 86_400_000;
 const index = new RecallIndex(VECTOR);
 
 pumpJobsDuringSuite(kit.env, SUITE);
+
+/** A bot whose Vector index refuses it (a wrong token), with facts on. */
+const DOWN_SUITE = "recalldown";
+const down = prodTimingSuite(DOWN_SUITE, {
+  MEMORY_ENABLED: "true",
+  UPSTASH_VECTOR_REST_URL: VECTOR.url,
+  UPSTASH_VECTOR_REST_TOKEN: "not-the-vector-token",
+});
+pumpJobsDuringSuite(down.env, DOWN_SUITE);
 
 type Place = { team: string; channel: string };
 
@@ -131,5 +140,17 @@ describe("recall across time", () => {
     const left = await texts();
     expect(left).not.toContain(`stale-${place.id}`);
     expect(left).toContain(`fresh-${place.id}`);
+  });
+
+  it("still answers, and still learns facts, when Vector refuses every request; the memory job is retried for the passages", async () => {
+    const place = newSlackPlace("RCD");
+    const event = slackMessageEvent({ ...place, user: "URUNNER", text: `<@${BOT_USER_ID}> I'm training for a marathon in April. down-${place.id}`, ts: distinctSlackTs() });
+    expect((await callWorker(down.env, await signedSlackRequest(event.body))).status).toBe(200);
+    expect((await down.deliveriesSettled()).deliveries).toMatchObject([
+      { path: `/t/${DOWN_SUITE}/jobs/reply`, status: 200, outcome: "done" },
+      { path: `/t/${DOWN_SUITE}/jobs/memory`, status: 500, outcome: "retry" },
+    ]);
+    expect(await slackPosts(place.channel)).toHaveLength(1);
+    expect(await storedFacts(down.redis, `t-${DOWN_SUITE}`, { platform: "slack", tenant: place.team }, "URUNNER")).toContain("marathon");
   });
 });
