@@ -3,7 +3,8 @@
  * `npm run dev`: the whole local stack on real parts. redis-server (its own, unless REDIS_URL is given), the Upstash
  * REST bridge, the QStash stand-in, the Upstash Vector stand-in (recall), the local model, the Slack, Discord and
  * Twilio fakes, the fake Discord Gateway, the simulator page and `wrangler dev`. Prints what runs where (with the
- * admin token), then one line per decision and per answer. Ctrl-C stops everything it started. `npm run dev -- --help` lists the settings.
+ * admin token), then one line per decision and per answer. Ctrl-C stops everything it started.
+ * `npm run dev -- --help` lists the settings.
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";

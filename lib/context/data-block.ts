@@ -1,10 +1,10 @@
 /**
  * @module
- * The prompt's data block: what people wrote or what was derived from it, other than the conversation's turns
- * (the running summary, what the bot remembers about people with their display names, and later recalled
- * passages of earlier conversations), in a message of its own between two marker lines, one JSON object per line. The system message holds
- * only Parley's instructions and declares the block untrusted data. JSON keeps every text inside its string, so a
- * newline cannot start a line that poses as a role or a heading, and `<`, `>`, `&` and the Unicode line
+ * The prompt's data block: what people wrote or what was derived from it, other than the conversation's turns (the
+ * running summary, what the bot remembers about people with their display names, and the passages recalled
+ * from earlier conversations), in a message of its own between two marker lines, one JSON object per line. The system
+ * message holds only Parley's instructions and declares the block untrusted data. JSON keeps every text inside its
+ * string, so a newline cannot start a line that poses as a role or a heading, and `<`, `>`, `&` and the Unicode line
  * separators are escaped as well, so no text can close the block or open another one.
  */
 

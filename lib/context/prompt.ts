@@ -1,9 +1,9 @@
 /**
  * @module
  * Builds the chat prompt for one answer under a token budget: the system message (Parley's instructions only:
- * persona, name, date, the platform's notes), the data block (./data-block.ts: the summary, what is remembered
- * about people and passages recalled from earlier conversations, declared untrusted), the conversation as chat turns, the current message last. Oldest messages go
- * first when it does not fit.
+ * persona, name, date, the platform's notes), the data block (./data-block.ts: the summary, what is remembered about
+ * people and passages recalled from earlier conversations, declared untrusted), the conversation as chat turns, the
+ * current message last. Oldest messages go first when it does not fit.
  */
 import type { StoredMessage } from "../conversation/types.ts";
 import type { ChatMessage } from "./chat-message.ts";

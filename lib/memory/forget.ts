@@ -2,9 +2,9 @@
  * @module
  * "Forget me": a trigger message that is nothing but that (after the bot's name or mention) and addressed the bot
  * (a mention, a DM, a command, any SMS) makes the bot forget everything it holds about the person in the tenant:
- * their facts, whatever their visibility, in every live conversation their messages, the bot's answers that
- * may retell them, the running summaries and the stored prompts (./erase-messages.ts), and the recall passages
- * with their messages or of the conversation where they asked (./recall). Only then does the bot confirm. A mark keeps a
+ * their facts, whatever their visibility, and in every live conversation their messages, the bot's answers that
+ * may retell them, the running summaries and the stored prompts (./erase-messages.ts); and the recall passages with
+ * their messages or of the conversation where they asked (./recall/filters.ts). Only then does the bot confirm. A mark keeps a
  * memory job that was already running from writing facts back (./fact-store.ts). What stays: README "Data kept".
  */
 import { isResetRequest } from "../conversation/reset.ts";
