@@ -3,11 +3,11 @@
  * Recall across time, end to end on the local stack: the memory job indexes a conversation's passages in the
  * Upstash Vector stand-in, the conversation expires (the production-timing kit ages its Redis keys by days), and a
  * later answer in the same channel gets the passage in its prompt's data block; never an answer in another
- * channel, in another tenant, or after the person asked to be forgotten. The cron deletes passages past retention.
+ * channel, in another tenant, or after the person asked to be forgotten. The cron deletes passages past retention,
+ * and a Vector that refuses every request stops neither the answers nor the facts.
  */
 import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
-import { inject } from "vitest";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import app from "../../functions/index.ts";
 import { DATA_BLOCK_OPEN } from "../../lib/context/data-block.ts";
 import { FORGET_CONFIRMATION } from "../../lib/memory/forget.ts";
