@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { PORT_SETTINGS } from "./stack-ports.ts";
 
 /** The environment variables that reach the Worker even when `.dev.vars` does not name them. */
-const WORKER_SETTING = /^(DISCORD|SLACK|TWILIO|OPENAI|BOT|QSTASH|UPSTASH)_/;
+const WORKER_SETTING = /^(DISCORD|SLACK|TWILIO|OPENAI|BOT|QSTASH|UPSTASH|RECALL)_/;
 
 export function parseDotenv(text: string): Map<string, string> {
   const vars = new Map<string, string>();

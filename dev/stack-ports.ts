@@ -10,6 +10,7 @@ export const STACK_PORTS = {
   inspector: { setting: "INSPECTOR_PORT", fallback: 9229, what: "wrangler's debugger (inspector)" },
   redisRest: { setting: "REDIS_REST_PORT", fallback: 8079, what: "the Upstash Redis REST bridge" },
   qstash: { setting: "QSTASH_PORT", fallback: 8080, what: "the QStash stand-in" },
+  vector: { setting: "VECTOR_PORT", fallback: 8095, what: "the Upstash Vector stand-in" },
   model: { setting: "LOCAL_MODEL_PORT", fallback: 8090, what: "the local model" },
   slack: { setting: "SLACK_FAKE_PORT", fallback: 8091, what: "the Slack fake" },
   discord: { setting: "DISCORD_FAKE_PORT", fallback: 8092, what: "the Discord fake" },

@@ -1,9 +1,10 @@
 /**
  * @module
  * `npm run dev`: the whole local stack on real parts. redis-server (its own, unless REDIS_URL is given), the Upstash
- * REST bridge, the QStash stand-in, the local model, the Slack, Discord and Twilio fakes, the fake Discord Gateway,
- * the simulator page and `wrangler dev`. Prints what runs where (with the admin token), then one line per decision
- * and per answer. Ctrl-C stops everything it started. `npm run dev -- --help` lists the settings.
+ * REST bridge, the QStash stand-in, the Upstash Vector stand-in (recall), the local model, the Slack, Discord and
+ * Twilio fakes, the fake Discord Gateway, the simulator page and `wrangler dev`. Prints what runs where (with the
+ * admin token), then one line per decision and per answer. Ctrl-C stops everything it started.
+ * `npm run dev -- --help` lists the settings.
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -24,6 +25,7 @@ import { STACK_PORTS, stackPorts } from "./stack-ports.ts";
 import { startupTable } from "./startup-table.ts";
 import { logLineJson, routeConsoleLogLines, terminalLine } from "./terminal-lines.ts";
 import { startRedisBridge } from "./upstash-redis/server.ts";
+import { DEV_VECTOR_TOKEN, startVectorStandIn } from "./upstash-vector/server.ts";
 import { startWranglerDev } from "./wrangler-dev.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -32,7 +34,7 @@ export const DEV_COMMAND = defineCommand({
   name: "npm run dev",
   summary:
     "Starts the whole stack on local stand-ins (no accounts, no network): the Worker in wrangler dev, a private " +
-    "redis-server, the Upstash REST bridge, QStash, a local model, the Slack, Discord and Twilio fakes and the " +
+    "redis-server, the Upstash REST bridge, QStash, Upstash Vector, a local model, the Slack, Discord and Twilio fakes and the " +
     "simulator page. Worker settings come from .dev.vars (created from .dev.vars.example); an environment " +
     "variable of the same name overrides one.",
   options: {
@@ -86,6 +88,9 @@ async function main(): Promise<void> {
   };
   follow("UPSTASH_REDIS_REST_URL", local(ports.redisRest));
   follow("QSTASH_URL", local(ports.qstash));
+  follow("UPSTASH_VECTOR_REST_URL", local(ports.vector));
+  // A .dev.vars from before recall: the stand-in's token, unless the index is a real one (its token is the person's).
+  if (isLocal("UPSTASH_VECTOR_REST_URL") && !vars.get("UPSTASH_VECTOR_REST_TOKEN")) vars.set("UPSTASH_VECTOR_REST_TOKEN", DEV_VECTOR_TOKEN);
   follow("PUBLIC_BASE_URL", local(ports.worker));
   // A real key without a base URL means OpenAI itself, not the local model.
   if (process.env.OPENAI_API_KEY && !process.env.OPENAI_BASE_URL && isLocal("OPENAI_BASE_URL")) vars.delete("OPENAI_BASE_URL");
@@ -102,6 +107,8 @@ async function main(): Promise<void> {
   stops.push(() => bridge.close());
   const qstash = await startQStash({ port: ports.qstash, redisUrl, token: vars.get("QSTASH_TOKEN") });
   stops.push(() => qstash.close());
+  const vector = await startVectorStandIn({ port: ports.vector, redisUrl, token: vars.get("UPSTASH_VECTOR_REST_TOKEN") });
+  stops.push(() => vector.close());
   const model = await startLocalModel({ port: ports.model });
   stops.push(() => model.close());
   const slack = await startSlackFake({ port: ports.slack });

@@ -23,6 +23,7 @@ export function startupTable({ ports, redisUrl, gatewayUrl, adminToken, mode }: 
     `  Redis             ${redisUrl}`,
     `  Upstash REST      ${local(ports.redisRest)}`,
     `  QStash            ${local(ports.qstash)}`,
+    `  Upstash Vector    ${local(ports.vector)}   (recall: a hybrid index with local models)`,
     `  Local model       ${local(ports.model)}/v1`,
     `  Slack API fake    ${local(ports.slack)}/api`,
     `  Discord API fake  ${local(ports.discord)}/api/v10`,

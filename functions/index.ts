@@ -7,6 +7,8 @@ import { bodyLimit } from "hono/body-limit";
 import { ConfigError } from "../lib/config.ts";
 import { DependencyUnavailable } from "../lib/errors.ts";
 import { errorMessage, logger } from "../lib/log.ts";
+import { sweepRecallRetention } from "../lib/memory/recall/sweep-cron.ts";
+import { runtimeFor } from "../lib/runtime.ts";
 import { admin } from "./admin.ts";
 import { discord } from "./discord.ts";
 import { wakeDiscordGateway } from "./discord-gateway.ts";
@@ -50,6 +52,12 @@ export { DiscordGateway } from "./discord-gateway.ts";
 
 export default {
   fetch: app.fetch,
-  /** The cron trigger: brings the Discord Gateway connection back after an eviction (a no-op without a bot token). */
-  scheduled: (_controller, env, ctx) => ctx.waitUntil(wakeDiscordGateway(env)),
+  /**
+   * The cron trigger: brings the Discord Gateway connection back after an eviction (a no-op without a bot token),
+   * and deletes recall passages past RECALL_RETENTION_DAYS (a no-op with recall off).
+   */
+  scheduled: (_controller, env, ctx) => {
+    ctx.waitUntil(wakeDiscordGateway(env));
+    ctx.waitUntil((async () => sweepRecallRetention(runtimeFor(env)))());
+  },
 } satisfies ExportedHandler<Record<string, unknown>>;

@@ -118,6 +118,13 @@ export const settingsSchema = z.object({
   /** Facts expire this long after the person's last new fact. */
   FACTS_TTL_DAYS: z.coerce.number().int().min(1).default(90),
 
+  /** Recall of earlier conversations by meaning (Upstash Vector); on only when the index below is set too. */
+  RECALL_ENABLED: flag(true),
+  UPSTASH_VECTOR_REST_URL: optionalText.pipe(url.optional()),
+  UPSTASH_VECTOR_REST_TOKEN: optionalText,
+  /** Passages older than this are deleted by the cron (Upstash Vector has no TTL). */
+  RECALL_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
+
   /** Answers one person gets per window (checked in the job, before the model is called). */
   RATE_LIMIT_REPLIES: z.coerce.number().int().min(1).default(10),
   RATE_LIMIT_WINDOW_SECONDS: seconds(60),
@@ -159,6 +166,12 @@ export function parseSettings(env: Record<string, unknown>): Settings {
     return { name, problem: missing ? "is not set" : "is malformed (" + issue.message.toLowerCase() + ")" };
   });
   throw new ConfigError(problems);
+}
+
+/** The Vector index recall uses, or null when recall is off or has no index to use. */
+export function recallIndexSettings(s: Settings): { url: string; token: string } | null {
+  if (!s.RECALL_ENABLED || !s.UPSTASH_VECTOR_REST_URL || !s.UPSTASH_VECTOR_REST_TOKEN) return null;
+  return { url: s.UPSTASH_VECTOR_REST_URL, token: s.UPSTASH_VECTOR_REST_TOKEN };
 }
 
 export function enabledPlatforms(s: Settings): EnabledPlatforms {

@@ -21,6 +21,7 @@
  * | `limit:judge:<place>:…` | @upstash/ratelimit | judge calls per conversation per minute | the window |
  * | `limit:admin:<client IP>:…` | @upstash/ratelimit | failed admin-view attempts per address | the window |
  * | `limit:told:<person>` | string | the person was told they hit the rate limit | the rest of the window |
+ * | `recall:sweep` | string | where the cron's retention sweep of recall passages goes on, or that a pass is done | 1 hour |
  *
  * `<place>` is `platform|tenant|channel|thread` (thread empty outside threads), `<person>` is
  * `platform|tenant|author id`.
@@ -123,4 +124,9 @@ export function rateLimitPrefix(prefix: string, limit: LimitName): string {
 /** Taken by the first job over a person's limit, so that the person is told once per window. */
 export function rateLimitNoticeKey(prefix: string, person: string): string {
   return `${prefix}:limit:told:${person}`;
+}
+
+/** The cron's retention sweep of recall passages: the last namespace it swept, or that a whole pass is done. */
+export function recallSweepKey(prefix: string): string {
+  return `${prefix}:recall:sweep`;
 }

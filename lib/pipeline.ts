@@ -20,6 +20,7 @@ import type { BotIdentity, InboundMessage, PartProgress, Visibility } from "./me
 import { errorMessage } from "./log.ts";
 import { asksToBeForgotten, FORGET_CONFIRMATION, forgetPerson } from "./memory/forget.ts";
 import { rememberedPeople } from "./memory/hooks.ts";
+import { recalledForAnswer } from "./memory/recall/answer-recall.ts";
 import { optOutsFor } from "./opt-outs.ts";
 import type { IngestOptions } from "./platforms/adapter.ts";
 import type { Job, JobKind } from "./queue/job.ts";
@@ -195,6 +196,7 @@ async function answer(
   if (!turn) return "conversation_gone";
   if (job.waitsForBurst && turn.current.id !== job.trigger.id) return "superseded";
   const remembered = await rememberedPeople(rt, job, [...turn.history, turn.current], replier);
+  const earlier = await recalledForAnswer(rt, job, state.recent, [...turn.history, turn.current], replier);
   const prompt = buildPrompt({
     persona: s.BOT_PERSONA,
     botName: job.bot.name,
@@ -203,6 +205,7 @@ async function answer(
     summary: state.summary,
     systemNotes: job.systemNotes,
     people: remembered,
+    earlier,
     history: turn.history,
     current: turn.current,
     budgetTokens: s.PROMPT_TOKEN_BUDGET,

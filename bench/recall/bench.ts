@@ -3,10 +3,9 @@
  * The measurement: index the corpus's passages, then ask every question in each search mode through Parley's
  * recall client (one query request per answer, as the reply job makes it), and print the figures.
  */
-import { countTokens } from "../../lib/context/tokens.ts";
 import { RecallIndex, RECALL_SEARCH_MODE, type SearchMode } from "../../lib/memory/recall/client.ts";
 import { quoted } from "../../lib/memory/recall/filters.ts";
-import { recallBudgetTokens, type RecalledPassage } from "../../lib/memory/recall/format.ts";
+import { recallBudgetTokens, recallTokens, type RecalledPassage } from "../../lib/memory/recall/format.ts";
 import { recallNamespace } from "../../lib/memory/recall/namespace.ts";
 import { RECALL_MIN_SCORE, recallForAnswer } from "../../lib/memory/recall/recall.ts";
 import { readLogs } from "../decision/corpus.ts";
@@ -149,7 +148,7 @@ async function answerAll(stack: BenchStack, index: RecallIndex, namespace: strin
     latencies.push(performance.now() - started);
     if (recalled.outcome === "unavailable") throw new Error(`recall failed: ${recalled.error}`);
     if (recalled.passages.some((p) => p.id === q.answer)) right++;
-    tokens += recalled.note ? countTokens(recalled.note) : 0;
+    tokens += recallTokens(recalled.passages);
   }
   const n = Math.max(1, questions.length);
   return {

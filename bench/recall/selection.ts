@@ -2,11 +2,10 @@
  * @module
  * What recall puts into prompts at a relevance threshold: how often the right passage is among the passages
  * selected, how often an answer whose right passage is missing from the index still gets something (noise), and
- * the tokens the recall note adds, under recall's share of the default prompt budget.
+ * the tokens the recalled lines add to the prompt's data block, under recall's share of the default prompt budget.
  */
-import { countTokens } from "../../lib/context/tokens.ts";
 import type { RecalledPassage } from "../../lib/memory/recall/format.ts";
-import { recallBudgetTokens, recallNote } from "../../lib/memory/recall/format.ts";
+import { recallBudgetTokens, recallTokens } from "../../lib/memory/recall/format.ts";
 import { selectRecalled } from "../../lib/memory/recall/select.ts";
 import { NO_WINDOW, type Question } from "./cases.ts";
 import { percentile } from "./metrics.ts";
@@ -33,8 +32,7 @@ export function selectionAt(minScore: number, questions: Question[], hits: Recal
   questions.forEach((q, i) => {
     const chosen = select(q, hits[i]!);
     if (chosen.some((p) => p.id === q.answer)) right++;
-    const note = recallNote(chosen);
-    tokens.push(note ? countTokens(note) : 0);
+    tokens.push(recallTokens(chosen));
     if (select(q, hitsWithoutRight[i]!).length > 0) noise++;
   });
   const share = (n: number) => Math.round((n / Math.max(1, questions.length)) * 1000) / 1000;

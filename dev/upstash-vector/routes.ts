@@ -52,7 +52,8 @@ export async function handleRequest(ctx: CommandContext, opts: RouteOptions, req
   } catch (err) {
     if (err instanceof VectorError) {
       if (err.status >= 500) logger.error("vector_request_failed", { path: url.pathname, status: err.status, error: err.message });
-      else logger.warn("vector_request_refused", { path: url.pathname, method: req.method, status: err.status, error: err.message });
+      // A 404 is a namespace nobody wrote to yet: every new tenant's first recall, which Parley reads as empty.
+      else (err.status === 404 ? logger.info : logger.warn)("vector_request_refused", { path: url.pathname, method: req.method, status: err.status, error: err.message });
       return send(res, err.status, { error: err.message, status: err.status });
     }
     logger.error("vector_request_failed", { path: url.pathname, error: errorMessage(err) });

@@ -1,13 +1,13 @@
 /**
  * @module
  * Builds the chat prompt for one answer under a token budget: the system message (Parley's instructions only:
- * persona, name, date, the platform's notes), the data block (./data-block.ts: the summary and what is remembered
- * about people, declared untrusted), the conversation as chat turns, the current message last. Oldest messages go
- * first when it does not fit.
+ * persona, name, date, the platform's notes), the data block (./data-block.ts: the summary, what is remembered about
+ * people and passages recalled from earlier conversations, declared untrusted), the conversation as chat turns, the
+ * current message last. Oldest messages go first when it does not fit.
  */
 import type { StoredMessage } from "../conversation/types.ts";
 import type { ChatMessage } from "./chat-message.ts";
-import { dataBlock, dataLine, DATA_BLOCK_DECLARATION, type DataRecord } from "./data-block.ts";
+import { dataBlock, dataLine, DATA_BLOCK_DECLARATION, type DataRecord, type EarlierRecord } from "./data-block.ts";
 import { shortenToTokens } from "./shorten.ts";
 import { mergeTurns, MERGED_TURN_SEPARATOR, severalHumans, toTurn, type TurnOptions } from "./turns.ts";
 import { countPromptTokens, countTokens, MESSAGE_OVERHEAD_TOKENS } from "./tokens.ts";
@@ -23,6 +23,8 @@ export interface PromptInput {
   summary?: string;
   /** What is remembered about the people of the conversation (facts oldest first): data, in the data block. */
   people?: { name: string; facts: string[] }[];
+  /** Passages recalled from earlier conversations, oldest first, already within recall's share: data, last in the block. */
+  earlier?: EarlierRecord[];
   history: StoredMessage[]; // oldest first, WITHOUT the current message
   current: StoredMessage; // always kept, always last
   budgetTokens: number; // the whole prompt must fit, overheads included
@@ -113,6 +115,7 @@ function dataRecords(input: PromptInput): DataRecord[] {
   return [
     ...(input.summary ? [{ summary: input.summary }] : []),
     ...(input.people ?? []).filter((p) => p.facts.length > 0).map((p) => ({ person: p.name, facts: p.facts })),
+    ...(input.earlier ?? []),
   ];
 }
 
@@ -133,6 +136,7 @@ function fitData(records: DataRecord[], room: number): { message: ChatMessage; t
 
 /** The record as it is, then ever smaller versions of it, down to the smallest worth showing. */
 function smallerVersions(record: DataRecord): DataRecord[] {
+  if ("earlier" in record) return [record];
   if ("summary" in record) {
     const versions: DataRecord[] = [record];
     for (let tokens = Math.floor(countTokens(record.summary) * 0.75); tokens >= MIN_USEFUL_TOKENS; tokens = Math.floor(tokens * 0.75)) {

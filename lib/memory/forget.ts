@@ -3,7 +3,8 @@
  * "Forget me": a trigger message that is nothing but that (after the bot's name or mention) and addressed the bot
  * (a mention, a DM, a command, any SMS) makes the bot forget everything it holds about the person in the tenant:
  * their facts, whatever their visibility, and in every live conversation their messages, the bot's answers that
- * may retell them, the running summaries and the stored prompts (./erase-messages.ts). Only then does the bot confirm. A mark keeps a
+ * may retell them, the running summaries and the stored prompts (./erase-messages.ts); and the recall passages with
+ * their messages or of the conversation where they asked (./recall/filters.ts). Only then does the bot confirm. A mark keeps a
  * memory job that was already running from writing facts back (./fact-store.ts). What stays: README "Data kept".
  */
 import { isResetRequest } from "../conversation/reset.ts";
@@ -17,6 +18,9 @@ import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
 import { MessageEraser } from "./erase-messages.ts";
 import { factStoreFor } from "./facts-for.ts";
+import { forgetFilter } from "./recall/filters.ts";
+import { recallIndexFor } from "./recall/index-for.ts";
+import { recallNamespace } from "./recall/namespace.ts";
 
 /** Whole-message phrases; the reset matcher already knows how to compare a bare phrase after the bot's name. */
 export const FORGET_PHRASES = ["forget me", "forget about me"];
@@ -45,7 +49,15 @@ export async function forgetPerson(rt: Runtime, job: Job): Promise<void> {
   const erasure = { personId: job.trigger.authorId, through: job.trigger.ts, keep: job.trigger.id };
   await using("redis", () => factStoreFor(rt).forget(job.key, erasure.personId, erasure.through));
   const erased = await using("redis", () => eraserFor(rt).eraseEverywhere(job.key, erasure));
-  rt.log.info("person_forgotten", { ...(await jobLogFields(rt, job)), ...erased });
+  const passages = await forgetPassages(rt, job);
+  rt.log.info("person_forgotten", { ...(await jobLogFields(rt, job)), ...erased, passages });
+}
+
+/** The person's recall passages in the tenant, by metadata filter (one request); a Vector failure retries the job. */
+async function forgetPassages(rt: Runtime, job: Job): Promise<number> {
+  const index = recallIndexFor(rt);
+  if (!index) return 0;
+  return index.deleteWhere(recallNamespace(rt.settings.REDIS_KEY_PREFIX, job.key), forgetFilter(job.trigger.authorId, job.conversationId));
 }
 
 /**

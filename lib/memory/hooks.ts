@@ -3,6 +3,7 @@
  * Where memory meets the reply job: what is remembered about the conversation's people, as far as the place may
  * see it, before generating; and the one `memory` job published after the answer is posted.
  */
+import { recallIndexSettings } from "../config.ts";
 import type { StoredMessage } from "../conversation/types.ts";
 import type { Replier } from "../pipeline.ts";
 import type { Job } from "../queue/job.ts";
@@ -28,7 +29,7 @@ export async function rememberedPeople(
 
 /** At most one extra job per answer. The answer is already out, so a failed publish is logged, never thrown. */
 export async function publishMemoryJob(rt: Runtime, job: Job): Promise<void> {
-  if (!rt.settings.MEMORY_ENABLED && !rt.settings.SUMMARY_ENABLED) return;
+  if (!rt.settings.MEMORY_ENABLED && !rt.settings.SUMMARY_ENABLED && !recallIndexSettings(rt.settings)) return;
   try {
     await rt.queue.publish("memory", job);
   } catch (err) {

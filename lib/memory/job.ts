@@ -2,15 +2,18 @@
  * @module
  * The `memory` job, published once after each posted answer: extract facts about the people of the latest exchange
  * and merge them into what is known (MEMORY_ENABLED), then fold the oldest messages into the running summary when
- * the conversation outgrows the prompt budget (SUMMARY_ENABLED). It runs in the conversation's flow-control lane,
- * so it never races the conversation's replies. A "forget me" elsewhere can race it: facts are refused by the
- * forget mark inside the merge script, and a summary folded meanwhile is erased again (`eraseIfForgotten`).
+ * the conversation outgrows the prompt budget (SUMMARY_ENABLED); and, first, index the conversation's latest
+ * passages for recall in later conversations (./recall/index-conversation.ts, when recall is on). It runs in the
+ * conversation's flow-control lane, so it never races the conversation's replies. A "forget me" elsewhere can race
+ * it: facts are refused by the forget mark inside the merge script, and a summary folded meanwhile is erased again
+ * (`eraseIfForgotten`).
  */
 import type { ConversationState, StoredMessage } from "../conversation/types.ts";
 import { using } from "../errors.ts";
 import { conversationKeys, forgottenKey } from "../keys.ts";
 import type { ExtractedFact } from "../llm/extract-facts.ts";
 import { jobLogFields } from "../log-ids.ts";
+import { errorMessage } from "../log.ts";
 import type { Replier } from "../pipeline.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
@@ -18,6 +21,7 @@ import { MessageEraser } from "./erase-messages.ts";
 import { factStoreFor } from "./facts-for.ts";
 import { messagesToFold, summaryMaxTokens } from "./fold.ts";
 import { peopleIn } from "./people.ts";
+import { indexConversation } from "./recall/index-conversation.ts";
 import { isBot, latestExchange, messageRecords } from "./transcript.ts";
 import { placeVisibility } from "./visibility.ts";
 
@@ -34,9 +38,20 @@ export async function runMemoryJob(rt: Runtime, job: Job, replier: Pick<Replier,
     rt.log.info("memory_job_ended", { ...where, outcome: "conversation_gone" });
     return "conversation_gone";
   }
+  // Before the fold, which takes messages out of the log. When Vector fails, the facts are still learned, and the
+  // fold waits for QStash's retry, which indexes again (the facts' merge keeps a restated fact once).
+  const indexed = await indexConversation(rt, job, state, replier).then(
+    (passages) => ({ passages }),
+    (error: unknown) => ({ passages: 0, error }),
+  );
   const facts = rt.settings.MEMORY_ENABLED ? await rememberFacts(rt, job, state, replier) : 0;
+  if ("error" in indexed) {
+    rt.log.warn("recall_index_failed", { ...where, facts, error: errorMessage(indexed.error) });
+    throw indexed.error;
+  }
+  const { passages } = indexed;
   const folded = rt.settings.SUMMARY_ENABLED ? await foldIntoSummary(rt, job, state) : 0;
-  rt.log.info("memory_job_ended", { ...where, outcome: "remembered", facts, folded });
+  rt.log.info("memory_job_ended", { ...where, outcome: "remembered", facts, folded, passages });
   return "remembered";
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, enabledPlatforms, parseSettings } from "../../lib/config.ts";
+import { ConfigError, enabledPlatforms, parseSettings, recallIndexSettings } from "../../lib/config.ts";
 import { MINIMAL_SETTINGS } from "../support/settings.ts";
 
 const minimal = MINIMAL_SETTINGS;
@@ -67,5 +67,14 @@ describe("settings", () => {
     const s = parseSettings({ ...minimal, USE_LLM_JUDGE: "true", BOT_ALIASES: " pb , parley bot ,," });
     expect(s.USE_LLM_JUDGE).toBe(true);
     expect(s.BOT_ALIASES).toEqual(["pb", "parley bot"]);
+  });
+
+  it("turns recall on only with an index to use, and off with RECALL_ENABLED=false", () => {
+    const index = { UPSTASH_VECTOR_REST_URL: "https://parley-vector.upstash.io/", UPSTASH_VECTOR_REST_TOKEN: "vector-token" };
+    expect(recallIndexSettings(parseSettings(minimal))).toBeNull();
+    expect(recallIndexSettings(parseSettings({ ...minimal, UPSTASH_VECTOR_REST_URL: "", UPSTASH_VECTOR_REST_TOKEN: "" }))).toBeNull();
+    expect(recallIndexSettings(parseSettings({ ...minimal, ...index }))).toEqual({ url: "https://parley-vector.upstash.io", token: "vector-token" });
+    expect(recallIndexSettings(parseSettings({ ...minimal, ...index, RECALL_ENABLED: "false" }))).toBeNull();
+    expect(parseSettings(minimal).RECALL_RETENTION_DAYS).toBe(90);
   });
 });

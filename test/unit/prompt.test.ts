@@ -56,6 +56,21 @@ describe("the prompt's shape", () => {
     ]);
   });
 
+  it("puts recalled passages last in the data block, and gives them up before the summary when room runs out", () => {
+    const earlier = [{ date: "2025-02-20 14:00", earlier: "Bob: the release codename is Tangerine" }];
+    const roomy = buildPrompt(input([], msg("alice", "what was the codename?"), { summary: "Alice asked about the release.", earlier }));
+    expect(roomy.messages[1]!.content.split("\n")).toEqual([
+      DATA_BLOCK_OPEN,
+      '{"summary":"Alice asked about the release."}',
+      '{"date":"2025-02-20 14:00","earlier":"Bob: the release codename is Tangerine"}',
+      DATA_BLOCK_CLOSE,
+    ]);
+    const summaryOnly = buildPrompt(input([], msg("alice", "what was the codename?"), { summary: "Alice asked about the release." }));
+    const tight = buildPrompt(input([], msg("alice", "what was the codename?"), { summary: "Alice asked about the release.", earlier, budgetTokens: summaryOnly.tokens + 96 }));
+    expect(tight.messages[1]!.content).toContain("Alice asked about the release.");
+    expect(tight.messages[1]!.content).not.toContain("Tangerine");
+  });
+
   it("has neither a data block nor its declaration when there is nothing to remember", () => {
     const p = buildPrompt(input([], msg("alice", "hi")));
     expect(p.messages.map((m) => m.role)).toEqual(["system", "user"]);

@@ -17,6 +17,7 @@ import { forgetFilter, recallFilter } from "../../lib/memory/recall/filters.ts";
 import { recallNamespace } from "../../lib/memory/recall/namespace.ts";
 import type { Visibility } from "../../lib/memory/recall/passage.ts";
 import { recallForAnswer } from "../../lib/memory/recall/recall.ts";
+import { recallEntry } from "../../lib/memory/recall/format.ts";
 import { retentionCutoff, sweepExpiredPassages } from "../../lib/memory/recall/retention.ts";
 
 const DAY = 86_400_000;
@@ -90,7 +91,7 @@ describe("what a place recalls", () => {
 });
 
 describe("one answer's recall", () => {
-  it("costs one Vector request and gives a dated note with the recalled passage", async () => {
+  it("costs one Vector request and gives the recalled passage, dated", async () => {
     const before = requests.length;
     const result = await recallForAnswer(index, {
       namespace: recallNamespace(PREFIX, T1_PUBLIC),
@@ -103,8 +104,28 @@ describe("one answer's recall", () => {
     });
     expect(requests.length - before).toBe(1);
     expect(result.outcome).toBe("recalled");
-    expect(result.note).toContain('"said":"UANA: we decided the release ships on Friday after QA"');
-    expect(result.note).toContain(new Date(NOW - 3 * DAY).toISOString().slice(0, 10));
+    const lines = result.passages.map(recallEntry).join("\n");
+    expect(lines).toContain('"earlier":"UANA: we decided the release ships on Friday after QA"');
+    expect(lines).toContain(new Date(NOW - 3 * DAY).toISOString().slice(0, 10));
+  });
+
+  it("recalls the passage that stands out in a place with only two alike, and nothing for a question they share no word with", async () => {
+    const small: ConversationKey = { platform: "slack", tenant: "T-small", channel: "C1" };
+    await remember(small, "public", "c-codename", [["UANA", "we decided the release codename is kumquat"]]);
+    await remember(small, "public", "c-party", [["UBOB", "we decided the release party is on Friday"]]);
+    const ask = (queryText: string) =>
+      recallForAnswer(index, {
+        namespace: recallNamespace(PREFIX, small),
+        filter: recallFilter(small, "public"),
+        queryText,
+        now: NOW,
+        window: { conversationId: "c-now", since: NOW },
+        maxTokens: 600,
+      });
+    expect((await ask("UCYD: what did we decide for the release codename?")).passages.map((p) => p.text)).toEqual([
+      "UANA: we decided the release codename is kumquat",
+    ]);
+    expect((await ask("UCYD: how was your weekend hiking trip?")).passages).toEqual([]);
   });
 
   it("is skipped, not failed, when Vector refuses the request", async () => {
@@ -117,7 +138,7 @@ describe("one answer's recall", () => {
       window: { conversationId: "c-now", since: NOW },
       maxTokens: 600,
     });
-    expect(result).toEqual({ outcome: "unavailable", note: null, passages: [], error: "UpstashError" });
+    expect(result).toEqual({ outcome: "unavailable", passages: [], error: "UpstashError" });
   });
 
   it("drops and counts a hit whose metadata is not a passage's", async () => {

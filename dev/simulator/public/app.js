@@ -117,11 +117,18 @@ function renderState(answer) {
     el(
       "details",
       { class: "prompt", "data-testid": "prompt" },
-      el("summary", {}, `${new Date(a.at).toLocaleTimeString()} · ${a.kind} · ${a.reason} · `, el("b", { "data-testid": "prompt-tokens" }, `${a.promptTokens} tokens`), a.droppedMessages ? ` · ${a.droppedMessages} dropped` : ""),
+      el("summary", {}, `${new Date(a.at).toLocaleTimeString()} · ${a.kind} · ${a.reason} · `, el("b", { "data-testid": "prompt-tokens" }, `${a.promptTokens} tokens`), a.droppedMessages ? ` · ${a.droppedMessages} dropped` : "", recalledNote(a.triggerId)),
       el("pre", {}, a.messages.map((m) => `[${m.role}]\n${m.content}`).join("\n\n")),
     ),
   );
   $("#prompts").replaceChildren(...(prompts.length ? prompts : [el("p", { class: "muted" }, "None yet.")]));
+}
+
+/** What recall put into an answer's prompt (the passages are in its data block as `earlier` lines), with their scores. */
+function recalledNote(triggerId) {
+  const recalled = view.timeline.workerEvents.findLast((e) => e.event === "recalled" && e.trigger === triggerId);
+  if (!recalled || recalled.passages === 0) return "";
+  return el("span", { "data-testid": "prompt-recalled" }, ` · recalled ${recalled.passages} (scores ${recalled.scores.join(", ")}; ${recalled.tokens} tokens)`);
 }
 
 /** SMS conversations name every texter alike (the prompt needs no phone numbers): the page knows whose phone it is. */

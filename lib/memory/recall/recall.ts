@@ -1,11 +1,11 @@
 /**
  * @module
  * What the reply job calls before generating: one Vector query with the trigger and its previous turn, filtered
- * to what this place may recall, then the selection and the prompt note. Recall only adds to an answer: when
+ * to what this place may recall, then the selection for the prompt's data block. Recall only adds to an answer: when
  * Vector fails, the answer goes out without it (the caller logs `recall_failed`).
  */
-import type { RecallIndex, SearchMode } from "./client.ts";
-import { recallNote, type RecalledPassage } from "./format.ts";
+import { RECALL_SEARCH_MODE, type RecallIndex, type SearchMode } from "./client.ts";
+import type { RecalledPassage } from "./format.ts";
 import { selectRecalled, type SelectOptions } from "./select.ts";
 
 /** Hits asked for: more than fit the budget, so that the threshold and the window still leave enough. */
@@ -18,6 +18,22 @@ const RECALL_TOP_K = 8;
  */
 export const RECALL_MIN_SCORE = 1.6;
 
+/**
+ * DBSF maps each list by its own spread (μ ± 3σ), so in a place with few passages the right one may not reach
+ * RECALL_MIN_SCORE: of n passages the best maps to at most (3 + √(n − 1)) / 6 in each list (a lone one to 1), so two
+ * passages that share words score at most 1.33. When fewer hits than asked for come back, the place holds only
+ * those, and the bar is lowered in proportion to the best score reachable among them: a small place is asked for
+ * the same standing as a large one (first in both lists passes; a passage only one list found does not).
+ */
+export function reachableMinScore(minScore: number, hits: number, topK: number, fusion: SearchMode["fusion"]): number {
+  if (fusion !== "DBSF" || hits >= topK) return minScore;
+  return (minScore * bestDbsfScore(hits)) / bestDbsfScore(topK);
+}
+
+function bestDbsfScore(passages: number): number {
+  return passages <= 1 ? 2 : (2 * (3 + Math.sqrt(passages - 1))) / 6;
+}
+
 export interface RecallRequest extends Omit<SelectOptions, "minScore"> {
   namespace: string;
   filter: string;
@@ -27,16 +43,18 @@ export interface RecallRequest extends Omit<SelectOptions, "minScore"> {
 }
 
 export type Recalled =
-  | { outcome: "recalled" | "nothing"; note: string | null; passages: RecalledPassage[]; malformed: number }
-  | { outcome: "unavailable"; note: null; passages: []; error: string };
+  | { outcome: "recalled" | "nothing"; passages: RecalledPassage[]; malformed: number }
+  | { outcome: "unavailable"; passages: []; error: string };
 
 export async function recallForAnswer(index: RecallIndex, req: RecallRequest): Promise<Recalled> {
   let found;
   try {
     found = await index.search(req.namespace, { text: req.queryText, filter: req.filter, topK: RECALL_TOP_K, mode: req.mode });
   } catch (err) {
-    return { outcome: "unavailable", note: null, passages: [], error: err instanceof Error ? err.name : "unknown" };
+    return { outcome: "unavailable", passages: [], error: err instanceof Error ? err.name : "unknown" };
   }
-  const passages = selectRecalled(found.hits, { ...req, minScore: req.minScore ?? RECALL_MIN_SCORE });
-  return { outcome: passages.length > 0 ? "recalled" : "nothing", note: recallNote(passages), passages, malformed: found.malformed };
+  const fusion = (req.mode ?? RECALL_SEARCH_MODE).fusion;
+  const minScore = reachableMinScore(req.minScore ?? RECALL_MIN_SCORE, found.hits.length + found.malformed, RECALL_TOP_K, fusion);
+  const passages = selectRecalled(found.hits, { ...req, minScore });
+  return { outcome: passages.length > 0 ? "recalled" : "nothing", passages, malformed: found.malformed };
 }

@@ -4,8 +4,7 @@
  * (the current conversation's messages still in its log), not overlapping a passage already taken, best first
  * with a bonus for recent ones, until recall's token budget is spent. The chosen ones are returned oldest first.
  */
-import { countTokens } from "../../context/tokens.ts";
-import { RECALL_HEADING, recallEntry, type RecalledPassage } from "./format.ts";
+import { recallTokens, type RecalledPassage } from "./format.ts";
 
 export interface SelectOptions {
   now: number;
@@ -27,10 +26,9 @@ export function selectRecalled(hits: RecalledPassage[], opts: SelectOptions): Re
     .map((hit) => ({ hit, rank: hit.score * (1 + RECENCY_BONUS * 0.5 ** (Math.max(0, opts.now - hit.metadata.end) / DAY_MS / RECENCY_HALF_LIFE_DAYS)) }))
     .sort((a, b) => b.rank - a.rank);
   const chosen: RecalledPassage[] = [];
-  // The heading and the newline before each entry.
-  let left = opts.maxTokens - countTokens(RECALL_HEADING);
+  let left = opts.maxTokens;
   for (const { hit } of ranked) {
-    const cost = countTokens(recallEntry(hit)) + 1;
+    const cost = recallTokens([hit]);
     if (cost > left || chosen.some((c) => c.id === hit.id || overlaps(c, hit))) continue;
     chosen.push(hit);
     left -= cost;

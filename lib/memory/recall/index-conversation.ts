@@ -1,0 +1,70 @@
+/**
+ * @module
+ * The memory job's part of recall: after each answer, the passages of the conversation from the bot's previous
+ * answer on (earlier ones went with an earlier memory job; passage ids are stable, so a passage that grew is
+ * replaced, not doubled) go to the tenant's namespace in one upsert request, with the place, its visibility, the
+ * people and the time span as metadata. Never the messages of a person who asked to be forgotten: their forget
+ * marks are read before building the passages, and again after the upsert, so that a "forget me" that ran
+ * meanwhile (and deleted their passages before this job wrote) has what this job wrote deleted too.
+ */
+import type { ConversationState, StoredMessage } from "../../conversation/types.ts";
+import { APOLOGY } from "../../delivery.ts";
+import { using } from "../../errors.ts";
+import { forgottenKey } from "../../keys.ts";
+import type { Replier } from "../../pipeline.ts";
+import type { Job } from "../../queue/job.ts";
+import type { Runtime } from "../../runtime.ts";
+import { peopleIn } from "../people.ts";
+import { isBot } from "../transcript.ts";
+import { placeVisibility } from "../visibility.ts";
+import { conversationPassages, LIB_BOT_NOTICES, type PassageSource } from "./build-passages.ts";
+import { forgetFilter } from "./filters.ts";
+import { recallIndexFor } from "./index-for.ts";
+import { recallNamespace } from "./namespace.ts";
+
+const BOT_NOTICES: ReadonlySet<string> = new Set([...LIB_BOT_NOTICES, APOLOGY]);
+
+/** Returns how many passages were written (0 when recall is off). Throws when Vector fails: QStash retries the job. */
+export async function indexConversation(
+  rt: Runtime,
+  job: Job,
+  state: ConversationState,
+  replier: Pick<Replier, "placeVisibility">,
+): Promise<number> {
+  const index = recallIndexFor(rt);
+  if (!index) return 0;
+  const people = peopleIn(state.recent, job.bot.userId).map((p) => p.id);
+  const forgotten = await forgottenAmong(rt, job, people);
+  const source: PassageSource = {
+    key: job.key,
+    visibility: await placeVisibility(rt, job, replier),
+    conversationId: job.conversationId,
+    bot: { userId: job.bot.userId, name: job.bot.name },
+    forgotten,
+    botNotices: BOT_NOTICES,
+  };
+  const since = previousAnswerTs(state.recent, job.bot.userId);
+  const passages = conversationPassages(source, state.recent).filter((p) => p.metadata.end >= since);
+  if (passages.length === 0) return 0;
+  const namespace = recallNamespace(rt.settings.REDIS_KEY_PREFIX, job.key);
+  await index.upsert(namespace, passages);
+  const written = [...new Set(passages.flatMap((p) => p.metadata.people))];
+  for (const person of await forgottenAmong(rt, job, written)) {
+    await index.deleteWhere(namespace, forgetFilter(person, job.conversationId));
+  }
+  return passages.length;
+}
+
+/** The people among `ids` who asked to be forgotten lately (their forget mark still stands). */
+async function forgottenAmong(rt: Runtime, job: Job, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const prefix = rt.settings.REDIS_KEY_PREFIX;
+  const marks = await using("redis", () => rt.redis.mget<(string | number | null)[]>(...ids.map((id) => forgottenKey(prefix, job.key, id))));
+  return new Set(ids.filter((_, i) => marks[i] !== null && marks[i] !== undefined));
+}
+
+/** When the bot answered before its latest answer; everything from then on may have changed since the last job. */
+function previousAnswerTs(messages: StoredMessage[], botUserId: string): number {
+  const answers = messages.filter((m) => isBot(m, botUserId));
+  return answers.at(-2)?.ts ?? 0;
+}
