@@ -30,5 +30,9 @@ export function platformReplier(rt: Runtime, adapters: readonly PlatformAdapter[
       const { adapter, ctx } = open(job);
       return adapter.placeVisibility(ctx, job.key);
     },
+    async fetchParent(job, replyToId) {
+      const { adapter, ctx } = open(job);
+      return adapter.fetchParent ? adapter.fetchParent(ctx, { place: job.key, bot: job.bot, ...(replyToId ? { replyToId } : {}) }) : null;
+    },
   };
 }
