@@ -1,8 +1,9 @@
 /**
  * @module
  * The simulator's inspector follows the conversation in view: a Slack thread shows its own conversation, decisions
- * and prompts; each phone shows its own texter's; "New conversation" starts the one in view afresh, "Clear all"
- * empties the local Redis; and the page logs no errors while there is no conversation yet.
+ * and prompts, and the parent message it is about, first in the thread answer's prompt; each phone shows its own
+ * texter's; "New conversation" starts the one in view afresh, "Clear all" empties the local Redis; and the page logs
+ * no errors while there is no conversation yet.
  */
 import { describe, expect, it } from "vitest";
 import { hasChromium } from "./browser.ts";
@@ -22,7 +23,7 @@ describe.skipIf(!hasChromium())("the simulator's inspector", () => {
     expect(session.consoleErrors).toEqual([]);
   });
 
-  it("opens a Slack thread with its own conversation, decisions and prompts", async () => {
+  it("opens a Slack thread with its own conversation, decisions and prompts, and its parent message first in the prompt", async () => {
     const { sim } = session;
     await sim.say("alice", "@Parley the deploy failed with exit code 137");
     await expect.poll(() => sim.botAnswers().count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
@@ -40,6 +41,12 @@ describe.skipIf(!hasChromium())("the simulator's inspector", () => {
     expect(thread.participants).toBe("Bob (1)");
     expect(thread.decisions).toEqual([{ author: "Bob", respond: "yes", reason: "direct_mention" }]);
     expect(thread.prompts[0]).toContain("can you put that in one sentence?");
+    // The parent was said in the channel: the thread's conversation is about it, and its answer saw it first.
+    const parent = "@Parley the deploy failed with exit code 137";
+    expect(thread.parent).toBe(`Alice: ${parent}`);
+    const turns = thread.prompts[0]!.split("\n\n[");
+    expect(turns[0]).toMatch(/^\[system\]\n/);
+    expect(turns[1]!.split("\n").slice(0, 3)).toEqual(["user]", "<parley-data>", JSON.stringify({ parent_message: { author: "Alice", text: parent } })]);
 
     await sim.page.click("#thread-close");
     await expect.poll(async () => (await sim.inspector()).place).toBe(SLACK_PLACE);

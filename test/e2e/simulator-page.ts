@@ -14,6 +14,8 @@ export interface InspectorView {
   place: string;
   /** "Alice (2), Bob (1)", or null when the panel says there is no conversation. */
   participants: string | null;
+  /** The message the thread or a reply is about ("Name: text"), "—" when none; null without a conversation. */
+  parent: string | null;
   /** Each decision row: who wrote the message, yes/no/judge, the reason. */
   decisions: { author: string; respond: string; reason: string }[];
   /** The full text of each prompt (newest first), as the page shows it. */
@@ -69,9 +71,11 @@ export function simulatorPage(page: Page) {
       );
       // Read at once, never waited for: the panel is redrawn on every poll.
       const [participants] = await page.locator('[data-testid="participants"]').allTextContents();
+      const [parent] = await page.locator('[data-testid="parent"]').allTextContents();
       return {
         place: (await page.locator("#place").textContent()) ?? "",
         participants: participants ?? null,
+        parent: parent ?? null,
         decisions,
         prompts: await page.locator('[data-testid="prompt"] pre').allTextContents(),
       };

@@ -109,6 +109,7 @@ function renderState(answer) {
       { "data-testid": "conversation-state" },
       el("dt", {}, "participants"), el("dd", { "data-testid": "participants" }, c.participants.map((p) => `${participantName(p)} (${p.messages})`).join(", ")),
       el("dt", {}, "expires in"), el("dd", { "data-testid": "expires-in" }, `${c.expiresInSeconds} s of inactivity`),
+      el("dt", {}, "parent"), el("dd", { "data-testid": "parent" }, (c.parents ?? []).map((p) => `${p.authorName}: ${p.text}`).join(" · ") || "—"),
       el("dt", {}, "messages"), el("dd", {}, String(c.messages.length)),
       el("dt", {}, "summary"), el("dd", {}, c.summary ?? "—"),
     ),
