@@ -4,6 +4,7 @@
  * and the settings (environment variables) it reads; an unknown option, a missing setting or any other failure ends
  * it with one line that names the problem, never a stack trace.
  */
+import { existsSync } from "node:fs";
 import { parseArgs, type ParseArgsOptionDescriptor } from "node:util";
 
 export interface CommandOption extends ParseArgsOptionDescriptor {
@@ -96,6 +97,12 @@ export function requireSettings<const N extends string>(env: Record<string, stri
     throw new CommandError(`${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not set`);
   }
   return Object.fromEntries(names.map((name) => [name, env[name]!])) as Record<N, string>;
+}
+
+/** `path` when the file is there; else prints `<name>: no file at <path>: <hint>` on one line and exits 1. */
+export function requireFile(name: string, path: string, hint: string): string {
+  if (!existsSync(path)) fail(name, new Error(`no file at ${path}: ${hint}`));
+  return path;
 }
 
 /** Runs `main`; a failure prints `<name>: <reason>` on one line and sets exit code 1. */

@@ -16,7 +16,7 @@ import { runRecallBench } from "./bench.ts";
 
 const USAGE = `npm run bench:recall -- [--file PATH] [--json]
 
-  --file PATH   a log in the irc-replies format (default: the dev split, ../shared/data/irc-replies/dev.jsonl)
+  --file PATH   a log in the irc-replies format (default: the dev split, which ships with bench/decision)
   --json        end with one JSON line of the chosen configuration's figures
   --help        this text`;
 
