@@ -114,8 +114,8 @@ export async function runCommand(name: string, main: () => Promise<void>): Promi
   }
 }
 
-/** A CommandError points at `--help`, which lists every option and setting. */
-function fail(name: string, err: unknown): never {
+/** Prints `<name>: <reason>` on one line and exits 1; a CommandError points at `--help`, which lists every option and setting. */
+export function fail(name: string, err: unknown): never {
   const hint = err instanceof CommandError ? ` (see \`${name} -- --help\`)` : "";
   process.stderr.write(`${name}: ${errorText(err)}${hint}\n`);
   process.exit(1);
