@@ -8,7 +8,7 @@ import type { PendingIngest, PendingStore } from "../../lib/platforms/discord/ga
 import type { GatewaySnapshot } from "../../lib/platforms/discord/gateway/session.ts";
 import { controlGateway, discordCalls, gatewayState, postThroughGateway } from "../support/discord.ts";
 import { scriptFault } from "../support/fault-control.ts";
-import { modelRequests, scriptModel } from "../support/model.ts";
+import { dataBlockRecords, modelRequests, scriptModel } from "../support/model.ts";
 import { qstashLaneUrl } from "../support/qstash-clock.ts";
 import { eventually, settle, startJobPump, suiteEnv, type JobPump } from "../support/worker.ts";
 
@@ -198,9 +198,6 @@ describe("a Discord thread or reply over the Gateway", () => {
   const messageInDiscord = (channelId: string, author: { id: string; name: string }, content: string, id?: string) =>
     control("/__messages", { channel_id: channelId, content, author: { id: author.id, username: author.name.toLowerCase(), global_name: author.name }, ...(id ? { id } : {}) });
   const answerPrompt = async (marker: string) => (await modelRequests(marker)).find((r) => r.messages[0]?.content.includes(PERSONA))!;
-  /** The records of the prompt's data block, which comes right after the system message. */
-  const dataRecords = (prompt: { messages: { content: string }[] }) =>
-    prompt.messages[1]!.content.split("\n").slice(1, -1).map((line) => JSON.parse(line) as Record<string, unknown>);
 
   it("starts a thread's conversation with its starter message, and the answer's prompt shows it first", async () => {
     const parentChannel = newChannel();
@@ -211,7 +208,7 @@ describe("a Discord thread or reply over the Gateway", () => {
     await say(starter.id, dave, `can you sum that up in one line? th-${parentChannel}`, { mention: true });
     await eventually(async () => (await posts(starter.id)).length === 1, 15_000, "the thread answer");
     const prompt = await answerPrompt(`th-${parentChannel}`);
-    expect(dataRecords(prompt)[0]).toEqual({ parent_message: { author: "Carol", text: starterText } });
+    expect(dataBlockRecords(prompt)[0]).toEqual({ parent_message: { author: "Carol", text: starterText } });
   });
 
   it("puts the message a reply answers into the answer's prompt, first", async () => {
@@ -221,7 +218,7 @@ describe("a Discord thread or reply over the Gateway", () => {
     await say(channel, dave, `does that include hotfixes? re-${channel}`, { mention: true, replyTo: { id: earlier.id, authorId: carol.id } });
     await eventually(async () => (await posts(channel)).length === 1, 15_000, "the answer to the reply");
     const prompt = await answerPrompt(`re-${channel}`);
-    expect(dataRecords(prompt)[0]).toEqual({ parent_message: { author: "Carol", text: earlierText } });
+    expect(dataBlockRecords(prompt)[0]).toEqual({ parent_message: { author: "Carol", text: earlierText } });
   });
 
   it("shows no parent in a channel that is not a thread", async () => {

@@ -1,6 +1,6 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it, vi } from "vitest";
-import { modelRequests, scriptModel } from "../support/model.ts";
+import { dataBlockRecords, modelRequests, scriptModel } from "../support/model.ts";
 import { BOT_USER_ID, failSlackPosts, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { callWorker, eventually, settle, pumpJobsDuringSuite, SLACK_API_BASE_URL, suiteEnv } from "../support/worker.ts";
 
@@ -159,9 +159,6 @@ describe("a Slack thread", () => {
     const res = await fetch(`${SLACK_FAKE}/__messages`, { method: "POST", body: JSON.stringify({ channel, user, text }) });
     return ((await res.json()) as { ts: string }).ts;
   }
-  /** The records of the prompt's data block, which comes right after the system message. */
-  const dataRecords = (prompt: { messages: { content: string }[] }) =>
-    prompt.messages[1]!.content.split("\n").slice(1, -1).map((line) => JSON.parse(line) as Record<string, unknown>);
 
   it("starts with its parent message, fetched from Slack, and the answer's prompt shows it first", async () => {
     const place = newPlace();
@@ -171,14 +168,14 @@ describe("a Slack thread", () => {
     expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
     await eventually(async () => (await slackPosts(place.channel)).length === 1, 15_000, "the thread answer");
     const [prompt] = await modelRequests(`t1-${place.channel}`);
-    expect(dataRecords(prompt!)[0]).toEqual({ parent_message: { author: "UALICE", text: parentText } });
+    expect(dataBlockRecords(prompt!)[0]).toEqual({ parent_message: { author: "UALICE", text: parentText } });
 
     // A later answer in the thread has it too, from the conversation: Slack is not asked again.
     const again = slackMessageEvent({ ...place, user: "UBOB", text: `<@${BOT_USER_ID}> and in five words? t2-${place.channel}`, threadTs });
     expect((await callWorker(env, await signedSlackRequest(again.body))).status).toBe(200);
     await eventually(async () => (await slackPosts(place.channel)).length === 2, 15_000, "the second thread answer");
     const [second] = await modelRequests(`t2-${place.channel}`);
-    expect(dataRecords(second!)[0]).toEqual({ parent_message: { author: "UALICE", text: parentText } });
+    expect(dataBlockRecords(second!)[0]).toEqual({ parent_message: { author: "UALICE", text: parentText } });
     const lookups = (await (await fetch(`${SLACK_FAKE}/__api?method=conversations.replies&channel=${place.channel}`)).json()) as unknown[];
     expect(lookups).toHaveLength(1);
   });
@@ -192,7 +189,7 @@ describe("a Slack thread", () => {
     expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
     await eventually(async () => (await slackPosts(place.channel)).length === 2, 15_000, "the thread answer");
     const [prompt] = await modelRequests(`c2-${place.channel}`);
-    expect(dataRecords(prompt!)[0]).toEqual({ parent_message: { author: "UALICE", text: `@Parley which regions does the outage hit? c1-${place.channel}` } });
+    expect(dataBlockRecords(prompt!)[0]).toEqual({ parent_message: { author: "UALICE", text: `@Parley which regions does the outage hit? c1-${place.channel}` } });
     const lookups = (await (await fetch(`${SLACK_FAKE}/__api?method=conversations.replies&channel=${place.channel}`)).json()) as unknown[];
     expect(lookups).toEqual([]);
   });
