@@ -83,7 +83,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     if (body.platform === "slack") {
       const parent = body.threadTs ? timeline.entries.find((e) => e.platform === "slack" && e.ts === body.threadTs) : undefined;
       const thread = body.threadTs ? { ts: body.threadTs, parentUserId: parentUserId(parent, person.slackUserId) } : undefined;
-      const sent = await sendSlackMessage({ workerUrl: opts.workerUrl, signingSecret: setting("SLACK_SIGNING_SECRET"), botName }, person, body.text, thread);
+      const sent = await sendSlackMessage({ workerUrl: opts.workerUrl, signingSecret: setting("SLACK_SIGNING_SECRET"), botName, slackFakeUrl: opts.fakes.slack }, person, body.text, thread);
       const entry: ChatEntry = {
         ...base,
         id: `${SLACK_PLACE.channel}:${sent.ts}`,

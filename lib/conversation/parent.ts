@@ -7,6 +7,7 @@
  * (ConversationState.parents), so that each conversation asks the platform once. It is people's text: the prompt
  * shows it in the data block (lib/context/prompt.ts).
  */
+import { GiveUp } from "../errors.ts";
 import { errorMessage } from "../log.ts";
 import { jobLogFields } from "../log-ids.ts";
 import type { ParentMessage } from "../message.ts";
@@ -37,8 +38,10 @@ export async function parentFor(
   try {
     found = (await fromChannelConversation(rt, job, of)) ?? toStored(await replier.fetchParent(job, current.replyToId), job);
   } catch (err) {
-    // The answer goes on without it; the next job of the conversation asks again.
+    // The answer goes on without it. A refusal for good (no access, no such thread) is kept as "none"; after any
+    // other failure the next job of the conversation asks again.
     rt.log.warn("parent_unavailable", { ...(await jobLogFields(rt, job)), message: errorMessage(err) });
+    if (err instanceof GiveUp) await rt.store.rememberParent(job.key, job.conversationId, of, false);
     return null;
   }
   await rt.store.rememberParent(job.key, job.conversationId, of, found ?? false);

@@ -90,4 +90,19 @@ describe.skipIf(!hasChromium())("the simulator's inspector", () => {
     expect(res.status).toBe(404);
     expect(session.consoleErrors).toEqual([]);
   });
+
+  it("starts a thread under a message the bot never recorded with that message, read from Slack's history", async () => {
+    const { sim } = session;
+    const parent = "the build server is down again since noon";
+    await sim.say("bob", parent);
+    await sim.openThread(parent);
+    await sim.reply("carol", "@Parley can you put that in one sentence?");
+    await expect.poll(() => sim.botAnswers("#thread-messages").count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
+    await expect.poll(async () => (await sim.inspector()).prompts.length, { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
+    const thread = await sim.inspector();
+    expect(thread.parent).toMatch(new RegExp(`: ${parent}$`));
+    expect(thread.prompts[0]!.indexOf(parent)).toBeLessThan(thread.prompts[0]!.indexOf("can you put that in one sentence?"));
+    expect(session.consoleErrors).toEqual([]);
+  });
 });
+

@@ -7,6 +7,7 @@
 import * as z from "zod";
 import type { ParentMessage } from "../../message.ts";
 import type { ParentQuery } from "../adapter.ts";
+import { GiveUp } from "../../errors.ts";
 import { callSlack, type SlackCallArgs } from "./api.ts";
 import { readableMentions } from "./mentions.ts";
 import { slackMessageId } from "./parse.ts";
@@ -29,7 +30,15 @@ export async function fetchSlackParent(args: SlackCallArgs, { place, replyToId, 
   const [channel, ts] = replyToId?.split(":") ?? [];
   if (channel !== place.channel || !ts) return null;
   const form = new URLSearchParams({ channel, ts, limit: "1", inclusive: "true" });
-  const listed = repliesSchema.parse(await callSlack(args, "conversations.replies", form.toString(), "application/x-www-form-urlencoded"));
+  let answer: Record<string, unknown>;
+  try {
+    answer = await callSlack(args, "conversations.replies", form.toString(), "application/x-www-form-urlencoded");
+  } catch (err) {
+    // The parent was deleted (or never was): a thread without one.
+    if (err instanceof GiveUp && err.code === "thread_not_found") return null;
+    throw err;
+  }
+  const listed = repliesSchema.parse(answer);
   const parent = listed.messages.find((m) => m.ts === ts);
   const authorId = parent?.user ?? parent?.bot_id;
   if (!parent || !authorId) return null;
