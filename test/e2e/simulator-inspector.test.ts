@@ -1,7 +1,7 @@
 /**
  * @module
- * The simulator's inspector follows the conversation in view: a Slack thread shows its own conversation, decisions
- * and prompts, and the parent message it is about, first in the thread answer's prompt; each phone shows its own
+ * The simulator's inspector follows the conversation in view: a Slack or Discord thread shows its own conversation,
+ * decisions and prompts, and the parent message it is about, first in the thread answer's prompt; each phone its own
  * texter's; "New conversation" starts the one in view afresh, "Clear all" empties the local Redis; and the page logs
  * no errors while there is no conversation yet.
  */
@@ -102,6 +102,25 @@ describe.skipIf(!hasChromium())("the simulator's inspector", () => {
     const thread = await sim.inspector();
     expect(thread.parent).toMatch(new RegExp(`: ${parent}$`));
     expect(thread.prompts[0]!.indexOf(parent)).toBeLessThan(thread.prompts[0]!.indexOf("can you put that in one sentence?"));
+    expect(session.consoleErrors).toEqual([]);
+  });
+
+  it("opens a Discord thread with its own conversation and its starter message first in the thread answer's prompt", async () => {
+    const { sim } = session;
+    await sim.selectTab("discord");
+    const starter = "the nightly backup failed twice this week";
+    await sim.sayOnDiscord("alice", starter);
+    const threadPlace = await sim.openDiscordThread(starter);
+    expect(threadPlace).toMatch(/^discord\|\d+\|\d+\|$/);
+    await sim.replyInDiscordThread("bob", "@Parley can you put that in one sentence?");
+    await expect.poll(() => sim.botAnswers("#discord-thread-messages").count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
+    await expect.poll(async () => (await sim.inspector()).prompts.length, { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
+    const thread = await sim.inspector();
+    expect(thread.place).toBe(threadPlace);
+    expect(thread.participants).toBe("Bob (1)");
+    expect(thread.parent).toBe(`Alice: ${starter}`);
+    const turns = thread.prompts[0]!.split("\n\n[");
+    expect(turns[1]!.split("\n").slice(0, 3)).toEqual(["user]", "<parley-data>", JSON.stringify({ parent_message: { author: "Alice", text: starter } })]);
     expect(session.consoleErrors).toEqual([]);
   });
 });

@@ -4,7 +4,8 @@ const POLL_MS = 700;
 const STATE_POLL_MS = 1500;
 const $ = (selector) => document.querySelector(selector);
 
-const view = { tab: "slack", person: "alice", thread: null, setup: null, timeline: { entries: [], workerEvents: [] } };
+// `thread`: the open Slack thread (its parent's ts); `discordThread`: the open Discord thread (its starter message's id).
+const view = { tab: "slack", person: "alice", thread: null, discordThread: null, setup: null, timeline: { entries: [], workerEvents: [] } };
 let lastTimeline = "";
 let lastState = "";
 
@@ -44,9 +45,18 @@ const currentPerson = () => view.setup.people.find((p) => p.handle === view.pers
 function currentPlace() {
   // The place ends with the empty thread part (`slack|T|C|`): a thread fills it in.
   if (view.tab === "slack") return view.thread ? `${view.setup.slack.place}${view.thread}` : view.setup.slack.place;
-  if (view.tab === "discord") return view.setup.discord.place;
+  if (view.tab === "discord") return view.discordThread ? discordThreadPlace(view.discordThread) : view.setup.discord.place;
   return `${view.setup.sms.placePrefix}${currentPerson().phone}|`;
 }
+
+/** A Discord thread is a channel of its own, with the id of the message it was started from. */
+function discordThreadPlace(id) {
+  const [platform, guild] = view.setup.discord.place.split("|");
+  return `${platform}|${guild}|${id}|`;
+}
+
+/** Threads start from a channel message (a person's or the bot's), not from an /ask and its answer. */
+const threadable = (entry) => /^\d+$/.test(entry.id) && !entry.interactionToken && !entry.pending;
 
 function renderChat() {
   const entries = view.timeline.entries;
@@ -61,7 +71,18 @@ function renderChat() {
   if (view.thread) {
     $("#thread-messages").replaceChildren(...slack.filter((e) => e.ts === view.thread || e.threadTs === view.thread).map((e) => messageItem(e)));
   }
-  $("#discord-messages").replaceChildren(...entries.filter((e) => e.platform === "discord").map((e) => messageItem(e)));
+  const discord = entries.filter((e) => e.platform === "discord");
+  $("#discord-messages").replaceChildren(
+    ...discord.filter((e) => !e.threadId).map((e) => {
+      if (!threadable(e) || !view.setup.discord.gateway) return messageItem(e);
+      const replies = discord.filter((r) => r.threadId === e.id).length;
+      const open = el("button", { type: "button", "data-testid": "open-discord-thread", onclick: () => openDiscordThread(e.id) }, replies ? `${replies} ${replies === 1 ? "message" : "messages"} in thread` : "Create thread");
+      return messageItem(e, [open]);
+    }),
+  );
+  if (view.discordThread) {
+    $("#discord-thread-messages").replaceChildren(...discord.filter((e) => e.id === view.discordThread || e.threadId === view.discordThread).map((e) => messageItem(e)));
+  }
   const phone = currentPerson().phone;
   $("#sms-title").textContent = `${currentPerson().name}'s phone ↔ ${view.setup.sms.botNumber}`;
   $("#sms-messages").replaceChildren(...entries.filter((e) => e.platform === "sms" && e.phone === phone).map((e) => messageItem(e)));
@@ -151,6 +172,20 @@ function closeThread() {
   placeChanged();
 }
 
+function openDiscordThread(id) {
+  view.discordThread = id;
+  $("#discord-thread-pane").hidden = false;
+  renderChat();
+  placeChanged();
+  $("#discord-thread-input").focus();
+}
+
+function closeDiscordThread() {
+  view.discordThread = null;
+  $("#discord-thread-pane").hidden = true;
+  placeChanged();
+}
+
 async function pollTimeline() {
   const res = await fetch("/api/timeline");
   const text = await res.text();
@@ -176,15 +211,17 @@ async function send(form) {
   const text = input.value.trim();
   if (!text) return;
   input.value = "";
-  await post(form.dataset.platform, text, form.hasAttribute("data-thread") ? view.thread : null);
+  const thread = form.hasAttribute("data-thread") ? (form.dataset.platform === "slack" ? view.thread : view.discordThread) : null;
+  await post(form.dataset.platform, text, thread);
 }
 
-async function post(platform, text, threadTs) {
+/** `thread`: the Slack thread's ts, or the Discord thread's id. */
+async function post(platform, text, thread) {
   const body = {
     platform,
     person: view.person,
     text,
-    ...(threadTs ? { threadTs } : {}),
+    ...(thread ? (platform === "slack" ? { threadTs: thread } : { threadId: thread }) : {}),
     ...(platform === "discord" ? { discordMode: $("#discord-mode").value } : {}),
   };
   const res = await fetch("/api/send", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -194,7 +231,7 @@ async function post(platform, text, threadTs) {
 
 /** The current person sends the reset word where the inspector looks: the Worker starts that conversation afresh. */
 async function newConversation() {
-  await post(view.tab, view.setup.resetWord, view.tab === "slack" ? view.thread : null);
+  await post(view.tab, view.setup.resetWord, view.tab === "slack" ? view.thread : view.tab === "discord" ? view.discordThread : null);
   placeChanged();
 }
 
@@ -203,6 +240,7 @@ async function clearAll() {
   const res = await fetch("/api/clear", { method: "POST" });
   if (!res.ok) return alert((await res.json()).error);
   closeThread();
+  closeDiscordThread();
   await pollTimeline();
 }
 
@@ -226,6 +264,7 @@ async function main() {
   for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => selectTab(b.dataset.tab));
   for (const form of document.querySelectorAll(".composer")) form.addEventListener("submit", (event) => { event.preventDefault(); void send(form); });
   $("#thread-close").addEventListener("click", closeThread);
+  $("#discord-thread-close").addEventListener("click", closeDiscordThread);
   $("#new-conversation").addEventListener("click", () => void newConversation());
   $("#new-conversation").title = `Sends “${view.setup.resetWord}” as the person typing, where the inspector looks`;
   $("#clear-all").addEventListener("click", () => void clearAll());
