@@ -64,7 +64,7 @@ function renderChat() {
   $("#slack-messages").replaceChildren(
     ...slack.filter((e) => !e.threadTs).map((e) => {
       const replies = slack.filter((r) => r.threadTs === e.ts).length;
-      const open = el("button", { type: "button", "data-testid": "open-thread", onclick: () => openThread(e.ts) }, replies ? `${replies} ${replies === 1 ? "reply" : "replies"}` : "Reply in thread");
+      const open = el("button", { type: "button", "data-testid": "open-thread", onclick: () => openThread("slack", e.ts) }, replies ? `${replies} ${replies === 1 ? "reply" : "replies"}` : "Reply in thread");
       return messageItem(e, [open]);
     }),
   );
@@ -76,7 +76,7 @@ function renderChat() {
     ...discord.filter((e) => !e.threadId).map((e) => {
       if (!threadable(e) || !view.setup.discord.gateway) return messageItem(e);
       const replies = discord.filter((r) => r.threadId === e.id).length;
-      const open = el("button", { type: "button", "data-testid": "open-discord-thread", onclick: () => openDiscordThread(e.id) }, replies ? `${replies} ${replies === 1 ? "message" : "messages"} in thread` : "Create thread");
+      const open = el("button", { type: "button", "data-testid": "open-discord-thread", onclick: () => openThread("discord", e.id) }, replies ? `${replies} ${replies === 1 ? "message" : "messages"} in thread` : "Create thread");
       return messageItem(e, [open]);
     }),
   );
@@ -158,31 +158,25 @@ function placeChanged() {
   void pollState();
 }
 
-function openThread(ts) {
-  view.thread = ts;
-  $("#thread-pane").hidden = false;
+/** The thread panes: Slack's (view.thread, a parent's ts) and Discord's (view.discordThread, a starter message's id). */
+const THREAD_PANES = {
+  slack: { key: "thread", pane: "#thread-pane", input: "#thread-input" },
+  discord: { key: "discordThread", pane: "#discord-thread-pane", input: "#discord-thread-input" },
+};
+
+function openThread(platform, id) {
+  const pane = THREAD_PANES[platform];
+  view[pane.key] = id;
+  $(pane.pane).hidden = false;
   renderChat();
   placeChanged();
-  $("#thread-input").focus();
+  $(pane.input).focus();
 }
 
-function closeThread() {
-  view.thread = null;
-  $("#thread-pane").hidden = true;
-  placeChanged();
-}
-
-function openDiscordThread(id) {
-  view.discordThread = id;
-  $("#discord-thread-pane").hidden = false;
-  renderChat();
-  placeChanged();
-  $("#discord-thread-input").focus();
-}
-
-function closeDiscordThread() {
-  view.discordThread = null;
-  $("#discord-thread-pane").hidden = true;
+function closeThread(platform) {
+  const pane = THREAD_PANES[platform];
+  view[pane.key] = null;
+  $(pane.pane).hidden = true;
   placeChanged();
 }
 
@@ -239,8 +233,8 @@ async function clearAll() {
   if (!confirm("Clear all: empty the local Redis (every conversation, fact and queued job) and this page?")) return;
   const res = await fetch("/api/clear", { method: "POST" });
   if (!res.ok) return alert((await res.json()).error);
-  closeThread();
-  closeDiscordThread();
+  closeThread("slack");
+  closeThread("discord");
   await pollTimeline();
 }
 
@@ -263,8 +257,8 @@ async function main() {
   $("#person-picker").append(...view.setup.people.map((p) => el("button", { type: "button", "data-person": p.handle, onclick: () => selectPerson(p.handle) }, p.name)));
   for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => selectTab(b.dataset.tab));
   for (const form of document.querySelectorAll(".composer")) form.addEventListener("submit", (event) => { event.preventDefault(); void send(form); });
-  $("#thread-close").addEventListener("click", closeThread);
-  $("#discord-thread-close").addEventListener("click", closeDiscordThread);
+  $("#thread-close").addEventListener("click", () => closeThread("slack"));
+  $("#discord-thread-close").addEventListener("click", () => closeThread("discord"));
   $("#new-conversation").addEventListener("click", () => void newConversation());
   $("#new-conversation").title = `Sends “${view.setup.resetWord}” as the person typing, where the inspector looks`;
   $("#clear-all").addEventListener("click", () => void clearAll());
