@@ -112,8 +112,11 @@ export interface Replier {
   send(job: Job, text: string, progress: PartProgress): Promise<string[]>;
   /** Who can read the job's place, asked of the platform when the message did not say (lib/memory/visibility.ts). */
   placeVisibility(job: Job): Promise<Visibility>;
-  /** The message the job's place or `replyToId` is about, asked of the platform (lib/conversation/parent.ts). */
-  fetchParent(job: Job, replyToId: string | undefined): Promise<ParentMessage | null>;
+  /**
+   * The message the job's place or `replyToId` is about, asked of the platform (lib/conversation/parent.ts);
+   * undefined when the platform has nothing to look up for it (no reply, and a place that cannot be about a message).
+   */
+  fetchParent(job: Job, replyToId: string | undefined): Promise<ParentMessage | null | undefined>;
 }
 
 export type JobOutcome =

@@ -36,7 +36,13 @@ export async function parentFor(
   if (kept !== undefined) return kept || null;
   let found: StoredMessage | null;
   try {
-    found = (await fromChannelConversation(rt, job, of)) ?? toStored(await replier.fetchParent(job, current.replyToId), job);
+    found = await fromChannelConversation(rt, job, of);
+    if (!found) {
+      const fetched = await replier.fetchParent(job, current.replyToId);
+      // Nothing to look up (a channel message on Slack, any SMS): nothing to keep either.
+      if (fetched === undefined) return null;
+      found = toStored(fetched, job);
+    }
   } catch (err) {
     // The answer goes on without it. A refusal for good (no access, no such thread) is kept as "none"; after any
     // other failure the next job of the conversation asks again.

@@ -121,9 +121,15 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
   placeVisibility(ctx: ReplyContext, place: ConversationKey): Promise<Visibility>;
   /**
    * Optional: the message the conversation at `about.place` is about, for the prompt: the one `about.replyToId`
-   * names (an InboundMessage's), or without it the place's own parent (a thread's starter message). Only ever a
-   * message of the place or of its thread's own channel, so that it is no more visible than the place. null when
-   * there is none. Called by jobs only; the core keeps the answer with the conversation (lib/conversation/parent.ts).
+   * names (an InboundMessage's), or without it the place's own parent (a thread's starter message), asked only when
+   * `placeParents` is set. Only ever a message of the place or of its thread's own channel, so that it is no more
+   * visible than the place. null when there is none. Called by jobs only; the core keeps the answer with the
+   * conversation (lib/conversation/parent.ts).
    */
   fetchParent?(ctx: ReplyContext, about: ParentQuery): Promise<ParentMessage | null>;
+  /**
+   * A place can be about a message without its messages saying so (a Discord thread is a channel whose starter
+   * message its messages do not name): `fetchParent` is asked for the place's own parent, once per conversation.
+   */
+  readonly placeParents?: boolean;
 }

@@ -32,7 +32,8 @@ export function platformReplier(rt: Runtime, adapters: readonly PlatformAdapter[
     },
     async fetchParent(job, replyToId) {
       const { adapter, ctx } = open(job);
-      return adapter.fetchParent ? adapter.fetchParent(ctx, { place: job.key, bot: job.bot, ...(replyToId ? { replyToId } : {}) }) : null;
+      if (!adapter.fetchParent || (!replyToId && !adapter.placeParents)) return undefined;
+      return adapter.fetchParent(ctx, { place: job.key, bot: job.bot, ...(replyToId ? { replyToId } : {}) });
     },
   };
 }

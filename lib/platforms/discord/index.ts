@@ -59,4 +59,5 @@ export const discord: PlatformAdapter<DiscordTarget> = {
   placeVisibility: discordPlaceVisibility,
 
   fetchParent: fetchDiscordParent,
+  placeParents: true,
 };
