@@ -4,9 +4,10 @@
  * ./app-routes.ts) goes through bot authentication, the scripted faults and the rate-limit buckets, then is
  * carried out and answered with Discord's rate-limit headers. Control routes: ../control.ts and `GET|POST /__config`
  * `{limits?: {enabled?, createMessage?, editMessage?, typing?, webhook?, global?: {limit, windowMs}}, nonceWindowMs?}`,
- * `GET /__messages?channel_id=&id=` (every message the bot made, with the time of each change), `POST /__messages`
- * `{channel_id, content, author: {id, username, global_name?}, id?, timestamp?}` → the message (a person's, as
- * `GET /channels/{id}/messages/{id}` answers it: a thread's starter, a message replied to), `POST /__channel`
+ * `GET /__messages?channel_id=&id=` (every message the bot made or a test put there, with the time of each
+ * change), `POST /__messages` `{channel_id, content, author: {id, username, global_name?}, id?, timestamp?}` → the
+ * message (a person's, as `GET /channels/{id}/messages/{id}` answers it: a thread's starter, a message replied
+ * to), `POST /__channel`
  * `{id, type?, parent_id?, permission_overwrites?}` (what `GET /channels/{id}` answers for that channel),
  * `GET /__stats` (`{ratelimited: {total, byBucket}}`).
  */
