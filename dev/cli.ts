@@ -4,6 +4,7 @@
  * and the settings (environment variables) it reads; an unknown option, a missing setting or any other failure ends
  * it with one line that names the problem, never a stack trace.
  */
+import { existsSync } from "node:fs";
 import { parseArgs, type ParseArgsOptionDescriptor } from "node:util";
 
 export interface CommandOption extends ParseArgsOptionDescriptor {
@@ -98,6 +99,12 @@ export function requireSettings<const N extends string>(env: Record<string, stri
   return Object.fromEntries(names.map((name) => [name, env[name]!])) as Record<N, string>;
 }
 
+/** `path` when the file is there; else prints `<name>: no file at <path>: <hint>` on one line and exits 1. */
+export function requireFile(name: string, path: string, hint: string): string {
+  if (!existsSync(path)) fail(name, new Error(`no file at ${path}: ${hint}`));
+  return path;
+}
+
 /** Runs `main`; a failure prints `<name>: <reason>` on one line and sets exit code 1. */
 export async function runCommand(name: string, main: () => Promise<void>): Promise<void> {
   try {
@@ -107,8 +114,8 @@ export async function runCommand(name: string, main: () => Promise<void>): Promi
   }
 }
 
-/** A CommandError points at `--help`, which lists every option and setting. */
-function fail(name: string, err: unknown): never {
+/** Prints `<name>: <reason>` on one line and exits 1; a CommandError points at `--help`, which lists every option and setting. */
+export function fail(name: string, err: unknown): never {
   const hint = err instanceof CommandError ? ` (see \`${name} -- --help\`)` : "";
   process.stderr.write(`${name}: ${errorText(err)}${hint}\n`);
   process.exit(1);

@@ -71,6 +71,11 @@ export interface InboundMessage {
   mentions: string[];
   /** Author id of the message this one replies to, when the platform says so. */
   replyToAuthorId?: string;
+  /**
+   * Id of the message this one replies to or whose thread it is in (the parent), when the platform says so and it
+   * was written in the same place or in the thread's own channel: never a message from elsewhere (a forward).
+   */
+  replyToId?: string;
   replyTarget: ReplyTarget;
   /**
    * Who can read the place, as the delivery tells it. Absent when only a platform API call can tell (a Discord
@@ -81,6 +86,15 @@ export interface InboundMessage {
   noReply?: boolean;
   /** The person asks to stop (SMS STOP) or to start again (START) getting messages from the bot. */
   consent?: Consent;
+}
+
+/** A message another one is about (a thread's parent, a message replied to), as the platform returned it. */
+export interface ParentMessage {
+  id: string;
+  author: Author;
+  text: string;
+  /** Milliseconds since the epoch. */
+  ts: number;
 }
 
 export type Consent = "opt_out" | "opt_in";

@@ -6,6 +6,7 @@
 import { buildPrompt } from "./context/prompt.ts";
 import type { PostedOutcome } from "./conversation/draft.ts";
 import type { ClaimResult } from "./conversation/reply-store.ts";
+import { parentFor } from "./conversation/parent.ts";
 import { isResetRequest } from "./conversation/reset.ts";
 import type { RecordStatus } from "./conversation/store.ts";
 import { selectTurn } from "./conversation/turn.ts";
@@ -16,7 +17,7 @@ import { judgeWithinCap } from "./limits/judge-cap.ts";
 import { capInboundMessage } from "./limits/message-length.ts";
 import { checkReplyRate, RATE_LIMIT_NOTICE } from "./limits/reply-rate.ts";
 import { jobLogFields, loggedId, loggedPlace } from "./log-ids.ts";
-import type { BotIdentity, InboundMessage, PartProgress, Visibility } from "./message.ts";
+import type { BotIdentity, InboundMessage, ParentMessage, PartProgress, Visibility } from "./message.ts";
 import { errorMessage } from "./log.ts";
 import { asksToBeForgotten, FORGET_CONFIRMATION, forgetPerson } from "./memory/forget.ts";
 import { rememberedPeople } from "./memory/hooks.ts";
@@ -112,6 +113,11 @@ export interface Replier {
   send(job: Job, text: string, progress: PartProgress): Promise<string[]>;
   /** Who can read the job's place, asked of the platform when the message did not say (lib/memory/visibility.ts). */
   placeVisibility(job: Job): Promise<Visibility>;
+  /**
+   * The message the job's place or `replyToId` is about, asked of the platform (lib/conversation/parent.ts);
+   * undefined when the platform has nothing to look up for it (no reply, and a place that cannot be about a message).
+   */
+  fetchParent(job: Job, replyToId: string | undefined): Promise<ParentMessage | null | undefined>;
 }
 
 export type JobOutcome =
@@ -196,12 +202,16 @@ async function answer(
   if (!turn) return "conversation_gone";
   if (job.waitsForBurst && turn.current.id !== job.trigger.id) return "superseded";
   const remembered = await rememberedPeople(rt, job, [...turn.history, turn.current], replier);
-  const earlier = await recalledForAnswer(rt, job, state.recent, [...turn.history, turn.current], replier);
+  const [earlier, parent] = await Promise.all([
+    recalledForAnswer(rt, job, state.recent, [...turn.history, turn.current], replier),
+    parentFor(rt, job, state, turn.current, replier),
+  ]);
   const prompt = buildPrompt({
     persona: s.BOT_PERSONA,
     botName: job.bot.name,
     botUserId: job.bot.userId,
     now: new Date(rt.now()),
+    ...(parent ? { parent } : {}),
     summary: state.summary,
     systemNotes: job.systemNotes,
     people: remembered,

@@ -1,10 +1,12 @@
 /**
  * @module
- * Reads the irc-replies logs (one JSON object per line, see shared/data/irc-replies/README.md), one log at a
- * time so the 27 MB train split never sits in memory whole. Times become epoch milliseconds.
+ * Reads the irc-replies logs (one JSON object per line, see ./README.md), one log at a time so the 27 MB train split
+ * never sits in memory whole; a `.gz` file (the dev split that ships with the bench) is unpacked as it is read.
+ * Times become epoch milliseconds.
  */
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
+import { createGunzip } from "node:zlib";
 import { z } from "zod";
 
 const LogLineSchema = z.object({
@@ -83,7 +85,9 @@ export function parseLog(json: unknown): ChatLog {
 
 /** Streams the logs of a JSONL file, one parsed log at a time. */
 export async function* readLogs(path: string): AsyncGenerator<ChatLog> {
-  const input = createInterface({ input: createReadStream(path, "utf8"), crlfDelay: Infinity });
+  const file = createReadStream(path);
+  const text = path.endsWith(".gz") ? file.pipe(createGunzip()) : file;
+  const input = createInterface({ input: text.setEncoding("utf8"), crlfDelay: Infinity });
   for await (const line of input) {
     if (line.trim().length > 0) yield parseLog(JSON.parse(line));
   }

@@ -5,19 +5,29 @@
  * computed in the same run.
  *   node bench/decision/run.ts --split dev | --file PATH  [--json]
  */
-import { parseArgs } from "node:util";
 import { decideResponse } from "../../lib/decide/decide.ts";
 import type { DecisionReason } from "../../lib/decide/reasons.ts";
+import { defineCommand, parseCommandLine, requireFile } from "../../dev/cli.ts";
 import { BASELINES } from "./baselines.ts";
 import { readLogs } from "./corpus.ts";
 import { type Figures, type Tally, count, emptyTally, figures } from "./metrics.ts";
 import { BENCH_OPTIONS, type DecisionPair, decisionPairs } from "./pairs.ts";
-import { dataPath } from "./paths.ts";
+import { dataPath, missingSplitHint } from "./paths.ts";
 
-const { values } = parseArgs({
-  options: { split: { type: "string" }, file: { type: "string" }, json: { type: "boolean", default: false } },
+const command = defineCommand({
+  name: "npm run bench:decision",
+  summary:
+    "Replays irc-replies logs through the Worker's decideResponse and prints precision, recall and F1 of \"respond\" " +
+    "beside two baselines, the reasons that fired, what the LLM judge would get, and the decider's CPU cost.",
+  options: {
+    split: { type: "string", valueName: "name", description: "dev (default; ships with the bench) or train (converted from the corpus)" },
+    file: { type: "string", valueName: "path", description: "any log file in the irc-replies format instead (.jsonl or .jsonl.gz)" },
+    json: { type: "boolean", default: false, description: "end with one JSON line of the figures" },
+  },
 });
-const file = values.file ?? dataPath(values.split ?? "dev");
+const values = parseCommandLine(command);
+const wanted = values.file ?? dataPath(values.split ?? "dev");
+const file = requireFile(command.name, wanted, missingSplitHint(wanted));
 
 const started = performance.now();
 let decideMs = 0;
@@ -51,10 +61,12 @@ for await (const log of readLogs(file)) {
   }
 }
 
+/** The name column fits the longest row name, so that every figure sits under its heading. */
+const NAME_WIDTH = Math.max(...["decider", ...[...baselines.keys()].map((name) => `baseline ${name}`)].map((name) => name.length));
 const row = (name: string, f: Figures): string =>
-  `${name.padEnd(20)} ${f.precision.toFixed(3).padStart(9)} ${f.recall.toFixed(3).padStart(7)} ${f.f1.toFixed(3).padStart(7)} ${String(f.pairs).padStart(8)}`;
+  `${name.padEnd(NAME_WIDTH)} ${f.precision.toFixed(3).padStart(9)} ${f.recall.toFixed(3).padStart(7)} ${f.f1.toFixed(3).padStart(7)} ${String(f.pairs).padStart(8)}`;
 console.log(`file: ${file}`);
-console.log(`${"".padEnd(20)} ${"precision".padStart(9)} ${"recall".padStart(7)} ${"f1".padStart(7)} ${"pairs".padStart(8)}`);
+console.log(`${"".padEnd(NAME_WIDTH)} ${"precision".padStart(9)} ${"recall".padStart(7)} ${"f1".padStart(7)} ${"pairs".padStart(8)}`);
 console.log(row("decider", figures(decider)));
 for (const [name, tally] of baselines) console.log(row(`baseline ${name}`, figures(tally)));
 console.log("\nby reason            decided   replies   (replies: pairs where m does answer P)");

@@ -2,14 +2,13 @@
  * @module
  * Fits the decider's learned tier on the TRAIN split only and writes lib/decide/weights.ts.
  * Deterministic: Newton's method, logs in file order, no randomness.
- *   node bench/decision/train.ts [--file PATH]   (default: shared/data/irc-replies/train.jsonl)
+ *   node bench/decision/train.ts [--file PATH]   (default: shared/data/irc-replies/train.jsonl, see ./convert.ts)
  * Stage 1 (logistic regression, all train logs) scores "m answers candidate Q" symmetrically for any participant;
  * stage 2 (boosted trees) adds what the bot knows of itself and its margin over the best other candidate. The trees
  * are fitted on the first 80% of the train logs, on the pairs the rules leave open; the thresholds are chosen on the
  * last 20%, so the precision they promise is measured on days the trees never saw.
  */
 import { writeFileSync } from "node:fs";
-import { parseArgs } from "node:util";
 import { botMemory, decideByRules } from "../../lib/decide/rules.ts";
 import { decisionFeatures } from "../../lib/decide/decision-features.ts";
 import { CANDIDATE_FEATURES, candidateFeatures, sigmoid } from "../../lib/decide/signals.ts";
@@ -20,7 +19,8 @@ import type { BotMemory } from "../../lib/decide/signals.ts";
 import { type ChatLog, readLogs } from "./corpus.ts";
 import { BENCH_OPTIONS, decisionPairs } from "./pairs.ts";
 import { fitLogistic } from "./logistic.ts";
-import { WEIGHTS_PATH, dataPath } from "./paths.ts";
+import { WEIGHTS_PATH, dataPath, missingSplitHint } from "./paths.ts";
+import { defineCommand, parseCommandLine, requireFile } from "../../dev/cli.ts";
 
 /** Precision aimed for on held-out train logs: a little above the 0.85 target, since dev is other days. */
 const TARGET_PRECISION = 0.86;
@@ -56,8 +56,13 @@ interface RuleTally {
   positives: number;
 }
 
-const { values } = parseArgs({ options: { file: { type: "string" } } });
-const file = values.file ?? dataPath("train");
+const command = defineCommand({
+  name: "node bench/decision/train.ts",
+  summary: "Refits the decider's learned tier (lib/decide/weights.ts) on the train split only (about 8 minutes, deterministic).",
+  options: { file: { type: "string", valueName: "path", description: "the train split in the irc-replies format (default: shared/data/irc-replies/train.jsonl)" } },
+});
+const wanted = parseCommandLine(command).file ?? dataPath("train");
+const file = requireFile(command.name, wanted, missingSplitHint(wanted));
 
 const logs: ChatLog[] = [];
 for await (const log of readLogs(file)) logs.push(log);

@@ -8,8 +8,8 @@
  * answer's jobs, QStash publishes, and the first message after the script cache was lost. With --json the last line
  * is one JSON object.
  */
-import { parseArgs } from "node:util";
 import { z } from "zod";
+import { CommandError, defineCommand, fail, parseCommandLine } from "../../dev/cli.ts";
 import { freePort } from "../../dev/ports.ts";
 import { coldScriptCache } from "./cold-cache.ts";
 import { inboundPhase, jobsPhase, jobsSettled } from "./phases.ts";
@@ -27,18 +27,23 @@ const SCRIPT_CACHE_SAMPLES = 10;
 /** The reply phase ends when every place has its reply and the jobs went quiet, or after this long. */
 const REPLY_DEADLINE_MS = 120_000;
 
-const { values: raw } = parseArgs({
+const command = defineCommand({
+  name: "npm run bench:load",
+  summary:
+    "Sends signed Slack, Discord and Twilio traffic across many places at a set rate to the Worker in workerd on the " +
+    "local stack (loopback only, bounded), each request interleaved with the same request to a do-nothing Worker, " +
+    "and prints acknowledgement latency, replies, lost records, duplicates, Redis round trips and commands, and QStash publishes.",
   options: {
-    json: { type: "boolean", default: false },
-    places: { type: "string", default: "90" },
-    chatter: { type: "string", default: "5" },
-    quiet: { type: "string", default: "30" },
-    rate: { type: "string", default: "40" },
-    "model-delay-ms": { type: "string", default: "300" },
+    json: { type: "boolean", default: false, description: "end with one JSON line of the figures" },
+    places: { type: "string", default: "90", valueName: "n", description: "places (channels and phones) in the traffic, 3-3000 (90)" },
+    chatter: { type: "string", default: "5", valueName: "n", description: "messages between people after each Slack channel's mention, 1-50 (5)" },
+    quiet: { type: "string", default: "30", valueName: "n", description: "Slack channels where people only talk among themselves, 1-1000 (30)" },
+    rate: { type: "string", default: "40", valueName: "msg/s", description: "messages per second, 1-500 (40)" },
+    "model-delay-ms": { type: "string", default: "300", valueName: "ms", description: "the local model's delay per answer, 0-10000 (300)" },
   },
 });
 /** Bounded, so that a typo cannot turn the bench into a flood. */
-const args = z
+const parsedArgs = z
   .object({
     json: z.boolean(),
     places: z.coerce.number().int().min(3).max(3_000),
@@ -47,7 +52,12 @@ const args = z
     rate: z.coerce.number().min(1).max(500),
     "model-delay-ms": z.coerce.number().int().min(0).max(10_000),
   })
-  .parse(raw);
+  .safeParse(parseCommandLine(command));
+if (!parsedArgs.success) {
+  const issue = parsedArgs.error.issues[0]!;
+  fail(command.name, new CommandError(`--${issue.path.join(".")}: ${issue.message}`));
+}
+const args = parsedArgs.data;
 
 // The in-process stand-ins log one JSON line per event (every delivery); the bench's own lines are what matter.
 const print = console.log.bind(console);

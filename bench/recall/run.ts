@@ -7,27 +7,29 @@
  * Vector requests per answer and the prompt tokens recall adds. Last line: one JSON object.
  *   node bench/recall/run.ts [--file PATH] [--json] [--help]
  */
-import { existsSync } from "node:fs";
-import { parseArgs } from "node:util";
 import * as z from "zod";
 import { errorMessage } from "../../lib/log.ts";
-import { dataPath } from "../decision/paths.ts";
+import { defineCommand, parseCommandLine, requireFile } from "../../dev/cli.ts";
+import { dataPath, missingSplitHint } from "../decision/paths.ts";
 import { runRecallBench } from "./bench.ts";
 
-const USAGE = `npm run bench:recall -- [--file PATH] [--json]
+const command = defineCommand({
+  name: "npm run bench:recall",
+  summary:
+    "Indexes the first messages of every thread of real multi-party chat as passages through Parley's recall client " +
+    "(own redis-server and Vector stand-in on free ports), asks with later messages of the threads, and prints " +
+    "recall@1, recall@5 and MRR for BM25, the local dense embedder and hybrid fusion, query latency, Vector requests " +
+    "per answer and the prompt tokens recall adds.",
+  options: {
+    file: { type: "string", valueName: "path", description: "a log in the irc-replies format (default: the dev split, which ships with bench/decision)" },
+    json: { type: "boolean", default: false, description: "end with one JSON line of the chosen configuration's figures" },
+  },
+});
 
-  --file PATH   a log in the irc-replies format (default: the dev split, ../shared/data/irc-replies/dev.jsonl)
-  --json        end with one JSON line of the chosen configuration's figures
-  --help        this text`;
-
-function main(): Promise<void> | void {
-  const { values } = parseArgs({
-    options: { file: { type: "string" }, json: { type: "boolean", default: false }, help: { type: "boolean", default: false } },
-  });
-  if (values.help) return console.log(USAGE);
-  const file = values.file ?? dataPath("dev");
-  if (!existsSync(file)) throw new Error(`no data file at ${file}: pass --file PATH to a log in the irc-replies format`);
-  return runRecallBench(file, values.json);
+function main(): Promise<void> {
+  const values = parseCommandLine(command);
+  const wanted = values.file ?? dataPath("dev");
+  return runRecallBench(requireFile(command.name, wanted, missingSplitHint(wanted)), values.json);
 }
 
 /** One line, whatever failed: a log line of the wrong shape names the field. */
@@ -42,6 +44,6 @@ function oneLine(err: unknown): string {
 try {
   await main();
 } catch (err) {
-  console.error(`bench:recall: ${oneLine(err)}`);
+  console.error(`${command.name}: ${oneLine(err)}`);
   process.exit(1);
 }

@@ -57,7 +57,9 @@ export async function collectBotPosts(
     });
   }
   for (const call of timeline.takeNewCalls("discord", discord)) {
-    if (call.route === "channel_message" && call.channelId === DISCORD_PLACE.channel && call.content !== undefined) {
+    // An answer in #general, or in one of its threads (someone wrote there first).
+    const inThread = call.channelId !== DISCORD_PLACE.channel && timeline.entries.some((e) => e.threadId === call.channelId);
+    if (call.route === "channel_message" && (call.channelId === DISCORD_PLACE.channel || inThread) && call.content !== undefined) {
       timeline.add({
         id: call.id ?? `discord-${now}`,
         platform: "discord",
@@ -65,7 +67,8 @@ export async function collectBotPosts(
         bot: true,
         text: call.content,
         at: now,
-        place: `discord|${DISCORD_PLACE.guild}|${DISCORD_PLACE.channel}|`,
+        place: `discord|${DISCORD_PLACE.guild}|${call.channelId}|`,
+        ...(inThread && call.channelId ? { threadId: call.channelId } : {}),
       });
       continue;
     }

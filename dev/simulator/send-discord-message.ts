@@ -3,7 +3,9 @@
  * Sends a simulated Discord channel message the way a bot receives one: as a MESSAGE_CREATE on its Gateway
  * connection (the fake Gateway's `POST /__message`). The Worker's Gateway Durable Object connects on the cron
  * trigger, which `wrangler dev` does not fire by itself: the first message fires it through wrangler's
- * `/cdn-cgi/local/scheduled` and waits until the bot is connected.
+ * `/cdn-cgi/local/scheduled` and waits until the bot is connected. The message is then put into the Discord REST
+ * fake as well, as Discord keeps it: a thread started from it reads it there as its starter message. A thread is a
+ * channel of its own (`POST /__channel`, type 11, the channel its parent).
  */
 import { z } from "zod";
 import { DISCORD_FAKE_BOT } from "../fakes/discord.ts";
@@ -12,12 +14,21 @@ import { DISCORD_PLACE, PEOPLE, replaceMentions, type SimulatedPerson } from "./
 const SCHEDULED_PATH = "/cdn-cgi/local/scheduled";
 const CONNECT_TIMEOUT_MS = 10_000; // the Durable Object connects at once when woken; 10 s covers a busy machine
 const gatewayState = z.looseObject({ connected: z.boolean() });
+const PUBLIC_THREAD = 11;
 
 export interface DiscordMessageSend {
   workerUrl: string;
   /** The Gateway fake's control origin (http://127.0.0.1:8094). */
   gatewayControlUrl: string;
+  /** The Discord REST fake's origin. */
+  discordFakeUrl: string;
   botName: string;
+}
+
+async function control(url: string, body: unknown): Promise<unknown> {
+  const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${new URL(url).pathname} of a Discord fake answered ${res.status}`);
+  return res.json();
 }
 
 async function connected(opts: DiscordMessageSend): Promise<boolean> {
@@ -35,7 +46,8 @@ async function ensureBotConnected(opts: DiscordMessageSend): Promise<void> {
   }
 }
 
-export async function sendDiscordMessage(opts: DiscordMessageSend, person: SimulatedPerson, text: string): Promise<{ id: string }> {
+/** Writes in #general, or in the thread started from the message `threadId` (which is the thread's id too). */
+export async function sendDiscordMessage(opts: DiscordMessageSend, person: SimulatedPerson, text: string, threadId?: string): Promise<{ id: string }> {
   await ensureBotConnected(opts);
   const names = [
     { name: opts.botName, id: DISCORD_FAKE_BOT.userId },
@@ -43,18 +55,19 @@ export async function sendDiscordMessage(opts: DiscordMessageSend, person: Simul
   ];
   const content = replaceMentions(text, names, (id) => `<@${id}>`);
   const mentioned = names.filter((n) => content.includes(`<@${n.id}>`)).map((n) => ({ id: n.id, username: n.name.toLowerCase() }));
-  const res = await fetch(`${opts.gatewayControlUrl}/__message`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({
-      channel_id: DISCORD_PLACE.channel,
+  const channelId = threadId ?? DISCORD_PLACE.channel;
+  if (threadId) await control(`${opts.discordFakeUrl}/__channel`, { id: threadId, type: PUBLIC_THREAD, parent_id: DISCORD_PLACE.channel });
+  const author = { id: person.discordUserId, username: person.handle, global_name: person.name };
+  const sent = z.object({ id: z.string() }).parse(
+    await control(`${opts.gatewayControlUrl}/__message`, {
+      channel_id: channelId,
       guild_id: DISCORD_PLACE.guild,
-      author: { id: person.discordUserId, username: person.handle, global_name: person.name },
+      author,
       member: { nick: null },
       content,
       mentions: mentioned,
     }),
-  });
-  if (!res.ok) throw new Error(`the Gateway fake answered ${res.status}`);
-  return z.object({ id: z.string() }).parse(await res.json());
+  );
+  await control(`${opts.discordFakeUrl}/__messages`, { id: sent.id, channel_id: channelId, content, author });
+  return sent;
 }

@@ -1,7 +1,9 @@
 /**
  * @module
  * Sends a simulated Slack channel or thread message to the Worker the way the Events API does: an `event_callback`
- * envelope signed with the v0 scheme (HMAC-SHA256 of `v0:timestamp:body` with SLACK_SIGNING_SECRET).
+ * envelope signed with the v0 scheme (HMAC-SHA256 of `v0:timestamp:body` with SLACK_SIGNING_SECRET). The message is
+ * put into the Slack fake's history first, as it is in Slack's when the event goes out: a thread's parent that the
+ * bot never recorded is read from there (`conversations.replies`).
  */
 import { SLACK_FAKE_BOT } from "../fakes/slack.ts";
 import { slackHeaders } from "../signers/slack.ts";
@@ -11,6 +13,8 @@ export interface SlackSend {
   workerUrl: string;
   signingSecret: string;
   botName: string;
+  /** The Slack fake's origin (its `POST /__messages`). */
+  slackFakeUrl: string;
 }
 
 export interface SentSlackMessage {
@@ -40,13 +44,20 @@ export async function sendSlackMessage(
 ): Promise<SentSlackMessage> {
   const ts = nextTs();
   const names = [{ name: opts.botName, id: SLACK_FAKE_BOT.userId }, ...PEOPLE.map((p) => ({ name: p.name, id: p.slackUserId }))];
+  const slackText = replaceMentions(text, names, (id) => `<@${id}>`);
+  const inHistory = await fetch(`${opts.slackFakeUrl}/__messages`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ channel: SLACK_PLACE.channel, user: person.slackUserId, text: slackText, ts, ...(thread ? { thread_ts: thread.ts } : {}) }),
+  });
+  if (!inHistory.ok) throw new Error(`the Slack fake answered ${inHistory.status} to a message for its history`);
   const event = {
     type: "message",
     channel_type: "channel",
     channel: SLACK_PLACE.channel,
     user: person.slackUserId,
     user_profile: { display_name: person.name, real_name: person.name },
-    text: replaceMentions(text, names, (id) => `<@${id}>`),
+    text: slackText,
     ts,
     event_ts: ts,
     ...(thread ? { thread_ts: thread.ts, parent_user_id: thread.parentUserId } : {}),

@@ -55,6 +55,8 @@ const sendRequest = z.object({
   person: z.string(),
   text: z.string().trim().min(1).max(4_000),
   threadTs: z.string().optional(),
+  /** Discord: the thread (the id of the message it was started from) to write in; always a channel message. */
+  threadId: z.string().regex(/^\d+$/).optional(),
   /** Discord: a channel message through the Gateway, or the `/ask` command. */
   discordMode: z.enum(["message", "ask"]).default("ask"),
 });
@@ -83,7 +85,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     if (body.platform === "slack") {
       const parent = body.threadTs ? timeline.entries.find((e) => e.platform === "slack" && e.ts === body.threadTs) : undefined;
       const thread = body.threadTs ? { ts: body.threadTs, parentUserId: parentUserId(parent, person.slackUserId) } : undefined;
-      const sent = await sendSlackMessage({ workerUrl: opts.workerUrl, signingSecret: setting("SLACK_SIGNING_SECRET"), botName }, person, body.text, thread);
+      const sent = await sendSlackMessage({ workerUrl: opts.workerUrl, signingSecret: setting("SLACK_SIGNING_SECRET"), botName, slackFakeUrl: opts.fakes.slack }, person, body.text, thread);
       const entry: ChatEntry = {
         ...base,
         id: `${SLACK_PLACE.channel}:${sent.ts}`,
@@ -95,14 +97,22 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
       timeline.add(entry);
       return entry;
     }
-    if (body.platform === "discord" && body.discordMode === "message") {
+    if (body.platform === "discord" && (body.discordMode === "message" || body.threadId)) {
       if (!opts.discordGatewayControlUrl) throw new Error("no Discord Gateway fake is running: use /ask");
       const sent = await sendDiscordMessage(
-        { workerUrl: opts.workerUrl, gatewayControlUrl: opts.discordGatewayControlUrl, botName },
+        { workerUrl: opts.workerUrl, gatewayControlUrl: opts.discordGatewayControlUrl, discordFakeUrl: opts.fakes.discord, botName },
         person,
         body.text,
+        body.threadId,
       );
-      const entry: ChatEntry = { ...base, id: sent.id, platform: "discord", place: `discord|${DISCORD_PLACE.guild}|${DISCORD_PLACE.channel}|` };
+      const channel = body.threadId ?? DISCORD_PLACE.channel;
+      const entry: ChatEntry = {
+        ...base,
+        id: sent.id,
+        platform: "discord",
+        place: `discord|${DISCORD_PLACE.guild}|${channel}|`,
+        ...(body.threadId ? { threadId: body.threadId } : {}),
+      };
       timeline.add(entry);
       return entry;
     }

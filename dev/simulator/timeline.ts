@@ -23,6 +23,8 @@ export interface ChatEntry {
   threadTs?: string;
   /** SMS: the person's number (each phone is its own conversation). */
   phone?: string;
+  /** Discord: the thread (a channel whose id is its starter message's) the message was written in. */
+  threadId?: string;
   /** Discord: the interaction token whose @original the bot edits; `pending` until it does. */
   interactionToken?: string;
   pending?: boolean;

@@ -1,15 +1,16 @@
 /**
  * @module
  * Builds the chat prompt for one answer under a token budget: the system message (Parley's instructions only:
- * persona, name, date, the platform's notes), the data block (./data-block.ts: the summary, what is remembered about
- * people and passages recalled from earlier conversations, declared untrusted), the conversation as chat turns, the
- * current message last. Oldest messages go first when it does not fit.
+ * persona, name, date, the platform's notes), the data block (./data-block.ts: the message the conversation is
+ * about first, then the summary, what is remembered about people and passages recalled from earlier conversations,
+ * declared untrusted), the conversation as chat turns, the current message last. Oldest messages go first when it
+ * does not fit.
  */
 import type { StoredMessage } from "../conversation/types.ts";
 import type { ChatMessage } from "./chat-message.ts";
 import { dataBlock, dataLine, DATA_BLOCK_DECLARATION, type DataRecord, type EarlierRecord } from "./data-block.ts";
 import { shortenToTokens } from "./shorten.ts";
-import { mergeTurns, MERGED_TURN_SEPARATOR, severalHumans, toTurn, type TurnOptions } from "./turns.ts";
+import { mergeTurns, MERGED_TURN_SEPARATOR, severalHumans, speakerName, toTurn, type TurnOptions } from "./turns.ts";
 import { countPromptTokens, countTokens, MESSAGE_OVERHEAD_TOKENS } from "./tokens.ts";
 
 export interface PromptInput {
@@ -19,6 +20,8 @@ export interface PromptInput {
   now: Date;
   /** Parley's own lines for the system message (e.g. the SMS length hint); kept within the budget. */
   systemNotes?: string[];
+  /** The message a thread or a reply is about, when it is not in `history`: data, first in the data block. */
+  parent?: StoredMessage;
   /** The running summary: data, in the data block. */
   summary?: string;
   /** What is remembered about the people of the conversation (facts oldest first): data, in the data block. */
@@ -113,6 +116,7 @@ export function buildPrompt(input: PromptInput): Prompt {
 
 function dataRecords(input: PromptInput): DataRecord[] {
   return [
+    ...(input.parent ? [{ parent_message: { author: speakerName(input.parent.authorName), text: input.parent.text } }] : []),
     ...(input.summary ? [{ summary: input.summary }] : []),
     ...(input.people ?? []).filter((p) => p.facts.length > 0).map((p) => ({ person: p.name, facts: p.facts })),
     ...(input.earlier ?? []),
@@ -137,12 +141,19 @@ function fitData(records: DataRecord[], room: number): { message: ChatMessage; t
 /** The record as it is, then ever smaller versions of it, down to the smallest worth showing. */
 function smallerVersions(record: DataRecord): DataRecord[] {
   if ("earlier" in record) return [record];
-  if ("summary" in record) {
-    const versions: DataRecord[] = [record];
-    for (let tokens = Math.floor(countTokens(record.summary) * 0.75); tokens >= MIN_USEFUL_TOKENS; tokens = Math.floor(tokens * 0.75)) {
-      versions.push({ summary: shortenToTokens(record.summary, tokens) });
-    }
-    return versions;
+  if ("parent_message" in record) {
+    const { author, text } = record.parent_message;
+    return shorterTexts(text).map((shorter) => ({ parent_message: { author, text: shorter } }));
   }
+  if ("summary" in record) return shorterTexts(record.summary).map((summary) => ({ summary }));
   return record.facts.map((_, dropped) => ({ person: record.person, facts: record.facts.slice(dropped) }));
+}
+
+/** `text`, then ever shorter versions of it, down to the shortest worth showing. */
+function shorterTexts(text: string): string[] {
+  const versions = [text];
+  for (let tokens = Math.floor(countTokens(text) * 0.75); tokens >= MIN_USEFUL_TOKENS; tokens = Math.floor(tokens * 0.75)) {
+    versions.push(shortenToTokens(text, tokens));
+  }
+  return versions;
 }

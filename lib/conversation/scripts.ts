@@ -104,3 +104,20 @@ local removed = redis.call('ZREMRANGEBYSCORE', log, '-inf', ARGV[4])
 if removed > 0 then redis.call('ZADD', log, 'XX', 'INCR', -removed, '${LENGTH_MEMBER}') end
 return 1
 `;
+
+/**
+ * A job found what the conversation is about (lib/conversation/parent.ts). KEYS: state. ARGV: 1 conversation id,
+ * 2 what it is the parent of, 3 the parent message JSON or `false`. Kept in the state, so that it expires with the
+ * conversation and every later job reads it with the conversation; nothing happens when the conversation is gone.
+ */
+export const REMEMBER_PARENT = `#!lua flags=allow-key-locking
+local state = KEYS[1]
+local current = redis.call('GET', state)
+if not current then return 0 end
+local s = cjson.decode(current)
+if s.id ~= ARGV[1] then return 0 end
+if type(s.parents) ~= 'table' then s.parents = {} end
+s.parents[ARGV[2]] = cjson.decode(ARGV[3])
+redis.call('SET', state, cjson.encode(s), 'KEEPTTL')
+return 1
+`;

@@ -9,10 +9,10 @@ import type { ConversationKey, InboundMessage } from "../message.ts";
 import { answerTraceSchema, type AnswerTrace } from "./answer-trace.ts";
 import { claimKey, conversationKeys, replyKey, seenKey } from "../keys.ts";
 import { ReplyStore } from "./reply-store.ts";
-import { COUNTING_MEMBERS, FOLD_SUMMARY, INGEST, MESSAGES_BELOW } from "./scripts.ts";
+import { COUNTING_MEMBERS, FOLD_SUMMARY, INGEST, MESSAGES_BELOW, REMEMBER_PARENT } from "./scripts.ts";
 import { DEDUPE_TTL_SECONDS, keptAfterTrim, type StoreOptions } from "./store-options.ts";
 import { INACTIVE, newConversationState, parseScriptResult, storedMessages, toState, toStoredMessage } from "./stored-state.ts";
-import type { ConversationState } from "./types.ts";
+import type { ConversationState, StoredMessage } from "./types.ts";
 
 export type { StoreOptions };
 
@@ -36,6 +36,7 @@ export class ConversationStore {
   private readonly options: StoreOptions;
   private readonly ingestScript;
   private readonly foldScript;
+  private readonly parentScript;
 
   constructor(redis: Redis, options: StoreOptions) {
     this.redis = redis;
@@ -43,6 +44,7 @@ export class ConversationStore {
     this.replies = new ReplyStore(redis, options);
     this.ingestScript = redis.createScript<unknown>(INGEST);
     this.foldScript = redis.createScript<number>(FOLD_SUMMARY);
+    this.parentScript = redis.createScript<number>(REMEMBER_PARENT);
   }
 
   /**
@@ -95,6 +97,11 @@ export class ConversationStore {
       [args.conversationId, args.previousSummary, args.summary, String(args.through)],
     );
     return Number(folded) === 1;
+  }
+
+  /** Keeps, with the conversation `conversationId`, the parent of `of` as a job found it (`false`: none). */
+  async rememberParent(key: ConversationKey, conversationId: string, of: string, parent: StoredMessage | false): Promise<void> {
+    await this.parentScript.exec([conversationKeys(this.options.prefix, key).state], [conversationId, of, JSON.stringify(parent)]);
   }
 
   /** The whole conversation (the memory job, the admin view, tests); null when none is active. */

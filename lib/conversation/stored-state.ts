@@ -17,6 +17,7 @@ const storedMessageSchema = z.object({
   ts: z.number(),
   mentions: z.array(z.string()).optional(),
   replyToAuthorId: z.string().optional(),
+  replyToId: z.string().optional(),
   noReply: z.boolean().optional(),
 });
 
@@ -33,6 +34,7 @@ const storedStateSchema = z.object({
   lastBotReplyAt: z.number().optional(),
   lastBotReplyTo: luaList.pipe(z.array(z.string())).optional(),
   summary: z.string().optional(),
+  parents: z.record(z.string(), z.union([storedMessageSchema, z.literal(false)])).optional(),
 });
 
 export const scriptResultSchema = z.object({
@@ -75,6 +77,7 @@ export function toStoredMessage(msg: InboundMessage): StoredMessage {
   };
   if (msg.mentions.length > 0) stored.mentions = msg.mentions;
   if (msg.replyToAuthorId) stored.replyToAuthorId = msg.replyToAuthorId;
+  if (msg.replyToId) stored.replyToId = msg.replyToId;
   if (msg.noReply) stored.noReply = true;
   return stored;
 }
@@ -109,6 +112,7 @@ export function toState(state: unknown, recent: StoredMessage[]): ConversationSt
     answeredThrough: s.answeredThrough,
     answeredThroughBy: Object.fromEntries(Object.entries(s.coverage ?? {}).map(([author, [through]]) => [author, through])),
     summary: s.summary || undefined,
+    ...(s.parents ? { parents: s.parents } : {}),
     recent,
   };
 }

@@ -16,6 +16,8 @@ export interface StoredMessage {
   mentions?: string[];
   /** Author id of the message this one replies to, when the platform says so. */
   replyToAuthorId?: string;
+  /** Id of the message this one replies to or whose thread it is in (InboundMessage.replyToId). */
+  replyToId?: string;
   /** Never the message an answer is for (an SMS carrier keyword). */
   noReply?: boolean;
 }
@@ -37,6 +39,11 @@ export interface ConversationState {
   /** Per person the bot answered: the timestamp of the newest message of theirs an answer was for. */
   answeredThroughBy?: Readonly<Record<string, number>>;
   summary?: string;
+  /**
+   * The messages this conversation is about that are not in it (a thread's parent, a message replied to), as a job
+   * found them, by what they are the parent of (lib/conversation/parent.ts); `false`: there is none to show.
+   */
+  parents?: Readonly<Record<string, StoredMessage | false>>;
   /** The most recent messages, oldest first, INCLUDING the message being decided (last). */
   recent: StoredMessage[];
 }

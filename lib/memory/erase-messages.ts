@@ -17,7 +17,8 @@ const SCAN_BATCH = 1_000;
  * The bot's answers that go are those to the person
  * and every one written after the person's first message there: the bot had read them, and may retell them.
  * Keeps the log's length member (lib/conversation/scripts.ts) true. The person's id also leaves the record of whom
- * the bot answered last, and of which of their messages answers covered (lib/conversation/claim-scripts.ts).
+ * the bot answered last, and of which of their messages answers covered (lib/conversation/claim-scripts.ts). A
+ * thread's parent of theirs kept with the conversation goes too, and is not fetched again (`false`).
  * Returns how many messages left the log.
  */
 const ERASE_PERSON = `#!lua flags=allow-key-locking
@@ -53,6 +54,11 @@ if current then
     s.lastBotReplyTo = others
   end
   if type(s.coverage) == 'table' then s.coverage[person] = nil end
+  if type(s.parents) == 'table' then
+    for of, parent in pairs(s.parents) do
+      if type(parent) == 'table' and parent.authorId == person and parent.ts <= through then s.parents[of] = false end
+    end
+  end
   redis.call('SET', state, cjson.encode(s), 'KEEPTTL')
 end
 redis.call('DEL', answers)

@@ -15,7 +15,7 @@ import type * as z from "zod";
 import type { Settings } from "../config.ts";
 import type { LogIds } from "../log-ids.ts";
 import type { Logger } from "../log.ts";
-import type { ConversationKey, InboundMessage, PartProgress, Platform, ReplyTarget, Visibility } from "../message.ts";
+import type { BotIdentity, ConversationKey, InboundMessage, ParentMessage, PartProgress, Platform, ReplyTarget, Visibility } from "../message.ts";
 import type { OptOuts } from "../opt-outs.ts";
 
 /** A webhook delivery as the route received it. Signatures are computed over `rawBody`, so it is never re-encoded. */
@@ -58,6 +58,13 @@ export interface IngestOptions {
    * numbers), so that the core logs keyed pseudonyms of them (lib/log-ids.ts); absent, as they are.
    */
   logIds?: LogIds;
+}
+
+/** Which parent `fetchParent` looks for, and who the bot is (its mentions in the text become its name). */
+export interface ParentQuery {
+  place: ConversationKey;
+  replyToId?: string;
+  bot: BotIdentity;
 }
 
 /** What every adapter call gets. */
@@ -112,4 +119,17 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
    * `private` too: what is said in an unknown place never travels.
    */
   placeVisibility(ctx: ReplyContext, place: ConversationKey): Promise<Visibility>;
+  /**
+   * Optional: the message the conversation at `about.place` is about, for the prompt: the one `about.replyToId`
+   * names (an InboundMessage's), or without it the place's own parent (a thread's starter message), asked only when
+   * `placeParents` is set. Only ever a message of the place or of its thread's own channel, so that it is no more
+   * visible than the place. null when there is none. Called by jobs only; the core keeps the answer with the
+   * conversation (lib/conversation/parent.ts).
+   */
+  fetchParent?(ctx: ReplyContext, about: ParentQuery): Promise<ParentMessage | null>;
+  /**
+   * A place can be about a message without its messages saying so (a Discord thread is a channel whose starter
+   * message its messages do not name): `fetchParent` is asked for the place's own parent, once per conversation.
+   */
+  readonly placeParents?: boolean;
 }

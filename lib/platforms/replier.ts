@@ -30,5 +30,10 @@ export function platformReplier(rt: Runtime, adapters: readonly PlatformAdapter[
       const { adapter, ctx } = open(job);
       return adapter.placeVisibility(ctx, job.key);
     },
+    async fetchParent(job, replyToId) {
+      const { adapter, ctx } = open(job);
+      if (!adapter.fetchParent || (!replyToId && !adapter.placeParents)) return undefined;
+      return adapter.fetchParent(ctx, { place: job.key, bot: job.bot, ...(replyToId ? { replyToId } : {}) });
+    },
   };
 }

@@ -1,8 +1,9 @@
 /**
  * @module
- * The simulator's inspector follows the conversation in view: a Slack thread shows its own conversation, decisions
- * and prompts; each phone shows its own texter's; "New conversation" starts the one in view afresh, "Clear all"
- * empties the local Redis; and the page logs no errors while there is no conversation yet.
+ * The simulator's inspector follows the conversation in view: a Slack or Discord thread shows its own conversation,
+ * decisions and prompts, and the parent message it is about, first in the thread answer's prompt; each phone its own
+ * texter's; "New conversation" starts the one in view afresh, "Clear all" empties the local Redis; and the page logs
+ * no errors while there is no conversation yet.
  */
 import { describe, expect, it } from "vitest";
 import { hasChromium } from "./browser.ts";
@@ -22,7 +23,7 @@ describe.skipIf(!hasChromium())("the simulator's inspector", () => {
     expect(session.consoleErrors).toEqual([]);
   });
 
-  it("opens a Slack thread with its own conversation, decisions and prompts", async () => {
+  it("opens a Slack thread with its own conversation, decisions and prompts, and its parent message first in the prompt", async () => {
     const { sim } = session;
     await sim.say("alice", "@Parley the deploy failed with exit code 137");
     await expect.poll(() => sim.botAnswers().count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
@@ -40,6 +41,12 @@ describe.skipIf(!hasChromium())("the simulator's inspector", () => {
     expect(thread.participants).toBe("Bob (1)");
     expect(thread.decisions).toEqual([{ author: "Bob", respond: "yes", reason: "direct_mention" }]);
     expect(thread.prompts[0]).toContain("can you put that in one sentence?");
+    // The parent was said in the channel: the thread's conversation is about it, and its answer saw it first.
+    const parent = "@Parley the deploy failed with exit code 137";
+    expect(thread.parent).toBe(`Alice: ${parent}`);
+    const turns = thread.prompts[0]!.split("\n\n[");
+    expect(turns[0]).toMatch(/^\[system\]\n/);
+    expect(turns[1]!.split("\n").slice(0, 3)).toEqual(["user]", "<parley-data>", JSON.stringify({ parent_message: { author: "Alice", text: parent } })]);
 
     await sim.page.click("#thread-close");
     await expect.poll(async () => (await sim.inspector()).place).toBe(SLACK_PLACE);
@@ -83,4 +90,38 @@ describe.skipIf(!hasChromium())("the simulator's inspector", () => {
     expect(res.status).toBe(404);
     expect(session.consoleErrors).toEqual([]);
   });
+
+  it("starts a thread under a message the bot never recorded with that message, read from Slack's history", async () => {
+    const { sim } = session;
+    const parent = "the build server is down again since noon";
+    await sim.say("bob", parent);
+    await sim.openThread(parent);
+    await sim.reply("carol", "@Parley can you put that in one sentence?");
+    await expect.poll(() => sim.botAnswers("#thread-messages").count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
+    await expect.poll(async () => (await sim.inspector()).prompts.length, { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
+    const thread = await sim.inspector();
+    expect(thread.parent).toMatch(new RegExp(`: ${parent}$`));
+    expect(thread.prompts[0]!.indexOf(parent)).toBeLessThan(thread.prompts[0]!.indexOf("can you put that in one sentence?"));
+    expect(session.consoleErrors).toEqual([]);
+  });
+
+  it("opens a Discord thread with its own conversation and its starter message first in the thread answer's prompt", async () => {
+    const { sim } = session;
+    await sim.selectTab("discord");
+    const starter = "the nightly backup failed twice this week";
+    await sim.sayOnDiscord("alice", starter);
+    const threadPlace = await sim.openDiscordThread(starter);
+    expect(threadPlace).toMatch(/^discord\|\d+\|\d+\|$/);
+    await sim.replyInDiscordThread("bob", "@Parley can you put that in one sentence?");
+    await expect.poll(() => sim.botAnswers("#discord-thread-messages").count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
+    await expect.poll(async () => (await sim.inspector()).prompts.length, { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
+    const thread = await sim.inspector();
+    expect(thread.place).toBe(threadPlace);
+    expect(thread.participants).toBe("Bob (1)");
+    expect(thread.parent).toBe(`Alice: ${starter}`);
+    const turns = thread.prompts[0]!.split("\n\n[");
+    expect(turns[1]!.split("\n").slice(0, 3)).toEqual(["user]", "<parley-data>", JSON.stringify({ parent_message: { author: "Alice", text: starter } })]);
+    expect(session.consoleErrors).toEqual([]);
+  });
 });
+

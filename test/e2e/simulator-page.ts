@@ -1,7 +1,8 @@
 /**
  * @module
  * What a person does on the simulator page and what its panels show, for the browser tests: pick who types, write
- * in the channel or a thread, open a thread and read the inspector (decisions, conversation, prompts).
+ * in the channel or a thread (Slack or Discord), open a thread and read the inspector (decisions, conversation,
+ * parent message, prompts).
  */
 import type { Locator, Page } from "playwright-core";
 
@@ -14,6 +15,8 @@ export interface InspectorView {
   place: string;
   /** "Alice (2), Bob (1)", or null when the panel says there is no conversation. */
   participants: string | null;
+  /** The message the thread or a reply is about ("Name: text"), "—" when none; null without a conversation. */
+  parent: string | null;
   /** Each decision row: who wrote the message, yes/no/judge, the reason. */
   decisions: { author: string; respond: string; reason: string }[];
   /** The full text of each prompt (newest first), as the page shows it. */
@@ -58,6 +61,22 @@ export function simulatorPage(page: Page) {
       await page.waitForFunction(`!document.querySelector("#place").textContent.endsWith("|")`);
       return (await page.locator("#place").textContent()) ?? "";
     },
+    /** Writes a channel message in Discord's #general as `person` (through the Gateway, not /ask). */
+    async sayOnDiscord(person: string, text: string): Promise<void> {
+      await page.selectOption("#discord-mode", "message");
+      await write("#discord-input", "#discord-messages", person, text);
+    },
+    /** Starts (or opens) the Discord thread of the channel message that contains `parentText`; returns its admin key. */
+    async openDiscordThread(parentText: string): Promise<string> {
+      const parent = page.locator("#discord-messages .message", { hasText: parentText }).first();
+      const id = await parent.getAttribute("data-id");
+      await parent.locator('[data-testid="open-discord-thread"]').click();
+      await page.locator("#discord-thread-pane").waitFor({ state: "visible" });
+      await page.waitForFunction(`document.querySelector("#place").textContent.endsWith("|${id}|")`);
+      return (await page.locator("#place").textContent()) ?? "";
+    },
+    /** Writes in the open Discord thread as `person`. */
+    replyInDiscordThread: (person: string, text: string) => write("#discord-thread-input", "#discord-thread-messages", person, text),
     async inspector(): Promise<InspectorView> {
       const rows = await page.locator('#decisions [data-testid="decision"]').all();
       const decisions = await Promise.all(
@@ -69,9 +88,11 @@ export function simulatorPage(page: Page) {
       );
       // Read at once, never waited for: the panel is redrawn on every poll.
       const [participants] = await page.locator('[data-testid="participants"]').allTextContents();
+      const [parent] = await page.locator('[data-testid="parent"]').allTextContents();
       return {
         place: (await page.locator("#place").textContent()) ?? "",
         participants: participants ?? null,
+        parent: parent ?? null,
         decisions,
         prompts: await page.locator('[data-testid="prompt"] pre').allTextContents(),
       };

@@ -27,3 +27,8 @@ export async function modelRequests(match: string): Promise<ChatRequest[]> {
   const res = await fetch(`${MODEL_CONTROL_URL}/__requests?match=${encodeURIComponent(match)}`);
   return (await res.json()) as ChatRequest[];
 }
+
+/** The records of a prompt's data block (lib/context/data-block.ts), which comes right after the system message. */
+export function dataBlockRecords(request: ChatRequest): Record<string, unknown>[] {
+  return request.messages[1]!.content.split("\n").slice(1, -1).map((line) => JSON.parse(line) as Record<string, unknown>);
+}

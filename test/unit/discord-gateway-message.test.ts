@@ -67,4 +67,17 @@ describe("parseGatewayMessage", () => {
     const parsed = parseGatewayMessage({ ...base, webhook_id: "55" }, bot);
     expect(parsed.kind === "message" && parsed.message.author.isBot).toBe(true);
   });
+
+  it("names the message a reply answers in its own channel, and never a forwarded message or one from another channel", () => {
+    const replied = { id: "1100000000000000000", author: { id: "1400000000000000002", username: "bob" } };
+    const reply = { ...base, type: 19, referenced_message: replied };
+    const replyToId = (message: object) => {
+      const parsed = parseGatewayMessage(message, bot);
+      return parsed.kind === "message" ? parsed.message.replyToId : "not a message";
+    };
+    expect(replyToId({ ...reply, message_reference: { type: 0, message_id: replied.id, channel_id: base.channel_id, guild_id: base.guild_id } })).toBe(replied.id);
+    expect(replyToId({ ...reply, message_reference: { message_id: replied.id } })).toBe(replied.id);
+    expect(replyToId({ ...reply, message_reference: { type: 0, message_id: replied.id, channel_id: "1200000000000000009" } })).toBeUndefined();
+    expect(replyToId({ ...base, message_reference: { type: 1, message_id: replied.id, channel_id: "1200000000000000009" } })).toBeUndefined();
+  });
 });

@@ -25,6 +25,28 @@ function input(history: StoredMessage[], current: StoredMessage, extra: Partial<
   return { persona: "You are a friendly helper.", botName: BOT.name, botUserId: BOT.id, now: NOW, history, current, budgetTokens: 4_000, ...extra };
 }
 
+describe("the parent a thread or reply is about", () => {
+  const parent = msg("alice", "Our launch moves to Thursday because the payment provider is late.", "Alice");
+  const records = (p: { messages: ChatMessage[] }) => p.messages[1]!.content.split("\n").slice(1, -1).map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it("comes first in the data block, before the summary, as untrusted data with its author's name", () => {
+    const p = buildPrompt(input([], msg("bob", "can you put that in one sentence?"), { parent, summary: "Bob asked about the launch." }));
+    expect(p.messages[0]!.content).toContain(DATA_BLOCK_DECLARATION);
+    expect(p.messages[0]!.content).not.toContain("Thursday");
+    expect(records(p)).toEqual([{ parent_message: { author: "Alice", text: parent.text } }, { summary: "Bob asked about the launch." }]);
+  });
+
+  it("is shortened, never dropped first, when the budget is tight", () => {
+    const long = { ...parent, text: Array.from({ length: 400 }, (_, i) => `word${i}`).join(" ") };
+    const p = buildPrompt(input([], msg("bob", "can you put that in one sentence?"), { parent: long, budgetTokens: 700 }));
+    const [first] = records(p);
+    const shown = (first as { parent_message: { text: string } }).parent_message.text;
+    expect(shown.startsWith("word0 word1")).toBe(true);
+    expect(shown.length).toBeLessThan(long.text.length);
+    expect(p.tokens).toBeLessThanOrEqual(700);
+  });
+});
+
 describe("the prompt's shape", () => {
   it("starts with the system message and ends with the current message", () => {
     const p = buildPrompt(input([msg("alice", "hi there"), bot("hello!")], msg("alice", "what time is it?")));

@@ -98,6 +98,8 @@ describe("parseSlackEvent", () => {
     expect(message.key).toEqual({ platform: "slack", tenant: "T0001ABCD", channel: "C0CHAN001", thread: "1715000010.000200" });
     expect(message.addressing).toBe("reply_to_bot");
     expect(message.replyToAuthorId).toBe("U0BOT0001");
+    // The thread's parent, by the id its own delivery had: the job looks it up in the channel's conversation.
+    expect(message.replyToId).toBe("C0CHAN001:1715000010.000200");
     expect(message.replyTarget).toEqual({ platform: "slack", channel: "C0CHAN001", threadTs: "1715000010.000200" });
     expect(message.text).toBe("and does @U0ALICE01 need to approve the migration?");
   });
@@ -111,6 +113,7 @@ describe("parseSlackEvent", () => {
   it("treats a thread's parent message (thread_ts equal to ts) as a channel message", () => {
     const body = withEvent("message-channel", { thread_ts: "1715000000.000100" });
     expect(parsedMessage(body).message.key.thread).toBeUndefined();
+    expect(parsedMessage(body).message.replyToId).toBeUndefined();
   });
 
   it("treats a direct message as a DM and keys it with the enterprise and team", () => {

@@ -1,6 +1,8 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it } from "vitest";
 import { ConversationStore, DECIDER_WINDOW } from "../../lib/conversation/store.ts";
+import { conversationKeys } from "../../lib/keys.ts";
+import { MessageEraser } from "../../lib/memory/erase-messages.ts";
 import type { InboundMessage } from "../../lib/message.ts";
 import { suiteEnv } from "../support/worker.ts";
 
@@ -260,5 +262,31 @@ describe("the conversation store", () => {
     const next = await store.record(message(key, 2), { startIfIdle: false, reset: false });
     expect(next.state).toMatchObject({ id: state.id, lastBotReplyAt: trigger.ts + 1, lastBotReplyTo: [trigger.author.id] });
     expect(next.state.recent.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+  });
+});
+
+describe("the parent a conversation is about", () => {
+  const parentBy = (authorId: string, ts: number) => ({ id: "C0PARENT:1.000001", role: "user" as const, authorId, authorName: authorId, text: "what the thread is about", ts });
+
+  it("is kept with the conversation once found, and comes back with it to every later job", async () => {
+    const store = newStore();
+    const first = message(place(), 1);
+    const id = await conversationOf(store, first);
+    await store.rememberParent(first.key, id, "C0PARENT:1.000001", parentBy("U2", 1_600_000_000_000));
+    await store.rememberParent(first.key, id, "", false);
+    const claimed = await claim(store, id, first);
+    expect(claimed.status === "claimed" && claimed.state?.parents).toEqual({ "C0PARENT:1.000001": parentBy("U2", 1_600_000_000_000), "": false });
+    // A conversation that was reset in the meantime keeps nothing of the old one's.
+    await store.rememberParent(first.key, "an-older-conversation", "C0OTHER:2.000002", parentBy("U2", 1));
+    expect(Object.keys((await store.load(first.key))!.parents!).sort()).toEqual(["", "C0PARENT:1.000001"]);
+  });
+
+  it("goes when its author asks to be forgotten, and is not looked up again", async () => {
+    const store = newStore();
+    const first = message(place(), 1);
+    const id = await conversationOf(store, first);
+    await store.rememberParent(first.key, id, "C0PARENT:1.000001", parentBy("U2", 1_600_000_000_000));
+    await new MessageEraser(redis, PREFIX).erase(conversationKeys(PREFIX, first.key), { personId: "U2", through: Date.now() });
+    expect((await store.load(first.key))!.parents).toEqual({ "C0PARENT:1.000001": false });
   });
 });

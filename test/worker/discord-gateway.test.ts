@@ -8,7 +8,7 @@ import type { PendingIngest, PendingStore } from "../../lib/platforms/discord/ga
 import type { GatewaySnapshot } from "../../lib/platforms/discord/gateway/session.ts";
 import { controlGateway, discordCalls, gatewayState, postThroughGateway } from "../support/discord.ts";
 import { scriptFault } from "../support/fault-control.ts";
-import { modelRequests, scriptModel } from "../support/model.ts";
+import { dataBlockRecords, modelRequests, scriptModel } from "../support/model.ts";
 import { qstashLaneUrl } from "../support/qstash-clock.ts";
 import { eventually, settle, startJobPump, suiteEnv, type JobPump } from "../support/worker.ts";
 
@@ -181,5 +181,51 @@ describe("a Discord channel conversation over the Gateway", () => {
     for (const id of during) expect(logLines(`"message":"${id}"`).filter((l) => l.includes('"event":"decision"'))).toHaveLength(1);
     expect(logLines(channel).filter((l) => l.includes("duplicate_dropped"))).toEqual([]);
     expect((await gatewayState(CONTROL)).identifies).toBe(before.identifies);
+  });
+});
+
+describe("a Discord thread or reply over the Gateway", () => {
+  // People of their own: the reply rate limit counts answers per person, and the suite above talks a lot with Alice.
+  const carol = { id: "230000000000000003", name: "Carol" };
+  const dave = { id: "230000000000000004", name: "Dave" };
+  const FAKE = API.replace(/\/api\/v10$/, "");
+  const control = async (path: string, body: unknown) => {
+    const res = await fetch(`${FAKE}${path}`, { method: "POST", body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`the Discord fake's ${path} answered ${res.status}`);
+    return (await res.json()) as { id: string };
+  };
+  /** A person's message that Discord has and the bot never saw arrive. */
+  const messageInDiscord = (channelId: string, author: { id: string; name: string }, content: string, id?: string) =>
+    control("/__messages", { channel_id: channelId, content, author: { id: author.id, username: author.name.toLowerCase(), global_name: author.name }, ...(id ? { id } : {}) });
+  const answerPrompt = async (marker: string) => (await modelRequests(marker)).find((r) => r.messages[0]?.content.includes(PERSONA))!;
+
+  it("starts a thread's conversation with its starter message, and the answer's prompt shows it first", async () => {
+    const parentChannel = newChannel();
+    const starterText = `The build broke after the dependency update this morning. starter-${parentChannel}`;
+    const starter = await messageInDiscord(parentChannel, carol, starterText);
+    // A thread started from a message has that message's id.
+    await control("/__channel", { id: starter.id, type: 11, parent_id: parentChannel });
+    await say(starter.id, dave, `can you sum that up in one line? th-${parentChannel}`, { mention: true });
+    await eventually(async () => (await posts(starter.id)).length === 1, 15_000, "the thread answer");
+    const prompt = await answerPrompt(`th-${parentChannel}`);
+    expect(dataBlockRecords(prompt)[0]).toEqual({ parent_message: { author: "Carol", text: starterText } });
+  });
+
+  it("puts the message a reply answers into the answer's prompt, first", async () => {
+    const channel = newChannel();
+    const earlierText = `Deploys are frozen until the audit ends on the 12th. earlier-${channel}`;
+    const earlier = await messageInDiscord(channel, carol, earlierText);
+    await say(channel, dave, `does that include hotfixes? re-${channel}`, { mention: true, replyTo: { id: earlier.id, authorId: carol.id } });
+    await eventually(async () => (await posts(channel)).length === 1, 15_000, "the answer to the reply");
+    const prompt = await answerPrompt(`re-${channel}`);
+    expect(dataBlockRecords(prompt)[0]).toEqual({ parent_message: { author: "Carol", text: earlierText } });
+  });
+
+  it("shows no parent in a channel that is not a thread", async () => {
+    const channel = newChannel();
+    await say(channel, carol, `what time is it in Lima? plain-${channel}`, { mention: true });
+    await eventually(async () => (await posts(channel)).length === 1, 15_000, "the answer");
+    const prompt = await answerPrompt(`plain-${channel}`);
+    expect(JSON.stringify(prompt.messages)).not.toContain("parent_message");
   });
 });

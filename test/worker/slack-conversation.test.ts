@@ -1,8 +1,8 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it, vi } from "vitest";
-import { modelRequests, scriptModel } from "../support/model.ts";
+import { dataBlockRecords, modelRequests, scriptModel } from "../support/model.ts";
 import { BOT_USER_ID, failSlackPosts, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
-import { callWorker, eventually, settle, pumpJobsDuringSuite, suiteEnv } from "../support/worker.ts";
+import { callWorker, eventually, settle, pumpJobsDuringSuite, SLACK_API_BASE_URL, suiteEnv } from "../support/worker.ts";
 
 const SUITE = "slackconv";
 const env = suiteEnv(SUITE, {
@@ -149,5 +149,48 @@ describe("a conversation on Slack", () => {
     expect(posts[0]!.text).toMatch(/couldn't answer/);
     expect(errors.mock.calls.some((c) => String(c[0]).includes('"event":"job_failed"'))).toBe(true);
     errors.mockRestore();
+  });
+});
+
+describe("a Slack thread", () => {
+  const SLACK_FAKE = SLACK_API_BASE_URL.replace(/\/api$/, "");
+  /** A person's message that Slack has, as a thread's parent: the bot never saw it arrive. */
+  async function parentInSlack(channel: string, user: string, text: string): Promise<string> {
+    const res = await fetch(`${SLACK_FAKE}/__messages`, { method: "POST", body: JSON.stringify({ channel, user, text }) });
+    return ((await res.json()) as { ts: string }).ts;
+  }
+
+  it("starts with its parent message, fetched from Slack, and the answer's prompt shows it first", async () => {
+    const place = newPlace();
+    const parentText = `Our launch moves to Thursday because the payment provider is late. parent-${place.channel}`;
+    const threadTs = await parentInSlack(place.channel, "UALICE", parentText);
+    const event = slackMessageEvent({ ...place, user: "UBOB", text: `<@${BOT_USER_ID}> can you put that in one sentence? t1-${place.channel}`, threadTs });
+    expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
+    await eventually(async () => (await slackPosts(place.channel)).length === 1, 15_000, "the thread answer");
+    const [prompt] = await modelRequests(`t1-${place.channel}`);
+    expect(dataBlockRecords(prompt!)[0]).toEqual({ parent_message: { author: "UALICE", text: parentText } });
+
+    // A later answer in the thread has it too, from the conversation: Slack is not asked again.
+    const again = slackMessageEvent({ ...place, user: "UBOB", text: `<@${BOT_USER_ID}> and in five words? t2-${place.channel}`, threadTs });
+    expect((await callWorker(env, await signedSlackRequest(again.body))).status).toBe(200);
+    await eventually(async () => (await slackPosts(place.channel)).length === 2, 15_000, "the second thread answer");
+    const [second] = await modelRequests(`t2-${place.channel}`);
+    expect(dataBlockRecords(second!)[0]).toEqual({ parent_message: { author: "UALICE", text: parentText } });
+    const lookups = (await (await fetch(`${SLACK_FAKE}/__api?method=conversations.replies&channel=${place.channel}`)).json()) as unknown[];
+    expect(lookups).toHaveLength(1);
+  });
+
+  it("takes the parent from the channel's conversation when it was said there", async () => {
+    const place = newPlace();
+    const parentText = `<@${BOT_USER_ID}> which regions does the outage hit? c1-${place.channel}`;
+    const threadTs = await send(place, "UALICE", parentText);
+    await eventually(async () => (await slackPosts(place.channel)).length === 1, 15_000, "the channel answer");
+    const event = slackMessageEvent({ ...place, user: "UBOB", text: `<@${BOT_USER_ID}> and since when? c2-${place.channel}`, threadTs });
+    expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
+    await eventually(async () => (await slackPosts(place.channel)).length === 2, 15_000, "the thread answer");
+    const [prompt] = await modelRequests(`c2-${place.channel}`);
+    expect(dataBlockRecords(prompt!)[0]).toEqual({ parent_message: { author: "UALICE", text: `@Parley which regions does the outage hit? c1-${place.channel}` } });
+    const lookups = (await (await fetch(`${SLACK_FAKE}/__api?method=conversations.replies&channel=${place.channel}`)).json()) as unknown[];
+    expect(lookups).toEqual([]);
   });
 });

@@ -4,6 +4,8 @@
  * 2,000, `message_reference`), edit it (`PATCH /channels/{id}/messages/{id}`, only the bot's own), and the typing
  * indicator (`POST /channels/{id}/typing` → 204, recorded with its time). `GET /channels/{id}` answers the channel a
  * test described (`POST /__channel`), else a text channel without permission overwrites (everyone sees it).
+ * `GET /channels/{id}/messages/{id}` answers a message of that channel: the bot's, or a person's a test put there
+ * (`POST /__messages`); 10008 for any other.
  */
 import { DISCORD_ERROR, refusedContent, sendDiscordError } from "./errors.ts";
 import { DISCORD_FAKE_BOT } from "./messages.ts";
@@ -63,6 +65,19 @@ export function matchChannelRoute(ctx: RouteContext): DiscordRoute | undefined {
         const message = ctx.messages.edit(stored, content, "edit_message");
         ctx.record({ route: "edit_message", channelId, id: messageId, content: message.content, allowed_mentions: body.allowed_mentions });
         return { status: 200, body: message };
+      },
+    };
+  }
+  if (method === "GET" && path[2] === "messages" && path[3] && path.length === 4) {
+    const messageId = path[3];
+    return {
+      ...common,
+      name: "get_message",
+      fields: { channelId, messageId },
+      run(res) {
+        const stored = ctx.messages.get(messageId);
+        if (!stored || stored.message.channel_id !== channelId) return void sendDiscordError(res, DISCORD_ERROR.unknownMessage);
+        return { status: 200, body: stored.message };
       },
     };
   }

@@ -15,7 +15,7 @@ export interface PostedChannelMessage {
   content: string;
   timestamp: string;
   edited_timestamp?: string | null;
-  author: { id: string; username: string; bot: true };
+  author: { id: string; username: string; global_name?: string | null; bot?: boolean };
   nonce?: string | number;
   message_reference?: unknown;
   webhook_id?: string;

@@ -17,7 +17,8 @@ export type DiscordRouteName =
   | "typing"
   | "register_commands"
   | "gateway_bot"
-  | "get_channel";
+  | "get_channel"
+  | "get_message";
 
 /** What a route records of a call it carried out. */
 export interface DiscordCallFields {

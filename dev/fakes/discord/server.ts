@@ -4,7 +4,10 @@
  * ./app-routes.ts) goes through bot authentication, the scripted faults and the rate-limit buckets, then is
  * carried out and answered with Discord's rate-limit headers. Control routes: ../control.ts and `GET|POST /__config`
  * `{limits?: {enabled?, createMessage?, editMessage?, typing?, webhook?, global?: {limit, windowMs}}, nonceWindowMs?}`,
- * `GET /__messages?channel_id=&id=` (every message the bot made, with the time of each change), `POST /__channel`
+ * `GET /__messages?channel_id=&id=` (every message the bot made or a test put there, with the time of each
+ * change), `POST /__messages` `{channel_id, content, author: {id, username, global_name?}, id?, timestamp?}` → the
+ * message (a person's, as `GET /channels/{id}/messages/{id}` answers it: a thread's starter, a message replied
+ * to), `POST /__channel`
  * `{id, type?, parent_id?, permission_overwrites?}` (what `GET /channels/{id}` answers for that channel),
  * `GET /__stats` (`{ratelimited: {total, byBucket}}`).
  */
@@ -27,6 +30,13 @@ const API_PREFIX = "/api/v10";
 const DEFAULT_NONCE_WINDOW_MS = 120_000;
 
 const channelSchema = z.looseObject({ id: z.string().min(1) });
+const personMessageSchema = z.strictObject({
+  id: z.string().regex(/^\d+$/).optional(),
+  channel_id: z.string().regex(/^\d+$/),
+  content: z.string(),
+  author: z.strictObject({ id: z.string().regex(/^\d+$/), username: z.string().min(1), global_name: z.string().nullish() }),
+  timestamp: z.iso.datetime({ offset: true }).optional(),
+});
 
 const settingsPatchSchema = z.strictObject({
   limits: discordLimitsSchema.partial().optional(),
@@ -76,6 +86,11 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
       const channelId = url.searchParams.get("channel_id");
       const id = url.searchParams.get("id");
       return messages.all().filter((m) => (!channelId || m.message.channel_id === channelId) && (!id || m.message.id === id));
+    },
+    "POST /__messages": (body) => {
+      const { id, timestamp, ...fields } = controlBody(personMessageSchema, body);
+      const message: PostedChannelMessage = { id: id ?? nextId(), timestamp: timestamp ?? new Date().toISOString(), edited_timestamp: null, ...fields };
+      return messages.create(message, "person_message").message;
     },
     "POST /__channel": (body) => {
       const channel = controlBody(channelSchema, body);

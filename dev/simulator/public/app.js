@@ -4,7 +4,8 @@ const POLL_MS = 700;
 const STATE_POLL_MS = 1500;
 const $ = (selector) => document.querySelector(selector);
 
-const view = { tab: "slack", person: "alice", thread: null, setup: null, timeline: { entries: [], workerEvents: [] } };
+// `thread`: the open Slack thread (its parent's ts); `discordThread`: the open Discord thread (its starter message's id).
+const view = { tab: "slack", person: "alice", thread: null, discordThread: null, setup: null, timeline: { entries: [], workerEvents: [] } };
 let lastTimeline = "";
 let lastState = "";
 
@@ -44,9 +45,18 @@ const currentPerson = () => view.setup.people.find((p) => p.handle === view.pers
 function currentPlace() {
   // The place ends with the empty thread part (`slack|T|C|`): a thread fills it in.
   if (view.tab === "slack") return view.thread ? `${view.setup.slack.place}${view.thread}` : view.setup.slack.place;
-  if (view.tab === "discord") return view.setup.discord.place;
+  if (view.tab === "discord") return view.discordThread ? discordThreadPlace(view.discordThread) : view.setup.discord.place;
   return `${view.setup.sms.placePrefix}${currentPerson().phone}|`;
 }
+
+/** A Discord thread is a channel of its own, with the id of the message it was started from. */
+function discordThreadPlace(id) {
+  const [platform, guild] = view.setup.discord.place.split("|");
+  return `${platform}|${guild}|${id}|`;
+}
+
+/** Threads start from a channel message (a person's or the bot's), not from an /ask and its answer. */
+const threadable = (entry) => /^\d+$/.test(entry.id) && !entry.interactionToken && !entry.pending;
 
 function renderChat() {
   const entries = view.timeline.entries;
@@ -54,14 +64,25 @@ function renderChat() {
   $("#slack-messages").replaceChildren(
     ...slack.filter((e) => !e.threadTs).map((e) => {
       const replies = slack.filter((r) => r.threadTs === e.ts).length;
-      const open = el("button", { type: "button", "data-testid": "open-thread", onclick: () => openThread(e.ts) }, replies ? `${replies} ${replies === 1 ? "reply" : "replies"}` : "Reply in thread");
+      const open = el("button", { type: "button", "data-testid": "open-thread", onclick: () => openThread("slack", e.ts) }, replies ? `${replies} ${replies === 1 ? "reply" : "replies"}` : "Reply in thread");
       return messageItem(e, [open]);
     }),
   );
   if (view.thread) {
     $("#thread-messages").replaceChildren(...slack.filter((e) => e.ts === view.thread || e.threadTs === view.thread).map((e) => messageItem(e)));
   }
-  $("#discord-messages").replaceChildren(...entries.filter((e) => e.platform === "discord").map((e) => messageItem(e)));
+  const discord = entries.filter((e) => e.platform === "discord");
+  $("#discord-messages").replaceChildren(
+    ...discord.filter((e) => !e.threadId).map((e) => {
+      if (!threadable(e) || !view.setup.discord.gateway) return messageItem(e);
+      const replies = discord.filter((r) => r.threadId === e.id).length;
+      const open = el("button", { type: "button", "data-testid": "open-discord-thread", onclick: () => openThread("discord", e.id) }, replies ? `${replies} ${replies === 1 ? "message" : "messages"} in thread` : "Create thread");
+      return messageItem(e, [open]);
+    }),
+  );
+  if (view.discordThread) {
+    $("#discord-thread-messages").replaceChildren(...discord.filter((e) => e.id === view.discordThread || e.threadId === view.discordThread).map((e) => messageItem(e)));
+  }
   const phone = currentPerson().phone;
   $("#sms-title").textContent = `${currentPerson().name}'s phone ↔ ${view.setup.sms.botNumber}`;
   $("#sms-messages").replaceChildren(...entries.filter((e) => e.platform === "sms" && e.phone === phone).map((e) => messageItem(e)));
@@ -109,6 +130,7 @@ function renderState(answer) {
       { "data-testid": "conversation-state" },
       el("dt", {}, "participants"), el("dd", { "data-testid": "participants" }, c.participants.map((p) => `${participantName(p)} (${p.messages})`).join(", ")),
       el("dt", {}, "expires in"), el("dd", { "data-testid": "expires-in" }, `${c.expiresInSeconds} s of inactivity`),
+      el("dt", {}, "parent"), el("dd", { "data-testid": "parent" }, (c.parents ?? []).map((p) => `${p.authorName}: ${p.text}`).join(" · ") || "—"),
       el("dt", {}, "messages"), el("dd", {}, String(c.messages.length)),
       el("dt", {}, "summary"), el("dd", {}, c.summary ?? "—"),
     ),
@@ -143,17 +165,25 @@ function placeChanged() {
   void pollState();
 }
 
-function openThread(ts) {
-  view.thread = ts;
-  $("#thread-pane").hidden = false;
+/** The thread panes: Slack's (view.thread, a parent's ts) and Discord's (view.discordThread, a starter message's id). */
+const THREAD_PANES = {
+  slack: { key: "thread", pane: "#thread-pane", input: "#thread-input" },
+  discord: { key: "discordThread", pane: "#discord-thread-pane", input: "#discord-thread-input" },
+};
+
+function openThread(platform, id) {
+  const pane = THREAD_PANES[platform];
+  view[pane.key] = id;
+  $(pane.pane).hidden = false;
   renderChat();
   placeChanged();
-  $("#thread-input").focus();
+  $(pane.input).focus();
 }
 
-function closeThread() {
-  view.thread = null;
-  $("#thread-pane").hidden = true;
+function closeThread(platform) {
+  const pane = THREAD_PANES[platform];
+  view[pane.key] = null;
+  $(pane.pane).hidden = true;
   placeChanged();
 }
 
@@ -182,15 +212,17 @@ async function send(form) {
   const text = input.value.trim();
   if (!text) return;
   input.value = "";
-  await post(form.dataset.platform, text, form.hasAttribute("data-thread") ? view.thread : null);
+  const thread = form.hasAttribute("data-thread") ? (form.dataset.platform === "slack" ? view.thread : view.discordThread) : null;
+  await post(form.dataset.platform, text, thread);
 }
 
-async function post(platform, text, threadTs) {
+/** `thread`: the Slack thread's ts, or the Discord thread's id. */
+async function post(platform, text, thread) {
   const body = {
     platform,
     person: view.person,
     text,
-    ...(threadTs ? { threadTs } : {}),
+    ...(thread ? (platform === "slack" ? { threadTs: thread } : { threadId: thread }) : {}),
     ...(platform === "discord" ? { discordMode: $("#discord-mode").value } : {}),
   };
   const res = await fetch("/api/send", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -200,7 +232,7 @@ async function post(platform, text, threadTs) {
 
 /** The current person sends the reset word where the inspector looks: the Worker starts that conversation afresh. */
 async function newConversation() {
-  await post(view.tab, view.setup.resetWord, view.tab === "slack" ? view.thread : null);
+  await post(view.tab, view.setup.resetWord, view.tab === "slack" ? view.thread : view.tab === "discord" ? view.discordThread : null);
   placeChanged();
 }
 
@@ -208,7 +240,8 @@ async function clearAll() {
   if (!confirm("Clear all: empty the local Redis (every conversation, fact and queued job) and this page?")) return;
   const res = await fetch("/api/clear", { method: "POST" });
   if (!res.ok) return alert((await res.json()).error);
-  closeThread();
+  closeThread("slack");
+  closeThread("discord");
   await pollTimeline();
 }
 
@@ -231,7 +264,8 @@ async function main() {
   $("#person-picker").append(...view.setup.people.map((p) => el("button", { type: "button", "data-person": p.handle, onclick: () => selectPerson(p.handle) }, p.name)));
   for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => selectTab(b.dataset.tab));
   for (const form of document.querySelectorAll(".composer")) form.addEventListener("submit", (event) => { event.preventDefault(); void send(form); });
-  $("#thread-close").addEventListener("click", closeThread);
+  $("#thread-close").addEventListener("click", () => closeThread("slack"));
+  $("#discord-thread-close").addEventListener("click", () => closeThread("discord"));
   $("#new-conversation").addEventListener("click", () => void newConversation());
   $("#new-conversation").title = `Sends “${view.setup.resetWord}” as the person typing, where the inspector looks`;
   $("#clear-all").addEventListener("click", () => void clearAll());

@@ -6,6 +6,7 @@
  */
 import type { PlatformAdapter } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
+import { fetchDiscordParent } from "./parent.ts";
 import { parseDiscordInteraction } from "./parse.ts";
 import { PONG } from "./responses.ts";
 import { sendDiscordReply } from "./send.ts";
@@ -56,4 +57,7 @@ export const discord: PlatformAdapter<DiscordTarget> = {
   },
 
   placeVisibility: discordPlaceVisibility,
+
+  fetchParent: fetchDiscordParent,
+  placeParents: true,
 };

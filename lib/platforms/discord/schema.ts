@@ -33,6 +33,10 @@ export const messageSchema = z.looseObject({
   /** Set on messages posted by a webhook (including interaction follow-ups): never a person. */
   webhook_id: snowflake.optional(),
   mentions: z.array(z.looseObject({ id: snowflake, username: z.string().optional() })).default([]),
+  /** What the message points at: type 0 the message it replies to, type 1 a message it forwards (from anywhere). */
+  message_reference: z
+    .looseObject({ type: z.number().int().default(0), message_id: snowflake.optional(), channel_id: snowflake.optional() })
+    .optional(),
   /** The message this one replies to (type 19 replies), when Discord could resolve it. */
   referenced_message: z
     .looseObject({ id: snowflake, author: userSchema })

@@ -32,9 +32,12 @@ export async function discordPlaceVisibility(ctx: ReplyContext, place: Conversat
   if (place.tenant.startsWith(DM_TENANT_PREFIX)) return "dm";
   const channel = await readChannel(ctx, place.channel);
   if (channel.type === CHANNEL_TYPE.PRIVATE_THREAD) return "private";
-  const isThread = channel.type === CHANNEL_TYPE.PUBLIC_THREAD || channel.type === CHANNEL_TYPE.ANNOUNCEMENT_THREAD;
-  const readers = isThread && channel.parent_id ? await readChannel(ctx, channel.parent_id) : channel;
+  const readers = isThread(channel) && channel.parent_id ? await readChannel(ctx, channel.parent_id) : channel;
   return everyoneMayView(readers, place.tenant) ? "public" : "private";
+}
+
+export function isThread(channel: DiscordChannel): boolean {
+  return channel.type === CHANNEL_TYPE.PUBLIC_THREAD || channel.type === CHANNEL_TYPE.ANNOUNCEMENT_THREAD || channel.type === CHANNEL_TYPE.PRIVATE_THREAD;
 }
 
 function everyoneMayView(channel: DiscordChannel, guildId: string): boolean {
@@ -42,12 +45,12 @@ function everyoneMayView(channel: DiscordChannel, guildId: string): boolean {
   return !everyone || (BigInt(everyone.deny) & VIEW_CHANNEL) === 0n;
 }
 
-async function readChannel(ctx: ReplyContext, id: string): Promise<DiscordChannel> {
+export async function readChannel(ctx: ReplyContext, id: string): Promise<DiscordChannel> {
   const body = await discordRequest({
     apiBaseUrl: ctx.settings.DISCORD_API_BASE_URL,
     method: "GET",
     path: `/channels/${id}`,
-    what: "read a channel's permissions",
+    what: "read a channel",
     botToken: await ctx.token(),
     fetch: ctx.fetch,
   });

@@ -15,6 +15,7 @@ const DEFAULT_RETRY_AFTER_SECONDS = 1;
 /** `ok:false` errors that the same request can never get past: retrying would only repeat them. */
 const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
   "channel_not_found",
+  "thread_not_found",
   "not_in_channel",
   "is_archived",
   "msg_too_long",

@@ -5,6 +5,7 @@
  */
 import type { PlatformAdapter, WebhookRequest } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
+import { fetchSlackParent } from "./parent.ts";
 import { parseSlackEvent } from "./parse.ts";
 import { postSlackMessage } from "./send.ts";
 import { slackTargetSchema, type SlackTarget } from "./target.ts";
@@ -66,4 +67,8 @@ export const slack: PlatformAdapter<SlackTarget> = {
 
   // Every message says it; a job only asks for one whose payload predates visibilities.
   placeVisibility: async (_ctx, place) => slackVisibility(place.channel, undefined),
+
+  async fetchParent(ctx, about) {
+    return fetchSlackParent({ apiBaseUrl: ctx.settings.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch }, about);
+  },
 };

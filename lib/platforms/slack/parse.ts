@@ -79,7 +79,7 @@ function toInboundMessage(
   return {
     key: { platform: "slack", tenant, channel: event.channel, ...(inThread ? { thread: event.thread_ts } : {}) },
     // channel + ts, not event_id: the app_mention and message twins of one post, and retries, share it.
-    id: `${event.channel}:${event.ts}`,
+    id: slackMessageId(event.channel, event.ts),
     author: {
       id: authorId,
       name: event.user_profile?.display_name || event.user_profile?.real_name || authorId,
@@ -90,11 +90,17 @@ function toInboundMessage(
     addressing: addressingOf(event, text, botUserId, inThread),
     mentions: mentionedUserIds(text),
     ...(inThread && event.parent_user_id ? { replyToAuthorId: event.parent_user_id } : {}),
+    ...(inThread && event.thread_ts ? { replyToId: slackMessageId(event.channel, event.thread_ts) } : {}),
     // The conversation is the place the message was written in: answer a thread in the thread, and a channel
     // message in the channel, so that the answer and the follow-ups stay in the same conversation.
     replyTarget: { platform: "slack", channel: event.channel, ...(inThread ? { threadTs: event.thread_ts } : {}) } satisfies SlackTarget,
     visibility: slackVisibility(event.channel, event.channel_type),
   };
+}
+
+/** The id of a message: its channel and ts (the ts alone is unique only within its channel). */
+export function slackMessageId(channel: string, ts: string): string {
+  return `${channel}:${ts}`;
 }
 
 function addressingOf(event: SlackMessageEvent, text: string, botUserId: string, inThread: boolean): Addressing {

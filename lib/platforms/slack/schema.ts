@@ -6,8 +6,8 @@
 import * as z from "zod";
 
 /** A Slack message timestamp: seconds, a dot, microseconds ("1700000000.000100"). It is also the message's id. */
-const slackTs = z.string().regex(/^\d+\.\d+$/, "not a Slack ts");
-const slackId = z.string().min(1);
+export const slackTs = z.string().regex(/^\d+\.\d+$/, "not a Slack ts");
+export const slackId = z.string().min(1);
 
 export const urlVerificationSchema = z.looseObject({
   type: z.literal("url_verification"),

@@ -10,6 +10,8 @@ import type { ChannelTarget } from "../target.ts";
 
 /** DEFAULT and REPLY are what people write; joins, pins, boosts and the like are not conversation. */
 const USER_MESSAGE_TYPES: ReadonlySet<number> = new Set([0, 19]);
+const REPLY_MESSAGE_TYPE = 19;
+const REPLY_REFERENCE_TYPE = 0;
 const USER_MENTION = /<@!?(\d+)>/g;
 const DM_TENANT_PREFIX = "dm:";
 
@@ -30,16 +32,22 @@ function toInboundMessage(message: DiscordMessage, bot: { userId: string; name: 
   const mentions = [...new Set(message.mentions.map((m) => m.id))];
   const replyToAuthorId = message.referenced_message?.author.id;
   const addressing = addressingOf(message, mentions, bot.userId);
-  const names = new Map(message.mentions.map((m) => [m.id, m.username ?? m.id]));
+  const reference = message.message_reference;
+  // A reply to a message of this same channel; a forward or a reply across channels brings another place's words.
+  const replyToId =
+    message.type === REPLY_MESSAGE_TYPE && reference?.type === REPLY_REFERENCE_TYPE && (reference.channel_id ?? message.channel_id) === message.channel_id
+      ? reference.message_id
+      : undefined;
   return {
     key: { platform: "discord", tenant: message.guild_id ?? `${DM_TENANT_PREFIX}${message.author.id}`, channel: message.channel_id },
     id: message.id,
     author: { id: message.author.id, name: displayName(message.author, message.member), isBot: Boolean(message.author.bot || message.webhook_id) },
-    text: message.content.replace(USER_MENTION, (_m, id: string) => `@${id === bot.userId ? bot.name : (names.get(id) ?? id)}`),
+    text: readableContent(message, bot),
     ts: Date.parse(message.timestamp),
     addressing,
     mentions,
     ...(replyToAuthorId ? { replyToAuthorId } : {}),
+    ...(replyToId ? { replyToId } : {}),
     replyTarget: {
       platform: "discord",
       kind: "channel",
@@ -48,6 +56,12 @@ function toInboundMessage(message: DiscordMessage, bot: { userId: string; name: 
       ...(addressing !== "none" ? { replyToMessageId: message.id } : {}),
     } satisfies ChannelTarget,
   };
+}
+
+/** The content with mention markup replaced by readable `@names` (the bot's by its name). */
+export function readableContent(message: DiscordMessage, bot: { userId: string; name: string }): string {
+  const names = new Map(message.mentions.map((m) => [m.id, m.username ?? m.id]));
+  return message.content.replace(USER_MENTION, (_m, id: string) => `@${id === bot.userId ? bot.name : (names.get(id) ?? id)}`);
 }
 
 function addressingOf(message: DiscordMessage, mentions: string[], botUserId: string): Addressing {

@@ -1,0 +1,51 @@
+/**
+ * @module
+ * A Slack thread's parent: `conversations.replies` with the thread's `ts` and `limit=1` answers the thread's first
+ * message, which is always its parent. Messages are named `<channel>:<ts>` (./parse.ts), so the parent's id says
+ * where to look; only the conversation's own channel is ever read.
+ */
+import * as z from "zod";
+import type { ParentMessage } from "../../message.ts";
+import type { ParentQuery } from "../adapter.ts";
+import { GiveUp } from "../../errors.ts";
+import { callSlack, type SlackCallArgs } from "./api.ts";
+import { readableMentions } from "./mentions.ts";
+import { slackMessageId } from "./parse.ts";
+import { slackId, slackTs } from "./schema.ts";
+
+const repliesSchema = z.looseObject({
+  messages: z.array(
+    z.looseObject({
+      ts: slackTs,
+      user: slackId.optional(),
+      bot_id: slackId.optional(),
+      text: z.string().default(""),
+      user_profile: z.looseObject({ display_name: z.string().optional(), real_name: z.string().optional() }).optional(),
+    }),
+  ),
+});
+
+/** The parent `replyToId` names, when it is a message of the place's own channel; null when Slack has none. */
+export async function fetchSlackParent(args: SlackCallArgs, { place, replyToId, bot }: ParentQuery): Promise<ParentMessage | null> {
+  const [channel, ts] = replyToId?.split(":") ?? [];
+  if (channel !== place.channel || !ts) return null;
+  const form = new URLSearchParams({ channel, ts, limit: "1", inclusive: "true" });
+  let answer: Record<string, unknown>;
+  try {
+    answer = await callSlack(args, "conversations.replies", form.toString(), "application/x-www-form-urlencoded");
+  } catch (err) {
+    // The parent was deleted (or never was): a thread without one.
+    if (err instanceof GiveUp && err.code === "thread_not_found") return null;
+    throw err;
+  }
+  const listed = repliesSchema.parse(answer);
+  const parent = listed.messages.find((m) => m.ts === ts);
+  const authorId = parent?.user ?? parent?.bot_id;
+  if (!parent || !authorId) return null;
+  return {
+    id: slackMessageId(channel, ts),
+    author: { id: authorId, name: parent.user_profile?.display_name || parent.user_profile?.real_name || authorId, isBot: Boolean(parent.bot_id) },
+    text: readableMentions(parent.text, bot),
+    ts: Math.round(parseFloat(ts) * 1000),
+  };
+}
