@@ -51,11 +51,17 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
         startIfIdle: explicit !== null || reset || Boolean(opts.alwaysAnswer),
         reset,
         ...(opts.optOuts ? { optOutKey: optOuts.key(msg.key, msg.author.id) } : {}),
+        ...(opts.installationKey ? { installationKey: opts.installationKey } : {}),
       }),
       msg.consent && optOuts.record(msg.key, msg.author.id, msg.consent),
     ]),
   );
   const where = { ...(await loggedPlace(rt, msg.key, opts.logIds)), message: msg.id };
+  // No installation for this tenant (never installed, or uninstalled): nothing was recorded, nothing is answered.
+  if (status === "not_installed") {
+    rt.log.info("tenant_not_installed", { platform: msg.key.platform, tenant: msg.key.tenant });
+    return { status, published: false };
+  }
   // A job started on it already. (An `unpublished` delivery goes on: the earlier one may have failed to publish.)
   if (status === "duplicate") {
     rt.log.info("duplicate_dropped", where);

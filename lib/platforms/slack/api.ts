@@ -36,12 +36,19 @@ export interface SlackCallArgs {
   fetch?: typeof fetch;
 }
 
+/** A call that is not the bot's: oauth.v2.access authenticates the app's client by HTTP Basic. */
+export interface SlackClientCallArgs {
+  apiBaseUrl: string;
+  authorization: string;
+  fetch?: typeof fetch;
+}
+
 /** One Web API call: resolves with the `ok:true` body; 429 → RetryLater, a permanent error → GiveUp, else Error. */
-export async function callSlack(args: SlackCallArgs, method: string, body: string, contentType: string): Promise<Record<string, unknown>> {
+export async function callSlack(args: SlackCallArgs | SlackClientCallArgs, method: string, body: string, contentType: string): Promise<Record<string, unknown>> {
   const doFetch = args.fetch ?? fetch;
   const response = await doFetch(`${args.apiBaseUrl}/${method}`, {
     method: "POST",
-    headers: { Authorization: `Bearer ${args.botToken}`, "Content-Type": contentType },
+    headers: { Authorization: "botToken" in args ? `Bearer ${args.botToken}` : args.authorization, "Content-Type": contentType },
     body,
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
