@@ -1,0 +1,127 @@
+/**
+ * Installable in many workspaces: installs through the real routes against the Slack fake, answers posted with
+ * each workspace's own token, state forgery and replay refused, unknown workspaces ignored.
+ */
+import { Redis } from "@upstash/redis/cloudflare";
+import { describe, expect, it } from "vitest";
+import { replyPrompt, storedFacts } from "../support/memory.ts";
+import { approveInstall, callback, INSTALLABLE, installWorkspace, startInstall, teamPosts } from "../support/slack-install.ts";
+import { BOT_USER_ID, distinctSlackTs, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
+import { callWorker, eventually, pumpJobsDuringSuite, settle, suiteEnv } from "../support/worker.ts";
+
+const SUITE = "tenants";
+const PREFIX = `t-${SUITE}`;
+const env = suiteEnv(SUITE, { ...INSTALLABLE, MEMORY_ENABLED: "true" });
+const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
+
+pumpJobsDuringSuite(env, SUITE);
+
+let seq = 0;
+function newTeam(name: string): { id: string; name: string } {
+  seq += 1;
+  return { id: `T${name.toUpperCase()}${Date.now().toString(36).toUpperCase()}${seq}`, name };
+}
+function newChannel(): string {
+  seq += 1;
+  return `CSHARED${Date.now().toString(36).toUpperCase()}${seq}`;
+}
+
+async function mention(team: string, channel: string, user: string, text: string): Promise<Response> {
+  const event = slackMessageEvent({ team, channel, user, text: `<@${BOT_USER_ID}> ${text}`, ts: distinctSlackTs() });
+  return callWorker(env, await signedSlackRequest(event.body));
+}
+
+async function keysOf(team: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = "0";
+  do {
+    const [next, batch] = await redis.scan(cursor, { match: `${PREFIX}:*slack|${team}*`, count: 500 });
+    keys.push(...batch);
+    cursor = String(next);
+  } while (cursor !== "0");
+  return keys.sort();
+}
+
+describe("two workspaces with the same channel and user ids", () => {
+  it("keep separate conversations and facts, and each answer goes out with its own workspace's token", async () => {
+    const acme = newTeam("Acme");
+    const globex = newTeam("Globex");
+    await installWorkspace(env, acme);
+    await installWorkspace(env, globex);
+    const channel = newChannel();
+    const marker = `m${seq}`;
+
+    expect((await mention(acme.id, channel, "USAME", `I'm training for a marathon in April. acme-${marker}`)).status).toBe(200);
+    expect((await mention(globex.id, channel, "USAME", `I'm learning to play the violin. globex-${marker}`)).status).toBe(200);
+
+    const posts = await eventually(async () => {
+      const all = await teamPosts(channel);
+      return all.length >= 2 && all;
+    }, 20_000, "both answers");
+    expect(posts.map((p) => p.team).sort()).toEqual([acme.id, globex.id].sort());
+
+    // Each prompt holds its own workspace's message only.
+    const acmePrompt = JSON.stringify((await replyPrompt(`acme-${marker}`)).messages);
+    const globexPrompt = JSON.stringify((await replyPrompt(`globex-${marker}`)).messages);
+    expect(acmePrompt).not.toContain(`globex-${marker}`);
+    expect(globexPrompt).not.toContain(`acme-${marker}`);
+
+    const acmeFacts = await eventually(async () => (await storedFacts(redis, PREFIX, { platform: "slack", tenant: acme.id }, "USAME")) || false, 15_000, "Acme's fact");
+    const globexFacts = await eventually(async () => (await storedFacts(redis, PREFIX, { platform: "slack", tenant: globex.id }, "USAME")) || false, 15_000, "Globex's fact");
+    expect(acmeFacts).toContain("marathon");
+    expect(acmeFacts).not.toContain("violin");
+    expect(globexFacts).toContain("violin");
+    expect(globexFacts).not.toContain("marathon");
+  });
+
+  it("stores the tokens encrypted: no token is readable in Redis", async () => {
+    const team = newTeam("Sealed");
+    await installWorkspace(env, team);
+    const [installKey] = await keysOf(team.id);
+    expect(installKey).toBe(`${PREFIX}:install:slack|${team.id}`);
+    const stored = String(await redis.get(installKey!));
+    expect(stored).toMatch(/^v1\.[0-9a-f]+\./);
+    expect(stored).not.toContain("xoxb-");
+  });
+});
+
+describe("an event from a workspace without an installation", () => {
+  it("is acknowledged, and nothing is recorded or posted", async () => {
+    const stranger = newTeam("Stranger");
+    const channel = newChannel();
+    const res = await mention(stranger.id, channel, "USTRANGER", "hello?");
+    expect(res.status).toBe(200);
+    await settle(1_500);
+    expect(await teamPosts(channel)).toEqual([]);
+    expect(await keysOf(stranger.id)).toEqual([]);
+  });
+});
+
+describe("the install state", () => {
+  it("refuses a forged state, a replayed one, and one carried to another browser", async () => {
+    const team = newTeam("State");
+    const start = await startInstall(env);
+    const code = await approveInstall(team, start.redirectUri);
+
+    const forged = await callback(env, { code, state: `${start.state.slice(0, -4)}AAAA` }, start.cookie);
+    expect(forged.status).toBe(400);
+    expect(await forged.text()).toContain("not issued by this app");
+
+    const otherBrowser = await callback(env, { code, state: start.state });
+    expect(otherBrowser.status).toBe(400);
+    await otherBrowser.body?.cancel();
+    // The state was taken by that attempt: the rightful browser must start again, the code is never exchanged.
+    const afterSteal = await callback(env, { code, state: start.state }, start.cookie);
+    expect(afterSteal.status).toBe(400);
+    expect(await afterSteal.text()).toContain("expired or was already used");
+
+    const again = await startInstall(env);
+    const ok = await callback(env, { code: await approveInstall(team, again.redirectUri), state: again.state }, again.cookie);
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toContain("State");
+    const replayed = await callback(env, { code, state: again.state }, again.cookie);
+    expect(replayed.status).toBe(400);
+    await replayed.body?.cancel();
+    expect(await keysOf(team.id)).toEqual([`${PREFIX}:install:slack|${team.id}`]);
+  });
+});
