@@ -5,7 +5,7 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it } from "vitest";
 import { replyPrompt, storedFacts } from "../support/memory.ts";
-import { approveInstall, callback, INSTALLABLE, installWorkspace, startInstall, teamPosts } from "../support/slack-install.ts";
+import { approveInstall, callback, INSTALLABLE, installWorkspace, slackFake, startInstall, teamPosts } from "../support/slack-install.ts";
 import { BOT_USER_ID, distinctSlackTs, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle, suiteEnv } from "../support/worker.ts";
 
@@ -123,5 +123,30 @@ describe("the install state", () => {
     expect(replayed.status).toBe(400);
     await replayed.body?.cancel();
     expect(await keysOf(team.id)).toEqual([`${PREFIX}:install:slack|${team.id}`]);
+  });
+});
+
+describe("token rotation", () => {
+  it("refreshes an expired token once when 20 jobs need it at the same time, and every job answers", async () => {
+    const team = newTeam("Rotating");
+    await slackFake("/__config", { oauth: { tokenRotation: true, expiresIn: 1 } });
+    try {
+      await installWorkspace(env, team);
+      // Later tokens live the usual 12 hours; the installed one is expired by the time the jobs run.
+      await slackFake("/__config", { oauth: { expiresIn: 43_200 } });
+      await settle(1_100);
+      const before = (await slackFake<{ oauth: { refreshes: number } }>("/__stats")).oauth.refreshes;
+      const channels = Array.from({ length: 20 }, () => newChannel());
+      const answers = await Promise.all(channels.map((channel, i) => mention(team.id, channel, `UROT${i}`, `question ${i}`)));
+      expect(answers.map((r) => r.status)).toEqual(channels.map(() => 200));
+      for (const channel of channels) {
+        await eventually(async () => (await teamPosts(channel)).length === 1, 20_000, `the answer in ${channel}`);
+      }
+      const posts = (await Promise.all(channels.map(teamPosts))).flat();
+      expect(posts.every((p) => p.team === team.id)).toBe(true);
+      expect((await slackFake<{ oauth: { refreshes: number } }>("/__stats")).oauth.refreshes - before).toBe(1);
+    } finally {
+      await slackFake("/__config", { oauth: { tokenRotation: false, expiresIn: 43_200 } });
+    }
   });
 });
