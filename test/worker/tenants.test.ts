@@ -150,3 +150,37 @@ describe("token rotation", () => {
     }
   });
 });
+
+describe("uninstalling", () => {
+  async function uninstallEvent(team: string, event: object): Promise<Response> {
+    const body = JSON.stringify({ token: "x", team_id: team, api_app_id: "A0PARLEY", event, type: "event_callback", event_id: `Ev${seq}${Date.now()}`, event_time: 1 });
+    return callWorker(env, await signedSlackRequest(body));
+  }
+
+  it("deletes every key of the workspace, and the other workspace goes on answering", async () => {
+    const leaving = newTeam("Leaving");
+    const staying = newTeam("Staying");
+    await installWorkspace(env, leaving);
+    await installWorkspace(env, staying);
+    const channel = newChannel();
+    await mention(leaving.id, channel, "USAME", "I'm training for a marathon in April.");
+    await mention(staying.id, channel, "USAME", "I'm learning to play the violin.");
+    await eventually(async () => (await teamPosts(channel)).length === 2, 20_000, "both answers");
+    await eventually(async () => (await keysOf(leaving.id)).some((k) => k.includes(":facts:")), 15_000, "the leaving workspace's facts");
+    expect((await keysOf(leaving.id)).length).toBeGreaterThan(3);
+    const stayingKeys = await keysOf(staying.id);
+
+    // Slack sends both, in no set order; one cleanup runs.
+    expect((await uninstallEvent(leaving.id, { type: "tokens_revoked", tokens: { bot: ["UBOTX"] } })).status).toBe(200);
+    expect((await uninstallEvent(leaving.id, { type: "app_uninstalled" })).status).toBe(200);
+    await eventually(async () => (await keysOf(leaving.id)).length === 0, 15_000, "every key of the workspace to go");
+    expect(await keysOf(staying.id)).toEqual(expect.arrayContaining(stayingKeys));
+
+    await mention(leaving.id, channel, "USAME", "still there?");
+    await mention(staying.id, channel, "USAME", "what should I practise first?");
+    await eventually(async () => (await teamPosts(channel)).filter((p) => p.team === staying.id).length === 2, 20_000, "the staying workspace's answer");
+    await settle(1_000);
+    expect((await teamPosts(channel)).filter((p) => p.team === leaving.id)).toHaveLength(1);
+    expect(await keysOf(leaving.id)).toEqual([]);
+  });
+});
