@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { REPO_ROOT } from "../../bench/bundle/build.ts";
 import { describe, expect, it } from "vitest";
 import { isTenantKey, tenantKeyPattern } from "../../lib/keys.ts";
 import { authorizeUrl, SLACK_BOT_SCOPES } from "../../lib/platforms/slack/oauth/authorize.ts";
@@ -6,7 +8,7 @@ import { parseSlackEvent } from "../../lib/platforms/slack/parse.ts";
 
 describe("the install link", () => {
   it("asks for the bot scopes of slack-app-manifest.yaml", () => {
-    const manifest = readFileSync(new URL("../../slack-app-manifest.yaml", import.meta.url), "utf8");
+    const manifest = readFileSync(resolve(REPO_ROOT, "slack-app-manifest.yaml"), "utf8");
     const bot = /^\s{4}bot:\n((?:\s{6}- .+\n)+)/m.exec(manifest)![1]!;
     const scopes = bot.split("\n").map((l) => l.replace(/^\s*- /, "").trim()).filter(Boolean);
     expect([...SLACK_BOT_SCOPES].sort()).toEqual(scopes.sort());

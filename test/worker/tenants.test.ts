@@ -4,6 +4,9 @@
  */
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it } from "vitest";
+import { gatewayDispatch } from "../../functions/discord-gateway.ts";
+import { conversationKeys, factsKey, optOutKey } from "../../lib/keys.ts";
+import { runtimeFor } from "../../lib/runtime.ts";
 import { replyPrompt, storedFacts } from "../support/memory.ts";
 import { approveInstall, callback, INSTALLABLE, installWorkspace, slackFake, startInstall, teamPosts } from "../support/slack-install.ts";
 import { BOT_USER_ID, distinctSlackTs, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
@@ -182,5 +185,30 @@ describe("uninstalling", () => {
     await settle(1_000);
     expect((await teamPosts(channel)).filter((p) => p.team === leaving.id)).toHaveLength(1);
     expect(await keysOf(leaving.id)).toEqual([]);
+  });
+});
+
+describe("the bot removed from a Discord guild", () => {
+  const keysOfGuild = async (guild: string) => (await redis.keys(`${PREFIX}:*discord|${guild}|*`)).sort();
+  async function seedGuild(guild: string): Promise<void> {
+    const where = { platform: "discord" as const, tenant: guild };
+    const conv = conversationKeys(PREFIX, { ...where, channel: "4200" });
+    await redis.set(conv.state, "{}", { ex: 600 });
+    await redis.zadd(conv.log, { score: 1, member: "m" });
+    await redis.set(factsKey(PREFIX, where, "2300"), "[]", { ex: 600 });
+    await redis.set(optOutKey(PREFIX, where, "2300"), "1", { ex: 600 });
+  }
+
+  it("deletes the guild's keys on GUILD_DELETE, and nothing on an outage's GUILD_DELETE", async () => {
+    seq += 1;
+    const removed = `3200${Date.now()}${seq}`;
+    const outage = `3201${Date.now()}${seq}`;
+    await seedGuild(removed);
+    await seedGuild(outage);
+    const dispatch = gatewayDispatch(runtimeFor(env), { deliver: async () => undefined });
+    await dispatch("GUILD_DELETE", { id: outage, unavailable: true }, "bot");
+    await dispatch("GUILD_DELETE", { id: removed }, "bot");
+    await eventually(async () => (await keysOfGuild(removed)).length === 0, 15_000, "the guild's keys to go");
+    expect(await keysOfGuild(outage)).toHaveLength(4);
   });
 });
