@@ -135,6 +135,11 @@ export function installationKey(prefix: string, where: Tenancy): string {
   return `${prefix}:install:${where.platform}${SEP}${where.tenant}`;
 }
 
+/** The glob of every installation of the bot (re-encrypting them after a key rotation). */
+export function installationKeyPattern(prefix: string): string {
+  return `${globEscape(prefix)}:install:*`;
+}
+
 /** Held while one job refreshes an installation's token, so that concurrent jobs make one refresh call. */
 export function tokenRefreshLockKey(prefix: string, where: Tenancy): string {
   return `${prefix}:lock:refresh:${where.platform}${SEP}${where.tenant}`;
