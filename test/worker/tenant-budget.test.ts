@@ -9,7 +9,8 @@ import { callWorker, eventually, pumpJobsDuringSuite, settle, suiteEnv } from ".
 
 const SUITE = "budget";
 // One answer of the local model uses about a hundred tokens: the first answer spends the day's budget.
-const env = suiteEnv(SUITE, { TENANT_DAILY_TOKEN_BUDGET: "50" });
+const ADMIN_TOKEN = "admin-token-for-budget-tests-0123456789";
+const env = suiteEnv(SUITE, { TENANT_DAILY_TOKEN_BUDGET: "50", ADMIN_TOKEN });
 
 pumpJobsDuringSuite(env, SUITE);
 
@@ -39,5 +40,10 @@ describe("a tenant's daily token budget", () => {
     expect(await slackPosts(place.channel)).toHaveLength(2);
     expect(await modelRequests(`${place.id}-2`)).toEqual([]);
     expect(await modelRequests(`${place.id}-3`)).toEqual([]);
+
+    const view = await callWorker(env, new Request(`https://bot.test/admin/tenants/slack/${place.team}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }));
+    const usage = ((await view.json()) as { usage: { tokens: number; budget: number; told: boolean } }).usage;
+    expect(usage).toMatchObject({ budget: 50, told: true });
+    expect(usage.tokens).toBeGreaterThanOrEqual(50);
   });
 });

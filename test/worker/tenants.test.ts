@@ -14,7 +14,8 @@ import { callWorker, eventually, pumpJobsDuringSuite, settle, suiteEnv } from ".
 
 const SUITE = "tenants";
 const PREFIX = `t-${SUITE}`;
-const env = suiteEnv(SUITE, { ...INSTALLABLE, MEMORY_ENABLED: "true" });
+const ADMIN_TOKEN = "admin-token-for-tenant-tests-0123456789";
+const env = suiteEnv(SUITE, { ...INSTALLABLE, MEMORY_ENABLED: "true", ADMIN_TOKEN });
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
 
 pumpJobsDuringSuite(env, SUITE);
@@ -85,6 +86,10 @@ describe("two workspaces with the same channel and user ids", () => {
     const stored = String(await redis.get(installKey!));
     expect(stored).toMatch(/^v1\.[0-9a-f]+\./);
     expect(stored).not.toContain("xoxb-");
+    const view = await callWorker(env, new Request(`https://bot.test/admin/tenants/slack/${team.id}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }));
+    const shown = await view.text();
+    expect(JSON.parse(shown)).toMatchObject({ installation: { teamName: "Sealed", scopes: expect.arrayContaining(["chat:write"]) } });
+    expect(shown).not.toContain("xox");
   });
 });
 
