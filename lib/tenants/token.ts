@@ -10,6 +10,7 @@ import { tokenRefreshLockKey } from "../keys.ts";
 import { errorMessage } from "../log.ts";
 import type { Platform } from "../message.ts";
 import type { Runtime } from "../runtime.ts";
+import { SealError } from "../secrets/seal.ts";
 import type { Installation, RefreshedToken } from "./installation.ts";
 
 /** Refresh this long before expiry (the issue's 5 minutes; Slack's tokens live 12 hours). */
@@ -23,7 +24,11 @@ export type Refresh = (refreshToken: string) => Promise<RefreshedToken>;
 export async function installedToken(rt: Runtime, platform: Platform, tenant: string, refresh: Refresh): Promise<string> {
   const deadline = rt.now() + LOCK_MS;
   for (;;) {
-    const installation = await rt.installations.forTenant(platform, tenant);
+    const installation = await rt.installations.forTenant(platform, tenant).catch((err: unknown) => {
+      // Retrying cannot open it: the key that sealed it is missing from the settings.
+      if (err instanceof SealError) throw new GiveUp(`${err.message}`, "installation_unreadable");
+      throw err;
+    });
     if (!installation) throw new GiveUp(`the app is not installed in ${platform} tenant ${tenant}`, "not_installed");
     const { expiresAt, refreshToken } = installation;
     const now = rt.now();
