@@ -3,7 +3,7 @@
  * each workspace's own token, state forgery and replay refused, unknown workspaces ignored.
  */
 import { Redis } from "@upstash/redis/cloudflare";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { gatewayDispatch } from "../../functions/discord-gateway.ts";
 import { conversationKeys, factsKey, optOutKey } from "../../lib/keys.ts";
 import { runtimeFor } from "../../lib/runtime.ts";
@@ -153,6 +153,33 @@ describe("token rotation", () => {
       const posts = (await Promise.all(channels.map(teamPosts))).flat();
       expect(posts.every((p) => p.team === team.id)).toBe(true);
       expect((await slackFake<{ oauth: { refreshes: number } }>("/__stats")).oauth.refreshes - before).toBe(1);
+    } finally {
+      await slackFake("/__config", { oauth: { tokenRotation: false, expiresIn: 43_200 } });
+    }
+  });
+});
+
+describe("a token near its expiry", () => {
+  it("is refreshed before it expires; a failed refresh keeps the old token, logged, and the next job refreshes", async () => {
+    const team = newTeam("Expiring");
+    await slackFake("/__config", { oauth: { tokenRotation: true, expiresIn: 200 } });
+    try {
+      await installWorkspace(env, team);
+      await slackFake("/__config", { oauth: { expiresIn: 43_200 } });
+      const refreshes = async () => (await slackFake<{ oauth: { refreshes: number } }>("/__stats")).oauth.refreshes;
+      const before = await refreshes();
+      await slackFake("/__fail", { fault: "error", path: "/oauth.v2.access", error: "internal_error", times: 1 });
+      const logs = vi.spyOn(console, "warn");
+      const first = newChannel();
+      await mention(team.id, first, "UEXP1", "are you there?");
+      await eventually(async () => (await teamPosts(first)).length === 1, 20_000, "the answer with the old token");
+      expect(logs.mock.calls.filter((c) => String(c[0]).includes('"event":"token_refresh_failed"'))).toHaveLength(1);
+      logs.mockRestore();
+      const second = newChannel();
+      await mention(team.id, second, "UEXP2", "still there?");
+      await eventually(async () => (await teamPosts(second)).length === 1, 20_000, "the answer with the new token");
+      expect((await teamPosts(second))[0]!.team).toBe(team.id);
+      expect((await refreshes()) - before).toBe(1);
     } finally {
       await slackFake("/__config", { oauth: { tokenRotation: false, expiresIn: 43_200 } });
     }
