@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { REPO_ROOT } from "../../bench/bundle/build.ts";
 import { describe, expect, it } from "vitest";
 import { isTenantKey, tenantKeyPattern } from "../../lib/keys.ts";
+import { refreshBotToken } from "../../lib/platforms/slack/oauth/access.ts";
 import { authorizeUrl, SLACK_BOT_SCOPES } from "../../lib/platforms/slack/oauth/authorize.ts";
 import { parseSlackEvent } from "../../lib/platforms/slack/parse.ts";
 
@@ -43,5 +44,18 @@ describe("uninstall events", () => {
   it("names the org for an org-wide install", () => {
     const auth = { authorizations: [{ enterprise_id: "E1", team_id: null, user_id: "UBOT", is_bot: true, is_enterprise_install: true }], enterprise_id: "E1" };
     expect(parseSlackEvent(envelope({ type: "app_uninstalled" }, auth), { botName: "P" })).toEqual({ kind: "removed", installation: "E1" });
+  });
+});
+
+describe("refreshing a rotating token", () => {
+  const client = (error: string) => ({
+    apiBaseUrl: "https://slack.test/api",
+    clientId: "1.2",
+    clientSecret: "s",
+    fetch: (async () => Response.json({ ok: false, error })) as typeof fetch,
+  });
+  it("gives up when Slack no longer takes the refresh token, and lets a passing failure be retried", async () => {
+    await expect(refreshBotToken(client("invalid_refresh_token"), "xoxe-1-old", 0)).rejects.toMatchObject({ name: "GiveUp", code: "refresh_revoked" });
+    await expect(refreshBotToken(client("internal_error"), "xoxe-1-old", 0)).rejects.toMatchObject({ name: "SlackError", code: "internal_error" });
   });
 });

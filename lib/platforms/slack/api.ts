@@ -30,6 +30,16 @@ const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
   "ekm_access_denied",
 ]);
 
+/** An `ok:false` that a retry may get past; `code` is Slack's error code. */
+export class SlackError extends Error {
+  readonly code: string;
+  constructor(message: string, code: string) {
+    super(message);
+    this.name = "SlackError";
+    this.code = code;
+  }
+}
+
 export interface SlackCallArgs {
   apiBaseUrl: string;
   botToken: string;
@@ -65,7 +75,7 @@ export async function callSlack(args: SlackCallArgs | SlackClientCallArgs, metho
   if (!parsed.data.ok) {
     const code = parsed.data.error ?? "unknown_error";
     const message = `Slack ${method} failed: ${code}`;
-    throw PERMANENT_ERRORS.has(code) ? new GiveUp(message, code) : new Error(message);
+    throw PERMANENT_ERRORS.has(code) ? new GiveUp(message, code) : new SlackError(message, code);
   }
   return parsed.data;
 }

@@ -7,7 +7,7 @@
 import * as z from "zod";
 import { GiveUp } from "../../../errors.ts";
 import type { Installation, RefreshedToken } from "../../../tenants/installation.ts";
-import { callSlack } from "../api.ts";
+import { callSlack, SlackError } from "../api.ts";
 
 export interface OAuthClient {
   apiBaseUrl: string;
@@ -77,7 +77,7 @@ export async function refreshBotToken(client: OAuthClient, refreshToken: string,
     if (!a.refresh_token || !a.expires_in) throw new Error("Slack refreshed a token without a refresh token or expiry");
     return { botToken: a.access_token, refreshToken: a.refresh_token, expiresAt: now + a.expires_in * 1000 };
   } catch (err) {
-    if (err instanceof Error && DEAD_REFRESH.has(err.message.replace(/^Slack oauth\.v2\.access failed: /, ""))) {
+    if ((err instanceof SlackError || err instanceof GiveUp) && DEAD_REFRESH.has(err.code)) {
       throw new GiveUp("the installation's refresh token no longer works: install the app again", "refresh_revoked");
     }
     throw err;
