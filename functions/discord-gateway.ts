@@ -1,11 +1,9 @@
 /**
  * @module
- * The Discord Gateway connection, kept by one Durable Object (one per shard for a bot in many guilds: the cron's
- * `wakeDiscordGateway` asks `GET /gateway/bot` how many): every MESSAGE_CREATE goes through the same `ingest` as
- * the webhooks, and one whose ingest failed is tried again from the object's storage (its alarm wakes it); a
- * GUILD_DELETE of a guild the bot was removed from starts that guild's cleanup. Optional: without
- * DISCORD_BOT_TOKEN nothing connects. The cron trigger calls `wakeDiscordGateway`, so the connections come back
- * after an object was evicted or restarted.
+ * The Discord Gateway connection, kept by one Durable Object: every MESSAGE_CREATE goes through the same
+ * `ingest` as the webhooks (a GUILD_DELETE of a guild the bot left starts that guild's cleanup), and one whose ingest failed is tried again from the object's storage (its alarm wakes
+ * it). Optional: without DISCORD_BOT_TOKEN nothing connects. The cron trigger calls `wakeDiscordGateway`, so the
+ * connection comes back after the object was evicted or restarted.
  */
 import { DurableObject } from "cloudflare:workers";
 import { ingest } from "../lib/pipeline.ts";
@@ -14,15 +12,14 @@ import { IngestRetries, type PendingIngest, type PendingStore } from "../lib/pla
 import { removedGuild } from "../lib/platforms/discord/gateway/guild-removed.ts";
 import { parseGatewayMessage } from "../lib/platforms/discord/gateway/message.ts";
 import { discord } from "../lib/platforms/discord/index.ts";
-import type { GatewaySnapshot, ShardTuple } from "../lib/platforms/discord/gateway/session.ts";
-import { fetchGatewayBot, IDENTIFY_SPACING_MS, identifyGroups } from "../lib/platforms/discord/gateway/shards.ts";
+import type { GatewaySnapshot } from "../lib/platforms/discord/gateway/session.ts";
 import { errorMessage } from "../lib/log.ts";
 import { botIdentity, runtimeFor, type Runtime } from "../lib/runtime.ts";
 import { publishTenantCleanup } from "../lib/tenants/cleanup-job.ts";
 
 /** The binding name in wrangler.toml. */
 export const GATEWAY_BINDING = "DISCORD_GATEWAY";
-/** An unsharded bot's one connection, and shard 0 of a sharded one; shard n lives in `gateway-shard-<n>`. */
+/** One bot, one connection: every request goes to the object of this name. */
 const GATEWAY_OBJECT_NAME = "gateway";
 const SNAPSHOT_KEY = "snapshot";
 /** Storage keys of messages whose ingest is to be tried again. */
@@ -48,7 +45,7 @@ export function ingestRetries(env: object, pending: PendingStore): IngestRetries
 }
 
 /** A Gateway connection whose messages feed the pipeline; null when Discord's bot token is not set. */
-export function createGatewayConnection(env: object, storage: GatewayStorage, shard?: ShardTuple): GatewayConnection | null {
+export function createGatewayConnection(env: object, storage: GatewayStorage): GatewayConnection | null {
   const rt = runtimeFor(env);
   const token = rt.settings.DISCORD_BOT_TOKEN;
   if (!token) return null;
@@ -61,7 +58,6 @@ export function createGatewayConnection(env: object, storage: GatewayStorage, sh
     onDispatch: gatewayDispatch(rt, retries),
     log: rt.log,
     openSocket: openSocketWithFetch,
-    ...(shard ? { shard } : {}),
   });
 }
 
@@ -91,24 +87,13 @@ export class DiscordGateway extends DurableObject<Record<string, unknown>> {
   #connection: GatewayConnection | null | undefined;
 
   override async fetch(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    const path = url.pathname;
-    const shard = shardOfQuery(url.searchParams);
-    // The cron names the shard each time: a new shard count (resharding) replaces the connection.
-    if (this.#connection && shard && JSON.stringify(this.#connection.status().shard) !== JSON.stringify(shard)) {
-      this.#connection.shutdown();
-      this.#connection = undefined;
-    }
+    const path = new URL(request.url).pathname;
     if (this.#connection === undefined) {
       const storage = this.ctx.storage;
-      this.#connection = createGatewayConnection(
-        this.env,
-        {
-          snapshot: { get: () => storage.get<GatewaySnapshot>(SNAPSHOT_KEY), put: (snapshot) => storage.put(SNAPSHOT_KEY, snapshot) },
-          pending: this.#pending(),
-        },
-        shard,
-      );
+      this.#connection = createGatewayConnection(this.env, {
+        snapshot: { get: () => storage.get<GatewaySnapshot>(SNAPSHOT_KEY), put: (snapshot) => storage.put(SNAPSHOT_KEY, snapshot) },
+        pending: this.#pending(),
+      });
     }
     if (path === ENSURE_PATH && this.#connection) await this.#connection.start();
     const status: GatewayStatus | { phase: "disabled" } = this.#connection?.status() ?? { phase: "disabled" };
@@ -132,49 +117,11 @@ export class DiscordGateway extends DurableObject<Record<string, unknown>> {
   }
 }
 
-/** `?shard=<id>&count=<n>` of an ensure request; undefined for an unsharded bot. */
-function shardOfQuery(query: URLSearchParams): ShardTuple | undefined {
-  const id = Number(query.get("shard"));
-  const count = Number(query.get("count"));
-  return Number.isInteger(id) && Number.isInteger(count) && count > 1 && id >= 0 && id < count && query.has("shard") ? [id, count] : undefined;
-}
-
-/**
- * Starts (or keeps) every Gateway connection: one per shard that `GET /gateway/bot` recommends, each in its own
- * Durable Object, the groups of one IDENTIFY bucket 5 s apart. Does nothing without a bot token or the binding;
- * when Discord cannot be asked, the objects keep the layout they have.
- */
+/** Starts (or keeps) the Gateway connection; does nothing without a bot token or the binding. */
 export async function wakeDiscordGateway(env: Record<string, unknown>): Promise<void> {
   const namespace = env[GATEWAY_BINDING] as DurableObjectNamespace | undefined;
-  const rt = runtimeFor(env);
-  const token = rt.settings.DISCORD_BOT_TOKEN;
-  if (!namespace || !token) return;
-  const groups = await fetchGatewayBot(rt.settings.DISCORD_API_BASE_URL, token).then(identifyGroups, (err: unknown) => {
-    rt.log.warn("discord_gateway_bot_failed", { error: errorMessage(err) });
-    return null;
-  });
-  if (!groups || groups.flat().length <= 1) return void (await ensureShard(namespace, undefined));
-  await startInGroups(groups, (shard) => ensureShard(namespace, shard));
-}
-
-/** The spacing counts from the start; the IDENTIFY itself goes after the socket opened and HELLO came. */
-const HANDSHAKE_ALLOWANCE_MS = 1_000;
-
-/**
- * Starts the shards group by group (./shards.ts `identifyGroups`); `start` answers the shard's phase. A shard that
- * just began to identify holds its bucket for 5 s, so the next group waits; shards already connected do not.
- */
-export async function startInGroups(groups: ShardTuple[][], start: (shard: ShardTuple) => Promise<string>): Promise<void> {
-  for (const [i, group] of groups.entries()) {
-    const phases = await Promise.all(group.map(start));
-    const waitMs = IDENTIFY_SPACING_MS + HANDSHAKE_ALLOWANCE_MS;
-    if (i < groups.length - 1 && phases.some((phase) => phase !== "ready")) await new Promise((r) => setTimeout(r, waitMs));
-  }
-}
-
-async function ensureShard(namespace: DurableObjectNamespace, shard: ShardTuple | undefined): Promise<string> {
-  const name = shard && shard[0] > 0 ? `${GATEWAY_OBJECT_NAME}-shard-${shard[0]}` : GATEWAY_OBJECT_NAME;
-  const query = shard ? `?shard=${shard[0]}&count=${shard[1]}` : "";
-  const response = await namespace.get(namespace.idFromName(name)).fetch(`https://discord-gateway${ENSURE_PATH}${query}`, { method: "POST" });
-  return ((await response.json()) as { phase: string }).phase;
+  if (!namespace || !runtimeFor(env).settings.DISCORD_BOT_TOKEN) return;
+  const stub = namespace.get(namespace.idFromName(GATEWAY_OBJECT_NAME));
+  const response = await stub.fetch(`https://discord-gateway${ENSURE_PATH}`, { method: "POST" });
+  await response.body?.cancel();
 }

@@ -39,9 +39,6 @@ declare module "vitest" {
     discordApiUrl: string;
     discordGatewayUrl: string;
     discordGatewayControlUrl: string;
-    /** A second Discord (REST + Gateway) for the sharding suite alone: its guilds and shard layout are its own. */
-    discordShardedApiUrl: string;
-    discordShardedGatewayControlUrl: string;
     modelUrl: string;
     /** The production-schedule QStash with a virtual clock; a suite uses its own lane `${qstashProdUrl}/lanes/<suite>`. */
     qstashProdUrl: string;
@@ -88,10 +85,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
     stops.unshift(() => gateway.close());
     const discord = await startDiscordFake({ port: await freePort(), gatewayUrl: gateway.url, onChannelMessage: gateway.dispatchMessage });
     stops.unshift(() => discord.close());
-    const shardedGateway = await startDiscordGatewayFake({ port: await freePort(), heartbeatIntervalMs: 500 });
-    stops.unshift(() => shardedGateway.close());
-    const shardedDiscord = await startDiscordFake({ port: await freePort(), gatewayUrl: shardedGateway.url, onChannelMessage: shardedGateway.dispatchMessage });
-    stops.unshift(() => shardedDiscord.close());
     const model = await startLocalModel({ port: await freePort() });
     stops.unshift(() => model.close());
     // The Upstash Vector stand-in (a hybrid index with the local models) for recall.
@@ -115,8 +108,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide("discordApiUrl", discord.url);
     project.provide("discordGatewayUrl", gateway.url);
     project.provide("discordGatewayControlUrl", gateway.controlUrl);
-    project.provide("discordShardedApiUrl", shardedDiscord.url);
-    project.provide("discordShardedGatewayControlUrl", shardedGateway.controlUrl);
     project.provide("modelUrl", model.url);
     project.provide("qstashProdUrl", qstashProd.url);
     project.provide("redisFaultProxyUrl", redisProxy.url);

@@ -7,7 +7,7 @@
 import { bytesToHex } from "../../../crypto.ts";
 import { errorMessage, type Logger } from "../../../log.ts";
 import { payloadSchema, RESUMABLE_CLOSE_CODE } from "./protocol.ts";
-import { GatewaySession, type GatewayAction, type GatewaySnapshot, type ShardTuple } from "./session.ts";
+import { GatewaySession, type GatewayAction, type GatewaySnapshot } from "./session.ts";
 
 export interface GatewayConnectionOptions {
   token: string;
@@ -23,8 +23,6 @@ export interface GatewayConnectionOptions {
   openSocket?: (url: string) => Promise<WebSocket>;
   /** A socket that has not said anything (HELLO) this long after the connect began counts as failed. */
   handshakeTimeoutMs?: number;
-  /** The shard this connection is (./shards.ts); absent: unsharded. */
-  shard?: ShardTuple;
 }
 
 /**
@@ -56,7 +54,6 @@ const HANDSHAKE_TIMEOUT_MS = 15_000;
 
 export interface GatewayStatus {
   phase: string;
-  shard: ShardTuple | null;
   connection: number;
   sessionId: string | null;
   seq: number | null;
@@ -87,7 +84,6 @@ export class GatewayConnection {
         gatewayUrl: this.#opts.gatewayUrl,
         random: this.#opts.random ?? Math.random,
         ...(snapshot ? { snapshot } : {}),
-        ...(this.#opts.shard ? { shard: this.#opts.shard } : {}),
       });
     }
     this.#apply(this.#session.handle({ type: "start", now: this.#now() }));
@@ -97,7 +93,6 @@ export class GatewayConnection {
     const snapshot = this.#session?.snapshot;
     return {
       phase: this.#session?.phase ?? "idle",
-      shard: this.#opts.shard ?? null,
       connection: this.#session?.connection ?? 0,
       sessionId: snapshot?.session?.sessionId ?? null,
       seq: snapshot?.session?.seq ?? null,

@@ -26,12 +26,7 @@ export interface GatewaySnapshot {
   identifies: number[];
   /** Set after a fatal close code: nothing reconnects for an hour, or until the token changes. */
   fatal?: { closeCode: number; at: number; tokenFingerprint: string };
-  /** The shard `[id, count]` the session was identified as; absent for an unsharded bot. */
-  shard?: ShardTuple;
 }
-
-/** `[shard id, shard count]`: Discord sends a guild's events to shard `(guild_id >> 22) % count`. */
-export type ShardTuple = [id: number, count: number];
 
 export type GatewayInput =
   | { type: "start"; now: number }
@@ -56,8 +51,6 @@ export interface GatewaySessionOptions {
   /** In [0, 1): heartbeat jitter and reconnect backoff. */
   random: () => number;
   snapshot?: GatewaySnapshot;
-  /** Identify as this shard (a bot in more than 2,500 guilds must shard); absent: one connection for every guild. */
-  shard?: ShardTuple;
 }
 
 type Phase = "idle" | "connecting" | "handshake" | "ready" | "stopped";
@@ -94,12 +87,6 @@ export class GatewaySession {
   constructor(opts: GatewaySessionOptions) {
     this.#opts = opts;
     this.#snapshot = structuredClone(opts.snapshot ?? { session: null, identifies: [] });
-    // A session of another shard layout cannot be resumed as this one (resharding): identify anew.
-    if (JSON.stringify(this.#snapshot.shard) !== JSON.stringify(opts.shard)) {
-      this.#snapshot.session = null;
-      if (opts.shard) this.#snapshot.shard = opts.shard;
-      else delete this.#snapshot.shard;
-    }
   }
 
   get snapshot(): GatewaySnapshot {
@@ -202,8 +189,7 @@ export class GatewaySession {
       return [{ type: "close", connection: this.#connection, code: NORMAL_CLOSE, reason: "identify_budget" }, { type: "stopped", reason: "identify_budget" }];
     }
     this.#snapshot.identifies = [...recent, now];
-    const shard = this.#opts.shard ? { shard: this.#opts.shard } : {};
-    return [first, this.#send(OPCODE.IDENTIFY, { token: this.#opts.token, intents: INTENTS, properties: CLIENT_PROPERTIES, ...shard })];
+    return [first, this.#send(OPCODE.IDENTIFY, { token: this.#opts.token, intents: INTENTS, properties: CLIENT_PROPERTIES })];
   }
 
   #dispatch(payload: GatewayPayload): GatewayAction[] {
