@@ -4,6 +4,7 @@
  * summary) and the traces of its recent answers (reason and exact prompt with its token count). Bearer ADMIN_TOKEN;
  * the route does not exist (404) until ADMIN_TOKEN is set, and an address that failed too often gets 429
  * (lib/limits/admin-attempts.ts). `:key` is the URL-encoded `platform|tenant|channel|thread`.
+ * GET /admin/tenants/:platform/:tenant: a tenant's installation (no token) and its model tokens today.
  */
 import { Hono, type Context } from "hono";
 import * as z from "zod";
@@ -11,7 +12,8 @@ import { constantTimeEqual } from "../lib/crypto.ts";
 import { adminLockout, countAdminFailure } from "../lib/limits/admin-attempts.ts";
 import type { ConversationKey } from "../lib/message.ts";
 import { adapters } from "../lib/platforms/index.ts";
-import { runtimeFor } from "../lib/runtime.ts";
+import { tenantUsage } from "../lib/limits/tenant-budget.ts";
+import { runtimeFor, type Runtime } from "../lib/runtime.ts";
 import type { AppEnv } from "./http.ts";
 
 const BEARER = /^Bearer\s+(\S+)$/i;
@@ -40,8 +42,8 @@ const conversationKeySchema = z
 
 export const admin = new Hono<AppEnv>();
 
-admin.get("/conversations/:key", async (c) => {
-  const rt = runtimeFor(c.env);
+/** The door of every admin route: null when the request may go on, else the answer (404, 429 or 401). */
+async function refused(c: Context<AppEnv>, rt: Runtime, route: string): Promise<Response | null> {
   const expected = rt.settings.ADMIN_TOKEN;
   if (!expected) return c.json({ error: "not found" }, 404);
   const address = c.req.header("CF-Connecting-IP") ?? "unknown";
@@ -50,9 +52,16 @@ admin.get("/conversations/:key", async (c) => {
   const given = BEARER.exec(c.req.header("Authorization") ?? "")?.[1];
   if (!given || !constantTimeEqual(given, expected)) {
     await countAdminFailure(rt, address);
-    rt.log.warn("admin_rejected", { route: "conversations" });
+    rt.log.warn("admin_rejected", { route });
     return c.json({ error: "unauthorized" }, 401, { "WWW-Authenticate": "Bearer" });
   }
+  return null;
+}
+
+admin.get("/conversations/:key", async (c) => {
+  const rt = runtimeFor(c.env);
+  const door = await refused(c, rt, "conversations");
+  if (door) return door;
   // Hono hands the parameter over already percent-decoded.
   const key = conversationKeySchema.safeParse(c.req.param("key"));
   if (!key.success) {
@@ -77,6 +86,29 @@ admin.get("/conversations/:key", async (c) => {
       messages: state.recent,
     },
     answers,
+  });
+});
+
+/** One tenant: its installation (never its tokens) and today's model tokens against its budget. */
+admin.get("/tenants/:platform/:tenant", async (c) => {
+  const rt = runtimeFor(c.env);
+  const door = await refused(c, rt, "tenants");
+  if (door) return door;
+  const platform = z.literal(adapters.map((adapter) => adapter.platform)).safeParse(c.req.param("platform"));
+  if (!platform.success) return c.json({ error: "unknown platform" }, 400);
+  const where = { platform: platform.data, tenant: c.req.param("tenant") };
+  const [installation, usage] = await Promise.all([rt.installations.get(where), tenantUsage(rt, where)]);
+  return c.json({
+    ...where,
+    installation: installation && {
+      teamName: installation.teamName ?? null,
+      botUserId: installation.botUserId,
+      scopes: installation.scopes,
+      installerUserId: installation.installerUserId ?? null,
+      installedAt: installation.installedAt,
+      tokenExpiresAt: installation.expiresAt ?? null,
+    },
+    usage,
   });
 });
 

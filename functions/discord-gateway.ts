@@ -1,7 +1,7 @@
 /**
  * @module
  * The Discord Gateway connection, kept by one Durable Object: every MESSAGE_CREATE goes through the same
- * `ingest` as the webhooks, and one whose ingest failed is tried again from the object's storage (its alarm wakes
+ * `ingest` as the webhooks (a GUILD_DELETE of a guild the bot left starts that guild's cleanup), and one whose ingest failed is tried again from the object's storage (its alarm wakes
  * it). Optional: without DISCORD_BOT_TOKEN nothing connects. The cron trigger calls `wakeDiscordGateway`, so the
  * connection comes back after the object was evicted or restarted.
  */
@@ -9,10 +9,13 @@ import { DurableObject } from "cloudflare:workers";
 import { ingest } from "../lib/pipeline.ts";
 import { GatewayConnection, openSocketWithFetch, type GatewayStatus } from "../lib/platforms/discord/gateway/connection.ts";
 import { IngestRetries, type PendingIngest, type PendingStore } from "../lib/platforms/discord/gateway/ingest-retries.ts";
+import { removedGuild } from "../lib/platforms/discord/gateway/guild-removed.ts";
 import { parseGatewayMessage } from "../lib/platforms/discord/gateway/message.ts";
 import { discord } from "../lib/platforms/discord/index.ts";
 import type { GatewaySnapshot } from "../lib/platforms/discord/gateway/session.ts";
+import { errorMessage } from "../lib/log.ts";
 import { botIdentity, runtimeFor, type Runtime } from "../lib/runtime.ts";
+import { publishTenantCleanup } from "../lib/tenants/cleanup-job.ts";
 
 /** The binding name in wrangler.toml. */
 export const GATEWAY_BINDING = "DISCORD_GATEWAY";
@@ -52,10 +55,23 @@ export function createGatewayConnection(env: object, storage: GatewayStorage): G
     gatewayUrl: rt.settings.DISCORD_GATEWAY_URL,
     load: () => storage.snapshot.get(),
     save: (snapshot) => storage.snapshot.put(snapshot),
-    onDispatch: (event, data, botUserId) => (event === "MESSAGE_CREATE" ? retries.deliver(data, botUserId) : Promise.resolve()),
+    onDispatch: gatewayDispatch(rt, retries),
     log: rt.log,
     openSocket: openSocketWithFetch,
   });
+}
+
+/** MESSAGE_CREATE feeds the pipeline; GUILD_DELETE of a guild the bot was removed from starts the guild's cleanup. */
+export function gatewayDispatch(rt: Runtime, retries: Pick<IngestRetries, "deliver">) {
+  return async (event: string, data: unknown, botUserId: string): Promise<void> => {
+    if (event === "MESSAGE_CREATE") return retries.deliver(data, botUserId);
+    const guild = event === "GUILD_DELETE" ? removedGuild(data) : null;
+    if (!guild) return;
+    // A lost publish leaves the keys to their TTLs (facts: FACTS_TTL_DAYS); it is logged, never retried here.
+    await publishTenantCleanup(rt, { platform: "discord", tenant: guild }).catch((err: unknown) =>
+      rt.log.error("tenant_cleanup_publish_failed", { platform: "discord", tenant: guild, error: errorMessage(err) }),
+    );
+  };
 }
 
 /** Throws when the message must be tried again (IngestRetries); one that needs no work or is malformed is logged. */

@@ -17,7 +17,7 @@ discord.post("/interactions", async (c) => {
   if (!rt.platforms.discord) return c.json({ error: "discord is not configured" }, 404);
   const delivery = await verifyAndParse(c, rt, adapter, await webhookRequest(c));
   if (delivery instanceof Response) return delivery;
-  if (delivery.kind === "ignored") return c.json(UNSUPPORTED_ANSWER);
+  if (delivery.kind !== "message") return c.json(UNSUPPORTED_ANSWER);
   await ingest(rt, delivery.message, botIdentity(rt, delivery.botUserId), adapter.ingestOptions(rt.settings));
   return c.json(DEFERRED_ANSWER);
 });

@@ -20,7 +20,7 @@ export async function webhookRequest(c: Context<AppEnv>): Promise<WebhookRequest
 }
 
 /** What is left for the route to answer after verify and parse: a message for `ingest`, or nothing to do. */
-export type Delivery<Extra> = Extract<Parsed<Extra>, { kind: "message" | "ignored" }>;
+export type Delivery<Extra> = Extract<Parsed<Extra>, { kind: "message" | "ignored" | "removed" }>;
 
 /**
  * Verify → parse. A bad signature gets 401 (before anything of the body is read), a body that is not

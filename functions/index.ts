@@ -15,6 +15,7 @@ import { wakeDiscordGateway } from "./discord-gateway.ts";
 import { health } from "./health.ts";
 import { jobs } from "./jobs.ts";
 import { slack } from "./slack.ts";
+import { tenantCleanup } from "./tenant-cleanup.ts";
 import { twilio } from "./twilio.ts";
 import type { AppEnv } from "./http.ts";
 
@@ -31,6 +32,7 @@ app.get("/health", health);
 app.route("/slack", slack);
 app.route("/discord", discord);
 app.route("/twilio", twilio);
+app.route("/jobs/cleanup", tenantCleanup);
 app.route("/jobs", jobs);
 app.route("/admin", admin);
 

@@ -20,7 +20,7 @@ twilio.post("/sms", async (c) => {
   if (!rt.platforms.twilio) return c.json({ error: "twilio is not configured" }, 404);
   const delivery = await verifyAndParse(c, rt, adapter, await webhookRequest(c));
   if (delivery instanceof Response) return delivery;
-  if (delivery.kind === "ignored") return twiml(c, EMPTY_TWIML);
+  if (delivery.kind !== "message") return twiml(c, EMPTY_TWIML);
   const { message, keyword, mediaOnly } = delivery;
   const { status } = await ingest(rt, message, botIdentity(rt, delivery.botUserId), adapter.ingestOptions(rt.settings));
   const where = { tenant: message.key.tenant, message: message.id, status };

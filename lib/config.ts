@@ -68,6 +68,9 @@ export const settingsSchema = z.object({
   SLACK_SIGNING_SECRET: optionalText,
   SLACK_BOT_TOKEN: optionalText,
   SLACK_API_BASE_URL: url.default("https://slack.com/api"),
+  /** Both set: installable in many workspaces (/slack/install), each with its own token; SLACK_BOT_TOKEN unused. */
+  SLACK_CLIENT_ID: optionalText,
+  SLACK_CLIENT_SECRET: optionalText,
 
   TWILIO_ACCOUNT_SID: optionalText,
   TWILIO_AUTH_TOKEN: optionalText,
@@ -132,6 +135,8 @@ export const settingsSchema = z.object({
   MAX_MESSAGE_CHARS: z.coerce.number().int().min(100).default(4_000),
   /** Judge calls per conversation per minute; over the cap the judge answers NO without a model call. */
   MAX_JUDGE_CALLS_PER_MINUTE: z.coerce.number().int().min(0).default(6),
+  /** Model tokens one tenant (workspace, guild, account) may use per UTC day; unset: no limit. */
+  TENANT_DAILY_TOKEN_BUDGET: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().positive().optional()),
 });
 
 export type Settings = z.output<typeof settingsSchema>;
@@ -176,8 +181,13 @@ export function recallIndexSettings(s: Settings): { url: string; token: string }
 
 export function enabledPlatforms(s: Settings): EnabledPlatforms {
   return {
-    slack: Boolean(s.SLACK_SIGNING_SECRET && s.SLACK_BOT_TOKEN),
+    slack: Boolean(s.SLACK_SIGNING_SECRET && (s.SLACK_BOT_TOKEN || slackInstallable(s))),
     discord: Boolean(s.DISCORD_APPLICATION_ID && s.DISCORD_PUBLIC_KEY),
     twilio: Boolean(s.TWILIO_ACCOUNT_SID && s.TWILIO_AUTH_TOKEN && s.TWILIO_PHONE_NUMBER),
   };
+}
+
+/** Installable in many workspaces through OAuth: each workspace's token comes from its installation. */
+export function slackInstallable(s: Settings): boolean {
+  return Boolean(s.SLACK_CLIENT_ID && s.SLACK_CLIENT_SECRET);
 }

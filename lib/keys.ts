@@ -22,6 +22,11 @@
  * | `limit:admin:<client IP>:…` | @upstash/ratelimit | failed admin-view attempts per address | the window |
  * | `limit:told:<person>` | string | the person was told they hit the rate limit | the rest of the window |
  * | `recall:sweep` | string | where the cron's retention sweep of recall passages goes on, or that a pass is done | 1 hour |
+ * | `install:<platform>|<tenant>` | string (sealed JSON) | an OAuth installation: its tokens, encrypted (lib/tenants/) | until uninstalled |
+ * | `lock:refresh:<platform>|<tenant>` | string | the one job refreshing the installation's token | 15 s |
+ * | `budget:<platform>|<tenant>|<UTC day>` | string (integer) | model tokens the tenant used that day | 2 days |
+ * | `budget:told:<platform>|<tenant>|<UTC day>` | string | the tenant was told its daily allowance is used | 2 days |
+ * | `oauth-state:<nonce>` | string | an install flow's pending `state` (hash of its browser cookie) | 10 minutes |
  *
  * `<place>` is `platform|tenant|channel|thread` (thread empty outside threads), `<person>` is
  * `platform|tenant|author id`.
@@ -129,4 +134,49 @@ export function rateLimitNoticeKey(prefix: string, person: string): string {
 /** The cron's retention sweep of recall passages: the last namespace it swept, or that a whole pass is done. */
 export function recallSweepKey(prefix: string): string {
   return `${prefix}:recall:sweep`;
+}
+
+/** An OAuth installation of the app in one tenant (a Slack workspace or org). */
+export function installationKey(prefix: string, where: Tenancy): string {
+  return `${prefix}:install:${where.platform}${SEP}${where.tenant}`;
+}
+
+/** The glob of every installation of the bot (re-encrypting them after a key rotation). */
+export function installationKeyPattern(prefix: string): string {
+  return `${globEscape(prefix)}:install:*`;
+}
+
+/** Held while one job refreshes an installation's token, so that concurrent jobs make one refresh call. */
+export function tokenRefreshLockKey(prefix: string, where: Tenancy): string {
+  return `${prefix}:lock:refresh:${where.platform}${SEP}${where.tenant}`;
+}
+
+/** Model tokens a tenant used on one UTC day (`YYYY-MM-DD`), and whether it was told its allowance is used. */
+export function tenantBudgetKeys(prefix: string, where: Tenancy, day: string): { used: string; told: string } {
+  const id = inTenant(where, day);
+  return { used: `${prefix}:budget:${id}`, told: `${prefix}:budget:told:${id}` };
+}
+
+/** A pending install flow's `state`; not a tenant's yet (the workspace is known only once it is approved). */
+export function oauthStateKey(prefix: string, nonce: string): string {
+  return `${prefix}:oauth-state:${nonce}`;
+}
+
+/**
+ * Every key of one tenant names `<platform>|<tenant>` right after a `:`, followed by `|` or ending there. The
+ * glob finds them (and, for a tenant id that begins another's, a few of the other's, which `isTenantKey` drops);
+ * ids hold no `|`, so no other tenant's key passes both.
+ */
+export function tenantKeyPattern(prefix: string, where: Tenancy): string {
+  return `${globEscape(prefix)}:*:${globEscape(tenantId(where))}*`;
+}
+
+export function isTenantKey(prefix: string, where: Tenancy, key: string): boolean {
+  const id = tenantId(where);
+  // `<id>:` too: the workspaces of a Slack org (`E…:T…`) go with an org-wide install.
+  return key.startsWith(`${prefix}:`) && (key.includes(`:${id}${SEP}`) || key.includes(`:${id}:`) || key.endsWith(`:${id}`));
+}
+
+function tenantId(where: Tenancy): string {
+  return `${where.platform}${SEP}${where.tenant}`;
 }

@@ -16,6 +16,7 @@ import { GiveUp, RetryLater, using } from "./errors.ts";
 import { judgeWithinCap } from "./limits/judge-cap.ts";
 import { capInboundMessage } from "./limits/message-length.ts";
 import { checkReplyRate, RATE_LIMIT_NOTICE } from "./limits/reply-rate.ts";
+import { BUDGET_NOTICE, checkTenantBudget, spendTenantBudget } from "./limits/tenant-budget.ts";
 import { jobLogFields, loggedId, loggedPlace } from "./log-ids.ts";
 import type { BotIdentity, InboundMessage, ParentMessage, PartProgress, Visibility } from "./message.ts";
 import { errorMessage } from "./log.ts";
@@ -53,11 +54,17 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
         startIfIdle: explicit !== null || reset || Boolean(opts.alwaysAnswer),
         reset,
         ...(opts.optOuts ? { optOutKey: optOuts.key(msg.key, msg.author.id) } : {}),
+        ...(opts.installationKey ? { installationKey: opts.installationKey } : {}),
       }),
       msg.consent && optOuts.record(msg.key, msg.author.id, msg.consent),
     ]),
   );
   const where = { ...(await loggedPlace(rt, msg.key, opts.logIds)), message: msg.id };
+  // No installation for this tenant (never installed, or uninstalled): nothing was recorded, nothing is answered.
+  if (status === "not_installed") {
+    rt.log.info("tenant_not_installed", { platform: msg.key.platform, tenant: msg.key.tenant });
+    return { status, published: false };
+  }
   // A job started on it already. (An `unpublished` delivery goes on: the earlier one may have failed to publish.)
   if (status === "duplicate") {
     rt.log.info("duplicate_dropped", where);
@@ -142,6 +149,7 @@ const MARKS_HANDLED: ReadonlySet<JobOutcome> = new Set([
   "unreachable",
   "superseded",
   "gave_up",
+  "over_budget",
 ]);
 
 export async function runJob(rt: Runtime, kind: JobKind, job: Job, replier: Replier): Promise<JobOutcome> {
@@ -220,12 +228,18 @@ async function answer(
     current: turn.current,
     budgetTokens: s.PROMPT_TOKEN_BUDGET,
   });
+  // Past the tenant's daily budget no model call is made, the judge's included.
+  const budget = await checkTenantBudget(rt, job);
+  if (budget === "notify") return notice(BUDGET_NOTICE, "over_budget");
+  if (budget === "quiet") return "over_budget";
   // The judge cap and the rate limit count a trigger once: only the first attempt asks them.
   if (kind === "judge" && !(await judgeWithinCap(rt, job, claim.first, () => rt.llm.judge(prompt)))) return "judge_no";
   const allowance = claim.first ? await checkReplyRate(rt, job) : "allowed";
   if (allowance === "notify") return notice(RATE_LIMIT_NOTICE, "rate_limited");
   if (allowance === "quiet") return "rate_limited";
-  const text = await rt.llm.generate(prompt, { required: job.required });
+  let used = 0;
+  const text = await rt.llm.generate(prompt, { required: job.required, onUsage: (tokens) => (used += tokens) });
+  await spendTenantBudget(rt, job, used);
   if (text === null) return "skipped";
   const saw = { id: turn.current.id, ts: turn.current.ts, answered: turn.answered, arrivals: claim.arrivals };
   attempt.draft = {

@@ -12,6 +12,7 @@ import { createJobQueue, type JobQueue } from "./queue/publish.ts";
 import { Keyring } from "./secrets/keyring.ts";
 import { Pseudonyms } from "./secrets/pseudonym.ts";
 import { Sealer } from "./secrets/seal.ts";
+import { Installations } from "./tenants/installations.ts";
 
 export interface Runtime {
   settings: Settings;
@@ -22,13 +23,16 @@ export interface Runtime {
   llm: Llm;
   log: Logger;
   secrets: RuntimeSecrets;
+  /** OAuth installations per tenant, their tokens sealed (lib/tenants/). */
+  installations: Installations;
   now(): number;
 }
 
-/** What TOKEN_ENCRYPTION_KEY keys: the sealed personal fields of jobs, and the pseudonyms of personal ids. */
+/** What TOKEN_ENCRYPTION_KEY keys: the sealed personal fields of jobs, the pseudonyms of personal ids, install states. */
 export interface RuntimeSecrets {
   jobs: Sealer;
   pseudonyms: Pseudonyms;
+  oauthState: Sealer;
 }
 
 export function conversationTtlSeconds(s: Settings, key: ConversationKey): number {
@@ -38,7 +42,11 @@ export function conversationTtlSeconds(s: Settings, key: ConversationKey): numbe
 export function createRuntime(env: Record<string, unknown>): Runtime {
   const settings = parseSettings(env);
   const keyring = new Keyring(settings.TOKEN_ENCRYPTION_KEY, settings.TOKEN_ENCRYPTION_PREVIOUS_KEYS);
-  const secrets: RuntimeSecrets = { jobs: new Sealer(keyring, "job-payload"), pseudonyms: new Pseudonyms(keyring) };
+  const secrets: RuntimeSecrets = {
+    jobs: new Sealer(keyring, "job-payload"),
+    pseudonyms: new Pseudonyms(keyring),
+    oauthState: new Sealer(keyring, "oauth-state"),
+  };
   const redis = new Redis({
     url: settings.UPSTASH_REDIS_REST_URL,
     token: settings.UPSTASH_REDIS_REST_TOKEN,
@@ -70,6 +78,7 @@ export function createRuntime(env: Record<string, unknown>): Runtime {
     }),
     log: logger,
     secrets,
+    installations: new Installations(redis, settings.REDIS_KEY_PREFIX, new Sealer(keyring, "stored-token")),
     now: Date.now,
   };
 }

@@ -8,7 +8,7 @@
 import * as z from "zod";
 
 /** What a posted text was: an answer (recorded as the bot's turn), or a notice (the trigger is only marked done). */
-export const POSTED_OUTCOMES = ["answered", "forgotten", "rate_limited", "apologised"] as const;
+export const POSTED_OUTCOMES = ["answered", "forgotten", "rate_limited", "apologised", "over_budget"] as const;
 export type PostedOutcome = (typeof POSTED_OUTCOMES)[number];
 
 export const draftSchema = z.object({

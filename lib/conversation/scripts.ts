@@ -34,10 +34,11 @@ export const COUNTING_MEMBERS = 2;
 
 /**
  * Inbound message. KEYS: state, log, seen, the message's reply and claim keys (read only for a duplicate), and
- * optionally the author's opt-out key (only read: `optedOut`).
+ * optionally the author's opt-out key (only read: `optedOut`), and last, when ARGV 11 is 1, the tenant's
+ * installation key: without it the status is `not_installed` and nothing is read or written.
  * ARGV: 1 message JSON, 2 ts ms, 3 startIfIdle 0|1, 4 reset 0|1, 5 ttl s, 6 cap, 7 state JSON of a new
  * conversation, 8 how many log entries to return (the window, the counting members included), 9 dedupe ttl s,
- * 10 how many messages a trim keeps.
+ * 10 how many messages a trim keeps, 11 installation key given 0|1.
  * Dedupe and record happen together, so a message is either recorded and marked seen, or neither: a failed
  * request that the platform retries is never lost to the dedupe mark. A delivery of a message already seen is
  * `duplicate` once a job started on it (its claim or reply key exists), else `unpublished`: the earlier delivery
@@ -46,7 +47,10 @@ export const COUNTING_MEMBERS = 2;
  * before this one (the window the decider reads with it); the caller adds the message itself.
  */
 export const INGEST = `#!lua flags=allow-key-locking
-local state, log, seen, reply, claim, optOut = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local state, log, seen, reply, claim = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local installed = ARGV[11] == '1'
+if installed and redis.call('EXISTS', KEYS[#KEYS]) == 0 then return cjson.encode({status = 'not_installed'}) end
+local optOut = #KEYS - (installed and 1 or 0) >= 6 and KEYS[6] or nil
 local current = redis.call('GETEX', state, 'EX', ARGV[5])
 if (not current) and ARGV[3] == '0' then
   return cjson.encode({status = 'idle'})

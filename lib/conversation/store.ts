@@ -17,7 +17,8 @@ import type { ConversationState, StoredMessage } from "./types.ts";
 export type { StoreOptions };
 
 /** `unpublished`: a delivery of a message recorded earlier on which no job has started (./scripts.ts INGEST). */
-export type RecordStatus = "idle" | "duplicate" | "unpublished" | "started" | "recorded";
+/** `not_installed`: the tenant has no installation (the `installationKey` given is missing); nothing recorded. */
+export type RecordStatus = "idle" | "duplicate" | "unpublished" | "started" | "recorded" | "not_installed";
 
 export interface RecordResult {
   status: RecordStatus;
@@ -52,14 +53,24 @@ export class ConversationStore {
    * `startIfIdle`), bumps the TTL of every key, and returns the state the decider needs: the recent messages end
    * with this one.
    */
-  async record(msg: InboundMessage, opts: { startIfIdle: boolean; reset: boolean; optOutKey?: string }): Promise<RecordResult> {
+  async record(
+    msg: InboundMessage,
+    opts: { startIfIdle: boolean; reset: boolean; optOutKey?: string; installationKey?: string },
+  ): Promise<RecordResult> {
     const keys = conversationKeys(this.options.prefix, msg.key);
     const stored = toStoredMessage(msg);
     const cap = this.options.maxMessages;
     const { prefix } = this.options;
     const job = [replyKey(prefix, msg.key, msg.id), claimKey(prefix, msg.key, msg.id)];
     const raw = await this.ingestScript.exec(
-      [keys.state, keys.log, seenKey(prefix, msg.key, msg.id), ...job, ...(opts.optOutKey ? [opts.optOutKey] : [])],
+      [
+        keys.state,
+        keys.log,
+        seenKey(prefix, msg.key, msg.id),
+        ...job,
+        ...(opts.optOutKey ? [opts.optOutKey] : []),
+        ...(opts.installationKey ? [opts.installationKey] : []),
+      ],
       [
         JSON.stringify(stored),
         String(msg.ts),
@@ -72,12 +83,13 @@ export class ConversationStore {
         String(DECIDER_WINDOW - 1 + COUNTING_MEMBERS),
         String(DEDUPE_TTL_SECONDS),
         String(keptAfterTrim(cap)),
+        opts.installationKey ? "1" : "0",
       ],
     );
     const result = parseScriptResult(raw);
-    const status = z.enum(["idle", "duplicate", "unpublished", "started", "recorded"]).parse(result.status);
+    const status = z.enum(["idle", "duplicate", "unpublished", "started", "recorded", "not_installed"]).parse(result.status);
     const optedOut = result.optedOut ?? false;
-    if (status === "idle") return { status, state: INACTIVE, optedOut };
+    if (status === "idle" || status === "not_installed") return { status, state: INACTIVE, optedOut };
     // A redelivered message is in the window already: it goes last, where the decider looks for it.
     const before = storedMessages(result.recent ?? []).filter((m) => m.id !== msg.id);
     return { status, state: toState(result.state, [...before, stored]), optedOut };

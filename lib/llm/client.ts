@@ -22,7 +22,7 @@ export interface LlmSettings {
 export interface Llm {
   /** null when the model chose to stay quiet ([SKIP] or empty) and the reply was not required. When required, a
    *  [SKIP]/empty answer is retried once with a nudge, then a short fallback text is returned. */
-  generate(prompt: Prompt, opts: { required: boolean }): Promise<string | null>;
+  generate(prompt: Prompt, opts: { required: boolean; onUsage?: (tokens: number) => void }): Promise<string | null>;
   /** YES/NO; anything else counts as NO. */
   judge(prompt: Prompt): Promise<boolean>;
   /** The running summary with `lines` folded in, within `maxTokens`; null when the model gave nothing. */
@@ -35,7 +35,7 @@ export function createLlm(s: LlmSettings): Llm {
   const client = new OpenAI({ apiKey: s.apiKey, baseURL: s.baseUrl, timeout: s.timeoutMs, maxRetries: 0 });
   return {
     generate: (prompt, opts) =>
-      generateReply(client, prompt, { model: s.model, maxReplyTokens: s.maxReplyTokens, required: opts.required }),
+      generateReply(client, prompt, { model: s.model, maxReplyTokens: s.maxReplyTokens, required: opts.required, onUsage: opts.onUsage }),
     judge: (prompt) => judgeShouldAnswer(client, prompt, s.judgeModel),
     summarize: (req) => summarizeConversation(client, s.model, req),
     extractFacts: (req) => extractFacts(client, s.model, req),

@@ -15,12 +15,16 @@ const completionSchema = z.object({
   choices: z
     .array(z.object({ message: z.object({ content: z.string().nullable().optional() }) }))
     .min(1),
+  /** What the call cost (OpenAI-compatible servers send it; per-tenant budgets count it). */
+  usage: z.object({ total_tokens: z.number().int().min(0) }).nullish(),
 });
 
 export interface CompletionRequest {
   model: string;
   messages: ChatMessage[];
   maxTokens: number;
+  /** Hears the tokens the call used, when the server said. */
+  onUsage?: (tokens: number) => void;
 }
 
 /** The text of the first choice ("" when the model sent none). */
@@ -40,6 +44,7 @@ export async function complete(client: OpenAI, req: CompletionRequest): Promise<
   }
   const parsed = completionSchema.safeParse(raw);
   if (!parsed.success) throw new Error(`the model answered in an unexpected shape: ${parsed.error.issues[0]?.message}`);
+  if (parsed.data.usage) req.onUsage?.(parsed.data.usage.total_tokens);
   return parsed.data.choices[0]!.message.content ?? "";
 }
 

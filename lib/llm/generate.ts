@@ -14,15 +14,16 @@ export interface GenerateOptions {
   model: string;
   maxReplyTokens: number;
   required: boolean;
+  onUsage?: (tokens: number) => void;
 }
 
 export async function generateReply(client: OpenAI, prompt: Prompt, opts: GenerateOptions): Promise<string | null> {
   const messages = opts.required ? prompt.messages : withSystemLine(prompt.messages, SKIP_INSTRUCTION);
-  const first = cleanAnswer(await complete(client, { model: opts.model, messages, maxTokens: opts.maxReplyTokens }), prompt.botName);
+  const first = cleanAnswer(await complete(client, { model: opts.model, messages, maxTokens: opts.maxReplyTokens, onUsage: opts.onUsage }), prompt.botName);
   if (first !== null) return first;
   if (!opts.required) return null;
   const nudged: ChatMessage[] = [...messages, { role: "system", content: REQUIRED_NUDGE }];
-  const second = cleanAnswer(await complete(client, { model: opts.model, messages: nudged, maxTokens: opts.maxReplyTokens }), prompt.botName);
+  const second = cleanAnswer(await complete(client, { model: opts.model, messages: nudged, maxTokens: opts.maxReplyTokens, onUsage: opts.onUsage }), prompt.botName);
   if (second !== null) return second;
   logger.warn("llm_fallback_answer", { model: opts.model });
   return FALLBACK_ANSWER;

@@ -17,6 +17,7 @@ import type { LogIds } from "../log-ids.ts";
 import type { Logger } from "../log.ts";
 import type { BotIdentity, ConversationKey, InboundMessage, ParentMessage, PartProgress, Platform, ReplyTarget, Visibility } from "../message.ts";
 import type { OptOuts } from "../opt-outs.ts";
+import type { RefreshedToken } from "../tenants/installation.ts";
 
 /** A webhook delivery as the route received it. Signatures are computed over `rawBody`, so it is never re-encoded. */
 export interface WebhookRequest {
@@ -35,10 +36,11 @@ export type Verified = { ok: true } | { ok: false; reason: string };
  * whatever the platform's route needs to answer (`Extra`). `protocol`: the platform's own check (Slack
  * url_verification, Discord PING), answered with `response` as it stands. `ignored`: nothing to do (the bot's own
  * post, an edit, an unsupported command). `invalid`: the body is not what the platform sends (issues in words,
- * never values).
+ * never values). `removed`: the app was uninstalled from `tenant` (its data is to be deleted).
  */
 export type Parsed<Extra = {}> =
   | ({ kind: "message"; message: InboundMessage; botUserId: string } & Extra)
+  | { kind: "removed"; tenant: string }
   | { kind: "protocol"; response: Response }
   | { kind: "ignored"; reason: string }
   | { kind: "invalid"; issues: string };
@@ -49,6 +51,11 @@ export interface IngestOptions {
   delaySeconds?: number;
   /** Answer even if the decider would not (platform rules, e.g. every SMS). */
   alwaysAnswer?: boolean;
+  /**
+   * Only tenants with an installation are served (OAuth installs): the ingest script checks that this key exists
+   * in its one round trip, and records nothing for a tenant without one.
+   */
+  installationKey?: string;
   /** Platform lines for the system message (e.g. the SMS length to aim for); they travel with the job. */
   systemNotes?: string[];
   /** People can opt out of the bot's messages (SMS STOP): what they write is recorded, never answered. */
@@ -86,6 +93,14 @@ export interface ReplyContext extends AdapterContext {
   optOuts: OptOuts;
 }
 
+/** A platform installable per tenant through OAuth: each tenant's token comes from its stored installation. */
+export interface InstallSupport {
+  /** True when the settings make the app installable (else the token comes from `tokenSetting`). */
+  enabled(settings: Settings): boolean;
+  /** A new bot token for a rotating installation; GiveUp when the refresh token can never work again. */
+  refresh(ctx: AdapterContext, refreshToken: string): Promise<RefreshedToken>;
+}
+
 /** Settings that hold a secret string: where a platform's token is found when it comes from the settings. */
 export type SecretSetting = { [K in keyof Settings]-?: Settings[K] extends string | undefined ? K : never }[keyof Settings];
 
@@ -97,6 +112,8 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
   readonly platform: Platform;
   /** The setting that holds the API token while credentials come from the settings (one workspace or account). */
   readonly tokenSetting: SecretSetting;
+  /** Present when the platform can be installed in many tenants (Slack OAuth). */
+  readonly installs?: InstallSupport;
   readonly replyTargetSchema: z.ZodType<Target>;
   /** Checks the signature over the raw body, before anything of the body is read. */
   verify(ctx: AdapterContext, request: WebhookRequest): Promise<Verified>;

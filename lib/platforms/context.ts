@@ -1,11 +1,12 @@
 /**
  * @module
- * The contexts adapters get, built from a runtime. Credentials come from the settings here, and only here: an
- * install store (a token per Slack workspace) replaces `token` without any adapter changing.
+ * The contexts adapters get, built from a runtime. Credentials come from here only: a tenant's installation when
+ * the platform is installable (lib/tenants/token.ts, refreshed before expiry), else the settings' token.
  */
 import { GiveUp } from "../errors.ts";
 import { optOutsFor } from "../opt-outs.ts";
 import type { Runtime } from "../runtime.ts";
+import { installedToken } from "../tenants/token.ts";
 import type { AdapterContext, PlatformAdapter, ReplyContext } from "./adapter.ts";
 
 export function adapterContext(rt: Runtime): AdapterContext {
@@ -13,12 +14,15 @@ export function adapterContext(rt: Runtime): AdapterContext {
   return { settings: rt.settings, log: rt.log, now: rt.now, fetch: (input, init) => fetch(input, init) };
 }
 
-export function replyContext(rt: Runtime, adapter: Pick<PlatformAdapter, "tokenSetting">, tenant: string): ReplyContext {
+export function replyContext(rt: Runtime, adapter: Pick<PlatformAdapter, "platform" | "tokenSetting" | "installs">, tenant: string): ReplyContext {
   const name = adapter.tokenSetting;
+  const ctx = adapterContext(rt);
+  const installs = adapter.installs;
   return {
-    ...adapterContext(rt),
+    ...ctx,
     tenant,
     async token() {
+      if (installs?.enabled(rt.settings)) return installedToken(rt, adapter.platform, tenant, (refresh) => installs.refresh(ctx, refresh));
       const token = rt.settings[name];
       if (!token) throw new GiveUp(`${name} is not set: run \`wrangler secret put ${name}\``, "not_configured");
       return token;

@@ -20,6 +20,8 @@ export interface QueueSettings {
 
 export interface JobQueue {
   publish(kind: JobKind, job: Job, opts?: { delaySeconds?: number }): Promise<{ messageId: string; deduplicated: boolean }>;
+  /** Work that is no conversation's (a tenant's cleanup): its own route under /jobs, its own body and dedup id. */
+  publishTask(route: string, body: object, deduplicationId: string): Promise<{ messageId: string }>;
 }
 
 /** QStash's own default; each retry waits e^(2.5·n) s, which outlasts a model or platform hiccup. */
@@ -45,6 +47,10 @@ export function createJobQueue(s: QueueSettings): JobQueue {
         ...(opts?.delaySeconds ? { delay: opts.delaySeconds } : {}),
       });
       return { messageId: result.messageId, deduplicated: Boolean(result.deduplicated) };
+    },
+    async publishTask(route, body, deduplicationId) {
+      const result = await client.publishJSON({ url: `${s.publicBaseUrl}/jobs/${route}`, body, deduplicationId, retries: RETRIES });
+      return { messageId: result.messageId };
     },
   };
 }

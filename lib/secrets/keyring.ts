@@ -11,7 +11,7 @@ import { base64ToBytes } from "./encoding.ts";
 
 export const KEY_BYTES = 32;
 /** What a sub-key is for; a new use is a new name here, never a reused one. */
-export type KeyUse = "job-payload" | "log-pseudonym" | "stored-token";
+export type KeyUse = "job-payload" | "log-pseudonym" | "stored-token" | "oauth-state";
 
 const encoder = new TextEncoder();
 const KEY_ID_INFO = "parley key id";

@@ -3,7 +3,7 @@
  * Sealing small values with AES-256-GCM under a keyring sub-key: `v1.<key id>.<base64url of IV and ciphertext>`.
  * The header (version, key id, use) is authenticated with the ciphertext, so a value sealed for one use never opens
  * as another, and a changed byte anywhere makes `open` fail instead of returning something else. Used for the
- * personal fields of queued jobs; stored platform tokens will use the same mechanism under their own use.
+ * personal fields of queued jobs, stored platform tokens (lib/tenants/) and install states, each under its own use.
  */
 import type { KeyUse, Keyring } from "./keyring.ts";
 import { base64urlToBytes, bytesToBase64url } from "./encoding.ts";
@@ -62,6 +62,13 @@ export class Sealer {
     } catch {
       throw new SealError("it was altered or sealed for another use");
     }
+  }
+
+  /** The value sealed anew under the current key; null when it already is (a key rotation re-encrypts with it). */
+  async reseal(sealed: string): Promise<string | null> {
+    const [current] = await this.#keyring.aesKeys(this.#use);
+    if (sealed.split(".")[1] === current!.keyId) return null;
+    return this.seal(await this.open(sealed));
   }
 
   #header(keyId: string): Uint8Array<ArrayBuffer> {

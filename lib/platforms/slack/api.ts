@@ -31,18 +31,35 @@ const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
   "ekm_access_denied",
 ]);
 
+/** An `ok:false` that a retry may get past; `code` is Slack's error code. */
+export class SlackError extends Error {
+  readonly code: string;
+  constructor(message: string, code: string) {
+    super(message);
+    this.name = "SlackError";
+    this.code = code;
+  }
+}
+
 export interface SlackCallArgs {
   apiBaseUrl: string;
   botToken: string;
   fetch?: typeof fetch;
 }
 
+/** A call that is not the bot's: oauth.v2.access authenticates the app's client by HTTP Basic. */
+export interface SlackClientCallArgs {
+  apiBaseUrl: string;
+  authorization: string;
+  fetch?: typeof fetch;
+}
+
 /** One Web API call: resolves with the `ok:true` body; 429 → RetryLater, a permanent error → GiveUp, else Error. */
-export async function callSlack(args: SlackCallArgs, method: string, body: string, contentType: string): Promise<Record<string, unknown>> {
+export async function callSlack(args: SlackCallArgs | SlackClientCallArgs, method: string, body: string, contentType: string): Promise<Record<string, unknown>> {
   const doFetch = args.fetch ?? fetch;
   const response = await doFetch(`${args.apiBaseUrl}/${method}`, {
     method: "POST",
-    headers: { Authorization: `Bearer ${args.botToken}`, "Content-Type": contentType },
+    headers: { Authorization: "botToken" in args ? `Bearer ${args.botToken}` : args.authorization, "Content-Type": contentType },
     body,
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
@@ -59,7 +76,7 @@ export async function callSlack(args: SlackCallArgs, method: string, body: strin
   if (!parsed.data.ok) {
     const code = parsed.data.error ?? "unknown_error";
     const message = `Slack ${method} failed: ${code}`;
-    throw PERMANENT_ERRORS.has(code) ? new GiveUp(message, code) : new Error(message);
+    throw PERMANENT_ERRORS.has(code) ? new GiveUp(message, code) : new SlackError(message, code);
   }
   return parsed.data;
 }

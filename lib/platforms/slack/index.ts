@@ -1,9 +1,12 @@
 /**
  * @module
  * Slack as a platform adapter: Events API deliveries signed with the v0 scheme, answers posted with
- * `chat.postMessage` in the channel or thread the message was written in.
+ * `chat.postMessage` in the channel or thread the message was written in. Installable in many workspaces
+ * (./oauth/): each answer then goes out with the token of its workspace's installation.
  */
-import type { PlatformAdapter, WebhookRequest } from "../adapter.ts";
+import { slackInstallable } from "../../config.ts";
+import type { AdapterContext, PlatformAdapter, WebhookRequest } from "../adapter.ts";
+import { refreshBotToken, type OAuthClient } from "./oauth/access.ts";
 import { jsonBody } from "../json-body.ts";
 import { fetchSlackParent } from "./parent.ts";
 import { parseSlackEvent } from "./parse.ts";
@@ -18,10 +21,25 @@ export function isSlackSslCheck(request: WebhookRequest): boolean {
   return new URLSearchParams(request.rawBody).get("ssl_check") === "1";
 }
 
-export const slack: PlatformAdapter<SlackTarget> = {
+/** Which installation serves the delivery (the route checks it exists when the app is installable). */
+export interface SlackExtra {
+  installation: string;
+}
+
+/** The app's OAuth client, at the same Web API base as every other call. */
+export function slackOAuthClient(ctx: AdapterContext): OAuthClient {
+  const s = ctx.settings;
+  return { apiBaseUrl: s.SLACK_API_BASE_URL, clientId: s.SLACK_CLIENT_ID ?? "", clientSecret: s.SLACK_CLIENT_SECRET ?? "", fetch: ctx.fetch };
+}
+
+export const slack: PlatformAdapter<SlackTarget, SlackExtra> = {
   platform: "slack",
   tokenSetting: "SLACK_BOT_TOKEN",
   replyTargetSchema: slackTargetSchema,
+  installs: {
+    enabled: slackInstallable,
+    refresh: (ctx, refreshToken) => refreshBotToken(slackOAuthClient(ctx), refreshToken, ctx.now()),
+  },
 
   async verify(ctx, request) {
     const secret = ctx.settings.SLACK_SIGNING_SECRET;
@@ -43,7 +61,9 @@ export const slack: PlatformAdapter<SlackTarget> = {
       case "url_verification":
         return { kind: "protocol", response: Response.json({ challenge: parsed.challenge }) };
       case "message":
-        return { kind: "message", message: parsed.message, botUserId: parsed.bot.userId };
+        return { kind: "message", message: parsed.message, botUserId: parsed.bot.userId, installation: parsed.installation };
+      case "removed":
+        return { kind: "removed", tenant: parsed.installation };
       default:
         return parsed;
     }

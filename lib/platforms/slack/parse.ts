@@ -12,6 +12,7 @@ import {
   eventCallbackSchema,
   messageEventSchema,
   urlVerificationSchema,
+  tokensRevokedSchema,
   type SlackEventCallback,
   type SlackMessageEvent,
 } from "./schema.ts";
@@ -23,7 +24,8 @@ const DM_CHANNEL_TYPE = "im";
 
 export type SlackParsed =
   | { kind: "url_verification"; challenge: string }
-  | { kind: "message"; message: InboundMessage; bot: { userId: string; botId?: string } }
+  | { kind: "message"; message: InboundMessage; bot: { userId: string; botId?: string }; installation: string }
+  | { kind: "removed"; installation: string }
   | { kind: "ignored"; reason: string };
 
 export interface SlackParseOptions {
@@ -50,6 +52,15 @@ export function parseSlackEvent(
   const envelope = eventCallbackSchema.safeParse(body);
   if (!envelope.success) return { kind: "invalid", issues: describeIssues(envelope.error) };
   const { event } = envelope.data;
+  const installation = installationOf(envelope.data);
+  if (event.type === "app_uninstalled") return { kind: "removed", installation };
+  // Revoked user tokens are not ours (the app keeps none); a revoked bot token ends the installation.
+  if (event.type === "tokens_revoked") {
+    const revoked = tokensRevokedSchema.safeParse(event);
+    if (!revoked.success) return { kind: "invalid", issues: describeIssues(revoked.error, "event.") };
+    return revoked.data.tokens.bot?.length ? { kind: "removed", installation } : ignored("user_tokens_revoked");
+  }
+  if (envelope.data.authorizations.length === 0) return { kind: "invalid", issues: "authorizations: missing" };
   if (!MESSAGE_EVENT_TYPES.has(event.type)) return ignored("unsupported_event");
   if (event.subtype !== undefined && !USER_MESSAGE_SUBTYPES.has(event.subtype)) return ignored(`subtype:${event.subtype}`);
 
@@ -63,7 +74,19 @@ export function parseSlackEvent(
   if (!author) return { kind: "invalid", issues: "event.user: missing" };
   if (!message.text?.trim()) return ignored("no_text");
 
-  return { kind: "message", message: toInboundMessage(message, envelope.data, author, bot.userId, opts), bot };
+  return { kind: "message", message: toInboundMessage(message, envelope.data, author, bot.userId, opts), bot, installation };
+}
+
+/** The tenant conversations are keyed by: the workspace, `E…:T…` inside an org. */
+function tenantOf(envelope: SlackEventCallback): string {
+  return envelope.enterprise_id ? `${envelope.enterprise_id}:${envelope.team_id}` : envelope.team_id;
+}
+
+/** The installation that serves a delivery: the org for an org-wide install, else the workspace (./oauth/access.ts). */
+function installationOf(envelope: SlackEventCallback): string {
+  const auth = envelope.authorizations[0];
+  const enterprise = auth?.enterprise_id ?? envelope.enterprise_id;
+  return auth?.is_enterprise_install && enterprise ? enterprise : tenantOf(envelope);
 }
 
 function toInboundMessage(
@@ -75,9 +98,8 @@ function toInboundMessage(
 ): InboundMessage {
   const text = event.text ?? "";
   const inThread = event.thread_ts !== undefined && event.thread_ts !== event.ts;
-  const tenant = envelope.enterprise_id ? `${envelope.enterprise_id}:${envelope.team_id}` : envelope.team_id;
   return {
-    key: { platform: "slack", tenant, channel: event.channel, ...(inThread ? { thread: event.thread_ts } : {}) },
+    key: { platform: "slack", tenant: tenantOf(envelope), channel: event.channel, ...(inThread ? { thread: event.thread_ts } : {}) },
     // channel + ts, not event_id: the app_mention and message twins of one post, and retries, share it.
     id: slackMessageId(event.channel, event.ts),
     author: {

@@ -27,8 +27,9 @@ export const eventCallbackSchema = z.looseObject({
   enterprise_id: slackId.nullish(),
   api_app_id: slackId.optional(),
   event_id: slackId.optional(),
-  /** Who the app acts as in this delivery; the bot's own user id is here, so no API call is needed. */
-  authorizations: z.array(authorizationSchema).min(1),
+  /** Who the app acts as in this delivery; the bot's own user id is here, so no API call is needed. (Absent on
+   *  app_uninstalled, whose installation is gone.) */
+  authorizations: z.array(authorizationSchema).default([]),
   event: z.looseObject({ type: z.string(), subtype: z.string().optional() }),
 });
 
@@ -53,3 +54,9 @@ export const messageEventSchema = z.looseObject({
 
 export type SlackMessageEvent = z.infer<typeof messageEventSchema>;
 export type SlackEventCallback = z.infer<typeof eventCallbackSchema>;
+
+/** tokens_revoked: the user ids whose tokens were revoked; a bot id among `bot` means the bot token is gone. */
+export const tokensRevokedSchema = z.looseObject({
+  type: z.literal("tokens_revoked"),
+  tokens: z.looseObject({ oauth: z.array(z.string()).optional(), bot: z.array(z.string()).optional() }),
+});

@@ -1,0 +1,14 @@
+/**
+ * @module
+ * GUILD_DELETE means two things: the guild is unavailable (an outage: `unavailable: true`, nothing to do), or the
+ * bot was removed from it (no `unavailable`): then everything kept for the guild is to be deleted.
+ */
+import * as z from "zod";
+
+const guildDeleteSchema = z.looseObject({ id: z.string().min(1), unavailable: z.boolean().optional() });
+
+/** The id of the guild the bot was removed from; null for an outage or a payload that is not a GUILD_DELETE's. */
+export function removedGuild(data: unknown): string | null {
+  const parsed = guildDeleteSchema.safeParse(data);
+  return parsed.success && !parsed.data.unavailable ? parsed.data.id : null;
+}

@@ -1,0 +1,85 @@
+/**
+ * @module
+ * Slack's oauth.v2.access: the code of an approved install exchanged for a bot token, and a rotating token
+ * refreshed (`grant_type=refresh_token`; the used refresh token is revoked by Slack). Client credentials go by
+ * HTTP Basic, as Slack's docs prefer. Tokens never go into an error or a log line.
+ */
+import * as z from "zod";
+import { GiveUp } from "../../../errors.ts";
+import type { Installation, RefreshedToken } from "../../../tenants/installation.ts";
+import { callSlack, SlackError } from "../api.ts";
+
+export interface OAuthClient {
+  apiBaseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  fetch?: typeof fetch;
+}
+
+const named = z.object({ id: z.string().min(1), name: z.string().optional() }).nullish();
+
+const accessSchema = z.looseObject({
+  access_token: z.string().min(1),
+  token_type: z.literal("bot"),
+  scope: z.string().default(""),
+  bot_user_id: z.string().min(1),
+  app_id: z.string().optional(),
+  team: named,
+  enterprise: named,
+  is_enterprise_install: z.boolean().default(false),
+  authed_user: z.looseObject({ id: z.string().optional() }).optional(),
+  refresh_token: z.string().min(1).optional(),
+  expires_in: z.number().positive().optional(),
+});
+
+/** Errors after which the same refresh token can never work: the installation must be made again. */
+const DEAD_REFRESH = new Set(["invalid_refresh_token", "invalid_grant_type", "invalid_client_id", "bad_client_secret"]);
+
+async function access(client: OAuthClient, params: Record<string, string>): Promise<z.output<typeof accessSchema>> {
+  const body = await callSlack(
+    { apiBaseUrl: client.apiBaseUrl, authorization: `Basic ${btoa(`${client.clientId}:${client.clientSecret}`)}`, ...(client.fetch ? { fetch: client.fetch } : {}) },
+    "oauth.v2.access",
+    new URLSearchParams(params).toString(),
+    "application/x-www-form-urlencoded",
+  );
+  const parsed = accessSchema.safeParse(body);
+  if (!parsed.success) throw new Error("Slack oauth.v2.access answered without a bot token");
+  return parsed.data;
+}
+
+/**
+ * The installation an approved install's `code` stands for. Its tenant is the workspace (`E…:T…` inside an org,
+ * as events name it), or the org for an org-wide install.
+ */
+export async function exchangeCode(client: OAuthClient, code: string, redirectUri: string, now: number): Promise<Installation> {
+  const a = await access(client, { code, redirect_uri: redirectUri });
+  const enterprise = a.enterprise?.id;
+  const team = a.team?.id;
+  const tenant = a.is_enterprise_install || !team ? enterprise : enterprise ? `${enterprise}:${team}` : team;
+  if (!tenant) throw new Error("Slack oauth.v2.access named neither a team nor an enterprise");
+  const teamName = a.is_enterprise_install ? a.enterprise?.name : a.team?.name;
+  return {
+    tenant,
+    botToken: a.access_token,
+    botUserId: a.bot_user_id,
+    ...(a.app_id ? { appId: a.app_id } : {}),
+    ...(teamName ? { teamName } : {}),
+    scopes: a.scope.split(",").filter(Boolean),
+    ...(a.authed_user?.id ? { installerUserId: a.authed_user.id } : {}),
+    installedAt: now,
+    ...(a.refresh_token && a.expires_in ? { refreshToken: a.refresh_token, expiresAt: now + a.expires_in * 1000 } : {}),
+  };
+}
+
+export async function refreshBotToken(client: OAuthClient, refreshToken: string, now: number): Promise<RefreshedToken> {
+  try {
+    const a = await access(client, { grant_type: "refresh_token", refresh_token: refreshToken });
+    if (!a.refresh_token || !a.expires_in) throw new Error("Slack refreshed a token without a refresh token or expiry");
+    return { botToken: a.access_token, refreshToken: a.refresh_token, expiresAt: now + a.expires_in * 1000 };
+  } catch (err) {
+    if ((err instanceof SlackError || err instanceof GiveUp) && DEAD_REFRESH.has(err.code)) {
+      throw new GiveUp("the installation's refresh token no longer works: install the app again", "refresh_revoked");
+    }
+    throw err;
+  }
+}

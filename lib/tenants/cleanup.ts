@@ -1,0 +1,32 @@
+/**
+ * @module
+ * Deleting everything Parley keeps for one tenant, after an uninstall: its installation first (nothing more is
+ * recorded or posted for it), then every key naming the tenant (conversations, seen marks, drafts and claims,
+ * facts, opt-outs, visibilities, limits, budgets, traces), found with SCAN in bounded batches.
+ */
+import { installationKey, isTenantKey, tenantKeyPattern, type Tenancy } from "../keys.ts";
+import type { Runtime } from "../runtime.ts";
+
+/** Keys asked of each SCAN step, and steps per run: a run stays well inside a job's time. */
+const SCAN_COUNT = 500;
+const STEPS_PER_RUN = 20;
+
+export interface CleanupProgress {
+  /** The SCAN cursor to go on from; "0" when the whole keyspace was walked. */
+  cursor: string;
+  deleted: number;
+}
+
+export async function cleanupTenant(rt: Runtime, where: Tenancy, from = "0"): Promise<CleanupProgress> {
+  const prefix = rt.settings.REDIS_KEY_PREFIX;
+  let deleted = from === "0" ? await rt.redis.del(installationKey(prefix, where)) : 0;
+  let cursor = from;
+  for (let step = 0; step < STEPS_PER_RUN; step++) {
+    const [next, keys] = await rt.redis.scan(cursor, { match: tenantKeyPattern(prefix, where), count: SCAN_COUNT });
+    const mine = keys.filter((key) => isTenantKey(prefix, where, key));
+    if (mine.length > 0) deleted += await rt.redis.del(...mine);
+    cursor = String(next);
+    if (cursor === "0") break;
+  }
+  return { cursor, deleted };
+}

@@ -1,0 +1,31 @@
+/**
+ * @module
+ * One installation of the app in one tenant (a Slack workspace, or a Slack org for org-wide installs), as an OAuth
+ * exchange produced it. Stored sealed (./installations.ts): the tokens never sit in Redis in the clear.
+ */
+import * as z from "zod";
+
+export const installationSchema = z.object({
+  /** The tenant conversations are keyed by (a Slack team id, `E…:T…` inside an org, or `E…` for org-wide installs). */
+  tenant: z.string().min(1),
+  botToken: z.string().min(1),
+  botUserId: z.string().min(1),
+  appId: z.string().optional(),
+  teamName: z.string().optional(),
+  scopes: z.array(z.string()),
+  /** The person who approved the install. */
+  installerUserId: z.string().optional(),
+  installedAt: z.number(),
+  /** With token rotation: the refresh token and when the bot token expires (epoch ms). */
+  refreshToken: z.string().min(1).optional(),
+  expiresAt: z.number().optional(),
+});
+
+export type Installation = z.output<typeof installationSchema>;
+
+/** A bot token as a refresh returned it. */
+export interface RefreshedToken {
+  botToken: string;
+  refreshToken: string;
+  expiresAt: number;
+}

@@ -1,0 +1,70 @@
+/**
+ * @module
+ * The bot token of an installed tenant, refreshed before it expires. With token rotation a token is refreshed
+ * once it is within REFRESH_BEFORE_MS of expiring, by exactly one job at a time: the one that takes the Redis lock
+ * calls the platform; the others go on with the old token while it is still valid, or wait for the new one.
+ * A failed refresh keeps the old token until it expires, and is logged once per attempt.
+ */
+import { GiveUp, RetryLater } from "../errors.ts";
+import { tokenRefreshLockKey } from "../keys.ts";
+import { errorMessage } from "../log.ts";
+import type { Platform } from "../message.ts";
+import type { Runtime } from "../runtime.ts";
+import { SealError } from "../secrets/seal.ts";
+import type { Installation, RefreshedToken } from "./installation.ts";
+
+/** Refresh this long before expiry (the issue's 5 minutes; Slack's tokens live 12 hours). */
+export const REFRESH_BEFORE_MS = 5 * 60_000;
+/** Longer than a refresh call can take (the Web API call times out after 10 s). */
+const LOCK_MS = 15_000;
+const WAIT_STEP_MS = 100;
+
+export type Refresh = (refreshToken: string) => Promise<RefreshedToken>;
+
+export async function installedToken(rt: Runtime, platform: Platform, tenant: string, refresh: Refresh): Promise<string> {
+  const deadline = rt.now() + LOCK_MS;
+  for (;;) {
+    const installation = await rt.installations.forTenant(platform, tenant).catch((err: unknown) => {
+      // Retrying cannot open it: the key that sealed it is missing from the settings.
+      if (err instanceof SealError) throw new GiveUp(`${err.message}`, "installation_unreadable");
+      throw err;
+    });
+    if (!installation) throw new GiveUp(`the app is not installed in ${platform} tenant ${tenant}`, "not_installed");
+    const { expiresAt, refreshToken } = installation;
+    const now = rt.now();
+    if (expiresAt === undefined || !refreshToken || expiresAt - now > REFRESH_BEFORE_MS) return installation.botToken;
+    const lock = tokenRefreshLockKey(rt.settings.REDIS_KEY_PREFIX, { platform, tenant: installation.tenant });
+    const holder = crypto.randomUUID();
+    if (await rt.redis.set(lock, holder, { nx: true, px: LOCK_MS })) {
+      return refreshUnderLock(rt, platform, installation, refresh).finally(() => releaseLock(rt, lock, holder));
+    }
+    // Another job is refreshing: its old token still works until it expires, else wait for the new one.
+    if (expiresAt > now) return installation.botToken;
+    if (now > deadline) throw new RetryLater("another job is refreshing the token", 1);
+    await new Promise((resolve) => setTimeout(resolve, WAIT_STEP_MS));
+  }
+}
+
+async function refreshUnderLock(rt: Runtime, platform: Platform, installation: Installation, refresh: Refresh): Promise<string> {
+  // Read again under the lock: the job that held it before may have refreshed already.
+  const current = (await rt.installations.get({ platform, tenant: installation.tenant })) ?? installation;
+  if (current.expiresAt !== undefined && current.expiresAt - rt.now() > REFRESH_BEFORE_MS) return current.botToken;
+  try {
+    const refreshed = await refresh(current.refreshToken!);
+    await rt.installations.put(platform, { ...current, ...refreshed });
+    rt.log.info("token_refreshed", { platform, tenant: current.tenant });
+    return refreshed.botToken;
+  } catch (err) {
+    rt.log.warn("token_refresh_failed", { platform, tenant: current.tenant, error: errorMessage(err) });
+    if (current.expiresAt! > rt.now()) return current.botToken;
+    throw err;
+  }
+}
+
+const RELEASE = `#!lua flags=allow-key-locking
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+async function releaseLock(rt: Runtime, lock: string, holder: string): Promise<void> {
+  await rt.redis.eval(RELEASE, [lock], [holder]).catch(() => undefined);
+}

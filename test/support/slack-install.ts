@@ -1,0 +1,67 @@
+/**
+ * @module
+ * Installing the app into Slack workspaces through the Worker's real install routes and the Slack fake: the
+ * person opens /slack/install, approves in "Slack" (the fake's /__install), and their browser follows the
+ * redirect to /slack/oauth/callback with the code, the state and the install cookie.
+ */
+import { SLACK_FAKE_OAUTH_CLIENT } from "../../dev/fakes/slack.ts";
+import { callWorker, SLACK_API_BASE_URL, type TestEnv } from "./worker.ts";
+
+export const SLACK_FAKE_ORIGIN = SLACK_API_BASE_URL.replace(/\/api$/, "");
+
+/** The settings that make the app installable (and no single-workspace token). */
+export const INSTALLABLE = {
+  SLACK_CLIENT_ID: SLACK_FAKE_OAUTH_CLIENT.clientId,
+  SLACK_CLIENT_SECRET: SLACK_FAKE_OAUTH_CLIENT.clientSecret,
+  SLACK_BOT_TOKEN: "",
+};
+
+export interface InstallStart {
+  state: string;
+  cookie: string;
+  redirectUri: string;
+}
+
+/** GET /slack/install: the state Slack's authorize URL carries, and the cookie the browser got. */
+export async function startInstall(env: TestEnv): Promise<InstallStart> {
+  const res = await callWorker(env, new Request("https://bot.test/slack/install"));
+  if (res.status !== 302) throw new Error(`/slack/install answered ${res.status}`);
+  const location = new URL(res.headers.get("Location")!);
+  const cookie = res.headers.get("Set-Cookie")!.split(";")[0]!;
+  return { state: location.searchParams.get("state")!, cookie, redirectUri: location.searchParams.get("redirect_uri")! };
+}
+
+/** The person approves the install in Slack: the code the redirect carries. */
+export async function approveInstall(team: { id: string; name: string }, redirectUri: string): Promise<string> {
+  const res = await fetch(`${SLACK_FAKE_ORIGIN}/__install`, {
+    method: "POST",
+    body: JSON.stringify({ team_id: team.id, team_name: team.name, redirect_uri: redirectUri }),
+  });
+  if (!res.ok) throw new Error(`the Slack fake refused the install: ${res.status}`);
+  return ((await res.json()) as { code: string }).code;
+}
+
+/** The browser follows Slack's redirect to the callback. */
+export function callback(env: TestEnv, query: Record<string, string>, cookie?: string): Promise<Response> {
+  const url = `https://bot.test/slack/oauth/callback?${new URLSearchParams(query).toString()}`;
+  return callWorker(env, new Request(url, { headers: cookie ? { Cookie: cookie } : {} }));
+}
+
+/** The whole install of one workspace; throws unless the success page came back. */
+export async function installWorkspace(env: TestEnv, team: { id: string; name: string }): Promise<void> {
+  const start = await startInstall(env);
+  const code = await approveInstall(team, start.redirectUri);
+  const res = await callback(env, { code, state: start.state }, start.cookie);
+  if (res.status !== 200) throw new Error(`the install of ${team.id} ended with ${res.status}: ${await res.text()}`);
+  await res.body?.cancel();
+}
+
+export async function slackFake<T>(path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${SLACK_FAKE_ORIGIN}${path}`, body === undefined ? {} : { method: "POST", body: JSON.stringify(body) });
+  return (await res.json()) as T;
+}
+
+/** The posts the fake recorded in `channel`, with the team of the token each was made with. */
+export function teamPosts(channel: string): Promise<{ team: string; text: string }[]> {
+  return slackFake(`/__calls?channel=${encodeURIComponent(channel)}`);
+}

@@ -1,0 +1,61 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { REPO_ROOT } from "../../bench/bundle/build.ts";
+import { describe, expect, it } from "vitest";
+import { isTenantKey, tenantKeyPattern } from "../../lib/keys.ts";
+import { refreshBotToken } from "../../lib/platforms/slack/oauth/access.ts";
+import { authorizeUrl, SLACK_BOT_SCOPES } from "../../lib/platforms/slack/oauth/authorize.ts";
+import { parseSlackEvent } from "../../lib/platforms/slack/parse.ts";
+
+describe("the install link", () => {
+  it("asks for the bot scopes of slack-app-manifest.yaml", () => {
+    const manifest = readFileSync(resolve(REPO_ROOT, "slack-app-manifest.yaml"), "utf8");
+    const bot = /^\s{4}bot:\n((?:\s{6}- .+\n)+)/m.exec(manifest)![1]!;
+    const scopes = bot.split("\n").map((l) => l.replace(/^\s*- /, "").trim()).filter(Boolean);
+    expect([...SLACK_BOT_SCOPES].sort()).toEqual(scopes.sort());
+    const url = new URL(authorizeUrl({ apiBaseUrl: "https://slack.com/api", clientId: "1.2", state: "s", redirectUri: "https://bot.example/slack/oauth/callback" }));
+    expect(url.origin + url.pathname).toBe("https://slack.com/oauth/v2/authorize");
+    expect(url.searchParams.get("scope")).toBe(SLACK_BOT_SCOPES.join(","));
+  });
+});
+
+describe("a tenant's keys", () => {
+  const where = { platform: "slack" as const, tenant: "T1" };
+  it("are every key naming the tenant, and no other tenant's", () => {
+    const mine = ["p:conv:slack|T1|C1|:state", "p:seen:slack|T1|C1:1.2", "p:limit:reply:slack|T1|U1:123", "p:install:slack|T1", "p:budget:told:slack|T1|2026-11-23"];
+    const others = ["p:conv:slack|T12|C1|:state", "p:install:slack|T12", "p:conv:discord|T1|C1|:state", "q:install:slack|T1", "p:conv:slack|E1:T1|C1|:log"];
+    for (const key of mine) expect(isTenantKey("p", where, key), key).toBe(true);
+    for (const key of others) expect(isTenantKey("p", where, key), key).toBe(false);
+    expect(tenantKeyPattern("p", where)).toBe("p:*:slack|T1*");
+  });
+
+  it("of an org-wide install include its workspaces'", () => {
+    expect(isTenantKey("p", { platform: "slack", tenant: "E1" }, "p:conv:slack|E1:T1|C1|:log")).toBe(true);
+  });
+});
+
+describe("uninstall events", () => {
+  const envelope = (event: object, extra: object = {}) => ({ type: "event_callback", team_id: "T1", api_app_id: "A1", event_id: "Ev1", event, ...extra });
+  it("app_uninstalled removes the workspace; tokens_revoked only when the bot's token went", () => {
+    expect(parseSlackEvent(envelope({ type: "app_uninstalled" }), { botName: "P" })).toEqual({ kind: "removed", installation: "T1" });
+    expect(parseSlackEvent(envelope({ type: "tokens_revoked", tokens: { bot: ["UBOT"] } }), { botName: "P" })).toEqual({ kind: "removed", installation: "T1" });
+    expect(parseSlackEvent(envelope({ type: "tokens_revoked", tokens: { oauth: ["U1"] } }), { botName: "P" })).toMatchObject({ kind: "ignored" });
+  });
+  it("names the org for an org-wide install", () => {
+    const auth = { authorizations: [{ enterprise_id: "E1", team_id: null, user_id: "UBOT", is_bot: true, is_enterprise_install: true }], enterprise_id: "E1" };
+    expect(parseSlackEvent(envelope({ type: "app_uninstalled" }, auth), { botName: "P" })).toEqual({ kind: "removed", installation: "E1" });
+  });
+});
+
+describe("refreshing a rotating token", () => {
+  const client = (error: string) => ({
+    apiBaseUrl: "https://slack.test/api",
+    clientId: "1.2",
+    clientSecret: "s",
+    fetch: (async () => Response.json({ ok: false, error })) as typeof fetch,
+  });
+  it("gives up when Slack no longer takes the refresh token, and lets a passing failure be retried", async () => {
+    await expect(refreshBotToken(client("invalid_refresh_token"), "xoxe-1-old", 0)).rejects.toMatchObject({ name: "GiveUp", code: "refresh_revoked" });
+    await expect(refreshBotToken(client("internal_error"), "xoxe-1-old", 0)).rejects.toMatchObject({ name: "SlackError", code: "internal_error" });
+  });
+});
