@@ -2,9 +2,12 @@
  * @module
  * Deleting everything Parley keeps for one tenant, after an uninstall: its installation first (nothing more is
  * recorded or posted for it), then every key naming the tenant (conversations, seen marks, drafts and claims,
- * facts, opt-outs, visibilities, limits, budgets, traces), found with SCAN in bounded batches.
+ * facts, opt-outs, visibilities, limits, budgets, traces), found with SCAN in bounded batches; and the tenant's
+ * namespace of recalled passages (lib/memory/recall), when recall is on.
  */
 import { installationKey, isTenantKey, tenantKeyPattern, type Tenancy } from "../keys.ts";
+import { recallIndexFor } from "../memory/recall/index-for.ts";
+import { recallNamespace } from "../memory/recall/namespace.ts";
 import type { Runtime } from "../runtime.ts";
 
 /** Keys asked of each SCAN step, and steps per run: a run stays well inside a job's time. */
@@ -19,7 +22,11 @@ export interface CleanupProgress {
 
 export async function cleanupTenant(rt: Runtime, where: Tenancy, from = "0"): Promise<CleanupProgress> {
   const prefix = rt.settings.REDIS_KEY_PREFIX;
-  let deleted = from === "0" ? await rt.redis.del(installationKey(prefix, where)) : 0;
+  let deleted = 0;
+  if (from === "0") {
+    deleted = await rt.redis.del(installationKey(prefix, where));
+    await recallIndexFor(rt)?.dropNamespace(recallNamespace(prefix, where));
+  }
   let cursor = from;
   for (let step = 0; step < STEPS_PER_RUN; step++) {
     const [next, keys] = await rt.redis.scan(cursor, { match: tenantKeyPattern(prefix, where), count: SCAN_COUNT });

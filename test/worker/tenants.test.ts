@@ -3,9 +3,11 @@
  * each workspace's own token, state forgery and replay refused, unknown workspaces ignored.
  */
 import { Redis } from "@upstash/redis/cloudflare";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, inject, it, vi } from "vitest";
 import { gatewayDispatch } from "../../functions/discord-gateway.ts";
 import { conversationKeys, factsKey, optOutKey } from "../../lib/keys.ts";
+import { RecallIndex } from "../../lib/memory/recall/client.ts";
+import { recallNamespace } from "../../lib/memory/recall/namespace.ts";
 import { runtimeFor } from "../../lib/runtime.ts";
 import { replyPrompt, storedFacts } from "../support/memory.ts";
 import { approveInstall, callback, INSTALLABLE, installWorkspace, slackFake, startInstall, teamPosts } from "../support/slack-install.ts";
@@ -15,7 +17,17 @@ import { callWorker, eventually, pumpJobsDuringSuite, settle, suiteEnv } from ".
 const SUITE = "tenants";
 const PREFIX = `t-${SUITE}`;
 const ADMIN_TOKEN = "admin-token-for-tenant-tests-0123456789";
-const env = suiteEnv(SUITE, { ...INSTALLABLE, MEMORY_ENABLED: "true", ADMIN_TOKEN });
+const VECTOR = { url: inject("vectorRestUrl"), token: inject("vectorRestToken") };
+const env = suiteEnv(SUITE, {
+  ...INSTALLABLE,
+  MEMORY_ENABLED: "true",
+  ADMIN_TOKEN,
+  RECALL_ENABLED: "true",
+  UPSTASH_VECTOR_REST_URL: VECTOR.url,
+  UPSTASH_VECTOR_REST_TOKEN: VECTOR.token,
+});
+const recallNamespaces = () => new RecallIndex(VECTOR).namespaces();
+const slackNamespace = (team: string) => recallNamespace(PREFIX, { platform: "slack", tenant: team });
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
 
 pumpJobsDuringSuite(env, SUITE);
@@ -203,6 +215,7 @@ describe("uninstalling", () => {
     await eventually(async () => (await teamPosts(channel)).length === 2, 20_000, "both answers");
     await eventually(async () => (await keysOf(leaving.id)).some((k) => k.includes(":facts:")), 15_000, "the leaving workspace's facts");
     expect((await keysOf(leaving.id)).length).toBeGreaterThan(3);
+    await eventually(async () => (await recallNamespaces()).includes(slackNamespace(leaving.id)), 15_000, "the leaving workspace's recall passages");
     const stayingKeys = await keysOf(staying.id);
 
     // Slack sends both, in no set order; one cleanup runs.
@@ -210,6 +223,8 @@ describe("uninstalling", () => {
     expect((await uninstallEvent(leaving.id, { type: "app_uninstalled" })).status).toBe(200);
     await eventually(async () => (await keysOf(leaving.id)).length === 0, 15_000, "every key of the workspace to go");
     expect(await keysOf(staying.id)).toEqual(expect.arrayContaining(stayingKeys));
+    expect(await recallNamespaces()).not.toContain(slackNamespace(leaving.id));
+    expect(await recallNamespaces()).toContain(slackNamespace(staying.id));
 
     await mention(leaving.id, channel, "USAME", "still there?");
     await mention(staying.id, channel, "USAME", "what should I practise first?");
