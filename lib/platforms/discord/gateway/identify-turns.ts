@@ -1,0 +1,35 @@
+/**
+ * @module
+ * Who may IDENTIFY when. Discord lets a bot start `max_concurrency` sessions per 5 seconds: shard `id` belongs to
+ * bucket `id % max_concurrency`, and a second IDENTIFY in the same bucket within 5 s is refused (op 9). Each shard
+ * asks for a turn before it identifies; turns in one bucket are handed out 5 s apart, in the order asked, across
+ * layouts (an old and a new layout share the buckets while a reshard runs).
+ */
+
+/** Discord's window for one IDENTIFY per concurrency bucket. */
+export const IDENTIFY_BUCKET_INTERVAL_MS = 5_000;
+
+/** The last turn handed out per bucket, kept by whoever serializes the asks (the coordinating Durable Object). */
+export interface TurnStore {
+  last(bucket: number): Promise<number | undefined>;
+  setLast(bucket: number, at: number): Promise<void>;
+}
+
+export class IdentifyTurns {
+  #store: TurnStore;
+  #intervalMs: number;
+
+  constructor(store: TurnStore, intervalMs = IDENTIFY_BUCKET_INTERVAL_MS) {
+    this.#store = store;
+    this.#intervalMs = intervalMs;
+  }
+
+  /** Reserves shard `shardId`'s next turn; returns how long (ms) to wait for it. Calls must not overlap. */
+  async reserve(shardId: number, maxConcurrency: number, now: number): Promise<number> {
+    const bucket = shardId % Math.max(1, maxConcurrency);
+    const last = await this.#store.last(bucket);
+    const at = last === undefined ? now : Math.max(now, last + this.#intervalMs);
+    await this.#store.setLast(bucket, at);
+    return at - now;
+  }
+}
