@@ -6,8 +6,11 @@
  * layouts (an old and a new layout share the buckets while a reshard runs).
  */
 
-/** Discord's window for one IDENTIFY per concurrency bucket. */
-export const IDENTIFY_BUCKET_INTERVAL_MS = 5_000;
+/**
+ * Discord's window for one IDENTIFY per concurrency bucket (5 s), plus a margin: a turn starts the connect, and
+ * the IDENTIFY goes out after the socket opened and HELLO came, later for one shard than for the next.
+ */
+export const IDENTIFY_BUCKET_INTERVAL_MS = 5_000 + 1_000;
 
 /** The last turn handed out per bucket, kept by whoever serializes the asks (the coordinating Durable Object). */
 export interface TurnStore {
