@@ -30,6 +30,8 @@ export interface ShardLayoutState {
   /** A layout being started beside the active one; it takes over once all its shards are READY. */
   next: ShardLayout | null;
   checkedAt: number;
+  /** A shard was closed with 4011: ask Discord on the next tick rather than after the interval. */
+  checkDue?: boolean;
 }
 
 /** A shard's Durable Object, as the coordinator reaches it. */
@@ -80,13 +82,13 @@ export class ShardCoordinator {
     const { log, shards } = this.#opts;
     const now = (this.#opts.now ?? Date.now)();
     const state = (await this.#opts.load()) ?? { active: null, next: null, checkedAt: 0 };
-    if (!state.active || now - state.checkedAt >= (this.#opts.checkIntervalMs ?? SHARD_CHECK_INTERVAL_MS)) {
+    if (!state.active || state.checkDue || now - state.checkedAt >= (this.#opts.checkIntervalMs ?? SHARD_CHECK_INTERVAL_MS)) {
       await this.#check(state, now);
     }
     const active = state.active!;
     const statuses = await Promise.all(shardsOf(active).map((shard) => shards.ensure(shard, active.maxConcurrency)));
     // Too many guilds for the layout: ask Discord again on the next tick rather than in an hour.
-    if (statuses.some((s) => s?.fatalCloseCode === SHARDING_REQUIRED_CLOSE_CODE)) state.checkedAt = 0;
+    state.checkDue = statuses.some((s) => s?.fatalCloseCode === SHARDING_REQUIRED_CLOSE_CODE);
     const next = state.next;
     if (next) {
       const starting = await Promise.all(shardsOf(next).map((shard) => shards.ensure(shard, next.maxConcurrency)));
