@@ -51,6 +51,20 @@ describe("ShardCoordinator", () => {
     expect(h.asked).toHaveLength(2);
   });
 
+  it("keeps waking the layout in use while Discord cannot be asked", async () => {
+    const ensured: ShardTuple[] = [];
+    const coordinator = new ShardCoordinator({
+      load: async () => ({ active: { count: 2, maxConcurrency: 1 }, next: null, checkedAt: 0 }),
+      save: async () => {},
+      recommend: () => Promise.reject(new Error("Discord answered HTTP 502")),
+      shards: { ensure: async (shard) => (ensured.push(shard), null), retire: async () => {} },
+      log: quiet,
+      now: () => 10 * HOUR,
+    });
+    expect((await coordinator.tick()).active?.count).toBe(2);
+    expect(ensured).toEqual([[0, 2], [1, 2]]);
+  });
+
   it("asks again on the next tick after a shard was closed with 4011 (sharding required)", async () => {
     const h = harness([{ count: 1, maxConcurrency: 1 }, { count: 3, maxConcurrency: 1 }]);
     h.status.set("0/1", { phase: "stopped", fatalCloseCode: 4011 });

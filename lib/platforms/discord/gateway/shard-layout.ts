@@ -10,7 +10,7 @@
  * every new shard is READY are the old ones retired, so no moment is left without a shard for a guild.
  */
 import * as z from "zod";
-import type { Logger } from "../../../log.ts";
+import { errorMessage, type Logger } from "../../../log.ts";
 import { discordRequest } from "../rest.ts";
 import type { GatewayStatus } from "./connection.ts";
 import type { ShardTuple } from "./session.ts";
@@ -82,8 +82,10 @@ export class ShardCoordinator {
     const { log, shards } = this.#opts;
     const now = (this.#opts.now ?? Date.now)();
     const state = (await this.#opts.load()) ?? { active: null, next: null, checkedAt: 0 };
-    if (!state.active || state.checkDue || now - state.checkedAt >= (this.#opts.checkIntervalMs ?? SHARD_CHECK_INTERVAL_MS)) {
-      await this.#check(state, now);
+    if (!state.active) await this.#check(state, now);
+    else if (state.checkDue || now - state.checkedAt >= (this.#opts.checkIntervalMs ?? SHARD_CHECK_INTERVAL_MS)) {
+      // Discord unreachable for a moment: the layout in use keeps running, and the next tick asks again.
+      await this.#check(state, now).catch((err: unknown) => log.warn("discord_gateway_bot_failed", { message: errorMessage(err) }));
     }
     const active = state.active!;
     const statuses = await Promise.all(shardsOf(active).map((shard) => shards.ensure(shard, active.maxConcurrency)));
