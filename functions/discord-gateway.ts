@@ -27,6 +27,7 @@ const SINGLE_SHARD_OBJECT_NAME = "gateway";
 const SNAPSHOT_KEY = "snapshot";
 const LAYOUT_KEY = "layout";
 const TURN_PREFIX = "identify-turn:";
+const RECENT_TURNS_KEY = "identify-turns";
 /** Storage keys of messages whose ingest is to be tried again. */
 const PENDING_PREFIX = "ingest:";
 const ENSURE_PATH = "/ensure";
@@ -178,14 +179,20 @@ export class DiscordGateway extends DurableObject<Record<string, unknown>> {
 
   async #waitForTurn(shardId: number, concurrency: number): Promise<void> {
     const response = await coordinator(this.env).fetch(`${ORIGIN}${TURN_PATH}?shard=${shardId}&concurrency=${concurrency}`, { method: "POST" });
-    const { waitMs } = (await response.json()) as { waitMs: number };
+    const { waitMs } = (await response.json()) as { waitMs: number | null };
+    if (waitMs === null) throw new Error("the bot's IDENTIFY budget for the last 24 hours is spent");
     if (waitMs > 0) await sleep(waitMs);
   }
 
   /** The coordinator's side of an IDENTIFY turn: the object runs one request's storage calls at a time. */
-  async #identifyTurn(url: URL): Promise<{ waitMs: number }> {
+  async #identifyTurn(url: URL): Promise<{ waitMs: number | null }> {
     const storage = this.ctx.storage;
-    const turns = new IdentifyTurns({ last: (bucket) => storage.get<number>(`${TURN_PREFIX}${bucket}`), setLast: (bucket, at) => storage.put(`${TURN_PREFIX}${bucket}`, at) });
+    const turns = new IdentifyTurns({
+      last: (bucket) => storage.get<number>(`${TURN_PREFIX}${bucket}`),
+      setLast: (bucket, at) => storage.put(`${TURN_PREFIX}${bucket}`, at),
+      recent: async () => (await storage.get<number[]>(RECENT_TURNS_KEY)) ?? [],
+      setRecent: (times) => storage.put(RECENT_TURNS_KEY, times),
+    });
     const shardId = Number(url.searchParams.get("shard")) || 0;
     const concurrency = Number(url.searchParams.get("concurrency")) || 1;
     return { waitMs: await turns.reserve(shardId, concurrency, Date.now()) };

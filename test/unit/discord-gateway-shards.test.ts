@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { GatewayStatus } from "../../lib/platforms/discord/gateway/connection.ts";
 import { IdentifyTurns } from "../../lib/platforms/discord/gateway/identify-turns.ts";
-import { OPCODE } from "../../lib/platforms/discord/gateway/protocol.ts";
+import { IDENTIFY_BUDGET, OPCODE } from "../../lib/platforms/discord/gateway/protocol.ts";
 import { GatewaySession, type ShardTuple } from "../../lib/platforms/discord/gateway/session.ts";
 import { ShardCoordinator, type ShardLayout, type ShardLayoutState } from "../../lib/platforms/discord/gateway/shard-layout.ts";
 import type { Logger } from "../../lib/log.ts";
@@ -97,10 +97,24 @@ describe("ShardCoordinator", () => {
   });
 });
 
+function memoryTurns(recent: number[] = []) {
+  const last = new Map<number, number>();
+  return new IdentifyTurns(
+    { last: async (b) => last.get(b), setLast: async (b, at) => void last.set(b, at), recent: async () => recent, setRecent: async (t) => void (recent = t) },
+    5_000,
+  );
+}
+
 describe("IdentifyTurns", () => {
+  it("gives no turn once the bot's IDENTIFYs of the last 24 hours reach the budget, whichever shards spent them", async () => {
+    const now = 100 * HOUR;
+    const spent = Array.from({ length: IDENTIFY_BUDGET }, (_, i) => now - 23 * HOUR + i);
+    expect(await memoryTurns(spent).reserve(7, 16, now)).toBeNull();
+    expect(await memoryTurns(spent.slice(1)).reserve(7, 16, now)).toBe(0);
+  });
+
   it("spaces turns within a concurrency bucket and lets different buckets go at once", async () => {
-    const last = new Map<number, number>();
-    const turns = new IdentifyTurns({ last: async (b) => last.get(b), setLast: async (b, at) => void last.set(b, at) }, 5_000);
+    const turns = memoryTurns();
     const waits = [];
     for (const shard of [0, 1, 2, 3, 4]) waits.push(await turns.reserve(shard, 2, 100));
     expect(waits).toEqual([0, 0, 5_000, 5_000, 10_000]);

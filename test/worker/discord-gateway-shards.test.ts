@@ -37,13 +37,19 @@ let guilds: string[];
 class ShardsInProcess implements ShardDirectory {
   readonly connections = new Map<string, GatewayConnection>();
   #lastTurn = new Map<number, number>();
-  #turns = new IdentifyTurns({ last: async (bucket) => this.#lastTurn.get(bucket), setLast: async (bucket, at) => void this.#lastTurn.set(bucket, at) });
+  #recent: number[] = [];
+  #turns = new IdentifyTurns({
+    last: async (bucket) => this.#lastTurn.get(bucket),
+    setLast: async (bucket, at) => void this.#lastTurn.set(bucket, at),
+    recent: async () => this.#recent,
+    setRecent: async (times) => void (this.#recent = times),
+  });
 
   async ensure(shard: ShardTuple, maxConcurrency: number) {
     const name = shardObjectName(shard);
     let connection = this.connections.get(name);
     if (!connection) {
-      const identifyTurn = async () => settle(await this.#turns.reserve(shard[0], maxConcurrency, Date.now()));
+      const identifyTurn = async () => settle((await this.#turns.reserve(shard[0], maxConcurrency, Date.now())) ?? 0);
       connection = createGatewayConnection(env, memoryGatewayStorage(env), { shard, identifyTurn })!;
       this.connections.set(name, connection);
     }

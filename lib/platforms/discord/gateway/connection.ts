@@ -27,7 +27,8 @@ export interface GatewayConnectionOptions {
   shard?: ShardTuple;
   /**
    * Resolves when this shard may IDENTIFY: Discord allows one IDENTIFY per concurrency bucket per 5 s and answers
-   * another with op 9. Awaited before a socket that will identify is opened; resumes need no turn.
+   * another with op 9. Awaited before a socket that will identify is opened; resumes need no turn. Rejects when no
+   * turn is given (the bot's daily budget): the connect counts as failed and is tried again after a backoff.
    */
   identifyTurn?: () => Promise<void>;
 }
@@ -204,15 +205,20 @@ export class GatewayConnection {
   async #open(connection: number, url: string, mode: "identify" | "resume"): Promise<void> {
     const session = this.#session;
     if (!session || connection !== session.connection) return;
-    if (mode === "identify" && this.#opts.identifyTurn) {
-      await this.#opts.identifyTurn();
-      if (this.#session !== session || connection !== session.connection) return;
-    }
     const failed = (message: string) => {
       clearTimeout(this.#handshakeTimer);
       this.#opts.log.warn("discord_gateway_connect_failed", { connection, message });
       this.#apply(session.handle({ type: "closed", connection, code: ABNORMAL_CLOSURE, now: this.#now() }));
     };
+    if (mode === "identify" && this.#opts.identifyTurn) {
+      try {
+        await this.#opts.identifyTurn();
+      } catch (err) {
+        if (this.#session === session && connection === session.connection) failed(errorMessage(err));
+        return;
+      }
+      if (this.#session !== session || connection !== session.connection) return;
+    }
     // A URL that takes the connection and never answers would otherwise hold the session forever.
     clearTimeout(this.#handshakeTimer);
     this.#handshakeTimer = setTimeout(() => {
