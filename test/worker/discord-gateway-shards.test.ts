@@ -130,11 +130,27 @@ describe("the Discord Gateway in shards", () => {
     const channels = await askEveryGuild("four");
     await expectEachAnsweredOnce(channels);
     const fake = await fakeState();
-    expect(fake.shards.map((s) => s.shard).sort()).toEqual([[0, 4], [1, 4], [2, 4], [3, 4]]);
+    expect(fake.shards.filter((s) => s.connected).map((s) => s.shard).sort()).toEqual([[0, 4], [1, 4], [2, 4], [3, 4]]);
     // Every shard had guilds to answer for, and no IDENTIFY was refused for going too fast.
     expect(new Set(guilds.map((g) => shardOf(g, 4))).size).toBe(4);
     expect(fake.identifyRateLimited).toBe(0);
     expect(fake.closes.filter((c) => c.code === 4011)).toEqual([]);
+  });
+
+  it("after Discord closes a connection with 4011 (too many servers for one shard), asks at once and moves to the recommended shards", async () => {
+    // Discord's 2,500 servers per connection, scaled down: 3 here, for 8 servers.
+    await controlGateway(CONTROL, "/__config", { threshold: 3, recommendedShards: 1 });
+    let state: ShardLayoutState | undefined;
+    // The production interval (an hour): only the 4011 can make the coordinator ask again this soon.
+    const hourly = createShardCoordinator(env, { load: async () => state, save: async (s) => void (state = structuredClone(s)) }, shards)!;
+    expect((await hourly.tick()).active?.count).toBe(1);
+    await eventually(async () => (await fakeState()).closes.some((c) => c.code === 4011), 10_000, "the 4011");
+    await eventually(async () => shards.connections.get(shardObjectName([0, 1]))?.status().fatalCloseCode === 4011, 10_000, "the shard to stop");
+    await recommend(4);
+    expect(await hourly.tick()).toMatchObject({ checkDue: true });
+    expect((await hourly.tick()).next?.count).toBe(4);
+    await eventually(async () => (await hourly.tick()).active?.count === 4, 30_000, "the 4-shard layout to take over");
+    await expectEachAnsweredOnce(await askEveryGuild("after-4011"));
   });
 
   it("reshards from 2 to 4 without losing or repeating a message: the old shards keep answering until every new one is ready", async () => {
@@ -154,7 +170,8 @@ describe("the Discord Gateway in shards", () => {
 
     await expectEachAnsweredOnce([...before, ...during, ...after]);
     const fake = await fakeState();
-    expect(fake.shards.map((s) => s.shard).sort()).toEqual([[0, 4], [1, 4], [2, 4], [3, 4]]);
+    // The old sessions were ended (1000); the fake may still list them, disconnected, until it sees the socket go.
+    expect(fake.shards.filter((s) => s.connected).map((s) => s.shard).sort()).toEqual([[0, 4], [1, 4], [2, 4], [3, 4]]);
     expect(fake.undelivered).toBe(0);
     expect(fake.identifyRateLimited).toBe(0);
     expect(logs.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('"event":"discord_gateway_resharded"'))).toHaveLength(1);
