@@ -8,6 +8,7 @@
  * concurrency bucket, and reshards (lib/platforms/discord/gateway/shard-layout.ts).
  */
 import { DurableObject } from "cloudflare:workers";
+import * as z from "zod";
 import { ingest } from "../lib/pipeline.ts";
 import { GatewayConnection, openSocketWithFetch, type GatewayStatus } from "../lib/platforms/discord/gateway/connection.ts";
 import { IdentifyTurns } from "../lib/platforms/discord/gateway/identify-turns.ts";
@@ -111,11 +112,17 @@ async function ingestGatewayMessage(rt: Runtime, data: unknown, botUserId: strin
   await ingest(rt, parsed.message, bot, discord.ingestOptions(rt.settings));
 }
 
-/** `?shard=1&count=4&concurrency=2` → the shard and its bucket count; no `shard`: an unsharded connection. */
+const count = z.coerce.number().int().positive();
+/** `/identify-turn?shard=1&concurrency=2`: the shard asking and its layout's number of buckets. */
+const turnQuerySchema = z.object({ shard: z.coerce.number().int().min(0), concurrency: count.default(1) });
+/** `/ensure?shard=1&count=4&concurrency=2`; without them (the object of an older deploy): an unsharded connection. */
+const shardQuerySchema = turnQuerySchema.extend({ count }).refine((q) => q.shard < q.count, "the shard id must be below the count");
+
+const query = (url: URL) => Object.fromEntries(url.searchParams);
+
 function shardParams(url: URL): { shard: ShardTuple; concurrency: number } | undefined {
-  const [id, count, concurrency] = ["shard", "count", "concurrency"].map((name) => Number(url.searchParams.get(name) ?? NaN));
-  if (!Number.isInteger(id) || !Number.isInteger(count) || id! < 0 || id! >= count!) return undefined;
-  return { shard: [id!, count!], concurrency: Number.isInteger(concurrency) && concurrency! > 0 ? concurrency! : 1 };
+  const parsed = shardQuerySchema.safeParse(query(url));
+  return parsed.success ? { shard: [parsed.data.shard, parsed.data.count], concurrency: parsed.data.concurrency } : undefined;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -193,9 +200,8 @@ export class DiscordGateway extends DurableObject<Record<string, unknown>> {
       recent: async () => (await storage.get<number[]>(RECENT_TURNS_KEY)) ?? [],
       setRecent: (times) => storage.put(RECENT_TURNS_KEY, times),
     });
-    const shardId = Number(url.searchParams.get("shard")) || 0;
-    const concurrency = Number(url.searchParams.get("concurrency")) || 1;
-    return { waitMs: await turns.reserve(shardId, concurrency, Date.now()) };
+    const { shard, concurrency } = turnQuerySchema.parse(query(url));
+    return { waitMs: await turns.reserve(shard, concurrency, Date.now()) };
   }
 
   async #tick(): Promise<ShardLayoutState | { phase: "disabled" }> {
