@@ -144,6 +144,11 @@ export class GatewayConnection {
     this.#lastSaved = undefined;
   }
 
+  /** Which shard a log line is about, when the connection runs one. */
+  #shardField(): { shard?: string } {
+    return this.#opts.shard ? { shard: `${this.#opts.shard[0]}/${this.#opts.shard[1]}` } : {};
+  }
+
   #now(): number {
     return (this.#opts.now ?? Date.now)();
   }
@@ -154,7 +159,7 @@ export class GatewayConnection {
     for (const action of actions) {
       switch (action.type) {
         case "connect":
-          this.#opts.log.info("discord_gateway_connecting", { connection: action.connection, mode: action.mode, delay_ms: action.delayMs });
+          this.#opts.log.info("discord_gateway_connecting", { connection: action.connection, mode: action.mode, delay_ms: action.delayMs, ...this.#shardField() });
           clearTimeout(this.#heartbeat);
           clearTimeout(this.#pendingConnect);
           this.#pendingConnect = setTimeout(() => void this.#open(action.connection, action.url, action.mode), action.delayMs);
@@ -177,7 +182,7 @@ export class GatewayConnection {
           break;
         case "stopped":
           clearTimeout(this.#heartbeat);
-          this.#opts.log.error("discord_gateway_stopped", { reason: action.reason, close_code: action.closeCode });
+          this.#opts.log.error("discord_gateway_stopped", { reason: action.reason, close_code: action.closeCode, ...this.#shardField() });
           break;
       }
     }
@@ -196,7 +201,8 @@ export class GatewayConnection {
   async #dispatch(event: string, data: unknown): Promise<void> {
     const botUserId = this.#session?.snapshot.session?.botUserId;
     if (event === "READY" || event === "RESUMED") {
-      this.#opts.log.info("discord_gateway_ready", { event, connection: this.#session?.connection ?? 0 });
+      // `dispatch`, not `event`: that field is the log line's own name.
+      this.#opts.log.info("discord_gateway_ready", { dispatch: event, connection: this.#session?.connection ?? 0, ...this.#shardField() });
       return;
     }
     if (botUserId) await this.#opts.onDispatch(event, data, botUserId);
