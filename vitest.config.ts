@@ -53,6 +53,9 @@ export default defineConfig({
                 DISCORD_API_BASE_URL: inject("discordApiUrl"),
                 DISCORD_GATEWAY_URL: inject("discordGatewayUrl"),
                 DISCORD_GATEWAY_CONTROL_URL: inject("discordGatewayControlUrl"),
+                DISCORD_SHARDED_API_BASE_URL: inject("discordShardedApiUrl"),
+                DISCORD_SHARDED_GATEWAY_URL: inject("discordShardedGatewayUrl"),
+                DISCORD_SHARDED_GATEWAY_CONTROL_URL: inject("discordShardedGatewayControlUrl"),
                 BOT_NAME: "Parley",
                 BOT_ALIASES: "parley bot",
                 // The memory job adds model calls that quote the exchange (and so match other suites' markers):

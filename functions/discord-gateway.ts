@@ -1,31 +1,46 @@
 /**
  * @module
- * The Discord Gateway connection, kept by one Durable Object: every MESSAGE_CREATE goes through the same
- * `ingest` as the webhooks (a GUILD_DELETE of a guild the bot left starts that guild's cleanup), and one whose ingest failed is tried again from the object's storage (its alarm wakes
- * it). Optional: without DISCORD_BOT_TOKEN nothing connects. The cron trigger calls `wakeDiscordGateway`, so the
- * connection comes back after the object was evicted or restarted.
+ * The Discord Gateway, one Durable Object per shard: every MESSAGE_CREATE goes through the same `ingest` as the
+ * webhooks (a GUILD_DELETE of a guild the bot left starts that guild's cleanup), and one whose ingest failed is
+ * tried again from the object's storage (its alarm wakes it). Optional: without DISCORD_BOT_TOKEN nothing connects.
+ * The cron trigger calls `wakeDiscordGateway`, which ticks the coordinating object (the same class under another
+ * name): it keeps the shard layout Discord recommends, wakes every shard (so a connection comes back after its
+ * object was evicted or restarted), hands out IDENTIFY turns per concurrency bucket, and reshards
+ * (lib/platforms/discord/gateway/shard-layout.ts).
  */
 import { DurableObject } from "cloudflare:workers";
+import * as z from "zod";
 import { ingest } from "../lib/pipeline.ts";
 import { GatewayConnection, openSocketWithFetch, type GatewayStatus } from "../lib/platforms/discord/gateway/connection.ts";
+import { IdentifyTurns } from "../lib/platforms/discord/gateway/identify-turns.ts";
 import { IngestRetries, type PendingIngest, type PendingStore } from "../lib/platforms/discord/gateway/ingest-retries.ts";
 import { removedGuild } from "../lib/platforms/discord/gateway/guild-removed.ts";
 import { parseGatewayMessage } from "../lib/platforms/discord/gateway/message.ts";
+import { fetchGatewayBot, ShardCoordinator, type ShardDirectory, type ShardLayoutState } from "../lib/platforms/discord/gateway/shard-layout.ts";
 import { discord } from "../lib/platforms/discord/index.ts";
-import type { GatewaySnapshot } from "../lib/platforms/discord/gateway/session.ts";
+import type { GatewaySnapshot, ShardTuple } from "../lib/platforms/discord/gateway/session.ts";
 import { errorMessage } from "../lib/log.ts";
 import { botIdentity, runtimeFor, type Runtime } from "../lib/runtime.ts";
 import { publishTenantCleanup } from "../lib/tenants/cleanup-job.ts";
 
 /** The binding name in wrangler.toml. */
 export const GATEWAY_BINDING = "DISCORD_GATEWAY";
-/** One bot, one connection: every request goes to the object of this name. */
-const GATEWAY_OBJECT_NAME = "gateway";
+/** The object that keeps the shard layout and the IDENTIFY turns. */
+const COORDINATOR_OBJECT_NAME = "gateway-shards";
+/** The single shard of a small bot keeps the name of the unsharded connection it replaces: a deploy resumes its session. */
+const SINGLE_SHARD_OBJECT_NAME = "gateway";
 const SNAPSHOT_KEY = "snapshot";
+const LAYOUT_KEY = "layout";
+const TURN_PREFIX = "identify-turn:";
+const RECENT_TURNS_KEY = "identify-turns";
 /** Storage keys of messages whose ingest is to be tried again. */
 const PENDING_PREFIX = "ingest:";
 const ENSURE_PATH = "/ensure";
 const STATUS_PATH = "/status";
+const RETIRE_PATH = "/retire";
+const TICK_PATH = "/tick";
+const TURN_PATH = "/identify-turn";
+const ORIGIN = "https://discord-gateway";
 
 export interface SnapshotStore {
   get(): Promise<GatewaySnapshot | undefined>;
@@ -38,6 +53,17 @@ export interface GatewayStorage {
   pending: PendingStore;
 }
 
+/** Which shard a connection runs and how it waits for its IDENTIFY turn; absent for an unsharded connection. */
+export interface ShardRun {
+  shard: ShardTuple;
+  identifyTurn(): Promise<void>;
+}
+
+/** The Durable Object name of a shard. */
+export function shardObjectName([id, count]: ShardTuple): string {
+  return count === 1 ? SINGLE_SHARD_OBJECT_NAME : `gateway-shard-${id}-of-${count}`;
+}
+
 /** Messages whose ingest failed are tried again from `storage.pending`, with the env's runtime. */
 export function ingestRetries(env: object, pending: PendingStore): IngestRetries {
   const rt = runtimeFor(env);
@@ -45,7 +71,7 @@ export function ingestRetries(env: object, pending: PendingStore): IngestRetries
 }
 
 /** A Gateway connection whose messages feed the pipeline; null when Discord's bot token is not set. */
-export function createGatewayConnection(env: object, storage: GatewayStorage): GatewayConnection | null {
+export function createGatewayConnection(env: object, storage: GatewayStorage, run?: ShardRun): GatewayConnection | null {
   const rt = runtimeFor(env);
   const token = rt.settings.DISCORD_BOT_TOKEN;
   if (!token) return null;
@@ -58,6 +84,26 @@ export function createGatewayConnection(env: object, storage: GatewayStorage): G
     onDispatch: gatewayDispatch(rt, retries),
     log: rt.log,
     openSocket: openSocketWithFetch,
+    ...(run ? { shard: run.shard, identifyTurn: () => run.identifyTurn() } : {}),
+  });
+}
+
+/** The coordinator of the env's shards; null when Discord's bot token is not set. */
+export function createShardCoordinator(
+  env: object,
+  store: { load(): Promise<ShardLayoutState | undefined>; save(state: ShardLayoutState): Promise<void> },
+  shards: ShardDirectory,
+  opts: { checkIntervalMs?: number } = {},
+): ShardCoordinator | null {
+  const rt = runtimeFor(env);
+  const botToken = rt.settings.DISCORD_BOT_TOKEN;
+  if (!botToken) return null;
+  return new ShardCoordinator({
+    ...store,
+    recommend: () => fetchGatewayBot({ apiBaseUrl: rt.settings.DISCORD_API_BASE_URL, botToken }),
+    shards,
+    log: rt.log,
+    ...opts,
   });
 }
 
@@ -83,27 +129,113 @@ async function ingestGatewayMessage(rt: Runtime, data: unknown, botUserId: strin
   await ingest(rt, parsed.message, bot, discord.ingestOptions(rt.settings));
 }
 
+const count = z.coerce.number().int().positive();
+/** `/identify-turn?shard=1&concurrency=2`: the shard asking and its layout's number of buckets. */
+const turnQuerySchema = z.object({ shard: z.coerce.number().int().min(0), concurrency: count.default(1) });
+/** `/ensure?shard=1&count=4&concurrency=2`; without them (the object of an older deploy): an unsharded connection. */
+const shardQuerySchema = turnQuerySchema.extend({ count }).refine((q) => q.shard < q.count, "the shard id must be below the count");
+
+const query = (url: URL) => Object.fromEntries(url.searchParams);
+
+function shardParams(url: URL): { shard: ShardTuple; concurrency: number } | undefined {
+  const parsed = shardQuerySchema.safeParse(query(url));
+  return parsed.success ? { shard: [parsed.data.shard, parsed.data.count], concurrency: parsed.data.concurrency } : undefined;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** One class, two roles by name: a shard's connection, or (as `gateway-shards`) the coordinator of all shards. */
 export class DiscordGateway extends DurableObject<Record<string, unknown>> {
   #connection: GatewayConnection | null | undefined;
 
   override async fetch(request: Request): Promise<Response> {
-    const path = new URL(request.url).pathname;
-    if (this.#connection === undefined) {
-      const storage = this.ctx.storage;
-      this.#connection = createGatewayConnection(this.env, {
-        snapshot: { get: () => storage.get<GatewaySnapshot>(SNAPSHOT_KEY), put: (snapshot) => storage.put(SNAPSHOT_KEY, snapshot) },
-        pending: this.#pending(),
-      });
+    const url = new URL(request.url);
+    switch (url.pathname) {
+      case TICK_PATH:
+        return Response.json(await this.#tick());
+      case TURN_PATH:
+        return Response.json(await this.#identifyTurn(url));
+      case RETIRE_PATH:
+        await this.#retire();
+        return Response.json({ ok: true });
+      case ENSURE_PATH:
+      case STATUS_PATH: {
+        const connection = this.#connectionFor(url);
+        if (url.pathname === ENSURE_PATH && connection) await connection.start();
+        const status: GatewayStatus | { phase: "disabled" } = connection?.status() ?? { phase: "disabled" };
+        return Response.json(status);
+      }
+      default:
+        return Response.json({ error: "not found" }, { status: 404 });
     }
-    if (path === ENSURE_PATH && this.#connection) await this.#connection.start();
-    const status: GatewayStatus | { phase: "disabled" } = this.#connection?.status() ?? { phase: "disabled" };
-    if (path === ENSURE_PATH || path === STATUS_PATH) return Response.json(status);
-    return Response.json({ error: "not found" }, { status: 404 });
   }
 
   /** Woken to try again the messages whose ingest failed (the object may have been evicted meanwhile). */
   override async alarm(): Promise<void> {
     await ingestRetries(this.env, this.#pending()).retryDue();
+  }
+
+  /** Ends the shard's session; an evicted object has no socket left, only the stored session to forget. */
+  async #retire(): Promise<void> {
+    if (this.#connection) await this.#connection.retire();
+    else {
+      const snapshot = await this.ctx.storage.get<GatewaySnapshot>(SNAPSHOT_KEY);
+      if (snapshot) await this.ctx.storage.put(SNAPSHOT_KEY, { ...snapshot, session: null });
+    }
+    this.#connection = undefined;
+  }
+
+  #connectionFor(url: URL): GatewayConnection | null {
+    if (this.#connection !== undefined) return this.#connection;
+    const storage = this.ctx.storage;
+    const params = shardParams(url);
+    const run = params && { shard: params.shard, identifyTurn: () => this.#waitForTurn(params.shard[0], params.concurrency) };
+    this.#connection = createGatewayConnection(
+      this.env,
+      {
+        snapshot: { get: () => storage.get<GatewaySnapshot>(SNAPSHOT_KEY), put: (snapshot) => storage.put(SNAPSHOT_KEY, snapshot) },
+        pending: this.#pending(),
+      },
+      run,
+    );
+    return this.#connection;
+  }
+
+  async #waitForTurn(shardId: number, concurrency: number): Promise<void> {
+    const response = await coordinator(this.env).fetch(`${ORIGIN}${TURN_PATH}?shard=${shardId}&concurrency=${concurrency}`, { method: "POST" });
+    const { waitMs } = (await response.json()) as { waitMs: number | null };
+    if (waitMs === null) throw new Error("the bot's IDENTIFY budget for the last 24 hours is spent");
+    if (waitMs > 0) await sleep(waitMs);
+  }
+
+  /** The coordinator's side of an IDENTIFY turn: the object runs one request's storage calls at a time. */
+  async #identifyTurn(url: URL): Promise<{ waitMs: number | null }> {
+    const storage = this.ctx.storage;
+    const turns = new IdentifyTurns({
+      last: (bucket) => storage.get<number>(`${TURN_PREFIX}${bucket}`),
+      setLast: (bucket, at) => storage.put(`${TURN_PREFIX}${bucket}`, at),
+      recent: async () => (await storage.get<number[]>(RECENT_TURNS_KEY)) ?? [],
+      setRecent: (times) => storage.put(RECENT_TURNS_KEY, times),
+    });
+    const { shard, concurrency } = turnQuerySchema.parse(query(url));
+    return { waitMs: await turns.reserve(shard, concurrency, Date.now()) };
+  }
+
+  async #tick(): Promise<ShardLayoutState | { phase: "disabled" }> {
+    const storage = this.ctx.storage;
+    const env = this.env;
+    const shards: ShardDirectory = {
+      async ensure(shard, concurrency) {
+        const response = await shardStub(env, shard).fetch(`${ORIGIN}${ENSURE_PATH}?shard=${shard[0]}&count=${shard[1]}&concurrency=${concurrency}`, { method: "POST" });
+        const status = (await response.json()) as GatewayStatus | { phase: "disabled" };
+        return "connection" in status ? status : null;
+      },
+      async retire(shard) {
+        await (await shardStub(env, shard).fetch(`${ORIGIN}${RETIRE_PATH}`, { method: "POST" })).body?.cancel();
+      },
+    };
+    const layout = createShardCoordinator(env, { load: () => storage.get<ShardLayoutState>(LAYOUT_KEY), save: (state) => storage.put(LAYOUT_KEY, state) }, shards);
+    return layout ? layout.tick() : { phase: "disabled" };
   }
 
   #pending(): PendingStore {
@@ -117,11 +249,23 @@ export class DiscordGateway extends DurableObject<Record<string, unknown>> {
   }
 }
 
-/** Starts (or keeps) the Gateway connection; does nothing without a bot token or the binding. */
+function namespaceOf(env: Record<string, unknown>): DurableObjectNamespace {
+  return env[GATEWAY_BINDING] as DurableObjectNamespace;
+}
+
+function coordinator(env: Record<string, unknown>): DurableObjectStub {
+  const namespace = namespaceOf(env);
+  return namespace.get(namespace.idFromName(COORDINATOR_OBJECT_NAME));
+}
+
+function shardStub(env: Record<string, unknown>, shard: ShardTuple): DurableObjectStub {
+  const namespace = namespaceOf(env);
+  return namespace.get(namespace.idFromName(shardObjectName(shard)));
+}
+
+/** Ticks the shard coordinator (which starts or keeps every shard); does nothing without a bot token or the binding. */
 export async function wakeDiscordGateway(env: Record<string, unknown>): Promise<void> {
-  const namespace = env[GATEWAY_BINDING] as DurableObjectNamespace | undefined;
-  if (!namespace || !runtimeFor(env).settings.DISCORD_BOT_TOKEN) return;
-  const stub = namespace.get(namespace.idFromName(GATEWAY_OBJECT_NAME));
-  const response = await stub.fetch(`https://discord-gateway${ENSURE_PATH}`, { method: "POST" });
+  if (!env[GATEWAY_BINDING] || !runtimeFor(env).settings.DISCORD_BOT_TOKEN) return;
+  const response = await coordinator(env).fetch(`${ORIGIN}${TICK_PATH}`, { method: "POST" });
   await response.body?.cancel();
 }

@@ -1,13 +1,15 @@
 /**
  * @module
- * POST /twilio/sms: verify → parse → ingest (with a short delay so that a burst gets one answer) → TwiML at once.
- * The answer goes out later, from the job, through the Messages API. Carrier keywords and pictures without words are
- * recorded and never sent to the model; a picture gets a short answer right here in the TwiML.
+ * POST /twilio/sms (SMS and WhatsApp alike): verify → parse → ingest (with a short delay so that a burst gets one
+ * answer) → TwiML at once. The answer goes out later, from the job, through the Messages API. Carrier keywords and
+ * pictures without words are recorded and never sent to the model; a picture gets a short answer right here in the
+ * TwiML, and so does a WhatsApp STOP or START (Twilio confirms them on SMS only).
  */
 import { Hono, type Context } from "hono";
 import { ingest } from "../lib/pipeline.ts";
-import { twilio as adapter } from "../lib/platforms/twilio/index.ts";
+import { twilio as adapter, whatsappIngestOptions } from "../lib/platforms/twilio/index.ts";
 import { EMPTY_TWIML, messageTwiml, TWIML_CONTENT_TYPE } from "../lib/platforms/twilio/twiml.ts";
+import { WHATSAPP_KEYWORD_ANSWERS } from "../lib/platforms/twilio/whatsapp.ts";
 import { botIdentity, runtimeFor } from "../lib/runtime.ts";
 import { verifyAndParse, webhookRequest, type AppEnv } from "./http.ts";
 
@@ -21,14 +23,19 @@ twilio.post("/sms", async (c) => {
   const delivery = await verifyAndParse(c, rt, adapter, await webhookRequest(c));
   if (delivery instanceof Response) return delivery;
   if (delivery.kind !== "message") return twiml(c, EMPTY_TWIML);
-  const { message, keyword, mediaOnly } = delivery;
-  const { status } = await ingest(rt, message, botIdentity(rt, delivery.botUserId), adapter.ingestOptions(rt.settings));
-  const where = { tenant: message.key.tenant, message: message.id, status };
-  if (keyword) rt.log.info("sms_keyword", { ...where, keyword });
+  const { message, keyword, mediaOnly, whatsapp } = delivery;
+  const options = whatsapp ? whatsappIngestOptions(rt.settings) : adapter.ingestOptions(rt.settings);
+  const { status } = await ingest(rt, message, botIdentity(rt, delivery.botUserId), options);
+  const where = { tenant: message.key.tenant, message: message.id, status, channel: whatsapp ? "whatsapp" : "sms" };
+  // Recorded first, so a repeated delivery is not answered twice (a picture or keyword never gets a job: seen is enough).
+  const repeated = status === "duplicate" || status === "unpublished";
+  if (keyword) {
+    rt.log.info("sms_keyword", { ...where, keyword });
+    const answer = whatsapp && keyword !== "help" ? WHATSAPP_KEYWORD_ANSWERS[keyword] : undefined;
+    return twiml(c, answer && !repeated ? messageTwiml(answer) : EMPTY_TWIML);
+  }
   if (!mediaOnly) return twiml(c, EMPTY_TWIML);
   rt.log.info("sms_media_only", where);
-  // Recorded first, so a repeated delivery is not answered twice (a picture never gets a job: seen is enough).
-  const repeated = status === "duplicate" || status === "unpublished";
   return twiml(c, repeated ? EMPTY_TWIML : messageTwiml(MEDIA_ONLY_ANSWER));
 });
 

@@ -75,6 +75,10 @@ export const settingsSchema = z.object({
   TWILIO_ACCOUNT_SID: optionalText,
   TWILIO_AUTH_TOKEN: optionalText,
   TWILIO_PHONE_NUMBER: optionalText,
+  /** More bot numbers on the same account, comma-separated; each covers its WhatsApp sender (`whatsapp:+…`) too. */
+  TWILIO_PHONE_NUMBERS: list.pipe(z.array(z.string().regex(/^(whatsapp:)?\+[1-9]\d{6,14}$/, "must list E.164 numbers (+15551234567), comma-separated"))),
+  /** A Messaging Service whose senders are all the bot's: texts through it are answered through it. */
+  TWILIO_MESSAGING_SERVICE_SID: optionalText.pipe(z.string().regex(/^MG[0-9a-fA-F]{32}$/, "must be a Messaging Service sid (MG + 32 hex)").optional()),
   TWILIO_API_BASE_URL: url.default("https://api.twilio.com"),
 
   /** One prefix per bot: bots sharing a Redis database never see each other's keys. */
@@ -183,7 +187,7 @@ export function enabledPlatforms(s: Settings): EnabledPlatforms {
   return {
     slack: Boolean(s.SLACK_SIGNING_SECRET && (s.SLACK_BOT_TOKEN || slackInstallable(s))),
     discord: Boolean(s.DISCORD_APPLICATION_ID && s.DISCORD_PUBLIC_KEY),
-    twilio: Boolean(s.TWILIO_ACCOUNT_SID && s.TWILIO_AUTH_TOKEN && s.TWILIO_PHONE_NUMBER),
+    twilio: Boolean(s.TWILIO_ACCOUNT_SID && s.TWILIO_AUTH_TOKEN && (s.TWILIO_PHONE_NUMBER || s.TWILIO_PHONE_NUMBERS.length || s.TWILIO_MESSAGING_SERVICE_SID)),
   };
 }
 

@@ -39,6 +39,10 @@ declare module "vitest" {
     discordApiUrl: string;
     discordGatewayUrl: string;
     discordGatewayControlUrl: string;
+    /** A second Gateway fake and its REST fake, for the sharding suite: its layouts would reach other suites' sessions. */
+    discordShardedApiUrl: string;
+    discordShardedGatewayUrl: string;
+    discordShardedGatewayControlUrl: string;
     modelUrl: string;
     /** The production-schedule QStash with a virtual clock; a suite uses its own lane `${qstashProdUrl}/lanes/<suite>`. */
     qstashProdUrl: string;
@@ -85,6 +89,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     stops.unshift(() => gateway.close());
     const discord = await startDiscordFake({ port: await freePort(), gatewayUrl: gateway.url, onChannelMessage: gateway.dispatchMessage });
     stops.unshift(() => discord.close());
+    const shardedGateway = await startDiscordGatewayFake({ port: await freePort(), heartbeatIntervalMs: 500 });
+    stops.unshift(() => shardedGateway.close());
+    const shardedDiscord = await startDiscordFake({ port: await freePort(), gatewayUrl: shardedGateway.url, onChannelMessage: shardedGateway.dispatchMessage });
+    stops.unshift(() => shardedDiscord.close());
     const model = await startLocalModel({ port: await freePort() });
     stops.unshift(() => model.close());
     // The Upstash Vector stand-in (a hybrid index with the local models) for recall.
@@ -108,6 +116,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide("discordApiUrl", discord.url);
     project.provide("discordGatewayUrl", gateway.url);
     project.provide("discordGatewayControlUrl", gateway.controlUrl);
+    project.provide("discordShardedApiUrl", shardedDiscord.url);
+    project.provide("discordShardedGatewayUrl", shardedGateway.url);
+    project.provide("discordShardedGatewayControlUrl", shardedGateway.controlUrl);
     project.provide("modelUrl", model.url);
     project.provide("qstashProdUrl", qstashProd.url);
     project.provide("redisFaultProxyUrl", redisProxy.url);

@@ -38,7 +38,7 @@ export function newMessageSid(): string {
 }
 
 /** The parameters of an inbound SMS as Twilio posts them, geo fields and all. */
-export function smsParams(args: { from: string; body: string; sid?: string; numMedia?: number; to?: string }): [string, string][] {
+export function smsParams(args: { from: string; body: string; sid?: string; numMedia?: number; to?: string; messagingServiceSid?: string }): [string, string][] {
   const sid = args.sid ?? newMessageSid();
   const media = args.numMedia ?? 0;
   return [
@@ -61,6 +61,7 @@ export function smsParams(args: { from: string; body: string; sid?: string; numM
     ["AccountSid", TWILIO_ACCOUNT_SID],
     ["From", args.from],
     ["ApiVersion", "2010-04-01"],
+    ...(args.messagingServiceSid ? [["MessagingServiceSid", args.messagingServiceSid] as [string, string]] : []),
     ...Array.from({ length: media }, (_, i): [string, string][] => [
       [`MediaContentType${i}`, "image/jpeg"],
       [`MediaUrl${i}`, `https://api.twilio.com/2010-04-01/Accounts/${TWILIO_ACCOUNT_SID}/Messages/${sid}/Media/ME${i}`],
@@ -97,6 +98,7 @@ export interface SentSms {
   from: string;
   body: string;
   sid: string;
+  messagingServiceSid?: string;
 }
 
 /** The messages the Twilio fake accepted for `to`, oldest first. */

@@ -39,6 +39,16 @@ describe("the DiscordGateway Durable Object", () => {
     logs.mockRestore();
   });
 
+  it("as the coordinator, hands out IDENTIFY turns: one per concurrency bucket at a time, other buckets at once", async () => {
+    const stub = namespace.get(namespace.idFromName("turns-test"));
+    const turn = (shard: number) =>
+      stub.fetch(new Request(`https://discord-gateway/identify-turn?shard=${shard}&concurrency=2`, { method: "POST" })).then((r) => r.json() as Promise<{ waitMs: number }>);
+    const [first, sameBucket, otherBucket] = [await turn(0), await turn(2), await turn(1)];
+    expect(first.waitMs).toBe(0);
+    expect(sameBucket.waitMs).toBeGreaterThan(5_000);
+    expect(otherBucket.waitMs).toBe(0);
+  });
+
   it("ingests, when its alarm fires, a message its storage kept after a failed try, and the message is answered once", async () => {
     const suite = "gatewayobject";
     const testEnv = suiteEnv(suite, { DISCORD_BOT_TOKEN: "test-discord-bot-token" });

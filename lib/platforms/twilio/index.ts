@@ -1,16 +1,21 @@
 /**
  * @module
- * Twilio SMS as a platform adapter: inbound texts signed with X-Twilio-Signature over our public URL, every text
- * answered (a burst once), answers sent through the Messages API. Carrier keywords (STOP, START, HELP...) are
- * recorded and never answered: Twilio answers them itself; STOP and START change whether the number may be texted.
+ * Twilio SMS and WhatsApp as a platform adapter: inbound texts signed with X-Twilio-Signature over our public URL,
+ * to any of the bot's numbers or its Messaging Service (./numbers.ts), every text answered (a burst once), answers
+ * sent through the Messages API from the address written to. Carrier keywords (STOP, START, HELP...) are recorded
+ * and never answered by the model: on SMS Twilio answers them itself; on WhatsApp the route confirms STOP and START
+ * (./whatsapp.ts). STOP and START change whether the address may be messaged.
  */
-import type { PlatformAdapter } from "../adapter.ts";
+import type { Settings } from "../../config.ts";
+import type { IngestOptions, PlatformAdapter } from "../adapter.ts";
 import { carrierKeyword, type CarrierKeyword } from "./keywords.ts";
+import { reachedBot } from "./numbers.ts";
 import { isMediaOnly, parseTwilioSms, toInboundMessage } from "./parse.ts";
 import { sendSmsReply } from "./reply.ts";
 import { smsLengthNote } from "./sms-text.ts";
 import { twilioTargetSchema, type TwilioTarget } from "./target.ts";
 import { TWILIO_SIGNATURE_HEADER, verifyTwilioSignature } from "./verify.ts";
+import { isWhatsApp, whatsappKeyword, whatsappNote } from "./whatsapp.ts";
 
 /** Where Twilio posts: the signature covers PUBLIC_BASE_URL + this path + the query string. */
 const TWILIO_WEBHOOK_PATH = "/twilio/sms";
@@ -19,6 +24,7 @@ const TWILIO_WEBHOOK_PATH = "/twilio/sms";
 export interface TwilioParseExtra {
   keyword: CarrierKeyword | null;
   mediaOnly: boolean;
+  whatsapp: boolean;
 }
 
 const CONSENT = { opt_out: "opt_out", opt_in: "opt_in", help: undefined } as const;
@@ -46,16 +52,18 @@ export const twilio: PlatformAdapter<TwilioTarget, TwilioParseExtra> = {
   parse(ctx, request) {
     const parsed = parseTwilioSms(new URLSearchParams(request.rawBody));
     if (!parsed.ok) return { kind: "invalid", issues: parsed.issues };
-    const keyword = carrierKeyword(parsed.sms.Body);
+    if (!reachedBot(ctx.settings, parsed.sms)) return { kind: "ignored", reason: "not_a_bot_number" };
+    const whatsapp = isWhatsApp(parsed.sms.From);
+    const keyword = whatsapp ? whatsappKeyword(parsed.sms.Body) : carrierKeyword(parsed.sms.Body);
     const mediaOnly = isMediaOnly(parsed.sms);
     const consent = keyword ? CONSENT[keyword] : undefined;
     const message = {
       ...toInboundMessage(parsed.sms, ctx.now()),
-      // Twilio answers keywords itself, and the route answers a picture without words in its TwiML.
+      // Twilio (SMS) or the route (WhatsApp) answers keywords, and the route a picture without words, in the TwiML.
       ...(keyword || mediaOnly ? { noReply: true } : {}),
       ...(consent ? { consent } : {}),
     };
-    return { kind: "message", message, botUserId: parsed.sms.To, keyword, mediaOnly };
+    return { kind: "message", message, botUserId: parsed.sms.To, keyword, mediaOnly, whatsapp };
   },
 
   ingestOptions: (settings) => ({
@@ -68,6 +76,7 @@ export const twilio: PlatformAdapter<TwilioTarget, TwilioParseExtra> = {
   }),
 
   async canReach(ctx, target) {
+    // Keyed by the address: a WhatsApp STOP leaves the same number's SMS alone, and the other way round.
     return !(await ctx.optOuts.isOptedOut({ platform: "twilio", tenant: target.accountSid }, target.to));
   },
 
@@ -76,3 +85,8 @@ export const twilio: PlatformAdapter<TwilioTarget, TwilioParseExtra> = {
   // A text is between one person and the bot.
   placeVisibility: async () => "dm",
 };
+
+/** As SMS, but the model is told it is on WhatsApp and how long it may be. */
+export function whatsappIngestOptions(settings: Settings): IngestOptions {
+  return { ...twilio.ingestOptions(settings), systemNotes: [whatsappNote()] };
+}

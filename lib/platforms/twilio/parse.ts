@@ -43,7 +43,8 @@ export function isMediaOnly(sms: TwilioSms): boolean {
 }
 
 /**
- * One conversation per account, bot number and sender. Twilio's webhook carries no send time, so the message
+ * One conversation per account, bot number and sender (a WhatsApp address is not the same sender as its number's
+ * SMS). Twilio's webhook carries no send time, so the message
  * is stamped with the time it arrived.
  */
 export function toInboundMessage(sms: TwilioSms, receivedAt: number): InboundMessage {
@@ -55,7 +56,13 @@ export function toInboundMessage(sms: TwilioSms, receivedAt: number): InboundMes
     ts: receivedAt,
     addressing: "dm",
     mentions: [],
-    replyTarget: { platform: "twilio", accountSid: sms.AccountSid, to: sms.From, from: sms.To } satisfies TwilioTarget,
+    replyTarget: {
+      platform: "twilio",
+      accountSid: sms.AccountSid,
+      to: sms.From,
+      from: sms.To,
+      ...(sms.MessagingServiceSid ? { messagingServiceSid: sms.MessagingServiceSid } : {}),
+    } satisfies TwilioTarget,
     visibility: "dm",
   };
 }

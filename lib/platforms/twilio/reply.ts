@@ -1,28 +1,39 @@
 /**
  * @module
- * The job's last step for SMS: fit the answer to SMS, send it (unless an earlier attempt's text is found among
+ * The job's last step for SMS and WhatsApp: fit the answer to the channel, send it (unless an earlier attempt's text is found among
  * the texts sent to the person), and remember an opt-out that Twilio reports (21610) so that later jobs do not
  * even try. Whether the number opted out was checked once, before the model was called (the adapter's canReach).
  */
 import { GiveUp } from "../../errors.ts";
 import type { PartProgress } from "../../message.ts";
+import type { LogFields } from "../../log.ts";
 import type { ReplyContext } from "../adapter.ts";
 import { postParts } from "../parts.ts";
 import { findSentSms } from "./find-sent.ts";
 import { countSmsSegments, fitSmsReply, toGsm7Lookalikes } from "./sms-text.ts";
 import { sendTwilioSms, TWILIO_OPTED_OUT_CODE } from "./send.ts";
 import type { TwilioTarget } from "./target.ts";
+import { fitWhatsAppReply, isWhatsApp } from "./whatsapp.ts";
 
-/** Sends the answer as one SMS; returns its message sid (or that of the earlier attempt's text, found). */
-export async function sendSmsReply(ctx: ReplyContext, target: TwilioTarget, text: string, progress: PartProgress): Promise<string[]> {
+/** The body to send and what the log says about it: SMS segments, or a WhatsApp message's length. */
+function fitted(ctx: ReplyContext, target: TwilioTarget, text: string): { body: string; event: string; fields: LogFields } {
+  if (isWhatsApp(target.to)) {
+    const body = fitWhatsAppReply(text);
+    return { body, event: "whatsapp_reply_fitted", fields: { chars: body.length, cut: body.length < text.trim().length } };
+  }
   const body = fitSmsReply(text, ctx.settings.SMS_REPLY_TARGET_CHARS);
   const { encoding, segments } = countSmsSegments(body);
-  const cut = body.length < toGsm7Lookalikes(text).trim().length;
+  return { body, event: "sms_reply_fitted", fields: { chars: body.length, cut: body.length < toGsm7Lookalikes(text).trim().length, encoding, segments } };
+}
+
+/** Sends the answer as one text; returns its message sid (or that of the earlier attempt's text, found). */
+export async function sendSmsReply(ctx: ReplyContext, target: TwilioTarget, text: string, progress: PartProgress): Promise<string[]> {
+  const { body, event, fields } = fitted(ctx, target, text);
   const account = { apiBaseUrl: ctx.settings.TWILIO_API_BASE_URL, accountSid: target.accountSid, authToken: await ctx.token(), fetch: ctx.fetch };
-  const place = { ...account, to: target.to, from: target.from };
+  const place = { ...account, to: target.to, from: target.from, ...(target.messagingServiceSid ? { messagingServiceSid: target.messagingServiceSid } : {}) };
   return postParts([body], progress, {
     async post(part) {
-      ctx.log.info("sms_reply_fitted", { chars: part.length, cut, encoding, segments });
+      ctx.log.info(event, fields);
       try {
         return await sendTwilioSms({ ...place, body: part });
       } catch (err) {

@@ -23,6 +23,8 @@ export interface SendTwilioSmsArgs {
   authToken: string;
   to: string;
   from: string;
+  /** Sent beside `From` (Twilio takes both): the text is the service's, from the number the person wrote to. */
+  messagingServiceSid?: string;
   body: string;
   fetch?: typeof fetch;
 }
@@ -40,7 +42,7 @@ export async function sendTwilioSms(args: SendTwilioSmsArgs): Promise<string> {
       Authorization: `Basic ${btoa(`${args.accountSid}:${args.authToken}`)}`,
       "Content-Type": "application/x-www-form-urlencoded",
     },
-    body: new URLSearchParams({ To: args.to, From: args.from, Body: args.body }),
+    body: new URLSearchParams({ To: args.to, From: args.from, Body: args.body, ...(args.messagingServiceSid ? { MessagingServiceSid: args.messagingServiceSid } : {}) }),
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
   const payload: unknown = await response.json().catch(() => undefined);

@@ -6,7 +6,7 @@
  */
 import { splitText } from "../../text/split.ts";
 
-/** Twilio refuses longer bodies. */
+/** Twilio refuses longer bodies, on SMS and WhatsApp alike (error 21617). */
 export const SMS_MAX_BODY_CHARS = 1_600;
 export const GSM7_SINGLE_SEPTETS = 160;
 export const GSM7_PART_SEPTETS = 153;
@@ -62,8 +62,13 @@ export function toGsm7Lookalikes(text: string): string {
  * expects a break (paragraph, line, sentence; a word only when no sentence ends in the second half, marked "...").
  */
 export function fitSmsReply(text: string, maxChars: number): string {
+  return cutAtBreak(toGsm7Lookalikes(text), maxChars);
+}
+
+/** `text` trimmed and cut to `maxChars` (at most 1,600, Twilio's Body limit on every channel) where a reader expects a break. */
+export function cutAtBreak(text: string, maxChars: number): string {
   const limit = Math.min(Math.max(maxChars, ELLIPSIS.length + 2), SMS_MAX_BODY_CHARS);
-  const clean = toGsm7Lookalikes(text).trim();
+  const clean = text.trim();
   if (clean.length <= limit) return clean;
   const first = splitText(clean, limit)[0] ?? "";
   if (SENTENCE_END.test(first)) return first;

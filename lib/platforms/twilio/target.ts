@@ -1,9 +1,16 @@
 /**
  * @module
- * Where an SMS answer goes: to the person's number, from the bot number they texted, on the account (the tenant).
+ * Where an SMS or WhatsApp answer goes: to the person's address, from the bot address they wrote to (through the
+ * Messaging Service it came through, if any), on the account (the tenant).
  */
 import * as z from "zod";
 
-export const twilioTargetSchema = z.object({ platform: z.literal("twilio"), accountSid: z.string(), to: z.string(), from: z.string() });
+export const twilioTargetSchema = z.object({
+  platform: z.literal("twilio"),
+  accountSid: z.string(),
+  to: z.string(),
+  from: z.string(),
+  messagingServiceSid: z.string().optional(),
+});
 
 export type TwilioTarget = z.output<typeof twilioTargetSchema>;

@@ -7,7 +7,7 @@
 import { bytesToHex } from "../../../crypto.ts";
 import { errorMessage, type Logger } from "../../../log.ts";
 import { payloadSchema, RESUMABLE_CLOSE_CODE } from "./protocol.ts";
-import { GatewaySession, type GatewayAction, type GatewaySnapshot } from "./session.ts";
+import { GatewaySession, type GatewayAction, type GatewaySnapshot, type ShardTuple } from "./session.ts";
 
 export interface GatewayConnectionOptions {
   token: string;
@@ -23,6 +23,14 @@ export interface GatewayConnectionOptions {
   openSocket?: (url: string) => Promise<WebSocket>;
   /** A socket that has not said anything (HELLO) this long after the connect began counts as failed. */
   handshakeTimeoutMs?: number;
+  /** The shard this connection runs (IDENTIFY names it); absent: unsharded. */
+  shard?: ShardTuple;
+  /**
+   * Resolves when this shard may IDENTIFY: Discord allows one IDENTIFY per concurrency bucket per 5 s and answers
+   * another with op 9. Awaited before a socket that will identify is opened; resumes need no turn. Rejects when no
+   * turn is given (the bot's daily budget): the connect counts as failed and is tried again after a backoff.
+   */
+  identifyTurn?: () => Promise<void>;
 }
 
 /**
@@ -49,6 +57,8 @@ async function tokenFingerprint(token: string): Promise<string> {
 }
 /** What a socket that could not be opened counts as: an abnormal closure. */
 const ABNORMAL_CLOSURE = 1006;
+/** Ends the session on Discord's side: it cannot be resumed. */
+const NORMAL_CLOSURE = 1000;
 /** Discord sends HELLO as soon as the socket opens; a URL that accepts the connection and then says nothing is dead. */
 const HANDSHAKE_TIMEOUT_MS = 15_000;
 
@@ -57,6 +67,8 @@ export interface GatewayStatus {
   connection: number;
   sessionId: string | null;
   seq: number | null;
+  /** The close code that stopped the connection for good (4011: the bot must shard, or shard more). */
+  fatalCloseCode: number | null;
 }
 
 export class GatewayConnection {
@@ -84,6 +96,7 @@ export class GatewayConnection {
         gatewayUrl: this.#opts.gatewayUrl,
         random: this.#opts.random ?? Math.random,
         ...(snapshot ? { snapshot } : {}),
+        ...(this.#opts.shard ? { shard: this.#opts.shard } : {}),
       });
     }
     this.#apply(this.#session.handle({ type: "start", now: this.#now() }));
@@ -96,6 +109,7 @@ export class GatewayConnection {
       connection: this.#session?.connection ?? 0,
       sessionId: snapshot?.session?.sessionId ?? null,
       seq: snapshot?.session?.seq ?? null,
+      fatalCloseCode: snapshot?.fatal?.closeCode ?? null,
     };
   }
 
@@ -106,12 +120,33 @@ export class GatewayConnection {
 
   /** Closes the socket without ending the Discord session (it can be resumed). */
   shutdown(): void {
+    this.#teardown(RESUMABLE_CLOSE_CODE, "shutdown");
+  }
+
+  /**
+   * Ends the Discord session for good (1000: no resume), for a shard that a new layout replaced: the dispatches
+   * received so far are handled, and the saved snapshot keeps only the IDENTIFY times (the budget is per bot).
+   */
+  async retire(): Promise<void> {
+    const snapshot = this.#session?.snapshot;
+    this.#teardown(NORMAL_CLOSURE, "resharded");
+    if (snapshot) this.#enqueue(() => this.#opts.save({ ...snapshot, session: null }));
+    await this.#queue;
+  }
+
+  #teardown(code: number, reason: string): void {
     clearTimeout(this.#heartbeat);
     clearTimeout(this.#pendingConnect);
     clearTimeout(this.#handshakeTimer);
-    this.#socket?.close(RESUMABLE_CLOSE_CODE, "shutdown");
+    this.#socket?.close(code, reason);
     this.#socket = undefined;
     this.#session = undefined;
+    this.#lastSaved = undefined;
+  }
+
+  /** Which shard a log line is about, when the connection runs one. */
+  #shardField(): { shard?: string } {
+    return this.#opts.shard ? { shard: `${this.#opts.shard[0]}/${this.#opts.shard[1]}` } : {};
   }
 
   #now(): number {
@@ -124,10 +159,10 @@ export class GatewayConnection {
     for (const action of actions) {
       switch (action.type) {
         case "connect":
-          this.#opts.log.info("discord_gateway_connecting", { connection: action.connection, mode: action.mode, delay_ms: action.delayMs });
+          this.#opts.log.info("discord_gateway_connecting", { connection: action.connection, mode: action.mode, delay_ms: action.delayMs, ...this.#shardField() });
           clearTimeout(this.#heartbeat);
           clearTimeout(this.#pendingConnect);
-          this.#pendingConnect = setTimeout(() => void this.#open(action.connection, action.url), action.delayMs);
+          this.#pendingConnect = setTimeout(() => void this.#open(action.connection, action.url, action.mode), action.delayMs);
           break;
         case "send":
           if (action.connection === session.connection) this.#socket?.send(JSON.stringify(action.payload));
@@ -147,7 +182,7 @@ export class GatewayConnection {
           break;
         case "stopped":
           clearTimeout(this.#heartbeat);
-          this.#opts.log.error("discord_gateway_stopped", { reason: action.reason, close_code: action.closeCode });
+          this.#opts.log.error("discord_gateway_stopped", { reason: action.reason, close_code: action.closeCode, ...this.#shardField() });
           break;
       }
     }
@@ -166,13 +201,14 @@ export class GatewayConnection {
   async #dispatch(event: string, data: unknown): Promise<void> {
     const botUserId = this.#session?.snapshot.session?.botUserId;
     if (event === "READY" || event === "RESUMED") {
-      this.#opts.log.info("discord_gateway_ready", { event, connection: this.#session?.connection ?? 0 });
+      // `dispatch`, not `event`: that field is the log line's own name.
+      this.#opts.log.info("discord_gateway_ready", { dispatch: event, connection: this.#session?.connection ?? 0, ...this.#shardField() });
       return;
     }
     if (botUserId) await this.#opts.onDispatch(event, data, botUserId);
   }
 
-  async #open(connection: number, url: string): Promise<void> {
+  async #open(connection: number, url: string, mode: "identify" | "resume"): Promise<void> {
     const session = this.#session;
     if (!session || connection !== session.connection) return;
     const failed = (message: string) => {
@@ -180,6 +216,15 @@ export class GatewayConnection {
       this.#opts.log.warn("discord_gateway_connect_failed", { connection, message });
       this.#apply(session.handle({ type: "closed", connection, code: ABNORMAL_CLOSURE, now: this.#now() }));
     };
+    if (mode === "identify" && this.#opts.identifyTurn) {
+      try {
+        await this.#opts.identifyTurn();
+      } catch (err) {
+        if (this.#session === session && connection === session.connection) failed(errorMessage(err));
+        return;
+      }
+      if (this.#session !== session || connection !== session.connection) return;
+    }
     // A URL that takes the connection and never answers would otherwise hold the session forever.
     clearTimeout(this.#handshakeTimer);
     this.#handshakeTimer = setTimeout(() => {

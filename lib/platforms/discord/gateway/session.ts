@@ -51,7 +51,11 @@ export interface GatewaySessionOptions {
   /** In [0, 1): heartbeat jitter and reconnect backoff. */
   random: () => number;
   snapshot?: GatewaySnapshot;
+  /** `[shard_id, num_shards]` named in IDENTIFY; absent for a bot that runs unsharded. */
+  shard?: ShardTuple;
 }
+
+export type ShardTuple = [id: number, count: number];
 
 type Phase = "idle" | "connecting" | "handshake" | "ready" | "stopped";
 
@@ -189,7 +193,8 @@ export class GatewaySession {
       return [{ type: "close", connection: this.#connection, code: NORMAL_CLOSE, reason: "identify_budget" }, { type: "stopped", reason: "identify_budget" }];
     }
     this.#snapshot.identifies = [...recent, now];
-    return [first, this.#send(OPCODE.IDENTIFY, { token: this.#opts.token, intents: INTENTS, properties: CLIENT_PROPERTIES })];
+    const shard = this.#opts.shard ? { shard: this.#opts.shard } : {};
+    return [first, this.#send(OPCODE.IDENTIFY, { token: this.#opts.token, intents: INTENTS, properties: CLIENT_PROPERTIES, ...shard })];
   }
 
   #dispatch(payload: GatewayPayload): GatewayAction[] {
