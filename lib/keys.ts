@@ -20,6 +20,7 @@
  * | `limit:reply:<person>:…` | @upstash/ratelimit | answers per person per window | the window |
  * | `limit:judge:<place>:…` | @upstash/ratelimit | judge calls per conversation per minute | the window |
  * | `limit:admin:<client IP>:…` | @upstash/ratelimit | failed admin-view attempts per address | the window |
+ * | `limit:api:<platform>|<tenant>|<method>:…` | @upstash/ratelimit | a tenant's calls of a rate-tiered platform method (lib/limits/api-budget.ts) | the window |
  * | `limit:told:<person>` | string | the person was told they hit the rate limit | the rest of the window |
  *
  * `<place>` is `platform|tenant|channel|thread` (thread empty outside threads), `<person>` is
@@ -37,7 +38,7 @@ export interface ConversationKeys {
 }
 
 /** The limits Parley counts: answers per person, judge calls per conversation, failed admin logins per address. */
-export type LimitName = "reply" | "judge" | "admin";
+export type LimitName = "reply" | "judge" | "admin" | "api";
 
 const SEP = "|";
 

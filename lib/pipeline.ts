@@ -21,7 +21,8 @@ import { errorMessage } from "./log.ts";
 import { asksToBeForgotten, FORGET_CONFIRMATION, forgetPerson } from "./memory/forget.ts";
 import { rememberedPeople } from "./memory/hooks.ts";
 import { optOutsFor } from "./opt-outs.ts";
-import type { IngestOptions } from "./platforms/adapter.ts";
+import type { AnswerStream, IngestOptions, StreamState, WorkingSign } from "./platforms/adapter.ts";
+import { writeAnswer } from "./streaming/answer.ts";
 import type { Job, JobKind } from "./queue/job.ts";
 import type { Runtime } from "./runtime.ts";
 
@@ -111,6 +112,18 @@ export interface Replier {
   send(job: Job, text: string, progress: PartProgress): Promise<string[]>;
   /** Who can read the job's place, asked of the platform when the message did not say (lib/memory/visibility.ts). */
   placeVisibility(job: Job): Promise<Visibility>;
+  /** How the job's platform shows an answer as it is written; null when it cannot (lib/streaming/answer.ts). */
+  streaming(job: Job): JobStreaming | null;
+  /** Shows that the bot is working on the job's answer (a no-op where the platform has no sign). */
+  working(job: Job): Promise<WorkingSign>;
+}
+
+/** A platform's StreamingCapability for one job's place. */
+export interface JobStreaming {
+  readonly maxChars: number;
+  readonly intervalMs: number;
+  open(text: string): Promise<AnswerStream | null>;
+  resume(state: StreamState): AnswerStream;
 }
 
 export type JobOutcome =
@@ -212,7 +225,7 @@ async function answer(
   const allowance = claim.first ? await checkReplyRate(rt, job) : "allowed";
   if (allowance === "notify") return notice(RATE_LIMIT_NOTICE, "rate_limited");
   if (allowance === "quiet") return "rate_limited";
-  const text = await rt.llm.generate(prompt, { required: job.required });
+  const text = await writeAnswer(rt, job, replier, attempt, prompt);
   if (text === null) return "skipped";
   const saw = { id: turn.current.id, ts: turn.current.ts, answered: turn.answered, arrivals: claim.arrivals };
   attempt.draft = {

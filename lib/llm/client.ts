@@ -7,6 +7,7 @@ import OpenAI from "openai";
 import type { Prompt } from "../context/prompt.ts";
 import { extractFacts, type ExtractedFact, type FactsRequest } from "./extract-facts.ts";
 import { generateReply } from "./generate.ts";
+import { streamReply } from "./stream-reply.ts";
 import { judgeShouldAnswer } from "./judge.ts";
 import { summarizeConversation, type SummaryRequest } from "./summarize.ts";
 
@@ -23,6 +24,8 @@ export interface Llm {
   /** null when the model chose to stay quiet ([SKIP] or empty) and the reply was not required. When required, a
    *  [SKIP]/empty answer is retried once with a nudge, then a short fallback text is returned. */
   generate(prompt: Prompt, opts: { required: boolean }): Promise<string | null>;
+  /** The reply as it is written (lib/llm/stream-reply.ts): values are the whole answer so far; null as `generate`. */
+  streamReply(prompt: Prompt, opts: { required: boolean }): Promise<AsyncIterable<string> | null>;
   /** YES/NO; anything else counts as NO. */
   judge(prompt: Prompt): Promise<boolean>;
   /** The running summary with `lines` folded in, within `maxTokens`; null when the model gave nothing. */
@@ -36,6 +39,8 @@ export function createLlm(s: LlmSettings): Llm {
   return {
     generate: (prompt, opts) =>
       generateReply(client, prompt, { model: s.model, maxReplyTokens: s.maxReplyTokens, required: opts.required }),
+    streamReply: (prompt, opts) =>
+      streamReply(client, prompt, { model: s.model, maxReplyTokens: s.maxReplyTokens, required: opts.required }),
     judge: (prompt) => judgeShouldAnswer(client, prompt, s.judgeModel),
     summarize: (req) => summarizeConversation(client, s.model, req),
     extractFacts: (req) => extractFacts(client, s.model, req),

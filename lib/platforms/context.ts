@@ -4,6 +4,7 @@
  * install store (a token per Slack workspace) replaces `token` without any adapter changing.
  */
 import { GiveUp } from "../errors.ts";
+import { callBudgetFor } from "../limits/api-budget.ts";
 import { optOutsFor } from "../opt-outs.ts";
 import type { Runtime } from "../runtime.ts";
 import type { AdapterContext, PlatformAdapter, ReplyContext } from "./adapter.ts";
@@ -13,7 +14,7 @@ export function adapterContext(rt: Runtime): AdapterContext {
   return { settings: rt.settings, log: rt.log, now: rt.now, fetch: (input, init) => fetch(input, init) };
 }
 
-export function replyContext(rt: Runtime, adapter: Pick<PlatformAdapter, "tokenSetting">, tenant: string): ReplyContext {
+export function replyContext(rt: Runtime, adapter: Pick<PlatformAdapter, "tokenSetting" | "platform">, tenant: string): ReplyContext {
   const name = adapter.tokenSetting;
   return {
     ...adapterContext(rt),
@@ -24,5 +25,6 @@ export function replyContext(rt: Runtime, adapter: Pick<PlatformAdapter, "tokenS
       return token;
     },
     optOuts: optOutsFor(rt),
+    callBudget: callBudgetFor(rt, `${adapter.platform}|${tenant}`),
   };
 }

@@ -49,7 +49,8 @@ export async function callSlack(args: SlackCallArgs, method: string, body: strin
     await response.body?.cancel();
     throw new RetryLater(`Slack ${method} rate limited`, retryAfterSeconds(response.headers));
   }
-  if (!response.ok) {
+  // Slack answers an unknown method (streaming on an older workspace) with 404 and an `ok:false` body.
+  if (!response.ok && response.status !== 404) {
     await response.body?.cancel();
     throw new Error(`Slack ${method} answered HTTP ${response.status}`);
   }
@@ -58,9 +59,24 @@ export async function callSlack(args: SlackCallArgs, method: string, body: strin
   if (!parsed.data.ok) {
     const code = parsed.data.error ?? "unknown_error";
     const message = `Slack ${method} failed: ${code}`;
-    throw PERMANENT_ERRORS.has(code) ? new GiveUp(message, code) : new Error(message);
+    throw PERMANENT_ERRORS.has(code) ? new GiveUp(message, code) : new SlackApiError(message, code);
   }
   return parsed.data;
+}
+
+/** An `ok:false` answer that another request (or a later one) may get past; `code` is Slack's error. */
+export class SlackApiError extends Error {
+  readonly code: string;
+  constructor(message: string, code: string) {
+    super(message);
+    this.name = "SlackApiError";
+    this.code = code;
+  }
+}
+
+/** Slack's error code of a failed call, if it gave one. */
+export function slackErrorCode(err: unknown): string | undefined {
+  return err instanceof SlackApiError || err instanceof GiveUp ? err.code : undefined;
 }
 
 function retryAfterSeconds(headers: Headers): number {

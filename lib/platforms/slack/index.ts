@@ -7,6 +7,8 @@ import type { PlatformAdapter, WebhookRequest } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
 import { parseSlackEvent } from "./parse.ts";
 import { postSlackMessage } from "./send.ts";
+import { slackStreaming } from "./stream.ts";
+import { slackWorking } from "./working.ts";
 import { slackTargetSchema, type SlackTarget } from "./target.ts";
 import { SLACK_SIGNATURE_HEADER, SLACK_TIMESTAMP_HEADER, verifySlackRequest } from "./verify.ts";
 import { slackVisibility } from "./visibility.ts";
@@ -66,4 +68,7 @@ export const slack: PlatformAdapter<SlackTarget> = {
 
   // Every message says it; a job only asks for one whose payload predates visibilities.
   placeVisibility: async (_ctx, place) => slackVisibility(place.channel, undefined),
+
+  streaming: slackStreaming,
+  working: slackWorking,
 };

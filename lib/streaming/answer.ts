@@ -1,0 +1,87 @@
+/**
+ * @module
+ * Writing a job's answer the way a person sees it soonest: a sign that the bot is working as soon as the job
+ * starts, then (where the platform and STREAMING allow) the answer streamed into one message as the model writes
+ * it. Nothing appears before the first words show the answer is not [SKIP]. The stream's message id goes into the
+ * answer's draft as soon as the platform gives it, with the text shown so far, so that an attempt that dies
+ * mid-stream leaves a retry everything to finish that same message (./finish.ts); a failing attempt closes its
+ * stream before it gives up its claim.
+ */
+import type { Prompt } from "../context/prompt.ts";
+import type { Attempt } from "../delivery.ts";
+import { errorMessage } from "../log.ts";
+import type { AnswerStream, WorkingSign } from "../platforms/adapter.ts";
+import type { JobStreaming, Replier } from "../pipeline.ts";
+import type { Job } from "../queue/job.ts";
+import type { Runtime } from "../runtime.ts";
+
+/** The answer's final text, or null when the model stayed quiet. */
+export async function writeAnswer(rt: Runtime, job: Job, replier: Replier, attempt: Attempt, prompt: Prompt): Promise<string | null> {
+  const sign = await workingSign(rt, job, replier);
+  try {
+    // An earlier attempt's stream is finished with a whole new answer, which that message now owes the person.
+    if (attempt.draft.stream) return await rt.llm.generate(prompt, { required: true });
+    const streaming = rt.settings.STREAMING ? replier.streaming(job) : null;
+    if (!streaming) return await rt.llm.generate(prompt, { required: job.required });
+    const texts = await rt.llm.streamReply(prompt, { required: job.required });
+    return texts && (await streamInto(rt, job, streaming, attempt, texts, sign));
+  } finally {
+    await sign.stop();
+  }
+}
+
+async function streamInto(
+  rt: Runtime,
+  job: Job,
+  streaming: JobStreaming,
+  attempt: Attempt,
+  texts: AsyncIterable<string>,
+  sign: WorkingSign,
+): Promise<string> {
+  let latest = "";
+  let stream: AnswerStream | null | undefined;
+  let shownAt = 0;
+  try {
+    for await (const text of texts) {
+      latest = text;
+      if (stream === null || !text.trim()) continue;
+      if (stream === undefined) {
+        stream = await streaming.open(text);
+        if (stream) {
+          await sign.stop();
+          shownAt = rt.now();
+          attempt.draft = { ...attempt.draft, stream: { ...stream.state } };
+          await rt.store.replies.saveDraft(job.key, job.trigger.id, attempt.draft);
+        }
+        continue;
+      }
+      // Past one message's worth the message stops growing: the rest goes out as further parts at the end.
+      if (text.length > streaming.maxChars || rt.now() - shownAt < streaming.intervalMs) continue;
+      shownAt = rt.now();
+      await stream.show(text);
+      attempt.draft = { ...attempt.draft, stream: { ...stream.state } };
+    }
+  } catch (err) {
+    if (stream) {
+      await stream.close();
+      attempt.draft = { ...attempt.draft, stream: { ...stream.state } };
+    }
+    throw err;
+  }
+  return latest.trim();
+}
+
+const NO_SIGN: WorkingSign = { stop: async () => undefined };
+
+/** The platform's sign, or none: a sign that fails must not hold up the answer. */
+async function workingSign(rt: Runtime, job: Job, replier: Replier): Promise<WorkingSign> {
+  if (!rt.settings.SHOW_WORKING) return NO_SIGN;
+  try {
+    const sign = await replier.working(job);
+    let stopped: Promise<void> | undefined;
+    return { stop: () => (stopped ??= sign.stop()) };
+  } catch (err) {
+    rt.log.warn("working_sign_failed", { platform: job.key.platform, message: errorMessage(err) });
+    return NO_SIGN;
+  }
+}
