@@ -9,9 +9,11 @@ import { jsonBody } from "../json-body.ts";
 import { parseDiscordInteraction } from "./parse.ts";
 import { PONG } from "./responses.ts";
 import { sendDiscordReply } from "./send.ts";
+import { discordStreaming } from "./stream.ts";
 import { discordTargetSchema, type DiscordTarget } from "./target.ts";
 import { DISCORD_SIGNATURE_HEADER, DISCORD_TIMESTAMP_HEADER, verifyDiscordRequest } from "./verify.ts";
 import { discordPlaceVisibility } from "./visibility.ts";
+import { discordWorking } from "./working.ts";
 
 export const discord: PlatformAdapter<DiscordTarget> = {
   platform: "discord",
@@ -56,4 +58,7 @@ export const discord: PlatformAdapter<DiscordTarget> = {
   },
 
   placeVisibility: discordPlaceVisibility,
+
+  streaming: discordStreaming,
+  working: discordWorking,
 };
