@@ -17,7 +17,8 @@ import type { Runtime } from "../runtime.ts";
 
 /** The answer's final text, or null when the model stayed quiet. */
 export async function writeAnswer(rt: Runtime, job: Job, replier: Replier, attempt: Attempt, prompt: Prompt): Promise<string | null> {
-  const sign = await workingSign(rt, job, replier);
+  // The sign goes up while the model is asked, not before: neither waits for the other.
+  const sign = later(workingSign(rt, job, replier));
   try {
     // An earlier attempt's stream is finished with a whole new answer, which that message now owes the person.
     if (attempt.draft.stream) return await rt.llm.generate(prompt, { required: true });
@@ -48,7 +49,8 @@ async function streamInto(
       if (stream === undefined) {
         stream = await streaming.open(text);
         if (stream) {
-          await sign.stop();
+          // Taken down beside the stream, not before its next update (writeAnswer waits for it at the end).
+          void sign.stop();
           shownAt = rt.now();
           attempt.draft = { ...attempt.draft, stream: { ...stream.state } };
           await rt.store.replies.saveDraft(job.key, job.trigger.id, attempt.draft);
@@ -72,6 +74,11 @@ async function streamInto(
 }
 
 const NO_SIGN: WorkingSign = { stop: async () => undefined };
+
+/** A sign still going up: stopping it waits until it is up, then takes it down. */
+function later(sign: Promise<WorkingSign>): WorkingSign {
+  return { stop: async () => (await sign).stop() };
+}
 
 /** The platform's sign, or none: a sign that fails must not hold up the answer. */
 async function workingSign(rt: Runtime, job: Job, replier: Replier): Promise<WorkingSign> {

@@ -29,7 +29,9 @@ export async function slackWorking(ctx: ReplyContext, target: SlackTarget, answe
   const name = ctx.settings.STATUS_REACTION;
   // The trigger's id is `<channel>:<ts>` (./parse.ts).
   const timestamp = answer.triggerId.slice(answer.triggerId.lastIndexOf(":") + 1);
-  if (!name || !(await ctx.callBudget("reactions.remove", TIER_2)) || !(await ctx.callBudget("reactions.add", TIER_3))) return NONE;
+  if (!name) return NONE;
+  const budgets = await Promise.all([ctx.callBudget("reactions.remove", TIER_2), ctx.callBudget("reactions.add", TIER_3)]);
+  if (!budgets.every(Boolean)) return NONE;
   const reaction = { channel: target.channel, timestamp, name };
   await call("reactions.add", reaction);
   return { stop: () => call("reactions.remove", reaction).then(() => undefined, quietly("reaction")) };
