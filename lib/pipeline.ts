@@ -122,7 +122,8 @@ export interface Replier {
 export interface JobStreaming {
   readonly maxChars: number;
   readonly intervalMs: number;
-  open(text: string): Promise<AnswerStream | null>;
+  /** `unsureSince`: an earlier attempt began to open it then (ms) and never heard back. */
+  open(text: string, unsureSince?: number): Promise<AnswerStream | null>;
   resume(state: StreamState): AnswerStream;
 }
 

@@ -112,6 +112,8 @@ export interface AnswerStream {
 export interface AnswerFor {
   triggerId: string;
   authorId: string;
+  /** An earlier attempt began to open this answer's stream then (ms) and never heard back: look before opening. */
+  unsureSince?: number;
 }
 
 /** An answer shown as it is written (lib/streaming/answer.ts). */

@@ -39,7 +39,7 @@ export function platformReplier(rt: Runtime, adapters: readonly PlatformAdapter[
       return {
         maxChars: streaming.maxChars,
         intervalMs: streaming.intervalMs,
-        open: (text) => streaming.open(ctx, target, text, answerFor(job)),
+        open: (text, unsureSince) => streaming.open(ctx, target, text, { ...answerFor(job), ...(unsureSince !== undefined ? { unsureSince } : {}) }),
         resume: (state) => streaming.resume(ctx, target, state),
       };
     },

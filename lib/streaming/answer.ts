@@ -47,7 +47,13 @@ async function streamInto(
       latest = text;
       if (stream === null || !text.trim()) continue;
       if (stream === undefined) {
-        stream = await streaming.open(text);
+        // Durable before the call: an attempt that never hears back from it leaves the next one a time to look from.
+        const since = attempt.draft.postingSince;
+        attempt.draft = { ...attempt.draft, postingSince: since ?? rt.now() };
+        await rt.store.replies.saveDraft(job.key, job.trigger.id, attempt.draft);
+        stream = await streaming.open(text, since);
+        const { postingSince: _opened, ...rest } = attempt.draft;
+        attempt.draft = rest;
         if (stream) {
           // Taken down beside the stream, not before its next update (writeAnswer waits for it at the end).
           void sign.stop();

@@ -13,14 +13,19 @@
 import type { AnswerStream, ReplyContext, StreamingCapability, StreamState } from "../adapter.ts";
 import { closeMarkdown } from "../../text/close-markdown.ts";
 import { callSlack, slackErrorCode, type SlackCallArgs } from "./api.ts";
-import type { SlackPlace } from "./find-part.ts";
+import { findSlackPart, type SlackPlace } from "./find-part.ts";
 import { escapeSlackText, postOne, SLACK_MAX_MESSAGE_CHARS } from "./send.ts";
 import type { SlackTarget } from "./target.ts";
 
 /** Slack's tiers, per method per workspace per minute (docs.slack.dev rate limits). */
 const TIER_2 = 20;
-const TIER_3 = 50;
 const TIER_4 = 100;
+/**
+ * Tier 3 (50) for `chat.update`, split in two budgets that add up to it: the edits that finish answers, and the
+ * edits that show them growing. Growing ones can then never use up the room a waiting answer needs to finish.
+ */
+const FINAL_UPDATES = 35;
+const PROGRESS_UPDATES = 15;
 /** Slack asks for at most about one edit a second per message. */
 const UPDATE_INTERVAL_MS = 1_000;
 /** Slack will not stream here: answer with a posted message edited as it grows. */
@@ -55,7 +60,10 @@ export const slackStreaming: StreamingCapability<SlackTarget> = {
       }
     }
     // The final edit is the one that must happen: without room for it, the answer is posted whole at the end.
-    if (!(await ctx.callBudget("chat.update", TIER_3))) return null;
+    if (!(await ctx.callBudget("chat.update", FINAL_UPDATES))) return null;
+    // An earlier attempt's post of the first part may have landed: it carries the part's metadata (./find-part.ts).
+    const found = answer.unsureSince !== undefined ? await findSlackPart(place, { answerId: answer.triggerId, index: 0, since: answer.unsureSince }) : null;
+    if (found) return editStream(ctx, target, { id: found, mode: "edit", shown: "", open: false });
     const ts = await postOne(place, answer.triggerId, escapeSlackText(closeMarkdown(text)), 0);
     return editStream(ctx, target, { id: ts, mode: "edit", shown: text, open: false });
   },
@@ -128,7 +136,7 @@ function editStream(ctx: ReplyContext, target: SlackTarget, state: StreamState):
   return {
     state,
     async show(text) {
-      if (!(await ctx.callBudget("chat.update", TIER_3))) return;
+      if (!(await ctx.callBudget("chat.update progress", PROGRESS_UPDATES))) return;
       try {
         await updateMessage(await placeOf(ctx, target), state.id, escapeSlackText(closeMarkdown(text)));
         state.shown = text;
