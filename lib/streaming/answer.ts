@@ -52,8 +52,12 @@ async function streamInto(
         attempt.draft = { ...attempt.draft, postingSince: since ?? rt.now() };
         await rt.store.replies.saveDraft(job.key, job.trigger.id, attempt.draft);
         stream = await streaming.open(text, since);
-        const { postingSince: _opened, ...rest } = attempt.draft;
-        attempt.draft = rest;
+        // Unless an earlier attempt's open may have landed and none opened now: then posting the answer whole
+        // looks for that post first (lib/platforms/parts.ts).
+        if (stream || since === undefined) {
+          const { postingSince: _opened, ...rest } = attempt.draft;
+          attempt.draft = rest;
+        }
         if (stream) {
           // Taken down beside the stream, not before its next update (writeAnswer waits for it at the end).
           void sign.stop();

@@ -132,6 +132,19 @@ describe("where Slack will not stream", () => {
   });
 });
 
+describe("a stream's first post whose answer never came back", () => {
+  it("is found by the retry and finished, never posted twice", async () => {
+    const channel = newSlackChannel("CSTD");
+    await scriptFault(SLACK_API_BASE_URL.replace(/\/api$/, ""), { fault: "drop_after", path: "/chat.postMessage", bodyContains: `"channel":"${channel}"` });
+    await ask(channel, `did it land? ${PACE}`);
+    const answer = await answered(channel);
+    const [message, ...others] = await botMessages(channel);
+    expect(others).toEqual([]);
+    expect(unescapeSlack(message!.text)).toBe(answer);
+    expect(await slackApiCalls("chat.postMessage", channel)).toHaveLength(1);
+  });
+});
+
 describe("an answer that starts with [SKIP]", () => {
   it("never opens a stream with it: a required answer streams only the nudged answer", async () => {
     const channel = newSlackChannel("CSTS");
