@@ -2,12 +2,11 @@ import { Redis } from "@upstash/redis/cloudflare";
 import { env as envBindings } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DISCORD_FAKE_BOT } from "../../dev/fakes/discord.ts";
-import { createGatewayConnection, ingestRetries, type GatewayStorage } from "../../functions/discord-gateway.ts";
+import { createGatewayConnection } from "../../functions/discord-gateway.ts";
 import type { GatewayConnection } from "../../lib/platforms/discord/gateway/connection.ts";
-import type { PendingIngest, PendingStore } from "../../lib/platforms/discord/gateway/ingest-retries.ts";
-import type { GatewaySnapshot } from "../../lib/platforms/discord/gateway/session.ts";
 import { controlGateway, discordCalls, gatewayState, postThroughGateway } from "../support/discord.ts";
 import { scriptFault } from "../support/fault-control.ts";
+import { memoryGatewayStorage } from "../support/gateway-storage.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { qstashLaneUrl } from "../support/qstash-clock.ts";
 import { eventually, settle, startJobPump, suiteEnv, type JobPump } from "../support/worker.ts";
@@ -38,27 +37,10 @@ let connection: GatewayConnection;
 let logs: { mock: { calls: unknown[][] }; mockRestore(): void };
 let seq = 0;
 
-/** The Gateway object's storage, in memory: its alarm is a timer that runs the retries. */
-function memoryStorage(): GatewayStorage {
-  let stored: GatewaySnapshot | undefined;
-  const pending = new Map<string, PendingIngest>();
-  let alarm: ReturnType<typeof setTimeout> | undefined;
-  const store: PendingStore = {
-    all: async () => [...pending.values()],
-    put: async (entry) => void pending.set(entry.id, entry),
-    delete: async (id) => void pending.delete(id),
-    wakeAt: async (at) => {
-      clearTimeout(alarm);
-      alarm = setTimeout(() => void ingestRetries(env, store).retryDue(), Math.max(0, at - Date.now()));
-    },
-  };
-  return { snapshot: { get: async () => stored, put: async (s) => void (stored = s) }, pending: store };
-}
-
 beforeAll(async () => {
   logs = vi.spyOn(console, "log");
   pump = startJobPump(env, SUITE);
-  connection = createGatewayConnection(env, memoryStorage())!;
+  connection = createGatewayConnection(env, memoryGatewayStorage(() => env))!;
   await connection.start();
   await eventually(async () => connection.status().phase === "ready", 10_000, "the Gateway to be ready");
 });

@@ -9,13 +9,12 @@ import { env as envBindings } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DISCORD_FAKE_BOT } from "../../dev/fakes/discord.ts";
 import { generateDiscordKeys, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
-import { createGatewayConnection, ingestRetries, type GatewayStorage } from "../../functions/discord-gateway.ts";
+import { createGatewayConnection } from "../../functions/discord-gateway.ts";
 import { ConversationStore } from "../../lib/conversation/store.ts";
 import type { GatewayConnection } from "../../lib/platforms/discord/gateway/connection.ts";
-import type { PendingIngest, PendingStore } from "../../lib/platforms/discord/gateway/ingest-retries.ts";
-import type { GatewaySnapshot } from "../../lib/platforms/discord/gateway/session.ts";
 import { askInteraction, discordCalls, postThroughGateway, signedInteractionRequest } from "../support/discord.ts";
 import { scriptFault } from "../support/fault-control.ts";
+import { memoryGatewayStorage } from "../support/gateway-storage.ts";
 import { modelRequests } from "../support/model.ts";
 import { qstashLaneUrl } from "../support/qstash-clock.ts";
 import { callWorker, eventually, MODEL_CONTROL_URL, startJobPump, suiteEnv, type JobPump, type TestEnv } from "../support/worker.ts";
@@ -32,23 +31,6 @@ let pump: JobPump;
 let connection: GatewayConnection;
 let seq = 0;
 
-/** The Gateway object's storage, in memory: its alarm is a timer that runs the retries. */
-function memoryStorage(): GatewayStorage {
-  let stored: GatewaySnapshot | undefined;
-  const pending = new Map<string, PendingIngest>();
-  let alarm: ReturnType<typeof setTimeout> | undefined;
-  const pendingStore: PendingStore = {
-    all: async () => [...pending.values()],
-    put: async (entry) => void pending.set(entry.id, entry),
-    delete: async (id) => void pending.delete(id),
-    wakeAt: async (at) => {
-      clearTimeout(alarm);
-      alarm = setTimeout(() => void ingestRetries(env, pendingStore).retryDue(), Math.max(0, at - Date.now()));
-    },
-  };
-  return { snapshot: { get: async () => stored, put: async (s) => void (stored = s) }, pending: pendingStore };
-}
-
 beforeAll(async () => {
   keys = await generateDiscordKeys();
   env = suiteEnv(SUITE, {
@@ -64,7 +46,7 @@ beforeAll(async () => {
     maxMessages: 200,
   });
   pump = startJobPump(env, SUITE);
-  connection = createGatewayConnection(env, memoryStorage())!;
+  connection = createGatewayConnection(env, memoryGatewayStorage(() => env))!;
   await connection.start();
   await eventually(async () => connection.status().phase === "ready", 10_000, "the Gateway to be ready");
 });
