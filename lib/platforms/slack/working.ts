@@ -3,14 +3,14 @@
  * The sign that the bot is working on a Slack answer: in an assistant thread (a DM thread) the assistant status
  * beside the bot's name ("Parley is thinking…"), which Slack clears when the answer comes; elsewhere a reaction
  * on the person's message (STATUS_REACTION), taken off once the answer starts to show. A reaction goes on only
- * when the workspace's budget has room for taking it off again (`reactions.remove` is Tier 2).
+ * when the workspace's budget has room for taking it off again (`reactions.remove` is Tier 2, `reactions.add`
+ * Tier 3).
  */
 import type { ReplyContext, WorkingSign } from "../adapter.ts";
 import { callSlack } from "./api.ts";
 import type { SlackTarget } from "./target.ts";
 
 const TIER_2 = 20;
-const TIER_3 = 50;
 const TIER_4 = 100;
 const JSON_TYPE = "application/json; charset=utf-8";
 const NONE: WorkingSign = { stop: async () => undefined };
@@ -29,9 +29,8 @@ export async function slackWorking(ctx: ReplyContext, target: SlackTarget, answe
   const name = ctx.settings.STATUS_REACTION;
   // The trigger's id is `<channel>:<ts>` (./parse.ts).
   const timestamp = answer.triggerId.slice(answer.triggerId.lastIndexOf(":") + 1);
-  if (!name) return NONE;
-  const budgets = await Promise.all([ctx.callBudget("reactions.remove", TIER_2), ctx.callBudget("reactions.add", TIER_3)]);
-  if (!budgets.every(Boolean)) return NONE;
+  // One add per remove: within the remove's Tier 2, the adds stay well inside their Tier 3.
+  if (!name || !(await ctx.callBudget("reactions.remove", TIER_2))) return NONE;
   const reaction = { channel: target.channel, timestamp, name };
   await call("reactions.add", reaction);
   return { stop: () => call("reactions.remove", reaction).then(() => undefined, quietly("reaction")) };
