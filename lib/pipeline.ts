@@ -22,7 +22,7 @@ import { asksToBeForgotten, FORGET_CONFIRMATION, forgetPerson } from "./memory/f
 import { rememberedPeople } from "./memory/hooks.ts";
 import { optOutsFor } from "./opt-outs.ts";
 import type { AnswerStream, IngestOptions, StreamState, WorkingSign } from "./platforms/adapter.ts";
-import { writeAnswer } from "./streaming/answer.ts";
+import { whileWorking, writeAnswer } from "./streaming/answer.ts";
 import type { Job, JobKind } from "./queue/job.ts";
 import type { Runtime } from "./runtime.ts";
 
@@ -164,7 +164,10 @@ export async function runJob(rt: Runtime, kind: JobKind, job: Job, replier: Repl
   const attempt: Attempt = { token, draft: claim.draft, renewedAt: rt.now() };
   try {
     // An answer an earlier attempt began to post is finished as it is: never judged, generated or posted anew.
-    const work = attempt.draft.text !== undefined ? finishDraft(rt, job, replier, attempt) : answer(rt, kind, job, claim, replier, attempt);
+    const work =
+      attempt.draft.text !== undefined
+        ? finishDraft(rt, job, replier, attempt)
+        : whileWorking(rt, kind, job, replier, (sign) => answer(rt, kind, job, claim, replier, attempt, sign));
     const outcome = await work.catch((err: unknown) => {
       // Retrying cannot help (opted-out number, unknown channel, no token): end the job for good.
       if (!(err instanceof GiveUp)) throw err;
@@ -190,6 +193,7 @@ async function answer(
   claim: Extract<ClaimResult, { status: "claimed" }>,
   replier: Replier,
   attempt: Attempt,
+  sign: WorkingSign,
 ): Promise<JobOutcome> {
   const s = rt.settings;
   const notice = (text: string, outcome: PostedOutcome) => {
@@ -226,7 +230,7 @@ async function answer(
   const allowance = claim.first ? await checkReplyRate(rt, job) : "allowed";
   if (allowance === "notify") return notice(RATE_LIMIT_NOTICE, "rate_limited");
   if (allowance === "quiet") return "rate_limited";
-  const text = await writeAnswer(rt, job, replier, attempt, prompt);
+  const text = await writeAnswer(rt, job, replier, attempt, prompt, sign);
   if (text === null) return "skipped";
   const saw = { id: turn.current.id, ts: turn.current.ts, answered: turn.answered, arrivals: claim.arrivals };
   attempt.draft = {

@@ -12,23 +12,31 @@ import type { Attempt } from "../delivery.ts";
 import { errorMessage } from "../log.ts";
 import type { AnswerStream, WorkingSign } from "../platforms/adapter.ts";
 import type { JobStreaming, Replier } from "../pipeline.ts";
-import type { Job } from "../queue/job.ts";
+import type { Job, JobKind } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
 
-/** The answer's final text, or null when the model stayed quiet. */
-export async function writeAnswer(rt: Runtime, job: Job, replier: Replier, attempt: Attempt, prompt: Prompt): Promise<string | null> {
-  // The sign goes up while the model is asked, not before: neither waits for the other.
-  const sign = later(workingSign(rt, job, replier));
+/**
+ * Runs `work` (the answer to a reply job) with the working sign up from its start: the sign goes up beside the
+ * prompt's building and the model call, neither waiting for the other, and comes down when the answer starts to
+ * show or the work ends, whatever its end. A judged job shows none: the judge may say no.
+ */
+export async function whileWorking<T>(rt: Runtime, kind: JobKind, job: Job, replier: Replier, work: (sign: WorkingSign) => Promise<T>): Promise<T> {
+  const sign = kind === "reply" ? later(workingSign(rt, job, replier)) : NO_SIGN;
   try {
-    // An earlier attempt's stream is finished with a whole new answer, which that message now owes the person.
-    if (attempt.draft.stream) return await rt.llm.generate(prompt, { required: true });
-    const streaming = rt.settings.STREAMING ? replier.streaming(job) : null;
-    if (!streaming) return await rt.llm.generate(prompt, { required: job.required });
-    const texts = await rt.llm.streamReply(prompt, { required: job.required });
-    return texts && (await streamInto(rt, job, streaming, attempt, texts, sign));
+    return await work(sign);
   } finally {
     await sign.stop();
   }
+}
+
+/** The answer's final text, or null when the model stayed quiet; `sign` comes down once the answer shows. */
+export async function writeAnswer(rt: Runtime, job: Job, replier: Replier, attempt: Attempt, prompt: Prompt, sign: WorkingSign): Promise<string | null> {
+  // An earlier attempt's stream is finished with a whole new answer, which that message now owes the person.
+  if (attempt.draft.stream) return await rt.llm.generate(prompt, { required: true });
+  const streaming = rt.settings.STREAMING ? replier.streaming(job) : null;
+  if (!streaming) return await rt.llm.generate(prompt, { required: job.required });
+  const texts = await rt.llm.streamReply(prompt, { required: job.required });
+  return texts && (await streamInto(rt, job, streaming, attempt, texts, sign));
 }
 
 async function streamInto(
