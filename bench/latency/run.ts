@@ -5,7 +5,7 @@
  * streams; channel: a message edited as it grows) and Discord (/ask), `--answers` answers each with STREAMING on
  * and as many with it off, sent interleaved to two Workers in waves of `--concurrency` conversations per mode on
  * one workspace, the local model at the pace given. Prints a table per kind, the complete-time ratio on/off, and
- * with --json as its last line `{"streaming": {kind: F}, "streaming_off": {kind: F}}`, F = {answers,
+ * with --json as its last line `{"streaming": {kind: F}, "streaming_off": {kind: F}}`, F = {answers, streamed,
  * first_sign_p95_ms, first_text_p95_ms, complete_p95_ms, model_first_token_ms, first_text_after_token_p95_ms,
  * api_calls_per_answer, rate_limited}. Times run from the webhook's acceptance; the model's first token is its
  * request's arrival plus the first-token delay.
@@ -109,6 +109,8 @@ function figures(measured: Measured[], discordRefused: number) {
   const p95 = (f: (m: Measured) => number) => Math.round(percentile(measured.map(f), 95));
   return {
     answers: measured.length,
+    // Answers whose text showed before it was complete: within Slack's tiers, not every answer can stream.
+    streamed: measured.filter((m) => m.firstTextAt < m.completeAt).length,
     first_sign_p95_ms: p95((m) => m.signAt - m.acceptedAt),
     first_text_p95_ms: p95((m) => m.firstTextAt - m.acceptedAt),
     complete_p95_ms: p95((m) => m.completeAt - m.acceptedAt),
@@ -122,7 +124,7 @@ function figures(measured: Measured[], discordRefused: number) {
 
 function report(): void {
   print(`bench:latency: ${args.answers} answers per kind and mode, ${args.concurrency} conversations at once per mode, model ${pace.tokens} tokens at ${pace.tps}/s after ${pace.firstMs} ms`);
-  const columns = ["answers", "first_sign_p95_ms", "first_text_p95_ms", "complete_p95_ms", "model_first_token_ms", "first_text_after_token_p95_ms", "api_calls_per_answer", "rate_limited"] as const;
+  const columns = ["answers", "streamed", "first_sign_p95_ms", "first_text_p95_ms", "complete_p95_ms", "model_first_token_ms", "first_text_after_token_p95_ms", "api_calls_per_answer", "rate_limited"] as const;
   for (const kind of KINDS) {
     print(`\n${kind}`);
     print(["mode".padEnd(14), ...columns.map((c) => c.padStart(c.length))].join(" "));
