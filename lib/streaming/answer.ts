@@ -13,6 +13,7 @@ import { errorMessage } from "../log.ts";
 import type { AnswerStream, WorkingSign } from "../platforms/adapter.ts";
 import type { JobStreaming, Replier } from "../pipeline.ts";
 import type { Job, JobKind } from "../queue/job.ts";
+import { endEarlierStream } from "./finish.ts";
 import type { Runtime } from "../runtime.ts";
 
 /**
@@ -32,7 +33,10 @@ export async function whileWorking<T>(rt: Runtime, kind: JobKind, job: Job, repl
 /** The answer's final text, or null when the model stayed quiet; `sign` comes down once the answer shows. */
 export async function writeAnswer(rt: Runtime, job: Job, replier: Replier, attempt: Attempt, prompt: Prompt, sign: WorkingSign): Promise<string | null> {
   // An earlier attempt's stream is finished with a whole new answer, which that message now owes the person.
-  if (attempt.draft.stream) return await rt.llm.generate(prompt, { required: true });
+  if (attempt.draft.stream) {
+    await endEarlierStream(job, replier, attempt);
+    return await rt.llm.generate(prompt, { required: true });
+  }
   const streaming = rt.settings.STREAMING ? replier.streaming(job) : null;
   if (!streaming) return await rt.llm.generate(prompt, { required: job.required });
   const texts = await rt.llm.streamReply(prompt, { required: job.required });

@@ -20,3 +20,20 @@ export async function finishStream(rt: Runtime, job: Job, replier: Replier, atte
   await handle.finish(splitText(text, streaming.maxChars)[0] ?? text);
   attempt.draft = { ...attempt.draft, stream: { ...handle.state }, posted: [handle.state.id] };
 }
+
+/**
+ * Ends, as it stands, the stream an earlier attempt opened and left without its answer. What that stream shows
+ * is known only as far as its draft was last saved (a job killed outright saves nothing more), so the new answer
+ * must replace its text with one edit, never be appended to it: a stream that cannot be stopped yet fails the
+ * attempt, for a later one to try.
+ */
+export async function endEarlierStream(job: Job, replier: Replier, attempt: Attempt): Promise<void> {
+  const { stream } = attempt.draft;
+  if (!stream?.open) return;
+  const streaming = replier.streaming(job);
+  if (!streaming) throw new Error(`a ${job.key.platform} draft names a stream, but the platform has none`);
+  const handle = streaming.resume(stream);
+  await handle.close();
+  if (handle.state.open) throw new Error("the earlier attempt's stream could not be stopped yet");
+  attempt.draft = { ...attempt.draft, stream: { ...handle.state } };
+}
