@@ -61,6 +61,10 @@ export default defineConfig({
                 // The memory job adds model calls that quote the exchange (and so match other suites' markers):
                 // off here, switched on by the memory suites.
                 MEMORY_ENABLED: "false",
+                // Answers are posted whole and without working signs, as the suites before streaming expect;
+                // the streaming suites switch both on.
+                STREAMING: "false",
+                SHOW_WORKING: "false",
                 SUMMARY_ENABLED: "false",
               },
             },

@@ -27,8 +27,10 @@ export async function notifyFailure(rt: Runtime, job: Job, replier: Replier): Pr
     // An answer some part of which reached the person is finished; one that never went out is not tried again.
     let outcome: PostedOutcome | undefined;
     if (attempt.draft.text !== undefined) outcome = await finishDraft(rt, job, replier, attempt, { onlyIfStarted: true }).catch(nothingPosted);
-    if (!outcome && job.required && (await replier.canReach(job))) {
-      attempt.draft = { posted: [], text: APOLOGY, outcome: "apologised" };
+    // A stream left showing part of an answer ends with the apology in that same message.
+    const { stream } = attempt.draft;
+    if (!outcome && (job.required || stream) && (await replier.canReach(job))) {
+      attempt.draft = { ...(stream ? { stream } : {}), posted: [], text: APOLOGY, outcome: "apologised" };
       outcome = await finishDraft(rt, job, replier, attempt);
     }
     if (outcome !== "answered") await rt.store.replies.markHandled(job.key, job.trigger.id);

@@ -116,6 +116,15 @@ export const settingsSchema = z.object({
   MAX_STORED_MESSAGES: z.coerce.number().int().min(10).default(200),
   USE_LLM_JUDGE: flag(false),
 
+  /** Answers appear as they are written where the platform can show that (Slack streams, Discord edits). */
+  STREAMING: flag(true),
+  /** A sign that the bot is working as soon as its job starts: Slack status or reaction, Discord typing. */
+  SHOW_WORKING: flag(true),
+  /** Slack's assistant status beside the bot's name while it works ("Parley is thinking…"). */
+  STATUS_TEXT: text.default("is thinking…"),
+  /** The reaction put on a Slack channel message while the bot works on it (emoji name); empty for none. */
+  STATUS_REACTION: z.string().trim().default("eyes"),
+
   /** Durable facts about people, extracted after each answer and kept per tenant and person. */
   MEMORY_ENABLED: flag(true),
   /** Folding the oldest messages of a long conversation into its running summary. */

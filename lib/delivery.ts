@@ -12,6 +12,7 @@ import { CLAIM_TTL_SECONDS } from "./conversation/reply-store.ts";
 import { RetryLater } from "./errors.ts";
 import { forgetTheRequest } from "./memory/forget.ts";
 import { publishMemoryJob } from "./memory/hooks.ts";
+import { finishStream } from "./streaming/finish.ts";
 import type { PartProgress } from "./message.ts";
 import type { Replier } from "./pipeline.ts";
 import type { Job } from "./queue/job.ts";
@@ -88,6 +89,7 @@ export async function finishDraft(rt: Runtime, job: Job, replier: Replier, attem
 }
 
 async function postDraft(rt: Runtime, job: Job, replier: Replier, attempt: Attempt, onlyIfStarted: boolean): Promise<void> {
+  await finishStream(rt, job, replier, attempt);
   const { text, posted, postingSince } = attempt.draft;
   if (text === undefined) throw new Error("a draft without text cannot be posted");
   const progress: PartProgress = {

@@ -20,6 +20,7 @@
  * | `limit:reply:<person>:…` | @upstash/ratelimit | answers per person per window | the window |
  * | `limit:judge:<place>:…` | @upstash/ratelimit | judge calls per conversation per minute | the window |
  * | `limit:admin:<client IP>:…` | @upstash/ratelimit | failed admin-view attempts per address | the window |
+ * | `limit:api:<platform>|<tenant>|<method>:…` | @upstash/ratelimit | a tenant's calls of a rate-tiered platform method (lib/limits/api-budget.ts) | the window |
  * | `limit:told:<person>` | string | the person was told they hit the rate limit | the rest of the window |
  * | `recall:sweep` | string | where the cron's retention sweep of recall passages goes on, or that a pass is done | 1 hour |
  * | `install:<platform>|<tenant>` | string (sealed JSON) | an OAuth installation: its tokens, encrypted (lib/tenants/) | until uninstalled |
@@ -43,7 +44,7 @@ export interface ConversationKeys {
 }
 
 /** The limits Parley counts: answers per person, judge calls per conversation, failed admin logins per address. */
-export type LimitName = "reply" | "judge" | "admin";
+export type LimitName = "reply" | "judge" | "admin" | "api";
 
 const SEP = "|";
 

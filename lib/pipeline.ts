@@ -24,7 +24,8 @@ import { asksToBeForgotten, FORGET_CONFIRMATION, forgetPerson } from "./memory/f
 import { rememberedPeople } from "./memory/hooks.ts";
 import { recalledForAnswer } from "./memory/recall/answer-recall.ts";
 import { optOutsFor } from "./opt-outs.ts";
-import type { IngestOptions } from "./platforms/adapter.ts";
+import type { AnswerStream, IngestOptions, StreamState, WorkingSign } from "./platforms/adapter.ts";
+import { whileWorking, writeAnswer } from "./streaming/answer.ts";
 import type { Job, JobKind } from "./queue/job.ts";
 import type { Runtime } from "./runtime.ts";
 
@@ -125,6 +126,19 @@ export interface Replier {
    * undefined when the platform has nothing to look up for it (no reply, and a place that cannot be about a message).
    */
   fetchParent(job: Job, replyToId: string | undefined): Promise<ParentMessage | null | undefined>;
+  /** How the job's platform shows an answer as it is written; null when it cannot (lib/streaming/answer.ts). */
+  streaming(job: Job): JobStreaming | null;
+  /** Shows that the bot is working on the job's answer (a no-op where the platform has no sign). */
+  working(job: Job): Promise<WorkingSign>;
+}
+
+/** A platform's StreamingCapability for one job's place. */
+export interface JobStreaming {
+  readonly maxChars: number;
+  readonly intervalMs: number;
+  /** `unsureSince`: an earlier attempt began to open it then (ms) and never heard back. */
+  open(text: string, unsureSince?: number): Promise<AnswerStream | null>;
+  resume(state: StreamState): AnswerStream;
 }
 
 export type JobOutcome =
@@ -165,7 +179,10 @@ export async function runJob(rt: Runtime, kind: JobKind, job: Job, replier: Repl
   const attempt: Attempt = { token, draft: claim.draft, renewedAt: rt.now() };
   try {
     // An answer an earlier attempt began to post is finished as it is: never judged, generated or posted anew.
-    const work = attempt.draft.text !== undefined ? finishDraft(rt, job, replier, attempt) : answer(rt, kind, job, claim, replier, attempt);
+    const work =
+      attempt.draft.text !== undefined
+        ? finishDraft(rt, job, replier, attempt)
+        : whileWorking(rt, kind, job, replier, (sign) => answer(rt, kind, job, claim, replier, attempt, sign));
     const outcome = await work.catch((err: unknown) => {
       // Retrying cannot help (opted-out number, unknown channel, no token): end the job for good.
       if (!(err instanceof GiveUp)) throw err;
@@ -191,6 +208,7 @@ async function answer(
   claim: Extract<ClaimResult, { status: "claimed" }>,
   replier: Replier,
   attempt: Attempt,
+  sign: WorkingSign,
 ): Promise<JobOutcome> {
   const s = rt.settings;
   const notice = (text: string, outcome: PostedOutcome) => {
@@ -238,7 +256,7 @@ async function answer(
   if (allowance === "notify") return notice(RATE_LIMIT_NOTICE, "rate_limited");
   if (allowance === "quiet") return "rate_limited";
   let used = 0;
-  const text = await rt.llm.generate(prompt, { required: job.required, onUsage: (tokens) => (used += tokens) });
+  const text = await writeAnswer(rt, job, replier, attempt, prompt, sign, (tokens) => (used += tokens));
   await spendTenantBudget(rt, job, used);
   if (text === null) return "skipped";
   const saw = { id: turn.current.id, ts: turn.current.ts, answered: turn.answered, arrivals: claim.arrivals };

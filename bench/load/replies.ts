@@ -26,7 +26,13 @@ async function countAll(fakes: Fakes): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   const add = (place: unknown) => typeof place === "string" && counts.set(place, (counts.get(place) ?? 0) + 1);
   for (const c of await calls(fakes.slack)) add((c.body as Record<string, unknown> | undefined)?.channel ?? c.channel);
-  for (const c of await calls(fakes.discord)) if (c.token) add(c.token);
+  // An interaction's answer edits its deferred message, once or (streaming) several times: one reply, however often.
+  const edited = new Set<unknown>();
+  for (const c of await calls(fakes.discord)) {
+    if (!c.token || (c.route === "edit_original" && edited.has(c.token))) continue;
+    if (c.route === "edit_original") edited.add(c.token);
+    add(c.token);
+  }
   for (const c of await calls(fakes.twilio)) add(c.to);
   return counts;
 }

@@ -44,7 +44,7 @@ export function discordSigner(): DiscordSigner {
 
 const nowSeconds = () => String(Math.floor(Date.now() / 1000));
 
-function slackRequest(baseUrl: string, body: string): Request {
+export function slackRequest(baseUrl: string, body: string): Request {
   const ts = nowSeconds();
   const signature = `v0=${createHmac("sha256", SLACK_SIGNING_SECRET).update(`v0:${ts}:${body}`).digest("hex")}`;
   return new Request(`${baseUrl}/slack/events`, {
@@ -54,7 +54,8 @@ function slackRequest(baseUrl: string, body: string): Request {
   });
 }
 
-function slackEvent(team: string, channel: string, user: string, text: string, ts: string): string {
+/** A channel message as Slack delivers it; with `threadTs`, a reply in that thread. */
+export function slackEvent(team: string, channel: string, user: string, text: string, ts: string, threadTs?: string): string {
   return JSON.stringify({
     token: "legacy",
     team_id: team,
@@ -62,12 +63,12 @@ function slackEvent(team: string, channel: string, user: string, text: string, t
     type: "event_callback",
     event_id: `Ev${ts.replace(".", "")}`,
     event_time: Math.floor(Number(ts)),
-    event: { type: "message", user, text, ts, channel, event_ts: ts, channel_type: "channel" },
+    event: { type: "message", user, text, ts, channel, event_ts: ts, channel_type: "channel", ...(threadTs ? { thread_ts: threadTs } : {}) },
     authorizations: [{ enterprise_id: null, team_id: team, user_id: SLACK_BOT_USER_ID, is_bot: true, is_enterprise_install: false }],
   });
 }
 
-function discordRequest(baseUrl: string, signer: DiscordSigner, body: string): Request {
+export function discordRequest(baseUrl: string, signer: DiscordSigner, body: string): Request {
   const ts = nowSeconds();
   const signature = sign(null, Buffer.from(ts + body), signer.privateKey).toString("hex");
   return new Request(`${baseUrl}/discord/interactions`, {

@@ -37,12 +37,20 @@ const QSTASH_DEV = {
 
 /** Parley on the bench's stack, every platform on, with the default settings otherwise (memory and summary on). */
 export function startParley(stack: Stack, discord: traffic.DiscordSigner, keyPrefix: string): Promise<RunningWorker> {
+  return startParleyOn({ ...stack, publicBaseUrl: stack.gate.url, port: stack.workerPort }, discord, keyPrefix);
+}
+
+/** Where a Parley Worker runs and what it talks to. */
+export type ParleyStack = Pick<Stack, "redisRestUrl" | "qstashUrl" | "modelUrl" | "fakes"> & { publicBaseUrl: string; port: number };
+
+/** Parley on `stack`, with `overrides` over its settings (bench/latency: STREAMING on and off). */
+export function startParleyOn(stack: ParleyStack, discord: traffic.DiscordSigner, keyPrefix: string, overrides: Record<string, string> = {}): Promise<RunningWorker> {
   const vars: Record<string, string> = {
     ...QSTASH_DEV,
     UPSTASH_REDIS_REST_URL: stack.redisRestUrl,
     UPSTASH_REDIS_REST_TOKEN: REDIS_REST_TOKEN,
     QSTASH_URL: stack.qstashUrl,
-    PUBLIC_BASE_URL: stack.gate.url,
+    PUBLIC_BASE_URL: stack.publicBaseUrl,
     OPENAI_API_KEY: "bench-key",
     OPENAI_BASE_URL: stack.modelUrl,
     TOKEN_ENCRYPTION_KEY,
@@ -58,9 +66,10 @@ export function startParley(stack: Stack, discord: traffic.DiscordSigner, keyPre
     TWILIO_PHONE_NUMBER: traffic.TWILIO_NUMBER,
     TWILIO_API_BASE_URL: stack.fakes.twilio,
     REDIS_KEY_PREFIX: keyPrefix,
+    ...overrides,
   };
   const bindings = Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }]));
-  return start({ config: join(REPO_ROOT, "wrangler.toml"), env: "", envFiles: [], bindings }, stack.workerPort);
+  return start({ config: join(REPO_ROOT, "wrangler.toml"), env: "", envFiles: [], bindings }, stack.port);
 }
 
 export function startNoop(port: number): Promise<RunningWorker> {

@@ -28,6 +28,7 @@ export const chatRequestSchema = z.object({
   stream_options: z.object({ include_usage: z.boolean().optional() }).nullish(),
 });
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
+export type RecordedRequest = ChatRequest & { receivedAt: number };
 
 /** The content of the last user message: what rules and request queries match against. */
 export function lastUserMessage(req: ChatRequest): string {
@@ -36,7 +37,7 @@ export function lastUserMessage(req: ChatRequest): string {
 
 export class ModelScript {
   #rules: ScriptRule[] = [];
-  #requests: ChatRequest[] = [];
+  #requests: RecordedRequest[] = [];
 
   add(rules: ScriptRule[]): void {
     this.#rules.push(...rules.map((r) => ({ ...r })));
@@ -47,8 +48,9 @@ export class ModelScript {
     this.#requests = [];
   }
 
+  /** Keeps the request with when it arrived (ms), for benches that time the model's first token. */
   record(req: ChatRequest): void {
-    this.#requests.push(req);
+    this.#requests.push({ ...req, receivedAt: Date.now() });
   }
 
   /** The first rule that matches the request, using up one of its `times`. */
@@ -64,7 +66,7 @@ export class ModelScript {
     return rule;
   }
 
-  requests(match: string): ChatRequest[] {
+  requests(match: string): RecordedRequest[] {
     return this.#requests.filter((r) => lastUserMessage(r).includes(match));
   }
 }

@@ -19,6 +19,13 @@ export const draftSchema = z.object({
   posted: z.array(z.string()).default([]),
   /** When the call that posts the next part began, ms, if its answer never came back: ask the platform first. */
   postingSince: z.number().optional(),
+  /**
+   * The message the answer was streamed into (lib/streaming/answer.ts): a later attempt finishes that message and
+   * closes its stream, never opening another. Once finished, it is the answer's first part.
+   */
+  stream: z
+    .object({ id: z.string(), mode: z.enum(["native", "edit"]), shown: z.string(), open: z.boolean() })
+    .optional(),
   /** What the answer saw, for recording it: the message it was for, whom it answered, the log's arrival count. */
   saw: z
     .object({

@@ -7,6 +7,7 @@ import OpenAI from "openai";
 import type { Prompt } from "../context/prompt.ts";
 import { extractFacts, type ExtractedFact, type FactsRequest } from "./extract-facts.ts";
 import { generateReply } from "./generate.ts";
+import { streamReply } from "./stream-reply.ts";
 import { judgeShouldAnswer } from "./judge.ts";
 import { summarizeConversation, type SummaryRequest } from "./summarize.ts";
 
@@ -19,10 +20,18 @@ export interface LlmSettings {
   maxReplyTokens: number;
 }
 
+export interface ReplyOptions {
+  required: boolean;
+  /** Hears the tokens each model call used (per-tenant budgets). */
+  onUsage?: (tokens: number) => void;
+}
+
 export interface Llm {
   /** null when the model chose to stay quiet ([SKIP] or empty) and the reply was not required. When required, a
    *  [SKIP]/empty answer is retried once with a nudge, then a short fallback text is returned. */
-  generate(prompt: Prompt, opts: { required: boolean; onUsage?: (tokens: number) => void }): Promise<string | null>;
+  generate(prompt: Prompt, opts: ReplyOptions): Promise<string | null>;
+  /** The reply as it is written (lib/llm/stream-reply.ts): values are the whole answer so far; null as `generate`. */
+  streamReply(prompt: Prompt, opts: ReplyOptions): Promise<AsyncIterable<string> | null>;
   /** YES/NO; anything else counts as NO. */
   judge(prompt: Prompt): Promise<boolean>;
   /** The running summary with `lines` folded in, within `maxTokens`; null when the model gave nothing. */
@@ -35,7 +44,8 @@ export function createLlm(s: LlmSettings): Llm {
   const client = new OpenAI({ apiKey: s.apiKey, baseURL: s.baseUrl, timeout: s.timeoutMs, maxRetries: 0 });
   return {
     generate: (prompt, opts) =>
-      generateReply(client, prompt, { model: s.model, maxReplyTokens: s.maxReplyTokens, required: opts.required, onUsage: opts.onUsage }),
+      generateReply(client, prompt, { model: s.model, maxReplyTokens: s.maxReplyTokens, ...opts }),
+    streamReply: (prompt, opts) => streamReply(client, prompt, { model: s.model, maxReplyTokens: s.maxReplyTokens, ...opts }),
     judge: (prompt) => judgeShouldAnswer(client, prompt, s.judgeModel),
     summarize: (req) => summarizeConversation(client, s.model, req),
     extractFacts: (req) => extractFacts(client, s.model, req),

@@ -48,7 +48,7 @@ export async function complete(client: OpenAI, req: CompletionRequest): Promise<
   return parsed.data.choices[0]!.message.content ?? "";
 }
 
-function retryAfterSeconds(headers: Headers | undefined): number {
+export function retryAfterSeconds(headers: Headers | undefined): number {
   const value = headers?.get("retry-after");
   if (!value) return DEFAULT_RETRY_AFTER_SECONDS;
   const seconds = Number(value);

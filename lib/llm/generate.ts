@@ -18,10 +18,20 @@ export interface GenerateOptions {
 }
 
 export async function generateReply(client: OpenAI, prompt: Prompt, opts: GenerateOptions): Promise<string | null> {
-  const messages = opts.required ? prompt.messages : withSystemLine(prompt.messages, SKIP_INSTRUCTION);
+  const messages = answerMessages(prompt, opts.required);
   const first = cleanAnswer(await complete(client, { model: opts.model, messages, maxTokens: opts.maxReplyTokens, onUsage: opts.onUsage }), prompt.botName);
   if (first !== null) return first;
   if (!opts.required) return null;
+  return nudgedAnswer(client, messages, prompt, opts);
+}
+
+/** The prompt's messages, with leave to stay quiet unless the answer is required. */
+export function answerMessages(prompt: Prompt, required: boolean): ChatMessage[] {
+  return required ? prompt.messages : withSystemLine(prompt.messages, SKIP_INSTRUCTION);
+}
+
+/** A required answer the model left quiet: asked once more with a nudge, then the fallback text. */
+export async function nudgedAnswer(client: OpenAI, messages: ChatMessage[], prompt: Prompt, opts: GenerateOptions): Promise<string> {
   const nudged: ChatMessage[] = [...messages, { role: "system", content: REQUIRED_NUDGE }];
   const second = cleanAnswer(await complete(client, { model: opts.model, messages: nudged, maxTokens: opts.maxReplyTokens, onUsage: opts.onUsage }), prompt.botName);
   if (second !== null) return second;
@@ -29,12 +39,12 @@ export async function generateReply(client: OpenAI, prompt: Prompt, opts: Genera
   return FALLBACK_ANSWER;
 }
 
-/** The answer without an echoed "BotName:" prefix; null when it is empty or [SKIP]. */
+/** The answer without an echoed "BotName:" prefix; null when it is empty or starts with [SKIP] (as streaming decides). */
 export function cleanAnswer(text: string, botName: string): string | null {
   let answer = text.trim();
   const echoedName = `${botName}:`;
   if (answer.toLowerCase().startsWith(echoedName.toLowerCase())) answer = answer.slice(echoedName.length).trim();
-  if (answer === "" || answer.toUpperCase() === SKIP_ANSWER) return null;
+  if (answer === "" || answer.toUpperCase().startsWith(SKIP_ANSWER)) return null;
   return answer;
 }
 

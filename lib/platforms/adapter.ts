@@ -8,8 +8,9 @@
  * Every call takes a context object first. What a platform needs next is a new field of a context, never a new
  * argument: per-tenant credentials come through `ReplyContext.token()` (today the settings' token; with OAuth
  * installs, the token of the workspace). Whether an earlier attempt's post landed is the platform's to answer
- * inside `send`, from what the core's PartProgress tells it (lib/platforms/parts.ts runs that loop). Streaming
- * answers will be an optional `stream` method beside `send`.
+ * inside `send`, from what the core's PartProgress tells it (lib/platforms/parts.ts runs that loop). A platform
+ * that can show an answer as it is written adds `streaming` (lib/streaming/answer.ts drives it), and one that can
+ * show that the bot is working adds `working`.
  */
 import type * as z from "zod";
 import type { Settings } from "../config.ts";
@@ -91,6 +92,59 @@ export interface ReplyContext extends AdapterContext {
   token(): Promise<string>;
   /** People who asked not to be messaged; an adapter marks one when the platform refuses a send for that reason. */
   optOuts: OptOuts;
+  /**
+   * Takes one call of `method` from the tenant's budget of `perMinute`, shared by every job (a platform's rate
+   * tiers count per workspace); false when it is spent, and the call is better left out or done otherwise.
+   */
+  callBudget(method: string, perMinute: number): Promise<boolean>;
+}
+
+/** What a stream left in its answer's draft: enough for a later attempt to finish the same message. */
+export interface StreamState {
+  /** The message the stream writes (Slack ts, Discord message id). */
+  id: string;
+  /** `native`: the platform's own stream (appends); `edit`: a posted message edited as the answer grows. */
+  mode: "native" | "edit";
+  /** The answer text the message shows so far (raw: before Markdown closing and escaping). */
+  shown: string;
+  /** Still open on the platform: a later attempt must close it. */
+  open: boolean;
+}
+
+/** One answer being shown as it is written. Its `state` changes with each call. */
+export interface AnswerStream {
+  readonly state: StreamState;
+  /** Shows `text`, the whole answer so far. */
+  show(text: string): Promise<void>;
+  /** Leaves the message holding exactly `text` (the answer's first part), the stream ended. */
+  finish(text: string): Promise<void>;
+  /** Ends the stream as it stands (an attempt failed); never throws. */
+  close(): Promise<void>;
+}
+
+/** Who asked: the trigger message and its author, for signs on the message and streams addressed to the person. */
+export interface AnswerFor {
+  triggerId: string;
+  authorId: string;
+  /** An earlier attempt began to open this answer's stream then (ms) and never heard back: look before opening. */
+  unsureSince?: number;
+}
+
+/** An answer shown as it is written (lib/streaming/answer.ts). */
+export interface StreamingCapability<Target> {
+  /** The most characters one message shows; the same as `send` puts in one part, so the first parts agree. */
+  readonly maxChars: number;
+  /** The least time between two visible updates of one message, ms. */
+  readonly intervalMs: number;
+  /** Opens a stream showing `text`; null when the place cannot stream now (the answer is then posted whole). */
+  open(ctx: ReplyContext, target: Target, text: string, answer: AnswerFor): Promise<AnswerStream | null>;
+  /** The stream an earlier attempt opened, to finish or close. */
+  resume(ctx: ReplyContext, target: Target, state: StreamState): AnswerStream;
+}
+
+/** A sign that the bot is working on an answer (Slack status or reaction, Discord typing); `stop` never throws. */
+export interface WorkingSign {
+  stop(): Promise<void>;
 }
 
 /** A platform installable per tenant through OAuth: each tenant's token comes from its stored installation. */
@@ -149,4 +203,8 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
    * message its messages do not name): `fetchParent` is asked for the place's own parent, once per conversation.
    */
   readonly placeParents?: boolean;
+  /** Shows the answer as it is written, where the platform can. */
+  readonly streaming?: StreamingCapability<Target>;
+  /** Shows at once that the bot is working; resolves once the sign is visible. */
+  working?(ctx: ReplyContext, target: Target, answer: AnswerFor): Promise<WorkingSign>;
 }

@@ -4,6 +4,7 @@
  * the platform is installable (lib/tenants/token.ts, refreshed before expiry), else the settings' token.
  */
 import { GiveUp } from "../errors.ts";
+import { callBudgetFor } from "../limits/api-budget.ts";
 import { optOutsFor } from "../opt-outs.ts";
 import type { Runtime } from "../runtime.ts";
 import { installedToken } from "../tenants/token.ts";
@@ -28,5 +29,6 @@ export function replyContext(rt: Runtime, adapter: Pick<PlatformAdapter, "platfo
       return token;
     },
     optOuts: optOutsFor(rt),
+    callBudget: callBudgetFor(rt, `${adapter.platform}|${tenant}`),
   };
 }

@@ -10,6 +10,8 @@ import type { Runtime } from "../runtime.ts";
 import type { PlatformAdapter } from "./adapter.ts";
 import { replyContext } from "./context.ts";
 
+const answerFor = (job: Job) => ({ triggerId: job.trigger.id, authorId: job.trigger.authorId });
+
 export function platformReplier(rt: Runtime, adapters: readonly PlatformAdapter[]): Replier {
   const byPlatform = new Map(adapters.map((adapter) => [adapter.platform, adapter]));
   const open = (job: Job) => {
@@ -34,6 +36,21 @@ export function platformReplier(rt: Runtime, adapters: readonly PlatformAdapter[
       const { adapter, ctx } = open(job);
       if (!adapter.fetchParent || (!replyToId && !adapter.placeParents)) return undefined;
       return adapter.fetchParent(ctx, { place: job.key, bot: job.bot, ...(replyToId ? { replyToId } : {}) });
+    },
+    streaming(job) {
+      const { adapter, ctx, target } = open(job);
+      const streaming = adapter.streaming;
+      if (!streaming) return null;
+      return {
+        maxChars: streaming.maxChars,
+        intervalMs: streaming.intervalMs,
+        open: (text, unsureSince) => streaming.open(ctx, target, text, { ...answerFor(job), ...(unsureSince !== undefined ? { unsureSince } : {}) }),
+        resume: (state) => streaming.resume(ctx, target, state),
+      };
+    },
+    async working(job) {
+      const { adapter, ctx, target } = open(job);
+      return adapter.working ? adapter.working(ctx, target, answerFor(job)) : { stop: async () => undefined };
     },
   };
 }

@@ -10,6 +10,9 @@ export interface ModelRule {
   status?: number;
   delayMs?: number;
   times?: number;
+  /** The pace of this answer (dev/local-model/pace.ts). */
+  firstTokenMs?: number;
+  tokensPerSecond?: number;
 }
 
 export async function scriptModel(...rules: ModelRule[]): Promise<void> {

@@ -40,6 +40,33 @@ function promptFor(text: string, history: StoredMessage[] = []): Prompt {
   });
 }
 
+async function written(texts: AsyncIterable<string> | null): Promise<string[] | null> {
+  if (!texts) return null;
+  const snapshots: string[] = [];
+  for await (const text of texts) snapshots.push(text);
+  return snapshots;
+}
+
+describe("streamReply", () => {
+  it("yields the answer growing as the model writes it, without an echoed name", async () => {
+    await script({ match: "mk-grow", reply: "Parley: Sure, here is a longer answer in several pieces." });
+    const snapshots = (await written(await llm.streamReply(promptFor("mk-grow go"), { required: false })))!;
+    expect(snapshots.length).toBeGreaterThan(1);
+    expect(snapshots.at(-1)).toBe("Sure, here is a longer answer in several pieces.");
+    for (const [i, text] of snapshots.entries()) if (i > 0) expect(text.startsWith(snapshots[i - 1]!)).toBe(true);
+  });
+
+  it("is null, having shown nothing, when the answer starts with [SKIP] and none is required", async () => {
+    await script({ match: "mk-hush", reply: "[SKIP] this is not for me at all" });
+    expect(await llm.streamReply(promptFor("mk-hush chatter"), { required: false })).toBeNull();
+  });
+
+  it("gives a required answer that the model left quiet in one piece, nudged", async () => {
+    await script({ match: "mk-owed", reply: "[SKIP]", times: 1 }, { match: "mk-owed", reply: "Here you go." });
+    expect(await written(await llm.streamReply(promptFor("mk-owed @Parley hi"), { required: true }))).toEqual(["Here you go."]);
+  });
+});
+
 describe("generate", () => {
   it("answers with the model's text and lets it skip when the answer is optional", async () => {
     await script({ match: "marker-plain", reply: "Sure, here it is." });

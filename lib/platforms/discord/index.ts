@@ -10,9 +10,11 @@ import { fetchDiscordParent } from "./parent.ts";
 import { parseDiscordInteraction } from "./parse.ts";
 import { PONG } from "./responses.ts";
 import { sendDiscordReply } from "./send.ts";
+import { discordStreaming } from "./stream.ts";
 import { discordTargetSchema, type DiscordTarget } from "./target.ts";
 import { DISCORD_SIGNATURE_HEADER, DISCORD_TIMESTAMP_HEADER, verifyDiscordRequest } from "./verify.ts";
 import { discordPlaceVisibility } from "./visibility.ts";
+import { discordWorking } from "./working.ts";
 
 export const discord: PlatformAdapter<DiscordTarget> = {
   platform: "discord",
@@ -60,4 +62,6 @@ export const discord: PlatformAdapter<DiscordTarget> = {
 
   fetchParent: fetchDiscordParent,
   placeParents: true,
+  streaming: discordStreaming,
+  working: discordWorking,
 };

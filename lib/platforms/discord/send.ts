@@ -17,7 +17,7 @@ import type { ChannelTarget, DiscordTarget, InteractionTarget } from "./target.t
 
 export const DISCORD_MAX_MESSAGE_CHARS = 2_000;
 /** The model's text may contain `@everyone` or `<@id>`: nothing it writes may ping anyone. */
-const NO_MENTIONS = { parse: [] as string[] };
+export const NO_MENTIONS = { parse: [] as string[] };
 /** Discord's `nonce` is at most 25 characters; with `enforce_nonce` a repeated post returns the first message. */
 const NONCE_LENGTH = 25;
 /** Discord answers these when an interaction token is no longer valid. */
@@ -36,7 +36,7 @@ export interface DiscordSendConfig {
   fetch?: typeof fetch;
 }
 
-const messageIdSchema = z.looseObject({ id: z.string() });
+export const messageIdSchema = z.looseObject({ id: z.string() });
 
 /** Posts `text` in order; returns the ids of the messages posted. */
 export function sendDiscordReply(cfg: DiscordSendConfig, target: DiscordTarget, text: string, progress: PartProgress): Promise<string[]> {

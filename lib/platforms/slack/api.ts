@@ -67,7 +67,8 @@ export async function callSlack(args: SlackCallArgs | SlackClientCallArgs, metho
     await response.body?.cancel();
     throw new RetryLater(`Slack ${method} rate limited`, retryAfterSeconds(response.headers));
   }
-  if (!response.ok) {
+  // Slack answers an unknown method (streaming on an older workspace) with 404 and an `ok:false` body.
+  if (!response.ok && response.status !== 404) {
     await response.body?.cancel();
     throw new Error(`Slack ${method} answered HTTP ${response.status}`);
   }
@@ -79,6 +80,11 @@ export async function callSlack(args: SlackCallArgs | SlackClientCallArgs, metho
     throw PERMANENT_ERRORS.has(code) ? new GiveUp(message, code) : new SlackError(message, code);
   }
   return parsed.data;
+}
+
+/** Slack's error code of a failed call, if it gave one. */
+export function slackErrorCode(err: unknown): string | undefined {
+  return err instanceof SlackError || err instanceof GiveUp ? err.code : undefined;
 }
 
 function retryAfterSeconds(headers: Headers): number {

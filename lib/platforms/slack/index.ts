@@ -11,6 +11,8 @@ import { jsonBody } from "../json-body.ts";
 import { fetchSlackParent } from "./parent.ts";
 import { parseSlackEvent } from "./parse.ts";
 import { postSlackMessage } from "./send.ts";
+import { slackStreaming } from "./stream.ts";
+import { slackWorking } from "./working.ts";
 import { slackTargetSchema, type SlackTarget } from "./target.ts";
 import { SLACK_SIGNATURE_HEADER, SLACK_TIMESTAMP_HEADER, verifySlackRequest } from "./verify.ts";
 import { slackVisibility } from "./visibility.ts";
@@ -91,4 +93,6 @@ export const slack: PlatformAdapter<SlackTarget, SlackExtra> = {
   async fetchParent(ctx, about) {
     return fetchSlackParent({ apiBaseUrl: ctx.settings.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch }, about);
   },
+  streaming: slackStreaming,
+  working: slackWorking,
 };

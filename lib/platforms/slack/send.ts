@@ -9,7 +9,7 @@ import type { PartProgress } from "../../message.ts";
 import { splitText } from "../../text/split.ts";
 import { postParts } from "../parts.ts";
 import { callSlack, type SlackCallArgs } from "./api.ts";
-import { findSlackPart, partMetadata } from "./find-part.ts";
+import { findSlackPart, partMetadata, type SlackPlace } from "./find-part.ts";
 
 /** Slack truncates at 40,000 characters and advises staying under 4,000 per message. */
 export const SLACK_MAX_MESSAGE_CHARS = 4_000;
@@ -30,17 +30,18 @@ export interface PostSlackMessageArgs extends SlackCallArgs {
 export async function postSlackMessage(args: PostSlackMessageArgs): Promise<string[]> {
   const { answerId } = args.progress;
   return postParts(splitText(args.text, SLACK_MAX_MESSAGE_CHARS), args.progress, {
-    post: (chunk, index) => postOne(args, escapeSlackText(chunk), index),
+    post: (chunk, index) => postOne(args, answerId, escapeSlackText(chunk), index),
     find: (_chunk, index, since) => findSlackPart(args, { answerId, index, since }),
   });
 }
 
-async function postOne(args: PostSlackMessageArgs, text: string, index: number): Promise<string> {
+/** Posts one part of the answer to `answerId`, tagged with its metadata; answers its `ts`. */
+export async function postOne(args: SlackPlace, answerId: string, text: string, index: number): Promise<string> {
   const body = {
     channel: args.channel,
     text,
     ...(args.threadTs ? { thread_ts: args.threadTs } : {}),
-    metadata: partMetadata(args.progress.answerId, index),
+    metadata: partMetadata(answerId, index),
   };
   const { ts } = await callSlack(args, POST_MESSAGE_METHOD, JSON.stringify(body), "application/json; charset=utf-8");
   if (typeof ts !== "string" || !ts) throw new Error(`Slack ${POST_MESSAGE_METHOD} answered ok without a ts`);

@@ -1,0 +1,73 @@
+/**
+ * @module
+ * What a person saw of one answer, read from the fakes' own records (times are the fakes' clocks, the same
+ * machine's): the first sign that the bot works (Slack reaction, status or first post; a Discord interaction's
+ * deferred "thinking…" is the webhook's own answer, so it shows at acceptance), the first text, the whole answer,
+ * the model's first token (its request's arrival plus the first-token delay), the API calls and refusals.
+ */
+import { longAnswer } from "../../dev/local-model/long-answer.ts";
+import { splitText } from "../../lib/text/split.ts";
+import type { Question } from "./answers.ts";
+
+const SLACK_SIGNS: ReadonlySet<string> = new Set(["reactions.add", "assistant.threads.setStatus", "chat.startStream", "chat.postMessage"]);
+const DISCORD_MAX_CHARS = 2_000;
+
+export interface Seen {
+  signAt: number;
+  firstTextAt: number;
+  completeAt: number;
+  calls: number;
+  rateLimited: number;
+}
+
+interface SlackCall {
+  at: number;
+  method: string;
+  ok: boolean;
+  status: number | string;
+}
+interface SlackMessage {
+  bot_id?: string;
+  text: string;
+  streaming_state?: string;
+  revisions: { at: number }[];
+}
+interface DiscordCall {
+  at: number;
+  route: string;
+  content?: string;
+}
+
+const getJson = async <T>(url: string): Promise<T> => (await (await fetch(url)).json()) as T;
+const unescapeSlack = (text: string) => text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+
+/** The answer as the person sees it once complete, or null while it is not. */
+export async function seen(q: Question, acceptedAt: number, fakes: { slack: string; discord: string }, tokens: number): Promise<Seen | null> {
+  const expected = longAnswer(tokens);
+  if (q.kind === "discord_interaction") {
+    const calls = (await getJson<DiscordCall[]>(`${fakes.discord}/__calls?token=${encodeURIComponent(q.place)}`)).sort((a, b) => a.at - b.at);
+    const parts = splitText(expected, DISCORD_MAX_CHARS);
+    const originals = calls.filter((c) => c.route === "edit_original");
+    const done = originals[originals.length - 1]?.content === parts[0] && calls.filter((c) => c.route === "followup").length === parts.length - 1;
+    if (!done) return null;
+    return { signAt: acceptedAt, firstTextAt: calls[0]!.at, completeAt: calls[calls.length - 1]!.at, calls: calls.length, rateLimited: 0 };
+  }
+  const messages = (await getJson<SlackMessage[]>(`${fakes.slack}/__messages?channel=${q.place}`)).filter((m) => m.bot_id);
+  const [message] = messages;
+  if (messages.length !== 1 || message!.streaming_state === "streaming" || unescapeSlack(message!.text) !== expected) return null;
+  const calls = await getJson<SlackCall[]>(`${fakes.slack}/__api?channel=${q.place}`);
+  const signs = calls.filter((c) => c.ok && SLACK_SIGNS.has(c.method)).map((c) => c.at);
+  return {
+    signAt: Math.min(...signs),
+    firstTextAt: message!.revisions[0]!.at,
+    completeAt: message!.revisions[message!.revisions.length - 1]!.at,
+    calls: calls.length,
+    rateLimited: calls.filter((c) => c.status === 429).length,
+  };
+}
+
+/** When the model was asked for the answer to `q` (its first request with the marker), ms. */
+export async function modelAskedAt(q: Question, modelControl: string): Promise<number> {
+  const requests = await getJson<{ receivedAt: number }[]>(`${modelControl}/__requests?match=${q.marker}`);
+  return Math.min(...requests.map((r) => r.receivedAt));
+}

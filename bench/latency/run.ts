@@ -1,0 +1,140 @@
+/**
+ * @module
+ * `node bench/latency/run.ts [--json] [--answers N] [--concurrency N] [--tokens N] [--tps N] [--first-ms MS]`:
+ * how soon a person sees that the bot works, and its answer, on the local stack: for Slack (thread: native
+ * streams; channel: a message edited as it grows) and Discord (/ask), `--answers` answers each with STREAMING on
+ * and as many with it off, sent interleaved to two Workers in waves of `--concurrency` conversations per mode on
+ * one workspace, the local model at the pace given. Prints a table per kind, the complete-time ratio on/off, and
+ * with --json as its last line `{"streaming": {kind: F}, "streaming_off": {kind: F}}`, F = {answers, streamed,
+ * first_sign_p95_ms, first_text_p95_ms, complete_p95_ms, model_first_token_ms, first_text_after_token_p95_ms,
+ * api_calls_per_answer, rate_limited}. Times run from the webhook's acceptance; the model's first token is its
+ * request's arrival plus the first-token delay.
+ */
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { discordSigner } from "../load/traffic.ts";
+import { percentile } from "../load/stats.ts";
+import { KINDS, MODES, question, type Kind, type Mode, type Question } from "./answers.ts";
+import { modelAskedAt, seen, type Seen } from "./measure.ts";
+import { startLatencyStack } from "./stack.ts";
+
+/** A wave that is not complete by then is reported as such and the bench stops. */
+const WAVE_DEADLINE_MS = 120_000;
+const POLL_MS = 100;
+/** A webhook answers in milliseconds; one that takes this long is a failure of the stack. */
+const ASK_TIMEOUT_MS = 20_000;
+
+const { values: raw } = parseArgs({
+  options: {
+    json: { type: "boolean", default: false },
+    answers: { type: "string", default: "50" },
+    concurrency: { type: "string", default: "20" },
+    // Short answers by default, so that a run takes about two minutes; the issue's figures use --tokens 400.
+    tokens: { type: "string", default: "120" },
+    tps: { type: "string", default: "40" },
+    "first-ms": { type: "string", default: "800" },
+  },
+});
+/** Bounded, so that a typo cannot turn the bench into a flood. */
+const args = z
+  .object({
+    json: z.boolean(),
+    answers: z.coerce.number().int().min(1).max(500),
+    concurrency: z.coerce.number().int().min(1).max(50),
+    tokens: z.coerce.number().int().min(10).max(2_000),
+    tps: z.coerce.number().min(1).max(1_000),
+    "first-ms": z.coerce.number().int().min(0).max(10_000),
+  })
+  .parse(raw);
+
+// The in-process stand-ins log one JSON line per event; the bench's own lines are what matter.
+const print = console.log.bind(console);
+console.log = (...line: unknown[]) => void (typeof line[0] === "string" && line[0].startsWith('{"event"') ? undefined : print(...line));
+
+interface Measured extends Seen {
+  q: Question;
+  acceptedAt: number;
+  modelFirstTokenAt: number;
+}
+
+const discord = discordSigner();
+const pace = { tokens: args.tokens, tps: args.tps, firstMs: args["first-ms"] };
+const stack = await startLatencyStack(pace, discord);
+const run = Date.now().toString(36).toUpperCase();
+const results: Record<Mode, Partial<Record<Kind, object>>> = { streaming: {}, streaming_off: {} };
+try {
+  const discordRefusals = async () => ((await (await fetch(`${stack.fakes.discord}/__stats`)).json()) as { ratelimited: { total: number } }).ratelimited.total;
+  for (const kind of KINDS) {
+    const measured: Measured[] = [];
+    const refusedBefore = await discordRefusals();
+    for (let sent = 0; sent < args.answers; sent += args.concurrency) {
+      const wave = Math.min(args.concurrency, args.answers - sent);
+      // On and off alternate, so that both see the same machine load at the same time.
+      const questions = Array.from({ length: wave * 2 }, (_, i) => question(kind, MODES[i % 2]!, run, discord));
+      const accepted = await Promise.all(questions.map(ask));
+      measured.push(...(await waitForAnswers(questions, accepted)));
+    }
+    const refused = kind === "discord_interaction" ? (await discordRefusals()) - refusedBefore : 0;
+    for (const mode of MODES) results[mode][kind] = figures(measured.filter((m) => m.q.mode === mode), refused);
+  }
+} finally {
+  await stack.stop();
+}
+report();
+
+async function ask(q: Question): Promise<number> {
+  const url = q.mode === "streaming" ? stack.workers.streaming : stack.workers.streamingOff;
+  const res = await fetch(q.request(url), { signal: AbortSignal.timeout(ASK_TIMEOUT_MS) });
+  await res.body?.cancel();
+  if (res.status !== 200) throw new Error(`the Worker answered ${res.status} to a ${q.kind} question`);
+  return Date.now();
+}
+
+async function waitForAnswers(questions: Question[], accepted: number[]): Promise<Measured[]> {
+  const done = new Map<number, Measured>();
+  const deadline = Date.now() + WAVE_DEADLINE_MS;
+  while (done.size < questions.length) {
+    if (Date.now() > deadline) throw new Error(`${questions.length - done.size} answers of a ${questions[0]!.kind} wave never completed`);
+    await new Promise((r) => setTimeout(r, POLL_MS));
+    for (const [i, q] of questions.entries()) {
+      if (done.has(i)) continue;
+      const s = await seen(q, accepted[i]!, stack.fakes, args.tokens);
+      if (s) done.set(i, { ...s, q, acceptedAt: accepted[i]!, modelFirstTokenAt: (await modelAskedAt(q, stack.modelControl)) + args["first-ms"] });
+    }
+  }
+  return [...done.values()];
+}
+
+function figures(measured: Measured[], discordRefused: number) {
+  const p95 = (f: (m: Measured) => number) => Math.round(percentile(measured.map(f), 95));
+  return {
+    answers: measured.length,
+    // Answers whose text showed before it was complete: within Slack's tiers, not every answer can stream.
+    streamed: measured.filter((m) => m.firstTextAt < m.completeAt).length,
+    first_sign_p95_ms: p95((m) => m.signAt - m.acceptedAt),
+    first_text_p95_ms: p95((m) => m.firstTextAt - m.acceptedAt),
+    complete_p95_ms: p95((m) => m.completeAt - m.acceptedAt),
+    model_first_token_ms: p95((m) => m.modelFirstTokenAt - m.acceptedAt),
+    first_text_after_token_p95_ms: p95((m) => m.firstTextAt - m.modelFirstTokenAt),
+    api_calls_per_answer: Number((measured.reduce((sum, m) => sum + m.calls, 0) / Math.max(1, measured.length)).toFixed(1)),
+    // Slack's refusals are counted per answer's channel; Discord's for the whole phase (both modes).
+    rate_limited: measured.reduce((sum, m) => sum + m.rateLimited, 0) + discordRefused,
+  };
+}
+
+function report(): void {
+  print(`bench:latency: ${args.answers} answers per kind and mode, ${args.concurrency} conversations at once per mode, model ${pace.tokens} tokens at ${pace.tps}/s after ${pace.firstMs} ms`);
+  const columns = ["answers", "streamed", "first_sign_p95_ms", "first_text_p95_ms", "complete_p95_ms", "model_first_token_ms", "first_text_after_token_p95_ms", "api_calls_per_answer", "rate_limited"] as const;
+  for (const kind of KINDS) {
+    print(`\n${kind}`);
+    print(["mode".padEnd(14), ...columns.map((c) => c.padStart(c.length))].join(" "));
+    for (const mode of MODES) {
+      const f = results[mode][kind] as Record<string, number>;
+      print([mode.padEnd(14), ...columns.map((c) => String(f[c]).padStart(c.length))].join(" "));
+    }
+    const on = (results.streaming[kind] as { complete_p95_ms: number }).complete_p95_ms;
+    const off = (results.streaming_off[kind] as { complete_p95_ms: number }).complete_p95_ms;
+    print(`complete p95 streaming on / off: ${(on / off).toFixed(2)}`);
+  }
+  if (args.json) print(JSON.stringify(results));
+}

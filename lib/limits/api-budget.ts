@@ -1,0 +1,37 @@
+/**
+ * @module
+ * Budgets for a platform's rate-tiered methods, shared by every job of a tenant through Redis: Slack counts its
+ * tiers per method per workspace, so twenty answers streaming at once must share one minute's calls. A little
+ * under the platform's figure, since its window and @upstash/ratelimit's sliding one do not line up exactly.
+ */
+import { Ratelimit } from "@upstash/ratelimit";
+import { rateLimitPrefix } from "../keys.ts";
+import type { Runtime } from "../runtime.ts";
+
+/** The share of a platform's per-minute figure that the budget hands out. */
+const HEADROOM = 0.8;
+const WINDOW = "60 s";
+/** Fail closed after this long: an optional call is left out rather than waited for. */
+const BUDGET_TIMEOUT_MS = 1_000;
+
+const cache = new WeakMap<Runtime, Map<number, Ratelimit>>();
+
+export function callBudgetFor(rt: Runtime, where: string): (method: string, perMinute: number) => Promise<boolean> {
+  return async (method, perMinute) => {
+    const limit = Math.max(1, Math.floor(perMinute * HEADROOM));
+    let byLimit = cache.get(rt);
+    if (!byLimit) cache.set(rt, (byLimit = new Map()));
+    let limiter = byLimit.get(limit);
+    if (!limiter) {
+      limiter = new Ratelimit({
+        redis: rt.redis,
+        prefix: rateLimitPrefix(rt.settings.REDIS_KEY_PREFIX, "api"),
+        limiter: Ratelimit.slidingWindow(limit, WINDOW),
+        timeout: BUDGET_TIMEOUT_MS,
+      });
+      byLimit.set(limit, limiter);
+    }
+    const { success, reason } = await limiter.limit(`${where}|${method}`);
+    return success && reason !== "timeout";
+  };
+}

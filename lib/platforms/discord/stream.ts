@@ -1,0 +1,95 @@
+/**
+ * @module
+ * Discord answers shown as they are written: the first part is posted at once (a Gateway answer as a channel
+ * message with the part's nonce, so that an attempt that never heard back gets the same message again; an
+ * interaction's deferred "thinking…" message edited) and then edited at most once a second as it grows, its
+ * Markdown closed in each snapshot. Past 2,000 characters the message stops growing and the rest follows as
+ * further messages once the answer is complete (cut where ../../text/split.ts cuts, never inside a word).
+ */
+import { RetryLater } from "../../errors.ts";
+import { closeMarkdown } from "../../text/close-markdown.ts";
+import type { AnswerStream, ReplyContext, StreamingCapability, StreamState } from "../adapter.ts";
+import { discordRequest } from "./rest.ts";
+import { DISCORD_MAX_MESSAGE_CHARS, messageIdSchema, NO_MENTIONS, partNonce } from "./send.ts";
+import type { DiscordTarget } from "./target.ts";
+
+/** Discord documents no edit rate; its buckets allow about five a channel per five seconds. One a second leaves room. */
+const EDIT_INTERVAL_MS = 1_000;
+
+export const discordStreaming: StreamingCapability<DiscordTarget> = {
+  maxChars: DISCORD_MAX_MESSAGE_CHARS,
+  intervalMs: EDIT_INTERVAL_MS,
+
+  async open(ctx, target, text, answer) {
+    if (target.kind === "interaction") {
+      // Too late to edit: `send` says so (and gives up) when the answer is complete.
+      if (ctx.now() >= target.expiresAt) return null;
+      const id = await edit(ctx, target, "@original", closeMarkdown(text));
+      return editStream(ctx, target, { id, mode: "edit", shown: text, open: false });
+    }
+    const sent = await discordRequest({
+      apiBaseUrl: ctx.settings.DISCORD_API_BASE_URL,
+      fetch: ctx.fetch,
+      method: "POST",
+      path: `/channels/${target.channelId}/messages`,
+      what: "post a channel message",
+      botToken: await ctx.token(),
+      body: {
+        content: closeMarkdown(text),
+        allowed_mentions: NO_MENTIONS,
+        // The first part's nonce, as `send` would post it: an open that is tried again returns the same message.
+        nonce: await partNonce(answer.triggerId, 0),
+        enforce_nonce: true,
+        ...(target.replyToMessageId ? { message_reference: { message_id: target.replyToMessageId, fail_if_not_exists: false } } : {}),
+      },
+    });
+    return editStream(ctx, target, { id: messageIdSchema.parse(sent).id, mode: "edit", shown: text, open: false });
+  },
+
+  resume: (ctx, target, state) => editStream(ctx, target, { ...state }),
+};
+
+function editStream(ctx: ReplyContext, target: DiscordTarget, state: StreamState): AnswerStream {
+  return {
+    state,
+    async show(text) {
+      try {
+        await edit(ctx, target, state.id, closeMarkdown(text));
+        state.shown = text;
+      } catch (err) {
+        // A refused edit is left out (the next one, or the final one, carries the text); a bucket is never pushed.
+        ctx.log.warn("discord_stream_edit_failed", { reason: err instanceof RetryLater ? "rate_limited" : "error" });
+      }
+    },
+    async finish(text) {
+      if (state.shown !== text || closeMarkdown(text) !== text) await edit(ctx, target, state.id, text);
+      state.shown = text;
+    },
+    close: async () => undefined,
+  };
+}
+
+/** Edits the message `id` (an interaction's `@original` by its webhook); answers its id. */
+async function edit(ctx: ReplyContext, target: DiscordTarget, id: string, content: string): Promise<string> {
+  const body = { content, allowed_mentions: NO_MENTIONS };
+  const sent =
+    target.kind === "interaction"
+      ? await discordRequest({
+          apiBaseUrl: ctx.settings.DISCORD_API_BASE_URL,
+          fetch: ctx.fetch,
+          method: "PATCH",
+          path: `/webhooks/${target.applicationId}/${target.token}/messages/@original`,
+          what: "edit the original response",
+          body,
+        })
+      : await discordRequest({
+          apiBaseUrl: ctx.settings.DISCORD_API_BASE_URL,
+          fetch: ctx.fetch,
+          method: "PATCH",
+          path: `/channels/${target.channelId}/messages/${id}`,
+          what: "edit a channel message",
+          botToken: await ctx.token(),
+          body,
+        });
+  return messageIdSchema.parse(sent).id;
+}

@@ -1,0 +1,158 @@
+/**
+ * @module
+ * Slack answers shown as they are written. In a thread (or an assistant thread) Slack's own stream:
+ * `chat.startStream`, `chat.appendStream` once a second at most, `chat.stopStream` with the rest. Where Slack
+ * refuses to stream (`channel_type_not_supported`, `unknown_method` on older workspaces), and for top-level
+ * channel replies (a stream must be a thread reply, and the answer belongs where the person wrote), the first
+ * part is posted as usual and edited with `chat.update` as it grows, its Markdown closed in each snapshot.
+ *
+ * Every call is taken from the workspace's budget for its method (Slack's tiers count per method per workspace,
+ * shared by all answers at once): a stream opens only when its start and stop fit, an edit stream only when its
+ * final edit fits, and an intermediate append or edit that does not fit is left out (the next one carries it).
+ */
+import type { AnswerStream, ReplyContext, StreamingCapability, StreamState } from "../adapter.ts";
+import { closeMarkdown } from "../../text/close-markdown.ts";
+import { callSlack, slackErrorCode, type SlackCallArgs } from "./api.ts";
+import { findSlackPart, type SlackPlace } from "./find-part.ts";
+import { escapeSlackText, postOne, SLACK_MAX_MESSAGE_CHARS } from "./send.ts";
+import type { SlackTarget } from "./target.ts";
+
+/** Slack's tiers, per method per workspace per minute (docs.slack.dev rate limits). */
+const TIER_2 = 20;
+const TIER_4 = 100;
+/**
+ * Tier 3 (50) for `chat.update`, split in two budgets that add up to it: the edits that finish answers, and the
+ * edits that show them growing. Growing ones can then never use up the room a waiting answer needs to finish.
+ */
+const FINAL_UPDATES = 35;
+const PROGRESS_UPDATES = 15;
+/** Slack asks for at most about one edit a second per message. */
+const UPDATE_INTERVAL_MS = 1_000;
+/** Slack will not stream here: answer with a posted message edited as it grows. */
+const REFUSALS: ReadonlySet<string> = new Set(["channel_type_not_supported", "unknown_method", "invalid_thread_ts"]);
+/** The stream ended on Slack's side (stopped by the person, or expired): what is left goes in with an edit. */
+const ENDED: ReadonlySet<string> = new Set(["message_not_in_streaming_state", "stopped_by_user"]);
+const JSON_TYPE = "application/json; charset=utf-8";
+
+export const slackStreaming: StreamingCapability<SlackTarget> = {
+  maxChars: SLACK_MAX_MESSAGE_CHARS,
+  intervalMs: UPDATE_INTERVAL_MS,
+
+  async open(ctx, target, text, answer) {
+    const place = await placeOf(ctx, target);
+    if (target.threadTs && (await ctx.callBudget("chat.startStream", TIER_2))) {
+      try {
+        const body = {
+          channel: target.channel,
+          thread_ts: target.threadTs,
+          markdown_text: escapeSlackText(text),
+          // Channel streams must name the person they answer; DMs ignore these.
+          recipient_user_id: answer.authorId,
+          recipient_team_id: ctx.tenant,
+        };
+        const started = await callSlack(place, "chat.startStream", JSON.stringify(body), JSON_TYPE);
+        if (typeof started.ts !== "string") throw new Error("Slack chat.startStream answered ok without a ts");
+        return nativeStream(ctx, target, { id: started.ts, mode: "native", shown: text, open: true });
+      } catch (err) {
+        const code = slackErrorCode(err);
+        if (!code || !REFUSALS.has(code)) throw err;
+        ctx.log.info("slack_stream_refused", { code });
+      }
+    }
+    // The final edit is the one that must happen: without room for it, the answer is posted whole at the end.
+    if (!(await ctx.callBudget("chat.update", FINAL_UPDATES))) return null;
+    // An earlier attempt's post of the first part may have landed: it carries the part's metadata (./find-part.ts).
+    const found = answer.unsureSince !== undefined ? await findSlackPart(place, { answerId: answer.triggerId, index: 0, since: answer.unsureSince }) : null;
+    if (found) return editStream(ctx, target, { id: found, mode: "edit", shown: "", open: false });
+    const ts = await postOne(place, answer.triggerId, escapeSlackText(closeMarkdown(text)), 0);
+    return editStream(ctx, target, { id: ts, mode: "edit", shown: text, open: false });
+  },
+
+  resume: (ctx, target, state) => (state.mode === "native" ? nativeStream : editStream)(ctx, target, { ...state }),
+};
+
+async function placeOf(ctx: ReplyContext, target: SlackTarget): Promise<SlackPlace> {
+  return { channel: target.channel, threadTs: target.threadTs, apiBaseUrl: ctx.settings.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
+}
+
+/** The escaped text still to add to a message that shows `shown`. */
+const addedText = (text: string, shown: string) => escapeSlackText(text).slice(escapeSlackText(shown).length);
+
+function nativeStream(ctx: ReplyContext, target: SlackTarget, state: StreamState): AnswerStream {
+  const call = async (method: string, body: Record<string, unknown>) =>
+    callSlack(await placeOf(ctx, target), method, JSON.stringify({ channel: target.channel, ts: state.id, ...body }), JSON_TYPE);
+  /** Stops the stream with `markdown` added; false when Slack had ended it already (nothing was added). */
+  const stop = async (markdown: string): Promise<boolean> => {
+    let stopped = false;
+    try {
+      await call("chat.stopStream", markdown ? { markdown_text: markdown } : {});
+      stopped = true;
+    } catch (err) {
+      // Any other failure leaves it open, for a later attempt to close.
+      if (!ENDED.has(slackErrorCode(err) ?? "")) throw err;
+    }
+    state.open = false;
+    return stopped;
+  };
+  return {
+    state,
+    async show(text) {
+      if (!state.open || !text.startsWith(state.shown) || !(await ctx.callBudget("chat.appendStream", TIER_4))) return;
+      try {
+        await call("chat.appendStream", { markdown_text: addedText(text, state.shown) });
+        state.shown = text;
+      } catch (err) {
+        // A missed append costs nothing: the next one, or the stop, carries the text.
+        if (ENDED.has(slackErrorCode(err) ?? "")) state.open = false;
+        ctx.log.warn("slack_stream_append_failed", { code: slackErrorCode(err) ?? "error" });
+      }
+    },
+    async finish(text) {
+      if (state.open && text.startsWith(state.shown) && (await stop(addedText(text, state.shown)))) {
+        state.shown = text;
+        return;
+      }
+      // The message shows something else than the final text's start (an earlier attempt's): one edit replaces it.
+      if (state.open) await stop("");
+      if (state.shown !== text) {
+        const place = await placeOf(ctx, target);
+        // A stream an earlier attempt thought closed may still be open (its stop never came back): stop, then edit.
+        await updateMessage(place, state.id, escapeSlackText(text)).catch(async (err: unknown) => {
+          if (slackErrorCode(err) !== "streaming_state_conflict") throw err;
+          await stop("");
+          await updateMessage(place, state.id, escapeSlackText(text));
+        });
+      }
+      state.shown = text;
+    },
+    async close() {
+      if (!state.open) return;
+      await stop("").catch((err: unknown) => ctx.log.warn("slack_stream_close_failed", { code: slackErrorCode(err) ?? "error" }));
+    },
+  };
+}
+
+function editStream(ctx: ReplyContext, target: SlackTarget, state: StreamState): AnswerStream {
+  return {
+    state,
+    async show(text) {
+      if (!(await ctx.callBudget("chat.update progress", PROGRESS_UPDATES))) return;
+      try {
+        await updateMessage(await placeOf(ctx, target), state.id, escapeSlackText(closeMarkdown(text)));
+        state.shown = text;
+      } catch (err) {
+        ctx.log.warn("slack_stream_update_failed", { code: slackErrorCode(err) ?? "error" });
+      }
+    },
+    async finish(text) {
+      // The message shows the last snapshot with its Markdown closed: the final text replaces it unless equal.
+      if (state.shown !== text || closeMarkdown(text) !== text) await updateMessage(await placeOf(ctx, target), state.id, escapeSlackText(text));
+      state.shown = text;
+    },
+    close: async () => undefined,
+  };
+}
+
+async function updateMessage(args: SlackCallArgs & { channel: string }, ts: string, text: string): Promise<void> {
+  await callSlack(args, "chat.update", JSON.stringify({ channel: args.channel, ts, text }), JSON_TYPE);
+}

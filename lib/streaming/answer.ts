@@ -1,0 +1,127 @@
+/**
+ * @module
+ * Writing a job's answer the way a person sees it soonest: a sign that the bot is working as soon as the job
+ * starts, then (where the platform and STREAMING allow) the answer streamed into one message as the model writes
+ * it. Nothing appears before the first words show the answer is not [SKIP]. The stream's message id goes into the
+ * answer's draft as soon as the platform gives it, with the text shown so far, so that an attempt that dies
+ * mid-stream leaves a retry everything to finish that same message (./finish.ts); a failing attempt closes its
+ * stream before it gives up its claim.
+ */
+import type { Prompt } from "../context/prompt.ts";
+import type { Attempt } from "../delivery.ts";
+import { errorMessage } from "../log.ts";
+import type { AnswerStream, WorkingSign } from "../platforms/adapter.ts";
+import type { JobStreaming, Replier } from "../pipeline.ts";
+import type { Job, JobKind } from "../queue/job.ts";
+import { endEarlierStream } from "./finish.ts";
+import type { Runtime } from "../runtime.ts";
+
+/**
+ * Runs `work` (the answer to a reply job) with the working sign up from its start: the sign goes up beside the
+ * prompt's building and the model call, neither waiting for the other, and comes down when the answer starts to
+ * show or the work ends, whatever its end. A judged job shows none: the judge may say no.
+ */
+export async function whileWorking<T>(rt: Runtime, kind: JobKind, job: Job, replier: Replier, work: (sign: WorkingSign) => Promise<T>): Promise<T> {
+  const sign = kind === "reply" ? later(workingSign(rt, job, replier)) : NO_SIGN;
+  try {
+    return await work(sign);
+  } finally {
+    await sign.stop();
+  }
+}
+
+/**
+ * The answer's final text, or null when the model stayed quiet; `sign` comes down once the answer shows;
+ * `onUsage` hears the tokens of each model call (per-tenant budgets).
+ */
+export async function writeAnswer(
+  rt: Runtime,
+  job: Job,
+  replier: Replier,
+  attempt: Attempt,
+  prompt: Prompt,
+  sign: WorkingSign,
+  onUsage: (tokens: number) => void,
+): Promise<string | null> {
+  // An earlier attempt's stream is finished with a whole new answer, which that message now owes the person.
+  if (attempt.draft.stream) {
+    await endEarlierStream(job, replier, attempt);
+    return await rt.llm.generate(prompt, { required: true, onUsage });
+  }
+  const streaming = rt.settings.STREAMING ? replier.streaming(job) : null;
+  if (!streaming) return await rt.llm.generate(prompt, { required: job.required, onUsage });
+  const texts = await rt.llm.streamReply(prompt, { required: job.required, onUsage });
+  return texts && (await streamInto(rt, job, streaming, attempt, texts, sign));
+}
+
+async function streamInto(
+  rt: Runtime,
+  job: Job,
+  streaming: JobStreaming,
+  attempt: Attempt,
+  texts: AsyncIterable<string>,
+  sign: WorkingSign,
+): Promise<string> {
+  let latest = "";
+  let stream: AnswerStream | null | undefined;
+  let shownAt = 0;
+  try {
+    for await (const text of texts) {
+      latest = text;
+      if (stream === null || !text.trim()) continue;
+      if (stream === undefined) {
+        // Durable before the call: an attempt that never hears back from it leaves the next one a time to look from.
+        const since = attempt.draft.postingSince;
+        attempt.draft = { ...attempt.draft, postingSince: since ?? rt.now() };
+        await rt.store.replies.saveDraft(job.key, job.trigger.id, attempt.draft);
+        stream = await streaming.open(text, since);
+        // Unless an earlier attempt's open may have landed and none opened now: then posting the answer whole
+        // looks for that post first (lib/platforms/parts.ts).
+        if (stream || since === undefined) {
+          const { postingSince: _opened, ...rest } = attempt.draft;
+          attempt.draft = rest;
+        }
+        if (stream) {
+          // Taken down beside the stream, not before its next update (writeAnswer waits for it at the end).
+          void sign.stop();
+          shownAt = rt.now();
+          attempt.draft = { ...attempt.draft, stream: { ...stream.state } };
+          await rt.store.replies.saveDraft(job.key, job.trigger.id, attempt.draft);
+        }
+        continue;
+      }
+      // Past one message's worth the message stops growing: the rest goes out as further parts at the end.
+      if (text.length > streaming.maxChars || rt.now() - shownAt < streaming.intervalMs) continue;
+      shownAt = rt.now();
+      await stream.show(text);
+      attempt.draft = { ...attempt.draft, stream: { ...stream.state } };
+    }
+  } catch (err) {
+    if (stream) {
+      await stream.close();
+      attempt.draft = { ...attempt.draft, stream: { ...stream.state } };
+    }
+    throw err;
+  }
+  return latest.trim();
+}
+
+const NO_SIGN: WorkingSign = { stop: async () => undefined };
+
+/** A sign still going up: stopping it waits until it is up, then takes it down. */
+function later(sign: Promise<WorkingSign>): WorkingSign {
+  return { stop: async () => (await sign).stop() };
+}
+
+/** The platform's sign, or none: a sign that fails must not hold up the answer. */
+async function workingSign(rt: Runtime, job: Job, replier: Replier): Promise<WorkingSign> {
+  if (!rt.settings.SHOW_WORKING) return NO_SIGN;
+  try {
+    const sign = await replier.working(job);
+    let stopped: Promise<void> | undefined;
+    return { stop: () => (stopped ??= sign.stop()) };
+  } catch (err) {
+    rt.log.warn("working_sign_failed", { platform: job.key.platform, message: errorMessage(err) });
+    return NO_SIGN;
+  }
+}
