@@ -7,19 +7,22 @@ import { modelRequests } from "../support/model.ts";
 import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle, suiteEnv } from "../support/worker.ts";
 
-const SUITE = "budget";
 // One answer of the local model uses about a hundred tokens: the first answer spends the day's budget.
 const ADMIN_TOKEN = "admin-token-for-budget-tests-0123456789";
-const env = suiteEnv(SUITE, { TENANT_DAILY_TOKEN_BUDGET: "50", ADMIN_TOKEN });
+// A streamed answer reports its usage on the stream's last chunk: it must count as a whole one's does.
+const modes = [
+  { mode: "written whole", env: suiteEnv("budget", { TENANT_DAILY_TOKEN_BUDGET: "50", ADMIN_TOKEN }) },
+  { mode: "streamed", env: suiteEnv("budgetstream", { TENANT_DAILY_TOKEN_BUDGET: "50", ADMIN_TOKEN, STREAMING: "true" }) },
+];
+pumpJobsDuringSuite(modes[0]!.env, "budget");
+pumpJobsDuringSuite(modes[1]!.env, "budgetstream");
 
-pumpJobsDuringSuite(env, SUITE);
+describe.each(modes)("a tenant's daily token budget, answers $mode", ({ env }) => {
+  async function mention(place: { team: string; channel: string }, user: string, text: string): Promise<void> {
+    const event = slackMessageEvent({ ...place, user, text: `<@${BOT_USER_ID}> ${text}`, ts: distinctSlackTs() });
+    expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
+  }
 
-async function mention(place: { team: string; channel: string }, user: string, text: string): Promise<void> {
-  const event = slackMessageEvent({ ...place, user, text: `<@${BOT_USER_ID}> ${text}`, ts: distinctSlackTs() });
-  expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
-}
-
-describe("a tenant's daily token budget", () => {
   it("is told once when its budget is spent, then gets no model call; another tenant still gets answers", async () => {
     const place = newSlackPlace("BUD");
     await mention(place, "UONE", `first question ${place.id}-1`);
