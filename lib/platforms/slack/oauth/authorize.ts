@@ -11,6 +11,7 @@ export const SLACK_BOT_SCOPES: readonly string[] = [
   "im:history",
   "mpim:history",
   "chat:write",
+  "reactions:write",
 ];
 
 export const CALLBACK_PATH = "/slack/oauth/callback";
