@@ -34,6 +34,9 @@ export function slackOAuthClient(ctx: AdapterContext): OAuthClient {
   return { apiBaseUrl: s.SLACK_API_BASE_URL, clientId: s.SLACK_CLIENT_ID ?? "", clientSecret: s.SLACK_CLIENT_SECRET ?? "", fetch: ctx.fetch };
 }
 
+/** Slack's Tier 3. */
+const CONVERSATIONS_REPLIES_PER_MINUTE = 50;
+
 export const slack: PlatformAdapter<SlackTarget, SlackExtra> = {
   platform: "slack",
   tokenSetting: "SLACK_BOT_TOKEN",
@@ -91,6 +94,11 @@ export const slack: PlatformAdapter<SlackTarget, SlackExtra> = {
   placeVisibility: async (_ctx, place) => slackVisibility(place.channel, undefined),
 
   async fetchParent(ctx, about) {
+    // Tier 3, counted per workspace: many threads starting at once must not spend it into 429s. Without room the
+    // answer goes without its parent this time, and the conversation's next answer asks again (conversation/parent.ts).
+    if (!(await ctx.callBudget("conversations.replies", CONVERSATIONS_REPLIES_PER_MINUTE))) {
+      throw new Error("no room in the workspace's conversations.replies budget");
+    }
     return fetchSlackParent({ apiBaseUrl: ctx.settings.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch }, about);
   },
   streaming: slackStreaming,
