@@ -42,7 +42,7 @@ function replayOpenPairs(
   for (const log of from) {
     for (const pair of decisionPairs(log)) {
       if (pair.truth) tally.positives++;
-      const outcome = decideByRules(pair.state, pair.msg, pair.bot);
+      const outcome = decideByRules(pair.state, pair.msg, pair.bot, BENCH_OPTIONS);
       if ("view" in outcome) visit(outcome.view, botMemory(pair.state, BENCH_OPTIONS), pair.truth);
       else if (outcome.decision.respond === "yes") tally[pair.truth ? "yesTrue" : "yesFalse"]++;
     }

@@ -5,7 +5,8 @@
  */
 import type { BotIdentity } from "../message.ts";
 import type { ConversationState } from "../conversation/types.ts";
-import { containsNormalizedName, leadingAddressee, normalizeText } from "./names.ts";
+import { nameUse } from "./address.ts";
+import { leadingAddressee, normalizeText } from "./names.ts";
 
 /** Shorter leading tokens are too often words ("hi:", "no,") to stand for an abbreviated nick. */
 const MIN_NICK_PREFIX = 3;
@@ -24,7 +25,7 @@ const STOPWORDS = new Set(
 export interface ChannelMessage {
   authorId: string;
   ts: number;
-  /** The participant the message opens with ("alice: ..."), if it names one. */
+  /** The participant the message addresses ("alice: ...", "hey alice", "thanks alice!"), if it names one. */
   leadId: string | null;
   /** Every participant the message names as a whole word, the opening one included. */
   namedIds: Set<string>;
@@ -103,11 +104,17 @@ export function readChannel(state: ConversationState, bot: BotIdentity): Channel
   const all = participants(state, bot);
   const messages = state.recent.map((m): ChannelMessage => {
     const normalized = normalizeText(m.text);
-    const leadId = resolveLead(leadingAddressee(normalized), all);
+    let leadId = resolveLead(leadingAddressee(normalized), all);
     const namedIds = new Set<string>(m.mentions ?? []);
     if (leadId !== null) namedIds.add(leadId);
     for (const [id, p] of all) {
-      if (id !== m.authorId && p.names.some((name) => containsNormalizedName(normalized, name))) namedIds.add(id);
+      if (id === m.authorId) continue;
+      for (const name of p.names) {
+        const use = nameUse(normalized, name);
+        if (use === null) continue;
+        namedIds.add(id);
+        if (use === "address") leadId ??= id;
+      }
     }
     namedIds.delete(m.authorId);
     const words = normalized.split(WORD_SPLIT);

@@ -14,7 +14,7 @@ export function normalizeText(text: string): string {
   return foldCase(text).replace(WHITESPACE_RUN, " ");
 }
 
-function isWordChar(ch: string | undefined): boolean {
+export function isWordChar(ch: string | undefined): boolean {
   return ch !== undefined && WORD_CHAR.test(ch);
 }
 
