@@ -13,9 +13,11 @@ export type Continuation = "strong" | "weak";
 
 /** Earlier answers of the bot stay the topic for this long: a third person may ask about the first answer. */
 const TOPIC_SPAN_MS = 5 * 60_000;
+const FOLLOW_UP_MAX_WORDS = 12;
 const FOLLOW_UP_OPENER = /^(?:and|also|what about|how about|but|or|so|then|which|what if)\b/u;
-/** Words that point back at what the bot just said ("does that lock…", "which of those…"). */
-const POINTS_BACK = /\b(?:that|those|this|these|it|they|them|one|ones|there)\b/u;
+/** Words that point back at what the bot just said ("does that lock…", "which of those…"); not "it", which on IRC
+ * points at the asker's own problem as often. */
+const POINTS_BACK = /\b(?:that|those|these|ones)\b/u;
 
 /** "planets" meets "planet": a plural is the same topic. */
 function stem(word: string): string {
@@ -45,6 +47,10 @@ export function continuation(view: ChannelView, answeredIds: readonly string[], 
     }
   }
   if (answer < 0 || current.ts - messages[answer]!.ts > windowMs || addressesSomeone(current)) return null;
+  const topic = topicOf(messages, answer, answeredIds);
+  // Only an exchange someone opened WITH the bot has a topic others can follow up on: on IRC a player's remark to
+  // the channel draws questions that are rarely for it (bench/decision: 23 replies in 310).
+  if (!openedWithBot(messages, answer, botId)) return null;
   const author = current.authorId;
   let othersSince = 0;
   let sideExchange = false;
@@ -55,12 +61,27 @@ export function continuation(view: ChannelView, answeredIds: readonly string[], 
     if (m.authorId === author ? addressesSomeone(m) : m.leadId === author || m.namedIds.has(author)) sideExchange = true;
     if (m.authorId !== author) othersSince++;
   }
-  const overlaps = sharesTopic(current, topicOf(messages, answer, answeredIds));
-  if (sideExchange) return current.isQuestion && overlaps ? "strong" : null;
+  const overlaps = sharesTopic(current, topic);
+  if (sideExchange) return current.isQuestion && overlaps ? "weak" : null;
   const text = current.normalized.trimStart();
   const shaped = FOLLOW_UP_OPENER.test(text) || (current.isQuestion && POINTS_BACK.test(text));
-  if (current.isQuestion && (overlaps || (shaped && othersSince === 0))) return "strong";
-  return overlaps || shaped || answeredIds.includes(author) ? "weak" : null;
+  // Straight after the answer (only the author spoke since): in a busy channel a later question is someone's own.
+  // A follow-up is short: a long question is someone's own new one, whatever words it shares.
+  const short = current.normalized.split(" ").length <= FOLLOW_UP_MAX_WORDS;
+  // Someone else's question that only shares words is as often their own new one (bench/decision: on IRC, most
+  // are): it needs the shape of a follow-up to be answered without the judge.
+  const asker = answeredIds.includes(author);
+  if (current.isQuestion && short && othersSince === 0 && (shaped || (asker && overlaps))) return "strong";
+  return overlaps || shaped || asker ? "weak" : null;
+}
+
+/** Someone addressed the bot by name in the few minutes before its answer: the bot is in this conversation. */
+function openedWithBot(messages: readonly ChannelMessage[], answer: number, botId: string): boolean {
+  const latest = messages[answer]!;
+  for (let i = answer - 1; i >= 0 && latest.ts - messages[i]!.ts <= TOPIC_SPAN_MS; i--) {
+    if (messages[i]!.leadId === botId) return true;
+  }
+  return false;
 }
 
 /** The bot's answers of the last few minutes and the question the latest one answered. */
