@@ -31,12 +31,49 @@ function overlap(a: Set<string>, b: Set<string>): number {
   return Math.min(shared, OVERLAP_CAP);
 }
 
+/** Words of `current` that some of `messages` (indices into `all`) also has, capped: no set of their words is built. */
+function overlapAny(current: Set<string>, all: readonly ChannelMessage[], messages: readonly number[]): number {
+  let shared = 0;
+  for (const w of current) {
+    for (const i of messages) {
+      if (all[i]!.contentWords.has(w)) {
+        shared++;
+        break;
+      }
+    }
+  }
+  return Math.min(shared, OVERLAP_CAP);
+}
+
 function addressedTo(m: ChannelMessage, id: string): boolean {
   return m.namedIds.has(id) || m.nickedIds.has(id);
 }
 
 function addressedElsewhere(m: ChannelMessage, id: string): boolean {
   return m.leadId !== null && m.leadId !== id;
+}
+
+function namesAnyoneBut(ids: Set<string>, a: string, b: string): boolean {
+  for (const id of ids) if (id !== a && id !== b) return true;
+  return false;
+}
+
+/**
+ * The speakers before the current message other than its author, most recent first. Every candidate of one view
+ * reads the same list: it is computed once per view.
+ */
+const recencyOf = new WeakMap<ChannelView, string[]>();
+function speakersByRecency(view: ChannelView): string[] {
+  let speakers = recencyOf.get(view);
+  if (speakers !== undefined) return speakers;
+  speakers = [];
+  const author = view.current.authorId;
+  for (let i = view.messages.length - 2; i >= 0; i--) {
+    const id = view.messages[i]!.authorId;
+    if (id !== author && !speakers.includes(id)) speakers.push(id);
+  }
+  recencyOf.set(view, speakers);
+  return speakers;
 }
 
 /** Symmetric features of "the current message answers `candidate`". */
@@ -50,18 +87,14 @@ export function candidateFeatures(view: ChannelView, candidate: string): number[
   let authorToCandidate = 0;
   let adjacentTurns = 0;
   let adjacentAfterAuthor = 0;
-  const candidateWords = new Set<string>();
-  const speakersByRecency: string[] = [];
-  for (let i = n - 1; i >= 0; i--) {
-    const m = messages[i]!;
-    if (m.authorId !== author && !speakersByRecency.includes(m.authorId)) speakersByRecency.push(m.authorId);
-  }
+  const candidateMessages: number[] = [];
+  const speakers = speakersByRecency(view);
   for (let i = 0; i < n; i++) {
     const m = messages[i]!;
     if (m.authorId === candidate) {
       lastCandidate = i;
       if (addressedTo(m, author)) toAuthor++;
-      for (const w of m.contentWords) candidateWords.add(w);
+      candidateMessages.push(i);
       if (lastAuthor >= 0 && i - lastAuthor <= ADJACENT) adjacentAfterAuthor++;
     } else if (m.authorId === author) {
       lastAuthor = i;
@@ -76,7 +109,7 @@ export function candidateFeatures(view: ChannelView, candidate: string): number[
   }
   const last = messages[lastCandidate];
   const authorPrev = messages[lastAuthor];
-  const rank = speakersByRecency.indexOf(candidate) + 1 || speakersByRecency.length + 1;
+  const rank = speakers.indexOf(candidate) + 1 || speakers.length + 1;
   const msgsSince = lastCandidate >= 0 ? n - lastCandidate - 1 : n;
   const minutesSince = last ? Math.max(0, current.ts - last.ts) / 60_000 : 60;
   const lastToAuthor = last !== undefined && addressedTo(last, author) ? 1 : 0;
@@ -86,7 +119,7 @@ export function candidateFeatures(view: ChannelView, candidate: string): number[
     current.leadId === candidate ? 1 : 0,
     addressedTo(current, candidate) ? 1 : 0,
     addressedElsewhere(current, candidate) ? 1 : 0,
-    [...current.namedIds].some((id) => id !== candidate && id !== author) ? 1 : 0,
+    namesAnyoneBut(current.namedIds, candidate, author) ? 1 : 0,
     rank === 1 ? 1 : 0,
     rank === 2 ? 1 : 0,
     Math.log(rank),
@@ -102,7 +135,7 @@ export function candidateFeatures(view: ChannelView, candidate: string): number[
     lastCandidate > lastAuthor && lastAuthor >= 0 ? 1 : 0,
     log1p(adjacentTurns + adjacentAfterAuthor),
     last ? overlap(current.contentWords, last.contentWords) : 0,
-    overlap(current.contentWords, candidateWords),
+    overlapAny(current.contentWords, messages, candidateMessages),
     last?.isQuestion ? 1 : 0,
     lastToAuthor && msgsSince <= ADJACENT ? 1 : 0,
     log1p(adjacentAfterAuthor),
@@ -110,10 +143,10 @@ export function candidateFeatures(view: ChannelView, candidate: string): number[
     log1p(current.normalized.length) / 5,
     THANKS.test(text) ? 1 : 0,
     ANSWER_WORD.test(text) ? 1 : 0,
-    log1p(speakersByRecency.length),
+    log1p(speakers.length),
     lastAuthor >= 0 && lastCandidate > lastAuthor && lastCandidate - lastAuthor <= ADJACENT ? 1 : 0,
     current.nickedIds.has(candidate) ? 1 : 0,
-    [...current.nickedIds].some((id) => id !== candidate) ? 1 : 0,
+    namesAnyoneBut(current.nickedIds, candidate, candidate) ? 1 : 0,
     log1p(othersToAuthorSince),
   ];
 }

@@ -52,3 +52,6 @@ export const DECISION_TREES = {
 export const RESPOND_THRESHOLD = 0.5080;
 /** Scores in [JUDGE_THRESHOLD, RESPOND_THRESHOLD) go to the LLM judge when it is on: held-out train, 1736 of 40509 open pairs, 434 real replies. */
 export const JUDGE_THRESHOLD = 0.1432;
+
+/** The decider's figures per leave-logs-out fold of train at RESPOND_THRESHOLD (mean, sd, min, max): bench/decision prints them. */
+export const CROSS_VALIDATION = {"folds":0,"logs":0,"precision":{"mean":0,"sd":0,"min":0,"max":0},"recall":{"mean":0,"sd":0,"min":0,"max":0},"f1":{"mean":0,"sd":0,"min":0,"max":0}} as const;
