@@ -6,10 +6,12 @@
  * connection comes back after the object was evicted or restarted.
  */
 import { DurableObject } from "cloudflare:workers";
+import { errorMessage } from "../lib/log.ts";
 import { ingest } from "../lib/pipeline.ts";
 import { GatewayConnection, openSocketWithFetch, type GatewayStatus } from "../lib/platforms/discord/gateway/connection.ts";
 import { IngestRetries, type PendingIngest, type PendingStore } from "../lib/platforms/discord/gateway/ingest-retries.ts";
 import { parseGatewayMessage } from "../lib/platforms/discord/gateway/message.ts";
+import { parseGatewayReaction } from "../lib/platforms/discord/gateway/reaction.ts";
 import { discord } from "../lib/platforms/discord/index.ts";
 import type { GatewaySnapshot } from "../lib/platforms/discord/gateway/session.ts";
 import { botIdentity, runtimeFor, type Runtime } from "../lib/runtime.ts";
@@ -52,7 +54,12 @@ export function createGatewayConnection(env: object, storage: GatewayStorage): G
     gatewayUrl: rt.settings.DISCORD_GATEWAY_URL,
     load: () => storage.snapshot.get(),
     save: (snapshot) => storage.snapshot.put(snapshot),
-    onDispatch: (event, data, botUserId) => (event === "MESSAGE_CREATE" ? retries.deliver(data, botUserId) : Promise.resolve()),
+    onDispatch: (event, data, botUserId) =>
+      event === "MESSAGE_CREATE"
+        ? retries.deliver(data, botUserId)
+        : event === "MESSAGE_REACTION_ADD"
+          ? ingestGatewayReaction(rt, data, botUserId)
+          : Promise.resolve(),
     log: rt.log,
     openSocket: openSocketWithFetch,
   });
@@ -65,6 +72,16 @@ async function ingestGatewayMessage(rt: Runtime, data: unknown, botUserId: strin
   if (parsed.kind === "invalid") return rt.log.warn("discord_invalid", { source: "gateway", issues: parsed.issues });
   if (parsed.kind === "ignored") return rt.log.info("discord_ignored", { source: "gateway", reason: parsed.reason });
   await ingest(rt, parsed.message, bot, discord.ingestOptions(rt.settings));
+}
+
+/** A 👎 on the bot's answer. Not retried: losing one costs only the quiet it asked for, never a message. */
+async function ingestGatewayReaction(rt: Runtime, data: unknown, botUserId: string): Promise<void> {
+  const parsed = parseGatewayReaction(data, botUserId, rt.now());
+  if (parsed.kind === "invalid") return rt.log.warn("discord_invalid", { source: "gateway_reaction", issues: parsed.issues });
+  if (parsed.kind === "ignored") return;
+  await ingest(rt, parsed.message, botIdentity(rt, botUserId), discord.ingestOptions(rt.settings)).catch((err: unknown) =>
+    rt.log.warn("discord_reaction_failed", { message: errorMessage(err) }),
+  );
 }
 
 export class DiscordGateway extends DurableObject<Record<string, unknown>> {

@@ -81,6 +81,11 @@ export interface InboundMessage {
   noReply?: boolean;
   /** The person asks to stop (SMS STOP) or to start again (START) getting messages from the bot. */
   consent?: Consent;
+  /**
+   * Not words but a reaction on one of the bot's answers that tells it the answer was not wanted (a 👎): recorded,
+   * never answered, and read by the decider as "not you" (lib/decide/not-you.ts).
+   */
+  feedback?: "not_you";
 }
 
 export type Consent = "opt_out" | "opt_in";

@@ -18,6 +18,7 @@ const storedMessageSchema = z.object({
   mentions: z.array(z.string()).optional(),
   replyToAuthorId: z.string().optional(),
   noReply: z.boolean().optional(),
+  feedback: z.literal("not_you").optional(),
 });
 
 /** cjson turns an empty Lua table into `{}`; the REST client may already have parsed a JSON string. */
@@ -76,6 +77,7 @@ export function toStoredMessage(msg: InboundMessage): StoredMessage {
   if (msg.mentions.length > 0) stored.mentions = msg.mentions;
   if (msg.replyToAuthorId) stored.replyToAuthorId = msg.replyToAuthorId;
   if (msg.noReply) stored.noReply = true;
+  if (msg.feedback) stored.feedback = msg.feedback;
   return stored;
 }
 

@@ -29,7 +29,7 @@ export interface Decision {
   score?: number;
 }
 
-export type DecidableMessage = Pick<InboundMessage, "author" | "text" | "ts" | "addressing" | "mentions" | "replyToAuthorId">;
+export type DecidableMessage = Pick<InboundMessage, "author" | "text" | "ts" | "addressing" | "mentions" | "replyToAuthorId" | "feedback">;
 
 export interface DecideOptions {
   followupWindowSeconds: number;

@@ -55,6 +55,7 @@ export function decideByRules(
 ): RuleOutcome {
   if (msg.author.id === bot.userId) return { decision: { respond: "no", reason: "self" } };
   if (msg.author.isBot) return { decision: { respond: "no", reason: "other_bot" } };
+  if (msg.feedback === "not_you") return { decision: { respond: "no", reason: "not_you" } };
   const windowMs = opts.followupWindowSeconds * 1000;
   const answeredLately = state.lastBotReplyAt !== undefined && msg.ts - state.lastBotReplyAt <= windowMs;
   if ((explicit === null ? answeredLately : !UNMISTAKABLE.has(explicit)) && saysNotYou(normalizeText(msg.text))) {

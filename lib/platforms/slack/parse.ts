@@ -6,6 +6,7 @@
 import type { Addressing, InboundMessage } from "../../message.ts";
 import { describeIssues } from "../../zod-issues.ts";
 import { mentionedUserIds, readableMentions } from "./mentions.ts";
+import { parseSlackReaction } from "./reaction.ts";
 import type { SlackTarget } from "./target.ts";
 import { slackVisibility } from "./visibility.ts";
 import {
@@ -20,6 +21,8 @@ import {
 const USER_MESSAGE_SUBTYPES: ReadonlySet<string> = new Set(["thread_broadcast", "file_share"]);
 const MESSAGE_EVENT_TYPES: ReadonlySet<string> = new Set(["app_mention", "message"]);
 const DM_CHANNEL_TYPE = "im";
+/** A 👎 on the bot's answer is feedback (./reaction.ts). */
+const REACTION_EVENT = "reaction_added";
 
 export type SlackParsed =
   | { kind: "url_verification"; challenge: string }
@@ -50,6 +53,10 @@ export function parseSlackEvent(
   const envelope = eventCallbackSchema.safeParse(body);
   if (!envelope.success) return { kind: "invalid", issues: describeIssues(envelope.error) };
   const { event } = envelope.data;
+  if (event.type === REACTION_EVENT) {
+    const reaction = parseSlackReaction(event, tenantOf(envelope.data), botUserId(envelope.data));
+    return reaction.kind === "message" ? { kind: "message", message: reaction.message, bot: { userId: botUserId(envelope.data) } } : reaction;
+  }
   if (!MESSAGE_EVENT_TYPES.has(event.type)) return ignored("unsupported_event");
   if (event.subtype !== undefined && !USER_MESSAGE_SUBTYPES.has(event.subtype)) return ignored(`subtype:${event.subtype}`);
 
@@ -75,9 +82,8 @@ function toInboundMessage(
 ): InboundMessage {
   const text = event.text ?? "";
   const inThread = event.thread_ts !== undefined && event.thread_ts !== event.ts;
-  const tenant = envelope.enterprise_id ? `${envelope.enterprise_id}:${envelope.team_id}` : envelope.team_id;
   return {
-    key: { platform: "slack", tenant, channel: event.channel, ...(inThread ? { thread: event.thread_ts } : {}) },
+    key: { platform: "slack", tenant: tenantOf(envelope), channel: event.channel, ...(inThread ? { thread: event.thread_ts } : {}) },
     // channel + ts, not event_id: the app_mention and message twins of one post, and retries, share it.
     id: `${event.channel}:${event.ts}`,
     author: {
@@ -102,6 +108,11 @@ function addressingOf(event: SlackMessageEvent, text: string, botUserId: string,
   if (event.type === "app_mention" || mentionedUserIds(text).includes(botUserId)) return "mention";
   if (inThread && event.parent_user_id === botUserId) return "reply_to_bot";
   return "none";
+}
+
+/** A workspace, or a workspace of an Enterprise Grid org. */
+function tenantOf(envelope: SlackEventCallback): string {
+  return envelope.enterprise_id ? `${envelope.enterprise_id}:${envelope.team_id}` : envelope.team_id;
 }
 
 /** The bot user this delivery is for: the first bot authorization (Slack lists the app's installation first). */
