@@ -165,9 +165,9 @@ describe("parseSlackEvent", () => {
   });
 
   it("ignores events other than mentions and messages, and unknown envelopes", () => {
-    const reaction = fixture("message-channel");
-    reaction.event = { type: "reaction_added", user: "U0ALICE01", reaction: "thumbsup", event_ts: "1715000000.000100" };
-    expect(ignoredReason(reaction)).toBe("unsupported_event");
+    const created = fixture("message-channel");
+    created.event = { type: "channel_created", channel: { id: "C0NEW" } };
+    expect(ignoredReason(created)).toBe("unsupported_event");
     expect(ignoredReason({ type: "app_rate_limited", team_id: "T0001ABCD", minute_rate_limited: 1518467820 })).toBe(
       "envelope:app_rate_limited",
     );
