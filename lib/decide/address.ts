@@ -22,7 +22,8 @@ const ABOUT_VERBS = new Set(
 );
 /** A modal after an opening name addresses them only when "you" follows ("parley can you …", not "parley can be slow"). */
 const MODALS = new Set("can could will would should might may cant wont".split(" "));
-const YOU = new Set(["you", "u", "ya"]);
+/** After a modal, a pronoun makes a question put to the named one ("parley, can you…", "parley should I…"). */
+const ASKED = new Set(["you", "u", "ya", "i", "we"]);
 const WORD = /[\p{L}\p{N}_']+/gu;
 const APOSTROPHE = /'/g;
 
@@ -37,7 +38,8 @@ function hasWord(text: string): boolean {
 
 function useAt(text: string, at: number, length: number): NameUse {
   let before = text.slice(0, at);
-  if (before.endsWith("@")) before = before.slice(0, -1);
+  const tagged = before.endsWith("@");
+  if (tagged) before = before.slice(0, -1);
   const after = text.slice(at + length);
   const preceding = words(before);
   const atOpening = preceding.every((w) => OPENERS.has(w));
@@ -50,11 +52,12 @@ function useAt(text: string, at: number, length: number): NameUse {
   if (atOpening) {
     if (after[0] === "'") return "reference";
     if (after[0] !== " ") return "address";
-    // "parley is good", but "hey parley is this right?" (an opener already made it an address).
-    if (preceding.length > 0) return "address";
+    // "parley is good", but "hey parley is this right?" and "@parley is this right?" (an opener or the @ made it
+    // an address).
+    if (preceding.length > 0 || tagged) return "address";
     const [next, then] = words(after);
     if (next === undefined || ABOUT_VERBS.has(next)) return "reference";
-    if (MODALS.has(next)) return then !== undefined && YOU.has(then) ? "address" : "reference";
+    if (MODALS.has(next)) return then !== undefined && ASKED.has(then) ? "address" : "reference";
     return "address";
   }
   // A vocative set off by commas: "sure, parley, can you …", "what now, parley?".
