@@ -173,6 +173,27 @@ describe("parseSlackEvent", () => {
     );
   });
 
+  it("a 👎 on the bot's message is not-you feedback, never answered; other reactions need no work", () => {
+    const envelope = (reaction: string, itemUser: string) => {
+      const body = fixture("message-channel");
+      body.event = { type: "reaction_added", user: "U0ALICE01", reaction, item_user: itemUser, item: { type: "message", channel: "C0CHAN001", ts: "1715000000.000100" }, event_ts: "1715000009.000200" };
+      return body;
+    };
+    const bot = parsedMessage(fixture("message-channel")).bot.userId;
+    for (const thumbsDown of ["-1", "thumbsdown", "-1::skin-tone-3"]) {
+      expect(parsedMessage(envelope(thumbsDown, bot)).message).toMatchObject({
+        key: { platform: "slack", channel: "C0CHAN001" },
+        author: { id: "U0ALICE01" },
+        text: "",
+        ts: 1715000009000,
+        noReply: true,
+        feedback: "not_you",
+      });
+    }
+    expect(ignoredReason(envelope("+1", bot))).toBe("reaction_not_feedback");
+    expect(ignoredReason(envelope("-1", "U0BOB0002"))).toBe("reaction_not_on_bot");
+  });
+
   it("reports a malformed payload as invalid without echoing its text", () => {
     const badTs = parseSlackEvent(withEvent("message-channel", { ts: "yesterday", text: "secret plans" }), OPTS);
     expect(badTs.kind).toBe("invalid");
