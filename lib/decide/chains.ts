@@ -6,7 +6,7 @@
  * an exchange with the bot from one that continues the author's exchange with someone else.
  */
 import type { ChannelView } from "./channel.ts";
-import { candidateFeatures, linearScore, log1p, sigmoid } from "./signals.ts";
+import { candidateScore, log1p, sigmoid } from "./signals.ts";
 
 /** Only the latest messages get a link inferred: older links say little about the message at hand, and each costs CPU. */
 const CHAIN_SPAN = 8;
@@ -36,7 +36,7 @@ function inferLink(view: ChannelView, index: number, candidateWeights: readonly 
     const id = messages[i]!.authorId;
     if (seen.has(id)) continue;
     seen.add(id);
-    const score = linearScore(candidateWeights, candidateFeatures(prefix, id));
+    const score = candidateScore(prefix, id, candidateWeights);
     if (score > best) {
       best = score;
       targetId = id;

@@ -31,20 +31,6 @@ function overlap(a: Set<string>, b: Set<string>): number {
   return Math.min(shared, OVERLAP_CAP);
 }
 
-/** Words of `current` that some of `messages` (indices into `all`) also has, capped: no set of their words is built. */
-function overlapAny(current: Set<string>, all: readonly ChannelMessage[], messages: readonly number[]): number {
-  let shared = 0;
-  for (const w of current) {
-    for (const i of messages) {
-      if (all[i]!.contentWords.has(w)) {
-        shared++;
-        break;
-      }
-    }
-  }
-  return Math.min(shared, OVERLAP_CAP);
-}
-
 function addressedTo(m: ChannelMessage, id: string): boolean {
   return m.namedIds.has(id) || m.nickedIds.has(id);
 }
@@ -76,25 +62,51 @@ function speakersByRecency(view: ChannelView): string[] {
   return speakers;
 }
 
-/** Symmetric features of "the current message answers `candidate`". */
-export function candidateFeatures(view: ChannelView, candidate: string): number[] {
+/** Per view: its current message's content words, in one array every candidate's overlap walks. */
+const currentWordsOf = new WeakMap<ChannelView, string[]>();
+function currentWords(view: ChannelView): string[] {
+  let words = currentWordsOf.get(view);
+  if (words === undefined) {
+    words = [...view.current.contentWords];
+    currentWordsOf.set(view, words);
+  }
+  return words;
+}
+
+/** Which of the current message's words the candidate's messages share, marked per word; reused between calls. */
+let sharedScratch = new Uint8Array(64);
+
+/**
+ * Writes the symmetric features of "the current message answers `candidate`" into `out` (CANDIDATE_FEATURES
+ * order). The chains score a dozen candidates per inferred link: filling one buffer spares the allocations.
+ */
+function fillCandidateFeatures(view: ChannelView, candidate: string, out: { [i: number]: number }): void {
   const { messages, current } = view;
   const n = messages.length - 1;
   const author = current.authorId;
+  const words = currentWords(view);
+  if (sharedScratch.length < words.length) sharedScratch = new Uint8Array(words.length);
+  const shared = sharedScratch;
+  shared.fill(0, 0, words.length);
+  let sharedCount = 0;
   let lastCandidate = -1;
   let lastAuthor = -1;
   let toAuthor = 0;
   let authorToCandidate = 0;
   let adjacentTurns = 0;
   let adjacentAfterAuthor = 0;
-  const candidateMessages: number[] = [];
   const speakers = speakersByRecency(view);
   for (let i = 0; i < n; i++) {
     const m = messages[i]!;
     if (m.authorId === candidate) {
       lastCandidate = i;
       if (addressedTo(m, author)) toAuthor++;
-      candidateMessages.push(i);
+      for (let k = 0; k < words.length; k++) {
+        if (shared[k] === 0 && m.contentWords.has(words[k]!)) {
+          shared[k] = 1;
+          sharedCount++;
+        }
+      }
       if (lastAuthor >= 0 && i - lastAuthor <= ADJACENT) adjacentAfterAuthor++;
     } else if (m.authorId === author) {
       lastAuthor = i;
@@ -114,41 +126,54 @@ export function candidateFeatures(view: ChannelView, candidate: string): number[
   const minutesSince = last ? Math.max(0, current.ts - last.ts) / 60_000 : 60;
   const lastToAuthor = last !== undefined && addressedTo(last, author) ? 1 : 0;
   const text = current.normalized.trimStart();
-  return [
-    1,
-    current.leadId === candidate ? 1 : 0,
-    addressedTo(current, candidate) ? 1 : 0,
-    addressedElsewhere(current, candidate) ? 1 : 0,
-    namesAnyoneBut(current.namedIds, candidate, author) ? 1 : 0,
-    rank === 1 ? 1 : 0,
-    rank === 2 ? 1 : 0,
-    Math.log(rank),
-    log1p(msgsSince),
-    log1p(minutesSince),
-    lastToAuthor,
-    last !== undefined && addressedElsewhere(last, author) ? 1 : 0,
-    log1p(toAuthor),
-    authorPrev !== undefined && addressedTo(authorPrev, candidate) ? 1 : 0,
-    log1p(authorToCandidate),
-    authorPrev !== undefined && addressedElsewhere(authorPrev, candidate) ? 1 : 0,
-    authorPrev === undefined ? 1 : 0,
-    lastCandidate > lastAuthor && lastAuthor >= 0 ? 1 : 0,
-    log1p(adjacentTurns + adjacentAfterAuthor),
-    last ? overlap(current.contentWords, last.contentWords) : 0,
-    overlapAny(current.contentWords, messages, candidateMessages),
-    last?.isQuestion ? 1 : 0,
-    lastToAuthor && msgsSince <= ADJACENT ? 1 : 0,
-    log1p(adjacentAfterAuthor),
-    current.isQuestion ? 1 : 0,
-    log1p(current.normalized.length) / 5,
-    THANKS.test(text) ? 1 : 0,
-    ANSWER_WORD.test(text) ? 1 : 0,
-    log1p(speakers.length),
-    lastAuthor >= 0 && lastCandidate > lastAuthor && lastCandidate - lastAuthor <= ADJACENT ? 1 : 0,
-    current.nickedIds.has(candidate) ? 1 : 0,
-    namesAnyoneBut(current.nickedIds, candidate, candidate) ? 1 : 0,
-    log1p(othersToAuthorSince),
-  ];
+  out[0] = 1;
+  out[1] = current.leadId === candidate ? 1 : 0;
+  out[2] = addressedTo(current, candidate) ? 1 : 0;
+  out[3] = addressedElsewhere(current, candidate) ? 1 : 0;
+  out[4] = namesAnyoneBut(current.namedIds, candidate, author) ? 1 : 0;
+  out[5] = rank === 1 ? 1 : 0;
+  out[6] = rank === 2 ? 1 : 0;
+  out[7] = Math.log(rank);
+  out[8] = log1p(msgsSince);
+  out[9] = log1p(minutesSince);
+  out[10] = lastToAuthor;
+  out[11] = last !== undefined && addressedElsewhere(last, author) ? 1 : 0;
+  out[12] = log1p(toAuthor);
+  out[13] = authorPrev !== undefined && addressedTo(authorPrev, candidate) ? 1 : 0;
+  out[14] = log1p(authorToCandidate);
+  out[15] = authorPrev !== undefined && addressedElsewhere(authorPrev, candidate) ? 1 : 0;
+  out[16] = authorPrev === undefined ? 1 : 0;
+  out[17] = lastCandidate > lastAuthor && lastAuthor >= 0 ? 1 : 0;
+  out[18] = log1p(adjacentTurns + adjacentAfterAuthor);
+  out[19] = last ? overlap(current.contentWords, last.contentWords) : 0;
+  out[20] = Math.min(sharedCount, OVERLAP_CAP);
+  out[21] = last?.isQuestion ? 1 : 0;
+  out[22] = lastToAuthor && msgsSince <= ADJACENT ? 1 : 0;
+  out[23] = log1p(adjacentAfterAuthor);
+  out[24] = current.isQuestion ? 1 : 0;
+  out[25] = log1p(current.normalized.length) / 5;
+  out[26] = THANKS.test(text) ? 1 : 0;
+  out[27] = ANSWER_WORD.test(text) ? 1 : 0;
+  out[28] = log1p(speakers.length);
+  out[29] = lastAuthor >= 0 && lastCandidate > lastAuthor && lastCandidate - lastAuthor <= ADJACENT ? 1 : 0;
+  out[30] = current.nickedIds.has(candidate) ? 1 : 0;
+  out[31] = namesAnyoneBut(current.nickedIds, candidate, candidate) ? 1 : 0;
+  out[32] = log1p(othersToAuthorSince);
+}
+
+/** Symmetric features of "the current message answers `candidate`", in CANDIDATE_FEATURES order. */
+export function candidateFeatures(view: ChannelView, candidate: string): number[] {
+  const out = new Array<number>(CANDIDATE_FEATURES.length);
+  fillCandidateFeatures(view, candidate, out);
+  return out;
+}
+
+const scoreScratch = new Float64Array(CANDIDATE_FEATURES.length);
+
+/** The stage-1 score of `candidate` (weights over candidateFeatures), without building the feature list. */
+export function candidateScore(view: ChannelView, candidate: string, weights: ArrayLike<number>): number {
+  fillCandidateFeatures(view, candidate, scoreScratch);
+  return linearScore(weights, scoreScratch);
 }
 
 export function sigmoid(x: number): number {
