@@ -62,15 +62,28 @@ function speakersByRecency(view: ChannelView): string[] {
   return speakers;
 }
 
-/** Per view: its current message's content words, in one array every candidate's overlap walks. */
-const currentWordsOf = new WeakMap<ChannelView, string[]>();
-function currentWords(view: ChannelView): string[] {
-  let words = currentWordsOf.get(view);
-  if (words === undefined) {
-    words = [...view.current.contentWords];
-    currentWordsOf.set(view, words);
+/** What every candidate of one view reads the same of its current message: computed once per view. */
+interface CurrentMessage {
+  /** Its content words, in one array every candidate's overlap walks. */
+  words: string[];
+  logLength: number;
+  thanks: number;
+  answerWord: number;
+}
+const currentOf = new WeakMap<ChannelView, CurrentMessage>();
+function currentMessage(view: ChannelView): CurrentMessage {
+  let read = currentOf.get(view);
+  if (read === undefined) {
+    const text = view.current.normalized.trimStart();
+    read = {
+      words: [...view.current.contentWords],
+      logLength: log1p(view.current.normalized.length) / 5,
+      thanks: THANKS.test(text) ? 1 : 0,
+      answerWord: ANSWER_WORD.test(text) ? 1 : 0,
+    };
+    currentOf.set(view, read);
   }
-  return words;
+  return read;
 }
 
 /** Which of the current message's words the candidate's messages share, marked per word; reused between calls. */
@@ -84,7 +97,8 @@ function fillCandidateFeatures(view: ChannelView, candidate: string, out: { [i: 
   const { messages, current } = view;
   const n = messages.length - 1;
   const author = current.authorId;
-  const words = currentWords(view);
+  const read = currentMessage(view);
+  const words = read.words;
   if (sharedScratch.length < words.length) sharedScratch = new Uint8Array(words.length);
   const shared = sharedScratch;
   shared.fill(0, 0, words.length);
@@ -125,7 +139,6 @@ function fillCandidateFeatures(view: ChannelView, candidate: string, out: { [i: 
   const msgsSince = lastCandidate >= 0 ? n - lastCandidate - 1 : n;
   const minutesSince = last ? Math.max(0, current.ts - last.ts) / 60_000 : 60;
   const lastToAuthor = last !== undefined && addressedTo(last, author) ? 1 : 0;
-  const text = current.normalized.trimStart();
   out[0] = 1;
   out[1] = current.leadId === candidate ? 1 : 0;
   out[2] = addressedTo(current, candidate) ? 1 : 0;
@@ -151,9 +164,9 @@ function fillCandidateFeatures(view: ChannelView, candidate: string, out: { [i: 
   out[22] = lastToAuthor && msgsSince <= ADJACENT ? 1 : 0;
   out[23] = log1p(adjacentAfterAuthor);
   out[24] = current.isQuestion ? 1 : 0;
-  out[25] = log1p(current.normalized.length) / 5;
-  out[26] = THANKS.test(text) ? 1 : 0;
-  out[27] = ANSWER_WORD.test(text) ? 1 : 0;
+  out[25] = read.logLength;
+  out[26] = read.thanks;
+  out[27] = read.answerWord;
   out[28] = log1p(speakers.length);
   out[29] = lastAuthor >= 0 && lastCandidate > lastAuthor && lastCandidate - lastAuthor <= ADJACENT ? 1 : 0;
   out[30] = current.nickedIds.has(candidate) ? 1 : 0;
