@@ -69,40 +69,17 @@ interface CurrentMessage {
   logLength: number;
   thanks: number;
   answerWord: number;
-  /** Per earlier message: 1 when it addresses the current author. */
-  toAuthor: Uint8Array;
-  /** Per earlier message: which of `words` it has, one bit each; null when there are too many words for a mask. */
-  wordMasks: Int32Array | null;
-}
-
-const MASK_BITS = 31;
-
-function popcount(x: number): number {
-  let n = 0;
-  for (let v = x; v !== 0; v &= v - 1) n++;
-  return n;
 }
 const currentOf = new WeakMap<ChannelView, CurrentMessage>();
 function currentMessage(view: ChannelView): CurrentMessage {
   let read = currentOf.get(view);
   if (read === undefined) {
     const text = view.current.normalized.trimStart();
-    const words = [...view.current.contentWords];
-    const n = view.messages.length - 1;
-    const toAuthor = new Uint8Array(n);
-    const wordMasks = words.length <= MASK_BITS ? new Int32Array(n) : null;
-    for (let i = 0; i < n; i++) {
-      const m = view.messages[i]!;
-      toAuthor[i] = addressedTo(m, view.current.authorId) ? 1 : 0;
-      if (wordMasks !== null) for (let k = 0; k < words.length; k++) if (m.contentWords.has(words[k]!)) wordMasks[i]! |= 1 << k;
-    }
     read = {
-      words,
+      words: [...view.current.contentWords],
       logLength: log1p(view.current.normalized.length) / 5,
       thanks: THANKS.test(text) ? 1 : 0,
       answerWord: ANSWER_WORD.test(text) ? 1 : 0,
-      toAuthor,
-      wordMasks,
     };
     currentOf.set(view, read);
   }
@@ -126,7 +103,6 @@ function fillCandidateFeatures(view: ChannelView, candidate: string, out: { [i: 
   const shared = sharedScratch;
   shared.fill(0, 0, words.length);
   let sharedCount = 0;
-  let sharedMask = 0;
   let lastCandidate = -1;
   let lastAuthor = -1;
   let toAuthor = 0;
@@ -138,14 +114,11 @@ function fillCandidateFeatures(view: ChannelView, candidate: string, out: { [i: 
     const m = messages[i]!;
     if (m.authorId === candidate) {
       lastCandidate = i;
-      toAuthor += read.toAuthor[i]!;
-      if (read.wordMasks !== null) sharedMask |= read.wordMasks[i]!;
-      else {
-        for (let k = 0; k < words.length; k++) {
-          if (shared[k] === 0 && m.contentWords.has(words[k]!)) {
-            shared[k] = 1;
-            sharedCount++;
-          }
+      if (addressedTo(m, author)) toAuthor++;
+      for (let k = 0; k < words.length; k++) {
+        if (shared[k] === 0 && m.contentWords.has(words[k]!)) {
+          shared[k] = 1;
+          sharedCount++;
         }
       }
       if (lastAuthor >= 0 && i - lastAuthor <= ADJACENT) adjacentAfterAuthor++;
@@ -158,15 +131,14 @@ function fillCandidateFeatures(view: ChannelView, candidate: string, out: { [i: 
   let othersToAuthorSince = 0;
   for (let i = lastAuthor + 1; i < n; i++) {
     const m = messages[i]!;
-    if (m.authorId !== candidate && read.toAuthor[i] === 1) othersToAuthorSince++;
+    if (m.authorId !== candidate && addressedTo(m, author)) othersToAuthorSince++;
   }
   const last = messages[lastCandidate];
   const authorPrev = messages[lastAuthor];
   const rank = speakers.indexOf(candidate) + 1 || speakers.length + 1;
   const msgsSince = lastCandidate >= 0 ? n - lastCandidate - 1 : n;
   const minutesSince = last ? Math.max(0, current.ts - last.ts) / 60_000 : 60;
-  const lastToAuthor = last !== undefined ? read.toAuthor[lastCandidate]! : 0;
-  if (read.wordMasks !== null) sharedCount = popcount(sharedMask);
+  const lastToAuthor = last !== undefined && addressedTo(last, author) ? 1 : 0;
   out[0] = 1;
   out[1] = current.leadId === candidate ? 1 : 0;
   out[2] = addressedTo(current, candidate) ? 1 : 0;
