@@ -17,6 +17,7 @@ import { IngestRetries, type PendingIngest, type PendingStore } from "../lib/pla
 import { removedGuild } from "../lib/platforms/discord/gateway/guild-removed.ts";
 import { parseGatewayMessage } from "../lib/platforms/discord/gateway/message.ts";
 import { fetchGatewayBot, ShardCoordinator, type ShardDirectory, type ShardLayoutState } from "../lib/platforms/discord/gateway/shard-layout.ts";
+import { parseGatewayReaction } from "../lib/platforms/discord/gateway/reaction.ts";
 import { discord } from "../lib/platforms/discord/index.ts";
 import type { GatewaySnapshot, ShardTuple } from "../lib/platforms/discord/gateway/session.ts";
 import { errorMessage } from "../lib/log.ts";
@@ -111,6 +112,7 @@ export function createShardCoordinator(
 export function gatewayDispatch(rt: Runtime, retries: Pick<IngestRetries, "deliver">) {
   return async (event: string, data: unknown, botUserId: string): Promise<void> => {
     if (event === "MESSAGE_CREATE") return retries.deliver(data, botUserId);
+    if (event === "MESSAGE_REACTION_ADD") return ingestGatewayReaction(rt, data, botUserId);
     const guild = event === "GUILD_DELETE" ? removedGuild(data) : null;
     if (!guild) return;
     // A lost publish leaves the keys to their TTLs (facts: FACTS_TTL_DAYS); it is logged, never retried here.
@@ -128,6 +130,17 @@ async function ingestGatewayMessage(rt: Runtime, data: unknown, botUserId: strin
   if (parsed.kind === "ignored") return rt.log.info("discord_ignored", { source: "gateway", reason: parsed.reason });
   await ingest(rt, parsed.message, bot, discord.ingestOptions(rt.settings));
 }
+
+/** A 👎 on the bot's answer. Not retried: losing one costs only the quiet it asked for, never a message. */
+async function ingestGatewayReaction(rt: Runtime, data: unknown, botUserId: string): Promise<void> {
+  const parsed = parseGatewayReaction(data, botUserId, rt.now());
+  if (parsed.kind === "invalid") return rt.log.warn("discord_invalid", { source: "gateway_reaction", issues: parsed.issues });
+  if (parsed.kind === "ignored") return;
+  await ingest(rt, parsed.message, botIdentity(rt, botUserId), discord.ingestOptions(rt.settings)).catch((err: unknown) =>
+    rt.log.warn("discord_reaction_failed", { message: errorMessage(err) }),
+  );
+}
+
 
 const count = z.coerce.number().int().positive();
 /** `/identify-turn?shard=1&concurrency=2`: the shard asking and its layout's number of buckets. */

@@ -19,6 +19,11 @@ const flag = (fallback: boolean) =>
     .union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no", "on", "off", ""])])
     .default(fallback)
     .transform((v) => v === true || v === "true" || v === "1" || v === "yes" || v === "on");
+/** A flag with no default: undefined (unset or empty) lets the caller decide. */
+const optionalFlag = z
+  .union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no", "on", "off", ""])])
+  .optional()
+  .transform((v) => (v === undefined || v === "" ? undefined : v === true || v === "true" || v === "1" || v === "yes" || v === "on"));
 const list = z
   .string()
   .default("")
@@ -114,7 +119,8 @@ export const settingsSchema = z.object({
   SMS_BURST_WINDOW_SECONDS: z.coerce.number().int().min(0).max(60).default(4),
   FOLLOWUP_WINDOW_SECONDS: seconds(60),
   MAX_STORED_MESSAGES: z.coerce.number().int().min(10).default(200),
-  USE_LLM_JUDGE: flag(false),
+  /** Unset: on when OPENAI_BASE_URL is a real model's endpoint, off with a local one (see resolveJudge). */
+  USE_LLM_JUDGE: optionalFlag,
 
   /** Answers appear as they are written where the platform can show that (Slack streams, Discord edits). */
   STREAMING: flag(true),
@@ -152,7 +158,17 @@ export const settingsSchema = z.object({
   TENANT_DAILY_TOKEN_BUDGET: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().positive().optional()),
 });
 
-export type Settings = z.output<typeof settingsSchema>;
+export type Settings = Omit<z.output<typeof settingsSchema>, "USE_LLM_JUDGE"> & { USE_LLM_JUDGE: boolean };
+
+const LOCAL_HOSTS = /^(?:localhost|127(?:\.\d+){3}|\[::1\]|0\.0\.0\.0|[^.]+|.+\.local)$/;
+
+/**
+ * The judge is worth its call with a real model, which tells a follow-up from chatter far better than the cheap
+ * signals; the local model (dev, tests) only mimics one, so there it stays off unless asked for.
+ */
+function resolveJudge(s: z.output<typeof settingsSchema>): Settings {
+  return { ...s, USE_LLM_JUDGE: s.USE_LLM_JUDGE ?? !LOCAL_HOSTS.test(new URL(s.OPENAI_BASE_URL).hostname) };
+}
 
 /** Which platforms have the secrets they need. */
 export interface EnabledPlatforms {
@@ -177,7 +193,7 @@ export class ConfigError extends Error {
 /** Parses the Worker env. Throws ConfigError naming every bad setting (never their values). */
 export function parseSettings(env: Record<string, unknown>): Settings {
   const result = settingsSchema.safeParse(env);
-  if (result.success) return result.data;
+  if (result.success) return resolveJudge(result.data);
   const problems = result.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? "env");
     const missing = env[name] === undefined || env[name] === "";

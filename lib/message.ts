@@ -86,6 +86,11 @@ export interface InboundMessage {
   noReply?: boolean;
   /** The person asks to stop (SMS STOP) or to start again (START) getting messages from the bot. */
   consent?: Consent;
+  /**
+   * Not words but a reaction on one of the bot's answers that tells it the answer was not wanted (a 👎): recorded,
+   * never answered, and read by the decider as "not you" (lib/decide/not-you.ts).
+   */
+  feedback?: "not_you";
 }
 
 /** A message another one is about (a thread's parent, a message replied to), as the platform returned it. */

@@ -1,11 +1,14 @@
 /**
  * @module
  * bench/decision: replays irc-replies logs through the Worker's own decideResponse for every (m, P) pair of the
- * README's task and prints precision / recall / F1 of "respond", the reasons that fired, and two baselines
- * computed in the same run.
+ * README's task and prints precision / recall / F1 of "respond", the reasons that fired, two baselines computed in
+ * the same run, the name tier split into address and reference, the cross-validated spread the training measured,
+ * the hand-written bot-centred scenarios (bot-scenarios.jsonl), and the decider's CPU per decision.
  *   node bench/decision/run.ts --split dev | --file PATH  [--json]
  */
 import { decideResponse } from "../../lib/decide/decide.ts";
+import { botNameUse } from "../../lib/decide/explicit.ts";
+import { CROSS_VALIDATION } from "../../lib/decide/weights.ts";
 import type { DecisionReason } from "../../lib/decide/reasons.ts";
 import { defineCommand, parseCommandLine, requireFile } from "../../dev/cli.ts";
 import { BASELINES } from "./baselines.ts";
@@ -13,6 +16,7 @@ import { readLogs } from "./corpus.ts";
 import { type Figures, type Tally, count, emptyTally, figures } from "./metrics.ts";
 import { BENCH_OPTIONS, type DecisionPair, decisionPairs } from "./pairs.ts";
 import { dataPath, missingSplitHint } from "./paths.ts";
+import { scenarioFigures } from "./scenario-figures.ts";
 
 const command = defineCommand({
   name: "npm run bench:decision",
@@ -37,6 +41,8 @@ const baselines = new Map(Object.keys(BASELINES).map((name) => [name, emptyTally
 /** What USE_LLM_JUDGE would cost: the pairs the decider would hand to the judge (none is sent; no LLM here). */
 const JUDGE_ON = { ...BENCH_OPTIONS, useJudge: true };
 const judged = { pairs: 0, replies: 0 };
+/** The name tier: the bot's name used to address it (answered at once) or to talk about it (left to the model). */
+const nameTier = { address: emptyTally(), reference: emptyTally(), referenceAnsweredAll: emptyTally() };
 /** Every SAMPLE_EVERY-th pair is timed again once the code is warm: the steady cost a Worker pays. */
 const SAMPLE_EVERY = 10;
 const sample: DecisionPair[] = [];
@@ -58,6 +64,9 @@ for await (const log of readLogs(file)) {
       }
     }
     for (const [name, rule] of Object.entries(BASELINES)) count(baselines.get(name)!, rule(pair), pair.truth);
+    const named = botNameUse(pair.msg.text, pair.bot);
+    if (named !== null) count(nameTier[named.use], respond, pair.truth);
+    if (named?.use === "reference") count(nameTier.referenceAnsweredAll, true, pair.truth);
   }
 }
 
@@ -79,19 +88,53 @@ console.log(
     `would be judged; ${judged.replies} of them are real replies (${(judged.replies / Math.max(1, judged.pairs)).toFixed(3)}), ` +
     `${judged.replies} of the ${missed} replies the decider misses`,
 );
-const warmStart = performance.now();
-for (const pair of sample) decideResponse(pair.state, pair.msg, pair.bot, BENCH_OPTIONS);
-const warmMicros = ((performance.now() - warmStart) * 1000) / Math.max(1, sample.length);
-const micros = (decideMs * 1000) / Math.max(1, decider.pairs);
+const nameLine = (label: string, t: Tally): string => {
+  const f = figures(t);
+  return `${label}: ${t.pairs} pairs, ${t.truePositives + t.falseNegatives} real replies; answered ${t.truePositives + t.falsePositives}, precision ${f.precision.toFixed(3)}, recall ${f.recall.toFixed(3)}`;
+};
+console.log(`\nname tier (the bot's name in the message)`);
+console.log(nameLine("  as address (answered at once)", nameTier.address));
+console.log(nameLine("  as reference (left to the model)", nameTier.reference));
+console.log(`  answering every reference instead would have precision ${figures(nameTier.referenceAnsweredAll).precision.toFixed(3)}`);
+
+const cv = CROSS_VALIDATION;
+const spread = (s: { mean: number; sd: number; min: number; max: number }): string =>
+  `${s.mean.toFixed(3)} ± ${s.sd.toFixed(3)} (${s.min.toFixed(3)}–${s.max.toFixed(3)})`;
 console.log(
-  `\ndecideResponse CPU: ${warmMicros.toFixed(1)} µs per message warm (${sample.length} messages), ` +
-    `${micros.toFixed(1)} µs over the whole run (cold start included); run took ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  `\ncross-validated on train (${cv.folds} leave-logs-out folds over ${cv.logs} logs, as bench/decision/train.ts measured at the ` +
+    `shipped threshold): precision ${spread(cv.precision)}, recall ${spread(cv.recall)}, F1 ${spread(cv.f1)}`,
+);
+
+const scenarios = scenarioFigures();
+console.log(
+  `\nbot-centred scenarios (bench/decision/bot-scenarios.jsonl, ${scenarios.conversations} conversations, ${scenarios.off.pairs} cases): ` +
+    `precision ${scenarios.off.precision.toFixed(3)}, recall ${scenarios.off.recall.toFixed(3)}, F1 ${scenarios.off.f1.toFixed(3)} (no LLM judge); ` +
+    `with the judge on, ${scenarios.judged} cases would go to it`,
+);
+
+// CPU, not wall time: the machine is shared, and CPU is what a Worker is billed and limited by.
+for (const pair of sample) decideResponse(pair.state, pair.msg, pair.bot, BENCH_OPTIONS);
+const cpuStart = process.cpuUsage();
+const wallStart = performance.now();
+const ROUNDS = 3;
+for (let r = 0; r < ROUNDS; r++) for (const pair of sample) decideResponse(pair.state, pair.msg, pair.bot, BENCH_OPTIONS);
+const cpu = process.cpuUsage(cpuStart);
+const decisions = ROUNDS * Math.max(1, sample.length);
+const cpuMicros = (cpu.user + cpu.system) / decisions;
+const wallMicros = ((performance.now() - wallStart) * 1000) / decisions;
+console.log(
+  `\ndecideResponse CPU: ${cpuMicros.toFixed(1)} µs per decision warm (${sample.length} messages × ${ROUNDS}; wall ${wallMicros.toFixed(1)} µs), ` +
+    `${((decideMs * 1000) / Math.max(1, decider.pairs)).toFixed(1)} µs wall over the whole run (cold start included); run took ${((performance.now() - started) / 1000).toFixed(1)} s`,
 );
 if (values.json) {
   const out = {
     decider: figures(decider),
     baselines: Object.fromEntries([...baselines].map(([name, t]) => [name, figures(t)])),
     judge: judged,
+    nameTier: { address: figures(nameTier.address), reference: figures(nameTier.reference) },
+    crossValidation: cv,
+    scenarios: { ...scenarios.off, judged: scenarios.judged },
+    cpuMicrosPerDecision: Number(cpuMicros.toFixed(1)),
   };
   console.log(JSON.stringify(out));
 }

@@ -19,6 +19,7 @@ const storedMessageSchema = z.object({
   replyToAuthorId: z.string().optional(),
   replyToId: z.string().optional(),
   noReply: z.boolean().optional(),
+  feedback: z.literal("not_you").optional(),
 });
 
 /** cjson turns an empty Lua table into `{}`; the REST client may already have parsed a JSON string. */
@@ -79,6 +80,7 @@ export function toStoredMessage(msg: InboundMessage): StoredMessage {
   if (msg.replyToAuthorId) stored.replyToAuthorId = msg.replyToAuthorId;
   if (msg.replyToId) stored.replyToId = msg.replyToId;
   if (msg.noReply) stored.noReply = true;
+  if (msg.feedback) stored.feedback = msg.feedback;
   return stored;
 }
 

@@ -29,5 +29,7 @@ export function selectTurn(recent: StoredMessage[], trigger: { id: string; ts: n
   }
   if (currentIndex < 0) return null;
   const current = recent[currentIndex]!;
-  return { history: recent.slice(0, currentIndex), current, answered: [current.authorId] };
+  // A reaction recorded as feedback has no words for the model.
+  const history = recent.slice(0, currentIndex).filter((m) => m.feedback === undefined);
+  return { history, current, answered: [current.authorId] };
 }

@@ -20,6 +20,8 @@ export interface StoredMessage {
   replyToId?: string;
   /** Never the message an answer is for (an SMS carrier keyword). */
   noReply?: boolean;
+  /** Not words but a reaction that tells the bot its answer was not wanted (a 👎 on it): lib/decide/not-you.ts. */
+  feedback?: "not_you";
 }
 
 /** What the decider and the prompt builder see of a conversation. */

@@ -6,10 +6,12 @@
  * an exchange with the bot from one that continues the author's exchange with someone else.
  */
 import type { ChannelView } from "./channel.ts";
-import { candidateFeatures, linearScore, log1p, sigmoid } from "./signals.ts";
+import { candidateScore, log1p, sigmoid } from "./signals.ts";
 
 /** Only the latest messages get a link inferred: older links say little about the message at hand, and each costs CPU. */
-const CHAIN_SPAN = 12;
+const CHAIN_SPAN = 8;
+/** A link is inferred over this many messages up to it: enough for every candidate's recent turns. */
+const CHAIN_CONTEXT = 20;
 /** Candidates for an earlier message: whoever spoke in this many lines before it (as the pairs of the task). */
 const CANDIDATE_LOOKBACK = 15;
 
@@ -23,17 +25,18 @@ export interface InferredLink {
 }
 
 function inferLink(view: ChannelView, index: number, candidateWeights: readonly number[]): InferredLink {
-  const messages = view.messages.slice(0, index + 1);
-  const current = messages[index]!;
+  const messages = view.messages.slice(Math.max(0, index + 1 - CHAIN_CONTEXT), index + 1);
+  const last = messages.length - 1;
+  const current = messages[last]!;
   const prefix: ChannelView = { messages, current, botId: view.botId };
   let targetId: string | null = null;
   let best = -Infinity;
   const seen = new Set<string>([current.authorId]);
-  for (let i = index - 1; i >= Math.max(0, index - CANDIDATE_LOOKBACK); i--) {
+  for (let i = last - 1; i >= Math.max(0, last - CANDIDATE_LOOKBACK); i--) {
     const id = messages[i]!.authorId;
     if (seen.has(id)) continue;
     seen.add(id);
-    const score = linearScore(candidateWeights, candidateFeatures(prefix, id));
+    const score = candidateScore(prefix, id, candidateWeights);
     if (score > best) {
       best = score;
       targetId = id;

@@ -4,8 +4,9 @@
  * and the content words of each message. Built once per decision; the signals read it.
  */
 import type { BotIdentity } from "../message.ts";
-import type { ConversationState } from "../conversation/types.ts";
-import { containsNormalizedName, leadingAddressee, normalizeText } from "./names.ts";
+import type { ConversationState, StoredMessage } from "../conversation/types.ts";
+import { nameUse } from "./address.ts";
+import { leadingAddressee, normalizeText } from "./names.ts";
 
 /** Shorter leading tokens are too often words ("hi:", "no,") to stand for an abbreviated nick. */
 const MIN_NICK_PREFIX = 3;
@@ -13,7 +14,15 @@ const MIN_NICK_PREFIX = 3;
 const MIN_NICK_PREFIX_INLINE = 4;
 const NON_ALPHANUMERIC = /[^\p{L}\p{N}]+/u;
 const MIN_CONTENT_WORD = 3;
+/**
+ * The decider reads only the latest messages of the window the store hands over: older ones barely move a
+ * decision, and each costs CPU on every inbound message (bench/decision prints the cost).
+ */
+export const VIEW_MESSAGES = 20;
 const WORD_SPLIT = /[^\p{L}\p{N}_']+/u;
+/** The same split for ASCII text, without Unicode property classes (the common case, and cheaper). */
+const ASCII_WORD_SPLIT = /[^a-z0-9_']+/;
+const ASCII = /^[\x00-\x7f]*$/;
 const STOPWORDS = new Set(
   ("the and for you are but not that this with have has was were what why how when where who which can could " +
     "would should will its it's i'm don't dont just get got there then than they them your yours all any one " +
@@ -24,7 +33,7 @@ const STOPWORDS = new Set(
 export interface ChannelMessage {
   authorId: string;
   ts: number;
-  /** The participant the message opens with ("alice: ..."), if it names one. */
+  /** The participant the message addresses ("alice: ...", "hey alice", "thanks alice!"), if it names one. */
   leadId: string | null;
   /** Every participant the message names as a whole word, the opening one included. */
   namedIds: Set<string>;
@@ -65,11 +74,11 @@ function participant(names: string[]): Participant {
   return { names, core: parts.join(""), head: parts[0] ?? "" };
 }
 
-function participants(state: ConversationState, bot: BotIdentity): Map<string, Participant> {
+function participants(recent: readonly StoredMessage[], bot: BotIdentity): Map<string, Participant> {
   const all = new Map<string, Participant>();
   const botNames = [bot.name, ...bot.aliases].map((n) => normalizeText(n.trim())).filter((n) => n.length > 0);
   all.set(bot.userId, participant(botNames));
-  for (const m of state.recent) {
+  for (const m of recent) {
     if (!all.has(m.authorId)) all.set(m.authorId, participant([normalizeText(m.authorName.trim())]));
   }
   return all;
@@ -82,41 +91,74 @@ function shortensNick(word: string, p: Participant, minPrefix: number): boolean 
 function resolveLead(token: string | null, all: Map<string, Participant>): string | null {
   if (token === null) return null;
   let shortened: string | null = null;
+  const core = token.split(NON_ALPHANUMERIC).join("");
   for (const [id, p] of all) {
     if (p.names.includes(token)) return id;
-    const core = token.split(NON_ALPHANUMERIC).join("");
     if (shortened === null && core.length > 0 && shortensNick(core, p, MIN_NICK_PREFIX)) shortened = id;
   }
   return shortened;
 }
 
-function nickedIn(words: string[], author: string, all: Map<string, Participant>, named: Set<string>): Set<string> {
-  const found = new Set<string>();
+/**
+ * Every word that stands for a participant's shortened nick inside a sentence, to the ids it stands for: the
+ * head and core of each nick, and each prefix of the core at least MIN_NICK_PREFIX_INLINE long. Built once per
+ * decision so that each word of each message is one lookup.
+ */
+function nickTable(all: Map<string, Participant>): Map<string, string[]> {
+  const table = new Map<string, string[]>();
+  const add = (word: string, id: string): void => {
+    if (word.length < MIN_NICK_PREFIX) return;
+    const ids = table.get(word);
+    if (ids === undefined) table.set(word, [id]);
+    else if (!ids.includes(id)) ids.push(id);
+  };
   for (const [id, p] of all) {
-    if (id === author || named.has(id) || p.core.length < MIN_NICK_PREFIX) continue;
-    if (words.some((w) => w.length >= MIN_NICK_PREFIX && shortensNick(w, p, MIN_NICK_PREFIX_INLINE))) found.add(id);
+    if (p.core.length < MIN_NICK_PREFIX) continue;
+    add(p.head, id);
+    for (let n = MIN_NICK_PREFIX_INLINE; n <= p.core.length; n++) add(p.core.slice(0, n), id);
+    add(p.core, id);
+  }
+  return table;
+}
+
+function nickedIn(words: string[], author: string, table: Map<string, string[]>, named: Set<string>): Set<string> {
+  const found = new Set<string>();
+  for (const word of words) {
+    const ids = table.get(word);
+    if (ids === undefined) continue;
+    for (const id of ids) if (id !== author && !named.has(id)) found.add(id);
   }
   return found;
 }
 
 export function readChannel(state: ConversationState, bot: BotIdentity): ChannelView {
-  const all = participants(state, bot);
-  const messages = state.recent.map((m): ChannelMessage => {
+  const recent = state.recent.length > VIEW_MESSAGES ? state.recent.slice(-VIEW_MESSAGES) : state.recent;
+  const all = [...participants(recent, bot)];
+  const byId = new Map(all);
+  const nicks = nickTable(byId);
+  const messages = recent.map((m): ChannelMessage => {
     const normalized = normalizeText(m.text);
-    const leadId = resolveLead(leadingAddressee(normalized), all);
+    let leadId = resolveLead(leadingAddressee(normalized), byId);
     const namedIds = new Set<string>(m.mentions ?? []);
     if (leadId !== null) namedIds.add(leadId);
-    for (const [id, p] of all) {
-      if (id !== m.authorId && p.names.some((name) => containsNormalizedName(normalized, name))) namedIds.add(id);
+    for (let k = 0; k < all.length; k++) {
+      const [id, p] = all[k]!;
+      if (id === m.authorId) continue;
+      for (const name of p.names) {
+        const use = nameUse(normalized, name);
+        if (use === null) continue;
+        namedIds.add(id);
+        if (use === "address") leadId ??= id;
+      }
     }
     namedIds.delete(m.authorId);
-    const words = normalized.split(WORD_SPLIT);
+    const words = normalized.split(ASCII.test(normalized) ? ASCII_WORD_SPLIT : WORD_SPLIT);
     return {
       authorId: m.authorId,
       ts: m.ts,
       leadId: leadId === m.authorId ? null : leadId,
       namedIds,
-      nickedIds: nickedIn(words, m.authorId, all, namedIds),
+      nickedIds: nickedIn(words, m.authorId, nicks, namedIds),
       contentWords: contentWords(words),
       isQuestion: normalized.includes("?"),
       normalized,

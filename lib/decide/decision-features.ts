@@ -6,7 +6,7 @@
  */
 import type { ChannelView } from "./channel.ts";
 import { CHAIN_FEATURES, chainFeatures, inferReplyChains } from "./chains.ts";
-import { type BotMemory, CANDIDATE_FEATURES, candidateFeatures, linearScore, log1p } from "./signals.ts";
+import { type BotMemory, CANDIDATE_FEATURES, candidateFeatures, candidateScore, linearScore, log1p } from "./signals.ts";
 
 const RELATIVE_CAP = 6;
 
@@ -27,7 +27,7 @@ export function decisionFeatures(view: ChannelView, memory: BotMemory, candidate
     const id = view.messages[i]!.authorId;
     if (id !== bot && id !== author) others.add(id);
   }
-  for (const id of others) bestOther = Math.max(bestOther, linearScore(candidateWeights, candidateFeatures(view, id)));
+  for (const id of others) bestOther = Math.max(bestOther, candidateScore(view, id, candidateWeights));
   const margin = others.size === 0 ? RELATIVE_CAP : Math.max(-RELATIVE_CAP, Math.min(RELATIVE_CAP, ownScore - bestOther));
   const answeredAuthor = memory.lastReplyTo.includes(author);
   const sinceReply = memory.lastReplyAt === undefined ? Infinity : view.current.ts - memory.lastReplyAt;

@@ -7,14 +7,17 @@ import { foldCase } from "../text/normalize.ts";
 
 /** Letters, digits and "_" continue a word: "parleying" does not contain "parley", "bar_" is not "bar". */
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
-const WHITESPACE_RUN = /\s+/g;
+/** A run of two or more whitespace characters, or one that is not a plain space: what becomes one space. */
+const WHITESPACE_RUN = /\s{2,}|[^\S ]/g;
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** Lower case, accents dropped, runs of whitespace made one space. */
 export function normalizeText(text: string): string {
-  return foldCase(text).replace(WHITESPACE_RUN, " ");
+  // Most chat is ASCII, where folding is lower-casing: skip the Unicode decomposition (a third of the decider's CPU).
+  return (ASCII.test(text) ? text.toLowerCase() : foldCase(text)).replace(WHITESPACE_RUN, " ");
 }
 
-function isWordChar(ch: string | undefined): boolean {
+export function isWordChar(ch: string | undefined): boolean {
   return ch !== undefined && WORD_CHAR.test(ch);
 }
 

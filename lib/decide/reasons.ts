@@ -14,10 +14,13 @@ export type DecisionReason =
   | "name_exact"
   | "name_alias"
   | "recent_followup"
+  | "continuation"
   | "addressed_other"
   | "judge"
   | "no_trigger"
-  | "opted_out";
+  | "opted_out"
+  | "not_you"
+  | "told_not_you";
 
 export interface Decision {
   respond: "yes" | "no" | "judge";
@@ -26,7 +29,7 @@ export interface Decision {
   score?: number;
 }
 
-export type DecidableMessage = Pick<InboundMessage, "author" | "text" | "ts" | "addressing" | "mentions" | "replyToAuthorId">;
+export type DecidableMessage = Pick<InboundMessage, "author" | "text" | "ts" | "addressing" | "mentions" | "replyToAuthorId" | "feedback">;
 
 export interface DecideOptions {
   followupWindowSeconds: number;

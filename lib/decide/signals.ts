@@ -39,29 +39,88 @@ function addressedElsewhere(m: ChannelMessage, id: string): boolean {
   return m.leadId !== null && m.leadId !== id;
 }
 
-/** Symmetric features of "the current message answers `candidate`". */
-export function candidateFeatures(view: ChannelView, candidate: string): number[] {
+function namesAnyoneBut(ids: Set<string>, a: string, b: string): boolean {
+  for (const id of ids) if (id !== a && id !== b) return true;
+  return false;
+}
+
+/**
+ * The speakers before the current message other than its author, most recent first. Every candidate of one view
+ * reads the same list: it is computed once per view.
+ */
+const recencyOf = new WeakMap<ChannelView, string[]>();
+function speakersByRecency(view: ChannelView): string[] {
+  let speakers = recencyOf.get(view);
+  if (speakers !== undefined) return speakers;
+  speakers = [];
+  const author = view.current.authorId;
+  for (let i = view.messages.length - 2; i >= 0; i--) {
+    const id = view.messages[i]!.authorId;
+    if (id !== author && !speakers.includes(id)) speakers.push(id);
+  }
+  recencyOf.set(view, speakers);
+  return speakers;
+}
+
+/** What every candidate of one view reads the same of its current message: computed once per view. */
+interface CurrentMessage {
+  /** Its content words, in one array every candidate's overlap walks. */
+  words: string[];
+  logLength: number;
+  thanks: number;
+  answerWord: number;
+}
+const currentOf = new WeakMap<ChannelView, CurrentMessage>();
+function currentMessage(view: ChannelView): CurrentMessage {
+  let read = currentOf.get(view);
+  if (read === undefined) {
+    const text = view.current.normalized.trimStart();
+    read = {
+      words: [...view.current.contentWords],
+      logLength: log1p(view.current.normalized.length) / 5,
+      thanks: THANKS.test(text) ? 1 : 0,
+      answerWord: ANSWER_WORD.test(text) ? 1 : 0,
+    };
+    currentOf.set(view, read);
+  }
+  return read;
+}
+
+/** Which of the current message's words the candidate's messages share, marked per word; reused between calls. */
+let sharedScratch = new Uint8Array(64);
+
+/**
+ * Writes the symmetric features of "the current message answers `candidate`" into `out` (CANDIDATE_FEATURES
+ * order). The chains score a dozen candidates per inferred link: filling one buffer spares the allocations.
+ */
+function fillCandidateFeatures(view: ChannelView, candidate: string, out: { [i: number]: number }): void {
   const { messages, current } = view;
   const n = messages.length - 1;
   const author = current.authorId;
+  const read = currentMessage(view);
+  const words = read.words;
+  if (sharedScratch.length < words.length) sharedScratch = new Uint8Array(words.length);
+  const shared = sharedScratch;
+  shared.fill(0, 0, words.length);
+  let sharedCount = 0;
   let lastCandidate = -1;
   let lastAuthor = -1;
   let toAuthor = 0;
   let authorToCandidate = 0;
   let adjacentTurns = 0;
   let adjacentAfterAuthor = 0;
-  const candidateWords = new Set<string>();
-  const speakersByRecency: string[] = [];
-  for (let i = n - 1; i >= 0; i--) {
-    const m = messages[i]!;
-    if (m.authorId !== author && !speakersByRecency.includes(m.authorId)) speakersByRecency.push(m.authorId);
-  }
+  const speakers = speakersByRecency(view);
   for (let i = 0; i < n; i++) {
     const m = messages[i]!;
     if (m.authorId === candidate) {
       lastCandidate = i;
       if (addressedTo(m, author)) toAuthor++;
-      for (const w of m.contentWords) candidateWords.add(w);
+      for (let k = 0; k < words.length; k++) {
+        if (shared[k] === 0 && m.contentWords.has(words[k]!)) {
+          shared[k] = 1;
+          sharedCount++;
+        }
+      }
       if (lastAuthor >= 0 && i - lastAuthor <= ADJACENT) adjacentAfterAuthor++;
     } else if (m.authorId === author) {
       lastAuthor = i;
@@ -76,46 +135,58 @@ export function candidateFeatures(view: ChannelView, candidate: string): number[
   }
   const last = messages[lastCandidate];
   const authorPrev = messages[lastAuthor];
-  const rank = speakersByRecency.indexOf(candidate) + 1 || speakersByRecency.length + 1;
+  const rank = speakers.indexOf(candidate) + 1 || speakers.length + 1;
   const msgsSince = lastCandidate >= 0 ? n - lastCandidate - 1 : n;
   const minutesSince = last ? Math.max(0, current.ts - last.ts) / 60_000 : 60;
   const lastToAuthor = last !== undefined && addressedTo(last, author) ? 1 : 0;
-  const text = current.normalized.trimStart();
-  return [
-    1,
-    current.leadId === candidate ? 1 : 0,
-    addressedTo(current, candidate) ? 1 : 0,
-    addressedElsewhere(current, candidate) ? 1 : 0,
-    [...current.namedIds].some((id) => id !== candidate && id !== author) ? 1 : 0,
-    rank === 1 ? 1 : 0,
-    rank === 2 ? 1 : 0,
-    Math.log(rank),
-    log1p(msgsSince),
-    log1p(minutesSince),
-    lastToAuthor,
-    last !== undefined && addressedElsewhere(last, author) ? 1 : 0,
-    log1p(toAuthor),
-    authorPrev !== undefined && addressedTo(authorPrev, candidate) ? 1 : 0,
-    log1p(authorToCandidate),
-    authorPrev !== undefined && addressedElsewhere(authorPrev, candidate) ? 1 : 0,
-    authorPrev === undefined ? 1 : 0,
-    lastCandidate > lastAuthor && lastAuthor >= 0 ? 1 : 0,
-    log1p(adjacentTurns + adjacentAfterAuthor),
-    last ? overlap(current.contentWords, last.contentWords) : 0,
-    overlap(current.contentWords, candidateWords),
-    last?.isQuestion ? 1 : 0,
-    lastToAuthor && msgsSince <= ADJACENT ? 1 : 0,
-    log1p(adjacentAfterAuthor),
-    current.isQuestion ? 1 : 0,
-    log1p(current.normalized.length) / 5,
-    THANKS.test(text) ? 1 : 0,
-    ANSWER_WORD.test(text) ? 1 : 0,
-    log1p(speakersByRecency.length),
-    lastAuthor >= 0 && lastCandidate > lastAuthor && lastCandidate - lastAuthor <= ADJACENT ? 1 : 0,
-    current.nickedIds.has(candidate) ? 1 : 0,
-    [...current.nickedIds].some((id) => id !== candidate) ? 1 : 0,
-    log1p(othersToAuthorSince),
-  ];
+  out[0] = 1;
+  out[1] = current.leadId === candidate ? 1 : 0;
+  out[2] = addressedTo(current, candidate) ? 1 : 0;
+  out[3] = addressedElsewhere(current, candidate) ? 1 : 0;
+  out[4] = namesAnyoneBut(current.namedIds, candidate, author) ? 1 : 0;
+  out[5] = rank === 1 ? 1 : 0;
+  out[6] = rank === 2 ? 1 : 0;
+  out[7] = Math.log(rank);
+  out[8] = log1p(msgsSince);
+  out[9] = log1p(minutesSince);
+  out[10] = lastToAuthor;
+  out[11] = last !== undefined && addressedElsewhere(last, author) ? 1 : 0;
+  out[12] = log1p(toAuthor);
+  out[13] = authorPrev !== undefined && addressedTo(authorPrev, candidate) ? 1 : 0;
+  out[14] = log1p(authorToCandidate);
+  out[15] = authorPrev !== undefined && addressedElsewhere(authorPrev, candidate) ? 1 : 0;
+  out[16] = authorPrev === undefined ? 1 : 0;
+  out[17] = lastCandidate > lastAuthor && lastAuthor >= 0 ? 1 : 0;
+  out[18] = log1p(adjacentTurns + adjacentAfterAuthor);
+  out[19] = last ? overlap(current.contentWords, last.contentWords) : 0;
+  out[20] = Math.min(sharedCount, OVERLAP_CAP);
+  out[21] = last?.isQuestion ? 1 : 0;
+  out[22] = lastToAuthor && msgsSince <= ADJACENT ? 1 : 0;
+  out[23] = log1p(adjacentAfterAuthor);
+  out[24] = current.isQuestion ? 1 : 0;
+  out[25] = read.logLength;
+  out[26] = read.thanks;
+  out[27] = read.answerWord;
+  out[28] = log1p(speakers.length);
+  out[29] = lastAuthor >= 0 && lastCandidate > lastAuthor && lastCandidate - lastAuthor <= ADJACENT ? 1 : 0;
+  out[30] = current.nickedIds.has(candidate) ? 1 : 0;
+  out[31] = namesAnyoneBut(current.nickedIds, candidate, candidate) ? 1 : 0;
+  out[32] = log1p(othersToAuthorSince);
+}
+
+/** Symmetric features of "the current message answers `candidate`", in CANDIDATE_FEATURES order. */
+export function candidateFeatures(view: ChannelView, candidate: string): number[] {
+  const out = new Array<number>(CANDIDATE_FEATURES.length);
+  fillCandidateFeatures(view, candidate, out);
+  return out;
+}
+
+const scoreScratch = new Float64Array(CANDIDATE_FEATURES.length);
+
+/** The stage-1 score of `candidate` (weights over candidateFeatures), without building the feature list. */
+export function candidateScore(view: ChannelView, candidate: string, weights: ArrayLike<number>): number {
+  fillCandidateFeatures(view, candidate, scoreScratch);
+  return linearScore(weights, scoreScratch);
 }
 
 export function sigmoid(x: number): number {

@@ -10,9 +10,18 @@ describe("settings", () => {
     expect(s.CONVERSATION_TIMEOUT_SECONDS).toBe(120);
     expect(s.SMS_CONVERSATION_GAP_MINUTES).toBe(30);
     expect(s.FOLLOWUP_WINDOW_SECONDS).toBe(60);
-    expect(s.USE_LLM_JUDGE).toBe(false);
+    expect(s.USE_LLM_JUDGE).toBe(true);
     expect(s.PUBLIC_BASE_URL).toBe("https://bot.example.com");
     expect(s.SLACK_API_BASE_URL).toBe("https://slack.com/api");
+  });
+
+  it("asks the LLM judge by default only with a real model endpoint, and always as set", () => {
+    expect(parseSettings({ ...minimal, OPENAI_BASE_URL: "https://api.example.com/v1" }).USE_LLM_JUDGE).toBe(true);
+    for (const local of ["http://127.0.0.1:8787/v1", "http://localhost:9000/v1", "http://model/v1"]) {
+      expect(parseSettings({ ...minimal, OPENAI_BASE_URL: local }).USE_LLM_JUDGE).toBe(false);
+    }
+    expect(parseSettings({ ...minimal, USE_LLM_JUDGE: "false" }).USE_LLM_JUDGE).toBe(false);
+    expect(parseSettings({ ...minimal, OPENAI_BASE_URL: "http://127.0.0.1:8787/v1", USE_LLM_JUDGE: "on" }).USE_LLM_JUDGE).toBe(true);
   });
 
   it("names every missing setting without echoing any value", () => {

@@ -31,14 +31,15 @@ const dispatch = (s: GatewaySession, seq: number, t = "MESSAGE_CREATE") =>
   s.handle({ type: "payload", connection: s.connection, now: NOW, payload: { op: 0, t, s: seq, d: { n: seq } } });
 
 describe("GatewaySession", () => {
-  it("connects to the gateway URL with version and encoding, then identifies with the three intents after HELLO", () => {
+  it("connects to the gateway URL with version and encoding, then identifies with its four intents after HELLO", () => {
     const s = session();
     const [connect] = s.handle({ type: "start", now: NOW });
     expect(connect).toMatchObject({ type: "connect", mode: "identify", url: "wss://gateway.test/?v=10&encoding=json", delayMs: 0 });
     s.handle({ type: "open", connection: s.connection });
     const actions = s.handle({ type: "payload", connection: s.connection, now: NOW, payload: { op: 10, d: { heartbeat_interval: HEARTBEAT_MS } } });
     expect(sent(actions)).toEqual([{ op: 2, d: { token: TOKEN, intents: INTENTS, properties: expect.any(Object) } }]);
-    expect(INTENTS).toBe(512 | 4096 | 32768);
+    // Guild messages, their reactions (a 👎 on an answer), direct messages, message content.
+    expect(INTENTS).toBe(512 | 1024 | 4096 | 32768);
   });
 
   it("beats first after interval × jitter, then every interval, with the last sequence number", () => {

@@ -168,12 +168,33 @@ describe("parseSlackEvent", () => {
   });
 
   it("ignores events other than mentions and messages, and unknown envelopes", () => {
-    const reaction = fixture("message-channel");
-    reaction.event = { type: "reaction_added", user: "U0ALICE01", reaction: "thumbsup", event_ts: "1715000000.000100" };
-    expect(ignoredReason(reaction)).toBe("unsupported_event");
+    const created = fixture("message-channel");
+    created.event = { type: "channel_created", channel: { id: "C0NEW" } };
+    expect(ignoredReason(created)).toBe("unsupported_event");
     expect(ignoredReason({ type: "app_rate_limited", team_id: "T0001ABCD", minute_rate_limited: 1518467820 })).toBe(
       "envelope:app_rate_limited",
     );
+  });
+
+  it("a 👎 on the bot's message is not-you feedback, never answered; other reactions need no work", () => {
+    const envelope = (reaction: string, itemUser: string) => {
+      const body = fixture("message-channel");
+      body.event = { type: "reaction_added", user: "U0ALICE01", reaction, item_user: itemUser, item: { type: "message", channel: "C0CHAN001", ts: "1715000000.000100" }, event_ts: "1715000009.000200" };
+      return body;
+    };
+    const bot = parsedMessage(fixture("message-channel")).bot.userId;
+    for (const thumbsDown of ["-1", "thumbsdown", "-1::skin-tone-3"]) {
+      expect(parsedMessage(envelope(thumbsDown, bot)).message).toMatchObject({
+        key: { platform: "slack", channel: "C0CHAN001" },
+        author: { id: "U0ALICE01" },
+        text: "",
+        ts: 1715000009000,
+        noReply: true,
+        feedback: "not_you",
+      });
+    }
+    expect(ignoredReason(envelope("+1", bot))).toBe("reaction_not_feedback");
+    expect(ignoredReason(envelope("-1", "U0BOB0002"))).toBe("reaction_not_on_bot");
   });
 
   it("reports a malformed payload as invalid without echoing its text", () => {

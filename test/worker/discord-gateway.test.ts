@@ -104,6 +104,25 @@ describe("a Discord channel conversation over the Gateway", () => {
     expect(logLines(`o2-${channel}`)).toEqual([]);
   });
 
+  it("reads natural wording: a second person's follow-up goes to the judge, a name opens a side talk, 'not you' quiets the bot", async () => {
+    const channel = newChannel();
+    // People of their own: the per-person reply rate limit must not spill into the other tests.
+    const [dana, eli, carol] = [{ id: "230000000000000004", name: "Dana" }, { id: "230000000000000005", name: "Eli" }, { id: "230000000000000003", name: "Carol" }];
+    const answered = () => logLines('"event":"job_ended"').filter((l) => l.includes(channel) && l.includes('"outcome":"answered"')).length;
+    await say(channel, dana, "should I learn Rust or Go first for backend work?", { mention: true });
+    await eventually(async () => answered() === 1, 15_000, "the answer to the mention");
+    await say(channel, eli, "and is it worth it if I already know Go?");
+    await eventually(async () => answered() === 2, 15_000, "the answer to the follow-up");
+    await say(channel, dana, "Carol, are you coming to lunch today?");
+    await say(channel, carol, "Dana: yes, 12:30?");
+    await say(channel, eli, "I wasn't talking to you");
+    await say(channel, eli, "and is it worth it for a small team?");
+    await settle(1_500);
+    expect(await posts(channel)).toHaveLength(2);
+    const reasons = logLines('"event":"decision"').filter((l) => l.includes(channel)).map((l) => (JSON.parse(l) as { reason: string }).reason);
+    expect(reasons).toEqual(["direct_mention", "judge", "addressed_other", "addressed_other", "not_you", "told_not_you"]);
+  });
+
   it("ends the conversation after the inactivity timeout (120 s by default, 3 s here): a later message without a mention starts nothing", async () => {
     const channel = newChannel();
     await say(channel, alice, `remember me s1-${channel}`, { mention: true });

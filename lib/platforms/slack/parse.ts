@@ -6,6 +6,7 @@
 import type { Addressing, InboundMessage } from "../../message.ts";
 import { describeIssues } from "../../zod-issues.ts";
 import { mentionedUserIds, readableMentions } from "./mentions.ts";
+import { parseSlackReaction } from "./reaction.ts";
 import type { SlackTarget } from "./target.ts";
 import { slackVisibility } from "./visibility.ts";
 import {
@@ -21,6 +22,8 @@ import {
 const USER_MESSAGE_SUBTYPES: ReadonlySet<string> = new Set(["thread_broadcast", "file_share"]);
 const MESSAGE_EVENT_TYPES: ReadonlySet<string> = new Set(["app_mention", "message"]);
 const DM_CHANNEL_TYPE = "im";
+/** A 👎 on the bot's answer is feedback (./reaction.ts). */
+const REACTION_EVENT = "reaction_added";
 
 export type SlackParsed =
   | { kind: "url_verification"; challenge: string }
@@ -61,6 +64,10 @@ export function parseSlackEvent(
     return revoked.data.tokens.bot?.length ? { kind: "removed", installation } : ignored("user_tokens_revoked");
   }
   if (envelope.data.authorizations.length === 0) return { kind: "invalid", issues: "authorizations: missing" };
+  if (event.type === REACTION_EVENT) {
+    const reaction = parseSlackReaction(event, tenantOf(envelope.data), botUserId(envelope.data));
+    return reaction.kind === "message" ? { kind: "message", message: reaction.message, bot: { userId: botUserId(envelope.data) }, installation } : reaction;
+  }
   if (!MESSAGE_EVENT_TYPES.has(event.type)) return ignored("unsupported_event");
   if (event.subtype !== undefined && !USER_MESSAGE_SUBTYPES.has(event.subtype)) return ignored(`subtype:${event.subtype}`);
 

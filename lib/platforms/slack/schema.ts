@@ -60,3 +60,15 @@ export const tokensRevokedSchema = z.looseObject({
   type: z.literal("tokens_revoked"),
   tokens: z.looseObject({ oauth: z.array(z.string()).optional(), bot: z.array(z.string()).optional() }),
 });
+
+/** A `reaction_added` event: who reacted with what, on which item, and whose item it was. */
+export const reactionEventSchema = z.looseObject({
+  type: z.literal("reaction_added"),
+  user: slackId,
+  reaction: z.string(),
+  item_user: slackId.optional(),
+  item: z.looseObject({ type: z.string(), channel: slackId.optional(), ts: slackTs.optional() }),
+  event_ts: slackTs,
+});
+
+export type SlackReactionEvent = z.infer<typeof reactionEventSchema>;

@@ -17,8 +17,11 @@ export const OPCODE = {
   HEARTBEAT_ACK: 11,
 } as const;
 
-/** GUILD_MESSAGES | DIRECT_MESSAGES | MESSAGE_CONTENT (privileged: enable it in the developer portal). */
-export const INTENTS = (1 << 9) | (1 << 12) | (1 << 15);
+/**
+ * GUILD_MESSAGES | GUILD_MESSAGE_REACTIONS (a 👎 on an answer) | DIRECT_MESSAGES | MESSAGE_CONTENT (privileged:
+ * enable it in the developer portal).
+ */
+export const INTENTS = (1 << 9) | (1 << 10) | (1 << 12) | (1 << 15);
 
 /** After these the same connect would fail again: bad token, sharding, API version or intents. Never reconnect. */
 export const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([4004, 4010, 4011, 4012, 4013, 4014]);

@@ -1,0 +1,56 @@
+/**
+ * @module
+ * A Gateway MESSAGE_REACTION_ADD of 👎 on one of the bot's messages → an InboundMessage that carries no words, only
+ * the "not you" feedback: recorded in the channel's conversation, never answered (lib/decide/not-you.ts). Every
+ * other reaction needs no work. Pure.
+ */
+import * as z from "zod";
+import type { InboundMessage } from "../../../message.ts";
+import { describeIssues } from "../../../zod-issues.ts";
+import { displayName } from "../schema.ts";
+import type { ChannelTarget } from "../target.ts";
+
+const THUMBS_DOWN = "👎";
+const DM_TENANT_PREFIX = "dm:";
+const snowflake = z.string().regex(/^\d+$/, "not a snowflake");
+
+const reactionSchema = z.looseObject({
+  user_id: snowflake,
+  channel_id: snowflake,
+  message_id: snowflake,
+  guild_id: snowflake.optional(),
+  /** The author of the message reacted to (Discord sends it on MESSAGE_REACTION_ADD). */
+  message_author_id: snowflake.optional(),
+  member: z.looseObject({ nick: z.string().nullish(), user: z.looseObject({ id: snowflake, username: z.string(), global_name: z.string().nullish() }).optional() }).optional(),
+  emoji: z.looseObject({ id: snowflake.nullable(), name: z.string().nullable() }),
+});
+
+export type GatewayReactionParsed =
+  | { kind: "message"; message: InboundMessage }
+  | { kind: "ignored"; reason: string }
+  | { kind: "invalid"; issues: string };
+
+/** `now`: the Gateway's reaction event carries no time of its own. */
+export function parseGatewayReaction(data: unknown, botUserId: string, now: number): GatewayReactionParsed {
+  const parsed = reactionSchema.safeParse(data);
+  if (!parsed.success) return { kind: "invalid", issues: describeIssues(parsed.error) };
+  const reaction = parsed.data;
+  if (reaction.message_author_id !== botUserId) return { kind: "ignored", reason: "reaction_not_on_bot" };
+  if (reaction.emoji.id !== null || reaction.emoji.name !== THUMBS_DOWN) return { kind: "ignored", reason: "reaction_not_feedback" };
+  const user = reaction.member?.user;
+  return {
+    kind: "message",
+    message: {
+      key: { platform: "discord", tenant: reaction.guild_id ?? `${DM_TENANT_PREFIX}${reaction.user_id}`, channel: reaction.channel_id },
+      id: `${reaction.message_id}:not_you:${reaction.user_id}`,
+      author: { id: reaction.user_id, name: user ? displayName(user, reaction.member) : reaction.user_id, isBot: false },
+      text: "",
+      ts: now,
+      addressing: "none",
+      mentions: [],
+      replyTarget: { platform: "discord", kind: "channel", channelId: reaction.channel_id } satisfies ChannelTarget,
+      noReply: true,
+      feedback: "not_you",
+    },
+  };
+}

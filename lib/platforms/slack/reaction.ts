@@ -1,0 +1,46 @@
+/**
+ * @module
+ * A 👎 on one of the bot's messages (`reaction_added`, `:-1:` or `:thumbsdown:` in any skin tone) → an
+ * InboundMessage that carries no words, only the "not you" feedback: recorded in the channel's conversation, never
+ * answered (lib/decide/not-you.ts). Every other reaction needs no work. The event does not say whether the message
+ * was in a thread, so the feedback lands in the channel's own conversation.
+ */
+import type { InboundMessage } from "../../message.ts";
+import { describeIssues } from "../../zod-issues.ts";
+import { reactionEventSchema } from "./schema.ts";
+import type { SlackTarget } from "./target.ts";
+import { slackVisibility } from "./visibility.ts";
+
+const THUMBS_DOWN = /^(?:-1|thumbsdown)(?:::skin-tone-\d)?$/;
+
+export type SlackReactionParsed =
+  | { kind: "message"; message: InboundMessage }
+  | { kind: "ignored"; reason: string }
+  | { kind: "invalid"; issues: string };
+
+export function parseSlackReaction(event: unknown, tenant: string, botUserId: string): SlackReactionParsed {
+  const parsed = reactionEventSchema.safeParse(event);
+  if (!parsed.success) return { kind: "invalid", issues: describeIssues(parsed.error, "event.") };
+  const reaction = parsed.data;
+  const { channel, ts } = reaction.item;
+  if (reaction.item.type !== "message" || channel === undefined || ts === undefined) return { kind: "ignored", reason: "reaction_not_on_message" };
+  if (reaction.item_user !== botUserId) return { kind: "ignored", reason: "reaction_not_on_bot" };
+  if (!THUMBS_DOWN.test(reaction.reaction)) return { kind: "ignored", reason: "reaction_not_feedback" };
+  return {
+    kind: "message",
+    message: {
+      key: { platform: "slack", tenant, channel },
+      // One per person and reacted message: a second 👎 event for the same pair is the same feedback.
+      id: `${channel}:${ts}:not_you:${reaction.user}`,
+      author: { id: reaction.user, name: reaction.user, isBot: false },
+      text: "",
+      ts: Math.round(parseFloat(reaction.event_ts) * 1000),
+      addressing: "none",
+      mentions: [],
+      replyTarget: { platform: "slack", channel } satisfies SlackTarget,
+      visibility: slackVisibility(channel, undefined),
+      noReply: true,
+      feedback: "not_you",
+    },
+  };
+}
