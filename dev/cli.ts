@@ -6,6 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import { parseArgs, type ParseArgsOptionDescriptor } from "node:util";
+import type * as z from "zod";
 
 export interface CommandOption extends ParseArgsOptionDescriptor {
   /** What the option does, for `--help`. */
@@ -55,6 +56,18 @@ export function parseCommandLine<const O extends Record<string, CommandOption>>(
   } catch (err) {
     return fail(command.name, new CommandError(errorText(err)));
   }
+}
+
+/** The options, parsed and then checked by `schema` (bounds, numbers); a value it refuses ends the run in one line. */
+export function parseBoundedOptions<const O extends Record<string, CommandOption>, S extends z.ZodType>(
+  command: Command<O>,
+  schema: S,
+  argv: string[] = process.argv.slice(2),
+): z.output<S> {
+  const parsed = schema.safeParse(parseCommandLine(command, argv));
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  return fail(command.name, new CommandError(`--${issue.path.join(".")}: ${issue.message}`));
 }
 
 export function helpText(command: Command<Record<string, CommandOption>>): string {

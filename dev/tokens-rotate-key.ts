@@ -10,15 +10,29 @@ import { Redis } from "@upstash/redis";
 import { Keyring } from "../lib/secrets/keyring.ts";
 import { Sealer } from "../lib/secrets/seal.ts";
 import { resealInstallations } from "../lib/tenants/rekey.ts";
+import { defineCommand, parseCommandLine, requireSettings, runCommand } from "./cli.ts";
 
-const env = process.env;
-const missing = ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "TOKEN_ENCRYPTION_KEY"].filter((name) => !env[name]);
-if (missing.length > 0) {
-  console.error(`set ${missing.join(", ")} (and TOKEN_ENCRYPTION_PREVIOUS_KEYS, REDIS_KEY_PREFIX) to the environment's values`);
-  process.exit(1);
-}
-const previous = (env.TOKEN_ENCRYPTION_PREVIOUS_KEYS ?? "").split(",").map((k) => k.trim()).filter(Boolean);
-const sealer = new Sealer(new Keyring(env.TOKEN_ENCRYPTION_KEY!, previous), "stored-token");
-const redis = new Redis({ url: env.UPSTASH_REDIS_REST_URL!, token: env.UPSTASH_REDIS_REST_TOKEN! });
-const { seen, resealed } = await resealInstallations(redis, env.REDIS_KEY_PREFIX || "parley", sealer);
-console.log(`installations: ${seen} read, ${resealed} re-encrypted under the current key`);
+const command = defineCommand({
+  name: "npm run tokens:rotate-key",
+  summary:
+    "Re-encrypts every stored installation (Slack workspaces installed through OAuth) under TOKEN_ENCRYPTION_KEY, " +
+    "after a key rotation; prints how many it read and re-encrypted, never a token.",
+  settings: {
+    UPSTASH_REDIS_REST_URL: "the environment's Upstash Redis REST URL (required)",
+    UPSTASH_REDIS_REST_TOKEN: "its REST token (required)",
+    TOKEN_ENCRYPTION_KEY: "the new key (required)",
+    TOKEN_ENCRYPTION_PREVIOUS_KEYS: "the older keys, comma-separated, to open what they sealed",
+    REDIS_KEY_PREFIX: "the bot's key prefix (parley)",
+  },
+});
+
+parseCommandLine(command);
+await runCommand(command.name, async () => {
+  const env = process.env;
+  const required = requireSettings(env, ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "TOKEN_ENCRYPTION_KEY"]);
+  const previous = (env.TOKEN_ENCRYPTION_PREVIOUS_KEYS ?? "").split(",").map((k) => k.trim()).filter(Boolean);
+  const sealer = new Sealer(new Keyring(required.TOKEN_ENCRYPTION_KEY, previous), "stored-token");
+  const redis = new Redis({ url: required.UPSTASH_REDIS_REST_URL, token: required.UPSTASH_REDIS_REST_TOKEN });
+  const { seen, resealed } = await resealInstallations(redis, env.REDIS_KEY_PREFIX || "parley", sealer);
+  console.log(`installations: ${seen} read, ${resealed} re-encrypted under the current key`);
+});

@@ -10,8 +10,8 @@
  * api_calls_per_answer, rate_limited}. Times run from the webhook's acceptance; the model's first token is its
  * request's arrival plus the first-token delay.
  */
-import { parseArgs } from "node:util";
 import { z } from "zod";
+import { defineCommand, parseBoundedOptions } from "../../dev/cli.ts";
 import { discordSigner } from "../load/traffic.ts";
 import { percentile } from "../load/stats.ts";
 import { KINDS, MODES, question, type Kind, type Mode, type Question } from "./answers.ts";
@@ -24,28 +24,34 @@ const POLL_MS = 100;
 /** A webhook answers in milliseconds; one that takes this long is a failure of the stack. */
 const ASK_TIMEOUT_MS = 20_000;
 
-const { values: raw } = parseArgs({
+const command = defineCommand({
+  name: "npm run bench:latency",
+  summary:
+    "How soon a person sees that the bot works, and its answer, on the local stack: Slack threads (native streams), " +
+    "Slack channels (a message edited as it grows) and Discord /ask, each with STREAMING on and off, interleaved on " +
+    "two Workers sharing one workspace; prints p95 first sign, first text, complete time, API calls and refusals.",
   options: {
-    json: { type: "boolean", default: false },
-    answers: { type: "string", default: "50" },
-    concurrency: { type: "string", default: "20" },
+    json: { type: "boolean", default: false, description: "end with one JSON line of the figures" },
+    answers: { type: "string", default: "50", valueName: "n", description: "answers per kind and mode, 1-500 (50)" },
+    concurrency: { type: "string", default: "20", valueName: "n", description: "conversations at once per mode, 1-50 (20)" },
     // Short answers by default, so that a run takes about two minutes; the figures use --tokens 400.
-    tokens: { type: "string", default: "120" },
-    tps: { type: "string", default: "40" },
-    "first-ms": { type: "string", default: "800" },
+    tokens: { type: "string", default: "120", valueName: "n", description: "tokens per answer of the local model, 10-2000 (120)" },
+    tps: { type: "string", default: "40", valueName: "n", description: "the local model's tokens per second (40)" },
+    "first-ms": { type: "string", default: "800", valueName: "ms", description: "the local model's delay to its first token, 0-10000 (800)" },
   },
 });
 /** Bounded, so that a typo cannot turn the bench into a flood. */
-const args = z
-  .object({
+const args = parseBoundedOptions(
+  command,
+  z.object({
     json: z.boolean(),
     answers: z.coerce.number().int().min(1).max(500),
     concurrency: z.coerce.number().int().min(1).max(50),
     tokens: z.coerce.number().int().min(10).max(2_000),
     tps: z.coerce.number().min(1).max(1_000),
     "first-ms": z.coerce.number().int().min(0).max(10_000),
-  })
-  .parse(raw);
+  }),
+);
 
 // The in-process stand-ins log one JSON line per event; the bench's own lines are what matter.
 const print = console.log.bind(console);

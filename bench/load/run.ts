@@ -9,7 +9,7 @@
  * is one JSON object.
  */
 import { z } from "zod";
-import { CommandError, defineCommand, fail, parseCommandLine } from "../../dev/cli.ts";
+import { defineCommand, parseBoundedOptions } from "../../dev/cli.ts";
 import { freePort } from "../../dev/ports.ts";
 import { coldScriptCache } from "./cold-cache.ts";
 import { inboundPhase, jobsPhase, jobsSettled } from "./phases.ts";
@@ -43,21 +43,17 @@ const command = defineCommand({
   },
 });
 /** Bounded, so that a typo cannot turn the bench into a flood. */
-const parsedArgs = z
-  .object({
+const args = parseBoundedOptions(
+  command,
+  z.object({
     json: z.boolean(),
     places: z.coerce.number().int().min(3).max(3_000),
     chatter: z.coerce.number().int().min(1).max(50),
     quiet: z.coerce.number().int().min(1).max(1_000),
     rate: z.coerce.number().min(1).max(500),
     "model-delay-ms": z.coerce.number().int().min(0).max(10_000),
-  })
-  .safeParse(parseCommandLine(command));
-if (!parsedArgs.success) {
-  const issue = parsedArgs.error.issues[0]!;
-  fail(command.name, new CommandError(`--${issue.path.join(".")}: ${issue.message}`));
-}
-const args = parsedArgs.data;
+  }),
+);
 
 // The in-process stand-ins log one JSON line per event (every delivery); the bench's own lines are what matter.
 const print = console.log.bind(console);

@@ -12,6 +12,7 @@ export const SLACK_BOT_SCOPES: readonly string[] = [
   "mpim:history",
   "chat:write",
   "reactions:write",
+  "reactions:read",
 ];
 
 export const CALLBACK_PATH = "/slack/oauth/callback";
