@@ -44,12 +44,13 @@ export function discordSigner(): DiscordSigner {
 
 const nowSeconds = () => String(Math.floor(Date.now() / 1000));
 
-function slackRequest(baseUrl: string, body: string): Request {
+/** An Events API delivery signed now; `headers` adds Slack's own, e.g. `X-Slack-Retry-Num` on a redelivery. */
+export function slackRequest(baseUrl: string, body: string, headers: Record<string, string> = {}): Request {
   const ts = nowSeconds();
   const signature = `v0=${createHmac("sha256", SLACK_SIGNING_SECRET).update(`v0:${ts}:${body}`).digest("hex")}`;
   return new Request(`${baseUrl}/slack/events`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "X-Slack-Request-Timestamp": ts, "X-Slack-Signature": signature },
+    headers: { "Content-Type": "application/json", "X-Slack-Request-Timestamp": ts, "X-Slack-Signature": signature, ...headers },
     body,
   });
 }
@@ -67,7 +68,7 @@ function slackEvent(team: string, channel: string, user: string, text: string, t
   });
 }
 
-function discordRequest(baseUrl: string, signer: DiscordSigner, body: string): Request {
+export function discordRequest(baseUrl: string, signer: DiscordSigner, body: string): Request {
   const ts = nowSeconds();
   const signature = sign(null, Buffer.from(ts + body), signer.privateKey).toString("hex");
   return new Request(`${baseUrl}/discord/interactions`, {
@@ -77,7 +78,7 @@ function discordRequest(baseUrl: string, signer: DiscordSigner, body: string): R
   });
 }
 
-function twilioRequest(baseUrl: string, publicBaseUrl: string, params: [string, string][]): Request {
+export function twilioRequest(baseUrl: string, publicBaseUrl: string, params: [string, string][]): Request {
   const signed = `${publicBaseUrl}/twilio/sms` + [...params].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => k + v).join("");
   return new Request(`${baseUrl}/twilio/sms`, {
     method: "POST",

@@ -17,10 +17,13 @@ export interface RunningWorker {
 /** A config of its own: without one, wrangler would read the repository's wrangler.toml and its bindings. */
 const NOOP_CONFIG = join(import.meta.dirname, "noop.wrangler.toml");
 
-async function start(input: Parameters<typeof unstable_startWorker>[0], port: number): Promise<RunningWorker> {
+/** `log` lets the Worker's own log lines through to this process's console (bench/chaos reads them). */
+type LogLevel = "none" | "log";
+
+async function start(input: Parameters<typeof unstable_startWorker>[0], port: number, logLevel: LogLevel = "none"): Promise<RunningWorker> {
   const worker = await unstable_startWorker({
     ...input,
-    dev: { server: { hostname: "127.0.0.1", port }, inspector: false, watch: false, logLevel: "none" },
+    dev: { server: { hostname: "127.0.0.1", port }, inspector: false, watch: false, logLevel },
   });
   await worker.ready;
   return { url: `http://127.0.0.1:${port}`, stop: () => worker.dispose() };
@@ -33,7 +36,7 @@ const QSTASH_DEV = {
 };
 
 /** Parley on the bench's stack, every platform on, with the default settings otherwise (memory and summary on). */
-export function startParley(stack: Stack, discord: traffic.DiscordSigner, keyPrefix: string): Promise<RunningWorker> {
+export function startParley(stack: Stack, discord: traffic.DiscordSigner, keyPrefix: string, logLevel?: LogLevel): Promise<RunningWorker> {
   const vars: Record<string, string> = {
     ...QSTASH_DEV,
     UPSTASH_REDIS_REST_URL: stack.redisRestUrl,
@@ -57,7 +60,7 @@ export function startParley(stack: Stack, discord: traffic.DiscordSigner, keyPre
     REDIS_KEY_PREFIX: keyPrefix,
   };
   const bindings = Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }]));
-  return start({ config: join(REPO_ROOT, "wrangler.toml"), env: "", envFiles: [], bindings }, stack.workerPort);
+  return start({ config: join(REPO_ROOT, "wrangler.toml"), env: "", envFiles: [], bindings }, stack.workerPort, logLevel);
 }
 
 export function startNoop(port: number): Promise<RunningWorker> {
