@@ -89,6 +89,7 @@ export function checkAnswers(conversations: readonly Conversation[], accepted: R
     }
     answers.set(own[0]!, (answers.get(own[0]!) ?? 0) + 1);
   }
+  const seenAt = (p: Place) => JSON.stringify(outputs.filter((o) => placeKey(o.place) === placeKey(p)).map((o) => o.text.slice(0, 70)));
   const f = { accepted: 0, answered_once: 0, apologized: 0, answered_twice: 0, unanswered: 0, misplaced };
   const byPlace = new Map<string, Conversation[]>();
   for (const c of conversations) byPlace.set(placeKey(c.place), [...(byPlace.get(placeKey(c.place)) ?? []), c]);
@@ -104,11 +105,11 @@ export function checkAnswers(conversations: readonly Conversation[], accepted: R
       }
       f.accepted++;
       if (n === 1) f.answered_once++;
-      else if (n > 1) (f.answered_twice++, problems.push(`answered_twice: conversation ${c.id} (${c.kind}) got ${n} answers`));
+      else if (n > 1) (f.answered_twice++, problems.push(`answered_twice: conversation ${c.id} (${c.kind}) got ${n} answers: ${seenAt(c.place)}`));
       else if (sorry > 0) (sorry--, f.apologized++);
       else (f.unanswered++, problems.push(`unanswered: conversation ${c.id} (${c.kind}) at ${placeKey(c.place)}`));
     }
-    if (sorry > 0) (f.answered_twice += sorry, problems.push(`answered_twice: ${sorry} apolog(ies) too many at ${place}`));
+    if (sorry > 0) (f.answered_twice += sorry, problems.push(`answered_twice: ${sorry} apolog(ies) too many at ${place}: ${seenAt(convs[0]!.place)}`));
   }
   return f;
 }
