@@ -1,0 +1,41 @@
+/**
+ * @module
+ * Defects bench:chaos found (bench/chaos), each at the ordering the soak hit it, at production timing.
+ */
+import { describe, expect, it } from "vitest";
+import { prodTimingSuite, QSTASH_RETRY_DELAYS_MS } from "../support/prod-timing.ts";
+import { failSlackPosts, newSlackChannel, signedSlackRequest, slackMention, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
+
+const SUITE = "chaosfound";
+const TEAM = "TCHAOSFOUND";
+const [FIRST_RETRY_MS] = QSTASH_RETRY_DELAYS_MS;
+const kit = prodTimingSuite(SUITE);
+
+pumpJobsDuringSuite(kit.env, SUITE);
+
+/** Delivers a Slack event; `retry` > 0: Slack's n-th retry of it (Slack did not hear the first answer in time). */
+async function deliver(event: { body: string }, retry = 0): Promise<number> {
+  const headers: Record<string, string> = retry > 0 ? { "X-Slack-Retry-Num": String(retry), "X-Slack-Retry-Reason": "http_timeout" } : {};
+  const res = await callWorker(kit.env, await signedSlackRequest(event.body, { headers }));
+  await res.body?.cancel();
+  return res.status;
+}
+
+describe("Slack's late retry of a message the bot chose not to answer (bench:chaos seed 3)", () => {
+  it("is still not answered when it comes after the bot's answer, which it had not seen", async () => {
+    const channel = newSlackChannel("CCF");
+    // The answer is drafted from the mention alone, then its first post fails: it goes out on QStash's retry.
+    await failSlackPosts({ channel, status: 500, times: 1 });
+    expect(await deliver(slackMention({ team: TEAM, channel, user: "UALICE", text: "what do you think of plan 8?" }))).toBe(200);
+    await kit.deliveriesSettled();
+    const chatter = slackMessageEvent({ team: TEAM, channel, user: "UALICE", text: "I think step 1 is fine" });
+    expect(await deliver(chatter)).toBe(200);
+    await kit.timePasses(FIRST_RETRY_MS);
+    expect(await slackPosts(channel)).toHaveLength(1);
+
+    expect(await deliver(chatter, 1)).toBe(200);
+    await kit.deliveriesSettled();
+    expect(await slackPosts(channel)).toHaveLength(1);
+  });
+});
