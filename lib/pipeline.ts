@@ -61,14 +61,6 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
     rt.log.info("duplicate_dropped", where);
     return { status, published: false };
   }
-  // A message written before the bot's latest answer was decided before that answer existed: deciding its
-  // redelivery now would take it for a follow-up to an answer it never saw, and answer it a second time. Only a
-  // message that asked the bot (or one of a place where every message is answered) is owed anything then, and the
-  // job's coverage check settles whether an answer already saw it.
-  if (status === "unpublished" && explicit === null && !reset && !opts.alwaysAnswer && msg.ts < (state.lastBotReplyAt ?? -Infinity)) {
-    rt.log.info("duplicate_dropped", where);
-    return { status, published: false };
-  }
   // The platform answers START and HELP itself, the route a picture without words: nothing to decide.
   if (msg.noReply && msg.consent !== "opt_out") return { status, published: false };
   let decision: Decision =

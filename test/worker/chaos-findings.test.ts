@@ -39,3 +39,20 @@ describe("Slack's late retry of a message the bot chose not to answer (bench:cha
     expect(await slackPosts(channel)).toHaveLength(1);
   });
 });
+
+describe("a message written right after a mention and delivered only after the bot answered it (bench:chaos seed 4)", () => {
+  it("is not taken for a follow-up to that answer", async () => {
+    const channel = newSlackChannel("CCF");
+    const mention = slackMention({ team: TEAM, channel, user: "UALICE", text: "what do you think of plan 24?" });
+    // Written a millisecond after the mention; Slack's first delivery of it failed, its retry comes after the answer.
+    const [seconds, micros] = mention.ts.split(".") as [string, string];
+    const chatter = slackMessageEvent({ team: TEAM, channel, user: "UALICE", text: "I think step 1 is fine", ts: `${seconds}.${String(Number(micros) + 1000).padStart(6, "0")}` });
+    expect(await deliver(mention)).toBe(200);
+    await kit.deliveriesSettled();
+    expect(await slackPosts(channel)).toHaveLength(1);
+
+    expect(await deliver(chatter, 1)).toBe(200);
+    await kit.deliveriesSettled();
+    expect(await slackPosts(channel)).toHaveLength(1);
+  });
+});
