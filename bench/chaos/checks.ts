@@ -95,11 +95,14 @@ export function checkAnswers(conversations: readonly Conversation[], accepted: R
   for (const c of conversations) byPlace.set(placeKey(c.place), [...(byPlace.get(placeKey(c.place)) ?? []), c]);
   for (const [place, convs] of byPlace) {
     let sorry = apologies.get(place) ?? 0;
-    for (const c of convs) {
+    // Apologies go to accepted triggers first: those are owed one.
+    const owed = (c: Conversation) => (accepted.has(c.messages.find((m) => m.trigger)!.word) ? 0 : 1);
+    for (const c of [...convs].sort((a, b) => owed(a) - owed(b))) {
       const trigger = c.messages.find((m) => m.trigger)!;
       const n = answers.get(c.id) ?? 0;
       if (!accepted.has(trigger.word)) {
-        // Not accepted: no answer is owed; one is welcome, two are not.
+        // Not accepted (the platform saw a failure): nothing is owed, but what came is one answer or one apology.
+        if (n === 0 && sorry > 0) sorry--;
         if (n > 1) (f.answered_twice++, problems.push(`answered_twice: conversation ${c.id} (not accepted) got ${n}`));
         continue;
       }

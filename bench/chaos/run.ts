@@ -64,7 +64,12 @@ async function main(): Promise<void> {
   // Every JSON line printed in this process is the Worker's or a stand-in's log: kept for the leak check, not shown.
   const logLines: string[] = [];
   const publishes: string[] = [];
-  const quiet = (...line: unknown[]) => void (typeof line[0] === "string" && line[0].startsWith("{") ? logLines.push(line[0]) : undefined);
+  // wrangler prints the Worker's warnings and errors coloured, behind a "✘ [ERROR]" mark: the JSON is inside.
+  const quiet = (...line: unknown[]) => {
+    const text = line.map(String).join(" ").replace(/\u001b\[[0-9;]*m/g, "");
+    const start = text.indexOf('{"event"');
+    if (start >= 0) logLines.push(text.slice(start, text.lastIndexOf("}") + 1));
+  };
   console.log = quiet;
   console.info = quiet;
   console.warn = quiet;
@@ -80,7 +85,7 @@ async function main(): Promise<void> {
   });
   try {
     const redis = new Redis({ url: stack.redisBridgeUrl, token: REDIS_REST_TOKEN, enableAutoPipelining: false });
-    const sender = { parleyUrl: parley.url, publicBaseUrl: stack.gate.url, discord };
+    const sender = { parleyUrl: parley.url, publicBaseUrl: stack.gate.url, discord, slackControl: stack.fakes.slack.replace(/\/api$/, "") };
     const stats = newSendStats();
     const problems: string[] = [];
     const settle = async (ms: number) => timePasses({ qstashUrl: stack.qstashUrl, redis, keyPrefix: `${KEY_PREFIX}:` }, ms);
@@ -118,9 +123,8 @@ async function main(): Promise<void> {
     const outputs = await collectOutputs(stack.fakes);
     const answers = checkAnswers(conversations, sent.accepted, outputs, problems);
     const patterns = leakPatterns(["xoxb-bench", "bench-discord-token"]);
-    const eventLines = logLines.filter((l) => l.startsWith('{"event"'));
     const prompts = await checkPrompts(stack.modelUrl, problems);
-    const leaks = prompts.leaks + checkLines("log line", eventLines, patterns, problems) + checkLines("queue payload", publishes, patterns, problems);
+    const leaks = prompts.leaks + checkLines("log line", logLines, patterns, problems) + checkLines("queue payload", publishes, patterns, problems);
     const faults = await faultsInjected(faultTargets);
 
     if (args["log-file"]) await writeFile(args["log-file"], logLines.map((l) => `${l}\n`).join(""));
@@ -142,7 +146,7 @@ async function main(): Promise<void> {
     };
     out(`bench:chaos  seed ${seed}, ${conversations.length} conversations, fault rate ${rate}, ${Math.round((Date.now() - started) / 1000)} s`);
     out(`  webhook deliveries ${stats.deliveries} (${[...stats.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(", ")}), late Slack retries ${sent.lateRetries.length}`);
-    out(`  read ${eventLines.length} log lines, ${publishes.length} queue payloads, ${prompts.read} prompts, ${outputs.length} posts`);
+    out(`  read ${logLines.length} log lines, ${publishes.length} queue payloads, ${prompts.read} prompts, ${outputs.length} posts`);
     out(`  faults injected ${result.faults_injected} (${Object.entries(faults).map(([k, v]) => `${k} ${v}`).join(", ")})`);
     for (const [name, value] of Object.entries(result)) if (name !== "seed" && name !== "faults_injected") out(`  ${name.padEnd(16)} ${value}`);
     const shown = problems.slice(0, 30);

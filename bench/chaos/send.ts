@@ -20,6 +20,8 @@ export interface Sender {
   /** PUBLIC_BASE_URL: what Twilio signs. */
   publicBaseUrl: string;
   discord: traffic.DiscordSigner;
+  /** The Slack fake's control base: a thread's parent is a message people wrote in Slack before the thread. */
+  slackControl: string;
 }
 
 export interface SendStats {
@@ -84,6 +86,7 @@ export async function sendConversations(s: Sender, stats: SendStats, conversatio
   const queue = [...conversations];
   const worker = async () => {
     for (let c = queue.shift(); c; c = queue.shift()) {
+      if (c.place.thread) await startThread(s, c.place.channel, c.place.thread);
       for (const m of c.messages) {
         const accepted = await deliverAsPlatform(s, stats, m);
         if (accepted) sent.accepted.add(m.word);
@@ -93,6 +96,12 @@ export async function sendConversations(s: Sender, stats: SendStats, conversatio
   };
   await Promise.all(Array.from({ length: CONCURRENT_CONVERSATIONS }, worker));
   return sent;
+}
+
+/** The thread's first message, as someone posted it in Slack (the bot looks threads up by it). */
+async function startThread(s: Sender, channel: string, ts: string): Promise<void> {
+  const res = await fetch(`${s.slackControl}/__messages`, { method: "POST", body: JSON.stringify({ channel, ts, user: "UTHREADSTARTER", text: "a thread" }) });
+  if (!res.ok) throw new Error(`starting a thread at the Slack fake failed: ${res.status} ${await res.text()}`);
 }
 
 /** Slack's late retries: the same events again, after the Worker had answered them (Slack did not hear it in time). */
