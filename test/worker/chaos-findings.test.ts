@@ -3,7 +3,8 @@
  * Defects bench:chaos found (bench/chaos), each at the ordering the soak hit it, at production timing.
  */
 import { describe, expect, it } from "vitest";
-import { prodTimingSuite, QSTASH_RETRY_DELAYS_MS } from "../support/prod-timing.ts";
+import { scriptModel } from "../support/model.ts";
+import { ALL_RETRIES_MS, prodTimingSuite, QSTASH_RETRY_DELAYS_MS } from "../support/prod-timing.ts";
 import { failSlackPosts, newSlackChannel, signedSlackRequest, slackMention, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
 
@@ -54,5 +55,25 @@ describe("a message written right after a mention and delivered only after the b
     expect(await deliver(chatter, 1)).toBe(200);
     await kit.deliveriesSettled();
     expect(await slackPosts(channel)).toHaveLength(1);
+  });
+});
+
+describe("a conversation whose only news is a redelivery (bench:chaos seeds 6 and 7)", () => {
+  it("keeps its messages as long as its state: an answer owed past the timeout still goes out", async () => {
+    const channel = newSlackChannel("CCF");
+    const word = `plan${channel}`;
+    // The answer's model call fails on QStash's first two attempts: the third comes 160 s later, past the 120 s timeout.
+    await scriptModel({ match: word, status: 500, times: 2 });
+    expect(await deliver(slackMention({ team: TEAM, channel, user: "UALICE", text: `what do you think of ${word}?` }))).toBe(200);
+    const chatter = slackMessageEvent({ team: TEAM, channel, user: "UBOB", text: "step 2 looks fine to me" });
+    expect(await deliver(chatter)).toBe(200);
+    await kit.deliveriesSettled();
+    await kit.timePasses(60_000);
+    // Slack's late retry of the chatter: the conversation goes on.
+    expect(await deliver(chatter, 1)).toBe(200);
+    await kit.timePasses(ALL_RETRIES_MS);
+    const posts = await slackPosts(channel);
+    expect(posts).toHaveLength(1);
+    expect(posts[0]!.text).toContain(word);
   });
 });
