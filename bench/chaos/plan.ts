@@ -12,8 +12,11 @@ import { askInteraction, snowflake } from "../../test/support/discord.ts";
 import { SLACK_BOT_USER_ID, TWILIO_ACCOUNT_SID, TWILIO_NUMBER } from "../load/traffic.ts";
 
 export const SLACK_TEAMS = ["TCHAOSA", "TCHAOSB"] as const;
-/** People per workspace: each talks in several places, DMs included, so that a DM's facts could travel. */
-const PEOPLE_PER_TEAM = 8;
+/**
+ * People per workspace: each talks in several places, DMs included, so that a DM's facts could travel; about one
+ * person for every 6 conversations, so that nobody asks more than the per-person reply limit (10 a minute) allows.
+ */
+const peoplePerTeam = (conversations: number) => Math.max(8, Math.ceil(conversations / 6));
 const CHATTER_MAX = 3;
 
 export type ConversationKind = "slack_channel" | "slack_thread" | "slack_dm" | "discord_guild" | "discord_dm" | "sms";
@@ -105,7 +108,7 @@ function slackEventBody(team: string, channel: string, user: string, text: strin
 
 export function planConversations(count: number, random: Random, run: string): Conversation[] {
   const nextTs = slackClock();
-  const people = (team: string) => Array.from({ length: PEOPLE_PER_TEAM }, (_, i) => `U${team.slice(-1)}P${i}`);
+  const people = (team: string) => Array.from({ length: peoplePerTeam(count) }, (_, i) => `U${team.slice(-1)}P${i}`);
   const conversations: Conversation[] = [];
   // Channels are shared by id across the two workspaces: C<run><n> exists in both.
   let sharedChannels = 0;
