@@ -3,6 +3,9 @@
  * Defects bench:chaos found (bench/chaos), each at the ordering the soak hit it, at production timing.
  */
 import { describe, expect, it } from "vitest";
+import { generateDiscordKeys } from "../../dev/signers/discord.ts";
+import { APOLOGY } from "../../lib/delivery.ts";
+import { askInteraction, discordCalls, failDiscordCalls, signedInteractionRequest, snowflake } from "../support/discord.ts";
 import { scriptModel } from "../support/model.ts";
 import { ALL_RETRIES_MS, prodTimingSuite, QSTASH_RETRY_DELAYS_MS } from "../support/prod-timing.ts";
 import { failSlackPosts, newSlackChannel, signedSlackRequest, slackMention, slackMessageEvent, slackPosts } from "../support/slack.ts";
@@ -14,6 +17,12 @@ const [FIRST_RETRY_MS] = QSTASH_RETRY_DELAYS_MS;
 const kit = prodTimingSuite(SUITE);
 
 pumpJobsDuringSuite(kit.env, SUITE);
+
+const DISCORD_SUITE = "chaosfounddc";
+const discordKeys = await generateDiscordKeys();
+const discordKit = prodTimingSuite(DISCORD_SUITE, { DISCORD_PUBLIC_KEY: discordKeys.publicKeyHex });
+
+pumpJobsDuringSuite(discordKit.env, DISCORD_SUITE);
 
 /** Delivers a Slack event; `retry` > 0: Slack's n-th retry of it (Slack did not hear the first answer in time). */
 async function deliver(event: { body: string }, retry = 0): Promise<number> {
@@ -75,5 +84,21 @@ describe("a conversation whose only news is a redelivery (bench:chaos seeds 6 an
     const posts = await slackPosts(channel);
     expect(posts).toHaveLength(1);
     expect(posts[0]!.text).toContain(word);
+  });
+});
+
+describe("an interaction's answer whose edits all landed but whose responses were lost (bench:chaos seed 4)", () => {
+  it("is finished after the last retry, never replaced by an apology", async () => {
+    const api = String(discordKit.env.DISCORD_API_BASE_URL);
+    const ask = askInteraction({ guildId: snowflake(), channelId: snowflake() }, { id: snowflake(), name: "Alice" }, "what about plan 30?");
+    // Every attempt's edit is carried out and its response lost: Discord shows the answer, the Worker never knows.
+    await failDiscordCalls(api, { fault: "drop_after", path: "/edit_original", bodyContains: `"token":"${ask.token}"`, times: 4 });
+    const res = await callWorker(discordKit.env, await signedInteractionRequest(discordKeys, JSON.stringify(ask)));
+    expect(res.status).toBe(200);
+    await discordKit.deliveriesSettled();
+    await discordKit.timePasses(ALL_RETRIES_MS);
+    const edits = (await discordCalls(api, { token: ask.token })).filter((c) => c.route === "edit_original").map((c) => c.content);
+    expect(edits).not.toContain(APOLOGY);
+    expect(edits.at(-1)).toContain("plan 30");
   });
 });
