@@ -42,22 +42,27 @@ async function json<T>(url: string): Promise<T> {
   return (await res.json()) as T;
 }
 
-/** Every post, edit, follow-up and text the fakes recorded; a Discord original edited alike twice counts once. */
+/**
+ * What people see from the bot: the bot's Slack messages as they stand (a streamed answer is one message), each
+ * Discord interaction's original as it stands plus its follow-ups, every text sent. An original that showed an
+ * answer and then an apology (or the reverse) counts as both: the person saw two.
+ */
 export async function collectOutputs(fakes: { slack: string; discord: string; twilio: string }): Promise<Output[]> {
-  const slack = await json<{ channel: string; text?: string; thread_ts?: string }[]>(`${origin(fakes.slack)}/__calls`);
+  const slack = await json<{ channel: string; text?: string; thread_ts?: string; bot_id?: string }[]>(`${origin(fakes.slack)}/__messages`);
   const discord = await json<{ route: string; token?: string; content?: string }[]>(`${origin(fakes.discord)}/__calls`);
   const twilio = await json<{ to: string; body: string }[]>(`${origin(fakes.twilio)}/__calls`);
-  const originals = new Set<string>();
   const outputs: Output[] = [];
-  for (const p of slack) if (p.text !== undefined) outputs.push({ place: { platform: "slack", channel: p.channel, ...(p.thread_ts ? { thread: p.thread_ts } : {}) }, text: p.text });
+  for (const m of slack) if (m.bot_id && m.text) outputs.push({ place: { platform: "slack", channel: m.channel, ...(m.thread_ts ? { thread: m.thread_ts } : {}) }, text: m.text });
+  const originals = new Map<string, string[]>();
   for (const c of discord) {
-    if (!c.token || c.content === undefined || !["edit_original", "followup"].includes(c.route)) continue;
-    if (c.route === "edit_original") {
-      const key = `${c.token}\n${c.content}`;
-      if (originals.has(key)) continue;
-      originals.add(key);
-    }
-    outputs.push({ place: { platform: "discord", channel: c.token }, text: c.content });
+    if (!c.token || c.content === undefined) continue;
+    if (c.route === "followup") outputs.push({ place: { platform: "discord", channel: c.token }, text: c.content });
+    if (c.route === "edit_original") originals.set(c.token, [...(originals.get(c.token) ?? []), c.content]);
+  }
+  for (const [token, edits] of originals) {
+    const last = edits.at(-1)!;
+    const replaced = edits.find((e) => (e === APOLOGY) !== (last === APOLOGY) && (e === APOLOGY || tagsIn(e).length > 0));
+    for (const text of replaced === undefined ? [last] : [replaced, last]) outputs.push({ place: { platform: "discord", channel: token }, text });
   }
   for (const t of twilio) outputs.push({ place: { platform: "twilio", channel: t.to }, text: t.body });
   return outputs;
