@@ -96,8 +96,9 @@ async function postDraft(rt: Runtime, job: Job, replier: Replier, attempt: Attem
     answerId: job.trigger.id,
     from: posted.length,
     ...(postingSince !== undefined ? { unsure: { since: postingSince } } : {}),
-    async starting() {
-      if (onlyIfStarted && attempt.draft.posted.length === 0) throw new NothingPosted("no part of the answer went out");
+    async starting(_index, unconfirmed = false) {
+      // A call that may have reached the person (its answer lost, and no way to look) counts as gone out.
+      if (onlyIfStarted && attempt.draft.posted.length === 0 && !unconfirmed) throw new NothingPosted("no part of the answer went out");
       await keepClaim(rt, job, attempt);
       // The earliest call of this part counts: an earlier attempt's post of it may land late.
       attempt.draft = { ...attempt.draft, postingSince: attempt.draft.postingSince ?? rt.now() };

@@ -52,8 +52,11 @@ export interface PartProgress {
    * platform whether it landed before posting it again.
    */
   unsure?: { since: number };
-  /** Before the call that posts part `index`; resolves once that is durable. */
-  starting(index: number): Promise<void>;
+  /**
+   * Before the call that posts part `index`; resolves once that is durable. `unconfirmed`: an earlier attempt's
+   * call of this part may have landed and the platform offers no way to look (posting again is safe).
+   */
+  starting(index: number, unconfirmed?: boolean): Promise<void>;
   /** The platform accepted part `index` as message `id` (or an earlier attempt's post of it was found). */
   posted(index: number, id: string): Promise<void>;
 }

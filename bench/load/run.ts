@@ -59,7 +59,7 @@ const args = parseBoundedOptions(
 const print = console.log.bind(console);
 console.log = (...line: unknown[]) => void (typeof line[0] === "string" && line[0].startsWith('{"event"') ? undefined : print(...line));
 
-const stack = await startStack(args["model-delay-ms"]);
+const stack = await startStack({ modelDelayMs: args["model-delay-ms"] });
 const discord = traffic.discordSigner();
 const stopWorkers: (() => Promise<void>)[] = [];
 try {

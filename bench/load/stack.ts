@@ -3,7 +3,8 @@
  * The local stack of bench/load, in-process and on loopback: the store's own redis-server (so its command
  * statistics are the Worker's alone), a second one for the QStash stand-in, the REST bridge with a request
  * counter, QStash behind a proxy that counts publishes per place, a gate in front of the Worker for job
- * deliveries, the platform fakes and the local model answering after a set delay.
+ * deliveries, the platform fakes and the local model answering after a set delay. bench/chaos asks for QStash on
+ * the production schedule with a virtual clock and for a fault proxy between the Worker and the bridge.
  */
 import { Redis as RedisClient } from "ioredis";
 import { startDiscordFake } from "../../dev/fakes/discord.ts";
@@ -16,6 +17,8 @@ import { startRedisServer } from "../../dev/redis-server.ts";
 import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
 import { Keyring } from "../../lib/secrets/keyring.ts";
 import { Sealer } from "../../lib/secrets/seal.ts";
+import { startFaultProxy } from "../../dev/faults/proxy.ts";
+import type { ClockSetting } from "../../dev/qstash/clock.ts";
 import { startProxy, type RunningProxy } from "./proxy.ts";
 import { commandCalls } from "./stats.ts";
 
@@ -28,8 +31,23 @@ const MESSAGE_CLOCK_SLACK_MS = 86_400_000;
 /** Quick retries: a bench that waits QStash's production backoff measures the backoff. */
 const RETRY_DELAY_MS = (retried: number) => 250 * 2 ** Math.max(0, retried - 1);
 
+export interface StackOptions {
+  modelDelayMs: number;
+  /** QStash on the production retry schedule with this clock, instead of quick retries on the wall clock. */
+  productionSchedule?: ClockSetting;
+  /** Put a fault proxy (dev/faults/proxy.ts) between the Worker and the bridge. */
+  redisFaults?: boolean;
+  /** Sees the body of every job published. */
+  onPublish?: (body: Buffer) => void;
+}
+
 export interface Stack {
+  /** Where the Worker reaches Redis: the bridge, or the fault proxy in front of it. */
   redisRestUrl: string;
+  /** The bridge itself, past any fault proxy. */
+  redisBridgeUrl: string;
+  /** The fault proxy's control base, with `redisFaults`. */
+  redisFaultControlUrl?: string;
   qstashUrl: string;
   /** PUBLIC_BASE_URL of the Worker: QStash delivers jobs here, and the gate passes them on once opened. */
   gate: RunningProxy;
@@ -62,7 +80,7 @@ async function placeOfJob(body: Buffer): Promise<string> {
   }
 }
 
-export async function startStack(modelDelayMs: number): Promise<Stack> {
+export async function startStack(opts: StackOptions): Promise<Stack> {
   const stops: (() => Promise<unknown>)[] = [];
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch(() => {});
@@ -81,16 +99,25 @@ export async function startStack(modelDelayMs: number): Promise<Stack> {
       onRequest: () => void bridgeRequests++,
     });
     stops.push(() => bridge.close());
-    const qstash = await startQStash({ port: await freePort(), redisUrl: queueStore.url, retryDelayMs: RETRY_DELAY_MS });
+    const qstash = await startQStash({
+      port: await freePort(),
+      redisUrl: queueStore.url,
+      ...(opts.productionSchedule ? { clock: opts.productionSchedule } : { retryDelayMs: RETRY_DELAY_MS, clock: { mode: "real" } }),
+    });
     stops.push(() => qstash.close());
     const publishedJobs: Buffer[] = [];
     const qstashProxy = await startProxy({
       target: qstash.url,
       onRequest: (method, path, body) => {
-        if (method === "POST" && path.startsWith(PUBLISH_PATH) && path.includes("/jobs/")) publishedJobs.push(body);
+        if (method === "POST" && path.startsWith(PUBLISH_PATH) && path.includes("/jobs/")) {
+          publishedJobs.push(body);
+          opts.onPublish?.(body);
+        }
       },
     });
     stops.push(() => qstashProxy.close());
+    const faultProxy = opts.redisFaults ? await startFaultProxy({ port: await freePort(), target: bridge.url }) : undefined;
+    if (faultProxy) stops.push(() => faultProxy.close());
     const workerPort = await freePort();
     const gate = await startProxy({ target: `http://127.0.0.1:${workerPort}`, gated: true });
     stops.push(() => gate.close());
@@ -102,11 +129,13 @@ export async function startStack(modelDelayMs: number): Promise<Stack> {
     stops.push(() => twilio.close());
     const model = await startLocalModel({ port: await freePort() });
     stops.push(() => model.close());
-    await fetch(`${model.url.replace(/\/v1$/, "")}/__script`, { method: "POST", body: JSON.stringify({ rules: [{ match: "", delayMs: modelDelayMs }] }) });
+    await fetch(`${model.url.replace(/\/v1$/, "")}/__script`, { method: "POST", body: JSON.stringify({ rules: [{ match: "", delayMs: opts.modelDelayMs }] }) });
     const stats = new RedisClient(store.url, { lazyConnect: false, maxRetriesPerRequest: 1 });
     stops.push(() => stats.quit());
     return {
-      redisRestUrl: bridge.url,
+      redisRestUrl: faultProxy?.url ?? bridge.url,
+      redisBridgeUrl: bridge.url,
+      ...(faultProxy ? { redisFaultControlUrl: faultProxy.controlUrl } : {}),
       qstashUrl: qstashProxy.url,
       gate,
       workerPort,

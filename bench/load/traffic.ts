@@ -44,12 +44,13 @@ export function discordSigner(): DiscordSigner {
 
 const nowSeconds = () => String(Math.floor(Date.now() / 1000));
 
-export function slackRequest(baseUrl: string, body: string): Request {
+/** An Events API delivery signed now; `headers` adds Slack's own, e.g. `X-Slack-Retry-Num` on a redelivery. */
+export function slackRequest(baseUrl: string, body: string, headers: Record<string, string> = {}): Request {
   const ts = nowSeconds();
   const signature = `v0=${createHmac("sha256", SLACK_SIGNING_SECRET).update(`v0:${ts}:${body}`).digest("hex")}`;
   return new Request(`${baseUrl}/slack/events`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "X-Slack-Request-Timestamp": ts, "X-Slack-Signature": signature },
+    headers: { "Content-Type": "application/json", "X-Slack-Request-Timestamp": ts, "X-Slack-Signature": signature, ...headers },
     body,
   });
 }
@@ -78,7 +79,7 @@ export function discordRequest(baseUrl: string, signer: DiscordSigner, body: str
   });
 }
 
-function twilioRequest(baseUrl: string, publicBaseUrl: string, params: [string, string][]): Request {
+export function twilioRequest(baseUrl: string, publicBaseUrl: string, params: [string, string][]): Request {
   const signed = `${publicBaseUrl}/twilio/sms` + [...params].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => k + v).join("");
   return new Request(`${baseUrl}/twilio/sms`, {
     method: "POST",

@@ -20,10 +20,13 @@ const NOOP_CONFIG = join(import.meta.dirname, "noop.wrangler.toml");
 // Offline like `npm run dev`: without this, miniflare fetches Request.cf and prints a stack trace when it cannot.
 process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
 
-async function start(input: Parameters<typeof unstable_startWorker>[0], port: number): Promise<RunningWorker> {
+/** `log` lets the Worker's own log lines through to this process's console (bench/chaos reads them). */
+type LogLevel = "none" | "log";
+
+async function start(input: Parameters<typeof unstable_startWorker>[0], port: number, logLevel: LogLevel = "none"): Promise<RunningWorker> {
   const worker = await unstable_startWorker({
     ...input,
-    dev: { server: { hostname: "127.0.0.1", port }, inspector: false, watch: false, logLevel: "none" },
+    dev: { server: { hostname: "127.0.0.1", port }, inspector: false, watch: false, logLevel },
   });
   await worker.ready;
   return { url: `http://127.0.0.1:${port}`, stop: () => worker.dispose() };
@@ -36,15 +39,21 @@ const QSTASH_DEV = {
 };
 
 /** Parley on the bench's stack, every platform on, with the default settings otherwise (memory and summary on). */
-export function startParley(stack: Stack, discord: traffic.DiscordSigner, keyPrefix: string): Promise<RunningWorker> {
-  return startParleyOn({ ...stack, publicBaseUrl: stack.gate.url, port: stack.workerPort }, discord, keyPrefix);
+export function startParley(stack: Stack, discord: traffic.DiscordSigner, keyPrefix: string, logLevel?: LogLevel): Promise<RunningWorker> {
+  return startParleyOn({ ...stack, publicBaseUrl: stack.gate.url, port: stack.workerPort }, discord, keyPrefix, {}, logLevel);
 }
 
 /** Where a Parley Worker runs and what it talks to. */
 export type ParleyStack = Pick<Stack, "redisRestUrl" | "qstashUrl" | "modelUrl" | "fakes"> & { publicBaseUrl: string; port: number };
 
 /** Parley on `stack`, with `overrides` over its settings (bench/latency: STREAMING on and off). */
-export function startParleyOn(stack: ParleyStack, discord: traffic.DiscordSigner, keyPrefix: string, overrides: Record<string, string> = {}): Promise<RunningWorker> {
+export function startParleyOn(
+  stack: ParleyStack,
+  discord: traffic.DiscordSigner,
+  keyPrefix: string,
+  overrides: Record<string, string> = {},
+  logLevel?: LogLevel,
+): Promise<RunningWorker> {
   const vars: Record<string, string> = {
     ...QSTASH_DEV,
     UPSTASH_REDIS_REST_URL: stack.redisRestUrl,
@@ -69,7 +78,7 @@ export function startParleyOn(stack: ParleyStack, discord: traffic.DiscordSigner
     ...overrides,
   };
   const bindings = Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }]));
-  return start({ config: join(REPO_ROOT, "wrangler.toml"), env: "", envFiles: [], bindings }, stack.port);
+  return start({ config: join(REPO_ROOT, "wrangler.toml"), env: "", envFiles: [], bindings }, stack.port, logLevel);
 }
 
 export function startNoop(port: number): Promise<RunningWorker> {

@@ -70,6 +70,8 @@ local continuing = current and ARGV[4] == '0'
 local recent, length, arrivals = {}, 0, 0
 if continuing then recent, length, arrivals = window() end
 if not redis.call('SET', seen, tostring(arrivals + 1), 'NX', 'EX', ARGV[9]) then
+  -- GETEX kept the state alive: its messages live exactly as long, or an answer owed would find none.
+  if current then redis.call('EXPIRE', log, ARGV[5]) end
   if not continuing then recent = window() end
   local job = redis.call('MGET', reply, claim)
   local status = (job[1] or job[2]) and 'duplicate' or 'unpublished'

@@ -7,6 +7,7 @@ import type { Redis } from "@upstash/redis/cloudflare";
 import * as z from "zod";
 import type { ConversationKey, InboundMessage } from "../message.ts";
 import { answerTraceSchema, type AnswerTrace } from "./answer-trace.ts";
+import { asWhenWritten } from "./as-written.ts";
 import { claimKey, conversationKeys, replyKey, seenKey } from "../keys.ts";
 import { ReplyStore } from "./reply-store.ts";
 import { COUNTING_MEMBERS, FOLD_SUMMARY, INGEST, MESSAGES_BELOW, REMEMBER_PARENT } from "./scripts.ts";
@@ -92,7 +93,7 @@ export class ConversationStore {
     if (status === "idle" || status === "not_installed") return { status, state: INACTIVE, optedOut };
     // A redelivered message is in the window already: it goes last, where the decider looks for it.
     const before = storedMessages(result.recent ?? []).filter((m) => m.id !== msg.id);
-    return { status, state: toState(result.state, [...before, stored]), optedOut };
+    return { status, state: asWhenWritten(toState(result.state, [...before, stored]), stored), optedOut };
   }
 
   /**

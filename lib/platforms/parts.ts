@@ -21,8 +21,9 @@ export async function postParts(parts: readonly string[], progress: PartProgress
   const ids: string[] = [];
   for (let index = progress.from; index < parts.length; index++) {
     const part = parts[index]!;
-    const found = index === progress.from && progress.unsure && poster.find ? await poster.find(part, index, progress.unsure.since) : null;
-    if (!found) await progress.starting(index);
+    const unsure = index === progress.from && progress.unsure !== undefined;
+    const found = unsure && poster.find ? await poster.find(part, index, progress.unsure!.since) : null;
+    if (!found) await progress.starting(index, unsure && !poster.find);
     const id = found ?? (await poster.post(part, index));
     await progress.posted(index, id);
     ids.push(id);

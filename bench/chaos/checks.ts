@@ -1,0 +1,182 @@
+/**
+ * @module
+ * The promises of bench/chaos, checked from the outside: what the platform fakes show people (answers, apologies),
+ * what the local model was asked (prompts), what Redis holds (conversation logs), and what went past in log lines
+ * and queue payloads; never from the Worker's own account of what it did.
+ */
+import type { Redis } from "@upstash/redis";
+import { APOLOGY } from "../../lib/delivery.ts";
+import { TWILIO_AUTH_TOKEN } from "../load/traffic.ts";
+import { SECRET_PATTERN, TAG_PATTERN, type Conversation, type Place } from "./plan.ts";
+
+/** Something a person saw from the bot, where they saw it. */
+export interface Output {
+  place: Omit<Place, "tenant">;
+  text: string;
+}
+
+export interface Figures {
+  triggers: number;
+  /** Triggers whose webhook was accepted (a 2xx): each needs exactly one answer or, after the last retry, one apology. */
+  accepted: number;
+  answered_once: number;
+  apologized: number;
+  answered_twice: number;
+  unanswered: number;
+  lost_records: number;
+  misplaced: number;
+  leaks: number;
+}
+
+export interface Findings {
+  figures: Figures;
+  /** One line per problem, for replaying a failing seed. */
+  problems: string[];
+}
+
+const origin = (apiBase: string) => apiBase.replace(/\/(api(\/v10)?|v1)$/, "");
+
+async function json<T>(url: string): Promise<T> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url}: ${res.status}`);
+  return (await res.json()) as T;
+}
+
+/**
+ * What people see from the bot: the bot's Slack messages as they stand (a streamed answer is one message), each
+ * Discord interaction's original as it stands plus its follow-ups, every text sent. An original that showed an
+ * answer and then an apology (or the reverse) counts as both: the person saw two.
+ */
+export async function collectOutputs(fakes: { slack: string; discord: string; twilio: string }): Promise<Output[]> {
+  const slack = await json<{ channel: string; text?: string; thread_ts?: string; bot_id?: string }[]>(`${origin(fakes.slack)}/__messages`);
+  const discord = await json<{ route: string; token?: string; content?: string }[]>(`${origin(fakes.discord)}/__calls`);
+  const twilio = await json<{ to: string; body: string }[]>(`${origin(fakes.twilio)}/__calls`);
+  const outputs: Output[] = [];
+  for (const m of slack) if (m.bot_id && m.text) outputs.push({ place: { platform: "slack", channel: m.channel, ...(m.thread_ts ? { thread: m.thread_ts } : {}) }, text: m.text });
+  const originals = new Map<string, string[]>();
+  for (const c of discord) {
+    if (!c.token || c.content === undefined) continue;
+    if (c.route === "followup") outputs.push({ place: { platform: "discord", channel: c.token }, text: c.content });
+    if (c.route === "edit_original") originals.set(c.token, [...(originals.get(c.token) ?? []), c.content]);
+  }
+  for (const [token, edits] of originals) {
+    const last = edits.at(-1)!;
+    const replaced = edits.find((e) => (e === APOLOGY) !== (last === APOLOGY) && (e === APOLOGY || tagsIn(e).length > 0));
+    for (const text of replaced === undefined ? [last] : [replaced, last]) outputs.push({ place: { platform: "discord", channel: token }, text });
+  }
+  for (const t of twilio) outputs.push({ place: { platform: "twilio", channel: t.to }, text: t.body });
+  return outputs;
+}
+
+const placeKey = (p: Omit<Place, "tenant">) => `${p.platform}|${p.channel}|${p.thread ?? ""}`;
+const tagsIn = (text: string) => [...text.matchAll(TAG_PATTERN)].map((m) => Number(m[1]));
+
+/**
+ * Exactly one answer per accepted trigger: each output is the answer of the conversation it quotes (the local model
+ * quotes the message it answers), apologies go to the place's conversations left without an answer.
+ */
+export function checkAnswers(conversations: readonly Conversation[], accepted: ReadonlySet<string>, outputs: readonly Output[], problems: string[]) {
+  const byId = new Map(conversations.map((c) => [c.id, c]));
+  const answers = new Map<number, number>();
+  const apologies = new Map<string, number>();
+  let misplaced = 0;
+  for (const o of outputs) {
+    if (o.text === APOLOGY) {
+      apologies.set(placeKey(o.place), (apologies.get(placeKey(o.place)) ?? 0) + 1);
+      continue;
+    }
+    const ids = [...new Set(tagsIn(o.text))];
+    const own = ids.filter((id) => byId.has(id) && placeKey(byId.get(id)!.place) === placeKey(o.place));
+    if (own.length !== 1 || ids.length !== 1) {
+      misplaced++;
+      problems.push(`misplaced: ${placeKey(o.place)} got ${JSON.stringify(o.text.slice(0, 120))}`);
+      continue;
+    }
+    answers.set(own[0]!, (answers.get(own[0]!) ?? 0) + 1);
+  }
+  const seenAt = (p: Place) => JSON.stringify(outputs.filter((o) => placeKey(o.place) === placeKey(p)).map((o) => o.text.slice(0, 70)));
+  const f = { accepted: 0, answered_once: 0, apologized: 0, answered_twice: 0, unanswered: 0, misplaced };
+  const byPlace = new Map<string, Conversation[]>();
+  for (const c of conversations) byPlace.set(placeKey(c.place), [...(byPlace.get(placeKey(c.place)) ?? []), c]);
+  for (const [place, convs] of byPlace) {
+    let sorry = apologies.get(place) ?? 0;
+    // Apologies go to accepted triggers first: those are owed one.
+    const owed = (c: Conversation) => (accepted.has(c.messages.find((m) => m.trigger)!.word) ? 0 : 1);
+    for (const c of [...convs].sort((a, b) => owed(a) - owed(b))) {
+      const trigger = c.messages.find((m) => m.trigger)!;
+      const n = answers.get(c.id) ?? 0;
+      if (!accepted.has(trigger.word)) {
+        // Not accepted (the platform saw a failure): nothing is owed, but what came is one answer or one apology.
+        if (n === 0 && sorry > 0) sorry--;
+        if (n > 1) (f.answered_twice++, problems.push(`answered_twice: conversation ${c.id} (not accepted) got ${n}`));
+        continue;
+      }
+      f.accepted++;
+      if (n === 1) f.answered_once++;
+      else if (n > 1) (f.answered_twice++, problems.push(`answered_twice: conversation ${c.id} (${c.kind}) got ${n} answers: ${seenAt(c.place)}`));
+      else if (sorry > 0) (sorry--, f.apologized++);
+      else (f.unanswered++, problems.push(`unanswered: conversation ${c.id} (${c.kind}) at ${placeKey(c.place)}`));
+    }
+    if (sorry > 0) (f.answered_twice += sorry, problems.push(`answered_twice: ${sorry} apolog(ies) too many at ${place}: ${seenAt(convs[0]!.place)}`));
+  }
+  return f;
+}
+
+/** Every accepted message of a conversation whose trigger was accepted is in that conversation's log. */
+export async function checkRecords(redis: Pick<Redis, "scan" | "zrange">, keyPrefix: string, conversations: readonly Conversation[], accepted: ReadonlySet<string>, problems: string[]) {
+  const logs: [string, string][] = [];
+  let cursor: string | number = 0;
+  do {
+    const [next, keys]: [string | number, string[]] = await redis.scan(cursor, { match: `${keyPrefix}:conv:*:log`, count: 1000 });
+    for (const key of keys) logs.push([key, JSON.stringify(await redis.zrange(key, 0, -1))]);
+    cursor = next;
+  } while (String(cursor) !== "0");
+  let lost = 0;
+  let misplaced = 0;
+  for (const c of conversations) {
+    if (!accepted.has(c.messages.find((m) => m.trigger)!.word)) continue;
+    for (const m of c.messages) {
+      if (!accepted.has(m.word)) continue;
+      const found = logs.filter(([, members]) => members.includes(m.word));
+      if (found.length === 0) (lost++, problems.push(`lost_record: ${m.word} of conversation ${c.id} (${c.kind})`));
+      else if (c.place.platform === "slack" && !found.every(([key]) => key.includes(`|${c.place.tenant}|${c.place.channel}`)))
+        (misplaced++, problems.push(`misplaced record: ${m.word} of ${c.place.tenant}/${c.place.channel} in ${found.map(([k]) => k).join(", ")}`));
+    }
+  }
+  return { lost, misplaced };
+}
+
+/** A DM's secret in a prompt about anything else: the last message the model was given is not from that DM. */
+export async function checkPrompts(modelUrl: string, problems: string[]): Promise<{ read: number; leaks: number }> {
+  const requests = await json<{ messages: { role: string; content: string }[] }[]>(`${origin(modelUrl)}/__requests`);
+  let leaks = 0;
+  for (const r of requests) {
+    const all = r.messages.map((m) => m.content).join("\n");
+    const last = [...r.messages].reverse().find((m) => m.role === "user")?.content ?? "";
+    for (const [, id] of all.matchAll(SECRET_PATTERN)) {
+      if (!tagsIn(last).includes(Number(id))) (leaks++, problems.push(`leak: DM ${id}'s secret in a prompt ending ${JSON.stringify(last.slice(-100))}`));
+    }
+  }
+  return { read: requests.length, leaks };
+}
+
+/** What must never be in a log line or a queue payload: phone numbers, tokens, people's text. */
+export function leakPatterns(tokens: readonly string[]): [string, RegExp][] {
+  const literal = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return [
+    ["phone number", /\+1555\d{7}/],
+    ["token", new RegExp([...tokens, TWILIO_AUTH_TOKEN].map(literal).join("|"))],
+    ["interaction token", /aW50ZXJhY3Rpb24/],
+    ["message text", /kz\d+kz|w\d+n\d+w|dmsecret\d+x/],
+  ];
+}
+
+export function checkLines(what: string, lines: readonly string[], patterns: readonly [string, RegExp][], problems: string[]): number {
+  let leaks = 0;
+  for (const line of lines) {
+    for (const [name, pattern] of patterns) {
+      if (pattern.test(line)) (leaks++, problems.push(`leak: ${name} in a ${what}: ${line.slice(0, 160)}`));
+    }
+  }
+  return leaks;
+}

@@ -1,0 +1,63 @@
+/**
+ * @module
+ * The fault plan of bench/chaos: at every boundary a share `rate` of the calls fails, split over that boundary's
+ * ways of failing, each rule drawing from its own generator seeded from the run's seed (dev/faults/rules.ts), so a
+ * seed replays the same plan. Webhook redeliveries are the sender's part (./send.ts).
+ */
+import { injectedFaults, scriptFault } from "../../test/support/fault-control.ts";
+
+export interface FaultTargets {
+  qstash: string;
+  redisProxy: string;
+  slack: string;
+  discord: string;
+  twilio: string;
+  model: string;
+}
+
+type Rule = { fault: string; path?: string; bodyContains?: string } & Record<string, unknown>;
+
+/** A lost answer (`drop_after`) is the platform carrying the call out and the Worker never hearing so. */
+const PLATFORM_FAULTS: Rule[] = [{ fault: "ratelimit", retryAfter: 1 }, { fault: "refuse", status: 500 }, { fault: "drop_after" }];
+
+/** Every boundary, its control base, and how it fails. */
+function boundaries(t: FaultTargets): [string, string, Rule[]][] {
+  return [
+    ["qstash", t.qstash, [
+      { fault: "refuse_publish", status: 500 },
+      { fault: "drop_after_store" },
+      { fault: "duplicate" },
+      { fault: "late", delayMs: 30_000 },
+      { fault: "lose_answer" },
+    ]],
+    ["redis", t.redisProxy, [{ fault: "refuse", status: 503 }, { fault: "drop_before" }, { fault: "drop_after" }]],
+    ["slack", t.slack, PLATFORM_FAULTS.map((r) => ({ ...r, path: "/chat.postMessage" }))],
+    ["discord", t.discord, ["/edit_original", "/followup"].flatMap((path) => PLATFORM_FAULTS.map((r) => ({ ...r, path })))],
+    ["twilio", t.twilio, PLATFORM_FAULTS.map((r) => ({ ...r, path: "/messages.create" }))],
+    // The reply's model call: garbage, an error, a stream cut short. The judge is left alone, so that which
+    // messages need an answer stays a fact of the plan.
+    ["model", t.model, [
+      { fault: "refuse", status: 500 },
+      { fault: "garbage", shape: "not_json" },
+      { fault: "drop_after" },
+    ].map((r) => ({ ...r, path: "/chat.completions", bodyContains: '"kind":"reply"' }))],
+  ];
+}
+
+export async function armFaults(t: FaultTargets, rate: number, seed: number): Promise<void> {
+  if (rate === 0) return;
+  let n = 0;
+  for (const [, control, rules] of boundaries(t)) {
+    // A boundary's ways of failing share its rate; rules for several paths each take the whole share per path.
+    const paths = new Set(rules.map((r) => r.path)).size;
+    const share = (rate * paths) / rules.length;
+    for (const rule of rules) await scriptFault(control, { ...rule, rate: share, seed: seed * 1009 + ++n } as Parameters<typeof scriptFault>[1]);
+  }
+}
+
+/** Faults injected per boundary. */
+export async function faultsInjected(t: FaultTargets): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const [name, control] of boundaries(t)) counts[name] = (await injectedFaults(control)).length;
+  return counts;
+}

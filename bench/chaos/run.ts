@@ -1,0 +1,165 @@
+/**
+ * @module
+ * `npm run bench:chaos -- [--seed S] [--conversations N] [--fault-rate R] [--json]`: a fault soak. The real Worker in
+ * workerd on the local stack (bench/load/stack.ts) with QStash on its production retry schedule and a virtual
+ * clock, a fault proxy in front of the Redis bridge, the platform fakes and the local model; N conversations
+ * (./plan.ts) while every boundary fails at random (./faults.ts) and webhooks are delivered again as each platform
+ * does (./send.ts); time is driven until nothing is due, then the promises are checked from outside (./checks.ts).
+ * Prints each figure, the problems found, and a last JSON line; the seed replays the run exactly (apart from the
+ * order concurrent calls happen to take).
+ */
+import { writeFile } from "node:fs/promises";
+import { Redis } from "@upstash/redis";
+import { z } from "zod";
+import { CommandError, defineCommand, parseCommandLine, runCommand } from "../../dev/cli.ts";
+import { seededRandom } from "../../dev/faults/seeded-random.ts";
+import { readClock } from "../../test/support/qstash-clock.ts";
+import { timePasses } from "../../test/support/time-warp.ts";
+import { REDIS_REST_TOKEN, startStack } from "../load/stack.ts";
+import * as traffic from "../load/traffic.ts";
+import { startParley } from "../load/workers.ts";
+import { checkAnswers, checkLines, checkPrompts, checkRecords, collectOutputs, leakPatterns } from "./checks.ts";
+import { armFaults, faultsInjected } from "./faults.ts";
+import { sendHostile } from "./hostile.ts";
+import { planConversations } from "./plan.ts";
+import { newSendStats, sendConversations, sendLateRetries } from "./send.ts";
+
+const KEY_PREFIX = "chaos";
+/** Slack's late retries come a minute after the first delivery. */
+const LATE_RETRY_AFTER_MS = 60_000;
+const STEP_MS = 10 * 60_000;
+/** QStash's last retry comes about 33 minutes after the first attempt; a day leaves room for late and flow-controlled ones. */
+const MAX_VIRTUAL_MS = 24 * 3_600_000;
+
+const command = defineCommand({
+  name: "npm run bench:chaos",
+  summary:
+    "A fault soak: conversations across Slack (channels, threads, DMs, two workspaces), Discord (/ask in guilds and DMs) and SMS against the real Worker, while every boundary (QStash, Redis, the platforms' APIs, the model, webhook redeliveries) fails at random from a seed; time runs on QStash's production schedule with a virtual clock until everything settled. Then checks from outside that every accepted trigger got exactly one answer (or one apology after the last retry), nothing accepted is missing from its conversation, nothing went to the wrong place or tenant, no DM text reached another prompt, no phone number, token or message text is in a log line or queue payload, and no signed hostile input got a 5xx.",
+  options: {
+    seed: { type: "string", description: "the seed of the traffic and of every fault (default: from the time; printed)", valueName: "n" },
+    conversations: { type: "string", default: "300", description: "how many conversations (default 300)", valueName: "n" },
+    "fault-rate": { type: "string", default: "0.05", description: "the share of calls failing at each boundary (default 0.05)", valueName: "r" },
+    json: { type: "boolean", default: false, description: "print only the last JSON line (and problems on stderr)" },
+    "log-file": { type: "string", description: "write every log line of the run (Worker and stand-ins) to this file, to trace a failing seed", valueName: "path" },
+  },
+  notes: ["Exit code 1 when any promise was broken; the JSON line's seed replays the run."],
+});
+
+const argsSchema = z.object({
+  seed: z.coerce.number().int().min(0).max(2 ** 31).optional(),
+  conversations: z.coerce.number().int().min(1).max(2_000),
+  "fault-rate": z.coerce.number().min(0).max(0.5),
+  json: z.boolean(),
+  "log-file": z.string().optional(),
+});
+
+async function main(): Promise<void> {
+  const parsed = argsSchema.safeParse(parseCommandLine(command));
+  if (!parsed.success) throw new CommandError(parsed.error.issues.map((i) => `--${i.path.join(".")} ${i.message}`).join("; "));
+  const args = parsed.data;
+  const seed = args.seed ?? Date.now() % 1_000_000;
+  const rate = args["fault-rate"];
+  const out = args.json ? () => {} : (line: string) => process.stdout.write(`${line}\n`);
+
+  // Every JSON line printed in this process is the Worker's or a stand-in's log: kept for the leak check, not shown.
+  const logLines: string[] = [];
+  const publishes: string[] = [];
+  // wrangler prints the Worker's warnings and errors coloured, behind a "✘ [ERROR]" mark: the JSON is inside.
+  const quiet = (...line: unknown[]) => {
+    const text = line.map(String).join(" ").replace(/\u001b\[[0-9;]*m/g, "");
+    const start = text.indexOf('{"event"');
+    if (start >= 0) logLines.push(text.slice(start, text.lastIndexOf("}") + 1));
+  };
+  console.log = quiet;
+  console.info = quiet;
+  console.warn = quiet;
+  console.error = quiet;
+
+  const started = Date.now();
+  const stack = await startStack({ modelDelayMs: 0, productionSchedule: { mode: "virtual" }, redisFaults: true, onPublish: (b) => void publishes.push(b.toString("utf8")) });
+  stack.gate.open();
+  const discord = traffic.discordSigner();
+  const parley = await startParley(stack, discord, KEY_PREFIX, "log").catch(async (err: unknown) => {
+    await stack.stop();
+    throw err;
+  });
+  try {
+    const redis = new Redis({ url: stack.redisBridgeUrl, token: REDIS_REST_TOKEN, enableAutoPipelining: false });
+    const sender = { parleyUrl: parley.url, publicBaseUrl: stack.gate.url, discord, slackControl: stack.fakes.slack.replace(/\/api$/, "") };
+    const stats = newSendStats();
+    const problems: string[] = [];
+    const settle = async (ms: number) => timePasses({ qstashUrl: stack.qstashUrl, redis, keyPrefix: `${KEY_PREFIX}:` }, ms);
+
+    const hostile = await sendHostile(sender, stats, problems);
+    await settle(STEP_MS);
+
+    const faultTargets = {
+      qstash: stack.qstashUrl,
+      redisProxy: stack.redisFaultControlUrl!,
+      slack: stack.fakes.slack.replace(/\/api$/, ""),
+      discord: stack.fakes.discord.replace(/\/api\/v10$/, ""),
+      twilio: stack.fakes.twilio,
+      model: stack.modelUrl.replace(/\/v1$/, ""),
+    };
+    // What the hostile cases got answered is theirs: the checks read the conversations' places only.
+    for (const url of [faultTargets.slack, faultTargets.discord, faultTargets.twilio]) await fetch(`${url}/__reset`, { method: "POST" });
+    const random = seededRandom(seed);
+    const conversations = planConversations(args.conversations, random, `R${seed.toString(36).toUpperCase()}`);
+    await armFaults(faultTargets, rate, seed);
+    const sent = await sendConversations(sender, stats, conversations, rate, random);
+    // Every accepted message is recorded before anything expires (time has not moved yet).
+    const records = await checkRecords(redis, KEY_PREFIX, conversations, sent.accepted, problems);
+
+    await settle(LATE_RETRY_AFTER_MS);
+    await sendLateRetries(sender, stats, sent.lateRetries);
+    let waited = LATE_RETRY_AFTER_MS;
+    while ((await readClock(stack.qstashUrl)).nextDueAt !== null && waited < MAX_VIRTUAL_MS) {
+      await settle(STEP_MS);
+      waited += STEP_MS;
+    }
+    const unsettled = (await readClock(stack.qstashUrl)).nextDueAt !== null;
+    if (unsettled) problems.push(`unsettled: QStash still had messages due after ${MAX_VIRTUAL_MS / 3_600_000} h`);
+
+    const outputs = await collectOutputs(stack.fakes);
+    const answers = checkAnswers(conversations, sent.accepted, outputs, problems);
+    const patterns = leakPatterns(["xoxb-bench", "bench-discord-token"]);
+    const prompts = await checkPrompts(stack.modelUrl, problems);
+    const leaks = prompts.leaks + checkLines("log line", logLines, patterns, problems) + checkLines("queue payload", publishes, patterns, problems);
+    const faults = await faultsInjected(faultTargets);
+
+    if (args["log-file"]) await writeFile(args["log-file"], logLines.map((l) => `${l}\n`).join(""));
+    const result = {
+      conversations: conversations.length,
+      triggers: conversations.length,
+      accepted: answers.accepted,
+      faults_injected: Object.values(faults).reduce((a, b) => a + b, 0),
+      answered_once: answers.answered_once,
+      apologized: answers.apologized,
+      answered_twice: answers.answered_twice,
+      unanswered: answers.unanswered,
+      lost_records: records.lost,
+      misplaced: answers.misplaced + records.misplaced,
+      leaks,
+      hostile_cases: hostile.cases,
+      hostile_5xx: hostile.fiveXx,
+      seed,
+    };
+    out(`bench:chaos  seed ${seed}, ${conversations.length} conversations, fault rate ${rate}, ${Math.round((Date.now() - started) / 1000)} s`);
+    out(`  webhook deliveries ${stats.deliveries} (${[...stats.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(", ")}), late Slack retries ${sent.lateRetries.length}`);
+    out(`  read ${logLines.length} log lines, ${publishes.length} queue payloads, ${prompts.read} prompts, ${outputs.length} posts`);
+    out(`  faults injected ${result.faults_injected} (${Object.entries(faults).map(([k, v]) => `${k} ${v}`).join(", ")})`);
+    for (const [name, value] of Object.entries(result)) if (name !== "seed" && name !== "faults_injected") out(`  ${name.padEnd(16)} ${value}`);
+    const shown = problems.slice(0, 30);
+    for (const p of shown) process.stderr.write(`  ${p}\n`);
+    if (problems.length > shown.length) process.stderr.write(`  … and ${problems.length - shown.length} more\n`);
+    const broken = result.answered_twice + result.unanswered + result.lost_records + result.misplaced + result.leaks + result.hostile_5xx + (unsettled ? 1 : 0);
+    if (broken > 0) process.stderr.write(`bench:chaos: promises broken; replay with --seed ${seed} --conversations ${conversations.length} --fault-rate ${rate}\n`);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    if (broken > 0) process.exitCode = 1;
+  } finally {
+    await parley.stop().catch(() => {});
+    await stack.stop();
+  }
+}
+
+await runCommand(command.name, main);

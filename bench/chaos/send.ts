@@ -1,0 +1,110 @@
+/**
+ * @module
+ * Delivers the planned messages the way each platform does: Slack tries again up to 3 times (with
+ * `X-Slack-Retry-Num`) when an event is not acknowledged with a 2xx, and sometimes retries an acknowledged one
+ * later; Discord and Twilio never deliver again, so a webhook they saw fail was not accepted. A message counts as
+ * accepted once any delivery of it got a 2xx.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Random } from "../../dev/faults/seeded-random.ts";
+import * as traffic from "../load/traffic.ts";
+import type { Conversation, InboundMessage } from "./plan.ts";
+
+const SLACK_RETRIES = 3;
+/** Real time between Slack's tries: enough for the Worker to finish the failed one. */
+const SLACK_RETRY_PAUSE_MS = 200;
+const CONCURRENT_CONVERSATIONS = 6;
+
+export interface Sender {
+  parleyUrl: string;
+  /** PUBLIC_BASE_URL: what Twilio signs. */
+  publicBaseUrl: string;
+  discord: traffic.DiscordSigner;
+  /** The Slack fake's control base: a thread's parent is a message people wrote in Slack before the thread. */
+  slackControl: string;
+}
+
+export interface SendStats {
+  deliveries: number;
+  /** Answers per status (0: the connection failed). */
+  statuses: Map<number, number>;
+}
+
+export function newSendStats(): SendStats {
+  return { deliveries: 0, statuses: new Map() };
+}
+
+function request(s: Sender, m: InboundMessage, retry?: { num: number; reason: string }): Request {
+  if (m.slackBody !== undefined) {
+    const headers: Record<string, string> = retry ? { "X-Slack-Retry-Num": String(retry.num), "X-Slack-Retry-Reason": retry.reason } : {};
+    return traffic.slackRequest(s.parleyUrl, m.slackBody, headers);
+  }
+  if (m.discordBody !== undefined) return traffic.discordRequest(s.parleyUrl, s.discord, m.discordBody);
+  return traffic.twilioRequest(s.parleyUrl, s.publicBaseUrl, m.twilioParams!);
+}
+
+export async function deliver(s: Sender, stats: SendStats, m: InboundMessage, retry?: { num: number; reason: string }): Promise<number> {
+  stats.deliveries++;
+  let status = 0;
+  try {
+    const res = await fetch(request(s, m, retry));
+    await res.arrayBuffer();
+    status = res.status;
+  } catch {
+    status = 0;
+  }
+  stats.statuses.set(status, (stats.statuses.get(status) ?? 0) + 1);
+  return status;
+}
+
+const ok = (status: number) => status >= 200 && status < 300;
+
+/** Delivers one message as its platform would; answers whether it was accepted. */
+async function deliverAsPlatform(s: Sender, stats: SendStats, m: InboundMessage): Promise<boolean> {
+  if (ok(await deliver(s, stats, m))) return true;
+  if (m.slackBody === undefined) return false;
+  for (let num = 1; num <= SLACK_RETRIES; num++) {
+    await sleep(SLACK_RETRY_PAUSE_MS);
+    if (ok(await deliver(s, stats, m, { num, reason: "http_error" }))) return true;
+  }
+  return false;
+}
+
+/** Words of the accepted messages; Slack messages drawn for a late retry (redelivered after time passed). */
+export interface Sent {
+  accepted: Set<string>;
+  lateRetries: InboundMessage[];
+}
+
+/**
+ * Each conversation's messages in order (a message is sent once the one before it was answered, as people type),
+ * several conversations at a time. After a trigger that was not accepted, its conversation says nothing more.
+ */
+export async function sendConversations(s: Sender, stats: SendStats, conversations: readonly Conversation[], lateRetryRate: number, random: Random): Promise<Sent> {
+  const sent: Sent = { accepted: new Set(), lateRetries: [] };
+  for (const c of conversations) for (const m of c.messages) if (m.slackBody !== undefined && random() < lateRetryRate) sent.lateRetries.push(m);
+  const queue = [...conversations];
+  const worker = async () => {
+    for (let c = queue.shift(); c; c = queue.shift()) {
+      if (c.place.thread) await startThread(s, c.place.channel, c.place.thread);
+      for (const m of c.messages) {
+        const accepted = await deliverAsPlatform(s, stats, m);
+        if (accepted) sent.accepted.add(m.word);
+        else if (m.trigger) break;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENT_CONVERSATIONS }, worker));
+  return sent;
+}
+
+/** The thread's first message, as someone posted it in Slack (the bot looks threads up by it). */
+async function startThread(s: Sender, channel: string, ts: string): Promise<void> {
+  const res = await fetch(`${s.slackControl}/__messages`, { method: "POST", body: JSON.stringify({ channel, ts, user: "UTHREADSTARTER", text: "a thread" }) });
+  if (!res.ok) throw new Error(`starting a thread at the Slack fake failed: ${res.status} ${await res.text()}`);
+}
+
+/** Slack's late retries: the same events again, after the Worker had answered them (Slack did not hear it in time). */
+export async function sendLateRetries(s: Sender, stats: SendStats, messages: readonly InboundMessage[]): Promise<void> {
+  for (const m of messages) await deliver(s, stats, m, { num: 1, reason: "http_timeout" });
+}
