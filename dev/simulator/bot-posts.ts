@@ -1,7 +1,9 @@
 /**
  * @module
- * Reads what the bot posted from the platform fakes' `/__calls` records and turns new posts into chat entries:
- * Slack messages (channel or thread), Discord edits of the "thinking…" message and follow-ups, and texts to phones.
+ * Reads what the bot posted from the platform fakes and turns it into chat entries, as the person would see it
+ * now: Slack messages (channel or thread) from the fake's message store, where a streamed or edited answer holds
+ * its latest text; Discord channel messages and their edits, edits of the "thinking…" message and follow-ups, from
+ * `/__calls`; and texts to phones.
  */
 import { z } from "zod";
 import { DISCORD_PLACE, SLACK_PLACE } from "./people.ts";
@@ -14,8 +16,15 @@ export interface FakeOrigins {
 }
 
 const CALLS_PATH = "/__calls";
+const MESSAGES_PATH = "/__messages";
 
-const slackPost = z.looseObject({ channel: z.string(), text: z.string(), ts: z.string(), thread_ts: z.string().optional() });
+const slackMessage = z.looseObject({
+  channel: z.string(),
+  text: z.string(),
+  ts: z.string(),
+  thread_ts: z.string().optional(),
+  bot_id: z.string().optional(),
+});
 const discordCall = z.looseObject({
   route: z.string(),
   id: z.string().optional(),
@@ -25,9 +34,9 @@ const discordCall = z.looseObject({
 });
 const twilioText = z.looseObject({ to: z.string(), from: z.string(), body: z.string(), sid: z.string() });
 
-async function calls<T extends z.ZodType>(origin: string, schema: T): Promise<z.output<T>[]> {
-  const res = await fetch(`${origin}${CALLS_PATH}`);
-  if (!res.ok) throw new Error(`${origin}${CALLS_PATH} answered ${res.status}`);
+async function calls<T extends z.ZodType>(origin: string, schema: T, path = CALLS_PATH): Promise<z.output<T>[]> {
+  const res = await fetch(`${origin}${path}`);
+  if (!res.ok) throw new Error(`${origin}${path} answered ${res.status}`);
   return z.array(schema).parse(await res.json());
 }
 
@@ -37,15 +46,21 @@ export async function collectBotPosts(
   place: { botName: string; twilioAccountSid: string },
 ): Promise<void> {
   const [slack, discord, twilio] = await Promise.all([
-    calls(fakes.slack, slackPost),
+    calls(fakes.slack, slackMessage, `${MESSAGES_PATH}?channel=${SLACK_PLACE.channel}`),
     calls(fakes.discord, discordCall),
     calls(fakes.twilio, twilioText),
   ]);
   const now = Date.now();
-  for (const post of timeline.takeNewCalls("slack", slack)) {
-    if (post.channel !== SLACK_PLACE.channel) continue;
+  for (const post of slack) {
+    if (!post.bot_id) continue;
+    const id = `${post.channel}:${post.ts}`;
+    const shown = timeline.entries.find((e) => e.id === id);
+    if (shown) {
+      shown.text = post.text;
+      continue;
+    }
     timeline.add({
-      id: `${post.channel}:${post.ts}`,
+      id,
       platform: "slack",
       author: place.botName,
       bot: true,
@@ -59,6 +74,12 @@ export async function collectBotPosts(
   for (const call of timeline.takeNewCalls("discord", discord)) {
     // An answer in #general, or in one of its threads (someone wrote there first).
     const inThread = call.channelId !== DISCORD_PLACE.channel && timeline.entries.some((e) => e.threadId === call.channelId);
+    // A streamed answer grows by edits of the message it was posted as.
+    const edited = call.route === "edit_message" ? timeline.entries.find((e) => e.bot && e.id === call.id) : undefined;
+    if (edited && call.content !== undefined) {
+      edited.text = call.content;
+      continue;
+    }
     if (call.route === "channel_message" && (call.channelId === DISCORD_PLACE.channel || inThread) && call.content !== undefined) {
       timeline.add({
         id: call.id ?? `discord-${now}`,

@@ -20,7 +20,8 @@ describe.skipIf(!hasChromium())("the simulator page", () => {
     const { sim } = session;
     await sim.say("alice", "@Parley what is the capital of France?");
     await expect.poll(() => sim.botAnswers().count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
-    expect(await sim.botAnswers().first().textContent()).toContain("capital of France");
+    // Streamed: the answer grows in place until it is whole.
+    await expect.poll(() => sim.botAnswers().first().textContent(), { timeout: ANSWER_TIMEOUT_MS }).toContain("capital of France");
     await expect.poll(() => sim.decision("Alice", "yes").getAttribute("data-reason"), { timeout: ANSWER_TIMEOUT_MS }).toBe("direct_mention");
   });
 
@@ -29,9 +30,8 @@ describe.skipIf(!hasChromium())("the simulator page", () => {
     await sim.say("bob", "Parley, and what about Germany?");
     await expect.poll(() => sim.botAnswers().count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(2);
     // The local model quotes the message it answers, and counts the people's messages before it, not its own.
-    const answer = await sim.botAnswers().nth(1).textContent();
-    expect(answer).toContain('You said: "Parley, and what about Germany?"');
-    expect(answer).toContain("1 earlier message from Alice and 1 of my answers");
+    await expect.poll(() => sim.botAnswers().nth(1).textContent(), { timeout: ANSWER_TIMEOUT_MS }).toContain("1 earlier message from Alice and 1 of my answers");
+    expect(await sim.botAnswers().nth(1).textContent()).toContain('You said: "Parley, and what about Germany?"');
     await expect.poll(() => sim.decision("Bob", "yes").getAttribute("data-reason"), { timeout: ANSWER_TIMEOUT_MS }).toBe("name_exact");
     await expect.poll(() => sim.page.locator('[data-testid="prompt"]').count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(2);
     expect(await sim.page.locator('[data-testid="participants"]').textContent()).toMatch(/Alice.*Bob/);
