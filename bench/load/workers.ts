@@ -3,6 +3,8 @@
  * Starts Workers for bench/load in workerd through wrangler's `unstable_startWorker`: the real Worker from
  * wrangler.toml with the bench's settings as bindings, and the do-nothing Worker, the same way, on loopback.
  */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { unstable_startWorker } from "wrangler";
 import { REPO_ROOT } from "../bundle/build.ts";
@@ -12,6 +14,24 @@ import * as traffic from "./traffic.ts";
 export interface RunningWorker {
   url: string;
   stop(): Promise<void>;
+}
+
+let isolatedConfig: string | undefined;
+
+/**
+ * wrangler.toml as it is (minify and all), in a folder of its own: wrangler reads `.dev.vars` from beside its
+ * config, and a developer's local settings (`npm run dev` writes them: the Vector stand-in's address, a model key)
+ * must not reach the bench's Worker.
+ */
+function benchConfig(): string {
+  if (!isolatedConfig) {
+    const text = readFileSync(join(REPO_ROOT, "wrangler.toml"), "utf8");
+    const main = /^main = "(.+)"$/m.exec(text)?.[1];
+    if (!main) throw new Error("wrangler.toml names no main module");
+    isolatedConfig = join(mkdtempSync(join(tmpdir(), "parley-bench-")), "wrangler.toml");
+    writeFileSync(isolatedConfig, text.replace(/^main = ".+"$/m, `main = ${JSON.stringify(join(REPO_ROOT, main))}`));
+  }
+  return isolatedConfig;
 }
 
 /** A config of its own: without one, wrangler would read the repository's wrangler.toml and its bindings. */
@@ -78,7 +98,7 @@ export function startParleyOn(
     ...overrides,
   };
   const bindings = Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }]));
-  return start({ config: join(REPO_ROOT, "wrangler.toml"), env: "", envFiles: [], bindings }, stack.port, logLevel);
+  return start({ config: benchConfig(), env: "", envFiles: [], bindings }, stack.port, logLevel);
 }
 
 export function startNoop(port: number): Promise<RunningWorker> {

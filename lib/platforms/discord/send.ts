@@ -37,6 +37,7 @@ export interface DiscordSendConfig {
 }
 
 export const messageIdSchema = z.looseObject({ id: z.string() });
+const postedMessageSchema = messageIdSchema.extend({ content: z.string().optional() });
 
 /** Posts `text` in order; returns the ids of the messages posted. */
 export function sendDiscordReply(cfg: DiscordSendConfig, target: DiscordTarget, text: string, progress: PartProgress): Promise<string[]> {
@@ -96,7 +97,20 @@ async function postToChannel(cfg: DiscordSendConfig, target: ChannelTarget, text
           ...(replyTo ? { message_reference: { message_id: replyTo, fail_if_not_exists: false } } : {}),
         },
       });
-      return messageIdSchema.parse(sent).id;
+      const { id, content: shown } = postedMessageSchema.parse(sent);
+      // The first post may be a streamed answer's message that an attempt left mid-answer: it gets the part's text.
+      if (shown !== undefined && shown !== content) {
+        await discordRequest({
+          apiBaseUrl: cfg.apiBaseUrl,
+          fetch: cfg.fetch,
+          method: "PATCH",
+          path: `/channels/${target.channelId}/messages/${id}`,
+          what: "edit a channel message",
+          botToken,
+          body: { content, allowed_mentions: NO_MENTIONS },
+        });
+      }
+      return id;
     },
   });
 }

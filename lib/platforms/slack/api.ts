@@ -10,6 +10,8 @@ import { GiveUp, RetryLater } from "../../errors.ts";
 const slackResponseSchema = z.looseObject({ ok: z.boolean(), error: z.string().optional() });
 
 const REQUEST_TIMEOUT_MS = 10_000;
+/** The content type of a Web API call with a JSON body. */
+export const JSON_TYPE = "application/json; charset=utf-8";
 /** Used when a 429 carries no usable Retry-After. */
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
 /** `ok:false` errors that the same request can never get past: retrying would only repeat them. */

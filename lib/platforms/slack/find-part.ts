@@ -29,6 +29,7 @@ const listSchema = z.looseObject({
   messages: z.array(
     z.looseObject({
       ts: z.string(),
+      text: z.string().optional(),
       metadata: z.looseObject({ event_type: z.string(), event_payload: z.looseObject({ trigger: z.unknown(), part: z.unknown() }) }).optional(),
     }),
   ),
@@ -39,8 +40,11 @@ export interface SlackPlace extends SlackCallArgs {
   threadTs?: string;
 }
 
-/** The `ts` of part `index` of the answer to `answerId` if it was posted since `since` (ms), else null. */
-export async function findSlackPart(place: SlackPlace, part: { answerId: string; index: number; since: number }): Promise<string | null> {
+/** Part `index` of the answer to `answerId` (its `ts` and the text it shows) if it was posted since `since` (ms), else null. */
+export async function findSlackPart(
+  place: SlackPlace,
+  part: { answerId: string; index: number; since: number },
+): Promise<{ ts: string; text: string } | null> {
   const form = new URLSearchParams({
     channel: place.channel,
     oldest: ((part.since - CLOCK_SLACK_MS) / 1000).toFixed(6),
@@ -60,5 +64,5 @@ export async function findSlackPart(place: SlackPlace, part: { answerId: string;
   const found = listed.messages.find(
     (m) => m.metadata?.event_type === ANSWER_PART_EVENT && m.metadata.event_payload.trigger === part.answerId && m.metadata.event_payload.part === part.index,
   );
-  return found?.ts ?? null;
+  return found ? { ts: found.ts, text: found.text ?? "" } : null;
 }

@@ -8,7 +8,7 @@
 import type { PartProgress } from "../../message.ts";
 import { splitText } from "../../text/split.ts";
 import { postParts } from "../parts.ts";
-import { callSlack, type SlackCallArgs } from "./api.ts";
+import { callSlack, JSON_TYPE, type SlackCallArgs } from "./api.ts";
 import { findSlackPart, partMetadata, type SlackPlace } from "./find-part.ts";
 
 /** Slack truncates at 40,000 characters and advises staying under 4,000 per message. */
@@ -31,7 +31,14 @@ export async function postSlackMessage(args: PostSlackMessageArgs): Promise<stri
   const { answerId } = args.progress;
   return postParts(splitText(args.text, SLACK_MAX_MESSAGE_CHARS), args.progress, {
     post: (chunk, index) => postOne(args, answerId, escapeSlackText(chunk), index),
-    find: (_chunk, index, since) => findSlackPart(args, { answerId, index, since }),
+    async find(chunk, index, since) {
+      const found = await findSlackPart(args, { answerId, index, since });
+      if (!found) return null;
+      // It may be a streamed answer's message that an attempt left mid-answer: it gets the part's text.
+      const text = escapeSlackText(chunk);
+      if (found.text !== text) await callSlack(args, "chat.update", JSON.stringify({ channel: args.channel, ts: found.ts, text }), JSON_TYPE);
+      return found.ts;
+    },
   });
 }
 
@@ -43,7 +50,7 @@ export async function postOne(args: SlackPlace, answerId: string, text: string, 
     ...(args.threadTs ? { thread_ts: args.threadTs } : {}),
     metadata: partMetadata(answerId, index),
   };
-  const { ts } = await callSlack(args, POST_MESSAGE_METHOD, JSON.stringify(body), "application/json; charset=utf-8");
+  const { ts } = await callSlack(args, POST_MESSAGE_METHOD, JSON.stringify(body), JSON_TYPE);
   if (typeof ts !== "string" || !ts) throw new Error(`Slack ${POST_MESSAGE_METHOD} answered ok without a ts`);
   return ts;
 }

@@ -12,7 +12,7 @@
  */
 import type { AnswerStream, ReplyContext, StreamingCapability, StreamState } from "../adapter.ts";
 import { closeMarkdown } from "../../text/close-markdown.ts";
-import { callSlack, slackErrorCode, type SlackCallArgs } from "./api.ts";
+import { callSlack, slackErrorCode, type SlackCallArgs, JSON_TYPE } from "./api.ts";
 import { findSlackPart, type SlackPlace } from "./find-part.ts";
 import { escapeSlackText, postOne, SLACK_MAX_MESSAGE_CHARS } from "./send.ts";
 import type { SlackTarget } from "./target.ts";
@@ -32,7 +32,6 @@ const UPDATE_INTERVAL_MS = 1_000;
 const REFUSALS: ReadonlySet<string> = new Set(["channel_type_not_supported", "unknown_method", "invalid_thread_ts"]);
 /** The stream ended on Slack's side (stopped by the person, or expired): what is left goes in with an edit. */
 const ENDED: ReadonlySet<string> = new Set(["message_not_in_streaming_state", "stopped_by_user"]);
-const JSON_TYPE = "application/json; charset=utf-8";
 
 export const slackStreaming: StreamingCapability<SlackTarget> = {
   maxChars: SLACK_MAX_MESSAGE_CHARS,
@@ -63,7 +62,7 @@ export const slackStreaming: StreamingCapability<SlackTarget> = {
     if (!(await ctx.callBudget("chat.update", FINAL_UPDATES))) return null;
     // An earlier attempt's post of the first part may have landed: it carries the part's metadata (./find-part.ts).
     const found = answer.unsureSince !== undefined ? await findSlackPart(place, { answerId: answer.triggerId, index: 0, since: answer.unsureSince }) : null;
-    if (found) return editStream(ctx, target, { id: found, mode: "edit", shown: "", open: false });
+    if (found) return editStream(ctx, target, { id: found.ts, mode: "edit", shown: "", open: false });
     const ts = await postOne(place, answer.triggerId, escapeSlackText(closeMarkdown(text)), 0);
     return editStream(ctx, target, { id: ts, mode: "edit", shown: text, open: false });
   },

@@ -7,12 +7,11 @@
  * Tier 3).
  */
 import type { ReplyContext, WorkingSign } from "../adapter.ts";
-import { callSlack } from "./api.ts";
+import { callSlack, JSON_TYPE } from "./api.ts";
 import type { SlackTarget } from "./target.ts";
 
 const TIER_2 = 20;
 const TIER_4 = 100;
-const JSON_TYPE = "application/json; charset=utf-8";
 const NONE: WorkingSign = { stop: async () => undefined };
 
 export async function slackWorking(ctx: ReplyContext, target: SlackTarget, answer: { triggerId: string }): Promise<WorkingSign> {
