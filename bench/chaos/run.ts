@@ -90,6 +90,7 @@ async function main(): Promise<void> {
     const problems: string[] = [];
     const settle = async (ms: number) => timePasses({ qstashUrl: stack.qstashUrl, redis, keyPrefix: `${KEY_PREFIX}:` }, ms);
 
+    await realTimeLimitsOff(sender.slackControl);
     const hostile = await sendHostile(sender, stats, problems);
     await settle(STEP_MS);
 
@@ -163,3 +164,14 @@ async function main(): Promise<void> {
 }
 
 await runCommand(command.name, main);
+
+/**
+ * The soak moves time on a virtual clock (QStash's schedule and Redis TTLs, the Worker's call budgets among them),
+ * while the fake's per-minute tiers count real time: a virtual hour's calls would meet one real minute's limit, a
+ * 429 that no production timing gives. The tiers are off here (bench:latency measures refusals at real timings);
+ * the injected 429s on chat.postMessage still come.
+ */
+async function realTimeLimitsOff(slackControl: string): Promise<void> {
+  const res = await fetch(`${slackControl}/__config`, { method: "POST", body: JSON.stringify({ rateLimits: { enabled: false } }) });
+  if (!res.ok) throw new Error(`the Slack fake refused its settings: ${res.status}`);
+}

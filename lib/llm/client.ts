@@ -44,8 +44,8 @@ export function createLlm(s: LlmSettings): Llm {
   const client = new OpenAI({ apiKey: s.apiKey, baseURL: s.baseUrl, timeout: s.timeoutMs, maxRetries: 0 });
   return {
     generate: (prompt, opts) =>
-      generateReply(client, prompt, { model: s.model, maxReplyTokens: s.maxReplyTokens, ...opts }),
-    streamReply: (prompt, opts) => streamReply(client, prompt, { model: s.model, maxReplyTokens: s.maxReplyTokens, ...opts }),
+      generateReply(client, prompt, { model: s.model, maxReplyTokens: s.maxReplyTokens, idleTimeoutMs: s.timeoutMs, ...opts }),
+    streamReply: (prompt, opts) => streamReply(client, prompt, { model: s.model, maxReplyTokens: s.maxReplyTokens, idleTimeoutMs: s.timeoutMs, ...opts }),
     judge: (prompt) => judgeShouldAnswer(client, prompt, s.judgeModel),
     summarize: (req) => summarizeConversation(client, s.model, req),
     extractFacts: (req) => extractFacts(client, s.model, req),

@@ -15,6 +15,8 @@ export interface GenerateOptions {
   maxReplyTokens: number;
   required: boolean;
   onUsage?: (tokens: number) => void;
+  /** A streamed answer fails when the model sends nothing for this long (./stream.ts). */
+  idleTimeoutMs: number;
 }
 
 export async function generateReply(client: OpenAI, prompt: Prompt, opts: GenerateOptions): Promise<string | null> {

@@ -2,6 +2,10 @@
  * @module
  * One streamed chat completion (`stream: true`): the text deltas as the model writes them, each chunk validated
  * with zod, the usage figures heard from the last; a 429 becomes RetryLater like a whole completion's (./completion.ts).
+ * The client's timeout ends at the response's headers: a stream that then goes quiet (the model stalls, or its
+ * connection died without a word) would hold the job, its claim and a half-shown answer until the platform gave
+ * up on the request. Each chunk must come within `idleTimeoutMs` of the one before, or the call fails and the
+ * job's retry finishes the answer.
  */
 import OpenAI from "openai";
 import * as z from "zod";
@@ -16,28 +20,61 @@ const chunkSchema = z.looseObject({
   usage: z.object({ total_tokens: z.number().int().min(0) }).nullish(),
 });
 
+export interface StreamRequest extends CompletionRequest {
+  idleTimeoutMs: number;
+}
+
 /** The deltas of the first choice, in order; empty ones are left out. */
-export async function* streamCompletion(client: OpenAI, req: CompletionRequest): AsyncGenerator<string> {
+export async function* streamCompletion(client: OpenAI, req: StreamRequest): AsyncGenerator<string> {
+  const abort = new AbortController();
   let stream: AsyncIterable<unknown>;
   try {
-    stream = await client.chat.completions.create({
-      model: req.model,
-      messages: req.messages,
-      max_completion_tokens: req.maxTokens,
-      stream: true,
-      stream_options: { include_usage: true },
-    });
+    stream = await client.chat.completions.create(
+      {
+        model: req.model,
+        messages: req.messages,
+        max_completion_tokens: req.maxTokens,
+        stream: true,
+        stream_options: { include_usage: true },
+      },
+      { signal: abort.signal },
+    );
   } catch (err) {
     if (err instanceof OpenAI.APIError && err.status === HTTP_TOO_MANY_REQUESTS) {
       throw new RetryLater(`the model is rate limited (${req.model})`, retryAfterSeconds(err.headers));
     }
     throw err;
   }
-  for await (const raw of stream) {
-    const chunk = chunkSchema.safeParse(raw);
-    if (!chunk.success) throw new Error(`the model streamed an unexpected chunk: ${chunk.error.issues[0]?.message}`);
-    if (chunk.data.usage) req.onUsage?.(chunk.data.usage.total_tokens);
-    const delta = chunk.data.choices[0]?.delta?.content;
-    if (delta) yield delta;
+  const chunks = stream[Symbol.asyncIterator]();
+  try {
+    for (let next = await within(chunks.next(), req.idleTimeoutMs, abort); !next.done; next = await within(chunks.next(), req.idleTimeoutMs, abort)) {
+      yield* deltaOf(next.value, req);
+    }
+  } finally {
+    abort.abort();
+  }
+}
+
+function* deltaOf(raw: unknown, req: CompletionRequest): Generator<string> {
+  const chunk = chunkSchema.safeParse(raw);
+  if (!chunk.success) throw new Error(`the model streamed an unexpected chunk: ${chunk.error.issues[0]?.message}`);
+  if (chunk.data.usage) req.onUsage?.(chunk.data.usage.total_tokens);
+  const delta = chunk.data.choices[0]?.delta?.content;
+  if (delta) yield delta;
+}
+
+/** `next`, unless the stream stays quiet for `ms`: then the request is aborted and this throws. */
+async function within<T>(next: Promise<T>, ms: number, abort: AbortController): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const quiet = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      abort.abort();
+      reject(new Error(`the model's stream went quiet for ${ms} ms`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([next, quiet]);
+  } finally {
+    clearTimeout(timer);
   }
 }

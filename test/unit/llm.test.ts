@@ -61,6 +61,12 @@ describe("streamReply", () => {
     expect(await llm.streamReply(promptFor("mk-hush chatter"), { required: false })).toBeNull();
   });
 
+  it("fails, instead of waiting for ever, when the model's stream goes quiet mid-answer", async () => {
+    // A token every two seconds against a one-second timeout: the second token is too late.
+    const texts = llm.streamReply(promptFor("mk-stall [[local-model tokens=20 tps=0.5 first_ms=0]]"), { required: false });
+    await expect(texts.then(written)).rejects.toThrow(/went quiet/);
+  });
+
   it("gives a required answer that the model left quiet in one piece, nudged", async () => {
     await script({ match: "mk-owed", reply: "[SKIP]", times: 1 }, { match: "mk-owed", reply: "Here you go." });
     expect(await written(await llm.streamReply(promptFor("mk-owed @Parley hi"), { required: true }))).toEqual(["Here you go."]);
