@@ -49,12 +49,12 @@ const FORGOTTEN_TTL_SECONDS = 86_400;
  * those alone (allow-key-locking).
  */
 const MERGE_FACTS = `#!lua flags=allow-key-locking
-local key, forgotten = KEYS[1], KEYS[2]
-local forgottenAt = redis.call('GET', forgotten)
+local key = KEYS[1]
+local found = redis.call('MGET', key, KEYS[2])
+local raw, forgottenAt = found[1], found[2]
 if forgottenAt and tonumber(forgottenAt) >= tonumber(ARGV[7]) then return -1 end
 local visibility, channel = ARGV[5], ARGV[6]
 local list = {}
-local raw = redis.call('GET', key)
 if raw then
   for _, old in ipairs(cjson.decode(raw)) do
     if old.v then list[#list + 1] = old end
