@@ -134,12 +134,15 @@ describe("posting to a channel", () => {
     expect(calls.every((c) => String(c.nonce).length <= 25)).toBe(true);
   });
 
-  it("does not post a part twice when a retry of the same answer posts it again, whatever text it carries", async () => {
+  it("does not post a part twice when a retry of the same answer posts it again, and leaves the retry's text in it", async () => {
     const first = partProgress();
-    const ids = await sendDiscordReply(config(), channel(), "the first attempt's answer", first);
+    // An attempt that died mid-stream left a snapshot of its answer in the part's message.
+    const ids = await sendDiscordReply(config(), channel(), "the first attempt's ans", first);
     const retry = partProgress({ answerId: first.answerId, unsure: { since: NOW } });
     expect(await sendDiscordReply(config(), channel(), "a retry that wrote another answer", retry)).toEqual(ids);
-    expect(await discordCalls(discord.url, { channelId: "600000000000000001" })).toHaveLength(1);
+    const calls = await discordCalls(discord.url, { channelId: "600000000000000001" });
+    expect(calls.filter((c) => c.route === "channel_message")).toHaveLength(1);
+    expect(calls.filter((c) => c.route === "edit_message").map((c) => c.content)).toEqual(["a retry that wrote another answer"]);
   });
 
   it("posts two answers with the same text in one channel, one for each trigger", async () => {
