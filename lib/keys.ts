@@ -17,10 +17,10 @@
  * | `forgotten:<platform>|<tenant>|<person>` | string | when the person asked to be forgotten (ms): no fact from before | 1 day |
  * | `visibility:<place>` | string | who can read a place, as the platform told a job (dm, private, public) | 1 hour |
  * | `optout:<platform>|<tenant>|<person>` | string | the person asked not to be messaged (SMS STOP) | until START |
- * | `limit:reply:<person>:…` | @upstash/ratelimit | answers per person per window | the window |
- * | `limit:judge:<place>:…` | @upstash/ratelimit | judge calls per conversation per minute | the window |
- * | `limit:admin:<client IP>:…` | @upstash/ratelimit | failed admin-view attempts per address | the window |
- * | `limit:api:<platform>|<tenant>|<method>:…` | @upstash/ratelimit | a tenant's calls of a rate-tiered platform method (lib/limits/api-budget.ts) | the window |
+ * | `limit:reply:<person>:<window>` | string (count) | answers per person per window | the window |
+ * | `limit:judge:<place>:<window>` | string (count) | judge calls per conversation per minute | the window |
+ * | `limit:admin:<client IP>:<window>` | string (count) | failed admin-view attempts per address | the window |
+ * | `limit:api:<platform>|<tenant>|<method>:<window>` | string (count) | a tenant's calls of a rate-tiered platform method (lib/limits/api-budget.ts) | the window |
  * | `limit:told:<person>` | string | the person was told they hit the rate limit | the rest of the window |
  * | `recall:sweep` | string | where the cron's retention sweep of recall passages goes on, or that a pass is done | 1 hour |
  * | `install:<platform>|<tenant>` | string (sealed JSON) | an OAuth installation: its tokens, encrypted (lib/tenants/) | until uninstalled |
@@ -122,7 +122,7 @@ export function optOutKey(prefix: string, where: Tenancy, person: string): strin
   return `${prefix}:optout:${inTenant(where, person)}`;
 }
 
-/** The prefix under which @upstash/ratelimit keeps the counters of one limit. */
+/** The prefix of one limit's fixed-window counters (lib/limits/fixed-window.ts). */
 export function rateLimitPrefix(prefix: string, limit: LimitName): string {
   return `${prefix}:limit:${limit}`;
 }

@@ -18,7 +18,7 @@ import { measureSavings, zodMiniComparison } from "./what-if.ts";
 const TARGET_GZIP_BYTES = 240 * 1024;
 /** Cloudflare refuses a Worker whose global scope takes longer than this to evaluate. */
 const STARTUP_LIMIT_MS = 1_000;
-const SUSPECT_PACKAGES = ["openai", "zod", "@upstash/redis", "@upstash/qstash", "@upstash/ratelimit", "hono"];
+const SUSPECT_PACKAGES = ["openai", "zod", "@upstash/redis", "@upstash/qstash", "@upstash/vector", "hono"];
 const DATA_FILES = ["lib/context/o200k-facts.ts"];
 const TOP = 12;
 

@@ -9,7 +9,7 @@ import { limitersFor } from "./limiters.ts";
 
 /** Seconds the address must wait; null while it may still try. */
 export async function adminLockout(rt: Runtime, address: string): Promise<number | null> {
-  const { remaining, reset } = await limitersFor(rt).adminFailures.getRemaining(address);
+  const { remaining, reset } = await limitersFor(rt).adminFailures.remaining(address);
   return remaining > 0 ? null : secondsUntil(rt, reset);
 }
 

@@ -6,17 +6,17 @@
  * so no minute gets more than its figure. (A sliding window holding 80% would read two windows' counters on every
  * call: 5 Redis commands instead of 2, on every Slack answer's working sign.)
  */
-import { Ratelimit } from "@upstash/ratelimit";
 import { rateLimitPrefix } from "../keys.ts";
 import type { Runtime } from "../runtime.ts";
+import { FixedWindow } from "./fixed-window.ts";
 
 /** The share of a platform's per-minute figure that the budget hands out. */
 const HEADROOM = 0.5;
-const WINDOW = "60 s";
+const WINDOW_MS = 60_000;
 /** Fail closed after this long: an optional call is left out rather than waited for. */
 const BUDGET_TIMEOUT_MS = 1_000;
 
-const cache = new WeakMap<Runtime, Map<number, Ratelimit>>();
+const cache = new WeakMap<Runtime, Map<number, FixedWindow>>();
 
 export function callBudgetFor(rt: Runtime, where: string): (method: string, perMinute: number) => Promise<boolean> {
   return async (method, perMinute) => {
@@ -25,15 +25,17 @@ export function callBudgetFor(rt: Runtime, where: string): (method: string, perM
     if (!byLimit) cache.set(rt, (byLimit = new Map()));
     let limiter = byLimit.get(limit);
     if (!limiter) {
-      limiter = new Ratelimit({
+      limiter = new FixedWindow({
         redis: rt.redis,
         prefix: rateLimitPrefix(rt.settings.REDIS_KEY_PREFIX, "api"),
-        limiter: Ratelimit.fixedWindow(limit, WINDOW),
-        timeout: BUDGET_TIMEOUT_MS,
+        limit,
+        windowMs: WINDOW_MS,
+        timeoutMs: BUDGET_TIMEOUT_MS,
+        onTimeout: "refuse",
+        now: rt.now,
       });
       byLimit.set(limit, limiter);
     }
-    const { success, reason } = await limiter.limit(`${where}|${method}`);
-    return success && reason !== "timeout";
+    return (await limiter.limit(`${where}|${method}`)).success;
   };
 }

@@ -1,25 +1,24 @@
 /**
  * @module
- * The @upstash/ratelimit instances of one runtime, built once and kept with it: their in-memory cache of blocked
- * identifiers then survives across the requests an isolate serves, saving a Redis call per blocked attempt.
+ * The fixed-window limiters of one runtime (./fixed-window.ts), built once and kept with it.
  */
-import { Ratelimit } from "@upstash/ratelimit";
 import { rateLimitPrefix } from "../keys.ts";
 import type { Runtime } from "../runtime.ts";
+import { FixedWindow } from "./fixed-window.ts";
 
 export interface Limiters {
   /** Answers per person (platform, tenant, author) per RATE_LIMIT_WINDOW_SECONDS. */
-  replies: Ratelimit;
+  replies: FixedWindow;
   /** Judge calls per conversation per minute. */
-  judge: Ratelimit;
+  judge: FixedWindow;
   /** Failed admin-view attempts per client address. */
-  adminFailures: Ratelimit;
+  adminFailures: FixedWindow;
 }
 
-const JUDGE_WINDOW = "60 s";
+const MINUTE_MS = 60_000;
 /** Enough for a mistyped token or two; far too few to guess one. */
 const ADMIN_FAILURES = 10;
-const ADMIN_FAILURE_WINDOW = "15 m";
+const ADMIN_FAILURE_WINDOW_MS = 15 * MINUTE_MS;
 /** Fail open after this long: a slow Redis must not silence the bot. */
 const LIMIT_TIMEOUT_MS = 2_000;
 
@@ -29,26 +28,29 @@ export function limitersFor(rt: Runtime): Limiters {
   let limiters = cache.get(rt);
   if (!limiters) {
     const s = rt.settings;
+    const prefix = (name: Parameters<typeof rateLimitPrefix>[1]) => rateLimitPrefix(s.REDIS_KEY_PREFIX, name);
     limiters = {
-      replies: new Ratelimit({
+      // A person can get up to twice the limit across a window boundary: fine for an abuse limit, and a sliding
+      // window would read the previous window's count on every answer.
+      replies: new FixedWindow({
         redis: rt.redis,
-        prefix: rateLimitPrefix(s.REDIS_KEY_PREFIX, "reply"),
-        // Fixed, not sliding: a sliding window reads the previous window's count too (two more commands per
-        // answer); the price is that a person can get up to twice the limit across a window boundary.
-        limiter: Ratelimit.fixedWindow(s.RATE_LIMIT_REPLIES, `${s.RATE_LIMIT_WINDOW_SECONDS} s`),
-        timeout: LIMIT_TIMEOUT_MS,
+        prefix: prefix("reply"),
+        limit: s.RATE_LIMIT_REPLIES,
+        windowMs: s.RATE_LIMIT_WINDOW_SECONDS * 1000,
+        timeoutMs: LIMIT_TIMEOUT_MS,
+        onTimeout: "allow",
+        now: rt.now,
       }),
-      judge: new Ratelimit({
+      judge: new FixedWindow({
         redis: rt.redis,
-        prefix: rateLimitPrefix(s.REDIS_KEY_PREFIX, "judge"),
-        limiter: Ratelimit.fixedWindow(s.MAX_JUDGE_CALLS_PER_MINUTE, JUDGE_WINDOW),
-        timeout: LIMIT_TIMEOUT_MS,
+        prefix: prefix("judge"),
+        limit: s.MAX_JUDGE_CALLS_PER_MINUTE,
+        windowMs: MINUTE_MS,
+        timeoutMs: LIMIT_TIMEOUT_MS,
+        onTimeout: "allow",
+        now: rt.now,
       }),
-      adminFailures: new Ratelimit({
-        redis: rt.redis,
-        prefix: rateLimitPrefix(s.REDIS_KEY_PREFIX, "admin"),
-        limiter: Ratelimit.fixedWindow(ADMIN_FAILURES, ADMIN_FAILURE_WINDOW),
-      }),
+      adminFailures: new FixedWindow({ redis: rt.redis, prefix: prefix("admin"), limit: ADMIN_FAILURES, windowMs: ADMIN_FAILURE_WINDOW_MS, now: rt.now }),
     };
     cache.set(rt, limiters);
   }
