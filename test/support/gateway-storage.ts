@@ -3,8 +3,10 @@
  * A Gateway object's storage in memory, for tests that run Gateway connections outside a Durable Object: the
  * session snapshot, and the messages whose ingest is to be tried again, with a timer for the object's alarm.
  */
-import { ingestRetries, type GatewayStorage } from "../../functions/discord-gateway.ts";
+import { createGatewayConnection, ingestRetries, type GatewayStorage } from "../../functions/discord-gateway.ts";
+import type { GatewayConnection } from "../../lib/platforms/discord/gateway/connection.ts";
 import type { PendingIngest, PendingStore } from "../../lib/platforms/discord/gateway/ingest-retries.ts";
+import { eventually } from "./worker.ts";
 import type { GatewaySnapshot } from "../../lib/platforms/discord/gateway/session.ts";
 
 export function memoryGatewayStorage(env: object): GatewayStorage {
@@ -21,4 +23,12 @@ export function memoryGatewayStorage(env: object): GatewayStorage {
     },
   };
   return { snapshot: { get: async () => stored, put: async (s) => void (stored = s) }, pending: store };
+}
+
+/** A Gateway connection of the suite's own, outside a Durable Object, once it is ready. */
+export async function readyGateway(env: object): Promise<GatewayConnection> {
+  const connection = createGatewayConnection(env, memoryGatewayStorage(env))!;
+  await connection.start();
+  await eventually(async () => connection.status().phase === "ready", 10_000, "the Gateway to be ready");
+  return connection;
 }

@@ -2,11 +2,10 @@ import { Redis } from "@upstash/redis/cloudflare";
 import { env as envBindings } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DISCORD_FAKE_BOT } from "../../dev/fakes/discord.ts";
-import { createGatewayConnection } from "../../functions/discord-gateway.ts";
 import type { GatewayConnection } from "../../lib/platforms/discord/gateway/connection.ts";
 import { controlGateway, discordCalls, gatewayState, postThroughGateway } from "../support/discord.ts";
 import { scriptFault } from "../support/fault-control.ts";
-import { memoryGatewayStorage } from "../support/gateway-storage.ts";
+import { readyGateway } from "../support/gateway-storage.ts";
 import { dataBlockRecords, modelRequests, scriptModel } from "../support/model.ts";
 import { qstashLaneUrl } from "../support/qstash-clock.ts";
 import { eventually, settle, startJobPump, suiteEnv, type JobPump } from "../support/worker.ts";
@@ -40,9 +39,7 @@ let seq = 0;
 beforeAll(async () => {
   logs = vi.spyOn(console, "log");
   pump = startJobPump(env, SUITE);
-  connection = createGatewayConnection(env, memoryGatewayStorage(env))!;
-  await connection.start();
-  await eventually(async () => connection.status().phase === "ready", 10_000, "the Gateway to be ready");
+  connection = await readyGateway(env);
 });
 afterAll(async () => {
   connection.shutdown();

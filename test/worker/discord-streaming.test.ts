@@ -9,12 +9,11 @@ import { env as envBindings } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DISCORD_FAKE_BOT } from "../../dev/fakes/discord.ts";
 import { generateDiscordKeys, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
-import { createGatewayConnection } from "../../functions/discord-gateway.ts";
 import { ConversationStore } from "../../lib/conversation/store.ts";
 import type { GatewayConnection } from "../../lib/platforms/discord/gateway/connection.ts";
 import { askInteraction, discordCalls, postThroughGateway, signedInteractionRequest } from "../support/discord.ts";
 import { scriptFault } from "../support/fault-control.ts";
-import { memoryGatewayStorage } from "../support/gateway-storage.ts";
+import { readyGateway } from "../support/gateway-storage.ts";
 import { modelRequests } from "../support/model.ts";
 import { qstashLaneUrl } from "../support/qstash-clock.ts";
 import { callWorker, eventually, MODEL_CONTROL_URL, startJobPump, suiteEnv, type JobPump, type TestEnv } from "../support/worker.ts";
@@ -46,9 +45,7 @@ beforeAll(async () => {
     maxMessages: 200,
   });
   pump = startJobPump(env, SUITE);
-  connection = createGatewayConnection(env, memoryGatewayStorage(env))!;
-  await connection.start();
-  await eventually(async () => connection.status().phase === "ready", 10_000, "the Gateway to be ready");
+  connection = await readyGateway(env);
 });
 afterAll(async () => {
   connection.shutdown();
