@@ -8,6 +8,50 @@ const QSTASH_DEV = {
   QSTASH_NEXT_SIGNING_KEY: "sig_5ZB6DVzB1wjE8S6rZ7eenA8Pdnhs",
 };
 
+/** The suites that connect to the fake Discord Gateway as the bot (the sharded suite has a Gateway of its own). */
+const GATEWAY_SUITES = ["test/worker/discord-gateway.test.ts", "test/worker/discord-streaming.test.ts"];
+
+/** The Worker in workerd, with the local stack's addresses and test settings as bindings. */
+const workerPlugin = cloudflareTest(({ inject }) => ({
+  // Not ./wrangler.toml: wrangler would also load a developer's .dev.vars from beside it (see test/wrangler.toml).
+  wrangler: { configPath: "./test/wrangler.toml" },
+  miniflare: {
+    bindings: {
+      ...QSTASH_DEV,
+      UPSTASH_REDIS_REST_URL: inject("redisRestUrl"),
+      UPSTASH_REDIS_REST_TOKEN: inject("redisRestToken"),
+      QSTASH_URL: inject("qstashUrl"),
+      JOB_TAP_URL: inject("jobTapUrl"),
+      PUBLIC_BASE_URL: `${inject("jobTapUrl")}/t/default`,
+      OPENAI_API_KEY: "test-key",
+      // A local-only key: seals the personal fields of queued jobs, keys the pseudonyms in log lines.
+      TOKEN_ENCRYPTION_KEY: "j9Bq+GR42d31ZfaMXifcWY3jhoQh1xdioBTH7U2d31E=",
+      OPENAI_BASE_URL: inject("modelUrl"),
+      SLACK_SIGNING_SECRET: "test-slack-signing-secret",
+      SLACK_BOT_TOKEN: "xoxb-test-bot-token",
+      SLACK_API_BASE_URL: inject("slackApiUrl"),
+      TWILIO_API_BASE_URL: inject("twilioApiUrl"),
+      DISCORD_APPLICATION_ID: "100000000000000001",
+      DISCORD_API_BASE_URL: inject("discordApiUrl"),
+      DISCORD_GATEWAY_URL: inject("discordGatewayUrl"),
+      DISCORD_GATEWAY_CONTROL_URL: inject("discordGatewayControlUrl"),
+      DISCORD_SHARDED_API_BASE_URL: inject("discordShardedApiUrl"),
+      DISCORD_SHARDED_GATEWAY_URL: inject("discordShardedGatewayUrl"),
+      DISCORD_SHARDED_GATEWAY_CONTROL_URL: inject("discordShardedGatewayControlUrl"),
+      BOT_NAME: "Parley",
+      BOT_ALIASES: "parley bot",
+      // The memory job adds model calls that quote the exchange (and so match other suites' markers):
+      // off here, switched on by the memory suites.
+      MEMORY_ENABLED: "false",
+      // Answers are posted whole and without working signs, as the suites before streaming expect;
+      // the streaming suites switch both on.
+      STREAMING: "false",
+      SHOW_WORKING: "false",
+      SUMMARY_ENABLED: "false",
+    },
+  },
+}));
+
 export default defineConfig({
   test: {
     globalSetup: ["test/support/global-setup.ts"],
@@ -32,50 +76,23 @@ export default defineConfig({
       },
       {
         extends: true,
-        plugins: [
-          cloudflareTest(({ inject }) => ({
-            // Not ./wrangler.toml: wrangler would also load a developer's .dev.vars from beside it (see test/wrangler.toml).
-            wrangler: { configPath: "./test/wrangler.toml" },
-            miniflare: {
-              bindings: {
-                ...QSTASH_DEV,
-                UPSTASH_REDIS_REST_URL: inject("redisRestUrl"),
-                UPSTASH_REDIS_REST_TOKEN: inject("redisRestToken"),
-                QSTASH_URL: inject("qstashUrl"),
-                JOB_TAP_URL: inject("jobTapUrl"),
-                PUBLIC_BASE_URL: `${inject("jobTapUrl")}/t/default`,
-                OPENAI_API_KEY: "test-key",
-                // A local-only key: seals the personal fields of queued jobs, keys the pseudonyms in log lines.
-                TOKEN_ENCRYPTION_KEY: "j9Bq+GR42d31ZfaMXifcWY3jhoQh1xdioBTH7U2d31E=",
-                OPENAI_BASE_URL: inject("modelUrl"),
-                SLACK_SIGNING_SECRET: "test-slack-signing-secret",
-                SLACK_BOT_TOKEN: "xoxb-test-bot-token",
-                SLACK_API_BASE_URL: inject("slackApiUrl"),
-                TWILIO_API_BASE_URL: inject("twilioApiUrl"),
-                DISCORD_APPLICATION_ID: "100000000000000001",
-                DISCORD_API_BASE_URL: inject("discordApiUrl"),
-                DISCORD_GATEWAY_URL: inject("discordGatewayUrl"),
-                DISCORD_GATEWAY_CONTROL_URL: inject("discordGatewayControlUrl"),
-                DISCORD_SHARDED_API_BASE_URL: inject("discordShardedApiUrl"),
-                DISCORD_SHARDED_GATEWAY_URL: inject("discordShardedGatewayUrl"),
-                DISCORD_SHARDED_GATEWAY_CONTROL_URL: inject("discordShardedGatewayControlUrl"),
-                BOT_NAME: "Parley",
-                BOT_ALIASES: "parley bot",
-                // The memory job adds model calls that quote the exchange (and so match other suites' markers):
-                // off here, switched on by the memory suites.
-                MEMORY_ENABLED: "false",
-                // Answers are posted whole and without working signs, as the suites before streaming expect;
-                // the streaming suites switch both on.
-                STREAMING: "false",
-                SHOW_WORKING: "false",
-                SUMMARY_ENABLED: "false",
-              },
-            },
-          })),
-        ],
+        plugins: [workerPlugin],
         test: {
           name: "worker",
           include: ["test/worker/**/*.test.ts"],
+          exclude: GATEWAY_SUITES,
+          testTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        plugins: [workerPlugin],
+        test: {
+          name: "gateway",
+          include: GATEWAY_SUITES,
+          // Each suite runs its own Gateway connection against the one fake Gateway, as the same bot: two at once
+          // take each other's session.
+          fileParallelism: false,
           testTimeout: 60_000,
         },
       },
