@@ -6,6 +6,7 @@
  * analytics it brought into the Worker. Keys are `<prefix>:<identifier>:<window number>`, as that library made them.
  */
 import type { Redis } from "@upstash/redis/cloudflare";
+import { withinMs } from "../deadline.ts";
 
 const COUNT = `#!lua flags=allow-key-locking
 local used = redis.call('INCRBY', KEYS[1], ARGV[1])
@@ -48,7 +49,8 @@ export class FixedWindow {
   async limit(identifier: string): Promise<WindowVerdict> {
     const { key, reset } = this.#window(identifier);
     const counted = this.#count.exec([key], ["1", String(this.#o.windowMs)]);
-    const used = await this.#within(counted);
+    const ms = this.#o.timeoutMs;
+    const used = ms === undefined ? await counted : await withinMs(counted, ms, () => undefined);
     if (used === undefined) return { success: this.#o.onTimeout !== "refuse", remaining: 0, reset, timedOut: true };
     return { success: used <= this.#o.limit, remaining: Math.max(0, this.#o.limit - used), reset, timedOut: false };
   }
@@ -64,17 +66,5 @@ export class FixedWindow {
     const now = (this.#o.now ?? Date.now)();
     const window = Math.floor(now / this.#o.windowMs);
     return { key: `${this.#o.prefix}:${identifier}:${window}`, reset: (window + 1) * this.#o.windowMs };
-  }
-
-  async #within<T>(call: Promise<T>): Promise<T | undefined> {
-    const ms = this.#o.timeoutMs;
-    if (ms === undefined) return call;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
-    try {
-      return await Promise.race([call, late]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 }

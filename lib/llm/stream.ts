@@ -9,6 +9,7 @@
  */
 import OpenAI from "openai";
 import * as z from "zod";
+import { withinMs } from "../deadline.ts";
 import { RetryLater } from "../errors.ts";
 import { retryAfterSeconds, type CompletionRequest } from "./completion.ts";
 
@@ -47,7 +48,12 @@ export async function* streamCompletion(client: OpenAI, req: StreamRequest): Asy
   }
   const chunks = stream[Symbol.asyncIterator]();
   try {
-    for (let next = await within(chunks.next(), req.idleTimeoutMs, abort); !next.done; next = await within(chunks.next(), req.idleTimeoutMs, abort)) {
+    // Unless the stream stays quiet for idleTimeoutMs: then the request is aborted and the call fails.
+    const quiet = () => {
+      abort.abort();
+      throw new Error(`the model's stream went quiet for ${req.idleTimeoutMs} ms`);
+    };
+    for (let next = await withinMs(chunks.next(), req.idleTimeoutMs, quiet); !next.done; next = await withinMs(chunks.next(), req.idleTimeoutMs, quiet)) {
       yield* deltaOf(next.value, req);
     }
   } finally {
@@ -61,20 +67,4 @@ function* deltaOf(raw: unknown, req: CompletionRequest): Generator<string> {
   if (chunk.data.usage) req.onUsage?.(chunk.data.usage.total_tokens);
   const delta = chunk.data.choices[0]?.delta?.content;
   if (delta) yield delta;
-}
-
-/** `next`, unless the stream stays quiet for `ms`: then the request is aborted and this throws. */
-async function within<T>(next: Promise<T>, ms: number, abort: AbortController): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const quiet = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      abort.abort();
-      reject(new Error(`the model's stream went quiet for ${ms} ms`));
-    }, ms);
-  });
-  try {
-    return await Promise.race([next, quiet]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
