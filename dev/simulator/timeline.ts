@@ -18,6 +18,8 @@ export interface ChatEntry {
   at: number;
   /** The admin view key of the conversation the message belongs to (`platform|tenant|channel|thread`). */
   place: string;
+  /** Slack: the workspace (team id) the message is in. */
+  workspace?: string;
   /** Slack: the message's own ts, and the thread it was written in. */
   ts?: string;
   threadTs?: string;

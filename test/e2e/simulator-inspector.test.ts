@@ -29,7 +29,7 @@ describe.skipIf(!hasChromium())("the simulator's inspector", () => {
     await expect.poll(() => sim.botAnswers().count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
 
     const threadPlace = await sim.openThread("the deploy failed");
-    expect(threadPlace).toMatch(/^slack\|T0SIMTEAM\|C0SIMGENERAL\|\d+\.\d+$/);
+    expect(threadPlace).toMatch(/^slack\|T0ACME\|C0SIMGENERAL\|\d+\.\d+$/);
     // The channel's decision is not the thread's.
     expect((await sim.inspector()).decisions).toEqual([]);
 
