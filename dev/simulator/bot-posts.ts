@@ -53,8 +53,8 @@ export async function collectBotPosts(
   ]);
   const now = Date.now();
   for (const post of slack) {
-    if (!post.bot_id) continue;
     const id = `${post.channel}:${post.ts}`;
+    if (!post.bot_id || timeline.forgot(id)) continue;
     const shown = timeline.entries.find((e) => e.id === id);
     if (shown) {
       shown.text = post.text;

@@ -60,11 +60,12 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
   const timeline = new Timeline();
   const twilioPlace = { accountSid: setting("TWILIO_ACCOUNT_SID"), botNumber: setting("TWILIO_PHONE_NUMBER") };
 
+  const collect = () => collectBotPosts(timeline, opts.fakes, { botName, twilioAccountSid: twilioPlace.accountSid });
   let polling = false;
   const poller = setInterval(() => {
     if (polling) return;
     polling = true;
-    collectBotPosts(timeline, opts.fakes, { botName, twilioAccountSid: twilioPlace.accountSid })
+    collect()
       .catch(() => {}) // a fake that is still starting is read on the next tick
       .finally(() => (polling = false));
   }, POLL_MS);
@@ -127,6 +128,8 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
       if (req.method === "POST" && url.pathname === "/api/clear") {
         if (!opts.clearStore) return sendJson(res, 409, { error: "this stack uses a Redis of its own (REDIS_URL): clear it yourself" });
         await opts.clearStore();
+        // Every post the fakes hold now becomes an entry first, so that clearing forgets it for good.
+        await collect();
         timeline.clear();
         // The installations went with the rest of Redis: the workspaces are installed again, the same way.
         await installSlackWorkspaces();
