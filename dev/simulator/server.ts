@@ -86,13 +86,11 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
   }
 
   /**
-   * The Worker's admin view of one conversation, with the token `npm run dev` gave the Worker. No conversation yet
-   * is an answer, not an error: the page gets it as 200, so the browser logs no failed request.
+   * The Worker's admin view (`path` under /admin/), with the token `npm run dev` gave the Worker. No conversation
+   * yet is an answer, not an error: the page gets it as 200, so the browser logs no failed request.
    */
-  async function conversation(place: string): Promise<{ status: number; body: unknown }> {
-    const res = await fetch(`${opts.workerUrl}/admin/conversations/${encodeURIComponent(place)}`, {
-      headers: { Authorization: `Bearer ${setting("ADMIN_TOKEN")}` },
-    });
+  async function adminView(path: string): Promise<{ status: number; body: unknown }> {
+    const res = await fetch(`${opts.workerUrl}/admin/${path}`, { headers: { Authorization: `Bearer ${setting("ADMIN_TOKEN")}` } });
     const body: unknown = await res.json().catch(() => ({ error: `the Worker answered ${res.status}` }));
     const noConversation = res.status === 404 && (body as { active?: unknown }).active === false;
     return { status: noConversation ? 200 : res.status, body };
@@ -122,7 +120,12 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
       }
       if (req.method === "GET" && url.pathname === "/api/timeline") return sendJson(res, 200, timeline.snapshot());
       if (req.method === "GET" && url.pathname === "/api/conversation") {
-        const { status, body } = await conversation(url.searchParams.get("place") ?? "");
+        const { status, body } = await adminView(`conversations/${encodeURIComponent(url.searchParams.get("place") ?? "")}`);
+        return sendJson(res, status, body);
+      }
+      // One workspace's installation (never its token) and its model tokens today, as the admin view has them.
+      if (req.method === "GET" && url.pathname === "/api/tenant") {
+        const { status, body } = await adminView(`tenants/slack/${encodeURIComponent(url.searchParams.get("tenant") ?? "")}`);
         return sendJson(res, status, body);
       }
       if (req.method === "POST" && url.pathname === "/api/clear") {

@@ -59,6 +59,7 @@ describe.skipIf(!hasChromium())("two Slack workspaces in the simulator", () => {
     await expect.poll(async () => (await sim.inspector()).participants, { timeout: ANSWER_TIMEOUT_MS }).toBe("Alice (1), Bob (1)");
     expect(await sim.channelAuthors()).toEqual(["Alice", "Parley", "Bob", "Parley"]);
     expect((await sim.inspector()).place).toBe("slack|T0GLOBEX|C0SIMGENERAL|");
+    await expect.poll(() => sim.page.locator("#tenant").textContent()).toMatch(/^Workspace Globex \(T0GLOBEX\) · installed .* bot UBOT0GLOBEX$/);
 
     await sim.selectWorkspace("Acme");
     expect(await sim.channelAuthors()).toEqual(["Alice", "Parley"]);
@@ -68,6 +69,7 @@ describe.skipIf(!hasChromium())("two Slack workspaces in the simulator", () => {
     expect(acme.decisions).toEqual([{ author: "Alice", respond: "yes", reason: "direct_mention" }]);
     expect(acme.prompts).toHaveLength(1);
     expect(acme.prompts[0]).not.toContain("Germany");
+    await expect.poll(() => sim.page.locator("#tenant").textContent()).toMatch(/^Workspace Acme \(T0ACME\) · installed .* bot UBOT0ACME$/);
 
     // In the fake: each answer is in the workspace of the token it was posted with, by that workspace's bot.
     const bot = await fake<{ team: string; bot_id?: string }[]>(stack, "/__messages?channel=C0SIMGENERAL");

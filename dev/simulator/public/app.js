@@ -201,12 +201,26 @@ async function pollTimeline() {
 }
 
 async function pollState() {
-  const res = await fetch(`/api/conversation?place=${encodeURIComponent(currentPlace())}`);
-  const text = await res.text();
-  if (text !== lastState) {
-    lastState = text;
-    renderState(JSON.parse(text));
+  const [answer, tenant] = await Promise.all([
+    fetch(`/api/conversation?place=${encodeURIComponent(currentPlace())}`).then((r) => r.text()),
+    view.tab === "slack" ? fetch(`/api/tenant?tenant=${encodeURIComponent(view.workspace)}`).then((r) => r.text()) : "",
+  ]);
+  if (answer + tenant !== lastState) {
+    lastState = answer + tenant;
+    renderState(JSON.parse(answer));
+    renderTenant(tenant ? JSON.parse(tenant) : null);
   }
+}
+
+/** The Slack workspace in view as the admin view has it: each tenant its own installation (and model tokens). */
+function renderTenant(tenant) {
+  $("#tenant").hidden = !tenant;
+  if (!tenant) return;
+  const name = view.setup.slack.workspaces.find((w) => w.team === tenant.tenant)?.name ?? tenant.tenant;
+  const i = tenant.installation;
+  const how = i ? `installed ${new Date(i.installedAt).toLocaleTimeString()} through /slack/install, bot ${i.botUserId}` : "no installation: single-workspace mode (SLACK_BOT_TOKEN)";
+  const usage = tenant.usage?.budget ? ` · ${tenant.usage.tokens} of ${tenant.usage.budget} model tokens today` : "";
+  $("#tenant").textContent = `Workspace ${name} (${tenant.tenant}) · ${how}${usage}`;
 }
 
 async function send(form) {
