@@ -288,7 +288,10 @@ function selectPerson(handle) {
 }
 
 async function main() {
-  view.setup = await (await fetch("/api/setup")).json();
+  const setup = await fetch("/api/setup");
+  // Until `npm run dev` has installed the Slack workspaces (or if an install failed): say so, not a broken page.
+  if (!setup.ok) return void ($("main").textContent = `${(await setup.json()).error} Reload the page in a moment.`);
+  view.setup = await setup.json();
   $("#person-picker").append(...view.setup.people.map((p) => el("button", { type: "button", "data-person": p.handle, onclick: () => selectPerson(p.handle) }, p.name)));
   const workspaces = view.setup.slack.workspaces;
   $("#workspace-picker").append(...workspaces.map((w) => el("button", { type: "button", "data-workspace": w.team, onclick: () => selectWorkspace(w.team) }, w.name)));
