@@ -19,6 +19,7 @@ import { startLocalModel } from "./local-model/server.ts";
 import { assertPortFree, freePort } from "./ports.ts";
 import { startQStash } from "./qstash/server.ts";
 import { startRedisServer } from "./redis-server.ts";
+import { describeSlackWorkspaces } from "./simulator/install-slack.ts";
 import { startSimulator } from "./simulator/server.ts";
 import { applyStackSettings } from "./stack-settings.ts";
 import { STACK_PORTS, stackPorts } from "./stack-ports.ts";
@@ -148,10 +149,16 @@ async function main(): Promise<void> {
 
   const ready = await workerAnswers(local(ports.worker));
   if (stopping) return;
+  let slackWorkspaces = "none: the Worker did not start";
   if (!ready) console.error(`the Worker did not answer ${local(ports.worker)}/health within ${WORKER_READY_MS / 1000} s: see wrangler's output above`);
   // Through the Worker's real install routes, before the page offers the workspaces (its setup waits for them).
-  else await simulator.installSlackWorkspaces().catch((err: unknown) => console.error(err instanceof Error ? err.message : String(err)));
-  console.log(startupTable({ ports, redisUrl, gatewayUrl: discordGateway.url, adminToken: vars.get("ADMIN_TOKEN")!, mode }));
+  else {
+    slackWorkspaces = await simulator.installSlackWorkspaces().then(describeSlackWorkspaces, (err: unknown) => {
+      console.error(err instanceof Error ? err.message : String(err));
+      return "none: see the error above";
+    });
+  }
+  console.log(startupTable({ ports, redisUrl, gatewayUrl: discordGateway.url, adminToken: vars.get("ADMIN_TOKEN")!, slackWorkspaces, mode }));
   if (ready && vars.get("DISCORD_BOT_TOKEN")) await wakeDiscordGateway(local(ports.worker));
 }
 

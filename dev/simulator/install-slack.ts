@@ -12,11 +12,12 @@ import { SLACK_FAKE_BOT } from "../fakes/slack.ts";
 import { INSTALLED_WORKSPACES, type SlackWorkspace } from "./people.ts";
 
 const fakeTeams = z.array(z.looseObject({ id: z.string(), botUserId: z.string() }));
+const SINGLE_WORKSPACE: SlackWorkspace = { team: SLACK_FAKE_BOT.teamId, name: "Slack", botUserId: SLACK_FAKE_BOT.userId };
 
 /** The workspaces of the page, installed first when the app is installable. */
 export async function readySlackWorkspaces(opts: { workerUrl: string; slackFakeUrl: string; vars: ReadonlyMap<string, string> }): Promise<SlackWorkspace[]> {
   const installable = slackInstallable({ SLACK_CLIENT_ID: opts.vars.get("SLACK_CLIENT_ID"), SLACK_CLIENT_SECRET: opts.vars.get("SLACK_CLIENT_SECRET") });
-  if (!installable) return [{ team: SLACK_FAKE_BOT.teamId, name: "Slack", botUserId: SLACK_FAKE_BOT.userId }];
+  if (!installable) return [SINGLE_WORKSPACE];
   for (const workspace of INSTALLED_WORKSPACES) await installWorkspace(opts.workerUrl, workspace);
   const teams = fakeTeams.parse(await (await fetch(`${opts.slackFakeUrl}/__teams`)).json());
   return INSTALLED_WORKSPACES.map((workspace) => {
@@ -24,6 +25,12 @@ export async function readySlackWorkspaces(opts: { workerUrl: string; slackFakeU
     if (!team) throw new Error(`the Slack fake does not know ${workspace.team} after its install`);
     return { ...workspace, botUserId: team.botUserId };
   });
+}
+
+/** The start-up table's line: which workspaces the page has, and how they came to be. */
+export function describeSlackWorkspaces(workspaces: SlackWorkspace[]): string {
+  if (workspaces.length === 1 && workspaces[0] === SINGLE_WORKSPACE) return "one, on SLACK_BOT_TOKEN (set SLACK_CLIENT_ID to install Acme and Globex)";
+  return `${workspaces.map((w) => `${w.name} (${w.team})`).join(", ")}, installed through /slack/install`;
 }
 
 async function installWorkspace(workerUrl: string, workspace: { team: string; name: string }): Promise<void> {

@@ -46,7 +46,7 @@ export interface RunningSimulator {
    * Installs the Slack workspaces through the Worker's install routes (once the Worker answers); the page's setup
    * waits for them. Rejects, saying why, when an install fails (the page then shows that instead).
    */
-  installSlackWorkspaces(): Promise<void>;
+  installSlackWorkspaces(): Promise<SlackWorkspace[]>;
   /** Feed one line of the Worker's output: decision and job events show up beside the conversation. */
   observeLogLine(line: string): void;
   close(): Promise<void>;
@@ -77,12 +77,13 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     return slackWorkspaces;
   };
   const sendContext: SendContext = { ...opts, timeline, botName, setting, slackWorkspaces: workspaces };
-  async function installSlackWorkspaces(): Promise<void> {
+  async function installSlackWorkspaces(): Promise<SlackWorkspace[]> {
     slackWorkspaces = undefined;
     slackWorkspaces = await readySlackWorkspaces({ workerUrl: opts.workerUrl, slackFakeUrl: opts.fakes.slack, vars: opts.vars }).catch(
       (err: unknown) => new Error(`the Slack installs failed: ${err instanceof Error ? err.message : String(err)}`),
     );
     if (slackWorkspaces instanceof Error) throw slackWorkspaces;
+    return slackWorkspaces;
   }
 
   /**
