@@ -1,9 +1,9 @@
 /**
  * @module
  * Reads what the bot posted from the platform fakes and turns it into chat entries, as the person would see it
- * now: Slack messages (channel or thread, in the workspace they were posted in) from the fake's message store, where a streamed or edited answer holds
- * its latest text; Discord channel messages and their edits, edits of the "thinking…" message and follow-ups, from
- * `/__calls`; and texts to phones.
+ * now: Slack messages (channel or thread, in the workspace they were posted in) from the fake's message store,
+ * where a streamed or edited answer holds its latest text; Discord channel messages and their edits, edits of the
+ * "thinking…" message and follow-ups, from `/__calls`; and texts to phones.
  */
 import { z } from "zod";
 import { DISCORD_PLACE, SLACK_CHANNEL } from "./people.ts";

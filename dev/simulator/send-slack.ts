@@ -1,9 +1,10 @@
 /**
  * @module
  * Sends a simulated Slack channel or thread message of one workspace to the Worker the way the Events API does: an
- * `event_callback` envelope naming the workspace (`team_id`, `authorizations`: the installation it is for), signed with the v0 scheme (HMAC-SHA256 of `v0:timestamp:body` with SLACK_SIGNING_SECRET). The message is
- * put into the Slack fake's history first, as it is in Slack's when the event goes out: a thread's parent that the
- * bot never recorded is read from there (`conversations.replies`).
+ * `event_callback` envelope naming the workspace (`team_id`, `authorizations`: the installation it is for), signed
+ * with the v0 scheme (HMAC-SHA256 of `v0:timestamp:body` with SLACK_SIGNING_SECRET). The message is put into that
+ * workspace's history in the Slack fake first, as it is in Slack's when the event goes out: a thread's parent that
+ * the bot never recorded is read from there (`conversations.replies`, with the workspace's own token).
  */
 import { SLACK_FAKE_BOT } from "../fakes/slack.ts";
 import { slackHeaders } from "../signers/slack.ts";
