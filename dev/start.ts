@@ -6,7 +6,6 @@
  * admin token), then one line per decision and per answer. Ctrl-C stops everything it started.
  * `npm run dev -- --help` lists the settings.
  */
-import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,12 +19,14 @@ import { startLocalModel } from "./local-model/server.ts";
 import { assertPortFree, freePort } from "./ports.ts";
 import { startQStash } from "./qstash/server.ts";
 import { startRedisServer } from "./redis-server.ts";
+import { describeSlackWorkspaces } from "./simulator/install-slack.ts";
 import { startSimulator } from "./simulator/server.ts";
+import { applyStackSettings } from "./stack-settings.ts";
 import { STACK_PORTS, stackPorts } from "./stack-ports.ts";
 import { startupTable } from "./startup-table.ts";
 import { logLineJson, routeConsoleLogLines, terminalLine } from "./terminal-lines.ts";
 import { startRedisBridge } from "./upstash-redis/server.ts";
-import { DEV_VECTOR_TOKEN, startVectorStandIn } from "./upstash-vector/server.ts";
+import { startVectorStandIn } from "./upstash-vector/server.ts";
 import { startWranglerDev } from "./wrangler-dev.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -80,28 +81,8 @@ async function main(): Promise<void> {
     // Only a Redis of the stack's own may be emptied from the page; a REDIS_URL may hold anything.
     clearStore = () => redis.flush();
   }
+  applyStackSettings(vars, ports, process.env);
   const local = (p: number) => `http://127.0.0.1:${p}`;
-  // Addresses of the stand-ins follow the chosen ports; a URL the person set to something else is kept.
-  const isLocal = (key: string) => (vars.get(key) ?? "http://127.0.0.1").startsWith("http://127.0.0.1");
-  const follow = (key: string, value: string) => {
-    if (process.env[key] === undefined && isLocal(key)) vars.set(key, value);
-  };
-  follow("UPSTASH_REDIS_REST_URL", local(ports.redisRest));
-  follow("QSTASH_URL", local(ports.qstash));
-  follow("UPSTASH_VECTOR_REST_URL", local(ports.vector));
-  // A .dev.vars from before recall: the stand-in's token, unless the index is a real one (its token is the person's).
-  if (isLocal("UPSTASH_VECTOR_REST_URL") && !vars.get("UPSTASH_VECTOR_REST_TOKEN")) vars.set("UPSTASH_VECTOR_REST_TOKEN", DEV_VECTOR_TOKEN);
-  follow("PUBLIC_BASE_URL", local(ports.worker));
-  // A real key without a base URL means OpenAI itself, not the local model.
-  if (process.env.OPENAI_API_KEY && !process.env.OPENAI_BASE_URL && isLocal("OPENAI_BASE_URL")) vars.delete("OPENAI_BASE_URL");
-  else follow("OPENAI_BASE_URL", `${local(ports.model)}/v1`);
-  follow("SLACK_API_BASE_URL", `${local(ports.slack)}/api`);
-  follow("DISCORD_API_BASE_URL", `${local(ports.discord)}/api/v10`);
-  // A ws:// URL, so `follow` (http) does not fit; same rule: a local address follows the port, another is kept.
-  if (process.env.DISCORD_GATEWAY_URL === undefined && (vars.get("DISCORD_GATEWAY_URL") ?? "ws://127.0.0.1").startsWith("ws://127.0.0.1")) {
-    vars.set("DISCORD_GATEWAY_URL", `ws://127.0.0.1:${ports.discordGateway}`);
-  }
-  follow("TWILIO_API_BASE_URL", local(ports.twilio));
 
   const bridge = await startRedisBridge({ port: ports.redisRest, redisUrl, token: vars.get("UPSTASH_REDIS_REST_TOKEN") ?? "" });
   stops.push(() => bridge.close());
@@ -121,10 +102,6 @@ async function main(): Promise<void> {
   const twilio = await startTwilioFake({ port: ports.twilio });
   stops.push(() => twilio.close());
 
-  // The simulator reads the admin view; a token made up per run unless one is set (.dev.vars or the environment).
-  if (!vars.get("ADMIN_TOKEN")) vars.set("ADMIN_TOKEN", process.env.ADMIN_TOKEN || randomBytes(24).toString("base64url"));
-  // A .dev.vars written before TOKEN_ENCRYPTION_KEY existed: a key for this run (the stack's queue starts empty).
-  if (!vars.get("TOKEN_ENCRYPTION_KEY")) vars.set("TOKEN_ENCRYPTION_KEY", randomBytes(32).toString("base64"));
   const simulator = await startSimulator({
     port: ports.simulator,
     workerUrl: local(ports.worker),
@@ -172,8 +149,16 @@ async function main(): Promise<void> {
 
   const ready = await workerAnswers(local(ports.worker));
   if (stopping) return;
+  let slackWorkspaces = "none: the Worker did not start";
   if (!ready) console.error(`the Worker did not answer ${local(ports.worker)}/health within ${WORKER_READY_MS / 1000} s: see wrangler's output above`);
-  console.log(startupTable({ ports, redisUrl, gatewayUrl: discordGateway.url, adminToken: vars.get("ADMIN_TOKEN")!, mode }));
+  // Through the Worker's real install routes, before the page offers the workspaces (its setup waits for them).
+  else {
+    slackWorkspaces = await simulator.installSlackWorkspaces().then(describeSlackWorkspaces, (err: unknown) => {
+      console.error(err instanceof Error ? err.message : String(err));
+      return "none: see the error above";
+    });
+  }
+  console.log(startupTable({ ports, redisUrl, gatewayUrl: discordGateway.url, adminToken: vars.get("ADMIN_TOKEN")!, slackWorkspaces, mode }));
   if (ready && vars.get("DISCORD_BOT_TOKEN")) await wakeDiscordGateway(local(ports.worker));
 }
 

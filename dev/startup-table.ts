@@ -11,10 +11,12 @@ export interface StartupFacts {
   redisUrl: string;
   gatewayUrl: string;
   adminToken: string;
+  /** The simulator's Slack workspaces, or why there are none. */
+  slackWorkspaces: string;
   mode: OutputMode;
 }
 
-export function startupTable({ ports, redisUrl, gatewayUrl, adminToken, mode }: StartupFacts): string {
+export function startupTable({ ports, redisUrl, gatewayUrl, adminToken, slackWorkspaces, mode }: StartupFacts): string {
   const local = (p: number) => `http://127.0.0.1:${p}`;
   return [
     "",
@@ -33,6 +35,7 @@ export function startupTable({ ports, redisUrl, gatewayUrl, adminToken, mode }: 
     `  Admin token       ${adminToken}   (Authorization: Bearer …; set ADMIN_TOKEN to keep one)`,
     `  Debugger          ${local(ports.inspector)}   (wrangler's inspector)`,
     `  Simulator page    ${local(ports.simulator)}   (open it in a browser)`,
+    `  Slack workspaces  ${slackWorkspaces}`,
     mode === "json"
       ? "Below: the Worker's log lines, one JSON object each. Ctrl-C stops everything."
       : "Below: one line per decision and per answer (`npm run dev -- --json` for the raw log lines). Ctrl-C stops everything.",

@@ -218,6 +218,6 @@ export function enabledPlatforms(s: Settings): EnabledPlatforms {
 }
 
 /** Installable in many workspaces through OAuth: each workspace's token comes from its installation. */
-export function slackInstallable(s: Settings): boolean {
+export function slackInstallable(s: Pick<Settings, "SLACK_CLIENT_ID" | "SLACK_CLIENT_SECRET">): boolean {
   return Boolean(s.SLACK_CLIENT_ID && s.SLACK_CLIENT_SECRET);
 }

@@ -1,12 +1,12 @@
 /**
  * @module
  * Reads what the bot posted from the platform fakes and turns it into chat entries, as the person would see it
- * now: Slack messages (channel or thread) from the fake's message store, where a streamed or edited answer holds
- * its latest text; Discord channel messages and their edits, edits of the "thinking…" message and follow-ups, from
- * `/__calls`; and texts to phones.
+ * now: Slack messages (channel or thread, in the workspace they were posted in) from the fake's message store,
+ * where a streamed or edited answer holds its latest text; Discord channel messages and their edits, edits of the
+ * "thinking…" message and follow-ups, from `/__calls`; and texts to phones.
  */
 import { z } from "zod";
-import { DISCORD_PLACE, SLACK_PLACE } from "./people.ts";
+import { DISCORD_PLACE, SLACK_CHANNEL } from "./people.ts";
 import type { Timeline } from "./timeline.ts";
 
 export interface FakeOrigins {
@@ -19,6 +19,7 @@ const CALLS_PATH = "/__calls";
 const MESSAGES_PATH = "/__messages";
 
 const slackMessage = z.looseObject({
+  team: z.string(),
   channel: z.string(),
   text: z.string(),
   ts: z.string(),
@@ -46,14 +47,14 @@ export async function collectBotPosts(
   place: { botName: string; twilioAccountSid: string },
 ): Promise<void> {
   const [slack, discord, twilio] = await Promise.all([
-    calls(fakes.slack, slackMessage, `${MESSAGES_PATH}?channel=${SLACK_PLACE.channel}`),
+    calls(fakes.slack, slackMessage, `${MESSAGES_PATH}?channel=${SLACK_CHANNEL}`),
     calls(fakes.discord, discordCall),
     calls(fakes.twilio, twilioText),
   ]);
   const now = Date.now();
   for (const post of slack) {
-    if (!post.bot_id) continue;
     const id = `${post.channel}:${post.ts}`;
+    if (!post.bot_id || timeline.forgot(id)) continue;
     const shown = timeline.entries.find((e) => e.id === id);
     if (shown) {
       shown.text = post.text;
@@ -66,7 +67,9 @@ export async function collectBotPosts(
       bot: true,
       text: post.text,
       at: now,
-      place: `slack|${SLACK_PLACE.team}|${post.channel}|${post.thread_ts ?? ""}`,
+      // The workspace of the token the bot posted with: an answer with another workspace's token shows up there.
+      place: `slack|${post.team}|${post.channel}|${post.thread_ts ?? ""}`,
+      workspace: post.team,
       ts: post.ts,
       ...(post.thread_ts ? { threadTs: post.thread_ts } : {}),
     });

@@ -1,7 +1,8 @@
 /**
  * @module
- * The simulated people and places of the simulator page: one workspace, one guild, one bot number. Each person has
- * an id in the shape each platform uses, so the Worker sees what it would see in production.
+ * The simulated people and places of the simulator page: two Slack workspaces (or the one of a single bot token)
+ * with the same #general, one guild, one bot number. Each person has an id in the shape each platform uses (the same
+ * Slack user id in every workspace), so the Worker sees what it would see in production.
  */
 
 export interface SimulatedPerson {
@@ -19,7 +20,21 @@ export const PEOPLE: readonly SimulatedPerson[] = [
   { handle: "carol", name: "Carol", slackUserId: "U0SIMCAROL", discordUserId: "200000000000000003", phone: "+15550100003" },
 ];
 
-export const SLACK_PLACE = { team: "T0SIMTEAM", channel: "C0SIMGENERAL", appId: "A0SIMAPP" };
+/** #general: the same channel id in every workspace, as ids from different workspaces may be; they must stay apart. */
+export const SLACK_CHANNEL = "C0SIMGENERAL";
+
+/** A Slack workspace of the page: its team id, its name, and its bot's user id (which events and mentions carry). */
+export interface SlackWorkspace {
+  team: string;
+  name: string;
+  botUserId: string;
+}
+
+/** The workspaces `npm run dev` installs through /slack/install when the app is installable (SLACK_CLIENT_ID). */
+export const INSTALLED_WORKSPACES: readonly { team: string; name: string }[] = [
+  { team: "T0ACME", name: "Acme" },
+  { team: "T0GLOBEX", name: "Globex" },
+];
 export const DISCORD_PLACE = { guild: "300000000000000001", channel: "300000000000000002" };
 
 export function personByHandle(handle: string): SimulatedPerson | undefined {

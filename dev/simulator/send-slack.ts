@@ -1,13 +1,14 @@
 /**
  * @module
- * Sends a simulated Slack channel or thread message to the Worker the way the Events API does: an `event_callback`
- * envelope signed with the v0 scheme (HMAC-SHA256 of `v0:timestamp:body` with SLACK_SIGNING_SECRET). The message is
- * put into the Slack fake's history first, as it is in Slack's when the event goes out: a thread's parent that the
- * bot never recorded is read from there (`conversations.replies`).
+ * Sends a simulated Slack channel or thread message of one workspace to the Worker the way the Events API does: an
+ * `event_callback` envelope naming the workspace (`team_id`, `authorizations`: the installation it is for), signed
+ * with the v0 scheme (HMAC-SHA256 of `v0:timestamp:body` with SLACK_SIGNING_SECRET). The message is put into that
+ * workspace's history in the Slack fake first, as it is in Slack's when the event goes out: a thread's parent that
+ * the bot never recorded is read from there (`conversations.replies`, with the workspace's own token).
  */
 import { SLACK_FAKE_BOT } from "../fakes/slack.ts";
 import { slackHeaders } from "../signers/slack.ts";
-import { PEOPLE, replaceMentions, SLACK_PLACE, type SimulatedPerson } from "./people.ts";
+import { PEOPLE, replaceMentions, SLACK_CHANNEL, type SimulatedPerson, type SlackWorkspace } from "./people.ts";
 
 export interface SlackSend {
   workerUrl: string;
@@ -38,23 +39,24 @@ function nextTs(): string {
 
 export async function sendSlackMessage(
   opts: SlackSend,
+  workspace: SlackWorkspace,
   person: SimulatedPerson,
   text: string,
   thread?: { ts: string; parentUserId: string },
 ): Promise<SentSlackMessage> {
   const ts = nextTs();
-  const names = [{ name: opts.botName, id: SLACK_FAKE_BOT.userId }, ...PEOPLE.map((p) => ({ name: p.name, id: p.slackUserId }))];
+  const names = [{ name: opts.botName, id: workspace.botUserId }, ...PEOPLE.map((p) => ({ name: p.name, id: p.slackUserId }))];
   const slackText = replaceMentions(text, names, (id) => `<@${id}>`);
   const inHistory = await fetch(`${opts.slackFakeUrl}/__messages`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ channel: SLACK_PLACE.channel, user: person.slackUserId, text: slackText, ts, ...(thread ? { thread_ts: thread.ts } : {}) }),
+    body: JSON.stringify({ team: workspace.team, channel: SLACK_CHANNEL, user: person.slackUserId, text: slackText, ts, ...(thread ? { thread_ts: thread.ts } : {}) }),
   });
   if (!inHistory.ok) throw new Error(`the Slack fake answered ${inHistory.status} to a message for its history`);
   const event = {
     type: "message",
     channel_type: "channel",
-    channel: SLACK_PLACE.channel,
+    channel: SLACK_CHANNEL,
     user: person.slackUserId,
     user_profile: { display_name: person.name, real_name: person.name },
     text: slackText,
@@ -64,12 +66,12 @@ export async function sendSlackMessage(
   };
   const body = JSON.stringify({
     type: "event_callback",
-    team_id: SLACK_PLACE.team,
-    api_app_id: SLACK_PLACE.appId,
+    team_id: workspace.team,
+    api_app_id: SLACK_FAKE_BOT.appId,
     event,
     event_id: `Ev${ts.replace(".", "")}`,
     event_time: Math.floor(Number(ts)),
-    authorizations: [{ enterprise_id: null, team_id: SLACK_PLACE.team, user_id: SLACK_FAKE_BOT.userId, is_bot: true }],
+    authorizations: [{ enterprise_id: null, team_id: workspace.team, user_id: workspace.botUserId, is_bot: true, is_enterprise_install: false }],
   });
   const res = await fetch(`${opts.workerUrl}/slack/events`, {
     method: "POST",

@@ -10,14 +10,11 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { settingsSchema } from "../../lib/config.ts";
 import { readBody, sendJson, startHttpServer } from "../fakes/http.ts";
-import { SLACK_FAKE_BOT } from "../fakes/slack.ts";
 import { collectBotPosts, type FakeOrigins } from "./bot-posts.ts";
-import { DISCORD_PLACE, PEOPLE, personByHandle, SLACK_PLACE } from "./people.ts";
-import { sendAskCommand } from "./send-discord.ts";
-import { sendDiscordMessage } from "./send-discord-message.ts";
-import { sendSlackMessage } from "./send-slack.ts";
-import { sendSms } from "./send-sms.ts";
-import { Timeline, type ChatEntry } from "./timeline.ts";
+import { readySlackWorkspaces } from "./install-slack.ts";
+import { DISCORD_PLACE, PEOPLE, SLACK_CHANNEL, type SlackWorkspace } from "./people.ts";
+import { send, sendRequest, type SendContext } from "./send.ts";
+import { Timeline } from "./timeline.ts";
 
 export const DEFAULT_SIMULATOR_PORT = 8788;
 const PUBLIC_DIR = join(dirname(fileURLToPath(import.meta.url)), "public");
@@ -45,21 +42,15 @@ export interface SimulatorOptions {
 
 export interface RunningSimulator {
   origin: string;
+  /**
+   * Installs the Slack workspaces through the Worker's install routes (once the Worker answers); the page's setup
+   * waits for them. Rejects, saying why, when an install fails (the page then shows that instead).
+   */
+  installSlackWorkspaces(): Promise<SlackWorkspace[]>;
   /** Feed one line of the Worker's output: decision and job events show up beside the conversation. */
   observeLogLine(line: string): void;
   close(): Promise<void>;
 }
-
-const sendRequest = z.object({
-  platform: z.enum(["slack", "discord", "sms"]),
-  person: z.string(),
-  text: z.string().trim().min(1).max(4_000),
-  threadTs: z.string().optional(),
-  /** Discord: the thread (the id of the message it was started from) to write in; always a channel message. */
-  threadId: z.string().regex(/^\d+$/).optional(),
-  /** Discord: a channel message through the Gateway, or the `/ask` command. */
-  discordMode: z.enum(["message", "ask"]).default("ask"),
-});
 
 export async function startSimulator(opts: SimulatorOptions): Promise<RunningSimulator> {
   const setting = (name: string) => opts.vars.get(name) ?? "";
@@ -69,94 +60,38 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
   const timeline = new Timeline();
   const twilioPlace = { accountSid: setting("TWILIO_ACCOUNT_SID"), botNumber: setting("TWILIO_PHONE_NUMBER") };
 
+  const collect = () => collectBotPosts(timeline, opts.fakes, { botName, twilioAccountSid: twilioPlace.accountSid });
   let polling = false;
   const poller = setInterval(() => {
     if (polling) return;
     polling = true;
-    collectBotPosts(timeline, opts.fakes, { botName, twilioAccountSid: twilioPlace.accountSid })
+    collect()
       .catch(() => {}) // a fake that is still starting is read on the next tick
       .finally(() => (polling = false));
   }, POLL_MS);
 
-  async function send(body: z.output<typeof sendRequest>): Promise<ChatEntry> {
-    const person = personByHandle(body.person);
-    if (!person) throw new z.ZodError([{ code: "custom", path: ["person"], message: "unknown person", input: body.person }]);
-    const base = { author: person.name, bot: false, text: body.text, at: Date.now() };
-    if (body.platform === "slack") {
-      const parent = body.threadTs ? timeline.entries.find((e) => e.platform === "slack" && e.ts === body.threadTs) : undefined;
-      const thread = body.threadTs ? { ts: body.threadTs, parentUserId: parentUserId(parent, person.slackUserId) } : undefined;
-      const sent = await sendSlackMessage({ workerUrl: opts.workerUrl, signingSecret: setting("SLACK_SIGNING_SECRET"), botName, slackFakeUrl: opts.fakes.slack }, person, body.text, thread);
-      const entry: ChatEntry = {
-        ...base,
-        id: `${SLACK_PLACE.channel}:${sent.ts}`,
-        platform: "slack",
-        place: `slack|${SLACK_PLACE.team}|${SLACK_PLACE.channel}|${body.threadTs ?? ""}`,
-        ts: sent.ts,
-        ...(body.threadTs ? { threadTs: body.threadTs } : {}),
-      };
-      timeline.add(entry);
-      return entry;
-    }
-    if (body.platform === "discord" && (body.discordMode === "message" || body.threadId)) {
-      if (!opts.discordGatewayControlUrl) throw new Error("no Discord Gateway fake is running: use /ask");
-      const sent = await sendDiscordMessage(
-        { workerUrl: opts.workerUrl, gatewayControlUrl: opts.discordGatewayControlUrl, discordFakeUrl: opts.fakes.discord, botName },
-        person,
-        body.text,
-        body.threadId,
-      );
-      const channel = body.threadId ?? DISCORD_PLACE.channel;
-      const entry: ChatEntry = {
-        ...base,
-        id: sent.id,
-        platform: "discord",
-        place: `discord|${DISCORD_PLACE.guild}|${channel}|`,
-        ...(body.threadId ? { threadId: body.threadId } : {}),
-      };
-      timeline.add(entry);
-      return entry;
-    }
-    if (body.platform === "discord") {
-      const sent = await sendAskCommand({ workerUrl: opts.workerUrl, applicationId: setting("DISCORD_APPLICATION_ID") }, person, body.text);
-      const place = `discord|${DISCORD_PLACE.guild}|${DISCORD_PLACE.channel}|`;
-      const entry: ChatEntry = { ...base, id: sent.id, platform: "discord", place, text: `/ask ${body.text}`, interactionToken: sent.token };
-      timeline.add(entry);
-      const deferred = typeof sent.response === "object" && sent.response !== null && (sent.response as { type?: unknown }).type === 5;
-      if (deferred) {
-        timeline.add({ id: `${sent.id}:thinking`, platform: "discord", author: botName, bot: true, text: `${botName} is thinking…`, at: Date.now(), place, interactionToken: sent.token, pending: true });
-      }
-      return entry;
-    }
-    const sent = await sendSms(
-      {
-        workerUrl: opts.workerUrl,
-        publicBaseUrl: setting("PUBLIC_BASE_URL") || opts.workerUrl,
-        accountSid: twilioPlace.accountSid,
-        authToken: setting("TWILIO_AUTH_TOKEN"),
-        botNumber: twilioPlace.botNumber,
-      },
-      person,
-      body.text,
+  let slackWorkspaces: SlackWorkspace[] | Error | undefined;
+  const workspaces = (): SlackWorkspace[] => {
+    if (slackWorkspaces === undefined) throw new Error("the Slack workspaces are still being installed");
+    if (slackWorkspaces instanceof Error) throw slackWorkspaces;
+    return slackWorkspaces;
+  };
+  const sendContext: SendContext = { ...opts, timeline, botName, setting, slackWorkspaces: workspaces };
+  async function installSlackWorkspaces(): Promise<SlackWorkspace[]> {
+    slackWorkspaces = undefined;
+    slackWorkspaces = await readySlackWorkspaces({ workerUrl: opts.workerUrl, slackFakeUrl: opts.fakes.slack, vars: opts.vars }).catch(
+      (err: unknown) => new Error(`the Slack installs failed: ${err instanceof Error ? err.message : String(err)}`),
     );
-    const entry: ChatEntry = {
-      ...base,
-      id: sent.sid,
-      platform: "sms",
-      place: `twilio|${twilioPlace.accountSid}|${twilioPlace.botNumber}|${person.phone}|`,
-      phone: person.phone,
-    };
-    timeline.add(entry);
-    return entry;
+    if (slackWorkspaces instanceof Error) throw slackWorkspaces;
+    return slackWorkspaces;
   }
 
   /**
-   * The Worker's admin view of one conversation, with the token `npm run dev` gave the Worker. No conversation yet
-   * is an answer, not an error: the page gets it as 200, so the browser logs no failed request.
+   * The Worker's admin view (`path` under /admin/), with the token `npm run dev` gave the Worker. No conversation
+   * yet is an answer, not an error: the page gets it as 200, so the browser logs no failed request.
    */
-  async function conversation(place: string): Promise<{ status: number; body: unknown }> {
-    const res = await fetch(`${opts.workerUrl}/admin/conversations/${encodeURIComponent(place)}`, {
-      headers: { Authorization: `Bearer ${setting("ADMIN_TOKEN")}` },
-    });
+  async function adminView(path: string): Promise<{ status: number; body: unknown }> {
+    const res = await fetch(`${opts.workerUrl}/admin/${path}`, { headers: { Authorization: `Bearer ${setting("ADMIN_TOKEN")}` } });
     const body: unknown = await res.json().catch(() => ({ error: `the Worker answered ${res.status}` }));
     const noConversation = res.status === 404 && (body as { active?: unknown }).active === false;
     return { status: noConversation ? 200 : res.status, body };
@@ -172,32 +107,43 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
         return void res.end(await readFile(join(PUBLIC_DIR, file)));
       }
       if (req.method === "GET" && url.pathname === "/api/setup") {
+        // Answered once the workspaces are installed: the page (and the browser tests' wait) start with them.
+        if (!(slackWorkspaces instanceof Array)) return sendJson(res, 503, { error: slackWorkspaces?.message ?? "installing the Slack workspaces…" });
         return sendJson(res, 200, {
           botName,
           resetWord,
           canClear: Boolean(opts.clearStore),
           people: PEOPLE.map(({ handle, name, phone }) => ({ handle, name, phone })),
-          slack: { place: `slack|${SLACK_PLACE.team}|${SLACK_PLACE.channel}|`, channel: "general" },
+          slack: { workspaces: slackWorkspaces.map(({ team, name }) => ({ team, name })), channelId: SLACK_CHANNEL, channel: "general" },
           discord: { place: `discord|${DISCORD_PLACE.guild}|${DISCORD_PLACE.channel}|`, channel: "general", gateway: Boolean(opts.discordGatewayControlUrl) },
           sms: { botNumber: twilioPlace.botNumber, placePrefix: `twilio|${twilioPlace.accountSid}|${twilioPlace.botNumber}|` },
         });
       }
       if (req.method === "GET" && url.pathname === "/api/timeline") return sendJson(res, 200, timeline.snapshot());
       if (req.method === "GET" && url.pathname === "/api/conversation") {
-        const { status, body } = await conversation(url.searchParams.get("place") ?? "");
+        const { status, body } = await adminView(`conversations/${encodeURIComponent(url.searchParams.get("place") ?? "")}`);
+        return sendJson(res, status, body);
+      }
+      // One workspace's installation (never its token) and its model tokens today, as the admin view has them.
+      if (req.method === "GET" && url.pathname === "/api/tenant") {
+        const { status, body } = await adminView(`tenants/slack/${encodeURIComponent(url.searchParams.get("tenant") ?? "")}`);
         return sendJson(res, status, body);
       }
       if (req.method === "POST" && url.pathname === "/api/clear") {
         if (!opts.clearStore) return sendJson(res, 409, { error: "this stack uses a Redis of its own (REDIS_URL): clear it yourself" });
         await opts.clearStore();
+        // Every post the fakes hold now becomes an entry first, so that clearing forgets it for good.
+        await collect();
         timeline.clear();
+        // The installations went with the rest of Redis: the workspaces are installed again, the same way.
+        await installSlackWorkspaces();
         return sendJson(res, 200, { cleared: true });
       }
       if (req.method === "POST" && url.pathname === "/api/send") {
         const parsed = sendRequest.safeParse(JSON.parse((await readBody(req)) || "{}"));
         if (!parsed.success) return sendJson(res, 400, { error: z.prettifyError(parsed.error) });
         try {
-          return sendJson(res, 200, await send(parsed.data));
+          return sendJson(res, 200, await send(sendContext, parsed.data));
         } catch (err) {
           return sendJson(res, 502, { error: `could not reach the Worker: ${err instanceof Error ? err.message : String(err)}` });
         }
@@ -208,16 +154,10 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
   return {
     origin: server.origin,
     observeLogLine: (line) => timeline.observeLogLine(line),
+    installSlackWorkspaces,
     close: async () => {
       clearInterval(poller);
       await server.close();
     },
   };
-}
-
-/** Who started the thread: the bot (its Slack user id) when it wrote the parent, else the person who did. */
-function parentUserId(parent: ChatEntry | undefined, fallback: string): string {
-  if (!parent) return fallback;
-  if (parent.bot) return SLACK_FAKE_BOT.userId;
-  return PEOPLE.find((p) => p.name === parent.author)?.slackUserId ?? fallback;
 }

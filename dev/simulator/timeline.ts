@@ -18,6 +18,8 @@ export interface ChatEntry {
   at: number;
   /** The admin view key of the conversation the message belongs to (`platform|tenant|channel|thread`). */
   place: string;
+  /** Slack: the workspace (team id) the message is in. */
+  workspace?: string;
   /** Slack: the message's own ts, and the thread it was written in. */
   ts?: string;
   threadTs?: string;
@@ -42,6 +44,8 @@ export class Timeline {
   readonly workerEvents: WorkerEvent[] = [];
   /** How many calls of each fake were already turned into entries. */
   readonly #seenCalls = new Map<string, number>();
+  /** Ids of the entries "clear" forgot: the Slack fake still holds those posts, and they must not come back. */
+  readonly #forgotten = new Set<string>();
 
   add(entry: ChatEntry): void {
     this.entries.push(entry);
@@ -72,8 +76,14 @@ export class Timeline {
 
   /** Forgets what the page shows; the fakes' calls already seen stay seen, so old posts do not come back. */
   clear(): void {
+    for (const entry of this.entries) this.#forgotten.add(entry.id);
     this.entries.length = 0;
     this.workerEvents.length = 0;
+  }
+
+  /** Whether `clear` forgot the entry of this id (a post read again from a fake's store stays away). */
+  forgot(id: string): boolean {
+    return this.#forgotten.has(id);
   }
 
   findByInteractionToken(token: string): ChatEntry | undefined {

@@ -1,7 +1,8 @@
 /**
  * @module
- * Installing into the Slack fake: a code for an approved install, oauth.v2.access with and without token rotation,
- * auth.test per token, and tokens that work only for the team they were issued to.
+ * Installing into the Slack fake: a code for an approved install (by the control route, or by the authorize page a
+ * browser is sent to), oauth.v2.access with and without token rotation, auth.test per token, and tokens that work
+ * only for the team they were issued to.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SLACK_FAKE_OAUTH_CLIENT } from "../../dev/fakes/slack.ts";
@@ -57,6 +58,31 @@ describe("oauth.v2.access", () => {
     expect((await slack.call("auth.test", {}, { token })).body.ok).toBe(true);
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     expect((await slack.call("auth.test", {}, { token })).body.error).toBe("token_expired");
+  });
+});
+
+describe("the authorize page", () => {
+  const authorize = (query: Record<string, string>) =>
+    fetch(`${slack.url.replace(/\/api$/, "")}/oauth/v2/authorize?${new URLSearchParams({ scope: "chat:write", state: "s1", redirect_uri: REDIRECT, ...query })}`, { redirect: "manual" });
+
+  it("approves for the team the link names and sends the browser back with a code for that team and the state", async () => {
+    const res = await authorize({ client_id: CLIENT.client_id, team: "T0GLOBEX1", team_name: "Globex" });
+    expect(res.status).toBe(302);
+    const back = new URL(res.headers.get("Location")!);
+    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT);
+    expect(back.searchParams.get("state")).toBe("s1");
+    const installed = (await exchange({ ...CLIENT, code: back.searchParams.get("code")!, redirect_uri: REDIRECT })).body;
+    expect(installed).toMatchObject({ ok: true, team: { id: "T0GLOBEX1", name: "Globex" }, bot_user_id: "UBOT0GLOBEX1", scope: "chat:write" });
+  });
+
+  it("asks for a team when the link names none, and sends no code for another app's client id", async () => {
+    const form = await authorize({ client_id: CLIENT.client_id });
+    expect(form.status).toBe(200);
+    expect(await form.text()).toContain('name="team"');
+    const other = await authorize({ client_id: "0.0", team: "T0GLOBEX1" });
+    expect(other.status).toBe(400);
+    expect(other.headers.get("Location")).toBeNull();
+    expect(await other.text()).toContain("invalid_client_id");
   });
 });
 

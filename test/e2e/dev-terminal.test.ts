@@ -1,8 +1,8 @@
 /**
  * @module
  * `npm run dev` as a newcomer meets it, twice at once: two stacks with different ports (the Worker's, the
- * inspector's, every stand-in's) run side by side, and each terminal shows the start-up table with the admin token,
- * then one readable line per decision and per answer, without wrangler's noise.
+ * inspector's, every stand-in's) run side by side, and each terminal shows the start-up table with the admin token
+ * and the Slack workspaces it installed, then one readable line per decision and per answer, without wrangler's noise.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANSWER_TIMEOUT_MS } from "./simulator-page.ts";
@@ -38,6 +38,7 @@ describe("npm run dev in a terminal", () => {
   it("prints the admin token, then a readable line for each decision and answer, and no noise", async () => {
     const stack = stacks[0]!;
     await expect.poll(() => stack.output()).toContain(`Admin token       ${stack.adminToken}`);
+    expect(stack.output()).toContain("Slack workspaces  Acme (T0ACME), Globex (T0GLOBEX), installed through /slack/install");
     const sent = await fetch(`${stack.simulatorUrl}/api/send`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },

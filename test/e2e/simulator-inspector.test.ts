@@ -29,7 +29,7 @@ describe.skipIf(!hasChromium())("the simulator's inspector", () => {
     await expect.poll(() => sim.botAnswers().count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
 
     const threadPlace = await sim.openThread("the deploy failed");
-    expect(threadPlace).toMatch(/^slack\|T0SIMTEAM\|C0SIMGENERAL\|\d+\.\d+$/);
+    expect(threadPlace).toMatch(/^slack\|T0ACME\|C0SIMGENERAL\|\d+\.\d+$/);
     // The channel's decision is not the thread's.
     expect((await sim.inspector()).decisions).toEqual([]);
 
@@ -83,6 +83,9 @@ describe.skipIf(!hasChromium())("the simulator's inspector", () => {
     sim.page.once("dialog", (dialog) => void dialog.accept());
     await sim.page.click("#clear-all");
     await expect.poll(() => sim.page.locator("#slack-messages .message").count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(0);
+    // The Slack fake still holds the bot's earlier answers: the page reads its store again, and they stay away.
+    await sim.page.waitForTimeout(FEW_POLLS_MS);
+    expect(await sim.page.locator("#slack-messages .message").count()).toBe(0);
     await expect.poll(async () => (await sim.inspector()).participants, { timeout: ANSWER_TIMEOUT_MS }).toBeNull();
     const res = await fetch(`${stack.workerUrl}/admin/conversations/${encodeURIComponent(SLACK_PLACE)}`, {
       headers: { Authorization: `Bearer ${stack.adminToken}` },

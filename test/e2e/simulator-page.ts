@@ -1,14 +1,15 @@
 /**
  * @module
- * What a person does on the simulator page and what its panels show, for the browser tests: pick who types, write
- * in the channel or a thread (Slack or Discord), open a thread and read the inspector (decisions, conversation,
- * parent message, prompts).
+ * What a person does on the simulator page and what its panels show, for the browser tests: pick who types, switch
+ * the Slack workspace, write in the channel or a thread (Slack or Discord), open a thread and read the inspector
+ * (decisions, conversation, parent message, prompts).
  */
 import type { Locator, Page } from "playwright-core";
 
 /** Generous: a job goes through the QStash stand-in, the Worker, the local model and the platform fake. */
 export const ANSWER_TIMEOUT_MS = 20_000;
-export const SLACK_PLACE = "slack|T0SIMTEAM|C0SIMGENERAL|";
+/** #general of Acme, the first workspace the page shows (`npm run dev` installs Acme and Globex). */
+export const SLACK_PLACE = "slack|T0ACME|C0SIMGENERAL|";
 
 export interface InspectorView {
   /** The admin key of the conversation in view. */
@@ -49,6 +50,15 @@ export function simulatorPage(page: Page) {
     reply: (person: string, text: string) => write("#thread-input", "#thread-messages", person, text),
     /** Texts the bot from `person`'s phone (the SMS tab must be open). */
     text: (person: string, body: string) => write("#sms-input", "#sms-messages", person, body),
+    /** Switches the Slack view to the workspace of that name and waits until the inspector follows. */
+    async selectWorkspace(name: string): Promise<void> {
+      const button = page.locator("#workspace-picker button", { hasText: name });
+      const team = await button.getAttribute("data-workspace");
+      await button.click();
+      await page.waitForFunction(`document.querySelector("#place").textContent.startsWith("slack|${team}|")`);
+    },
+    /** Who wrote each message of the Slack channel in view, in order. */
+    channelAuthors: (): Promise<string[]> => page.locator("#slack-messages .message .author").allTextContents(),
     async selectTab(tab: "slack" | "discord" | "sms"): Promise<void> {
       await page.click(`#tabs button[data-tab="${tab}"]`);
     },

@@ -22,6 +22,10 @@ export interface RunningStack {
   workerUrl: string;
   simulatorUrl: string;
   adminToken: string;
+  /** The Slack fake's origin (its control routes: dev/fakes/README.md). */
+  slackFakeUrl: string;
+  /** The stack's Redis through its Upstash REST bridge: one command, its result. */
+  redis(command: (string | number)[]): Promise<unknown>;
   /** What the stack printed (the last 20,000 characters): what a developer sees, and a failure's evidence. */
   output(): string;
   stop(): Promise<void>;
@@ -48,6 +52,7 @@ async function startStackOnFreePorts(): Promise<RunningStack> {
   const ports: Record<string, string> = {};
   for (const name of PORT_SETTINGS) ports[name] = String(await freePort());
   const adminToken = randomBytes(24).toString("base64url");
+  const redisToken = randomBytes(24).toString("base64url");
   const local = (name: string) => `http://127.0.0.1:${ports[name]}`;
   const child = spawn(process.execPath, ["dev/start.ts"], {
     cwd: ROOT,
@@ -55,6 +60,7 @@ async function startStackOnFreePorts(): Promise<RunningStack> {
       ...inheritedEnv(),
       ...ports,
       ADMIN_TOKEN: adminToken,
+      UPSTASH_REDIS_REST_TOKEN: redisToken,
       // Always the local model, whatever the developer's environment says: the answers must be deterministic.
       OPENAI_API_KEY: "local",
       OPENAI_BASE_URL: `${local("LOCAL_MODEL_PORT")}/v1`,
@@ -72,6 +78,11 @@ async function startStackOnFreePorts(): Promise<RunningStack> {
     workerUrl: local("PORT"),
     simulatorUrl: local("SIMULATOR_PORT"),
     adminToken,
+    slackFakeUrl: local("SLACK_FAKE_PORT"),
+    redis: async (command) => {
+      const res = await fetch(local("REDIS_REST_PORT"), { method: "POST", headers: { Authorization: `Bearer ${redisToken}` }, body: JSON.stringify(command) });
+      return ((await res.json()) as { result: unknown }).result;
+    },
     output: () => output,
     stop: () => stopStack(child),
   };

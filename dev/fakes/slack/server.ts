@@ -2,7 +2,8 @@
  * @module
  * The Slack Web API fake: `POST /api/<method>` (form or JSON) for the methods below, each call authenticated by
  * its token (the team it belongs to), counted against its rate-limit bucket, passed through the scripted faults,
- * then answered like Slack. Control routes: ../control.ts and ./control.ts.
+ * then answered like Slack; `GET /oauth/v2/authorize`, the install screen (./authorize.ts). Control routes:
+ * ../control.ts and ./control.ts.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sendJson, startHttpServer } from "../http.ts";
@@ -10,6 +11,7 @@ import { createFakeControl } from "../control.ts";
 import type { FakeFault } from "../faults.ts";
 import { RateLimiter } from "../rate-limit.ts";
 import { SlackApiLog, type SlackApiCall } from "./api-log.ts";
+import { AUTHORIZE_PATH, authorizePage } from "./authorize.ts";
 import { AssistantThreads, setStatus, setSuggestedPrompts, setTitle } from "./assistant.ts";
 import { postMessage, updateMessage } from "./chat.ts";
 import type { RecordedSlackPost, SlackAnswer, SlackMethod, SlackState } from "./context.ts";
@@ -144,6 +146,7 @@ export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSla
     ...(opts.host ? { host: opts.host } : {}),
     async handle(req, res, url) {
       if (await control.handle(req, res, url)) return;
+      if (req.method === "GET" && url.pathname === AUTHORIZE_PATH) return authorizePage(res, url, oauth, settings.oauth);
       if (!url.pathname.startsWith(API_PREFIX)) return sendJson(res, 404, { error: "not_found" });
       if (req.method !== "POST") return sendJson(res, 405, { ok: false, error: "method_not_supported" });
       await callMethod(req, res, url.pathname.slice(API_PREFIX.length));

@@ -4,8 +4,9 @@ const POLL_MS = 700;
 const STATE_POLL_MS = 1500;
 const $ = (selector) => document.querySelector(selector);
 
-// `thread`: the open Slack thread (its parent's ts); `discordThread`: the open Discord thread (its starter message's id).
-const view = { tab: "slack", person: "alice", thread: null, discordThread: null, setup: null, timeline: { entries: [], workerEvents: [] } };
+// `workspace`: the Slack workspace in view (its team id); `thread`: the open Slack thread (its parent's ts);
+// `discordThread`: the open Discord thread (its starter message's id).
+const view = { tab: "slack", person: "alice", workspace: null, thread: null, discordThread: null, setup: null, timeline: { entries: [], workerEvents: [] } };
 let lastTimeline = "";
 let lastState = "";
 
@@ -44,7 +45,7 @@ const currentPerson = () => view.setup.people.find((p) => p.handle === view.pers
 /** The admin-view key of the conversation the inspector shows. */
 function currentPlace() {
   // The place ends with the empty thread part (`slack|T|C|`): a thread fills it in.
-  if (view.tab === "slack") return view.thread ? `${view.setup.slack.place}${view.thread}` : view.setup.slack.place;
+  if (view.tab === "slack") return `slack|${view.workspace}|${view.setup.slack.channelId}|${view.thread ?? ""}`;
   if (view.tab === "discord") return view.discordThread ? discordThreadPlace(view.discordThread) : view.setup.discord.place;
   return `${view.setup.sms.placePrefix}${currentPerson().phone}|`;
 }
@@ -60,7 +61,8 @@ const threadable = (entry) => /^\d+$/.test(entry.id) && !entry.interactionToken 
 
 function renderChat() {
   const entries = view.timeline.entries;
-  const slack = entries.filter((e) => e.platform === "slack");
+  // Only the workspace in view: its #general has the same id as the other's, but not the same messages.
+  const slack = entries.filter((e) => e.platform === "slack" && e.workspace === view.workspace);
   $("#slack-messages").replaceChildren(
     ...slack.filter((e) => !e.threadTs).map((e) => {
       const replies = slack.filter((r) => r.threadTs === e.ts).length;
@@ -199,12 +201,26 @@ async function pollTimeline() {
 }
 
 async function pollState() {
-  const res = await fetch(`/api/conversation?place=${encodeURIComponent(currentPlace())}`);
-  const text = await res.text();
-  if (text !== lastState) {
-    lastState = text;
-    renderState(JSON.parse(text));
+  const [answer, tenant] = await Promise.all([
+    fetch(`/api/conversation?place=${encodeURIComponent(currentPlace())}`).then((r) => r.text()),
+    view.tab === "slack" ? fetch(`/api/tenant?tenant=${encodeURIComponent(view.workspace)}`).then((r) => r.text()) : "",
+  ]);
+  if (answer + tenant !== lastState) {
+    lastState = answer + tenant;
+    renderState(JSON.parse(answer));
+    renderTenant(tenant ? JSON.parse(tenant) : null);
   }
+}
+
+/** The Slack workspace in view as the admin view has it: each tenant its own installation (and model tokens). */
+function renderTenant(tenant) {
+  $("#tenant").hidden = !tenant;
+  if (!tenant) return;
+  const name = view.setup.slack.workspaces.find((w) => w.team === tenant.tenant)?.name ?? tenant.tenant;
+  const i = tenant.installation;
+  const how = i ? `installed ${new Date(i.installedAt).toLocaleTimeString()} through /slack/install, bot ${i.botUserId}` : "no installation: single-workspace mode (SLACK_BOT_TOKEN)";
+  const usage = tenant.usage?.budget ? ` · ${tenant.usage.tokens} of ${tenant.usage.budget} model tokens today` : "";
+  $("#tenant").textContent = `Workspace ${name} (${tenant.tenant}) · ${how}${usage}`;
 }
 
 async function send(form) {
@@ -222,6 +238,7 @@ async function post(platform, text, thread) {
     platform,
     person: view.person,
     text,
+    ...(platform === "slack" ? { workspace: view.workspace } : {}),
     ...(thread ? (platform === "slack" ? { threadTs: thread } : { threadId: thread }) : {}),
     ...(platform === "discord" ? { discordMode: $("#discord-mode").value } : {}),
   };
@@ -252,6 +269,17 @@ function selectTab(tab) {
   placeChanged();
 }
 
+/** Another workspace: its own channel, threads, decisions and conversation (the open thread was the other's). */
+function selectWorkspace(team) {
+  view.workspace = team;
+  for (const b of document.querySelectorAll("#workspace-picker button")) b.classList.toggle("active", b.dataset.workspace === team);
+  $("#workspace-name").textContent = view.setup.slack.workspaces.find((w) => w.team === team).name;
+  view.thread = null;
+  $("#thread-pane").hidden = true;
+  renderChat();
+  placeChanged();
+}
+
 function selectPerson(handle) {
   view.person = handle;
   for (const b of document.querySelectorAll("#person-picker button")) b.classList.toggle("active", b.dataset.person === handle);
@@ -260,8 +288,17 @@ function selectPerson(handle) {
 }
 
 async function main() {
-  view.setup = await (await fetch("/api/setup")).json();
+  const setup = await fetch("/api/setup");
+  // Until `npm run dev` has installed the Slack workspaces (or if an install failed): say so, not a broken page.
+  if (!setup.ok) return void ($("main").textContent = `${(await setup.json()).error} Reload the page in a moment.`);
+  view.setup = await setup.json();
   $("#person-picker").append(...view.setup.people.map((p) => el("button", { type: "button", "data-person": p.handle, onclick: () => selectPerson(p.handle) }, p.name)));
+  const workspaces = view.setup.slack.workspaces;
+  $("#workspace-picker").append(...workspaces.map((w) => el("button", { type: "button", "data-workspace": w.team, onclick: () => selectWorkspace(w.team) }, w.name)));
+  $("#workspace-picker").hidden = workspaces.length < 2;
+  view.workspace = workspaces[0].team;
+  $("#workspace-name").textContent = workspaces[0].name;
+  $("#workspace-picker button")?.classList.add("active");
   for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => selectTab(b.dataset.tab));
   for (const form of document.querySelectorAll(".composer")) form.addEventListener("submit", (event) => { event.preventDefault(); void send(form); });
   $("#thread-close").addEventListener("click", () => closeThread("slack"));

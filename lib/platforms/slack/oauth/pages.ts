@@ -24,6 +24,6 @@ export function installFailedPage(reason: string): string {
   );
 }
 
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }

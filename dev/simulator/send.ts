@@ -1,0 +1,106 @@
+/**
+ * @module
+ * What the page's "Send" does: the chosen person's message goes to the Worker as its platform would deliver it
+ * (Slack in the chosen workspace, Discord as a channel message or `/ask`, SMS from the person's phone), and goes
+ * into the timeline where the page shows it.
+ */
+import { z } from "zod";
+import type { FakeOrigins } from "./bot-posts.ts";
+import { DISCORD_PLACE, PEOPLE, personByHandle, SLACK_CHANNEL, type SimulatedPerson, type SlackWorkspace } from "./people.ts";
+import { sendAskCommand } from "./send-discord.ts";
+import { sendDiscordMessage } from "./send-discord-message.ts";
+import { sendSlackMessage } from "./send-slack.ts";
+import { sendSms } from "./send-sms.ts";
+import type { ChatEntry, Timeline } from "./timeline.ts";
+
+export const sendRequest = z.object({
+  platform: z.enum(["slack", "discord", "sms"]),
+  person: z.string(),
+  text: z.string().trim().min(1).max(4_000),
+  /** Slack: the workspace (team id) to write in; the first one when not given. */
+  workspace: z.string().optional(),
+  threadTs: z.string().optional(),
+  /** Discord: the thread (the id of the message it was started from) to write in; always a channel message. */
+  threadId: z.string().regex(/^\d+$/).optional(),
+  /** Discord: a channel message through the Gateway, or the `/ask` command. */
+  discordMode: z.enum(["message", "ask"]).default("ask"),
+});
+export type SendRequest = z.output<typeof sendRequest>;
+
+export interface SendContext {
+  workerUrl: string;
+  fakes: FakeOrigins;
+  discordGatewayControlUrl?: string;
+  timeline: Timeline;
+  botName: string;
+  setting(name: string): string;
+  /** The Slack workspaces the page has (installed, or the single token's); throws while there are none yet. */
+  slackWorkspaces(): SlackWorkspace[];
+}
+
+export async function send(ctx: SendContext, body: SendRequest): Promise<ChatEntry> {
+  const person = personByHandle(body.person);
+  if (!person) throw new z.ZodError([{ code: "custom", path: ["person"], message: "unknown person", input: body.person }]);
+  const [entry, ...after] = await deliver(ctx, person, body);
+  for (const shown of [entry, ...after]) ctx.timeline.add(shown);
+  return entry;
+}
+
+/** The person's message as the page shows it, then what shows at once after it (Discord's "thinking…"). */
+async function deliver(ctx: SendContext, person: SimulatedPerson, body: SendRequest): Promise<[ChatEntry, ...ChatEntry[]]> {
+  const { timeline, botName, setting } = ctx;
+  const base = { author: person.name, bot: false, text: body.text, at: Date.now() };
+  if (body.platform === "slack") {
+    const workspaces = ctx.slackWorkspaces();
+    const workspace = workspaces.find((w) => w.team === (body.workspace ?? workspaces[0]?.team));
+    if (!workspace) throw new z.ZodError([{ code: "custom", path: ["workspace"], message: "unknown workspace", input: body.workspace }]);
+    const parent = body.threadTs ? timeline.entries.find((e) => e.workspace === workspace.team && e.ts === body.threadTs) : undefined;
+    const thread = body.threadTs ? { ts: body.threadTs, parentUserId: parentUserId(parent, person.slackUserId, workspace) } : undefined;
+    const sent = await sendSlackMessage({ workerUrl: ctx.workerUrl, signingSecret: setting("SLACK_SIGNING_SECRET"), botName, slackFakeUrl: ctx.fakes.slack }, workspace, person, body.text, thread);
+    return [
+      {
+        ...base,
+        id: `${SLACK_CHANNEL}:${sent.ts}`,
+        platform: "slack",
+        place: `slack|${workspace.team}|${SLACK_CHANNEL}|${body.threadTs ?? ""}`,
+        workspace: workspace.team,
+        ts: sent.ts,
+        ...(body.threadTs ? { threadTs: body.threadTs } : {}),
+      },
+    ];
+  }
+  if (body.platform === "discord" && (body.discordMode === "message" || body.threadId)) {
+    if (!ctx.discordGatewayControlUrl) throw new Error("no Discord Gateway fake is running: use /ask");
+    const sent = await sendDiscordMessage(
+      { workerUrl: ctx.workerUrl, gatewayControlUrl: ctx.discordGatewayControlUrl, discordFakeUrl: ctx.fakes.discord, botName },
+      person,
+      body.text,
+      body.threadId,
+    );
+    const channel = body.threadId ?? DISCORD_PLACE.channel;
+    return [{ ...base, id: sent.id, platform: "discord", place: `discord|${DISCORD_PLACE.guild}|${channel}|`, ...(body.threadId ? { threadId: body.threadId } : {}) }];
+  }
+  if (body.platform === "discord") {
+    const sent = await sendAskCommand({ workerUrl: ctx.workerUrl, applicationId: setting("DISCORD_APPLICATION_ID") }, person, body.text);
+    const place = `discord|${DISCORD_PLACE.guild}|${DISCORD_PLACE.channel}|`;
+    const asked: ChatEntry = { ...base, id: sent.id, platform: "discord", place, text: `/ask ${body.text}`, interactionToken: sent.token };
+    const deferred = typeof sent.response === "object" && sent.response !== null && (sent.response as { type?: unknown }).type === 5;
+    if (!deferred) return [asked];
+    return [asked, { id: `${sent.id}:thinking`, platform: "discord", author: botName, bot: true, text: `${botName} is thinking…`, at: Date.now(), place, interactionToken: sent.token, pending: true }];
+  }
+  const accountSid = setting("TWILIO_ACCOUNT_SID");
+  const botNumber = setting("TWILIO_PHONE_NUMBER");
+  const sent = await sendSms(
+    { workerUrl: ctx.workerUrl, publicBaseUrl: setting("PUBLIC_BASE_URL") || ctx.workerUrl, accountSid, authToken: setting("TWILIO_AUTH_TOKEN"), botNumber },
+    person,
+    body.text,
+  );
+  return [{ ...base, id: sent.sid, platform: "sms", place: `twilio|${accountSid}|${botNumber}|${person.phone}|`, phone: person.phone }];
+}
+
+/** Who started the thread: the workspace's bot (its Slack user id) when it wrote the parent, else the person who did. */
+function parentUserId(parent: ChatEntry | undefined, fallback: string, workspace: SlackWorkspace): string {
+  if (!parent) return fallback;
+  if (parent.bot) return workspace.botUserId;
+  return PEOPLE.find((p) => p.name === parent.author)?.slackUserId ?? fallback;
+}
