@@ -18,7 +18,13 @@ import { Timeline } from "./timeline.ts";
 
 export const DEFAULT_SIMULATOR_PORT = 8788;
 const PUBLIC_DIR = join(dirname(fileURLToPath(import.meta.url)), "public");
-const STATIC_FILES: Record<string, string> = { "/": "index.html", "/app.js": "app.js", "/style.css": "style.css" };
+const STATIC_FILES: Record<string, string> = {
+  "/": "index.html",
+  "/app.js": "app.js",
+  "/inspector.js": "inspector.js",
+  "/view.js": "view.js",
+  "/style.css": "style.css",
+};
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",

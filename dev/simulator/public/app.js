@@ -1,28 +1,14 @@
 // Parley simulator page: sends what the chosen person types through the simulator server (which signs it like the
 // platform would), and polls the conversation, the Worker's decisions and the admin view of the current conversation.
+import { placeChanged, pollState, renderDecisions } from "./inspector.js";
+import { $, currentPerson, el, view } from "./view.js";
+
 const POLL_MS = 700;
 const STATE_POLL_MS = 1500;
-const $ = (selector) => document.querySelector(selector);
 
-// `workspace`: the Slack workspace in view (its team id); `thread`: the open Slack thread (its parent's ts);
-// `discordThread`: the open Discord thread (its starter message's id).
-const view = { tab: "slack", person: "alice", workspace: null, thread: null, discordThread: null, setup: null, timeline: { entries: [], workerEvents: [] } };
 let lastTimeline = "";
-let lastState = "";
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (key === "class") node.className = value;
-    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (value !== undefined && value !== null) node.setAttribute(key, value);
-  }
-  for (const child of children.flat()) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
 
 const decisionFor = (id) => view.timeline.workerEvents.findLast((e) => e.event === "decision" && e.message === id);
-const outcomeFor = (id) => view.timeline.workerEvents.findLast((e) => e.event === "job_ended" && e.trigger === id);
 
 function badge(decision) {
   if (!decision) return null;
@@ -38,22 +24,6 @@ function messageItem(entry, extra = []) {
     el("span", { class: "text" }, entry.text),
     el("div", { class: "meta" }, el("time", {}, new Date(entry.at).toLocaleTimeString()), entry.bot ? null : badge(decisionFor(entry.id)), ...extra),
   );
-}
-
-const currentPerson = () => view.setup.people.find((p) => p.handle === view.person);
-
-/** The admin-view key of the conversation the inspector shows. */
-function currentPlace() {
-  // The place ends with the empty thread part (`slack|T|C|`): a thread fills it in.
-  if (view.tab === "slack") return `slack|${view.workspace}|${view.setup.slack.channelId}|${view.thread ?? ""}`;
-  if (view.tab === "discord") return view.discordThread ? discordThreadPlace(view.discordThread) : view.setup.discord.place;
-  return `${view.setup.sms.placePrefix}${currentPerson().phone}|`;
-}
-
-/** A Discord thread is a channel of its own, with the id of the message it was started from. */
-function discordThreadPlace(id) {
-  const [platform, guild] = view.setup.discord.place.split("|");
-  return `${platform}|${guild}|${id}|`;
 }
 
 /** Threads start from a channel message (a person's or the bot's), not from an /ask and its answer. */
@@ -91,82 +61,6 @@ function renderChat() {
   for (const list of document.querySelectorAll(".messages")) list.scrollTop = list.scrollHeight;
 }
 
-/** The conversation a decision belongs to: its message's place, else (a message the page did not send) its channel's. */
-function placeOfDecision(decision, byId) {
-  return byId.get(decision.message)?.place ?? `${decision.platform}|${decision.tenant}|${decision.channel}|`;
-}
-
-function renderDecisions() {
-  const place = currentPlace();
-  const byId = new Map(view.timeline.entries.map((e) => [e.id, e]));
-  const items = view.timeline.workerEvents
-    .filter((e) => e.event === "decision" && placeOfDecision(e, byId) === place)
-    .map((d) => {
-      const message = byId.get(d.message);
-      const outcome = outcomeFor(d.message);
-      const posted = view.timeline.workerEvents.findLast((e) => e.event === "reply_posted" && e.trigger === d.message);
-      const result = outcome ? `job: ${outcome.outcome}${posted ? `, prompt ${posted.prompt_tokens} tokens` : ""}` : d.respond === "no" ? null : "job queued…";
-      return el(
-        "li",
-        { class: "decision", "data-testid": "decision", "data-respond": d.respond, "data-reason": d.reason },
-        el("span", {}, message ? message.author : d.author),
-        el("span", { class: `badge ${d.respond}` }, d.respond),
-        el("span", { class: "reason" }, d.reason, message ? el("span", { class: "muted" }, ` — “${message.text.slice(0, 60)}”`) : null),
-        result ? el("span", { class: "outcome" }, result) : null,
-      );
-    });
-  $("#decisions").replaceChildren(...(items.length ? items.reverse() : [el("li", { class: "muted" }, "No messages yet.")]));
-}
-
-function renderState(answer) {
-  $("#place").textContent = currentPlace();
-  if (!answer || !answer.active) {
-    $("#state").replaceChildren(el("p", { class: "muted" }, "No active conversation here: the bot joins when addressed (mention it, /ask, or text it)."));
-    $("#prompts").replaceChildren(el("p", { class: "muted" }, answer && answer.error ? answer.error : "None yet."));
-    return;
-  }
-  const c = answer.conversation;
-  $("#state").replaceChildren(
-    el(
-      "dl",
-      { "data-testid": "conversation-state" },
-      el("dt", {}, "participants"), el("dd", { "data-testid": "participants" }, c.participants.map((p) => `${participantName(p)} (${p.messages})`).join(", ")),
-      el("dt", {}, "expires in"), el("dd", { "data-testid": "expires-in" }, `${c.expiresInSeconds} s of inactivity`),
-      el("dt", {}, "parent"), el("dd", { "data-testid": "parent" }, (c.parents ?? []).map((p) => `${p.authorName}: ${p.text}`).join(" · ") || "—"),
-      el("dt", {}, "messages"), el("dd", {}, String(c.messages.length)),
-      el("dt", {}, "summary"), el("dd", {}, c.summary ?? "—"),
-    ),
-  );
-  const prompts = answer.answers.map((a) =>
-    el(
-      "details",
-      { class: "prompt", "data-testid": "prompt" },
-      el("summary", {}, `${new Date(a.at).toLocaleTimeString()} · ${a.kind} · ${a.reason} · `, el("b", { "data-testid": "prompt-tokens" }, `${a.promptTokens} tokens`), a.droppedMessages ? ` · ${a.droppedMessages} dropped` : "", recalledNote(a.triggerId)),
-      el("pre", {}, a.messages.map((m) => `[${m.role}]\n${m.content}`).join("\n\n")),
-    ),
-  );
-  $("#prompts").replaceChildren(...(prompts.length ? prompts : [el("p", { class: "muted" }, "None yet.")]));
-}
-
-/** What recall put into an answer's prompt (the passages are in its data block as `earlier` lines), with their scores. */
-function recalledNote(triggerId) {
-  const recalled = view.timeline.workerEvents.findLast((e) => e.event === "recalled" && e.trigger === triggerId);
-  if (!recalled || recalled.passages === 0) return "";
-  return el("span", { "data-testid": "prompt-recalled" }, ` · recalled ${recalled.passages} (scores ${recalled.scores.join(", ")}; ${recalled.tokens} tokens)`);
-}
-
-/** SMS conversations name every texter alike (the prompt needs no phone numbers): the page knows whose phone it is. */
-function participantName(participant) {
-  return view.setup.people.find((p) => p.phone === participant.id)?.name ?? participant.name;
-}
-
-/** The inspector follows the conversation in view: the channel, the open thread, or the current person's phone. */
-function placeChanged() {
-  lastState = "";
-  renderDecisions();
-  void pollState();
-}
-
 /** The thread panes: Slack's (view.thread, a parent's ts) and Discord's (view.discordThread, a starter message's id). */
 const THREAD_PANES = {
   slack: { key: "thread", pane: "#thread-pane", input: "#thread-input" },
@@ -198,29 +92,6 @@ async function pollTimeline() {
     renderChat();
     renderDecisions();
   }
-}
-
-async function pollState() {
-  const [answer, tenant] = await Promise.all([
-    fetch(`/api/conversation?place=${encodeURIComponent(currentPlace())}`).then((r) => r.text()),
-    view.tab === "slack" ? fetch(`/api/tenant?tenant=${encodeURIComponent(view.workspace)}`).then((r) => r.text()) : "",
-  ]);
-  if (answer + tenant !== lastState) {
-    lastState = answer + tenant;
-    renderState(JSON.parse(answer));
-    renderTenant(tenant ? JSON.parse(tenant) : null);
-  }
-}
-
-/** The Slack workspace in view as the admin view has it: each tenant its own installation (and model tokens). */
-function renderTenant(tenant) {
-  $("#tenant").hidden = !tenant;
-  if (!tenant) return;
-  const name = view.setup.slack.workspaces.find((w) => w.team === tenant.tenant)?.name ?? tenant.tenant;
-  const i = tenant.installation;
-  const how = i ? `installed ${new Date(i.installedAt).toLocaleTimeString()} through /slack/install, bot ${i.botUserId}` : "no installation: single-workspace mode (SLACK_BOT_TOKEN)";
-  const usage = tenant.usage?.budget ? ` · ${tenant.usage.tokens} of ${tenant.usage.budget} model tokens today` : "";
-  $("#tenant").textContent = `Workspace ${name} (${tenant.tenant}) · ${how}${usage}`;
 }
 
 async function send(form) {

@@ -1,0 +1,105 @@
+// The simulator page's inspector: the Worker's decisions for the conversation in view, its stored state and the
+// prompts of its answers, and the Slack workspace's installation as the admin view has it.
+import { $, currentPlace, el, view } from "./view.js";
+
+let lastState = "";
+
+const outcomeFor = (id) => view.timeline.workerEvents.findLast((e) => e.event === "job_ended" && e.trigger === id);
+
+/** The conversation a decision belongs to: its message's place, else (a message the page did not send) its channel's. */
+function placeOfDecision(decision, byId) {
+  return byId.get(decision.message)?.place ?? `${decision.platform}|${decision.tenant}|${decision.channel}|`;
+}
+
+export function renderDecisions() {
+  const place = currentPlace();
+  const byId = new Map(view.timeline.entries.map((e) => [e.id, e]));
+  const items = view.timeline.workerEvents
+    .filter((e) => e.event === "decision" && placeOfDecision(e, byId) === place)
+    .map((d) => {
+      const message = byId.get(d.message);
+      const outcome = outcomeFor(d.message);
+      const posted = view.timeline.workerEvents.findLast((e) => e.event === "reply_posted" && e.trigger === d.message);
+      const result = outcome ? `job: ${outcome.outcome}${posted ? `, prompt ${posted.prompt_tokens} tokens` : ""}` : d.respond === "no" ? null : "job queued…";
+      return el(
+        "li",
+        { class: "decision", "data-testid": "decision", "data-respond": d.respond, "data-reason": d.reason },
+        el("span", {}, message ? message.author : d.author),
+        el("span", { class: `badge ${d.respond}` }, d.respond),
+        el("span", { class: "reason" }, d.reason, message ? el("span", { class: "muted" }, ` — “${message.text.slice(0, 60)}”`) : null),
+        result ? el("span", { class: "outcome" }, result) : null,
+      );
+    });
+  $("#decisions").replaceChildren(...(items.length ? items.reverse() : [el("li", { class: "muted" }, "No messages yet.")]));
+}
+
+function renderState(answer) {
+  $("#place").textContent = currentPlace();
+  if (!answer || !answer.active) {
+    $("#state").replaceChildren(el("p", { class: "muted" }, "No active conversation here: the bot joins when addressed (mention it, /ask, or text it)."));
+    $("#prompts").replaceChildren(el("p", { class: "muted" }, answer && answer.error ? answer.error : "None yet."));
+    return;
+  }
+  const c = answer.conversation;
+  $("#state").replaceChildren(
+    el(
+      "dl",
+      { "data-testid": "conversation-state" },
+      el("dt", {}, "participants"), el("dd", { "data-testid": "participants" }, c.participants.map((p) => `${participantName(p)} (${p.messages})`).join(", ")),
+      el("dt", {}, "expires in"), el("dd", { "data-testid": "expires-in" }, `${c.expiresInSeconds} s of inactivity`),
+      el("dt", {}, "parent"), el("dd", { "data-testid": "parent" }, (c.parents ?? []).map((p) => `${p.authorName}: ${p.text}`).join(" · ") || "—"),
+      el("dt", {}, "messages"), el("dd", {}, String(c.messages.length)),
+      el("dt", {}, "summary"), el("dd", {}, c.summary ?? "—"),
+    ),
+  );
+  const prompts = answer.answers.map((a) =>
+    el(
+      "details",
+      { class: "prompt", "data-testid": "prompt" },
+      el("summary", {}, `${new Date(a.at).toLocaleTimeString()} · ${a.kind} · ${a.reason} · `, el("b", { "data-testid": "prompt-tokens" }, `${a.promptTokens} tokens`), a.droppedMessages ? ` · ${a.droppedMessages} dropped` : "", recalledNote(a.triggerId)),
+      el("pre", {}, a.messages.map((m) => `[${m.role}]\n${m.content}`).join("\n\n")),
+    ),
+  );
+  $("#prompts").replaceChildren(...(prompts.length ? prompts : [el("p", { class: "muted" }, "None yet.")]));
+}
+
+/** What recall put into an answer's prompt (the passages are in its data block as `earlier` lines), with their scores. */
+function recalledNote(triggerId) {
+  const recalled = view.timeline.workerEvents.findLast((e) => e.event === "recalled" && e.trigger === triggerId);
+  if (!recalled || recalled.passages === 0) return "";
+  return el("span", { "data-testid": "prompt-recalled" }, ` · recalled ${recalled.passages} (scores ${recalled.scores.join(", ")}; ${recalled.tokens} tokens)`);
+}
+
+/** SMS conversations name every texter alike (the prompt needs no phone numbers): the page knows whose phone it is. */
+function participantName(participant) {
+  return view.setup.people.find((p) => p.phone === participant.id)?.name ?? participant.name;
+}
+/** The inspector follows the conversation in view: the channel, the open thread, or the current person's phone. */
+export function placeChanged() {
+  lastState = "";
+  renderDecisions();
+  void pollState();
+}
+
+export async function pollState() {
+  const [answer, tenant] = await Promise.all([
+    fetch(`/api/conversation?place=${encodeURIComponent(currentPlace())}`).then((r) => r.text()),
+    view.tab === "slack" ? fetch(`/api/tenant?tenant=${encodeURIComponent(view.workspace)}`).then((r) => r.text()) : "",
+  ]);
+  if (answer + tenant !== lastState) {
+    lastState = answer + tenant;
+    renderState(JSON.parse(answer));
+    renderTenant(tenant ? JSON.parse(tenant) : null);
+  }
+}
+
+/** The Slack workspace in view as the admin view has it: each tenant its own installation (and model tokens). */
+function renderTenant(tenant) {
+  $("#tenant").hidden = !tenant;
+  if (!tenant) return;
+  const name = view.setup.slack.workspaces.find((w) => w.team === tenant.tenant)?.name ?? tenant.tenant;
+  const i = tenant.installation;
+  const how = i ? `installed ${new Date(i.installedAt).toLocaleTimeString()} through /slack/install, bot ${i.botUserId}` : "no installation: single-workspace mode (SLACK_BOT_TOKEN)";
+  const usage = tenant.usage?.budget ? ` · ${tenant.usage.tokens} of ${tenant.usage.budget} model tokens today` : "";
+  $("#tenant").textContent = `Workspace ${name} (${tenant.tenant}) · ${how}${usage}`;
+}

@@ -1,0 +1,33 @@
+// The simulator page's state (what is in view) and its small DOM helpers, shared by the chat and the inspector.
+export const $ = (selector) => document.querySelector(selector);
+
+// `workspace`: the Slack workspace in view (its team id); `thread`: the open Slack thread (its parent's ts);
+// `discordThread`: the open Discord thread (its starter message's id).
+export const view = { tab: "slack", person: "alice", workspace: null, thread: null, discordThread: null, setup: null, timeline: { entries: [], workerEvents: [] } };
+
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (key === "class") node.className = value;
+    else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (value !== undefined && value !== null) node.setAttribute(key, value);
+  }
+  for (const child of children.flat()) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+export const currentPerson = () => view.setup.people.find((p) => p.handle === view.person);
+
+/** The admin-view key of the conversation the inspector shows. */
+export function currentPlace() {
+  // The place ends with the empty thread part (`slack|T|C|`): a thread fills it in.
+  if (view.tab === "slack") return `slack|${view.workspace}|${view.setup.slack.channelId}|${view.thread ?? ""}`;
+  if (view.tab === "discord") return view.discordThread ? discordThreadPlace(view.discordThread) : view.setup.discord.place;
+  return `${view.setup.sms.placePrefix}${currentPerson().phone}|`;
+}
+
+/** A Discord thread is a channel of its own, with the id of the message it was started from. */
+function discordThreadPlace(id) {
+  const [platform, guild] = view.setup.discord.place.split("|");
+  return `${platform}|${guild}|${id}|`;
+}
