@@ -124,36 +124,48 @@ function dataRecords(input: PromptInput): DataRecord[] {
 }
 
 /**
- * The data block's message with as many records as fit in `room` tokens, in order; a summary too long is
- * shortened, a person with too many facts keeps the newest. null when nothing fits.
+ * The data block's message with as many records as fit in `room` tokens, in order; a summary or a parent message too
+ * long is cut to the room left, a person with too many facts keeps the newest. null when nothing fits.
  */
 function fitData(records: DataRecord[], room: number): { message: ChatMessage; tokens: number } | null {
   const lines: string[] = [];
   const cost = (candidate: string[]) => countTokens(dataBlock(candidate)) + MESSAGE_OVERHEAD_TOKENS;
   const fits = (line: string) => cost([...lines, line]) <= room;
   for (const record of records) {
-    const line = smallerVersions(record).map(dataLine).find(fits);
+    const line = fittedLine(record, fits);
     if (line) lines.push(line);
   }
   return lines.length === 0 ? null : { message: { role: "user", content: dataBlock(lines) }, tokens: cost(lines) };
 }
 
-/** The record as it is, then ever smaller versions of it, down to the smallest worth showing. */
-function smallerVersions(record: DataRecord): DataRecord[] {
-  if ("earlier" in record) return [record];
-  if ("parent_message" in record) {
-    const { author, text } = record.parent_message;
-    return shorterTexts(text).map((shorter) => ({ parent_message: { author, text: shorter } }));
-  }
-  if ("summary" in record) return shorterTexts(record.summary).map((summary) => ({ summary }));
-  return record.facts.map((_, dropped) => ({ person: record.person, facts: record.facts.slice(dropped) }));
+/** The record's line as it is when it fits, else the line of the largest smaller version of it that fits. */
+function fittedLine(record: DataRecord, fits: (line: string) => boolean): string | undefined {
+  const whole = dataLine(record);
+  if (fits(whole)) return whole;
+  if ("earlier" in record) return undefined;
+  if ("person" in record) return record.facts.slice(1).map((_, i) => dataLine({ person: record.person, facts: record.facts.slice(i + 1) })).find(fits);
+  if ("summary" in record) return longestCut(record.summary, (summary) => dataLine({ summary }), fits);
+  const { author, text } = record.parent_message;
+  return longestCut(text, (shorter) => dataLine({ parent_message: { author, text: shorter } }), fits);
 }
 
-/** `text`, then ever shorter versions of it, down to the shortest worth showing. */
-function shorterTexts(text: string): string[] {
-  const versions = [text];
-  for (let tokens = Math.floor(countTokens(text) * 0.75); tokens >= MIN_USEFUL_TOKENS; tokens = Math.floor(tokens * 0.75)) {
-    versions.push(shortenToTokens(text, tokens));
+/**
+ * The line of `text` cut to the most tokens that fit, never fewer than the shortest worth showing. By bisection: a
+ * fixed ladder of ever shorter cuts left gaps, and a summary a token too long for its room fell through all of them.
+ */
+function longestCut(text: string, line: (shorter: string) => string, fits: (line: string) => boolean): string | undefined {
+  let best: string | undefined;
+  let low = MIN_USEFUL_TOKENS;
+  let high = countTokens(text) - 1;
+  while (low <= high) {
+    const tokens = Math.floor((low + high) / 2);
+    const candidate = line(shortenToTokens(text, tokens));
+    if (fits(candidate)) {
+      best = candidate;
+      low = tokens + 1;
+    } else {
+      high = tokens - 1;
+    }
   }
-  return versions;
+  return best;
 }

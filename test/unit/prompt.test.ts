@@ -2,7 +2,7 @@ import o200k from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../../lib/context/chat-message.ts";
 import { DATA_BLOCK_CLOSE, DATA_BLOCK_DECLARATION, DATA_BLOCK_OPEN } from "../../lib/context/data-block.ts";
-import { buildPrompt, type PromptInput } from "../../lib/context/prompt.ts";
+import { buildPrompt, RESERVED_FOR_LLM_TOKENS, type PromptInput } from "../../lib/context/prompt.ts";
 import type { StoredMessage } from "../../lib/conversation/types.ts";
 import { SKIP_INSTRUCTION } from "../../lib/llm/wording.ts";
 import { expectUntrustedTextContained, INJECTIONS } from "../support/prompt-injections.ts";
@@ -166,6 +166,28 @@ describe("the prompt under its budget", () => {
     expect(p.messages.at(-1)!.content.startsWith("word word")).toBe(true);
     expect(p.messages.at(-1)!.content.endsWith("…")).toBe(true);
     expect(exactChat(p.messages)).toBeLessThanOrEqual(500);
+  });
+
+  it("cuts a summary a few tokens too long for its room down to that room, never drops it", () => {
+    const current = msg("alice", "here is note number 4 about the weather today");
+    const shownSummary = (p: { messages: ChatMessage[] }) => {
+      const [open, line] = p.messages[1]!.content.split("\n");
+      return open === DATA_BLOCK_OPEN ? (JSON.parse(line!) as { summary: string }).summary : "(no data block)";
+    };
+    // 27 and 34 tokens by lib/context/tokens.ts: a cut to a few tokens fewer still says what the dog is called.
+    for (const summary of [
+      "Alice: my dog is called Biscuit, he is nine years old, loves the beach and the park.",
+      "Alice: my dog is called Biscuit, he is nine years old, loves the beach and sleeps under the kitchen table.",
+    ]) {
+      const whole = buildPrompt(input([], current, { summary })).tokens + RESERVED_FOR_LLM_TOKENS;
+      expect(shownSummary(buildPrompt(input([], current, { summary, budgetTokens: whole })))).toBe(summary);
+      for (let short = 1; short <= 3; short++) {
+        const p = buildPrompt(input([], current, { summary, budgetTokens: whole - short }));
+        expect(shownSummary(p), `${short} tokens short`).toMatch(/^Alice: my dog is called Biscuit, .*…$/);
+        // The cut takes the room there is (to a word), not a fixed step below it.
+        expect(p.tokens, `${short} tokens short`).toBeGreaterThanOrEqual(whole - short - RESERVED_FOR_LLM_TOKENS - 6);
+      }
+    }
   });
 
   it("never exceeds the budget, counted exactly, over randomized conversations", () => {

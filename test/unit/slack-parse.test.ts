@@ -197,6 +197,32 @@ describe("parseSlackEvent", () => {
     expect(ignoredReason(envelope("-1", "U0BOB0002"))).toBe("reaction_not_on_bot");
   });
 
+  it("refuses an id that is not Slack's, naming the field and never the value", () => {
+    const hostile = ["U0ALICE01\u0007", 'U0ALICE01\n{"event":"forged"}', "\u001b[2JU0ALICE01", "u0alice01", "U0 ALICE01", "U0ALICE01|T0", "", "Ü0ALICE01"];
+    for (const id of hostile) {
+      const invalid = (body: unknown, field: string) => {
+        const result = parseSlackEvent(body, OPTS);
+        expect(result, `${field} ${JSON.stringify(id)}`).toEqual({ kind: "invalid", issues: `${field}: not a Slack id` });
+      };
+      invalid(withEvent("message-channel", { user: id }), "event.user");
+      invalid(withEvent("message-channel", { channel: id }), "event.channel");
+      invalid(withEvent("message-thread", { parent_user_id: id }), "event.parent_user_id");
+      invalid({ ...fixture("message-channel"), team_id: id }, "team_id");
+      invalid({ ...fixture("message-im"), enterprise_id: id }, "enterprise_id");
+      const authorizations = [{ ...(fixture("message-channel").authorizations as object[])[0], user_id: id }];
+      invalid({ ...fixture("message-channel"), authorizations }, "authorizations.0.user_id");
+    }
+  });
+
+  it("keeps every shape of id Slack sends: org-wide W users, Slackbot, private and DM channels, org and bot ids", () => {
+    expect(parsedMessage(withEvent("message-channel", { user: "W012A3CDE" })).message.author.id).toBe("W012A3CDE");
+    expect(parsedMessage(withEvent("message-channel", { user: "USLACKBOT" })).message.author.id).toBe("USLACKBOT");
+    expect(parsedMessage(withEvent("message-channel", { channel: "G0PRIV001" })).message.key.channel).toBe("G0PRIV001");
+    expect(parsedMessage(fixture("message-im")).message.key).toMatchObject({ tenant: "E0GRID001:T0001ABCD", channel: "D0DIRECT1" });
+    const botPost = withEvent("message-channel", { user: undefined, bot_id: "B0CIBOT01", app_id: "A0OTHER01" });
+    expect(parsedMessage(botPost).message.author).toMatchObject({ id: "B0CIBOT01", isBot: true });
+  });
+
   it("reports a malformed payload as invalid without echoing its text", () => {
     const badTs = parseSlackEvent(withEvent("message-channel", { ts: "yesterday", text: "secret plans" }), OPTS);
     expect(badTs.kind).toBe("invalid");

@@ -5,32 +5,45 @@ import { BOT_USER_ID, failSlackPosts, signedSlackRequest, slackMessageEvent, sla
 import { callWorker, eventually, settle, pumpJobsDuringSuite, SLACK_API_BASE_URL, suiteEnv } from "../support/worker.ts";
 
 const SUITE = "slackconv";
-const env = suiteEnv(SUITE, {
-  CONVERSATION_TIMEOUT_SECONDS: "3",
+const settings = {
   FOLLOWUP_WINDOW_SECONDS: "60",
   USE_LLM_JUDGE: "true",
   // Memory has suites of its own; here its extra model calls would blur the counts.
   MEMORY_ENABLED: "false",
-});
+};
+const env = suiteEnv(SUITE, { ...settings, CONVERSATION_TIMEOUT_SECONDS: "60" });
+/**
+ * The expiry test's conversations time out after 3 s: a suite of its own, so that no other test races that clock
+ * (on a loaded machine an answer retried twice took longer, and its conversation was gone: an apology, no answer).
+ */
+const EXPIRING_SUITE = "slackexpire";
+const expiringEnv = suiteEnv(EXPIRING_SUITE, { ...settings, CONVERSATION_TIMEOUT_SECONDS: "3" });
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
 let channelSeq = 0;
 
 pumpJobsDuringSuite(env, SUITE);
+pumpJobsDuringSuite(expiringEnv, EXPIRING_SUITE);
 
 function newPlace() {
   channelSeq += 1;
   return { team: "TSLACKCONV", channel: `C${Date.now().toString(36).toUpperCase()}${channelSeq}` };
 }
 
-async function send(place: { team: string; channel: string }, user: string, text: string, extra: { type?: "message" | "app_mention"; ts?: string } = {}) {
+async function send(
+  place: { team: string; channel: string },
+  user: string,
+  text: string,
+  extra: { type?: "message" | "app_mention"; ts?: string } = {},
+  to = env,
+) {
   const event = slackMessageEvent({ ...place, user, text, ...extra });
-  const res = await callWorker(env, await signedSlackRequest(event.body));
+  const res = await callWorker(to, await signedSlackRequest(event.body));
   expect(res.status).toBe(200);
   return event.ts;
 }
 
-async function keysOf(channel: string): Promise<string[]> {
-  return (await redis.keys(`t-${SUITE}:conv:*${channel}*`)).sort();
+async function keysOf(channel: string, suite = SUITE): Promise<string[]> {
+  return (await redis.keys(`t-${suite}:conv:*${channel}*`)).sort();
 }
 
 describe("a conversation on Slack", () => {
@@ -86,11 +99,11 @@ describe("a conversation on Slack", () => {
 
   it("lets the conversation expire from Redis after the inactivity timeout", async () => {
     const place = newPlace();
-    await send(place, "UALICE", `<@${BOT_USER_ID}> remember this`);
+    await send(place, "UALICE", `<@${BOT_USER_ID}> remember this`, {}, expiringEnv);
     await eventually(async () => (await slackPosts(place.channel)).length === 1, 15_000, "reply");
     // meta, log, and the answer traces of the admin view: all three expire together.
-    expect((await keysOf(place.channel)).length).toBe(3);
-    await eventually(async () => (await keysOf(place.channel)).length === 0, 10_000, "conversation to expire");
+    expect((await keysOf(place.channel, EXPIRING_SUITE)).length).toBe(3);
+    await eventually(async () => (await keysOf(place.channel, EXPIRING_SUITE)).length === 0, 10_000, "conversation to expire");
   });
 
   it("answers once when the same event arrives three times at once and as app_mention + message", async () => {

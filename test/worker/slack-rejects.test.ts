@@ -1,5 +1,5 @@
 import { Redis } from "@upstash/redis/cloudflare";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { signedSlackRequest, slackMessageEvent, BOT_USER_ID } from "../support/slack.ts";
 import { callWorker, settle, pumpJobsDuringSuite, suiteEnv } from "../support/worker.ts";
 
@@ -27,6 +27,23 @@ describe("Slack requests that must change nothing", () => {
   ])("%s is refused with %#", async (_name, build, status) => {
     const res = await callWorker(env, await build());
     expect(res.status).toBe(status);
+    await settle(300);
+    expect(await suiteKeys()).toEqual([]);
+    expect(pump.answers).toEqual([]);
+  });
+
+  it("an event whose user id is not Slack's gets a 400 naming the field, and its log line never carries the id", async () => {
+    const forged = 'UALICE\u0007\n{"event":"forged","level":"info"}';
+    const warnings = vi.spyOn(console, "warn");
+    const body = slackMessageEvent({ ...place, user: forged, text: `<@${BOT_USER_ID}> hello` }).body;
+    const res = await callWorker(env, await signedSlackRequest(body));
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "unexpected slack payload", issues: "event.user: not a Slack id" });
+    const lines = warnings.mock.calls.map((call) => String(call[0]));
+    warnings.mockRestore();
+    expect(lines.filter((line) => line.includes('"event":"slack_invalid"'))).toHaveLength(1);
+    expect(lines.join("\n")).not.toContain("forged");
+    expect(lines.join("\n")).not.toContain("UALICE");
     await settle(300);
     expect(await suiteKeys()).toEqual([]);
     expect(pump.answers).toEqual([]);

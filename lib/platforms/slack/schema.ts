@@ -7,7 +7,15 @@ import * as z from "zod";
 
 /** A Slack message timestamp: seconds, a dot, microseconds ("1700000000.000100"). It is also the message's id. */
 export const slackTs = z.string().regex(/^\d+\.\d+$/, "not a Slack ts");
-export const slackId = z.string().min(1);
+/**
+ * A Slack id: the letter of its kind (U or W a user, B a bot, T a workspace, E an org, C, G or D a channel, A an app)
+ * then capitals and digits ("U0ALICE01", "USLACKBOT", "T0001ABCD"), as Slack writes every one of them. Ids become
+ * parts of keys and fields of log lines: a delivery that carries anything else (a control character, a key's
+ * separator) is not Slack's and gets a 400, the field named, never its value.
+ */
+export const slackId = z.string().regex(/^[UWBTECGDA][A-Z0-9]+$/, "not a Slack id");
+/** The envelope's own id ("Ev0123ABCD"): only read, never keyed by. */
+const slackEventId = z.string().min(1);
 
 export const urlVerificationSchema = z.looseObject({
   type: z.literal("url_verification"),
@@ -26,7 +34,7 @@ export const eventCallbackSchema = z.looseObject({
   team_id: slackId,
   enterprise_id: slackId.nullish(),
   api_app_id: slackId.optional(),
-  event_id: slackId.optional(),
+  event_id: slackEventId.optional(),
   /** Who the app acts as in this delivery; the bot's own user id is here, so no API call is needed. (Absent on
    *  app_uninstalled, whose installation is gone.) */
   authorizations: z.array(authorizationSchema).default([]),
