@@ -9,14 +9,22 @@ import { callWorker, eventually, settle, pumpJobsDuringSuite, suiteEnv } from ".
 
 const SUITE = "memfacts";
 const PREFIX = `t-${SUITE}`;
-const env = suiteEnv(SUITE, { CONVERSATION_TIMEOUT_SECONDS: "2", MEMORY_ENABLED: "true", SUMMARY_ENABLED: "true" });
+const settings = { MEMORY_ENABLED: "true", SUMMARY_ENABLED: "true" };
+const env = suiteEnv(SUITE, { ...settings, CONVERSATION_TIMEOUT_SECONDS: "60" });
+/**
+ * The test of a conversation that has expired has a suite of its own whose conversations time out after 2 s: with
+ * that timeout for every test, an answer retried on a loaded machine could outlast its conversation.
+ */
+const EXPIRING_SUITE = "memexpire";
+const expiringEnv = suiteEnv(EXPIRING_SUITE, { ...settings, CONVERSATION_TIMEOUT_SECONDS: "2" });
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
 
 pumpJobsDuringSuite(env, SUITE);
+pumpJobsDuringSuite(expiringEnv, EXPIRING_SUITE);
 
-async function mention(place: { team: string; channel: string }, user: string, text: string) {
+async function mention(place: { team: string; channel: string }, user: string, text: string, to = env) {
   const event = slackMessageEvent({ ...place, user, text: `<@${BOT_USER_ID}> ${text}`, ts: distinctSlackTs() });
-  const res = await callWorker(env, await signedSlackRequest(event.body));
+  const res = await callWorker(to, await signedSlackRequest(event.body));
   expect(res.status).toBe(200);
 }
 
@@ -27,7 +35,7 @@ async function postCount(channel: string, count: number, what: string) {
   }, 20_000, what);
 }
 
-const factsKey = (team: string, user: string) => `${PREFIX}:facts:slack|${team}|${user}`;
+const factsKey = (team: string, user: string, prefix = PREFIX) => `${prefix}:facts:slack|${team}|${user}`;
 
 /** Every key of the suite with everything stored under it, as text. */
 async function dumpSuiteKeys(): Promise<{ key: string; content: string }[]> {
@@ -55,16 +63,17 @@ async function dumpSuiteKeys(): Promise<{ key: string; content: string }[]> {
 describe("what the bot remembers about people", () => {
   it("answers in a new conversation with what a person said in one that has since expired", async () => {
     const place = newSlackPlace("MEM");
-    await mention(place, "URUNNER", `I'm training for a marathon in April. first-${place.id}`);
+    const expiringPrefix = `t-${EXPIRING_SUITE}`;
+    await mention(place, "URUNNER", `I'm training for a marathon in April. first-${place.id}`, expiringEnv);
     await postCount(place.channel, 1, "first answer");
     const facts = await eventually(async () => {
-      const stored = await redis.get<unknown>(factsKey(place.team, "URUNNER"));
+      const stored = await redis.get<unknown>(factsKey(place.team, "URUNNER", expiringPrefix));
       return stored !== null && JSON.stringify(stored);
     }, 15_000, "the fact to be stored");
     expect(facts).toContain("training for a marathon in April");
 
-    await eventually(async () => (await redis.keys(`${PREFIX}:conv:*${place.channel}*`)).length === 0, 15_000, "the conversation to expire");
-    await mention(place, "URUNNER", `what should I eat the night before? second-${place.id}`);
+    await eventually(async () => (await redis.keys(`${expiringPrefix}:conv:*${place.channel}*`)).length === 0, 15_000, "the conversation to expire");
+    await mention(place, "URUNNER", `what should I eat the night before? second-${place.id}`, expiringEnv);
     await postCount(place.channel, 2, "answer in the new conversation");
     const [reply] = (await modelRequests(`second-${place.id}`)).filter((r) => r.messages[0]!.content !== FACTS_SYSTEM);
     const [data, ...turns] = reply!.messages.slice(1);
