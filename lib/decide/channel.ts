@@ -9,7 +9,7 @@ import type { BotIdentity } from "../message.ts";
 import type { ConversationState, StoredMessage } from "../conversation/types.ts";
 import { nameUse } from "./address.ts";
 import { leadingAddressee, normalizeText } from "./names.ts";
-import { MIN_NICK_PREFIX, type Nick, ViewWords } from "./words.ts";
+import { MIN_NICK_PREFIX, type Nick, ViewWords, charMask } from "./words.ts";
 
 const NON_ALPHANUMERIC = /[^\p{L}\p{N}]+/u;
 /**
@@ -101,27 +101,28 @@ export function readChannel(state: ConversationState, bot: BotIdentity): Channel
   const byName = new Map<string, number>();
   for (const p of people) for (const name of p.names) if (!byName.has(name)) byName.set(name, p.index);
   const ids = [...indexOf.keys()];
-  const words = new ViewWords(people);
+  let textLength = 0;
+  for (const m of recent) textLength += m.text.length;
+  const words = new ViewWords(people, textLength);
+  const names = people.flatMap((p) => p.names.map((name) => ({ index: p.index, name, chars: charMask(name) })));
   const messages = recent.map((m, index): ChannelMessage => {
     const normalized = normalizeText(m.text);
     const author = indexOf.get(m.authorId)!;
+    const read = words.read(normalized, index, author);
     let lead = resolveLead(leadingAddressee(normalized), people, byName);
     const named: number[] = [];
     for (const id of m.mentions ?? []) addOnce(named, indexOf.get(id)!);
     if (lead >= 0) addOnce(named, lead);
-    for (const p of people) {
-      if (p.index === author) continue;
-      for (const name of p.names) {
-        const use = nameUse(normalized, name);
-        if (use === null) continue;
-        addOnce(named, p.index);
-        if (use === "address" && lead < 0) lead = p.index;
-      }
+    for (const { index: k, name, chars } of names) {
+      if (k === author || (chars & read.chars) !== chars) continue;
+      const use = nameUse(normalized, name);
+      if (use === null) continue;
+      addOnce(named, k);
+      if (use === "address" && lead < 0) lead = k;
     }
     const own = named.indexOf(author);
     if (own >= 0) named.splice(own, 1);
     if (lead === author) lead = -1;
-    const read = words.read(normalized, index, author, named);
     return {
       authorId: m.authorId,
       author,
@@ -129,7 +130,7 @@ export function readChannel(state: ConversationState, bot: BotIdentity): Channel
       leadId: lead < 0 ? null : ids[lead]!,
       lead,
       named,
-      nicked: read.nicked,
+      nicked: read.nicked.filter((k) => !named.includes(k)),
       words: read.words,
       isQuestion: normalized.includes("?"),
       normalized,

@@ -67,11 +67,14 @@ function fillCandidateFeatures(turn: Turn, candidate: number, out: { [i: number]
   // Which of the current message's words the candidate used before it, and which its latest message has.
   let sharedCount = 0;
   let lastOverlap = 0;
+  const { lastUse, usePrev, useMessage } = view.words;
   for (const word of current.words) {
     let used = false;
-    for (const i of view.words.uses[word]!) {
-      if (i >= n) break;
-      if (i < start || messages[i]!.author !== candidate) continue;
+    for (let use = lastUse[word]!; use >= 0; use = usePrev[use]!) {
+      const i = useMessage[use]!;
+      if (i >= n) continue;
+      if (i < start) break;
+      if (messages[i]!.author !== candidate) continue;
       used = true;
       if (i === lastCandidate) lastOverlap++;
     }

@@ -6,6 +6,7 @@
  * "randabis-laptop"). Most chat is ASCII: its words are cut out by hand, and words too short to be either are
  * never made into strings.
  */
+import { HASH_START, WordTable, hashOf, hashStep, sameText } from "./word-table.ts";
 
 const MIN_CONTENT_WORD = 3;
 /** Shorter leading tokens are too often words ("hi:", "no,") to stand for an abbreviated nick. */
@@ -15,12 +16,13 @@ const MIN_NICK_PREFIX_INLINE = 4;
 /** Words shorter than this are neither content words nor nicks: they are skipped unread. */
 const SHORTEST_READ = Math.min(MIN_CONTENT_WORD, MIN_NICK_PREFIX);
 const WORD_SPLIT = /[^\p{L}\p{N}_']+/u;
-const STOPWORDS = new Set(
+const STOPWORD_LIST = (
   ("the and for you are but not that this with have has was were what why how when where who which can could " +
     "would should will its it's i'm don't dont just get got there then than they them your yours all any one " +
     "out use using from into about try did does doing yes yeah now also some know need want like thanks thank " +
-    "way too well see").split(" "),
+    "way too well see").split(" ")
 );
+const STOPWORDS = new WordTable(STOPWORD_LIST.length, STOPWORD_LIST);
 
 /** A participant as far as shortened nicks go: letters and digits of the first name, and its first run. */
 export interface Nick {
@@ -31,10 +33,12 @@ export interface Nick {
   head: string;
 }
 
-/** What one message's words give: its distinct content words, and whom it names by a shortened nick only. */
+/** What one message's words give: its distinct content words, whom it names by a shortened nick (its author
+ * aside), and which letters and digits it has (charMask). */
 export interface MessageWords {
   words: number[];
   nicked: number[];
+  chars: number;
 }
 
 /** The characters of a word in lower-cased ASCII text: letters, digits, "_" and "'" (as WORD_SPLIT keeps). */
@@ -47,21 +51,51 @@ function isAscii(text: string): boolean {
   return true;
 }
 
-/** A word that stands for the nick: its head or core, or a prefix of the core at least MIN_NICK_PREFIX_INLINE long. */
-function shortens(word: string, nick: Nick): boolean {
-  return word === nick.head || word === nick.core || (word.length >= MIN_NICK_PREFIX_INLINE && nick.core.startsWith(word));
+/** One bit per lower-case ASCII letter, five for the digits, none for anything else. */
+function charBit(code: number): number {
+  if (code >= 97 && code <= 122) return 1 << (code - 97);
+  if (code >= 48 && code <= 57) return 1 << (26 + ((code - 48) % 5));
+  return 0;
 }
 
+/**
+ * The letters and digits of a text as bits: a name can occur in a text only if its bits are all in the text's, so
+ * one AND spares most substring searches for names.
+ */
+export function charMask(text: string): number {
+  let mask = 0;
+  for (let i = 0; i < text.length; i++) mask |= charBit(text.charCodeAt(i));
+  return mask;
+}
+
+/** Whether text[start, end) is a prefix of `word`. */
+function prefixOf(text: string, start: number, end: number, word: string): boolean {
+  if (end - start > word.length) return false;
+  for (let i = start; i < end; i++) if (text.charCodeAt(i) !== word.charCodeAt(i - start)) return false;
+  return true;
+}
+
+/** text[start, end) stands for the nick: its head or core, or a prefix of the core at least MIN_NICK_PREFIX_INLINE long. */
+function shortens(text: string, start: number, end: number, nick: Nick): boolean {
+  return sameText(text, start, end, nick.head) || sameText(text, start, end, nick.core) ||
+    (end - start >= MIN_NICK_PREFIX_INLINE && prefixOf(text, start, end, nick.core));
+}
+
+/**
+ * The content words of a view's messages: ids in `table`, and for each id its uses, newest first, as a list
+ * threaded through flat arrays (lastUse[id], then usePrev[use] until -1; useMessage[use] is the message index).
+ */
 export class ViewWords {
-  /** Content words by id. */
-  readonly words: string[] = [];
-  /** For each content word id, the indices of the messages that use it, ascending. */
-  readonly uses: number[][] = [];
-  private readonly ids = new Map<string, number>();
+  readonly table: WordTable;
+  readonly lastUse: number[] = [];
+  readonly usePrev: number[] = [];
+  readonly useMessage: number[] = [];
   /** Nicks long enough to be shortened, by the first character of their core (a word's first character finds them). */
   private readonly nicksByFirst = new Map<number, Nick[]>();
 
-  constructor(nicks: readonly Nick[]) {
+  constructor(nicks: readonly Nick[], textLength: number) {
+    // Every content word takes at least MIN_CONTENT_WORD + 1 characters (its separator): the table seldom grows.
+    this.table = new WordTable(textLength / (MIN_CONTENT_WORD + 1));
     for (const nick of nicks) {
       if (nick.core.length < MIN_NICK_PREFIX) continue;
       const first = nick.core.charCodeAt(0);
@@ -71,45 +105,52 @@ export class ViewWords {
     }
   }
 
-  /** Reads message `index` (normalized text), written by participant `author` and naming `named` as a whole word. */
-  read(normalized: string, index: number, author: number, named: readonly number[]): MessageWords {
-    const found: MessageWords = { words: [], nicked: [] };
-    if (isAscii(normalized)) {
-      let start = -1;
-      for (let i = 0; i <= normalized.length; i++) {
-        if (i < normalized.length && isAsciiWordCode(normalized.charCodeAt(i))) {
-          if (start < 0) start = i;
-          continue;
-        }
-        if (start >= 0 && i - start >= SHORTEST_READ) this.take(normalized.slice(start, i), index, author, named, found);
-        start = -1;
+  /** Reads message `index` (normalized text), written by participant `author`. */
+  read(text: string, index: number, author: number): MessageWords {
+    const found: MessageWords = { words: [], nicked: [], chars: -1 };
+    if (!isAscii(text)) {
+      for (const word of text.split(WORD_SPLIT)) {
+        if (word.length >= SHORTEST_READ) this.take(word, 0, word.length, hashOf(word), index, author, found);
       }
-    } else {
-      for (const word of normalized.split(WORD_SPLIT)) if (word.length >= SHORTEST_READ) this.take(word, index, author, named, found);
+      return found;
     }
+    let chars = 0;
+    let start = -1;
+    let hash = HASH_START;
+    for (let i = 0; i <= text.length; i++) {
+      const code = i < text.length ? text.charCodeAt(i) : 32;
+      chars |= charBit(code);
+      if (isAsciiWordCode(code)) {
+        if (start < 0) {
+          start = i;
+          hash = HASH_START;
+        }
+        hash = hashStep(hash, code);
+        continue;
+      }
+      if (start >= 0 && i - start >= SHORTEST_READ) this.take(text, start, i, hash, index, author, found);
+      start = -1;
+    }
+    found.chars = chars;
     return found;
   }
 
-  private take(word: string, index: number, author: number, named: readonly number[], found: MessageWords): void {
-    const nicks = word.length >= MIN_NICK_PREFIX ? this.nicksByFirst.get(word.charCodeAt(0)) : undefined;
+  /** Takes the word text[start, end) (hashed `hash`) of message `index`. */
+  private take(text: string, start: number, end: number, hash: number, index: number, author: number, found: MessageWords): void {
+    const nicks = end - start >= MIN_NICK_PREFIX ? this.nicksByFirst.get(text.charCodeAt(start)) : undefined;
     if (nicks !== undefined) {
       for (const nick of nicks) {
         const id = nick.index;
-        if (id !== author && !named.includes(id) && !found.nicked.includes(id) && shortens(word, nick)) found.nicked.push(id);
+        if (id !== author && !found.nicked.includes(id) && shortens(text, start, end, nick)) found.nicked.push(id);
       }
     }
-    if (word.length < MIN_CONTENT_WORD || STOPWORDS.has(word)) return;
-    let id = this.ids.get(word);
-    if (id === undefined) {
-      id = this.words.length;
-      this.ids.set(word, id);
-      this.words.push(word);
-      this.uses.push([]);
-    }
-    const uses = this.uses[id]!;
-    if (uses[uses.length - 1] !== index) {
-      uses.push(index);
-      found.words.push(id);
-    }
+    if (end - start < MIN_CONTENT_WORD || STOPWORDS.find(text, start, end, hash) >= 0) return;
+    const id = this.table.add(text, start, end, hash);
+    const last = id < this.lastUse.length ? this.lastUse[id]! : -1;
+    if (last >= 0 && this.useMessage[last] === index) return;
+    this.lastUse[id] = this.useMessage.length;
+    this.usePrev.push(last);
+    this.useMessage.push(index);
+    found.words.push(id);
   }
 }
