@@ -23,8 +23,11 @@ export interface Turn {
   answerWord: number;
 }
 
+/** log(1 + k) of the small counts the features take it of, computed once (the same Math.log, the same values). */
+const LOG1P_COUNTS = Array.from({ length: 64 }, (_, k) => Math.log(1 + k));
+
 export function log1p(x: number): number {
-  return Math.log(1 + x);
+  return x >= 0 && x < LOG1P_COUNTS.length && Number.isInteger(x) ? LOG1P_COUNTS[x]! : Math.log(1 + x);
 }
 
 export function readTurn(view: ChannelView, start: number, at: number): Turn {

@@ -41,22 +41,19 @@ export interface MessageWords {
   chars: number;
 }
 
-/** The characters of a word in lower-cased ASCII text: letters, digits, "_" and "'" (as WORD_SPLIT keeps). */
-function isAsciiWordCode(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 95 || code === 39;
-}
-
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
-
 /** One bit per lower-case ASCII letter, five for the digits, none for anything else. */
 function charBit(code: number): number {
   if (code >= 97 && code <= 122) return 1 << (code - 97);
   if (code >= 48 && code <= 57) return 1 << (26 + ((code - 48) % 5));
   return 0;
 }
+
+/** Per ASCII code: its charBit, and whether it is a character of a word in lower-cased text (as WORD_SPLIT keeps). */
+const ASCII_BITS = Int32Array.from({ length: 128 }, (_, code) => charBit(code));
+const ASCII_WORD = Uint8Array.from({ length: 128 }, (_, code) => (ASCII_BITS[code] !== 0 || code === 95 || code === 39 ? 1 : 0));
+
+/** The spans of the words of the message being read (start, end, hash each), until it is known to be ASCII. */
+let spans = new Int32Array(3 * 64);
 
 /**
  * The letters and digits of a text as bits: a name can occur in a text only if its bits are all in the text's, so
@@ -90,8 +87,12 @@ export class ViewWords {
   readonly lastUse: number[] = [];
   readonly usePrev: number[] = [];
   readonly useMessage: number[] = [];
-  /** Nicks long enough to be shortened, by the first character of their core (a word's first character finds them). */
-  private readonly nicksByFirst = new Map<number, Nick[]>();
+  /**
+   * Nicks long enough to be shortened, by the first character of their core (a word's first character finds
+   * them): ASCII ones in an array, the rest in a map.
+   */
+  private readonly nicksByAscii: (Nick[] | undefined)[] = new Array(128).fill(undefined);
+  private readonly nicksByOther = new Map<number, Nick[]>();
 
   constructor(nicks: readonly Nick[], textLength: number) {
     // Every content word takes at least MIN_CONTENT_WORD + 1 characters (its separator): the table seldom grows.
@@ -99,28 +100,30 @@ export class ViewWords {
     for (const nick of nicks) {
       if (nick.core.length < MIN_NICK_PREFIX) continue;
       const first = nick.core.charCodeAt(0);
-      const same = this.nicksByFirst.get(first);
-      if (same === undefined) this.nicksByFirst.set(first, [nick]);
-      else same.push(nick);
+      const same = this.nicksStartingWith(first);
+      if (same !== undefined) same.push(nick);
+      else if (first <= 0x7f) this.nicksByAscii[first] = [nick];
+      else this.nicksByOther.set(first, [nick]);
     }
   }
 
   /** Reads message `index` (normalized text), written by participant `author`. */
   read(text: string, index: number, author: number): MessageWords {
     const found: MessageWords = { words: [], nicked: [], chars: -1 };
-    if (!isAscii(text)) {
-      for (const word of text.split(WORD_SPLIT)) {
-        if (word.length >= SHORTEST_READ) this.take(word, 0, word.length, hashOf(word), index, author, found);
-      }
-      return found;
-    }
     let chars = 0;
+    let count = 0;
     let start = -1;
     let hash = HASH_START;
     for (let i = 0; i <= text.length; i++) {
       const code = i < text.length ? text.charCodeAt(i) : 32;
-      chars |= charBit(code);
-      if (isAsciiWordCode(code)) {
+      if (code > 0x7f) {
+        for (const word of text.split(WORD_SPLIT)) {
+          if (word.length >= SHORTEST_READ) this.take(word, 0, word.length, hashOf(word), index, author, found);
+        }
+        return found;
+      }
+      chars |= ASCII_BITS[code]!;
+      if (ASCII_WORD[code] === 1) {
         if (start < 0) {
           start = i;
           hash = HASH_START;
@@ -128,16 +131,26 @@ export class ViewWords {
         hash = hashStep(hash, code);
         continue;
       }
-      if (start >= 0 && i - start >= SHORTEST_READ) this.take(text, start, i, hash, index, author, found);
+      if (start >= 0 && i - start >= SHORTEST_READ) {
+        if (count + 3 > spans.length) spans = Int32Array.from({ length: 2 * spans.length }, (_, k) => spans[k] ?? 0);
+        spans[count++] = start;
+        spans[count++] = i;
+        spans[count++] = hash;
+      }
       start = -1;
     }
+    for (let k = 0; k < count; k += 3) this.take(text, spans[k]!, spans[k + 1]!, spans[k + 2]!, index, author, found);
     found.chars = chars;
     return found;
   }
 
+  private nicksStartingWith(code: number): Nick[] | undefined {
+    return code <= 0x7f ? this.nicksByAscii[code] : this.nicksByOther.get(code);
+  }
+
   /** Takes the word text[start, end) (hashed `hash`) of message `index`. */
   private take(text: string, start: number, end: number, hash: number, index: number, author: number, found: MessageWords): void {
-    const nicks = end - start >= MIN_NICK_PREFIX ? this.nicksByFirst.get(text.charCodeAt(start)) : undefined;
+    const nicks = end - start >= MIN_NICK_PREFIX ? this.nicksStartingWith(text.charCodeAt(start)) : undefined;
     if (nicks !== undefined) {
       for (const nick of nicks) {
         const id = nick.index;
