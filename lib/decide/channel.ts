@@ -7,18 +7,15 @@
  */
 import type { BotIdentity } from "../message.ts";
 import type { ConversationState, StoredMessage } from "../conversation/types.ts";
-import { nameUse } from "./address.ts";
-import { leadingAddressee, normalizeText } from "./names.ts";
-import { MIN_NICK_PREFIX, type Nick, ViewWords, charMask } from "./words.ts";
+import { normalizeText } from "./names.ts";
+import { type Cast, addressing, readCast } from "./participants.ts";
+import { ViewWords, charMask } from "./words.ts";
 
-const NON_ALPHANUMERIC = /[^\p{L}\p{N}]+/u;
 /**
  * The decider reads only the latest messages of the window the store hands over: older ones barely move a
  * decision, and each costs CPU on every inbound message (bench/decision prints the cost).
  */
 export const VIEW_MESSAGES = 20;
-/** The bot's participant index in every view. */
-export const BOT = 0;
 
 export interface ChannelMessage {
   authorId: string;
@@ -51,83 +48,42 @@ export interface ChannelView {
   words: ViewWords;
 }
 
-interface Participant extends Nick {
-  /** Full names, normalized: the nick or display name, and for the bot its aliases. */
-  names: string[];
+/** The participants of the latest messages, read before the messages themselves: the rules may need no more. */
+export interface ChannelReader {
+  recent: readonly StoredMessage[];
+  botId: string;
+  cast: Cast;
 }
 
-function participant(index: number, names: string[]): Participant {
-  const first = names[0] ?? "";
-  const parts = first.split(NON_ALPHANUMERIC).filter((p) => p.length > 0);
-  return { index, names, core: parts.join(""), head: parts[0] ?? "" };
-}
-
-function participants(recent: readonly StoredMessage[], bot: BotIdentity): { people: Participant[]; indexOf: Map<string, number> } {
-  const botNames = [bot.name, ...bot.aliases].map((n) => normalizeText(n.trim())).filter((n) => n.length > 0);
-  const people = [participant(BOT, botNames)];
-  const indexOf = new Map([[bot.userId, BOT]]);
-  const add = (id: string, names: string[]): void => {
-    if (indexOf.has(id)) return;
-    indexOf.set(id, people.length);
-    people.push(participant(people.length, names));
-  };
-  for (const m of recent) add(m.authorId, [normalizeText(m.authorName.trim())]);
-  for (const m of recent) for (const id of m.mentions ?? []) add(id, []);
-  return { people, indexOf };
-}
-
-function shortensNick(word: string, p: Participant, minPrefix: number): boolean {
-  return word === p.head || word === p.core || (word.length >= minPrefix && p.core.startsWith(word));
-}
-
-/** Whom an opening token ("alice:") stands for: someone's full name first, else the first whose nick it shortens. */
-function resolveLead(token: string | null, people: readonly Participant[], byName: Map<string, number>): number {
-  if (token === null) return -1;
-  const exact = byName.get(token);
-  if (exact !== undefined) return exact;
-  const core = token.split(NON_ALPHANUMERIC).join("");
-  if (core.length === 0) return -1;
-  for (const p of people) if (shortensNick(core, p, MIN_NICK_PREFIX)) return p.index;
-  return -1;
-}
-
-function addOnce(list: number[], index: number): void {
-  if (!list.includes(index)) list.push(index);
-}
-
-export function readChannel(state: ConversationState, bot: BotIdentity): ChannelView {
+export function channelReader(state: ConversationState, bot: BotIdentity): ChannelReader {
   const recent = state.recent.length > VIEW_MESSAGES ? state.recent.slice(-VIEW_MESSAGES) : state.recent;
-  const { people, indexOf } = participants(recent, bot);
-  const byName = new Map<string, number>();
-  for (const p of people) for (const name of p.names) if (!byName.has(name)) byName.set(name, p.index);
-  const ids = [...indexOf.keys()];
+  return { recent, botId: bot.userId, cast: readCast(recent, bot) };
+}
+
+/** The participant the message being decided addresses (ChannelMessage.leadId of the view's current message). */
+export function currentLeadId(reader: ChannelReader): string | null {
+  const current = reader.recent[reader.recent.length - 1];
+  if (current === undefined) return null;
+  const normalized = normalizeText(current.text);
+  const { lead } = addressing(reader.cast, current, normalized, charMask(normalized));
+  return lead < 0 ? null : reader.cast.ids[lead]!;
+}
+
+export function readView(reader: ChannelReader): ChannelView {
+  const { recent, cast } = reader;
   let textLength = 0;
   for (const m of recent) textLength += m.text.length;
-  const words = new ViewWords(people, textLength);
-  const names = people.flatMap((p) => p.names.map((name) => ({ index: p.index, name, chars: charMask(name) })));
+  const words = new ViewWords(cast.people, textLength);
   const messages = recent.map((m, index): ChannelMessage => {
     const normalized = normalizeText(m.text);
-    const author = indexOf.get(m.authorId)!;
+    const author = cast.indexOf.get(m.authorId)!;
     const read = words.read(normalized, index, author);
-    let lead = resolveLead(leadingAddressee(normalized), people, byName);
-    const named: number[] = [];
-    for (const id of m.mentions ?? []) addOnce(named, indexOf.get(id)!);
-    if (lead >= 0) addOnce(named, lead);
-    for (const { index: k, name, chars } of names) {
-      if (k === author || (chars & read.chars) !== chars) continue;
-      const use = nameUse(normalized, name);
-      if (use === null) continue;
-      addOnce(named, k);
-      if (use === "address" && lead < 0) lead = k;
-    }
-    const own = named.indexOf(author);
-    if (own >= 0) named.splice(own, 1);
-    if (lead === author) lead = -1;
+    const { lead, named } = addressing(cast, m, normalized, read.chars);
     return {
       authorId: m.authorId,
       author,
       ts: m.ts,
-      leadId: lead < 0 ? null : ids[lead]!,
+      leadId: lead < 0 ? null : cast.ids[lead]!,
       lead,
       named,
       nicked: read.nicked.filter((k) => !named.includes(k)),
@@ -138,5 +94,9 @@ export function readChannel(state: ConversationState, bot: BotIdentity): Channel
   });
   const current = messages[messages.length - 1];
   if (current === undefined) throw new Error("ConversationState.recent must end with the message being decided");
-  return { messages, current, botId: bot.userId, ids, indexOf, words };
+  return { messages, current, botId: reader.botId, ids: cast.ids, indexOf: cast.indexOf, words };
+}
+
+export function readChannel(state: ConversationState, bot: BotIdentity): ChannelView {
+  return readView(channelReader(state, bot));
 }

@@ -4,9 +4,10 @@
  * candidate features (signals.ts), its standing against every other candidate scored by the stage-1 weights, what
  * the bot knows of its own last answer, and the live-inferred reply chains around the author (chains.ts).
  */
-import { BOT, type ChannelView } from "./channel.ts";
+import type { ChannelView } from "./channel.ts";
 import { CHAIN_FEATURES, chainFeatures, inferReplyChains } from "./chains.ts";
 import { type BotMemory, CANDIDATE_FEATURES, candidateScore, linearScore, turnFeatures } from "./signals.ts";
+import { BOT } from "./participants.ts";
 import { log1p, readTurn } from "./turn.ts";
 
 const RELATIVE_CAP = 6;
