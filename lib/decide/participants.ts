@@ -47,13 +47,18 @@ export function readCast(recent: readonly StoredMessage[], bot: BotIdentity): Ca
   const botNames = [bot.name, ...bot.aliases].map((n) => normalizeText(n.trim())).filter((n) => n.length > 0);
   const people = [participant(BOT, botNames)];
   const indexOf = new Map([[bot.userId, BOT]]);
-  const add = (id: string, names: string[]): void => {
-    if (indexOf.has(id)) return;
-    indexOf.set(id, people.length);
-    people.push(participant(people.length, names));
-  };
-  for (const m of recent) add(m.authorId, [normalizeText(m.authorName.trim())]);
-  for (const m of recent) for (const id of m.mentions ?? []) add(id, []);
+  for (const m of recent) {
+    if (indexOf.has(m.authorId)) continue;
+    indexOf.set(m.authorId, people.length);
+    people.push(participant(people.length, [normalizeText(m.authorName.trim())]));
+  }
+  for (const m of recent) {
+    for (const id of m.mentions ?? []) {
+      if (indexOf.has(id)) continue;
+      indexOf.set(id, people.length);
+      people.push(participant(people.length, []));
+    }
+  }
   const byName = new Map<string, number>();
   for (const p of people) for (const name of p.names) if (!byName.has(name)) byName.set(name, p.index);
   const names = people.flatMap((p) => p.names.map((name) => ({ index: p.index, name, chars: charMask(name) })));
