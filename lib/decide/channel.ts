@@ -30,6 +30,8 @@ export interface ChannelMessage {
   named: number[];
   /** Participants the message names by a shortened nick only ("randabis" for "randabis-laptop"). */
   nicked: number[];
+  /** named and nicked as bits (participant k is bit k), or null when one of them is past bit 30. */
+  addressedBits: number | null;
   /** Its distinct content words, as ids into ChannelView.words. */
   words: number[];
   isQuestion: boolean;
@@ -69,6 +71,18 @@ export function currentLeadId(reader: ChannelReader): string | null {
   return lead < 0 ? null : reader.cast.ids[lead]!;
 }
 
+/** The features ask "does this message name that participant?" for every candidate of every recent message. */
+function asBits(named: readonly number[], nicked: readonly number[]): number | null {
+  let bits = 0;
+  for (const list of [named, nicked]) {
+    for (const k of list) {
+      if (k > 30) return null;
+      bits |= 1 << k;
+    }
+  }
+  return bits;
+}
+
 export function readView(reader: ChannelReader): ChannelView {
   const { recent, cast } = reader;
   let textLength = 0;
@@ -79,6 +93,7 @@ export function readView(reader: ChannelReader): ChannelView {
     const author = cast.indexOf.get(m.authorId)!;
     const read = words.read(normalized, index, author);
     const { lead, named } = addressing(cast, m, normalized, read.chars);
+    const nicked = read.nicked.filter((k) => !named.includes(k));
     return {
       authorId: m.authorId,
       author,
@@ -86,7 +101,8 @@ export function readView(reader: ChannelReader): ChannelView {
       leadId: lead < 0 ? null : cast.ids[lead]!,
       lead,
       named,
-      nicked: read.nicked.filter((k) => !named.includes(k)),
+      nicked,
+      addressedBits: asBits(named, nicked),
       words: read.words,
       isQuestion: normalized.includes("?"),
       normalized,

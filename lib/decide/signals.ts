@@ -21,6 +21,8 @@ export const CANDIDATE_FEATURES = [
 ] as const;
 
 function addressedTo(m: ChannelMessage, id: number): boolean {
+  const bits = m.addressedBits;
+  if (bits !== null) return id <= 30 && ((bits >>> id) & 1) === 1;
   return m.named.includes(id) || m.nicked.includes(id);
 }
 
