@@ -5,10 +5,8 @@
  * decision-features.ts adds what only the bot knows about itself and how it compares with the other candidates.
  */
 import type { ChannelMessage, ChannelView } from "./channel.ts";
-import { log1p, readTurn, type Turn } from "./turn.ts";
+import { ADJACENT, Count, type CountRow, addressedTo, log1p, readTurn, type Turn } from "./turn.ts";
 
-/** Replies sit close to what they answer; beyond this many messages a "just after" link means little. */
-const ADJACENT = 3;
 const OVERLAP_CAP = 4;
 
 export const CANDIDATE_FEATURES = [
@@ -19,12 +17,6 @@ export const CANDIDATE_FEATURES = [
   "m_question", "m_log_len", "m_thanks", "m_answer_word", "log_speakers", "author_last_right_before_candidate",
   "nicked_candidate", "nicked_other", "log_others_to_author_since",
 ] as const;
-
-function addressedTo(m: ChannelMessage, id: number): boolean {
-  const bits = m.addressedBits;
-  if (bits !== null) return id <= 30 && ((bits >>> id) & 1) === 1;
-  return m.named.includes(id) || m.nicked.includes(id);
-}
 
 function addressedElsewhere(m: ChannelMessage, id: number): boolean {
   return m.lead >= 0 && m.lead !== id;
@@ -41,47 +33,17 @@ function namesAnyoneBut(ids: readonly number[], a: number, b: number): boolean {
  * the allocations.
  */
 function fillCandidateFeatures(turn: Turn, candidate: number, out: { [i: number]: number }): void {
-  const { view, start, at: n, current, author, speakers } = turn;
+  const { view, start, at: n, current, author, speakers, lastAuthor, counts, stride } = turn;
   const messages = view.messages;
-  let lastCandidate = -1;
-  let lastAuthor = -1;
-  let toAuthor = 0;
-  let authorToCandidate = 0;
-  let adjacentTurns = 0;
-  let adjacentAfterAuthor = 0;
-  for (let i = start; i < n; i++) {
-    const m = messages[i]!;
-    if (m.author === candidate) {
-      lastCandidate = i;
-      if (addressedTo(m, author)) toAuthor++;
-      if (lastAuthor >= 0 && i - lastAuthor <= ADJACENT) adjacentAfterAuthor++;
-    } else if (m.author === author) {
-      lastAuthor = i;
-      if (addressedTo(m, candidate)) authorToCandidate++;
-      if (lastCandidate >= 0 && i - lastCandidate <= ADJACENT) adjacentTurns++;
-    }
-  }
-  let othersToAuthorSince = 0;
-  for (let i = lastAuthor >= 0 ? lastAuthor + 1 : start; i < n; i++) {
-    const m = messages[i]!;
-    if (m.author !== candidate && addressedTo(m, author)) othersToAuthorSince++;
-  }
-  // Which of the current message's words the candidate used before it, and which its latest message has.
-  let sharedCount = 0;
-  let lastOverlap = 0;
-  const { lastUse, usePrev, useMessage } = view.words;
-  for (const word of current.words) {
-    let used = false;
-    for (let use = lastUse[word]!; use >= 0; use = usePrev[use]!) {
-      const i = useMessage[use]!;
-      if (i >= n) continue;
-      if (i < start) break;
-      if (messages[i]!.author !== candidate) continue;
-      used = true;
-      if (i === lastCandidate) lastOverlap++;
-    }
-    if (used) sharedCount++;
-  }
+  const at = (r: CountRow): number => counts[r * stride + candidate]!;
+  const lastCandidate = at(Count.LastSpoke);
+  const toAuthor = at(Count.ToAuthor);
+  const authorToCandidate = at(Count.AuthorTo);
+  const adjacentTurns = at(Count.AdjacentTurns);
+  const adjacentAfterAuthor = at(Count.AdjacentAfterAuthor);
+  const othersToAuthorSince = turn.toAuthorSince - at(Count.ToAuthorSince);
+  const sharedCount = at(Count.SharedWords);
+  const lastOverlap = at(Count.LastOverlap);
   const last = lastCandidate >= 0 ? messages[lastCandidate] : undefined;
   const authorPrev = lastAuthor >= 0 ? messages[lastAuthor] : undefined;
   const rank = speakers.indexOf(candidate) + 1 || speakers.length + 1;

@@ -1,13 +1,39 @@
 /**
  * @module
  * One message of a channel view read as the current one, over the messages before it: the whole view for the
- * decision itself, a prefix of it for each inferred reply link (chains.ts). What every candidate's features read
- * the same way is computed once here, not once per candidate.
+ * decision itself, a prefix of it for each inferred reply link (chains.ts). Every candidate's features read the
+ * same turn, so one pass over its messages counts, for all participants at once, what signals.ts reads of each.
  */
 import type { ChannelMessage, ChannelView } from "./channel.ts";
 
+/** Replies sit close to what they answer; beyond this many messages a "just after" link means little. */
+export const ADJACENT = 3;
 const THANKS = /^(thanks|thank|thx|ty|tnx|cheers)\b/u;
 const ANSWER_WORD = /^(yes|yeah|yep|no|nope|ok|okay|k|sure|right|it|that|i|hmm|oh|ah|well)\b/u;
+
+/** Per-participant counts of a turn, one row each of `Turn.counts` (row * stride + participant). */
+export const Count = {
+  /** Index of their latest message in the turn, -1 if none. */
+  LastSpoke: 0,
+  /** Their messages that name the author. */
+  ToAuthor: 1,
+  /** The author's messages that name them. */
+  AuthorTo: 2,
+  /** The author's messages within ADJACENT after one of theirs. */
+  AdjacentTurns: 3,
+  /** Their messages within ADJACENT after one of the author's. */
+  AdjacentAfterAuthor: 4,
+  /** Their messages since the author's latest that name the author. */
+  ToAuthorSince: 5,
+  /** The current message's content words they used in the turn. */
+  SharedWords: 6,
+  /** The current message's content words their latest message has. */
+  LastOverlap: 7,
+  /** 1 + the last of the current message's words counted for them (so that each counts once). */
+  WordSeen: 8,
+} as const;
+export type CountRow = (typeof Count)[keyof typeof Count];
+const ROWS = 9;
 
 export interface Turn {
   view: ChannelView;
@@ -18,6 +44,13 @@ export interface Turn {
   author: number;
   /** The speakers before the current message other than its author, most recent first. */
   speakers: number[];
+  /** Index of the author's latest message before the current one, -1 if none. */
+  lastAuthor: number;
+  /** Messages since the author's latest (or in the turn) that name the author. */
+  toAuthorSince: number;
+  /** Count rows by participant; a participant index past the view's (someone it never saw) reads as silent. */
+  counts: number[];
+  stride: number;
   logLength: number;
   thanks: number;
   answerWord: number;
@@ -30,6 +63,61 @@ export function log1p(x: number): number {
   return x >= 0 && x < LOG1P_COUNTS.length && Number.isInteger(x) ? LOG1P_COUNTS[x]! : Math.log(1 + x);
 }
 
+export function addressedTo(m: ChannelMessage, id: number): boolean {
+  const bits = m.addressedBits;
+  if (bits !== null) return id <= 30 && ((bits >>> id) & 1) === 1;
+  return m.named.includes(id) || m.nicked.includes(id);
+}
+
+/** The turn's per-participant counts (see Count); the author's own row is not read. */
+function count(turn: Turn): void {
+  const { view, start, at: n, author, counts, stride } = turn;
+  const messages = view.messages;
+  const row = (r: CountRow, id: number): number => r * stride + id;
+  counts.fill(-1, 0, stride);
+  let lastAuthor = -1;
+  for (let i = start; i < n; i++) {
+    const m = messages[i]!;
+    if (m.author === author) {
+      lastAuthor = i;
+      for (const k of m.named) counts[row(Count.AuthorTo, k)]!++;
+      for (const k of m.nicked) counts[row(Count.AuthorTo, k)]!++;
+      // Each participant whose latest message is within ADJACENT before this one, once.
+      for (let j = i - 1; j >= Math.max(start, i - ADJACENT); j--) {
+        const c = messages[j]!.author;
+        if (c !== author && counts[c] === j) counts[row(Count.AdjacentTurns, c)]!++;
+      }
+    } else {
+      counts[m.author] = i;
+      if (addressedTo(m, author)) counts[row(Count.ToAuthor, m.author)]!++;
+      if (lastAuthor >= 0 && i - lastAuthor <= ADJACENT) counts[row(Count.AdjacentAfterAuthor, m.author)]!++;
+    }
+  }
+  turn.lastAuthor = lastAuthor;
+  for (let i = lastAuthor >= 0 ? lastAuthor + 1 : start; i < n; i++) {
+    const m = messages[i]!;
+    if (!addressedTo(m, author)) continue;
+    turn.toAuthorSince++;
+    counts[row(Count.ToAuthorSince, m.author)]!++;
+  }
+  // Which of the current message's words each participant used before it, and which their latest message has.
+  const { lastUse, usePrev, useMessage } = view.words;
+  const words = turn.current.words;
+  for (let w = 0; w < words.length; w++) {
+    for (let use = lastUse[words[w]!]!; use >= 0; use = usePrev[use]!) {
+      const i = useMessage[use]!;
+      if (i >= n) continue;
+      if (i < start) break;
+      const c = messages[i]!.author;
+      if (counts[row(Count.WordSeen, c)] !== w + 1) {
+        counts[row(Count.WordSeen, c)] = w + 1;
+        counts[row(Count.SharedWords, c)]!++;
+      }
+      if (i === counts[c]) counts[row(Count.LastOverlap, c)]!++;
+    }
+  }
+}
+
 export function readTurn(view: ChannelView, start: number, at: number): Turn {
   const current = view.messages[at]!;
   const author = current.author;
@@ -39,15 +127,22 @@ export function readTurn(view: ChannelView, start: number, at: number): Turn {
     if (id !== author && !speakers.includes(id)) speakers.push(id);
   }
   const text = current.normalized.trimStart();
-  return {
+  const stride = view.ids.length + 1;
+  const turn: Turn = {
     view,
     start,
     at,
     current,
     author,
     speakers,
+    lastAuthor: -1,
+    toAuthorSince: 0,
+    counts: new Array<number>(ROWS * stride).fill(0),
+    stride,
     logLength: log1p(current.normalized.length) / 5,
     thanks: THANKS.test(text) ? 1 : 0,
     answerWord: ANSWER_WORD.test(text) ? 1 : 0,
   };
+  count(turn);
+  return turn;
 }
