@@ -41,16 +41,20 @@ export interface MessageWords {
   chars: number;
 }
 
-/** One bit per lower-case ASCII letter, five for the digits, none for anything else. */
+/** The bit of the marks that end an opening address ("alice:", "bob,", "carol>"): see names.ts leadingAddressee. */
+export const ADDRESS_MARK = 1 << 31;
+
+/** One bit per lower-case ASCII letter, five for the digits, ADDRESS_MARK for ":,>", none for anything else. */
 function charBit(code: number): number {
   if (code >= 97 && code <= 122) return 1 << (code - 97);
   if (code >= 48 && code <= 57) return 1 << (26 + ((code - 48) % 5));
-  return 0;
+  return code === 58 || code === 44 || code === 62 ? ADDRESS_MARK : 0;
 }
 
 /** Per ASCII code: its charBit, and whether it is a character of a word in lower-cased text (as WORD_SPLIT keeps). */
 const ASCII_BITS = Int32Array.from({ length: 128 }, (_, code) => charBit(code));
-const ASCII_WORD = Uint8Array.from({ length: 128 }, (_, code) => (ASCII_BITS[code] !== 0 || code === 95 || code === 39 ? 1 : 0));
+const ASCII_WORD = Uint8Array.from({ length: 128 }, (_, code) =>
+  (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 95 || code === 39 ? 1 : 0);
 
 /** The spans of the words of the message being read (start, end, hash each), until it is known to be ASCII. */
 let spans = new Int32Array(3 * 64);
