@@ -31,9 +31,11 @@ export const Count = {
   LastOverlap: 7,
   /** 1 + the last of the current message's words counted for them (so that each counts once). */
   WordSeen: 8,
+  /** Their place among `speakers` (1 for the latest), 0 if they did not speak. */
+  Rank: 9,
 } as const;
-export type CountRow = (typeof Count)[keyof typeof Count];
-const ROWS = 9;
+type CountRow = (typeof Count)[keyof typeof Count];
+const ROWS = 10;
 
 export interface Turn {
   view: ChannelView;
@@ -56,11 +58,16 @@ export interface Turn {
   answerWord: number;
 }
 
-/** log(1 + k) of the small counts the features take it of, computed once (the same Math.log, the same values). */
-const LOG1P_COUNTS = Array.from({ length: 64 }, (_, k) => Math.log(1 + k));
+/** log(k) of the small counts the features take it of, computed once (the same Math.log, the same values). */
+const LOG_COUNTS = Array.from({ length: 65 }, (_, k) => Math.log(k));
 
 export function log1p(x: number): number {
-  return x >= 0 && x < LOG1P_COUNTS.length && Number.isInteger(x) ? LOG1P_COUNTS[x]! : Math.log(1 + x);
+  return x >= 0 && x < LOG_COUNTS.length - 1 && Number.isInteger(x) ? LOG_COUNTS[x + 1]! : Math.log(1 + x);
+}
+
+/** Math.log(k) for a count k >= 0. */
+export function logCount(k: number): number {
+  return k < LOG_COUNTS.length ? LOG_COUNTS[k]! : Math.log(k);
 }
 
 export function addressedTo(m: ChannelMessage, id: number): boolean {
@@ -121,13 +128,16 @@ function count(turn: Turn): void {
 export function readTurn(view: ChannelView, start: number, at: number): Turn {
   const current = view.messages[at]!;
   const author = current.author;
+  const stride = view.ids.length + 1;
+  const counts = new Array<number>(ROWS * stride).fill(0);
   const speakers: number[] = [];
   for (let i = at - 1; i >= start; i--) {
     const id = view.messages[i]!.author;
-    if (id !== author && !speakers.includes(id)) speakers.push(id);
+    if (id === author || counts[Count.Rank * stride + id] !== 0) continue;
+    speakers.push(id);
+    counts[Count.Rank * stride + id] = speakers.length;
   }
   const text = current.normalized.trimStart();
-  const stride = view.ids.length + 1;
   const turn: Turn = {
     view,
     start,
@@ -137,7 +147,7 @@ export function readTurn(view: ChannelView, start: number, at: number): Turn {
     speakers,
     lastAuthor: -1,
     toAuthorSince: 0,
-    counts: new Array<number>(ROWS * stride).fill(0),
+    counts,
     stride,
     logLength: log1p(current.normalized.length) / 5,
     thanks: THANKS.test(text) ? 1 : 0,
