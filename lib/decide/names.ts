@@ -11,21 +11,13 @@ const WORD_CHAR = /[\p{L}\p{N}_]/u;
 const WHITESPACE_RUN = /\s{2,}|[^\S ]/g;
 const ASCII = /^[\x00-\x7f]*$/;
 
-/** ASCII with no whitespace to fold (no tab or line break, no two spaces in a row): lower-casing normalizes it. */
-function isPlainAscii(text: string): boolean {
-  let previous = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code > 0x7f || (code >= 9 && code <= 13) || (code === 32 && previous === 32)) return false;
-    previous = code;
-  }
-  return true;
-}
+/** What plain ASCII lacks: a character past ASCII, a tab or line break, or two spaces in a row. */
+const NOT_PLAIN_ASCII = /[^\x00-\x08\x0e-\x7f]| {2}/;
 
 /** Lower case, accents dropped, runs of whitespace made one space. */
 export function normalizeText(text: string): string {
   // Most chat is plain ASCII, where folding is lower-casing: the decider normalizes twenty messages per decision.
-  if (isPlainAscii(text)) return text.toLowerCase();
+  if (!NOT_PLAIN_ASCII.test(text)) return text.toLowerCase();
   return (ASCII.test(text) ? text.toLowerCase() : foldCase(text)).replace(WHITESPACE_RUN, " ");
 }
 

@@ -118,8 +118,14 @@ export class ViewWords {
     let count = 0;
     let start = -1;
     let hash = HASH_START;
-    for (let i = 0; i <= text.length; i++) {
-      const code = i < text.length ? text.charCodeAt(i) : 32;
+    const keep = (end: number): void => {
+      if (count + 3 > spans.length) spans = Int32Array.from({ length: 2 * spans.length }, (_, k) => spans[k] ?? 0);
+      spans[count++] = start;
+      spans[count++] = end;
+      spans[count++] = hash;
+    };
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
       if (code > 0x7f) {
         for (const word of text.split(WORD_SPLIT)) {
           if (word.length >= SHORTEST_READ) this.take(word, 0, word.length, hashOf(word), index, author, found);
@@ -135,14 +141,10 @@ export class ViewWords {
         hash = hashStep(hash, code);
         continue;
       }
-      if (start >= 0 && i - start >= SHORTEST_READ) {
-        if (count + 3 > spans.length) spans = Int32Array.from({ length: 2 * spans.length }, (_, k) => spans[k] ?? 0);
-        spans[count++] = start;
-        spans[count++] = i;
-        spans[count++] = hash;
-      }
+      if (start >= 0 && i - start >= SHORTEST_READ) keep(i);
       start = -1;
     }
+    if (start >= 0 && text.length - start >= SHORTEST_READ) keep(text.length);
     for (let k = 0; k < count; k += 3) this.take(text, spans[k]!, spans[k + 1]!, spans[k + 2]!, index, author, found);
     found.chars = chars;
     return found;
