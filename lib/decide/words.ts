@@ -59,6 +59,15 @@ const ASCII_WORD = Uint8Array.from({ length: 128 }, (_, code) =>
 /** The spans of the words of the message being read (start, end, hash each), until it is known to be ASCII. */
 let spans = new Int32Array(3 * 64);
 
+/** Appends a span at `count` (a plain function: a closure would move the scan's variables off the registers). */
+function keepSpan(count: number, start: number, end: number, hash: number): number {
+  if (count + 3 > spans.length) spans = Int32Array.from({ length: 2 * spans.length }, (_, k) => spans[k] ?? 0);
+  spans[count] = start;
+  spans[count + 1] = end;
+  spans[count + 2] = hash;
+  return count + 3;
+}
+
 /**
  * The letters and digits of a text as bits: a name can occur in a text only if its bits are all in the text's, so
  * one AND spares most substring searches for names.
@@ -118,12 +127,6 @@ export class ViewWords {
     let count = 0;
     let start = -1;
     let hash = HASH_START;
-    const keep = (end: number): void => {
-      if (count + 3 > spans.length) spans = Int32Array.from({ length: 2 * spans.length }, (_, k) => spans[k] ?? 0);
-      spans[count++] = start;
-      spans[count++] = end;
-      spans[count++] = hash;
-    };
     for (let i = 0; i < text.length; i++) {
       const code = text.charCodeAt(i);
       if (code > 0x7f) {
@@ -141,10 +144,10 @@ export class ViewWords {
         hash = hashStep(hash, code);
         continue;
       }
-      if (start >= 0 && i - start >= SHORTEST_READ) keep(i);
+      if (start >= 0 && i - start >= SHORTEST_READ) count = keepSpan(count, start, i, hash);
       start = -1;
     }
-    if (start >= 0 && text.length - start >= SHORTEST_READ) keep(text.length);
+    if (start >= 0 && text.length - start >= SHORTEST_READ) count = keepSpan(count, start, text.length, hash);
     for (let k = 0; k < count; k += 3) this.take(text, spans[k]!, spans[k + 1]!, spans[k + 2]!, index, author, found);
     found.chars = chars;
     return found;
