@@ -85,9 +85,7 @@ function asBits(named: readonly number[], nicked: readonly number[]): number | n
 
 export function readView(reader: ChannelReader): ChannelView {
   const { recent, cast } = reader;
-  let textLength = 0;
-  for (const m of recent) textLength += m.text.length;
-  const words = new ViewWords(cast.people, textLength);
+  const words = new ViewWords(cast.people);
   const messages = recent.map((m, index): ChannelMessage => {
     const normalized = normalizeText(m.text);
     const author = cast.indexOf.get(m.authorId)!;

@@ -25,7 +25,7 @@ function stem(word: string): string {
 }
 
 function sharesTopic(view: ChannelView, topic: readonly ChannelMessage[]): boolean {
-  const text = view.words.table.words;
+  const text = view.words.words;
   const stems = new Set<string>();
   for (const m of topic) for (const w of m.words) stems.add(stem(text[w]!));
   for (const w of view.current.words) if (stems.has(stem(text[w]!))) return true;

@@ -37,18 +37,8 @@ export interface Addressing {
   named: number[];
 }
 
-/** Lower-case ASCII letters and digits only, as most nicks are: nothing to split. */
-function isPlainNick(name: string): boolean {
-  for (let i = 0; i < name.length; i++) {
-    const code = name.charCodeAt(i);
-    if (!((code >= 97 && code <= 122) || (code >= 48 && code <= 57))) return false;
-  }
-  return true;
-}
-
 function participant(index: number, names: string[]): Participant {
   const first = names[0] ?? "";
-  if (isPlainNick(first)) return { index, names, core: first, head: first };
   const parts = first.split(NON_ALPHANUMERIC).filter((p) => p.length > 0);
   return { index, names, core: parts.join(""), head: parts[0] ?? "" };
 }

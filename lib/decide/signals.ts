@@ -5,7 +5,10 @@
  * decision-features.ts adds what only the bot knows about itself and how it compares with the other candidates.
  */
 import type { ChannelMessage, ChannelView } from "./channel.ts";
-import { ADJACENT, Count, addressedTo, log1p, logCount, readTurn, type Turn } from "./turn.ts";
+import {
+  ADJACENT, ADJACENT_AFTER_AUTHOR, ADJACENT_TURNS, AUTHOR_TO, LAST_OVERLAP, LAST_SPOKE, RANK, SHARED_WORDS, TO_AUTHOR,
+  TO_AUTHOR_SINCE, type Turn, addressedTo, log1p, readTurn,
+} from "./turn.ts";
 
 const OVERLAP_CAP = 4;
 
@@ -35,17 +38,17 @@ function namesAnyoneBut(ids: readonly number[], a: number, b: number): boolean {
 function fillCandidateFeatures(turn: Turn, candidate: number, out: { [i: number]: number }): void {
   const { view, start, at: n, current, author, speakers, lastAuthor, counts, stride } = turn;
   const messages = view.messages;
-  const lastCandidate = counts[Count.LastSpoke * stride + candidate]!;
-  const toAuthor = counts[Count.ToAuthor * stride + candidate]!;
-  const authorToCandidate = counts[Count.AuthorTo * stride + candidate]!;
-  const adjacentTurns = counts[Count.AdjacentTurns * stride + candidate]!;
-  const adjacentAfterAuthor = counts[Count.AdjacentAfterAuthor * stride + candidate]!;
-  const othersToAuthorSince = turn.toAuthorSince - counts[Count.ToAuthorSince * stride + candidate]!;
-  const sharedCount = counts[Count.SharedWords * stride + candidate]!;
-  const lastOverlap = counts[Count.LastOverlap * stride + candidate]!;
+  const lastCandidate = counts[LAST_SPOKE * stride + candidate]!;
+  const toAuthor = counts[TO_AUTHOR * stride + candidate]!;
+  const authorToCandidate = counts[AUTHOR_TO * stride + candidate]!;
+  const adjacentTurns = counts[ADJACENT_TURNS * stride + candidate]!;
+  const adjacentAfterAuthor = counts[ADJACENT_AFTER_AUTHOR * stride + candidate]!;
+  const othersToAuthorSince = turn.toAuthorSince - counts[TO_AUTHOR_SINCE * stride + candidate]!;
+  const sharedCount = counts[SHARED_WORDS * stride + candidate]!;
+  const lastOverlap = counts[LAST_OVERLAP * stride + candidate]!;
   const last = lastCandidate >= 0 ? messages[lastCandidate] : undefined;
   const authorPrev = lastAuthor >= 0 ? messages[lastAuthor] : undefined;
-  const rank = counts[Count.Rank * stride + candidate]! || speakers.length + 1;
+  const rank = counts[RANK * stride + candidate]! || speakers.length + 1;
   const msgsSince = lastCandidate >= 0 ? n - lastCandidate - 1 : n - start;
   const minutesSince = last ? Math.max(0, current.ts - last.ts) / 60_000 : 60;
   const lastToAuthor = last !== undefined && addressedTo(last, author) ? 1 : 0;
@@ -56,7 +59,7 @@ function fillCandidateFeatures(turn: Turn, candidate: number, out: { [i: number]
   out[4] = namesAnyoneBut(current.named, candidate, author) ? 1 : 0;
   out[5] = rank === 1 ? 1 : 0;
   out[6] = rank === 2 ? 1 : 0;
-  out[7] = logCount(rank);
+  out[7] = Math.log(rank);
   out[8] = log1p(msgsSince);
   out[9] = log1p(minutesSince);
   out[10] = lastToAuthor;

@@ -11,30 +11,27 @@ export const ADJACENT = 3;
 const THANKS = /^(thanks|thank|thx|ty|tnx|cheers)\b/u;
 const ANSWER_WORD = /^(yes|yeah|yep|no|nope|ok|okay|k|sure|right|it|that|i|hmm|oh|ah|well)\b/u;
 
-/** Per-participant counts of a turn, one row each of `Turn.counts` (row * stride + participant). */
-export const Count = {
-  /** Index of their latest message in the turn, -1 if none. */
-  LastSpoke: 0,
-  /** Their messages that name the author. */
-  ToAuthor: 1,
-  /** The author's messages that name them. */
-  AuthorTo: 2,
-  /** The author's messages within ADJACENT after one of theirs. */
-  AdjacentTurns: 3,
-  /** Their messages within ADJACENT after one of the author's. */
-  AdjacentAfterAuthor: 4,
-  /** Their messages since the author's latest that name the author. */
-  ToAuthorSince: 5,
-  /** The current message's content words they used in the turn. */
-  SharedWords: 6,
-  /** The current message's content words their latest message has. */
-  LastOverlap: 7,
-  /** 1 + the last of the current message's words counted for them (so that each counts once). */
-  WordSeen: 8,
-  /** Their place among `speakers` (1 for the latest), 0 if they did not speak. */
-  Rank: 9,
-} as const;
-type CountRow = (typeof Count)[keyof typeof Count];
+// The rows of `Turn.counts`, one number per participant each (row * stride + participant).
+/** Index of their latest message in the turn, -1 if none. */
+export const LAST_SPOKE = 0;
+/** Their messages that name the author. */
+export const TO_AUTHOR = 1;
+/** The author's messages that name them. */
+export const AUTHOR_TO = 2;
+/** The author's messages within ADJACENT after one of theirs. */
+export const ADJACENT_TURNS = 3;
+/** Their messages within ADJACENT after one of the author's. */
+export const ADJACENT_AFTER_AUTHOR = 4;
+/** Their messages since the author's latest that name the author. */
+export const TO_AUTHOR_SINCE = 5;
+/** The current message's content words they used in the turn. */
+export const SHARED_WORDS = 6;
+/** The current message's content words their latest message has. */
+export const LAST_OVERLAP = 7;
+/** 1 + the last of the current message's words counted for them (so that each counts once). */
+const WORD_SEEN = 8;
+/** Their place among `speakers` (1 for the latest), 0 if they did not speak. */
+export const RANK = 9;
 const ROWS = 10;
 
 export interface Turn {
@@ -58,16 +55,8 @@ export interface Turn {
   answerWord: number;
 }
 
-/** log(k) of the small counts the features take it of, computed once (the same Math.log, the same values). */
-const LOG_COUNTS = Array.from({ length: 65 }, (_, k) => Math.log(k));
-
 export function log1p(x: number): number {
-  return x >= 0 && x < LOG_COUNTS.length - 1 && Number.isInteger(x) ? LOG_COUNTS[x + 1]! : Math.log(1 + x);
-}
-
-/** Math.log(k) for a count k >= 0. */
-export function logCount(k: number): number {
-  return k < LOG_COUNTS.length ? LOG_COUNTS[k]! : Math.log(k);
+  return Math.log(1 + x);
 }
 
 export function addressedTo(m: ChannelMessage, id: number): boolean {
@@ -76,28 +65,28 @@ export function addressedTo(m: ChannelMessage, id: number): boolean {
   return m.named.includes(id) || m.nicked.includes(id);
 }
 
-/** The turn's per-participant counts (see Count); the author's own row is not read. */
+/** The turn's per-participant counts (the rows above); the author's own row is not read. */
 function count(turn: Turn): void {
   const { view, start, at: n, author, counts, stride } = turn;
   const messages = view.messages;
-  const row = (r: CountRow, id: number): number => r * stride + id;
+  const row = (r: number, id: number): number => r * stride + id;
   counts.fill(-1, 0, stride);
   let lastAuthor = -1;
   for (let i = start; i < n; i++) {
     const m = messages[i]!;
     if (m.author === author) {
       lastAuthor = i;
-      for (const k of m.named) counts[row(Count.AuthorTo, k)]!++;
-      for (const k of m.nicked) counts[row(Count.AuthorTo, k)]!++;
+      for (const k of m.named) counts[row(AUTHOR_TO, k)]!++;
+      for (const k of m.nicked) counts[row(AUTHOR_TO, k)]!++;
       // Each participant whose latest message is within ADJACENT before this one, once.
       for (let j = i - 1; j >= Math.max(start, i - ADJACENT); j--) {
         const c = messages[j]!.author;
-        if (c !== author && counts[c] === j) counts[row(Count.AdjacentTurns, c)]!++;
+        if (c !== author && counts[c] === j) counts[row(ADJACENT_TURNS, c)]!++;
       }
     } else {
       counts[m.author] = i;
-      if (addressedTo(m, author)) counts[row(Count.ToAuthor, m.author)]!++;
-      if (lastAuthor >= 0 && i - lastAuthor <= ADJACENT) counts[row(Count.AdjacentAfterAuthor, m.author)]!++;
+      if (addressedTo(m, author)) counts[row(TO_AUTHOR, m.author)]!++;
+      if (lastAuthor >= 0 && i - lastAuthor <= ADJACENT) counts[row(ADJACENT_AFTER_AUTHOR, m.author)]!++;
     }
   }
   turn.lastAuthor = lastAuthor;
@@ -105,7 +94,7 @@ function count(turn: Turn): void {
     const m = messages[i]!;
     if (!addressedTo(m, author)) continue;
     turn.toAuthorSince++;
-    counts[row(Count.ToAuthorSince, m.author)]!++;
+    counts[row(TO_AUTHOR_SINCE, m.author)]!++;
   }
   // Which of the current message's words each participant used before it, and which their latest message has.
   const { lastUse, usePrev, useMessage } = view.words;
@@ -116,11 +105,11 @@ function count(turn: Turn): void {
       if (i >= n) continue;
       if (i < start) break;
       const c = messages[i]!.author;
-      if (counts[row(Count.WordSeen, c)] !== w + 1) {
-        counts[row(Count.WordSeen, c)] = w + 1;
-        counts[row(Count.SharedWords, c)]!++;
+      if (counts[row(WORD_SEEN, c)] !== w + 1) {
+        counts[row(WORD_SEEN, c)] = w + 1;
+        counts[row(SHARED_WORDS, c)]!++;
       }
-      if (i === counts[c]) counts[row(Count.LastOverlap, c)]!++;
+      if (i === counts[c]) counts[row(LAST_OVERLAP, c)]!++;
     }
   }
 }
@@ -133,9 +122,9 @@ export function readTurn(view: ChannelView, start: number, at: number): Turn {
   const speakers: number[] = [];
   for (let i = at - 1; i >= start; i--) {
     const id = view.messages[i]!.author;
-    if (id === author || counts[Count.Rank * stride + id] !== 0) continue;
+    if (id === author || counts[RANK * stride + id] !== 0) continue;
     speakers.push(id);
-    counts[Count.Rank * stride + id] = speakers.length;
+    counts[RANK * stride + id] = speakers.length;
   }
   const text = current.normalized.trimStart();
   const turn: Turn = {
