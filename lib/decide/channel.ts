@@ -30,8 +30,6 @@ export interface ChannelMessage {
   named: number[];
   /** Participants the message names by a shortened nick only ("randabis" for "randabis-laptop"). */
   nicked: number[];
-  /** named and nicked as bits (participant k is bit k), or null when one of them is past bit 30. */
-  addressedBits: number | null;
   /** Its distinct content words, as ids into ChannelView.words. */
   words: number[];
   isQuestion: boolean;
@@ -71,18 +69,6 @@ export function currentLeadId(reader: ChannelReader): string | null {
   return lead < 0 ? null : reader.cast.ids[lead]!;
 }
 
-/** The features ask "does this message name that participant?" for every candidate of every recent message. */
-function asBits(named: readonly number[], nicked: readonly number[]): number | null {
-  let bits = 0;
-  for (const list of [named, nicked]) {
-    for (const k of list) {
-      if (k > 30) return null;
-      bits |= 1 << k;
-    }
-  }
-  return bits;
-}
-
 export function readView(reader: ChannelReader): ChannelView {
   const { recent, cast } = reader;
   const words = new ViewWords(cast.people);
@@ -100,7 +86,6 @@ export function readView(reader: ChannelReader): ChannelView {
       lead,
       named,
       nicked,
-      addressedBits: asBits(named, nicked),
       words: read.words,
       isQuestion: normalized.includes("?"),
       normalized,

@@ -9,7 +9,7 @@ import type { StoredMessage } from "../conversation/types.ts";
 import type { BotIdentity } from "../message.ts";
 import { nameUse } from "./address.ts";
 import { leadingAddressee, normalizeText } from "./names.ts";
-import { ADDRESS_MARK, MIN_NICK_PREFIX, type Nick, charMask } from "./words.ts";
+import { MIN_NICK_PREFIX, type Nick, charMask } from "./words.ts";
 
 const NON_ALPHANUMERIC = /[^\p{L}\p{N}]+/u;
 /** The bot's participant index in every view. */
@@ -87,8 +87,7 @@ function addOnce(list: number[], index: number): void {
 /** Whom message `m` (its text `normalized`, whose charMask is `chars`) addresses and names. */
 export function addressing(cast: Cast, m: StoredMessage, normalized: string, chars: number): Addressing {
   const author = cast.indexOf.get(m.authorId)!;
-  // Without ":", "," or ">" the message cannot open with an address: the regex is spared.
-  let lead = (chars & ADDRESS_MARK) === 0 ? -1 : resolveLead(leadingAddressee(normalized), cast);
+  let lead = resolveLead(leadingAddressee(normalized), cast);
   const named: number[] = [];
   for (const id of m.mentions ?? []) addOnce(named, cast.indexOf.get(id)!);
   if (lead >= 0) addOnce(named, lead);

@@ -60,8 +60,6 @@ export function log1p(x: number): number {
 }
 
 export function addressedTo(m: ChannelMessage, id: number): boolean {
-  const bits = m.addressedBits;
-  if (bits !== null) return id <= 30 && ((bits >>> id) & 1) === 1;
   return m.named.includes(id) || m.nicked.includes(id);
 }
 

@@ -40,14 +40,10 @@ export interface MessageWords {
   chars: number;
 }
 
-/** The bit of the marks that end an opening address ("alice:", "bob,", "carol>"): see names.ts leadingAddressee. */
-export const ADDRESS_MARK = 1 << 31;
-
-/** One bit per lower-case ASCII letter, five for the digits, ADDRESS_MARK for ":,>", none for anything else. */
+/** One bit per lower-case ASCII letter, five for the digits, none for anything else. */
 function charBit(code: number): number {
   if (code >= 97 && code <= 122) return 1 << (code - 97);
-  if (code >= 48 && code <= 57) return 1 << (26 + ((code - 48) % 5));
-  return code === 58 || code === 44 || code === 62 ? ADDRESS_MARK : 0;
+  return code >= 48 && code <= 57 ? 1 << (26 + ((code - 48) % 5)) : 0;
 }
 
 /** Per ASCII code: its charBit, and whether it is a character of a word in lower-cased text (as WORD_SPLIT keeps). */
