@@ -11,6 +11,27 @@ export const ADJACENT = 3;
 const THANKS = /^(thanks|thank|thx|ty|tnx|cheers)\b/u;
 const ANSWER_WORD = /^(yes|yeah|yep|no|nope|ok|okay|k|sure|right|it|that|i|hmm|oh|ah|well)\b/u;
 
+export interface Turn {
+  view: ChannelView;
+  /** The turn reads view.messages[start..at]; the message at `at` is the current one. */
+  start: number;
+  at: number;
+  current: ChannelMessage;
+  author: number;
+  /** The speakers before the current message other than its author, most recent first. */
+  speakers: number[];
+  /** Index of the author's latest message before the current one, -1 if none. */
+  lastAuthor: number;
+  /** Messages since the author's latest (or in the turn) that name the author. */
+  toAuthorSince: number;
+  /** Count rows by participant; a participant index past the view's (someone it never saw) reads as silent. */
+  counts: number[];
+  stride: number;
+  logLength: number;
+  thanks: number;
+  answerWord: number;
+}
+
 // The rows of `Turn.counts`, one number per participant each (row * stride + participant).
 /** Index of their latest message in the turn, -1 if none. */
 export const LAST_SPOKE = 0;
@@ -32,28 +53,6 @@ export const LAST_OVERLAP = 7;
 const WORD_SEEN = 8;
 /** Their place among `speakers` (1 for the latest), 0 if they did not speak. */
 export const RANK = 9;
-const ROWS = 10;
-
-export interface Turn {
-  view: ChannelView;
-  /** The turn reads view.messages[start..at]; the message at `at` is the current one. */
-  start: number;
-  at: number;
-  current: ChannelMessage;
-  author: number;
-  /** The speakers before the current message other than its author, most recent first. */
-  speakers: number[];
-  /** Index of the author's latest message before the current one, -1 if none. */
-  lastAuthor: number;
-  /** Messages since the author's latest (or in the turn) that name the author. */
-  toAuthorSince: number;
-  /** Count rows by participant; a participant index past the view's (someone it never saw) reads as silent. */
-  counts: number[];
-  stride: number;
-  logLength: number;
-  thanks: number;
-  answerWord: number;
-}
 
 export function log1p(x: number): number {
   return Math.log(1 + x);
@@ -111,6 +110,9 @@ function count(turn: Turn): void {
     }
   }
 }
+
+/** How many rows `Turn.counts` has, the last being RANK. */
+const ROWS = RANK + 1;
 
 export function readTurn(view: ChannelView, start: number, at: number): Turn {
   const current = view.messages[at]!;
