@@ -76,16 +76,19 @@ export class ViewWords {
   readonly usePrev: number[] = [];
   readonly useMessage: number[] = [];
   private readonly ids = new Map<string, number>();
-  /** Nicks long enough to be shortened, by the first character of their core (a word's first character finds them). */
-  private readonly nicksByFirst = new Map<number, Nick[]>();
+  /**
+   * Nicks long enough to be shortened, by the first character code of their core (a word's first character finds
+   * them): an array, not a Map, as every word of every message looks here.
+   */
+  private readonly nicksByFirst: (Nick[] | undefined)[] = [];
 
   constructor(nicks: readonly Nick[]) {
     for (const nick of nicks) {
       if (nick.core.length < MIN_NICK_PREFIX) continue;
       const first = nick.core.charCodeAt(0);
-      const same = this.nicksByFirst.get(first);
+      const same = this.nicksByFirst[first];
       if (same !== undefined) same.push(nick);
-      else this.nicksByFirst.set(first, [nick]);
+      else this.nicksByFirst[first] = [nick];
     }
   }
 
@@ -98,22 +101,24 @@ export class ViewWords {
     }
     let chars = 0;
     let start = -1;
-    for (let i = 0; i <= text.length; i++) {
-      const code = i < text.length ? text.charCodeAt(i) : 32;
-      chars |= ASCII_BITS[code]!;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
       if (ASCII_WORD[code] === 1) {
+        // Letters and digits are all word characters: the mask is built here only.
+        chars |= ASCII_BITS[code]!;
         if (start < 0) start = i;
-      } else {
-        if (start >= 0 && i - start >= SHORTEST_READ) this.take(text.slice(start, i), index, author, found);
-        start = -1;
+        continue;
       }
+      if (start >= 0 && i - start >= SHORTEST_READ) this.take(text.slice(start, i), index, author, found);
+      start = -1;
     }
+    if (start >= 0 && text.length - start >= SHORTEST_READ) this.take(text.slice(start), index, author, found);
     found.chars = chars;
     return found;
   }
 
   private take(word: string, index: number, author: number, found: MessageWords): void {
-    const nicks = word.length >= MIN_NICK_PREFIX ? this.nicksByFirst.get(word.charCodeAt(0)) : undefined;
+    const nicks = word.length >= MIN_NICK_PREFIX ? this.nicksByFirst[word.charCodeAt(0)] : undefined;
     if (nicks !== undefined) {
       for (const nick of nicks) {
         const id = nick.index;
