@@ -27,8 +27,30 @@ const ASKED = new Set(["you", "u", "ya", "i", "we"]);
 const WORD = /[\p{L}\p{N}_']+/gu;
 const APOSTROPHE = /'/g;
 
+/** A character of WORD in ASCII text. */
+function isAsciiWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 39;
+}
+
+/** The words of `text`, apostrophes dropped ("don't" → "dont"); ASCII text, most chat, is cut by hand. */
 function words(text: string): string[] {
-  return Array.from(text.matchAll(WORD), (m) => m[0].replace(APOSTROPHE, ""));
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) > 0x7f) return Array.from(text.matchAll(WORD), (m) => m[0].replace(APOSTROPHE, ""));
+  }
+  const found: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    if (i < text.length && isAsciiWordCode(text.charCodeAt(i))) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start >= 0) {
+      const word = text.slice(start, i);
+      found.push(word.includes("'") ? word.replace(APOSTROPHE, "") : word);
+    }
+    start = -1;
+  }
+  return found;
 }
 
 function hasWord(text: string): boolean {

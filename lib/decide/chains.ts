@@ -6,7 +6,8 @@
  * an exchange with the bot from one that continues the author's exchange with someone else.
  */
 import type { ChannelView } from "./channel.ts";
-import { candidateScore, log1p, sigmoid } from "./signals.ts";
+import { candidateScore, sigmoid } from "./signals.ts";
+import { log1p, readTurn } from "./turn.ts";
 
 /** Only the latest messages get a link inferred: older links say little about the message at hand, and each costs CPU. */
 const CHAIN_SPAN = 8;
@@ -25,24 +26,27 @@ export interface InferredLink {
 }
 
 function inferLink(view: ChannelView, index: number, candidateWeights: readonly number[]): InferredLink {
-  const messages = view.messages.slice(Math.max(0, index + 1 - CHAIN_CONTEXT), index + 1);
-  const last = messages.length - 1;
-  const current = messages[last]!;
-  const prefix: ChannelView = { messages, current, botId: view.botId };
-  let targetId: string | null = null;
+  const start = Math.max(0, index + 1 - CHAIN_CONTEXT);
+  const turn = readTurn(view, start, index);
+  let target = -1;
   let best = -Infinity;
-  const seen = new Set<string>([current.authorId]);
-  for (let i = last - 1; i >= Math.max(0, last - CANDIDATE_LOOKBACK); i--) {
-    const id = messages[i]!.authorId;
-    if (seen.has(id)) continue;
-    seen.add(id);
-    const score = candidateScore(prefix, id, candidateWeights);
+  const seen = [turn.author];
+  for (let i = index - 1; i >= Math.max(start, index - CANDIDATE_LOOKBACK); i--) {
+    const id = view.messages[i]!.author;
+    if (seen.includes(id)) continue;
+    seen.push(id);
+    const score = candidateScore(turn, id, candidateWeights);
     if (score > best) {
       best = score;
-      targetId = id;
+      target = id;
     }
   }
-  return { index, authorId: current.authorId, targetId, probability: targetId === null ? 0 : sigmoid(best) };
+  return {
+    index,
+    authorId: turn.current.authorId,
+    targetId: target < 0 ? null : view.ids[target]!,
+    probability: target < 0 ? 0 : sigmoid(best),
+  };
 }
 
 /** Inferred links of the last CHAIN_SPAN messages before the current one, oldest first. */

@@ -24,15 +24,16 @@ function stem(word: string): string {
   return word.length > 4 && word.endsWith("s") ? word.slice(0, -1) : word;
 }
 
-function sharesTopic(current: ChannelMessage, topic: readonly ChannelMessage[]): boolean {
-  const words = new Set<string>();
-  for (const m of topic) for (const w of m.contentWords) words.add(stem(w));
-  for (const w of current.contentWords) if (words.has(stem(w))) return true;
+function sharesTopic(view: ChannelView, topic: readonly ChannelMessage[]): boolean {
+  const text = view.words.words;
+  const stems = new Set<string>();
+  for (const m of topic) for (const w of m.words) stems.add(stem(text[w]!));
+  for (const w of view.current.words) if (stems.has(stem(text[w]!))) return true;
   return false;
 }
 
 function addressesSomeone(m: ChannelMessage): boolean {
-  return m.leadId !== null || m.namedIds.size > 0 || m.nickedIds.size > 0;
+  return m.lead >= 0 || m.named.length > 0 || m.nicked.length > 0;
 }
 
 /** Whether the message at hand continues the bot's latest answer, and how surely. */
@@ -51,17 +52,17 @@ export function continuation(view: ChannelView, answeredIds: readonly string[], 
   // Only an exchange someone opened WITH the bot has a topic others can follow up on: on IRC a player's remark to
   // the channel draws questions that are rarely for it (bench/decision: 23 replies in 310).
   if (!openedWithBot(messages, answer, botId)) return null;
-  const author = current.authorId;
+  const author = current.author;
   let othersSince = 0;
   let sideExchange = false;
   for (let i = answer + 1; i < last; i++) {
     const m = messages[i]!;
     // The author is in an exchange with someone else since the answer: only a question on the answer's own
     // words still goes to the bot.
-    if (m.authorId === author ? addressesSomeone(m) : m.leadId === author || m.namedIds.has(author)) sideExchange = true;
-    if (m.authorId !== author) othersSince++;
+    if (m.author === author ? addressesSomeone(m) : m.lead === author || m.named.includes(author)) sideExchange = true;
+    if (m.author !== author) othersSince++;
   }
-  const overlaps = sharesTopic(current, topic);
+  const overlaps = sharesTopic(view, topic);
   if (sideExchange) return current.isQuestion && overlaps ? "weak" : null;
   const text = current.normalized.trimStart();
   const shaped = FOLLOW_UP_OPENER.test(text) || (current.isQuestion && POINTS_BACK.test(text));
@@ -70,7 +71,7 @@ export function continuation(view: ChannelView, answeredIds: readonly string[], 
   const short = current.normalized.split(" ").length <= FOLLOW_UP_MAX_WORDS;
   // Someone else's question that only shares words is as often their own new one (bench/decision: on IRC, most
   // are): it needs the shape of a follow-up to be answered without the judge.
-  const asker = answeredIds.includes(author);
+  const asker = answeredIds.includes(current.authorId);
   if (current.isQuestion && short && othersSince === 0 && (shaped || (asker && overlaps))) return "strong";
   return overlaps || shaped || asker ? "weak" : null;
 }

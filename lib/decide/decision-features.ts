@@ -6,7 +6,9 @@
  */
 import type { ChannelView } from "./channel.ts";
 import { CHAIN_FEATURES, chainFeatures, inferReplyChains } from "./chains.ts";
-import { type BotMemory, CANDIDATE_FEATURES, candidateFeatures, candidateScore, linearScore, log1p } from "./signals.ts";
+import { type BotMemory, CANDIDATE_FEATURES, candidateScore, linearScore, turnFeatures } from "./signals.ts";
+import { BOT } from "./participants.ts";
+import { log1p, readTurn } from "./turn.ts";
 
 const RELATIVE_CAP = 6;
 
@@ -17,26 +19,27 @@ export const DECISION_FEATURES = [
 ] as const;
 
 export function decisionFeatures(view: ChannelView, memory: BotMemory, candidateWeights: readonly number[]): number[] {
-  const bot = view.botId;
-  const author = view.current.authorId;
-  const own = candidateFeatures(view, bot);
+  const last = view.messages.length - 1;
+  const turn = readTurn(view, 0, last);
+  const author = turn.author;
+  const own = turnFeatures(turn, BOT);
   const ownScore = linearScore(candidateWeights, own);
   let bestOther = -Infinity;
-  const others = new Set<string>();
-  for (let i = 0; i < view.messages.length - 1; i++) {
-    const id = view.messages[i]!.authorId;
-    if (id !== bot && id !== author) others.add(id);
+  const others: number[] = [];
+  for (let i = 0; i < last; i++) {
+    const id = view.messages[i]!.author;
+    if (id !== BOT && id !== author && !others.includes(id)) others.push(id);
   }
-  for (const id of others) bestOther = Math.max(bestOther, candidateScore(view, id, candidateWeights));
-  const margin = others.size === 0 ? RELATIVE_CAP : Math.max(-RELATIVE_CAP, Math.min(RELATIVE_CAP, ownScore - bestOther));
-  const answeredAuthor = memory.lastReplyTo.includes(author);
+  for (const id of others) bestOther = Math.max(bestOther, candidateScore(turn, id, candidateWeights));
+  const margin = others.length === 0 ? RELATIVE_CAP : Math.max(-RELATIVE_CAP, Math.min(RELATIVE_CAP, ownScore - bestOther));
+  const answeredAuthor = memory.lastReplyTo.includes(view.current.authorId);
   const sinceReply = memory.lastReplyAt === undefined ? Infinity : view.current.ts - memory.lastReplyAt;
   return [
     ...own,
     ownScore,
     margin,
     margin > 0 ? 1 : 0,
-    log1p(others.size),
+    log1p(others.length),
     answeredAuthor ? 1 : 0,
     answeredAuthor && sinceReply <= memory.followupWindowMs ? 1 : 0,
     ...chainFeatures(view, inferReplyChains(view, candidateWeights)),

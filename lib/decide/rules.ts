@@ -6,7 +6,7 @@
  */
 import type { ConversationState } from "../conversation/types.ts";
 import type { BotIdentity } from "../message.ts";
-import { type ChannelView, readChannel } from "./channel.ts";
+import { type ChannelReader, type ChannelView, channelReader, currentLeadId, readView } from "./channel.ts";
 import { explicitTrigger } from "./explicit.ts";
 import { normalizeText } from "./names.ts";
 import { saysNotYou, toldNotYou } from "./not-you.ts";
@@ -35,12 +35,12 @@ function addressesStranger(text: string): boolean {
 }
 
 /** A platform reply to someone who spoke since the bot's latest turn: it is for them (a thread's opener is not). */
-function repliesToOther(view: ChannelView, msg: DecidableMessage): boolean {
+function repliesToOther(reader: ChannelReader, msg: DecidableMessage): boolean {
   const to = msg.replyToAuthorId;
-  if (to === undefined || to === view.botId || to === msg.author.id) return false;
-  for (let i = view.messages.length - 2; i >= 0; i--) {
-    const m = view.messages[i]!;
-    if (m.authorId === view.botId) return false;
+  if (to === undefined || to === reader.botId || to === msg.author.id) return false;
+  for (let i = reader.recent.length - 2; i >= 0; i--) {
+    const m = reader.recent[i]!;
+    if (m.authorId === reader.botId) return false;
     if (m.authorId === to) return true;
   }
   return false;
@@ -65,13 +65,15 @@ export function decideByRules(
   if (!state.active || state.recent.length === 0) return { decision: { respond: "no", reason: "no_trigger" } };
   // A platform mention of anyone but the bot, or a message addressing someone else by name, is for them.
   if (msg.mentions.length > 0) return { decision: { respond: "no", reason: "addressed_other" } };
-  const view = readChannel(state, bot);
-  const lead = view.current.leadId;
-  if ((lead !== null && lead !== bot.userId) || addressesStranger(msg.text) || repliesToOther(view, msg)) {
+  // Whom the message addresses needs only the participants and the message itself: a third of the messages
+  // the rules settle are for someone else, and they spare reading the channel's words.
+  const reader = channelReader(state, bot);
+  const lead = currentLeadId(reader);
+  if ((lead !== null && lead !== bot.userId) || addressesStranger(msg.text) || repliesToOther(reader, msg)) {
     return { decision: { respond: "no", reason: "addressed_other" } };
   }
   if (toldNotYou(state, bot, windowMs)) return { decision: { respond: "no", reason: "told_not_you" } };
-  return { view };
+  return { view: readView(reader) };
 }
 
 export function botMemory(state: ConversationState, opts: DecideOptions): BotMemory {
