@@ -7,22 +7,28 @@ import * as z from "./zod.ts";
 import { decodeKey, KEY_BYTES } from "./secrets/keyring.ts";
 
 const text = z.string().check(z.trim(), z.minLength(1));
-const optionalText = z.pipe(z.optional(z
-  .string().check(z.trim())), z.transform((v) => (v ? v : undefined)));
+const optionalText = z.pipe(z.optional(z.string().check(z.trim())), z.transform((v) => (v ? v : undefined)));
 const url = z.pipe(z.pipe(text, z.url({ protocol: /^https?$/ })), z.transform((v) => v.replace(/\/+$/, "")));
 const seconds = (fallback: number) => z._default(z.coerce.number().check(z.int(), z.positive()), fallback);
 const flag = (fallback: boolean) =>
-  z.pipe(z._default(z
-    .union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no", "on", "off", ""])]), fallback), z.transform((v) => v === true || v === "true" || v === "1" || v === "yes" || v === "on"));
+  z.pipe(
+    z._default(z.union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no", "on", "off", ""])]), fallback),
+    z.transform((v) => v === true || v === "true" || v === "1" || v === "yes" || v === "on"),
+  );
 /** A flag with no default: undefined (unset or empty) lets the caller decide. */
-const optionalFlag = z.pipe(z.optional(z
-  .union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no", "on", "off", ""])])), z.transform((v) => (v === undefined || v === "" ? undefined : v === true || v === "true" || v === "1" || v === "yes" || v === "on")));
-const list = z.pipe(z._default(z
-  .string(), ""), z.transform((v) =>
+const optionalFlag = z.pipe(
+  z.optional(z.union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no", "on", "off", ""])])),
+  z.transform((v) => (v === undefined || v === "" ? undefined : v === true || v === "true" || v === "1" || v === "yes" || v === "on")),
+);
+const list = z.pipe(
+  z._default(z.string(), ""),
+  z.transform((v) =>
     v
       .split(",")
       .map((s) => s.trim())
-      .filter(Boolean)));
+      .filter(Boolean),
+  ),
+);
 
 const encryptionKey = text.check(z.refine((v) => decodeKey(v) !== null, `must be the base64 of ${KEY_BYTES} random bytes (\`openssl rand -base64 ${KEY_BYTES}\`)`));
 /** Shorter tokens can be guessed online; the admin route also rate limits failed attempts. */
@@ -82,12 +88,15 @@ export const settingsSchema = z.object({
   BOT_NAME: z._default(text, "Parley"),
   BOT_ALIASES: list,
   BOT_PERSONA: z._default(text, DEFAULT_PERSONA),
-  RESET_WORDS: z.pipe(z._default(z
-    .string(), "start over,new topic,reset"), z.transform((v) =>
+  RESET_WORDS: z.pipe(
+    z._default(z.string(), "start over,new topic,reset"),
+    z.transform((v) =>
       v
         .split(",")
         .map((s) => s.trim().toLowerCase())
-        .filter(Boolean))),
+        .filter(Boolean),
+    ),
+  ),
 
   CONVERSATION_TIMEOUT_SECONDS: seconds(120),
   /** Fractions allowed (0.1 = 6 s) so tests and demos can watch an SMS conversation end. */

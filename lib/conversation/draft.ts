@@ -23,18 +23,18 @@ export const draftSchema = z.object({
    * The message the answer was streamed into (lib/streaming/answer.ts): a later attempt finishes that message and
    * closes its stream, never opening another. Once finished, it is the answer's first part.
    */
-  stream: z.optional(z
-    .object({ id: z.string(), mode: z.enum(["native", "edit"]), shown: z.string(), open: z.boolean() })),
+  stream: z.optional(z.object({ id: z.string(), mode: z.enum(["native", "edit"]), shown: z.string(), open: z.boolean() })),
   /** What the answer saw, for recording it: the message it was for, whom it answered, the log's arrival count. */
-  saw: z.optional(z
-    .object({
+  saw: z.optional(
+    z.object({
       id: z.string(),
       ts: z.number(),
       answered: z.array(z.string()),
       arrivals: z.number(),
       promptTokens: z.number(),
       droppedMessages: z.number(),
-    })),
+    }),
+  ),
 });
 
 export type Draft = z.output<typeof draftSchema>;

@@ -12,8 +12,7 @@ const HTTP_TOO_MANY_REQUESTS = 429;
 const DEFAULT_RETRY_AFTER_SECONDS = 10;
 
 const completionSchema = z.object({
-  choices: z
-    .array(z.object({ message: z.object({ content: z.optional(z.nullable(z.string())) }) })).check(z.minLength(1)),
+  choices: z.array(z.object({ message: z.object({ content: z.optional(z.nullable(z.string())) }) })).check(z.minLength(1)),
   /** What the call cost (OpenAI-compatible servers send it; per-tenant budgets count it). */
   usage: z.nullish(z.object({ total_tokens: z.number().check(z.int(), z.gte(0)) })),
 });

@@ -29,8 +29,7 @@ const EXTRACTION_MAX_TOKENS = 800;
 /** Models like to wrap JSON in a Markdown fence. */
 const CODE_FENCE = /^```(?:json)?\s*([\s\S]*?)\s*```$/;
 
-const optionalText = z.pipe(z.nullish(z
-  .string()), z.transform((v) => (v?.trim() ? v.trim() : undefined)));
+const optionalText = z.pipe(z.nullish(z.string()), z.transform((v) => (v?.trim() ? v.trim() : undefined)));
 
 export const extractedFactsSchema = z.object({
   facts: z
@@ -42,7 +41,8 @@ export const extractedFactsSchema = z.object({
         sources: z.array(z.string().check(z.minLength(1))).check(z.minLength(1), z.maxLength(MAX_SOURCES)),
         replaces: optionalText,
       }),
-    ).check(z.maxLength(MAX_FACTS_PER_EXCHANGE)),
+    )
+    .check(z.maxLength(MAX_FACTS_PER_EXCHANGE)),
 });
 
 export type ExtractedFact = z.output<typeof extractedFactsSchema>["facts"][number];

@@ -34,11 +34,11 @@ export const messageSchema = z.looseObject({
   webhook_id: z.optional(snowflake),
   mentions: z._default(z.array(z.looseObject({ id: snowflake, username: z.optional(z.string()) })), []),
   /** What the message points at: type 0 the message it replies to, type 1 a message it forwards (from anywhere). */
-  message_reference: z.optional(z
-    .looseObject({ type: z._default(z.number().check(z.int()), 0), message_id: z.optional(snowflake), channel_id: z.optional(snowflake) })),
+  message_reference: z.optional(
+    z.looseObject({ type: z._default(z.number().check(z.int()), 0), message_id: z.optional(snowflake), channel_id: z.optional(snowflake) }),
+  ),
   /** The message this one replies to (type 19 replies), when Discord could resolve it. */
-  referenced_message: z.nullish(z
-    .looseObject({ id: snowflake, author: userSchema })),
+  referenced_message: z.nullish(z.looseObject({ id: snowflake, author: userSchema })),
 });
 
 export const commandOptionSchema = z.looseObject({

@@ -22,8 +22,10 @@ const channelSchema = z.looseObject({
   id: snowflake,
   type: z.number().check(z.int()),
   parent_id: z.nullish(snowflake),
-  permission_overwrites: z._default(z
-    .array(z.looseObject({ id: snowflake, type: z.coerce.number().check(z.int()), deny: z.string().check(z.regex(/^\d+$/)) })), []),
+  permission_overwrites: z._default(
+    z.array(z.looseObject({ id: snowflake, type: z.coerce.number().check(z.int()), deny: z.string().check(z.regex(/^\d+$/)) })),
+    [],
+  ),
 });
 type DiscordChannel = z.output<typeof channelSchema>;
 

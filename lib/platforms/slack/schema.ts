@@ -55,8 +55,7 @@ export const messageEventSchema = z.looseObject({
   ts: slackTs,
   thread_ts: z.optional(slackTs),
   parent_user_id: z.optional(slackId),
-  user_profile: z.optional(z
-    .looseObject({ display_name: z.optional(z.string()), real_name: z.optional(z.string()) })),
+  user_profile: z.optional(z.looseObject({ display_name: z.optional(z.string()), real_name: z.optional(z.string()) })),
 });
 
 export type SlackMessageEvent = z.infer<typeof messageEventSchema>;
