@@ -23,7 +23,7 @@ export function serveStandalone(name: string, start: () => Promise<StandaloneSer
       process.once("SIGTERM", stop);
     },
     (err: unknown) => {
-      const error = err instanceof z.ZodError ? describeIssues(err) : errorMessage(err);
+      const error = err instanceof z.core.$ZodError ? describeIssues(err) : errorMessage(err);
       logger.error(`${name}_start_failed`, { error });
       process.exit(1);
     },

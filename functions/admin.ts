@@ -7,7 +7,7 @@
  * GET /admin/tenants/:platform/:tenant: a tenant's installation (no token) and its model tokens today.
  */
 import { Hono, type Context } from "hono";
-import * as z from "zod";
+import * as z from "../lib/zod.ts";
 import { constantTimeEqual } from "../lib/crypto.ts";
 import { adminLockout, countAdminFailure } from "../lib/limits/admin-attempts.ts";
 import type { ConversationKey } from "../lib/message.ts";
@@ -20,25 +20,25 @@ const BEARER = /^Bearer\s+(\S+)$/i;
 const KEY_SEPARATOR = "|";
 
 /** The SMS channel is itself `to|from`: platform and tenant come first, the thread last, the channel is the rest. */
-const conversationKeySchema = z
-  .string()
-  .transform((raw) => raw.split(KEY_SEPARATOR))
-  .pipe(z.array(z.string()).min(4))
-  .transform((parts) => ({
-    platform: parts[0],
-    tenant: parts[1],
-    channel: parts.slice(2, -1).join(KEY_SEPARATOR),
-    thread: parts.at(-1),
-  }))
-  .pipe(
-    z.object({
-      platform: z.literal(adapters.map((adapter) => adapter.platform)),
-      tenant: z.string().min(1),
-      channel: z.string().min(1),
-      thread: z.string(),
-    }),
-  )
-  .transform(({ thread, ...place }): ConversationKey => ({ ...place, ...(thread ? { thread } : {}) }));
+const keyParts = z.pipe(z.pipe(z.string(), z.transform((raw) => raw.split(KEY_SEPARATOR))), z.array(z.string()).check(z.minLength(4)));
+const keyFields = z.pipe(
+  z.pipe(
+    keyParts,
+    z.transform((parts) => ({
+      platform: parts[0],
+      tenant: parts[1],
+      channel: parts.slice(2, -1).join(KEY_SEPARATOR),
+      thread: parts.at(-1),
+    })),
+  ),
+  z.object({
+    platform: z.literal(adapters.map((adapter) => adapter.platform)),
+    tenant: z.string().check(z.minLength(1)),
+    channel: z.string().check(z.minLength(1)),
+    thread: z.string(),
+  }),
+);
+const conversationKeySchema = z.pipe(keyFields, z.transform(({ thread, ...place }): ConversationKey => ({ ...place, ...(thread ? { thread } : {}) })));
 
 export const admin = new Hono<AppEnv>();
 

@@ -9,7 +9,7 @@
  * (lib/platforms/discord/gateway/shard-layout.ts).
  */
 import { DurableObject } from "cloudflare:workers";
-import * as z from "zod";
+import * as z from "../lib/zod.ts";
 import { ingest } from "../lib/pipeline.ts";
 import { GatewayConnection, openSocketWithFetch, type GatewayStatus } from "../lib/platforms/discord/gateway/connection.ts";
 import { IdentifyTurns } from "../lib/platforms/discord/gateway/identify-turns.ts";
@@ -142,11 +142,11 @@ async function ingestGatewayReaction(rt: Runtime, data: unknown, botUserId: stri
 }
 
 
-const count = z.coerce.number().int().positive();
+const count = z.coerce.number().check(z.int(), z.positive());
 /** `/identify-turn?shard=1&concurrency=2`: the shard asking and its layout's number of buckets. */
-const turnQuerySchema = z.object({ shard: z.coerce.number().int().min(0), concurrency: count.default(1) });
+const turnQuerySchema = z.object({ shard: z.coerce.number().check(z.int(), z.gte(0)), concurrency: z._default(count, 1) });
 /** `/ensure?shard=1&count=4&concurrency=2`; without them (the object of an older deploy): an unsharded connection. */
-const shardQuerySchema = turnQuerySchema.extend({ count }).refine((q) => q.shard < q.count, "the shard id must be below the count");
+const shardQuerySchema = z.extend(turnQuerySchema, { count }).check(z.refine((q) => q.shard < q.count, "the shard id must be below the count"));
 
 const query = (url: URL) => Object.fromEntries(url.searchParams);
 

@@ -4,7 +4,7 @@
  * 2xx done, 5xx (with Retry-After when we know) retry, 489 + Upstash-NonRetryable-Error never retry.
  */
 import { Hono, type Context } from "hono";
-import * as z from "zod";
+import * as z from "../lib/zod.ts";
 import { RetryLater } from "../lib/errors.ts";
 import { jobLogFields } from "../lib/log-ids.ts";
 import { runMemoryJob } from "../lib/memory/job.ts";
@@ -85,9 +85,9 @@ function nonRetryable(rt: Runtime, error: string): Response {
 
 /** QStash's failure callback after the last retry: the body carries the original job, base64-encoded. */
 const failureSchema = z.object({
-  status: z.number().optional(),
-  retried: z.number().optional(),
-  sourceMessageId: z.string().optional(),
+  status: z.optional(z.number()),
+  retried: z.optional(z.number()),
+  sourceMessageId: z.optional(z.string()),
   sourceBody: z.string(),
 });
 

@@ -3,38 +3,34 @@
  * One zod schema over the Worker's env. A platform is enabled when its secrets are set.
  * Errors name the setting and say how to fix it; they never carry a setting's value.
  */
-import * as z from "zod";
+import * as z from "./zod.ts";
 import { decodeKey, KEY_BYTES } from "./secrets/keyring.ts";
 
-const text = z.string().trim().min(1);
-const optionalText = z
-  .string()
-  .trim()
-  .optional()
-  .transform((v) => (v ? v : undefined));
-const url = text.pipe(z.url({ protocol: /^https?$/ })).transform((v) => v.replace(/\/+$/, ""));
-const seconds = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const text = z.string().check(z.trim(), z.minLength(1));
+const optionalText = z.pipe(z.optional(z.string().check(z.trim())), z.transform((v) => (v ? v : undefined)));
+const url = z.pipe(z.pipe(text, z.url({ protocol: /^https?$/ })), z.transform((v) => v.replace(/\/+$/, "")));
+const seconds = (fallback: number) => z._default(z.coerce.number().check(z.int(), z.positive()), fallback);
 const flag = (fallback: boolean) =>
-  z
-    .union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no", "on", "off", ""])])
-    .default(fallback)
-    .transform((v) => v === true || v === "true" || v === "1" || v === "yes" || v === "on");
+  z.pipe(
+    z._default(z.union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no", "on", "off", ""])]), fallback),
+    z.transform((v) => v === true || v === "true" || v === "1" || v === "yes" || v === "on"),
+  );
 /** A flag with no default: undefined (unset or empty) lets the caller decide. */
-const optionalFlag = z
-  .union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no", "on", "off", ""])])
-  .optional()
-  .transform((v) => (v === undefined || v === "" ? undefined : v === true || v === "true" || v === "1" || v === "yes" || v === "on"));
-const list = z
-  .string()
-  .default("")
-  .transform((v) =>
+const optionalFlag = z.pipe(
+  z.optional(z.union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no", "on", "off", ""])])),
+  z.transform((v) => (v === undefined || v === "" ? undefined : v === true || v === "true" || v === "1" || v === "yes" || v === "on")),
+);
+const list = z.pipe(
+  z._default(z.string(), ""),
+  z.transform((v) =>
     v
       .split(",")
       .map((s) => s.trim())
       .filter(Boolean),
-  );
+  ),
+);
 
-const encryptionKey = text.refine((v) => decodeKey(v) !== null, `must be the base64 of ${KEY_BYTES} random bytes (\`openssl rand -base64 ${KEY_BYTES}\`)`);
+const encryptionKey = text.check(z.refine((v) => decodeKey(v) !== null, `must be the base64 of ${KEY_BYTES} random bytes (\`openssl rand -base64 ${KEY_BYTES}\`)`));
 /** Shorter tokens can be guessed online; the admin route also rate limits failed attempts. */
 const ADMIN_TOKEN_MIN_CHARS = 32;
 
@@ -44,35 +40,30 @@ const DEFAULT_PERSONA =
 export const settingsSchema = z.object({
   UPSTASH_REDIS_REST_URL: url,
   UPSTASH_REDIS_REST_TOKEN: text,
-  QSTASH_URL: url.default("https://qstash.upstash.io"),
+  QSTASH_URL: z._default(url, "https://qstash.upstash.io"),
   QSTASH_TOKEN: text,
   QSTASH_CURRENT_SIGNING_KEY: text,
   QSTASH_NEXT_SIGNING_KEY: text,
   PUBLIC_BASE_URL: url,
 
   OPENAI_API_KEY: text,
-  OPENAI_BASE_URL: url.default("https://api.openai.com/v1"),
-  LLM_MODEL: text.default("gpt-4o-mini"),
+  OPENAI_BASE_URL: z._default(url, "https://api.openai.com/v1"),
+  LLM_MODEL: z._default(text, "gpt-4o-mini"),
   JUDGE_MODEL: optionalText,
-  LLM_TIMEOUT_MS: z.coerce.number().int().positive().default(20_000),
-  PROMPT_TOKEN_BUDGET: z.coerce.number().int().min(256).default(6_000),
-  MAX_REPLY_TOKENS: z.coerce.number().int().positive().default(600),
+  LLM_TIMEOUT_MS: z._default(z.coerce.number().check(z.int(), z.positive()), 20_000),
+  PROMPT_TOKEN_BUDGET: z._default(z.coerce.number().check(z.int(), z.gte(256)), 6_000),
+  MAX_REPLY_TOKENS: z._default(z.coerce.number().check(z.int(), z.positive()), 600),
 
   DISCORD_APPLICATION_ID: optionalText,
-  DISCORD_PUBLIC_KEY: optionalText.refine(
-    (v) => v === undefined || /^[0-9a-f]{64}$/i.test(v),
-    "must be the 64 hex characters of the application's public key",
-  ),
+  DISCORD_PUBLIC_KEY: optionalText.check(z.refine((v) => v === undefined || /^[0-9a-f]{64}$/i.test(v), "must be the 64 hex characters of the application's public key")),
   DISCORD_BOT_TOKEN: optionalText,
-  DISCORD_API_BASE_URL: url.default("https://discord.com/api/v10"),
+  DISCORD_API_BASE_URL: z._default(url, "https://discord.com/api/v10"),
   /** Where the Gateway connection goes (a local fake Gateway in tests); Discord's resume URLs take over after READY. */
-  DISCORD_GATEWAY_URL: text
-    .pipe(z.url({ protocol: /^wss?$/ }))
-    .default("wss://gateway.discord.gg"),
+  DISCORD_GATEWAY_URL: z._default(z.pipe(text, z.url({ protocol: /^wss?$/ })), "wss://gateway.discord.gg"),
 
   SLACK_SIGNING_SECRET: optionalText,
   SLACK_BOT_TOKEN: optionalText,
-  SLACK_API_BASE_URL: url.default("https://slack.com/api"),
+  SLACK_API_BASE_URL: z._default(url, "https://slack.com/api"),
   /** Both set: installable in many workspaces (/slack/install), each with its own token; SLACK_BOT_TOKEN unused. */
   SLACK_CLIENT_ID: optionalText,
   SLACK_CLIENT_SECRET: optionalText,
@@ -81,44 +72,41 @@ export const settingsSchema = z.object({
   TWILIO_AUTH_TOKEN: optionalText,
   TWILIO_PHONE_NUMBER: optionalText,
   /** More bot numbers on the same account, comma-separated; each covers its WhatsApp sender (`whatsapp:+…`) too. */
-  TWILIO_PHONE_NUMBERS: list.pipe(z.array(z.string().regex(/^(whatsapp:)?\+[1-9]\d{6,14}$/, "must list E.164 numbers (+15551234567), comma-separated"))),
+  TWILIO_PHONE_NUMBERS: z.pipe(list, z.array(z.string().check(z.regex(/^(whatsapp:)?\+[1-9]\d{6,14}$/, "must list E.164 numbers (+15551234567), comma-separated")))),
   /** A Messaging Service whose senders are all the bot's: texts through it are answered through it. */
-  TWILIO_MESSAGING_SERVICE_SID: optionalText.pipe(z.string().regex(/^MG[0-9a-fA-F]{32}$/, "must be a Messaging Service sid (MG + 32 hex)").optional()),
-  TWILIO_API_BASE_URL: url.default("https://api.twilio.com"),
+  TWILIO_MESSAGING_SERVICE_SID: z.pipe(optionalText, z.optional(z.string().check(z.regex(/^MG[0-9a-fA-F]{32}$/, "must be a Messaging Service sid (MG + 32 hex)")))),
+  TWILIO_API_BASE_URL: z._default(url, "https://api.twilio.com"),
 
   /** One prefix per bot: bots sharing a Redis database never see each other's keys. */
-  REDIS_KEY_PREFIX: text.regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, _ . - only").default("parley"),
-  ADMIN_TOKEN: optionalText.refine(
-    (v) => v === undefined || v.length >= ADMIN_TOKEN_MIN_CHARS,
-    `must be at least ${ADMIN_TOKEN_MIN_CHARS} characters (\`openssl rand -base64 32\`)`,
-  ),
+  REDIS_KEY_PREFIX: z._default(text.check(z.regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, _ . - only")), "parley"),
+  ADMIN_TOKEN: optionalText.check(z.refine((v) => v === undefined || v.length >= ADMIN_TOKEN_MIN_CHARS, `must be at least ${ADMIN_TOKEN_MIN_CHARS} characters (\`openssl rand -base64 32\`)`)),
   /** Encrypts the personal fields of queued jobs (and stored platform tokens); keys the pseudonyms in log lines. */
   TOKEN_ENCRYPTION_KEY: encryptionKey,
   /** Older keys, comma-separated: they only open what they sealed, so a rotation loses nothing in flight. */
-  TOKEN_ENCRYPTION_PREVIOUS_KEYS: list.pipe(z.array(encryptionKey)),
+  TOKEN_ENCRYPTION_PREVIOUS_KEYS: z.pipe(list, z.array(encryptionKey)),
 
-  BOT_NAME: text.default("Parley"),
+  BOT_NAME: z._default(text, "Parley"),
   BOT_ALIASES: list,
-  BOT_PERSONA: text.default(DEFAULT_PERSONA),
-  RESET_WORDS: z
-    .string()
-    .default("start over,new topic,reset")
-    .transform((v) =>
+  BOT_PERSONA: z._default(text, DEFAULT_PERSONA),
+  RESET_WORDS: z.pipe(
+    z._default(z.string(), "start over,new topic,reset"),
+    z.transform((v) =>
       v
         .split(",")
         .map((s) => s.trim().toLowerCase())
         .filter(Boolean),
     ),
+  ),
 
   CONVERSATION_TIMEOUT_SECONDS: seconds(120),
   /** Fractions allowed (0.1 = 6 s) so tests and demos can watch an SMS conversation end. */
-  SMS_CONVERSATION_GAP_MINUTES: z.coerce.number().min(1 / 60).default(30),
+  SMS_CONVERSATION_GAP_MINUTES: z._default(z.coerce.number().check(z.gte(1 / 60)), 30),
   /** The length the model is asked to keep an SMS answer under; longer answers are cut at a sentence. */
-  SMS_REPLY_TARGET_CHARS: z.coerce.number().int().min(70).max(1_600).default(320),
+  SMS_REPLY_TARGET_CHARS: z._default(z.coerce.number().check(z.int(), z.gte(70), z.lte(1_600)), 320),
   /** Texts that arrive within this many seconds of each other get one answer. */
-  SMS_BURST_WINDOW_SECONDS: z.coerce.number().int().min(0).max(60).default(4),
+  SMS_BURST_WINDOW_SECONDS: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(60)), 4),
   FOLLOWUP_WINDOW_SECONDS: seconds(60),
-  MAX_STORED_MESSAGES: z.coerce.number().int().min(10).default(200),
+  MAX_STORED_MESSAGES: z._default(z.coerce.number().check(z.int(), z.gte(10)), 200),
   /** Unset: on when OPENAI_BASE_URL is a real model's endpoint, off with a local one (see resolveJudge). */
   USE_LLM_JUDGE: optionalFlag,
 
@@ -128,35 +116,35 @@ export const settingsSchema = z.object({
   /** A sign that the bot is working as soon as its job starts: Slack status or reaction, Discord typing. */
   SHOW_WORKING: flag(true),
   /** Slack's assistant status beside the bot's name while it works ("Parley is thinking…"). */
-  STATUS_TEXT: text.default("is thinking…"),
+  STATUS_TEXT: z._default(text, "is thinking…"),
   /** The reaction put on a Slack channel message while the bot works on it (emoji name); empty for none. */
-  STATUS_REACTION: z.string().trim().default("eyes"),
+  STATUS_REACTION: z._default(z.string().check(z.trim()), "eyes"),
 
   /** Durable facts about people, extracted after each answer and kept per tenant and person. */
   MEMORY_ENABLED: flag(true),
   /** Folding the oldest messages of a long conversation into its running summary. */
   SUMMARY_ENABLED: flag(true),
-  FACTS_PER_PERSON: z.coerce.number().int().min(1).max(100).default(20),
-  FACTS_IN_PROMPT: z.coerce.number().int().min(0).max(100).default(10),
+  FACTS_PER_PERSON: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(100)), 20),
+  FACTS_IN_PROMPT: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(100)), 10),
   /** Facts expire this long after the person's last new fact. */
-  FACTS_TTL_DAYS: z.coerce.number().int().min(1).default(90),
+  FACTS_TTL_DAYS: z._default(z.coerce.number().check(z.int(), z.gte(1)), 90),
 
   /** Recall of earlier conversations by meaning (Upstash Vector); on only when the index below is set too. */
   RECALL_ENABLED: flag(true),
-  UPSTASH_VECTOR_REST_URL: optionalText.pipe(url.optional()),
+  UPSTASH_VECTOR_REST_URL: z.pipe(optionalText, z.optional(url)),
   UPSTASH_VECTOR_REST_TOKEN: optionalText,
   /** Passages older than this are deleted by the cron (Upstash Vector has no TTL). */
-  RECALL_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
+  RECALL_RETENTION_DAYS: z._default(z.coerce.number().check(z.int(), z.gte(1)), 90),
 
   /** Answers one person gets per window (checked in the job, before the model is called). */
-  RATE_LIMIT_REPLIES: z.coerce.number().int().min(1).default(10),
+  RATE_LIMIT_REPLIES: z._default(z.coerce.number().check(z.int(), z.gte(1)), 10),
   RATE_LIMIT_WINDOW_SECONDS: seconds(60),
   /** How much of one message is stored and taken into the prompt; the rest is cut. */
-  MAX_MESSAGE_CHARS: z.coerce.number().int().min(100).default(4_000),
+  MAX_MESSAGE_CHARS: z._default(z.coerce.number().check(z.int(), z.gte(100)), 4_000),
   /** Judge calls per conversation per minute; over the cap the judge answers NO without a model call. */
-  MAX_JUDGE_CALLS_PER_MINUTE: z.coerce.number().int().min(0).default(6),
+  MAX_JUDGE_CALLS_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.gte(0)), 6),
   /** Model tokens one tenant (workspace, guild, account) may use per UTC day; unset: no limit. */
-  TENANT_DAILY_TOKEN_BUDGET: z.preprocess((v) => (v === "" ? undefined : v), z.coerce.number().int().positive().optional()),
+  TENANT_DAILY_TOKEN_BUDGET: z.pipe(z.transform((v) => (v === "" ? undefined : v)), z.optional(z.coerce.number().check(z.int(), z.positive()))),
 });
 
 export type Settings = Omit<z.output<typeof settingsSchema>, "USE_LLM_JUDGE"> & { USE_LLM_JUDGE: boolean };

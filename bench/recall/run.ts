@@ -34,7 +34,7 @@ function main(): Promise<void> {
 
 /** One line, whatever failed: a log line of the wrong shape names the field. */
 function oneLine(err: unknown): string {
-  if (err instanceof z.ZodError) {
+  if (err instanceof z.core.$ZodError) {
     const issue = err.issues[0];
     return `a log is not in the irc-replies format (${issue?.path.join(".") || "log"}: ${issue?.message ?? "malformed"})`;
   }

@@ -3,7 +3,7 @@
  * What the admin view shows of each recent answer: why the bot answered and the exact prompt the model got.
  * Kept per conversation, capped, and never longer than the conversation itself (see RECORD_REPLY).
  */
-import * as z from "zod";
+import * as z from "../zod.ts";
 
 /** Enough to see the last few answers of a conversation without storing a transcript twice. */
 export const MAX_ANSWER_TRACES = 5;

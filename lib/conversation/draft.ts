@@ -5,7 +5,7 @@
  * never came back, and what to record once all of it is out. Its mere presence says an earlier attempt got past
  * the checks that count once (the judge cap, the reply rate limit). The text is the bot's own, never a person's.
  */
-import * as z from "zod";
+import * as z from "../zod.ts";
 
 /** What a posted text was: an answer (recorded as the bot's turn), or a notice (the trigger is only marked done). */
 export const POSTED_OUTCOMES = ["answered", "forgotten", "rate_limited", "apologised", "over_budget"] as const;
@@ -13,30 +13,28 @@ export type PostedOutcome = (typeof POSTED_OUTCOMES)[number];
 
 export const draftSchema = z.object({
   /** Once set, every later attempt posts this text, never a new one. */
-  text: z.string().optional(),
-  outcome: z.enum(POSTED_OUTCOMES).optional(),
+  text: z.optional(z.string()),
+  outcome: z.optional(z.enum(POSTED_OUTCOMES)),
   /** Ids of the parts the platform accepted, in order. */
-  posted: z.array(z.string()).default([]),
+  posted: z._default(z.array(z.string()), []),
   /** When the call that posts the next part began, ms, if its answer never came back: ask the platform first. */
-  postingSince: z.number().optional(),
+  postingSince: z.optional(z.number()),
   /**
    * The message the answer was streamed into (lib/streaming/answer.ts): a later attempt finishes that message and
    * closes its stream, never opening another. Once finished, it is the answer's first part.
    */
-  stream: z
-    .object({ id: z.string(), mode: z.enum(["native", "edit"]), shown: z.string(), open: z.boolean() })
-    .optional(),
+  stream: z.optional(z.object({ id: z.string(), mode: z.enum(["native", "edit"]), shown: z.string(), open: z.boolean() })),
   /** What the answer saw, for recording it: the message it was for, whom it answered, the log's arrival count. */
-  saw: z
-    .object({
+  saw: z.optional(
+    z.object({
       id: z.string(),
       ts: z.number(),
       answered: z.array(z.string()),
       arrivals: z.number(),
       promptTokens: z.number(),
       droppedMessages: z.number(),
-    })
-    .optional(),
+    }),
+  ),
 });
 
 export type Draft = z.output<typeof draftSchema>;

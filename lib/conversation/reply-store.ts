@@ -4,7 +4,7 @@
  * being posted across attempts, record the bot's turn, or mark the trigger handled. One round trip each.
  */
 import type { Redis } from "@upstash/redis/cloudflare";
-import * as z from "zod";
+import * as z from "../zod.ts";
 import type { ConversationKey } from "../message.ts";
 import { MAX_ANSWER_TRACES, type AnswerTrace } from "./answer-trace.ts";
 import { claimKey, conversationKeys, replyKey, seenKey } from "../keys.ts";
@@ -65,7 +65,7 @@ export class ReplyStore {
     const result = parseScriptResult(raw);
     switch (result.status) {
       case "claimed": {
-        const gone = z.enum(["expired", "reset"]).optional().parse(result.gone);
+        const gone = z.optional(z.enum(["expired", "reset"])).parse(result.gone);
         return {
           status: "claimed",
           state: gone ? null : toState(result.state, storedMessages(result.recent ?? [])),

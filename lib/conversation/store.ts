@@ -4,7 +4,7 @@
  * trigger (claim, draft, record) goes through `replies` (./reply-store.ts).
  */
 import type { Redis } from "@upstash/redis/cloudflare";
-import * as z from "zod";
+import * as z from "../zod.ts";
 import type { ConversationKey, InboundMessage } from "../message.ts";
 import { answerTraceSchema, type AnswerTrace } from "./answer-trace.ts";
 import { asWhenWritten } from "./as-written.ts";

@@ -4,7 +4,7 @@
  * state, one JSON string, and its messages) validated with zod into the ConversationState the decider and the prompt
  * builder see.
  */
-import * as z from "zod";
+import * as z from "../zod.ts";
 import type { InboundMessage } from "../message.ts";
 import type { ConversationState, StoredMessage } from "./types.ts";
 
@@ -15,39 +15,39 @@ const storedMessageSchema = z.object({
   authorName: z.string(),
   text: z.string(),
   ts: z.number(),
-  mentions: z.array(z.string()).optional(),
-  replyToAuthorId: z.string().optional(),
-  replyToId: z.string().optional(),
-  noReply: z.boolean().optional(),
-  feedback: z.literal("not_you").optional(),
+  mentions: z.optional(z.array(z.string())),
+  replyToAuthorId: z.optional(z.string()),
+  replyToId: z.optional(z.string()),
+  noReply: z.optional(z.boolean()),
+  feedback: z.optional(z.literal("not_you")),
 });
 
 /** cjson turns an empty Lua table into `{}`; the REST client may already have parsed a JSON string. */
-const luaList = z.union([z.array(z.unknown()), z.object({}).strict().transform(() => [] as unknown[])]);
+const luaList = z.union([z.array(z.unknown()), z.pipe(z.strictObject({}), z.transform(() => [] as unknown[]))]);
 
 /** The state as the scripts write it: what a conversation keeps besides its messages. */
 const storedStateSchema = z.object({
   id: z.string(),
   startedAt: z.number(),
-  answeredThrough: z.number().default(0),
+  answeredThrough: z._default(z.number(), 0),
   /** Per person answered: [through ts, arrivals seen, message id] (lib/conversation/claim-scripts.ts). */
-  coverage: z.record(z.string(), z.tuple([z.number(), z.number(), z.string()])).optional(),
-  lastBotReplyAt: z.number().optional(),
-  lastBotReplyTo: luaList.pipe(z.array(z.string())).optional(),
-  summary: z.string().optional(),
-  parents: z.record(z.string(), z.union([storedMessageSchema, z.literal(false)])).optional(),
+  coverage: z.optional(z.record(z.string(), z.tuple([z.number(), z.number(), z.string()]))),
+  lastBotReplyAt: z.optional(z.number()),
+  lastBotReplyTo: z.optional(z.pipe(luaList, z.array(z.string()))),
+  summary: z.optional(z.string()),
+  parents: z.optional(z.record(z.string(), z.union([storedMessageSchema, z.literal(false)]))),
 });
 
 export const scriptResultSchema = z.object({
   status: z.string(),
-  state: z.unknown().optional(),
-  recent: luaList.optional(),
-  retryAfter: z.number().optional(),
-  draft: z.string().optional(),
-  gone: z.string().optional(),
-  first: z.boolean().optional(),
-  arrivals: z.number().optional(),
-  optedOut: z.boolean().optional(),
+  state: z.optional(z.unknown()),
+  recent: z.optional(luaList),
+  retryAfter: z.optional(z.number()),
+  draft: z.optional(z.string()),
+  gone: z.optional(z.string()),
+  first: z.optional(z.boolean()),
+  arrivals: z.optional(z.number()),
+  optedOut: z.optional(z.boolean()),
 });
 
 export type ScriptResult = z.output<typeof scriptResultSchema>;

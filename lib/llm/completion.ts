@@ -3,7 +3,7 @@
  * One chat completion call: the model's text, validated with zod; a 429 becomes RetryLater, anything else throws.
  */
 import OpenAI from "openai";
-import * as z from "zod";
+import * as z from "../zod.ts";
 import type { ChatMessage } from "../context/chat-message.ts";
 import { RetryLater } from "../errors.ts";
 
@@ -12,11 +12,9 @@ const HTTP_TOO_MANY_REQUESTS = 429;
 const DEFAULT_RETRY_AFTER_SECONDS = 10;
 
 const completionSchema = z.object({
-  choices: z
-    .array(z.object({ message: z.object({ content: z.string().nullable().optional() }) }))
-    .min(1),
+  choices: z.array(z.object({ message: z.object({ content: z.optional(z.nullable(z.string())) }) })).check(z.minLength(1)),
   /** What the call cost (OpenAI-compatible servers send it; per-tenant budgets count it). */
-  usage: z.object({ total_tokens: z.number().int().min(0) }).nullish(),
+  usage: z.nullish(z.object({ total_tokens: z.number().check(z.int(), z.gte(0)) })),
 });
 
 export interface CompletionRequest {

@@ -4,7 +4,7 @@
  * does not validate is logged (shape only, never its text) and dropped: it must never break the reply.
  */
 import type OpenAI from "openai";
-import * as z from "zod";
+import * as z from "../zod.ts";
 import { logger } from "../log.ts";
 import { issuePaths } from "../zod-issues.ts";
 import { complete } from "./completion.ts";
@@ -29,23 +29,20 @@ const EXTRACTION_MAX_TOKENS = 800;
 /** Models like to wrap JSON in a Markdown fence. */
 const CODE_FENCE = /^```(?:json)?\s*([\s\S]*?)\s*```$/;
 
-const optionalText = z
-  .string()
-  .nullish()
-  .transform((v) => (v?.trim() ? v.trim() : undefined));
+const optionalText = z.pipe(z.nullish(z.string()), z.transform((v) => (v?.trim() ? v.trim() : undefined)));
 
 export const extractedFactsSchema = z.object({
   facts: z
     .array(
       z.object({
-        person: z.string().trim().min(1),
-        fact: z.string().trim().min(1).max(MAX_FACT_CHARS),
+        person: z.string().check(z.trim(), z.minLength(1)),
+        fact: z.string().check(z.trim(), z.minLength(1), z.maxLength(MAX_FACT_CHARS)),
         /** The ids of the messages that state it: the caller keeps a fact only when they are all its person's. */
-        sources: z.array(z.string().min(1)).min(1).max(MAX_SOURCES),
+        sources: z.array(z.string().check(z.minLength(1))).check(z.minLength(1), z.maxLength(MAX_SOURCES)),
         replaces: optionalText,
       }),
     )
-    .max(MAX_FACTS_PER_EXCHANGE),
+    .check(z.maxLength(MAX_FACTS_PER_EXCHANGE)),
 });
 
 export type ExtractedFact = z.output<typeof extractedFactsSchema>["facts"][number];

@@ -8,7 +8,7 @@
  * job's retry finishes the answer.
  */
 import OpenAI from "openai";
-import * as z from "zod";
+import * as z from "../zod.ts";
 import { withinMs } from "../deadline.ts";
 import { RetryLater } from "../errors.ts";
 import { retryAfterSeconds, type CompletionRequest } from "./completion.ts";
@@ -16,9 +16,9 @@ import { retryAfterSeconds, type CompletionRequest } from "./completion.ts";
 const HTTP_TOO_MANY_REQUESTS = 429;
 
 const chunkSchema = z.looseObject({
-  choices: z.array(z.looseObject({ delta: z.looseObject({ content: z.string().nullable().optional() }).optional() })),
+  choices: z.array(z.looseObject({ delta: z.optional(z.looseObject({ content: z.optional(z.nullable(z.string())) })) })),
   /** On the last chunk only, asked for with `include_usage` (per-tenant budgets count it). */
-  usage: z.object({ total_tokens: z.number().int().min(0) }).nullish(),
+  usage: z.nullish(z.object({ total_tokens: z.number().check(z.int(), z.gte(0)) })),
 });
 
 export interface StreamRequest extends CompletionRequest {

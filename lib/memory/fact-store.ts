@@ -8,7 +8,7 @@
  * person's next merge. Reading the facts of everyone in a conversation is one MGET.
  */
 import type { Redis } from "@upstash/redis/cloudflare";
-import * as z from "zod";
+import * as z from "../zod.ts";
 import { factsKey, forgottenKey, type Tenancy } from "../keys.ts";
 import { VISIBILITIES, type Visibility } from "../message.ts";
 import { normalizeWords } from "../text/normalize.ts";
@@ -86,7 +86,7 @@ return #list
 `;
 
 const storedFactsSchema = z.array(
-  z.object({ t: z.string(), n: z.string(), at: z.number(), v: z.enum(VISIBILITIES).optional(), c: z.string().optional() }),
+  z.object({ t: z.string(), n: z.string(), at: z.number(), v: z.optional(z.enum(VISIBILITIES)), c: z.optional(z.string()) }),
 );
 type StoredFact = z.output<typeof storedFactsSchema>[number];
 

@@ -12,7 +12,7 @@
  * that can show an answer as it is written adds `streaming` (lib/streaming/answer.ts drives it), and one that can
  * show that the bot is working adds `working`.
  */
-import type * as z from "zod";
+import type * as z from "../zod.ts";
 import type { Settings } from "../config.ts";
 import type { LogIds } from "../log-ids.ts";
 import type { Logger } from "../log.ts";
@@ -168,7 +168,7 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
   readonly tokenSetting: SecretSetting;
   /** Present when the platform can be installed in many tenants (Slack OAuth). */
   readonly installs?: InstallSupport;
-  readonly replyTargetSchema: z.ZodType<Target>;
+  readonly replyTargetSchema: z.ZodMiniType<Target>;
   /** Checks the signature over the raw body, before anything of the body is read. */
   verify(ctx: AdapterContext, request: WebhookRequest): Promise<Verified>;
   parse(ctx: AdapterContext, request: WebhookRequest): Parsed<Extra>;

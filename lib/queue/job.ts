@@ -4,7 +4,7 @@
  * validated once opened with a schema built from the platforms' adapters (functions/jobs.ts), so that the core
  * never restates a platform's reply target.
  */
-import * as z from "zod";
+import * as z from "../zod.ts";
 import { LOG_IDS } from "../log-ids.ts";
 import { VISIBILITIES, type Platform, type ReplyTarget } from "../message.ts";
 
@@ -15,37 +15,37 @@ export type JobKind = (typeof JOB_KINDS)[number];
 /** What the job schema needs of each platform: its name and the schema of its reply target. */
 export interface JobPlatform {
   platform: Platform;
-  replyTargetSchema: z.ZodType<ReplyTarget>;
+  replyTargetSchema: z.ZodMiniType<ReplyTarget>;
 }
 
 export function jobSchemaFor(platforms: readonly JobPlatform[]) {
   const schema = z.object({
     key: z.object({
       platform: z.literal(platforms.map((p) => p.platform)),
-      tenant: z.string().min(1),
-      channel: z.string().min(1),
-      thread: z.string().min(1).optional(),
+      tenant: z.string().check(z.minLength(1)),
+      channel: z.string().check(z.minLength(1)),
+      thread: z.optional(z.string().check(z.minLength(1))),
     }),
-    conversationId: z.string().min(1),
-    trigger: z.object({ id: z.string().min(1), ts: z.number(), authorId: z.string(), authorName: z.string() }),
+    conversationId: z.string().check(z.minLength(1)),
+    trigger: z.object({ id: z.string().check(z.minLength(1)), ts: z.number(), authorId: z.string(), authorName: z.string() }),
     /** A direct address (mention, DM, command, SMS): the bot must answer even if the model would rather not. */
     required: z.boolean(),
     reason: z.string(),
     bot: z.object({ userId: z.string(), name: z.string(), aliases: z.array(z.string()) }),
     replyTarget: z.union(platforms.map((p) => p.replyTargetSchema)),
-    systemNotes: z.array(z.string().max(2_000)).max(5).optional(),
+    systemNotes: z.optional(z.array(z.string().check(z.maxLength(2_000))).check(z.maxLength(5))),
     /** Answer only the last message of the person's burst: a job whose author wrote again since ends, and the later
      *  message's job answers them all. */
-    waitsForBurst: z.boolean().optional(),
+    waitsForBurst: z.optional(z.boolean()),
     /** Who can read the place, when the message said so; otherwise the job asks the platform (lib/memory/visibility.ts). */
-    visibility: z.enum(VISIBILITIES).optional(),
+    visibility: z.optional(z.enum(VISIBILITIES)),
     /** How log lines name the place and the people (lib/log-ids.ts); absent: as they are. */
-    logIds: z.enum(LOG_IDS).optional(),
+    logIds: z.optional(z.enum(LOG_IDS)),
   });
-  return schema.refine((job) => job.replyTarget.platform === job.key.platform, {
+  return schema.check(z.refine((job) => job.replyTarget.platform === job.key.platform, {
     message: "the reply target's platform is not the conversation's",
     path: ["replyTarget", "platform"],
-  });
+  }));
 }
 
 export type Job = z.output<ReturnType<typeof jobSchemaFor>>;

@@ -7,7 +7,7 @@
  * Discord interaction token) and the bot's identity (an SMS bot is a phone number too). Only a holder of
  * TOKEN_ENCRYPTION_KEY reads them.
  */
-import * as z from "zod";
+import * as z from "../zod.ts";
 import type { Sealer } from "../secrets/seal.ts";
 import { issuePaths } from "../zod-issues.ts";
 import type { Job } from "./job.ts";
@@ -17,7 +17,7 @@ const FORMAT = 2;
 
 const personalSchema = z.object({
   channel: z.unknown(),
-  thread: z.unknown().optional(),
+  thread: z.optional(z.unknown()),
   authorId: z.unknown(),
   authorName: z.unknown(),
   replyTarget: z.unknown(),
@@ -65,7 +65,7 @@ export async function sealJob(job: Job, sealer: Sealer): Promise<SealedJob> {
 }
 
 /** The job, opened and validated with `schema`; throws JobPayloadError when it is not one. */
-export async function openJob(body: unknown, sealer: Sealer, schema: z.ZodType<Job>): Promise<Job> {
+export async function openJob(body: unknown, sealer: Sealer, schema: z.ZodMiniType<Job>): Promise<Job> {
   const wire = wireSchema.safeParse(body);
   if (!wire.success) throw new JobPayloadError(issuePaths(wire.error));
   const { v: _format, platform, tenant, trigger, sealed, ...clear } = wire.data;

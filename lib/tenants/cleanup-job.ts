@@ -4,7 +4,7 @@
  * time out the webhook; a run that did not reach the end of the keyspace publishes the next one from its cursor.
  * The payload names the tenant and the cursor, nothing else (no token, no message).
  */
-import * as z from "zod";
+import * as z from "../zod.ts";
 import type { Tenancy } from "../keys.ts";
 import type { Platform } from "../message.ts";
 import type { Runtime } from "../runtime.ts";
@@ -14,8 +14,8 @@ export const CLEANUP_ROUTE = "cleanup";
 
 export const cleanupTaskSchema = z.object({
   platform: z.enum(["slack", "discord", "twilio"] as const satisfies readonly Platform[]),
-  tenant: z.string().min(1),
-  cursor: z.string().regex(/^\d+$/).default("0"),
+  tenant: z.string().check(z.minLength(1)),
+  cursor: z._default(z.string().check(z.regex(/^\d+$/)), "0"),
 });
 export type CleanupTask = z.output<typeof cleanupTaskSchema>;
 

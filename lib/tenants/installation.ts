@@ -3,22 +3,22 @@
  * One installation of the app in one tenant (a Slack workspace, or a Slack org for org-wide installs), as an OAuth
  * exchange produced it. Stored sealed (./installations.ts): the tokens never sit in Redis in the clear.
  */
-import * as z from "zod";
+import * as z from "../zod.ts";
 
 export const installationSchema = z.object({
   /** The tenant conversations are keyed by (a Slack team id, `E…:T…` inside an org, or `E…` for org-wide installs). */
-  tenant: z.string().min(1),
-  botToken: z.string().min(1),
-  botUserId: z.string().min(1),
-  appId: z.string().optional(),
-  teamName: z.string().optional(),
+  tenant: z.string().check(z.minLength(1)),
+  botToken: z.string().check(z.minLength(1)),
+  botUserId: z.string().check(z.minLength(1)),
+  appId: z.optional(z.string()),
+  teamName: z.optional(z.string()),
   scopes: z.array(z.string()),
   /** The person who approved the install. */
-  installerUserId: z.string().optional(),
+  installerUserId: z.optional(z.string()),
   installedAt: z.number(),
   /** With token rotation: the refresh token and when the bot token expires (epoch ms). */
-  refreshToken: z.string().min(1).optional(),
-  expiresAt: z.number().optional(),
+  refreshToken: z.optional(z.string().check(z.minLength(1))),
+  expiresAt: z.optional(z.number()),
 });
 
 export type Installation = z.output<typeof installationSchema>;

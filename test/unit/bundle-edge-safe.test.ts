@@ -26,6 +26,11 @@ describe("the Worker bundle stays edge-safe", () => {
     const problems = edgeSafetyViolations(modules).map((v) => `${v.module}: ${v.reason} (via ${v.via.join(" → ")})`);
     expect(problems).toEqual([]);
   });
+
+  it("reaches zod only as zod/mini: classic zod, from any one import, adds about 17 KiB gzipped (npm run bench:bundle)", () => {
+    const classic = reachableModules(bundle.metafile).filter((m) => m.path.startsWith("node_modules/zod/v4/classic/"));
+    expect(classic.map((m) => m.via.join(" → "))).toEqual([]);
+  });
 });
 
 describe("the edge-safety rules", () => {

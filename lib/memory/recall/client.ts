@@ -6,7 +6,7 @@
  * counted, never trusted. A namespace nobody has written to yet reads as empty.
  */
 import { FusionAlgorithm, Index, QueryMode, WeightingStrategy } from "@upstash/vector/cloudflare";
-import * as z from "zod";
+import * as z from "../../zod.ts";
 import type { RecalledPassage } from "./format.ts";
 import { passageMetadataSchema, type Passage } from "./passage.ts";
 
@@ -27,13 +27,13 @@ export interface SearchResult {
 
 const queryResultSchema = z.array(
   z.object({
-    id: z.union([z.string(), z.number()]).transform(String),
+    id: z.pipe(z.union([z.string(), z.number()]), z.transform(String)),
     score: z.number(),
-    data: z.string().optional(),
-    metadata: z.unknown().optional(),
+    data: z.optional(z.string()),
+    metadata: z.optional(z.unknown()),
   }),
 );
-const deletedSchema = z.object({ deleted: z.number().int().min(0) });
+const deletedSchema = z.object({ deleted: z.number().check(z.int(), z.gte(0)) });
 const namespacesSchema = z.array(z.string());
 
 /** Upstash's 404 for a namespace that was never written to (or was deleted). */

@@ -3,7 +3,7 @@
  * A passage: a few consecutive messages of a conversation (or its summary), stored in Upstash Vector as text
  * (`data`, embedded by the index's own model) with the metadata recall filters on and forgetting deletes by.
  */
-import * as z from "zod";
+import * as z from "../../zod.ts";
 import { VISIBILITIES } from "../../message.ts";
 
 /** Who could read the place (lib/message.ts): recall never carries a DM's or a private channel's passages anywhere else. */
@@ -14,7 +14,7 @@ export const passageMetadataSchema = z.object({
   tenant: z.string(),
   channel: z.string(),
   /** The thread, for a passage of a thread conversation. */
-  thread: z.string().optional(),
+  thread: z.optional(z.string()),
   visibility: z.enum(VISIBILITIES),
   /** Ids of the people whose messages are in the passage (never the bot): "forget me" deletes by this. */
   people: z.array(z.string()),

@@ -4,7 +4,7 @@
  * JSON or not), GiveUp (the request can never succeed: expired token, unknown channel, missing access), Error
  * (5xx and the like: retry). Never puts a token or message text into an error.
  */
-import * as z from "zod";
+import * as z from "../../zod.ts";
 import { GiveUp, RetryLater } from "../../errors.ts";
 
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -24,8 +24,8 @@ export const DISCORD_ERROR = {
   INVALID_WEBHOOK_TOKEN: 50027,
 } as const;
 
-const errorBodySchema = z.looseObject({ code: z.number().optional(), message: z.string().optional() });
-const rateLimitBodySchema = z.looseObject({ retry_after: z.number().nonnegative(), global: z.boolean().optional() });
+const errorBodySchema = z.looseObject({ code: z.optional(z.number()), message: z.optional(z.string()) });
+const rateLimitBodySchema = z.looseObject({ retry_after: z.number().check(z.nonnegative()), global: z.optional(z.boolean()) });
 
 export interface DiscordRequest {
   apiBaseUrl: string;

@@ -3,74 +3,72 @@
  * zod schemas for the Discord payloads Parley reads: interactions (HTTP) and messages (interaction `resolved`
  * data and Gateway MESSAGE_CREATE). Loose objects: Discord adds fields without notice; only what we read is checked.
  */
-import * as z from "zod";
+import * as z from "../../zod.ts";
 
 /** Discord ids are 64-bit snowflakes sent as decimal strings. */
-export const snowflake = z.string().regex(/^\d{1,20}$/, "not a snowflake");
+export const snowflake = z.string().check(z.regex(/^\d{1,20}$/, "not a snowflake"));
 
 export const userSchema = z.looseObject({
   id: snowflake,
   username: z.string(),
-  global_name: z.string().nullish(),
-  bot: z.boolean().optional(),
+  global_name: z.nullish(z.string()),
+  bot: z.optional(z.boolean()),
 });
 
 export const memberSchema = z.looseObject({
-  user: userSchema.optional(),
-  nick: z.string().nullish(),
+  user: z.optional(userSchema),
+  nick: z.nullish(z.string()),
 });
 
 export const messageSchema = z.looseObject({
   id: snowflake,
   channel_id: snowflake,
-  guild_id: snowflake.optional(),
+  guild_id: z.optional(snowflake),
   author: userSchema,
-  member: memberSchema.optional(),
+  member: z.optional(memberSchema),
   /** 0 DEFAULT, 19 REPLY; other types are system messages (joins, pins...). */
-  type: z.number().int().default(0),
+  type: z._default(z.number().check(z.int()), 0),
   content: z.string(),
   timestamp: z.string(),
   /** Set on messages posted by a webhook (including interaction follow-ups): never a person. */
-  webhook_id: snowflake.optional(),
-  mentions: z.array(z.looseObject({ id: snowflake, username: z.string().optional() })).default([]),
+  webhook_id: z.optional(snowflake),
+  mentions: z._default(z.array(z.looseObject({ id: snowflake, username: z.optional(z.string()) })), []),
   /** What the message points at: type 0 the message it replies to, type 1 a message it forwards (from anywhere). */
-  message_reference: z
-    .looseObject({ type: z.number().int().default(0), message_id: snowflake.optional(), channel_id: snowflake.optional() })
-    .optional(),
+  message_reference: z.optional(
+    z.looseObject({ type: z._default(z.number().check(z.int()), 0), message_id: z.optional(snowflake), channel_id: z.optional(snowflake) }),
+  ),
   /** The message this one replies to (type 19 replies), when Discord could resolve it. */
-  referenced_message: z
-    .looseObject({ id: snowflake, author: userSchema })
-    .nullish(),
+  referenced_message: z.nullish(z.looseObject({ id: snowflake, author: userSchema })),
 });
 
 export const commandOptionSchema = z.looseObject({
   name: z.string(),
-  type: z.number().int(),
-  value: z.union([z.string(), z.number(), z.boolean()]).optional(),
+  type: z.number().check(z.int()),
+  value: z.optional(z.union([z.string(), z.number(), z.boolean()])),
 });
 
 export const commandDataSchema = z.looseObject({
   id: snowflake,
   name: z.string(),
-  type: z.number().int(),
-  options: z.array(commandOptionSchema).optional(),
-  target_id: snowflake.optional(),
-  resolved: z.looseObject({ messages: z.record(z.string(), messageSchema).optional() }).optional(),
+  type: z.number().check(z.int()),
+  options: z.optional(z.array(commandOptionSchema)),
+  target_id: z.optional(snowflake),
+  resolved: z.optional(z.looseObject({ messages: z.optional(z.record(z.string(), messageSchema)) })),
 });
 
 export const interactionSchema = z.looseObject({
   id: snowflake,
   application_id: snowflake,
-  type: z.number().int(),
-  token: z.string().min(1),
-  data: z.unknown().optional(),
-  guild_id: snowflake.optional(),
-  channel_id: snowflake.optional(),
+  type: z.number().check(z.int()),
+  token: z.string().check(z.minLength(1)),
+  data: z.optional(z.unknown()),
+  guild_id: z.optional(snowflake),
+  channel_id: z.optional(snowflake),
   /** The channel it was used in, partially: its type tells a private thread. */
-  channel: z.looseObject({ type: z.number().int() }).optional(),
+  channel: z.optional(z.looseObject({ type: z.number().check(z.int()) })),
   /** In a guild the invoking user comes inside `member`; in a DM as `user`. */
-  member: memberSchema.optional(),
-  user: userSchema.optional(),
+  member: z.optional(memberSchema),
+  user: z.optional(userSchema),
 });
 
 export type DiscordUser = z.infer<typeof userSchema>;

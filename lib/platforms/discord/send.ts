@@ -5,7 +5,7 @@
  * follow-ups for the rest; a Gateway conversation answer is a channel message, a reply to its trigger when the
  * trigger addressed the bot, each part with a nonce made of the trigger's id and the part's index.
  */
-import * as z from "zod";
+import * as z from "../../zod.ts";
 import { bytesToHex } from "../../crypto.ts";
 import { GiveUp } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
@@ -37,7 +37,7 @@ export interface DiscordSendConfig {
 }
 
 export const messageIdSchema = z.looseObject({ id: z.string() });
-const postedMessageSchema = messageIdSchema.extend({ content: z.string().optional() });
+const postedMessageSchema = z.extend(messageIdSchema, { content: z.optional(z.string()) });
 
 /** Posts `text` in order; returns the ids of the messages posted. */
 export function sendDiscordReply(cfg: DiscordSendConfig, target: DiscordTarget, text: string, progress: PartProgress): Promise<string[]> {

@@ -3,7 +3,7 @@
  * Where a Discord answer goes: the deferred "thinking…" message of an interaction (its token lives 15 minutes), or
  * the channel of a Gateway message, as a reply to it when it addressed the bot.
  */
-import * as z from "zod";
+import * as z from "../../zod.ts";
 
 const interactionTargetSchema = z.object({
   platform: z.literal("discord"),
@@ -17,7 +17,7 @@ const channelTargetSchema = z.object({
   platform: z.literal("discord"),
   kind: z.literal("channel"),
   channelId: z.string(),
-  replyToMessageId: z.string().optional(),
+  replyToMessageId: z.optional(z.string()),
 });
 
 export const discordTargetSchema = z.discriminatedUnion("kind", [interactionTargetSchema, channelTargetSchema]);

@@ -7,7 +7,7 @@
  * members-only server) counts as public: everyone who got in reads them. A failed lookup throws, and the caller
  * counts the place as private.
  */
-import * as z from "zod";
+import * as z from "../../zod.ts";
 import type { ConversationKey, Visibility } from "../../message.ts";
 import type { ReplyContext } from "../adapter.ts";
 import { DM_TENANT_PREFIX } from "./parse.ts";
@@ -20,11 +20,12 @@ const ROLE_OVERWRITE = 0;
 
 const channelSchema = z.looseObject({
   id: snowflake,
-  type: z.number().int(),
-  parent_id: snowflake.nullish(),
-  permission_overwrites: z
-    .array(z.looseObject({ id: snowflake, type: z.coerce.number().int(), deny: z.string().regex(/^\d+$/) }))
-    .default([]),
+  type: z.number().check(z.int()),
+  parent_id: z.nullish(snowflake),
+  permission_overwrites: z._default(
+    z.array(z.looseObject({ id: snowflake, type: z.coerce.number().check(z.int()), deny: z.string().check(z.regex(/^\d+$/)) })),
+    [],
+  ),
 });
 type DiscordChannel = z.output<typeof channelSchema>;
 

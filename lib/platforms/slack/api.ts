@@ -4,10 +4,10 @@
  * RetryLater (429 with Retry-After), GiveUp (an `ok:false` the same request can never get past), Error (retry).
  * Never puts message text into an error.
  */
-import * as z from "zod";
+import * as z from "../../zod.ts";
 import { GiveUp, RetryLater } from "../../errors.ts";
 
-const slackResponseSchema = z.looseObject({ ok: z.boolean(), error: z.string().optional() });
+const slackResponseSchema = z.looseObject({ ok: z.boolean(), error: z.optional(z.string()) });
 
 const REQUEST_TIMEOUT_MS = 10_000;
 /** The content type of a Web API call with a JSON body. */

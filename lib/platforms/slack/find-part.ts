@@ -5,7 +5,7 @@
  * place's messages since that call (`conversations.history` for a channel, `conversations.replies` for a thread,
  * with `include_all_metadata`) and takes the one with that metadata instead of posting it again.
  */
-import * as z from "zod";
+import * as z from "../../zod.ts";
 import { GiveUp } from "../../errors.ts";
 import { callSlack, type SlackCallArgs } from "./api.ts";
 
@@ -29,8 +29,8 @@ const listSchema = z.looseObject({
   messages: z.array(
     z.looseObject({
       ts: z.string(),
-      text: z.string().optional(),
-      metadata: z.looseObject({ event_type: z.string(), event_payload: z.looseObject({ trigger: z.unknown(), part: z.unknown() }) }).optional(),
+      text: z.optional(z.string()),
+      metadata: z.optional(z.looseObject({ event_type: z.string(), event_payload: z.looseObject({ trigger: z.unknown(), part: z.unknown() }) })),
     }),
   ),
 });

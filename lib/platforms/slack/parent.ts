@@ -4,7 +4,7 @@
  * message, which is always its parent. Messages are named `<channel>:<ts>` (./parse.ts), so the parent's id says
  * where to look; only the conversation's own channel is ever read.
  */
-import * as z from "zod";
+import * as z from "../../zod.ts";
 import type { ParentMessage } from "../../message.ts";
 import type { ParentQuery } from "../adapter.ts";
 import { GiveUp } from "../../errors.ts";
@@ -17,10 +17,10 @@ const repliesSchema = z.looseObject({
   messages: z.array(
     z.looseObject({
       ts: slackTs,
-      user: slackId.optional(),
-      bot_id: slackId.optional(),
-      text: z.string().default(""),
-      user_profile: z.looseObject({ display_name: z.string().optional(), real_name: z.string().optional() }).optional(),
+      user: z.optional(slackId),
+      bot_id: z.optional(slackId),
+      text: z._default(z.string(), ""),
+      user_profile: z.optional(z.looseObject({ display_name: z.optional(z.string()), real_name: z.optional(z.string()) })),
     }),
   ),
 });

@@ -3,61 +3,59 @@
  * zod schemas for the Slack Events API payloads Parley reads. Loose objects: Slack adds fields without notice,
  * and only the fields we read are checked (strictly).
  */
-import * as z from "zod";
+import * as z from "../../zod.ts";
 
 /** A Slack message timestamp: seconds, a dot, microseconds ("1700000000.000100"). It is also the message's id. */
-export const slackTs = z.string().regex(/^\d+\.\d+$/, "not a Slack ts");
+export const slackTs = z.string().check(z.regex(/^\d+\.\d+$/, "not a Slack ts"));
 /**
  * A Slack id: the letter of its kind (U or W a user, B a bot, T a workspace, E an org, C, G or D a channel, A an app)
  * then capitals and digits ("U0ALICE01", "USLACKBOT", "T0001ABCD"), as Slack writes every one of them. Ids become
  * parts of keys and fields of log lines: a delivery that carries anything else (a control character, a key's
  * separator) is not Slack's and gets a 400, the field named, never its value.
  */
-export const slackId = z.string().regex(/^[UWBTECGDA][A-Z0-9]+$/, "not a Slack id");
+export const slackId = z.string().check(z.regex(/^[UWBTECGDA][A-Z0-9]+$/, "not a Slack id"));
 /** The envelope's own id ("Ev0123ABCD"): only read, never keyed by. */
-const slackEventId = z.string().min(1);
+const slackEventId = z.string().check(z.minLength(1));
 
 export const urlVerificationSchema = z.looseObject({
   type: z.literal("url_verification"),
-  challenge: z.string().min(1),
+  challenge: z.string().check(z.minLength(1)),
 });
 
 export const authorizationSchema = z.looseObject({
   user_id: slackId,
-  is_bot: z.boolean().optional(),
-  team_id: slackId.nullish(),
-  enterprise_id: slackId.nullish(),
+  is_bot: z.optional(z.boolean()),
+  team_id: z.nullish(slackId),
+  enterprise_id: z.nullish(slackId),
 });
 
 export const eventCallbackSchema = z.looseObject({
   type: z.literal("event_callback"),
   team_id: slackId,
-  enterprise_id: slackId.nullish(),
-  api_app_id: slackId.optional(),
-  event_id: slackEventId.optional(),
+  enterprise_id: z.nullish(slackId),
+  api_app_id: z.optional(slackId),
+  event_id: z.optional(slackEventId),
   /** Who the app acts as in this delivery; the bot's own user id is here, so no API call is needed. (Absent on
    *  app_uninstalled, whose installation is gone.) */
-  authorizations: z.array(authorizationSchema).default([]),
-  event: z.looseObject({ type: z.string(), subtype: z.string().optional() }),
+  authorizations: z._default(z.array(authorizationSchema), []),
+  event: z.looseObject({ type: z.string(), subtype: z.optional(z.string()) }),
 });
 
 /** The fields of an `app_mention` or `message` event that become an InboundMessage. */
 export const messageEventSchema = z.looseObject({
   type: z.enum(["app_mention", "message"]),
-  subtype: z.string().optional(),
+  subtype: z.optional(z.string()),
   channel: slackId,
   /** Absent on app_mention; "channel", "group", "im" or "mpim" on message events. */
-  channel_type: z.string().optional(),
-  user: slackId.optional(),
-  bot_id: slackId.optional(),
-  app_id: slackId.optional(),
-  text: z.string().optional(),
+  channel_type: z.optional(z.string()),
+  user: z.optional(slackId),
+  bot_id: z.optional(slackId),
+  app_id: z.optional(slackId),
+  text: z.optional(z.string()),
   ts: slackTs,
-  thread_ts: slackTs.optional(),
-  parent_user_id: slackId.optional(),
-  user_profile: z
-    .looseObject({ display_name: z.string().optional(), real_name: z.string().optional() })
-    .optional(),
+  thread_ts: z.optional(slackTs),
+  parent_user_id: z.optional(slackId),
+  user_profile: z.optional(z.looseObject({ display_name: z.optional(z.string()), real_name: z.optional(z.string()) })),
 });
 
 export type SlackMessageEvent = z.infer<typeof messageEventSchema>;
@@ -66,7 +64,7 @@ export type SlackEventCallback = z.infer<typeof eventCallbackSchema>;
 /** tokens_revoked: the user ids whose tokens were revoked; a bot id among `bot` means the bot token is gone. */
 export const tokensRevokedSchema = z.looseObject({
   type: z.literal("tokens_revoked"),
-  tokens: z.looseObject({ oauth: z.array(z.string()).optional(), bot: z.array(z.string()).optional() }),
+  tokens: z.looseObject({ oauth: z.optional(z.array(z.string())), bot: z.optional(z.array(z.string())) }),
 });
 
 /** A `reaction_added` event: who reacted with what, on which item, and whose item it was. */
@@ -74,8 +72,8 @@ export const reactionEventSchema = z.looseObject({
   type: z.literal("reaction_added"),
   user: slackId,
   reaction: z.string(),
-  item_user: slackId.optional(),
-  item: z.looseObject({ type: z.string(), channel: slackId.optional(), ts: slackTs.optional() }),
+  item_user: z.optional(slackId),
+  item: z.looseObject({ type: z.string(), channel: z.optional(slackId), ts: z.optional(slackTs) }),
   event_ts: slackTs,
 });
 

@@ -4,7 +4,7 @@
  * bot's, newest first; a text with the very same body created since the earlier attempt's call began is taken to
  * be that attempt's, instead of sending it again.
  */
-import * as z from "zod";
+import * as z from "../../zod.ts";
 import { RetryLater } from "../../errors.ts";
 import { messagesUrl, retryAfterSeconds, type SendTwilioSmsArgs } from "./send.ts";
 
@@ -15,7 +15,7 @@ const PAGE_SIZE = 20;
 const REQUEST_TIMEOUT_MS = 10_000;
 
 const listSchema = z.looseObject({
-  messages: z.array(z.looseObject({ sid: z.string(), body: z.string().nullish(), date_created: z.string().nullish() })),
+  messages: z.array(z.looseObject({ sid: z.string(), body: z.nullish(z.string()), date_created: z.nullish(z.string()) })),
 });
 
 export interface SentSmsQuery extends SendTwilioSmsArgs {

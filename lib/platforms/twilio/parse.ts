@@ -3,7 +3,7 @@
  * Twilio's inbound SMS webhook form, validated with zod, and its translation into an InboundMessage. Unknown
  * parameters are allowed (Twilio adds some without notice); the signature covers them all, see verify.ts.
  */
-import * as z from "zod";
+import * as z from "../../zod.ts";
 import type { InboundMessage } from "../../message.ts";
 import { describeIssues } from "../../zod-issues.ts";
 import type { TwilioTarget } from "./target.ts";
@@ -14,17 +14,17 @@ export const SMS_AUTHOR_NAME = "Texter";
 export const MEDIA_ONLY_TEXT = "[sent an attachment without text]";
 
 /** Conversation keys join their parts with `|`, so an address must not contain one. */
-const address = z.string().trim().min(1).max(64).regex(/^[^|\s]+$/, "is not a phone number or address");
-const sid = (prefix: string) => z.string().regex(new RegExp(`^${prefix}[A-Za-z0-9]{1,64}$`), `is not a ${prefix}… id`);
+const address = z.string().check(z.trim(), z.minLength(1), z.maxLength(64), z.regex(/^[^|\s]+$/, "is not a phone number or address"));
+const sid = (prefix: string) => z.string().check(z.regex(new RegExp(`^${prefix}[A-Za-z0-9]{1,64}$`), `is not a ${prefix}… id`));
 
 export const twilioSmsSchema = z.looseObject({
-  MessageSid: z.string().regex(/^[A-Z]{2}[A-Za-z0-9]{1,64}$/, "is not a message sid"),
+  MessageSid: z.string().check(z.regex(/^[A-Z]{2}[A-Za-z0-9]{1,64}$/, "is not a message sid")),
   AccountSid: sid("AC"),
   From: address,
   To: address,
-  Body: z.string().default(""),
-  NumMedia: z.coerce.number().int().min(0).default(0),
-  MessagingServiceSid: sid("MG").optional(),
+  Body: z._default(z.string(), ""),
+  NumMedia: z._default(z.coerce.number().check(z.int(), z.gte(0)), 0),
+  MessagingServiceSid: z.optional(sid("MG")),
 });
 
 export type TwilioSms = z.output<typeof twilioSmsSchema>;

@@ -4,7 +4,7 @@
  * failures into what the job flow acts on: RetryLater (429), GiveUp (a 4xx the same request can never get past,
  * e.g. 21610 for an opted-out number), Error (5xx, network: retry).
  */
-import * as z from "zod";
+import * as z from "../../zod.ts";
 import { GiveUp, RetryLater } from "../../errors.ts";
 
 export const TWILIO_API_VERSION = "2010-04-01";
@@ -14,8 +14,8 @@ const REQUEST_TIMEOUT_MS = 10_000;
 /** Used when a 429 carries no usable Retry-After. */
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
-const createdSchema = z.looseObject({ sid: z.string().min(1) });
-const errorSchema = z.looseObject({ code: z.coerce.number().optional(), message: z.string().optional() });
+const createdSchema = z.looseObject({ sid: z.string().check(z.minLength(1)) });
+const errorSchema = z.looseObject({ code: z.optional(z.coerce.number()), message: z.optional(z.string()) });
 
 export interface SendTwilioSmsArgs {
   apiBaseUrl: string;

@@ -2,7 +2,7 @@
  * @module
  * Discord Gateway protocol values (API v10, JSON encoding) and the payload envelope `{op, d, s, t}`.
  */
-import * as z from "zod";
+import * as z from "../../../zod.ts";
 
 export const GATEWAY_VERSION = 10;
 
@@ -39,18 +39,18 @@ export const IDENTIFY_BUDGET = 900;
 export const IDENTIFY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export const payloadSchema = z.looseObject({
-  op: z.number().int(),
-  d: z.unknown().optional(),
-  s: z.number().int().nullish(),
-  t: z.string().nullish(),
+  op: z.number().check(z.int()),
+  d: z.optional(z.unknown()),
+  s: z.nullish(z.number().check(z.int())),
+  t: z.nullish(z.string()),
 });
 export type GatewayPayload = z.infer<typeof payloadSchema>;
 
-export const helloSchema = z.looseObject({ heartbeat_interval: z.number().positive() });
+export const helloSchema = z.looseObject({ heartbeat_interval: z.number().check(z.positive()) });
 export const readySchema = z.looseObject({
-  session_id: z.string().min(1),
-  resume_gateway_url: z.string().min(1),
-  user: z.looseObject({ id: z.string().min(1) }),
+  session_id: z.string().check(z.minLength(1)),
+  resume_gateway_url: z.string().check(z.minLength(1)),
+  user: z.looseObject({ id: z.string().check(z.minLength(1)) }),
 });
 
 /** The URL to open: the base (gateway or resume URL) with the version and encoding Discord asks clients to name. */

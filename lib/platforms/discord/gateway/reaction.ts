@@ -4,7 +4,7 @@
  * the "not you" feedback: recorded in the channel's conversation, never answered (lib/decide/not-you.ts). Every
  * other reaction needs no work. Pure.
  */
-import * as z from "zod";
+import * as z from "../../../zod.ts";
 import type { InboundMessage } from "../../../message.ts";
 import { describeIssues } from "../../../zod-issues.ts";
 import { displayName } from "../schema.ts";
@@ -12,17 +12,17 @@ import type { ChannelTarget } from "../target.ts";
 
 const THUMBS_DOWN = "👎";
 const DM_TENANT_PREFIX = "dm:";
-const snowflake = z.string().regex(/^\d+$/, "not a snowflake");
+const snowflake = z.string().check(z.regex(/^\d+$/, "not a snowflake"));
 
 const reactionSchema = z.looseObject({
   user_id: snowflake,
   channel_id: snowflake,
   message_id: snowflake,
-  guild_id: snowflake.optional(),
+  guild_id: z.optional(snowflake),
   /** The author of the message reacted to (Discord sends it on MESSAGE_REACTION_ADD). */
-  message_author_id: snowflake.optional(),
-  member: z.looseObject({ nick: z.string().nullish(), user: z.looseObject({ id: snowflake, username: z.string(), global_name: z.string().nullish() }).optional() }).optional(),
-  emoji: z.looseObject({ id: snowflake.nullable(), name: z.string().nullable() }),
+  message_author_id: z.optional(snowflake),
+  member: z.optional(z.looseObject({ nick: z.nullish(z.string()), user: z.optional(z.looseObject({ id: snowflake, username: z.string(), global_name: z.nullish(z.string()) })) })),
+  emoji: z.looseObject({ id: z.nullable(snowflake), name: z.nullable(z.string()) }),
 });
 
 export type GatewayReactionParsed =

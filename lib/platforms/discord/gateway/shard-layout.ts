@@ -9,7 +9,7 @@
  * session, so while both run a message arrives twice and the ingest's seen mark drops the second copy. Only when
  * every new shard is READY are the old ones retired, so no moment is left without a shard for a guild.
  */
-import * as z from "zod";
+import * as z from "../../../zod.ts";
 import { errorMessage, type Logger } from "../../../log.ts";
 import { discordRequest } from "../rest.ts";
 import type { GatewayStatus } from "./connection.ts";
@@ -54,8 +54,8 @@ export interface ShardCoordinatorOptions {
 }
 
 const gatewayBotSchema = z.looseObject({
-  shards: z.number().int().positive(),
-  session_start_limit: z.looseObject({ max_concurrency: z.number().int().positive() }),
+  shards: z.number().check(z.int(), z.positive()),
+  session_start_limit: z.looseObject({ max_concurrency: z.number().check(z.int(), z.positive()) }),
 });
 
 /** Asks Discord how many shards the bot should run and how many may IDENTIFY at once. */

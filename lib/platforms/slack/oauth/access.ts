@@ -4,7 +4,7 @@
  * refreshed (`grant_type=refresh_token`; the used refresh token is revoked by Slack). Client credentials go by
  * HTTP Basic, as Slack's docs prefer. Tokens never go into an error or a log line.
  */
-import * as z from "zod";
+import * as z from "../../../zod.ts";
 import { GiveUp } from "../../../errors.ts";
 import type { Installation, RefreshedToken } from "../../../tenants/installation.ts";
 import { callSlack, SlackError } from "../api.ts";
@@ -16,20 +16,20 @@ export interface OAuthClient {
   fetch?: typeof fetch;
 }
 
-const named = z.object({ id: z.string().min(1), name: z.string().optional() }).nullish();
+const named = z.nullish(z.object({ id: z.string().check(z.minLength(1)), name: z.optional(z.string()) }));
 
 const accessSchema = z.looseObject({
-  access_token: z.string().min(1),
+  access_token: z.string().check(z.minLength(1)),
   token_type: z.literal("bot"),
-  scope: z.string().default(""),
-  bot_user_id: z.string().min(1),
-  app_id: z.string().optional(),
+  scope: z._default(z.string(), ""),
+  bot_user_id: z.string().check(z.minLength(1)),
+  app_id: z.optional(z.string()),
   team: named,
   enterprise: named,
-  is_enterprise_install: z.boolean().default(false),
-  authed_user: z.looseObject({ id: z.string().optional() }).optional(),
-  refresh_token: z.string().min(1).optional(),
-  expires_in: z.number().positive().optional(),
+  is_enterprise_install: z._default(z.boolean(), false),
+  authed_user: z.optional(z.looseObject({ id: z.optional(z.string()) })),
+  refresh_token: z.optional(z.string().check(z.minLength(1))),
+  expires_in: z.optional(z.number().check(z.positive())),
 });
 
 /** Errors after which the same refresh token can never work: the installation must be made again. */
