@@ -104,6 +104,8 @@ async function main(): Promise<void> {
     };
     // What the hostile cases got answered is theirs: the checks read the conversations' places only.
     for (const url of [faultTargets.slack, faultTargets.discord, faultTargets.twilio]) await fetch(`${url}/__reset`, { method: "POST" });
+    // After the reset, which brings the fake's own settings (its tiers on) back.
+    await realTimeLimitsOff(sender.slackControl);
     const random = seededRandom(seed);
     const conversations = planConversations(args.conversations, random, `R${seed.toString(36).toUpperCase()}`);
     await armFaults(faultTargets, rate, seed);

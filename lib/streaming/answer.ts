@@ -8,7 +8,7 @@
  * stream before it gives up its claim.
  */
 import type { Prompt } from "../context/prompt.ts";
-import type { Attempt } from "../delivery.ts";
+import { keepClaim, type Attempt } from "../delivery.ts";
 import { errorMessage } from "../log.ts";
 import type { AnswerStream, WorkingSign } from "../platforms/adapter.ts";
 import type { JobStreaming, Replier } from "../pipeline.ts";
@@ -67,6 +67,8 @@ async function streamInto(
   let shownAt = 0;
   try {
     for await (const text of texts) {
+      // A long answer may outlive the claim's TTL: renewed as it is written (a Redis call every 30 s at most).
+      await keepClaim(rt, job, attempt);
       latest = text;
       if (stream === null || !text.trim()) continue;
       if (stream === undefined) {
