@@ -48,6 +48,7 @@ export const scriptResultSchema = z.object({
   first: z.boolean().optional(),
   arrivals: z.number().optional(),
   optedOut: z.boolean().optional(),
+  signUp: z.boolean().optional(),
 });
 
 export type ScriptResult = z.output<typeof scriptResultSchema>;

@@ -19,10 +19,18 @@ import type { Runtime } from "../runtime.ts";
 /**
  * Runs `work` (the answer to a reply job) with the working sign up from its start: the sign goes up beside the
  * prompt's building and the model call, neither waiting for the other, and comes down when the answer starts to
- * show or the work ends, whatever its end. A judged job shows none: the judge may say no.
+ * show or the work ends, whatever its end. A judged job shows none: the judge may say no. `signUp`: the webhook
+ * put it up already (./early-sign.ts), so it is only taken down.
  */
-export async function whileWorking<T>(rt: Runtime, kind: JobKind, job: Job, replier: Replier, work: (sign: WorkingSign) => Promise<T>): Promise<T> {
-  const sign = kind === "reply" ? later(workingSign(rt, job, replier)) : NO_SIGN;
+export async function whileWorking<T>(
+  rt: Runtime,
+  kind: JobKind,
+  job: Job,
+  replier: Replier,
+  signUp: boolean,
+  work: (sign: WorkingSign) => Promise<T>,
+): Promise<T> {
+  const sign = kind === "reply" ? later(workingSign(rt, job, replier, signUp)) : NO_SIGN;
   try {
     return await work(sign);
   } finally {
@@ -116,10 +124,10 @@ function later(sign: Promise<WorkingSign>): WorkingSign {
 }
 
 /** The platform's sign, or none: a sign that fails must not hold up the answer. */
-async function workingSign(rt: Runtime, job: Job, replier: Replier): Promise<WorkingSign> {
+async function workingSign(rt: Runtime, job: Job, replier: Replier, signUp: boolean): Promise<WorkingSign> {
   if (!rt.settings.SHOW_WORKING) return NO_SIGN;
   try {
-    const sign = await replier.working(job);
+    const sign = await replier.working(job, signUp);
     let stopped: Promise<void> | undefined;
     return { stop: () => (stopped ??= sign.stop()) };
   } catch (err) {
