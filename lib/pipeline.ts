@@ -24,7 +24,7 @@ import { asksToBeForgotten, FORGET_CONFIRMATION, forgetPerson } from "./memory/f
 import { rememberedPeople } from "./memory/hooks.ts";
 import { recalledForAnswer } from "./memory/recall/answer-recall.ts";
 import { optOutsFor } from "./opt-outs.ts";
-import type { AnswerStream, IngestOptions, StreamState, WorkingSign } from "./platforms/adapter.ts";
+import type { AnswerFor, AnswerStream, IngestOptions, StreamState, WorkingSign } from "./platforms/adapter.ts";
 import { whileWorking, writeAnswer } from "./streaming/answer.ts";
 import type { Job, JobKind } from "./queue/job.ts";
 import type { Runtime } from "./runtime.ts";
@@ -131,8 +131,8 @@ export interface Replier {
   fetchParent(job: Job, replyToId: string | undefined): Promise<ParentMessage | null | undefined>;
   /** How the job's platform shows an answer as it is written; null when it cannot (lib/streaming/answer.ts). */
   streaming(job: Job): JobStreaming | null;
-  /** Shows that the bot is working on the job's answer (a no-op where the platform has no sign); `signUp`: it shows. */
-  working(job: Job, signUp?: boolean): Promise<WorkingSign>;
+  /** Shows that the bot is working on the job's answer (a no-op where the platform has no sign); see AnswerFor. */
+  working(job: Job, sign?: Pick<AnswerFor, "signUp" | "beforeShowing">): Promise<WorkingSign>;
 }
 
 /** A platform's StreamingCapability for one job's place. */

@@ -130,6 +130,8 @@ export interface AnswerFor {
   unsureSince?: number;
   /** The webhook put the working sign up already (lib/streaming/early-sign.ts): `working` only takes it down. */
   signUp?: boolean;
+  /** Told once the sign will go up (its budget taken), before the call that shows it (lib/streaming/early-sign.ts). */
+  beforeShowing?: () => Promise<void>;
 }
 
 /** An answer shown as it is written (lib/streaming/answer.ts). */
@@ -147,8 +149,6 @@ export interface StreamingCapability<Target> {
 /** A sign that the bot is working on an answer (Slack status or reaction, Discord typing); `stop` never throws. */
 export interface WorkingSign {
   stop(): Promise<void>;
-  /** False when no sign went up (none for the place, or no room in the platform's budget). */
-  readonly shown?: boolean;
 }
 
 /** A platform installable per tenant through OAuth: each tenant's token comes from its stored installation. */

@@ -127,7 +127,7 @@ function later(sign: Promise<WorkingSign>): WorkingSign {
 async function workingSign(rt: Runtime, job: Job, replier: Replier, signUp: boolean): Promise<WorkingSign> {
   if (!rt.settings.SHOW_WORKING) return NO_SIGN;
   try {
-    const sign = await replier.working(job, signUp);
+    const sign = await replier.working(job, { signUp });
     let stopped: Promise<void> | undefined;
     return { stop: () => (stopped ??= sign.stop()) };
   } catch (err) {

@@ -9,7 +9,7 @@ import type { DiscordTarget } from "./target.ts";
 
 /** Discord's indicator lasts 10 s: renewed a little before. */
 const TYPING_RENEW_MS = 8_000;
-const NONE: WorkingSign = { stop: async () => undefined, shown: false };
+const NONE: WorkingSign = { stop: async () => undefined };
 
 export async function discordWorking(ctx: ReplyContext, target: DiscordTarget): Promise<WorkingSign> {
   if (target.kind !== "channel") return NONE;

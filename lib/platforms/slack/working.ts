@@ -6,15 +6,15 @@
  * when the workspace's budget has room for taking it off again (`reactions.remove` is Tier 2, `reactions.add`
  * Tier 3). Where the webhook put the sign up (`signUp`, having taken that budget), the job only takes it down.
  */
-import type { ReplyContext, WorkingSign } from "../adapter.ts";
+import type { AnswerFor, ReplyContext, WorkingSign } from "../adapter.ts";
 import { callSlack, JSON_TYPE, slackErrorCode } from "./api.ts";
 import type { SlackTarget } from "./target.ts";
 
 const TIER_2 = 20;
 const TIER_4 = 100;
-const NONE: WorkingSign = { stop: async () => undefined, shown: false };
+const NONE: WorkingSign = { stop: async () => undefined };
 
-export async function slackWorking(ctx: ReplyContext, target: SlackTarget, answer: { triggerId: string; signUp?: boolean }): Promise<WorkingSign> {
+export async function slackWorking(ctx: ReplyContext, target: SlackTarget, answer: AnswerFor): Promise<WorkingSign> {
   const args = { apiBaseUrl: ctx.settings.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
   const call = (method: string, body: Record<string, unknown>) => callSlack(args, method, JSON.stringify(body), JSON_TYPE);
   const quietly = (what: string) => (err: unknown) => ctx.log.warn("working_sign_failed", { platform: "slack", what, message: String(err) });
@@ -22,6 +22,7 @@ export async function slackWorking(ctx: ReplyContext, target: SlackTarget, answe
     const status = (text: string) => call("assistant.threads.setStatus", { channel_id: target.channel, thread_ts: target.threadTs, status: text });
     if (!answer.signUp) {
       if (!(await ctx.callBudget("assistant.threads.setStatus", TIER_4))) return NONE;
+      await answer.beforeShowing?.();
       await status(ctx.settings.STATUS_TEXT);
     }
     // Slack clears the status with the bot's reply; a quiet answer clears it itself.
@@ -35,6 +36,7 @@ export async function slackWorking(ctx: ReplyContext, target: SlackTarget, answe
   const reaction = { channel: target.channel, timestamp, name };
   if (!answer.signUp) {
     if (!(await ctx.callBudget("reactions.remove", TIER_2))) return NONE;
+    await answer.beforeShowing?.();
     // Up already: the webhook's sign landed after the job looked for its mark. Taken down all the same.
     await call("reactions.add", reaction).catch((err: unknown) => {
       if (slackErrorCode(err) !== "already_reacted") throw err;
