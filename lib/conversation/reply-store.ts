@@ -102,10 +102,9 @@ export class ReplyStore {
     await this.redis.set(replyKey(this.options.prefix, key, triggerId), JSON.stringify(draft), { ex: DEDUPE_TTL_SECONDS });
   }
 
-  /** The webhook's working sign is up (`up`), or did not go up after all: the job takes it down (one command). */
-  async markSign(key: ConversationKey, triggerId: string, up: boolean): Promise<void> {
-    const mark = signKey(this.options.prefix, key, triggerId);
-    await (up ? this.redis.set(mark, "1", { ex: SIGN_TTL_SECONDS }) : this.redis.del(mark));
+  /** The webhook's working sign is up: the job that answers the trigger takes it down (one command). */
+  async markSignUp(key: ConversationKey, triggerId: string): Promise<void> {
+    await this.redis.set(signKey(this.options.prefix, key, triggerId), "1", { ex: SIGN_TTL_SECONDS });
   }
 
   /** Extends the attempt's claim; false when another attempt holds it by now. */
