@@ -40,6 +40,7 @@ slack.post("/events", async (c) => {
     const installable = slackInstallable(rt.settings);
     const { replyJob } = await ingest(rt, delivery.message, botIdentity(rt, delivery.botUserId), {
       ...adapter.ingestOptions(rt.settings),
+      signByWebhook: true,
       // Checked inside the ingest script: no extra round trip.
       ...(installable ? { installationKey: installationKey(rt.settings.REDIS_KEY_PREFIX, { platform: "slack", tenant: delivery.installation }) } : {}),
     });

@@ -40,7 +40,7 @@ export interface IngestResult {
   status: RecordStatus;
   decision?: Decision;
   published: boolean;
-  /** The reply job published for the message (not a judged one). */
+  /** The reply job published for the message whose working sign the webhook is to put up. */
   replyJob?: Job;
 }
 
@@ -107,10 +107,11 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
     ...(opts.delaySeconds ? { waitsForBurst: true } : {}),
     ...(msg.visibility ? { visibility: msg.visibility } : {}),
     ...(opts.logIds ? { logIds: opts.logIds } : {}),
+    ...(kind === "reply" && opts.signByWebhook && s.SHOW_WORKING ? { signByWebhook: true as const } : {}),
   };
   const published = await using("qstash", () => rt.queue.publish(kind, job, { delaySeconds: opts.delaySeconds }));
   rt.log.info("job_published", { ...where, kind, job: published.messageId, deduplicated: published.deduplicated });
-  return { status, decision, published: true, ...(kind === "reply" ? { replyJob: job } : {}) };
+  return { status, decision, published: true, ...(job.signByWebhook ? { replyJob: job } : {}) };
 }
 
 /** The platform side of a job (lib/platforms/replier.ts): the adapter of the job's platform, for its tenant. */

@@ -16,8 +16,8 @@ import type { ConversationState, StoredMessage } from "./types.ts";
 
 /** A job that dies holds its claim this long (QStash's first retry then waits for it); a long one renews it. */
 export const CLAIM_TTL_SECONDS = 90;
-/** Past QStash's second retry; a job that starts later puts the sign up itself, finds it there, and takes it down. */
-const SIGN_TTL_SECONDS = 600;
+/** Past QStash's last retry (about 33 minutes after the first attempt), so that the answer's job finds it. */
+const SIGN_TTL_SECONDS = 7_200;
 
 export type ClaimResult =
   | {
@@ -105,6 +105,16 @@ export class ReplyStore {
   /** The webhook's working sign is up: the job that answers the trigger takes it down (one command). */
   async markSignUp(key: ConversationKey, triggerId: string): Promise<void> {
     await this.redis.set(signKey(this.options.prefix, key, triggerId), "1", { ex: SIGN_TTL_SECONDS });
+  }
+
+  /** The webhook's working sign was taken down by a failed attempt: its retries leave it alone. */
+  async forgetSign(key: ConversationKey, triggerId: string): Promise<void> {
+    await this.redis.del(signKey(this.options.prefix, key, triggerId));
+  }
+
+  /** Whether the webhook's working sign is up (the job's claim read it too, but may have come first). */
+  async signIsUp(key: ConversationKey, triggerId: string): Promise<boolean> {
+    return (await this.redis.exists(signKey(this.options.prefix, key, triggerId))) === 1;
   }
 
   /** Extends the attempt's claim; false when another attempt holds it by now. */

@@ -66,6 +66,8 @@ export interface IngestOptions {
    * numbers), so that the core logs keyed pseudonyms of them (lib/log-ids.ts); absent, as they are.
    */
   logIds?: LogIds;
+  /** The webhook puts a reply job's working sign up, after its acknowledgement (lib/streaming/early-sign.ts). */
+  signByWebhook?: boolean;
 }
 
 /** Which parent `fetchParent` looks for, and who the bot is (its mentions in the text become its name). */

@@ -41,6 +41,8 @@ export function jobSchemaFor(platforms: readonly JobPlatform[]) {
     visibility: z.enum(VISIBILITIES).optional(),
     /** How log lines name the place and the people (lib/log-ids.ts); absent: as they are. */
     logIds: z.enum(LOG_IDS).optional(),
+    /** The webhook puts the working sign up (lib/streaming/early-sign.ts): the job only ever takes it down. */
+    signByWebhook: z.literal(true).optional(),
   });
   return schema.refine((job) => job.replyTarget.platform === job.key.platform, {
     message: "the reply target's platform is not the conversation's",

@@ -30,11 +30,17 @@ export async function whileWorking<T>(
   signUp: boolean,
   work: (sign: WorkingSign) => Promise<T>,
 ): Promise<T> {
-  const sign = kind === "reply" ? later(workingSign(rt, job, replier, signUp)) : NO_SIGN;
+  const sign = kind !== "reply" ? NO_SIGN : job.signByWebhook ? webhookSign(rt, job, replier, signUp) : later(workingSign(rt, job, replier, false));
+  let failed = false;
   try {
     return await work(sign);
+  } catch (err) {
+    failed = true;
+    throw err;
   } finally {
     await sign.stop();
+    // Taken down: QStash's retry must not take it down again, outside the budget.
+    if (failed && job.signByWebhook) await rt.store.replies.forgetSign(job.key, job.trigger.id).catch(() => undefined);
   }
 }
 
@@ -117,6 +123,21 @@ async function streamInto(
 }
 
 const NO_SIGN: WorkingSign = { stop: async () => undefined };
+
+/**
+ * The webhook's sign (./early-sign.ts), which the job only takes down: marked up before the job's claim read it
+ * (`signUp`), or by the time the answer shows (the webhook's sign goes up in milliseconds, the answer in seconds;
+ * one GET then). Never taken down unmarked: its budget was never taken, and the reaction never put on.
+ */
+function webhookSign(rt: Runtime, job: Job, replier: Replier, signUp: boolean): WorkingSign {
+  const takeDown = async () => {
+    if (!rt.settings.SHOW_WORKING) return;
+    if (!signUp && !(await rt.store.replies.signIsUp(job.key, job.trigger.id).catch(() => false))) return;
+    await (await workingSign(rt, job, replier, true)).stop();
+  };
+  let stopped: Promise<void> | undefined;
+  return { stop: () => (stopped ??= takeDown()) };
+}
 
 /** A sign still going up: stopping it waits until it is up, then takes it down. */
 function later(sign: Promise<WorkingSign>): WorkingSign {

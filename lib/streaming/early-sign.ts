@@ -3,11 +3,10 @@
  * The working sign put up by the webhook, right after its acknowledgement (the request's waitUntil), instead of by
  * the answer's job: under load a job starts seconds after the message, and the person should see within a second
  * that the bot is on it. The ack keeps its one Redis round trip: the sign's call budget and its mark come after.
- * The mark (one SET) tells the job, in the claim's own read, that the sign is up: the job then only takes it down
- * (lib/streaming/answer.ts whileWorking), when the answer shows or the job ends, [SKIP] included. It is set once
- * the sign's budget is taken and before its call, so that a job starting at once (QStash is quick) does not take
- * that budget a second time; the job takes the sign down only when its answer shows, long after the sign's call.
- * A job that looked before the mark puts the sign up itself and finds it there (Slack's `already_reacted`).
+ * The job says so (`signByWebhook`, set before it is published), so the job never puts a sign up itself. The mark
+ * (one SET, once the budget is taken and before the call) tells the job that the sign is up: the job reads it in
+ * its claim's MGET, or (when it claimed first: QStash is quick) once more when it takes the sign down, when the
+ * answer shows or the job ends ([SKIP] included). A failed attempt forgets the mark, so retries leave it alone.
  */
 import { errorMessage } from "../log.ts";
 import type { Replier } from "../pipeline.ts";

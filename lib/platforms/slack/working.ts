@@ -7,7 +7,7 @@
  * Tier 3). Where the webhook put the sign up (`signUp`, having taken that budget), the job only takes it down.
  */
 import type { AnswerFor, ReplyContext, WorkingSign } from "../adapter.ts";
-import { callSlack, JSON_TYPE, slackErrorCode } from "./api.ts";
+import { callSlack, JSON_TYPE } from "./api.ts";
 import type { SlackTarget } from "./target.ts";
 
 const TIER_2 = 20;
@@ -37,10 +37,7 @@ export async function slackWorking(ctx: ReplyContext, target: SlackTarget, answe
   if (!answer.signUp) {
     if (!(await ctx.callBudget("reactions.remove", TIER_2))) return NONE;
     await answer.beforeShowing?.();
-    // Up already: the webhook's sign landed after the job looked for its mark. Taken down all the same.
-    await call("reactions.add", reaction).catch((err: unknown) => {
-      if (slackErrorCode(err) !== "already_reacted") throw err;
-    });
+    await call("reactions.add", reaction);
   }
   return { stop: () => call("reactions.remove", reaction).then(() => undefined, quietly("reaction")) };
 }
