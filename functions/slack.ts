@@ -11,6 +11,9 @@ import { using } from "../lib/errors.ts";
 import { installationKey } from "../lib/keys.ts";
 import { errorMessage } from "../lib/log.ts";
 import { ingest } from "../lib/pipeline.ts";
+import { adapters } from "../lib/platforms/index.ts";
+import { platformReplier } from "../lib/platforms/replier.ts";
+import { showWorkingEarly } from "../lib/streaming/early-sign.ts";
 import { adapterContext } from "../lib/platforms/context.ts";
 import { exchangeCode } from "../lib/platforms/slack/oauth/access.ts";
 import { authorizeUrl, CALLBACK_PATH } from "../lib/platforms/slack/oauth/authorize.ts";
@@ -35,11 +38,14 @@ slack.post("/events", async (c) => {
   }
   if (delivery.kind === "message") {
     const installable = slackInstallable(rt.settings);
-    await ingest(rt, delivery.message, botIdentity(rt, delivery.botUserId), {
+    const { replyJob } = await ingest(rt, delivery.message, botIdentity(rt, delivery.botUserId), {
       ...adapter.ingestOptions(rt.settings),
+      signByWebhook: true,
       // Checked inside the ingest script: no extra round trip.
       ...(installable ? { installationKey: installationKey(rt.settings.REDIS_KEY_PREFIX, { platform: "slack", tenant: delivery.installation }) } : {}),
     });
+    // After the acknowledgement, not before it: the answer's job starts late under load (lib/streaming/early-sign.ts).
+    if (replyJob) c.executionCtx.waitUntil(showWorkingEarly(rt, replyJob, platformReplier(rt, adapters)));
   }
   return c.body(null, 200);
 });

@@ -111,8 +111,7 @@ export const settingsSchema = z.object({
   USE_LLM_JUDGE: optionalFlag,
 
   /** Answers appear as they are written where the platform can show that (Slack streams, Discord edits). */
-  // Off until bench:chaos runs clean with it on (README, "Answers as they are written").
-  STREAMING: flag(false),
+  STREAMING: flag(true),
   /** A sign that the bot is working as soon as its job starts: Slack status or reaction, Discord typing. */
   SHOW_WORKING: flag(true),
   /** Slack's assistant status beside the bot's name while it works ("Parley is thinking…"). */

@@ -122,7 +122,8 @@ async function postDraft(rt: Runtime, job: Job, replier: Replier, attempt: Attem
   }
 }
 
-async function keepClaim(rt: Runtime, job: Job, attempt: Attempt): Promise<void> {
+/** Renews the attempt's claim once a third of its life has gone by (no command before); throws when it was lost. */
+export async function keepClaim(rt: Runtime, job: Job, attempt: Attempt): Promise<void> {
   if (rt.now() - attempt.renewedAt < RENEW_AFTER_MS) return;
   if (!(await rt.store.replies.renewClaim(job.key, job.trigger.id, attempt.token))) {
     throw new ClaimLost("another attempt holds this answer's claim by now");

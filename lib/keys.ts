@@ -89,6 +89,11 @@ export function claimKey(prefix: string, where: Tenancy, triggerId: string): str
   return `${prefix}:claim:${inTenant(where, triggerId)}`;
 }
 
+/** Set by the webhook once its working sign is up (lib/streaming/early-sign.ts): the job only takes it down. */
+export function signKey(prefix: string, where: Tenancy, triggerId: string): string {
+  return `${prefix}:sign:${inTenant(where, triggerId)}`;
+}
+
 export function factsKey(prefix: string, where: Tenancy, person: string): string {
   return `${prefix}:facts:${inTenant(where, person)}`;
 }

@@ -24,7 +24,7 @@ import { asksToBeForgotten, FORGET_CONFIRMATION, forgetPerson } from "./memory/f
 import { rememberedPeople } from "./memory/hooks.ts";
 import { recalledForAnswer } from "./memory/recall/answer-recall.ts";
 import { optOutsFor } from "./opt-outs.ts";
-import type { AnswerStream, IngestOptions, StreamState, WorkingSign } from "./platforms/adapter.ts";
+import type { AnswerFor, AnswerStream, IngestOptions, StreamState, WorkingSign } from "./platforms/adapter.ts";
 import { whileWorking, writeAnswer } from "./streaming/answer.ts";
 import type { Job, JobKind } from "./queue/job.ts";
 import type { Runtime } from "./runtime.ts";
@@ -40,6 +40,8 @@ export interface IngestResult {
   status: RecordStatus;
   decision?: Decision;
   published: boolean;
+  /** The reply job published for the message whose working sign the webhook is to put up. */
+  replyJob?: Job;
 }
 
 export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdentity, opts: IngestOptions = {}): Promise<IngestResult> {
@@ -105,10 +107,11 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
     ...(opts.delaySeconds ? { waitsForBurst: true } : {}),
     ...(msg.visibility ? { visibility: msg.visibility } : {}),
     ...(opts.logIds ? { logIds: opts.logIds } : {}),
+    ...(kind === "reply" && opts.signByWebhook && s.SHOW_WORKING ? { signByWebhook: true as const } : {}),
   };
   const published = await using("qstash", () => rt.queue.publish(kind, job, { delaySeconds: opts.delaySeconds }));
   rt.log.info("job_published", { ...where, kind, job: published.messageId, deduplicated: published.deduplicated });
-  return { status, decision, published: true };
+  return { status, decision, published: true, ...(job.signByWebhook ? { replyJob: job } : {}) };
 }
 
 /** The platform side of a job (lib/platforms/replier.ts): the adapter of the job's platform, for its tenant. */
@@ -129,8 +132,8 @@ export interface Replier {
   fetchParent(job: Job, replyToId: string | undefined): Promise<ParentMessage | null | undefined>;
   /** How the job's platform shows an answer as it is written; null when it cannot (lib/streaming/answer.ts). */
   streaming(job: Job): JobStreaming | null;
-  /** Shows that the bot is working on the job's answer (a no-op where the platform has no sign). */
-  working(job: Job): Promise<WorkingSign>;
+  /** Shows that the bot is working on the job's answer (a no-op where the platform has no sign); see AnswerFor. */
+  working(job: Job, sign?: Pick<AnswerFor, "signUp" | "beforeShowing">): Promise<WorkingSign>;
 }
 
 /** A platform's StreamingCapability for one job's place. */
@@ -183,7 +186,7 @@ export async function runJob(rt: Runtime, kind: JobKind, job: Job, replier: Repl
     const work =
       attempt.draft.text !== undefined
         ? finishDraft(rt, job, replier, attempt)
-        : whileWorking(rt, kind, job, replier, (sign) => answer(rt, kind, job, claim, replier, attempt, sign));
+        : whileWorking(rt, kind, job, replier, claim.signUp, (sign) => answer(rt, kind, job, claim, replier, attempt, sign));
     const outcome = await work.catch((err: unknown) => {
       // Retrying cannot help (opted-out number, unknown channel, no token): end the job for good.
       if (!(err instanceof GiveUp)) throw err;

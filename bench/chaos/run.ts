@@ -18,7 +18,7 @@ import { timePasses } from "../../test/support/time-warp.ts";
 import { REDIS_REST_TOKEN, startStack } from "../load/stack.ts";
 import * as traffic from "../load/traffic.ts";
 import { startParley } from "../load/workers.ts";
-import { checkAnswers, checkLines, checkPrompts, checkRecords, collectOutputs, leakPatterns } from "./checks.ts";
+import { checkAnswers, checkLines, checkPrompts, checkRecords, collectOutputs, leakPatterns, withoutCiphertext } from "./checks.ts";
 import { armFaults, faultsInjected } from "./faults.ts";
 import { sendHostile } from "./hostile.ts";
 import { planConversations } from "./plan.ts";
@@ -104,6 +104,8 @@ async function main(): Promise<void> {
     };
     // What the hostile cases got answered is theirs: the checks read the conversations' places only.
     for (const url of [faultTargets.slack, faultTargets.discord, faultTargets.twilio]) await fetch(`${url}/__reset`, { method: "POST" });
+    // After the reset, which brings the fake's own settings (its tiers on) back.
+    await realTimeLimitsOff(sender.slackControl);
     const random = seededRandom(seed);
     const conversations = planConversations(args.conversations, random, `R${seed.toString(36).toUpperCase()}`);
     await armFaults(faultTargets, rate, seed);
@@ -125,7 +127,7 @@ async function main(): Promise<void> {
     const answers = checkAnswers(conversations, sent.accepted, outputs, problems);
     const patterns = leakPatterns(["xoxb-bench", "bench-discord-token"]);
     const prompts = await checkPrompts(stack.modelUrl, problems);
-    const leaks = prompts.leaks + checkLines("log line", logLines, patterns, problems) + checkLines("queue payload", publishes, patterns, problems);
+    const leaks = prompts.leaks + checkLines("log line", logLines, patterns, problems) + checkLines("queue payload", publishes.map(withoutCiphertext), patterns, problems);
     const faults = await faultsInjected(faultTargets);
 
     if (args["log-file"]) await writeFile(args["log-file"], logLines.map((l) => `${l}\n`).join(""));

@@ -12,7 +12,9 @@ export type Kind = (typeof KINDS)[number];
 export const MODES = ["streaming", "streaming_off"] as const;
 export type Mode = (typeof MODES)[number];
 
-const TEAM = "TLATENCY";
+/** The Slack workspace of each kind and mode (./install.ts). */
+export const slackTeam = (kind: Kind, mode: Mode) => `TLAT${kind === "slack_thread" ? "THREAD" : "CHANNEL"}${mode === "streaming" ? "ON" : "OFF"}`;
+export const SLACK_TEAMS = MODES.flatMap((mode) => [slackTeam("slack_thread", mode), slackTeam("slack_channel", mode)]);
 const GUILD = "350000000000000001";
 
 export interface Question {
@@ -40,6 +42,6 @@ export function question(kind: Kind, mode: Mode, run: string, discord: traffic.D
   const ts = now.toFixed(6);
   // A thread reply answers in the thread; its parent is a message from a moment before.
   const threadTs = kind === "slack_thread" ? (now - 1).toFixed(6) : undefined;
-  const body = traffic.slackEvent(TEAM, channel, `UPERSON${seq}`, text, ts, threadTs);
+  const body = traffic.slackEvent(slackTeam(kind, mode), channel, `UPERSON${seq}`, text, ts, threadTs);
   return { kind, mode, marker, place: channel, request: (url) => traffic.slackRequest(url, body) };
 }

@@ -1,10 +1,11 @@
 /**
  * @module
- * `node bench/latency/run.ts [--json] [--answers N] [--concurrency N] [--tokens N] [--tps N] [--first-ms MS]`:
- * how soon a person sees that the bot works, and its answer, on the local stack: for Slack (thread: native
- * streams; channel: a message edited as it grows) and Discord (/ask), `--answers` answers each with STREAMING on
- * and as many with it off, sent interleaved to two Workers in waves of `--concurrency` conversations per mode on
- * one workspace, the local model at the pace given. Prints a table per kind, the complete-time ratio on/off, and
+ * `node bench/latency/run.ts [--json] [--answers N] [--concurrency N] [--wave-every S] [--tokens N] [--tps N]
+ * [--first-ms MS]`: how soon a person sees that the bot works, and its answer, on the local stack: for Slack
+ * (thread: native streams; channel: a message edited as it grows) and Discord (/ask), `--answers` answers each
+ * with STREAMING on and as many with it off, sent interleaved to two Workers in waves of `--concurrency`
+ * conversations per mode, a wave every `--wave-every` seconds at most, each Slack kind and mode in a workspace of
+ * its own (Slack's tiers count per workspace), the local model at the pace given. Prints a table per kind, the complete-time ratio on/off, and
  * with --json as its last line `{"streaming": {kind: F}, "streaming_off": {kind: F}}`, F = {answers, streamed,
  * first_sign_p95_ms, first_text_p95_ms, complete_p95_ms, model_first_token_ms, first_text_after_token_p95_ms,
  * api_calls_per_answer, rate_limited}. Times run from the webhook's acceptance; the model's first token is its
@@ -14,7 +15,7 @@ import { z } from "zod";
 import { defineCommand, parseBoundedOptions } from "../../dev/cli.ts";
 import { discordSigner } from "../load/traffic.ts";
 import { percentile } from "../load/stats.ts";
-import { KINDS, MODES, question, type Kind, type Mode, type Question } from "./answers.ts";
+import { KINDS, MODES, question, SLACK_TEAMS, type Kind, type Mode, type Question } from "./answers.ts";
 import { modelAskedAt, seen, type Seen } from "./measure.ts";
 import { startLatencyStack } from "./stack.ts";
 
@@ -29,11 +30,14 @@ const command = defineCommand({
   summary:
     "How soon a person sees that the bot works, and its answer, on the local stack: Slack threads (native streams), " +
     "Slack channels (a message edited as it grows) and Discord /ask, each with STREAMING on and off, interleaved on " +
-    "two Workers sharing one workspace; prints p95 first sign, first text, complete time, API calls and refusals.",
+    "two Workers, in waves of conversations at once, each Slack kind and mode in a workspace of its own; prints p95 " +
+    "first sign, first text, complete time, API calls and refusals.",
   options: {
     json: { type: "boolean", default: false, description: "end with one JSON line of the figures" },
     answers: { type: "string", default: "50", valueName: "n", description: "answers per kind and mode, 1-500 (50)" },
     concurrency: { type: "string", default: "20", valueName: "n", description: "conversations at once per mode, 1-50 (20)" },
+    // A busy workspace: twenty people asking at once, and again a minute later (Slack's tiers are per minute).
+    "wave-every": { type: "string", default: "60", valueName: "s", description: "seconds from one wave's start to the next's, 0-600 (60)" },
     // Short answers by default, so that a run takes about two minutes; the issue's figures use --tokens 400.
     tokens: { type: "string", default: "120", valueName: "n", description: "tokens per answer of the local model, 10-2000 (120)" },
     tps: { type: "string", default: "40", valueName: "n", description: "the local model's tokens per second (40)" },
@@ -47,6 +51,7 @@ const args = parseBoundedOptions(
     json: z.boolean(),
     answers: z.coerce.number().int().min(1).max(500),
     concurrency: z.coerce.number().int().min(1).max(50),
+    "wave-every": z.coerce.number().int().min(0).max(600),
     tokens: z.coerce.number().int().min(10).max(2_000),
     tps: z.coerce.number().min(1).max(1_000),
     "first-ms": z.coerce.number().int().min(0).max(10_000),
@@ -65,15 +70,19 @@ interface Measured extends Seen {
 
 const discord = discordSigner();
 const pace = { tokens: args.tokens, tps: args.tps, firstMs: args["first-ms"] };
-const stack = await startLatencyStack(pace, discord);
+const stack = await startLatencyStack(pace, discord, SLACK_TEAMS);
 const run = Date.now().toString(36).toUpperCase();
 const results: Record<Mode, Partial<Record<Kind, object>>> = { streaming: {}, streaming_off: {} };
+let lastWaveStart = 0;
 try {
   const discordRefusals = async () => ((await (await fetch(`${stack.fakes.discord}/__stats`)).json()) as { ratelimited: { total: number } }).ratelimited.total;
   for (const kind of KINDS) {
     const measured: Measured[] = [];
     const refusedBefore = await discordRefusals();
     for (let sent = 0; sent < args.answers; sent += args.concurrency) {
+      const waveStart = Date.now();
+      if (sent > 0) await new Promise((r) => setTimeout(r, Math.max(0, lastWaveStart + args["wave-every"] * 1000 - waveStart)));
+      lastWaveStart = Date.now();
       const wave = Math.min(args.concurrency, args.answers - sent);
       // On and off alternate, so that both see the same machine load at the same time.
       const questions = Array.from({ length: wave * 2 }, (_, i) => question(kind, MODES[i % 2]!, run, discord));
@@ -129,7 +138,7 @@ function figures(measured: Measured[], discordRefused: number) {
 }
 
 function report(): void {
-  print(`bench:latency: ${args.answers} answers per kind and mode, ${args.concurrency} conversations at once per mode, model ${pace.tokens} tokens at ${pace.tps}/s after ${pace.firstMs} ms`);
+  print(`bench:latency: ${args.answers} answers per kind and mode, ${args.concurrency} conversations at once per mode every ${args["wave-every"]} s, model ${pace.tokens} tokens at ${pace.tps}/s after ${pace.firstMs} ms`);
   const columns = ["answers", "streamed", "first_sign_p95_ms", "first_text_p95_ms", "complete_p95_ms", "model_first_token_ms", "first_text_after_token_p95_ms", "api_calls_per_answer", "rate_limited"] as const;
   for (const kind of KINDS) {
     print(`\n${kind}`);

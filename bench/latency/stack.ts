@@ -2,7 +2,7 @@
  * @module
  * The local stack of bench/latency, on loopback: redis-server behind the REST bridge, the QStash stand-in with
  * quick retries, the Slack and Discord fakes, the local model at the pace asked for, and two Parley Workers in
- * workerd sharing all of it (one key prefix, so that the Slack budgets are one workspace's): STREAMING on and off.
+ * workerd sharing all of it (one key prefix): STREAMING on and off, installable, with `slackTeams` installed.
  */
 import { startDiscordFake } from "../../dev/fakes/discord.ts";
 import { startSlackFake } from "../../dev/fakes/slack.ts";
@@ -15,6 +15,7 @@ import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
 import { REDIS_REST_TOKEN } from "../load/stack.ts";
 import type * as traffic from "../load/traffic.ts";
 import { startParleyOn } from "../load/workers.ts";
+import { INSTALLABLE, installWorkspace } from "./install.ts";
 
 const KEY_PREFIX = "latency";
 /** Quick retries: the bench measures answers, not QStash's backoff. */
@@ -33,7 +34,20 @@ export interface Pace {
   firstMs: number;
 }
 
-export async function startLatencyStack(pace: Pace, discord: traffic.DiscordSigner): Promise<LatencyStack> {
+/**
+ * Until the Worker answers: wrangler's `ready` comes before workerd has opened its local storage, and two of them
+ * opening the same folder's at once fail (SQLITE_BUSY), leaving the second Worker dead.
+ */
+async function answering(url: string): Promise<void> {
+  for (let tries = 0; ; tries++) {
+    const ok = await fetch(`${url}/health`).then((res) => (void res.body?.cancel(), true), () => false);
+    if (ok) return;
+    if (tries > 300) throw new Error(`the Worker at ${url} never answered`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function startLatencyStack(pace: Pace, discord: traffic.DiscordSigner, slackTeams: readonly string[]): Promise<LatencyStack> {
   const stops: (() => Promise<unknown>)[] = [];
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch(() => {});
@@ -63,14 +77,17 @@ export async function startLatencyStack(pace: Pace, discord: traffic.DiscordSign
     const start = async (streaming: boolean) => {
       const port = await freePort();
       // Memory jobs would add model calls and Redis traffic that are not the answer's.
-      const overrides = { STREAMING: String(streaming), MEMORY_ENABLED: "false", SUMMARY_ENABLED: "false", RATE_LIMIT_REPLIES: "1000" };
+      const overrides = { ...INSTALLABLE, STREAMING: String(streaming), MEMORY_ENABLED: "false", SUMMARY_ENABLED: "false", RATE_LIMIT_REPLIES: "1000" };
       const worker = await startParleyOn({ ...shared, publicBaseUrl: `http://127.0.0.1:${port}`, port }, discord, KEY_PREFIX, overrides);
       stops.push(() => worker.stop());
+      await answering(worker.url);
       return worker.url;
     };
     const streaming = await start(true);
     const streamingOff = await start(false);
-    return { workers: { streaming, streamingOff }, fakes: { slack: slack.url.replace(/\/api$/, ""), discord: discordFake.url.replace(/\/api\/v10$/, "") }, modelControl, stop };
+    const fakes = { slack: slack.url.replace(/\/api$/, ""), discord: discordFake.url.replace(/\/api\/v10$/, "") };
+    for (const team of slackTeams) await installWorkspace(streaming, fakes.slack, team);
+    return { workers: { streaming, streamingOff }, fakes, modelControl, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -7,7 +7,7 @@ import type { Redis } from "@upstash/redis/cloudflare";
 import * as z from "../zod.ts";
 import type { ConversationKey } from "../message.ts";
 import { MAX_ANSWER_TRACES, type AnswerTrace } from "./answer-trace.ts";
-import { claimKey, conversationKeys, replyKey, seenKey } from "../keys.ts";
+import { claimKey, conversationKeys, replyKey, seenKey, signKey } from "../keys.ts";
 import { CLAIM_REPLY, RECORD_REPLY, RELEASE_CLAIM, RENEW_CLAIM } from "./claim-scripts.ts";
 import { parseDraft, type Draft } from "./draft.ts";
 import { DEDUPE_TTL_SECONDS, keptAfterTrim, type StoreOptions } from "./store-options.ts";
@@ -16,6 +16,8 @@ import type { ConversationState, StoredMessage } from "./types.ts";
 
 /** A job that dies holds its claim this long (QStash's first retry then waits for it); a long one renews it. */
 export const CLAIM_TTL_SECONDS = 90;
+/** Past QStash's last retry (about 33 minutes after the first attempt), so that the answer's job finds it. */
+const SIGN_TTL_SECONDS = 7_200;
 
 export type ClaimResult =
   | {
@@ -29,6 +31,8 @@ export type ClaimResult =
       first: boolean;
       /** How many messages the conversation had recorded when this attempt read it. */
       arrivals: number;
+      /** The webhook put the working sign up: the job only takes it down. */
+      signUp: boolean;
     }
   | { status: "done" | "covered" }
   | { status: "busy"; retryAfterSeconds: number };
@@ -59,7 +63,14 @@ export class ReplyStore {
   ): Promise<ClaimResult> {
     const keys = conversationKeys(this.options.prefix, key);
     const raw = await this.claimScript.exec(
-      [keys.state, keys.log, replyKey(this.options.prefix, key, trigger.id), claimKey(this.options.prefix, key, trigger.id), seenKey(this.options.prefix, key, trigger.id)],
+      [
+        keys.state,
+        keys.log,
+        replyKey(this.options.prefix, key, trigger.id),
+        claimKey(this.options.prefix, key, trigger.id),
+        seenKey(this.options.prefix, key, trigger.id),
+        signKey(this.options.prefix, key, trigger.id),
+      ],
       [conversationId, String(trigger.ts), String(CLAIM_TTL_SECONDS), trigger.id, trigger.authorId, token],
     );
     const result = parseScriptResult(raw);
@@ -73,6 +84,7 @@ export class ReplyStore {
           draft: parseDraft(result.draft ?? ""),
           first: result.first ?? true,
           arrivals: result.arrivals ?? 0,
+          signUp: result.signUp ?? false,
         };
       }
       case "busy":
@@ -88,6 +100,21 @@ export class ReplyStore {
   /** Keeps the draft of the answer being posted (one command: the attempt holds the claim). */
   async saveDraft(key: ConversationKey, triggerId: string, draft: Draft): Promise<void> {
     await this.redis.set(replyKey(this.options.prefix, key, triggerId), JSON.stringify(draft), { ex: DEDUPE_TTL_SECONDS });
+  }
+
+  /** The webhook's working sign is up: the job that answers the trigger takes it down (one command). */
+  async markSignUp(key: ConversationKey, triggerId: string): Promise<void> {
+    await this.redis.set(signKey(this.options.prefix, key, triggerId), "1", { ex: SIGN_TTL_SECONDS });
+  }
+
+  /** The webhook's working sign was taken down by a failed attempt: its retries leave it alone. */
+  async forgetSign(key: ConversationKey, triggerId: string): Promise<void> {
+    await this.redis.del(signKey(this.options.prefix, key, triggerId));
+  }
+
+  /** Whether the webhook's working sign is up (the job's claim read it too, but may have come first). */
+  async signIsUp(key: ConversationKey, triggerId: string): Promise<boolean> {
+    return (await this.redis.exists(signKey(this.options.prefix, key, triggerId))) === 1;
   }
 
   /** Extends the attempt's claim; false when another attempt holds it by now. */

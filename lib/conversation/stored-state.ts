@@ -48,6 +48,7 @@ export const scriptResultSchema = z.object({
   first: z.optional(z.boolean()),
   arrivals: z.optional(z.number()),
   optedOut: z.optional(z.boolean()),
+  signUp: z.optional(z.boolean()),
 });
 
 export type ScriptResult = z.output<typeof scriptResultSchema>;

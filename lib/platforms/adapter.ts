@@ -66,6 +66,8 @@ export interface IngestOptions {
    * numbers), so that the core logs keyed pseudonyms of them (lib/log-ids.ts); absent, as they are.
    */
   logIds?: LogIds;
+  /** The webhook puts a reply job's working sign up, after its acknowledgement (lib/streaming/early-sign.ts). */
+  signByWebhook?: boolean;
 }
 
 /** Which parent `fetchParent` looks for, and who the bot is (its mentions in the text become its name). */
@@ -128,6 +130,10 @@ export interface AnswerFor {
   authorId: string;
   /** An earlier attempt began to open this answer's stream then (ms) and never heard back: look before opening. */
   unsureSince?: number;
+  /** The webhook put the working sign up already (lib/streaming/early-sign.ts): `working` only takes it down. */
+  signUp?: boolean;
+  /** Told once the sign will go up (its budget taken), before the call that shows it (lib/streaming/early-sign.ts). */
+  beforeShowing?: () => Promise<void>;
 }
 
 /** An answer shown as it is written (lib/streaming/answer.ts). */

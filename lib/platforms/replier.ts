@@ -48,9 +48,9 @@ export function platformReplier(rt: Runtime, adapters: readonly PlatformAdapter[
         resume: (state) => streaming.resume(ctx, target, state),
       };
     },
-    async working(job) {
+    async working(job, sign = {}) {
       const { adapter, ctx, target } = open(job);
-      return adapter.working ? adapter.working(ctx, target, answerFor(job)) : { stop: async () => undefined };
+      return adapter.working ? adapter.working(ctx, target, { ...answerFor(job), ...sign }) : { stop: async () => undefined };
     },
   };
 }

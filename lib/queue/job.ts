@@ -41,6 +41,8 @@ export function jobSchemaFor(platforms: readonly JobPlatform[]) {
     visibility: z.optional(z.enum(VISIBILITIES)),
     /** How log lines name the place and the people (lib/log-ids.ts); absent: as they are. */
     logIds: z.optional(z.enum(LOG_IDS)),
+    /** The webhook puts the working sign up (lib/streaming/early-sign.ts): the job only ever takes it down. */
+    signByWebhook: z.optional(z.literal(true)),
   });
   return schema.check(z.refine((job) => job.replyTarget.platform === job.key.platform, {
     message: "the reply target's platform is not the conversation's",

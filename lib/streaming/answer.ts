@@ -8,7 +8,7 @@
  * stream before it gives up its claim.
  */
 import type { Prompt } from "../context/prompt.ts";
-import type { Attempt } from "../delivery.ts";
+import { keepClaim, type Attempt } from "../delivery.ts";
 import { errorMessage } from "../log.ts";
 import type { AnswerStream, WorkingSign } from "../platforms/adapter.ts";
 import type { JobStreaming, Replier } from "../pipeline.ts";
@@ -19,14 +19,28 @@ import type { Runtime } from "../runtime.ts";
 /**
  * Runs `work` (the answer to a reply job) with the working sign up from its start: the sign goes up beside the
  * prompt's building and the model call, neither waiting for the other, and comes down when the answer starts to
- * show or the work ends, whatever its end. A judged job shows none: the judge may say no.
+ * show or the work ends, whatever its end. A judged job shows none: the judge may say no. `signUp`: the webhook
+ * put it up already (./early-sign.ts), so it is only taken down.
  */
-export async function whileWorking<T>(rt: Runtime, kind: JobKind, job: Job, replier: Replier, work: (sign: WorkingSign) => Promise<T>): Promise<T> {
-  const sign = kind === "reply" ? later(workingSign(rt, job, replier)) : NO_SIGN;
+export async function whileWorking<T>(
+  rt: Runtime,
+  kind: JobKind,
+  job: Job,
+  replier: Replier,
+  signUp: boolean,
+  work: (sign: WorkingSign) => Promise<T>,
+): Promise<T> {
+  const sign = kind !== "reply" ? NO_SIGN : job.signByWebhook ? webhookSign(rt, job, replier, signUp) : later(workingSign(rt, job, replier, false));
+  let failed = false;
   try {
     return await work(sign);
+  } catch (err) {
+    failed = true;
+    throw err;
   } finally {
     await sign.stop();
+    // Taken down: QStash's retry must not take it down again, outside the budget.
+    if (failed && job.signByWebhook) await rt.store.replies.forgetSign(job.key, job.trigger.id).catch(() => undefined);
   }
 }
 
@@ -67,6 +81,8 @@ async function streamInto(
   let shownAt = 0;
   try {
     for await (const text of texts) {
+      // A long answer may outlive the claim's TTL: renewed as it is written (a Redis call every 30 s at most).
+      await keepClaim(rt, job, attempt);
       latest = text;
       if (stream === null || !text.trim()) continue;
       if (stream === undefined) {
@@ -108,16 +124,31 @@ async function streamInto(
 
 const NO_SIGN: WorkingSign = { stop: async () => undefined };
 
+/**
+ * The webhook's sign (./early-sign.ts), which the job only takes down: marked up before the job's claim read it
+ * (`signUp`), or by the time the answer shows (the webhook's sign goes up in milliseconds, the answer in seconds;
+ * one GET then). Never taken down unmarked: its budget was never taken, and the reaction never put on.
+ */
+function webhookSign(rt: Runtime, job: Job, replier: Replier, signUp: boolean): WorkingSign {
+  const takeDown = async () => {
+    if (!rt.settings.SHOW_WORKING) return;
+    if (!signUp && !(await rt.store.replies.signIsUp(job.key, job.trigger.id).catch(() => false))) return;
+    await (await workingSign(rt, job, replier, true)).stop();
+  };
+  let stopped: Promise<void> | undefined;
+  return { stop: () => (stopped ??= takeDown()) };
+}
+
 /** A sign still going up: stopping it waits until it is up, then takes it down. */
 function later(sign: Promise<WorkingSign>): WorkingSign {
   return { stop: async () => (await sign).stop() };
 }
 
 /** The platform's sign, or none: a sign that fails must not hold up the answer. */
-async function workingSign(rt: Runtime, job: Job, replier: Replier): Promise<WorkingSign> {
+async function workingSign(rt: Runtime, job: Job, replier: Replier, signUp: boolean): Promise<WorkingSign> {
   if (!rt.settings.SHOW_WORKING) return NO_SIGN;
   try {
-    const sign = await replier.working(job);
+    const sign = await replier.working(job, { signUp });
     let stopped: Promise<void> | undefined;
     return { stop: () => (stopped ??= sign.stop()) };
   } catch (err) {

@@ -57,7 +57,7 @@ describe("a Slack mention at production timing", () => {
 
   it("whose reply claim Redis refuses once (5xx before it ran) is answered once by the retry 12 s later", async () => {
     const channel = newChannel();
-    const claimCall = await evalshaMatch(CLAIM_REPLY, 5, `${kit.keyPrefix}conv:slack|${TEAM}|${channel}|`);
+    const claimCall = await evalshaMatch(CLAIM_REPLY, 6, `${kit.keyPrefix}conv:slack|${TEAM}|${channel}|`);
     await scriptFault(kit.redisProxyControlUrl, { fault: "refuse", bodyContains: claimCall, status: 503 });
     await mention(channel, "are you there?");
 

@@ -4,9 +4,9 @@
  * beside the bot's name ("Parley is thinking…"), which Slack clears when the answer comes; elsewhere a reaction
  * on the person's message (STATUS_REACTION), taken off once the answer starts to show. A reaction goes on only
  * when the workspace's budget has room for taking it off again (`reactions.remove` is Tier 2, `reactions.add`
- * Tier 3).
+ * Tier 3). Where the webhook put the sign up (`signUp`, having taken that budget), the job only takes it down.
  */
-import type { ReplyContext, WorkingSign } from "../adapter.ts";
+import type { AnswerFor, ReplyContext, WorkingSign } from "../adapter.ts";
 import { callSlack, JSON_TYPE } from "./api.ts";
 import type { SlackTarget } from "./target.ts";
 
@@ -14,14 +14,17 @@ const TIER_2 = 20;
 const TIER_4 = 100;
 const NONE: WorkingSign = { stop: async () => undefined };
 
-export async function slackWorking(ctx: ReplyContext, target: SlackTarget, answer: { triggerId: string }): Promise<WorkingSign> {
+export async function slackWorking(ctx: ReplyContext, target: SlackTarget, answer: AnswerFor): Promise<WorkingSign> {
   const args = { apiBaseUrl: ctx.settings.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
   const call = (method: string, body: Record<string, unknown>) => callSlack(args, method, JSON.stringify(body), JSON_TYPE);
   const quietly = (what: string) => (err: unknown) => ctx.log.warn("working_sign_failed", { platform: "slack", what, message: String(err) });
   if (target.channel.startsWith("D") && target.threadTs) {
-    if (!(await ctx.callBudget("assistant.threads.setStatus", TIER_4))) return NONE;
     const status = (text: string) => call("assistant.threads.setStatus", { channel_id: target.channel, thread_ts: target.threadTs, status: text });
-    await status(ctx.settings.STATUS_TEXT);
+    if (!answer.signUp) {
+      if (!(await ctx.callBudget("assistant.threads.setStatus", TIER_4))) return NONE;
+      await answer.beforeShowing?.();
+      await status(ctx.settings.STATUS_TEXT);
+    }
     // Slack clears the status with the bot's reply; a quiet answer clears it itself.
     return { stop: () => status("").then(() => undefined, quietly("status")) };
   }
@@ -29,8 +32,12 @@ export async function slackWorking(ctx: ReplyContext, target: SlackTarget, answe
   // The trigger's id is `<channel>:<ts>` (./parse.ts).
   const timestamp = answer.triggerId.slice(answer.triggerId.lastIndexOf(":") + 1);
   // One add per remove: within the remove's Tier 2, the adds stay well inside their Tier 3.
-  if (!name || !(await ctx.callBudget("reactions.remove", TIER_2))) return NONE;
+  if (!name) return NONE;
   const reaction = { channel: target.channel, timestamp, name };
-  await call("reactions.add", reaction);
+  if (!answer.signUp) {
+    if (!(await ctx.callBudget("reactions.remove", TIER_2))) return NONE;
+    await answer.beforeShowing?.();
+    await call("reactions.add", reaction);
+  }
   return { stop: () => call("reactions.remove", reaction).then(() => undefined, quietly("reaction")) };
 }

@@ -1,0 +1,58 @@
+/**
+ * @module
+ * The working sign from the webhook (issue #15, "a visible sign within a second"): a Slack message the bot will
+ * answer gets its `eyes` reaction right after the acknowledgement, before any job runs (under load a job starts
+ * seconds later); the job takes it down once the answer shows, and never puts up a second one.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { Redis } from "@upstash/redis/cloudflare";
+import { ConversationStore } from "../../lib/conversation/store.ts";
+import { scriptModel } from "../support/model.ts";
+import { BOT_USER_ID, newSlackChannel, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
+import { slackApiCalls, slackMessages } from "../support/streams.ts";
+import { callWorker, eventually, startJobPump, suiteEnv, type JobPump } from "../support/worker.ts";
+
+const SUITE = "earlysign";
+const TEAM = "TEARLYSIGN";
+const env = suiteEnv(SUITE, { STREAMING: "true", SHOW_WORKING: "true" });
+const store = new ConversationStore(new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) }), {
+  prefix: `t-${SUITE}`,
+  ttlSeconds: () => 120,
+  maxMessages: 200,
+});
+let pump: JobPump | undefined;
+
+afterEach(async () => {
+  await pump?.stop();
+  pump = undefined;
+});
+
+async function say(channel: string, text: string): Promise<void> {
+  const event = slackMessageEvent({ team: TEAM, channel, user: "UALICE", text });
+  expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
+}
+
+const reactionsOn = async (channel: string) => (await slackMessages(channel)).find((m) => !m.bot_id)?.reactions ?? [];
+
+describe("a Slack message", () => {
+  it("the bot will answer shows the reaction before its job runs, and the job takes it down once the answer is out", async () => {
+    const channel = newSlackChannel("CESG");
+    const marker = `marker-${channel}`;
+    await scriptModel({ match: marker, reply: "Here you are." });
+    await say(channel, `<@${BOT_USER_ID}> a question ${marker}`);
+    // No job has run yet (nothing takes the suite's deliveries): the sign is the webhook's.
+    expect((await reactionsOn(channel)).map((r) => r.name)).toEqual(["eyes"]);
+
+    pump = startJobPump(env, SUITE);
+    await eventually(async () => (await store.load({ platform: "slack", tenant: TEAM, channel }))?.recent.some((m) => m.role === "assistant"), 20_000, "the answer");
+    await eventually(async () => (await reactionsOn(channel)).length === 0, 5_000, "the reaction taken down");
+    expect(await slackApiCalls("reactions.add", channel)).toHaveLength(1);
+    expect((await slackApiCalls("reactions.remove", channel)).map((c) => c.ok)).toEqual([true]);
+  });
+
+  it("and a message it will not answer gets no sign", async () => {
+    const channel = newSlackChannel("CESN");
+    await say(channel, "just chatting among ourselves");
+    expect(await slackApiCalls("reactions.add", channel)).toEqual([]);
+  });
+});
