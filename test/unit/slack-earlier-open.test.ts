@@ -13,15 +13,9 @@ const TOKEN = "xoxb-test-token";
 const THREAD = "1715000000.000100";
 const ANSWER = "D0EARLY01:1715000000.000200";
 
-beforeAll(async () => {
-  slack = await startSlackFake({ port: 0 });
-});
-afterAll(async () => {
-  await slack.close();
-});
-beforeEach(async () => {
-  await fetch(slack.url.replace(/\/api$/, "/__reset"), { method: "POST", body: "{}" });
-});
+beforeAll(async () => void (slack = await startSlackFake({ port: 0 })));
+afterAll(() => slack.close());
+beforeEach(async () => void (await fetch(slack.url.replace(/\/api$/, "/__reset"), { method: "POST", body: "{}" })));
 
 async function slackCall(method: string, body: Record<string, unknown>): Promise<{ ok: boolean; ts?: string }> {
   const res = await fetch(`${slack.url}/${method}`, {
