@@ -24,7 +24,7 @@ import { asksToBeForgotten, FORGET_CONFIRMATION, forgetPerson } from "./memory/f
 import { rememberedPeople } from "./memory/hooks.ts";
 import { recalledForAnswer } from "./memory/recall/answer-recall.ts";
 import { optOutsFor } from "./opt-outs.ts";
-import type { AnswerFor, AnswerStream, IngestOptions, StreamState, WorkingSign } from "./platforms/adapter.ts";
+import type { AnswerFor, AnswerStream, IngestOptions, StreamState, UnsureOpen, WorkingSign } from "./platforms/adapter.ts";
 import { whileWorking, writeAnswer } from "./streaming/answer.ts";
 import type { Job, JobKind } from "./queue/job.ts";
 import type { Runtime } from "./runtime.ts";
@@ -140,8 +140,8 @@ export interface Replier {
 export interface JobStreaming {
   readonly maxChars: number;
   readonly intervalMs: number;
-  /** `unsureSince`: an earlier attempt began to open it then (ms) and never heard back. */
-  open(text: string, unsureSince?: number): Promise<AnswerStream | null>;
+  /** `unsure`: an earlier attempt began to open it then (ms), with these texts, and never heard back. */
+  open(text: string, unsure?: UnsureOpen): Promise<AnswerStream | null>;
   resume(state: StreamState): AnswerStream;
 }
 

@@ -124,12 +124,18 @@ export interface AnswerStream {
   close(): Promise<void>;
 }
 
+/** When an earlier attempt began to open an answer's stream (ms), and the texts it opened with, unheard from since. */
+export interface UnsureOpen {
+  since: number;
+  openings: readonly string[];
+}
+
 /** Who asked: the trigger message and its author, for signs on the message and streams addressed to the person. */
 export interface AnswerFor {
   triggerId: string;
   authorId: string;
-  /** An earlier attempt began to open this answer's stream then (ms) and never heard back: look before opening. */
-  unsureSince?: number;
+  /** An earlier attempt began to open this answer's stream and never heard back: look before opening. */
+  unsure?: UnsureOpen;
   /** The webhook put the working sign up already (lib/streaming/early-sign.ts): `working` only takes it down. */
   signUp?: boolean;
   /** Told once the sign will go up (its budget taken), before the call that shows it (lib/streaming/early-sign.ts). */
@@ -145,7 +151,7 @@ export interface StreamingCapability<Target> {
   /** Opens a stream showing `text`; null when the place cannot stream now (the answer is then posted whole). */
   open(ctx: ReplyContext, target: Target, text: string, answer: AnswerFor): Promise<AnswerStream | null>;
   /** The stream an earlier attempt opened, to finish or close. */
-  resume(ctx: ReplyContext, target: Target, state: StreamState): AnswerStream;
+  resume(ctx: ReplyContext, target: Target, state: StreamState, answer: AnswerFor): AnswerStream;
 }
 
 /** A sign that the bot is working on an answer (Slack status or reaction, Discord typing); `stop` never throws. */

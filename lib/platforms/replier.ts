@@ -44,8 +44,8 @@ export function platformReplier(rt: Runtime, adapters: readonly PlatformAdapter[
       return {
         maxChars: streaming.maxChars,
         intervalMs: streaming.intervalMs,
-        open: (text, unsureSince) => streaming.open(ctx, target, text, { ...answerFor(job), ...(unsureSince !== undefined ? { unsureSince } : {}) }),
-        resume: (state) => streaming.resume(ctx, target, state),
+        open: (text, unsure) => streaming.open(ctx, target, text, { ...answerFor(job), ...(unsure ? { unsure } : {}) }),
+        resume: (state) => streaming.resume(ctx, target, state, answerFor(job)),
       };
     },
     async working(job, sign = {}) {

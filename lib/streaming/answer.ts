@@ -87,16 +87,15 @@ async function streamInto(
       if (stream === null || !text.trim()) continue;
       if (stream === undefined) {
         // Durable before the call: an attempt that never hears back from it leaves the next one a time to look from.
-        const since = attempt.draft.postingSince;
-        attempt.draft = { ...attempt.draft, postingSince: since ?? rt.now() };
+        // With the text it opens with: a stream that cannot carry the answer's id from its start is known by it.
+        const { postingSince: since, openings = [] } = attempt.draft;
+        attempt.draft = { ...attempt.draft, postingSince: since ?? rt.now(), openings: [...openings, text] };
         await rt.store.replies.saveDraft(job.key, job.trigger.id, attempt.draft);
-        stream = await streaming.open(text, since);
+        stream = await streaming.open(text, since === undefined ? undefined : { since, openings });
         // Unless an earlier attempt's open may have landed and none opened now: then posting the answer whole
         // looks for that post first (lib/platforms/parts.ts).
-        if (stream || since === undefined) {
-          const { postingSince: _opened, ...rest } = attempt.draft;
-          attempt.draft = rest;
-        }
+        const { postingSince: _opened, openings: _texts, ...rest } = attempt.draft;
+        attempt.draft = stream || since === undefined ? rest : { ...rest, postingSince: since };
         if (stream) {
           // Taken down beside the stream, not before its next update (writeAnswer waits for it at the end).
           void sign.stop();

@@ -145,6 +145,22 @@ describe("a stream's first post whose answer never came back", () => {
   });
 });
 
+describe("a stream whose start was carried out but whose answer never came back", () => {
+  it("is found by the retry and finished with the whole answer, never a second stream beside it", async () => {
+    const channel = newSlackChannel("CSTL");
+    const thread = "1700000000.000400";
+    await scriptFault(SLACK_API_BASE_URL.replace(/\/api$/, ""), { fault: "drop_after", path: "/chat.startStream", bodyContains: `"channel":"${channel}"` });
+    await ask(channel, `did my stream land? ${PACE}`, thread);
+    const answer = await answered(channel, thread);
+    const [message, ...others] = await botMessages(channel);
+    expect(others).toEqual([]);
+    expect(message).toMatchObject({ thread_ts: thread, streaming_state: "completed" });
+    expect(unescapeSlack(message!.text)).toBe(answer);
+    expect(await slackApiCalls("chat.startStream", channel)).toHaveLength(1);
+    expect(await slackApiCalls("chat.postMessage", channel)).toEqual([]);
+  });
+});
+
 describe("an answer that starts with [SKIP]", () => {
   it("never opens a stream with it: a required answer streams only the nudged answer", async () => {
     const channel = newSlackChannel("CSTS");

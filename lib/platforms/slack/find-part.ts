@@ -30,6 +30,8 @@ const listSchema = z.looseObject({
     z.looseObject({
       ts: z.string(),
       text: z.optional(z.string()),
+      bot_id: z.optional(z.string()),
+      streaming_state: z.optional(z.string()),
       metadata: z.optional(z.looseObject({ event_type: z.string(), event_payload: z.looseObject({ trigger: z.unknown(), part: z.unknown() }) })),
     }),
   ),
@@ -40,29 +42,41 @@ export interface SlackPlace extends SlackCallArgs {
   threadTs?: string;
 }
 
+/** A message of the place as listed, with its metadata. */
+export type ListedSlackMessage = z.output<typeof listSchema>["messages"][number];
+
 /** Part `index` of the answer to `answerId` (its `ts` and the text it shows) if it was posted since `since` (ms), else null. */
 export async function findSlackPart(
   place: SlackPlace,
   part: { answerId: string; index: number; since: number },
 ): Promise<{ ts: string; text: string } | null> {
+  const listed = await slackMessagesSince(place, part.since);
+  const found = listed && partAmong(listed, part.answerId, part.index);
+  return found ? { ts: found.ts, text: found.text ?? "" } : null;
+}
+
+/** The answer's part `index` among listed messages, by its metadata. */
+export function partAmong(messages: ListedSlackMessage[], answerId: string, index: number): ListedSlackMessage | undefined {
+  return messages.find(
+    (m) => m.metadata?.event_type === ANSWER_PART_EVENT && m.metadata.event_payload.trigger === answerId && m.metadata.event_payload.part === index,
+  );
+}
+
+/** The place's messages since `since` (ms) with their metadata; null when the bot may not look (no history scope). */
+export async function slackMessagesSince(place: SlackPlace, since: number): Promise<ListedSlackMessage[] | null> {
   const form = new URLSearchParams({
     channel: place.channel,
-    oldest: ((part.since - CLOCK_SLACK_MS) / 1000).toFixed(6),
+    oldest: ((since - CLOCK_SLACK_MS) / 1000).toFixed(6),
     include_all_metadata: "true",
     limit: String(PAGE_SIZE),
     ...(place.threadTs ? { ts: place.threadTs } : {}),
   });
   const method = place.threadTs ? "conversations.replies" : "conversations.history";
-  let listed: z.output<typeof listSchema>;
   try {
-    listed = listSchema.parse(await callSlack(place, method, form.toString(), "application/x-www-form-urlencoded"));
+    return listSchema.parse(await callSlack(place, method, form.toString(), "application/x-www-form-urlencoded")).messages;
   } catch (err) {
     // Without the history scope the bot cannot look: it posts again, as it would have without the lookup.
     if (err instanceof GiveUp) return null;
     throw err;
   }
-  const found = listed.messages.find(
-    (m) => m.metadata?.event_type === ANSWER_PART_EVENT && m.metadata.event_payload.trigger === part.answerId && m.metadata.event_payload.part === part.index,
-  );
-  return found ? { ts: found.ts, text: found.text ?? "" } : null;
 }

@@ -13,7 +13,8 @@
 import type { AnswerStream, ReplyContext, StreamingCapability, StreamState } from "../adapter.ts";
 import { closeMarkdown } from "../../text/close-markdown.ts";
 import { callSlack, slackErrorCode, type SlackCallArgs, JSON_TYPE } from "./api.ts";
-import { findSlackPart, type SlackPlace } from "./find-part.ts";
+import { findEarlierOpen } from "./earlier-open.ts";
+import { partMetadata, type SlackPlace } from "./find-part.ts";
 import { escapeSlackText, postOne, SLACK_MAX_MESSAGE_CHARS } from "./send.ts";
 import type { SlackTarget } from "./target.ts";
 
@@ -39,7 +40,10 @@ export const slackStreaming: StreamingCapability<SlackTarget> = {
 
   async open(ctx, target, text, answer) {
     const place = await placeOf(ctx, target);
-    if (target.threadTs && (await ctx.callBudget("chat.startStream", TIER_2))) {
+    // An earlier attempt's open may have landed: its stream, or its posted first part, is this answer's message.
+    const earlier = answer.unsure ? await findEarlierOpen(place, answer.triggerId, answer.unsure) : null;
+    if (earlier?.mode === "native") return nativeStream(ctx, target, earlier.state, answer.triggerId);
+    if (!earlier && target.threadTs && (await ctx.callBudget("chat.startStream", TIER_2))) {
       try {
         const body = {
           channel: target.channel,
@@ -51,7 +55,7 @@ export const slackStreaming: StreamingCapability<SlackTarget> = {
         };
         const started = await callSlack(place, "chat.startStream", JSON.stringify(body), JSON_TYPE);
         if (typeof started.ts !== "string") throw new Error("Slack chat.startStream answered ok without a ts");
-        return nativeStream(ctx, target, { id: started.ts, mode: "native", shown: text, open: true });
+        return nativeStream(ctx, target, { id: started.ts, mode: "native", shown: text, open: true }, answer.triggerId);
       } catch (err) {
         const code = slackErrorCode(err);
         if (!code || !REFUSALS.has(code)) throw err;
@@ -60,14 +64,12 @@ export const slackStreaming: StreamingCapability<SlackTarget> = {
     }
     // The final edit is the one that must happen: without room for it, the answer is posted whole at the end.
     if (!(await ctx.callBudget("chat.update", FINAL_UPDATES))) return null;
-    // An earlier attempt's post of the first part may have landed: it carries the part's metadata (./find-part.ts).
-    const found = answer.unsureSince !== undefined ? await findSlackPart(place, { answerId: answer.triggerId, index: 0, since: answer.unsureSince }) : null;
-    if (found) return editStream(ctx, target, { id: found.ts, mode: "edit", shown: "", open: false });
+    if (earlier) return editStream(ctx, target, { id: earlier.ts, mode: "edit", shown: "", open: false });
     const ts = await postOne(place, answer.triggerId, escapeSlackText(closeMarkdown(text)), 0);
     return editStream(ctx, target, { id: ts, mode: "edit", shown: text, open: false });
   },
 
-  resume: (ctx, target, state) => (state.mode === "native" ? nativeStream : editStream)(ctx, target, { ...state }),
+  resume: (ctx, target, state, answer) => (state.mode === "native" ? nativeStream(ctx, target, { ...state }, answer.triggerId) : editStream(ctx, target, { ...state })),
 };
 
 async function placeOf(ctx: ReplyContext, target: SlackTarget): Promise<SlackPlace> {
@@ -77,14 +79,15 @@ async function placeOf(ctx: ReplyContext, target: SlackTarget): Promise<SlackPla
 /** The escaped text still to add to a message that shows `shown`. */
 const addedText = (text: string, shown: string) => escapeSlackText(text).slice(escapeSlackText(shown).length);
 
-function nativeStream(ctx: ReplyContext, target: SlackTarget, state: StreamState): AnswerStream {
+function nativeStream(ctx: ReplyContext, target: SlackTarget, state: StreamState, answerId: string): AnswerStream {
   const call = async (method: string, body: Record<string, unknown>) =>
     callSlack(await placeOf(ctx, target), method, JSON.stringify({ channel: target.channel, ts: state.id, ...body }), JSON_TYPE);
   /** Stops the stream with `markdown` added; false when Slack had ended it already (nothing was added). */
   const stop = async (markdown: string): Promise<boolean> => {
     let stopped = false;
     try {
-      await call("chat.stopStream", markdown ? { markdown_text: markdown } : {});
+      // The answer's metadata, as a posted first part has: a later lookup tells this finished stream from others'.
+      await call("chat.stopStream", { ...(markdown ? { markdown_text: markdown } : {}), metadata: partMetadata(answerId, 0) });
       stopped = true;
     } catch (err) {
       // Any other failure leaves it open, for a later attempt to close.
