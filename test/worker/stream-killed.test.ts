@@ -30,7 +30,8 @@ describe("a Slack stream whose job is killed outright mid-answer", () => {
     const channel = newSlackChannel("CKIL");
     const thread = "1700000000.000900";
     const marker = `marker-${channel}`;
-    // The model's connection drops halfway, and the attempt cannot leave its draft behind: as if it died there.
+    // The model's connection drops halfway (4 s in at 25 tokens a second: appends have gone out even on a loaded
+    // machine), and the attempt cannot leave its draft behind: as if it died there.
     await scriptFault(MODEL_CONTROL_URL, { fault: "drop_after", path: "/chat.completions", bodyContains: marker });
     await scriptFault(kit.redisProxyControlUrl, {
       fault: "refuse",
@@ -39,7 +40,7 @@ describe("a Slack stream whose job is killed outright mid-answer", () => {
     });
     // Nor can it close its stream.
     await scriptFault(SLACK_API_BASE_URL.replace(/\/api$/, ""), { fault: "refuse", path: "/chat.stopStream", bodyContains: `"channel":"${channel}"`, status: 500 });
-    const event = slackMessageEvent({ team: TEAM, channel, user: "UALICE", text: `<@${BOT_USER_ID}> tell me ${marker} [[local-model tokens=200 tps=50 first_ms=100]]`, threadTs: thread });
+    const event = slackMessageEvent({ team: TEAM, channel, user: "UALICE", text: `<@${BOT_USER_ID}> tell me ${marker} [[local-model tokens=200 tps=25 first_ms=100]]`, threadTs: thread });
     expect((await callWorker(kit.env, await signedSlackRequest(event.body))).status).toBe(200);
     await kit.deliveriesSettled();
     const [dying] = await botMessages(channel);
