@@ -2,15 +2,18 @@
  * @module
  * The sign that the bot is working on a Slack answer: in an assistant thread (a DM thread) the assistant status
  * beside the bot's name ("Parley is thinking…"), which Slack clears when the answer comes; elsewhere a reaction
- * on the person's message (STATUS_REACTION), taken off once the answer starts to show. A reaction goes on only
- * when the workspace's budget has room for taking it off again (`reactions.remove` is Tier 2, `reactions.add`
- * Tier 3). Where the webhook put the sign up (`signUp`, having taken that budget), the job only takes it down.
+ * on the person's message (STATUS_REACTION), taken off once the answer starts to show. Each call takes its own
+ * budget: `reactions.add` is Tier 3, `reactions.remove` only Tier 2, so in a burst of more answers a minute than
+ * the remove's budget holds, the reaction stays on the answered message rather than be missing when it is needed
+ * (the first sign within a second) or trip Slack's limit. Where the webhook put the sign up (`signUp`, having taken
+ * the add's budget), the job only takes it down.
  */
 import type { AnswerFor, ReplyContext, WorkingSign } from "../adapter.ts";
 import { callSlack, JSON_TYPE } from "./api.ts";
 import type { SlackTarget } from "./target.ts";
 
 const TIER_2 = 20;
+const TIER_3 = 50;
 const TIER_4 = 100;
 const NONE: WorkingSign = { stop: async () => undefined };
 
@@ -31,13 +34,17 @@ export async function slackWorking(ctx: ReplyContext, target: SlackTarget, answe
   const name = ctx.settings.STATUS_REACTION;
   // The trigger's id is `<channel>:<ts>` (./parse.ts).
   const timestamp = answer.triggerId.slice(answer.triggerId.lastIndexOf(":") + 1);
-  // One add per remove: within the remove's Tier 2, the adds stay well inside their Tier 3.
   if (!name) return NONE;
   const reaction = { channel: target.channel, timestamp, name };
   if (!answer.signUp) {
-    if (!(await ctx.callBudget("reactions.remove", TIER_2))) return NONE;
+    if (!(await ctx.callBudget("reactions.add", TIER_3))) return NONE;
     await answer.beforeShowing?.();
     await call("reactions.add", reaction);
   }
-  return { stop: () => call("reactions.remove", reaction).then(() => undefined, quietly("reaction")) };
+  return {
+    async stop() {
+      if (!(await ctx.callBudget("reactions.remove", TIER_2))) return ctx.log.info("working_sign_left", { platform: "slack", reason: "budget" });
+      await call("reactions.remove", reaction).then(() => undefined, quietly("reaction"));
+    },
+  };
 }
