@@ -54,16 +54,18 @@ export async function streamCompletion(res: ServerResponse, c: Completion, pace:
   const usageField = opts.includeUsage ? { usage: null } : {};
   const send = (chunk: Record<string, unknown>) => res.write(`data: ${JSON.stringify({ ...base, ...chunk })}\n\n`);
   const choice = (delta: Record<string, unknown>, finish: string | null = null) => ({ choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...usageField });
-  let gone = false;
-  res.once("close", () => (gone = true));
+  // A stalled stream's next token may be minutes away: the wait ends with the connection, so that no timer outlives it
+  // (and holds up the process that runs this server when it closes).
+  const gone = new AbortController();
+  res.once("close", () => gone.abort());
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
 
   const pieces = streamPieces(c.content);
   const started = Date.now();
   for (let index = 0; index < Math.max(pieces.length, 1); index++) {
     const wait = started + tokenReadyAfterMs(pace, index) - Date.now();
-    if (wait > 0) await sleep(wait);
-    if (gone) return;
+    if (wait > 0) await sleep(wait, undefined, { signal: gone.signal }).catch(() => undefined);
+    if (gone.signal.aborted) return;
     if (opts.dropAfterHalf && index >= pieces.length / 2) return void res.socket?.destroy();
     if (index === 0) send(choice({ role: "assistant", content: "", refusal: null }));
     if (pieces[index] !== undefined) send(choice({ content: pieces[index] }));
