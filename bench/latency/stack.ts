@@ -53,12 +53,13 @@ async function answering(url: string): Promise<void> {
   }
 }
 
-/**
- * Until the Worker's bot holds a session on `gateway`: the cron wakes the Gateway Durable Object in production;
- * workerd fires the scheduled handler when asked.
- */
+/** What the cron (every minute in production) does: workerd fires the scheduled handler only when asked. */
+const CRON_MS = 60_000;
+const cron = async (workerUrl: string) => (await fetch(`${workerUrl}/cdn-cgi/local/scheduled`)).body?.cancel();
+
+/** Until the Worker's bot holds a session on `gateway` (the cron wakes the Gateway Durable Object). */
 async function connected(workerUrl: string, gateway: RunningDiscordGatewayFake): Promise<void> {
-  await (await fetch(`${workerUrl}/cdn-cgi/local/scheduled`)).body?.cancel();
+  await cron(workerUrl);
   for (let tries = 0; ; tries++) {
     const state = (await (await fetch(`${gateway.controlUrl}/__state`)).json()) as { connected: boolean; sessionId: string | null };
     if (state.connected && state.sessionId) return;
@@ -114,6 +115,9 @@ export async function startLatencyStack(pace: Pace, discord: traffic.DiscordSign
     };
     const streaming = await start(true, gateways.streaming);
     const streamingOff = await start(false, gateways.streamingOff);
+    // Without it a Gateway connection that drops stays down, where production's cron brings it back within a minute.
+    const crons = setInterval(() => void Promise.all([cron(streaming), cron(streamingOff)]).catch(() => {}), CRON_MS);
+    stops.push(async () => clearInterval(crons));
     const dispatchTo = (gateway: RunningDiscordGatewayFake) => (message: object) => {
       gatewayOfChannel.set(String((message as { channel_id: unknown }).channel_id), gateway);
       gateway.dispatchMessage(message);
