@@ -1,13 +1,15 @@
 /**
  * @module
  * The questions of bench/latency, one conversation each, signed as the platforms sign them: a Slack mention in a
- * thread (Slack streams there) or in the channel itself (edited as it grows), and a Discord `/ask`. Each carries a
- * marker of its own, so that the model's record of requests tells when its answer was asked for.
+ * thread (Slack streams there) or in the channel itself (edited as it grows), a Discord `/ask`, and a Discord channel
+ * message mentioning the bot, dispatched by the fake Gateway of the Worker's bot. Each carries a marker of its own,
+ * so that the model's record of requests tells when its answer was asked for.
  */
+import { DISCORD_FAKE_BOT } from "../../dev/fakes/discord.ts";
 import { askInteraction, snowflake } from "../../test/support/discord.ts";
 import * as traffic from "../load/traffic.ts";
 
-export const KINDS = ["slack_thread", "slack_channel", "discord_interaction"] as const;
+export const KINDS = ["slack_thread", "slack_channel", "discord_interaction", "discord_gateway"] as const;
 export type Kind = (typeof KINDS)[number];
 export const MODES = ["streaming", "streaming_off"] as const;
 export type Mode = (typeof MODES)[number];
@@ -21,9 +23,43 @@ export interface Question {
   kind: Kind;
   mode: Mode;
   marker: string;
-  /** Slack channel or Discord interaction token: where the answer shows. */
+  /** Slack or Discord channel, or Discord interaction token: where the answer shows. */
   place: string;
-  request(workerUrl: string): Request;
+  /** Sends the question; resolves with when it was accepted (a webhook) or dispatched (the Gateway), epoch ms. */
+  ask(to: Recipient): Promise<number>;
+}
+
+/** The Worker of a question's mode, and its bot's Gateway (dispatches a MESSAGE_CREATE, returns when, epoch ms). */
+export interface Recipient {
+  workerUrl: string;
+  dispatch(message: object): number;
+}
+
+/** A webhook answers in milliseconds; one that takes this long is a failure of the stack. */
+const ASK_TIMEOUT_MS = 20_000;
+
+const webhook = (kind: Kind, request: (url: string) => Request) => async (to: Recipient) => {
+  const res = await fetch(request(to.workerUrl), { signal: AbortSignal.timeout(ASK_TIMEOUT_MS) });
+  await res.body?.cancel();
+  if (res.status !== 200) throw new Error(`the Worker answered ${res.status} to a ${kind} question`);
+  return Date.now();
+};
+
+/**
+ * A person's channel message mentioning the bot, as Discord's Gateway delivers it. Its id is made here: each
+ * Worker's fake Gateway counts ids of its own, the same ones, and the Workers share one Redis.
+ */
+function gatewayMessage(channelId: string, seq: number, content: string): object {
+  return {
+    id: snowflake(),
+    guild_id: GUILD,
+    channel_id: channelId,
+    type: 0,
+    content: `<@${DISCORD_FAKE_BOT.userId}> ${content}`,
+    author: { id: snowflake(), username: `person${seq}`, global_name: `Person${seq}` },
+    member: { nick: null, roles: [] },
+    mentions: [{ id: DISCORD_FAKE_BOT.userId, username: DISCORD_FAKE_BOT.username.toLowerCase() }],
+  };
 }
 
 let seq = 0;
@@ -35,7 +71,12 @@ export function question(kind: Kind, mode: Mode, run: string, discord: traffic.D
   if (kind === "discord_interaction") {
     const interaction = askInteraction({ guildId: GUILD, channelId: snowflake() }, { id: snowflake(), name: `Person${seq}` }, `how should I cache this? ${marker}`);
     const body = JSON.stringify(interaction);
-    return { kind, mode, marker, place: interaction.token, request: (url) => traffic.discordRequest(url, discord, body) };
+    return { kind, mode, marker, place: interaction.token, ask: webhook(kind, (url) => traffic.discordRequest(url, discord, body)) };
+  }
+  if (kind === "discord_gateway") {
+    const channelId = snowflake();
+    const message = gatewayMessage(channelId, seq, `how should I cache this? ${marker}`);
+    return { kind, mode, marker, place: channelId, ask: async (to) => to.dispatch(message) };
   }
   const channel = `CL${run}${seq}`;
   const now = Date.now() / 1000;
@@ -43,5 +84,5 @@ export function question(kind: Kind, mode: Mode, run: string, discord: traffic.D
   // A thread reply answers in the thread; its parent is a message from a moment before.
   const threadTs = kind === "slack_thread" ? (now - 1).toFixed(6) : undefined;
   const body = traffic.slackEvent(slackTeam(kind, mode), channel, `UPERSON${seq}`, text, ts, threadTs);
-  return { kind, mode, marker, place: channel, request: (url) => traffic.slackRequest(url, body) };
+  return { kind, mode, marker, place: channel, ask: webhook(kind, (url) => traffic.slackRequest(url, body)) };
 }

@@ -2,7 +2,8 @@
  * @module
  * What a person saw of one answer, read from the fakes' own records (times are the fakes' clocks, the same
  * machine's): the first sign that the bot works (Slack reaction, status or first post; a Discord interaction's
- * deferred "thinking…" is the webhook's own answer, so it shows at acceptance), the first text, the whole answer,
+ * deferred "thinking…" is the webhook's own answer, so it shows at acceptance; a Gateway answer's, the typing
+ * indicator or else its first post), the first text, the whole answer,
  * the model's first token (its request's arrival plus the first-token delay), the API calls and refusals.
  */
 import { longAnswer } from "../../dev/local-model/long-answer.ts";
@@ -35,6 +36,7 @@ interface SlackMessage {
 interface DiscordCall {
   at: number;
   route: string;
+  id?: string;
   content?: string;
 }
 
@@ -52,6 +54,7 @@ export async function seen(q: Question, acceptedAt: number, fakes: { slack: stri
     if (!done) return null;
     return { signAt: acceptedAt, firstTextAt: calls[0]!.at, completeAt: calls[calls.length - 1]!.at, calls: calls.length, rateLimited: 0 };
   }
+  if (q.kind === "discord_gateway") return seenInChannel(q, fakes.discord, splitText(expected, DISCORD_MAX_CHARS));
   const messages = (await getJson<SlackMessage[]>(`${fakes.slack}/__messages?channel=${q.place}`)).filter((m) => m.bot_id);
   const [message] = messages;
   if (messages.length !== 1 || message!.streaming_state === "streaming" || unescapeSlack(message!.text) !== expected) return null;
@@ -64,6 +67,17 @@ export async function seen(q: Question, acceptedAt: number, fakes: { slack: stri
     calls: calls.length,
     rateLimited: calls.filter((c) => c.status === 429).length,
   };
+}
+
+/** A Gateway answer: typing, then its messages (the first edited as it grows), each ending as its part of the answer. */
+async function seenInChannel(q: Question, discord: string, parts: string[]): Promise<Seen | null> {
+  const calls = (await getJson<DiscordCall[]>(`${discord}/__calls?channelId=${q.place}`)).sort((a, b) => a.at - b.at);
+  const posts = calls.filter((c) => c.route === "channel_message");
+  const finalContent = (id: string | undefined) => calls.filter((c) => c.id === id).at(-1)?.content;
+  if (posts.length !== parts.length || !posts.every((p, i) => finalContent(p.id) === parts[i])) return null;
+  const writes = calls.filter((c) => c.route !== "typing");
+  const typing = calls.find((c) => c.route === "typing");
+  return { signAt: Math.min(typing?.at ?? Infinity, posts[0]!.at), firstTextAt: posts[0]!.at, completeAt: writes.at(-1)!.at, calls: calls.length, rateLimited: 0 };
 }
 
 /** When the model was asked for the answer to `q` (its first request with the marker), ms. */

@@ -2,14 +2,16 @@
  * @module
  * `node bench/latency/run.ts [--json] [--answers N] [--concurrency N] [--wave-every S] [--tokens N] [--tps N]
  * [--first-ms MS]`: how soon a person sees that the bot works, and its answer, on the local stack: for Slack
- * (thread: native streams; channel: a message edited as it grows) and Discord (/ask), `--answers` answers each
+ * (thread: native streams; channel: a message edited as it grows) and Discord (/ask; a channel message arriving
+ * over the Gateway: typing, then a message edited as it grows), `--answers` answers each
  * with STREAMING on and as many with it off, sent interleaved to two Workers in waves of `--concurrency`
  * conversations per mode, a wave every `--wave-every` seconds at most, each Slack kind and mode in a workspace of
  * its own (Slack's tiers count per workspace), the local model at the pace given. Prints a table per kind, the complete-time ratio on/off, and
  * with --json as its last line `{"streaming": {kind: F}, "streaming_off": {kind: F}}`, F = {answers, streamed,
  * first_sign_p95_ms, first_text_p95_ms, complete_p95_ms, model_first_token_ms, first_text_after_token_p95_ms,
- * api_calls_per_answer, rate_limited}. Times run from the webhook's acceptance; the model's first token is its
- * request's arrival plus the first-token delay.
+ * api_calls_per_answer, rate_limited}. Times run from the webhook's acceptance (for the Gateway, from the fake
+ * Gateway's dispatch of the MESSAGE_CREATE); the model's first token is its request's arrival plus the first-token
+ * delay. Each Worker is a bot of its own on Discord, with its own Gateway connection.
  */
 import { z } from "zod";
 import { defineCommand, parseBoundedOptions } from "../../dev/cli.ts";
@@ -22,14 +24,12 @@ import { startLatencyStack } from "./stack.ts";
 /** A wave that is not complete by then is reported as such and the bench stops. */
 const WAVE_DEADLINE_MS = 120_000;
 const POLL_MS = 100;
-/** A webhook answers in milliseconds; one that takes this long is a failure of the stack. */
-const ASK_TIMEOUT_MS = 20_000;
 
 const command = defineCommand({
   name: "npm run bench:latency",
   summary:
     "How soon a person sees that the bot works, and its answer, on the local stack: Slack threads (native streams), " +
-    "Slack channels (a message edited as it grows) and Discord /ask, each with STREAMING on and off, interleaved on " +
+    "Slack channels (a message edited as it grows), Discord /ask and Discord channel messages over the Gateway, each with STREAMING on and off, interleaved on " +
     "two Workers, in waves of conversations at once, each Slack kind and mode in a workspace of its own; prints p95 " +
     "first sign, first text, complete time, API calls and refusals.",
   options: {
@@ -89,7 +89,7 @@ try {
       const accepted = await Promise.all(questions.map(ask));
       measured.push(...(await waitForAnswers(questions, accepted)));
     }
-    const refused = kind === "discord_interaction" ? (await discordRefusals()) - refusedBefore : 0;
+    const refused = kind.startsWith("discord") ? (await discordRefusals()) - refusedBefore : 0;
     for (const mode of MODES) results[mode][kind] = figures(measured.filter((m) => m.q.mode === mode), refused);
   }
 } finally {
@@ -97,12 +97,9 @@ try {
 }
 report();
 
-async function ask(q: Question): Promise<number> {
-  const url = q.mode === "streaming" ? stack.workers.streaming : stack.workers.streamingOff;
-  const res = await fetch(q.request(url), { signal: AbortSignal.timeout(ASK_TIMEOUT_MS) });
-  await res.body?.cancel();
-  if (res.status !== 200) throw new Error(`the Worker answered ${res.status} to a ${q.kind} question`);
-  return Date.now();
+function ask(q: Question): Promise<number> {
+  const side = q.mode === "streaming" ? "streaming" : "streamingOff";
+  return q.ask({ workerUrl: stack.workers[side], dispatch: stack.gateways[side] });
 }
 
 async function waitForAnswers(questions: Question[], accepted: number[]): Promise<Measured[]> {

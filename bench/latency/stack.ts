@@ -3,8 +3,11 @@
  * The local stack of bench/latency, on loopback: redis-server behind the REST bridge, the QStash stand-in with
  * quick retries, the Slack and Discord fakes, the local model at the pace asked for, and two Parley Workers in
  * workerd sharing all of it (one key prefix): STREAMING on and off, installable, with `slackTeams` installed.
+ * Each Worker is a bot of its own on Discord (its own token and fake Gateway, which holds one session per shard),
+ * connected before the bench starts; the REST fake echoes a bot's channel posts to its own Gateway, as Discord does.
  */
 import { startDiscordFake } from "../../dev/fakes/discord.ts";
+import { startDiscordGatewayFake, type RunningDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
 import { startSlackFake } from "../../dev/fakes/slack.ts";
 import { startTwilioFake } from "../../dev/fakes/twilio.ts";
 import { startLocalModel } from "../../dev/local-model/server.ts";
@@ -21,8 +24,12 @@ const KEY_PREFIX = "latency";
 /** Quick retries: the bench measures answers, not QStash's backoff. */
 const RETRY_DELAY_MS = (retried: number) => 250 * 2 ** Math.max(0, retried - 1);
 
+type Both<T> = { streaming: T; streamingOff: T };
+
 export interface LatencyStack {
-  workers: { streaming: string; streamingOff: string };
+  workers: Both<string>;
+  /** Each Worker's bot's Gateway: dispatches a MESSAGE_CREATE, returns when (epoch ms). */
+  gateways: Both<(message: object) => number>;
   fakes: { slack: string; discord: string };
   modelControl: string;
   stop(): Promise<void>;
@@ -35,14 +42,28 @@ export interface Pace {
 }
 
 /**
- * Until the Worker answers: wrangler's `ready` comes before workerd has opened its local storage, and two of them
- * opening the same folder's at once fail (SQLITE_BUSY), leaving the second Worker dead.
+ * Until the Worker answers: wrangler's `ready` comes before workerd has opened its local storage.
  */
 async function answering(url: string): Promise<void> {
   for (let tries = 0; ; tries++) {
     const ok = await fetch(`${url}/health`).then((res) => (void res.body?.cancel(), true), () => false);
     if (ok) return;
     if (tries > 300) throw new Error(`the Worker at ${url} never answered`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** What the cron (every minute in production) does: workerd fires the scheduled handler only when asked. */
+const CRON_MS = 60_000;
+const cron = async (workerUrl: string) => (await fetch(`${workerUrl}/cdn-cgi/local/scheduled`)).body?.cancel();
+
+/** Until the Worker's bot holds a session on `gateway` (the cron wakes the Gateway Durable Object). */
+async function connected(workerUrl: string, gateway: RunningDiscordGatewayFake): Promise<void> {
+  await cron(workerUrl);
+  for (let tries = 0; ; tries++) {
+    const state = (await (await fetch(`${gateway.controlUrl}/__state`)).json()) as { connected: boolean; sessionId: string | null };
+    if (state.connected && state.sessionId) return;
+    if (tries > 300) throw new Error(`the Worker at ${workerUrl} never connected to its Gateway`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -64,7 +85,14 @@ export async function startLatencyStack(pace: Pace, discord: traffic.DiscordSign
     stops.push(() => qstash.close());
     const slack = await startSlackFake({ port: await freePort() });
     stops.push(() => slack.close());
-    const discordFake = await startDiscordFake({ port: await freePort() });
+    const gateways: Both<RunningDiscordGatewayFake> = {
+      streaming: await startDiscordGatewayFake({ port: await freePort() }),
+      streamingOff: await startDiscordGatewayFake({ port: await freePort() }),
+    };
+    stops.push(() => gateways.streaming.close(), () => gateways.streamingOff.close());
+    const gatewayOfChannel = new Map<string, RunningDiscordGatewayFake>();
+    const onChannelMessage = (message: { channel_id: string }) => void gatewayOfChannel.get(message.channel_id)?.dispatchMessage(message);
+    const discordFake = await startDiscordFake({ port: await freePort(), onChannelMessage });
     stops.push(() => discordFake.close());
     const twilio = await startTwilioFake({ port: await freePort() });
     stops.push(() => twilio.close());
@@ -74,20 +102,31 @@ export async function startLatencyStack(pace: Pace, discord: traffic.DiscordSign
     const config = { firstTokenMs: pace.firstMs, tokensPerSecond: pace.tps, answerTokens: pace.tokens };
     await fetch(`${modelControl}/__config`, { method: "POST", body: JSON.stringify(config) });
     const shared = { redisRestUrl: bridge.url, qstashUrl: qstash.url, modelUrl: model.url, fakes: { slack: slack.url, discord: discordFake.url, twilio: twilio.url } };
-    const start = async (streaming: boolean) => {
+    const start = async (streaming: boolean, gateway: RunningDiscordGatewayFake) => {
       const port = await freePort();
+      const bot = { DISCORD_BOT_TOKEN: `bench-discord-${streaming ? "on" : "off"}`, DISCORD_GATEWAY_URL: gateway.url };
       // Memory jobs would add model calls and Redis traffic that are not the answer's.
-      const overrides = { ...INSTALLABLE, STREAMING: String(streaming), MEMORY_ENABLED: "false", SUMMARY_ENABLED: "false", RATE_LIMIT_REPLIES: "1000" };
+      const overrides = { ...INSTALLABLE, ...bot, STREAMING: String(streaming), MEMORY_ENABLED: "false", SUMMARY_ENABLED: "false", RATE_LIMIT_REPLIES: "1000" };
       const worker = await startParleyOn({ ...shared, publicBaseUrl: `http://127.0.0.1:${port}`, port }, discord, KEY_PREFIX, overrides);
       stops.push(() => worker.stop());
       await answering(worker.url);
+      await connected(worker.url, gateway);
       return worker.url;
     };
-    const streaming = await start(true);
-    const streamingOff = await start(false);
+    const streaming = await start(true, gateways.streaming);
+    const streamingOff = await start(false, gateways.streamingOff);
+    // Without it a Gateway connection that drops stays down, where production's cron brings it back within a minute.
+    const crons = setInterval(() => void Promise.all([cron(streaming), cron(streamingOff)]).catch(() => {}), CRON_MS);
+    stops.push(async () => clearInterval(crons));
+    const dispatchTo = (gateway: RunningDiscordGatewayFake) => (message: object) => {
+      gatewayOfChannel.set(String((message as { channel_id: unknown }).channel_id), gateway);
+      gateway.dispatchMessage(message);
+      return Date.now();
+    };
     const fakes = { slack: slack.url.replace(/\/api$/, ""), discord: discordFake.url.replace(/\/api\/v10$/, "") };
     for (const team of slackTeams) await installWorkspace(streaming, fakes.slack, team);
-    return { workers: { streaming, streamingOff }, fakes, modelControl, stop };
+    const dispatch = { streaming: dispatchTo(gateways.streaming), streamingOff: dispatchTo(gateways.streamingOff) };
+    return { workers: { streaming, streamingOff }, gateways: dispatch, fakes, modelControl, stop };
   } catch (err) {
     await stop();
     throw err;

@@ -16,22 +16,19 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-let isolatedConfig: string | undefined;
-
 /**
- * wrangler.toml as it is (minify and all), in a folder of its own: wrangler reads `.dev.vars` from beside its
- * config, and a developer's local settings (`npm run dev` writes them: the Vector stand-in's address, a model key)
- * must not reach the bench's Worker.
+ * wrangler.toml as it is (minify and all), in a folder of its own per Worker: wrangler reads `.dev.vars` from beside
+ * its config, and a developer's local settings (`npm run dev` writes them: the Vector stand-in's address, a model
+ * key) must not reach the bench's Worker; and workerd keeps its local storage there, so two Workers of one bench
+ * (bench/latency) are two deployments, each with its own Durable Objects (its own Discord Gateway session).
  */
 function benchConfig(): string {
-  if (!isolatedConfig) {
-    const text = readFileSync(join(REPO_ROOT, "wrangler.toml"), "utf8");
-    const main = /^main = "(.+)"$/m.exec(text)?.[1];
-    if (!main) throw new Error("wrangler.toml names no main module");
-    isolatedConfig = join(mkdtempSync(join(tmpdir(), "parley-bench-")), "wrangler.toml");
-    writeFileSync(isolatedConfig, text.replace(/^main = ".+"$/m, `main = ${JSON.stringify(join(REPO_ROOT, main))}`));
-  }
-  return isolatedConfig;
+  const text = readFileSync(join(REPO_ROOT, "wrangler.toml"), "utf8");
+  const main = /^main = "(.+)"$/m.exec(text)?.[1];
+  if (!main) throw new Error("wrangler.toml names no main module");
+  const config = join(mkdtempSync(join(tmpdir(), "parley-bench-")), "wrangler.toml");
+  writeFileSync(config, text.replace(/^main = ".+"$/m, `main = ${JSON.stringify(join(REPO_ROOT, main))}`));
+  return config;
 }
 
 /** A config of its own: without one, wrangler would read the repository's wrangler.toml and its bindings. */
