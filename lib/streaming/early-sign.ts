@@ -13,9 +13,12 @@ import type { Replier } from "../pipeline.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
 
-/** Puts the job's working sign up and marks it so; never throws (the job shows its own when this failed). */
+/**
+ * Puts the job's working sign up and marks it so (the job is one published with `signByWebhook`, which SHOW_WORKING
+ * allowed). Never throws: a sign that failed is logged, and the person sees the answer without one, since the job
+ * puts none up itself.
+ */
 export async function showWorkingEarly(rt: Runtime, job: Job, replier: Replier): Promise<void> {
-  if (!rt.settings.SHOW_WORKING) return;
   try {
     await replier.working(job, { beforeShowing: () => rt.store.replies.markSignUp(job.key, job.trigger.id) });
   } catch (err) {

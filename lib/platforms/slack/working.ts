@@ -21,13 +21,17 @@ export async function slackWorking(ctx: ReplyContext, target: SlackTarget, answe
   const args = { apiBaseUrl: ctx.settings.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
   const call = (method: string, body: Record<string, unknown>) => callSlack(args, method, JSON.stringify(body), JSON_TYPE);
   const quietly = (what: string) => (err: unknown) => ctx.log.warn("working_sign_failed", { platform: "slack", what, message: String(err) });
+  /** Puts the sign up within its method's budget, unless the webhook did; false when the budget had no room. */
+  const putUp = async (method: string, perMinute: number, show: () => Promise<unknown>): Promise<boolean> => {
+    if (answer.signUp) return true;
+    if (!(await ctx.callBudget(method, perMinute))) return false;
+    await answer.beforeShowing?.();
+    await show();
+    return true;
+  };
   if (target.channel.startsWith("D") && target.threadTs) {
     const status = (text: string) => call("assistant.threads.setStatus", { channel_id: target.channel, thread_ts: target.threadTs, status: text });
-    if (!answer.signUp) {
-      if (!(await ctx.callBudget("assistant.threads.setStatus", TIER_4))) return NONE;
-      await answer.beforeShowing?.();
-      await status(ctx.settings.STATUS_TEXT);
-    }
+    if (!(await putUp("assistant.threads.setStatus", TIER_4, () => status(ctx.settings.STATUS_TEXT)))) return NONE;
     // Slack clears the status with the bot's reply; a quiet answer clears it itself.
     return { stop: () => status("").then(() => undefined, quietly("status")) };
   }
@@ -36,11 +40,7 @@ export async function slackWorking(ctx: ReplyContext, target: SlackTarget, answe
   const timestamp = answer.triggerId.slice(answer.triggerId.lastIndexOf(":") + 1);
   if (!name) return NONE;
   const reaction = { channel: target.channel, timestamp, name };
-  if (!answer.signUp) {
-    if (!(await ctx.callBudget("reactions.add", TIER_3))) return NONE;
-    await answer.beforeShowing?.();
-    await call("reactions.add", reaction);
-  }
+  if (!(await putUp("reactions.add", TIER_3, () => call("reactions.add", reaction)))) return NONE;
   return {
     async stop() {
       if (!(await ctx.callBudget("reactions.remove", TIER_2))) return ctx.log.info("working_sign_left", { platform: "slack", reason: "budget" });
