@@ -6,14 +6,13 @@
  * posts it twice.
  */
 import type { PostedOutcome } from "../lib/conversation/draft.ts";
-import { APOLOGY, finishDraft, NothingPosted, type Attempt } from "../lib/delivery.ts";
+import { finishDraft, NothingPosted, type Attempt } from "../lib/delivery.ts";
+import { APOLOGY } from "../lib/notices.ts";
 import { GiveUp, RetryLater } from "../lib/errors.ts";
 import { errorMessage } from "../lib/log.ts";
 import type { Replier } from "../lib/pipeline.ts";
 import type { Job } from "../lib/queue/job.ts";
 import type { Runtime } from "../lib/runtime.ts";
-
-export { APOLOGY };
 
 /** True when the person was told; throws (QStash retries the callback) when telling them failed for now. */
 export async function notifyFailure(rt: Runtime, job: Job, replier: Replier): Promise<boolean> {

@@ -7,13 +7,12 @@
  */
 import { Hono, type Context } from "hono";
 import { ingest } from "../lib/pipeline.ts";
+import { MEDIA_ONLY_ANSWER } from "../lib/notices.ts";
 import { twilio as adapter, whatsappIngestOptions } from "../lib/platforms/twilio/index.ts";
 import { EMPTY_TWIML, messageTwiml, TWIML_CONTENT_TYPE } from "../lib/platforms/twilio/twiml.ts";
 import { WHATSAPP_KEYWORD_ANSWERS } from "../lib/platforms/twilio/whatsapp.ts";
 import { botIdentity, runtimeFor } from "../lib/runtime.ts";
 import { verifyAndParse, webhookRequest, type AppEnv } from "./http.ts";
-
-export const MEDIA_ONLY_ANSWER = "Sorry, I can only read text messages. Could you type your question?";
 
 export const twilio = new Hono<AppEnv>();
 

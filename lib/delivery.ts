@@ -18,8 +18,6 @@ import type { Replier } from "./pipeline.ts";
 import type { Job } from "./queue/job.ts";
 import type { Runtime } from "./runtime.ts";
 
-/** What a person owed an answer hears when none could be given. */
-export const APOLOGY = "Sorry, I couldn't answer that just now. Please try again in a moment.";
 /** A third of the claim's life: an attempt that posts for longer (a streamed answer) keeps renewing it. */
 const RENEW_AFTER_MS = (CLAIM_TTL_SECONDS * 1000) / 3;
 

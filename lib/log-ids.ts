@@ -5,12 +5,8 @@
  * pseudonyms of those ids (lib/secrets/pseudonym.ts), never the ids. The choice travels with the job, so every
  * line of a job's flow (`job_ended`, `reply_rate_limited`, `job_failed`, ...) names the person the same way.
  */
-import type { ConversationKey, Platform } from "./message.ts";
-import type { Job } from "./queue/job.ts";
-import type { RuntimeSecrets } from "./runtime.ts";
-
-export const LOG_IDS = ["plain", "pseudonym"] as const;
-export type LogIds = (typeof LOG_IDS)[number];
+import type { ConversationKey, LogIds, Platform } from "./message.ts";
+import type { RuntimeSecrets } from "./services.ts";
 
 interface HasSecrets {
   secrets: Pick<RuntimeSecrets, "pseudonyms">;
@@ -38,10 +34,17 @@ export interface JobLogFields extends LoggedPlace {
   author: string;
 }
 
-const byJob = new WeakMap<Job, Promise<JobLogFields>>();
+/** What a job's log lines name: its place, its trigger's id and author, and how ids are shown (lib/queue/job.ts). */
+export interface LoggedJob {
+  key: ConversationKey;
+  trigger: { id: string; authorId: string };
+  logIds?: LogIds;
+}
+
+const byJob = new WeakMap<LoggedJob, Promise<JobLogFields>>();
 
 /** Computed once per job object, whichever step of its flow logs first. */
-export function jobLogFields(rt: HasSecrets, job: Job): Promise<JobLogFields> {
+export function jobLogFields(rt: HasSecrets, job: LoggedJob): Promise<JobLogFields> {
   let fields = byJob.get(job);
   if (!fields) {
     fields = (async () => ({

@@ -2,8 +2,16 @@
  * @module
  * Platform-neutral message types. Platforms parse into these; the core never sees a platform payload.
  */
+import * as z from "./zod.ts";
 
 export type Platform = "slack" | "discord" | "twilio";
+
+/**
+ * How log lines name a platform's places and people (lib/log-ids.ts): `pseudonym` where its ids are personal data
+ * (phone numbers), as they are otherwise.
+ */
+export const LOG_IDS = ["plain", "pseudonym"] as const;
+export type LogIds = (typeof LOG_IDS)[number];
 
 /**
  * Who can read the place a message was said in: only the person and the bot (`dm`), the members of a private
@@ -114,3 +122,66 @@ export interface BotIdentity {
   name: string;
   aliases: string[];
 }
+
+/** One message of a conversation, as stored in Redis. */
+export interface StoredMessage {
+  id: string;
+  role: "user" | "assistant";
+  authorId: string;
+  authorName: string;
+  text: string;
+  /** Milliseconds since the epoch. */
+  ts: number;
+  /** Ids of the users this message mentions (platform mentions). */
+  mentions?: string[];
+  /** Author id of the message this one replies to, when the platform says so. */
+  replyToAuthorId?: string;
+  /** Id of the message this one replies to or whose thread it is in (InboundMessage.replyToId). */
+  replyToId?: string;
+  /** Never the message an answer is for (an SMS carrier keyword). */
+  noReply?: boolean;
+  /** Not words but a reaction that tells the bot its answer was not wanted (a 👎 on it): lib/decide/not-you.ts. */
+  feedback?: "not_you";
+}
+
+/** What the decider and the prompt builder see of a conversation. */
+export interface ConversationState {
+  /** False when no conversation is active in the place (the message was not recorded). */
+  active: boolean;
+  /** Changes whenever a conversation starts (first trigger, or a reset word). */
+  id: string;
+  startedAt: number;
+  lastActivityAt: number;
+  /** When the bot last posted in this conversation, if it has. */
+  lastBotReplyAt?: number;
+  /** Author ids of the messages the bot's last answer was for. */
+  lastBotReplyTo: string[];
+  /** The timestamp of the newest message the bot's latest answer had seen. */
+  answeredThrough: number;
+  /** Per person the bot answered: the timestamp of the newest message of theirs an answer was for. */
+  answeredThroughBy?: Readonly<Record<string, number>>;
+  summary?: string;
+  /**
+   * The messages this conversation is about that are not in it (a thread's parent, a message replied to), as a job
+   * found them, by what they are the parent of (lib/jobs/parent.ts); `false`: there is none to show.
+   */
+  parents?: Readonly<Record<string, StoredMessage | false>>;
+  /** The most recent messages, oldest first, INCLUDING the message being decided (last). */
+  recent: StoredMessage[];
+}
+
+/**
+ * What a stream left in its answer's draft (lib/conversation/draft.ts): enough for a later attempt to finish the
+ * same message. Platforms write it as they stream (lib/platforms/adapter.ts AnswerStream).
+ */
+export const streamStateSchema = z.object({
+  /** The message the stream writes (Slack ts, Discord message id). */
+  id: z.string(),
+  /** `native`: the platform's own stream (appends); `edit`: a posted message edited as the answer grows. */
+  mode: z.enum(["native", "edit"]),
+  /** The answer text the message shows so far (raw: before Markdown closing and escaping). */
+  shown: z.string(),
+  /** Still open on the platform: a later attempt must close it. */
+  open: z.boolean(),
+});
+export type StreamState = z.output<typeof streamStateSchema>;

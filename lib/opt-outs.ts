@@ -7,7 +7,7 @@
 import type { Redis } from "@upstash/redis/cloudflare";
 import { optOutKey, type Tenancy } from "./keys.ts";
 import type { Consent } from "./message.ts";
-import type { Runtime } from "./runtime.ts";
+import type { Services } from "./services.ts";
 
 const OPTED_OUT = "1";
 
@@ -34,10 +34,10 @@ export class OptOuts {
   }
 }
 
-const stores = new WeakMap<Runtime, OptOuts>();
+const stores = new WeakMap<Services, OptOuts>();
 
 /** The opt-out list of a runtime (one per Worker env, like its other stores). */
-export function optOutsFor(rt: Runtime): OptOuts {
+export function optOutsFor(rt: Services): OptOuts {
   let store = stores.get(rt);
   if (!store) {
     store = new OptOuts(rt.redis, rt.settings.REDIS_KEY_PREFIX);

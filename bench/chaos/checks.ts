@@ -5,7 +5,7 @@
  * and queue payloads; never from the Worker's own account of what it did.
  */
 import type { Redis } from "@upstash/redis";
-import { APOLOGY } from "../../lib/delivery.ts";
+import { APOLOGY } from "../../lib/notices.ts";
 import { TWILIO_AUTH_TOKEN } from "../load/traffic.ts";
 import { SECRET_PATTERN, TAG_PATTERN, type Conversation, type Place } from "./plan.ts";
 

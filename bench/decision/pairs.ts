@@ -4,9 +4,8 @@
  * annotated message m plays the bot, and the decider sees the channel exactly as that bot would have, up to m.
  * The only gold it is given is P's own: whom P's last message answered (a bot knows whom it answered).
  */
-import type { ConversationState, StoredMessage } from "../../lib/conversation/types.ts";
 import type { DecidableMessage, DecideOptions } from "../../lib/decide/reasons.ts";
-import type { BotIdentity } from "../../lib/message.ts";
+import type { BotIdentity, ConversationState, StoredMessage } from "../../lib/message.ts";
 import type { ChatLine, ChatLog } from "./corpus.ts";
 
 export const FIRST_ANNOTATED_LINE = 1000;

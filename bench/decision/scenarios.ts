@@ -10,9 +10,8 @@
  */
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import type { ConversationState, StoredMessage } from "../../lib/conversation/types.ts";
 import type { DecidableMessage } from "../../lib/decide/reasons.ts";
-import type { BotIdentity } from "../../lib/message.ts";
+import type { BotIdentity, ConversationState, StoredMessage } from "../../lib/message.ts";
 
 const optionsSchema = z.object({
   gap: z.number().optional(),

@@ -6,8 +6,7 @@
  * built by Parley's own query code; the right answer is its thread's passage. Questions may only find passages that
  * ended before them (as in production, where later talk is not indexed yet).
  */
-import type { StoredMessage } from "../../lib/conversation/types.ts";
-import type { ConversationKey } from "../../lib/message.ts";
+import type { ConversationKey, StoredMessage } from "../../lib/message.ts";
 import { passageOf, type PassageSource } from "../../lib/memory/recall/build-passages.ts";
 import { recallFilter } from "../../lib/memory/recall/filters.ts";
 import type { Passage } from "../../lib/memory/recall/passage.ts";
@@ -52,7 +51,6 @@ export function addLog(corpus: BenchCorpus, log: ChatLog): void {
       conversationId: `${log.source}-${thread[0]!.i}`,
       bot: BENCH_BOT,
       forgotten: new Set(),
-      botNotices: new Set(),
     };
     const passage = passageOf(source, messages.slice(0, PASSAGE_MESSAGES));
     corpus.passages.push(passage);

@@ -6,7 +6,7 @@
  * ids are stable as the conversation grows: every id ever upserted must still be a passage at the end. The corpus
  * has minute timestamps; messages get distinct milliseconds, as platforms give them.
  */
-import type { StoredMessage } from "../../lib/conversation/types.ts";
+import type { StoredMessage } from "../../lib/message.ts";
 import { conversationPassages, type PassageSource } from "../../lib/memory/recall/build-passages.ts";
 import type { ChatLog } from "../decision/corpus.ts";
 import { BENCH_BOT, BENCH_PLACE } from "./cases.ts";
@@ -27,7 +27,6 @@ export function addIndexingCost(cost: IndexingCost, log: ChatLog): void {
     conversationId: log.source,
     bot: BENCH_BOT,
     forgotten: new Set(),
-    botNotices: new Set(),
   };
   let last = -Infinity;
   const messages: StoredMessage[] = log.lines.map((l) => {

@@ -6,7 +6,7 @@
  * declared untrusted), the conversation as chat turns, the current message last. Oldest messages go first when it
  * does not fit.
  */
-import type { StoredMessage } from "../conversation/types.ts";
+import type { StoredMessage } from "../message.ts";
 import type { ChatMessage } from "./chat-message.ts";
 import { dataBlock, dataLine, DATA_BLOCK_DECLARATION, type DataRecord, type EarlierRecord } from "./data-block.ts";
 import { shortenToTokens } from "./shorten.ts";

@@ -3,7 +3,7 @@
  * Turns stored messages into chat turns: the bot's own messages become assistant turns, everyone else's user turns
  * (with the speaker's name when several people talk), and consecutive turns of one role merge into one.
  */
-import type { StoredMessage } from "../conversation/types.ts";
+import type { StoredMessage } from "../message.ts";
 import type { ChatMessage } from "./chat-message.ts";
 
 /** Separates messages merged into one turn. */

@@ -5,7 +5,7 @@
  * earlier): that answer, and what others wrote after the message, are not what its author was reacting to, and
  * reading them would take the message for a follow-up to an answer it never saw.
  */
-import type { ConversationState, StoredMessage } from "./types.ts";
+import type { ConversationState, StoredMessage } from "../message.ts";
 
 export function asWhenWritten(state: ConversationState, msg: StoredMessage): ConversationState {
   if (state.lastBotReplyAt === undefined || state.lastBotReplyAt <= msg.ts) return state;

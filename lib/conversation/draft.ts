@@ -5,6 +5,7 @@
  * never came back, and what to record once all of it is out. Its mere presence says an earlier attempt got past
  * the checks that count once (the judge cap, the reply rate limit). The text is the bot's own, never a person's.
  */
+import { streamStateSchema } from "../message.ts";
 import * as z from "../zod.ts";
 
 /** What a posted text was: an answer (recorded as the bot's turn), or a notice (the trigger is only marked done). */
@@ -28,7 +29,7 @@ export const draftSchema = z.object({
    * The message the answer was streamed into (lib/streaming/answer.ts): a later attempt finishes that message and
    * closes its stream, never opening another. Once finished, it is the answer's first part.
    */
-  stream: z.optional(z.object({ id: z.string(), mode: z.enum(["native", "edit"]), shown: z.string(), open: z.boolean() })),
+  stream: z.optional(streamStateSchema),
   /** What the answer saw, for recording it: the message it was for, whom it answered, the log's arrival count. */
   saw: z.optional(
     z.object({

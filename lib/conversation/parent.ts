@@ -10,11 +10,10 @@
 import { GiveUp } from "../errors.ts";
 import { errorMessage } from "../log.ts";
 import { jobLogFields } from "../log-ids.ts";
-import type { ParentMessage } from "../message.ts";
+import type { ParentMessage, ConversationState, StoredMessage } from "../message.ts";
 import type { Replier } from "../pipeline.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
-import type { ConversationState, StoredMessage } from "./types.ts";
 
 /** What the place's own parent (a thread's starter message) is kept under: message ids are never empty. */
 const PLACE_PARENT = "";

@@ -5,14 +5,13 @@
  */
 import type { Redis } from "@upstash/redis/cloudflare";
 import * as z from "../zod.ts";
-import type { ConversationKey } from "../message.ts";
+import type { ConversationKey, ConversationState, StoredMessage } from "../message.ts";
 import { MAX_ANSWER_TRACES, type AnswerTrace } from "./answer-trace.ts";
 import { claimKey, conversationKeys, replyKey, seenKey, signKey } from "../keys.ts";
 import { CLAIM_REPLY, RECORD_REPLY, RELEASE_CLAIM, RENEW_CLAIM } from "./claim-scripts.ts";
 import { parseDraft, type Draft } from "./draft.ts";
 import { DEDUPE_TTL_SECONDS, keptAfterTrim, type StoreOptions } from "./store-options.ts";
 import { parseScriptResult, storedMessages, toState } from "./stored-state.ts";
-import type { ConversationState, StoredMessage } from "./types.ts";
 
 /** A job that dies holds its claim this long (QStash's first retry then waits for it); a long one renews it. */
 export const CLAIM_TTL_SECONDS = 90;

@@ -5,7 +5,7 @@
  */
 import type { Redis } from "@upstash/redis/cloudflare";
 import * as z from "../zod.ts";
-import type { ConversationKey, InboundMessage } from "../message.ts";
+import type { ConversationKey, InboundMessage, ConversationState, StoredMessage } from "../message.ts";
 import { answerTraceSchema, type AnswerTrace } from "./answer-trace.ts";
 import { asWhenWritten } from "./as-written.ts";
 import { claimKey, conversationKeys, replyKey, seenKey } from "../keys.ts";
@@ -13,7 +13,6 @@ import { ReplyStore } from "./reply-store.ts";
 import { COUNTING_MEMBERS, FOLD_SUMMARY, INGEST, MESSAGES_BELOW, REMEMBER_PARENT } from "./scripts.ts";
 import { DEDUPE_TTL_SECONDS, keptAfterTrim, type StoreOptions } from "./store-options.ts";
 import { INACTIVE, newConversationState, parseScriptResult, storedMessages, toState, toStoredMessage } from "./stored-state.ts";
-import type { ConversationState, StoredMessage } from "./types.ts";
 
 export type { StoreOptions };
 

@@ -5,8 +5,7 @@
  * builder see.
  */
 import * as z from "../zod.ts";
-import type { InboundMessage } from "../message.ts";
-import type { ConversationState, StoredMessage } from "./types.ts";
+import type { InboundMessage, ConversationState, StoredMessage } from "../message.ts";
 
 const storedMessageSchema = z.object({
   id: z.string(),

@@ -4,7 +4,7 @@
  * a burst: the "current" message is the trigger author's latest answerable message, everything before it is
  * history, and whatever came later waits for its own job.
  */
-import type { StoredMessage } from "./types.ts";
+import type { StoredMessage } from "../message.ts";
 
 export interface Turn {
   history: StoredMessage[];

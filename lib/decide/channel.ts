@@ -5,8 +5,7 @@
  * integers (the bot is 0, then authors in order of their first message, then people only mentioned), so that
  * the features, which the reply chains compute for every candidate of every recent message, compare numbers.
  */
-import type { BotIdentity } from "../message.ts";
-import type { ConversationState, StoredMessage } from "../conversation/types.ts";
+import type { BotIdentity, ConversationState, StoredMessage } from "../message.ts";
 import { normalizeText } from "./names.ts";
 import { type Cast, addressing, readCast } from "./participants.ts";
 import { ViewWords, charMask } from "./words.ts";

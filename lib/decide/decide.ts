@@ -5,8 +5,7 @@
  * continuation of the bot's own answer (continuation.ts); tier 3 defers to the LLM judge when it is enabled and
  * neither is sure; otherwise the bot stays quiet.
  */
-import type { ConversationState } from "../conversation/types.ts";
-import type { BotIdentity } from "../message.ts";
+import type { BotIdentity, ConversationState } from "../message.ts";
 import { continuation } from "./continuation.ts";
 import { explicitTrigger } from "./explicit.ts";
 import { JUDGE_THRESHOLD, RESPOND_THRESHOLD, replyProbability } from "./model.ts";

@@ -6,8 +6,7 @@
  * (a mention, the name, a reply to the bot) gets an answer from them. Nothing is stored beside the conversation:
  * the feedback is a message in its log, which the decider reads anyway, so muting costs no Redis call.
  */
-import type { ConversationState, StoredMessage } from "../conversation/types.ts";
-import type { BotIdentity } from "../message.ts";
+import type { BotIdentity, ConversationState, StoredMessage } from "../message.ts";
 import { normalizeText } from "./names.ts";
 
 const NOT_YOU = new RegExp(

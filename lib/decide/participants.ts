@@ -5,8 +5,7 @@
  * with ("alice: …", a shortened nick included) or names as an address ("hey alice", "thanks alice!"), and names
  * everyone it mentions or names as a whole word.
  */
-import type { StoredMessage } from "../conversation/types.ts";
-import type { BotIdentity } from "../message.ts";
+import type { BotIdentity, StoredMessage } from "../message.ts";
 import { nameUse } from "./address.ts";
 import { leadingAddressee, normalizeText } from "./names.ts";
 import { MIN_NICK_PREFIX, type Nick, charMask } from "./words.ts";

@@ -4,8 +4,7 @@
  * explicit triggers (tier 1), and messages plainly addressed to someone else. Whatever they leave open goes to the
  * learned tier with the channel view.
  */
-import type { ConversationState } from "../conversation/types.ts";
-import type { BotIdentity } from "../message.ts";
+import type { BotIdentity, ConversationState } from "../message.ts";
 import { type ChannelReader, type ChannelView, channelReader, currentLeadId, readView } from "./channel.ts";
 import { explicitTrigger } from "./explicit.ts";
 import { normalizeText } from "./names.ts";

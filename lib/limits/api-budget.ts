@@ -7,7 +7,7 @@
  * call: 5 Redis commands instead of 2, on every Slack answer's working sign.)
  */
 import { rateLimitPrefix } from "../keys.ts";
-import type { Runtime } from "../runtime.ts";
+import type { Services } from "../services.ts";
 import { FixedWindow } from "./fixed-window.ts";
 
 /** The share of a platform's per-minute figure that the budget hands out. */
@@ -16,9 +16,9 @@ const WINDOW_MS = 60_000;
 /** Fail closed after this long: an optional call is left out rather than waited for. */
 const BUDGET_TIMEOUT_MS = 1_000;
 
-const cache = new WeakMap<Runtime, Map<number, FixedWindow>>();
+const cache = new WeakMap<Services, Map<number, FixedWindow>>();
 
-export function callBudgetFor(rt: Runtime, where: string): (method: string, perMinute: number) => Promise<boolean> {
+export function callBudgetFor(rt: Services, where: string): (method: string, perMinute: number) => Promise<boolean> {
   return async (method, perMinute) => {
     const limit = Math.max(1, Math.floor(perMinute * HEADROOM));
     let byLimit = cache.get(rt);

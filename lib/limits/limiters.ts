@@ -3,7 +3,7 @@
  * The fixed-window limiters of one runtime (./fixed-window.ts), built once and kept with it.
  */
 import { rateLimitPrefix } from "../keys.ts";
-import type { Runtime } from "../runtime.ts";
+import type { Services } from "../services.ts";
 import { FixedWindow } from "./fixed-window.ts";
 
 export interface Limiters {
@@ -22,9 +22,9 @@ const ADMIN_FAILURE_WINDOW_MS = 15 * MINUTE_MS;
 /** Fail open after this long: a slow Redis must not silence the bot. */
 const LIMIT_TIMEOUT_MS = 2_000;
 
-const cache = new WeakMap<Runtime, Limiters>();
+const cache = new WeakMap<Services, Limiters>();
 
-export function limitersFor(rt: Runtime): Limiters {
+export function limitersFor(rt: Services): Limiters {
   let limiters = cache.get(rt);
   if (!limiters) {
     const s = rt.settings;

@@ -8,15 +8,13 @@
 import { personId, rateLimitNoticeKey } from "../keys.ts";
 import { jobLogFields } from "../log-ids.ts";
 import type { Job } from "../queue/job.ts";
-import type { Runtime } from "../runtime.ts";
+import type { Services } from "../services.ts";
 import { limitersFor } from "./limiters.ts";
-
-export const RATE_LIMIT_NOTICE = "You're sending messages faster than I can answer; I'll be back in a minute.";
 
 /** allowed: answer; notify: post RATE_LIMIT_NOTICE instead of an answer; quiet: post nothing. */
 export type ReplyAllowance = "allowed" | "notify" | "quiet";
 
-export async function checkReplyRate(rt: Runtime, job: Job): Promise<ReplyAllowance> {
+export async function checkReplyRate(rt: Services, job: Job): Promise<ReplyAllowance> {
   const { key, trigger } = job;
   const s = rt.settings;
   const person = personId(key, trigger.authorId);

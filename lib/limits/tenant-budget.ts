@@ -8,14 +8,13 @@
 import { tenantBudgetKeys, type Tenancy } from "../keys.ts";
 import { jobLogFields } from "../log-ids.ts";
 import type { Job } from "../queue/job.ts";
-import type { Runtime } from "../runtime.ts";
+import type { Services } from "../services.ts";
 import type { ReplyAllowance } from "./reply-rate.ts";
 
-export const BUDGET_NOTICE = "The daily allowance for answers here is used up; I'll answer again tomorrow (UTC).";
 /** The day's keys outlive the day, so that a late job of yesterday still finds its count. */
 const KEEP_SECONDS = 2 * 24 * 3600;
 
-function keysFor(rt: Runtime, where: Tenancy): { used: string; told: string } {
+function keysFor(rt: Services, where: Tenancy): { used: string; told: string } {
   return tenantBudgetKeys(rt.settings.REDIS_KEY_PREFIX, where, utcDay(rt.now()));
 }
 
@@ -24,13 +23,13 @@ function utcDay(ms: number): string {
 }
 
 /** The admin view's figures: today's tokens, the budget, whether the tenant was told it is used. */
-export async function tenantUsage(rt: Runtime, where: Tenancy): Promise<{ day: string; tokens: number; budget: number | null; told: boolean }> {
+export async function tenantUsage(rt: Services, where: Tenancy): Promise<{ day: string; tokens: number; budget: number | null; told: boolean }> {
   const keys = keysFor(rt, where);
   const [used, told] = await rt.redis.mget<[number | null, string | null]>(keys.used, keys.told);
   return { day: utcDay(rt.now()), tokens: Number(used ?? 0), budget: rt.settings.TENANT_DAILY_TOKEN_BUDGET ?? null, told: told !== null };
 }
 
-export async function checkTenantBudget(rt: Runtime, job: Job): Promise<ReplyAllowance> {
+export async function checkTenantBudget(rt: Services, job: Job): Promise<ReplyAllowance> {
   const budget = rt.settings.TENANT_DAILY_TOKEN_BUDGET;
   if (!budget) return "allowed";
   const keys = keysFor(rt, job.key);
@@ -42,7 +41,7 @@ export async function checkTenantBudget(rt: Runtime, job: Job): Promise<ReplyAll
 }
 
 /** Adds the tokens an answer's model calls used to the tenant's day. */
-export async function spendTenantBudget(rt: Runtime, job: Job, tokens: number): Promise<void> {
+export async function spendTenantBudget(rt: Services, job: Job, tokens: number): Promise<void> {
   if (!rt.settings.TENANT_DAILY_TOKEN_BUDGET || tokens <= 0) return;
   const { used } = keysFor(rt, job.key);
   const p = rt.redis.pipeline();

@@ -8,7 +8,8 @@ import type { ChatMessage } from "../context/chat-message.ts";
 import type { Prompt } from "../context/prompt.ts";
 import { logger } from "../log.ts";
 import { complete } from "./completion.ts";
-import { FALLBACK_ANSWER, REQUIRED_NUDGE, SKIP_ANSWER, SKIP_INSTRUCTION } from "./wording.ts";
+import { REQUIRED_NUDGE, SKIP_ANSWER, SKIP_INSTRUCTION } from "./wording.ts";
+import { FALLBACK_ANSWER } from "../notices.ts";
 
 export interface GenerateOptions {
   model: string;

@@ -13,9 +13,6 @@ export const SKIP_INSTRUCTION =
 /** Sent once when a required answer came back empty or as [SKIP]. */
 export const REQUIRED_NUDGE = "You were addressed directly and must answer. Reply briefly to the last message.";
 
-/** Posted when the model still gives nothing for a message that must be answered. */
-export const FALLBACK_ANSWER = "Sorry, I don't have a good answer to that right now.";
-
 export const JUDGE_SYSTEM =
   "You decide whether a chat bot should answer the last message of a group conversation. Answer only YES or NO.";
 export const JUDGE_CONVERSATION_HEADING = "Conversation:";

@@ -2,13 +2,13 @@
  * @module
  * The fact store of a runtime (one per Worker env, like the conversation store), built from its settings.
  */
-import type { Runtime } from "../runtime.ts";
+import type { Services } from "../services.ts";
 import { FactStore } from "./fact-store.ts";
 
 const SECONDS_PER_DAY = 86_400;
-const stores = new WeakMap<Runtime, FactStore>();
+const stores = new WeakMap<Services, FactStore>();
 
-export function factStoreFor(rt: Runtime): FactStore {
+export function factStoreFor(rt: Services): FactStore {
   let store = stores.get(rt);
   if (!store) {
     store = new FactStore(rt.redis, {

@@ -5,7 +5,7 @@
  * newest ones always stay, so the prompt keeps a verbatim tail after the summary.
  */
 import { countTokens, MESSAGE_OVERHEAD_TOKENS } from "../context/tokens.ts";
-import type { StoredMessage } from "../conversation/types.ts";
+import type { StoredMessage } from "../message.ts";
 
 /** The summary never takes more than this, whatever the budget. */
 const MAX_SUMMARY_TOKENS = 600;

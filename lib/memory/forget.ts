@@ -8,14 +8,13 @@
  * memory job that was already running from writing facts back (./fact-store.ts). What stays: README "Data kept".
  */
 import { isResetRequest } from "../conversation/reset.ts";
-import type { StoredMessage } from "../conversation/types.ts";
 import { using } from "../errors.ts";
 import { conversationKeys } from "../keys.ts";
 import { jobLogFields } from "../log-ids.ts";
 import { errorMessage } from "../log.ts";
-import type { BotIdentity } from "../message.ts";
+import type { BotIdentity, StoredMessage } from "../message.ts";
 import type { Job } from "../queue/job.ts";
-import type { Runtime } from "../runtime.ts";
+import type { Services } from "../services.ts";
 import { MessageEraser } from "./erase-messages.ts";
 import { factStoreFor } from "./facts-for.ts";
 import { forgetFilter } from "./recall/filters.ts";
@@ -24,7 +23,6 @@ import { recallNamespace } from "./recall/namespace.ts";
 
 /** Whole-message phrases; the reset matcher already knows how to compare a bare phrase after the bot's name. */
 export const FORGET_PHRASES = ["forget me", "forget about me"];
-export const FORGET_CONFIRMATION = "Done: I have forgotten what I knew about you and what you said in our ongoing conversations.";
 
 export function isForgetRequest(text: string, bot: BotIdentity): boolean {
   return isResetRequest(text, bot, FORGET_PHRASES);
@@ -45,7 +43,7 @@ export function asksToBeForgotten(job: Job, messages: StoredMessage[]): boolean 
  * Everything about the trigger's author in the tenant, up to the moment they asked, but the request itself: a
  * retry of a job whose confirmation failed must still find it. Idempotent: a retry redoes it.
  */
-export async function forgetPerson(rt: Runtime, job: Job): Promise<void> {
+export async function forgetPerson(rt: Services, job: Job): Promise<void> {
   const erasure = { personId: job.trigger.authorId, through: job.trigger.ts, keep: job.trigger.id };
   await using("redis", () => factStoreFor(rt).forget(job.key, erasure.personId, erasure.through));
   const erased = await using("redis", () => eraserFor(rt).eraseEverywhere(job.key, erasure));
@@ -54,7 +52,7 @@ export async function forgetPerson(rt: Runtime, job: Job): Promise<void> {
 }
 
 /** The person's recall passages in the tenant, by metadata filter (one request); a Vector failure retries the job. */
-async function forgetPassages(rt: Runtime, job: Job): Promise<number> {
+async function forgetPassages(rt: Services, job: Job): Promise<number> {
   const index = recallIndexFor(rt);
   if (!index) return 0;
   return index.deleteWhere(recallNamespace(rt.settings.REDIS_KEY_PREFIX, job.key), forgetFilter(job.trigger.authorId, job.conversationId));
@@ -64,7 +62,7 @@ async function forgetPassages(rt: Runtime, job: Job): Promise<number> {
  * Once confirmed, the request goes too. It says nothing about the person, so a failure here only leaves it to
  * expire with its conversation (logged), never a second confirmation.
  */
-export async function forgetTheRequest(rt: Runtime, job: Job): Promise<void> {
+export async function forgetTheRequest(rt: Services, job: Job): Promise<void> {
   try {
     await eraserFor(rt).erase(conversationKeys(rt.settings.REDIS_KEY_PREFIX, job.key), { personId: job.trigger.authorId, through: job.trigger.ts });
   } catch (err) {
@@ -72,6 +70,6 @@ export async function forgetTheRequest(rt: Runtime, job: Job): Promise<void> {
   }
 }
 
-function eraserFor(rt: Runtime): MessageEraser {
+function eraserFor(rt: Services): MessageEraser {
   return new MessageEraser(rt.redis, rt.settings.REDIS_KEY_PREFIX);
 }

@@ -4,7 +4,7 @@
  * see it, before generating; and the one `memory` job published after the answer is posted.
  */
 import { recallIndexSettings } from "../config.ts";
-import type { StoredMessage } from "../conversation/types.ts";
+import type { StoredMessage } from "../message.ts";
 import type { Replier } from "../pipeline.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";

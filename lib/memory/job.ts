@@ -8,7 +8,7 @@
  * it: facts are refused by the forget mark inside the merge script, and a summary folded meanwhile is erased again
  * (`eraseIfForgotten`).
  */
-import type { ConversationState, StoredMessage } from "../conversation/types.ts";
+import type { ConversationState, StoredMessage } from "../message.ts";
 import { using } from "../errors.ts";
 import { conversationKeys, forgottenKey } from "../keys.ts";
 import type { ExtractedFact } from "../llm/extract-facts.ts";
@@ -40,7 +40,7 @@ export async function runMemoryJob(rt: Runtime, job: Job, replier: Pick<Replier,
   }
   // Before the fold, which takes messages out of the log. When Vector fails, the facts are still learned, and the
   // fold waits for QStash's retry, which indexes again (the facts' merge keeps a restated fact once).
-  const indexed = await indexConversation(rt, job, state, replier).then(
+  const indexed = await indexConversation(rt, job, state, await placeVisibility(rt, job, replier)).then(
     (passages) => ({ passages }),
     (error: unknown) => ({ passages: 0, error }),
   );

@@ -2,7 +2,7 @@
  * @module
  * Who takes part in a conversation, as far as memory is concerned: the humans who wrote in it.
  */
-import type { StoredMessage } from "../conversation/types.ts";
+import type { StoredMessage } from "../message.ts";
 
 export interface Person {
   id: string;

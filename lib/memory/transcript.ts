@@ -3,7 +3,7 @@
  * Stored messages as the memory calls read them: one record per message with its id and its author's id (facts
  * are filed by author and must cite the messages they come from), the bot's own messages marked as the bot's.
  */
-import type { StoredMessage } from "../conversation/types.ts";
+import type { StoredMessage } from "../message.ts";
 import type { MessageRecord } from "../llm/memory-wording.ts";
 
 export function messageRecords(messages: StoredMessage[], bot: { userId: string; name: string }): MessageRecord[] {

@@ -14,9 +14,8 @@
  */
 import type * as z from "../zod.ts";
 import type { Settings } from "../config.ts";
-import type { LogIds } from "../log-ids.ts";
 import type { Logger } from "../log.ts";
-import type { BotIdentity, ConversationKey, InboundMessage, ParentMessage, PartProgress, Platform, ReplyTarget, Visibility } from "../message.ts";
+import type { BotIdentity, ConversationKey, InboundMessage, LogIds, ParentMessage, PartProgress, Platform, ReplyTarget, StreamState, Visibility } from "../message.ts";
 import type { OptOuts } from "../opt-outs.ts";
 import type { RefreshedToken } from "../tenants/installation.ts";
 
@@ -99,18 +98,6 @@ export interface ReplyContext extends AdapterContext {
    * tiers count per workspace); false when it is spent, and the call is better left out or done otherwise.
    */
   callBudget(method: string, perMinute: number): Promise<boolean>;
-}
-
-/** What a stream left in its answer's draft: enough for a later attempt to finish the same message. */
-export interface StreamState {
-  /** The message the stream writes (Slack ts, Discord message id). */
-  id: string;
-  /** `native`: the platform's own stream (appends); `edit`: a posted message edited as the answer grows. */
-  mode: "native" | "edit";
-  /** The answer text the message shows so far (raw: before Markdown closing and escaping). */
-  shown: string;
-  /** Still open on the platform: a later attempt must close it. */
-  open: boolean;
 }
 
 /** One answer being shown as it is written. Its `state` changes with each call. */

@@ -5,8 +5,7 @@
  * never restates a platform's reply target.
  */
 import * as z from "../zod.ts";
-import { LOG_IDS } from "../log-ids.ts";
-import { VISIBILITIES, type Platform, type ReplyTarget } from "../message.ts";
+import { LOG_IDS, VISIBILITIES, type Platform, type ReplyTarget } from "../message.ts";
 
 /** `memory` runs after an answer is posted: facts about the people, and folding old messages into the summary. */
 export const JOB_KINDS = ["reply", "judge", "memory"] as const;

@@ -8,7 +8,7 @@
 import { installationKey, isTenantKey, tenantKeyPattern, type Tenancy } from "../keys.ts";
 import { recallIndexFor } from "../memory/recall/index-for.ts";
 import { recallNamespace } from "../memory/recall/namespace.ts";
-import type { Runtime } from "../runtime.ts";
+import type { Services } from "../services.ts";
 
 /** Keys asked of each SCAN step, and steps per run: a run stays well inside a job's time. */
 const SCAN_COUNT = 500;
@@ -20,7 +20,7 @@ export interface CleanupProgress {
   deleted: number;
 }
 
-export async function cleanupTenant(rt: Runtime, where: Tenancy, from = "0"): Promise<CleanupProgress> {
+export async function cleanupTenant(rt: Services, where: Tenancy, from = "0"): Promise<CleanupProgress> {
   const prefix = rt.settings.REDIS_KEY_PREFIX;
   let deleted = 0;
   if (from === "0") {

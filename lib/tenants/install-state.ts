@@ -8,7 +8,7 @@
 import { bytesToHex, constantTimeEqual } from "../crypto.ts";
 import { oauthStateKey } from "../keys.ts";
 import { bytesToBase64url } from "../secrets/encoding.ts";
-import type { Runtime } from "../runtime.ts";
+import type { Services } from "../services.ts";
 
 /** Slack's own codes last ten minutes; an install takes a person well under that. */
 export const STATE_TTL_SECONDS = 600;
@@ -16,7 +16,7 @@ export const STATE_COOKIE = "parley_install";
 
 export type StateCheck = "ok" | "forged" | "expired_or_used" | "other_browser";
 
-export async function newInstallState(rt: Runtime): Promise<{ state: string; cookie: string }> {
+export async function newInstallState(rt: Services): Promise<{ state: string; cookie: string }> {
   const nonce = randomText();
   const cookie = randomText();
   await rt.redis.set(oauthStateKey(rt.settings.REDIS_KEY_PREFIX, nonce), await sha256Hex(cookie), { ex: STATE_TTL_SECONDS });
@@ -24,7 +24,7 @@ export async function newInstallState(rt: Runtime): Promise<{ state: string; coo
 }
 
 /** Takes the state (it never works twice, whatever the outcome) and says whether this callback may go on. */
-export async function takeInstallState(rt: Runtime, state: string, cookie: string | undefined): Promise<StateCheck> {
+export async function takeInstallState(rt: Services, state: string, cookie: string | undefined): Promise<StateCheck> {
   let nonce: string;
   try {
     nonce = await rt.secrets.oauthState.open(state);

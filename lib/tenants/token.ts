@@ -9,9 +9,13 @@ import { GiveUp, RetryLater } from "../errors.ts";
 import { tokenRefreshLockKey } from "../keys.ts";
 import { errorMessage } from "../log.ts";
 import type { Platform } from "../message.ts";
-import type { Runtime } from "../runtime.ts";
+import type { Services } from "../services.ts";
 import { SealError } from "../secrets/seal.ts";
 import type { Installation, RefreshedToken } from "./installation.ts";
+import type { Installations } from "./installations.ts";
+
+/** A token is read from the stored installations and refreshed under a Redis lock. */
+export type TokenServices = Services & { installations: Installations };
 
 /** Refresh this long before expiry (the issue's 5 minutes; Slack's tokens live 12 hours). */
 export const REFRESH_BEFORE_MS = 5 * 60_000;
@@ -21,7 +25,7 @@ const WAIT_STEP_MS = 100;
 
 export type Refresh = (refreshToken: string) => Promise<RefreshedToken>;
 
-export async function installedToken(rt: Runtime, platform: Platform, tenant: string, refresh: Refresh): Promise<string> {
+export async function installedToken(rt: TokenServices, platform: Platform, tenant: string, refresh: Refresh): Promise<string> {
   const deadline = rt.now() + LOCK_MS;
   for (;;) {
     const installation = await rt.installations.forTenant(platform, tenant).catch((err: unknown) => {
@@ -45,7 +49,7 @@ export async function installedToken(rt: Runtime, platform: Platform, tenant: st
   }
 }
 
-async function refreshUnderLock(rt: Runtime, platform: Platform, installation: Installation, refresh: Refresh): Promise<string> {
+async function refreshUnderLock(rt: TokenServices, platform: Platform, installation: Installation, refresh: Refresh): Promise<string> {
   // Read again under the lock: the job that held it before may have refreshed already.
   const current = (await rt.installations.get({ platform, tenant: installation.tenant })) ?? installation;
   if (current.expiresAt !== undefined && current.expiresAt - rt.now() > REFRESH_BEFORE_MS) return current.botToken;
@@ -65,6 +69,6 @@ const RELEASE = `#!lua flags=allow-key-locking
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
-async function releaseLock(rt: Runtime, lock: string, holder: string): Promise<void> {
+async function releaseLock(rt: Services, lock: string, holder: string): Promise<void> {
   await rt.redis.eval(RELEASE, [lock], [holder]).catch(() => undefined);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkAnswers, checkLines, leakPatterns, type Output } from "../../bench/chaos/checks.ts";
 import { tagOf, type Conversation } from "../../bench/chaos/plan.ts";
-import { APOLOGY } from "../../lib/delivery.ts";
+import { APOLOGY } from "../../lib/notices.ts";
 
 /** Two conversations in one Slack channel, one per workspace, and an SMS one. */
 const conversations: Conversation[] = [

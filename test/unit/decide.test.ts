@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ConversationState, StoredMessage } from "../../lib/conversation/types.ts";
 import { type DecidableMessage, type DecideOptions, decideResponse, explicitTrigger } from "../../lib/decide/index.ts";
-import type { BotIdentity } from "../../lib/message.ts";
+import type { BotIdentity, ConversationState, StoredMessage } from "../../lib/message.ts";
 
 const BOT: BotIdentity = { userId: "UBOT", name: "Parley", aliases: ["pal", "help desk", "bar_", "[x]"] };
 const OPTS: DecideOptions = { followupWindowSeconds: 60, useJudge: false };

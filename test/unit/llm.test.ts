@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildPrompt, RESERVED_FOR_LLM_TOKENS, type Prompt } from "../../lib/context/prompt.ts";
 import { countPromptTokens, countTokens } from "../../lib/context/tokens.ts";
-import type { StoredMessage } from "../../lib/conversation/types.ts";
+import type { StoredMessage } from "../../lib/message.ts";
 import { RetryLater } from "../../lib/errors.ts";
 import { createLlm, type Llm } from "../../lib/llm/client.ts";
-import { FALLBACK_ANSWER, REQUIRED_NUDGE, SKIP_INSTRUCTION } from "../../lib/llm/wording.ts";
+import { REQUIRED_NUDGE, SKIP_INSTRUCTION } from "../../lib/llm/wording.ts";
+import { FALLBACK_ANSWER } from "../../lib/notices.ts";
 import { freePort } from "../../dev/ports.ts";
 import { startLocalModel, type RunningLocalModel } from "../../dev/local-model/server.ts";
 

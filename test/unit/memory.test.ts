@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { factsAnswer, summaryAnswer } from "../../dev/local-model/memory-answers.ts";
 import { countTokens } from "../../lib/context/tokens.ts";
-import type { StoredMessage } from "../../lib/conversation/types.ts";
+import type { StoredMessage } from "../../lib/message.ts";
 import { parseExtractedFacts } from "../../lib/llm/extract-facts.ts";
 import { EXCHANGE_HEADING, FACTS_INSTRUCTION_TAIL, FOLDED_MESSAGES_HEADING, KNOWN_FACTS_HEADING, PREVIOUS_SUMMARY_HEADING } from "../../lib/llm/memory-wording.ts";
 import { messagesToFold, summaryMaxTokens } from "../../lib/memory/fold.ts";

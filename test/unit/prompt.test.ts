@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../../lib/context/chat-message.ts";
 import { DATA_BLOCK_CLOSE, DATA_BLOCK_DECLARATION, DATA_BLOCK_OPEN } from "../../lib/context/data-block.ts";
 import { buildPrompt, RESERVED_FOR_LLM_TOKENS, type PromptInput } from "../../lib/context/prompt.ts";
-import type { StoredMessage } from "../../lib/conversation/types.ts";
+import type { StoredMessage } from "../../lib/message.ts";
 import { SKIP_INSTRUCTION } from "../../lib/llm/wording.ts";
 import { expectUntrustedTextContained, INJECTIONS } from "../support/prompt-injections.ts";
 import { hardText, pick, seededRandom } from "../support/text-corpus.ts";

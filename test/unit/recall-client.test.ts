@@ -9,8 +9,7 @@ import { Index } from "@upstash/vector";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort } from "../../dev/ports.ts";
 import { startVectorStandIn, type RunningVectorStandIn } from "../../dev/upstash-vector/server.ts";
-import type { StoredMessage } from "../../lib/conversation/types.ts";
-import type { ConversationKey } from "../../lib/message.ts";
+import type { ConversationKey, StoredMessage } from "../../lib/message.ts";
 import { conversationPassages } from "../../lib/memory/recall/build-passages.ts";
 import { RecallIndex } from "../../lib/memory/recall/client.ts";
 import { forgetFilter, recallFilter } from "../../lib/memory/recall/filters.ts";
@@ -31,7 +30,7 @@ const requests: string[] = [];
 
 function remember(key: ConversationKey, visibility: Visibility, conversationId: string, lines: [string, string][], at = NOW - 3 * DAY) {
   const messages: StoredMessage[] = lines.map(([authorId, text], i) => ({ id: `${conversationId}-${i}`, role: "user", authorId, authorName: authorId, text, ts: at + i * 1_000 }));
-  const source = { key, visibility, conversationId, bot: BOT, forgotten: new Set<string>(), botNotices: new Set<string>() };
+  const source = { key, visibility, conversationId, bot: BOT, forgotten: new Set<string>() };
   return index.upsert(recallNamespace(PREFIX, key), conversationPassages(source, messages));
 }
 
@@ -165,7 +164,7 @@ describe("forgetting and retention", () => {
     const keys = ["A", "B", "C"].map((tenant): ConversationKey => ({ platform: "slack", tenant, channel: "C1" }));
     for (const key of keys) {
       const namespace = recallNamespace(prefix, key);
-      const source = { key, visibility: "public" as const, bot: BOT, forgotten: new Set<string>(), botNotices: new Set<string>() };
+      const source = { key, visibility: "public" as const, bot: BOT, forgotten: new Set<string>() };
       const at = (daysAgo: number, id: string): StoredMessage => ({ id, role: "user", authorId: "U", authorName: "U", text: `note ${id}`, ts: NOW - daysAgo * DAY });
       await index.upsert(namespace, [
         ...conversationPassages({ ...source, conversationId: "old" }, [at(120, "o")]),

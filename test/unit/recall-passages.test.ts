@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { countTokens } from "../../lib/context/tokens.ts";
-import type { StoredMessage } from "../../lib/conversation/types.ts";
-import { RATE_LIMIT_NOTICE } from "../../lib/limits/reply-rate.ts";
-import { conversationPassages, LIB_BOT_NOTICES, summaryPassage, type PassageSource } from "../../lib/memory/recall/build-passages.ts";
+import type { StoredMessage } from "../../lib/message.ts";
+import { RATE_LIMIT_NOTICE } from "../../lib/notices.ts";
+import { conversationPassages, summaryPassage, type PassageSource } from "../../lib/memory/recall/build-passages.ts";
 import { forgetFilter, olderThanFilter, recallFilter } from "../../lib/memory/recall/filters.ts";
 import { botNamespacePrefix, recallNamespace } from "../../lib/memory/recall/namespace.ts";
 import { recallQueryText } from "../../lib/memory/recall/query-text.ts";
@@ -22,7 +22,6 @@ function source(overrides: Partial<PassageSource> = {}): PassageSource {
     conversationId: "c1",
     bot: BOT,
     forgotten: new Set(),
-    botNotices: new Set(LIB_BOT_NOTICES),
     ...overrides,
   };
 }

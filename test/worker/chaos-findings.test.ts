@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { generateDiscordKeys } from "../../dev/signers/discord.ts";
-import { APOLOGY } from "../../lib/delivery.ts";
+import { APOLOGY } from "../../lib/notices.ts";
 import { askInteraction, discordCalls, failDiscordCalls, signedInteractionRequest, snowflake } from "../support/discord.ts";
 import { scriptModel } from "../support/model.ts";
 import { ALL_RETRIES_MS, prodTimingSuite, QSTASH_RETRY_DELAYS_MS } from "../support/prod-timing.ts";

@@ -5,7 +5,7 @@
  * platform fakes dropping responses. Whatever fails after the platform accepted a post, the answer is posted once.
  */
 import { describe, expect, it } from "vitest";
-import { APOLOGY } from "../../functions/job-failure.ts";
+import { APOLOGY } from "../../lib/notices.ts";
 import { RECORD_REPLY } from "../../lib/conversation/claim-scripts.ts";
 import { ConversationStore } from "../../lib/conversation/store.ts";
 import { evalshaMatch, injectedFaults, scriptFault } from "../support/fault-control.ts";

@@ -1,7 +1,7 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it, vi } from "vitest";
 import { generateDiscordKeys } from "../../dev/signers/discord.ts";
-import { APOLOGY } from "../../functions/job-failure.ts";
+import { APOLOGY } from "../../lib/notices.ts";
 import { askInteraction, discordCalls, failDiscordCalls, signedInteractionRequest, snowflake } from "../support/discord.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { BOT_USER_ID, failSlackPosts, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";

@@ -1,6 +1,6 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it } from "vitest";
-import { FORGET_CONFIRMATION } from "../../lib/memory/forget.ts";
+import { FORGET_CONFIRMATION } from "../../lib/notices.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { storedFacts } from "../support/memory.ts";
 import { BOT_USER_ID, distinctSlackTs, failSlackPosts, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";

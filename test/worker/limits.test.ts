@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CUT_MARK, capMessageText } from "../../lib/limits/message-length.ts";
-import { RATE_LIMIT_NOTICE } from "../../lib/limits/reply-rate.ts";
+import { RATE_LIMIT_NOTICE } from "../../lib/notices.ts";
 import type { InboundMessage } from "../../lib/message.ts";
 import { sealJob } from "../../lib/queue/sealed-job.ts";
 import { createRuntime } from "../../lib/runtime.ts";

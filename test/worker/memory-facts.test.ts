@@ -2,7 +2,7 @@ import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it, vi } from "vitest";
 import { DATA_BLOCK_OPEN } from "../../lib/context/data-block.ts";
 import { FACTS_SYSTEM } from "../../lib/llm/memory-wording.ts";
-import { FORGET_CONFIRMATION } from "../../lib/memory/forget.ts";
+import { FORGET_CONFIRMATION } from "../../lib/notices.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { callWorker, eventually, settle, pumpJobsDuringSuite, suiteEnv } from "../support/worker.ts";

@@ -10,7 +10,7 @@ import { createExecutionContext, createScheduledController, waitOnExecutionConte
 import { describe, expect, inject, it } from "vitest";
 import app from "../../functions/index.ts";
 import { DATA_BLOCK_OPEN } from "../../lib/context/data-block.ts";
-import { FORGET_CONFIRMATION } from "../../lib/memory/forget.ts";
+import { FORGET_CONFIRMATION } from "../../lib/notices.ts";
 import { RecallIndex } from "../../lib/memory/recall/client.ts";
 import { recallNamespace } from "../../lib/memory/recall/namespace.ts";
 import type { Passage } from "../../lib/memory/recall/passage.ts";

@@ -2,7 +2,7 @@
  * TENANT_DAILY_TOKEN_BUDGET: past its day's model tokens a tenant is told once, and no model call is made after.
  */
 import { describe, expect, it } from "vitest";
-import { BUDGET_NOTICE } from "../../lib/limits/tenant-budget.ts";
+import { BUDGET_NOTICE } from "../../lib/notices.ts";
 import { modelRequests } from "../support/model.ts";
 import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle, suiteEnv } from "../support/worker.ts";

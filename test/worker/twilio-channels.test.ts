@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { MEDIA_ONLY_ANSWER } from "../../functions/twilio.ts";
+import { MEDIA_ONLY_ANSWER } from "../../lib/notices.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { BOT_NUMBER, newMessageSid, newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_ACCOUNT_SID, twilioSuiteEnv } from "../support/twilio.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle } from "../support/worker.ts";

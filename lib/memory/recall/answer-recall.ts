@@ -6,7 +6,7 @@
  * adds to an answer: when Vector fails, the answer goes out without it (`recall_failed`).
  */
 import type { EarlierRecord } from "../../context/data-block.ts";
-import type { StoredMessage } from "../../conversation/types.ts";
+import type { StoredMessage } from "../../message.ts";
 import { jobLogFields } from "../../log-ids.ts";
 import type { Replier } from "../../pipeline.ts";
 import type { Job } from "../../queue/job.ts";

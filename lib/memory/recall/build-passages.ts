@@ -8,16 +8,10 @@
  */
 import { countTokens } from "../../context/tokens.ts";
 import { shortenToTokens } from "../../context/shorten.ts";
-import type { StoredMessage } from "../../conversation/types.ts";
-import { RATE_LIMIT_NOTICE } from "../../limits/reply-rate.ts";
-import { FALLBACK_ANSWER } from "../../llm/wording.ts";
-import type { ConversationKey } from "../../message.ts";
-import { FORGET_CONFIRMATION } from "../forget.ts";
+import type { ConversationKey, StoredMessage } from "../../message.ts";
+import { BOT_NOTICES } from "../../notices.ts";
 import { fnv1a } from "./fnv1a.ts";
 import type { Passage, Visibility } from "./passage.ts";
-
-/** The bot's fixed texts in lib/; callers add the ones of functions/ (the job-failure apology, the SMS media answer). */
-export const LIB_BOT_NOTICES: readonly string[] = [FORGET_CONFIRMATION, RATE_LIMIT_NOTICE, FALLBACK_ANSWER];
 
 export interface PassageSource {
   key: ConversationKey;
@@ -26,8 +20,6 @@ export interface PassageSource {
   bot: { userId: string; name: string };
   /** People who asked to be forgotten: none of their messages is ever indexed. */
   forgotten: ReadonlySet<string>;
-  /** The bot's fixed texts, never indexed. */
-  botNotices: ReadonlySet<string>;
 }
 
 /** Enough for a question and its answers; about a paragraph for the embedding model. */
@@ -107,7 +99,7 @@ function isPerson(source: PassageSource, m: StoredMessage): boolean {
 function keeps(source: PassageSource, m: StoredMessage): boolean {
   if (m.noReply || m.text.trim() === "") return false;
   if (isPerson(source, m)) return !source.forgotten.has(m.authorId);
-  return !source.botNotices.has(m.text);
+  return !BOT_NOTICES.has(m.text);
 }
 
 function placeMetadata(source: PassageSource) {

@@ -7,29 +7,24 @@
  * marks are read before building the passages, and again after the upsert, so that a "forget me" that ran
  * meanwhile (and deleted their passages before this job wrote) has what this job wrote deleted too.
  */
-import type { ConversationState, StoredMessage } from "../../conversation/types.ts";
-import { APOLOGY } from "../../delivery.ts";
+import type { ConversationState, StoredMessage, Visibility } from "../../message.ts";
 import { using } from "../../errors.ts";
 import { forgottenKey } from "../../keys.ts";
-import type { Replier } from "../../pipeline.ts";
 import type { Job } from "../../queue/job.ts";
-import type { Runtime } from "../../runtime.ts";
+import type { Services } from "../../services.ts";
 import { peopleIn } from "../people.ts";
 import { isBot } from "../transcript.ts";
-import { placeVisibility } from "../visibility.ts";
-import { conversationPassages, LIB_BOT_NOTICES, type PassageSource } from "./build-passages.ts";
+import { conversationPassages, type PassageSource } from "./build-passages.ts";
 import { forgetFilter } from "./filters.ts";
 import { recallIndexFor } from "./index-for.ts";
 import { recallNamespace } from "./namespace.ts";
 
-const BOT_NOTICES: ReadonlySet<string> = new Set([...LIB_BOT_NOTICES, APOLOGY]);
-
 /** Returns how many passages were written (0 when recall is off). Throws when Vector fails: QStash retries the job. */
 export async function indexConversation(
-  rt: Runtime,
+  rt: Services,
   job: Job,
   state: ConversationState,
-  replier: Pick<Replier, "placeVisibility">,
+  visibility: Visibility,
 ): Promise<number> {
   const index = recallIndexFor(rt);
   if (!index) return 0;
@@ -37,11 +32,10 @@ export async function indexConversation(
   const forgotten = await forgottenAmong(rt, job, people);
   const source: PassageSource = {
     key: job.key,
-    visibility: await placeVisibility(rt, job, replier),
+    visibility,
     conversationId: job.conversationId,
     bot: { userId: job.bot.userId, name: job.bot.name },
     forgotten,
-    botNotices: BOT_NOTICES,
   };
   const since = previousAnswerTs(state.recent, job.bot.userId);
   const passages = conversationPassages(source, state.recent).filter((p) => p.metadata.end >= since);
@@ -56,7 +50,7 @@ export async function indexConversation(
 }
 
 /** The people among `ids` who asked to be forgotten lately (their forget mark still stands). */
-async function forgottenAmong(rt: Runtime, job: Job, ids: string[]): Promise<Set<string>> {
+async function forgottenAmong(rt: Services, job: Job, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const prefix = rt.settings.REDIS_KEY_PREFIX;
   const marks = await using("redis", () => rt.redis.mget<(string | number | null)[]>(...ids.map((id) => forgottenKey(prefix, job.key, id))));

@@ -4,12 +4,12 @@
  * off with RECALL_ENABLED, or no Vector index configured. Everything recall does starts here, so "off" is one check.
  */
 import { recallIndexSettings } from "../../config.ts";
-import type { Runtime } from "../../runtime.ts";
+import type { Services } from "../../services.ts";
 import { RecallIndex } from "./client.ts";
 
-const indexes = new WeakMap<Runtime, RecallIndex>();
+const indexes = new WeakMap<Services, RecallIndex>();
 
-export function recallIndexFor(rt: Runtime): RecallIndex | null {
+export function recallIndexFor(rt: Services): RecallIndex | null {
   const settings = recallIndexSettings(rt.settings);
   if (!settings) return null;
   let index = indexes.get(rt);

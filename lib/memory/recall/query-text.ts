@@ -5,7 +5,7 @@
  */
 import { countTokens } from "../../context/tokens.ts";
 import { shortenToTokens } from "../../context/shorten.ts";
-import type { StoredMessage } from "../../conversation/types.ts";
+import type { StoredMessage } from "../../message.ts";
 import { messageLine } from "./build-passages.ts";
 
 /** Well within the 512 tokens of the hosted BGE models. */

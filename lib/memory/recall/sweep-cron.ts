@@ -6,7 +6,7 @@
  */
 import { recallSweepKey } from "../../keys.ts";
 import { errorMessage } from "../../log.ts";
-import type { Runtime } from "../../runtime.ts";
+import type { Services } from "../../services.ts";
 import { recallIndexFor } from "./index-for.ts";
 import { retentionCutoff, sweepExpiredPassages } from "./retention.ts";
 
@@ -17,7 +17,7 @@ const PASS_EVERY_SECONDS = 3_600;
 /** Never a namespace: every namespace has `:recall:` in it (./namespace.ts). */
 const PASS_DONE = "done";
 
-export async function sweepRecallRetention(rt: Runtime): Promise<void> {
+export async function sweepRecallRetention(rt: Services): Promise<void> {
   const index = recallIndexFor(rt);
   if (!index) return;
   try {

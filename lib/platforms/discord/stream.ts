@@ -8,7 +8,8 @@
  */
 import { RetryLater } from "../../errors.ts";
 import { closeMarkdown } from "../../text/close-markdown.ts";
-import type { AnswerStream, ReplyContext, StreamingCapability, StreamState } from "../adapter.ts";
+import type { AnswerStream, ReplyContext, StreamingCapability } from "../adapter.ts";
+import type { StreamState } from "../../message.ts";
 import { discordRequest } from "./rest.ts";
 import { DISCORD_MAX_MESSAGE_CHARS, messageIdSchema, NO_MENTIONS, partNonce } from "./send.ts";
 import type { DiscordTarget } from "./target.ts";

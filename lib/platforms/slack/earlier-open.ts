@@ -11,7 +11,8 @@
  * the same seconds: jobs of one conversation run one at a time (lib/queue/publish.ts), so it would have to be one
  * that died just before this answer began.
  */
-import type { StreamState, UnsureOpen } from "../adapter.ts";
+import type { UnsureOpen } from "../adapter.ts";
+import type { StreamState } from "../../message.ts";
 import { partAmong, slackMessagesSince, type SlackPlace } from "./find-part.ts";
 import { escapeSlackText } from "./send.ts";
 

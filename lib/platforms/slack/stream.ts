@@ -10,7 +10,8 @@
  * shared by all answers at once): a stream opens only when its start and stop fit, an edit stream only when its
  * final edit fits, and an intermediate append or edit that does not fit is left out (the next one carries it).
  */
-import type { AnswerStream, ReplyContext, StreamingCapability, StreamState } from "../adapter.ts";
+import type { AnswerStream, ReplyContext, StreamingCapability } from "../adapter.ts";
+import type { StreamState } from "../../message.ts";
 import { closeMarkdown } from "../../text/close-markdown.ts";
 import { callSlack, slackErrorCode, type SlackCallArgs, JSON_TYPE } from "./api.ts";
 import { findEarlierOpen } from "./earlier-open.ts";

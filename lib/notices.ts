@@ -1,0 +1,21 @@
+/**
+ * @module
+ * The bot's fixed notices: what it says instead of an answer (a failure, a limit, a forget, a picture it cannot
+ * read). They are its own words but say nothing of the conversation, so recall never indexes them (BOT_NOTICES).
+ */
+
+/** What a person owed an answer hears when none could be given (the job's last retry failed). */
+export const APOLOGY = "Sorry, I couldn't answer that just now. Please try again in a moment.";
+/** The answer to "forget me", once everything about the person is gone. */
+export const FORGET_CONFIRMATION = "Done: I have forgotten what I knew about you and what you said in our ongoing conversations.";
+/** Said once per window to a person past the reply rate limit. */
+export const RATE_LIMIT_NOTICE = "You're sending messages faster than I can answer; I'll be back in a minute.";
+/** Said once per day to a tenant past its daily token budget. */
+export const BUDGET_NOTICE = "The daily allowance for answers here is used up; I'll answer again tomorrow (UTC).";
+/** Posted when the model still gives nothing for a message that must be answered. */
+export const FALLBACK_ANSWER = "Sorry, I don't have a good answer to that right now.";
+/** The answer to a text that is only a picture (on platforms whose route answers at once). */
+export const MEDIA_ONLY_ANSWER = "Sorry, I can only read text messages. Could you type your question?";
+
+/** Every fixed notice: the texts recall leaves out. */
+export const BOT_NOTICES: ReadonlySet<string> = new Set([APOLOGY, FORGET_CONFIRMATION, RATE_LIMIT_NOTICE, BUDGET_NOTICE, FALLBACK_ANSWER, MEDIA_ONLY_ANSWER]);
