@@ -4,7 +4,7 @@
  * job edits that message with the answer).
  */
 import { Hono } from "hono";
-import { ingest } from "../lib/pipeline.ts";
+import { ingest } from "../lib/ingest.ts";
 import { discord as adapter } from "../lib/platforms/discord/index.ts";
 import { DEFERRED_ANSWER, UNSUPPORTED_ANSWER } from "../lib/platforms/discord/responses.ts";
 import { botIdentity, runtimeFor } from "../lib/runtime.ts";

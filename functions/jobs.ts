@@ -6,9 +6,11 @@
 import { Hono, type Context } from "hono";
 import * as z from "../lib/zod.ts";
 import { RetryLater } from "../lib/errors.ts";
+import { notifyFailure } from "../lib/jobs/failure.ts";
+import { runMemoryJob } from "../lib/jobs/memory-job.ts";
+import { runReplyJob } from "../lib/jobs/reply-job.ts";
+import { jobScope } from "../lib/jobs/scope.ts";
 import { jobLogFields } from "../lib/log-ids.ts";
-import { runMemoryJob } from "../lib/memory/job.ts";
-import { runJob } from "../lib/pipeline.ts";
 import { adapters } from "../lib/platforms/index.ts";
 import { platformReplier } from "../lib/platforms/replier.ts";
 import { JOB_KINDS, jobSchemaFor, type Job } from "../lib/queue/job.ts";
@@ -16,7 +18,6 @@ import { JobPayloadError, openJob } from "../lib/queue/sealed-job.ts";
 import { verifyQStashRequest } from "../lib/queue/verify.ts";
 import { runtimeFor, type Runtime } from "../lib/runtime.ts";
 import type { AppEnv } from "./http.ts";
-import { notifyFailure } from "./job-failure.ts";
 
 const NON_RETRYABLE = 489;
 /** A job names its platform's reply target; every platform's adapter says what that target may hold. */
@@ -42,8 +43,8 @@ jobs.post("/:kind", async (c) => {
   const job = await parseJob(rt, rawBody);
   if (!job) return nonRetryable(rt, "invalid job payload");
   try {
-    const replier = platformReplier(rt, adapters);
-    const outcome = jobKind.data === "memory" ? await runMemoryJob(rt, job, replier) : await runJob(rt, jobKind.data, job, replier);
+    const scope = await jobScope(rt, jobKind.data, job, platformReplier(rt, adapters));
+    const outcome = jobKind.data === "memory" ? await runMemoryJob(scope) : await runReplyJob(scope);
     return c.json({ outcome });
   } catch (err) {
     return retryLater(c, rt, kind, job, err);
@@ -108,7 +109,7 @@ async function failed(c: Context<AppEnv>, rt: Runtime, rawBody: string): Promise
     retried: failure.retried,
   });
   try {
-    return c.json({ told: await notifyFailure(rt, job, platformReplier(rt, adapters)) });
+    return c.json({ told: await notifyFailure(await jobScope(rt, "reply", job, platformReplier(rt, adapters))) });
   } catch (err) {
     return retryLater(c, rt, "failed", job, err);
   }

@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { verifyQStashRequest } from "../lib/queue/verify.ts";
 import { runtimeFor } from "../lib/runtime.ts";
-import { CLEANUP_ROUTE, cleanupTaskSchema, runTenantCleanup } from "../lib/tenants/cleanup-job.ts";
+import { CLEANUP_ROUTE, cleanupTaskSchema, runTenantCleanup } from "../lib/jobs/tenant-cleanup.ts";
 import type { AppEnv } from "./http.ts";
 
 /** QStash's "never retry" answer (as functions/jobs.ts). */

@@ -6,7 +6,7 @@
  * TwiML, and so does a WhatsApp STOP or START (Twilio confirms them on SMS only).
  */
 import { Hono, type Context } from "hono";
-import { ingest } from "../lib/pipeline.ts";
+import { ingest } from "../lib/ingest.ts";
 import { MEDIA_ONLY_ANSWER } from "../lib/notices.ts";
 import { twilio as adapter, whatsappIngestOptions } from "../lib/platforms/twilio/index.ts";
 import { EMPTY_TWIML, messageTwiml, TWIML_CONTENT_TYPE } from "../lib/platforms/twilio/twiml.ts";

@@ -6,16 +6,18 @@
 import { GiveUp } from "../errors.ts";
 import { callBudgetFor } from "../limits/api-budget.ts";
 import { optOutsFor } from "../opt-outs.ts";
-import type { Runtime } from "../runtime.ts";
-import { installedToken } from "../tenants/token.ts";
+import { installedToken, type TokenServices } from "../tenants/token.ts";
 import type { AdapterContext, PlatformAdapter, ReplyContext } from "./adapter.ts";
 
-export function adapterContext(rt: Runtime): AdapterContext {
+/** What the platforms' contexts are built from: the stores' services and the tenants' installations. */
+export type PlatformServices = TokenServices;
+
+export function adapterContext(rt: PlatformServices): AdapterContext {
   // Called as a plain function: workerd refuses a fetch called as another object's method.
   return { settings: rt.settings, log: rt.log, now: rt.now, fetch: (input, init) => fetch(input, init) };
 }
 
-export function replyContext(rt: Runtime, adapter: Pick<PlatformAdapter, "platform" | "tokenSetting" | "installs">, tenant: string): ReplyContext {
+export function replyContext(rt: PlatformServices, adapter: Pick<PlatformAdapter, "platform" | "tokenSetting" | "installs">, tenant: string): ReplyContext {
   const name = adapter.tokenSetting;
   const ctx = adapterContext(rt);
   const installs = adapter.installs;

@@ -1,18 +1,48 @@
 /**
  * @module
- * The platforms as the job flow sees them (the pipeline's Replier): each job's answer goes to the adapter of its
- * reply target's platform, with the target checked against that adapter's schema and the job's tenant in context.
+ * The platforms as the job flows see them (`Replier`): each job's answer goes to the adapter of its reply target's
+ * platform, with the target checked against that adapter's schema and the job's tenant in context.
  */
 import { GiveUp } from "../errors.ts";
-import type { Replier } from "../pipeline.ts";
+import type { ParentMessage, PartProgress, StreamState, Visibility } from "../message.ts";
 import type { Job } from "../queue/job.ts";
-import type { Runtime } from "../runtime.ts";
-import type { PlatformAdapter } from "./adapter.ts";
-import { replyContext } from "./context.ts";
+import type { AnswerFor, AnswerStream, PlatformAdapter, UnsureOpen, WorkingSign } from "./adapter.ts";
+import { replyContext, type PlatformServices } from "./context.ts";
+
+/** The platform side of a job: the adapter of the job's platform, for its tenant. */
+export interface Replier {
+  /** False when the person must not be messaged (an opted-out number): the job ends before any model call. */
+  canReach(job: Job): Promise<boolean>;
+  /**
+   * Posts an answer on the platform, split into the platform's parts, as `progress` says (lib/jobs/post.ts keeps it
+   * durable); returns the ids of the messages this call posted or found.
+   */
+  send(job: Job, text: string, progress: PartProgress): Promise<string[]>;
+  /** Who can read the job's place, asked of the platform when the message did not say (lib/jobs/visibility.ts). */
+  placeVisibility(job: Job): Promise<Visibility>;
+  /**
+   * The message the job's place or `replyToId` is about, asked of the platform (lib/jobs/parent.ts); undefined when
+   * the platform has nothing to look up for it (no reply, and a place that cannot be about a message).
+   */
+  fetchParent(job: Job, replyToId: string | undefined): Promise<ParentMessage | null | undefined>;
+  /** How the job's platform shows an answer as it is written; null when it cannot (lib/jobs/write.ts). */
+  streaming(job: Job): JobStreaming | null;
+  /** Shows that the bot is working on the job's answer (a no-op where the platform has no sign); see AnswerFor. */
+  working(job: Job, sign?: Pick<AnswerFor, "signUp" | "beforeShowing">): Promise<WorkingSign>;
+}
+
+/** A platform's StreamingCapability for one job's place. */
+export interface JobStreaming {
+  readonly maxChars: number;
+  readonly intervalMs: number;
+  /** `unsure`: an earlier attempt began to open it then (ms), with these texts, and never heard back. */
+  open(text: string, unsure?: UnsureOpen): Promise<AnswerStream | null>;
+  resume(state: StreamState): AnswerStream;
+}
 
 const answerFor = (job: Job) => ({ triggerId: job.trigger.id, authorId: job.trigger.authorId });
 
-export function platformReplier(rt: Runtime, adapters: readonly PlatformAdapter[]): Replier {
+export function platformReplier(rt: PlatformServices, adapters: readonly PlatformAdapter[]): Replier {
   const byPlatform = new Map(adapters.map((adapter) => [adapter.platform, adapter]));
   const open = (job: Job) => {
     const adapter = byPlatform.get(job.replyTarget.platform);

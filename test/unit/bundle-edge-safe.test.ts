@@ -22,7 +22,7 @@ describe("the Worker bundle stays edge-safe", () => {
 
   it("reaches no Node-only built-in, no dev/, bench/ or test/ file and no Node-only package from functions/index.ts", () => {
     const modules = reachableModules(bundle.metafile);
-    expect(modules.map((m) => m.path)).toContain("lib/pipeline.ts");
+    expect(modules.map((m) => m.path)).toContain("lib/jobs/reply-job.ts");
     const problems = edgeSafetyViolations(modules).map((v) => `${v.module}: ${v.reason} (via ${v.via.join(" → ")})`);
     expect(problems).toEqual([]);
   });

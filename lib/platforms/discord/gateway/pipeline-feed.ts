@@ -5,10 +5,10 @@
  * recorded, and a GUILD_DELETE of a guild the bot was removed from starts that guild's cleanup. The Durable Object
  * that runs it is functions/discord-gateway.ts.
  */
-import { ingest } from "../../../pipeline.ts";
+import { ingest } from "../../../ingest.ts";
 import { errorMessage } from "../../../log.ts";
 import { botIdentity, runtimeFor, type Runtime } from "../../../runtime.ts";
-import { publishTenantCleanup } from "../../../tenants/cleanup-job.ts";
+import { publishTenantCleanup } from "../../../jobs/tenant-cleanup.ts";
 import { discord } from "../index.ts";
 import { GatewayConnection, openSocketWithFetch } from "./connection.ts";
 import { removedGuild } from "./guild-removed.ts";

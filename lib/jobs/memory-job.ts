@@ -6,32 +6,45 @@
  * passages for recall in later conversations (./recall/index-conversation.ts, when recall is on). It runs in the
  * conversation's flow-control lane, so it never races the conversation's replies. A "forget me" elsewhere can race
  * it: facts are refused by the forget mark inside the merge script, and a summary folded meanwhile is erased again
- * (`eraseIfForgotten`).
+ * (`eraseIfForgotten`). At most one is published per answer (`publishMemoryJob`).
  */
-import type { ConversationState, StoredMessage } from "../message.ts";
+import { recallIndexSettings } from "../config.ts";
 import { using } from "../errors.ts";
 import { conversationKeys, forgottenKey } from "../keys.ts";
 import type { ExtractedFact } from "../llm/extract-facts.ts";
-import { jobLogFields } from "../log-ids.ts";
 import { errorMessage } from "../log.ts";
-import type { Replier } from "../pipeline.ts";
+import { MessageEraser } from "../memory/erase-messages.ts";
+import { factStoreFor } from "../memory/facts-for.ts";
+import { messagesToFold, summaryMaxTokens } from "../memory/fold.ts";
+import { peopleIn } from "../memory/people.ts";
+import { indexConversation } from "../memory/recall/index-conversation.ts";
+import { isBot, latestExchange, messageRecords } from "../memory/transcript.ts";
+import type { ConversationState, StoredMessage } from "../message.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
-import { MessageEraser } from "./erase-messages.ts";
-import { factStoreFor } from "./facts-for.ts";
-import { messagesToFold, summaryMaxTokens } from "./fold.ts";
-import { peopleIn } from "./people.ts";
-import { indexConversation } from "./recall/index-conversation.ts";
-import { isBot, latestExchange, messageRecords } from "./transcript.ts";
-import { placeVisibility } from "./visibility.ts";
+import type { JobScope } from "./scope.ts";
 
 /** Enough of a burst to find what people said; older messages were seen by an earlier memory job. */
 const MAX_EXCHANGE_MESSAGES = 12;
 
 export type MemoryOutcome = "remembered" | "conversation_gone";
 
-export async function runMemoryJob(rt: Runtime, job: Job, replier: Pick<Replier, "placeVisibility">): Promise<MemoryOutcome> {
-  const where = await jobLogFields(rt, job);
+/** At most one extra job per answer. The answer is already out, so a failed publish is logged, never thrown. */
+export async function publishMemoryJob(rt: Runtime, job: Job): Promise<void> {
+  if (!rt.settings.MEMORY_ENABLED && !rt.settings.SUMMARY_ENABLED && !recallIndexSettings(rt.settings)) return;
+  try {
+    await rt.queue.publish("memory", job);
+  } catch (err) {
+    rt.log.warn("memory_job_not_published", {
+      platform: job.key.platform,
+      trigger: job.trigger.id,
+      error: err instanceof Error ? err.name : "unknown",
+    });
+  }
+}
+
+export async function runMemoryJob(scope: JobScope): Promise<MemoryOutcome> {
+  const { rt, job, where } = scope;
   const state = await using("redis", () => rt.store.load(job.key));
   // An expired or reset conversation stays gone: nothing is extracted from it or written back.
   if (!state || state.id !== job.conversationId) {
@@ -40,11 +53,11 @@ export async function runMemoryJob(rt: Runtime, job: Job, replier: Pick<Replier,
   }
   // Before the fold, which takes messages out of the log. When Vector fails, the facts are still learned, and the
   // fold waits for QStash's retry, which indexes again (the facts' merge keeps a restated fact once).
-  const indexed = await indexConversation(rt, job, state, await placeVisibility(rt, job, replier)).then(
+  const indexed = await indexConversation(rt, job, state, await scope.visibility()).then(
     (passages) => ({ passages }),
     (error: unknown) => ({ passages: 0, error }),
   );
-  const facts = rt.settings.MEMORY_ENABLED ? await rememberFacts(rt, job, state, replier) : 0;
+  const facts = rt.settings.MEMORY_ENABLED ? await rememberFacts(scope, state) : 0;
   if ("error" in indexed) {
     rt.log.warn("recall_index_failed", { ...where, facts, error: errorMessage(indexed.error) });
     throw indexed.error;
@@ -56,12 +69,13 @@ export async function runMemoryJob(rt: Runtime, job: Job, replier: Pick<Replier,
 }
 
 /** Returns how many facts were stored. */
-async function rememberFacts(rt: Runtime, job: Job, state: ConversationState, replier: Pick<Replier, "placeVisibility">): Promise<number> {
+async function rememberFacts(scope: JobScope, state: ConversationState): Promise<number> {
+  const { rt, job } = scope;
   const exchange = latestExchange(state.recent, job.bot.userId, MAX_EXCHANGE_MESSAGES);
   const people = peopleIn(exchange, job.bot.userId);
   if (people.length === 0) return 0;
   const store = factStoreFor(rt);
-  const learnedIn = { visibility: await placeVisibility(rt, job, replier), channel: job.key.channel };
+  const learnedIn = { visibility: await scope.visibility(), channel: job.key.channel };
   const known = await using("redis", () => store.load(job.key, people.map((p) => p.id), learnedIn));
   const extracted = await rt.llm.extractFacts({
     known: people.flatMap((p) => (known.get(p.id) ?? []).map((f) => ({ person: p.id, fact: f.text }))),

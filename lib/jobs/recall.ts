@@ -5,43 +5,33 @@
  * the chosen passages become lines of the prompt's data block, within recall's share of the budget. Recall only
  * adds to an answer: when Vector fails, the answer goes out without it (`recall_failed`).
  */
-import type { EarlierRecord } from "../../context/data-block.ts";
-import type { StoredMessage } from "../../message.ts";
-import { jobLogFields } from "../../log-ids.ts";
-import type { Replier } from "../../pipeline.ts";
-import type { Job } from "../../queue/job.ts";
-import type { Runtime } from "../../runtime.ts";
-import { placeVisibility } from "../visibility.ts";
-import { recallFilter } from "./filters.ts";
-import { earlierRecord, recallBudgetTokens, recallTokens } from "./format.ts";
-import { recallIndexFor } from "./index-for.ts";
-import { recallNamespace } from "./namespace.ts";
-import { recallQueryText } from "./query-text.ts";
-import { recallForAnswer } from "./recall.ts";
+import type { EarlierRecord } from "../context/data-block.ts";
+import { recallFilter } from "../memory/recall/filters.ts";
+import { earlierRecord, recallBudgetTokens, recallTokens } from "../memory/recall/format.ts";
+import { recallIndexFor } from "../memory/recall/index-for.ts";
+import { recallNamespace } from "../memory/recall/namespace.ts";
+import { recallQueryText } from "../memory/recall/query-text.ts";
+import { recallForAnswer } from "../memory/recall/recall.ts";
+import type { StoredMessage } from "../message.ts";
+import type { JobScope } from "./scope.ts";
 
 /**
  * `log` is the conversation's stored messages (oldest first), `turn` those the prompt carries, the one answered
  * last. Nothing (and no request) when recall is off.
  */
-export async function recalledForAnswer(
-  rt: Runtime,
-  job: Job,
-  log: StoredMessage[],
-  turn: StoredMessage[],
-  replier: Pick<Replier, "placeVisibility">,
-): Promise<EarlierRecord[]> {
+export async function recalledForAnswer(scope: JobScope, log: StoredMessage[], turn: StoredMessage[]): Promise<EarlierRecord[]> {
+  const { rt, job, where } = scope;
   const index = recallIndexFor(rt);
   const current = turn.at(-1);
   if (!index || !current) return [];
   const recalled = await recallForAnswer(index, {
     namespace: recallNamespace(rt.settings.REDIS_KEY_PREFIX, job.key),
-    filter: recallFilter(job.key, await placeVisibility(rt, job, replier)),
+    filter: recallFilter(job.key, await scope.visibility()),
     queryText: recallQueryText(job.bot, turn, current.id),
     now: rt.now(),
     window: { conversationId: job.conversationId, since: log[0]?.ts ?? current.ts },
     maxTokens: recallBudgetTokens(rt.settings.PROMPT_TOKEN_BUDGET),
   });
-  const where = await jobLogFields(rt, job);
   if (recalled.outcome === "unavailable") {
     rt.log.warn("recall_failed", { ...where, error: recalled.error });
     return [];

@@ -6,14 +6,14 @@
  */
 import * as z from "../zod.ts";
 import type { Tenancy } from "../keys.ts";
-import type { Platform } from "../message.ts";
+import { adapters } from "../platforms/index.ts";
 import type { Runtime } from "../runtime.ts";
-import { cleanupTenant } from "./cleanup.ts";
+import { cleanupTenant } from "../tenants/cleanup.ts";
 
 export const CLEANUP_ROUTE = "cleanup";
 
 export const cleanupTaskSchema = z.object({
-  platform: z.enum(["slack", "discord", "twilio"] as const satisfies readonly Platform[]),
+  platform: z.literal(adapters.map((adapter) => adapter.platform)),
   tenant: z.string().check(z.minLength(1)),
   cursor: z._default(z.string().check(z.regex(/^\d+$/)), "0"),
 });

@@ -4,21 +4,19 @@
  * with the stream closed, whichever attempt gets here; the rest of the answer then goes out as further parts.
  * The final text is durable in the draft before the message is touched, so a retry finishes with the same text.
  */
-import type { Attempt } from "../delivery.ts";
-import type { Replier } from "../pipeline.ts";
-import type { Job } from "../queue/job.ts";
-import type { Runtime } from "../runtime.ts";
+import type { JobStreaming } from "../platforms/replier.ts";
 import { splitText } from "../text/split.ts";
+import type { AnswerScope } from "./scope.ts";
 
-export async function finishStream(rt: Runtime, job: Job, replier: Replier, attempt: Attempt): Promise<void> {
+export async function finishStream(scope: AnswerScope): Promise<void> {
+  const { attempt } = scope;
   const { stream, text = "" } = attempt.draft;
   if (!stream || attempt.draft.posted.length > 0) return;
-  const streaming = replier.streaming(job);
-  if (!streaming) throw new Error(`a ${job.key.platform} draft names a stream, but the platform has none`);
-  await rt.store.replies.saveDraft(job.key, job.trigger.id, attempt.draft);
+  const streaming = streamingOf(scope);
+  await attempt.streamFinishing();
   const handle = streaming.resume(stream);
   await handle.finish(splitText(text, streaming.maxChars)[0] ?? text);
-  attempt.draft = { ...attempt.draft, stream: { ...handle.state }, posted: [handle.state.id] };
+  attempt.streamFinished(handle.state);
 }
 
 /**
@@ -27,13 +25,18 @@ export async function finishStream(rt: Runtime, job: Job, replier: Replier, atte
  * must replace its text with one edit, never be appended to it: a stream that cannot be stopped yet fails the
  * attempt, for a later one to try.
  */
-export async function endEarlierStream(job: Job, replier: Replier, attempt: Attempt): Promise<void> {
+export async function endEarlierStream(scope: AnswerScope): Promise<void> {
+  const { attempt } = scope;
   const { stream } = attempt.draft;
   if (!stream?.open) return;
-  const streaming = replier.streaming(job);
-  if (!streaming) throw new Error(`a ${job.key.platform} draft names a stream, but the platform has none`);
-  const handle = streaming.resume(stream);
+  const handle = streamingOf(scope).resume(stream);
   await handle.close();
   if (handle.state.open) throw new Error("the earlier attempt's stream could not be stopped yet");
-  attempt.draft = { ...attempt.draft, stream: { ...handle.state } };
+  attempt.streamClosed(handle.state);
+}
+
+function streamingOf({ job, replier }: AnswerScope): JobStreaming {
+  const streaming = replier.streaming(job);
+  if (!streaming) throw new Error(`a ${job.key.platform} draft names a stream, but the platform has none`);
+  return streaming;
 }

@@ -9,11 +9,9 @@
  */
 import { GiveUp } from "../errors.ts";
 import { errorMessage } from "../log.ts";
-import { jobLogFields } from "../log-ids.ts";
-import type { ParentMessage, ConversationState, StoredMessage } from "../message.ts";
-import type { Replier } from "../pipeline.ts";
+import type { ConversationState, ParentMessage, StoredMessage } from "../message.ts";
 import type { Job } from "../queue/job.ts";
-import type { Runtime } from "../runtime.ts";
+import type { JobScope } from "./scope.ts";
 
 /** What the place's own parent (a thread's starter message) is kept under: message ids are never empty. */
 const PLACE_PARENT = "";
@@ -22,20 +20,15 @@ const PLACE_PARENT = "";
  * The parent of `current` (the message being answered): the message it replies to, or else the place's own
  * parent. null when there is none, when it is in the conversation already, or when the platform could not say.
  */
-export async function parentFor(
-  rt: Runtime,
-  job: Job,
-  state: ConversationState,
-  current: StoredMessage,
-  replier: Pick<Replier, "fetchParent">,
-): Promise<StoredMessage | null> {
+export async function parentFor(scope: JobScope, state: ConversationState, current: StoredMessage): Promise<StoredMessage | null> {
+  const { rt, job, replier } = scope;
   const of = current.replyToId ?? PLACE_PARENT;
   if (state.recent.some((m) => m.id === of)) return null;
   const kept = state.parents?.[of];
   if (kept !== undefined) return kept || null;
   let found: StoredMessage | null;
   try {
-    found = await fromChannelConversation(rt, job, of);
+    found = await fromChannelConversation(scope, of);
     if (!found) {
       const fetched = await replier.fetchParent(job, current.replyToId);
       // Nothing to look up (a channel message on Slack, any SMS): nothing to keep either.
@@ -45,7 +38,7 @@ export async function parentFor(
   } catch (err) {
     // The answer goes on without it. A refusal for good (no access, no such thread) is kept as "none"; after any
     // other failure the next job of the conversation asks again.
-    rt.log.warn("parent_unavailable", { ...(await jobLogFields(rt, job)), message: errorMessage(err) });
+    rt.log.warn("parent_unavailable", { ...scope.where, message: errorMessage(err) });
     if (err instanceof GiveUp) await rt.store.rememberParent(job.key, job.conversationId, of, false);
     return null;
   }
@@ -54,7 +47,7 @@ export async function parentFor(
 }
 
 /** A thread's parent, when the conversation of the thread's channel still holds it. */
-async function fromChannelConversation(rt: Runtime, job: Job, of: string): Promise<StoredMessage | null> {
+async function fromChannelConversation({ rt, job }: JobScope, of: string): Promise<StoredMessage | null> {
   if (!job.key.thread || of === PLACE_PARENT) return null;
   const { thread: _thread, ...channel } = job.key;
   const conversation = await rt.store.load(channel);

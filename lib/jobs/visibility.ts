@@ -8,7 +8,7 @@ import { jobLogFields } from "../log-ids.ts";
 import { errorMessage } from "../log.ts";
 import { visibilityKey } from "../keys.ts";
 import { VISIBILITIES, type Visibility } from "../message.ts";
-import type { Replier } from "../pipeline.ts";
+import type { Replier } from "../platforms/replier.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
 

@@ -1,0 +1,102 @@
+/**
+ * @module
+ * The steps of one answer, top to bottom: whether there is anything to answer and anyone to answer, "forget me",
+ * which turn the answer is for, the prompt (./gather.ts), the checks that may stop a model call (the tenant's
+ * budget, the judge and its cap, the person's reply rate), the writing (./write.ts), then the posting and recording
+ * (./post.ts). Each way out is an outcome; notices go out like answers, so that a retry never posts them twice.
+ */
+import type { Prompt } from "../context/prompt.ts";
+import type { PostedOutcome } from "../conversation/draft.ts";
+import { selectTurn, type Turn } from "../conversation/turn.ts";
+import { judgeWithinCap } from "../limits/judge-cap.ts";
+import { checkReplyRate } from "../limits/reply-rate.ts";
+import { checkTenantBudget, spendTenantBudget } from "../limits/tenant-budget.ts";
+import { asksToBeForgotten, forgetPerson } from "../memory/forget.ts";
+import { APOLOGY, BUDGET_NOTICE, FORGET_CONFIRMATION, RATE_LIMIT_NOTICE } from "../notices.ts";
+import type { WorkingSign } from "../platforms/adapter.ts";
+import type { Claimed } from "./attempt.ts";
+import { gatherPrompt } from "./gather.ts";
+import { finishDraft } from "./post.ts";
+import type { AnswerScope } from "./scope.ts";
+import { writeAnswer } from "./write.ts";
+
+/** How a job ended. */
+export type JobOutcome =
+  | PostedOutcome
+  | "skipped"
+  | "judge_no"
+  | "already_answered"
+  | "covered"
+  | "conversation_gone"
+  | "unreachable"
+  | "superseded"
+  | "gave_up";
+
+export async function answer(scope: AnswerScope, claim: Claimed, sign: WorkingSign): Promise<JobOutcome> {
+  const { rt, job, replier } = scope;
+  const { state } = claim;
+  // Nothing of the conversation is left to answer from: someone who was owed an answer hears so, once.
+  if (!state) return claim.gone === "expired" && job.required && (await replier.canReach(job)) ? notice(scope, APOLOGY, "apologised") : "conversation_gone";
+  if (!(await replier.canReach(job))) return "unreachable";
+  // The trigger itself, not the author's latest message: a question right after "forget me" gets its own answer.
+  if (asksToBeForgotten(job, state.recent)) {
+    await forgetPerson(rt, job);
+    return notice(scope, FORGET_CONFIRMATION, "forgotten");
+  }
+  const turn = selectTurn(state.recent, job.trigger, state.answeredThroughBy?.[job.trigger.authorId]);
+  if (!turn) return "conversation_gone";
+  if (job.waitsForBurst && turn.current.id !== job.trigger.id) return "superseded";
+  const prompt = await gatherPrompt(scope, state, turn);
+  const stop = await checksBeforeWriting(scope, claim, prompt);
+  if (stop) return stop;
+  let used = 0;
+  const text = await writeAnswer(scope, prompt, sign, (tokens) => (used += tokens));
+  await spendTenantBudget(rt, job, used);
+  if (text === null) return "skipped";
+  return post(scope, claim, prompt, turn, text);
+}
+
+/** The checks that may stop the model call; each counts a trigger once (only its first attempt asks them). */
+async function checksBeforeWriting(scope: AnswerScope, claim: Claimed, prompt: Prompt): Promise<JobOutcome | null> {
+  const { rt, job, kind } = scope;
+  // Past the tenant's daily budget no model call is made, the judge's included.
+  const budget = await checkTenantBudget(rt, job);
+  if (budget === "notify") return notice(scope, BUDGET_NOTICE, "over_budget");
+  if (budget === "quiet") return "over_budget";
+  if (kind === "judge" && !(await judgeWithinCap(rt, job, claim.first, () => rt.llm.judge(prompt)))) return "judge_no";
+  const allowance = claim.first ? await checkReplyRate(rt, job) : "allowed";
+  if (allowance === "notify") return notice(scope, RATE_LIMIT_NOTICE, "rate_limited");
+  if (allowance === "quiet") return "rate_limited";
+  return null;
+}
+
+function notice(scope: AnswerScope, text: string, outcome: PostedOutcome): Promise<PostedOutcome> {
+  scope.attempt.write(text, outcome);
+  return finishDraft(scope);
+}
+
+/** The answer goes out with what it saw (to record it as the bot's turn) and its trace (for the admin view). */
+function post(scope: AnswerScope, claim: Claimed, prompt: Prompt, turn: Turn, text: string): Promise<PostedOutcome> {
+  const { rt, job, kind } = scope;
+  const { current, answered } = turn;
+  scope.attempt.write(text, "answered", {
+    id: current.id,
+    ts: current.ts,
+    answered,
+    arrivals: claim.arrivals,
+    promptTokens: prompt.tokens,
+    droppedMessages: prompt.droppedMessages,
+  });
+  return finishDraft(scope, {
+    trace: {
+      conversationId: job.conversationId,
+      triggerId: job.trigger.id,
+      reason: job.reason,
+      kind,
+      at: rt.now(),
+      promptTokens: prompt.tokens,
+      droppedMessages: prompt.droppedMessages,
+      messages: prompt.messages,
+    },
+  });
+}

@@ -1,0 +1,38 @@
+/**
+ * @module
+ * Gathering what an answer is written from: the turn being answered with the conversation before it, what is
+ * remembered about its people, recalled passages of earlier conversations, and the message the place is about;
+ * then the prompt, built under the token budget (lib/context/prompt.ts).
+ */
+import { buildPrompt, type Prompt } from "../context/prompt.ts";
+import type { Turn } from "../conversation/turn.ts";
+import type { ConversationState } from "../message.ts";
+import { parentFor } from "./parent.ts";
+import { recalledForAnswer } from "./recall.ts";
+import { rememberedPeople } from "./remembered.ts";
+import type { JobScope } from "./scope.ts";
+
+export async function gatherPrompt(scope: JobScope, state: ConversationState, turn: Turn): Promise<Prompt> {
+  const { rt, job } = scope;
+  const s = rt.settings;
+  const said = [...turn.history, turn.current];
+  const [people, earlier, parent] = await Promise.all([
+    rememberedPeople(scope, said),
+    recalledForAnswer(scope, state.recent, said),
+    parentFor(scope, state, turn.current),
+  ]);
+  return buildPrompt({
+    persona: s.BOT_PERSONA,
+    botName: job.bot.name,
+    botUserId: job.bot.userId,
+    now: new Date(rt.now()),
+    ...(parent ? { parent } : {}),
+    summary: state.summary,
+    systemNotes: job.systemNotes,
+    people,
+    earlier,
+    history: turn.history,
+    current: turn.current,
+    budgetTokens: s.PROMPT_TOKEN_BUDGET,
+  });
+}
