@@ -1,7 +1,7 @@
 /**
  * @module
  * The Discord Gateway, one Durable Object per shard: it runs the shard's connection, fed into the pipeline by
- * lib/platforms/discord/gateway/pipeline-feed.ts, keeps its session and the messages whose ingest is to be tried
+ * functions/discord-gateway-feed.ts, keeps its session and the messages whose ingest is to be tried
  * again in its storage (its alarm wakes it). Optional: without DISCORD_BOT_TOKEN nothing connects.
  * The cron trigger calls `wakeDiscordGateway`, which ticks the coordinating object (the same class under another
  * name): it keeps the shard layout Discord recommends, wakes every shard (so a connection comes back after its
@@ -13,7 +13,7 @@ import * as z from "../lib/zod.ts";
 import type { GatewayConnection, GatewayStatus } from "../lib/platforms/discord/gateway/connection.ts";
 import { IdentifyTurns } from "../lib/platforms/discord/gateway/identify-turns.ts";
 import type { PendingIngest, PendingStore } from "../lib/platforms/discord/gateway/ingest-retries.ts";
-import { createGatewayConnection, createShardCoordinator, ingestRetries } from "../lib/platforms/discord/gateway/pipeline-feed.ts";
+import { createGatewayConnection, createShardCoordinator, ingestRetries } from "./discord-gateway-feed.ts";
 import type { ShardDirectory, ShardLayoutState } from "../lib/platforms/discord/gateway/shard-layout.ts";
 import type { GatewaySnapshot, ShardTuple } from "../lib/platforms/discord/gateway/session.ts";
 import { runtimeFor } from "../lib/runtime.ts";

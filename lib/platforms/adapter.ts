@@ -17,7 +17,7 @@ import type { Settings } from "../config.ts";
 import type { Logger } from "../log.ts";
 import type { BotIdentity, ConversationKey, InboundMessage, LogIds, ParentMessage, PartProgress, Platform, ReplyTarget, StreamState, Visibility } from "../message.ts";
 import type { OptOuts } from "../opt-outs.ts";
-import type { RefreshedToken } from "../tenants/installation.ts";
+import type { RefreshedToken } from "../installation.ts";
 
 /** A webhook delivery as the route received it. Signatures are computed over `rawBody`, so it is never re-encoded. */
 export interface WebhookRequest {

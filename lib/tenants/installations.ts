@@ -7,7 +7,7 @@ import type { Redis } from "@upstash/redis/cloudflare";
 import { installationKey, type Tenancy } from "../keys.ts";
 import type { Platform } from "../message.ts";
 import type { Sealer } from "../secrets/seal.ts";
-import { installationSchema, type Installation } from "./installation.ts";
+import { installationSchema, type Installation } from "../installation.ts";
 
 export class Installations {
   readonly #redis: Redis;

@@ -11,7 +11,7 @@ import { errorMessage } from "../log.ts";
 import type { Platform } from "../message.ts";
 import type { Services } from "../services.ts";
 import { SealError } from "../secrets/seal.ts";
-import type { Installation, RefreshedToken } from "./installation.ts";
+import type { Installation, RefreshedToken } from "../installation.ts";
 import type { Installations } from "./installations.ts";
 
 /** A token is read from the stored installations and refreshed under a Redis lock. */

@@ -3,7 +3,7 @@
  * A Gateway object's storage in memory, for tests that run Gateway connections outside a Durable Object: the
  * session snapshot, and the messages whose ingest is to be tried again, with a timer for the object's alarm.
  */
-import { createGatewayConnection, ingestRetries, type GatewayStorage } from "../../lib/platforms/discord/gateway/pipeline-feed.ts";
+import { createGatewayConnection, ingestRetries, type GatewayStorage } from "../../functions/discord-gateway-feed.ts";
 import type { GatewayConnection } from "../../lib/platforms/discord/gateway/connection.ts";
 import type { PendingIngest, PendingStore } from "../../lib/platforms/discord/gateway/ingest-retries.ts";
 import { eventually } from "./worker.ts";

@@ -4,7 +4,7 @@ import { DISCORD_FAKE_BOT } from "../../dev/fakes/discord.ts";
 import type { GatewayFakeState } from "../../dev/fakes/discord-gateway.ts";
 import { shardOf } from "../../dev/fakes/discord-gateway/sharding.ts";
 import { shardObjectName } from "../../functions/discord-gateway.ts";
-import { createGatewayConnection, createShardCoordinator } from "../../lib/platforms/discord/gateway/pipeline-feed.ts";
+import { createGatewayConnection, createShardCoordinator } from "../../functions/discord-gateway-feed.ts";
 import type { GatewayConnection } from "../../lib/platforms/discord/gateway/connection.ts";
 import { IdentifyTurns } from "../../lib/platforms/discord/gateway/identify-turns.ts";
 import type { ShardTuple } from "../../lib/platforms/discord/gateway/session.ts";

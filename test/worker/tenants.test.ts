@@ -4,7 +4,7 @@
  */
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, inject, it, vi } from "vitest";
-import { gatewayDispatch } from "../../lib/platforms/discord/gateway/pipeline-feed.ts";
+import { gatewayDispatch } from "../../functions/discord-gateway-feed.ts";
 import { conversationKeys, factsKey, optOutKey } from "../../lib/keys.ts";
 import { RecallIndex } from "../../lib/memory/recall/client.ts";
 import { recallNamespace } from "../../lib/memory/recall/namespace.ts";

@@ -6,7 +6,7 @@
  */
 import * as z from "../../../zod.ts";
 import { GiveUp } from "../../../errors.ts";
-import type { Installation, RefreshedToken } from "../../../tenants/installation.ts";
+import type { Installation, RefreshedToken } from "../../../installation.ts";
 import { callSlack, SlackError } from "../api.ts";
 
 export interface OAuthClient {

@@ -3,7 +3,7 @@
  * One installation of the app in one tenant (a Slack workspace, or a Slack org for org-wide installs), as an OAuth
  * exchange produced it. Stored sealed (./installations.ts): the tokens never sit in Redis in the clear.
  */
-import * as z from "../zod.ts";
+import * as z from "./zod.ts";
 
 export const installationSchema = z.object({
   /** The tenant conversations are keyed by (a Slack team id, `E…:T…` inside an org, or `E…` for org-wide installs). */

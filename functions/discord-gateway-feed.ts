@@ -1,22 +1,22 @@
 /**
  * @module
- * A Gateway connection wired to the pipeline: every MESSAGE_CREATE goes through the same `ingest` as the webhooks
+ * A Gateway connection wired to ingest (lib/ingest.ts): every MESSAGE_CREATE goes through the same `ingest` as the webhooks
  * (one whose ingest failed is tried again from the storage of the object that runs the connection), a 👎 reaction is
  * recorded, and a GUILD_DELETE of a guild the bot was removed from starts that guild's cleanup. The Durable Object
  * that runs it is functions/discord-gateway.ts.
  */
-import { ingest } from "../../../ingest.ts";
-import { errorMessage } from "../../../log.ts";
-import { botIdentity, runtimeFor, type Runtime } from "../../../runtime.ts";
-import { publishTenantCleanup } from "../../../jobs/tenant-cleanup.ts";
-import { discord } from "../index.ts";
-import { GatewayConnection, openSocketWithFetch } from "./connection.ts";
-import { removedGuild } from "./guild-removed.ts";
-import { IngestRetries, type PendingStore } from "./ingest-retries.ts";
-import { parseGatewayMessage } from "./message.ts";
-import { parseGatewayReaction } from "./reaction.ts";
-import type { GatewaySnapshot, ShardTuple } from "./session.ts";
-import { fetchGatewayBot, ShardCoordinator, type ShardDirectory, type ShardLayoutState } from "./shard-layout.ts";
+import { ingest } from "../lib/ingest.ts";
+import { errorMessage } from "../lib/log.ts";
+import { botIdentity, runtimeFor, type Runtime } from "../lib/runtime.ts";
+import { publishTenantCleanup } from "../lib/jobs/tenant-cleanup.ts";
+import { discord } from "../lib/platforms/discord/index.ts";
+import { GatewayConnection, openSocketWithFetch } from "../lib/platforms/discord/gateway/connection.ts";
+import { removedGuild } from "../lib/platforms/discord/gateway/guild-removed.ts";
+import { IngestRetries, type PendingStore } from "../lib/platforms/discord/gateway/ingest-retries.ts";
+import { parseGatewayMessage } from "../lib/platforms/discord/gateway/message.ts";
+import { parseGatewayReaction } from "../lib/platforms/discord/gateway/reaction.ts";
+import type { GatewaySnapshot, ShardTuple } from "../lib/platforms/discord/gateway/session.ts";
+import { fetchGatewayBot, ShardCoordinator, type ShardDirectory, type ShardLayoutState } from "../lib/platforms/discord/gateway/shard-layout.ts";
 
 export interface SnapshotStore {
   get(): Promise<GatewaySnapshot | undefined>;
