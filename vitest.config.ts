@@ -71,7 +71,8 @@ export default defineConfig({
         test: {
           name: "node",
           environment: "node",
-          include: ["test/unit/**/*.test.ts", "test/dev/**/*.test.ts"],
+          // Middleware keeps its tests beside it (functions/middleware/*.test.ts), as hono's own does.
+          include: ["test/unit/**/*.test.ts", "test/dev/**/*.test.ts", "functions/**/*.test.ts"],
           testTimeout: 30_000,
         },
       },

@@ -1,22 +1,19 @@
 /**
  * @module
  * GET /admin/conversations/:key: what the bot holds about one conversation (state, time left before it expires,
- * summary) and the traces of its recent answers (reason and exact prompt with its token count). Bearer ADMIN_TOKEN;
- * the route does not exist (404) until ADMIN_TOKEN is set, and an address that failed too often gets 429
- * (lib/limits/admin-attempts.ts). `:key` is the URL-encoded `platform|tenant|channel|thread`.
+ * summary) and the traces of its recent answers (reason and exact prompt with its token count), behind the admin
+ * token (./middleware/admin-token.ts). `:key` is the URL-encoded `platform|tenant|channel|thread`.
  * GET /admin/tenants/:platform/:tenant: a tenant's installation (no token) and its model tokens today.
  */
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import * as z from "../lib/zod.ts";
-import { constantTimeEqual } from "../lib/crypto.ts";
-import { adminLockout, countAdminFailure } from "../lib/limits/admin-attempts.ts";
 import type { ConversationKey } from "../lib/message.ts";
 import { adapters } from "../lib/platforms/index.ts";
 import { tenantUsage } from "../lib/limits/tenant-budget.ts";
-import { runtimeFor, type Runtime } from "../lib/runtime.ts";
-import type { AppEnv } from "./http.ts";
+import { runtimeFor } from "../lib/runtime.ts";
+import type { AppEnv } from "./app-env.ts";
+import { adminToken } from "./middleware/admin-token.ts";
 
-const BEARER = /^Bearer\s+(\S+)$/i;
 const KEY_SEPARATOR = "|";
 
 /** The SMS channel is itself `to|from`: platform and tenant come first, the thread last, the channel is the rest. */
@@ -42,26 +39,10 @@ const conversationKeySchema = z.pipe(keyFields, z.transform(({ thread, ...place 
 
 export const admin = new Hono<AppEnv>();
 
-/** The door of every admin route: null when the request may go on, else the answer (404, 429 or 401). */
-async function refused(c: Context<AppEnv>, rt: Runtime, route: string): Promise<Response | null> {
-  const expected = rt.settings.ADMIN_TOKEN;
-  if (!expected) return c.json({ error: "not found" }, 404);
-  const address = c.req.header("CF-Connecting-IP") ?? "unknown";
-  const locked = await adminLockout(rt, address);
-  if (locked !== null) return tooManyAttempts(c, locked);
-  const given = BEARER.exec(c.req.header("Authorization") ?? "")?.[1];
-  if (!given || !constantTimeEqual(given, expected)) {
-    await countAdminFailure(rt, address);
-    rt.log.warn("admin_rejected", { route });
-    return c.json({ error: "unauthorized" }, 401, { "WWW-Authenticate": "Bearer" });
-  }
-  return null;
-}
+admin.use("*", adminToken());
 
 admin.get("/conversations/:key", async (c) => {
   const rt = runtimeFor(c.env);
-  const door = await refused(c, rt, "conversations");
-  if (door) return door;
   // Hono hands the parameter over already percent-decoded.
   const key = conversationKeySchema.safeParse(c.req.param("key"));
   if (!key.success) {
@@ -92,8 +73,6 @@ admin.get("/conversations/:key", async (c) => {
 /** One tenant: its installation (never its tokens) and today's model tokens against its budget. */
 admin.get("/tenants/:platform/:tenant", async (c) => {
   const rt = runtimeFor(c.env);
-  const door = await refused(c, rt, "tenants");
-  if (door) return door;
   const platform = z.literal(adapters.map((adapter) => adapter.platform)).safeParse(c.req.param("platform"));
   if (!platform.success) return c.json({ error: "unknown platform" }, 400);
   const where = { platform: platform.data, tenant: c.req.param("tenant") };
@@ -111,10 +90,6 @@ admin.get("/tenants/:platform/:tenant", async (c) => {
     usage,
   });
 });
-
-function tooManyAttempts(c: Context<AppEnv>, seconds: number): Response {
-  return c.json({ error: "too many failed attempts from this address, try again later" }, 429, { "Retry-After": String(seconds) });
-}
 
 function participantsOf(messages: { role: string; authorId: string; authorName: string }[]) {
   const seen = new Map<string, { id: string; name: string; messages: number }>();

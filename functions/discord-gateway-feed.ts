@@ -10,6 +10,7 @@ import { errorMessage } from "../lib/log.ts";
 import { botIdentity, runtimeFor, type Runtime } from "../lib/runtime.ts";
 import { publishTenantCleanup } from "../lib/jobs/tenant-cleanup.ts";
 import { discord } from "../lib/platforms/discord/index.ts";
+import type { DiscordSettings } from "../lib/platforms/discord/settings.ts";
 import { GatewayConnection, openSocketWithFetch } from "../lib/platforms/discord/gateway/connection.ts";
 import { removedGuild } from "../lib/platforms/discord/gateway/guild-removed.ts";
 import { IngestRetries, type PendingStore } from "../lib/platforms/discord/gateway/ingest-retries.ts";
@@ -41,15 +42,23 @@ export function ingestRetries(env: object, pending: PendingStore): IngestRetries
   return new IngestRetries({ store: pending, ingest: (data, botUserId) => ingestGatewayMessage(rt, data, botUserId), log: rt.log });
 }
 
-/** A Gateway connection whose messages feed the pipeline; null when Discord's bot token is not set. */
+/** Discord's settings when the Gateway can run (the bot token is set); null otherwise. */
+export function gatewaySettings(rt: Runtime): DiscordSettings | null {
+  const state = rt.platforms.state(discord.platform);
+  if (state.status === "misconfigured") return null;
+  const config = state.config as DiscordSettings;
+  return config.DISCORD_BOT_TOKEN ? config : null;
+}
+
+/** A Gateway connection whose messages feed ingest; null when Discord's bot token is not set. */
 export function createGatewayConnection(env: object, storage: GatewayStorage, run?: ShardRun): GatewayConnection | null {
   const rt = runtimeFor(env);
-  const token = rt.settings.DISCORD_BOT_TOKEN;
-  if (!token) return null;
+  const config = gatewaySettings(rt);
+  if (!config) return null;
   const retries = ingestRetries(env, storage.pending);
   return new GatewayConnection({
-    token,
-    gatewayUrl: rt.settings.DISCORD_GATEWAY_URL,
+    token: config.DISCORD_BOT_TOKEN!,
+    gatewayUrl: config.DISCORD_GATEWAY_URL,
     load: () => storage.snapshot.get(),
     save: (snapshot) => storage.snapshot.put(snapshot),
     onDispatch: gatewayDispatch(rt, retries),
@@ -67,11 +76,11 @@ export function createShardCoordinator(
   opts: { checkIntervalMs?: number } = {},
 ): ShardCoordinator | null {
   const rt = runtimeFor(env);
-  const botToken = rt.settings.DISCORD_BOT_TOKEN;
-  if (!botToken) return null;
+  const config = gatewaySettings(rt);
+  if (!config) return null;
   return new ShardCoordinator({
     ...store,
-    recommend: () => fetchGatewayBot({ apiBaseUrl: rt.settings.DISCORD_API_BASE_URL, botToken }),
+    recommend: () => fetchGatewayBot({ apiBaseUrl: config.DISCORD_API_BASE_URL, botToken: config.DISCORD_BOT_TOKEN! }),
     shards,
     log: rt.log,
     ...opts,
@@ -86,8 +95,8 @@ export function gatewayDispatch(rt: Runtime, retries: Pick<IngestRetries, "deliv
     const guild = event === "GUILD_DELETE" ? removedGuild(data) : null;
     if (!guild) return;
     // A lost publish leaves the keys to their TTLs (facts: FACTS_TTL_DAYS); it is logged, never retried here.
-    await publishTenantCleanup(rt, { platform: "discord", tenant: guild }).catch((err: unknown) =>
-      rt.log.error("tenant_cleanup_publish_failed", { platform: "discord", tenant: guild, error: errorMessage(err) }),
+    await publishTenantCleanup(rt, { platform: discord.platform, tenant: guild }).catch((err: unknown) =>
+      rt.log.error("tenant_cleanup_publish_failed", { platform: discord.platform, tenant: guild, error: errorMessage(err) }),
     );
   };
 }
@@ -98,7 +107,7 @@ async function ingestGatewayMessage(rt: Runtime, data: unknown, botUserId: strin
   const parsed = parseGatewayMessage(data, bot);
   if (parsed.kind === "invalid") return rt.log.warn("discord_invalid", { source: "gateway", issues: parsed.issues });
   if (parsed.kind === "ignored") return rt.log.info("discord_ignored", { source: "gateway", reason: parsed.reason });
-  await ingest(rt, parsed.message, bot, discord.ingestOptions(rt.settings));
+  await ingest(rt, parsed.message, bot, discord.ingestOptions(rt.platforms.configOf(discord)));
 }
 
 /** A 👎 on the bot's answer. Not retried: losing one costs only the quiet it asked for, never a message. */
@@ -106,7 +115,7 @@ async function ingestGatewayReaction(rt: Runtime, data: unknown, botUserId: stri
   const parsed = parseGatewayReaction(data, botUserId, rt.now());
   if (parsed.kind === "invalid") return rt.log.warn("discord_invalid", { source: "gateway_reaction", issues: parsed.issues });
   if (parsed.kind === "ignored") return;
-  await ingest(rt, parsed.message, botIdentity(rt, botUserId), discord.ingestOptions(rt.settings)).catch((err: unknown) =>
+  await ingest(rt, parsed.message, botIdentity(rt, botUserId), discord.ingestOptions(rt.platforms.configOf(discord))).catch((err: unknown) =>
     rt.log.warn("discord_reaction_failed", { message: errorMessage(err) }),
   );
 }

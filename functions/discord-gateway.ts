@@ -13,7 +13,7 @@ import * as z from "../lib/zod.ts";
 import type { GatewayConnection, GatewayStatus } from "../lib/platforms/discord/gateway/connection.ts";
 import { IdentifyTurns } from "../lib/platforms/discord/gateway/identify-turns.ts";
 import type { PendingIngest, PendingStore } from "../lib/platforms/discord/gateway/ingest-retries.ts";
-import { createGatewayConnection, createShardCoordinator, ingestRetries } from "./discord-gateway-feed.ts";
+import { createGatewayConnection, createShardCoordinator, gatewaySettings, ingestRetries } from "./discord-gateway-feed.ts";
 import type { ShardDirectory, ShardLayoutState } from "../lib/platforms/discord/gateway/shard-layout.ts";
 import type { GatewaySnapshot, ShardTuple } from "../lib/platforms/discord/gateway/session.ts";
 import { runtimeFor } from "../lib/runtime.ts";
@@ -179,7 +179,7 @@ function shardStub(env: Record<string, unknown>, shard: ShardTuple): DurableObje
 
 /** Ticks the shard coordinator (which starts or keeps every shard); does nothing without a bot token or the binding. */
 export async function wakeDiscordGateway(env: Record<string, unknown>): Promise<void> {
-  if (!env[GATEWAY_BINDING] || !runtimeFor(env).settings.DISCORD_BOT_TOKEN) return;
+  if (!env[GATEWAY_BINDING] || !gatewaySettings(runtimeFor(env))) return;
   const response = await coordinator(env).fetch(`${ORIGIN}${TICK_PATH}`, { method: "POST" });
   await response.body?.cancel();
 }

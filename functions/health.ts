@@ -8,7 +8,7 @@ import type { Context } from "hono";
 import pkg from "../package.json" with { type: "json" };
 import { errorMessage } from "../lib/log.ts";
 import { runtimeFor } from "../lib/runtime.ts";
-import type { AppEnv } from "./http.ts";
+import type { AppEnv } from "./app-env.ts";
 
 type DependencyStatus = "ok" | "unreachable" | "unexpected";
 
@@ -21,5 +21,5 @@ export async function health(c: Context<AppEnv>): Promise<Response> {
     rt.log.warn("health_check_failed", { dependency: "redis", error: errorMessage(err) });
     redis = "unreachable";
   }
-  return c.json({ status: redis === "ok" ? "ok" : "degraded", version: pkg.version, platforms: rt.platforms, redis }, redis === "ok" ? 200 : 503);
+  return c.json({ status: redis === "ok" ? "ok" : "degraded", version: pkg.version, platforms: rt.platforms.summary(), redis }, redis === "ok" ? 200 : 503);
 }

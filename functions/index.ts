@@ -3,7 +3,6 @@
  * The Hono app: routes, body-size limit, error handler. The Worker's default export.
  */
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { ConfigError } from "../lib/config.ts";
 import { DependencyUnavailable } from "../lib/errors.ts";
 import { errorMessage, logger } from "../lib/log.ts";
@@ -17,17 +16,15 @@ import { jobs } from "./jobs.ts";
 import { slack } from "./slack.ts";
 import { tenantCleanup } from "./tenant-cleanup.ts";
 import { twilio } from "./twilio.ts";
-import type { AppEnv } from "./http.ts";
+import type { AppEnv } from "./app-env.ts";
+import { limitBody } from "./middleware/body-limit.ts";
 
 /** Slack, Discord and Twilio payloads are far below this; QStash failure callbacks carry a base64 copy of a job. */
 const MAX_BODY_BYTES = 256 * 1024;
 
 const app = new Hono<AppEnv>();
 
-app.use(
-  "*",
-  bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json({ error: "request body too large" }, 413) }),
-);
+app.use("*", limitBody(MAX_BODY_BYTES));
 app.get("/health", health);
 app.route("/slack", slack);
 app.route("/discord", discord);

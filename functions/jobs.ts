@@ -15,33 +15,24 @@ import { adapters } from "../lib/platforms/index.ts";
 import { platformReplier } from "../lib/platforms/replier.ts";
 import { JOB_KINDS, jobSchemaFor, type Job } from "../lib/queue/job.ts";
 import { JobPayloadError, openJob } from "../lib/queue/sealed-job.ts";
-import { verifyQStashRequest } from "../lib/queue/verify.ts";
 import { runtimeFor, type Runtime } from "../lib/runtime.ts";
-import type { AppEnv } from "./http.ts";
+import type { AppEnv } from "./app-env.ts";
+import { nonRetryable, qstashSignature } from "./middleware/qstash-signature.ts";
 
-const NON_RETRYABLE = 489;
 /** A job names its platform's reply target; every platform's adapter says what that target may hold. */
 const jobSchema = jobSchemaFor(adapters);
 
 export const jobs = new Hono<AppEnv>();
 
-jobs.post("/:kind", async (c) => {
+jobs.post("/:kind", qstashSignature(), async (c) => {
   const rt = runtimeFor(c.env);
   const kind = c.req.param("kind");
-  const rawBody = await c.req.text();
-  const valid = await verifyQStashRequest(
-    { current: rt.settings.QSTASH_CURRENT_SIGNING_KEY, next: rt.settings.QSTASH_NEXT_SIGNING_KEY },
-    { signature: c.req.header("Upstash-Signature") ?? null, body: rawBody, url: `${rt.settings.PUBLIC_BASE_URL}/jobs/${kind}` },
-  );
-  if (!valid) {
-    rt.log.warn("job_rejected", { kind, reason: "bad_signature" });
-    return c.json({ error: "invalid signature" }, 401);
-  }
+  const rawBody = c.var.rawBody;
   if (kind === "failed") return failed(c, rt, rawBody);
   const jobKind = z.enum(JOB_KINDS).safeParse(kind);
   if (!jobKind.success) return c.json({ error: `unknown job kind ${kind}` }, 404);
   const job = await parseJob(rt, rawBody);
-  if (!job) return nonRetryable(rt, "invalid job payload");
+  if (!job) return nonRetryable(c, "invalid job payload");
   try {
     const scope = await jobScope(rt, jobKind.data, job, platformReplier(rt, adapters));
     const outcome = jobKind.data === "memory" ? await runMemoryJob(scope) : await runReplyJob(scope);
@@ -76,14 +67,6 @@ async function parseJob(rt: Runtime, rawBody: string): Promise<Job | null> {
   }
 }
 
-function nonRetryable(rt: Runtime, error: string): Response {
-  rt.log.error("job_rejected", { reason: error });
-  return new Response(JSON.stringify({ error }), {
-    status: NON_RETRYABLE,
-    headers: { "Content-Type": "application/json", "Upstash-NonRetryable-Error": "true" },
-  });
-}
-
 /** QStash's failure callback after the last retry: the body carries the original job, base64-encoded. */
 const failureSchema = z.object({
   status: z.optional(z.number()),
@@ -99,9 +82,9 @@ async function failed(c: Context<AppEnv>, rt: Runtime, rawBody: string): Promise
     failure = failureSchema.parse(JSON.parse(rawBody));
     job = await parseJob(rt, new TextDecoder().decode(Uint8Array.from(atob(failure.sourceBody), (ch) => ch.charCodeAt(0))));
   } catch {
-    return nonRetryable(rt, "invalid failure callback");
+    return nonRetryable(c, "invalid failure callback");
   }
-  if (!job) return nonRetryable(rt, "failure callback without a valid job");
+  if (!job) return nonRetryable(c, "failure callback without a valid job");
   rt.log.error("job_failed", {
     ...(await jobLogFields(rt, job)),
     message: failure.sourceMessageId,

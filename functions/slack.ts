@@ -1,64 +1,53 @@
 /**
  * @module
- * POST /slack/events: ssl_check → verify → url_verification → parse → ingest (or, on an uninstall, the tenant's
- * cleanup) → 200. GET /slack/install and GET /slack/oauth/callback: the OAuth install flow, when SLACK_CLIENT_ID
- * and SLACK_CLIENT_SECRET make the app installable in many workspaces.
+ * POST /slack/events: ssl_check, then the webhook flow (./webhook.ts: verify → url_verification → parse → ingest,
+ * or on an uninstall the tenant's cleanup) → 200. GET /slack/install and GET /slack/oauth/callback: the OAuth install
+ * flow, when SLACK_CLIENT_ID and SLACK_CLIENT_SECRET make the app installable in many workspaces.
  */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { getCookie, setCookie, deleteCookie } from "hono/cookie";
-import { slackInstallable } from "../lib/config.ts";
 import { using } from "../lib/errors.ts";
-import { installationKey } from "../lib/keys.ts";
 import { errorMessage } from "../lib/log.ts";
-import { ingest } from "../lib/ingest.ts";
-import { adapters } from "../lib/platforms/index.ts";
-import { platformReplier } from "../lib/platforms/replier.ts";
-import { showWorkingEarly } from "../lib/jobs/working-sign.ts";
 import { adapterContext } from "../lib/platforms/context.ts";
 import { exchangeCode } from "../lib/platforms/slack/oauth/access.ts";
 import { authorizeUrl, CALLBACK_PATH } from "../lib/platforms/slack/oauth/authorize.ts";
 import { installedPage, installFailedPage } from "../lib/platforms/slack/oauth/pages.ts";
 import { isSlackSslCheck, slack as adapter, slackOAuthClient } from "../lib/platforms/slack/index.ts";
-import { botIdentity, runtimeFor } from "../lib/runtime.ts";
-import { publishTenantCleanup } from "../lib/jobs/tenant-cleanup.ts";
+import { slackInstallable, type SlackSettings } from "../lib/platforms/slack/settings.ts";
+import { runtimeFor, type Runtime } from "../lib/runtime.ts";
 import { newInstallState, STATE_COOKIE, STATE_TTL_SECONDS, takeInstallState, type StateCheck } from "../lib/tenants/install-state.ts";
-import { verifyAndParse, webhookRequest, type AppEnv } from "./http.ts";
+import type { AppEnv } from "./app-env.ts";
+import { platformWebhook } from "./webhook.ts";
 
 export const slack = new Hono<AppEnv>();
 
-slack.post("/events", async (c) => {
-  const rt = runtimeFor(c.env);
-  if (!rt.platforms.slack) return c.json({ error: "slack is not configured" }, 404);
-  const request = await webhookRequest(c);
-  if (isSlackSslCheck(request)) return c.body(null, 200);
-  const delivery = await verifyAndParse(c, rt, adapter, request);
-  if (delivery instanceof Response) return delivery;
-  if (delivery.kind === "removed") {
-    await using("qstash", () => publishTenantCleanup(rt, { platform: "slack", tenant: delivery.tenant }));
-  }
-  if (delivery.kind === "message") {
-    const installable = slackInstallable(rt.settings);
-    const { replyJob } = await ingest(rt, delivery.message, botIdentity(rt, delivery.botUserId), {
-      ...adapter.ingestOptions(rt.settings),
-      signByWebhook: true,
-      // Checked inside the ingest script: no extra round trip.
-      ...(installable ? { installationKey: installationKey(rt.settings.REDIS_KEY_PREFIX, { platform: "slack", tenant: delivery.installation }) } : {}),
-    });
-    // After the acknowledgement, not before it: the answer's job starts late under load (lib/streaming/early-sign.ts).
-    if (replyJob) c.executionCtx.waitUntil(showWorkingEarly(rt, replyJob, platformReplier(rt, adapters)));
-  }
-  return c.body(null, 200);
-});
+slack.post(
+  "/events",
+  platformWebhook(adapter, {
+    unsigned: (request) => (isSlackSslCheck(request) ? new Response(null, { status: 200 }) : null),
+    message: (c) => c.body(null, 200),
+    nothing: (c) => c.body(null, 200),
+  }),
+);
 
 const COOKIE_OPTIONS = { path: "/slack/oauth", httpOnly: true, secure: true, sameSite: "Lax" } as const;
 
+/** Slack's settings when the app is installable in many workspaces; else the route's 404. */
+function installable(c: Context<AppEnv>, rt: Runtime): SlackSettings | Response {
+  const state = rt.platforms.state(adapter.platform);
+  const config = state.status === "misconfigured" ? undefined : (state.config as SlackSettings);
+  if (config && slackInstallable(config)) return config;
+  return c.json({ error: "set SLACK_CLIENT_ID and SLACK_CLIENT_SECRET to install in many workspaces" }, 404);
+}
+
 slack.get("/install", async (c) => {
   const rt = runtimeFor(c.env);
-  const s = rt.settings;
-  if (!slackInstallable(s)) return c.json({ error: "set SLACK_CLIENT_ID and SLACK_CLIENT_SECRET to install in many workspaces" }, 404);
+  const config = installable(c, rt);
+  if (config instanceof Response) return config;
   const { state, cookie } = await using("redis", () => newInstallState(rt));
   setCookie(c, STATE_COOKIE, cookie, { ...COOKIE_OPTIONS, maxAge: STATE_TTL_SECONDS });
-  return c.redirect(authorizeUrl({ apiBaseUrl: s.SLACK_API_BASE_URL, clientId: s.SLACK_CLIENT_ID!, state, redirectUri: `${s.PUBLIC_BASE_URL}${CALLBACK_PATH}` }), 302);
+  const redirectUri = `${rt.settings.PUBLIC_BASE_URL}${CALLBACK_PATH}`;
+  return c.redirect(authorizeUrl({ apiBaseUrl: config.SLACK_API_BASE_URL, clientId: config.SLACK_CLIENT_ID!, state, redirectUri }), 302);
 });
 
 const STATE_REFUSALS: Record<Exclude<StateCheck, "ok">, string> = {
@@ -69,7 +58,8 @@ const STATE_REFUSALS: Record<Exclude<StateCheck, "ok">, string> = {
 
 slack.get("/oauth/callback", async (c) => {
   const rt = runtimeFor(c.env);
-  if (!slackInstallable(rt.settings)) return c.json({ error: "slack installs are not configured" }, 404);
+  const config = installable(c, rt);
+  if (config instanceof Response) return config;
   const { code, state, error } = c.req.query();
   const cookie = getCookie(c, STATE_COOKIE);
   deleteCookie(c, STATE_COOKIE, COOKIE_OPTIONS);
@@ -83,7 +73,7 @@ slack.get("/oauth/callback", async (c) => {
     return c.html(installFailedPage("The install was cancelled in Slack."), 400);
   }
   try {
-    const installation = await exchangeCode(slackOAuthClient(adapterContext(rt)), code, `${rt.settings.PUBLIC_BASE_URL}${CALLBACK_PATH}`, rt.now());
+    const installation = await exchangeCode(slackOAuthClient(adapterContext(rt, adapter)), code, `${rt.settings.PUBLIC_BASE_URL}${CALLBACK_PATH}`, rt.now());
     await using("redis", () => rt.installations.put("slack", installation));
     rt.log.info("slack_installed", { tenant: installation.tenant, rotating: installation.expiresAt !== undefined });
     return c.html(installedPage(rt.settings.BOT_NAME, installation.teamName ?? installation.tenant));

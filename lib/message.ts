@@ -4,7 +4,9 @@
  */
 import * as z from "./zod.ts";
 
-export type Platform = "slack" | "discord" | "twilio";
+/** The platforms the Worker speaks, one adapter each (lib/platforms/index.ts); every other list derives from this. */
+export const PLATFORMS = ["slack", "discord", "twilio"] as const;
+export type Platform = (typeof PLATFORMS)[number];
 
 /**
  * How log lines name a platform's places and people (lib/log-ids.ts): `pseudonym` where its ids are personal data

@@ -1,46 +1,46 @@
 /**
  * @module
- * Everything a flow needs, built once per Worker env: settings, the store, the queue, the model, a clock, a logger.
+ * Everything a flow needs, built once per Worker env: the stores' services (lib/services.ts), the conversation
+ * store, the queue, the model, the installations, and the platforms with their own settings. Only the flows
+ * (lib/ingest.ts, lib/jobs/) and the routes take the whole runtime; everything below takes what it needs of it.
  */
 import { Redis } from "@upstash/redis/cloudflare";
-import { enabledPlatforms, parseSettings, type EnabledPlatforms, type Settings } from "./config.ts";
+import { parseSettings, type Settings } from "./config.ts";
 import { ConversationStore } from "./conversation/store.ts";
 import { createLlm, type Llm } from "./llm/client.ts";
-import { logger, type Logger } from "./log.ts";
+import { logger } from "./log.ts";
 import type { BotIdentity, ConversationKey } from "./message.ts";
+import type { PlatformAdapter } from "./platforms/adapter.ts";
+import { ConfiguredPlatforms } from "./platforms/configured.ts";
+import { adapters } from "./platforms/index.ts";
 import { createJobQueue, type JobQueue } from "./queue/publish.ts";
 import { Keyring } from "./secrets/keyring.ts";
 import { Pseudonyms } from "./secrets/pseudonym.ts";
 import { Sealer } from "./secrets/seal.ts";
+import type { RuntimeSecrets, Services } from "./services.ts";
 import { Installations } from "./tenants/installations.ts";
 
-export interface Runtime {
-  settings: Settings;
-  platforms: EnabledPlatforms;
-  redis: Redis;
+export interface Runtime extends Services {
+  platforms: ConfiguredPlatforms;
   store: ConversationStore;
   queue: JobQueue;
   llm: Llm;
-  log: Logger;
-  secrets: RuntimeSecrets;
   /** OAuth installations per tenant, their tokens sealed (lib/tenants/). */
   installations: Installations;
-  now(): number;
 }
 
-/** What TOKEN_ENCRYPTION_KEY keys: the sealed personal fields of jobs, the pseudonyms of personal ids, install states. */
-export interface RuntimeSecrets {
-  jobs: Sealer;
-  pseudonyms: Pseudonyms;
-  oauthState: Sealer;
-}
-
-export function conversationTtlSeconds(s: Settings, key: ConversationKey): number {
-  return key.platform === "twilio" ? Math.round(s.SMS_CONVERSATION_GAP_MINUTES * 60) : s.CONVERSATION_TIMEOUT_SECONDS;
+/** How long a conversation lives without a message: its platform's own rule, or CONVERSATION_TIMEOUT_SECONDS. */
+export function conversationTtlSeconds(s: Settings, platforms: ConfiguredPlatforms, key: ConversationKey): number {
+  const adapter: PlatformAdapter | undefined = adapters.find((a) => a.platform === key.platform);
+  const ttl = adapter?.settings.conversationTtlSeconds;
+  const state = platforms.state(key.platform);
+  return ttl && state.status !== "misconfigured" ? ttl(state.config) : s.CONVERSATION_TIMEOUT_SECONDS;
 }
 
 export function createRuntime(env: Record<string, unknown>): Runtime {
   const settings = parseSettings(env);
+  const platforms = new ConfiguredPlatforms(adapters, env);
+  logSettingProblems(settings, platforms);
   const keyring = new Keyring(settings.TOKEN_ENCRYPTION_KEY, settings.TOKEN_ENCRYPTION_PREVIOUS_KEYS);
   const secrets: RuntimeSecrets = {
     jobs: new Sealer(keyring, "job-payload"),
@@ -55,11 +55,11 @@ export function createRuntime(env: Record<string, unknown>): Runtime {
   });
   return {
     settings,
-    platforms: enabledPlatforms(settings),
+    platforms,
     redis,
     store: new ConversationStore(redis, {
       prefix: settings.REDIS_KEY_PREFIX,
-      ttlSeconds: (key) => conversationTtlSeconds(settings, key),
+      ttlSeconds: (key) => conversationTtlSeconds(settings, platforms, key),
       maxMessages: settings.MAX_STORED_MESSAGES,
     }),
     queue: createJobQueue({
@@ -81,6 +81,16 @@ export function createRuntime(env: Record<string, unknown>): Runtime {
     installations: new Installations(redis, settings.REDIS_KEY_PREFIX, new Sealer(keyring, "stored-token")),
     now: Date.now,
   };
+}
+
+/** Once per isolate: each setting read as off or as its default, and each platform its settings turned off. */
+function logSettingProblems(settings: Settings, platforms: ConfiguredPlatforms): void {
+  for (const { name, problem } of settings.ignored) logger.error("setting_ignored", { setting: name, problem });
+  for (const adapter of adapters) {
+    const state = platforms.state(adapter.platform);
+    if (state.status === "misconfigured") logger.error("platform_misconfigured", { platform: adapter.platform, settings: state.problems.map((p) => p.name), problems: state.problems.map((p) => `${p.name} ${p.problem}`) });
+    if (state.status !== "misconfigured") for (const { name, problem } of state.ignored) logger.error("setting_ignored", { platform: adapter.platform, setting: name, problem });
+  }
 }
 
 /** The bot as the decider sees it: its id on the platform at hand, and the names from the settings. */

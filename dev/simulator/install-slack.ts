@@ -7,7 +7,7 @@
  * Single-workspace mode (no SLACK_CLIENT_ID) has nothing to install: the page has the fake's default workspace.
  */
 import { z } from "zod";
-import { slackInstallable } from "../../lib/config.ts";
+import { slackInstallable } from "../../lib/platforms/slack/settings.ts";
 import { SLACK_FAKE_BOT } from "../fakes/slack.ts";
 import { INSTALLED_WORKSPACES, type SlackWorkspace } from "./people.ts";
 

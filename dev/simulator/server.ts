@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { settingsSchema } from "../../lib/config.ts";
+import { settingsShape } from "../../lib/config.ts";
 import { readBody, sendJson, startHttpServer } from "../fakes/http.ts";
 import { collectBotPosts, type FakeOrigins } from "./bot-posts.ts";
 import { readySlackWorkspaces } from "./install-slack.ts";
@@ -62,7 +62,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
   const setting = (name: string) => opts.vars.get(name) ?? "";
   const botName = setting("BOT_NAME") || "Parley";
   // "New conversation" sends the first reset word, which the Worker reads from the same setting.
-  const resetWord = settingsSchema.shape.RESET_WORDS.parse(opts.vars.get("RESET_WORDS"))[0] ?? "start over";
+  const resetWord = settingsShape.RESET_WORDS.parse(opts.vars.get("RESET_WORDS"))[0] ?? "start over";
   const timeline = new Timeline();
   const twilioPlace = { accountSid: setting("TWILIO_ACCOUNT_SID"), botNumber: setting("TWILIO_PHONE_NUMBER") };
 

@@ -1,19 +1,20 @@
 /**
  * @module
- * The one contract every platform implements (lib/platforms/<name>/index.ts): check a webhook's signature, turn
- * its body into an InboundMessage (or a protocol answer, or nothing to do), say how the core should treat its
- * messages, and post answers. The core sees platforms only through this contract; the Worker's routes and the job
- * route get the adapters from lib/platforms/index.ts.
+ * The one contract every platform implements (lib/platforms/<name>/index.ts): read its own settings, check a
+ * webhook's signature, turn its body into an InboundMessage (or a protocol answer, or nothing to do), say how the
+ * core should treat its messages, and post answers. The core sees platforms only through this contract; the
+ * Worker's routes and the job route get the adapters from lib/platforms/index.ts.
  *
- * Every call takes a context object first. What a platform needs next is a new field of a context, never a new
- * argument: per-tenant credentials come through `ReplyContext.token()` (today the settings' token; with OAuth
- * installs, the token of the workspace). Whether an earlier attempt's post landed is the platform's to answer
- * inside `send`, from what the core's PartProgress tells it (lib/platforms/parts.ts runs that loop). A platform
- * that can show an answer as it is written adds `streaming` (lib/streaming/answer.ts drives it), and one that can
- * show that the bot is working adds `working`.
+ * Every call takes a context object first, holding the core's settings and the platform's own (`config`). What a
+ * platform needs next is a new field of a context, never a new argument: per-tenant credentials come through
+ * `ReplyContext.token()` (the settings' token; with OAuth installs, the token of the workspace). Whether an
+ * earlier attempt's post landed is the platform's to answer inside `send`, from what the core's PartProgress tells
+ * it (lib/platforms/parts.ts runs that loop). A platform that can show an answer as it is written adds `streaming`
+ * (lib/jobs/write.ts drives it), and one that can show that the bot is working adds `working`.
  */
 import type * as z from "../zod.ts";
 import type { Settings } from "../config.ts";
+import type { SettingsRead } from "../settings-schema.ts";
 import type { Logger } from "../log.ts";
 import type { BotIdentity, ConversationKey, InboundMessage, LogIds, ParentMessage, PartProgress, Platform, ReplyTarget, StreamState, Visibility } from "../message.ts";
 import type { OptOuts } from "../opt-outs.ts";
@@ -36,10 +37,12 @@ export type Verified = { ok: true } | { ok: false; reason: string };
  * whatever the platform's route needs to answer (`Extra`). `protocol`: the platform's own check (Slack
  * url_verification, Discord PING), answered with `response` as it stands. `ignored`: nothing to do (the bot's own
  * post, an edit, an unsupported command). `invalid`: the body is not what the platform sends (issues in words,
- * never values). `removed`: the app was uninstalled from `tenant` (its data is to be deleted).
+ * never values). `removed`: the app was uninstalled from `tenant` (its data is to be deleted). A message's
+ * `options` add to the platform's ingest options for that message alone (a WhatsApp text's system note);
+ * `installation` names the tenant whose installation serves it, for a platform installable in many tenants.
  */
 export type Parsed<Extra = {}> =
-  | ({ kind: "message"; message: InboundMessage; botUserId: string } & Extra)
+  | ({ kind: "message"; message: InboundMessage; botUserId: string; options?: IngestOptions; installation?: string } & Extra)
   | { kind: "removed"; tenant: string }
   | { kind: "protocol"; response: Response }
   | { kind: "ignored"; reason: string }
@@ -76,9 +79,10 @@ export interface ParentQuery {
   bot: BotIdentity;
 }
 
-/** What every adapter call gets. */
-export interface AdapterContext {
+/** What every adapter call gets: the core's settings and the platform's own. */
+export interface AdapterContext<Config = unknown> {
   settings: Settings;
+  config: Config;
   log: Logger;
   /** Milliseconds since the epoch. */
   now(): number;
@@ -86,7 +90,7 @@ export interface AdapterContext {
 }
 
 /** What the calls of a job get: the answer belongs to one tenant, and acts with that tenant's credentials. */
-export interface ReplyContext extends AdapterContext {
+export interface ReplyContext<Config = unknown> extends AdapterContext<Config> {
   /** Slack team, Discord guild, Twilio account. */
   tenant: string;
   /** The API token that acts for `tenant`; throws GiveUp (code `not_configured`) saying what to set when none is. */
@@ -130,15 +134,15 @@ export interface AnswerFor {
 }
 
 /** An answer shown as it is written (lib/streaming/answer.ts). */
-export interface StreamingCapability<Target> {
+export interface StreamingCapability<Target, Config = unknown> {
   /** The most characters one message shows; the same as `send` puts in one part, so the first parts agree. */
   readonly maxChars: number;
   /** The least time between two visible updates of one message, ms. */
   readonly intervalMs: number;
   /** Opens a stream showing `text`; null when the place cannot stream now (the answer is then posted whole). */
-  open(ctx: ReplyContext, target: Target, text: string, answer: AnswerFor): Promise<AnswerStream | null>;
+  open(ctx: ReplyContext<Config>, target: Target, text: string, answer: AnswerFor): Promise<AnswerStream | null>;
   /** The stream an earlier attempt opened, to finish or close. */
-  resume(ctx: ReplyContext, target: Target, state: StreamState, answer: AnswerFor): AnswerStream;
+  resume(ctx: ReplyContext<Config>, target: Target, state: StreamState, answer: AnswerFor): AnswerStream;
 }
 
 /** A sign that the bot is working on an answer (Slack status or reaction, Discord typing); `stop` never throws. */
@@ -147,33 +151,42 @@ export interface WorkingSign {
 }
 
 /** A platform installable per tenant through OAuth: each tenant's token comes from its stored installation. */
-export interface InstallSupport {
+export interface InstallSupport<Config> {
   /** True when the settings make the app installable (else the token comes from `tokenSetting`). */
-  enabled(settings: Settings): boolean;
+  enabled(config: Config): boolean;
   /** A new bot token for a rotating installation; GiveUp when the refresh token can never work again. */
-  refresh(ctx: AdapterContext, refreshToken: string): Promise<RefreshedToken>;
+  refresh(ctx: AdapterContext<Config>, refreshToken: string): Promise<RefreshedToken>;
 }
 
-/** Settings that hold a secret string: where a platform's token is found when it comes from the settings. */
-export type SecretSetting = { [K in keyof Settings]-?: Settings[K] extends string | undefined ? K : never }[keyof Settings];
+/** A platform's own settings, read from the Worker env beside the core's (lib/settings-schema.ts). */
+export interface PlatformSettings<Config> {
+  /** Reads them; an essential one missing or malformed turns the platform off (the route says which). */
+  read(env: Record<string, unknown>): SettingsRead<Config>;
+  /** True when they hold what the platform needs (its secrets are set). */
+  enabled(config: Config): boolean;
+  /** The setting holding the API token while credentials come from the settings (one workspace or account). */
+  readonly tokenSetting: string;
+  token(config: Config): string | undefined;
+  /** How long its conversations live without a message, when not CONVERSATION_TIMEOUT_SECONDS. */
+  conversationTtlSeconds?(config: Config): number;
+}
 
 /**
  * One platform. `Target` is its reply target (validated by `replyTargetSchema` wherever it arrives from outside),
  * `Extra` what its `parse` tells its own route beyond the message.
  */
-export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra = {}> {
+export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra = {}, Config = any> {
   readonly platform: Platform;
-  /** The setting that holds the API token while credentials come from the settings (one workspace or account). */
-  readonly tokenSetting: SecretSetting;
+  readonly settings: PlatformSettings<Config>;
   /** Present when the platform can be installed in many tenants (Slack OAuth). */
-  readonly installs?: InstallSupport;
+  readonly installs?: InstallSupport<Config>;
   readonly replyTargetSchema: z.ZodMiniType<Target>;
   /** Checks the signature over the raw body, before anything of the body is read. */
-  verify(ctx: AdapterContext, request: WebhookRequest): Promise<Verified>;
-  parse(ctx: AdapterContext, request: WebhookRequest): Parsed<Extra>;
-  ingestOptions(settings: Settings): IngestOptions;
+  verify(ctx: AdapterContext<Config>, request: WebhookRequest): Promise<Verified>;
+  parse(ctx: AdapterContext<Config>, request: WebhookRequest): Parsed<Extra>;
+  ingestOptions(config: Config): IngestOptions;
   /** False when the person must not be messaged: the job ends before any model call. */
-  canReach(ctx: ReplyContext, target: Target): Promise<boolean>;
+  canReach(ctx: ReplyContext<Config>, target: Target): Promise<boolean>;
   /**
    * Posts an answer, split into the platform's parts (the same text always splits alike); returns the ids of the
    * messages this call posted or found. `progress.from` skips the parts an earlier attempt posted; before posting
@@ -182,13 +195,13 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
    * part carries `progress.answerId` and its index where the platform allows. Throws RetryLater (rate limited),
    * GiveUp (can never succeed) or any other error (retry).
    */
-  send(ctx: ReplyContext, target: Target, text: string, progress: PartProgress): Promise<string[]>;
+  send(ctx: ReplyContext<Config>, target: Target, text: string, progress: PartProgress): Promise<string[]>;
   /**
    * Who can read `place`, for messages whose delivery did not say (InboundMessage.visibility). Called by jobs only
    * (the core caches the answer for an hour); a platform that cannot tell answers `private`, and a throw counts as
    * `private` too: what is said in an unknown place never travels.
    */
-  placeVisibility(ctx: ReplyContext, place: ConversationKey): Promise<Visibility>;
+  placeVisibility(ctx: ReplyContext<Config>, place: ConversationKey): Promise<Visibility>;
   /**
    * Optional: the message the conversation at `about.place` is about, for the prompt: the one `about.replyToId`
    * names (an InboundMessage's), or without it the place's own parent (a thread's starter message), asked only when
@@ -196,14 +209,14 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
    * visible than the place. null when there is none. Called by jobs only; the core keeps the answer with the
    * conversation (lib/conversation/parent.ts).
    */
-  fetchParent?(ctx: ReplyContext, about: ParentQuery): Promise<ParentMessage | null>;
+  fetchParent?(ctx: ReplyContext<Config>, about: ParentQuery): Promise<ParentMessage | null>;
   /**
    * A place can be about a message without its messages saying so (a Discord thread is a channel whose starter
    * message its messages do not name): `fetchParent` is asked for the place's own parent, once per conversation.
    */
   readonly placeParents?: boolean;
   /** Shows the answer as it is written, where the platform can. */
-  readonly streaming?: StreamingCapability<Target>;
+  readonly streaming?: StreamingCapability<Target, Config>;
   /** Shows at once that the bot is working; resolves once the sign is visible. */
-  working?(ctx: ReplyContext, target: Target, answer: AnswerFor): Promise<WorkingSign>;
+  working?(ctx: ReplyContext<Config>, target: Target, answer: AnswerFor): Promise<WorkingSign>;
 }

@@ -1,33 +1,37 @@
 /**
  * @module
- * The contexts adapters get, built from a runtime. Credentials come from here only: a tenant's installation when
- * the platform is installable (lib/tenants/token.ts, refreshed before expiry), else the settings' token.
+ * The contexts adapters get, built from the runtime's services: the core's settings and the platform's own.
+ * Credentials come from here only: a tenant's installation when the platform is installable (lib/tenants/token.ts,
+ * refreshed before expiry), else the platform's token setting.
  */
 import { GiveUp } from "../errors.ts";
 import { callBudgetFor } from "../limits/api-budget.ts";
 import { optOutsFor } from "../opt-outs.ts";
 import { installedToken, type TokenServices } from "../tenants/token.ts";
 import type { AdapterContext, PlatformAdapter, ReplyContext } from "./adapter.ts";
+import type { ConfiguredPlatforms } from "./configured.ts";
 
-/** What the platforms' contexts are built from: the stores' services and the tenants' installations. */
-export type PlatformServices = TokenServices;
+/** What the platforms' contexts are built from: the stores' services, the installations and the platforms' settings. */
+export type PlatformServices = TokenServices & { platforms: ConfiguredPlatforms };
 
-export function adapterContext(rt: PlatformServices): AdapterContext {
+/** An adapter as its contexts need it: its name, its settings, and how it is installed if it is. */
+type AdapterSettings<Config> = Pick<PlatformAdapter<never, never, Config>, "platform" | "settings" | "installs">;
+
+export function adapterContext<Config>(rt: PlatformServices, adapter: AdapterSettings<Config>): AdapterContext<Config> {
   // Called as a plain function: workerd refuses a fetch called as another object's method.
-  return { settings: rt.settings, log: rt.log, now: rt.now, fetch: (input, init) => fetch(input, init) };
+  return { settings: rt.settings, config: rt.platforms.configOf(adapter), log: rt.log, now: rt.now, fetch: (input, init) => fetch(input, init) };
 }
 
-export function replyContext(rt: PlatformServices, adapter: Pick<PlatformAdapter, "platform" | "tokenSetting" | "installs">, tenant: string): ReplyContext {
-  const name = adapter.tokenSetting;
-  const ctx = adapterContext(rt);
-  const installs = adapter.installs;
+export function replyContext<Config>(rt: PlatformServices, adapter: AdapterSettings<Config>, tenant: string): ReplyContext<Config> {
+  const ctx = adapterContext(rt, adapter);
+  const { installs, settings } = adapter;
   return {
     ...ctx,
     tenant,
     async token() {
-      if (installs?.enabled(rt.settings)) return installedToken(rt, adapter.platform, tenant, (refresh) => installs.refresh(ctx, refresh));
-      const token = rt.settings[name];
-      if (!token) throw new GiveUp(`${name} is not set: run \`wrangler secret put ${name}\``, "not_configured");
+      if (installs?.enabled(ctx.config)) return installedToken(rt, adapter.platform, tenant, (refresh) => installs.refresh(ctx, refresh));
+      const token = settings.token(ctx.config);
+      if (!token) throw new GiveUp(`${settings.tokenSetting} is not set: run \`wrangler secret put ${settings.tokenSetting}\``, "not_configured");
       return token;
     },
     optOuts: optOutsFor(rt),

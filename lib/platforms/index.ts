@@ -1,11 +1,15 @@
 /**
  * @module
- * The platforms this Worker speaks, one adapter each. Adding a platform is adding its adapter here (and its route
- * in functions/); the job schema, the job flow and the admin view take their platforms from this list.
+ * The platforms this Worker speaks, one adapter each. Adding a platform is adding its name to PLATFORMS
+ * (lib/message.ts), its folder and its adapter here, and its route in functions/; the compiler asks for the adapter
+ * of every name, and the job schema, the job flow, the settings and the admin view take their platforms from this list.
  */
+import type { Platform } from "../message.ts";
 import type { PlatformAdapter } from "./adapter.ts";
 import { discord } from "./discord/index.ts";
 import { slack } from "./slack/index.ts";
 import { twilio } from "./twilio/index.ts";
 
-export const adapters: readonly PlatformAdapter[] = [slack, discord, twilio];
+const byPlatform = { slack, discord, twilio } satisfies Record<Platform, PlatformAdapter>;
+
+export const adapters: readonly PlatformAdapter[] = Object.values(byPlatform);

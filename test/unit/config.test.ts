@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, enabledPlatforms, parseSettings, recallIndexSettings } from "../../lib/config.ts";
+import { ConfigError, parseSettings, recallIndexSettings } from "../../lib/config.ts";
+import { ConfiguredPlatforms } from "../../lib/platforms/configured.ts";
+import { adapters } from "../../lib/platforms/index.ts";
+import { slackSettings } from "../../lib/platforms/slack/settings.ts";
+import { twilioSettings } from "../../lib/platforms/twilio/settings.ts";
 import { MINIMAL_SETTINGS } from "../support/settings.ts";
 
 const minimal = MINIMAL_SETTINGS;
@@ -8,11 +12,11 @@ describe("settings", () => {
   it("fills documented defaults and trims the trailing slash of URLs", () => {
     const s = parseSettings(minimal);
     expect(s.CONVERSATION_TIMEOUT_SECONDS).toBe(120);
-    expect(s.SMS_CONVERSATION_GAP_MINUTES).toBe(30);
+    expect(twilioSettings.read(minimal).settings.SMS_CONVERSATION_GAP_MINUTES).toBe(30);
     expect(s.FOLLOWUP_WINDOW_SECONDS).toBe(60);
     expect(s.USE_LLM_JUDGE).toBe(true);
     expect(s.PUBLIC_BASE_URL).toBe("https://bot.example.com");
-    expect(s.SLACK_API_BASE_URL).toBe("https://slack.com/api");
+    expect(slackSettings.read(minimal).settings.SLACK_API_BASE_URL).toBe("https://slack.com/api");
   });
 
   it("asks the LLM judge by default only with a real model endpoint, and always as set", () => {
@@ -40,7 +44,7 @@ describe("settings", () => {
     expect(message).not.toContain("not a url");
   });
 
-  it("refuses an admin token shorter than 32 characters, and a missing or malformed encryption key, naming them", () => {
+  it("refuses a missing or malformed encryption key, naming it", () => {
     const problems = (env: Record<string, unknown>) => {
       try {
         parseSettings(env);
@@ -49,27 +53,31 @@ describe("settings", () => {
         return (e as ConfigError).settings;
       }
     };
-    expect(problems({ ...minimal, ADMIN_TOKEN: "x".repeat(31) })).toEqual(["ADMIN_TOKEN"]);
-    expect(problems({ ...minimal, ADMIN_TOKEN: "x".repeat(32) })).toEqual([]);
     expect(problems({ ...minimal, TOKEN_ENCRYPTION_KEY: undefined })).toEqual(["TOKEN_ENCRYPTION_KEY"]);
     expect(problems({ ...minimal, TOKEN_ENCRYPTION_KEY: btoa("sixteen byte key") })).toEqual(["TOKEN_ENCRYPTION_KEY"]);
     expect(problems({ ...minimal, TOKEN_ENCRYPTION_KEY: "not base64 at all!" })).toEqual(["TOKEN_ENCRYPTION_KEY"]);
     expect(problems({ ...minimal, TOKEN_ENCRYPTION_PREVIOUS_KEYS: `${minimal.TOKEN_ENCRYPTION_KEY},nope` })).toEqual(["TOKEN_ENCRYPTION_PREVIOUS_KEYS"]);
-    const err = (() => {
-      try {
-        parseSettings({ ...minimal, ADMIN_TOKEN: "short-secret" });
-      } catch (e) {
-        return e as ConfigError;
-      }
-    })();
-    expect(err?.message).toContain("ADMIN_TOKEN is malformed (must be at least 32 characters");
-    expect(err?.message).not.toContain("short-secret");
   });
 
-  it("turns a platform on only when all of its secrets are set", () => {
-    expect(enabledPlatforms(parseSettings(minimal))).toEqual({ slack: false, discord: false, twilio: false });
-    const withSlack = parseSettings({ ...minimal, SLACK_SIGNING_SECRET: "s", SLACK_BOT_TOKEN: "xoxb-1" });
-    expect(enabledPlatforms(withSlack).slack).toBe(true);
+  it("turns off only its own feature for a malformed optional setting, naming it without its value", () => {
+    const s = parseSettings({ ...minimal, ADMIN_TOKEN: "short-secret", STREAMING: "maybe", CONVERSATION_TIMEOUT_SECONDS: "two minutes" });
+    expect(s.ADMIN_TOKEN).toBeUndefined();
+    expect(s.STREAMING).toBe(false);
+    expect(s.CONVERSATION_TIMEOUT_SECONDS).toBe(120);
+    expect(s.ignored.map((p) => p.name)).toEqual(["ADMIN_TOKEN", "CONVERSATION_TIMEOUT_SECONDS", "STREAMING"]);
+    expect(s.ignored.find((p) => p.name === "ADMIN_TOKEN")?.problem).toContain("must be at least 32 characters");
+    expect(JSON.stringify(s.ignored)).not.toContain("short-secret");
+    expect(parseSettings({ ...minimal, ADMIN_TOKEN: "x".repeat(32) }).ignored).toEqual([]);
+  });
+
+  it("turns a platform on only when all of its secrets are set, and off, naming the setting, when one is malformed", () => {
+    expect(new ConfiguredPlatforms(adapters, minimal).summary()).toEqual({ slack: false, discord: false, twilio: false });
+    const withSlack = new ConfiguredPlatforms(adapters, { ...minimal, SLACK_SIGNING_SECRET: "s", SLACK_BOT_TOKEN: "xoxb-1" });
+    expect(withSlack.isOn("slack")).toBe(true);
+    const badKey = new ConfiguredPlatforms(adapters, { ...minimal, SLACK_SIGNING_SECRET: "s", SLACK_BOT_TOKEN: "xoxb-1", DISCORD_APPLICATION_ID: "1", DISCORD_PUBLIC_KEY: "not-hex" });
+    expect(badKey.summary()).toEqual({ slack: true, discord: false, twilio: false });
+    expect(badKey.state("discord")).toMatchObject({ status: "misconfigured", problems: [{ name: "DISCORD_PUBLIC_KEY" }] });
+    expect(JSON.stringify(badKey.state("discord"))).not.toContain("not-hex");
   });
 
   it("reads flags and lists the way people write them", () => {

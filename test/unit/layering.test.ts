@@ -9,6 +9,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve, dirname } from "node:path";
 import { describe, expect, it } from "vitest";
+import { PLATFORMS } from "../../lib/message.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 
@@ -147,6 +148,17 @@ describe("the house's layering", () => {
     const strays = layered
       .filter((f) => f.path.startsWith("lib/"))
       .flatMap((f) => f.imports.filter((to) => FORBIDDEN_IN_LIB.some((p) => to === p || to.startsWith(`${p}/`))).map((to) => `${f.path} → ${to}`));
+    expect(strays).toEqual([]);
+  });
+
+  it("names a platform only in its own folder and route files, the neutral types and the settings", () => {
+    const names = PLATFORMS.map((p) => `"${p}"`);
+    const allowed = (path: string) =>
+      ["lib/message.ts", "lib/config.ts"].includes(path) ||
+      PLATFORMS.some((p) => path.startsWith(`lib/platforms/${p}/`) || path === `functions/${p}.ts` || path.startsWith(`functions/${p}-`));
+    const strays = layered
+      .filter((f) => !allowed(f.path) && !f.path.endsWith(".test.ts"))
+      .flatMap((f) => (names.some((name) => readFileSync(join(ROOT, f.path), "utf8").includes(name)) ? [f.path] : []));
     expect(strays).toEqual([]);
   });
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDiscordFake, type RunningDiscordFake } from "../../dev/fakes/discord.ts";
 import { startSlackFake, type RunningSlackFake } from "../../dev/fakes/slack.ts";
 import type { ReplyContext } from "../../lib/platforms/adapter.ts";
+import type { DiscordSettings } from "../../lib/platforms/discord/settings.ts";
 import { fetchDiscordParent } from "../../lib/platforms/discord/parent.ts";
 import { fetchSlackParent } from "../../lib/platforms/slack/parent.ts";
 
@@ -43,7 +44,7 @@ describe("a Slack thread's parent", () => {
 
 describe("a Discord conversation's parent", () => {
   const bot = { userId: "100000000000000001", name: "Parley", aliases: [] };
-  const ctx = () => ({ settings: { DISCORD_API_BASE_URL: discord.url }, token: async () => "test-discord-bot-token", fetch }) as unknown as ReplyContext;
+  const ctx = () => ({ config: { DISCORD_API_BASE_URL: discord.url }, token: async () => "test-discord-bot-token", fetch }) as unknown as ReplyContext<DiscordSettings>;
   const fake = (path: string) => discord.url.replace(/\/api\/v10$/, path);
   const person = { id: "230000000000000001", username: "alice", global_name: "Alice" };
   const place = (channel: string, tenant = "320000000000000001") => ({ platform: "discord" as const, tenant, channel });

@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { callWorker, suiteEnv } from "../support/worker.ts";
+import { BOT_USER_ID, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { callWorker, eventually, pumpJobsDuringSuite, suiteEnv } from "../support/worker.ts";
 
 const SUITE = "admin";
+const SHORT_SUITE = "adminshort";
 const TOKEN = "admin-token-for-tests-0123456789abcdef";
 const env = suiteEnv(SUITE, { ADMIN_TOKEN: TOKEN });
 const place = encodeURIComponent("slack|TADMIN|CADMIN|");
 /** What the route allows an address before it locks it out (lib/limits/limiters.ts). */
 const FAILURES_ALLOWED = 10;
+
+pumpJobsDuringSuite(suiteEnv(SHORT_SUITE, { ADMIN_TOKEN: "too-short" }), SHORT_SUITE);
 
 function adminRequest(address: string, token: string): Request {
   return new Request(`https://bot.test/admin/conversations/${place}`, {
@@ -28,11 +32,17 @@ describe("the admin view's door", () => {
     expect(await other.json()).toMatchObject({ active: false });
   });
 
-  it("refuses to start with an admin token shorter than 32 characters, naming the setting", async () => {
-    const res = await callWorker(suiteEnv(SUITE, { ADMIN_TOKEN: "too-short" }), new Request("https://bot.test/health"));
-    expect(res.status).toBe(500);
-    const body = (await res.json()) as { settings: string[] };
-    expect(body.settings).toEqual(["ADMIN_TOKEN"]);
-    expect(JSON.stringify(body)).not.toContain("too-short");
+  it("turns only itself off with an admin token shorter than 32 characters: 503 naming the setting, every platform still answering", async () => {
+    const shortEnv = suiteEnv(SHORT_SUITE, { ADMIN_TOKEN: "too-short" });
+    const refused = await callWorker(shortEnv, adminRequest("192.0.2.7", "too-short"));
+    expect(refused.status).toBe(503);
+    const body = await refused.text();
+    expect(body).toContain("ADMIN_TOKEN");
+    expect(body).not.toContain("too-short");
+    expect((await callWorker(shortEnv, new Request("https://bot.test/health"))).status).toBe(200);
+    const channel = `CADMINSHORT${Date.now().toString(36).toUpperCase()}`;
+    const event = slackMessageEvent({ team: "TADMINSHORT", channel, user: "UALICE", text: `<@${BOT_USER_ID}> still there?` });
+    expect((await callWorker(shortEnv, await signedSlackRequest(event.body))).status).toBe(200);
+    await eventually(async () => (await slackPosts(channel)).length === 1, 15_000, "the answer to a mention");
   });
 });

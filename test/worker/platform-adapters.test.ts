@@ -48,7 +48,7 @@ function job(platform: string, replyTarget: unknown) {
 
 describe.each(adapters.map((adapter) => [adapter.platform, adapter] as const))("the %s adapter", (platform, adapter: PlatformAdapter) => {
   it("accepts a delivery signed as the platform signs it, and refuses it once its body changes", async () => {
-    const ctx = adapterContext(rt);
+    const ctx = adapterContext(rt, adapter);
     const delivery = await deliveries[platform]!();
     expect(await adapter.verify(ctx, delivery)).toEqual({ ok: true });
     const tampered = await adapter.verify(ctx, { ...delivery, rawBody: `${delivery.rawBody} ` });
@@ -56,7 +56,7 @@ describe.each(adapters.map((adapter) => [adapter.platform, adapter] as const))("
   });
 
   it("parses it into a message whose reply target its own schema and the job schema accept", async () => {
-    const parsed = adapter.parse(adapterContext(rt), await deliveries[platform]!());
+    const parsed = adapter.parse(adapterContext(rt, adapter), await deliveries[platform]!());
     if (parsed.kind !== "message") throw new Error(`expected a message, got ${parsed.kind}`);
     expect(parsed.message.key.platform).toBe(platform);
     expect(parsed.message.replyTarget.platform).toBe(platform);
@@ -66,17 +66,17 @@ describe.each(adapters.map((adapter) => [adapter.platform, adapter] as const))("
   });
 
   it("calls a body that is not the platform's invalid, in words that carry none of its values", () => {
-    const parsed = adapter.parse(adapterContext(rt), { headers: new Headers(), rawBody: "secret-value=%%%{", url: "https://worker.test/x" });
+    const parsed = adapter.parse(adapterContext(rt, adapter), { headers: new Headers(), rawBody: "secret-value=%%%{", url: "https://worker.test/x" });
     expect(parsed).toMatchObject({ kind: "invalid", issues: expect.any(String) });
     expect(JSON.stringify(parsed)).not.toContain("secret-value");
   });
 
   it("gives up naming its token setting when the token is not set", async () => {
-    const bare = createRuntime({ ...env(), [adapter.tokenSetting]: "" });
+    const bare = createRuntime({ ...env(), [adapter.settings.tokenSetting]: "" });
     const error = await replyContext(bare, adapter, "T1").token().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(GiveUp);
     expect((error as GiveUp).code).toBe("not_configured");
-    expect((error as GiveUp).message).toContain(adapter.tokenSetting);
+    expect((error as GiveUp).message).toContain(adapter.settings.tokenSetting);
   });
 });
 
@@ -93,11 +93,10 @@ describe("the job schema built from the adapters", () => {
 
 describe("protocol checks and reachability", () => {
   it("answers Slack's url_verification and Discord's PING with the platform's own answer", async () => {
-    const ctx = adapterContext(rt);
     const slack = adapters.find((a) => a.platform === "slack")!;
     const discord = adapters.find((a) => a.platform === "discord")!;
-    const challenge = slack.parse(ctx, await asWebhook(signedSlackRequest(JSON.stringify({ type: "url_verification", challenge: "c-1" }))));
-    const ping = discord.parse(ctx, await asWebhook(signedInteractionRequest(discordKeys, JSON.stringify(pingInteraction()))));
+    const challenge = slack.parse(adapterContext(rt, slack), await asWebhook(signedSlackRequest(JSON.stringify({ type: "url_verification", challenge: "c-1" }))));
+    const ping = discord.parse(adapterContext(rt, discord), await asWebhook(signedInteractionRequest(discordKeys, JSON.stringify(pingInteraction()))));
     if (challenge.kind !== "protocol" || ping.kind !== "protocol") throw new Error("expected protocol answers");
     expect(await challenge.response.json()).toEqual({ challenge: "c-1" });
     expect(await ping.response.json()).toEqual({ type: 1 });

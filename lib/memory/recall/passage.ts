@@ -4,13 +4,13 @@
  * (`data`, embedded by the index's own model) with the metadata recall filters on and forgetting deletes by.
  */
 import * as z from "../../zod.ts";
-import { VISIBILITIES } from "../../message.ts";
+import { PLATFORMS, VISIBILITIES } from "../../message.ts";
 
 /** Who could read the place (lib/message.ts): recall never carries a DM's or a private channel's passages anywhere else. */
 export { VISIBILITIES, type Visibility } from "../../message.ts";
 
 export const passageMetadataSchema = z.object({
-  platform: z.enum(["slack", "discord", "twilio"]),
+  platform: z.enum(PLATFORMS),
   tenant: z.string(),
   channel: z.string(),
   /** The thread, for a passage of a thread conversation. */

@@ -11,18 +11,19 @@ import { parseDiscordInteraction } from "./parse.ts";
 import { PONG } from "./responses.ts";
 import { sendDiscordReply } from "./send.ts";
 import { discordStreaming } from "./stream.ts";
+import { discordSettings, type DiscordSettings } from "./settings.ts";
 import { discordTargetSchema, type DiscordTarget } from "./target.ts";
 import { DISCORD_SIGNATURE_HEADER, DISCORD_TIMESTAMP_HEADER, verifyDiscordRequest } from "./verify.ts";
 import { discordPlaceVisibility } from "./visibility.ts";
 import { discordWorking } from "./working.ts";
 
-export const discord: PlatformAdapter<DiscordTarget> = {
+export const discord: PlatformAdapter<DiscordTarget, {}, DiscordSettings> = {
   platform: "discord",
-  tokenSetting: "DISCORD_BOT_TOKEN",
+  settings: discordSettings,
   replyTargetSchema: discordTargetSchema,
 
   async verify(ctx, request) {
-    const publicKey = ctx.settings.DISCORD_PUBLIC_KEY;
+    const publicKey = ctx.config.DISCORD_PUBLIC_KEY;
     if (!publicKey) return { ok: false, reason: "not_configured" };
     return verifyDiscordRequest({
       publicKey,
@@ -54,7 +55,7 @@ export const discord: PlatformAdapter<DiscordTarget> = {
   canReach: async () => true,
 
   send(ctx, target, text, progress) {
-    const config = { apiBaseUrl: ctx.settings.DISCORD_API_BASE_URL, botToken: ctx.token, now: ctx.now, log: ctx.log, fetch: ctx.fetch };
+    const config = { apiBaseUrl: ctx.config.DISCORD_API_BASE_URL, botToken: ctx.token, now: ctx.now, log: ctx.log, fetch: ctx.fetch };
     return sendDiscordReply(config, target, text, progress);
   },
 

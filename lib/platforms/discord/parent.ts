@@ -7,13 +7,14 @@
  */
 import type { ParentMessage } from "../../message.ts";
 import type { ParentQuery, ReplyContext } from "../adapter.ts";
+import type { DiscordSettings } from "./settings.ts";
 import { readableContent } from "./gateway/message.ts";
 import { DM_TENANT_PREFIX } from "./parse.ts";
 import { DISCORD_ERROR, DiscordRefused, discordRequest } from "./rest.ts";
 import { displayName, messageSchema } from "./schema.ts";
 import { isThread, readChannel } from "./visibility.ts";
 
-export async function fetchDiscordParent(ctx: ReplyContext, { place, replyToId, bot }: ParentQuery): Promise<ParentMessage | null> {
+export async function fetchDiscordParent(ctx: ReplyContext<DiscordSettings>, { place, replyToId, bot }: ParentQuery): Promise<ParentMessage | null> {
   if (replyToId) return readMessage(ctx, place.channel, replyToId, bot);
   if (place.tenant.startsWith(DM_TENANT_PREFIX)) return null;
   const channel = await readChannel(ctx, place.channel);
@@ -22,11 +23,11 @@ export async function fetchDiscordParent(ctx: ReplyContext, { place, replyToId, 
 }
 
 /** The message, or null when Discord knows no such message there. */
-async function readMessage(ctx: ReplyContext, channelId: string, messageId: string, bot: ParentQuery["bot"]): Promise<ParentMessage | null> {
+async function readMessage(ctx: ReplyContext<DiscordSettings>, channelId: string, messageId: string, bot: ParentQuery["bot"]): Promise<ParentMessage | null> {
   let body: unknown;
   try {
     body = await discordRequest({
-      apiBaseUrl: ctx.settings.DISCORD_API_BASE_URL,
+      apiBaseUrl: ctx.config.DISCORD_API_BASE_URL,
       method: "GET",
       path: `/channels/${channelId}/messages/${messageId}`,
       what: "read a message",

@@ -9,6 +9,7 @@
 import { RetryLater } from "../../errors.ts";
 import { closeMarkdown } from "../../text/close-markdown.ts";
 import type { AnswerStream, ReplyContext, StreamingCapability } from "../adapter.ts";
+import type { DiscordSettings } from "./settings.ts";
 import type { StreamState } from "../../message.ts";
 import { discordRequest } from "./rest.ts";
 import { DISCORD_MAX_MESSAGE_CHARS, messageIdSchema, NO_MENTIONS, partNonce } from "./send.ts";
@@ -17,7 +18,7 @@ import type { DiscordTarget } from "./target.ts";
 /** Discord documents no edit rate; its buckets allow about five a channel per five seconds. One a second leaves room. */
 const EDIT_INTERVAL_MS = 1_000;
 
-export const discordStreaming: StreamingCapability<DiscordTarget> = {
+export const discordStreaming: StreamingCapability<DiscordTarget, DiscordSettings> = {
   maxChars: DISCORD_MAX_MESSAGE_CHARS,
   intervalMs: EDIT_INTERVAL_MS,
 
@@ -29,7 +30,7 @@ export const discordStreaming: StreamingCapability<DiscordTarget> = {
       return editStream(ctx, target, { id, mode: "edit", shown: text, open: false });
     }
     const sent = await discordRequest({
-      apiBaseUrl: ctx.settings.DISCORD_API_BASE_URL,
+      apiBaseUrl: ctx.config.DISCORD_API_BASE_URL,
       fetch: ctx.fetch,
       method: "POST",
       path: `/channels/${target.channelId}/messages`,
@@ -50,7 +51,7 @@ export const discordStreaming: StreamingCapability<DiscordTarget> = {
   resume: (ctx, target, state) => editStream(ctx, target, { ...state }),
 };
 
-function editStream(ctx: ReplyContext, target: DiscordTarget, state: StreamState): AnswerStream {
+function editStream(ctx: ReplyContext<DiscordSettings>, target: DiscordTarget, state: StreamState): AnswerStream {
   return {
     state,
     async show(text) {
@@ -71,12 +72,12 @@ function editStream(ctx: ReplyContext, target: DiscordTarget, state: StreamState
 }
 
 /** Edits the message `id` (an interaction's `@original` by its webhook); answers its id. */
-async function edit(ctx: ReplyContext, target: DiscordTarget, id: string, content: string): Promise<string> {
+async function edit(ctx: ReplyContext<DiscordSettings>, target: DiscordTarget, id: string, content: string): Promise<string> {
   const body = { content, allowed_mentions: NO_MENTIONS };
   const sent =
     target.kind === "interaction"
       ? await discordRequest({
-          apiBaseUrl: ctx.settings.DISCORD_API_BASE_URL,
+          apiBaseUrl: ctx.config.DISCORD_API_BASE_URL,
           fetch: ctx.fetch,
           method: "PATCH",
           path: `/webhooks/${target.applicationId}/${target.token}/messages/@original`,
@@ -84,7 +85,7 @@ async function edit(ctx: ReplyContext, target: DiscordTarget, id: string, conten
           body,
         })
       : await discordRequest({
-          apiBaseUrl: ctx.settings.DISCORD_API_BASE_URL,
+          apiBaseUrl: ctx.config.DISCORD_API_BASE_URL,
           fetch: ctx.fetch,
           method: "PATCH",
           path: `/channels/${target.channelId}/messages/${id}`,

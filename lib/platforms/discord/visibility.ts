@@ -10,6 +10,7 @@
 import * as z from "../../zod.ts";
 import type { ConversationKey, Visibility } from "../../message.ts";
 import type { ReplyContext } from "../adapter.ts";
+import type { DiscordSettings } from "./settings.ts";
 import { DM_TENANT_PREFIX } from "./parse.ts";
 import { discordRequest } from "./rest.ts";
 import { snowflake } from "./schema.ts";
@@ -29,7 +30,7 @@ const channelSchema = z.looseObject({
 });
 type DiscordChannel = z.output<typeof channelSchema>;
 
-export async function discordPlaceVisibility(ctx: ReplyContext, place: ConversationKey): Promise<Visibility> {
+export async function discordPlaceVisibility(ctx: ReplyContext<DiscordSettings>, place: ConversationKey): Promise<Visibility> {
   if (place.tenant.startsWith(DM_TENANT_PREFIX)) return "dm";
   const channel = await readChannel(ctx, place.channel);
   if (channel.type === CHANNEL_TYPE.PRIVATE_THREAD) return "private";
@@ -46,9 +47,9 @@ function everyoneMayView(channel: DiscordChannel, guildId: string): boolean {
   return !everyone || (BigInt(everyone.deny) & VIEW_CHANNEL) === 0n;
 }
 
-export async function readChannel(ctx: ReplyContext, id: string): Promise<DiscordChannel> {
+export async function readChannel(ctx: ReplyContext<DiscordSettings>, id: string): Promise<DiscordChannel> {
   const body = await discordRequest({
-    apiBaseUrl: ctx.settings.DISCORD_API_BASE_URL,
+    apiBaseUrl: ctx.config.DISCORD_API_BASE_URL,
     method: "GET",
     path: `/channels/${id}`,
     what: "read a channel",

@@ -4,6 +4,7 @@
  * before its 10 seconds run out while the answer takes longer. An interaction shows "thinking…" already.
  */
 import type { ReplyContext, WorkingSign } from "../adapter.ts";
+import type { DiscordSettings } from "./settings.ts";
 import { discordRequest } from "./rest.ts";
 import type { DiscordTarget } from "./target.ts";
 
@@ -11,12 +12,12 @@ import type { DiscordTarget } from "./target.ts";
 const TYPING_RENEW_MS = 8_000;
 const NONE: WorkingSign = { stop: async () => undefined };
 
-export async function discordWorking(ctx: ReplyContext, target: DiscordTarget): Promise<WorkingSign> {
+export async function discordWorking(ctx: ReplyContext<DiscordSettings>, target: DiscordTarget): Promise<WorkingSign> {
   if (target.kind !== "channel") return NONE;
   const botToken = await ctx.token();
   const typing = () =>
     discordRequest({
-      apiBaseUrl: ctx.settings.DISCORD_API_BASE_URL,
+      apiBaseUrl: ctx.config.DISCORD_API_BASE_URL,
       fetch: ctx.fetch,
       method: "POST",
       path: `/channels/${target.channelId}/typing`,

@@ -4,7 +4,6 @@
  * `chat.postMessage` in the channel or thread the message was written in. Installable in many workspaces
  * (./oauth/): each answer then goes out with the token of its workspace's installation.
  */
-import { slackInstallable } from "../../config.ts";
 import type { AdapterContext, PlatformAdapter, WebhookRequest } from "../adapter.ts";
 import { refreshBotToken, type OAuthClient } from "./oauth/access.ts";
 import { jsonBody } from "../json-body.ts";
@@ -13,6 +12,7 @@ import { parseSlackEvent } from "./parse.ts";
 import { postSlackMessage } from "./send.ts";
 import { slackStreaming } from "./stream.ts";
 import { slackWorking } from "./working.ts";
+import { slackInstallable, slackSettings, type SlackSettings } from "./settings.ts";
 import { slackTargetSchema, type SlackTarget } from "./target.ts";
 import { SLACK_SIGNATURE_HEADER, SLACK_TIMESTAMP_HEADER, verifySlackRequest } from "./verify.ts";
 import { slackVisibility } from "./visibility.ts";
@@ -23,23 +23,18 @@ export function isSlackSslCheck(request: WebhookRequest): boolean {
   return new URLSearchParams(request.rawBody).get("ssl_check") === "1";
 }
 
-/** Which installation serves the delivery (the route checks it exists when the app is installable). */
-export interface SlackExtra {
-  installation: string;
-}
-
 /** The app's OAuth client, at the same Web API base as every other call. */
-export function slackOAuthClient(ctx: AdapterContext): OAuthClient {
-  const s = ctx.settings;
+export function slackOAuthClient(ctx: AdapterContext<SlackSettings>): OAuthClient {
+  const s = ctx.config;
   return { apiBaseUrl: s.SLACK_API_BASE_URL, clientId: s.SLACK_CLIENT_ID ?? "", clientSecret: s.SLACK_CLIENT_SECRET ?? "", fetch: ctx.fetch };
 }
 
 /** Slack's Tier 3. */
 const CONVERSATIONS_REPLIES_PER_MINUTE = 50;
 
-export const slack: PlatformAdapter<SlackTarget, SlackExtra> = {
+export const slack: PlatformAdapter<SlackTarget, {}, SlackSettings> = {
   platform: "slack",
-  tokenSetting: "SLACK_BOT_TOKEN",
+  settings: slackSettings,
   replyTargetSchema: slackTargetSchema,
   installs: {
     enabled: slackInstallable,
@@ -47,7 +42,7 @@ export const slack: PlatformAdapter<SlackTarget, SlackExtra> = {
   },
 
   async verify(ctx, request) {
-    const secret = ctx.settings.SLACK_SIGNING_SECRET;
+    const secret = ctx.config.SLACK_SIGNING_SECRET;
     if (!secret) return { ok: false, reason: "not_configured" };
     return verifySlackRequest({
       signingSecret: secret,
@@ -74,13 +69,14 @@ export const slack: PlatformAdapter<SlackTarget, SlackExtra> = {
     }
   },
 
-  ingestOptions: () => ({}),
+  // The working sign goes up from the webhook, right after its acknowledgement (lib/jobs/working-sign.ts).
+  ingestOptions: () => ({ signByWebhook: true }),
 
   canReach: async () => true,
 
   async send(ctx, target, text, progress) {
     return postSlackMessage({
-      apiBaseUrl: ctx.settings.SLACK_API_BASE_URL,
+      apiBaseUrl: ctx.config.SLACK_API_BASE_URL,
       botToken: await ctx.token(),
       channel: target.channel,
       threadTs: target.threadTs,
@@ -99,7 +95,7 @@ export const slack: PlatformAdapter<SlackTarget, SlackExtra> = {
     if (!(await ctx.callBudget("conversations.replies", CONVERSATIONS_REPLIES_PER_MINUTE))) {
       throw new Error("no room in the workspace's conversations.replies budget");
     }
-    return fetchSlackParent({ apiBaseUrl: ctx.settings.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch }, about);
+    return fetchSlackParent({ apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch }, about);
   },
   streaming: slackStreaming,
   working: slackWorking,

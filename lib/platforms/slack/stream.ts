@@ -11,6 +11,7 @@
  * final edit fits, and an intermediate append or edit that does not fit is left out (the next one carries it).
  */
 import type { AnswerStream, ReplyContext, StreamingCapability } from "../adapter.ts";
+import type { SlackSettings } from "./settings.ts";
 import type { StreamState } from "../../message.ts";
 import { closeMarkdown } from "../../text/close-markdown.ts";
 import { callSlack, slackErrorCode, type SlackCallArgs, JSON_TYPE } from "./api.ts";
@@ -37,7 +38,9 @@ const REFUSALS: ReadonlySet<string> = new Set(["channel_type_not_supported", "un
 /** The stream ended on Slack's side (stopped by the person, or expired): what is left goes in with an edit. */
 const ENDED: ReadonlySet<string> = new Set(["message_not_in_streaming_state", "stopped_by_user"]);
 
-export const slackStreaming: StreamingCapability<SlackTarget> = {
+type SlackContext = ReplyContext<SlackSettings>;
+
+export const slackStreaming: StreamingCapability<SlackTarget, SlackSettings> = {
   maxChars: SLACK_MAX_MESSAGE_CHARS,
   intervalMs: UPDATE_INTERVAL_MS,
 
@@ -75,14 +78,14 @@ export const slackStreaming: StreamingCapability<SlackTarget> = {
   resume: (ctx, target, state, answer) => (state.mode === "native" ? nativeStream(ctx, target, { ...state }, answer.triggerId) : editStream(ctx, target, { ...state })),
 };
 
-async function placeOf(ctx: ReplyContext, target: SlackTarget): Promise<SlackPlace> {
-  return { channel: target.channel, threadTs: target.threadTs, apiBaseUrl: ctx.settings.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
+async function placeOf(ctx: SlackContext, target: SlackTarget): Promise<SlackPlace> {
+  return { channel: target.channel, threadTs: target.threadTs, apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
 }
 
 /** The escaped text still to add to a message that shows `shown`. */
 const addedText = (text: string, shown: string) => escapeSlackText(text).slice(escapeSlackText(shown).length);
 
-function nativeStream(ctx: ReplyContext, target: SlackTarget, state: StreamState, answerId: string): AnswerStream {
+function nativeStream(ctx: SlackContext, target: SlackTarget, state: StreamState, answerId: string): AnswerStream {
   const call = async (method: string, body: Record<string, unknown>) =>
     callSlack(await placeOf(ctx, target), method, JSON.stringify({ channel: target.channel, ts: state.id, ...body }), JSON_TYPE);
   /** Stops the stream with `markdown` added; false when Slack had ended it already (nothing was added). */
@@ -137,7 +140,7 @@ function nativeStream(ctx: ReplyContext, target: SlackTarget, state: StreamState
   };
 }
 
-function editStream(ctx: ReplyContext, target: SlackTarget, state: StreamState): AnswerStream {
+function editStream(ctx: SlackContext, target: SlackTarget, state: StreamState): AnswerStream {
   return {
     state,
     async show(text) {

@@ -9,6 +9,7 @@
  * the add's budget), the job only takes it down.
  */
 import type { AnswerFor, ReplyContext, WorkingSign } from "../adapter.ts";
+import type { SlackSettings } from "./settings.ts";
 import { callSlack, JSON_TYPE } from "./api.ts";
 import type { SlackTarget } from "./target.ts";
 
@@ -17,8 +18,8 @@ const TIER_3 = 50;
 const TIER_4 = 100;
 const NONE: WorkingSign = { stop: async () => undefined };
 
-export async function slackWorking(ctx: ReplyContext, target: SlackTarget, answer: AnswerFor): Promise<WorkingSign> {
-  const args = { apiBaseUrl: ctx.settings.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
+export async function slackWorking(ctx: ReplyContext<SlackSettings>, target: SlackTarget, answer: AnswerFor): Promise<WorkingSign> {
+  const args = { apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
   const call = (method: string, body: Record<string, unknown>) => callSlack(args, method, JSON.stringify(body), JSON_TYPE);
   const quietly = (what: string) => (err: unknown) => ctx.log.warn("working_sign_failed", { platform: "slack", what, message: String(err) });
   /** Puts the sign up within its method's budget, unless the webhook did; false when the budget had no room. */
@@ -31,11 +32,11 @@ export async function slackWorking(ctx: ReplyContext, target: SlackTarget, answe
   };
   if (target.channel.startsWith("D") && target.threadTs) {
     const status = (text: string) => call("assistant.threads.setStatus", { channel_id: target.channel, thread_ts: target.threadTs, status: text });
-    if (!(await putUp("assistant.threads.setStatus", TIER_4, () => status(ctx.settings.STATUS_TEXT)))) return NONE;
+    if (!(await putUp("assistant.threads.setStatus", TIER_4, () => status(ctx.config.STATUS_TEXT)))) return NONE;
     // Slack clears the status with the bot's reply; a quiet answer clears it itself.
     return { stop: () => status("").then(() => undefined, quietly("status")) };
   }
-  const name = ctx.settings.STATUS_REACTION;
+  const name = ctx.config.STATUS_REACTION;
   // The trigger's id is `<channel>:<ts>` (./parse.ts).
   const timestamp = answer.triggerId.slice(answer.triggerId.lastIndexOf(":") + 1);
   if (!name) return NONE;

@@ -6,13 +6,13 @@
  * and never answered by the model: on SMS Twilio answers them itself; on WhatsApp the route confirms STOP and START
  * (./whatsapp.ts). STOP and START change whether the address may be messaged.
  */
-import type { Settings } from "../../config.ts";
-import type { IngestOptions, PlatformAdapter } from "../adapter.ts";
+import type { PlatformAdapter } from "../adapter.ts";
 import { carrierKeyword, type CarrierKeyword } from "./keywords.ts";
 import { reachedBot } from "./numbers.ts";
 import { isMediaOnly, parseTwilioSms, toInboundMessage } from "./parse.ts";
 import { sendSmsReply } from "./reply.ts";
 import { smsLengthNote } from "./sms-text.ts";
+import { twilioSettings, type TwilioSettings } from "./settings.ts";
 import { twilioTargetSchema, type TwilioTarget } from "./target.ts";
 import { TWILIO_SIGNATURE_HEADER, verifyTwilioSignature } from "./verify.ts";
 import { isWhatsApp, whatsappKeyword, whatsappNote } from "./whatsapp.ts";
@@ -29,13 +29,13 @@ export interface TwilioParseExtra {
 
 const CONSENT = { opt_out: "opt_out", opt_in: "opt_in", help: undefined } as const;
 
-export const twilio: PlatformAdapter<TwilioTarget, TwilioParseExtra> = {
+export const twilio: PlatformAdapter<TwilioTarget, TwilioParseExtra, TwilioSettings> = {
   platform: "twilio",
-  tokenSetting: "TWILIO_AUTH_TOKEN",
+  settings: twilioSettings,
   replyTargetSchema: twilioTargetSchema,
 
   async verify(ctx, request) {
-    const authToken = ctx.settings.TWILIO_AUTH_TOKEN;
+    const authToken = ctx.config.TWILIO_AUTH_TOKEN;
     if (!authToken) return { ok: false, reason: "not_configured" };
     const signature = request.headers.get(TWILIO_SIGNATURE_HEADER);
     if (!signature) return { ok: false, reason: "missing_headers" };
@@ -52,7 +52,7 @@ export const twilio: PlatformAdapter<TwilioTarget, TwilioParseExtra> = {
   parse(ctx, request) {
     const parsed = parseTwilioSms(new URLSearchParams(request.rawBody));
     if (!parsed.ok) return { kind: "invalid", issues: parsed.issues };
-    if (!reachedBot(ctx.settings, parsed.sms)) return { kind: "ignored", reason: "not_a_bot_number" };
+    if (!reachedBot(ctx.config, parsed.sms)) return { kind: "ignored", reason: "not_a_bot_number" };
     const whatsapp = isWhatsApp(parsed.sms.From);
     const keyword = whatsapp ? whatsappKeyword(parsed.sms.Body) : carrierKeyword(parsed.sms.Body);
     const mediaOnly = isMediaOnly(parsed.sms);
@@ -63,7 +63,9 @@ export const twilio: PlatformAdapter<TwilioTarget, TwilioParseExtra> = {
       ...(keyword || mediaOnly ? { noReply: true } : {}),
       ...(consent ? { consent } : {}),
     };
-    return { kind: "message", message, botUserId: parsed.sms.To, keyword, mediaOnly, whatsapp };
+    // The model is told it is on WhatsApp and how long it may be.
+    const options = whatsapp ? { systemNotes: [whatsappNote()] } : {};
+    return { kind: "message", message, botUserId: parsed.sms.To, keyword, mediaOnly, whatsapp, options };
   },
 
   ingestOptions: (settings) => ({
@@ -85,8 +87,3 @@ export const twilio: PlatformAdapter<TwilioTarget, TwilioParseExtra> = {
   // A text is between one person and the bot.
   placeVisibility: async () => "dm",
 };
-
-/** As SMS, but the model is told it is on WhatsApp and how long it may be. */
-export function whatsappIngestOptions(settings: Settings): IngestOptions {
-  return { ...twilio.ingestOptions(settings), systemNotes: [whatsappNote()] };
-}

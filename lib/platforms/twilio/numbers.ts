@@ -5,11 +5,11 @@
  * sender in the service's pool). Another number of the account whose webhook points here by mistake is not
  * answered from.
  */
-import type { Settings } from "../../config.ts";
+import type { TwilioSettings } from "./settings.ts";
 import { numberOf } from "./whatsapp.ts";
 import type { TwilioSms } from "./parse.ts";
 
-export function reachedBot(settings: Settings, sms: Pick<TwilioSms, "To" | "MessagingServiceSid">): boolean {
+export function reachedBot(settings: Pick<TwilioSettings, "TWILIO_MESSAGING_SERVICE_SID" | "TWILIO_PHONE_NUMBER" | "TWILIO_PHONE_NUMBERS">, sms: Pick<TwilioSms, "To" | "MessagingServiceSid">): boolean {
   const service = settings.TWILIO_MESSAGING_SERVICE_SID;
   if (service && sms.MessagingServiceSid === service) return true;
   const to = numberOf(sms.To);
