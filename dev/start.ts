@@ -48,7 +48,7 @@ export const DEV_COMMAND = defineCommand({
     OPENAI_API_KEY: "talk to a real model (OpenAI's, or OPENAI_BASE_URL's) instead of the local one",
     OPENAI_BASE_URL: "any OpenAI-compatible endpoint, with OPENAI_API_KEY",
   },
-  notes: ["Any other Worker setting of README.md's Configuration table: in .dev.vars, or as an environment variable."],
+  notes: ["Any other Worker setting of docs/configuration.md's table: in .dev.vars, or as an environment variable."],
 });
 
 const stops: (() => Promise<void>)[] = [];

@@ -5,7 +5,7 @@
  * their facts, whatever their visibility, and in every live conversation their messages, the bot's answers that
  * may retell them, the running summaries and the stored prompts (./erase-messages.ts); and the recall passages with
  * their messages or of the conversation where they asked (./recall/filters.ts). Only then does the bot confirm. A mark keeps a
- * memory job that was already running from writing facts back (./fact-store.ts). What stays: README "Data kept".
+ * memory job that was already running from writing facts back (./fact-store.ts). What stays: docs/data-kept.md.
  */
 import { isResetRequest } from "../conversation/reset.ts";
 import { using } from "../errors.ts";

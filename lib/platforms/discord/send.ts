@@ -50,7 +50,7 @@ async function answerInteraction(cfg: DiscordSendConfig, target: InteractionTarg
   let posted = 0;
   try {
     // The first part edits the deferred message, which is idempotent; follow-ups are not, and webhooks take no
-    // nonce: a follow-up whose response was lost can appear twice (README, "Exactly one answer").
+    // nonce: a follow-up whose response was lost can appear twice (docs/architecture.md, "Exactly one answer").
     return await postParts(parts, progress, {
       async post(content, index) {
         if (cfg.now() >= target.expiresAt) throw new InteractionExpired();
