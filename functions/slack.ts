@@ -34,7 +34,8 @@ slack.post("/events", async (c) => {
   const delivery = await verifyAndParse(c, rt, adapter, request);
   if (delivery instanceof Response) return delivery;
   if (delivery.kind === "removed") {
-    await using("qstash", () => publishTenantCleanup(rt, { platform: "slack", tenant: delivery.tenant }));
+    const accessRevoked = delivery.accessRevoked ?? false;
+    for (const tenant of delivery.tenants) await using("qstash", () => publishTenantCleanup(rt, { platform: "slack", tenant, accessRevoked }));
   }
   if (delivery.kind === "message") {
     const installable = slackInstallable(rt.settings);

@@ -37,13 +37,13 @@ describe("a tenant's keys", () => {
 describe("uninstall events", () => {
   const envelope = (event: object, extra: object = {}) => ({ type: "event_callback", team_id: "T1", api_app_id: "A1", event_id: "Ev1", event, ...extra });
   it("app_uninstalled removes the workspace; tokens_revoked only when the bot's token went", () => {
-    expect(parseSlackEvent(envelope({ type: "app_uninstalled" }), { botName: "P" })).toEqual({ kind: "removed", installation: "T1" });
-    expect(parseSlackEvent(envelope({ type: "tokens_revoked", tokens: { bot: ["UBOT"] } }), { botName: "P" })).toEqual({ kind: "removed", installation: "T1" });
+    expect(parseSlackEvent(envelope({ type: "app_uninstalled" }), { botName: "P" })).toEqual({ kind: "removed", tenants: ["T1"] });
+    expect(parseSlackEvent(envelope({ type: "tokens_revoked", tokens: { bot: ["UBOT"] } }), { botName: "P" })).toEqual({ kind: "removed", tenants: ["T1"] });
     expect(parseSlackEvent(envelope({ type: "tokens_revoked", tokens: { oauth: ["U1"] } }), { botName: "P" })).toMatchObject({ kind: "ignored" });
   });
   it("names the org for an org-wide install", () => {
     const auth = { authorizations: [{ enterprise_id: "E1", team_id: null, user_id: "UBOT", is_bot: true, is_enterprise_install: true }], enterprise_id: "E1" };
-    expect(parseSlackEvent(envelope({ type: "app_uninstalled" }, auth), { botName: "P" })).toEqual({ kind: "removed", installation: "E1" });
+    expect(parseSlackEvent(envelope({ type: "app_uninstalled" }, auth), { botName: "P" })).toEqual({ kind: "removed", tenants: ["E1"] });
   });
 });
 

@@ -51,9 +51,9 @@ export const slackStreaming: StreamingCapability<SlackTarget> = {
           channel: target.channel,
           thread_ts: target.threadTs,
           markdown_text: escapeSlackText(text),
-          // Channel streams must name the person they answer; DMs ignore these.
+          // Channel streams must name the person they answer, with their own workspace; DMs ignore these.
           recipient_user_id: answer.authorId,
-          recipient_team_id: ctx.tenant,
+          recipient_team_id: target.recipientTeam ?? workspaceOf(ctx.tenant),
         };
         const started = await callSlack(place, "chat.startStream", JSON.stringify(body), JSON_TYPE);
         if (typeof started.ts !== "string") throw new Error("Slack chat.startStream answered ok without a ts");
@@ -73,6 +73,9 @@ export const slackStreaming: StreamingCapability<SlackTarget> = {
 
   resume: (ctx, target, state, answer) => (state.mode === "native" ? nativeStream(ctx, target, { ...state }, answer.triggerId) : editStream(ctx, target, { ...state })),
 };
+
+/** The workspace of a tenant: `T…`, or the `T…` of an org's `E…:T…`. */
+const workspaceOf = (tenant: string) => tenant.slice(tenant.indexOf(":") + 1);
 
 async function placeOf(ctx: ReplyContext, target: SlackTarget): Promise<SlackPlace> {
   return { channel: target.channel, threadTs: target.threadTs, apiBaseUrl: ctx.settings.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
