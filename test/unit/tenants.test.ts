@@ -54,6 +54,12 @@ describe("refreshing a rotating token", () => {
     clientSecret: "s",
     fetch: (async () => Response.json({ ok: false, error })) as typeof fetch,
   });
+  it("works with an answer that leaves out bot_user_id (optional in Slack's own SDK)", async () => {
+    const answer = { ok: true, access_token: "xoxe.xoxb-new", token_type: "bot", refresh_token: "xoxe-1-new", expires_in: 43_200, scope: "chat:write", team: { id: "T1" } };
+    const client = { apiBaseUrl: "https://slack.test/api", clientId: "1.2", clientSecret: "s", fetch: (async () => Response.json(answer)) as typeof fetch };
+    expect(await refreshBotToken(client, "xoxe-1-old", 1_000)).toEqual({ botToken: "xoxe.xoxb-new", refreshToken: "xoxe-1-new", expiresAt: 1_000 + 43_200_000 });
+  });
+
   it("gives up when Slack no longer takes the refresh token, and lets a passing failure be retried", async () => {
     await expect(refreshBotToken(client("invalid_refresh_token"), "xoxe-1-old", 0)).rejects.toMatchObject({ name: "GiveUp", code: "refresh_revoked" });
     await expect(refreshBotToken(client("internal_error"), "xoxe-1-old", 0)).rejects.toMatchObject({ name: "SlackError", code: "internal_error" });

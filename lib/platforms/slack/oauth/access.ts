@@ -22,7 +22,8 @@ const accessSchema = z.looseObject({
   access_token: z.string().check(z.minLength(1)),
   token_type: z.literal("bot"),
   scope: z._default(z.string(), ""),
-  bot_user_id: z.string().check(z.minLength(1)),
+  /** Optional, as in Slack's own SDK: a refresh's answer may leave it out (only the exchange needs it). */
+  bot_user_id: z.optional(z.string().check(z.minLength(1))),
   app_id: z.optional(z.string()),
   team: named,
   enterprise: named,
@@ -57,11 +58,13 @@ export async function exchangeCode(client: OAuthClient, code: string, redirectUr
   const team = a.team?.id;
   const tenant = a.is_enterprise_install || !team ? enterprise : enterprise ? `${enterprise}:${team}` : team;
   if (!tenant) throw new Error("Slack oauth.v2.access named neither a team nor an enterprise");
+  if (!a.bot_user_id) throw new Error("Slack oauth.v2.access answered an install without the bot's user id");
   const teamName = a.is_enterprise_install ? a.enterprise?.name : a.team?.name;
   return {
     tenant,
     botToken: a.access_token,
     botUserId: a.bot_user_id,
+    installId: crypto.randomUUID(),
     ...(a.app_id ? { appId: a.app_id } : {}),
     ...(teamName ? { teamName } : {}),
     scopes: a.scope.split(",").filter(Boolean),
