@@ -102,7 +102,7 @@ export function slackControlRoutes({ state, oauth, limiter, apiLog, updateSettin
     "POST /__stop_stream": (body) => {
       const ref = controlBody(streamRefSchema, body);
       const message = state.messages.find(ref.team, ref.channel, ref.ts);
-      if (message?.streaming_state !== "streaming") throw new ControlError(`no open stream at ${ref.channel} ${ref.ts}`);
+      if (message?.streaming_state !== "in_progress") throw new ControlError(`no open stream at ${ref.channel} ${ref.ts}`);
       message.stream!.stoppedByUser = true;
       return { ok: true };
     },

@@ -30,7 +30,7 @@ export interface SlackMessage {
   bot_id?: string;
   text: string;
   metadata?: SlackMetadata;
-  streaming_state?: "streaming" | "completed";
+  streaming_state?: "in_progress" | "completed" | "errored";
   stream?: StreamState;
   reactions: { name: string; users: string[] }[];
   edited?: { user: string; ts: string };
