@@ -3,7 +3,9 @@
  * "Did an earlier attempt's post of this part land?" on Slack: every part the bot posts carries message metadata
  * naming the trigger and the part's index; a later attempt that never heard back from `chat.postMessage` lists the
  * place's messages since that call (`conversations.history` for a channel, `conversations.replies` for a thread,
- * with `include_all_metadata`) and takes the one with that metadata instead of posting it again.
+ * with `include_all_metadata`) and takes the one with that metadata instead of posting it again. Only the bot's own
+ * messages count (its user and bot ids, from `auth.test`): another app could post the same metadata, since the
+ * trigger's id is no secret, and its message must never be taken for the bot's answer.
  */
 import * as z from "../../zod.ts";
 import { GiveUp } from "../../errors.ts";
@@ -30,6 +32,7 @@ const listSchema = z.looseObject({
     z.looseObject({
       ts: z.string(),
       text: z.optional(z.string()),
+      user: z.optional(z.string()),
       bot_id: z.optional(z.string()),
       streaming_state: z.optional(z.string()),
       metadata: z.optional(z.looseObject({ event_type: z.string(), event_payload: z.looseObject({ trigger: z.unknown(), part: z.unknown() }) })),
@@ -62,7 +65,12 @@ export function partAmong(messages: ListedSlackMessage[], answerId: string, inde
   );
 }
 
-/** The place's messages since `since` (ms) with their metadata; null when the bot may not look (no history scope). */
+const authSchema = z.looseObject({ user_id: z.string(), bot_id: z.optional(z.string()) });
+
+/**
+ * The bot's own messages in the place since `since` (ms), with their metadata; null when the bot may not look (no
+ * history scope).
+ */
 export async function slackMessagesSince(place: SlackPlace, since: number): Promise<ListedSlackMessage[] | null> {
   const form = new URLSearchParams({
     channel: place.channel,
@@ -73,7 +81,12 @@ export async function slackMessagesSince(place: SlackPlace, since: number): Prom
   });
   const method = place.threadTs ? "conversations.replies" : "conversations.history";
   try {
-    return listSchema.parse(await callSlack(place, method, form.toString(), "application/x-www-form-urlencoded")).messages;
+    const [listed, me] = await Promise.all([
+      callSlack(place, method, form.toString(), "application/x-www-form-urlencoded"),
+      callSlack(place, "auth.test", "", "application/x-www-form-urlencoded"),
+    ]);
+    const bot = authSchema.parse(me);
+    return listSchema.parse(listed).messages.filter((m) => m.user === bot.user_id || (bot.bot_id !== undefined && m.bot_id === bot.bot_id));
   } catch (err) {
     // Without the history scope the bot cannot look: it posts again, as it would have without the lookup.
     if (err instanceof GiveUp) return null;

@@ -9,7 +9,8 @@
  * the add's budget), the job only takes it down.
  */
 import type { AnswerFor, ReplyContext, WorkingSign } from "../adapter.ts";
-import { callSlack, JSON_TYPE } from "./api.ts";
+import { errorMessage } from "../../log.ts";
+import { callSlack, JSON_TYPE, slackErrorCode } from "./api.ts";
 import type { SlackTarget } from "./target.ts";
 
 const TIER_2 = 20;
@@ -20,7 +21,8 @@ const NONE: WorkingSign = { stop: async () => undefined };
 export async function slackWorking(ctx: ReplyContext, target: SlackTarget, answer: AnswerFor): Promise<WorkingSign> {
   const args = { apiBaseUrl: ctx.settings.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
   const call = (method: string, body: Record<string, unknown>) => callSlack(args, method, JSON.stringify(body), JSON_TYPE);
-  const quietly = (what: string) => (err: unknown) => ctx.log.warn("working_sign_failed", { platform: "slack", what, message: String(err) });
+  // The error's name and Slack's code only: its message may carry what the call was about.
+  const quietly = (what: string) => (err: unknown) => ctx.log.warn("working_sign_failed", { platform: "slack", what, error: errorMessage(err), code: slackErrorCode(err) ?? null });
   /** Puts the sign up within its method's budget, unless the webhook did; false when the budget had no room. */
   const putUp = async (method: string, perMinute: number, show: () => Promise<unknown>): Promise<boolean> => {
     if (answer.signUp) return true;
