@@ -10,6 +10,8 @@
  *   Slack (to react to, reply to, or fetch as a thread's parent); `GET /__messages?team=&channel=&ts=&thread_ts=`:
  *   every message with its streaming state, reactions, metadata and the time of each text change;
  * - `POST /__stop_stream {channel, ts, team?}`: the person pressed Stop on a streaming answer;
+ * - `POST /__membership {channel, member, team?}`: the bot was removed from (or added back to) a channel; it is a
+ *   member of every other channel (its posts there then get `not_in_channel`, or `channel_not_found` if private);
  * - `GET /__assistant?team=&channel=&thread_ts=`: assistant threads' status, loading messages, prompts, title and
  *   status history; `GET /__api?method=&team=&channel=`: every API call answered; `GET /__stats`: counts,
  *   rate-limit refusals per method, OAuth exchanges and refreshes.
@@ -88,6 +90,11 @@ export function slackControlRoutes({ state, oauth, limiter, apiLog, updateSettin
       return { ok: true };
     },
     "GET /__teams": () => state.workspaces.teams(),
+    "POST /__membership": (body) => {
+      const spec = controlBody(z.strictObject({ team: z.string().min(1).default(SLACK_FAKE_DEFAULT_TEAM.id), channel: z.string().regex(CHANNEL_SHAPE), member: z.boolean() }), body);
+      state.workspaces.setMember(spec.team, spec.channel, spec.member);
+      return { ok: true };
+    },
     "POST /__messages": (body) => {
       const spec = controlBody(personMessageSchema, body);
       const now = Date.now();

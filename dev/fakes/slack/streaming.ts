@@ -32,7 +32,10 @@ export function startStream({ team, params, now, state }: MethodContext): SlackA
   if (!threadTs || threadTs === "0") return refusal("invalid_thread_ts");
   if (!channel.startsWith("D")) {
     if (!textParam(params, "recipient_user_id")) return refusal("missing_recipient_user_id");
-    if (!textParam(params, "recipient_team_id")) return refusal("missing_recipient_team_id");
+    const recipientTeam = textParam(params, "recipient_team_id");
+    if (!recipientTeam) return refusal("missing_recipient_team_id");
+    // A workspace id (T…): the recipient's own team, never an org-scoped `E…:T…` (our guess at Slack's code).
+    if (!/^T[A-Z0-9]+$/.test(recipientTeam)) return refusal("invalid_arguments");
   }
   const content = readContent(params, false);
   if (typeof content === "string") return refusal(content);
