@@ -7,7 +7,8 @@
 import * as z from "../../../zod.ts";
 import { GiveUp } from "../../../errors.ts";
 import type { Installation, RefreshedToken } from "../../../tenants/installation.ts";
-import { callSlack, SlackError } from "../api.ts";
+import type * as Slack from "@slack/web-api";
+import { callSlack, SlackError, type SlackAgrees, type SlackDisagreements, type SlackMethods } from "../api.ts";
 
 export interface OAuthClient {
   apiBaseUrl: string;
@@ -33,15 +34,17 @@ const accessSchema = z.looseObject({
   expires_in: z.optional(z.number().check(z.positive())),
 });
 
+type AccessAgrees = SlackAgrees<SlackDisagreements<z.output<typeof accessSchema>, Slack.OauthV2AccessResponse>>;
+
 /** Errors after which the same refresh token can never work: the installation must be made again. */
 const DEAD_REFRESH = new Set(["invalid_refresh_token", "invalid_grant_type", "invalid_client_id", "bad_client_secret"]);
 
-async function access(client: OAuthClient, params: Record<string, string>): Promise<z.output<typeof accessSchema>> {
+async function access(client: OAuthClient, params: SlackMethods["oauth.v2.access"]): Promise<z.output<typeof accessSchema>> {
   const body = await callSlack(
     { apiBaseUrl: client.apiBaseUrl, authorization: `Basic ${btoa(`${client.clientId}:${client.clientSecret}`)}`, ...(client.fetch ? { fetch: client.fetch } : {}) },
     "oauth.v2.access",
-    new URLSearchParams(params).toString(),
-    "application/x-www-form-urlencoded",
+    params,
+    "form",
   );
   const parsed = accessSchema.safeParse(body);
   if (!parsed.success) throw new Error("Slack oauth.v2.access answered without a bot token");
