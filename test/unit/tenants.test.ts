@@ -1,7 +1,5 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { REPO_ROOT } from "../../bench/bundle/build.ts";
 import { describe, expect, it } from "vitest";
+import { manifestBotScopes } from "../../dev/fakes/slack/methods.ts";
 import { isTenantKey, tenantKeyPattern } from "../../lib/keys.ts";
 import { refreshBotToken } from "../../lib/platforms/slack/oauth/access.ts";
 import { authorizeUrl, SLACK_BOT_SCOPES } from "../../lib/platforms/slack/oauth/authorize.ts";
@@ -9,10 +7,7 @@ import { parseSlackEvent } from "../../lib/platforms/slack/parse.ts";
 
 describe("the install link", () => {
   it("asks for the bot scopes of slack-app-manifest.yaml", () => {
-    const manifest = readFileSync(resolve(REPO_ROOT, "slack-app-manifest.yaml"), "utf8");
-    const bot = /^\s{4}bot:\n((?:\s{6}- .+\n)+)/m.exec(manifest)![1]!;
-    const scopes = bot.split("\n").map((l) => l.replace(/^\s*- /, "").trim()).filter(Boolean);
-    expect([...SLACK_BOT_SCOPES].sort()).toEqual(scopes.sort());
+    expect([...SLACK_BOT_SCOPES].sort()).toEqual(manifestBotScopes().sort());
     const url = new URL(authorizeUrl({ apiBaseUrl: "https://slack.com/api", clientId: "1.2", state: "s", redirectUri: "https://bot.example/slack/oauth/callback" }));
     expect(url.origin + url.pathname).toBe("https://slack.com/oauth/v2/authorize");
     expect(url.searchParams.get("scope")).toBe(SLACK_BOT_SCOPES.join(","));

@@ -4,20 +4,26 @@
  * that let a token call it (any one of them; `conversations.*` by the kind of channel), and whether it reads a
  * JSON body (`oauth.v2.access` takes a form only: a JSON body's arguments are never read). A token without the
  * scope gets Slack's `missing_scope` with `needed` and `provided`. The bot scopes an install gets unless it asks
- * for others are those of slack-app-manifest.yaml (test/unit/tenants.test.ts keeps the two lists equal).
+ * for others are those slack-app-manifest.yaml asks for, read from it.
  */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 
-/** slack-app-manifest.yaml's bot scopes: what the app asks for, so what a workspace grants it. */
-export const SLACK_FAKE_BOT_SCOPES: readonly string[] = [
-  "app_mentions:read",
-  "channels:history",
-  "groups:history",
-  "im:history",
-  "mpim:history",
-  "chat:write",
-  "reactions:write",
-  "reactions:read",
-];
+const MANIFEST = resolve(import.meta.dirname, "../../../slack-app-manifest.yaml");
+
+/** The bot scopes a Slack app manifest asks for (`oauth_config.scopes.bot`). */
+export function manifestBotScopes(manifest = readFileSync(MANIFEST, "utf8")): string[] {
+  const list = /^\s{4}bot:\n((?:\s{6}- .+\n)+)/m.exec(manifest)?.[1];
+  if (!list) throw new Error("slack-app-manifest.yaml lists no oauth_config.scopes.bot");
+  return list.split("\n").map((line) => line.replace(/^\s*- /, "").trim()).filter(Boolean);
+}
+
+let granted: string | undefined;
+/** What a workspace grants the app: the scopes its manifest asks for (read once, when the fake first needs it). */
+export function defaultGrant(): string {
+  granted ??= manifestBotScopes().join(",");
+  return granted;
+}
 
 interface MethodNeeds {
   /** Any one of these bot scopes lets the token call the method in `channel`. */

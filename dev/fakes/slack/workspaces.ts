@@ -6,7 +6,7 @@
  * A token the fake never issued is `invalid_auth`, so a tenant mix-up cannot go unnoticed.
  */
 import { randomBytes } from "node:crypto";
-import { SLACK_FAKE_BOT_SCOPES } from "./methods.ts";
+import { defaultGrant } from "./methods.ts";
 
 /** The app every install is of, and the bot of the default team. */
 export const SLACK_FAKE_APP_ID = "A0FAKEAPP";
@@ -48,7 +48,6 @@ export interface TeamInstall {
   scope?: string;
 }
 
-const DEFAULT_SCOPE = SLACK_FAKE_BOT_SCOPES.join(",");
 
 export class Workspaces {
   #teams = new Map<string, SlackTeam>();
@@ -71,7 +70,7 @@ export class Workspaces {
     this.#left.clear();
     this.#staticTokens = new Set(staticTokens);
     const { id, name, botUserId, botId } = SLACK_FAKE_DEFAULT_TEAM;
-    this.#teams.set(id, { id, name, botUserId, botId, isEnterpriseInstall: false, installerUserId: "U0FAKEOWNER", scope: DEFAULT_SCOPE, installed: true });
+    this.#teams.set(id, { id, name, botUserId, botId, isEnterpriseInstall: false, installerUserId: "U0FAKEOWNER", scope: defaultGrant(), installed: true });
   }
 
   setStaticTokens(tokens: readonly string[]): void {
@@ -115,7 +114,7 @@ export class Workspaces {
       botUserId: known?.botUserId ?? `UBOT${suffix}`,
       botId: known?.botId ?? `BBOT${suffix}`,
       installerUserId: spec.installerUserId ?? known?.installerUserId ?? "U0INSTALLER",
-      scope: spec.scope ?? DEFAULT_SCOPE,
+      scope: spec.scope ?? defaultGrant(),
       installed: true,
     };
     this.#teams.set(team.id, team);
