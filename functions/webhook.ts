@@ -57,7 +57,9 @@ export function platformWebhook<Extra, Config>(adapter: PlatformAdapter<any, Ext
         rt.log.info(`${platform}_ignored`, { reason: parsed.reason });
         return answers.nothing(c);
       case "removed":
-        await using("qstash", () => publishTenantCleanup(rt, { platform, tenant: parsed.tenant }));
+        for (const tenant of parsed.tenants) {
+          await using("qstash", () => publishTenantCleanup(rt, { platform, tenant, accessRevoked: parsed.accessRevoked ?? false }));
+        }
         return answers.nothing(c);
     }
     const installable = adapter.installs?.enabled(ctx.config) && parsed.installation !== undefined;

@@ -152,6 +152,11 @@ export function installationKeyPattern(prefix: string): string {
   return `${globEscape(prefix)}:install:*`;
 }
 
+/** Whether `key` is an installation (of any tenant). */
+export function isInstallationKey(prefix: string, key: string): boolean {
+  return key.startsWith(`${prefix}:install:`);
+}
+
 /** Held while one job refreshes an installation's token, so that concurrent jobs make one refresh call. */
 export function tokenRefreshLockKey(prefix: string, where: Tenancy): string {
   return `${prefix}:lock:refresh:${where.platform}${SEP}${where.tenant}`;

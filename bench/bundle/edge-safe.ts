@@ -24,11 +24,14 @@ export const NODE_BUILTINS_ALLOWED: ReadonlySet<string> = new Set([
   "zlib",
 ]);
 
+/** Dev dependencies whose types alone lib/ uses (`import type`, erased): the platforms' own API definitions. */
+const TYPES_ONLY_PACKAGES = ["@slack/web-api", "@slack/types", "twilio"];
+
 /** Folders that run in Node only: local stand-ins, benchmarks, tests. */
 const NODE_ONLY_FOLDERS = ["dev/", "bench/", "test/"];
 
 /** Packages that need Node (sockets, native code) or are dev tools that must never ship. */
-const NODE_ONLY_PACKAGES = ["ws", "ioredis", "gpt-tokenizer", "vitest", "wrangler", "miniflare", "playwright-core", "@types/node"];
+const NODE_ONLY_PACKAGES = ["ws", "ioredis", "gpt-tokenizer", "vitest", "wrangler", "miniflare", "playwright-core", "@types/node", ...TYPES_ONLY_PACKAGES];
 
 const RUNTIME_MODULE_PREFIX = "cloudflare:";
 

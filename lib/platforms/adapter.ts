@@ -37,13 +37,15 @@ export type Verified = { ok: true } | { ok: false; reason: string };
  * whatever the platform's route needs to answer (`Extra`). `protocol`: the platform's own check (Slack
  * url_verification, Discord PING), answered with `response` as it stands. `ignored`: nothing to do (the bot's own
  * post, an edit, an unsupported command). `invalid`: the body is not what the platform sends (issues in words,
- * never values). `removed`: the app was uninstalled from `tenant` (its data is to be deleted). A message's
- * `options` add to the platform's ingest options for that message alone (a WhatsApp text's system note);
- * `installation` names the tenant whose installation serves it, for a platform installable in many tenants.
+ * never values). `removed`: the app was uninstalled from `tenants` (their data is to be deleted, and the
+ * installation that served them); with `accessRevoked`, only these tenants' access was taken from an installation
+ * that stays for others (a Slack org's workspaces): their data goes, the installation stays. A message's `options`
+ * add to the platform's ingest options for that message alone (a WhatsApp text's system note); `installation`
+ * names the tenant whose installation serves it, for a platform installable in many tenants.
  */
 export type Parsed<Extra = {}> =
   | ({ kind: "message"; message: InboundMessage; botUserId: string; options?: IngestOptions; installation?: string } & Extra)
-  | { kind: "removed"; tenant: string }
+  | { kind: "removed"; tenants: string[]; accessRevoked?: true }
   | { kind: "protocol"; response: Response }
   | { kind: "ignored"; reason: string }
   | { kind: "invalid"; issues: string };

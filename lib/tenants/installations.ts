@@ -1,13 +1,27 @@
 /**
  * @module
  * The installations of the app, one sealed JSON value per tenant (AES-GCM under TOKEN_ENCRYPTION_KEY's
- * `stored-token` sub-key, which names its key id, so that a rotated key still opens older values).
+ * `stored-token` sub-key, which names its key id, so that a rotated key still opens older values). A value is
+ * replaced or deleted only while it is still the one read (compare-and-set on the sealed text, in one script): a
+ * token refresh never writes an installation back after an uninstall's cleanup deleted it, nor over a reinstall.
  */
 import type { Redis } from "@upstash/redis/cloudflare";
 import { installationKey, type Tenancy } from "../keys.ts";
 import type { Platform } from "../message.ts";
 import type { Sealer } from "../secrets/seal.ts";
 import { installationSchema, type Installation } from "../installation.ts";
+
+/** KEYS[1] the installation; ARGV[1] the sealed value read, ARGV[2] the new one ("" deletes). 1 when done. */
+const SET_IF_UNCHANGED = `#!lua flags=allow-key-locking
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[2] == '' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], ARGV[2]) end
+return 1`;
+
+/** An installation as read, with the sealed text that a later compare-and-set compares against. */
+export interface ReadInstallation {
+  installation: Installation;
+  sealed: string;
+}
 
 export class Installations {
   readonly #redis: Redis;
@@ -21,9 +35,13 @@ export class Installations {
   }
 
   async get(where: Tenancy): Promise<Installation | null> {
+    return (await this.read(where))?.installation ?? null;
+  }
+
+  async read(where: Tenancy): Promise<ReadInstallation | null> {
     const sealed = await this.#redis.get<string>(installationKey(this.#prefix, where));
     if (sealed === null) return null;
-    return installationSchema.parse(JSON.parse(await this.#sealer.open(sealed)));
+    return { installation: installationSchema.parse(JSON.parse(await this.#sealer.open(sealed))), sealed };
   }
 
   /** The installation that acts for `tenant`: its own, or for a workspace of a Slack org (`E…:T…`), the org's. */
@@ -33,8 +51,23 @@ export class Installations {
     return own ?? (org ? this.get({ platform, tenant: org }) : null);
   }
 
+  /** Stores a new install (a reinstall replaces the earlier one). */
   async put(platform: Platform, installation: Installation): Promise<void> {
     const sealed = await this.#sealer.seal(JSON.stringify(installation));
     await this.#redis.set(installationKey(this.#prefix, { platform, tenant: installation.tenant }), sealed);
+  }
+
+  /** Replaces `read` with `next` unless it changed or went meanwhile; false when it did (nothing written). */
+  async replace(platform: Platform, read: ReadInstallation, next: Installation): Promise<boolean> {
+    return this.#setIfUnchanged({ platform, tenant: read.installation.tenant }, read.sealed, await this.#sealer.seal(JSON.stringify(next)));
+  }
+
+  /** Deletes the tenant's installation if it is still `read` (a reinstall meanwhile stays). */
+  async delete(where: Tenancy, read: ReadInstallation): Promise<boolean> {
+    return this.#setIfUnchanged(where, read.sealed, "");
+  }
+
+  async #setIfUnchanged(where: Tenancy, expected: string, next: string): Promise<boolean> {
+    return Number(await this.#redis.eval(SET_IF_UNCHANGED, [installationKey(this.#prefix, where)], [expected, next])) === 1;
   }
 }

@@ -50,19 +50,29 @@ export async function installedToken(rt: TokenServices, platform: Platform, tena
 }
 
 async function refreshUnderLock(rt: TokenServices, platform: Platform, installation: Installation, refresh: Refresh): Promise<string> {
-  // Read again under the lock: the job that held it before may have refreshed already.
-  const current = (await rt.installations.get({ platform, tenant: installation.tenant })) ?? installation;
+  // Read again under the lock: the job that held it before may have refreshed already, or an uninstall removed it.
+  const where = { platform, tenant: installation.tenant };
+  const read = await rt.installations.read(where);
+  if (!read) throw new GiveUp(`the app is not installed in ${platform} tenant ${installation.tenant}`, "not_installed");
+  const current = read.installation;
   if (current.expiresAt !== undefined && current.expiresAt - rt.now() > REFRESH_BEFORE_MS) return current.botToken;
+  let refreshed: RefreshedToken;
   try {
-    const refreshed = await refresh(current.refreshToken!);
-    await rt.installations.put(platform, { ...current, ...refreshed });
-    rt.log.info("token_refreshed", { platform, tenant: current.tenant });
-    return refreshed.botToken;
+    refreshed = await refresh(current.refreshToken!);
   } catch (err) {
     rt.log.warn("token_refresh_failed", { platform, tenant: current.tenant, error: errorMessage(err) });
     if (current.expiresAt! > rt.now()) return current.botToken;
     throw err;
   }
+  // Written only over the installation it refreshed: never back after an uninstall's cleanup, nor over a reinstall.
+  if (!(await rt.installations.replace(platform, read, { ...current, ...refreshed }))) {
+    rt.log.warn("token_refresh_superseded", { platform, tenant: current.tenant });
+    const now = await rt.installations.get(where);
+    if (!now) throw new GiveUp(`the app was uninstalled from ${platform} tenant ${current.tenant}`, "not_installed");
+    return now.botToken;
+  }
+  rt.log.info("token_refreshed", { platform, tenant: current.tenant });
+  return refreshed.botToken;
 }
 
 const RELEASE = `#!lua flags=allow-key-locking

@@ -33,7 +33,7 @@ describe("Slack rate limits", () => {
 
   it("counts each workspace apart", async () => {
     const { code } = await slack.control<{ code: string }>("/__install", { team_id: "T0OTHER01" });
-    const token = (await slack.call("oauth.v2.access", { code, client_id: "1111111111.2222222222", client_secret: "fake-slack-client-secret" }, { token: "" })).body.access_token as string;
+    const token = (await slack.call("oauth.v2.access", { code, client_id: "1111111111.2222222222", client_secret: "fake-slack-client-secret" }, { token: "", form: true })).body.access_token as string;
     for (let i = 0; i < 20; i++) await slack.call("reactions.remove", { channel: "C0CHAN001", timestamp: "1715000000.000001", name: "eyes" });
     expect((await slack.call("reactions.remove", { channel: "C0CHAN001", timestamp: "1715000000.000001", name: "eyes" })).status).toBe(429);
     expect((await slack.call("reactions.remove", { channel: "C0CHAN001", timestamp: "1715000000.000001", name: "eyes" }, { token })).status).toBe(200);

@@ -76,8 +76,12 @@ describe("chat.startStream / appendStream / stopStream", () => {
   it("ends a stream left open past its lifetime", async () => {
     await slack.control("/__config", { streaming: { lifetimeMs: 50 } });
     const ts = (await start({ markdown_text: "a" })).body.ts;
+    const listed = async () => ((await slack.call("conversations.replies", { channel: "D0DM00001", ts: THREAD })).body.messages as StoredMessage[]).find((m) => m.ts === ts)?.streaming_state;
+    expect(await listed()).toBe("in_progress");
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect((await slack.call("chat.appendStream", { channel: "D0DM00001", ts, markdown_text: "b" })).body.error).toBe("message_not_in_streaming_state");
+    // Slack's value for a stream it ended unfinished: closed, not open.
+    expect(await listed()).toBe("errored");
   });
 
   it("answers channel_type_not_supported where configured, and unknown_method in an older workspace", async () => {

@@ -38,9 +38,13 @@ describe("assistant threads", () => {
     expect((await slack.call("assistant.threads.setStatus", { channel_id: "D0DM00001", status: "busy" })).body.error).toBe("invalid_thread_ts");
   });
 
-  it("keeps suggested prompts and the title", async () => {
-    await slack.call("assistant.threads.setSuggestedPrompts", { channel_id: "D0DM00001", thread_ts: THREAD, prompts: [{ title: "Summarize", message: "Summarize the channel" }] });
-    await slack.call("assistant.threads.setTitle", { channel_id: "D0DM00001", thread_ts: THREAD, title: "Deploy question" });
+  it("keeps suggested prompts and the title, for a workspace that granted assistant:write (the manifest asks for none)", async () => {
+    const prompts = { channel_id: "D0DM00001", thread_ts: THREAD, prompts: [{ title: "Summarize", message: "Summarize the channel" }] };
+    expect((await slack.call("assistant.threads.setSuggestedPrompts", prompts)).body).toMatchObject({ error: "missing_scope", needed: "assistant:write" });
+    const { code } = await slack.control<{ code: string }>("/__install", { team_id: "T0ASSIST1", scope: "assistant:write,chat:write" });
+    const token = (await slack.call("oauth.v2.access", { code, client_id: "1111111111.2222222222", client_secret: "fake-slack-client-secret" }, { token: "", form: true })).body.access_token as string;
+    await slack.call("assistant.threads.setSuggestedPrompts", prompts, { token });
+    await slack.call("assistant.threads.setTitle", { channel_id: "D0DM00001", thread_ts: THREAD, title: "Deploy question" }, { token });
     expect((await threads())[0]).toMatchObject({ title: "Deploy question", prompts: [{ title: "Summarize", message: "Summarize the channel" }] });
   });
 });

@@ -80,3 +80,28 @@ describe("senders", () => {
     expect((await list("To=whatsapp%3A%2B14155550100")).messages.map((m) => [m.body, m.status, m.error_code])).toEqual([["answer", "delivered", null], ["unprompted", "failed", 63016]]);
   });
 });
+
+describe("refusals", () => {
+  it("refuses a Body over 1,600 characters with 21617, on SMS as on WhatsApp", async () => {
+    expect((await send({ To: "+14155550100", From: "+15005550006", Body: "x".repeat(1_600) })).status).toBe(201);
+    expect((await send({ To: "+14155550100", From: "+15005550006", Body: "x".repeat(1_601) })).body).toMatchObject({ code: 21617, status: 400 });
+  });
+
+  it("refuses to message a person who texted STOP to that sender (21610), until they text START", async () => {
+    const person = "+14155550177";
+    await fetch(`${twilio.url}/__opt_out`, { method: "POST", body: JSON.stringify({ from: person, to: "+15005550006" }) });
+    expect((await send({ To: person, From: "+15005550006", Body: "still there?" })).body).toMatchObject({ code: 21610, status: 400 });
+    expect((await send({ To: person, From: "+15005550007", Body: "from another number" })).status).toBe(201);
+    await fetch(`${twilio.url}/__opt_out`, { method: "POST", body: JSON.stringify({ from: person, to: "+15005550006", optedOut: false }) });
+    expect((await send({ To: person, From: "+15005550006", Body: "welcome back" })).status).toBe(201);
+    expect((await list(`To=${encodeURIComponent(person)}`)).messages.map((m) => m.body)).toEqual(["welcome back", "from another number"]);
+  });
+
+  it("refuses a message without To (21604) or Body (21602), and a caller without the account's credentials (20003)", async () => {
+    expect((await send({ From: "+15005550006", Body: "x" })).body.code).toBe(21604);
+    expect((await send({ To: "+14155550100", From: "+15005550006" })).body.code).toBe(21602);
+    const res = await fetch(`${twilio.url}/2010-04-01/Accounts/${ACCOUNT}/Messages.json`, { method: "POST", body: new URLSearchParams({ To: "+14155550100", From: "+15005550006", Body: "x" }) });
+    expect(((await res.json()) as { code: number }).code).toBe(20003);
+  });
+});
+

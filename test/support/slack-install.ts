@@ -31,12 +31,19 @@ export async function startInstall(env: TestEnv): Promise<InstallStart> {
   return { state: location.searchParams.get("state")!, cookie, redirectUri: location.searchParams.get("redirect_uri")! };
 }
 
+/** A workspace, or with `orgWide` a Slack org (`id` its `E…`) installed in all its workspaces at once. */
+export interface InstallTarget {
+  id: string;
+  name: string;
+  orgWide?: boolean;
+}
+
 /** The person approves the install in Slack: the code the redirect carries. */
-export async function approveInstall(team: { id: string; name: string }, redirectUri: string): Promise<string> {
-  const res = await fetch(`${SLACK_FAKE_ORIGIN}/__install`, {
-    method: "POST",
-    body: JSON.stringify({ team_id: team.id, team_name: team.name, redirect_uri: redirectUri }),
-  });
+export async function approveInstall(team: InstallTarget, redirectUri: string): Promise<string> {
+  const spec = team.orgWide
+    ? { enterprise_id: team.id, enterprise_name: team.name, is_enterprise_install: true }
+    : { team_id: team.id, team_name: team.name };
+  const res = await fetch(`${SLACK_FAKE_ORIGIN}/__install`, { method: "POST", body: JSON.stringify({ ...spec, redirect_uri: redirectUri }) });
   if (!res.ok) throw new Error(`the Slack fake refused the install: ${res.status}`);
   return ((await res.json()) as { code: string }).code;
 }
@@ -48,7 +55,7 @@ export function callback(env: TestEnv, query: Record<string, string>, cookie?: s
 }
 
 /** The whole install of one workspace; throws unless the success page came back. */
-export async function installWorkspace(env: TestEnv, team: { id: string; name: string }): Promise<void> {
+export async function installWorkspace(env: TestEnv, team: InstallTarget): Promise<void> {
   const start = await startInstall(env);
   const code = await approveInstall(team, start.redirectUri);
   const res = await callback(env, { code, state: start.state }, start.cookie);

@@ -13,7 +13,7 @@ export interface SlackFakeMessage {
   user: string;
   bot_id?: string;
   text: string;
-  streaming_state?: "streaming" | "completed";
+  streaming_state?: "in_progress" | "completed" | "errored";
   reactions: { name: string; users: string[] }[];
   revisions: { at: number; method: string; chars: number }[];
 }

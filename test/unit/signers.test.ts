@@ -41,6 +41,9 @@ describe("the shared request signers", () => {
     expect(await twilioSignature(TWILIO.token, TWILIO.url, TWILIO.params)).toBe(TWILIO.signature);
     expect(await twilioSignature(TWILIO.token, TWILIO.url.replace(".com/", ".com:443/"), TWILIO.params)).toBe(TWILIO.signature443);
     expect(await twilioFormSignature(TWILIO.token, TWILIO.url, new URLSearchParams(TWILIO.params).toString())).toBe(TWILIO.signature);
+    // twilio-node's vectors for a repeated parameter: its distinct values, sorted, each once.
+    const repeated: [string, string][] = [["Sid", "CA123"], ["SidAccount", "AC123"], ["Digits", "5678"], ["Digits", "1234"], ["Digits", "1234"]];
+    expect(await twilioSignature(TWILIO.token, TWILIO.url, repeated)).toBe("IK+Dwps556ElfBT0I3Rgjkr1wJU=");
   });
 
   it("sign Discord interactions the Worker accepts, with a new key pair and with the simulator's local key", async () => {

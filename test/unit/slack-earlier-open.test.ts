@@ -32,6 +32,11 @@ async function startStream(channel: string, text: string): Promise<string> {
   return started.ts!;
 }
 
+async function slackControl(path: string, body: unknown): Promise<void> {
+  const res = await fetch(slack.url.replace(/\/api$/, path), { method: "POST", body: JSON.stringify(body) });
+  expect(res.ok).toBe(true);
+}
+
 const place = (channel: string) => ({ channel, threadTs: THREAD, apiBaseUrl: slack.url, botToken: TOKEN });
 const since = Date.now() - 1_000;
 
@@ -56,5 +61,15 @@ describe("findEarlierOpen", () => {
     const stopped = await startStream("D0EARLY03", "Sure, here");
     expect((await slackCall("chat.stopStream", { channel: "D0EARLY03", ts: stopped, metadata: partMetadata(ANSWER, 0) })).ok).toBe(true);
     expect(await findEarlierOpen(place("D0EARLY03"), ANSWER, { since, openings: ["Sure"] })).toEqual({ mode: "edit", ts: stopped });
+  });
+
+  it("takes a stream Slack ended unfinished (`errored`) as closed: finished with an edit, never appended to", async () => {
+    await slackControl("/__config", { streaming: { lifetimeMs: 30 } });
+    const ended = await startStream("D0EARLY04", "Sure");
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(await findEarlierOpen(place("D0EARLY04"), ANSWER, { since, openings: ["Sure"] })).toEqual({
+      mode: "native",
+      state: { id: ended, mode: "native", shown: "Sure", open: false },
+    });
   });
 });

@@ -51,7 +51,7 @@ describe("parseSlackEvent", () => {
       ts: 1715000000000,
       addressing: "mention",
       mentions: ["U0BOT0001"],
-      replyTarget: { platform: "slack", channel: "C0CHAN001" },
+      replyTarget: { platform: "slack", channel: "C0CHAN001", recipientTeam: "T0001ABCD" },
       // An app_mention does not say whether its channel is public: never counted as public.
       visibility: "private",
     });
@@ -100,7 +100,7 @@ describe("parseSlackEvent", () => {
     expect(message.replyToAuthorId).toBe("U0BOT0001");
     // The thread's parent, by the id its own delivery had: the job looks it up in the channel's conversation.
     expect(message.replyToId).toBe("C0CHAN001:1715000010.000200");
-    expect(message.replyTarget).toEqual({ platform: "slack", channel: "C0CHAN001", threadTs: "1715000010.000200" });
+    expect(message.replyTarget).toEqual({ platform: "slack", channel: "C0CHAN001", threadTs: "1715000010.000200", recipientTeam: "T0001ABCD" });
     expect(message.text).toBe("and does @U0ALICE01 need to approve the migration?");
   });
 
@@ -183,7 +183,7 @@ describe("parseSlackEvent", () => {
       return body;
     };
     const bot = parsedMessage(fixture("message-channel")).bot.userId;
-    for (const thumbsDown of ["-1", "thumbsdown", "-1::skin-tone-3"]) {
+    for (const thumbsDown of ["-1", "thumbsdown", "-1::skin-tone-3", "thumbsdown::skin-tone-2"]) {
       expect(parsedMessage(envelope(thumbsDown, bot)).message).toMatchObject({
         key: { platform: "slack", channel: "C0CHAN001" },
         author: { id: "U0ALICE01" },
@@ -216,7 +216,8 @@ describe("parseSlackEvent", () => {
 
   it("keeps every shape of id Slack sends: org-wide W users, Slackbot, private and DM channels, org and bot ids", () => {
     expect(parsedMessage(withEvent("message-channel", { user: "W012A3CDE" })).message.author.id).toBe("W012A3CDE");
-    expect(parsedMessage(withEvent("message-channel", { user: "USLACKBOT" })).message.author.id).toBe("USLACKBOT");
+    // Slackbot's notices (it writes into the bot's DM without a bot_id) are a bot's: recorded, never answered.
+    expect(parsedMessage(withEvent("message-im", { user: "USLACKBOT" })).message.author).toMatchObject({ id: "USLACKBOT", isBot: true });
     expect(parsedMessage(withEvent("message-channel", { channel: "G0PRIV001" })).message.key.channel).toBe("G0PRIV001");
     expect(parsedMessage(fixture("message-im")).message.key).toMatchObject({ tenant: "E0GRID001:T0001ABCD", channel: "D0DIRECT1" });
     const botPost = withEvent("message-channel", { user: undefined, bot_id: "B0CIBOT01", app_id: "A0OTHER01" });
@@ -230,8 +231,33 @@ describe("parseSlackEvent", () => {
     expect(JSON.stringify(badTs)).not.toContain("secret plans");
     const noAuthorizations = fixture("message-channel");
     delete noAuthorizations.authorizations;
-    expect(parseSlackEvent(noAuthorizations, OPTS).kind).toBe("invalid");
+    expect(ignoredReason(noAuthorizations)).toBe("no_authorization");
     expect(parseSlackEvent("not an object", OPTS).kind).toBe("invalid");
     expect(parseSlackEvent({ type: "url_verification" }, OPTS).kind).toBe("invalid");
+  });
+
+  it("the workspace a stream names is the author's own: another one's in Slack Connect, a workspace on Grid", () => {
+    expect(parsedMessage(withEvent("message-channel", { user_team: "T0OTHER01" })).message.replyTarget).toMatchObject({ recipientTeam: "T0OTHER01" });
+    expect(parsedMessage(fixture("message-im")).message.replyTarget).toMatchObject({ recipientTeam: "T0001ABCD" });
+  });
+
+  it("acknowledges, and never refuses, a signed event Parley does not use, whatever fields it leaves out", () => {
+    // message_replied as Slack delivers it: without its subtype (the bug Slack's docs warn of), hidden, no user.
+    const replied = withEvent("message-channel", { user: undefined, text: undefined, hidden: true, message: { type: "message", user: "U0ALICE01", text: "x", ts: "1715000000.000100", thread_ts: "1715000000.000100", reply_count: 1 } });
+    expect(ignoredReason(replied)).toBe("hidden");
+    expect(ignoredReason({ ...replied, event: { ...replied.event, hidden: undefined } })).toBe("subtype:message_replied");
+    const assistant = { ...fixture("message-im"), event: { type: "assistant_thread_started", assistant_thread: { user_id: "U0ALICE01", context: { channel_id: "C0CHAN001", team_id: "T0001ABCD", enterprise_id: null }, channel_id: "D0DIRECT1", thread_ts: "1715000200.000100" }, event_ts: "1715000200.000200" } };
+    expect(ignoredReason(assistant)).toBe("unsupported_event");
+    // An unused event with an envelope short of what a message needs (no authorization's user, an odd team id).
+    const bare = { type: "event_callback", team_id: "", api_app_id: "A1", event: { type: "channel_created", channel: {} }, authorizations: [{ team_id: "T1", is_bot: false }] };
+    expect(ignoredReason(bare)).toBe("unsupported_event");
+    expect(ignoredReason({ ...bare, event: { subtype: "x" } })).toBe("untyped_event");
+  });
+
+  it("team_access_revoked removes the org's lost workspaces, in the flat and in the docs' nested shape", () => {
+    const flat = { type: "event_callback", team_id: "T1", enterprise_id: "E1", api_app_id: "A1", event: { type: "team_access_revoked", team_ids: ["T2", "T3"], event_ts: "1.2" } };
+    expect(parseSlackEvent(flat, OPTS)).toEqual({ kind: "removed", tenants: ["E1:T2", "E1:T3"], accessRevoked: true });
+    const nested = { type: "event_callback", team_id: "T1", api_app_id: "A1", event: { team_id: null, enterprise_id: "E1", api_app_id: "A1", event: { type: "team_access_revoked", team_ids: ["T2"] } }, authorizations: [{ enterprise_id: "E1", team_id: "T1", is_bot: false, is_enterprise_install: false }] };
+    expect(parseSlackEvent(nested, OPTS)).toEqual({ kind: "removed", tenants: ["E1:T2"], accessRevoked: true });
   });
 });

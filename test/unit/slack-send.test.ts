@@ -160,6 +160,17 @@ describe("postSlackMessage", () => {
     expect(retry.started).toEqual([0]);
   });
 
+  it("never takes another app's message that carries this answer's metadata for its part: only the bot's own count", async () => {
+    const since = Date.now();
+    const progress = partProgress();
+    // The trigger's id is no secret: another app posts Parley's metadata for it first.
+    await control("/__messages", { channel: "C0FORGED1", user: "U0OTHERBOT", bot_id: "B0OTHER01", text: "Not Parley's answer.", metadata: { event_type: ANSWER_PART_EVENT, event_payload: { trigger: progress.answerId, part: 0 } } });
+    const retry = partProgress({ answerId: progress.answerId, unsure: { since } });
+    await post("C0FORGED1", "Parley's answer.", { progress: retry });
+    expect((await posts("C0FORGED1")).map((p) => p.text)).toEqual(["Parley's answer."]);
+    expect(retry.started).toEqual([0]);
+  });
+
   it("posts nothing for an empty answer", async () => {
     expect(await post("C0EMPTY01", "  ")).toEqual([]);
     expect(await posts("C0EMPTY01")).toEqual([]);

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { slackSignature } from "../../dev/signers/slack.ts";
 import { verifySlackRequest } from "../../lib/platforms/slack/verify.ts";
@@ -58,5 +60,23 @@ describe("verifySlackRequest", () => {
     expect(await request({ signature: null })).toEqual({ ok: false, reason: "missing_headers" });
     expect(await request({ timestamp: null })).toEqual({ ok: false, reason: "missing_headers" });
     expect(await request({ signature: "" })).toEqual({ ok: false, reason: "missing_headers" });
+  });
+});
+
+interface SlackVector {
+  case: string;
+  secret: string;
+  timestamp: string;
+  body: string;
+  signature: string;
+  valid: boolean;
+}
+const VECTORS = (JSON.parse(readFileSync(join(import.meta.dirname, "../fixtures/platforms/slack/signature-vectors.json"), "utf8")) as { vectors: SlackVector[] }).vectors;
+
+describe("Slack's published signature vectors (test/fixtures/platforms/slack/signature-vectors.json)", () => {
+  it.each(VECTORS.map((v) => [v.case, v] as const))("%s", async (_name, v) => {
+    const verdict = await verifySlackRequest({ signingSecret: v.secret, timestamp: v.timestamp, signature: v.signature, rawBody: v.body, nowSeconds: Number(v.timestamp) });
+    expect(verdict.ok).toBe(v.valid);
+    if (v.valid) expect(await slackSignature(v.secret, v.timestamp, v.body)).toBe(v.signature);
   });
 });

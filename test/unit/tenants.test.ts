@@ -1,7 +1,5 @@
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { REPO_ROOT } from "../../bench/bundle/build.ts";
 import { describe, expect, it } from "vitest";
+import { manifestBotScopes } from "../../dev/fakes/slack/methods.ts";
 import { isTenantKey, tenantKeyPattern } from "../../lib/keys.ts";
 import { refreshBotToken } from "../../lib/platforms/slack/oauth/access.ts";
 import { authorizeUrl, SLACK_BOT_SCOPES } from "../../lib/platforms/slack/oauth/authorize.ts";
@@ -9,10 +7,7 @@ import { parseSlackEvent } from "../../lib/platforms/slack/parse.ts";
 
 describe("the install link", () => {
   it("asks for the bot scopes of slack-app-manifest.yaml", () => {
-    const manifest = readFileSync(resolve(REPO_ROOT, "slack-app-manifest.yaml"), "utf8");
-    const bot = /^\s{4}bot:\n((?:\s{6}- .+\n)+)/m.exec(manifest)![1]!;
-    const scopes = bot.split("\n").map((l) => l.replace(/^\s*- /, "").trim()).filter(Boolean);
-    expect([...SLACK_BOT_SCOPES].sort()).toEqual(scopes.sort());
+    expect([...SLACK_BOT_SCOPES].sort()).toEqual(manifestBotScopes().sort());
     const url = new URL(authorizeUrl({ apiBaseUrl: "https://slack.com/api", clientId: "1.2", state: "s", redirectUri: "https://bot.example/slack/oauth/callback" }));
     expect(url.origin + url.pathname).toBe("https://slack.com/oauth/v2/authorize");
     expect(url.searchParams.get("scope")).toBe(SLACK_BOT_SCOPES.join(","));
@@ -37,13 +32,13 @@ describe("a tenant's keys", () => {
 describe("uninstall events", () => {
   const envelope = (event: object, extra: object = {}) => ({ type: "event_callback", team_id: "T1", api_app_id: "A1", event_id: "Ev1", event, ...extra });
   it("app_uninstalled removes the workspace; tokens_revoked only when the bot's token went", () => {
-    expect(parseSlackEvent(envelope({ type: "app_uninstalled" }), { botName: "P" })).toEqual({ kind: "removed", installation: "T1" });
-    expect(parseSlackEvent(envelope({ type: "tokens_revoked", tokens: { bot: ["UBOT"] } }), { botName: "P" })).toEqual({ kind: "removed", installation: "T1" });
+    expect(parseSlackEvent(envelope({ type: "app_uninstalled" }), { botName: "P" })).toEqual({ kind: "removed", tenants: ["T1"] });
+    expect(parseSlackEvent(envelope({ type: "tokens_revoked", tokens: { bot: ["UBOT"] } }), { botName: "P" })).toEqual({ kind: "removed", tenants: ["T1"] });
     expect(parseSlackEvent(envelope({ type: "tokens_revoked", tokens: { oauth: ["U1"] } }), { botName: "P" })).toMatchObject({ kind: "ignored" });
   });
   it("names the org for an org-wide install", () => {
     const auth = { authorizations: [{ enterprise_id: "E1", team_id: null, user_id: "UBOT", is_bot: true, is_enterprise_install: true }], enterprise_id: "E1" };
-    expect(parseSlackEvent(envelope({ type: "app_uninstalled" }, auth), { botName: "P" })).toEqual({ kind: "removed", installation: "E1" });
+    expect(parseSlackEvent(envelope({ type: "app_uninstalled" }, auth), { botName: "P" })).toEqual({ kind: "removed", tenants: ["E1"] });
   });
 });
 
@@ -54,6 +49,12 @@ describe("refreshing a rotating token", () => {
     clientSecret: "s",
     fetch: (async () => Response.json({ ok: false, error })) as typeof fetch,
   });
+  it("works with an answer that leaves out bot_user_id (optional in Slack's own SDK)", async () => {
+    const answer = { ok: true, access_token: "xoxe.xoxb-new", token_type: "bot", refresh_token: "xoxe-1-new", expires_in: 43_200, scope: "chat:write", team: { id: "T1" } };
+    const client = { apiBaseUrl: "https://slack.test/api", clientId: "1.2", clientSecret: "s", fetch: (async () => Response.json(answer)) as typeof fetch };
+    expect(await refreshBotToken(client, "xoxe-1-old", 1_000)).toEqual({ botToken: "xoxe.xoxb-new", refreshToken: "xoxe-1-new", expiresAt: 1_000 + 43_200_000 });
+  });
+
   it("gives up when Slack no longer takes the refresh token, and lets a passing failure be retried", async () => {
     await expect(refreshBotToken(client("invalid_refresh_token"), "xoxe-1-old", 0)).rejects.toMatchObject({ name: "GiveUp", code: "refresh_revoked" });
     await expect(refreshBotToken(client("internal_error"), "xoxe-1-old", 0)).rejects.toMatchObject({ name: "SlackError", code: "internal_error" });

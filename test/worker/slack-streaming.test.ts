@@ -57,6 +57,20 @@ describe("a Slack answer in a thread", () => {
     expect((await slackApiCalls("reactions.remove", channel)).map((c) => c.ok)).toEqual([true]);
   });
 
+  it("on Enterprise Grid streams to the person's own workspace (T…), not the tenant key (E…:T…) Slack refuses", async () => {
+    const channel = newSlackChannel("CSTG");
+    const thread = "1700000000.000300";
+    const envelope = JSON.parse(slackMessageEvent({ team: TEAM, channel, user: "W0ALICE01", text: `<@${BOT_USER_ID}> explain grids ${PACE}`, threadTs: thread }).body) as Record<string, unknown>;
+    envelope.enterprise_id = "E0STREAMORG";
+    expect((await callWorker(env, await signedSlackRequest(JSON.stringify(envelope)))).status).toBe(200);
+    const state = () => store.load({ platform: "slack", tenant: `E0STREAMORG:${TEAM}`, channel, thread });
+    await eventually(async () => (await state())?.recent.find((m) => m.role === "assistant"), 20_000, "the answer recorded");
+    const started = await slackApiCalls("chat.startStream", channel);
+    expect(started.map((c) => c.ok)).toEqual([true]);
+    const [message] = await botMessages(channel);
+    expect(message).toMatchObject({ thread_ts: thread, streaming_state: "completed" });
+  });
+
   it("killed mid-stream and retried, leaves one message with the whole answer and its stream closed", async () => {
     const channel = newSlackChannel("CSTK");
     const thread = "1700000000.000200";

@@ -45,7 +45,7 @@ describe("a Slack stream whose job is killed outright mid-answer", () => {
     await kit.deliveriesSettled();
     const [dying] = await botMessages(channel);
     expect(dying!.revisions.map((r) => r.method)).toContain("chat.appendStream");
-    expect(dying!.streaming_state).toBe("streaming");
+    expect(dying!.streaming_state).toBe("in_progress");
 
     // QStash's retries come on their schedule; the first ones find the dead attempt's claim still held.
     await kit.timePasses(FIRST_RETRY_MS + SECOND_RETRY_MS);

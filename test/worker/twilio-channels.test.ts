@@ -86,6 +86,24 @@ describe("WhatsApp on the same webhook", () => {
     expect(await systemPrompt(marker)).toContain("WhatsApp");
   });
 
+  it("gives the model a shared location (no Body, Latitude/Longitude) as a location line, and answers it", async () => {
+    const person = whatsapp(newSender());
+    const marker = `loc-${person}`;
+    const params: [string, string][] = [
+      ...smsParams({ from: person, to: whatsapp(BOT_NUMBER), body: "" }),
+      ["MessageType", "location"],
+      ["Latitude", "37.7825"],
+      ["Longitude", "-122.4079"],
+      ["Label", `Blue Bottle ${marker}`],
+      ["Address", "66 Mint St, San Francisco"],
+    ];
+    const res = await callWorker(env, await signedSmsRequest(env, params));
+    expect(await res.text()).not.toContain("<Message>");
+    await eventually(sentCount(person, 1), 15_000, "the answer");
+    const asked = (await modelRequests(marker)).find((r) => r.messages.some((m) => m.content.includes(marker)))!;
+    expect(JSON.stringify(asked.messages)).toContain(`[location: Blue Bottle ${marker}, 66 Mint St, San Francisco (37.7825, -122.4079)]`);
+  });
+
   it("answers a picture without words at once in the TwiML, once", async () => {
     const person = whatsapp(newSender());
     const params = smsParams({ from: person, to: whatsapp(BOT_NUMBER), body: "", numMedia: 1 });

@@ -75,6 +75,22 @@ describe("the Twilio webhook's signature check", () => {
     }
   });
 
+  it("accepts what Twilio's own library accepts: a non-default port signed without it, a repeated parameter, a quote in the query", async () => {
+    const portEnv = twilioSuiteEnv(SUITE, { PUBLIC_BASE_URL: "https://parley.example:8443" });
+    const portless = await signedSmsRequest(portEnv, smsParams({ from: newSender(), body: "HELP" }), { signedUrl: `https://parley.example${WEBHOOK_PATH}` });
+    expect((await callWorker(portEnv, portless)).status).toBe(200);
+
+    const publicEnv = twilioSuiteEnv(SUITE, { PUBLIC_BASE_URL: "https://parley.example" });
+    const params = smsParams({ from: newSender(), body: "HELP" });
+    const repeated = await signedSmsRequest(publicEnv, params, { sendParams: [...params, ["NumSegments", "1"]] });
+    expect((await callWorker(publicEnv, repeated)).status).toBe(200);
+
+    // Twilio signs the query as configured; the Worker's URL has the quote re-encoded (%27).
+    const quoted = await signedSmsRequest(publicEnv, smsParams({ from: newSender(), body: "HELP" }), { signedUrl: `https://parley.example${WEBHOOK_PATH}?shop=O'Hara`, query: "?shop=O'Hara" });
+    expect(new URL(quoted.url).search).toBe("?shop=O%27Hara");
+    expect((await callWorker(publicEnv, quoted)).status).toBe(200);
+  });
+
   it("refuses a signed form that is not an SMS webhook with 400 and writes nothing", async () => {
     const from = newSender();
     const params = smsParams({ from, body: "hello" }).filter(([k]) => k !== "MessageSid");

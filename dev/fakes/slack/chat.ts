@@ -50,7 +50,7 @@ export function updateMessage({ team, params, now, state }: MethodContext): Slac
   const message = state.messages.find(team.id, channel, ts);
   if (!message) return refusal("message_not_found");
   if (message.user !== team.botUserId) return refusal("cant_update_message");
-  if (message.streaming_state === "streaming") return refusal("streaming_state_conflict");
+  if (message.streaming_state === "in_progress") return refusal("streaming_state_conflict");
   if (markdown !== undefined && (text !== undefined || params.blocks !== undefined)) return refusal("markdown_text_conflict");
   const newText = markdown ?? text;
   if (newText === undefined || (!newText.trim() && params.blocks === undefined)) return refusal("no_text");

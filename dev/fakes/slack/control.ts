@@ -5,10 +5,13 @@
  * - `POST /__install {team_id, team_name?, enterprise_id?, enterprise_name?, is_enterprise_install?, user_id?,
  *   scope?, redirect_uri?}` → `{code, team_id}`: the person approved the install; exchange the code with
  *   oauth.v2.access. `POST /__uninstall {team_id}` revokes the team's tokens; `GET /__teams` lists the teams;
- * - `POST /__messages {channel, user, text, team?, ts?, thread_ts?}` → `{ts}`: a person's message exists in
+ * - `POST /__messages {channel, user, text, team?, ts?, thread_ts?, bot_id?, metadata?}` → `{ts}`: a person's (or
+ *   with `bot_id`, another app's) message exists in
  *   Slack (to react to, reply to, or fetch as a thread's parent); `GET /__messages?team=&channel=&ts=&thread_ts=`:
  *   every message with its streaming state, reactions, metadata and the time of each text change;
  * - `POST /__stop_stream {channel, ts, team?}`: the person pressed Stop on a streaming answer;
+ * - `POST /__membership {channel, member, team?}`: the bot was removed from (or added back to) a channel; it is a
+ *   member of every other channel (its posts there then get `not_in_channel`, or `channel_not_found` if private);
  * - `GET /__assistant?team=&channel=&thread_ts=`: assistant threads' status, loading messages, prompts, title and
  *   status history; `GET /__api?method=&team=&channel=`: every API call answered; `GET /__stats`: counts,
  *   rate-limit refusals per method, OAuth exchanges and refreshes.
@@ -43,7 +46,13 @@ const personMessageSchema = z.strictObject({
   text: z.string(),
   ts: z.string().regex(/^\d+\.\d{6}$/).optional(),
   thread_ts: z.string().min(1).optional(),
+  /** Another app's bot post: its bot id, and the metadata it attached (any app can attach any metadata). */
+  bot_id: z.string().regex(/^B[A-Z0-9]+$/).optional(),
+  metadata: z.strictObject({ event_type: z.string().min(1), event_payload: z.record(z.string(), z.unknown()) }).optional(),
 });
+
+/** The app of the bot posts that tests put there: never the fake's own. */
+const OTHER_APP_ID = "A0OTHERAPP";
 
 const streamRefSchema = z.strictObject({ team: z.string().min(1).default(SLACK_FAKE_DEFAULT_TEAM.id), channel: z.string().min(1), ts: z.string().min(1) });
 
@@ -81,6 +90,11 @@ export function slackControlRoutes({ state, oauth, limiter, apiLog, updateSettin
       return { ok: true };
     },
     "GET /__teams": () => state.workspaces.teams(),
+    "POST /__membership": (body) => {
+      const spec = controlBody(z.strictObject({ team: z.string().min(1).default(SLACK_FAKE_DEFAULT_TEAM.id), channel: z.string().regex(CHANNEL_SHAPE), member: z.boolean() }), body);
+      state.workspaces.setMember(spec.team, spec.channel, spec.member);
+      return { ok: true };
+    },
     "POST /__messages": (body) => {
       const spec = controlBody(personMessageSchema, body);
       const now = Date.now();
@@ -92,6 +106,8 @@ export function slackControlRoutes({ state, oauth, limiter, apiLog, updateSettin
         ts,
         ...(spec.thread_ts ? { thread_ts: spec.thread_ts } : {}),
         user: spec.user,
+        ...(spec.bot_id ? { bot_id: spec.bot_id, app_id: OTHER_APP_ID } : {}),
+        ...(spec.metadata ? { metadata: spec.metadata } : {}),
         text: spec.text,
         reactions: [],
         revisions: [{ at: now, method: "person", chars: spec.text.length }],
@@ -102,7 +118,7 @@ export function slackControlRoutes({ state, oauth, limiter, apiLog, updateSettin
     "POST /__stop_stream": (body) => {
       const ref = controlBody(streamRefSchema, body);
       const message = state.messages.find(ref.team, ref.channel, ref.ts);
-      if (message?.streaming_state !== "streaming") throw new ControlError(`no open stream at ${ref.channel} ${ref.ts}`);
+      if (message?.streaming_state !== "in_progress") throw new ControlError(`no open stream at ${ref.channel} ${ref.ts}`);
       message.stream!.stoppedByUser = true;
       return { ok: true };
     },

@@ -28,9 +28,11 @@ export interface SlackMessage {
   thread_ts?: string;
   user: string;
   bot_id?: string;
+  /** Another app's post; the bot's own are the fake's app's. */
+  app_id?: string;
   text: string;
   metadata?: SlackMetadata;
-  streaming_state?: "streaming" | "completed";
+  streaming_state?: "in_progress" | "completed" | "errored";
   stream?: StreamState;
   reactions: { name: string; users: string[] }[];
   edited?: { user: string; ts: string };
@@ -103,7 +105,7 @@ export function wireMessage(message: SlackMessage, thread: SlackMessage[], opts:
     text: message.text,
     ts: message.ts,
     team: message.team,
-    ...(message.bot_id ? { bot_id: message.bot_id, app_id: SLACK_FAKE_APP_ID } : {}),
+    ...(message.bot_id ? { bot_id: message.bot_id, app_id: message.app_id ?? SLACK_FAKE_APP_ID } : {}),
     ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
     ...(replies.length > 0
       ? { thread_ts: message.ts, reply_count: replies.length, reply_users: [...new Set(replies.map((r) => r.user))], latest_reply: replies.at(-1)!.ts }

@@ -102,7 +102,8 @@ export class OAuthServer {
       refresh_token: issued.refreshToken,
       token_type: "bot",
       scope: team.scope,
-      bot_user_id: team.botUserId,
+      // bot_user_id is optional in Slack's answers (its SDK reads only the token, refresh token and expiry): a
+      // refresh here leaves it out, so nothing may depend on it.
       ...identity(team),
     };
   }

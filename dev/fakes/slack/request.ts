@@ -19,8 +19,11 @@ export interface SlackRequest {
   params: SlackParams;
 }
 
-/** Undefined for a body that does not parse (Slack's `invalid_json` / `invalid_form_data`). */
-export async function readSlackRequest(req: IncomingMessage): Promise<SlackRequest | undefined> {
+/**
+ * Undefined for a body that does not parse (Slack's `invalid_json` / `invalid_form_data`). A method that takes no
+ * JSON (`json` false) reads none of a JSON body's arguments, as Slack does.
+ */
+export async function readSlackRequest(req: IncomingMessage, json = true): Promise<SlackRequest | undefined> {
   const authorization = req.headers.authorization ?? "";
   const bearer = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
   const basic = basicCredentials(authorization);
@@ -33,7 +36,7 @@ export async function readSlackRequest(req: IncomingMessage): Promise<SlackReque
     } catch {
       return undefined;
     }
-    params = typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as SlackParams) : {};
+    params = json && typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as SlackParams) : {};
   } else {
     params = Object.fromEntries([...new URLSearchParams(raw)].map(([key, value]) => [key, JSON_FIELDS.has(key) ? jsonOrText(value) : value]));
   }

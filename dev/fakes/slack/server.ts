@@ -1,8 +1,9 @@
 /**
  * @module
- * The Slack Web API fake: `POST /api/<method>` (form or JSON) for the methods below, each call authenticated by
- * its token (the team it belongs to), counted against its rate-limit bucket, passed through the scripted faults,
- * then answered like Slack; `GET /oauth/v2/authorize`, the install screen (./authorize.ts). Control routes:
+ * The Slack Web API fake: `POST /api/<method>` (form, or JSON where the method takes it) for the methods below, each
+ * call authenticated by its token (the team it belongs to), passed through the scripted faults, checked for the
+ * scope it needs among the team's granted ones (./methods.ts) and for the bot being in the channel, counted against
+ * its rate-limit bucket, then answered like Slack; `GET /oauth/v2/authorize`, the install screen (./authorize.ts). Control routes:
  * ../control.ts and ./control.ts.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -21,6 +22,7 @@ import { MessageStore } from "./messages.ts";
 import { authTest, OAuthServer } from "./oauth.ts";
 import { retryAfterSeconds, slackBucket } from "./rate-limits.ts";
 import { addReaction, removeReaction } from "./reactions.ts";
+import { missingScope, readsJson } from "./methods.ts";
 import { readSlackRequest, type SlackParams } from "./request.ts";
 import { DEFAULT_SLACK_SETTINGS, mergeSlackSettings, slackSettingsPatchSchema, type SlackSettings, type SlackSettingsPatch } from "./settings.ts";
 import { actsAsOlderWorkspace, appendStream, startStream, stopStream, STREAMING_METHODS } from "./streaming.ts";
@@ -92,7 +94,7 @@ export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSla
   );
 
   async function callMethod(req: IncomingMessage, res: ServerResponse, method: string): Promise<void> {
-    const request = await readSlackRequest(req);
+    const request = await readSlackRequest(req, readsJson(method));
     if (!request) return sendJson(res, 200, { ok: false, error: "invalid_json" });
     const fields = callFields(request.params);
     const log = (status: SlackApiCall["status"], team: string | undefined, answer?: SlackAnswer) =>
@@ -128,6 +130,12 @@ export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSla
     }
     const admission = await control.admit({ route: method, ...fields, team }, res);
     if (!admission) return log("fault", team);
+    const channel = fields.channel ?? fields.channel_id ?? "";
+    const forbidden = missingScope(method, channel, auth.team.scope) ?? refusalOf(channel && state.workspaces.notMember(team, channel));
+    if (forbidden) {
+      log(200, team, forbidden);
+      return admission.send(200, forbidden);
+    }
     const now = Date.now();
     const bucket = slackBucket(settings, method, team, fields.channel ?? fields.channel_id ?? "");
     const verdict = bucket && limiter.hit(bucket.key, bucket.rule, method, now);
@@ -154,6 +162,8 @@ export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSla
   });
   return { url: `${server.origin}/api`, close: server.close };
 }
+
+const refusalOf = (error: string | undefined) => (error ? { ok: false, error } : undefined);
 
 const pick = (fields: Record<string, string>, keys: string[]) => Object.fromEntries(keys.filter((k) => fields[k] !== undefined).map((k) => [k, fields[k]!]));
 

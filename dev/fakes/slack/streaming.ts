@@ -3,7 +3,9 @@
  * Slack's text streaming: chat.startStream / chat.appendStream / chat.stopStream with their arguments and errors
  * (recipients for channel streams, `markdown_text` or `chunks` but never both nor mixed within a stream, the
  * 12,000-character limit, `message_not_in_streaming_state` once stopped or expired, `stopped_by_user`), and
- * `unknown_method` for all three where the settings make a team act as an older workspace.
+ * `unknown_method` for all three where the settings make a team act as an older workspace. `streaming_state` takes
+ * Slack's values (@slack/types' MessageEvent): `in_progress` while open, `completed` once stopped, `errored` for a
+ * stream Slack ended unfinished (here: left open past its lifetime).
  */
 import { readMetadata } from "./chat.ts";
 import { botAuthor, CHANNEL_SHAPE, refusal, type MethodContext, type SlackAnswer } from "./context.ts";
@@ -30,7 +32,10 @@ export function startStream({ team, params, now, state }: MethodContext): SlackA
   if (!threadTs || threadTs === "0") return refusal("invalid_thread_ts");
   if (!channel.startsWith("D")) {
     if (!textParam(params, "recipient_user_id")) return refusal("missing_recipient_user_id");
-    if (!textParam(params, "recipient_team_id")) return refusal("missing_recipient_team_id");
+    const recipientTeam = textParam(params, "recipient_team_id");
+    if (!recipientTeam) return refusal("missing_recipient_team_id");
+    // A workspace id (T…): the recipient's own team, never an org-scoped `E…:T…` (our guess at Slack's code).
+    if (!/^T[A-Z0-9]+$/.test(recipientTeam)) return refusal("invalid_arguments");
   }
   const content = readContent(params, false);
   if (typeof content === "string") return refusal(content);
@@ -45,7 +50,7 @@ export function startStream({ team, params, now, state }: MethodContext): SlackA
     thread_ts: threadTs,
     ...botAuthor(team),
     text: content.text,
-    streaming_state: "streaming",
+    streaming_state: "in_progress",
     stream: { ...(content.mode ? { mode: content.mode } : {}), chunks: content.chunks, startedAt: now, stoppedByUser: false },
     reactions: [],
     revisions: [{ at: now, method: "chat.startStream", chars: content.text.length }],
@@ -81,6 +86,11 @@ export function stopStream(ctx: MethodContext): SlackAnswer {
   return { ok: true, channel: stream.channel, ts: stream.ts, message: wireMessage(stream, [], { includeMetadata: true }) };
 }
 
+/** A stream left open past its lifetime is ended by Slack, unfinished: `errored` (closed, not open). */
+export function endExpiredStream(message: SlackMessage, now: number, settings: SlackSettings): void {
+  if (message.streaming_state === "in_progress" && now - message.stream!.startedAt > settings.streaming.lifetimeMs) message.streaming_state = "errored";
+}
+
 /** The streaming message named by `channel` + `ts`, or the error that says why it cannot take more. */
 function openStream({ team, params, now, state }: MethodContext): SlackMessage | string {
   const channel = textParam(params, "channel") ?? "";
@@ -88,10 +98,8 @@ function openStream({ team, params, now, state }: MethodContext): SlackMessage |
   const message = state.messages.find(team.id, channel, textParam(params, "ts") ?? "");
   if (!message) return "message_not_found";
   if (message.user !== team.botUserId) return "message_not_owned_by_app";
-  if (message.streaming_state === "streaming" && now - message.stream!.startedAt > state.settings().streaming.lifetimeMs) {
-    message.streaming_state = "completed";
-  }
-  return message.streaming_state === "streaming" ? message : "message_not_in_streaming_state";
+  endExpiredStream(message, now, state.settings());
+  return message.streaming_state === "in_progress" ? message : "message_not_in_streaming_state";
 }
 
 interface StreamContent {

@@ -6,6 +6,7 @@
  * A token the fake never issued is `invalid_auth`, so a tenant mix-up cannot go unnoticed.
  */
 import { randomBytes } from "node:crypto";
+import { defaultGrant } from "./methods.ts";
 
 /** The app every install is of, and the bot of the default team. */
 export const SLACK_FAKE_APP_ID = "A0FAKEAPP";
@@ -47,7 +48,6 @@ export interface TeamInstall {
   scope?: string;
 }
 
-const DEFAULT_SCOPE = "app_mentions:read,channels:history,chat:write,groups:history,im:history,reactions:write,assistant:write";
 
 export class Workspaces {
   #teams = new Map<string, SlackTeam>();
@@ -55,6 +55,8 @@ export class Workspaces {
   /** Refresh token → team; a used one is deleted (Slack revokes it). */
   #refreshTokens = new Map<string, string>();
   #staticTokens: Set<string>;
+  /** `team|channel` of the channels the bot was removed from (it is in every other one it is asked about). */
+  #left = new Set<string>();
 
   constructor(staticTokens: readonly string[]) {
     this.#staticTokens = new Set(staticTokens);
@@ -65,9 +67,10 @@ export class Workspaces {
     this.#teams.clear();
     this.#tokens.clear();
     this.#refreshTokens.clear();
+    this.#left.clear();
     this.#staticTokens = new Set(staticTokens);
     const { id, name, botUserId, botId } = SLACK_FAKE_DEFAULT_TEAM;
-    this.#teams.set(id, { id, name, botUserId, botId, isEnterpriseInstall: false, installerUserId: "U0FAKEOWNER", scope: DEFAULT_SCOPE, installed: true });
+    this.#teams.set(id, { id, name, botUserId, botId, isEnterpriseInstall: false, installerUserId: "U0FAKEOWNER", scope: defaultGrant(), installed: true });
   }
 
   setStaticTokens(tokens: readonly string[]): void {
@@ -111,7 +114,7 @@ export class Workspaces {
       botUserId: known?.botUserId ?? `UBOT${suffix}`,
       botId: known?.botId ?? `BBOT${suffix}`,
       installerUserId: spec.installerUserId ?? known?.installerUserId ?? "U0INSTALLER",
-      scope: spec.scope ?? DEFAULT_SCOPE,
+      scope: spec.scope ?? defaultGrant(),
       installed: true,
     };
     this.#teams.set(team.id, team);
@@ -139,6 +142,21 @@ export class Workspaces {
     this.#refreshTokens.delete(refreshToken);
     const team = this.#teams.get(teamId);
     return team?.installed ? team : undefined;
+  }
+
+  /** The bot joins (`member`) or is removed from a channel of the team. */
+  setMember(teamId: string, channel: string, member: boolean): void {
+    if (member) this.#left.delete(`${teamId}|${channel}`);
+    else this.#left.add(`${teamId}|${channel}`);
+  }
+
+  /**
+   * Slack's answer to a bot acting in a channel it is not in: `not_in_channel` for a public one, `channel_not_found`
+   * for a private one (it cannot see it); undefined when it is a member.
+   */
+  notMember(teamId: string, channel: string): "not_in_channel" | "channel_not_found" | undefined {
+    if (!this.#left.has(`${teamId}|${channel}`)) return undefined;
+    return channel.startsWith("C") ? "not_in_channel" : "channel_not_found";
   }
 
   /** Revokes every token of the team, as uninstalling the app does. */

@@ -5,7 +5,9 @@
  * Twilio; `GET …/Messages.json` lists what was sent (./message-store.ts) and `GET …/Messages/{sid}.json` fetches
  * one. SMS and WhatsApp (`whatsapp:+…`) senders, Messaging Services (./senders.ts). Control routes: ../control.ts and
  * `GET|POST /__config` (./senders.ts settings), `POST /__whatsapp_inbound {from, to}` (the person wrote to that
- * WhatsApp sender: opens its 24-hour window), `GET /__messages?to=&from=&status=` (every message with its status).
+ * WhatsApp sender: opens its 24-hour window), `POST /__opt_out {from, to, optedOut?}` (the person texted STOP to
+ * that sender, or START with `optedOut: false`: Twilio then refuses to message them with 21610), `GET
+ * /__messages?to=&from=&status=` (every message with its status). A Body over 1,600 characters is 21617.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
@@ -48,6 +50,8 @@ export async function startTwilioFake(opts: TwilioFakeOptions): Promise<RunningT
   const store = new TwilioMessageStore();
   /** `whatsapp:person|whatsapp:sender` → when the person last wrote. */
   const lastInbound = new Map<string, number>();
+  /** `person|sender` pairs where the person texted STOP to that sender: Twilio refuses to message them (21610). */
+  const optedOut = new Set<string>();
   const control = createFakeControl<RecordedTwilioMessage>({
     name: "twilio",
     failRoute: "messages.create",
@@ -56,6 +60,7 @@ export async function startTwilioFake(opts: TwilioFakeOptions): Promise<RunningT
       settings = initial;
       store.reset();
       lastInbound.clear();
+      optedOut.clear();
     },
   });
   control.addRoutes({
@@ -66,6 +71,12 @@ export async function startTwilioFake(opts: TwilioFakeOptions): Promise<RunningT
       return { ok: true };
     },
     "GET /__messages": (_body, url) => filterByQuery(store.all(), url.searchParams),
+    "POST /__opt_out": (body) => {
+      const { from, to, optedOut: out } = controlBody(z.strictObject({ from: z.string().min(1), to: z.string().min(1), optedOut: z.boolean().default(true) }), body);
+      if (out) optedOut.add(`${from}|${to}`);
+      else optedOut.delete(`${from}|${to}`);
+      return { ok: true };
+    },
   });
 
   function outsideWhatsAppWindow(to: string, from: string, now: number): boolean {
@@ -87,6 +98,7 @@ export async function startTwilioFake(opts: TwilioFakeOptions): Promise<RunningT
     if (!("from" in sender)) return sendTwilioError(res, sender);
     if (!body) return sendTwilioError(res, TWILIO_ERRORS.missingBody);
     if (body.length > (isWhatsApp(to) ? settings.whatsappMaxBodyChars : SMS_MAX_BODY_CHARS)) return sendTwilioError(res, TWILIO_ERRORS.tooLong);
+    if (optedOut.has(`${to}|${sender.from}`)) return sendTwilioError(res, TWILIO_ERRORS.optedOut);
 
     const now = Date.now();
     const sid = store.nextSid();

@@ -2,16 +2,21 @@
  * @module
  * One call to Slack's Web API with the bot token, and Slack's failures turned into what the job flow acts on:
  * RetryLater (429 with Retry-After), GiveUp (an `ok:false` the same request can never get past), Error (retry).
- * Never puts message text into an error.
+ * Never puts message text into an error. Every method Parley calls takes its arguments as Slack's own SDK types
+ * them (`SlackMethods`, from @slack/web-api): a misspelt or missing argument fails `npm run typecheck`. Only the
+ * SDK's types are used (a dev dependency, erased from the Worker's bundle).
  */
+import type * as Slack from "@slack/web-api";
 import * as z from "../../zod.ts";
 import { GiveUp, RetryLater } from "../../errors.ts";
 
 const slackResponseSchema = z.looseObject({ ok: z.boolean(), error: z.optional(z.string()) });
+// Every method's answer has these; chat.postMessage's type stands for them (WebAPICallResult omits `error`).
+type ResponseAgrees = SlackAgrees<SlackDisagreements<z.output<typeof slackResponseSchema>, Slack.ChatPostMessageResponse>>;
 
 const REQUEST_TIMEOUT_MS = 10_000;
-/** The content type of a Web API call with a JSON body. */
-export const JSON_TYPE = "application/json; charset=utf-8";
+const JSON_TYPE = "application/json; charset=utf-8";
+const FORM_TYPE = "application/x-www-form-urlencoded";
 /** Used when a 429 carries no usable Retry-After. */
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
 /** `ok:false` errors that the same request can never get past: retrying would only repeat them. */
@@ -56,8 +61,68 @@ export interface SlackClientCallArgs {
   fetch?: typeof fetch;
 }
 
-/** One Web API call: resolves with the `ok:true` body; 429 → RetryLater, a permanent error → GiveUp, else Error. */
-export async function callSlack(args: SlackCallArgs | SlackClientCallArgs, method: string, body: string, contentType: string): Promise<Record<string, unknown>> {
+/** The methods Parley calls, with their arguments as @slack/web-api declares them (the token goes in a header). */
+export interface SlackMethods {
+  "chat.postMessage": Slack.ChatPostMessageArguments;
+  "chat.update": Slack.ChatUpdateArguments;
+  "chat.startStream": Slack.ChatStartStreamArguments;
+  "chat.appendStream": Slack.ChatAppendStreamArguments;
+  "chat.stopStream": Slack.ChatStopStreamArguments;
+  "reactions.add": Slack.ReactionsAddArguments;
+  "reactions.remove": Slack.ReactionsRemoveArguments;
+  "assistant.threads.setStatus": Slack.AssistantThreadsSetStatusArguments;
+  "conversations.history": Slack.ConversationsHistoryArguments;
+  "conversations.replies": Slack.ConversationsRepliesArguments;
+  "auth.test": Slack.AuthTestArguments;
+  /** The client's credentials go by HTTP Basic, as Slack's docs prefer, not in the form. */
+  "oauth.v2.access": Omit<Slack.OAuthV2AccessArguments, "client_id" | "client_secret">;
+}
+
+/** The fields a zod schema reads: its output without a loose object's index signature, less `Skip`. */
+type ReadFields<T, Skip> = { [K in keyof T as string extends K ? never : K extends Skip ? never : K]-?: T[K] };
+
+/**
+ * `never` while every field `Ours` (a schema's output) reads, but `Skip`, is a field of Slack's own type `Theirs`,
+ * and, where both are plain values, of a type that agrees with the SDK's; else the fields that disagree, named. A
+ * schema file asserts it with `SlackAgrees<…>` so that `npm run typecheck` fails on a misread field.
+ */
+export type SlackDisagreements<Ours, Theirs, Skip extends string = never> = {
+  [K in keyof ReadFields<Ours, Skip>]: K extends keyof Theirs
+    ? NonNullable<ReadFields<Ours, Skip>[K]> extends string | number | boolean
+      ? Overlap<NonNullable<ReadFields<Ours, Skip>[K]>, NonNullable<Theirs[K]>> extends true
+        ? never
+        : `${K & string}: Slack's SDK types it otherwise`
+      : never
+    : `${K & string}: not a field of Slack's SDK type`;
+}[keyof ReadFields<Ours, Skip>];
+
+/** One type is the other's narrowing (our schema may check more strictly than the SDK declares: `"bot"` of a string). */
+type Overlap<A, B> = [A] extends [B] ? true : [B] extends [A] ? true : false;
+
+/** Compiles only when `Disagreements` is `never` (see SlackDisagreements). */
+export type SlackAgrees<Disagreements extends never> = Disagreements;
+
+/** How the arguments go: JSON, or a form (objects JSON-encoded, as Slack's own clients send them). */
+export type SlackEncoding = "json" | "form";
+
+/**
+ * Calls `method` with `args`: resolves with the `ok:true` body; 429 → RetryLater, a permanent error → GiveUp, else
+ * Error. Reads (history, replies, auth.test) and oauth.v2.access go as forms, which every method takes.
+ */
+export function callSlack<M extends keyof SlackMethods>(
+  call: SlackCallArgs | SlackClientCallArgs,
+  method: M,
+  args: SlackMethods[M],
+  encoding: SlackEncoding = "json",
+): Promise<Record<string, unknown>> {
+  if (encoding === "json") return post(call, method, JSON.stringify(args), JSON_TYPE);
+  const form = Object.entries(args ?? {}).flatMap(([key, value]): [string, string][] =>
+    value === undefined ? [] : [[key, typeof value === "object" ? JSON.stringify(value) : String(value)]],
+  );
+  return post(call, method, new URLSearchParams(form).toString(), FORM_TYPE);
+}
+
+async function post(args: SlackCallArgs | SlackClientCallArgs, method: string, body: string, contentType: string): Promise<Record<string, unknown>> {
   const doFetch = args.fetch ?? fetch;
   const response = await doFetch(`${args.apiBaseUrl}/${method}`, {
     method: "POST",

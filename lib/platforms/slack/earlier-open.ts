@@ -16,6 +16,9 @@ import type { StreamState } from "../../message.ts";
 import { partAmong, slackMessagesSince, type SlackPlace } from "./find-part.ts";
 import { escapeSlackText } from "./send.ts";
 
+/** Slack's `streaming_state` of a stream that takes no more appends (the other value is `in_progress`). */
+const ENDED_STATES: ReadonlySet<string> = new Set(["completed", "errored"]);
+
 /** The earlier attempt's message: a posted first part (edited from here), or a stream to carry on or finish. */
 export type EarlierOpen = { mode: "edit"; ts: string } | { mode: "native"; state: StreamState };
 
@@ -27,8 +30,8 @@ export async function findEarlierOpen(place: SlackPlace, answerId: string, unsur
   for (const message of listed) {
     if (message.bot_id === undefined || message.metadata !== undefined) continue;
     const opening = unsure.openings.find((text) => escapeSlackText(text) === message.text);
-    // Slack ends a stream itself after some minutes: one it ended is finished with an edit.
-    if (opening !== undefined) return { mode: "native", state: { id: message.ts, mode: "native", shown: opening, open: message.streaming_state !== "completed" } };
+    // Slack ends a stream itself after some minutes (`errored`), or it was stopped (`completed`): finished with an edit.
+    if (opening !== undefined) return { mode: "native", state: { id: message.ts, mode: "native", shown: opening, open: !ENDED_STATES.has(message.streaming_state ?? "") } };
   }
   return null;
 }

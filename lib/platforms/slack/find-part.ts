@@ -3,11 +3,15 @@
  * "Did an earlier attempt's post of this part land?" on Slack: every part the bot posts carries message metadata
  * naming the trigger and the part's index; a later attempt that never heard back from `chat.postMessage` lists the
  * place's messages since that call (`conversations.history` for a channel, `conversations.replies` for a thread,
- * with `include_all_metadata`) and takes the one with that metadata instead of posting it again.
+ * with `include_all_metadata`) and takes the one with that metadata instead of posting it again. Only the bot's own
+ * messages count (its user and bot ids, from `auth.test`): another app could post the same metadata, since the
+ * trigger's id is no secret, and its message must never be taken for the bot's answer.
  */
 import * as z from "../../zod.ts";
 import { GiveUp } from "../../errors.ts";
-import { callSlack, type SlackCallArgs } from "./api.ts";
+import type * as SlackEvents from "@slack/types";
+import type * as Slack from "@slack/web-api";
+import { callSlack, type SlackAgrees, type SlackCallArgs, type SlackDisagreements } from "./api.ts";
 
 /** The metadata event type of the bot's answer parts. */
 export const ANSWER_PART_EVENT = "parley_answer_part";
@@ -30,6 +34,7 @@ const listSchema = z.looseObject({
     z.looseObject({
       ts: z.string(),
       text: z.optional(z.string()),
+      user: z.optional(z.string()),
       bot_id: z.optional(z.string()),
       streaming_state: z.optional(z.string()),
       metadata: z.optional(z.looseObject({ event_type: z.string(), event_payload: z.looseObject({ trigger: z.unknown(), part: z.unknown() }) })),
@@ -44,6 +49,13 @@ export interface SlackPlace extends SlackCallArgs {
 
 /** A message of the place as listed, with its metadata. */
 export type ListedSlackMessage = z.output<typeof listSchema>["messages"][number];
+/**
+ * A listed message as Slack's SDK types it: the response types (generated from samples) lack `streaming_state`,
+ * which @slack/types declares on the bot's message events.
+ */
+type Listed<R extends { messages?: unknown[] }> = NonNullable<R["messages"]>[number] & Pick<SlackEvents.BotMessageEvent, "streaming_state">;
+type HistoryAgrees = SlackAgrees<SlackDisagreements<ListedSlackMessage, Listed<Slack.ConversationsHistoryResponse>>>;
+type RepliesAgrees = SlackAgrees<SlackDisagreements<ListedSlackMessage, Listed<Slack.ConversationsRepliesResponse>>>;
 
 /** Part `index` of the answer to `answerId` (its `ts` and the text it shows) if it was posted since `since` (ms), else null. */
 export async function findSlackPart(
@@ -62,18 +74,25 @@ export function partAmong(messages: ListedSlackMessage[], answerId: string, inde
   );
 }
 
-/** The place's messages since `since` (ms) with their metadata; null when the bot may not look (no history scope). */
+const authSchema = z.looseObject({ user_id: z.string(), bot_id: z.optional(z.string()) });
+type AuthAgrees = SlackAgrees<SlackDisagreements<z.output<typeof authSchema>, Slack.AuthTestResponse>>;
+
+/**
+ * The bot's own messages in the place since `since` (ms), with their metadata; null when the bot may not look (no
+ * history scope).
+ */
 export async function slackMessagesSince(place: SlackPlace, since: number): Promise<ListedSlackMessage[] | null> {
-  const form = new URLSearchParams({
-    channel: place.channel,
-    oldest: ((since - CLOCK_SLACK_MS) / 1000).toFixed(6),
-    include_all_metadata: "true",
-    limit: String(PAGE_SIZE),
-    ...(place.threadTs ? { ts: place.threadTs } : {}),
-  });
-  const method = place.threadTs ? "conversations.replies" : "conversations.history";
+  const { channel, threadTs } = place;
+  const oldest = ((since - CLOCK_SLACK_MS) / 1000).toFixed(6);
   try {
-    return listSchema.parse(await callSlack(place, method, form.toString(), "application/x-www-form-urlencoded")).messages;
+    const [listed, me] = await Promise.all([
+      threadTs
+        ? callSlack(place, "conversations.replies", { channel, ts: threadTs, oldest, include_all_metadata: true, limit: PAGE_SIZE }, "form")
+        : callSlack(place, "conversations.history", { channel, oldest, include_all_metadata: true, limit: PAGE_SIZE }, "form"),
+      callSlack(place, "auth.test", {}, "form"),
+    ]);
+    const bot = authSchema.parse(me);
+    return listSchema.parse(listed).messages.filter((m) => m.user === bot.user_id || (bot.bot_id !== undefined && m.bot_id === bot.bot_id));
   } catch (err) {
     // Without the history scope the bot cannot look: it posts again, as it would have without the lookup.
     if (err instanceof GiveUp) return null;

@@ -63,7 +63,7 @@ export const slack: PlatformAdapter<SlackTarget, {}, SlackSettings> = {
       case "message":
         return { kind: "message", message: parsed.message, botUserId: parsed.bot.userId, installation: parsed.installation };
       case "removed":
-        return { kind: "removed", tenant: parsed.installation };
+        return parsed;
       default:
         return parsed;
     }

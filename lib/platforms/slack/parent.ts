@@ -8,7 +8,8 @@ import * as z from "../../zod.ts";
 import type { ParentMessage } from "../../message.ts";
 import type { ParentQuery } from "../adapter.ts";
 import { GiveUp } from "../../errors.ts";
-import { callSlack, type SlackCallArgs } from "./api.ts";
+import type * as Slack from "@slack/web-api";
+import { callSlack, type SlackAgrees, type SlackCallArgs, type SlackDisagreements } from "./api.ts";
 import { readableMentions } from "./mentions.ts";
 import { slackMessageId } from "./parse.ts";
 import { slackId, slackTs } from "./schema.ts";
@@ -25,14 +26,17 @@ const repliesSchema = z.looseObject({
   ),
 });
 
+// `user_profile` is in Slack's message events but not in the SDK's replies type (generated from samples): read
+// when present, the author's id otherwise; every other field read is the SDK's.
+type RepliesAgrees = SlackAgrees<SlackDisagreements<z.output<typeof repliesSchema>["messages"][number], NonNullable<Slack.ConversationsRepliesResponse["messages"]>[number], "user_profile">>;
+
 /** The parent `replyToId` names, when it is a message of the place's own channel; null when Slack has none. */
 export async function fetchSlackParent(args: SlackCallArgs, { place, replyToId, bot }: ParentQuery): Promise<ParentMessage | null> {
   const [channel, ts] = replyToId?.split(":") ?? [];
   if (channel !== place.channel || !ts) return null;
-  const form = new URLSearchParams({ channel, ts, limit: "1", inclusive: "true" });
   let answer: Record<string, unknown>;
   try {
-    answer = await callSlack(args, "conversations.replies", form.toString(), "application/x-www-form-urlencoded");
+    answer = await callSlack(args, "conversations.replies", { channel, ts, limit: 1, inclusive: true }, "form");
   } catch (err) {
     // The parent was deleted (or never was): a thread without one.
     if (err instanceof GiveUp && err.code === "thread_not_found") return null;

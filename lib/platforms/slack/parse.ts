@@ -1,22 +1,18 @@
 /**
  * @module
  * Slack Events API envelope → one platform-neutral InboundMessage, or the reason it needs no work.
- * Pure: no API call. The bot's own user id comes from the envelope's `authorizations`.
+ * Pure: no API call. The bot's own user id comes from the envelope's `authorizations`. Only what Parley uses is
+ * checked: any other signed event (and any shape of it) is acknowledged and ignored, never refused, since Slack
+ * retries a refusal and counts it against the app.
  */
 import type { Addressing, InboundMessage } from "../../message.ts";
 import { describeIssues } from "../../zod-issues.ts";
+import { installationOf, LIFECYCLE_EVENTS, parseSlackLifecycle, tenantOf } from "./lifecycle.ts";
 import { mentionedUserIds, readableMentions } from "./mentions.ts";
 import { parseSlackReaction } from "./reaction.ts";
 import type { SlackTarget } from "./target.ts";
 import { slackVisibility } from "./visibility.ts";
-import {
-  eventCallbackSchema,
-  messageEventSchema,
-  urlVerificationSchema,
-  tokensRevokedSchema,
-  type SlackEventCallback,
-  type SlackMessageEvent,
-} from "./schema.ts";
+import { callbackShapeSchema, eventCallbackSchema, messageEventSchema, urlVerificationSchema, type SlackEventCallback, type SlackMessageEvent } from "./schema.ts";
 
 /** Subtypes that are still a person's message; every other subtype (edits, joins, bot posts...) is not. */
 const USER_MESSAGE_SUBTYPES: ReadonlySet<string> = new Set(["thread_broadcast", "file_share"]);
@@ -24,11 +20,13 @@ const MESSAGE_EVENT_TYPES: ReadonlySet<string> = new Set(["app_mention", "messag
 const DM_CHANNEL_TYPE = "im";
 /** A 👎 on the bot's answer is feedback (./reaction.ts). */
 const REACTION_EVENT = "reaction_added";
+/** Slack's own bot: it writes notices ("You have been removed from #…") into the bot's DM, without a `bot_id`. */
+const SLACKBOT = "USLACKBOT";
 
 export type SlackParsed =
   | { kind: "url_verification"; challenge: string }
   | { kind: "message"; message: InboundMessage; bot: { userId: string; botId?: string }; installation: string }
-  | { kind: "removed"; installation: string }
+  | { kind: "removed"; tenants: string[]; accessRevoked?: true }
   | { kind: "ignored"; reason: string };
 
 export interface SlackParseOptions {
@@ -37,45 +35,44 @@ export interface SlackParseOptions {
   botId?: string;
 }
 
-export function parseSlackEvent(
-  body: unknown,
-  opts: SlackParseOptions,
-): SlackParsed | { kind: "invalid"; issues: string } {
+export function parseSlackEvent(body: unknown, opts: SlackParseOptions): SlackParsed | { kind: "invalid"; issues: string } {
   const type = typeof body === "object" && body !== null ? (body as { type?: unknown }).type : undefined;
   if (type === "url_verification") {
     const parsed = urlVerificationSchema.safeParse(body);
-    return parsed.success
-      ? { kind: "url_verification", challenge: parsed.data.challenge }
-      : { kind: "invalid", issues: describeIssues(parsed.error) };
+    return parsed.success ? { kind: "url_verification", challenge: parsed.data.challenge } : { kind: "invalid", issues: describeIssues(parsed.error) };
   }
   if (type !== "event_callback") {
     return typeof type === "string" ? ignored(`envelope:${type}`) : { kind: "invalid", issues: "type: missing" };
   }
+  const shape = callbackShapeSchema.safeParse(body);
+  if (!shape.success) return { kind: "invalid", issues: describeIssues(shape.error) };
+  const wrapper = shape.data.event;
+  // The docs' team_access_revoked nests a second envelope in `event`; every other event is `event` itself.
+  const event = wrapper.type === undefined && wrapper.event ? wrapper.event : wrapper;
+  if (event.type === undefined) return ignored("untyped_event");
+  const typed = { ...event, type: event.type };
+  if (LIFECYCLE_EVENTS.has(typed.type)) return parseSlackLifecycle(body, typed, wrapper);
+  if (typed.type !== REACTION_EVENT && !MESSAGE_EVENT_TYPES.has(typed.type)) return ignored("unsupported_event");
+  if (wrapper.subtype !== undefined && !USER_MESSAGE_SUBTYPES.has(wrapper.subtype)) return ignored(`subtype:${wrapper.subtype}`);
 
   const envelope = eventCallbackSchema.safeParse(body);
   if (!envelope.success) return { kind: "invalid", issues: describeIssues(envelope.error) };
-  const { event } = envelope.data;
+  const botUser = botUserId(envelope.data);
+  // Slack sends every event with the installation it is for; without one there is no bot to speak as.
+  if (botUser === undefined) return ignored("no_authorization");
   const installation = installationOf(envelope.data);
-  if (event.type === "app_uninstalled") return { kind: "removed", installation };
-  // Revoked user tokens are not ours (the app keeps none); a revoked bot token ends the installation.
-  if (event.type === "tokens_revoked") {
-    const revoked = tokensRevokedSchema.safeParse(event);
-    if (!revoked.success) return { kind: "invalid", issues: describeIssues(revoked.error, "event.") };
-    return revoked.data.tokens.bot?.length ? { kind: "removed", installation } : ignored("user_tokens_revoked");
+  if (typed.type === REACTION_EVENT) {
+    const reaction = parseSlackReaction(typed, tenantOf(envelope.data), botUser);
+    return reaction.kind === "message" ? { kind: "message", message: reaction.message, bot: { userId: botUser }, installation } : reaction;
   }
-  if (envelope.data.authorizations.length === 0) return { kind: "invalid", issues: "authorizations: missing" };
-  if (event.type === REACTION_EVENT) {
-    const reaction = parseSlackReaction(event, tenantOf(envelope.data), botUserId(envelope.data));
-    return reaction.kind === "message" ? { kind: "message", message: reaction.message, bot: { userId: botUserId(envelope.data) }, installation } : reaction;
-  }
-  if (!MESSAGE_EVENT_TYPES.has(event.type)) return ignored("unsupported_event");
-  if (event.subtype !== undefined && !USER_MESSAGE_SUBTYPES.has(event.subtype)) return ignored(`subtype:${event.subtype}`);
 
-  const parsedEvent = messageEventSchema.safeParse(event);
+  const parsedEvent = messageEventSchema.safeParse(typed);
   if (!parsedEvent.success) return { kind: "invalid", issues: describeIssues(parsedEvent.error, "event.") };
   const message = parsedEvent.data;
+  if (message.hidden) return ignored("hidden");
+  if (message.message !== undefined) return ignored("subtype:message_replied");
 
-  const bot = { userId: botUserId(envelope.data), ...(opts.botId ? { botId: opts.botId } : {}) };
+  const bot = { userId: botUser, ...(opts.botId ? { botId: opts.botId } : {}) };
   if (isOwnMessage(message, envelope.data, bot)) return ignored("own_message");
   const author = message.user ?? message.bot_id;
   if (!author) return { kind: "invalid", issues: "event.user: missing" };
@@ -84,25 +81,7 @@ export function parseSlackEvent(
   return { kind: "message", message: toInboundMessage(message, envelope.data, author, bot.userId, opts), bot, installation };
 }
 
-/** The tenant conversations are keyed by: the workspace, `E…:T…` inside an org. */
-function tenantOf(envelope: SlackEventCallback): string {
-  return envelope.enterprise_id ? `${envelope.enterprise_id}:${envelope.team_id}` : envelope.team_id;
-}
-
-/** The installation that serves a delivery: the org for an org-wide install, else the workspace (./oauth/access.ts). */
-function installationOf(envelope: SlackEventCallback): string {
-  const auth = envelope.authorizations[0];
-  const enterprise = auth?.enterprise_id ?? envelope.enterprise_id;
-  return auth?.is_enterprise_install && enterprise ? enterprise : tenantOf(envelope);
-}
-
-function toInboundMessage(
-  event: SlackMessageEvent,
-  envelope: SlackEventCallback,
-  authorId: string,
-  botUserId: string,
-  opts: SlackParseOptions,
-): InboundMessage {
+function toInboundMessage(event: SlackMessageEvent, envelope: SlackEventCallback, authorId: string, botUserId: string, opts: SlackParseOptions): InboundMessage {
   const text = event.text ?? "";
   const inThread = event.thread_ts !== undefined && event.thread_ts !== event.ts;
   return {
@@ -112,7 +91,7 @@ function toInboundMessage(
     author: {
       id: authorId,
       name: event.user_profile?.display_name || event.user_profile?.real_name || authorId,
-      isBot: Boolean(event.bot_id),
+      isBot: Boolean(event.bot_id) || authorId === SLACKBOT,
     },
     text: readableMentions(text, { userId: botUserId, name: opts.botName }),
     ts: Math.round(parseFloat(event.ts) * 1000),
@@ -121,8 +100,14 @@ function toInboundMessage(
     ...(inThread && event.parent_user_id ? { replyToAuthorId: event.parent_user_id } : {}),
     ...(inThread && event.thread_ts ? { replyToId: slackMessageId(event.channel, event.thread_ts) } : {}),
     // The conversation is the place the message was written in: answer a thread in the thread, and a channel
-    // message in the channel, so that the answer and the follow-ups stay in the same conversation.
-    replyTarget: { platform: "slack", channel: event.channel, ...(inThread ? { threadTs: event.thread_ts } : {}) } satisfies SlackTarget,
+    // message in the channel, so that the answer and the follow-ups stay in the same conversation. A stream names
+    // the person's own workspace, which differs from the tenant's in a Slack Connect channel and on Grid.
+    replyTarget: {
+      platform: "slack",
+      channel: event.channel,
+      ...(inThread ? { threadTs: event.thread_ts } : {}),
+      recipientTeam: event.user_team ?? event.team ?? envelope.team_id,
+    } satisfies SlackTarget,
     visibility: slackVisibility(event.channel, event.channel_type),
   };
 }
@@ -140,9 +125,9 @@ function addressingOf(event: SlackMessageEvent, text: string, botUserId: string,
 }
 
 /** The bot user this delivery is for: the first bot authorization (Slack lists the app's installation first). */
-function botUserId(envelope: SlackEventCallback): string {
-  const authorizations = envelope.authorizations;
-  return (authorizations.find((a) => a.is_bot) ?? authorizations[0]!).user_id;
+function botUserId(envelope: SlackEventCallback): string | undefined {
+  const authorizations = envelope.authorizations.filter((a) => a.user_id !== undefined);
+  return (authorizations.find((a) => a.is_bot) ?? authorizations[0])?.user_id;
 }
 
 /** Our own posts come back as message events: caught by bot user id, by bot id, or by our app id. */

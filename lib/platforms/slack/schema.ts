@@ -1,7 +1,9 @@
 /**
  * @module
  * zod schemas for the Slack Events API payloads Parley reads. Loose objects: Slack adds fields without notice,
- * and only the fields we read are checked (strictly).
+ * and only the fields we read are checked (strictly), only for the events we use: an envelope first shows just its
+ * event's type (`callbackShapeSchema`), and an event Parley does not use is never checked further, so that a field
+ * Slack leaves out or shapes otherwise there can never turn a signed delivery into a refusal.
  */
 import * as z from "../../zod.ts";
 
@@ -22,13 +24,22 @@ export const urlVerificationSchema = z.looseObject({
   challenge: z.string().check(z.minLength(1)),
 });
 
+/** Slack documents every field of an authorization as optional (its own SDK's `Authorization` type). */
 export const authorizationSchema = z.looseObject({
-  user_id: slackId,
+  user_id: z.optional(slackId),
   is_bot: z.optional(z.boolean()),
+  is_enterprise_install: z.optional(z.boolean()),
   team_id: z.nullish(slackId),
   enterprise_id: z.nullish(slackId),
 });
 
+/** An `event_callback` as far as telling its event's type needs; the docs' team_access_revoked nests the event. */
+export const callbackShapeSchema = z.looseObject({
+  type: z.literal("event_callback"),
+  event: z.looseObject({ type: z.optional(z.string()), subtype: z.optional(z.string()), event: z.optional(z.looseObject({ type: z.string() })) }),
+});
+
+/** The envelope of an event Parley uses. */
 export const eventCallbackSchema = z.looseObject({
   type: z.literal("event_callback"),
   team_id: slackId,
@@ -38,7 +49,6 @@ export const eventCallbackSchema = z.looseObject({
   /** Who the app acts as in this delivery; the bot's own user id is here, so no API call is needed. (Absent on
    *  app_uninstalled, whose installation is gone.) */
   authorizations: z._default(z.array(authorizationSchema), []),
-  event: z.looseObject({ type: z.string(), subtype: z.optional(z.string()) }),
 });
 
 /** The fields of an `app_mention` or `message` event that become an InboundMessage. */
@@ -49,17 +59,29 @@ export const messageEventSchema = z.looseObject({
   /** Absent on app_mention; "channel", "group", "im" or "mpim" on message events. */
   channel_type: z.optional(z.string()),
   user: z.optional(slackId),
+  /** The author's own workspace (another one's in a Slack Connect channel, a workspace of the org on Grid). */
+  user_team: z.optional(slackId),
+  team: z.optional(slackId),
   bot_id: z.optional(slackId),
   app_id: z.optional(slackId),
   text: z.optional(z.string()),
   ts: slackTs,
   thread_ts: z.optional(slackTs),
   parent_user_id: z.optional(slackId),
+  /** `message_replied` comes without its subtype (a bug Slack's docs warn of): hidden, with the parent nested. */
+  hidden: z.optional(z.boolean()),
+  message: z.optional(z.looseObject({})),
   user_profile: z.optional(z.looseObject({ display_name: z.optional(z.string()), real_name: z.optional(z.string()) })),
 });
 
 export type SlackMessageEvent = z.infer<typeof messageEventSchema>;
 export type SlackEventCallback = z.infer<typeof eventCallbackSchema>;
+
+/** team_access_revoked: an org-wide install lost these workspaces of the org (it stays installed in the others). */
+export const teamAccessRevokedSchema = z.looseObject({
+  type: z.literal("team_access_revoked"),
+  team_ids: z.array(slackId),
+});
 
 /** tokens_revoked: the user ids whose tokens were revoked; a bot id among `bot` means the bot token is gone. */
 export const tokensRevokedSchema = z.looseObject({

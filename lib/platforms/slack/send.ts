@@ -8,7 +8,7 @@
 import type { PartProgress } from "../../message.ts";
 import { splitText } from "../../text/split.ts";
 import { postParts } from "../parts.ts";
-import { callSlack, JSON_TYPE, type SlackCallArgs } from "./api.ts";
+import { callSlack, type SlackCallArgs } from "./api.ts";
 import { findSlackPart, partMetadata, type SlackPlace } from "./find-part.ts";
 
 /** Slack truncates at 40,000 characters and advises staying under 4,000 per message. */
@@ -36,7 +36,7 @@ export async function postSlackMessage(args: PostSlackMessageArgs): Promise<stri
       if (!found) return null;
       // It may be a streamed answer's message that an attempt left mid-answer: it gets the part's text.
       const text = escapeSlackText(chunk);
-      if (found.text !== text) await callSlack(args, "chat.update", JSON.stringify({ channel: args.channel, ts: found.ts, text }), JSON_TYPE);
+      if (found.text !== text) await callSlack(args, "chat.update", { channel: args.channel, ts: found.ts, text });
       return found.ts;
     },
   });
@@ -44,13 +44,12 @@ export async function postSlackMessage(args: PostSlackMessageArgs): Promise<stri
 
 /** Posts one part of the answer to `answerId`, tagged with its metadata; answers its `ts`. */
 export async function postOne(args: SlackPlace, answerId: string, text: string, index: number): Promise<string> {
-  const body = {
+  const { ts } = await callSlack(args, POST_MESSAGE_METHOD, {
     channel: args.channel,
     text,
     ...(args.threadTs ? { thread_ts: args.threadTs } : {}),
     metadata: partMetadata(answerId, index),
-  };
-  const { ts } = await callSlack(args, POST_MESSAGE_METHOD, JSON.stringify(body), JSON_TYPE);
+  });
   if (typeof ts !== "string" || !ts) throw new Error(`Slack ${POST_MESSAGE_METHOD} answered ok without a ts`);
   return ts;
 }

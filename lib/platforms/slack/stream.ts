@@ -14,7 +14,7 @@ import type { AnswerStream, ReplyContext, StreamingCapability } from "../adapter
 import type { SlackSettings } from "./settings.ts";
 import type { StreamState } from "../../message.ts";
 import { closeMarkdown } from "../../text/close-markdown.ts";
-import { callSlack, slackErrorCode, type SlackCallArgs, JSON_TYPE } from "./api.ts";
+import { callSlack, slackErrorCode, type SlackCallArgs, type SlackMethods } from "./api.ts";
 import { findEarlierOpen } from "./earlier-open.ts";
 import { partMetadata, type SlackPlace } from "./find-part.ts";
 import { escapeSlackText, postOne, SLACK_MAX_MESSAGE_CHARS } from "./send.ts";
@@ -51,15 +51,14 @@ export const slackStreaming: StreamingCapability<SlackTarget, SlackSettings> = {
     if (earlier?.mode === "native") return nativeStream(ctx, target, earlier.state, answer.triggerId);
     if (!earlier && target.threadTs && (await ctx.callBudget("chat.startStream", TIER_2))) {
       try {
-        const body = {
+        const started = await callSlack(place, "chat.startStream", {
           channel: target.channel,
           thread_ts: target.threadTs,
           markdown_text: escapeSlackText(text),
-          // Channel streams must name the person they answer; DMs ignore these.
+          // Channel streams must name the person they answer, with their own workspace; DMs ignore these.
           recipient_user_id: answer.authorId,
-          recipient_team_id: ctx.tenant,
-        };
-        const started = await callSlack(place, "chat.startStream", JSON.stringify(body), JSON_TYPE);
+          recipient_team_id: target.recipientTeam ?? workspaceOf(ctx.tenant),
+        });
         if (typeof started.ts !== "string") throw new Error("Slack chat.startStream answered ok without a ts");
         return nativeStream(ctx, target, { id: started.ts, mode: "native", shown: text, open: true }, answer.triggerId);
       } catch (err) {
@@ -78,6 +77,9 @@ export const slackStreaming: StreamingCapability<SlackTarget, SlackSettings> = {
   resume: (ctx, target, state, answer) => (state.mode === "native" ? nativeStream(ctx, target, { ...state }, answer.triggerId) : editStream(ctx, target, { ...state })),
 };
 
+/** The workspace of a tenant: `T…`, or the `T…` of an org's `E…:T…`. */
+const workspaceOf = (tenant: string) => tenant.slice(tenant.indexOf(":") + 1);
+
 async function placeOf(ctx: SlackContext, target: SlackTarget): Promise<SlackPlace> {
   return { channel: target.channel, threadTs: target.threadTs, apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
 }
@@ -86,14 +88,13 @@ async function placeOf(ctx: SlackContext, target: SlackTarget): Promise<SlackPla
 const addedText = (text: string, shown: string) => escapeSlackText(text).slice(escapeSlackText(shown).length);
 
 function nativeStream(ctx: SlackContext, target: SlackTarget, state: StreamState, answerId: string): AnswerStream {
-  const call = async (method: string, body: Record<string, unknown>) =>
-    callSlack(await placeOf(ctx, target), method, JSON.stringify({ channel: target.channel, ts: state.id, ...body }), JSON_TYPE);
+  const message = { channel: target.channel, ts: state.id } satisfies Pick<SlackMethods["chat.stopStream"], "channel" | "ts">;
   /** Stops the stream with `markdown` added; false when Slack had ended it already (nothing was added). */
   const stop = async (markdown: string): Promise<boolean> => {
     let stopped = false;
     try {
       // The answer's metadata, as a posted first part has: a later lookup tells this finished stream from others'.
-      await call("chat.stopStream", { ...(markdown ? { markdown_text: markdown } : {}), metadata: partMetadata(answerId, 0) });
+      await callSlack(await placeOf(ctx, target), "chat.stopStream", { ...message, ...(markdown ? { markdown_text: markdown } : {}), metadata: partMetadata(answerId, 0) });
       stopped = true;
     } catch (err) {
       // Any other failure leaves it open, for a later attempt to close.
@@ -107,7 +108,7 @@ function nativeStream(ctx: SlackContext, target: SlackTarget, state: StreamState
     async show(text) {
       if (!state.open || !text.startsWith(state.shown) || !(await ctx.callBudget("chat.appendStream", TIER_4))) return;
       try {
-        await call("chat.appendStream", { markdown_text: addedText(text, state.shown) });
+        await callSlack(await placeOf(ctx, target), "chat.appendStream", { ...message, markdown_text: addedText(text, state.shown) });
         state.shown = text;
       } catch (err) {
         // A missed append costs nothing: the next one, or the stop, carries the text.
@@ -162,5 +163,5 @@ function editStream(ctx: SlackContext, target: SlackTarget, state: StreamState):
 }
 
 async function updateMessage(args: SlackCallArgs & { channel: string }, ts: string, text: string): Promise<void> {
-  await callSlack(args, "chat.update", JSON.stringify({ channel: args.channel, ts, text }), JSON_TYPE);
+  await callSlack(args, "chat.update", { channel: args.channel, ts, text });
 }

@@ -9,8 +9,9 @@
  * the add's budget), the job only takes it down.
  */
 import type { AnswerFor, ReplyContext, WorkingSign } from "../adapter.ts";
+import { errorMessage } from "../../log.ts";
+import { callSlack, slackErrorCode, type SlackMethods } from "./api.ts";
 import type { SlackSettings } from "./settings.ts";
-import { callSlack, JSON_TYPE } from "./api.ts";
 import type { SlackTarget } from "./target.ts";
 
 const TIER_2 = 20;
@@ -20,8 +21,8 @@ const NONE: WorkingSign = { stop: async () => undefined };
 
 export async function slackWorking(ctx: ReplyContext<SlackSettings>, target: SlackTarget, answer: AnswerFor): Promise<WorkingSign> {
   const args = { apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
-  const call = (method: string, body: Record<string, unknown>) => callSlack(args, method, JSON.stringify(body), JSON_TYPE);
-  const quietly = (what: string) => (err: unknown) => ctx.log.warn("working_sign_failed", { platform: "slack", what, message: String(err) });
+  // The error's name and Slack's code only: its message may carry what the call was about.
+  const quietly = (what: string) => (err: unknown) => ctx.log.warn("working_sign_failed", { platform: "slack", what, error: errorMessage(err), code: slackErrorCode(err) ?? null });
   /** Puts the sign up within its method's budget, unless the webhook did; false when the budget had no room. */
   const putUp = async (method: string, perMinute: number, show: () => Promise<unknown>): Promise<boolean> => {
     if (answer.signUp) return true;
@@ -30,8 +31,9 @@ export async function slackWorking(ctx: ReplyContext<SlackSettings>, target: Sla
     await show();
     return true;
   };
-  if (target.channel.startsWith("D") && target.threadTs) {
-    const status = (text: string) => call("assistant.threads.setStatus", { channel_id: target.channel, thread_ts: target.threadTs, status: text });
+  const threadTs = target.threadTs;
+  if (target.channel.startsWith("D") && threadTs) {
+    const status = (text: string) => callSlack(args, "assistant.threads.setStatus", { channel_id: target.channel, thread_ts: threadTs, status: text });
     if (!(await putUp("assistant.threads.setStatus", TIER_4, () => status(ctx.config.STATUS_TEXT)))) return NONE;
     // Slack clears the status with the bot's reply; a quiet answer clears it itself.
     return { stop: () => status("").then(() => undefined, quietly("status")) };
@@ -40,12 +42,12 @@ export async function slackWorking(ctx: ReplyContext<SlackSettings>, target: Sla
   // The trigger's id is `<channel>:<ts>` (./parse.ts).
   const timestamp = answer.triggerId.slice(answer.triggerId.lastIndexOf(":") + 1);
   if (!name) return NONE;
-  const reaction = { channel: target.channel, timestamp, name };
-  if (!(await putUp("reactions.add", TIER_3, () => call("reactions.add", reaction)))) return NONE;
+  const reaction = { channel: target.channel, timestamp, name } satisfies SlackMethods["reactions.add"] & SlackMethods["reactions.remove"];
+  if (!(await putUp("reactions.add", TIER_3, () => callSlack(args, "reactions.add", reaction)))) return NONE;
   return {
     async stop() {
       if (!(await ctx.callBudget("reactions.remove", TIER_2))) return ctx.log.info("working_sign_left", { platform: "slack", reason: "budget" });
-      await call("reactions.remove", reaction).then(() => undefined, quietly("reaction"));
+      await callSlack(args, "reactions.remove", reaction).then(() => undefined, quietly("reaction"));
     },
   };
 }

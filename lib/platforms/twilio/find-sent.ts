@@ -6,7 +6,7 @@
  */
 import * as z from "../../zod.ts";
 import { RetryLater } from "../../errors.ts";
-import { messagesUrl, retryAfterSeconds, type SendTwilioSmsArgs } from "./send.ts";
+import { messagesUrl, retryAfterSeconds, type MessageListQuery, type SendTwilioSmsArgs } from "./send.ts";
 
 /** Twilio's clock and ours differ a little: look this far before the call began. */
 const CLOCK_SLACK_MS = 10_000;
@@ -25,7 +25,7 @@ export interface SentSmsQuery extends SendTwilioSmsArgs {
 
 /** The sid of a text with `body` sent from `from` to `to` since `since`, or null. */
 export async function findSentSms(q: SentSmsQuery): Promise<string | null> {
-  const url = `${messagesUrl(q.apiBaseUrl, q.accountSid)}?${new URLSearchParams({ To: q.to, From: q.from, PageSize: String(PAGE_SIZE) })}`;
+  const url = `${messagesUrl(q.apiBaseUrl, q.accountSid)}?${new URLSearchParams({ To: q.to, From: q.from, PageSize: String(PAGE_SIZE) } satisfies MessageListQuery)}`;
   const response = await (q.fetch ?? fetch)(url, {
     headers: { Authorization: `Basic ${btoa(`${q.accountSid}:${q.authToken}`)}` },
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),

@@ -12,6 +12,8 @@ import type { TwilioTarget } from "./target.ts";
 export const SMS_AUTHOR_NAME = "Texter";
 /** What the conversation records for a message that carried only pictures or files. */
 export const MEDIA_ONLY_TEXT = "[sent an attachment without text]";
+/** A coordinate as Twilio writes it (a decimal number); anything else is not read as a location. */
+const coordinate = z.optional(z.string().check(z.regex(/^-?\d{1,3}(?:\.\d+)?$/)));
 
 /** Conversation keys join their parts with `|`, so an address must not contain one. */
 const address = z.string().check(z.trim(), z.minLength(1), z.maxLength(64), z.regex(/^[^|\s]+$/, "is not a phone number or address"));
@@ -25,6 +27,11 @@ export const twilioSmsSchema = z.looseObject({
   Body: z._default(z.string(), ""),
   NumMedia: z._default(z.coerce.number().check(z.int(), z.gte(0)), 0),
   MessagingServiceSid: z.optional(sid("MG")),
+  /** A WhatsApp location: coordinates, and the place's name and address when the person picked a named place. */
+  Latitude: z.catch(coordinate, undefined),
+  Longitude: z.catch(coordinate, undefined),
+  Label: z.optional(z.string()),
+  Address: z.optional(z.string()),
 });
 
 export type TwilioSms = z.output<typeof twilioSmsSchema>;
@@ -39,7 +46,25 @@ export function parseTwilioSms(form: URLSearchParams): ParsedTwilioSms {
 
 /** Pictures or files and no words: the bot can only read text. */
 export function isMediaOnly(sms: TwilioSms): boolean {
-  return sms.NumMedia > 0 && sms.Body.trim() === "";
+  return sms.NumMedia > 0 && sms.Body.trim() === "" && locationText(sms) === null;
+}
+
+/**
+ * A shared location (WhatsApp sends it without a Body) as the line the model reads, as a person would describe
+ * it: `[location: Blue Bottle, 66 Mint St (37.7825, -122.4079)]`, or only the coordinates for a dropped pin.
+ */
+export function locationText(sms: TwilioSms): string | null {
+  if (sms.Latitude === undefined || sms.Longitude === undefined) return null;
+  const place = [sms.Label, sms.Address].map((part) => part?.trim()).filter(Boolean).join(", ");
+  const at = `${sms.Latitude}, ${sms.Longitude}`;
+  return `[location: ${place ? `${place} (${at})` : at}]`;
+}
+
+/** What the person said: the Body, with a shared location's line after it; a picture without words' marker. */
+function messageText(sms: TwilioSms): string {
+  const location = locationText(sms);
+  if (location) return sms.Body.trim() ? `${sms.Body}\n${location}` : location;
+  return isMediaOnly(sms) ? MEDIA_ONLY_TEXT : sms.Body;
 }
 
 /**
@@ -52,7 +77,7 @@ export function toInboundMessage(sms: TwilioSms, receivedAt: number): InboundMes
     key: { platform: "twilio", tenant: sms.AccountSid, channel: `${sms.To}|${sms.From}` },
     id: sms.MessageSid,
     author: { id: sms.From, name: SMS_AUTHOR_NAME, isBot: false },
-    text: isMediaOnly(sms) ? MEDIA_ONLY_TEXT : sms.Body,
+    text: messageText(sms),
     ts: receivedAt,
     addressing: "dm",
     mentions: [],

@@ -2,8 +2,11 @@
  * @module
  * Sends one SMS through Twilio's Messages API (form-encoded, HTTP Basic `AccountSid:AuthToken`) and turns Twilio's
  * failures into what the job flow acts on: RetryLater (429), GiveUp (a 4xx the same request can never get past,
- * e.g. 21610 for an opted-out number), Error (5xx, network: retry).
+ * e.g. 21610 for an opted-out number), Error (5xx, network: retry). The form's fields are typed by Twilio's own
+ * helper library (npm `twilio`, generated from twilio-oai; a dev dependency whose types alone are used), so a
+ * misspelt field fails `npm run typecheck`.
  */
+import type { MessageListInstanceCreateOptions, MessageListInstancePageOptions } from "twilio/lib/rest/api/v2010/account/message";
 import * as z from "../../zod.ts";
 import { GiveUp, RetryLater } from "../../errors.ts";
 
@@ -29,6 +32,13 @@ export interface SendTwilioSmsArgs {
   fetch?: typeof fetch;
 }
 
+/** A Messages API form as Twilio names its fields: the helper's options, capitalised as the helper sends them. */
+type TwilioForm<Options> = { [K in keyof Options as Capitalize<K & string>]?: string };
+/** Messages create: `To` is required, as twilio-oai declares. */
+export type MessageCreateForm = TwilioForm<MessageListInstanceCreateOptions> & { To: string };
+/** Messages list's query. */
+export type MessageListQuery = TwilioForm<MessageListInstancePageOptions>;
+
 export function messagesUrl(apiBaseUrl: string, accountSid: string): string {
   return `${apiBaseUrl}/${TWILIO_API_VERSION}/Accounts/${encodeURIComponent(accountSid)}/Messages.json`;
 }
@@ -42,7 +52,12 @@ export async function sendTwilioSms(args: SendTwilioSmsArgs): Promise<string> {
       Authorization: `Basic ${btoa(`${args.accountSid}:${args.authToken}`)}`,
       "Content-Type": "application/x-www-form-urlencoded",
     },
-    body: new URLSearchParams({ To: args.to, From: args.from, Body: args.body, ...(args.messagingServiceSid ? { MessagingServiceSid: args.messagingServiceSid } : {}) }),
+    body: new URLSearchParams({
+      To: args.to,
+      From: args.from,
+      Body: args.body,
+      ...(args.messagingServiceSid ? { MessagingServiceSid: args.messagingServiceSid } : {}),
+    } satisfies MessageCreateForm),
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
   const payload: unknown = await response.json().catch(() => undefined);

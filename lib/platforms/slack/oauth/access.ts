@@ -7,7 +7,8 @@
 import * as z from "../../../zod.ts";
 import { GiveUp } from "../../../errors.ts";
 import type { Installation, RefreshedToken } from "../../../installation.ts";
-import { callSlack, SlackError } from "../api.ts";
+import type * as Slack from "@slack/web-api";
+import { callSlack, SlackError, type SlackAgrees, type SlackDisagreements, type SlackMethods } from "../api.ts";
 
 export interface OAuthClient {
   apiBaseUrl: string;
@@ -22,7 +23,8 @@ const accessSchema = z.looseObject({
   access_token: z.string().check(z.minLength(1)),
   token_type: z.literal("bot"),
   scope: z._default(z.string(), ""),
-  bot_user_id: z.string().check(z.minLength(1)),
+  /** Optional, as in Slack's own SDK: a refresh's answer may leave it out (only the exchange needs it). */
+  bot_user_id: z.optional(z.string().check(z.minLength(1))),
   app_id: z.optional(z.string()),
   team: named,
   enterprise: named,
@@ -32,15 +34,17 @@ const accessSchema = z.looseObject({
   expires_in: z.optional(z.number().check(z.positive())),
 });
 
+type AccessAgrees = SlackAgrees<SlackDisagreements<z.output<typeof accessSchema>, Slack.OauthV2AccessResponse>>;
+
 /** Errors after which the same refresh token can never work: the installation must be made again. */
 const DEAD_REFRESH = new Set(["invalid_refresh_token", "invalid_grant_type", "invalid_client_id", "bad_client_secret"]);
 
-async function access(client: OAuthClient, params: Record<string, string>): Promise<z.output<typeof accessSchema>> {
+async function access(client: OAuthClient, params: SlackMethods["oauth.v2.access"]): Promise<z.output<typeof accessSchema>> {
   const body = await callSlack(
     { apiBaseUrl: client.apiBaseUrl, authorization: `Basic ${btoa(`${client.clientId}:${client.clientSecret}`)}`, ...(client.fetch ? { fetch: client.fetch } : {}) },
     "oauth.v2.access",
-    new URLSearchParams(params).toString(),
-    "application/x-www-form-urlencoded",
+    params,
+    "form",
   );
   const parsed = accessSchema.safeParse(body);
   if (!parsed.success) throw new Error("Slack oauth.v2.access answered without a bot token");
@@ -57,11 +61,13 @@ export async function exchangeCode(client: OAuthClient, code: string, redirectUr
   const team = a.team?.id;
   const tenant = a.is_enterprise_install || !team ? enterprise : enterprise ? `${enterprise}:${team}` : team;
   if (!tenant) throw new Error("Slack oauth.v2.access named neither a team nor an enterprise");
+  if (!a.bot_user_id) throw new Error("Slack oauth.v2.access answered an install without the bot's user id");
   const teamName = a.is_enterprise_install ? a.enterprise?.name : a.team?.name;
   return {
     tenant,
     botToken: a.access_token,
     botUserId: a.bot_user_id,
+    installId: crypto.randomUUID(),
     ...(a.app_id ? { appId: a.app_id } : {}),
     ...(teamName ? { teamName } : {}),
     scopes: a.scope.split(",").filter(Boolean),
