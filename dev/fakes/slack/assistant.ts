@@ -1,14 +1,13 @@
 /**
  * @module
- * assistant.threads.setStatus / setSuggestedPrompts / setTitle, and the state people would see in each thread:
+ * The state people would see in each assistant thread (set by ./assistant-methods.ts):
  * the status line with its loading messages (at most 10), cleared by `status: ""`, by the bot's reply in the
  * thread, or after two minutes without one; the suggested prompts and the title. Each change is kept with its
  * time for tests and benches.
  */
-import { CHANNEL_SHAPE, refusal, type MethodContext, type SlackAnswer } from "./context.ts";
-import { textParam } from "./request.ts";
 
-const MAX_LOADING_MESSAGES = 10;
+/** Slack takes at most this many loading messages with a status. */
+export const MAX_LOADING_MESSAGES = 10;
 /** Slack removes a status that no message followed after two minutes. */
 export const STATUS_TIMEOUT_MS = 120_000;
 
@@ -65,49 +64,4 @@ export class AssistantThreads {
     delete thread.statusSetAt;
     thread.history.push({ at, status: "", by });
   }
-}
-
-function place(ctx: MethodContext, threadRequired: boolean): { channel: string; threadTs?: string } | string {
-  const channel = textParam(ctx.params, "channel_id") ?? "";
-  const threadTs = textParam(ctx.params, "thread_ts");
-  if (!CHANNEL_SHAPE.test(channel)) return "channel_not_found";
-  if (threadRequired && !threadTs) return "invalid_thread_ts";
-  return { channel, ...(threadTs ? { threadTs } : {}) };
-}
-
-export function setStatus(ctx: MethodContext): SlackAnswer {
-  const where = place(ctx, true);
-  if (typeof where === "string") return refusal(where);
-  const status = textParam(ctx.params, "status");
-  const loading = ctx.params.loading_messages ?? [];
-  if (status === undefined) return refusal("invalid_arguments");
-  if (!Array.isArray(loading) || loading.length > MAX_LOADING_MESSAGES || !loading.every((m) => typeof m === "string")) {
-    return refusal("invalid_arguments");
-  }
-  const thread = ctx.state.assistant.thread(ctx.team.id, where.channel, where.threadTs!);
-  thread.status = status;
-  thread.loading_messages = status ? (loading as string[]) : [];
-  if (status) thread.statusSetAt = ctx.now;
-  else delete thread.statusSetAt;
-  thread.history.push({ at: ctx.now, status, by: "setStatus" });
-  return { ok: true };
-}
-
-export function setSuggestedPrompts(ctx: MethodContext): SlackAnswer {
-  const where = place(ctx, false);
-  if (typeof where === "string") return refusal(where);
-  const prompts = ctx.params.prompts;
-  const valid = (p: unknown) => typeof p === "object" && p !== null && typeof (p as { title?: unknown }).title === "string" && typeof (p as { message?: unknown }).message === "string";
-  if (!Array.isArray(prompts) || prompts.length === 0 || !prompts.every(valid)) return refusal("invalid_arguments");
-  ctx.state.assistant.thread(ctx.team.id, where.channel, where.threadTs ?? "").prompts = prompts;
-  return { ok: true };
-}
-
-export function setTitle(ctx: MethodContext): SlackAnswer {
-  const where = place(ctx, true);
-  if (typeof where === "string") return refusal(where);
-  const title = textParam(ctx.params, "title");
-  if (!title) return refusal("invalid_arguments");
-  ctx.state.assistant.thread(ctx.team.id, where.channel, where.threadTs!).title = title;
-  return { ok: true };
 }
