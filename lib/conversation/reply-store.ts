@@ -101,9 +101,9 @@ export class ReplyStore {
     await this.redis.set(replyKey(this.options.prefix, key, triggerId), JSON.stringify(draft), { ex: DEDUPE_TTL_SECONDS });
   }
 
-  /** The webhook's working sign is up: the job that answers the trigger takes it down (one command). */
-  async markSignUp(key: ConversationKey, triggerId: string): Promise<void> {
-    await this.redis.set(signKey(this.options.prefix, key, triggerId), "1", { ex: SIGN_TTL_SECONDS });
+  /** The mark that the webhook's working sign is up (set with the sign's budget): the job that answers takes it down. */
+  signMark(key: ConversationKey, triggerId: string): { key: string; ttlSeconds: number } {
+    return { key: signKey(this.options.prefix, key, triggerId), ttlSeconds: SIGN_TTL_SECONDS };
   }
 
   /** The webhook's working sign was taken down by a failed attempt: its retries leave it alone. */

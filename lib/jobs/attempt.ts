@@ -3,8 +3,9 @@
  * One attempt at a trigger's answer: the claim it holds, and the draft of what it posts. This module owns every
  * change of the draft (lib/conversation/draft.ts), as named transitions: the text is written once, then each part
  * is started, posted or refused, a stream is opening, opened, shown, finished or closed. Saves happen where a
- * transition must outlive a job killed outright: before a call whose answer may never come back, and before the
- * streamed message is touched for the last time. Anything else a failing attempt hands back with its claim
+ * transition must outlive a job killed outright: before a call whose answer may never come back, before a native
+ * stream adds to its opening (until then a retry finds it by what it opened with; a message edited as the answer
+ * grows is found like any posted part), and before the streamed message is touched for the last time. Anything else a failing attempt hands back with its claim
  * (`release`), so that QStash's retry finishes what this one began instead of starting over.
  */
 import type { AnswerTrace } from "../conversation/answer-trace.ts";
@@ -43,6 +44,8 @@ export class Attempt {
   #draft: Draft;
   /** When the claim was last taken or renewed, ms. */
   #renewedAt: number;
+  /** The opened native stream is in memory only: saved before anything is added to its opening (`streamShowing`). */
+  #streamUnsaved = false;
 
   constructor(rt: Runtime, job: Job, claim: { token: string; draft: Draft }) {
     this.#rt = rt;
@@ -107,15 +110,21 @@ export class Attempt {
   }
 
   /**
-   * The opening call came back: with the stream (kept at once, so that a job killed mid-answer leaves its message to
-   * the retry), or with none, in which case an earlier attempt's unconfirmed opening is still to be looked for.
+   * The opening call came back: with the stream, or with none, in which case an earlier attempt's unconfirmed
+   * opening is still to be looked for. The stream goes with the next save: until then a retry after a job killed
+   * outright looks for it from the opening's save (PlatformAdapter streaming `unsure`), and finds it.
    */
-  async streamOpened(stream: StreamState | null, unsure: UnsureOpen | undefined): Promise<void> {
+  streamOpened(stream: StreamState | null, unsure: UnsureOpen | undefined): void {
     const { postingSince: _opened, openings: _texts, ...rest } = this.#draft;
     this.#draft = stream || !unsure ? rest : { ...rest, postingSince: unsure.since };
     if (!stream) return;
     this.#draft = { ...this.#draft, stream: { ...stream } };
-    await this.#save();
+    this.#streamUnsaved = stream.mode === "native";
+  }
+
+  /** Before a native stream adds to its opening: from then on only the draft can tell a retry which one it is. */
+  async streamShowing(): Promise<void> {
+    if (this.#streamUnsaved) await this.#save();
   }
 
   /** The stream shows more (kept in memory: a failing attempt hands it back with its claim). */
@@ -123,7 +132,7 @@ export class Attempt {
     this.#draft = { ...this.#draft, stream: { ...state } };
   }
 
-  /** The final text is durable before the streamed message is touched for the last time. */
+  /** The final text is durable before the streamed message is touched for the last time (the stream with it). */
   async streamFinishing(): Promise<void> {
     await this.#save();
   }
@@ -177,7 +186,8 @@ export class Attempt {
     await this.#rt.store.replies.releaseClaim(this.#job.key, this.#job.trigger.id, this.#token, this.#draft);
   }
 
-  #save(): Promise<void> {
-    return this.#rt.store.replies.saveDraft(this.#job.key, this.#job.trigger.id, this.#draft);
+  async #save(): Promise<void> {
+    await this.#rt.store.replies.saveDraft(this.#job.key, this.#job.trigger.id, this.#draft);
+    this.#streamUnsaved = false;
   }
 }

@@ -19,7 +19,7 @@ import { messagesToFold, summaryMaxTokens } from "../memory/fold.ts";
 import { peopleIn } from "../memory/people.ts";
 import { indexConversation } from "../memory/recall/index-conversation.ts";
 import { isBot, latestExchange, messageRecords } from "../memory/transcript.ts";
-import type { ConversationState, StoredMessage } from "../message.ts";
+import type { ConversationState, StoredMessage, Visibility } from "../message.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
 import type { JobScope } from "./scope.ts";
@@ -29,11 +29,14 @@ const MAX_EXCHANGE_MESSAGES = 12;
 
 export type MemoryOutcome = "remembered" | "conversation_gone";
 
-/** At most one extra job per answer. The answer is already out, so a failed publish is logged, never thrown. */
-export async function publishMemoryJob(rt: Runtime, job: Job): Promise<void> {
+/**
+ * At most one extra job per answer, with the place's visibility as the answer's job resolved it (so that it need not
+ * be asked again). The answer is already out, so a failed publish is logged, never thrown.
+ */
+export async function publishMemoryJob(rt: Runtime, job: Job, visibility: () => Promise<Visibility>): Promise<void> {
   if (!rt.settings.MEMORY_ENABLED && !rt.settings.SUMMARY_ENABLED && !recallIndexSettings(rt.settings)) return;
   try {
-    await rt.queue.publish("memory", job);
+    await rt.queue.publish("memory", { ...job, visibility: await visibility() });
   } catch (err) {
     rt.log.warn("memory_job_not_published", {
       platform: job.key.platform,

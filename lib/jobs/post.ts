@@ -47,8 +47,9 @@ export async function finishDraft(scope: AnswerScope, opts: FinishOptions = {}):
     dropped: saw.droppedMessages,
     ...(trace ? {} : { resumed: true }),
   });
-  // A conversation that expired meanwhile is not resurrected, and there is nothing to remember it by.
-  if (recorded) await publishMemoryJob(rt, job);
+  // A conversation that expired meanwhile is not resurrected, and there is nothing to remember it by. The memory job
+  // gets the place's visibility as this job resolved it, so that it need not ask again.
+  if (recorded) await publishMemoryJob(rt, job, scope.visibility);
   return "answered";
 }
 

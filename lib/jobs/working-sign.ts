@@ -7,9 +7,10 @@
  * Where the platform allows (Slack), the webhook puts it up instead, right after its acknowledgement
  * (`showWorkingEarly`): under load a job starts seconds after the message, and the person should see within a
  * second that the bot is on it. The job says so (`signByWebhook`, set before it is published) and never puts a sign
- * up itself. The mark (one SET, once the budget is taken and before the call) tells the job that the sign is up: the
- * job reads it in its claim's MGET, or (when it claimed first: QStash is quick) once more when it takes the sign
- * down. A failed attempt forgets the mark, so that retries leave the sign alone.
+ * up itself. The mark (set in the same round trip as the sign's budget is taken, before the call: the webhook costs
+ * one round trip after its acknowledgement) tells the job that the sign is up: the job reads it in its claim's
+ * MGET, or (when it claimed first: QStash is quick) once more when it takes the sign down. A failed attempt forgets
+ * the mark, so that retries leave the sign alone.
  */
 import { errorMessage } from "../log.ts";
 import type { WorkingSign } from "../platforms/adapter.ts";
@@ -46,7 +47,7 @@ export async function takeSignDown(scope: JobScope, sign: WorkingSign, failed: b
  */
 export async function showWorkingEarly(rt: Runtime, job: Job, replier: Replier): Promise<void> {
   try {
-    await replier.working(job, { beforeShowing: () => rt.store.replies.markSignUp(job.key, job.trigger.id) });
+    await replier.working(job, { signMark: rt.store.replies.signMark(job.key, job.trigger.id) });
   } catch (err) {
     rt.log.warn("working_sign_failed", { platform: job.key.platform, where: "webhook", message: errorMessage(err) });
   }

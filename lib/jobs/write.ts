@@ -45,7 +45,7 @@ async function streamInto(scope: AnswerScope, streaming: JobStreaming, texts: As
         stream = await streaming.open(text, unsure);
         // Unless an earlier attempt's open may have landed and none opened now: then posting the answer whole
         // looks for that post first (lib/platforms/parts.ts).
-        await attempt.streamOpened(stream?.state ?? null, unsure);
+        attempt.streamOpened(stream?.state ?? null, unsure);
         if (stream) {
           // Taken down beside the stream, not before its next update (the reply job waits for it at the end).
           void sign.stop();
@@ -56,6 +56,7 @@ async function streamInto(scope: AnswerScope, streaming: JobStreaming, texts: As
       // Past one message's worth the message stops growing: the rest goes out as further parts at the end.
       if (text.length > streaming.maxChars || rt.now() - shownAt < streaming.intervalMs) continue;
       shownAt = rt.now();
+      await attempt.streamShowing();
       await stream.show(text);
       attempt.streamShown(stream.state);
     }

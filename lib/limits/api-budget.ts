@@ -8,7 +8,7 @@
  */
 import { rateLimitPrefix } from "../keys.ts";
 import type { Services } from "../services.ts";
-import { FixedWindow } from "./fixed-window.ts";
+import { FixedWindow, type WindowMark } from "./fixed-window.ts";
 
 /** The share of a platform's per-minute figure that the budget hands out. */
 const HEADROOM = 0.5;
@@ -18,8 +18,11 @@ const BUDGET_TIMEOUT_MS = 1_000;
 
 const cache = new WeakMap<Services, Map<number, FixedWindow>>();
 
-export function callBudgetFor(rt: Services, where: string): (method: string, perMinute: number) => Promise<boolean> {
-  return async (method, perMinute) => {
+/** Takes one call of `method`; with `mark`, sets it in the same round trip when the call is within the budget. */
+export type CallBudget = (method: string, perMinute: number, mark?: WindowMark) => Promise<boolean>;
+
+export function callBudgetFor(rt: Services, where: string): CallBudget {
+  return async (method, perMinute, mark) => {
     const limit = Math.max(1, Math.floor(perMinute * HEADROOM));
     let byLimit = cache.get(rt);
     if (!byLimit) cache.set(rt, (byLimit = new Map()));
@@ -36,6 +39,6 @@ export function callBudgetFor(rt: Services, where: string): (method: string, per
       });
       byLimit.set(limit, limiter);
     }
-    return (await limiter.limit(`${where}|${method}`)).success;
+    return (await limiter.limit(`${where}|${method}`, mark)).success;
   };
 }

@@ -103,7 +103,7 @@ export interface ReplyContext<Config = unknown> extends AdapterContext<Config> {
    * Takes one call of `method` from the tenant's budget of `perMinute`, shared by every job (a platform's rate
    * tiers count per workspace); false when it is spent, and the call is better left out or done otherwise.
    */
-  callBudget(method: string, perMinute: number): Promise<boolean>;
+  callBudget(method: string, perMinute: number, mark?: SignMark): Promise<boolean>;
 }
 
 /** One answer being shown as it is written. Its `state` changes with each call. */
@@ -131,8 +131,11 @@ export interface AnswerFor {
   unsure?: UnsureOpen;
   /** The webhook put the working sign up already (lib/streaming/early-sign.ts): `working` only takes it down. */
   signUp?: boolean;
-  /** Told once the sign will go up (its budget taken), before the call that shows it (lib/streaming/early-sign.ts). */
-  beforeShowing?: () => Promise<void>;
+  /**
+   * The webhook's sign (lib/jobs/working-sign.ts): the core's mark that the sign is up, for `callBudget` to set in the
+   * same round trip as it takes the sign's budget, before the call that shows it. Opaque to the platform.
+   */
+  signMark?: SignMark;
 }
 
 /** An answer shown as it is written (lib/streaming/answer.ts). */
@@ -145,6 +148,12 @@ export interface StreamingCapability<Target, Config = unknown> {
   open(ctx: ReplyContext<Config>, target: Target, text: string, answer: AnswerFor): Promise<AnswerStream | null>;
   /** The stream an earlier attempt opened, to finish or close. */
   resume(ctx: ReplyContext<Config>, target: Target, state: StreamState, answer: AnswerFor): AnswerStream;
+}
+
+/** A mark the core keeps in Redis (its key and how long it lasts). */
+export interface SignMark {
+  key: string;
+  ttlSeconds: number;
 }
 
 /** A sign that the bot is working on an answer (Slack status or reaction, Discord typing); `stop` never throws. */

@@ -28,7 +28,7 @@ export interface Replier {
   /** How the job's platform shows an answer as it is written; null when it cannot (lib/jobs/write.ts). */
   streaming(job: Job): JobStreaming | null;
   /** Shows that the bot is working on the job's answer (a no-op where the platform has no sign); see AnswerFor. */
-  working(job: Job, sign?: Pick<AnswerFor, "signUp" | "beforeShowing">): Promise<WorkingSign>;
+  working(job: Job, sign?: Pick<AnswerFor, "signUp" | "signMark">): Promise<WorkingSign>;
 }
 
 /** A platform's StreamingCapability for one job's place. */

@@ -26,8 +26,8 @@ export async function slackWorking(ctx: ReplyContext<SlackSettings>, target: Sla
   /** Puts the sign up within its method's budget, unless the webhook did; false when the budget had no room. */
   const putUp = async (method: string, perMinute: number, show: () => Promise<unknown>): Promise<boolean> => {
     if (answer.signUp) return true;
-    if (!(await ctx.callBudget(method, perMinute))) return false;
-    await answer.beforeShowing?.();
+    // The webhook's mark goes up with the budget, before the call that shows the sign.
+    if (!(await ctx.callBudget(method, perMinute, answer.signMark))) return false;
     await show();
     return true;
   };
