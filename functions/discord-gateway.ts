@@ -15,7 +15,7 @@ import { IdentifyTurns } from "../lib/platforms/discord/gateway/identify-turns.t
 import type { PendingIngest, PendingStore } from "../lib/platforms/discord/gateway/ingest-retries.ts";
 import { createGatewayConnection, createShardCoordinator, ingestRetries } from "../lib/platforms/discord/gateway/pipeline-feed.ts";
 import type { ShardDirectory, ShardLayoutState } from "../lib/platforms/discord/gateway/shard-layout.ts";
-import type { GatewaySnapshot, ShardTuple } from "../lib/platforms/discord/gateway/session.ts";
+import type { GatewaySnapshot, ShardTuple } from "../lib/platforms/discord/gateway/session-io.ts";
 import { runtimeFor } from "../lib/runtime.ts";
 
 /** The binding name in wrangler.toml. */

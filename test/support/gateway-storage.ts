@@ -7,7 +7,7 @@ import { createGatewayConnection, ingestRetries, type GatewayStorage } from "../
 import type { GatewayConnection } from "../../lib/platforms/discord/gateway/connection.ts";
 import type { PendingIngest, PendingStore } from "../../lib/platforms/discord/gateway/ingest-retries.ts";
 import { eventually } from "./worker.ts";
-import type { GatewaySnapshot } from "../../lib/platforms/discord/gateway/session.ts";
+import type { GatewaySnapshot } from "../../lib/platforms/discord/gateway/session-io.ts";
 
 export function memoryGatewayStorage(env: object): GatewayStorage {
   let stored: GatewaySnapshot | undefined;

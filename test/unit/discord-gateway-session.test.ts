@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { IDENTIFY_BUDGET, INTENTS, OPCODE, RESUMABLE_CLOSE_CODE } from "../../lib/platforms/discord/gateway/protocol.ts";
-import { FATAL_RETRY_AFTER_MS, GatewaySession, type GatewayAction, type GatewaySnapshot } from "../../lib/platforms/discord/gateway/session.ts";
+import type { GatewayAction, GatewaySnapshot } from "../../lib/platforms/discord/gateway/session-io.ts";
+import { FATAL_RETRY_AFTER_MS, GatewaySession } from "../../lib/platforms/discord/gateway/session.ts";
 
 const TOKEN = "bot-token";
 const NOW = 1_750_000_000_000;
@@ -31,15 +32,24 @@ const dispatch = (s: GatewaySession, seq: number, t = "MESSAGE_CREATE") =>
   s.handle({ type: "payload", connection: s.connection, now: NOW, payload: { op: 0, t, s: seq, d: { n: seq } } });
 
 describe("GatewaySession", () => {
-  it("connects to the gateway URL with version and encoding, then identifies with its four intents after HELLO", () => {
+  it("connects to the gateway URL with version and encoding, then identifies with its intents after HELLO", () => {
     const s = session();
     const [connect] = s.handle({ type: "start", now: NOW });
     expect(connect).toMatchObject({ type: "connect", mode: "identify", url: "wss://gateway.test/?v=10&encoding=json", delayMs: 0 });
     s.handle({ type: "open", connection: s.connection });
     const actions = s.handle({ type: "payload", connection: s.connection, now: NOW, payload: { op: 10, d: { heartbeat_interval: HEARTBEAT_MS } } });
     expect(sent(actions)).toEqual([{ op: 2, d: { token: TOKEN, intents: INTENTS, properties: expect.any(Object) } }]);
-    // Guild messages, their reactions (a 👎 on an answer), direct messages, message content.
-    expect(INTENTS).toBe(512 | 1024 | 4096 | 32768);
+  });
+
+  it.each([
+    ["GUILDS: GUILD_CREATE (the bot's role) and GUILD_DELETE (the guild's cleanup)", 1 << 0],
+    ["GUILD_MESSAGES", 1 << 9],
+    ["GUILD_MESSAGE_REACTIONS: a 👎 in a server channel", 1 << 10],
+    ["DIRECT_MESSAGES", 1 << 12],
+    ["DIRECT_MESSAGE_REACTIONS: a 👎 in a DM", 1 << 13],
+    ["MESSAGE_CONTENT: what people write", 1 << 15],
+  ])("asks for %s", (_name, bit) => {
+    expect(INTENTS & bit).toBe(bit);
   });
 
   it("beats first after interval × jitter, then every interval, with the last sequence number", () => {
@@ -103,6 +113,38 @@ describe("GatewaySession", () => {
     expect(actions.map((a) => a.type)).toEqual(["close", "connect"]);
     expect(ofType(actions, "connect")[0]!.mode).toBe("resume");
     expect(s.handle({ type: "closed", connection: 1, code: RESUMABLE_CLOSE_CODE, now: NOW })).toEqual([]);
+  });
+
+  it("resumes on RECONNECT after a backoff that grows while Discord keeps asking before the resume got through", () => {
+    const s = session(undefined, () => 0.999);
+    handshake(s);
+    ready(s);
+    const delays: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      delays.push(ofType(s.handle({ type: "payload", connection: s.connection, now: NOW, payload: { op: 7, d: null } }), "connect")[0]!.delayMs);
+      s.handle({ type: "open", connection: s.connection });
+    }
+    expect(delays[0]).toBeGreaterThanOrEqual(500);
+    expect(delays[1]).toBeGreaterThan(delays[0]!);
+  });
+
+  it.each([
+    ["RECONNECT", { op: 7, d: null }],
+    ["resumable INVALID_SESSION", { op: 9, d: true }],
+  ])("counts a %s that comes before RESUMED as a failed resume: after three, identifies anew at the configured URL", (_name, payload) => {
+    const s = session();
+    handshake(s);
+    ready(s);
+    const modes: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const connect = ofType(s.handle({ type: "payload", connection: s.connection, now: NOW, payload }), "connect")[0];
+      modes.push(connect?.mode ?? "none");
+      s.handle({ type: "open", connection: s.connection });
+      s.handle({ type: "payload", connection: s.connection, now: NOW, payload: { op: 10, d: { heartbeat_interval: HEARTBEAT_MS } } });
+    }
+    // The first asks a healthy session to move; the next three come before their resume got through.
+    expect(modes.slice(0, 4)).toEqual(["resume", "resume", "resume", "identify"]);
+    expect(s.snapshot.session).toBeNull();
   });
 
   it("resumes after a resumable INVALID_SESSION and identifies anew, after 1–5 s, after a non-resumable one", () => {

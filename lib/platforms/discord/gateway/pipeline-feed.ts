@@ -15,7 +15,7 @@ import { removedGuild } from "./guild-removed.ts";
 import { IngestRetries, type PendingStore } from "./ingest-retries.ts";
 import { parseGatewayMessage } from "./message.ts";
 import { parseGatewayReaction } from "./reaction.ts";
-import type { GatewaySnapshot, ShardTuple } from "./session.ts";
+import type { GatewaySnapshot, ShardTuple } from "./session-io.ts";
 import { fetchGatewayBot, ShardCoordinator, type ShardDirectory, type ShardLayoutState } from "./shard-layout.ts";
 
 export interface SnapshotStore {
