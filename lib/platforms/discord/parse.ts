@@ -3,6 +3,7 @@
  * A Discord interaction → PING, or one platform-neutral InboundMessage for `/ask` and the "Ask <bot> about this"
  * message command, or the reason it needs no work. Pure: no API call.
  */
+import { InteractionType } from "discord-interactions";
 import type { InboundMessage } from "../../message.ts";
 import { describeIssues } from "../../zod-issues.ts";
 import { ASK_COMMAND, COMMAND_TYPE, FORGET_COMMAND, FORGET_REQUEST_TEXT, QUESTION_OPTION } from "./commands.ts";
@@ -17,8 +18,6 @@ import {
 } from "./schema.ts";
 import type { InteractionTarget } from "./target.ts";
 
-/** Discord's interaction types. */
-export const INTERACTION_TYPE = { PING: 1, APPLICATION_COMMAND: 2, MESSAGE_COMPONENT: 3, AUTOCOMPLETE: 4, MODAL_SUBMIT: 5 } as const;
 /** An interaction token may be used for follow-ups for 15 minutes. */
 export const INTERACTION_TOKEN_LIFETIME_MS = 15 * 60 * 1000;
 /** Outside a guild there is no guild id: the tenant is the person, so DMs never share a conversation key space. */
@@ -36,8 +35,8 @@ export function parseDiscordInteraction(body: unknown, opts: { now: number }): D
   const parsed = interactionSchema.safeParse(body);
   if (!parsed.success) return { kind: "invalid", issues: describeIssues(parsed.error) };
   const interaction = parsed.data;
-  if (interaction.type === INTERACTION_TYPE.PING) return { kind: "ping" };
-  if (interaction.type !== INTERACTION_TYPE.APPLICATION_COMMAND) {
+  if (interaction.type === InteractionType.PING) return { kind: "ping" };
+  if (interaction.type !== InteractionType.APPLICATION_COMMAND) {
     return { kind: "unsupported", reason: `interaction_type:${interaction.type}` };
   }
   const data = commandDataSchema.safeParse(interaction.data);
