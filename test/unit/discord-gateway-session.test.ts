@@ -75,7 +75,7 @@ describe("GatewaySession", () => {
     handshake(s);
     expect(ofType(ready(s, 1), "dispatch")[0]).toMatchObject({ event: "READY" });
     expect(ofType(dispatch(s, 2), "dispatch")).toEqual([{ type: "dispatch", event: "MESSAGE_CREATE", data: { n: 2 } }]);
-    expect(s.snapshot.session).toEqual({ sessionId: "sess-1", resumeUrl: "wss://resume.test", seq: 2, botUserId: "42" });
+    expect(s.snapshot.session).toEqual({ sessionId: "sess-1", resumeUrl: "wss://resume.test", seq: 2, botUserId: "42", intents: INTENTS });
     expect(s.phase).toBe("ready");
   });
 
@@ -199,7 +199,7 @@ describe("GatewaySession", () => {
   });
 
   it("drops the session after 3 resumes that never got through and identifies at the configured URL", () => {
-    const stored: GatewaySnapshot = { session: { sessionId: "s", resumeUrl: "wss://dead-resume.test", seq: 9, botUserId: "42" }, identifies: [] };
+    const stored: GatewaySnapshot = { session: { sessionId: "s", resumeUrl: "wss://dead-resume.test", seq: 9, botUserId: "42", intents: INTENTS }, identifies: [] };
     const s = session(stored);
     const connects = [ofType(s.handle({ type: "start", now: NOW }), "connect")[0]!];
     // The resume URL refuses the socket, or opens it and closes before RESUMED.
@@ -237,9 +237,15 @@ describe("GatewaySession", () => {
   });
 
   it("resumes a stored session after a restart instead of identifying", () => {
-    const stored: GatewaySnapshot = { session: { sessionId: "s", resumeUrl: "wss://r.test", seq: 9, botUserId: "42" }, identifies: [] };
+    const stored: GatewaySnapshot = { session: { sessionId: "s", resumeUrl: "wss://r.test", seq: 9, botUserId: "42", intents: INTENTS }, identifies: [] };
     const s = session(stored);
     expect(ofType(s.handle({ type: "start", now: NOW }), "connect")[0]!.mode).toBe("resume");
+  });
+
+  it("identifies anew instead of resuming a session identified with other intents (a RESUME keeps the old ones)", () => {
+    const before: GatewaySnapshot = { session: { sessionId: "s", resumeUrl: "wss://r.test", seq: 9, botUserId: "42" }, identifies: [] };
+    const other: GatewaySnapshot = { session: { sessionId: "s", resumeUrl: "wss://r.test", seq: 9, botUserId: "42", intents: 38400 }, identifies: [] };
+    for (const stored of [before, other]) expect(ofType(session(stored).handle({ type: "start", now: NOW }), "connect")[0]).toMatchObject({ mode: "identify", url: "wss://gateway.test/?v=10&encoding=json" });
   });
 
   it("stops identifying once the daily budget is spent, and forgets identifies older than 24 h", () => {

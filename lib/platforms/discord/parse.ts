@@ -4,7 +4,7 @@
  * message command, or the reason it needs no work. Pure: no API call.
  */
 import { InteractionType } from "discord-interactions";
-import type { InboundMessage } from "../../message.ts";
+import type { InboundMessage, Visibility } from "../../message.ts";
 import { describeIssues } from "../../zod-issues.ts";
 import { ASK_COMMAND, COMMAND_TYPE, FORGET_COMMAND, FORGET_REQUEST_TEXT, QUESTION_OPTION } from "./commands.ts";
 import {
@@ -22,8 +22,10 @@ import type { InteractionTarget } from "./target.ts";
 export const INTERACTION_TOKEN_LIFETIME_MS = 15 * 60 * 1000;
 /** Outside a guild there is no guild id: the tenant is the person, so DMs never share a conversation key space. */
 export const DM_TENANT_PREFIX = "dm:";
-/** Discord's type of a private thread: only the people added to it read it. */
-const PRIVATE_THREAD = 12;
+/** Discord's channel types that tell who reads a place outside a server channel's permissions. */
+const CHANNEL = { DM: 1, GROUP_DM: 3, PRIVATE_THREAD: 12 } as const;
+/** Discord's interaction context of the bot's own DM (2, PRIVATE_CHANNEL, is a group DM or a DM between people). */
+const BOT_DM_CONTEXT = 1;
 
 export type DiscordInteractionParsed =
   | { kind: "ping" }
@@ -91,7 +93,18 @@ function toInboundMessage(
       token: interaction.token,
       expiresAt: now + INTERACTION_TOKEN_LIFETIME_MS,
     } satisfies InteractionTarget,
-    // A server channel's readers take a REST lookup, which the job makes (./visibility.ts).
-    ...(!interaction.guild_id ? { visibility: "dm" as const } : interaction.channel?.type === PRIVATE_THREAD ? { visibility: "private" as const } : {}),
+    ...visibilityOf(interaction),
   };
+}
+
+/**
+ * Who reads where the command was used, when the interaction tells. A server channel's readers take a REST lookup,
+ * which the job makes (./visibility.ts); a private thread is `private`. Outside a server only the bot's own DM is
+ * `dm`: a group DM, or a DM between people where a user-installed app is used (context 2), has other readers, and
+ * so has a place the interaction does not name (counted as `private`, never shown elsewhere).
+ */
+function visibilityOf(interaction: DiscordInteraction): { visibility?: Visibility } {
+  if (interaction.guild_id) return interaction.channel?.type === CHANNEL.PRIVATE_THREAD ? { visibility: "private" } : {};
+  const botDm = interaction.context !== undefined ? interaction.context === BOT_DM_CONTEXT : interaction.channel?.type === CHANNEL.DM;
+  return { visibility: botDm ? "dm" : "private" };
 }

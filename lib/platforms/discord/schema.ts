@@ -33,6 +33,8 @@ export const messageSchema = z.looseObject({
   /** Set on messages posted by a webhook (including interaction follow-ups): never a person. */
   webhook_id: z.optional(snowflake),
   mentions: z._default(z.array(z.looseObject({ id: snowflake, username: z.optional(z.string()) })), []),
+  /** Roles the message mentions (`<@&id>`): the bot's managed role among them addresses the bot. */
+  mention_roles: z._default(z.array(snowflake), []),
   /** What the message points at: type 0 the message it replies to, type 1 a message it forwards (from anywhere). */
   message_reference: z.optional(
     z.looseObject({ type: z._default(z.number().check(z.int()), 0), message_id: z.optional(snowflake), channel_id: z.optional(snowflake) }),
@@ -64,8 +66,10 @@ export const interactionSchema = z.looseObject({
   data: z.optional(z.unknown()),
   guild_id: z.optional(snowflake),
   channel_id: z.optional(snowflake),
-  /** The channel it was used in, partially: its type tells a private thread. */
+  /** The channel it was used in, partially: its type tells a private thread, a DM, a group DM. */
   channel: z.optional(z.looseObject({ type: z.number().check(z.int()) })),
+  /** Where it was used: 0 a server, 1 the bot's own DM, 2 a group DM or a DM between people (a user-installed app). */
+  context: z.optional(z.number().check(z.int())),
   /** In a guild the invoking user comes inside `member`; in a DM as `user`. */
   member: z.optional(memberSchema),
   user: z.optional(userSchema),

@@ -8,7 +8,8 @@ import type { GatewayPayload } from "./protocol.ts";
 
 /** What survives the object: enough to RESUME after an eviction, and the IDENTIFY times of the last 24 h. */
 export interface GatewaySnapshot {
-  session: { sessionId: string; resumeUrl: string; seq: number | null; botUserId: string } | null;
+  /** `intents`: what the session was identified with (a RESUME keeps them; absent in a snapshot from before). */
+  session: { sessionId: string; resumeUrl: string; seq: number | null; botUserId: string; intents?: number } | null;
   identifies: number[];
   /** Set after a fatal close code: nothing reconnects for an hour, or until the token changes. */
   fatal?: { closeCode: number; at: number; tokenFingerprint: string };

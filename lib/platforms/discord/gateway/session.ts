@@ -68,6 +68,8 @@ export class GatewaySession {
   constructor(opts: GatewaySessionOptions) {
     this.#opts = opts;
     this.#snapshot = structuredClone(opts.snapshot ?? { session: null, identifies: [] });
+    // A session keeps the intents it was identified with: one from before a change of INTENTS identifies anew.
+    if (this.#snapshot.session?.intents !== INTENTS) this.#snapshot.session = null;
   }
 
   get snapshot(): GatewaySnapshot {
@@ -202,6 +204,7 @@ export class GatewaySession {
         resumeUrl: ready.data.resume_gateway_url,
         seq: payload.s ?? null,
         botUserId: ready.data.user.id,
+        intents: INTENTS,
       };
     }
     if (payload.t === "READY" || payload.t === "RESUMED") {
