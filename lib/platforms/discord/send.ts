@@ -7,11 +7,12 @@
  */
 import * as z from "../../zod.ts";
 import { bytesToHex } from "../../crypto.ts";
-import { GiveUp } from "../../errors.ts";
+import { GiveUp, RetryLater } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import type { PartProgress } from "../../message.ts";
 import { splitText } from "../../text/split.ts";
 import { postParts } from "../parts.ts";
+import { INTERACTION_TOKEN_LIFETIME_MS } from "./parse.ts";
 import { DISCORD_ERROR, DiscordRefused, discordRequest } from "./rest.ts";
 import type { ChannelTarget, DiscordTarget, InteractionTarget } from "./target.ts";
 
@@ -26,6 +27,13 @@ const EXPIRED_TOKEN_CODES: ReadonlySet<number | undefined> = new Set([
   DISCORD_ERROR.INVALID_WEBHOOK_TOKEN,
   DISCORD_ERROR.UNKNOWN_INTERACTION,
 ]);
+
+/**
+ * Discord knows an interaction's webhook only once it has the acknowledgement (our `{"type":5}`); a job quick enough
+ * to edit before that gets 10015 Unknown Webhook. Within this long of the interaction it is tried again soon.
+ */
+const ACKNOWLEDGEMENT_GRACE_MS = 10_000;
+const ACKNOWLEDGEMENT_RETRY_SECONDS = 2;
 
 export interface DiscordSendConfig {
   apiBaseUrl: string;
@@ -67,6 +75,8 @@ async function answerInteraction(cfg: DiscordSendConfig, target: InteractionTarg
       },
     });
   } catch (err) {
+    const early = earlyRefusal(err, target, cfg.now());
+    if (early) throw early;
     const expired = err instanceof InteractionExpired || (err instanceof DiscordRefused && EXPIRED_TOKEN_CODES.has(err.discordCode));
     if (!expired) throw err;
     // Nobody can receive the answer any more: a retry cannot help, and this must not fail the job noisily.
@@ -113,6 +123,13 @@ async function postToChannel(cfg: DiscordSendConfig, target: ChannelTarget, text
       return id;
     },
   });
+}
+
+/** A 10015 in an interaction's first seconds: Discord has not taken the acknowledgement yet, so try again soon. */
+export function earlyRefusal(err: unknown, target: InteractionTarget, now: number): RetryLater | undefined {
+  const sentAt = target.expiresAt - INTERACTION_TOKEN_LIFETIME_MS;
+  if (!(err instanceof DiscordRefused) || err.discordCode !== DISCORD_ERROR.UNKNOWN_WEBHOOK || now >= sentAt + ACKNOWLEDGEMENT_GRACE_MS) return undefined;
+  return new RetryLater("Discord has not taken the interaction's acknowledgement yet", ACKNOWLEDGEMENT_RETRY_SECONDS);
 }
 
 /** One answer's part `index` → the same nonce on every attempt; another answer's parts never share it. */

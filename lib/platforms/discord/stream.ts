@@ -10,7 +10,7 @@ import { RetryLater } from "../../errors.ts";
 import { closeMarkdown } from "../../text/close-markdown.ts";
 import type { AnswerStream, ReplyContext, StreamingCapability, StreamState } from "../adapter.ts";
 import { discordRequest } from "./rest.ts";
-import { DISCORD_MAX_MESSAGE_CHARS, messageIdSchema, NO_MENTIONS, partNonce } from "./send.ts";
+import { DISCORD_MAX_MESSAGE_CHARS, earlyRefusal, messageIdSchema, NO_MENTIONS, partNonce } from "./send.ts";
 import type { DiscordTarget } from "./target.ts";
 
 /** Discord documents no edit rate; its buckets allow about five a channel per five seconds. One a second leaves room. */
@@ -24,7 +24,9 @@ export const discordStreaming: StreamingCapability<DiscordTarget> = {
     if (target.kind === "interaction") {
       // Too late to edit: `send` says so (and gives up) when the answer is complete.
       if (ctx.now() >= target.expiresAt) return null;
-      const id = await edit(ctx, target, "@original", closeMarkdown(text));
+      const id = await edit(ctx, target, "@original", closeMarkdown(text)).catch((err: unknown) => {
+        throw earlyRefusal(err, target, ctx.now()) ?? err;
+      });
       return editStream(ctx, target, { id, mode: "edit", shown: text, open: false });
     }
     const sent = await discordRequest({
