@@ -5,6 +5,13 @@
  * follow-ups for the rest; a Gateway conversation answer is a channel message, a reply to its trigger when the
  * trigger addressed the bot, each part with a nonce made of the trigger's id and the part's index.
  */
+import type {
+  APIAllowedMentions,
+  RESTPatchAPIChannelMessageJSONBody,
+  RESTPatchAPIInteractionOriginalResponseJSONBody,
+  RESTPostAPIChannelMessageJSONBody,
+  RESTPostAPIInteractionFollowupJSONBody,
+} from "discord-api-types/v10";
 import * as z from "../../zod.ts";
 import { bytesToHex } from "../../crypto.ts";
 import { GiveUp, RetryLater } from "../../errors.ts";
@@ -18,7 +25,7 @@ import type { ChannelTarget, DiscordTarget, InteractionTarget } from "./target.t
 
 export const DISCORD_MAX_MESSAGE_CHARS = 2_000;
 /** The model's text may contain `@everyone` or `<@id>`: nothing it writes may ping anyone. */
-export const NO_MENTIONS = { parse: [] as string[] };
+export const NO_MENTIONS: APIAllowedMentions = { parse: [] };
 /** Discord's `nonce` is at most 25 characters; with `enforce_nonce` a repeated post returns the first message. */
 const NONCE_LENGTH = 25;
 /** Discord answers these when an interaction token is no longer valid. */
@@ -45,7 +52,7 @@ export interface DiscordSendConfig {
 }
 
 export const messageIdSchema = z.looseObject({ id: z.string() });
-const postedMessageSchema = z.extend(messageIdSchema, { content: z.optional(z.string()) });
+export const postedMessageSchema = z.extend(messageIdSchema, { content: z.optional(z.string()) });
 
 /** Posts `text` in order; returns the ids of the messages posted. */
 export function sendDiscordReply(cfg: DiscordSendConfig, target: DiscordTarget, text: string, progress: PartProgress): Promise<string[]> {
@@ -68,7 +75,7 @@ async function answerInteraction(cfg: DiscordSendConfig, target: InteractionTarg
           ...(index === 0
             ? { method: "PATCH", path: `${webhook}/messages/@original`, what: "edit the original response" }
             : { method: "POST", path: webhook, what: "post a follow-up message" }),
-          body: { content, allowed_mentions: NO_MENTIONS },
+          body: { content, allowed_mentions: NO_MENTIONS } satisfies RESTPatchAPIInteractionOriginalResponseJSONBody & RESTPostAPIInteractionFollowupJSONBody,
         });
         posted += 1;
         return messageIdSchema.parse(sent).id;
@@ -105,7 +112,7 @@ async function postToChannel(cfg: DiscordSendConfig, target: ChannelTarget, text
           nonce: await partNonce(progress.answerId, index),
           enforce_nonce: true,
           ...(replyTo ? { message_reference: { message_id: replyTo, fail_if_not_exists: false } } : {}),
-        },
+        } satisfies RESTPostAPIChannelMessageJSONBody,
       });
       const { id, content: shown } = postedMessageSchema.parse(sent);
       // The first post may be a streamed answer's message that an attempt left mid-answer: it gets the part's text.
@@ -117,7 +124,7 @@ async function postToChannel(cfg: DiscordSendConfig, target: ChannelTarget, text
           path: `/channels/${target.channelId}/messages/${id}`,
           what: "edit a channel message",
           botToken,
-          body: { content, allowed_mentions: NO_MENTIONS },
+          body: { content, allowed_mentions: NO_MENTIONS } satisfies RESTPatchAPIChannelMessageJSONBody,
         });
       }
       return id;

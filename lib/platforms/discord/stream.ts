@@ -6,6 +6,7 @@
  * Markdown closed in each snapshot. Past 2,000 characters the message stops growing and the rest follows as
  * further messages once the answer is complete (cut where ../../text/split.ts cuts, never inside a word).
  */
+import type { RESTPatchAPIChannelMessageJSONBody, RESTPatchAPIInteractionOriginalResponseJSONBody, RESTPostAPIChannelMessageJSONBody } from "discord-api-types/v10";
 import { RetryLater } from "../../errors.ts";
 import { closeMarkdown } from "../../text/close-markdown.ts";
 import type { AnswerStream, ReplyContext, StreamingCapability, StreamState } from "../adapter.ts";
@@ -43,7 +44,7 @@ export const discordStreaming: StreamingCapability<DiscordTarget> = {
         nonce: await partNonce(answer.triggerId, 0),
         enforce_nonce: true,
         ...(target.replyToMessageId ? { message_reference: { message_id: target.replyToMessageId, fail_if_not_exists: false } } : {}),
-      },
+      } satisfies RESTPostAPIChannelMessageJSONBody,
     });
     return editStream(ctx, target, { id: messageIdSchema.parse(sent).id, mode: "edit", shown: text, open: false });
   },
@@ -73,7 +74,7 @@ function editStream(ctx: ReplyContext, target: DiscordTarget, state: StreamState
 
 /** Edits the message `id` (an interaction's `@original` by its webhook); answers its id. */
 async function edit(ctx: ReplyContext, target: DiscordTarget, id: string, content: string): Promise<string> {
-  const body = { content, allowed_mentions: NO_MENTIONS };
+  const body = { content, allowed_mentions: NO_MENTIONS } satisfies RESTPatchAPIInteractionOriginalResponseJSONBody & RESTPatchAPIChannelMessageJSONBody;
   const sent =
     target.kind === "interaction"
       ? await discordRequest({

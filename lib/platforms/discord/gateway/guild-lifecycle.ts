@@ -11,9 +11,9 @@ import { describeIssues } from "../../../zod-issues.ts";
 import { snowflake } from "../schema.ts";
 
 const roleSchema = z.looseObject({ id: snowflake, tags: z.optional(z.looseObject({ bot_id: z.optional(snowflake) })) });
-const guildCreateSchema = z.looseObject({ id: snowflake, roles: z._default(z.array(roleSchema), []) });
-const roleEventSchema = z.looseObject({ guild_id: snowflake, role: roleSchema });
-const guildDeleteSchema = z.looseObject({ id: snowflake, unavailable: z.optional(z.boolean()) });
+export const guildCreateSchema = z.looseObject({ id: snowflake, roles: z._default(z.array(roleSchema), []) });
+export const roleEventSchema = z.looseObject({ guild_id: snowflake, role: roleSchema });
+export const guildDeleteSchema = z.looseObject({ id: snowflake, unavailable: z.optional(z.boolean()) });
 
 export type GuildChange =
   | { kind: "bot_role"; guildId: string; roleId: string }

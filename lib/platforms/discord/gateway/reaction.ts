@@ -7,15 +7,14 @@
 import * as z from "../../../zod.ts";
 import type { InboundMessage } from "../../../message.ts";
 import { describeIssues } from "../../../zod-issues.ts";
-import { displayName } from "../schema.ts";
+import { displayName, snowflake } from "../schema.ts";
 import type { ChannelTarget } from "../target.ts";
 
 /** 👎, bare or with one of the five Fitzpatrick skin-tone modifiers (U+1F3FB–U+1F3FF) that Discord keeps in the name. */
 const THUMBS_DOWN = /^👎[\u{1F3FB}-\u{1F3FF}]?$/u;
 const DM_TENANT_PREFIX = "dm:";
-const snowflake = z.string().check(z.regex(/^\d+$/, "not a snowflake"));
 
-const reactionSchema = z.looseObject({
+export const reactionSchema = z.looseObject({
   user_id: snowflake,
   channel_id: snowflake,
   message_id: snowflake,

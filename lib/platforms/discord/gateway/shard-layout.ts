@@ -53,7 +53,7 @@ export interface ShardCoordinatorOptions {
   checkIntervalMs?: number;
 }
 
-const gatewayBotSchema = z.looseObject({
+export const gatewayBotSchema = z.looseObject({
   shards: z.number().check(z.int(), z.positive()),
   session_start_limit: z.looseObject({ max_concurrency: z.number().check(z.int(), z.positive()) }),
 });
