@@ -45,11 +45,12 @@ export function parseDiscordInteraction(body: unknown, opts: { now: number }): D
   if (!data.success) return { kind: "invalid", issues: describeIssues(data.error, "data.") };
   const user = interaction.member?.user ?? interaction.user;
   if (!user) return { kind: "invalid", issues: "member.user/user: missing" };
+  if (!interaction.application_id) return { kind: "invalid", issues: "application_id: missing" };
   if (!interaction.channel_id) return { kind: "invalid", issues: "channel_id: missing" };
 
   const text = questionOf(data.data);
   if (text.kind !== "question") return text;
-  const message = toInboundMessage(interaction, interaction.channel_id, user, text.text, opts.now);
+  const message = toInboundMessage(interaction, interaction.application_id, interaction.channel_id, user, text.text, opts.now);
   return { kind: "message", message, applicationId: interaction.application_id };
 }
 
@@ -73,6 +74,7 @@ function questionOf(data: DiscordCommandData): { kind: "question"; text: string 
 
 function toInboundMessage(
   interaction: DiscordInteraction,
+  applicationId: string,
   channelId: string,
   user: DiscordUser,
   text: string,
@@ -89,7 +91,7 @@ function toInboundMessage(
     replyTarget: {
       platform: "discord",
       kind: "interaction",
-      applicationId: interaction.application_id,
+      applicationId,
       token: interaction.token,
       expiresAt: now + INTERACTION_TOKEN_LIFETIME_MS,
     } satisfies InteractionTarget,

@@ -52,7 +52,8 @@ export const commandOptionSchema = z.looseObject({
 export const commandDataSchema = z.looseObject({
   id: snowflake,
   name: z.string(),
-  type: z.number().check(z.int()),
+  /** The command's type; Discord's default for a command is 1 (CHAT_INPUT). */
+  type: z._default(z.number().check(z.int()), 1),
   options: z.optional(z.array(commandOptionSchema)),
   target_id: z.optional(snowflake),
   resolved: z.optional(z.looseObject({ messages: z.optional(z.record(z.string(), messageSchema)) })),
@@ -60,7 +61,8 @@ export const commandDataSchema = z.looseObject({
 
 export const interactionSchema = z.looseObject({
   id: snowflake,
-  application_id: snowflake,
+  /** Discord sends it with every interaction; only a PING is answered without it (nothing there names the bot). */
+  application_id: z.optional(snowflake),
   type: z.number().check(z.int()),
   token: z.string().check(z.minLength(1)),
   data: z.optional(z.unknown()),

@@ -27,10 +27,13 @@ export interface GatewayBot {
 
 export type GatewayMessageParsed = { kind: "message"; message: InboundMessage } | { kind: "ignored"; reason: string };
 
-/** The guild a MESSAGE_CREATE was posted in (none for a DM), to look up the bot's role there before parsing. */
-export function messageGuildId(data: unknown): string | undefined {
-  const guildId = (data as { guild_id?: unknown } | null)?.guild_id;
-  return typeof guildId === "string" ? guildId : undefined;
+/**
+ * A MESSAGE_CREATE's own id and the guild it was posted in (none for a DM), read before parsing: the guild to look
+ * up the bot's role there, the id to name the message in a log line.
+ */
+export function messageIds(data: unknown): { id?: string; guildId?: string } {
+  const { id, guild_id: guildId } = (data ?? {}) as { id?: unknown; guild_id?: unknown };
+  return { ...(typeof id === "string" ? { id } : {}), ...(typeof guildId === "string" ? { guildId } : {}) };
 }
 
 export function parseGatewayMessage(data: unknown, bot: GatewayBot): GatewayMessageParsed | { kind: "invalid"; issues: string } {

@@ -15,7 +15,7 @@ import { discord } from "../index.ts";
 import { GatewayConnection, openSocketWithFetch } from "./connection.ts";
 import { readGatewayDispatch } from "./dispatch.ts";
 import { IngestRetries, type PendingStore } from "./ingest-retries.ts";
-import { messageGuildId, parseGatewayMessage } from "./message.ts";
+import { messageIds, parseGatewayMessage } from "./message.ts";
 import type { InboundMessage } from "../../../message.ts";
 import type { GatewaySnapshot, ShardTuple } from "./session-io.ts";
 import { fetchGatewayBot, ShardCoordinator, type ShardDirectory, type ShardLayoutState } from "./shard-layout.ts";
@@ -122,11 +122,12 @@ async function guildRemoved(rt: Runtime, guild: string, botRoles: BotRoles): Pro
 /** Throws when the message must be tried again (IngestRetries); one that needs no work or is malformed is logged. */
 async function ingestGatewayMessage(rt: Runtime, data: unknown, botUserId: string, botRoles: BotRoles): Promise<void> {
   const bot = botIdentity(rt, botUserId);
-  const guildId = messageGuildId(data);
+  const { id, guildId } = messageIds(data);
   const roleId = guildId ? await botRoles.get(guildId) : undefined;
   const parsed = parseGatewayMessage(data, { ...bot, ...(roleId ? { roleId } : {}) });
-  if (parsed.kind === "invalid") return rt.log.warn("discord_invalid", { source: "gateway", issues: parsed.issues });
-  if (parsed.kind === "ignored") return rt.log.info("discord_ignored", { source: "gateway", reason: parsed.reason });
+  const message = id ? { message: id } : {};
+  if (parsed.kind === "invalid") return rt.log.warn("discord_invalid", { source: "gateway", ...message, issues: parsed.issues });
+  if (parsed.kind === "ignored") return rt.log.info("discord_ignored", { source: "gateway", ...message, reason: parsed.reason });
   await ingest(rt, parsed.message, bot, discord.ingestOptions(rt.settings));
 }
 
