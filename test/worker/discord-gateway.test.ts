@@ -3,8 +3,7 @@ import { env as envBindings } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DISCORD_FAKE_BOT } from "../../dev/fakes/discord.ts";
 import type { GatewayConnection } from "../../lib/platforms/discord/gateway/connection.ts";
-import { conversationKeys as keysOfPlace } from "../../lib/keys.ts";
-import { controlGateway, discordCalls, gatewayState, postThroughGateway, snowflake } from "../support/discord.ts";
+import { controlGateway, discordCalls, gatewayState, postThroughGateway } from "../support/discord.ts";
 import { scriptFault } from "../support/fault-control.ts";
 import { readyGateway } from "../support/gateway-storage.ts";
 import { dataBlockRecords, modelRequests, scriptModel } from "../support/model.ts";
@@ -180,47 +179,6 @@ describe("a Discord channel conversation over the Gateway", () => {
     for (const id of during) expect(logLines(`"message":"${id}"`).filter((l) => l.includes('"event":"decision"'))).toHaveLength(1);
     expect(logLines(channel).filter((l) => l.includes("duplicate_dropped"))).toEqual([]);
     expect((await gatewayState(CONTROL)).identifies).toBe(before.identifies);
-  });
-});
-
-describe("what the Gateway delivers to the bot's intents", () => {
-  const erin = { id: "230000000000000006", name: "Erin" };
-
-  it("a GUILD_DELETE of a guild the bot was removed from reaches the connection and deletes the guild's keys", async () => {
-    const guild = snowflake();
-    const conv = keysOfPlace(`t-${SUITE}`, { platform: "discord", tenant: guild, channel: newChannel() });
-    await redis.set(conv.state, "{}", { ex: 600 });
-    await controlGateway(CONTROL, "/__guild_delete", { guild_id: guild, unavailable: true });
-    await settle(1_000);
-    expect(await redis.exists(conv.state)).toBe(1);
-    await controlGateway(CONTROL, "/__guild_delete", { guild_id: guild });
-    await eventually(async () => (await redis.exists(conv.state)) === 0, 15_000, "the guild's keys to go");
-  });
-
-  it("a mention of the bot's managed role, once GUILD_CREATE named it, is answered as a mention", async () => {
-    const guild = snowflake();
-    const role = snowflake();
-    await controlGateway(CONTROL, "/__guild_create", { guild_id: guild, bot_role_id: role });
-    const channel = newChannel();
-    const trigger = await postThroughGateway(CONTROL, { guildId: guild, channelId: channel, author: erin, content: `<@&${role}> what is a haiku? role-${channel}`, mentionRoles: [role] });
-    const [reply] = await eventually(async () => (await posts(channel)).length === 1 && posts(channel), 15_000, "the answer");
-    expect(reply!.message_reference).toMatchObject({ message_id: trigger });
-    const prompt = (await modelRequests(`role-${channel}`)).find((r) => r.messages[0]?.content.includes(PERSONA));
-    expect(JSON.stringify(prompt!.messages)).toContain("@Parley what is a haiku?");
-  });
-
-  it("a 👎 with a skin tone on the bot's answer in its DM reaches the connection as 'not you'", async () => {
-    const channel = newChannel();
-    await postThroughGateway(CONTROL, { channelId: channel, author: erin, content: `hi, are you there? dm-${channel}` });
-    const [answer] = await eventually(async () => (await posts(channel)).length === 1 && posts(channel), 15_000, "the DM answer");
-    await controlGateway(CONTROL, "/__dispatch", {
-      t: "MESSAGE_REACTION_ADD",
-      d: { user_id: erin.id, channel_id: channel, message_id: answer!.id, message_author_id: BOT.id, emoji: { id: null, name: "👎🏽" }, burst: false, type: 0 },
-    });
-    const feedback = `"message":"${answer!.id}:not_you:${erin.id}"`;
-    const decisions = () => logLines(feedback).filter((l) => l.includes('"event":"decision"'));
-    const [decision] = await eventually(async () => decisions().length > 0 && decisions(), 15_000, "the feedback's decision");
-    expect(JSON.parse(decision!)).toMatchObject({ reason: "not_you", respond: "no" });
   });
 });
 
