@@ -9,7 +9,12 @@ const QSTASH_DEV = {
 };
 
 /** The suites that connect to the fake Discord Gateway as the bot (the sharded suite has a Gateway of its own). */
-const GATEWAY_SUITES = ["test/worker/discord-gateway.test.ts", "test/worker/discord-streaming.test.ts"];
+const GATEWAY_SUITES = [
+  "test/worker/discord-gateway.test.ts",
+  "test/worker/discord-streaming.test.ts",
+  "test/worker/discord-gateway-intents.test.ts",
+  "test/worker/discord-conformance.test.ts",
+];
 
 /** The Worker in workerd, with the local stack's addresses and test settings as bindings. */
 const workerPlugin = cloudflareTest(({ inject }) => ({

@@ -62,7 +62,7 @@ admin.get("/conversations/:key", async (c) => {
       lastBotReplyAt: state.lastBotReplyAt ?? null,
       participants: participantsOf(state.recent),
       summary: state.summary ?? null,
-      // What the thread or the replies are about (lib/conversation/parent.ts): first in every answer's prompt.
+      // What the thread or the replies are about (lib/jobs/parent.ts): first in every answer's prompt.
       parents: Object.values(state.parents ?? {}).filter((parent) => parent !== false),
       messages: state.recent,
     },

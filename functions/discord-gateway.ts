@@ -1,8 +1,9 @@
 /**
  * @module
  * The Discord Gateway, one Durable Object per shard: it runs the shard's connection, fed into the pipeline by
- * functions/discord-gateway-feed.ts, keeps its session and the messages whose ingest is to be tried
- * again in its storage (its alarm wakes it). Optional: without DISCORD_BOT_TOKEN nothing connects.
+ * functions/discord-gateway-feed.ts, keeps its session, the messages whose ingest is to be tried
+ * again (its alarm wakes it) and the bot's managed role in each of the shard's guilds in its storage. Optional:
+ * without DISCORD_BOT_TOKEN nothing connects.
  * The cron trigger calls `wakeDiscordGateway`, which ticks the coordinating object (the same class under another
  * name): it keeps the shard layout Discord recommends, wakes every shard (so a connection comes back after its
  * object was evicted or restarted), hands out IDENTIFY turns per concurrency bucket, and reshards
@@ -12,10 +13,10 @@ import { DurableObject } from "cloudflare:workers";
 import * as z from "../lib/zod.ts";
 import type { GatewayConnection, GatewayStatus } from "../lib/platforms/discord/gateway/connection.ts";
 import { IdentifyTurns } from "../lib/platforms/discord/gateway/identify-turns.ts";
-import type { PendingIngest, PendingStore } from "../lib/platforms/discord/gateway/ingest-retries.ts";
-import { createGatewayConnection, createShardCoordinator, gatewaySettings, ingestRetries } from "./discord-gateway-feed.ts";
+import type { PendingIngest } from "../lib/platforms/discord/gateway/ingest-retries.ts";
+import { createGatewayConnection, createShardCoordinator, gatewaySettings, ingestRetries, type GatewayStorage } from "./discord-gateway-feed.ts";
 import type { ShardDirectory, ShardLayoutState } from "../lib/platforms/discord/gateway/shard-layout.ts";
-import type { GatewaySnapshot, ShardTuple } from "../lib/platforms/discord/gateway/session.ts";
+import type { GatewaySnapshot, ShardTuple } from "../lib/platforms/discord/gateway/session-io.ts";
 import { runtimeFor } from "../lib/runtime.ts";
 
 /** The binding name in wrangler.toml. */
@@ -30,6 +31,8 @@ const TURN_PREFIX = "identify-turn:";
 const RECENT_TURNS_KEY = "identify-turns";
 /** Storage keys of messages whose ingest is to be tried again. */
 const PENDING_PREFIX = "ingest:";
+/** Storage keys of the bot's managed role, per guild. */
+const BOT_ROLE_PREFIX = "bot-role:";
 const ENSURE_PATH = "/ensure";
 const STATUS_PATH = "/status";
 const RETIRE_PATH = "/retire";
@@ -86,7 +89,7 @@ export class DiscordGateway extends DurableObject<Record<string, unknown>> {
 
   /** Woken to try again the messages whose ingest failed (the object may have been evicted meanwhile). */
   override async alarm(): Promise<void> {
-    await ingestRetries(this.env, this.#pending()).retryDue();
+    await ingestRetries(this.env, this.#storage()).retryDue();
   }
 
   /** Ends the shard's session; an evicted object has no socket left, only the stored session to forget. */
@@ -101,17 +104,9 @@ export class DiscordGateway extends DurableObject<Record<string, unknown>> {
 
   #connectionFor(url: URL): GatewayConnection | null {
     if (this.#connection !== undefined) return this.#connection;
-    const storage = this.ctx.storage;
     const params = shardParams(url);
     const run = params && { shard: params.shard, identifyTurn: () => this.#waitForTurn(params.shard[0], params.concurrency) };
-    this.#connection = createGatewayConnection(
-      this.env,
-      {
-        snapshot: { get: () => storage.get<GatewaySnapshot>(SNAPSHOT_KEY), put: (snapshot) => storage.put(SNAPSHOT_KEY, snapshot) },
-        pending: this.#pending(),
-      },
-      run,
-    );
+    this.#connection = createGatewayConnection(this.env, this.#storage(), run);
     return this.#connection;
   }
 
@@ -152,13 +147,21 @@ export class DiscordGateway extends DurableObject<Record<string, unknown>> {
     return layout ? layout.tick() : { phase: "disabled" };
   }
 
-  #pending(): PendingStore {
+  #storage(): GatewayStorage {
     const storage = this.ctx.storage;
     return {
-      all: async () => [...(await storage.list<PendingIngest>({ prefix: PENDING_PREFIX })).values()],
-      put: (entry) => storage.put(`${PENDING_PREFIX}${entry.id}`, entry),
-      delete: async (id) => void (await storage.delete(`${PENDING_PREFIX}${id}`)),
-      wakeAt: (at) => storage.setAlarm(at),
+      snapshot: { get: () => storage.get<GatewaySnapshot>(SNAPSHOT_KEY), put: (snapshot) => storage.put(SNAPSHOT_KEY, snapshot) },
+      pending: {
+        all: async () => [...(await storage.list<PendingIngest>({ prefix: PENDING_PREFIX })).values()],
+        put: (entry) => storage.put(`${PENDING_PREFIX}${entry.id}`, entry),
+        delete: async (id) => void (await storage.delete(`${PENDING_PREFIX}${id}`)),
+        wakeAt: (at) => storage.setAlarm(at),
+      },
+      botRoles: {
+        get: (guildId) => storage.get<string>(`${BOT_ROLE_PREFIX}${guildId}`),
+        set: (guildId, roleId) => storage.put(`${BOT_ROLE_PREFIX}${guildId}`, roleId),
+        delete: async (guildId) => void (await storage.delete(`${BOT_ROLE_PREFIX}${guildId}`)),
+      },
     };
   }
 }

@@ -19,7 +19,7 @@ export const installationSchema = z.object({
   /**
    * Which install this is: new with every OAuth exchange, kept through token refreshes. An uninstall's cleanup
    * deletes the installation only while it is still this one, so a reinstall minutes later survives a cleanup's
-   * retry (./cleanup-job.ts). Installations stored before it existed lack it.
+   * retry (lib/jobs/tenant-cleanup.ts). Installations stored before it existed lack it.
    */
   installId: z.optional(z.string().check(z.minLength(1))),
   /** With token rotation: the refresh token and when the bot token expires (epoch ms). */

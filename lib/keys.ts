@@ -89,7 +89,7 @@ export function claimKey(prefix: string, where: Tenancy, triggerId: string): str
   return `${prefix}:claim:${inTenant(where, triggerId)}`;
 }
 
-/** Set by the webhook once its working sign is up (lib/streaming/early-sign.ts): the job only takes it down. */
+/** Set by the webhook once its working sign is up (lib/jobs/working-sign.ts): the job only takes it down. */
 export function signKey(prefix: string, where: Tenancy, triggerId: string): string {
   return `${prefix}:sign:${inTenant(where, triggerId)}`;
 }

@@ -50,7 +50,7 @@ export interface ReplyTarget {
 
 /**
  * One answer posted part by part, possibly over several attempts of its job. The core keeps it durable between
- * attempts (lib/delivery.ts); the platform's `send` reports each part before its call and once it was accepted.
+ * attempts (lib/jobs/post.ts); the platform's `send` reports each part before its call and once it was accepted.
  */
 export interface PartProgress {
   /** The trigger message the answer is for: each part carries it with its index (Discord nonce, Slack metadata). */

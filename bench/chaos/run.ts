@@ -85,7 +85,7 @@ async function main(): Promise<void> {
   });
   try {
     const redis = new Redis({ url: stack.redisBridgeUrl, token: REDIS_REST_TOKEN, enableAutoPipelining: false });
-    const sender = { parleyUrl: parley.url, publicBaseUrl: stack.gate.url, discord, slackControl: stack.fakes.slack.replace(/\/api$/, "") };
+    const sender = { parleyUrl: parley.url, publicBaseUrl: stack.gate.url, discord, discordFake: stack.fakes.discord, slackControl: stack.fakes.slack.replace(/\/api$/, "") };
     const stats = newSendStats();
     const problems: string[] = [];
     const settle = async (ms: number) => timePasses({ qstashUrl: stack.qstashUrl, redis, keyPrefix: `${KEY_PREFIX}:` }, ms);

@@ -7,6 +7,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Random } from "../../dev/faults/seeded-random.ts";
+import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-answers.ts";
 import * as traffic from "../load/traffic.ts";
 import type { Conversation, InboundMessage } from "./plan.ts";
 
@@ -20,6 +21,8 @@ export interface Sender {
   /** PUBLIC_BASE_URL: what Twilio signs. */
   publicBaseUrl: string;
   discord: traffic.DiscordSigner;
+  /** The Discord fake: told what Parley answered each interaction, as Discord learns it. */
+  discordFake: string;
   /** The Slack fake's control base: a thread's parent is a message people wrote in Slack before the thread. */
   slackControl: string;
 }
@@ -47,9 +50,11 @@ export async function deliver(s: Sender, stats: SendStats, m: InboundMessage, re
   stats.deliveries++;
   let status = 0;
   try {
+    const sent = Date.now();
     const res = await fetch(request(s, m, retry));
-    await res.arrayBuffer();
+    const text = await res.text();
     status = res.status;
+    if (m.discordBody !== undefined) await reportInteractionAnswer(s.discordFake, m.discordBody, { status, text }, Date.now() - sent);
   } catch {
     status = 0;
   }

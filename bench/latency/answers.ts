@@ -7,6 +7,7 @@
  */
 import { DISCORD_FAKE_BOT } from "../../dev/fakes/discord.ts";
 import { askInteraction, snowflake } from "../../test/support/discord.ts";
+import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-answers.ts";
 import * as traffic from "../load/traffic.ts";
 
 export const KINDS = ["slack_thread", "slack_channel", "discord_interaction", "discord_gateway"] as const;
@@ -38,12 +39,17 @@ export interface Recipient {
 /** A webhook answers in milliseconds; one that takes this long is a failure of the stack. */
 const ASK_TIMEOUT_MS = 20_000;
 
-const webhook = (kind: Kind, request: (url: string) => Request) => async (to: Recipient) => {
-  const res = await fetch(request(to.workerUrl), { signal: AbortSignal.timeout(ASK_TIMEOUT_MS) });
-  await res.body?.cancel();
-  if (res.status !== 200) throw new Error(`the Worker answered ${res.status} to a ${kind} question`);
-  return Date.now();
-};
+const webhook =
+  (kind: Kind, request: (url: string) => Request, answered?: (answer: { status: number; text: string }, ms: number) => Promise<void>) =>
+  async (to: Recipient) => {
+    const sent = Date.now();
+    const res = await fetch(request(to.workerUrl), { signal: AbortSignal.timeout(ASK_TIMEOUT_MS) });
+    const text = await res.text();
+    const acceptedAt = Date.now();
+    if (res.status !== 200) throw new Error(`the Worker answered ${res.status} to a ${kind} question`);
+    await answered?.({ status: res.status, text }, acceptedAt - sent);
+    return acceptedAt;
+  };
 
 /**
  * A person's channel message mentioning the bot, as Discord's Gateway delivers it. Its id is made here: each
@@ -64,14 +70,16 @@ function gatewayMessage(channelId: string, seq: number, content: string): object
 
 let seq = 0;
 
-export function question(kind: Kind, mode: Mode, run: string, discord: traffic.DiscordSigner): Question {
+/** `discordFakeUrl`: the Discord fake, told what the Worker answered each interaction, as Discord learns it. */
+export function question(kind: Kind, mode: Mode, run: string, discord: traffic.DiscordSigner, discordFakeUrl: string): Question {
   seq += 1;
   const marker = `q${run}x${seq}`;
   const text = `<@${traffic.SLACK_BOT_USER_ID}> how should I cache this? ${marker}`;
   if (kind === "discord_interaction") {
     const interaction = askInteraction({ guildId: GUILD, channelId: snowflake() }, { id: snowflake(), name: `Person${seq}` }, `how should I cache this? ${marker}`);
     const body = JSON.stringify(interaction);
-    return { kind, mode, marker, place: interaction.token, ask: webhook(kind, (url) => traffic.discordRequest(url, discord, body)) };
+    const answered = (answer: { status: number; text: string }, ms: number) => reportInteractionAnswer(discordFakeUrl, body, answer, ms);
+    return { kind, mode, marker, place: interaction.token, ask: webhook(kind, (url) => traffic.discordRequest(url, discord, body), answered) };
   }
   if (kind === "discord_gateway") {
     const channelId = snowflake();

@@ -85,7 +85,7 @@ try {
       lastWaveStart = Date.now();
       const wave = Math.min(args.concurrency, args.answers - sent);
       // On and off alternate, so that both see the same machine load at the same time.
-      const questions = Array.from({ length: wave * 2 }, (_, i) => question(kind, MODES[i % 2]!, run, discord));
+      const questions = Array.from({ length: wave * 2 }, (_, i) => question(kind, MODES[i % 2]!, run, discord, stack.fakes.discord));
       const accepted = await Promise.all(questions.map(ask));
       measured.push(...(await waitForAnswers(questions, accepted)));
     }

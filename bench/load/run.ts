@@ -69,7 +69,7 @@ try {
   stopWorkers.push(parley.stop);
   const urls = { parley: parley.url, noop: noop.url };
   const plan = (run: string) =>
-    traffic.planTraffic({ places: args.places, chatterPerSlackChannel: args.chatter, quietSlackChannels: args.quiet, run, publicBaseUrl: stack.gate.url, discord });
+    traffic.planTraffic({ places: args.places, chatterPerSlackChannel: args.chatter, quietSlackChannels: args.quiet, run, publicBaseUrl: stack.gate.url, discord, discordFakeUrl: stack.fakes.discord });
 
   // Warm both Workers with places of their own, jobs included, so that every script is cached before measuring.
   stack.gate.open();

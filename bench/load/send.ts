@@ -19,31 +19,43 @@ export interface InterleavedAcks {
   noop: Ack[];
 }
 
-async function timed(request: Request): Promise<Ack> {
+/** One delivery: the request (built when due), and what the platform does with the answer once timed. */
+interface Delivery {
+  request(): Request;
+  answered?: PlannedMessage["answered"];
+}
+
+async function timed(delivery: Delivery): Promise<Ack> {
   const t0 = performance.now();
+  let ack: Ack;
+  let text = "";
   try {
-    const res = await fetch(request);
-    await res.arrayBuffer();
-    return { status: res.status, ms: performance.now() - t0 };
+    const res = await fetch(delivery.request());
+    text = await res.text();
+    ack = { status: res.status, ms: performance.now() - t0 };
   } catch {
     return { status: 0, ms: performance.now() - t0 };
   }
+  await delivery.answered?.({ status: ack.status, text }, ack.ms);
+  return ack;
 }
 
-/** Sends `requests` (built when due) one every 1000/perSecond ms; resolves with every acknowledgement, in order. */
-async function sendPaced(requests: readonly (() => Request)[], perSecond: number): Promise<Ack[]> {
+/** Sends `deliveries` one every 1000/perSecond ms; resolves with every acknowledgement, in order. */
+async function sendPaced(deliveries: readonly Delivery[], perSecond: number): Promise<Ack[]> {
   const started = performance.now();
   const inFlight: Promise<Ack>[] = [];
-  for (let i = 0; i < requests.length; i++) {
+  for (let i = 0; i < deliveries.length; i++) {
     const wait = started + (i * 1000) / perSecond - performance.now();
     if (wait > 0) await sleep(wait);
-    inFlight.push(timed(requests[i]!()));
+    inFlight.push(timed(deliveries[i]!));
   }
   return Promise.all(inFlight);
 }
 
+const to = (baseUrl: string, m: PlannedMessage): Delivery => ({ request: () => m.request(baseUrl), ...(m.answered ? { answered: m.answered } : {}) });
+
 export function sendAtRate(baseUrl: string, messages: readonly PlannedMessage[], perSecond: number): Promise<Ack[]> {
-  return sendPaced(messages.map((m) => () => m.request(baseUrl)), perSecond);
+  return sendPaced(messages.map((m) => to(baseUrl, m)), perSecond);
 }
 
 /** Parley gets `messages` at `perSecond`; the do-nothing Worker gets each one too, in between. */
@@ -52,7 +64,8 @@ export async function sendInterleaved(
   messages: readonly PlannedMessage[],
   perSecond: number,
 ): Promise<InterleavedAcks> {
-  const alternating = messages.flatMap((m) => [() => m.request(urls.parley), () => m.request(urls.noop)]);
+  // Discord sends an interaction to one endpoint: only Parley's answer is the acknowledgement it takes.
+  const alternating = messages.flatMap((m) => [to(urls.parley, m), { request: () => m.request(urls.noop) }]);
   const acks = await sendPaced(alternating, perSecond * 2);
   return { parley: acks.filter((_, i) => i % 2 === 0), noop: acks.filter((_, i) => i % 2 === 1) };
 }

@@ -7,6 +7,7 @@
  * run in. Each message says which kind of inbound message it is, so the bench can cost each kind on its own.
  */
 import { createHmac, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
+import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-answers.ts";
 import { askInteraction, snowflake } from "../../test/support/discord.ts";
 
 export const SLACK_SIGNING_SECRET = "bench-slack-signing-secret";
@@ -29,6 +30,8 @@ export interface PlannedMessage {
   needsAnswer: boolean;
   /** Builds the signed request against `baseUrl` (the real or the do-nothing Worker). */
   request(baseUrl: string): Request;
+  /** What the platform does with the answer (Discord: takes the interaction's acknowledgement), after it came. */
+  answered?(answer: { status: number; text: string }, ms: number): Promise<void>;
 }
 
 export interface DiscordSigner {
@@ -99,6 +102,8 @@ export interface TrafficPlan {
   run: string;
   publicBaseUrl: string;
   discord: DiscordSigner;
+  /** The Discord fake: told what Parley answered each interaction, as Discord learns it. */
+  discordFakeUrl: string;
 }
 
 let plans = 0;
@@ -116,7 +121,16 @@ export function planTraffic(p: TrafficPlan): PlannedMessage[] {
     } else if (platform === "discord") {
       const interaction = askInteraction({ guildId: snowflake(), channelId: snowflake() }, { id: snowflake(), name: `Person${i}` }, `question ${i}`);
       const body = JSON.stringify(interaction);
-      perPlace.push([{ platform, kind: "new_mention", place: interaction.token, needsAnswer: true, request: (url) => discordRequest(url, p.discord, body) }]);
+      perPlace.push([
+        {
+          platform,
+          kind: "new_mention",
+          place: interaction.token,
+          needsAnswer: true,
+          request: (url) => discordRequest(url, p.discord, body),
+          answered: (answer, ms) => reportInteractionAnswer(p.discordFakeUrl, body, answer, ms),
+        },
+      ]);
     } else {
       const from = `+1555${String(plan).padStart(2, "0")}${String(i).padStart(5, "0")}`;
       const sid = `SM${p.run}${String(i).padStart(8, "0")}`;

@@ -2,7 +2,8 @@
  * @module
  * The Discord Gateway fake for tests and `npm run dev` (the code is in ./discord-gateway/): HELLO, IDENTIFY
  * (sharded or not) → READY and GUILD_CREATEs, heartbeats and ACKs, RESUME with replay → RESUMED, INVALID_SESSION,
- * the close codes Discord uses (4004, 4010, 4011, 4013), GUILD_DELETE, and a resume URL that can be made dead.
+ * the close codes Discord uses (4004, 4010, 4011, 4013 invalid intents, 4014 disallowed intents), only the events the
+ * session's intents ask for (./discord-gateway/intents.ts), GUILD_DELETE, and a resume URL that can be made dead.
  * Control routes on the same port: see ./discord-gateway/control.ts (`POST /__message`, `/__reconnect`,
  * `/__invalid_session`, `/__guilds`, `/__config`, `GET /__state`, ...).
  * Standalone: `node dev/fakes/discord-gateway.ts` (DISCORD_GATEWAY_FAKE_PORT, default 8094).

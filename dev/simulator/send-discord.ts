@@ -1,10 +1,12 @@
 /**
  * @module
  * Sends a simulated `/ask` to the Worker the way Discord does: an APPLICATION_COMMAND interaction signed with
- * Ed25519 over `timestamp + body`. The Worker checks it with DISCORD_PUBLIC_KEY; the simulator holds the matching
- * private key of the local-only key pair in .dev.vars.example (never a real application's key).
+ * Ed25519 over `timestamp + body`, and tells the Discord fake what the Worker answered (as Discord learns it), so
+ * that the fake takes the answer's edits. The Worker checks it with DISCORD_PUBLIC_KEY; the simulator holds the
+ * matching private key of the local-only key pair in .dev.vars.example (never a real application's key).
  */
 import { randomBytes } from "node:crypto";
+import { sendAsDiscord } from "../fakes/discord/interaction-answers.ts";
 import { discordHeaders, importDiscordPrivateKey } from "../signers/discord.ts";
 import { DISCORD_PLACE, type SimulatedPerson } from "./people.ts";
 
@@ -19,6 +21,8 @@ const DISCORD_EPOCH_MS = 1_420_070_400_000n;
 
 export interface DiscordSend {
   workerUrl: string;
+  /** The Discord fake's origin (its `POST /__interactions`). */
+  discordFakeUrl: string;
   applicationId: string;
   privateKey?: CryptoKey;
 }
@@ -61,11 +65,9 @@ export async function sendAskCommand(opts: DiscordSend, person: SimulatedPerson,
     },
   });
   const signed = await discordHeaders(opts.privateKey ?? (await localDevPrivateKey()), body);
-  const res = await fetch(`${opts.workerUrl}/discord/interactions`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...signed },
-    body,
-  });
+  const res = await sendAsDiscord(opts.discordFakeUrl, body, () =>
+    fetch(`${opts.workerUrl}/discord/interactions`, { method: "POST", headers: { "Content-Type": "application/json", ...signed }, body }),
+  );
   const text = await res.text();
   let response: unknown = text;
   try {

@@ -81,7 +81,7 @@ async function deliver(ctx: SendContext, person: SimulatedPerson, body: SendRequ
     return [{ ...base, id: sent.id, platform: "discord", place: `discord|${DISCORD_PLACE.guild}|${channel}|`, ...(body.threadId ? { threadId: body.threadId } : {}) }];
   }
   if (body.platform === "discord") {
-    const sent = await sendAskCommand({ workerUrl: ctx.workerUrl, applicationId: setting("DISCORD_APPLICATION_ID") }, person, body.text);
+    const sent = await sendAskCommand({ workerUrl: ctx.workerUrl, discordFakeUrl: ctx.fakes.discord, applicationId: setting("DISCORD_APPLICATION_ID") }, person, body.text);
     const place = `discord|${DISCORD_PLACE.guild}|${DISCORD_PLACE.channel}|`;
     const asked: ChatEntry = { ...base, id: sent.id, platform: "discord", place, text: `/ask ${body.text}`, interactionToken: sent.token };
     const deferred = typeof sent.response === "object" && sent.response !== null && (sent.response as { type?: unknown }).type === 5;

@@ -2,7 +2,7 @@
  * @module
  * The Lua scripts of a job's answer to one trigger (see ./scripts.ts for the layout and the billing). Two keys per
  * trigger: the claim (`claim:…`), held by the attempt at work with a random token and a short TTL, and the reply
- * record (`reply:…`), which outlives attempts: `done`, or the draft of the answer being posted (lib/delivery.ts).
+ * record (`reply:…`), which outlives attempts: `done`, or the draft of the answer being posted (lib/jobs/attempt.ts).
  *
  * Which triggers an answer covers: the conversation's state keeps, per person answered, `coverage[author] =
  * {through ts, arrivals seen, id}` of the answer with the newest message of theirs; `arrivals seen` is the log's

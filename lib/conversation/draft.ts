@@ -22,11 +22,11 @@ export const draftSchema = z.object({
   postingSince: z.optional(z.number()),
   /**
    * The texts streams were opened with since `postingSince` whose answers never came back: a platform whose stream
-   * cannot carry the answer's id from its start (Slack) knows a landed one by them (lib/streaming/answer.ts).
+   * cannot carry the answer's id from its start (Slack) knows a landed one by them (lib/jobs/write.ts).
    */
   openings: z.optional(z.array(z.string())),
   /**
-   * The message the answer was streamed into (lib/streaming/answer.ts): a later attempt finishes that message and
+   * The message the answer was streamed into (lib/jobs/write.ts): a later attempt finishes that message and
    * closes its stream, never opening another. Once finished, it is the answer's first part.
    */
   stream: z.optional(streamStateSchema),

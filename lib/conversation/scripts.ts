@@ -112,7 +112,7 @@ return 1
 `;
 
 /**
- * A job found what the conversation is about (lib/conversation/parent.ts). KEYS: state. ARGV: 1 conversation id,
+ * A job found what the conversation is about (lib/jobs/parent.ts). KEYS: state. ARGV: 1 conversation id,
  * 2 what it is the parent of, 3 the parent message JSON or `false`. Kept in the state, so that it expires with the
  * conversation and every later job reads it with the conversation; nothing happens when the conversation is gone.
  */

@@ -9,7 +9,7 @@ import type { Job } from "../queue/job.ts";
 import type { Services } from "../services.ts";
 import { limitersFor } from "./limiters.ts";
 
-/** `first`: no earlier attempt of the job got this far (the trigger's reply record says so: lib/delivery.ts). */
+/** `first`: no earlier attempt of the job got this far (the trigger's reply record says so: lib/jobs/attempt.ts). */
 export async function judgeWithinCap(rt: Services, job: Job, first: boolean, askJudge: () => Promise<boolean>): Promise<boolean> {
   // A retried judge job was already counted when it first asked.
   if (!first) return askJudge();

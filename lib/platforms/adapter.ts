@@ -70,7 +70,7 @@ export interface IngestOptions {
    * numbers), so that the core logs keyed pseudonyms of them (lib/log-ids.ts); absent, as they are.
    */
   logIds?: LogIds;
-  /** The webhook puts a reply job's working sign up, after its acknowledgement (lib/streaming/early-sign.ts). */
+  /** The webhook puts a reply job's working sign up, after its acknowledgement (lib/jobs/working-sign.ts). */
   signByWebhook?: boolean;
 }
 
@@ -129,7 +129,7 @@ export interface AnswerFor {
   authorId: string;
   /** An earlier attempt began to open this answer's stream and never heard back: look before opening. */
   unsure?: UnsureOpen;
-  /** The webhook put the working sign up already (lib/streaming/early-sign.ts): `working` only takes it down. */
+  /** The webhook put the working sign up already (lib/jobs/working-sign.ts): `working` only takes it down. */
   signUp?: boolean;
   /**
    * The webhook's sign (lib/jobs/working-sign.ts): the core's mark that the sign is up, for `callBudget` to set in the
@@ -138,7 +138,7 @@ export interface AnswerFor {
   signMark?: SignMark;
 }
 
-/** An answer shown as it is written (lib/streaming/answer.ts). */
+/** An answer shown as it is written (lib/jobs/write.ts). */
 export interface StreamingCapability<Target, Config = unknown> {
   /** The most characters one message shows; the same as `send` puts in one part, so the first parts agree. */
   readonly maxChars: number;
@@ -218,7 +218,7 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
    * names (an InboundMessage's), or without it the place's own parent (a thread's starter message), asked only when
    * `placeParents` is set. Only ever a message of the place or of its thread's own channel, so that it is no more
    * visible than the place. null when there is none. Called by jobs only; the core keeps the answer with the
-   * conversation (lib/conversation/parent.ts).
+   * conversation (lib/jobs/parent.ts).
    */
   fetchParent?(ctx: ReplyContext<Config>, about: ParentQuery): Promise<ParentMessage | null>;
   /**

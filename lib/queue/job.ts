@@ -36,11 +36,11 @@ export function jobSchemaFor(platforms: readonly JobPlatform[]) {
     /** Answer only the last message of the person's burst: a job whose author wrote again since ends, and the later
      *  message's job answers them all. */
     waitsForBurst: z.optional(z.boolean()),
-    /** Who can read the place, when the message said so; otherwise the job asks the platform (lib/memory/visibility.ts). */
+    /** Who can read the place, when the message said so; otherwise the job asks the platform (lib/jobs/visibility.ts). */
     visibility: z.optional(z.enum(VISIBILITIES)),
     /** How log lines name the place and the people (lib/log-ids.ts); absent: as they are. */
     logIds: z.optional(z.enum(LOG_IDS)),
-    /** The webhook puts the working sign up (lib/streaming/early-sign.ts): the job only ever takes it down. */
+    /** The webhook puts the working sign up (lib/jobs/working-sign.ts): the job only ever takes it down. */
     signByWebhook: z.optional(z.literal(true)),
   });
   return schema.check(z.refine((job) => job.replyTarget.platform === job.key.platform, {

@@ -4,17 +4,17 @@
  * recommended shard count through the REST fake's `GET /gateway/bot`, GUILD_DELETE, and a resume URL gone dead.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import { startDiscordFake, type RunningDiscordFake } from "../../dev/fakes/discord.ts";
 import { startDiscordGatewayFake, type GatewayFakeState, type RunningDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
+import { closeGatewayClients, connect, controlFake, type Client } from "../support/gateway-client.ts";
 
-const INTENTS = (1 << 9) | (1 << 15);
+/** GUILDS (GUILD_CREATE, GUILD_DELETE), GUILD_MESSAGES, MESSAGE_CONTENT. */
+const INTENTS = (1 << 0) | (1 << 9) | (1 << 15);
 let gateway: RunningDiscordGatewayFake;
 let rest: RunningDiscordFake | undefined;
-const sockets: WebSocket[] = [];
 
 afterEach(async () => {
-  for (const s of sockets.splice(0)) s.terminate();
+  closeGatewayClients();
   await rest?.close();
   rest = undefined;
   await gateway.close();
@@ -23,42 +23,7 @@ afterEach(async () => {
 async function start(): Promise<void> {
   gateway = await startDiscordGatewayFake({ port: 0, heartbeatIntervalMs: 60_000 });
 }
-const control = async <T>(path: string, body?: unknown): Promise<T> =>
-  (await fetch(`${gateway.controlUrl}${path}`, body === undefined ? {} : { method: "POST", body: JSON.stringify(body) })).json() as Promise<T>;
-
-interface Client {
-  events: { op: number; t?: string; d: unknown }[];
-  closed: Promise<number>;
-  send(payload: unknown): void;
-  until(check: (e: Client["events"][number]) => boolean): Promise<Client["events"][number]>;
-}
-
-function connect(url: string): Promise<Client> {
-  const socket = new WebSocket(url);
-  sockets.push(socket);
-  const events: Client["events"] = [];
-  const waiters: (() => void)[] = [];
-  socket.on("message", (raw) => {
-    events.push(JSON.parse(String(raw)));
-    for (const w of waiters.splice(0)) w();
-  });
-  const client: Client = {
-    events,
-    closed: new Promise((resolve) => socket.on("close", (code) => resolve(code))),
-    send: (payload) => socket.send(JSON.stringify(payload)),
-    until: async (check) => {
-      for (;;) {
-        const found = events.find(check);
-        if (found) return found;
-        await new Promise<void>((resolve) => waiters.push(resolve));
-      }
-    },
-  };
-  return new Promise((resolve, reject) => {
-    socket.once("open", () => resolve(client));
-    socket.once("error", reject);
-  });
-}
+const control = <T>(path: string, body?: unknown): Promise<T> => controlFake<T>(gateway.controlUrl, path, body);
 
 async function identify(shard?: [number, number]): Promise<Client> {
   const client = await connect(gateway.url);

@@ -1,7 +1,8 @@
 /**
  * @module
- * The Discord REST fake: enforced nonces, message edits, the typing indicator, the 2,000-character limit and
- * per-route buckets with Discord's rate-limit headers and 429 body.
+ * The Discord REST fake: enforced nonces, message edits, the typing indicator, the 2,000-character limit,
+ * per-route buckets with Discord's rate-limit headers and 429 body, interaction tokens as Discord takes them
+ * (acknowledged, within 15 minutes) and the bot's permissions in a channel.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startDiscordFake, type RunningDiscordFake } from "../../dev/fakes/discord.ts";
@@ -60,14 +61,110 @@ describe("channel messages", () => {
 });
 
 describe("interaction webhooks", () => {
-  it("edits @original in place, reads it back, and edits a follow-up", async () => {
-    const path = "/webhooks/100000000000000001/interaction-token-1";
-    const first = (await (await rest("PATCH", `${path}/messages/@original`, { content: "thinking" }, {})).json()) as { id: string };
+  const APP = "100000000000000001";
+  let seq = 0;
+  /** An interaction Discord sent, answered by the app with `answer` after `ms`; its webhook path. */
+  async function interaction(answer: { status: number; body: unknown }, ms = 40): Promise<{ token: string; path: string }> {
+    seq += 1;
+    const token = `interaction-token-${seq}`;
+    await control("/__interactions", { id: String(700000000000000000n + BigInt(seq)), application_id: APP, token, channel_id: "600000000000000010", answer, answered_after_ms: ms });
+    return { token, path: `/webhooks/${APP}/${token}` };
+  }
+  const deferred = { status: 200, body: { type: 5 } };
+  const error = async (res: Response) => ({ status: res.status, code: ((await res.json()) as { code: number }).code });
+
+  it("after a deferral: reads the 'thinking…' message, edits it in place, and edits a follow-up", async () => {
+    const { path } = await interaction(deferred);
+    const thinking = (await (await rest("GET", `${path}/messages/@original`, undefined, {})).json()) as { id: string; content: string; flags: number };
+    expect(thinking).toMatchObject({ content: "", flags: 128, channel_id: "600000000000000010" });
     await rest("PATCH", `${path}/messages/@original`, { content: "done" }, {});
-    expect(await (await rest("GET", `${path}/messages/@original`, undefined, {})).json()).toMatchObject({ id: first.id, content: "done" });
+    expect(await (await rest("GET", `${path}/messages/@original`, undefined, {})).json()).toMatchObject({ id: thinking.id, content: "done", flags: 0 });
     const followup = (await (await rest("POST", path, { content: "more" }, {})).json()) as { id: string };
     expect((await rest("PATCH", `${path}/messages/${followup.id}`, { content: "more, edited" }, {})).status).toBe(200);
-    expect((await rest("GET", "/webhooks/100000000000000001/unknown-token/messages/@original", undefined, {})).status).toBe(404);
+  });
+
+  it("refuses a token Discord never issued: 10015 Unknown Webhook", async () => {
+    const path = `/webhooks/${APP}/never-issued`;
+    expect(await error(await rest("PATCH", `${path}/messages/@original`, { content: "x" }, {}))).toEqual({ status: 404, code: 10015 });
+    expect(await error(await rest("POST", path, { content: "x" }, {}))).toEqual({ status: 404, code: 10015 });
+    const { token } = await interaction(deferred);
+    expect(await error(await rest("POST", `/webhooks/200000000000000002/${token}`, { content: "x" }, {}))).toEqual({ status: 404, code: 10015 });
+  });
+
+  it.each([
+    ["no answer of a callback type (an error)", { status: 500, body: null }, 40],
+    ["a PONG", { status: 200, body: { type: 1 } }, 40],
+    ["a deferral after the 3 seconds", deferred, 3_200],
+  ])("refuses @original before the interaction was acknowledged, here %s: edits 10015, reads 10008", async (_name, answer, ms) => {
+    const { path } = await interaction(answer, ms);
+    expect(await error(await rest("PATCH", `${path}/messages/@original`, { content: "x" }, {}))).toEqual({ status: 404, code: 10015 });
+    expect(await error(await rest("GET", `${path}/messages/@original`, undefined, {}))).toEqual({ status: 404, code: 10008 });
+    expect(await error(await rest("POST", path, { content: "x" }, {}))).toEqual({ status: 404, code: 10015 });
+  });
+
+  it("counts the first answer: a later report of the same interaction changes nothing", async () => {
+    const { token, path } = await interaction(deferred);
+    await control("/__interactions", { id: "799999999999999999", application_id: APP, token, answer: { status: 500, body: null }, answered_after_ms: 10 });
+    expect((await rest("PATCH", `${path}/messages/@original`, { content: "still fine" }, {})).status).toBe(200);
+  });
+
+  it("refuses every call 15 minutes after the interaction: 401 50027 Invalid Webhook Token", async () => {
+    const { token, path } = await interaction({ status: 200, body: { type: 4, data: { content: "hi" } } });
+    expect(await (await rest("GET", `${path}/messages/@original`, undefined, {})).json()).toMatchObject({ content: "hi" });
+    await control("/__interactions/age", { token, ms: 15 * 60 * 1000 - 2_000 });
+    expect((await rest("PATCH", `${path}/messages/@original`, { content: "just in time" }, {})).status).toBe(200);
+    await control("/__interactions/age", { token, ms: 2_000 });
+    expect(await error(await rest("PATCH", `${path}/messages/@original`, { content: "late" }, {}))).toEqual({ status: 401, code: 50027 });
+    expect(await error(await rest("POST", path, { content: "late" }, {}))).toEqual({ status: 401, code: 50027 });
+  });
+});
+
+describe("the bot's permissions in a channel", () => {
+  const VIEW = 1n << 10n;
+  const SEND = 1n << 11n;
+  const HISTORY = 1n << 16n;
+  const SEND_IN_THREADS = 1n << 38n;
+  const channel = async (id: string, permissions: bigint, type = 0) => control("/__channel", { id, type, bot_permissions: String(permissions) });
+  const code = async (res: Response) => (res.status === 200 ? 200 : ((await res.json()) as { code: number }).code);
+
+  it("without VIEW_CHANNEL reaches nothing in the channel: 50001 Missing Access", async () => {
+    await channel("610000000000000001", SEND | HISTORY);
+    const at = "/channels/610000000000000001";
+    const codes = [
+      await code(await rest("GET", at)),
+      await code(await rest("POST", `${at}/messages`, { content: "hi" })),
+      await code(await rest("GET", `${at}/messages`)),
+      await code(await rest("GET", `${at}/messages/1`)),
+    ];
+    expect(codes).toEqual([50001, 50001, 50001, 50001]);
+  });
+
+  it("without READ_MESSAGE_HISTORY reads no message (50013), lists none, and cannot reply, though it can post", async () => {
+    await channel("610000000000000002", VIEW | SEND);
+    const at = "/channels/610000000000000002";
+    const posted = (await (await rest("POST", `${at}/messages`, { content: "plain post" })).json()) as { id: string };
+    expect(await code(await rest("GET", `${at}/messages/${posted.id}`))).toBe(50013);
+    expect(await (await rest("GET", `${at}/messages`)).json()).toEqual([]);
+    expect(await code(await rest("POST", `${at}/messages`, { content: "a reply", message_reference: { message_id: posted.id } }))).toBe(50013);
+  });
+
+  it("posts in a thread only with SEND_MESSAGES_IN_THREADS, whatever SEND_MESSAGES says", async () => {
+    await channel("610000000000000003", VIEW | SEND | HISTORY, 11);
+    expect(await code(await rest("POST", "/channels/610000000000000003/messages", { content: "in the thread" }))).toBe(50013);
+    await channel("610000000000000003", VIEW | SEND_IN_THREADS | HISTORY, 11);
+    expect(await code(await rest("POST", "/channels/610000000000000003/messages", { content: "in the thread" }))).toBe(200);
+  });
+
+  it("lists a channel's messages newest first, by limit, before or after one, and refuses two anchors", async () => {
+    const at = "/channels/610000000000000004/messages";
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push(((await (await rest("POST", at, { content: `m${i}` })).json()) as { id: string }).id);
+    const contents = async (query: string) => ((await (await rest("GET", `${at}${query}`)).json()) as { content: string }[]).map((m) => m.content);
+    expect(await contents("?limit=2")).toEqual(["m3", "m2"]);
+    expect(await contents(`?before=${ids[2]}`)).toEqual(["m1", "m0"]);
+    expect(await contents(`?after=${ids[0]}&limit=2`)).toEqual(["m2", "m1"]);
+    expect((await rest("GET", `${at}?before=${ids[2]}&after=${ids[0]}`)).status).toBe(400);
+    expect((await rest("GET", `${at}?limit=101`)).status).toBe(400);
   });
 });
 

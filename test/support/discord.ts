@@ -121,18 +121,28 @@ export async function failDiscordCalls(apiBaseUrl: string, rule: Record<string, 
 /** A channel message as a person would post it, dispatched by the fake Gateway; resolves with its id. */
 export async function postThroughGateway(
   controlUrl: string,
-  message: { guildId: string; channelId: string; author: { id: string; name: string; bot?: boolean }; content: string; mentions?: { id: string; username: string }[]; replyTo?: { id: string; authorId: string } },
+  message: {
+    /** Absent: a DM with the bot. */
+    guildId?: string;
+    channelId: string;
+    author: { id: string; name: string; bot?: boolean };
+    content: string;
+    mentions?: { id: string; username: string }[];
+    mentionRoles?: string[];
+    replyTo?: { id: string; authorId: string };
+  },
 ): Promise<string> {
   const res = await fetch(`${controlUrl}/__message`, {
     method: "POST",
     body: JSON.stringify({
-      guild_id: message.guildId,
+      ...(message.guildId ? { guild_id: message.guildId } : {}),
       channel_id: message.channelId,
       type: message.replyTo ? 19 : 0,
       content: message.content,
       author: { id: message.author.id, username: message.author.name.toLowerCase(), global_name: message.author.name, ...(message.author.bot ? { bot: true } : {}) },
-      member: { nick: null, roles: [] },
+      ...(message.guildId ? { member: { nick: null, roles: [] } } : {}),
       mentions: message.mentions ?? [],
+      mention_roles: message.mentionRoles ?? [],
       ...(message.replyTo
         ? { message_reference: { message_id: message.replyTo.id }, referenced_message: { id: message.replyTo.id, author: { id: message.replyTo.authorId, username: "x" } } }
         : {}),

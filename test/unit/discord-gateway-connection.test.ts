@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { startDiscordGatewayFake, type GatewayFakeState, type RunningDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
 import { GatewayConnection } from "../../lib/platforms/discord/gateway/connection.ts";
-import type { GatewaySnapshot } from "../../lib/platforms/discord/gateway/session.ts";
+import type { GatewaySnapshot } from "../../lib/platforms/discord/gateway/session-io.ts";
 import type { Logger } from "../../lib/log.ts";
 
 const TOKEN = "gateway-test-token";

@@ -46,6 +46,25 @@ describe("parseGatewayMessage", () => {
     });
   });
 
+  it("recognises a mention of the bot's managed role as a mention of the bot, and shows it as the bot's name", () => {
+    const roleMention = { ...base, content: "<@&77> can you help? <@&88> too", mention_roles: ["77", "88"] };
+    const parsed = parseGatewayMessage(roleMention, { ...bot, roleId: "77" });
+    expect(parsed.kind === "message" && parsed.message).toMatchObject({
+      addressing: "mention",
+      text: "@Parley can you help? <@&88> too",
+      mentions: ["42"],
+      replyTarget: { replyToMessageId: base.id },
+    });
+  });
+
+  it("does not take another role's mention, or a role mention in a guild whose bot role is unknown, for the bot", () => {
+    const roleMention = { ...base, content: "<@&88> anyone?", mention_roles: ["88"] };
+    for (const who of [{ ...bot, roleId: "77" }, bot]) {
+      const parsed = parseGatewayMessage(roleMention, who);
+      expect(parsed.kind === "message" && [parsed.message.addressing, parsed.message.mentions]).toEqual(["none", []]);
+    }
+  });
+
   it("recognises a reply to the bot", () => {
     const parsed = parseGatewayMessage({ ...base, type: 19, referenced_message: { id: "9", author: { id: "42", username: "parley", bot: true } } }, bot);
     expect(parsed.kind === "message" && parsed.message).toMatchObject({ addressing: "reply_to_bot", replyToAuthorId: "42" });

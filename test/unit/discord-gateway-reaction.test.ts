@@ -33,8 +33,19 @@ describe("a Discord MESSAGE_REACTION_ADD", () => {
     });
   });
 
+  it.each(["👎🏻", "👎🏼", "👎🏽", "👎🏾", "👎🏿"])("a %s (a skin tone) is the same feedback", (name) => {
+    expect(parseGatewayReaction(reaction({ emoji: { id: null, name } }), BOT, NOW)).toMatchObject({ kind: "message", message: { feedback: "not_you" } });
+  });
+
+  it("a 👎 in the bot's DM is feedback in the DM's conversation", () => {
+    const { guild_id: _guild, member: _member, ...dm } = reaction();
+    expect(parseGatewayReaction(dm, BOT, NOW)).toMatchObject({ kind: "message", message: { key: { tenant: "dm:230000000000000001" }, feedback: "not_you" } });
+  });
+
   it("other emoji, custom emoji and reactions on someone else's message need no work", () => {
     expect(parseGatewayReaction(reaction({ emoji: { id: null, name: "👍" } }), BOT, NOW)).toEqual({ kind: "ignored", reason: "reaction_not_feedback" });
+    expect(parseGatewayReaction(reaction({ emoji: { id: null, name: "👍🏽" } }), BOT, NOW)).toEqual({ kind: "ignored", reason: "reaction_not_feedback" });
+    expect(parseGatewayReaction(reaction({ emoji: { id: null, name: "👎👎" } }), BOT, NOW)).toEqual({ kind: "ignored", reason: "reaction_not_feedback" });
     expect(parseGatewayReaction(reaction({ emoji: { id: "77", name: "👎" } }), BOT, NOW)).toEqual({ kind: "ignored", reason: "reaction_not_feedback" });
     expect(parseGatewayReaction(reaction({ message_author_id: "230000000000000002" }), BOT, NOW)).toEqual({ kind: "ignored", reason: "reaction_not_on_bot" });
   });

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { GatewayStatus } from "../../lib/platforms/discord/gateway/connection.ts";
 import { IdentifyTurns } from "../../lib/platforms/discord/gateway/identify-turns.ts";
 import { IDENTIFY_BUDGET, OPCODE } from "../../lib/platforms/discord/gateway/protocol.ts";
-import { GatewaySession, type ShardTuple } from "../../lib/platforms/discord/gateway/session.ts";
+import type { ShardTuple } from "../../lib/platforms/discord/gateway/session-io.ts";
+import { GatewaySession } from "../../lib/platforms/discord/gateway/session.ts";
 import { ShardCoordinator, type ShardLayout, type ShardLayoutState } from "../../lib/platforms/discord/gateway/shard-layout.ts";
 import type { Logger } from "../../lib/log.ts";
 

@@ -41,14 +41,20 @@ describe("parseDiscordInteraction", () => {
     expect(parsed.kind === "message" && parsed.message.key.tenant).toBe(`dm:${alice.id}`);
   });
 
-  it("says a DM is a DM and a private thread private, and leaves a server channel for the job to look up", () => {
-    const visibility = (interaction: ReturnType<typeof askInteraction>) => {
+  it("says the bot's DM is a DM, a group DM and a private thread private, and leaves a server channel for the job to look up", () => {
+    const visibility = (interaction: ReturnType<typeof askInteraction> & { context?: number }) => {
       const parsed = parseDiscordInteraction(interaction, { now: NOW });
       return parsed.kind === "message" ? (parsed.message.visibility ?? "look up") : parsed.kind;
     };
     expect(visibility(askInteraction({ channelId: "500000000000000001" }, alice, "hi"))).toBe("dm");
     expect(visibility(askInteraction(guildPlace, alice, "hi"))).toBe("look up");
     expect(visibility({ ...askInteraction(guildPlace, alice, "hi"), channel: { id: guildPlace.channelId, type: 12 } })).toBe("private");
+    // Outside a server: only the bot's own DM is `dm`; a group DM has other readers.
+    const dm = askInteraction({ channelId: "500000000000000001" }, alice, "hi");
+    expect(visibility({ ...dm, context: 1 })).toBe("dm");
+    expect(visibility({ ...dm, context: 2 })).toBe("private");
+    expect(visibility({ ...dm, context: 2, channel: { id: dm.channel_id, type: 1 } })).toBe("private");
+    expect(visibility({ ...dm, channel: { id: dm.channel_id, type: 3 } })).toBe("private");
   });
 
   it("prefers the server nickname as the author's name", () => {

@@ -4,6 +4,7 @@ import { GiveUp, RetryLater } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/log.ts";
 import { DISCORD_MAX_MESSAGE_CHARS, partNonce, sendDiscordReply } from "../../lib/platforms/discord/send.ts";
 import type { ChannelTarget, InteractionTarget } from "../../lib/platforms/discord/target.ts";
+import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-answers.ts";
 import { APPLICATION_ID, discordCalls, failDiscordCalls } from "../support/discord.ts";
 import { partProgress } from "../support/parts.ts";
 
@@ -26,18 +27,20 @@ beforeEach(async () => {
 });
 
 const config = (now = NOW) => ({ apiBaseUrl: discord.url, botToken: async () => "bot-token", now: () => now, log });
-const interaction = (): InteractionTarget => ({
-  platform: "discord",
-  kind: "interaction",
-  applicationId: APPLICATION_ID,
-  token: `token-${++tokenSeq}`,
-  expiresAt: NOW + 60_000,
-});
+/** An interaction whose token Discord issued 14 minutes before NOW; deferred (as Discord learnt) unless `answered` is false. */
+async function interaction(answered = true): Promise<InteractionTarget> {
+  const token = `token-${++tokenSeq}`;
+  if (answered) {
+    const sent = JSON.stringify({ id: String(900000000000000000n + BigInt(tokenSeq)), application_id: APPLICATION_ID, token });
+    await reportInteractionAnswer(discord.url, sent, { status: 200, text: '{"type":5}' }, 40);
+  }
+  return { platform: "discord", kind: "interaction", applicationId: APPLICATION_ID, token, expiresAt: NOW + 60_000 };
+}
 const paragraphs = (n: number, size: number) => Array.from({ length: n }, (_, i) => `P${i} ${"word ".repeat(size / 5)}`.trim()).join("\n\n");
 
 describe("answering an interaction", () => {
   it("edits the deferred message with a short answer, allowing no mentions", async () => {
-    const target = interaction();
+    const target = await interaction();
     const ids = await sendDiscordReply(config(), target, "Hello @everyone <@123>", partProgress());
     const calls = await discordCalls(discord.url, { token: target.token });
     expect(calls).toEqual([
@@ -47,7 +50,7 @@ describe("answering an interaction", () => {
   });
 
   it("sends a 4,500-character answer as the edit plus two follow-ups, each within 2,000 characters", async () => {
-    const target = interaction();
+    const target = await interaction();
     const text = paragraphs(3, 1_495);
     expect(text.length).toBeGreaterThanOrEqual(4_490);
     const ids = await sendDiscordReply(config(), target, text, partProgress());
@@ -62,7 +65,7 @@ describe("answering an interaction", () => {
   });
 
   it("turns a JSON 429 into RetryLater with Discord's retry_after", async () => {
-    const target = interaction();
+    const target = await interaction();
     await failDiscordCalls(discord.url, { token: target.token, status: 429, retryAfter: 2.5 });
     const err = await sendDiscordReply(config(), target, "hi", partProgress()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RetryLater);
@@ -70,7 +73,7 @@ describe("answering an interaction", () => {
   });
 
   it("turns a non-JSON 429 (Cloudflare in front of Discord) into RetryLater, from Retry-After or a default", async () => {
-    const target = interaction();
+    const target = await interaction();
     await failDiscordCalls(discord.url, { token: target.token, status: 429, error: "cloudflare", retryAfter: 7 });
     const withHeader = await sendDiscordReply(config(), target, "hi", partProgress()).catch((e: unknown) => e);
     expect(withHeader).toBeInstanceOf(RetryLater);
@@ -82,7 +85,7 @@ describe("answering an interaction", () => {
   });
 
   it("gives up quietly, without calling Discord, once the 15-minute token has expired", async () => {
-    const target = interaction();
+    const target = await interaction();
     const err = await sendDiscordReply(config(target.expiresAt + 1), target, "too late", partProgress()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GiveUp);
     expect((err as GiveUp).code).toBe("interaction_expired");
@@ -90,16 +93,25 @@ describe("answering an interaction", () => {
     expect(await discordCalls(discord.url, { token: target.token })).toEqual([]);
   });
 
-  it("gives up when Discord says the webhook token is invalid", async () => {
-    const target = interaction();
-    await failDiscordCalls(discord.url, { token: target.token, status: 401, error: "50027" });
+  it("gives up when Discord says the webhook token is invalid (its 15 minutes are over on Discord's clock)", async () => {
+    const target = await interaction();
+    await fetch(`${discord.url.replace(/\/api\/v10$/, "")}/__interactions/age`, { method: "POST", body: JSON.stringify({ token: target.token, ms: 15 * 60_000 }) });
     const err = await sendDiscordReply(config(), target, "hi", partProgress()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GiveUp);
     expect((err as GiveUp).code).toBe("interaction_expired");
   });
 
+  it("tries again soon when Discord does not know the webhook in the interaction's first seconds, and gives up after", async () => {
+    const target = await interaction(false);
+    const sentAt = target.expiresAt - 15 * 60_000;
+    const early = await sendDiscordReply(config(sentAt + 1_000), target, "hi", partProgress()).catch((e: unknown) => e);
+    expect(early).toBeInstanceOf(RetryLater);
+    const late = await sendDiscordReply(config(sentAt + 60_000), target, "hi", partProgress()).catch((e: unknown) => e);
+    expect(late).toBeInstanceOf(GiveUp);
+  });
+
   it("lets a 5xx be retried (a plain error, not GiveUp)", async () => {
-    const target = interaction();
+    const target = await interaction();
     await failDiscordCalls(discord.url, { token: target.token, status: 502 });
     const err = await sendDiscordReply(config(), target, "hi", partProgress()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Error);
@@ -153,7 +165,7 @@ describe("posting to a channel", () => {
 
   it("asks for the bot token only for channel messages", async () => {
     const noToken = () => Promise.reject(new GiveUp("DISCORD_BOT_TOKEN is not set", "not_configured"));
-    await expect(sendDiscordReply({ ...config(), botToken: noToken }, interaction(), "hi", partProgress())).resolves.toHaveLength(1);
+    await expect(sendDiscordReply({ ...config(), botToken: noToken }, await interaction(), "hi", partProgress())).resolves.toHaveLength(1);
     await expect(sendDiscordReply({ ...config(), botToken: noToken }, channel(), "hi", partProgress())).rejects.toBeInstanceOf(GiveUp);
   });
 

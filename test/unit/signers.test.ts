@@ -57,6 +57,7 @@ describe("the shared request signers", () => {
         signature: headers["X-Signature-Ed25519"]!,
         timestamp: headers["X-Signature-Timestamp"]!,
         rawBody: body,
+        nowSeconds: Math.floor(Date.now() / 1000),
       });
       expect(verified).toEqual({ ok: true });
     }

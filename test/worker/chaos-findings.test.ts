@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { generateDiscordKeys } from "../../dev/signers/discord.ts";
 import { APOLOGY } from "../../lib/notices.ts";
-import { askInteraction, discordCalls, failDiscordCalls, signedInteractionRequest, snowflake } from "../support/discord.ts";
+import { askInteraction, discordCalls, failDiscordCalls, snowflake } from "../support/discord.ts";
+import { interactAsDiscord } from "../support/discord-worker.ts";
 import { scriptModel } from "../support/model.ts";
 import { ALL_RETRIES_MS, prodTimingSuite, QSTASH_RETRY_DELAYS_MS } from "../support/prod-timing.ts";
 import { failSlackPosts, newSlackChannel, signedSlackRequest, slackMention, slackMessageEvent, slackPosts } from "../support/slack.ts";
@@ -93,7 +94,7 @@ describe("an interaction's answer whose edits all landed but whose responses wer
     const ask = askInteraction({ guildId: snowflake(), channelId: snowflake() }, { id: snowflake(), name: "Alice" }, "what about plan 30?");
     // Every attempt's edit is carried out and its response lost: Discord shows the answer, the Worker never knows.
     await failDiscordCalls(api, { fault: "drop_after", path: "/edit_original", bodyContains: `"token":"${ask.token}"`, times: 4 });
-    const res = await callWorker(discordKit.env, await signedInteractionRequest(discordKeys, JSON.stringify(ask)));
+    const res = await interactAsDiscord(discordKit.env, discordKeys, ask);
     expect(res.status).toBe(200);
     await discordKit.deliveriesSettled();
     await discordKit.timePasses(ALL_RETRIES_MS);

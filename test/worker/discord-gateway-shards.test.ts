@@ -7,7 +7,7 @@ import { shardObjectName } from "../../functions/discord-gateway.ts";
 import { createGatewayConnection, createShardCoordinator } from "../../functions/discord-gateway-feed.ts";
 import type { GatewayConnection } from "../../lib/platforms/discord/gateway/connection.ts";
 import { IdentifyTurns } from "../../lib/platforms/discord/gateway/identify-turns.ts";
-import type { ShardTuple } from "../../lib/platforms/discord/gateway/session.ts";
+import type { ShardTuple } from "../../lib/platforms/discord/gateway/session-io.ts";
 import type { ShardCoordinator, ShardDirectory, ShardLayoutState } from "../../lib/platforms/discord/gateway/shard-layout.ts";
 import { controlGateway, discordCalls, postThroughGateway } from "../support/discord.ts";
 import { memoryGatewayStorage } from "../support/gateway-storage.ts";

@@ -1,7 +1,9 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { discordSignature, generateDiscordKeys, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
+import { discordFakeOrigin, sendAsDiscord } from "../../dev/fakes/discord/interaction-answers.ts";
 import { APPLICATION_ID, askAboutInteraction, askInteraction, discordCalls, pingInteraction, signedInteractionRequest } from "../support/discord.ts";
+import { interactAsDiscord } from "../support/discord-worker.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { callWorker, eventually, settle, startJobPump, suiteEnv, type JobPump, type TestEnv } from "../support/worker.ts";
 
@@ -31,12 +33,16 @@ function newPlace() {
   return { guildId: "310000000000000001", channelId: `41${String(Date.now()).slice(-10)}${String(seq).padStart(4, "0")}` };
 }
 
-async function interact(body: unknown, testEnv = env): Promise<{ status: number; json: unknown; ms: number }> {
+async function interact(body: object, testEnv = env): Promise<{ status: number; json: unknown; ms: number }> {
   const started = Date.now();
-  const res = await callWorker(testEnv, await signedInteractionRequest(keys, JSON.stringify(body)));
+  const res = await interactAsDiscord(testEnv, keys, body);
   const ms = Date.now() - started;
   return { status: res.status, json: await res.json(), ms };
 }
+const fakeControl = async (path: string, body: unknown) => {
+  const res = await fetch(`${discordFakeOrigin(apiUrl())}${path}`, { method: "POST", body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`the Discord fake's ${path} answered ${res.status}`);
+};
 
 const edits = async (token: string) => discordCalls(apiUrl(), { token });
 
@@ -90,6 +96,41 @@ describe("Discord interactions", () => {
     expect(prompt).toContain(`Tabs beat spaces ${marker}`);
   });
 
+  it("edits once when the job is quicker than Discord's receipt of the deferral: the early 10015 is tried again", async () => {
+    const place = newPlace();
+    const marker = `early-${place.channelId}`;
+    await scriptModel({ match: marker, reply: "Here at last." });
+    const interaction = askInteraction(place, alice, `quick one ${marker}`);
+    const body = JSON.stringify(interaction);
+    // Discord takes the Worker's answer 1.5 s late (still within its 3 s): the job's first edit comes before it.
+    const res = await sendAsDiscord(discordFakeOrigin(apiUrl()), body, async () => {
+      const answer = await callWorker(env, await signedInteractionRequest(keys, body));
+      await eventually(async () => (await modelRequests(marker)).length > 0, 10_000, "the job's model call");
+      await settle(1_500);
+      return answer;
+    });
+    expect(await res.json()).toEqual({ type: 5 });
+    const calls = await eventually(async () => (await edits(interaction.token)).length === 1 && edits(interaction.token), 20_000, "the edit");
+    expect(calls[0]).toMatchObject({ route: "edit_original", content: "Here at last." });
+  });
+
+  it("gives up quietly, without retries, on an answer ready after the interaction token's 15 minutes", async () => {
+    const place = newPlace();
+    const marker = `late-${place.channelId}`;
+    const warnings = vi.spyOn(console, "warn");
+    await scriptModel({ match: marker, reply: "Too late now.", delayMs: 2_000 });
+    const interaction = askInteraction(place, alice, `take your time ${marker}`);
+    expect((await interact(interaction)).json).toEqual({ type: 5 });
+    const answersBefore = pump.answers.length;
+    await fakeControl("/__interactions/age", { token: interaction.token, ms: 15 * 60 * 1000 });
+    const expired = () => warnings.mock.calls.filter((c) => String(c[0]).includes('"event":"discord_interaction_expired"'));
+    await eventually(async () => expired().length > 0, 20_000, "the expired token noticed");
+    await settle(1_500);
+    expect(await edits(interaction.token)).toEqual([]);
+    expect(pump.answers.slice(answersBefore).every((status) => status === 200)).toBe(true);
+    warnings.mockRestore();
+  });
+
   it("turns the deferred message into an apology when the model fails on every try", async () => {
     const place = newPlace();
     const marker = `broken-${place.channelId}`;
@@ -119,6 +160,10 @@ describe("Discord requests that must change nothing", () => {
   });
 
   it.each([
+    ["a correctly signed request more than 5 minutes old (a replay)", async (body: string) =>
+      signedInteractionRequest(keys, body, { timestamp: String(Math.floor(Date.now() / 1000) - 301) })],
+    ["a correctly signed request more than 5 minutes ahead", async (body: string) =>
+      signedInteractionRequest(keys, body, { timestamp: String(Math.floor(Date.now() / 1000) + 301) })],
     ["a signature from another key", async (body: string) => signedInteractionRequest(await generateDiscordKeys(), body)],
     ["a signature over another timestamp", async (body: string) =>
       signedInteractionRequest(keys, body, { signature: await discordSignature(keys.privateKey, "1", body), timestamp: "2" })],

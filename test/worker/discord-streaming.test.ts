@@ -11,12 +11,13 @@ import { DISCORD_FAKE_BOT } from "../../dev/fakes/discord.ts";
 import { generateDiscordKeys, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
 import { ConversationStore } from "../../lib/conversation/store.ts";
 import type { GatewayConnection } from "../../lib/platforms/discord/gateway/connection.ts";
-import { askInteraction, discordCalls, postThroughGateway, signedInteractionRequest } from "../support/discord.ts";
+import { askInteraction, discordCalls, postThroughGateway } from "../support/discord.ts";
+import { interactAsDiscord } from "../support/discord-worker.ts";
 import { scriptFault } from "../support/fault-control.ts";
 import { readyGateway } from "../support/gateway-storage.ts";
 import { modelRequests } from "../support/model.ts";
 import { qstashLaneUrl } from "../support/qstash-clock.ts";
-import { callWorker, eventually, MODEL_CONTROL_URL, startJobPump, suiteEnv, type JobPump, type TestEnv } from "../support/worker.ts";
+import { eventually, MODEL_CONTROL_URL, startJobPump, suiteEnv, type JobPump, type TestEnv } from "../support/worker.ts";
 
 const SUITE = "discordstream";
 const PACE = "[[local-model tokens=160 tps=80 first_ms=150]]";
@@ -66,7 +67,7 @@ const answered = (channel: string) => eventually(() => recordedAnswer(channel), 
 
 async function ask(channel: string, question: string): Promise<string> {
   const interaction = askInteraction({ guildId: GUILD, channelId: channel }, alice, question);
-  const res = await callWorker(env, await signedInteractionRequest(keys, JSON.stringify(interaction)));
+  const res = await interactAsDiscord(env, keys, interaction);
   expect(res.status).toBe(200);
   await res.body?.cancel();
   return interaction.token;

@@ -1,7 +1,8 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateDiscordKeys, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
-import { askInteraction, discordCalls, failDiscordCalls, signedInteractionRequest } from "../support/discord.ts";
+import { askInteraction, discordCalls, failDiscordCalls } from "../support/discord.ts";
+import { interactAsDiscord } from "../support/discord-worker.ts";
 import { replyPrompt, storedFacts } from "../support/memory.ts";
 import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, suiteEnv } from "../support/worker.ts";
@@ -48,7 +49,7 @@ async function discordChannel(hidden: boolean): Promise<string> {
 
 async function askDiscord(channelId: string, user: { id: string; name: string }, question: string): Promise<void> {
   const interaction = askInteraction({ guildId, channelId }, user, question);
-  expect((await callWorker(env, await signedInteractionRequest(discordKeys, JSON.stringify(interaction)))).status).toBe(200);
+  expect((await interactAsDiscord(env, discordKeys, interaction)).status).toBe(200);
   await eventually(async () => (await discordCalls(DISCORD_API(), { token: interaction.token })).length > 0, 15_000, "the answer on Discord");
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { generateDiscordKeys } from "../../dev/signers/discord.ts";
 import { APOLOGY } from "../../lib/notices.ts";
 import { askInteraction, discordCalls, failDiscordCalls, signedInteractionRequest, snowflake } from "../support/discord.ts";
+import { interactAsDiscord } from "../support/discord-worker.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { BOT_USER_ID, failSlackPosts, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { newSender, signedSmsRequest, smsParams, twilioSuiteEnv } from "../support/twilio.ts";
@@ -155,7 +156,7 @@ describe("when Discord answers 429", () => {
       const apiUrl = String(discordEnv.DISCORD_API_BASE_URL);
       await failDiscordCalls(apiUrl, { route: "edit_original", token: interaction.token, status: 429, retryAfter: RETRY_AFTER_SECONDS });
       const sent = Date.now();
-      const res = await callWorker(discordEnv, await signedInteractionRequest(keys, JSON.stringify(interaction)));
+      const res = await interactAsDiscord(discordEnv, keys, interaction);
       expect(res.status).toBe(200);
       await eventually(async () => (await discordCalls(apiUrl, { token: interaction.token })).length === 1, 30_000, "the edited answer");
       expect(Date.now() - sent).toBeGreaterThanOrEqual((RETRY_AFTER_SECONDS - 0.5) * 1000);

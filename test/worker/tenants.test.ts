@@ -9,6 +9,7 @@ import { conversationKeys, factsKey, optOutKey } from "../../lib/keys.ts";
 import { RecallIndex } from "../../lib/memory/recall/client.ts";
 import { recallNamespace } from "../../lib/memory/recall/namespace.ts";
 import { runtimeFor } from "../../lib/runtime.ts";
+import { memoryBotRoles } from "../support/gateway-storage.ts";
 import { replyPrompt, storedFacts } from "../support/memory.ts";
 import { approveInstall, callback, INSTALLABLE, installWorkspace, slackFake, startInstall, teamPosts } from "../support/slack-install.ts";
 import { BOT_USER_ID, distinctSlackTs, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
@@ -252,7 +253,7 @@ describe("the bot removed from a Discord guild", () => {
     const outage = `3201${Date.now()}${seq}`;
     await seedGuild(removed);
     await seedGuild(outage);
-    const dispatch = gatewayDispatch(runtimeFor(env), { deliver: async () => undefined });
+    const dispatch = gatewayDispatch(runtimeFor(env), { deliver: async () => undefined }, memoryBotRoles());
     await dispatch("GUILD_DELETE", { id: outage, unavailable: true }, "bot");
     await dispatch("GUILD_DELETE", { id: removed }, "bot");
     await eventually(async () => (await keysOfGuild(removed)).length === 0, 15_000, "the guild's keys to go");

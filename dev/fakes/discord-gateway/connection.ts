@@ -1,18 +1,18 @@
 /**
  * @module
  * One bot connection to the Gateway fake: HELLO, heartbeats and ACKs (some of which a test can drop), IDENTIFY
- * (4004 for a wrong token, 4013 without the message intents, 4010 for an impossible shard, 4011 when the shard
- * would hold more guilds than allowed, op 9 when the concurrency bucket is busy) → READY with the shard's guilds as
- * unavailable, then a GUILD_CREATE for each; RESUME → replay of what was missed and RESUMED, or op 9 d:false for a
- * session that is gone.
+ * (4004 for a wrong token, 4013 for intents Discord does not define, 4014 for a privileged intent the app has not
+ * enabled, 4010 for an impossible shard, 4011 when the shard would hold more guilds than allowed, op 9 when the
+ * concurrency bucket is busy) → READY with the shard's guilds as unavailable, then a GUILD_CREATE for each (with
+ * GUILDS); RESUME → replay of what was missed and RESUMED, or op 9 d:false for a session that is gone.
  */
 import type { WebSocket } from "ws";
 import { DISCORD_FAKE_BOT } from "../discord/messages.ts";
+import { refusedIntents } from "./intents.ts";
 import { OP, sendPayload, type Session, type Sessions } from "./sessions.ts";
 import type { Guilds, ShardingSettings, ShardTuple } from "./sharding.ts";
 
-const MESSAGE_INTENTS = (1 << 9) | (1 << 15);
-export const CLOSE = { DECODE_ERROR: 4002, AUTHENTICATION_FAILED: 4004, INVALID_SHARD: 4010, SHARDING_REQUIRED: 4011, INVALID_INTENTS: 4013 } as const;
+export const CLOSE = { DECODE_ERROR: 4002, AUTHENTICATION_FAILED: 4004, INVALID_SHARD: 4010, SHARDING_REQUIRED: 4011 } as const;
 
 export interface GatewayCounters {
   connections: number;
@@ -63,7 +63,8 @@ export function acceptConnection(socket: WebSocket, ctx: ConnectionContext): voi
 
 function identify(socket: WebSocket, d: Record<string, unknown>, ctx: ConnectionContext): void {
   if (ctx.token && d.token !== ctx.token) return ctx.close(socket, CLOSE.AUTHENTICATION_FAILED, "Authentication failed.");
-  if (((Number(d.intents) || 0) & MESSAGE_INTENTS) !== MESSAGE_INTENTS) return ctx.close(socket, CLOSE.INVALID_INTENTS, "Invalid intent(s).");
+  const refused = refusedIntents(d.intents, ctx.sharding().enabledPrivilegedIntents);
+  if (refused) return ctx.close(socket, refused.code, refused.reason);
   const shard = readShard(d.shard);
   if (!shard) return ctx.close(socket, CLOSE.INVALID_SHARD, "Invalid shard.");
   const guilds = ctx.guilds.ofShard(shard);
@@ -73,7 +74,7 @@ function identify(socket: WebSocket, d: Record<string, unknown>, ctx: Connection
     return void sendPayload(socket, { op: OP.INVALID_SESSION, d: false });
   }
   ctx.counters.identifies += 1;
-  const session = ctx.sessions.start(ctx.newSessionId(), shard, socket);
+  const session = ctx.sessions.start(ctx.newSessionId(), shard, d.intents as number, socket);
   ctx.sessions.dispatch(session, "READY", {
     v: 10,
     user: { id: DISCORD_FAKE_BOT.userId, username: DISCORD_FAKE_BOT.username, bot: true },
@@ -104,6 +105,29 @@ function readShard(value: unknown): ShardTuple | undefined {
   return count >= 1 && id >= 0 && id < count ? [id, count] : undefined;
 }
 
-export function guildObject(id: string): Record<string, unknown> {
-  return { id, name: `Guild ${id}`, unavailable: false, member_count: 2, joined_at: new Date().toISOString(), channels: [], threads: [], members: [], roles: [] };
+/**
+ * A GUILD_CREATE's guild: its @everyone role (the guild's own id) and the bot's managed role (`tags.bot_id`), which
+ * Discord makes for every bot it adds, with the id `botRoleId` gives it (by default derived from the guild's).
+ */
+export function guildObject(id: string, botRoleId = botRoleIdOf(id)): Record<string, unknown> {
+  const role = (roleId: string, name: string, extra: object) => ({
+    id: roleId, name, color: 0, colors: { primary_color: 0, secondary_color: null, tertiary_color: null }, hoist: false, icon: null,
+    unicode_emoji: null, position: 0, permissions: "0", managed: false, mentionable: false, flags: 0, ...extra,
+  });
+  return {
+    id,
+    name: `Guild ${id}`,
+    unavailable: false,
+    member_count: 2,
+    joined_at: new Date().toISOString(),
+    channels: [],
+    threads: [],
+    members: [],
+    roles: [role(id, "@everyone", {}), role(botRoleId, DISCORD_FAKE_BOT.username, { managed: true, position: 1, tags: { bot_id: DISCORD_FAKE_BOT.userId } })],
+  };
+}
+
+/** The bot's role id in a guild of the fake, unless a test names one: the guild's id + 1. */
+export function botRoleIdOf(guildId: string): string {
+  return String(BigInt(guildId) + 1n);
 }

@@ -6,10 +6,12 @@
  * - `POST /__reconnect {shard?}` (op 7), `/__invalid_session {resumable, shard?}` (op 9; `false` also ends the
  *   session), `/__close {code, shard?}`, `/__drop_acks {count}`;
  * - `POST /__guilds {ids?: string[], count?: n}` → `{guilds}`: the bot's guilds (replaced; `count` makes ids that
- *   spread evenly over shards); `POST /__guild_create {guild_id}`; `POST /__guild_delete {guild_id, unavailable?}`
- *   (without `unavailable` the bot was removed: the guild leaves the list);
+ *   spread evenly over shards); `POST /__guild_create {guild_id, bot_role_id?}` (the guild with the bot's managed
+ *   role); `POST /__guild_delete {guild_id, unavailable?}` (without `unavailable` the bot was removed: the guild
+ *   leaves the list);
  * - `GET|POST /__config {threshold?, recommendedShards?, maxConcurrency?, enforceIdentifyConcurrency?,
- *   identifyIntervalMs?}`; `GET /__gateway_bot` (what `GET /gateway/bot` answers, without `url`);
+ *   identifyIntervalMs?, enabledPrivilegedIntents?}`; `GET /__gateway_bot` (what `GET /gateway/bot` answers,
+ *   without `url`);
  * - `POST /__resume_url {dead: boolean, mode?: "refuse" | "hang"}`: the resume URL stops answering (or answers again);
  * - `GET /__state`: counters, the current session, each shard's owner, the close codes the fake sent;
  * - `POST /__fail {fault: "drop_after", path: "/dispatch", bodyContains?: "\"t\":\"MESSAGE_CREATE\"", ...}`
@@ -76,9 +78,9 @@ export function gatewayControlRoutes(parts: GatewayControlParts): Record<string,
       return { ok: true, guilds: guilds.all() };
     },
     "POST /__guild_create": (body) => {
-      const { guild_id: id } = controlBody(guildRef, body);
+      const { guild_id: id, bot_role_id: roleId } = controlBody(guildRef.extend({ bot_role_id: z.string().regex(/^\d+$/).optional() }), body);
       guilds.add(id);
-      return { ok: true, delivered: sessions.dispatchToGuild(id, "GUILD_CREATE", guildObject(id)) };
+      return { ok: true, delivered: sessions.dispatchToGuild(id, "GUILD_CREATE", guildObject(id, roleId)) };
     },
     "POST /__guild_delete": (body) => {
       const { guild_id: id, unavailable } = controlBody(guildRef.extend({ unavailable: z.boolean().optional() }), body);

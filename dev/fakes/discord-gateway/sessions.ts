@@ -3,10 +3,13 @@
  * The Gateway fake's sessions: one per IDENTIFY, owning its shard (`[id, count]`) until another IDENTIFY takes
  * the same shard; each keeps every dispatch with its sequence number so that a RESUME replays what was missed.
  * Guild events go to the owner of the guild's shard in every shard layout that is live (during a reshard both the
- * old and the new layout receive them, as on Discord). A session closed with 1000/1001 is gone; one whose socket
- * dropped stays resumable for a few minutes.
+ * old and the new layout receive them, as on Discord). A session receives only what its IDENTIFY's intents ask for,
+ * as they make Discord send it (./intents.ts). A session closed with 1000/1001 is gone; one whose socket dropped stays
+ * resumable for a few minutes.
  */
 import type { WebSocket } from "ws";
+import { DISCORD_FAKE_BOT } from "../discord/messages.ts";
+import { asSeenWith, delivers } from "./intents.ts";
 import { shardOf, type ShardTuple } from "./sharding.ts";
 
 export const OP = { DISPATCH: 0, HEARTBEAT: 1, IDENTIFY: 2, RESUME: 6, RECONNECT: 7, INVALID_SESSION: 9, HELLO: 10, HEARTBEAT_ACK: 11 } as const;
@@ -17,6 +20,8 @@ const INVALIDATING_CLOSE_CODES: ReadonlySet<number> = new Set([1000, 1001]);
 export interface Session {
   id: string;
   shard: ShardTuple;
+  /** What its IDENTIFY asked for; a RESUME keeps them. */
+  intents: number;
   seq: number;
   /** Every dispatch with its sequence number, for replay on RESUME. */
   sent: { s: number; t: string; d: unknown }[];
@@ -48,8 +53,8 @@ export class Sessions {
     this.#dropInstead = dropInstead;
   }
 
-  start(id: string, shard: ShardTuple, socket: WebSocket): Session {
-    const session: Session = { id, shard, seq: 0, sent: [], socket };
+  start(id: string, shard: ShardTuple, intents: number, socket: WebSocket): Session {
+    const session: Session = { id, shard, intents, seq: 0, sent: [], socket };
     this.#byId.set(id, session);
     this.#owners.set(shardKey(shard), session);
     this.current = session;
@@ -83,19 +88,24 @@ export class Sessions {
     }
   }
 
-  dispatch(session: Session, t: string, d: unknown): void {
-    const event = { s: ++session.seq, t, d };
+  /** Sends the dispatch as the session's intents let it through (READY and RESUMED always), numbered; false when not. */
+  dispatch(session: Session, t: string, d: unknown): boolean {
+    if (!delivers(session.intents, t, d)) return false;
+    const event = { s: ++session.seq, t, d: asSeenWith(session.intents, t, d, DISCORD_FAKE_BOT.userId) };
     session.sent.push(event);
-    if (session.socket && this.#dropInstead(session, event)) return void session.socket.terminate();
-    sendPayload(session.socket, { op: OP.DISPATCH, ...event });
+    if (session.socket && this.#dropInstead(session, event)) session.socket.terminate();
+    else sendPayload(session.socket, { op: OP.DISPATCH, ...event });
+    return true;
   }
 
-  /** Dispatches a guild's event (or a DM's, without a guild) to its shard's owner in every live layout. */
+  /**
+   * Dispatches a guild's event (or a DM's, without a guild) to its shard's owner in every live layout whose intents
+   * ask for it; answers how many received it.
+   */
   dispatchToGuild(guildId: string | undefined, t: string, d: unknown, now = Date.now()): number {
     const targets = this.#liveOwners(now).filter((s) => shardOf(guildId, s.shard[1]) === s.shard[0]);
     if (targets.length === 0) this.undelivered += 1;
-    for (const session of targets) this.dispatch(session, t, d);
-    return targets.length;
+    return targets.filter((session) => this.dispatch(session, t, d)).length;
   }
 
   /** The owner of shard `id` (in the newest layout that has it), or the current session. */

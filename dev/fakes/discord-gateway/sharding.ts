@@ -22,9 +22,22 @@ export const shardingSettingsSchema = z.strictObject({
    *  Discord does. Off by default: clients that re-identify at once after an invalid session would be refused. */
   enforceIdentifyConcurrency: z.boolean(),
   identifyIntervalMs: z.number().int().positive(),
+  /**
+   * The privileged intents switched on for the app in the developer portal (a bitfield of GUILD_MEMBERS 1<<1,
+   * GUILD_PRESENCES 1<<8, MESSAGE_CONTENT 1<<15): asking for another closes the connection with 4014.
+   */
+  enabledPrivilegedIntents: z.number().int().min(0),
 });
 export type ShardingSettings = z.output<typeof shardingSettingsSchema>;
-export const DEFAULT_SHARDING: ShardingSettings = { threshold: 2_500, recommendedShards: null, maxConcurrency: 1, enforceIdentifyConcurrency: false, identifyIntervalMs: 5_000 };
+/** MESSAGE_CONTENT enabled, as the README's setup says to; the other privileged intents off, as for a new app. */
+export const DEFAULT_SHARDING: ShardingSettings = {
+  threshold: 2_500,
+  recommendedShards: null,
+  maxConcurrency: 1,
+  enforceIdentifyConcurrency: false,
+  identifyIntervalMs: 5_000,
+  enabledPrivilegedIntents: 1 << 15,
+};
 
 export type ShardTuple = [id: number, count: number];
 

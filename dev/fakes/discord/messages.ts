@@ -19,6 +19,8 @@ export interface PostedChannelMessage {
   nonce?: string | number;
   message_reference?: unknown;
   webhook_id?: string;
+  /** An interaction's deferred "thinking…" message carries LOADING (128) until its first edit. */
+  flags?: number;
 }
 
 export interface StoredDiscordMessage {

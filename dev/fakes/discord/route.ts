@@ -5,6 +5,7 @@
  */
 import type { ServerResponse } from "node:http";
 import type { DiscordBucketName, DiscordLimits } from "./buckets.ts";
+import type { DiscordInteractions } from "./interactions.ts";
 import { DISCORD_FAKE_BOT, type DiscordMessages, type PostedChannelMessage } from "./messages.ts";
 
 export type DiscordRouteName =
@@ -18,7 +19,8 @@ export type DiscordRouteName =
   | "register_commands"
   | "gateway_bot"
   | "get_channel"
-  | "get_message";
+  | "get_message"
+  | "list_messages";
 
 /** What a route records of a call it carried out. */
 export interface DiscordCallFields {
@@ -50,11 +52,16 @@ export interface DiscordSettings {
 export interface RouteContext {
   method: string;
   path: string[];
+  query: URLSearchParams;
   body: Record<string, unknown>;
   botToken?: string;
   messages: DiscordMessages;
+  /** The interactions Discord sent and how the app answered each (the webhook routes' tokens). */
+  interactions: DiscordInteractions;
   /** Channels a test described (`POST /__channel`), by id. */
   channels: ReadonlyMap<string, Record<string, unknown>>;
+  /** The bot's permissions in a channel (./permissions.ts). */
+  permissionsIn(channelId: string): bigint;
   nextId(): string;
   settings(): DiscordSettings;
   record(call: DiscordCallFields): void;

@@ -8,8 +8,11 @@
  * change), `POST /__messages` `{channel_id, content, author: {id, username, global_name?}, id?, timestamp?}` → the
  * message (a person's, as `GET /channels/{id}/messages/{id}` answers it: a thread's starter, a message replied
  * to), `POST /__channel`
- * `{id, type?, parent_id?, permission_overwrites?}` (what `GET /channels/{id}` answers for that channel),
- * `GET /__stats` (`{ratelimited: {total, byBucket}}`).
+ * `{id, type?, parent_id?, permission_overwrites?, bot_permissions?}` (what `GET /channels/{id}` answers for that
+ * channel, and the bot's permissions in it: ./permissions.ts), `GET /__stats` (`{ratelimited: {total, byBucket}}`),
+ * `POST /__interactions {id, application_id, token, channel_id?, answer: {status, body}, answered_after_ms}` (an
+ * interaction Discord sent and what the app answered: ./interaction-answers.ts sends it), `POST
+ * /__interactions/age {token, ms}` (as if Discord had sent it `ms` earlier: its token expires 15 minutes after).
  */
 import type { IncomingMessage } from "node:http";
 import { z } from "zod";
@@ -21,15 +24,17 @@ import { DEFAULT_DISCORD_LIMITS, discordLimitsSchema, takeDiscordLimit } from ".
 import { matchChannelRoute } from "./channel-routes.ts";
 import { DISCORD_ERROR, refuseAsDiscord, sendDiscordError } from "./errors.ts";
 import { snowflakes } from "./ids.ts";
+import { DiscordInteractions, interactionAgeSchema, interactionReportSchema } from "./interactions.ts";
 import { DiscordMessages, type PostedChannelMessage } from "./messages.ts";
-import type { DiscordSettings, RecordedDiscordCall, RouteContext } from "./route.ts";
+import { channelPermissionsSchema, DEFAULT_BOT_PERMISSIONS } from "./permissions.ts";
+import { botMessage, type DiscordSettings, type RecordedDiscordCall, type RouteContext } from "./route.ts";
 import { matchWebhookRoute } from "./webhook-routes.ts";
 
 const API_PREFIX = "/api/v10";
 /** Discord dedupes an enforced nonce "within a few minutes": two is the cautious reading. */
 const DEFAULT_NONCE_WINDOW_MS = 120_000;
 
-const channelSchema = z.looseObject({ id: z.string().min(1) });
+const channelSchema = z.looseObject({ id: z.string().min(1), bot_permissions: channelPermissionsSchema.optional() });
 const personMessageSchema = z.strictObject({
   id: z.string().regex(/^\d+$/).optional(),
   channel_id: z.string().regex(/^\d+$/),
@@ -67,7 +72,9 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
   const initial = merge({ limits: DEFAULT_DISCORD_LIMITS, nonceWindowMs: DEFAULT_NONCE_WINDOW_MS }, settingsPatchSchema.parse(opts.settings ?? {}));
   let settings = initial;
   const messages = new DiscordMessages();
+  const interactions = new DiscordInteractions();
   const channels = new Map<string, Record<string, unknown>>();
+  const botPermissions = new Map<string, bigint>();
   const limiter = new RateLimiter();
   const nextId = snowflakes();
   const control = createFakeControl<RecordedDiscordCall>({
@@ -76,7 +83,9 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
     onReset() {
       settings = initial;
       messages.reset();
+      interactions.reset();
       channels.clear();
+      botPermissions.clear();
       limiter.reset();
     },
   });
@@ -93,9 +102,23 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
       return messages.create(message, "person_message").message;
     },
     "POST /__channel": (body) => {
-      const channel = controlBody(channelSchema, body);
+      const { bot_permissions: permissions, ...channel } = controlBody(channelSchema, body);
       channels.set(channel.id, channel);
+      if (permissions !== undefined) botPermissions.set(channel.id, BigInt(permissions));
       return channel;
+    },
+    "POST /__interactions": (body) => {
+      const report = controlBody(interactionReportSchema, body);
+      const original = interactions.report(report);
+      if (!original) return { acknowledged: false };
+      const message = botMessage(nextId(), original.channelId, original.content, { webhook_id: report.application_id, ...(original.flags ? { flags: original.flags } : {}) });
+      messages.create(message, "interaction_response", report.token);
+      messages.setOriginal(report.token, message.id);
+      return { acknowledged: true, original: message };
+    },
+    "POST /__interactions/age": (body) => {
+      const { token, ms } = controlBody(interactionAgeSchema, body);
+      return { ok: interactions.age(token, ms) };
     },
     "GET /__stats": () => {
       const refused = limiter.refusals();
@@ -103,15 +126,18 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
     },
   });
 
-  async function handleApi(req: IncomingMessage, res: Parameters<typeof sendJson>[0], path: string[]): Promise<void> {
+  async function handleApi(req: IncomingMessage, res: Parameters<typeof sendJson>[0], path: string[], query: URLSearchParams): Promise<void> {
     const botToken = /^Bot\s+(\S+)$/.exec(req.headers.authorization ?? "")?.[1];
     const ctx: RouteContext = {
       method: req.method ?? "GET",
       path,
+      query,
       body: await readJson(req),
       ...(botToken ? { botToken } : {}),
       messages,
+      interactions,
       channels,
+      permissionsIn: (channelId) => botPermissions.get(channelId) ?? DEFAULT_BOT_PERMISSIONS,
       nextId,
       settings: () => settings,
       record: (call) => control.record({ ...call, at: Date.now() }),
@@ -139,7 +165,7 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
     async handle(req, res, url) {
       if (await control.handle(req, res, url)) return;
       if (!url.pathname.startsWith(`${API_PREFIX}/`)) return sendDiscordError(res, DISCORD_ERROR.notFound);
-      await handleApi(req, res, url.pathname.slice(API_PREFIX.length + 1).split("/").map(decodeURIComponent));
+      await handleApi(req, res, url.pathname.slice(API_PREFIX.length + 1).split("/").map(decodeURIComponent), url.searchParams);
     },
   });
   return { url: `${server.origin}${API_PREFIX}`, close: server.close };

@@ -1,13 +1,18 @@
 /**
  * @module
  * The application commands, declared once: the interaction handler routes by these names and types, and
- * `npm run discord:register` registers exactly these.
+ * `npm run discord:register` registers exactly these, typed as discord-api-types' bulk overwrite body.
  */
+import type { ApplicationCommandOptionType, ApplicationCommandType, RESTPutAPIApplicationCommandsJSONBody } from "discord-api-types/v10";
 
-/** Discord's application command types. */
-export const COMMAND_TYPE = { CHAT_INPUT: 1, USER: 2, MESSAGE: 3 } as const;
+/** Discord's application command types, each checked against discord-api-types' value. */
+export const COMMAND_TYPE: { CHAT_INPUT: ApplicationCommandType.ChatInput; USER: ApplicationCommandType.User; MESSAGE: ApplicationCommandType.Message } = {
+  CHAT_INPUT: 1,
+  USER: 2,
+  MESSAGE: 3,
+};
 /** Discord's option type for a string option. */
-export const STRING_OPTION = 3;
+const STRING_OPTION: ApplicationCommandOptionType.String = 3;
 /** Command names, context-menu names included, are at most 32 characters. */
 const MAX_COMMAND_NAME = 32;
 
@@ -19,13 +24,6 @@ export const FORGET_REQUEST_TEXT = "forget me";
 /** Discord caps a message at 2,000 characters; a question longer than one message makes no sense. */
 const MAX_QUESTION_LENGTH = 2_000;
 
-export interface CommandDeclaration {
-  name: string;
-  type: number;
-  description?: string;
-  options?: { name: string; description: string; type: number; required: boolean; max_length?: number }[];
-}
-
 /** "Ask Parley about this", the bot's name shortened when the whole would be over Discord's limit. */
 export function askAboutCommandName(botName: string): string {
   const frame = ["Ask ", " about this"];
@@ -33,7 +31,7 @@ export function askAboutCommandName(botName: string): string {
   return `${frame[0]}${botName.trim().slice(0, room).trim()}${frame[1]}`;
 }
 
-export function discordCommands(botName: string): CommandDeclaration[] {
+export function discordCommands(botName: string): RESTPutAPIApplicationCommandsJSONBody {
   return [
     {
       name: ASK_COMMAND,

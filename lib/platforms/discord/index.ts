@@ -30,6 +30,7 @@ export const discord: PlatformAdapter<DiscordTarget, {}, DiscordSettings> = {
       signature: request.headers.get(DISCORD_SIGNATURE_HEADER),
       timestamp: request.headers.get(DISCORD_TIMESTAMP_HEADER),
       rawBody: request.rawBody,
+      nowSeconds: Math.floor(ctx.now() / 1000),
     });
   },
 

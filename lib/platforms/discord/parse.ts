@@ -3,7 +3,8 @@
  * A Discord interaction → PING, or one platform-neutral InboundMessage for `/ask` and the "Ask <bot> about this"
  * message command, or the reason it needs no work. Pure: no API call.
  */
-import type { InboundMessage } from "../../message.ts";
+import { InteractionType } from "discord-interactions";
+import type { InboundMessage, Visibility } from "../../message.ts";
 import { describeIssues } from "../../zod-issues.ts";
 import { ASK_COMMAND, COMMAND_TYPE, FORGET_COMMAND, FORGET_REQUEST_TEXT, QUESTION_OPTION } from "./commands.ts";
 import {
@@ -17,14 +18,14 @@ import {
 } from "./schema.ts";
 import type { InteractionTarget } from "./target.ts";
 
-/** Discord's interaction types. */
-export const INTERACTION_TYPE = { PING: 1, APPLICATION_COMMAND: 2, MESSAGE_COMPONENT: 3, AUTOCOMPLETE: 4, MODAL_SUBMIT: 5 } as const;
 /** An interaction token may be used for follow-ups for 15 minutes. */
 export const INTERACTION_TOKEN_LIFETIME_MS = 15 * 60 * 1000;
 /** Outside a guild there is no guild id: the tenant is the person, so DMs never share a conversation key space. */
 export const DM_TENANT_PREFIX = "dm:";
-/** Discord's type of a private thread: only the people added to it read it. */
-const PRIVATE_THREAD = 12;
+/** Discord's channel types that tell who reads a place outside a server channel's permissions. */
+const CHANNEL = { DM: 1, GROUP_DM: 3, PRIVATE_THREAD: 12 } as const;
+/** Discord's interaction context of the bot's own DM (2, PRIVATE_CHANNEL, is a group DM or a DM between people). */
+const BOT_DM_CONTEXT = 1;
 
 export type DiscordInteractionParsed =
   | { kind: "ping" }
@@ -36,19 +37,20 @@ export function parseDiscordInteraction(body: unknown, opts: { now: number }): D
   const parsed = interactionSchema.safeParse(body);
   if (!parsed.success) return { kind: "invalid", issues: describeIssues(parsed.error) };
   const interaction = parsed.data;
-  if (interaction.type === INTERACTION_TYPE.PING) return { kind: "ping" };
-  if (interaction.type !== INTERACTION_TYPE.APPLICATION_COMMAND) {
+  if (interaction.type === InteractionType.PING) return { kind: "ping" };
+  if (interaction.type !== InteractionType.APPLICATION_COMMAND) {
     return { kind: "unsupported", reason: `interaction_type:${interaction.type}` };
   }
   const data = commandDataSchema.safeParse(interaction.data);
   if (!data.success) return { kind: "invalid", issues: describeIssues(data.error, "data.") };
   const user = interaction.member?.user ?? interaction.user;
   if (!user) return { kind: "invalid", issues: "member.user/user: missing" };
+  if (!interaction.application_id) return { kind: "invalid", issues: "application_id: missing" };
   if (!interaction.channel_id) return { kind: "invalid", issues: "channel_id: missing" };
 
   const text = questionOf(data.data);
   if (text.kind !== "question") return text;
-  const message = toInboundMessage(interaction, interaction.channel_id, user, text.text, opts.now);
+  const message = toInboundMessage(interaction, interaction.application_id, interaction.channel_id, user, text.text, opts.now);
   return { kind: "message", message, applicationId: interaction.application_id };
 }
 
@@ -72,6 +74,7 @@ function questionOf(data: DiscordCommandData): { kind: "question"; text: string 
 
 function toInboundMessage(
   interaction: DiscordInteraction,
+  applicationId: string,
   channelId: string,
   user: DiscordUser,
   text: string,
@@ -88,11 +91,22 @@ function toInboundMessage(
     replyTarget: {
       platform: "discord",
       kind: "interaction",
-      applicationId: interaction.application_id,
+      applicationId,
       token: interaction.token,
       expiresAt: now + INTERACTION_TOKEN_LIFETIME_MS,
     } satisfies InteractionTarget,
-    // A server channel's readers take a REST lookup, which the job makes (./visibility.ts).
-    ...(!interaction.guild_id ? { visibility: "dm" as const } : interaction.channel?.type === PRIVATE_THREAD ? { visibility: "private" as const } : {}),
+    ...visibilityOf(interaction),
   };
+}
+
+/**
+ * Who reads where the command was used, when the interaction tells. A server channel's readers take a REST lookup,
+ * which the job makes (./visibility.ts); a private thread is `private`. Outside a server only the bot's own DM is
+ * `dm`: a group DM, or a DM between people where a user-installed app is used (context 2), has other readers, and
+ * so has a place the interaction does not name (counted as `private`, never shown elsewhere).
+ */
+function visibilityOf(interaction: DiscordInteraction): { visibility?: Visibility } {
+  if (interaction.guild_id) return interaction.channel?.type === CHANNEL.PRIVATE_THREAD ? { visibility: "private" } : {};
+  const botDm = interaction.context !== undefined ? interaction.context === BOT_DM_CONTEXT : interaction.channel?.type === CHANNEL.DM;
+  return { visibility: botDm ? "dm" : "private" };
 }

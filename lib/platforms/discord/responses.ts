@@ -1,19 +1,23 @@
 /**
  * @module
- * What the interactions endpoint answers Discord, within its 3 seconds.
+ * What the interactions endpoint answers Discord, within its 3 seconds: the response types and flag are
+ * `discord-interactions`' constants, a message's fields typed as discord-api-types' callback data.
  */
+import type { APIInteractionResponseCallbackData } from "discord-api-types/v10";
+import { InteractionResponseFlags, InteractionResponseType } from "discord-interactions";
 
-/** Discord's interaction response types. */
-const RESPONSE_TYPE = { PONG: 1, CHANNEL_MESSAGE_WITH_SOURCE: 4, DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: 5 } as const;
-/** Only the person who used the command sees the message. */
-const EPHEMERAL_FLAG = 64;
+/** The library's enums are not discord-api-types' (a type each): the constants from one, the fields from the other. */
+type InteractionAnswer = {
+  type: InteractionResponseType;
+  data?: Omit<APIInteractionResponseCallbackData, "flags"> & { flags?: InteractionResponseFlags };
+};
 
 /** The answer to Discord's PING. */
-export const PONG = { type: RESPONSE_TYPE.PONG };
+export const PONG = { type: InteractionResponseType.PONG } satisfies InteractionAnswer;
 /** "thinking…" until the job edits the answer in. */
-export const DEFERRED_ANSWER = { type: RESPONSE_TYPE.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE };
-/** A command or interaction the bot does not handle. */
+export const DEFERRED_ANSWER = { type: InteractionResponseType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE } satisfies InteractionAnswer;
+/** A command or interaction the bot does not handle: only the person who used it sees the message. */
 export const UNSUPPORTED_ANSWER = {
-  type: RESPONSE_TYPE.CHANNEL_MESSAGE_WITH_SOURCE,
-  data: { content: "I don't know that one. Try /ask.", flags: EPHEMERAL_FLAG },
-};
+  type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE,
+  data: { content: "I don't know that one. Try /ask.", flags: InteractionResponseFlags.EPHEMERAL },
+} satisfies InteractionAnswer;

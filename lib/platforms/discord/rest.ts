@@ -4,6 +4,13 @@
  * JSON or not), GiveUp (the request can never succeed: expired token, unknown channel, missing access), Error
  * (5xx and the like: retry). Never puts a token or message text into an error.
  */
+import type {
+  RESTPatchAPIChannelMessageJSONBody,
+  RESTPatchAPIInteractionOriginalResponseJSONBody,
+  RESTPostAPIChannelMessageJSONBody,
+  RESTPostAPIInteractionFollowupJSONBody,
+  RESTPutAPIApplicationCommandsJSONBody,
+} from "discord-api-types/v10";
 import * as z from "../../zod.ts";
 import { GiveUp, RetryLater } from "../../errors.ts";
 
@@ -24,6 +31,18 @@ export const DISCORD_ERROR = {
   INVALID_WEBHOOK_TOKEN: 50027,
 } as const;
 
+/**
+ * Every body Parley sends, as discord-api-types defines it: a field Discord does not know fails the typecheck. Each
+ * call site also states its own with `satisfies` (create or edit a channel message, edit `@original`, post a
+ * follow-up, overwrite the commands).
+ */
+export type DiscordRequestBody =
+  | RESTPostAPIChannelMessageJSONBody
+  | RESTPatchAPIChannelMessageJSONBody
+  | RESTPatchAPIInteractionOriginalResponseJSONBody
+  | RESTPostAPIInteractionFollowupJSONBody
+  | RESTPutAPIApplicationCommandsJSONBody;
+
 const errorBodySchema = z.looseObject({ code: z.optional(z.number()), message: z.optional(z.string()) });
 const rateLimitBodySchema = z.looseObject({ retry_after: z.number().check(z.nonnegative()), global: z.optional(z.boolean()) });
 
@@ -34,7 +53,7 @@ export interface DiscordRequest {
   path: string;
   /** What to call the request in errors and logs, e.g. "edit original response". */
   what: string;
-  body?: unknown;
+  body?: DiscordRequestBody;
   botToken?: string;
   fetch?: typeof fetch;
 }

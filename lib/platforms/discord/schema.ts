@@ -33,6 +33,8 @@ export const messageSchema = z.looseObject({
   /** Set on messages posted by a webhook (including interaction follow-ups): never a person. */
   webhook_id: z.optional(snowflake),
   mentions: z._default(z.array(z.looseObject({ id: snowflake, username: z.optional(z.string()) })), []),
+  /** Roles the message mentions (`<@&id>`): the bot's managed role among them addresses the bot. */
+  mention_roles: z._default(z.array(snowflake), []),
   /** What the message points at: type 0 the message it replies to, type 1 a message it forwards (from anywhere). */
   message_reference: z.optional(
     z.looseObject({ type: z._default(z.number().check(z.int()), 0), message_id: z.optional(snowflake), channel_id: z.optional(snowflake) }),
@@ -50,7 +52,8 @@ export const commandOptionSchema = z.looseObject({
 export const commandDataSchema = z.looseObject({
   id: snowflake,
   name: z.string(),
-  type: z.number().check(z.int()),
+  /** The command's type; Discord's default for a command is 1 (CHAT_INPUT). */
+  type: z._default(z.number().check(z.int()), 1),
   options: z.optional(z.array(commandOptionSchema)),
   target_id: z.optional(snowflake),
   resolved: z.optional(z.looseObject({ messages: z.optional(z.record(z.string(), messageSchema)) })),
@@ -58,14 +61,17 @@ export const commandDataSchema = z.looseObject({
 
 export const interactionSchema = z.looseObject({
   id: snowflake,
-  application_id: snowflake,
+  /** Discord sends it with every interaction; only a PING is answered without it (nothing there names the bot). */
+  application_id: z.optional(snowflake),
   type: z.number().check(z.int()),
   token: z.string().check(z.minLength(1)),
   data: z.optional(z.unknown()),
   guild_id: z.optional(snowflake),
   channel_id: z.optional(snowflake),
-  /** The channel it was used in, partially: its type tells a private thread. */
+  /** The channel it was used in, partially: its type tells a private thread, a DM, a group DM. */
   channel: z.optional(z.looseObject({ type: z.number().check(z.int()) })),
+  /** Where it was used: 0 a server, 1 the bot's own DM, 2 a group DM or a DM between people (a user-installed app). */
+  context: z.optional(z.number().check(z.int())),
   /** In a guild the invoking user comes inside `member`; in a DM as `user`. */
   member: z.optional(memberSchema),
   user: z.optional(userSchema),

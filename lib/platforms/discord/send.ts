@@ -5,19 +5,27 @@
  * follow-ups for the rest; a Gateway conversation answer is a channel message, a reply to its trigger when the
  * trigger addressed the bot, each part with a nonce made of the trigger's id and the part's index.
  */
+import type {
+  APIAllowedMentions,
+  RESTPatchAPIChannelMessageJSONBody,
+  RESTPatchAPIInteractionOriginalResponseJSONBody,
+  RESTPostAPIChannelMessageJSONBody,
+  RESTPostAPIInteractionFollowupJSONBody,
+} from "discord-api-types/v10";
 import * as z from "../../zod.ts";
 import { bytesToHex } from "../../crypto.ts";
-import { GiveUp } from "../../errors.ts";
+import { GiveUp, RetryLater } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import type { PartProgress } from "../../message.ts";
 import { splitText } from "../../text/split.ts";
 import { postParts } from "../parts.ts";
+import { INTERACTION_TOKEN_LIFETIME_MS } from "./parse.ts";
 import { DISCORD_ERROR, DiscordRefused, discordRequest } from "./rest.ts";
 import type { ChannelTarget, DiscordTarget, InteractionTarget } from "./target.ts";
 
 export const DISCORD_MAX_MESSAGE_CHARS = 2_000;
 /** The model's text may contain `@everyone` or `<@id>`: nothing it writes may ping anyone. */
-export const NO_MENTIONS = { parse: [] as string[] };
+export const NO_MENTIONS: APIAllowedMentions = { parse: [] };
 /** Discord's `nonce` is at most 25 characters; with `enforce_nonce` a repeated post returns the first message. */
 const NONCE_LENGTH = 25;
 /** Discord answers these when an interaction token is no longer valid. */
@@ -26,6 +34,13 @@ const EXPIRED_TOKEN_CODES: ReadonlySet<number | undefined> = new Set([
   DISCORD_ERROR.INVALID_WEBHOOK_TOKEN,
   DISCORD_ERROR.UNKNOWN_INTERACTION,
 ]);
+
+/**
+ * Discord knows an interaction's webhook only once it has the acknowledgement (our `{"type":5}`); a job quick enough
+ * to edit before that gets 10015 Unknown Webhook. Within this long of the interaction it is tried again soon.
+ */
+const ACKNOWLEDGEMENT_GRACE_MS = 10_000;
+const ACKNOWLEDGEMENT_RETRY_SECONDS = 2;
 
 export interface DiscordSendConfig {
   apiBaseUrl: string;
@@ -37,7 +52,7 @@ export interface DiscordSendConfig {
 }
 
 export const messageIdSchema = z.looseObject({ id: z.string() });
-const postedMessageSchema = z.extend(messageIdSchema, { content: z.optional(z.string()) });
+export const postedMessageSchema = z.extend(messageIdSchema, { content: z.optional(z.string()) });
 
 /** Posts `text` in order; returns the ids of the messages posted. */
 export function sendDiscordReply(cfg: DiscordSendConfig, target: DiscordTarget, text: string, progress: PartProgress): Promise<string[]> {
@@ -60,13 +75,15 @@ async function answerInteraction(cfg: DiscordSendConfig, target: InteractionTarg
           ...(index === 0
             ? { method: "PATCH", path: `${webhook}/messages/@original`, what: "edit the original response" }
             : { method: "POST", path: webhook, what: "post a follow-up message" }),
-          body: { content, allowed_mentions: NO_MENTIONS },
+          body: { content, allowed_mentions: NO_MENTIONS } satisfies RESTPatchAPIInteractionOriginalResponseJSONBody & RESTPostAPIInteractionFollowupJSONBody,
         });
         posted += 1;
         return messageIdSchema.parse(sent).id;
       },
     });
   } catch (err) {
+    const early = earlyRefusal(err, target, cfg.now());
+    if (early) throw early;
     const expired = err instanceof InteractionExpired || (err instanceof DiscordRefused && EXPIRED_TOKEN_CODES.has(err.discordCode));
     if (!expired) throw err;
     // Nobody can receive the answer any more: a retry cannot help, and this must not fail the job noisily.
@@ -95,7 +112,7 @@ async function postToChannel(cfg: DiscordSendConfig, target: ChannelTarget, text
           nonce: await partNonce(progress.answerId, index),
           enforce_nonce: true,
           ...(replyTo ? { message_reference: { message_id: replyTo, fail_if_not_exists: false } } : {}),
-        },
+        } satisfies RESTPostAPIChannelMessageJSONBody,
       });
       const { id, content: shown } = postedMessageSchema.parse(sent);
       // The first post may be a streamed answer's message that an attempt left mid-answer: it gets the part's text.
@@ -107,12 +124,19 @@ async function postToChannel(cfg: DiscordSendConfig, target: ChannelTarget, text
           path: `/channels/${target.channelId}/messages/${id}`,
           what: "edit a channel message",
           botToken,
-          body: { content, allowed_mentions: NO_MENTIONS },
+          body: { content, allowed_mentions: NO_MENTIONS } satisfies RESTPatchAPIChannelMessageJSONBody,
         });
       }
       return id;
     },
   });
+}
+
+/** A 10015 in an interaction's first seconds: Discord has not taken the acknowledgement yet, so try again soon. */
+export function earlyRefusal(err: unknown, target: InteractionTarget, now: number): RetryLater | undefined {
+  const sentAt = target.expiresAt - INTERACTION_TOKEN_LIFETIME_MS;
+  if (!(err instanceof DiscordRefused) || err.discordCode !== DISCORD_ERROR.UNKNOWN_WEBHOOK || now >= sentAt + ACKNOWLEDGEMENT_GRACE_MS) return undefined;
+  return new RetryLater("Discord has not taken the interaction's acknowledgement yet", ACKNOWLEDGEMENT_RETRY_SECONDS);
 }
 
 /** One answer's part `index` → the same nonce on every attempt; another answer's parts never share it. */

@@ -6,13 +6,14 @@
  * Markdown closed in each snapshot. Past 2,000 characters the message stops growing and the rest follows as
  * further messages once the answer is complete (cut where ../../text/split.ts cuts, never inside a word).
  */
+import type { RESTPatchAPIChannelMessageJSONBody, RESTPatchAPIInteractionOriginalResponseJSONBody, RESTPostAPIChannelMessageJSONBody } from "discord-api-types/v10";
 import { RetryLater } from "../../errors.ts";
 import { closeMarkdown } from "../../text/close-markdown.ts";
 import type { AnswerStream, ReplyContext, StreamingCapability } from "../adapter.ts";
 import type { DiscordSettings } from "./settings.ts";
 import type { StreamState } from "../../message.ts";
 import { discordRequest } from "./rest.ts";
-import { DISCORD_MAX_MESSAGE_CHARS, messageIdSchema, NO_MENTIONS, partNonce } from "./send.ts";
+import { DISCORD_MAX_MESSAGE_CHARS, earlyRefusal, messageIdSchema, NO_MENTIONS, partNonce } from "./send.ts";
 import type { DiscordTarget } from "./target.ts";
 
 /** Discord documents no edit rate; its buckets allow about five a channel per five seconds. One a second leaves room. */
@@ -26,7 +27,9 @@ export const discordStreaming: StreamingCapability<DiscordTarget, DiscordSetting
     if (target.kind === "interaction") {
       // Too late to edit: `send` says so (and gives up) when the answer is complete.
       if (ctx.now() >= target.expiresAt) return null;
-      const id = await edit(ctx, target, "@original", closeMarkdown(text));
+      const id = await edit(ctx, target, "@original", closeMarkdown(text)).catch((err: unknown) => {
+        throw earlyRefusal(err, target, ctx.now()) ?? err;
+      });
       return editStream(ctx, target, { id, mode: "edit", shown: text, open: false });
     }
     const sent = await discordRequest({
@@ -43,7 +46,7 @@ export const discordStreaming: StreamingCapability<DiscordTarget, DiscordSetting
         nonce: await partNonce(answer.triggerId, 0),
         enforce_nonce: true,
         ...(target.replyToMessageId ? { message_reference: { message_id: target.replyToMessageId, fail_if_not_exists: false } } : {}),
-      },
+      } satisfies RESTPostAPIChannelMessageJSONBody,
     });
     return editStream(ctx, target, { id: messageIdSchema.parse(sent).id, mode: "edit", shown: text, open: false });
   },
@@ -73,7 +76,7 @@ function editStream(ctx: ReplyContext<DiscordSettings>, target: DiscordTarget, s
 
 /** Edits the message `id` (an interaction's `@original` by its webhook); answers its id. */
 async function edit(ctx: ReplyContext<DiscordSettings>, target: DiscordTarget, id: string, content: string): Promise<string> {
-  const body = { content, allowed_mentions: NO_MENTIONS };
+  const body = { content, allowed_mentions: NO_MENTIONS } satisfies RESTPatchAPIInteractionOriginalResponseJSONBody & RESTPatchAPIChannelMessageJSONBody;
   const sent =
     target.kind === "interaction"
       ? await discordRequest({

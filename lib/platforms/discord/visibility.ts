@@ -19,7 +19,7 @@ export const CHANNEL_TYPE = { ANNOUNCEMENT_THREAD: 10, PUBLIC_THREAD: 11, PRIVAT
 const VIEW_CHANNEL = 1n << 10n;
 const ROLE_OVERWRITE = 0;
 
-const channelSchema = z.looseObject({
+export const channelSchema = z.looseObject({
   id: snowflake,
   type: z.number().check(z.int()),
   parent_id: z.nullish(snowflake),

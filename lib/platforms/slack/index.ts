@@ -91,7 +91,7 @@ export const slack: PlatformAdapter<SlackTarget, {}, SlackSettings> = {
 
   async fetchParent(ctx, about) {
     // Tier 3, counted per workspace: many threads starting at once must not spend it into 429s. Without room the
-    // answer goes without its parent this time, and the conversation's next answer asks again (conversation/parent.ts).
+    // answer goes without its parent this time, and the conversation's next answer asks again (lib/jobs/parent.ts).
     if (!(await ctx.callBudget("conversations.replies", CONVERSATIONS_REPLIES_PER_MINUTE))) {
       throw new Error("no room in the workspace's conversations.replies budget");
     }

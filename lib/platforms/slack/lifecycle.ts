@@ -4,7 +4,7 @@
  * and a `tokens_revoked` that names the bot (the installation is gone: the workspace's, or for an org-wide
  * install the org's), and `team_access_revoked` (an org-wide install lost some of the org's workspaces: their
  * data goes, the installation stays for the others). Which stored installation served an uninstalled workspace
- * is for the cleanup to find (lib/tenants/cleanup-job.ts): an org-wide install's uninstall names one workspace.
+ * is for the cleanup to find (lib/jobs/tenant-cleanup.ts): an org-wide install's uninstall names one workspace.
  */
 import { describeIssues } from "../../zod-issues.ts";
 import { eventCallbackSchema, slackId, teamAccessRevokedSchema, tokensRevokedSchema, type SlackEventCallback } from "./schema.ts";

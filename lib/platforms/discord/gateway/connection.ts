@@ -7,7 +7,8 @@
 import { bytesToHex } from "../../../crypto.ts";
 import { errorMessage, type Logger } from "../../../log.ts";
 import { payloadSchema, RESUMABLE_CLOSE_CODE } from "./protocol.ts";
-import { GatewaySession, type GatewayAction, type GatewaySnapshot, type ShardTuple } from "./session.ts";
+import type { GatewayAction, GatewaySnapshot, ShardTuple } from "./session-io.ts";
+import { GatewaySession } from "./session.ts";
 
 export interface GatewayConnectionOptions {
   token: string;

@@ -1,7 +1,9 @@
 /**
  * @module
  * A Gateway MESSAGE_CREATE → one platform-neutral InboundMessage, or the reason it needs no work (the bot's own
- * posts, system messages, empty content). Pure. Mentions become readable `@names` for the model.
+ * posts, system messages, empty content). Pure. Mentions become readable `@names` for the model. A mention of the
+ * bot's managed role (`<@&id>`, the role Discord gives every bot in a guild; its id comes with GUILD_CREATE) is a
+ * mention of the bot.
  */
 import type { Addressing, InboundMessage } from "../../../message.ts";
 import { describeIssues } from "../../../zod-issues.ts";
@@ -13,11 +15,28 @@ const USER_MESSAGE_TYPES: ReadonlySet<number> = new Set([0, 19]);
 const REPLY_MESSAGE_TYPE = 19;
 const REPLY_REFERENCE_TYPE = 0;
 const USER_MENTION = /<@!?(\d+)>/g;
+const ROLE_MENTION = /<@&(\d+)>/g;
 const DM_TENANT_PREFIX = "dm:";
+
+/** Who the bot is in the message's guild: its user, its name, and its managed role there when known. */
+export interface GatewayBot {
+  userId: string;
+  name: string;
+  roleId?: string;
+}
 
 export type GatewayMessageParsed = { kind: "message"; message: InboundMessage } | { kind: "ignored"; reason: string };
 
-export function parseGatewayMessage(data: unknown, bot: { userId: string; name: string }): GatewayMessageParsed | { kind: "invalid"; issues: string } {
+/**
+ * A MESSAGE_CREATE's own id and the guild it was posted in (none for a DM), read before parsing: the guild to look
+ * up the bot's role there, the id to name the message in a log line.
+ */
+export function messageIds(data: unknown): { id?: string; guildId?: string } {
+  const { id, guild_id: guildId } = (data ?? {}) as { id?: unknown; guild_id?: unknown };
+  return { ...(typeof id === "string" ? { id } : {}), ...(typeof guildId === "string" ? { guildId } : {}) };
+}
+
+export function parseGatewayMessage(data: unknown, bot: GatewayBot): GatewayMessageParsed | { kind: "invalid"; issues: string } {
   const parsed = messageSchema.safeParse(data);
   if (!parsed.success) return { kind: "invalid", issues: describeIssues(parsed.error) };
   const message = parsed.data;
@@ -28,8 +47,10 @@ export function parseGatewayMessage(data: unknown, bot: { userId: string; name: 
   return { kind: "message", message: toInboundMessage(message, bot) };
 }
 
-function toInboundMessage(message: DiscordMessage, bot: { userId: string; name: string }): InboundMessage {
-  const mentions = [...new Set(message.mentions.map((m) => m.id))];
+function toInboundMessage(message: DiscordMessage, bot: GatewayBot): InboundMessage {
+  const mentionsRole = bot.roleId !== undefined && message.mention_roles.includes(bot.roleId);
+  // The bot's role stands for the bot: the decider sees it mentioned, as for `<@bot>`.
+  const mentions = [...new Set([...message.mentions.map((m) => m.id), ...(mentionsRole ? [bot.userId] : [])])];
   const replyToAuthorId = message.referenced_message?.author.id;
   const addressing = addressingOf(message, mentions, bot.userId);
   const reference = message.message_reference;
@@ -58,10 +79,12 @@ function toInboundMessage(message: DiscordMessage, bot: { userId: string; name: 
   };
 }
 
-/** The content with mention markup replaced by readable `@names` (the bot's by its name). */
-export function readableContent(message: DiscordMessage, bot: { userId: string; name: string }): string {
+/** The content with mention markup replaced by readable `@names` (the bot's, and its role's, by its name). */
+export function readableContent(message: DiscordMessage, bot: GatewayBot): string {
   const names = new Map(message.mentions.map((m) => [m.id, m.username ?? m.id]));
-  return message.content.replace(USER_MENTION, (_m, id: string) => `@${id === bot.userId ? bot.name : (names.get(id) ?? id)}`);
+  return message.content
+    .replace(USER_MENTION, (_m, id: string) => `@${id === bot.userId ? bot.name : (names.get(id) ?? id)}`)
+    .replace(ROLE_MENTION, (markup, id: string) => (id === bot.roleId ? `@${bot.name}` : markup));
 }
 
 function addressingOf(message: DiscordMessage, mentions: string[], botUserId: string): Addressing {

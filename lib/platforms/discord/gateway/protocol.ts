@@ -2,26 +2,38 @@
  * @module
  * Discord Gateway protocol values (API v10, JSON encoding) and the payload envelope `{op, d, s, t}`.
  */
+import type { GatewayIntentBits, GatewayOpcodes } from "discord-api-types/v10";
 import * as z from "../../../zod.ts";
 
 export const GATEWAY_VERSION = 10;
 
-export const OPCODE = {
-  DISPATCH: 0,
-  HEARTBEAT: 1,
-  IDENTIFY: 2,
-  RESUME: 6,
-  RECONNECT: 7,
-  INVALID_SESSION: 9,
-  HELLO: 10,
-  HEARTBEAT_ACK: 11,
-} as const;
+/** Each typed as discord-api-types' opcode, so that the payloads we send are checked against its types. */
+export const OPCODE: {
+  DISPATCH: GatewayOpcodes.Dispatch;
+  HEARTBEAT: GatewayOpcodes.Heartbeat;
+  IDENTIFY: GatewayOpcodes.Identify;
+  RESUME: GatewayOpcodes.Resume;
+  RECONNECT: GatewayOpcodes.Reconnect;
+  INVALID_SESSION: GatewayOpcodes.InvalidSession;
+  HELLO: GatewayOpcodes.Hello;
+  HEARTBEAT_ACK: GatewayOpcodes.HeartbeatAck;
+} = { DISPATCH: 0, HEARTBEAT: 1, IDENTIFY: 2, RESUME: 6, RECONNECT: 7, INVALID_SESSION: 9, HELLO: 10, HEARTBEAT_ACK: 11 };
 
-/**
- * GUILD_MESSAGES | GUILD_MESSAGE_REACTIONS (a 👎 on an answer) | DIRECT_MESSAGES | MESSAGE_CONTENT (privileged:
- * enable it in the developer portal).
- */
-export const INTENTS = (1 << 9) | (1 << 10) | (1 << 12) | (1 << 15);
+/** The intents the bot asks for, each typed as discord-api-types' bit: a wrong value fails the typecheck. */
+const INTENT: {
+  /** GUILD_CREATE (the bot's managed role) and GUILD_DELETE (the bot removed: the guild's cleanup). */
+  GUILDS: GatewayIntentBits.Guilds;
+  GUILD_MESSAGES: GatewayIntentBits.GuildMessages;
+  /** A 👎 on an answer in a server channel. */
+  GUILD_MESSAGE_REACTIONS: GatewayIntentBits.GuildMessageReactions;
+  DIRECT_MESSAGES: GatewayIntentBits.DirectMessages;
+  /** A 👎 on an answer in a DM. */
+  DIRECT_MESSAGE_REACTIONS: GatewayIntentBits.DirectMessageReactions;
+  /** Privileged: enable it in the developer portal, or Discord closes the connection with 4014. */
+  MESSAGE_CONTENT: GatewayIntentBits.MessageContent;
+} = { GUILDS: 1, GUILD_MESSAGES: 512, GUILD_MESSAGE_REACTIONS: 1024, DIRECT_MESSAGES: 4096, DIRECT_MESSAGE_REACTIONS: 8192, MESSAGE_CONTENT: 32768 };
+
+export const INTENTS = Object.values(INTENT).reduce((all, bit) => all | bit, 0);
 
 /** After these the same connect would fail again: bad token, sharding, API version or intents. Never reconnect. */
 export const FATAL_CLOSE_CODES: ReadonlySet<number> = new Set([4004, 4010, 4011, 4012, 4013, 4014]);

@@ -1,20 +1,20 @@
 /**
  * @module
- * A Gateway MESSAGE_REACTION_ADD of 👎 on one of the bot's messages → an InboundMessage that carries no words, only
- * the "not you" feedback: recorded in the channel's conversation, never answered (lib/decide/not-you.ts). Every
- * other reaction needs no work. Pure.
+ * A Gateway MESSAGE_REACTION_ADD of 👎 (in any skin tone) on one of the bot's messages → an InboundMessage that
+ * carries no words, only the "not you" feedback: recorded in the channel's conversation, never answered
+ * (lib/decide/not-you.ts). Every other reaction needs no work. Pure.
  */
 import * as z from "../../../zod.ts";
 import type { InboundMessage } from "../../../message.ts";
 import { describeIssues } from "../../../zod-issues.ts";
-import { displayName } from "../schema.ts";
+import { displayName, snowflake } from "../schema.ts";
 import type { ChannelTarget } from "../target.ts";
 
-const THUMBS_DOWN = "👎";
+/** 👎, bare or with one of the five Fitzpatrick skin-tone modifiers (U+1F3FB–U+1F3FF) that Discord keeps in the name. */
+const THUMBS_DOWN = /^👎[\u{1F3FB}-\u{1F3FF}]?$/u;
 const DM_TENANT_PREFIX = "dm:";
-const snowflake = z.string().check(z.regex(/^\d+$/, "not a snowflake"));
 
-const reactionSchema = z.looseObject({
+export const reactionSchema = z.looseObject({
   user_id: snowflake,
   channel_id: snowflake,
   message_id: snowflake,
@@ -36,7 +36,7 @@ export function parseGatewayReaction(data: unknown, botUserId: string, now: numb
   if (!parsed.success) return { kind: "invalid", issues: describeIssues(parsed.error) };
   const reaction = parsed.data;
   if (reaction.message_author_id !== botUserId) return { kind: "ignored", reason: "reaction_not_on_bot" };
-  if (reaction.emoji.id !== null || reaction.emoji.name !== THUMBS_DOWN) return { kind: "ignored", reason: "reaction_not_feedback" };
+  if (reaction.emoji.id !== null || !THUMBS_DOWN.test(reaction.emoji.name ?? "")) return { kind: "ignored", reason: "reaction_not_feedback" };
   const user = reaction.member?.user;
   return {
     kind: "message",

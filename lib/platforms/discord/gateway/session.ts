@@ -6,6 +6,8 @@
  * jitter, zombie connections, RECONNECT, INVALID_SESSION, fatal close codes, resumes that keep failing and the
  * daily IDENTIFY budget.
  */
+import type { GatewaySendPayload } from "discord-api-types/v10";
+import type { GatewayAction, GatewayInput, GatewaySnapshot, ShardTuple } from "./session-io.ts";
 import {
   FATAL_CLOSE_CODES,
   gatewayUrl,
@@ -20,29 +22,6 @@ import {
   type GatewayPayload,
 } from "./protocol.ts";
 
-/** What survives the object: enough to RESUME after an eviction, and the IDENTIFY times of the last 24 h. */
-export interface GatewaySnapshot {
-  session: { sessionId: string; resumeUrl: string; seq: number | null; botUserId: string } | null;
-  identifies: number[];
-  /** Set after a fatal close code: nothing reconnects for an hour, or until the token changes. */
-  fatal?: { closeCode: number; at: number; tokenFingerprint: string };
-}
-
-export type GatewayInput =
-  | { type: "start"; now: number }
-  | { type: "open"; connection: number }
-  | { type: "payload"; connection: number; payload: GatewayPayload; now: number }
-  | { type: "heartbeat_due"; connection: number }
-  | { type: "closed"; connection: number; code: number; now: number };
-
-export type GatewayAction =
-  | { type: "connect"; connection: number; url: string; delayMs: number; mode: "identify" | "resume" }
-  | { type: "send"; connection: number; payload: { op: number; d: unknown } }
-  | { type: "schedule_heartbeat"; connection: number; delayMs: number }
-  | { type: "close"; connection: number; code: number; reason: string }
-  | { type: "dispatch"; event: string; data: unknown }
-  | { type: "stopped"; reason: "fatal_close" | "identify_budget"; closeCode?: number };
-
 export interface GatewaySessionOptions {
   token: string;
   /** A non-secret digest of the token: a fatal stop holds only for the token that caused it. */
@@ -54,8 +33,6 @@ export interface GatewaySessionOptions {
   /** `[shard_id, num_shards]` named in IDENTIFY; absent for a bot that runs unsharded. */
   shard?: ShardTuple;
 }
-
-export type ShardTuple = [id: number, count: number];
 
 type Phase = "idle" | "connecting" | "handshake" | "ready" | "stopped";
 
@@ -91,6 +68,8 @@ export class GatewaySession {
   constructor(opts: GatewaySessionOptions) {
     this.#opts = opts;
     this.#snapshot = structuredClone(opts.snapshot ?? { session: null, identifies: [] });
+    // A session keeps the intents it was identified with: one from before a change of INTENTS identifies anew.
+    if (this.#snapshot.session?.intents !== INTENTS) this.#snapshot.session = null;
   }
 
   get snapshot(): GatewaySnapshot {
@@ -149,6 +128,22 @@ export class GatewaySession {
     return [{ type: "close", connection: this.#connection, code, reason }, ...this.#connect(delayMs)];
   }
 
+  /**
+   * Discord asked for a new connection that resumes (op 7, op 9 d=true): after a backoff like any failed connect,
+   * and counted as a failed resume when it came before this connection's resume got through.
+   */
+  #resumeAgain(reason: string): GatewayAction[] {
+    this.#countFailedResume();
+    return this.#reconnect(RESUMABLE_CLOSE_CODE, reason, this.#backoffMs());
+  }
+
+  #countFailedResume(): void {
+    if (this.#mode === "resume" && this.#phase !== "ready") this.#failedResumes += 1;
+    if (this.#failedResumes < MAX_FAILED_RESUMES) return;
+    this.#failedResumes = 0;
+    this.#snapshot.session = null;
+  }
+
   #backoffMs(): number {
     this.#failures += 1;
     const ceiling = Math.min(BASE_BACKOFF_MS * 2 ** (this.#failures - 1), MAX_BACKOFF_MS);
@@ -167,9 +162,9 @@ export class GatewaySession {
       case OPCODE.DISPATCH:
         return this.#dispatch(payload);
       case OPCODE.RECONNECT:
-        return this.#reconnect(RESUMABLE_CLOSE_CODE, "reconnect_requested", 0);
+        return this.#resumeAgain("reconnect_requested");
       case OPCODE.INVALID_SESSION:
-        if (payload.d === true && this.#snapshot.session) return this.#reconnect(RESUMABLE_CLOSE_CODE, "invalid_session_resumable", 0);
+        if (payload.d === true && this.#snapshot.session) return this.#resumeAgain("invalid_session_resumable");
         this.#snapshot.session = null;
         return this.#reconnect(NORMAL_CLOSE, "invalid_session", INVALID_SESSION_MIN_WAIT_MS + Math.round(this.#opts.random() * INVALID_SESSION_JITTER_MS));
       default:
@@ -185,7 +180,8 @@ export class GatewaySession {
     const first: GatewayAction = { type: "schedule_heartbeat", connection: this.#connection, delayMs: Math.round(this.#heartbeatMs * this.#opts.random()) };
     const session = this.#snapshot.session;
     if (this.#mode === "resume" && session) {
-      return [first, this.#send(OPCODE.RESUME, { token: this.#opts.token, session_id: session.sessionId, seq: session.seq })];
+      // READY always carries a sequence number; 0 (replay everything kept) only guards the type.
+      return [first, this.#send({ op: OPCODE.RESUME, d: { token: this.#opts.token, session_id: session.sessionId, seq: session.seq ?? 0 } })];
     }
     const recent = this.#identifiesSince(now);
     if (recent.length >= IDENTIFY_BUDGET) {
@@ -194,7 +190,7 @@ export class GatewaySession {
     }
     this.#snapshot.identifies = [...recent, now];
     const shard = this.#opts.shard ? { shard: this.#opts.shard } : {};
-    return [first, this.#send(OPCODE.IDENTIFY, { token: this.#opts.token, intents: INTENTS, properties: CLIENT_PROPERTIES, ...shard })];
+    return [first, this.#send({ op: OPCODE.IDENTIFY, d: { token: this.#opts.token, intents: INTENTS, properties: CLIENT_PROPERTIES, ...shard } })];
   }
 
   #dispatch(payload: GatewayPayload): GatewayAction[] {
@@ -208,6 +204,7 @@ export class GatewaySession {
         resumeUrl: ready.data.resume_gateway_url,
         seq: payload.s ?? null,
         botUserId: ready.data.user.id,
+        intents: INTENTS,
       };
     }
     if (payload.t === "READY" || payload.t === "RESUMED") {
@@ -227,7 +224,7 @@ export class GatewaySession {
 
   #beat(): GatewayAction {
     this.#awaitingAck = true;
-    return this.#send(OPCODE.HEARTBEAT, this.#snapshot.session?.seq ?? null);
+    return this.#send({ op: OPCODE.HEARTBEAT, d: this.#snapshot.session?.seq ?? null });
   }
 
   #closed(code: number, now: number): GatewayAction[] {
@@ -237,15 +234,12 @@ export class GatewaySession {
       return [{ type: "stopped", reason: "fatal_close", closeCode: code }];
     }
     if (SESSION_ENDING_CLOSE_CODES.has(code)) this.#snapshot.session = null;
-    if (this.#mode === "resume" && this.#phase !== "ready") this.#failedResumes += 1;
-    if (this.#failedResumes >= MAX_FAILED_RESUMES) {
-      this.#failedResumes = 0;
-      this.#snapshot.session = null;
-    }
+    this.#countFailedResume();
     return this.#connect(this.#backoffMs());
   }
 
-  #send(op: number, d: unknown): GatewayAction {
-    return { type: "send", connection: this.#connection, payload: { op, d } };
+  /** Every payload we send is one of discord-api-types' `GatewaySendPayload`s: a wrong field fails the typecheck. */
+  #send(payload: GatewaySendPayload): GatewayAction {
+    return { type: "send", connection: this.#connection, payload };
   }
 }

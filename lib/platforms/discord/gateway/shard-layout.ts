@@ -13,7 +13,7 @@ import * as z from "../../../zod.ts";
 import { errorMessage, type Logger } from "../../../log.ts";
 import { discordRequest } from "../rest.ts";
 import type { GatewayStatus } from "./connection.ts";
-import type { ShardTuple } from "./session.ts";
+import type { ShardTuple } from "./session-io.ts";
 
 /** Discord closes a connection with this when it would hold more than 2,500 guilds (sharding required). */
 const SHARDING_REQUIRED_CLOSE_CODE = 4011;
@@ -53,7 +53,7 @@ export interface ShardCoordinatorOptions {
   checkIntervalMs?: number;
 }
 
-const gatewayBotSchema = z.looseObject({
+export const gatewayBotSchema = z.looseObject({
   shards: z.number().check(z.int(), z.positive()),
   session_start_limit: z.looseObject({ max_concurrency: z.number().check(z.int(), z.positive()) }),
 });
