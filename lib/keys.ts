@@ -147,6 +147,14 @@ export function installationKey(prefix: string, where: Tenancy): string {
   return `${prefix}:install:${where.platform}${SEP}${where.tenant}`;
 }
 
+/** The platform and tenant an installation's key (`installationKey`) names; null for any other key. */
+export function installationTenancy(prefix: string, key: string): { platform: string; tenant: string } | null {
+  const start = `${prefix}:install:`;
+  if (!key.startsWith(start)) return null;
+  const [platform, tenant, ...rest] = key.slice(start.length).split(SEP);
+  return platform && tenant && rest.length === 0 ? { platform, tenant } : null;
+}
+
 /** The glob of every installation of the bot (re-encrypting them after a key rotation). */
 export function installationKeyPattern(prefix: string): string {
   return `${globEscape(prefix)}:install:*`;
@@ -183,6 +191,7 @@ export function isTenantKey(prefix: string, where: Tenancy, key: string): boolea
   return key.startsWith(`${prefix}:`) && (key.includes(`:${id}${SEP}`) || key.includes(`:${id}:`) || key.endsWith(`:${id}`));
 }
 
-function tenantId(where: Tenancy): string {
+/** `<platform>|<tenant>`: what a tenant's sealed values are bound to (lib/secrets/seal.ts). */
+export function tenantId(where: { platform: string; tenant: string }): string {
   return `${where.platform}${SEP}${where.tenant}`;
 }

@@ -20,14 +20,15 @@ export async function newInstallState(rt: Runtime): Promise<{ state: string; coo
   const nonce = randomText();
   const cookie = randomText();
   await rt.redis.set(oauthStateKey(rt.settings.REDIS_KEY_PREFIX, nonce), await sha256Hex(cookie), { ex: STATE_TTL_SECONDS });
-  return { state: await rt.secrets.oauthState.seal(nonce), cookie };
+  // Bound to nothing more than its use: the nonce is worth something only with its Redis key and the browser's cookie.
+  return { state: await rt.secrets.oauthState.seal(nonce, ""), cookie };
 }
 
 /** Takes the state (it never works twice, whatever the outcome) and says whether this callback may go on. */
 export async function takeInstallState(rt: Runtime, state: string, cookie: string | undefined): Promise<StateCheck> {
   let nonce: string;
   try {
-    nonce = await rt.secrets.oauthState.open(state);
+    nonce = await rt.secrets.oauthState.open(state, "");
   } catch {
     return "forged";
   }
