@@ -9,7 +9,7 @@
 import { Hono, type Context } from "hono";
 import * as z from "../lib/zod.ts";
 import { constantTimeEqual } from "../lib/crypto.ts";
-import { adminLockout, countAdminFailure } from "../lib/limits/admin-attempts.ts";
+import { adminAttempt } from "../lib/limits/admin-attempts.ts";
 import type { ConversationKey } from "../lib/message.ts";
 import { adapters } from "../lib/platforms/index.ts";
 import { tenantUsage } from "../lib/limits/tenant-budget.ts";
@@ -46,12 +46,10 @@ export const admin = new Hono<AppEnv>();
 async function refused(c: Context<AppEnv>, rt: Runtime, route: string): Promise<Response | null> {
   const expected = rt.settings.ADMIN_TOKEN;
   if (!expected) return c.json({ error: "not found" }, 404);
-  const address = c.req.header("CF-Connecting-IP") ?? "unknown";
-  const locked = await adminLockout(rt, address);
-  if (locked !== null) return tooManyAttempts(c, locked);
   const given = BEARER.exec(c.req.header("Authorization") ?? "")?.[1];
-  if (!given || !constantTimeEqual(given, expected)) {
-    await countAdminFailure(rt, address);
+  const attempt = await adminAttempt(rt, c.req.header("CF-Connecting-IP") ?? "unknown", () => given !== undefined && constantTimeEqual(given, expected));
+  if (attempt.status === "locked") return tooManyAttempts(c, attempt.retryAfterSeconds);
+  if (attempt.status === "wrong") {
     rt.log.warn("admin_rejected", { route });
     return c.json({ error: "unauthorized" }, 401, { "WWW-Authenticate": "Bearer" });
   }

@@ -19,7 +19,9 @@
  * | `optout:<platform>|<tenant>|<person>` | string | the person asked not to be messaged (SMS STOP) | until START |
  * | `limit:reply:<person>:<window>` | string (count) | answers per person per window | the window |
  * | `limit:judge:<place>:<window>` | string (count) | judge calls per conversation per minute | the window |
- * | `limit:admin:<client IP>:<window>` | string (count) | failed admin-view attempts per address | the window |
+ * | `limit:admin:<client>` | string (count) | admin-view attempts of one client (IPv4 address or IPv6 /64, as a pseudonym) whose token was wrong or not yet compared | 5 minutes from the first |
+ * | `limit:admin:all` | string (count) | the same, of all clients | 5 minutes from the first |
+ * | `admin:trusted:<client>` | string | the client logged in to the admin view: the count of all does not lock it out | 30 days |
  * | `limit:api:<platform>|<tenant>|<method>:<window>` | string (count) | a tenant's calls of a rate-tiered platform method (lib/limits/api-budget.ts) | the window |
  * | `limit:told:<person>` | string | the person was told they hit the rate limit | the rest of the window |
  * | `recall:sweep` | string | where the cron's retention sweep of recall passages goes on, or that a pass is done | 1 hour |
@@ -43,8 +45,8 @@ export interface ConversationKeys {
   answers: string;
 }
 
-/** The limits Parley counts: answers per person, judge calls per conversation, failed admin logins per address. */
-export type LimitName = "reply" | "judge" | "admin" | "api";
+/** The fixed-window limits Parley counts: answers per person, judge calls per conversation, a platform's calls per tenant. */
+export type LimitName = "reply" | "judge" | "api";
 
 const SEP = "|";
 
@@ -130,6 +132,11 @@ export function optOutKey(prefix: string, where: Tenancy, person: string): strin
 /** The prefix of one limit's fixed-window counters (lib/limits/fixed-window.ts). */
 export function rateLimitPrefix(prefix: string, limit: LimitName): string {
   return `${prefix}:limit:${limit}`;
+}
+
+/** The admin view's counts of attempts (lib/limits/admin-attempts.ts): one client's, all clients', and the client's trusted mark. */
+export function adminLimitKeys(prefix: string, client: string): { client: string; all: string; trusted: string } {
+  return { client: `${prefix}:limit:admin:${client}`, all: `${prefix}:limit:admin:all`, trusted: `${prefix}:admin:trusted:${client}` };
 }
 
 /** Taken by the first job over a person's limit, so that the person is told once per window. */
