@@ -56,7 +56,9 @@ slack.get("/install", async (c) => {
   const rt = runtimeFor(c.env);
   const s = rt.settings;
   if (!slackInstallable(s)) return c.json({ error: "set SLACK_CLIENT_ID and SLACK_CLIENT_SECRET to install in many workspaces" }, 404);
-  const { state, cookie } = await using("redis", () => newInstallState(rt));
+  const started = await using("redis", () => newInstallState(rt, c.req.header("CF-Connecting-IP") ?? "unknown"));
+  if ("retryAfterSeconds" in started) return c.json({ error: "too many installs started, try again later" }, 429, { "Retry-After": String(started.retryAfterSeconds) });
+  const { state, cookie } = started;
   setCookie(c, STATE_COOKIE, cookie, { ...COOKIE_OPTIONS, maxAge: STATE_TTL_SECONDS });
   return c.redirect(authorizeUrl({ apiBaseUrl: s.SLACK_API_BASE_URL, clientId: s.SLACK_CLIENT_ID!, state, redirectUri: `${s.PUBLIC_BASE_URL}${CALLBACK_PATH}` }), 302);
 });

@@ -20,7 +20,7 @@ import { BUDGET_NOTICE, checkTenantBudget, spendTenantBudget } from "./limits/te
 import { jobLogFields, loggedId, loggedPlace } from "./log-ids.ts";
 import type { BotIdentity, InboundMessage, ParentMessage, PartProgress, Visibility } from "./message.ts";
 import { errorMessage } from "./log.ts";
-import { asksToBeForgotten, FORGET_CONFIRMATION, forgetPerson } from "./memory/forget.ts";
+import { asksToBeForgotten, forgetPerson } from "./memory/forget.ts";
 import { rememberedPeople } from "./memory/hooks.ts";
 import { recalledForAnswer } from "./memory/recall/answer-recall.ts";
 import { optOutsFor } from "./opt-outs.ts";
@@ -225,8 +225,8 @@ async function answer(
   if (!(await replier.canReach(job))) return "unreachable";
   // The trigger itself, not the author's latest message: a question right after "forget me" gets its own answer.
   if (asksToBeForgotten(job, state.recent)) {
-    await forgetPerson(rt, job);
-    return notice(FORGET_CONFIRMATION, "forgotten");
+    const reply = await forgetPerson(rt, job);
+    return reply ? notice(reply.text, reply.outcome) : "rate_limited";
   }
   const turn = selectTurn(state.recent, job.trigger, state.answeredThroughBy?.[job.trigger.authorId]);
   if (!turn) return "conversation_gone";

@@ -1,16 +1,15 @@
 /**
  * @module
- * The conversation side of "forget me": in every live conversation of the tenant, the person's messages written up
- * to their request and the bot's answers to them leave the log; the running summary (it may retell them; it is
- * dropped, not rebuilt) and the stored prompts of the admin view go too. The tenant's conversations are found with
- * SCAN in bounded batches; each conversation is one small script that gets all its keys in KEYS.
+ * The conversation side of "forget me": in every live conversation the person spoke in, the person's messages
+ * written up to their request and the bot's answers to them leave the log; the running summary (it may retell them;
+ * it is dropped, not rebuilt) and the stored prompts of the admin view go too. The conversations are those of the
+ * person's index of places (`spoke:` in lib/keys.ts, written by the ingest script), never a scan of the database:
+ * the cost is the person's own conversations, whatever else the database holds. Each conversation is one small
+ * script that gets all its keys in KEYS; the places whose conversation has ended leave the index.
  */
 import type { Redis } from "@upstash/redis/cloudflare";
 import { LENGTH_MEMBER, MESSAGES_BELOW } from "../conversation/scripts.ts";
-import { conversationKeysOfLog, tenantLogPattern, type ConversationKeys, type Tenancy } from "../keys.ts";
-
-/** Keys SCAN looks at per call: one call stays short on a large database. */
-const SCAN_BATCH = 1_000;
+import { conversationKeysAt, spokeKey, type ConversationKeys, type Tenancy } from "../keys.ts";
 
 /**
  * KEYS: state, log, answers. ARGV: 1 person id, 2 through (ms), 3 the id of a message of theirs to keep ('' none).
@@ -19,10 +18,12 @@ const SCAN_BATCH = 1_000;
  * Keeps the log's length member (lib/conversation/scripts.ts) true. The person's id also leaves the record of whom
  * the bot answered last, and of which of their messages answers covered (lib/conversation/claim-scripts.ts). A
  * thread's parent of theirs kept with the conversation goes too, and is not fetched again (`false`).
- * Returns how many messages left the log.
+ * Returns how many messages left the log, or -1 when no conversation is there.
  */
 const ERASE_PERSON = `#!lua flags=allow-key-locking
 local state, log, answers = KEYS[1], KEYS[2], KEYS[3]
+local current = redis.call('GET', state)
+if not current then return -1 end
 local person, through = ARGV[1], tonumber(ARGV[2])
 local messages = {}
 local since = nil
@@ -42,25 +43,22 @@ for _, entry in ipairs(messages) do
   end
 end
 if removed > 0 then redis.call('ZADD', log, 'XX', 'INCR', -removed, '${LENGTH_MEMBER}') end
-local current = redis.call('GET', state)
-if current then
-  local s = cjson.decode(current)
-  s.summary = nil
-  if type(s.lastBotReplyTo) == 'table' then
-    local others = {}
-    for _, id in ipairs(s.lastBotReplyTo) do
-      if id ~= person then others[#others + 1] = id end
-    end
-    s.lastBotReplyTo = others
+local s = cjson.decode(current)
+s.summary = nil
+if type(s.lastBotReplyTo) == 'table' then
+  local others = {}
+  for _, id in ipairs(s.lastBotReplyTo) do
+    if id ~= person then others[#others + 1] = id end
   end
-  if type(s.coverage) == 'table' then s.coverage[person] = nil end
-  if type(s.parents) == 'table' then
-    for of, parent in pairs(s.parents) do
-      if type(parent) == 'table' and parent.authorId == person and parent.ts <= through then s.parents[of] = false end
-    end
-  end
-  redis.call('SET', state, cjson.encode(s), 'KEEPTTL')
+  s.lastBotReplyTo = others
 end
+if type(s.coverage) == 'table' then s.coverage[person] = nil end
+if type(s.parents) == 'table' then
+  for of, parent in pairs(s.parents) do
+    if type(parent) == 'table' and parent.authorId == person and parent.ts <= through then s.parents[of] = false end
+  end
+end
+redis.call('SET', state, cjson.encode(s), 'KEEPTTL')
 redis.call('DEL', answers)
 return removed
 `;
@@ -88,24 +86,22 @@ export class MessageEraser {
     this.script = redis.createScript<number>(ERASE_PERSON);
   }
 
-  /** Every live conversation of the tenant, one SCAN batch at a time. */
+  /** Every live conversation the person spoke in (their index of places); the places where none is left leave it. */
   async eraseEverywhere(where: Tenancy, erasure: Erasure): Promise<Erased> {
-    const erased: Erased = { conversations: 0, messages: 0 };
-    let cursor = "0";
-    do {
-      const [next, logKeys] = await this.redis.scan(cursor, { match: tenantLogPattern(this.prefix, where), count: SCAN_BATCH });
-      const removed = await Promise.all(logKeys.map((logKey) => this.erase(conversationKeysOfLog(logKey), erasure)));
-      erased.conversations += logKeys.length;
-      erased.messages += removed.reduce((sum, n) => sum + n, 0);
-      cursor = String(next);
-    } while (cursor !== "0");
-    return erased;
+    const index = spokeKey(this.prefix, where, erasure.personId);
+    const places = await this.redis.zrange<string[]>(index, 0, -1);
+    const removed = await Promise.all(places.map((place) => this.#erase(conversationKeysAt(this.prefix, place), erasure)));
+    const ended = places.filter((_, i) => removed[i]! < 0);
+    if (ended.length > 0) await this.redis.zrem(index, ...ended);
+    return { conversations: places.length - ended.length, messages: removed.reduce((sum, n) => sum + Math.max(0, n), 0) };
   }
 
   /** One conversation; returns how many messages left its log. */
   async erase(keys: ConversationKeys, erasure: Erasure): Promise<number> {
-    return Number(
-      await this.script.exec([keys.state, keys.log, keys.answers], [erasure.personId, String(erasure.through), erasure.keep ?? ""]),
-    );
+    return Math.max(0, await this.#erase(keys, erasure));
+  }
+
+  #erase(keys: ConversationKeys, erasure: Erasure): Promise<number> {
+    return this.script.exec([keys.state, keys.log, keys.answers], [erasure.personId, String(erasure.through), erasure.keep ?? ""]).then(Number);
   }
 }

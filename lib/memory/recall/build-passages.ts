@@ -11,6 +11,7 @@ import { countTokens } from "../../context/tokens.ts";
 import { shortenToTokens } from "../../context/shorten.ts";
 import { speakerName } from "../../context/turns.ts";
 import type { StoredMessage } from "../../conversation/types.ts";
+import { FORGET_LIMIT_NOTICE } from "../../limits/forget-rate.ts";
 import { RATE_LIMIT_NOTICE } from "../../limits/reply-rate.ts";
 import { FALLBACK_ANSWER } from "../../llm/wording.ts";
 import type { ConversationKey } from "../../message.ts";
@@ -19,7 +20,7 @@ import { fnv1a } from "./fnv1a.ts";
 import type { Passage, Visibility } from "./passage.ts";
 
 /** The bot's fixed texts in lib/; callers add the ones of functions/ (the job-failure apology, the SMS media answer). */
-export const LIB_BOT_NOTICES: readonly string[] = [FORGET_CONFIRMATION, RATE_LIMIT_NOTICE, FALLBACK_ANSWER];
+export const LIB_BOT_NOTICES: readonly string[] = [FORGET_CONFIRMATION, FORGET_LIMIT_NOTICE, RATE_LIMIT_NOTICE, FALLBACK_ANSWER];
 
 export interface PassageSource {
   key: ConversationKey;
