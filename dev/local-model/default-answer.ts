@@ -32,7 +32,13 @@ export function defaultAnswer(req: ChatRequest): string {
   if (kind === "facts") return factsAnswer(last);
   // People's messages, one record per line of each user turn (lib/context/turns.ts); the last is the one being
   // answered. The data block (what the bot remembers) is not a message of anyone's.
-  const people = req.messages.filter((m) => m.role === "user" && !m.content.startsWith(DATA_BLOCK_OPEN)).flatMap((m) => personRecords(m.content));
+  // A caller other than Parley (a direct request) writes plain text: one message of "you".
+  const people = req.messages
+    .filter((m) => m.role === "user" && !m.content.startsWith(DATA_BLOCK_OPEN))
+    .flatMap((m) => {
+      const records = personRecords(m.content);
+      return records.length > 0 ? records : [{ author: "you", text: m.content }];
+    });
   const said = people.pop()?.text ?? "";
   const answers = req.messages.filter((m) => m.role === "assistant").length;
   const speakers = [...new Set(people.map((m) => m.author))];

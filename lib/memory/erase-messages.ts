@@ -9,7 +9,8 @@
  */
 import type { Redis } from "@upstash/redis/cloudflare";
 import { LENGTH_MEMBER, MESSAGES_BELOW } from "../conversation/scripts.ts";
-import { conversationKeysAt, spokeKey, type ConversationKeys, type Tenancy } from "../keys.ts";
+import { conversationKeys, conversationKeysAt, placeId, spokeKey, type ConversationKeys, type Tenancy } from "../keys.ts";
+import type { ConversationKey } from "../message.ts";
 
 /**
  * KEYS: state, log, answers. ARGV: 1 person id, 2 through (ms), 3 the id of a message of theirs to keep ('' none).
@@ -18,12 +19,13 @@ import { conversationKeysAt, spokeKey, type ConversationKeys, type Tenancy } fro
  * Keeps the log's length member (lib/conversation/scripts.ts) true. The person's id also leaves the record of whom
  * the bot answered last, and of which of their messages answers covered (lib/conversation/claim-scripts.ts). A
  * thread's parent of theirs kept with the conversation goes too, and is not fetched again (`false`).
- * Returns how many messages left the log, or -1 when no conversation is there.
+ * Returns {how many messages left the log, how many of theirs are still in it}, or {-1, 0} when no conversation
+ * is there.
  */
 const ERASE_PERSON = `#!lua flags=allow-key-locking
 local state, log, answers = KEYS[1], KEYS[2], KEYS[3]
 local current = redis.call('GET', state)
-if not current then return -1 end
+if not current then return {-1, 0} end
 local person, through = ARGV[1], tonumber(ARGV[2])
 local messages = {}
 local since = nil
@@ -33,13 +35,15 @@ for _, raw in ipairs(redis.call('ZRANGE', log, '-inf', '${MESSAGES_BELOW}', 'BYS
   if m.theirs and (since == nil or m.ts < since) then since = m.ts end
   messages[#messages + 1] = {raw = raw, m = m}
 end
-local removed = 0
+local removed, left = 0, 0
 for _, entry in ipairs(messages) do
   local m = entry.m
   local read = m.role == 'assistant' and (m.replyToAuthorId == person or (since ~= nil and m.ts >= since))
   if m.theirs or read then
     redis.call('ZREM', log, entry.raw)
     removed = removed + 1
+  elseif m.role == 'user' and m.authorId == person then
+    left = left + 1
   end
 end
 if removed > 0 then redis.call('ZADD', log, 'XX', 'INCR', -removed, '${LENGTH_MEMBER}') end
@@ -60,7 +64,7 @@ if type(s.parents) == 'table' then
 end
 redis.call('SET', state, cjson.encode(s), 'KEEPTTL')
 redis.call('DEL', answers)
-return removed
+return {removed, left}
 `;
 
 /** Whose messages go: theirs written up to `through` (ms), except `keep` (a message id). */
@@ -83,25 +87,36 @@ export class MessageEraser {
   constructor(redis: Redis, prefix: string) {
     this.redis = redis;
     this.prefix = prefix;
-    this.script = redis.createScript<number>(ERASE_PERSON);
+    this.script = redis.createScript<[number, number]>(ERASE_PERSON);
   }
 
-  /** Every live conversation the person spoke in (their index of places); the places where none is left leave it. */
+  /**
+   * Every live conversation the person spoke in (their index of places). A place leaves the index once nothing of
+   * theirs is left there (or no conversation is): what stays names only where they have spoken since.
+   */
   async eraseEverywhere(where: Tenancy, erasure: Erasure): Promise<Erased> {
     const index = spokeKey(this.prefix, where, erasure.personId);
     const places = await this.redis.zrange<string[]>(index, 0, -1);
-    const removed = await Promise.all(places.map((place) => this.#erase(conversationKeysAt(this.prefix, place), erasure)));
-    const ended = places.filter((_, i) => removed[i]! < 0);
-    if (ended.length > 0) await this.redis.zrem(index, ...ended);
-    return { conversations: places.length - ended.length, messages: removed.reduce((sum, n) => sum + Math.max(0, n), 0) };
+    const results = await Promise.all(places.map((place) => this.#erase(conversationKeysAt(this.prefix, place), erasure)));
+    const done = places.filter((_, i) => results[i]!.left === 0);
+    if (done.length > 0) await this.redis.zrem(index, ...done);
+    const live = results.filter((r) => r.removed >= 0);
+    return { conversations: live.length, messages: live.reduce((sum, r) => sum + r.removed, 0) };
   }
 
   /** One conversation; returns how many messages left its log. */
   async erase(keys: ConversationKeys, erasure: Erasure): Promise<number> {
-    return Math.max(0, await this.#erase(keys, erasure));
+    return Math.max(0, (await this.#erase(keys, erasure)).removed);
   }
 
-  #erase(keys: ConversationKeys, erasure: Erasure): Promise<number> {
-    return this.script.exec([keys.state, keys.log, keys.answers], [erasure.personId, String(erasure.through), erasure.keep ?? ""]).then(Number);
+  /** One conversation, by its place; the place leaves the person's index when nothing of theirs is left there. */
+  async eraseAt(key: ConversationKey, erasure: Erasure): Promise<void> {
+    const { left } = await this.#erase(conversationKeys(this.prefix, key), erasure);
+    if (left === 0) await this.redis.zrem(spokeKey(this.prefix, key, erasure.personId), placeId(key));
+  }
+
+  async #erase(keys: ConversationKeys, erasure: Erasure): Promise<{ removed: number; left: number }> {
+    const [removed, left] = await this.script.exec([keys.state, keys.log, keys.answers], [erasure.personId, String(erasure.through), erasure.keep ?? ""]);
+    return { removed: Number(removed), left: Number(left) };
   }
 }

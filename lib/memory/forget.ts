@@ -11,7 +11,6 @@
 import { isResetRequest } from "../conversation/reset.ts";
 import type { StoredMessage } from "../conversation/types.ts";
 import { using } from "../errors.ts";
-import { conversationKeys } from "../keys.ts";
 import { checkForgetRate, FORGET_LIMIT_NOTICE } from "../limits/forget-rate.ts";
 import { jobLogFields } from "../log-ids.ts";
 import { errorMessage } from "../log.ts";
@@ -78,7 +77,7 @@ async function forgetPassages(rt: Runtime, job: Job): Promise<number> {
  */
 export async function forgetTheRequest(rt: Runtime, job: Job): Promise<void> {
   try {
-    await eraserFor(rt).erase(conversationKeys(rt.settings.REDIS_KEY_PREFIX, job.key), { personId: job.trigger.authorId, through: job.trigger.ts });
+    await eraserFor(rt).eraseAt(job.key, { personId: job.trigger.authorId, through: job.trigger.ts });
   } catch (err) {
     rt.log.warn("forget_request_kept", { ...(await jobLogFields(rt, job)), error: errorMessage(err) });
   }

@@ -303,15 +303,19 @@ describe("the index of the places a person spoke in", () => {
     expect(await redis.ttl(`${PREFIX}:spoke:slack|${here.tenant}|U0`)).toBeGreaterThan(86_400);
   });
 
-  it("takes a person's 'forget me' to every conversation they spoke in, and lets the ended ones go from it", async () => {
+  it("takes a person's 'forget me' to every conversation they spoke in, and keeps only where they spoke since", async () => {
     const store = newStore();
     const [here, there, gone] = tenantPlaces(3) as [ReturnType<typeof place>, ReturnType<typeof place>, ReturnType<typeof place>];
     for (const key of [here, there, gone]) await conversationOf(store, message(key, 1, `about me in ${key.channel}`), message(key, 2));
+    // Written after they asked: not forgotten, and still to be found by their next "forget me".
+    await store.record(message(here, 4, "a question after it"), { startIfIdle: false, reset: false });
     await redis.del(...Object.values(conversationKeys(PREFIX, gone)));
-    const erased = await new MessageEraser(redis, PREFIX).eraseEverywhere(here, { personId: "U1", through: Date.now() });
+    const asked = message(here, 2).ts;
+    const erased = await new MessageEraser(redis, PREFIX).eraseEverywhere(here, { personId: "U1", through: asked });
     expect(erased).toEqual({ conversations: 2, messages: 2 });
-    for (const key of [here, there]) expect((await store.load(key))!.recent.map((m) => m.authorId)).toEqual(["U2"]);
-    expect(await spoke(here, "U1")).toEqual([placeOf(here), placeOf(there)].sort());
+    expect((await store.load(here))!.recent.map((m) => m.text)).toEqual(["message 2", "a question after it"]);
+    expect((await store.load(there))!.recent.map((m) => m.authorId)).toEqual(["U2"]);
+    expect(await spoke(here, "U1")).toEqual([placeOf(here)]);
   });
 });
 
