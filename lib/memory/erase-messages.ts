@@ -9,23 +9,29 @@
  */
 import type { Redis } from "@upstash/redis/cloudflare";
 import { LENGTH_MEMBER, MESSAGES_BELOW } from "../conversation/scripts.ts";
-import { conversationKeys, conversationKeysAt, placeId, spokeKey, type ConversationKeys, type Tenancy } from "../keys.ts";
+import { conversationKeysAt, placeId, spokeKey, type ConversationKeys, type Tenancy } from "../keys.ts";
 import type { ConversationKey } from "../message.ts";
 
 /**
- * KEYS: state, log, answers. ARGV: 1 person id, 2 through (ms), 3 the id of a message of theirs to keep ('' none).
+ * KEYS: state, log, answers, and optionally the person's index of places. ARGV: 1 person id, 2 through (ms), 3 the
+ * id of a message of theirs to keep ('' none), 4 the place's id (with the index).
  * The bot's answers that go are those to the person
  * and every one written after the person's first message there: the bot had read them, and may retell them.
  * Keeps the log's length member (lib/conversation/scripts.ts) true. The person's id also leaves the record of whom
  * the bot answered last, and of which of their messages answers covered (lib/conversation/claim-scripts.ts). A
- * thread's parent of theirs kept with the conversation goes too, and is not fetched again (`false`).
+ * thread's parent of theirs kept with the conversation goes too, and is not fetched again (`false`). With the index,
+ * the place leaves it when no conversation is there or nothing of theirs is left in it: in the same step, so that
+ * a message of theirs recorded meanwhile (which finds them out of the window and adds the place) is never undone.
  * Returns {how many messages left the log, how many of theirs are still in it}, or {-1, 0} when no conversation
  * is there.
  */
 const ERASE_PERSON = `#!lua flags=allow-key-locking
-local state, log, answers = KEYS[1], KEYS[2], KEYS[3]
+local state, log, answers, index = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local current = redis.call('GET', state)
-if not current then return {-1, 0} end
+if not current then
+  if index then redis.call('ZREM', index, ARGV[4]) end
+  return {-1, 0}
+end
 local person, through = ARGV[1], tonumber(ARGV[2])
 local messages = {}
 local since = nil
@@ -64,6 +70,7 @@ if type(s.parents) == 'table' then
 end
 redis.call('SET', state, cjson.encode(s), 'KEEPTTL')
 redis.call('DEL', answers)
+if index and left == 0 then redis.call('ZREM', index, ARGV[4]) end
 return {removed, left}
 `;
 
@@ -95,28 +102,26 @@ export class MessageEraser {
    * theirs is left there (or no conversation is): what stays names only where they have spoken since.
    */
   async eraseEverywhere(where: Tenancy, erasure: Erasure): Promise<Erased> {
-    const index = spokeKey(this.prefix, where, erasure.personId);
-    const places = await this.redis.zrange<string[]>(index, 0, -1);
-    const results = await Promise.all(places.map((place) => this.#erase(conversationKeysAt(this.prefix, place), erasure)));
-    const done = places.filter((_, i) => results[i]!.left === 0);
-    if (done.length > 0) await this.redis.zrem(index, ...done);
-    const live = results.filter((r) => r.removed >= 0);
-    return { conversations: live.length, messages: live.reduce((sum, r) => sum + r.removed, 0) };
-  }
-
-  /** One conversation; returns how many messages left its log. */
-  async erase(keys: ConversationKeys, erasure: Erasure): Promise<number> {
-    return Math.max(0, (await this.#erase(keys, erasure)).removed);
+    const places = await this.redis.zrange<string[]>(spokeKey(this.prefix, where, erasure.personId), 0, -1);
+    const live = (await Promise.all(places.map((place) => this.#erase(where, place, erasure)))).filter((removed) => removed >= 0);
+    return { conversations: live.length, messages: live.reduce((sum, removed) => sum + removed, 0) };
   }
 
   /** One conversation, by its place; the place leaves the person's index when nothing of theirs is left there. */
   async eraseAt(key: ConversationKey, erasure: Erasure): Promise<void> {
-    const { left } = await this.#erase(conversationKeys(this.prefix, key), erasure);
-    if (left === 0) await this.redis.zrem(spokeKey(this.prefix, key, erasure.personId), placeId(key));
+    await this.#erase(key, placeId(key), erasure);
   }
 
-  async #erase(keys: ConversationKeys, erasure: Erasure): Promise<{ removed: number; left: number }> {
-    const [removed, left] = await this.script.exec([keys.state, keys.log, keys.answers], [erasure.personId, String(erasure.through), erasure.keep ?? ""]);
-    return { removed: Number(removed), left: Number(left) };
+  /** One conversation, its place in the person's index left as it is; returns how many messages left its log. */
+  async erase(keys: ConversationKeys, erasure: Erasure): Promise<number> {
+    const [removed] = await this.script.exec([keys.state, keys.log, keys.answers], [erasure.personId, String(erasure.through), erasure.keep ?? ""]);
+    return Math.max(0, Number(removed));
+  }
+
+  async #erase(where: Tenancy, place: string, erasure: Erasure): Promise<number> {
+    const keys = conversationKeysAt(this.prefix, place);
+    const index = spokeKey(this.prefix, where, erasure.personId);
+    const [removed] = await this.script.exec([keys.state, keys.log, keys.answers, index], [erasure.personId, String(erasure.through), erasure.keep ?? "", place]);
+    return Number(removed);
   }
 }
