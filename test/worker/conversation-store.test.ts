@@ -265,60 +265,6 @@ describe("the conversation store", () => {
   });
 });
 
-describe("how long a conversation lives", () => {
-  const DAY_MS = 86_400_000;
-  const at = (m: InboundMessage, ts: number): InboundMessage => ({ ...m, ts });
-
-  it("ends a conversation a day old at its next message: chatter is not recorded, a trigger starts a new one", async () => {
-    const store = newStore();
-    const key = place();
-    const first = message(key, 1);
-    const { state } = await store.record(first, { startIfIdle: true, reset: false });
-    expect((await store.record(at(message(key, 2), first.ts + DAY_MS - 1), { startIfIdle: false, reset: false })).status).toBe("recorded");
-    expect((await store.record(at(message(key, 3), first.ts + DAY_MS + 1), { startIfIdle: false, reset: false })).status).toBe("idle");
-    expect(await store.load(key)).toBeNull();
-    const trigger = await store.record(at(message(key, 4), first.ts + DAY_MS + 2), { startIfIdle: true, reset: false });
-    expect(trigger.status).toBe("started");
-    expect(trigger.state.id).not.toBe(state.id);
-    expect(trigger.state.recent.map((m) => m.text)).toEqual(["message 4"]);
-  });
-});
-
-describe("the index of the places a person spoke in", () => {
-  /** Places of a tenant of the test's own: the index is per tenant and person, and the other tests share theirs. */
-  const tenantPlaces = (n: number) => {
-    const tenant = `TIDX${Date.now()}${++seq}`;
-    return Array.from({ length: n }, () => ({ ...place(), tenant }));
-  };
-  const spoke = (key: ReturnType<typeof place>, person: string) => redis.zrange<string[]>(`${PREFIX}:spoke:slack|${key.tenant}|${person}`, 0, -1);
-  const placeOf = (key: ReturnType<typeof place>) => `slack|${key.tenant}|${key.channel}|`;
-
-  it("holds each place its author spoke in, and outlives the longest conversation", async () => {
-    const store = newStore();
-    const [here, there] = tenantPlaces(2) as [ReturnType<typeof place>, ReturnType<typeof place>];
-    await conversationOf(store, message(here, 3), message(here, 4), message(here, 6));
-    await conversationOf(store, message(there, 9));
-    expect(await spoke(here, "U0")).toEqual([placeOf(here), placeOf(there)]);
-    expect(await spoke(here, "U1")).toEqual([placeOf(here)]);
-    expect(await redis.ttl(`${PREFIX}:spoke:slack|${here.tenant}|U0`)).toBeGreaterThan(86_400);
-  });
-
-  it("takes a person's 'forget me' to every conversation they spoke in, and keeps only where they spoke since", async () => {
-    const store = newStore();
-    const [here, there, gone] = tenantPlaces(3) as [ReturnType<typeof place>, ReturnType<typeof place>, ReturnType<typeof place>];
-    for (const key of [here, there, gone]) await conversationOf(store, message(key, 1, `about me in ${key.channel}`), message(key, 2));
-    // Written after they asked: not forgotten, and still to be found by their next "forget me".
-    await store.record(message(here, 4, "a question after it"), { startIfIdle: false, reset: false });
-    await redis.del(...Object.values(conversationKeys(PREFIX, gone)));
-    const asked = message(here, 2).ts;
-    const erased = await new MessageEraser(redis, PREFIX).eraseEverywhere(here, { personId: "U1", through: asked });
-    expect(erased).toEqual({ conversations: 2, messages: 2 });
-    expect((await store.load(here))!.recent.map((m) => m.text)).toEqual(["message 2", "a question after it"]);
-    expect((await store.load(there))!.recent.map((m) => m.authorId)).toEqual(["U2"]);
-    expect(await spoke(here, "U1")).toEqual([placeOf(here)]);
-  });
-});
-
 describe("the parent a conversation is about", () => {
   const parentBy = (authorId: string, ts: number) => ({ id: "C0PARENT:1.000001", role: "user" as const, authorId, authorName: authorId, text: "what the thread is about", ts });
 

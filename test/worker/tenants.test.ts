@@ -146,34 +146,6 @@ describe("the install state", () => {
   });
 });
 
-describe("starting installs", () => {
-  /** What /slack/install allows one client, and all, in ten minutes (lib/tenants/install-state.ts). */
-  const CLIENT_STARTS = 10;
-  const ALL_STARTS = 500;
-
-  it("caps the starts of one client (an IPv6 one by its /64) and of all clients, and writes nothing past a cap", async () => {
-    const capped = suiteEnv(`${SUITE}cap`, INSTALLABLE);
-    const start = async (address: string) => {
-      const res = await callWorker(capped, new Request("https://bot.test/slack/install", { headers: { "CF-Connecting-IP": address } }));
-      await res.body?.cancel();
-      return res;
-    };
-    for (const client of ["203.0.113.7", "2001:db8:77:1::"]) {
-      for (let i = 1; i <= CLIENT_STARTS; i++) expect((await start(client.endsWith("::") ? `${client}${i}` : client)).status).toBe(302);
-      const refused = await start(client.endsWith("::") ? `${client}ffff` : client);
-      expect(refused.status).toBe(429);
-      expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
-      expect(Number(refused.headers.get("Retry-After"))).toBeLessThanOrEqual(600);
-    }
-    // A flood from many addresses stops at the cap of all; what it left is bounded by that cap, not by the flood.
-    const statuses: number[] = [];
-    for (let i = 0; i < ALL_STARTS; i++) statuses.push((await start(`10.${i >> 8}.${i & 0xff}.1`)).status);
-    expect(statuses.filter((s) => s === 302)).toHaveLength(ALL_STARTS - 2 * CLIENT_STARTS);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(2 * CLIENT_STARTS);
-    expect((await redis.keys(`t-${SUITE}cap:*`)).length).toBeLessThanOrEqual(2 * ALL_STARTS + 1);
-  });
-});
-
 describe("token rotation", () => {
   it("refreshes an expired token once when 20 jobs need it at the same time, and every job answers", async () => {
     const team = newTeam("Rotating");
