@@ -33,6 +33,6 @@ await runCommand(command.name, async () => {
   const previous = (env.TOKEN_ENCRYPTION_PREVIOUS_KEYS ?? "").split(",").map((k) => k.trim()).filter(Boolean);
   const sealer = new Sealer(new Keyring(required.TOKEN_ENCRYPTION_KEY, previous), "stored-token");
   const redis = new Redis({ url: required.UPSTASH_REDIS_REST_URL, token: required.UPSTASH_REDIS_REST_TOKEN });
-  const { seen, resealed } = await resealInstallations(redis, env.REDIS_KEY_PREFIX || "parley", sealer);
-  console.log(`installations: ${seen} read, ${resealed} re-encrypted under the current key`);
+  const { seen, resealed, refused } = await resealInstallations(redis, env.REDIS_KEY_PREFIX || "parley", sealer);
+  console.log(`installations: ${seen} read, ${resealed} re-encrypted under the current key, ${refused} refused (not their key's tenant's)`);
 });

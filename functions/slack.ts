@@ -44,7 +44,9 @@ slack.get("/install", async (c) => {
   const rt = runtimeFor(c.env);
   const config = installable(c, rt);
   if (config instanceof Response) return config;
-  const { state, cookie } = await using("redis", () => newInstallState(rt));
+  const started = await using("redis", () => newInstallState(rt, c.req.header("CF-Connecting-IP") ?? "unknown"));
+  if ("retryAfterSeconds" in started) return c.json({ error: "too many installs started, try again later" }, 429, { "Retry-After": String(started.retryAfterSeconds) });
+  const { state, cookie } = started;
   setCookie(c, STATE_COOKIE, cookie, { ...COOKIE_OPTIONS, maxAge: STATE_TTL_SECONDS });
   const redirectUri = `${rt.settings.PUBLIC_BASE_URL}${CALLBACK_PATH}`;
   return c.redirect(authorizeUrl({ apiBaseUrl: config.SLACK_API_BASE_URL, clientId: config.SLACK_CLIENT_ID!, state, redirectUri }), 302);

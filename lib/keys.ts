@@ -15,13 +15,19 @@
  * | `claim:<platform>|<tenant>|<trigger id>` | string | the attempt at work on one trigger's answer (a random token) | 90 s, renewed |
  * | `facts:<platform>|<tenant>|<person>` | string | what the bot remembers about a person (JSON) | FACTS_TTL_DAYS |
  * | `forgotten:<platform>|<tenant>|<person>` | string | when the person asked to be forgotten (ms): no fact from before | 1 day |
+ * | `spoke:<platform>|<tenant>|<person>` | sorted set | the places of the conversations the person spoke in (or whose thread they started), scored by when first seen there | past the longest a conversation can live (lib/conversation/store-options.ts) |
  * | `visibility:<place>` | string | who can read a place, as the platform told a job (dm, private, public) | 1 hour |
  * | `optout:<platform>|<tenant>|<person>` | string | the person asked not to be messaged (SMS STOP) | until START |
  * | `limit:reply:<person>:<window>` | string (count) | answers per person per window | the window |
  * | `limit:judge:<place>:<window>` | string (count) | judge calls per conversation per minute | the window |
- * | `limit:admin:<client IP>:<window>` | string (count) | failed admin-view attempts per address | the window |
+ * | `limit:admin:<client>` | string (count) | admin-view attempts of one client (IPv4 address or IPv6 /64, as a pseudonym) whose token was wrong or not yet compared | 5 minutes from the first |
+ * | `limit:admin:all` | string (count) | the same, of all clients | 5 minutes from the first |
+ * | `admin:trusted:<client>` | string | the client logged in to the admin view: the count of all does not lock it out | 30 days |
  * | `limit:api:<platform>|<tenant>|<method>:<window>` | string (count) | a tenant's calls of a rate-tiered platform method (lib/limits/api-budget.ts) | the window |
  * | `limit:told:<person>` | string | the person was told they hit the rate limit | the rest of the window |
+ * | `limit:forget:<person>` | set | the person's "forget me" requests (trigger ids) in the window | 1 hour from the first |
+ * | `limit:forget-told:<person>` | string | the person was told they asked to be forgotten too often | the rest of the window |
+ * | `limit:install:<client>`, `limit:install:all` | string (count) | install flows started by one client (IPv4 address or IPv6 /64, as a pseudonym), and by all | 10 minutes from the first |
  * | `recall:sweep` | string | where the cron's retention sweep of recall passages goes on, or that a pass is done | 1 hour |
  * | `install:<platform>|<tenant>` | string (sealed JSON) | an OAuth installation: its tokens, encrypted (lib/tenants/) | until uninstalled |
  * | `lock:refresh:<platform>|<tenant>` | string | the one job refreshing the installation's token | 15 s |
@@ -43,8 +49,8 @@ export interface ConversationKeys {
   answers: string;
 }
 
-/** The limits Parley counts: answers per person, judge calls per conversation, failed admin logins per address. */
-export type LimitName = "reply" | "judge" | "admin" | "api";
+/** The fixed-window limits Parley counts: answers per person, judge calls per conversation, a platform's calls per tenant. */
+export type LimitName = "reply" | "judge" | "api";
 
 const SEP = "|";
 
@@ -65,13 +71,11 @@ function inTenant(where: { platform: Platform; tenant: string }, id: string): st
 
 /** The keys of one conversation; they always expire together. */
 export function conversationKeys(prefix: string, key: ConversationKey): ConversationKeys {
-  return keysOfConversation(`${prefix}:conv:${placeId(key)}`);
+  return conversationKeysAt(prefix, placeId(key));
 }
 
-const LOG_SUFFIX = ":log";
-
 function keysOfConversation(base: string): ConversationKeys {
-  return { state: `${base}:state`, log: `${base}${LOG_SUFFIX}`, answers: `${base}:answers` };
+  return { state: `${base}:state`, log: `${base}:log`, answers: `${base}:answers` };
 }
 
 /** Marks a delivered platform message as seen (retries, and Slack's app_mention + message pair of one post). */
@@ -108,14 +112,24 @@ export function visibilityKey(prefix: string, key: ConversationKey): string {
   return `${prefix}:visibility:${placeId(key)}`;
 }
 
-/** The glob that matches the message log of every conversation of one tenant ("forget me" scans it). */
-export function tenantLogPattern(prefix: string, where: Tenancy): string {
-  return `${globEscape(`${prefix}:conv:${where.platform}${SEP}${where.tenant}${SEP}`)}*${LOG_SUFFIX}`;
+/** The places (`placeId`) of the live conversations a person spoke in: "forget me" erases there and nowhere else. */
+export function spokeKey(prefix: string, where: Tenancy, person: string): string {
+  return `${prefix}:spoke:${inTenant(where, person)}`;
 }
 
-/** The keys of the conversation whose log key `tenantLogPattern` matched. */
-export function conversationKeysOfLog(logKey: string): ConversationKeys {
-  return keysOfConversation(logKey.slice(0, -LOG_SUFFIX.length));
+/** The keys of the conversation at a place `spokeKey` names. */
+export function conversationKeysAt(prefix: string, place: string): ConversationKeys {
+  return keysOfConversation(`${prefix}:conv:${place}`);
+}
+
+/** A person's "forget me" requests in the window (a set of trigger ids), and that they were told of the limit. */
+export function forgetLimitKeys(prefix: string, person: string): { requests: string; told: string } {
+  return { requests: `${prefix}:limit:forget:${person}`, told: `${prefix}:limit:forget-told:${person}` };
+}
+
+/** Install flows started by one client (IPv4 address or IPv6 /64, as a pseudonym) and by all, in the window. */
+export function installStartKeys(prefix: string, client: string): { client: string; all: string } {
+  return { client: `${prefix}:limit:install:${client}`, all: `${prefix}:limit:install:all` };
 }
 
 function globEscape(text: string): string {
@@ -132,6 +146,11 @@ export function rateLimitPrefix(prefix: string, limit: LimitName): string {
   return `${prefix}:limit:${limit}`;
 }
 
+/** The admin view's counts of attempts (lib/limits/admin-attempts.ts): one client's, all clients', and the client's trusted mark. */
+export function adminLimitKeys(prefix: string, client: string): { client: string; all: string; trusted: string } {
+  return { client: `${prefix}:limit:admin:${client}`, all: `${prefix}:limit:admin:all`, trusted: `${prefix}:admin:trusted:${client}` };
+}
+
 /** Taken by the first job over a person's limit, so that the person is told once per window. */
 export function rateLimitNoticeKey(prefix: string, person: string): string {
   return `${prefix}:limit:told:${person}`;
@@ -145,6 +164,14 @@ export function recallSweepKey(prefix: string): string {
 /** An OAuth installation of the app in one tenant (a Slack workspace or org). */
 export function installationKey(prefix: string, where: Tenancy): string {
   return `${prefix}:install:${where.platform}${SEP}${where.tenant}`;
+}
+
+/** The platform and tenant an installation's key (`installationKey`) names; null for any other key. */
+export function installationTenancy(prefix: string, key: string): { platform: string; tenant: string } | null {
+  const start = `${prefix}:install:`;
+  if (!key.startsWith(start)) return null;
+  const [platform, tenant, ...rest] = key.slice(start.length).split(SEP);
+  return platform && tenant && rest.length === 0 ? { platform, tenant } : null;
 }
 
 /** The glob of every installation of the bot (re-encrypting them after a key rotation). */
@@ -188,6 +215,7 @@ export function isTenantKey(prefix: string, where: Tenancy, key: string): boolea
   return key.startsWith(`${prefix}:`) && (key.includes(`:${id}${SEP}`) || key.includes(`:${id}:`) || key.endsWith(`:${id}`));
 }
 
-function tenantId(where: Tenancy): string {
+/** `<platform>|<tenant>`: what a tenant's sealed values are bound to (lib/secrets/seal.ts). */
+export function tenantId(where: { platform: string; tenant: string }): string {
   return `${where.platform}${SEP}${where.tenant}`;
 }

@@ -8,6 +8,10 @@
 export const APOLOGY = "Sorry, I couldn't answer that just now. Please try again in a moment.";
 /** The answer to "forget me", once everything about the person is gone. */
 export const FORGET_CONFIRMATION = "Done: I have forgotten what I knew about you and what you said in our ongoing conversations.";
+/** Said once per hour to a person past the "forget me" limit (lib/limits/forget-rate.ts): it promises nothing it has not done. */
+export const FORGET_LIMIT_NOTICE =
+  "You have asked me to forget you several times this past hour, and I did each time. I haven't forgotten what " +
+  "you said since your last request: ask me again in an hour and I will.";
 /** Said once per window to a person past the reply rate limit. */
 export const RATE_LIMIT_NOTICE = "You're sending messages faster than I can answer; I'll be back in a minute.";
 /** Said once per day to a tenant past its daily token budget. */
@@ -18,4 +22,4 @@ export const FALLBACK_ANSWER = "Sorry, I don't have a good answer to that right 
 export const MEDIA_ONLY_ANSWER = "Sorry, I can only read text messages. Could you type your question?";
 
 /** Every fixed notice: the texts recall leaves out. */
-export const BOT_NOTICES: ReadonlySet<string> = new Set([APOLOGY, FORGET_CONFIRMATION, RATE_LIMIT_NOTICE, BUDGET_NOTICE, FALLBACK_ANSWER, MEDIA_ONLY_ANSWER]);
+export const BOT_NOTICES: ReadonlySet<string> = new Set([APOLOGY, FORGET_CONFIRMATION, FORGET_LIMIT_NOTICE, RATE_LIMIT_NOTICE, BUDGET_NOTICE, FALLBACK_ANSWER, MEDIA_ONLY_ANSWER]);

@@ -17,10 +17,11 @@ import { readClock } from "../../test/support/qstash-clock.ts";
 import { timePasses } from "../../test/support/time-warp.ts";
 import { REDIS_REST_TOKEN, startStack } from "../load/stack.ts";
 import * as traffic from "../load/traffic.ts";
-import { startParley } from "../load/workers.ts";
+import { QSTASH_DEV, startParleyOn } from "../load/workers.ts";
 import { checkAnswers, checkLines, checkPrompts, checkRecords, collectOutputs, leakPatterns, withoutCiphertext } from "./checks.ts";
 import { armFaults, faultsInjected } from "./faults.ts";
 import { sendHostile } from "./hostile.ts";
+import { CHAOS_ADMIN_TOKEN, sendPrivacyCases } from "./hostile-privacy.ts";
 import { planConversations } from "./plan.ts";
 import { newSendStats, sendConversations, sendLateRetries } from "./send.ts";
 
@@ -34,7 +35,7 @@ const MAX_VIRTUAL_MS = 24 * 3_600_000;
 const command = defineCommand({
   name: "npm run bench:chaos",
   summary:
-    "A fault soak: conversations across Slack (channels, threads, DMs, two workspaces), Discord (/ask in guilds and DMs) and SMS against the real Worker, while every boundary (QStash, Redis, the platforms' APIs, the model, webhook redeliveries) fails at random from a seed; time runs on QStash's production schedule with a virtual clock until everything settled. Then checks from outside that every accepted trigger got exactly one answer (or one apology after the last retry), nothing accepted is missing from its conversation, nothing went to the wrong place or tenant, no DM text reached another prompt, no phone number, token or message text is in a log line or queue payload, and no signed hostile input got a 5xx.",
+    "A fault soak: conversations across Slack (channels, threads, DMs, two workspaces), Discord (/ask in guilds and DMs) and SMS against the real Worker, while every boundary (QStash, Redis, the platforms' APIs, the model, webhook redeliveries) fails at random from a seed; time runs on QStash's production schedule with a virtual clock until everything settled. Then checks from outside that every accepted trigger got exactly one answer (or one apology after the last retry), nothing accepted is missing from its conversation, nothing went to the wrong place or tenant, no DM text reached another prompt, no phone number, token or message text is in a log line or queue payload, no signed hostile input got a 5xx, and the hostile privacy cases held (a forged speaker line stays its author's, repeated forgets are limited, a swapped sealed job is refused, parallel admin guesses get no more than the allowance).",
   options: {
     seed: { type: "string", description: "the seed of the traffic and of every fault (default: from the time; printed)", valueName: "n" },
     conversations: { type: "string", default: "300", description: "how many conversations (default 300)", valueName: "n" },
@@ -79,7 +80,8 @@ async function main(): Promise<void> {
   const stack = await startStack({ modelDelayMs: 0, productionSchedule: { mode: "virtual" }, redisFaults: true, onPublish: (b) => void publishes.push(b.toString("utf8")) });
   stack.gate.open();
   const discord = traffic.discordSigner();
-  const parley = await startParley(stack, discord, KEY_PREFIX, "log").catch(async (err: unknown) => {
+  const at = { ...stack, publicBaseUrl: stack.gate.url, port: stack.workerPort };
+  const parley = await startParleyOn(at, discord, KEY_PREFIX, { ADMIN_TOKEN: CHAOS_ADMIN_TOKEN }, "log").catch(async (err: unknown) => {
     await stack.stop();
     throw err;
   });
@@ -92,7 +94,9 @@ async function main(): Promise<void> {
 
     await realTimeLimitsOff(sender.slackControl);
     const hostile = await sendHostile(sender, stats, problems);
+    const privacy = await sendPrivacyCases({ ...sender, qstashSigningKey: QSTASH_DEV.QSTASH_CURRENT_SIGNING_KEY, modelUrl: stack.modelUrl });
     await settle(STEP_MS);
+    const hostileBroken = await privacy.check(problems);
 
     const faultTargets = {
       qstash: stack.qstashUrl,
@@ -143,8 +147,9 @@ async function main(): Promise<void> {
       lost_records: records.lost,
       misplaced: answers.misplaced + records.misplaced,
       leaks,
-      hostile_cases: hostile.cases,
+      hostile_cases: hostile.cases + privacy.cases,
       hostile_5xx: hostile.fiveXx,
+      hostile_broken: hostileBroken,
       seed,
     };
     out(`bench:chaos  seed ${seed}, ${conversations.length} conversations, fault rate ${rate}, ${Math.round((Date.now() - started) / 1000)} s`);
@@ -155,7 +160,7 @@ async function main(): Promise<void> {
     const shown = problems.slice(0, 30);
     for (const p of shown) process.stderr.write(`  ${p}\n`);
     if (problems.length > shown.length) process.stderr.write(`  … and ${problems.length - shown.length} more\n`);
-    const broken = result.answered_twice + result.unanswered + result.lost_records + result.misplaced + result.leaks + result.hostile_5xx + (unsettled ? 1 : 0);
+    const broken = result.answered_twice + result.unanswered + result.lost_records + result.misplaced + result.leaks + result.hostile_5xx + result.hostile_broken + (unsettled ? 1 : 0);
     if (broken > 0) process.stderr.write(`bench:chaos: promises broken; replay with --seed ${seed} --conversations ${conversations.length} --fault-rate ${rate}\n`);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     if (broken > 0) process.exitCode = 1;

@@ -15,6 +15,9 @@ import { freePort } from "../../dev/ports.ts";
 import { startQStash } from "../../dev/qstash/server.ts";
 import { startRedisServer } from "../../dev/redis-server.ts";
 import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
+import { adapters } from "../../lib/platforms/index.ts";
+import { jobSchemaFor } from "../../lib/queue/job.ts";
+import { openJob } from "../../lib/queue/sealed-job.ts";
 import { Keyring } from "../../lib/secrets/keyring.ts";
 import { Sealer } from "../../lib/secrets/seal.ts";
 import { startFaultProxy } from "../../dev/faults/proxy.ts";
@@ -68,13 +71,13 @@ export interface Stack {
 }
 
 const jobSealer = new Sealer(new Keyring(TOKEN_ENCRYPTION_KEY), "job-payload");
+const jobSchema = jobSchemaFor(adapters);
 
 /** Where a published job answers: its reply target is among the sealed personal fields (lib/queue/sealed-job.ts). */
 async function placeOfJob(body: Buffer): Promise<string> {
   try {
-    const { sealed } = JSON.parse(body.toString("utf8")) as { sealed: string };
-    const { replyTarget = {} } = JSON.parse(await jobSealer.open(sealed)) as { replyTarget?: Record<string, string> };
-    return replyTarget.channel ?? replyTarget.token ?? replyTarget.to ?? "unknown";
+    const target = (await openJob(JSON.parse(body.toString("utf8")), jobSealer, jobSchema)).replyTarget as Record<string, string | undefined>;
+    return target.channel ?? target.token ?? target.to ?? "unknown";
   } catch {
     return "unknown";
   }

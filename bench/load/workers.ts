@@ -49,7 +49,8 @@ async function start(input: Parameters<typeof unstable_startWorker>[0], port: nu
   return { url: `http://127.0.0.1:${port}`, stop: () => worker.dispose() };
 }
 
-const QSTASH_DEV = {
+/** The official QStash dev credentials: the stand-in signs with them, the Worker verifies with them. */
+export const QSTASH_DEV = {
   QSTASH_TOKEN: "eyJVc2VySUQiOiJkZWZhdWx0VXNlciIsIlBhc3N3b3JkIjoiZGVmYXVsdFBhc3N3b3JkIn0=",
   QSTASH_CURRENT_SIGNING_KEY: "sig_7kYjw48mhY7kAjqNGcy6cr29RJ6r",
   QSTASH_NEXT_SIGNING_KEY: "sig_5ZB6DVzB1wjE8S6rZ7eenA8Pdnhs",

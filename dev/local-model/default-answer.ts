@@ -5,17 +5,13 @@
  * received, so a developer sees the engine work without an API key.
  */
 import { DATA_BLOCK_OPEN } from "../../lib/context/data-block.ts";
-import { MERGED_TURN_SEPARATOR } from "../../lib/context/turns.ts";
+import { personRecords } from "../../lib/context/turns.ts";
 import { JUDGE_LAST_MESSAGE_HEADING, JUDGE_QUESTION_TAIL } from "../../lib/llm/wording.ts";
 import { FACTS_INSTRUCTION_TAIL, SUMMARY_INSTRUCTION_TAIL } from "../../lib/llm/memory-wording.ts";
 import { factsAnswer, summaryAnswer } from "./memory-answers.ts";
 import { lastUserMessage, type ChatRequest } from "./script.ts";
 
 const QUOTE_LIMIT = 80;
-/** "Alice: text" as the prompt builder writes multi-party turns. */
-const SPEAKER = /^([^:\n]{1,40}): /;
-/** Where one person's message ends inside a merged user turn: before the next "Name: ". */
-const NEXT_SPEAKER = new RegExp(`${MERGED_TURN_SEPARATOR}(?=[^:\n]{1,40}: )`);
 
 /** Which call of the engine a request is, by its closing wording: fault rules can pick one (`bodyContains: "\"kind\":\"reply\""`). */
 export type CallKind = "judge" | "summary" | "facts" | "reply";
@@ -34,20 +30,23 @@ export function defaultAnswer(req: ChatRequest): string {
   if (kind === "judge") return judgeAnswer(last);
   if (kind === "summary") return summaryAnswer(last, req.max_completion_tokens ?? req.max_tokens);
   if (kind === "facts") return factsAnswer(last);
-  // People's messages, one by one (a user turn merges consecutive ones); the last is the one being answered. The
-  // data block (what the bot remembers) is not a message of anyone's.
+  // People's messages, one record per line of each user turn (lib/context/turns.ts); the last is the one being
+  // answered. The data block (what the bot remembers) is not a message of anyone's.
+  // A caller other than Parley (a direct request) writes plain text: one message of "you".
   const people = req.messages
     .filter((m) => m.role === "user" && !m.content.startsWith(DATA_BLOCK_OPEN))
-    .flatMap((m) => m.content.split(NEXT_SPEAKER));
-  const current = people.pop() ?? "";
+    .flatMap((m) => {
+      const records = personRecords(m.content);
+      return records.length > 0 ? records : [{ author: "you", text: m.content }];
+    });
+  const said = people.pop()?.text ?? "";
   const answers = req.messages.filter((m) => m.role === "assistant").length;
-  const speakers = [...new Set(people.map((m) => SPEAKER.exec(m)?.[1] ?? "you"))];
+  const speakers = [...new Set(people.map((m) => m.author))];
   const mine = answers === 0 ? "" : ` and ${answers} of my answers`;
   const seen =
     people.length === 0
       ? `no earlier messages${mine}`
       : `${people.length} earlier message${people.length === 1 ? "" : "s"} from ${speakers.join(" and ")}${mine}`;
-  const said = current.replace(SPEAKER, "");
   const quote = said.length > QUOTE_LIMIT ? said.slice(0, QUOTE_LIMIT) + "…" : said;
   return `(local model) I see ${seen}. You said: "${quote}"`;
 }

@@ -1,16 +1,17 @@
 /**
  * @module
  * Builds the chat prompt for one answer under a token budget: the system message (Parley's instructions only:
- * persona, name, date, the platform's notes), the data block (./data-block.ts: the message the conversation is
- * about first, then the summary, what is remembered about people and passages recalled from earlier conversations,
- * declared untrusted), the conversation as chat turns, the current message last. Oldest messages go first when it
- * does not fit.
+ * persona, name, date, how people's messages are written, the platform's notes), the data block (./data-block.ts:
+ * the message the conversation is about first, then the summary, what is remembered about people and passages
+ * recalled from earlier conversations, declared untrusted), the conversation as chat turns (./turns.ts: each
+ * person's message a JSON record with its author), the current message last. Oldest messages go first when it does
+ * not fit.
  */
 import type { StoredMessage } from "../message.ts";
 import type { ChatMessage } from "./chat-message.ts";
 import { dataBlock, dataLine, DATA_BLOCK_DECLARATION, type DataRecord, type EarlierRecord } from "./data-block.ts";
 import { shortenToTokens } from "./shorten.ts";
-import { mergeTurns, MERGED_TURN_SEPARATOR, severalHumans, speakerName, toTurn, type TurnOptions } from "./turns.ts";
+import { BOT_SEPARATOR, mergeTurns, PEOPLE_SEPARATOR, speakerName, toTurn, TURNS_DECLARATION, turnWithin } from "./turns.ts";
 import { countPromptTokens, countTokens, MESSAGE_OVERHEAD_TOKENS } from "./tokens.ts";
 
 export interface PromptInput {
@@ -54,19 +55,15 @@ const MIN_USEFUL_TOKENS = 24;
 
 export function buildPrompt(input: PromptInput): Prompt {
   const limit = input.budgetTokens - RESERVED_FOR_LLM_TOKENS;
-  const turnOptions: TurnOptions = {
-    botUserId: input.botUserId,
-    speakerNames: severalHumans([...input.history, input.current], input.botUserId),
-  };
-  const system = [input.persona, `Your name is ${input.botName}.`, `Current date and time (UTC): ${input.now.toISOString()}.`];
+  const system = [input.persona, `Your name is ${input.botName}.`, `Current date and time (UTC): ${input.now.toISOString()}.`, TURNS_DECLARATION];
   // The fixed part: system base, the current message, and the two message frames.
   const frame = (systemText: string) => countPromptTokens([{ role: "system", content: systemText }]);
   const grownBy = (line: string) => frame([...system, line].join("\n")) - frame(system.join("\n"));
   let shortened = 0;
-  let current = toTurn(input.current, input.current.text, turnOptions);
+  let current = toTurn(input.current, input.botUserId);
   const roomForCurrent = limit - frame(system.join("\n")) - MESSAGE_OVERHEAD_TOKENS;
   if (countTokens(current.content) > roomForCurrent) {
-    current = { ...current, content: shortenToTokens(current.content, Math.max(roomForCurrent, 1)) };
+    current = turnWithin(input.current, roomForCurrent, input.botUserId) ?? { ...current, content: "" };
     shortened++;
   }
   let left = limit - frame(system.join("\n")) - MESSAGE_OVERHEAD_TOKENS - countTokens(current.content);
@@ -85,15 +82,16 @@ export function buildPrompt(input: PromptInput): Prompt {
   }
 
   const cap = Math.max(MIN_USEFUL_TOKENS, Math.floor(input.budgetTokens / LONG_MESSAGE_SHARE));
-  const separator = countTokens(MERGED_TURN_SEPARATOR);
+  const separator = Math.max(countTokens(PEOPLE_SEPARATOR), countTokens(BOT_SEPARATOR));
   const kept: ChatMessage[] = [];
   for (let i = input.history.length - 1; i >= 0; i--) {
     const message = input.history[i]!;
-    let turn = toTurn(message, message.text, turnOptions);
+    let turn = toTurn(message, input.botUserId);
     const room = Math.min(cap, left - MESSAGE_OVERHEAD_TOKENS - separator);
     if (countTokens(turn.content) > room) {
-      if (room < MIN_USEFUL_TOKENS) break;
-      turn = { ...turn, content: shortenToTokens(turn.content, room) };
+      const cut = room < MIN_USEFUL_TOKENS ? null : turnWithin(message, room, input.botUserId);
+      if (!cut) break;
+      turn = cut;
       shortened++;
     }
     kept.unshift(turn);

@@ -33,25 +33,35 @@ export const MESSAGES_BELOW = `(${LENGTH_BASE}`;
 export const COUNTING_MEMBERS = 2;
 
 /**
- * Inbound message. KEYS: state, log, seen, the message's reply and claim keys (read only for a duplicate), and
- * optionally the author's opt-out key (only read: `optedOut`), and last, when ARGV 11 is 1, the tenant's
- * installation key: without it the status is `not_installed` and nothing is read or written.
+ * Inbound message. KEYS: state, log, seen, the message's reply and claim keys (read only for a duplicate), the
+ * author's index of places (`spoke:`), and optionally the author's opt-out key (only read: `optedOut`), and last,
+ * when ARGV 11 is 1, the tenant's installation key: without it the status is `not_installed` and nothing is read or
+ * written.
  * ARGV: 1 message JSON, 2 ts ms, 3 startIfIdle 0|1, 4 reset 0|1, 5 ttl s, 6 cap, 7 state JSON of a new
  * conversation, 8 how many log entries to return (the window, the counting members included), 9 dedupe ttl s,
- * 10 how many messages a trim keeps, 11 installation key given 0|1.
+ * 10 how many messages a trim keeps, 11 installation key given 0|1, 12 the place's id, 13 the index's ttl s,
+ * 14 the longest a conversation lives (ms), 15 how the author's id reads in a stored message (`"authorId":"…"`).
  * Dedupe and record happen together, so a message is either recorded and marked seen, or neither: a failed
  * request that the platform retries is never lost to the dedupe mark. A delivery of a message already seen is
  * `duplicate` once a job started on it (its claim or reply key exists), else `unpublished`: the earlier delivery
  * may have recorded it and then failed to publish its job (or lost the script's answer), so the caller decides and
  * publishes again (QStash's deduplication id makes a second publish harmless). Returns the state and the messages
  * before this one (the window the decider reads with it); the caller adds the message itself.
+ * A conversation older than ARGV 14 ends at the next message, as if it had expired. A recorded message adds its
+ * place to its author's index, unless the author already wrote in the window (their earlier message added it, and
+ * the index outlives the conversation); a new place there also drops the places seen longer ago than the index
+ * lives, whose conversations have surely ended.
  */
 export const INGEST = `#!lua flags=allow-key-locking
-local state, log, seen, reply, claim = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local state, log, seen, reply, claim, spoke = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local installed = ARGV[11] == '1'
 if installed and redis.call('EXISTS', KEYS[#KEYS]) == 0 then return cjson.encode({status = 'not_installed'}) end
-local optOut = #KEYS - (installed and 1 or 0) >= 6 and KEYS[6] or nil
+local optOut = #KEYS - (installed and 1 or 0) >= 7 and KEYS[7] or nil
 local current = redis.call('GETEX', state, 'EX', ARGV[5])
+if current and tonumber(ARGV[2]) - cjson.decode(current).startedAt > tonumber(ARGV[14]) then
+  redis.call('DEL', state, log)
+  current = false
+end
 if (not current) and ARGV[3] == '0' then
   return cjson.encode({status = 'idle'})
 end
@@ -89,6 +99,16 @@ if trim then length = tonumber(ARGV[10]) end
 redis.call('ZADD', log, ARGV[2], ARGV[1], ${LENGTH_BASE} + length, '${LENGTH_MEMBER}', ${ARRIVALS_BASE} + arrivals, '${ARRIVALS_MEMBER}')
 if trim then redis.call('ZREMRANGEBYRANK', log, 0, -length - ${COUNTING_MEMBERS + 1}) end
 redis.call('EXPIRE', log, ARGV[5])
+local indexed = false
+for _, raw in ipairs(recent) do
+  if string.find(raw, ARGV[15], 1, true) then indexed = true break end
+end
+if not indexed then
+  if redis.call('ZADD', spoke, ARGV[2], ARGV[12]) == 1 then
+    redis.call('ZREMRANGEBYSCORE', spoke, '-inf', tonumber(ARGV[2]) - 1000 * tonumber(ARGV[13]))
+  end
+  redis.call('EXPIRE', spoke, ARGV[13])
+end
 return cjson.encode({status = status, state = current, recent = recent, optedOut = optedOut})
 `;
 
@@ -112,9 +132,11 @@ return 1
 `;
 
 /**
- * A job found what the conversation is about (lib/jobs/parent.ts). KEYS: state. ARGV: 1 conversation id,
- * 2 what it is the parent of, 3 the parent message JSON or `false`. Kept in the state, so that it expires with the
- * conversation and every later job reads it with the conversation; nothing happens when the conversation is gone.
+ * A job found what the conversation is about (lib/jobs/parent.ts). KEYS: state, and when there is one, the
+ * parent's author's index of places. ARGV: 1 conversation id, 2 what it is the parent of, 3 the parent message JSON
+ * or `false`, 4 the place's id, 5 the index's ttl s, 6 now ms. Kept in the state, so that it expires with the
+ * conversation and every later job reads it with the conversation, and the place goes into its author's index,
+ * so that their "forget me" finds it there too; nothing happens when the conversation is gone.
  */
 export const REMEMBER_PARENT = `#!lua flags=allow-key-locking
 local state = KEYS[1]
@@ -125,5 +147,9 @@ if s.id ~= ARGV[1] then return 0 end
 if type(s.parents) ~= 'table' then s.parents = {} end
 s.parents[ARGV[2]] = cjson.decode(ARGV[3])
 redis.call('SET', state, cjson.encode(s), 'KEEPTTL')
+if KEYS[2] then
+  redis.call('ZADD', KEYS[2], ARGV[6], ARGV[4])
+  redis.call('EXPIRE', KEYS[2], ARGV[5])
+end
 return 1
 `;

@@ -8,10 +8,10 @@ import * as z from "../zod.ts";
 import type { ConversationKey, InboundMessage, ConversationState, StoredMessage } from "../message.ts";
 import { answerTraceSchema, type AnswerTrace } from "./answer-trace.ts";
 import { asWhenWritten } from "./as-written.ts";
-import { claimKey, conversationKeys, replyKey, seenKey } from "../keys.ts";
+import { claimKey, conversationKeys, placeId, replyKey, seenKey, spokeKey } from "../keys.ts";
 import { ReplyStore } from "./reply-store.ts";
 import { COUNTING_MEMBERS, FOLD_SUMMARY, INGEST, MESSAGES_BELOW, REMEMBER_PARENT } from "./scripts.ts";
-import { DEDUPE_TTL_SECONDS, keptAfterTrim, type StoreOptions } from "./store-options.ts";
+import { DEDUPE_TTL_SECONDS, keptAfterTrim, MAX_CONVERSATION_SECONDS, spokeTtlSeconds, type StoreOptions } from "./store-options.ts";
 import { INACTIVE, newConversationState, parseScriptResult, storedMessages, toState, toStoredMessage } from "./stored-state.ts";
 
 export type { StoreOptions };
@@ -62,12 +62,14 @@ export class ConversationStore {
     const cap = this.options.maxMessages;
     const { prefix } = this.options;
     const job = [replyKey(prefix, msg.key, msg.id), claimKey(prefix, msg.key, msg.id)];
+    const ttl = this.options.ttlSeconds(msg.key);
     const raw = await this.ingestScript.exec(
       [
         keys.state,
         keys.log,
         seenKey(prefix, msg.key, msg.id),
         ...job,
+        spokeKey(prefix, msg.key, msg.author.id),
         ...(opts.optOutKey ? [opts.optOutKey] : []),
         ...(opts.installationKey ? [opts.installationKey] : []),
       ],
@@ -76,7 +78,7 @@ export class ConversationStore {
         String(msg.ts),
         opts.startIfIdle ? "1" : "0",
         opts.reset ? "1" : "0",
-        String(this.options.ttlSeconds(msg.key)),
+        String(ttl),
         String(cap),
         newConversationState(msg),
         // The window holds the log's counting members too; the message itself comes last.
@@ -84,6 +86,10 @@ export class ConversationStore {
         String(DEDUPE_TTL_SECONDS),
         String(keptAfterTrim(cap)),
         opts.installationKey ? "1" : "0",
+        placeId(msg.key),
+        String(spokeTtlSeconds(ttl)),
+        String(MAX_CONVERSATION_SECONDS * 1000),
+        `"authorId":${JSON.stringify(stored.authorId)}`,
       ],
     );
     const result = parseScriptResult(raw);
@@ -111,9 +117,16 @@ export class ConversationStore {
     return Number(folded) === 1;
   }
 
-  /** Keeps, with the conversation `conversationId`, the parent of `of` as a job found it (`false`: none). */
+  /**
+   * Keeps, with the conversation `conversationId`, the parent of `of` as a job found it (`false`: none); the place
+   * goes into the parent's author's index, whose "forget me" then reaches it.
+   */
   async rememberParent(key: ConversationKey, conversationId: string, of: string, parent: StoredMessage | false): Promise<void> {
-    await this.parentScript.exec([conversationKeys(this.options.prefix, key).state], [conversationId, of, JSON.stringify(parent)]);
+    const { prefix } = this.options;
+    await this.parentScript.exec(
+      [conversationKeys(prefix, key).state, ...(parent ? [spokeKey(prefix, key, parent.authorId)] : [])],
+      [conversationId, of, JSON.stringify(parent), placeId(key), String(spokeTtlSeconds(this.options.ttlSeconds(key))), String(Date.now())],
+    );
   }
 
   /** The whole conversation (the memory job, the admin view, tests); null when none is active. */

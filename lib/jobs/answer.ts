@@ -12,7 +12,7 @@ import { judgeWithinCap } from "../limits/judge-cap.ts";
 import { checkReplyRate } from "../limits/reply-rate.ts";
 import { checkTenantBudget, spendTenantBudget } from "../limits/tenant-budget.ts";
 import { asksToBeForgotten, forgetPerson } from "../memory/forget.ts";
-import { APOLOGY, BUDGET_NOTICE, FORGET_CONFIRMATION, RATE_LIMIT_NOTICE } from "../notices.ts";
+import { APOLOGY, BUDGET_NOTICE, RATE_LIMIT_NOTICE } from "../notices.ts";
 import type { WorkingSign } from "../platforms/adapter.ts";
 import type { Claimed } from "./attempt.ts";
 import { gatherPrompt } from "./gather.ts";
@@ -40,8 +40,8 @@ export async function answer(scope: AnswerScope, claim: Claimed, sign: WorkingSi
   if (!(await replier.canReach(job))) return "unreachable";
   // The trigger itself, not the author's latest message: a question right after "forget me" gets its own answer.
   if (asksToBeForgotten(job, state.recent)) {
-    await forgetPerson(rt, job);
-    return notice(scope, FORGET_CONFIRMATION, "forgotten");
+    const reply = await forgetPerson(rt, job);
+    return reply ? notice(scope, reply.text, reply.outcome) : "rate_limited";
   }
   const turn = selectTurn(state.recent, job.trigger, state.answeredThroughBy?.[job.trigger.authorId]);
   if (!turn) return "conversation_gone";

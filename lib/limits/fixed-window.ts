@@ -63,13 +63,6 @@ export class FixedWindow {
     return { success: used <= this.#o.limit, remaining: Math.max(0, this.#o.limit - used), reset, timedOut: false };
   }
 
-  /** What is left of `identifier`'s window, without counting a call. */
-  async remaining(identifier: string): Promise<{ remaining: number; reset: number }> {
-    const { key, reset } = this.#window(identifier);
-    const used = Number((await this.#o.redis.get<number | string>(key)) ?? 0);
-    return { remaining: Math.max(0, this.#o.limit - used), reset };
-  }
-
   #window(identifier: string): { key: string; reset: number } {
     const now = (this.#o.now ?? Date.now)();
     const window = Math.floor(now / this.#o.windowMs);

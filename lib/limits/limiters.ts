@@ -11,14 +11,9 @@ export interface Limiters {
   replies: FixedWindow;
   /** Judge calls per conversation per minute. */
   judge: FixedWindow;
-  /** Failed admin-view attempts per client address. */
-  adminFailures: FixedWindow;
 }
 
 const MINUTE_MS = 60_000;
-/** Enough for a mistyped token or two; far too few to guess one. */
-const ADMIN_FAILURES = 10;
-const ADMIN_FAILURE_WINDOW_MS = 15 * MINUTE_MS;
 /** Fail open after this long: a slow Redis must not silence the bot. */
 const LIMIT_TIMEOUT_MS = 2_000;
 
@@ -50,7 +45,6 @@ export function limitersFor(rt: Services): Limiters {
         onTimeout: "allow",
         now: rt.now,
       }),
-      adminFailures: new FixedWindow({ redis: rt.redis, prefix: prefix("admin"), limit: ADMIN_FAILURES, windowMs: ADMIN_FAILURE_WINDOW_MS, now: rt.now }),
     };
     cache.set(rt, limiters);
   }

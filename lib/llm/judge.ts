@@ -1,10 +1,13 @@
 /**
  * @module
- * The "should the bot answer?" judge: the conversation as a transcript and one YES/NO question; anything but YES is NO.
+ * The "should the bot answer?" judge: the conversation as a transcript, one JSON record per message (people's as
+ * the prompt carries them, the bot's marked `"bot": true`), and one YES/NO question; anything but YES is NO. A
+ * record keeps its text inside its string, so no message in the transcript can pose as another or as the bot's.
  */
 import type OpenAI from "openai";
 import type { ChatMessage } from "../context/chat-message.ts";
 import type { Prompt } from "../context/prompt.ts";
+import { personRecords, recordLine } from "../context/turns.ts";
 import { complete } from "./completion.ts";
 import { JUDGE_CONVERSATION_HEADING, JUDGE_LAST_MESSAGE_HEADING, JUDGE_SYSTEM, judgeQuestion } from "./wording.ts";
 
@@ -18,14 +21,14 @@ export async function judgeShouldAnswer(client: OpenAI, prompt: Prompt, model: s
 
 export function judgeMessages(prompt: Prompt): ChatMessage[] {
   // The conversation only: the judge needs neither the instructions nor the data block.
-  const turns = prompt.messages.slice(prompt.turnsFrom);
-  const line = (m: ChatMessage) => (m.role === "assistant" ? `${prompt.botName} (the bot): ${m.content}` : m.content);
-  const earlier = turns.slice(0, -1).map(line);
-  const last = turns.at(-1);
+  const lines = prompt.messages.slice(prompt.turnsFrom).flatMap((m) =>
+    m.role === "assistant" ? [recordLine({ author: prompt.botName, bot: true, text: m.content })] : personRecords(m.content).map((r) => recordLine(r)),
+  );
+  const earlier = lines.slice(0, -1);
   const content = [
     ...(earlier.length > 0 ? [JUDGE_CONVERSATION_HEADING, ...earlier, ""] : []),
     JUDGE_LAST_MESSAGE_HEADING,
-    last ? line(last) : "",
+    lines.at(-1) ?? "",
     "",
     judgeQuestion(prompt.botName),
   ].join("\n");

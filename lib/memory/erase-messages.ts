@@ -1,28 +1,37 @@
 /**
  * @module
- * The conversation side of "forget me": in every live conversation of the tenant, the person's messages written up
- * to their request and the bot's answers to them leave the log; the running summary (it may retell them; it is
- * dropped, not rebuilt) and the stored prompts of the admin view go too. The tenant's conversations are found with
- * SCAN in bounded batches; each conversation is one small script that gets all its keys in KEYS.
+ * The conversation side of "forget me": in every live conversation the person spoke in, the person's messages
+ * written up to their request and the bot's answers to them leave the log; the running summary (it may retell them;
+ * it is dropped, not rebuilt) and the stored prompts of the admin view go too. The conversations are those of the
+ * person's index of places (`spoke:` in lib/keys.ts, written by the ingest script), never a scan of the database:
+ * the cost is the person's own conversations, whatever else the database holds. Each conversation is one small
+ * script that gets all its keys in KEYS; the places whose conversation has ended leave the index.
  */
 import type { Redis } from "@upstash/redis/cloudflare";
 import { LENGTH_MEMBER, MESSAGES_BELOW } from "../conversation/scripts.ts";
-import { conversationKeysOfLog, tenantLogPattern, type ConversationKeys, type Tenancy } from "../keys.ts";
-
-/** Keys SCAN looks at per call: one call stays short on a large database. */
-const SCAN_BATCH = 1_000;
+import { conversationKeysAt, placeId, spokeKey, type ConversationKeys, type Tenancy } from "../keys.ts";
+import type { ConversationKey } from "../message.ts";
 
 /**
- * KEYS: state, log, answers. ARGV: 1 person id, 2 through (ms), 3 the id of a message of theirs to keep ('' none).
+ * KEYS: state, log, answers, and optionally the person's index of places. ARGV: 1 person id, 2 through (ms), 3 the
+ * id of a message of theirs to keep ('' none), 4 the place's id (with the index).
  * The bot's answers that go are those to the person
  * and every one written after the person's first message there: the bot had read them, and may retell them.
  * Keeps the log's length member (lib/conversation/scripts.ts) true. The person's id also leaves the record of whom
  * the bot answered last, and of which of their messages answers covered (lib/conversation/claim-scripts.ts). A
- * thread's parent of theirs kept with the conversation goes too, and is not fetched again (`false`).
- * Returns how many messages left the log.
+ * thread's parent of theirs kept with the conversation goes too, and is not fetched again (`false`). With the index,
+ * the place leaves it when no conversation is there or nothing of theirs is left in it: in the same step, so that
+ * a message of theirs recorded meanwhile (which finds them out of the window and adds the place) is never undone.
+ * Returns {how many messages left the log, how many of theirs are still in it}, or {-1, 0} when no conversation
+ * is there.
  */
 const ERASE_PERSON = `#!lua flags=allow-key-locking
-local state, log, answers = KEYS[1], KEYS[2], KEYS[3]
+local state, log, answers, index = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local current = redis.call('GET', state)
+if not current then
+  if index then redis.call('ZREM', index, ARGV[4]) end
+  return {-1, 0}
+end
 local person, through = ARGV[1], tonumber(ARGV[2])
 local messages = {}
 local since = nil
@@ -32,37 +41,37 @@ for _, raw in ipairs(redis.call('ZRANGE', log, '-inf', '${MESSAGES_BELOW}', 'BYS
   if m.theirs and (since == nil or m.ts < since) then since = m.ts end
   messages[#messages + 1] = {raw = raw, m = m}
 end
-local removed = 0
+local removed, left = 0, 0
 for _, entry in ipairs(messages) do
   local m = entry.m
   local read = m.role == 'assistant' and (m.replyToAuthorId == person or (since ~= nil and m.ts >= since))
   if m.theirs or read then
     redis.call('ZREM', log, entry.raw)
     removed = removed + 1
+  elseif m.role == 'user' and m.authorId == person then
+    left = left + 1
   end
 end
 if removed > 0 then redis.call('ZADD', log, 'XX', 'INCR', -removed, '${LENGTH_MEMBER}') end
-local current = redis.call('GET', state)
-if current then
-  local s = cjson.decode(current)
-  s.summary = nil
-  if type(s.lastBotReplyTo) == 'table' then
-    local others = {}
-    for _, id in ipairs(s.lastBotReplyTo) do
-      if id ~= person then others[#others + 1] = id end
-    end
-    s.lastBotReplyTo = others
+local s = cjson.decode(current)
+s.summary = nil
+if type(s.lastBotReplyTo) == 'table' then
+  local others = {}
+  for _, id in ipairs(s.lastBotReplyTo) do
+    if id ~= person then others[#others + 1] = id end
   end
-  if type(s.coverage) == 'table' then s.coverage[person] = nil end
-  if type(s.parents) == 'table' then
-    for of, parent in pairs(s.parents) do
-      if type(parent) == 'table' and parent.authorId == person and parent.ts <= through then s.parents[of] = false end
-    end
-  end
-  redis.call('SET', state, cjson.encode(s), 'KEEPTTL')
+  s.lastBotReplyTo = others
 end
+if type(s.coverage) == 'table' then s.coverage[person] = nil end
+if type(s.parents) == 'table' then
+  for of, parent in pairs(s.parents) do
+    if type(parent) == 'table' and parent.authorId == person and parent.ts <= through then s.parents[of] = false end
+  end
+end
+redis.call('SET', state, cjson.encode(s), 'KEEPTTL')
 redis.call('DEL', answers)
-return removed
+if index and left == 0 then redis.call('ZREM', index, ARGV[4]) end
+return {removed, left}
 `;
 
 /** Whose messages go: theirs written up to `through` (ms), except `keep` (a message id). */
@@ -85,27 +94,34 @@ export class MessageEraser {
   constructor(redis: Redis, prefix: string) {
     this.redis = redis;
     this.prefix = prefix;
-    this.script = redis.createScript<number>(ERASE_PERSON);
+    this.script = redis.createScript<[number, number]>(ERASE_PERSON);
   }
 
-  /** Every live conversation of the tenant, one SCAN batch at a time. */
+  /**
+   * Every live conversation the person spoke in (their index of places). A place leaves the index once nothing of
+   * theirs is left there (or no conversation is): what stays names only where they have spoken since.
+   */
   async eraseEverywhere(where: Tenancy, erasure: Erasure): Promise<Erased> {
-    const erased: Erased = { conversations: 0, messages: 0 };
-    let cursor = "0";
-    do {
-      const [next, logKeys] = await this.redis.scan(cursor, { match: tenantLogPattern(this.prefix, where), count: SCAN_BATCH });
-      const removed = await Promise.all(logKeys.map((logKey) => this.erase(conversationKeysOfLog(logKey), erasure)));
-      erased.conversations += logKeys.length;
-      erased.messages += removed.reduce((sum, n) => sum + n, 0);
-      cursor = String(next);
-    } while (cursor !== "0");
-    return erased;
+    const places = await this.redis.zrange<string[]>(spokeKey(this.prefix, where, erasure.personId), 0, -1);
+    const live = (await Promise.all(places.map((place) => this.#erase(where, place, erasure)))).filter((removed) => removed >= 0);
+    return { conversations: live.length, messages: live.reduce((sum, removed) => sum + removed, 0) };
   }
 
-  /** One conversation; returns how many messages left its log. */
+  /** One conversation, by its place; the place leaves the person's index when nothing of theirs is left there. */
+  async eraseAt(key: ConversationKey, erasure: Erasure): Promise<void> {
+    await this.#erase(key, placeId(key), erasure);
+  }
+
+  /** One conversation, its place in the person's index left as it is; returns how many messages left its log. */
   async erase(keys: ConversationKeys, erasure: Erasure): Promise<number> {
-    return Number(
-      await this.script.exec([keys.state, keys.log, keys.answers], [erasure.personId, String(erasure.through), erasure.keep ?? ""]),
-    );
+    const [removed] = await this.script.exec([keys.state, keys.log, keys.answers], [erasure.personId, String(erasure.through), erasure.keep ?? ""]);
+    return Math.max(0, Number(removed));
+  }
+
+  async #erase(where: Tenancy, place: string, erasure: Erasure): Promise<number> {
+    const keys = conversationKeysAt(this.prefix, place);
+    const index = spokeKey(this.prefix, where, erasure.personId);
+    const [removed] = await this.script.exec([keys.state, keys.log, keys.answers, index], [erasure.personId, String(erasure.through), erasure.keep ?? "", place]);
+    return Number(removed);
   }
 }

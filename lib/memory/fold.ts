@@ -5,6 +5,7 @@
  * newest ones always stay, so the prompt keeps a verbatim tail after the summary.
  */
 import { countTokens, MESSAGE_OVERHEAD_TOKENS } from "../context/tokens.ts";
+import { recordLine, speakerName } from "../context/turns.ts";
 import type { StoredMessage } from "../message.ts";
 
 /** The summary never takes more than this, whatever the budget. */
@@ -22,8 +23,9 @@ export function summaryMaxTokens(budgetTokens: number): number {
   return Math.min(MAX_SUMMARY_TOKENS, Math.floor(budgetTokens * SUMMARY_SHARE));
 }
 
+/** As the prompt carries it (a person's record; the bot's plain text is shorter): an upper bound. */
 function messageTokens(m: StoredMessage): number {
-  return countTokens(`${m.authorName}: ${m.text}`) + MESSAGE_OVERHEAD_TOKENS;
+  return countTokens(recordLine({ author: speakerName(m.authorName), text: m.text })) + MESSAGE_OVERHEAD_TOKENS;
 }
 
 /** The oldest messages to fold (oldest first); empty when the conversation still fits. */

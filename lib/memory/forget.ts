@@ -2,17 +2,19 @@
  * @module
  * "Forget me": a trigger message that is nothing but that (after the bot's name or mention) and addressed the bot
  * (a mention, a DM, a command, any SMS) makes the bot forget everything it holds about the person in the tenant:
- * their facts, whatever their visibility, and in every live conversation their messages, the bot's answers that
- * may retell them, the running summaries and the stored prompts (./erase-messages.ts); and the recall passages with
- * their messages or of the conversation where they asked (./recall/filters.ts). Only then does the bot confirm. A mark keeps a
- * memory job that was already running from writing facts back (./fact-store.ts). What stays: docs/data-kept.md.
+ * their facts, whatever their visibility, and in every live conversation they spoke in their messages, the bot's
+ * answers that may retell them, the running summaries and the stored prompts (./erase-messages.ts); and the recall
+ * passages about them or of the conversation where they asked (./recall/filters.ts). Only then does the bot
+ * confirm. A mark keeps a memory job that was already running from writing facts back (./fact-store.ts). A person
+ * who asks too often is told so instead (lib/limits/forget-rate.ts). What stays: docs/data-kept.md.
  */
 import { isResetRequest } from "../conversation/reset.ts";
 import { using } from "../errors.ts";
-import { conversationKeys } from "../keys.ts";
+import { checkForgetRate } from "../limits/forget-rate.ts";
 import { jobLogFields } from "../log-ids.ts";
 import { errorMessage } from "../log.ts";
 import type { BotIdentity, StoredMessage } from "../message.ts";
+import { FORGET_CONFIRMATION, FORGET_LIMIT_NOTICE } from "../notices.ts";
 import type { Job } from "../queue/job.ts";
 import type { Services } from "../services.ts";
 import { MessageEraser } from "./erase-messages.ts";
@@ -39,16 +41,26 @@ export function asksToBeForgotten(job: Job, messages: StoredMessage[]): boolean 
   return trigger !== undefined && isForgetRequest(trigger.text, job.bot);
 }
 
+/** What the bot posts for a "forget me", and how the job ends; null: nothing (asked too often, and told already). */
+export type ForgetReply = { text: string; outcome: "forgotten" | "rate_limited" } | null;
+
 /**
  * Everything about the trigger's author in the tenant, up to the moment they asked, but the request itself: a
- * retry of a job whose confirmation failed must still find it. Idempotent: a retry redoes it.
+ * retry of a job whose confirmation failed must still find it. Idempotent: a retry redoes it (and is not counted
+ * again against the person's allowance, lib/limits/forget-rate.ts). Past the allowance nothing is forgotten.
  */
-export async function forgetPerson(rt: Services, job: Job): Promise<void> {
+export async function forgetPerson(rt: Services, job: Job): Promise<ForgetReply> {
+  const allowance = await using("redis", () => checkForgetRate(rt, job));
+  if (allowance !== "allowed") {
+    rt.log.info("forget_rate_limited", { ...(await jobLogFields(rt, job)), notice: allowance === "notify" });
+    return allowance === "notify" ? { text: FORGET_LIMIT_NOTICE, outcome: "rate_limited" } : null;
+  }
   const erasure = { personId: job.trigger.authorId, through: job.trigger.ts, keep: job.trigger.id };
   await using("redis", () => factStoreFor(rt).forget(job.key, erasure.personId, erasure.through));
   const erased = await using("redis", () => eraserFor(rt).eraseEverywhere(job.key, erasure));
   const passages = await forgetPassages(rt, job);
   rt.log.info("person_forgotten", { ...(await jobLogFields(rt, job)), ...erased, passages });
+  return { text: FORGET_CONFIRMATION, outcome: "forgotten" };
 }
 
 /** The person's recall passages in the tenant, by metadata filter (one request); a Vector failure retries the job. */
@@ -64,7 +76,7 @@ async function forgetPassages(rt: Services, job: Job): Promise<number> {
  */
 export async function forgetTheRequest(rt: Services, job: Job): Promise<void> {
   try {
-    await eraserFor(rt).erase(conversationKeys(rt.settings.REDIS_KEY_PREFIX, job.key), { personId: job.trigger.authorId, through: job.trigger.ts });
+    await eraserFor(rt).eraseAt(job.key, { personId: job.trigger.authorId, through: job.trigger.ts });
   } catch (err) {
     rt.log.warn("forget_request_kept", { ...(await jobLogFields(rt, job)), error: errorMessage(err) });
   }

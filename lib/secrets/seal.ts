@@ -1,14 +1,17 @@
 /**
  * @module
- * Sealing small values with AES-256-GCM under a keyring sub-key: `v1.<key id>.<base64url of IV and ciphertext>`.
- * The header (version, key id, use) is authenticated with the ciphertext, so a value sealed for one use never opens
- * as another, and a changed byte anywhere makes `open` fail instead of returning something else. Used for the
- * personal fields of queued jobs, stored platform tokens (lib/tenants/) and install states, each under its own use.
+ * Sealing small values with AES-256-GCM under a keyring sub-key: `v2.<key id>.<base64url of IV and ciphertext>`.
+ * The header (version, key id, use) and what the value is bound to (its tenant, a job's clear fields) are
+ * authenticated with the ciphertext, so a value sealed for one use or one place never opens as another, and a
+ * changed byte anywhere makes `open` fail instead of returning something else. Used for the personal fields of
+ * queued jobs, stored platform tokens (lib/tenants/) and install states, each under its own use.
  */
 import type { KeyUse, Keyring } from "./keyring.ts";
 import { base64urlToBytes, bytesToBase64url } from "./encoding.ts";
 
-const VERSION = "v1";
+const VERSION = "v2";
+/** Sealed before values were bound to where they belong: only the header was authenticated with them. */
+const UNBOUND_VERSION = "v1";
 const IV_BYTES = 12;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -21,6 +24,14 @@ export class SealError extends Error {
   }
 }
 
+export interface OpenOptions {
+  /**
+   * Also open a value sealed before values were bound (v1): for a caller that checks what the value holds itself
+   * (an installation names its tenant), or that reads what the previous release sealed during a rollover.
+   */
+  unbound?: boolean;
+}
+
 export class Sealer {
   readonly #keyring: Keyring;
   readonly #use: KeyUse;
@@ -30,11 +41,12 @@ export class Sealer {
     this.#use = use;
   }
 
-  async seal(plaintext: string): Promise<string> {
+  /** `boundTo`: where the value belongs (a tenant, a job's clear fields); it opens only with the same. */
+  async seal(plaintext: string, boundTo: string): Promise<string> {
     const [current] = await this.#keyring.aesKeys(this.#use);
     const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
     const sealed = await crypto.subtle.encrypt(
-      { name: "AES-GCM", iv, additionalData: this.#header(current!.keyId) },
+      { name: "AES-GCM", iv, additionalData: this.#associatedData(VERSION, current!.keyId, boundTo) },
       current!.key,
       encoder.encode(plaintext),
     );
@@ -44,34 +56,37 @@ export class Sealer {
     return `${VERSION}.${current!.keyId}.${bytesToBase64url(body)}`;
   }
 
-  /** The plaintext; throws SealError when the value cannot be opened with any key of the keyring. */
-  async open(sealed: string): Promise<string> {
+  /** The plaintext; throws SealError when the value cannot be opened with any key of the keyring, bound to `boundTo`. */
+  async open(sealed: string, boundTo: string, opts: OpenOptions = {}): Promise<string> {
     const [version, keyId, encoded, ...rest] = sealed.split(".");
-    if (version !== VERSION || !keyId || !encoded || rest.length > 0) throw new SealError("not a sealed value");
+    const known = version === VERSION || (opts.unbound === true && version === UNBOUND_VERSION);
+    if (!known || !keyId || !encoded || rest.length > 0) throw new SealError("not a sealed value");
     const body = base64urlToBytes(encoded);
     if (!body || body.length <= IV_BYTES) throw new SealError("not a sealed value");
     const key = (await this.#keyring.aesKeys(this.#use)).find((k) => k.keyId === keyId);
     if (!key) throw new SealError(`no key with id ${keyId} (is an older key missing from TOKEN_ENCRYPTION_PREVIOUS_KEYS?)`);
     try {
       const plain = await crypto.subtle.decrypt(
-        { name: "AES-GCM", iv: body.subarray(0, IV_BYTES), additionalData: this.#header(keyId) },
+        { name: "AES-GCM", iv: body.subarray(0, IV_BYTES), additionalData: this.#associatedData(version, keyId, boundTo) },
         key.key,
         body.subarray(IV_BYTES),
       );
       return decoder.decode(plain);
     } catch {
-      throw new SealError("it was altered or sealed for another use");
+      throw new SealError("it was altered, or sealed for another use or place");
     }
   }
 
-  /** The value sealed anew under the current key; null when it already is (a key rotation re-encrypts with it). */
-  async reseal(sealed: string): Promise<string | null> {
+  /** True when the value is sealed as `seal` seals now: bound, under the current key (a key rotation re-seals the others). */
+  async isCurrent(sealed: string): Promise<boolean> {
     const [current] = await this.#keyring.aesKeys(this.#use);
-    if (sealed.split(".")[1] === current!.keyId) return null;
-    return this.seal(await this.open(sealed));
+    const [version, keyId] = sealed.split(".");
+    return version === VERSION && keyId === current!.keyId;
   }
 
-  #header(keyId: string): Uint8Array<ArrayBuffer> {
-    return new Uint8Array(encoder.encode(`${VERSION}.${keyId}.${this.#use}`));
+  #associatedData(version: string, keyId: string, boundTo: string): Uint8Array<ArrayBuffer> {
+    const header = `${version}.${keyId}.${this.#use}`;
+    // The header never holds a line break: whatever follows the first one is the binding, unambiguously.
+    return new Uint8Array(encoder.encode(version === UNBOUND_VERSION ? header : `${header}\n${boundTo}`));
   }
 }

@@ -4,30 +4,60 @@
  * The state is a nonce sealed with AES-GCM (authenticated: a forged or altered state does not open); the nonce is
  * kept in Redis for STATE_TTL_SECONDS with the hash of a random cookie set on the same redirect, and taken with
  * GETDEL, so a replayed state finds nothing and a state carried to another browser lacks the cookie.
+ * Starting a flow needs no account, so it is capped: CLIENT_STARTS per client (lib/limits/client-address.ts) and
+ * ALL_STARTS from everywhere per STATE_TTL_SECONDS. A refused start writes nothing, so pending states and their
+ * counters stay below about twice ALL_STARTS keys however many addresses ask.
  */
 import { bytesToHex, constantTimeEqual } from "../crypto.ts";
-import { oauthStateKey } from "../keys.ts";
+import { installStartKeys, oauthStateKey } from "../keys.ts";
+import { clientId } from "../limits/client-address.ts";
 import { bytesToBase64url } from "../secrets/encoding.ts";
 import type { Services } from "../services.ts";
 
 /** Slack's own codes last ten minutes; an install takes a person well under that. */
 export const STATE_TTL_SECONDS = 600;
 export const STATE_COOKIE = "parley_install";
+/** A person may start over a few times; more from one client in ten minutes is not a person installing. */
+const CLIENT_STARTS = 10;
+/** Far more installs than any app gets in ten minutes; a flood from many addresses stops here. */
+const ALL_STARTS = 500;
+
+/**
+ * KEYS: the client's starts, all starts, the new state. ARGV: 1 the client's allowance, 2 the allowance of all,
+ * 3 window ms (from the first start), 4 the state's value, 5 its ttl s. Returns 0 when the state was written, else
+ * the ms until the window that refused it ends. Over the allowance of all, nothing is written, not even a count.
+ */
+const START = `#!lua flags=allow-key-locking
+local all = tonumber(redis.call('GET', KEYS[2]) or '0')
+if all >= tonumber(ARGV[2]) then return math.max(1, redis.call('PTTL', KEYS[2])) end
+local mine = redis.call('INCR', KEYS[1])
+if mine == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+if mine > tonumber(ARGV[1]) then return math.max(1, redis.call('PTTL', KEYS[1])) end
+if redis.call('INCR', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
+redis.call('SET', KEYS[3], ARGV[4], 'EX', ARGV[5])
+return 0
+`;
 
 export type StateCheck = "ok" | "forged" | "expired_or_used" | "other_browser";
 
-export async function newInstallState(rt: Services): Promise<{ state: string; cookie: string }> {
+/** A new flow's state and cookie for the client at `address` (CF-Connecting-IP); how long to wait when over a cap. */
+export async function newInstallState(rt: Services, address: string): Promise<{ state: string; cookie: string } | { retryAfterSeconds: number }> {
+  const prefix = rt.settings.REDIS_KEY_PREFIX;
   const nonce = randomText();
   const cookie = randomText();
-  await rt.redis.set(oauthStateKey(rt.settings.REDIS_KEY_PREFIX, nonce), await sha256Hex(cookie), { ex: STATE_TTL_SECONDS });
-  return { state: await rt.secrets.oauthState.seal(nonce), cookie };
+  const counts = installStartKeys(prefix, await clientId(rt.secrets, address));
+  const args = [String(CLIENT_STARTS), String(ALL_STARTS), String(STATE_TTL_SECONDS * 1000), await sha256Hex(cookie), String(STATE_TTL_SECONDS)];
+  const waitMs = Number(await rt.redis.eval(START, [counts.client, counts.all, oauthStateKey(prefix, nonce)], args));
+  if (waitMs > 0) return { retryAfterSeconds: Math.ceil(waitMs / 1000) };
+  // Bound to nothing more than its use: the nonce is worth something only with its Redis key and the browser's cookie.
+  return { state: await rt.secrets.oauthState.seal(nonce, ""), cookie };
 }
 
 /** Takes the state (it never works twice, whatever the outcome) and says whether this callback may go on. */
 export async function takeInstallState(rt: Services, state: string, cookie: string | undefined): Promise<StateCheck> {
   let nonce: string;
   try {
-    nonce = await rt.secrets.oauthState.open(state);
+    nonce = await rt.secrets.oauthState.open(state, "");
   } catch {
     return "forged";
   }

@@ -1,14 +1,16 @@
 /**
  * @module
  * The installations of the app, one sealed JSON value per tenant (AES-GCM under TOKEN_ENCRYPTION_KEY's
- * `stored-token` sub-key, which names its key id, so that a rotated key still opens older values). A value is
- * replaced or deleted only while it is still the one read (compare-and-set on the sealed text, in one script): a
- * token refresh never writes an installation back after an uninstall's cleanup deleted it, nor over a reinstall.
+ * `stored-token` sub-key, which names its key id, so that a rotated key still opens older values). Each value is
+ * bound to its tenant, and opened only for the tenant it names: a value copied to another tenant's key never acts
+ * for that tenant. A value is replaced or deleted only while it is still the one read (compare-and-set on the
+ * sealed text, in one script): a token refresh never writes an installation back after an uninstall's cleanup
+ * deleted it, nor over a reinstall.
  */
 import type { Redis } from "@upstash/redis/cloudflare";
-import { installationKey, type Tenancy } from "../keys.ts";
+import { installationKey, tenantId, type Tenancy } from "../keys.ts";
 import type { Platform } from "../message.ts";
-import type { Sealer } from "../secrets/seal.ts";
+import { SealError, type Sealer } from "../secrets/seal.ts";
 import { installationSchema, type Installation } from "../installation.ts";
 
 /** KEYS[1] the installation; ARGV[1] the sealed value read, ARGV[2] the new one ("" deletes). 1 when done. */
@@ -23,6 +25,9 @@ export interface ReadInstallation {
   sealed: string;
 }
 
+/** The tenant an installation is stored for (as its key names it: `npm run tokens:rotate-key` reads keys). */
+type StoredFor = { platform: string; tenant: string };
+
 export class Installations {
   readonly #redis: Redis;
   readonly #prefix: string;
@@ -34,6 +39,7 @@ export class Installations {
     this.#sealer = sealer;
   }
 
+  /** Throws SealError when the stored value cannot be opened, or is not `where`'s. */
   async get(where: Tenancy): Promise<Installation | null> {
     return (await this.read(where))?.installation ?? null;
   }
@@ -41,7 +47,7 @@ export class Installations {
   async read(where: Tenancy): Promise<ReadInstallation | null> {
     const sealed = await this.#redis.get<string>(installationKey(this.#prefix, where));
     if (sealed === null) return null;
-    return { installation: installationSchema.parse(JSON.parse(await this.#sealer.open(sealed))), sealed };
+    return { installation: await openInstallation(this.#sealer, where, sealed), sealed };
   }
 
   /** The installation that acts for `tenant`: its own, or for a workspace of a Slack org (`E…:T…`), the org's. */
@@ -53,13 +59,14 @@ export class Installations {
 
   /** Stores a new install (a reinstall replaces the earlier one). */
   async put(platform: Platform, installation: Installation): Promise<void> {
-    const sealed = await this.#sealer.seal(JSON.stringify(installation));
-    await this.#redis.set(installationKey(this.#prefix, { platform, tenant: installation.tenant }), sealed);
+    const where = { platform, tenant: installation.tenant };
+    await this.#redis.set(installationKey(this.#prefix, where), await sealInstallation(this.#sealer, where, installation));
   }
 
   /** Replaces `read` with `next` unless it changed or went meanwhile; false when it did (nothing written). */
   async replace(platform: Platform, read: ReadInstallation, next: Installation): Promise<boolean> {
-    return this.#setIfUnchanged({ platform, tenant: read.installation.tenant }, read.sealed, await this.#sealer.seal(JSON.stringify(next)));
+    const where = { platform, tenant: read.installation.tenant };
+    return this.#setIfUnchanged(where, read.sealed, await sealInstallation(this.#sealer, where, next));
   }
 
   /** Deletes the tenant's installation if it is still `read` (a reinstall meanwhile stays). */
@@ -70,4 +77,25 @@ export class Installations {
   async #setIfUnchanged(where: Tenancy, expected: string, next: string): Promise<boolean> {
     return Number(await this.#redis.eval(SET_IF_UNCHANGED, [installationKey(this.#prefix, where)], [expected, next])) === 1;
   }
+}
+
+/** A stored installation that names another tenant than its key's: never used for the key's tenant. */
+export class AnotherTenantsInstallation extends SealError {
+  constructor() {
+    super("it is another tenant's installation");
+  }
+}
+
+export function sealInstallation(sealer: Sealer, where: StoredFor, installation: Installation): Promise<string> {
+  return sealer.seal(JSON.stringify(installation), tenantId(where));
+}
+
+/**
+ * The installation `sealed` holds for `where`. Values sealed before they were bound (v1) open too: the tenant the
+ * installation names must then be `where`'s (`npm run tokens:rotate-key` seals them anew, bound).
+ */
+export async function openInstallation(sealer: Sealer, where: StoredFor, sealed: string): Promise<Installation> {
+  const installation = installationSchema.parse(JSON.parse(await sealer.open(sealed, tenantId(where), { unbound: true })));
+  if (installation.tenant !== where.tenant) throw new AnotherTenantsInstallation();
+  return installation;
 }

@@ -27,7 +27,8 @@ interface ChatMessage {
 
 /**
  * The system message carries none of the corpus; no other message is a system message; the data block is one
- * message whose every line between its markers is a JSON object, so no corpus text closed it or started a line.
+ * message whose every line between its markers is a JSON object, so no corpus text closed it or started a line;
+ * every line of a user turn is a person's record (lib/context/turns.ts).
  * Returns the data block's records and the user turns, for checks of where the corpus went.
  */
 export function expectUntrustedTextContained(messages: ChatMessage[]): { records: unknown[]; userTurns: string[] } {
@@ -50,5 +51,9 @@ export function expectUntrustedTextContained(messages: ChatMessage[]): { records
     }
   }
   const userTurns = messages.filter((m) => m.role === "user" && !blocks.includes(m)).map((m) => m.content);
+  // Every line of a user turn is one person's whole record: no text started a line of its own.
+  for (const line of userTurns.flatMap((turn) => turn.split(/\n|\u2028|\u2029/))) {
+    expect(JSON.parse(line)).toEqual({ author: expect.any(String), text: expect.any(String) });
+  }
   return { records, userTurns };
 }

@@ -22,9 +22,16 @@ export interface InstallStart {
   redirectUri: string;
 }
 
-/** GET /slack/install: the state Slack's authorize URL carries, and the cookie the browser got. */
+let browsers = 0;
+
+/**
+ * GET /slack/install: the state Slack's authorize URL carries, and the cookie the browser got. Each install comes
+ * from a browser of its own (a client address of its own: the route caps the starts of one client).
+ */
 export async function startInstall(env: TestEnv): Promise<InstallStart> {
-  const res = await callWorker(env, new Request("https://bot.test/slack/install"));
+  browsers += 1;
+  const address = `198.18.${(browsers >> 8) & 0xff}.${browsers & 0xff}`;
+  const res = await callWorker(env, new Request("https://bot.test/slack/install", { headers: { "CF-Connecting-IP": address } }));
   if (res.status !== 302) throw new Error(`/slack/install answered ${res.status}`);
   const location = new URL(res.headers.get("Location")!);
   const cookie = res.headers.get("Set-Cookie")!.split(";")[0]!;

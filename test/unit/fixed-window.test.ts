@@ -28,7 +28,6 @@ describe("a fixed window", () => {
     const verdicts = [await window.limit("alice"), await window.limit("alice"), await window.limit("alice")];
     expect(verdicts.map((v) => [v.success, v.remaining])).toEqual([[true, 1], [true, 0], [false, 0]]);
     expect(await window.limit("bob")).toMatchObject({ success: true });
-    expect(await window.remaining("alice")).toEqual({ remaining: 0, reset: verdicts[0]!.reset });
     now = verdicts[0]!.reset;
     expect(await window.limit("alice")).toMatchObject({ success: true, remaining: 1 });
   });

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
+  adminLimitKeys,
   claimKey,
   conversationKeys,
+  conversationKeysAt,
+  forgetLimitKeys,
+  installationTenancy,
+  installStartKeys,
   factsKey,
   optOutKey,
   personId,
@@ -10,6 +15,7 @@ import {
   rateLimitPrefix,
   replyKey,
   seenKey,
+  spokeKey,
 } from "../../lib/keys.ts";
 
 const thread = { platform: "slack", tenant: "T1", channel: "C1", thread: "1700000000.000100" } as const;
@@ -34,6 +40,16 @@ describe("the Redis key layout", () => {
     expect(rateLimitPrefix("parley", "judge")).toBe("parley:limit:judge");
     expect(rateLimitNoticeKey("parley", personId(thread, "U1"))).toBe("parley:limit:told:slack|T1|U1");
     expect(claimKey("parley", thread, "C1:1.2")).toBe("parley:claim:slack|T1|C1:1.2");
+  });
+
+  it("finds a person's conversations through their index of places, and names every limit's keys", () => {
+    expect(spokeKey("parley", thread, "U1")).toBe("parley:spoke:slack|T1|U1");
+    expect(conversationKeysAt("parley", placeId(thread))).toEqual(conversationKeys("parley", thread));
+    expect(forgetLimitKeys("parley", personId(thread, "U1"))).toEqual({ requests: "parley:limit:forget:slack|T1|U1", told: "parley:limit:forget-told:slack|T1|U1" });
+    expect(adminLimitKeys("parley", "p-1")).toEqual({ client: "parley:limit:admin:p-1", all: "parley:limit:admin:all", trusted: "parley:admin:trusted:p-1" });
+    expect(installStartKeys("parley", "p-1")).toEqual({ client: "parley:limit:install:p-1", all: "parley:limit:install:all" });
+    expect(installationTenancy("parley", "parley:install:slack|E1:T2")).toEqual({ platform: "slack", tenant: "E1:T2" });
+    expect(installationTenancy("parley", "parley:conv:slack|T1|C1|:state")).toBeNull();
   });
 
   it("gives a channel and its threads different places, and every tenant its own", () => {

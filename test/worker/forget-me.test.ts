@@ -1,8 +1,9 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it } from "vitest";
-import { FORGET_CONFIRMATION } from "../../lib/notices.ts";
+import { FORGET_CONFIRMATION, FORGET_LIMIT_NOTICE } from "../../lib/notices.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { storedFacts } from "../support/memory.ts";
+import { SLACK_FAKE_ORIGIN } from "../support/slack-install.ts";
 import { BOT_USER_ID, distinctSlackTs, failSlackPosts, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_ACCOUNT_SID, twilioSuiteEnv } from "../support/twilio.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle } from "../support/worker.ts";
@@ -94,6 +95,36 @@ describe("forget me", () => {
     const log = JSON.stringify(await redis.zrange(`${PREFIX}:conv:slack|${team}|${there.channel}|:log`, 0, -1));
     expect(log).not.toContain("pilot");
     expect(log).toContain(`bob-${id}`);
+  });
+
+  it("forgets three times an hour and confirms each; past that says once that it did not, then stays quiet", async () => {
+    const place = newSlackPlace("FGT");
+    const texts = async () => (await slackPosts(place.channel)).map((p) => p.text);
+    for (let i = 1; i <= 4; i++) {
+      await say(place, "UREPEAT", "forget me");
+      await posts(place.channel, i);
+    }
+    await say(place, "UREPEAT", "forget me");
+    await settle(QUIET_MS);
+    expect(await texts()).toEqual([FORGET_CONFIRMATION, FORGET_CONFIRMATION, FORGET_CONFIRMATION, FORGET_LIMIT_NOTICE]);
+    // Only "forget me" is limited: a question still gets its answer.
+    await say(place, "UREPEAT", `what's new? q-${place.id}`);
+    expect((await posts(place.channel, 5)).at(-1)!.text).toContain(`q-${place.id}`);
+  });
+
+  it("reaches a thread whose first message was theirs, even when they never wrote in the thread", async () => {
+    const place = newSlackPlace("FGT");
+    const parentTs = distinctSlackTs();
+    await fetch(`${SLACK_FAKE_ORIGIN}/__messages`, { method: "POST", body: JSON.stringify({ channel: place.channel, ts: parentTs, user: "UALICE", text: `my new address is 12 Elm St. parent-${place.id}` }) });
+    const reply = slackMessageEvent({ ...place, user: "UBOB", text: `<@${BOT_USER_ID}> where does she live now? b-${place.id}`, ts: distinctSlackTs(), threadTs: parentTs });
+    await callWorker(env, await signedSlackRequest(reply.body));
+    await eventually(async () => (await slackPosts(place.channel)).length >= 1, 15_000, "the answer in the thread");
+    const state = `${PREFIX}:conv:slack|${place.team}|${place.channel}|${parentTs}:state`;
+    expect(JSON.stringify(await redis.get(state))).toContain(`parent-${place.id}`);
+
+    await say({ team: place.team, channel: `${place.channel}DM` }, "UALICE", "forget me");
+    await eventually(async () => (await slackPosts(`${place.channel}DM`)).length >= 1, 15_000, "the confirmation");
+    expect(JSON.stringify(await redis.get(state))).not.toContain(`parent-${place.id}`);
   });
 
   it("over SMS, forgets when 'forget me' is followed within the burst window by another text, and answers that too", async () => {

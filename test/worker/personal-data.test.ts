@@ -109,7 +109,7 @@ describe("phone numbers, names and tokens stay out of logs and queues", () => {
     expect((await callWorker(heldEnv, await signedSlackRequest(JSON.stringify(envelope)))).status).toBe(200);
     expect((await callWorker(heldEnv, await signedInteractionRequest(discordKeys, JSON.stringify(interaction)))).status).toBe(200);
     const delivered = [await takeDelivery(unpumped), await takeDelivery(unpumped)].join("\n");
-    expect(delivered).toContain('"sealed":"v1.');
+    expect(delivered).toContain('"sealed":"v2.');
     expect(delivered).not.toContain(`Privatename${id}`);
     expect(delivered).not.toContain(interaction.token);
   });

@@ -15,6 +15,7 @@ import { RecallIndex } from "../../lib/memory/recall/client.ts";
 import { recallNamespace } from "../../lib/memory/recall/namespace.ts";
 import type { Passage } from "../../lib/memory/recall/passage.ts";
 import { replyPrompt, storedFacts } from "../support/memory.ts";
+import { scriptModel } from "../support/model.ts";
 import { prodTimingSuite } from "../support/prod-timing.ts";
 import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
@@ -104,6 +105,23 @@ describe("recall across time", () => {
     const block = await dataBlockOf(`after-${place.id}`);
     expect(block).toContain(his);
     expect(block).not.toContain(hers);
+  });
+
+  it("forgets the bot's retelling of a person with them, when it fell into a passage apart from their message", async () => {
+    const place = newSlackPlace("RCT");
+    const street = `Elm${place.id}`;
+    // Her message fills a passage on its own (300 tokens): the bot's answer that retells it starts the next one.
+    const filler = Array.from({ length: 160 }, (_, i) => `w${i}`).join(" ");
+    await scriptModel({ match: `addr-${place.id}`, reply: `Noted: Alice's new address is 12 ${street} Street.`, times: 1 });
+    await mention(place, "UALICE", `my new address is 12 ${street} Street, please keep it in mind. addr-${place.id} ${filler}`);
+    expect((await slackPosts(place.channel)).map((p) => p.text)).toEqual([`Noted: Alice's new address is 12 ${street} Street.`]);
+    await daysPass(1);
+    await mention(place, "UALICE", "forget me");
+    expect((await slackPosts(place.channel)).map((p) => p.text)).toContain(FORGET_CONFIRMATION);
+    await daysPass(1);
+
+    await mention(place, "UCAROL", `what is Alice's new address, the one on ${street} Street? after-${place.id}`);
+    expect(await dataBlockOf(`after-${place.id}`)).not.toContain(street);
   });
 
   it("has the cron delete passages older than RECALL_RETENTION_DAYS and keep the newer ones", async () => {

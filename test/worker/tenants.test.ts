@@ -97,7 +97,7 @@ describe("two workspaces with the same channel and user ids", () => {
     const [installKey] = await keysOf(team.id);
     expect(installKey).toBe(`${PREFIX}:install:slack|${team.id}`);
     const stored = String(await redis.get(installKey!));
-    expect(stored).toMatch(/^v1\.[0-9a-f]+\./);
+    expect(stored).toMatch(/^v2\.[0-9a-f]+\./);
     expect(stored).not.toContain("xoxb-");
     const view = await callWorker(env, new Request(`https://bot.test/admin/tenants/slack/${team.id}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }));
     const shown = await view.text();

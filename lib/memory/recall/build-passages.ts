@@ -1,13 +1,15 @@
 /**
  * @module
  * Cuts a conversation into passages to remember. Left out: the bot's fixed notices (what it says about limits,
- * failures, forgetting), carrier keywords, and every message of a person who asked to be forgotten. A passage ends
+ * failures, forgetting), carrier keywords, and every message of a person who asked to be forgotten, and every answer
+ * to them. A passage ends
  * before a pause, before a person's message whose id hashes to a boundary (one in four on average), or when it is
  * full. Those boundaries depend only on the messages themselves, not on where the batch starts, so indexing a
  * conversation again as it grows gives the same passage ids (the last passage grows in place).
  */
 import { countTokens } from "../../context/tokens.ts";
 import { shortenToTokens } from "../../context/shorten.ts";
+import { speakerName } from "../../context/turns.ts";
 import type { ConversationKey, StoredMessage } from "../../message.ts";
 import { BOT_NOTICES } from "../../notices.ts";
 import { fnv1a } from "./fnv1a.ts";
@@ -29,6 +31,7 @@ const MAX_PASSAGE_TOKENS = 300;
 const PAUSE_MS = 15 * 60_000;
 /** A person's message starts a passage when its id hashes to 0 modulo this. */
 const BOUNDARY_EVERY = 4;
+const LINE_BREAKS = /[\r\n\u2028\u2029\u0085\v\f]+/g;
 
 export function conversationPassages(source: PassageSource, messages: StoredMessage[]): Passage[] {
   const kept = messages.filter((m) => keeps(source, m));
@@ -56,10 +59,14 @@ export function conversationPassages(source: PassageSource, messages: StoredMess
   return passages;
 }
 
-/** One passage of exactly these messages (in order, at least one), each line cut to the passage's size. */
+/**
+ * One passage of exactly these messages (in order, at least one), each line cut to the passage's size. Its people
+ * are everyone it is about: who wrote in it, and whom the bot's messages in it answer (an answer may retell what
+ * they said, even when their own message fell into the passage before).
+ */
 export function passageOf(source: PassageSource, messages: StoredMessage[]): Passage {
   const first = messages[0]!;
-  const people = [...new Set(messages.filter((m) => isPerson(source, m)).map((m) => m.authorId))];
+  const people = peopleAbout(source, messages);
   return {
     id: `c:${source.conversationId}:m:${first.id}`,
     text: messages.map((m) => shortenToTokens(messageLine(source, m), MAX_PASSAGE_TOKENS)).join("\n"),
@@ -87,19 +94,34 @@ export function summaryPassage(source: PassageSource, summary: string, span: { s
   };
 }
 
-/** `Name: text`, the bot by its name: how passages and recall queries read. */
+/**
+ * `Name: text`, the bot by its name: how passages and recall queries read. One line per message: the line breaks
+ * of a text become spaces and a name is one short line, so no text can start a line that reads as someone else's.
+ */
 export function messageLine(source: Pick<PassageSource, "bot">, m: StoredMessage): string {
-  return `${m.role === "assistant" || m.authorId === source.bot.userId ? source.bot.name : m.authorName}: ${m.text}`;
+  const name = m.role === "assistant" || m.authorId === source.bot.userId ? source.bot.name : speakerName(m.authorName);
+  return `${name}: ${m.text.replace(LINE_BREAKS, " ")}`;
 }
 
-function isPerson(source: PassageSource, m: StoredMessage): boolean {
+function isPerson(source: Pick<PassageSource, "bot">, m: StoredMessage): boolean {
   return m.role === "user" && m.authorId !== source.bot.userId;
+}
+
+/** Everyone `messages` are about, as a passage of them names its people. */
+export function peopleAbout(source: Pick<PassageSource, "bot">, messages: StoredMessage[]): string[] {
+  return [...new Set(messages.flatMap((m) => aboutWhom(source, m)))];
+}
+
+/** The people a message is about: its author, or for the bot's answer, the person it answers. */
+function aboutWhom(source: Pick<PassageSource, "bot">, m: StoredMessage): string[] {
+  if (isPerson(source, m)) return [m.authorId];
+  return m.replyToAuthorId !== undefined && m.replyToAuthorId !== source.bot.userId ? [m.replyToAuthorId] : [];
 }
 
 function keeps(source: PassageSource, m: StoredMessage): boolean {
   if (m.noReply || m.text.trim() === "") return false;
-  if (isPerson(source, m)) return !source.forgotten.has(m.authorId);
-  return !BOT_NOTICES.has(m.text);
+  if (!isPerson(source, m) && BOT_NOTICES.has(m.text)) return false;
+  return aboutWhom(source, m).every((person) => !source.forgotten.has(person));
 }
 
 function placeMetadata(source: PassageSource) {

@@ -3,8 +3,8 @@
  * The memory job's part of recall: after each answer, the passages of the conversation from the bot's previous
  * answer on (earlier ones went with an earlier memory job; passage ids are stable, so a passage that grew is
  * replaced, not doubled) go to the tenant's namespace in one upsert request, with the place, its visibility, the
- * people and the time span as metadata. Never the messages of a person who asked to be forgotten: their forget
- * marks are read before building the passages, and again after the upsert, so that a "forget me" that ran
+ * people and the time span as metadata. Never the messages of a person who asked to be forgotten, nor the bot's
+ * answers to them: their forget marks are read before building the passages, and again after the upsert, so that a "forget me" that ran
  * meanwhile (and deleted their passages before this job wrote) has what this job wrote deleted too.
  */
 import type { ConversationState, StoredMessage, Visibility } from "../../message.ts";
@@ -12,9 +12,8 @@ import { using } from "../../errors.ts";
 import { forgottenKey } from "../../keys.ts";
 import type { Job } from "../../queue/job.ts";
 import type { Services } from "../../services.ts";
-import { peopleIn } from "../people.ts";
 import { isBot } from "../transcript.ts";
-import { conversationPassages, type PassageSource } from "./build-passages.ts";
+import { conversationPassages, peopleAbout, type PassageSource } from "./build-passages.ts";
 import { forgetFilter } from "./filters.ts";
 import { recallIndexFor } from "./index-for.ts";
 import { recallNamespace } from "./namespace.ts";
@@ -28,8 +27,7 @@ export async function indexConversation(
 ): Promise<number> {
   const index = recallIndexFor(rt);
   if (!index) return 0;
-  const people = peopleIn(state.recent, job.bot.userId).map((p) => p.id);
-  const forgotten = await forgottenAmong(rt, job, people);
+  const forgotten = await forgottenAmong(rt, job, peopleAbout(job, state.recent));
   const source: PassageSource = {
     key: job.key,
     visibility,

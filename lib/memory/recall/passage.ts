@@ -16,7 +16,7 @@ export const passageMetadataSchema = z.object({
   /** The thread, for a passage of a thread conversation. */
   thread: z.optional(z.string()),
   visibility: z.enum(VISIBILITIES),
-  /** Ids of the people whose messages are in the passage (never the bot): "forget me" deletes by this. */
+  /** Ids of the people the passage is about (never the bot): who wrote in it, and whom the bot's messages in it answer. "forget me" deletes by this. */
   people: z.array(z.string()),
   /** Time of the first and the last message, ms since the epoch. */
   start: z.number(),
