@@ -4,11 +4,11 @@
  * the session snapshot, and hands dispatches on one at a time, in the order Discord sent them. Edge-safe (the
  * WebSocket and timers of the Workers runtime); the Durable Object and the tests drive it.
  */
-import { bytesToHex } from "../../../crypto.ts";
 import { errorMessage, type Logger } from "../../../log.ts";
 import { payloadSchema, RESUMABLE_CLOSE_CODE } from "./protocol.ts";
 import type { GatewayAction, GatewaySnapshot, ShardTuple } from "./session-io.ts";
 import { GatewaySession } from "./session.ts";
+import { tokenFingerprint } from "./socket.ts";
 
 export interface GatewayConnectionOptions {
   token: string;
@@ -33,29 +33,7 @@ export interface GatewayConnectionOptions {
    */
   identifyTurn?: () => Promise<void>;
 }
-
-/**
- * The Workers way to open an outbound WebSocket: an HTTP upgrade through fetch. Unlike the constructor, a refused
- * connection is a rejected promise we can catch, and the socket is open once accepted.
- */
-export async function openSocketWithFetch(url: string): Promise<WebSocket> {
-  const response = await fetch(url.replace(/^ws/, "http"), { headers: { Upgrade: "websocket" } });
-  const socket = (response as Response & { webSocket?: WebSocket & { accept(): void } }).webSocket;
-  if (!socket) {
-    await response.body?.cancel();
-    throw new Error(`the Gateway answered HTTP ${response.status} instead of upgrading`);
-  }
-  socket.accept();
-  return socket;
-}
-
 const SOCKET_OPEN = 1;
-const FINGERPRINT_HEX_CHARS = 16;
-
-/** Enough of the token's SHA-256 to tell tokens apart; says nothing usable about the token. */
-async function tokenFingerprint(token: string): Promise<string> {
-  return bytesToHex(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)))).slice(0, FINGERPRINT_HEX_CHARS);
-}
 /** What a socket that could not be opened counts as: an abnormal closure. */
 const ABNORMAL_CLOSURE = 1006;
 /** Ends the session on Discord's side: it cannot be resumed. */
