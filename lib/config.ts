@@ -90,6 +90,8 @@ export const settingsShape = {
   MAX_JUDGE_CALLS_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.gte(0)), 6),
   /** Model tokens one tenant (workspace, guild, account) may use per UTC day; unset: no limit. */
   TENANT_DAILY_TOKEN_BUDGET: z.pipe(z.transform((v) => (v === "" ? undefined : v)), z.optional(z.coerce.number().check(z.int(), z.positive()))),
+  /** The percentage of the tenant's day one person may spend (a member, or on SMS one phone number). */
+  PERSON_DAILY_TOKEN_SHARE: z._default(z.coerce.number().check(z.gt(0), z.lte(100)), 20),
 };
 
 /**

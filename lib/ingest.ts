@@ -94,6 +94,7 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
     ...(opts.delaySeconds ? { waitsForBurst: true } : {}),
     ...(msg.visibility ? { visibility: msg.visibility } : {}),
     ...(opts.logIds ? { logIds: opts.logIds } : {}),
+    ...(opts.optOuts ? { optOuts: true as const } : {}),
     ...(kind === "reply" && opts.signByWebhook && s.SHOW_WORKING ? { signByWebhook: true as const } : {}),
   };
   const published = await using("qstash", () => rt.queue.publish(kind, job, { delaySeconds: opts.delaySeconds }));

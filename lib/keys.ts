@@ -33,6 +33,8 @@
  * | `lock:refresh:<platform>|<tenant>` | string | the one job refreshing the installation's token | 15 s |
  * | `budget:<platform>|<tenant>|<UTC day>` | string (integer) | model tokens the tenant used that day | 2 days |
  * | `budget:told:<platform>|<tenant>|<UTC day>` | string | the tenant was told its daily allowance is used | 2 days |
+ * | `budget:person:<platform>|<tenant>|<person>|<UTC day>` | string (integer) | model tokens one person's answers used that day | 2 days |
+ * | `budget:person-told:<platform>|<tenant>|<person>|<UTC day>` | string | the person was told their share is used | 2 days |
  * | `oauth-state:<nonce>` | string | an install flow's pending `state` (hash of its browser cookie) | 10 minutes |
  *
  * `<place>` is `platform|tenant|channel|thread` (thread empty outside threads), `<person>` is
@@ -193,6 +195,12 @@ export function tokenRefreshLockKey(prefix: string, where: Tenancy): string {
 export function tenantBudgetKeys(prefix: string, where: Tenancy, day: string): { used: string; told: string } {
   const id = inTenant(where, day);
   return { used: `${prefix}:budget:${id}`, told: `${prefix}:budget:told:${id}` };
+}
+
+/** One person's share of a tenant's day (PERSON_DAILY_TOKEN_SHARE), and whether they were told it is used. */
+export function personBudgetKeys(prefix: string, where: Tenancy, person: string, day: string): { used: string; told: string } {
+  const id = [inTenant(where, person), day].join(SEP);
+  return { used: `${prefix}:budget:person:${id}`, told: `${prefix}:budget:person-told:${id}` };
 }
 
 /** A pending install flow's `state`; not a tenant's yet (the workspace is known only once it is approved). */

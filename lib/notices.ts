@@ -16,10 +16,12 @@ export const FORGET_LIMIT_NOTICE =
 export const RATE_LIMIT_NOTICE = "You're sending messages faster than I can answer; I'll be back in a minute.";
 /** Said once per day to a tenant past its daily token budget. */
 export const BUDGET_NOTICE = "The daily allowance for answers here is used up; I'll answer again tomorrow (UTC).";
+/** Said once per day to a person past their share of the tenant's daily token budget. */
+export const PERSON_BUDGET_NOTICE = "You've had your share of today's answers here; I'll answer you again tomorrow (UTC).";
 /** Posted when the model still gives nothing for a message that must be answered. */
 export const FALLBACK_ANSWER = "Sorry, I don't have a good answer to that right now.";
 /** The answer to a text that is only a picture (on platforms whose route answers at once). */
 export const MEDIA_ONLY_ANSWER = "Sorry, I can only read text messages. Could you type your question?";
 
 /** Every fixed notice: the texts recall leaves out. */
-export const BOT_NOTICES: ReadonlySet<string> = new Set([APOLOGY, FORGET_CONFIRMATION, FORGET_LIMIT_NOTICE, RATE_LIMIT_NOTICE, BUDGET_NOTICE, FALLBACK_ANSWER, MEDIA_ONLY_ANSWER]);
+export const BOT_NOTICES: ReadonlySet<string> = new Set([APOLOGY, FORGET_CONFIRMATION, FORGET_LIMIT_NOTICE, RATE_LIMIT_NOTICE, BUDGET_NOTICE, PERSON_BUDGET_NOTICE, FALLBACK_ANSWER, MEDIA_ONLY_ANSWER]);

@@ -13,18 +13,21 @@
 import { ARRIVALS_BASE, ARRIVALS_MEMBER, COUNTING_MEMBERS, LENGTH_BASE, LENGTH_MEMBER, MESSAGES_BELOW } from "./scripts.ts";
 
 /**
- * Job start. KEYS: state, log, reply, claim, the trigger's seen mark, its sign mark. ARGV: 1 conversation id, 2 trigger ts ms,
+ * Job start. KEYS: state, log, reply, claim, the trigger's seen mark, its sign mark, the place's cached visibility,
+ * the trigger author's opt-out mark. ARGV: 1 conversation id, 2 trigger ts ms,
  * 3 claim ttl s, 4 trigger id, 5 trigger author id, 6 the attempt's token.
  * Nothing to do when the trigger was answered (`done`), another attempt holds the claim (`busy`) or an answer to
  * its author already saw it (`covered`). Otherwise the claim is taken and the reply record returned as `draft`
  * ('' when none: `first`), with the conversation and its arrival count; when the conversation expired or was
  * reset (`gone`) the claim is taken too, so that finishing a draft or apologising happens once. `signUp`: the
- * webhook put the working sign up (read in the same MGET, so no command more).
+ * webhook put the working sign up; `visibility` and `optedOut`: who can read the place, as cached, and whether the
+ * person asked not to be messaged (all read in the same MGET, so no command more).
  */
 export const CLAIM_REPLY = `#!lua flags=allow-key-locking
 local state, log, reply, claim, seen = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
-local found = redis.call('MGET', reply, claim, state, seen, KEYS[6])
+local found = redis.call('MGET', reply, claim, state, seen, KEYS[6], KEYS[7], KEYS[8])
 local record, holder, current, arrival, signUp = found[1], found[2], found[3], found[4], found[5] ~= false
+local visibility, optedOut = found[6] or nil, found[7] ~= false
 if record == 'done' then return cjson.encode({status = 'done'}) end
 if holder then return cjson.encode({status = 'busy', retryAfter = redis.call('TTL', claim)}) end
 local draft = record or ''
@@ -43,14 +46,14 @@ if not writing and not gone then
   end
 end
 redis.call('SET', claim, ARGV[6], 'EX', ARGV[3])
-if gone then return cjson.encode({status = 'claimed', gone = gone, draft = draft, first = not record, signUp = signUp}) end
+if gone then return cjson.encode({status = 'claimed', gone = gone, draft = draft, first = not record, signUp = signUp, optedOut = optedOut}) end
 local entries = redis.call('ZRANGE', log, 0, -1, 'WITHSCORES')
 local recent, arrivals = {}, 0
 for i = 1, #entries, 2 do
   if entries[i] == '${ARRIVALS_MEMBER}' then arrivals = tonumber(entries[i + 1]) - ${ARRIVALS_BASE}
   elseif entries[i] ~= '${LENGTH_MEMBER}' then recent[#recent + 1] = entries[i] end
 end
-return cjson.encode({status = 'claimed', draft = draft, first = not record, state = current, recent = recent, arrivals = arrivals, signUp = signUp})
+return cjson.encode({status = 'claimed', draft = draft, first = not record, state = current, recent = recent, arrivals = arrivals, signUp = signUp, visibility = visibility, optedOut = optedOut})
 `;
 
 /**

@@ -5,9 +5,9 @@
  */
 import type { Redis } from "@upstash/redis/cloudflare";
 import * as z from "../zod.ts";
-import type { ConversationKey, ConversationState, StoredMessage } from "../message.ts";
+import { VISIBILITIES, type ConversationKey, type ConversationState, type StoredMessage, type Visibility } from "../message.ts";
 import { MAX_ANSWER_TRACES, type AnswerTrace } from "./answer-trace.ts";
-import { claimKey, conversationKeys, replyKey, seenKey, signKey } from "../keys.ts";
+import { claimKey, conversationKeys, optOutKey, replyKey, seenKey, signKey, visibilityKey } from "../keys.ts";
 import { CLAIM_REPLY, RECORD_REPLY, RELEASE_CLAIM, RENEW_CLAIM } from "./claim-scripts.ts";
 import { parseDraft, type Draft } from "./draft.ts";
 import { DEDUPE_TTL_SECONDS, keptAfterTrim, type StoreOptions } from "./store-options.ts";
@@ -32,6 +32,10 @@ export type ClaimResult =
       arrivals: number;
       /** The webhook put the working sign up: the job only takes it down. */
       signUp: boolean;
+      /** Who can read the place, as cached (lib/jobs/visibility.ts); absent when nothing is cached. */
+      visibility?: Visibility;
+      /** The person asked not to be messaged (lib/opt-outs.ts): nothing is posted to them. */
+      optedOut: boolean;
     }
   | { status: "done" | "covered" }
   | { status: "busy"; retryAfterSeconds: number };
@@ -69,6 +73,8 @@ export class ReplyStore {
         claimKey(this.options.prefix, key, trigger.id),
         seenKey(this.options.prefix, key, trigger.id),
         signKey(this.options.prefix, key, trigger.id),
+        visibilityKey(this.options.prefix, key),
+        optOutKey(this.options.prefix, key, trigger.authorId),
       ],
       [conversationId, String(trigger.ts), String(CLAIM_TTL_SECONDS), trigger.id, trigger.authorId, token],
     );
@@ -84,6 +90,8 @@ export class ReplyStore {
           first: result.first ?? true,
           arrivals: result.arrivals ?? 0,
           signUp: result.signUp ?? false,
+          ...visibilityOf(result.visibility),
+          optedOut: result.optedOut ?? false,
         };
       }
       case "busy":
@@ -172,4 +180,10 @@ export class ReplyStore {
       [token, JSON.stringify(draft), String(DEDUPE_TTL_SECONDS)],
     );
   }
+}
+
+/** The cached visibility a claim read, when it is one (lib/jobs/visibility.ts writes it). */
+function visibilityOf(cached: string | undefined): { visibility?: Visibility } {
+  const visibility = VISIBILITIES.find((v) => v === cached);
+  return visibility ? { visibility } : {};
 }

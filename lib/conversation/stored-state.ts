@@ -48,6 +48,7 @@ export const scriptResultSchema = z.object({
   arrivals: z.optional(z.number()),
   optedOut: z.optional(z.boolean()),
   signUp: z.optional(z.boolean()),
+  visibility: z.optional(z.string()),
 });
 
 export type ScriptResult = z.output<typeof scriptResultSchema>;

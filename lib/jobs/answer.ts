@@ -1,8 +1,9 @@
 /**
  * @module
  * The steps of one answer, top to bottom: whether there is anything to answer and anyone to answer, "forget me",
- * which turn the answer is for, the prompt (./gather.ts), the checks that may stop a model call (the tenant's
- * budget, the judge and its cap, the person's reply rate), the writing (./write.ts), then the posting and recording
+ * which turn the answer is for, the prompt (./gather.ts), the tokens its model calls may use reserved against the
+ * daily budgets (settled to what they used), the checks that may stop a model call (the judge and its cap, the
+ * person's reply rate), the writing (./write.ts), then the posting and recording
  * (./post.ts). Each way out is an outcome; notices go out like answers, so that a retry never posts them twice.
  */
 import type { Prompt } from "../context/prompt.ts";
@@ -10,9 +11,10 @@ import type { PostedOutcome } from "../conversation/draft.ts";
 import { selectTurn, type Turn } from "../conversation/turn.ts";
 import { judgeWithinCap } from "../limits/judge-cap.ts";
 import { checkReplyRate } from "../limits/reply-rate.ts";
-import { checkTenantBudget, spendTenantBudget } from "../limits/tenant-budget.ts";
+import { reserveTokens } from "../limits/tenant-budget.ts";
+import { JUDGE_MAX_TOKENS } from "../llm/judge.ts";
 import { asksToBeForgotten, forgetPerson } from "../memory/forget.ts";
-import { APOLOGY, BUDGET_NOTICE, RATE_LIMIT_NOTICE } from "../notices.ts";
+import { APOLOGY, BUDGET_NOTICE, PERSON_BUDGET_NOTICE, RATE_LIMIT_NOTICE } from "../notices.ts";
 import type { WorkingSign } from "../platforms/adapter.ts";
 import type { Claimed } from "./attempt.ts";
 import { gatherPrompt } from "./gather.ts";
@@ -33,11 +35,12 @@ export type JobOutcome =
   | "gave_up";
 
 export async function answer(scope: AnswerScope, claim: Claimed, sign: WorkingSign): Promise<JobOutcome> {
-  const { rt, job, replier } = scope;
+  const { rt, job } = scope;
   const { state } = claim;
   // Nothing of the conversation is left to answer from: someone who was owed an answer hears so, once.
-  if (!state) return claim.gone === "expired" && job.required && (await replier.canReach(job)) ? notice(scope, APOLOGY, "apologised") : "conversation_gone";
-  if (!(await replier.canReach(job))) return "unreachable";
+  if (!state) return claim.gone === "expired" && job.required && !claim.optedOut ? notice(scope, APOLOGY, "apologised") : "conversation_gone";
+  // The person asked not to be messaged (read in the claim): no model call, nothing posted.
+  if (claim.optedOut) return "unreachable";
   // The trigger itself, not the author's latest message: a question right after "forget me" gets its own answer.
   if (asksToBeForgotten(job, state.recent)) {
     const reply = await forgetPerson(rt, job);
@@ -47,23 +50,37 @@ export async function answer(scope: AnswerScope, claim: Claimed, sign: WorkingSi
   if (!turn) return "conversation_gone";
   if (job.waitsForBurst && turn.current.id !== job.trigger.id) return "superseded";
   const prompt = await gatherPrompt(scope, state, turn);
-  const stop = await checksBeforeWriting(scope, claim, prompt);
-  if (stop) return stop;
+  const budget = await reserveTokens(rt, scope.spender, likelyTokens(scope, prompt));
+  if (!budget.allowed) {
+    rt.log.info(`${budget.over}_over_budget`, { ...scope.where, notice: budget.notify });
+    if (!budget.notify) return "over_budget";
+    return notice(scope, budget.over === "tenant" ? BUDGET_NOTICE : PERSON_BUDGET_NOTICE, "over_budget");
+  }
   let used = 0;
-  const text = await writeAnswer(scope, prompt, sign, (tokens) => (used += tokens));
-  await spendTenantBudget(rt, job, used);
+  const onUsage = (tokens: number) => void (used += tokens);
+  let text: string | null;
+  try {
+    const stop = await checksBeforeWriting(scope, claim, prompt, onUsage);
+    if (stop) return stop;
+    text = await writeAnswer(scope, prompt, sign, onUsage);
+  } finally {
+    // Every call counts, the judge's and one that ended in [SKIP] or failed included.
+    await budget.reservation.settle(used);
+  }
   if (text === null) return "skipped";
   return post(scope, claim, prompt, turn, text);
 }
 
+/** What the answer's model calls may use: the prompt and a whole reply, and the judge's look at the prompt first. */
+function likelyTokens({ rt, kind }: AnswerScope, prompt: Prompt): number {
+  const judge = kind === "judge" ? prompt.tokens + JUDGE_MAX_TOKENS : 0;
+  return prompt.tokens + rt.settings.MAX_REPLY_TOKENS + judge;
+}
+
 /** The checks that may stop the model call; each counts a trigger once (only its first attempt asks them). */
-async function checksBeforeWriting(scope: AnswerScope, claim: Claimed, prompt: Prompt): Promise<JobOutcome | null> {
+async function checksBeforeWriting(scope: AnswerScope, claim: Claimed, prompt: Prompt, onUsage: (tokens: number) => void): Promise<JobOutcome | null> {
   const { rt, job, kind } = scope;
-  // Past the tenant's daily budget no model call is made, the judge's included.
-  const budget = await checkTenantBudget(rt, job);
-  if (budget === "notify") return notice(scope, BUDGET_NOTICE, "over_budget");
-  if (budget === "quiet") return "over_budget";
-  if (kind === "judge" && !(await judgeWithinCap(rt, job, claim.first, () => rt.llm.judge(prompt)))) return "judge_no";
+  if (kind === "judge" && !(await judgeWithinCap(rt, job, claim.first, () => rt.llm.judge(prompt, onUsage)))) return "judge_no";
   const allowance = claim.first ? await checkReplyRate(rt, job) : "allowed";
   if (allowance === "notify") return notice(scope, RATE_LIMIT_NOTICE, "rate_limited");
   if (allowance === "quiet") return "rate_limited";

@@ -13,7 +13,7 @@ import type { JobScope } from "./scope.ts";
 
 /** True when the person was told; throws (QStash retries the callback) when telling them failed for now. */
 export async function notifyFailure(jobScope: JobScope): Promise<boolean> {
-  const { rt, job, replier } = jobScope;
+  const { rt, job } = jobScope;
   const claimed = await claimAnswer(rt, job);
   if (claimed.status === "busy") throw new RetryLater("an attempt still holds this answer's claim", claimed.retryAfterSeconds);
   if (claimed.status !== "claimed") return false;
@@ -25,7 +25,7 @@ export async function notifyFailure(jobScope: JobScope): Promise<boolean> {
     let outcome: PostedOutcome | undefined;
     if (attempt.written) outcome = await finishDraft(scope, { onlyIfStarted: true }).catch(nothingPosted);
     // A stream left showing part of an answer ends with the apology in that same message.
-    if (!outcome && (job.required || attempt.draft.stream) && (await replier.canReach(job))) {
+    if (!outcome && (job.required || attempt.draft.stream) && !claimed.claim.optedOut) {
       attempt.apologise();
       outcome = await finishDraft(scope);
     }

@@ -11,7 +11,8 @@
 import { recallIndexSettings } from "../config.ts";
 import { using } from "../errors.ts";
 import { conversationKeys, forgottenKey } from "../keys.ts";
-import type { ExtractedFact } from "../llm/extract-facts.ts";
+import { countTokens } from "../context/tokens.ts";
+import { EXTRACTION_MAX_TOKENS, type ExtractedFact } from "../llm/extract-facts.ts";
 import { errorMessage } from "../log.ts";
 import { MessageEraser } from "../memory/erase-messages.ts";
 import { factStoreFor } from "../memory/facts-for.ts";
@@ -22,6 +23,7 @@ import { isBot, latestExchange, messageRecords } from "../memory/transcript.ts";
 import type { ConversationState, StoredMessage, Visibility } from "../message.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
+import { meteredCall } from "./metered.ts";
 import type { JobScope } from "./scope.ts";
 
 /** Enough of a burst to find what people said; older messages were seen by an earlier memory job. */
@@ -66,7 +68,7 @@ export async function runMemoryJob(scope: JobScope): Promise<MemoryOutcome> {
     throw indexed.error;
   }
   const { passages } = indexed;
-  const folded = rt.settings.SUMMARY_ENABLED ? await foldIntoSummary(rt, job, state) : 0;
+  const folded = rt.settings.SUMMARY_ENABLED ? await foldIntoSummary(scope, state) : 0;
   rt.log.info("memory_job_ended", { ...where, outcome: "remembered", facts, folded, passages });
   return "remembered";
 }
@@ -80,10 +82,12 @@ async function rememberFacts(scope: JobScope, state: ConversationState): Promise
   const store = factStoreFor(rt);
   const learnedIn = { visibility: await scope.visibility(), channel: job.key.channel };
   const known = await using("redis", () => store.load(job.key, people.map((p) => p.id), learnedIn));
-  const extracted = await rt.llm.extractFacts({
+  const request = {
     known: people.flatMap((p) => (known.get(p.id) ?? []).map((f) => ({ person: p.id, fact: f.text }))),
     exchange: messageRecords(exchange, job.bot),
-  });
+  };
+  const likely = countTokens(JSON.stringify(request)) + EXTRACTION_MAX_TOKENS;
+  const extracted = await meteredCall(scope, "facts", likely, (onUsage) => rt.llm.extractFacts({ ...request, onUsage }));
   if (!extracted) return 0;
   const { byPerson, dropped } = ownFacts(extracted, exchange, job.bot.userId);
   // A model may invent ids, file facts about the bot, or believe a message that quotes someone else.
@@ -114,15 +118,14 @@ function ownFacts(extracted: ExtractedFact[], exchange: StoredMessage[], botUser
 }
 
 /** Returns how many messages left the log for the summary. */
-async function foldIntoSummary(rt: Runtime, job: Job, state: ConversationState): Promise<number> {
+async function foldIntoSummary(scope: JobScope, state: ConversationState): Promise<number> {
+  const { rt, job } = scope;
   const budget = rt.settings.PROMPT_TOKEN_BUDGET;
   const fold = messagesToFold(state.recent, state.answeredThrough, budget);
   if (fold.length === 0) return 0;
-  const summary = await rt.llm.summarize({
-    previous: state.summary,
-    messages: messageRecords(fold, job.bot),
-    maxTokens: summaryMaxTokens(budget),
-  });
+  const request = { ...(state.summary ? { previous: state.summary } : {}), messages: messageRecords(fold, job.bot), maxTokens: summaryMaxTokens(budget) };
+  const likely = countTokens(JSON.stringify(request)) + request.maxTokens;
+  const summary = await meteredCall(scope, "summary", likely, (onUsage) => rt.llm.summarize({ ...request, onUsage }));
   if (!summary) {
     rt.log.warn("summary_not_folded", { reason: "empty_summary", messages: fold.length });
     return 0;

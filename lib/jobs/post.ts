@@ -8,9 +8,10 @@
  */
 import type { AnswerTrace } from "../conversation/answer-trace.ts";
 import type { PostedOutcome } from "../conversation/draft.ts";
-import { RetryLater } from "../errors.ts";
+import { GiveUp, RetryLater } from "../errors.ts";
 import type { PartProgress } from "../message.ts";
 import { forgetTheRequest } from "../memory/forget.ts";
+import { optOutsFor } from "../opt-outs.ts";
 import { publishMemoryJob } from "./memory-job.ts";
 import type { AnswerScope } from "./scope.ts";
 import { finishStream } from "./stream-end.ts";
@@ -54,7 +55,7 @@ export async function finishDraft(scope: AnswerScope, opts: FinishOptions = {}):
 }
 
 async function postDraft(scope: AnswerScope, onlyIfStarted: boolean): Promise<void> {
-  const { job, replier, attempt } = scope;
+  const { rt, job, replier, attempt } = scope;
   await finishStream(scope);
   const { text, posted, postingSince } = attempt.draft;
   if (text === undefined) throw new Error("a draft without text cannot be posted");
@@ -71,6 +72,9 @@ async function postDraft(scope: AnswerScope, onlyIfStarted: boolean): Promise<vo
       attempt.partPosted(id);
     },
   };
+  // Checked at every send, not only before the model call: a STOP may have come while the answer was written, or
+  // before the retry that finishes it, or before the failure callback.
+  if (job.optOuts && (await optOutsFor(rt).isOptedOut(job.key, job.trigger.authorId))) throw new GiveUp("the person asked not to be messaged", "opted_out");
   try {
     await replier.send(job, text, progress);
   } catch (err) {

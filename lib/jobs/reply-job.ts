@@ -37,7 +37,9 @@ export async function runReplyJob(jobScope: JobScope): Promise<JobOutcome> {
     return outcome;
   }
   const { attempt, claim } = claimed;
-  const scope: AnswerScope = { ...jobScope, attempt };
+  // The claim read the place's cached visibility in its one round trip: no second read for it.
+  const cached = claim.visibility;
+  const scope: AnswerScope = { ...jobScope, attempt, ...(cached && !jobScope.job.visibility ? { visibility: async () => cached } : {}) };
   try {
     const outcome = await attemptAnswer(scope, claim).catch((err: unknown) => {
       // Retrying cannot help (opted-out number, unknown channel, no token): end the job for good.

@@ -1,51 +1,91 @@
 /**
  * @module
- * The per-tenant daily token budget (TENANT_DAILY_TOKEN_BUDGET): the model tokens of a tenant's answers, as the
- * model's usage figures count them, summed per UTC day. Checked in the job before any model call; past the
- * budget the tenant is told once that the day's allowance is used, and the bot stays quiet until the next UTC day.
- * An answer in flight when the budget runs out is finished: the check comes before the call, the count after it.
+ * The daily token budgets (TENANT_DAILY_TOKEN_BUDGET, and each person's share of it, PERSON_DAILY_TOKEN_SHARE): the
+ * model tokens of every call a tenant's answers and memory make (reply, judge, facts, summary), summed per UTC day.
+ * A job reserves its calls' likely tokens before the first of them, in one script that also checks the tenant's
+ * and the person's day (so jobs running at once see each other's reservations), and settles to what the calls
+ * used after the last. A call is let through while the day is under its budget: the one that crosses it is
+ * finished, never cut off. Past the tenant's budget (or the person's share) the bot says so once a day, then stays
+ * quiet until the next UTC day. A DM with the bot spends its installation's budget (the platform names it), never
+ * a fresh one of its own.
  */
-import { tenantBudgetKeys, type Tenancy } from "../keys.ts";
-import { jobLogFields } from "../log-ids.ts";
-import type { Job } from "../queue/job.ts";
+import { personBudgetKeys, tenantBudgetKeys, type Tenancy } from "../keys.ts";
 import type { Services } from "../services.ts";
-import type { ReplyAllowance } from "./reply-rate.ts";
 
 /** The day's keys outlive the day, so that a late job of yesterday still finds its count. */
 const KEEP_SECONDS = 2 * 24 * 3600;
+const PERCENT = 100;
 
-function keysFor(rt: Services, where: Tenancy): { used: string; told: string } {
-  return tenantBudgetKeys(rt.settings.REDIS_KEY_PREFIX, where, utcDay(rt.now()));
+/**
+ * KEYS: the tenant's day, the person's day, the tenant's told mark, the person's told mark. ARGV: 1 tokens to
+ * reserve, 2 the tenant's budget, 3 the person's share, 4 the keys' ttl s. Returns {'ok'} or {'tenant'|'person',
+ * told now (1) or before (0)}.
+ */
+const RESERVE = `#!lua flags=allow-key-locking
+local tenant, person = tonumber(redis.call('GET', KEYS[1]) or '0'), tonumber(redis.call('GET', KEYS[2]) or '0')
+local over = nil
+if tenant >= tonumber(ARGV[2]) then over = 'tenant' elseif person >= tonumber(ARGV[3]) then over = 'person' end
+if over then
+  local told = redis.call('SET', over == 'tenant' and KEYS[3] or KEYS[4], '1', 'NX', 'EX', ARGV[4])
+  return {over, told and 1 or 0}
+end
+for i = 1, 2 do
+  redis.call('INCRBY', KEYS[i], ARGV[1])
+  redis.call('EXPIRE', KEYS[i], ARGV[4])
+end
+return {'ok', 0}
+`;
+
+/** Whose tokens they are: the tenant whose budget they spend (its installation's, for a DM) and the person. */
+export interface Spender {
+  budgetTenant: Tenancy;
+  person: string;
 }
+
+/** Tokens reserved for a job's calls; `settle` replaces them with what the calls used. */
+export interface Reservation {
+  settle(used: number): Promise<void>;
+}
+
+/** A reservation, or who is past their budget and whether they are to be told now (once a day). */
+export type BudgetVerdict = { allowed: true; reservation: Reservation } | { allowed: false; over: "tenant" | "person"; notify: boolean };
+
+const NO_BUDGET: BudgetVerdict = { allowed: true, reservation: { settle: async () => undefined } };
 
 function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
+/** Reserves `tokens` for the spender's next model calls; no Redis at all without a budget. */
+export async function reserveTokens(rt: Services, spender: Spender, tokens: number): Promise<BudgetVerdict> {
+  const s = rt.settings;
+  const budget = s.TENANT_DAILY_TOKEN_BUDGET;
+  if (!budget) return NO_BUDGET;
+  const day = utcDay(rt.now());
+  const tenant = tenantBudgetKeys(s.REDIS_KEY_PREFIX, spender.budgetTenant, day);
+  const person = personBudgetKeys(s.REDIS_KEY_PREFIX, spender.budgetTenant, spender.person, day);
+  const share = Math.max(1, Math.floor((budget * s.PERSON_DAILY_TOKEN_SHARE) / PERCENT));
+  const [status, told] = (await rt.redis.eval(RESERVE, [tenant.used, person.used, tenant.told, person.told], [String(Math.max(0, Math.ceil(tokens))), String(budget), String(share), String(KEEP_SECONDS)])) as [string, number];
+  if (status === "tenant" || status === "person") return { allowed: false, over: status, notify: Number(told) === 1 };
+  const reserved = Math.max(0, Math.ceil(tokens));
+  return {
+    allowed: true,
+    reservation: {
+      async settle(used) {
+        const change = Math.ceil(used) - reserved;
+        if (change === 0) return;
+        const p = rt.redis.pipeline();
+        p.incrby(tenant.used, change);
+        p.incrby(person.used, change);
+        await p.exec();
+      },
+    },
+  };
+}
+
 /** The admin view's figures: today's tokens, the budget, whether the tenant was told it is used. */
 export async function tenantUsage(rt: Services, where: Tenancy): Promise<{ day: string; tokens: number; budget: number | null; told: boolean }> {
-  const keys = keysFor(rt, where);
+  const keys = tenantBudgetKeys(rt.settings.REDIS_KEY_PREFIX, where, utcDay(rt.now()));
   const [used, told] = await rt.redis.mget<[number | null, string | null]>(keys.used, keys.told);
   return { day: utcDay(rt.now()), tokens: Number(used ?? 0), budget: rt.settings.TENANT_DAILY_TOKEN_BUDGET ?? null, told: told !== null };
-}
-
-export async function checkTenantBudget(rt: Services, job: Job): Promise<ReplyAllowance> {
-  const budget = rt.settings.TENANT_DAILY_TOKEN_BUDGET;
-  if (!budget) return "allowed";
-  const keys = keysFor(rt, job.key);
-  if (Number((await rt.redis.get<number>(keys.used)) ?? 0) < budget) return "allowed";
-  // One notice per tenant and day: the first job past the budget wins the key.
-  const first = await rt.redis.set(keys.told, "1", { nx: true, ex: KEEP_SECONDS });
-  rt.log.info("tenant_over_budget", { ...(await jobLogFields(rt, job)), notice: first === "OK" });
-  return first === "OK" ? "notify" : "quiet";
-}
-
-/** Adds the tokens an answer's model calls used to the tenant's day. */
-export async function spendTenantBudget(rt: Services, job: Job, tokens: number): Promise<void> {
-  if (!rt.settings.TENANT_DAILY_TOKEN_BUDGET || tokens <= 0) return;
-  const { used } = keysFor(rt, job.key);
-  const p = rt.redis.pipeline();
-  p.incrby(used, tokens);
-  p.expire(used, KEEP_SECONDS);
-  await p.exec();
 }

@@ -32,8 +32,8 @@ export interface Llm {
   generate(prompt: Prompt, opts: ReplyOptions): Promise<string | null>;
   /** The reply as it is written (lib/llm/stream-reply.ts): values are the whole answer so far; null as `generate`. */
   streamReply(prompt: Prompt, opts: ReplyOptions): Promise<AsyncIterable<string> | null>;
-  /** YES/NO; anything else counts as NO. */
-  judge(prompt: Prompt): Promise<boolean>;
+  /** YES/NO; anything else counts as NO. `onUsage` as ReplyOptions'. */
+  judge(prompt: Prompt, onUsage?: (tokens: number) => void): Promise<boolean>;
   /** The running summary with `lines` folded in, within `maxTokens`; null when the model gave nothing. */
   summarize(req: SummaryRequest): Promise<string | null>;
   /** Facts the people stated in the exchange; null when the model's output was invalid (logged, dropped). */
@@ -46,7 +46,7 @@ export function createLlm(s: LlmSettings): Llm {
     generate: (prompt, opts) =>
       generateReply(client, prompt, { model: s.model, maxReplyTokens: s.maxReplyTokens, idleTimeoutMs: s.timeoutMs, ...opts }),
     streamReply: (prompt, opts) => streamReply(client, prompt, { model: s.model, maxReplyTokens: s.maxReplyTokens, idleTimeoutMs: s.timeoutMs, ...opts }),
-    judge: (prompt) => judgeShouldAnswer(client, prompt, s.judgeModel),
+    judge: (prompt, onUsage) => judgeShouldAnswer(client, prompt, s.judgeModel, onUsage),
     summarize: (req) => summarizeConversation(client, s.model, req),
     extractFacts: (req) => extractFacts(client, s.model, req),
   };

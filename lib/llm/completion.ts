@@ -5,6 +5,7 @@
 import OpenAI from "openai";
 import * as z from "../zod.ts";
 import type { ChatMessage } from "../context/chat-message.ts";
+import { countPromptTokens, countTokens } from "../context/tokens.ts";
 import { RetryLater } from "../errors.ts";
 
 const HTTP_TOO_MANY_REQUESTS = 429;
@@ -21,8 +22,16 @@ export interface CompletionRequest {
   model: string;
   messages: ChatMessage[];
   maxTokens: number;
-  /** Hears the tokens the call used, when the server said. */
+  /**
+   * Hears the tokens the call used: the server's figure, or when the server gave none (a stream ended before its
+   * last chunk, a server that never sends one) a count of what went in and came out (lib/context/tokens.ts).
+   */
   onUsage?: (tokens: number) => void;
+}
+
+/** What a call used when the server did not say: the prompt and the text the model wrote, counted. */
+export function estimatedUsage(messages: ChatMessage[], output: string): number {
+  return countPromptTokens(messages) + countTokens(output);
 }
 
 /** The text of the first choice ("" when the model sent none). */
@@ -42,8 +51,9 @@ export async function complete(client: OpenAI, req: CompletionRequest): Promise<
   }
   const parsed = completionSchema.safeParse(raw);
   if (!parsed.success) throw new Error(`the model answered in an unexpected shape: ${parsed.error.issues[0]?.message}`);
-  if (parsed.data.usage) req.onUsage?.(parsed.data.usage.total_tokens);
-  return parsed.data.choices[0]!.message.content ?? "";
+  const content = parsed.data.choices[0]!.message.content ?? "";
+  req.onUsage?.(parsed.data.usage ? parsed.data.usage.total_tokens : estimatedUsage(req.messages, content));
+  return content;
 }
 
 export function retryAfterSeconds(headers: Headers | undefined): number {

@@ -25,7 +25,7 @@ const MAX_FACTS_PER_EXCHANGE = 10;
 /** A fact comes from one message or a few of a burst; the exchange itself holds at most a dozen. */
 const MAX_SOURCES = 12;
 /** Room for the JSON of MAX_FACTS_PER_EXCHANGE short facts with their sources. */
-const EXTRACTION_MAX_TOKENS = 800;
+export const EXTRACTION_MAX_TOKENS = 800;
 /** Models like to wrap JSON in a Markdown fence. */
 const CODE_FENCE = /^```(?:json)?\s*([\s\S]*?)\s*```$/;
 
@@ -52,6 +52,8 @@ export interface FactsRequest {
   known: KnownFactRecord[];
   /** The latest exchange, oldest first. */
   exchange: MessageRecord[];
+  /** Hears the tokens the call used (per-tenant budgets). */
+  onUsage?: (tokens: number) => void;
 }
 
 /** The facts the model found; null when its output was not valid (logged as `facts_output_invalid`). */
@@ -70,6 +72,7 @@ export async function extractFacts(client: OpenAI, model: string, req: FactsRequ
       { role: "user", content },
     ],
     maxTokens: EXTRACTION_MAX_TOKENS,
+    ...(req.onUsage ? { onUsage: req.onUsage } : {}),
   });
   return parseExtractedFacts(text);
 }

@@ -12,10 +12,10 @@ import { complete } from "./completion.ts";
 import { JUDGE_CONVERSATION_HEADING, JUDGE_LAST_MESSAGE_HEADING, JUDGE_SYSTEM, judgeQuestion } from "./wording.ts";
 
 /** Room for "YES" or "NO", and a little for models that add a word. */
-const JUDGE_MAX_TOKENS = 5;
+export const JUDGE_MAX_TOKENS = 5;
 
-export async function judgeShouldAnswer(client: OpenAI, prompt: Prompt, model: string): Promise<boolean> {
-  const answer = await complete(client, { model, messages: judgeMessages(prompt), maxTokens: JUDGE_MAX_TOKENS });
+export async function judgeShouldAnswer(client: OpenAI, prompt: Prompt, model: string, onUsage?: (tokens: number) => void): Promise<boolean> {
+  const answer = await complete(client, { model, messages: judgeMessages(prompt), maxTokens: JUDGE_MAX_TOKENS, ...(onUsage ? { onUsage } : {}) });
   return /^\W*yes\b/i.test(answer.trim());
 }
 

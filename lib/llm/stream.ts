@@ -11,7 +11,7 @@ import OpenAI from "openai";
 import * as z from "../zod.ts";
 import { withinMs } from "../deadline.ts";
 import { RetryLater } from "../errors.ts";
-import { retryAfterSeconds, type CompletionRequest } from "./completion.ts";
+import { estimatedUsage, retryAfterSeconds, type CompletionRequest } from "./completion.ts";
 
 const HTTP_TOO_MANY_REQUESTS = 429;
 
@@ -47,6 +47,8 @@ export async function* streamCompletion(client: OpenAI, req: StreamRequest): Asy
     throw err;
   }
   const chunks = stream[Symbol.asyncIterator]();
+  // The usage comes on the last chunk; a stream left early ([SKIP]) or cut off never sends it, and is counted.
+  const heard = { usage: false, text: "" };
   try {
     // Unless the stream stays quiet for idleTimeoutMs: then the request is aborted and the call fails.
     const quiet = () => {
@@ -54,17 +56,23 @@ export async function* streamCompletion(client: OpenAI, req: StreamRequest): Asy
       throw new Error(`the model's stream went quiet for ${req.idleTimeoutMs} ms`);
     };
     for (let next = await withinMs(chunks.next(), req.idleTimeoutMs, quiet); !next.done; next = await withinMs(chunks.next(), req.idleTimeoutMs, quiet)) {
-      yield* deltaOf(next.value, req);
+      yield* deltaOf(next.value, req, heard);
     }
   } finally {
     abort.abort();
+    if (!heard.usage) req.onUsage?.(estimatedUsage(req.messages, heard.text));
   }
 }
 
-function* deltaOf(raw: unknown, req: CompletionRequest): Generator<string> {
+function* deltaOf(raw: unknown, req: CompletionRequest, heard: { usage: boolean; text: string }): Generator<string> {
   const chunk = chunkSchema.safeParse(raw);
   if (!chunk.success) throw new Error(`the model streamed an unexpected chunk: ${chunk.error.issues[0]?.message}`);
-  if (chunk.data.usage) req.onUsage?.(chunk.data.usage.total_tokens);
+  if (chunk.data.usage) {
+    heard.usage = true;
+    req.onUsage?.(chunk.data.usage.total_tokens);
+  }
   const delta = chunk.data.choices[0]?.delta?.content;
-  if (delta) yield delta;
+  if (!delta) return;
+  heard.text += delta;
+  yield delta;
 }

@@ -17,6 +17,8 @@ export interface SummaryRequest {
   /** The messages to fold, oldest first. */
   messages: MessageRecord[];
   maxTokens: number;
+  /** Hears the tokens the call used (per-tenant budgets). */
+  onUsage?: (tokens: number) => void;
 }
 
 /** The updated summary within `maxTokens`; null when the model gave nothing. */
@@ -35,6 +37,7 @@ export async function summarizeConversation(client: OpenAI, model: string, req: 
       { role: "user", content },
     ],
     maxTokens: req.maxTokens,
+    ...(req.onUsage ? { onUsage: req.onUsage } : {}),
   });
   const summary = shortenToTokens(text.trim(), req.maxTokens);
   return summary === "" ? null : summary;

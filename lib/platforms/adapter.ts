@@ -196,8 +196,6 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
   verify(ctx: AdapterContext<Config>, request: WebhookRequest): Promise<Verified>;
   parse(ctx: AdapterContext<Config>, request: WebhookRequest): Parsed<Extra>;
   ingestOptions(config: Config): IngestOptions;
-  /** False when the person must not be messaged: the job ends before any model call. */
-  canReach(ctx: ReplyContext<Config>, target: Target): Promise<boolean>;
   /**
    * Posts an answer, split into the platform's parts (the same text always splits alike); returns the ids of the
    * messages this call posted or found. `progress.from` skips the parts an earlier attempt posted; before posting
@@ -228,6 +226,11 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
   readonly placeParents?: boolean;
   /** Shows the answer as it is written, where the platform can. */
   readonly streaming?: StreamingCapability<Target, Config>;
+  /**
+   * Whose daily token budget an answer in `place` spends, when not its own tenant's: a DM that the platform makes a
+   * tenant of its own (a Discord DM) spends its installation's (lib/limits/tenant-budget.ts).
+   */
+  budgetTenant?(place: ConversationKey, bot: BotIdentity): Pick<ConversationKey, "platform" | "tenant">;
   /** Shows at once that the bot is working; resolves once the sign is visible. */
   working?(ctx: ReplyContext<Config>, target: Target, answer: AnswerFor): Promise<WorkingSign>;
 }

@@ -11,8 +11,6 @@ import { replyContext, type PlatformServices } from "./context.ts";
 
 /** The platform side of a job: the adapter of the job's platform, for its tenant. */
 export interface Replier {
-  /** False when the person must not be messaged (an opted-out number): the job ends before any model call. */
-  canReach(job: Job): Promise<boolean>;
   /**
    * Posts an answer on the platform, split into the platform's parts, as `progress` says (lib/jobs/post.ts keeps it
    * durable); returns the ids of the messages this call posted or found.
@@ -25,6 +23,8 @@ export interface Replier {
    * the platform has nothing to look up for it (no reply, and a place that cannot be about a message).
    */
   fetchParent(job: Job, replyToId: string | undefined): Promise<ParentMessage | null | undefined>;
+  /** Whose daily token budget the job spends: its tenant's, or its installation's for a DM that is a tenant of its own. */
+  budgetTenant(job: Job): Pick<Job["key"], "platform" | "tenant">;
   /** How the job's platform shows an answer as it is written; null when it cannot (lib/jobs/write.ts). */
   streaming(job: Job): JobStreaming | null;
   /** Shows that the bot is working on the job's answer (a no-op where the platform has no sign); see AnswerFor. */
@@ -50,10 +50,6 @@ export function platformReplier(rt: PlatformServices, adapters: readonly Platfor
     return { adapter, ctx: replyContext(rt, adapter, job.key.tenant), target: adapter.replyTargetSchema.parse(job.replyTarget) };
   };
   return {
-    canReach(job) {
-      const { adapter, ctx, target } = open(job);
-      return adapter.canReach(ctx, target);
-    },
     send(job, text, progress) {
       const { adapter, ctx, target } = open(job);
       return adapter.send(ctx, target, text, progress);
@@ -66,6 +62,10 @@ export function platformReplier(rt: PlatformServices, adapters: readonly Platfor
       const { adapter, ctx } = open(job);
       if (!adapter.fetchParent || (!replyToId && !adapter.placeParents)) return undefined;
       return adapter.fetchParent(ctx, { place: job.key, bot: job.bot, ...(replyToId ? { replyToId } : {}) });
+    },
+    budgetTenant(job) {
+      const adapter = byPlatform.get(job.key.platform);
+      return adapter?.budgetTenant?.(job.key, job.bot) ?? { platform: job.key.platform, tenant: job.key.tenant };
     },
     streaming(job) {
       const { adapter, ctx, target } = open(job);

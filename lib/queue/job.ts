@@ -40,6 +40,8 @@ export function jobSchemaFor(platforms: readonly JobPlatform[]) {
     visibility: z.optional(z.enum(VISIBILITIES)),
     /** How log lines name the place and the people (lib/log-ids.ts); absent: as they are. */
     logIds: z.optional(z.enum(LOG_IDS)),
+    /** The person can opt out of the bot's messages (SMS STOP): every send checks that they have not (lib/jobs/post.ts). */
+    optOuts: z.optional(z.literal(true)),
     /** The webhook puts the working sign up (lib/jobs/working-sign.ts): the job only ever takes it down. */
     signByWebhook: z.optional(z.literal(true)),
   });

@@ -7,7 +7,7 @@
 import type { PlatformAdapter } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
 import { fetchDiscordParent } from "./parent.ts";
-import { parseDiscordInteraction } from "./parse.ts";
+import { DM_TENANT_PREFIX, parseDiscordInteraction } from "./parse.ts";
 import { PONG } from "./responses.ts";
 import { sendDiscordReply } from "./send.ts";
 import { discordStreaming } from "./stream.ts";
@@ -53,14 +53,15 @@ export const discord: PlatformAdapter<DiscordTarget, {}, DiscordSettings> = {
 
   ingestOptions: () => ({}),
 
-  canReach: async () => true,
-
   send(ctx, target, text, progress) {
     const config = { apiBaseUrl: ctx.config.DISCORD_API_BASE_URL, botToken: ctx.token, now: ctx.now, log: ctx.log, fetch: ctx.fetch };
     return sendDiscordReply(config, target, text, progress);
   },
 
   placeVisibility: discordPlaceVisibility,
+
+  // A DM is a tenant of its own (its keys apart from every guild's), but its answers spend the application's budget.
+  budgetTenant: (place, bot) => (place.tenant.startsWith(DM_TENANT_PREFIX) ? { platform: place.platform, tenant: `app:${bot.userId}` } : place),
 
   fetchParent: fetchDiscordParent,
   placeParents: true,

@@ -72,8 +72,6 @@ export const slack: PlatformAdapter<SlackTarget, {}, SlackSettings> = {
   // The working sign goes up from the webhook, right after its acknowledgement (lib/jobs/working-sign.ts).
   ingestOptions: () => ({ signByWebhook: true }),
 
-  canReach: async () => true,
-
   async send(ctx, target, text, progress) {
     return postSlackMessage({
       apiBaseUrl: ctx.config.SLACK_API_BASE_URL,

@@ -72,15 +72,11 @@ export const twilio: PlatformAdapter<TwilioTarget, TwilioParseExtra, TwilioSetti
     alwaysAnswer: true,
     delaySeconds: settings.SMS_BURST_WINDOW_SECONDS,
     systemNotes: [smsLengthNote(settings.SMS_REPLY_TARGET_CHARS)],
+    // Keyed by the address: a WhatsApp STOP leaves the same number's SMS alone, and the other way round.
     optOuts: true,
     // Senders are phone numbers, and so is half of every SMS channel (`To|From`).
     logIds: "pseudonym",
   }),
-
-  async canReach(ctx, target) {
-    // Keyed by the address: a WhatsApp STOP leaves the same number's SMS alone, and the other way round.
-    return !(await ctx.optOuts.isOptedOut({ platform: "twilio", tenant: target.accountSid }, target.to));
-  },
 
   send: sendSmsReply,
 

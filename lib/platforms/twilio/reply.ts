@@ -2,7 +2,8 @@
  * @module
  * The job's last step for SMS and WhatsApp: fit the answer to the channel, send it (unless an earlier attempt's text is found among
  * the texts sent to the person), and remember an opt-out that Twilio reports (21610) so that later jobs do not
- * even try. Whether the number opted out was checked once, before the model was called (the adapter's canReach).
+ * even try. Whether the person opted out is the core's to check, before the model call and before every send
+ * (IngestOptions `optOuts`).
  */
 import { GiveUp } from "../../errors.ts";
 import type { PartProgress } from "../../message.ts";
