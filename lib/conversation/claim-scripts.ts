@@ -23,6 +23,8 @@ import { ARRIVALS_BASE, ARRIVALS_MEMBER, COUNTING_MEMBERS, LENGTH_BASE, LENGTH_M
  * webhook put the working sign up; `visibility` and `optedOut`: who can read the place, as cached, and whether the
  * person asked not to be messaged (all read in the same MGET, so no command more).
  */
+/** How many keys CLAIM_REPLY takes (a fault rule that matches its calls names them: test/support/fault-control.ts). */
+export const CLAIM_REPLY_KEYS = 8;
 export const CLAIM_REPLY = `#!lua flags=allow-key-locking
 local state, log, reply, claim, seen = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local found = redis.call('MGET', reply, claim, state, seen, KEYS[6], KEYS[7], KEYS[8])
