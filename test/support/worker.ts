@@ -109,6 +109,21 @@ export function pumpJobsDuringSuite(testEnv: TestEnv, suite: string, opts: { del
   };
 }
 
+/**
+ * Waits until the suite's jobs are done: nothing delivered for `quietMs` (QStash's fast retries and failure
+ * callbacks included), so that none is left to the stand-in after the suite has stopped pumping.
+ */
+export async function jobsQuiet(pump: Pick<JobPump, "answers">, quietMs = 2_000, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let seen = -1;
+  let since = Date.now();
+  while (Date.now() < deadline) {
+    if (pump.answers.length !== seen) [seen, since] = [pump.answers.length, Date.now()];
+    else if (Date.now() - since >= quietMs) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
 export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 15_000, what = "condition"): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -161,13 +161,15 @@ describe("a Discord channel conversation over the Gateway", () => {
 
   it("after a forced RECONNECT resumes the session without losing or repeating a message", async () => {
     const channel = newChannel();
+    // People of their own: the reply rate limit counts answers per person, and the tests above talk a lot with Alice.
+    const [gail, hugo] = [{ id: "230000000000000021", name: "Gail" }, { id: "230000000000000022", name: "Hugo" }];
     const before = await gatewayState(CONTROL);
-    await say(channel, alice, `let's plan the trip r0-${channel}`, { mention: true });
+    await say(channel, gail, `let's plan the trip r0-${channel}`, { mention: true });
     await eventually(async () => (await posts(channel)).length === 1, 15_000, "the first reply");
     await controlGateway(CONTROL, "/__reconnect");
-    const during = [await say(channel, bob, `I can drive on Friday r1-${channel}`), await say(channel, alice, `I'll bring snacks r2-${channel}`)];
+    const during = [await say(channel, hugo, `I can drive on Friday r1-${channel}`), await say(channel, gail, `I'll bring snacks r2-${channel}`)];
     await eventually(async () => (await gatewayState(CONTROL)).resumes > before.resumes && connection.status().phase === "ready", 10_000, "the resume");
-    await say(channel, alice, `so who drives and who brings snacks? r3-${channel}`, { mention: true });
+    await say(channel, gail, `so who drives and who brings snacks? r3-${channel}`, { mention: true });
     // Wait for the answer to r3 itself: r1 or r2 may have been answered too, as follow-ups to the bot.
     const prompt = await eventually(
       async () => (await modelRequests(`r3-${channel}`)).find((r) => r.messages[0]?.content.includes(PERSONA)),

@@ -5,7 +5,7 @@
  * the bot needs no work for is acknowledged with its reason, a lifecycle event publishes its cleanups, and only a
  * body that is not the platform's at all is refused; every case unsigned is refused with 401.
  */
-import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { twilioSignature } from "../../dev/signers/twilio.ts";
 import { adapterContext } from "../../lib/platforms/context.ts";
 import { slack } from "../../lib/platforms/slack/index.ts";
@@ -13,7 +13,7 @@ import { twilio } from "../../lib/platforms/twilio/index.ts";
 import { runtimeFor } from "../../lib/runtime.ts";
 import { signedSlackRequest } from "../support/slack.ts";
 import { twilioSuiteEnv, WEBHOOK_PATH } from "../support/twilio.ts";
-import { callWorker, pumpJobsDuringSuite, suiteEnv } from "../support/worker.ts";
+import { callWorker, jobsQuiet, pumpJobsDuringSuite, suiteEnv } from "../support/worker.ts";
 import assistant from "../fixtures/platforms/slack/assistant.json";
 import gridAndConnect from "../fixtures/platforms/slack/grid-and-connect.json";
 import lifecycle from "../fixtures/platforms/slack/lifecycle.json";
@@ -110,8 +110,10 @@ describe("Slack envelopes through POST /slack/events", () => {
 });
 
 describe("Twilio forms through POST /twilio/sms", () => {
-  const env = twilioSuiteEnv(TWILIO_SUITE, { TWILIO_MESSAGING_SERVICE_SID: twilioCorpus.messagingService });
-  pumpJobsDuringSuite(env, TWILIO_SUITE);
+  // No burst wait: every text's answer is sent while the suite runs, and none is left for after it (jobsQuiet).
+  const env = twilioSuiteEnv(TWILIO_SUITE, { TWILIO_MESSAGING_SERVICE_SID: twilioCorpus.messagingService, SMS_BURST_WINDOW_SECONDS: "0" });
+  const pump = pumpJobsDuringSuite(env, TWILIO_SUITE);
+  afterAll(() => jobsQuiet(pump));
   const rt = runtimeFor(env);
   const url = `${String(env.PUBLIC_BASE_URL)}${WEBHOOK_PATH}`;
   const request = (params: [string, string][], signature?: string) =>
