@@ -65,6 +65,12 @@ export function readSettings<S extends Shape>(
       continue;
     }
     const missing = env[name] === undefined || env[name] === "";
+    // `NAME=` means unset: a setting with a default (or none needed) takes it without a word.
+    const unset = env[name] === "" ? schema.safeParse(undefined) : undefined;
+    if (unset?.success) {
+      settings[name] = unset.data;
+      continue;
+    }
     const problem = { name, problem: missing ? "is not set" : `is malformed (${parsed.error.issues[0]?.message.toLowerCase() ?? "invalid"})` };
     if (rules.essential.includes(name)) {
       essential.push(problem);

@@ -70,6 +70,13 @@ describe("settings", () => {
     expect(parseSettings({ ...minimal, ADMIN_TOKEN: "x".repeat(32) }).ignored).toEqual([]);
   });
 
+  it("reads NAME= as unset: a setting with a default takes it, and nothing is said to be wrong", () => {
+    const s = parseSettings({ ...minimal, LLM_TIMEOUT_MS: "", CONVERSATION_TIMEOUT_SECONDS: "" });
+    expect([s.LLM_TIMEOUT_MS, s.CONVERSATION_TIMEOUT_SECONDS, s.ignored]).toEqual([20_000, 120, []]);
+    const unconfigured = new ConfiguredPlatforms(adapters, { ...minimal, SLACK_API_BASE_URL: "", DISCORD_API_BASE_URL: "" });
+    expect([unconfigured.state("slack").status, unconfigured.state("discord").status]).toEqual(["off", "off"]);
+  });
+
   it("turns a platform on only when all of its secrets are set, and off, naming the setting, when one is malformed", () => {
     expect(new ConfiguredPlatforms(adapters, minimal).summary()).toEqual({ slack: false, discord: false, twilio: false });
     const withSlack = new ConfiguredPlatforms(adapters, { ...minimal, SLACK_SIGNING_SECRET: "s", SLACK_BOT_TOKEN: "xoxb-1" });
