@@ -17,7 +17,7 @@
  * | `forgotten:<platform>|<tenant>|<person>` | string | when the person asked to be forgotten (ms): no fact from before | 1 day |
  * | `spoke:<platform>|<tenant>|<person>` | sorted set | the places of the conversations the person spoke in (or whose thread they started), scored by when first seen there | past the longest a conversation can live (lib/conversation/store-options.ts) |
  * | `visibility:<place>` | string | who can read a place, as the platform told a job (dm, private, public) | 1 hour |
- * | `kept:<channel>` | string | a channel's last BACKFILL_MESSAGES messages, one a line (`<thread>\t<message JSON>`), on a platform that cannot read history (IngestOptions.keepHistory) | BACKFILL_MINUTES after the last |
+ * | `kept:<channel>` | string | a channel's last BACKFILL_MESSAGES messages, one a line (`<thread>\|<message JSON>`), on a platform that cannot read history (IngestOptions.keepHistory) | BACKFILL_MINUTES after the last |
  * | `optout:<platform>|<tenant>|<person>` | string | the person asked not to be messaged (SMS STOP) | until START |
  * | `limit:reply:<person>:<window>` | string (count) | answers per person per window | the window |
  * | `limit:judge:<place>:<window>` | string (count) | judge calls per conversation per minute | the window |

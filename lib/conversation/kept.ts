@@ -2,7 +2,8 @@
  * @module
  * A channel's kept messages (`kept:` in lib/keys.ts), on a platform that cannot be asked what was said in a place
  * (lib/platforms/adapter.ts keepHistory): the ingest script writes them (./scripts.ts INGEST), one a line,
- * `<thread>\t<stored message JSON>`, the oldest first; a job reads those of its place from before its conversation
+ * `<thread>|<stored message JSON>` (never JSON itself, so that the REST client hands it back as the text it is), the
+ * oldest first; a job reads those of its place from before its conversation
  * began (lib/jobs/earlier.ts); "forget me" takes a person's out (lib/memory/forget.ts).
  */
 import type { Redis } from "@upstash/redis/cloudflare";
@@ -19,7 +20,7 @@ local raw = redis.call('GET', KEYS[1])
 if not raw then return 0 end
 local kept, removed = {}, 0
 for line in string.gmatch(raw, '[^\\n]+') do
-  local m = cjson.decode(string.sub(line, string.find(line, '\\t', 1, true) + 1))
+  local m = cjson.decode(string.sub(line, string.find(line, '|', 1, true) + 1))
   if m.authorId == ARGV[1] and m.ts <= tonumber(ARGV[2]) then removed = removed + 1 else kept[#kept + 1] = line end
 end
 if removed == 0 then return 0 end
@@ -44,8 +45,8 @@ export class KeptMessages {
     if (typeof raw !== "string" || raw === "") return [];
     const thread = key.thread ?? "";
     const lines = raw.split("\n").flatMap((line) => {
-      const tab = line.indexOf("\t");
-      return tab >= 0 && line.slice(0, tab) === thread ? [line.slice(tab + 1)] : [];
+      const bar = line.indexOf("|");
+      return bar >= 0 && line.slice(0, bar) === thread ? [line.slice(bar + 1)] : [];
     });
     const messages = storedMessages(lines).filter((m) => m.ts >= window.since && m.ts < window.before);
     return window.limit > 0 ? messages.slice(-window.limit) : [];

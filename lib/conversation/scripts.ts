@@ -77,10 +77,10 @@ end
 local function keep()
   if not kept then return end
   local old = keptLines or ''
-  if string.find('\\n' .. old, '\\n' .. ARGV[18] .. '\\t' .. ARGV[19], 1, true) then return end
+  if string.find('\\n' .. old, '\\n' .. ARGV[18] .. '|' .. ARGV[19], 1, true) then return end
   local lines = {}
   for line in string.gmatch(old, '[^\\n]+') do lines[#lines + 1] = line end
-  lines[#lines + 1] = ARGV[18] .. '\\t' .. ARGV[1]
+  lines[#lines + 1] = ARGV[18] .. '|' .. ARGV[1]
   local from = math.max(1, #lines - cap + 1)
   redis.call('SET', kept, table.concat(lines, '\\n', from), 'EX', ARGV[17])
 end

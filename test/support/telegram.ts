@@ -8,6 +8,7 @@
 import { env } from "cloudflare:workers";
 import { TELEGRAM_FAKE_BOT } from "../../dev/fakes/telegram/bot.ts";
 import { telegramHeaders } from "../../dev/signers/telegram.ts";
+import { ALLOWED_UPDATES } from "../../lib/platforms/telegram/parse.ts";
 import { callWorker, suiteEnv, type TestEnv } from "./worker.ts";
 
 export const TELEGRAM_FAKE_URL = (env as unknown as Record<string, string>).TELEGRAM_API_BASE_URL!;
@@ -91,8 +92,22 @@ export async function say(chatId: number, from: Person, text: string, opts: { to
   return { messageId: done.message_id, ...(forBot(done) ? { update: forBot(done)! } : {}) };
 }
 
+/**
+ * The bot's webhook as `npm run telegram:set-webhook` sets it, with the updates Parley asks for (reactions are sent
+ * only to a bot that asks): its URL is never called, since tests post the updates to the Worker themselves.
+ */
+async function webhookAsDeployed(): Promise<void> {
+  const res = await fetch(`${TELEGRAM_FAKE_URL}/bot${BOT.token}/setWebhook`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ url: "http://127.0.0.1:9/telegram/webhook", secret_token: TELEGRAM_SECRET, allowed_updates: [...ALLOWED_UPDATES] }),
+  });
+  if (!res.ok) throw new Error(`setWebhook: ${res.status} ${await res.text()}`);
+}
+
 /** `user` reacts to a message (`null` takes the reaction away); the update the bot gets (admins only). */
 export async function react(chatId: number, messageId: number, user: Person, emoji: string | null): Promise<Update | undefined> {
+  await webhookAsDeployed();
   return forBot(await control<Deliveries>("/__reaction", { chat_id: chatId, message_id: messageId, user, emoji, deliver: false }));
 }
 
