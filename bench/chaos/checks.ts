@@ -7,6 +7,7 @@
 import type { Redis } from "@upstash/redis";
 import { APOLOGY } from "../../lib/notices.ts";
 import { TWILIO_AUTH_TOKEN } from "../load/traffic.ts";
+import { TELEGRAM_BOT } from "../load/telegram-traffic.ts";
 import { SECRET_PATTERN, TAG_PATTERN, type Conversation, type Place } from "./plan.ts";
 
 /** Something a person saw from the bot, where they saw it. */
@@ -47,7 +48,7 @@ async function json<T>(url: string): Promise<T> {
  * Discord interaction's original as it stands plus its follow-ups, every text sent. An original that showed an
  * answer and then an apology (or the reverse) counts as both: the person saw two.
  */
-export async function collectOutputs(fakes: { slack: string; discord: string; twilio: string }): Promise<Output[]> {
+export async function collectOutputs(fakes: { slack: string; discord: string; twilio: string; telegram: string }): Promise<Output[]> {
   const slack = await json<{ channel: string; text?: string; thread_ts?: string; bot_id?: string }[]>(`${origin(fakes.slack)}/__messages`);
   const discord = await json<{ route: string; token?: string; content?: string }[]>(`${origin(fakes.discord)}/__calls`);
   const twilio = await json<{ to: string; body: string }[]>(`${origin(fakes.twilio)}/__calls`);
@@ -65,6 +66,12 @@ export async function collectOutputs(fakes: { slack: string; discord: string; tw
     for (const text of replaced === undefined ? [last] : [replaced, last]) outputs.push({ place: { platform: "discord", channel: token }, text });
   }
   for (const t of twilio) outputs.push({ place: { platform: "twilio", channel: t.to }, text: t.body });
+  // A Telegram message as it stands; one streamed (edited) from an answer into an apology, or back, counts as both.
+  const telegram = await json<{ chat_id: number; from: number; text: string; revisions: { text?: string }[] }[]>(`${fakes.telegram}/__messages`);
+  for (const m of telegram.filter((t) => t.from === TELEGRAM_BOT.id)) {
+    const replaced = m.revisions.map((r) => r.text ?? "").find((e) => (e === APOLOGY) !== (m.text === APOLOGY) && (e === APOLOGY || tagsIn(e).length > 0));
+    for (const text of replaced === undefined ? [m.text] : [replaced, m.text]) outputs.push({ place: { platform: "telegram", channel: String(m.chat_id) }, text });
+  }
   return outputs;
 }
 

@@ -12,6 +12,7 @@ export interface FaultTargets {
   slack: string;
   discord: string;
   twilio: string;
+  telegram: string;
   model: string;
 }
 
@@ -34,6 +35,8 @@ function boundaries(t: FaultTargets): [string, string, Rule[]][] {
     ["slack", t.slack, PLATFORM_FAULTS.map((r) => ({ ...r, path: "/chat.postMessage" }))],
     ["discord", t.discord, ["/edit_original", "/followup"].flatMap((path) => PLATFORM_FAULTS.map((r) => ({ ...r, path })))],
     ["twilio", t.twilio, PLATFORM_FAULTS.map((r) => ({ ...r, path: "/messages.create" }))],
+    // A part posted, a streamed group answer's first words, a draft's message; and the edit that finishes a group's.
+    ["telegram", t.telegram, ["/sendMessage", "/editMessageText"].flatMap((path) => PLATFORM_FAULTS.map((r) => ({ ...r, path })))],
     // The reply's model call: garbage, an error, a stream cut short. The judge is left alone, so that which
     // messages need an answer stays a fact of the plan.
     ["model", t.model, [

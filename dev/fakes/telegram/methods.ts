@@ -57,7 +57,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
     flood(ctx, "editMessageText", chat);
     message.text = text;
     message.edited = seconds();
-    message.revisions.push({ at: Date.now(), method: "editMessageText", chars: text.length });
+    message.revisions.push({ at: Date.now(), method: "editMessageText", chars: text.length, text });
     ctx.record({ route: "editMessageText", chat_id: chat.id, message_id: message.message_id, text });
     return messageObject(message, chat);
   },
@@ -75,7 +75,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
     const now = Date.now();
     const draft = ctx.world.drafts.get(key) ?? { chat_id: chat.id, draft_id: draftId, ...(thread !== undefined ? { thread } : {}), text, revisions: [], until: now };
     Object.assign(draft, { text, until: now + DRAFT_LIFETIME_MS });
-    draft.revisions.push({ at: now, method: "sendMessageDraft", chars: text.length });
+    draft.revisions.push({ at: now, method: "sendMessageDraft", chars: text.length, text });
     ctx.world.drafts.set(key, draft);
     ctx.record({ route: "sendMessageDraft", chat_id: chat.id, draft_id: draftId, text });
     return true;

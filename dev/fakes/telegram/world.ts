@@ -48,6 +48,8 @@ export interface Revision {
   at: number;
   method: string;
   chars: number;
+  /** What people saw then (a streamed answer's snapshots; an answer edited into an apology). */
+  text: string;
 }
 
 export interface FakeMessage {
@@ -100,7 +102,7 @@ export class World {
 
   /** A new message of the chat, with its id. */
   add(chat: FakeChat, message: Omit<FakeMessage, "message_id" | "revisions" | "reactions">, method = "person"): FakeMessage {
-    const stored: FakeMessage = { ...message, message_id: chat.nextMessageId++, revisions: [{ at: Date.now(), method, chars: message.text?.length ?? 0 }], reactions: new Map() };
+    const stored: FakeMessage = { ...message, message_id: chat.nextMessageId++, revisions: [{ at: Date.now(), method, chars: message.text?.length ?? 0, text: message.text ?? "" }], reactions: new Map() };
     this.messages.set(`${chat.id}:${stored.message_id}`, stored);
     return stored;
   }
