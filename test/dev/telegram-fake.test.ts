@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startTelegramFake, TELEGRAM_FAKE_BOT, type RunningTelegramFake } from "../../dev/fakes/telegram.ts";
+import { setTelegramWebhook } from "../../dev/telegram-set-webhook.ts";
 import { closeRecordingEndpoints, recordingEndpoint, type RecordingEndpoint } from "../support/recording-endpoint.ts";
 
 let tg: RunningTelegramFake;
@@ -138,5 +139,24 @@ describe("updates to the webhook", () => {
     expect(updates().map((u) => Object.keys(u).find((k) => k !== "update_id"))).toEqual(["message_reaction", "my_chat_member"]);
     expect(updates()[0]!.message_reaction).toMatchObject({ message_id, old_reaction: [], new_reaction: [{ type: "emoji", emoji: "👎" }] });
     expect((await api("sendMessage", { chat_id: GROUP, text: "still here?" })).status).toBe(403);
+  });
+});
+
+describe("npm run telegram:set-webhook", () => {
+  const env = () => ({ TELEGRAM_BOT_TOKEN: TELEGRAM_FAKE_BOT.token, TELEGRAM_WEBHOOK_SECRET: "s3cret", PUBLIC_BASE_URL: `${hook.url.replace(/\/telegram\/webhook$/, "")}/`, TELEGRAM_API_BASE_URL: tg.url });
+
+  it("points the bot's updates at the Worker's route with the secret and the updates Parley reads, and says privacy mode is on", async () => {
+    const done = await setTelegramWebhook({ ...env(), TELEGRAM_BOT_USERNAME: `@${TELEGRAM_FAKE_BOT.username}` });
+    expect(done).toEqual({ url: hook.url, username: TELEGRAM_FAKE_BOT.username, readsAllGroupMessages: false });
+    expect((await api("getWebhookInfo", {})).body.result).toMatchObject({ url: hook.url, allowed_updates: ["message", "message_reaction", "my_chat_member"] });
+    await control("/__chat", { id: alice.id, type: "private", first_name: "Alice" });
+    await control("/__message", { chat_id: alice.id, from: alice, text: "hello" });
+    expect(hook.received[0]!.headers["x-telegram-bot-api-secret-token"]).toBe("s3cret");
+  });
+
+  it("refuses a username that is not this token's bot, and a secret Telegram would refuse, saying which", async () => {
+    await expect(setTelegramWebhook({ ...env(), TELEGRAM_BOT_USERNAME: "SomeOtherBot" })).rejects.toThrow(`set TELEGRAM_BOT_USERNAME=${TELEGRAM_FAKE_BOT.username}`);
+    await expect(setTelegramWebhook({ ...env(), TELEGRAM_WEBHOOK_SECRET: "not ok!" })).rejects.toThrow(/^TELEGRAM_WEBHOOK_SECRET /);
+    expect((await api("getWebhookInfo", {})).body.result).toMatchObject({ url: "" });
   });
 });
