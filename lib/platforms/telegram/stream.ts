@@ -9,6 +9,7 @@
  * the message stops growing and the rest follows as further messages once the answer is complete.
  */
 import { bytesToHex } from "../../crypto.ts";
+import { RetryLater } from "../../errors.ts";
 import { errorMessage } from "../../log.ts";
 import type { StreamState } from "../../message.ts";
 import type { AnswerStream, ReplyContext, StreamingCapability } from "../adapter.ts";
@@ -37,9 +38,9 @@ export const telegramStreaming: StreamingCapability<TelegramTarget, TelegramSett
       try {
         await callTelegram(call, "sendMessageDraft", draftArgs(target, draftId, text));
       } catch (err) {
-        // A chat that takes no draft: the answer is posted whole when it is complete.
-        if (!(err instanceof TelegramRefused)) throw err;
-        ctx.log.info("telegram_draft_refused", { status: err.status });
+        // A chat that takes no draft now (refused, or flood control): the answer is posted whole when it is complete.
+        if (!(err instanceof TelegramRefused) && !(err instanceof RetryLater)) throw err;
+        ctx.log.info("telegram_draft_refused", { status: err instanceof TelegramRefused ? err.status : 429 });
         return null;
       }
       return draftStream(ctx, target, { id: String(draftId), mode: "native", shown: text, open: true });
