@@ -64,3 +64,13 @@ export async function faultsInjected(t: FaultTargets): Promise<Record<string, nu
   for (const [name, control] of boundaries(t)) counts[name] = (await injectedFaults(control)).length;
   return counts;
 }
+
+/**
+ * The Telegram chats (as checks.ts names places: `telegram|<chat>|`) where a message was sent and its answer lost
+ * (`drop_after`): the Bot API can neither take an idempotency key nor list a chat's messages, so the job sends it
+ * again (docs/platforms/telegram.md, "Exactly once").
+ */
+export async function telegramLostSends(t: FaultTargets): Promise<Set<string>> {
+  const lost = await injectedFaults(t.telegram, { fault: "drop_after", route: "sendMessage" });
+  return new Set(lost.map((f) => `telegram|${String((f as unknown as Record<string, unknown>).chat_id)}|`));
+}

@@ -20,7 +20,7 @@ import { TELEGRAM_BOT, TELEGRAM_SECRET } from "../load/telegram-traffic.ts";
 import * as traffic from "../load/traffic.ts";
 import { QSTASH_DEV, startParleyOn } from "../load/workers.ts";
 import { checkAnswers, checkLines, checkPrompts, checkRecords, collectOutputs, leakPatterns, withoutCiphertext } from "./checks.ts";
-import { armFaults, faultsInjected } from "./faults.ts";
+import { armFaults, faultsInjected, telegramLostSends } from "./faults.ts";
 import { sendHostile } from "./hostile.ts";
 import { CHAOS_ADMIN_TOKEN, sendPrivacyCases } from "./hostile-privacy.ts";
 import { planConversations } from "./plan.ts";
@@ -137,7 +137,7 @@ async function main(): Promise<void> {
     if (unsettled) problems.push(`unsettled: QStash still had messages due after ${MAX_VIRTUAL_MS / 3_600_000} h`);
 
     const outputs = await collectOutputs(stack.fakes);
-    const answers = checkAnswers(conversations, sent.accepted, outputs, problems);
+    const answers = checkAnswers(conversations, sent.accepted, outputs, problems, await telegramLostSends(faultTargets));
     const patterns = leakPatterns(["xoxb-bench", "bench-discord-token", TELEGRAM_BOT.token, TELEGRAM_SECRET]);
     const prompts = await checkPrompts(stack.modelUrl, problems);
     const leaks = prompts.leaks + checkLines("log line", logLines, patterns, problems) + checkLines("queue payload", publishes.map(withoutCiphertext), patterns, problems);
@@ -152,6 +152,7 @@ async function main(): Promise<void> {
       answered_once: answers.answered_once,
       apologized: answers.apologized,
       answered_twice: answers.answered_twice,
+      twice_as_telegram_allows: answers.twice_as_platform_allows,
       unanswered: answers.unanswered,
       lost_records: records.lost,
       misplaced: answers.misplaced + records.misplaced,

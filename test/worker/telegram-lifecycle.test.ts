@@ -1,13 +1,16 @@
 /**
  * @module
- * Telegram's edges (issue #31): a delivery without the exact secret header gets 401 and leaves nothing; a chat the
- * bot leaves is cleaned up alone (the tenant is the chat under its bot); "forget me" takes the person out of what
- * Parley kept of the chat; a 👎 counts only on the bot's own answer (the update does not say whose message it was).
+ * Telegram's edges (issue #31): a delivery without the exact secret header gets 401 and leaves nothing; a long
+ * answer goes out in parts of 4,096 characters, each once, whatever Telegram's flood control refuses between them;
+ * a chat the bot leaves is cleaned up alone (the tenant is the chat under its bot); "forget me" takes the person
+ * out of what Parley kept of the chat; a 👎 counts only on the bot's own answer (the update does not say whose
+ * message it was).
  */
 import { Redis } from "@upstash/redis/cloudflare";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { FORGET_CONFIRMATION } from "../../lib/notices.ts";
-import { BOT, chatMessages, deliver, newChat, newPerson, react, say, setBotStatus, telegramRequest, telegramSuiteEnv } from "../support/telegram.ts";
+import { scriptModel } from "../support/model.ts";
+import { BOT, chatMessages, deliver, newChat, newPerson, react, say, setBotStatus, TELEGRAM_FAKE_URL, telegramRequest, telegramSuiteEnv } from "../support/telegram.ts";
 import { callWorker, eventually, pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "tglife";
@@ -48,6 +51,29 @@ describe("a Telegram delivery", () => {
       expect((await callWorker(env, telegramRequest(update, secret))).status).toBe(401);
     }
     expect(await chatKeys(chat)).toEqual([]);
+  });
+});
+
+describe("a long Telegram answer", () => {
+  it("goes out in parts of at most 4,096 characters, each once, though flood control refused the second at first", async () => {
+    const erin = newPerson("Erin");
+    const chat = await newChat({ privateWith: erin });
+    const marker = `long-${chat}`;
+    const long = `${"All work and no play makes a long answer. ".repeat(120)}The end.`;
+    await scriptModel({ match: marker, reply: long });
+    const rule = { fault: "ratelimit", retryAfter: 1, path: "/sendMessage", bodyContains: `"chat_id":${chat}`, after: 1 };
+    const res = await fetch(`${TELEGRAM_FAKE_URL}/__fail`, { method: "POST", body: JSON.stringify(rule) });
+    expect(res.status).toBe(200);
+    await post((await say(chat, erin, `tell me everything ${marker}`)).update);
+    const parts = await eventually(async () => {
+      const sent = await chatMessages(chat);
+      return sent.length >= 2 && sent;
+    }, 20_000, "both parts");
+    expect(Math.max(...parts.map((m) => m.text.length))).toBeLessThanOrEqual(4_096);
+    // Cut where a word ends: the space between the parts is the only thing not in a message.
+    expect(parts.map((m) => m.text).join(" ")).toBe(long);
+    await new Promise((r) => setTimeout(r, 1_500));
+    expect(await chatMessages(chat)).toHaveLength(2);
   });
 });
 
