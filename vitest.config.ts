@@ -36,6 +36,7 @@ const workerPlugin = cloudflareTest(({ inject }) => ({
       SLACK_BOT_TOKEN: "xoxb-test-bot-token",
       SLACK_API_BASE_URL: inject("slackApiUrl"),
       TWILIO_API_BASE_URL: inject("twilioApiUrl"),
+      TELEGRAM_API_BASE_URL: inject("telegramApiUrl"),
       DISCORD_APPLICATION_ID: "100000000000000001",
       DISCORD_API_BASE_URL: inject("discordApiUrl"),
       DISCORD_GATEWAY_URL: inject("discordGatewayUrl"),

@@ -16,6 +16,7 @@ export const STACK_PORTS = {
   discord: { setting: "DISCORD_FAKE_PORT", fallback: 8092, what: "the Discord fake" },
   twilio: { setting: "TWILIO_FAKE_PORT", fallback: 8093, what: "the Twilio fake" },
   discordGateway: { setting: "DISCORD_GATEWAY_FAKE_PORT", fallback: 8094, what: "the Discord Gateway fake" },
+  telegram: { setting: "TELEGRAM_FAKE_PORT", fallback: 8096, what: "the Telegram fake" },
   simulator: { setting: "SIMULATOR_PORT", fallback: 8788, what: "the simulator page" },
 } as const;
 

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { SLACK_FAKE_OAUTH_CLIENT } from "./fakes/slack.ts";
+import { TELEGRAM_FAKE_BOT } from "./fakes/telegram/bot.ts";
 import type { StackPart } from "./stack-ports.ts";
 import { DEV_VECTOR_TOKEN } from "./upstash-vector/server.ts";
 
@@ -30,6 +31,13 @@ export function applyStackSettings(vars: Map<string, string>, ports: Record<Stac
     vars.set("DISCORD_GATEWAY_URL", `ws://127.0.0.1:${ports.discordGateway}`);
   }
   follow("TWILIO_API_BASE_URL", local(ports.twilio));
+  follow("TELEGRAM_API_BASE_URL", local(ports.telegram));
+  // A .dev.vars from before Telegram: the fake's own bot, so that the page's fourth tab works.
+  if (!vars.has("TELEGRAM_BOT_TOKEN") && isLocal("TELEGRAM_API_BASE_URL")) {
+    vars.set("TELEGRAM_BOT_TOKEN", TELEGRAM_FAKE_BOT.token);
+    vars.set("TELEGRAM_BOT_USERNAME", TELEGRAM_FAKE_BOT.username);
+    vars.set("TELEGRAM_WEBHOOK_SECRET", randomBytes(24).toString("hex"));
+  }
 
   // The simulator reads the admin view; a token made up per run unless one is set (.dev.vars or the environment).
   if (!vars.get("ADMIN_TOKEN")) vars.set("ADMIN_TOKEN", env.ADMIN_TOKEN || randomBytes(24).toString("base64url"));

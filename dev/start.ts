@@ -1,8 +1,9 @@
 /**
  * @module
  * `npm run dev`: the whole local stack on real parts. redis-server (its own, unless REDIS_URL is given), the Upstash
- * REST bridge, the QStash stand-in, the Upstash Vector stand-in (recall), the local model, the Slack, Discord and
- * Twilio fakes, the fake Discord Gateway, the simulator page and `wrangler dev`. Prints what runs where (with the
+ * REST bridge, the QStash stand-in, the Upstash Vector stand-in (recall), the local model, the Slack, Discord,
+ * Twilio and Telegram fakes (the bot's webhook set on the Telegram fake, as `npm run telegram:set-webhook` does), the
+ * fake Discord Gateway, the simulator page and `wrangler dev`. Prints what runs where (with the
  * admin token), then one line per decision and per answer. Ctrl-C stops everything it started.
  * `npm run dev -- --help` lists the settings.
  */
@@ -15,6 +16,7 @@ import { startDiscordFake } from "./fakes/discord.ts";
 import { startDiscordGatewayFake } from "./fakes/discord-gateway.ts";
 import { startSlackFake } from "./fakes/slack.ts";
 import { startTwilioFake } from "./fakes/twilio.ts";
+import { startTelegramFake } from "./fakes/telegram.ts";
 import { startLocalModel } from "./local-model/server.ts";
 import { assertPortFree, freePort } from "./ports.ts";
 import { startQStash } from "./qstash/server.ts";
@@ -27,6 +29,7 @@ import { startupTable } from "./startup-table.ts";
 import { logLineJson, routeConsoleLogLines, terminalLine } from "./terminal-lines.ts";
 import { startRedisBridge } from "./upstash-redis/server.ts";
 import { startVectorStandIn } from "./upstash-vector/server.ts";
+import { setTelegramWebhook } from "./telegram-set-webhook.ts";
 import { startWranglerDev } from "./wrangler-dev.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -35,7 +38,7 @@ export const DEV_COMMAND = defineCommand({
   name: "npm run dev",
   summary:
     "Starts the whole stack on local stand-ins (no accounts, no network): the Worker in wrangler dev, a private " +
-    "redis-server, the Upstash REST bridge, QStash, Upstash Vector, a local model, the Slack, Discord and Twilio fakes and the " +
+    "redis-server, the Upstash REST bridge, QStash, Upstash Vector, a local model, the Slack, Discord, Twilio and Telegram fakes and the " +
     "simulator page. Worker settings come from .dev.vars (created from .dev.vars.example); an environment " +
     "variable of the same name overrides one.",
   options: {
@@ -101,12 +104,14 @@ async function main(): Promise<void> {
   stops.push(() => discord.close());
   const twilio = await startTwilioFake({ port: ports.twilio });
   stops.push(() => twilio.close());
+  const telegram = await startTelegramFake({ port: ports.telegram });
+  stops.push(() => telegram.close());
 
   const simulator = await startSimulator({
     port: ports.simulator,
     workerUrl: local(ports.worker),
     vars,
-    fakes: { slack: local(ports.slack), discord: local(ports.discord), twilio: local(ports.twilio) },
+    fakes: { slack: local(ports.slack), discord: local(ports.discord), twilio: local(ports.twilio), telegram: local(ports.telegram) },
     discordGatewayControlUrl: discordGateway.controlUrl,
     ...(clearStore ? { clearStore } : {}),
   });
@@ -160,6 +165,12 @@ async function main(): Promise<void> {
   }
   console.log(startupTable({ ports, redisUrl, gatewayUrl: discordGateway.url, adminToken: vars.get("ADMIN_TOKEN")!, slackWorkspaces, mode }));
   if (ready && vars.get("DISCORD_BOT_TOKEN")) await wakeDiscordGateway(local(ports.worker));
+  // As a deployment does once: the fake then delivers the page's Telegram messages to the Worker's webhook.
+  if (ready && vars.get("TELEGRAM_BOT_TOKEN")) {
+    await setTelegramWebhook({ ...Object.fromEntries(vars), PUBLIC_BASE_URL: local(ports.worker) }).catch((err: unknown) =>
+      console.error(`npm run telegram:set-webhook failed: ${err instanceof Error ? err.message : String(err)}`),
+    );
+  }
 }
 
 /** How long wrangler may take to build and start the Worker. */

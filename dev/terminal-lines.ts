@@ -51,7 +51,7 @@ function parseEvent(text: string): LogEvent | null {
   }
 }
 
-const PLATFORM_WIDTH = 8;
+const PLATFORM_WIDTH = 10;
 const VERDICT_WIDTH = 26;
 
 function readable(e: LogEvent, now: Date): string | null {

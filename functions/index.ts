@@ -14,12 +14,13 @@ import { wakeDiscordGateway } from "./discord-gateway.ts";
 import { health } from "./health.ts";
 import { jobs } from "./jobs.ts";
 import { slack } from "./slack.ts";
+import { telegram } from "./telegram.ts";
 import { tenantCleanup } from "./tenant-cleanup.ts";
 import { twilio } from "./twilio.ts";
 import type { AppEnv } from "./app-env.ts";
 import { limitBody } from "./middleware/body-limit.ts";
 
-/** Slack, Discord and Twilio payloads are far below this; QStash failure callbacks carry a base64 copy of a job. */
+/** Slack, Discord, Twilio and Telegram payloads are far below this; QStash failure callbacks carry a base64 copy of a job. */
 const MAX_BODY_BYTES = 256 * 1024;
 
 const app = new Hono<AppEnv>();
@@ -29,6 +30,7 @@ app.get("/health", health);
 app.route("/slack", slack);
 app.route("/discord", discord);
 app.route("/twilio", twilio);
+app.route("/telegram", telegram);
 app.route("/jobs/cleanup", tenantCleanup);
 app.route("/jobs", jobs);
 app.route("/admin", admin);

@@ -37,6 +37,7 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
   const explicit = explicitTrigger(msg, bot);
   const reset = !msg.noReply && isResetRequest(msg.text, bot, s.RESET_WORDS);
   const optOuts = optOutsFor(rt);
+  const keeps = Boolean(opts.keepHistory) && s.BACKFILL_MESSAGES > 0;
   // One round trip: whether the author opted out is read inside the ingest script; STOP or START is written beside it.
   const [{ status, state, optedOut }] = await using("redis", () =>
     Promise.all([
@@ -45,6 +46,7 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
         reset,
         ...(opts.optOuts ? { optOutKey: optOuts.key(msg.key, msg.author.id) } : {}),
         ...(opts.installationKey ? { installationKey: opts.installationKey } : {}),
+        ...(keeps ? { kept: { messages: s.BACKFILL_MESSAGES, ttlSeconds: s.BACKFILL_MINUTES * 60 } } : {}),
       }),
       msg.consent && optOuts.record(msg.key, msg.author.id, msg.consent),
     ]),
@@ -96,6 +98,7 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
     ...(opts.logIds ? { logIds: opts.logIds } : {}),
     ...(opts.optOuts ? { optOuts: true as const } : {}),
     ...(kind === "reply" && opts.signByWebhook && s.SHOW_WORKING ? { signByWebhook: true as const } : {}),
+    ...(keeps ? { keptHistory: true as const } : {}),
   };
   const published = await using("qstash", () => rt.queue.publish(kind, job, { delaySeconds: opts.delaySeconds }));
   rt.log.info("job_published", { ...where, kind, job: published.messageId, deduplicated: published.deduplicated });

@@ -17,6 +17,7 @@
  * | `forgotten:<platform>|<tenant>|<person>` | string | when the person asked to be forgotten (ms): no fact from before | 1 day |
  * | `spoke:<platform>|<tenant>|<person>` | sorted set | the places of the conversations the person spoke in (or whose thread they started), scored by when first seen there | past the longest a conversation can live (lib/conversation/store-options.ts) |
  * | `visibility:<place>` | string | who can read a place, as the platform told a job (dm, private, public) | 1 hour |
+ * | `kept:<channel>` | string | a channel's last BACKFILL_MESSAGES messages, one a line (`<thread>\|<message JSON>`), on a platform that cannot read history (IngestOptions.keepHistory) | BACKFILL_MINUTES after the last |
  * | `optout:<platform>|<tenant>|<person>` | string | the person asked not to be messaged (SMS STOP) | until START |
  * | `limit:reply:<person>:<window>` | string (count) | answers per person per window | the window |
  * | `limit:judge:<place>:<window>` | string (count) | judge calls per conversation per minute | the window |
@@ -37,8 +38,8 @@
  * | `budget:person-told:<platform>|<tenant>|<person>|<UTC day>` | string | the person was told their share is used | 2 days |
  * | `oauth-state:<nonce>` | string | an install flow's pending `state` (hash of its browser cookie) | 10 minutes |
  *
- * `<place>` is `platform|tenant|channel|thread` (thread empty outside threads), `<person>` is
- * `platform|tenant|author id`.
+ * `<place>` is `platform|tenant|channel|thread` (thread empty outside threads), `<channel>` is
+ * `platform|tenant|channel`, `<person>` is `platform|tenant|author id`.
  */
 import type { ConversationKey, Platform } from "./message.ts";
 
@@ -112,6 +113,16 @@ export function forgottenKey(prefix: string, where: Tenancy, person: string): st
 /** Who can read a place whose messages did not say (a Discord server channel), as the platform told a job. */
 export function visibilityKey(prefix: string, key: ConversationKey): string {
   return `${prefix}:visibility:${placeId(key)}`;
+}
+
+/** A channel's last messages, kept where the platform cannot be asked for them (IngestOptions.keepHistory). */
+export function keptKey(prefix: string, key: ConversationKey): string {
+  return `${prefix}:kept:${inTenant(key, key.channel)}`;
+}
+
+/** The kept messages of the channel of a place (`placeId`, as a person's index of places names it). */
+export function keptKeyOfPlace(prefix: string, place: string): string {
+  return `${prefix}:kept:${place.split(SEP).slice(0, 3).join(SEP)}`;
 }
 
 /** The places (`placeId`) of the live conversations a person spoke in: "forget me" erases there and nowhere else. */

@@ -5,7 +5,7 @@
 import * as z from "./zod.ts";
 
 /** The platforms the Worker speaks, one adapter each (lib/platforms/index.ts); every other list derives from this. */
-export const PLATFORMS = ["slack", "discord", "twilio"] as const;
+export const PLATFORMS = ["slack", "discord", "twilio", "telegram"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 /**
@@ -101,7 +101,9 @@ export interface InboundMessage {
   consent?: Consent;
   /**
    * Not words but a reaction on one of the bot's answers that tells it the answer was not wanted (a 👎): recorded,
-   * never answered, and read by the decider as "not you" (lib/decide/not-you.ts).
+   * never answered, and read by the decider as "not you" (lib/decide/not-you.ts). A platform that cannot tell
+   * whose message was reacted to names it in `replyToId`: the feedback then counts only when that is one of the
+   * bot's answers in the conversation.
    */
   feedback?: "not_you";
 }

@@ -7,6 +7,7 @@
 import type { Redis } from "@upstash/redis";
 import { APOLOGY } from "../../lib/notices.ts";
 import { TWILIO_AUTH_TOKEN } from "../load/traffic.ts";
+import { TELEGRAM_BOT } from "../load/telegram-traffic.ts";
 import { SECRET_PATTERN, TAG_PATTERN, type Conversation, type Place } from "./plan.ts";
 
 /** Something a person saw from the bot, where they saw it. */
@@ -47,7 +48,7 @@ async function json<T>(url: string): Promise<T> {
  * Discord interaction's original as it stands plus its follow-ups, every text sent. An original that showed an
  * answer and then an apology (or the reverse) counts as both: the person saw two.
  */
-export async function collectOutputs(fakes: { slack: string; discord: string; twilio: string }): Promise<Output[]> {
+export async function collectOutputs(fakes: { slack: string; discord: string; twilio: string; telegram: string }): Promise<Output[]> {
   const slack = await json<{ channel: string; text?: string; thread_ts?: string; bot_id?: string }[]>(`${origin(fakes.slack)}/__messages`);
   const discord = await json<{ route: string; token?: string; content?: string }[]>(`${origin(fakes.discord)}/__calls`);
   const twilio = await json<{ to: string; body: string }[]>(`${origin(fakes.twilio)}/__calls`);
@@ -65,6 +66,12 @@ export async function collectOutputs(fakes: { slack: string; discord: string; tw
     for (const text of replaced === undefined ? [last] : [replaced, last]) outputs.push({ place: { platform: "discord", channel: token }, text });
   }
   for (const t of twilio) outputs.push({ place: { platform: "twilio", channel: t.to }, text: t.body });
+  // A Telegram message as it stands; one streamed (edited) from an answer into an apology, or back, counts as both.
+  const telegram = await json<{ chat_id: number; from: number; text: string; revisions: { text?: string }[] }[]>(`${fakes.telegram}/__messages`);
+  for (const m of telegram.filter((t) => t.from === TELEGRAM_BOT.id)) {
+    const replaced = m.revisions.map((r) => r.text ?? "").find((e) => (e === APOLOGY) !== (m.text === APOLOGY) && (e === APOLOGY || tagsIn(e).length > 0));
+    for (const text of replaced === undefined ? [m.text] : [replaced, m.text]) outputs.push({ place: { platform: "telegram", channel: String(m.chat_id) }, text });
+  }
   return outputs;
 }
 
@@ -75,7 +82,12 @@ const tagsIn = (text: string) => [...text.matchAll(TAG_PATTERN)].map((m) => Numb
  * Exactly one answer per accepted trigger: each output is the answer of the conversation it quotes (the local model
  * quotes the message it answers), apologies go to the place's conversations left without an answer.
  */
-export function checkAnswers(conversations: readonly Conversation[], accepted: ReadonlySet<string>, outputs: readonly Output[], problems: string[]) {
+/**
+ * `sentTwiceAllowed`: the places where a send was carried out and its answer lost on a platform that offers no way
+ * to look for it (Telegram: ../../docs/platforms/telegram.md#exactly-once), so the part is sent again: a second
+ * copy there is what the platform allows, counted apart (`twice_as_platform_allows`), not a broken promise.
+ */
+export function checkAnswers(conversations: readonly Conversation[], accepted: ReadonlySet<string>, outputs: readonly Output[], problems: string[], sentTwiceAllowed: ReadonlySet<string> = new Set()) {
   const byId = new Map(conversations.map((c) => [c.id, c]));
   const answers = new Map<number, number>();
   const apologies = new Map<string, number>();
@@ -95,7 +107,8 @@ export function checkAnswers(conversations: readonly Conversation[], accepted: R
     answers.set(own[0]!, (answers.get(own[0]!) ?? 0) + 1);
   }
   const seenAt = (p: Place) => JSON.stringify(outputs.filter((o) => placeKey(o.place) === placeKey(p)).map((o) => o.text.slice(0, 70)));
-  const f = { accepted: 0, answered_once: 0, apologized: 0, answered_twice: 0, unanswered: 0, misplaced };
+  const f = { accepted: 0, answered_once: 0, apologized: 0, answered_twice: 0, twice_as_platform_allows: 0, unanswered: 0, misplaced };
+  const allowedTwice = (c: Conversation, n: number) => n === 2 && sentTwiceAllowed.has(placeKey(c.place));
   const byPlace = new Map<string, Conversation[]>();
   for (const c of conversations) byPlace.set(placeKey(c.place), [...(byPlace.get(placeKey(c.place)) ?? []), c]);
   for (const [place, convs] of byPlace) {
@@ -108,11 +121,12 @@ export function checkAnswers(conversations: readonly Conversation[], accepted: R
       if (!accepted.has(trigger.word)) {
         // Not accepted (the platform saw a failure): nothing is owed, but what came is one answer or one apology.
         if (n === 0 && sorry > 0) sorry--;
-        if (n > 1) (f.answered_twice++, problems.push(`answered_twice: conversation ${c.id} (not accepted) got ${n}`));
+        if (n > 1 && !allowedTwice(c, n)) (f.answered_twice++, problems.push(`answered_twice: conversation ${c.id} (not accepted) got ${n}`));
         continue;
       }
       f.accepted++;
       if (n === 1) f.answered_once++;
+      else if (allowedTwice(c, n)) f.twice_as_platform_allows++;
       else if (n > 1) (f.answered_twice++, problems.push(`answered_twice: conversation ${c.id} (${c.kind}) got ${n} answers: ${seenAt(c.place)}`));
       else if (sorry > 0) (sorry--, f.apologized++);
       else (f.unanswered++, problems.push(`unanswered: conversation ${c.id} (${c.kind}) at ${placeKey(c.place)}`));

@@ -12,6 +12,7 @@ export interface FaultTargets {
   slack: string;
   discord: string;
   twilio: string;
+  telegram: string;
   model: string;
 }
 
@@ -34,6 +35,8 @@ function boundaries(t: FaultTargets): [string, string, Rule[]][] {
     ["slack", t.slack, PLATFORM_FAULTS.map((r) => ({ ...r, path: "/chat.postMessage" }))],
     ["discord", t.discord, ["/edit_original", "/followup"].flatMap((path) => PLATFORM_FAULTS.map((r) => ({ ...r, path })))],
     ["twilio", t.twilio, PLATFORM_FAULTS.map((r) => ({ ...r, path: "/messages.create" }))],
+    // A part posted, a streamed group answer's first words, a draft's message; and the edit that finishes a group's.
+    ["telegram", t.telegram, ["/sendMessage", "/editMessageText"].flatMap((path) => PLATFORM_FAULTS.map((r) => ({ ...r, path })))],
     // The reply's model call: garbage, an error, a stream cut short. The judge is left alone, so that which
     // messages need an answer stays a fact of the plan.
     ["model", t.model, [
@@ -60,4 +63,14 @@ export async function faultsInjected(t: FaultTargets): Promise<Record<string, nu
   const counts: Record<string, number> = {};
   for (const [name, control] of boundaries(t)) counts[name] = (await injectedFaults(control)).length;
   return counts;
+}
+
+/**
+ * The Telegram chats (as checks.ts names places: `telegram|<chat>|`) where a message was sent and its answer lost
+ * (`drop_after`): the Bot API can neither take an idempotency key nor list a chat's messages, so the job sends it
+ * again (docs/platforms/telegram.md, "Exactly once").
+ */
+export async function telegramLostSends(t: FaultTargets): Promise<Set<string>> {
+  const lost = await injectedFaults(t.telegram, { fault: "drop_after", route: "sendMessage" });
+  return new Set(lost.map((f) => `telegram|${String((f as unknown as Record<string, unknown>).chat_id)}|`));
 }

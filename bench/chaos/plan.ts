@@ -2,14 +2,16 @@
  * @module
  * The traffic of bench/chaos, drawn from the seed: conversations across Slack channels, threads and DMs in two
  * workspaces (the same channel id in both, so an answer in the wrong tenant would show), Discord `/ask` in guild
- * channels and DMs, and SMS. Each conversation has one trigger that needs an answer; Slack channel conversations
- * get chatter after it (recorded, not answered). Every text carries its conversation's tag and a word of its own,
+ * channels and DMs, SMS, and Telegram groups and private chats (./telegram-plan.ts). Each conversation has one
+ * trigger that needs an answer; Slack channel and Telegram group conversations get chatter after it (recorded, not
+ * answered). Every text carries its conversation's tag and a word of its own,
  * so that the checks can tell, from the outside, where a text ended up; a DM's text carries a secret word that must
  * never reach another place's prompt.
  */
 import type { Random } from "../../dev/faults/seeded-random.ts";
 import { askInteraction, snowflake } from "../../test/support/discord.ts";
 import { SLACK_BOT_USER_ID, TWILIO_ACCOUNT_SID, TWILIO_NUMBER } from "../load/traffic.ts";
+import { telegramConversation } from "./telegram-plan.ts";
 
 export const SLACK_TEAMS = ["TCHAOSA", "TCHAOSB"] as const;
 /**
@@ -19,7 +21,7 @@ export const SLACK_TEAMS = ["TCHAOSA", "TCHAOSB"] as const;
 const peoplePerTeam = (conversations: number) => Math.max(8, Math.ceil(conversations / 6));
 const CHATTER_MAX = 3;
 
-export type ConversationKind = "slack_channel" | "slack_thread" | "slack_dm" | "discord_guild" | "discord_dm" | "sms";
+export type ConversationKind = "slack_channel" | "slack_thread" | "slack_dm" | "discord_guild" | "discord_dm" | "sms" | "telegram_group" | "telegram_private";
 const KINDS: readonly [ConversationKind, number][] = [
   ["slack_channel", 3],
   ["slack_thread", 1],
@@ -27,11 +29,13 @@ const KINDS: readonly [ConversationKind, number][] = [
   ["discord_guild", 1.5],
   ["discord_dm", 1],
   ["sms", 2],
+  ["telegram_group", 2],
+  ["telegram_private", 1],
 ];
 
 /** Where an answer must show up: platform, tenant, the channel (interaction token, phone number) and thread. */
 export interface Place {
-  platform: "slack" | "discord" | "twilio";
+  platform: "slack" | "discord" | "twilio" | "telegram";
   tenant: string;
   channel: string;
   thread?: string;
@@ -45,6 +49,8 @@ export interface InboundMessage {
   slackBody?: string;
   discordBody?: string;
   twilioParams?: [string, string][];
+  /** Telegram: the update as JSON (./telegram-plan.ts). */
+  telegramUpdate?: string;
 }
 
 export interface Conversation {
@@ -53,7 +59,7 @@ export interface Conversation {
   /** In every text of this conversation. */
   tag: string;
   place: Place;
-  /** Slack DMs: the word that must stay in this DM. */
+  /** Slack DMs and Telegram private chats: the word that must stay in this DM. */
   secret?: string;
   messages: InboundMessage[];
 }
@@ -138,6 +144,8 @@ export function planConversations(count: number, random: Random, run: string): C
         }
       }
       conversations.push({ id, kind, tag, place: { platform: "slack", tenant: team, channel, ...(threadTs ? { thread: threadTs } : {}) }, ...(secret ? { secret } : {}), messages });
+    } else if (kind === "telegram_group" || kind === "telegram_private") {
+      conversations.push(telegramConversation(kind, id, tag, word, secretOf(id), random, run));
     } else if (kind === "discord_guild" || kind === "discord_dm") {
       const guildId = kind === "discord_guild" ? snowflake() : undefined;
       const interaction = askInteraction({ ...(guildId ? { guildId } : {}), channelId: snowflake() }, { id: snowflake(), name: `Person${id}` }, `${tag} ${word(0)} what about plan ${id}?`);

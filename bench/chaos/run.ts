@@ -16,10 +16,11 @@ import { seededRandom } from "../../dev/faults/seeded-random.ts";
 import { readClock } from "../../test/support/qstash-clock.ts";
 import { timePasses } from "../../test/support/time-warp.ts";
 import { REDIS_REST_TOKEN, startStack } from "../load/stack.ts";
+import { TELEGRAM_BOT, TELEGRAM_SECRET } from "../load/telegram-traffic.ts";
 import * as traffic from "../load/traffic.ts";
 import { QSTASH_DEV, startParleyOn } from "../load/workers.ts";
 import { checkAnswers, checkLines, checkPrompts, checkRecords, collectOutputs, leakPatterns, withoutCiphertext } from "./checks.ts";
-import { armFaults, faultsInjected } from "./faults.ts";
+import { armFaults, faultsInjected, telegramLostSends } from "./faults.ts";
 import { sendHostile } from "./hostile.ts";
 import { CHAOS_ADMIN_TOKEN, sendPrivacyCases } from "./hostile-privacy.ts";
 import { planConversations } from "./plan.ts";
@@ -35,7 +36,7 @@ const MAX_VIRTUAL_MS = 24 * 3_600_000;
 const command = defineCommand({
   name: "npm run bench:chaos",
   summary:
-    "A fault soak: conversations across Slack (channels, threads, DMs, two workspaces), Discord (/ask in guilds and DMs) and SMS against the real Worker, while every boundary (QStash, Redis, the platforms' APIs, the model, webhook redeliveries) fails at random from a seed; time runs on QStash's production schedule with a virtual clock until everything settled. Then checks from outside that every accepted trigger got exactly one answer (or one apology after the last retry), nothing accepted is missing from its conversation, nothing went to the wrong place or tenant, no DM text reached another prompt, no phone number, token or message text is in a log line or queue payload, no signed hostile input got a 5xx, and the hostile privacy cases held (a forged speaker line stays its author's, repeated forgets are limited, a swapped sealed job is refused, parallel admin guesses get no more than the allowance).",
+    "A fault soak: conversations across Slack (channels, threads, DMs, two workspaces), Discord (/ask in guilds and DMs), SMS and Telegram (groups, private chats) against the real Worker, while every boundary (QStash, Redis, the platforms' APIs, the model, webhook redeliveries) fails at random from a seed; time runs on QStash's production schedule with a virtual clock until everything settled. Then checks from outside that every accepted trigger got exactly one answer (or one apology after the last retry), nothing accepted is missing from its conversation, nothing went to the wrong place or tenant, no DM text reached another prompt, no phone number, token or message text is in a log line or queue payload, no signed hostile input got a 5xx, and the hostile privacy cases held (a forged speaker line stays its author's, repeated forgets are limited, a swapped sealed job is refused, parallel admin guesses get no more than the allowance).",
   options: {
     seed: { type: "string", description: "the seed of the traffic and of every fault (default: from the time; printed)", valueName: "n" },
     conversations: { type: "string", default: "300", description: "how many conversations (default 300)", valueName: "n" },
@@ -87,12 +88,19 @@ async function main(): Promise<void> {
   });
   try {
     const redis = new Redis({ url: stack.redisBridgeUrl, token: REDIS_REST_TOKEN, enableAutoPipelining: false });
-    const sender = { parleyUrl: parley.url, publicBaseUrl: stack.gate.url, discord, discordFake: stack.fakes.discord, slackControl: stack.fakes.slack.replace(/\/api$/, "") };
+    const sender = {
+      parleyUrl: parley.url,
+      publicBaseUrl: stack.gate.url,
+      discord,
+      discordFake: stack.fakes.discord,
+      slackControl: stack.fakes.slack.replace(/\/api$/, ""),
+      telegramFake: stack.fakes.telegram,
+    };
     const stats = newSendStats();
     const problems: string[] = [];
     const settle = async (ms: number) => timePasses({ qstashUrl: stack.qstashUrl, redis, keyPrefix: `${KEY_PREFIX}:` }, ms);
 
-    await realTimeLimitsOff(sender.slackControl);
+    await realTimeLimitsOff(sender);
     const hostile = await sendHostile(sender, stats, problems);
     const privacy = await sendPrivacyCases({ ...sender, qstashSigningKey: QSTASH_DEV.QSTASH_CURRENT_SIGNING_KEY, modelUrl: stack.modelUrl });
     await settle(STEP_MS);
@@ -104,12 +112,13 @@ async function main(): Promise<void> {
       slack: stack.fakes.slack.replace(/\/api$/, ""),
       discord: stack.fakes.discord.replace(/\/api\/v10$/, ""),
       twilio: stack.fakes.twilio,
+      telegram: stack.fakes.telegram,
       model: stack.modelUrl.replace(/\/v1$/, ""),
     };
     // What the hostile cases got answered is theirs: the checks read the conversations' places only.
-    for (const url of [faultTargets.slack, faultTargets.discord, faultTargets.twilio]) await fetch(`${url}/__reset`, { method: "POST" });
+    for (const url of [faultTargets.slack, faultTargets.discord, faultTargets.twilio, faultTargets.telegram]) await fetch(`${url}/__reset`, { method: "POST" });
     // After the reset, which brings the fake's own settings (its tiers on) back.
-    await realTimeLimitsOff(sender.slackControl);
+    await realTimeLimitsOff(sender);
     const random = seededRandom(seed);
     const conversations = planConversations(args.conversations, random, `R${seed.toString(36).toUpperCase()}`);
     await armFaults(faultTargets, rate, seed);
@@ -128,8 +137,8 @@ async function main(): Promise<void> {
     if (unsettled) problems.push(`unsettled: QStash still had messages due after ${MAX_VIRTUAL_MS / 3_600_000} h`);
 
     const outputs = await collectOutputs(stack.fakes);
-    const answers = checkAnswers(conversations, sent.accepted, outputs, problems);
-    const patterns = leakPatterns(["xoxb-bench", "bench-discord-token"]);
+    const answers = checkAnswers(conversations, sent.accepted, outputs, problems, await telegramLostSends(faultTargets));
+    const patterns = leakPatterns(["xoxb-bench", "bench-discord-token", TELEGRAM_BOT.token, TELEGRAM_SECRET]);
     const prompts = await checkPrompts(stack.modelUrl, problems);
     const leaks = prompts.leaks + checkLines("log line", logLines, patterns, problems) + checkLines("queue payload", publishes.map(withoutCiphertext), patterns, problems);
     const faults = await faultsInjected(faultTargets);
@@ -143,6 +152,7 @@ async function main(): Promise<void> {
       answered_once: answers.answered_once,
       apologized: answers.apologized,
       answered_twice: answers.answered_twice,
+      twice_as_telegram_allows: answers.twice_as_platform_allows,
       unanswered: answers.unanswered,
       lost_records: records.lost,
       misplaced: answers.misplaced + records.misplaced,
@@ -175,10 +185,12 @@ await runCommand(command.name, main);
 /**
  * The soak moves time on a virtual clock (QStash's schedule and Redis TTLs, the Worker's call budgets among them),
  * while the fake's per-minute tiers count real time: a virtual hour's calls would meet one real minute's limit, a
- * 429 that no production timing gives. The tiers are off here (bench:latency measures refusals at real timings);
- * the injected 429s on chat.postMessage still come.
+ * 429 that no production timing gives. The tiers are off here, and Telegram's flood control too (bench:latency
+ * measures refusals at real timings); the injected 429s on chat.postMessage and sendMessage still come.
  */
-async function realTimeLimitsOff(slackControl: string): Promise<void> {
-  const res = await fetch(`${slackControl}/__config`, { method: "POST", body: JSON.stringify({ rateLimits: { enabled: false } }) });
-  if (!res.ok) throw new Error(`the Slack fake refused its settings: ${res.status}`);
+async function realTimeLimitsOff(fakes: { slackControl: string; telegramFake: string }): Promise<void> {
+  const slack = await fetch(`${fakes.slackControl}/__config`, { method: "POST", body: JSON.stringify({ rateLimits: { enabled: false } }) });
+  if (!slack.ok) throw new Error(`the Slack fake refused its settings: ${slack.status}`);
+  const telegram = await fetch(`${fakes.telegramFake}/__config`, { method: "POST", body: JSON.stringify({ limits: { enabled: false } }) });
+  if (!telegram.ok) throw new Error(`the Telegram fake refused its settings: ${telegram.status}`);
 }

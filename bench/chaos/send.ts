@@ -2,13 +2,16 @@
  * @module
  * Delivers the planned messages the way each platform does: Slack tries again up to 3 times (with
  * `X-Slack-Retry-Num`) when an event is not acknowledged with a 2xx, and sometimes retries an acknowledged one
- * later; Discord and Twilio never deliver again, so a webhook they saw fail was not accepted. A message counts as
+ * later; Telegram repeats a delivery that got anything but a 2xx ("and gives up after a reasonable amount of
+ * attempts": 3 more here); Discord and Twilio never deliver again, so a webhook they saw fail was not accepted. A message counts as
  * accepted once any delivery of it got a 2xx.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Random } from "../../dev/faults/seeded-random.ts";
 import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-answers.ts";
+import { telegramRequest } from "../load/telegram-traffic.ts";
 import * as traffic from "../load/traffic.ts";
+import { makeTelegramChat } from "./telegram-plan.ts";
 import type { Conversation, InboundMessage } from "./plan.ts";
 
 const SLACK_RETRIES = 3;
@@ -25,6 +28,8 @@ export interface Sender {
   discordFake: string;
   /** The Slack fake's control base: a thread's parent is a message people wrote in Slack before the thread. */
   slackControl: string;
+  /** The Telegram fake: a conversation's chat is made there before its first message. */
+  telegramFake: string;
 }
 
 export interface SendStats {
@@ -43,6 +48,7 @@ function request(s: Sender, m: InboundMessage, retry?: { num: number; reason: st
     return traffic.slackRequest(s.parleyUrl, m.slackBody, headers);
   }
   if (m.discordBody !== undefined) return traffic.discordRequest(s.parleyUrl, s.discord, m.discordBody);
+  if (m.telegramUpdate !== undefined) return telegramRequest(s.parleyUrl, JSON.parse(m.telegramUpdate));
   return traffic.twilioRequest(s.parleyUrl, s.publicBaseUrl, m.twilioParams!);
 }
 
@@ -67,7 +73,7 @@ const ok = (status: number) => status >= 200 && status < 300;
 /** Delivers one message as its platform would; answers whether it was accepted. */
 async function deliverAsPlatform(s: Sender, stats: SendStats, m: InboundMessage): Promise<boolean> {
   if (ok(await deliver(s, stats, m))) return true;
-  if (m.slackBody === undefined) return false;
+  if (m.slackBody === undefined && m.telegramUpdate === undefined) return false;
   for (let num = 1; num <= SLACK_RETRIES; num++) {
     await sleep(SLACK_RETRY_PAUSE_MS);
     if (ok(await deliver(s, stats, m, { num, reason: "http_error" }))) return true;
@@ -92,6 +98,7 @@ export async function sendConversations(s: Sender, stats: SendStats, conversatio
   const worker = async () => {
     for (let c = queue.shift(); c; c = queue.shift()) {
       if (c.place.thread) await startThread(s, c.place.channel, c.place.thread);
+      if (c.place.platform === "telegram") await makeTelegramChat(s.telegramFake, c);
       for (const m of c.messages) {
         const accepted = await deliverAsPlatform(s, stats, m);
         if (accepted) sent.accepted.add(m.word);

@@ -1,16 +1,18 @@
 /**
  * @module
  * The questions of bench/latency, one conversation each, signed as the platforms sign them: a Slack mention in a
- * thread (Slack streams there) or in the channel itself (edited as it grows), a Discord `/ask`, and a Discord channel
- * message mentioning the bot, dispatched by the fake Gateway of the Worker's bot. Each carries a marker of its own,
+ * thread (Slack streams there) or in the channel itself (edited as it grows), a Discord `/ask`, a Discord channel
+ * message mentioning the bot, dispatched by the fake Gateway of the Worker's bot, and Telegram: a mention in a group
+ * and a message in a private chat (./telegram.ts). Each carries a marker of its own,
  * so that the model's record of requests tells when its answer was asked for.
  */
 import { DISCORD_FAKE_BOT } from "../../dev/fakes/discord.ts";
 import { askInteraction, snowflake } from "../../test/support/discord.ts";
 import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-answers.ts";
 import * as traffic from "../load/traffic.ts";
+import { askOnTelegram, telegramChat } from "./telegram.ts";
 
-export const KINDS = ["slack_thread", "slack_channel", "discord_interaction", "discord_gateway"] as const;
+export const KINDS = ["slack_thread", "slack_channel", "discord_interaction", "discord_gateway", "telegram_group", "telegram_private"] as const;
 export type Kind = (typeof KINDS)[number];
 export const MODES = ["streaming", "streaming_off"] as const;
 export type Mode = (typeof MODES)[number];
@@ -34,6 +36,8 @@ export interface Question {
 export interface Recipient {
   workerUrl: string;
   dispatch(message: object): number;
+  /** The Telegram fake, where a Telegram question's chat is made. */
+  telegramFake: string;
 }
 
 /** A webhook answers in milliseconds; one that takes this long is a failure of the stack. */
@@ -80,6 +84,10 @@ export function question(kind: Kind, mode: Mode, run: string, discord: traffic.D
     const body = JSON.stringify(interaction);
     const answered = (answer: { status: number; text: string }, ms: number) => reportInteractionAnswer(discordFakeUrl, body, answer, ms);
     return { kind, mode, marker, place: interaction.token, ask: webhook(kind, (url) => traffic.discordRequest(url, discord, body), answered) };
+  }
+  if (kind === "telegram_group" || kind === "telegram_private") {
+    const chatId = telegramChat(kind, run);
+    return { kind, mode, marker, place: String(chatId), ask: (to) => askOnTelegram(to.telegramFake, to.workerUrl, kind, chatId, `how should I cache this? ${marker}`) };
   }
   if (kind === "discord_gateway") {
     const channelId = snowflake();

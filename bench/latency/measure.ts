@@ -9,6 +9,7 @@
 import { longAnswer } from "../../dev/local-model/long-answer.ts";
 import { splitText } from "../../lib/text/split.ts";
 import type { Question } from "./answers.ts";
+import { seenOnTelegram } from "./telegram.ts";
 
 const SLACK_SIGNS: ReadonlySet<string> = new Set(["reactions.add", "assistant.threads.setStatus", "chat.startStream", "chat.postMessage"]);
 const DISCORD_MAX_CHARS = 2_000;
@@ -44,8 +45,9 @@ const getJson = async <T>(url: string): Promise<T> => (await (await fetch(url)).
 const unescapeSlack = (text: string) => text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 
 /** The answer as the person sees it once complete, or null while it is not. */
-export async function seen(q: Question, acceptedAt: number, fakes: { slack: string; discord: string }, tokens: number): Promise<Seen | null> {
+export async function seen(q: Question, acceptedAt: number, fakes: { slack: string; discord: string; telegram: string }, tokens: number): Promise<Seen | null> {
   const expected = longAnswer(tokens);
+  if (q.kind === "telegram_group" || q.kind === "telegram_private") return seenOnTelegram(fakes.telegram, Number(q.place), tokens);
   if (q.kind === "discord_interaction") {
     const calls = (await getJson<DiscordCall[]>(`${fakes.discord}/__calls?token=${encodeURIComponent(q.place)}`)).sort((a, b) => a.at - b.at);
     const parts = splitText(expected, DISCORD_MAX_CHARS);

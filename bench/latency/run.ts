@@ -2,8 +2,9 @@
  * @module
  * `node bench/latency/run.ts [--json] [--answers N] [--concurrency N] [--wave-every S] [--tokens N] [--tps N]
  * [--first-ms MS]`: how soon a person sees that the bot works, and its answer, on the local stack: for Slack
- * (thread: native streams; channel: a message edited as it grows) and Discord (/ask; a channel message arriving
- * over the Gateway: typing, then a message edited as it grows), `--answers` answers each
+ * (thread: native streams; channel: a message edited as it grows), Discord (/ask; a channel message arriving
+ * over the Gateway: typing, then a message edited as it grows) and Telegram (a group: typing, then a reply edited
+ * as it grows; a private chat: typing, drafts, then the message), `--answers` answers each
  * with STREAMING on and as many with it off, sent interleaved to two Workers in waves of `--concurrency`
  * conversations per mode, a wave every `--wave-every` seconds at most, each Slack kind and mode in a workspace of
  * its own (Slack's tiers count per workspace), the local model at the pace given. Prints a table per kind, the complete-time ratio on/off, and
@@ -20,6 +21,7 @@ import { percentile } from "../load/stats.ts";
 import { KINDS, MODES, question, SLACK_TEAMS, type Kind, type Mode, type Question } from "./answers.ts";
 import { modelAskedAt, seen, type Seen } from "./measure.ts";
 import { startLatencyStack } from "./stack.ts";
+import { telegramRefusals } from "./telegram.ts";
 
 /** A wave that is not complete by then is reported as such and the bench stops. */
 const WAVE_DEADLINE_MS = 120_000;
@@ -29,7 +31,8 @@ const command = defineCommand({
   name: "npm run bench:latency",
   summary:
     "How soon a person sees that the bot works, and its answer, on the local stack: Slack threads (native streams), " +
-    "Slack channels (a message edited as it grows), Discord /ask and Discord channel messages over the Gateway, each with STREAMING on and off, interleaved on " +
+    "Slack channels (a message edited as it grows), Discord /ask, Discord channel messages over the Gateway, Telegram groups (edits) and private " +
+    "chats (drafts), each with STREAMING on and off, interleaved on " +
     "two Workers, in waves of conversations at once, each Slack kind and mode in a workspace of its own; prints p95 " +
     "first sign, first text, complete time, API calls and refusals.",
   options: {
@@ -78,7 +81,8 @@ try {
   const discordRefusals = async () => ((await (await fetch(`${stack.fakes.discord}/__stats`)).json()) as { ratelimited: { total: number } }).ratelimited.total;
   for (const kind of KINDS) {
     const measured: Measured[] = [];
-    const refusedBefore = await discordRefusals();
+    const refusals = kind.startsWith("telegram") ? () => telegramRefusals(stack.fakes.telegram) : discordRefusals;
+    const refusedBefore = await refusals();
     for (let sent = 0; sent < args.answers; sent += args.concurrency) {
       const waveStart = Date.now();
       if (sent > 0) await new Promise((r) => setTimeout(r, Math.max(0, lastWaveStart + args["wave-every"] * 1000 - waveStart)));
@@ -89,7 +93,7 @@ try {
       const accepted = await Promise.all(questions.map(ask));
       measured.push(...(await waitForAnswers(questions, accepted)));
     }
-    const refused = kind.startsWith("discord") ? (await discordRefusals()) - refusedBefore : 0;
+    const refused = kind.startsWith("discord") || kind.startsWith("telegram") ? (await refusals()) - refusedBefore : 0;
     for (const mode of MODES) results[mode][kind] = figures(measured.filter((m) => m.q.mode === mode), refused);
   }
 } finally {
@@ -99,7 +103,7 @@ report();
 
 function ask(q: Question): Promise<number> {
   const side = q.mode === "streaming" ? "streaming" : "streamingOff";
-  return q.ask({ workerUrl: stack.workers[side], dispatch: stack.gateways[side] });
+  return q.ask({ workerUrl: stack.workers[side], dispatch: stack.gateways[side], telegramFake: stack.fakes.telegram });
 }
 
 async function waitForAnswers(questions: Question[], accepted: number[]): Promise<Measured[]> {

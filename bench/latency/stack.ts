@@ -1,7 +1,7 @@
 /**
  * @module
  * The local stack of bench/latency, on loopback: redis-server behind the REST bridge, the QStash stand-in with
- * quick retries, the Slack and Discord fakes, the local model at the pace asked for, and two Parley Workers in
+ * quick retries, the Slack, Discord and Telegram fakes, the local model at the pace asked for, and two Parley Workers in
  * workerd sharing all of it (one key prefix): STREAMING on and off, installable, with `slackTeams` installed.
  * Each Worker is a bot of its own on Discord (its own token and fake Gateway, which holds one session per shard),
  * connected before the bench starts; the REST fake echoes a bot's channel posts to its own Gateway, as Discord does.
@@ -10,6 +10,7 @@ import { startDiscordFake } from "../../dev/fakes/discord.ts";
 import { startDiscordGatewayFake, type RunningDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
 import { startSlackFake } from "../../dev/fakes/slack.ts";
 import { startTwilioFake } from "../../dev/fakes/twilio.ts";
+import { startTelegramFake } from "../../dev/fakes/telegram.ts";
 import { startLocalModel } from "../../dev/local-model/server.ts";
 import { freePort } from "../../dev/ports.ts";
 import { startQStash } from "../../dev/qstash/server.ts";
@@ -30,7 +31,7 @@ export interface LatencyStack {
   workers: Both<string>;
   /** Each Worker's bot's Gateway: dispatches a MESSAGE_CREATE, returns when (epoch ms). */
   gateways: Both<(message: object) => number>;
-  fakes: { slack: string; discord: string };
+  fakes: { slack: string; discord: string; telegram: string };
   modelControl: string;
   stop(): Promise<void>;
 }
@@ -96,12 +97,14 @@ export async function startLatencyStack(pace: Pace, discord: traffic.DiscordSign
     stops.push(() => discordFake.close());
     const twilio = await startTwilioFake({ port: await freePort() });
     stops.push(() => twilio.close());
+    const telegram = await startTelegramFake({ port: await freePort() });
+    stops.push(() => telegram.close());
     const model = await startLocalModel({ port: await freePort() });
     stops.push(() => model.close());
     const modelControl = model.url.replace(/\/v1$/, "");
     const config = { firstTokenMs: pace.firstMs, tokensPerSecond: pace.tps, answerTokens: pace.tokens };
     await fetch(`${modelControl}/__config`, { method: "POST", body: JSON.stringify(config) });
-    const shared = { redisRestUrl: bridge.url, qstashUrl: qstash.url, modelUrl: model.url, fakes: { slack: slack.url, discord: discordFake.url, twilio: twilio.url } };
+    const shared = { redisRestUrl: bridge.url, qstashUrl: qstash.url, modelUrl: model.url, fakes: { slack: slack.url, discord: discordFake.url, twilio: twilio.url, telegram: telegram.url } };
     const start = async (streaming: boolean, gateway: RunningDiscordGatewayFake) => {
       const port = await freePort();
       const bot = { DISCORD_BOT_TOKEN: `bench-discord-${streaming ? "on" : "off"}`, DISCORD_GATEWAY_URL: gateway.url };
@@ -123,7 +126,7 @@ export async function startLatencyStack(pace: Pace, discord: traffic.DiscordSign
       gateway.dispatchMessage(message);
       return Date.now();
     };
-    const fakes = { slack: slack.url.replace(/\/api$/, ""), discord: discordFake.url.replace(/\/api\/v10$/, "") };
+    const fakes = { slack: slack.url.replace(/\/api$/, ""), discord: discordFake.url.replace(/\/api\/v10$/, ""), telegram: telegram.url };
     for (const team of slackTeams) await installWorkspace(streaming, fakes.slack, team);
     const dispatch = { streaming: dispatchTo(gateways.streaming), streamingOff: dispatchTo(gateways.streamingOff) };
     return { workers: { streaming, streamingOff }, gateways: dispatch, fakes, modelControl, stop };

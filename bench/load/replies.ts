@@ -1,7 +1,7 @@
 /**
  * @module
  * Reads what the platform fakes received and counts replies per place (Slack channel, Discord interaction token,
- * SMS recipient), polling until every expected place has one or the deadline passes, then once more after a
+ * SMS recipient, Telegram chat), polling until every expected place has one or the deadline passes, then once more after a
  * short quiet period so late duplicates are counted too.
  */
 import { setTimeout as sleep } from "node:timers/promises";
@@ -13,6 +13,7 @@ interface Fakes {
   slack: string;
   discord: string;
   twilio: string;
+  telegram: string;
 }
 
 const controlOrigin = (url: string) => new URL(url).origin;
@@ -34,6 +35,8 @@ async function countAll(fakes: Fakes): Promise<Map<string, number>> {
     add(c.token);
   }
   for (const c of await calls(fakes.twilio)) add(c.to);
+  // A Telegram answer is its sendMessage (a streamed one grows by edits, a draft is no message).
+  for (const c of await calls(fakes.telegram)) if (c.route === "sendMessage") add(String(c.chat_id));
   return counts;
 }
 

@@ -29,7 +29,7 @@ export function summarize(m: Measured) {
   const noop = phases.flatMap((p) => p.acks.noop);
   const failedAcks = parley.filter((a) => a.status < 200 || a.status >= 300).length;
   // Ignored chatter is not recorded, by design.
-  const shouldStore = m.inbound.new_mention.messages + m.inbound.active.messages;
+  const shouldStore = m.inbound.new_mention.messages + m.inbound.active.messages + m.inbound.tg_new_mention.messages + m.inbound.tg_active.messages;
   const unanswered = [...m.expected].filter((place) => (m.jobs.replies.get(place) ?? 0) === 0).length;
   const answers = [...m.jobs.replies.values()].reduce((a, b) => a + b, 0);
   const ack = parley.map((a) => a.ms);
@@ -51,6 +51,9 @@ export function summarize(m: Measured) {
     commands_new_mention: per(m.inbound.new_mention, m.inbound.new_mention.messages),
     commands_active: per(m.inbound.active, m.inbound.active.messages),
     commands_ignored: per(m.inbound.ignored, m.inbound.ignored.messages),
+    commands_telegram_new_mention: per(m.inbound.tg_new_mention, m.inbound.tg_new_mention.messages),
+    commands_telegram_active: per(m.inbound.tg_active, m.inbound.tg_active.messages),
+    commands_telegram_kept_chatter: per(m.inbound.tg_kept, m.inbound.tg_kept.messages),
     commands_per_answer_jobs: per(m.jobs, answers),
     job_round_trips_per_answer: round(m.jobs.roundTrips / Math.max(1, answers), 2),
     publishes_per_message: round(m.publishes.reduce((a, b) => a + b, 0) / messages, 3),
@@ -77,7 +80,7 @@ export function printReport(
   r: { rate: number; places: number; "model-delay-ms": number; result: ReturnType<typeof summarize> } & Pick<Measured, "inbound" | "jobs" | "scriptCache">,
 ): void {
   const s = r.result;
-  print(`Parley under load: ${s.messages} signed messages at ${r.rate}/s over ${r.places} places plus quiet channels (Slack, Discord, SMS), model delay ${r["model-delay-ms"]} ms`);
+  print(`Parley under load: ${s.messages} signed messages at ${r.rate}/s over ${r.places} places plus quiet channels (Slack, Discord, SMS) and Telegram groups, model delay ${r["model-delay-ms"]} ms`);
   print(`  acknowledgement   p50 ${s.ack_p50_ms} ms, p99 ${s.ack_p99_ms} ms`);
   print(`  do-nothing Worker p50 ${s.noop_p50_ms} ms, p99 ${s.noop_p99_ms} ms, interleaved request by request → p99 ratio ${s.p99_ratio}× (target ≤ 3×)`);
   print(`  replies posted    ${s.answers} for ${r.jobs.replies.size} places that needed one; duplicates ${s.duplicates}`);
@@ -88,9 +91,12 @@ export function printReport(
     ["new mention", r.inbound.new_mention],
     ["active conversation", r.inbound.active],
     ["ignored chatter", r.inbound.ignored],
+    ["Telegram mention", r.inbound.tg_new_mention],
+    ["Telegram active", r.inbound.tg_active],
+    ["Telegram kept chatter", r.inbound.tg_kept],
   ];
-  for (const [label, phase] of kinds) print(`    ${label.padEnd(20)} ${per(phase, phase.messages)}  (${breakdown(phase, phase.messages)})`);
-  print(`    ${"answer's jobs".padEnd(20)} ${s.commands_per_answer_jobs}  (${breakdown(r.jobs, s.answers)})`);
+  for (const [label, phase] of kinds) print(`    ${label.padEnd(22)} ${per(phase, phase.messages)}  (${breakdown(phase, phase.messages)})`);
+  print(`    ${"answer's jobs".padEnd(22)} ${s.commands_per_answer_jobs}  (${breakdown(r.jobs, s.answers)})`);
   print(`  QStash            ${s.publishes_per_message} publishes per inbound message (${r.jobs.replies.size} needed one, ${s.extra_publishes} extra)`);
   print(
     `  script cache lost first message ${s.script_cache_cold_ms} ms, ${s.script_cache_cold_round_trips} round trips, ${s.script_cache_cold_commands} commands ` +

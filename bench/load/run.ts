@@ -18,6 +18,7 @@ import { printReport, summarize } from "./report.ts";
 import { sendInterleaved } from "./send.ts";
 import { startStack } from "./stack.ts";
 import * as traffic from "./traffic.ts";
+import { makeTelegramChats } from "./telegram-traffic.ts";
 import { startNoop, startParley } from "./workers.ts";
 
 const KEY_PREFIX = "bench";
@@ -38,6 +39,8 @@ const command = defineCommand({
     places: { type: "string", default: "90", valueName: "n", description: "places (channels and phones) in the traffic, 3-3000 (90)" },
     chatter: { type: "string", default: "5", valueName: "n", description: "messages between people after each Slack channel's mention, 1-50 (5)" },
     quiet: { type: "string", default: "30", valueName: "n", description: "Slack channels where people only talk among themselves, 1-1000 (30)" },
+    telegram: { type: "string", default: "30", valueName: "n", description: "Telegram groups where the bot is mentioned, then chatter, 0-1000 (30)" },
+    "telegram-quiet": { type: "string", default: "30", valueName: "n", description: "Telegram groups where people only talk (kept, never answered), 0-1000 (30)" },
     rate: { type: "string", default: "40", valueName: "msg/s", description: "messages per second, 1-500 (40)" },
     "model-delay-ms": { type: "string", default: "300", valueName: "ms", description: "the local model's delay per answer, 0-10000 (300)" },
   },
@@ -50,6 +53,8 @@ const args = parseBoundedOptions(
     places: z.coerce.number().int().min(3).max(3_000),
     chatter: z.coerce.number().int().min(1).max(50),
     quiet: z.coerce.number().int().min(1).max(1_000),
+    telegram: z.coerce.number().int().min(0).max(1_000),
+    "telegram-quiet": z.coerce.number().int().min(0).max(1_000),
     rate: z.coerce.number().min(1).max(500),
     "model-delay-ms": z.coerce.number().int().min(0).max(10_000),
   }),
@@ -69,11 +74,21 @@ try {
   stopWorkers.push(parley.stop);
   const urls = { parley: parley.url, noop: noop.url };
   const plan = (run: string) =>
-    traffic.planTraffic({ places: args.places, chatterPerSlackChannel: args.chatter, quietSlackChannels: args.quiet, run, publicBaseUrl: stack.gate.url, discord, discordFakeUrl: stack.fakes.discord });
+    traffic.planTraffic({
+      places: args.places,
+      chatterPerSlackChannel: args.chatter,
+      quietSlackChannels: args.quiet,
+      run,
+      publicBaseUrl: stack.gate.url,
+      discord,
+      discordFakeUrl: stack.fakes.discord,
+      telegram: { groups: args.telegram, quiet: args["telegram-quiet"] },
+    });
 
   // Warm both Workers with places of their own, jobs included, so that every script is cached before measuring.
   stack.gate.open();
   const warmup = plan("W").filter((m) => m.needsAnswer).slice(0, WARMUP_REQUESTS);
+  await makeTelegramChats(stack.fakes.telegram, warmup);
   await sendInterleaved(urls, warmup, args.rate);
   await replyCounts(stack.fakes, new Set(warmup.map((m) => m.place)), REPLY_DEADLINE_MS);
   await jobsSettled(stack.gate, Date.now() + REPLY_DEADLINE_MS);
@@ -82,6 +97,7 @@ try {
   // Each place's first message (the one that starts its conversation) is acknowledged before the chatter that
   // follows it: chatter that overtook its mention would, rightly, not be recorded.
   const messages = plan(Date.now().toString(36).toUpperCase());
+  await makeTelegramChats(stack.fakes.telegram, messages);
   const ofKind = (kind: traffic.MessageKind) => messages.filter((m) => m.kind === kind);
   const logs = `${KEY_PREFIX}:conv:*:log`;
   const storedBefore = await stack.storedMessages(logs);
@@ -90,6 +106,9 @@ try {
     new_mention: await inboundPhase(stack, urls, ofKind("new_mention"), args.rate),
     active: await inboundPhase(stack, urls, ofKind("active"), args.rate),
     ignored: await inboundPhase(stack, urls, ofKind("ignored"), args.rate),
+    tg_new_mention: await inboundPhase(stack, urls, ofKind("tg_new_mention"), args.rate),
+    tg_active: await inboundPhase(stack, urls, ofKind("tg_active"), args.rate),
+    tg_kept: await inboundPhase(stack, urls, ofKind("tg_kept"), args.rate),
   };
   const stored = (await stack.storedMessages(logs)) - storedBefore;
   const publishes = [...(await stack.publishes())].map(([place, n]) => n - (publishesBefore.get(place) ?? 0)).filter((n) => n > 0);

@@ -10,6 +10,7 @@ import { Redis as RedisClient } from "ioredis";
 import { startDiscordFake } from "../../dev/fakes/discord.ts";
 import { startSlackFake } from "../../dev/fakes/slack.ts";
 import { startTwilioFake } from "../../dev/fakes/twilio.ts";
+import { startTelegramFake } from "../../dev/fakes/telegram.ts";
 import { startLocalModel } from "../../dev/local-model/server.ts";
 import { freePort } from "../../dev/ports.ts";
 import { startQStash } from "../../dev/qstash/server.ts";
@@ -55,7 +56,7 @@ export interface Stack {
   /** PUBLIC_BASE_URL of the Worker: QStash delivers jobs here, and the gate passes them on once opened. */
   gate: RunningProxy;
   workerPort: number;
-  fakes: { slack: string; discord: string; twilio: string };
+  fakes: { slack: string; discord: string; twilio: string; telegram: string };
   modelUrl: string;
   /** REST requests the bridge has accepted so far. */
   bridgeRequests(): number;
@@ -130,6 +131,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     stops.push(() => discord.close());
     const twilio = await startTwilioFake({ port: await freePort() });
     stops.push(() => twilio.close());
+    const telegram = await startTelegramFake({ port: await freePort() });
+    stops.push(() => telegram.close());
     const model = await startLocalModel({ port: await freePort() });
     stops.push(() => model.close());
     await fetch(`${model.url.replace(/\/v1$/, "")}/__script`, { method: "POST", body: JSON.stringify({ rules: [{ match: "", delayMs: opts.modelDelayMs }] }) });
@@ -142,7 +145,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       qstashUrl: qstashProxy.url,
       gate,
       workerPort,
-      fakes: { slack: slack.url, discord: discord.url, twilio: twilio.url },
+      fakes: { slack: slack.url, discord: discord.url, twilio: twilio.url, telegram: telegram.url },
       modelUrl: model.url,
       bridgeRequests: () => bridgeRequests,
       redisCommands: async () => commandCalls(await stats.info("commandstats")),

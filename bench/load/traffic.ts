@@ -2,13 +2,15 @@
  * @module
  * The inbound traffic of bench/load: many places across the three platforms, each signed the way the platform
  * signs it. A Slack channel gets one mention (needs an answer) then chatter between people (needs none); a Discord
- * channel one /ask; an SMS sender one text; a quiet Slack channel only chatter, with no conversation to join. One
+ * channel one /ask; an SMS sender one text; a quiet Slack channel only chatter, with no conversation to join; Telegram
+ * groups the same as Slack channels (./telegram-traffic.ts). One
  * answer-needing message per answered place, so every such place expects exactly one reply, whatever order the jobs
  * run in. Each message says which kind of inbound message it is, so the bench can cost each kind on its own.
  */
 import { createHmac, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-answers.ts";
 import { askInteraction, snowflake } from "../../test/support/discord.ts";
+import { telegramGroup } from "./telegram-traffic.ts";
 
 export const SLACK_SIGNING_SECRET = "bench-slack-signing-secret";
 export const SLACK_BOT_USER_ID = "UBENCHBOT";
@@ -17,10 +19,13 @@ export const TWILIO_AUTH_TOKEN = "bench-twilio-auth-token";
 export const TWILIO_NUMBER = "+15005550006";
 export const DISCORD_APPLICATION_ID = "100000000000000001";
 
-export type Platform = "slack" | "discord" | "twilio";
+export type Platform = "slack" | "discord" | "twilio" | "telegram";
 
-/** A message that starts a conversation, one recorded in an active conversation, one with no conversation to join. */
-export type MessageKind = "new_mention" | "active" | "ignored";
+/**
+ * A message that starts a conversation, one recorded in an active conversation, one with no conversation to join;
+ * Telegram's apart (`tg_…`): each of its messages is also kept, and chatter with no conversation is `tg_kept`.
+ */
+export type MessageKind = "new_mention" | "active" | "ignored" | "tg_new_mention" | "tg_active" | "tg_kept";
 
 export interface PlannedMessage {
   platform: Platform;
@@ -104,6 +109,8 @@ export interface TrafficPlan {
   discord: DiscordSigner;
   /** The Discord fake: told what Parley answered each interaction, as Discord learns it. */
   discordFakeUrl: string;
+  /** Telegram groups where the bot is mentioned, and quiet ones (./telegram-traffic.ts); none when absent. */
+  telegram?: { groups: number; quiet: number };
 }
 
 let plans = 0;
@@ -142,6 +149,8 @@ export function planTraffic(p: TrafficPlan): PlannedMessage[] {
     }
   }
   for (let i = 0; i < p.quietSlackChannels; i++) perPlace.push(slackChannel(p, `CQ${p.run}${i}`, p.places + i, base, false));
+  const groups = p.telegram ? p.telegram.groups + p.telegram.quiet : 0;
+  for (let i = 0; i < groups; i++) perPlace.push(telegramGroup(-(1_000_000_000_000 + plan * 100_000 + i), p.chatterPerSlackChannel, i < p.telegram!.groups));
   const ordered: PlannedMessage[] = [];
   for (let round = 0; perPlace.some((m) => m.length > round); round++) for (const m of perPlace) if (m[round]) ordered.push(m[round]!);
   return ordered;

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { unstable_startWorker } from "wrangler";
 import { REPO_ROOT } from "../bundle/build.ts";
 import { REDIS_REST_TOKEN, TOKEN_ENCRYPTION_KEY, type Stack } from "./stack.ts";
+import { telegramVars } from "./telegram-traffic.ts";
 import * as traffic from "./traffic.ts";
 
 export interface RunningWorker {
@@ -92,6 +93,7 @@ export function startParleyOn(
     TWILIO_AUTH_TOKEN: traffic.TWILIO_AUTH_TOKEN,
     TWILIO_PHONE_NUMBER: traffic.TWILIO_NUMBER,
     TWILIO_API_BASE_URL: stack.fakes.twilio,
+    ...telegramVars(stack.fakes.telegram),
     REDIS_KEY_PREFIX: keyPrefix,
     ...overrides,
   };

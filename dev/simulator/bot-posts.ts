@@ -3,16 +3,18 @@
  * Reads what the bot posted from the platform fakes and turns it into chat entries, as the person would see it
  * now: Slack messages (channel or thread, in the workspace they were posted in) from the fake's message store,
  * where a streamed or edited answer holds its latest text; Discord channel messages and their edits, edits of the
- * "thinking…" message and follow-ups, from `/__calls`; and texts to phones.
+ * "thinking…" message and follow-ups, from `/__calls`; texts to phones; and Telegram's (./telegram-posts.ts).
  */
 import { z } from "zod";
 import { DISCORD_PLACE, SLACK_CHANNEL } from "./people.ts";
+import { collectTelegramPosts } from "./telegram-posts.ts";
 import type { Timeline } from "./timeline.ts";
 
 export interface FakeOrigins {
   slack: string;
   discord: string;
   twilio: string;
+  telegram: string;
 }
 
 const CALLS_PATH = "/__calls";
@@ -112,6 +114,7 @@ export async function collectBotPosts(
     if (call.route === "edit_original" && thinking) Object.assign(thinking, { text: call.content, pending: false, id: answer.id });
     else timeline.add(answer);
   }
+  await collectTelegramPosts(timeline, fakes.telegram, place.botName);
   for (const text of timeline.takeNewCalls("twilio", twilio)) {
     timeline.add({
       id: text.sid,

@@ -1,7 +1,7 @@
 /**
  * @module
  * The simulated people and places of the simulator page: two Slack workspaces (or the one of a single bot token)
- * with the same #general, one guild, one bot number. Each person has an id in the shape each platform uses (the same
+ * with the same #general, one guild, one bot number, one Telegram forum group (and each person's private chat). Each person has an id in the shape each platform uses (the same
  * Slack user id in every workspace), so the Worker sees what it would see in production.
  */
 
@@ -12,12 +12,14 @@ export interface SimulatedPerson {
   slackUserId: string;
   discordUserId: string;
   phone: string;
+  /** Telegram user id, which is also the id of the person's private chat with the bot. */
+  telegramUserId: number;
 }
 
 export const PEOPLE: readonly SimulatedPerson[] = [
-  { handle: "alice", name: "Alice", slackUserId: "U0SIMALICE", discordUserId: "200000000000000001", phone: "+15550100001" },
-  { handle: "bob", name: "Bob", slackUserId: "U0SIMBOB", discordUserId: "200000000000000002", phone: "+15550100002" },
-  { handle: "carol", name: "Carol", slackUserId: "U0SIMCAROL", discordUserId: "200000000000000003", phone: "+15550100003" },
+  { handle: "alice", name: "Alice", slackUserId: "U0SIMALICE", discordUserId: "200000000000000001", phone: "+15550100001", telegramUserId: 400_000_001 },
+  { handle: "bob", name: "Bob", slackUserId: "U0SIMBOB", discordUserId: "200000000000000002", phone: "+15550100002", telegramUserId: 400_000_002 },
+  { handle: "carol", name: "Carol", slackUserId: "U0SIMCAROL", discordUserId: "200000000000000003", phone: "+15550100003", telegramUserId: 400_000_003 },
 ];
 
 /** #general: the same channel id in every workspace, as ids from different workspaces may be; they must stay apart. */
@@ -36,6 +38,8 @@ export const INSTALLED_WORKSPACES: readonly { team: string; name: string }[] = [
   { team: "T0GLOBEX", name: "Globex" },
 ];
 export const DISCORD_PLACE = { guild: "300000000000000001", channel: "300000000000000002" };
+/** The Telegram group of the page: a forum (its General topic, and one topic opened at start) with the three of them. */
+export const TELEGRAM_GROUP = { id: -1_001_234_500_000, title: "Team", topic: "Releases" };
 
 export function personByHandle(handle: string): SimulatedPerson | undefined {
   return PEOPLE.find((p) => p.handle === handle);

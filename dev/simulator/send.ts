@@ -1,7 +1,8 @@
 /**
  * @module
  * What the page's "Send" does: the chosen person's message goes to the Worker as its platform would deliver it
- * (Slack in the chosen workspace, Discord as a channel message or `/ask`, SMS from the person's phone), and goes
+ * (Slack in the chosen workspace, Discord as a channel message or `/ask`, SMS from the person's phone, Telegram
+ * through the Telegram fake, which delivers it to the Worker's webhook), and goes
  * into the timeline where the page shows it.
  */
 import { z } from "zod";
@@ -11,10 +12,11 @@ import { sendAskCommand } from "./send-discord.ts";
 import { sendDiscordMessage } from "./send-discord-message.ts";
 import { sendSlackMessage } from "./send-slack.ts";
 import { sendSms } from "./send-sms.ts";
+import { sendTelegram, telegramPlace } from "./send-telegram.ts";
 import type { ChatEntry, Timeline } from "./timeline.ts";
 
 export const sendRequest = z.object({
-  platform: z.enum(["slack", "discord", "sms"]),
+  platform: z.enum(["slack", "discord", "sms", "telegram"]),
   person: z.string(),
   text: z.string().trim().min(1).max(4_000),
   /** Slack: the workspace (team id) to write in; the first one when not given. */
@@ -24,6 +26,8 @@ export const sendRequest = z.object({
   threadId: z.string().regex(/^\d+$/).optional(),
   /** Discord: a channel message through the Gateway, or the `/ask` command. */
   discordMode: z.enum(["message", "ask"]).default("ask"),
+  /** Telegram: the group's General topic, its forum topic, or the person's private chat with the bot. */
+  telegramSpot: z.enum(["general", "topic", "private"]).default("general"),
 });
 export type SendRequest = z.output<typeof sendRequest>;
 
@@ -36,6 +40,8 @@ export interface SendContext {
   setting(name: string): string;
   /** The Slack workspaces the page has (installed, or the single token's); throws while there are none yet. */
   slackWorkspaces(): SlackWorkspace[];
+  /** The Telegram group's forum topic; throws while the chats are still being made. */
+  telegramTopic(): number;
 }
 
 export async function send(ctx: SendContext, body: SendRequest): Promise<ChatEntry> {
@@ -68,6 +74,11 @@ async function deliver(ctx: SendContext, person: SimulatedPerson, body: SendRequ
         ...(body.threadTs ? { threadTs: body.threadTs } : {}),
       },
     ];
+  }
+  if (body.platform === "telegram") {
+    const where = telegramPlace(body.telegramSpot, person, ctx.telegramTopic());
+    const id = await sendTelegram(ctx.fakes.telegram, botName, person, body.text, where);
+    return [{ ...base, id: `${where.chat}:${id}`, messageId: String(id), channel: String(where.chat), platform: "telegram", place: where.place, spot: body.telegramSpot }];
   }
   if (body.platform === "discord" && (body.discordMode === "message" || body.threadId)) {
     if (!ctx.discordGatewayControlUrl) throw new Error("no Discord Gateway fake is running: use /ask");

@@ -2,6 +2,7 @@
  * @module
  * The simulator page's server (`npm run dev` starts it on SIMULATOR_PORT, 8788): serves public/, sends what the
  * simulated people write to the Worker exactly as Slack, Discord and Twilio would (signed with the local secrets),
+ * or through the Telegram fake, which delivers it as Telegram does,
  * and answers the page's polls with the conversation, the Worker's decisions and the admin view of a conversation.
  */
 import { readFile } from "node:fs/promises";
@@ -12,7 +13,8 @@ import { settingsShape } from "../../lib/config.ts";
 import { readBody, sendJson, startHttpServer } from "../fakes/http.ts";
 import { collectBotPosts, type FakeOrigins } from "./bot-posts.ts";
 import { readySlackWorkspaces } from "./install-slack.ts";
-import { DISCORD_PLACE, PEOPLE, SLACK_CHANNEL, type SlackWorkspace } from "./people.ts";
+import { DISCORD_PLACE, PEOPLE, SLACK_CHANNEL, TELEGRAM_GROUP, type SlackWorkspace } from "./people.ts";
+import { readyTelegram, telegramPlace } from "./send-telegram.ts";
 import { send, sendRequest, type SendContext } from "./send.ts";
 import { Timeline } from "./timeline.ts";
 
@@ -82,7 +84,18 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     if (slackWorkspaces instanceof Error) throw slackWorkspaces;
     return slackWorkspaces;
   };
-  const sendContext: SendContext = { ...opts, timeline, botName, setting, slackWorkspaces: workspaces };
+  // The Telegram group, its topic and the private chats, made once the fake answers.
+  let telegramTopic: number | Error | undefined;
+  const telegramReady = readyTelegram(opts.fakes.telegram).then(
+    (topic) => void (telegramTopic = topic),
+    (err: unknown) => void (telegramTopic = new Error(`the Telegram chats could not be made: ${err instanceof Error ? err.message : String(err)}`)),
+  );
+  const topic = (): number => {
+    if (telegramTopic === undefined) throw new Error("the Telegram chats are still being made");
+    if (telegramTopic instanceof Error) throw telegramTopic;
+    return telegramTopic;
+  };
+  const sendContext: SendContext = { ...opts, timeline, botName, setting, slackWorkspaces: workspaces, telegramTopic: topic };
   async function installSlackWorkspaces(): Promise<SlackWorkspace[]> {
     slackWorkspaces = undefined;
     slackWorkspaces = await readySlackWorkspaces({ workerUrl: opts.workerUrl, slackFakeUrl: opts.fakes.slack, vars: opts.vars }).catch(
@@ -115,6 +128,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
       if (req.method === "GET" && url.pathname === "/api/setup") {
         // Answered once the workspaces are installed: the page (and the browser tests' wait) start with them.
         if (!(slackWorkspaces instanceof Array)) return sendJson(res, 503, { error: slackWorkspaces?.message ?? "installing the Slack workspaces…" });
+        await telegramReady;
         return sendJson(res, 200, {
           botName,
           resetWord,
@@ -123,6 +137,11 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
           slack: { workspaces: slackWorkspaces.map(({ team, name }) => ({ team, name })), channelId: SLACK_CHANNEL, channel: "general" },
           discord: { place: `discord|${DISCORD_PLACE.guild}|${DISCORD_PLACE.channel}|`, channel: "general", gateway: Boolean(opts.discordGatewayControlUrl) },
           sms: { botNumber: twilioPlace.botNumber, placePrefix: `twilio|${twilioPlace.accountSid}|${twilioPlace.botNumber}|` },
+          telegram: {
+            group: TELEGRAM_GROUP.title,
+            topic: TELEGRAM_GROUP.topic,
+            places: Object.fromEntries(PEOPLE.map((p) => [p.handle, Object.fromEntries((["general", "topic", "private"] as const).map((spot) => [spot, telegramPlace(spot, p, topic()).place]))])),
+          },
         });
       }
       if (req.method === "GET" && url.pathname === "/api/timeline") return sendJson(res, 200, timeline.snapshot());

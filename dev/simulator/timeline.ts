@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 
-export type SimPlatform = "slack" | "discord" | "sms";
+export type SimPlatform = "slack" | "discord" | "sms" | "telegram";
 
 export interface ChatEntry {
   /** The platform message id as the Worker sees it (decisions are logged with it). */
@@ -30,6 +30,10 @@ export interface ChatEntry {
   /** Discord: the interaction token whose @original the bot edits; `pending` until it does. */
   interactionToken?: string;
   pending?: boolean;
+  /** Telegram: where it was written, its chat, and its id in the chat (ids count per chat: `id` is `<chat>:<id>`). */
+  spot?: "general" | "topic" | "private";
+  channel?: string;
+  messageId?: string;
 }
 
 /** The Worker log events the page shows; anything else in wrangler's output is ignored. */
@@ -84,6 +88,12 @@ export class Timeline {
   /** Whether `clear` forgot the entry of this id (a post read again from a fake's store stays away). */
   forgot(id: string): boolean {
     return this.#forgotten.has(id);
+  }
+
+  /** Takes an entry off the page (a Telegram draft once its message came, or it faded). */
+  remove(id: string): void {
+    const at = this.entries.findIndex((e) => e.id === id);
+    if (at >= 0) this.entries.splice(at, 1);
   }
 
   findByInteractionToken(token: string): ChatEntry | undefined {

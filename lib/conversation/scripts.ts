@@ -34,13 +34,15 @@ export const COUNTING_MEMBERS = 2;
 
 /**
  * Inbound message. KEYS: state, log, seen, the message's reply and claim keys (read only for a duplicate), the
- * author's index of places (`spoke:`), and optionally the author's opt-out key (only read: `optedOut`), and last,
- * when ARGV 11 is 1, the tenant's installation key: without it the status is `not_installed` and nothing is read or
- * written.
+ * author's index of places (`spoke:`), and optionally the author's opt-out key (only read: `optedOut`), then, when
+ * ARGV 11 is 1, the tenant's installation key: without it the status is `not_installed` and nothing is read or
+ * written; and last, when ARGV 16 is above 0, the channel's kept messages (`kept:`).
  * ARGV: 1 message JSON, 2 ts ms, 3 startIfIdle 0|1, 4 reset 0|1, 5 ttl s, 6 cap, 7 state JSON of a new
  * conversation, 8 how many log entries to return (the window, the counting members included), 9 dedupe ttl s,
  * 10 how many messages a trim keeps, 11 installation key given 0|1, 12 the place's id, 13 the index's ttl s,
- * 14 the longest a conversation lives (ms), 15 how the author's id reads in a stored message (`"authorId":"…"`).
+ * 14 the longest a conversation lives (ms), 15 how the author's id reads in a stored message (`"authorId":"…"`),
+ * 16 how many messages the kept list holds (0: none is kept), 17 its ttl s, 18 the message's thread ('' none),
+ * 19 how the message's line starts after its thread (`{"id":"…",`).
  * Dedupe and record happen together, so a message is either recorded and marked seen, or neither: a failed
  * request that the platform retries is never lost to the dedupe mark. A delivery of a message already seen is
  * `duplicate` once a job started on it (its claim or reply key exists), else `unpublished`: the earlier delivery
@@ -51,18 +53,43 @@ export const COUNTING_MEMBERS = 2;
  * place to its author's index, unless the author already wrote in the window (their earlier message added it, and
  * the index outlives the conversation); a new place there also drops the places seen longer ago than the index
  * lives, whose conversations have surely ended.
+ * With a kept list (a platform that cannot be asked for a place's history: lib/platforms/adapter.ts keepHistory),
+ * every message is also kept there, whether or not a conversation is active, unless it already is: the list and
+ * the state are read with one MGET (the state's TTL then bumped apart, when a conversation is active), and the list
+ * written back whole, capped, with its TTL: a message nobody answers costs the script, the MGET and the SET.
  */
 export const INGEST = `#!lua flags=allow-key-locking
 local state, log, seen, reply, claim, spoke = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local installed = ARGV[11] == '1'
-if installed and redis.call('EXISTS', KEYS[#KEYS]) == 0 then return cjson.encode({status = 'not_installed'}) end
-local optOut = #KEYS - (installed and 1 or 0) >= 7 and KEYS[7] or nil
-local current = redis.call('GETEX', state, 'EX', ARGV[5])
+local cap = tonumber(ARGV[16])
+local kept = cap > 0 and KEYS[#KEYS] or nil
+local tail = kept and 1 or 0
+if installed and redis.call('EXISTS', KEYS[#KEYS - tail]) == 0 then return cjson.encode({status = 'not_installed'}) end
+local optOut = #KEYS - tail - (installed and 1 or 0) >= 7 and KEYS[7] or nil
+local current, keptLines
+if kept then
+  local found = redis.call('MGET', state, kept)
+  current, keptLines = found[1], found[2]
+  if current then redis.call('EXPIRE', state, ARGV[5]) end
+else
+  current = redis.call('GETEX', state, 'EX', ARGV[5])
+end
+local function keep()
+  if not kept then return end
+  local old = keptLines or ''
+  if string.find('\\n' .. old, '\\n' .. ARGV[18] .. '|' .. ARGV[19], 1, true) then return end
+  local lines = {}
+  for line in string.gmatch(old, '[^\\n]+') do lines[#lines + 1] = line end
+  lines[#lines + 1] = ARGV[18] .. '|' .. ARGV[1]
+  local from = math.max(1, #lines - cap + 1)
+  redis.call('SET', kept, table.concat(lines, '\\n', from), 'EX', ARGV[17])
+end
 if current and tonumber(ARGV[2]) - cjson.decode(current).startedAt > tonumber(ARGV[14]) then
   redis.call('DEL', state, log)
   current = false
 end
 if (not current) and ARGV[3] == '0' then
+  keep()
   return cjson.encode({status = 'idle'})
 end
 local function window()
@@ -87,6 +114,7 @@ if not redis.call('SET', seen, tostring(arrivals + 1), 'NX', 'EX', ARGV[9]) then
   local status = (job[1] or job[2]) and 'duplicate' or 'unpublished'
   return cjson.encode({status = status, state = current or '', recent = recent, optedOut = optedOut})
 end
+keep()
 local status = 'recorded'
 if not continuing then
   if current then redis.call('DEL', log) end

@@ -8,7 +8,8 @@ import * as z from "../zod.ts";
 import type { ConversationKey, InboundMessage, ConversationState, StoredMessage } from "../message.ts";
 import { answerTraceSchema, type AnswerTrace } from "./answer-trace.ts";
 import { asWhenWritten } from "./as-written.ts";
-import { claimKey, conversationKeys, placeId, replyKey, seenKey, spokeKey } from "../keys.ts";
+import { claimKey, conversationKeys, keptKey, placeId, replyKey, seenKey, spokeKey } from "../keys.ts";
+import { KeptMessages } from "./kept.ts";
 import { ReplyStore } from "./reply-store.ts";
 import { COUNTING_MEMBERS, FOLD_SUMMARY, INGEST, MESSAGES_BELOW, REMEMBER_PARENT } from "./scripts.ts";
 import { DEDUPE_TTL_SECONDS, keptAfterTrim, MAX_CONVERSATION_SECONDS, spokeTtlSeconds, type StoreOptions } from "./store-options.ts";
@@ -27,12 +28,20 @@ export interface RecordResult {
   optedOut: boolean;
 }
 
+/** A channel's last messages, kept where the platform cannot be asked for them (lib/platforms/adapter.ts keepHistory). */
+export interface KeptList {
+  messages: number;
+  ttlSeconds: number;
+}
+
 /** How many recent messages the decider sees. */
 export const DECIDER_WINDOW = 30;
 
 export class ConversationStore {
   /** A job's answer to one trigger: claim, draft, the bot's turn. */
   readonly replies: ReplyStore;
+  /** Where the platform cannot be asked for a place's history, the messages the ingest script kept (./kept.ts). */
+  readonly kept: KeptMessages;
   private readonly redis: Redis;
   private readonly options: StoreOptions;
   private readonly ingestScript;
@@ -43,6 +52,7 @@ export class ConversationStore {
     this.redis = redis;
     this.options = options;
     this.replies = new ReplyStore(redis, options);
+    this.kept = new KeptMessages(redis, options.prefix);
     this.ingestScript = redis.createScript<unknown>(INGEST);
     this.foldScript = redis.createScript<number>(FOLD_SUMMARY);
     this.parentScript = redis.createScript<number>(REMEMBER_PARENT);
@@ -55,7 +65,7 @@ export class ConversationStore {
    */
   async record(
     msg: InboundMessage,
-    opts: { startIfIdle: boolean; reset: boolean; optOutKey?: string; installationKey?: string },
+    opts: { startIfIdle: boolean; reset: boolean; optOutKey?: string; installationKey?: string; kept?: KeptList },
   ): Promise<RecordResult> {
     const keys = conversationKeys(this.options.prefix, msg.key);
     const stored = toStoredMessage(msg);
@@ -72,6 +82,7 @@ export class ConversationStore {
         spokeKey(prefix, msg.key, msg.author.id),
         ...(opts.optOutKey ? [opts.optOutKey] : []),
         ...(opts.installationKey ? [opts.installationKey] : []),
+        ...(opts.kept ? [keptKey(prefix, msg.key)] : []),
       ],
       [
         JSON.stringify(stored),
@@ -90,6 +101,10 @@ export class ConversationStore {
         String(spokeTtlSeconds(ttl)),
         String(MAX_CONVERSATION_SECONDS * 1000),
         `"authorId":${JSON.stringify(stored.authorId)}`,
+        String(opts.kept?.messages ?? 0),
+        String(opts.kept?.ttlSeconds ?? 0),
+        msg.key.thread ?? "",
+        `${JSON.stringify({ id: stored.id }).slice(0, -1)},`,
       ],
     );
     const result = parseScriptResult(raw);

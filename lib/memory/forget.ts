@@ -3,11 +3,13 @@
  * "Forget me": a trigger message that is nothing but that (after the bot's name or mention) and addressed the bot
  * (a mention, a DM, a command, any SMS) makes the bot forget everything it holds about the person in the tenant:
  * their facts, whatever their visibility, and in every live conversation they spoke in their messages, the bot's
- * answers that may retell them, the running summaries and the stored prompts (./erase-messages.ts); and the recall
+ * answers that may retell them, the running summaries and the stored prompts (./erase-messages.ts), and what the
+ * ingest script kept of their places where the platform cannot be read (lib/conversation/kept.ts); and the recall
  * passages about them or of the conversation where they asked (./recall/filters.ts). Only then does the bot
  * confirm. A mark keeps a memory job that was already running from writing facts back (./fact-store.ts). A person
  * who asks too often is told so instead (lib/limits/forget-rate.ts). What stays: docs/data-kept.md.
  */
+import { KeptMessages } from "../conversation/kept.ts";
 import { isResetRequest } from "../conversation/reset.ts";
 import { using } from "../errors.ts";
 import { checkForgetRate } from "../limits/forget-rate.ts";
@@ -57,9 +59,12 @@ export async function forgetPerson(rt: Services, job: Job): Promise<ForgetReply>
   }
   const erasure = { personId: job.trigger.authorId, through: job.trigger.ts, keep: job.trigger.id };
   await using("redis", () => factStoreFor(rt).forget(job.key, erasure.personId, erasure.through));
+  // Where the platform's history cannot be read, what Parley kept of it (lib/conversation/kept.ts), before the
+  // conversations: their erasure takes places out of the index that names those lists.
+  const kept = job.keptHistory ? await using("redis", () => new KeptMessages(rt.redis, rt.settings.REDIS_KEY_PREFIX).eraseEverywhere(job.key, job.key, erasure.personId, erasure.through)) : 0;
   const erased = await using("redis", () => eraserFor(rt).eraseEverywhere(job.key, erasure));
   const passages = await forgetPassages(rt, job);
-  rt.log.info("person_forgotten", { ...(await jobLogFields(rt, job)), ...erased, passages });
+  rt.log.info("person_forgotten", { ...(await jobLogFields(rt, job)), ...erased, kept, passages });
   return { text: FORGET_CONFIRMATION, outcome: "forgotten" };
 }
 

@@ -72,6 +72,14 @@ export interface IngestOptions {
   logIds?: LogIds;
   /** The webhook puts a reply job's working sign up, after its acknowledgement (lib/jobs/working-sign.ts). */
   signByWebhook?: boolean;
+  /**
+   * The platform cannot be asked what was said in a place (Telegram's Bot API reads no history): the ingest script
+   * keeps the channel's last BACKFILL_MESSAGES messages, whoever they were for, in its one round trip, and each
+   * answer's prompt gets those written in the BACKFILL_MINUTES before its conversation started
+   * (lib/jobs/earlier.ts). "Forget me" clears them in the channels it erases in: the person's places and the one
+   * they asked in, which holds all a tenant's talk where the tenant is one chat.
+   */
+  keepHistory?: boolean;
 }
 
 /** Which parent `fetchParent` looks for, and who the bot is (its mentions in the text become its name). */

@@ -1,7 +1,7 @@
 /**
  * @module
  * Starts the local stack once for the whole test run, on free ports: a private redis-server (never the machine's
- * own), the Upstash REST bridge, the QStash stand-in (fast retries), the job tap, the Slack fake and the local
+ * own), the Upstash REST bridge, the QStash stand-in (fast retries), the job tap, the platform fakes and the local
  * model; for tests at production timing (test/support/README.md), a second QStash stand-in on the production retry
  * schedule with a virtual clock, and a fault proxy in front of the bridge. Tests get the addresses through
  * `inject`; Worker tests get most of them as bindings too.
@@ -14,6 +14,7 @@ import { startVectorStandIn } from "../../dev/upstash-vector/server.ts";
 import { startRedisServer } from "../../dev/redis-server.ts";
 import { startSlackFake } from "../../dev/fakes/slack.ts";
 import { startTwilioFake } from "../../dev/fakes/twilio.ts";
+import { startTelegramFake } from "../../dev/fakes/telegram.ts";
 import { startDiscordFake } from "../../dev/fakes/discord.ts";
 import { startDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
 import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
@@ -36,6 +37,7 @@ declare module "vitest" {
     jobTapUrl: string;
     slackApiUrl: string;
     twilioApiUrl: string;
+    telegramApiUrl: string;
     discordApiUrl: string;
     discordGatewayUrl: string;
     discordGatewayControlUrl: string;
@@ -83,6 +85,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     stops.unshift(() => slack.close());
     const twilio = await startTwilioFake({ port: await freePort() });
     stops.unshift(() => twilio.close());
+    const telegram = await startTelegramFake({ port: await freePort() });
+    stops.unshift(() => telegram.close());
     // A short heartbeat so that a missed ACK is noticed within a second; the REST fake echoes the bot's own
     // channel posts through the Gateway, as Discord does.
     const gateway = await startDiscordGatewayFake({ port: await freePort(), heartbeatIntervalMs: 500 });
@@ -113,6 +117,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide("jobTapUrl", tap.url);
     project.provide("slackApiUrl", slack.url);
     project.provide("twilioApiUrl", twilio.url);
+    project.provide("telegramApiUrl", telegram.url);
     project.provide("discordApiUrl", discord.url);
     project.provide("discordGatewayUrl", gateway.url);
     project.provide("discordGatewayControlUrl", gateway.controlUrl);

@@ -78,13 +78,20 @@ describe("settings", () => {
   });
 
   it("turns a platform on only when all of its secrets are set, and off, naming the setting, when one is malformed", () => {
-    expect(new ConfiguredPlatforms(adapters, minimal).summary()).toEqual({ slack: false, discord: false, twilio: false });
+    expect(new ConfiguredPlatforms(adapters, minimal).summary()).toEqual({ slack: false, discord: false, twilio: false, telegram: false });
     const withSlack = new ConfiguredPlatforms(adapters, { ...minimal, SLACK_SIGNING_SECRET: "s", SLACK_BOT_TOKEN: "xoxb-1" });
     expect(withSlack.isOn("slack")).toBe(true);
     const badKey = new ConfiguredPlatforms(adapters, { ...minimal, SLACK_SIGNING_SECRET: "s", SLACK_BOT_TOKEN: "xoxb-1", DISCORD_APPLICATION_ID: "1", DISCORD_PUBLIC_KEY: "not-hex" });
-    expect(badKey.summary()).toEqual({ slack: true, discord: false, twilio: false });
+    expect(badKey.summary()).toEqual({ slack: true, discord: false, twilio: false, telegram: false });
     expect(badKey.state("discord")).toMatchObject({ status: "misconfigured", problems: [{ name: "DISCORD_PUBLIC_KEY" }] });
     expect(JSON.stringify(badKey.state("discord"))).not.toContain("not-hex");
+    // Telegram needs its token, its webhook's secret and its username; a secret Telegram would refuse turns it off.
+    const telegram = { TELEGRAM_BOT_TOKEN: "123456:abcdefghijklmnopqrstuvwxyz", TELEGRAM_WEBHOOK_SECRET: "s3cret", TELEGRAM_BOT_USERNAME: "@ParleyBot" };
+    expect(new ConfiguredPlatforms(adapters, { ...minimal, ...telegram }).isOn("telegram")).toBe(true);
+    expect(new ConfiguredPlatforms(adapters, { ...minimal, ...telegram, TELEGRAM_BOT_USERNAME: "" }).isOn("telegram")).toBe(false);
+    const badSecret = new ConfiguredPlatforms(adapters, { ...minimal, ...telegram, TELEGRAM_WEBHOOK_SECRET: "has spaces!" });
+    expect(badSecret.state("telegram")).toMatchObject({ status: "misconfigured", problems: [{ name: "TELEGRAM_WEBHOOK_SECRET" }] });
+    expect(JSON.stringify(badSecret.state("telegram"))).not.toContain("has spaces");
   });
 
   it("reads flags and lists the way people write them", () => {

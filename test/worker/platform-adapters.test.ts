@@ -8,13 +8,32 @@ import { jobSchemaFor } from "../../lib/queue/job.ts";
 import { createRuntime, type Runtime } from "../../lib/runtime.ts";
 import { askInteraction, pingInteraction, signedInteractionRequest } from "../support/discord.ts";
 import { BOT_USER_ID, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
+import { BOT as TELEGRAM_BOT, TELEGRAM_SECRET, telegramRequest } from "../support/telegram.ts";
 import { newSender, signedSmsRequest, smsParams, TWILIO_ACCOUNT_SID, twilioSuiteEnv } from "../support/twilio.ts";
 
 const SUITE = "adapters";
 const jobSchema = jobSchemaFor(adapters);
 let discordKeys: DiscordSigningKeys;
 let rt: Runtime;
-const env = () => twilioSuiteEnv(SUITE, { DISCORD_PUBLIC_KEY: discordKeys.publicKeyHex });
+const env = () =>
+  twilioSuiteEnv(SUITE, {
+    DISCORD_PUBLIC_KEY: discordKeys.publicKeyHex,
+    TELEGRAM_BOT_TOKEN: TELEGRAM_BOT.token,
+    TELEGRAM_WEBHOOK_SECRET: TELEGRAM_SECRET,
+    TELEGRAM_BOT_USERNAME: TELEGRAM_BOT.username,
+  });
+/** A person's message mentioning the bot in a group, as Telegram sends it (the secret token in its header). */
+const telegramMention = (text = `@${TELEGRAM_BOT.username} hi`) => ({
+  update_id: 1,
+  message: {
+    message_id: 77,
+    from: { id: 42, is_bot: false, first_name: "Alice" },
+    chat: { id: -1007, type: "supergroup", title: "Team" },
+    date: Math.floor(Date.now() / 1000),
+    text,
+    entities: [{ type: "mention", offset: 0, length: TELEGRAM_BOT.username.length + 1 }],
+  },
+});
 
 beforeAll(async () => {
   discordKeys = await generateDiscordKeys();
@@ -31,6 +50,7 @@ const deliveries: Record<string, () => Promise<WebhookRequest>> = {
   slack: () => asWebhook(signedSlackRequest(slackMessageEvent({ team: "TADAPT", channel: "CADAPT", user: "UALICE", text: `<@${BOT_USER_ID}> hi` }).body)),
   discord: () => asWebhook(signedInteractionRequest(discordKeys, JSON.stringify(askInteraction({ guildId: "71", channelId: "72" }, { id: "73", name: "Alice" }, "hi")))),
   twilio: () => asWebhook(signedSmsRequest(env(), smsParams({ from: newSender(), body: "hi" }))),
+  telegram: () => asWebhook(telegramRequest(telegramMention())),
 };
 
 /** A job as the inbound flow would publish it, around `replyTarget`. */
@@ -46,12 +66,21 @@ function job(platform: string, replyTarget: unknown) {
   };
 }
 
+/**
+ * What a forger would change: the body, for a platform that signs it; Telegram signs nothing (a secret token in a
+ * header proves the sender; TLS keeps the body intact), so there it is the secret.
+ */
+const tamperings: Record<string, (delivery: WebhookRequest) => WebhookRequest> = {
+  telegram: (d) => ({ ...d, headers: new Headers({ ...Object.fromEntries(d.headers), "X-Telegram-Bot-Api-Secret-Token": `${TELEGRAM_SECRET}x` }) }),
+};
+const tamper = (platform: string, d: WebhookRequest) => (tamperings[platform] ?? ((x: WebhookRequest) => ({ ...x, rawBody: `${x.rawBody} ` })))(d);
+
 describe.each(adapters.map((adapter) => [adapter.platform, adapter] as const))("the %s adapter", (platform, adapter: PlatformAdapter) => {
-  it("accepts a delivery signed as the platform signs it, and refuses it once its body changes", async () => {
+  it("accepts a delivery signed as the platform signs it, and refuses it once what the signature covers changes", async () => {
     const ctx = adapterContext(rt, adapter);
     const delivery = await deliveries[platform]!();
     expect(await adapter.verify(ctx, delivery)).toEqual({ ok: true });
-    const tampered = await adapter.verify(ctx, { ...delivery, rawBody: `${delivery.rawBody} ` });
+    const tampered = await adapter.verify(ctx, tamper(platform, delivery));
     expect(tampered).toMatchObject({ ok: false, reason: expect.any(String) });
   });
 
@@ -87,7 +116,8 @@ describe("the job schema built from the adapters", () => {
     expect(jobSchema.safeParse(job("twilio", { platform: "twilio", accountSid: "AC1", to: 15551234567, from: "+1" })).success).toBe(false);
     expect(jobSchema.safeParse(job("discord", { platform: "discord", kind: "channel" })).success).toBe(false);
     expect(jobSchema.safeParse(job("discord", { platform: "slack", channel: "C1" })).success).toBe(false);
-    expect(jobSchema.safeParse(job("telegram", { platform: "telegram", chatId: "1" })).success).toBe(false);
+    expect(jobSchema.safeParse(job("telegram", { platform: "telegram", chatId: "1", chatType: "group" })).success).toBe(false);
+    expect(jobSchema.safeParse(job("matrix", { platform: "matrix", room: "!r" })).success).toBe(false);
   });
 });
 

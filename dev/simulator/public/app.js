@@ -1,14 +1,14 @@
 // Parley simulator page: sends what the chosen person types through the simulator server (which signs it like the
 // platform would), and polls the conversation, the Worker's decisions and the admin view of the current conversation.
 import { placeChanged, pollState, renderDecisions } from "./inspector.js";
-import { $, currentPerson, el, view } from "./view.js";
+import { $, currentPerson, el, eventMessageKey, view } from "./view.js";
 
 const POLL_MS = 700;
 const STATE_POLL_MS = 1500;
 
 let lastTimeline = "";
 
-const decisionFor = (id) => view.timeline.workerEvents.findLast((e) => e.event === "decision" && e.message === id);
+const decisionFor = (id) => view.timeline.workerEvents.findLast((e) => e.event === "decision" && eventMessageKey(e, e.message) === id);
 
 function badge(decision) {
   if (!decision) return null;
@@ -55,6 +55,9 @@ function renderChat() {
   if (view.discordThread) {
     $("#discord-thread-messages").replaceChildren(...discord.filter((e) => e.id === view.discordThread || e.threadId === view.discordThread).map((e) => messageItem(e)));
   }
+  // Telegram: the group's topic in view, or the person's own private chat with the bot.
+  const telegram = entries.filter((e) => e.platform === "telegram" && e.place === view.setup.telegram.places[view.person][view.telegramSpot]);
+  $("#telegram-messages").replaceChildren(...telegram.map((e) => messageItem(e)));
   const phone = currentPerson().phone;
   $("#sms-title").textContent = `${currentPerson().name}'s phone ↔ ${view.setup.sms.botNumber}`;
   $("#sms-messages").replaceChildren(...entries.filter((e) => e.platform === "sms" && e.phone === phone).map((e) => messageItem(e)));
@@ -112,6 +115,7 @@ async function post(platform, text, thread) {
     ...(platform === "slack" ? { workspace: view.workspace } : {}),
     ...(thread ? (platform === "slack" ? { threadTs: thread } : { threadId: thread }) : {}),
     ...(platform === "discord" ? { discordMode: $("#discord-mode").value } : {}),
+    ...(platform === "telegram" ? { telegramSpot: view.telegramSpot } : {}),
   };
   const res = await fetch("/api/send", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   if (!res.ok) alert((await res.json()).error);
@@ -155,7 +159,17 @@ function selectPerson(handle) {
   view.person = handle;
   for (const b of document.querySelectorAll("#person-picker button")) b.classList.toggle("active", b.dataset.person === handle);
   renderChat();
-  if (view.tab === "sms") placeChanged();
+  if (view.tab === "sms" || (view.tab === "telegram" && view.telegramSpot === "private")) placeChanged();
+}
+
+/** The group's General topic, its forum topic, or the person's private chat with the bot. */
+function selectTelegramSpot(spot) {
+  view.telegramSpot = spot;
+  for (const b of document.querySelectorAll("#telegram-spots button")) b.classList.toggle("active", b.dataset.spot === spot);
+  const { group, topic } = view.setup.telegram;
+  $("#telegram-title").textContent = spot === "private" ? `${currentPerson().name} ↔ ${view.setup.botName}` : `${group} › ${spot === "topic" ? topic : "General"}`;
+  renderChat();
+  placeChanged();
 }
 
 async function main() {
@@ -180,7 +194,11 @@ async function main() {
   $("#clear-all").hidden = !view.setup.canClear;
   // Without the Gateway fake, a bot sees no plain channel messages: only /ask reaches it.
   if (!view.setup.discord.gateway) { $("#discord-mode").value = "ask"; $("#discord-mode").disabled = true; }
-  for (const input of ["#slack-input", "#discord-input"]) $(input).placeholder = `Message #general (mention the bot with @${view.setup.botName})`;
+  for (const input of ["#slack-input", "#discord-input", "#telegram-input"]) $(input).placeholder = `Message (mention the bot with @${view.setup.botName})`;
+  const { group, topic } = view.setup.telegram;
+  const spots = [["general", `${group} › General`], ["topic", `${group} › ${topic}`], ["private", "Private chat"]];
+  $("#telegram-spots").append(...spots.map(([spot, label]) => el("button", { type: "button", "data-spot": spot, onclick: () => selectTelegramSpot(spot) }, label)));
+  selectTelegramSpot("general");
   selectPerson(view.person);
   const loop = (fn, ms) => { const tick = () => fn().catch(() => {}).finally(() => setTimeout(tick, ms)); tick(); };
   loop(pollTimeline, POLL_MS);

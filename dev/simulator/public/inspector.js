@@ -1,14 +1,14 @@
 // The simulator page's inspector: the Worker's decisions for the conversation in view, its stored state and the
 // prompts of its answers, and the Slack workspace's installation as the admin view has it.
-import { $, currentPlace, el, view } from "./view.js";
+import { $, currentPlace, el, eventMessageKey, view } from "./view.js";
 
 let lastState = "";
 
-const outcomeFor = (id) => view.timeline.workerEvents.findLast((e) => e.event === "job_ended" && e.trigger === id);
+const outcomeFor = (id) => view.timeline.workerEvents.findLast((e) => e.event === "job_ended" && eventMessageKey(e, e.trigger) === id);
 
 /** The conversation a decision belongs to: its message's place, else (a message the page did not send) its channel's. */
 function placeOfDecision(decision, byId) {
-  return byId.get(decision.message)?.place ?? `${decision.platform}|${decision.tenant}|${decision.channel}|`;
+  return byId.get(eventMessageKey(decision, decision.message))?.place ?? `${decision.platform}|${decision.tenant}|${decision.channel}|`;
 }
 
 export function renderDecisions() {
@@ -17,9 +17,10 @@ export function renderDecisions() {
   const items = view.timeline.workerEvents
     .filter((e) => e.event === "decision" && placeOfDecision(e, byId) === place)
     .map((d) => {
-      const message = byId.get(d.message);
-      const outcome = outcomeFor(d.message);
-      const posted = view.timeline.workerEvents.findLast((e) => e.event === "reply_posted" && e.trigger === d.message);
+      const key = eventMessageKey(d, d.message);
+      const message = byId.get(key);
+      const outcome = outcomeFor(key);
+      const posted = view.timeline.workerEvents.findLast((e) => e.event === "reply_posted" && e.platform === d.platform && e.trigger === d.message);
       const result = outcome ? `job: ${outcome.outcome}${posted ? `, prompt ${posted.prompt_tokens} tokens` : ""}` : d.respond === "no" ? null : "job queued…";
       return el(
         "li",

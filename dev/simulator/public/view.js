@@ -2,8 +2,12 @@
 export const $ = (selector) => document.querySelector(selector);
 
 // `workspace`: the Slack workspace in view (its team id); `thread`: the open Slack thread (its parent's ts);
-// `discordThread`: the open Discord thread (its starter message's id).
-export const view = { tab: "slack", person: "alice", workspace: null, thread: null, discordThread: null, setup: null, timeline: { entries: [], workerEvents: [] } };
+// `discordThread`: the open Discord thread (its starter message's id); `telegramSpot`: the Telegram group's General
+// topic, its forum topic, or the person's private chat.
+export const view = { tab: "slack", person: "alice", workspace: null, thread: null, discordThread: null, telegramSpot: "general", setup: null, timeline: { entries: [], workerEvents: [] } };
+
+/** The page's id of the message a Worker event names: Telegram's ids count per chat, so its entries are `<chat>:<id>`. */
+export const eventMessageKey = (e, id) => (e.platform === "telegram" ? `${e.channel}:${id}` : id);
 
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -23,6 +27,7 @@ export function currentPlace() {
   // The place ends with the empty thread part (`slack|T|C|`): a thread fills it in.
   if (view.tab === "slack") return `slack|${view.workspace}|${view.setup.slack.channelId}|${view.thread ?? ""}`;
   if (view.tab === "discord") return view.discordThread ? discordThreadPlace(view.discordThread) : view.setup.discord.place;
+  if (view.tab === "telegram") return view.setup.telegram.places[view.person][view.telegramSpot];
   return `${view.setup.sms.placePrefix}${currentPerson().phone}|`;
 }
 

@@ -1,0 +1,143 @@
+/**
+ * @module
+ * The Bot API methods the fake serves, each checked as Telegram checks it: the chat must exist and have the bot
+ * in it (403 once it was removed or blocked), a text 1-4,096 characters (UTF-16 code units, as JavaScript counts),
+ * a forum topic that exists, a message replied to that exists unless `allow_sending_without_reply`, an edit of the
+ * bot's own message that changes it, a draft only in a private chat, an action Telegram knows, one reaction per
+ * message from the chat's allowed ones. Flood control (./limits.ts) comes after the checks; a refused call changes
+ * nothing. What people would see is recorded (`GET /__calls`, with `at`).
+ */
+import { ERRORS, badRequest, forbidden, type BotApiError } from "./errors.ts";
+import type { FloodControl, TelegramLimits } from "./limits.ts";
+import { int, str, type Args } from "./params.ts";
+import { messageObject, userObject } from "./updates.ts";
+import { DRAFT_LIFETIME_MS, type FakeBot, type FakeChat, type World } from "./world.ts";
+
+/** "1-4096 characters after entities parsing". */
+export const MAX_TEXT = 4_096;
+const CHAT_ACTIONS: ReadonlySet<string> = new Set(["typing", "upload_photo", "record_video", "upload_video", "record_voice", "upload_voice", "upload_document", "choose_sticker", "find_location", "record_video_note", "upload_video_note"]);
+/** ReactionTypeEmoji's emoji (the Bot API reference), the ones a test may meet. */
+const REACTION_EMOJI: ReadonlySet<string> = new Set(["👍", "👎", "❤", "🔥", "🎉", "🤔", "👀", "🙏", "👌", "😁", "🤣", "💯", "😢", "🤯"]);
+
+export interface MethodContext {
+  world: World;
+  bot: FakeBot;
+  flood: FloodControl;
+  limits: TelegramLimits;
+  record(call: Record<string, unknown>): void;
+}
+
+type Method = (ctx: MethodContext, args: Args) => unknown;
+
+export const METHODS: Readonly<Record<string, Method>> = {
+  getMe: ({ bot }) => ({ ...userObject(bot), can_join_groups: true, can_read_all_group_messages: !bot.privacyMode, supports_inline_queries: false }),
+
+  sendMessage(ctx, args) {
+    const chat = writableChat(ctx, args);
+    const text = textOf(args);
+    const thread = threadOf(chat, args);
+    const reply = args.reply_parameters as { message_id?: number; allow_sending_without_reply?: boolean } | undefined;
+    if (reply?.message_id !== undefined && !ctx.world.message(chat.id, reply.message_id) && !reply.allow_sending_without_reply) throw ERRORS.replyNotFound;
+    flood(ctx, "sendMessage", chat);
+    const sent = ctx.world.add(chat, { chat_id: chat.id, ...(thread !== undefined ? { thread } : {}), from: ctx.bot, date: seconds(), text, ...(reply?.message_id !== undefined ? { reply_to: reply.message_id } : {}) }, "sendMessage");
+    chat.lastBot = ctx.bot.id;
+    ctx.world.endDrafts(chat.id, Date.now());
+    ctx.record({ route: "sendMessage", chat_id: chat.id, message_id: sent.message_id, text, ...(thread !== undefined ? { message_thread_id: thread } : {}), ...(reply ? { reply_to: reply.message_id } : {}) });
+    return messageObject(sent, chat, reply?.message_id !== undefined ? ctx.world.message(chat.id, reply.message_id) : undefined);
+  },
+
+  editMessageText(ctx, args) {
+    if (args.inline_message_id !== undefined) throw badRequest("the fake edits chat messages only");
+    const chat = writableChat(ctx, args);
+    const message = ctx.world.message(chat.id, int(args, "message_id") ?? 0);
+    if (!message) throw ERRORS.editNotFound;
+    if (message.from.id !== ctx.bot.id) throw ERRORS.cannotEdit;
+    const text = textOf(args);
+    if (text === message.text) throw ERRORS.notModified;
+    flood(ctx, "editMessageText", chat);
+    message.text = text;
+    message.edited = seconds();
+    message.revisions.push({ at: Date.now(), method: "editMessageText", chars: text.length, text });
+    ctx.record({ route: "editMessageText", chat_id: chat.id, message_id: message.message_id, text });
+    return messageObject(message, chat);
+  },
+
+  sendMessageDraft(ctx, args) {
+    const chat = writableChat(ctx, args);
+    if (chat.type !== "private") throw ERRORS.draftPeer;
+    const draftId = int(args, "draft_id");
+    if (!draftId) throw ERRORS.draftId;
+    const text = str(args, "text") ?? "";
+    if (text.length > MAX_TEXT) throw ERRORS.textTooLong;
+    const thread = threadOf(chat, args);
+    flood(ctx, "sendMessageDraft", chat);
+    const key = `${chat.id}:${draftId}`;
+    const now = Date.now();
+    const draft = ctx.world.drafts.get(key) ?? { chat_id: chat.id, draft_id: draftId, ...(thread !== undefined ? { thread } : {}), text, revisions: [], until: now };
+    Object.assign(draft, { text, until: now + DRAFT_LIFETIME_MS });
+    draft.revisions.push({ at: now, method: "sendMessageDraft", chars: text.length, text });
+    ctx.world.drafts.set(key, draft);
+    ctx.record({ route: "sendMessageDraft", chat_id: chat.id, draft_id: draftId, text });
+    return true;
+  },
+
+  sendChatAction(ctx, args) {
+    const chat = writableChat(ctx, args);
+    const action = str(args, "action") ?? "";
+    if (!CHAT_ACTIONS.has(action)) throw ERRORS.wrongAction;
+    const thread = threadOf(chat, args);
+    ctx.record({ route: "sendChatAction", chat_id: chat.id, action, ...(thread !== undefined ? { message_thread_id: thread } : {}) });
+    return true;
+  },
+
+  setMessageReaction(ctx, args) {
+    const chat = writableChat(ctx, args);
+    const message = ctx.world.message(chat.id, int(args, "message_id") ?? 0);
+    if (!message) throw ERRORS.reactNotFound;
+    const reaction = (Array.isArray(args.reaction) ? args.reaction : []) as { type?: string; emoji?: string }[];
+    // "As non-premium users, bots can set up to one reaction per message."
+    if (reaction.length > 1) throw ERRORS.reactionsTooMany;
+    const emoji = reaction.map((r) => (r.type === "emoji" ? r.emoji ?? "" : ""));
+    if (emoji.some((e) => !REACTION_EMOJI.has(e) || (chat.reactions !== undefined && !chat.reactions.includes(e)))) throw ERRORS.reactionInvalid;
+    message.reactions.set(ctx.bot.id, emoji);
+    ctx.record({ route: "setMessageReaction", chat_id: chat.id, message_id: message.message_id, reaction: emoji.join("") });
+    return true;
+  },
+};
+
+const seconds = () => Math.floor(Date.now() / 1000);
+
+/** The chat named by `chat_id` (an id, or `@username`), with the bot in it. */
+function writableChat({ world, bot }: MethodContext, args: Args): FakeChat {
+  const raw = str(args, "chat_id") ?? "";
+  const chat = raw.startsWith("@") ? [...world.chats.values()].find((c) => c.username?.toLowerCase() === raw.slice(1).toLowerCase()) : world.chats.get(Number(raw));
+  if (!chat) throw ERRORS.chatNotFound;
+  const status = chat.bots.get(bot.id);
+  const kind = chat.type === "supergroup" ? "supergroup chat" : "group chat";
+  if (chat.type === "private" && status === "kicked") throw forbidden("bot was blocked by the user");
+  if (status === "kicked") throw forbidden(`bot was kicked from the ${kind}`);
+  if (status === undefined || status === "left") throw chat.type === "private" ? ERRORS.chatNotFound : forbidden(`bot is not a member of the ${kind}`);
+  return chat;
+}
+
+function textOf(args: Args): string {
+  const text = str(args, "text") ?? "";
+  if (text.trim() === "") throw ERRORS.textEmpty;
+  if (text.length > MAX_TEXT) throw ERRORS.textTooLong;
+  const mode = str(args, "parse_mode");
+  if (mode !== undefined && !["markdown", "markdownv2", "html"].includes(mode.toLowerCase())) throw badRequest("unsupported parse_mode");
+  return text;
+}
+
+/** `message_thread_id`: a forum topic of this chat ("for forum supergroups … only"). */
+function threadOf(chat: FakeChat, args: Args): number | undefined {
+  const thread = int(args, "message_thread_id");
+  if (thread === undefined) return undefined;
+  if (!chat.is_forum || !chat.topics.has(thread)) throw ERRORS.threadNotFound;
+  return thread;
+}
+
+function flood(ctx: MethodContext, method: string, chat: FakeChat): void {
+  const refusal: BotApiError | undefined = ctx.flood.check(ctx.limits, ctx.bot.id, method, chat);
+  if (refusal) throw refusal;
+}

@@ -1,0 +1,20 @@
+/**
+ * @module
+ * POST /telegram/webhook: the webhook flow (./webhook.ts: the secret header checked before anything is read →
+ * parse → ingest, or a removed chat's cleanup) → 200 with an empty body. The answer goes out later, from the job,
+ * through the Bot API; Telegram retries a delivery that got anything but a 2xx.
+ */
+import { Hono } from "hono";
+import { telegram as adapter } from "../lib/platforms/telegram/index.ts";
+import type { AppEnv } from "./app-env.ts";
+import { platformWebhook } from "./webhook.ts";
+
+export const telegram = new Hono<AppEnv>();
+
+telegram.post(
+  "/webhook",
+  platformWebhook(adapter, {
+    message: (c) => c.body(null, 200),
+    nothing: (c) => c.body(null, 200),
+  }),
+);

@@ -1,0 +1,43 @@
+/**
+ * @module
+ * Posts the bot's answer with `sendMessage`, split into messages of at most 4,096 characters (cut where
+ * ../../text/split.ts cuts, never inside a word), the first as a reply to the message it answers in a group, in its
+ * forum topic, as plain text (no parse mode: nothing the model writes is read as markup) with link previews off
+ * (a preview would fetch whatever URL the model wrote). The Bot API takes no idempotency key and cannot list a
+ * chat's messages, so a part whose call began and never came back cannot be looked for: a later attempt posts it
+ * again, and it may then appear twice (docs/platforms/telegram.md, "Exactly once").
+ */
+import type { PartProgress } from "../../message.ts";
+import { splitText } from "../../text/split.ts";
+import { postParts } from "../parts.ts";
+import { callTelegram, messageIdOf, type TelegramArgs, type TelegramCall } from "./api.ts";
+import type { TelegramTarget } from "./target.ts";
+
+/** sendMessage's and editMessageText's limit: "1-4096 characters after entities parsing". */
+export const TELEGRAM_MAX_MESSAGE_CHARS = 4_096;
+
+/**
+ * An `@name` in a bot's plain text becomes a mention and notifies that person: what the model writes must ping no
+ * one. The fullwidth ＠ (U+FF20) reads the same and is no mention; one character for one, so parts split alike.
+ */
+export function withoutMentions(text: string): string {
+  return text.replace(/(^|[^A-Za-z0-9_])@(?=[A-Za-z0-9_])/g, "$1\uFF20");
+}
+
+/** Where a message of the answer goes, and the reply to the trigger for the first. */
+export function messageArgs(target: TelegramTarget, text: string, first: boolean): TelegramArgs<"sendMessage"> {
+  return {
+    chat_id: target.chatId,
+    text: withoutMentions(text),
+    ...(target.threadId !== undefined ? { message_thread_id: target.threadId } : {}),
+    ...(first && target.replyTo !== undefined ? { reply_parameters: { message_id: target.replyTo, allow_sending_without_reply: true } } : {}),
+    link_preview_options: { is_disabled: true },
+  };
+}
+
+/** Posts `text` in order as one or more messages; returns the ids of the messages this call posted. */
+export function sendTelegramReply(call: TelegramCall, target: TelegramTarget, text: string, progress: PartProgress): Promise<string[]> {
+  return postParts(splitText(text, TELEGRAM_MAX_MESSAGE_CHARS), progress, {
+    post: async (part, index) => String(messageIdOf(await callTelegram(call, "sendMessage", messageArgs(target, part, index === 0)))),
+  });
+}

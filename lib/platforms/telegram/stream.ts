@@ -1,0 +1,123 @@
+/**
+ * @module
+ * Telegram answers shown as they are written. In a private chat: `sendMessageDraft`, the Bot API's streamed
+ * preview (ephemeral: it lasts about 30 s unless shown again, and goes when the bot sends a message), then
+ * `sendMessage` with the answer's first part, which is the message that stays. In a group (no drafts there): the
+ * first words posted as a reply to the trigger, then edited as the answer grows, at most every few seconds and
+ * within a small share of the group's allowance (Telegram lets a bot send about twenty messages a minute into a
+ * group, edits counted), so that a growing answer never spends what the next answer needs. Past 4,096 characters
+ * the message stops growing and the rest follows as further messages once the answer is complete.
+ */
+import { bytesToHex } from "../../crypto.ts";
+import { RetryLater } from "../../errors.ts";
+import { errorMessage } from "../../log.ts";
+import type { StreamState } from "../../message.ts";
+import type { AnswerStream, ReplyContext, StreamingCapability } from "../adapter.ts";
+import { callTelegram, isNotModified, messageIdOf, TelegramRefused, type TelegramCall } from "./api.ts";
+import { messageArgs, TELEGRAM_MAX_MESSAGE_CHARS, withoutMentions } from "./send.ts";
+import type { TelegramSettings } from "./settings.ts";
+import type { TelegramTarget } from "./target.ts";
+
+/** A draft shows each new text animated; once a second is smooth and well inside one chat's pace. */
+const DRAFT_INTERVAL_MS = 1_000;
+/** A growing group message is edited at most this often... */
+const GROUP_EDIT_INTERVAL_MS = 3_000;
+/** ...and at most this many times a minute per group, of the twenty messages a minute Telegram allows there. */
+const PROGRESS_EDITS_PER_MINUTE = 6;
+
+type TelegramContext = ReplyContext<TelegramSettings>;
+
+export const telegramStreaming: StreamingCapability<TelegramTarget, TelegramSettings> = {
+  maxChars: TELEGRAM_MAX_MESSAGE_CHARS,
+  intervalMs: DRAFT_INTERVAL_MS,
+
+  async open(ctx, target, text, answer) {
+    const call = await callOf(ctx);
+    if (target.chatType === "private") {
+      const draftId = await draftIdOf(answer.triggerId);
+      try {
+        await callTelegram(call, "sendMessageDraft", draftArgs(target, draftId, text));
+      } catch (err) {
+        // A chat that takes no draft now (refused, or flood control): the answer is posted whole when it is complete.
+        if (!(err instanceof TelegramRefused) && !(err instanceof RetryLater)) throw err;
+        ctx.log.info("telegram_draft_refused", { status: err instanceof TelegramRefused ? err.status : 429 });
+        return null;
+      }
+      return draftStream(ctx, target, { id: String(draftId), mode: "native", shown: text, open: true });
+    }
+    // Nothing can tell whether an earlier attempt's post of these first words landed (`answer.unsure`): it is posted.
+    const id = messageIdOf(await callTelegram(call, "sendMessage", messageArgs(target, text, true)));
+    return editStream(ctx, target, { id: String(id), mode: "edit", shown: text, open: false });
+  },
+
+  resume: (ctx, target, state) => (state.mode === "native" ? draftStream(ctx, target, { ...state }) : editStream(ctx, target, { ...state })),
+};
+
+async function callOf(ctx: TelegramContext): Promise<TelegramCall> {
+  return { apiBaseUrl: ctx.config.TELEGRAM_API_BASE_URL, token: await ctx.token(), fetch: ctx.fetch };
+}
+
+/** One answer's draft id on every attempt (non-zero, within a 32-bit integer): its changes animate as one draft. */
+export async function draftIdOf(triggerId: string): Promise<number> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`draft:${triggerId}`)));
+  return parseInt(bytesToHex(digest.slice(0, 4)), 16) % 2_147_483_646 + 1;
+}
+
+function draftArgs(target: TelegramTarget, draftId: number, text: string) {
+  return { chat_id: target.chatId, draft_id: draftId, text: withoutMentions(text), ...(target.threadId !== undefined ? { message_thread_id: target.threadId } : {}) };
+}
+
+/** The state's `id` is the draft's until `finish` sends the message; then the message's, in `edit` mode. */
+function draftStream(ctx: TelegramContext, target: TelegramTarget, state: StreamState): AnswerStream {
+  return {
+    state,
+    async show(text) {
+      try {
+        await callTelegram(await callOf(ctx), "sendMessageDraft", draftArgs(target, Number(state.id), text));
+        state.shown = text;
+      } catch (err) {
+        // A missed preview costs nothing: the next one, or the message, carries the text.
+        ctx.log.warn("telegram_draft_failed", { error: errorMessage(err) });
+      }
+    },
+    async finish(text) {
+      // A draft is no message: the answer's first part is sent as the one that stays (the draft then goes).
+      const id = messageIdOf(await callTelegram(await callOf(ctx), "sendMessage", messageArgs(target, text, true)));
+      Object.assign(state, { id: String(id), mode: "edit", shown: text, open: false });
+    },
+    async close() {
+      // Nothing to stop: a draft not shown again fades by itself.
+      state.open = false;
+    },
+  };
+}
+
+function editStream(ctx: TelegramContext, target: TelegramTarget, state: StreamState): AnswerStream {
+  let editedAt = ctx.now();
+  const edit = async (text: string) => {
+    try {
+      await callTelegram(await callOf(ctx), "editMessageText", { chat_id: target.chatId, message_id: Number(state.id), text: withoutMentions(text), link_preview_options: { is_disabled: true } });
+    } catch (err) {
+      if (!isNotModified(err)) throw err;
+    }
+  };
+  return {
+    state,
+    async show(text) {
+      if (ctx.now() - editedAt < GROUP_EDIT_INTERVAL_MS || !(await ctx.callBudget("editMessageText progress", PROGRESS_EDITS_PER_MINUTE))) return;
+      editedAt = ctx.now();
+      try {
+        await edit(text);
+        state.shown = text;
+      } catch (err) {
+        // A refused edit is left out (a later one, or the final one, carries the text); a limit is never pushed.
+        ctx.log.warn("telegram_stream_edit_failed", { error: errorMessage(err) });
+      }
+    },
+    async finish(text) {
+      if (state.shown !== text) await edit(text);
+      state.shown = text;
+    },
+    close: async () => undefined,
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * @module
+ * Telegram at production timings (test/support/README.md): a part Telegram's flood control refused goes out at
+ * QStash's first retry (about 12 s later, `retry_after` being shorter), once; and what Parley kept of a chat is gone
+ * BACKFILL_MINUTES after its last message, so a conversation that starts later sees none of it.
+ */
+import { describe, expect, it } from "vitest";
+import { scriptFault } from "../support/fault-control.ts";
+import { modelRequests } from "../support/model.ts";
+import { ALL_RETRIES_MS, prodTimingSuite, QSTASH_RETRY_DELAYS_MS } from "../support/prod-timing.ts";
+import { BOT, chatMessages, newChat, newPerson, say, TELEGRAM_FAKE_URL, TELEGRAM_SECRET, telegramRequest } from "../support/telegram.ts";
+import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
+
+const SUITE = "tgtiming";
+const REPLY_PATH = `/t/${SUITE}/jobs/reply`;
+const BACKFILL_MINUTES = 30;
+const kit = prodTimingSuite(SUITE, {
+  TELEGRAM_BOT_TOKEN: BOT.token,
+  TELEGRAM_WEBHOOK_SECRET: TELEGRAM_SECRET,
+  TELEGRAM_BOT_USERNAME: BOT.username,
+  BACKFILL_MINUTES: String(BACKFILL_MINUTES),
+});
+
+pumpJobsDuringSuite(kit.env, SUITE);
+
+async function post(update: Record<string, unknown> | undefined): Promise<void> {
+  if (!update) throw new Error("the bot got no update for that");
+  expect((await callWorker(kit.env, telegramRequest(update))).status).toBe(200);
+}
+
+describe("Telegram at production timings", () => {
+  it("sends a part that flood control refused at QStash's first retry, once", async () => {
+    const fay = newPerson("Fay");
+    const chat = await newChat({ privateWith: fay });
+    await scriptFault(TELEGRAM_FAKE_URL, { fault: "ratelimit", retryAfter: 3, path: "/sendMessage", bodyContains: `"chat_id":${chat}` } as never);
+    await post((await say(chat, fay, "what is a monad?")).update);
+    expect((await kit.deliveriesSettled()).deliveries).toMatchObject([{ path: REPLY_PATH, retried: 0, outcome: "retry" }]);
+    expect(await chatMessages(chat)).toHaveLength(0);
+    expect((await kit.timePasses(QSTASH_RETRY_DELAYS_MS[0])).deliveries).toMatchObject([{ path: REPLY_PATH, retried: 1, status: 200, outcome: "done" }]);
+    await kit.timePasses(ALL_RETRIES_MS);
+    expect(await chatMessages(chat)).toHaveLength(1);
+  });
+
+  it("forgets the kept talk of a chat BACKFILL_MINUTES after its last message", async () => {
+    const [gus, hal] = [newPerson("Gus"), newPerson("Hal")];
+    const chat = await newChat({ group: { admin: true } });
+    const marker = `old-talk-${chat}`;
+    await post((await say(chat, gus, `the build is red again ${marker}`)).update);
+    const { expiredKeys } = await kit.timePasses(BACKFILL_MINUTES * 60_000 + 1_000);
+    expect(expiredKeys).toContain(`${kit.keyPrefix}kept:telegram|${BOT.id}:${chat}|${chat}`);
+    const question = `@${BOT.username} anything new? ${chat}`;
+    await post((await say(chat, hal, question)).update);
+    await kit.deliveriesSettled();
+    const [prompt] = await modelRequests(`anything new? ${chat}`);
+    expect(JSON.stringify(prompt!.messages)).not.toContain(marker);
+  });
+});
