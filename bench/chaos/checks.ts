@@ -92,6 +92,7 @@ export function checkAnswers(conversations: readonly Conversation[], accepted: R
   const answers = new Map<number, number>();
   const apologies = new Map<string, number>();
   let misplaced = 0;
+  let openingsLeft = 0;
   for (const o of outputs) {
     if (o.text === APOLOGY) {
       apologies.set(placeKey(o.place), (apologies.get(placeKey(o.place)) ?? 0) + 1);
@@ -99,6 +100,12 @@ export function checkAnswers(conversations: readonly Conversation[], accepted: R
     }
     const ids = [...new Set(tagsIn(o.text))];
     const own = ids.filter((id) => byId.has(id) && placeKey(byId.get(id)!.place) === placeKey(o.place));
+    if (ids.length === 0 && sentTwiceAllowed.has(placeKey(o.place)) && outputs.some((other) => other !== o && placeKey(other.place) === placeKey(o.place) && other.text.startsWith(o.text))) {
+      // A group answer's first words posted, their response lost, posted again by the retry: the first message
+      // cannot be found to be edited (docs/platforms/telegram.md#exactly-once), so it stays as it opened.
+      openingsLeft++;
+      continue;
+    }
     if (own.length !== 1 || ids.length !== 1) {
       misplaced++;
       problems.push(`misplaced: ${placeKey(o.place)} got ${JSON.stringify(o.text.slice(0, 120))}`);
@@ -107,7 +114,7 @@ export function checkAnswers(conversations: readonly Conversation[], accepted: R
     answers.set(own[0]!, (answers.get(own[0]!) ?? 0) + 1);
   }
   const seenAt = (p: Place) => JSON.stringify(outputs.filter((o) => placeKey(o.place) === placeKey(p)).map((o) => o.text.slice(0, 70)));
-  const f = { accepted: 0, answered_once: 0, apologized: 0, answered_twice: 0, twice_as_platform_allows: 0, unanswered: 0, misplaced };
+  const f = { accepted: 0, answered_once: 0, apologized: 0, answered_twice: 0, twice_as_platform_allows: openingsLeft, unanswered: 0, misplaced };
   const allowedTwice = (c: Conversation, n: number) => n === 2 && sentTwiceAllowed.has(placeKey(c.place));
   const byPlace = new Map<string, Conversation[]>();
   for (const c of conversations) byPlace.set(placeKey(c.place), [...(byPlace.get(placeKey(c.place)) ?? []), c]);

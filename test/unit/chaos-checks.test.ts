@@ -29,6 +29,14 @@ describe("bench/chaos answer checks", () => {
     expect(problems).toHaveLength(4);
   });
 
+  it("count a stream's first words left where the platform cannot find them as what it allows, only there", () => {
+    const problems: string[] = [];
+    const outputs = [sms(`(${tagOf(3)}`.slice(0, 1)), sms(`(${tagOf(3)} hi)`), slack("(")];
+    const f = checkAnswers(conversations, new Set(["w3"]), outputs, problems, new Set(["twilio|+15550000003|"]));
+    expect(f).toMatchObject({ answered_once: 1, twice_as_platform_allows: 1, misplaced: 1 });
+    expect(problems).toHaveLength(1);
+  });
+
   it("owe nothing to a trigger the platform saw fail, but allow it one apology", () => {
     const f = checkAnswers(conversations, new Set(["w1", "w2"]), [slack(tagOf(1)), slack(tagOf(2)), sms(APOLOGY)], []);
     expect(f).toMatchObject({ accepted: 2, answered_once: 2, answered_twice: 0, unanswered: 0 });
