@@ -58,7 +58,12 @@ export async function readSlackHistory(ctx: ReplyContext<SlackSettings>, query: 
     if (code && REFUSALS.has(code)) return { refused: code === "missing_scope" ? historyScope(place.channel) : code };
     throw err;
   }
-  const listed = historySchema.parse(answer).messages.filter((m) => m.ts !== latest && (!m.subtype || WORDS_SUBTYPES.has(m.subtype)));
+  // History lists the newest first, a thread its parent then the oldest replies: both go oldest first, by the
+  // whole ts (two messages of one millisecond differ in its microseconds).
+  const listed = historySchema
+    .parse(answer)
+    .messages.filter((m) => m.ts !== latest && (!m.subtype || WORDS_SUBTYPES.has(m.subtype)))
+    .sort((a, b) => Number(a.ts) - Number(b.ts));
   const messages = listed.flatMap((m): PlaceMessage[] => {
     const authorId = m.user ?? m.bot_id;
     if (!authorId || !m.text.trim()) return [];
@@ -67,11 +72,9 @@ export async function readSlackHistory(ctx: ReplyContext<SlackSettings>, query: 
     const inThread = place.thread && m.ts !== place.thread;
     return [{ id, author: { id: authorId, name, isBot: Boolean(m.bot_id) }, text: readableMentions(m.text, query.bot), ts: Math.round(parseFloat(m.ts) * 1000), ...(inThread ? { replyToId: slackMessageId(place.channel, place.thread!) } : {}) }];
   });
-  // History lists the newest first; a thread, its parent then the oldest replies: both go oldest first, the
-  // thread keeping its parent and its last replies.
-  const oldestFirst = messages.sort((a, b) => a.ts - b.ts);
-  if (!place.thread || oldestFirst.length <= query.limit) return { messages: oldestFirst };
-  return { messages: [oldestFirst[0]!, ...(query.limit > 1 ? oldestFirst.slice(-(query.limit - 1)) : [])] };
+  // A thread longer than the window keeps its parent and its last replies.
+  if (!place.thread || messages.length <= query.limit) return { messages };
+  return { messages: [messages[0]!, ...(query.limit > 1 ? messages.slice(-(query.limit - 1)) : [])] };
 }
 
 /** The history scope of the kind of conversation the channel's id names: public (C), private (G), DM (D). */
