@@ -38,7 +38,7 @@ function newPlace(kind: "C" | "D" = "C") {
  * A message Slack has and the bot never saw arrive (it was not for the bot, or came before it was called): in the
  * fake's default workspace, whose token the suite's SLACK_BOT_TOKEN is, unless `team` names an installed one.
  */
-async function inSlack(place: { channel: string }, user: string, text: string, extra: { bot_id?: string; team?: string } = {}): Promise<void> {
+async function inSlack(place: { channel: string }, user: string, text: string, extra: { bot_id?: string; team?: string; subtype?: string } = {}): Promise<void> {
   const res = await fetch(`${SLACK_FAKE_ORIGIN}/__messages`, { method: "POST", body: JSON.stringify({ channel: place.channel, user, text, ...extra }) });
   expect(res.ok).toBe(true);
 }
@@ -58,6 +58,7 @@ describe("a conversation's first answer on Slack", () => {
     await inSlack(place, "UALICE", `the migrations step timed out on the orders table lock deploy-${place.id}`);
     await inSlack(place, "UBOB", "an analytics query held it, roll back to 4.12 or kill the query?");
     await inSlack(place, "UDEPLOYBOT", "deploy 4.13 failed at step 3/7", { bot_id: "BDEPLOY" });
+    await inSlack(place, "UDANA", "<@UDANA> has joined the channel", { subtype: "channel_join" });
     await say(env, place, "UCAROL", `<@${BOT_USER_ID}> what do you think, should we roll back? q1-${place.id}`);
     await answered(place.channel, 1);
     const prompt = await answerPrompt(`q1-${place.id}`);
@@ -67,6 +68,8 @@ describe("a conversation's first answer on Slack", () => {
       { author: "UBOB", text: "an analytics query held it, roll back to 4.12 or kill the query?", before_you_were_called: true },
       { author: "UDEPLOYBOT", text: "deploy 4.13 failed at step 3/7", before_you_were_called: true, other_bot: true },
     ]);
+    // The channel's own notices (a join) are no one's words.
+    expect(JSON.stringify((await answerPrompt(`q1-${place.id}`)).messages)).not.toContain("has joined the channel");
 
     // The follow-up sees them from the conversation: Slack is not asked again.
     await say(env, place, "UCAROL", `<@${BOT_USER_ID}> and who should tell the team? q2-${place.id}`);

@@ -81,6 +81,21 @@ describe("a conversation's first answer on Discord", () => {
     expect(await discordCalls(API, { route: "list_messages", channelId: channel })).toHaveLength(1);
   });
 
+  it("in a DM sees the person's earlier talk with the bot, the bot's answers as its own turns", async () => {
+    const dm = newChannel();
+    const dana = { id: "250000000000000004", name: "Dana" };
+    await postThroughGateway(CONTROL, { channelId: dm, author: dana, content: `which train goes to the airport? dm1-${dm}` });
+    await answered(dm, 1);
+    const [first] = await answers(dm);
+    await eventually(async () => (await redis.keys(`t-${SUITE}:conv:*${dm}*`)).length === 0, 15_000, "the conversation to end");
+    await postThroughGateway(CONTROL, { channelId: dm, author: dana, content: `and how long does it take? dm2-${dm}` });
+    await answered(dm, 2);
+    expect(turnRecords(await answerPrompt(`dm2-${dm}`)).slice(0, 2)).toEqual([
+      { author: "Dana", text: `which train goes to the airport? dm1-${dm}`, before_you_were_called: true },
+      { bot: first!.content },
+    ]);
+  });
+
   it("without Read Message History answers without the talk, and logs the missing permission once for the place", async () => {
     const warnings = vi.spyOn(console, "warn");
     const channel = newChannel();

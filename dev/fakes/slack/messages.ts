@@ -30,6 +30,8 @@ export interface SlackMessage {
   bot_id?: string;
   /** Another app's post; the bot's own are the fake's app's. */
   app_id?: string;
+  /** A message that is not a plain one (a join, a topic change, another bot's), as Slack lists it. */
+  subtype?: string;
   text: string;
   metadata?: SlackMetadata;
   streaming_state?: "in_progress" | "completed" | "errored";
@@ -101,6 +103,7 @@ export function wireMessage(message: SlackMessage, thread: SlackMessage[], opts:
   const replies = thread.filter((m) => m.thread_ts === message.ts && m.ts !== message.ts);
   return {
     type: "message",
+    ...(message.subtype ? { subtype: message.subtype } : {}),
     user: message.user,
     text: message.text,
     ts: message.ts,
