@@ -15,16 +15,17 @@ import { errorMessage } from "../log.ts";
 import type { ConversationState, StoredMessage } from "../message.ts";
 import type { PlaceMessage } from "../platforms/history.ts";
 import type { Job } from "../queue/job.ts";
+import { asStoredMessage } from "./parent.ts";
 import type { JobScope } from "./scope.ts";
 
 const MS_PER_MINUTE = 60_000;
 const REFUSAL_LOGGED_SECONDS = 3_600;
 
-/** The conversation with the place's earlier messages in it, when this is its first answer and the platform can say. */
+/** The conversation with the place's earlier messages in it, until it has them (its first answer) and where the platform can say. */
 export async function withEarlierTalk(scope: JobScope, state: ConversationState): Promise<ConversationState> {
   const { rt, job, replier, where } = scope;
   const s = rt.settings;
-  if (state.backfilled || state.lastBotReplyAt !== undefined || s.BACKFILL_MESSAGES === 0 || s.BACKFILL_MINUTES === 0) return state;
+  if (state.backfilled || s.BACKFILL_MESSAGES === 0 || s.BACKFILL_MINUTES === 0) return state;
   try {
     const page = await replier.readHistory(job, {
       before: { id: job.trigger.id, ts: job.trigger.ts },
@@ -49,18 +50,9 @@ export async function withEarlierTalk(scope: JobScope, state: ConversationState)
 
 /** How a message read from the place is kept: the bot's own as its turns, another bot's marked, cut like any. */
 function asStored(m: PlaceMessage, job: Job, maxChars: number): StoredMessage {
-  const own = m.author.id === job.bot.userId;
-  return {
-    id: m.id,
-    role: own ? "assistant" : "user",
-    authorId: m.author.id,
-    authorName: own ? job.bot.name : m.author.name,
-    text: capMessageText(m.text, maxChars),
-    ts: m.ts,
-    ...(m.replyToId ? { replyToId: m.replyToId } : {}),
-    backfilled: true,
-    ...(m.author.isBot && !own ? { bot: true as const } : {}),
-  };
+  const stored = asStoredMessage({ ...m, text: capMessageText(m.text, maxChars) }, job);
+  const otherBot = m.author.isBot && stored.role === "user";
+  return { ...stored, ...(m.replyToId ? { replyToId: m.replyToId } : {}), backfilled: true, ...(otherBot ? { bot: true as const } : {}) };
 }
 
 /** The conversation's messages with `added` among them, in timestamp order (the trigger's place kept at a tie). */

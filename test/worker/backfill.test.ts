@@ -78,6 +78,22 @@ describe("a conversation's first answer on Slack", () => {
     expect(await apiCalls("conversations.history", place.channel)).toHaveLength(1);
   });
 
+  it("goes without it when the workspace's conversations.history budget is spent, and asks again at the next answer", async () => {
+    const place = newPlace();
+    await inSlack(place, "UALICE", `the venue is booked for friday venue-${place.id}`);
+    // Every call of this minute's window is taken (Tier 3: 25 a window, half of Slack's 50 a minute).
+    const window = Math.floor(Date.now() / 60_000);
+    await redis.set(`t-${SUITE}:limit:api:slack|${place.team}|conversations.history:${window}`, 25, { ex: 120 });
+    await say(env, place, "UCAROL", `<@${BOT_USER_ID}> is the venue booked? b1-${place.id}`);
+    await answered(place.channel, 1);
+    expect(JSON.stringify((await answerPrompt(`b1-${place.id}`)).messages)).not.toContain(`venue-${place.id}`);
+    expect(await apiCalls("conversations.history", place.channel)).toHaveLength(0);
+    await redis.del(`t-${SUITE}:limit:api:slack|${place.team}|conversations.history:${window}`);
+    await say(env, place, "UCAROL", `<@${BOT_USER_ID}> and for how many people? b2-${place.id}`);
+    await answered(place.channel, 2);
+    expect(JSON.stringify((await answerPrompt(`b2-${place.id}`)).messages)).toContain(`venue-${place.id}`);
+  });
+
   it("learns no fact about anyone from what it read", async () => {
     const place = newPlace();
     await inSlack(place, "UALICE", `I'm allergic to hazelnuts. nuts-${place.id}`);
