@@ -5,7 +5,7 @@
  * - `POST /__install {team_id, team_name?, enterprise_id?, enterprise_name?, is_enterprise_install?, user_id?,
  *   scope?, redirect_uri?}` → `{code, team_id}`: the person approved the install; exchange the code with
  *   oauth.v2.access. `POST /__uninstall {team_id}` revokes the team's tokens; `GET /__teams` lists the teams;
- * - `POST /__messages {channel, user, text, team?, ts?, thread_ts?, bot_id?, metadata?, subtype?}` → `{ts}`: a person's (or
+ * - `POST /__messages {channel, user, text, team?, ts?, thread_ts?, bot_id?, metadata?, subtype?, user_profile?}` → `{ts}`: a person's (or
  *   with `bot_id`, another app's; with `subtype`, the channel's own, e.g. `channel_join`) message exists in
  *   Slack (to react to, reply to, or fetch as a thread's parent); `GET /__messages?team=&channel=&ts=&thread_ts=`:
  *   every message with its streaming state, reactions, metadata and the time of each text change;
@@ -51,6 +51,8 @@ const personMessageSchema = z.strictObject({
   metadata: z.strictObject({ event_type: z.string().min(1), event_payload: z.record(z.string(), z.unknown()) }).optional(),
   /** A message of the channel itself (a join, a topic change) or of another kind, as Slack lists it. */
   subtype: z.string().regex(/^[a-z_]+$/).optional(),
+  /** The author's names, as a message a person sent from a Slack client carries them. */
+  user_profile: z.strictObject({ display_name: z.string().optional(), real_name: z.string().optional() }).optional(),
 });
 
 /** The app of the bot posts that tests put there: never the fake's own. */
@@ -111,6 +113,7 @@ export function slackControlRoutes({ state, oauth, limiter, apiLog, updateSettin
         ...(spec.bot_id ? { bot_id: spec.bot_id, app_id: OTHER_APP_ID } : {}),
         ...(spec.metadata ? { metadata: spec.metadata } : {}),
         ...(spec.subtype ? { subtype: spec.subtype } : {}),
+        ...(spec.user_profile ? { user_profile: spec.user_profile } : {}),
         text: spec.text,
         reactions: [],
         revisions: [{ at: now, method: "person", chars: spec.text.length }],
