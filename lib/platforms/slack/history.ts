@@ -6,14 +6,12 @@
  * grant the history scope of the kind of conversation (`channels:history`, `groups:history`, `mpim:history`,
  * `im:history`), or a channel the bot is not in, refuses it: the answer goes on without it.
  */
-import * as z from "../../zod.ts";
 import type { ReplyContext } from "../adapter.ts";
 import type { HistoryPage, HistoryQuery, PlaceMessage } from "../history.ts";
-import type * as Slack from "@slack/web-api";
-import { callSlack, slackErrorCode, type SlackAgrees, type SlackDisagreements } from "./api.ts";
+import { callSlack, slackErrorCode } from "./api.ts";
 import { readableMentions } from "./mentions.ts";
+import { listedMessagesSchema } from "./parent.ts";
 import { slackMessageId } from "./parse.ts";
-import { slackId, slackTs } from "./schema.ts";
 import type { SlackSettings } from "./settings.ts";
 
 /** Tier 3, counted per workspace and shared with the thread-parent lookup (./index.ts). */
@@ -24,22 +22,6 @@ const THREAD_PAGE = 200;
 const WORDS_SUBTYPES: ReadonlySet<string> = new Set(["bot_message", "thread_broadcast", "file_share", "me_message"]);
 /** Errors that say the bot may not read the place; the scope a `missing_scope` lacks is named by the channel's kind. */
 const REFUSALS: ReadonlySet<string> = new Set(["missing_scope", "not_in_channel", "channel_not_found"]);
-
-const historySchema = z.looseObject({
-  messages: z.array(
-    z.looseObject({
-      ts: slackTs,
-      subtype: z.optional(z.string()),
-      user: z.optional(slackId),
-      bot_id: z.optional(slackId),
-      text: z._default(z.string(), ""),
-      user_profile: z.optional(z.looseObject({ display_name: z.optional(z.string()), real_name: z.optional(z.string()) })),
-    }),
-  ),
-});
-
-// `user_profile` is in the messages Slack lists but not in the SDK's type (generated from samples): read when present.
-type HistoryAgrees = SlackAgrees<SlackDisagreements<z.output<typeof historySchema>["messages"][number], NonNullable<Slack.ConversationsHistoryResponse["messages"]>[number], "user_profile">>;
 
 export async function readSlackHistory(ctx: ReplyContext<SlackSettings>, query: HistoryQuery): Promise<HistoryPage> {
   const { place, before } = query;
@@ -60,7 +42,7 @@ export async function readSlackHistory(ctx: ReplyContext<SlackSettings>, query: 
   }
   // History lists the newest first, a thread its parent then the oldest replies: both go oldest first, by the
   // whole ts (two messages of one millisecond differ in its microseconds).
-  const listed = historySchema
+  const listed = listedMessagesSchema
     .parse(answer)
     .messages.filter((m) => m.ts !== latest && (!m.subtype || WORDS_SUBTYPES.has(m.subtype)))
     .sort((a, b) => Number(a.ts) - Number(b.ts));
