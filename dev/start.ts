@@ -101,6 +101,7 @@ async function main(): Promise<void> {
   const discordGateway = await startDiscordGatewayFake({ port: ports.discordGateway });
   stops.push(() => discordGateway.close());
   const discord = await startDiscordFake({ port: ports.discord, gatewayUrl: discordGateway.url, onChannelMessage: discordGateway.dispatchMessage });
+  discordGateway.onWritten(discord.rememberMessage);
   stops.push(() => discord.close());
   const twilio = await startTwilioFake({ port: ports.twilio });
   stops.push(() => twilio.close());

@@ -87,11 +87,12 @@ export const settingsShape = {
   /** How much of one message is stored and taken into the prompt; the rest is cut. */
   MAX_MESSAGE_CHARS: z._default(z.coerce.number().check(z.int(), z.gte(100)), 4_000),
   /**
-   * What a conversation's start sees of the talk before it, on a platform that cannot be asked (Telegram): the
-   * place's last this many messages (0: none kept), written in the BACKFILL_MINUTES before it started.
+   * What a conversation's start sees of the talk before it (lib/jobs/backfill.ts): the place's last this many
+   * messages, written in the BACKFILL_MINUTES before the bot was called (a thread: the thread as it stands). 0 in
+   * either turns it off (and on Telegram nothing is kept).
    */
   BACKFILL_MESSAGES: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(100)), 30),
-  BACKFILL_MINUTES: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1_440)), 60),
+  BACKFILL_MINUTES: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(1_440)), 60),
   /** Judge calls per conversation per minute; over the cap the judge answers NO without a model call. */
   MAX_JUDGE_CALLS_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.gte(0)), 6),
   /** Model tokens one tenant (workspace, guild, account) may use per UTC day; unset: no limit. */

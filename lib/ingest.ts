@@ -37,7 +37,7 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
   const explicit = explicitTrigger(msg, bot);
   const reset = !msg.noReply && isResetRequest(msg.text, bot, s.RESET_WORDS);
   const optOuts = optOutsFor(rt);
-  const keeps = Boolean(opts.keepHistory) && s.BACKFILL_MESSAGES > 0;
+  const keeps = Boolean(opts.keepHistory) && s.BACKFILL_MESSAGES > 0 && s.BACKFILL_MINUTES > 0;
   // One round trip: whether the author opted out is read inside the ingest script; STOP or START is written beside it.
   const [{ status, state, optedOut }] = await using("redis", () =>
     Promise.all([

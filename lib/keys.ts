@@ -17,6 +17,7 @@
  * | `forgotten:<platform>|<tenant>|<person>` | string | when the person asked to be forgotten (ms): no fact from before | 1 day |
  * | `spoke:<platform>|<tenant>|<person>` | sorted set | the places of the conversations the person spoke in (or whose thread they started), scored by when first seen there | past the longest a conversation can live (lib/conversation/store-options.ts) |
  * | `visibility:<place>` | string | who can read a place, as the platform told a job (dm, private, public) | 1 hour |
+ * | `history-refused:<place>` | string | the platform refused to read the place's history (a missing scope or permission), logged | 1 hour |
  * | `kept:<channel>` | string | a channel's last BACKFILL_MESSAGES messages, one a line (`<thread>\|<message JSON>`), on a platform that cannot read history (IngestOptions.keepHistory) | BACKFILL_MINUTES after the last |
  * | `optout:<platform>|<tenant>|<person>` | string | the person asked not to be messaged (SMS STOP) | until START |
  * | `limit:reply:<person>:<window>` | string (count) | answers per person per window | the window |
@@ -113,6 +114,11 @@ export function forgottenKey(prefix: string, where: Tenancy, person: string): st
 /** Who can read a place whose messages did not say (a Discord server channel), as the platform told a job. */
 export function visibilityKey(prefix: string, key: ConversationKey): string {
   return `${prefix}:visibility:${placeId(key)}`;
+}
+
+/** The platform refused to read a place's history: logged once per hour (lib/jobs/backfill.ts). */
+export function historyRefusedKey(prefix: string, key: ConversationKey): string {
+  return `${prefix}:history-refused:${placeId(key)}`;
 }
 
 /** A channel's last messages, kept where the platform cannot be asked for them (IngestOptions.keepHistory). */

@@ -146,6 +146,10 @@ export interface StoredMessage {
   noReply?: boolean;
   /** Not words but a reaction that tells the bot its answer was not wanted (a 👎 on it): lib/decide/not-you.ts. */
   feedback?: "not_you";
+  /** Read from the place when the conversation started (lib/jobs/backfill.ts): said before the bot was called, never a source of facts. */
+  backfilled?: true;
+  /** Another bot's (or app's) message, as the platform said. */
+  bot?: true;
 }
 
 /** What the decider and the prompt builder see of a conversation. */
@@ -170,6 +174,8 @@ export interface ConversationState {
    * found them, by what they are the parent of (lib/jobs/parent.ts); `false`: there is none to show.
    */
   parents?: Readonly<Record<string, StoredMessage | false>>;
+  /** The place's earlier messages were read into it, or it was found that none can be (lib/jobs/backfill.ts). */
+  backfilled?: boolean;
   /** The most recent messages, oldest first, INCLUDING the message being decided (last). */
   recent: StoredMessage[];
 }

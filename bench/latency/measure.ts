@@ -73,7 +73,8 @@ export async function seen(q: Question, acceptedAt: number, fakes: { slack: stri
 
 /** A Gateway answer: typing, then its messages (the first edited as it grows), each ending as its part of the answer. */
 async function seenInChannel(q: Question, discord: string, parts: string[]): Promise<Seen | null> {
-  const calls = (await getJson<DiscordCall[]>(`${discord}/__calls?channelId=${q.place}`)).sort((a, b) => a.at - b.at);
+  // What people see: the read of the channel when the conversation starts is no part of it.
+  const calls = (await getJson<DiscordCall[]>(`${discord}/__calls?channelId=${q.place}`)).filter((c) => c.route !== "list_messages").sort((a, b) => a.at - b.at);
   const posts = calls.filter((c) => c.route === "channel_message");
   const finalContent = (id: string | undefined) => calls.filter((c) => c.id === id).at(-1)?.content;
   if (posts.length !== parts.length || !posts.every((p, i) => finalContent(p.id) === parts[i])) return null;

@@ -1,16 +1,18 @@
 /**
  * @module
- * `node bench/load/run.ts [--json] [--places N] [--chatter N] [--quiet N] [--rate MSG_PER_S] [--model-delay-ms MS]`:
+ * `node bench/load/run.ts [--json] [--places N] [--chatter N] [--quiet N] [--rate MSG_PER_S] [--model-delay-ms MS]
+ * [--scenario backfill [--earlier N]]`:
  * signed traffic for Slack, Discord and Twilio across many places at a set rate against the Worker in workerd, on
  * the local stack (loopback only, bounded in count and time), each request interleaved with the same request to a
  * do-nothing Worker. Prints acknowledgement latency next to the do-nothing Worker's, replies, lost records,
  * duplicates, Redis round trips, Redis commands (script internals counted) for each kind of inbound message and per
  * answer's jobs, QStash publishes, and the first message after the script cache was lost. With --json the last line
- * is one JSON object.
+ * is one JSON object. `--scenario backfill` measures reading the place when a conversation starts instead (./backfill.ts).
  */
 import { z } from "zod";
 import { defineCommand, parseBoundedOptions } from "../../dev/cli.ts";
 import { freePort } from "../../dev/ports.ts";
+import { backfillScenario, printBackfill } from "./backfill.ts";
 import { coldScriptCache } from "./cold-cache.ts";
 import { inboundPhase, jobsPhase, jobsSettled } from "./phases.ts";
 import { replyCounts } from "./replies.ts";
@@ -43,6 +45,8 @@ const command = defineCommand({
     "telegram-quiet": { type: "string", default: "30", valueName: "n", description: "Telegram groups where people only talk (kept, never answered), 0-1000 (30)" },
     rate: { type: "string", default: "40", valueName: "msg/s", description: "messages per second, 1-500 (40)" },
     "model-delay-ms": { type: "string", default: "300", valueName: "ms", description: "the local model's delay per answer, 0-10000 (300)" },
+    scenario: { type: "string", default: "traffic", valueName: "name", description: "traffic (the mix above) or backfill (reading the place at a conversation's start)" },
+    earlier: { type: "string", default: "10", valueName: "n", description: "backfill: messages in each Slack channel's history before its mention, 0-100 (10)" },
   },
 });
 /** Bounded, so that a typo cannot turn the bench into a flood. */
@@ -57,6 +61,8 @@ const args = parseBoundedOptions(
     "telegram-quiet": z.coerce.number().int().min(0).max(1_000),
     rate: z.coerce.number().min(1).max(500),
     "model-delay-ms": z.coerce.number().int().min(0).max(10_000),
+    scenario: z.enum(["traffic", "backfill"]),
+    earlier: z.coerce.number().int().min(0).max(100),
   }),
 );
 
@@ -68,61 +74,67 @@ const stack = await startStack({ modelDelayMs: args["model-delay-ms"] });
 const discord = traffic.discordSigner();
 const stopWorkers: (() => Promise<void>)[] = [];
 try {
-  const noop = await startNoop(await freePort());
-  stopWorkers.push(noop.stop);
-  const parley = await startParley(stack, discord, KEY_PREFIX);
-  stopWorkers.push(parley.stop);
-  const urls = { parley: parley.url, noop: noop.url };
-  const plan = (run: string) =>
-    traffic.planTraffic({
-      places: args.places,
-      chatterPerSlackChannel: args.chatter,
-      quietSlackChannels: args.quiet,
-      run,
-      publicBaseUrl: stack.gate.url,
-      discord,
-      discordFakeUrl: stack.fakes.discord,
-      telegram: { groups: args.telegram, quiet: args["telegram-quiet"] },
-    });
+  if (args.scenario === "backfill") {
+    const rows = await backfillScenario(stack, discord, { places: args.places, telegram: args.telegram, earlier: args.earlier, rate: args.rate });
+    printBackfill(print, rows, { places: args.places, telegram: args.telegram, earlier: args.earlier, rate: args.rate });
+    if (args.json) print(JSON.stringify({ backfill: rows }));
+  } else {
+    const noop = await startNoop(await freePort());
+    stopWorkers.push(noop.stop);
+    const parley = await startParley(stack, discord, KEY_PREFIX);
+    stopWorkers.push(parley.stop);
+    const urls = { parley: parley.url, noop: noop.url };
+    const plan = (run: string) =>
+      traffic.planTraffic({
+        places: args.places,
+        chatterPerSlackChannel: args.chatter,
+        quietSlackChannels: args.quiet,
+        run,
+        publicBaseUrl: stack.gate.url,
+        discord,
+        discordFakeUrl: stack.fakes.discord,
+        telegram: { groups: args.telegram, quiet: args["telegram-quiet"] },
+      });
 
-  // Warm both Workers with places of their own, jobs included, so that every script is cached before measuring.
-  stack.gate.open();
-  const warmup = plan("W").filter((m) => m.needsAnswer).slice(0, WARMUP_REQUESTS);
-  await makeTelegramChats(stack.fakes.telegram, warmup);
-  await sendInterleaved(urls, warmup, args.rate);
-  await replyCounts(stack.fakes, new Set(warmup.map((m) => m.place)), REPLY_DEADLINE_MS);
-  await jobsSettled(stack.gate, Date.now() + REPLY_DEADLINE_MS);
-  stack.gate.hold();
+    // Warm both Workers with places of their own, jobs included, so that every script is cached before measuring.
+    stack.gate.open();
+    const warmup = plan("W").filter((m) => m.needsAnswer).slice(0, WARMUP_REQUESTS);
+    await makeTelegramChats(stack.fakes.telegram, warmup);
+    await sendInterleaved(urls, warmup, args.rate);
+    await replyCounts(stack.fakes, new Set(warmup.map((m) => m.place)), REPLY_DEADLINE_MS);
+    await jobsSettled(stack.gate, Date.now() + REPLY_DEADLINE_MS);
+    stack.gate.hold();
 
-  // Each place's first message (the one that starts its conversation) is acknowledged before the chatter that
-  // follows it: chatter that overtook its mention would, rightly, not be recorded.
-  const messages = plan(Date.now().toString(36).toUpperCase());
-  await makeTelegramChats(stack.fakes.telegram, messages);
-  const ofKind = (kind: traffic.MessageKind) => messages.filter((m) => m.kind === kind);
-  const logs = `${KEY_PREFIX}:conv:*:log`;
-  const storedBefore = await stack.storedMessages(logs);
-  const publishesBefore = await stack.publishes();
-  const inbound = {
-    new_mention: await inboundPhase(stack, urls, ofKind("new_mention"), args.rate),
-    active: await inboundPhase(stack, urls, ofKind("active"), args.rate),
-    ignored: await inboundPhase(stack, urls, ofKind("ignored"), args.rate),
-    tg_new_mention: await inboundPhase(stack, urls, ofKind("tg_new_mention"), args.rate),
-    tg_active: await inboundPhase(stack, urls, ofKind("tg_active"), args.rate),
-    tg_kept: await inboundPhase(stack, urls, ofKind("tg_kept"), args.rate),
-  };
-  const stored = (await stack.storedMessages(logs)) - storedBefore;
-  const publishes = [...(await stack.publishes())].map(([place, n]) => n - (publishesBefore.get(place) ?? 0)).filter((n) => n > 0);
+    // Each place's first message (the one that starts its conversation) is acknowledged before the chatter that
+    // follows it: chatter that overtook its mention would, rightly, not be recorded.
+    const messages = plan(Date.now().toString(36).toUpperCase());
+    await makeTelegramChats(stack.fakes.telegram, messages);
+    const ofKind = (kind: traffic.MessageKind) => messages.filter((m) => m.kind === kind);
+    const logs = `${KEY_PREFIX}:conv:*:log`;
+    const storedBefore = await stack.storedMessages(logs);
+    const publishesBefore = await stack.publishes();
+    const inbound = {
+      new_mention: await inboundPhase(stack, urls, ofKind("new_mention"), args.rate),
+      active: await inboundPhase(stack, urls, ofKind("active"), args.rate),
+      ignored: await inboundPhase(stack, urls, ofKind("ignored"), args.rate),
+      tg_new_mention: await inboundPhase(stack, urls, ofKind("tg_new_mention"), args.rate),
+      tg_active: await inboundPhase(stack, urls, ofKind("tg_active"), args.rate),
+      tg_kept: await inboundPhase(stack, urls, ofKind("tg_kept"), args.rate),
+    };
+    const stored = (await stack.storedMessages(logs)) - storedBefore;
+    const publishes = [...(await stack.publishes())].map(([place, n]) => n - (publishesBefore.get(place) ?? 0)).filter((n) => n > 0);
 
-  const expected = new Set(messages.filter((m) => m.needsAnswer).map((m) => m.place));
-  const jobs = await jobsPhase(stack, expected, REPLY_DEADLINE_MS);
+    const expected = new Set(messages.filter((m) => m.needsAnswer).map((m) => m.place));
+    const jobs = await jobsPhase(stack, expected, REPLY_DEADLINE_MS);
 
-  stack.gate.hold();
-  const probeMentions = plan("P").filter((m) => m.kind === "new_mention" && m.platform === "slack").slice(0, 2 * SCRIPT_CACHE_SAMPLES);
-  const scriptCache = await coldScriptCache(stack, parley.url, probeMentions);
+    stack.gate.hold();
+    const probeMentions = plan("P").filter((m) => m.kind === "new_mention" && m.platform === "slack").slice(0, 2 * SCRIPT_CACHE_SAMPLES);
+    const scriptCache = await coldScriptCache(stack, parley.url, probeMentions);
 
-  const result = summarize({ inbound, jobs, expected, stored, publishes, scriptCache });
-  printReport(print, { ...args, result, inbound, jobs, scriptCache });
-  if (args.json) print(JSON.stringify(result));
+    const result = summarize({ inbound, jobs, expected, stored, publishes, scriptCache });
+    printReport(print, { ...args, result, inbound, jobs, scriptCache });
+    if (args.json) print(JSON.stringify(result));
+  }
 } finally {
   for (const stop of stopWorkers.reverse()) await stop().catch(() => {});
   await stack.stop();

@@ -50,7 +50,15 @@ export async function sendSlackMessage(
   const inHistory = await fetch(`${opts.slackFakeUrl}/__messages`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ team: workspace.team, channel: SLACK_CHANNEL, user: person.slackUserId, text: slackText, ts, ...(thread ? { thread_ts: thread.ts } : {}) }),
+    body: JSON.stringify({
+      team: workspace.team,
+      channel: SLACK_CHANNEL,
+      user: person.slackUserId,
+      user_profile: { display_name: person.name, real_name: person.name },
+      text: slackText,
+      ts,
+      ...(thread ? { thread_ts: thread.ts } : {}),
+    }),
   });
   if (!inHistory.ok) throw new Error(`the Slack fake answered ${inHistory.status} to a message for its history`);
   const event = {

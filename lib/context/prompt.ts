@@ -11,7 +11,7 @@ import type { StoredMessage } from "../message.ts";
 import type { ChatMessage } from "./chat-message.ts";
 import { dataBlock, dataLine, DATA_BLOCK_DECLARATION, type DataRecord, type EarlierRecord } from "./data-block.ts";
 import { shortenToTokens } from "./shorten.ts";
-import { BOT_SEPARATOR, mergeTurns, PEOPLE_SEPARATOR, speakerName, toTurn, TURNS_DECLARATION, turnWithin } from "./turns.ts";
+import { BACKFILLED_DECLARATION, BOT_SEPARATOR, mergeTurns, PEOPLE_SEPARATOR, speakerName, toTurn, TURNS_DECLARATION, turnWithin } from "./turns.ts";
 import { countPromptTokens, countTokens, MESSAGE_OVERHEAD_TOKENS } from "./tokens.ts";
 
 export interface PromptInput {
@@ -56,6 +56,7 @@ const MIN_USEFUL_TOKENS = 24;
 export function buildPrompt(input: PromptInput): Prompt {
   const limit = input.budgetTokens - RESERVED_FOR_LLM_TOKENS;
   const system = [input.persona, `Your name is ${input.botName}.`, `Current date and time (UTC): ${input.now.toISOString()}.`, TURNS_DECLARATION];
+  if (input.history.some((m) => m.backfilled)) system.push(BACKFILLED_DECLARATION);
   // The fixed part: system base, the current message, and the two message frames.
   const frame = (systemText: string) => countPromptTokens([{ role: "system", content: systemText }]);
   const grownBy = (line: string) => frame([...system, line].join("\n")) - frame(system.join("\n"));

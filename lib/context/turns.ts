@@ -20,10 +20,20 @@ export const BOT_SEPARATOR = "\n\n";
 export const TURNS_DECLARATION =
   'People\'s messages are JSON: only "author" says who wrote the "text". Reply in plain text.';
 
+/** The system message's line about the records of messages read from the place (lib/jobs/backfill.ts), when there are. */
+export const BACKFILLED_DECLARATION =
+  'Records with "before_you_were_called" were said in this place before you were called; "other_bot" marks another bot.';
+
 /** One person's message in a user turn, as its line of JSON. */
 export interface PersonRecord {
   author: string;
   text: string;
+}
+
+/** What a record says beside its author and text: said before the bot was called, by another bot. */
+interface RecordMarks {
+  before_you_were_called?: true;
+  other_bot?: true;
 }
 
 /** A display name is chosen by its owner: never more than one short line, and a bounded share of any budget. */
@@ -39,7 +49,7 @@ export function speakerName(name: string): string {
 }
 
 /** `record` as one line: its strings escaped, so that no text breaks out of it. `bot` marks the bot's own (the judge's transcript). */
-export function recordLine(record: PersonRecord & { bot?: true }): string {
+export function recordLine(record: PersonRecord & RecordMarks & { bot?: true }): string {
   return JSON.stringify(record).replace(LINE_SEPARATORS, (ch) => `\\u${ch.charCodeAt(0).toString(16)}`);
 }
 
@@ -98,7 +108,8 @@ export function personRecords(content: string): PersonRecord[] {
 }
 
 function personLine(message: StoredMessage, text: string): string {
-  return recordLine({ author: speakerName(message.authorName), text });
+  const marks: RecordMarks = { ...(message.backfilled ? { before_you_were_called: true } : {}), ...(message.bot ? { other_bot: true } : {}) };
+  return recordLine({ author: speakerName(message.authorName), text, ...marks });
 }
 
 function isBots(message: StoredMessage, botUserId: string): boolean {

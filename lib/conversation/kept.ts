@@ -4,7 +4,7 @@
  * (lib/platforms/adapter.ts keepHistory): the ingest script writes them (./scripts.ts INGEST), one a line,
  * `<thread>|<stored message JSON>` (never JSON itself, so that the REST client hands it back as the text it is), the
  * oldest first; a job reads those of its place from before its conversation
- * began (lib/jobs/earlier.ts); "forget me" takes a person's out (lib/memory/forget.ts).
+ * began (lib/platforms/replier.ts gives them to the platform's history read, lib/platforms/history.ts); "forget me" takes a person's out (lib/memory/forget.ts).
  */
 import type { Redis } from "@upstash/redis/cloudflare";
 import { keptKey, keptKeyOfPlace, spokeKey, type Tenancy } from "../keys.ts";

@@ -9,6 +9,7 @@ import type { ConversationKey, InboundMessage, ConversationState, StoredMessage 
 import { answerTraceSchema, type AnswerTrace } from "./answer-trace.ts";
 import { asWhenWritten } from "./as-written.ts";
 import { claimKey, conversationKeys, keptKey, placeId, replyKey, seenKey, spokeKey } from "../keys.ts";
+import { BackfillStore } from "./backfill.ts";
 import { KeptMessages } from "./kept.ts";
 import { ReplyStore } from "./reply-store.ts";
 import { COUNTING_MEMBERS, FOLD_SUMMARY, INGEST, MESSAGES_BELOW, REMEMBER_PARENT } from "./scripts.ts";
@@ -42,6 +43,8 @@ export class ConversationStore {
   readonly replies: ReplyStore;
   /** Where the platform cannot be asked for a place's history, the messages the ingest script kept (./kept.ts). */
   readonly kept: KeptMessages;
+  /** The place's earlier messages, merged into a conversation when it starts (./backfill.ts). */
+  readonly backfill: BackfillStore;
   private readonly redis: Redis;
   private readonly options: StoreOptions;
   private readonly ingestScript;
@@ -53,6 +56,7 @@ export class ConversationStore {
     this.options = options;
     this.replies = new ReplyStore(redis, options);
     this.kept = new KeptMessages(redis, options.prefix);
+    this.backfill = new BackfillStore(redis, options);
     this.ingestScript = redis.createScript<unknown>(INGEST);
     this.foldScript = redis.createScript<number>(FOLD_SUMMARY);
     this.parentScript = redis.createScript<number>(REMEMBER_PARENT);

@@ -19,6 +19,8 @@ const storedMessageSchema = z.object({
   replyToId: z.optional(z.string()),
   noReply: z.optional(z.boolean()),
   feedback: z.optional(z.literal("not_you")),
+  backfilled: z.optional(z.literal(true)),
+  bot: z.optional(z.literal(true)),
 });
 
 /** cjson turns an empty Lua table into `{}`; the REST client may already have parsed a JSON string. */
@@ -35,6 +37,7 @@ const storedStateSchema = z.object({
   lastBotReplyTo: z.optional(z.pipe(luaList, z.array(z.string()))),
   summary: z.optional(z.string()),
   parents: z.optional(z.record(z.string(), z.union([storedMessageSchema, z.literal(false)]))),
+  backfilled: z.optional(z.boolean()),
 });
 
 export const scriptResultSchema = z.object({
@@ -116,6 +119,7 @@ export function toState(state: unknown, recent: StoredMessage[]): ConversationSt
     answeredThroughBy: Object.fromEntries(Object.entries(s.coverage ?? {}).map(([author, [through]]) => [author, through])),
     summary: s.summary || undefined,
     ...(s.parents ? { parents: s.parents } : {}),
+    ...(s.backfilled ? { backfilled: true } : {}),
     recent,
   };
 }

@@ -17,6 +17,7 @@ import { asksToBeForgotten, forgetPerson } from "../memory/forget.ts";
 import { APOLOGY, BUDGET_NOTICE, PERSON_BUDGET_NOTICE, RATE_LIMIT_NOTICE } from "../notices.ts";
 import type { WorkingSign } from "../platforms/adapter.ts";
 import type { Claimed } from "./attempt.ts";
+import { withEarlierTalk } from "./backfill.ts";
 import { gatherPrompt } from "./gather.ts";
 import { finishDraft } from "./post.ts";
 import type { AnswerScope } from "./scope.ts";
@@ -36,16 +37,18 @@ export type JobOutcome =
 
 export async function answer(scope: AnswerScope, claim: Claimed, sign: WorkingSign): Promise<JobOutcome> {
   const { rt, job } = scope;
-  const { state } = claim;
+  const claimed = claim.state;
   // Nothing of the conversation is left to answer from: someone who was owed an answer hears so, once.
-  if (!state) return claim.gone === "expired" && job.required && !claim.optedOut ? notice(scope, APOLOGY, "apologised") : "conversation_gone";
+  if (!claimed) return claim.gone === "expired" && job.required && !claim.optedOut ? notice(scope, APOLOGY, "apologised") : "conversation_gone";
   // The person asked not to be messaged (read in the claim): no model call, nothing posted.
   if (claim.optedOut) return "unreachable";
   // The trigger itself, not the author's latest message: a question right after "forget me" gets its own answer.
-  if (asksToBeForgotten(job, state.recent)) {
+  if (asksToBeForgotten(job, claimed.recent)) {
     const reply = await forgetPerson(rt, job);
     return reply ? notice(scope, reply.text, reply.outcome) : "rate_limited";
   }
+  // A conversation's first answer sees what was said in the place before the bot was called.
+  const state = await withEarlierTalk(scope, claimed);
   const turn = selectTurn(state.recent, job.trigger, state.answeredThroughBy?.[job.trigger.authorId]);
   if (!turn) return "conversation_gone";
   if (job.waitsForBurst && turn.current.id !== job.trigger.id) return "superseded";

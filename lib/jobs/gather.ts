@@ -1,14 +1,13 @@
 /**
  * @module
- * Gathering what an answer is written from: the turn being answered with the conversation before it (and, where the
- * platform cannot be asked, what was said before the conversation began: ./earlier.ts), what is remembered about
+ * Gathering what an answer is written from: the turn being answered with the conversation before it (with what was
+ * said in the place before the bot was called, read into it at its start: ./backfill.ts), what is remembered about
  * its people, recalled passages of earlier conversations, and the message the place is about; then the prompt,
  * built under the token budget (lib/context/prompt.ts), which drops the oldest first.
  */
 import { buildPrompt, type Prompt } from "../context/prompt.ts";
 import type { Turn } from "../conversation/turn.ts";
 import type { ConversationState } from "../message.ts";
-import { earlierMessages } from "./earlier.ts";
 import { parentFor } from "./parent.ts";
 import { recalledForAnswer } from "./recall.ts";
 import { rememberedPeople } from "./remembered.ts";
@@ -18,11 +17,10 @@ export async function gatherPrompt(scope: JobScope, state: ConversationState, tu
   const { rt, job } = scope;
   const s = rt.settings;
   const said = [...turn.history, turn.current];
-  const [people, earlier, parent, before] = await Promise.all([
+  const [people, earlier, parent] = await Promise.all([
     rememberedPeople(scope, said),
     recalledForAnswer(scope, state.recent, said),
     parentFor(scope, state, turn.current),
-    earlierMessages(scope, state),
   ]);
   return buildPrompt({
     persona: s.BOT_PERSONA,
@@ -34,7 +32,7 @@ export async function gatherPrompt(scope: JobScope, state: ConversationState, tu
     systemNotes: job.systemNotes,
     people,
     earlier,
-    history: [...before, ...turn.history],
+    history: turn.history,
     current: turn.current,
     budgetTokens: s.PROMPT_TOKEN_BUDGET,
   });

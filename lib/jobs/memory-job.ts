@@ -76,7 +76,8 @@ export async function runMemoryJob(scope: JobScope): Promise<MemoryOutcome> {
 /** Returns how many facts were stored. */
 async function rememberFacts(scope: JobScope, state: ConversationState): Promise<number> {
   const { rt, job } = scope;
-  const exchange = latestExchange(state.recent, job.bot.userId, MAX_EXCHANGE_MESSAGES);
+  // What was read from the place when the conversation started is never a source of facts (./backfill.ts).
+  const exchange = latestExchange(state.recent.filter((m) => !m.backfilled), job.bot.userId, MAX_EXCHANGE_MESSAGES);
   const people = peopleIn(exchange, job.bot.userId);
   if (people.length === 0) return 0;
   const store = factStoreFor(rt);

@@ -55,14 +55,18 @@ async function fromChannelConversation({ rt, job }: JobScope, of: string): Promi
 }
 
 function toStored(parent: ParentMessage | null, job: Job): StoredMessage | null {
-  if (!parent || !parent.text.trim()) return null;
-  const byBot = parent.author.id === job.bot.userId;
+  return parent && parent.text.trim() ? asStoredMessage(parent, job) : null;
+}
+
+/** A message the platform returned, as the conversation keeps it: the bot's own as its turn, under its name. */
+export function asStoredMessage(message: ParentMessage, job: Job): StoredMessage {
+  const byBot = message.author.id === job.bot.userId;
   return {
-    id: parent.id,
+    id: message.id,
     role: byBot ? "assistant" : "user",
-    authorId: parent.author.id,
-    authorName: byBot ? job.bot.name : parent.author.name,
-    text: parent.text,
-    ts: parent.ts,
+    authorId: message.author.id,
+    authorName: byBot ? job.bot.name : message.author.name,
+    text: message.text,
+    ts: message.ts,
   };
 }

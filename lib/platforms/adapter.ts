@@ -19,6 +19,7 @@ import type { Logger } from "../log.ts";
 import type { BotIdentity, ConversationKey, InboundMessage, LogIds, ParentMessage, PartProgress, Platform, ReplyTarget, StreamState, Visibility } from "../message.ts";
 import type { OptOuts } from "../opt-outs.ts";
 import type { RefreshedToken } from "../installation.ts";
+import type { HistoryCapability } from "./history.ts";
 
 /** A webhook delivery as the route received it. Signatures are computed over `rawBody`, so it is never re-encoded. */
 export interface WebhookRequest {
@@ -74,9 +75,8 @@ export interface IngestOptions {
   signByWebhook?: boolean;
   /**
    * The platform cannot be asked what was said in a place (Telegram's Bot API reads no history): the ingest script
-   * keeps the channel's last BACKFILL_MESSAGES messages, whoever they were for, in its one round trip, and each
-   * answer's prompt gets those written in the BACKFILL_MINUTES before its conversation started
-   * (lib/jobs/earlier.ts). "Forget me" clears them in the channels it erases in: the person's places and the one
+   * keeps the channel's last BACKFILL_MESSAGES messages, whoever they were for, in its one round trip, and the
+   * platform's history read (./history.ts) answers from them (`HistoryContext.kept`). "Forget me" clears them in the channels it erases in: the person's places and the one
    * they asked in, which holds all a tenant's talk where the tenant is one chat.
    */
   keepHistory?: boolean;
@@ -194,7 +194,7 @@ export interface PlatformSettings<Config> {
  * One platform. `Target` is its reply target (validated by `replyTargetSchema` wherever it arrives from outside),
  * `Extra` what its `parse` tells its own route beyond the message.
  */
-export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra = {}, Config = any> {
+export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra = {}, Config = any> extends HistoryCapability<ReplyContext<Config>> {
   readonly platform: Platform;
   readonly settings: PlatformSettings<Config>;
   /** Present when the platform can be installed in many tenants (Slack OAuth). */

@@ -3,10 +3,12 @@
  * The platforms as the job flows see them (`Replier`): each job's answer goes to the adapter of its reply target's
  * platform, with the target checked against that adapter's schema and the job's tenant in context.
  */
+import { KeptMessages } from "../conversation/kept.ts";
 import { GiveUp } from "../errors.ts";
 import type { ParentMessage, PartProgress, StreamState, Visibility } from "../message.ts";
 import type { Job } from "../queue/job.ts";
 import type { AnswerFor, AnswerStream, PlatformAdapter, UnsureOpen, WorkingSign } from "./adapter.ts";
+import type { HistoryPage, HistoryQuery, PlaceMessage } from "./history.ts";
 import { replyContext, type PlatformServices } from "./context.ts";
 
 /** The platform side of a job: the adapter of the job's platform, for its tenant. */
@@ -23,6 +25,8 @@ export interface Replier {
    * the platform has nothing to look up for it (no reply, and a place that cannot be about a message).
    */
   fetchParent(job: Job, replyToId: string | undefined): Promise<ParentMessage | null | undefined>;
+  /** What was said in the job's place before its trigger (lib/jobs/backfill.ts); undefined where nothing can be read. */
+  readHistory(job: Job, query: Omit<HistoryQuery, "place" | "bot">): Promise<HistoryPage | undefined>;
   /** Whose daily token budget the job spends: its tenant's, or its installation's for a DM that is a tenant of its own. */
   budgetTenant(job: Job): Pick<Job["key"], "platform" | "tenant">;
   /** How the job's platform shows an answer as it is written; null when it cannot (lib/jobs/write.ts). */
@@ -62,6 +66,20 @@ export function platformReplier(rt: PlatformServices, adapters: readonly Platfor
       const { adapter, ctx } = open(job);
       if (!adapter.fetchParent || (!replyToId && !adapter.placeParents)) return undefined;
       return adapter.fetchParent(ctx, { place: job.key, bot: job.bot, ...(replyToId ? { replyToId } : {}) });
+    },
+    async readHistory(job, query) {
+      const { adapter, ctx } = open(job);
+      if (!adapter.readHistory) return undefined;
+      const kept = new KeptMessages(rt.redis, rt.settings.REDIS_KEY_PREFIX);
+      const keptOf = async (q: HistoryQuery): Promise<PlaceMessage[]> =>
+        (await kept.between(q.place, { since: q.since, before: q.before.ts, limit: q.limit })).map((m) => ({
+          id: m.id,
+          author: { id: m.authorId, name: m.authorName, isBot: false },
+          text: m.text,
+          ts: m.ts,
+          ...(m.replyToId ? { replyToId: m.replyToId } : {}),
+        }));
+      return adapter.readHistory({ ...ctx, kept: keptOf }, { ...query, place: job.key, bot: job.bot });
     },
     budgetTenant(job) {
       const adapter = byPlatform.get(job.key.platform);

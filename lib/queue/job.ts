@@ -44,7 +44,7 @@ export function jobSchemaFor(platforms: readonly JobPlatform[]) {
     optOuts: z.optional(z.literal(true)),
     /** The webhook puts the working sign up (lib/jobs/working-sign.ts): the job only ever takes it down. */
     signByWebhook: z.optional(z.literal(true)),
-    /** The place's earlier messages are the ones the ingest script kept (IngestOptions.keepHistory, lib/jobs/earlier.ts). */
+    /** The ingest script keeps the place's messages (IngestOptions.keepHistory): "forget me" clears them too (lib/memory/forget.ts). */
     keptHistory: z.optional(z.literal(true)),
   });
   return schema.check(z.refine((job) => job.replyTarget.platform === job.key.platform, {

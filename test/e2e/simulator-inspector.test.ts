@@ -1,7 +1,8 @@
 /**
  * @module
  * The simulator's inspector follows the conversation in view: a Slack or Discord thread shows its own conversation,
- * decisions and prompts, and the parent message it is about, first in the thread answer's prompt; each phone its own
+ * decisions and prompts, and the message it is about first in the thread answer's prompt (a Slack thread read whole
+ * when the bot is called into it, a Discord thread's starter message as its parent); each phone its own
  * texter's; "New conversation" starts the one in view afresh, "Clear all" empties the local Redis; and the page logs
  * no errors while there is no conversation yet.
  */
@@ -12,6 +13,9 @@ import { simulatorSession } from "./simulator-session.ts";
 
 /** The inspector polls the conversation every 1.5 s: a few polls. */
 const FEW_POLLS_MS = 4_000;
+
+/** The people's records of a prompt as the inspector shows it (lib/context/turns.ts), oldest first. */
+const records = (prompt: string) => prompt.split("\n").filter((line) => line.startsWith('{"author"')).map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe.skipIf(!hasChromium())("the simulator's inspector", () => {
   const session = simulatorSession();
@@ -38,15 +42,13 @@ describe.skipIf(!hasChromium())("the simulator's inspector", () => {
     await expect.poll(async () => (await sim.inspector()).prompts.length, { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
     const thread = await sim.inspector();
     expect(thread.place).toBe(threadPlace);
-    expect(thread.participants).toBe("Bob (1)");
+    // The thread was read whole when the bot was called into it: its parent, said in the channel, is in it.
+    expect(thread.participants).toBe("Alice (1), Bob (1)");
     expect(thread.decisions).toEqual([{ author: "Bob", respond: "yes", reason: "direct_mention" }]);
     expect(thread.prompts[0]).toContain("can you put that in one sentence?");
-    // The parent was said in the channel: the thread's conversation is about it, and its answer saw it first.
+    // The thread's answer saw its parent first, marked as said before the bot was called into the thread.
     const parent = "@Parley the deploy failed with exit code 137";
-    expect(thread.parent).toBe(`Alice: ${parent}`);
-    const turns = thread.prompts[0]!.split("\n\n[");
-    expect(turns[0]).toMatch(/^\[system\]\n/);
-    expect(turns[1]!.split("\n").slice(0, 3)).toEqual(["user]", "<parley-data>", JSON.stringify({ parent_message: { author: "Alice", text: parent } })]);
+    expect(records(thread.prompts[0]!)[0]).toEqual({ author: "Alice", text: parent, before_you_were_called: true });
 
     await sim.page.click("#thread-close");
     await expect.poll(async () => (await sim.inspector()).place).toBe(SLACK_PLACE);
@@ -103,7 +105,7 @@ describe.skipIf(!hasChromium())("the simulator's inspector", () => {
     await expect.poll(() => sim.botAnswers("#thread-messages").count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
     await expect.poll(async () => (await sim.inspector()).prompts.length, { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
     const thread = await sim.inspector();
-    expect(thread.parent).toMatch(new RegExp(`: ${parent}$`));
+    expect(records(thread.prompts[0]!)[0]).toEqual({ author: "Bob", text: parent, before_you_were_called: true });
     expect(thread.prompts[0]!.indexOf(parent)).toBeLessThan(thread.prompts[0]!.indexOf("can you put that in one sentence?"));
     expect(session.consoleErrors).toEqual([]);
   });

@@ -92,10 +92,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const gateway = await startDiscordGatewayFake({ port: await freePort(), heartbeatIntervalMs: 500 });
     stops.unshift(() => gateway.close());
     const discord = await startDiscordFake({ port: await freePort(), gatewayUrl: gateway.url, onChannelMessage: gateway.dispatchMessage });
+    gateway.onWritten(discord.rememberMessage);
     stops.unshift(() => discord.close());
     const shardedGateway = await startDiscordGatewayFake({ port: await freePort(), heartbeatIntervalMs: 500 });
     stops.unshift(() => shardedGateway.close());
     const shardedDiscord = await startDiscordFake({ port: await freePort(), gatewayUrl: shardedGateway.url, onChannelMessage: shardedGateway.dispatchMessage });
+    shardedGateway.onWritten(shardedDiscord.rememberMessage);
     stops.unshift(() => shardedDiscord.close());
     const model = await startLocalModel({ port: await freePort() });
     stops.unshift(() => model.close());

@@ -35,3 +35,15 @@ export async function modelRequests(match: string): Promise<ChatRequest[]> {
 export function dataBlockRecords(request: ChatRequest): Record<string, unknown>[] {
   return request.messages[1]!.content.split("\n").slice(1, -1).map((line) => JSON.parse(line) as Record<string, unknown>);
 }
+
+/**
+ * The conversation's records in a prompt, oldest first: each person's message as its JSON record (lib/context/turns.ts),
+ * each of the bot's turns as `{bot: text}`; the data block is left out.
+ */
+export function turnRecords(request: ChatRequest): Record<string, unknown>[] {
+  return request.messages.slice(1).flatMap((m) => {
+    if (m.role === "assistant") return [{ bot: m.content }];
+    if (m.role !== "user" || !m.content.startsWith("{")) return [];
+    return m.content.split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  });
+}

@@ -43,6 +43,8 @@ export interface InstallTarget {
   id: string;
   name: string;
   orgWide?: boolean;
+  /** The bot scopes the workspace grants (comma-separated); the manifest's when absent. */
+  scope?: string;
 }
 
 /** The person approves the install in Slack: the code the redirect carries. */
@@ -50,7 +52,7 @@ export async function approveInstall(team: InstallTarget, redirectUri: string): 
   const spec = team.orgWide
     ? { enterprise_id: team.id, enterprise_name: team.name, is_enterprise_install: true }
     : { team_id: team.id, team_name: team.name };
-  const res = await fetch(`${SLACK_FAKE_ORIGIN}/__install`, { method: "POST", body: JSON.stringify({ ...spec, redirect_uri: redirectUri }) });
+  const res = await fetch(`${SLACK_FAKE_ORIGIN}/__install`, { method: "POST", body: JSON.stringify({ ...spec, ...(team.scope ? { scope: team.scope } : {}), redirect_uri: redirectUri }) });
   if (!res.ok) throw new Error(`the Slack fake refused the install: ${res.status}`);
   return ((await res.json()) as { code: string }).code;
 }

@@ -6,7 +6,7 @@ import type { GatewayConnection } from "../../lib/platforms/discord/gateway/conn
 import { controlGateway, discordCalls, gatewayState, postThroughGateway } from "../support/discord.ts";
 import { scriptFault } from "../support/fault-control.ts";
 import { readyGateway } from "../support/gateway-storage.ts";
-import { dataBlockRecords, modelRequests, scriptModel } from "../support/model.ts";
+import { dataBlockRecords, modelRequests, scriptModel, turnRecords } from "../support/model.ts";
 import { qstashLaneUrl } from "../support/qstash-clock.ts";
 import { eventually, settle, startJobPump, suiteEnv, type JobPump } from "../support/worker.ts";
 
@@ -211,14 +211,15 @@ describe("a Discord thread or reply over the Gateway", () => {
     expect(dataBlockRecords(prompt)[0]).toEqual({ parent_message: { author: "Carol", text: starterText } });
   });
 
-  it("puts the message a reply answers into the answer's prompt, first", async () => {
+  it("puts the message a reply answers into the answer's prompt, read from the channel with the talk before it", async () => {
     const channel = newChannel();
     const earlierText = `Deploys are frozen until the audit ends on the 12th. earlier-${channel}`;
     const earlier = await messageInDiscord(channel, carol, earlierText);
     await say(channel, dave, `does that include hotfixes? re-${channel}`, { mention: true, replyTo: { id: earlier.id, authorId: carol.id } });
     await eventually(async () => (await posts(channel)).length === 1, 15_000, "the answer to the reply");
     const prompt = await answerPrompt(`re-${channel}`);
-    expect(dataBlockRecords(prompt)[0]).toEqual({ parent_message: { author: "Carol", text: earlierText } });
+    expect(turnRecords(prompt)[0]).toEqual({ author: "Carol", text: earlierText, before_you_were_called: true });
+    expect(JSON.stringify(prompt.messages)).not.toContain("parent_message");
   });
 
   it("shows no parent in a channel that is not a thread", async () => {

@@ -119,12 +119,13 @@ describe("forget me", () => {
     const reply = slackMessageEvent({ ...place, user: "UBOB", text: `<@${BOT_USER_ID}> where does she live now? b-${place.id}`, ts: distinctSlackTs(), threadTs: parentTs });
     await callWorker(env, await signedSlackRequest(reply.body));
     await eventually(async () => (await slackPosts(place.channel)).length >= 1, 15_000, "the answer in the thread");
-    const state = `${PREFIX}:conv:slack|${place.team}|${place.channel}|${parentTs}:state`;
-    expect(JSON.stringify(await redis.get(state))).toContain(`parent-${place.id}`);
+    // The thread was read whole when the bot was called into it: its parent is in the conversation's log.
+    const log = `${PREFIX}:conv:slack|${place.team}|${place.channel}|${parentTs}:log`;
+    expect(JSON.stringify(await redis.zrange(log, 0, -1))).toContain(`parent-${place.id}`);
 
     await say({ team: place.team, channel: `${place.channel}DM` }, "UALICE", "forget me");
     await eventually(async () => (await slackPosts(`${place.channel}DM`)).length >= 1, 15_000, "the confirmation");
-    expect(JSON.stringify(await redis.get(state))).not.toContain(`parent-${place.id}`);
+    expect(JSON.stringify(await redis.zrange(log, 0, -1))).not.toContain(`parent-${place.id}`);
   });
 
   it("over SMS, forgets when 'forget me' is followed within the burst window by another text, and answers that too", async () => {

@@ -27,6 +27,9 @@ const kit = prodTimingSuite(SUITE, {
   UPSTASH_VECTOR_REST_URL: VECTOR.url,
   UPSTASH_VECTOR_REST_TOKEN: VECTOR.token,
   RECALL_RETENTION_DAYS: "30",
+  // The Slack fake keeps wall-clock time while this suite's clock jumps days: reading the channel when a
+  // conversation starts would find "days-old" talk inside BACKFILL_MINUTES. Recall is what this suite measures.
+  BACKFILL_MESSAGES: "0",
 });
 const DAY_MS = 86_400_000;
 const index = new RecallIndex(VECTOR);

@@ -1,6 +1,6 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it, vi } from "vitest";
-import { dataBlockRecords, modelRequests, scriptModel } from "../support/model.ts";
+import { modelRequests, scriptModel, turnRecords } from "../support/model.ts";
 import { BOT_USER_ID, failSlackPosts, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { callWorker, eventually, settle, pumpJobsDuringSuite, SLACK_API_BASE_URL, suiteEnv } from "../support/worker.ts";
 
@@ -167,33 +167,37 @@ describe("a conversation on Slack", () => {
 
 describe("a Slack thread", () => {
   const SLACK_FAKE = SLACK_API_BASE_URL.replace(/\/api$/, "");
-  /** A person's message that Slack has, as a thread's parent: the bot never saw it arrive. */
-  async function parentInSlack(channel: string, user: string, text: string): Promise<string> {
-    const res = await fetch(`${SLACK_FAKE}/__messages`, { method: "POST", body: JSON.stringify({ channel, user, text }) });
+  /** A person's message that Slack has (a thread's parent, or a reply in it): the bot never saw it arrive. */
+  async function inSlack(channel: string, user: string, text: string, threadTs?: string): Promise<string> {
+    const res = await fetch(`${SLACK_FAKE}/__messages`, { method: "POST", body: JSON.stringify({ channel, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) }) });
     return ((await res.json()) as { ts: string }).ts;
   }
+  const repliesCalls = async (channel: string) => (await (await fetch(`${SLACK_FAKE}/__api?method=conversations.replies&channel=${channel}`)).json()) as unknown[];
 
-  it("starts with its parent message, fetched from Slack, and the answer's prompt shows it first", async () => {
+  it("is read whole when the bot is called into it: the parent first, then the replies it never saw, in one call", async () => {
     const place = newPlace();
     const parentText = `Our launch moves to Thursday because the payment provider is late. parent-${place.channel}`;
-    const threadTs = await parentInSlack(place.channel, "UALICE", parentText);
+    const threadTs = await inSlack(place.channel, "UALICE", parentText);
+    await inSlack(place.channel, "UCAROL", `Does marketing know? r1-${place.channel}`, threadTs);
+    await inSlack(place.channel, "UALICE", `Not yet, I'll tell them today. r2-${place.channel}`, threadTs);
     const event = slackMessageEvent({ ...place, user: "UBOB", text: `<@${BOT_USER_ID}> can you put that in one sentence? t1-${place.channel}`, threadTs });
     expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
     await eventually(async () => (await slackPosts(place.channel)).length === 1, 15_000, "the thread answer");
     const [prompt] = await modelRequests(`t1-${place.channel}`);
-    expect(dataBlockRecords(prompt!)[0]).toEqual({ parent_message: { author: "UALICE", text: parentText } });
+    const read = turnRecords(prompt!).filter((r) => r.before_you_were_called);
+    expect(read.map((r) => r.text)).toEqual([parentText, `Does marketing know? r1-${place.channel}`, `Not yet, I'll tell them today. r2-${place.channel}`]);
+    expect(JSON.stringify(prompt!.messages)).not.toContain("parent_message");
 
-    // A later answer in the thread has it too, from the conversation: Slack is not asked again.
+    // A later answer in the thread has them from the conversation: Slack is not asked again.
     const again = slackMessageEvent({ ...place, user: "UBOB", text: `<@${BOT_USER_ID}> and in five words? t2-${place.channel}`, threadTs });
     expect((await callWorker(env, await signedSlackRequest(again.body))).status).toBe(200);
     await eventually(async () => (await slackPosts(place.channel)).length === 2, 15_000, "the second thread answer");
     const [second] = await modelRequests(`t2-${place.channel}`);
-    expect(dataBlockRecords(second!)[0]).toEqual({ parent_message: { author: "UALICE", text: parentText } });
-    const lookups = (await (await fetch(`${SLACK_FAKE}/__api?method=conversations.replies&channel=${place.channel}`)).json()) as unknown[];
-    expect(lookups).toHaveLength(1);
+    expect(JSON.stringify(second!.messages)).toContain(`r1-${place.channel}`);
+    expect(await repliesCalls(place.channel)).toHaveLength(1);
   });
 
-  it("takes the parent from the channel's conversation when it was said there", async () => {
+  it("shows a parent the channel's conversation holds too only once", async () => {
     const place = newPlace();
     const parentText = `<@${BOT_USER_ID}> which regions does the outage hit? c1-${place.channel}`;
     const threadTs = await send(place, "UALICE", parentText);
@@ -202,8 +206,7 @@ describe("a Slack thread", () => {
     expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
     await eventually(async () => (await slackPosts(place.channel)).length === 2, 15_000, "the thread answer");
     const [prompt] = await modelRequests(`c2-${place.channel}`);
-    expect(dataBlockRecords(prompt!)[0]).toEqual({ parent_message: { author: "UALICE", text: `@Parley which regions does the outage hit? c1-${place.channel}` } });
-    const lookups = (await (await fetch(`${SLACK_FAKE}/__api?method=conversations.replies&channel=${place.channel}`)).json()) as unknown[];
-    expect(lookups).toEqual([]);
+    expect(JSON.stringify(prompt!.messages).split(`c1-${place.channel}`)).toHaveLength(2);
+    expect(await repliesCalls(place.channel)).toHaveLength(1);
   });
 });

@@ -8,6 +8,7 @@
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
 import { snowflakes } from "../discord/ids.ts";
+import type { PostedChannelMessage } from "../discord/messages.ts";
 import { startHttpServer } from "../http.ts";
 import { createFakeControl } from "../control.ts";
 import { acceptConnection, type GatewayCounters } from "./connection.ts";
@@ -34,6 +35,8 @@ export interface RunningDiscordGatewayFake {
   controlUrl: string;
   /** Dispatches a MESSAGE_CREATE to the guild's shard (e.g. the bot's own post, echoed by the REST fake); returns its id. */
   dispatchMessage(message: object): string;
+  /** Hears each message written through `POST /__message`, as Discord would then keep it (the REST fake's list). */
+  onWritten(listener: (message: PostedChannelMessage) => void): void;
   close(): Promise<void>;
 }
 
@@ -70,7 +73,19 @@ export async function startDiscordGatewayFake(opts: DiscordGatewayFakeOptions): 
     return control.takeFault({ route: "dispatch", t: event.t, shard: session.shard[0], ...(typeof guildId === "string" ? { guild_id: guildId } : {}) })?.fault === "drop_after";
   });
 
+  let written: ((message: PostedChannelMessage) => void) | undefined;
+  /** A message someone wrote (the control route): dispatched, then kept where the REST fake lists it. */
+  function dispatchWritten(posted: object): string {
+    const full = dispatched(posted);
+    written?.(full as unknown as PostedChannelMessage);
+    return String(full.id);
+  }
+
   function dispatchMessage(posted: object): string {
+    return String(dispatched(posted).id);
+  }
+
+  function dispatched(posted: object): Record<string, unknown> {
     const message = posted as Record<string, unknown>;
     const channelId = String(message.channel_id);
     if (typeof message.guild_id === "string") guildOfChannel.set(channelId, message.guild_id);
@@ -89,7 +104,7 @@ export async function startDiscordGatewayFake(opts: DiscordGatewayFakeOptions): 
       ...message,
     };
     sessions.dispatchToGuild(guildId, "MESSAGE_CREATE", full);
-    return String(full.id);
+    return full;
   }
 
   const wss = new WebSocketServer({ noServer: true });
@@ -132,7 +147,7 @@ export async function startDiscordGatewayFake(opts: DiscordGatewayFakeOptions): 
       closes,
       sharding: () => sharding,
       updateSharding: (patch) => (sharding = { ...sharding, ...patch }),
-      dispatchMessage,
+      dispatchMessage: dispatchWritten,
       setDropAcks: (count) => void (dropAcks = count),
       setResumeUrl: (state) => void (resumeUrl = state),
     }),
@@ -142,6 +157,7 @@ export async function startDiscordGatewayFake(opts: DiscordGatewayFakeOptions): 
     url: origin.replace(/^http:/, "ws:"),
     controlUrl: origin,
     dispatchMessage,
+    onWritten: (listener) => void (written = listener),
     close: async () => {
       for (const client of wss.clients) client.terminate();
       for (const socket of hanging) socket.destroy();

@@ -37,7 +37,7 @@ export interface DiscordCallFields {
   commands?: unknown[];
 }
 
-/** One accepted call: a message as people would see it, an edit, a typing indicator, a command registration. */
+/** One accepted call: a message as people would see it, an edit, a typing indicator, a command registration, a channel's listing. */
 export interface RecordedDiscordCall extends DiscordCallFields, Record<string, unknown> {
   /** Epoch ms. */
   at: number;

@@ -61,6 +61,8 @@ export interface DiscordFakeOptions {
 export interface RunningDiscordFake {
   /** Base for DISCORD_API_BASE_URL, e.g. http://127.0.0.1:8092/api/v10 */
   url: string;
+  /** A message someone wrote over the fake Gateway: Discord keeps it, so listing the channel shows it. */
+  rememberMessage(message: PostedChannelMessage): void;
   close(): Promise<void>;
 }
 
@@ -168,7 +170,11 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
       await handleApi(req, res, url.pathname.slice(API_PREFIX.length + 1).split("/").map(decodeURIComponent), url.searchParams);
     },
   });
-  return { url: `${server.origin}${API_PREFIX}`, close: server.close };
+  return {
+    url: `${server.origin}${API_PREFIX}`,
+    rememberMessage: (message) => void messages.create(message, "person_message"),
+    close: server.close,
+  };
 }
 
 /** The body as an object; a JSON array (command registration) comes back as `{__array}`. */

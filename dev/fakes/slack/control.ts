@@ -5,8 +5,8 @@
  * - `POST /__install {team_id, team_name?, enterprise_id?, enterprise_name?, is_enterprise_install?, user_id?,
  *   scope?, redirect_uri?}` → `{code, team_id}`: the person approved the install; exchange the code with
  *   oauth.v2.access. `POST /__uninstall {team_id}` revokes the team's tokens; `GET /__teams` lists the teams;
- * - `POST /__messages {channel, user, text, team?, ts?, thread_ts?, bot_id?, metadata?}` → `{ts}`: a person's (or
- *   with `bot_id`, another app's) message exists in
+ * - `POST /__messages {channel, user, text, team?, ts?, thread_ts?, bot_id?, metadata?, subtype?, user_profile?}` → `{ts}`: a person's (or
+ *   with `bot_id`, another app's; with `subtype`, the channel's own, e.g. `channel_join`) message exists in
  *   Slack (to react to, reply to, or fetch as a thread's parent); `GET /__messages?team=&channel=&ts=&thread_ts=`:
  *   every message with its streaming state, reactions, metadata and the time of each text change;
  * - `POST /__stop_stream {channel, ts, team?}`: the person pressed Stop on a streaming answer;
@@ -49,6 +49,10 @@ const personMessageSchema = z.strictObject({
   /** Another app's bot post: its bot id, and the metadata it attached (any app can attach any metadata). */
   bot_id: z.string().regex(/^B[A-Z0-9]+$/).optional(),
   metadata: z.strictObject({ event_type: z.string().min(1), event_payload: z.record(z.string(), z.unknown()) }).optional(),
+  /** A message of the channel itself (a join, a topic change) or of another kind, as Slack lists it. */
+  subtype: z.string().regex(/^[a-z_]+$/).optional(),
+  /** The author's names, as a message a person sent from a Slack client carries them. */
+  user_profile: z.strictObject({ display_name: z.string().optional(), real_name: z.string().optional() }).optional(),
 });
 
 /** The app of the bot posts that tests put there: never the fake's own. */
@@ -108,6 +112,8 @@ export function slackControlRoutes({ state, oauth, limiter, apiLog, updateSettin
         user: spec.user,
         ...(spec.bot_id ? { bot_id: spec.bot_id, app_id: OTHER_APP_ID } : {}),
         ...(spec.metadata ? { metadata: spec.metadata } : {}),
+        ...(spec.subtype ? { subtype: spec.subtype } : {}),
+        ...(spec.user_profile ? { user_profile: spec.user_profile } : {}),
         text: spec.text,
         reactions: [],
         revisions: [{ at: now, method: "person", chars: spec.text.length }],

@@ -30,6 +30,10 @@ export interface SlackMessage {
   bot_id?: string;
   /** Another app's post; the bot's own are the fake's app's. */
   app_id?: string;
+  /** A message that is not a plain one (a join, a topic change, another bot's), as Slack lists it. */
+  subtype?: string;
+  /** The author's names, when the message carries them (one sent from a Slack client). */
+  user_profile?: { display_name?: string; real_name?: string };
   text: string;
   metadata?: SlackMetadata;
   streaming_state?: "in_progress" | "completed" | "errored";
@@ -101,7 +105,9 @@ export function wireMessage(message: SlackMessage, thread: SlackMessage[], opts:
   const replies = thread.filter((m) => m.thread_ts === message.ts && m.ts !== message.ts);
   return {
     type: "message",
+    ...(message.subtype ? { subtype: message.subtype } : {}),
     user: message.user,
+    ...(message.user_profile ? { user_profile: message.user_profile } : {}),
     text: message.text,
     ts: message.ts,
     team: message.team,

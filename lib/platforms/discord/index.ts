@@ -7,6 +7,7 @@
 import type { PlatformAdapter } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
 import { fetchDiscordParent } from "./parent.ts";
+import { readDiscordHistory } from "./history.ts";
 import { DM_TENANT_PREFIX, parseDiscordInteraction } from "./parse.ts";
 import { PONG } from "./responses.ts";
 import { sendDiscordReply } from "./send.ts";
@@ -65,6 +66,7 @@ export const discord: PlatformAdapter<DiscordTarget, {}, DiscordSettings> = {
 
   fetchParent: fetchDiscordParent,
   placeParents: true,
+  readHistory: readDiscordHistory,
   streaming: discordStreaming,
   working: discordWorking,
 };

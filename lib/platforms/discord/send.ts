@@ -97,22 +97,29 @@ async function postToChannel(cfg: DiscordSendConfig, target: ChannelTarget, text
   return postParts(splitText(text, DISCORD_MAX_MESSAGE_CHARS), progress, {
     async post(content, index) {
       const replyTo = index === 0 && target.replyToMessageId;
-      const sent = await discordRequest({
-        apiBaseUrl: cfg.apiBaseUrl,
-        fetch: cfg.fetch,
-        method: "POST",
-        path: `/channels/${target.channelId}/messages`,
-        what: "post a channel message",
-        botToken,
-        body: {
-          content,
-          allowed_mentions: NO_MENTIONS,
-          // Posting a part again within Discord's nonce window returns the message of the first post: that is
-          // the lookup a retry needs (no `find`), whatever text it carries.
-          nonce: await partNonce(progress.answerId, index),
-          enforce_nonce: true,
-          ...(replyTo ? { message_reference: { message_id: replyTo, fail_if_not_exists: false } } : {}),
-        } satisfies RESTPostAPIChannelMessageJSONBody,
+      const nonce = await partNonce(progress.answerId, index);
+      const postPart = (replying: boolean) =>
+        discordRequest({
+          apiBaseUrl: cfg.apiBaseUrl,
+          fetch: cfg.fetch,
+          method: "POST",
+          path: `/channels/${target.channelId}/messages`,
+          what: "post a channel message",
+          botToken,
+          body: {
+            content,
+            allowed_mentions: NO_MENTIONS,
+            // Posting a part again within Discord's nonce window returns the message of the first post: that is
+            // the lookup a retry needs (no `find`), whatever text it carries.
+            nonce,
+            enforce_nonce: true,
+            ...(replying && replyTo ? { message_reference: { message_id: replyTo, fail_if_not_exists: false } } : {}),
+          } satisfies RESTPostAPIChannelMessageJSONBody,
+        });
+      // A reply needs Read Message History; without it the bot may still post in the channel: unlinked, then.
+      const sent = await postPart(true).catch((err: unknown) => {
+        if (replyTo && err instanceof DiscordRefused && err.discordCode === DISCORD_ERROR.MISSING_PERMISSIONS) return postPart(false);
+        throw err;
       });
       const { id, content: shown } = postedMessageSchema.parse(sent);
       // The first post may be a streamed answer's message that an attempt left mid-answer: it gets the part's text.

@@ -8,6 +8,7 @@ import type { AdapterContext, PlatformAdapter, WebhookRequest } from "../adapter
 import { refreshBotToken, type OAuthClient } from "./oauth/access.ts";
 import { jsonBody } from "../json-body.ts";
 import { fetchSlackParent } from "./parent.ts";
+import { readSlackHistory, SLACK_TIER_3_PER_MINUTE } from "./history.ts";
 import { parseSlackEvent } from "./parse.ts";
 import { postSlackMessage } from "./send.ts";
 import { slackStreaming } from "./stream.ts";
@@ -28,9 +29,6 @@ export function slackOAuthClient(ctx: AdapterContext<SlackSettings>): OAuthClien
   const s = ctx.config;
   return { apiBaseUrl: s.SLACK_API_BASE_URL, clientId: s.SLACK_CLIENT_ID ?? "", clientSecret: s.SLACK_CLIENT_SECRET ?? "", fetch: ctx.fetch };
 }
-
-/** Slack's Tier 3. */
-const CONVERSATIONS_REPLIES_PER_MINUTE = 50;
 
 export const slack: PlatformAdapter<SlackTarget, {}, SlackSettings> = {
   platform: "slack",
@@ -90,11 +88,12 @@ export const slack: PlatformAdapter<SlackTarget, {}, SlackSettings> = {
   async fetchParent(ctx, about) {
     // Tier 3, counted per workspace: many threads starting at once must not spend it into 429s. Without room the
     // answer goes without its parent this time, and the conversation's next answer asks again (lib/jobs/parent.ts).
-    if (!(await ctx.callBudget("conversations.replies", CONVERSATIONS_REPLIES_PER_MINUTE))) {
+    if (!(await ctx.callBudget("conversations.replies", SLACK_TIER_3_PER_MINUTE))) {
       throw new Error("no room in the workspace's conversations.replies budget");
     }
     return fetchSlackParent({ apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch }, about);
   },
+  readHistory: readSlackHistory,
   streaming: slackStreaming,
   working: slackWorking,
 };

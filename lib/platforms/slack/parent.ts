@@ -14,10 +14,12 @@ import { readableMentions } from "./mentions.ts";
 import { slackMessageId } from "./parse.ts";
 import { slackId, slackTs } from "./schema.ts";
 
-const repliesSchema = z.looseObject({
+/** A page of messages as `conversations.history` and `conversations.replies` list them (./history.ts reads it too). */
+export const listedMessagesSchema = z.looseObject({
   messages: z.array(
     z.looseObject({
       ts: slackTs,
+      subtype: z.optional(z.string()),
       user: z.optional(slackId),
       bot_id: z.optional(slackId),
       text: z._default(z.string(), ""),
@@ -25,10 +27,13 @@ const repliesSchema = z.looseObject({
     }),
   ),
 });
+type ListedMessage = z.output<typeof listedMessagesSchema>["messages"][number];
 
-// `user_profile` is in Slack's message events but not in the SDK's replies type (generated from samples): read
-// when present, the author's id otherwise; every other field read is the SDK's.
-type RepliesAgrees = SlackAgrees<SlackDisagreements<z.output<typeof repliesSchema>["messages"][number], NonNullable<Slack.ConversationsRepliesResponse["messages"]>[number], "user_profile">>;
+// `user_profile` is in Slack's message events but not in the SDK's replies and history types, nor `subtype` in its
+// replies type (generated from samples): read when present, the author's id otherwise; every other field read is
+// the SDK's.
+type RepliesAgrees = SlackAgrees<SlackDisagreements<ListedMessage, NonNullable<Slack.ConversationsRepliesResponse["messages"]>[number], "user_profile" | "subtype">>;
+type HistoryAgrees = SlackAgrees<SlackDisagreements<ListedMessage, NonNullable<Slack.ConversationsHistoryResponse["messages"]>[number], "user_profile">>;
 
 /** The parent `replyToId` names, when it is a message of the place's own channel; null when Slack has none. */
 export async function fetchSlackParent(args: SlackCallArgs, { place, replyToId, bot }: ParentQuery): Promise<ParentMessage | null> {
@@ -42,7 +47,7 @@ export async function fetchSlackParent(args: SlackCallArgs, { place, replyToId, 
     if (err instanceof GiveUp && err.code === "thread_not_found") return null;
     throw err;
   }
-  const listed = repliesSchema.parse(answer);
+  const listed = listedMessagesSchema.parse(answer);
   const parent = listed.messages.find((m) => m.ts === ts);
   const authorId = parent?.user ?? parent?.bot_id;
   if (!parent || !authorId) return null;

@@ -48,6 +48,9 @@ export const telegram: PlatformAdapter<TelegramTarget, {}, TelegramSettings> = {
   // A chat is a tenant of its own under its bot (./place.ts); every chat's answers spend the bot's daily budget.
   budgetTenant: (place) => ({ platform: place.platform, tenant: botOfTenant(place.tenant) }),
 
+  // The Bot API reads no history: what the ingest script kept of the place (keepHistory) is its history.
+  readHistory: async (ctx, query) => ({ messages: await ctx.kept(query) }),
+
   streaming: telegramStreaming,
   working: telegramWorking,
 };

@@ -1,0 +1,54 @@
+/**
+ * @module
+ * What was said in a Discord channel, thread or DM before the bot was called: Get Channel Messages, one page, up
+ * to and with the trigger (`before` = the trigger's id + 1), newest first. Discord lists nothing at all to a bot
+ * without Read Message History in the channel (and refuses one without View Channel): a page without the trigger
+ * message itself says so, and the answer goes on without the history. A thread's starter message in its parent
+ * channel stays the thread's parent (./parent.ts); a forum post's, in the thread itself, is listed here.
+ */
+import * as z from "../../zod.ts";
+import type { ReplyContext } from "../adapter.ts";
+import type { HistoryPage, HistoryQuery, PlaceMessage } from "../history.ts";
+import { readableContent } from "./gateway/message.ts";
+import { DISCORD_ERROR, DiscordRefused, discordRequest } from "./rest.ts";
+import { displayName, messageSchema } from "./schema.ts";
+import type { DiscordSettings } from "./settings.ts";
+
+/** Our own share of Discord's per-route limits for reading a server's messages, per minute. */
+const LIST_MESSAGES_PER_MINUTE = 50;
+/** Get Channel Messages lists at most 100. */
+const MAX_LIMIT = 100;
+/** DEFAULT and REPLY are people's words; every other type is a system message (a join, a pin, a thread created). */
+const WORDS_TYPES: ReadonlySet<number> = new Set([0, 19]);
+
+export async function readDiscordHistory(ctx: ReplyContext<DiscordSettings>, query: HistoryQuery): Promise<HistoryPage> {
+  const { place, before } = query;
+  if (!(await ctx.callBudget("list messages", LIST_MESSAGES_PER_MINUTE))) throw new Error("no room in the server's list messages budget");
+  const limit = Math.min(MAX_LIMIT, query.limit + 1);
+  let body: unknown;
+  try {
+    body = await discordRequest({
+      apiBaseUrl: ctx.config.DISCORD_API_BASE_URL,
+      method: "GET",
+      path: `/channels/${place.channel}/messages?before=${BigInt(before.id) + 1n}&limit=${limit}`,
+      what: "list a channel's messages",
+      botToken: await ctx.token(),
+      fetch: ctx.fetch,
+    });
+  } catch (err) {
+    if (err instanceof DiscordRefused && err.discordCode === DISCORD_ERROR.MISSING_ACCESS) return { refused: "VIEW_CHANNEL" };
+    if (err instanceof DiscordRefused && err.discordCode === DISCORD_ERROR.MISSING_PERMISSIONS) return { refused: "READ_MESSAGE_HISTORY" };
+    throw err;
+  }
+  const listed = z.array(messageSchema).parse(body);
+  if (listed.length === 0 && query.triggerListed) return { refused: "READ_MESSAGE_HISTORY" };
+  const messages = listed.flatMap((m): PlaceMessage[] => {
+    const ts = Date.parse(m.timestamp);
+    if (m.id === before.id || !WORDS_TYPES.has(m.type) || ts < query.since) return [];
+    const text = readableContent(m, query.bot);
+    if (!text.trim()) return [];
+    const replyToId = m.message_reference?.type === 0 && m.message_reference.channel_id === place.channel ? m.message_reference.message_id : undefined;
+    return [{ id: m.id, author: { id: m.author.id, name: displayName(m.author, m.member), isBot: Boolean(m.author.bot || m.webhook_id) }, text, ts, ...(replyToId ? { replyToId } : {}) }];
+  });
+  return { messages: messages.sort((a, b) => a.ts - b.ts).slice(-query.limit) };
+}

@@ -1,0 +1,53 @@
+/**
+ * @module
+ * The history capability of a platform: what was said in a place before the message that called the bot, read when
+ * a conversation starts (lib/jobs/backfill.ts merges it into the conversation). Slack asks `conversations.history`
+ * (a channel or DM) or `conversations.replies` (a thread, the parent first); Discord lists the channel's or thread's
+ * messages before the trigger; Telegram, whose Bot API reads no history, answers from what the core kept of the
+ * place (IngestOptions.keepHistory, `HistoryContext.kept`). One page, one call: the job asks once per conversation.
+ */
+import type { Author, BotIdentity, ConversationKey } from "../message.ts";
+
+/** Which messages to read: those of `place` before the trigger, written since `since` (ms), the last `limit`. */
+export interface HistoryQuery {
+  place: ConversationKey;
+  /** The message that called the bot: only what was written before it is read. */
+  before: { id: string; ts: number };
+  /**
+   * The trigger is a message of the place (not a slash command): a page that lists nothing up to it and itself
+   * tells that the place's history cannot be read (a Discord channel without Read Message History lists none).
+   */
+  triggerListed: boolean;
+  since: number;
+  limit: number;
+  bot: BotIdentity;
+}
+
+/** One message of the place, as the platform shows it now (an edited message in its current text). */
+export interface PlaceMessage {
+  id: string;
+  author: Author;
+  text: string;
+  /** Milliseconds since the epoch. */
+  ts: number;
+  replyToId?: string;
+}
+
+/**
+ * The place's messages, oldest first, without system messages (joins, topic changes); or the scope or permission
+ * the platform refused the read for (`channels:history`, `not_in_channel`, `READ_MESSAGE_HISTORY`): the answer
+ * goes on without them.
+ */
+export type HistoryPage = { messages: PlaceMessage[] } | { refused: string };
+
+/**
+ * What a history read gets: a job's context (`Ctx`, the adapter's ReplyContext) and the messages the core kept of
+ * the query's place and window, where it keeps them (IngestOptions.keepHistory; none elsewhere).
+ */
+export type HistoryContext<Ctx> = Ctx & { kept(query: HistoryQuery): Promise<PlaceMessage[]> };
+
+/** The optional capability an adapter adds (lib/platforms/adapter.ts PlatformAdapter extends it). */
+export interface HistoryCapability<Ctx> {
+  /** Reads the place's messages before the trigger; throws RetryLater, GiveUp or Error like every call. */
+  readHistory?(ctx: HistoryContext<Ctx>, query: HistoryQuery): Promise<HistoryPage>;
+}
