@@ -3,6 +3,7 @@
  * Platform-neutral message types. Platforms parse into these; the core never sees a platform payload.
  */
 import * as z from "./zod.ts";
+import type { FileRef } from "./files/file-ref.ts";
 
 /** The platforms the Worker speaks, one adapter each (lib/platforms/index.ts); every other list derives from this. */
 export const PLATFORMS = ["slack", "discord", "twilio", "telegram"] as const;
@@ -106,6 +107,8 @@ export interface InboundMessage {
    * bot's answers in the conversation.
    */
   feedback?: "not_you";
+  /** Files pasted with the message, as references (lib/files/file-ref.ts): a reply job fetches them, never the webhook. */
+  files?: FileRef[];
 }
 
 /** A message another one is about (a thread's parent, a message replied to), as the platform returned it. */
@@ -146,6 +149,8 @@ export interface StoredMessage {
   noReply?: boolean;
   /** Not words but a reaction that tells the bot its answer was not wanted (a 👎 on it): lib/decide/not-you.ts. */
   feedback?: "not_you";
+  /** Files pasted with it, as references only (InboundMessage.files). */
+  files?: FileRef[];
 }
 
 /** What the decider and the prompt builder see of a conversation. */

@@ -34,3 +34,22 @@ function cut(text: string, length: number): string {
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
+
+/** `text` itself when it fits `maxTokens`, else "…" plus its longest suffix that fits (a log keeps its newest lines). */
+export function shortenEndToTokens(text: string, maxTokens: number): string {
+  if (countTokens(text) <= maxTokens) return text;
+  if (countTokens(CUT_MARK) > maxTokens) return "";
+  let fits = text.length;
+  let tooLong = 0;
+  while (fits - tooLong > 1) {
+    const mid = (fits + tooLong) >> 1;
+    if (countTokens(tail(text, mid)) <= maxTokens) fits = mid;
+    else tooLong = mid;
+  }
+  return tail(text, fits);
+}
+
+function tail(text: string, start: number): string {
+  const from = isLowSurrogate(text.charCodeAt(start)) ? start + 1 : start;
+  return CUT_MARK + text.slice(from).trimStart();
+}

@@ -1,0 +1,44 @@
+/**
+ * @module
+ * Attachments of a Discord message: kept as references (id, CDN URL, content type, size, dimensions, file name)
+ * and fetched by a reply job from Discord's CDN, which serves them without the bot token (the URL carries its own
+ * signature and expiry). Only CDN hosts, or the configured API's own host, are fetched from.
+ */
+import * as z from "../../zod.ts";
+import { MAX_FILES_PER_MESSAGE, type FileRef } from "../../files/file-ref.ts";
+import { fetchCapped, servedFrom, type FileSupport } from "../file-fetch.ts";
+import type { ReplyContext } from "../adapter.ts";
+import { snowflake } from "./schema.ts";
+import type { DiscordSettings } from "./settings.ts";
+
+const DISCORD_CDN_ORIGINS = ["https://cdn.discordapp.com", "https://media.discordapp.net"];
+
+/** An attachment object as Discord sends it on a message. */
+export const attachmentSchema = z.looseObject({
+  id: snowflake,
+  filename: z.string(),
+  size: z.number().check(z.int(), z.gte(0)),
+  url: z.string().check(z.url({ protocol: /^https?$/ })),
+  content_type: z.optional(z.string()),
+  width: z.nullish(z.number().check(z.int(), z.gte(1))),
+  height: z.nullish(z.number().check(z.int(), z.gte(1))),
+});
+export type DiscordAttachment = z.output<typeof attachmentSchema>;
+
+export function discordFileRefs(attachments: readonly DiscordAttachment[]): FileRef[] {
+  return attachments.slice(0, MAX_FILES_PER_MESSAGE).map((a) => ({
+    id: a.id,
+    url: a.url,
+    name: a.filename.slice(0, 256),
+    type: (a.content_type ?? "").slice(0, 128),
+    size: a.size,
+    ...(a.width && a.height ? { width: a.width, height: a.height } : {}),
+  }));
+}
+
+export const discordFiles: FileSupport<ReplyContext<DiscordSettings>> = {
+  async fetchFile(ctx, ref, maxBytes, keep) {
+    if (!ref.url || !servedFrom(ref.url, [...DISCORD_CDN_ORIGINS, ctx.config.DISCORD_API_BASE_URL])) return null;
+    return fetchCapped(ctx.fetch, ref.url, {}, maxBytes, keep);
+  },
+};
