@@ -48,3 +48,23 @@ export function dataLine(record: DataRecord): string {
 export function dataBlock(lines: string[]): string {
   return [DATA_BLOCK_OPEN, ...lines, DATA_BLOCK_CLOSE].join("\n");
 }
+
+const FILE_LINE_START = '{"file":';
+
+/**
+ * `content` with the text of every pasted file left out (`"text":"[not kept]"`): what an answer's trace keeps in Redis
+ * of the data block, since file contents are never stored.
+ */
+export function withoutFileTexts(content: string): string {
+  if (!content.startsWith(DATA_BLOCK_OPEN)) return content;
+  return content
+    .split("\n")
+    .map((line) => {
+      if (!line.startsWith(FILE_LINE_START)) return line;
+      const record = JSON.parse(line) as FileRecord;
+      return dataLine({ file: { ...record.file, text: FILE_TEXT_NOT_KEPT } });
+    })
+    .join("\n");
+}
+
+export const FILE_TEXT_NOT_KEPT = "[not kept]";

@@ -8,6 +8,7 @@
 import { buildPrompt, type Prompt } from "../context/prompt.ts";
 import type { Turn } from "../conversation/turn.ts";
 import type { ConversationState } from "../message.ts";
+import { turnFiles } from "./attachments.ts";
 import { earlierMessages } from "./earlier.ts";
 import { parentFor } from "./parent.ts";
 import { recalledForAnswer } from "./recall.ts";
@@ -18,11 +19,12 @@ export async function gatherPrompt(scope: JobScope, state: ConversationState, tu
   const { rt, job } = scope;
   const s = rt.settings;
   const said = [...turn.history, turn.current];
-  const [people, earlier, parent, before] = await Promise.all([
+  const [people, earlier, parent, before, pasted] = await Promise.all([
     rememberedPeople(scope, said),
     recalledForAnswer(scope, state.recent, said),
     parentFor(scope, state, turn.current),
     earlierMessages(scope, state),
+    turnFiles(scope, turn),
   ]);
   return buildPrompt({
     persona: s.BOT_PERSONA,
@@ -34,8 +36,10 @@ export async function gatherPrompt(scope: JobScope, state: ConversationState, tu
     systemNotes: job.systemNotes,
     people,
     earlier,
-    history: [...before, ...turn.history],
-    current: turn.current,
+    files: pasted.files,
+    images: pasted.images,
+    history: [...before, ...pasted.history],
+    current: pasted.current,
     budgetTokens: s.PROMPT_TOKEN_BUDGET,
   });
 }
