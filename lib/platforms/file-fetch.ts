@@ -47,11 +47,18 @@ export function servedFrom(url: string, origins: readonly string[]): boolean {
 
 /**
  * GETs `url` with `headers` and reads at most `maxBytes` of it (from the start, or the last ones); null on any
- * status but 200 (a refused token, a file gone). Redirects are not followed with the credentials: a platform whose
- * files redirect (Twilio) is followed by the fetch itself, which drops Authorization when the origin changes.
+ * status but 200 (a refused token, a file gone). `redirect: "manual"` where a redirect means refusal (Slack sends a
+ * request it will not serve to its sign-in page, whose HTML must never be read as the file); Twilio's media
+ * redirects to its CDN and is followed.
  */
-export async function fetchCapped(doFetch: typeof fetch, url: string, headers: Record<string, string>, maxBytes: number, keep: KeepEnd): Promise<FetchedFile | null> {
-  const response = await doFetch(url, { headers, signal: AbortSignal.timeout(FILE_TIMEOUT_MS) });
+export async function fetchCapped(
+  doFetch: typeof fetch,
+  url: string,
+  headers: Record<string, string>,
+  limits: { maxBytes: number; keep: KeepEnd; redirect?: "manual" | "follow" },
+): Promise<FetchedFile | null> {
+  const { maxBytes, keep } = limits;
+  const response = await doFetch(url, { headers, redirect: limits.redirect ?? "follow", signal: AbortSignal.timeout(FILE_TIMEOUT_MS) });
   if (response.status !== 200 || !response.body) {
     await response.body?.cancel();
     return null;

@@ -29,6 +29,8 @@ import { DiscordMessages, type PostedChannelMessage } from "./messages.ts";
 import { channelPermissionsSchema, DEFAULT_BOT_PERMISSIONS } from "./permissions.ts";
 import { botMessage, type DiscordSettings, type RecordedDiscordCall, type RouteContext } from "./route.ts";
 import { matchWebhookRoute } from "./webhook-routes.ts";
+import { FileStore } from "../files.ts";
+import { discordFileRoutes, serveDiscordAttachment } from "./files.ts";
 
 const API_PREFIX = "/api/v10";
 /** Discord dedupes an enforced nonce "within a few minutes": two is the cautious reading. */
@@ -77,6 +79,8 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
   const botPermissions = new Map<string, bigint>();
   const limiter = new RateLimiter();
   const nextId = snowflakes();
+  const files = new FileStore();
+  let origin = "";
   const control = createFakeControl<RecordedDiscordCall>({
     name: "discord",
     refuse: refuseAsDiscord,
@@ -87,8 +91,10 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
       channels.clear();
       botPermissions.clear();
       limiter.reset();
+      files.reset();
     },
   });
+  control.addRoutes(discordFileRoutes(files, nextId, () => origin));
   control.addRoutes({
     ...configRoutes(() => settings, settingsPatchSchema, (patch) => (settings = merge(settings, patch))),
     "GET /__messages": (_body, url) => {
@@ -164,10 +170,12 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
     ...(opts.host ? { host: opts.host } : {}),
     async handle(req, res, url) {
       if (await control.handle(req, res, url)) return;
+      if (serveDiscordAttachment(req, res, url, files)) return;
       if (!url.pathname.startsWith(`${API_PREFIX}/`)) return sendDiscordError(res, DISCORD_ERROR.notFound);
       await handleApi(req, res, url.pathname.slice(API_PREFIX.length + 1).split("/").map(decodeURIComponent), url.searchParams);
     },
   });
+  origin = server.origin;
   return { url: `${server.origin}${API_PREFIX}`, close: server.close };
 }
 

@@ -39,6 +39,6 @@ export function discordFileRefs(attachments: readonly DiscordAttachment[]): File
 export const discordFiles: FileSupport<ReplyContext<DiscordSettings>> = {
   async fetchFile(ctx, ref, maxBytes, keep) {
     if (!ref.url || !servedFrom(ref.url, [...DISCORD_CDN_ORIGINS, ctx.config.DISCORD_API_BASE_URL])) return null;
-    return fetchCapped(ctx.fetch, ref.url, {}, maxBytes, keep);
+    return fetchCapped(ctx.fetch, ref.url, {}, { maxBytes, keep });
   },
 };

@@ -44,6 +44,6 @@ export const twilioFiles: FileSupport<ReplyContext<TwilioSettings>> = {
     const { TWILIO_API_BASE_URL: api, TWILIO_ACCOUNT_SID: sid } = ctx.config;
     if (!ref.url || !servedFrom(ref.url, [api]) || mediaSid(ref.url)?.account !== ctx.tenant || !sid) return null;
     const basic = btoa(`${sid}:${await ctx.token()}`);
-    return fetchCapped(ctx.fetch, ref.url, { Authorization: `Basic ${basic}` }, maxBytes, keep);
+    return fetchCapped(ctx.fetch, ref.url, { Authorization: `Basic ${basic}` }, { maxBytes, keep });
   },
 };
