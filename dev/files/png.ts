@@ -13,12 +13,19 @@ export type Rgb = readonly [number, number, number];
 
 /** A PNG of `width`×`height` pixels: `top` everywhere, or `top` above and `bottom` below the middle. */
 export function encodePng(width: number, height: number, top: Rgb, bottom: Rgb = top): Buffer {
+  const rgb = new Uint8Array(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    const colour = y < height / 2 ? top : bottom;
+    for (let x = 0; x < width; x++) rgb.set(colour, (y * width + x) * 3);
+  }
+  return encodeRgbPng(width, height, rgb);
+}
+
+/** A PNG of the given pixels (RGB, row by row), unfiltered. */
+export function encodeRgbPng(width: number, height: number, rgb: Uint8Array): Buffer {
   const row = 1 + width * 3;
   const raw = Buffer.alloc(row * height);
-  for (let y = 0; y < height; y++) {
-    const [r, g, b] = y < height / 2 ? top : bottom;
-    for (let x = 0; x < width; x++) raw.set([r, g, b], y * row + 1 + x * 3);
-  }
+  for (let y = 0; y < height; y++) raw.set(rgb.subarray(y * width * 3, (y + 1) * width * 3), y * row + 1);
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
