@@ -109,3 +109,14 @@ describe("the platforms' file references", () => {
     expect(await fetchCapped(refused, "https://x", {}, { maxBytes: 4, keep: "start", redirect: "manual" })).toBeNull();
   });
 });
+
+describe("a log cut to a token allowance", () => {
+  it("keeps its end and marks the cut", async () => {
+    const { shortenEndToTokens } = await import("../../lib/context/shorten.ts");
+    const log = Array.from({ length: 200 }, (_, i) => `line ${i} ok`).join("\n");
+    const cut = shortenEndToTokens(log, 30);
+    expect(cut.startsWith("…")).toBe(true);
+    expect(cut.endsWith("line 199 ok")).toBe(true);
+    expect(shortenEndToTokens("short", 30)).toBe("short");
+  });
+});
