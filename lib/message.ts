@@ -118,6 +118,8 @@ export interface ParentMessage {
   text: string;
   /** Milliseconds since the epoch. */
   ts: number;
+  /** Files pasted with it, as references (InboundMessage.files). */
+  files?: FileRef[];
 }
 
 export type Consent = "opt_out" | "opt_in";

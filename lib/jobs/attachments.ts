@@ -5,7 +5,9 @@
  * most IMAGES_PER_TURN of at most IMAGE_MAX_BYTES, checked from their bytes; their text files go into the data block,
  * TEXT_FILE_MAX_BYTES of each; any other file, and every file of an older message, stays a short line in its
  * message's text (`[image: shot.png, 1280×720, from Bob]`), so a conversation of twenty screenshots sends only the
- * newest. Bytes and contents stay in this job's memory: logged are counts, sizes and times, never what a file holds.
+ * newest. The pictures of the message the conversation is about (a thread's parent) go too when they are what the
+ * question is about: the messages answered bring none, and the bot has not answered in the conversation yet.
+ * Bytes and contents stay in this job's memory: logged are counts, sizes and times, never what a file holds.
  */
 import type { FileRecord } from "../context/data-block.ts";
 import type { PromptImage } from "../context/images.ts";
@@ -64,6 +66,21 @@ export async function turnFiles(scope: JobScope, turn: Turn): Promise<TurnFiles>
     ms: scope.rt.now() - started,
   });
   return { history: turn.history.map(withLines), current: withLines(turn.current), images, files };
+}
+
+/**
+ * The parent message with its files' lines, and its pictures when they are what the question is about (see the
+ * module's comment), in the slots `pasted` left.
+ */
+export async function parentFiles(scope: JobScope, parent: StoredMessage, turn: Turn, pasted: TurnFiles): Promise<{ parent: StoredMessage; images: PromptImage[] }> {
+  if (!parent.files?.length) return { parent, images: [] };
+  const asked = pasted.images.length === 0 && !turn.history.some((m) => m.role === "assistant");
+  let slots = asked ? scope.rt.settings.IMAGES_PER_TURN : 0;
+  const named = (ref: FileRef): ReadFile => ({ line: fileLine(ref, parent.authorName), bytes: 0 });
+  const read = await Promise.all(parent.files.map((ref) => (fileKind(ref) === "image" && slots-- > 0 ? readFile(scope, parent, ref, true) : named(ref))));
+  const images = read.flatMap((r) => (r.image ? [r.image] : []));
+  if (images.length) scope.rt.log.info("parent_files_read", { ...scope.where, images: images.length, bytes: read.reduce((sum, r) => sum + r.bytes, 0) });
+  return { parent: { ...parent, text: [parent.text, ...read.map((r) => r.line)].filter(Boolean).join("\n") }, images };
 }
 
 /** The current message and its author's messages since the bot last spoke: what this answer is for. */

@@ -8,7 +8,7 @@
 import { buildPrompt, type Prompt } from "../context/prompt.ts";
 import type { Turn } from "../conversation/turn.ts";
 import type { ConversationState } from "../message.ts";
-import { turnFiles } from "./attachments.ts";
+import { parentFiles, turnFiles } from "./attachments.ts";
 import { earlierMessages } from "./earlier.ts";
 import { parentFor } from "./parent.ts";
 import { recalledForAnswer } from "./recall.ts";
@@ -26,18 +26,20 @@ export async function gatherPrompt(scope: JobScope, state: ConversationState, tu
     earlierMessages(scope, state),
     turnFiles(scope, turn),
   ]);
+  // Read after the turn's own files: the parent's pictures go only when the turn brought none.
+  const about = parent ? await parentFiles(scope, parent, turn, pasted) : null;
   return buildPrompt({
     persona: s.BOT_PERSONA,
     botName: job.bot.name,
     botUserId: job.bot.userId,
     now: new Date(rt.now()),
-    ...(parent ? { parent } : {}),
+    ...(about ? { parent: about.parent } : {}),
     summary: state.summary,
     systemNotes: job.systemNotes,
     people,
     earlier,
     files: pasted.files,
-    images: pasted.images,
+    images: [...pasted.images, ...(about?.images ?? [])],
     history: [...before, ...pasted.history],
     current: pasted.current,
     budgetTokens: s.PROMPT_TOKEN_BUDGET,

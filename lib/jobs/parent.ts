@@ -55,7 +55,7 @@ async function fromChannelConversation({ rt, job }: JobScope, of: string): Promi
 }
 
 function toStored(parent: ParentMessage | null, job: Job): StoredMessage | null {
-  if (!parent || !parent.text.trim()) return null;
+  if (!parent || (!parent.text.trim() && !parent.files?.length)) return null;
   const byBot = parent.author.id === job.bot.userId;
   return {
     id: parent.id,
@@ -64,5 +64,6 @@ function toStored(parent: ParentMessage | null, job: Job): StoredMessage | null 
     authorName: byBot ? job.bot.name : parent.author.name,
     text: parent.text,
     ts: parent.ts,
+    ...(parent.files?.length ? { files: parent.files } : {}),
   };
 }

@@ -86,6 +86,22 @@ describe("pictures and files pasted on Slack", () => {
     expect(picturesIn(request!)).toHaveLength(2);
   });
 
+  it("sends a thread's parent's picture when the thread's question brings none", async () => {
+    const place = newSlackPlace("FT");
+    const shot = await slackFile({ name: "parent.png", png: { width: 90, height: 60, colour: "#28c8dc" } });
+    const parentTs = distinctSlackTs();
+    const parent = slackMessageEvent({ ...place, user: "UALICE", text: `<@${BOT_USER_ID}> look at this`, files: [shot], ts: parentTs });
+    expect((await callWorker(env, await signedSlackRequest(parent.body))).status).toBe(200);
+    await answers(place, 1);
+    const reply = slackMessageEvent({ ...place, user: "UBOB", text: `<@${BOT_USER_ID}> what's this error? thread-${place.id}`, threadTs: parentTs, ts: distinctSlackTs() });
+    expect((await callWorker(env, await signedSlackRequest(reply.body))).status).toBe(200);
+    const inThread = await answers(place, 2);
+    expect(inThread.at(-1)!.text).toContain("PNG picture, 90×60, mostly cyan");
+    const [request] = (await modelRequests(`thread-${place.id}`)) as Recorded[];
+    expect(picturesIn(request!)).toHaveLength(1);
+    expect(request!.messages[1]!.content).toContain("[image: parent.png, 90×60, from UALICE] (attached)");
+  });
+
   it("answers from the text with a model that cannot see images, and says so once per conversation", async () => {
     const place = newSlackPlace("FB");
     for (const n of [1, 2]) {
