@@ -28,6 +28,14 @@ export const fileRefSchema = z.object({
 });
 export type FileRef = z.output<typeof fileRefSchema>;
 
+/**
+ * The references a platform's parser made that the store will read back: at most MAX_FILES_PER_MESSAGE, each
+ * within the schema (a name, URL or dimension past its bounds would make the stored conversation unreadable).
+ */
+export function storableRefs(refs: readonly FileRef[]): FileRef[] {
+  return refs.filter((ref) => fileRefSchema.safeParse(ref).success).slice(0, MAX_FILES_PER_MESSAGE);
+}
+
 /** `image`: sent to the model as a picture; `text`: read into the data block; `other`: named only. */
 export type FileKind = "image" | "text" | "other";
 

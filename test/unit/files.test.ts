@@ -120,3 +120,11 @@ describe("a log cut to a token allowance", () => {
     expect(shortenEndToTokens("short", 30)).toBe("short");
   });
 });
+
+describe("references the store can read back", () => {
+  it("leaves out a file whose dimensions or URL are past the stored schema's bounds", () => {
+    const url = "https://files.slack.com/files-pri/T1-F0B1/x.png";
+    expect(slackFileRefs([{ id: "F0B1", name: "x.png", mimetype: "image/png", url_private: url, original_w: 500_000, original_h: 10 }])).toEqual([]);
+    expect(slackFileRefs([{ id: "F0B2", name: "y.png", mimetype: "image/png", url_private: `${url}?${"a".repeat(3_000)}` }])).toEqual([]);
+  });
+});

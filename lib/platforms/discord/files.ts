@@ -5,7 +5,7 @@
  * signature and expiry). Only CDN hosts, or the configured API's own host, are fetched from.
  */
 import * as z from "../../zod.ts";
-import { MAX_FILES_PER_MESSAGE, type FileRef } from "../../files/file-ref.ts";
+import { storableRefs, type FileRef } from "../../files/file-ref.ts";
 import { fetchCapped, servedFrom, type FileSupport } from "../file-fetch.ts";
 import type { ReplyContext } from "../adapter.ts";
 import { snowflake } from "./schema.ts";
@@ -26,7 +26,7 @@ export const attachmentSchema = z.looseObject({
 export type DiscordAttachment = z.output<typeof attachmentSchema>;
 
 export function discordFileRefs(attachments: readonly DiscordAttachment[]): FileRef[] {
-  return attachments.slice(0, MAX_FILES_PER_MESSAGE).map((a) => ({
+  const refs = attachments.map((a) => ({
     id: a.id,
     url: a.url,
     name: a.filename.slice(0, 256),
@@ -34,6 +34,7 @@ export function discordFileRefs(attachments: readonly DiscordAttachment[]): File
     size: a.size,
     ...(a.width && a.height ? { width: a.width, height: a.height } : {}),
   }));
+  return storableRefs(refs);
 }
 
 export const discordFiles: FileSupport<ReplyContext<DiscordSettings>> = {

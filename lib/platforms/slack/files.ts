@@ -7,7 +7,7 @@
  * left out. The token only ever goes to files.slack.com or the configured Web API's own host.
  */
 import * as z from "../../zod.ts";
-import { MAX_FILES_PER_MESSAGE, type FileRef } from "../../files/file-ref.ts";
+import { storableRefs, type FileRef } from "../../files/file-ref.ts";
 import { fetchCapped, servedFrom, type FileSupport } from "../file-fetch.ts";
 import type { ReplyContext } from "../adapter.ts";
 import type { SlackSettings } from "./settings.ts";
@@ -31,7 +31,7 @@ const slackFileSchema = z.looseObject({
 /** The message's files Parley can fetch, at most MAX_FILES_PER_MESSAGE; one that is not what Slack sends is left out. */
 export function slackFileRefs(files: unknown): FileRef[] {
   if (!Array.isArray(files)) return [];
-  return files.flatMap((raw): FileRef[] => {
+  const refs = files.flatMap((raw): FileRef[] => {
     const parsed = slackFileSchema.safeParse(raw);
     if (!parsed.success || !parsed.data.url_private) return [];
     const f = parsed.data;
@@ -46,7 +46,8 @@ export function slackFileRefs(files: unknown): FileRef[] {
         ...(f.mode === "snippet" ? { snippet: true } : {}),
       },
     ];
-  }).slice(0, MAX_FILES_PER_MESSAGE);
+  });
+  return storableRefs(refs);
 }
 
 export const slackFiles: FileSupport<ReplyContext<SlackSettings>> = {

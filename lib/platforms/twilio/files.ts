@@ -5,7 +5,7 @@
  * sid and auth token by HTTP Basic, which Twilio asks for when "Enforce HTTP Auth on Media URLs" is on (and
  * ignores when it is off). Only media of the message's own account, on Twilio's API host, is fetched.
  */
-import { MAX_FILES_PER_MESSAGE, type FileRef } from "../../files/file-ref.ts";
+import { MAX_FILES_PER_MESSAGE, storableRefs, type FileRef } from "../../files/file-ref.ts";
 import { fetchCapped, servedFrom, type FileSupport } from "../file-fetch.ts";
 import type { ReplyContext } from "../adapter.ts";
 import type { TwilioSettings } from "./settings.ts";
@@ -27,7 +27,7 @@ export function twilioFileRefs(form: Record<string, unknown>, numMedia: number):
     const mime = typeof type === "string" ? type.slice(0, 128) : "";
     refs.push({ id: media.sid, url, name: `${media.sid}.${EXTENSIONS[mime] ?? "bin"}`, type: mime });
   }
-  return refs;
+  return storableRefs(refs);
 }
 
 function mediaSid(url: string): { account: string; sid: string } | null {
