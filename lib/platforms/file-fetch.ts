@@ -75,7 +75,8 @@ export async function fetchCapped(
     read += value.length;
     chunks.push(value);
     held += value.length;
-    if (keep === "start" && held >= maxBytes) {
+    // Past the limit, not at it: a file of exactly `maxBytes` is whole.
+    if (keep === "start" && held > maxBytes) {
       await reader.cancel();
       stopped = true;
       break;
@@ -94,7 +95,7 @@ export async function fetchCapped(
     at += chunk.length;
   }
   const bytes = all.length <= maxBytes ? all : keep === "start" ? all.subarray(0, maxBytes) : all.subarray(all.length - maxBytes);
-  // Stopped at the limit without a Content-Length: the file is known only to be larger than what was kept.
+  // Stopped past the limit without a Content-Length: the file is known only to be larger than what was kept.
   const total = Math.max(read, Number.isFinite(declared) ? declared : 0, stopped ? maxBytes + 1 : 0);
   return { bytes, totalBytes: total };
 }

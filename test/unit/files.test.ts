@@ -103,6 +103,7 @@ describe("the platforms' file references", () => {
     const body = new TextEncoder().encode("0123456789");
     const server = (async () => new Response(body)) as unknown as typeof fetch;
     expect(new TextDecoder().decode((await fetchCapped(server, "https://x", {}, { maxBytes: 4, keep: "start" }))!.bytes)).toBe("0123");
+    expect((await fetchCapped(server, "https://x", {}, { maxBytes: 10, keep: "start" }))!.totalBytes).toBe(10);
     const tail = await fetchCapped(server, "https://x", {}, { maxBytes: 4, keep: "end" });
     expect([new TextDecoder().decode(tail!.bytes), tail!.totalBytes]).toEqual(["6789", 10]);
     const refused = (async () => new Response("", { status: 302, headers: { Location: "/signin" } })) as unknown as typeof fetch;
