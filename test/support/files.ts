@@ -37,6 +37,10 @@ export function twilioMedia(upload: Upload & { account?: string; message?: strin
   return put(`${bindings.TWILIO_API_BASE_URL!}/__media`, upload);
 }
 
+export function telegramFile(upload: Upload): Promise<Record<string, unknown>> {
+  return put(`${bindings.TELEGRAM_API_BASE_URL!}/__files`, upload);
+}
+
 /** UTF-8 text as base64, for a text file's upload. */
 export function base64Text(text: string): string {
   return toBase64(new TextEncoder().encode(text));
