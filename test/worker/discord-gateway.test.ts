@@ -227,6 +227,16 @@ describe("a Discord thread or reply over the Gateway", () => {
     expect(reply!.content).toContain("PNG picture, 800×600, mostly green");
   });
 
+  it("reads the picture of the message a thread was started from, when the thread's question brings none", async () => {
+    const parentChannel = newChannel();
+    const shot = await discordAttachment({ name: "trace.png", png: { width: 120, height: 80, colour: "#fa8c14" }, channel_id: parentChannel });
+    const starter = await control("/__messages", { channel_id: parentChannel, content: "", author: { id: carol.id, username: "carol", global_name: "Carol" }, attachments: [shot] });
+    await control("/__channel", { id: starter.id, type: 11, parent_id: parentChannel });
+    await say(starter.id, dave, `what's this error? pic-${parentChannel}`, { mention: true });
+    const [reply] = await eventually(async () => (await posts(starter.id)).length === 1 && posts(starter.id), 15_000, "the thread answer");
+    expect(reply!.content).toContain("PNG picture, 120×80, mostly orange");
+  });
+
   it("puts the message a reply answers into the answer's prompt, first", async () => {
     const channel = newChannel();
     const earlierText = `Deploys are frozen until the audit ends on the 12th. earlier-${channel}`;

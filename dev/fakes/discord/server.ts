@@ -43,6 +43,8 @@ const personMessageSchema = z.strictObject({
   content: z.string(),
   author: z.strictObject({ id: z.string().regex(/^\d+$/), username: z.string().min(1), global_name: z.string().nullish() }),
   timestamp: z.iso.datetime({ offset: true }).optional(),
+  /** Files on it, as `POST /__attachments` made them (./files.ts). */
+  attachments: z.array(z.object({}).passthrough()).optional(),
 });
 
 const settingsPatchSchema = z.strictObject({
