@@ -29,6 +29,8 @@ export const settingsShape = {
   OPENAI_BASE_URL: z._default(url, "https://api.openai.com/v1"),
   LLM_MODEL: z._default(text, "gpt-4o-mini"),
   JUDGE_MODEL: optionalText,
+  /** Answers turns that carry images (docs/files.md); unset: LLM_MODEL. */
+  VISION_MODEL: optionalText,
   LLM_TIMEOUT_MS: z._default(z.coerce.number().check(z.int(), z.positive()), 20_000),
   PROMPT_TOKEN_BUDGET: z._default(z.coerce.number().check(z.int(), z.gte(256)), 6_000),
   MAX_REPLY_TOKENS: z._default(z.coerce.number().check(z.int(), z.positive()), 600),
@@ -86,6 +88,11 @@ export const settingsShape = {
   RATE_LIMIT_WINDOW_SECONDS: seconds(60),
   /** How much of one message is stored and taken into the prompt; the rest is cut. */
   MAX_MESSAGE_CHARS: z._default(z.coerce.number().check(z.int(), z.gte(100)), 4_000),
+  /** Files people paste (docs/files.md): the largest image sent to the model (0: none), and how many per answer. */
+  IMAGE_MAX_BYTES: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(20_000_000)), 5_000_000),
+  IMAGES_PER_TURN: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(10)), 4),
+  /** How much of one pasted text file is read into the prompt's data block (0: none), before the token budget cuts it. */
+  TEXT_FILE_MAX_BYTES: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(1_000_000)), 100_000),
   /**
    * What a conversation's start sees of the talk before it (lib/jobs/backfill.ts): the place's last this many
    * messages, written in the BACKFILL_MINUTES before the bot was called (a thread: the thread as it stands). 0 in

@@ -62,7 +62,7 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
     rt.log.info("duplicate_dropped", where);
     return { status, published: false };
   }
-  // The platform answers START and HELP itself, the route a picture without words: nothing to decide. A 👎 on an
+  // The platform answers START and HELP itself: nothing to decide. A 👎 on an
   // answer is decided (never answered) so that the decision log says why the bot goes quiet.
   if (msg.noReply && msg.consent !== "opt_out" && !msg.feedback) return { status, published: false };
   let decision: Decision =

@@ -17,6 +17,7 @@
  * | `forgotten:<platform>|<tenant>|<person>` | string | when the person asked to be forgotten (ms): no fact from before | 1 day |
  * | `spoke:<platform>|<tenant>|<person>` | sorted set | the places of the conversations the person spoke in (or whose thread they started), scored by when first seen there | past the longest a conversation can live (lib/conversation/store-options.ts) |
  * | `visibility:<place>` | string | who can read a place, as the platform told a job (dm, private, public) | 1 hour |
+ * | `unseen:<place>|<conversation id>` | string | the bot said in this conversation that it cannot see images (lib/jobs/unseen-images.ts) | 1 day |
  * | `history-refused:<place>` | string | the platform refused to read the place's history (a missing scope or permission), logged | 1 hour |
  * | `kept:<channel>` | string | a channel's last BACKFILL_MESSAGES messages, one a line (`<thread>\|<message JSON>`), on a platform that cannot read history (IngestOptions.keepHistory) | BACKFILL_MINUTES after the last |
  * | `optout:<platform>|<tenant>|<person>` | string | the person asked not to be messaged (SMS STOP) | until START |
@@ -129,6 +130,11 @@ export function keptKey(prefix: string, key: ConversationKey): string {
 /** The kept messages of the channel of a place (`placeId`, as a person's index of places names it). */
 export function keptKeyOfPlace(prefix: string, place: string): string {
   return `${prefix}:kept:${place.split(SEP).slice(0, 3).join(SEP)}`;
+}
+
+/** The bot told a conversation once that its model cannot see images. */
+export function imagesUnseenKey(prefix: string, key: ConversationKey, conversationId: string): string {
+  return `${prefix}:unseen:${placeId(key)}${SEP}${conversationId}`;
 }
 
 /** The places (`placeId`) of the live conversations a person spoke in: "forget me" erases there and nowhere else. */

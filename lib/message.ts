@@ -3,6 +3,7 @@
  * Platform-neutral message types. Platforms parse into these; the core never sees a platform payload.
  */
 import * as z from "./zod.ts";
+import type { FileRef } from "./files/file-ref.ts";
 
 /** The platforms the Worker speaks, one adapter each (lib/platforms/index.ts); every other list derives from this. */
 export const PLATFORMS = ["slack", "discord", "twilio", "telegram"] as const;
@@ -106,6 +107,8 @@ export interface InboundMessage {
    * bot's answers in the conversation.
    */
   feedback?: "not_you";
+  /** Files pasted with the message, as references (lib/files/file-ref.ts): a reply job fetches them, never the webhook. */
+  files?: FileRef[];
 }
 
 /** A message another one is about (a thread's parent, a message replied to), as the platform returned it. */
@@ -115,6 +118,8 @@ export interface ParentMessage {
   text: string;
   /** Milliseconds since the epoch. */
   ts: number;
+  /** Files pasted with it, as references (InboundMessage.files). */
+  files?: FileRef[];
 }
 
 export type Consent = "opt_out" | "opt_in";
@@ -146,6 +151,8 @@ export interface StoredMessage {
   noReply?: boolean;
   /** Not words but a reaction that tells the bot its answer was not wanted (a 👎 on it): lib/decide/not-you.ts. */
   feedback?: "not_you";
+  /** Files pasted with it, as references only (InboundMessage.files). */
+  files?: FileRef[];
   /** Read from the place when the conversation started (lib/jobs/backfill.ts): said before the bot was called, never a source of facts. */
   backfilled?: true;
   /** Another bot's (or app's) message, as the platform said. */

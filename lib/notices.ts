@@ -1,7 +1,7 @@
 /**
  * @module
- * The bot's fixed notices: what it says instead of an answer (a failure, a limit, a forget, a picture it cannot
- * read). They are its own words but say nothing of the conversation, so recall never indexes them (BOT_NOTICES).
+ * The bot's fixed notices: what it says instead of an answer (a failure, a limit, a forget, pictures it cannot
+ * see). They are its own words but say nothing of the conversation, so recall never indexes them (BOT_NOTICES).
  */
 
 /** What a person owed an answer hears when none could be given (the job's last retry failed). */
@@ -20,8 +20,8 @@ export const BUDGET_NOTICE = "The daily allowance for answers here is used up; I
 export const PERSON_BUDGET_NOTICE = "You've had your share of today's answers here; I'll answer you again tomorrow (UTC).";
 /** Posted when the model still gives nothing for a message that must be answered. */
 export const FALLBACK_ANSWER = "Sorry, I don't have a good answer to that right now.";
-/** The answer to a text that is only a picture (on platforms whose route answers at once). */
-export const MEDIA_ONLY_ANSWER = "Sorry, I can only read text messages. Could you type your question?";
+/** Said once per conversation, before the answer, when the model refused the pictures sent with a message (lib/jobs/unseen-images.ts). */
+export const IMAGES_UNSEEN_NOTICE = "I can't see images here, so I've answered from the text alone.";
 
 /** Every fixed notice: the texts recall leaves out. */
-export const BOT_NOTICES: ReadonlySet<string> = new Set([APOLOGY, FORGET_CONFIRMATION, FORGET_LIMIT_NOTICE, RATE_LIMIT_NOTICE, BUDGET_NOTICE, PERSON_BUDGET_NOTICE, FALLBACK_ANSWER, MEDIA_ONLY_ANSWER]);
+export const BOT_NOTICES: ReadonlySet<string> = new Set([APOLOGY, FORGET_CONFIRMATION, FORGET_LIMIT_NOTICE, RATE_LIMIT_NOTICE, BUDGET_NOTICE, PERSON_BUDGET_NOTICE, FALLBACK_ANSWER, IMAGES_UNSEEN_NOTICE]);

@@ -6,7 +6,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 
-const MAX_BODY_BYTES = 1_000_000;
+/** A chat request with pictures (base64, up to IMAGE_MAX_BYTES each) and a file pasted into a fake are larger than any API call. */
+const MAX_BODY_BYTES = 32_000_000;
 
 export class BodyTooLargeError extends Error {}
 

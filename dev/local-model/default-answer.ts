@@ -8,6 +8,7 @@ import { DATA_BLOCK_OPEN } from "../../lib/context/data-block.ts";
 import { personRecords } from "../../lib/context/turns.ts";
 import { JUDGE_LAST_MESSAGE_HEADING, JUDGE_QUESTION_TAIL } from "../../lib/llm/wording.ts";
 import { FACTS_INSTRUCTION_TAIL, SUMMARY_INSTRUCTION_TAIL } from "../../lib/llm/memory-wording.ts";
+import { describeImage } from "./images.ts";
 import { factsAnswer, summaryAnswer } from "./memory-answers.ts";
 import { lastUserMessage, type ChatRequest } from "./script.ts";
 
@@ -48,7 +49,9 @@ export function defaultAnswer(req: ChatRequest): string {
       ? `no earlier messages${mine}`
       : `${people.length} earlier message${people.length === 1 ? "" : "s"} from ${speakers.join(" and ")}${mine}`;
   const quote = said.length > QUOTE_LIMIT ? said.slice(0, QUOTE_LIMIT) + "…" : said;
-  return `(local model) I see ${seen}. You said: "${quote}"`;
+  const pictures = req.messages.flatMap((m) => ("images" in m ? (m.images ?? []) : []));
+  const seenPictures = pictures.length ? ` In the picture${pictures.length === 1 ? "" : "s"}: ${pictures.map(describeImage).join("; ")}.` : "";
+  return `(local model) I see ${seen}. You said: "${quote}"${seenPictures}`;
 }
 
 function judgeAnswer(judgeRequest: string): string {

@@ -19,9 +19,26 @@ export const ruleSchema = z.object({
 export const scriptSchema = z.object({ rules: z.array(ruleSchema) });
 export type ScriptRule = z.infer<typeof ruleSchema>;
 
+/** A content part as OpenAI's chat API takes it: text, or a picture by URL (a data URL from Parley). */
+const partSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text"), text: z.string() }),
+  z.object({ type: z.literal("image_url"), image_url: z.object({ url: z.string(), detail: z.enum(["auto", "low", "high"]).optional() }) }),
+]);
+
+/** A message's text, and the picture URLs of its parts (`images`), which only a user message may carry. */
+const messageSchema = z
+  .object({ role: z.string(), content: z.union([z.string(), z.array(partSchema).min(1)]) })
+  .refine((m) => typeof m.content === "string" || m.role === "user", { message: "only user messages may carry image parts" })
+  .transform(({ role, content }) => {
+    if (typeof content === "string") return { role, content };
+    const text = content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
+    const images = content.flatMap((p) => (p.type === "image_url" ? [p.image_url.url] : []));
+    return { role, content: text, ...(images.length ? { images } : {}) };
+  });
+
 export const chatRequestSchema = z.object({
   model: z.string(),
-  messages: z.array(z.object({ role: z.string(), content: z.string() })).min(1),
+  messages: z.array(messageSchema).min(1),
   max_tokens: z.number().optional(),
   max_completion_tokens: z.number().optional(),
   stream: z.boolean().optional(),

@@ -19,6 +19,7 @@ import { serveStandalone } from "../serve-standalone.ts";
 import { sendCompletion, sendGarbage, streamCompletion, type Completion } from "./completion.ts";
 import { callKind, defaultAnswer } from "./default-answer.ts";
 import { longAnswer } from "./long-answer.ts";
+import { pictureTokens } from "./images.ts";
 import { paceFromEnv, paceFromMarker, pacePatchSchema, type Pace } from "./pace.ts";
 import { chatRequestSchema, lastUserMessage, ModelScript, scriptSchema, type ChatRequest, type ScriptRule } from "./script.ts";
 
@@ -65,6 +66,8 @@ export async function startLocalModel(opts: LocalModelOptions): Promise<RunningL
     const parsed = chatRequestSchema.safeParse(parseJson(await readBody(req)));
     if (!parsed.success) return sendJson(res, 400, { error: { message: "invalid chat request", type: "invalid_request_error", param: null, code: null } });
     const chat = parsed.data;
+    // A model without vision refuses pictures as OpenAI does (400 invalid_request_error): its name says it.
+    if (refusesImages(chat)) return sendJson(res, 400, { error: { message: "Invalid content type. image_url is only supported by certain models.", type: "invalid_request_error", param: "messages", code: null } });
     script.record(chat);
     const text = lastUserMessage(chat);
     const stream = chat.stream === true;
@@ -99,6 +102,13 @@ export async function startLocalModel(opts: LocalModelOptions): Promise<RunningL
   return { url: `${server.origin}/v1`, close: server.close };
 }
 
+/** Models whose name ends with this read no pictures (tests and the simulator pick one as VISION_MODEL). */
+export const TEXT_ONLY_MODEL_SUFFIX = "-text-only";
+
+function refusesImages(chat: ChatRequest): boolean {
+  return chat.model.endsWith(TEXT_ONLY_MODEL_SUFFIX) && chat.messages.some((m) => "images" in m);
+}
+
 function ownAnswer(chat: ChatRequest, pace: Pace): string {
   return pace.answerTokens && callKind(chat) === "reply" ? longAnswer(pace.answerTokens) : defaultAnswer(chat);
 }
@@ -113,7 +123,7 @@ function rulePace(rule: ScriptRule | undefined): Partial<Pace> {
 }
 
 function withUsage(chat: ChatRequest, content: string): Completion {
-  const promptTokens = chat.messages.reduce((sum, m) => sum + countTokens(m.content), 0);
+  const promptTokens = chat.messages.reduce((sum, m) => sum + countTokens(m.content) + ("images" in m ? (m.images ?? []).reduce((n, url) => n + pictureTokens(url), 0) : 0), 0);
   const completionTokens = countTokens(content);
   return { model: chat.model, content, usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } };
 }

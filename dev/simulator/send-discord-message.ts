@@ -47,7 +47,14 @@ async function ensureBotConnected(opts: DiscordMessageSend): Promise<void> {
 }
 
 /** Writes in #general, or in the thread started from the message `threadId` (which is the thread's id too). */
-export async function sendDiscordMessage(opts: DiscordMessageSend, person: SimulatedPerson, text: string, threadId?: string): Promise<{ id: string }> {
+export async function sendDiscordMessage(
+  opts: DiscordMessageSend,
+  person: SimulatedPerson,
+  text: string,
+  threadId?: string,
+  /** Files on it, as the Discord fake's `/__attachments` made them (./attach.ts). */
+  attachments: Record<string, unknown>[] = [],
+): Promise<{ id: string }> {
   await ensureBotConnected(opts);
   const names = [
     { name: opts.botName, id: DISCORD_FAKE_BOT.userId },
@@ -66,6 +73,7 @@ export async function sendDiscordMessage(opts: DiscordMessageSend, person: Simul
       member: { nick: null },
       content,
       mentions: mentioned,
+      attachments,
     }),
   );
   await control(`${opts.discordFakeUrl}/__messages`, { id: sent.id, channel_id: channelId, content, author });

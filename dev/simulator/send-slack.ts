@@ -43,6 +43,8 @@ export async function sendSlackMessage(
   person: SimulatedPerson,
   text: string,
   thread?: { ts: string; parentUserId: string },
+  /** Files pasted with it (./attach.ts): a `file_share` message. */
+  files?: Record<string, unknown>[],
 ): Promise<SentSlackMessage> {
   const ts = nextTs();
   const names = [{ name: opts.botName, id: workspace.botUserId }, ...PEOPLE.map((p) => ({ name: p.name, id: p.slackUserId }))];
@@ -71,6 +73,7 @@ export async function sendSlackMessage(
     ts,
     event_ts: ts,
     ...(thread ? { thread_ts: thread.ts, parent_user_id: thread.parentUserId } : {}),
+    ...(files ? { subtype: "file_share", files, upload: false } : {}),
   };
   const body = JSON.stringify({
     type: "event_callback",

@@ -18,7 +18,7 @@ export interface SmsSend {
   botNumber: string;
 }
 
-export async function sendSms(opts: SmsSend, person: SimulatedPerson, text: string): Promise<{ sid: string; status: number }> {
+export async function sendSms(opts: SmsSend, person: SimulatedPerson, text: string, media?: Record<string, unknown>): Promise<{ sid: string; status: number }> {
   const sid = `SM${randomBytes(16).toString("hex")}`;
   const params: Record<string, string> = {
     MessageSid: sid,
@@ -27,7 +27,9 @@ export async function sendSms(opts: SmsSend, person: SimulatedPerson, text: stri
     From: person.phone,
     To: opts.botNumber,
     Body: text,
-    NumMedia: "0",
+    NumMedia: media ? "1" : "0",
+    // An MMS's picture, as the Twilio fake's `/__media` made it (./attach.ts).
+    ...(media ? { MediaUrl0: String(media.MediaUrl), MediaContentType0: String(media.MediaContentType) } : {}),
     NumSegments: "1",
     SmsStatus: "received",
     ApiVersion: "2010-04-01",

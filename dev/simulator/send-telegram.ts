@@ -36,12 +36,21 @@ export function telegramPlace(spot: TelegramSpot, person: SimulatedPerson, topic
 }
 
 /** The person writes `text` there (`@Name` of the bot becomes its `@username`, as people type it); its message id. */
-export async function sendTelegram(fakeUrl: string, botName: string, person: SimulatedPerson, text: string, where: { chat: number; topic?: number }): Promise<number> {
+export async function sendTelegram(
+  fakeUrl: string,
+  botName: string,
+  person: SimulatedPerson,
+  text: string,
+  where: { chat: number; topic?: number },
+  /** A photo or document from the fake's `/__files` (./attach.ts); `text` is then its caption. */
+  media?: Record<string, unknown>,
+): Promise<number> {
   const typed = text.replace(new RegExp(`@${botName}\\b`, "gi"), `@${TELEGRAM_FAKE_BOT.username}`);
   const sent = await control<{ message_id: number }>(fakeUrl, "/__message", {
     chat_id: where.chat,
     from: personOf(person),
-    text: typed,
+    ...(typed ? { text: typed } : {}),
+    ...(media ? { media } : {}),
     ...(where.topic !== undefined ? { message_thread_id: where.topic } : {}),
   });
   return sent.message_id;

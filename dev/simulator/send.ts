@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import type { FakeOrigins } from "./bot-posts.ts";
+import { attachmentSchema, pasteIntoFake, type Attachment } from "./attach.ts";
 import { DISCORD_PLACE, PEOPLE, personByHandle, SLACK_CHANNEL, type SimulatedPerson, type SlackWorkspace } from "./people.ts";
 import { sendAskCommand } from "./send-discord.ts";
 import { sendDiscordMessage } from "./send-discord-message.ts";
@@ -18,7 +19,10 @@ import type { ChatEntry, Timeline } from "./timeline.ts";
 export const sendRequest = z.object({
   platform: z.enum(["slack", "discord", "sms", "telegram"]),
   person: z.string(),
-  text: z.string().trim().min(1).max(4_000),
+  /** May be empty when a file is attached. */
+  text: z.string().trim().max(4_000),
+  /** A picture or file pasted with the message ([files](../../docs/files.md)). */
+  attachment: attachmentSchema.optional(),
   /** Slack: the workspace (team id) to write in; the first one when not given. */
   workspace: z.string().optional(),
   threadTs: z.string().optional(),
@@ -28,7 +32,7 @@ export const sendRequest = z.object({
   discordMode: z.enum(["message", "ask"]).default("ask"),
   /** Telegram: the group's General topic, its forum topic, or the person's private chat with the bot. */
   telegramSpot: z.enum(["general", "topic", "private"]).default("general"),
-});
+}).refine((r) => r.text.length > 0 || r.attachment, { message: "write something or attach a file", path: ["text"] });
 export type SendRequest = z.output<typeof sendRequest>;
 
 export interface SendContext {
@@ -55,14 +59,17 @@ export async function send(ctx: SendContext, body: SendRequest): Promise<ChatEnt
 /** The person's message as the page shows it, then what shows at once after it (Discord's "thinking…"). */
 async function deliver(ctx: SendContext, person: SimulatedPerson, body: SendRequest): Promise<[ChatEntry, ...ChatEntry[]]> {
   const { timeline, botName, setting } = ctx;
-  const base = { author: person.name, bot: false, text: body.text, at: Date.now() };
+  const file = body.attachment;
+  const shown = [body.text, ...(file ? [`📎 ${file.name}`] : [])].filter(Boolean).join("\n");
+  const base = { author: person.name, bot: false, text: shown, at: Date.now() };
   if (body.platform === "slack") {
     const workspaces = ctx.slackWorkspaces();
     const workspace = workspaces.find((w) => w.team === (body.workspace ?? workspaces[0]?.team));
     if (!workspace) throw new z.ZodError([{ code: "custom", path: ["workspace"], message: "unknown workspace", input: body.workspace }]);
     const parent = body.threadTs ? timeline.entries.find((e) => e.workspace === workspace.team && e.ts === body.threadTs) : undefined;
     const thread = body.threadTs ? { ts: body.threadTs, parentUserId: parentUserId(parent, person.slackUserId, workspace) } : undefined;
-    const sent = await sendSlackMessage({ workerUrl: ctx.workerUrl, signingSecret: setting("SLACK_SIGNING_SECRET"), botName, slackFakeUrl: ctx.fakes.slack }, workspace, person, body.text, thread);
+    const files = file ? [await pasteIntoFake(ctx.fakes, { platform: "slack", team: workspace.team }, file)] : undefined;
+    const sent = await sendSlackMessage({ workerUrl: ctx.workerUrl, signingSecret: setting("SLACK_SIGNING_SECRET"), botName, slackFakeUrl: ctx.fakes.slack }, workspace, person, body.text, thread, files);
     return [
       {
         ...base,
@@ -77,21 +84,25 @@ async function deliver(ctx: SendContext, person: SimulatedPerson, body: SendRequ
   }
   if (body.platform === "telegram") {
     const where = telegramPlace(body.telegramSpot, person, ctx.telegramTopic());
-    const id = await sendTelegram(ctx.fakes.telegram, botName, person, body.text, where);
+    const media = file ? await pasteIntoFake(ctx.fakes, { platform: "telegram" }, file) : undefined;
+    const id = await sendTelegram(ctx.fakes.telegram, botName, person, body.text, where, media);
     return [{ ...base, id: `${where.chat}:${id}`, messageId: String(id), channel: String(where.chat), platform: "telegram", place: where.place, spot: body.telegramSpot }];
   }
   if (body.platform === "discord" && (body.discordMode === "message" || body.threadId)) {
     if (!ctx.discordGatewayControlUrl) throw new Error("no Discord Gateway fake is running: use /ask");
+    const channel = body.threadId ?? DISCORD_PLACE.channel;
+    const attachments = file ? [await pasteIntoFake(ctx.fakes, { platform: "discord", channel }, file)] : undefined;
     const sent = await sendDiscordMessage(
       { workerUrl: ctx.workerUrl, gatewayControlUrl: ctx.discordGatewayControlUrl, discordFakeUrl: ctx.fakes.discord, botName },
       person,
       body.text,
       body.threadId,
+      attachments,
     );
-    const channel = body.threadId ?? DISCORD_PLACE.channel;
     return [{ ...base, id: sent.id, platform: "discord", place: `discord|${DISCORD_PLACE.guild}|${channel}|`, ...(body.threadId ? { threadId: body.threadId } : {}) }];
   }
   if (body.platform === "discord") {
+    if (file) throw new z.ZodError([{ code: "custom", path: ["attachment"], message: "attach a file to a channel message, not /ask", input: file.name }]);
     const sent = await sendAskCommand({ workerUrl: ctx.workerUrl, discordFakeUrl: ctx.fakes.discord, applicationId: setting("DISCORD_APPLICATION_ID") }, person, body.text);
     const place = `discord|${DISCORD_PLACE.guild}|${DISCORD_PLACE.channel}|`;
     const asked: ChatEntry = { ...base, id: sent.id, platform: "discord", place, text: `/ask ${body.text}`, interactionToken: sent.token };
@@ -101,10 +112,12 @@ async function deliver(ctx: SendContext, person: SimulatedPerson, body: SendRequ
   }
   const accountSid = setting("TWILIO_ACCOUNT_SID");
   const botNumber = setting("TWILIO_PHONE_NUMBER");
+  const media = file ? await pasteIntoFake(ctx.fakes, { platform: "sms", account: accountSid }, file) : undefined;
   const sent = await sendSms(
     { workerUrl: ctx.workerUrl, publicBaseUrl: setting("PUBLIC_BASE_URL") || ctx.workerUrl, accountSid, authToken: setting("TWILIO_AUTH_TOKEN"), botNumber },
     person,
     body.text,
+    media,
   );
   return [{ ...base, id: sent.sid, platform: "sms", place: `twilio|${accountSid}|${botNumber}|${person.phone}|`, phone: person.phone }];
 }

@@ -9,8 +9,9 @@
  */
 import type { StoredMessage } from "../message.ts";
 import type { ChatMessage } from "./chat-message.ts";
-import { dataBlock, dataLine, DATA_BLOCK_DECLARATION, type DataRecord, type EarlierRecord } from "./data-block.ts";
-import { shortenToTokens } from "./shorten.ts";
+import { dataBlock, dataLine, DATA_BLOCK_DECLARATION, type DataRecord, type EarlierRecord, type FileRecord } from "./data-block.ts";
+import type { PromptImage } from "./images.ts";
+import { shortenEndToTokens, shortenToTokens } from "./shorten.ts";
 import { BACKFILLED_DECLARATION, BOT_SEPARATOR, mergeTurns, PEOPLE_SEPARATOR, speakerName, toTurn, TURNS_DECLARATION, turnWithin } from "./turns.ts";
 import { countPromptTokens, countTokens, MESSAGE_OVERHEAD_TOKENS } from "./tokens.ts";
 
@@ -29,6 +30,10 @@ export interface PromptInput {
   people?: { name: string; facts: string[] }[];
   /** Passages recalled from earlier conversations, oldest first, already within recall's share: data, last in the block. */
   earlier?: EarlierRecord[];
+  /** Text files pasted with the current message (lib/jobs/attachments.ts): data, after the parent message. */
+  files?: FileRecord[];
+  /** Pictures of the current message, sent with its turn; their tokens count on top of the text's budget. */
+  images?: PromptImage[];
   history: StoredMessage[]; // oldest first, WITHOUT the current message
   current: StoredMessage; // always kept, always last
   budgetTokens: number; // the whole prompt must fit, overheads included
@@ -38,8 +43,10 @@ export interface Prompt {
   messages: ChatMessage[];
   /** Index in `messages` of the first turn of the conversation (after the system message and the data block). */
   turnsFrom: number;
-  /** Upper bound on the prompt's o200k tokens, chat overhead included. */
+  /** Upper bound on the prompt's o200k tokens, chat overhead and images included. */
   tokens: number;
+  /** Pictures the last user turn carries (lib/llm/image-parts.ts). */
+  images?: PromptImage[];
   droppedMessages: number;
   shortenedMessages: number;
   /** Who the assistant turns are: lib/llm names the bot to the judge and strips an echoed "Name:". */
@@ -106,7 +113,8 @@ export function buildPrompt(input: PromptInput): Prompt {
     const messages: ChatMessage[] = [...head, ...mergeTurns([...kept, current])];
     const tokens = countPromptTokens(messages);
     if (tokens <= limit || kept.length === 0) {
-      return { messages, turnsFrom: head.length, tokens, droppedMessages: dropped, shortenedMessages: shortened, botName: input.botName };
+      const images = input.images?.length ? { images: input.images, tokens: tokens + input.images.reduce((sum, image) => sum + image.tokens, 0) } : { tokens };
+      return { messages, turnsFrom: head.length, droppedMessages: dropped, shortenedMessages: shortened, botName: input.botName, ...images };
     }
     kept.shift();
     dropped++;
@@ -116,6 +124,7 @@ export function buildPrompt(input: PromptInput): Prompt {
 function dataRecords(input: PromptInput): DataRecord[] {
   return [
     ...(input.parent ? [{ parent_message: { author: speakerName(input.parent.authorName), text: input.parent.text } }] : []),
+    ...(input.files ?? []),
     ...(input.summary ? [{ summary: input.summary }] : []),
     ...(input.people ?? []).filter((p) => p.facts.length > 0).map((p) => ({ person: p.name, facts: p.facts })),
     ...(input.earlier ?? []),
@@ -144,6 +153,10 @@ function fittedLine(record: DataRecord, fits: (line: string) => boolean): string
   if ("earlier" in record) return undefined;
   if ("person" in record) return record.facts.slice(1).map((_, i) => dataLine({ person: record.person, facts: record.facts.slice(i + 1) })).find(fits);
   if ("summary" in record) return longestCut(record.summary, (summary) => dataLine({ summary }), fits);
+  if ("file" in record) {
+    const cutFile = record.file.log ? shortenEndToTokens : shortenToTokens;
+    return longestCut(record.file.text, (text) => dataLine({ file: { ...record.file, text } }), fits, cutFile);
+  }
   const { author, text } = record.parent_message;
   return longestCut(text, (shorter) => dataLine({ parent_message: { author, text: shorter } }), fits);
 }
@@ -152,13 +165,13 @@ function fittedLine(record: DataRecord, fits: (line: string) => boolean): string
  * The line of `text` cut to the most tokens that fit, never fewer than the shortest worth showing. By bisection: a
  * fixed ladder of ever shorter cuts left gaps, and a summary a token too long for its room fell through all of them.
  */
-function longestCut(text: string, line: (shorter: string) => string, fits: (line: string) => boolean): string | undefined {
+function longestCut(text: string, line: (shorter: string) => string, fits: (line: string) => boolean, shorten = shortenToTokens): string | undefined {
   let best: string | undefined;
   let low = MIN_USEFUL_TOKENS;
   let high = countTokens(text) - 1;
   while (low <= high) {
     const tokens = Math.floor((low + high) / 2);
-    const candidate = line(shortenToTokens(text, tokens));
+    const candidate = line(shorten(text, tokens));
     if (fits(candidate)) {
       best = candidate;
       low = tokens + 1;

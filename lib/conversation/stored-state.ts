@@ -5,6 +5,7 @@
  * builder see.
  */
 import * as z from "../zod.ts";
+import { fileRefSchema } from "../files/file-ref.ts";
 import type { InboundMessage, ConversationState, StoredMessage } from "../message.ts";
 
 const storedMessageSchema = z.object({
@@ -19,6 +20,7 @@ const storedMessageSchema = z.object({
   replyToId: z.optional(z.string()),
   noReply: z.optional(z.boolean()),
   feedback: z.optional(z.literal("not_you")),
+  files: z.optional(z.array(fileRefSchema)),
   backfilled: z.optional(z.literal(true)),
   bot: z.optional(z.literal(true)),
 });
@@ -85,6 +87,7 @@ export function toStoredMessage(msg: InboundMessage): StoredMessage {
   if (msg.replyToId) stored.replyToId = msg.replyToId;
   if (msg.noReply) stored.noReply = true;
   if (msg.feedback) stored.feedback = msg.feedback;
+  if (msg.files?.length) stored.files = msg.files;
   return stored;
 }
 

@@ -6,6 +6,7 @@
  * person's reply rate), the writing (./write.ts), then the posting and recording
  * (./post.ts). Each way out is an outcome; notices go out like answers, so that a retry never posts them twice.
  */
+import { withoutFileTexts } from "../context/data-block.ts";
 import type { Prompt } from "../context/prompt.ts";
 import type { PostedOutcome } from "../conversation/draft.ts";
 import { selectTurn, type Turn } from "../conversation/turn.ts";
@@ -21,7 +22,7 @@ import { withEarlierTalk } from "./backfill.ts";
 import { gatherPrompt } from "./gather.ts";
 import { finishDraft } from "./post.ts";
 import type { AnswerScope } from "./scope.ts";
-import { writeAnswer } from "./write.ts";
+import { writeSeeing } from "./unseen-images.ts";
 
 /** How a job ended. */
 export type JobOutcome =
@@ -65,7 +66,7 @@ export async function answer(scope: AnswerScope, claim: Claimed, sign: WorkingSi
   try {
     const stop = await checksBeforeWriting(scope, claim, prompt, onUsage);
     if (stop) return stop;
-    text = await writeAnswer(scope, prompt, sign, onUsage);
+    text = await writeSeeing(scope, prompt, sign, onUsage);
   } finally {
     // Every call counts, the judge's and one that ended in [SKIP] or failed included.
     await budget.reservation.settle(used);
@@ -116,7 +117,8 @@ function post(scope: AnswerScope, claim: Claimed, prompt: Prompt, turn: Turn, te
       at: rt.now(),
       promptTokens: prompt.tokens,
       droppedMessages: prompt.droppedMessages,
-      messages: prompt.messages,
+      // A pasted file's text is read into the prompt, never kept: the trace shows its name only.
+      messages: prompt.messages.map((m) => ({ ...m, content: withoutFileTexts(m.content) })),
     },
   });
 }

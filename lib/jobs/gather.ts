@@ -8,6 +8,7 @@
 import { buildPrompt, type Prompt } from "../context/prompt.ts";
 import type { Turn } from "../conversation/turn.ts";
 import type { ConversationState } from "../message.ts";
+import { parentFiles, turnFiles } from "./attachments.ts";
 import { parentFor } from "./parent.ts";
 import { recalledForAnswer } from "./recall.ts";
 import { rememberedPeople } from "./remembered.ts";
@@ -17,23 +18,28 @@ export async function gatherPrompt(scope: JobScope, state: ConversationState, tu
   const { rt, job } = scope;
   const s = rt.settings;
   const said = [...turn.history, turn.current];
-  const [people, earlier, parent] = await Promise.all([
+  const [people, earlier, parent, pasted] = await Promise.all([
     rememberedPeople(scope, said),
     recalledForAnswer(scope, state.recent, said),
     parentFor(scope, state, turn.current),
+    turnFiles(scope, turn),
   ]);
+  // Read after the turn's own files: the parent's pictures go only when the turn brought none.
+  const about = parent ? await parentFiles(scope, parent, turn, pasted) : null;
   return buildPrompt({
     persona: s.BOT_PERSONA,
     botName: job.bot.name,
     botUserId: job.bot.userId,
     now: new Date(rt.now()),
-    ...(parent ? { parent } : {}),
+    ...(about ? { parent: about.parent } : {}),
     summary: state.summary,
     systemNotes: job.systemNotes,
     people,
     earlier,
-    history: turn.history,
-    current: turn.current,
+    files: pasted.files,
+    images: [...pasted.images, ...(about?.images ?? [])],
+    history: pasted.history,
+    current: pasted.current,
     budgetTokens: s.PROMPT_TOKEN_BUDGET,
   });
 }

@@ -55,7 +55,8 @@ async function fromChannelConversation({ rt, job }: JobScope, of: string): Promi
 }
 
 function toStored(parent: ParentMessage | null, job: Job): StoredMessage | null {
-  return parent && parent.text.trim() ? asStoredMessage(parent, job) : null;
+  if (!parent || (!parent.text.trim() && !parent.files?.length)) return null;
+  return asStoredMessage(parent, job);
 }
 
 /** A message the platform returned, as the conversation keeps it: the bot's own as its turn, under its name. */
@@ -68,5 +69,6 @@ export function asStoredMessage(message: ParentMessage, job: Job): StoredMessage
     authorName: byBot ? job.bot.name : message.author.name,
     text: message.text,
     ts: message.ts,
+    ...(message.files?.length ? { files: message.files } : {}),
   };
 }

@@ -16,6 +16,8 @@ export interface LlmSettings {
   baseUrl: string;
   model: string;
   judgeModel: string;
+  /** Answers prompts that carry images (VISION_MODEL, else the model). */
+  visionModel: string;
   timeoutMs: number;
   maxReplyTokens: number;
 }
@@ -42,10 +44,10 @@ export interface Llm {
 
 export function createLlm(s: LlmSettings): Llm {
   const client = new OpenAI({ apiKey: s.apiKey, baseURL: s.baseUrl, timeout: s.timeoutMs, maxRetries: 0 });
+  const answering = (prompt: Prompt) => ({ model: prompt.images?.length ? s.visionModel : s.model, maxReplyTokens: s.maxReplyTokens, idleTimeoutMs: s.timeoutMs });
   return {
-    generate: (prompt, opts) =>
-      generateReply(client, prompt, { model: s.model, maxReplyTokens: s.maxReplyTokens, idleTimeoutMs: s.timeoutMs, ...opts }),
-    streamReply: (prompt, opts) => streamReply(client, prompt, { model: s.model, maxReplyTokens: s.maxReplyTokens, idleTimeoutMs: s.timeoutMs, ...opts }),
+    generate: (prompt, opts) => generateReply(client, prompt, { ...answering(prompt), ...opts }),
+    streamReply: (prompt, opts) => streamReply(client, prompt, { ...answering(prompt), ...opts }),
     judge: (prompt, onUsage) => judgeShouldAnswer(client, prompt, s.judgeModel, onUsage),
     summarize: (req) => summarizeConversation(client, s.model, req),
     extractFacts: (req) => extractFacts(client, s.model, req),

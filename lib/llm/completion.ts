@@ -2,15 +2,12 @@
  * @module
  * One chat completion call: the model's text, validated with zod; a 429 becomes RetryLater, anything else throws.
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import * as z from "../zod.ts";
 import type { ChatMessage } from "../context/chat-message.ts";
+import type { PromptImage } from "../context/images.ts";
 import { countPromptTokens, countTokens } from "../context/tokens.ts";
-import { RetryLater } from "../errors.ts";
-
-const HTTP_TOO_MANY_REQUESTS = 429;
-/** Used when a 429 carries no usable Retry-After. */
-const DEFAULT_RETRY_AFTER_SECONDS = 10;
+import { modelCallError, withImages } from "./image-parts.ts";
 
 const completionSchema = z.object({
   choices: z.array(z.object({ message: z.object({ content: z.optional(z.nullable(z.string())) }) })).check(z.minLength(1)),
@@ -21,6 +18,8 @@ const completionSchema = z.object({
 export interface CompletionRequest {
   model: string;
   messages: ChatMessage[];
+  /** Pictures of the last user turn (./image-parts.ts). */
+  images?: readonly PromptImage[];
   maxTokens: number;
   /**
    * Hears the tokens the call used: the server's figure, or when the server gave none (a stream ended before its
@@ -29,9 +28,9 @@ export interface CompletionRequest {
   onUsage?: (tokens: number) => void;
 }
 
-/** What a call used when the server did not say: the prompt and the text the model wrote, counted. */
-export function estimatedUsage(messages: ChatMessage[], output: string): number {
-  return countPromptTokens(messages) + countTokens(output);
+/** What a call used when the server did not say: the prompt, its images and the text the model wrote, counted. */
+export function estimatedUsage(messages: ChatMessage[], output: string, images: readonly PromptImage[] = []): number {
+  return countPromptTokens(messages) + images.reduce((sum, image) => sum + image.tokens, 0) + countTokens(output);
 }
 
 /** The text of the first choice ("" when the model sent none). */
@@ -40,27 +39,15 @@ export async function complete(client: OpenAI, req: CompletionRequest): Promise<
   try {
     raw = await client.chat.completions.create({
       model: req.model,
-      messages: req.messages,
+      messages: withImages(req.messages, req.images),
       max_completion_tokens: req.maxTokens,
     });
   } catch (err) {
-    if (err instanceof OpenAI.APIError && err.status === HTTP_TOO_MANY_REQUESTS) {
-      throw new RetryLater(`the model is rate limited (${req.model})`, retryAfterSeconds(err.headers));
-    }
-    throw err;
+    throw modelCallError(err, req.model, req.images);
   }
   const parsed = completionSchema.safeParse(raw);
   if (!parsed.success) throw new Error(`the model answered in an unexpected shape: ${parsed.error.issues[0]?.message}`);
   const content = parsed.data.choices[0]!.message.content ?? "";
-  req.onUsage?.(parsed.data.usage ? parsed.data.usage.total_tokens : estimatedUsage(req.messages, content));
+  req.onUsage?.(parsed.data.usage ? parsed.data.usage.total_tokens : estimatedUsage(req.messages, content, req.images));
   return content;
-}
-
-export function retryAfterSeconds(headers: Headers | undefined): number {
-  const value = headers?.get("retry-after");
-  if (!value) return DEFAULT_RETRY_AFTER_SECONDS;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? DEFAULT_RETRY_AFTER_SECONDS : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }

@@ -22,7 +22,7 @@ export interface GenerateOptions {
 
 export async function generateReply(client: OpenAI, prompt: Prompt, opts: GenerateOptions): Promise<string | null> {
   const messages = answerMessages(prompt, opts.required);
-  const first = cleanAnswer(await complete(client, { model: opts.model, messages, maxTokens: opts.maxReplyTokens, onUsage: opts.onUsage }), prompt.botName);
+  const first = cleanAnswer(await complete(client, { model: opts.model, messages, images: prompt.images, maxTokens: opts.maxReplyTokens, onUsage: opts.onUsage }), prompt.botName);
   if (first !== null) return first;
   if (!opts.required) return null;
   return nudgedAnswer(client, messages, prompt, opts);
@@ -36,7 +36,10 @@ export function answerMessages(prompt: Prompt, required: boolean): ChatMessage[]
 /** A required answer the model left quiet: asked once more with a nudge, then the fallback text. */
 export async function nudgedAnswer(client: OpenAI, messages: ChatMessage[], prompt: Prompt, opts: GenerateOptions): Promise<string> {
   const nudged: ChatMessage[] = [...messages, { role: "system", content: REQUIRED_NUDGE }];
-  const second = cleanAnswer(await complete(client, { model: opts.model, messages: nudged, maxTokens: opts.maxReplyTokens, onUsage: opts.onUsage }), prompt.botName);
+  const second = cleanAnswer(
+    await complete(client, { model: opts.model, messages: nudged, images: prompt.images, maxTokens: opts.maxReplyTokens, onUsage: opts.onUsage }),
+    prompt.botName,
+  );
   if (second !== null) return second;
   logger.warn("llm_fallback_answer", { model: opts.model });
   return FALLBACK_ANSWER;

@@ -18,7 +18,7 @@ type Start = { kind: "wait" } | { kind: "skip" } | { kind: "answer"; offset: num
  */
 export async function streamReply(client: OpenAI, prompt: Prompt, opts: GenerateOptions): Promise<AsyncIterable<string> | null> {
   const messages = answerMessages(prompt, opts.required);
-  const deltas = streamCompletion(client, { model: opts.model, messages, maxTokens: opts.maxReplyTokens, onUsage: opts.onUsage, idleTimeoutMs: opts.idleTimeoutMs });
+  const deltas = streamCompletion(client, { model: opts.model, messages, images: prompt.images, maxTokens: opts.maxReplyTokens, onUsage: opts.onUsage, idleTimeoutMs: opts.idleTimeoutMs });
   let written = "";
   // Read by hand: leaving a for-await loop would end the model's stream, and the answer goes on after the peek.
   for (let next = await deltas.next(); !next.done; next = await deltas.next()) {

@@ -7,13 +7,11 @@
  * up on the request. Each chunk must come within `idleTimeoutMs` of the one before, or the call fails and the
  * job's retry finishes the answer.
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import * as z from "../zod.ts";
 import { withinMs } from "../deadline.ts";
-import { RetryLater } from "../errors.ts";
-import { estimatedUsage, retryAfterSeconds, type CompletionRequest } from "./completion.ts";
-
-const HTTP_TOO_MANY_REQUESTS = 429;
+import { estimatedUsage, type CompletionRequest } from "./completion.ts";
+import { modelCallError, withImages } from "./image-parts.ts";
 
 const chunkSchema = z.looseObject({
   choices: z.array(z.looseObject({ delta: z.optional(z.looseObject({ content: z.optional(z.nullable(z.string())) })) })),
@@ -33,7 +31,7 @@ export async function* streamCompletion(client: OpenAI, req: StreamRequest): Asy
     stream = await client.chat.completions.create(
       {
         model: req.model,
-        messages: req.messages,
+        messages: withImages(req.messages, req.images),
         max_completion_tokens: req.maxTokens,
         stream: true,
         stream_options: { include_usage: true },
@@ -41,10 +39,7 @@ export async function* streamCompletion(client: OpenAI, req: StreamRequest): Asy
       { signal: abort.signal },
     );
   } catch (err) {
-    if (err instanceof OpenAI.APIError && err.status === HTTP_TOO_MANY_REQUESTS) {
-      throw new RetryLater(`the model is rate limited (${req.model})`, retryAfterSeconds(err.headers));
-    }
-    throw err;
+    throw modelCallError(err, req.model, req.images);
   }
   const chunks = stream[Symbol.asyncIterator]();
   // The usage comes on the last chunk; a stream left early ([SKIP]) or cut off never sends it, and is counted.
@@ -60,7 +55,7 @@ export async function* streamCompletion(client: OpenAI, req: StreamRequest): Asy
     }
   } finally {
     abort.abort();
-    if (!heard.usage) req.onUsage?.(estimatedUsage(req.messages, heard.text));
+    if (!heard.usage) req.onUsage?.(estimatedUsage(req.messages, heard.text, req.images));
   }
 }
 

@@ -19,6 +19,7 @@ import type { Logger } from "../log.ts";
 import type { BotIdentity, ConversationKey, InboundMessage, LogIds, ParentMessage, PartProgress, Platform, ReplyTarget, StreamState, Visibility } from "../message.ts";
 import type { OptOuts } from "../opt-outs.ts";
 import type { RefreshedToken } from "../installation.ts";
+import type { WithFiles } from "./file-fetch.ts";
 import type { HistoryCapability } from "./history.ts";
 
 /** A webhook delivery as the route received it. Signatures are computed over `rawBody`, so it is never re-encoded. */
@@ -194,7 +195,8 @@ export interface PlatformSettings<Config> {
  * One platform. `Target` is its reply target (validated by `replyTargetSchema` wherever it arrives from outside),
  * `Extra` what its `parse` tells its own route beyond the message.
  */
-export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra = {}, Config = any> extends HistoryCapability<ReplyContext<Config>> {
+/** `files` (./file-fetch.ts): fetches the files people paste, for the reply job. */
+export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra = {}, Config = any> extends WithFiles<ReplyContext<Config>>, HistoryCapability<ReplyContext<Config>> {
   readonly platform: Platform;
   readonly settings: PlatformSettings<Config>;
   /** Present when the platform can be installed in many tenants (Slack OAuth). */

@@ -10,6 +10,8 @@ import type { Job } from "../queue/job.ts";
 import type { AnswerFor, AnswerStream, PlatformAdapter, UnsureOpen, WorkingSign } from "./adapter.ts";
 import type { HistoryPage, HistoryQuery, PlaceMessage } from "./history.ts";
 import { replyContext, type PlatformServices } from "./context.ts";
+import type { FetchedFile, KeepEnd } from "./file-fetch.ts";
+import type { FileRef } from "../files/file-ref.ts";
 
 /** The platform side of a job: the adapter of the job's platform, for its tenant. */
 export interface Replier {
@@ -31,6 +33,8 @@ export interface Replier {
   budgetTenant(job: Job): Pick<Job["key"], "platform" | "tenant">;
   /** How the job's platform shows an answer as it is written; null when it cannot (lib/jobs/write.ts). */
   streaming(job: Job): JobStreaming | null;
+  /** Up to `maxBytes` of a file pasted in the job's place (./file-fetch.ts); null when the platform cannot fetch it. */
+  fetchFile(job: Job, ref: FileRef, maxBytes: number, keep: KeepEnd): Promise<FetchedFile | null>;
   /** Shows that the bot is working on the job's answer (a no-op where the platform has no sign); see AnswerFor. */
   working(job: Job, sign?: Pick<AnswerFor, "signUp" | "signMark">): Promise<WorkingSign>;
 }
@@ -95,6 +99,10 @@ export function platformReplier(rt: PlatformServices, adapters: readonly Platfor
         open: (text, unsure) => streaming.open(ctx, target, text, { ...answerFor(job), ...(unsure ? { unsure } : {}) }),
         resume: (state) => streaming.resume(ctx, target, state, answerFor(job)),
       };
+    },
+    async fetchFile(job, ref, maxBytes, keep) {
+      const { adapter, ctx } = open(job);
+      return adapter.files ? adapter.files.fetchFile(ctx, ref, maxBytes, keep) : null;
     },
     async working(job, sign = {}) {
       const { adapter, ctx, target } = open(job);

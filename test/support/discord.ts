@@ -130,6 +130,8 @@ export async function postThroughGateway(
     mentions?: { id: string; username: string }[];
     mentionRoles?: string[];
     replyTo?: { id: string; authorId: string };
+    /** Files on it, as the Discord fake's `/__attachments` made them (test/support/files.ts). */
+    attachments?: unknown[];
   },
 ): Promise<string> {
   const res = await fetch(`${controlUrl}/__message`, {
@@ -143,6 +145,7 @@ export async function postThroughGateway(
       ...(message.guildId ? { member: { nick: null, roles: [] } } : {}),
       mentions: message.mentions ?? [],
       mention_roles: message.mentionRoles ?? [],
+      attachments: message.attachments ?? [],
       ...(message.replyTo
         ? { message_reference: { message_id: message.replyTo.id }, referenced_message: { id: message.replyTo.id, author: { id: message.replyTo.authorId, username: "x" } } }
         : {}),

@@ -62,6 +62,8 @@ export function slackMessageEvent(args: {
   type?: "message" | "app_mention";
   threadTs?: string;
   channelType?: "channel" | "group" | "im" | "mpim";
+  /** Files pasted with it (test/support/files.ts): a `file_share` message. */
+  files?: unknown[];
 }): { body: string; ts: string } {
   // Like Slack: wall-clock seconds with microseconds, unique per message.
   const ts = args.ts ?? ((Date.now() * 1000 + (++seq % 1000)) / 1e6).toFixed(6);
@@ -74,6 +76,7 @@ export function slackMessageEvent(args: {
     event_ts: ts,
     ...(args.type === "app_mention" ? {} : { channel_type: args.channelType ?? "channel" }),
     ...(args.threadTs ? { thread_ts: args.threadTs } : {}),
+    ...(args.files ? { subtype: "file_share", files: args.files, upload: false } : {}),
   };
   const envelope = {
     token: "legacy-verification-token",

@@ -80,11 +80,17 @@ interface Deliveries {
 const forBot = (done: Deliveries) => done.deliveries.find((d) => d.bot === BOT.id)?.update;
 
 /** `from` writes `text` in the chat; the message's id and the update the bot gets. */
-export async function say(chatId: number, from: Person, text: string, opts: { topic?: number; replyTo?: number } = {}): Promise<{ messageId: number; update?: Update }> {
+export async function say(
+  chatId: number,
+  from: Person,
+  text: string,
+  opts: { topic?: number; replyTo?: number; /** A photo or document from the fake's `/__files`; `text` is its caption ("" for none). */ media?: unknown } = {},
+): Promise<{ messageId: number; update?: Update }> {
   const done = await control<Deliveries & { message_id: number }>("/__message", {
     chat_id: chatId,
     from,
-    text,
+    ...(text ? { text } : {}),
+    ...(opts.media ? { media: opts.media } : {}),
     deliver: false,
     ...(opts.topic !== undefined ? { message_thread_id: opts.topic } : {}),
     ...(opts.replyTo !== undefined ? { reply_to_message_id: opts.replyTo } : {}),

@@ -38,9 +38,18 @@ export function newMessageSid(): string {
 }
 
 /** The parameters of an inbound SMS as Twilio posts them, geo fields and all. */
-export function smsParams(args: { from: string; body: string; sid?: string; numMedia?: number; to?: string; messagingServiceSid?: string }): [string, string][] {
+export function smsParams(args: {
+  from: string;
+  body: string;
+  sid?: string;
+  numMedia?: number;
+  to?: string;
+  messagingServiceSid?: string;
+  /** Media the fake holds (test/support/files.ts), in place of made-up URLs. */
+  media?: { MediaUrl: string; MediaContentType: string }[];
+}): [string, string][] {
   const sid = args.sid ?? newMessageSid();
-  const media = args.numMedia ?? 0;
+  const media = args.media?.length ?? args.numMedia ?? 0;
   return [
     ["ToCountry", "US"],
     ["ToState", "CA"],
@@ -63,8 +72,8 @@ export function smsParams(args: { from: string; body: string; sid?: string; numM
     ["ApiVersion", "2010-04-01"],
     ...(args.messagingServiceSid ? [["MessagingServiceSid", args.messagingServiceSid] as [string, string]] : []),
     ...Array.from({ length: media }, (_, i): [string, string][] => [
-      [`MediaContentType${i}`, "image/jpeg"],
-      [`MediaUrl${i}`, `https://api.twilio.com/2010-04-01/Accounts/${TWILIO_ACCOUNT_SID}/Messages/${sid}/Media/ME${i}`],
+      [`MediaContentType${i}`, args.media?.[i]?.MediaContentType ?? "image/jpeg"],
+      [`MediaUrl${i}`, args.media?.[i]?.MediaUrl ?? `https://api.twilio.com/2010-04-01/Accounts/${TWILIO_ACCOUNT_SID}/Messages/${sid}/Media/ME${i}`],
     ]).flat(),
   ];
 }

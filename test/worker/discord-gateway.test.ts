@@ -9,6 +9,7 @@ import { readyGateway } from "../support/gateway-storage.ts";
 import { dataBlockRecords, modelRequests, scriptModel, turnRecords } from "../support/model.ts";
 import { qstashLaneUrl } from "../support/qstash-clock.ts";
 import { eventually, settle, startJobPump, suiteEnv, type JobPump } from "../support/worker.ts";
+import { discordAttachment } from "../support/files.ts";
 
 const SUITE = "discordgw";
 /** Tells the answer's prompt apart from the judge's and other model calls that quote the same messages. */
@@ -209,6 +210,31 @@ describe("a Discord thread or reply over the Gateway", () => {
     await eventually(async () => (await posts(starter.id)).length === 1, 15_000, "the thread answer");
     const prompt = await answerPrompt(`th-${parentChannel}`);
     expect(dataBlockRecords(prompt)[0]).toEqual({ parent_message: { author: "Carol", text: starterText } });
+  });
+
+  it("answers a screenshot with a question from the picture, fetched from the CDN", async () => {
+    const channel = newChannel();
+    const shot = await discordAttachment({ name: "crash.png", png: { width: 800, height: 600, colour: "#1eaa3c" }, channel_id: channel });
+    await postThroughGateway(CONTROL, {
+      guildId: GUILD,
+      channelId: channel,
+      author: alice,
+      content: `<@${BOT.id}> what's this error? img-${channel}`,
+      mentions: [{ id: BOT.id, username: BOT.username }],
+      attachments: [shot],
+    });
+    const [reply] = await eventually(async () => (await posts(channel)).length === 1 && posts(channel), 15_000, "the reply");
+    expect(reply!.content).toContain("PNG picture, 800×600, mostly green");
+  });
+
+  it("reads the picture of the message a thread was started from, when the thread's question brings none", async () => {
+    const parentChannel = newChannel();
+    const shot = await discordAttachment({ name: "trace.png", png: { width: 120, height: 80, colour: "#fa8c14" }, channel_id: parentChannel });
+    const starter = await control("/__messages", { channel_id: parentChannel, content: "", author: { id: carol.id, username: "carol", global_name: "Carol" }, attachments: [shot] });
+    await control("/__channel", { id: starter.id, type: 11, parent_id: parentChannel });
+    await say(starter.id, dave, `what's this error? pic-${parentChannel}`, { mention: true });
+    const [reply] = await eventually(async () => (await posts(starter.id)).length === 1 && posts(starter.id), 15_000, "the thread answer");
+    expect(reply!.content).toContain("PNG picture, 120×80, mostly orange");
   });
 
   it("puts the message a reply answers into the answer's prompt, read from the channel with the talk before it", async () => {

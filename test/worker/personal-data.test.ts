@@ -17,13 +17,12 @@ import {
   twilioSuiteEnv,
 } from "../support/twilio.ts";
 import { callWorker, eventually, JOB_TAP_URL, pumpJobsDuringSuite } from "../support/worker.ts";
+import { logLinesDuring, whatQStashHolds } from "../support/held-data.ts";
 
 const SUITE = "personal";
 /** A burst window long enough to read the job while QStash still holds it. */
 const env = twilioSuiteEnv(SUITE, { SMS_BURST_WINDOW_SECONDS: "2", RATE_LIMIT_REPLIES: "1" });
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
-/** The prefix under which the tests' QStash stand-in keeps messages (test/support/global-setup.ts). */
-const QSTASH_PREFIX = "qstash-test:";
 let discordKeys: DiscordSigningKeys;
 
 pumpJobsDuringSuite(env, SUITE);
@@ -32,40 +31,6 @@ beforeAll(async () => {
 });
 
 const digits = (number: string) => number.replace(/\D/g, "");
-
-/** Every line the Worker logged while `run` ran. */
-async function logLinesDuring(run: () => Promise<void>): Promise<string[]> {
-  const spies = (["log", "warn", "error"] as const).map((level) => vi.spyOn(console, level));
-  try {
-    await run();
-    return spies.flatMap((spy) => spy.mock.calls.map((call) => String(call[0])));
-  } finally {
-    for (const spy of spies) spy.mockRestore();
-  }
-}
-
-/** What the QStash stand-in holds: each stored message with its body decoded, the deduplication keys, the gates. */
-async function whatQStashHolds(): Promise<string> {
-  const keys: string[] = [];
-  let cursor = "0";
-  do {
-    const [next, batch] = await redis.scan(cursor, { match: `${QSTASH_PREFIX}*`, count: 1_000 });
-    keys.push(...batch);
-    cursor = String(next);
-  } while (cursor !== "0");
-  const held = await Promise.all(
-    keys.map(async (key) => {
-      const type = await redis.type(key);
-      if (type === "hash") return `${key} ${JSON.stringify(await redis.hgetall(key))}`;
-      if (type === "zset") return `${key} ${JSON.stringify(await redis.zrange(key, 0, -1))}`;
-      if (type !== "string") return key;
-      const value = await redis.get<unknown>(key);
-      const body = (value as { bodyBase64?: string } | null)?.bodyBase64;
-      return `${key} ${JSON.stringify(value)} ${body ? atob(body) : ""}`;
-    }),
-  );
-  return held.join("\n");
-}
 
 describe("phone numbers, names and tokens stay out of logs and queues", () => {
   it("leaves no phone number in the Worker's log lines of an SMS exchange, rate limit included", async () => {
@@ -89,7 +54,7 @@ describe("phone numbers, names and tokens stay out of logs and queues", () => {
     const from = newSender();
     const sid = newMessageSid();
     expect((await callWorker(env, await signedSmsRequest(env, smsParams({ from, body: "hello there", sid })))).status).toBe(200);
-    const held = await whatQStashHolds();
+    const held = await whatQStashHolds(redis);
     expect(held).toContain(sid);
     expect(held).not.toContain(digits(from));
     expect(held).not.toContain(digits(BOT_NUMBER));

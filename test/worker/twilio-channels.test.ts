@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
-import { MEDIA_ONLY_ANSWER } from "../../lib/notices.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { BOT_NUMBER, newMessageSid, newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_ACCOUNT_SID, twilioSuiteEnv } from "../support/twilio.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle } from "../support/worker.ts";
+import { twilioMedia } from "../support/files.ts";
 
 const SUITE = "twchannels";
 const SECOND_NUMBER = "+15005550007";
@@ -104,15 +104,17 @@ describe("WhatsApp on the same webhook", () => {
     expect(JSON.stringify(asked.messages)).toContain(`[location: Blue Bottle ${marker}, 66 Mint St, San Francisco (37.7825, -122.4079)]`);
   });
 
-  it("answers a picture without words at once in the TwiML, once", async () => {
+  it("answers a WhatsApp screenshot with a question from the picture, fetched with the account's credentials", async () => {
     const person = whatsapp(newSender());
-    const params = smsParams({ from: person, to: whatsapp(BOT_NUMBER), body: "", numMedia: 1 });
+    const sid = newMessageSid();
+    const media = [await twilioMedia({ name: "error.png", png: { width: 320, height: 240, colour: "#1e3cdc" }, message: sid })];
+    const params = smsParams({ from: person, to: whatsapp(BOT_NUMBER), body: `what's this error? wa-${sid}`, sid, media });
     const first = await callWorker(env, await signedSmsRequest(env, params));
-    expect(await first.text()).toContain(MEDIA_ONLY_ANSWER);
-    const again = await callWorker(env, await signedSmsRequest(env, params));
-    expect(await again.text()).not.toContain("<Message>");
-    await settle(QUIET_MS);
-    expect(await smsSentTo(person)).toEqual([]);
+    expect(await first.text()).not.toContain("<Message>");
+    await eventually(async () => (await smsSentTo(person)).length === 1, 15_000, "the answer");
+    expect((await smsSentTo(person))[0]!.body).toContain("PNG picture, 320×240, mostly blue");
+    // Without the account's credentials Twilio's media URL is refused.
+    expect((await fetch(media[0]!.MediaUrl)).status).toBe(401);
   });
 
   it("confirms STOP itself (Twilio does not on WhatsApp), sends nothing more until START, and leaves the number's SMS alone", async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { failSmsTo, newMessageSid, newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_ACCOUNT_SID, BOT_NUMBER, twilioSuiteEnv } from "../support/twilio.ts";
 import { callWorker, eventually, settle, pumpJobsDuringSuite } from "../support/worker.ts";
+import { twilioMedia } from "../support/files.ts";
 
 const SUITE = "twsms";
 const env = twilioSuiteEnv(SUITE, { SMS_BURST_WINDOW_SECONDS: "1" });
@@ -119,15 +120,18 @@ describe("a conversation over SMS", () => {
     expect(await smsSentTo(from)).toEqual([]);
   });
 
-  it("answers a picture without words politely in the TwiML, once", async () => {
+  it("answers a picture without words (MMS) from the picture, once however often Twilio delivers it", async () => {
     const from = newSender();
     const sid = newMessageSid();
-    const res = await text(from, "", { sid, numMedia: 1 });
-    expect(await res.text()).toMatch(/<Response><Message>[^<]*only read text[^<]*<\/Message><\/Response>$/);
-    const again = await text(from, "", { sid, numMedia: 1 });
-    expect(await again.text()).toMatch(/<Response><\/Response>$/);
+    const media = [await twilioMedia({ name: "meal.png", png: { width: 120, height: 90, colour: "#fa8c14" }, message: sid })];
+    const res = await callWorker(env, await signedSmsRequest(env, smsParams({ from, body: "", sid, media })));
+    expect(await res.text()).toMatch(/<Response><\/Response>$/);
+    await callWorker(env, await signedSmsRequest(env, smsParams({ from, body: "", sid, media })));
+    await eventually(sentCount(from, 1), 15_000, "the answer");
     await settle(QUIET_MS);
-    expect(await smsSentTo(from)).toEqual([]);
+    const sent = await smsSentTo(from);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.body).toContain("PNG picture, 120×90, mostly orange");
   });
 
   it("marks the number opted out when Twilio answers 21610, and does not retry the job", async () => {

@@ -21,6 +21,8 @@ export interface PostedChannelMessage {
   webhook_id?: string;
   /** An interaction's deferred "thinking…" message carries LOADING (128) until its first edit. */
   flags?: number;
+  /** A person's files (`POST /__messages`). */
+  attachments?: Record<string, unknown>[];
 }
 
 export interface StoredDiscordMessage {

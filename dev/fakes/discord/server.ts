@@ -29,6 +29,8 @@ import { DiscordMessages, type PostedChannelMessage } from "./messages.ts";
 import { channelPermissionsSchema, DEFAULT_BOT_PERMISSIONS } from "./permissions.ts";
 import { botMessage, type DiscordSettings, type RecordedDiscordCall, type RouteContext } from "./route.ts";
 import { matchWebhookRoute } from "./webhook-routes.ts";
+import { FileStore } from "../files.ts";
+import { discordFileRoutes, serveDiscordAttachment } from "./files.ts";
 
 const API_PREFIX = "/api/v10";
 /** Discord dedupes an enforced nonce "within a few minutes": two is the cautious reading. */
@@ -41,6 +43,8 @@ const personMessageSchema = z.strictObject({
   content: z.string(),
   author: z.strictObject({ id: z.string().regex(/^\d+$/), username: z.string().min(1), global_name: z.string().nullish() }),
   timestamp: z.iso.datetime({ offset: true }).optional(),
+  /** Files on it, as `POST /__attachments` made them (./files.ts). */
+  attachments: z.array(z.object({}).passthrough()).optional(),
 });
 
 const settingsPatchSchema = z.strictObject({
@@ -79,6 +83,8 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
   const botPermissions = new Map<string, bigint>();
   const limiter = new RateLimiter();
   const nextId = snowflakes();
+  const files = new FileStore();
+  let origin = "";
   const control = createFakeControl<RecordedDiscordCall>({
     name: "discord",
     refuse: refuseAsDiscord,
@@ -89,8 +95,10 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
       channels.clear();
       botPermissions.clear();
       limiter.reset();
+      files.reset();
     },
   });
+  control.addRoutes(discordFileRoutes(files, nextId, () => origin));
   control.addRoutes({
     ...configRoutes(() => settings, settingsPatchSchema, (patch) => (settings = merge(settings, patch))),
     "GET /__messages": (_body, url) => {
@@ -166,10 +174,12 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
     ...(opts.host ? { host: opts.host } : {}),
     async handle(req, res, url) {
       if (await control.handle(req, res, url)) return;
+      if (serveDiscordAttachment(req, res, url, files)) return;
       if (!url.pathname.startsWith(`${API_PREFIX}/`)) return sendDiscordError(res, DISCORD_ERROR.notFound);
       await handleApi(req, res, url.pathname.slice(API_PREFIX.length + 1).split("/").map(decodeURIComponent), url.searchParams);
     },
   });
+  origin = server.origin;
   return {
     url: `${server.origin}${API_PREFIX}`,
     rememberMessage: (message) => void messages.create(message, "person_message"),

@@ -28,6 +28,8 @@ import { readSlackRequest, type SlackParams } from "./request.ts";
 import { DEFAULT_SLACK_SETTINGS, mergeSlackSettings, slackSettingsPatchSchema, type SlackSettings, type SlackSettingsPatch } from "./settings.ts";
 import { actsAsOlderWorkspace, appendStream, startStream, stopStream, STREAMING_METHODS } from "./streaming.ts";
 import { Workspaces } from "./workspaces.ts";
+import { FileStore } from "../files.ts";
+import { serveSlackFile, slackFileRoutes } from "./files.ts";
 
 const API_PREFIX = "/api/";
 const OAUTH_ACCESS = "oauth.v2.access";
@@ -69,6 +71,8 @@ export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSla
   const oauth = new OAuthServer(workspaces);
   const limiter = new RateLimiter();
   const apiLog = new SlackApiLog();
+  const files = new FileStore();
+  let origin = "";
   const control = createFakeControl<RecordedSlackPost>({
     name: "slack",
     failRoute: "chat.postMessage",
@@ -76,10 +80,11 @@ export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSla
     onReset() {
       settings = initial;
       workspaces.reset(settings.staticTokens);
-      for (const part of [messages, assistant, oauth, limiter, apiLog]) part.reset();
+      for (const part of [messages, assistant, oauth, limiter, apiLog, files]) part.reset();
     },
   });
   const state: SlackState = { messages, workspaces, assistant, settings: () => settings, recordPost: (post) => control.record(post) };
+  control.addRoutes(slackFileRoutes(files, () => origin));
   control.addRoutes(
     slackControlRoutes({
       state,
@@ -155,12 +160,14 @@ export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSla
     ...(opts.host ? { host: opts.host } : {}),
     async handle(req, res, url) {
       if (await control.handle(req, res, url)) return;
+      if (serveSlackFile(req, res, url, files, workspaces, origin)) return;
       if (req.method === "GET" && url.pathname === AUTHORIZE_PATH) return authorizePage(res, url, oauth, settings.oauth);
       if (!url.pathname.startsWith(API_PREFIX)) return sendJson(res, 404, { error: "not_found" });
       if (req.method !== "POST") return sendJson(res, 405, { ok: false, error: "method_not_supported" });
       await callMethod(req, res, url.pathname.slice(API_PREFIX.length));
     },
   });
+  origin = server.origin;
   return { url: `${server.origin}/api`, close: server.close };
 }
 

@@ -13,6 +13,7 @@ export const METHOD_PARAMS: Readonly<Record<string, { required: readonly string[
   setWebhook: { required: ["url"], optional: ["certificate", "ip_address", "max_connections", "allowed_updates", "drop_pending_updates", "secret_token"] },
   deleteWebhook: { required: [], optional: ["drop_pending_updates"] },
   getWebhookInfo: { required: [], optional: [] },
+  getFile: { required: ["file_id"], optional: [] },
   sendMessage: {
     required: ["chat_id", "text"],
     optional: ["business_connection_id", "message_thread_id", "direct_messages_topic_id", "parse_mode", "entities", "link_preview_options", "disable_notification", "protect_content", "allow_paid_broadcast", "message_effect_id", "suggested_post_parameters", "reply_parameters", "reply_markup"],

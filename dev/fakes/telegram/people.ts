@@ -72,7 +72,10 @@ export function peopleRoutes(world: World, deliveries: Delivery[]): Record<strin
         z.strictObject({
           chat_id: z.number().int(),
           from: userSchema,
-          text: z.string().min(1),
+          /** The caption when `media` is given. */
+          text: z.string().min(1).optional(),
+          /** A photo or document as `POST /__files` answered it. */
+          media: z.union([z.object({ photo: z.array(z.object({}).passthrough()) }), z.object({ document: z.object({}).passthrough() })]).optional(),
           message_thread_id: z.number().int().optional(),
           reply_to_message_id: z.number().int().optional(),
           entities: z.array(z.object({}).passthrough()).optional(),
@@ -81,6 +84,7 @@ export function peopleRoutes(world: World, deliveries: Delivery[]): Record<strin
         }),
         body,
       );
+      if (m.text === undefined && !m.media) throw new ControlError("give text, media or both");
       const chat = chatOf(m.chat_id);
       if (m.message_thread_id !== undefined && !chat.topics.has(m.message_thread_id)) throw new ControlError(`no topic ${m.message_thread_id} in chat ${chat.id}`);
       return write(chat, {
@@ -88,8 +92,8 @@ export function peopleRoutes(world: World, deliveries: Delivery[]): Record<strin
         ...(m.message_thread_id !== undefined ? { thread: m.message_thread_id } : {}),
         from: m.from,
         date: now(),
-        text: m.text,
-        entities: m.entities ?? plainTextEntities(m.text),
+        ...(m.text !== undefined ? { text: m.text, entities: m.entities ?? plainTextEntities(m.text) } : {}),
+        ...(m.media ? { media: m.media } : {}),
         ...(m.reply_to_message_id !== undefined ? { reply_to: m.reply_to_message_id } : {}),
       }, m.deliver);
     },

@@ -20,6 +20,8 @@ import { checkParams, METHOD_PARAMS, readArgs } from "./params.ts";
 import { peopleRoutes } from "./people.ts";
 import { deleteWebhook, setWebhook, webhookInfo } from "./webhook.ts";
 import { World, type FakeBot } from "./world.ts";
+import { FileStore } from "../files.ts";
+import { getFile, serveTelegramFile, telegramFileRoutes } from "./files.ts";
 
 export { TELEGRAM_FAKE_BOT };
 
@@ -57,6 +59,7 @@ export async function startTelegramFake(opts: TelegramFakeOptions): Promise<Runn
   const world = new World();
   const flood = new FloodControl();
   const deliveries: Delivery[] = [];
+  const files = new FileStore();
   const addBot = (raw: z.input<typeof botSchema>): FakeBot => {
     const bot = { ...botSchema.parse(raw), is_bot: true, nextUpdateId: 1 };
     world.bots.set(bot.token, bot);
@@ -74,6 +77,7 @@ export async function startTelegramFake(opts: TelegramFakeOptions): Promise<Runn
       world.reset();
       flood.reset();
       deliveries.length = 0;
+      files.reset();
       addBots();
     },
   });
@@ -90,6 +94,7 @@ export async function startTelegramFake(opts: TelegramFakeOptions): Promise<Runn
     "GET /__deliveries": (_body, url) => filterByQuery(deliveries, url.searchParams),
     "GET /__stats": () => ({ ratelimited: flood.refusals() }),
   });
+  control.addRoutes(telegramFileRoutes(files));
 
   async function callMethod(req: IncomingMessage, res: ServerResponse, url: URL, token: string, method: string): Promise<void> {
     const bot = world.botByToken(decodeURIComponent(token));
@@ -108,6 +113,7 @@ export async function startTelegramFake(opts: TelegramFakeOptions): Promise<Runn
         name === "setWebhook" ? setWebhook(bot, args)
         : name === "deleteWebhook" ? deleteWebhook(bot)
         : name === "getWebhookInfo" ? webhookInfo(bot)
+        : name === "getFile" ? getFile(files, bot, args)
         : METHODS[name]!({ world, bot, flood, limits, record: (call) => control.record({ ...call, bot: bot.id, at: Date.now() }) }, args);
       admission.reply(() => sendOk(res, result));
     } catch (err) {
@@ -121,6 +127,7 @@ export async function startTelegramFake(opts: TelegramFakeOptions): Promise<Runn
     ...(opts.host ? { host: opts.host } : {}),
     async handle(req, res, url) {
       if (await control.handle(req, res, url)) return;
+      if (serveTelegramFile(req, res, url, files, world)) return;
       const [, token, method] = METHOD_PATH.exec(url.pathname) ?? [];
       if (!token || !method) return sendBotApiError(res, new BotApiError(404, "Not Found"));
       await callMethod(req, res, url, token, method);

@@ -49,8 +49,9 @@ export function messageObject(message: FakeMessage, chat: FakeChat, replied?: Fa
     chat: chatObject(chat),
     ...(message.service === "forum_topic_created" ? { forum_topic_created: { name: message.text ?? "", icon_color: 7322096 } } : {}),
     ...(replied ? { reply_to_message: messageObject({ ...replied, reply_to: undefined }, chat) } : {}),
-    ...(message.service === undefined && message.text !== undefined ? { text: message.text } : {}),
-    ...(message.entities?.length ? { entities: message.entities } : {}),
+    ...(message.service === undefined && message.text !== undefined ? { [message.media ? "caption" : "text"]: message.text } : {}),
+    ...(message.entities?.length ? { [message.media ? "caption_entities" : "entities"]: message.entities } : {}),
+    ...message.media,
     ...(message.edited !== undefined ? { edit_date: message.edited } : {}),
   };
 }

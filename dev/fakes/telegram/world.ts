@@ -65,6 +65,8 @@ export interface FakeMessage {
   edited?: number;
   /** A service message: what it says (`forum_topic_created`, ...). */
   service?: string;
+  /** A photo or document (./files.ts): the message's text is then its caption. */
+  media?: Record<string, unknown>;
   revisions: Revision[];
   /** Reactions by user id. */
   reactions: Map<number, string[]>;

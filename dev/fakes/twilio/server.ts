@@ -16,6 +16,8 @@ import { configRoutes, controlBody, createFakeControl, filterByQuery } from "../
 import { refuseAsTwilio, sendTwilioError, TWILIO_ERRORS, WHATSAPP_OUTSIDE_WINDOW } from "./errors.ts";
 import { messageResource, TwilioMessageStore } from "./message-store.ts";
 import { chooseSender, DEFAULT_TWILIO_SETTINGS, isWhatsApp, twilioSettingsPatchSchema, type TwilioSettings } from "./senders.ts";
+import { FileStore } from "../files.ts";
+import { serveTwilioMedia, twilioMediaRoutes } from "./media.ts";
 
 const ACCOUNT_PATH = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages(?:\/(SM[0-9a-fA-F]{32}))?\.json$/;
 const SMS_MAX_BODY_CHARS = 1_600;
@@ -52,6 +54,8 @@ export async function startTwilioFake(opts: TwilioFakeOptions): Promise<RunningT
   const lastInbound = new Map<string, number>();
   /** `person|sender` pairs where the person texted STOP to that sender: Twilio refuses to message them (21610). */
   const optedOut = new Set<string>();
+  const files = new FileStore();
+  let origin = "";
   const control = createFakeControl<RecordedTwilioMessage>({
     name: "twilio",
     failRoute: "messages.create",
@@ -61,8 +65,10 @@ export async function startTwilioFake(opts: TwilioFakeOptions): Promise<RunningT
       store.reset();
       lastInbound.clear();
       optedOut.clear();
+      files.reset();
     },
   });
+  control.addRoutes(twilioMediaRoutes(files, () => origin));
   control.addRoutes({
     ...configRoutes(() => settings, twilioSettingsPatchSchema, (patch) => (settings = { ...settings, ...patch })),
     "POST /__whatsapp_inbound": (body) => {
@@ -124,6 +130,7 @@ export async function startTwilioFake(opts: TwilioFakeOptions): Promise<RunningT
     ...(opts.host ? { host: opts.host } : {}),
     async handle(req, res, url) {
       if (await control.handle(req, res, url)) return;
+      if (serveTwilioMedia(req, res, url, files, basicUser, origin)) return;
       const [, rawAccount, sid] = ACCOUNT_PATH.exec(url.pathname) ?? [];
       if (!rawAccount) return sendTwilioError(res, TWILIO_ERRORS.notFound);
       const accountSid = decodeURIComponent(rawAccount);
@@ -138,6 +145,7 @@ export async function startTwilioFake(opts: TwilioFakeOptions): Promise<RunningT
       admission.send(200, messageResource(found));
     },
   });
+  origin = server.origin;
   return { url: server.origin, close: server.close };
 }
 

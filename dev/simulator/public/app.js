@@ -99,19 +99,34 @@ async function pollTimeline() {
 
 async function send(form) {
   const input = form.querySelector("input");
+  const picker = form.querySelector("input[type=file]");
   const text = input.value.trim();
-  if (!text) return;
+  const file = picker?.files?.[0];
+  if (!text && !file) return;
   input.value = "";
+  const attachment = file ? await attached(file) : undefined;
+  if (picker) picker.value = "";
   const thread = form.hasAttribute("data-thread") ? (form.dataset.platform === "slack" ? view.thread : view.discordThread) : null;
-  await post(form.dataset.platform, text, thread);
+  await post(form.dataset.platform, text, thread, attachment);
 }
 
-/** `thread`: the Slack thread's ts, or the Discord thread's id. */
-async function post(platform, text, thread) {
+/** A chosen file as the simulator server takes it: its name, type and bytes in base64. */
+function attached(file) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve({ name: file.name, type: file.type, base64: String(reader.result).split(",")[1] ?? "" });
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+}
+
+/** `thread`: the Slack thread's ts, or the Discord thread's id; `attachment`: a file pasted with the message. */
+async function post(platform, text, thread, attachment) {
   const body = {
     platform,
     person: view.person,
     text,
+    ...(attachment ? { attachment } : {}),
     ...(platform === "slack" ? { workspace: view.workspace } : {}),
     ...(thread ? (platform === "slack" ? { threadTs: thread } : { threadId: thread }) : {}),
     ...(platform === "discord" ? { discordMode: $("#discord-mode").value } : {}),

@@ -7,6 +7,7 @@
 import type { PlatformAdapter } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
 import { fetchDiscordParent } from "./parent.ts";
+import { discordFiles } from "./files.ts";
 import { readDiscordHistory } from "./history.ts";
 import { DM_TENANT_PREFIX, parseDiscordInteraction } from "./parse.ts";
 import { PONG } from "./responses.ts";
@@ -69,4 +70,5 @@ export const discord: PlatformAdapter<DiscordTarget, {}, DiscordSettings> = {
   readHistory: readDiscordHistory,
   streaming: discordStreaming,
   working: discordWorking,
+  files: discordFiles,
 };

@@ -13,6 +13,7 @@ import { DM_TENANT_PREFIX } from "./parse.ts";
 import { DISCORD_ERROR, DiscordRefused, discordRequest } from "./rest.ts";
 import { displayName, messageSchema } from "./schema.ts";
 import { isThread, readChannel } from "./visibility.ts";
+import { messageFileRefs } from "./files.ts";
 
 export async function fetchDiscordParent(ctx: ReplyContext<DiscordSettings>, { place, replyToId, bot }: ParentQuery): Promise<ParentMessage | null> {
   if (replyToId) return readMessage(ctx, place.channel, replyToId, bot);
@@ -39,10 +40,12 @@ async function readMessage(ctx: ReplyContext<DiscordSettings>, channelId: string
     throw err;
   }
   const message = messageSchema.parse(body);
+  const files = messageFileRefs(message.attachments);
   return {
     id: message.id,
     author: { id: message.author.id, name: displayName(message.author, message.member), isBot: Boolean(message.author.bot || message.webhook_id) },
     text: readableContent(message, bot),
     ts: Date.parse(message.timestamp),
+    ...(files.length ? { files } : {}),
   };
 }

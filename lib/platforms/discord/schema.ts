@@ -29,6 +29,8 @@ export const messageSchema = z.looseObject({
   /** 0 DEFAULT, 19 REPLY; other types are system messages (joins, pins...). */
   type: z._default(z.number().check(z.int()), 0),
   content: z.string(),
+  /** Files on the message, each read on its own (./files.ts). */
+  attachments: z._default(z.array(z.unknown()), []),
   timestamp: z.string(),
   /** Set on messages posted by a webhook (including interaction follow-ups): never a person. */
   webhook_id: z.optional(snowflake),

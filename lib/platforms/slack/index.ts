@@ -8,6 +8,7 @@ import type { AdapterContext, PlatformAdapter, WebhookRequest } from "../adapter
 import { refreshBotToken, type OAuthClient } from "./oauth/access.ts";
 import { jsonBody } from "../json-body.ts";
 import { fetchSlackParent } from "./parent.ts";
+import { slackFiles } from "./files.ts";
 import { readSlackHistory, SLACK_TIER_3_PER_MINUTE } from "./history.ts";
 import { parseSlackEvent } from "./parse.ts";
 import { postSlackMessage } from "./send.ts";
@@ -96,4 +97,5 @@ export const slack: PlatformAdapter<SlackTarget, {}, SlackSettings> = {
   readHistory: readSlackHistory,
   streaming: slackStreaming,
   working: slackWorking,
+  files: slackFiles,
 };

@@ -13,6 +13,7 @@ import { callSlack, type SlackAgrees, type SlackCallArgs, type SlackDisagreement
 import { readableMentions } from "./mentions.ts";
 import { slackMessageId } from "./parse.ts";
 import { slackId, slackTs } from "./schema.ts";
+import { slackFileRefs } from "./files.ts";
 
 /** A page of messages as `conversations.history` and `conversations.replies` list them (./history.ts reads it too). */
 export const listedMessagesSchema = z.looseObject({
@@ -23,6 +24,7 @@ export const listedMessagesSchema = z.looseObject({
       user: z.optional(slackId),
       bot_id: z.optional(slackId),
       text: z._default(z.string(), ""),
+      files: z.optional(z.array(z.unknown())),
       user_profile: z.optional(z.looseObject({ display_name: z.optional(z.string()), real_name: z.optional(z.string()) })),
     }),
   ),
@@ -51,10 +53,12 @@ export async function fetchSlackParent(args: SlackCallArgs, { place, replyToId, 
   const parent = listed.messages.find((m) => m.ts === ts);
   const authorId = parent?.user ?? parent?.bot_id;
   if (!parent || !authorId) return null;
+  const files = slackFileRefs(parent.files);
   return {
     id: slackMessageId(channel, ts),
     author: { id: authorId, name: parent.user_profile?.display_name || parent.user_profile?.real_name || authorId, isBot: Boolean(parent.bot_id) },
     text: readableMentions(parent.text, bot),
     ts: Math.round(parseFloat(ts) * 1000),
+    ...(files.length ? { files } : {}),
   };
 }

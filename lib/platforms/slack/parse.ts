@@ -10,6 +10,7 @@ import { describeIssues } from "../../zod-issues.ts";
 import { installationOf, LIFECYCLE_EVENTS, parseSlackLifecycle, tenantOf } from "./lifecycle.ts";
 import { mentionedUserIds, readableMentions } from "./mentions.ts";
 import { parseSlackReaction } from "./reaction.ts";
+import { slackFileRefs } from "./files.ts";
 import type { SlackTarget } from "./target.ts";
 import { slackVisibility } from "./visibility.ts";
 import { callbackShapeSchema, eventCallbackSchema, messageEventSchema, urlVerificationSchema, type SlackEventCallback, type SlackMessageEvent } from "./schema.ts";
@@ -76,9 +77,11 @@ export function parseSlackEvent(body: unknown, opts: SlackParseOptions): SlackPa
   if (isOwnMessage(message, envelope.data, bot)) return ignored("own_message");
   const author = message.user ?? message.bot_id;
   if (!author) return { kind: "invalid", issues: "event.user: missing" };
-  if (!message.text?.trim()) return ignored("no_text");
-
-  return { kind: "message", message: toInboundMessage(message, envelope.data, author, bot.userId, opts), bot, installation };
+  const files = slackFileRefs(message.files);
+  // A picture without words is a message too: the answer reads the picture.
+  if (!message.text?.trim() && files.length === 0) return ignored("no_text");
+  const inbound = toInboundMessage(message, envelope.data, author, bot.userId, opts);
+  return { kind: "message", message: files.length ? { ...inbound, files } : inbound, bot, installation };
 }
 
 function toInboundMessage(event: SlackMessageEvent, envelope: SlackEventCallback, authorId: string, botUserId: string, opts: SlackParseOptions): InboundMessage {

@@ -71,6 +71,8 @@ export const messageEventSchema = z.looseObject({
   /** `message_replied` comes without its subtype (a bug Slack's docs warn of): hidden, with the parent nested. */
   hidden: z.optional(z.boolean()),
   message: z.optional(z.looseObject({})),
+  /** A file_share message's files: each read on its own (./files.ts), so one odd file never refuses the delivery. */
+  files: z.optional(z.array(z.unknown())),
   user_profile: z.optional(z.looseObject({ display_name: z.optional(z.string()), real_name: z.optional(z.string()) })),
 });
 

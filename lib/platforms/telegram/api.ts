@@ -15,7 +15,7 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
 /** The methods Parley calls, with their arguments as the Bot API declares them. */
-export type TelegramMethod = "sendMessage" | "editMessageText" | "sendMessageDraft" | "sendChatAction" | "setMessageReaction" | "getMe" | "setWebhook" | "getWebhookInfo";
+export type TelegramMethod = "sendMessage" | "editMessageText" | "sendMessageDraft" | "sendChatAction" | "setMessageReaction" | "getMe" | "setWebhook" | "getWebhookInfo" | "getFile";
 export type TelegramArgs<M extends TelegramMethod> = Telegram.Opts<never>[M];
 
 const answerSchema = z.union([

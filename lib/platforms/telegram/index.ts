@@ -16,6 +16,7 @@ import { telegramStreaming } from "./stream.ts";
 import { telegramTargetSchema, type TelegramTarget } from "./target.ts";
 import { TELEGRAM_SECRET_HEADER, verifyTelegramSecret } from "./verify.ts";
 import { telegramWorking } from "./working.ts";
+import { telegramFiles } from "./files.ts";
 
 export const telegram: PlatformAdapter<TelegramTarget, {}, TelegramSettings> = {
   platform: "telegram",
@@ -53,4 +54,5 @@ export const telegram: PlatformAdapter<TelegramTarget, {}, TelegramSettings> = {
 
   streaming: telegramStreaming,
   working: telegramWorking,
+  files: telegramFiles,
 };

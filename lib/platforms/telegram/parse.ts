@@ -14,6 +14,7 @@ import { chatVisibility, messageTime, placeOf, topicOf } from "./place.ts";
 import { parseReaction } from "./reaction.ts";
 import { messageSchema, updateShapeSchema } from "./schema.ts";
 import type { TelegramTarget } from "./target.ts";
+import { telegramFileRefs } from "./files.ts";
 
 /** The update kinds Parley asks for (`allowed_updates`, `npm run telegram:set-webhook`). */
 export const ALLOWED_UPDATES = ["message", "message_reaction", "my_chat_member"] as const;
@@ -46,8 +47,10 @@ function parseMessage(raw: unknown, bot: Bot, now: number): TelegramParsed {
   if (message.via_bot && String(message.via_bot.id) === bot.id) return { kind: "ignored", reason: "via_bot" };
   const author = authorOf(message);
   if (!author) return { kind: "invalid", issues: "message.from: missing" };
-  const text = message.text ?? message.caption;
-  if (!text?.trim()) return { kind: "ignored", reason: "no_text" };
+  const text = message.text ?? message.caption ?? "";
+  const files = telegramFileRefs(message.photo, message.document);
+  // A picture without words is a message too: the answer reads the picture.
+  if (!text.trim() && files.length === 0) return { kind: "ignored", reason: "no_text" };
   const addressed = readAddressing(message, text, message.text !== undefined ? (message.entities ?? []) : (message.caption_entities ?? []), bot);
   const topic = topicOf(message);
   const inGroup = chat.type !== "private";
@@ -73,6 +76,7 @@ function parseMessage(raw: unknown, bot: Bot, now: number): TelegramParsed {
         ...(inGroup ? { replyTo: message.message_id } : {}),
       } satisfies TelegramTarget,
       visibility: chatVisibility(chat),
+      ...(files.length ? { files } : {}),
     },
   };
 }

@@ -58,6 +58,9 @@ export const messageSchema = z.looseObject({
   entities: z.optional(z.array(entitySchema)),
   caption: z.optional(z.string()),
   caption_entities: z.optional(z.array(entitySchema)),
+  /** A photo (its sizes) or a document: each read on its own (./files.ts). */
+  photo: z.optional(z.unknown()),
+  document: z.optional(z.unknown()),
   is_automatic_forward: z.optional(z.boolean()),
   via_bot: z.optional(userSchema),
   migrate_to_chat_id: z.optional(id),

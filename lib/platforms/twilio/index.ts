@@ -9,7 +9,8 @@
 import type { PlatformAdapter } from "../adapter.ts";
 import { carrierKeyword, type CarrierKeyword } from "./keywords.ts";
 import { reachedBot } from "./numbers.ts";
-import { isMediaOnly, parseTwilioSms, toInboundMessage } from "./parse.ts";
+import { parseTwilioSms, toInboundMessage } from "./parse.ts";
+import { twilioFiles } from "./files.ts";
 import { sendSmsReply } from "./reply.ts";
 import { smsLengthNote } from "./sms-text.ts";
 import { twilioSettings, type TwilioSettings } from "./settings.ts";
@@ -20,10 +21,9 @@ import { isWhatsApp, whatsappKeyword, whatsappNote } from "./whatsapp.ts";
 /** Where Twilio posts: the signature covers PUBLIC_BASE_URL + this path + the query string. */
 const TWILIO_WEBHOOK_PATH = "/twilio/sms";
 
-/** What the route needs to answer a text: TwiML answers a picture without words at once. */
+/** What the route needs to answer a text: TwiML answers a WhatsApp STOP or START at once. */
 export interface TwilioParseExtra {
   keyword: CarrierKeyword | null;
-  mediaOnly: boolean;
   whatsapp: boolean;
 }
 
@@ -55,17 +55,16 @@ export const twilio: PlatformAdapter<TwilioTarget, TwilioParseExtra, TwilioSetti
     if (!reachedBot(ctx.config, parsed.sms)) return { kind: "ignored", reason: "not_a_bot_number" };
     const whatsapp = isWhatsApp(parsed.sms.From);
     const keyword = whatsapp ? whatsappKeyword(parsed.sms.Body) : carrierKeyword(parsed.sms.Body);
-    const mediaOnly = isMediaOnly(parsed.sms);
     const consent = keyword ? CONSENT[keyword] : undefined;
     const message = {
       ...toInboundMessage(parsed.sms, ctx.now()),
-      // Twilio (SMS) or the route (WhatsApp) answers keywords, and the route a picture without words, in the TwiML.
-      ...(keyword || mediaOnly ? { noReply: true } : {}),
+      // Twilio (SMS) or the route (WhatsApp) answers keywords in the TwiML; a picture is answered like words.
+      ...(keyword ? { noReply: true } : {}),
       ...(consent ? { consent } : {}),
     };
     // The model is told it is on WhatsApp and how long it may be.
     const options = whatsapp ? { systemNotes: [whatsappNote()] } : {};
-    return { kind: "message", message, botUserId: parsed.sms.To, keyword, mediaOnly, whatsapp, options };
+    return { kind: "message", message, botUserId: parsed.sms.To, keyword, whatsapp, options };
   },
 
   ingestOptions: (settings) => ({
@@ -82,4 +81,5 @@ export const twilio: PlatformAdapter<TwilioTarget, TwilioParseExtra, TwilioSetti
 
   // A text is between one person and the bot.
   placeVisibility: async () => "dm",
+  files: twilioFiles,
 };

@@ -7,10 +7,11 @@ import * as z from "../../zod.ts";
 import type { InboundMessage } from "../../message.ts";
 import { describeIssues } from "../../zod-issues.ts";
 import type { TwilioTarget } from "./target.ts";
+import { twilioFileRefs } from "./files.ts";
 
 /** The person is never named by their number in the prompt: the model needs no phone numbers. */
 export const SMS_AUTHOR_NAME = "Texter";
-/** What the conversation records for a message that carried only pictures or files. */
+/** What the conversation records for a message whose only media Parley could not keep a reference to. */
 export const MEDIA_ONLY_TEXT = "[sent an attachment without text]";
 /** A coordinate as Twilio writes it (a decimal number); anything else is not read as a location. */
 const coordinate = z.optional(z.string().check(z.regex(/^-?\d{1,3}(?:\.\d+)?$/)));
@@ -44,7 +45,7 @@ export function parseTwilioSms(form: URLSearchParams): ParsedTwilioSms {
   return { ok: false, issues: describeIssues(parsed.error) };
 }
 
-/** Pictures or files and no words: the bot can only read text. */
+/** Pictures or files and no words: the answer reads the pictures (or names the files). */
 export function isMediaOnly(sms: TwilioSms): boolean {
   return sms.NumMedia > 0 && sms.Body.trim() === "" && locationText(sms) === null;
 }
@@ -60,11 +61,14 @@ export function locationText(sms: TwilioSms): string | null {
   return `[location: ${place ? `${place} (${at})` : at}]`;
 }
 
-/** What the person said: the Body, with a shared location's line after it; a picture without words' marker. */
-function messageText(sms: TwilioSms): string {
+/**
+ * What the person said: the Body, with a shared location's line after it; nothing for pictures without words
+ * (their files say it), a marker when none of the media could be kept.
+ */
+function messageText(sms: TwilioSms, files: number): string {
   const location = locationText(sms);
   if (location) return sms.Body.trim() ? `${sms.Body}\n${location}` : location;
-  return isMediaOnly(sms) ? MEDIA_ONLY_TEXT : sms.Body;
+  return isMediaOnly(sms) && files === 0 ? MEDIA_ONLY_TEXT : sms.Body;
 }
 
 /**
@@ -73,11 +77,12 @@ function messageText(sms: TwilioSms): string {
  * is stamped with the time it arrived.
  */
 export function toInboundMessage(sms: TwilioSms, receivedAt: number): InboundMessage {
+  const files = twilioFileRefs(sms, sms.NumMedia);
   return {
     key: { platform: "twilio", tenant: sms.AccountSid, channel: `${sms.To}|${sms.From}` },
     id: sms.MessageSid,
     author: { id: sms.From, name: SMS_AUTHOR_NAME, isBot: false },
-    text: messageText(sms),
+    text: messageText(sms, files.length),
     ts: receivedAt,
     addressing: "dm",
     mentions: [],
@@ -89,5 +94,6 @@ export function toInboundMessage(sms: TwilioSms, receivedAt: number): InboundMes
       ...(sms.MessagingServiceSid ? { messagingServiceSid: sms.MessagingServiceSid } : {}),
     } satisfies TwilioTarget,
     visibility: "dm",
+    ...(files.length ? { files } : {}),
   };
 }

@@ -9,6 +9,7 @@ import type { Addressing, InboundMessage } from "../../../message.ts";
 import { describeIssues } from "../../../zod-issues.ts";
 import { displayName, messageSchema, type DiscordMessage } from "../schema.ts";
 import type { ChannelTarget } from "../target.ts";
+import { messageFileRefs } from "../files.ts";
 
 /** DEFAULT and REPLY are what people write; joins, pins, boosts and the like are not conversation. */
 const USER_MESSAGE_TYPES: ReadonlySet<number> = new Set([0, 19]);
@@ -43,8 +44,11 @@ export function parseGatewayMessage(data: unknown, bot: GatewayBot): GatewayMess
   // The bot's own posts come back through the Gateway; interaction answers come as the application's webhook.
   if (message.author.id === bot.userId) return { kind: "ignored", reason: "own_message" };
   if (!USER_MESSAGE_TYPES.has(message.type)) return { kind: "ignored", reason: `message_type:${message.type}` };
-  if (!message.content.trim()) return { kind: "ignored", reason: "no_text" };
-  return { kind: "message", message: toInboundMessage(message, bot) };
+  const files = messageFileRefs(message.attachments);
+  // A picture without words is a message too: the answer reads the picture.
+  if (!message.content.trim() && files.length === 0) return { kind: "ignored", reason: "no_text" };
+  const inbound = toInboundMessage(message, bot);
+  return { kind: "message", message: files.length ? { ...inbound, files } : inbound };
 }
 
 function toInboundMessage(message: DiscordMessage, bot: GatewayBot): InboundMessage {

@@ -13,6 +13,8 @@ export const SLACK_BOT_SCOPES: readonly string[] = [
   "chat:write",
   "reactions:write",
   "reactions:read",
+  // The files people paste (lib/platforms/slack/files.ts).
+  "files:read",
 ];
 
 export const CALLBACK_PATH = "/slack/oauth/callback";
