@@ -5,40 +5,7 @@
  * (nothing is shared across tenants). Parts are joined with `|`, which never appears in the platform ids keys are
  * built from, so two different places never share a key.
  *
- * | key | type | what | kept |
- * | --- | --- | --- | --- |
- * | `conv:<place>:state` | string (JSON) | a conversation: id, start, the bot's last answer, summary | the inactivity timeout |
- * | `conv:<place>:log` | sorted set | its messages, scored by timestamp, and its length (lib/conversation/scripts.ts) | with `state` |
- * | `conv:<place>:answers` | list | traces of the bot's recent answers (admin view) | with `state` |
- * | `seen:<platform>|<tenant>|<message id>` | string | a delivered message was recorded (dedupe): its arrival number | 1 hour |
- * | `reply:<platform>|<tenant>|<trigger id>` | string | one trigger's answer: `done`, or the draft being posted (the bot's text, part ids) | 1 hour |
- * | `claim:<platform>|<tenant>|<trigger id>` | string | the attempt at work on one trigger's answer (a random token) | 90 s, renewed |
- * | `facts:<platform>|<tenant>|<person>` | string | what the bot remembers about a person (JSON) | FACTS_TTL_DAYS |
- * | `forgotten:<platform>|<tenant>|<person>` | string | when the person asked to be forgotten (ms): no fact from before | 1 day |
- * | `spoke:<platform>|<tenant>|<person>` | sorted set | the places of the conversations the person spoke in (or whose thread they started), scored by when first seen there | past the longest a conversation can live (lib/conversation/store-options.ts) |
- * | `visibility:<place>` | string | who can read a place, as the platform told a job (dm, private, public) | 1 hour |
- * | `unseen:<place>|<conversation id>` | string | the bot said in this conversation that it cannot see images (lib/jobs/unseen-images.ts) | 1 day |
- * | `history-refused:<place>` | string | the platform refused to read the place's history (a missing scope or permission), logged | 1 hour |
- * | `kept:<channel>` | string | a channel's last BACKFILL_MESSAGES messages, one a line (`<thread>\|<message JSON>`), on a platform that cannot read history (IngestOptions.keepHistory) | BACKFILL_MINUTES after the last |
- * | `optout:<platform>|<tenant>|<person>` | string | the person asked not to be messaged (SMS STOP) | until START |
- * | `limit:reply:<person>:<window>` | string (count) | answers per person per window | the window |
- * | `limit:judge:<place>:<window>` | string (count) | judge calls per conversation per minute | the window |
- * | `limit:admin:<client>` | string (count) | admin-view attempts of one client (IPv4 address or IPv6 /64, as a pseudonym) whose token was wrong or not yet compared | 5 minutes from the first |
- * | `limit:admin:all` | string (count) | the same, of all clients | 5 minutes from the first |
- * | `admin:trusted:<client>` | string | the client logged in to the admin view: the count of all does not lock it out | 30 days |
- * | `limit:api:<platform>|<tenant>|<method>:<window>` | string (count) | a tenant's calls of a rate-tiered platform method (lib/limits/api-budget.ts) | the window |
- * | `limit:told:<person>` | string | the person was told they hit the rate limit | the rest of the window |
- * | `limit:forget:<person>` | set | the person's "forget me" requests (trigger ids) in the window | 1 hour from the first |
- * | `limit:forget-told:<person>` | string | the person was told they asked to be forgotten too often | the rest of the window |
- * | `limit:install:<client>`, `limit:install:all` | string (count) | install flows started by one client (IPv4 address or IPv6 /64, as a pseudonym), and by all | 10 minutes from the first |
- * | `recall:sweep` | string | where the cron's retention sweep of recall passages goes on, or that a pass is done | 1 hour |
- * | `install:<platform>|<tenant>` | string (sealed JSON) | an OAuth installation: its tokens, encrypted (lib/tenants/) | until uninstalled |
- * | `lock:refresh:<platform>|<tenant>` | string | the one job refreshing the installation's token | 15 s |
- * | `budget:<platform>|<tenant>|<UTC day>` | string (integer) | model tokens the tenant used that day | 2 days |
- * | `budget:told:<platform>|<tenant>|<UTC day>` | string | the tenant was told its daily allowance is used | 2 days |
- * | `budget:person:<platform>|<tenant>|<person>|<UTC day>` | string (integer) | model tokens one person's answers used that day | 2 days |
- * | `budget:person-told:<platform>|<tenant>|<person>|<UTC day>` | string | the person was told their share is used | 2 days |
- * | `oauth-state:<nonce>` | string | an install flow's pending `state` (hash of its browser cookie) | 10 minutes |
+ * Every key, what it holds, how long it is kept and who reads it: docs/data-kept.md (a new key goes there too).
  *
  * `<place>` is `platform|tenant|channel|thread` (thread empty outside threads), `<channel>` is
  * `platform|tenant|channel`, `<person>` is `platform|tenant|author id`.
