@@ -7,7 +7,7 @@
 import * as z from "../zod.ts";
 import type { InboundMessage, ConversationState, StoredMessage } from "../message.ts";
 
-const storedMessageSchema = z.object({
+export const storedMessageSchema = z.object({
   id: z.string(),
   role: z.enum(["user", "assistant"]),
   authorId: z.string(),
