@@ -3,9 +3,10 @@
  * Choosing recall's fusion on the TRAIN split only (bench/recall/README.md "Choosing on train"): the train logs are
  * cut into channels of ten consecutive logs (the dev split's size), each indexed in its own namespace as
  * bench:recall indexes dev; every question asks the dense and the sparse half once, CANDIDATES deep, and each
- * fusion setting is then replayed from those two lists exactly as the Vector stand-in fuses them
- * (dev/upstash-vector/fusion.ts): a hybrid query of topK d fuses the two lists' first d. The dev split is never read.
- *   node bench/recall/tune.ts [--file PATH] [--channels N] [--help]
+ * fusion setting is then replayed from those two lists: Upstash's fusion as the Vector stand-in does it
+ * (dev/upstash-vector/fusion.ts: a hybrid query of topK d fuses the two lists' first d), Parley's with its own code
+ * (lib/memory/recall/fusion.ts). Then the relevance threshold of the chosen fusion. The dev split is never read.
+ *   node bench/recall/tune.ts [--file PATH] [--channels N] [--cache PATH] [--help]
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { defineCommand, parseCommandLine, requireFile } from "../../dev/cli.ts";
@@ -33,7 +34,9 @@ const OLD_MIN_SCORE = 1.6;
 
 const command = defineCommand({
   name: "node bench/recall/tune.ts",
-  summary: "Replays hybrid fusion at each candidate depth on the train split (never dev) and prints recall@1, recall@5 and MRR.",
+  summary:
+    "Replays hybrid fusion (Upstash's RRF and DBSF, Parley's DBSF with the dense list weighted) at each candidate depth on the " +
+    "train split (never dev), prints recall@1, recall@5 and MRR, and the chosen fusion's relevance threshold.",
   options: {
     file: { type: "string", valueName: "path", description: "the train split (default: shared/data/irc-replies/train.jsonl)" },
     channels: { type: "string", valueName: "n", description: "how many channels of ten logs to use (default: all)" },
@@ -111,6 +114,7 @@ function row(name: string, f: RankFigures): void {
 const values = parseCommandLine(command);
 const file = requireFile(command.name, values.file ?? outsidePath("train"), missingSplitHint(values.file ?? outsidePath("train")));
 const limit = values.channels === undefined ? Infinity : Number(values.channels);
+if (!(limit >= 1)) throw new Error(`${command.name}: --channels takes a number of channels, at least 1`);
 const asked: Asked[] = values.cache && existsSync(values.cache) ? (JSON.parse(readFileSync(values.cache, "utf8")) as Asked[]) : await askTrain(file, limit);
 if (values.cache && !existsSync(values.cache)) writeFileSync(values.cache, JSON.stringify(asked));
 console.log(`\n${asked.length} train questions\n${"mode".padEnd(28)} recall@1 recall@5    MRR`);
