@@ -9,7 +9,7 @@
  *   node bench/recall/tune.ts [--file PATH] [--channels N] [--cache PATH] [--help]
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { defineCommand, parseCommandLine, requireFile } from "../../dev/cli.ts";
+import { defineCommand, parseCommandLine, requireFile, runCommand } from "../../dev/cli.ts";
 import { fuse, type FusionAlgorithm, type Scored } from "../../dev/upstash-vector/fusion.ts";
 import { RecallIndex, RECALL_SEARCH_MODE } from "../../lib/memory/recall/client.ts";
 import { fuseWeighted } from "../../lib/memory/recall/fusion.ts";
@@ -103,7 +103,7 @@ function weighted(depth: number, denseWeight: number) {
 }
 
 /** Each question's best score once its right passage is filtered out: what an answer with nothing relevant gets. */
-function bestWithoutRight(rank: (a: Asked) => Scored[]): number[] {
+function bestWithoutRight(asked: Asked[], rank: (a: Asked) => Scored[]): number[] {
   return asked.map((a) => rank({ ...a, dense: a.dense.filter((h) => h.id !== a.answer), sparse: a.sparse.filter((h) => h.id !== a.answer) })[0]?.score ?? -Infinity);
 }
 
@@ -111,27 +111,31 @@ function row(name: string, f: RankFigures): void {
   console.log(`${name.padEnd(28)} ${f.recall_at_1.toFixed(3).padStart(8)} ${f.recall_at_5.toFixed(3).padStart(8)} ${f.mrr.toFixed(3).padStart(6)}`);
 }
 
-const values = parseCommandLine(command);
-const file = requireFile(command.name, values.file ?? outsidePath("train"), missingSplitHint(values.file ?? outsidePath("train")));
-const limit = values.channels === undefined ? Infinity : Number(values.channels);
-if (!(limit >= 1)) throw new Error(`${command.name}: --channels takes a number of channels, at least 1`);
-const asked: Asked[] = values.cache && existsSync(values.cache) ? (JSON.parse(readFileSync(values.cache, "utf8")) as Asked[]) : await askTrain(file, limit);
-if (values.cache && !existsSync(values.cache)) writeFileSync(values.cache, JSON.stringify(asked));
-console.log(`\n${asked.length} train questions\n${"mode".padEnd(28)} recall@1 recall@5    MRR`);
-row("sparse: BM25 (IDF)", figures(asked, (a) => a.sparse));
-row("dense: local hashed n-grams", figures(asked, (a) => a.dense));
-for (const algorithm of ["RRF", "DBSF"] as const) {
-  for (const depth of DEPTHS) row(`hybrid ${algorithm}, depth ${depth}`, figures(asked, hybrid(algorithm, depth)));
+async function main(): Promise<void> {
+  const values = parseCommandLine(command);
+  const file = requireFile(command.name, values.file ?? outsidePath("train"), missingSplitHint(values.file ?? outsidePath("train")));
+  const limit = values.channels === undefined ? Infinity : Number(values.channels);
+  if (!(limit >= 1)) throw new Error("--channels takes a number of channels, at least 1");
+  const asked: Asked[] = values.cache && existsSync(values.cache) ? (JSON.parse(readFileSync(values.cache, "utf8")) as Asked[]) : await askTrain(file, limit);
+  if (values.cache && !existsSync(values.cache)) writeFileSync(values.cache, JSON.stringify(asked));
+  console.log(`\n${asked.length} train questions\n${"mode".padEnd(28)} recall@1 recall@5    MRR`);
+  row("sparse: BM25 (IDF)", figures(asked, (a) => a.sparse));
+  row("dense: local hashed n-grams", figures(asked, (a) => a.dense));
+  for (const algorithm of ["RRF", "DBSF"] as const) {
+    for (const depth of DEPTHS) row(`hybrid ${algorithm}, depth ${depth}`, figures(asked, hybrid(algorithm, depth)));
+  }
+  for (const depth of [10, 20, 30, 50]) {
+    for (const w of DENSE_WEIGHTS) row(`DBSF dense x${w}, depth ${depth}`, figures(asked, weighted(depth, w)));
+  }
+  // The relevance threshold keeps the noise of the one chosen before: as many answers whose right passage is filtered
+  // out still get a passage as the old DBSF at 1.6 let through, on train.
+  const chosen = RECALL_SEARCH_MODE.weighted!;
+  const oldNoise = bestWithoutRight(asked, hybrid("DBSF", OLD_DEPTH)).filter((b) => b >= OLD_MIN_SCORE).length / asked.length;
+  const sameNoise = percentile(bestWithoutRight(asked, weighted(chosen.candidates, chosen.denseWeight)), 100 * (1 - oldNoise));
+  console.log(
+    `\nchosen: dense x${chosen.denseWeight}, ${chosen.candidates} candidates; the old DBSF (depth ${OLD_DEPTH}) at ${OLD_MIN_SCORE} lets ` +
+      `${oldNoise.toFixed(3)} of the answers without a right passage get one; the chosen mode does so at min score ${sameNoise.toFixed(3)}`,
+  );
 }
-for (const depth of [10, 20, 30, 50]) {
-  for (const w of DENSE_WEIGHTS) row(`DBSF dense x${w}, depth ${depth}`, figures(asked, weighted(depth, w)));
-}
-// The relevance threshold keeps the noise of the one chosen before: as many answers whose right passage is filtered
-// out still get a passage as the old DBSF at 1.6 let through, on train.
-const chosen = RECALL_SEARCH_MODE.weighted!;
-const oldNoise = bestWithoutRight(hybrid("DBSF", OLD_DEPTH)).filter((b) => b >= OLD_MIN_SCORE).length / asked.length;
-const sameNoise = percentile(bestWithoutRight(weighted(chosen.candidates, chosen.denseWeight)), 100 * (1 - oldNoise));
-console.log(
-  `\nchosen: dense x${chosen.denseWeight}, ${chosen.candidates} candidates; the old DBSF (depth ${OLD_DEPTH}) at ${OLD_MIN_SCORE} lets ` +
-    `${oldNoise.toFixed(3)} of the answers without a right passage get one; the chosen mode does so at min score ${sameNoise.toFixed(3)}`,
-);
+
+await runCommand(command.name, main);
