@@ -5,15 +5,17 @@
  * from then on, so Owen's "and what about a megabyte versus a mebibyte?" continues the answer Maya asked for, and
  * it is answered after that answer is complete (QStash's flow control runs one job per place at a time), never
  * interleaved with it. The first answer is recorded once, at the time it began to show: before Owen's message.
+ * On Slack the answer is Slack's own stream; on Telegram, a reply in the group edited as it grows.
  */
 import { describe, expect, it, vi } from "vitest";
 import { ConversationStore } from "../../lib/conversation/store.ts";
 import { conversationKeys } from "../../lib/keys.ts";
 import { modelRequests } from "../support/model.ts";
-import { prodTimingSuite } from "../support/prod-timing.ts";
+import { prodTimingSuite, QSTASH_RETRY_DELAYS_MS } from "../support/prod-timing.ts";
 import { BOT_USER_ID, newSlackChannel, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
 import { botMessages, unescapeSlack } from "../support/streams.ts";
-import { callWorker, eventually, pumpJobsDuringSuite } from "../support/worker.ts";
+import { BOT, chatMessages, newChat, newPerson, say as sayOnTelegram, TELEGRAM_SECRET, telegramRequest } from "../support/telegram.ts";
+import { callWorker, eventually, pumpJobsDuringSuite, settle } from "../support/worker.ts";
 
 const TEAM = "TFOLLOWSTREAM";
 /** Several seconds of answer: Owen reads its first words and writes before it is complete. */
@@ -66,7 +68,7 @@ describe.each([
     expect(toOwen!.streaming_state).toBe("completed");
     expect(toOwen!.revisions[0]!.at).toBeGreaterThanOrEqual(toMaya!.revisions.at(-1)!.at);
     // Each answer is the bot's turn once, the first where it began to show: before Owen's message.
-    const state = await store.load(place);
+    const state = await eventually(async () => ((await store.load(place))?.recent.length === 4 ? store.load(place) : undefined), 15_000, "both answers recorded");
     expect(state!.recent.map((m) => `${m.role} ${m.role === "user" ? m.authorId : m.replyToAuthorId}`)).toEqual([
       "user UMAYA",
       "assistant UMAYA",
@@ -78,6 +80,49 @@ describe.each([
     // Owen's answer was written knowing what the bot had said about kilobytes.
     const request = (await modelRequests(FOLLOW_UP)).at(-1);
     expect(request!.messages.map((m) => m.content).join("\n")).toContain(state!.recent[1]!.text);
+    logs.mockRestore();
+  });
+});
+
+describe("a follow-up written while a Telegram answer is edited as it grows", () => {
+  const suite = "followstreamtg";
+  const kit = prodTimingSuite(suite, { STREAMING: "true", USE_LLM_JUDGE: "false", MEMORY_ENABLED: "false", TELEGRAM_BOT_TOKEN: BOT.token, TELEGRAM_WEBHOOK_SECRET: TELEGRAM_SECRET, TELEGRAM_BOT_USERNAME: BOT.username });
+  const store = new ConversationStore(kit.redis, { prefix: `t-${suite}`, ttlSeconds: () => 600, maxMessages: 200 });
+  pumpJobsDuringSuite(kit.env, suite);
+
+  async function post(update: Record<string, unknown> | undefined): Promise<void> {
+    if (!update) throw new Error("the bot got no update for that message");
+    expect((await callWorker(kit.env, telegramRequest(update))).status).toBe(200);
+  }
+
+  it("is a continuation, answered after the first answer is complete", async () => {
+    const logs = vi.spyOn(console, "log");
+    const [maya, owen] = [newPerson("Maya"), newPerson("Owen")];
+    const chat = await newChat({ group: { admin: true } });
+    await post((await sayOnTelegram(chat, maya, `@${BOT.username} how many bytes are in a kilobyte? ${PACE}`)).update);
+    const first = kit.deliveriesSettled();
+    await eventually(async () => (await chatMessages(chat)).length === 1, 15_000, "the answer showing");
+    // Telegram dates messages to the second: Owen writes a little over a second after the first words showed.
+    await settle(1_100);
+    await post((await sayOnTelegram(chat, owen, FOLLOW_UP)).update);
+    expect(await chatMessages(chat)).toHaveLength(1);
+    await first;
+    await kit.deliveriesSettled();
+    // Two answers in a row in one group meet Telegram's pacing of edits there: the second finishes at a retry.
+    await kit.timePasses(QSTASH_RETRY_DELAYS_MS[0]);
+    const [toMaya, toOwen] = await eventually(async () => ((await chatMessages(chat)).length === 2 ? chatMessages(chat) : undefined), 15_000, "both answers");
+
+    expect(decisionsIn(logs, String(chat))).toEqual(["yes direct_mention", "yes continuation"]);
+    expect(toOwen!.revisions[0]!.at).toBeGreaterThanOrEqual(toMaya!.revisions.at(-1)!.at);
+    const place = { platform: "telegram" as const, tenant: `${BOT.id}:${chat}`, channel: String(chat) };
+    const state = await eventually(async () => ((await store.load(place))?.recent.length === 4 ? store.load(place) : undefined), 15_000, "both answers recorded");
+    expect(state!.recent.map((m) => `${m.role} ${m.role === "user" ? m.authorName : m.replyToAuthorId === String(maya.id) ? "Maya" : "Owen"}`)).toEqual([
+      "user Maya",
+      "assistant Maya",
+      "user Owen",
+      "assistant Owen",
+    ]);
+    expect(toMaya!.text).toBe(state!.recent[1]!.text);
     logs.mockRestore();
   });
 });
