@@ -20,8 +20,8 @@ import type { ConversationKey } from "../message.ts";
  * Keeps the log's length member (lib/conversation/scripts.ts) true. An answer to them still being streamed leaves
  * the state (`speaking`, lib/conversation/speaking.ts) as a recorded one leaves the log. The person's id also
  * leaves the record of whom the bot answered last, and of which of their messages answers covered
- * (lib/conversation/claim-scripts.ts). A
- * thread's parent of theirs kept with the conversation goes too, and is not fetched again (`false`). With the index,
+ * (lib/conversation/claim-scripts.ts). A thread's parent of theirs kept with the conversation goes too, and is not
+ * fetched again (`false`). With the index,
  * the place leaves it when no conversation is there or nothing of theirs is left in it: in the same step, so that
  * a message of theirs recorded meanwhile (which finds them out of the window and adds the place) is never undone.
  * Returns {how many messages left the log, how many of theirs are still in it}, or {-1, 0} when no conversation
