@@ -102,7 +102,7 @@ describe("a follow-up written while a Telegram answer is edited as it grows", ()
     await post((await sayOnTelegram(chat, maya, `@${BOT.username} how many bytes are in a kilobyte? ${PACE}`)).update);
     const first = kit.deliveriesSettled();
     await eventually(async () => (await chatMessages(chat)).length === 1, 15_000, "the answer showing");
-    // Telegram dates messages to the second: Owen writes a little over a second after the first words showed.
+    // Owen reads the first words for a moment, then writes.
     await settle(1_100);
     await post((await sayOnTelegram(chat, owen, FOLLOW_UP)).update);
     expect(await chatMessages(chat)).toHaveLength(1);
