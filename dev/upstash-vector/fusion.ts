@@ -5,6 +5,7 @@
  * id in both lists adds its two scores. DBSF: each list's scores are mapped with (s − (μ − 3σ)) / (6σ) and added;
  * a list whose scores are all equal maps them to 1.
  */
+import { spreadScores } from "../../lib/memory/recall/fusion.ts";
 
 export interface Scored {
   id: string;
@@ -18,17 +19,10 @@ const RRF_K = 60;
 export function fuse(algorithm: FusionAlgorithm, lists: Scored[][], topK: number): Scored[] {
   const total = new Map<string, number>();
   for (const list of lists) {
-    const mapped = algorithm === "RRF" ? list.map((hit, rank) => 1 / (RRF_K + rank + 1)) : distributionScores(list);
+    const mapped = algorithm === "RRF" ? list.map((hit, rank) => 1 / (RRF_K + rank + 1)) : spreadScores(list);
     list.forEach((hit, i) => total.set(hit.id, (total.get(hit.id) ?? 0) + mapped[i]!));
   }
   return rankTop([...total].map(([id, score]) => ({ id, score })), topK);
-}
-
-function distributionScores(list: Scored[]): number[] {
-  const mean = list.reduce((sum, hit) => sum + hit.score, 0) / Math.max(1, list.length);
-  const sd = Math.sqrt(list.reduce((sum, hit) => sum + (hit.score - mean) ** 2, 0) / Math.max(1, list.length));
-  if (sd === 0) return list.map(() => 1);
-  return list.map((hit) => (hit.score - (mean - 3 * sd)) / (6 * sd));
 }
 
 /** Best first; equal scores by id, so that a query always answers in the same order. */

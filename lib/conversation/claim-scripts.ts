@@ -67,7 +67,8 @@ return cjson.encode({status = 'claimed', draft = draft, first = not record, stat
  * The log's length is counted here (ZCOUNT) rather than read from its member, so any drift ends at the next
  * answer. The trace list takes the conversation's TTL at each answer, and every later message only pushes the
  * conversation's expiry further out, so the traces never outlive it. A conversation that is gone is never
- * resurrected: the trigger is only marked done (returns 0).
+ * resurrected: the trigger is only marked done (returns 0). The turn recorded replaces the one a stream was still
+ * writing (`speaking`, ./speaking.ts), which leaves the state in the same step.
  */
 export const RECORD_REPLY = `#!lua flags=allow-key-locking
 local state, log, reply, answers = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -90,6 +91,7 @@ for _, author in ipairs(cjson.decode(ARGV[5])) do
 end
 s.coverage = coverage
 s.lastBotReplyAt, s.lastBotReplyTo = tonumber(ARGV[3]), cjson.decode(ARGV[5])
+s.speaking = nil
 redis.call('SET', state, cjson.encode(s), 'EX', ARGV[6])
 redis.call('EXPIRE', log, ARGV[6])
 if ARGV[10] ~= '' then

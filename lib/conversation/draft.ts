@@ -30,6 +30,11 @@ export const draftSchema = z.object({
    * closes its stream, never opening another. Once finished, it is the answer's first part.
    */
   stream: z.optional(streamStateSchema),
+  /**
+   * When the answer's stream began to show it, ms (the first opening's save): its turn is recorded at that time,
+   * before what people wrote while it streamed (lib/conversation/speaking.ts).
+   */
+  speakingSince: z.optional(z.number()),
   /** What the answer saw, for recording it: the message it was for, whom it answered, the log's arrival count. */
   saw: z.optional(
     z.object({

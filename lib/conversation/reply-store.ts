@@ -11,6 +11,7 @@ import { claimKey, conversationKeys, optOutKey, replyKey, seenKey, signKey, visi
 import { CLAIM_REPLY, RECORD_REPLY, RELEASE_CLAIM, RENEW_CLAIM } from "./claim-scripts.ts";
 import { parseDraft, type Draft } from "./draft.ts";
 import { DEDUPE_TTL_SECONDS, keptAfterTrim, type StoreOptions } from "./store-options.ts";
+import { SAVE_OPENING_DRAFT } from "./speaking.ts";
 import { parseScriptResult, storedMessages, toState } from "./stored-state.ts";
 
 /** A job that dies holds its claim this long (QStash's first retry then waits for it); a long one renews it. */
@@ -47,6 +48,7 @@ export class ReplyStore {
   private readonly recordReplyScript;
   private readonly releaseScript;
   private readonly renewScript;
+  private readonly openingScript;
 
   constructor(redis: Redis, options: StoreOptions) {
     this.redis = redis;
@@ -55,6 +57,7 @@ export class ReplyStore {
     this.recordReplyScript = redis.createScript<unknown>(RECORD_REPLY);
     this.releaseScript = redis.createScript<number>(RELEASE_CLAIM);
     this.renewScript = redis.createScript<number>(RENEW_CLAIM);
+    this.openingScript = redis.createScript<number>(SAVE_OPENING_DRAFT);
   }
 
   /** Claims the answer to `trigger` for the attempt `token`; see CLAIM_REPLY for when there is nothing to do. */
@@ -107,6 +110,14 @@ export class ReplyStore {
   /** Keeps the draft of the answer being posted (one command: the attempt holds the claim). */
   async saveDraft(key: ConversationKey, triggerId: string, draft: Draft): Promise<void> {
     await this.redis.set(replyKey(this.options.prefix, key, triggerId), JSON.stringify(draft), { ex: DEDUPE_TTL_SECONDS });
+  }
+
+  /** Keeps the draft before a stream opens, and the bot's turn so far in the conversation's state (./speaking.ts). */
+  async saveOpeningDraft(key: ConversationKey, conversationId: string, triggerId: string, draft: Draft, turn: StoredMessage): Promise<void> {
+    await this.openingScript.exec(
+      [replyKey(this.options.prefix, key, triggerId), conversationKeys(this.options.prefix, key).state],
+      [JSON.stringify(draft), String(DEDUPE_TTL_SECONDS), conversationId, JSON.stringify(turn)],
+    );
   }
 
   /** The mark that the webhook's working sign is up (set with the sign's budget): the job that answers takes it down. */

@@ -8,6 +8,7 @@ import * as z from "../zod.ts";
 import type { ConversationKey, InboundMessage, ConversationState, StoredMessage } from "../message.ts";
 import { answerTraceSchema, type AnswerTrace } from "./answer-trace.ts";
 import { asWhenWritten } from "./as-written.ts";
+import { speakingOf, withTurnInProgress } from "./speaking.ts";
 import { claimKey, conversationKeys, keptKey, placeId, replyKey, seenKey, spokeKey } from "../keys.ts";
 import { BackfillStore } from "./backfill.ts";
 import { KeptMessages } from "./kept.ts";
@@ -117,7 +118,9 @@ export class ConversationStore {
     if (status === "idle" || status === "not_installed") return { status, state: INACTIVE, optedOut };
     // A redelivered message is in the window already: it goes last, where the decider looks for it.
     const before = storedMessages(result.recent ?? []).filter((m) => m.id !== msg.id);
-    return { status, state: asWhenWritten(toState(result.state, [...before, stored]), stored), optedOut };
+    // The bot's turn still being written counts for the decider (./speaking.ts).
+    const state = withTurnInProgress(toState(result.state, [...before, stored]), speakingOf(result.state), stored);
+    return { status, state: asWhenWritten(state, stored), optedOut };
   }
 
   /**

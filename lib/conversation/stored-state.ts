@@ -8,7 +8,7 @@ import * as z from "../zod.ts";
 import { fileRefSchema } from "../files/file-ref.ts";
 import type { InboundMessage, ConversationState, StoredMessage } from "../message.ts";
 
-const storedMessageSchema = z.object({
+export const storedMessageSchema = z.object({
   id: z.string(),
   role: z.enum(["user", "assistant"]),
   authorId: z.string(),

@@ -100,12 +100,24 @@ export class Attempt {
 
   /**
    * Before the call that opens the answer's stream, with the text it opens with: durable, so that a stream whose
-   * opening was never heard back is known by its text. Answers the earlier attempts' unconfirmed opening, if any.
+   * opening was never heard back is known by its text; the bot's turn so far goes into the conversation with it.
+   * Answers the earlier attempts' unconfirmed opening, if any.
    */
   async streamOpening(text: string): Promise<UnsureOpen | undefined> {
-    const { postingSince: since, openings = [] } = this.#draft;
-    this.#draft = { ...this.#draft, postingSince: since ?? this.#rt.now(), openings: [...openings, text] };
-    await this.#save();
+    const { postingSince: since, openings = [], speakingSince = this.#rt.now() } = this.#draft;
+    this.#draft = { ...this.#draft, postingSince: since ?? this.#rt.now(), openings: [...openings, text], speakingSince };
+    // In the same round trip: for the decider the bot speaks from its first words (lib/conversation/speaking.ts).
+    const job = this.#job;
+    await this.#rt.store.replies.saveOpeningDraft(job.key, job.conversationId, job.trigger.id, this.#draft, {
+      id: `speaking-${job.trigger.id}`,
+      role: "assistant",
+      authorId: job.bot.userId,
+      authorName: job.bot.name,
+      text,
+      ts: speakingSince,
+      replyToAuthorId: job.trigger.authorId,
+    });
+    this.#streamUnsaved = false;
     return since === undefined ? undefined : { since, openings };
   }
 

@@ -38,7 +38,9 @@ export async function finishDraft(scope: AnswerScope, opts: FinishOptions = {}):
   // The "forget me" request itself stays until its confirmation is out, so that a retry still confirms.
   if (outcome === "forgotten") await forgetTheRequest(rt, job);
   if (outcome !== "answered" || !saw) return outcome;
-  const recorded = await attempt.record({ id: posted[0] ?? `reply-${job.trigger.id}`, ts: Math.max(rt.now(), saw.ts + 1) }, trace);
+  // A streamed answer is the bot's turn from its first words: before what people wrote while it was shown.
+  const ts = Math.max(attempt.draft.speakingSince ?? rt.now(), saw.ts + 1);
+  const recorded = await attempt.record({ id: posted[0] ?? `reply-${job.trigger.id}`, ts }, trace);
   rt.log.info("reply_posted", {
     platform: job.key.platform,
     trigger: job.trigger.id,

@@ -17,9 +17,11 @@ import type { ConversationKey } from "../message.ts";
  * id of a message of theirs to keep ('' none), 4 the place's id (with the index).
  * The bot's answers that go are those to the person
  * and every one written after the person's first message there: the bot had read them, and may retell them.
- * Keeps the log's length member (lib/conversation/scripts.ts) true. The person's id also leaves the record of whom
- * the bot answered last, and of which of their messages answers covered (lib/conversation/claim-scripts.ts). A
- * thread's parent of theirs kept with the conversation goes too, and is not fetched again (`false`). With the index,
+ * Keeps the log's length member (lib/conversation/scripts.ts) true. An answer to them still being streamed leaves
+ * the state (`speaking`, lib/conversation/speaking.ts) as a recorded one leaves the log. The person's id also
+ * leaves the record of whom the bot answered last, and of which of their messages answers covered
+ * (lib/conversation/claim-scripts.ts). A thread's parent of theirs kept with the conversation goes too, and is not
+ * fetched again (`false`). With the index,
  * the place leaves it when no conversation is there or nothing of theirs is left in it: in the same step, so that
  * a message of theirs recorded meanwhile (which finds them out of the window and adds the place) is never undone.
  * Returns {how many messages left the log, how many of theirs are still in it}, or {-1, 0} when no conversation
@@ -63,6 +65,8 @@ if type(s.lastBotReplyTo) == 'table' then
   s.lastBotReplyTo = others
 end
 if type(s.coverage) == 'table' then s.coverage[person] = nil end
+local speaking = s.speaking
+if type(speaking) == 'table' and (speaking.replyToAuthorId == person or (since ~= nil and tonumber(speaking.ts) >= since)) then s.speaking = nil end
 if type(s.parents) == 'table' then
   for of, parent in pairs(s.parents) do
     if type(parent) == 'table' and parent.authorId == person and parent.ts <= through then s.parents[of] = false end

@@ -145,7 +145,7 @@ describe("one answer's recall", () => {
     const namespace = recallNamespace(PREFIX, { platform: "slack", tenant: "T-odd" });
     await raw.upsert({ id: "odd", data: "release notes", metadata: { channel: "C1" } }, { namespace });
     const found = await index.search(namespace, { text: "release notes", filter: "", topK: 5 });
-    expect(found).toEqual({ hits: [], malformed: 1 });
+    expect(found).toMatchObject({ hits: [], malformed: 1 });
   });
 });
 

@@ -11,19 +11,21 @@ import { selectRecalled, type SelectOptions } from "./select.ts";
 /** Hits asked for: more than fit the budget, so that the threshold and the window still leave enough. */
 const RECALL_TOP_K = 8;
 /**
- * On the hybrid DBSF scale (each list mapped by μ ± 3σ, then added: about 2 when both lists agree on a passage).
- * Measured in bench/recall: half of the answers get their right passage while only a quarter of the answers with
- * nothing relevant get anything. The scale comes from the score distribution, not the model, so it carries over
- * to the hosted model.
+ * On the weighted DBSF scale of RECALL_SEARCH_MODE (each list mapped by μ ± 3σ, the dense one at half weight, then
+ * added: about 1.5 when both lists put a passage well ahead). Chosen on bench/recall's train split
+ * (bench/recall/tune.ts): as many answers with nothing relevant get a passage as with the fusion before (Upstash's
+ * DBSF of 10 hits, at 1.6). The scale comes from the score distribution, not the model, so it carries over to the
+ * hosted model.
  */
-export const RECALL_MIN_SCORE = 1.6;
+export const RECALL_MIN_SCORE = 1.4;
 
 /**
  * DBSF maps each list by its own spread (μ ± 3σ), so in a place with few passages the right one may not reach
  * RECALL_MIN_SCORE: of n passages the best maps to at most (3 + √(n − 1)) / 6 in each list (a lone one to 1), so two
- * passages that share words score at most 1.33. When fewer hits than asked for come back, the place holds only
- * those, and the bar is lowered in proportion to the best score reachable among them: a small place is asked for
- * the same standing as a large one (first in both lists passes; a passage only one list found does not).
+ * passages that share words score at most 1.33 with equal weights. When fewer passages than asked for are ranked,
+ * the place holds only those, and the bar is lowered in proportion to the best score reachable among them (the
+ * lists' weights cancel out): a small place is asked for the same standing as a large one (first in both lists
+ * passes; a passage only one list found does not).
  */
 export function reachableMinScore(minScore: number, hits: number, topK: number, fusion: SearchMode["fusion"]): number {
   if (fusion !== "DBSF" || hits >= topK) return minScore;
@@ -54,7 +56,7 @@ export async function recallForAnswer(index: RecallIndex, req: RecallRequest): P
     return { outcome: "unavailable", passages: [], error: err instanceof Error ? err.name : "unknown" };
   }
   const fusion = (req.mode ?? RECALL_SEARCH_MODE).fusion;
-  const minScore = reachableMinScore(req.minScore ?? RECALL_MIN_SCORE, found.hits.length + found.malformed, RECALL_TOP_K, fusion);
+  const minScore = reachableMinScore(req.minScore ?? RECALL_MIN_SCORE, found.ranked.of, found.ranked.asked, fusion);
   const passages = selectRecalled(found.hits, { ...req, minScore });
   return { outcome: passages.length > 0 ? "recalled" : "nothing", passages, malformed: found.malformed };
 }
