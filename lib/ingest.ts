@@ -6,7 +6,7 @@
  */
 import { isResetRequest } from "./conversation/reset.ts";
 import type { RecordStatus } from "./conversation/store.ts";
-import { decideResponse, explicitTrigger, type Decision, type DecisionReason } from "./decide/index.ts";
+import { decideResponse, explicitTrigger, takeInitiative, type Decision, type DecisionReason } from "./decide/index.ts";
 import { using } from "./errors.ts";
 import { capInboundMessage } from "./limits/message-length.ts";
 import { loggedId, loggedPlace } from "./log-ids.ts";
@@ -39,7 +39,7 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
   const optOuts = optOutsFor(rt);
   const keeps = Boolean(opts.keepHistory) && s.BACKFILL_MESSAGES > 0;
   // One round trip: whether the author opted out is read inside the ingest script; STOP or START is written beside it.
-  const [{ status, state, optedOut }] = await using("redis", () =>
+  const [{ status, state, optedOut, placeSettings }] = await using("redis", () =>
     Promise.all([
       rt.store.record(msg, {
         startIfIdle: explicit !== null || reset || Boolean(opts.alwaysAnswer),
@@ -47,6 +47,7 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
         ...(opts.optOuts ? { optOutKey: optOuts.key(msg.key, msg.author.id) } : {}),
         ...(opts.installationKey ? { installationKey: opts.installationKey } : {}),
         ...(keeps ? { kept: { messages: s.BACKFILL_MESSAGES, ttlSeconds: s.BACKFILL_MINUTES * 60 } } : {}),
+        ...(opts.placeSettings ? { placeSettings: true } : {}),
       }),
       msg.consent && optOuts.record(msg.key, msg.author.id, msg.consent),
     ]),
@@ -72,6 +73,7 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
   if (opts.alwaysAnswer && decision.respond !== "yes" && !NEVER_FORCED.has(decision.reason)) {
     decision = { respond: "yes", reason: explicit ?? "dm" };
   }
+  decision = takeInitiative(decision, state, placeSettings, s.FOLLOWUP_WINDOW_SECONDS * 1000) ?? decision;
   rt.log.info("decision", {
     ...where,
     author: await loggedId(rt, opts.logIds, msg.author.id),

@@ -19,8 +19,10 @@
  * | `visibility:<place>` | string | who can read a place, as the platform told a job (dm, private, public) | 1 hour |
  * | `kept:<channel>` | string | a channel's last BACKFILL_MESSAGES messages, one a line (`<thread>\|<message JSON>`), on a platform that cannot read history (IngestOptions.keepHistory) | BACKFILL_MINUTES after the last |
  * | `optout:<platform>|<tenant>|<person>` | string | the person asked not to be messaged (SMS STOP) | until START |
+| `settings:<channel>` | string (JSON) | the place's own settings set with `/parley` (initiative, eagerness, rescue: lib/places/settings.ts) | until changed, or the tenant's cleanup |
  * | `limit:reply:<person>:<window>` | string (count) | answers per person per window | the window |
  * | `limit:judge:<place>:<window>` | string (count) | judge calls per conversation per minute | the window |
+| `limit:initiative:<channel>:<window>` | string (count) | unprompted answers per place per hour (INITIATIVE_MAX_PER_HOUR) | the window |
  * | `limit:admin:<client>` | string (count) | admin-view attempts of one client (IPv4 address or IPv6 /64, as a pseudonym) whose token was wrong or not yet compared | 5 minutes from the first |
  * | `limit:admin:all` | string (count) | the same, of all clients | 5 minutes from the first |
  * | `admin:trusted:<client>` | string | the client logged in to the admin view: the count of all does not lock it out | 30 days |
@@ -53,7 +55,7 @@ export interface ConversationKeys {
 }
 
 /** The fixed-window limits Parley counts: answers per person, judge calls per conversation, a platform's calls per tenant. */
-export type LimitName = "reply" | "judge" | "api";
+export type LimitName = "reply" | "judge" | "api" | "initiative";
 
 const SEP = "|";
 
@@ -118,6 +120,16 @@ export function visibilityKey(prefix: string, key: ConversationKey): string {
 /** A channel's last messages, kept where the platform cannot be asked for them (IngestOptions.keepHistory). */
 export function keptKey(prefix: string, key: ConversationKey): string {
   return `${prefix}:kept:${inTenant(key, key.channel)}`;
+}
+
+/** A place's own settings, set with `/parley` where people talk (lib/places/settings.ts); a thread has its channel's. */
+export function placeSettingsKey(prefix: string, key: ConversationKey): string {
+  return `${prefix}:settings:${channelId(key)}`;
+}
+
+/** `<platform>|<tenant>|<channel>`: where a place's settings and its unprompted answers are counted. */
+export function channelId(key: ConversationKey): string {
+  return inTenant(key, key.channel);
 }
 
 /** The kept messages of the channel of a place (`placeId`, as a person's index of places names it). */

@@ -80,6 +80,8 @@ export interface IngestOptions {
    * they asked in, which holds all a tenant's talk where the tenant is one chat.
    */
   keepHistory?: boolean;
+  /** People set the place's own settings there (`/parley`, lib/places/): the ingest script reads them in its round trip. */
+  placeSettings?: boolean;
 }
 
 /** Which parent `fetchParent` looks for, and who the bot is (its mentions in the text become its name). */

@@ -51,7 +51,7 @@ export const discord: PlatformAdapter<DiscordTarget, {}, DiscordSettings> = {
     }
   },
 
-  ingestOptions: () => ({}),
+  ingestOptions: () => ({ placeSettings: true }),
 
   send(ctx, target, text, progress) {
     const config = { apiBaseUrl: ctx.config.DISCORD_API_BASE_URL, botToken: ctx.token, now: ctx.now, log: ctx.log, fetch: ctx.fetch };

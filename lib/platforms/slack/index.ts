@@ -70,7 +70,7 @@ export const slack: PlatformAdapter<SlackTarget, {}, SlackSettings> = {
   },
 
   // The working sign goes up from the webhook, right after its acknowledgement (lib/jobs/working-sign.ts).
-  ingestOptions: () => ({ signByWebhook: true }),
+  ingestOptions: () => ({ signByWebhook: true, placeSettings: true }),
 
   async send(ctx, target, text, progress) {
     return postSlackMessage({
