@@ -13,6 +13,11 @@ export const SLACK_BOT_SCOPES: readonly string[] = [
   "chat:write",
   "reactions:write",
   "reactions:read",
+  // `/parley` (functions/slack.ts): the command itself, and who may change a channel's settings.
+  "commands",
+  "users:read",
+  "channels:read",
+  "groups:read",
 ];
 
 export const CALLBACK_PATH = "/slack/oauth/callback";
