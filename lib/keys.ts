@@ -122,15 +122,9 @@ export function keptKey(prefix: string, key: ConversationKey): string {
   return `${prefix}:kept:${inTenant(key, key.channel)}`;
 }
 
-/** A place's own settings, set with `/parley` where people talk (lib/places/settings.ts); a thread has its channel's. */
-export function placeSettingsKey(prefix: string, key: ConversationKey): string {
-  return `${prefix}:settings:${channelId(key)}`;
-}
-
-/** `<platform>|<tenant>|<channel>`: where a place's settings and its unprompted answers are counted. */
-export function channelId(key: ConversationKey): string {
-  return inTenant(key, key.channel);
-}
+/** `<platform>|<tenant>|<channel>`: a place's own settings (`settings:`, lib/places/), and its unprompted answers' count. */
+export const channelId = (key: ConversationKey): string => inTenant(key, key.channel);
+export const placeSettingsKey = (prefix: string, key: ConversationKey): string => `${prefix}:settings:${channelId(key)}`;
 
 /** The kept messages of the channel of a place (`placeId`, as a person's index of places names it). */
 export function keptKeyOfPlace(prefix: string, place: string): string {

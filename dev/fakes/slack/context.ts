@@ -5,7 +5,7 @@
  */
 import type { AssistantThreads } from "./assistant.ts";
 import type { MessageStore } from "./messages.ts";
-import type { SlackPeople } from "./people.ts";
+import type { SlackPeople } from "./roles.ts";
 import type { SlackParams } from "./request.ts";
 import type { SlackSettings } from "./settings.ts";
 import type { SlackTeam, Workspaces } from "./workspaces.ts";
@@ -30,7 +30,7 @@ export interface SlackState {
   messages: MessageStore;
   workspaces: Workspaces;
   assistant: AssistantThreads;
-  /** Admins, owners and channel creators (./people.ts). */
+  /** Admins, owners and channel creators (./roles.ts). */
   people: SlackPeople;
   settings(): SlackSettings;
   recordPost(post: RecordedSlackPost): void;
