@@ -8,13 +8,14 @@ import { SLACK_SIGNING_SECRET } from "../support/slack.ts";
 import { callWorker, SLACK_API_BASE_URL, suiteEnv, type TestEnv } from "../support/worker.ts";
 
 const SUITE = "placeset";
+const ADMIN_TOKEN = "admin-token-for-place-settings-0123456789";
 let env: TestEnv;
 let keys: DiscordSigningKeys;
 let seq = 0;
 
 beforeAll(async () => {
   keys = await generateDiscordKeys();
-  env = suiteEnv(SUITE, { DISCORD_PUBLIC_KEY: keys.publicKeyHex });
+  env = suiteEnv(SUITE, { DISCORD_PUBLIC_KEY: keys.publicKeyHex, ADMIN_TOKEN });
 });
 afterAll(async () => {
   await fetch(`${SLACK_API_BASE_URL.replace(/\/api$/, "")}/__reset`, { method: "POST" });
@@ -69,6 +70,10 @@ describe("/parley on Slack", () => {
     // The creator of one channel is nobody special in another.
     expect((await slash(newChannel("CPS"), "UCREATOR", "initiative on")).json.text).toMatch(/^Only/);
     expect((await slash(channel, "UMEMBER", "status")).json.text).toBe("Initiative: on (eagerness 80).");
+    // The admin view shows them, for a thread of the channel too, with no conversation going on.
+    const place = encodeURIComponent(`slack|TPLACESET|${channel}|1715000000.000100`);
+    const res = await callWorker(env, new Request(`https://bot.test/admin/conversations/${place}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }));
+    expect(await res.json()).toMatchObject({ active: false, placeSettings: { initiative: true, eagerness: 80 } });
   });
 
   it("says how to use it when the words are wrong, and how to be forgotten", async () => {
