@@ -21,7 +21,7 @@ export async function answerPlaceCommand(rt: Runtime, place: ConversationKey, te
     return FORGET_HOW;
   }
   const store = new PlaceSettingsStore(rt.redis, rt.settings.REDIS_KEY_PREFIX);
-  const answer = await using("redis", () => runPlaceCommand(store, place, command, mayChange));
+  const answer = await using("redis", () => runPlaceCommand(store, place, command, mayChange, rt.settings.RESCUE_AFTER_MINUTES));
   rt.log.info("place_command", { platform: place.platform, tenant: place.tenant, command: command.kind, changed: answer.changed });
   return answer.text;
 }

@@ -12,6 +12,7 @@ import { capInboundMessage } from "./limits/message-length.ts";
 import { loggedId, loggedPlace } from "./log-ids.ts";
 import type { BotIdentity, InboundMessage } from "./message.ts";
 import { optOutsFor } from "./opt-outs.ts";
+import { rescueJobFor } from "./places/rescue-job.ts";
 import type { IngestOptions } from "./platforms/adapter.ts";
 import type { Job, JobKind } from "./queue/job.ts";
 import type { Runtime } from "./runtime.ts";
@@ -83,6 +84,14 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
     reason: decision.reason,
     score: decision.score,
   });
+  const rescue = rescueJobFor(msg, state, bot, decision, placeSettings, { minutes: s.RESCUE_AFTER_MINUTES }, {
+    ...(msg.visibility ? { visibility: msg.visibility } : {}),
+    ...(opts.logIds ? { logIds: opts.logIds } : {}),
+  });
+  if (rescue) {
+    const queued = await using("qstash", () => rt.queue.publish("rescue", rescue.job, { delaySeconds: rescue.delaySeconds }));
+    rt.log.info("rescue_scheduled", { ...where, job: queued.messageId, seconds: rescue.delaySeconds, deduplicated: queued.deduplicated });
+  }
   if (decision.respond === "no") return { status, decision, published: false };
 
   const kind: JobKind = decision.respond === "judge" ? "judge" : "reply";

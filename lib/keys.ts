@@ -22,7 +22,7 @@
 | `settings:<channel>` | string (JSON) | the place's own settings set with `/parley` (initiative, eagerness, rescue: lib/places/settings.ts) | until changed, or the tenant's cleanup |
  * | `limit:reply:<person>:<window>` | string (count) | answers per person per window | the window |
  * | `limit:judge:<place>:<window>` | string (count) | judge calls per conversation per minute | the window |
-| `limit:initiative:<channel>:<window>` | string (count) | unprompted answers per place per hour (INITIATIVE_MAX_PER_HOUR) | the window |
+| `limit:initiative:<channel>:<window>`, `limit:rescue:<channel>:<window>` | string (count) | unprompted answers, and rescued questions, per place per hour (INITIATIVE_MAX_PER_HOUR, RESCUE_MAX_PER_HOUR) | the window |
  * | `limit:admin:<client>` | string (count) | admin-view attempts of one client (IPv4 address or IPv6 /64, as a pseudonym) whose token was wrong or not yet compared | 5 minutes from the first |
  * | `limit:admin:all` | string (count) | the same, of all clients | 5 minutes from the first |
  * | `admin:trusted:<client>` | string | the client logged in to the admin view: the count of all does not lock it out | 30 days |
@@ -55,7 +55,7 @@ export interface ConversationKeys {
 }
 
 /** The fixed-window limits Parley counts: answers per person, judge calls per conversation, a platform's calls per tenant. */
-export type LimitName = "reply" | "judge" | "api" | "initiative";
+export type LimitName = "reply" | "judge" | "api" | "initiative" | "rescue";
 
 const SEP = "|";
 

@@ -19,6 +19,7 @@ import type { Logger } from "../log.ts";
 import type { BotIdentity, ConversationKey, InboundMessage, LogIds, ParentMessage, PartProgress, Platform, ReplyTarget, StreamState, Visibility } from "../message.ts";
 import type { OptOuts } from "../opt-outs.ts";
 import type { RefreshedToken } from "../installation.ts";
+import type { RescueCapability } from "./rescue.ts";
 
 /** A webhook delivery as the route received it. Signatures are computed over `rawBody`, so it is never re-encoded. */
 export interface WebhookRequest {
@@ -243,4 +244,6 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
   budgetTenant?(place: ConversationKey, bot: BotIdentity): Pick<ConversationKey, "platform" | "tenant">;
   /** Shows at once that the bot is working; resolves once the sign is visible. */
   working?(ctx: ReplyContext<Config>, target: Target, answer: AnswerFor): Promise<WorkingSign>;
+  /** Answers under a question nobody picked up (./rescue.ts). */
+  readonly rescue?: RescueCapability<Target, ReplyContext<Config>>;
 }

@@ -9,6 +9,7 @@
  *   with `bot_id`, another app's) message exists in
  *   Slack (to react to, reply to, or fetch as a thread's parent); `GET /__messages?team=&channel=&ts=&thread_ts=`:
  *   every message with its streaming state, reactions, metadata and the time of each text change;
+ *   `POST /__messages/delete {channel, ts, team?}`: the person deleted a message (one without replies);
  * - `POST /__roles {team?, admins?, owners?, channel?, creator?}`: who is a workspace admin or owner, who created a
  *   channel (users.info, conversations.info: ./people.ts);
  * - `POST /__stop_stream {channel, ts, team?}`: the person pressed Stop on a streaming answer;
@@ -117,6 +118,11 @@ export function slackControlRoutes({ state, oauth, limiter, apiLog, updateSettin
       return { ok: true, ts };
     },
     "GET /__messages": (_body, url) => filterByQuery(state.messages.all(), url.searchParams),
+    "POST /__messages/delete": (body) => {
+      const ref = controlBody(streamRefSchema, body);
+      if (!state.messages.remove(ref.team, ref.channel, ref.ts)) throw new ControlError(`no message at ${ref.channel} ${ref.ts}`);
+      return { ok: true };
+    },
     "POST /__roles": (body) => {
       const user = z.string().regex(/^[UW][A-Z0-9]{2,}$/);
       const spec = controlBody(

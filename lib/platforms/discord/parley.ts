@@ -1,7 +1,7 @@
 /**
  * @module
  * Discord's `/parley`: a chat command with one subcommand per setting (`initiative on|off`, `eagerness 0-100`,
- * `status`, `forget`), registered with `default_member_permissions` = Manage Channels so that Discord offers it to
+ * `rescue on|off [minutes]`, `status`, `forget`), registered with `default_member_permissions` = Manage Channels so that Discord offers it to
  * those who may manage the channel (a server's admins can widen that in its Integrations settings: changes are
  * then checked against the invoking member's permissions in the channel, which come with the interaction). Read
  * here into the same words Slack's `/parley` takes (lib/places/command.ts reads them). Pure: no API call.
@@ -44,6 +44,15 @@ export function parleyCommand(botName: string): RESTPostAPIChatInputApplicationC
         description: "How readily it joins in, 0 to 100",
         options: [{ name: "value", type: INTEGER_OPTION, description: "0 (never) to 100 (whenever it may)", required: true, min_value: 0, max_value: 100 }],
       },
+      {
+        name: "rescue",
+        type: SUBCOMMAND,
+        description: `Let ${botName} answer a question nobody picked up`.slice(0, 100),
+        options: [
+          { name: "state", type: STRING_OPTION, description: "on or off", required: true, choices: ["on", "off"].map((v) => ({ name: v, value: v })) },
+          { name: "minutes", type: INTEGER_OPTION, description: "How long a question waits for a person first", required: false, min_value: 1, max_value: 120 },
+        ],
+      },
       { name: "status", type: SUBCOMMAND, description: "Show this channel's settings" },
       { name: PARLEY_FORGET, type: SUBCOMMAND, description: `Make ${botName} forget what it knows about you` },
     ],
@@ -56,13 +65,17 @@ const subcommandSchema = z.looseObject({
   options: z._default(z.array(z.looseObject({ name: z.string(), value: z.union([z.string(), z.number()]) })), []),
 });
 
-/** The subcommand's words (`eagerness 30`), or null when the interaction is not `/parley`. */
+/** The order a subcommand's option values take in its words, whatever order Discord sends them in. */
+const OPTION_ORDER = ["state", "value", "minutes"];
+
+/** The subcommand's words (`eagerness 30`, `rescue on 15`), or null when the interaction is not `/parley`. */
 export function parleyWords(data: unknown): string | null {
   const command = commandDataSchema.safeParse(data);
   if (!command.success || command.data.type !== CHAT_INPUT || command.data.name !== PARLEY_COMMAND) return null;
   const sub = subcommandSchema.safeParse(command.data.options?.[0]);
   if (!sub.success) return "";
-  return [sub.data.name, ...sub.data.options.map((o) => String(o.value))].join(" ");
+  const options = [...sub.data.options].sort((a, b) => OPTION_ORDER.indexOf(a.name) - OPTION_ORDER.indexOf(b.name));
+  return [sub.data.name, ...options.map((o) => String(o.value))].join(" ");
 }
 
 const parleyInteractionSchema = z.object({

@@ -8,6 +8,7 @@ import type { AdapterContext, PlatformAdapter, WebhookRequest } from "../adapter
 import { refreshBotToken, type OAuthClient } from "./oauth/access.ts";
 import { jsonBody } from "../json-body.ts";
 import { fetchSlackParent } from "./parent.ts";
+import { slackRescue } from "./rescue.ts";
 import { parseSlackEvent } from "./parse.ts";
 import { postSlackMessage } from "./send.ts";
 import { slackStreaming } from "./stream.ts";
@@ -97,4 +98,5 @@ export const slack: PlatformAdapter<SlackTarget, {}, SlackSettings> = {
   },
   streaming: slackStreaming,
   working: slackWorking,
+  rescue: slackRescue,
 };
