@@ -58,7 +58,7 @@ describe("a place's settings", () => {
     expect(parsePlaceSettings(null)).toEqual(DEFAULT_PLACE_SETTINGS);
     expect(parsePlaceSettings("{not json")).toEqual(DEFAULT_PLACE_SETTINGS);
     expect(parsePlaceSettings(JSON.stringify({ initiative: true, eagerness: 900 }))).toEqual(DEFAULT_PLACE_SETTINGS);
-    expect(parsePlaceSettings(JSON.stringify({ initiative: true }))).toEqual({ initiative: true, eagerness: 50 });
+    expect(parsePlaceSettings(JSON.stringify({ initiative: true }))).toEqual({ initiative: true, eagerness: 50, rescue: false });
     expect(DEFAULT_PLACE_SETTINGS.initiative).toBe(false);
   });
 
@@ -71,5 +71,10 @@ describe("a place's settings", () => {
     expect(parsePlaceCommand("initiative maybe")).toMatchObject({ kind: "help" });
     expect(parsePlaceCommand("status now please")).toMatchObject({ kind: "help" });
     expect(parsePlaceCommand("")).toEqual({ kind: "help" });
+    expect(parsePlaceCommand("rescue on")).toEqual({ kind: "change", change: { rescue: true } });
+    expect(parsePlaceCommand("rescue on 30")).toEqual({ kind: "change", change: { rescue: true, rescueMinutes: 30 } });
+    expect(parsePlaceCommand("rescue off")).toEqual({ kind: "change", change: { rescue: false } });
+    expect(parsePlaceCommand("rescue off 30")).toMatchObject({ kind: "help" });
+    expect(parsePlaceCommand("rescue on 0")).toMatchObject({ kind: "help", problem: expect.stringMatching(/1 to 120 minutes/) });
   });
 });

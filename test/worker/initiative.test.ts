@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SLACK_FAKE_DEFAULT_TEAM } from "../../dev/fakes/slack/workspaces.ts";
 import { slackHeaders } from "../../dev/signers/slack.ts";
 import { SKIP_INSTRUCTION } from "../../lib/llm/wording.ts";
@@ -14,9 +14,6 @@ const ADMIN = "UINITADMIN";
 let seq = 0;
 
 pumpJobsDuringSuite(env, SUITE);
-afterAll(async () => {
-  await fetch(`${SLACK_API_BASE_URL.replace(/\/api$/, "")}/__reset`, { method: "POST" });
-});
 
 const newChannel = () => `CINIT${Date.now().toString(36).toUpperCase()}${++seq}`;
 
@@ -64,7 +61,7 @@ describe("initiative", () => {
     const channel = newChannel();
     const marker = `on-${channel}`;
     expect(await parley(channel, "initiative on")).toMatch(/^Done\. Initiative: on/);
-    expect(await parley(channel, "eagerness 100")).toBe("Done. Initiative: on (eagerness 100).");
+    expect(await parley(channel, "eagerness 100")).toBe("Done. Initiative: on (eagerness 100). Rescue: off.");
     // The first unprompted turn: the model would rather keep out of it.
     // (The later message first: its prompt holds the earlier one too.)
     await scriptModel({ match: `${marker}-2`, reply: "Snake plants rot when overwatered: every three weeks is plenty." }, { match: `${marker}-1`, reply: "[SKIP]" });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { SLACK_FAKE_DEFAULT_TEAM } from "../../dev/fakes/slack/workspaces.ts";
 import { slackHeaders } from "../../dev/signers/slack.ts";
 import { generateDiscordKeys, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
@@ -16,9 +16,6 @@ let seq = 0;
 beforeAll(async () => {
   keys = await generateDiscordKeys();
   env = suiteEnv(SUITE, { DISCORD_PUBLIC_KEY: keys.publicKeyHex, ADMIN_TOKEN });
-});
-afterAll(async () => {
-  await fetch(`${SLACK_API_BASE_URL.replace(/\/api$/, "")}/__reset`, { method: "POST" });
 });
 
 const newChannel = (prefix: string) => `${prefix}${Date.now().toString(36).toUpperCase()}${++seq}`;
@@ -56,7 +53,7 @@ describe("/parley on Slack", () => {
     const channel = newChannel("CPS");
     const status = await slash(channel, "UREADER", "status");
     expect(status.status).toBe(200);
-    expect(status.json).toEqual({ response_type: "ephemeral", text: "Initiative: off (eagerness 50)." });
+    expect(status.json).toEqual({ response_type: "ephemeral", text: "Initiative: off (eagerness 50). Rescue: off." });
     expect(status.ms).toBeLessThan(3_000);
 
     const refused = await slash(channel, "UMEMBER", "initiative on");
@@ -64,16 +61,17 @@ describe("/parley on Slack", () => {
     expect(refused.json.text).toContain("Initiative: off");
 
     await roles({ admins: ["UADMIN"] });
-    expect((await slash(channel, "UADMIN", "initiative on")).json.text).toBe("Done. Initiative: on (eagerness 50).");
+    expect((await slash(channel, "UADMIN", "initiative on")).json.text).toBe("Done. Initiative: on (eagerness 50). Rescue: off.");
     await roles({ channel, creator: "UCREATOR" });
-    expect((await slash(channel, "UCREATOR", "eagerness 80")).json.text).toBe("Done. Initiative: on (eagerness 80).");
+    expect((await slash(channel, "UCREATOR", "eagerness 80")).json.text).toBe("Done. Initiative: on (eagerness 80). Rescue: off.");
     // The creator of one channel is nobody special in another.
     expect((await slash(newChannel("CPS"), "UCREATOR", "initiative on")).json.text).toMatch(/^Only/);
-    expect((await slash(channel, "UMEMBER", "status")).json.text).toBe("Initiative: on (eagerness 80).");
+    expect((await slash(channel, "UMEMBER", "status")).json.text).toBe("Initiative: on (eagerness 80). Rescue: off.");
+    expect((await slash(channel, "UADMIN", "rescue on 15")).json.text).toBe("Done. Initiative: on (eagerness 80). Rescue: on (after 15 minutes).");
     // The admin view shows them, for a thread of the channel too, with no conversation going on.
     const place = encodeURIComponent(`slack|TPLACESET|${channel}|1715000000.000100`);
     const res = await callWorker(env, new Request(`https://bot.test/admin/conversations/${place}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }));
-    expect(await res.json()).toMatchObject({ active: false, placeSettings: { initiative: true, eagerness: 80 } });
+    expect(await res.json()).toMatchObject({ active: false, placeSettings: { initiative: true, eagerness: 80, rescue: true, rescueMinutes: 15 } });
   });
 
   it("says how to use it when the words are wrong, and how to be forgotten", async () => {
@@ -120,8 +118,11 @@ describe("/parley on Discord", () => {
       return json.data.content;
     };
     expect(await ask(MEMBER, { name: "initiative", options: [{ name: "state", type: 3, value: "on" }] })).toMatch(/^Only/);
-    expect(await ask(MANAGER, { name: "initiative", options: [{ name: "state", type: 3, value: "on" }] })).toBe("Done. Initiative: on (eagerness 50).");
-    expect(await ask(MANAGER, { name: "eagerness", options: [{ name: "value", type: 4, value: 25 }] })).toBe("Done. Initiative: on (eagerness 25).");
-    expect(await ask(MEMBER, { name: "status" })).toBe("Initiative: on (eagerness 25).");
+    expect(await ask(MANAGER, { name: "initiative", options: [{ name: "state", type: 3, value: "on" }] })).toBe("Done. Initiative: on (eagerness 50). Rescue: off.");
+    expect(await ask(MANAGER, { name: "eagerness", options: [{ name: "value", type: 4, value: 25 }] })).toBe("Done. Initiative: on (eagerness 25). Rescue: off.");
+    expect(await ask(MEMBER, { name: "status" })).toBe("Initiative: on (eagerness 25). Rescue: off.");
+    // Discord sends the options in any order; the minutes come after the switch all the same.
+    const rescue = { name: "rescue", options: [{ name: "minutes", type: 4, value: 5 }, { name: "state", type: 3, value: "on" }] };
+    expect(await ask(MANAGER, rescue)).toBe("Done. Initiative: on (eagerness 25). Rescue: on (after 5 minutes).");
   });
 });

@@ -5,7 +5,7 @@
  * followed from Slack (the fake holds what people wrote, as Slack would) and steps in, in a thread under the
  * question, only when nobody answered.
  */
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SLACK_FAKE_DEFAULT_TEAM } from "../../dev/fakes/slack/workspaces.ts";
 import { slackHeaders } from "../../dev/signers/slack.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
@@ -22,9 +22,6 @@ const FAKE = SLACK_API_BASE_URL.replace(/\/api$/, "");
 let seq = 0;
 
 pumpJobsDuringSuite(kit.env, SUITE);
-afterAll(async () => {
-  await fetch(`${FAKE}/__reset`, { method: "POST" });
-});
 
 const newChannel = () => `CRESC${Date.now().toString(36).toUpperCase()}${++seq}`;
 

@@ -8,6 +8,7 @@ import type { PlatformAdapter } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
 import { fetchDiscordParent } from "./parent.ts";
 import { DM_TENANT_PREFIX, parseDiscordInteraction } from "./parse.ts";
+import { discordRescue } from "./rescue.ts";
 import { PONG } from "./responses.ts";
 import { sendDiscordReply } from "./send.ts";
 import { discordStreaming } from "./stream.ts";
@@ -67,4 +68,5 @@ export const discord: PlatformAdapter<DiscordTarget, {}, DiscordSettings> = {
   placeParents: true,
   streaming: discordStreaming,
   working: discordWorking,
+  rescue: discordRescue,
 };

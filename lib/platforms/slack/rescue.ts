@@ -38,11 +38,12 @@ type ListedAgrees = SlackAgrees<SlackDisagreements<z.output<typeof listedSchema>
 const tsOf = (question: RescuedQuestion<SlackTarget>): string => question.id.slice(question.id.lastIndexOf(":") + 1);
 const ms = (ts: string): number => Math.round(parseFloat(ts) * 1000);
 
-async function list(ctx: ReplyContext<SlackSettings>, method: "conversations.replies" | "conversations.history", args: Record<string, string | number | boolean>) {
+/** The messages one listing call answers, taken from the workspace's budget of `method`; null when the thread is gone. */
+async function list(ctx: ReplyContext<SlackSettings>, method: "conversations.replies" | "conversations.history", listing: (call: SlackCallArgs) => Promise<Record<string, unknown>>) {
   if (!(await ctx.callBudget(method, TIER_3))) throw new RetryLater(`no room in the workspace's ${method} budget`, 60);
   const call: SlackCallArgs = { apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
   try {
-    return listedSchema.parse(await callSlack(call, method, args as never, "form")).messages;
+    return listedSchema.parse(await listing(call)).messages;
   } catch (err) {
     // The question (a thread's parent) was deleted.
     if (err instanceof GiveUp && err.code === "thread_not_found") return null;
@@ -66,11 +67,13 @@ export const slackRescue: RescueCapability<SlackTarget, ReplyContext<SlackSettin
     };
     const within = (m: { ts: string }) => m.ts !== ts && ms(m.ts) > question.ts && ms(m.ts) <= until;
     // Asked in a thread: the thread is the place, and all that followed is in it.
-    const thread = await list(ctx, "conversations.replies", { channel, ts: question.key.thread ?? ts, limit: LIMIT });
+    const replies = { channel, ts: question.key.thread ?? ts, limit: LIMIT };
+    const thread = await list(ctx, "conversations.replies", (call) => callSlack(call, "conversations.replies", replies, "form"));
     const asked = thread?.find((m) => m.ts === ts);
     if (!thread || !asked) return { gone: true };
     if (question.key.thread) return { gone: false, question: stored(asked), later: thread.filter(within).map(stored), threadReplies: [] };
-    const channelAfter = (await list(ctx, "conversations.history", { channel, oldest: ts, limit: LIMIT })) ?? [];
+    const history = { channel, oldest: ts, limit: LIMIT };
+    const channelAfter = (await list(ctx, "conversations.history", (call) => callSlack(call, "conversations.history", history, "form"))) ?? [];
     return {
       gone: false,
       question: stored(asked),
