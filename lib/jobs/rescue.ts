@@ -10,8 +10,8 @@
  * the reply job's own deduplication id is the question's.
  */
 import { answeredAfter, type AfterQuestion } from "../decide/index.ts";
-import { channelId, rateLimitPrefix, replyKey } from "../keys.ts";
-import { FixedWindow } from "../limits/fixed-window.ts";
+import { channelId, replyKey } from "../keys.ts";
+import { limitersFor } from "../limits/limiters.ts";
 import type { ConversationState, InboundMessage, StoredMessage } from "../message.ts";
 import { PlaceSettingsStore } from "../places/settings.ts";
 import type { Rescuer } from "../platforms/rescuer.ts";
@@ -21,7 +21,6 @@ import type { JobScope } from "./scope.ts";
 
 export type RescueOutcome = "already_answered" | "question_gone" | "answered_by_people" | "rescue_off" | "rescue_capped" | "stepped_in";
 
-const HOUR_MS = 3_600_000;
 /** The messages before the question the model reads with it, as the decider's view. */
 const BEFORE = 20;
 
@@ -31,17 +30,6 @@ export function steppingInNote(minutes: number): string {
     `Nobody has answered this question in the ${minutes} minutes since it was asked, and nobody asked you: you are stepping in. ` +
     "Say so in a few words first (for example \"Nobody's picked this up yet, so:\"), then answer briefly."
   );
-}
-
-const caps = new WeakMap<Runtime, FixedWindow>();
-function capFor(rt: Runtime): FixedWindow {
-  let cap = caps.get(rt);
-  if (!cap) {
-    const s = rt.settings;
-    cap = new FixedWindow({ redis: rt.redis, prefix: rateLimitPrefix(s.REDIS_KEY_PREFIX, "rescue"), limit: s.RESCUE_MAX_PER_HOUR, windowMs: HOUR_MS, now: rt.now });
-    caps.set(rt, cap);
-  }
-  return cap;
 }
 
 export async function runRescueJob(scope: JobScope, rescuer: Rescuer | null): Promise<RescueOutcome> {
@@ -58,7 +46,7 @@ export async function runRescueJob(scope: JobScope, rescuer: Rescuer | null): Pr
   const talk = fromLog(job, here, there) ?? (await fromPlatform(scope, rescuer));
   if (!talk) return end("question_gone");
   if (answeredAfter(talk, job.bot, settings.eagerness)) return end("answered_by_people");
-  if (!(await capFor(rt).limit(channelId(job.key))).success) return end("rescue_capped");
+  if (!(await limitersFor(rt).rescue.limit(channelId(job.key))).success) return end("rescue_capped");
   const minutes = settings.rescueMinutes ?? rt.settings.RESCUE_AFTER_MINUTES;
   const published = await handOver(rt, job, talk.question, under, there, steppingInNote(minutes));
   if (published) rt.log.info("job_published", { ...where, kind: "reply", job: published.messageId, deduplicated: published.deduplicated });

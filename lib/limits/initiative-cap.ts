@@ -5,36 +5,12 @@
  * message between them, even when two arrive before either job runs), and at most INITIATIVE_MAX_PER_HOUR per
  * place (its channel, threads included), counted once per trigger, on its job's first attempt.
  */
-import { channelId, rateLimitPrefix } from "../keys.ts";
+import { channelId } from "../keys.ts";
 import { jobLogFields } from "../log-ids.ts";
 import type { ConversationState } from "../message.ts";
 import type { Job } from "../queue/job.ts";
 import type { Services } from "../services.ts";
-import { FixedWindow } from "./fixed-window.ts";
-
-const HOUR_MS = 3_600_000;
-/** A slow Redis must not hold the job; an answer nobody asked for is then better left out. */
-const CAP_TIMEOUT_MS = 2_000;
-
-const limiters = new WeakMap<Services, FixedWindow>();
-
-function limiterFor(rt: Services): FixedWindow {
-  let limiter = limiters.get(rt);
-  if (!limiter) {
-    const s = rt.settings;
-    limiter = new FixedWindow({
-      redis: rt.redis,
-      prefix: rateLimitPrefix(s.REDIS_KEY_PREFIX, "initiative"),
-      limit: s.INITIATIVE_MAX_PER_HOUR,
-      windowMs: HOUR_MS,
-      timeoutMs: CAP_TIMEOUT_MS,
-      onTimeout: "refuse",
-      now: rt.now,
-    });
-    limiters.set(rt, limiter);
-  }
-  return limiter;
-}
+import { limitersFor } from "./limiters.ts";
 
 /** Whether the bot has spoken in the conversation since `ts`. */
 function spokeSince(state: ConversationState, botId: string, ts: number): boolean {
@@ -48,7 +24,7 @@ export async function initiativeFits(rt: Services, job: Job, state: Conversation
     return false;
   }
   if (!first) return true;
-  const verdict = await limiterFor(rt).limit(channelId(job.key));
+  const verdict = await limitersFor(rt).initiative.limit(channelId(job.key));
   if (verdict.success) return true;
   rt.log.info("initiative_held", { ...(await jobLogFields(rt, job)), why: "hourly_cap" });
   return false;

@@ -14,7 +14,8 @@ import { readableMentions } from "./mentions.ts";
 import { slackMessageId } from "./parse.ts";
 import { slackId, slackTs } from "./schema.ts";
 
-const repliesSchema = z.looseObject({
+/** A listing's messages (conversations.replies, and conversations.history's, which are the same shape: ./rescue.ts). */
+export const repliesSchema = z.looseObject({
   messages: z.array(
     z.looseObject({
       ts: slackTs,

@@ -4,16 +4,15 @@
  * and reads what followed it from Slack (conversations.replies for the question itself and its thread,
  * conversations.history for the channel after it), within the workspace's Tier 3 budgets, as a thread's parent is.
  */
-import type * as Slack from "@slack/web-api";
 import { GiveUp, RetryLater } from "../../errors.ts";
 import type { StoredMessage } from "../../message.ts";
-import * as z from "../../zod.ts";
+import type * as z from "../../zod.ts";
 import type { ReplyContext } from "../adapter.ts";
 import type { QuestionHistory, RescueCapability, RescuedQuestion } from "../rescue.ts";
-import { callSlack, type SlackAgrees, type SlackCallArgs, type SlackDisagreements } from "./api.ts";
+import { callSlack, type SlackCallArgs } from "./api.ts";
 import { readableMentions } from "./mentions.ts";
+import { repliesSchema } from "./parent.ts";
 import { slackMessageId } from "./parse.ts";
-import { slackId, slackTs } from "./schema.ts";
 import type { SlackSettings } from "./settings.ts";
 import type { SlackTarget } from "./target.ts";
 
@@ -21,19 +20,6 @@ import type { SlackTarget } from "./target.ts";
 const TIER_3 = 50;
 /** More than a busy channel says in RESCUE_AFTER_MINUTES' longest wait is not read. */
 const LIMIT = 200;
-
-const listedSchema = z.looseObject({
-  messages: z.array(
-    z.looseObject({
-      ts: slackTs,
-      user: z.optional(slackId),
-      bot_id: z.optional(slackId),
-      text: z._default(z.string(), ""),
-      thread_ts: z.optional(slackTs),
-    }),
-  ),
-});
-type ListedAgrees = SlackAgrees<SlackDisagreements<z.output<typeof listedSchema>["messages"][number], NonNullable<Slack.ConversationsHistoryResponse["messages"]>[number]>>;
 
 const tsOf = (question: RescuedQuestion<SlackTarget>): string => question.id.slice(question.id.lastIndexOf(":") + 1);
 const ms = (ts: string): number => Math.round(parseFloat(ts) * 1000);
@@ -43,7 +29,7 @@ async function list(ctx: ReplyContext<SlackSettings>, method: "conversations.rep
   if (!(await ctx.callBudget(method, TIER_3))) throw new RetryLater(`no room in the workspace's ${method} budget`, 60);
   const call: SlackCallArgs = { apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
   try {
-    return listedSchema.parse(await listing(call)).messages;
+    return repliesSchema.parse(await listing(call)).messages;
   } catch (err) {
     // The question (a thread's parent) was deleted.
     if (err instanceof GiveUp && err.code === "thread_not_found") return null;
@@ -60,10 +46,11 @@ export const slackRescue: RescueCapability<SlackTarget, ReplyContext<SlackSettin
   async history(ctx, question, until): Promise<QuestionHistory> {
     const { channel } = question.key;
     const ts = tsOf(question);
-    const stored = (m: z.output<typeof listedSchema>["messages"][number]): StoredMessage => {
+    const stored = (m: z.output<typeof repliesSchema>["messages"][number]): StoredMessage => {
       const authorId = m.user ?? m.bot_id ?? "unknown";
       const own = authorId === question.bot.userId;
-      return { id: slackMessageId(channel, m.ts), role: own ? "assistant" : "user", authorId, authorName: authorId, text: readableMentions(m.text, question.bot), ts: ms(m.ts) };
+      const authorName = m.user_profile?.display_name || m.user_profile?.real_name || authorId;
+      return { id: slackMessageId(channel, m.ts), role: own ? "assistant" : "user", authorId, authorName, text: readableMentions(m.text, question.bot), ts: ms(m.ts) };
     };
     const within = (m: { ts: string }) => m.ts !== ts && ms(m.ts) > question.ts && ms(m.ts) <= until;
     // Asked in a thread: the thread is the place, and all that followed is in it.
