@@ -10,12 +10,13 @@ import { SLACK_FAKE_DEFAULT_TEAM } from "../../dev/fakes/slack/workspaces.ts";
 import { slackHeaders } from "../../dev/signers/slack.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { prodTimingSuite } from "../support/prod-timing.ts";
-import { SLACK_SIGNING_SECRET, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { BOT_USER_ID, SLACK_SIGNING_SECRET, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { callWorker, pumpJobsDuringSuite, SLACK_API_BASE_URL } from "../support/worker.ts";
 
 const SUITE = "rescue";
 const WAIT_MINUTES = 10;
-const kit = prodTimingSuite(SUITE, { USE_LLM_JUDGE: "false", MEMORY_ENABLED: "false", RESCUE_AFTER_MINUTES: String(WAIT_MINUTES), RESCUE_MAX_PER_HOUR: "1" });
+// A follow-up window of a second: a question right after the bot's answer is then addressed to nobody.
+const kit = prodTimingSuite(SUITE, { USE_LLM_JUDGE: "false", MEMORY_ENABLED: "false", RESCUE_AFTER_MINUTES: String(WAIT_MINUTES), RESCUE_MAX_PER_HOUR: "1", FOLLOWUP_WINDOW_SECONDS: "1" });
 const TEAM = "TRESCUE";
 const ADMIN = "URESCUEADMIN";
 const FAKE = SLACK_API_BASE_URL.replace(/\/api$/, "");
@@ -110,6 +111,24 @@ describe("questions nobody picked up", () => {
     await kit.deliveriesSettled();
     expect(events(logs, busy, "rescue_ended").map((l) => l.outcome).sort()).toEqual(["rescue_capped", "stepped_in"]);
     expect(await slackPosts(busy)).toHaveLength(1);
+    logs.mockRestore();
+  });
+
+  it("reads what followed from the conversation's log while one holds the question, and waits the channel's own minutes", async () => {
+    const channel = newChannel();
+    await parley(channel, "rescue on 1");
+    const logs = vi.spyOn(console, "log");
+    await deliver(slackMessageEvent({ team: TEAM, channel, user: "UALICE", text: `<@${BOT_USER_ID}> which editor do you use?` }).body);
+    await kit.deliveriesSettled();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Said to the Worker only: Slack's history (the fake) never had it, so only the log can tell what followed.
+    const question = slackMessageEvent({ team: TEAM, channel, user: "UBOB", text: "does anyone know how to rotate the logs every night?" });
+    await deliver(question.body);
+    expect(events(logs, channel, "rescue_scheduled").map((l) => l.seconds)).toEqual([60]);
+    await kit.timePasses(65_000);
+    await kit.deliveriesSettled();
+    expect(events(logs, channel, "rescue_ended").map((l) => l.outcome)).toEqual(["stepped_in"]);
+    expect((await slackPosts(channel)).filter((p) => p.thread_ts === question.ts)).toHaveLength(1);
     logs.mockRestore();
   });
 });
