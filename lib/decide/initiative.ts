@@ -3,7 +3,8 @@
  * Initiative: where a place allows it (lib/places/settings.ts), a message in a conversation the bot is part of that
  * the rules found addressed to nobody (not to another person, not a reply to someone else, not chatter between
  * two: the decider's `no_trigger` after its model ran) may go to the model with [SKIP] allowed, when the model's
- * score clears the threshold the place's eagerness sets. Never while anyone's "not you" is within the follow-up
+ * score clears the threshold the place's eagerness sets. So may one the decider would hand to the LLM judge: the
+ * judge asks "is this for the bot?", which no longer matters where the bot may join in anyway (and its call is saved). Never while anyone's "not you" is within the follow-up
  * window. The hourly cap and "never twice in a row" are the job's (lib/limits/initiative-cap.ts).
  */
 import type { ConversationState } from "../message.ts";
@@ -41,7 +42,8 @@ function notYouLately(state: ConversationState, windowMs: number): boolean {
 /** The decision turned into an unprompted answer (reason `initiative`, never required), or null to keep it. */
 export function takeInitiative(decision: Decision, state: ConversationState, setting: InitiativeSetting, windowMs: number): Decision | null {
   if (!setting.initiative || setting.eagerness <= 0) return null;
-  if (decision.respond !== "no" || decision.reason !== "no_trigger" || decision.score === undefined) return null;
+  const leftToNobody = (decision.respond === "no" && decision.reason === "no_trigger") || decision.respond === "judge";
+  if (!leftToNobody || decision.score === undefined) return null;
   if (decision.score < initiativeThreshold(setting.eagerness) || notYouLately(state, windowMs)) return null;
   return { respond: "yes", reason: "initiative", score: decision.score };
 }

@@ -41,6 +41,9 @@ describe("initiative", () => {
     expect(takeInitiative({ respond: "no", reason: "told_not_you" }, talk, ON, WINDOW_MS)).toBeNull();
     expect(takeInitiative({ respond: "no", reason: "no_trigger" }, talk, ON, WINDOW_MS)).toBeNull();
     expect(takeInitiative({ respond: "yes", reason: "recent_followup", score: 0.9 }, talk, ON, WINDOW_MS)).toBeNull();
+    // What would go to the LLM judge ("is this for the bot?") goes unprompted where the bot may join in anyway.
+    expect(takeInitiative({ respond: "judge", reason: "judge", score: 0.4 }, talk, ON, WINDOW_MS)).toMatchObject({ reason: "initiative", score: 0.4 });
+    expect(takeInitiative({ respond: "judge", reason: "judge", score: 0.1 }, talk, ON, WINDOW_MS)).toBeNull();
   });
 
   it("keeps quiet while anyone's 'not you' or 👎 is within the follow-up window", () => {
