@@ -3,8 +3,8 @@
  * Channels of bench/chaos that invited the bot to join in (docs/initiative.md), their settings written where
  * `/parley` writes them: initiative channels (eagerness 100: every message addressed to nobody may get an unprompted
  * answer), where a mention is followed by chatter; and rescue channels, where a person's question addressed to
- * nobody waits RESCUE_AFTER_MINUTES on the virtual clock. The promises there: the mention's answer exactly as
- * anywhere (./checks.ts), no message answered twice, no more unprompted answers than INITIATIVE_MAX_PER_HOUR, at
+ * nobody waits RESCUE_AFTER_MINUTES on the virtual clock. The promises there: the mention answered (by its own
+ * answer, or by one to a later message of its author's that covers it), no message answered twice, no more unprompted answers than INITIATIVE_MAX_PER_HOUR, at
  * most one rescue per question and only in the thread under it, nothing at any other place.
  */
 import type { Redis } from "@upstash/redis";
@@ -82,11 +82,13 @@ export function checkInvited(invited: readonly Conversation[], accepted: Readonl
       if (here.length > inThread.length) broken(`misplaced rescue: conversation ${c.id} got an answer outside the question's thread`);
       continue;
     }
-    // The mention needs exactly one answer (or, after the last retry, an apology); what came beside it was unprompted.
+    // The mention needs an answer (or, after the last retry, an apology): its own, or one to a later message of its
+    // author's, whose turn it is part of (the mention's job then ends `covered`). What came beside it was unprompted.
     const mention = c.messages[0]!.word;
     const forMention = here.filter((o) => o.text === APOLOGY || o.text.includes(mention)).length;
-    if (accepted.has(mention) && forMention !== 1) broken(`mention of conversation ${c.id} (slack_initiative) got ${forMention} answers`);
-    const unprompted = here.length - forMention;
+    if (accepted.has(mention) && here.length === 0) broken(`mention of conversation ${c.id} (slack_initiative) got no answer`);
+    if (forMention > 1) broken(`mention of conversation ${c.id} (slack_initiative) got ${forMention} answers`);
+    const unprompted = here.length - Math.max(1, forMention);
     f.unprompted_answers += unprompted;
     if (unprompted > INITIATIVE_MAX_PER_HOUR) broken(`over the cap: conversation ${c.id} got ${unprompted} unprompted answers`);
     const quoted = here.flatMap((o) => [...new Set([...o.text.matchAll(WORDS)].map((m) => m[0]))]);
