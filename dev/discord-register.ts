@@ -15,7 +15,7 @@ const DEFAULT_API_BASE_URL = "https://discord.com/api/v10";
 export const DISCORD_REGISTER_COMMAND = defineCommand({
   name: "npm run discord:register",
   summary:
-    "Registers /ask, /forget and the message command \"Ask <BOT_NAME> about this\" with Discord (a bulk overwrite: " +
+    "Registers /ask, /forget, /parley (a channel's settings, for those who may manage it) and the message command \"Ask <BOT_NAME> about this\" with Discord (a bulk overwrite: " +
     "the application's other commands in that scope are removed). Global commands can take a while to appear; " +
     "one guild's appear at once.",
   settings: {

@@ -1,8 +1,9 @@
 /**
  * @module
  * GET /admin/conversations/:key: what the bot holds about one conversation (state, time left before it expires,
- * summary) and the traces of its recent answers (reason and exact prompt with its token count), behind the admin
- * token (./middleware/admin-token.ts). `:key` is the URL-encoded `platform|tenant|channel|thread`.
+ * summary), the place's own settings (`/parley`, shown whether or not a conversation is active), and the traces of
+ * its recent answers (reason and exact prompt with its token count), behind the admin token
+ * (./middleware/admin-token.ts). `:key` is the URL-encoded `platform|tenant|channel|thread`.
  * GET /admin/tenants/:platform/:tenant: a tenant's installation (no token) and its model tokens today.
  */
 import { Hono } from "hono";
@@ -10,6 +11,7 @@ import * as z from "../lib/zod.ts";
 import type { ConversationKey } from "../lib/message.ts";
 import { adapters } from "../lib/platforms/index.ts";
 import { tenantUsage } from "../lib/limits/tenant-budget.ts";
+import { PlaceSettingsStore } from "../lib/places/settings.ts";
 import { runtimeFor } from "../lib/runtime.ts";
 import type { AppEnv } from "./app-env.ts";
 import { adminToken } from "./middleware/admin-token.ts";
@@ -48,12 +50,14 @@ admin.get("/conversations/:key", async (c) => {
   if (!key.success) {
     return c.json({ error: "key must be platform|tenant|channel|thread (thread may be empty), URL-encoded" }, 400);
   }
-  const [state, secondsLeft] = await Promise.all([rt.store.load(key.data), rt.store.secondsLeft(key.data)]);
-  if (!state) return c.json({ key: key.data, active: false }, 404);
+  const settings = new PlaceSettingsStore(rt.redis, rt.settings.REDIS_KEY_PREFIX);
+  const [state, secondsLeft, placeSettings] = await Promise.all([rt.store.load(key.data), rt.store.secondsLeft(key.data), settings.read(key.data)]);
+  if (!state) return c.json({ key: key.data, active: false, placeSettings }, 404);
   const answers = await rt.store.recentAnswers(key.data, state.id);
   return c.json({
     key: key.data,
     active: true,
+    placeSettings,
     conversation: {
       id: state.id,
       startedAt: state.startedAt,

@@ -9,10 +9,12 @@ import { RetryLater } from "../lib/errors.ts";
 import { notifyFailure } from "../lib/jobs/failure.ts";
 import { runMemoryJob } from "../lib/jobs/memory-job.ts";
 import { runReplyJob } from "../lib/jobs/reply-job.ts";
+import { runRescueJob } from "../lib/jobs/rescue.ts";
 import { jobScope } from "../lib/jobs/scope.ts";
 import { jobLogFields } from "../lib/log-ids.ts";
 import { adapters } from "../lib/platforms/index.ts";
 import { platformReplier } from "../lib/platforms/replier.ts";
+import { platformRescuer } from "../lib/platforms/rescuer.ts";
 import { JOB_KINDS, jobSchemaFor, type Job } from "../lib/queue/job.ts";
 import { JobPayloadError, openJob } from "../lib/queue/sealed-job.ts";
 import { runtimeFor, type Runtime } from "../lib/runtime.ts";
@@ -35,7 +37,12 @@ jobs.post("/:kind", qstashSignature(), async (c) => {
   if (!job) return nonRetryable(c, "invalid job payload");
   try {
     const scope = await jobScope(rt, jobKind.data, job, platformReplier(rt, adapters));
-    const outcome = jobKind.data === "memory" ? await runMemoryJob(scope) : await runReplyJob(scope);
+    const outcome =
+      jobKind.data === "memory"
+        ? await runMemoryJob(scope)
+        : jobKind.data === "rescue"
+          ? await runRescueJob(scope, platformRescuer(rt, adapters, job))
+          : await runReplyJob(scope);
     return c.json({ outcome });
   } catch (err) {
     return retryLater(c, rt, kind, job, err);

@@ -2,21 +2,25 @@
  * @module
  * POST /slack/events: ssl_check, then the webhook flow (./webhook.ts: verify → url_verification → parse → ingest,
  * or on an uninstall the tenant's cleanup) → 200. GET /slack/install and GET /slack/oauth/callback: the OAuth install
- * flow, when SLACK_CLIENT_ID and SLACK_CLIENT_SECRET make the app installable in many workspaces.
+ * flow, when SLACK_CLIENT_ID and SLACK_CLIENT_SECRET make the app installable in many workspaces. POST
+ * /slack/commands: the `/parley` slash command (./place-command.ts), answered to its user alone within Slack's 3 s.
  */
 import { Hono, type Context } from "hono";
 import { getCookie, setCookie, deleteCookie } from "hono/cookie";
 import { using } from "../lib/errors.ts";
 import { errorMessage } from "../lib/log.ts";
-import { adapterContext } from "../lib/platforms/context.ts";
+import { PARLEY_COMMAND } from "../lib/places/command.ts";
+import { adapterContext, replyContext } from "../lib/platforms/context.ts";
 import { exchangeCode } from "../lib/platforms/slack/oauth/access.ts";
 import { authorizeUrl, CALLBACK_PATH } from "../lib/platforms/slack/oauth/authorize.ts";
 import { installedPage, installFailedPage } from "../lib/platforms/slack/oauth/pages.ts";
 import { isSlackSslCheck, slack as adapter, slackOAuthClient } from "../lib/platforms/slack/index.ts";
 import { slackInstallable, type SlackSettings } from "../lib/platforms/slack/settings.ts";
+import { ephemeral, parseSlackSlashCommand, slackMayManage } from "../lib/platforms/slack/slash.ts";
 import { runtimeFor, type Runtime } from "../lib/runtime.ts";
 import { newInstallState, STATE_COOKIE, STATE_TTL_SECONDS, takeInstallState, type StateCheck } from "../lib/tenants/install-state.ts";
 import type { AppEnv } from "./app-env.ts";
+import { answerPlaceCommand } from "./place-command.ts";
 import { platformWebhook } from "./webhook.ts";
 
 export const slack = new Hono<AppEnv>();
@@ -29,6 +33,31 @@ slack.post(
     nothing: (c) => c.body(null, 200),
   }),
 );
+
+slack.post("/commands", async (c) => {
+  const rt = runtimeFor(c.env);
+  if (rt.platforms.state(adapter.platform).status !== "on") return c.json({ error: "slack is not configured" }, 404);
+  const ctx = adapterContext(rt, adapter);
+  // Decoded by hand, as the webhook does: the signature is over these exact bytes, and the body is a form.
+  const rawBody = new TextDecoder().decode(await c.req.arrayBuffer());
+  const verified = await adapter.verify(ctx, { headers: c.req.raw.headers, rawBody, url: c.req.url });
+  if (!verified.ok) {
+    rt.log.warn("slack_rejected", { reason: verified.reason });
+    return c.json({ error: "invalid signature" }, 401);
+  }
+  const parsed = parseSlackSlashCommand(rawBody);
+  if (!parsed.ok) {
+    rt.log.warn("slack_invalid", { issues: parsed.issues });
+    return c.json({ error: "unexpected slack payload", issues: parsed.issues }, 400);
+  }
+  const command = parsed.command;
+  if (command.name !== PARLEY_COMMAND) return c.json(ephemeral(`I only know /${PARLEY_COMMAND}.`));
+  const mayChange = async () => {
+    const token = await replyContext(rt, adapter, command.place.tenant).token().catch(() => null);
+    return token !== null && slackMayManage({ apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: token, fetch: ctx.fetch }, command, rt.log);
+  };
+  return c.json(ephemeral(await answerPlaceCommand(rt, command.place, command.text, mayChange)));
+});
 
 const COOKIE_OPTIONS = { path: "/slack/oauth", httpOnly: true, secure: true, sameSite: "Lax" } as const;
 

@@ -102,6 +102,12 @@ export const settingsShape = {
   BACKFILL_MINUTES: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(1_440)), 60),
   /** Judge calls per conversation per minute; over the cap the judge answers NO without a model call. */
   MAX_JUDGE_CALLS_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.gte(0)), 6),
+  /** Unprompted answers per place per hour where `/parley initiative on` allows them (lib/limits/initiative-cap.ts). */
+  INITIATIVE_MAX_PER_HOUR: z._default(z.coerce.number().check(z.int(), z.gte(0)), 4),
+  /** How long a question addressed to nobody waits for a person's answer where `/parley rescue on` (lib/jobs/rescue.ts). */
+  RESCUE_AFTER_MINUTES: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(120)), 10),
+  /** Questions the bot steps in on per place per hour. */
+  RESCUE_MAX_PER_HOUR: z._default(z.coerce.number().check(z.int(), z.gte(0)), 3),
   /** Model tokens one tenant (workspace, guild, account) may use per UTC day; unset: no limit. */
   TENANT_DAILY_TOKEN_BUDGET: z.pipe(z.transform((v) => (v === "" ? undefined : v)), z.optional(z.coerce.number().check(z.int(), z.positive()))),
   /** The percentage of the tenant's day one person may spend (a member, or on SMS one phone number). */

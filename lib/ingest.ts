@@ -6,12 +6,13 @@
  */
 import { isResetRequest } from "./conversation/reset.ts";
 import type { RecordStatus } from "./conversation/store.ts";
-import { decideResponse, explicitTrigger, type Decision, type DecisionReason } from "./decide/index.ts";
+import { decideResponse, explicitTrigger, takeInitiative, type Decision, type DecisionReason } from "./decide/index.ts";
 import { using } from "./errors.ts";
 import { capInboundMessage } from "./limits/message-length.ts";
 import { loggedId, loggedPlace } from "./log-ids.ts";
 import type { BotIdentity, InboundMessage } from "./message.ts";
 import { optOutsFor } from "./opt-outs.ts";
+import { rescueJobFor } from "./places/rescue-job.ts";
 import type { IngestOptions } from "./platforms/adapter.ts";
 import type { Job, JobKind } from "./queue/job.ts";
 import type { Runtime } from "./runtime.ts";
@@ -39,7 +40,7 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
   const optOuts = optOutsFor(rt);
   const keeps = Boolean(opts.keepHistory) && s.BACKFILL_MESSAGES > 0 && s.BACKFILL_MINUTES > 0;
   // One round trip: whether the author opted out is read inside the ingest script; STOP or START is written beside it.
-  const [{ status, state, optedOut }] = await using("redis", () =>
+  const [{ status, state, optedOut, placeSettings }] = await using("redis", () =>
     Promise.all([
       rt.store.record(msg, {
         startIfIdle: explicit !== null || reset || Boolean(opts.alwaysAnswer),
@@ -47,6 +48,7 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
         ...(opts.optOuts ? { optOutKey: optOuts.key(msg.key, msg.author.id) } : {}),
         ...(opts.installationKey ? { installationKey: opts.installationKey } : {}),
         ...(keeps ? { kept: { messages: s.BACKFILL_MESSAGES, ttlSeconds: s.BACKFILL_MINUTES * 60 } } : {}),
+        ...(opts.placeSettings ? { placeSettings: true } : {}),
       }),
       msg.consent && optOuts.record(msg.key, msg.author.id, msg.consent),
     ]),
@@ -72,6 +74,7 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
   if (opts.alwaysAnswer && decision.respond !== "yes" && !NEVER_FORCED.has(decision.reason)) {
     decision = { respond: "yes", reason: explicit ?? "dm" };
   }
+  decision = takeInitiative(decision, state, placeSettings, s.FOLLOWUP_WINDOW_SECONDS * 1000) ?? decision;
   rt.log.info("decision", {
     ...where,
     author: await loggedId(rt, opts.logIds, msg.author.id),
@@ -81,6 +84,14 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
     reason: decision.reason,
     score: decision.score,
   });
+  const rescue = rescueJobFor(msg, state, bot, decision, placeSettings, { minutes: s.RESCUE_AFTER_MINUTES }, {
+    ...(msg.visibility ? { visibility: msg.visibility } : {}),
+    ...(opts.logIds ? { logIds: opts.logIds } : {}),
+  });
+  if (rescue) {
+    const queued = await using("qstash", () => rt.queue.publish("rescue", rescue.job, { delaySeconds: rescue.delaySeconds }));
+    rt.log.info("rescue_scheduled", { ...where, job: queued.messageId, seconds: rescue.delaySeconds, deduplicated: queued.deduplicated });
+  }
   if (decision.respond === "no") return { status, decision, published: false };
 
   const kind: JobKind = decision.respond === "judge" ? "judge" : "reply";

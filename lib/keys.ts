@@ -22,7 +22,7 @@ export interface ConversationKeys {
 }
 
 /** The fixed-window limits Parley counts: answers per person, judge calls per conversation, a platform's calls per tenant. */
-export type LimitName = "reply" | "judge" | "api";
+export type LimitName = "reply" | "judge" | "api" | "initiative" | "rescue";
 
 const SEP = "|";
 
@@ -93,6 +93,10 @@ export function historyRefusedKey(prefix: string, key: ConversationKey): string 
 export function keptKey(prefix: string, key: ConversationKey): string {
   return `${prefix}:kept:${inTenant(key, key.channel)}`;
 }
+
+/** `<platform>|<tenant>|<channel>`: a place's own settings (`settings:`, lib/places/), and its unprompted answers' count. */
+export const channelId = (key: ConversationKey): string => inTenant(key, key.channel);
+export const placeSettingsKey = (prefix: string, key: ConversationKey): string => `${prefix}:settings:${channelId(key)}`;
 
 /** The kept messages of the channel of a place (`placeId`, as a person's index of places names it). */
 export function keptKeyOfPlace(prefix: string, place: string): string {

@@ -21,7 +21,18 @@ export const SLACK_TEAMS = ["TCHAOSA", "TCHAOSB"] as const;
 const peoplePerTeam = (conversations: number) => Math.max(8, Math.ceil(conversations / 6));
 const CHATTER_MAX = 3;
 
-export type ConversationKind = "slack_channel" | "slack_thread" | "slack_dm" | "discord_guild" | "discord_dm" | "sms" | "telegram_group" | "telegram_private";
+export type ConversationKind =
+  | "slack_channel"
+  | "slack_thread"
+  | "slack_dm"
+  | "discord_guild"
+  | "discord_dm"
+  | "sms"
+  | "telegram_group"
+  | "telegram_private"
+  // Channels that invited the bot to join in (./invited.ts).
+  | "slack_initiative"
+  | "slack_rescue";
 const KINDS: readonly [ConversationKind, number][] = [
   ["slack_channel", 3],
   ["slack_thread", 1],
@@ -82,7 +93,7 @@ function pickKind(random: Random): ConversationKind {
 }
 
 /** Slack ts values: wall-clock seconds (the Worker compares them with its clock) with a unique fraction. */
-function slackClock(): () => string {
+export function slackClock(): () => string {
   let last = Date.now() * 1000;
   return () => {
     last = Math.max(last + 1000, Date.now() * 1000);
@@ -90,7 +101,7 @@ function slackClock(): () => string {
   };
 }
 
-function slackEventBody(team: string, channel: string, user: string, text: string, ts: string, opts: { threadTs?: string; im?: boolean }): string {
+export function slackEventBody(team: string, channel: string, user: string, text: string, ts: string, opts: { threadTs?: string; im?: boolean }): string {
   return JSON.stringify({
     token: "legacy",
     team_id: team,

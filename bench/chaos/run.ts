@@ -20,6 +20,7 @@ import { TELEGRAM_BOT, TELEGRAM_SECRET } from "../load/telegram-traffic.ts";
 import * as traffic from "../load/traffic.ts";
 import { QSTASH_DEV, startParleyOn } from "../load/workers.ts";
 import { checkAnswers, checkLines, checkPrompts, checkRecords, collectOutputs, leakPatterns, withoutCiphertext } from "./checks.ts";
+import { checkInvited, inInvited, planInvited, prepareInvited } from "./invited.ts";
 import { armFaults, faultsInjected, telegramLostSends } from "./faults.ts";
 import { sendHostile } from "./hostile.ts";
 import { CHAOS_ADMIN_TOKEN, sendPrivacyCases } from "./hostile-privacy.ts";
@@ -120,11 +121,17 @@ async function main(): Promise<void> {
     // After the reset, which brings the fake's own settings (its tiers on) back.
     await realTimeLimitsOff(sender);
     const random = seededRandom(seed);
-    const conversations = planConversations(args.conversations, random, `R${seed.toString(36).toUpperCase()}`);
+    const run = `R${seed.toString(36).toUpperCase()}`;
+    const conversations = planConversations(args.conversations, random, run);
+    // About one channel in twenty invited the bot to join in, and as many asked a question of nobody (./invited.ts).
+    const invited = planInvited(conversations.length, Math.max(1, Math.round(conversations.length / 20)), random, run);
+    await prepareInvited(invited, redis, KEY_PREFIX, sender.slackControl);
     await armFaults(faultTargets, rate, seed);
-    const sent = await sendConversations(sender, stats, conversations, rate, random);
-    // Every accepted message is recorded before anything expires (time has not moved yet).
-    const records = await checkRecords(redis, KEY_PREFIX, conversations, sent.accepted, problems);
+    const sent = await sendConversations(sender, stats, [...conversations, ...invited], rate, random);
+    // Every accepted message is recorded before anything expires (time has not moved yet); a rescue's question is
+    // not (nobody called the bot there).
+    const recorded = [...conversations, ...invited.filter((c) => c.kind === "slack_initiative")];
+    const records = await checkRecords(redis, KEY_PREFIX, recorded, sent.accepted, problems);
 
     await settle(LATE_RETRY_AFTER_MS);
     await sendLateRetries(sender, stats, sent.lateRetries);
@@ -137,7 +144,9 @@ async function main(): Promise<void> {
     if (unsettled) problems.push(`unsettled: QStash still had messages due after ${MAX_VIRTUAL_MS / 3_600_000} h`);
 
     const outputs = await collectOutputs(stack.fakes);
-    const answers = checkAnswers(conversations, sent.accepted, outputs, problems, await telegramLostSends(faultTargets));
+    const invitedHere = inInvited(invited);
+    const answers = checkAnswers(conversations, sent.accepted, outputs.filter((o) => !invitedHere(o)), problems, await telegramLostSends(faultTargets));
+    const joinedIn = checkInvited(invited, sent.accepted, outputs.filter(invitedHere), problems);
     const patterns = leakPatterns(["xoxb-bench", "bench-discord-token", TELEGRAM_BOT.token, TELEGRAM_SECRET]);
     const prompts = await checkPrompts(stack.modelUrl, problems);
     const leaks = prompts.leaks + checkLines("log line", logLines, patterns, problems) + checkLines("queue payload", publishes.map(withoutCiphertext), patterns, problems);
@@ -160,6 +169,7 @@ async function main(): Promise<void> {
       hostile_cases: hostile.cases + privacy.cases,
       hostile_5xx: hostile.fiveXx,
       hostile_broken: hostileBroken,
+      ...joinedIn,
       seed,
     };
     out(`bench:chaos  seed ${seed}, ${conversations.length} conversations, fault rate ${rate}, ${Math.round((Date.now() - started) / 1000)} s`);
@@ -170,7 +180,8 @@ async function main(): Promise<void> {
     const shown = problems.slice(0, 30);
     for (const p of shown) process.stderr.write(`  ${p}\n`);
     if (problems.length > shown.length) process.stderr.write(`  … and ${problems.length - shown.length} more\n`);
-    const broken = result.answered_twice + result.unanswered + result.lost_records + result.misplaced + result.leaks + result.hostile_5xx + result.hostile_broken + (unsettled ? 1 : 0);
+    const broken =
+      result.answered_twice + result.unanswered + result.lost_records + result.misplaced + result.leaks + result.hostile_5xx + result.hostile_broken + result.invited_broken + (unsettled ? 1 : 0);
     if (broken > 0) process.stderr.write(`bench:chaos: promises broken; replay with --seed ${seed} --conversations ${conversations.length} --fault-rate ${rate}\n`);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     if (broken > 0) process.exitCode = 1;

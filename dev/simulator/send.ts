@@ -12,6 +12,7 @@ import { DISCORD_PLACE, PEOPLE, personByHandle, SLACK_CHANNEL, type SimulatedPer
 import { sendAskCommand } from "./send-discord.ts";
 import { sendDiscordMessage } from "./send-discord-message.ts";
 import { sendSlackMessage } from "./send-slack.ts";
+import { isSlashCommand, sendSlackSlash } from "./send-slash.ts";
 import { sendSms } from "./send-sms.ts";
 import { sendTelegram, telegramPlace } from "./send-telegram.ts";
 import type { ChatEntry, Timeline } from "./timeline.ts";
@@ -66,6 +67,16 @@ async function deliver(ctx: SendContext, person: SimulatedPerson, body: SendRequ
     const workspaces = ctx.slackWorkspaces();
     const workspace = workspaces.find((w) => w.team === (body.workspace ?? workspaces[0]?.team));
     if (!workspace) throw new z.ZodError([{ code: "custom", path: ["workspace"], message: "unknown workspace", input: body.workspace }]);
+    if (isSlashCommand(body.text)) {
+      const answer = await sendSlackSlash({ workerUrl: ctx.workerUrl, signingSecret: setting("SLACK_SIGNING_SECRET") }, workspace, person, body.text);
+      const place = `slack|${workspace.team}|${SLACK_CHANNEL}|`;
+      const id = `${SLACK_CHANNEL}:slash:${base.at}`;
+      // Slack shows neither the command nor its answer to anyone else.
+      return [
+        { ...base, id, platform: "slack", place, workspace: workspace.team },
+        { id: `${id}:answer`, platform: "slack", author: botName, bot: true, text: `(only you can see this) ${answer}`, at: Date.now(), place, workspace: workspace.team },
+      ];
+    }
     const parent = body.threadTs ? timeline.entries.find((e) => e.workspace === workspace.team && e.ts === body.threadTs) : undefined;
     const thread = body.threadTs ? { ts: body.threadTs, parentUserId: parentUserId(parent, person.slackUserId, workspace) } : undefined;
     const files = file ? [await pasteIntoFake(ctx.fakes, { platform: "slack", team: workspace.team }, file)] : undefined;

@@ -13,6 +13,7 @@ import { settingsShape } from "../../lib/config.ts";
 import { readBody, sendJson, startHttpServer } from "../fakes/http.ts";
 import { collectBotPosts, type FakeOrigins } from "./bot-posts.ts";
 import { readySlackWorkspaces } from "./install-slack.ts";
+import { makeSimulatorAdmin } from "./send-slash.ts";
 import { DISCORD_PLACE, PEOPLE, SLACK_CHANNEL, TELEGRAM_GROUP, type SlackWorkspace } from "./people.ts";
 import { readyTelegram, telegramPlace } from "./send-telegram.ts";
 import { send, sendRequest, type SendContext } from "./send.ts";
@@ -102,6 +103,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
       (err: unknown) => new Error(`the Slack installs failed: ${err instanceof Error ? err.message : String(err)}`),
     );
     if (slackWorkspaces instanceof Error) throw slackWorkspaces;
+    await makeSimulatorAdmin(opts.fakes.slack, slackWorkspaces);
     return slackWorkspaces;
   }
 

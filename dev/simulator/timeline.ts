@@ -37,7 +37,7 @@ export interface ChatEntry {
 }
 
 /** The Worker log events the page shows; anything else in wrangler's output is ignored. */
-const SHOWN_EVENTS = new Set(["decision", "job_published", "job_ended", "reply_posted", "duplicate_dropped", "job_gave_up", "recalled"]);
+const SHOWN_EVENTS = new Set(["decision", "job_published", "job_ended", "reply_posted", "duplicate_dropped", "job_gave_up", "recalled", "rescue_scheduled", "rescue_ended"]);
 const MAX_WORKER_EVENTS = 500;
 
 const workerLogLine = z.looseObject({ event: z.string() });

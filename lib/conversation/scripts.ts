@@ -42,7 +42,8 @@ export const COUNTING_MEMBERS = 2;
  * 10 how many messages a trim keeps, 11 installation key given 0|1, 12 the place's id, 13 the index's ttl s,
  * 14 the longest a conversation lives (ms), 15 how the author's id reads in a stored message (`"authorId":"…"`),
  * 16 how many messages the kept list holds (0: none is kept), 17 its ttl s, 18 the message's thread ('' none),
- * 19 how the message's line starts after its thread (`{"id":"…",`).
+ * 19 how the message's line starts after its thread (`{"id":"…",`), 20 the place's settings key given 0|1 (then
+ * the last KEYS entry, after the kept list's: read with the state in one MGET and returned as `settings`).
  * Dedupe and record happen together, so a message is either recorded and marked seen, or neither: a failed
  * request that the platform retries is never lost to the dedupe mark. A delivery of a message already seen is
  * `duplicate` once a job started on it (its claim or reply key exists), else `unpublished`: the earlier delivery
@@ -62,14 +63,18 @@ export const INGEST = `#!lua flags=allow-key-locking
 local state, log, seen, reply, claim, spoke = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local installed = ARGV[11] == '1'
 local cap = tonumber(ARGV[16])
-local kept = cap > 0 and KEYS[#KEYS] or nil
+local settingsKey = ARGV[20] == '1' and KEYS[#KEYS] or nil
+local last = #KEYS - (settingsKey and 1 or 0)
+local kept = cap > 0 and KEYS[last] or nil
 local tail = kept and 1 or 0
-if installed and redis.call('EXISTS', KEYS[#KEYS - tail]) == 0 then return cjson.encode({status = 'not_installed'}) end
-local optOut = #KEYS - tail - (installed and 1 or 0) >= 7 and KEYS[7] or nil
-local current, keptLines
-if kept then
-  local found = redis.call('MGET', state, kept)
-  current, keptLines = found[1], found[2]
+if installed and redis.call('EXISTS', KEYS[last - tail]) == 0 then return cjson.encode({status = 'not_installed'}) end
+local optOut = last - tail - (installed and 1 or 0) >= 7 and KEYS[7] or nil
+local current, keptLines, settings
+if kept or settingsKey then
+  local reads = {state, kept}
+  if settingsKey then reads[#reads + 1] = settingsKey end
+  local found = redis.call('MGET', unpack(reads))
+  current, keptLines, settings = found[1], kept and found[2], settingsKey and found[#reads]
   if current then redis.call('EXPIRE', state, ARGV[5]) end
 else
   current = redis.call('GETEX', state, 'EX', ARGV[5])
@@ -90,7 +95,7 @@ if current and tonumber(ARGV[2]) - cjson.decode(current).startedAt > tonumber(AR
 end
 if (not current) and ARGV[3] == '0' then
   keep()
-  return cjson.encode({status = 'idle'})
+  return cjson.encode({status = 'idle', settings = settings})
 end
 local function window()
   local entries = redis.call('ZRANGE', log, -tonumber(ARGV[8]), -1, 'WITHSCORES')
@@ -112,7 +117,7 @@ if not redis.call('SET', seen, tostring(arrivals + 1), 'NX', 'EX', ARGV[9]) then
   if not continuing then recent = window() end
   local job = redis.call('MGET', reply, claim)
   local status = (job[1] or job[2]) and 'duplicate' or 'unpublished'
-  return cjson.encode({status = status, state = current or '', recent = recent, optedOut = optedOut})
+  return cjson.encode({status = status, state = current or '', recent = recent, optedOut = optedOut, settings = settings})
 end
 keep()
 local status = 'recorded'
@@ -137,7 +142,7 @@ if not indexed then
   end
   redis.call('EXPIRE', spoke, ARGV[13])
 end
-return cjson.encode({status = status, state = current, recent = recent, optedOut = optedOut})
+return cjson.encode({status = status, state = current, recent = recent, optedOut = optedOut, settings = settings})
 `;
 
 /**

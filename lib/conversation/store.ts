@@ -9,8 +9,9 @@ import type { ConversationKey, InboundMessage, ConversationState, StoredMessage 
 import { answerTraceSchema, type AnswerTrace } from "./answer-trace.ts";
 import { asWhenWritten } from "./as-written.ts";
 import { speakingOf, withTurnInProgress } from "./speaking.ts";
-import { claimKey, conversationKeys, keptKey, placeId, replyKey, seenKey, spokeKey } from "../keys.ts";
+import { claimKey, conversationKeys, keptKey, placeId, placeSettingsKey, replyKey, seenKey, spokeKey } from "../keys.ts";
 import { BackfillStore } from "./backfill.ts";
+import { parsePlaceSettings, type PlaceSettings } from "../places/settings.ts";
 import { KeptMessages } from "./kept.ts";
 import { ReplyStore } from "./reply-store.ts";
 import { COUNTING_MEMBERS, FOLD_SUMMARY, INGEST, MESSAGES_BELOW, REMEMBER_PARENT } from "./scripts.ts";
@@ -28,6 +29,8 @@ export interface RecordResult {
   state: ConversationState;
   /** The author asked not to be messaged (read only when `optOutKey` was given). */
   optedOut: boolean;
+  /** The place's own settings (read only with `placeSettings`; else, and when none are set, the defaults: all off). */
+  placeSettings: PlaceSettings;
 }
 
 /** A channel's last messages, kept where the platform cannot be asked for them (lib/platforms/adapter.ts keepHistory). */
@@ -70,7 +73,7 @@ export class ConversationStore {
    */
   async record(
     msg: InboundMessage,
-    opts: { startIfIdle: boolean; reset: boolean; optOutKey?: string; installationKey?: string; kept?: KeptList },
+    opts: { startIfIdle: boolean; reset: boolean; optOutKey?: string; installationKey?: string; kept?: KeptList; placeSettings?: boolean },
   ): Promise<RecordResult> {
     const keys = conversationKeys(this.options.prefix, msg.key);
     const stored = toStoredMessage(msg);
@@ -88,6 +91,7 @@ export class ConversationStore {
         ...(opts.optOutKey ? [opts.optOutKey] : []),
         ...(opts.installationKey ? [opts.installationKey] : []),
         ...(opts.kept ? [keptKey(prefix, msg.key)] : []),
+        ...(opts.placeSettings ? [placeSettingsKey(prefix, msg.key)] : []),
       ],
       [
         JSON.stringify(stored),
@@ -110,17 +114,19 @@ export class ConversationStore {
         String(opts.kept?.ttlSeconds ?? 0),
         msg.key.thread ?? "",
         `${JSON.stringify({ id: stored.id }).slice(0, -1)},`,
+        opts.placeSettings ? "1" : "0",
       ],
     );
     const result = parseScriptResult(raw);
     const status = z.enum(["idle", "duplicate", "unpublished", "started", "recorded", "not_installed"]).parse(result.status);
     const optedOut = result.optedOut ?? false;
-    if (status === "idle" || status === "not_installed") return { status, state: INACTIVE, optedOut };
+    const placeSettings = parsePlaceSettings(result.settings);
+    if (status === "idle" || status === "not_installed") return { status, state: INACTIVE, optedOut, placeSettings };
     // A redelivered message is in the window already: it goes last, where the decider looks for it.
     const before = storedMessages(result.recent ?? []).filter((m) => m.id !== msg.id);
     // The bot's turn still being written counts for the decider (./speaking.ts).
     const state = withTurnInProgress(toState(result.state, [...before, stored]), speakingOf(result.state), stored);
-    return { status, state: asWhenWritten(state, stored), optedOut };
+    return { status, state: asWhenWritten(state, stored), optedOut, placeSettings };
   }
 
   /**

@@ -54,6 +54,8 @@ export const scriptResultSchema = z.object({
   optedOut: z.optional(z.boolean()),
   signUp: z.optional(z.boolean()),
   visibility: z.optional(z.string()),
+  /** The place's own settings as stored (lib/places/settings.ts); false when none are. */
+  settings: z.optional(z.unknown()),
 });
 
 export type ScriptResult = z.output<typeof scriptResultSchema>;

@@ -25,7 +25,7 @@ export interface InferredLink {
   probability: number;
 }
 
-function inferLink(view: ChannelView, index: number, candidateWeights: readonly number[]): InferredLink {
+export function inferLink(view: ChannelView, index: number, candidateWeights: readonly number[]): InferredLink {
   const start = Math.max(0, index + 1 - CHAIN_CONTEXT);
   const turn = readTurn(view, start, index);
   let target = -1;

@@ -20,7 +20,9 @@ export type DecisionReason =
   | "no_trigger"
   | "opted_out"
   | "not_you"
-  | "told_not_you";
+  | "told_not_you"
+  /** Unprompted, where the place allows it (./initiative.ts): [SKIP] allowed. */
+  | "initiative";
 
 export interface Decision {
   respond: "yes" | "no" | "judge";

@@ -27,7 +27,7 @@ const NOT_NAMES = new Set(
   "yes yeah yep no nope sure ok okay well so hey hi hello thanks also and but oh right wait actually honestly anyway btw great cool nice perfect sorry please guys everyone folks all ah hmm alright then now".split(" "),
 );
 
-function addressesStranger(text: string): boolean {
+export function addressesStranger(text: string): boolean {
   const match = VOCATIVE_STRANGER.exec(text);
   const token = match?.[1] ?? match?.[2];
   return token !== undefined && !NOT_NAMES.has(normalizeText(token));

@@ -10,6 +10,7 @@ import { withoutFileTexts } from "../context/data-block.ts";
 import type { Prompt } from "../context/prompt.ts";
 import type { PostedOutcome } from "../conversation/draft.ts";
 import { selectTurn, type Turn } from "../conversation/turn.ts";
+import { initiativeFits } from "../limits/initiative-cap.ts";
 import { judgeWithinCap } from "../limits/judge-cap.ts";
 import { checkReplyRate } from "../limits/reply-rate.ts";
 import { reserveTokens } from "../limits/tenant-budget.ts";
@@ -53,6 +54,7 @@ export async function answer(scope: AnswerScope, claim: Claimed, sign: WorkingSi
   const turn = selectTurn(state.recent, job.trigger, state.answeredThroughBy?.[job.trigger.authorId]);
   if (!turn) return "conversation_gone";
   if (job.waitsForBurst && turn.current.id !== job.trigger.id) return "superseded";
+  if (job.reason === "initiative" && !(await initiativeFits(rt, job, state, claim.first))) return "skipped";
   const prompt = await gatherPrompt(scope, state, turn);
   const budget = await reserveTokens(rt, scope.spender, likelyTokens(scope, prompt));
   if (!budget.allowed) {

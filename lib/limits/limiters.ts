@@ -11,9 +11,13 @@ export interface Limiters {
   replies: FixedWindow;
   /** Judge calls per conversation per minute. */
   judge: FixedWindow;
+  /** Unprompted answers (./initiative-cap.ts) and rescued questions (lib/jobs/rescue.ts) per channel per hour. */
+  initiative: FixedWindow;
+  rescue: FixedWindow;
 }
 
 const MINUTE_MS = 60_000;
+const HOUR_MS = 3_600_000;
 /** Fail open after this long: a slow Redis must not silence the bot. */
 const LIMIT_TIMEOUT_MS = 2_000;
 
@@ -24,6 +28,9 @@ export function limitersFor(rt: Services): Limiters {
   if (!limiters) {
     const s = rt.settings;
     const prefix = (name: Parameters<typeof rateLimitPrefix>[1]) => rateLimitPrefix(s.REDIS_KEY_PREFIX, name);
+    // Per channel per hour; what nobody asked for is better left out when Redis is slow.
+    const hourly = (name: "initiative" | "rescue", limit: number) =>
+      new FixedWindow({ redis: rt.redis, prefix: prefix(name), limit, windowMs: HOUR_MS, timeoutMs: LIMIT_TIMEOUT_MS, onTimeout: "refuse", now: rt.now });
     limiters = {
       // A person can get up to twice the limit across a window boundary: fine for an abuse limit, and a sliding
       // window would read the previous window's count on every answer.
@@ -45,6 +52,8 @@ export function limitersFor(rt: Services): Limiters {
         onTimeout: "allow",
         now: rt.now,
       }),
+      initiative: hourly("initiative", s.INITIATIVE_MAX_PER_HOUR),
+      rescue: hourly("rescue", s.RESCUE_MAX_PER_HOUR),
     };
     cache.set(rt, limiters);
   }

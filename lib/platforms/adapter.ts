@@ -21,6 +21,7 @@ import type { OptOuts } from "../opt-outs.ts";
 import type { RefreshedToken } from "../installation.ts";
 import type { WithFiles } from "./file-fetch.ts";
 import type { HistoryCapability } from "./history.ts";
+import type { WithRescue } from "./rescue.ts";
 
 /** A webhook delivery as the route received it. Signatures are computed over `rawBody`, so it is never re-encoded. */
 export interface WebhookRequest {
@@ -81,6 +82,8 @@ export interface IngestOptions {
    * they asked in, which holds all a tenant's talk where the tenant is one chat.
    */
   keepHistory?: boolean;
+  /** People set the place's own settings there (`/parley`, lib/places/): the ingest script reads them in its round trip. */
+  placeSettings?: boolean;
 }
 
 /** Which parent `fetchParent` looks for, and who the bot is (its mentions in the text become its name). */
@@ -195,8 +198,9 @@ export interface PlatformSettings<Config> {
  * One platform. `Target` is its reply target (validated by `replyTargetSchema` wherever it arrives from outside),
  * `Extra` what its `parse` tells its own route beyond the message.
  */
-/** `files` (./file-fetch.ts): fetches the files people paste, for the reply job. */
-export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra = {}, Config = any> extends WithFiles<ReplyContext<Config>>, HistoryCapability<ReplyContext<Config>> {
+/** Optional capabilities in files of their own: pasted files (./file-fetch.ts), history (./history.ts), rescue (./rescue.ts). */
+export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra = {}, Config = any>
+  extends WithFiles<ReplyContext<Config>>, HistoryCapability<ReplyContext<Config>>, WithRescue<Target, ReplyContext<Config>> {
   readonly platform: Platform;
   readonly settings: PlatformSettings<Config>;
   /** Present when the platform can be installed in many tenants (Slack OAuth). */

@@ -52,6 +52,22 @@ describe("scopes", () => {
     expect((await slack.call("auth.test", {}, { token })).body.ok).toBe(true);
   });
 
+  it("tells who is an admin and who created a channel only with users:read and the channel's *:read, read from forms", async () => {
+    const bare = await installedWith("T0ROLES0", "chat:write");
+    expect((await slack.call("users.info", { user: "U0BOSS" }, { token: bare, form: true })).body).toMatchObject({ error: "missing_scope", needed: "users:read" });
+    expect((await slack.call("conversations.info", { channel: "C0ROLES1" }, { token: bare, form: true })).body).toMatchObject({ error: "missing_scope", needed: "channels:read" });
+    expect((await slack.call("conversations.info", { channel: "G0ROLES1" }, { token: bare, form: true })).body).toMatchObject({ error: "missing_scope", needed: "groups:read,mpim:read" });
+    const token = await installedWith("T0ROLES1", "users:read,channels:read");
+    await slack.control("/__roles", { team: "T0ROLES1", admins: ["U0BOSS"], channel: "C0ROLES1", creator: "U0MAKER" });
+    expect((await slack.call("users.info", { user: "U0BOSS" }, { token, form: true })).body).toMatchObject({ ok: true, user: { id: "U0BOSS", is_admin: true, is_owner: false } });
+    expect((await slack.call("users.info", { user: "U0MAKER" }, { token, form: true })).body).toMatchObject({ ok: true, user: { is_admin: false } });
+    expect((await slack.call("conversations.info", { channel: "C0ROLES1" }, { token, form: true })).body).toMatchObject({ ok: true, channel: { id: "C0ROLES1", creator: "U0MAKER" } });
+    // Another workspace's admin is nobody here; a JSON body's arguments are never read.
+    const other = await installedWith("T0ROLES2", "users:read");
+    expect((await slack.call("users.info", { user: "U0BOSS" }, { token: other, form: true })).body).toMatchObject({ user: { is_admin: false } });
+    expect((await slack.call("users.info", { user: "U0BOSS" }, { token })).body).toMatchObject({ ok: false, error: "invalid_arguments" });
+  });
+
   it("lets the scope of one kind of conversation read that kind only", async () => {
     const token = await installedWith("T0IMONLY1", "im:history,chat:write");
     expect((await slack.call("conversations.history", { channel: "D0STRICT2" }, { token })).body.ok).toBe(true);

@@ -21,12 +21,14 @@ const env = (extra: Record<string, string> = {}) => ({
 });
 
 describe("npm run discord:register", () => {
-  it("overwrites the global commands with /ask, the message command and /forget", async () => {
+  it("overwrites the global commands with /ask, the message command, /forget and /parley", async () => {
     const result = await registerDiscordCommands(env());
     expect(result.scope).toBe("global");
-    expect(result.commands.map((c) => [c.name, c.type])).toEqual([["ask", 1], ["Ask Parley about this", 3], ["forget", 1]]);
+    expect(result.commands.map((c) => [c.name, c.type])).toEqual([["ask", 1], ["Ask Parley about this", 3], ["forget", 1], ["parley", 1]]);
     const [call] = await discordCalls(discord.url, { route: "register_commands", applicationId: APPLICATION_ID });
     expect(call!.guildId).toBeUndefined();
+    // Offered to those who may manage the channel (Manage Channels, 1 << 4), in servers only.
+    expect((call!.commands as unknown[])[3]).toMatchObject({ default_member_permissions: "16", contexts: [0] });
   });
 
   it("registers for one guild when DISCORD_GUILD_ID is set", async () => {

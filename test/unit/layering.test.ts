@@ -22,12 +22,12 @@ const LEVELS: readonly (readonly [level: string, prefixes: readonly string[]])[]
   ["flows", ["lib/ingest.ts", "lib/jobs/"]],
   ["runtime", ["lib/runtime.ts"]],
   ["platforms", ["lib/platforms/"]],
-  ["stores", ["lib/conversation/", "lib/memory/", "lib/limits/", "lib/tenants/", "lib/queue/", "lib/opt-outs.ts"]],
+  ["stores", ["lib/conversation/", "lib/memory/", "lib/limits/", "lib/tenants/", "lib/queue/", "lib/opt-outs.ts", "lib/places/"]],
   ["model", ["lib/decide/", "lib/context/", "lib/llm/"]],
   ["base", ["lib/"]],
 ];
 /** What every platform folder may import besides its own folder and the base level. */
-const PLATFORM_CONTRACT = ["lib/platforms/adapter.ts", "lib/platforms/history.ts", "lib/platforms/parts.ts", "lib/platforms/json-body.ts", "lib/platforms/file-fetch.ts"];
+const PLATFORM_CONTRACT = ["lib/platforms/adapter.ts", "lib/platforms/history.ts", "lib/platforms/parts.ts", "lib/platforms/json-body.ts", "lib/platforms/file-fetch.ts", "lib/platforms/rescue.ts"];
 const MAX_LIB_LINES = 250;
 const FORBIDDEN_IN_LIB = ["hono", "cloudflare:workers"];
 

@@ -15,8 +15,8 @@ import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
 const SUITE = "nothinglost";
 const TEAM = "TNOTHINGLOST";
 const REPLY_PATH = `/t/${SUITE}/jobs/reply`;
-/** INGEST's keys: state, log, seen, reply, claim, the author's index of places. */
-const INGEST_KEYS = 6;
+/** INGEST's keys for a Slack message: state, log, seen, reply, claim, the author's index of places, the place's settings. */
+const INGEST_KEYS = 7;
 const kit = prodTimingSuite(SUITE, { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_PHONE_NUMBER: BOT_NUMBER });
 
 pumpJobsDuringSuite(kit.env, SUITE);

@@ -5,6 +5,7 @@
  */
 import type { AssistantThreads } from "./assistant.ts";
 import type { MessageStore } from "./messages.ts";
+import type { SlackPeople } from "./roles.ts";
 import type { SlackParams } from "./request.ts";
 import type { SlackSettings } from "./settings.ts";
 import type { SlackTeam, Workspaces } from "./workspaces.ts";
@@ -29,6 +30,8 @@ export interface SlackState {
   messages: MessageStore;
   workspaces: Workspaces;
   assistant: AssistantThreads;
+  /** Admins, owners and channel creators (./roles.ts). */
+  people: SlackPeople;
   settings(): SlackSettings;
   recordPost(post: RecordedSlackPost): void;
 }

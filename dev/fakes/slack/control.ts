@@ -9,6 +9,9 @@
  *   with `bot_id`, another app's; with `subtype`, the channel's own, e.g. `channel_join`) message exists in
  *   Slack (to react to, reply to, or fetch as a thread's parent); `GET /__messages?team=&channel=&ts=&thread_ts=`:
  *   every message with its streaming state, reactions, metadata and the time of each text change;
+ *   `POST /__messages/delete {channel, ts, team?}`: the person deleted a message (one without replies);
+ * - `POST /__roles {team?, admins?, owners?, channel?, creator?}`: who is a workspace admin or owner, who created a
+ *   channel (users.info, conversations.info: ./people.ts);
  * - `POST /__stop_stream {channel, ts, team?}`: the person pressed Stop on a streaming answer;
  * - `POST /__membership {channel, member, team?}`: the bot was removed from (or added back to) a channel; it is a
  *   member of every other channel (its posts there then get `not_in_channel`, or `channel_not_found` if private);
@@ -121,6 +124,26 @@ export function slackControlRoutes({ state, oauth, limiter, apiLog, updateSettin
       return { ok: true, ts };
     },
     "GET /__messages": (_body, url) => filterByQuery(state.messages.all(), url.searchParams),
+    "POST /__messages/delete": (body) => {
+      const ref = controlBody(streamRefSchema, body);
+      if (!state.messages.remove(ref.team, ref.channel, ref.ts)) throw new ControlError(`no message at ${ref.channel} ${ref.ts}`);
+      return { ok: true };
+    },
+    "POST /__roles": (body) => {
+      const user = z.string().regex(/^[UW][A-Z0-9]{2,}$/);
+      const spec = controlBody(
+        z.strictObject({
+          team: z.string().min(1).default(SLACK_FAKE_DEFAULT_TEAM.id),
+          admins: z.array(user).optional(),
+          owners: z.array(user).optional(),
+          channel: z.string().regex(CHANNEL_SHAPE).optional(),
+          creator: user.optional(),
+        }).refine((s) => (s.channel === undefined) === (s.creator === undefined), { message: "give channel and creator together" }),
+        body,
+      );
+      state.people.set(spec);
+      return { ok: true };
+    },
     "POST /__stop_stream": (body) => {
       const ref = controlBody(streamRefSchema, body);
       const message = state.messages.find(ref.team, ref.channel, ref.ts);

@@ -74,6 +74,14 @@ export class MessageStore {
     return this.find(team, channel, ts) ?? this.add({ team, channel, ts, user: "U0UNKNOWN", text: "", reactions: [], implicit: true, revisions: [{ at: now, method: "placeholder", chars: 0 }] });
   }
 
+  /** The person deleted it (a message without replies: Slack then lists it nowhere). False when there was none. */
+  remove(team: string, channel: string, ts: string): boolean {
+    const list = this.#byChannel.get(key(team, channel));
+    const at = list?.findIndex((m) => m.ts === ts) ?? -1;
+    if (at >= 0) list!.splice(at, 1);
+    return at >= 0;
+  }
+
   /** Messages of the channel, oldest first. */
   inChannel(team: string, channel: string): SlackMessage[] {
     return [...(this.#byChannel.get(key(team, channel)) ?? [])];

@@ -36,6 +36,10 @@ const always = (...scopes: string[]) => () => scopes;
 const history = (channel: string): readonly string[] =>
   channel.startsWith("C") ? ["channels:history"] : channel.startsWith("G") ? ["groups:history", "mpim:history"] : channel.startsWith("D") ? ["im:history"] : ["channels:history"];
 
+/** The `*:read` scope of the kind of conversation, as conversations.info's reference lists them. */
+const read = (channel: string): readonly string[] =>
+  channel.startsWith("G") ? ["groups:read", "mpim:read"] : channel.startsWith("D") ? ["im:read"] : ["channels:read"];
+
 const METHOD_NEEDS: Readonly<Record<string, MethodNeeds>> = {
   "chat.postMessage": { scopes: always("chat:write"), json: true },
   "chat.update": { scopes: always("chat:write"), json: true },
@@ -46,6 +50,9 @@ const METHOD_NEEDS: Readonly<Record<string, MethodNeeds>> = {
   "reactions.remove": { scopes: always("reactions:write"), json: true },
   "conversations.history": { scopes: history, json: true },
   "conversations.replies": { scopes: history, json: true },
+  // Both take their arguments as a form only (Slack's reference: application/x-www-form-urlencoded).
+  "conversations.info": { scopes: read, json: false },
+  "users.info": { scopes: always("users:read"), json: false },
   // Slack's changelog of 2026-03-05: chat:write, or assistant:write for the time being.
   "assistant.threads.setStatus": { scopes: always("chat:write", "assistant:write"), json: true },
   "assistant.threads.setSuggestedPrompts": { scopes: always("assistant:write"), json: true },

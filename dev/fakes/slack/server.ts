@@ -24,6 +24,8 @@ import { authTest, OAuthServer } from "./oauth.ts";
 import { retryAfterSeconds, slackBucket } from "./rate-limits.ts";
 import { addReaction, removeReaction } from "./reactions.ts";
 import { missingScope, readsJson } from "./methods.ts";
+import { conversationsInfo, usersInfo } from "./people.ts";
+import { SlackPeople } from "./roles.ts";
 import { readSlackRequest, type SlackParams } from "./request.ts";
 import { DEFAULT_SLACK_SETTINGS, mergeSlackSettings, slackSettingsPatchSchema, type SlackSettings, type SlackSettingsPatch } from "./settings.ts";
 import { actsAsOlderWorkspace, appendStream, startStream, stopStream, STREAMING_METHODS } from "./streaming.ts";
@@ -41,6 +43,8 @@ const METHODS: Readonly<Record<string, SlackMethod>> = {
   "chat.stopStream": stopStream,
   "conversations.history": conversationsHistory,
   "conversations.replies": conversationsReplies,
+  "conversations.info": conversationsInfo,
+  "users.info": usersInfo,
   "reactions.add": addReaction,
   "reactions.remove": removeReaction,
   "assistant.threads.setStatus": setStatus,
@@ -68,6 +72,7 @@ export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSla
   const workspaces = new Workspaces(settings.staticTokens);
   const messages = new MessageStore();
   const assistant = new AssistantThreads();
+  const people = new SlackPeople();
   const oauth = new OAuthServer(workspaces);
   const limiter = new RateLimiter();
   const apiLog = new SlackApiLog();
@@ -80,10 +85,10 @@ export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSla
     onReset() {
       settings = initial;
       workspaces.reset(settings.staticTokens);
-      for (const part of [messages, assistant, oauth, limiter, apiLog, files]) part.reset();
+      for (const part of [messages, assistant, people, oauth, limiter, apiLog, files]) part.reset();
     },
   });
-  const state: SlackState = { messages, workspaces, assistant, settings: () => settings, recordPost: (post) => control.record(post) };
+  const state: SlackState = { messages, workspaces, assistant, people, settings: () => settings, recordPost: (post) => control.record(post) };
   control.addRoutes(slackFileRoutes(files, () => origin));
   control.addRoutes(
     slackControlRoutes({

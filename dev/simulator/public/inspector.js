@@ -21,21 +21,38 @@ export function renderDecisions() {
       const message = byId.get(key);
       const outcome = outcomeFor(key);
       const posted = view.timeline.workerEvents.findLast((e) => e.event === "reply_posted" && e.platform === d.platform && e.trigger === d.message);
-      const result = outcome ? `job: ${outcome.outcome}${posted ? `, prompt ${posted.prompt_tokens} tokens` : ""}` : d.respond === "no" ? null : "job queued…";
+      const rescue = rescueOf(key);
+      const result = outcome ? `job: ${outcome.outcome}${posted ? `, prompt ${posted.prompt_tokens} tokens` : ""}` : rescue ? rescue : d.respond === "no" ? null : "job queued…";
       return el(
         "li",
         { class: "decision", "data-testid": "decision", "data-respond": d.respond, "data-reason": d.reason },
         el("span", {}, message ? message.author : d.author),
         el("span", { class: `badge ${d.respond}` }, d.respond),
-        el("span", { class: "reason" }, d.reason, message ? el("span", { class: "muted" }, ` — “${message.text.slice(0, 60)}”`) : null),
+        el("span", { class: "reason" }, d.reason, d.score !== undefined ? el("span", { class: "muted", "data-testid": "score" }, ` (score ${d.score.toFixed(2)})`) : null, message ? el("span", { class: "muted" }, ` — “${message.text.slice(0, 60)}”`) : null),
         result ? el("span", { class: "outcome" }, result) : null,
       );
     });
   $("#decisions").replaceChildren(...(items.length ? items.reverse() : [el("li", { class: "muted" }, "No messages yet.")]));
 }
 
+/** A question nobody was asked to answer: its rescue, once it ended, or while it waits. */
+function rescueOf(key) {
+  const ended = view.timeline.workerEvents.findLast((e) => e.event === "rescue_ended" && eventMessageKey(e, e.trigger) === key);
+  if (ended) return `rescue: ${ended.outcome}`;
+  const scheduled = view.timeline.workerEvents.findLast((e) => e.event === "rescue_scheduled" && eventMessageKey(e, e.message) === key);
+  return scheduled ? `rescue in ${Math.round(scheduled.seconds / 60)} min if nobody answers` : null;
+}
+
+/** The channel's own settings (`/parley`), as the admin view has them. */
+function renderSettings(answer) {
+  const s = answer && answer.placeSettings;
+  const text = s ? `initiative ${s.initiative ? "on" : "off"} (eagerness ${s.eagerness}) · rescue ${s.rescue ? `on${s.rescueMinutes ? ` (${s.rescueMinutes} min)` : ""}` : "off"}` : "—";
+  $("#settings").textContent = `Channel settings (/parley): ${text}`;
+}
+
 function renderState(answer) {
   $("#place").textContent = currentPlace();
+  renderSettings(answer);
   if (!answer || !answer.active) {
     $("#state").replaceChildren(el("p", { class: "muted" }, "No active conversation here: the bot joins when addressed (mention it, /ask, or text it)."));
     $("#prompts").replaceChildren(el("p", { class: "muted" }, answer && answer.error ? answer.error : "None yet."));

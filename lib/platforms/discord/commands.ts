@@ -4,6 +4,7 @@
  * `npm run discord:register` registers exactly these, typed as discord-api-types' bulk overwrite body.
  */
 import type { ApplicationCommandOptionType, ApplicationCommandType, RESTPutAPIApplicationCommandsJSONBody } from "discord-api-types/v10";
+import { parleyCommand } from "./parley.ts";
 
 /** Discord's application command types, each checked against discord-api-types' value. */
 export const COMMAND_TYPE: { CHAT_INPUT: ApplicationCommandType.ChatInput; USER: ApplicationCommandType.User; MESSAGE: ApplicationCommandType.Message } = {
@@ -54,5 +55,6 @@ export function discordCommands(botName: string): RESTPutAPIApplicationCommandsJ
       type: COMMAND_TYPE.CHAT_INPUT,
       description: `Make ${botName} forget what it knows about you`.slice(0, 100),
     },
+    parleyCommand(botName),
   ];
 }

@@ -10,6 +10,7 @@ import { fetchDiscordParent } from "./parent.ts";
 import { discordFiles } from "./files.ts";
 import { readDiscordHistory } from "./history.ts";
 import { DM_TENANT_PREFIX, parseDiscordInteraction } from "./parse.ts";
+import { discordRescue } from "./rescue.ts";
 import { PONG } from "./responses.ts";
 import { sendDiscordReply } from "./send.ts";
 import { discordStreaming } from "./stream.ts";
@@ -53,7 +54,7 @@ export const discord: PlatformAdapter<DiscordTarget, {}, DiscordSettings> = {
     }
   },
 
-  ingestOptions: () => ({}),
+  ingestOptions: () => ({ placeSettings: true }),
 
   send(ctx, target, text, progress) {
     const config = { apiBaseUrl: ctx.config.DISCORD_API_BASE_URL, botToken: ctx.token, now: ctx.now, log: ctx.log, fetch: ctx.fetch };
@@ -71,4 +72,5 @@ export const discord: PlatformAdapter<DiscordTarget, {}, DiscordSettings> = {
   streaming: discordStreaming,
   working: discordWorking,
   files: discordFiles,
+  rescue: discordRescue,
 };

@@ -16,6 +16,7 @@ import {
   type DiscordInteraction,
   type DiscordUser,
 } from "./schema.ts";
+import { PARLEY_FORGET, parleyWords } from "./parley.ts";
 import type { InteractionTarget } from "./target.ts";
 
 /** An interaction token may be used for follow-ups for 15 minutes. */
@@ -62,6 +63,8 @@ function questionOf(data: DiscordCommandData): { kind: "question"; text: string 
     return { kind: "question", text: question.trim() };
   }
   if (data.type === COMMAND_TYPE.CHAT_INPUT && data.name === FORGET_COMMAND) return { kind: "question", text: FORGET_REQUEST_TEXT };
+  // `/parley forget` is /forget; the route answers the other subcommands itself (functions/discord.ts).
+  if (parleyWords(data) === PARLEY_FORGET) return { kind: "question", text: FORGET_REQUEST_TEXT };
   // Routed by type, not by name: the name carries BOT_NAME, which may change before the commands are re-registered.
   if (data.type === COMMAND_TYPE.MESSAGE) {
     const target = data.target_id ? data.resolved?.messages?.[data.target_id] : undefined;

@@ -74,6 +74,8 @@ export interface SlackMethods {
   "conversations.history": Slack.ConversationsHistoryArguments;
   "conversations.replies": Slack.ConversationsRepliesArguments;
   "auth.test": Slack.AuthTestArguments;
+  "users.info": Slack.UsersInfoArguments;
+  "conversations.info": Slack.ConversationsInfoArguments;
   /** The client's credentials go by HTTP Basic, as Slack's docs prefer, not in the form. */
   "oauth.v2.access": Omit<Slack.OAuthV2AccessArguments, "client_id" | "client_secret">;
 }

@@ -10,6 +10,7 @@ import { jsonBody } from "../json-body.ts";
 import { fetchSlackParent } from "./parent.ts";
 import { slackFiles } from "./files.ts";
 import { readSlackHistory, SLACK_TIER_3_PER_MINUTE } from "./history.ts";
+import { slackRescue } from "./rescue.ts";
 import { parseSlackEvent } from "./parse.ts";
 import { postSlackMessage } from "./send.ts";
 import { slackStreaming } from "./stream.ts";
@@ -69,7 +70,7 @@ export const slack: PlatformAdapter<SlackTarget, {}, SlackSettings> = {
   },
 
   // The working sign goes up from the webhook, right after its acknowledgement (lib/jobs/working-sign.ts).
-  ingestOptions: () => ({ signByWebhook: true }),
+  ingestOptions: () => ({ signByWebhook: true, placeSettings: true }),
 
   async send(ctx, target, text, progress) {
     return postSlackMessage({
@@ -98,4 +99,5 @@ export const slack: PlatformAdapter<SlackTarget, {}, SlackSettings> = {
   streaming: slackStreaming,
   working: slackWorking,
   files: slackFiles,
+  rescue: slackRescue,
 };

@@ -15,6 +15,11 @@ export const SLACK_BOT_SCOPES: readonly string[] = [
   "reactions:read",
   // The files people paste (lib/platforms/slack/files.ts).
   "files:read",
+  // `/parley` (functions/slack.ts): the command itself, and who may change a channel's settings.
+  "commands",
+  "users:read",
+  "channels:read",
+  "groups:read",
 ];
 
 export const CALLBACK_PATH = "/slack/oauth/callback";

@@ -1,0 +1,103 @@
+/**
+ * @module
+ * The rescue job: RESCUE_AFTER_MINUTES after a person's question addressed to nobody (lib/places/rescue-job.ts),
+ * it reads what came after the question (the conversation's log while one holds it, else the platform's history:
+ * lib/platforms/rescue.ts) and asks the decider's reply-chain model whether anyone answered it
+ * (lib/decide/rescue.ts). A question the bot answered, that was deleted, or that someone answered is left alone;
+ * so is one past RESCUE_MAX_PER_HOUR per place. Otherwise it hands the question to a reply job under it (a thread
+ * or a reply), never required ([SKIP] allowed), told that it steps in. A redelivered rescue hands it over at most
+ * once: the question enters the answer's conversation through the ingest script's dedupe (a `rescue:` id), and
+ * the reply job's own deduplication id is the question's.
+ */
+import { answeredAfter, type AfterQuestion } from "../decide/index.ts";
+import { channelId, replyKey } from "../keys.ts";
+import { limitersFor } from "../limits/limiters.ts";
+import type { ConversationState, InboundMessage, StoredMessage } from "../message.ts";
+import { PlaceSettingsStore } from "../places/settings.ts";
+import type { Rescuer } from "../platforms/rescuer.ts";
+import type { Job } from "../queue/job.ts";
+import type { Runtime } from "../runtime.ts";
+import type { JobScope } from "./scope.ts";
+
+export type RescueOutcome = "already_answered" | "question_gone" | "answered_by_people" | "rescue_off" | "rescue_capped" | "stepped_in";
+
+/** The messages before the question the model reads with it, as the decider's view. */
+const BEFORE = 20;
+
+/** Told to the model with the question: it was not asked, so it says it steps in, and may still keep quiet. */
+export function steppingInNote(minutes: number): string {
+  return (
+    `Nobody has answered this question in the ${minutes} minutes since it was asked, and nobody asked you: you are stepping in. ` +
+    "Say so in a few words first (for example \"Nobody's picked this up yet, so:\"), then answer briefly."
+  );
+}
+
+export async function runRescueJob(scope: JobScope, rescuer: Rescuer | null): Promise<RescueOutcome> {
+  const { rt, job, where } = scope;
+  const end = (outcome: RescueOutcome): RescueOutcome => {
+    rt.log.info("rescue_ended", { ...where, outcome });
+    return outcome;
+  };
+  const settings = await new PlaceSettingsStore(rt.redis, rt.settings.REDIS_KEY_PREFIX).read(job.key);
+  if (!settings.rescue || !rescuer) return end("rescue_off");
+  if ((await rt.redis.exists(replyKey(rt.settings.REDIS_KEY_PREFIX, job.key, job.trigger.id))) === 1) return end("already_answered");
+  const under = rescuer.under();
+  const [here, there] = await Promise.all([rt.store.load(job.key), rt.store.load(under.key)]);
+  const talk = fromLog(job, here, there) ?? (await fromPlatform(scope, rescuer));
+  if (!talk) return end("question_gone");
+  if (answeredAfter(talk, job.bot, settings.eagerness)) return end("answered_by_people");
+  if (!(await limitersFor(rt).rescue.limit(channelId(job.key))).success) return end("rescue_capped");
+  const minutes = settings.rescueMinutes ?? rt.settings.RESCUE_AFTER_MINUTES;
+  const published = await handOver(rt, job, talk.question, under, there, steppingInNote(minutes));
+  if (published) rt.log.info("job_published", { ...where, kind: "reply", job: published.messageId, deduplicated: published.deduplicated });
+  return end("stepped_in");
+}
+
+/** The question's place still holds it: what followed, and the replies in its own thread, are in the logs. */
+function fromLog(job: Job, here: ConversationState | null, there: ConversationState | null): AfterQuestion | null {
+  const at = here?.recent.findIndex((m) => m.id === job.trigger.id) ?? -1;
+  if (!here || at < 0) return null;
+  const inThread = there && there.id !== here.id ? there.recent.filter((m) => m.id !== job.trigger.id) : [];
+  return { before: here.recent.slice(Math.max(0, at - BEFORE), at), question: here.recent[at]!, later: here.recent.slice(at + 1), threadReplies: inThread };
+}
+
+/** The conversation ended (or the place was quiet): the platform says what followed; null when the question is gone. */
+async function fromPlatform({ rt }: JobScope, rescuer: Rescuer): Promise<AfterQuestion | null> {
+  const history = await rescuer.history(rt.now());
+  return history.gone ? null : { before: [], question: history.question, later: history.later, threadReplies: history.threadReplies };
+}
+
+/**
+ * The question goes to a reply job under it: as it stands when the conversation there holds it, else as a message
+ * of its own (`rescue:<id>`) that starts or joins that conversation.
+ */
+async function handOver(
+  rt: Runtime,
+  job: Job,
+  question: StoredMessage,
+  under: ReturnType<Rescuer["under"]>,
+  there: ConversationState | null,
+  note: string,
+): Promise<{ messageId: string; deduplicated: boolean } | null> {
+  let conversationId = there?.id;
+  let trigger = job.trigger;
+  if (!there?.recent.some((m) => m.id === question.id)) {
+    const asked: InboundMessage = {
+      key: under.key,
+      id: `rescue:${question.id}`,
+      author: { id: question.authorId, name: question.authorName, isBot: false },
+      text: question.text,
+      ts: question.ts,
+      addressing: "none",
+      mentions: [],
+      replyTarget: under.target,
+    };
+    const recorded = await rt.store.record(asked, { startIfIdle: true, reset: false });
+    // An earlier delivery of this rescue handed it over, and its reply job started.
+    if (recorded.status === "duplicate") return null;
+    conversationId = recorded.state.id;
+    trigger = { ...trigger, id: asked.id };
+  }
+  const answer: Job = { ...job, key: under.key, conversationId: conversationId!, trigger, replyTarget: under.target, reason: "rescue", required: false, systemNotes: [note] };
+  return rt.queue.publish("reply", answer);
+}
