@@ -73,6 +73,7 @@ export function createRuntime(env: Record<string, unknown>): Runtime {
       baseUrl: settings.OPENAI_BASE_URL,
       model: settings.LLM_MODEL,
       judgeModel: settings.JUDGE_MODEL ?? settings.LLM_MODEL,
+      followupModel: settings.FOLLOWUP_MODEL ?? settings.LLM_MODEL,
       timeoutMs: settings.LLM_TIMEOUT_MS,
       maxReplyTokens: settings.MAX_REPLY_TOKENS,
     }),
