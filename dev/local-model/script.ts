@@ -15,18 +15,53 @@ export const ruleSchema = z.object({
   firstTokenMs: z.number().int().min(0).optional(),
   tokensPerSecond: z.number().positive().optional(),
   answerTokens: z.number().int().positive().max(100_000).optional(),
+  /** Tool calls to make instead of answering, when the request offers tools (./tool-calls.ts). */
+  toolCalls: z.array(z.object({ name: z.string(), arguments: z.string() })).optional(),
+  /** true: the rule matches only a pass after tool results; false: only one before any. */
+  afterTools: z.boolean().optional(),
 });
 export const scriptSchema = z.object({ rules: z.array(ruleSchema) });
 export type ScriptRule = z.infer<typeof ruleSchema>;
 
+const toolCallSchema = z.object({ id: z.string().min(1), type: z.literal("function"), function: z.object({ name: z.string(), arguments: z.string() }) });
+/** As OpenAI takes them: an assistant message may carry tool calls (its content then null), a tool message answers one. */
+const messageSchema = z.object({
+  role: z.enum(["system", "developer", "user", "assistant", "tool"]),
+  content: z
+    .string()
+    .nullable()
+    .transform((v) => v ?? ""),
+  tool_calls: z.array(toolCallSchema).min(1).optional(),
+  tool_call_id: z.string().optional(),
+});
+
 export const chatRequestSchema = z.object({
   model: z.string(),
-  messages: z.array(z.object({ role: z.string(), content: z.string() })).min(1),
+  messages: z.array(messageSchema).min(1).superRefine(answeredInOrder),
   max_tokens: z.number().optional(),
   max_completion_tokens: z.number().optional(),
   stream: z.boolean().optional(),
   stream_options: z.object({ include_usage: z.boolean().optional() }).nullish(),
+  tools: z.array(z.object({ type: z.literal("function"), function: z.object({ name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/), description: z.string().optional(), parameters: z.record(z.string(), z.unknown()).optional() }) })).optional(),
+  tool_choice: z.union([z.enum(["none", "auto", "required"]), z.object({ type: z.literal("function"), function: z.object({ name: z.string() }) })]).optional(),
 });
+
+/**
+ * OpenAI refuses (400) a tool message that does not answer a call of the assistant message before it, and an
+ * assistant's tool calls not all answered before the next other message.
+ */
+function answeredInOrder(messages: z.infer<typeof messageSchema>[], ctx: z.RefinementCtx): void {
+  let open = new Set<string>();
+  for (const [i, m] of messages.entries()) {
+    if (m.role === "tool") {
+      if (!m.tool_call_id || !open.delete(m.tool_call_id)) ctx.addIssue({ code: "custom", path: [i], message: "messages with role 'tool' must be a response to a preceding message with 'tool_calls'" });
+      continue;
+    }
+    if (open.size > 0) ctx.addIssue({ code: "custom", path: [i], message: "an assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'" });
+    open = new Set((m.role === "assistant" ? (m.tool_calls ?? []) : []).map((c) => c.id));
+  }
+  if (open.size > 0) ctx.addIssue({ code: "custom", message: "an assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'" });
+}
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 export type RecordedRequest = ChatRequest & { receivedAt: number };
 
@@ -56,7 +91,8 @@ export class ModelScript {
   /** The first rule that matches the request, using up one of its `times`. */
   take(req: ChatRequest): ScriptRule | undefined {
     const text = lastUserMessage(req);
-    const index = this.#rules.findIndex((r) => text.includes(r.match));
+    const afterTools = req.messages.at(-1)?.role === "tool";
+    const index = this.#rules.findIndex((r) => text.includes(r.match) && (r.afterTools === undefined || r.afterTools === afterTools));
     if (index < 0) return undefined;
     const rule = this.#rules[index]!;
     if (rule.times !== undefined) {
