@@ -1,8 +1,9 @@
 /**
  * @module
  * The local model's tool calls, by deterministic rules (docs/tools.md#the-local-model). Only a request that offers
- * tools and leaves the model free to call them (`tool_choice` not "none") gets calls, and only on its first pass
- * (no tool result after the last user message); the rules read the last person's message, never a tool result:
+ * tools and leaves the model free to call them (`tool_choice` not "none") gets calls (a test's scripted `toolCalls`
+ * on every such pass); the rules below only on its first pass (no tool result after the last user message), and
+ * they read the last person's message, never a tool result:
  *
  * 1. A tool's name followed by a JSON object (`lookup_ticket {"id": "42"}`): that call, those arguments.
  * 2. `ticket 42` or `ticket #42`, with `lookup_ticket` offered: `lookup_ticket {"id": "42"}`.
@@ -22,13 +23,14 @@ export interface LocalToolCall {
 
 const QUOTE_LIMIT = 200;
 
-/** Whether the request's model is free to call a tool now: tools offered, not "none", no results yet. */
+/** Whether the request's model is free to call a tool now: tools offered, and not "none". */
 export function mayCallTools(req: ChatRequest): boolean {
-  return (req.tools?.length ?? 0) > 0 && req.tool_choice !== "none" && toolResults(req).length === 0;
+  return (req.tools?.length ?? 0) > 0 && req.tool_choice !== "none";
 }
 
 /** The calls the rules above make for the request's last person's message (none: it answers in words). */
 export function ruleCalls(req: ChatRequest): LocalToolCall[] {
+  if (toolResults(req).length > 0) return [];
   const offered = new Set((req.tools ?? []).map((t) => t.function.name));
   const text = personRecords(lastUserMessage(req)).pop()?.text ?? lastUserMessage(req);
   for (const name of offered) {
