@@ -11,7 +11,9 @@ import { botMessages, unescapeSlack } from "../support/streams.ts";
 import { toolServerCalls, toolSettings } from "../support/tools.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, suiteEnv, type TestEnv } from "../support/worker.ts";
 
-const TOOLS = "lookup_ticket,time_in_zone,web_search,fetch_page";
+const TOOLS = "lookup_ticket,create_ticket,time_in_zone,web_search,fetch_page";
+/** create_ticket needs a person's approval: never offered, never run (docs/tools.md). */
+const OFFERED = ["fetch_page", "lookup_ticket", "time_in_zone", "web_search"];
 const modes = [
   { mode: "written whole", env: suiteEnv("tools", { ...toolSettings(TOOLS), FOLLOWUP_MODEL: "followup-model", MAX_TOOL_ROUNDS: "2" }) },
   { mode: "streamed", env: suiteEnv("toolsstream", { ...toolSettings(TOOLS), FOLLOWUP_MODEL: "followup-model", MAX_TOOL_ROUNDS: "2", STREAMING: "true" }) },
@@ -42,7 +44,7 @@ describe.each(modes)("tools, answers $mode", ({ env }) => {
     await answer("Printer on 3rd floor jammed");
     const [first, second, ...more] = await modelRequests(marker);
     expect(more).toEqual([]);
-    expect(first!.tools?.map((t) => t.function.name).sort()).toEqual(TOOLS.split(",").sort());
+    expect(first!.tools?.map((t) => t.function.name).sort()).toEqual(OFFERED);
     expect(first!.model).not.toBe("followup-model");
     expect(second!.model).toBe("followup-model");
     // The result is one JSON line between the data markers, in a tool message answering the call.
@@ -86,6 +88,13 @@ describe.each(modes)("tools, answers $mode", ({ env }) => {
     const after = await toolServerCalls();
     expect(after.byTool.create_ticket ?? 0).toBe(before.byTool.create_ticket ?? 0);
     expect(after.created).toBe(before.created);
+  });
+
+  it("never runs a tool that needs approval, even when asked for it by name", async () => {
+    const before = await toolServerCalls();
+    const { answer } = await ask(env, 'please create_ticket {"title": "Printer jammed"}');
+    await answer("(local model)");
+    expect((await toolServerCalls()).created).toBe(before.created);
   });
 });
 
