@@ -9,7 +9,7 @@ import * as z from "./zod.ts";
 import { optionalText, url } from "./settings-schema.ts";
 
 /** A tool's name as OpenAI takes it (`^[a-zA-Z0-9_-]{1,64}$`). */
-export const toolName = z.string().check(z.regex(/^[a-zA-Z0-9_-]{1,64}$/, "a tool name is 1-64 letters, digits, _ or -"));
+const toolName = z.string().check(z.regex(/^[a-zA-Z0-9_-]{1,64}$/, "a tool name is 1-64 letters, digits, _ or -"));
 
 /** Which tools a tenant's answers may use: `"*"` for every tenant, `"<platform>:<tenant id>"` for one (it wins). */
 export type ToolsByTenant = Readonly<Record<string, readonly string[]>>;

@@ -72,7 +72,11 @@ export async function streamCompletion(res: ServerResponse, c: Completion, pace:
   res.once("close", () => gone.abort());
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
 
-  if (c.toolCalls?.length) return streamToolCalls(res, c, send, choice, opts.includeUsage);
+  if (c.toolCalls?.length) {
+    // The calls come at once, when the first token would.
+    await sleep(tokenReadyAfterMs(pace, 0), undefined, { signal: gone.signal }).catch(() => undefined);
+    return gone.signal.aborted ? undefined : streamToolCalls(res, c, send, choice, opts.includeUsage);
+  }
   const pieces = streamPieces(c.content);
   const started = Date.now();
   for (let index = 0; index < Math.max(pieces.length, 1); index++) {

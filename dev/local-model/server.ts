@@ -102,9 +102,10 @@ export async function startLocalModel(opts: LocalModelOptions): Promise<RunningL
   return { url: `${server.origin}/v1`, close: server.close };
 }
 
+/** A bench's paced long answer (after tool results too), else what tool results said, else the default answer. */
 function ownAnswer(chat: ChatRequest, pace: Pace): string {
-  if (toolResults(chat).length > 0) return answerFromResults(chat);
-  return pace.answerTokens && callKind(chat) === "reply" ? longAnswer(pace.answerTokens) : defaultAnswer(chat);
+  if (pace.answerTokens && callKind(chat) === "reply") return longAnswer(pace.answerTokens);
+  return toolResults(chat).length > 0 ? answerFromResults(chat) : defaultAnswer(chat);
 }
 
 function rulePace(rule: ScriptRule | undefined): Partial<Pace> {

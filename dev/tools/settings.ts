@@ -6,7 +6,7 @@
  */
 import { DEV_SEARCH_KEY, DEV_TOOL_SECRET } from "./server.ts";
 
-export const DEV_TOOLS = ["lookup_ticket", "create_ticket", "time_in_zone", "web_search", "search_memory"];
+const DEV_TOOLS = ["lookup_ticket", "create_ticket", "time_in_zone", "web_search", "search_memory"];
 
 export function devToolSettings(origin: string): Record<string, string> {
   const ticketArgs = { type: "object", properties: { id: { type: "string", description: "the ticket's number" } }, required: ["id"] };

@@ -9,7 +9,7 @@
 import * as z from "../zod.ts";
 import { defineTool, ToolRefusal } from "./tool.ts";
 
-export const FETCH_PAGE = "fetch_page";
+const FETCH_PAGE = "fetch_page";
 const MAX_REDIRECTS = 3;
 const TEXT_TYPES = /^(text\/(html|plain|markdown)|application\/(xhtml\+xml|json))\b/i;
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;

@@ -12,8 +12,8 @@ import * as z from "../zod.ts";
 import { readCapped } from "./fetch-page.ts";
 import { ToolRefusal, type Tool, type ToolContext } from "./tool.ts";
 
-export const SIGNATURE_HEADER = "x-parley-signature";
-export const TIMESTAMP_HEADER = "x-parley-timestamp";
+const SIGNATURE_HEADER = "x-parley-signature";
+const TIMESTAMP_HEADER = "x-parley-timestamp";
 /** An endpoint's answer longer than this is not read (the model gets a share of it anyway: lib/tools/run.ts). */
 const MAX_ANSWER_BYTES = 64 * 1024;
 

@@ -13,7 +13,7 @@ import type { LogFields } from "../log.ts";
 import { ToolRefusal, type Tool, type ToolContext } from "./tool.ts";
 
 /** About 2,000 tokens: a round's results must leave the prompt room for the answer. */
-export const MAX_RESULT_CHARS = 8_000;
+const MAX_RESULT_CHARS = 8_000;
 
 type CallOutcome = "ok" | "refused" | "failed" | "timeout" | "not_offered" | "needs_approval";
 

@@ -14,7 +14,7 @@ import { recallIndexSettings, type Settings } from "../config.ts";
 import * as z from "../zod.ts";
 import { defineTool, type Tool } from "./tool.ts";
 
-export const SEARCH_MEMORY = "search_memory";
+const SEARCH_MEMORY = "search_memory";
 
 const searchMemory = defineTool({
   name: SEARCH_MEMORY,

@@ -10,7 +10,7 @@ import * as z from "../zod.ts";
 import { defineTool, type Tool } from "./tool.ts";
 import { pageText } from "./fetch-page.ts";
 
-export const WEB_SEARCH = "web_search";
+const WEB_SEARCH = "web_search";
 const RESULTS = 5;
 
 const answerSchema = z.looseObject({
