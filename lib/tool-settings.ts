@@ -34,7 +34,8 @@ const httpToolSchema = z.object({
   name: toolName,
   description: z.string().check(z.minLength(1), z.maxLength(1_024)),
   parameters: z.looseObject({ type: z.literal("object") }),
-  url,
+  /** https; plain http only on this machine (the local tool server). */
+  url: url.check(z.refine((v) => v.startsWith("https://") || /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/.test(v), "must be an https URL (http only for 127.0.0.1 or localhost)")),
   /** The name of the Worker secret whose value signs the requests (HMAC-SHA256). */
   secret: z.string().check(z.regex(/^[A-Z][A-Z0-9_]*$/, "the secret's name is an env name (A-Z, 0-9, _)")),
   /** Never run on the model's word: a person approves each call. */

@@ -35,9 +35,12 @@ describe("the tool settings", () => {
       expect(s.ignored.map((p) => p.name)).toEqual(["TOOLS"]);
       expect(JSON.stringify(s.ignored)).not.toContain(TOOLS);
     }
-    const s = settings({ HTTP_TOOLS: JSON.stringify([{ ...HTTP_TOOL, url: "ftp://x" }]) });
-    expect(s.HTTP_TOOLS).toEqual([]);
-    expect(s.ignored.map((p) => p.name)).toEqual(["HTTP_TOOLS"]);
+    for (const url of ["ftp://x", "http://tools.example.com/lookup"]) {
+      const s = settings({ HTTP_TOOLS: JSON.stringify([{ ...HTTP_TOOL, url }]) });
+      expect(s.HTTP_TOOLS).toEqual([]);
+      expect(s.ignored.map((p) => p.name)).toEqual(["HTTP_TOOLS"]);
+    }
+    expect(settings({ HTTP_TOOLS: JSON.stringify([{ ...HTTP_TOOL, url: "http://127.0.0.1:8097/tools/x" }]) }).HTTP_TOOLS).toHaveLength(1);
   });
 
   it("leaves out an HTTP tool whose secret is not set, and says so", () => {
