@@ -124,3 +124,24 @@ describe("an HTTP tool signed with the wrong secret", () => {
     expect((await toolServerCalls()).refused).toBe(before + 1);
   });
 });
+
+describe("the daily token budget with tools", () => {
+  const ADMIN_TOKEN = "admin-token-for-tool-budget-tests-0123456789";
+  const env = suiteEnv("toolsbudget", { ...toolSettings("lookup_ticket"), TENANT_DAILY_TOKEN_BUDGET: "1000000", ADMIN_TOKEN });
+  pumpJobsDuringSuite(env, "toolsbudget");
+  const usage = async (team: string) => {
+    const view = await callWorker(env, new Request(`https://bot.test/admin/tenants/slack/${team}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }));
+    return ((await view.json()) as { usage: { tokens: number } }).usage.tokens;
+  };
+
+  it("counts every pass: an answer after a lookup costs both model calls", async () => {
+    const plain = newSlackPlace("BPLAIN");
+    await (await ask(env, "how are you today?", plain)).answer("(local model)");
+    const looked = newSlackPlace("BTOOL");
+    await (await ask(env, "how is ticket 42 today?", looked)).answer("lookup_ticket: Ticket 42");
+    const [plainTokens, toolTokens] = [await usage(plain.team), await usage(looked.team)];
+    expect(plainTokens).toBeGreaterThan(0);
+    // The second pass reads the whole prompt again, with the call and its result: more than twice the first.
+    expect(toolTokens).toBeGreaterThan(2 * plainTokens);
+  });
+});
