@@ -7,6 +7,7 @@
  * rounds (nothing shows before the answer's first words); every pass's tokens count towards the daily budgets
  * (`onUsage`). Without tools offered this is the plain model call.
  */
+import type { ToolRoundTrace } from "../conversation/answer-trace.ts";
 import type { Prompt } from "../context/prompt.ts";
 import type { ReplyOptions, ToolPass } from "../llm/client.ts";
 import type { PassMessage, ToolCall, ToolSpec } from "../llm/tool-messages.ts";
@@ -20,17 +21,17 @@ export function offeredTools(scope: AnswerScope): Tool[] {
   return scope.rt.tools.forTenant(scope.job.key).filter((tool) => !tool.confirm);
 }
 
-/** The answer written whole (null: the model stayed quiet and need not answer). */
-export async function wholeAnswer(scope: AnswerScope, prompt: Prompt, tools: readonly Tool[], opts: ReplyOptions): Promise<string | null> {
+/** The answer written whole (null: the model stayed quiet and need not answer); `trace` gets the rounds taken. */
+export async function wholeAnswer(scope: AnswerScope, prompt: Prompt, tools: readonly Tool[], opts: ReplyOptions, trace: ToolRoundTrace[]): Promise<string | null> {
   if (tools.length === 0) return scope.rt.llm.generate(prompt, opts);
-  const answer = await toolLoop(scope, tools, (pass) => scope.rt.llm.generatePass(prompt, pass, opts));
+  const answer = await toolLoop(scope, tools, trace, (pass) => scope.rt.llm.generatePass(prompt, pass, opts));
   return answer === NO_ANSWER ? fallback(opts) : answer.text;
 }
 
 /** The answer as it is written (null as `wholeAnswer`'s). */
-export async function streamedAnswer(scope: AnswerScope, prompt: Prompt, tools: readonly Tool[], opts: ReplyOptions): Promise<AsyncIterable<string> | null> {
+export async function streamedAnswer(scope: AnswerScope, prompt: Prompt, tools: readonly Tool[], opts: ReplyOptions, trace: ToolRoundTrace[]): Promise<AsyncIterable<string> | null> {
   if (tools.length === 0) return scope.rt.llm.streamReply(prompt, opts);
-  const answer = await toolLoop(scope, tools, (pass) => scope.rt.llm.streamPass(prompt, pass, opts));
+  const answer = await toolLoop(scope, tools, trace, (pass) => scope.rt.llm.streamPass(prompt, pass, opts));
   if (answer !== NO_ANSWER) return answer.texts;
   const text = fallback(opts);
   return text === null ? null : (async function* () { yield text; })();
@@ -45,7 +46,7 @@ function fallback(opts: ReplyOptions): string | null {
 
 type Pass<A> = (pass: ToolPass) => Promise<{ kind: "tools"; calls: ToolCall[] } | A>;
 
-async function toolLoop<A extends { kind: "answer" }>(scope: AnswerScope, tools: readonly Tool[], pass: Pass<A>): Promise<A | typeof NO_ANSWER> {
+async function toolLoop<A extends { kind: "answer" }>(scope: AnswerScope, tools: readonly Tool[], trace: ToolRoundTrace[], pass: Pass<A>): Promise<A | typeof NO_ANSWER> {
   const { rt, job, attempt, where } = scope;
   const specs: ToolSpec[] = tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
   const rounds: PassMessage[] = [];
@@ -59,20 +60,22 @@ async function toolLoop<A extends { kind: "answer" }>(scope: AnswerScope, tools:
       return NO_ANSWER;
     }
     const started = rt.now();
-    rounds.push(
-      ...(await runToolRound(tools, result.calls, {
-        services: rt,
-        place: job.key,
-        conversationId: job.conversationId,
-        askerId: job.trigger.authorId,
-        visibility: scope.visibility,
-        triggerId: job.trigger.id,
-        firstIndex: called,
-        logFields: { ...where },
-      })),
-    );
+    const [asked, ...results] = await runToolRound(tools, result.calls, {
+      services: rt,
+      place: job.key,
+      conversationId: job.conversationId,
+      askerId: job.trigger.authorId,
+      visibility: scope.visibility,
+      triggerId: job.trigger.id,
+      firstIndex: called,
+      logFields: { ...where },
+    });
+    rounds.push(asked!, ...results);
     called += result.calls.length;
-    rt.log.info("tool_round", { ...where, round: round + 1, calls: result.calls.length, ms: rt.now() - started });
+    const ms = rt.now() - started;
+    // The admin view's trace (and the simulator's prompt panel) shows each call with its result as the model read it.
+    trace.push({ ms, calls: result.calls.map((c, i) => ({ tool: c.name, arguments: c.arguments, result: results[i]?.content ?? "" })) });
+    rt.log.info("tool_round", { ...where, round: round + 1, calls: result.calls.length, ms });
     // Tool rounds may outlast a third of the claim's life: renewed as the loop goes (no command before then).
     await attempt.keepClaim();
   }

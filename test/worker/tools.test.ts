@@ -144,4 +144,14 @@ describe("the daily token budget with tools", () => {
     // The second pass reads the whole prompt again, with the call and its result: more than twice the first.
     expect(toolTokens).toBeGreaterThan(2 * plainTokens);
   });
+
+  it("shows each tool round in the answer's trace: the call, the result as the model read it, its time", async () => {
+    const place = newSlackPlace("TRACE");
+    await (await ask(env, "and ticket 43?", place)).answer("lookup_ticket: Ticket 43");
+    const key = encodeURIComponent(`slack|${place.team}|${place.channel}|`);
+    const view = await callWorker(env, new Request(`https://bot.test/admin/conversations/${key}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }));
+    const [trace] = ((await view.json()) as { answers: { toolRounds?: { ms: number; calls: { tool: string; arguments: string; result: string }[] }[] }[] }).answers;
+    expect(trace!.toolRounds).toEqual([{ ms: expect.any(Number), calls: [{ tool: "lookup_ticket", arguments: '{"id":"43"}', result: expect.stringContaining("VPN drops every hour") }] }]);
+    expect(trace!.toolRounds![0]!.calls[0]!.result.startsWith("<parley-data>\n")).toBe(true);
+  });
 });
