@@ -8,6 +8,7 @@ import { SLACK_FAKE_OAUTH_CLIENT } from "./fakes/slack.ts";
 import { TELEGRAM_FAKE_BOT } from "./fakes/telegram/bot.ts";
 import type { StackPart } from "./stack-ports.ts";
 import { DEV_VECTOR_TOKEN } from "./upstash-vector/server.ts";
+import { devToolSettings } from "./tools/settings.ts";
 
 export function applyStackSettings(vars: Map<string, string>, ports: Record<StackPart, number>, env: NodeJS.ProcessEnv): void {
   const local = (p: number) => `http://127.0.0.1:${p}`;
@@ -32,6 +33,8 @@ export function applyStackSettings(vars: Map<string, string>, ports: Record<Stac
   }
   follow("TWILIO_API_BASE_URL", local(ports.twilio));
   follow("TELEGRAM_API_BASE_URL", local(ports.telegram));
+  // The local tool server's tools, unless .dev.vars or the environment says which tools there are.
+  for (const [key, value] of Object.entries(devToolSettings(local(ports.tools)))) if (!vars.has(key) && env[key] === undefined) vars.set(key, value);
   // A .dev.vars from before Telegram: the fake's own bot, so that the page's fourth tab works.
   if (!vars.has("TELEGRAM_BOT_TOKEN") && isLocal("TELEGRAM_API_BASE_URL")) {
     vars.set("TELEGRAM_BOT_TOKEN", TELEGRAM_FAKE_BOT.token);

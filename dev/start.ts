@@ -3,7 +3,7 @@
  * `npm run dev`: the whole local stack on real parts. redis-server (its own, unless REDIS_URL is given), the Upstash
  * REST bridge, the QStash stand-in, the Upstash Vector stand-in (recall), the local model, the Slack, Discord,
  * Twilio and Telegram fakes (the bot's webhook set on the Telegram fake, as `npm run telegram:set-webhook` does), the
- * fake Discord Gateway, the simulator page and `wrangler dev`. Prints what runs where (with the
+ * fake Discord Gateway, the local tool server (dev/tools), the simulator page and `wrangler dev`. Prints what runs where (with the
  * admin token), then one line per decision and per answer. Ctrl-C stops everything it started.
  * `npm run dev -- --help` lists the settings.
  */
@@ -18,6 +18,7 @@ import { startSlackFake } from "./fakes/slack.ts";
 import { startTwilioFake } from "./fakes/twilio.ts";
 import { startTelegramFake } from "./fakes/telegram.ts";
 import { startLocalModel } from "./local-model/server.ts";
+import { startToolServer } from "./tools/server.ts";
 import { assertPortFree, freePort } from "./ports.ts";
 import { startQStash } from "./qstash/server.ts";
 import { startRedisServer } from "./redis-server.ts";
@@ -95,6 +96,8 @@ async function main(): Promise<void> {
   stops.push(() => vector.close());
   const model = await startLocalModel({ port: ports.model });
   stops.push(() => model.close());
+  const tools = await startToolServer({ port: ports.tools });
+  stops.push(() => tools.close());
   const slack = await startSlackFake({ port: ports.slack });
   stops.push(() => slack.close());
   // The REST fake echoes the bot's channel posts through the Gateway fake, as Discord does.

@@ -27,6 +27,7 @@ export function startupTable({ ports, redisUrl, gatewayUrl, adminToken, slackWor
     `  QStash            ${local(ports.qstash)}`,
     `  Upstash Vector    ${local(ports.vector)}   (recall: a hybrid index with local models)`,
     `  Local model       ${local(ports.model)}/v1`,
+    `  Tool server       ${local(ports.tools)}   (lookup_ticket, create_ticket, a search stand-in: docs/tools.md)`,
     `  Slack API fake    ${local(ports.slack)}/api`,
     `  Discord API fake  ${local(ports.discord)}/api/v10`,
     `  Discord Gateway   ${gatewayUrl}   (control: ${local(ports.discordGateway)}/__message)`,

@@ -8,6 +8,7 @@
 import * as z from "./zod.ts";
 import { decodeKey, KEY_BYTES } from "./secrets/keyring.ts";
 import { flag, list, optionalFlag, optionalText, readSettings, seconds, text, url, type SettingProblem } from "./settings-schema.ts";
+import { toolSettingsShape } from "./tool-settings.ts";
 
 const encryptionKey = text.check(z.refine((v) => decodeKey(v) !== null, `must be the base64 of ${KEY_BYTES} random bytes (\`openssl rand -base64 ${KEY_BYTES}\`)`));
 /** Shorter tokens can be guessed online; the admin route also rate limits failed attempts. */
@@ -112,6 +113,8 @@ export const settingsShape = {
   TENANT_DAILY_TOKEN_BUDGET: z.pipe(z.transform((v) => (v === "" ? undefined : v)), z.optional(z.coerce.number().check(z.int(), z.positive()))),
   /** The percentage of the tenant's day one person may spend (a member, or on SMS one phone number). */
   PERSON_DAILY_TOKEN_SHARE: z._default(z.coerce.number().check(z.gt(0), z.lte(100)), 20),
+  /** Tools the model may ask for (./tool-settings.ts, docs/tools.md). */
+  ...toolSettingsShape,
 };
 
 /**

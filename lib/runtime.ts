@@ -19,6 +19,7 @@ import { Pseudonyms } from "./secrets/pseudonym.ts";
 import { Sealer } from "./secrets/seal.ts";
 import type { RuntimeSecrets, Services } from "./services.ts";
 import { Installations } from "./tenants/installations.ts";
+import { createToolbox, type Toolbox } from "./tools/toolbox.ts";
 
 export interface Runtime extends Services {
   platforms: ConfiguredPlatforms;
@@ -27,6 +28,8 @@ export interface Runtime extends Services {
   llm: Llm;
   /** OAuth installations per tenant, their tokens sealed (lib/tenants/). */
   installations: Installations;
+  /** The tools the model may ask for, per tenant (lib/tools/, docs/tools.md). */
+  tools: Toolbox;
 }
 
 /** How long a conversation lives without a message: its platform's own rule, or CONVERSATION_TIMEOUT_SECONDS. */
@@ -74,12 +77,14 @@ export function createRuntime(env: Record<string, unknown>): Runtime {
       model: settings.LLM_MODEL,
       judgeModel: settings.JUDGE_MODEL ?? settings.LLM_MODEL,
       visionModel: settings.VISION_MODEL ?? settings.LLM_MODEL,
+      followupModel: settings.FOLLOWUP_MODEL ?? settings.LLM_MODEL,
       timeoutMs: settings.LLM_TIMEOUT_MS,
       maxReplyTokens: settings.MAX_REPLY_TOKENS,
     }),
     log: logger,
     secrets,
     installations: new Installations(redis, settings.REDIS_KEY_PREFIX, new Sealer(keyring, "stored-token")),
+    tools: createToolbox(settings, env, logger),
     now: Date.now,
   };
 }

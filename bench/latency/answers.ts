@@ -3,7 +3,8 @@
  * The questions of bench/latency, one conversation each, signed as the platforms sign them: a Slack mention in a
  * thread (Slack streams there) or in the channel itself (edited as it grows), a Discord `/ask`, a Discord channel
  * message mentioning the bot, dispatched by the fake Gateway of the Worker's bot, and Telegram: a mention in a group
- * and a message in a private chat (./telegram.ts). Each carries a marker of its own,
+ * and a message in a private chat (./telegram.ts); and a Slack thread question that takes one tool round (a ticket
+ * lookup at the local tool server). Each carries a marker of its own,
  * so that the model's record of requests tells when its answer was asked for.
  */
 import { DISCORD_FAKE_BOT } from "../../dev/fakes/discord.ts";
@@ -12,14 +13,16 @@ import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-ans
 import * as traffic from "../load/traffic.ts";
 import { askOnTelegram, telegramChat } from "./telegram.ts";
 
-export const KINDS = ["slack_thread", "slack_channel", "discord_interaction", "discord_gateway", "telegram_group", "telegram_private"] as const;
+export const KINDS = ["slack_thread", "slack_channel", "discord_interaction", "discord_gateway", "telegram_group", "telegram_private", "slack_tool"] as const;
 export type Kind = (typeof KINDS)[number];
 export const MODES = ["streaming", "streaming_off"] as const;
 export type Mode = (typeof MODES)[number];
 
-/** The Slack workspace of each kind and mode (./install.ts). */
-export const slackTeam = (kind: Kind, mode: Mode) => `TLAT${kind === "slack_thread" ? "THREAD" : "CHANNEL"}${mode === "streaming" ? "ON" : "OFF"}`;
-export const SLACK_TEAMS = MODES.flatMap((mode) => [slackTeam("slack_thread", mode), slackTeam("slack_channel", mode)]);
+const SLACK_KIND_TEAMS: Partial<Record<Kind, string>> = { slack_thread: "THREAD", slack_channel: "CHANNEL", slack_tool: "TOOL" };
+/** The Slack workspace of each kind and mode (./install.ts); only the tool kind's workspaces have a tool (./stack.ts). */
+export const slackTeam = (kind: Kind, mode: Mode) => `TLAT${SLACK_KIND_TEAMS[kind] ?? "CHANNEL"}${mode === "streaming" ? "ON" : "OFF"}`;
+export const SLACK_TEAMS = MODES.flatMap((mode) => ["slack_thread", "slack_channel", "slack_tool"].map((kind) => slackTeam(kind as Kind, mode)));
+export const TOOL_TEAMS = MODES.map((mode) => slackTeam("slack_tool", mode));
 const GUILD = "350000000000000001";
 
 export interface Question {
@@ -78,7 +81,8 @@ let seq = 0;
 export function question(kind: Kind, mode: Mode, run: string, discord: traffic.DiscordSigner, discordFakeUrl: string): Question {
   seq += 1;
   const marker = `q${run}x${seq}`;
-  const text = `<@${traffic.SLACK_BOT_USER_ID}> how should I cache this? ${marker}`;
+  // The tool kind asks for a ticket: the local model looks it up first (dev/local-model/tool-calls.ts).
+  const text = `<@${traffic.SLACK_BOT_USER_ID}> ${kind === "slack_tool" ? "what is the status of ticket 42?" : "how should I cache this?"} ${marker}`;
   if (kind === "discord_interaction") {
     const interaction = askInteraction({ guildId: GUILD, channelId: snowflake() }, { id: snowflake(), name: `Person${seq}` }, `how should I cache this? ${marker}`);
     const body = JSON.stringify(interaction);
@@ -98,7 +102,7 @@ export function question(kind: Kind, mode: Mode, run: string, discord: traffic.D
   const now = Date.now() / 1000;
   const ts = now.toFixed(6);
   // A thread reply answers in the thread; its parent is a message from a moment before.
-  const threadTs = kind === "slack_thread" ? (now - 1).toFixed(6) : undefined;
+  const threadTs = kind === "slack_thread" || kind === "slack_tool" ? (now - 1).toFixed(6) : undefined;
   const body = traffic.slackEvent(slackTeam(kind, mode), channel, `UPERSON${seq}`, text, ts, threadTs);
   return { kind, mode, marker, place: channel, ask: webhook(kind, (url) => traffic.slackRequest(url, body)) };
 }

@@ -85,6 +85,11 @@ async function seenInChannel(q: Question, discord: string, parts: string[]): Pro
 
 /** When the model was asked for the answer to `q` (its first request with the marker), ms. */
 export async function modelAskedAt(q: Question, modelControl: string): Promise<number> {
+  return (await modelAskedTimes(q, modelControl))[0]!;
+}
+
+/** When each of the model's passes for `q` was asked for, in order, ms (one per tool round more). */
+export async function modelAskedTimes(q: Question, modelControl: string): Promise<number[]> {
   const requests = await getJson<{ receivedAt: number }[]>(`${modelControl}/__requests?match=${q.marker}`);
-  return Math.min(...requests.map((r) => r.receivedAt));
+  return requests.map((r) => r.receivedAt).sort((a, b) => a - b);
 }

@@ -4,13 +4,15 @@
  * [--first-ms MS]`: how soon a person sees that the bot works, and its answer, on the local stack: for Slack
  * (thread: native streams; channel: a message edited as it grows), Discord (/ask; a channel message arriving
  * over the Gateway: typing, then a message edited as it grows) and Telegram (a group: typing, then a reply edited
- * as it grows; a private chat: typing, drafts, then the message), `--answers` answers each
+ * as it grows; a private chat: typing, drafts, then the message) and a Slack thread question answered after one
+ * tool round (a lookup the local tool server answers after 200 ms), `--answers` answers each
  * with STREAMING on and as many with it off, sent interleaved to two Workers in waves of `--concurrency`
  * conversations per mode, a wave every `--wave-every` seconds at most, each Slack kind and mode in a workspace of
  * its own (Slack's tiers count per workspace), the local model at the pace given. Prints a table per kind, the complete-time ratio on/off, and
  * with --json as its last line `{"streaming": {kind: F}, "streaming_off": {kind: F}}`, F = {answers, streamed,
  * first_sign_p95_ms, first_text_p95_ms, complete_p95_ms, model_first_token_ms, first_text_after_token_p95_ms,
- * api_calls_per_answer, rate_limited}. Times run from the webhook's acceptance (for the Gateway, from the fake
+ * api_calls_per_answer, rate_limited}, the tool kind's with tool_round_extra_p95_ms: from the model's first pass
+ * to its second, less the first pass's first-token delay and the tool's 200 ms. `--kinds` runs only some. Times run from the webhook's acceptance (for the Gateway, from the fake
  * Gateway's dispatch of the MESSAGE_CREATE); the model's first token is its request's arrival plus the first-token
  * delay. Each Worker is a bot of its own on Discord, with its own Gateway connection.
  */
@@ -18,9 +20,9 @@ import { z } from "zod";
 import { defineCommand, parseBoundedOptions } from "../../dev/cli.ts";
 import { discordSigner } from "../load/traffic.ts";
 import { percentile } from "../load/stats.ts";
-import { KINDS, MODES, question, SLACK_TEAMS, type Kind, type Mode, type Question } from "./answers.ts";
-import { modelAskedAt, seen, type Seen } from "./measure.ts";
-import { startLatencyStack } from "./stack.ts";
+import { KINDS, MODES, question, SLACK_TEAMS, TOOL_TEAMS, type Kind, type Mode, type Question } from "./answers.ts";
+import { modelAskedTimes, seen, type Seen } from "./measure.ts";
+import { startLatencyStack, TOOL_DELAY_MS } from "./stack.ts";
 import { telegramRefusals } from "./telegram.ts";
 
 /** A wave that is not complete by then is reported as such and the bench stops. */
@@ -45,6 +47,7 @@ const command = defineCommand({
     tokens: { type: "string", default: "120", valueName: "n", description: "tokens per answer of the local model, 10-2000 (120)" },
     tps: { type: "string", default: "40", valueName: "n", description: "the local model's tokens per second (40)" },
     "first-ms": { type: "string", default: "800", valueName: "ms", description: "the local model's delay to its first token, 0-10000 (800)" },
+    kinds: { type: "string", default: KINDS.join(","), valueName: "list", description: `the kinds to measure, comma-separated (all: ${KINDS.join(",")})` },
   },
 });
 /** Bounded, so that a typo cannot turn the bench into a flood. */
@@ -58,6 +61,7 @@ const args = parseBoundedOptions(
     tokens: z.coerce.number().int().min(10).max(2_000),
     tps: z.coerce.number().min(1).max(1_000),
     "first-ms": z.coerce.number().int().min(0).max(10_000),
+    kinds: z.string().transform((v) => v.split(",").map((k) => k.trim())).pipe(z.array(z.enum(KINDS)).min(1)),
   }),
 );
 
@@ -69,17 +73,19 @@ interface Measured extends Seen {
   q: Question;
   acceptedAt: number;
   modelFirstTokenAt: number;
+  /** When the model's pass after a tool round was asked for (the tool kind), ms. */
+  modelFollowupAt?: number;
 }
 
 const discord = discordSigner();
 const pace = { tokens: args.tokens, tps: args.tps, firstMs: args["first-ms"] };
-const stack = await startLatencyStack(pace, discord, SLACK_TEAMS);
+const stack = await startLatencyStack(pace, discord, SLACK_TEAMS, TOOL_TEAMS);
 const run = Date.now().toString(36).toUpperCase();
 const results: Record<Mode, Partial<Record<Kind, object>>> = { streaming: {}, streaming_off: {} };
 let lastWaveStart = 0;
 try {
   const discordRefusals = async () => ((await (await fetch(`${stack.fakes.discord}/__stats`)).json()) as { ratelimited: { total: number } }).ratelimited.total;
-  for (const kind of KINDS) {
+  for (const kind of args.kinds) {
     const measured: Measured[] = [];
     const refusals = kind.startsWith("telegram") ? () => telegramRefusals(stack.fakes.telegram) : discordRefusals;
     const refusedBefore = await refusals();
@@ -94,7 +100,7 @@ try {
       measured.push(...(await waitForAnswers(questions, accepted)));
     }
     const refused = kind.startsWith("discord") || kind.startsWith("telegram") ? (await refusals()) - refusedBefore : 0;
-    for (const mode of MODES) results[mode][kind] = figures(measured.filter((m) => m.q.mode === mode), refused);
+    for (const mode of MODES) results[mode][kind] = figures(kind, measured.filter((m) => m.q.mode === mode), refused);
   }
 } finally {
   await stack.stop();
@@ -115,13 +121,15 @@ async function waitForAnswers(questions: Question[], accepted: number[]): Promis
     for (const [i, q] of questions.entries()) {
       if (done.has(i)) continue;
       const s = await seen(q, accepted[i]!, stack.fakes, args.tokens);
-      if (s) done.set(i, { ...s, q, acceptedAt: accepted[i]!, modelFirstTokenAt: (await modelAskedAt(q, stack.modelControl)) + args["first-ms"] });
+      if (!s) continue;
+      const [firstPass, followup] = await modelAskedTimes(q, stack.modelControl);
+      done.set(i, { ...s, q, acceptedAt: accepted[i]!, modelFirstTokenAt: firstPass! + args["first-ms"], ...(followup ? { modelFollowupAt: followup } : {}) });
     }
   }
   return [...done.values()];
 }
 
-function figures(measured: Measured[], discordRefused: number) {
+function figures(kind: Kind, measured: Measured[], discordRefused: number) {
   const p95 = (f: (m: Measured) => number) => Math.round(percentile(measured.map(f), 95));
   return {
     answers: measured.length,
@@ -135,13 +143,15 @@ function figures(measured: Measured[], discordRefused: number) {
     api_calls_per_answer: Number((measured.reduce((sum, m) => sum + m.calls, 0) / Math.max(1, measured.length)).toFixed(1)),
     // Slack's refusals are counted per answer's channel; Discord's for the whole phase (both modes).
     rate_limited: measured.reduce((sum, m) => sum + m.rateLimited, 0) + discordRefused,
+    // What Parley's side of a tool round takes: the first pass's end to the second pass's request, less the tool's time.
+    ...(kind === "slack_tool" ? { tool_round_extra_p95_ms: p95((m) => (m.modelFollowupAt ?? NaN) - m.modelFirstTokenAt - TOOL_DELAY_MS) } : {}),
   };
 }
 
 function report(): void {
   print(`bench:latency: ${args.answers} answers per kind and mode, ${args.concurrency} conversations at once per mode every ${args["wave-every"]} s, model ${pace.tokens} tokens at ${pace.tps}/s after ${pace.firstMs} ms`);
   const columns = ["answers", "streamed", "first_sign_p95_ms", "first_text_p95_ms", "complete_p95_ms", "model_first_token_ms", "first_text_after_token_p95_ms", "api_calls_per_answer", "rate_limited"] as const;
-  for (const kind of KINDS) {
+  for (const kind of args.kinds) {
     print(`\n${kind}`);
     print(["mode".padEnd(14), ...columns.map((c) => c.padStart(c.length))].join(" "));
     for (const mode of MODES) {
@@ -151,6 +161,10 @@ function report(): void {
     const on = (results.streaming[kind] as { complete_p95_ms: number }).complete_p95_ms;
     const off = (results.streaming_off[kind] as { complete_p95_ms: number }).complete_p95_ms;
     print(`complete p95 streaming on / off: ${(on / off).toFixed(2)}`);
+    for (const mode of MODES) {
+      const extra = (results[mode][kind] as { tool_round_extra_p95_ms?: number }).tool_round_extra_p95_ms;
+      if (extra !== undefined) print(`${mode}: a tool round adds ${extra} ms p95 beyond the tool's ${TOOL_DELAY_MS} ms and the model's first token`);
+    }
   }
   if (args.json) print(JSON.stringify(results));
 }

@@ -3,6 +3,7 @@
  * The local stack of bench/latency, on loopback: redis-server behind the REST bridge, the QStash stand-in with
  * quick retries, the Slack, Discord and Telegram fakes, the local model at the pace asked for, and two Parley Workers in
  * workerd sharing all of it (one key prefix): STREAMING on and off, installable, with `slackTeams` installed.
+ * The local tool server answers the tool kind's lookups after TOOL_DELAY_MS.
  * Each Worker is a bot of its own on Discord (its own token and fake Gateway, which holds one session per shard),
  * connected before the bench starts; the REST fake echoes a bot's channel posts to its own Gateway, as Discord does.
  */
@@ -16,12 +17,16 @@ import { freePort } from "../../dev/ports.ts";
 import { startQStash } from "../../dev/qstash/server.ts";
 import { startRedisServer } from "../../dev/redis-server.ts";
 import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
+import { startToolServer } from "../../dev/tools/server.ts";
+import { devToolSettings } from "../../dev/tools/settings.ts";
 import { REDIS_REST_TOKEN } from "../load/stack.ts";
 import type * as traffic from "../load/traffic.ts";
 import { startParleyOn } from "../load/workers.ts";
 import { INSTALLABLE, installWorkspace } from "./install.ts";
 
 const KEY_PREFIX = "latency";
+/** How long the tool kind's lookup takes at the tool server, as a deployer's endpoint might. */
+export const TOOL_DELAY_MS = 200;
 /** Quick retries: the bench measures answers, not QStash's backoff. */
 const RETRY_DELAY_MS = (retried: number) => 250 * 2 ** Math.max(0, retried - 1);
 
@@ -69,7 +74,7 @@ async function connected(workerUrl: string, gateway: RunningDiscordGatewayFake):
   }
 }
 
-export async function startLatencyStack(pace: Pace, discord: traffic.DiscordSigner, slackTeams: readonly string[]): Promise<LatencyStack> {
+export async function startLatencyStack(pace: Pace, discord: traffic.DiscordSigner, slackTeams: readonly string[], toolTeams: readonly string[]): Promise<LatencyStack> {
   const stops: (() => Promise<unknown>)[] = [];
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch(() => {});
@@ -104,12 +109,17 @@ export async function startLatencyStack(pace: Pace, discord: traffic.DiscordSign
     const modelControl = model.url.replace(/\/v1$/, "");
     const config = { firstTokenMs: pace.firstMs, tokensPerSecond: pace.tps, answerTokens: pace.tokens };
     await fetch(`${modelControl}/__config`, { method: "POST", body: JSON.stringify(config) });
+    const tools = await startToolServer({ port: await freePort() });
+    stops.push(() => tools.close());
+    await fetch(`${tools.url}/__config`, { method: "POST", body: JSON.stringify({ delayMs: TOOL_DELAY_MS }) });
+    // Only the tool kind's workspaces are offered the lookup: the other kinds' prompts stay as they were.
+    const toolSettings = { ...devToolSettings(tools.url), TOOLS: JSON.stringify(Object.fromEntries(toolTeams.map((team) => [`slack:${team}`, ["lookup_ticket"]]))) };
     const shared = { redisRestUrl: bridge.url, qstashUrl: qstash.url, modelUrl: model.url, fakes: { slack: slack.url, discord: discordFake.url, twilio: twilio.url, telegram: telegram.url } };
     const start = async (streaming: boolean, gateway: RunningDiscordGatewayFake) => {
       const port = await freePort();
       const bot = { DISCORD_BOT_TOKEN: `bench-discord-${streaming ? "on" : "off"}`, DISCORD_GATEWAY_URL: gateway.url };
       // Memory jobs would add model calls and Redis traffic that are not the answer's.
-      const overrides = { ...INSTALLABLE, ...bot, STREAMING: String(streaming), MEMORY_ENABLED: "false", SUMMARY_ENABLED: "false", RATE_LIMIT_REPLIES: "1000" };
+      const overrides = { ...INSTALLABLE, ...bot, ...toolSettings, STREAMING: String(streaming), MEMORY_ENABLED: "false", SUMMARY_ENABLED: "false", RATE_LIMIT_REPLIES: "1000" };
       const worker = await startParleyOn({ ...shared, publicBaseUrl: `http://127.0.0.1:${port}`, port }, discord, KEY_PREFIX, overrides);
       stops.push(() => worker.stop());
       await answering(worker.url);

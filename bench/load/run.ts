@@ -1,13 +1,15 @@
 /**
  * @module
  * `node bench/load/run.ts [--json] [--places N] [--chatter N] [--quiet N] [--rate MSG_PER_S] [--model-delay-ms MS]
- * [--scenario backfill [--earlier N]]`:
+ * [--tool-round] [--scenario backfill [--earlier N]]`:
  * signed traffic for Slack, Discord and Twilio across many places at a set rate against the Worker in workerd, on
  * the local stack (loopback only, bounded in count and time), each request interleaved with the same request to a
  * do-nothing Worker. Prints acknowledgement latency next to the do-nothing Worker's, replies, lost records,
  * duplicates, Redis round trips, Redis commands (script internals counted) for each kind of inbound message and per
- * answer's jobs, QStash publishes, and the first message after the script cache was lost. With --json the last line
- * is one JSON object. `--scenario backfill` measures reading the place when a conversation starts instead (./backfill.ts).
+ * answer's jobs, QStash publishes, and the first message after the script cache was lost. With --tool-round every
+ * answer first looks a ticket up at the local tool server (one tool round), and the tool calls made are counted.
+ * With --json the last line is one JSON object. `--scenario backfill` measures reading the place when a
+ * conversation starts instead (./backfill.ts).
  */
 import { z } from "zod";
 import { defineCommand, parseBoundedOptions } from "../../dev/cli.ts";
@@ -45,6 +47,7 @@ const command = defineCommand({
     "telegram-quiet": { type: "string", default: "30", valueName: "n", description: "Telegram groups where people only talk (kept, never answered), 0-1000 (30)" },
     rate: { type: "string", default: "40", valueName: "msg/s", description: "messages per second, 1-500 (40)" },
     "model-delay-ms": { type: "string", default: "300", valueName: "ms", description: "the local model's delay per answer, 0-10000 (300)" },
+    "tool-round": { type: "boolean", default: false, description: "every answer takes one tool round (a lookup at the local tool server) first" },
     scenario: { type: "string", default: "traffic", valueName: "name", description: "traffic (the mix above) or backfill (reading the place at a conversation's start)" },
     earlier: { type: "string", default: "10", valueName: "n", description: "backfill: messages in each Slack channel's history before its mention, 0-100 (10)" },
   },
@@ -61,6 +64,7 @@ const args = parseBoundedOptions(
     "telegram-quiet": z.coerce.number().int().min(0).max(1_000),
     rate: z.coerce.number().min(1).max(500),
     "model-delay-ms": z.coerce.number().int().min(0).max(10_000),
+    "tool-round": z.boolean(),
     scenario: z.enum(["traffic", "backfill"]),
     earlier: z.coerce.number().int().min(0).max(100),
   }),
@@ -70,7 +74,7 @@ const args = parseBoundedOptions(
 const print = console.log.bind(console);
 console.log = (...line: unknown[]) => void (typeof line[0] === "string" && line[0].startsWith('{"event"') ? undefined : print(...line));
 
-const stack = await startStack({ modelDelayMs: args["model-delay-ms"] });
+const stack = await startStack({ modelDelayMs: args["model-delay-ms"], toolRound: args["tool-round"] });
 const discord = traffic.discordSigner();
 const stopWorkers: (() => Promise<void>)[] = [];
 try {
@@ -131,8 +135,10 @@ try {
     const probeMentions = plan("P").filter((m) => m.kind === "new_mention" && m.platform === "slack").slice(0, 2 * SCRIPT_CACHE_SAMPLES);
     const scriptCache = await coldScriptCache(stack, parley.url, probeMentions);
 
-    const result = summarize({ inbound, jobs, expected, stored, publishes, scriptCache });
+    const toolCalls = stack.toolServerUrl ? ((await (await fetch(`${stack.toolServerUrl}/__calls`)).json()) as { byTool: Record<string, number> }).byTool.lookup_ticket ?? 0 : 0;
+    const result = { ...summarize({ inbound, jobs, expected, stored, publishes, scriptCache }), ...(stack.toolServerUrl ? { tool_calls: toolCalls } : {}) };
     printReport(print, { ...args, result, inbound, jobs, scriptCache });
+    if (stack.toolServerUrl) print(`tool calls at the tool server (warm-up and probes included): ${toolCalls}`);
     if (args.json) print(JSON.stringify(result));
   }
 } finally {

@@ -12,6 +12,7 @@ import { startSlackFake } from "../../dev/fakes/slack.ts";
 import { startTwilioFake } from "../../dev/fakes/twilio.ts";
 import { startTelegramFake } from "../../dev/fakes/telegram.ts";
 import { startLocalModel } from "../../dev/local-model/server.ts";
+import { startToolServer } from "../../dev/tools/server.ts";
 import { freePort } from "../../dev/ports.ts";
 import { startQStash } from "../../dev/qstash/server.ts";
 import { startRedisServer } from "../../dev/redis-server.ts";
@@ -43,6 +44,8 @@ export interface StackOptions {
   redisFaults?: boolean;
   /** Sees the body of every job published. */
   onPublish?: (body: Buffer) => void;
+  /** Every answer takes one tool round: the local model asks for a lookup at the local tool server first. */
+  toolRound?: boolean;
 }
 
 export interface Stack {
@@ -58,6 +61,8 @@ export interface Stack {
   workerPort: number;
   fakes: { slack: string; discord: string; twilio: string; telegram: string };
   modelUrl: string;
+  /** The local tool server, with `toolRound`. */
+  toolServerUrl?: string;
   /** REST requests the bridge has accepted so far. */
   bridgeRequests(): number;
   /** Commands the store's redis-server has run so far, per command (the bench's own INFO left out). */
@@ -135,7 +140,11 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     stops.push(() => telegram.close());
     const model = await startLocalModel({ port: await freePort() });
     stops.push(() => model.close());
-    await fetch(`${model.url.replace(/\/v1$/, "")}/__script`, { method: "POST", body: JSON.stringify({ rules: [{ match: "", delayMs: opts.modelDelayMs }] }) });
+    const tools = opts.toolRound ? await startToolServer({ port: await freePort() }) : null;
+    if (tools) stops.push(() => tools.close());
+    // With tools offered (and a call still allowed), every pass asks for the lookup; MAX_TOOL_ROUNDS=1 ends it at one round.
+    const lookup = tools ? { toolCalls: [{ name: "lookup_ticket", arguments: '{"id":"42"}' }] } : {};
+    await fetch(`${model.url.replace(/\/v1$/, "")}/__script`, { method: "POST", body: JSON.stringify({ rules: [{ match: "", delayMs: opts.modelDelayMs, ...lookup }] }) });
     const stats = new RedisClient(store.url, { lazyConnect: false, maxRetriesPerRequest: 1 });
     stops.push(() => stats.quit());
     return {
@@ -147,6 +156,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       workerPort,
       fakes: { slack: slack.url, discord: discord.url, twilio: twilio.url, telegram: telegram.url },
       modelUrl: model.url,
+      ...(tools ? { toolServerUrl: tools.url } : {}),
       bridgeRequests: () => bridgeRequests,
       redisCommands: async () => commandCalls(await stats.info("commandstats")),
       async storedMessages(pattern) {

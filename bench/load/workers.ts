@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { unstable_startWorker } from "wrangler";
+import { devToolSettings } from "../../dev/tools/settings.ts";
 import { REPO_ROOT } from "../bundle/build.ts";
 import { REDIS_REST_TOKEN, TOKEN_ENCRYPTION_KEY, type Stack } from "./stack.ts";
 import { telegramVars } from "./telegram-traffic.ts";
@@ -59,7 +60,9 @@ export const QSTASH_DEV = {
 
 /** Parley on the bench's stack, every platform on, with the default settings otherwise (memory and summary on). */
 export function startParley(stack: Stack, discord: traffic.DiscordSigner, keyPrefix: string, logLevel?: LogLevel): Promise<RunningWorker> {
-  return startParleyOn({ ...stack, publicBaseUrl: stack.gate.url, port: stack.workerPort }, discord, keyPrefix, {}, logLevel);
+  // With the stack's tool server, every tenant may look a ticket up, in one round at most.
+  const tools = stack.toolServerUrl ? { ...devToolSettings(stack.toolServerUrl), TOOLS: "lookup_ticket", MAX_TOOL_ROUNDS: "1" } : {};
+  return startParleyOn({ ...stack, publicBaseUrl: stack.gate.url, port: stack.workerPort }, discord, keyPrefix, tools, logLevel);
 }
 
 /** Where a Parley Worker runs and what it talks to. */

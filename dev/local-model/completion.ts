@@ -2,7 +2,9 @@
  * @module
  * A chat completion as OpenAI's API returns it, whole (`chat.completion` with `usage`) or streamed as server-sent
  * events (`chat.completion.chunk` deltas, a closing chunk with `finish_reason`, the usage chunk when
- * `stream_options.include_usage` is set, then `data: [DONE]`), at the request's pace; and the garbage a broken
+ * `stream_options.include_usage` is set, then `data: [DONE]`), at the request's pace; tool calls instead of text
+ * where the model asks for tools (`finish_reason: "tool_calls"`, streamed as an id and name, then the arguments in
+ * pieces, as OpenAI streams them); and the garbage a broken
  * upstream sends instead (not JSON, or JSON of the wrong shape).
  */
 import type { ServerResponse } from "node:http";
@@ -20,7 +22,12 @@ export interface Completion {
   model: string;
   content: string;
   usage: Usage;
+  /** Calls instead of text (./tool-calls.ts). */
+  toolCalls?: { name: string; arguments: string }[];
 }
+
+/** Tool call ids as OpenAI writes them. */
+const callId = () => `call_${Math.random().toString(36).slice(2, 14)}`;
 
 const newId = () => `chatcmpl-local-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 const created = () => Math.floor(Date.now() / 1000);
@@ -32,9 +39,14 @@ export function completionBody(c: Completion): Record<string, unknown> {
     created: created(),
     model: c.model,
     system_fingerprint: null,
-    choices: [{ index: 0, message: { role: "assistant", content: c.content, refusal: null }, logprobs: null, finish_reason: "stop" }],
+    choices: [{ index: 0, message: { role: "assistant", ...messageOf(c), refusal: null }, logprobs: null, finish_reason: c.toolCalls?.length ? "tool_calls" : "stop" }],
     usage: c.usage,
   };
+}
+
+function messageOf(c: Completion): Record<string, unknown> {
+  if (!c.toolCalls?.length) return { content: c.content };
+  return { content: null, tool_calls: c.toolCalls.map((call) => ({ id: callId(), type: "function", function: call })) };
 }
 
 /** Waits as long as generating the whole answer would take, then answers at once. */
@@ -60,6 +72,11 @@ export async function streamCompletion(res: ServerResponse, c: Completion, pace:
   res.once("close", () => gone.abort());
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
 
+  if (c.toolCalls?.length) {
+    // The calls come at once, when the first token would.
+    await sleep(tokenReadyAfterMs(pace, 0), undefined, { signal: gone.signal }).catch(() => undefined);
+    return gone.signal.aborted ? undefined : streamToolCalls(res, c, send, choice, opts.includeUsage);
+  }
   const pieces = streamPieces(c.content);
   const started = Date.now();
   for (let index = 0; index < Math.max(pieces.length, 1); index++) {
@@ -72,6 +89,22 @@ export async function streamCompletion(res: ServerResponse, c: Completion, pace:
   }
   send(choice({}, "stop"));
   if (opts.includeUsage) send({ choices: [], usage: c.usage });
+  res.end("data: [DONE]\n\n");
+}
+
+type Send = (chunk: Record<string, unknown>) => void;
+type Choice = (delta: Record<string, unknown>, finish?: string | null) => Record<string, unknown>;
+
+/** Each call's id and name first, then its arguments in two pieces; then the finish and the usage. */
+function streamToolCalls(res: ServerResponse, c: Completion, send: Send, choice: Choice, includeUsage: boolean): void {
+  send(choice({ role: "assistant", content: null, refusal: null }));
+  c.toolCalls!.forEach((call, index) => {
+    send(choice({ tool_calls: [{ index, id: callId(), type: "function", function: { name: call.name, arguments: "" } }] }));
+    const half = Math.ceil(call.arguments.length / 2);
+    for (const piece of [call.arguments.slice(0, half), call.arguments.slice(half)]) send(choice({ tool_calls: [{ index, function: { arguments: piece } }] }));
+  });
+  send(choice({}, "tool_calls"));
+  if (includeUsage) send({ choices: [], usage: c.usage });
   res.end("data: [DONE]\n\n");
 }
 

@@ -1,8 +1,9 @@
 /**
  * @module
  * A local OpenAI-compatible model for `npm run dev` and tests: `POST /v1/chat/completions`, whole or streamed
- * (`stream: true`), at a configurable pace (./pace.ts), with usage figures. Control routes: `POST /__script`
- * `{rules: [{match, reply?, status?, delayMs?, times?, firstTokenMs?, tokensPerSecond?, answerTokens?}]}`,
+ * (`stream: true`), at a configurable pace (./pace.ts), with usage figures, calling offered tools by the rules of
+ * ./tool-calls.ts (or a rule's `toolCalls`). Control routes: `POST /__script`
+ * `{rules: [{match, reply?, status?, delayMs?, times?, firstTokenMs?, tokensPerSecond?, answerTokens?, toolCalls?, afterTools?}]}`,
  * `GET /__requests?match=`, `GET|POST /__config` (the pace), and the shared fault routes of dev/fakes/control.ts on
  * path `/chat.completions` (fields `model`, `stream`, `kind` judge|summary|facts|reply, `text`), with the model's
  * own faults `garbage` and `skip` besides ratelimit/refuse/error/drop_before/hang (a timeout)/drop_after (mid-stream)
@@ -21,6 +22,7 @@ import { callKind, defaultAnswer } from "./default-answer.ts";
 import { longAnswer } from "./long-answer.ts";
 import { pictureTokens } from "./images.ts";
 import { paceFromEnv, paceFromMarker, pacePatchSchema, type Pace } from "./pace.ts";
+import { answerFromResults, mayCallTools, ruleCalls, toolResults, type LocalToolCall } from "./tool-calls.ts";
 import { chatRequestSchema, lastUserMessage, ModelScript, scriptSchema, type ChatRequest, type ScriptRule } from "./script.ts";
 
 export interface LocalModelOptions {
@@ -64,7 +66,7 @@ export async function startLocalModel(opts: LocalModelOptions): Promise<RunningL
 
   async function complete(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const parsed = chatRequestSchema.safeParse(parseJson(await readBody(req)));
-    if (!parsed.success) return sendJson(res, 400, { error: { message: "invalid chat request", type: "invalid_request_error", param: null, code: null } });
+    if (!parsed.success) return sendJson(res, 400, { error: { message: parsed.error.issues[0]?.message ?? "invalid chat request", type: "invalid_request_error", param: null, code: null } });
     const chat = parsed.data;
     // A model without vision refuses pictures as OpenAI does (400 invalid_request_error): its name says it.
     if (refusesImages(chat)) return sendJson(res, 400, { error: { message: "Invalid content type. image_url is only supported by certain models.", type: "invalid_request_error", param: "messages", code: null } });
@@ -83,8 +85,9 @@ export async function startLocalModel(opts: LocalModelOptions): Promise<RunningL
     if (fault?.fault === "hang") return;
     if (fault?.fault === "garbage") return sendGarbage(res, fault.shape, stream);
     const requestPace: Pace = { ...pace, ...rulePace(rule), ...paceFromMarker(text) };
+    const calls = fault?.fault !== "skip" && mayCallTools(chat) ? (rule?.toolCalls ?? (rule?.reply === undefined ? ruleCalls(chat) : [])) : [];
     const content = fault?.fault === "skip" ? `[SKIP]${fault.text}` : (rule?.reply ?? ownAnswer(chat, requestPace));
-    const completion = withUsage(chat, content);
+    const completion = withUsage(chat, calls.length > 0 ? "" : content, calls);
     if (stream) return streamCompletion(res, completion, requestPace, { includeUsage: chat.stream_options?.include_usage === true, dropAfterHalf: fault?.fault === "drop_after" });
     if (fault?.fault === "drop_after") return admission.reply(() => undefined);
     await sendCompletion(res, completion, requestPace);
@@ -109,8 +112,10 @@ function refusesImages(chat: ChatRequest): boolean {
   return chat.model.endsWith(TEXT_ONLY_MODEL_SUFFIX) && chat.messages.some((m) => "images" in m);
 }
 
+/** A bench's paced long answer (after tool results too), else what tool results said, else the default answer. */
 function ownAnswer(chat: ChatRequest, pace: Pace): string {
-  return pace.answerTokens && callKind(chat) === "reply" ? longAnswer(pace.answerTokens) : defaultAnswer(chat);
+  if (pace.answerTokens && callKind(chat) === "reply") return longAnswer(pace.answerTokens);
+  return toolResults(chat).length > 0 ? answerFromResults(chat) : defaultAnswer(chat);
 }
 
 function rulePace(rule: ScriptRule | undefined): Partial<Pace> {
@@ -122,10 +127,12 @@ function rulePace(rule: ScriptRule | undefined): Partial<Pace> {
   };
 }
 
-function withUsage(chat: ChatRequest, content: string): Completion {
-  const promptTokens = chat.messages.reduce((sum, m) => sum + countTokens(m.content) + ("images" in m ? (m.images ?? []).reduce((n, url) => n + pictureTokens(url), 0) : 0), 0);
-  const completionTokens = countTokens(content);
-  return { model: chat.model, content, usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens } };
+function withUsage(chat: ChatRequest, content: string, toolCalls: LocalToolCall[] = []): Completion {
+  const pictures = (m: ChatRequest["messages"][number]) => ("images" in m ? (m.images ?? []).reduce((n, url) => n + pictureTokens(url), 0) : 0);
+  const promptTokens = chat.messages.reduce((sum, m) => sum + countTokens(m.content) + countTokens(JSON.stringify(m.tool_calls ?? "")) + pictures(m), 0);
+  const completionTokens = countTokens(content) + countTokens(toolCalls.map((c) => c.name + c.arguments).join(""));
+  const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+  return { model: chat.model, content, usage, ...(toolCalls.length > 0 ? { toolCalls } : {}) };
 }
 
 function parseJson(raw: string): unknown {

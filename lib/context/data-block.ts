@@ -39,9 +39,12 @@ export type DataRecord =
   | { person: string; facts: string[] }
   | EarlierRecord;
 
+/** What a tool the model called gave back, in a tool message of its own (lib/llm/tool-messages.ts). */
+export type ToolRecord = { tool: string; result: string } | { tool: string; error: string };
+
 const UNSAFE_IN_BLOCK = /[<>&\u2028\u2029]/g;
 
-export function dataLine(record: DataRecord): string {
+export function dataLine(record: DataRecord | ToolRecord): string {
   return JSON.stringify(record).replace(UNSAFE_IN_BLOCK, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 

@@ -1,6 +1,7 @@
 /**
  * @module
- * What the admin view shows of each recent answer: why the bot answered and the exact prompt the model got.
+ * What the admin view shows of each recent answer: why the bot answered, the exact prompt the model got and the
+ * tool rounds it took first.
  * Kept per conversation, capped, and never longer than the conversation itself (see RECORD_REPLY).
  */
 import * as z from "../zod.ts";
@@ -9,6 +10,10 @@ import * as z from "../zod.ts";
 export const MAX_ANSWER_TRACES = 5;
 
 const chatMessageSchema = z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string() });
+
+/** One tool round before an answer (docs/tools.md): each call and its result as the model read it, and its time. */
+const toolRoundSchema = z.object({ ms: z.number(), calls: z.array(z.object({ tool: z.string(), arguments: z.string(), result: z.string() })) });
+export type ToolRoundTrace = z.infer<typeof toolRoundSchema>;
 
 export const answerTraceSchema = z.object({
   conversationId: z.string(),
@@ -22,6 +27,8 @@ export const answerTraceSchema = z.object({
   promptTokens: z.number(),
   droppedMessages: z.number(),
   messages: z.array(chatMessageSchema),
+  /** The tool rounds the model took before it answered, when it took any. */
+  toolRounds: z.optional(z.array(toolRoundSchema)),
 });
 
 export type AnswerTrace = z.infer<typeof answerTraceSchema>;

@@ -8,6 +8,7 @@
  */
 import { withoutFileTexts } from "../context/data-block.ts";
 import type { Prompt } from "../context/prompt.ts";
+import type { ToolRoundTrace } from "../conversation/answer-trace.ts";
 import type { PostedOutcome } from "../conversation/draft.ts";
 import { selectTurn, type Turn } from "../conversation/turn.ts";
 import { initiativeFits } from "../limits/initiative-cap.ts";
@@ -64,17 +65,18 @@ export async function answer(scope: AnswerScope, claim: Claimed, sign: WorkingSi
   }
   let used = 0;
   const onUsage = (tokens: number) => void (used += tokens);
+  const toolRounds: ToolRoundTrace[] = [];
   let text: string | null;
   try {
     const stop = await checksBeforeWriting(scope, claim, prompt, onUsage);
     if (stop) return stop;
-    text = await writeSeeing(scope, prompt, sign, onUsage);
+    text = await writeSeeing(scope, prompt, sign, onUsage, toolRounds);
   } finally {
     // Every call counts, the judge's and one that ended in [SKIP] or failed included.
     await budget.reservation.settle(used);
   }
   if (text === null) return "skipped";
-  return post(scope, claim, prompt, turn, text);
+  return post(scope, claim, prompt, turn, text, toolRounds);
 }
 
 /** What the answer's model calls may use: the prompt and a whole reply, and the judge's look at the prompt first. */
@@ -99,7 +101,7 @@ function notice(scope: AnswerScope, text: string, outcome: PostedOutcome): Promi
 }
 
 /** The answer goes out with what it saw (to record it as the bot's turn) and its trace (for the admin view). */
-function post(scope: AnswerScope, claim: Claimed, prompt: Prompt, turn: Turn, text: string): Promise<PostedOutcome> {
+function post(scope: AnswerScope, claim: Claimed, prompt: Prompt, turn: Turn, text: string, toolRounds: ToolRoundTrace[]): Promise<PostedOutcome> {
   const { rt, job, kind } = scope;
   const { current, answered } = turn;
   scope.attempt.write(text, "answered", {
@@ -121,6 +123,7 @@ function post(scope: AnswerScope, claim: Claimed, prompt: Prompt, turn: Turn, te
       droppedMessages: prompt.droppedMessages,
       // A pasted file's text is read into the prompt, never kept: the trace shows its name only.
       messages: prompt.messages.map((m) => ({ ...m, content: withoutFileTexts(m.content) })),
+      ...(toolRounds.length > 0 ? { toolRounds } : {}),
     },
   });
 }

@@ -4,28 +4,32 @@
  * one message as the model writes it. Nothing appears before the first words show the answer is not [SKIP]. The
  * stream's message goes into the answer's draft as soon as the platform gives it (./attempt.ts), so that an attempt
  * that dies mid-stream leaves a retry everything to finish that same message (./stream-end.ts); a failing attempt
- * closes its stream before it gives up its claim.
+ * closes its stream before it gives up its claim. With tools offered, the model may look things up first
+ * (./tool-loop.ts).
  */
+import type { ToolRoundTrace } from "../conversation/answer-trace.ts";
 import type { Prompt } from "../context/prompt.ts";
 import type { AnswerStream, WorkingSign } from "../platforms/adapter.ts";
 import type { JobStreaming } from "../platforms/replier.ts";
 import type { AnswerScope } from "./scope.ts";
 import { endEarlierStream } from "./stream-end.ts";
+import { offeredTools, streamedAnswer, wholeAnswer } from "./tool-loop.ts";
 
 /**
  * The answer's final text, or null when the model stayed quiet; `sign` comes down once the answer shows;
- * `onUsage` hears the tokens of each model call (per-tenant budgets).
+ * `onUsage` hears the tokens of each model call (per-tenant budgets); `toolRounds` gets the tool rounds taken.
  */
-export async function writeAnswer(scope: AnswerScope, prompt: Prompt, sign: WorkingSign, onUsage: (tokens: number) => void): Promise<string | null> {
+export async function writeAnswer(scope: AnswerScope, prompt: Prompt, sign: WorkingSign, onUsage: (tokens: number) => void, toolRounds: ToolRoundTrace[]): Promise<string | null> {
   const { rt, job, replier, attempt } = scope;
+  const tools = offeredTools(scope);
   // An earlier attempt's stream is finished with a whole new answer, which that message now owes the person.
   if (attempt.draft.stream) {
     await endEarlierStream(scope);
-    return await rt.llm.generate(prompt, { required: true, onUsage });
+    return await wholeAnswer(scope, prompt, tools, { required: true, onUsage }, toolRounds);
   }
   const streaming = rt.settings.STREAMING ? replier.streaming(job) : null;
-  if (!streaming) return await rt.llm.generate(prompt, { required: job.required, onUsage });
-  const texts = await rt.llm.streamReply(prompt, { required: job.required, onUsage });
+  if (!streaming) return await wholeAnswer(scope, prompt, tools, { required: job.required, onUsage }, toolRounds);
+  const texts = await streamedAnswer(scope, prompt, tools, { required: job.required, onUsage }, toolRounds);
   return texts && (await streamInto(scope, streaming, texts, sign));
 }
 

@@ -7,9 +7,9 @@
  */
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import type { ChatMessage } from "../context/chat-message.ts";
 import type { PromptImage } from "../context/images.ts";
 import { RetryLater } from "../errors.ts";
+import type { PassMessage } from "./tool-messages.ts";
 
 const HTTP_BAD_REQUEST = 400;
 const HTTP_TOO_MANY_REQUESTS = 429;
@@ -25,12 +25,12 @@ export class ImagesRefused extends Error {
 }
 
 /** `messages` as the API takes them, the last user turn carrying `images` after its text. */
-export function withImages(messages: ChatMessage[], images: readonly PromptImage[] | undefined): ChatCompletionMessageParam[] {
+export function withImages(messages: PassMessage[], images: readonly PromptImage[] | undefined): ChatCompletionMessageParam[] {
   if (!images?.length) return messages;
   const last = messages.findLastIndex((m) => m.role === "user");
   if (last < 0) return messages;
   return messages.map((m, i) =>
-    i !== last
+    i !== last || m.role !== "user"
       ? m
       : {
           role: "user",

@@ -5,11 +5,15 @@
  */
 import type OpenAI from "openai";
 import type { Prompt } from "../context/prompt.ts";
-import { answerMessages, cleanAnswer, nudgedAnswer, type GenerateOptions } from "./generate.ts";
+import { answerMessages, cleanAnswer, nudgedAnswer, passTools, type GenerateOptions } from "./generate.ts";
 import { streamCompletion } from "./stream.ts";
+import type { PassMessage, ToolCall } from "./tool-messages.ts";
 import { SKIP_ANSWER } from "./wording.ts";
 
 type Start = { kind: "wait" } | { kind: "skip" } | { kind: "answer"; offset: number };
+
+/** A streamed pass of the tool loop: the tools the model asked for, or its answer as `streamReply` gives it. */
+export type StreamedPass = { kind: "tools"; calls: ToolCall[] } | { kind: "answer"; texts: AsyncIterable<string> | null };
 
 /**
  * The answer as it is written, each value the whole answer so far (without leading whitespace or an echoed
@@ -17,22 +21,34 @@ type Start = { kind: "wait" } | { kind: "skip" } | { kind: "answer"; offset: num
  * quiet comes nudged, in one piece (./generate.ts).
  */
 export async function streamReply(client: OpenAI, prompt: Prompt, opts: GenerateOptions): Promise<AsyncIterable<string> | null> {
-  const messages = answerMessages(prompt, opts.required);
-  const deltas = streamCompletion(client, { model: opts.model, messages, images: prompt.images, maxTokens: opts.maxReplyTokens, onUsage: opts.onUsage, idleTimeoutMs: opts.idleTimeoutMs });
+  const pass = await streamPass(client, answerMessages(prompt, opts.required), prompt, opts);
+  return pass.kind === "answer" ? pass.texts : null;
+}
+
+/**
+ * One streamed pass over `messages`. A pass whose words show first is the answer (calls it asks for after them are
+ * not made); a pass that wrote nothing but calls asks for those tools.
+ */
+export async function streamPass(client: OpenAI, messages: PassMessage[], prompt: Prompt, opts: GenerateOptions): Promise<StreamedPass> {
+  const toolCalls: ToolCall[] = [];
+  const request = { model: opts.model, messages, images: prompt.images, maxTokens: opts.maxReplyTokens, onUsage: opts.onUsage, idleTimeoutMs: opts.idleTimeoutMs, ...passTools(opts) };
+  const deltas = streamCompletion(client, { ...request, ...(opts.tools ? { toolCalls } : {}) });
   let written = "";
   // Read by hand: leaving a for-await loop would end the model's stream, and the answer goes on after the peek.
   for (let next = await deltas.next(); !next.done; next = await deltas.next()) {
     written += next.value;
     const start = answerStart(written, prompt.botName);
     if (start.kind === "wait") continue;
-    if (start.kind === "answer") return growing(written, start.offset, deltas);
+    if (start.kind === "answer") return { kind: "answer", texts: growing(written, start.offset, deltas) };
     await deltas.return(undefined);
     break;
   }
+  const calls = toolCalls.filter((c) => c.id && c.name);
+  if (calls.length > 0 && !written.trim()) return { kind: "tools", calls };
   const whole = cleanAnswer(written, prompt.botName);
-  if (whole !== null) return once(whole);
-  if (!opts.required) return null;
-  return once(await nudgedAnswer(client, messages, prompt, opts));
+  if (whole !== null) return { kind: "answer", texts: once(whole) };
+  if (!opts.required) return { kind: "answer", texts: null };
+  return { kind: "answer", texts: once(await nudgedAnswer(client, messages, prompt, opts)) };
 }
 
 async function* growing(written: string, offset: number, rest: AsyncIterable<string>): AsyncGenerator<string> {

@@ -1,7 +1,7 @@
 /**
  * @module
  * One streamed chat completion (`stream: true`): the text deltas as the model writes them, each chunk validated
- * with zod, the usage figures heard from the last; a 429 becomes RetryLater like a whole completion's (./completion.ts).
+ * with zod, the usage figures heard from the last, the tool calls' pieces put together when tools were offered; a failed call becomes what a whole completion's does (./completion.ts).
  * The client's timeout ends at the response's headers: a stream that then goes quiet (the model stalls, or its
  * connection died without a word) would hold the job, its claim and a half-shown answer until the platform gave
  * up on the request. Each chunk must come within `idleTimeoutMs` of the one before, or the call fails and the
@@ -10,17 +10,27 @@
 import type OpenAI from "openai";
 import * as z from "../zod.ts";
 import { withinMs } from "../deadline.ts";
-import { estimatedUsage, type CompletionRequest } from "./completion.ts";
+import { estimatedUsage, toolFields, type CompletionRequest } from "./completion.ts";
 import { modelCallError, withImages } from "./image-parts.ts";
+import type { ToolCall } from "./tool-messages.ts";
+
+/** A piece of a tool call: the first of a call has its id and name, the rest add to its arguments. */
+const toolCallDelta = z.looseObject({
+  index: z.number().check(z.int(), z.gte(0)),
+  id: z.nullish(z.string()),
+  function: z.nullish(z.looseObject({ name: z.nullish(z.string()), arguments: z.nullish(z.string()) })),
+});
 
 const chunkSchema = z.looseObject({
-  choices: z.array(z.looseObject({ delta: z.optional(z.looseObject({ content: z.optional(z.nullable(z.string())) })) })),
+  choices: z.array(z.looseObject({ delta: z.optional(z.looseObject({ content: z.optional(z.nullable(z.string())), tool_calls: z.nullish(z.array(toolCallDelta)) })) })),
   /** On the last chunk only, asked for with `include_usage` (per-tenant budgets count it). */
   usage: z.nullish(z.object({ total_tokens: z.number().check(z.int(), z.gte(0)) })),
 });
 
 export interface StreamRequest extends CompletionRequest {
   idleTimeoutMs: number;
+  /** Where the calls the model streams are put together, by their index (tools offered only). */
+  toolCalls?: ToolCall[];
 }
 
 /** The deltas of the first choice, in order; empty ones are left out. */
@@ -35,6 +45,7 @@ export async function* streamCompletion(client: OpenAI, req: StreamRequest): Asy
         max_completion_tokens: req.maxTokens,
         stream: true,
         stream_options: { include_usage: true },
+        ...toolFields(req),
       },
       { signal: abort.signal },
     );
@@ -59,12 +70,20 @@ export async function* streamCompletion(client: OpenAI, req: StreamRequest): Asy
   }
 }
 
-function* deltaOf(raw: unknown, req: CompletionRequest, heard: { usage: boolean; text: string }): Generator<string> {
+function* deltaOf(raw: unknown, req: StreamRequest, heard: { usage: boolean; text: string }): Generator<string> {
   const chunk = chunkSchema.safeParse(raw);
   if (!chunk.success) throw new Error(`the model streamed an unexpected chunk: ${chunk.error.issues[0]?.message}`);
   if (chunk.data.usage) {
     heard.usage = true;
     req.onUsage?.(chunk.data.usage.total_tokens);
+  }
+  for (const piece of chunk.data.choices[0]?.delta?.tool_calls ?? []) {
+    if (!req.toolCalls) break;
+    const call = (req.toolCalls[piece.index] ??= { id: "", name: "", arguments: "" });
+    call.id ||= piece.id ?? "";
+    call.name ||= piece.function?.name ?? "";
+    call.arguments += piece.function?.arguments ?? "";
+    heard.text += piece.function?.arguments ?? "";
   }
   const delta = chunk.data.choices[0]?.delta?.content;
   if (!delta) return;

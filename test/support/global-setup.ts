@@ -20,6 +20,7 @@ import { startDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
 import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
 import { startFaultProxy } from "../../dev/faults/proxy.ts";
 import { startJobTap } from "./job-tap.ts";
+import { startToolServer } from "../../dev/tools/server.ts";
 
 export const REDIS_REST_TOKEN = "test-redis-rest-token";
 export const VECTOR_REST_TOKEN = "test-vector-rest-token";
@@ -52,6 +53,8 @@ declare module "vitest" {
     redisFaultProxyUrl: string;
     /** The control base of the proxy's default lane (`/__fail`, `/__faults`, `/__reset`). */
     redisFaultProxyControlUrl: string;
+    /** The local tool server (dev/tools): HTTP tools and the search stand-in. */
+    toolServerUrl: string;
   }
 }
 
@@ -109,6 +112,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
       keyPrefix: "vector-test:",
     });
     stops.unshift(() => vector.close());
+    const toolServer = await startToolServer({ port: await freePort() });
+    stops.unshift(() => toolServer.close());
 
     project.provide("redisUrl", redis.url);
     project.provide("redisRestUrl", bridge.url);
@@ -130,6 +135,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide("qstashProdUrl", qstashProd.url);
     project.provide("redisFaultProxyUrl", redisProxy.url);
     project.provide("redisFaultProxyControlUrl", redisProxy.controlUrl);
+    project.provide("toolServerUrl", toolServer.url);
   } catch (err) {
     for (const stop of stops) await stop();
     throw err;

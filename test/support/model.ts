@@ -13,6 +13,9 @@ export interface ModelRule {
   /** The pace of this answer (dev/local-model/pace.ts). */
   firstTokenMs?: number;
   tokensPerSecond?: number;
+  /** Tool calls instead of an answer, and whether the rule is for passes after tool results (dev/local-model/tool-calls.ts). */
+  toolCalls?: { name: string; arguments: string }[];
+  afterTools?: boolean;
 }
 
 export async function scriptModel(...rules: ModelRule[]): Promise<void> {
@@ -22,7 +25,9 @@ export async function scriptModel(...rules: ModelRule[]): Promise<void> {
 
 export interface ChatRequest {
   model: string;
-  messages: { role: string; content: string }[];
+  messages: { role: string; content: string; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string }[];
+  tools?: { type: "function"; function: { name: string; description?: string; parameters?: unknown } }[];
+  tool_choice?: string;
 }
 
 /** The chat requests whose last user message contains `match`, oldest first. */

@@ -22,7 +22,7 @@ const LEVELS: readonly (readonly [level: string, prefixes: readonly string[]])[]
   ["flows", ["lib/ingest.ts", "lib/jobs/"]],
   ["runtime", ["lib/runtime.ts"]],
   ["platforms", ["lib/platforms/"]],
-  ["stores", ["lib/conversation/", "lib/memory/", "lib/limits/", "lib/tenants/", "lib/queue/", "lib/opt-outs.ts", "lib/places/"]],
+  ["stores", ["lib/conversation/", "lib/memory/", "lib/limits/", "lib/tenants/", "lib/queue/", "lib/opt-outs.ts", "lib/places/", "lib/tools/"]],
   ["model", ["lib/decide/", "lib/context/", "lib/llm/"]],
   ["base", ["lib/"]],
 ];

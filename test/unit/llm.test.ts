@@ -18,7 +18,7 @@ let control: string;
 beforeAll(async () => {
   model = await startLocalModel({ port: await freePort() });
   control = model.url.replace(/\/v1$/, "");
-  llm = createLlm({ apiKey: "test-key", baseUrl: model.url, model: "reply-model", judgeModel: "judge-model", visionModel: "vision-model", timeoutMs: TIMEOUT_MS, maxReplyTokens: 300 });
+  llm = createLlm({ apiKey: "test-key", baseUrl: model.url, model: "reply-model", judgeModel: "judge-model", visionModel: "vision-model", followupModel: "followup-model", timeoutMs: TIMEOUT_MS, maxReplyTokens: 300 });
 });
 afterAll(() => model.close());
 

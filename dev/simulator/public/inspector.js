@@ -76,9 +76,16 @@ function renderState(answer) {
       { class: "prompt", "data-testid": "prompt" },
       el("summary", {}, `${new Date(a.at).toLocaleTimeString()} · ${a.kind} · ${a.reason} · `, el("b", { "data-testid": "prompt-tokens" }, `${a.promptTokens} tokens`), a.droppedMessages ? ` · ${a.droppedMessages} dropped` : "", recalledNote(a.triggerId)),
       el("pre", {}, a.messages.map((m) => `[${m.role}]\n${m.content}`).join("\n\n")),
+      ...(a.toolRounds ?? []).map((round, i) => el("pre", { "data-testid": "tool-round" }, toolRoundText(round, i))),
     ),
   );
   $("#prompts").replaceChildren(...(prompts.length ? prompts : [el("p", { class: "muted" }, "None yet.")]));
+}
+
+/** A tool round of an answer (docs/tools.md): each call, what the model read of its result, and the round's time. */
+function toolRoundText(round, index) {
+  const calls = round.calls.map((c) => `${c.tool} ${c.arguments}\n→ ${c.result}`);
+  return [`[tool round ${index + 1} · ${round.ms} ms]`, ...calls].join("\n");
 }
 
 /** What recall put into an answer's prompt (the passages are in its data block as `earlier` lines), with their scores. */

@@ -1,0 +1,19 @@
+/**
+ * @module
+ * The local tool server (dev/tools) from tests: the settings that declare its tools to a suite's Worker (as the
+ * local stack does, with the confirm-only create_ticket too), and the calls it counted (by tool, by idempotency key, refused).
+ */
+import { inject } from "vitest";
+import type { ToolServerCalls } from "../../dev/tools/server.ts";
+import { devToolSettings } from "../../dev/tools/settings.ts";
+
+export const TOOL_SERVER_URL = inject("toolServerUrl");
+
+/** The settings of a Worker whose tenants may use `tools`; `secret` signs the HTTP tools' requests. */
+export function toolSettings(tools: string, secret?: string): Record<string, string> {
+  return { ...devToolSettings(TOOL_SERVER_URL, { confirmTools: true }), TOOLS: tools, ...(secret ? { DEV_TOOLS_SECRET: secret } : {}) };
+}
+
+export async function toolServerCalls(): Promise<ToolServerCalls> {
+  return (await fetch(`${TOOL_SERVER_URL}/__calls`)).json() as Promise<ToolServerCalls>;
+}
