@@ -56,11 +56,27 @@ export function outOfFoldMargins(rows: TrainRows, folds: number, boost: BoostOpt
   return margins;
 }
 
-/** Platt scaling: the logistic fit of the labels on the raw log-odds (Newton's method), over the pairs `use` keeps. */
+/** Log-loss of the labels under sigmoid(a·margin + b), over the pairs `use` keeps. */
+function plattLoss(margins: ArrayLike<number>, labels: readonly boolean[], use: (k: number) => boolean, a: number, b: number): number {
+  let loss = 0;
+  for (let k = 0; k < margins.length; k++) {
+    if (!use(k)) continue;
+    const z = a * margins[k]! + b;
+    // log(1 + e^z) - y·z, computed without overflow.
+    loss += (z > 0 ? z + Math.log1p(Math.exp(-z)) : Math.log1p(Math.exp(z))) - (labels[k] ? z : 0);
+  }
+  return loss;
+}
+
+/**
+ * Platt scaling: the logistic fit of the labels on the raw log-odds, over the pairs `use` keeps. Newton's method with
+ * the step halved until the loss falls: the trees' margins reach far into the tails, where a full step overshoots.
+ */
 export function fitPlatt(margins: ArrayLike<number>, labels: readonly boolean[], use: (k: number) => boolean = () => true): Platt {
   let a = 1;
   let b = 0;
-  for (let iter = 0; iter < 25; iter++) {
+  let loss = plattLoss(margins, labels, use, a, b);
+  for (let iter = 0; iter < 50; iter++) {
     let ga = 0, gb = 0, haa = 0, hab = 0, hbb = 0;
     for (let k = 0; k < margins.length; k++) {
       if (!use(k)) continue;
@@ -78,9 +94,18 @@ export function fitPlatt(margins: ArrayLike<number>, labels: readonly boolean[],
     if (det <= 0) break;
     const da = (hbb * ga - hab * gb) / det;
     const db = (haa * gb - hab * ga) / det;
-    a -= da;
-    b -= db;
-    if (Math.abs(da) + Math.abs(db) < 1e-9) break;
+    let step = 1;
+    let next = plattLoss(margins, labels, use, a - da, b - db);
+    while (next > loss && step > 1e-6) {
+      step /= 2;
+      next = plattLoss(margins, labels, use, a - step * da, b - step * db);
+    }
+    if (next > loss) break;
+    a -= step * da;
+    b -= step * db;
+    const done = loss - next < 1e-9 * Math.max(1, loss);
+    loss = next;
+    if (done) break;
   }
   return { slope: a, intercept: b };
 }

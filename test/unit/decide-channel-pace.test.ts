@@ -14,7 +14,7 @@ function view(lines: [author: string, text: string][], secondsApart: number) {
   }));
   const state: ConversationState = { active: true, id: "c", startedAt: T0, lastActivityAt: recent.at(-1)!.ts, answeredThrough: 0, lastBotReplyTo: [], recent };
   const values = channelFeatures(readChannel(state, BOT));
-  return Object.fromEntries(CHANNEL_FEATURES.map((name, i) => [name, values[i]!]));
+  return Object.fromEntries(CHANNEL_FEATURES.map((name, i) => [name, values[i]!])) as Record<(typeof CHANNEL_FEATURES)[number], number>;
 }
 
 const TALK: [string, string][] = [
