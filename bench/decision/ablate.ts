@@ -9,7 +9,7 @@ import { DECISION_FEATURES } from "../../lib/decide/decision-features.ts";
 import { CHANNEL_FEATURES } from "../../lib/decide/channel-pace.ts";
 import { CHAIN_FEATURES } from "../../lib/decide/chains.ts";
 import { CANDIDATE_WEIGHTS } from "../../lib/decide/weights.ts";
-import { ABLATION, TARGET_PRECISION } from "./choices.ts";
+import { ABLATION, CALIBRATION_CLIP, TARGET_PRECISION } from "./choices.ts";
 import { chooseOperatingPoint, countAt, crossCalibrate, outOfFoldMargins, rates } from "./cv.ts";
 import { trainRows } from "./rows.ts";
 
@@ -57,7 +57,7 @@ export async function ablate(file: string, log: (line: string) => void): Promise
   const rows = await trainRows(file, CANDIDATE_WEIGHTS);
   const { folds, boost } = ABLATION;
   const at = (removed: string, keep: number[]): AblationRow => {
-    const scores = crossCalibrate(rows, outOfFoldMargins(rows, folds, boost, keep), folds);
+    const scores = crossCalibrate(rows, outOfFoldMargins(rows, folds, boost, keep), folds, CALIBRATION_CLIP);
     const point = chooseOperatingPoint(rows, scores, TARGET_PRECISION);
     const r = rates(countAt(rows, scores, point, () => true));
     const round = (x: number): number => Number(x.toFixed(4));

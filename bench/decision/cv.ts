@@ -11,9 +11,15 @@ import { sigmoid } from "../../lib/decide/signals.ts";
 import { type BoostOptions, binnedScorer, fitBinned } from "./boost.ts";
 import { CONTINUATION_CODE, type TrainRows } from "./rows.ts";
 
+/** sigmoid(slope · clamp(log-odds, ±clip) + intercept): Platt scaling of the trees' log-odds, clipped first. */
 export interface Platt {
+  clip: number;
   slope: number;
   intercept: number;
+}
+
+export function calibrated(platt: Platt, margin: number): number {
+  return sigmoid(platt.slope * Math.max(-platt.clip, Math.min(platt.clip, margin)) + platt.intercept);
 }
 
 export interface OperatingPoint {
@@ -72,7 +78,8 @@ function plattLoss(margins: ArrayLike<number>, labels: readonly boolean[], use: 
  * Platt scaling: the logistic fit of the labels on the raw log-odds, over the pairs `use` keeps. Newton's method with
  * the step halved until the loss falls: the trees' margins reach far into the tails, where a full step overshoots.
  */
-export function fitPlatt(margins: ArrayLike<number>, labels: readonly boolean[], use: (k: number) => boolean = () => true): Platt {
+export function fitPlatt(raw: ArrayLike<number>, labels: readonly boolean[], clip: number, use: (k: number) => boolean = () => true): Platt {
+  const margins = Float64Array.from(raw, (x) => Math.max(-clip, Math.min(clip, x)));
   let a = 1;
   let b = 0;
   let loss = plattLoss(margins, labels, use, a, b);
@@ -107,16 +114,16 @@ export function fitPlatt(margins: ArrayLike<number>, labels: readonly boolean[],
     loss = next;
     if (done) break;
   }
-  return { slope: a, intercept: b };
+  return { clip, slope: a, intercept: b };
 }
 
 /** Calibrated out-of-fold scores: each fold's margins through a Platt fit on the other folds' margins only. */
-export function crossCalibrate(rows: TrainRows, margins: Float64Array, folds: number): Float64Array {
+export function crossCalibrate(rows: TrainRows, margins: Float64Array, folds: number, clip: number): Float64Array {
   const scores = new Float64Array(margins.length);
   for (let fold = 0; fold < folds; fold++) {
-    const platt = fitPlatt(margins, rows.labels, (k) => foldOfLog(rows.log[k]!, folds) !== fold);
+    const platt = fitPlatt(margins, rows.labels, clip, (k) => foldOfLog(rows.log[k]!, folds) !== fold);
     for (let k = 0; k < margins.length; k++) {
-      if (foldOfLog(rows.log[k]!, folds) === fold) scores[k] = sigmoid(platt.slope * margins[k]! + platt.intercept);
+      if (foldOfLog(rows.log[k]!, folds) === fold) scores[k] = calibrated(platt, margins[k]!);
     }
   }
   return scores;

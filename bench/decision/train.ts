@@ -18,7 +18,7 @@ import { defineCommand, parseCommandLine, requireFile } from "../../dev/cli.ts";
 import { readLogs } from "./corpus.ts";
 import { busyQuiet, chooseOperatingPoint, countAt, crossCalibrate, fitPlatt, foldSpread, outOfFoldMargins, rates } from "./cv.ts";
 import { fitBinned } from "./boost.ts";
-import { BOOST, JUDGE_BAND_PRECISION, TARGET_PRECISION } from "./choices.ts";
+import { BOOST, CALIBRATION_CLIP, JUDGE_BAND_PRECISION, TARGET_PRECISION } from "./choices.ts";
 import { fitLogistic } from "./logistic.ts";
 import { decisionPairs } from "./pairs.ts";
 import { dataPath, missingSplitHint } from "./paths.ts";
@@ -57,7 +57,7 @@ console.log(`stage 1 fitted on ${candidateLabels.length} pairs (${CANDIDATE_FEAT
 const rows = await trainRows(file, candidateWeights);
 console.log(`pairs open to the model: ${rows.labels.length} in ${rows.rules.length} logs, ${FOLDS} folds`);
 const margins = outOfFoldMargins(rows, FOLDS, BOOST);
-const scores = crossCalibrate(rows, margins, FOLDS);
+const scores = crossCalibrate(rows, margins, FOLDS, CALIBRATION_CLIP);
 const point = chooseOperatingPoint(rows, scores, TARGET_PRECISION);
 console.log(`out of fold: threshold ${point.threshold.toFixed(4)}, continuation floor ${point.continuationFloor}, precision ${point.precision.toFixed(3)}, recall ${point.recall.toFixed(3)}`);
 
@@ -98,7 +98,7 @@ console.log(`judge band: from ${band.threshold.toFixed(4)}, ${band.judged} of ${
 const written = writeWeights({
   candidateWeights,
   trees: fitBinned(rows.binned, rows.labels, null, BOOST),
-  calibration: fitPlatt(margins, rows.labels),
+  calibration: fitPlatt(margins, rows.labels, CALIBRATION_CLIP),
   point,
   judgeThreshold: band.threshold,
   judgeNote: `out of fold, ${band.judged} of ${scores.length} open pairs, ${band.replies} real replies`,

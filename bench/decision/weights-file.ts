@@ -46,8 +46,8 @@ export const DECISION_TREES = {
   leaves: ${round(trees.leaves)},
 } as const;
 
-/** Platt scaling of the trees' log-odds, fitted on out-of-fold scores: the score is a probability on unseen channels. */
-export const CALIBRATION = { slope: ${calibration.slope.toFixed(6)}, intercept: ${calibration.intercept.toFixed(6)} } as const;
+/** Platt scaling of the trees' log-odds (clipped first), fitted on out-of-fold scores: a probability on unseen channels. */
+export const CALIBRATION = { clip: ${calibration.clip}, slope: ${calibration.slope.toFixed(6)}, intercept: ${calibration.intercept.toFixed(6)} } as const;
 
 /** Calibrated score from which the model answers: the most recall at the target precision, out of fold. */
 export const RESPOND_THRESHOLD = ${point.threshold.toFixed(6)};

@@ -18,5 +18,7 @@ export { CONTINUATION_FLOOR, JUDGE_THRESHOLD, RESPOND_THRESHOLD } from "./weight
  */
 export function replyProbability(view: ChannelView, memory: BotMemory): number {
   const logOdds = treeScore(DECISION_TREES, decisionFeatures(view, memory, CANDIDATE_WEIGHTS));
-  return sigmoid(CALIBRATION.slope * logOdds + CALIBRATION.intercept);
+  // A few log-odds reach far into the tails; clipped, one slope fits the middle, where the threshold sits.
+  const clipped = Math.max(-CALIBRATION.clip, Math.min(CALIBRATION.clip, logOdds));
+  return sigmoid(CALIBRATION.slope * clipped + CALIBRATION.intercept);
 }

@@ -46,14 +46,14 @@ describe("the decision bench's cross-validation", () => {
     const rnd = stream(3);
     const margins = Array.from({ length: 20000 }, () => rnd() * 8 - 4);
     const labels = margins.map((m) => rnd() < sigmoid(0.5 * m - 1));
-    const platt = fitPlatt(margins, labels);
+    const platt = fitPlatt(margins, labels, Number.POSITIVE_INFINITY);
     expect(platt.slope).toBeCloseTo(0.5, 1);
     expect(platt.intercept).toBeCloseTo(-1, 1);
   });
 
   it("chooses the operating point with the most recall that keeps the target precision out of fold", () => {
     const { rows } = syntheticRows();
-    const scores = crossCalibrate(rows, outOfFoldMargins(rows, 4, { trees: 20, learningRate: 0.3 }), 4);
+    const scores = crossCalibrate(rows, outOfFoldMargins(rows, 4, { trees: 20, learningRate: 0.3 }), 4, 5);
     for (const s of scores) expect(s).toBeGreaterThan(0), expect(s).toBeLessThan(1);
     const point = chooseOperatingPoint(rows, scores, 0.8);
     const at = rates(countAt(rows, scores, point, () => true));
