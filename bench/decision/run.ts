@@ -113,10 +113,20 @@ console.log(`  answering every reference instead would have precision ${figures(
 
 const spread = (s: { mean: number; sd: number; min: number; max: number }): string =>
   `${s.mean.toFixed(3)} ± ${s.sd.toFixed(3)} (${s.min.toFixed(3)}–${s.max.toFixed(3)})`;
+const path = (p: { answered: number; precision: number }): string => `${p.answered} answered, precision ${p.precision.toFixed(3)}`;
 console.log(
   `\ncross-validated on train (${cv.folds} leave-logs-out folds over ${cv.logs} logs, as bench/decision/train.ts measured at the ` +
-    `shipped threshold): precision ${spread(cv.precision)}, recall ${spread(cv.recall)}, F1 ${spread(cv.f1)}`,
+    `shipped operating point, chosen for pooled precision ${cv.targetPrecision}): precision ${spread(cv.precision)}, recall ${spread(cv.recall)}, ` +
+    `F1 ${spread(cv.f1)}\n  pooled out of fold: name tier ${path(cv.paths.nameTier)}; model ${path(cv.paths.model)}; ` +
+    `continuation path ${path(cv.paths.continuation)}\n  busier half of the logs (≥ ${cv.calibration.medianMessagesPerMinute} messages a minute): ` +
+    `precision ${cv.calibration.busy.precision.toFixed(3)}, recall ${cv.calibration.busy.recall.toFixed(3)}; quieter half: ` +
+    `precision ${cv.calibration.quiet.precision.toFixed(3)}, recall ${cv.calibration.quiet.recall.toFixed(3)}`,
 );
+const onSplit = (reason: DecisionReason): string => {
+  const t = byReason.get(reason) ?? emptyTally();
+  return `${t.truePositives + t.falsePositives} answered, precision ${figures(t).precision.toFixed(3)}`;
+};
+console.log(`  on ${splitName}: model ${onSplit("recent_followup")}; continuation path ${onSplit("continuation")}`);
 
 const scenarios = scenarioFigures();
 console.log(
@@ -142,6 +152,7 @@ console.log(
 );
 if (values.json) {
   const out = {
+    split: splitName,
     decider: figures(decider),
     baselines: Object.fromEntries([...baselines].map(([name, t]) => [name, figures(t)])),
     judge: judged,
