@@ -6,7 +6,6 @@
  * A group whose removal neither lowers recall at that precision nor raises the log-loss does not help. `npm run bench:decision -- --ablate` (needs the train split).
  */
 import { DECISION_FEATURES } from "../../lib/decide/decision-features.ts";
-import { CHANNEL_FEATURES } from "../../lib/decide/channel-pace.ts";
 import { CHAIN_FEATURES } from "../../lib/decide/chains.ts";
 import { CANDIDATE_WEIGHTS } from "../../lib/decide/weights.ts";
 import { ABLATION, CALIBRATION_CLIP, TARGET_PRECISION } from "./choices.ts";
@@ -17,8 +16,6 @@ type Feature = (typeof DECISION_FEATURES)[number];
 
 /** Features that say one thing, removed together (one of them alone is mostly stood in for by the others). */
 export const FEATURE_GROUPS: Readonly<Record<string, readonly Feature[]>> = {
-  "channel-relative (all)": [...CHANNEL_FEATURES],
-  ...Object.fromEntries(CHANNEL_FEATURES.map((f) => [f, [f]])),
   "names (who is addressed)": ["lead_candidate", "named_candidate", "lead_other", "named_other", "nicked_candidate", "nicked_other"],
   "speaker order": ["rank_1", "rank_2", "log_rank", "log_msgs_since", "spoke_since_author", "author_last_right_before_candidate", "author_new"],
   "minutes since (absolute time)": ["log_minutes_since"],

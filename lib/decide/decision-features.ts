@@ -7,7 +7,6 @@
 import type { ChannelView } from "./channel.ts";
 import { CHAIN_FEATURES, chainFeatures, inferReplyChains } from "./chains.ts";
 import { type BotMemory, CANDIDATE_FEATURES, candidateScore, linearScore, turnFeatures } from "./signals.ts";
-import { CHANNEL_FEATURES, channelFeatures } from "./channel-pace.ts";
 import { BOT } from "./participants.ts";
 import { log1p, readTurn } from "./turn.ts";
 
@@ -16,7 +15,7 @@ const RELATIVE_CAP = 6;
 export const DECISION_FEATURES = [
   ...CANDIDATE_FEATURES,
   "candidate_score", "margin_over_best_other", "is_best", "log_competitors", "answered_author_last",
-  "answered_author_in_window", ...CHAIN_FEATURES, ...CHANNEL_FEATURES,
+  "answered_author_in_window", ...CHAIN_FEATURES,
 ] as const;
 
 export function decisionFeatures(view: ChannelView, memory: BotMemory, candidateWeights: readonly number[]): number[] {
@@ -44,6 +43,5 @@ export function decisionFeatures(view: ChannelView, memory: BotMemory, candidate
     answeredAuthor ? 1 : 0,
     answeredAuthor && sinceReply <= memory.followupWindowMs ? 1 : 0,
     ...chainFeatures(view, inferReplyChains(view, candidateWeights)),
-    ...channelFeatures(view),
   ];
 }
