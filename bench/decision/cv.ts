@@ -157,15 +157,12 @@ export function rates(c: Counts): { precision: number; recall: number; f1: numbe
   return { precision, recall, f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall) };
 }
 
-/**
- * The operating point with the most recall whose pooled precision reaches `target`: for each continuation floor,
- * the lowest respond threshold that keeps the target (scanning scores from the top).
- */
-export function chooseOperatingPoint(rows: TrainRows, scores: ArrayLike<number>, target: number): OperatingPoint & { recall: number; precision: number } {
+/** For each continuation floor, the lowest respond threshold whose pooled precision reaches `target` (most recall). */
+export function operatingPoints(rows: TrainRows, scores: ArrayLike<number>, target: number): (OperatingPoint & { recall: number; precision: number })[] {
   const all = countAt(rows, scores, { threshold: Infinity, continuationFloor: Infinity }, () => true);
   const order = Array.from(scores, (_, k) => k).sort((x, y) => scores[y]! - scores[x]!);
-  let best = { threshold: 1, continuationFloor: Infinity as number, recall: -1, precision: 0 };
-  for (const floor of CONTINUATION_FLOORS) {
+  return CONTINUATION_FLOORS.map((floor) => {
+    let best = { threshold: 1, continuationFloor: floor as number, recall: -1, precision: 0 };
     let tp = all.tp;
     let fp = all.fp;
     const byPath = (k: number): boolean => rows.continuation[k] === CONTINUATION_CODE.strong && scores[k]! >= floor;
@@ -179,8 +176,19 @@ export function chooseOperatingPoint(rows: TrainRows, scores: ArrayLike<number>,
       const recall = tp / all.positives;
       if (precision >= target && recall > best.recall) best = { threshold: scores[k]!, continuationFloor: floor, recall, precision };
     }
-  }
-  return best;
+    return best;
+  });
+}
+
+/**
+ * The operating point at the target precision: the lowest continuation floor (the path as designed answers the
+ * most) whose recall is within `slack` of the best floor's. With a slack of one standard error across folds, a floor
+ * is raised only when train shows it pays by more than the folds' own spread (the one-standard-error rule).
+ */
+export function chooseOperatingPoint(rows: TrainRows, scores: ArrayLike<number>, target: number, slack = 0): OperatingPoint & { recall: number; precision: number } {
+  const points = operatingPoints(rows, scores, target);
+  const bestRecall = Math.max(...points.map((p) => p.recall));
+  return points.find((p) => p.recall >= bestRecall - slack)!;
 }
 
 export function spread(xs: readonly number[]): Spread {

@@ -16,7 +16,7 @@ import { readChannel } from "../../lib/decide/channel.ts";
 import { CANDIDATE_FEATURES, candidateFeatures } from "../../lib/decide/signals.ts";
 import { defineCommand, parseCommandLine, requireFile } from "../../dev/cli.ts";
 import { readLogs } from "./corpus.ts";
-import { busyQuiet, chooseOperatingPoint, countAt, crossCalibrate, fitPlatt, foldSpread, outOfFoldMargins, rates } from "./cv.ts";
+import { busyQuiet, chooseOperatingPoint, countAt, crossCalibrate, fitPlatt, foldSpread, operatingPoints, outOfFoldMargins, rates } from "./cv.ts";
 import { fitBinned } from "./boost.ts";
 import { BOOST, CALIBRATION_CLIP, JUDGE_BAND_PRECISION, TARGET_PRECISION } from "./choices.ts";
 import { fitLogistic } from "./logistic.ts";
@@ -58,8 +58,15 @@ const rows = await trainRows(file, candidateWeights);
 console.log(`pairs open to the model: ${rows.labels.length} in ${rows.rules.length} logs, ${FOLDS} folds`);
 const margins = outOfFoldMargins(rows, FOLDS, BOOST);
 const scores = crossCalibrate(rows, margins, FOLDS, CALIBRATION_CLIP);
-const point = chooseOperatingPoint(rows, scores, TARGET_PRECISION);
-console.log(`out of fold: threshold ${point.threshold.toFixed(4)}, continuation floor ${point.continuationFloor}, precision ${point.precision.toFixed(3)}, recall ${point.recall.toFixed(3)}`);
+// The floor of the continuation path: IRC has no bots, so its pairs say little of what the path is for; it is
+// raised above "every strong continuation" only if that pays by more than one standard error of recall across folds.
+const best = chooseOperatingPoint(rows, scores, TARGET_PRECISION);
+const standardError = foldSpread(rows, scores, best, FOLDS).recall.sd / Math.sqrt(FOLDS);
+for (const p of operatingPoints(rows, scores, TARGET_PRECISION)) {
+  console.log(`  continuation floor ${p.continuationFloor}: threshold ${p.threshold.toFixed(4)}, precision ${p.precision.toFixed(4)}, recall ${p.recall.toFixed(4)}`);
+}
+const point = chooseOperatingPoint(rows, scores, TARGET_PRECISION, standardError);
+console.log(`out of fold (one standard error of recall ${standardError.toFixed(4)}): threshold ${point.threshold.toFixed(4)}, continuation floor ${point.continuationFloor}, precision ${point.precision.toFixed(3)}, recall ${point.recall.toFixed(3)}`);
 
 // Where each path stands at that point, pooled out of fold: the name tier (the rules' own "yes"), the model, and
 // the continuation path where it answers what the model alone would not.

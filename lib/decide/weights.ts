@@ -53,11 +53,11 @@ export const DECISION_TREES = {
 export const CALIBRATION = { clip: 5, slope: 1.139197, intercept: 0.063077 } as const;
 
 /** Calibrated score from which the model answers: the most recall at the target precision, out of fold. */
-export const RESPOND_THRESHOLD = 0.524350;
+export const RESPOND_THRESHOLD = 0.560935;
 /** Calibrated score from which a strong continuation is answered without the judge (chosen with the threshold). */
-export const CONTINUATION_FLOOR = Number.POSITIVE_INFINITY;
-/** Scores in [JUDGE_THRESHOLD, RESPOND_THRESHOLD) go to the LLM judge when it is on: out of fold, 13176 of 334249 open pairs, 3294 real replies. */
-export const JUDGE_THRESHOLD = 0.086804;
+export const CONTINUATION_FLOOR = 0.000000;
+/** Scores in [JUDGE_THRESHOLD, RESPOND_THRESHOLD) go to the LLM judge when it is on: out of fold, 14508 of 334249 open pairs, 3627 real replies. */
+export const JUDGE_THRESHOLD = 0.080621;
 
 /** The decider's figures per leave-logs-out fold of train at the operating point: bench/decision prints them beside dev. */
-export const CROSS_VALIDATION = {"folds":8,"logs":153,"precision":{"mean":0.86,"sd":0.014,"min":0.843,"max":0.888},"recall":{"mean":0.828,"sd":0.015,"min":0.808,"max":0.859},"f1":{"mean":0.844,"sd":0.01,"min":0.831,"max":0.859},"targetPrecision":0.86,"pooled":{"precision":0.86,"recall":0.828,"f1":0.844},"paths":{"nameTier":{"answered":26619,"precision":0.891},"model":{"answered":9584,"precision":0.773},"continuation":{"answered":0,"precision":0}},"calibration":{"medianMessagesPerMinute":6.21,"busy":{"precision":0.855,"recall":0.823},"quiet":{"precision":0.867,"recall":0.836}}} as const;
+export const CROSS_VALIDATION = {"folds":8,"logs":153,"precision":{"mean":0.86,"sd":0.014,"min":0.841,"max":0.889},"recall":{"mean":0.823,"sd":0.016,"min":0.803,"max":0.853},"f1":{"mean":0.841,"sd":0.01,"min":0.828,"max":0.856},"targetPrecision":0.86,"pooled":{"precision":0.86,"recall":0.823,"f1":0.841},"paths":{"nameTier":{"answered":26619,"precision":0.891},"model":{"answered":9127,"precision":0.788},"continuation":{"answered":225,"precision":0.102}},"calibration":{"medianMessagesPerMinute":6.21,"busy":{"precision":0.855,"recall":0.817},"quiet":{"precision":0.867,"recall":0.832}}} as const;
