@@ -3,12 +3,17 @@
  * bench/decision: replays irc-replies logs through the Worker's own decideResponse for every (m, P) pair of the
  * README's task and prints precision / recall / F1 of "respond", the reasons that fired, two baselines computed in
  * the same run, the name tier split into address and reference, the cross-validated spread the training measured,
- * the hand-written bot-centred scenarios (bot-scenarios.jsonl), and the decider's CPU per decision.
+ * the hand-written bot-centred scenarios (bot-scenarios.jsonl), and the decider's CPU per decision. The first five
+ * lines are the file, the header, the split's figures, train's cross-validated ones and the gap between them (with a
+ * warning when the precision gap is over 0.02): CI prints them.
  *   node bench/decision/run.ts --split dev | --file PATH  [--json]
+ *   node bench/decision/run.ts --ablate   (ablation of the features under cross-validation on train; minutes)
  */
 import { decideResponse } from "../../lib/decide/decide.ts";
 import { botNameUse } from "../../lib/decide/explicit.ts";
 import { CROSS_VALIDATION } from "../../lib/decide/weights.ts";
+import { ablate } from "./ablate.ts";
+import { cvRows, gapOf } from "./cv-report.ts";
 import type { DecisionReason } from "../../lib/decide/reasons.ts";
 import { defineCommand, parseCommandLine, requireFile } from "../../dev/cli.ts";
 import { BASELINES } from "./baselines.ts";
@@ -27,9 +32,16 @@ const command = defineCommand({
     split: { type: "string", valueName: "name", description: "dev (default; ships with the bench) or train (converted from the corpus)" },
     file: { type: "string", valueName: "path", description: "any log file in the irc-replies format instead (.jsonl or .jsonl.gz)" },
     json: { type: "boolean", default: false, description: "end with one JSON line of the figures" },
+    ablate: { type: "boolean", default: false, description: "instead, refit the model under cross-validation on train without each feature group and print what each adds" },
   },
 });
 const values = parseCommandLine(command);
+if (values.ablate) {
+  const train = requireFile(command.name, values.file ?? dataPath("train"), missingSplitHint(dataPath("train")));
+  const rows = await ablate(train, (line) => console.log(line));
+  if (values.json) console.log(JSON.stringify({ ablation: rows }));
+  process.exit(0);
+}
 const wanted = values.file ?? dataPath(values.split ?? "dev");
 const file = requireFile(command.name, wanted, missingSplitHint(wanted));
 
@@ -71,12 +83,14 @@ for await (const log of readLogs(file)) {
 }
 
 /** The name column fits the longest row name, so that every figure sits under its heading. */
-const NAME_WIDTH = Math.max(...["decider", ...[...baselines.keys()].map((name) => `baseline ${name}`)].map((name) => name.length));
+const NAME_WIDTH = Math.max(...["decider, train CV (8 folds)", ...[...baselines.keys()].map((name) => `baseline ${name}`)].map((name) => name.length));
 const row = (name: string, f: Figures): string =>
-  `${name.padEnd(NAME_WIDTH)} ${f.precision.toFixed(3).padStart(9)} ${f.recall.toFixed(3).padStart(7)} ${f.f1.toFixed(3).padStart(7)} ${String(f.pairs).padStart(8)}`;
+  `${name.padEnd(NAME_WIDTH)} ${f.precision.toFixed(3).padStart(11)} ${f.recall.toFixed(3).padStart(11)} ${f.f1.toFixed(3).padStart(11)} ${String(f.pairs).padStart(8)}`;
+const splitName = values.file === undefined ? (values.split ?? "dev") : "file";
+const cv = CROSS_VALIDATION;
 console.log(`file: ${file}`);
-console.log(`${"".padEnd(NAME_WIDTH)} ${"precision".padStart(9)} ${"recall".padStart(7)} ${"f1".padStart(7)} ${"pairs".padStart(8)}`);
-console.log(row("decider", figures(decider)));
+console.log(`${"".padEnd(NAME_WIDTH)} ${"precision".padStart(11)} ${"recall".padStart(11)} ${"f1".padStart(11)} ${"pairs".padStart(8)}`);
+for (const line of cvRows(cv, figures(decider), splitName, NAME_WIDTH)) console.log(line);
 for (const [name, tally] of baselines) console.log(row(`baseline ${name}`, figures(tally)));
 console.log("\nby reason            decided   replies   (replies: pairs where m does answer P)");
 for (const [reason, t] of [...byReason].sort((a, b) => b[1].pairs - a[1].pairs)) {
@@ -97,13 +111,22 @@ console.log(nameLine("  as address (answered at once)", nameTier.address));
 console.log(nameLine("  as reference (left to the model)", nameTier.reference));
 console.log(`  answering every reference instead would have precision ${figures(nameTier.referenceAnsweredAll).precision.toFixed(3)}`);
 
-const cv = CROSS_VALIDATION;
 const spread = (s: { mean: number; sd: number; min: number; max: number }): string =>
   `${s.mean.toFixed(3)} ± ${s.sd.toFixed(3)} (${s.min.toFixed(3)}–${s.max.toFixed(3)})`;
+const path = (p: { answered: number; precision: number }): string => `${p.answered} answered, precision ${p.precision.toFixed(3)}`;
 console.log(
   `\ncross-validated on train (${cv.folds} leave-logs-out folds over ${cv.logs} logs, as bench/decision/train.ts measured at the ` +
-    `shipped threshold): precision ${spread(cv.precision)}, recall ${spread(cv.recall)}, F1 ${spread(cv.f1)}`,
+    `shipped operating point, chosen for pooled precision ${cv.targetPrecision}): precision ${spread(cv.precision)}, recall ${spread(cv.recall)}, ` +
+    `F1 ${spread(cv.f1)}\n  pooled out of fold: name tier ${path(cv.paths.nameTier)}; model ${path(cv.paths.model)}; ` +
+    `continuation path ${path(cv.paths.continuation)}\n  busier half of the logs (≥ ${cv.calibration.medianMessagesPerMinute} messages a minute): ` +
+    `precision ${cv.calibration.busy.precision.toFixed(3)}, recall ${cv.calibration.busy.recall.toFixed(3)}; quieter half: ` +
+    `precision ${cv.calibration.quiet.precision.toFixed(3)}, recall ${cv.calibration.quiet.recall.toFixed(3)}`,
 );
+const onSplit = (reason: DecisionReason): string => {
+  const t = byReason.get(reason) ?? emptyTally();
+  return `${t.truePositives + t.falsePositives} answered, precision ${figures(t).precision.toFixed(3)}`;
+};
+console.log(`  on ${splitName}: model ${onSplit("recent_followup")}; continuation path ${onSplit("continuation")}`);
 
 const scenarios = scenarioFigures();
 console.log(
@@ -129,11 +152,13 @@ console.log(
 );
 if (values.json) {
   const out = {
+    split: splitName,
     decider: figures(decider),
     baselines: Object.fromEntries([...baselines].map(([name, t]) => [name, figures(t)])),
     judge: judged,
     nameTier: { address: figures(nameTier.address), reference: figures(nameTier.reference) },
     crossValidation: cv,
+    gap: gapOf(cv, figures(decider), splitName),
     scenarios: { ...scenarios.off, judged: scenarios.judged },
     cpuMicrosPerDecision: Number(cpuMicros.toFixed(1)),
   };

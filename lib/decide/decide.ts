@@ -8,7 +8,7 @@
 import type { BotIdentity, ConversationState } from "../message.ts";
 import { continuation } from "./continuation.ts";
 import { explicitTrigger } from "./explicit.ts";
-import { JUDGE_THRESHOLD, RESPOND_THRESHOLD, replyProbability } from "./model.ts";
+import { CONTINUATION_FLOOR, JUDGE_THRESHOLD, RESPOND_THRESHOLD, replyProbability } from "./model.ts";
 import type { DecidableMessage, DecideOptions, Decision, DecisionReason } from "./reasons.ts";
 import { botMemory, decideByRules } from "./rules.ts";
 
@@ -26,6 +26,7 @@ export function decideResponse(
   if (score >= RESPOND_THRESHOLD) return { respond: "yes", reason: "recent_followup", score };
   const continues = continuation(outcome.view, state.lastBotReplyTo, opts.followupWindowSeconds * 1000);
   if (opts.useJudge && (continues !== null || score >= JUDGE_THRESHOLD)) return { respond: "judge", reason: "judge", score };
-  if (continues === "strong") return { respond: "yes", reason: "continuation", score };
+  // The path answers alone only from a floor chosen with the threshold on train (cross-validated).
+  if (continues === "strong" && score >= CONTINUATION_FLOOR) return { respond: "yes", reason: "continuation", score };
   return { respond: "no", reason: "no_trigger", score };
 }

@@ -1,0 +1,73 @@
+/**
+ * @module
+ * Ablation of the learned tier's features under leave-logs-out cross-validation on train: the whole model, then
+ * the model refitted without each group of features (each channel-relative feature on its own), each scored at the
+ * target precision's operating point on its own calibrated out-of-fold scores, and by the log-loss of those scores.
+ * A group whose removal neither lowers recall at that precision nor raises the log-loss does not help. `npm run bench:decision -- --ablate` (needs the train split).
+ */
+import { DECISION_FEATURES } from "../../lib/decide/decision-features.ts";
+import { CHAIN_FEATURES } from "../../lib/decide/chains.ts";
+import { CANDIDATE_WEIGHTS } from "../../lib/decide/weights.ts";
+import { ABLATION, CALIBRATION_CLIP, TARGET_PRECISION } from "./choices.ts";
+import { chooseOperatingPoint, countAt, crossCalibrate, outOfFoldMargins, rates } from "./cv.ts";
+import { trainRows } from "./rows.ts";
+
+type Feature = (typeof DECISION_FEATURES)[number];
+
+/** Features that say one thing, removed together (one of them alone is mostly stood in for by the others). */
+export const FEATURE_GROUPS: Readonly<Record<string, readonly Feature[]>> = {
+  "names (who is addressed)": ["lead_candidate", "named_candidate", "lead_other", "named_other", "nicked_candidate", "nicked_other"],
+  "speaker order": ["rank_1", "rank_2", "log_rank", "log_msgs_since", "spoke_since_author", "author_last_right_before_candidate", "author_new"],
+  "minutes since (absolute time)": ["log_minutes_since"],
+  "who talked to whom": [
+    "last_to_author", "last_to_other", "log_to_author", "author_prev_to_candidate", "log_author_to_candidate", "author_prev_to_other",
+    "log_adjacent_turns", "last_to_author_recent", "adjacent_after_author", "log_others_to_author_since",
+  ],
+  "word overlap": ["overlap_last", "overlap_all"],
+  "message shape": ["last_is_question", "m_question", "m_log_len", "m_thanks", "m_answer_word"],
+  "speakers in view (absolute count)": ["log_speakers"],
+  "standing against other candidates": ["candidate_score", "margin_over_best_other", "is_best", "log_competitors"],
+  "whom the bot answered": ["answered_author_last", "answered_author_in_window"],
+  "inferred reply chains": [...CHAIN_FEATURES],
+};
+
+export interface AblationRow {
+  removed: string;
+  features: number;
+  recall: number;
+  f1: number;
+  precision: number;
+  /** Mean log-loss of the calibrated out-of-fold scores over the open pairs: smoother than recall at one point. */
+  logLoss: number;
+}
+
+function logLoss(scores: ArrayLike<number>, labels: readonly boolean[]): number {
+  let sum = 0;
+  for (let k = 0; k < labels.length; k++) {
+    const p = Math.min(1 - 1e-12, Math.max(1e-12, scores[k]!));
+    sum -= labels[k] ? Math.log(p) : Math.log(1 - p);
+  }
+  return sum / Math.max(1, labels.length);
+}
+
+export async function ablate(file: string, log: (line: string) => void): Promise<AblationRow[]> {
+  const rows = await trainRows(file, CANDIDATE_WEIGHTS);
+  const { folds, boost } = ABLATION;
+  const at = (removed: string, keep: number[]): AblationRow => {
+    const scores = crossCalibrate(rows, outOfFoldMargins(rows, folds, boost, keep), folds, CALIBRATION_CLIP);
+    const point = chooseOperatingPoint(rows, scores, TARGET_PRECISION);
+    const r = rates(countAt(rows, scores, point, () => true));
+    const round = (x: number): number => Number(x.toFixed(4));
+    const row = { removed, features: keep.length, recall: round(r.recall), f1: round(r.f1), precision: round(r.precision), logLoss: round(logLoss(scores, rows.labels)) };
+    log(`${removed.padEnd(36)} ${String(keep.length).padStart(8)} ${row.precision.toFixed(4).padStart(9)} ${row.recall.toFixed(4).padStart(7)} ${row.f1.toFixed(4).padStart(7)} ${row.logLoss.toFixed(4).padStart(8)}`);
+    return row;
+  };
+  log(`ablation on train, ${folds} leave-logs-out folds, ${boost.trees} trees at rate ${boost.learningRate}, each at out-of-fold precision ≥ ${TARGET_PRECISION}:`);
+  log(`${"removed".padEnd(36)} ${"features".padStart(8)} ${"precision".padStart(9)} ${"recall".padStart(7)} ${"f1".padStart(7)} ${"log-loss".padStart(8)}`);
+  const all = DECISION_FEATURES.map((_, i) => i);
+  const out = [at("(nothing: the whole model)", all)];
+  for (const [name, group] of Object.entries(FEATURE_GROUPS)) {
+    out.push(at(name, all.filter((i) => !group.includes(DECISION_FEATURES[i]!))));
+  }
+  return out;
+}
