@@ -31,11 +31,10 @@ const REQUEST = new RegExp(String.raw`^${POLITE}${ASK}(?:\s+${PLACE})?(?:\s+${WI
 
 /** The catch-up `text` asks for, or null when it is anything else (or the bot's name alone). */
 export function catchUpRequest(text: string, bot: BotIdentity): CatchUpRequest | null {
-  let rest = ` ${normalizeWords(text)} `;
-  for (const name of [bot.name, ...bot.aliases]) {
-    const n = normalizeWords(name);
-    if (n) rest = rest.split(` ${n} `).join(" ");
-  }
+  const names = [bot.name, ...bot.aliases].map(normalizeWords).filter(Boolean);
+  // Each word of the text once, the bot's names dropped wherever they stand ("@Parley @Parley catch me up").
+  // (Normalized names are letters, digits and spaces: nothing to escape.)
+  const rest = names.length ? normalizeWords(text).replace(new RegExp(`(?<= |^)(?:${names.join("|")})(?= |$)`, "g"), "") : normalizeWords(text);
   const match = REQUEST.exec(rest.trim().replace(/\s+/g, " "));
   if (!match) return null;
   const [, amount, unit] = match;

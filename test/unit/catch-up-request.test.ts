@@ -20,6 +20,7 @@ describe("catchUpRequest", () => {
     "can you catch me up on this channel?",
     "@Parley summarize this thread",
     "fill me in",
+    "@Parley @Parley what did I miss?",
   ])("%s asks for the default window", (text) => {
     expect(catchUpRequest(text, bot)).toEqual({});
   });
