@@ -7,11 +7,13 @@
  * no page read twice, no chunk summarized twice, one answer. Another channel's talk never reaches it.
  */
 import { describe, expect, it } from "vitest";
+import { CATCH_UP_IN_DM } from "../../lib/jobs/catch-up.ts";
 import { CATCH_UP_INSTRUCTION_TAIL } from "../../lib/llm/catch-up.ts";
+import { injectedFaults, scriptFault } from "../support/fault-control.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { QSTASH_RETRY_DELAYS_MS, ALL_RETRIES_MS, prodTimingSuite } from "../support/prod-timing.ts";
 import { SLACK_FAKE_ORIGIN } from "../support/slack-install.ts";
-import { newSlackPlace, signedSlackRequest, slackMention, slackPosts } from "../support/slack.ts";
+import { newSlackPlace, signedSlackRequest, slackMention, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "catchup";
@@ -107,5 +109,33 @@ describe("catch me up on Slack", () => {
     expect(await catchUpCalls(`note-${place.id}`)).toHaveLength(2);
     expect((await kit.timePasses(ALL_RETRIES_MS)).deliveries).toEqual([]);
     expect(await slackPosts(place.channel)).toHaveLength(1);
+  });
+
+  it("whose steps QStash delivers twice or redelivers summarizes each chunk once and answers once", async () => {
+    const { place, tag } = await busyChannel();
+    // The second step arrives twice in a row; the third's answer is lost, so QStash delivers it again 12 s later.
+    await scriptFault(kit.qstashUrl, { fault: "duplicate", concurrent: false, path: REPLY_PATH, bodyContains: place.channel, after: 1 });
+    await scriptFault(kit.qstashUrl, { fault: "lose_answer", path: REPLY_PATH, bodyContains: place.channel, after: 2 });
+    await mention(place, "UCAROL", "tl;dr of this channel");
+    await kit.deliveriesSettled();
+    await kit.timePasses(FIRST_RETRY_MS);
+    expect(await injectedFaults(kit.qstashUrl, { fault: "duplicate" })).toHaveLength(1);
+    expect(await injectedFaults(kit.qstashUrl, { fault: "lose_answer" })).toHaveLength(1);
+
+    expect(await slackPosts(place.channel)).toHaveLength(1);
+    expect(await historyCalls(place.channel)).toBe(2);
+    // Every message went to the model in exactly one chunk, and the notes were combined once.
+    const chunks = (await catchUpCalls(tag)).map((r) => r.messages.at(-1)!.content);
+    for (let i = 0; i < 120; i++) expect(chunks.filter((c) => c.includes(`deploy talk ${i} ${tag}`))).toHaveLength(1);
+    expect(await catchUpCalls(`note-${place.id}`)).toHaveLength(1);
+  });
+
+  it("in a DM says what it can do there, reading nothing", async () => {
+    const place = { ...newSlackPlace("CU"), channel: `DCU${Date.now().toString(36).toUpperCase()}` };
+    const event = slackMessageEvent({ ...place, user: "UCAROL", text: "catch me up", channelType: "im" });
+    expect((await callWorker(kit.env, await signedSlackRequest(event.body))).status).toBe(200);
+    await kit.deliveriesSettled();
+    expect((await slackPosts(place.channel)).map((p) => p.text)).toEqual([CATCH_UP_IN_DM]);
+    expect(await historyCalls(place.channel)).toBe(0);
   });
 });
