@@ -59,7 +59,7 @@ export async function readPage(scope: JobScope, progress: CatchUpProgress, befor
   const max = rt.settings.CATCHUP_MAX_MESSAGES;
   const limit = Math.min(PAGE_SIZE, max - progress.messages.length);
   const page = await replier.readHistory(job, { before, triggerListed: progress.pages === 0 && job.reason !== "command", since: progress.since, limit });
-  if (page === undefined || "refused" in page) throw new CatchUpRefused(page ? page.refused : "history");
+  if (page === undefined || "refused" in page) throw new CatchUpRefused(page ? page.refused : null);
   let listed = page.messages.filter((m) => m.id !== job.trigger.id && m.ts >= progress.since);
   const ownLast = toOwnLast ? listed.findLast((m) => m.author.id === job.trigger.authorId) : undefined;
   if (ownLast) listed = listed.filter((m) => m.ts > ownLast.ts);
@@ -73,11 +73,11 @@ export async function readPage(scope: JobScope, progress: CatchUpProgress, befor
   return { ...progress, pages: progress.pages + 1, messages, before: done ? null : { id: oldest.id, ts: oldest.ts } };
 }
 
-/** The platform refused the read (a missing scope or permission): the catch-up says so instead. */
+/** The platform refused the read (the scope or permission missing), or has no history to read (null). */
 export class CatchUpRefused extends Error {
-  readonly missing: string;
-  constructor(missing: string) {
-    super(`history refused: ${missing}`);
+  readonly missing: string | null;
+  constructor(missing: string | null) {
+    super(`history refused: ${missing ?? "none to read"}`);
     this.missing = missing;
   }
 }

@@ -27,7 +27,8 @@ export const CATCH_UP_IN_DM =
   "I can catch you up on a channel or a thread from inside it: mention me there with \"catch me up\", \"what did I miss?\" " +
   "or \"summarize the last two hours\", and I'll sum up what was said since your last message, with links.";
 export const NOTHING_TO_CATCH_UP = "Nothing was said here in that time that I can read: you're all caught up.";
-export const catchUpRefusedText = (missing: string) => `I can't read this place's history (the platform refused: ${missing}), so I can't catch you up here.`;
+export const catchUpRefusedText = (missing: string | null) =>
+  missing ? `I can't read this place's history (the platform refused: ${missing}), so I can't catch you up here.` : "I can't read this place's history, so I can't catch you up here.";
 
 /** The catch-up the job's trigger asks for (addressed to the bot, and nothing but the request); null otherwise. */
 export function catchUpAsked(scope: AnswerScope, state: ConversationState): CatchUpRequest | null {
@@ -56,8 +57,8 @@ export async function catchUp(scope: AnswerScope, claim: Claimed, state: Convers
     }
   } catch (err) {
     if (!(err instanceof CatchUpRefused)) throw err;
-    rt.log.warn("catch_up_refused", { ...scope.where, missing: err.missing });
-    return post(scope, state, claim, catchUpRefusedText(err.missing));
+    rt.log.warn("catch_up_refused", { ...scope.where, missing: err.missing ?? "history" });
+    return finish(scope, state, claim, catchUpRefusedText(err.missing));
   }
   const { records, ids } = numbered(progress);
   if (records.length === 0) return finish(scope, state, claim, NOTHING_TO_CATCH_UP);
