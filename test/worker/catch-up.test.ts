@@ -130,6 +130,21 @@ describe("catch me up on Slack", () => {
     expect(await catchUpCalls(`note-${place.id}`)).toHaveLength(1);
   });
 
+  it("over a busy day reads the newest CATCHUP_MAX_MESSAGES (500) in five pages, each message in one chunk", async () => {
+    const place = newSlackPlace("CU");
+    const tag = `cu-${place.id}`;
+    for (let i = 0; i < 520; i++) await inSlack(place.channel, i % 2 ? "UBOB" : "UALICE", `m${i} ${tag}`, 20_000 - i * 30);
+    await scriptModel({ match: tag, reply: `Topics:\n- busy [1] note-${place.id}` }, { match: `note-${place.id}`, reply: "Topics:\n- a busy day [500]" });
+    await mention(place, "UCAROL", "summarize the last 12 hours");
+    await kit.deliveriesSettled();
+
+    expect(await slackPosts(place.channel)).toHaveLength(1);
+    expect(await historyCalls(place.channel)).toBe(5);
+    const chunks = (await catchUpCalls(tag)).map((r) => r.messages.at(-1)!.content);
+    for (let i = 0; i < 520; i++) expect(chunks.filter((c) => c.includes(`"m${i} ${tag}"`))).toHaveLength(i < 20 ? 0 : 1);
+    expect(await catchUpCalls(`note-${place.id}`)).toHaveLength(1);
+  });
+
   it("in a DM says what it can do there, reading nothing", async () => {
     const place = { ...newSlackPlace("CU"), channel: `DCU${Date.now().toString(36).toUpperCase()}` };
     const event = slackMessageEvent({ ...place, user: "UCAROL", text: "catch me up", channelType: "im" });
