@@ -90,7 +90,9 @@ export function historyRefusedKey(prefix: string, key: ConversationKey): string 
 }
 
 /** A catch-up's progress across its steps (lib/jobs/catch-up-steps.ts): pages read, chunks summarized. */
-export const catchUpKey = (prefix: string, key: ConversationKey, triggerId: string): string => `${prefix}:catchup:${placeId(key)}:${triggerId}`;
+export function catchUpKey(prefix: string, key: ConversationKey, triggerId: string): string {
+  return `${prefix}:catchup:${placeId(key)}:${triggerId}`;
+}
 
 /** A channel's last messages, kept where the platform cannot be asked for them (IngestOptions.keepHistory). */
 export function keptKey(prefix: string, key: ConversationKey): string {
