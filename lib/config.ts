@@ -101,6 +101,9 @@ export const settingsShape = {
    */
   BACKFILL_MESSAGES: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(100)), 30),
   BACKFILL_MINUTES: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(1_440)), 60),
+  /** "Catch me up" (lib/jobs/catch-up.ts): how far back it reads at most, and how many of the place's messages. */
+  CATCHUP_MAX_HOURS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(168)), 24),
+  CATCHUP_MAX_MESSAGES: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(2_000)), 500),
   /** Judge calls per conversation per minute; over the cap the judge answers NO without a model call. */
   MAX_JUDGE_CALLS_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.gte(0)), 6),
   /** Unprompted answers per place per hour where `/parley initiative on` allows them (lib/limits/initiative-cap.ts). */

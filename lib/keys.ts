@@ -89,6 +89,11 @@ export function historyRefusedKey(prefix: string, key: ConversationKey): string 
   return `${prefix}:history-refused:${placeId(key)}`;
 }
 
+/** A catch-up's progress across its steps (lib/jobs/catch-up-steps.ts): pages read, chunks summarized. */
+export function catchUpKey(prefix: string, key: ConversationKey, triggerId: string): string {
+  return `${prefix}:catchup:${placeId(key)}:${triggerId}`;
+}
+
 /** A channel's last messages, kept where the platform cannot be asked for them (IngestOptions.keepHistory). */
 export function keptKey(prefix: string, key: ConversationKey): string {
   return `${prefix}:kept:${inTenant(key, key.channel)}`;

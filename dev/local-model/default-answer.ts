@@ -1,13 +1,15 @@
 /**
  * @module
  * What the local model says when no rule matches: for the judge, YES when the last message asks something; for the
- * memory calls, the deterministic modes of memory-answers.ts; for a reply, a short line that shows what context it
- * received, so a developer sees the engine work without an API key.
+ * memory calls, the deterministic modes of memory-answers.ts; for a catch-up, catch-up-answer.ts; for a reply, a
+ * short line that shows what context it received, so a developer sees the engine work without an API key.
  */
 import { DATA_BLOCK_OPEN } from "../../lib/context/data-block.ts";
 import { personRecords } from "../../lib/context/turns.ts";
 import { JUDGE_LAST_MESSAGE_HEADING, JUDGE_QUESTION_TAIL } from "../../lib/llm/wording.ts";
+import { CATCH_UP_INSTRUCTION_TAIL } from "../../lib/llm/catch-up.ts";
 import { FACTS_INSTRUCTION_TAIL, SUMMARY_INSTRUCTION_TAIL } from "../../lib/llm/memory-wording.ts";
+import { catchUpAnswer } from "./catch-up-answer.ts";
 import { describeImage } from "./images.ts";
 import { factsAnswer, summaryAnswer } from "./memory-answers.ts";
 import { lastUserMessage, type ChatRequest } from "./script.ts";
@@ -15,13 +17,14 @@ import { lastUserMessage, type ChatRequest } from "./script.ts";
 const QUOTE_LIMIT = 80;
 
 /** Which call of the engine a request is, by its closing wording: fault rules can pick one (`bodyContains: "\"kind\":\"reply\""`). */
-export type CallKind = "judge" | "summary" | "facts" | "reply";
+export type CallKind = "judge" | "summary" | "facts" | "catchup" | "reply";
 
 export function callKind(req: ChatRequest): CallKind {
   const last = lastUserMessage(req);
   if (last.includes(JUDGE_QUESTION_TAIL)) return "judge";
   if (last.endsWith(SUMMARY_INSTRUCTION_TAIL)) return "summary";
   if (last.endsWith(FACTS_INSTRUCTION_TAIL)) return "facts";
+  if (last.endsWith(CATCH_UP_INSTRUCTION_TAIL)) return "catchup";
   return "reply";
 }
 
@@ -31,6 +34,7 @@ export function defaultAnswer(req: ChatRequest): string {
   if (kind === "judge") return judgeAnswer(last);
   if (kind === "summary") return summaryAnswer(last, req.max_completion_tokens ?? req.max_tokens);
   if (kind === "facts") return factsAnswer(last);
+  if (kind === "catchup") return catchUpAnswer(last);
   // People's messages, one record per line of each user turn (lib/context/turns.ts); the last is the one being
   // answered. The data block (what the bot remembers) is not a message of anyone's.
   // A caller other than Parley (a direct request) writes plain text: one message of "you".

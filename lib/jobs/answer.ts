@@ -21,6 +21,7 @@ import { APOLOGY, BUDGET_NOTICE, PERSON_BUDGET_NOTICE, RATE_LIMIT_NOTICE } from 
 import type { WorkingSign } from "../platforms/adapter.ts";
 import type { Claimed } from "./attempt.ts";
 import { withEarlierTalk } from "./backfill.ts";
+import { catchUp, catchUpAsked } from "./catch-up.ts";
 import { gatherPrompt } from "./gather.ts";
 import { finishDraft } from "./post.ts";
 import type { AnswerScope } from "./scope.ts";
@@ -36,7 +37,8 @@ export type JobOutcome =
   | "conversation_gone"
   | "unreachable"
   | "superseded"
-  | "gave_up";
+  | "gave_up"
+  | "continued";
 
 export async function answer(scope: AnswerScope, claim: Claimed, sign: WorkingSign): Promise<JobOutcome> {
   const { rt, job } = scope;
@@ -50,6 +52,9 @@ export async function answer(scope: AnswerScope, claim: Claimed, sign: WorkingSi
     const reply = await forgetPerson(rt, job);
     return reply ? notice(scope, reply.text, reply.outcome) : "rate_limited";
   }
+  // "Catch me up" is answered by its own steps (./catch-up.ts), the answer's claim and draft shared.
+  const catchUpAsk = catchUpAsked(scope, claimed);
+  if (catchUpAsk) return catchUp(scope, claim, claimed, catchUpAsk);
   // A conversation's first answer sees what was said in the place before the bot was called.
   const state = await withEarlierTalk(scope, claimed);
   const turn = selectTurn(state.recent, job.trigger, state.answeredThroughBy?.[job.trigger.authorId]);

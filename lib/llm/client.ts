@@ -11,6 +11,7 @@ import { streamPass, streamReply, type StreamedPass } from "./stream-reply.ts";
 import type { PassMessage, ToolSpec } from "./tool-messages.ts";
 import { judgeShouldAnswer } from "./judge.ts";
 import { summarizeConversation, type SummaryRequest } from "./summarize.ts";
+import { catchUpCall, type CatchUpRequest } from "./catch-up.ts";
 
 export interface LlmSettings {
   apiKey: string;
@@ -55,6 +56,8 @@ export interface Llm {
   summarize(req: SummaryRequest): Promise<string | null>;
   /** Facts the people stated in the exchange; null when the model's output was invalid (logged, dropped). */
   extractFacts(req: FactsRequest): Promise<ExtractedFact[] | null>;
+  /** A catch-up's notes on a chunk of messages, or its answer from the notes (./catch-up.ts); null: nothing. */
+  catchUp(req: CatchUpRequest): Promise<string | null>;
 }
 
 export function createLlm(s: LlmSettings): Llm {
@@ -68,6 +71,7 @@ export function createLlm(s: LlmSettings): Llm {
     judge: (prompt, onUsage) => judgeShouldAnswer(client, prompt, s.judgeModel, onUsage),
     summarize: (req) => summarizeConversation(client, s.model, req),
     extractFacts: (req) => extractFacts(client, s.model, req),
+    catchUp: (req) => catchUpCall(client, s.model, req),
   };
 }
 

@@ -50,4 +50,6 @@ export type HistoryContext<Ctx> = Ctx & { kept(query: HistoryQuery): Promise<Pla
 export interface HistoryCapability<Ctx> {
   /** Reads the place's messages before the trigger; throws RetryLater, GiveUp or Error like every call. */
   readHistory?(ctx: HistoryContext<Ctx>, query: HistoryQuery): Promise<HistoryPage>;
+  /** A link that opens one of the place's messages (a catch-up's sources, lib/jobs/catch-up.ts); absent: none. */
+  messageLink?(place: ConversationKey, messageId: string): string | undefined;
 }

@@ -29,6 +29,8 @@ export interface Replier {
   fetchParent(job: Job, replyToId: string | undefined): Promise<ParentMessage | null | undefined>;
   /** What was said in the job's place before its trigger (lib/jobs/backfill.ts); undefined where nothing can be read. */
   readHistory(job: Job, query: Omit<HistoryQuery, "place" | "bot">): Promise<HistoryPage | undefined>;
+  /** A link to one of the job's place's messages (HistoryCapability.messageLink); undefined where there is none. */
+  messageLink(job: Job, messageId: string): string | undefined;
   /** Whose daily token budget the job spends: its tenant's, or its installation's for a DM that is a tenant of its own. */
   budgetTenant(job: Job): Pick<Job["key"], "platform" | "tenant">;
   /** How the job's platform shows an answer as it is written; null when it cannot (lib/jobs/write.ts). */
@@ -84,6 +86,9 @@ export function platformReplier(rt: PlatformServices, adapters: readonly Platfor
           ...(m.replyToId ? { replyToId: m.replyToId } : {}),
         }));
       return adapter.readHistory({ ...ctx, kept: keptOf }, { ...query, place: job.key, bot: job.bot });
+    },
+    messageLink(job, messageId) {
+      return byPlatform.get(job.key.platform)?.messageLink?.(job.key, messageId);
     },
     budgetTenant(job) {
       const adapter = byPlatform.get(job.key.platform);

@@ -19,7 +19,8 @@ export interface QueueSettings {
 }
 
 export interface JobQueue {
-  publish(kind: JobKind, job: Job, opts?: { delaySeconds?: number }): Promise<{ messageId: string; deduplicated: boolean }>;
+  /** `step`: a later step of a job that runs as several (lib/jobs/catch-up.ts), deduplicated per step. */
+  publish(kind: JobKind, job: Job, opts?: { delaySeconds?: number; step?: number }): Promise<{ messageId: string; deduplicated: boolean }>;
   /** Work that is no conversation's (a tenant's cleanup): its own route under /jobs, its own body and dedup id. */
   publishTask(route: string, body: object, deduplicationId: string): Promise<{ messageId: string }>;
 }
@@ -40,7 +41,7 @@ export function createJobQueue(s: QueueSettings): JobQueue {
       const result = await client.publishJSON({
         url: `${s.publicBaseUrl}/jobs/${kind}`,
         body: await sealJob(job, s.secrets.jobs),
-        deduplicationId: `${kind === "memory" || kind === "rescue" ? `${kind}-` : ""}${job.key.platform}-${trigger}`,
+        deduplicationId: `${kind === "memory" || kind === "rescue" ? `${kind}-` : ""}${opts?.step ? `step${opts.step}-` : ""}${job.key.platform}-${trigger}`,
         flowControl: { key: `${job.key.platform}-${await pseudonym.of(placeId(job.key))}`, parallelism: 1 },
         retries: RETRIES,
         // The failure route apologises to the user; a lost memory job is not worth telling anyone about.

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { askAboutCommandName, discordCommands } from "../../lib/platforms/discord/commands.ts";
 import { INTERACTION_TOKEN_LIFETIME_MS, parseDiscordInteraction } from "../../lib/platforms/discord/parse.ts";
 import { snowflakeTime } from "../../lib/platforms/discord/schema.ts";
+import { catchUpRequest } from "../../lib/text/catch-up-request.ts";
 import { APPLICATION_ID, askAboutInteraction, askInteraction, pingInteraction, snowflake } from "../support/discord.ts";
 
 const NOW = 1_750_000_000_000;
@@ -106,6 +107,29 @@ describe("snowflakeTime", () => {
     expect(snowflakeTime("175928847299117063")).toBe(Date.UTC(2016, 3, 30, 11, 18, 25, 796));
     const at = Date.now();
     expect(snowflakeTime(snowflake(at))).toBe(at);
+  });
+});
+
+describe("/catchup", () => {
+  const catchUp = (options: unknown[]) => {
+    const interaction = askInteraction(guildPlace, alice, "unused");
+    return parseDiscordInteraction({ ...interaction, data: { ...interaction.data, name: "catchup", options } }, { now: NOW });
+  };
+
+  it("says the engine's catch-up request, with the hours asked for when given", () => {
+    const bot = { userId: APPLICATION_ID, name: "Parley", aliases: [] };
+    const plain = catchUp([]);
+    const hours = catchUp([{ name: "hours", type: 4, value: 3 }]);
+    expect(plain.kind === "message" && catchUpRequest(plain.message.text, bot)).toEqual({});
+    expect(hours.kind === "message" && catchUpRequest(hours.message.text, bot)).toEqual({ windowMs: 3 * 3_600_000 });
+    expect(hours).toMatchObject({ message: { addressing: "command" } });
+  });
+
+  it("is declared with an optional whole number of hours", () => {
+    expect(discordCommands("Parley").find((c) => c.name === "catchup")).toMatchObject({
+      type: 1,
+      options: [{ name: "hours", type: 4, required: false, min_value: 1 }],
+    });
   });
 });
 

@@ -21,10 +21,10 @@ const env = (extra: Record<string, string> = {}) => ({
 });
 
 describe("npm run discord:register", () => {
-  it("overwrites the global commands with /ask, the message command, /forget and /parley", async () => {
+  it("overwrites the global commands with /ask, the message command, /forget, /parley and /catchup", async () => {
     const result = await registerDiscordCommands(env());
     expect(result.scope).toBe("global");
-    expect(result.commands.map((c) => [c.name, c.type])).toEqual([["ask", 1], ["Ask Parley about this", 3], ["forget", 1], ["parley", 1]]);
+    expect(result.commands.map((c) => [c.name, c.type])).toEqual([["ask", 1], ["Ask Parley about this", 3], ["forget", 1], ["parley", 1], ["catchup", 1]]);
     const [call] = await discordCalls(discord.url, { route: "register_commands", applicationId: APPLICATION_ID });
     expect(call!.guildId).toBeUndefined();
     // Offered to those who may manage the channel (Manage Channels, 1 << 4), in servers only.

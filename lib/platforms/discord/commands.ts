@@ -12,8 +12,9 @@ export const COMMAND_TYPE: { CHAT_INPUT: ApplicationCommandType.ChatInput; USER:
   USER: 2,
   MESSAGE: 3,
 };
-/** Discord's option type for a string option. */
+/** Discord's option types for a string option and an integer one. */
 const STRING_OPTION: ApplicationCommandOptionType.String = 3;
+const INTEGER_OPTION: ApplicationCommandOptionType.Integer = 4;
 /** Command names, context-menu names included, are at most 32 characters. */
 const MAX_COMMAND_NAME = 32;
 
@@ -22,6 +23,12 @@ export const QUESTION_OPTION = "question";
 export const FORGET_COMMAND = "forget";
 /** What /forget says on the person's behalf: the engine's whole-message "forget me" request. */
 export const FORGET_REQUEST_TEXT = "forget me";
+export const CATCHUP_COMMAND = "catchup";
+export const HOURS_OPTION = "hours";
+/** What /catchup says on the person's behalf: the engine's whole-message catch-up request (lib/text/catch-up-request.ts). */
+export const catchUpRequestText = (hours?: number) => (hours ? `catch me up on the last ${hours} hours` : "catch me up");
+/** The most /catchup offers; the bot caps it further at CATCHUP_MAX_HOURS. */
+const MAX_CATCHUP_HOURS = 168;
 /** Discord caps a message at 2,000 characters; a question longer than one message makes no sense. */
 const MAX_QUESTION_LENGTH = 2_000;
 
@@ -56,5 +63,11 @@ export function discordCommands(botName: string): RESTPutAPIApplicationCommandsJ
       description: `Make ${botName} forget what it knows about you`.slice(0, 100),
     },
     parleyCommand(botName),
+    {
+      name: CATCHUP_COMMAND,
+      type: COMMAND_TYPE.CHAT_INPUT,
+      description: `${botName} sums up what was said here since your last message, with links`.slice(0, 100),
+      options: [{ name: HOURS_OPTION, description: "How many hours back to read instead", type: INTEGER_OPTION, required: false, min_value: 1, max_value: MAX_CATCHUP_HOURS }],
+    },
   ];
 }

@@ -7,10 +7,12 @@
  * channel stays the thread's parent (./parent.ts); a forum post's, in the thread itself, is listed here.
  */
 import * as z from "../../zod.ts";
+import type { ConversationKey } from "../../message.ts";
 import type { ReplyContext } from "../adapter.ts";
 import type { HistoryPage, HistoryQuery, PlaceMessage } from "../history.ts";
 import { readableContent } from "./gateway/message.ts";
 import { DISCORD_ERROR, DiscordRefused, discordRequest } from "./rest.ts";
+import { DM_TENANT_PREFIX } from "./parse.ts";
 import { displayName, messageSchema } from "./schema.ts";
 import type { DiscordSettings } from "./settings.ts";
 
@@ -51,4 +53,11 @@ export async function readDiscordHistory(ctx: ReplyContext<DiscordSettings>, que
     return [{ id: m.id, author: { id: m.author.id, name: displayName(m.author, m.member), isBot: Boolean(m.author.bot || m.webhook_id) }, text, ts, ...(replyToId ? { replyToId } : {}) }];
   });
   return { messages: messages.sort((a, b) => a.ts - b.ts).slice(-query.limit) };
+}
+
+/** A message's jump link: `https://discord.com/channels/<guild, or @me in a DM>/<channel>/<message>`. */
+export function discordJumpLink(place: ConversationKey, messageId: string): string | undefined {
+  if (!/^\d+$/.test(messageId)) return undefined;
+  const guild = place.tenant.startsWith(DM_TENANT_PREFIX) ? "@me" : place.tenant;
+  return `https://discord.com/channels/${guild}/${place.channel}/${messageId}`;
 }

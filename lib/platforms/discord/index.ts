@@ -8,7 +8,7 @@ import type { PlatformAdapter } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
 import { fetchDiscordParent } from "./parent.ts";
 import { discordFiles } from "./files.ts";
-import { readDiscordHistory } from "./history.ts";
+import { discordJumpLink, readDiscordHistory } from "./history.ts";
 import { DM_TENANT_PREFIX, parseDiscordInteraction } from "./parse.ts";
 import { discordRescue } from "./rescue.ts";
 import { PONG } from "./responses.ts";
@@ -69,6 +69,7 @@ export const discord: PlatformAdapter<DiscordTarget, {}, DiscordSettings> = {
   fetchParent: fetchDiscordParent,
   placeParents: true,
   readHistory: readDiscordHistory,
+  messageLink: discordJumpLink,
   streaming: discordStreaming,
   working: discordWorking,
   files: discordFiles,

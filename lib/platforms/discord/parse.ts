@@ -6,7 +6,7 @@
 import { InteractionType } from "discord-interactions";
 import type { InboundMessage, Visibility } from "../../message.ts";
 import { describeIssues } from "../../zod-issues.ts";
-import { ASK_COMMAND, COMMAND_TYPE, FORGET_COMMAND, FORGET_REQUEST_TEXT, QUESTION_OPTION } from "./commands.ts";
+import { ASK_COMMAND, CATCHUP_COMMAND, catchUpRequestText, COMMAND_TYPE, FORGET_COMMAND, FORGET_REQUEST_TEXT, HOURS_OPTION, QUESTION_OPTION } from "./commands.ts";
 import {
   commandDataSchema,
   displayName,
@@ -65,6 +65,10 @@ function questionOf(data: DiscordCommandData): { kind: "question"; text: string 
   if (data.type === COMMAND_TYPE.CHAT_INPUT && data.name === FORGET_COMMAND) return { kind: "question", text: FORGET_REQUEST_TEXT };
   // `/parley forget` is /forget; the route answers the other subcommands itself (functions/discord.ts).
   if (parleyWords(data) === PARLEY_FORGET) return { kind: "question", text: FORGET_REQUEST_TEXT };
+  if (data.type === COMMAND_TYPE.CHAT_INPUT && data.name === CATCHUP_COMMAND) {
+    const hours = data.options?.find((o) => o.name === HOURS_OPTION)?.value;
+    return { kind: "question", text: catchUpRequestText(typeof hours === "number" && Number.isInteger(hours) && hours > 0 ? hours : undefined) };
+  }
   // Routed by type, not by name: the name carries BOT_NAME, which may change before the commands are re-registered.
   if (data.type === COMMAND_TYPE.MESSAGE) {
     const target = data.target_id ? data.resolved?.messages?.[data.target_id] : undefined;

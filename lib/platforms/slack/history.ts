@@ -6,6 +6,7 @@
  * grant the history scope of the kind of conversation (`channels:history`, `groups:history`, `mpim:history`,
  * `im:history`), or a channel the bot is not in, refuses it: the answer goes on without it.
  */
+import type { ConversationKey } from "../../message.ts";
 import type { ReplyContext } from "../adapter.ts";
 import type { HistoryPage, HistoryQuery, PlaceMessage } from "../history.ts";
 import { callSlack, slackErrorCode } from "./api.ts";
@@ -63,4 +64,16 @@ export async function readSlackHistory(ctx: ReplyContext<SlackSettings>, query: 
 function historyScope(channel: string): string {
   if (channel.startsWith("D")) return "im:history";
   return channel.startsWith("G") ? "groups:history" : "channels:history";
+}
+
+/**
+ * A message's permalink as chat.getPermalink writes it (`https://<domain>/archives/<channel>/p<ts without its dot>`,
+ * a thread's reply with `?thread_ts=<parent>&cid=<channel>`), without a call per link: the workspace's own domain is
+ * not kept, and app.slack.com opens the message in whichever workspace the reader is signed in to.
+ */
+export function slackPermalink(place: ConversationKey, messageId: string): string | undefined {
+  const [channel, ts] = messageId.split(":");
+  if (!channel || !ts || !/^\d+\.\d+$/.test(ts)) return undefined;
+  const link = `https://app.slack.com/archives/${channel}/p${ts.replace(".", "")}`;
+  return place.thread && place.thread !== ts ? `${link}?thread_ts=${place.thread}&cid=${channel}` : link;
 }

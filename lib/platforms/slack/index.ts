@@ -9,7 +9,7 @@ import { refreshBotToken, type OAuthClient } from "./oauth/access.ts";
 import { jsonBody } from "../json-body.ts";
 import { fetchSlackParent } from "./parent.ts";
 import { slackFiles } from "./files.ts";
-import { readSlackHistory, SLACK_TIER_3_PER_MINUTE } from "./history.ts";
+import { readSlackHistory, SLACK_TIER_3_PER_MINUTE, slackPermalink } from "./history.ts";
 import { slackRescue } from "./rescue.ts";
 import { parseSlackEvent } from "./parse.ts";
 import { postSlackMessage } from "./send.ts";
@@ -96,6 +96,7 @@ export const slack: PlatformAdapter<SlackTarget, {}, SlackSettings> = {
     return fetchSlackParent({ apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch }, about);
   },
   readHistory: readSlackHistory,
+  messageLink: slackPermalink,
   streaming: slackStreaming,
   working: slackWorking,
   files: slackFiles,

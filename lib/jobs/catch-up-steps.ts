@@ -1,0 +1,125 @@
+/**
+ * @module
+ * The units of work of a catch-up (./catch-up.ts) and the progress that makes each happen once: reading one page
+ * of the place (newest first, back to the window's start or to the asker's own last message) and summarizing one
+ * chunk of what was read (or, at the end, the chunks' notes into the answer). Each unit saves the progress in Redis
+ * (lib/keys.ts `catchUpKey`) before the next begins, so that a retried step finds what an earlier attempt did and
+ * never asks the platform for a page or the model for a chunk again. Only one attempt runs at a time (the answer's
+ * claim, and QStash's one-at-a-time per place), so a plain GET and SET suffice.
+ */
+import { shortenToTokens } from "../context/shorten.ts";
+import { catchUpKey, forgottenKey } from "../keys.ts";
+import { capMessageText } from "../limits/message-length.ts";
+import { CATCH_UP_OVERHEAD_TOKENS, catchUpLineTokens, type CatchUpRecord } from "../llm/catch-up.ts";
+import * as z from "../zod.ts";
+import type { JobScope } from "./scope.ts";
+
+/** Get Channel Messages lists at most 100; Slack advises no more than 200. */
+const PAGE_SIZE = 100;
+/** Long enough for every step of a catch-up and QStash's retries; the messages it holds go soon after. */
+const PROGRESS_TTL_SECONDS = 3_600;
+
+const readMessageSchema = z.object({ id: z.string(), author: z.string(), authorId: z.string(), bot: z.optional(z.literal(true)), text: z.string(), ts: z.number() });
+const pageEndSchema = z.object({ id: z.string(), ts: z.number() });
+type PageEnd = z.output<typeof pageEndSchema>;
+const progressSchema = z.object({
+  since: z.number(),
+  /** The next page ends before this message (the oldest read so far); null once reading is done. */
+  before: z.nullable(pageEndSchema),
+  pages: z.number(),
+  /** What was read, newest page first (sorted when chunked). */
+  messages: z.array(readMessageSchema),
+  /** One note per chunk summarized so far, in order. */
+  notes: z.array(z.string()),
+});
+export type CatchUpProgress = z.output<typeof progressSchema>;
+export type ReadMessage = z.output<typeof readMessageSchema>;
+
+export async function loadProgress({ rt, job }: JobScope): Promise<CatchUpProgress | null> {
+  const raw = await rt.redis.get<unknown>(catchUpKey(rt.settings.REDIS_KEY_PREFIX, job.key, job.trigger.id));
+  const parsed = progressSchema.safeParse(raw);
+  return parsed.success ? parsed.data : null;
+}
+
+export async function saveProgress({ rt, job }: JobScope, progress: CatchUpProgress): Promise<void> {
+  await rt.redis.set(catchUpKey(rt.settings.REDIS_KEY_PREFIX, job.key, job.trigger.id), JSON.stringify(progress), { ex: PROGRESS_TTL_SECONDS });
+}
+
+export async function dropProgress({ rt, job }: JobScope): Promise<void> {
+  await rt.redis.del(catchUpKey(rt.settings.REDIS_KEY_PREFIX, job.key, job.trigger.id));
+}
+
+/**
+ * Reads the page that ends before `before` (the trigger, then the oldest message read) and returns the progress with it: its messages (people who asked to be
+ * forgotten left out), and where the next page ends, or null when the window is read (an empty page, the window's
+ * start, CATCHUP_MAX_MESSAGES, or with `toOwnLast` the asker's own last message, after which it stops).
+ */
+export async function readPage(scope: JobScope, progress: CatchUpProgress, before: PageEnd, toOwnLast: boolean): Promise<CatchUpProgress> {
+  const { rt, job, replier } = scope;
+  const max = rt.settings.CATCHUP_MAX_MESSAGES;
+  const limit = Math.min(PAGE_SIZE, max - progress.messages.length);
+  const page = await replier.readHistory(job, { before, triggerListed: progress.pages === 0 && job.reason !== "command", since: progress.since, limit });
+  if (page === undefined || "refused" in page) throw new CatchUpRefused(page ? page.refused : null);
+  let listed = page.messages.filter((m) => m.id !== job.trigger.id && m.ts >= progress.since);
+  const ownLast = toOwnLast ? listed.findLast((m) => m.author.id === job.trigger.authorId) : undefined;
+  if (ownLast) listed = listed.filter((m) => m.ts > ownLast.ts);
+  const forgotten = await forgottenSince(scope, [...new Set(listed.map((m) => m.author.id))]);
+  const read = listed
+    .filter((m) => m.ts > (forgotten.get(m.author.id) ?? -1))
+    .map((m): ReadMessage => ({ id: m.id, author: m.author.name, authorId: m.author.id, ...(m.author.isBot ? { bot: true as const } : {}), text: capMessageText(m.text, rt.settings.MAX_MESSAGE_CHARS), ts: m.ts }));
+  const messages = [...progress.messages, ...read];
+  const oldest = page.messages[0];
+  const done = !oldest || ownLast !== undefined || oldest.ts <= progress.since || messages.length >= max;
+  return { ...progress, pages: progress.pages + 1, messages, before: done ? null : { id: oldest.id, ts: oldest.ts } };
+}
+
+/** The platform refused the read (the scope or permission missing), or has no history to read (null). */
+export class CatchUpRefused extends Error {
+  readonly missing: string | null;
+  constructor(missing: string | null) {
+    super(`history refused: ${missing ?? "none to read"}`);
+    this.missing = missing;
+  }
+}
+
+/** When each author asked to be forgotten (ms), for those who did: their messages up to then are left out. */
+async function forgottenSince({ rt, job }: JobScope, authors: string[]): Promise<Map<string, number>> {
+  if (authors.length === 0) return new Map();
+  const marks = await rt.redis.mget<(string | number | null)[]>(...authors.map((a) => forgottenKey(rt.settings.REDIS_KEY_PREFIX, job.key, a)));
+  return new Map(authors.flatMap((a, i) => (marks[i] == null ? [] : [[a, Number(marks[i])] as const])));
+}
+
+/** The read messages oldest first, numbered from 1: the numbers the model cites and the links replace. */
+export function numbered(progress: CatchUpProgress): { records: CatchUpRecord[]; ids: string[] } {
+  const sorted = [...progress.messages].sort((a, b) => a.ts - b.ts);
+  return {
+    records: sorted.map((m, i) => ({ ref: i + 1, author: m.author, ...(m.bot ? { bot: true as const } : {}), text: m.text })),
+    ids: sorted.map((m) => m.id),
+  };
+}
+
+/** The records cut into chunks that each fit one model call within `budgetTokens` (a record too long alone gets its own). */
+export function chunksOf(records: CatchUpRecord[], budgetTokens: number): CatchUpRecord[][] {
+  const room = Math.max(1, budgetTokens - CATCH_UP_OVERHEAD_TOKENS);
+  const chunks: CatchUpRecord[][] = [];
+  let current: CatchUpRecord[] = [];
+  let used = 0;
+  for (const record of records) {
+    const cost = catchUpLineTokens(record);
+    if (current.length > 0 && used + cost > room) {
+      chunks.push(current);
+      current = [];
+      used = 0;
+    }
+    current.push(record);
+    used += cost;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+/** The notes shortened evenly so that all of them fit one call within `budgetTokens`. */
+export function notesWithin(notes: string[], budgetTokens: number): string[] {
+  const share = Math.max(1, Math.floor((budgetTokens - CATCH_UP_OVERHEAD_TOKENS) / Math.max(1, notes.length)));
+  return notes.map((note) => shortenToTokens(note, share));
+}
