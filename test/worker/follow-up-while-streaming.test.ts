@@ -68,7 +68,7 @@ describe.each([
     expect(toOwen!.streaming_state).toBe("completed");
     expect(toOwen!.revisions[0]!.at).toBeGreaterThanOrEqual(toMaya!.revisions.at(-1)!.at);
     // Each answer is the bot's turn once, the first where it began to show: before Owen's message.
-    const state = await eventually(async () => ((await store.load(place))?.recent.length === 4 ? store.load(place) : undefined), 15_000, "both answers recorded");
+    const state = await eventually(async () => ((await store.load(place))?.recent.length === 4 ? store.load(place) : undefined), 30_000, "both answers recorded");
     expect(state!.recent.map((m) => `${m.role} ${m.role === "user" ? m.authorId : m.replyToAuthorId}`)).toEqual([
       "user UMAYA",
       "assistant UMAYA",
@@ -115,7 +115,7 @@ describe("a follow-up written while a Telegram answer is edited as it grows", ()
     expect(decisionsIn(logs, String(chat))).toEqual(["yes direct_mention", "yes continuation"]);
     expect(toOwen!.revisions[0]!.at).toBeGreaterThanOrEqual(toMaya!.revisions.at(-1)!.at);
     const place = { platform: "telegram" as const, tenant: `${BOT.id}:${chat}`, channel: String(chat) };
-    const state = await eventually(async () => ((await store.load(place))?.recent.length === 4 ? store.load(place) : undefined), 15_000, "both answers recorded");
+    const state = await eventually(async () => ((await store.load(place))?.recent.length === 4 ? store.load(place) : undefined), 30_000, "both answers recorded");
     expect(state!.recent.map((m) => `${m.role} ${m.role === "user" ? m.authorName : m.replyToAuthorId === String(maya.id) ? "Maya" : "Owen"}`)).toEqual([
       "user Maya",
       "assistant Maya",
