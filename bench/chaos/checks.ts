@@ -76,6 +76,8 @@ export async function collectOutputs(fakes: { slack: string; discord: string; tw
 }
 
 const placeKey = (p: Omit<Place, "tenant">) => `${p.platform}|${p.channel}|${p.thread ?? ""}`;
+/** A stream opens with the model's first words: shorter than this, and before the answer's tag. */
+const OPENING_MAX_CHARS = 20;
 const tagsIn = (text: string) => [...text.matchAll(TAG_PATTERN)].map((m) => Number(m[1]));
 
 /**
@@ -100,9 +102,9 @@ export function checkAnswers(conversations: readonly Conversation[], accepted: R
     }
     const ids = [...new Set(tagsIn(o.text))];
     const own = ids.filter((id) => byId.has(id) && placeKey(byId.get(id)!.place) === placeKey(o.place));
-    if (ids.length === 0 && sentTwiceAllowed.has(placeKey(o.place)) && outputs.some((other) => other !== o && placeKey(other.place) === placeKey(o.place) && other.text.startsWith(o.text))) {
-      // A group answer's first words posted, their response lost, posted again by the retry: the first message
-      // cannot be found to be edited (docs/platforms/telegram.md#exactly-once), so it stays as it opened.
+    if (ids.length === 0 && sentTwiceAllowed.has(placeKey(o.place)) && o.text.length < OPENING_MAX_CHARS) {
+      // A group answer's first words posted and their response lost: the retry cannot find that message to edit
+      // it (docs/platforms/telegram.md#exactly-once), so it stays as it opened, beside the answer or the apology.
       openingsLeft++;
       continue;
     }
@@ -138,7 +140,9 @@ export function checkAnswers(conversations: readonly Conversation[], accepted: R
       else if (sorry > 0) (sorry--, f.apologized++);
       else (f.unanswered++, problems.push(`unanswered: conversation ${c.id} (${c.kind}) at ${placeKey(c.place)}`));
     }
-    if (sorry > 0) (f.answered_twice += sorry, problems.push(`answered_twice: ${sorry} apolog(ies) too many at ${place}: ${seenAt(convs[0]!.place)}`));
+    // An apology whose send was carried out and its answer lost is sent again where the platform cannot look for it.
+    if (sorry === 1 && sentTwiceAllowed.has(place)) f.twice_as_platform_allows++;
+    else if (sorry > 0) (f.answered_twice += sorry, problems.push(`answered_twice: ${sorry} apolog(ies) too many at ${place}: ${seenAt(convs[0]!.place)}`));
   }
   return f;
 }

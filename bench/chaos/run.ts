@@ -83,7 +83,10 @@ async function main(): Promise<void> {
   stack.gate.open();
   const discord = traffic.discordSigner();
   const at = { ...stack, publicBaseUrl: stack.gate.url, port: stack.workerPort };
-  const parley = await startParleyOn(at, discord, KEY_PREFIX, { ADMIN_TOKEN: CHAOS_ADMIN_TOKEN }, "log").catch(async (err: unknown) => {
+  // The bench's Slack is one workspace under one bot token, whose two tenants share every channel id: reading a
+  // place's history at a conversation's start would read the other tenant's channel, which Slack (unique channel
+  // ids, a token that reads its own workspace only) never allows. So nothing is read or kept before a conversation.
+  const parley = await startParleyOn(at, discord, KEY_PREFIX, { ADMIN_TOKEN: CHAOS_ADMIN_TOKEN, BACKFILL_MESSAGES: "0" }, "log").catch(async (err: unknown) => {
     await stack.stop();
     throw err;
   });

@@ -37,6 +37,12 @@ describe("bench/chaos answer checks", () => {
     expect(problems).toHaveLength(1);
   });
 
+  it("allow one apology sent again only where a send's answer was lost on a platform that cannot look for it", () => {
+    const outputs = [sms(APOLOGY), sms(APOLOGY)];
+    expect(checkAnswers(conversations, new Set(["w3"]), outputs, [], new Set(["twilio|+15550000003|"]))).toMatchObject({ apologized: 1, twice_as_platform_allows: 1, answered_twice: 0 });
+    expect(checkAnswers(conversations, new Set(["w3"]), outputs, [])).toMatchObject({ apologized: 1, answered_twice: 1 });
+  });
+
   it("owe nothing to a trigger the platform saw fail, but allow it one apology", () => {
     const f = checkAnswers(conversations, new Set(["w1", "w2"]), [slack(tagOf(1)), slack(tagOf(2)), sms(APOLOGY)], []);
     expect(f).toMatchObject({ accepted: 2, answered_once: 2, answered_twice: 0, unanswered: 0 });
