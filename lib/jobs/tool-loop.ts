@@ -14,6 +14,7 @@ import type { PassMessage, ToolCall, ToolSpec } from "../llm/tool-messages.ts";
 import { FALLBACK_ANSWER } from "../notices.ts";
 import { runToolRound } from "../tools/run.ts";
 import type { Tool } from "../tools/tool.ts";
+import { placeReader } from "./read-place.ts";
 import type { AnswerScope } from "./scope.ts";
 
 /** The tools an answer is offered. A tool that needs a person's approval is not among them (docs/tools.md). */
@@ -66,6 +67,7 @@ async function toolLoop<A extends { kind: "answer" }>(scope: AnswerScope, tools:
       conversationId: job.conversationId,
       askerId: job.trigger.authorId,
       visibility: scope.visibility,
+      readPlace: placeReader(scope),
       triggerId: job.trigger.id,
       firstIndex: called,
       logFields: { ...where },

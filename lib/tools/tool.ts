@@ -22,6 +22,19 @@ export interface ToolContext {
   visibility(): Promise<Visibility>;
   /** Ends when the call's time (TOOL_TIMEOUT_MS) is up. */
   signal: AbortSignal;
+  /**
+   * The answered place's messages before the answered one, from its platform (read_channel); bound to the job's
+   * place, so a tool cannot read any other. Absent where the job reads none; undefined from a platform with none.
+   */
+  readPlace?(window: { sinceMs: number; limit: number }): Promise<{ messages: PlaceLine[] } | { refused: string } | undefined>;
+}
+
+/** A message read from the place (the platforms' PlaceMessage, seen from below them). */
+export interface PlaceLine {
+  author: { id: string; name: string; isBot: boolean };
+  text: string;
+  /** Milliseconds since the epoch. */
+  ts: number;
 }
 
 export interface Tool {
