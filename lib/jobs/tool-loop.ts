@@ -8,6 +8,7 @@
  * (`onUsage`). Without tools offered this is the plain model call.
  */
 import type { ToolRoundTrace } from "../conversation/answer-trace.ts";
+import { placeId } from "../keys.ts";
 import type { Prompt } from "../context/prompt.ts";
 import type { ReplyOptions, ToolPass } from "../llm/client.ts";
 import type { PassMessage, ToolCall, ToolSpec } from "../llm/tool-messages.ts";
@@ -68,7 +69,8 @@ async function toolLoop<A extends { kind: "answer" }>(scope: AnswerScope, tools:
       askerId: job.trigger.authorId,
       visibility: scope.visibility,
       readPlace: placeReader(scope),
-      triggerId: job.trigger.id,
+      // A trigger's id is unique only in its place (a Telegram message id counts up per chat): the key names both.
+      triggerId: `${placeId(job.key)}|${job.trigger.id}`,
       firstIndex: called,
       logFields: { ...where },
     });

@@ -16,7 +16,7 @@ export interface ToolContext {
   /** The conversation the answer is in (search_memory leaves out what its prompt already carries). */
   conversationId: string;
   askerId: string;
-  /** `<trigger id>:<call index>`: the same on every retry of the answer, so an endpoint can drop a repeat. */
+  /** `<place>|<trigger id>:<call index>`: the same on every retry of the answer, so an endpoint can drop a repeat. */
   idempotencyKey: string;
   /** Who can read the place (asked of the platform at most once per job). */
   visibility(): Promise<Visibility>;
