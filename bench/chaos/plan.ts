@@ -12,6 +12,7 @@ import type { Random } from "../../dev/faults/seeded-random.ts";
 import { askInteraction, snowflake } from "../../test/support/discord.ts";
 import { SLACK_BOT_USER_ID, TWILIO_ACCOUNT_SID, TWILIO_NUMBER } from "../load/traffic.ts";
 import { telegramConversation } from "./telegram-plan.ts";
+import { toolAsk } from "./tool-asks.ts";
 
 export const SLACK_TEAMS = ["TCHAOSA", "TCHAOSB"] as const;
 /**
@@ -142,8 +143,8 @@ export function planConversations(count: number, random: Random, run: string): C
       const asker = pick(random, people(team));
       const secret = im ? secretOf(id) : undefined;
       const triggerText = im
-        ? `${tag} ${word(0)} my locker code is ${secret}, can you keep it in mind?`
-        : `<@${SLACK_BOT_USER_ID}> ${tag} ${word(0)} what do you think of plan ${id}?`;
+        ? `${tag} ${word(0)} my locker code is ${secret}, can you keep it in mind?${toolAsk(id, tag)}`
+        : `<@${SLACK_BOT_USER_ID}> ${tag} ${word(0)} what do you think of plan ${id}?${toolAsk(id, tag)}`;
       const messages: InboundMessage[] = [
         { word: word(0), trigger: true, slackBody: slackEventBody(team, channel, asker, triggerText, nextTs(), { threadTs, im }) },
       ];
@@ -159,7 +160,7 @@ export function planConversations(count: number, random: Random, run: string): C
       conversations.push(telegramConversation(kind, id, tag, word, secretOf(id), random, run));
     } else if (kind === "discord_guild" || kind === "discord_dm") {
       const guildId = kind === "discord_guild" ? snowflake() : undefined;
-      const interaction = askInteraction({ ...(guildId ? { guildId } : {}), channelId: snowflake() }, { id: snowflake(), name: `Person${id}` }, `${tag} ${word(0)} what about plan ${id}?`);
+      const interaction = askInteraction({ ...(guildId ? { guildId } : {}), channelId: snowflake() }, { id: snowflake(), name: `Person${id}` }, `${tag} ${word(0)} what about plan ${id}?${toolAsk(id, tag)}`);
       conversations.push({
         id,
         kind,
@@ -172,7 +173,7 @@ export function planConversations(count: number, random: Random, run: string): C
       const sid = `SM${run}${String(id).padStart(10, "0")}`;
       const params: [string, string][] = [
         ["MessageSid", sid], ["SmsMessageSid", sid], ["AccountSid", TWILIO_ACCOUNT_SID], ["From", from],
-        ["To", TWILIO_NUMBER], ["Body", `${tag} ${word(0)} what is the answer to ${id}?`], ["NumMedia", "0"], ["NumSegments", "1"],
+        ["To", TWILIO_NUMBER], ["Body", `${tag} ${word(0)} what is the answer to ${id}?${toolAsk(id, tag)}`], ["NumMedia", "0"], ["NumSegments", "1"],
       ];
       conversations.push({ id, kind, tag, place: { platform: "twilio", tenant: TWILIO_ACCOUNT_SID, channel: from }, messages: [{ word: word(0), trigger: true, twilioParams: params }] });
     }

@@ -3,8 +3,8 @@
  * `npm run bench:chaos -- [--seed S] [--conversations N] [--fault-rate R] [--json]`: a fault soak. The real Worker in
  * workerd on the local stack (bench/load/stack.ts) with QStash on its production retry schedule and a virtual
  * clock, a fault proxy in front of the Redis bridge, the platform fakes and the local model; N conversations
- * (./plan.ts) while every boundary fails at random (./faults.ts) and webhooks are delivered again as each platform
- * does (./send.ts); time is driven until nothing is due, then the promises are checked from outside (./checks.ts).
+ * (./plan.ts, some asking for tools: ./tool-asks.ts) while every boundary fails at random (./faults.ts) and webhooks
+ * are delivered again as each platform does (./send.ts); time is driven until nothing is due, then the promises are checked from outside (./checks.ts).
  * Prints each figure, the problems found, and a last JSON line; the seed replays the run exactly (apart from the
  * order concurrent calls happen to take).
  */
@@ -12,6 +12,7 @@ import { writeFile } from "node:fs/promises";
 import { Redis } from "@upstash/redis";
 import { z } from "zod";
 import { CommandError, defineCommand, parseCommandLine, runCommand } from "../../dev/cli.ts";
+import { freePort } from "../../dev/ports.ts";
 import { seededRandom } from "../../dev/faults/seeded-random.ts";
 import { readClock } from "../../test/support/qstash-clock.ts";
 import { timePasses } from "../../test/support/time-warp.ts";
@@ -24,8 +25,9 @@ import { checkInvited, inInvited, planInvited, prepareInvited } from "./invited.
 import { armFaults, faultsInjected, telegramLostSends } from "./faults.ts";
 import { sendHostile } from "./hostile.ts";
 import { CHAOS_ADMIN_TOKEN, sendPrivacyCases } from "./hostile-privacy.ts";
-import { planConversations } from "./plan.ts";
+import { planConversations, tagOf } from "./plan.ts";
 import { newSendStats, sendConversations, sendLateRetries } from "./send.ts";
+import { checkToolCalls, startChaosTools, toolModelRules } from "./tool-asks.ts";
 
 const KEY_PREFIX = "chaos";
 /** Slack's late retries come a minute after the first delivery. */
@@ -37,7 +39,7 @@ const MAX_VIRTUAL_MS = 24 * 3_600_000;
 const command = defineCommand({
   name: "npm run bench:chaos",
   summary:
-    "A fault soak: conversations across Slack (channels, threads, DMs, two workspaces), Discord (/ask in guilds and DMs), SMS and Telegram (groups, private chats) against the real Worker, while every boundary (QStash, Redis, the platforms' APIs, the model, webhook redeliveries) fails at random from a seed; time runs on QStash's production schedule with a virtual clock until everything settled. Then checks from outside that every accepted trigger got exactly one answer (or one apology after the last retry), nothing accepted is missing from its conversation, nothing went to the wrong place or tenant, no DM text reached another prompt, no phone number, token or message text is in a log line or queue payload, no signed hostile input got a 5xx, and the hostile privacy cases held (a forged speaker line stays its author's, repeated forgets are limited, a swapped sealed job is refused, parallel admin guesses get no more than the allowance).",
+    "A fault soak: conversations across Slack (channels, threads, DMs, two workspaces), Discord (/ask in guilds and DMs), SMS and Telegram (groups, private chats) against the real Worker, while every boundary (QStash, Redis, the platforms' APIs, the model, webhook redeliveries) fails at random from a seed; time runs on QStash's production schedule with a virtual clock until everything settled. Then checks from outside that every accepted trigger got exactly one answer (or one apology after the last retry), nothing accepted is missing from its conversation, nothing went to the wrong place or tenant, no DM text reached another prompt, no phone number, token or message text is in a log line or queue payload, no signed hostile input got a 5xx, and the hostile privacy cases held (a forged speaker line stays its author's, repeated forgets are limited, a swapped sealed job is refused, parallel admin guesses get no more than the allowance). One conversation in five asks for a ticket lookup at the local tool server: no idempotency key is called with different arguments, and the confirm-only create_ticket, which nobody approves, is never called.",
   options: {
     seed: { type: "string", description: "the seed of the traffic and of every fault (default: from the time; printed)", valueName: "n" },
     conversations: { type: "string", default: "300", description: "how many conversations (default 300)", valueName: "n" },
@@ -79,15 +81,17 @@ async function main(): Promise<void> {
   console.error = quiet;
 
   const started = Date.now();
-  const stack = await startStack({ modelDelayMs: 0, productionSchedule: { mode: "virtual" }, redisFaults: true, onPublish: (b) => void publishes.push(b.toString("utf8")) });
+  const modelRules = toolModelRules(args.conversations, tagOf);
+  const stack = await startStack({ modelDelayMs: 0, productionSchedule: { mode: "virtual" }, redisFaults: true, modelRules, onPublish: (b) => void publishes.push(b.toString("utf8")) });
   stack.gate.open();
   const discord = traffic.discordSigner();
   const at = { ...stack, publicBaseUrl: stack.gate.url, port: stack.workerPort };
   // The bench's Slack is one workspace under one bot token, whose two tenants share every channel id: reading a
   // place's history at a conversation's start would read the other tenant's channel, which Slack (unique channel
   // ids, a token that reads its own workspace only) never allows. So nothing is read or kept before a conversation.
-  const parley = await startParleyOn(at, discord, KEY_PREFIX, { ADMIN_TOKEN: CHAOS_ADMIN_TOKEN, BACKFILL_MESSAGES: "0" }, "log").catch(async (err: unknown) => {
-    await stack.stop();
+  const tools = await startChaosTools(await freePort());
+  const parley = await startParleyOn(at, discord, KEY_PREFIX, { ADMIN_TOKEN: CHAOS_ADMIN_TOKEN, BACKFILL_MESSAGES: "0", ...tools.settings }, "log").catch(async (err: unknown) => {
+    await Promise.all([stack.stop(), tools.server.close()]);
     throw err;
   });
   try {
@@ -154,6 +158,7 @@ async function main(): Promise<void> {
     const prompts = await checkPrompts(stack.modelUrl, problems);
     const leaks = prompts.leaks + checkLines("log line", logLines, patterns, problems) + checkLines("queue payload", publishes.map(withoutCiphertext), patterns, problems);
     const faults = await faultsInjected(faultTargets);
+    const toolFigures = await checkToolCalls(tools.server, problems);
 
     if (args["log-file"]) await writeFile(args["log-file"], logLines.map((l) => `${l}\n`).join(""));
     const result = {
@@ -173,6 +178,7 @@ async function main(): Promise<void> {
       hostile_5xx: hostile.fiveXx,
       hostile_broken: hostileBroken,
       ...joinedIn,
+      ...toolFigures,
       seed,
     };
     out(`bench:chaos  seed ${seed}, ${conversations.length} conversations, fault rate ${rate}, ${Math.round((Date.now() - started) / 1000)} s`);
@@ -184,13 +190,13 @@ async function main(): Promise<void> {
     for (const p of shown) process.stderr.write(`  ${p}\n`);
     if (problems.length > shown.length) process.stderr.write(`  … and ${problems.length - shown.length} more\n`);
     const broken =
-      result.answered_twice + result.unanswered + result.lost_records + result.misplaced + result.leaks + result.hostile_5xx + result.hostile_broken + result.invited_broken + (unsettled ? 1 : 0);
+      result.answered_twice + result.unanswered + result.lost_records + result.misplaced + result.leaks + result.hostile_5xx + result.hostile_broken + result.invited_broken + result.unapproved_calls + result.key_reused + (unsettled ? 1 : 0);
     if (broken > 0) process.stderr.write(`bench:chaos: promises broken; replay with --seed ${seed} --conversations ${conversations.length} --fault-rate ${rate}\n`);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     if (broken > 0) process.exitCode = 1;
   } finally {
     await parley.stop().catch(() => {});
-    await stack.stop();
+    await Promise.all([stack.stop(), tools.server.close()]);
   }
 }
 

@@ -8,6 +8,7 @@
 import type { Random } from "../../dev/faults/seeded-random.ts";
 import { groupUpdate, TELEGRAM_BOT } from "../load/telegram-traffic.ts";
 import type { Conversation, InboundMessage } from "./plan.ts";
+import { toolAsk } from "./tool-asks.ts";
 
 const CHATTER_MAX = 3;
 
@@ -22,9 +23,9 @@ export function telegramConversation(kind: "telegram_group" | "telegram_private"
   };
   const messages: InboundMessage[] = [];
   if (kind === "telegram_private") {
-    messages.push({ word: word(0), trigger: true, telegramUpdate: update(0, `${tag} ${word(0)} my locker code is ${secret}, can you keep it in mind?`, true) });
+    messages.push({ word: word(0), trigger: true, telegramUpdate: update(0, `${tag} ${word(0)} my locker code is ${secret}, can you keep it in mind?${toolAsk(id, tag)}`, true) });
   } else {
-    messages.push({ word: word(0), trigger: true, telegramUpdate: update(0, `${tag} ${word(0)} what do you think of plan ${id}?`, true) });
+    messages.push({ word: word(0), trigger: true, telegramUpdate: update(0, `${tag} ${word(0)} what do you think of plan ${id}?${toolAsk(id, tag)}`, true) });
     const chatter = 1 + Math.floor(random() * CHATTER_MAX);
     for (let n = 1; n <= chatter; n++) messages.push({ word: word(n), trigger: false, telegramUpdate: update(n, `${tag} ${word(n)} I think step ${n} is fine`, false) });
   }

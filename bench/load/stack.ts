@@ -46,6 +46,8 @@ export interface StackOptions {
   onPublish?: (body: Buffer) => void;
   /** Every answer takes one tool round: the local model asks for a lookup at the local tool server first. */
   toolRound?: boolean;
+  /** The local model's scripted rules, before its catch-all one (bench/chaos: the calls of a confirm tool). */
+  modelRules?: unknown[];
 }
 
 export interface Stack {
@@ -144,7 +146,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     if (tools) stops.push(() => tools.close());
     // With tools offered (and a call still allowed), every pass asks for the lookup; MAX_TOOL_ROUNDS=1 ends it at one round.
     const lookup = tools ? { toolCalls: [{ name: "lookup_ticket", arguments: '{"id":"42"}' }] } : {};
-    await fetch(`${model.url.replace(/\/v1$/, "")}/__script`, { method: "POST", body: JSON.stringify({ rules: [{ match: "", delayMs: opts.modelDelayMs, ...lookup }] }) });
+    await fetch(`${model.url.replace(/\/v1$/, "")}/__script`, { method: "POST", body: JSON.stringify({ rules: [...(opts.modelRules ?? []), { match: "", delayMs: opts.modelDelayMs, ...lookup }] }) });
     const stats = new RedisClient(store.url, { lazyConnect: false, maxRetriesPerRequest: 1 });
     stops.push(() => stats.quit());
     return {

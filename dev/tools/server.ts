@@ -3,7 +3,8 @@
  * The local tool server (docs/tools.md): two HTTP tools as a deployer would write them, and a web search provider
  * stand-in. Every tool call must carry a valid `X-Parley-Signature` (HMAC-SHA256 of `<timestamp>.<body>` under the
  * tool's secret), a timestamp within five minutes and an `Idempotency-Key`; anything else is refused with 401/400
- * and counted as refused. Calls are counted by tool and by idempotency key (`GET /__calls`).
+ * and counted as refused. Calls are counted by tool and by idempotency key (`GET /__calls`), and a key that comes
+ * again with other arguments is counted apart (`keyReused`: a retry must repeat its call, never make another).
  *
  * - `POST /tools/lookup_ticket` `{arguments: {id}}`: the ticket, or "no ticket <id>".
  * - `POST /tools/create_ticket` `{arguments: {title, queue?}}`: a confirm-only tool; a repeated idempotency key gets
@@ -41,6 +42,8 @@ export interface ToolServerCalls {
   refused: number;
   /** Tickets create_ticket made. */
   created: number;
+  /** Calls whose idempotency key an earlier call used with other arguments. */
+  keyReused: number;
 }
 
 export interface RunningToolServer {
@@ -51,9 +54,10 @@ export interface RunningToolServer {
 export async function startToolServer(opts: { port: number; secret?: string; searchKey?: string }): Promise<RunningToolServer> {
   const secret = opts.secret ?? DEV_TOOL_SECRET;
   const searchKey = opts.searchKey ?? DEV_SEARCH_KEY;
-  let calls: ToolServerCalls = { byTool: {}, byKey: {}, refused: 0, created: 0 };
+  let calls: ToolServerCalls = { byTool: {}, byKey: {}, refused: 0, created: 0, keyReused: 0 };
   let delayMs = 0;
   const answers = new Map<string, unknown>();
+  const argumentsOf = new Map<string, string>();
   const tickets = new Map(TICKETS);
 
   async function tool(name: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -67,6 +71,9 @@ export async function startToolServer(opts: { port: number; secret?: string; sea
     if (!call.success || call.data.tool !== name) return sendJson(res, 400, { error: "not a Parley tool call" });
     calls.byTool[name] = (calls.byTool[name] ?? 0) + 1;
     calls.byKey[key] = (calls.byKey[key] ?? 0) + 1;
+    const args = JSON.stringify(call.data.arguments);
+    if ((argumentsOf.get(key) ?? args) !== args) calls.keyReused++;
+    argumentsOf.set(key, argumentsOf.get(key) ?? args);
     if (delayMs) await sleep(delayMs);
     if (answers.has(key)) return sendJson(res, 200, answers.get(key));
     const answer = name === "lookup_ticket" ? lookup(call.data.arguments) : create(call.data.arguments);
@@ -104,8 +111,9 @@ export async function startToolServer(opts: { port: number; secret?: string; sea
         return sendJson(res, 200, { delayMs });
       }
       if (route === "POST /__reset") {
-        calls = { byTool: {}, byKey: {}, refused: 0, created: 0 };
+        calls = { byTool: {}, byKey: {}, refused: 0, created: 0, keyReused: 0 };
         answers.clear();
+        argumentsOf.clear();
         delayMs = 0;
         return sendJson(res, 200, { ok: true });
       }

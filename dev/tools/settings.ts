@@ -8,7 +8,7 @@
  */
 import { DEV_SEARCH_KEY, DEV_TOOL_SECRET } from "./server.ts";
 
-const DEV_TOOLS = ["lookup_ticket", "time_in_zone", "web_search", "search_memory"];
+const DEV_TOOLS = ["lookup_ticket", "time_in_zone", "web_search", "search_memory", "read_channel"];
 
 export function devToolSettings(origin: string, opts: { confirmTools?: boolean } = {}): Record<string, string> {
   const ticketArgs = { type: "object", properties: { id: { type: "string", description: "the ticket's number" } }, required: ["id"] };

@@ -8,12 +8,14 @@
  * (`onUsage`). Without tools offered this is the plain model call.
  */
 import type { ToolRoundTrace } from "../conversation/answer-trace.ts";
+import { placeId } from "../keys.ts";
 import type { Prompt } from "../context/prompt.ts";
 import type { ReplyOptions, ToolPass } from "../llm/client.ts";
 import type { PassMessage, ToolCall, ToolSpec } from "../llm/tool-messages.ts";
 import { FALLBACK_ANSWER } from "../notices.ts";
 import { runToolRound } from "../tools/run.ts";
 import type { Tool } from "../tools/tool.ts";
+import { placeReader } from "./read-place.ts";
 import type { AnswerScope } from "./scope.ts";
 
 /** The tools an answer is offered. A tool that needs a person's approval is not among them (docs/tools.md). */
@@ -66,7 +68,9 @@ async function toolLoop<A extends { kind: "answer" }>(scope: AnswerScope, tools:
       conversationId: job.conversationId,
       askerId: job.trigger.authorId,
       visibility: scope.visibility,
-      triggerId: job.trigger.id,
+      readPlace: placeReader(scope),
+      // A trigger's id is unique only in its place (a Telegram message id counts up per chat): the key names both.
+      triggerId: `${placeId(job.key)}|${job.trigger.id}`,
       firstIndex: called,
       logFields: { ...where },
     });

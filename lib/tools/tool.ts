@@ -16,12 +16,25 @@ export interface ToolContext {
   /** The conversation the answer is in (search_memory leaves out what its prompt already carries). */
   conversationId: string;
   askerId: string;
-  /** `<trigger id>:<call index>`: the same on every retry of the answer, so an endpoint can drop a repeat. */
+  /** `<place>|<trigger id>:<call index>`: the same on every retry of the answer, so an endpoint can drop a repeat. */
   idempotencyKey: string;
   /** Who can read the place (asked of the platform at most once per job). */
   visibility(): Promise<Visibility>;
   /** Ends when the call's time (TOOL_TIMEOUT_MS) is up. */
   signal: AbortSignal;
+  /**
+   * The answered place's messages before the answered one, from its platform (read_channel); bound to the job's
+   * place, so a tool cannot read any other. Absent where the job reads none; undefined from a platform with none.
+   */
+  readPlace?(window: { sinceMs: number; limit: number }): Promise<{ messages: PlaceLine[] } | { refused: string } | undefined>;
+}
+
+/** A message read from the place (the platforms' PlaceMessage, seen from below them). */
+export interface PlaceLine {
+  author: { id: string; name: string; isBot: boolean };
+  text: string;
+  /** Milliseconds since the epoch. */
+  ts: number;
 }
 
 export interface Tool {

@@ -11,6 +11,7 @@ import type { Tenancy } from "../keys.ts";
 import { fetchPageTool } from "./fetch-page.ts";
 import { httpTool } from "./http-tool.ts";
 import { TYPESCRIPT_TOOLS } from "./registry.ts";
+import { readChannelTool } from "./read-channel.ts";
 import { searchMemoryTool } from "./search-memory.ts";
 import type { Tool } from "./tool.ts";
 import { webSearchTool } from "./web-search.ts";
@@ -33,7 +34,7 @@ export class Toolbox {
 
 /** The Worker's tools from its settings and env (where the HTTP tools' secrets are). */
 export function createToolbox(s: Settings, env: Record<string, unknown>, log: Logger): Toolbox {
-  const tools: Tool[] = [fetchPageTool, ...[searchMemoryTool(s), webSearchTool(s)].flatMap((t) => t ?? []), ...TYPESCRIPT_TOOLS];
+  const tools: Tool[] = [fetchPageTool, readChannelTool, ...[searchMemoryTool(s), webSearchTool(s)].flatMap((t) => t ?? []), ...TYPESCRIPT_TOOLS];
   for (const declaration of s.HTTP_TOOLS) {
     const secret = env[declaration.secret];
     if (typeof secret === "string" && secret.length > 0) tools.push(httpTool(declaration, secret));

@@ -33,8 +33,8 @@ async function ask(env: TestEnv, text: string, place = newSlackPlace("TOOL")): P
     }, 15_000, `an answer with "${words}"`);
     return unescapeSlack(shown.text);
   };
-  // The trigger's id on Slack is `<channel>:<ts>` (lib/platforms/slack/parse.ts).
-  return { answer, triggerId: `${place.channel}:${ts}` };
+  // The key names the place, then the trigger, whose id on Slack is `<channel>:<ts>` (lib/platforms/slack/parse.ts).
+  return { answer, triggerId: `slack|${place.team}|${place.channel}||${place.channel}:${ts}` };
 }
 
 const toolMessages = (request: ChatRequest) => request.messages.filter((m) => m.role === "tool");
