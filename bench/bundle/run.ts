@@ -1,7 +1,7 @@
 /**
  * @module
  * `node bench/bundle/run.ts [--json] [--check]`: the size of what `npm run build` produced (the bundle `wrangler
- * deploy` uploads) against the 240 KiB target, what takes the space (and what leaving each big piece out would save,
+ * deploy` uploads) against the 280 KiB target, what takes the space (and what leaving each big piece out would save,
  * measured), Node-only modules that slipped in, and the startup time in workerd next to a do-nothing Worker.
  * `--check` exits 1 when a target is missed.
  */
@@ -15,7 +15,7 @@ import { measureStartup } from "./startup.ts";
 import { measureSavings, zodMiniComparison } from "./what-if.ts";
 
 /** Cloudflare's limit is far above; this leaves room for what the next features add. */
-const TARGET_GZIP_BYTES = 240 * 1024;
+const TARGET_GZIP_BYTES = 280 * 1024;
 /** Cloudflare refuses a Worker whose global scope takes longer than this to evaluate. */
 const STARTUP_LIMIT_MS = 1_000;
 const SUSPECT_PACKAGES = ["openai", "zod", "@upstash/redis", "@upstash/qstash", "@upstash/vector", "hono"];
@@ -27,7 +27,7 @@ const args = parseCommandLine(
   defineCommand({
     name: "npm run bench:bundle",
     summary:
-      "Builds the Worker as `npm run build` does and prints its size against the 240 KiB target, what takes the space " +
+      "Builds the Worker as `npm run build` does and prints its size against the 280 KiB target, what takes the space " +
       "(and what leaving each big piece out would save, measured), Node-only modules that slipped in, and its startup " +
       "time in workerd next to a do-nothing Worker.",
     options: {
