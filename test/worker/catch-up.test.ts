@@ -12,24 +12,34 @@ import { CATCH_UP_INSTRUCTION_TAIL } from "../../lib/llm/catch-up.ts";
 import { injectedFaults, scriptFault } from "../support/fault-control.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { QSTASH_RETRY_DELAYS_MS, ALL_RETRIES_MS, prodTimingSuite } from "../support/prod-timing.ts";
-import { SLACK_FAKE_ORIGIN } from "../support/slack-install.ts";
+import { INSTALLABLE, installWorkspace, SLACK_FAKE_ORIGIN } from "../support/slack-install.ts";
 import { newSlackPlace, signedSlackRequest, slackMention, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "catchup";
 const REPLY_PATH = `/t/${SUITE}/jobs/reply`;
 const [FIRST_RETRY_MS] = QSTASH_RETRY_DELAYS_MS;
-/** Small enough that 120 short messages take several chunks. */
-const kit = prodTimingSuite(SUITE, { PROMPT_TOKEN_BUDGET: "1500" });
+/**
+ * Small enough that 120 short messages take several chunks. Each place is a workspace of its own: Slack's Tier 3
+ * budget for conversations.history counts per workspace, and these tests read hundreds of messages.
+ */
+const kit = prodTimingSuite(SUITE, { ...INSTALLABLE, PROMPT_TOKEN_BUDGET: "1500" });
 
 pumpJobsDuringSuite(kit.env, SUITE);
 
 /** A message Slack has that the bot never saw arrive, `secondsAgo` before now. */
-async function inSlack(channel: string, user: string, text: string, secondsAgo: number): Promise<string> {
+async function inSlack(place: { team: string; channel: string }, user: string, text: string, secondsAgo: number): Promise<string> {
   const ts = `${Math.floor(Date.now() / 1000) - secondsAgo}.000100`;
-  const res = await fetch(`${SLACK_FAKE_ORIGIN}/__messages`, { method: "POST", body: JSON.stringify({ channel, user, text, ts }) });
+  const res = await fetch(`${SLACK_FAKE_ORIGIN}/__messages`, { method: "POST", body: JSON.stringify({ team: place.team, channel: place.channel, user, text, ts }) });
   expect(res.ok).toBe(true);
   return ts;
+}
+
+/** A channel in a workspace installed for it alone. */
+async function installedPlace(): Promise<ReturnType<typeof newSlackPlace>> {
+  const place = newSlackPlace("CU");
+  await installWorkspace(kit.env, { id: place.team, name: `Catch-up ${place.id}` });
+  return place;
 }
 
 async function mention(place: { team: string; channel: string }, user: string, text: string): Promise<void> {
@@ -47,12 +57,12 @@ const catchUpCalls = async (marker: string) => (await modelRequests(marker)).fil
  * 120 (with `combineFailsOnce`, after failing once).
  */
 async function busyChannel(opts: { combineFailsOnce?: boolean } = {}) {
-  const place = newSlackPlace("CU");
+  const place = await installedPlace();
   const tag = `cu-${place.id}`;
-  await inSlack(place.channel, "UALICE", `before carol spoke old-${place.id}`, 3 * 3600);
-  await inSlack(place.channel, "UCAROL", "I'm off to lunch", 2 * 3600);
+  await inSlack(place, "UALICE", `before carol spoke old-${place.id}`, 3 * 3600);
+  await inSlack(place, "UCAROL", "I'm off to lunch", 2 * 3600);
   const ts: string[] = [];
-  for (let i = 0; i < 120; i++) ts.push(await inSlack(place.channel, i % 2 ? "UBOB" : "UALICE", `deploy talk ${i} ${tag}`, 7000 - i * 50));
+  for (let i = 0; i < 120; i++) ts.push(await inSlack(place, i % 2 ? "UBOB" : "UALICE", `deploy talk ${i} ${tag}`, 7000 - i * 50));
   await scriptModel(
     ...(opts.combineFailsOnce ? [{ match: `note-${place.id}`, status: 500, times: 1 }] : []),
     { match: tag, reply: `Topics:\n- the deploy [1] note-${place.id}` },
@@ -67,7 +77,7 @@ describe("catch me up on Slack", () => {
   it("summarizes the channel since the asker's last message in pages and chunks, answered once with links", async () => {
     const { place, tag, ts } = await busyChannel();
     const elsewhere = newSlackPlace("CU");
-    await inSlack(elsewhere.channel, "UDAVE", `another channel's secret ${tag}-other`, 600);
+    await inSlack(elsewhere, "UDAVE", `another channel's secret ${tag}-other`, 600);
 
     await mention(place, "UCAROL", "catch me up");
     const settled = await kit.deliveriesSettled();
@@ -131,9 +141,9 @@ describe("catch me up on Slack", () => {
   });
 
   it("over a busy day reads the newest CATCHUP_MAX_MESSAGES (500) in five pages, each message in one chunk", async () => {
-    const place = newSlackPlace("CU");
+    const place = await installedPlace();
     const tag = `cu-${place.id}`;
-    for (let i = 0; i < 520; i++) await inSlack(place.channel, i % 2 ? "UBOB" : "UALICE", `m${i} ${tag}`, 20_000 - i * 30);
+    for (let i = 0; i < 520; i++) await inSlack(place, i % 2 ? "UBOB" : "UALICE", `m${i} ${tag}`, 20_000 - i * 30);
     await scriptModel({ match: tag, reply: `Topics:\n- busy [1] note-${place.id}` }, { match: `note-${place.id}`, reply: "Topics:\n- a busy day [500]" });
     await mention(place, "UCAROL", "summarize the last 12 hours");
     await kit.deliveriesSettled();
@@ -146,7 +156,7 @@ describe("catch me up on Slack", () => {
   });
 
   it("in a DM says what it can do there, reading nothing", async () => {
-    const place = { ...newSlackPlace("CU"), channel: `DCU${Date.now().toString(36).toUpperCase()}` };
+    const place = { ...(await installedPlace()), channel: `DCU${Date.now().toString(36).toUpperCase()}` };
     const event = slackMessageEvent({ ...place, user: "UCAROL", text: "catch me up", channelType: "im" });
     expect((await callWorker(kit.env, await signedSlackRequest(event.body))).status).toBe(200);
     await kit.deliveriesSettled();
