@@ -54,6 +54,10 @@ const workerPlugin = cloudflareTest(({ inject }) => ({
       STREAMING: "false",
       SHOW_WORKING: "false",
       SUMMARY_ENABLED: "false",
+      // Every Slack conversation start would read its channel's history on the one test workspace, whose Tier 3
+      // budget (50 calls a minute per workspace, as Slack counts it and the fake enforces) a full run spends in
+      // seconds: off here, switched on by the suites about what the bot reads when it is called.
+      BACKFILL_MESSAGES: "0",
     },
   },
 }));

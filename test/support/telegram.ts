@@ -28,6 +28,8 @@ export function telegramSuiteEnv(suite: string, overrides: TestEnv = {}): TestEn
     TELEGRAM_BOT_TOKEN: BOT.token,
     TELEGRAM_WEBHOOK_SECRET: TELEGRAM_SECRET,
     TELEGRAM_BOT_USERNAME: BOT.username,
+    // A chat's kept talk (off in the other suites: vitest.config.ts).
+    BACKFILL_MESSAGES: "30",
     ...overrides,
   });
 }

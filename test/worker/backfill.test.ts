@@ -17,11 +17,11 @@ import { callWorker, eventually, pumpJobsDuringSuite, suiteEnv, type TestEnv } f
 
 const SUITE = "backfill";
 const PERSONA = "You are Parley, reading the room in a test workspace.";
-const env = suiteEnv(SUITE, { BOT_PERSONA: PERSONA, MEMORY_ENABLED: "true" });
+const env = suiteEnv(SUITE, { BOT_PERSONA: PERSONA, MEMORY_ENABLED: "true", BACKFILL_MESSAGES: "30" });
 /** Installed per workspace, so that one can be installed without the history scopes. */
 const SCOPED_SUITE = "backfillscope";
 // Its conversations end 2 s after their last message, so that the test starts a second one in the same place.
-const scopedEnv = suiteEnv(SCOPED_SUITE, { ...INSTALLABLE, BOT_PERSONA: PERSONA, CONVERSATION_TIMEOUT_SECONDS: "2" });
+const scopedEnv = suiteEnv(SCOPED_SUITE, { ...INSTALLABLE, BOT_PERSONA: PERSONA, CONVERSATION_TIMEOUT_SECONDS: "2", BACKFILL_MESSAGES: "30" });
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
 let seq = 0;
 

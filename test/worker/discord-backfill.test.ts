@@ -22,6 +22,7 @@ const SUITE = "discordback";
 const PERSONA = "You are Parley, reading a Discord room.";
 const env = suiteEnv(SUITE, {
   DISCORD_BOT_TOKEN: "test-discord-bot-token",
+  BACKFILL_MESSAGES: "30",
   // Short conversations: the refusal test starts a second one in the same channel.
   CONVERSATION_TIMEOUT_SECONDS: "2",
   BOT_PERSONA: PERSONA,

@@ -18,6 +18,7 @@ const PERSONA = "You are Parley, answering in a Discord test channel.";
 // local model's judge says YES to a question.
 const env = suiteEnv(SUITE, {
   DISCORD_BOT_TOKEN: "test-discord-bot-token",
+  BACKFILL_MESSAGES: "30",
   CONVERSATION_TIMEOUT_SECONDS: "3",
   FOLLOWUP_WINDOW_SECONDS: "60",
   USE_LLM_JUDGE: "true",

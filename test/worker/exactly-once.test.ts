@@ -22,7 +22,7 @@ const FAILED_PATH = `/t/${SUITE}/jobs/failed`;
 /** RECORD_REPLY's keys: state, log, reply, answers. */
 const RECORD_REPLY_KEYS = 4;
 const SLACK_CONTROL = SLACK_API_BASE_URL.replace(/\/api$/, "");
-const kit = prodTimingSuite(SUITE, { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_PHONE_NUMBER: BOT_NUMBER });
+const kit = prodTimingSuite(SUITE, { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_PHONE_NUMBER: BOT_NUMBER, BACKFILL_MESSAGES: "30" });
 const store = new ConversationStore(kit.redis, { prefix: `t-${SUITE}`, ttlSeconds: () => 120, maxMessages: 200 });
 
 pumpJobsDuringSuite(kit.env, SUITE);

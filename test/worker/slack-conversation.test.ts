@@ -11,7 +11,7 @@ const settings = {
   // Memory has suites of its own; here its extra model calls would blur the counts.
   MEMORY_ENABLED: "false",
 };
-const env = suiteEnv(SUITE, { ...settings, CONVERSATION_TIMEOUT_SECONDS: "60" });
+const env = suiteEnv(SUITE, { ...settings, CONVERSATION_TIMEOUT_SECONDS: "60", BACKFILL_MESSAGES: "30" });
 /**
  * The expiry test's conversations time out after 3 s: a suite of its own, so that no other test races that clock
  * (on a loaded machine an answer retried twice took longer, and its conversation was gone: an apology, no answer).

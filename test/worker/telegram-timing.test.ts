@@ -19,6 +19,7 @@ const kit = prodTimingSuite(SUITE, {
   TELEGRAM_WEBHOOK_SECRET: TELEGRAM_SECRET,
   TELEGRAM_BOT_USERNAME: BOT.username,
   BACKFILL_MINUTES: String(BACKFILL_MINUTES),
+  BACKFILL_MESSAGES: "30",
 });
 
 pumpJobsDuringSuite(kit.env, SUITE);
