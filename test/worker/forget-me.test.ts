@@ -10,7 +10,7 @@ import { callWorker, eventually, pumpJobsDuringSuite, settle } from "../support/
 
 const SUITE = "forgetme";
 const PREFIX = `t-${SUITE}`;
-const env = twilioSuiteEnv(SUITE, { MEMORY_ENABLED: "true", SMS_BURST_WINDOW_SECONDS: "1" });
+const env = twilioSuiteEnv(SUITE, { MEMORY_ENABLED: "true", SMS_BURST_WINDOW_SECONDS: "1", BACKFILL_MESSAGES: "30" });
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
 /** Long enough for a job that should not post to have run. */
 const QUIET_MS = 2_000;
