@@ -86,7 +86,7 @@ describe.each([
 
 describe("a follow-up written while a Telegram answer is edited as it grows", () => {
   const suite = "followstreamtg";
-  const kit = prodTimingSuite(suite, { STREAMING: "true", USE_LLM_JUDGE: "false", MEMORY_ENABLED: "false", TELEGRAM_BOT_TOKEN: BOT.token, TELEGRAM_WEBHOOK_SECRET: TELEGRAM_SECRET, TELEGRAM_BOT_USERNAME: BOT.username });
+  const kit = prodTimingSuite(suite, { STREAMING: "true", USE_LLM_JUDGE: "false", MEMORY_ENABLED: "false", TELEGRAM_BOT_TOKEN: BOT.token, TELEGRAM_WEBHOOK_SECRET: TELEGRAM_SECRET, TELEGRAM_BOT_USERNAME: BOT.username, BACKFILL_MESSAGES: "30" });
   const store = new ConversationStore(kit.redis, { prefix: `t-${suite}`, ttlSeconds: () => 600, maxMessages: 200 });
   pumpJobsDuringSuite(kit.env, suite);
 
