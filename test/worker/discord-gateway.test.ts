@@ -178,7 +178,9 @@ describe("a Discord channel conversation over the Gateway", () => {
       15_000,
       "the answer after the resume",
     );
-    const seen = JSON.stringify(prompt.messages);
+    // People's turns only: when r1 or r2 was answered as a follow-up, the bot's answer quotes it (the local model
+    // repeats what it was told), which is no message repeated.
+    const seen = JSON.stringify(prompt.messages.filter((m) => m.role === "user"));
     for (const marker of [`r1-${channel}`, `r2-${channel}`]) expect(seen.split(marker).length - 1).toBe(1);
     for (const id of during) expect(logLines(`"message":"${id}"`).filter((l) => l.includes('"event":"decision"'))).toHaveLength(1);
     expect(logLines(channel).filter((l) => l.includes("duplicate_dropped"))).toEqual([]);
