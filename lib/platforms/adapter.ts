@@ -200,7 +200,7 @@ export interface PlatformSettings<Config> {
  */
 /** Optional capabilities in files of their own: pasted files (./file-fetch.ts), history (./history.ts), rescue (./rescue.ts). */
 export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra = {}, Config = any>
-  extends WithFiles<ReplyContext<Config>>, HistoryCapability<ReplyContext<Config>>, WithRescue<Target, ReplyContext<Config>> {
+  extends WithFiles<ReplyContext<Config>>, HistoryCapability<ReplyContext<Config>>, WithRescue<Target> {
   readonly platform: Platform;
   readonly settings: PlatformSettings<Config>;
   /** Present when the platform can be installed in many tenants (Slack OAuth). */
