@@ -6,7 +6,7 @@
  * after its last message, so a conversation that starts later sees none of it.
  */
 import { describe, expect, it } from "vitest";
-import { FLOOD_WAIT_IN_JOB_MAX_SECONDS } from "../../lib/platforms/telegram/flood-wait.ts";
+import { RATE_LIMIT_WAIT_IN_JOB_MAX_SECONDS } from "../../lib/platforms/rate-limited.ts";
 import { scriptFault } from "../support/fault-control.ts";
 import { modelRequests } from "../support/model.ts";
 import { ALL_RETRIES_MS, prodTimingSuite, QSTASH_RETRY_DELAYS_MS } from "../support/prod-timing.ts";
@@ -45,7 +45,7 @@ describe("Telegram at production timings", () => {
   it("sends a part that a longer flood wait held back when QStash comes back after it, once", async () => {
     const ivy = newPerson("Ivy");
     const chat = await newChat({ privateWith: ivy });
-    const retryAfterSeconds = FLOOD_WAIT_IN_JOB_MAX_SECONDS + 25;
+    const retryAfterSeconds = RATE_LIMIT_WAIT_IN_JOB_MAX_SECONDS + 25;
     await scriptFault(TELEGRAM_FAKE_URL, { fault: "ratelimit", retryAfter: retryAfterSeconds, path: "/sendMessage", bodyContains: `"chat_id":${chat}` } as never);
     await post((await say(chat, ivy, "what is a functor?")).update);
     expect((await kit.deliveriesSettled()).deliveries).toMatchObject([{ path: REPLY_PATH, retried: 0, outcome: "retry" }]);

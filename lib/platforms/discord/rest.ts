@@ -1,8 +1,8 @@
 /**
  * @module
- * One call to Discord's REST API, with Discord's failures turned into what the job flow acts on: RetryLater (429,
- * JSON or not), GiveUp (the request can never succeed: expired token, unknown channel, missing access), Error
- * (5xx and the like: retry). Never puts a token or message text into an error.
+ * One call to Discord's REST API, with Discord's failures turned into what the job flow acts on:
+ * PlatformRateLimited (429, JSON or not), GiveUp (the request can never succeed: expired token, unknown channel,
+ * missing access), Error (5xx and the like: retry). Never puts a token or message text into an error.
  */
 import type {
   RESTPatchAPIChannelMessageJSONBody,
@@ -12,7 +12,8 @@ import type {
   RESTPutAPIApplicationCommandsJSONBody,
 } from "discord-api-types/v10";
 import * as z from "../../zod.ts";
-import { GiveUp, RetryLater } from "../../errors.ts";
+import { GiveUp } from "../../errors.ts";
+import { PlatformRateLimited } from "../rate-limited.ts";
 
 const REQUEST_TIMEOUT_MS = 10_000;
 /** Discord asks every client to identify itself as `DiscordBot ($url, $version)`. */
@@ -84,7 +85,7 @@ export async function discordRequest(req: DiscordRequest): Promise<unknown> {
   const text = await response.text();
   const json = parseJson(text);
   if (response.status === 429) {
-    throw new RetryLater(`Discord rate limited: ${req.what}`, retryAfterSeconds(response.headers, json));
+    throw new PlatformRateLimited(`Discord rate limited: ${req.what}`, retryAfterSeconds(response.headers, json));
   }
   if (response.status >= 400 && response.status < 500) {
     throw new DiscordRefused(req.what, response.status, errorBodySchema.safeParse(json).data?.code);

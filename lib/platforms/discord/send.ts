@@ -19,6 +19,7 @@ import type { Logger } from "../../log.ts";
 import type { PartProgress } from "../../message.ts";
 import { splitText } from "../../text/split.ts";
 import { postParts } from "../parts.ts";
+import { waitingOutRateLimits } from "../rate-limited.ts";
 import { INTERACTION_TOKEN_LIFETIME_MS } from "./parse.ts";
 import { DISCORD_ERROR, DiscordRefused, discordRequest } from "./rest.ts";
 import type { ChannelTarget, DiscordTarget, InteractionTarget } from "./target.ts";
@@ -69,14 +70,16 @@ async function answerInteraction(cfg: DiscordSendConfig, target: InteractionTarg
     return await postParts(parts, progress, {
       async post(content, index) {
         if (cfg.now() >= target.expiresAt) throw new InteractionExpired();
-        const sent = await discordRequest({
-          apiBaseUrl: cfg.apiBaseUrl,
-          fetch: cfg.fetch,
-          ...(index === 0
-            ? { method: "PATCH", path: `${webhook}/messages/@original`, what: "edit the original response" }
-            : { method: "POST", path: webhook, what: "post a follow-up message" }),
-          body: { content, allowed_mentions: NO_MENTIONS } satisfies RESTPatchAPIInteractionOriginalResponseJSONBody & RESTPostAPIInteractionFollowupJSONBody,
-        });
+        const sent = await waitingOutRateLimits(() =>
+          discordRequest({
+            apiBaseUrl: cfg.apiBaseUrl,
+            fetch: cfg.fetch,
+            ...(index === 0
+              ? { method: "PATCH", path: `${webhook}/messages/@original`, what: "edit the original response" }
+              : { method: "POST", path: webhook, what: "post a follow-up message" }),
+            body: { content, allowed_mentions: NO_MENTIONS } satisfies RESTPatchAPIInteractionOriginalResponseJSONBody & RESTPostAPIInteractionFollowupJSONBody,
+          }),
+        );
         posted += 1;
         return messageIdSchema.parse(sent).id;
       },
@@ -99,23 +102,25 @@ async function postToChannel(cfg: DiscordSendConfig, target: ChannelTarget, text
       const replyTo = index === 0 && target.replyToMessageId;
       const nonce = await partNonce(progress.answerId, index);
       const postPart = (replying: boolean) =>
-        discordRequest({
-          apiBaseUrl: cfg.apiBaseUrl,
-          fetch: cfg.fetch,
-          method: "POST",
-          path: `/channels/${target.channelId}/messages`,
-          what: "post a channel message",
-          botToken,
-          body: {
-            content,
-            allowed_mentions: NO_MENTIONS,
-            // Posting a part again within Discord's nonce window returns the message of the first post: that is
-            // the lookup a retry needs (no `find`), whatever text it carries.
-            nonce,
-            enforce_nonce: true,
-            ...(replying && replyTo ? { message_reference: { message_id: replyTo, fail_if_not_exists: false } } : {}),
-          } satisfies RESTPostAPIChannelMessageJSONBody,
-        });
+        waitingOutRateLimits(() =>
+          discordRequest({
+            apiBaseUrl: cfg.apiBaseUrl,
+            fetch: cfg.fetch,
+            method: "POST",
+            path: `/channels/${target.channelId}/messages`,
+            what: "post a channel message",
+            botToken,
+            body: {
+              content,
+              allowed_mentions: NO_MENTIONS,
+              // Posting a part again within Discord's nonce window returns the message of the first post: that is
+              // the lookup a retry needs (no `find`), whatever text it carries.
+              nonce,
+              enforce_nonce: true,
+              ...(replying && replyTo ? { message_reference: { message_id: replyTo, fail_if_not_exists: false } } : {}),
+            } satisfies RESTPostAPIChannelMessageJSONBody,
+          }),
+        );
       // A reply needs Read Message History; without it the bot may still post in the channel: unlinked, then.
       const sent = await postPart(true).catch((err: unknown) => {
         if (replyTo && err instanceof DiscordRefused && err.discordCode === DISCORD_ERROR.MISSING_PERMISSIONS) return postPart(false);
@@ -124,15 +129,17 @@ async function postToChannel(cfg: DiscordSendConfig, target: ChannelTarget, text
       const { id, content: shown } = postedMessageSchema.parse(sent);
       // The first post may be a streamed answer's message that an attempt left mid-answer: it gets the part's text.
       if (shown !== undefined && shown !== content) {
-        await discordRequest({
-          apiBaseUrl: cfg.apiBaseUrl,
-          fetch: cfg.fetch,
-          method: "PATCH",
-          path: `/channels/${target.channelId}/messages/${id}`,
-          what: "edit a channel message",
-          botToken,
-          body: { content, allowed_mentions: NO_MENTIONS } satisfies RESTPatchAPIChannelMessageJSONBody,
-        });
+        await waitingOutRateLimits(() =>
+          discordRequest({
+            apiBaseUrl: cfg.apiBaseUrl,
+            fetch: cfg.fetch,
+            method: "PATCH",
+            path: `/channels/${target.channelId}/messages/${id}`,
+            what: "edit a channel message",
+            botToken,
+            body: { content, allowed_mentions: NO_MENTIONS } satisfies RESTPatchAPIChannelMessageJSONBody,
+          }),
+        );
       }
       return id;
     },

@@ -10,6 +10,7 @@ import type { RESTPatchAPIChannelMessageJSONBody, RESTPatchAPIInteractionOrigina
 import { RetryLater } from "../../errors.ts";
 import { closeMarkdown } from "../../text/close-markdown.ts";
 import type { AnswerStream, ReplyContext, StreamingCapability } from "../adapter.ts";
+import { waitingOutRateLimits } from "../rate-limited.ts";
 import type { DiscordSettings } from "./settings.ts";
 import type { StreamState } from "../../message.ts";
 import { discordRequest } from "./rest.ts";
@@ -27,27 +28,31 @@ export const discordStreaming: StreamingCapability<DiscordTarget, DiscordSetting
     if (target.kind === "interaction") {
       // Too late to edit: `send` says so (and gives up) when the answer is complete.
       if (ctx.now() >= target.expiresAt) return null;
-      const id = await edit(ctx, target, "@original", closeMarkdown(text)).catch((err: unknown) => {
+      const id = await waitingOutRateLimits(() => edit(ctx, target, "@original", closeMarkdown(text))).catch((err: unknown) => {
         throw earlyRefusal(err, target, ctx.now()) ?? err;
       });
       return editStream(ctx, target, { id, mode: "edit", shown: text, open: false });
     }
-    const sent = await discordRequest({
-      apiBaseUrl: ctx.config.DISCORD_API_BASE_URL,
-      fetch: ctx.fetch,
-      method: "POST",
-      path: `/channels/${target.channelId}/messages`,
-      what: "post a channel message",
-      botToken: await ctx.token(),
-      body: {
-        content: closeMarkdown(text),
-        allowed_mentions: NO_MENTIONS,
-        // The first part's nonce, as `send` would post it: an open that is tried again returns the same message.
-        nonce: await partNonce(answer.triggerId, 0),
-        enforce_nonce: true,
-        ...(target.replyToMessageId ? { message_reference: { message_id: target.replyToMessageId, fail_if_not_exists: false } } : {}),
-      } satisfies RESTPostAPIChannelMessageJSONBody,
-    });
+    const body = {
+      content: closeMarkdown(text),
+      allowed_mentions: NO_MENTIONS,
+      // The first part's nonce, as `send` would post it: an open that is tried again returns the same message.
+      nonce: await partNonce(answer.triggerId, 0),
+      enforce_nonce: true,
+      ...(target.replyToMessageId ? { message_reference: { message_id: target.replyToMessageId, fail_if_not_exists: false } } : {}),
+    } satisfies RESTPostAPIChannelMessageJSONBody;
+    const botToken = await ctx.token();
+    const sent = await waitingOutRateLimits(() =>
+      discordRequest({
+        apiBaseUrl: ctx.config.DISCORD_API_BASE_URL,
+        fetch: ctx.fetch,
+        method: "POST",
+        path: `/channels/${target.channelId}/messages`,
+        what: "post a channel message",
+        botToken,
+        body,
+      }),
+    );
     return editStream(ctx, target, { id: messageIdSchema.parse(sent).id, mode: "edit", shown: text, open: false });
   },
 
@@ -62,12 +67,14 @@ function editStream(ctx: ReplyContext<DiscordSettings>, target: DiscordTarget, s
         await edit(ctx, target, state.id, closeMarkdown(text));
         state.shown = text;
       } catch (err) {
-        // A refused edit is left out (the next one, or the final one, carries the text); a bucket is never pushed.
+        // A refused edit is left out (the next one, or the final one, carries the text); a bucket is never pushed,
+        // nor waited for.
         ctx.log.warn("discord_stream_edit_failed", { reason: err instanceof RetryLater ? "rate_limited" : "error" });
       }
     },
     async finish(text) {
-      if (state.shown !== text || closeMarkdown(text) !== text) await edit(ctx, target, state.id, text);
+      // The edit that leaves the answer whole waits out a short rate limit (Discord's buckets: often under a second).
+      if (state.shown !== text || closeMarkdown(text) !== text) await waitingOutRateLimits(() => edit(ctx, target, state.id, text));
       state.shown = text;
     },
     close: async () => undefined,

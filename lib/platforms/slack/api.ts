@@ -1,14 +1,15 @@
 /**
  * @module
  * One call to Slack's Web API with the bot token, and Slack's failures turned into what the job flow acts on:
- * RetryLater (429 with Retry-After), GiveUp (an `ok:false` the same request can never get past), Error (retry).
- * Never puts message text into an error. Every method Parley calls takes its arguments as Slack's own SDK types
+ * PlatformRateLimited (429 with Retry-After), GiveUp (an `ok:false` the same request can never get past), Error
+ * (retry). Never puts message text into an error. Every method Parley calls takes its arguments as Slack's own SDK types
  * them (`SlackMethods`, from @slack/web-api): a misspelt or missing argument fails `npm run typecheck`. Only the
  * SDK's types are used (a dev dependency, erased from the Worker's bundle).
  */
 import type * as Slack from "@slack/web-api";
 import * as z from "../../zod.ts";
-import { GiveUp, RetryLater } from "../../errors.ts";
+import { GiveUp } from "../../errors.ts";
+import { PlatformRateLimited } from "../rate-limited.ts";
 
 const slackResponseSchema = z.looseObject({ ok: z.boolean(), error: z.optional(z.string()) });
 // Every method's answer has these; chat.postMessage's type stands for them (WebAPICallResult omits `error`).
@@ -108,8 +109,8 @@ export type SlackAgrees<Disagreements extends never> = Disagreements;
 export type SlackEncoding = "json" | "form";
 
 /**
- * Calls `method` with `args`: resolves with the `ok:true` body; 429 → RetryLater, a permanent error → GiveUp, else
- * Error. Reads (history, replies, auth.test) and oauth.v2.access go as forms, which every method takes.
+ * Calls `method` with `args`: resolves with the `ok:true` body; 429 → PlatformRateLimited, a permanent error →
+ * GiveUp, else Error. Reads (history, replies, auth.test) and oauth.v2.access go as forms, which every method takes.
  */
 export function callSlack<M extends keyof SlackMethods>(
   call: SlackCallArgs | SlackClientCallArgs,
@@ -134,7 +135,7 @@ async function post(args: SlackCallArgs | SlackClientCallArgs, method: string, b
   });
   if (response.status === 429) {
     await response.body?.cancel();
-    throw new RetryLater(`Slack ${method} rate limited`, retryAfterSeconds(response.headers));
+    throw new PlatformRateLimited(`Slack ${method} rate limited`, retryAfterSeconds(response.headers));
   }
   // Slack answers an unknown method (streaming on an older workspace) with 404 and an `ok:false` body.
   if (!response.ok && response.status !== 404) {

@@ -3,11 +3,12 @@
  * Posts the bot's answer with Slack's `chat.postMessage`, split into messages of at most 4,000 characters, each
  * carrying the trigger's id and its part index as message metadata, so that a later attempt of the job can find a
  * post whose response never came back (./find-part.ts) instead of posting it twice. Turns Slack's failures into
- * what the job flow acts on: RetryLater (429), GiveUp (permanent), Error (retry).
+ * what the job flow acts on: RetryLater (429, once a short wait is past), GiveUp (permanent), Error (retry).
  */
 import type { PartProgress } from "../../message.ts";
 import { splitText } from "../../text/split.ts";
 import { postParts } from "../parts.ts";
+import { waitingOutRateLimits } from "../rate-limited.ts";
 import { callSlack, type SlackCallArgs } from "./api.ts";
 import { findSlackPart, partMetadata, type SlackPlace } from "./find-part.ts";
 
@@ -36,20 +37,22 @@ export async function postSlackMessage(args: PostSlackMessageArgs): Promise<stri
       if (!found) return null;
       // It may be a streamed answer's message that an attempt left mid-answer: it gets the part's text.
       const text = escapeSlackText(chunk);
-      if (found.text !== text) await callSlack(args, "chat.update", { channel: args.channel, ts: found.ts, text });
+      if (found.text !== text) await waitingOutRateLimits(() => callSlack(args, "chat.update", { channel: args.channel, ts: found.ts, text }));
       return found.ts;
     },
   });
 }
 
-/** Posts one part of the answer to `answerId`, tagged with its metadata; answers its `ts`. */
+/** Posts one part of the answer to `answerId`, tagged with its metadata; answers its `ts`. A short 429 is waited out. */
 export async function postOne(args: SlackPlace, answerId: string, text: string, index: number): Promise<string> {
-  const { ts } = await callSlack(args, POST_MESSAGE_METHOD, {
-    channel: args.channel,
-    text,
-    ...(args.threadTs ? { thread_ts: args.threadTs } : {}),
-    metadata: partMetadata(answerId, index),
-  });
+  const { ts } = await waitingOutRateLimits(() =>
+    callSlack(args, POST_MESSAGE_METHOD, {
+      channel: args.channel,
+      text,
+      ...(args.threadTs ? { thread_ts: args.threadTs } : {}),
+      metadata: partMetadata(answerId, index),
+    }),
+  );
   if (typeof ts !== "string" || !ts) throw new Error(`Slack ${POST_MESSAGE_METHOD} answered ok without a ts`);
   return ts;
 }

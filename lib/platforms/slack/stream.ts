@@ -11,6 +11,7 @@
  * final edit fits, and an intermediate append or edit that does not fit is left out (the next one carries it).
  */
 import type { AnswerStream, ReplyContext, StreamingCapability } from "../adapter.ts";
+import { waitingOutRateLimits } from "../rate-limited.ts";
 import type { SlackSettings } from "./settings.ts";
 import type { StreamState } from "../../message.ts";
 import { closeMarkdown } from "../../text/close-markdown.ts";
@@ -49,16 +50,19 @@ export const slackStreaming: StreamingCapability<SlackTarget, SlackSettings> = {
     // An earlier attempt's open may have landed: its stream, or its posted first part, is this answer's message.
     const earlier = answer.unsure ? await findEarlierOpen(place, answer.triggerId, answer.unsure) : null;
     if (earlier?.mode === "native") return nativeStream(ctx, target, earlier.state, answer.triggerId);
-    if (!earlier && target.threadTs && (await ctx.callBudget("chat.startStream", TIER_2))) {
+    const threadTs = target.threadTs;
+    if (!earlier && threadTs && (await ctx.callBudget("chat.startStream", TIER_2))) {
       try {
-        const started = await callSlack(place, "chat.startStream", {
-          channel: target.channel,
-          thread_ts: target.threadTs,
-          markdown_text: escapeSlackText(text),
-          // Channel streams must name the person they answer, with their own workspace; DMs ignore these.
-          recipient_user_id: answer.authorId,
-          recipient_team_id: target.recipientTeam ?? workspaceOf(ctx.tenant),
-        });
+        const started = await waitingOutRateLimits(() =>
+          callSlack(place, "chat.startStream", {
+            channel: target.channel,
+            thread_ts: threadTs,
+            markdown_text: escapeSlackText(text),
+            // Channel streams must name the person they answer, with their own workspace; DMs ignore these.
+            recipient_user_id: answer.authorId,
+            recipient_team_id: target.recipientTeam ?? workspaceOf(ctx.tenant),
+          }),
+        );
         if (typeof started.ts !== "string") throw new Error("Slack chat.startStream answered ok without a ts");
         return nativeStream(ctx, target, { id: started.ts, mode: "native", shown: text, open: true }, answer.triggerId);
       } catch (err) {
@@ -89,12 +93,14 @@ const addedText = (text: string, shown: string) => escapeSlackText(text).slice(e
 
 function nativeStream(ctx: SlackContext, target: SlackTarget, state: StreamState, answerId: string): AnswerStream {
   const message = { channel: target.channel, ts: state.id } satisfies Pick<SlackMethods["chat.stopStream"], "channel" | "ts">;
-  /** Stops the stream with `markdown` added; false when Slack had ended it already (nothing was added). */
+  /** Stops the stream with `markdown` added (a short rate limit waited out); false when Slack had ended it already. */
   const stop = async (markdown: string): Promise<boolean> => {
     let stopped = false;
     try {
       // The answer's metadata, as a posted first part has: a later lookup tells this finished stream from others'.
-      await callSlack(await placeOf(ctx, target), "chat.stopStream", { ...message, ...(markdown ? { markdown_text: markdown } : {}), metadata: partMetadata(answerId, 0) });
+      const args = { ...message, ...(markdown ? { markdown_text: markdown } : {}), metadata: partMetadata(answerId, 0) };
+      const place = await placeOf(ctx, target);
+      await waitingOutRateLimits(() => callSlack(place, "chat.stopStream", args));
       stopped = true;
     } catch (err) {
       // Any other failure leaves it open, for a later attempt to close.
@@ -126,10 +132,10 @@ function nativeStream(ctx: SlackContext, target: SlackTarget, state: StreamState
       if (state.shown !== text) {
         const place = await placeOf(ctx, target);
         // A stream an earlier attempt thought closed may still be open (its stop never came back): stop, then edit.
-        await updateMessage(place, state.id, escapeSlackText(text)).catch(async (err: unknown) => {
+        await finalUpdate(place, state.id, escapeSlackText(text)).catch(async (err: unknown) => {
           if (slackErrorCode(err) !== "streaming_state_conflict") throw err;
           await stop("");
-          await updateMessage(place, state.id, escapeSlackText(text));
+          await finalUpdate(place, state.id, escapeSlackText(text));
         });
       }
       state.shown = text;
@@ -155,7 +161,7 @@ function editStream(ctx: SlackContext, target: SlackTarget, state: StreamState):
     },
     async finish(text) {
       // The message shows the last snapshot with its Markdown closed: the final text replaces it unless equal.
-      if (state.shown !== text || closeMarkdown(text) !== text) await updateMessage(await placeOf(ctx, target), state.id, escapeSlackText(text));
+      if (state.shown !== text || closeMarkdown(text) !== text) await finalUpdate(await placeOf(ctx, target), state.id, escapeSlackText(text));
       state.shown = text;
     },
     close: async () => undefined,
@@ -164,4 +170,9 @@ function editStream(ctx: SlackContext, target: SlackTarget, state: StreamState):
 
 async function updateMessage(args: SlackCallArgs & { channel: string }, ts: string, text: string): Promise<void> {
   await callSlack(args, "chat.update", { channel: args.channel, ts, text });
+}
+
+/** The edit that leaves the answer whole waits out a short 429; a progress edit never does (the next one carries it). */
+function finalUpdate(args: SlackCallArgs & { channel: string }, ts: string, text: string): Promise<void> {
+  return waitingOutRateLimits(() => updateMessage(args, ts, text));
 }

@@ -1,14 +1,15 @@
 /**
  * @module
  * One Bot API call (`POST <base>/bot<token>/<method>`, JSON), and Telegram's failures turned into what the job
- * flow acts on: RetryLater (429, after `parameters.retry_after`), GiveUp (a 4xx the same request can never get
+ * flow acts on: PlatformRateLimited (429, after `parameters.retry_after`), GiveUp (a 4xx the same request can never get
  * past: the bot was removed, the chat is gone, the token is wrong), Error (5xx and the like: retry). Every method's
  * arguments are typed as @grammyjs/types declares them (a misspelt or missing field fails `npm run typecheck`);
  * only the types are used (a dev dependency, erased from the Worker's bundle). No error carries the token or text.
  */
 import type * as Telegram from "@grammyjs/types";
 import * as z from "../../zod.ts";
-import { GiveUp, RetryLater } from "../../errors.ts";
+import { GiveUp } from "../../errors.ts";
+import { PlatformRateLimited } from "../rate-limited.ts";
 
 const REQUEST_TIMEOUT_MS = 10_000;
 /** A 429 without `retry_after` (never documented, but a proxy in front may answer one). */
@@ -61,12 +62,12 @@ export async function callTelegram<M extends TelegramMethod>(call: TelegramCall,
   });
   const parsed = answerSchema.safeParse(await response.json().catch(() => undefined));
   if (!parsed.success) {
-    if (response.status === 429) throw new RetryLater(`Telegram ${method} rate limited`, DEFAULT_RETRY_AFTER_SECONDS);
+    if (response.status === 429) throw new PlatformRateLimited(`Telegram ${method} rate limited`, DEFAULT_RETRY_AFTER_SECONDS);
     throw new Error(`Telegram ${method} answered HTTP ${response.status} without a Bot API body`);
   }
   const answer = parsed.data;
   if (answer.ok) return answer.result;
-  if (answer.error_code === 429) throw new RetryLater(`Telegram ${method} rate limited`, Math.max(answer.parameters?.retry_after ?? DEFAULT_RETRY_AFTER_SECONDS, 1));
+  if (answer.error_code === 429) throw new PlatformRateLimited(`Telegram ${method} rate limited`, Math.max(answer.parameters?.retry_after ?? DEFAULT_RETRY_AFTER_SECONDS, 1));
   if (answer.error_code >= 400 && answer.error_code < 500) throw new TelegramRefused(method, answer.error_code, answer.description ?? "");
   throw new Error(`Telegram ${method} answered ${answer.error_code}`);
 }

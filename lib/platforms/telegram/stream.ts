@@ -13,8 +13,8 @@ import { RetryLater } from "../../errors.ts";
 import { errorMessage } from "../../log.ts";
 import type { StreamState } from "../../message.ts";
 import type { AnswerStream, ReplyContext, StreamingCapability } from "../adapter.ts";
+import { waitingOutRateLimits } from "../rate-limited.ts";
 import { callTelegram, isNotModified, messageIdOf, TelegramRefused, type TelegramCall } from "./api.ts";
-import { callTelegramPaced } from "./flood-wait.ts";
 import { messageArgs, TELEGRAM_MAX_MESSAGE_CHARS, withoutMentions } from "./send.ts";
 import type { TelegramSettings } from "./settings.ts";
 import type { TelegramTarget } from "./target.ts";
@@ -47,7 +47,7 @@ export const telegramStreaming: StreamingCapability<TelegramTarget, TelegramSett
       return draftStream(ctx, target, { id: String(draftId), mode: "native", shown: text, open: true });
     }
     // Nothing can tell whether an earlier attempt's post of these first words landed (`answer.unsure`): it is posted.
-    const id = messageIdOf(await callTelegramPaced(call, "sendMessage", messageArgs(target, text, true)));
+    const id = messageIdOf(await waitingOutRateLimits(() => callTelegram(call, "sendMessage", messageArgs(target, text, true))));
     return editStream(ctx, target, { id: String(id), mode: "edit", shown: text, open: false });
   },
 
@@ -83,7 +83,8 @@ function draftStream(ctx: TelegramContext, target: TelegramTarget, state: Stream
     },
     async finish(text) {
       // A draft is no message: the answer's first part is sent as the one that stays (the draft then goes).
-      const id = messageIdOf(await callTelegramPaced(await callOf(ctx), "sendMessage", messageArgs(target, text, true)));
+      const call = await callOf(ctx);
+      const id = messageIdOf(await waitingOutRateLimits(() => callTelegram(call, "sendMessage", messageArgs(target, text, true))));
       Object.assign(state, { id: String(id), mode: "edit", shown: text, open: false });
     },
     async close() {
@@ -99,7 +100,9 @@ function editStream(ctx: TelegramContext, target: TelegramTarget, state: StreamS
   const edit = async (text: string, mustLand: boolean) => {
     try {
       const args = { chat_id: target.chatId, message_id: Number(state.id), text: withoutMentions(text), link_preview_options: { is_disabled: true } };
-      await (mustLand ? callTelegramPaced : callTelegram)(await callOf(ctx), "editMessageText", args);
+      const call = await callOf(ctx);
+      const editing = () => callTelegram(call, "editMessageText", args);
+      await (mustLand ? waitingOutRateLimits(editing) : editing());
     } catch (err) {
       if (!isNotModified(err)) throw err;
     }

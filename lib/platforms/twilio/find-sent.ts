@@ -5,7 +5,7 @@
  * be that attempt's, instead of sending it again.
  */
 import * as z from "../../zod.ts";
-import { RetryLater } from "../../errors.ts";
+import { PlatformRateLimited } from "../rate-limited.ts";
 import { messagesUrl, retryAfterSeconds, type MessageListQuery, type SendTwilioSmsArgs } from "./send.ts";
 
 /** Twilio's clock and ours differ a little: look this far before the call began. */
@@ -32,7 +32,7 @@ export async function findSentSms(q: SentSmsQuery): Promise<string | null> {
   });
   if (response.status === 429) {
     await response.body?.cancel();
-    throw new RetryLater("Twilio Messages API rate limited", retryAfterSeconds(response.headers));
+    throw new PlatformRateLimited("Twilio Messages API rate limited", retryAfterSeconds(response.headers));
   }
   if (response.status >= 400 && response.status < 500) {
     // The list is not ours to read (a restricted key): send again, as without the lookup.

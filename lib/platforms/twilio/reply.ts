@@ -11,6 +11,7 @@ import type { LogFields } from "../../log.ts";
 import type { ReplyContext } from "../adapter.ts";
 import type { TwilioSettings } from "./settings.ts";
 import { postParts } from "../parts.ts";
+import { waitingOutRateLimits } from "../rate-limited.ts";
 import { findSentSms } from "./find-sent.ts";
 import { countSmsSegments, fitSmsReply, toGsm7Lookalikes } from "./sms-text.ts";
 import { sendTwilioSms, TWILIO_OPTED_OUT_CODE } from "./send.ts";
@@ -37,7 +38,7 @@ export async function sendSmsReply(ctx: ReplyContext<TwilioSettings>, target: Tw
     async post(part) {
       ctx.log.info(event, fields);
       try {
-        return await sendTwilioSms({ ...place, body: part });
+        return await waitingOutRateLimits(() => sendTwilioSms({ ...place, body: part }));
       } catch (err) {
         if (err instanceof GiveUp && err.code === String(TWILIO_OPTED_OUT_CODE)) {
           await ctx.optOuts.record({ platform: "twilio", tenant: target.accountSid }, target.to, "opt_out");
@@ -46,6 +47,6 @@ export async function sendSmsReply(ctx: ReplyContext<TwilioSettings>, target: Tw
         throw err;
       }
     },
-    find: (part, _index, since) => findSentSms({ ...place, body: part, since }),
+    find: (part, _index, since) => waitingOutRateLimits(() => findSentSms({ ...place, body: part, since })),
   });
 }

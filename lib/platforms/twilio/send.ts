@@ -1,14 +1,15 @@
 /**
  * @module
  * Sends one SMS through Twilio's Messages API (form-encoded, HTTP Basic `AccountSid:AuthToken`) and turns Twilio's
- * failures into what the job flow acts on: RetryLater (429), GiveUp (a 4xx the same request can never get past,
- * e.g. 21610 for an opted-out number), Error (5xx, network: retry). The form's fields are typed by Twilio's own
- * helper library (npm `twilio`, generated from twilio-oai; a dev dependency whose types alone are used), so a
- * misspelt field fails `npm run typecheck`.
+ * failures into what the job flow acts on: PlatformRateLimited (429: "never processed and always safe to retry"),
+ * GiveUp (a 4xx the same request can never get past, e.g. 21610 for an opted-out number), Error (5xx, network:
+ * retry). The form's fields are typed by Twilio's own helper library (npm `twilio`, generated from twilio-oai; a
+ * dev dependency whose types alone are used), so a misspelt field fails `npm run typecheck`.
  */
 import type { MessageListInstanceCreateOptions, MessageListInstancePageOptions } from "twilio/lib/rest/api/v2010/account/message";
 import * as z from "../../zod.ts";
-import { GiveUp, RetryLater } from "../../errors.ts";
+import { GiveUp } from "../../errors.ts";
+import { PlatformRateLimited } from "../rate-limited.ts";
 
 export const TWILIO_API_VERSION = "2010-04-01";
 /** "Attempt to send to unsubscribed recipient": the person texted STOP. */
@@ -67,7 +68,7 @@ export async function sendTwilioSms(args: SendTwilioSmsArgs): Promise<string> {
     return created.data.sid;
   }
   if (response.status === 429) {
-    throw new RetryLater("Twilio Messages API rate limited", retryAfterSeconds(response.headers));
+    throw new PlatformRateLimited("Twilio Messages API rate limited", retryAfterSeconds(response.headers));
   }
   const code = errorSchema.safeParse(payload).data?.code;
   const message = `Twilio Messages API answered HTTP ${response.status}${code ? ` (error ${code})` : ""}`;
