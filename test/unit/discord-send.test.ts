@@ -2,7 +2,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startDiscordFake, type PostedChannelMessage, type RunningDiscordFake } from "../../dev/fakes/discord.ts";
 import { GiveUp, RetryLater } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/log.ts";
+import { discordRequest } from "../../lib/platforms/discord/rest.ts";
 import { DISCORD_MAX_MESSAGE_CHARS, partNonce, sendDiscordReply } from "../../lib/platforms/discord/send.ts";
+import { RATE_LIMIT_WAIT_IN_JOB_MAX_SECONDS } from "../../lib/platforms/rate-limited.ts";
 import type { ChannelTarget, InteractionTarget } from "../../lib/platforms/discord/target.ts";
 import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-answers.ts";
 import { APPLICATION_ID, discordCalls, failDiscordCalls } from "../support/discord.ts";
@@ -64,22 +66,32 @@ describe("answering an interaction", () => {
     expect(calls.map((c) => c.content).join("\n\n")).toBe(text);
   });
 
-  it("turns a JSON 429 into RetryLater with Discord's retry_after", async () => {
+  it("waits out a JSON 429 with a short retry_after and edits once", async () => {
     const target = await interaction();
-    await failDiscordCalls(discord.url, { token: target.token, status: 429, retryAfter: 2.5 });
+    await failDiscordCalls(discord.url, { token: target.token, status: 429, retryAfter: 0.25, times: 2 });
+    expect(await sendDiscordReply(config(), target, "hi", partProgress())).toHaveLength(1);
+    expect(await discordCalls(discord.url, { token: target.token })).toHaveLength(1);
+  });
+
+  it("turns a JSON 429 with a longer retry_after into RetryLater with Discord's retry_after", async () => {
+    const target = await interaction();
+    const retryAfter = RATE_LIMIT_WAIT_IN_JOB_MAX_SECONDS + 2.5;
+    await failDiscordCalls(discord.url, { token: target.token, status: 429, retryAfter });
     const err = await sendDiscordReply(config(), target, "hi", partProgress()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RetryLater);
-    expect((err as RetryLater).retryAfterSeconds).toBe(2.5);
+    expect((err as RetryLater).retryAfterSeconds).toBe(retryAfter);
+    expect(await discordCalls(discord.url, { token: target.token })).toEqual([]);
   });
 
   it("turns a non-JSON 429 (Cloudflare in front of Discord) into RetryLater, from Retry-After or a default", async () => {
     const target = await interaction();
+    const edit = () => discordRequest({ apiBaseUrl: discord.url, method: "PATCH", path: `/webhooks/${APPLICATION_ID}/${target.token}/messages/@original`, what: "edit", body: { content: "hi" } });
     await failDiscordCalls(discord.url, { token: target.token, status: 429, error: "cloudflare", retryAfter: 7 });
-    const withHeader = await sendDiscordReply(config(), target, "hi", partProgress()).catch((e: unknown) => e);
+    const withHeader = await edit().catch((e: unknown) => e);
     expect(withHeader).toBeInstanceOf(RetryLater);
     expect((withHeader as RetryLater).retryAfterSeconds).toBe(7);
     await failDiscordCalls(discord.url, { token: target.token, status: 429, error: "cloudflare" });
-    const bare = await sendDiscordReply(config(), target, "hi", partProgress()).catch((e: unknown) => e);
+    const bare = await edit().catch((e: unknown) => e);
     expect(bare).toBeInstanceOf(RetryLater);
     expect((bare as RetryLater).retryAfterSeconds).toBeGreaterThan(0);
   });

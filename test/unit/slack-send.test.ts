@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSlackFake, type RecordedSlackPost, type RunningSlackFake } from "../../dev/fakes/slack.ts";
 import { GiveUp, RetryLater } from "../../lib/errors.ts";
+import { PlatformRateLimited, RATE_LIMIT_WAIT_IN_JOB_MAX_SECONDS } from "../../lib/platforms/rate-limited.ts";
 import { ANSWER_PART_EVENT } from "../../lib/platforms/slack/find-part.ts";
 import { postSlackMessage, SLACK_MAX_MESSAGE_CHARS } from "../../lib/platforms/slack/send.ts";
 import { partProgress } from "../support/parts.ts";
@@ -78,11 +79,18 @@ describe("postSlackMessage", () => {
     expect((await posts("C0CHAN002"))[0]!.text).toBe("&lt;!channel&gt; a &lt; b &amp; c &gt; d");
   });
 
-  it("throws RetryLater with Slack's Retry-After seconds on a 429", async () => {
-    await control("/__fail", { channel: "C0BUSY001", status: 429, retryAfter: 7 });
+  it("waits out a short 429 and posts once", async () => {
+    await control("/__fail", { channel: "C0BUSY002", status: 429, retryAfter: 1 });
+    expect(await post("C0BUSY002", "hello")).toHaveLength(1);
+    expect(await posts("C0BUSY002")).toHaveLength(1);
+  });
+
+  it("hands a 429 with a longer Retry-After back as PlatformRateLimited with Slack's seconds, having posted nothing", async () => {
+    const retryAfter = RATE_LIMIT_WAIT_IN_JOB_MAX_SECONDS + 25;
+    await control("/__fail", { channel: "C0BUSY001", status: 429, retryAfter });
     const error = await post("C0BUSY001", "hello").catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RetryLater);
-    expect((error as RetryLater).retryAfterSeconds).toBe(7);
+    expect(error).toBeInstanceOf(PlatformRateLimited);
+    expect((error as RetryLater).retryAfterSeconds).toBe(retryAfter);
     expect(await posts("C0BUSY001")).toEqual([]);
     expect(await post("C0BUSY001", "hello")).toHaveLength(1);
   });
@@ -115,7 +123,7 @@ describe("postSlackMessage", () => {
   it("resumes an interrupted long answer without reposting the chunks already sent", async () => {
     const text = longAnswer(8);
     // The first chunk goes through, then Slack rate-limits the second one.
-    await control("/__fail", { channel: "C0HALF001", status: 429, retryAfter: 1, after: 1 });
+    await control("/__fail", { channel: "C0HALF001", status: 429, retryAfter: RATE_LIMIT_WAIT_IN_JOB_MAX_SECONDS + 1, after: 1 });
     const first = partProgress();
     const interrupted = await post("C0HALF001", text, { progress: first }).catch((e: unknown) => e);
     expect(interrupted).toBeInstanceOf(RetryLater);

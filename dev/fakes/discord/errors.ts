@@ -52,8 +52,14 @@ export function refuseAsDiscord(res: ServerResponse, fault: FakeFault): void {
     return void res.end("<html><body>error code: 1015</body></html>");
   }
   if (fault.fault === "ratelimit") {
+    // As a route bucket's 429 (./buckets.ts): float seconds in the body, whole ones in Retry-After, the scope.
     const retryAfter = fault.retryAfter ?? 1;
-    return sendJson(res, 429, { message: "You are being rate limited.", retry_after: retryAfter, global: false }, { "Retry-After": String(Math.ceil(retryAfter)) });
+    return sendJson(res, 429, { message: "You are being rate limited.", retry_after: retryAfter, global: false }, {
+      "Retry-After": String(Math.max(1, Math.ceil(retryAfter))),
+      "X-RateLimit-Remaining": "0",
+      "X-RateLimit-Reset-After": retryAfter.toFixed(3),
+      "X-RateLimit-Scope": "user",
+    });
   }
   if (fault.fault === "refuse") return sendJson(res, fault.status, { message: `${fault.status}: scripted failure`, code: Number(fault.error ?? 0) || 0 });
   if (fault.fault === "error") sendJson(res, fault.status ?? 400, { message: `scripted error ${fault.error}`, code: Number(fault.error) || 0 });

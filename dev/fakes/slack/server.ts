@@ -192,7 +192,7 @@ function callFields(params: SlackParams): Record<string, string> {
 /** A scripted refusal as Slack gives it: 429 `ratelimited` with Retry-After, a bare HTTP error, or `ok:false`. */
 function refuseAsSlack(res: ServerResponse, fault: FakeFault): void {
   if (fault.fault === "ratelimit") {
-    return sendJson(res, 429, { ok: false, error: "ratelimited" }, { "Retry-After": String(fault.retryAfter ?? 1) });
+    return sendJson(res, 429, { ok: false, error: "ratelimited" }, { "Retry-After": retryAfterSeconds((fault.retryAfter ?? 1) * 1000) });
   }
   if (fault.fault === "refuse") {
     res.writeHead(fault.status, { "Content-Type": "text/plain" });
