@@ -74,11 +74,13 @@ describe("chat.startStream / appendStream / stopStream", () => {
   });
 
   it("ends a stream left open past its lifetime", async () => {
-    await slack.control("/__config", { streaming: { lifetimeMs: 50 } });
+    // A second of lifetime: long enough that the first listing, right after the start, sees the stream open even on
+    // a loaded machine (50 ms was not), short enough to wait out here.
+    await slack.control("/__config", { streaming: { lifetimeMs: 1_000 } });
     const ts = (await start({ markdown_text: "a" })).body.ts;
     const listed = async () => ((await slack.call("conversations.replies", { channel: "D0DM00001", ts: THREAD })).body.messages as StoredMessage[]).find((m) => m.ts === ts)?.streaming_state;
     expect(await listed()).toBe("in_progress");
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     expect((await slack.call("chat.appendStream", { channel: "D0DM00001", ts, markdown_text: "b" })).body.error).toBe("message_not_in_streaming_state");
     // Slack's value for a stream it ended unfinished: closed, not open.
     expect(await listed()).toBe("errored");
