@@ -40,7 +40,7 @@ export function toolModelRules(conversations: number, tagOf: (id: number) => str
 /** The tool server, and the Worker settings that give every tenant its lookup and declare its confirm-only tool. */
 export async function startChaosTools(port: number): Promise<{ server: RunningToolServer; settings: Record<string, string> }> {
   const server = await startToolServer({ port });
-  return { server, settings: { ...devToolSettings(server.url, { confirmTools: true }), TOOLS: "lookup_ticket,create_ticket" } };
+  return { server, settings: { ...devToolSettings(server.url), TOOLS: "lookup_ticket,create_ticket" } };
 }
 
 export interface ToolFigures {

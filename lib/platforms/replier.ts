@@ -5,7 +5,7 @@
  */
 import { KeptMessages } from "../conversation/kept.ts";
 import { GiveUp } from "../errors.ts";
-import type { ParentMessage, PartProgress, StreamState, Visibility } from "../message.ts";
+import type { ParentMessage, PartProgress, ReplyTarget, StreamState, Visibility } from "../message.ts";
 import type { Job } from "../queue/job.ts";
 import type { AnswerFor, AnswerStream, PlatformAdapter, UnsureOpen, WorkingSign } from "./adapter.ts";
 import type { HistoryPage, HistoryQuery, PlaceMessage } from "./history.ts";
@@ -39,6 +39,8 @@ export interface Replier {
   fetchFile(job: Job, ref: FileRef, maxBytes: number, keep: KeepEnd): Promise<FetchedFile | null>;
   /** Shows that the bot is working on the job's answer (a no-op where the platform has no sign); see AnswerFor. */
   working(job: Job, sign?: Pick<AnswerFor, "signUp" | "signMark">): Promise<WorkingSign>;
+  /** Where an approval's result or cancellation goes (a new message); null where no person can approve (PlatformAdapter `approvals`). */
+  approvalTarget(job: Job): ReplyTarget | null;
 }
 
 /** A platform's StreamingCapability for one job's place. */
@@ -108,6 +110,10 @@ export function platformReplier(rt: PlatformServices, adapters: readonly Platfor
     async fetchFile(job, ref, maxBytes, keep) {
       const { adapter, ctx } = open(job);
       return adapter.files ? adapter.files.fetchFile(ctx, ref, maxBytes, keep) : null;
+    },
+    approvalTarget(job) {
+      const { adapter, target } = open(job);
+      return adapter.approvals ? adapter.approvals.followUp(target, job.key) : null;
     },
     async working(job, sign = {}) {
       const { adapter, ctx, target } = open(job);

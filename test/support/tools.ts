@@ -11,7 +11,7 @@ export const TOOL_SERVER_URL = inject("toolServerUrl");
 
 /** The settings of a Worker whose tenants may use `tools`; `secret` signs the HTTP tools' requests. */
 export function toolSettings(tools: string, secret?: string): Record<string, string> {
-  return { ...devToolSettings(TOOL_SERVER_URL, { confirmTools: true }), TOOLS: tools, ...(secret ? { DEV_TOOLS_SECRET: secret } : {}) };
+  return { ...devToolSettings(TOOL_SERVER_URL), TOOLS: tools, ...(secret ? { DEV_TOOLS_SECRET: secret } : {}) };
 }
 
 export async function toolServerCalls(): Promise<ToolServerCalls> {

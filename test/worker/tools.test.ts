@@ -12,8 +12,8 @@ import { toolServerCalls, toolSettings } from "../support/tools.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle, suiteEnv, type TestEnv } from "../support/worker.ts";
 
 const TOOLS = "lookup_ticket,create_ticket,time_in_zone,web_search,fetch_page";
-/** create_ticket needs a person's approval: never offered, never run (docs/tools.md). */
-const OFFERED = ["fetch_page", "lookup_ticket", "time_in_zone", "web_search"];
+/** create_ticket is offered too: it needs a person's approval, which Slack takes as a reaction (docs/tools.md). */
+const OFFERED = ["create_ticket", "fetch_page", "lookup_ticket", "time_in_zone", "web_search"];
 const modes = [
   { mode: "written whole", env: suiteEnv("tools", { ...toolSettings(TOOLS), FOLLOWUP_MODEL: "followup-model", MAX_TOOL_ROUNDS: "2" }) },
   { mode: "streamed", env: suiteEnv("toolsstream", { ...toolSettings(TOOLS), FOLLOWUP_MODEL: "followup-model", MAX_TOOL_ROUNDS: "2", STREAMING: "true" }) },
@@ -104,10 +104,10 @@ describe.each(modes)("tools, answers $mode", ({ env }) => {
     expect((await toolServerCalls()).byKey[`${triggerId}:0`]).toBe(2);
   });
 
-  it("never runs a tool that needs approval, even when asked for it by name", async () => {
+  it("never runs a tool that needs approval on the model's word: it asks the person instead", async () => {
     const before = await toolServerCalls();
     const { answer } = await ask(env, 'please create_ticket {"title": "Printer jammed"}');
-    await answer("(local model)");
+    await answer("⚠️ Approval needed: may I run create_ticket");
     expect((await toolServerCalls()).created).toBe(before.created);
   });
 });
