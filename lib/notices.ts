@@ -43,7 +43,12 @@ export const approvalUnsure = (tool: string): string => `${APPROVAL_UNSURE_TAG} 
 /** Every fixed notice: the texts recall leaves out. */
 export const BOT_NOTICES: ReadonlySet<string> = new Set([APOLOGY, FORGET_CONFIRMATION, FORGET_LIMIT_NOTICE, RATE_LIMIT_NOTICE, BUDGET_NOTICE, PERSON_BUDGET_NOTICE, FALLBACK_ANSWER, IMAGES_UNSEEN_NOTICE]);
 
+/** The message after a confirm tool's question: its result, its cancellation, or that it could not be confirmed. */
+export function isApprovalFollowUp(text: string): boolean {
+  return [APPROVAL_DONE_TAG, APPROVAL_CANCELLED_TAG, APPROVAL_UNSURE_TAG].some((tag) => text.startsWith(tag));
+}
+
 /** A fixed notice, or one of the messages about a confirm tool's call: never indexed for recall. */
 export function isBotNotice(text: string): boolean {
-  return BOT_NOTICES.has(text) || [APPROVAL_TAG, APPROVAL_DONE_TAG, APPROVAL_CANCELLED_TAG, APPROVAL_UNSURE_TAG].some((tag) => text.startsWith(tag));
+  return BOT_NOTICES.has(text) || text.startsWith(APPROVAL_TAG) || isApprovalFollowUp(text);
 }
