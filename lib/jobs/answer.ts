@@ -133,6 +133,7 @@ function post(scope: AnswerScope, claim: Claimed, prompt: Prompt, turn: Turn, te
       // A pasted file's text is read into the prompt, never kept: the trace shows its name only.
       messages: prompt.messages.map((m) => ({ ...m, content: withoutFileTexts(m.content) })),
       ...(toolUse.rounds.length > 0 ? { toolRounds: toolUse.rounds } : {}),
+      ...(toolUse.approval ? { approval: { tool: toolUse.approval.tool, arguments: toolUse.approval.arguments } } : {}),
     },
   });
 }
