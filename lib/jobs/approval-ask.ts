@@ -19,20 +19,9 @@ import type { AnswerScope } from "./scope.ts";
 const KEPT_AFTER_SECONDS = 2 * 60 * 60;
 /** The expiry's continuation runs this long after the approval's end, so that it never finds it still pending. */
 const EXPIRY_MARGIN_SECONDS = 5;
-const TRIGGER_PREFIX = "approval:";
 
 export const approvalsOf = (rt: Runtime): Approvals => new Approvals(rt.redis, rt.settings.REDIS_KEY_PREFIX);
 
-/** The continuation's trigger id: its own answer record and claim, one per question (unique in the tenant). */
-function continuationTriggerId(job: Job, questionId: string): string {
-  return `${TRIGGER_PREFIX}${job.key.channel}:${questionId}`;
-}
-
-/** The question's message id, from a continuation job's trigger id; undefined for any other job. */
-export function questionOf(job: Job): string | undefined {
-  const prefix = `${TRIGGER_PREFIX}${job.key.channel}:`;
-  return job.trigger.id.startsWith(prefix) ? job.trigger.id.slice(prefix.length) : undefined;
-}
 
 export async function openApproval(scope: AnswerScope, call: PendingCall): Promise<void> {
   const { rt, job, replier, attempt, where } = scope;
@@ -43,7 +32,10 @@ export async function openApproval(scope: AnswerScope, call: PendingCall): Promi
   const { waitsForBurst: _burst, signByWebhook: _sign, ...rest } = job;
   const continuation: Job = {
     ...rest,
-    trigger: { ...job.trigger, id: continuationTriggerId(job, questionId), ts: rt.now() },
+    // Its own answer record and claim, unique in the tenant as the question's trigger is; nothing of the place in
+    // the clear that the question's job did not carry.
+    trigger: { ...job.trigger, id: `approval:${job.trigger.id}`, ts: rt.now() },
+    approvalQuestion: questionId,
     replyTarget: target,
     reason: "approval",
     required: true,

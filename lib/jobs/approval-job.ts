@@ -14,7 +14,7 @@ import { errorMessage } from "../log.ts";
 import { approvalDenied, approvalDone, approvalExpired, approvalUnsure } from "../notices.ts";
 import { callTool } from "../tools/run.ts";
 import type { Settled } from "../tools/approvals.ts";
-import { approvalsOf, questionOf } from "./approval-ask.ts";
+import { approvalsOf } from "./approval-ask.ts";
 import { Attempt } from "./attempt.ts";
 import { finishDraft } from "./post.ts";
 import type { AnswerScope, JobScope } from "./scope.ts";
@@ -30,7 +30,7 @@ export async function runApprovalJob(jobScope: JobScope): Promise<ApprovalOutcom
     rt.log.info("approval_ended", { ...where, outcome });
     return outcome;
   };
-  const questionId = questionOf(job);
+  const questionId = job.approvalQuestion;
   if (questionId === undefined) return end("not_an_approval");
   const token = crypto.randomUUID();
   const claim = await claimFollowUp(rt.redis, rt.settings.REDIS_KEY_PREFIX, job.key, job.trigger, token);

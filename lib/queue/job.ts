@@ -48,6 +48,8 @@ export function jobSchemaFor(platforms: readonly JobPlatform[]) {
     signByWebhook: z.optional(z.literal(true)),
     /** The ingest script keeps the place's messages (IngestOptions.keepHistory): "forget me" clears them too (lib/memory/forget.ts). */
     keptHistory: z.optional(z.literal(true)),
+    /** An approval's continuation (lib/jobs/approval-job.ts): the id of the bot's message that asked (a message id, no person's). */
+    approvalQuestion: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
   });
   return schema.check(z.refine((job) => job.replyTarget.platform === job.key.platform, {
     message: "the reply target's platform is not the conversation's",

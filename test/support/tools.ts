@@ -17,3 +17,9 @@ export function toolSettings(tools: string, secret?: string): Record<string, str
 export async function toolServerCalls(): Promise<ToolServerCalls> {
   return (await fetch(`${TOOL_SERVER_URL}/__calls`)).json() as Promise<ToolServerCalls>;
 }
+
+/** How often the tool server received create_ticket with `title`, per idempotency key (other suites create too). */
+export async function createCalls(title: string): Promise<number[]> {
+  const calls = await toolServerCalls();
+  return Object.entries(calls.createTitles).filter(([, t]) => t === title).map(([key]) => calls.byKey[key] ?? 0);
+}

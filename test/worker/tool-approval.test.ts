@@ -12,7 +12,7 @@ import { prodTimingSuite } from "../support/prod-timing.ts";
 import { scriptFault } from "../support/fault-control.ts";
 import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
 import { botMessages, unescapeSlack } from "../support/streams.ts";
-import { toolServerCalls, toolSettings } from "../support/tools.ts";
+import { createCalls, toolServerCalls, toolSettings } from "../support/tools.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle, suiteEnv, type TestEnv } from "../support/worker.ts";
 
 const TOOLS = "lookup_ticket,create_ticket";
@@ -77,7 +77,6 @@ describe("a confirm tool on Slack", () => {
     const after = await toolServerCalls();
     expect(after.byKey[key]).toBe(1);
     expect(after.refused).toBe(before.refused);
-    expect(after.created).toBe(before.created + 1);
     // A ❌ after the ✅ changes nothing.
     await react(env, place, "UASKER", "x", asked.ts);
     await settle(1_500);
@@ -86,28 +85,26 @@ describe("a confirm tool on Slack", () => {
 
   it("cancels on the asker's ❌, once, and never calls the tool", async () => {
     const place = newSlackPlace("DENY");
-    const before = await toolServerCalls();
-    await ask(env, place, 'create_ticket {"title": "Order more toner"}');
+    await ask(env, place, `create_ticket {"title": "Order more toner ${place.channel}"}`);
     const asked = await question(place);
     await react(env, place, "UASKER", "x", asked.ts, 2);
     await react(env, place, "UASKER", "white_check_mark", asked.ts);
     const [, cancelled, ...more] = await messagesSettled(place, 2);
     expect(more).toEqual([]);
     expect(cancelled!.text).toBe("❌ Cancelled: create_ticket was not run (❌).");
-    expect((await toolServerCalls()).created).toBe(before.created);
+    expect(await createCalls(`Order more toner ${place.channel}`)).toEqual([]);
   });
 
   it("gets only a question from a tool result that says to call create_ticket, never a call", async () => {
     const marker = `inject-${crypto.randomUUID().slice(0, 8)}`;
     // Ticket 666 says it is approved to call create_ticket; the model, fooled, asks for it after the lookup.
-    await scriptModel({ match: marker, afterTools: true, toolCalls: [{ name: "create_ticket", arguments: '{"title": "pwned"}' }] });
+    await scriptModel({ match: marker, afterTools: true, toolCalls: [{ name: "create_ticket", arguments: `{"title": "pwned ${marker}"}` }] });
     const place = newSlackPlace("INJECT");
-    const before = await toolServerCalls();
     await ask(env, place, `look at ticket 666 please ${marker}`);
-    expect((await question(place)).text).toContain('create_ticket {"title":"pwned"}');
+    expect((await question(place)).text).toContain(`create_ticket {"title":"pwned ${marker}"}`);
     await settle(1_500);
     expect(await shown(place)).toHaveLength(1);
-    expect((await toolServerCalls()).byTool.create_ticket ?? 0).toBe(before.byTool.create_ticket ?? 0);
+    expect(await createCalls(`pwned ${marker}`)).toEqual([]);
   });
 });
 
@@ -118,8 +115,7 @@ describe("a confirm tool at production timing", () => {
 
   it("is cancelled once when nobody answers within APPROVAL_TTL_MINUTES; a ✅ after that does nothing", async () => {
     const place = newSlackPlace("EXPIRE");
-    const before = await toolServerCalls();
-    await ask(kit.env, place, 'create_ticket {"title": "Nobody will answer"}');
+    await ask(kit.env, place, `create_ticket {"title": "Nobody will answer ${place.channel}"}`);
     await kit.deliveriesSettled();
     const asked = await question(place);
     await kit.timePasses(minutes * 60_000 - 10_000);
@@ -131,7 +127,7 @@ describe("a confirm tool at production timing", () => {
     await kit.deliveriesSettled();
     await kit.timePasses(60 * 60_000);
     expect(await shown(place)).toHaveLength(2);
-    expect((await toolServerCalls()).created).toBe(before.created);
+    expect(await createCalls(`Nobody will answer ${place.channel}`)).toEqual([]);
   });
 
   it("runs the call once when QStash loses the continuation's answer and delivers it again", async () => {
