@@ -133,6 +133,9 @@ describe.skipIf(!hasChromium())("the simulator's inspector", () => {
   it("shows a confirm tool's question in its prompt, and runs the call when the asker clicks ✅ on the question", async () => {
     const { sim } = session;
     await sim.selectTab("slack");
+    // The channel in view, not the thread an earlier test left open.
+    if (await sim.page.locator("#thread-close").isVisible()) await sim.page.click("#thread-close");
+    await expect.poll(async () => (await sim.inspector()).place).toBe(SLACK_PLACE);
     await sim.pickPerson("alice");
     await sim.say("alice", '@Parley create_ticket {"title": "Simulator printer jammed"}');
     const question = sim.page.locator("#slack-messages .message.bot", { hasText: "Approval needed" });
