@@ -15,7 +15,6 @@ import { jobScope } from "../lib/jobs/scope.ts";
 import { jobLogFields } from "../lib/log-ids.ts";
 import { adapters } from "../lib/platforms/index.ts";
 import { platformReplier } from "../lib/platforms/replier.ts";
-import { platformRescuer } from "../lib/platforms/rescuer.ts";
 import { JOB_KINDS, jobSchemaFor, type Job } from "../lib/queue/job.ts";
 import { JobPayloadError, openJob } from "../lib/queue/sealed-job.ts";
 import { runtimeFor, type Runtime } from "../lib/runtime.ts";
@@ -42,7 +41,7 @@ jobs.post("/:kind", qstashSignature(), async (c) => {
       jobKind.data === "memory"
         ? await runMemoryJob(scope)
         : jobKind.data === "rescue"
-          ? await runRescueJob(scope, platformRescuer(rt, adapters, job))
+          ? await runRescueJob(scope)
           : jobKind.data === "approval"
             ? await runApprovalJob(scope)
             : await runReplyJob(scope);

@@ -35,8 +35,8 @@ export async function withEarlierTalk(scope: JobScope, state: ConversationState)
     });
     // A platform with nothing to read (SMS): no call, and no Redis command either.
     if (page === undefined) return state;
-    if ("refused" in page) await logRefusal(scope, page.refused);
-    const read = "messages" in page ? page.messages.map((m) => asStored(m, job, s.MAX_MESSAGE_CHARS)) : [];
+    if ("refused" in page) await logHistoryRefusal(scope, page.refused);
+    const read = "messages" in page ? page.messages.map((m) => readAsStored(m, job, s.MAX_MESSAGE_CHARS)) : [];
     const merged = await rt.store.backfill.merge(job.key, job.conversationId, read, rt.now());
     if (merged.status !== "merged") return state;
     rt.log.info("history_read", { ...where, read: read.length, merged: merged.added.length });
@@ -48,8 +48,11 @@ export async function withEarlierTalk(scope: JobScope, state: ConversationState)
   }
 }
 
-/** How a message read from the place is kept: the bot's own as its turns, another bot's marked, cut like any. */
-function asStored(m: PlaceMessage, job: Job, maxChars: number): StoredMessage {
+/**
+ * How a message read from the place is kept (and how a rescue reads it, ./rescue.ts): the bot's own as its turns,
+ * another bot's marked, cut like any.
+ */
+export function readAsStored(m: PlaceMessage, job: Job, maxChars: number): StoredMessage {
   const stored = asStoredMessage({ ...m, text: capMessageText(m.text, maxChars) }, job);
   const otherBot = m.author.isBot && stored.role === "user";
   return { ...stored, ...(m.replyToId ? { replyToId: m.replyToId } : {}), backfilled: true, ...(otherBot ? { bot: true as const } : {}) };
@@ -60,7 +63,8 @@ function withMessages(recent: readonly StoredMessage[], added: readonly StoredMe
   return [...added, ...recent].sort((a, b) => a.ts - b.ts);
 }
 
-async function logRefusal({ rt, job, where }: JobScope, missing: string): Promise<void> {
+/** A refused history read (here, or a rescue's), logged once per place per hour, naming what is missing. */
+export async function logHistoryRefusal({ rt, job, where }: JobScope, missing: string): Promise<void> {
   const first = await rt.redis.set(historyRefusedKey(rt.settings.REDIS_KEY_PREFIX, job.key), "1", { nx: true, ex: REFUSAL_LOGGED_SECONDS });
   if (first !== null) rt.log.warn("history_refused", { ...where, missing });
 }

@@ -8,9 +8,10 @@
  * claim, and QStash's one-at-a-time per place), so a plain GET and SET suffice.
  */
 import { shortenToTokens } from "../context/shorten.ts";
-import { catchUpKey, forgottenKey } from "../keys.ts";
+import { catchUpKey } from "../keys.ts";
 import { capMessageText } from "../limits/message-length.ts";
 import { CATCH_UP_OVERHEAD_TOKENS, catchUpLineTokens, type CatchUpRecord } from "../llm/catch-up.ts";
+import { withoutForgotten } from "../memory/forgotten.ts";
 import * as z from "../zod.ts";
 import type { JobScope } from "./scope.ts";
 
@@ -63,10 +64,8 @@ export async function readPage(scope: JobScope, progress: CatchUpProgress, befor
   let listed = page.messages.filter((m) => m.id !== job.trigger.id && m.ts >= progress.since);
   const ownLast = toOwnLast ? listed.findLast((m) => m.author.id === job.trigger.authorId) : undefined;
   if (ownLast) listed = listed.filter((m) => m.ts > ownLast.ts);
-  const forgotten = await forgottenSince(scope, [...new Set(listed.map((m) => m.author.id))]);
-  const read = listed
-    .filter((m) => m.ts > (forgotten.get(m.author.id) ?? -1))
-    .map((m): ReadMessage => ({ id: m.id, author: m.author.name, authorId: m.author.id, ...(m.author.isBot ? { bot: true as const } : {}), text: capMessageText(m.text, rt.settings.MAX_MESSAGE_CHARS), ts: m.ts }));
+  const kept = await withoutForgotten(rt.redis, rt.settings.REDIS_KEY_PREFIX, job.key, listed);
+  const read = kept.map((m): ReadMessage => ({ id: m.id, author: m.author.name, authorId: m.author.id, ...(m.author.isBot ? { bot: true as const } : {}), text: capMessageText(m.text, rt.settings.MAX_MESSAGE_CHARS), ts: m.ts }));
   const messages = [...progress.messages, ...read];
   const oldest = page.messages[0];
   const done = !oldest || ownLast !== undefined || oldest.ts <= progress.since || messages.length >= max;
@@ -80,13 +79,6 @@ export class CatchUpRefused extends Error {
     super(`history refused: ${missing ?? "none to read"}`);
     this.missing = missing;
   }
-}
-
-/** When each author asked to be forgotten (ms), for those who did: their messages up to then are left out. */
-async function forgottenSince({ rt, job }: JobScope, authors: string[]): Promise<Map<string, number>> {
-  if (authors.length === 0) return new Map();
-  const marks = await rt.redis.mget<(string | number | null)[]>(...authors.map((a) => forgottenKey(rt.settings.REDIS_KEY_PREFIX, job.key, a)));
-  return new Map(authors.flatMap((a, i) => (marks[i] == null ? [] : [[a, Number(marks[i])] as const])));
 }
 
 /** The read messages oldest first, numbered from 1: the numbers the model cites and the links replace. */

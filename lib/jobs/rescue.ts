@@ -1,28 +1,35 @@
 /**
  * @module
  * The rescue job: RESCUE_AFTER_MINUTES after a person's question addressed to nobody (lib/places/rescue-job.ts),
- * it reads what came after the question (the conversation's log while one holds it, else the platform's history:
- * lib/platforms/rescue.ts) and asks the decider's reply-chain model whether anyone answered it
- * (lib/decide/rescue.ts). A question the bot answered, that was deleted, or that someone answered is left alone;
- * so is one past RESCUE_MAX_PER_HOUR per place. Otherwise it hands the question to a reply job under it (a thread
- * or a reply), never required ([SKIP] allowed), told that it steps in. A redelivered rescue hands it over at most
- * once: the question enters the answer's conversation through the ingest script's dedupe (a `rescue:` id), and
- * the reply job's own deduplication id is the question's.
+ * it reads what came after the question (the conversation's log while one holds it, else the platform's history,
+ * read on from the question: lib/platforms/history.ts) and asks the decider's reply-chain model whether anyone
+ * answered it (lib/decide/rescue.ts). A question the bot answered, that was deleted (or whose asker asked to be
+ * forgotten since), or that someone answered is left alone; so is one past RESCUE_MAX_PER_HOUR per place, and one
+ * whose place the platform refuses to read (logged as backfill logs it). Otherwise it hands the question to a reply
+ * job under it (a thread or a reply: lib/platforms/rescue.ts), never required ([SKIP] allowed), told that it steps
+ * in. A redelivered rescue hands it over at most once: the question enters the answer's conversation through the
+ * ingest script's dedupe (a `rescue:` id), and the reply job's own deduplication id is the question's.
  */
 import { answeredAfter, type AfterQuestion } from "../decide/index.ts";
-import { channelId, replyKey } from "../keys.ts";
+import { channelId, placeId, replyKey } from "../keys.ts";
 import { limitersFor } from "../limits/limiters.ts";
-import type { ConversationState, InboundMessage, StoredMessage } from "../message.ts";
+import { withoutForgotten } from "../memory/forgotten.ts";
+import type { ConversationKey, ConversationState, InboundMessage, ReplyTarget, StoredMessage } from "../message.ts";
 import { PlaceSettingsStore } from "../places/settings.ts";
-import type { Rescuer } from "../platforms/rescuer.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
+import { logHistoryRefusal, readAsStored } from "./backfill.ts";
 import type { JobScope } from "./scope.ts";
 
-export type RescueOutcome = "already_answered" | "question_gone" | "answered_by_people" | "rescue_off" | "rescue_capped" | "stepped_in";
+export type RescueOutcome = "already_answered" | "question_gone" | "history_refused" | "answered_by_people" | "rescue_off" | "rescue_capped" | "stepped_in";
 
 /** The messages before the question the model reads with it, as the decider's view. */
 const BEFORE = 20;
+/** What is read of each place from the question on: more than a busy one says in RESCUE_AFTER_MINUTES' longest wait. */
+const LISTED = 200;
+
+/** The place of an answer under the question, and where it goes. */
+type Under = { key: ConversationKey; target: ReplyTarget };
 
 /** Told to the model with the question: it was not asked, so it says it steps in, and may still keep quiet. */
 export function steppingInNote(minutes: number): string {
@@ -32,18 +39,19 @@ export function steppingInNote(minutes: number): string {
   );
 }
 
-export async function runRescueJob(scope: JobScope, rescuer: Rescuer | null): Promise<RescueOutcome> {
-  const { rt, job, where } = scope;
+export async function runRescueJob(scope: JobScope): Promise<RescueOutcome> {
+  const { rt, job, replier, where } = scope;
   const end = (outcome: RescueOutcome): RescueOutcome => {
     rt.log.info("rescue_ended", { ...where, outcome });
     return outcome;
   };
   const settings = await new PlaceSettingsStore(rt.redis, rt.settings.REDIS_KEY_PREFIX).read(job.key);
-  if (!settings.rescue || !rescuer) return end("rescue_off");
+  const under = settings.rescue ? replier.rescueUnder(job) : null;
+  if (!under) return end("rescue_off");
   if ((await rt.redis.exists(replyKey(rt.settings.REDIS_KEY_PREFIX, job.key, job.trigger.id))) === 1) return end("already_answered");
-  const under = rescuer.under();
   const [here, there] = await Promise.all([rt.store.load(job.key), rt.store.load(under.key)]);
-  const talk = fromLog(job, here, there) ?? (await fromPlatform(scope, rescuer));
+  const talk = fromLog(job, here, there) ?? (await fromPlatform(scope, under));
+  if (talk === "refused") return end("history_refused");
   if (!talk) return end("question_gone");
   if (answeredAfter(talk, job.bot, settings.eagerness)) return end("answered_by_people");
   if (!(await limitersFor(rt).rescue.limit(channelId(job.key))).success) return end("rescue_capped");
@@ -61,10 +69,51 @@ function fromLog(job: Job, here: ConversationState | null, there: ConversationSt
   return { before: here.recent.slice(Math.max(0, at - BEFORE), at), question: here.recent[at]!, later: here.recent.slice(at + 1), threadReplies: inThread };
 }
 
-/** The conversation ended (or the place was quiet): the platform says what followed; null when the question is gone. */
-async function fromPlatform({ rt }: JobScope, rescuer: Rescuer): Promise<AfterQuestion | null> {
-  const history = await rescuer.history(rt.now());
-  return history.gone ? null : { before: [], question: history.question, later: history.later, threadReplies: history.threadReplies };
+/**
+ * The conversation ended (or the place was quiet): the platform's history says what followed, read on from the
+ * question in its place, and first in the place of an answer under it when that is a place of its own (a Slack
+ * thread, which starts with the question). null when the question is gone; "refused" when the platform will not say.
+ */
+async function fromPlatform(scope: JobScope, under: Under): Promise<AfterQuestion | null | "refused"> {
+  const asked = scope.job.trigger.id;
+  let thread: StoredMessage[] = [];
+  if (placeId(under.key) !== placeId(scope.job.key)) {
+    const read = await readOn(scope, under.key);
+    if ("refused" in read) return refused(scope, read.refused);
+    // A thread without the question at its head says that the question was deleted: the place is not read.
+    if (!read.messages.some((m) => m.id === asked)) return null;
+    thread = read.messages;
+  }
+  const read = await readOn(scope, scope.job.key);
+  if ("refused" in read) return refused(scope, read.refused);
+  const question = [...thread, ...read.messages].find((m) => m.id === asked);
+  if (!question) return null;
+  const until = scope.rt.now();
+  const after = (m: StoredMessage) => m.id !== asked && m.ts <= until;
+  return { before: [], question, later: read.messages.filter(after), threadReplies: thread.filter(after) };
+}
+
+/**
+ * The place's messages from the question on, oldest first, kept as backfill keeps them, without what people wrote
+ * before they asked to be forgotten; a reply to one of them names its author (a reply to the asker answers them).
+ */
+async function readOn({ rt, job, replier }: JobScope, key: ConversationKey): Promise<{ messages: StoredMessage[] } | { refused: string }> {
+  const page = await replier.readHistory({ ...job, key }, { after: { id: job.trigger.id, ts: job.trigger.ts }, triggerListed: true, limit: LISTED });
+  if (!page || "refused" in page) return { refused: page?.refused ?? "history" };
+  const kept = (await withoutForgotten(rt.redis, rt.settings.REDIS_KEY_PREFIX, key, page.messages)).map((m) => readAsStored(m, job, rt.settings.MAX_MESSAGE_CHARS));
+  const authorOf = new Map(kept.map((m) => [m.id, m.authorId]));
+  return {
+    messages: kept.map((m) => {
+      const to = m.replyToId === undefined ? undefined : authorOf.get(m.replyToId);
+      return to ? { ...m, replyToAuthorId: to } : m;
+    }),
+  };
+}
+
+/** Logged once per place per hour, as backfill logs it. */
+async function refused(scope: JobScope, missing: string): Promise<"refused"> {
+  await logHistoryRefusal(scope, missing);
+  return "refused";
 }
 
 /**
@@ -75,7 +124,7 @@ async function handOver(
   rt: Runtime,
   job: Job,
   question: StoredMessage,
-  under: ReturnType<Rescuer["under"]>,
+  under: Under,
   there: ConversationState | null,
   note: string,
 ): Promise<{ messageId: string; deduplicated: boolean } | null> {

@@ -202,7 +202,7 @@ export interface PlatformSettings<Config> {
  * pasted files (./file-fetch.ts), history (./history.ts), rescue (./rescue.ts), approvals (./approvals.ts).
  */
 export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra = {}, Config = any>
-  extends WithFiles<ReplyContext<Config>>, HistoryCapability<ReplyContext<Config>>, WithRescue<Target, ReplyContext<Config>>, WithApprovals<Target> {
+  extends WithFiles<ReplyContext<Config>>, HistoryCapability<ReplyContext<Config>>, WithRescue<Target>, WithApprovals<Target> {
   readonly platform: Platform;
   readonly settings: PlatformSettings<Config>;
   /** Present when the platform can be installed in many tenants (Slack OAuth). */

@@ -5,23 +5,39 @@
  * (a channel or DM) or `conversations.replies` (a thread, the parent first); Discord lists the channel's or thread's
  * messages before the trigger; Telegram, whose Bot API reads no history, answers from what the core kept of the
  * place (IngestOptions.keepHistory, `HistoryContext.kept`). One page, one call: the job asks once per conversation.
+ * A rescue (lib/jobs/rescue.ts) reads forward instead: the question and what was said after it.
  */
 import type { Author, BotIdentity, ConversationKey } from "../message.ts";
 
-/** Which messages to read: those of `place` before the trigger, written since `since` (ms), the last `limit`. */
-export interface HistoryQuery {
+/** A message of the place that bounds a read: its id and its time (ms). */
+export interface HistoryMark {
+  id: string;
+  ts: number;
+}
+
+/**
+ * Which messages to read: those of `place` before the trigger, written since `since` (ms), the last `limit`; or,
+ * `after` a message, that message (when it is still there) and up to `limit` written after it.
+ */
+export type HistoryQuery = PlaceRead & HistoryWindow;
+
+/** The place, who reads it, and how much. */
+export interface PlaceRead {
   place: ConversationKey;
-  /** The message that called the bot: only what was written before it is read. */
-  before: { id: string; ts: number };
   /**
    * The trigger is a message of the place (not a slash command): a page that lists nothing up to it and itself
    * tells that the place's history cannot be read (a Discord channel without Read Message History lists none).
    */
   triggerListed: boolean;
-  since: number;
   limit: number;
   bot: BotIdentity;
 }
+
+/**
+ * `before`: what was said before the message that called the bot (backfill, catch-up, read_channel). `after`: what
+ * followed a question nobody picked up (lib/jobs/rescue.ts), the question first; a page without it says it was deleted.
+ */
+export type HistoryWindow = { before: HistoryMark; since: number } | { after: HistoryMark };
 
 /** One message of the place, as the platform shows it now (an edited message in its current text). */
 export interface PlaceMessage {
@@ -48,7 +64,7 @@ export type HistoryContext<Ctx> = Ctx & { kept(query: HistoryQuery): Promise<Pla
 
 /** The optional capability an adapter adds (lib/platforms/adapter.ts PlatformAdapter extends it). */
 export interface HistoryCapability<Ctx> {
-  /** Reads the place's messages before the trigger; throws RetryLater, GiveUp or Error like every call. */
+  /** Reads the place's messages; throws RetryLater (the tenant's call budget spent, too), GiveUp or Error like every call. */
   readHistory?(ctx: HistoryContext<Ctx>, query: HistoryQuery): Promise<HistoryPage>;
   /** A link that opens one of the place's messages (a catch-up's sources, lib/jobs/catch-up.ts); absent: none. */
   messageLink?(place: ConversationKey, messageId: string): string | undefined;

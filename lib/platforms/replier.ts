@@ -5,10 +5,10 @@
  */
 import { KeptMessages } from "../conversation/kept.ts";
 import { GiveUp } from "../errors.ts";
-import type { ParentMessage, PartProgress, ReplyTarget, StreamState, Visibility } from "../message.ts";
+import type { ConversationKey, ParentMessage, PartProgress, ReplyTarget, StreamState, Visibility } from "../message.ts";
 import type { Job } from "../queue/job.ts";
 import type { AnswerFor, AnswerStream, PlatformAdapter, UnsureOpen, WorkingSign } from "./adapter.ts";
-import type { HistoryPage, HistoryQuery, PlaceMessage } from "./history.ts";
+import type { HistoryPage, HistoryQuery, HistoryWindow, PlaceMessage, PlaceRead } from "./history.ts";
 import { replyContext, type PlatformServices } from "./context.ts";
 import type { FetchedFile, KeepEnd } from "./file-fetch.ts";
 import type { FileRef } from "../files/file-ref.ts";
@@ -27,8 +27,16 @@ export interface Replier {
    * the platform has nothing to look up for it (no reply, and a place that cannot be about a message).
    */
   fetchParent(job: Job, replyToId: string | undefined): Promise<ParentMessage | null | undefined>;
-  /** What was said in the job's place before its trigger (lib/jobs/backfill.ts); undefined where nothing can be read. */
-  readHistory(job: Job, query: Omit<HistoryQuery, "place" | "bot">): Promise<HistoryPage | undefined>;
+  /**
+   * What was said in the job's place before its trigger (lib/jobs/backfill.ts), or after it (a rescue); undefined
+   * where nothing can be read.
+   */
+  readHistory(job: Job, query: JobHistoryQuery): Promise<HistoryPage | undefined>;
+  /**
+   * Where an answer under the job's trigger goes (a rescue's, ./rescue.ts), and the conversation it joins there;
+   * null where the platform has no rescue, or cannot read what followed the trigger.
+   */
+  rescueUnder(job: Job): { key: ConversationKey; target: ReplyTarget } | null;
   /** A link to one of the job's place's messages (HistoryCapability.messageLink); undefined where there is none. */
   messageLink(job: Job, messageId: string): string | undefined;
   /** Whose daily token budget the job spends: its tenant's, or its installation's for a DM that is a tenant of its own. */
@@ -42,6 +50,9 @@ export interface Replier {
   /** Where an approval's result or cancellation goes (a new message); null where no person can approve (PlatformAdapter `approvals`). */
   approvalTarget(job: Job): ReplyTarget | null;
 }
+
+/** A history read of the job's place, as its bot. */
+export type JobHistoryQuery = Pick<PlaceRead, "triggerListed" | "limit"> & HistoryWindow;
 
 /** A platform's StreamingCapability for one job's place. */
 export interface JobStreaming {
@@ -79,8 +90,13 @@ export function platformReplier(rt: PlatformServices, adapters: readonly Platfor
       const { adapter, ctx } = open(job);
       if (!adapter.readHistory) return undefined;
       const kept = new KeptMessages(rt.redis, rt.settings.REDIS_KEY_PREFIX);
+      // A read on from a message keeps its first `limit`, one back to a window its last.
+      const between = async (q: HistoryQuery) =>
+        "after" in q
+          ? (await kept.between(q.place, { since: q.after.ts, before: Number.POSITIVE_INFINITY, limit: Number.MAX_SAFE_INTEGER })).slice(0, q.limit)
+          : await kept.between(q.place, { since: q.since, before: q.before.ts, limit: q.limit });
       const keptOf = async (q: HistoryQuery): Promise<PlaceMessage[]> =>
-        (await kept.between(q.place, { since: q.since, before: q.before.ts, limit: q.limit })).map((m) => ({
+        (await between(q)).map((m) => ({
           id: m.id,
           author: { id: m.authorId, name: m.authorName, isBot: false },
           text: m.text,
@@ -88,6 +104,11 @@ export function platformReplier(rt: PlatformServices, adapters: readonly Platfor
           ...(m.replyToId ? { replyToId: m.replyToId } : {}),
         }));
       return adapter.readHistory({ ...ctx, kept: keptOf }, { ...query, place: job.key, bot: job.bot });
+    },
+    rescueUnder(job) {
+      const adapter = byPlatform.get(job.key.platform);
+      if (!adapter?.rescue || !adapter.readHistory) return null;
+      return adapter.rescue.under({ key: job.key, id: job.trigger.id, target: adapter.replyTargetSchema.parse(job.replyTarget) });
     },
     messageLink(job, messageId) {
       return byPlatform.get(job.key.platform)?.messageLink?.(job.key, messageId);

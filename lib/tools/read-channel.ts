@@ -9,10 +9,10 @@
  * the model a refusal that says so; one with no history to read (SMS) says that.
  */
 import { using } from "../errors.ts";
-import { forgottenKey } from "../keys.ts";
 import { capMessageText } from "../limits/message-length.ts";
+import { withoutForgotten } from "../memory/forgotten.ts";
 import * as z from "../zod.ts";
-import { defineTool, ToolRefusal, type PlaceLine, type ToolContext } from "./tool.ts";
+import { defineTool, ToolRefusal, type PlaceLine } from "./tool.ts";
 
 const MAX_MESSAGES = 100;
 const MAX_HOURS = 168;
@@ -36,21 +36,12 @@ export const readChannelTool = defineTool({
     const page = await ctx.readPlace({ sinceMs: hours * MS_PER_HOUR, limit });
     if (page === undefined) throw new ToolRefusal("this platform keeps no channel history to read");
     if ("refused" in page) throw new ToolRefusal(`the platform refused to read this channel's history (the bot lacks ${page.refused})`);
-    const kept = await withoutForgotten(ctx, page.messages);
+    const { redis, settings } = ctx.services;
+    const kept = await using("redis", () => withoutForgotten(redis, settings.REDIS_KEY_PREFIX, ctx.place, page.messages));
     if (kept.length === 0) return "no earlier messages in that window";
-    return newestThatFit(kept.map((m) => line(m, ctx.services.settings.MAX_MESSAGE_CHARS)));
+    return newestThatFit(kept.map((m) => line(m, settings.MAX_MESSAGE_CHARS)));
   },
 });
-
-/** The messages but those of a person whose forget mark was set after they wrote them. */
-async function withoutForgotten(ctx: ToolContext, messages: readonly PlaceLine[]): Promise<PlaceLine[]> {
-  const people = [...new Set(messages.filter((m) => !m.author.isBot).map((m) => m.author.id))];
-  if (people.length === 0) return [...messages];
-  const prefix = ctx.services.settings.REDIS_KEY_PREFIX;
-  const marks = await using("redis", () => ctx.services.redis.mget<(string | number | null)[]>(...people.map((p) => forgottenKey(prefix, ctx.place, p))));
-  const forgottenAt = new Map(people.map((p, i) => [p, marks[i] === null || marks[i] === undefined ? -1 : Number(marks[i])]));
-  return messages.filter((m) => m.ts > (forgottenAt.get(m.author.id) ?? -1));
-}
 
 /** `2026-11-14 15:04 Alice (U0ALICE): text`, the bots' marked. */
 function line(m: PlaceLine, maxMessageChars: number): string {

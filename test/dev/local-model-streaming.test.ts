@@ -51,8 +51,10 @@ describe("streaming", () => {
   it("waits for the first token, then keeps the token rate", async () => {
     await post("/__script", { rules: [{ match: "marker-pace", reply: "a b c d e f g h i j", firstTokenMs: 200, tokensPerSecond: 50 }] });
     const { arrivals } = await streamed("marker-pace");
-    expect(arrivals[0]).toBeGreaterThanOrEqual(190);
-    expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThanOrEqual(150);
+    // The pace is a floor: piece i is not sent before 200 ms + i × 20 ms (a loaded machine only makes it later, so
+    // no gap between arrivals is asserted; 5 ms allow for the timers' rounding).
+    expect(arrivals.length).toBeGreaterThan(5);
+    arrivals.forEach((at, i) => expect(at, `piece ${i}`).toBeGreaterThanOrEqual(200 + i * 20 - 5));
   });
 
   it("writes an answer of about the asked length, when the prompt's marker asks for one", async () => {

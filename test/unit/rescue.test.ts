@@ -3,6 +3,7 @@ import { startDiscordFake, type RunningDiscordFake } from "../../dev/fakes/disco
 import { answeredAfter, isOpenQuestion, type Decision } from "../../lib/decide/index.ts";
 import type { BotIdentity, StoredMessage } from "../../lib/message.ts";
 import type { ReplyContext } from "../../lib/platforms/adapter.ts";
+import { readDiscordHistory } from "../../lib/platforms/discord/history.ts";
 import { discordRescue } from "../../lib/platforms/discord/rescue.ts";
 import type { DiscordSettings } from "../../lib/platforms/discord/settings.ts";
 
@@ -51,7 +52,8 @@ describe("Discord's side of a rescue", () => {
     await discord.close();
   });
 
-  const ctx = () => ({ config: { DISCORD_API_BASE_URL: discord.url }, token: async () => "bot-token", fetch: (i: RequestInfo | URL, init?: RequestInit) => fetch(i, init) }) as unknown as ReplyContext<DiscordSettings>;
+  const ctx = () =>
+    ({ config: { DISCORD_API_BASE_URL: discord.url }, token: async () => "bot-token", fetch: (i: RequestInfo | URL, init?: RequestInit) => fetch(i, init), callBudget: async () => true }) as unknown as ReplyContext<DiscordSettings>;
   const post = async (channel: string, authorId: string, content: string, at: number) => {
     const res = await fetch(`${discord.url.replace(/\/api\/v10$/, "")}/__messages`, {
       method: "POST",
@@ -60,19 +62,24 @@ describe("Discord's side of a rescue", () => {
     return ((await res.json()) as { id: string }).id;
   };
 
-  it("answers with a reply to the question, reads what followed it in order, and knows a deleted one", async () => {
+  it("answers with a reply to the question, reads it and what followed it in order, and knows a deleted one", async () => {
     const channel = "510000000000000001";
     const askedAt = Date.now() - 60_000;
     const id = await post(channel, "210000000000000001", "does anyone know a fast mirror?", askedAt);
     await post(channel, "210000000000000002", "try the one at the university", askedAt + 10_000);
     await post(channel, "210000000000000003", "or the official one", askedAt + 20_000);
-    const question = { key: { platform: "discord" as const, tenant: "310000000000000001", channel }, id, ts: askedAt, target: { platform: "discord" as const, kind: "channel" as const, channelId: channel }, bot: { userId: "100000000000000009", name: "Parley", aliases: [] } };
-    expect(discordRescue.under(question)).toEqual({ key: question.key, target: { platform: "discord", kind: "channel", channelId: channel, replyToMessageId: id } });
-    const history = await discordRescue.history(ctx(), question, Date.now());
-    expect(history.gone).toBe(false);
-    if (history.gone) return;
-    expect(history.question.text).toBe("does anyone know a fast mirror?");
-    expect(history.later.map((m) => m.text)).toEqual(["try the one at the university", "or the official one"]);
-    expect(await discordRescue.history(ctx(), { ...question, id: "999999999999999999" }, Date.now())).toEqual({ gone: true });
+    const key = { platform: "discord" as const, tenant: "310000000000000001", channel };
+    const target = { platform: "discord" as const, kind: "channel" as const, channelId: channel };
+    expect(discordRescue.under({ key, id, target })).toEqual({ key, target: { ...target, replyToMessageId: id } });
+    const readOn = (from: string) => readDiscordHistory(ctx(), { place: key, after: { id: from, ts: askedAt }, triggerListed: true, limit: 200, bot: { userId: "100000000000000009", name: "Parley", aliases: [] } });
+    const page = await readOn(id);
+    expect("messages" in page && page.messages.map((m) => [m.id === id, m.text])).toEqual([
+      [true, "does anyone know a fast mirror?"],
+      [false, "try the one at the university"],
+      [false, "or the official one"],
+    ]);
+    const deleted = "999999999999999999";
+    const without = await readOn(deleted);
+    expect("messages" in without && without.messages.some((m) => m.id === deleted)).toBe(false);
   });
 });

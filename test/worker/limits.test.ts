@@ -7,31 +7,25 @@ import { createRuntime } from "../../lib/runtime.ts";
 import { qstashSignature } from "../../dev/signers/qstash.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { BOT_USER_ID, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
-import { callWorker, eventually, settle, startJobPump, suiteEnv, type JobPump, type TestEnv } from "../support/worker.ts";
+import { workerClock } from "../support/worker-clock.ts";
+import { callWorker, eventually, startJobPump, suiteEnv, type JobPump } from "../support/worker.ts";
 
 const SUITE = "limits";
 const env = suiteEnv(SUITE, {
   RATE_LIMIT_REPLIES: "2",
-  RATE_LIMIT_WINDOW_SECONDS: "60",
   MAX_MESSAGE_CHARS: "200",
   MAX_JUDGE_CALLS_PER_MINUTE: "2",
   MEMORY_ENABLED: "false",
   SUMMARY_ENABLED: "false",
 });
-/** A short window in a suite of its own, to watch it pass. */
-const SHORT_SUITE = "limitsshort";
-const SHORT_WINDOW_SECONDS = 5;
-const shortEnv = suiteEnv(SHORT_SUITE, {
-  RATE_LIMIT_REPLIES: "1",
-  RATE_LIMIT_WINDOW_SECONDS: String(SHORT_WINDOW_SECONDS),
-  MEMORY_ENABLED: "false",
-  SUMMARY_ENABLED: "false",
-});
+/** The production window (RATE_LIMIT_WINDOW_SECONDS' default), on a clock the tests move. */
+const WINDOW_MS = 60_000;
+const clock = workerClock(env);
 const pumps: JobPump[] = [];
 let seq = 0;
 
 beforeAll(() => {
-  pumps.push(startJobPump(env, SUITE), startJobPump(shortEnv, SHORT_SUITE));
+  pumps.push(startJobPump(env, SUITE));
 });
 afterAll(async () => {
   await Promise.all(pumps.map((p) => p.stop()));
@@ -43,13 +37,13 @@ function newChannel(): string {
 }
 
 /** Sends a mention and waits for its job's `job_ended` line, so the next message comes after it. */
-async function mentionAndWait(channel: string, user: string, text: string, testEnv: TestEnv = env): Promise<void> {
-  // A timestamp of now (not of the whole second): an answer covers every message older than itself.
-  const ts = (Date.now() / 1000).toFixed(6);
+async function mentionAndWait(channel: string, user: string, text: string): Promise<void> {
+  // A timestamp of now on the Worker's clock (not of the whole second): an answer covers every message older than itself.
+  const ts = (clock.now() / 1000).toFixed(6);
   const event = slackMessageEvent({ team: "TLIMITS", channel, user, text: `<@${BOT_USER_ID}> ${text}`, ts });
   const logs = vi.spyOn(console, "log");
   try {
-    expect((await callWorker(testEnv, await signedSlackRequest(event.body))).status).toBe(200);
+    expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
     const ended = (line: unknown) => String(line).includes('"event":"job_ended"') && String(line).includes(`"trigger":"${channel}:${ts}"`);
     await eventually(async () => logs.mock.calls.some((c) => ended(c[0])), 20_000, "the job to end");
   } finally {
@@ -64,6 +58,7 @@ async function postedTexts(channel: string): Promise<string[]> {
 describe("the per-person reply rate limit", () => {
   it("answers up to the limit, says so once, then stays quiet", async () => {
     const channel = newChannel();
+    clock.toNextWindow(WINDOW_MS);
     for (let i = 1; i <= 5; i++) await mentionAndWait(channel, "UFAST", `question ${i}`);
     const posts = await postedTexts(channel);
     expect(posts).toHaveLength(3);
@@ -91,16 +86,16 @@ describe("the per-person reply rate limit", () => {
 
   it("answers again once the window has passed", async () => {
     const channel = newChannel();
-    await mentionAndWait(channel, "UPAUSE", "one", shortEnv);
-    await mentionAndWait(channel, "UPAUSE", "two", shortEnv);
-    expect(await postedTexts(channel)).toHaveLength(2);
-    expect((await postedTexts(channel))[1]).toBe(RATE_LIMIT_NOTICE);
-    // Windows are fixed: the count starts again at the next boundary, at most one window from now.
-    await settle(SHORT_WINDOW_SECONDS * 1000 + 500);
-    await mentionAndWait(channel, "UPAUSE", "three", shortEnv);
+    clock.toNextWindow(WINDOW_MS);
+    for (const text of ["one", "two", "three"]) await mentionAndWait(channel, "UPAUSE", text);
+    expect(await postedTexts(channel)).toHaveLength(3);
+    expect((await postedTexts(channel))[2]).toBe(RATE_LIMIT_NOTICE);
+    // Windows are fixed: a whole window later, the count has started again.
+    clock.passes(WINDOW_MS);
+    await mentionAndWait(channel, "UPAUSE", "four");
     const posts = await postedTexts(channel);
-    expect(posts).toHaveLength(3);
-    expect(posts[2]).not.toBe(RATE_LIMIT_NOTICE);
+    expect(posts).toHaveLength(4);
+    expect(posts[3]).not.toBe(RATE_LIMIT_NOTICE);
   });
 });
 
@@ -130,6 +125,7 @@ describe("the judge cap", () => {
     await scriptModel({ match: marker, reply: "NO", times: 100 });
     const key = { platform: "slack" as const, tenant: "TLIMITS", channel };
     const outcomes: unknown[] = [];
+    clock.toNextWindow(60_000);
     for (let i = 0; i < 4; i++) {
       const ts = Date.now() + i;
       const msg: InboundMessage = {

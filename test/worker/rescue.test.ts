@@ -2,8 +2,8 @@
  * @module
  * Questions nobody picked up, on Slack at production timings (test/support/README.md): the rescue job is one
  * delayed QStash delivery RESCUE_AFTER_MINUTES after the question, on the stand-in's virtual clock; it reads what
- * followed from Slack (the fake holds what people wrote, as Slack would) and steps in, in a thread under the
- * question, only when nobody answered.
+ * followed from Slack as backfill reads it (the fake holds what people wrote, as Slack would) and steps in, in a
+ * thread under the question, only when nobody answered.
  */
 import { describe, expect, it, vi } from "vitest";
 import { SLACK_FAKE_DEFAULT_TEAM } from "../../dev/fakes/slack/workspaces.ts";
@@ -95,6 +95,39 @@ describe("questions nobody picked up", () => {
     expect(ended[`${channel}:${third.ts}`]).toBe("question_gone");
     expect(await slackPosts(channel)).toHaveLength(0);
     logs.mockRestore();
+  });
+
+  it("leaves a question alone whose asker asked to be forgotten since", async () => {
+    const channel = newChannel();
+    await parley(channel, "rescue on");
+    const logs = vi.spyOn(console, "log");
+    const question = await say(channel, "UASKER", "does anyone know how to keep the old kernel installed?");
+    await kit.deliveriesSettled();
+    await say(channel, "UASKER", `<@${BOT_USER_ID}> forget me`);
+    await kit.deliveriesSettled();
+    await kit.timePasses(WAIT_MINUTES * 60_000 + 5_000);
+    await kit.deliveriesSettled();
+    expect(events(logs, channel, "rescue_ended").map((l) => l.outcome)).toEqual(["question_gone"]);
+    expect((await slackPosts(channel)).filter((p) => p.thread_ts === question.ts)).toHaveLength(0);
+    logs.mockRestore();
+  });
+
+  it("leaves a question alone when Slack refuses to read its channel, and says what is missing", async () => {
+    const channel = newChannel();
+    await parley(channel, "rescue on");
+    const logs = vi.spyOn(console, "log");
+    const warnings = vi.spyOn(console, "warn");
+    await say(channel, "UASKER", "does anyone know how to pin a package version?");
+    // The bot was removed from the channel before the wait ended.
+    expect((await fetch(`${FAKE}/__membership`, { method: "POST", body: JSON.stringify({ channel, member: false }) })).status).toBe(200);
+    await kit.deliveriesSettled();
+    await kit.timePasses(WAIT_MINUTES * 60_000 + 5_000);
+    await kit.deliveriesSettled();
+    expect(events(logs, channel, "rescue_ended").map((l) => l.outcome)).toEqual(["history_refused"]);
+    expect(events(warnings, channel, "history_refused").map((l) => l.missing)).toEqual(["not_in_channel"]);
+    expect(await slackPosts(channel)).toHaveLength(0);
+    logs.mockRestore();
+    warnings.mockRestore();
   });
 
   it("is off by default, and steps in at most RESCUE_MAX_PER_HOUR times a place", async () => {

@@ -1,10 +1,12 @@
 /**
  * @module
- * Telegram at production timings (test/support/README.md): a part Telegram's flood control refused goes out at
- * QStash's first retry (about 12 s later, `retry_after` being shorter), once; and what Parley kept of a chat is gone
- * BACKFILL_MINUTES after its last message, so a conversation that starts later sees none of it.
+ * Telegram at production timings (test/support/README.md): flood control never costs an answer. A short
+ * `retry_after` is waited out in the job, spending none of QStash's retries; a longer one goes back to QStash, which
+ * comes back after it and the part goes out then, once. And what Parley kept of a chat is gone BACKFILL_MINUTES
+ * after its last message, so a conversation that starts later sees none of it.
  */
 import { describe, expect, it } from "vitest";
+import { FLOOD_WAIT_IN_JOB_MAX_SECONDS } from "../../lib/platforms/telegram/flood-wait.ts";
 import { scriptFault } from "../support/fault-control.ts";
 import { modelRequests } from "../support/model.ts";
 import { ALL_RETRIES_MS, prodTimingSuite, QSTASH_RETRY_DELAYS_MS } from "../support/prod-timing.ts";
@@ -30,14 +32,27 @@ async function post(update: Record<string, unknown> | undefined): Promise<void> 
 }
 
 describe("Telegram at production timings", () => {
-  it("sends a part that flood control refused at QStash's first retry, once", async () => {
+  it("waits out a short flood wait in the job: answered at the first delivery, no retry spent", async () => {
     const fay = newPerson("Fay");
     const chat = await newChat({ privateWith: fay });
-    await scriptFault(TELEGRAM_FAKE_URL, { fault: "ratelimit", retryAfter: 3, path: "/sendMessage", bodyContains: `"chat_id":${chat}` } as never);
+    await scriptFault(TELEGRAM_FAKE_URL, { fault: "ratelimit", retryAfter: 1, times: 2, path: "/sendMessage", bodyContains: `"chat_id":${chat}` } as never);
     await post((await say(chat, fay, "what is a monad?")).update);
+    expect((await kit.deliveriesSettled()).deliveries).toMatchObject([{ path: REPLY_PATH, retried: 0, status: 200, outcome: "done" }]);
+    expect(await chatMessages(chat)).toHaveLength(1);
+    expect((await kit.timePasses(ALL_RETRIES_MS)).deliveries).toEqual([]);
+  });
+
+  it("sends a part that a longer flood wait held back when QStash comes back after it, once", async () => {
+    const ivy = newPerson("Ivy");
+    const chat = await newChat({ privateWith: ivy });
+    const retryAfterSeconds = FLOOD_WAIT_IN_JOB_MAX_SECONDS + 25;
+    await scriptFault(TELEGRAM_FAKE_URL, { fault: "ratelimit", retryAfter: retryAfterSeconds, path: "/sendMessage", bodyContains: `"chat_id":${chat}` } as never);
+    await post((await say(chat, ivy, "what is a functor?")).update);
     expect((await kit.deliveriesSettled()).deliveries).toMatchObject([{ path: REPLY_PATH, retried: 0, outcome: "retry" }]);
     expect(await chatMessages(chat)).toHaveLength(0);
-    expect((await kit.timePasses(QSTASH_RETRY_DELAYS_MS[0])).deliveries).toMatchObject([{ path: REPLY_PATH, retried: 1, status: 200, outcome: "done" }]);
+    // Not at QStash's first retry (12 s): when Telegram said, well before its next one (148 s).
+    expect((await kit.timePasses(QSTASH_RETRY_DELAYS_MS[0])).deliveries).toEqual([]);
+    expect((await kit.timePasses(retryAfterSeconds * 1000)).deliveries).toMatchObject([{ path: REPLY_PATH, retried: 1, status: 200, outcome: "done" }]);
     await kit.timePasses(ALL_RETRIES_MS);
     expect(await chatMessages(chat)).toHaveLength(1);
   });

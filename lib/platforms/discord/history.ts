@@ -4,8 +4,11 @@
  * to and with the trigger (`before` = the trigger's id + 1), newest first. Discord lists nothing at all to a bot
  * without Read Message History in the channel (and refuses one without View Channel): a page without the trigger
  * message itself says so, and the answer goes on without the history. A thread's starter message in its parent
- * channel stays the thread's parent (./parent.ts); a forum post's, in the thread itself, is listed here.
+ * channel stays the thread's parent (./parent.ts); a forum post's, in the thread itself, is listed here. Read on
+ * from a question instead (`after`), the page starts with the question; one without it, the question was deleted
+ * (and an empty one cannot tell that from a channel the bot may not read: it counts as the latter).
  */
+import { RetryLater } from "../../errors.ts";
 import * as z from "../../zod.ts";
 import type { ConversationKey } from "../../message.ts";
 import type { ReplyContext } from "../adapter.ts";
@@ -18,21 +21,23 @@ import type { DiscordSettings } from "./settings.ts";
 
 /** Our own share of Discord's per-route limits for reading a server's messages, per minute. */
 const LIST_MESSAGES_PER_MINUTE = 50;
+/** A spent budget is whole again within its minute. */
+const BUDGET_WINDOW_SECONDS = 60;
 /** Get Channel Messages lists at most 100. */
 const MAX_LIMIT = 100;
 /** DEFAULT and REPLY are people's words; every other type is a system message (a join, a pin, a thread created). */
 const WORDS_TYPES: ReadonlySet<number> = new Set([0, 19]);
 
 export async function readDiscordHistory(ctx: ReplyContext<DiscordSettings>, query: HistoryQuery): Promise<HistoryPage> {
-  const { place, before } = query;
-  if (!(await ctx.callBudget("list messages", LIST_MESSAGES_PER_MINUTE))) throw new Error("no room in the server's list messages budget");
-  const limit = Math.min(MAX_LIMIT, query.limit + 1);
+  const { place } = query;
+  if (!(await ctx.callBudget("list messages", LIST_MESSAGES_PER_MINUTE))) throw new RetryLater("no room in the server's list messages budget", BUDGET_WINDOW_SECONDS);
+  const window = windowOf(query);
   let body: unknown;
   try {
     body = await discordRequest({
       apiBaseUrl: ctx.config.DISCORD_API_BASE_URL,
       method: "GET",
-      path: `/channels/${place.channel}/messages?before=${BigInt(before.id) + 1n}&limit=${limit}`,
+      path: `/channels/${place.channel}/messages?${window.anchor}&limit=${window.limit}`,
       what: "list a channel's messages",
       botToken: await ctx.token(),
       fetch: ctx.fetch,
@@ -46,13 +51,23 @@ export async function readDiscordHistory(ctx: ReplyContext<DiscordSettings>, que
   if (listed.length === 0 && query.triggerListed) return { refused: "READ_MESSAGE_HISTORY" };
   const messages = listed.flatMap((m): PlaceMessage[] => {
     const ts = Date.parse(m.timestamp);
-    if (m.id === before.id || !WORDS_TYPES.has(m.type) || ts < query.since) return [];
+    if (!window.listed(m.id, ts) || !WORDS_TYPES.has(m.type)) return [];
     const text = readableContent(m, query.bot);
     if (!text.trim()) return [];
     const replyToId = m.message_reference?.type === 0 && m.message_reference.channel_id === place.channel ? m.message_reference.message_id : undefined;
     return [{ id: m.id, author: { id: m.author.id, name: displayName(m.author, m.member), isBot: Boolean(m.author.bot || m.webhook_id) }, text, ts, ...(replyToId ? { replyToId } : {}) }];
   });
   return { messages: messages.sort((a, b) => a.ts - b.ts).slice(-query.limit) };
+}
+
+/**
+ * The listing's anchor: before the trigger's id + 1 (the trigger listed, then left out; since the window's start), or
+ * after a question's id - 1 (the question listed, and kept: the first `limit` from it on).
+ */
+function windowOf(query: HistoryQuery): { anchor: string; limit: number; listed(id: string, ts: number): boolean } {
+  if ("after" in query) return { anchor: `after=${BigInt(query.after.id) - 1n}`, limit: Math.min(MAX_LIMIT, query.limit), listed: () => true };
+  const { before, since } = query;
+  return { anchor: `before=${BigInt(before.id) + 1n}`, limit: Math.min(MAX_LIMIT, query.limit + 1), listed: (id, ts) => id !== before.id && ts >= since };
 }
 
 /** A message's jump link: `https://discord.com/channels/<guild, or @me in a DM>/<channel>/<message>`. */

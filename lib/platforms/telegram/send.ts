@@ -10,7 +10,8 @@
 import type { PartProgress } from "../../message.ts";
 import { splitText } from "../../text/split.ts";
 import { postParts } from "../parts.ts";
-import { callTelegram, messageIdOf, type TelegramArgs, type TelegramCall } from "./api.ts";
+import { messageIdOf, type TelegramArgs, type TelegramCall } from "./api.ts";
+import { callTelegramPaced } from "./flood-wait.ts";
 import type { TelegramTarget } from "./target.ts";
 
 /** sendMessage's and editMessageText's limit: "1-4096 characters after entities parsing". */
@@ -38,6 +39,6 @@ export function messageArgs(target: TelegramTarget, text: string, first: boolean
 /** Posts `text` in order as one or more messages; returns the ids of the messages this call posted. */
 export function sendTelegramReply(call: TelegramCall, target: TelegramTarget, text: string, progress: PartProgress): Promise<string[]> {
   return postParts(splitText(text, TELEGRAM_MAX_MESSAGE_CHARS), progress, {
-    post: async (part, index) => String(messageIdOf(await callTelegram(call, "sendMessage", messageArgs(target, part, index === 0)))),
+    post: async (part, index) => String(messageIdOf(await callTelegramPaced(call, "sendMessage", messageArgs(target, part, index === 0)))),
   });
 }

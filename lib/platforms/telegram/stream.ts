@@ -14,6 +14,7 @@ import { errorMessage } from "../../log.ts";
 import type { StreamState } from "../../message.ts";
 import type { AnswerStream, ReplyContext, StreamingCapability } from "../adapter.ts";
 import { callTelegram, isNotModified, messageIdOf, TelegramRefused, type TelegramCall } from "./api.ts";
+import { callTelegramPaced } from "./flood-wait.ts";
 import { messageArgs, TELEGRAM_MAX_MESSAGE_CHARS, withoutMentions } from "./send.ts";
 import type { TelegramSettings } from "./settings.ts";
 import type { TelegramTarget } from "./target.ts";
@@ -46,7 +47,7 @@ export const telegramStreaming: StreamingCapability<TelegramTarget, TelegramSett
       return draftStream(ctx, target, { id: String(draftId), mode: "native", shown: text, open: true });
     }
     // Nothing can tell whether an earlier attempt's post of these first words landed (`answer.unsure`): it is posted.
-    const id = messageIdOf(await callTelegram(call, "sendMessage", messageArgs(target, text, true)));
+    const id = messageIdOf(await callTelegramPaced(call, "sendMessage", messageArgs(target, text, true)));
     return editStream(ctx, target, { id: String(id), mode: "edit", shown: text, open: false });
   },
 
@@ -82,7 +83,7 @@ function draftStream(ctx: TelegramContext, target: TelegramTarget, state: Stream
     },
     async finish(text) {
       // A draft is no message: the answer's first part is sent as the one that stays (the draft then goes).
-      const id = messageIdOf(await callTelegram(await callOf(ctx), "sendMessage", messageArgs(target, text, true)));
+      const id = messageIdOf(await callTelegramPaced(await callOf(ctx), "sendMessage", messageArgs(target, text, true)));
       Object.assign(state, { id: String(id), mode: "edit", shown: text, open: false });
     },
     async close() {
@@ -94,9 +95,11 @@ function draftStream(ctx: TelegramContext, target: TelegramTarget, state: Stream
 
 function editStream(ctx: TelegramContext, target: TelegramTarget, state: StreamState): AnswerStream {
   let editedAt = ctx.now();
-  const edit = async (text: string) => {
+  // A progress edit is never waited for (the next one carries its text); the last one is, as a message would be.
+  const edit = async (text: string, mustLand: boolean) => {
     try {
-      await callTelegram(await callOf(ctx), "editMessageText", { chat_id: target.chatId, message_id: Number(state.id), text: withoutMentions(text), link_preview_options: { is_disabled: true } });
+      const args = { chat_id: target.chatId, message_id: Number(state.id), text: withoutMentions(text), link_preview_options: { is_disabled: true } };
+      await (mustLand ? callTelegramPaced : callTelegram)(await callOf(ctx), "editMessageText", args);
     } catch (err) {
       if (!isNotModified(err)) throw err;
     }
@@ -107,7 +110,7 @@ function editStream(ctx: TelegramContext, target: TelegramTarget, state: StreamS
       if (ctx.now() - editedAt < GROUP_EDIT_INTERVAL_MS || !(await ctx.callBudget("editMessageText progress", PROGRESS_EDITS_PER_MINUTE))) return;
       editedAt = ctx.now();
       try {
-        await edit(text);
+        await edit(text, false);
         state.shown = text;
       } catch (err) {
         // A refused edit is left out (a later one, or the final one, carries the text); a limit is never pushed.
@@ -115,7 +118,7 @@ function editStream(ctx: TelegramContext, target: TelegramTarget, state: StreamS
       }
     },
     async finish(text) {
-      if (state.shown !== text) await edit(text);
+      if (state.shown !== text) await edit(text, true);
       state.shown = text;
     },
     close: async () => undefined,
