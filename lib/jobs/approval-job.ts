@@ -43,6 +43,7 @@ export async function runApprovalJob(jobScope: JobScope): Promise<ApprovalOutcom
     if (claim.optedOut) outcome = "unreachable";
     else if (attempt.written) outcome = (await finishDraft(scope)) === "approval_done" ? "approval_done" : "approval_cancelled";
     else outcome = await settleAndPost(scope, questionId);
+    if (outcome === "approval_done" || outcome === "approval_cancelled") await approvalsOf(rt).finish(job.key, questionId);
     await rt.store.replies.markHandled(job.key, job.trigger.id);
     return end(outcome);
   } catch (err) {
@@ -58,6 +59,8 @@ async function settleAndPost(scope: AnswerScope, questionId: string): Promise<Ap
   if (!settled) return "approval_gone";
   const { tool } = settled.call;
   switch (settled.state) {
+    case "done":
+      return "already_posted";
     case "pending":
       throw new RetryLater("the approval is still pending", PENDING_RETRY_SECONDS);
     case "denied":

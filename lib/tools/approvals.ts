@@ -2,7 +2,7 @@
  * @module
  * A confirm tool's call waiting for a person (docs/tools.md, "Actions that need approval"), one Redis hash under the
  * id of the bot's message that asks (lib/keys.ts `approvalKey`): its state (`pending`, then `approved`, `denied` or
- * `expired`, each reached once, by one script), who may answer (the asker), the call (tool,
+ * `expired`, each reached once, by one script; `done` once its message is out), who may answer (the asker), the call (tool,
  * arguments, idempotency key), the sealed continuation job to publish on an answer, and once the call began
  * (`calling`) and ended (`result`). Every change is one script: a duplicate reaction, a double click or a
  * redelivered webhook finds the state decided and changes nothing; the approved call starts at most once. It may
@@ -15,7 +15,9 @@ import { approvalKey, approvalWindowKey } from "../keys.ts";
 import type { ConversationKey } from "../message.ts";
 import * as z from "../zod.ts";
 
-export type ApprovalState = "pending" | "approved" | "denied" | "expired";
+/** `done`: its result or cancellation is out; nothing publishes its continuation again. */
+const STATES = ["pending", "approved", "denied", "expired", "done"] as const;
+export type ApprovalState = (typeof STATES)[number];
 
 /**
  * Opens the approval once (a retried question finds it open). KEYS: the record, its window. ARGV: 1 asker,
@@ -62,9 +64,9 @@ end
 return cjson.encode({state = state, call = f[2], calling = f[3] or nil, result = f[4] or nil})
 `;
 
-const decidedSchema = z.object({ state: z.enum(["pending", "approved", "denied", "expired"]), decided: z.boolean(), job: z.optional(z.string()) });
+const decidedSchema = z.object({ state: z.enum(STATES), decided: z.boolean(), job: z.optional(z.string()) });
 const settledSchema = z.object({
-  state: z.enum(["pending", "approved", "denied", "expired"]),
+  state: z.enum(STATES),
   call: z.string(),
   calling: z.optional(z.string()),
   result: z.optional(z.string()),
@@ -125,6 +127,14 @@ export class Approvals {
 
   #keys(place: ConversationKey, questionId: string): string[] {
     return [approvalKey(this.#prefix, place, questionId), approvalWindowKey(this.#prefix, place, questionId)];
+  }
+
+  /**
+   * Its result or cancellation is out: a later ✅ (a reaction taken back and given again, after the continuation's
+   * own record is gone) publishes nothing, and a continuation that still comes posts nothing.
+   */
+  async finish(place: ConversationKey, questionId: string): Promise<void> {
+    await this.#redis.hset(approvalKey(this.#prefix, place, questionId), { state: "done" });
   }
 
   /** What the approved call gave, kept for a retry that must post it. */

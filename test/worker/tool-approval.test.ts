@@ -130,7 +130,7 @@ describe("a confirm tool at production timing", () => {
     expect(await createCalls(`Nobody will answer ${place.channel}`)).toEqual([]);
   });
 
-  it("runs the call once when QStash loses the continuation's answer and delivers it again", async () => {
+  it("runs the call once when QStash loses the continuation's answer and delivers it again, and never again after", async () => {
     const place = newSlackPlace("LOST");
     const key = `${await ask(kit.env, place, 'create_ticket {"title": "Lost answer"}')}:0`;
     await kit.deliveriesSettled();
@@ -143,6 +143,14 @@ describe("a confirm tool at production timing", () => {
     const [, done, ...more] = await messagesSettled(place, 2);
     expect(more).toEqual([]);
     expect(done!.text).toContain("✅ Done: create_ticket: Created ticket");
+    expect((await toolServerCalls()).byKey[key]).toBe(1);
+    // An hour on, the continuation's own record is gone; a ✅ taken back and given again still does nothing.
+    await kit.timePasses(65 * 60_000);
+    await react(kit.env, place, "UASKER", "white_check_mark", asked.ts);
+    await kit.deliveriesSettled();
+    await kit.timePasses(60_000);
+    await settle(1_000);
+    expect(await shown(place)).toHaveLength(2);
     expect((await toolServerCalls()).byKey[key]).toBe(1);
   });
 });
