@@ -2,9 +2,9 @@
  * @module
  * A confirm tool's call waiting for a person (docs/tools.md, "Actions that need approval"), one Redis hash under the
  * id of the bot's message that asks (lib/keys.ts `approvalKey`): its state (`pending`, then `approved`, `denied` or
- * `expired`, each reached once, by one script; `done` once its message is out), who may answer (the asker), the call (tool,
- * arguments, idempotency key), the sealed continuation job to publish on an answer, and once the call began
- * (`calling`) and ended (`result`). Every change is one script: a duplicate reaction, a double click or a
+ * `expired`, each reached once, by one script; `done` once its message is out), who may answer (the asker), the
+ * call (tool, arguments, idempotency key), the sealed continuation job to publish on an answer, and once the call
+ * began (`calling`) and ended (`result`). Every change is one script: a duplicate reaction, a double click or a
  * redelivered webhook finds the state decided and changes nothing; the approved call starts at most once. It may
  * be answered while its window key lives (`approvalWindowKey`, APPROVAL_TTL_MINUTES): Redis's clock says when it
  * expired, so that the Worker's clock cannot disagree with it.
