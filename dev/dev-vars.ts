@@ -23,8 +23,14 @@ export function parseDotenv(text: string): Map<string, string> {
   return vars;
 }
 
+/**
+ * As wrangler's `--env-file` reads it back (dotenv): in single quotes or backticks, which dotenv keeps literal,
+ * unless the value holds both or a line break. A double-quoted value keeps its `\"` escapes there, so a JSON
+ * setting (HTTP_TOOLS, whose descriptions hold apostrophes) written that way would no longer parse.
+ */
 export function formatDotenv(vars: Map<string, string>): string {
-  return [...vars].map(([k, v]) => `${k}=${JSON.stringify(v)}`).join("\n") + "\n";
+  const quoted = (v: string) => (/[\r\n]/.test(v) ? JSON.stringify(v) : !v.includes("'") ? `'${v}'` : !v.includes("`") ? `\`${v}\`` : JSON.stringify(v));
+  return [...vars].map(([k, v]) => `${k}=${quoted(v)}`).join("\n") + "\n";
 }
 
 /**

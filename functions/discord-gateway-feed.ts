@@ -8,6 +8,7 @@
  * functions/discord-gateway.ts.
  */
 import { ingest } from "../lib/ingest.ts";
+import { answerApproval } from "../lib/jobs/approval-reaction.ts";
 import { publishTenantCleanup } from "../lib/jobs/tenant-cleanup.ts";
 import { errorMessage } from "../lib/log.ts";
 import type { InboundMessage } from "../lib/message.ts";
@@ -21,6 +22,7 @@ import { fetchGatewayBot, ShardCoordinator, type ShardDirectory, type ShardLayou
 import { discord } from "../lib/platforms/discord/index.ts";
 import type { DiscordSettings } from "../lib/platforms/discord/settings.ts";
 import { botIdentity, runtimeFor, type Runtime } from "../lib/runtime.ts";
+import { jobSchema } from "./jobs.ts";
 
 export interface SnapshotStore {
   get(): Promise<GatewaySnapshot | undefined>;
@@ -99,7 +101,7 @@ export function createShardCoordinator(
 }
 
 /**
- * MESSAGE_CREATE feeds the pipeline (tried again when its ingest fails); the rest as ./dispatch.ts reads it: a 👎,
+ * MESSAGE_CREATE feeds the pipeline (tried again when its ingest fails); the rest as ./dispatch.ts reads it: a 👎, a ✅ or ❌,
  * the bot's role in a guild, a guild the bot was removed from (its cleanup).
  */
 export function gatewayDispatch(rt: Runtime, retries: Pick<IngestRetries, "deliver">, botRoles: BotRoles) {
@@ -109,6 +111,9 @@ export function gatewayDispatch(rt: Runtime, retries: Pick<IngestRetries, "deliv
     switch (read.kind) {
       case "message":
         return ingestFeedback(rt, read.message, botUserId);
+      case "approval":
+        // Not retried either: the person sees nothing happen, and reacts again.
+        return answerApproval(rt, read.answer, jobSchema).catch((err: unknown) => rt.log.warn("discord_reaction_failed", { message: errorMessage(err) }));
       case "bot_role":
         return botRoles.set(read.guildId, read.roleId);
       case "guild_removed":

@@ -6,6 +6,7 @@
 import { Hono, type Context } from "hono";
 import * as z from "../lib/zod.ts";
 import { RetryLater } from "../lib/errors.ts";
+import { runApprovalJob } from "../lib/jobs/approval-job.ts";
 import { notifyFailure } from "../lib/jobs/failure.ts";
 import { runMemoryJob } from "../lib/jobs/memory-job.ts";
 import { runReplyJob } from "../lib/jobs/reply-job.ts";
@@ -21,7 +22,7 @@ import type { AppEnv } from "./app-env.ts";
 import { nonRetryable, qstashSignature } from "./middleware/qstash-signature.ts";
 
 /** A job names its platform's reply target; every platform's adapter says what that target may hold. */
-const jobSchema = jobSchemaFor(adapters);
+export const jobSchema = jobSchemaFor(adapters);
 
 export const jobs = new Hono<AppEnv>();
 
@@ -41,7 +42,9 @@ jobs.post("/:kind", qstashSignature(), async (c) => {
         ? await runMemoryJob(scope)
         : jobKind.data === "rescue"
           ? await runRescueJob(scope)
-          : await runReplyJob(scope);
+          : jobKind.data === "approval"
+            ? await runApprovalJob(scope)
+            : await runReplyJob(scope);
     return c.json({ outcome });
   } catch (err) {
     return retryLater(c, rt, kind, job, err);

@@ -9,6 +9,7 @@
 import type { Context, Handler } from "hono";
 import { using } from "../lib/errors.ts";
 import { type IngestResult, ingest } from "../lib/ingest.ts";
+import { answerApproval } from "../lib/jobs/approval-reaction.ts";
 import { publishTenantCleanup } from "../lib/jobs/tenant-cleanup.ts";
 import { showWorkingEarly } from "../lib/jobs/working-sign.ts";
 import { installationKey } from "../lib/keys.ts";
@@ -18,6 +19,7 @@ import { adapters } from "../lib/platforms/index.ts";
 import { platformReplier } from "../lib/platforms/replier.ts";
 import { botIdentity, runtimeFor } from "../lib/runtime.ts";
 import type { AppEnv } from "./app-env.ts";
+import { jobSchema } from "./jobs.ts";
 
 export type MessageDelivery<Extra> = Extract<Parsed<Extra>, { kind: "message" }>;
 
@@ -55,6 +57,9 @@ export function platformWebhook<Extra, Config>(adapter: PlatformAdapter<any, Ext
         return parsed.response;
       case "ignored":
         rt.log.info(`${platform}_ignored`, { reason: parsed.reason });
+        return answers.nothing(c);
+      case "approval":
+        await using("redis", () => answerApproval(rt, parsed.answer, jobSchema));
         return answers.nothing(c);
       case "removed":
         for (const tenant of parsed.tenants) {

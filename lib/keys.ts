@@ -94,6 +94,19 @@ export function catchUpKey(prefix: string, key: ConversationKey, triggerId: stri
   return `${prefix}:catchup:${placeId(key)}:${triggerId}`;
 }
 
+/**
+ * A confirm tool's call waiting for, or past, a person's ✅ or ❌ (lib/tools/approvals.ts), under the id of the bot's
+ * message that asks: `<channel>|<message id>` (a reaction names the channel and the message, never the thread).
+ */
+export function approvalKey(prefix: string, key: ConversationKey, questionId: string): string {
+  return `${prefix}:approval:${inTenant(key, key.channel)}${SEP}${questionId}`;
+}
+
+/** Lives APPROVAL_TTL_MINUTES from the question: while it does, the asker may answer it (lib/tools/approvals.ts). */
+export function approvalWindowKey(prefix: string, key: ConversationKey, questionId: string): string {
+  return `${prefix}:approval-open:${inTenant(key, key.channel)}${SEP}${questionId}`;
+}
+
 /** A channel's last messages, kept where the platform cannot be asked for them (IngestOptions.keepHistory). */
 export function keptKey(prefix: string, key: ConversationKey): string {
   return `${prefix}:kept:${inTenant(key, key.channel)}`;

@@ -63,6 +63,8 @@ export const toolSettingsShape = {
   FOLLOWUP_MODEL: optionalText,
   /** How long one tool call may take before the model hears that it failed. */
   TOOL_TIMEOUT_MS: z._default(z.coerce.number().check(z.int(), z.positive()), 10_000),
+  /** How long a confirm tool's question waits for a person's ✅ or ❌ before it is cancelled (docs/tools.md). */
+  APPROVAL_TTL_MINUTES: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1440)), 15),
   /** The most of a page fetch_page reads. */
   FETCH_MAX_BYTES: z._default(z.coerce.number().check(z.int(), z.gte(1_024), z.lte(5_000_000)), 200_000),
   /** The search provider web_search calls (Brave Search's API shape); unset: no web_search. */

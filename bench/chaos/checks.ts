@@ -5,7 +5,7 @@
  * and queue payloads; never from the Worker's own account of what it did.
  */
 import type { Redis } from "@upstash/redis";
-import { APOLOGY } from "../../lib/notices.ts";
+import { APOLOGY, isApprovalFollowUp } from "../../lib/notices.ts";
 import { TWILIO_AUTH_TOKEN } from "../load/traffic.ts";
 import { TELEGRAM_BOT } from "../load/telegram-traffic.ts";
 import { SECRET_PATTERN, TAG_PATTERN, type Conversation, type Place } from "./plan.ts";
@@ -82,7 +82,8 @@ const tagsIn = (text: string) => [...text.matchAll(TAG_PATTERN)].map((m) => Numb
 
 /**
  * Exactly one answer per accepted trigger: each output is the answer of the conversation it quotes (the local model
- * quotes the message it answers), apologies go to the place's conversations left without an answer.
+ * quotes the message it answers), apologies go to the place's conversations left without an answer; what follows a
+ * confirm tool's question (its result, its cancellation) is no answer, but must be in its conversation's place.
  */
 /**
  * `sentTwiceAllowed`: the places where a send was carried out and its answer lost on a platform that offers no way
@@ -102,6 +103,8 @@ export function checkAnswers(conversations: readonly Conversation[], accepted: R
     }
     const ids = [...new Set(tagsIn(o.text))];
     const own = ids.filter((id) => byId.has(id) && placeKey(byId.get(id)!.place) === placeKey(o.place));
+    // A confirm tool's result or cancellation follows its question (the answer): in its place, never an answer.
+    if (isApprovalFollowUp(o.text) && own.length === ids.length) continue;
     if (ids.length === 0 && sentTwiceAllowed.has(placeKey(o.place)) && o.text.length < OPENING_MAX_CHARS) {
       // A group answer's first words posted and their response lost: the retry cannot find that message to edit
       // it (docs/platforms/telegram.md#exactly-once), so it stays as it opened, beside the answer or the apology.

@@ -27,7 +27,8 @@ import { sendHostile } from "./hostile.ts";
 import { CHAOS_ADMIN_TOKEN, sendPrivacyCases } from "./hostile-privacy.ts";
 import { planConversations, tagOf } from "./plan.ts";
 import { newSendStats, sendConversations, sendLateRetries } from "./send.ts";
-import { checkToolCalls, startChaosTools, toolModelRules } from "./tool-asks.ts";
+import { checkToolCalls, startChaosTools, toolModelRules, toolServerCalls } from "./tool-asks.ts";
+import { checkConfirmCalls, sendApprovals } from "./approvals.ts";
 
 const KEY_PREFIX = "chaos";
 /** Slack's late retries come a minute after the first delivery. */
@@ -142,6 +143,8 @@ async function main(): Promise<void> {
 
     await settle(LATE_RETRY_AFTER_MS);
     await sendLateRetries(sender, stats, sent.lateRetries);
+    // The questions that ask to run create_ticket are up by now: their askers answer them (or never do).
+    const approvals = await sendApprovals(sender, stats, conversations, random);
     let waited = LATE_RETRY_AFTER_MS;
     while ((await readClock(stack.qstashUrl)).nextDueAt !== null && waited < MAX_VIRTUAL_MS) {
       await settle(STEP_MS);
@@ -158,7 +161,8 @@ async function main(): Promise<void> {
     const prompts = await checkPrompts(stack.modelUrl, problems);
     const leaks = prompts.leaks + checkLines("log line", logLines, patterns, problems) + checkLines("queue payload", publishes.map(withoutCiphertext), patterns, problems);
     const faults = await faultsInjected(faultTargets);
-    const toolFigures = await checkToolCalls(tools.server, problems);
+    const calls = await toolServerCalls(tools.server);
+    const toolFigures = { ...checkToolCalls(calls, problems), approval_questions: approvals.questions, approved: approvals.approved.size, denied: approvals.denied, ...checkConfirmCalls(calls, approvals.approved, problems) };
 
     if (args["log-file"]) await writeFile(args["log-file"], logLines.map((l) => `${l}\n`).join(""));
     const result = {
@@ -190,7 +194,7 @@ async function main(): Promise<void> {
     for (const p of shown) process.stderr.write(`  ${p}\n`);
     if (problems.length > shown.length) process.stderr.write(`  … and ${problems.length - shown.length} more\n`);
     const broken =
-      result.answered_twice + result.unanswered + result.lost_records + result.misplaced + result.leaks + result.hostile_5xx + result.hostile_broken + result.invited_broken + result.unapproved_calls + result.key_reused + (unsettled ? 1 : 0);
+      result.answered_twice + result.unanswered + result.lost_records + result.misplaced + result.leaks + result.hostile_5xx + result.hostile_broken + result.invited_broken + result.unapproved_calls + result.confirmed_twice + result.key_reused + (unsettled ? 1 : 0);
     if (broken > 0) process.stderr.write(`bench:chaos: promises broken; replay with --seed ${seed} --conversations ${conversations.length} --fault-rate ${rate}\n`);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     if (broken > 0) process.exitCode = 1;

@@ -71,7 +71,7 @@ export async function deliver(s: Sender, stats: SendStats, m: InboundMessage, re
 const ok = (status: number) => status >= 200 && status < 300;
 
 /** Delivers one message as its platform would; answers whether it was accepted. */
-async function deliverAsPlatform(s: Sender, stats: SendStats, m: InboundMessage): Promise<boolean> {
+export async function deliverAsPlatform(s: Sender, stats: SendStats, m: InboundMessage): Promise<boolean> {
   if (ok(await deliver(s, stats, m))) return true;
   if (m.slackBody === undefined && m.telegramUpdate === undefined) return false;
   for (let num = 1; num <= SLACK_RETRIES; num++) {

@@ -2,19 +2,20 @@
  * @module
  * bench/chaos's tool traffic (docs/tools.md): one conversation in five asks for a ticket lookup at the local tool
  * server (`lookup_ticket {"id": "<tag>"}`: the local model's first rule, so the answer, which quotes the result,
- * carries the conversation's tag like every other answer), and one in twenty-five also has the model ask for the
- * confirm-only `create_ticket` (a scripted call: the model names it although it is never offered without a
- * person's approval). From the tool server's count, afterwards: the lookups, counted by idempotency key; a key
- * called with different arguments (a retry must repeat its call, never make another); and every create_ticket
- * call that reached the server, none of which any person approved.
+ * carries the conversation's tag like every other answer), and one in ten instead has the model ask for the
+ * confirm-only `create_ticket` with a lookup beside it (a scripted call, whose title carries the tag): on Slack and
+ * Discord the answer is the question that asks for a person's approval (./approvals.ts answers it on Slack), where
+ * no person can approve (SMS, Telegram) the tool is not offered and the model hears so. From the tool server's
+ * count, afterwards: the lookups, counted by idempotency key; a key called with different arguments (a retry must
+ * repeat its call, never make another); and the create_ticket calls (./approvals.ts).
  */
 import { startToolServer, type RunningToolServer, type ToolServerCalls } from "../../dev/tools/server.ts";
 import { devToolSettings } from "../../dev/tools/settings.ts";
 
 const LOOKUP_EVERY = 5;
-const CREATE_EVERY = 25;
+const CREATE_EVERY = 10;
 const asksLookup = (id: number) => id % LOOKUP_EVERY === 2;
-const asksCreate = (id: number) => id % CREATE_EVERY === 12;
+const asksCreate = (id: number) => id % CREATE_EVERY === 6;
 const createPhrase = (tag: string) => `please file it as ticket-${tag}`;
 
 /** What the trigger of conversation `id` (tagged `tag`) adds to its text: nothing, or its asks for tools. */
@@ -37,10 +38,10 @@ export function toolModelRules(conversations: number, tagOf: (id: number) => str
     }));
 }
 
-/** The tool server, and the Worker settings that give every tenant its lookup and declare its confirm-only tool. */
+/** The tool server, and the Worker settings that give every tenant its lookup and its confirm-only tool. */
 export async function startChaosTools(port: number): Promise<{ server: RunningToolServer; settings: Record<string, string> }> {
   const server = await startToolServer({ port });
-  return { server, settings: { ...devToolSettings(server.url, { confirmTools: true }), TOOLS: "lookup_ticket,create_ticket" } };
+  return { server, settings: { ...devToolSettings(server.url), TOOLS: "lookup_ticket,create_ticket" } };
 }
 
 export interface ToolFigures {
@@ -48,21 +49,19 @@ export interface ToolFigures {
   tool_calls: number;
   /** Every call the tool server received, repeats included. */
   tool_requests: number;
-  /** Calls of the confirm-only create_ticket: nobody approved any, so this must be 0. */
-  unapproved_calls: number;
   /** Idempotency keys called again with different arguments: must be 0. */
   key_reused: number;
 }
 
-export async function checkToolCalls(server: RunningToolServer, problems: string[]): Promise<ToolFigures> {
-  const calls = (await (await fetch(`${server.url}/__calls`)).json()) as ToolServerCalls;
-  const unapproved = calls.byTool.create_ticket ?? 0;
-  if (unapproved > 0) problems.push(`unapproved: create_ticket reached the tool server ${unapproved} times`);
+export async function toolServerCalls(server: RunningToolServer): Promise<ToolServerCalls> {
+  return (await (await fetch(`${server.url}/__calls`)).json()) as ToolServerCalls;
+}
+
+export function checkToolCalls(calls: ToolServerCalls, problems: string[]): ToolFigures {
   if (calls.keyReused > 0) problems.push(`idempotency: ${calls.keyReused} calls reused a key with other arguments`);
   return {
-    tool_calls: Object.keys(calls.byKey).length,
+    tool_calls: Object.keys(calls.byKey).filter((key) => !(key in calls.createTitles)).length,
     tool_requests: Object.values(calls.byTool).reduce((a, b) => a + b, 0),
-    unapproved_calls: unapproved,
     key_reused: calls.keyReused,
   };
 }

@@ -3,7 +3,8 @@
  * The simulator page's server (`npm run dev` starts it on SIMULATOR_PORT, 8788): serves public/, sends what the
  * simulated people write to the Worker exactly as Slack, Discord and Twilio would (signed with the local secrets),
  * or through the Telegram fake, which delivers it as Telegram does,
- * and answers the page's polls with the conversation, the Worker's decisions and the admin view of a conversation.
+ * and answers the page's polls with the conversation, the Worker's decisions and the admin view of a conversation;
+ * a person's ✅ or ❌ on the bot's Slack question goes as Slack's `reaction_added`.
  */
 import { readFile } from "node:fs/promises";
 import { dirname, extname, join } from "node:path";
@@ -14,7 +15,8 @@ import { readBody, sendJson, startHttpServer } from "../fakes/http.ts";
 import { collectBotPosts, type FakeOrigins } from "./bot-posts.ts";
 import { readySlackWorkspaces } from "./install-slack.ts";
 import { makeSimulatorAdmin } from "./send-slash.ts";
-import { DISCORD_PLACE, PEOPLE, SLACK_CHANNEL, TELEGRAM_GROUP, type SlackWorkspace } from "./people.ts";
+import { DISCORD_PLACE, PEOPLE, personByHandle, SLACK_CHANNEL, TELEGRAM_GROUP, type SlackWorkspace } from "./people.ts";
+import { sendSlackReaction } from "./send-slack.ts";
 import { readyTelegram, telegramPlace } from "./send-telegram.ts";
 import { send, sendRequest, type SendContext } from "./send.ts";
 import { Timeline } from "./timeline.ts";
@@ -33,6 +35,8 @@ const CONTENT_TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
   ".css": "text/css; charset=utf-8",
 };
+/** A person's ✅ or ❌ on one of the bot's Slack messages (a confirm tool's question: docs/tools.md). */
+const reactRequest = z.object({ person: z.string(), workspace: z.string(), ts: z.string().regex(/^\d+\.\d+$/), reaction: z.enum(["white_check_mark", "x"]) });
 /** How often the bot's posts are read from the fakes. */
 const POLL_MS = 400;
 
@@ -174,6 +178,14 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
         } catch (err) {
           return sendJson(res, 502, { error: `could not reach the Worker: ${err instanceof Error ? err.message : String(err)}` });
         }
+      }
+      if (req.method === "POST" && url.pathname === "/api/react") {
+        const parsed = reactRequest.safeParse(JSON.parse((await readBody(req)) || "{}"));
+        const person = parsed.success ? personByHandle(parsed.data.person) : undefined;
+        const workspace = parsed.success ? workspaces().find((w) => w.team === parsed.data.workspace) : undefined;
+        if (!parsed.success || !person || !workspace) return sendJson(res, 400, { error: "a reaction names a person, a workspace, a message and ✅ or ❌" });
+        const status = await sendSlackReaction({ workerUrl: opts.workerUrl, signingSecret: setting("SLACK_SIGNING_SECRET") }, workspace, person, parsed.data.ts, parsed.data.reaction);
+        return sendJson(res, status === 200 ? 200 : 502, { status });
       }
       sendJson(res, 404, { error: "not found" });
     },

@@ -44,6 +44,8 @@ export interface ToolServerCalls {
   created: number;
   /** Calls whose idempotency key an earlier call used with other arguments. */
   keyReused: number;
+  /** The title of each create_ticket call, per idempotency key (bench:chaos tells approved calls by it). */
+  createTitles: Record<string, string>;
 }
 
 export interface RunningToolServer {
@@ -54,7 +56,7 @@ export interface RunningToolServer {
 export async function startToolServer(opts: { port: number; secret?: string; searchKey?: string }): Promise<RunningToolServer> {
   const secret = opts.secret ?? DEV_TOOL_SECRET;
   const searchKey = opts.searchKey ?? DEV_SEARCH_KEY;
-  let calls: ToolServerCalls = { byTool: {}, byKey: {}, refused: 0, created: 0, keyReused: 0 };
+  let calls: ToolServerCalls = { byTool: {}, byKey: {}, refused: 0, created: 0, keyReused: 0, createTitles: {} };
   let delayMs = 0;
   const answers = new Map<string, unknown>();
   const argumentsOf = new Map<string, string>();
@@ -74,6 +76,7 @@ export async function startToolServer(opts: { port: number; secret?: string; sea
     const args = JSON.stringify(call.data.arguments);
     if ((argumentsOf.get(key) ?? args) !== args) calls.keyReused++;
     argumentsOf.set(key, argumentsOf.get(key) ?? args);
+    if (name === "create_ticket") calls.createTitles[key] = String(call.data.arguments.title ?? "");
     if (delayMs) await sleep(delayMs);
     if (answers.has(key)) return sendJson(res, 200, answers.get(key));
     const answer = name === "lookup_ticket" ? lookup(call.data.arguments) : create(call.data.arguments);
@@ -111,7 +114,7 @@ export async function startToolServer(opts: { port: number; secret?: string; sea
         return sendJson(res, 200, { delayMs });
       }
       if (route === "POST /__reset") {
-        calls = { byTool: {}, byKey: {}, refused: 0, created: 0, keyReused: 0 };
+        calls = { byTool: {}, byKey: {}, refused: 0, created: 0, keyReused: 0, createTitles: {} };
         answers.clear();
         argumentsOf.clear();
         delayMs = 0;

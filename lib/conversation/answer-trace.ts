@@ -29,6 +29,8 @@ export const answerTraceSchema = z.object({
   messages: z.array(chatMessageSchema),
   /** The tool rounds the model took before it answered, when it took any. */
   toolRounds: z.optional(z.array(toolRoundSchema)),
+  /** The confirm tool's call the answer asks a person to approve (docs/tools.md), when it is such a question. */
+  approval: z.optional(z.object({ tool: z.string(), arguments: z.string() })),
 });
 
 export type AnswerTrace = z.infer<typeof answerTraceSchema>;

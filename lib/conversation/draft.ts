@@ -9,8 +9,12 @@ import { streamStateSchema } from "../message.ts";
 import * as z from "../zod.ts";
 
 /** What a posted text was: an answer (recorded as the bot's turn), or a notice (the trigger is only marked done). */
-export const POSTED_OUTCOMES = ["answered", "forgotten", "rate_limited", "apologised", "over_budget"] as const;
+export const POSTED_OUTCOMES = ["answered", "forgotten", "rate_limited", "apologised", "over_budget", "approval_done", "approval_cancelled"] as const;
 export type PostedOutcome = (typeof POSTED_OUTCOMES)[number];
+
+/** A confirm tool's call an answer asks a person to approve (lib/jobs/approval-ask.ts), with its idempotency key. */
+export const pendingCallSchema = z.object({ tool: z.string(), arguments: z.string(), key: z.string() });
+export type PendingCall = z.output<typeof pendingCallSchema>;
 
 export const draftSchema = z.object({
   /** Once set, every later attempt posts this text, never a new one. */
@@ -35,6 +39,8 @@ export const draftSchema = z.object({
    * before what people wrote while it streamed (lib/conversation/speaking.ts).
    */
   speakingSince: z.optional(z.number()),
+  /** The answer is a question that asks to approve this call: once it is out, the approval opens. */
+  approval: z.optional(pendingCallSchema),
   /** What the answer saw, for recording it: the message it was for, whom it answered, the log's arrival count. */
   saw: z.optional(
     z.object({

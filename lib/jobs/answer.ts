@@ -8,7 +8,6 @@
  */
 import { withoutFileTexts } from "../context/data-block.ts";
 import type { Prompt } from "../context/prompt.ts";
-import type { ToolRoundTrace } from "../conversation/answer-trace.ts";
 import type { PostedOutcome } from "../conversation/draft.ts";
 import { selectTurn, type Turn } from "../conversation/turn.ts";
 import { initiativeFits } from "../limits/initiative-cap.ts";
@@ -25,6 +24,7 @@ import { catchUp, catchUpAsked } from "./catch-up.ts";
 import { gatherPrompt } from "./gather.ts";
 import { finishDraft } from "./post.ts";
 import type { AnswerScope } from "./scope.ts";
+import type { ToolUse } from "./tool-loop.ts";
 import { writeSeeing } from "./unseen-images.ts";
 
 /** How a job ended. */
@@ -70,18 +70,18 @@ export async function answer(scope: AnswerScope, claim: Claimed, sign: WorkingSi
   }
   let used = 0;
   const onUsage = (tokens: number) => void (used += tokens);
-  const toolRounds: ToolRoundTrace[] = [];
+  const toolUse: ToolUse = { rounds: [] };
   let text: string | null;
   try {
     const stop = await checksBeforeWriting(scope, claim, prompt, onUsage);
     if (stop) return stop;
-    text = await writeSeeing(scope, prompt, sign, onUsage, toolRounds);
+    text = await writeSeeing(scope, prompt, sign, onUsage, toolUse);
   } finally {
     // Every call counts, the judge's and one that ended in [SKIP] or failed included.
     await budget.reservation.settle(used);
   }
   if (text === null) return "skipped";
-  return post(scope, claim, prompt, turn, text, toolRounds);
+  return post(scope, claim, prompt, turn, text, toolUse);
 }
 
 /** What the answer's model calls may use: the prompt and a whole reply, and the judge's look at the prompt first. */
@@ -105,8 +105,11 @@ function notice(scope: AnswerScope, text: string, outcome: PostedOutcome): Promi
   return finishDraft(scope);
 }
 
-/** The answer goes out with what it saw (to record it as the bot's turn) and its trace (for the admin view). */
-function post(scope: AnswerScope, claim: Claimed, prompt: Prompt, turn: Turn, text: string, toolRounds: ToolRoundTrace[]): Promise<PostedOutcome> {
+/**
+ * The answer goes out with what it saw (to record it as the bot's turn) and its trace (for the admin view); an
+ * answer that asks to approve a call keeps the call in its draft (the reply job opens the approval once it is out).
+ */
+function post(scope: AnswerScope, claim: Claimed, prompt: Prompt, turn: Turn, text: string, toolUse: ToolUse): Promise<PostedOutcome> {
   const { rt, job, kind } = scope;
   const { current, answered } = turn;
   scope.attempt.write(text, "answered", {
@@ -117,6 +120,7 @@ function post(scope: AnswerScope, claim: Claimed, prompt: Prompt, turn: Turn, te
     promptTokens: prompt.tokens,
     droppedMessages: prompt.droppedMessages,
   });
+  if (toolUse.approval) scope.attempt.asksApproval(toolUse.approval);
   return finishDraft(scope, {
     trace: {
       conversationId: job.conversationId,
@@ -128,7 +132,8 @@ function post(scope: AnswerScope, claim: Claimed, prompt: Prompt, turn: Turn, te
       droppedMessages: prompt.droppedMessages,
       // A pasted file's text is read into the prompt, never kept: the trace shows its name only.
       messages: prompt.messages.map((m) => ({ ...m, content: withoutFileTexts(m.content) })),
-      ...(toolRounds.length > 0 ? { toolRounds } : {}),
+      ...(toolUse.rounds.length > 0 ? { toolRounds: toolUse.rounds } : {}),
+      ...(toolUse.approval ? { approval: { tool: toolUse.approval.tool, arguments: toolUse.approval.arguments } } : {}),
     },
   });
 }

@@ -9,7 +9,7 @@
  * (`release`), so that QStash's retry finishes what this one began instead of starting over.
  */
 import type { AnswerTrace } from "../conversation/answer-trace.ts";
-import type { Draft, PostedOutcome } from "../conversation/draft.ts";
+import type { Draft, PendingCall, PostedOutcome } from "../conversation/draft.ts";
 import { CLAIM_TTL_SECONDS, type ClaimResult } from "../conversation/reply-store.ts";
 import type { StreamState } from "../message.ts";
 import { APOLOGY } from "../notices.ts";
@@ -67,6 +67,11 @@ export class Attempt {
   /** The text this attempt posts from now on: a notice, or the answer with what it saw (to record it). */
   write(text: string, outcome: PostedOutcome, saw?: AnswerSaw): void {
     this.#draft = { ...this.#draft, text, outcome, posted: [], ...(saw ? { saw } : {}) };
+  }
+
+  /** The answer written is the question that asks a person to approve `call` (./approval-ask.ts). */
+  asksApproval(call: PendingCall): void {
+    this.#draft = { ...this.#draft, approval: call };
   }
 
   /** The failure callback's apology: in the stream an earlier attempt left showing part of an answer, if any. */

@@ -12,6 +12,7 @@ import { GiveUp, RetryLater } from "../errors.ts";
 import type { PartProgress } from "../message.ts";
 import { forgetTheRequest } from "../memory/forget.ts";
 import { optOutsFor } from "../opt-outs.ts";
+import { openApproval } from "./approval-ask.ts";
 import { publishMemoryJob } from "./memory-job.ts";
 import type { AnswerScope } from "./scope.ts";
 import { finishStream } from "./stream-end.ts";
@@ -34,6 +35,9 @@ export async function finishDraft(scope: AnswerScope, opts: FinishOptions = {}):
   const { rt, job, attempt } = scope;
   const { trace } = opts;
   await postDraft(scope, opts.onlyIfStarted ?? false);
+  // A question that asks to approve a call opens its approval before the answer is recorded: a retry after a
+  // failure in between finds the trigger still to finish, and opens it then (opening twice changes nothing).
+  if (attempt.draft.approval) await openApproval(scope, attempt.draft.approval);
   const { text = "", saw, outcome = "answered", posted } = attempt.draft;
   // The "forget me" request itself stays until its confirmation is out, so that a retry still confirms.
   if (outcome === "forgotten") await forgetTheRequest(rt, job);

@@ -5,37 +5,51 @@
  * FOLLOWUP_MODEL, at most MAX_TOOL_ROUNDS rounds, after which the last pass must answer in words. A pass that
  * answers (or stays quiet with [SKIP]) ends the loop as a plain answer would. The working sign stays up through the
  * rounds (nothing shows before the answer's first words); every pass's tokens count towards the daily budgets
- * (`onUsage`). Without tools offered this is the plain model call.
+ * (`onUsage`). Without tools offered this is the plain model call. A call of a tool that needs a person's approval
+ * (`confirm`) is never run here: it ends the loop, and the answer is the question that asks for the approval
+ * (./approval-ask.ts opens it once the question is out); the round's other calls are not run either.
  */
 import type { ToolRoundTrace } from "../conversation/answer-trace.ts";
+import type { PendingCall } from "../conversation/draft.ts";
 import { placeId } from "../keys.ts";
 import type { Prompt } from "../context/prompt.ts";
 import type { ReplyOptions, ToolPass } from "../llm/client.ts";
 import type { PassMessage, ToolCall, ToolSpec } from "../llm/tool-messages.ts";
-import { FALLBACK_ANSWER } from "../notices.ts";
+import { approvalQuestion, FALLBACK_ANSWER } from "../notices.ts";
 import { runToolRound } from "../tools/run.ts";
 import type { Tool } from "../tools/tool.ts";
 import { placeReader } from "./read-place.ts";
 import type { AnswerScope } from "./scope.ts";
 
-/** The tools an answer is offered. A tool that needs a person's approval is not among them (docs/tools.md). */
-export function offeredTools(scope: AnswerScope): Tool[] {
-  return scope.rt.tools.forTenant(scope.job.key).filter((tool) => !tool.confirm);
+/** What an answer's tools did: the rounds taken (for its trace), and the call it asks a person to approve, if any. */
+export interface ToolUse {
+  rounds: ToolRoundTrace[];
+  approval?: PendingCall;
 }
 
-/** The answer written whole (null: the model stayed quiet and need not answer); `trace` gets the rounds taken. */
-export async function wholeAnswer(scope: AnswerScope, prompt: Prompt, tools: readonly Tool[], opts: ReplyOptions, trace: ToolRoundTrace[]): Promise<string | null> {
+/**
+ * The tools an answer is offered. A tool that needs a person's approval is among them only where the platform can
+ * take a person's answer (a reaction: PlatformAdapter `approvals`).
+ */
+export function offeredTools(scope: AnswerScope): Tool[] {
+  const approvable = scope.replier.approvalTarget(scope.job) !== null;
+  return scope.rt.tools.forTenant(scope.job.key).filter((tool) => approvable || !tool.confirm);
+}
+
+/** The answer written whole (null: the model stayed quiet and need not answer); `used` gets what the tools did. */
+export async function wholeAnswer(scope: AnswerScope, prompt: Prompt, tools: readonly Tool[], opts: ReplyOptions, used: ToolUse): Promise<string | null> {
   if (tools.length === 0) return scope.rt.llm.generate(prompt, opts);
-  const answer = await toolLoop(scope, tools, trace, (pass) => scope.rt.llm.generatePass(prompt, pass, opts));
-  return answer === NO_ANSWER ? fallback(opts) : answer.text;
+  const answer = await toolLoop(scope, tools, used, (pass) => scope.rt.llm.generatePass(prompt, pass, opts));
+  if (answer === NO_ANSWER) return fallback(opts);
+  return answer.kind === "approval" ? answer.question : answer.text;
 }
 
 /** The answer as it is written (null as `wholeAnswer`'s). */
-export async function streamedAnswer(scope: AnswerScope, prompt: Prompt, tools: readonly Tool[], opts: ReplyOptions, trace: ToolRoundTrace[]): Promise<AsyncIterable<string> | null> {
+export async function streamedAnswer(scope: AnswerScope, prompt: Prompt, tools: readonly Tool[], opts: ReplyOptions, used: ToolUse): Promise<AsyncIterable<string> | null> {
   if (tools.length === 0) return scope.rt.llm.streamReply(prompt, opts);
-  const answer = await toolLoop(scope, tools, trace, (pass) => scope.rt.llm.streamPass(prompt, pass, opts));
-  if (answer !== NO_ANSWER) return answer.texts;
-  const text = fallback(opts);
+  const answer = await toolLoop(scope, tools, used, (pass) => scope.rt.llm.streamPass(prompt, pass, opts));
+  if (answer !== NO_ANSWER && answer.kind !== "approval") return answer.texts;
+  const text = answer === NO_ANSWER ? fallback(opts) : answer.question;
   return text === null ? null : (async function* () { yield text; })();
 }
 
@@ -48,10 +62,15 @@ function fallback(opts: ReplyOptions): string | null {
 
 type Pass<A> = (pass: ToolPass) => Promise<{ kind: "tools"; calls: ToolCall[] } | A>;
 
-async function toolLoop<A extends { kind: "answer" }>(scope: AnswerScope, tools: readonly Tool[], trace: ToolRoundTrace[], pass: Pass<A>): Promise<A | typeof NO_ANSWER> {
+/** The model asked for a confirm tool: the answer is `question`. */
+type AsksApproval = { kind: "approval"; question: string };
+
+async function toolLoop<A extends { kind: "answer" }>(scope: AnswerScope, tools: readonly Tool[], used: ToolUse, pass: Pass<A>): Promise<A | AsksApproval | typeof NO_ANSWER> {
   const { rt, job, attempt, where } = scope;
   const specs: ToolSpec[] = tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
   const rounds: PassMessage[] = [];
+  // A trigger's id is unique only in its place (a Telegram message id counts up per chat): the key names both.
+  const triggerId = `${placeId(job.key)}|${job.trigger.id}`;
   let called = 0;
   for (let round = 0; ; round++) {
     const answerNow = round >= rt.settings.MAX_TOOL_ROUNDS;
@@ -61,6 +80,13 @@ async function toolLoop<A extends { kind: "answer" }>(scope: AnswerScope, tools:
       rt.log.warn("tool_rounds_exceeded", { ...where, rounds: round });
       return NO_ANSWER;
     }
+    const confirmAt = result.calls.findIndex((call) => tools.some((t) => t.confirm && t.name === call.name));
+    if (confirmAt >= 0) {
+      const call = result.calls[confirmAt]!;
+      used.approval = { tool: call.name, arguments: call.arguments, key: `${triggerId}:${called + confirmAt}` };
+      rt.log.info("tool_approval_asked", { ...where, tool: call.name, round: round + 1 });
+      return { kind: "approval", question: approvalQuestion(call.name, shownArguments(call.arguments), rt.settings.APPROVAL_TTL_MINUTES) };
+    }
     const started = rt.now();
     const [asked, ...results] = await runToolRound(tools, result.calls, {
       services: rt,
@@ -69,8 +95,7 @@ async function toolLoop<A extends { kind: "answer" }>(scope: AnswerScope, tools:
       askerId: job.trigger.authorId,
       visibility: scope.visibility,
       readPlace: placeReader(scope),
-      // A trigger's id is unique only in its place (a Telegram message id counts up per chat): the key names both.
-      triggerId: `${placeId(job.key)}|${job.trigger.id}`,
+      triggerId,
       firstIndex: called,
       logFields: { ...where },
     });
@@ -78,9 +103,20 @@ async function toolLoop<A extends { kind: "answer" }>(scope: AnswerScope, tools:
     called += result.calls.length;
     const ms = rt.now() - started;
     // The admin view's trace (and the simulator's prompt panel) shows each call with its result as the model read it.
-    trace.push({ ms, calls: result.calls.map((c, i) => ({ tool: c.name, arguments: c.arguments, result: results[i]?.content ?? "" })) });
+    used.rounds.push({ ms, calls: result.calls.map((c, i) => ({ tool: c.name, arguments: c.arguments, result: results[i]?.content ?? "" })) });
     rt.log.info("tool_round", { ...where, round: round + 1, calls: result.calls.length, ms });
     // Tool rounds may outlast a third of the claim's life: renewed as the loop goes (no command before then).
     await attempt.keepClaim();
   }
+}
+
+/** The arguments as the question shows them: compact JSON, at most 500 characters. */
+function shownArguments(text: string): string {
+  let shown = text;
+  try {
+    shown = JSON.stringify(JSON.parse(text || "{}"));
+  } catch {
+    // Shown as the model wrote them: the tool refuses them once approved.
+  }
+  return shown.length > 500 ? `${shown.slice(0, 500)}…` : shown;
 }

@@ -5,20 +5,20 @@
  * conversation the first such answer begins by saying the bot cannot see images (IMAGES_UNSEEN_NOTICE), once.
  */
 import type { Prompt } from "../context/prompt.ts";
-import type { ToolRoundTrace } from "../conversation/answer-trace.ts";
 import { imagesUnseenKey } from "../keys.ts";
 import { ImagesRefused } from "../llm/image-parts.ts";
 import { IMAGES_UNSEEN_NOTICE } from "../notices.ts";
 import type { WorkingSign } from "../platforms/adapter.ts";
 import type { AnswerScope } from "./scope.ts";
+import type { ToolUse } from "./tool-loop.ts";
 import { writeAnswer } from "./write.ts";
 
 /** Long enough to outlive any conversation; a new conversation's id is a new key. */
 const TOLD_TTL_SECONDS = 24 * 60 * 60;
 
-export async function writeSeeing(scope: AnswerScope, prompt: Prompt, sign: WorkingSign, onUsage: (tokens: number) => void, toolRounds: ToolRoundTrace[]): Promise<string | null> {
+export async function writeSeeing(scope: AnswerScope, prompt: Prompt, sign: WorkingSign, onUsage: (tokens: number) => void, used: ToolUse): Promise<string | null> {
   try {
-    return await writeAnswer(scope, prompt, sign, onUsage, toolRounds);
+    return await writeAnswer(scope, prompt, sign, onUsage, used);
   } catch (err) {
     if (!(err instanceof ImagesRefused) || !prompt.images) throw err;
   }

@@ -7,29 +7,28 @@
  * closes its stream before it gives up its claim. With tools offered, the model may look things up first
  * (./tool-loop.ts).
  */
-import type { ToolRoundTrace } from "../conversation/answer-trace.ts";
 import type { Prompt } from "../context/prompt.ts";
 import type { AnswerStream, WorkingSign } from "../platforms/adapter.ts";
 import type { JobStreaming } from "../platforms/replier.ts";
 import type { AnswerScope } from "./scope.ts";
 import { endEarlierStream } from "./stream-end.ts";
-import { offeredTools, streamedAnswer, wholeAnswer } from "./tool-loop.ts";
+import { offeredTools, streamedAnswer, wholeAnswer, type ToolUse } from "./tool-loop.ts";
 
 /**
  * The answer's final text, or null when the model stayed quiet; `sign` comes down once the answer shows;
- * `onUsage` hears the tokens of each model call (per-tenant budgets); `toolRounds` gets the tool rounds taken.
+ * `onUsage` hears the tokens of each model call (per-tenant budgets); `used` gets what the tools did.
  */
-export async function writeAnswer(scope: AnswerScope, prompt: Prompt, sign: WorkingSign, onUsage: (tokens: number) => void, toolRounds: ToolRoundTrace[]): Promise<string | null> {
+export async function writeAnswer(scope: AnswerScope, prompt: Prompt, sign: WorkingSign, onUsage: (tokens: number) => void, used: ToolUse): Promise<string | null> {
   const { rt, job, replier, attempt } = scope;
   const tools = offeredTools(scope);
   // An earlier attempt's stream is finished with a whole new answer, which that message now owes the person.
   if (attempt.draft.stream) {
     await endEarlierStream(scope);
-    return await wholeAnswer(scope, prompt, tools, { required: true, onUsage }, toolRounds);
+    return await wholeAnswer(scope, prompt, tools, { required: true, onUsage }, used);
   }
   const streaming = rt.settings.STREAMING ? replier.streaming(job) : null;
-  if (!streaming) return await wholeAnswer(scope, prompt, tools, { required: job.required, onUsage }, toolRounds);
-  const texts = await streamedAnswer(scope, prompt, tools, { required: job.required, onUsage }, toolRounds);
+  if (!streaming) return await wholeAnswer(scope, prompt, tools, { required: job.required, onUsage }, used);
+  const texts = await streamedAnswer(scope, prompt, tools, { required: job.required, onUsage }, used);
   return texts && (await streamInto(scope, streaming, texts, sign));
 }
 

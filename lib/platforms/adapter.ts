@@ -22,6 +22,7 @@ import type { RefreshedToken } from "../installation.ts";
 import type { WithFiles } from "./file-fetch.ts";
 import type { HistoryCapability } from "./history.ts";
 import type { WithRescue } from "./rescue.ts";
+import type { ApprovalParsed, WithApprovals } from "./approvals.ts";
 
 /** A webhook delivery as the route received it. Signatures are computed over `rawBody`, so it is never re-encoded. */
 export interface WebhookRequest {
@@ -51,7 +52,8 @@ export type Parsed<Extra = {}> =
   | { kind: "removed"; tenants: string[]; accessRevoked?: true }
   | { kind: "protocol"; response: Response }
   | { kind: "ignored"; reason: string }
-  | { kind: "invalid"; issues: string };
+  | { kind: "invalid"; issues: string }
+  | ApprovalParsed;
 
 /** How the core treats every message of a platform. */
 export interface IngestOptions {
@@ -196,11 +198,11 @@ export interface PlatformSettings<Config> {
 
 /**
  * One platform. `Target` is its reply target (validated by `replyTargetSchema` wherever it arrives from outside),
- * `Extra` what its `parse` tells its own route beyond the message.
+ * `Extra` what its `parse` tells its own route beyond the message. Optional capabilities in files of their own:
+ * pasted files (./file-fetch.ts), history (./history.ts), rescue (./rescue.ts), approvals (./approvals.ts).
  */
-/** Optional capabilities in files of their own: pasted files (./file-fetch.ts), history (./history.ts), rescue (./rescue.ts). */
 export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra = {}, Config = any>
-  extends WithFiles<ReplyContext<Config>>, HistoryCapability<ReplyContext<Config>>, WithRescue<Target> {
+  extends WithFiles<ReplyContext<Config>>, HistoryCapability<ReplyContext<Config>>, WithRescue<Target>, WithApprovals<Target> {
   readonly platform: Platform;
   readonly settings: PlatformSettings<Config>;
   /** Present when the platform can be installed in many tenants (Slack OAuth). */
@@ -233,10 +235,7 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
    * conversation (lib/jobs/parent.ts).
    */
   fetchParent?(ctx: ReplyContext<Config>, about: ParentQuery): Promise<ParentMessage | null>;
-  /**
-   * A place can be about a message without its messages saying so (a Discord thread is a channel whose starter
-   * message its messages do not name): `fetchParent` is asked for the place's own parent, once per conversation.
-   */
+  /** A place can be about a message its messages do not name (a Discord thread's starter): asked once per conversation. */
   readonly placeParents?: boolean;
   /** Shows the answer as it is written, where the platform can. */
   readonly streaming?: StreamingCapability<Target, Config>;

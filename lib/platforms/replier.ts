@@ -47,6 +47,8 @@ export interface Replier {
   fetchFile(job: Job, ref: FileRef, maxBytes: number, keep: KeepEnd): Promise<FetchedFile | null>;
   /** Shows that the bot is working on the job's answer (a no-op where the platform has no sign); see AnswerFor. */
   working(job: Job, sign?: Pick<AnswerFor, "signUp" | "signMark">): Promise<WorkingSign>;
+  /** Where an approval's result or cancellation goes (a new message); null where no person can approve (PlatformAdapter `approvals`). */
+  approvalTarget(job: Job): ReplyTarget | null;
 }
 
 /** A history read of the job's place, as its bot. */
@@ -129,6 +131,10 @@ export function platformReplier(rt: PlatformServices, adapters: readonly Platfor
     async fetchFile(job, ref, maxBytes, keep) {
       const { adapter, ctx } = open(job);
       return adapter.files ? adapter.files.fetchFile(ctx, ref, maxBytes, keep) : null;
+    },
+    approvalTarget(job) {
+      const { adapter, target } = open(job);
+      return adapter.approvals ? adapter.approvals.followUp(target, job.key) : null;
     },
     async working(job, sign = {}) {
       const { adapter, ctx, target } = open(job);

@@ -8,8 +8,9 @@ import * as z from "../zod.ts";
 import { LOG_IDS, VISIBILITIES, type Platform, type ReplyTarget } from "../message.ts";
 
 /** `memory` runs after an answer is posted: facts about the people, and folding old messages into the summary;
- *  `rescue` RESCUE_AFTER_MINUTES after a question nobody was asked to answer (lib/jobs/rescue.ts). */
-export const JOB_KINDS = ["reply", "judge", "memory", "rescue"] as const;
+ *  `rescue` RESCUE_AFTER_MINUTES after a question nobody was asked to answer (lib/jobs/rescue.ts); `approval` after a
+ *  person's ✅ or ❌ on a confirm tool's question, or when it expires (lib/jobs/approval-job.ts). */
+export const JOB_KINDS = ["reply", "judge", "memory", "rescue", "approval"] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** What the job schema needs of each platform: its name and the schema of its reply target. */
@@ -47,6 +48,8 @@ export function jobSchemaFor(platforms: readonly JobPlatform[]) {
     signByWebhook: z.optional(z.literal(true)),
     /** The ingest script keeps the place's messages (IngestOptions.keepHistory): "forget me" clears them too (lib/memory/forget.ts). */
     keptHistory: z.optional(z.literal(true)),
+    /** An approval's continuation (lib/jobs/approval-job.ts): the id of the bot's message that asked (a message id, no person's). */
+    approvalQuestion: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
   });
   return schema.check(z.refine((job) => job.replyTarget.platform === job.key.platform, {
     message: "the reply target's platform is not the conversation's",

@@ -3,7 +3,8 @@
  * One tool round: the calls the model asked for, run side by side, each within TOOL_TIMEOUT_MS, each result cut to
  * MAX_RESULT_CHARS and handed back as a JSON line for the data block's markers (lib/llm/tool-messages.ts). A call
  * of a tool that was not offered, with arguments that are not JSON, that fails or times out gets an `error` line:
- * the model hears it and answers with what it has. A tool that needs a person's approval is never run here. Log
+ * the model hears it and answers with what it has. A tool that needs a person's approval is never run in a round
+ * (lib/jobs/tool-loop.ts asks the person instead): only once approved (`callTool`). Log
  * lines carry each call's tool, outcome and time, never its arguments or result.
  */
 import { dataLine } from "../context/data-block.ts";
@@ -27,23 +28,40 @@ export async function runToolRound(offered: readonly Tool[], calls: readonly Too
 }
 
 async function runCall(offered: readonly Tool[], call: ToolCall, round: RoundContext, index: number): Promise<string> {
-  const { services } = round;
-  const started = services.now();
   const tool = offered.find((t) => t.name === call.name);
-  let outcome: CallOutcome = "ok";
-  let line: string;
-  try {
-    if (!tool) throw new ToolRefusal("no such tool here", { cause: "not_offered" });
-    if (tool.confirm) throw new ToolRefusal("this action needs a person's approval and was not run", { cause: "needs_approval" });
-    const text = await runWithin(tool, parseArguments(call.arguments), { ...round, idempotencyKey: `${round.triggerId}:${index}` });
-    line = dataLine({ tool: call.name, result: text.length > MAX_RESULT_CHARS ? `${text.slice(0, MAX_RESULT_CHARS)} [cut]` : text });
-  } catch (err) {
-    outcome = outcomeOf(err);
-    const said = err instanceof ToolRefusal ? err.message : outcome === "timeout" ? "the tool took too long" : "the tool failed";
-    line = dataLine({ tool: call.name, error: said });
+  if (!tool) {
+    round.services.log.info("tool_called", { ...round.logFields, tool: "(not offered)", outcome: "not_offered", ms: 0 });
+    return dataLine({ tool: call.name, error: "no such tool here" });
   }
-  services.log.info("tool_called", { ...round.logFields, tool: tool ? call.name : "(not offered)", outcome, ms: services.now() - started });
-  return line;
+  // Never reached from the loop, which asks the person instead (lib/jobs/tool-loop.ts): a round never runs one.
+  if (tool.confirm) {
+    round.services.log.info("tool_called", { ...round.logFields, tool: call.name, outcome: "needs_approval", ms: 0 });
+    return dataLine({ tool: call.name, error: "this action needs a person's approval and was not run" });
+  }
+  const done = await callTool(tool, call.arguments, { ...round, idempotencyKey: `${round.triggerId}:${index}` }, round.logFields);
+  return dataLine("result" in done ? { tool: call.name, result: done.result } : { tool: call.name, error: done.error });
+}
+
+/** One call's end: its result (cut to MAX_RESULT_CHARS), or what the model or person is told instead. */
+export type CallDone = { outcome: "ok"; result: string } | { outcome: Exclude<CallOutcome, "ok">; error: string };
+
+/**
+ * Runs one call of `tool` with the model's arguments (JSON text), within TOOL_TIMEOUT_MS; logged as `tool_called`
+ * with its outcome and time, never its arguments or result. A round's calls, and an approved call (lib/jobs/approval-job.ts).
+ */
+export async function callTool(tool: Tool, argumentsText: string, ctx: Omit<ToolContext, "signal">, logFields: LogFields): Promise<CallDone> {
+  const { services } = ctx;
+  const started = services.now();
+  let done: CallDone;
+  try {
+    const text = await runWithin(tool, parseArguments(argumentsText), ctx);
+    done = { outcome: "ok", result: text.length > MAX_RESULT_CHARS ? `${text.slice(0, MAX_RESULT_CHARS)} [cut]` : text };
+  } catch (err) {
+    const outcome = outcomeOf(err);
+    done = { outcome, error: err instanceof ToolRefusal ? err.message : outcome === "timeout" ? "the tool took too long" : "the tool failed" };
+  }
+  services.log.info("tool_called", { ...logFields, tool: tool.name, outcome: done.outcome, ms: services.now() - started });
+  return done;
 }
 
 class ToolTimeout extends Error {}
@@ -70,9 +88,9 @@ function parseArguments(text: string): unknown {
   }
 }
 
-function outcomeOf(err: unknown): CallOutcome {
+function outcomeOf(err: unknown): "refused" | "failed" | "timeout" {
   if (err instanceof ToolTimeout) return "timeout";
-  if (err instanceof ToolRefusal) return err.cause === "not_offered" || err.cause === "needs_approval" ? err.cause : "refused";
+  if (err instanceof ToolRefusal) return "refused";
   // A fetch aborted by the deadline reports itself as an AbortError.
   return err instanceof Error && err.name === "AbortError" ? "timeout" : "failed";
 }

@@ -40,8 +40,6 @@ export function createToolbox(s: Settings, env: Record<string, unknown>, log: Lo
     if (typeof secret === "string" && secret.length > 0) tools.push(httpTool(declaration, secret));
     else log.error("tool_off", { tool: declaration.name, problem: `its secret ${declaration.secret} is not set` });
   }
-  // Approval by a person is not built yet: a confirm tool is never offered, so never run (docs/tools.md).
-  for (const tool of tools) if (tool.confirm) log.warn("tool_not_offered", { tool: tool.name, problem: "it needs a person's approval (confirm), which Parley does not ask for yet" });
   const known = new Set(tools.map((t) => t.name));
   const unknown = [...new Set(Object.values(s.TOOLS).flat())].filter((name) => !known.has(name));
   if (unknown.length > 0) log.error("tools_unknown", { tools: unknown, problem: "named in TOOLS but not available (off, or no such tool)" });

@@ -3,8 +3,9 @@
  * The simulator's inspector follows the conversation in view: a Slack or Discord thread shows its own conversation,
  * decisions and prompts, and the message it is about first in the thread answer's prompt (a Slack thread read whole
  * when the bot is called into it, a Discord thread's starter message as its parent); each phone its own
- * texter's; "New conversation" starts the one in view afresh, "Clear all" empties the local Redis; and the page logs
- * no errors while there is no conversation yet.
+ * texter's; "New conversation" starts the one in view afresh, "Clear all" empties the local Redis; a confirm tool's
+ * question shows in its prompt and the asker's ✅ on it runs the call; and the page logs no errors while there is
+ * no conversation yet.
  */
 import { describe, expect, it } from "vitest";
 import { hasChromium } from "./browser.ts";
@@ -128,5 +129,20 @@ describe.skipIf(!hasChromium())("the simulator's inspector", () => {
     expect(turns[1]!.split("\n").slice(0, 3)).toEqual(["user]", "<parley-data>", JSON.stringify({ parent_message: { author: "Alice", text: starter } })]);
     expect(session.consoleErrors).toEqual([]);
   });
-});
 
+  it("shows a confirm tool's question in its prompt, and runs the call when the asker clicks ✅ on the question", async () => {
+    const { sim } = session;
+    await sim.selectTab("slack");
+    // The channel in view, not the thread an earlier test left open.
+    if (await sim.page.locator("#thread-close").isVisible()) await sim.page.click("#thread-close");
+    await expect.poll(async () => (await sim.inspector()).place).toBe(SLACK_PLACE);
+    await sim.pickPerson("alice");
+    await sim.say("alice", '@Parley create_ticket {"title": "Simulator printer jammed"}');
+    const question = sim.page.locator("#slack-messages .message.bot", { hasText: "Approval needed" });
+    await question.waitFor({ timeout: ANSWER_TIMEOUT_MS });
+    await expect.poll(async () => (await sim.inspector()).prompts.join("\n"), { timeout: ANSWER_TIMEOUT_MS }).toContain("[approval asked]\ncreate_ticket");
+    await question.locator('[data-testid="approve"]').click();
+    await sim.page.locator("#slack-messages .message.bot", { hasText: "✅ Done: create_ticket: Created ticket" }).waitFor({ timeout: ANSWER_TIMEOUT_MS });
+    expect(session.consoleErrors).toEqual([]);
+  });
+});

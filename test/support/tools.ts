@@ -11,9 +11,15 @@ export const TOOL_SERVER_URL = inject("toolServerUrl");
 
 /** The settings of a Worker whose tenants may use `tools`; `secret` signs the HTTP tools' requests. */
 export function toolSettings(tools: string, secret?: string): Record<string, string> {
-  return { ...devToolSettings(TOOL_SERVER_URL, { confirmTools: true }), TOOLS: tools, ...(secret ? { DEV_TOOLS_SECRET: secret } : {}) };
+  return { ...devToolSettings(TOOL_SERVER_URL), TOOLS: tools, ...(secret ? { DEV_TOOLS_SECRET: secret } : {}) };
 }
 
 export async function toolServerCalls(): Promise<ToolServerCalls> {
   return (await fetch(`${TOOL_SERVER_URL}/__calls`)).json() as Promise<ToolServerCalls>;
+}
+
+/** How often the tool server received create_ticket with `title`, per idempotency key (other suites create too). */
+export async function createCalls(title: string): Promise<number[]> {
+  const calls = await toolServerCalls();
+  return Object.entries(calls.createTitles).filter(([, t]) => t === title).map(([key]) => calls.byKey[key] ?? 0);
 }

@@ -27,7 +27,7 @@ const LEVELS: readonly (readonly [level: string, prefixes: readonly string[]])[]
   ["base", ["lib/"]],
 ];
 /** What every platform folder may import besides its own folder and the base level. */
-const PLATFORM_CONTRACT = ["lib/platforms/adapter.ts", "lib/platforms/history.ts", "lib/platforms/parts.ts", "lib/platforms/json-body.ts", "lib/platforms/file-fetch.ts", "lib/platforms/rescue.ts", "lib/platforms/rate-limited.ts"];
+const PLATFORM_CONTRACT = ["lib/platforms/adapter.ts", "lib/platforms/history.ts", "lib/platforms/parts.ts", "lib/platforms/json-body.ts", "lib/platforms/file-fetch.ts", "lib/platforms/rescue.ts", "lib/platforms/rate-limited.ts", "lib/platforms/approvals.ts"];
 const MAX_LIB_LINES = 250;
 const FORBIDDEN_IN_LIB = ["hono", "cloudflare:workers"];
 

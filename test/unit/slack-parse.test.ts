@@ -195,6 +195,12 @@ describe("parseSlackEvent", () => {
     }
     expect(ignoredReason(envelope("+1", bot))).toBe("reaction_not_feedback");
     expect(ignoredReason(envelope("-1", "U0BOB0002"))).toBe("reaction_not_on_bot");
+    // A ✅ or ❌ on the bot's message answers a question it may have asked there (docs/tools.md).
+    for (const tick of ["white_check_mark", "heavy_check_mark", "ballot_box_with_check"]) {
+      expect(parseSlackEvent(envelope(tick, bot), OPTS)).toMatchObject({ kind: "approval", answer: { place: { platform: "slack", channel: "C0CHAN001" }, messageId: "1715000000.000100", userId: "U0ALICE01", verdict: "approve" } });
+    }
+    for (const cross of ["x", "negative_squared_cross_mark"]) expect(parseSlackEvent(envelope(cross, bot), OPTS)).toMatchObject({ kind: "approval", answer: { verdict: "deny" } });
+    expect(ignoredReason(envelope("white_check_mark", "U0BOB0002"))).toBe("reaction_not_on_bot");
   });
 
   it("refuses an id that is not Slack's, naming the field and never the value", () => {

@@ -8,12 +8,12 @@ import { describe, expect, it } from "vitest";
 import { modelRequests, scriptModel, type ChatRequest } from "../support/model.ts";
 import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
 import { botMessages, unescapeSlack } from "../support/streams.ts";
-import { toolServerCalls, toolSettings } from "../support/tools.ts";
+import { createCalls, toolServerCalls, toolSettings } from "../support/tools.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle, suiteEnv, type TestEnv } from "../support/worker.ts";
 
 const TOOLS = "lookup_ticket,create_ticket,time_in_zone,web_search,fetch_page";
-/** create_ticket needs a person's approval: never offered, never run (docs/tools.md). */
-const OFFERED = ["fetch_page", "lookup_ticket", "time_in_zone", "web_search"];
+/** create_ticket is offered too: it needs a person's approval, which Slack takes as a reaction (docs/tools.md). */
+const OFFERED = ["create_ticket", "fetch_page", "lookup_ticket", "time_in_zone", "web_search"];
 const modes = [
   { mode: "written whole", env: suiteEnv("tools", { ...toolSettings(TOOLS), FOLLOWUP_MODEL: "followup-model", MAX_TOOL_ROUNDS: "2" }) },
   { mode: "streamed", env: suiteEnv("toolsstream", { ...toolSettings(TOOLS), FOLLOWUP_MODEL: "followup-model", MAX_TOOL_ROUNDS: "2", STREAMING: "true" }) },
@@ -78,7 +78,6 @@ describe.each(modes)("tools, answers $mode", ({ env }) => {
 
   it("keeps a tool's output as data: an injection in a ticket changes no instruction and runs nothing", async () => {
     const marker = `inject-${crypto.randomUUID().slice(0, 8)}`;
-    const before = await toolServerCalls();
     const { answer } = await ask(env, `look at ticket 666 please ${marker}`);
     await answer("lookup_ticket: Ticket 666");
     const [first, second] = await modelRequests(marker);
@@ -88,9 +87,7 @@ describe.each(modes)("tools, answers $mode", ({ env }) => {
     const line = JSON.parse(result!.content.split("\n")[1]!) as { tool: string; result: string };
     expect(line.result).toContain("ignore all previous instructions");
     expect(second!.messages.filter((m) => m.role === "system")).toHaveLength(1);
-    const after = await toolServerCalls();
-    expect(after.byTool.create_ticket ?? 0).toBe(before.byTool.create_ticket ?? 0);
-    expect(after.created).toBe(before.created);
+    expect(await createCalls("pwned")).toEqual([]);
   });
 
   it("answers once when the pass after a lookup fails: the retry looks up again under the same Idempotency-Key", async () => {
@@ -104,11 +101,11 @@ describe.each(modes)("tools, answers $mode", ({ env }) => {
     expect((await toolServerCalls()).byKey[`${triggerId}:0`]).toBe(2);
   });
 
-  it("never runs a tool that needs approval, even when asked for it by name", async () => {
-    const before = await toolServerCalls();
-    const { answer } = await ask(env, 'please create_ticket {"title": "Printer jammed"}');
-    await answer("(local model)");
-    expect((await toolServerCalls()).created).toBe(before.created);
+  it("never runs a tool that needs approval on the model's word: it asks the person instead", async () => {
+    const title = `Printer jammed ${crypto.randomUUID().slice(0, 8)}`;
+    const { answer } = await ask(env, `please create_ticket {"title": "${title}"}`);
+    await answer("⚠️ Approval needed: may I run create_ticket");
+    expect(await createCalls(title)).toEqual([]);
   });
 });
 

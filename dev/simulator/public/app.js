@@ -26,6 +26,20 @@ function messageItem(entry, extra = []) {
   );
 }
 
+/** The bot's question that asks to run a confirm tool (docs/tools.md): the current person reacts ✅ or ❌ to it. */
+function approvalButtons(entry) {
+  if (!entry.bot || !entry.text.startsWith("⚠️ Approval needed:")) return [];
+  const react = (reaction) => async () => {
+    const body = { person: view.person, workspace: entry.workspace, ts: entry.ts, reaction };
+    const res = await fetch("/api/react", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    if (!res.ok) alert((await res.json()).error);
+  };
+  return [
+    el("button", { type: "button", "data-testid": "approve", onclick: react("white_check_mark") }, "✅"),
+    el("button", { type: "button", "data-testid": "deny", onclick: react("x") }, "❌"),
+  ];
+}
+
 /** Threads start from a channel message (a person's or the bot's), not from an /ask and its answer. */
 const threadable = (entry) => /^\d+$/.test(entry.id) && !entry.interactionToken && !entry.pending;
 
@@ -37,11 +51,11 @@ function renderChat() {
     ...slack.filter((e) => !e.threadTs).map((e) => {
       const replies = slack.filter((r) => r.threadTs === e.ts).length;
       const open = el("button", { type: "button", "data-testid": "open-thread", onclick: () => openThread("slack", e.ts) }, replies ? `${replies} ${replies === 1 ? "reply" : "replies"}` : "Reply in thread");
-      return messageItem(e, [open]);
+      return messageItem(e, [open, ...approvalButtons(e)]);
     }),
   );
   if (view.thread) {
-    $("#thread-messages").replaceChildren(...slack.filter((e) => e.ts === view.thread || e.threadTs === view.thread).map((e) => messageItem(e)));
+    $("#thread-messages").replaceChildren(...slack.filter((e) => e.ts === view.thread || e.threadTs === view.thread).map((e) => messageItem(e, approvalButtons(e))));
   }
   const discord = entries.filter((e) => e.platform === "discord");
   $("#discord-messages").replaceChildren(

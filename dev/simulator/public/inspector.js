@@ -77,6 +77,7 @@ function renderState(answer) {
       el("summary", {}, `${new Date(a.at).toLocaleTimeString()} · ${a.kind} · ${a.reason} · `, el("b", { "data-testid": "prompt-tokens" }, `${a.promptTokens} tokens`), a.droppedMessages ? ` · ${a.droppedMessages} dropped` : "", recalledNote(a.triggerId)),
       el("pre", {}, a.messages.map((m) => `[${m.role}]\n${m.content}`).join("\n\n")),
       ...(a.toolRounds ?? []).map((round, i) => el("pre", { "data-testid": "tool-round" }, toolRoundText(round, i))),
+      ...(a.approval ? [el("pre", { "data-testid": "tool-approval" }, approvalText(a.approval))] : []),
     ),
   );
   $("#prompts").replaceChildren(...(prompts.length ? prompts : [el("p", { class: "muted" }, "None yet.")]));
@@ -86,6 +87,11 @@ function renderState(answer) {
 function toolRoundText(round, index) {
   const calls = round.calls.map((c) => `${c.tool} ${c.arguments}\n→ ${c.result}`);
   return [`[tool round ${index + 1} · ${round.ms} ms]`, ...calls].join("\n");
+}
+
+/** A confirm tool's call the answer asked a person to approve: it runs only on the asker's ✅ on the question. */
+function approvalText(approval) {
+  return `[approval asked]\n${approval.tool} ${approval.arguments}\n→ runs only on the asker's ✅ on the question; ❌, or no answer within APPROVAL_TTL_MINUTES, cancels it`;
 }
 
 /** What recall put into an answer's prompt (the passages are in its data block as `earlier` lines), with their scores. */

@@ -11,7 +11,7 @@ import { countTokens } from "../../context/tokens.ts";
 import { shortenToTokens } from "../../context/shorten.ts";
 import { speakerName } from "../../context/turns.ts";
 import type { ConversationKey, StoredMessage } from "../../message.ts";
-import { BOT_NOTICES } from "../../notices.ts";
+import { isBotNotice } from "../../notices.ts";
 import { fnv1a } from "./fnv1a.ts";
 import type { Passage, Visibility } from "./passage.ts";
 
@@ -120,7 +120,7 @@ function aboutWhom(source: Pick<PassageSource, "bot">, m: StoredMessage): string
 
 function keeps(source: PassageSource, m: StoredMessage): boolean {
   if (m.noReply || m.text.trim() === "") return false;
-  if (!isPerson(source, m) && BOT_NOTICES.has(m.text)) return false;
+  if (!isPerson(source, m) && isBotNotice(m.text)) return false;
   return aboutWhom(source, m).every((person) => !source.forgotten.has(person));
 }
 

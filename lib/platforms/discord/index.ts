@@ -74,4 +74,6 @@ export const discord: PlatformAdapter<DiscordTarget, {}, DiscordSettings> = {
   working: discordWorking,
   files: discordFiles,
   rescue: discordRescue,
+  // An interaction's answer edits its deferred response: what follows it is a channel message of its own.
+  approvals: { followUp: (target, place) => (target.kind === "interaction" ? { platform: "discord", kind: "channel", channelId: place.channel } : target) },
 };

@@ -101,4 +101,6 @@ export const slack: PlatformAdapter<SlackTarget, {}, SlackSettings> = {
   working: slackWorking,
   files: slackFiles,
   rescue: slackRescue,
+  // A new message in the same channel or thread: a Slack post never replaces another.
+  approvals: { followUp: (target) => target },
 };

@@ -14,6 +14,7 @@ import { slackFileRefs } from "./files.ts";
 import type { SlackTarget } from "./target.ts";
 import { slackVisibility } from "./visibility.ts";
 import { callbackShapeSchema, eventCallbackSchema, messageEventSchema, urlVerificationSchema, type SlackEventCallback, type SlackMessageEvent } from "./schema.ts";
+import type { ApprovalParsed } from "../approvals.ts";
 
 /** Subtypes that are still a person's message; every other subtype (edits, joins, bot posts...) is not. */
 const USER_MESSAGE_SUBTYPES: ReadonlySet<string> = new Set(["thread_broadcast", "file_share"]);
@@ -28,7 +29,8 @@ export type SlackParsed =
   | { kind: "url_verification"; challenge: string }
   | { kind: "message"; message: InboundMessage; bot: { userId: string; botId?: string }; installation: string }
   | { kind: "removed"; tenants: string[]; accessRevoked?: true }
-  | { kind: "ignored"; reason: string };
+  | { kind: "ignored"; reason: string }
+  | ApprovalParsed;
 
 export interface SlackParseOptions {
   botName: string;

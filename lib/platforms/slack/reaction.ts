@@ -2,19 +2,30 @@
  * @module
  * A 👎 on one of the bot's messages (`reaction_added`, `:-1:` or `:thumbsdown:` in any skin tone) → an
  * InboundMessage that carries no words, only the "not you" feedback: recorded in the channel's conversation, never
- * answered (lib/decide/not-you.ts). Every other reaction needs no work. The event does not say whether the message
+ * answered (lib/decide/not-you.ts). A ✅ or ❌ on one → a person's answer to the bot's question, if it asked one
+ * there (../approvals.ts, docs/tools.md). Every other reaction needs no work. The event does not say whether the message
  * was in a thread, so the feedback lands in the channel's own conversation.
  */
 import type { InboundMessage } from "../../message.ts";
+import type { ApprovalParsed } from "../approvals.ts";
 import { describeIssues } from "../../zod-issues.ts";
 import { reactionEventSchema } from "./schema.ts";
 import type { SlackTarget } from "./target.ts";
 import { slackVisibility } from "./visibility.ts";
 
 const THUMBS_DOWN = /^(?:-1|thumbsdown)(?:::skin-tone-\d)?$/;
+/** ✅ ✔️ ☑️ approve; ❌ ❎ deny. */
+const VERDICTS: Readonly<Record<string, "approve" | "deny">> = {
+  white_check_mark: "approve",
+  heavy_check_mark: "approve",
+  ballot_box_with_check: "approve",
+  x: "deny",
+  negative_squared_cross_mark: "deny",
+};
 
 export type SlackReactionParsed =
   | { kind: "message"; message: InboundMessage }
+  | ApprovalParsed
   | { kind: "ignored"; reason: string }
   | { kind: "invalid"; issues: string };
 
@@ -25,6 +36,8 @@ export function parseSlackReaction(event: unknown, tenant: string, botUserId: st
   const { channel, ts } = reaction.item;
   if (reaction.item.type !== "message" || channel === undefined || ts === undefined) return { kind: "ignored", reason: "reaction_not_on_message" };
   if (reaction.item_user !== botUserId) return { kind: "ignored", reason: "reaction_not_on_bot" };
+  const verdict = VERDICTS[reaction.reaction];
+  if (verdict) return { kind: "approval", answer: { place: { platform: "slack", tenant, channel }, messageId: ts, userId: reaction.user, verdict } };
   if (!THUMBS_DOWN.test(reaction.reaction)) return { kind: "ignored", reason: "reaction_not_feedback" };
   return {
     kind: "message",

@@ -2,10 +2,12 @@
  * @module
  * A Gateway MESSAGE_REACTION_ADD of 👎 (in any skin tone) on one of the bot's messages → an InboundMessage that
  * carries no words, only the "not you" feedback: recorded in the channel's conversation, never answered
- * (lib/decide/not-you.ts). Every other reaction needs no work. Pure.
+ * (lib/decide/not-you.ts). A ✅ or ❌ on one → a person's answer to the bot's question, if it asked one there
+ * (../../approvals.ts, docs/tools.md). Every other reaction needs no work. Pure.
  */
 import * as z from "../../../zod.ts";
 import type { InboundMessage } from "../../../message.ts";
+import type { ApprovalParsed } from "../../approvals.ts";
 import { describeIssues } from "../../../zod-issues.ts";
 import { displayName, snowflake } from "../schema.ts";
 import type { ChannelTarget } from "../target.ts";
@@ -13,6 +15,9 @@ import type { ChannelTarget } from "../target.ts";
 /** 👎, bare or with one of the five Fitzpatrick skin-tone modifiers (U+1F3FB–U+1F3FF) that Discord keeps in the name. */
 const THUMBS_DOWN = /^👎[\u{1F3FB}-\u{1F3FF}]?$/u;
 const DM_TENANT_PREFIX = "dm:";
+/** ✅ ✔️ ☑️ approve (with or without the emoji presentation selector); ❌ ❎ deny. */
+const APPROVE = /^(?:\u2705|\u2714|\u2611)\uFE0F?$/u;
+const DENY = /^(?:\u274C|\u274E)\uFE0F?$/u;
 
 export const reactionSchema = z.looseObject({
   user_id: snowflake,
@@ -27,6 +32,7 @@ export const reactionSchema = z.looseObject({
 
 export type GatewayReactionParsed =
   | { kind: "message"; message: InboundMessage }
+  | ApprovalParsed
   | { kind: "ignored"; reason: string }
   | { kind: "invalid"; issues: string };
 
@@ -36,12 +42,18 @@ export function parseGatewayReaction(data: unknown, botUserId: string, now: numb
   if (!parsed.success) return { kind: "invalid", issues: describeIssues(parsed.error) };
   const reaction = parsed.data;
   if (reaction.message_author_id !== botUserId) return { kind: "ignored", reason: "reaction_not_on_bot" };
+  const tenant = reaction.guild_id ?? `${DM_TENANT_PREFIX}${reaction.user_id}`;
+  const emoji = reaction.emoji.id === null ? (reaction.emoji.name ?? "") : "";
+  if (APPROVE.test(emoji) || DENY.test(emoji)) {
+    const place = { platform: "discord" as const, tenant, channel: reaction.channel_id };
+    return { kind: "approval", answer: { place, messageId: reaction.message_id, userId: reaction.user_id, verdict: APPROVE.test(emoji) ? "approve" : "deny" } };
+  }
   if (reaction.emoji.id !== null || !THUMBS_DOWN.test(reaction.emoji.name ?? "")) return { kind: "ignored", reason: "reaction_not_feedback" };
   const user = reaction.member?.user;
   return {
     kind: "message",
     message: {
-      key: { platform: "discord", tenant: reaction.guild_id ?? `${DM_TENANT_PREFIX}${reaction.user_id}`, channel: reaction.channel_id },
+      key: { platform: "discord", tenant, channel: reaction.channel_id },
       id: `${reaction.message_id}:not_you:${reaction.user_id}`,
       author: { id: reaction.user_id, name: user ? displayName(user, reaction.member) : reaction.user_id, isBot: false },
       text: "",

@@ -1,0 +1,91 @@
+/**
+ * @module
+ * bench/chaos's approvals (docs/tools.md, "Actions that need approval"): once the questions that ask to run the
+ * confirm-only create_ticket are up on Slack, the person who asked answers each as the seed draws it: ✅ (half of
+ * them; a third of those also sent again, as a redelivery, and ticked a second way), ❌ (a quarter), or never (the
+ * question expires). Reactions go through the Slack webhook like any event, retried by Slack when not acknowledged,
+ * under the run's faults. Afterwards, from the tool server's count of create_ticket by idempotency key and the title
+ * each carried (which holds the conversation's tag): every call is of a conversation whose asker sent a ✅
+ * (`unapproved_calls` otherwise), and none came twice (`confirmed_twice`).
+ */
+import type { Random } from "../../dev/faults/seeded-random.ts";
+import type { ToolServerCalls } from "../../dev/tools/server.ts";
+import { APPROVAL_TAG } from "../../lib/notices.ts";
+import { SLACK_BOT_USER_ID } from "../load/traffic.ts";
+import type { Conversation } from "./plan.ts";
+import { deliverAsPlatform, type Sender, type SendStats } from "./send.ts";
+
+export interface ApprovalsSent {
+  /** Questions found on Slack, asking to run create_ticket. */
+  questions: number;
+  /** Tags of the conversations whose asker sent a ✅ (whether or not it came in time). */
+  approved: Set<string>;
+  denied: number;
+}
+
+interface SlackMessage {
+  channel: string;
+  ts: string;
+  text?: string;
+  bot_id?: string;
+}
+
+export async function sendApprovals(s: Sender, stats: SendStats, conversations: readonly Conversation[], random: Random): Promise<ApprovalsSent> {
+  const messages = (await (await fetch(`${s.slackControl}/__messages`)).json()) as SlackMessage[];
+  const sent: ApprovalsSent = { questions: 0, approved: new Set(), denied: 0 };
+  for (const question of messages.filter((m) => m.bot_id && m.text?.startsWith(APPROVAL_TAG))) {
+    const c = conversations.find((conv) => conv.place.platform === "slack" && question.text!.includes(conv.tag));
+    if (!c) continue;
+    sent.questions++;
+    const trigger = JSON.parse(c.messages.find((m) => m.trigger)!.slackBody!) as { team_id: string; event: { user: string } };
+    const react = (reaction: string, n: number) => {
+      const body = reactionBody(trigger.team_id, trigger.event.user, reaction, question, n);
+      return deliverAsPlatform(s, stats, { word: `${c.tag}-${reaction}-${n}`, trigger: false, slackBody: body });
+    };
+    const draw = random();
+    if (draw < 0.5) {
+      sent.approved.add(c.tag);
+      await react("white_check_mark", 0);
+      if (draw < 0.5 / 3) {
+        await react("white_check_mark", 0);
+        await react("heavy_check_mark", 1);
+      }
+    } else if (draw < 0.75) {
+      sent.denied++;
+      await react("x", 0);
+    }
+  }
+  return sent;
+}
+
+function reactionBody(team: string, user: string, reaction: string, question: SlackMessage, n: number): string {
+  const eventTs = `${Math.floor(Date.now() / 1000)}.${String(n).padStart(6, "0")}`;
+  return JSON.stringify({
+    token: "legacy",
+    team_id: team,
+    api_app_id: "A0CHAOS",
+    type: "event_callback",
+    event_id: `Ev${team}${question.ts.replace(".", "")}${reaction}`,
+    event_time: Math.floor(Date.now() / 1000),
+    event: { type: "reaction_added", user, reaction, item_user: SLACK_BOT_USER_ID, item: { type: "message", channel: question.channel, ts: question.ts }, event_ts: eventTs },
+    authorizations: [{ enterprise_id: null, team_id: team, user_id: SLACK_BOT_USER_ID, is_bot: true, is_enterprise_install: false }],
+  });
+}
+
+export interface ConfirmFigures {
+  /** create_ticket idempotency keys the tool server received. */
+  confirmed_calls: number;
+  /** Of them, keys that came more than once: must be 0. */
+  confirmed_twice: number;
+  /** create_ticket calls of conversations whose asker never sent a ✅: must be 0. */
+  unapproved_calls: number;
+}
+
+export function checkConfirmCalls(calls: ToolServerCalls, approved: ReadonlySet<string>, problems: string[]): ConfirmFigures {
+  const keys = Object.entries(calls.createTitles);
+  const twice = keys.filter(([key]) => (calls.byKey[key] ?? 0) > 1);
+  const unapproved = keys.filter(([, title]) => ![...approved].some((tag) => title.includes(tag)));
+  for (const [key] of twice) problems.push(`confirmed_twice: create_ticket ${key} reached the tool server ${calls.byKey[key]} times`);
+  for (const [, title] of unapproved) problems.push(`unapproved: create_ticket "${title.slice(0, 60)}" reached the tool server without a ✅`);
+  return { confirmed_calls: keys.length, confirmed_twice: twice.length, unapproved_calls: unapproved.length };
+}

@@ -1,0 +1,101 @@
+/**
+ * @module
+ * The continuation of a confirm tool's question (docs/tools.md), published on the asker's ✅ or ❌
+ * (./approval-reaction.ts) and, delayed, when the approval expires (./approval-ask.ts). It claims its own trigger
+ * (the question's: lib/conversation/follow-up-claim.ts) and posts exactly one message of its own, through the
+ * answer's draft machinery (./post.ts): the approved call's result, or the cancellation. The approved call runs at
+ * most once across retries: marked begun (`calling`) before it is made, its result kept once it ends; a retry
+ * finds the result and posts it, never calling again, and one that finds the call begun but no result says it could
+ * not confirm it (the endpoint may also drop a repeat by its Idempotency-Key, but is never sent one).
+ */
+import { claimFollowUp } from "../conversation/follow-up-claim.ts";
+import { RetryLater } from "../errors.ts";
+import { errorMessage } from "../log.ts";
+import { approvalDenied, approvalDone, approvalExpired, approvalUnsure } from "../notices.ts";
+import { callTool } from "../tools/run.ts";
+import type { Settled } from "../tools/approvals.ts";
+import { approvalsOf } from "./approval-ask.ts";
+import { Attempt } from "./attempt.ts";
+import { finishDraft } from "./post.ts";
+import type { AnswerScope, JobScope } from "./scope.ts";
+
+export type ApprovalOutcome = "approval_done" | "approval_cancelled" | "already_posted" | "approval_gone" | "not_an_approval" | "unreachable";
+
+/** While the approval is still pending (a continuation delivered early), QStash tries again this much later. */
+const PENDING_RETRY_SECONDS = 60;
+
+export async function runApprovalJob(jobScope: JobScope): Promise<ApprovalOutcome> {
+  const { rt, job, where } = jobScope;
+  const end = (outcome: ApprovalOutcome): ApprovalOutcome => {
+    rt.log.info("approval_ended", { ...where, outcome });
+    return outcome;
+  };
+  const questionId = job.approvalQuestion;
+  if (questionId === undefined) return end("not_an_approval");
+  const token = crypto.randomUUID();
+  const claim = await claimFollowUp(rt.redis, rt.settings.REDIS_KEY_PREFIX, job.key, job.trigger, token);
+  if (claim.status === "busy") throw new RetryLater("another attempt is posting this approval's answer", claim.retryAfterSeconds);
+  if (claim.status === "done") return end("already_posted");
+  const attempt = new Attempt(rt, job, { token, draft: claim.draft });
+  const scope: AnswerScope = { ...jobScope, attempt };
+  try {
+    let outcome: ApprovalOutcome;
+    if (claim.optedOut) outcome = "unreachable";
+    else if (attempt.written) outcome = (await finishDraft(scope)) === "approval_done" ? "approval_done" : "approval_cancelled";
+    else outcome = await settleAndPost(scope, questionId);
+    if (outcome === "approval_done" || outcome === "approval_cancelled") await approvalsOf(rt).finish(job.key, questionId);
+    await rt.store.replies.markHandled(job.key, job.trigger.id);
+    return end(outcome);
+  } catch (err) {
+    await attempt.release().catch((releaseErr: unknown) => rt.log.error("claim_release_failed", { ...where, message: errorMessage(releaseErr) }));
+    throw err;
+  }
+}
+
+async function settleAndPost(scope: AnswerScope, questionId: string): Promise<ApprovalOutcome> {
+  const { rt, job, attempt } = scope;
+  const settled = await approvalsOf(rt).settle(job.key, questionId);
+  // Its record outlives every delivery of its jobs: gone means long past, nothing left to say.
+  if (!settled) return "approval_gone";
+  const { tool } = settled.call;
+  switch (settled.state) {
+    case "done":
+      return "already_posted";
+    case "pending":
+      throw new RetryLater("the approval is still pending", PENDING_RETRY_SECONDS);
+    case "denied":
+      attempt.write(approvalDenied(tool), "approval_cancelled");
+      break;
+    case "expired":
+      attempt.write(approvalExpired(tool, rt.settings.APPROVAL_TTL_MINUTES), "approval_cancelled");
+      break;
+    case "approved":
+      attempt.write(await approvedResult(scope, questionId, settled), "approval_done");
+      break;
+  }
+  return (await finishDraft(scope)) === "approval_done" ? "approval_done" : "approval_cancelled";
+}
+
+/** The approved call's result as posted: the one kept, or the call's, made now, once. */
+async function approvedResult(scope: AnswerScope, questionId: string, settled: Settled): Promise<string> {
+  const { rt, job, where } = scope;
+  const { call } = settled;
+  if (settled.result !== undefined) return approvalDone(call.tool, settled.result);
+  const approvals = approvalsOf(rt);
+  if (settled.calling || !(await approvals.beginCall(job.key, questionId, rt.now()))) return approvalUnsure(call.tool);
+  // Run only if the tenant still has the tool, as a confirm tool: TOOLS may have changed since the question.
+  const tool = rt.tools.forTenant(job.key).find((t) => t.name === call.tool && t.confirm);
+  const done = tool
+    ? await callTool(tool, call.arguments, {
+        services: rt,
+        place: job.key,
+        conversationId: job.conversationId,
+        askerId: job.trigger.authorId,
+        idempotencyKey: call.key,
+        visibility: scope.visibility,
+      }, { ...where })
+    : ({ outcome: "not_offered", error: "this tool is no longer available here" } as const);
+  const result = "result" in done ? done.result : `not done: ${done.error}`;
+  await approvals.recordResult(job.key, questionId, result);
+  return approvalDone(call.tool, result);
+}

@@ -1,0 +1,156 @@
+/**
+ * Actions that need approval (docs/tools.md): a confirm tool asked for by the model is never run on its word; the
+ * bot asks, and only the asker's ✅ runs the call, exactly once at the tool server (counted by idempotency key, its
+ * signature checked there) however often the reaction, the webhook and the continuation job come; ❌ cancels, and
+ * so does nobody answering within APPROVAL_TTL_MINUTES (at production timing, on the virtual clock). Every job is
+ * delivered twice at once, as an at-least-once queue may; the question, the result and the cancellation are each a
+ * message of their own.
+ */
+import { describe, expect, it } from "vitest";
+import { scriptModel } from "../support/model.ts";
+import { prodTimingSuite } from "../support/prod-timing.ts";
+import { scriptFault } from "../support/fault-control.ts";
+import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
+import { botMessages, unescapeSlack } from "../support/streams.ts";
+import { createCalls, toolServerCalls, toolSettings } from "../support/tools.ts";
+import { callWorker, eventually, pumpJobsDuringSuite, settle, suiteEnv, type TestEnv } from "../support/worker.ts";
+
+const TOOLS = "lookup_ticket,create_ticket";
+const env = suiteEnv("approval", toolSettings(TOOLS));
+pumpJobsDuringSuite(env, "approval", { deliverEach: 2 });
+
+type Place = ReturnType<typeof newSlackPlace>;
+
+/** Asks the bot in `place`; answers the trigger's idempotency key prefix (docs/tools.md). */
+async function ask(testEnv: TestEnv, place: Place, text: string): Promise<string> {
+  const ts = distinctSlackTs();
+  const event = slackMessageEvent({ ...place, user: "UASKER", text: `<@${BOT_USER_ID}> ${text}`, ts });
+  expect((await callWorker(testEnv, await signedSlackRequest(event.body))).status).toBe(200);
+  return `slack|${place.team}|${place.channel}||${place.channel}:${ts}`;
+}
+
+/** A reaction_added event as Slack sends it, on the bot's message `ts`. */
+async function react(testEnv: TestEnv, place: Place, user: string, reaction: string, ts: string, times = 1): Promise<void> {
+  const envelope = JSON.parse(slackMessageEvent({ ...place, user, text: "x" }).body) as { event: Record<string, unknown> };
+  envelope.event = { type: "reaction_added", user, reaction, item_user: BOT_USER_ID, item: { type: "message", channel: place.channel, ts }, event_ts: distinctSlackTs() };
+  const body = JSON.stringify(envelope);
+  for (let i = 0; i < times; i++) expect((await callWorker(testEnv, await signedSlackRequest(body))).status).toBe(200);
+}
+
+/** The bot's messages in the place, oldest first, as a person reads them. */
+async function shown(place: Place): Promise<{ ts: string; text: string }[]> {
+  return (await botMessages(place.channel)).map((m) => ({ ts: m.ts, text: unescapeSlack(m.text) })).sort((a, b) => Number(a.ts) - Number(b.ts));
+}
+
+async function question(place: Place): Promise<{ ts: string; text: string }> {
+  return eventually(async () => (await shown(place)).find((m) => m.text.startsWith("⚠️ Approval needed:")), 15_000, "the question");
+}
+
+async function messagesSettled(place: Place, count: number): Promise<{ ts: string; text: string }[]> {
+  const messages = await eventually(async () => {
+    const now = await shown(place);
+    return now.length >= count && now;
+  }, 15_000, `${count} messages`);
+  await settle(1_500);
+  expect(await shown(place)).toHaveLength(messages.length);
+  return messages;
+}
+
+describe("a confirm tool on Slack", () => {
+  it("asks, and runs the call once on the asker's ✅ (not on anyone else's), however often it comes", async () => {
+    const place = newSlackPlace("APPROVE");
+    const before = await toolServerCalls();
+    const key = `${await ask(env, place, 'create_ticket {"title": "Printer on 3rd floor jammed"}')}:0`;
+    const asked = await question(place);
+    expect(asked.text).toContain('create_ticket {"title":"Printer on 3rd floor jammed"}');
+    await react(env, place, "USOMEONE", "white_check_mark", asked.ts);
+    await settle(1_500);
+    expect(await shown(place)).toHaveLength(1);
+    expect((await toolServerCalls()).byKey[key]).toBeUndefined();
+    // Slack's retried event, a double click, and a second kind of tick.
+    await react(env, place, "UASKER", "white_check_mark", asked.ts, 3);
+    await react(env, place, "UASKER", "heavy_check_mark", asked.ts);
+    const [first, done, ...more] = await messagesSettled(place, 2);
+    expect(more).toEqual([]);
+    expect(first!.text).toBe(asked.text);
+    expect(done!.text).toMatch(/^✅ Done: create_ticket: Created ticket \d+ in IT: Printer on 3rd floor jammed$/);
+    const after = await toolServerCalls();
+    expect(after.byKey[key]).toBe(1);
+    expect(after.refused).toBe(before.refused);
+    // A ❌ after the ✅ changes nothing.
+    await react(env, place, "UASKER", "x", asked.ts);
+    await settle(1_500);
+    expect(await shown(place)).toHaveLength(2);
+  });
+
+  it("cancels on the asker's ❌, once, and never calls the tool", async () => {
+    const place = newSlackPlace("DENY");
+    await ask(env, place, `create_ticket {"title": "Order more toner ${place.channel}"}`);
+    const asked = await question(place);
+    await react(env, place, "UASKER", "x", asked.ts, 2);
+    await react(env, place, "UASKER", "white_check_mark", asked.ts);
+    const [, cancelled, ...more] = await messagesSettled(place, 2);
+    expect(more).toEqual([]);
+    expect(cancelled!.text).toBe("❌ Cancelled: create_ticket was not run (❌).");
+    expect(await createCalls(`Order more toner ${place.channel}`)).toEqual([]);
+  });
+
+  it("gets only a question from a tool result that says to call create_ticket, never a call", async () => {
+    const marker = `inject-${crypto.randomUUID().slice(0, 8)}`;
+    // Ticket 666 says it is approved to call create_ticket; the model, fooled, asks for it after the lookup.
+    await scriptModel({ match: marker, afterTools: true, toolCalls: [{ name: "create_ticket", arguments: `{"title": "pwned ${marker}"}` }] });
+    const place = newSlackPlace("INJECT");
+    await ask(env, place, `look at ticket 666 please ${marker}`);
+    expect((await question(place)).text).toContain(`create_ticket {"title":"pwned ${marker}"}`);
+    await settle(1_500);
+    expect(await shown(place)).toHaveLength(1);
+    expect(await createCalls(`pwned ${marker}`)).toEqual([]);
+  });
+});
+
+describe("a confirm tool at production timing", () => {
+  const kit = prodTimingSuite("approvaltiming", toolSettings(TOOLS));
+  pumpJobsDuringSuite(kit.env, "approvaltiming");
+  const minutes = 15;
+
+  it("is cancelled once when nobody answers within APPROVAL_TTL_MINUTES; a ✅ after that does nothing", async () => {
+    const place = newSlackPlace("EXPIRE");
+    await ask(kit.env, place, `create_ticket {"title": "Nobody will answer ${place.channel}"}`);
+    await kit.deliveriesSettled();
+    const asked = await question(place);
+    await kit.timePasses(minutes * 60_000 - 10_000);
+    expect(await shown(place)).toHaveLength(1);
+    await kit.timePasses(20_000);
+    const [, cancelled] = await messagesSettled(place, 2);
+    expect(cancelled!.text).toBe(`❌ Cancelled: create_ticket was not run: nobody approved it within ${minutes} minutes.`);
+    await react(kit.env, place, "UASKER", "white_check_mark", asked.ts);
+    await kit.deliveriesSettled();
+    await kit.timePasses(60 * 60_000);
+    expect(await shown(place)).toHaveLength(2);
+    expect(await createCalls(`Nobody will answer ${place.channel}`)).toEqual([]);
+  });
+
+  it("runs the call once when QStash loses the continuation's answer and delivers it again, and never again after", async () => {
+    const place = newSlackPlace("LOST");
+    const key = `${await ask(kit.env, place, 'create_ticket {"title": "Lost answer"}')}:0`;
+    await kit.deliveriesSettled();
+    const asked = await question(place);
+    await scriptFault(kit.qstashUrl, { fault: "lose_answer", path: "/t/approvaltiming/jobs/approval" });
+    await react(kit.env, place, "UASKER", "white_check_mark", asked.ts);
+    expect((await kit.deliveriesSettled()).deliveries).toMatchObject([{ retried: 0, outcome: "retry" }]);
+    await kit.timePasses(12_182);
+    await kit.timePasses(minutes * 60_000);
+    const [, done, ...more] = await messagesSettled(place, 2);
+    expect(more).toEqual([]);
+    expect(done!.text).toContain("✅ Done: create_ticket: Created ticket");
+    expect((await toolServerCalls()).byKey[key]).toBe(1);
+    // An hour on, the continuation's own record is gone; a ✅ taken back and given again still does nothing.
+    await kit.timePasses(65 * 60_000);
+    await react(kit.env, place, "UASKER", "white_check_mark", asked.ts);
+    await kit.deliveriesSettled();
+    await kit.timePasses(60_000);
+    await settle(1_000);
+    expect(await shown(place)).toHaveLength(2);
+    expect((await toolServerCalls()).byKey[key]).toBe(1);
+  });
+});
