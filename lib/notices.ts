@@ -27,7 +27,6 @@ export const IMAGES_UNSEEN_NOTICE = "I can't see images here, so I've answered f
 export const APPROVAL_TAG = "⚠️ Approval needed:";
 const APPROVAL_DONE_TAG = "✅ Done:";
 const APPROVAL_CANCELLED_TAG = "❌ Cancelled:";
-const APPROVAL_UNSURE_TAG = "⚠️ Unconfirmed:";
 
 /** The question that asks a person to approve a call: what it would do, in the tool's name and its arguments. */
 export function approvalQuestion(tool: string, args: string, minutes: number): string {
@@ -37,15 +36,13 @@ export function approvalQuestion(tool: string, args: string, minutes: number): s
 export const approvalDone = (tool: string, result: string): string => `${APPROVAL_DONE_TAG} ${tool}: ${result}`;
 export const approvalDenied = (tool: string): string => `${APPROVAL_CANCELLED_TAG} ${tool} was not run (❌).`;
 export const approvalExpired = (tool: string, minutes: number): string => `${APPROVAL_CANCELLED_TAG} ${tool} was not run: nobody approved it within ${minutes} minutes.`;
-/** An approved call that began in an attempt which never heard how it ended: it is not run again. */
-export const approvalUnsure = (tool: string): string => `${APPROVAL_UNSURE_TAG} ${tool} was approved and started, but I could not confirm that it finished: please check before asking again.`;
 
 /** Every fixed notice: the texts recall leaves out. */
 export const BOT_NOTICES: ReadonlySet<string> = new Set([APOLOGY, FORGET_CONFIRMATION, FORGET_LIMIT_NOTICE, RATE_LIMIT_NOTICE, BUDGET_NOTICE, PERSON_BUDGET_NOTICE, FALLBACK_ANSWER, IMAGES_UNSEEN_NOTICE]);
 
-/** The message after a confirm tool's question: its result, its cancellation, or that it could not be confirmed. */
+/** The message after a confirm tool's question: its result or its cancellation. */
 export function isApprovalFollowUp(text: string): boolean {
-  return [APPROVAL_DONE_TAG, APPROVAL_CANCELLED_TAG, APPROVAL_UNSURE_TAG].some((tag) => text.startsWith(tag));
+  return [APPROVAL_DONE_TAG, APPROVAL_CANCELLED_TAG].some((tag) => text.startsWith(tag));
 }
 
 /** A fixed notice, or one of the messages about a confirm tool's call: never indexed for recall. */

@@ -6,7 +6,8 @@
  * question expires). Reactions go through the Slack webhook like any event, retried by Slack when not acknowledged,
  * under the run's faults. Afterwards, from the tool server's count of create_ticket by idempotency key and the title
  * each carried (which holds the conversation's tag): every call is of a conversation whose asker sent a ✅
- * (`unapproved_calls` otherwise), and none came twice (`confirmed_twice`).
+ * (`unapproved_calls` otherwise), and none was done twice, under two keys (`confirmed_twice`); a key sent again
+ * (`confirmed_repeats`) is the server's to drop.
  */
 import type { Random } from "../../dev/faults/seeded-random.ts";
 import type { ToolServerCalls } from "../../dev/tools/server.ts";
@@ -75,17 +76,21 @@ function reactionBody(team: string, user: string, reaction: string, question: Sl
 export interface ConfirmFigures {
   /** create_ticket idempotency keys the tool server received. */
   confirmed_calls: number;
-  /** Of them, keys that came more than once: must be 0. */
+  /** Approvals whose action reached the tool server under more than one key (done twice): must be 0. */
   confirmed_twice: number;
+  /** Calls that repeated a key already received (a continuation that died during its call): dropped by the server. */
+  confirmed_repeats: number;
   /** create_ticket calls of conversations whose asker never sent a ✅: must be 0. */
   unapproved_calls: number;
 }
 
 export function checkConfirmCalls(calls: ToolServerCalls, approved: ReadonlySet<string>, problems: string[]): ConfirmFigures {
   const keys = Object.entries(calls.createTitles);
-  const twice = keys.filter(([key]) => (calls.byKey[key] ?? 0) > 1);
+  const keysOf = (tag: string) => keys.filter(([, title]) => title.includes(tag));
+  const twice = [...approved].filter((tag) => keysOf(tag).length > 1);
   const unapproved = keys.filter(([, title]) => ![...approved].some((tag) => title.includes(tag)));
-  for (const [key] of twice) problems.push(`confirmed_twice: create_ticket ${key} reached the tool server ${calls.byKey[key]} times`);
+  for (const tag of twice) problems.push(`confirmed_twice: conversation ${tag}'s create_ticket reached the tool server under ${keysOf(tag).length} keys`);
   for (const [, title] of unapproved) problems.push(`unapproved: create_ticket "${title.slice(0, 60)}" reached the tool server without a ✅`);
-  return { confirmed_calls: keys.length, confirmed_twice: twice.length, unapproved_calls: unapproved.length };
+  const repeats = keys.reduce((sum, [key]) => sum + Math.max(0, (calls.byKey[key] ?? 0) - 1), 0);
+  return { confirmed_calls: keys.length, confirmed_twice: twice.length, confirmed_repeats: repeats, unapproved_calls: unapproved.length };
 }

@@ -3,15 +3,15 @@
  * The continuation of a confirm tool's question (docs/tools.md), published on the asker's ✅ or ❌
  * (./approval-reaction.ts) and, delayed, when the approval expires (./approval-ask.ts). It claims its own trigger
  * (the question's: lib/conversation/follow-up-claim.ts) and posts exactly one message of its own, through the
- * answer's draft machinery (./post.ts): the approved call's result, or the cancellation. The approved call runs at
- * most once across retries: marked begun (`calling`) before it is made, its result kept once it ends; a retry
- * finds the result and posts it, never calling again, and one that finds the call begun but no result says it could
- * not confirm it (the endpoint may also drop a repeat by its Idempotency-Key, but is never sent one).
+ * answer's draft machinery (./post.ts): the approved call's result, or the cancellation. The approved call's result
+ * is kept once it ends: a retry finds it and posts it, never calling again. A retry that finds the call begun
+ * (`calling`) but no result (the attempt died during the call) makes it again with the same Idempotency-Key, which
+ * the tool drops as a repeat (docs/tools.md): an approved action is neither lost nor done twice.
  */
 import { claimFollowUp } from "../conversation/follow-up-claim.ts";
 import { RetryLater } from "../errors.ts";
 import { errorMessage } from "../log.ts";
-import { approvalDenied, approvalDone, approvalExpired, approvalUnsure } from "../notices.ts";
+import { approvalDenied, approvalDone, approvalExpired } from "../notices.ts";
 import { callTool } from "../tools/run.ts";
 import type { Settled } from "../tools/approvals.ts";
 import { approvalsOf } from "./approval-ask.ts";
@@ -82,7 +82,8 @@ async function approvedResult(scope: AnswerScope, questionId: string, settled: S
   const { call } = settled;
   if (settled.result !== undefined) return approvalDone(call.tool, settled.result);
   const approvals = approvalsOf(rt);
-  if (settled.calling || !(await approvals.beginCall(job.key, questionId, rt.now()))) return approvalUnsure(call.tool);
+  // Only a log line tells a repeat: the call is the same, key and all.
+  if (settled.calling || !(await approvals.beginCall(job.key, questionId, rt.now()))) rt.log.warn("approval_call_repeated", { ...where, tool: call.tool });
   // Run only if the tenant still has the tool, as a confirm tool: TOOLS may have changed since the question.
   const tool = rt.tools.forTenant(job.key).find((t) => t.name === call.tool && t.confirm);
   const done = tool

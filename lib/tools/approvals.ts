@@ -5,7 +5,7 @@
  * `expired`, each reached once, by one script; `done` once its message is out), who may answer (the asker), the
  * call (tool, arguments, idempotency key), the sealed continuation job to publish on an answer, and once the call
  * began (`calling`) and ended (`result`). Every change is one script: a duplicate reaction, a double click or a
- * redelivered webhook finds the state decided and changes nothing; the approved call starts at most once. It may
+ * redelivered webhook finds the state decided and changes nothing. It may
  * be answered while its window key lives (`approvalWindowKey`, APPROVAL_TTL_MINUTES): Redis's clock says when it
  * expired, so that the Worker's clock cannot disagree with it.
  */
@@ -75,7 +75,7 @@ const settledSchema = z.object({
 export interface Settled {
   state: ApprovalState;
   call: PendingCall;
-  /** An attempt began the call: it is never begun again. */
+  /** An attempt began the call (a later one that finds no result makes it again, with the same key). */
   calling: boolean;
   /** What the call gave (or the failure told), once it ended. */
   result?: string;
@@ -120,7 +120,7 @@ export class Approvals {
     };
   }
 
-  /** Marks the approved call begun; false when an earlier attempt began it (the call is never made twice). */
+  /** Marks the approved call begun; false when an earlier attempt began it (then died, or it would have a result). */
   async beginCall(place: ConversationKey, questionId: string, now: number): Promise<boolean> {
     return (await this.#redis.hsetnx(approvalKey(this.#prefix, place, questionId), "calling", String(now))) === 1;
   }

@@ -130,6 +130,22 @@ describe("a confirm tool at production timing", () => {
     expect(await createCalls(`Nobody will answer ${place.channel}`)).toEqual([]);
   });
 
+  it("makes the call again, with its key, after an attempt that died during it, and posts the result", async () => {
+    const place = newSlackPlace("DIED");
+    const key = `${await ask(kit.env, place, 'create_ticket {"title": "Died during the call"}')}:0`;
+    await kit.deliveriesSettled();
+    const asked = await question(place);
+    // What an attempt that began the call and then died leaves behind: the call marked begun, no result.
+    const [record] = (await kit.redis.keys(`${kit.keyPrefix}approval:*`)).filter((k) => k.endsWith(asked.ts));
+    await kit.redis.hset(record!, { calling: String(Date.now()) });
+    await react(kit.env, place, "UASKER", "white_check_mark", asked.ts);
+    await kit.deliveriesSettled();
+    const [, done, ...more] = await messagesSettled(place, 2);
+    expect(more).toEqual([]);
+    expect(done!.text).toContain("✅ Done: create_ticket: Created ticket");
+    expect((await toolServerCalls()).byKey[key]).toBe(1);
+  });
+
   it("runs the call once when QStash loses the continuation's answer and delivers it again, and never again after", async () => {
     const place = newSlackPlace("LOST");
     const key = `${await ask(kit.env, place, 'create_ticket {"title": "Lost answer"}')}:0`;
