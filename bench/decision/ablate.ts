@@ -7,10 +7,10 @@
  */
 import { DECISION_FEATURES } from "../../lib/decide/decision-features.ts";
 import { CHAIN_FEATURES } from "../../lib/decide/chains.ts";
-import { CANDIDATE_WEIGHTS } from "../../lib/decide/weights.ts";
-import { ABLATION, CALIBRATION_CLIP, TARGET_PRECISION } from "./choices.ts";
+import type { BoostOptions } from "./boost.ts";
+import { ABLATION, CALIBRATION_CLIP, PRECISION_STANDARD_ERRORS, TARGET_PRECISION, TREE_SETTINGS } from "./choices.ts";
 import { chooseOperatingPoint, countAt, crossCalibrate, outOfFoldMargins, rates } from "./cv.ts";
-import { trainRows } from "./rows.ts";
+import { crossValidationRows } from "./stage1.ts";
 
 type Feature = (typeof DECISION_FEATURES)[number];
 
@@ -50,24 +50,45 @@ function logLoss(scores: ArrayLike<number>, labels: readonly boolean[]): number 
   return sum / Math.max(1, labels.length);
 }
 
+/** One row of the table: the model with `keep`'s features and `boost`'s trees, at the operating point train.ts uses. */
+function evaluate(cv: Awaited<ReturnType<typeof crossValidationRows>>, folds: number, boost: BoostOptions, removed: string, keep: number[]): AblationRow {
+  const { rows, perFold } = cv;
+  const scores = crossCalibrate(rows, outOfFoldMargins(rows, folds, boost, keep, perFold), folds, CALIBRATION_CLIP);
+  const point = chooseOperatingPoint(rows, scores, TARGET_PRECISION, 0, { folds, standardErrors: PRECISION_STANDARD_ERRORS });
+  const r = rates(countAt(rows, scores, point, () => true));
+  const round = (x: number): number => Number(x.toFixed(4));
+  return { removed, features: keep.length, recall: round(r.recall), f1: round(r.f1), precision: round(r.precision), logLoss: round(logLoss(scores, rows.labels)) };
+}
+
+const HEADER = `${"removed".padEnd(36)} ${"features".padStart(8)} ${"precision".padStart(9)} ${"recall".padStart(7)} ${"f1".padStart(7)} ${"log-loss".padStart(8)}`;
+const line = (row: AblationRow): string =>
+  `${row.removed.padEnd(36)} ${String(row.features).padStart(8)} ${row.precision.toFixed(4).padStart(9)} ${row.recall.toFixed(4).padStart(7)} ${row.f1.toFixed(4).padStart(7)} ${row.logLoss.toFixed(4).padStart(8)}`;
+const ALL = DECISION_FEATURES.map((_, i) => i);
+
 export async function ablate(file: string, log: (line: string) => void): Promise<AblationRow[]> {
-  const rows = await trainRows(file, CANDIDATE_WEIGHTS);
   const { folds, boost } = ABLATION;
-  const at = (removed: string, keep: number[]): AblationRow => {
-    const scores = crossCalibrate(rows, outOfFoldMargins(rows, folds, boost, keep), folds, CALIBRATION_CLIP);
-    const point = chooseOperatingPoint(rows, scores, TARGET_PRECISION);
-    const r = rates(countAt(rows, scores, point, () => true));
-    const round = (x: number): number => Number(x.toFixed(4));
-    const row = { removed, features: keep.length, recall: round(r.recall), f1: round(r.f1), precision: round(r.precision), logLoss: round(logLoss(scores, rows.labels)) };
-    log(`${removed.padEnd(36)} ${String(keep.length).padStart(8)} ${row.precision.toFixed(4).padStart(9)} ${row.recall.toFixed(4).padStart(7)} ${row.f1.toFixed(4).padStart(7)} ${row.logLoss.toFixed(4).padStart(8)}`);
-    return row;
+  const cv = await crossValidationRows(file, folds);
+  log(`ablation on train, ${folds} leave-logs-out folds (stage 1 fitted per fold), ${boost.trees} trees at rate ${boost.learningRate}, at the operating point for precision ${TARGET_PRECISION}:`);
+  log(HEADER);
+  const out: AblationRow[] = [];
+  const at = (removed: string, keep: number[]): void => {
+    out.push(evaluate(cv, folds, boost, removed, keep));
+    log(line(out[out.length - 1]!));
   };
-  log(`ablation on train, ${folds} leave-logs-out folds, ${boost.trees} trees at rate ${boost.learningRate}, each at out-of-fold precision ≥ ${TARGET_PRECISION}:`);
-  log(`${"removed".padEnd(36)} ${"features".padStart(8)} ${"precision".padStart(9)} ${"recall".padStart(7)} ${"f1".padStart(7)} ${"log-loss".padStart(8)}`);
-  const all = DECISION_FEATURES.map((_, i) => i);
-  const out = [at("(nothing: the whole model)", all)];
-  for (const [name, group] of Object.entries(FEATURE_GROUPS)) {
-    out.push(at(name, all.filter((i) => !group.includes(DECISION_FEATURES[i]!))));
-  }
+  at("(nothing: the whole model)", ALL);
+  for (const [name, group] of Object.entries(FEATURE_GROUPS)) at(name, ALL.filter((i) => !group.includes(DECISION_FEATURES[i]!)));
   return out;
+}
+
+/** The trees' settings under the same cross-validation, every feature kept: `removed` names the setting. */
+export async function tuneTrees(file: string, log: (line: string) => void): Promise<AblationRow[]> {
+  const { folds } = ABLATION;
+  const cv = await crossValidationRows(file, folds);
+  log(`trees' settings on train, ${folds} leave-logs-out folds (stage 1 fitted per fold), at the operating point for precision ${TARGET_PRECISION}:`);
+  log(HEADER.replace("removed", "trees × rate"));
+  return TREE_SETTINGS.map((boost) => {
+    const row = evaluate(cv, folds, boost, `${boost.trees} × ${boost.learningRate}`, ALL);
+    log(line(row));
+    return row;
+  });
 }

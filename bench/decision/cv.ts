@@ -28,13 +28,6 @@ export interface OperatingPoint {
   continuationFloor: number;
 }
 
-export interface Spread {
-  mean: number;
-  sd: number;
-  min: number;
-  max: number;
-}
-
 /** Tallies at an operating point: true and false "yes", and every real reply. */
 interface Counts {
   tp: number;
@@ -50,13 +43,15 @@ export function foldOfLog(log: number, folds: number): number {
 }
 
 /** Raw log-odds of every open pair from trees that never saw its log. */
-export function outOfFoldMargins(rows: TrainRows, folds: number, boost: BoostOptions, features?: readonly number[]): Float64Array {
+export function outOfFoldMargins(rows: TrainRows, folds: number, boost: BoostOptions, features?: readonly number[], perFold?: readonly TrainRows[]): Float64Array {
   const margins = new Float64Array(rows.labels.length);
   for (let fold = 0; fold < folds; fold++) {
     const fit: number[] = [];
     const held: number[] = [];
     rows.log.forEach((log, k) => (foldOfLog(log, folds) === fold ? held : fit).push(k));
-    const score = binnedScorer(fitBinned(rows.binned, rows.labels, Int32Array.from(fit), boost, features), rows.binned);
+    // With `perFold`, each fold's rows come from a stage 1 fitted without its logs (stage1.ts).
+    const binned = perFold?.[fold]?.binned ?? rows.binned;
+    const score = binnedScorer(fitBinned(binned, rows.labels, Int32Array.from(fit), boost, features), binned);
     for (const k of held) margins[k] = score(k);
   }
   return margins;
@@ -157,24 +152,60 @@ export function rates(c: Counts): { precision: number; recall: number; f1: numbe
   return { precision, recall, f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall) };
 }
 
-/** For each continuation floor, the lowest respond threshold whose pooled precision reaches `target` (most recall). */
-export function operatingPoints(rows: TrainRows, scores: ArrayLike<number>, target: number): (OperatingPoint & { recall: number; precision: number })[] {
+/**
+ * How sure the target must be: with `standardErrors` k > 0, the mean of the folds' precisions less k standard errors
+ * of that mean (sd/√folds) must reach it, so that the point keeps the target on logs like the train ones despite
+ * their fold-to-fold spread; with k = 0, the pooled precision must reach it.
+ */
+export interface PrecisionGuard {
+  folds: number;
+  standardErrors: number;
+}
+
+const POOLED: PrecisionGuard = { folds: 1, standardErrors: 0 };
+
+/** The precision an operating point is held to under `guard`, from per-fold true and false "yes". */
+function guardedPrecision(tp: Float64Array, fp: Float64Array, guard: PrecisionGuard): number {
+  const sum = (xs: Float64Array): number => xs.reduce((a, b) => a + b, 0);
+  if (guard.standardErrors === 0) return sum(tp) / Math.max(1, sum(tp) + sum(fp));
+  const { mean, sd } = meanSd(Array.from(tp, (t, f) => t / Math.max(1, t + fp[f]!)));
+  return mean - (guard.standardErrors * sd) / Math.sqrt(tp.length);
+}
+
+/** Mean and sample standard deviation. */
+export function meanSd(xs: readonly number[]): { mean: number; sd: number } {
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  return { mean, sd: Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, xs.length - 1)) };
+}
+
+/** For each continuation floor, the lowest respond threshold whose precision under `guard` reaches `target`. */
+export function operatingPoints(rows: TrainRows, scores: ArrayLike<number>, target: number, guard = POOLED): (OperatingPoint & { recall: number; precision: number })[] {
   const all = countAt(rows, scores, { threshold: Infinity, continuationFloor: Infinity }, () => true);
   const order = Array.from(scores, (_, k) => k).sort((x, y) => scores[y]! - scores[x]!);
+  const foldOf = (log: number): number => foldOfLog(log, guard.folds);
   return CONTINUATION_FLOORS.map((floor) => {
     let best = { threshold: 1, continuationFloor: floor as number, recall: -1, precision: 0 };
-    let tp = all.tp;
-    let fp = all.fp;
+    const tp = new Float64Array(guard.folds);
+    const fp = new Float64Array(guard.folds);
+    rows.rules.forEach((r, log) => ((tp[foldOf(log)]! += r.yesTrue), (fp[foldOf(log)]! += r.yesFalse)));
+    let truePositives = all.tp;
+    const answer = (k: number): void => {
+      if (rows.labels[k]) {
+        tp[foldOf(rows.log[k]!)]!++;
+        truePositives++;
+      } else fp[foldOf(rows.log[k]!)]!++;
+    };
     const byPath = (k: number): boolean => rows.continuation[k] === CONTINUATION_CODE.strong && scores[k]! >= floor;
-    for (let k = 0; k < scores.length; k++) if (byPath(k)) rows.labels[k] ? tp++ : fp++;
+    for (let k = 0; k < scores.length; k++) if (byPath(k)) answer(k);
     for (let j = 0; j < order.length; j++) {
       const k = order[j]!;
-      if (!byPath(k)) rows.labels[k] ? tp++ : fp++;
+      if (!byPath(k)) answer(k);
       const next = order[j + 1];
       if (next !== undefined && scores[next] === scores[k]) continue;
-      const precision = tp / (tp + fp);
-      const recall = tp / all.positives;
-      if (precision >= target && recall > best.recall) best = { threshold: scores[k]!, continuationFloor: floor, recall, precision };
+      const recall = truePositives / all.positives;
+      if (recall <= best.recall) continue;
+      const precision = guardedPrecision(tp, fp, guard);
+      if (precision >= target) best = { threshold: scores[k]!, continuationFloor: floor, recall, precision };
     }
     return best;
   });
@@ -185,37 +216,8 @@ export function operatingPoints(rows: TrainRows, scores: ArrayLike<number>, targ
  * most) whose recall is within `slack` of the best floor's. With a slack of one standard error across folds, a floor
  * is raised only when train shows it pays by more than the folds' own spread (the one-standard-error rule).
  */
-export function chooseOperatingPoint(rows: TrainRows, scores: ArrayLike<number>, target: number, slack = 0): OperatingPoint & { recall: number; precision: number } {
-  const points = operatingPoints(rows, scores, target);
+export function chooseOperatingPoint(rows: TrainRows, scores: ArrayLike<number>, target: number, slack = 0, guard = POOLED): OperatingPoint & { recall: number; precision: number } {
+  const points = operatingPoints(rows, scores, target, guard);
   const bestRecall = Math.max(...points.map((p) => p.recall));
   return points.find((p) => p.recall >= bestRecall - slack)!;
-}
-
-export function spread(xs: readonly number[]): Spread {
-  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const sd = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, xs.length - 1));
-  const r = (x: number): number => Number(x.toFixed(3));
-  return { mean: r(mean), sd: r(sd), min: r(Math.min(...xs)), max: r(Math.max(...xs)) };
-}
-
-/** Per-fold precision, recall and F1 at `point`, as mean ± sd (min–max). */
-export function foldSpread(rows: TrainRows, scores: ArrayLike<number>, point: OperatingPoint, folds: number) {
-  const per = Array.from({ length: folds }, (_, fold) => rates(countAt(rows, scores, point, (log) => foldOfLog(log, folds) === fold)));
-  return {
-    folds,
-    logs: rows.rules.length,
-    precision: spread(per.map((f) => f.precision)),
-    recall: spread(per.map((f) => f.recall)),
-    f1: spread(per.map((f) => f.f1)),
-  };
-}
-
-/** Precision and recall at `point` in the busier and the quieter half of the logs (by messages per minute). */
-export function busyQuiet(rows: TrainRows, scores: ArrayLike<number>, point: OperatingPoint) {
-  const median = [...rows.logPace].sort((a, b) => a - b)[Math.floor(rows.logPace.length / 2)]!;
-  const half = (busy: boolean) => {
-    const r = rates(countAt(rows, scores, point, (log) => rows.logPace[log]! >= median === busy));
-    return { precision: Number(r.precision.toFixed(3)), recall: Number(r.recall.toFixed(3)) };
-  };
-  return { medianMessagesPerMinute: Number(median.toFixed(2)), busy: half(true), quiet: half(false) };
 }

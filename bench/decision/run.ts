@@ -8,11 +8,12 @@
  * warning when the precision gap is over 0.02): CI prints them.
  *   node bench/decision/run.ts --split dev | --file PATH  [--json]
  *   node bench/decision/run.ts --ablate   (ablation of the features under cross-validation on train; minutes)
+ *   node bench/decision/run.ts --tune-trees   (the trees' settings compared the same way)
  */
 import { decideResponse } from "../../lib/decide/decide.ts";
 import { botNameUse } from "../../lib/decide/explicit.ts";
 import { CROSS_VALIDATION } from "../../lib/decide/weights.ts";
-import { ablate } from "./ablate.ts";
+import { ablate, tuneTrees } from "./ablate.ts";
 import { cvRows, gapOf } from "./cv-report.ts";
 import type { DecisionReason } from "../../lib/decide/reasons.ts";
 import { defineCommand, parseCommandLine, requireFile } from "../../dev/cli.ts";
@@ -33,13 +34,14 @@ const command = defineCommand({
     file: { type: "string", valueName: "path", description: "any log file in the irc-replies format instead (.jsonl or .jsonl.gz)" },
     json: { type: "boolean", default: false, description: "end with one JSON line of the figures" },
     ablate: { type: "boolean", default: false, description: "instead, refit the model under cross-validation on train without each feature group and print what each adds" },
+    "tune-trees": { type: "boolean", default: false, description: "instead, compare the trees' settings under cross-validation on train" },
   },
 });
 const values = parseCommandLine(command);
-if (values.ablate) {
+if (values.ablate || values["tune-trees"]) {
   const train = requireFile(command.name, values.file ?? dataPath("train"), missingSplitHint(dataPath("train")));
-  const rows = await ablate(train, (line) => console.log(line));
-  if (values.json) console.log(JSON.stringify({ ablation: rows }));
+  const rows = await (values.ablate ? ablate : tuneTrees)(train, (line) => console.log(line));
+  if (values.json) console.log(JSON.stringify({ [values.ablate ? "ablation" : "trees"]: rows }));
   process.exit(0);
 }
 const wanted = values.file ?? dataPath(values.split ?? "dev");
@@ -116,7 +118,7 @@ const spread = (s: { mean: number; sd: number; min: number; max: number }): stri
 const path = (p: { answered: number; precision: number }): string => `${p.answered} answered, precision ${p.precision.toFixed(3)}`;
 console.log(
   `\ncross-validated on train (${cv.folds} leave-logs-out folds over ${cv.logs} logs, as bench/decision/train.ts measured at the ` +
-    `shipped operating point, chosen for pooled precision ${cv.targetPrecision}): precision ${spread(cv.precision)}, recall ${spread(cv.recall)}, ` +
+    `shipped operating point, chosen so that the folds' mean precision less one standard error reaches ${cv.targetPrecision}): precision ${spread(cv.precision)}, recall ${spread(cv.recall)}, ` +
     `F1 ${spread(cv.f1)}\n  pooled out of fold: name tier ${path(cv.paths.nameTier)}; model ${path(cv.paths.model)}; ` +
     `continuation path ${path(cv.paths.continuation)}\n  busier half of the logs (≥ ${cv.calibration.medianMessagesPerMinute} messages a minute): ` +
     `precision ${cv.calibration.busy.precision.toFixed(3)}, recall ${cv.calibration.busy.recall.toFixed(3)}; quieter half: ` +

@@ -3,26 +3,24 @@
  * Fits the decider's learned tier on the TRAIN split only and writes lib/decide/weights.ts.
  * Deterministic: Newton's method, logs in file order, no randomness.
  *   node bench/decision/train.ts [--file PATH] [--folds 8]   (default: shared/data/irc-replies/train.jsonl, see ./convert.ts)
- * Stage 1 (logistic regression, all train logs) scores "m answers candidate Q" symmetrically for any participant;
+ * Stage 1 (logistic regression) scores "m answers candidate Q" symmetrically for any participant;
  * stage 2 (boosted trees) adds what the bot knows of itself, its margin over the best other candidate, the inferred
  * reply chains and how the channel talks, fitted on the pairs the rules leave open. Every choice is made by
- * leave-logs-out cross-validation (cv.ts): each log is scored by trees fitted on the other folds' logs and
- * calibrated by a Platt fit on the other folds' scores; the respond threshold and the continuation path's floor are
- * chosen on those pooled scores for TARGET_PRECISION, the judge band below them; the per-fold figures at that point
- * are written beside the weights. The trees the Worker runs are then fitted on every train log. (Stage 1 is fitted
- * on all logs before the folds: 33 weights, too few to carry a log's particulars.)
+ * leave-logs-out cross-validation (cv.ts): each log is scored by trees fitted on the other folds' logs, over features
+ * from a stage 1 fitted on those logs too (stage1.ts), and calibrated by a Platt fit on the other folds' scores; the
+ * respond threshold and the continuation path's floor are chosen on those scores so that the folds' mean precision
+ * less one standard error reaches TARGET_PRECISION, the judge band below them; the per-fold figures at that point
+ * are written beside the weights. The stage 1 and the trees the Worker runs are then fitted on every train log.
  */
-import { readChannel } from "../../lib/decide/channel.ts";
-import { CANDIDATE_FEATURES, candidateFeatures } from "../../lib/decide/signals.ts";
+import { CANDIDATE_FEATURES } from "../../lib/decide/signals.ts";
 import { defineCommand, parseCommandLine, requireFile } from "../../dev/cli.ts";
-import { readLogs } from "./corpus.ts";
-import { busyQuiet, chooseOperatingPoint, countAt, crossCalibrate, fitPlatt, foldSpread, operatingPoints, outOfFoldMargins, rates } from "./cv.ts";
+import { chooseOperatingPoint, countAt, crossCalibrate, fitPlatt, operatingPoints, outOfFoldMargins, rates } from "./cv.ts";
+import { busyQuiet, foldSpread } from "./cv-figures.ts";
 import { fitBinned } from "./boost.ts";
-import { BOOST, CALIBRATION_CLIP, JUDGE_BAND_PRECISION, TARGET_PRECISION } from "./choices.ts";
-import { fitLogistic } from "./logistic.ts";
-import { decisionPairs } from "./pairs.ts";
+import { BOOST, CALIBRATION_CLIP, JUDGE_BAND_PRECISION, PRECISION_STANDARD_ERRORS, TARGET_PRECISION } from "./choices.ts";
 import { dataPath, missingSplitHint } from "./paths.ts";
-import { CONTINUATION_CODE, trainRows } from "./rows.ts";
+import { CONTINUATION_CODE } from "./rows.ts";
+import { crossValidationRows } from "./stage1.ts";
 import { writeWeights } from "./weights-file.ts";
 
 
@@ -39,33 +37,22 @@ const wanted = values.file ?? dataPath("train");
 const file = requireFile(command.name, wanted, missingSplitHint(wanted));
 const FOLDS = Number(values.folds);
 
-// Stage 1 scores any participant in any channel, so it learns from every pair, named ones included.
-const candidateLabels: boolean[] = [];
-const candidateRows: Float64Array[] = [];
-for await (const log of readLogs(file)) {
-  for (const pair of decisionPairs(log)) {
-    const view = readChannel(pair.state, pair.bot);
-    candidateLabels.push(pair.truth);
-    candidateRows.push(Float64Array.from(candidateFeatures(view, view.botId)));
-  }
-}
-// Rounded as the weights file stores them, so that stage 2 is fitted on the features the Worker computes.
-const candidateWeights = fitLogistic(candidateRows, candidateLabels).map((w) => Number(w.toFixed(4)));
-candidateRows.length = 0;
-console.log(`stage 1 fitted on ${candidateLabels.length} pairs (${CANDIDATE_FEATURES.length} weights)`);
-
-const rows = await trainRows(file, candidateWeights);
+// Stage 1 scores any participant in any channel, so it learns from every pair, named ones included; the Worker's
+// is fitted on every train log, and each fold's (for the out-of-fold scores) on the other folds' logs only.
+const { candidateWeights, pairs, rows, perFold } = await crossValidationRows(file, FOLDS);
+console.log(`stage 1 fitted on ${pairs} pairs (${CANDIDATE_FEATURES.length} weights), and once per fold without its logs`);
 console.log(`pairs open to the model: ${rows.labels.length} in ${rows.rules.length} logs, ${FOLDS} folds`);
-const margins = outOfFoldMargins(rows, FOLDS, BOOST);
+const margins = outOfFoldMargins(rows, FOLDS, BOOST, undefined, perFold);
 const scores = crossCalibrate(rows, margins, FOLDS, CALIBRATION_CLIP);
 // The floor of the continuation path: IRC has no bots, so its pairs say little of what the path is for; it is
 // raised above "every strong continuation" only if that pays by more than one standard error of recall across folds.
-const best = chooseOperatingPoint(rows, scores, TARGET_PRECISION);
+const guard = { folds: FOLDS, standardErrors: PRECISION_STANDARD_ERRORS };
+const best = chooseOperatingPoint(rows, scores, TARGET_PRECISION, 0, guard);
 const standardError = foldSpread(rows, scores, best, FOLDS).recall.sd / Math.sqrt(FOLDS);
-for (const p of operatingPoints(rows, scores, TARGET_PRECISION)) {
+for (const p of operatingPoints(rows, scores, TARGET_PRECISION, guard)) {
   console.log(`  continuation floor ${p.continuationFloor}: threshold ${p.threshold.toFixed(4)}, precision ${p.precision.toFixed(4)}, recall ${p.recall.toFixed(4)}`);
 }
-const point = chooseOperatingPoint(rows, scores, TARGET_PRECISION, standardError);
+const point = chooseOperatingPoint(rows, scores, TARGET_PRECISION, standardError, guard);
 console.log(`out of fold (one standard error of recall ${standardError.toFixed(4)}): threshold ${point.threshold.toFixed(4)}, continuation floor ${point.continuationFloor}, precision ${point.precision.toFixed(3)}, recall ${point.recall.toFixed(3)}`);
 
 // Where each path stands at that point, pooled out of fold: the name tier (the rules' own "yes"), the model, and

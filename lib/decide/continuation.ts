@@ -65,15 +65,18 @@ export function continuation(view: ChannelView, answeredIds: readonly string[], 
   const overlaps = sharesTopic(view, topic);
   if (sideExchange) return current.isQuestion && overlaps ? "weak" : null;
   const text = current.normalized.trimStart();
-  const shaped = FOLLOW_UP_OPENER.test(text) || (current.isQuestion && POINTS_BACK.test(text));
+  const opens = FOLLOW_UP_OPENER.test(text);
+  const pointsBack = current.isQuestion && POINTS_BACK.test(text);
   // Straight after the answer (only the author spoke since): in a busy channel a later question is someone's own.
   // A follow-up is short: a long question is someone's own new one, whatever words it shares.
   const short = current.normalized.split(" ").length <= FOLLOW_UP_MAX_WORDS;
   // Someone else's question that only shares words is as often their own new one (bench/decision: on IRC, most
   // are): it needs the shape of a follow-up to be answered without the judge.
   const asker = answeredIds.includes(current.authorId);
-  if (current.isQuestion && short && othersSince === 0 && (shaped || (asker && overlaps))) return "strong";
-  return overlaps || shaped || asker ? "weak" : null;
+  // "that" or "those" points back at the answer only in a question on its words: of the path's answers on IRC's
+  // train split, the questions pointing back without one were replies to the player once in 94 (bench/decision).
+  if (current.isQuestion && short && othersSince === 0 && (opens || ((pointsBack || asker) && overlaps))) return "strong";
+  return overlaps || opens || pointsBack || asker ? "weak" : null;
 }
 
 /** Someone addressed the bot by name in the few minutes before its answer: the bot is in this conversation. */

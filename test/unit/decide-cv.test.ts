@@ -64,6 +64,19 @@ describe("the decision bench's cross-validation", () => {
     expect(lower.recall >= at.recall && lower.precision < 0.8).toBe(true);
   });
 
+  it("with the folds' spread guarded, the point keeps the folds' mean precision one standard error above the target", () => {
+    const { rows } = syntheticRows();
+    const scores = crossCalibrate(rows, outOfFoldMargins(rows, 4, { trees: 20, learningRate: 0.3 }), 4, 5);
+    const pooled = chooseOperatingPoint(rows, scores, 0.8);
+    const guarded = chooseOperatingPoint(rows, scores, 0.8, 0, { folds: 8, standardErrors: 1 });
+    const perFold = Array.from({ length: 8 }, (_, fold) => rates(countAt(rows, scores, guarded, (log) => log % 8 === fold)).precision);
+    const mean = perFold.reduce((a, b) => a + b, 0) / 8;
+    const sd = Math.sqrt(perFold.reduce((a, b) => a + (b - mean) ** 2, 0) / 7);
+    expect(mean - sd / Math.sqrt(8)).toBeGreaterThanOrEqual(0.8);
+    expect(guarded.recall).toBeLessThanOrEqual(pooled.recall);
+    expect(guarded.precision).toBeCloseTo(mean - sd / Math.sqrt(8), 9);
+  });
+
   it("answers a strong continuation only from its floor, and anything from the respond threshold", () => {
     const point = { threshold: 0.6, continuationFloor: 0.2 };
     expect(answers(point, 0.3, CONTINUATION_CODE.strong)).toBe(true);

@@ -143,6 +143,16 @@ describe("messages without an explicit trigger", () => {
     expect(decideResponse(state, msg, BOT, { ...OPTS, useJudge: true })).toMatchObject({ respond: "judge", reason: "judge" });
   });
 
+  it("a bystander's question pointing back at the answer is answered alone only when it is on the answer's words", () => {
+    const onTopic = afterAnswer("does that list udp ports too?", 30, "UCAROL");
+    const score = decideResponse(onTopic.state, onTopic.msg, BOT, { ...OPTS, useJudge: true }).score!;
+    const expected = score >= RESPOND_THRESHOLD ? "recent_followup" : score >= CONTINUATION_FLOOR ? "continuation" : "no_trigger";
+    expect(decideResponse(onTopic.state, onTopic.msg, BOT, OPTS)).toMatchObject({ reason: expected });
+    const ownQuestion = afterAnswer("what is that?", 30, "UCAROL");
+    expect(decideResponse(ownQuestion.state, ownQuestion.msg, BOT, OPTS)).toMatchObject({ respond: "no", reason: "no_trigger" });
+    expect(decideResponse(ownQuestion.state, ownQuestion.msg, BOT, { ...OPTS, useJudge: true })).toMatchObject({ respond: "judge" });
+  });
+
   it("the same follow-up after the window is neither answered nor judged", () => {
     const { state, msg } = afterAnswer("and netstat?", 90, "UCAROL");
     expect(decideResponse(state, msg, BOT, { ...OPTS, useJudge: true })).toMatchObject({ respond: "no", reason: "no_trigger" });
