@@ -3,13 +3,14 @@
  * The one webhook flow every platform's route runs: read the body once, verify its signature (401 before anything of
  * it is read), answer the platform's protocol checks, parse it (400 only for a body that is not the platform's
  * format at all; a signed delivery of something Parley does not use is acknowledged and ignored), then ingest the
- * message (lib/ingest.ts) or start an uninstalled tenant's cleanup, and answer the platform its own way. What is
- * truly a platform's (its answers, an unsigned check before verifying) the route file passes in.
+ * message (lib/ingest.ts; a YES or NO that answers a pending approval goes to it first) or start an uninstalled
+ * tenant's cleanup, and answer the platform its own way. What is truly a platform's (its answers, an unsigned check
+ * before verifying) the route file passes in.
  */
 import type { Context, Handler } from "hono";
 import { using } from "../lib/errors.ts";
 import { type IngestResult, ingest } from "../lib/ingest.ts";
-import { answerApproval } from "../lib/jobs/approval-reaction.ts";
+import { answerApproval, answerApprovalReply } from "../lib/jobs/approval-reaction.ts";
 import { publishTenantCleanup } from "../lib/jobs/tenant-cleanup.ts";
 import { showWorkingEarly } from "../lib/jobs/working-sign.ts";
 import { installationKey } from "../lib/keys.ts";
@@ -26,8 +27,8 @@ export type MessageDelivery<Extra> = Extract<Parsed<Extra>, { kind: "message" }>
 export interface WebhookAnswers<Extra> {
   /** An unsigned request the platform sends, answered before the signature check (Slack's ssl_check). */
   unsigned?(request: WebhookRequest): Response | null;
-  /** The platform's answer once the message is recorded (and decided on). */
-  message(c: Context<AppEnv>, delivery: MessageDelivery<Extra>, ingested: IngestResult): Response;
+  /** The platform's answer once the message is recorded (and decided on); `answeredApproval`: it was a YES or NO that did. */
+  message(c: Context<AppEnv>, delivery: MessageDelivery<Extra>, ingested: IngestResult, answeredApproval: boolean): Response;
   /** The platform's answer to a delivery with no message to record (ignored, or the app's removal). */
   nothing(c: Context<AppEnv>): Response;
 }
@@ -68,7 +69,11 @@ export function platformWebhook<Extra, Config>(adapter: PlatformAdapter<any, Ext
         return answers.nothing(c);
     }
     const installable = adapter.installs?.enabled(ctx.config) && parsed.installation !== undefined;
-    const ingested = await ingest(rt, parsed.message, botIdentity(rt, parsed.botUserId), {
+    // A YES or NO that answers a pending approval is the approval's: recorded as every message is, never answered.
+    const { approvalReply } = parsed;
+    const answeredApproval = approvalReply !== undefined && (await using("redis", () => answerApprovalReply(rt, parsed.message, approvalReply, jobSchema)));
+    const message = answeredApproval ? { ...parsed.message, noReply: true } : parsed.message;
+    const ingested = await ingest(rt, message, botIdentity(rt, parsed.botUserId), {
       ...adapter.ingestOptions(ctx.config),
       ...parsed.options,
       // Checked inside the ingest script: no extra round trip.
@@ -76,7 +81,7 @@ export function platformWebhook<Extra, Config>(adapter: PlatformAdapter<any, Ext
     });
     // After the acknowledgement, not before it: the answer's job starts late under load (lib/jobs/working-sign.ts).
     if (ingested.replyJob) c.executionCtx.waitUntil(showWorkingEarly(rt, ingested.replyJob, platformReplier(rt, adapters)));
-    return answers.message(c, parsed, ingested);
+    return answers.message(c, parsed, ingested, answeredApproval);
   };
 }
 

@@ -107,6 +107,11 @@ export function approvalWindowKey(prefix: string, key: ConversationKey, question
   return `${prefix}:approval-open:${inTenant(key, key.channel)}${SEP}${questionId}`;
 }
 
+/** The place's latest question answered by a reply (YES or NO), its message id; lives APPROVAL_TTL_MINUTES. */
+export function approvalAskedKey(prefix: string, key: ConversationKey): string {
+  return `${prefix}:approval-asked:${inTenant(key, key.channel)}`;
+}
+
 /** A channel's last messages, kept where the platform cannot be asked for them (IngestOptions.keepHistory). */
 export function keptKey(prefix: string, key: ConversationKey): string {
   return `${prefix}:kept:${inTenant(key, key.channel)}`;

@@ -46,6 +46,7 @@ export async function openApproval(scope: AnswerScope, call: PendingCall): Promi
     call,
     job: JSON.stringify(await sealJob(continuation, rt.secrets.jobs)),
     ttlSeconds: minutes * 60 + KEPT_AFTER_SECONDS,
+    byReply: replier.approvalWay(job) === "reply",
   });
   const published = await rt.queue.publish("approval", continuation, { delaySeconds: minutes * 60 + EXPIRY_MARGIN_SECONDS, step: 1 });
   rt.log.info("approval_opened", { ...where, tool: call.tool, opened, job: published.messageId, deduplicated: published.deduplicated });

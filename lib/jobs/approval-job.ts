@@ -64,7 +64,7 @@ async function settleAndPost(scope: AnswerScope, questionId: string): Promise<Ap
     case "pending":
       throw new RetryLater("the approval is still pending", PENDING_RETRY_SECONDS);
     case "denied":
-      attempt.write(approvalDenied(tool), "approval_cancelled");
+      attempt.write(approvalDenied(tool, scope.replier.approvalWay(job) ?? "reaction"), "approval_cancelled");
       break;
     case "expired":
       attempt.write(approvalExpired(tool, rt.settings.APPROVAL_TTL_MINUTES), "approval_cancelled");

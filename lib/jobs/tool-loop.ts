@@ -29,7 +29,7 @@ export interface ToolUse {
 
 /**
  * The tools an answer is offered. A tool that needs a person's approval is among them only where the platform can
- * take a person's answer (a reaction: PlatformAdapter `approvals`).
+ * take a person's answer (a reaction, or a YES or NO on SMS: PlatformAdapter `approvals`).
  */
 export function offeredTools(scope: AnswerScope): Tool[] {
   const approvable = scope.replier.approvalTarget(scope.job) !== null;
@@ -85,7 +85,8 @@ async function toolLoop<A extends { kind: "answer" }>(scope: AnswerScope, tools:
       const call = result.calls[confirmAt]!;
       used.approval = { tool: call.name, arguments: call.arguments, key: `${triggerId}:${called + confirmAt}` };
       rt.log.info("tool_approval_asked", { ...where, tool: call.name, round: round + 1 });
-      return { kind: "approval", question: approvalQuestion(call.name, shownArguments(call.arguments), rt.settings.APPROVAL_TTL_MINUTES) };
+      const way = scope.replier.approvalWay(job) ?? "reaction";
+      return { kind: "approval", question: approvalQuestion(call.name, shownArguments(call.arguments), rt.settings.APPROVAL_TTL_MINUTES, way) };
     }
     const started = rt.now();
     const [asked, ...results] = await runToolRound(tools, result.calls, {

@@ -22,7 +22,7 @@ import type { RefreshedToken } from "../installation.ts";
 import type { WithFiles } from "./file-fetch.ts";
 import type { HistoryCapability } from "./history.ts";
 import type { WithRescue } from "./rescue.ts";
-import type { ApprovalParsed, WithApprovals } from "./approvals.ts";
+import type { ApprovalParsed, ApprovalReply, WithApprovals } from "./approvals.ts";
 
 /** A webhook delivery as the route received it. Signatures are computed over `rawBody`, so it is never re-encoded. */
 export interface WebhookRequest {
@@ -48,7 +48,7 @@ export type Verified = { ok: true } | { ok: false; reason: string };
  * names the tenant whose installation serves it, for a platform installable in many tenants.
  */
 export type Parsed<Extra = {}> =
-  | ({ kind: "message"; message: InboundMessage; botUserId: string; options?: IngestOptions; installation?: string } & Extra)
+  | ({ kind: "message"; message: InboundMessage; botUserId: string; options?: IngestOptions; installation?: string } & ApprovalReply & Extra)
   | { kind: "removed"; tenants: string[]; accessRevoked?: true }
   | { kind: "protocol"; response: Response }
   | { kind: "ignored"; reason: string }

@@ -1,8 +1,9 @@
 /**
  * @module
- * A platform where a person can answer the bot's question with a reaction (docs/tools.md, "Actions that need
- * approval"): its parser reads a ✅ or ❌ on one of the bot's messages as a `Parsed` of kind `approval`, and the core
- * may offer it confirm tools. The approved call's result, or the cancellation, is a message of its own: never an
+ * A platform where a person can answer the bot's question (docs/tools.md, "Actions that need approval"), and where
+ * the core may offer confirm tools: with a reaction (its parser reads a ✅ or ❌ on one of the bot's messages as a
+ * `Parsed` of kind `approval`), or with words (SMS: its parser marks a message that is just YES or NO with
+ * `approvalReply`, which answers the place's latest pending question if there is one, and is an ordinary message if not). The approved call's result, or the cancellation, is a message of its own: never an
  * edit of the question or of an earlier answer (a Discord interaction's answer is an edit of its deferred response).
  */
 import type { ConversationKey, ReplyTarget } from "../message.ts";
@@ -19,7 +20,15 @@ export interface ApprovalAnswer {
 /** What a platform's parse returns for it (./adapter.ts `Parsed`). */
 export type ApprovalParsed = { kind: "approval"; answer: ApprovalAnswer };
 
+/** A message that would answer the place's pending question, if one is pending (`Parsed` of kind `message`). */
+export type ApprovalReply = { approvalReply?: ApprovalAnswer["verdict"] };
+
+/** How a person answers: a ✅ or ❌ on the question, or a reply of YES or NO in the place. */
+export type ApprovalWay = "reaction" | "reply";
+
 export interface ApprovalCapability<Target extends ReplyTarget> {
+  /** Absent: a reaction. */
+  readonly way?: ApprovalWay;
   /** Where a message that follows the answer to `target` goes, posted as a new message in `place`. */
   followUp(target: Target, place: ConversationKey): Target;
 }

@@ -8,6 +8,7 @@ import { GiveUp } from "../errors.ts";
 import type { ConversationKey, ParentMessage, PartProgress, ReplyTarget, StreamState, Visibility } from "../message.ts";
 import type { Job } from "../queue/job.ts";
 import type { AnswerFor, AnswerStream, PlatformAdapter, UnsureOpen, WorkingSign } from "./adapter.ts";
+import type { ApprovalWay } from "./approvals.ts";
 import type { HistoryPage, HistoryQuery, HistoryWindow, PlaceMessage, PlaceRead } from "./history.ts";
 import { replyContext, type PlatformServices } from "./context.ts";
 import type { FetchedFile, KeepEnd } from "./file-fetch.ts";
@@ -49,6 +50,8 @@ export interface Replier {
   working(job: Job, sign?: Pick<AnswerFor, "signUp" | "signMark">): Promise<WorkingSign>;
   /** Where an approval's result or cancellation goes (a new message); null where no person can approve (PlatformAdapter `approvals`). */
   approvalTarget(job: Job): ReplyTarget | null;
+  /** How a person answers an approval's question there; null where no person can approve. */
+  approvalWay(job: Job): ApprovalWay | null;
 }
 
 /** A history read of the job's place, as its bot. */
@@ -135,6 +138,10 @@ export function platformReplier(rt: PlatformServices, adapters: readonly Platfor
     approvalTarget(job) {
       const { adapter, target } = open(job);
       return adapter.approvals ? adapter.approvals.followUp(target, job.key) : null;
+    },
+    approvalWay(job) {
+      const { approvals } = open(job).adapter;
+      return approvals ? (approvals.way ?? "reaction") : null;
     },
     async working(job, sign = {}) {
       const { adapter, ctx, target } = open(job);

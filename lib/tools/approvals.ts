@@ -11,7 +11,7 @@
  */
 import type { Redis } from "@upstash/redis/cloudflare";
 import { pendingCallSchema, type PendingCall } from "../conversation/draft.ts";
-import { approvalKey, approvalWindowKey } from "../keys.ts";
+import { approvalAskedKey, approvalKey, approvalWindowKey } from "../keys.ts";
 import type { ConversationKey } from "../message.ts";
 import * as z from "../zod.ts";
 
@@ -20,14 +20,16 @@ const STATES = ["pending", "approved", "denied", "expired", "done"] as const;
 export type ApprovalState = (typeof STATES)[number];
 
 /**
- * Opens the approval once (a retried question finds it open). KEYS: the record, its window. ARGV: 1 asker,
- * 2 window s, 3 call JSON, 4 sealed job JSON, 5 record ttl s.
+ * Opens the approval once (a retried question finds it open). KEYS: the record, its window, and where it is
+ * answered by a reply, the place's pending question (the latest wins). ARGV: 1 asker, 2 window s, 3 call JSON,
+ * 4 sealed job JSON, 5 record ttl s, 6 the question's id.
  */
 const OPEN = `#!lua flags=allow-key-locking
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'state', 'pending', 'asker', ARGV[1], 'call', ARGV[3], 'job', ARGV[4])
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 redis.call('SET', KEYS[2], '1', 'EX', ARGV[2])
+if KEYS[3] then redis.call('SET', KEYS[3], ARGV[6], 'EX', ARGV[2]) end
 return 1
 `;
 
@@ -96,10 +98,17 @@ export class Approvals {
     this.#settle = redis.createScript<string>(SETTLE);
   }
 
-  /** False when it was open already (an earlier attempt opened it). */
-  async open(place: ConversationKey, questionId: string, args: { asker: string; windowSeconds: number; call: PendingCall; job: string; ttlSeconds: number }): Promise<boolean> {
-    const opened = await this.#open.exec(this.#keys(place, questionId), [args.asker, String(args.windowSeconds), JSON.stringify(args.call), args.job, String(args.ttlSeconds)]);
+  /** False when it was open already (an earlier attempt opened it). `byReply`: answered by a YES or NO in the place. */
+  async open(place: ConversationKey, questionId: string, args: { asker: string; windowSeconds: number; call: PendingCall; job: string; ttlSeconds: number; byReply: boolean }): Promise<boolean> {
+    const keys = [...this.#keys(place, questionId), ...(args.byReply ? [approvalAskedKey(this.#prefix, place)] : [])];
+    const opened = await this.#open.exec(keys, [args.asker, String(args.windowSeconds), JSON.stringify(args.call), args.job, String(args.ttlSeconds), questionId]);
     return Number(opened) === 1;
+  }
+
+  /** The place's pending question answered by a reply (the latest asked), while its window lives; else null. */
+  async askedByReply(place: ConversationKey): Promise<string | null> {
+    const id = await this.#redis.get<string | number>(approvalAskedKey(this.#prefix, place));
+    return id === null ? null : String(id);
   }
 
   /** null: no approval asked under that message. */
