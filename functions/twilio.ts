@@ -3,7 +3,7 @@
  * POST /twilio/sms (SMS and WhatsApp alike): the webhook flow (./webhook.ts; a short delay before the job so that a
  * burst gets one answer) → TwiML at once. The answer goes out later, from the job, through the Messages API.
  * Carrier keywords are recorded and never sent to the model; a WhatsApp STOP or START is confirmed right here in the
- * TwiML (Twilio confirms them on SMS only). Pictures are answered like words, by the job (docs/files.md).
+ * TwiML (Twilio confirms them on SMS only), but not a YES that answered a confirm tool's question. Pictures are answered like words, by the job (docs/files.md).
  */
 import { Hono, type Context } from "hono";
 import type { IngestResult } from "../lib/ingest.ts";
@@ -24,7 +24,7 @@ twilio.post(
   }),
 );
 
-function answerText(c: Context<AppEnv>, delivery: MessageDelivery<TwilioParseExtra>, { status }: IngestResult): Response {
+function answerText(c: Context<AppEnv>, delivery: MessageDelivery<TwilioParseExtra>, { status }: IngestResult, answeredApproval: boolean): Response {
   const rt = runtimeFor(c.env);
   const { message, keyword, whatsapp } = delivery;
   const where = { tenant: message.key.tenant, message: message.id, status, channel: whatsapp ? "whatsapp" : "sms" };
@@ -32,7 +32,8 @@ function answerText(c: Context<AppEnv>, delivery: MessageDelivery<TwilioParseExt
   const repeated = status === "duplicate" || status === "unpublished";
   if (keyword) {
     rt.log.info("sms_keyword", { ...where, keyword });
-    const answer = whatsapp && keyword !== "help" ? WHATSAPP_KEYWORD_ANSWERS[keyword] : undefined;
+    // A YES that answered a pending approval is not welcomed back: its answer is the approval's result.
+    const answer = whatsapp && keyword !== "help" && !answeredApproval ? WHATSAPP_KEYWORD_ANSWERS[keyword] : undefined;
     return twiml(c, answer && !repeated ? messageTwiml(answer) : EMPTY_TWIML);
   }
   return twiml(c, EMPTY_TWIML);

@@ -4,10 +4,11 @@
  * to any of the bot's numbers or its Messaging Service (./numbers.ts), every text answered (a burst once), answers
  * sent through the Messages API from the address written to. Carrier keywords (STOP, START, HELP...) are recorded
  * and never answered by the model: on SMS Twilio answers them itself; on WhatsApp the route confirms STOP and START
- * (./whatsapp.ts). STOP and START change whether the address may be messaged.
+ * (./whatsapp.ts). STOP and START change whether the address may be messaged. A confirm tool's question is answered
+ * by a text that is just YES or NO (docs/tools.md).
  */
 import type { PlatformAdapter } from "../adapter.ts";
-import { carrierKeyword, type CarrierKeyword } from "./keywords.ts";
+import { approvalReply, carrierKeyword, type CarrierKeyword } from "./keywords.ts";
 import { reachedBot } from "./numbers.ts";
 import { parseTwilioSms, toInboundMessage } from "./parse.ts";
 import { twilioFiles } from "./files.ts";
@@ -64,7 +65,8 @@ export const twilio: PlatformAdapter<TwilioTarget, TwilioParseExtra, TwilioSetti
     };
     // The model is told it is on WhatsApp and how long it may be.
     const options = whatsapp ? { systemNotes: [whatsappNote()] } : {};
-    return { kind: "message", message, botUserId: parsed.sms.To, keyword, whatsapp, options };
+    const reply = approvalReply(parsed.sms.Body);
+    return { kind: "message", message, botUserId: parsed.sms.To, keyword, whatsapp, options, ...(reply ? { approvalReply: reply } : {}) };
   },
 
   ingestOptions: (settings) => ({
@@ -82,4 +84,6 @@ export const twilio: PlatformAdapter<TwilioTarget, TwilioParseExtra, TwilioSetti
   // A text is between one person and the bot.
   placeVisibility: async () => "dm",
   files: twilioFiles,
+  // A text has no reactions: the asker (the only person there) replies YES or NO; the result is a text of its own.
+  approvals: { way: "reply", followUp: (target) => target },
 };

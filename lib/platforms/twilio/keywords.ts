@@ -28,3 +28,16 @@ const KEYWORDS: ReadonlyMap<string, CarrierKeyword> = new Map([
 export function carrierKeyword(body: string): CarrierKeyword | null {
   return KEYWORDS.get(body.trim().toUpperCase()) ?? null;
 }
+
+/** Just YES or NO, any case, trimmed, with at most a little final punctuation ("yes!", "No."). */
+const APPROVAL_REPLY = /^(yes|no)[.!?]{0,3}$/i;
+
+/**
+ * What a message that is just YES or NO would say to a pending approval (lib/platforms/approvals.ts); the webhook
+ * flow asks whether one is pending. YES is also an opt-in keyword (above): on SMS Twilio reads it so whatever it
+ * answers; NO is none of Twilio's keywords.
+ */
+export function approvalReply(body: string): "approve" | "deny" | undefined {
+  const word = APPROVAL_REPLY.exec(body.trim())?.[1];
+  return word === undefined ? undefined : word.toUpperCase() === "YES" ? "approve" : "deny";
+}

@@ -1,0 +1,122 @@
+/**
+ * Actions that need approval on SMS and WhatsApp (docs/tools.md): a text has no reactions, so the question asks for
+ * a reply, and a text from the asker that is just YES or NO answers it (the place's only other person is the asker).
+ * Such a reply is the approval's, never a question for the model; one with nothing pending is a text as before. The
+ * call runs once at the tool server however often the YES comes (Twilio's redelivery of the same MessageSid, a
+ * second YES); the window closes at production timing, on the virtual clock; every job is delivered twice.
+ */
+import { describe, expect, it } from "vitest";
+import { prodTimingSuite } from "../support/prod-timing.ts";
+import { BOT_NUMBER, newMessageSid, newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN } from "../support/twilio.ts";
+import { createCalls, toolSettings } from "../support/tools.ts";
+import { callWorker, eventually, pumpJobsDuringSuite, settle } from "../support/worker.ts";
+
+const SUITE = "approvalsms";
+const MINUTES = 15;
+/** SMS's default burst window (4 s) and a little: the answer's job is due then. */
+const BURST_MS = 5_000;
+const kit = prodTimingSuite(SUITE, { ...toolSettings("lookup_ticket,create_ticket"), TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_PHONE_NUMBER: BOT_NUMBER });
+pumpJobsDuringSuite(kit.env, SUITE, { deliverEach: 2 });
+
+/** Texts the bot as Twilio posts it (on WhatsApp, to the bot's WhatsApp address); answers the TwiML. */
+async function text(from: string, body: string, sid = newMessageSid()): Promise<string> {
+  const to = from.startsWith("whatsapp:") ? `whatsapp:${BOT_NUMBER}` : BOT_NUMBER;
+  const res = await callWorker(kit.env, await signedSmsRequest(kit.env, smsParams({ from, to, body, sid })));
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+/** The bot's texts to `from` once `count` are out and a little time (and every due job) has passed: no more come. */
+async function textsSettled(from: string, count: number): Promise<string[]> {
+  await kit.timePasses(BURST_MS);
+  const sent = await eventually(async () => {
+    const now = await smsSentTo(from);
+    return now.length >= count && now;
+  }, 15_000, `${count} texts`);
+  await kit.timePasses(60_000);
+  await settle(1_000);
+  expect(await smsSentTo(from)).toHaveLength(sent.length);
+  return sent.map((m) => m.body);
+}
+
+/** Asks to create a ticket titled `title`; resolves with the question, once it is out. */
+async function askToCreate(from: string, title: string): Promise<string> {
+  await text(from, `create_ticket {"title": "${title}"}`);
+  const [asked, ...more] = await textsSettled(from, 1);
+  expect(more).toEqual([]);
+  expect(asked).toContain(`create_ticket {"title":"${title}"}`);
+  expect(asked).toContain(`Reply YES to approve or NO to cancel, within ${MINUTES} minutes.`);
+  return asked!;
+}
+
+describe("a confirm tool by text", () => {
+  it("runs the call once on the asker's YES, however often it comes, and does not answer the YES", async () => {
+    const from = newSender();
+    const title = `Approved by text ${from}`;
+    await askToCreate(from, title);
+    const yes = newMessageSid();
+    // Twilio's redelivery of the same text, then a second YES.
+    await text(from, "yes", yes);
+    await text(from, "yes", yes);
+    await text(from, " Yes! ");
+    const [, done, ...more] = await textsSettled(from, 2);
+    expect(more).toEqual([]);
+    expect(done).toMatch(/^✅ Done: create_ticket: Created ticket \d+ in IT: /);
+    expect(await createCalls(title)).toEqual([1]);
+    // Nothing is pending now: a NO is a text as any other, answered by the model.
+    await text(from, "NO");
+    const [, , answer, ...after] = await textsSettled(from, 3);
+    expect(after).toEqual([]);
+    expect(answer).not.toMatch(/^(❌|✅|⚠️)/);
+    expect(await createCalls(title)).toEqual([1]);
+  });
+
+  it("cancels on the asker's NO, once, and never calls the tool", async () => {
+    const from = newSender();
+    const title = `Denied by text ${from}`;
+    await askToCreate(from, title);
+    await text(from, "No.");
+    await text(from, "YES");
+    const [, cancelled, ...more] = await textsSettled(from, 2);
+    expect(more).toEqual([]);
+    expect(cancelled).toBe("❌ Cancelled: create_ticket was not run (NO).");
+    expect(await createCalls(title)).toEqual([]);
+  });
+
+  it("is cancelled once when nobody answers in time; a YES after that is a text as before", async () => {
+    const from = newSender();
+    const title = `Nobody answers ${from}`;
+    await askToCreate(from, title);
+    // The question went out a minute ago (askToCreate waits that long).
+    await kit.timePasses(MINUTES * 60_000 - 2 * 60_000);
+    expect(await smsSentTo(from)).toHaveLength(1);
+    await kit.timePasses(2 * 60_000);
+    const [, cancelled] = await textsSettled(from, 2);
+    expect(cancelled).toBe(`❌ Cancelled: create_ticket was not run: nobody approved it within ${MINUTES} minutes.`);
+    // YES is Twilio's opt-in keyword: recorded, answered by Twilio on SMS, never by the model.
+    await text(from, "YES");
+    await kit.timePasses(60 * 60_000);
+    expect(await smsSentTo(from)).toHaveLength(2);
+    expect(await createCalls(title)).toEqual([]);
+  });
+
+  it("answers a NO with nothing pending as any text", async () => {
+    const from = newSender();
+    await text(from, "no");
+    const [answer, ...more] = await textsSettled(from, 1);
+    expect(more).toEqual([]);
+    expect(answer).not.toMatch(/^(❌|✅|⚠️)/);
+  });
+
+  it("on WhatsApp, takes the YES for the approval, without the opt-in welcome", async () => {
+    const from = `whatsapp:${newSender()}`;
+    const title = `Approved on WhatsApp ${from}`;
+    await askToCreate(from, title);
+    expect(await text(from, "YES")).not.toContain("<Message>");
+    const [, done] = await textsSettled(from, 2);
+    expect(done).toMatch(/^✅ Done: create_ticket: Created ticket \d+ in IT: /);
+    expect(await createCalls(title)).toEqual([1]);
+    // With nothing pending, a YES is WhatsApp's opt-in as before.
+    expect(await text(from, "YES")).toContain("Welcome back!");
+  });
+});
