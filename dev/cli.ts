@@ -35,7 +35,9 @@ export function defineCommand<const O extends Record<string, CommandOption>>(com
 /** A problem the person fixes (a missing setting, a bad option): printed as one line, without a stack trace. */
 export class CommandError extends Error {}
 
-type OptionValues<O extends Record<string, CommandOption>> = ReturnType<typeof parseArgs<{ options: O; strict: true; allowPositionals: false }>>["values"];
+type OptionValues<O extends Record<string, CommandOption>> = ReturnType<
+  typeof parseArgs<{ options: O; strict: true; allowPositionals: false }>
+>["values"];
 
 const HELP_FLAGS = new Set(["--help", "-h"]);
 
@@ -49,7 +51,9 @@ export function parseCommandLine<const O extends Record<string, CommandOption>>(
     process.exit(0);
   }
   const options = Object.fromEntries(
-    Object.entries(command.options ?? {}).map(([name, { description: _description, valueName: _valueName, ...parse }]) => [name, parse]),
+    Object.entries(command.options ?? {}).map(
+      ([name, { description: _description, valueName: _valueName, ...parse }]) => [name, parse],
+    ),
   );
   try {
     return parseArgs({ args: argv, options, strict: true, allowPositionals: false }).values as OptionValues<O>;
@@ -104,7 +108,10 @@ function wrap(text: string): string[] {
 }
 
 /** The values of `names` from `env`; throws one CommandError naming every one that is missing or empty. */
-export function requireSettings<const N extends string>(env: Record<string, string | undefined>, names: readonly N[]): Record<N, string> {
+export function requireSettings<const N extends string>(
+  env: Record<string, string | undefined>,
+  names: readonly N[],
+): Record<N, string> {
   const missing = names.filter((name) => !env[name]);
   if (missing.length > 0) {
     throw new CommandError(`${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not set`);

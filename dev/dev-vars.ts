@@ -29,7 +29,14 @@ export function parseDotenv(text: string): Map<string, string> {
  * setting (HTTP_TOOLS, whose descriptions hold apostrophes) written that way would no longer parse.
  */
 export function formatDotenv(vars: Map<string, string>): string {
-  const quoted = (v: string) => (/[\r\n]/.test(v) ? JSON.stringify(v) : !v.includes("'") ? `'${v}'` : !v.includes("`") ? `\`${v}\`` : JSON.stringify(v));
+  const quoted = (v: string) =>
+    /[\r\n]/.test(v)
+      ? JSON.stringify(v)
+      : !v.includes("'")
+        ? `'${v}'`
+        : !v.includes("`")
+          ? `\`${v}\``
+          : JSON.stringify(v);
   return [...vars].map(([k, v]) => `${k}=${quoted(v)}`).join("\n") + "\n";
 }
 

@@ -15,7 +15,7 @@ const DEFAULT_API_BASE_URL = "https://discord.com/api/v10";
 export const DISCORD_REGISTER_COMMAND = defineCommand({
   name: "npm run discord:register",
   summary:
-    "Registers /ask, /forget, /parley (a channel's settings, for those who may manage it) and the message command \"Ask <BOT_NAME> about this\" with Discord (a bulk overwrite: " +
+    'Registers /ask, /forget, /parley (a channel\'s settings, for those who may manage it) and the message command "Ask <BOT_NAME> about this" with Discord (a bulk overwrite: ' +
     "the application's other commands in that scope are removed). Global commands can take a while to appear; " +
     "one guild's appear at once.",
   settings: {
@@ -50,7 +50,8 @@ export async function registerDiscordCommands(env: Record<string, string | undef
   const set = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ""));
   requireSettings(set, ["DISCORD_APPLICATION_ID", "DISCORD_BOT_TOKEN"]);
   const parsed = formatSchema.safeParse(set);
-  if (!parsed.success) throw new CommandError(parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`).join("; "));
+  if (!parsed.success)
+    throw new CommandError(parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`).join("; "));
   const s = parsed.data;
   const scope = s.DISCORD_GUILD_ID ? `guild ${s.DISCORD_GUILD_ID}` : "global";
   const path = s.DISCORD_GUILD_ID

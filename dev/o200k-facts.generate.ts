@@ -31,7 +31,10 @@ for (let id = 0; id < VOCAB_SIZE; id++) {
 
 /** A JS literal with every non-ASCII character escaped: raw U+2028 in a module breaks some module loaders. */
 function literal(value: unknown): string {
-  return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 const lines = [

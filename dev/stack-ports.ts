@@ -28,10 +28,14 @@ export const PORT_SETTINGS: ReadonlySet<string> = new Set(Object.values(STACK_PO
 /** Every port of the stack from `env`; throws, naming the setting, when one is not a port number. */
 export function stackPorts(env: Record<string, string | undefined>): Record<StackPart, number> {
   const ports = {} as Record<StackPart, number>;
-  for (const [part, { setting, fallback }] of Object.entries(STACK_PORTS) as [StackPart, (typeof STACK_PORTS)[StackPart]][]) {
+  for (const [part, { setting, fallback }] of Object.entries(STACK_PORTS) as [
+    StackPart,
+    (typeof STACK_PORTS)[StackPart],
+  ][]) {
     const raw = env[setting];
     const port = raw === undefined || raw === "" ? fallback : Number(raw);
-    if (!Number.isInteger(port) || port < 1 || port > 65_535) throw new Error(`${setting} must be a port number (1-65535), not "${raw}"`);
+    if (!Number.isInteger(port) || port < 1 || port > 65_535)
+      throw new Error(`${setting} must be a port number (1-65535), not "${raw}"`);
     ports[part] = port;
   }
   return ports;

@@ -10,7 +10,11 @@ import type { StackPart } from "./stack-ports.ts";
 import { DEV_VECTOR_TOKEN } from "./upstash-vector/server.ts";
 import { devToolSettings } from "./tools/settings.ts";
 
-export function applyStackSettings(vars: Map<string, string>, ports: Record<StackPart, number>, env: NodeJS.ProcessEnv): void {
+export function applyStackSettings(
+  vars: Map<string, string>,
+  ports: Record<StackPart, number>,
+  env: NodeJS.ProcessEnv,
+): void {
   const local = (p: number) => `http://127.0.0.1:${p}`;
   const isLocal = (key: string) => (vars.get(key) ?? "http://127.0.0.1").startsWith("http://127.0.0.1");
   const follow = (key: string, value: string) => {
@@ -20,7 +24,8 @@ export function applyStackSettings(vars: Map<string, string>, ports: Record<Stac
   follow("QSTASH_URL", local(ports.qstash));
   follow("UPSTASH_VECTOR_REST_URL", local(ports.vector));
   // A .dev.vars from before recall: the stand-in's token, unless the index is a real one (its token is the person's).
-  if (isLocal("UPSTASH_VECTOR_REST_URL") && !vars.get("UPSTASH_VECTOR_REST_TOKEN")) vars.set("UPSTASH_VECTOR_REST_TOKEN", DEV_VECTOR_TOKEN);
+  if (isLocal("UPSTASH_VECTOR_REST_URL") && !vars.get("UPSTASH_VECTOR_REST_TOKEN"))
+    vars.set("UPSTASH_VECTOR_REST_TOKEN", DEV_VECTOR_TOKEN);
   follow("PUBLIC_BASE_URL", local(ports.worker));
   // A real key without a base URL means OpenAI itself, not the local model.
   if (env.OPENAI_API_KEY && !env.OPENAI_BASE_URL && isLocal("OPENAI_BASE_URL")) vars.delete("OPENAI_BASE_URL");
@@ -28,13 +33,17 @@ export function applyStackSettings(vars: Map<string, string>, ports: Record<Stac
   follow("SLACK_API_BASE_URL", `${local(ports.slack)}/api`);
   follow("DISCORD_API_BASE_URL", `${local(ports.discord)}/api/v10`);
   // A ws:// URL, so `follow` (http) does not fit; same rule: a local address follows the port, another is kept.
-  if (env.DISCORD_GATEWAY_URL === undefined && (vars.get("DISCORD_GATEWAY_URL") ?? "ws://127.0.0.1").startsWith("ws://127.0.0.1")) {
+  if (
+    env.DISCORD_GATEWAY_URL === undefined &&
+    (vars.get("DISCORD_GATEWAY_URL") ?? "ws://127.0.0.1").startsWith("ws://127.0.0.1")
+  ) {
     vars.set("DISCORD_GATEWAY_URL", `ws://127.0.0.1:${ports.discordGateway}`);
   }
   follow("TWILIO_API_BASE_URL", local(ports.twilio));
   follow("TELEGRAM_API_BASE_URL", local(ports.telegram));
   // The local tool server's tools, unless .dev.vars or the environment says which tools there are.
-  for (const [key, value] of Object.entries(devToolSettings(local(ports.tools)))) if (!vars.has(key) && env[key] === undefined) vars.set(key, value);
+  for (const [key, value] of Object.entries(devToolSettings(local(ports.tools))))
+    if (!vars.has(key) && env[key] === undefined) vars.set(key, value);
   // A .dev.vars from before Telegram: the fake's own bot, so that the page's fourth tab works.
   if (!vars.has("TELEGRAM_BOT_TOKEN") && isLocal("TELEGRAM_API_BASE_URL")) {
     vars.set("TELEGRAM_BOT_TOKEN", TELEGRAM_FAKE_BOT.token);

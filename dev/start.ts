@@ -43,10 +43,15 @@ export const DEV_COMMAND = defineCommand({
     "simulator page. Worker settings come from .dev.vars (created from .dev.vars.example); an environment " +
     "variable of the same name overrides one.",
   options: {
-    json: { type: "boolean", description: "print the Worker's raw JSON log lines instead of a readable line per decision and answer" },
+    json: {
+      type: "boolean",
+      description: "print the Worker's raw JSON log lines instead of a readable line per decision and answer",
+    },
   },
   settings: {
-    ...Object.fromEntries(Object.values(STACK_PORTS).map((p) => [p.setting, `port of ${p.what} (default ${p.fallback})`])),
+    ...Object.fromEntries(
+      Object.values(STACK_PORTS).map((p) => [p.setting, `port of ${p.what} (default ${p.fallback})`]),
+    ),
     REDIS_URL: "use this Redis instead of starting a private redis-server",
     ADMIN_TOKEN: "the admin view's token (default: a new one each run, printed at start)",
     OPENAI_API_KEY: "talk to a real model (OpenAI's, or OPENAI_BASE_URL's) instead of the local one",
@@ -73,7 +78,9 @@ async function main(): Promise<void> {
   const { vars, created } = loadDevVars(ROOT, process.env);
   if (created) console.log("created .dev.vars from .dev.vars.example");
   await Promise.all(
-    Object.entries(STACK_PORTS).map(([part, { setting, what }]) => assertPortFree(ports[part as keyof typeof ports], `${what}, set ${setting}`)),
+    Object.entries(STACK_PORTS).map(([part, { setting, what }]) =>
+      assertPortFree(ports[part as keyof typeof ports], `${what}, set ${setting}`),
+    ),
   );
 
   let redisUrl = process.env.REDIS_URL;
@@ -88,11 +95,19 @@ async function main(): Promise<void> {
   applyStackSettings(vars, ports, process.env);
   const local = (p: number) => `http://127.0.0.1:${p}`;
 
-  const bridge = await startRedisBridge({ port: ports.redisRest, redisUrl, token: vars.get("UPSTASH_REDIS_REST_TOKEN") ?? "" });
+  const bridge = await startRedisBridge({
+    port: ports.redisRest,
+    redisUrl,
+    token: vars.get("UPSTASH_REDIS_REST_TOKEN") ?? "",
+  });
   stops.push(() => bridge.close());
   const qstash = await startQStash({ port: ports.qstash, redisUrl, token: vars.get("QSTASH_TOKEN") });
   stops.push(() => qstash.close());
-  const vector = await startVectorStandIn({ port: ports.vector, redisUrl, token: vars.get("UPSTASH_VECTOR_REST_TOKEN") });
+  const vector = await startVectorStandIn({
+    port: ports.vector,
+    redisUrl,
+    token: vars.get("UPSTASH_VECTOR_REST_TOKEN"),
+  });
   stops.push(() => vector.close());
   const model = await startLocalModel({ port: ports.model });
   stops.push(() => model.close());
@@ -103,7 +118,11 @@ async function main(): Promise<void> {
   // The REST fake echoes the bot's channel posts through the Gateway fake, as Discord does.
   const discordGateway = await startDiscordGatewayFake({ port: ports.discordGateway });
   stops.push(() => discordGateway.close());
-  const discord = await startDiscordFake({ port: ports.discord, gatewayUrl: discordGateway.url, onChannelMessage: discordGateway.dispatchMessage });
+  const discord = await startDiscordFake({
+    port: ports.discord,
+    gatewayUrl: discordGateway.url,
+    onChannelMessage: discordGateway.dispatchMessage,
+  });
   discordGateway.onWritten(discord.rememberMessage);
   stops.push(() => discord.close());
   const twilio = await startTwilioFake({ port: ports.twilio });
@@ -115,7 +134,12 @@ async function main(): Promise<void> {
     port: ports.simulator,
     workerUrl: local(ports.worker),
     vars,
-    fakes: { slack: local(ports.slack), discord: local(ports.discord), twilio: local(ports.twilio), telegram: local(ports.telegram) },
+    fakes: {
+      slack: local(ports.slack),
+      discord: local(ports.discord),
+      twilio: local(ports.twilio),
+      telegram: local(ports.telegram),
+    },
     discordGatewayControlUrl: discordGateway.controlUrl,
     ...(clearStore ? { clearStore } : {}),
   });
@@ -159,7 +183,10 @@ async function main(): Promise<void> {
   const ready = await workerAnswers(local(ports.worker));
   if (stopping) return;
   let slackWorkspaces = "none: the Worker did not start";
-  if (!ready) console.error(`the Worker did not answer ${local(ports.worker)}/health within ${WORKER_READY_MS / 1000} s: see wrangler's output above`);
+  if (!ready)
+    console.error(
+      `the Worker did not answer ${local(ports.worker)}/health within ${WORKER_READY_MS / 1000} s: see wrangler's output above`,
+    );
   // Through the Worker's real install routes, before the page offers the workspaces (its setup waits for them).
   else {
     slackWorkspaces = await simulator.installSlackWorkspaces().then(describeSlackWorkspaces, (err: unknown) => {
@@ -167,12 +194,22 @@ async function main(): Promise<void> {
       return "none: see the error above";
     });
   }
-  console.log(startupTable({ ports, redisUrl, gatewayUrl: discordGateway.url, adminToken: vars.get("ADMIN_TOKEN")!, slackWorkspaces, mode }));
+  console.log(
+    startupTable({
+      ports,
+      redisUrl,
+      gatewayUrl: discordGateway.url,
+      adminToken: vars.get("ADMIN_TOKEN")!,
+      slackWorkspaces,
+      mode,
+    }),
+  );
   if (ready && vars.get("DISCORD_BOT_TOKEN")) await wakeDiscordGateway(local(ports.worker));
   // As a deployment does once: the fake then delivers the page's Telegram messages to the Worker's webhook.
   if (ready && vars.get("TELEGRAM_BOT_TOKEN")) {
-    await setTelegramWebhook({ ...Object.fromEntries(vars), PUBLIC_BASE_URL: local(ports.worker) }).catch((err: unknown) =>
-      console.error(`npm run telegram:set-webhook failed: ${err instanceof Error ? err.message : String(err)}`),
+    await setTelegramWebhook({ ...Object.fromEntries(vars), PUBLIC_BASE_URL: local(ports.worker) }).catch(
+      (err: unknown) =>
+        console.error(`npm run telegram:set-webhook failed: ${err instanceof Error ? err.message : String(err)}`),
     );
   }
 }

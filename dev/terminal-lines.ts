@@ -45,7 +45,9 @@ export function logLineJson(line: string): string | null {
 function parseEvent(text: string): LogEvent | null {
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && typeof (value as LogEvent).event === "string" ? (value as LogEvent) : null;
+    return typeof value === "object" && value !== null && typeof (value as LogEvent).event === "string"
+      ? (value as LogEvent)
+      : null;
   } catch {
     return null;
   }

@@ -30,9 +30,14 @@ parseCommandLine(command);
 await runCommand(command.name, async () => {
   const env = process.env;
   const required = requireSettings(env, ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "TOKEN_ENCRYPTION_KEY"]);
-  const previous = (env.TOKEN_ENCRYPTION_PREVIOUS_KEYS ?? "").split(",").map((k) => k.trim()).filter(Boolean);
+  const previous = (env.TOKEN_ENCRYPTION_PREVIOUS_KEYS ?? "")
+    .split(",")
+    .map((k) => k.trim())
+    .filter(Boolean);
   const sealer = new Sealer(new Keyring(required.TOKEN_ENCRYPTION_KEY, previous), "stored-token");
   const redis = new Redis({ url: required.UPSTASH_REDIS_REST_URL, token: required.UPSTASH_REDIS_REST_TOKEN });
   const { seen, resealed, refused } = await resealInstallations(redis, env.REDIS_KEY_PREFIX || "parley", sealer);
-  console.log(`installations: ${seen} read, ${resealed} re-encrypted under the current key, ${refused} refused (not their key's tenant's)`);
+  console.log(
+    `installations: ${seen} read, ${resealed} re-encrypted under the current key, ${refused} refused (not their key's tenant's)`,
+  );
 });

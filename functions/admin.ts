@@ -19,7 +19,13 @@ import { adminToken } from "./middleware/admin-token.ts";
 const KEY_SEPARATOR = "|";
 
 /** The SMS channel is itself `to|from`: platform and tenant come first, the thread last, the channel is the rest. */
-const keyParts = z.pipe(z.pipe(z.string(), z.transform((raw) => raw.split(KEY_SEPARATOR))), z.array(z.string()).check(z.minLength(4)));
+const keyParts = z.pipe(
+  z.pipe(
+    z.string(),
+    z.transform((raw) => raw.split(KEY_SEPARATOR)),
+  ),
+  z.array(z.string()).check(z.minLength(4)),
+);
 const keyFields = z.pipe(
   z.pipe(
     keyParts,
@@ -37,7 +43,10 @@ const keyFields = z.pipe(
     thread: z.string(),
   }),
 );
-const conversationKeySchema = z.pipe(keyFields, z.transform(({ thread, ...place }): ConversationKey => ({ ...place, ...(thread ? { thread } : {}) })));
+const conversationKeySchema = z.pipe(
+  keyFields,
+  z.transform(({ thread, ...place }): ConversationKey => ({ ...place, ...(thread ? { thread } : {}) })),
+);
 
 export const admin = new Hono<AppEnv>();
 
@@ -51,7 +60,11 @@ admin.get("/conversations/:key", async (c) => {
     return c.json({ error: "key must be platform|tenant|channel|thread (thread may be empty), URL-encoded" }, 400);
   }
   const settings = new PlaceSettingsStore(rt.redis, rt.settings.REDIS_KEY_PREFIX);
-  const [state, secondsLeft, placeSettings] = await Promise.all([rt.store.load(key.data), rt.store.secondsLeft(key.data), settings.read(key.data)]);
+  const [state, secondsLeft, placeSettings] = await Promise.all([
+    rt.store.load(key.data),
+    rt.store.secondsLeft(key.data),
+    settings.read(key.data),
+  ]);
   if (!state) return c.json({ key: key.data, active: false, placeSettings }, 404);
   const answers = await rt.store.recentAnswers(key.data, state.id);
   return c.json({

@@ -18,7 +18,12 @@ import { readGatewayDispatch } from "../lib/platforms/discord/gateway/dispatch.t
 import { IngestRetries, type PendingStore } from "../lib/platforms/discord/gateway/ingest-retries.ts";
 import { messageIds, parseGatewayMessage } from "../lib/platforms/discord/gateway/message.ts";
 import type { GatewaySnapshot, ShardTuple } from "../lib/platforms/discord/gateway/session-io.ts";
-import { fetchGatewayBot, ShardCoordinator, type ShardDirectory, type ShardLayoutState } from "../lib/platforms/discord/gateway/shard-layout.ts";
+import {
+  fetchGatewayBot,
+  ShardCoordinator,
+  type ShardDirectory,
+  type ShardLayoutState,
+} from "../lib/platforms/discord/gateway/shard-layout.ts";
 import { discord } from "../lib/platforms/discord/index.ts";
 import type { DiscordSettings } from "../lib/platforms/discord/settings.ts";
 import { botIdentity, runtimeFor, type Runtime } from "../lib/runtime.ts";
@@ -52,7 +57,11 @@ export interface ShardRun {
 /** Messages whose ingest failed are tried again from `storage.pending`, with the env's runtime. */
 export function ingestRetries(env: object, storage: Pick<GatewayStorage, "pending" | "botRoles">): IngestRetries {
   const rt = runtimeFor(env);
-  return new IngestRetries({ store: storage.pending, ingest: (data, botUserId) => ingestGatewayMessage(rt, data, botUserId, storage.botRoles), log: rt.log });
+  return new IngestRetries({
+    store: storage.pending,
+    ingest: (data, botUserId) => ingestGatewayMessage(rt, data, botUserId, storage.botRoles),
+    log: rt.log,
+  });
 }
 
 /** Discord's settings when the Gateway can run (the bot token is set); null otherwise. */
@@ -64,7 +73,11 @@ export function gatewaySettings(rt: Runtime): DiscordSettings | null {
 }
 
 /** A Gateway connection whose messages feed ingest; null when Discord's bot token is not set. */
-export function createGatewayConnection(env: object, storage: GatewayStorage, run?: ShardRun): GatewayConnection | null {
+export function createGatewayConnection(
+  env: object,
+  storage: GatewayStorage,
+  run?: ShardRun,
+): GatewayConnection | null {
   const rt = runtimeFor(env);
   const config = gatewaySettings(rt);
   if (!config) return null;
@@ -113,7 +126,9 @@ export function gatewayDispatch(rt: Runtime, retries: Pick<IngestRetries, "deliv
         return ingestFeedback(rt, read.message, botUserId);
       case "approval":
         // Not retried either: the person sees nothing happen, and reacts again.
-        return answerApproval(rt, read.answer, jobSchema).catch((err: unknown) => rt.log.warn("discord_reaction_failed", { message: errorMessage(err) }));
+        return answerApproval(rt, read.answer, jobSchema).catch((err: unknown) =>
+          rt.log.warn("discord_reaction_failed", { message: errorMessage(err) }),
+        );
       case "bot_role":
         return botRoles.set(read.guildId, read.roleId);
       case "guild_removed":
@@ -130,7 +145,11 @@ async function guildRemoved(rt: Runtime, guild: string, botRoles: BotRoles): Pro
   await botRoles.delete(guild);
   // A lost publish leaves the keys to their TTLs (facts: FACTS_TTL_DAYS); it is logged, never retried here.
   await publishTenantCleanup(rt, { platform: discord.platform, tenant: guild }).catch((err: unknown) =>
-    rt.log.error("tenant_cleanup_publish_failed", { platform: discord.platform, tenant: guild, error: errorMessage(err) }),
+    rt.log.error("tenant_cleanup_publish_failed", {
+      platform: discord.platform,
+      tenant: guild,
+      error: errorMessage(err),
+    }),
   );
 }
 
@@ -141,14 +160,16 @@ async function ingestGatewayMessage(rt: Runtime, data: unknown, botUserId: strin
   const roleId = guildId ? await botRoles.get(guildId) : undefined;
   const parsed = parseGatewayMessage(data, { ...bot, ...(roleId ? { roleId } : {}) });
   const message = id ? { message: id } : {};
-  if (parsed.kind === "invalid") return rt.log.warn("discord_invalid", { source: "gateway", ...message, issues: parsed.issues });
-  if (parsed.kind === "ignored") return rt.log.info("discord_ignored", { source: "gateway", ...message, reason: parsed.reason });
+  if (parsed.kind === "invalid")
+    return rt.log.warn("discord_invalid", { source: "gateway", ...message, issues: parsed.issues });
+  if (parsed.kind === "ignored")
+    return rt.log.info("discord_ignored", { source: "gateway", ...message, reason: parsed.reason });
   await ingest(rt, parsed.message, bot, discord.ingestOptions(rt.platforms.configOf(discord)));
 }
 
 /** A 👎 on the bot's answer. Not retried: losing one costs only the quiet it asked for, never a message. */
 async function ingestFeedback(rt: Runtime, message: InboundMessage, botUserId: string): Promise<void> {
-  await ingest(rt, message, botIdentity(rt, botUserId), discord.ingestOptions(rt.platforms.configOf(discord))).catch((err: unknown) =>
-    rt.log.warn("discord_reaction_failed", { message: errorMessage(err) }),
+  await ingest(rt, message, botIdentity(rt, botUserId), discord.ingestOptions(rt.platforms.configOf(discord))).catch(
+    (err: unknown) => rt.log.warn("discord_reaction_failed", { message: errorMessage(err) }),
   );
 }

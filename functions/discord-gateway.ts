@@ -14,7 +14,13 @@ import * as z from "../lib/zod.ts";
 import type { GatewayConnection, GatewayStatus } from "../lib/platforms/discord/gateway/connection.ts";
 import { IdentifyTurns } from "../lib/platforms/discord/gateway/identify-turns.ts";
 import type { PendingIngest } from "../lib/platforms/discord/gateway/ingest-retries.ts";
-import { createGatewayConnection, createShardCoordinator, gatewaySettings, ingestRetries, type GatewayStorage } from "./discord-gateway-feed.ts";
+import {
+  createGatewayConnection,
+  createShardCoordinator,
+  gatewaySettings,
+  ingestRetries,
+  type GatewayStorage,
+} from "./discord-gateway-feed.ts";
 import type { ShardDirectory, ShardLayoutState } from "../lib/platforms/discord/gateway/shard-layout.ts";
 import type { GatewaySnapshot, ShardTuple } from "../lib/platforms/discord/gateway/session-io.ts";
 import { runtimeFor } from "../lib/runtime.ts";
@@ -45,18 +51,24 @@ export function shardObjectName([id, count]: ShardTuple): string {
   return count === 1 ? SINGLE_SHARD_OBJECT_NAME : `gateway-shard-${id}-of-${count}`;
 }
 
-
 const count = z.coerce.number().check(z.int(), z.positive());
 /** `/identify-turn?shard=1&concurrency=2`: the shard asking and its layout's number of buckets. */
-const turnQuerySchema = z.object({ shard: z.coerce.number().check(z.int(), z.gte(0)), concurrency: z._default(count, 1) });
+const turnQuerySchema = z.object({
+  shard: z.coerce.number().check(z.int(), z.gte(0)),
+  concurrency: z._default(count, 1),
+});
 /** `/ensure?shard=1&count=4&concurrency=2`; without them (the object of an older deploy): an unsharded connection. */
-const shardQuerySchema = z.extend(turnQuerySchema, { count }).check(z.refine((q) => q.shard < q.count, "the shard id must be below the count"));
+const shardQuerySchema = z
+  .extend(turnQuerySchema, { count })
+  .check(z.refine((q) => q.shard < q.count, "the shard id must be below the count"));
 
 const query = (url: URL) => Object.fromEntries(url.searchParams);
 
 function shardParams(url: URL): { shard: ShardTuple; concurrency: number } | undefined {
   const parsed = shardQuerySchema.safeParse(query(url));
-  return parsed.success ? { shard: [parsed.data.shard, parsed.data.count], concurrency: parsed.data.concurrency } : undefined;
+  return parsed.success
+    ? { shard: [parsed.data.shard, parsed.data.count], concurrency: parsed.data.concurrency }
+    : undefined;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -105,13 +117,19 @@ export class DiscordGateway extends DurableObject<Record<string, unknown>> {
   #connectionFor(url: URL): GatewayConnection | null {
     if (this.#connection !== undefined) return this.#connection;
     const params = shardParams(url);
-    const run = params && { shard: params.shard, identifyTurn: () => this.#waitForTurn(params.shard[0], params.concurrency) };
+    const run = params && {
+      shard: params.shard,
+      identifyTurn: () => this.#waitForTurn(params.shard[0], params.concurrency),
+    };
     this.#connection = createGatewayConnection(this.env, this.#storage(), run);
     return this.#connection;
   }
 
   async #waitForTurn(shardId: number, concurrency: number): Promise<void> {
-    const response = await coordinator(this.env).fetch(`${ORIGIN}${TURN_PATH}?shard=${shardId}&concurrency=${concurrency}`, { method: "POST" });
+    const response = await coordinator(this.env).fetch(
+      `${ORIGIN}${TURN_PATH}?shard=${shardId}&concurrency=${concurrency}`,
+      { method: "POST" },
+    );
     const { waitMs } = (await response.json()) as { waitMs: number | null };
     if (waitMs === null) throw new Error("the bot's IDENTIFY budget for the last 24 hours is spent");
     if (waitMs > 0) await sleep(waitMs);
@@ -135,7 +153,10 @@ export class DiscordGateway extends DurableObject<Record<string, unknown>> {
     const env = this.env;
     const shards: ShardDirectory = {
       async ensure(shard, concurrency) {
-        const response = await shardStub(env, shard).fetch(`${ORIGIN}${ENSURE_PATH}?shard=${shard[0]}&count=${shard[1]}&concurrency=${concurrency}`, { method: "POST" });
+        const response = await shardStub(env, shard).fetch(
+          `${ORIGIN}${ENSURE_PATH}?shard=${shard[0]}&count=${shard[1]}&concurrency=${concurrency}`,
+          { method: "POST" },
+        );
         const status = (await response.json()) as GatewayStatus | { phase: "disabled" };
         return "connection" in status ? status : null;
       },
@@ -143,14 +164,21 @@ export class DiscordGateway extends DurableObject<Record<string, unknown>> {
         await (await shardStub(env, shard).fetch(`${ORIGIN}${RETIRE_PATH}`, { method: "POST" })).body?.cancel();
       },
     };
-    const layout = createShardCoordinator(env, { load: () => storage.get<ShardLayoutState>(LAYOUT_KEY), save: (state) => storage.put(LAYOUT_KEY, state) }, shards);
+    const layout = createShardCoordinator(
+      env,
+      { load: () => storage.get<ShardLayoutState>(LAYOUT_KEY), save: (state) => storage.put(LAYOUT_KEY, state) },
+      shards,
+    );
     return layout ? layout.tick() : { phase: "disabled" };
   }
 
   #storage(): GatewayStorage {
     const storage = this.ctx.storage;
     return {
-      snapshot: { get: () => storage.get<GatewaySnapshot>(SNAPSHOT_KEY), put: (snapshot) => storage.put(SNAPSHOT_KEY, snapshot) },
+      snapshot: {
+        get: () => storage.get<GatewaySnapshot>(SNAPSHOT_KEY),
+        put: (snapshot) => storage.put(SNAPSHOT_KEY, snapshot),
+      },
       pending: {
         all: async () => [...(await storage.list<PendingIngest>({ prefix: PENDING_PREFIX })).values()],
         put: (entry) => storage.put(`${PENDING_PREFIX}${entry.id}`, entry),

@@ -31,7 +31,11 @@ const placeCommands: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   const words = parleyWords((body as { data?: unknown } | null)?.data);
   if (words === null || words === PARLEY_FORGET) return next();
-  const verified = await adapter.verify(adapterContext(rt, adapter), { headers: c.req.raw.headers, rawBody, url: c.req.url });
+  const verified = await adapter.verify(adapterContext(rt, adapter), {
+    headers: c.req.raw.headers,
+    rawBody,
+    url: c.req.url,
+  });
   if (!verified.ok) {
     rt.log.warn("discord_rejected", { reason: verified.reason });
     return c.json({ error: "invalid signature" }, 401);

@@ -21,5 +21,8 @@ export async function health(c: Context<AppEnv>): Promise<Response> {
     rt.log.warn("health_check_failed", { dependency: "redis", error: errorMessage(err) });
     redis = "unreachable";
   }
-  return c.json({ status: redis === "ok" ? "ok" : "degraded", version: pkg.version, platforms: rt.platforms.summary(), redis }, redis === "ok" ? 200 : 503);
+  return c.json(
+    { status: redis === "ok" ? "ok" : "degraded", version: pkg.version, platforms: rt.platforms.summary(), redis },
+    redis === "ok" ? 200 : 503,
+  );
 }

@@ -42,7 +42,11 @@ app.onError((err, c) => {
     return c.json({ error: "the bot is misconfigured", settings: err.settings }, 500);
   }
   if (err instanceof DependencyUnavailable) {
-    logger.error("dependency_unavailable", { route: c.req.path, dependency: err.dependency, error: errorMessage(err.cause) });
+    logger.error("dependency_unavailable", {
+      route: c.req.path,
+      dependency: err.dependency,
+      error: errorMessage(err.cause),
+    });
     return c.json({ error: `${err.dependency} is unavailable, try again` }, 503, { "Retry-After": "1" });
   }
   logger.error("unhandled_error", { route: c.req.path, error: errorMessage(err) });

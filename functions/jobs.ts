@@ -89,7 +89,10 @@ async function failed(c: Context<AppEnv>, rt: Runtime, rawBody: string): Promise
   let job: Job | null;
   try {
     failure = failureSchema.parse(JSON.parse(rawBody));
-    job = await parseJob(rt, new TextDecoder().decode(Uint8Array.from(atob(failure.sourceBody), (ch) => ch.charCodeAt(0))));
+    job = await parseJob(
+      rt,
+      new TextDecoder().decode(Uint8Array.from(atob(failure.sourceBody), (ch) => ch.charCodeAt(0))),
+    );
   } catch {
     return nonRetryable(c, "invalid failure callback");
   }
@@ -106,4 +109,3 @@ async function failed(c: Context<AppEnv>, rt: Runtime, rawBody: string): Promise
     return retryLater(c, rt, "failed", job, err);
   }
 }
-

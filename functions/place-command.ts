@@ -11,17 +11,30 @@ import { PlaceSettingsStore } from "../lib/places/settings.ts";
 import type { Runtime } from "../lib/runtime.ts";
 
 /** Where "forget me" is not a subcommand of the platform's own, how to ask for it. */
-export const FORGET_HOW = "To have me forget what I know about you, send me “forget me” in a direct message or mention me with it.";
+export const FORGET_HOW =
+  "To have me forget what I know about you, send me “forget me” in a direct message or mention me with it.";
 
 /** The answer's text for `text` (the words after `/parley`) used in `place`. */
-export async function answerPlaceCommand(rt: Runtime, place: ConversationKey, text: string, mayChange: () => Promise<boolean>): Promise<string> {
+export async function answerPlaceCommand(
+  rt: Runtime,
+  place: ConversationKey,
+  text: string,
+  mayChange: () => Promise<boolean>,
+): Promise<string> {
   const command = parsePlaceCommand(text);
   if (command.kind === "forget") {
     rt.log.info("place_command", { platform: place.platform, tenant: place.tenant, command: "forget", changed: false });
     return FORGET_HOW;
   }
   const store = new PlaceSettingsStore(rt.redis, rt.settings.REDIS_KEY_PREFIX);
-  const answer = await using("redis", () => runPlaceCommand(store, place, command, mayChange, rt.settings.RESCUE_AFTER_MINUTES));
-  rt.log.info("place_command", { platform: place.platform, tenant: place.tenant, command: command.kind, changed: answer.changed });
+  const answer = await using("redis", () =>
+    runPlaceCommand(store, place, command, mayChange, rt.settings.RESCUE_AFTER_MINUTES),
+  );
+  rt.log.info("place_command", {
+    platform: place.platform,
+    tenant: place.tenant,
+    command: command.kind,
+    changed: answer.changed,
+  });
   return answer.text;
 }

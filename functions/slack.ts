@@ -18,7 +18,13 @@ import { isSlackSslCheck, slack as adapter, slackOAuthClient } from "../lib/plat
 import { slackInstallable, type SlackSettings } from "../lib/platforms/slack/settings.ts";
 import { ephemeral, parseSlackSlashCommand, slackMayManage } from "../lib/platforms/slack/slash.ts";
 import { runtimeFor, type Runtime } from "../lib/runtime.ts";
-import { newInstallState, STATE_COOKIE, STATE_TTL_SECONDS, takeInstallState, type StateCheck } from "../lib/tenants/install-state.ts";
+import {
+  newInstallState,
+  STATE_COOKIE,
+  STATE_TTL_SECONDS,
+  takeInstallState,
+  type StateCheck,
+} from "../lib/tenants/install-state.ts";
 import type { AppEnv } from "./app-env.ts";
 import { answerPlaceCommand } from "./place-command.ts";
 import { platformWebhook } from "./webhook.ts";
@@ -53,8 +59,13 @@ slack.post("/commands", async (c) => {
   const command = parsed.command;
   if (command.name !== PARLEY_COMMAND) return c.json(ephemeral(`I only know /${PARLEY_COMMAND}.`));
   const mayChange = async () => {
-    const token = await replyContext(rt, adapter, command.place.tenant).token().catch(() => null);
-    return token !== null && slackMayManage({ apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: token, fetch: ctx.fetch }, command, rt.log);
+    const token = await replyContext(rt, adapter, command.place.tenant)
+      .token()
+      .catch(() => null);
+    return (
+      token !== null &&
+      slackMayManage({ apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: token, fetch: ctx.fetch }, command, rt.log)
+    );
   };
   return c.json(ephemeral(await answerPlaceCommand(rt, command.place, command.text, mayChange)));
 });
@@ -74,11 +85,17 @@ slack.get("/install", async (c) => {
   const config = installable(c, rt);
   if (config instanceof Response) return config;
   const started = await using("redis", () => newInstallState(rt, c.req.header("CF-Connecting-IP") ?? "unknown"));
-  if ("retryAfterSeconds" in started) return c.json({ error: "too many installs started, try again later" }, 429, { "Retry-After": String(started.retryAfterSeconds) });
+  if ("retryAfterSeconds" in started)
+    return c.json({ error: "too many installs started, try again later" }, 429, {
+      "Retry-After": String(started.retryAfterSeconds),
+    });
   const { state, cookie } = started;
   setCookie(c, STATE_COOKIE, cookie, { ...COOKIE_OPTIONS, maxAge: STATE_TTL_SECONDS });
   const redirectUri = `${rt.settings.PUBLIC_BASE_URL}${CALLBACK_PATH}`;
-  return c.redirect(authorizeUrl({ apiBaseUrl: config.SLACK_API_BASE_URL, clientId: config.SLACK_CLIENT_ID!, state, redirectUri }), 302);
+  return c.redirect(
+    authorizeUrl({ apiBaseUrl: config.SLACK_API_BASE_URL, clientId: config.SLACK_CLIENT_ID!, state, redirectUri }),
+    302,
+  );
 });
 
 const STATE_REFUSALS: Record<Exclude<StateCheck, "ok">, string> = {
@@ -104,7 +121,12 @@ slack.get("/oauth/callback", async (c) => {
     return c.html(installFailedPage("The install was cancelled in Slack."), 400);
   }
   try {
-    const installation = await exchangeCode(slackOAuthClient(adapterContext(rt, adapter)), code, `${rt.settings.PUBLIC_BASE_URL}${CALLBACK_PATH}`, rt.now());
+    const installation = await exchangeCode(
+      slackOAuthClient(adapterContext(rt, adapter)),
+      code,
+      `${rt.settings.PUBLIC_BASE_URL}${CALLBACK_PATH}`,
+      rt.now(),
+    );
     await using("redis", () => rt.installations.put("slack", installation));
     rt.log.info("slack_installed", { tenant: installation.tenant, rotating: installation.expiresAt !== undefined });
     return c.html(installedPage(rt.settings.BOT_NAME, installation.teamName ?? installation.tenant));

@@ -24,7 +24,12 @@ twilio.post(
   }),
 );
 
-function answerText(c: Context<AppEnv>, delivery: MessageDelivery<TwilioParseExtra>, { status }: IngestResult, answeredApproval: boolean): Response {
+function answerText(
+  c: Context<AppEnv>,
+  delivery: MessageDelivery<TwilioParseExtra>,
+  { status }: IngestResult,
+  answeredApproval: boolean,
+): Response {
   const rt = runtimeFor(c.env);
   const { message, keyword, whatsapp } = delivery;
   const where = { tenant: message.key.tenant, message: message.id, status, channel: whatsapp ? "whatsapp" : "sms" };

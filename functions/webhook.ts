@@ -28,17 +28,26 @@ export interface WebhookAnswers<Extra> {
   /** An unsigned request the platform sends, answered before the signature check (Slack's ssl_check). */
   unsigned?(request: WebhookRequest): Response | null;
   /** The platform's answer once the message is recorded (and decided on); `answeredApproval`: it was a YES or NO that did. */
-  message(c: Context<AppEnv>, delivery: MessageDelivery<Extra>, ingested: IngestResult, answeredApproval: boolean): Response;
+  message(
+    c: Context<AppEnv>,
+    delivery: MessageDelivery<Extra>,
+    ingested: IngestResult,
+    answeredApproval: boolean,
+  ): Response;
   /** The platform's answer to a delivery with no message to record (ignored, or the app's removal). */
   nothing(c: Context<AppEnv>): Response;
 }
 
-export function platformWebhook<Extra, Config>(adapter: PlatformAdapter<any, Extra, Config>, answers: WebhookAnswers<Extra>): Handler<AppEnv> {
+export function platformWebhook<Extra, Config>(
+  adapter: PlatformAdapter<any, Extra, Config>,
+  answers: WebhookAnswers<Extra>,
+): Handler<AppEnv> {
   const platform = adapter.platform;
   return async (c) => {
     const rt = runtimeFor(c.env);
     const state = rt.platforms.state(platform);
-    if (state.status === "misconfigured") return c.json({ error: `${platform} is misconfigured`, settings: state.problems.map((p) => p.name) }, 503);
+    if (state.status === "misconfigured")
+      return c.json({ error: `${platform} is misconfigured`, settings: state.problems.map((p) => p.name) }, 503);
     if (state.status === "off") return c.json({ error: `${platform} is not configured` }, 404);
     const request = await webhookRequest(c);
     const unsigned = answers.unsigned?.(request);
@@ -64,23 +73,30 @@ export function platformWebhook<Extra, Config>(adapter: PlatformAdapter<any, Ext
         return answers.nothing(c);
       case "removed":
         for (const tenant of parsed.tenants) {
-          await using("qstash", () => publishTenantCleanup(rt, { platform, tenant, accessRevoked: parsed.accessRevoked ?? false }));
+          await using("qstash", () =>
+            publishTenantCleanup(rt, { platform, tenant, accessRevoked: parsed.accessRevoked ?? false }),
+          );
         }
         return answers.nothing(c);
     }
     const installable = adapter.installs?.enabled(ctx.config) && parsed.installation !== undefined;
     // A YES or NO that answers a pending approval is the approval's: recorded as every message is, never answered.
     const { approvalReply } = parsed;
-    const answeredApproval = approvalReply !== undefined && (await using("redis", () => answerApprovalReply(rt, parsed.message, approvalReply, jobSchema)));
+    const answeredApproval =
+      approvalReply !== undefined &&
+      (await using("redis", () => answerApprovalReply(rt, parsed.message, approvalReply, jobSchema)));
     const message = answeredApproval ? { ...parsed.message, noReply: true } : parsed.message;
     const ingested = await ingest(rt, message, botIdentity(rt, parsed.botUserId), {
       ...adapter.ingestOptions(ctx.config),
       ...parsed.options,
       // Checked inside the ingest script: no extra round trip.
-      ...(installable ? { installationKey: installationKey(rt.settings.REDIS_KEY_PREFIX, { platform, tenant: parsed.installation! }) } : {}),
+      ...(installable
+        ? { installationKey: installationKey(rt.settings.REDIS_KEY_PREFIX, { platform, tenant: parsed.installation! }) }
+        : {}),
     });
     // After the acknowledgement, not before it: the answer's job starts late under load (lib/jobs/working-sign.ts).
-    if (ingested.replyJob) c.executionCtx.waitUntil(showWorkingEarly(rt, ingested.replyJob, platformReplier(rt, adapters)));
+    if (ingested.replyJob)
+      c.executionCtx.waitUntil(showWorkingEarly(rt, ingested.replyJob, platformReplier(rt, adapters)));
     return answers.message(c, parsed, ingested, answeredApproval);
   };
 }

@@ -7,10 +7,25 @@
  */
 import * as z from "./zod.ts";
 import { decodeKey, KEY_BYTES } from "./secrets/keyring.ts";
-import { flag, list, optionalFlag, optionalText, readSettings, seconds, text, url, type SettingProblem } from "./settings-schema.ts";
+import {
+  flag,
+  list,
+  optionalFlag,
+  optionalText,
+  readSettings,
+  seconds,
+  text,
+  url,
+  type SettingProblem,
+} from "./settings-schema.ts";
 import { toolSettingsShape } from "./tool-settings.ts";
 
-const encryptionKey = text.check(z.refine((v) => decodeKey(v) !== null, `must be the base64 of ${KEY_BYTES} random bytes (\`openssl rand -base64 ${KEY_BYTES}\`)`));
+const encryptionKey = text.check(
+  z.refine(
+    (v) => decodeKey(v) !== null,
+    `must be the base64 of ${KEY_BYTES} random bytes (\`openssl rand -base64 ${KEY_BYTES}\`)`,
+  ),
+);
 /** Shorter tokens can be guessed online; the admin route also rate limits failed attempts. */
 const ADMIN_TOKEN_MIN_CHARS = 32;
 
@@ -38,7 +53,12 @@ export const settingsShape = {
 
   /** One prefix per bot: bots sharing a Redis database never see each other's keys. */
   REDIS_KEY_PREFIX: z._default(text.check(z.regex(/^[A-Za-z0-9_.-]+$/, "letters, digits, _ . - only")), "parley"),
-  ADMIN_TOKEN: optionalText.check(z.refine((v) => v === undefined || v.length >= ADMIN_TOKEN_MIN_CHARS, `must be at least ${ADMIN_TOKEN_MIN_CHARS} characters (\`openssl rand -base64 32\`)`)),
+  ADMIN_TOKEN: optionalText.check(
+    z.refine(
+      (v) => v === undefined || v.length >= ADMIN_TOKEN_MIN_CHARS,
+      `must be at least ${ADMIN_TOKEN_MIN_CHARS} characters (\`openssl rand -base64 32\`)`,
+    ),
+  ),
   /** Encrypts the personal fields of queued jobs (and stored platform tokens); keys the pseudonyms in log lines. */
   TOKEN_ENCRYPTION_KEY: encryptionKey,
   /** Older keys, comma-separated: they only open what they sealed, so a rotation loses nothing in flight. */
@@ -113,7 +133,10 @@ export const settingsShape = {
   /** Questions the bot steps in on per place per hour. */
   RESCUE_MAX_PER_HOUR: z._default(z.coerce.number().check(z.int(), z.gte(0)), 3),
   /** Model tokens one tenant (workspace, guild, account) may use per UTC day; unset: no limit. */
-  TENANT_DAILY_TOKEN_BUDGET: z.pipe(z.transform((v) => (v === "" ? undefined : v)), z.optional(z.coerce.number().check(z.int(), z.positive()))),
+  TENANT_DAILY_TOKEN_BUDGET: z.pipe(
+    z.transform((v) => (v === "" ? undefined : v)),
+    z.optional(z.coerce.number().check(z.int(), z.positive())),
+  ),
   /** The percentage of the tenant's day one person may spend (a member, or on SMS one phone number). */
   PERSON_DAILY_TOKEN_SHARE: z._default(z.coerce.number().check(z.gt(0), z.lte(100)), 20),
   /** Tools the model may ask for (./tool-settings.ts, docs/tools.md). */
@@ -140,7 +163,14 @@ const ESSENTIAL = [
 ] as const;
 
 /** What a malformed switch reads as: its feature off. */
-const OFF = { USE_LLM_JUDGE: false, STREAMING: false, SHOW_WORKING: false, MEMORY_ENABLED: false, SUMMARY_ENABLED: false, RECALL_ENABLED: false };
+const OFF = {
+  USE_LLM_JUDGE: false,
+  STREAMING: false,
+  SHOW_WORKING: false,
+  MEMORY_ENABLED: false,
+  SUMMARY_ENABLED: false,
+  RECALL_ENABLED: false,
+};
 
 type ShapeOutput = { [K in keyof typeof settingsShape]: z.output<(typeof settingsShape)[K]> };
 

@@ -9,11 +9,17 @@ export type HmacAlgorithm = "SHA-256" | "SHA-1";
 const encoder = new TextEncoder();
 
 /** HMAC of `message` (UTF-8 text, or bytes as they are) keyed by `secret` (UTF-8), as raw bytes. */
-export async function hmac(algorithm: HmacAlgorithm, secret: string, message: string | Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+export async function hmac(
+  algorithm: HmacAlgorithm,
+  secret: string,
+  message: string | Uint8Array<ArrayBuffer>,
+): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: algorithm }, false, [
     "sign",
   ]);
-  return new Uint8Array(await crypto.subtle.sign("HMAC", key, typeof message === "string" ? encoder.encode(message) : message));
+  return new Uint8Array(
+    await crypto.subtle.sign("HMAC", key, typeof message === "string" ? encoder.encode(message) : message),
+  );
 }
 
 /** HMAC as lowercase hex (Slack's `v0=` signatures). */

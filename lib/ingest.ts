@@ -32,7 +32,12 @@ export interface IngestResult {
   replyJob?: Job;
 }
 
-export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdentity, opts: IngestOptions = {}): Promise<IngestResult> {
+export async function ingest(
+  rt: Runtime,
+  inbound: InboundMessage,
+  bot: BotIdentity,
+  opts: IngestOptions = {},
+): Promise<IngestResult> {
   const s = rt.settings;
   const msg = capInboundMessage(inbound, s.MAX_MESSAGE_CHARS);
   const explicit = explicitTrigger(msg, bot);
@@ -70,7 +75,13 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
   let decision: Decision =
     msg.consent === "opt_out" || optedOut
       ? OPTED_OUT
-      : decideResponse(state, msg, bot, { followupWindowSeconds: s.FOLLOWUP_WINDOW_SECONDS, useJudge: s.USE_LLM_JUDGE }, explicit);
+      : decideResponse(
+          state,
+          msg,
+          bot,
+          { followupWindowSeconds: s.FOLLOWUP_WINDOW_SECONDS, useJudge: s.USE_LLM_JUDGE },
+          explicit,
+        );
   if (opts.alwaysAnswer && decision.respond !== "yes" && !NEVER_FORCED.has(decision.reason)) {
     decision = { respond: "yes", reason: explicit ?? "dm" };
   }
@@ -84,13 +95,28 @@ export async function ingest(rt: Runtime, inbound: InboundMessage, bot: BotIdent
     reason: decision.reason,
     score: decision.score,
   });
-  const rescue = rescueJobFor(msg, state, bot, decision, placeSettings, { minutes: s.RESCUE_AFTER_MINUTES }, {
-    ...(msg.visibility ? { visibility: msg.visibility } : {}),
-    ...(opts.logIds ? { logIds: opts.logIds } : {}),
-  });
+  const rescue = rescueJobFor(
+    msg,
+    state,
+    bot,
+    decision,
+    placeSettings,
+    { minutes: s.RESCUE_AFTER_MINUTES },
+    {
+      ...(msg.visibility ? { visibility: msg.visibility } : {}),
+      ...(opts.logIds ? { logIds: opts.logIds } : {}),
+    },
+  );
   if (rescue) {
-    const queued = await using("qstash", () => rt.queue.publish("rescue", rescue.job, { delaySeconds: rescue.delaySeconds }));
-    rt.log.info("rescue_scheduled", { ...where, job: queued.messageId, seconds: rescue.delaySeconds, deduplicated: queued.deduplicated });
+    const queued = await using("qstash", () =>
+      rt.queue.publish("rescue", rescue.job, { delaySeconds: rescue.delaySeconds }),
+    );
+    rt.log.info("rescue_scheduled", {
+      ...where,
+      job: queued.messageId,
+      seconds: rescue.delaySeconds,
+      deduplicated: queued.deduplicated,
+    });
   }
   if (decision.respond === "no") return { status, decision, published: false };
 

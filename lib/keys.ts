@@ -119,7 +119,8 @@ export function keptKey(prefix: string, key: ConversationKey): string {
 
 /** `<platform>|<tenant>|<channel>`: a place's own settings (`settings:`, lib/places/), and its unprompted answers' count. */
 export const channelId = (key: ConversationKey): string => inTenant(key, key.channel);
-export const placeSettingsKey = (prefix: string, key: ConversationKey): string => `${prefix}:settings:${channelId(key)}`;
+export const placeSettingsKey = (prefix: string, key: ConversationKey): string =>
+  `${prefix}:settings:${channelId(key)}`;
 
 /** The kept messages of the channel of a place (`placeId`, as a person's index of places names it). */
 export function keptKeyOfPlace(prefix: string, place: string): string {
@@ -167,7 +168,11 @@ export function rateLimitPrefix(prefix: string, limit: LimitName): string {
 
 /** The admin view's counts of attempts (lib/limits/admin-attempts.ts): one client's, all clients', and the client's trusted mark. */
 export function adminLimitKeys(prefix: string, client: string): { client: string; all: string; trusted: string } {
-  return { client: `${prefix}:limit:admin:${client}`, all: `${prefix}:limit:admin:all`, trusted: `${prefix}:admin:trusted:${client}` };
+  return {
+    client: `${prefix}:limit:admin:${client}`,
+    all: `${prefix}:limit:admin:all`,
+    trusted: `${prefix}:admin:trusted:${client}`,
+  };
 }
 
 /** Taken by the first job over a person's limit, so that the person is told once per window. */
@@ -215,7 +220,12 @@ export function tenantBudgetKeys(prefix: string, where: Tenancy, day: string): {
 }
 
 /** One person's share of a tenant's day (PERSON_DAILY_TOKEN_SHARE), and whether they were told it is used. */
-export function personBudgetKeys(prefix: string, where: Tenancy, person: string, day: string): { used: string; told: string } {
+export function personBudgetKeys(
+  prefix: string,
+  where: Tenancy,
+  person: string,
+  day: string,
+): { used: string; told: string } {
   const id = [inTenant(where, person), day].join(SEP);
   return { used: `${prefix}:budget:person:${id}`, told: `${prefix}:budget:person-told:${id}` };
 }
@@ -237,7 +247,9 @@ export function tenantKeyPattern(prefix: string, where: Tenancy): string {
 export function isTenantKey(prefix: string, where: Tenancy, key: string): boolean {
   const id = tenantId(where);
   // `<id>:` too: the workspaces of a Slack org (`E…:T…`) go with an org-wide install.
-  return key.startsWith(`${prefix}:`) && (key.includes(`:${id}${SEP}`) || key.includes(`:${id}:`) || key.endsWith(`:${id}`));
+  return (
+    key.startsWith(`${prefix}:`) && (key.includes(`:${id}${SEP}`) || key.includes(`:${id}:`) || key.endsWith(`:${id}`))
+  );
 }
 
 /** `<platform>|<tenant>`: what a tenant's sealed values are bound to (lib/secrets/seal.ts). */

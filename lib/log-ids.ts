@@ -24,7 +24,11 @@ export function loggedId(rt: HasSecrets, logIds: LogIds | undefined, id: string)
   return logIds === "pseudonym" ? rt.secrets.pseudonyms.of(id) : Promise.resolve(id);
 }
 
-export async function loggedPlace(rt: HasSecrets, key: ConversationKey, logIds: LogIds | undefined): Promise<LoggedPlace> {
+export async function loggedPlace(
+  rt: HasSecrets,
+  key: ConversationKey,
+  logIds: LogIds | undefined,
+): Promise<LoggedPlace> {
   return { platform: key.platform, tenant: key.tenant, channel: await loggedId(rt, logIds, key.channel) };
 }
 

@@ -7,7 +7,8 @@
 /** What a person owed an answer hears when none could be given (the job's last retry failed). */
 export const APOLOGY = "Sorry, I couldn't answer that just now. Please try again in a moment.";
 /** The answer to "forget me", once everything about the person is gone. */
-export const FORGET_CONFIRMATION = "Done: I have forgotten what I knew about you and what you said in our ongoing conversations.";
+export const FORGET_CONFIRMATION =
+  "Done: I have forgotten what I knew about you and what you said in our ongoing conversations.";
 /** Said once per hour to a person past the "forget me" limit (lib/limits/forget-rate.ts): it promises nothing it has not done. */
 export const FORGET_LIMIT_NOTICE =
   "You have asked me to forget you several times this past hour, and I did each time. I haven't forgotten what " +
@@ -17,7 +18,8 @@ export const RATE_LIMIT_NOTICE = "You're sending messages faster than I can answ
 /** Said once per day to a tenant past its daily token budget. */
 export const BUDGET_NOTICE = "The daily allowance for answers here is used up; I'll answer again tomorrow (UTC).";
 /** Said once per day to a person past their share of the tenant's daily token budget. */
-export const PERSON_BUDGET_NOTICE = "You've had your share of today's answers here; I'll answer you again tomorrow (UTC).";
+export const PERSON_BUDGET_NOTICE =
+  "You've had your share of today's answers here; I'll answer you again tomorrow (UTC).";
 /** Posted when the model still gives nothing for a message that must be answered. */
 export const FALLBACK_ANSWER = "Sorry, I don't have a good answer to that right now.";
 /** Said once per conversation, before the answer, when the model refused the pictures sent with a message (lib/jobs/unseen-images.ts). */
@@ -33,17 +35,31 @@ const APPROVAL_CANCELLED_TAG = "❌ Cancelled:";
  * to answer where they are (a reaction, or on SMS a reply: the asker is the only person there).
  */
 export function approvalQuestion(tool: string, args: string, minutes: number, way: "reaction" | "reply"): string {
-  const how = way === "reply" ? "Reply YES to approve or NO to cancel" : "The person who asked can react ✅ to approve or ❌ to cancel";
+  const how =
+    way === "reply"
+      ? "Reply YES to approve or NO to cancel"
+      : "The person who asked can react ✅ to approve or ❌ to cancel";
   return `${APPROVAL_TAG} may I run ${tool} ${args}? ${how}, within ${minutes} minutes.`;
 }
 /** The approved call's result, as the tool gave it (its own words: the deployer's endpoint or code). */
 export const approvalDone = (tool: string, result: string): string => `${APPROVAL_DONE_TAG} ${tool}: ${result}`;
 /** `way`: how the person said no (their ❌, or their NO on SMS). */
-export const approvalDenied = (tool: string, way: "reaction" | "reply"): string => `${APPROVAL_CANCELLED_TAG} ${tool} was not run (${way === "reply" ? "NO" : "❌"}).`;
-export const approvalExpired = (tool: string, minutes: number): string => `${APPROVAL_CANCELLED_TAG} ${tool} was not run: nobody approved it within ${minutes} minutes.`;
+export const approvalDenied = (tool: string, way: "reaction" | "reply"): string =>
+  `${APPROVAL_CANCELLED_TAG} ${tool} was not run (${way === "reply" ? "NO" : "❌"}).`;
+export const approvalExpired = (tool: string, minutes: number): string =>
+  `${APPROVAL_CANCELLED_TAG} ${tool} was not run: nobody approved it within ${minutes} minutes.`;
 
 /** Every fixed notice: the texts recall leaves out. */
-export const BOT_NOTICES: ReadonlySet<string> = new Set([APOLOGY, FORGET_CONFIRMATION, FORGET_LIMIT_NOTICE, RATE_LIMIT_NOTICE, BUDGET_NOTICE, PERSON_BUDGET_NOTICE, FALLBACK_ANSWER, IMAGES_UNSEEN_NOTICE]);
+export const BOT_NOTICES: ReadonlySet<string> = new Set([
+  APOLOGY,
+  FORGET_CONFIRMATION,
+  FORGET_LIMIT_NOTICE,
+  RATE_LIMIT_NOTICE,
+  BUDGET_NOTICE,
+  PERSON_BUDGET_NOTICE,
+  FALLBACK_ANSWER,
+  IMAGES_UNSEEN_NOTICE,
+]);
 
 /** The message after a confirm tool's question: its result or its cancellation. */
 export function isApprovalFollowUp(text: string): boolean {

@@ -94,8 +94,15 @@ function logSettingProblems(settings: Settings, platforms: ConfiguredPlatforms):
   for (const { name, problem } of settings.ignored) logger.error("setting_ignored", { setting: name, problem });
   for (const adapter of adapters) {
     const state = platforms.state(adapter.platform);
-    if (state.status === "misconfigured") logger.error("platform_misconfigured", { platform: adapter.platform, settings: state.problems.map((p) => p.name), problems: state.problems.map((p) => `${p.name} ${p.problem}`) });
-    if (state.status !== "misconfigured") for (const { name, problem } of state.ignored) logger.error("setting_ignored", { platform: adapter.platform, setting: name, problem });
+    if (state.status === "misconfigured")
+      logger.error("platform_misconfigured", {
+        platform: adapter.platform,
+        settings: state.problems.map((p) => p.name),
+        problems: state.problems.map((p) => `${p.name} ${p.problem}`),
+      });
+    if (state.status !== "misconfigured")
+      for (const { name, problem } of state.ignored)
+        logger.error("setting_ignored", { platform: adapter.platform, setting: name, problem });
   }
 }
 

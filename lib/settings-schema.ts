@@ -8,12 +8,22 @@
 import * as z from "./zod.ts";
 
 export const text = z.string().check(z.trim(), z.minLength(1));
-export const optionalText = z.pipe(z.optional(z.string().check(z.trim())), z.transform((v) => (v ? v : undefined)));
-export const url = z.pipe(z.pipe(text, z.url({ protocol: /^https?$/ })), z.transform((v) => v.replace(/\/+$/, "")));
+export const optionalText = z.pipe(
+  z.optional(z.string().check(z.trim())),
+  z.transform((v) => (v ? v : undefined)),
+);
+export const url = z.pipe(
+  z.pipe(text, z.url({ protocol: /^https?$/ })),
+  z.transform((v) => v.replace(/\/+$/, "")),
+);
 export const seconds = (fallback: number) => z._default(z.coerce.number().check(z.int(), z.positive()), fallback);
 const FLAG_WORDS = ["true", "false", "1", "0", "yes", "no", "on", "off", ""] as const;
 const isOn = (v: boolean | string) => v === true || v === "true" || v === "1" || v === "yes" || v === "on";
-export const flag = (fallback: boolean) => z.pipe(z._default(z.union([z.boolean(), z.enum(FLAG_WORDS)]), fallback), z.transform((v) => isOn(v)));
+export const flag = (fallback: boolean) =>
+  z.pipe(
+    z._default(z.union([z.boolean(), z.enum(FLAG_WORDS)]), fallback),
+    z.transform((v) => isOn(v)),
+  );
 /** A flag with no default: undefined (unset or empty) lets the caller decide. */
 export const optionalFlag = z.pipe(
   z.optional(z.union([z.boolean(), z.enum(FLAG_WORDS)])),
@@ -71,7 +81,10 @@ export function readSettings<S extends Shape>(
       settings[name] = unset.data;
       continue;
     }
-    const problem = { name, problem: missing ? "is not set" : `is malformed (${parsed.error.issues[0]?.message.toLowerCase() ?? "invalid"})` };
+    const problem = {
+      name,
+      problem: missing ? "is not set" : `is malformed (${parsed.error.issues[0]?.message.toLowerCase() ?? "invalid"})`,
+    };
     if (rules.essential.includes(name)) {
       essential.push(problem);
       continue;

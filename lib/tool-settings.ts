@@ -14,17 +14,30 @@ const toolName = z.string().check(z.regex(/^[a-zA-Z0-9_-]{1,64}$/, "a tool name 
 /** Which tools a tenant's answers may use: `"*"` for every tenant, `"<platform>:<tenant id>"` for one (it wins). */
 export type ToolsByTenant = Readonly<Record<string, readonly string[]>>;
 
-const byTenant = z.record(z.string().check(z.regex(/^(\*|[a-z]+:.+)$/, 'keys are "*" or "<platform>:<tenant id>"')), z.array(toolName));
+const byTenant = z.record(
+  z.string().check(z.regex(/^(\*|[a-z]+:.+)$/, 'keys are "*" or "<platform>:<tenant id>"')),
+  z.array(toolName),
+);
 
 /** A comma-separated list (every tenant) or a JSON object of lists by tenant; unset: no tools. */
 const toolsSetting = z.pipe(
   z._default(z.string(), ""),
   z.transform((v, ctx): ToolsByTenant => {
     const text = v.trim();
-    if (!text.startsWith("{")) return { "*": text.split(",").map((s) => s.trim()).filter(Boolean) };
+    if (!text.startsWith("{"))
+      return {
+        "*": text
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+      };
     const parsed = byTenant.safeParse(parseJson(text));
     if (parsed.success) return parsed.data;
-    ctx.issues.push({ code: "custom", message: parsed.error.issues[0]?.message ?? "not a JSON object of tool lists", input: v });
+    ctx.issues.push({
+      code: "custom",
+      message: parsed.error.issues[0]?.message ?? "not a JSON object of tool lists",
+      input: v,
+    });
     return z.NEVER;
   }),
 );
@@ -35,7 +48,12 @@ const httpToolSchema = z.object({
   description: z.string().check(z.minLength(1), z.maxLength(1_024)),
   parameters: z.looseObject({ type: z.literal("object") }),
   /** https; plain http only on this machine (the local tool server). */
-  url: url.check(z.refine((v) => v.startsWith("https://") || /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/.test(v), "must be an https URL (http only for 127.0.0.1 or localhost)")),
+  url: url.check(
+    z.refine(
+      (v) => v.startsWith("https://") || /^http:\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/.test(v),
+      "must be an https URL (http only for 127.0.0.1 or localhost)",
+    ),
+  ),
   /** The name of the Worker secret whose value signs the requests (HMAC-SHA256). */
   secret: z.string().check(z.regex(/^[A-Z][A-Z0-9_]*$/, "the secret's name is an env name (A-Z, 0-9, _)")),
   /** Never run on the model's word: a person approves each call. */
@@ -49,7 +67,11 @@ const httpToolsSetting = z.pipe(
     const parsed = z.array(httpToolSchema).safeParse(parseJson(v.trim() || "[]"));
     if (parsed.success) return parsed.data;
     const issue = parsed.error.issues[0];
-    ctx.issues.push({ code: "custom", message: `${issue?.path.join(".") ?? ""} ${issue?.message ?? "invalid"}`.trim(), input: v });
+    ctx.issues.push({
+      code: "custom",
+      message: `${issue?.path.join(".") ?? ""} ${issue?.message ?? "invalid"}`.trim(),
+      input: v,
+    });
     return z.NEVER;
   }),
 );

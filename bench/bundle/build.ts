@@ -13,7 +13,10 @@ import { join, resolve } from "node:path";
 export const REPO_ROOT = resolve(import.meta.dirname, "../..");
 
 export interface Metafile {
-  inputs: Record<string, { bytes: number; imports: { path: string; kind: string; external?: boolean; original?: string }[] }>;
+  inputs: Record<
+    string,
+    { bytes: number; imports: { path: string; kind: string; external?: boolean; original?: string }[] }
+  >;
   outputs: Record<string, { bytes: number; inputs: Record<string, { bytesInOutput: number }> }>;
 }
 
@@ -63,11 +66,17 @@ export async function buildWorkerBundle(): Promise<WorkerBundle> {
 
 function run(command: string, args: string[]): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CI: "1" } });
+    const child = spawn(command, args, {
+      cwd: REPO_ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, CI: "1" },
+    });
     let output = "";
     child.stdout.on("data", (c: Buffer) => (output += c));
     child.stderr.on("data", (c: Buffer) => (output += c));
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolvePromise(output) : reject(new Error(`npm run build exited ${code}:\n${output}`))));
+    child.on("exit", (code) =>
+      code === 0 ? resolvePromise(output) : reject(new Error(`npm run build exited ${code}:\n${output}`)),
+    );
   });
 }

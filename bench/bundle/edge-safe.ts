@@ -31,7 +31,17 @@ const TYPES_ONLY_PACKAGES = ["@slack/web-api", "@slack/types", "twilio"];
 const NODE_ONLY_FOLDERS = ["dev/", "bench/", "test/"];
 
 /** Packages that need Node (sockets, native code) or are dev tools that must never ship. */
-const NODE_ONLY_PACKAGES = ["ws", "ioredis", "gpt-tokenizer", "vitest", "wrangler", "miniflare", "playwright-core", "@types/node", ...TYPES_ONLY_PACKAGES];
+const NODE_ONLY_PACKAGES = [
+  "ws",
+  "ioredis",
+  "gpt-tokenizer",
+  "vitest",
+  "wrangler",
+  "miniflare",
+  "playwright-core",
+  "@types/node",
+  ...TYPES_ONLY_PACKAGES,
+];
 
 const RUNTIME_MODULE_PREFIX = "cloudflare:";
 

@@ -47,10 +47,15 @@ const startup = await measureStartup(bundle.scriptPath);
 const overTarget = bundle.uploadGzipBytes > TARGET_GZIP_BYTES;
 
 console.log(`Worker bundle of npm run build (${buildScript()}):`);
-console.log(`  ${kib(bundle.script.length)} minified; gzipped ${kib(bundle.uploadGzipBytes)} as wrangler counts the upload, ${kib(gzipBytes)} with gzip -9`);
-console.log(`  target ≤ ${kib(TARGET_GZIP_BYTES)} gzipped: ${overTarget ? `OVER by ${kib(bundle.uploadGzipBytes - TARGET_GZIP_BYTES)}` : `met, ${kib(TARGET_GZIP_BYTES - bundle.uploadGzipBytes)} to spare`}`);
+console.log(
+  `  ${kib(bundle.script.length)} minified; gzipped ${kib(bundle.uploadGzipBytes)} as wrangler counts the upload, ${kib(gzipBytes)} with gzip -9`,
+);
+console.log(
+  `  target ≤ ${kib(TARGET_GZIP_BYTES)} gzipped: ${overTarget ? `OVER by ${kib(bundle.uploadGzipBytes - TARGET_GZIP_BYTES)}` : `met, ${kib(TARGET_GZIP_BYTES - bundle.uploadGzipBytes)} to spare`}`,
+);
 console.log(`\nBiggest contributors (minified bytes in the script, share):`);
-for (const g of groups.slice(0, TOP)) console.log(`  ${g.name.padEnd(28)} ${kib(g.bytes).padStart(10)}  ${(g.share * 100).toFixed(1)}%`);
+for (const g of groups.slice(0, TOP))
+  console.log(`  ${g.name.padEnd(28)} ${kib(g.bytes).padStart(10)}  ${(g.share * 100).toFixed(1)}%`);
 console.log(`\nLargest single inputs:`);
 for (const f of largestInputs(bundle.metafile, 8)) console.log(`  ${f.path.padEnd(60)} ${kib(f.bytes).padStart(10)}`);
 console.log(`\nMeasured savings (esbuild rebuilds as wrangler builds, ${kib(baseline)} gzipped -9 before; gzipped):`);
@@ -58,9 +63,15 @@ for (const s of savings) console.log(`  ${s.what.padEnd(52)} −${kib(s.gzipByte
 console.log(`  zod classic vs zod/mini for the same small schema    ${kib(zod.classic)} vs ${kib(zod.mini)}`);
 console.log(`\nStartup in workerd (median of 3 cold starts; do-nothing Worker in brackets):`);
 console.log(`  load + evaluate ${startup.worker.readyMs.toFixed(0)} ms (${startup.noop.readyMs.toFixed(0)} ms)`);
-console.log(`  first request   ${startup.worker.firstRequestMs.toFixed(1)} ms (${startup.noop.firstRequestMs.toFixed(1)} ms)`);
-console.log(`  script's own share ≈ ${(startup.worker.readyMs - startup.noop.readyMs).toFixed(0)} ms (limit ${STARTUP_LIMIT_MS} ms)`);
-console.log(`\nEdge safety: ${violations.length === 0 ? "no Node-only modules reached from the entry" : `${violations.length} problem(s)`}`);
+console.log(
+  `  first request   ${startup.worker.firstRequestMs.toFixed(1)} ms (${startup.noop.firstRequestMs.toFixed(1)} ms)`,
+);
+console.log(
+  `  script's own share ≈ ${(startup.worker.readyMs - startup.noop.readyMs).toFixed(0)} ms (limit ${STARTUP_LIMIT_MS} ms)`,
+);
+console.log(
+  `\nEdge safety: ${violations.length === 0 ? "no Node-only modules reached from the entry" : `${violations.length} problem(s)`}`,
+);
 for (const v of violations) console.log(`  ${v.module}: ${v.reason} (via ${v.via.join(" → ")})`);
 
 if (args.json) {

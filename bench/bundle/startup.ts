@@ -50,7 +50,10 @@ function median(values: number[]): number {
 }
 
 /** Medians over `runs` cold starts of the Worker and of the do-nothing script, alternating. */
-export async function measureStartup(scriptPath: string, runs = 3): Promise<{ worker: StartupTiming; noop: StartupTiming }> {
+export async function measureStartup(
+  scriptPath: string,
+  runs = 3,
+): Promise<{ worker: StartupTiming; noop: StartupTiming }> {
   const dir = await mkdtemp(join(tmpdir(), "parley-noop-"));
   const noopPath = join(dir, "noop.js");
   await writeFile(noopPath, NOOP_SCRIPT);

@@ -22,7 +22,8 @@ export interface Saving {
 }
 
 /** wrangler.toml's keep_names (wrangler's default: true). */
-const KEEP_NAMES = (parse(readFileSync(join(REPO_ROOT, "wrangler.toml"), "utf8")) as { keep_names?: boolean }).keep_names ?? true;
+const KEEP_NAMES =
+  (parse(readFileSync(join(REPO_ROOT, "wrangler.toml"), "utf8")) as { keep_names?: boolean }).keep_names ?? true;
 
 async function gzippedBuild(opts: { external?: string[]; plugins?: Plugin[] }): Promise<number> {
   const result = await build({
@@ -56,15 +57,24 @@ function rewriteSources(filter: RegExp, rewrite: (source: string) => string): Pl
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
-export async function measureSavings(packages: readonly string[], dataFiles: readonly string[]): Promise<{ baseline: number; savings: Saving[] }> {
+export async function measureSavings(
+  packages: readonly string[],
+  dataFiles: readonly string[],
+): Promise<{ baseline: number; savings: Saving[] }> {
   const baseline = await gzippedBuild({});
   const savings: Saving[] = [];
   for (const pkg of packages) {
-    savings.push({ what: `drop package ${pkg}`, gzipBytesSaved: baseline - (await gzippedBuild({ external: [pkg, `${pkg}/*`] })) });
+    savings.push({
+      what: `drop package ${pkg}`,
+      gzipBytesSaved: baseline - (await gzippedBuild({ external: [pkg, `${pkg}/*`] })),
+    });
   }
   for (const file of dataFiles) {
     const plugins = [rewriteSources(new RegExp(escapeRegExp(file) + "$"), (src) => src.replace(DATA_LITERAL, '""'))];
-    savings.push({ what: `empty the data tables of ${file}`, gzipBytesSaved: baseline - (await gzippedBuild({ plugins })) });
+    savings.push({
+      what: `empty the data tables of ${file}`,
+      gzipBytesSaved: baseline - (await gzippedBuild({ plugins })),
+    });
   }
   return { baseline, savings };
 }
@@ -73,7 +83,9 @@ export async function measureSavings(packages: readonly string[], dataFiles: rea
 export async function zodMiniComparison(): Promise<{ classic: number; mini: number }> {
   const sample = (from: string, mini: boolean) =>
     `import * as z from "${from}";\nexport const schema = ${
-      mini ? "z.object({ a: z.string().check(z.minLength(1)), n: z.optional(z.number()) })" : "z.object({ a: z.string().min(1), n: z.number().optional() })"
+      mini
+        ? "z.object({ a: z.string().check(z.minLength(1)), n: z.optional(z.number()) })"
+        : "z.object({ a: z.string().min(1), n: z.number().optional() })"
     };\nexport const parse = (v) => schema.safeParse(v);`;
   const size = async (contents: string) => {
     const r = await build({

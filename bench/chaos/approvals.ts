@@ -31,14 +31,22 @@ interface SlackMessage {
   bot_id?: string;
 }
 
-export async function sendApprovals(s: Sender, stats: SendStats, conversations: readonly Conversation[], random: Random): Promise<ApprovalsSent> {
+export async function sendApprovals(
+  s: Sender,
+  stats: SendStats,
+  conversations: readonly Conversation[],
+  random: Random,
+): Promise<ApprovalsSent> {
   const messages = (await (await fetch(`${s.slackControl}/__messages`)).json()) as SlackMessage[];
   const sent: ApprovalsSent = { questions: 0, approved: new Set(), denied: 0 };
   for (const question of messages.filter((m) => m.bot_id && m.text?.startsWith(APPROVAL_TAG))) {
     const c = conversations.find((conv) => conv.place.platform === "slack" && question.text!.includes(conv.tag));
     if (!c) continue;
     sent.questions++;
-    const trigger = JSON.parse(c.messages.find((m) => m.trigger)!.slackBody!) as { team_id: string; event: { user: string } };
+    const trigger = JSON.parse(c.messages.find((m) => m.trigger)!.slackBody!) as {
+      team_id: string;
+      event: { user: string };
+    };
     const react = (reaction: string, n: number) => {
       const body = reactionBody(trigger.team_id, trigger.event.user, reaction, question, n);
       return deliverAsPlatform(s, stats, { word: `${c.tag}-${reaction}-${n}`, trigger: false, slackBody: body });
@@ -68,8 +76,17 @@ function reactionBody(team: string, user: string, reaction: string, question: Sl
     type: "event_callback",
     event_id: `Ev${team}${question.ts.replace(".", "")}${reaction}`,
     event_time: Math.floor(Date.now() / 1000),
-    event: { type: "reaction_added", user, reaction, item_user: SLACK_BOT_USER_ID, item: { type: "message", channel: question.channel, ts: question.ts }, event_ts: eventTs },
-    authorizations: [{ enterprise_id: null, team_id: team, user_id: SLACK_BOT_USER_ID, is_bot: true, is_enterprise_install: false }],
+    event: {
+      type: "reaction_added",
+      user,
+      reaction,
+      item_user: SLACK_BOT_USER_ID,
+      item: { type: "message", channel: question.channel, ts: question.ts },
+      event_ts: eventTs,
+    },
+    authorizations: [
+      { enterprise_id: null, team_id: team, user_id: SLACK_BOT_USER_ID, is_bot: true, is_enterprise_install: false },
+    ],
   });
 }
 
@@ -84,13 +101,26 @@ export interface ConfirmFigures {
   unapproved_calls: number;
 }
 
-export function checkConfirmCalls(calls: ToolServerCalls, approved: ReadonlySet<string>, problems: string[]): ConfirmFigures {
+export function checkConfirmCalls(
+  calls: ToolServerCalls,
+  approved: ReadonlySet<string>,
+  problems: string[],
+): ConfirmFigures {
   const keys = Object.entries(calls.createTitles);
   const keysOf = (tag: string) => keys.filter(([, title]) => title.includes(tag));
   const twice = [...approved].filter((tag) => keysOf(tag).length > 1);
   const unapproved = keys.filter(([, title]) => ![...approved].some((tag) => title.includes(tag)));
-  for (const tag of twice) problems.push(`confirmed_twice: conversation ${tag}'s create_ticket reached the tool server under ${keysOf(tag).length} keys`);
-  for (const [, title] of unapproved) problems.push(`unapproved: create_ticket "${title.slice(0, 60)}" reached the tool server without a ✅`);
+  for (const tag of twice)
+    problems.push(
+      `confirmed_twice: conversation ${tag}'s create_ticket reached the tool server under ${keysOf(tag).length} keys`,
+    );
+  for (const [, title] of unapproved)
+    problems.push(`unapproved: create_ticket "${title.slice(0, 60)}" reached the tool server without a ✅`);
   const repeats = keys.reduce((sum, [key]) => sum + Math.max(0, (calls.byKey[key] ?? 0) - 1), 0);
-  return { confirmed_calls: keys.length, confirmed_twice: twice.length, confirmed_repeats: repeats, unapproved_calls: unapproved.length };
+  return {
+    confirmed_calls: keys.length,
+    confirmed_twice: twice.length,
+    confirmed_repeats: repeats,
+    unapproved_calls: unapproved.length,
+  };
 }

@@ -48,12 +48,24 @@ async function json<T>(url: string): Promise<T> {
  * Discord interaction's original as it stands plus its follow-ups, every text sent. An original that showed an
  * answer and then an apology (or the reverse) counts as both: the person saw two.
  */
-export async function collectOutputs(fakes: { slack: string; discord: string; twilio: string; telegram: string }): Promise<Output[]> {
-  const slack = await json<{ channel: string; text?: string; thread_ts?: string; bot_id?: string }[]>(`${origin(fakes.slack)}/__messages`);
+export async function collectOutputs(fakes: {
+  slack: string;
+  discord: string;
+  twilio: string;
+  telegram: string;
+}): Promise<Output[]> {
+  const slack = await json<{ channel: string; text?: string; thread_ts?: string; bot_id?: string }[]>(
+    `${origin(fakes.slack)}/__messages`,
+  );
   const discord = await json<{ route: string; token?: string; content?: string }[]>(`${origin(fakes.discord)}/__calls`);
   const twilio = await json<{ to: string; body: string }[]>(`${origin(fakes.twilio)}/__calls`);
   const outputs: Output[] = [];
-  for (const m of slack) if (m.bot_id && m.text) outputs.push({ place: { platform: "slack", channel: m.channel, ...(m.thread_ts ? { thread: m.thread_ts } : {}) }, text: m.text });
+  for (const m of slack)
+    if (m.bot_id && m.text)
+      outputs.push({
+        place: { platform: "slack", channel: m.channel, ...(m.thread_ts ? { thread: m.thread_ts } : {}) },
+        text: m.text,
+      });
   const originals = new Map<string, string[]>();
   for (const c of discord) {
     if (!c.token || c.content === undefined) continue;
@@ -62,15 +74,23 @@ export async function collectOutputs(fakes: { slack: string; discord: string; tw
   }
   for (const [token, edits] of originals) {
     const last = edits.at(-1)!;
-    const replaced = edits.find((e) => (e === APOLOGY) !== (last === APOLOGY) && (e === APOLOGY || tagsIn(e).length > 0));
-    for (const text of replaced === undefined ? [last] : [replaced, last]) outputs.push({ place: { platform: "discord", channel: token }, text });
+    const replaced = edits.find(
+      (e) => (e === APOLOGY) !== (last === APOLOGY) && (e === APOLOGY || tagsIn(e).length > 0),
+    );
+    for (const text of replaced === undefined ? [last] : [replaced, last])
+      outputs.push({ place: { platform: "discord", channel: token }, text });
   }
   for (const t of twilio) outputs.push({ place: { platform: "twilio", channel: t.to }, text: t.body });
   // A Telegram message as it stands; one streamed (edited) from an answer into an apology, or back, counts as both.
-  const telegram = await json<{ chat_id: number; from: number; text: string; revisions: { text?: string }[] }[]>(`${fakes.telegram}/__messages`);
+  const telegram = await json<{ chat_id: number; from: number; text: string; revisions: { text?: string }[] }[]>(
+    `${fakes.telegram}/__messages`,
+  );
   for (const m of telegram.filter((t) => t.from === TELEGRAM_BOT.id)) {
-    const replaced = m.revisions.map((r) => r.text ?? "").find((e) => (e === APOLOGY) !== (m.text === APOLOGY) && (e === APOLOGY || tagsIn(e).length > 0));
-    for (const text of replaced === undefined ? [m.text] : [replaced, m.text]) outputs.push({ place: { platform: "telegram", channel: String(m.chat_id) }, text });
+    const replaced = m.revisions
+      .map((r) => r.text ?? "")
+      .find((e) => (e === APOLOGY) !== (m.text === APOLOGY) && (e === APOLOGY || tagsIn(e).length > 0));
+    for (const text of replaced === undefined ? [m.text] : [replaced, m.text])
+      outputs.push({ place: { platform: "telegram", channel: String(m.chat_id) }, text });
   }
   return outputs;
 }
@@ -90,7 +110,13 @@ const tagsIn = (text: string) => [...text.matchAll(TAG_PATTERN)].map((m) => Numb
  * to look for it (Telegram: ../../docs/platforms/telegram.md#exactly-once), so the part is sent again: a second
  * copy there is what the platform allows, counted apart (`twice_as_platform_allows`), not a broken promise.
  */
-export function checkAnswers(conversations: readonly Conversation[], accepted: ReadonlySet<string>, outputs: readonly Output[], problems: string[], sentTwiceAllowed: ReadonlySet<string> = new Set()) {
+export function checkAnswers(
+  conversations: readonly Conversation[],
+  accepted: ReadonlySet<string>,
+  outputs: readonly Output[],
+  problems: string[],
+  sentTwiceAllowed: ReadonlySet<string> = new Set(),
+) {
   const byId = new Map(conversations.map((c) => [c.id, c]));
   const answers = new Map<number, number>();
   const apologies = new Map<string, number>();
@@ -118,8 +144,17 @@ export function checkAnswers(conversations: readonly Conversation[], accepted: R
     }
     answers.set(own[0]!, (answers.get(own[0]!) ?? 0) + 1);
   }
-  const seenAt = (p: Place) => JSON.stringify(outputs.filter((o) => placeKey(o.place) === placeKey(p)).map((o) => o.text.slice(0, 70)));
-  const f = { accepted: 0, answered_once: 0, apologized: 0, answered_twice: 0, twice_as_platform_allows: openingsLeft, unanswered: 0, misplaced };
+  const seenAt = (p: Place) =>
+    JSON.stringify(outputs.filter((o) => placeKey(o.place) === placeKey(p)).map((o) => o.text.slice(0, 70)));
+  const f = {
+    accepted: 0,
+    answered_once: 0,
+    apologized: 0,
+    answered_twice: 0,
+    twice_as_platform_allows: openingsLeft,
+    unanswered: 0,
+    misplaced,
+  };
   const allowedTwice = (c: Conversation, n: number) => n === 2 && sentTwiceAllowed.has(placeKey(c.place));
   const byPlace = new Map<string, Conversation[]>();
   for (const c of conversations) byPlace.set(placeKey(c.place), [...(byPlace.get(placeKey(c.place)) ?? []), c]);
@@ -133,29 +168,43 @@ export function checkAnswers(conversations: readonly Conversation[], accepted: R
       if (!accepted.has(trigger.word)) {
         // Not accepted (the platform saw a failure): nothing is owed, but what came is one answer or one apology.
         if (n === 0 && sorry > 0) sorry--;
-        if (n > 1 && !allowedTwice(c, n)) (f.answered_twice++, problems.push(`answered_twice: conversation ${c.id} (not accepted) got ${n}`));
+        if (n > 1 && !allowedTwice(c, n))
+          f.answered_twice++, problems.push(`answered_twice: conversation ${c.id} (not accepted) got ${n}`);
         continue;
       }
       f.accepted++;
       if (n === 1) f.answered_once++;
       else if (allowedTwice(c, n)) f.twice_as_platform_allows++;
-      else if (n > 1) (f.answered_twice++, problems.push(`answered_twice: conversation ${c.id} (${c.kind}) got ${n} answers: ${seenAt(c.place)}`));
-      else if (sorry > 0) (sorry--, f.apologized++);
-      else (f.unanswered++, problems.push(`unanswered: conversation ${c.id} (${c.kind}) at ${placeKey(c.place)}`));
+      else if (n > 1)
+        f.answered_twice++,
+          problems.push(`answered_twice: conversation ${c.id} (${c.kind}) got ${n} answers: ${seenAt(c.place)}`);
+      else if (sorry > 0) sorry--, f.apologized++;
+      else f.unanswered++, problems.push(`unanswered: conversation ${c.id} (${c.kind}) at ${placeKey(c.place)}`);
     }
     // An apology whose send was carried out and its answer lost is sent again where the platform cannot look for it.
     if (sorry === 1 && sentTwiceAllowed.has(place)) f.twice_as_platform_allows++;
-    else if (sorry > 0) (f.answered_twice += sorry, problems.push(`answered_twice: ${sorry} apolog(ies) too many at ${place}: ${seenAt(convs[0]!.place)}`));
+    else if (sorry > 0)
+      (f.answered_twice += sorry),
+        problems.push(`answered_twice: ${sorry} apolog(ies) too many at ${place}: ${seenAt(convs[0]!.place)}`);
   }
   return f;
 }
 
 /** Every accepted message of a conversation whose trigger was accepted is in that conversation's log. */
-export async function checkRecords(redis: Pick<Redis, "scan" | "zrange">, keyPrefix: string, conversations: readonly Conversation[], accepted: ReadonlySet<string>, problems: string[]) {
+export async function checkRecords(
+  redis: Pick<Redis, "scan" | "zrange">,
+  keyPrefix: string,
+  conversations: readonly Conversation[],
+  accepted: ReadonlySet<string>,
+  problems: string[],
+) {
   const logs: [string, string][] = [];
   let cursor: string | number = 0;
   do {
-    const [next, keys]: [string | number, string[]] = await redis.scan(cursor, { match: `${keyPrefix}:conv:*:log`, count: 1000 });
+    const [next, keys]: [string | number, string[]] = await redis.scan(cursor, {
+      match: `${keyPrefix}:conv:*:log`,
+      count: 1000,
+    });
     for (const key of keys) logs.push([key, JSON.stringify(await redis.zrange(key, 0, -1))]);
     cursor = next;
   } while (String(cursor) !== "0");
@@ -166,9 +215,15 @@ export async function checkRecords(redis: Pick<Redis, "scan" | "zrange">, keyPre
     for (const m of c.messages) {
       if (!accepted.has(m.word)) continue;
       const found = logs.filter(([, members]) => members.includes(m.word));
-      if (found.length === 0) (lost++, problems.push(`lost_record: ${m.word} of conversation ${c.id} (${c.kind})`));
-      else if (c.place.platform === "slack" && !found.every(([key]) => key.includes(`|${c.place.tenant}|${c.place.channel}`)))
-        (misplaced++, problems.push(`misplaced record: ${m.word} of ${c.place.tenant}/${c.place.channel} in ${found.map(([k]) => k).join(", ")}`));
+      if (found.length === 0) lost++, problems.push(`lost_record: ${m.word} of conversation ${c.id} (${c.kind})`);
+      else if (
+        c.place.platform === "slack" &&
+        !found.every(([key]) => key.includes(`|${c.place.tenant}|${c.place.channel}`))
+      )
+        misplaced++,
+          problems.push(
+            `misplaced record: ${m.word} of ${c.place.tenant}/${c.place.channel} in ${found.map(([k]) => k).join(", ")}`,
+          );
     }
   }
   return { lost, misplaced };
@@ -182,7 +237,8 @@ export async function checkPrompts(modelUrl: string, problems: string[]): Promis
     const all = r.messages.map((m) => m.content).join("\n");
     const last = [...r.messages].reverse().find((m) => m.role === "user")?.content ?? "";
     for (const [, id] of all.matchAll(SECRET_PATTERN)) {
-      if (!tagsIn(last).includes(Number(id))) (leaks++, problems.push(`leak: DM ${id}'s secret in a prompt ending ${JSON.stringify(last.slice(-100))}`));
+      if (!tagsIn(last).includes(Number(id)))
+        leaks++, problems.push(`leak: DM ${id}'s secret in a prompt ending ${JSON.stringify(last.slice(-100))}`);
     }
   }
   return { read: requests.length, leaks };
@@ -206,11 +262,16 @@ export function leakPatterns(tokens: readonly string[]): [string, RegExp][] {
  */
 export const withoutCiphertext = (payload: string) => payload.replace(/[A-Za-z0-9+/_-]{40,}={0,2}/g, "…");
 
-export function checkLines(what: string, lines: readonly string[], patterns: readonly [string, RegExp][], problems: string[]): number {
+export function checkLines(
+  what: string,
+  lines: readonly string[],
+  patterns: readonly [string, RegExp][],
+  problems: string[],
+): number {
   let leaks = 0;
   for (const line of lines) {
     for (const [name, pattern] of patterns) {
-      if (pattern.test(line)) (leaks++, problems.push(`leak: ${name} in a ${what}: ${line.slice(0, 160)}`));
+      if (pattern.test(line)) leaks++, problems.push(`leak: ${name} in a ${what}: ${line.slice(0, 160)}`);
     }
   }
   return leaks;

@@ -19,31 +19,51 @@ export interface FaultTargets {
 type Rule = { fault: string; path?: string; bodyContains?: string } & Record<string, unknown>;
 
 /** A lost answer (`drop_after`) is the platform carrying the call out and the Worker never hearing so. */
-const PLATFORM_FAULTS: Rule[] = [{ fault: "ratelimit", retryAfter: 1 }, { fault: "refuse", status: 500 }, { fault: "drop_after" }];
+const PLATFORM_FAULTS: Rule[] = [
+  { fault: "ratelimit", retryAfter: 1 },
+  { fault: "refuse", status: 500 },
+  { fault: "drop_after" },
+];
 
 /** Every boundary, its control base, and how it fails. */
 function boundaries(t: FaultTargets): [string, string, Rule[]][] {
   return [
-    ["qstash", t.qstash, [
-      { fault: "refuse_publish", status: 500 },
-      { fault: "drop_after_store" },
-      { fault: "duplicate" },
-      { fault: "late", delayMs: 30_000 },
-      { fault: "lose_answer" },
-    ]],
+    [
+      "qstash",
+      t.qstash,
+      [
+        { fault: "refuse_publish", status: 500 },
+        { fault: "drop_after_store" },
+        { fault: "duplicate" },
+        { fault: "late", delayMs: 30_000 },
+        { fault: "lose_answer" },
+      ],
+    ],
     ["redis", t.redisProxy, [{ fault: "refuse", status: 503 }, { fault: "drop_before" }, { fault: "drop_after" }]],
     ["slack", t.slack, PLATFORM_FAULTS.map((r) => ({ ...r, path: "/chat.postMessage" }))],
-    ["discord", t.discord, ["/edit_original", "/followup"].flatMap((path) => PLATFORM_FAULTS.map((r) => ({ ...r, path })))],
+    [
+      "discord",
+      t.discord,
+      ["/edit_original", "/followup"].flatMap((path) => PLATFORM_FAULTS.map((r) => ({ ...r, path }))),
+    ],
     ["twilio", t.twilio, PLATFORM_FAULTS.map((r) => ({ ...r, path: "/messages.create" }))],
     // A part posted, a streamed group answer's first words, a draft's message; and the edit that finishes a group's.
-    ["telegram", t.telegram, ["/sendMessage", "/editMessageText"].flatMap((path) => PLATFORM_FAULTS.map((r) => ({ ...r, path })))],
+    [
+      "telegram",
+      t.telegram,
+      ["/sendMessage", "/editMessageText"].flatMap((path) => PLATFORM_FAULTS.map((r) => ({ ...r, path }))),
+    ],
     // The reply's model call: garbage, an error, a stream cut short. The judge is left alone, so that which
     // messages need an answer stays a fact of the plan.
-    ["model", t.model, [
-      { fault: "refuse", status: 500 },
-      { fault: "garbage", shape: "not_json" },
-      { fault: "drop_after" },
-    ].map((r) => ({ ...r, path: "/chat.completions", bodyContains: '"kind":"reply"' }))],
+    [
+      "model",
+      t.model,
+      [{ fault: "refuse", status: 500 }, { fault: "garbage", shape: "not_json" }, { fault: "drop_after" }].map((r) => ({
+        ...r,
+        path: "/chat.completions",
+        bodyContains: '"kind":"reply"',
+      })),
+    ],
   ];
 }
 
@@ -54,7 +74,10 @@ export async function armFaults(t: FaultTargets, rate: number, seed: number): Pr
     // A boundary's ways of failing share its rate; rules for several paths each take the whole share per path.
     const paths = new Set(rules.map((r) => r.path)).size;
     const share = (rate * paths) / rules.length;
-    for (const rule of rules) await scriptFault(control, { ...rule, rate: share, seed: seed * 1009 + ++n } as Parameters<typeof scriptFault>[1]);
+    for (const rule of rules)
+      await scriptFault(control, { ...rule, rate: share, seed: seed * 1009 + ++n } as Parameters<
+        typeof scriptFault
+      >[1]);
   }
 }
 

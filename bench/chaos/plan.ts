@@ -102,7 +102,14 @@ export function slackClock(): () => string {
   };
 }
 
-export function slackEventBody(team: string, channel: string, user: string, text: string, ts: string, opts: { threadTs?: string; im?: boolean }): string {
+export function slackEventBody(
+  team: string,
+  channel: string,
+  user: string,
+  text: string,
+  ts: string,
+  opts: { threadTs?: string; im?: boolean },
+): string {
   return JSON.stringify({
     token: "legacy",
     team_id: team,
@@ -120,7 +127,9 @@ export function slackEventBody(team: string, channel: string, user: string, text
       channel_type: opts.im ? "im" : "channel",
       ...(opts.threadTs ? { thread_ts: opts.threadTs } : {}),
     },
-    authorizations: [{ enterprise_id: null, team_id: team, user_id: SLACK_BOT_USER_ID, is_bot: true, is_enterprise_install: false }],
+    authorizations: [
+      { enterprise_id: null, team_id: team, user_id: SLACK_BOT_USER_ID, is_bot: true, is_enterprise_install: false },
+    ],
   });
 }
 
@@ -146,21 +155,40 @@ export function planConversations(count: number, random: Random, run: string): C
         ? `${tag} ${word(0)} my locker code is ${secret}, can you keep it in mind?${toolAsk(id, tag)}`
         : `<@${SLACK_BOT_USER_ID}> ${tag} ${word(0)} what do you think of plan ${id}?${toolAsk(id, tag)}`;
       const messages: InboundMessage[] = [
-        { word: word(0), trigger: true, slackBody: slackEventBody(team, channel, asker, triggerText, nextTs(), { threadTs, im }) },
+        {
+          word: word(0),
+          trigger: true,
+          slackBody: slackEventBody(team, channel, asker, triggerText, nextTs(), { threadTs, im }),
+        },
       ];
       if (!im) {
         const chatter = 1 + Math.floor(random() * CHATTER_MAX);
         for (let n = 1; n <= chatter; n++) {
           const text = `${tag} ${word(n)} I think step ${n} is fine`;
-          messages.push({ word: word(n), trigger: false, slackBody: slackEventBody(team, channel, pick(random, people(team)), text, nextTs(), { threadTs }) });
+          messages.push({
+            word: word(n),
+            trigger: false,
+            slackBody: slackEventBody(team, channel, pick(random, people(team)), text, nextTs(), { threadTs }),
+          });
         }
       }
-      conversations.push({ id, kind, tag, place: { platform: "slack", tenant: team, channel, ...(threadTs ? { thread: threadTs } : {}) }, ...(secret ? { secret } : {}), messages });
+      conversations.push({
+        id,
+        kind,
+        tag,
+        place: { platform: "slack", tenant: team, channel, ...(threadTs ? { thread: threadTs } : {}) },
+        ...(secret ? { secret } : {}),
+        messages,
+      });
     } else if (kind === "telegram_group" || kind === "telegram_private") {
       conversations.push(telegramConversation(kind, id, tag, word, secretOf(id), random, run));
     } else if (kind === "discord_guild" || kind === "discord_dm") {
       const guildId = kind === "discord_guild" ? snowflake() : undefined;
-      const interaction = askInteraction({ ...(guildId ? { guildId } : {}), channelId: snowflake() }, { id: snowflake(), name: `Person${id}` }, `${tag} ${word(0)} what about plan ${id}?${toolAsk(id, tag)}`);
+      const interaction = askInteraction(
+        { ...(guildId ? { guildId } : {}), channelId: snowflake() },
+        { id: snowflake(), name: `Person${id}` },
+        `${tag} ${word(0)} what about plan ${id}?${toolAsk(id, tag)}`,
+      );
       conversations.push({
         id,
         kind,
@@ -172,10 +200,22 @@ export function planConversations(count: number, random: Random, run: string): C
       const from = `+1555${run.length}${String(id).padStart(6, "0")}`;
       const sid = `SM${run}${String(id).padStart(10, "0")}`;
       const params: [string, string][] = [
-        ["MessageSid", sid], ["SmsMessageSid", sid], ["AccountSid", TWILIO_ACCOUNT_SID], ["From", from],
-        ["To", TWILIO_NUMBER], ["Body", `${tag} ${word(0)} what is the answer to ${id}?${toolAsk(id, tag)}`], ["NumMedia", "0"], ["NumSegments", "1"],
+        ["MessageSid", sid],
+        ["SmsMessageSid", sid],
+        ["AccountSid", TWILIO_ACCOUNT_SID],
+        ["From", from],
+        ["To", TWILIO_NUMBER],
+        ["Body", `${tag} ${word(0)} what is the answer to ${id}?${toolAsk(id, tag)}`],
+        ["NumMedia", "0"],
+        ["NumSegments", "1"],
       ];
-      conversations.push({ id, kind, tag, place: { platform: "twilio", tenant: TWILIO_ACCOUNT_SID, channel: from }, messages: [{ word: word(0), trigger: true, twilioParams: params }] });
+      conversations.push({
+        id,
+        kind,
+        tag,
+        place: { platform: "twilio", tenant: TWILIO_ACCOUNT_SID, channel: from },
+        messages: [{ word: word(0), trigger: true, twilioParams: params }],
+      });
     }
   }
   return conversations;

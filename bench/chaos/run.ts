@@ -20,7 +20,15 @@ import { REDIS_REST_TOKEN, startStack } from "../load/stack.ts";
 import { TELEGRAM_BOT, TELEGRAM_SECRET } from "../load/telegram-traffic.ts";
 import * as traffic from "../load/traffic.ts";
 import { QSTASH_DEV, startParleyOn } from "../load/workers.ts";
-import { checkAnswers, checkLines, checkPrompts, checkRecords, collectOutputs, leakPatterns, withoutCiphertext } from "./checks.ts";
+import {
+  checkAnswers,
+  checkLines,
+  checkPrompts,
+  checkRecords,
+  collectOutputs,
+  leakPatterns,
+  withoutCiphertext,
+} from "./checks.ts";
 import { checkInvited, inInvited, planInvited, prepareInvited } from "./invited.ts";
 import { armFaults, faultsInjected, telegramLostSends } from "./faults.ts";
 import { sendHostile } from "./hostile.ts";
@@ -42,17 +50,40 @@ const command = defineCommand({
   summary:
     "A fault soak: conversations across Slack (channels, threads, DMs, two workspaces), Discord (/ask in guilds and DMs), SMS and Telegram (groups, private chats) against the real Worker, while every boundary (QStash, Redis, the platforms' APIs, the model, webhook redeliveries) fails at random from a seed; time runs on QStash's production schedule with a virtual clock until everything settled. Then checks from outside that every accepted trigger got exactly one answer (or one apology after the last retry), nothing accepted is missing from its conversation, nothing went to the wrong place or tenant, no DM text reached another prompt, no phone number, token or message text is in a log line or queue payload, no signed hostile input got a 5xx, and the hostile privacy cases held (a forged speaker line stays its author's, repeated forgets are limited, a swapped sealed job is refused, parallel admin guesses get no more than the allowance). One conversation in five asks for a ticket lookup at the local tool server: no idempotency key is called with different arguments, and the confirm-only create_ticket, which nobody approves, is never called.",
   options: {
-    seed: { type: "string", description: "the seed of the traffic and of every fault (default: from the time; printed)", valueName: "n" },
-    conversations: { type: "string", default: "300", description: "how many conversations (default 300)", valueName: "n" },
-    "fault-rate": { type: "string", default: "0.05", description: "the share of calls failing at each boundary (default 0.05)", valueName: "r" },
+    seed: {
+      type: "string",
+      description: "the seed of the traffic and of every fault (default: from the time; printed)",
+      valueName: "n",
+    },
+    conversations: {
+      type: "string",
+      default: "300",
+      description: "how many conversations (default 300)",
+      valueName: "n",
+    },
+    "fault-rate": {
+      type: "string",
+      default: "0.05",
+      description: "the share of calls failing at each boundary (default 0.05)",
+      valueName: "r",
+    },
     json: { type: "boolean", default: false, description: "print only the last JSON line (and problems on stderr)" },
-    "log-file": { type: "string", description: "write every log line of the run (Worker and stand-ins) to this file, to trace a failing seed", valueName: "path" },
+    "log-file": {
+      type: "string",
+      description: "write every log line of the run (Worker and stand-ins) to this file, to trace a failing seed",
+      valueName: "path",
+    },
   },
   notes: ["Exit code 1 when any promise was broken; the JSON line's seed replays the run."],
 });
 
 const argsSchema = z.object({
-  seed: z.coerce.number().int().min(0).max(2 ** 31).optional(),
+  seed: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31)
+    .optional(),
   conversations: z.coerce.number().int().min(1).max(2_000),
   "fault-rate": z.coerce.number().min(0).max(0.5),
   json: z.boolean(),
@@ -61,7 +92,8 @@ const argsSchema = z.object({
 
 async function main(): Promise<void> {
   const parsed = argsSchema.safeParse(parseCommandLine(command));
-  if (!parsed.success) throw new CommandError(parsed.error.issues.map((i) => `--${i.path.join(".")} ${i.message}`).join("; "));
+  if (!parsed.success)
+    throw new CommandError(parsed.error.issues.map((i) => `--${i.path.join(".")} ${i.message}`).join("; "));
   const args = parsed.data;
   const seed = args.seed ?? Date.now() % 1_000_000;
   const rate = args["fault-rate"];
@@ -72,7 +104,10 @@ async function main(): Promise<void> {
   const publishes: string[] = [];
   // wrangler prints the Worker's warnings and errors coloured, behind a "✘ [ERROR]" mark: the JSON is inside.
   const quiet = (...line: unknown[]) => {
-    const text = line.map(String).join(" ").replace(/\u001b\[[0-9;]*m/g, "");
+    const text = line
+      .map(String)
+      .join(" ")
+      .replace(/\u001b\[[0-9;]*m/g, "");
     const start = text.indexOf('{"event"');
     if (start >= 0) logLines.push(text.slice(start, text.lastIndexOf("}") + 1));
   };
@@ -83,7 +118,13 @@ async function main(): Promise<void> {
 
   const started = Date.now();
   const modelRules = toolModelRules(args.conversations, tagOf);
-  const stack = await startStack({ modelDelayMs: 0, productionSchedule: { mode: "virtual" }, redisFaults: true, modelRules, onPublish: (b) => void publishes.push(b.toString("utf8")) });
+  const stack = await startStack({
+    modelDelayMs: 0,
+    productionSchedule: { mode: "virtual" },
+    redisFaults: true,
+    modelRules,
+    onPublish: (b) => void publishes.push(b.toString("utf8")),
+  });
   stack.gate.open();
   const discord = traffic.discordSigner();
   const at = { ...stack, publicBaseUrl: stack.gate.url, port: stack.workerPort };
@@ -91,7 +132,13 @@ async function main(): Promise<void> {
   // place's history at a conversation's start would read the other tenant's channel, which Slack (unique channel
   // ids, a token that reads its own workspace only) never allows. So nothing is read or kept before a conversation.
   const tools = await startChaosTools(await freePort());
-  const parley = await startParleyOn(at, discord, KEY_PREFIX, { ADMIN_TOKEN: CHAOS_ADMIN_TOKEN, BACKFILL_MESSAGES: "0", ...tools.settings }, "log").catch(async (err: unknown) => {
+  const parley = await startParleyOn(
+    at,
+    discord,
+    KEY_PREFIX,
+    { ADMIN_TOKEN: CHAOS_ADMIN_TOKEN, BACKFILL_MESSAGES: "0", ...tools.settings },
+    "log",
+  ).catch(async (err: unknown) => {
     await Promise.all([stack.stop(), tools.server.close()]);
     throw err;
   });
@@ -107,11 +154,16 @@ async function main(): Promise<void> {
     };
     const stats = newSendStats();
     const problems: string[] = [];
-    const settle = async (ms: number) => timePasses({ qstashUrl: stack.qstashUrl, redis, keyPrefix: `${KEY_PREFIX}:` }, ms);
+    const settle = async (ms: number) =>
+      timePasses({ qstashUrl: stack.qstashUrl, redis, keyPrefix: `${KEY_PREFIX}:` }, ms);
 
     await realTimeLimitsOff(sender);
     const hostile = await sendHostile(sender, stats, problems);
-    const privacy = await sendPrivacyCases({ ...sender, qstashSigningKey: QSTASH_DEV.QSTASH_CURRENT_SIGNING_KEY, modelUrl: stack.modelUrl });
+    const privacy = await sendPrivacyCases({
+      ...sender,
+      qstashSigningKey: QSTASH_DEV.QSTASH_CURRENT_SIGNING_KEY,
+      modelUrl: stack.modelUrl,
+    });
     await settle(STEP_MS);
     const hostileBroken = await privacy.check(problems);
 
@@ -125,7 +177,8 @@ async function main(): Promise<void> {
       model: stack.modelUrl.replace(/\/v1$/, ""),
     };
     // What the hostile cases got answered is theirs: the checks read the conversations' places only.
-    for (const url of [faultTargets.slack, faultTargets.discord, faultTargets.twilio, faultTargets.telegram]) await fetch(`${url}/__reset`, { method: "POST" });
+    for (const url of [faultTargets.slack, faultTargets.discord, faultTargets.twilio, faultTargets.telegram])
+      await fetch(`${url}/__reset`, { method: "POST" });
     // After the reset, which brings the fake's own settings (its tiers on) back.
     await realTimeLimitsOff(sender);
     const random = seededRandom(seed);
@@ -155,14 +208,29 @@ async function main(): Promise<void> {
 
     const outputs = await collectOutputs(stack.fakes);
     const invitedHere = inInvited(invited);
-    const answers = checkAnswers(conversations, sent.accepted, outputs.filter((o) => !invitedHere(o)), problems, await telegramLostSends(faultTargets));
+    const answers = checkAnswers(
+      conversations,
+      sent.accepted,
+      outputs.filter((o) => !invitedHere(o)),
+      problems,
+      await telegramLostSends(faultTargets),
+    );
     const joinedIn = checkInvited(invited, sent.accepted, outputs.filter(invitedHere), problems);
     const patterns = leakPatterns(["xoxb-bench", "bench-discord-token", TELEGRAM_BOT.token, TELEGRAM_SECRET]);
     const prompts = await checkPrompts(stack.modelUrl, problems);
-    const leaks = prompts.leaks + checkLines("log line", logLines, patterns, problems) + checkLines("queue payload", publishes.map(withoutCiphertext), patterns, problems);
+    const leaks =
+      prompts.leaks +
+      checkLines("log line", logLines, patterns, problems) +
+      checkLines("queue payload", publishes.map(withoutCiphertext), patterns, problems);
     const faults = await faultsInjected(faultTargets);
     const calls = await toolServerCalls(tools.server);
-    const toolFigures = { ...checkToolCalls(calls, problems), approval_questions: approvals.questions, approved: approvals.approved.size, denied: approvals.denied, ...checkConfirmCalls(calls, approvals.approved, problems) };
+    const toolFigures = {
+      ...checkToolCalls(calls, problems),
+      approval_questions: approvals.questions,
+      approved: approvals.approved.size,
+      denied: approvals.denied,
+      ...checkConfirmCalls(calls, approvals.approved, problems),
+    };
 
     if (args["log-file"]) await writeFile(args["log-file"], logLines.map((l) => `${l}\n`).join(""));
     const result = {
@@ -185,17 +253,45 @@ async function main(): Promise<void> {
       ...toolFigures,
       seed,
     };
-    out(`bench:chaos  seed ${seed}, ${conversations.length} conversations, fault rate ${rate}, ${Math.round((Date.now() - started) / 1000)} s`);
-    out(`  webhook deliveries ${stats.deliveries} (${[...stats.statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`).join(", ")}), late Slack retries ${sent.lateRetries.length}`);
-    out(`  read ${logLines.length} log lines, ${publishes.length} queue payloads, ${prompts.read} prompts, ${outputs.length} posts`);
-    out(`  faults injected ${result.faults_injected} (${Object.entries(faults).map(([k, v]) => `${k} ${v}`).join(", ")})`);
-    for (const [name, value] of Object.entries(result)) if (name !== "seed" && name !== "faults_injected") out(`  ${name.padEnd(16)} ${value}`);
+    out(
+      `bench:chaos  seed ${seed}, ${conversations.length} conversations, fault rate ${rate}, ${Math.round((Date.now() - started) / 1000)} s`,
+    );
+    out(
+      `  webhook deliveries ${stats.deliveries} (${[...stats.statuses]
+        .sort(([a], [b]) => a - b)
+        .map(([s, n]) => `${s}: ${n}`)
+        .join(", ")}), late Slack retries ${sent.lateRetries.length}`,
+    );
+    out(
+      `  read ${logLines.length} log lines, ${publishes.length} queue payloads, ${prompts.read} prompts, ${outputs.length} posts`,
+    );
+    out(
+      `  faults injected ${result.faults_injected} (${Object.entries(faults)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")})`,
+    );
+    for (const [name, value] of Object.entries(result))
+      if (name !== "seed" && name !== "faults_injected") out(`  ${name.padEnd(16)} ${value}`);
     const shown = problems.slice(0, 30);
     for (const p of shown) process.stderr.write(`  ${p}\n`);
     if (problems.length > shown.length) process.stderr.write(`  … and ${problems.length - shown.length} more\n`);
     const broken =
-      result.answered_twice + result.unanswered + result.lost_records + result.misplaced + result.leaks + result.hostile_5xx + result.hostile_broken + result.invited_broken + result.unapproved_calls + result.confirmed_twice + result.key_reused + (unsettled ? 1 : 0);
-    if (broken > 0) process.stderr.write(`bench:chaos: promises broken; replay with --seed ${seed} --conversations ${conversations.length} --fault-rate ${rate}\n`);
+      result.answered_twice +
+      result.unanswered +
+      result.lost_records +
+      result.misplaced +
+      result.leaks +
+      result.hostile_5xx +
+      result.hostile_broken +
+      result.invited_broken +
+      result.unapproved_calls +
+      result.confirmed_twice +
+      result.key_reused +
+      (unsettled ? 1 : 0);
+    if (broken > 0)
+      process.stderr.write(
+        `bench:chaos: promises broken; replay with --seed ${seed} --conversations ${conversations.length} --fault-rate ${rate}\n`,
+      );
     process.stdout.write(`${JSON.stringify(result)}\n`);
     if (broken > 0) process.exitCode = 1;
   } finally {
@@ -213,8 +309,14 @@ await runCommand(command.name, main);
  * measures refusals at real timings); the injected 429s on chat.postMessage and sendMessage still come.
  */
 async function realTimeLimitsOff(fakes: { slackControl: string; telegramFake: string }): Promise<void> {
-  const slack = await fetch(`${fakes.slackControl}/__config`, { method: "POST", body: JSON.stringify({ rateLimits: { enabled: false } }) });
+  const slack = await fetch(`${fakes.slackControl}/__config`, {
+    method: "POST",
+    body: JSON.stringify({ rateLimits: { enabled: false } }),
+  });
   if (!slack.ok) throw new Error(`the Slack fake refused its settings: ${slack.status}`);
-  const telegram = await fetch(`${fakes.telegramFake}/__config`, { method: "POST", body: JSON.stringify({ limits: { enabled: false } }) });
+  const telegram = await fetch(`${fakes.telegramFake}/__config`, {
+    method: "POST",
+    body: JSON.stringify({ limits: { enabled: false } }),
+  });
   if (!telegram.ok) throw new Error(`the Telegram fake refused its settings: ${telegram.status}`);
 }

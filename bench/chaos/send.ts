@@ -44,7 +44,9 @@ export function newSendStats(): SendStats {
 
 function request(s: Sender, m: InboundMessage, retry?: { num: number; reason: string }): Request {
   if (m.slackBody !== undefined) {
-    const headers: Record<string, string> = retry ? { "X-Slack-Retry-Num": String(retry.num), "X-Slack-Retry-Reason": retry.reason } : {};
+    const headers: Record<string, string> = retry
+      ? { "X-Slack-Retry-Num": String(retry.num), "X-Slack-Retry-Reason": retry.reason }
+      : {};
     return traffic.slackRequest(s.parleyUrl, m.slackBody, headers);
   }
   if (m.discordBody !== undefined) return traffic.discordRequest(s.parleyUrl, s.discord, m.discordBody);
@@ -52,7 +54,12 @@ function request(s: Sender, m: InboundMessage, retry?: { num: number; reason: st
   return traffic.twilioRequest(s.parleyUrl, s.publicBaseUrl, m.twilioParams!);
 }
 
-export async function deliver(s: Sender, stats: SendStats, m: InboundMessage, retry?: { num: number; reason: string }): Promise<number> {
+export async function deliver(
+  s: Sender,
+  stats: SendStats,
+  m: InboundMessage,
+  retry?: { num: number; reason: string },
+): Promise<number> {
   stats.deliveries++;
   let status = 0;
   try {
@@ -60,7 +67,8 @@ export async function deliver(s: Sender, stats: SendStats, m: InboundMessage, re
     const res = await fetch(request(s, m, retry));
     const text = await res.text();
     status = res.status;
-    if (m.discordBody !== undefined) await reportInteractionAnswer(s.discordFake, m.discordBody, { status, text }, Date.now() - sent);
+    if (m.discordBody !== undefined)
+      await reportInteractionAnswer(s.discordFake, m.discordBody, { status, text }, Date.now() - sent);
   } catch {
     status = 0;
   }
@@ -91,9 +99,16 @@ export interface Sent {
  * Each conversation's messages in order (a message is sent once the one before it was answered, as people type),
  * several conversations at a time. After a trigger that was not accepted, its conversation says nothing more.
  */
-export async function sendConversations(s: Sender, stats: SendStats, conversations: readonly Conversation[], lateRetryRate: number, random: Random): Promise<Sent> {
+export async function sendConversations(
+  s: Sender,
+  stats: SendStats,
+  conversations: readonly Conversation[],
+  lateRetryRate: number,
+  random: Random,
+): Promise<Sent> {
   const sent: Sent = { accepted: new Set(), lateRetries: [] };
-  for (const c of conversations) for (const m of c.messages) if (m.slackBody !== undefined && random() < lateRetryRate) sent.lateRetries.push(m);
+  for (const c of conversations)
+    for (const m of c.messages) if (m.slackBody !== undefined && random() < lateRetryRate) sent.lateRetries.push(m);
   const queue = [...conversations];
   const worker = async () => {
     for (let c = queue.shift(); c; c = queue.shift()) {
@@ -112,7 +127,10 @@ export async function sendConversations(s: Sender, stats: SendStats, conversatio
 
 /** The thread's first message, as someone posted it in Slack (the bot looks threads up by it). */
 async function startThread(s: Sender, channel: string, ts: string): Promise<void> {
-  const res = await fetch(`${s.slackControl}/__messages`, { method: "POST", body: JSON.stringify({ channel, ts, user: "UTHREADSTARTER", text: "a thread" }) });
+  const res = await fetch(`${s.slackControl}/__messages`, {
+    method: "POST",
+    body: JSON.stringify({ channel, ts, user: "UTHREADSTARTER", text: "a thread" }),
+  });
   if (!res.ok) throw new Error(`starting a thread at the Slack fake failed: ${res.status} ${await res.text()}`);
 }
 

@@ -39,7 +39,9 @@ export function toolModelRules(conversations: number, tagOf: (id: number) => str
 }
 
 /** The tool server, and the Worker settings that give every tenant its lookup and its confirm-only tool. */
-export async function startChaosTools(port: number): Promise<{ server: RunningToolServer; settings: Record<string, string> }> {
+export async function startChaosTools(
+  port: number,
+): Promise<{ server: RunningToolServer; settings: Record<string, string> }> {
   const server = await startToolServer({ port });
   return { server, settings: { ...devToolSettings(server.url), TOOLS: "lookup_ticket,create_ticket" } };
 }

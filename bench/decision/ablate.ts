@@ -16,12 +16,35 @@ type Feature = (typeof DECISION_FEATURES)[number];
 
 /** Features that say one thing, removed together (one of them alone is mostly stood in for by the others). */
 export const FEATURE_GROUPS: Readonly<Record<string, readonly Feature[]>> = {
-  "names (who is addressed)": ["lead_candidate", "named_candidate", "lead_other", "named_other", "nicked_candidate", "nicked_other"],
-  "speaker order": ["rank_1", "rank_2", "log_rank", "log_msgs_since", "spoke_since_author", "author_last_right_before_candidate", "author_new"],
+  "names (who is addressed)": [
+    "lead_candidate",
+    "named_candidate",
+    "lead_other",
+    "named_other",
+    "nicked_candidate",
+    "nicked_other",
+  ],
+  "speaker order": [
+    "rank_1",
+    "rank_2",
+    "log_rank",
+    "log_msgs_since",
+    "spoke_since_author",
+    "author_last_right_before_candidate",
+    "author_new",
+  ],
   "minutes since (absolute time)": ["log_minutes_since"],
   "who talked to whom": [
-    "last_to_author", "last_to_other", "log_to_author", "author_prev_to_candidate", "log_author_to_candidate", "author_prev_to_other",
-    "log_adjacent_turns", "last_to_author_recent", "adjacent_after_author", "log_others_to_author_since",
+    "last_to_author",
+    "last_to_other",
+    "log_to_author",
+    "author_prev_to_candidate",
+    "log_author_to_candidate",
+    "author_prev_to_other",
+    "log_adjacent_turns",
+    "last_to_author_recent",
+    "adjacent_after_author",
+    "log_others_to_author_since",
   ],
   "word overlap": ["overlap_last", "overlap_all"],
   "message shape": ["last_is_question", "m_question", "m_log_len", "m_thanks", "m_answer_word"],
@@ -51,13 +74,29 @@ function logLoss(scores: ArrayLike<number>, labels: readonly boolean[]): number 
 }
 
 /** One row of the table: the model with `keep`'s features and `boost`'s trees, at the operating point train.ts uses. */
-function evaluate(cv: Awaited<ReturnType<typeof crossValidationRows>>, folds: number, boost: BoostOptions, removed: string, keep: number[]): AblationRow {
+function evaluate(
+  cv: Awaited<ReturnType<typeof crossValidationRows>>,
+  folds: number,
+  boost: BoostOptions,
+  removed: string,
+  keep: number[],
+): AblationRow {
   const { rows, perFold } = cv;
   const scores = crossCalibrate(rows, outOfFoldMargins(rows, folds, boost, keep, perFold), folds, CALIBRATION_CLIP);
-  const point = chooseOperatingPoint(rows, scores, TARGET_PRECISION, 0, { folds, standardErrors: PRECISION_STANDARD_ERRORS });
+  const point = chooseOperatingPoint(rows, scores, TARGET_PRECISION, 0, {
+    folds,
+    standardErrors: PRECISION_STANDARD_ERRORS,
+  });
   const r = rates(countAt(rows, scores, point, () => true));
   const round = (x: number): number => Number(x.toFixed(4));
-  return { removed, features: keep.length, recall: round(r.recall), f1: round(r.f1), precision: round(r.precision), logLoss: round(logLoss(scores, rows.labels)) };
+  return {
+    removed,
+    features: keep.length,
+    recall: round(r.recall),
+    f1: round(r.f1),
+    precision: round(r.precision),
+    logLoss: round(logLoss(scores, rows.labels)),
+  };
 }
 
 const HEADER = `${"removed".padEnd(36)} ${"features".padStart(8)} ${"precision".padStart(9)} ${"recall".padStart(7)} ${"f1".padStart(7)} ${"log-loss".padStart(8)}`;
@@ -68,7 +107,9 @@ const ALL = DECISION_FEATURES.map((_, i) => i);
 export async function ablate(file: string, log: (line: string) => void): Promise<AblationRow[]> {
   const { folds, boost } = ABLATION;
   const cv = await crossValidationRows(file, folds);
-  log(`ablation on train, ${folds} leave-logs-out folds (stage 1 fitted per fold), ${boost.trees} trees at rate ${boost.learningRate}, at the operating point for precision ${TARGET_PRECISION}:`);
+  log(
+    `ablation on train, ${folds} leave-logs-out folds (stage 1 fitted per fold), ${boost.trees} trees at rate ${boost.learningRate}, at the operating point for precision ${TARGET_PRECISION}:`,
+  );
   log(HEADER);
   const out: AblationRow[] = [];
   const at = (removed: string, keep: number[]): void => {
@@ -76,7 +117,11 @@ export async function ablate(file: string, log: (line: string) => void): Promise
     log(line(out[out.length - 1]!));
   };
   at("(nothing: the whole model)", ALL);
-  for (const [name, group] of Object.entries(FEATURE_GROUPS)) at(name, ALL.filter((i) => !group.includes(DECISION_FEATURES[i]!)));
+  for (const [name, group] of Object.entries(FEATURE_GROUPS))
+    at(
+      name,
+      ALL.filter((i) => !group.includes(DECISION_FEATURES[i]!)),
+    );
   return out;
 }
 
@@ -84,7 +129,9 @@ export async function ablate(file: string, log: (line: string) => void): Promise
 export async function tuneTrees(file: string, log: (line: string) => void): Promise<AblationRow[]> {
   const { folds } = ABLATION;
   const cv = await crossValidationRows(file, folds);
-  log(`trees' settings on train, ${folds} leave-logs-out folds (stage 1 fitted per fold), at the operating point for precision ${TARGET_PRECISION}:`);
+  log(
+    `trees' settings on train, ${folds} leave-logs-out folds (stage 1 fitted per fold), at the operating point for precision ${TARGET_PRECISION}:`,
+  );
   log(HEADER.replace("removed", "trees × rate"));
   return TREE_SETTINGS.map((boost) => {
     const row = evaluate(cv, folds, boost, `${boost.trees} × ${boost.learningRate}`, ALL);

@@ -59,12 +59,21 @@ export function binRows(rows: readonly ArrayLike<number>[]): BinnedRows {
   return { n, d, edges, bins };
 }
 
-export function fitBoostedTrees(rows: readonly ArrayLike<number>[], labels: readonly boolean[], opts: BoostOptions): BoostedTrees {
+export function fitBoostedTrees(
+  rows: readonly ArrayLike<number>[],
+  labels: readonly boolean[],
+  opts: BoostOptions,
+): BoostedTrees {
   return fitBinned(binRows(rows), labels, null, opts);
 }
 
 /** Best split of one node's histogram over the allowed features: gain, feature, bin (-1 when none). */
-function bestSplit(hist: Float64Array, at: number, edges: number[][], features: readonly number[]): { feature: number; bin: number } {
+function bestSplit(
+  hist: Float64Array,
+  at: number,
+  edges: number[][],
+  features: readonly number[],
+): { feature: number; bin: number } {
   let best = { gain: 0, feature: 0, bin: -1 };
   for (const f of features) {
     const base = at + f * MAX_BINS * 2;
@@ -167,7 +176,11 @@ export function fitBinned(
     const leaves = Array.from(leafG, (g, k) => (-g / (leafH[k]! + L2)) * opts.learningRate);
     for (let k = 0; k < n; k++) margin[k]! += leaves[node[k]! - INTERNAL]!;
     model.features.push(...treeFeatures);
-    model.thresholds.push(...treeBins.map((b, i) => (b < edges[treeFeatures[i]!]!.length ? edges[treeFeatures[i]!]![b]! : Number.MAX_VALUE)));
+    model.thresholds.push(
+      ...treeBins.map((b, i) =>
+        b < edges[treeFeatures[i]!]!.length ? edges[treeFeatures[i]!]![b]! : Number.MAX_VALUE,
+      ),
+    );
     model.leaves.push(...leaves);
   }
   return model;

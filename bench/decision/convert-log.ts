@@ -23,4 +23,3 @@ export function convertLog(source: string, split: string, raw: string, annotatio
   });
   return JSON.stringify({ source, split, messages, links });
 }
-

@@ -17,7 +17,12 @@ const command = defineCommand({
     "(CC-BY-4.0) into the JSONL file the decision and recall benches read.",
   options: {
     dir: { type: "string", valueName: "folder", description: "the split's folder in a clone, e.g. <clone>/data/train" },
-    out: { type: "string", valueName: "path", description: "where to write it (default: shared/data/irc-replies/<split>.jsonl beside the checkout, where the benches look)" },
+    out: {
+      type: "string",
+      valueName: "path",
+      description:
+        "where to write it (default: shared/data/irc-replies/<split>.jsonl beside the checkout, where the benches look)",
+    },
   },
 });
 
@@ -29,10 +34,16 @@ await runCommand(command.name, async () => {
   const dir = values.dir;
   const split = basename(dir);
   const out = values.out ?? outsidePath(split);
-  const sources = readdirSync(dir).filter((name) => name.endsWith(ANNOTATION)).map((name) => name.slice(0, -ANNOTATION.length)).sort();
+  const sources = readdirSync(dir)
+    .filter((name) => name.endsWith(ANNOTATION))
+    .map((name) => name.slice(0, -ANNOTATION.length))
+    .sort();
   if (sources.length === 0) throw new CommandError(`${dir} holds no ${ANNOTATION} files`);
   const lines = sources.map((source) => {
-    const raw = readFileSync(requireFile(command.name, join(dir, `${source}.raw.txt`), "every annotation needs its raw log"), "utf8");
+    const raw = readFileSync(
+      requireFile(command.name, join(dir, `${source}.raw.txt`), "every annotation needs its raw log"),
+      "utf8",
+    );
     return convertLog(source, split, raw, readFileSync(join(dir, `${source}${ANNOTATION}`), "utf8"));
   });
   mkdirSync(dirname(out), { recursive: true });

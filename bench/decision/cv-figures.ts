@@ -15,7 +15,9 @@ export function spread(xs: readonly number[]): Spread {
 
 /** Per-fold precision, recall and F1 at `point`, as mean ± sd (min–max). */
 export function foldSpread(rows: TrainRows, scores: ArrayLike<number>, point: OperatingPoint, folds: number) {
-  const per = Array.from({ length: folds }, (_, fold) => rates(countAt(rows, scores, point, (log) => foldOfLog(log, folds) === fold)));
+  const per = Array.from({ length: folds }, (_, fold) =>
+    rates(countAt(rows, scores, point, (log) => foldOfLog(log, folds) === fold)),
+  );
   return {
     folds,
     logs: rows.rules.length,

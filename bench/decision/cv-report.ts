@@ -34,7 +34,11 @@ export interface Gap {
 /** CV mean minus the split's figure: positive when the split does worse than cross-validation promised. */
 export function gapOf(cv: CrossValidated, split: Figures, splitName: string): Gap {
   const d = (a: number, b: number): number => Number((a - b).toFixed(3));
-  const gap: Gap = { precision: d(cv.precision.mean, split.precision), recall: d(cv.recall.mean, split.recall), f1: d(cv.f1.mean, split.f1) };
+  const gap: Gap = {
+    precision: d(cv.precision.mean, split.precision),
+    recall: d(cv.recall.mean, split.recall),
+    f1: d(cv.f1.mean, split.f1),
+  };
   if (Math.abs(gap.precision) > MAX_PRECISION_GAP) {
     gap.warning = `precision on ${splitName} differs from cross-validated train by ${Math.abs(gap.precision).toFixed(3)} (over ${MAX_PRECISION_GAP})`;
   }

@@ -43,7 +43,13 @@ export function foldOfLog(log: number, folds: number): number {
 }
 
 /** Raw log-odds of every open pair from trees that never saw its log. */
-export function outOfFoldMargins(rows: TrainRows, folds: number, boost: BoostOptions, features?: readonly number[], perFold?: readonly TrainRows[]): Float64Array {
+export function outOfFoldMargins(
+  rows: TrainRows,
+  folds: number,
+  boost: BoostOptions,
+  features?: readonly number[],
+  perFold?: readonly TrainRows[],
+): Float64Array {
   const margins = new Float64Array(rows.labels.length);
   for (let fold = 0; fold < folds; fold++) {
     const fit: number[] = [];
@@ -58,7 +64,13 @@ export function outOfFoldMargins(rows: TrainRows, folds: number, boost: BoostOpt
 }
 
 /** Log-loss of the labels under sigmoid(a·margin + b), over the pairs `use` keeps. */
-function plattLoss(margins: ArrayLike<number>, labels: readonly boolean[], use: (k: number) => boolean, a: number, b: number): number {
+function plattLoss(
+  margins: ArrayLike<number>,
+  labels: readonly boolean[],
+  use: (k: number) => boolean,
+  a: number,
+  b: number,
+): number {
   let loss = 0;
   for (let k = 0; k < margins.length; k++) {
     if (!use(k)) continue;
@@ -73,13 +85,22 @@ function plattLoss(margins: ArrayLike<number>, labels: readonly boolean[], use: 
  * Platt scaling: the logistic fit of the labels on the raw log-odds, over the pairs `use` keeps. Newton's method with
  * the step halved until the loss falls: the trees' margins reach far into the tails, where a full step overshoots.
  */
-export function fitPlatt(raw: ArrayLike<number>, labels: readonly boolean[], clip: number, use: (k: number) => boolean = () => true): Platt {
+export function fitPlatt(
+  raw: ArrayLike<number>,
+  labels: readonly boolean[],
+  clip: number,
+  use: (k: number) => boolean = () => true,
+): Platt {
   const margins = Float64Array.from(raw, (x) => Math.max(-clip, Math.min(clip, x)));
   let a = 1;
   let b = 0;
   let loss = plattLoss(margins, labels, use, a, b);
   for (let iter = 0; iter < 50; iter++) {
-    let ga = 0, gb = 0, haa = 0, hab = 0, hbb = 0;
+    let ga = 0,
+      gb = 0,
+      haa = 0,
+      hab = 0,
+      hbb = 0;
     for (let k = 0; k < margins.length; k++) {
       if (!use(k)) continue;
       const x = margins[k]!;
@@ -130,7 +151,12 @@ export function answers(point: OperatingPoint, score: number, continues: number)
 }
 
 /** Tallies at `point` over the logs `inLog` keeps, the rules' own answers included. */
-export function countAt(rows: TrainRows, scores: ArrayLike<number>, point: OperatingPoint, inLog: (log: number) => boolean): Counts {
+export function countAt(
+  rows: TrainRows,
+  scores: ArrayLike<number>,
+  point: OperatingPoint,
+  inLog: (log: number) => boolean,
+): Counts {
   const c: Counts = { tp: 0, fp: 0, positives: 0 };
   rows.rules.forEach((r, log) => {
     if (!inLog(log)) return;
@@ -179,7 +205,12 @@ export function meanSd(xs: readonly number[]): { mean: number; sd: number } {
 }
 
 /** For each continuation floor, the lowest respond threshold whose precision under `guard` reaches `target`. */
-export function operatingPoints(rows: TrainRows, scores: ArrayLike<number>, target: number, guard = POOLED): (OperatingPoint & { recall: number; precision: number })[] {
+export function operatingPoints(
+  rows: TrainRows,
+  scores: ArrayLike<number>,
+  target: number,
+  guard = POOLED,
+): (OperatingPoint & { recall: number; precision: number })[] {
   const all = countAt(rows, scores, { threshold: Infinity, continuationFloor: Infinity }, () => true);
   const order = Array.from(scores, (_, k) => k).sort((x, y) => scores[y]! - scores[x]!);
   const foldOf = (log: number): number => foldOfLog(log, guard.folds);
@@ -216,7 +247,13 @@ export function operatingPoints(rows: TrainRows, scores: ArrayLike<number>, targ
  * most) whose recall is within `slack` of the best floor's. With a slack of one standard error across folds, a floor
  * is raised only when train shows it pays by more than the folds' own spread (the one-standard-error rule).
  */
-export function chooseOperatingPoint(rows: TrainRows, scores: ArrayLike<number>, target: number, slack = 0, guard = POOLED): OperatingPoint & { recall: number; precision: number } {
+export function chooseOperatingPoint(
+  rows: TrainRows,
+  scores: ArrayLike<number>,
+  target: number,
+  slack = 0,
+  guard = POOLED,
+): OperatingPoint & { recall: number; precision: number } {
   const points = operatingPoints(rows, scores, target, guard);
   const bestRecall = Math.max(...points.map((p) => p.recall));
   return points.find((p) => p.recall >= bestRecall - slack)!;

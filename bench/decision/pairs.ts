@@ -41,7 +41,9 @@ export function* decisionPairs(log: ChatLog): Generator<DecisionPair> {
   /** Whom P's turn answered; a turn that continues P's own earlier turn answers whom that one answered. */
   const answeredByTurn = (i: number, player: string, hops = 0): string[] =>
     (log.parents.get(i) ?? []).flatMap((p) =>
-      authorOf.get(p) === player && hops < MAX_OWN_CHAIN ? answeredByTurn(p, player, hops + 1) : (authorOf.get(p) ?? []),
+      authorOf.get(p) === player && hops < MAX_OWN_CHAIN
+        ? answeredByTurn(p, player, hops + 1)
+        : (authorOf.get(p) ?? []),
     );
   for (let k = 0; k < log.lines.length; k++) {
     const m = log.lines[k]!;

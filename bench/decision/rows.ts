@@ -78,7 +78,9 @@ async function extract(file: string, candidateWeights: readonly number[]): Promi
         if (outcome.decision.respond === "yes") tally[pair.truth ? "yesTrue" : "yesFalse"]++;
         continue;
       }
-      raw.push(Float64Array.from(decisionFeatures(outcome.view, botMemory(pair.state, BENCH_OPTIONS), candidateWeights)));
+      raw.push(
+        Float64Array.from(decisionFeatures(outcome.view, botMemory(pair.state, BENCH_OPTIONS), candidateWeights)),
+      );
       labels.push(pair.truth);
       logOf.push(k);
       const path = continuation(outcome.view, pair.state.lastBotReplyTo, BENCH_OPTIONS.followupWindowSeconds * 1000);
@@ -100,8 +102,16 @@ async function extract(file: string, candidateWeights: readonly number[]): Promi
 export async function trainRows(file: string, candidateWeights: readonly number[]): Promise<TrainRows> {
   const key = cacheKey(file, candidateWeights);
   if (existsSync(`${key}.json`) && existsSync(`${key}.bin`)) {
-    const meta = JSON.parse(readFileSync(`${key}.json`, "utf8")) as Omit<TrainRows, "binned" | "labels" | "log" | "continuation"> & {
-      n: number; d: number; edges: number[][]; labels: string; log: number[]; continuation: number[];
+    const meta = JSON.parse(readFileSync(`${key}.json`, "utf8")) as Omit<
+      TrainRows,
+      "binned" | "labels" | "log" | "continuation"
+    > & {
+      n: number;
+      d: number;
+      edges: number[][];
+      labels: string;
+      log: number[];
+      continuation: number[];
     };
     const bins = new Uint8Array(readFileSync(`${key}.bin`));
     return {
@@ -120,8 +130,13 @@ export async function trainRows(file: string, candidateWeights: readonly number[
   writeFileSync(
     `${key}.json`,
     JSON.stringify({
-      ...rest, n: binned.n, d: binned.d, edges: binned.edges,
-      labels: labels.map((l) => (l ? "1" : "0")).join(""), log: [...log], continuation: [...continues],
+      ...rest,
+      n: binned.n,
+      d: binned.d,
+      edges: binned.edges,
+      labels: labels.map((l) => (l ? "1" : "0")).join(""),
+      log: [...log],
+      continuation: [...continues],
     }),
   );
   return rows;

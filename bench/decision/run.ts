@@ -27,14 +27,31 @@ import { scenarioFigures } from "./scenario-figures.ts";
 const command = defineCommand({
   name: "npm run bench:decision",
   summary:
-    "Replays irc-replies logs through the Worker's decideResponse and prints precision, recall and F1 of \"respond\" " +
+    'Replays irc-replies logs through the Worker\'s decideResponse and prints precision, recall and F1 of "respond" ' +
     "beside two baselines, the reasons that fired, what the LLM judge would get, and the decider's CPU cost.",
   options: {
-    split: { type: "string", valueName: "name", description: "dev (default; ships with the bench) or train (converted from the corpus)" },
-    file: { type: "string", valueName: "path", description: "any log file in the irc-replies format instead (.jsonl or .jsonl.gz)" },
+    split: {
+      type: "string",
+      valueName: "name",
+      description: "dev (default; ships with the bench) or train (converted from the corpus)",
+    },
+    file: {
+      type: "string",
+      valueName: "path",
+      description: "any log file in the irc-replies format instead (.jsonl or .jsonl.gz)",
+    },
     json: { type: "boolean", default: false, description: "end with one JSON line of the figures" },
-    ablate: { type: "boolean", default: false, description: "instead, refit the model under cross-validation on train without each feature group and print what each adds" },
-    "tune-trees": { type: "boolean", default: false, description: "instead, compare the trees' settings under cross-validation on train" },
+    ablate: {
+      type: "boolean",
+      default: false,
+      description:
+        "instead, refit the model under cross-validation on train without each feature group and print what each adds",
+    },
+    "tune-trees": {
+      type: "boolean",
+      default: false,
+      description: "instead, compare the trees' settings under cross-validation on train",
+    },
   },
 });
 const values = parseCommandLine(command);
@@ -85,18 +102,26 @@ for await (const log of readLogs(file)) {
 }
 
 /** The name column fits the longest row name, so that every figure sits under its heading. */
-const NAME_WIDTH = Math.max(...["decider, train CV (8 folds)", ...[...baselines.keys()].map((name) => `baseline ${name}`)].map((name) => name.length));
+const NAME_WIDTH = Math.max(
+  ...["decider, train CV (8 folds)", ...[...baselines.keys()].map((name) => `baseline ${name}`)].map(
+    (name) => name.length,
+  ),
+);
 const row = (name: string, f: Figures): string =>
   `${name.padEnd(NAME_WIDTH)} ${f.precision.toFixed(3).padStart(11)} ${f.recall.toFixed(3).padStart(11)} ${f.f1.toFixed(3).padStart(11)} ${String(f.pairs).padStart(8)}`;
 const splitName = values.file === undefined ? (values.split ?? "dev") : "file";
 const cv = CROSS_VALIDATION;
 console.log(`file: ${file}`);
-console.log(`${"".padEnd(NAME_WIDTH)} ${"precision".padStart(11)} ${"recall".padStart(11)} ${"f1".padStart(11)} ${"pairs".padStart(8)}`);
+console.log(
+  `${"".padEnd(NAME_WIDTH)} ${"precision".padStart(11)} ${"recall".padStart(11)} ${"f1".padStart(11)} ${"pairs".padStart(8)}`,
+);
 for (const line of cvRows(cv, figures(decider), splitName, NAME_WIDTH)) console.log(line);
 for (const [name, tally] of baselines) console.log(row(`baseline ${name}`, figures(tally)));
 console.log("\nby reason            decided   replies   (replies: pairs where m does answer P)");
 for (const [reason, t] of [...byReason].sort((a, b) => b[1].pairs - a[1].pairs)) {
-  console.log(`${reason.padEnd(20)} ${String(t.pairs).padStart(7)} ${String(t.truePositives + t.falseNegatives).padStart(9)}`);
+  console.log(
+    `${reason.padEnd(20)} ${String(t.pairs).padStart(7)} ${String(t.truePositives + t.falseNegatives).padStart(9)}`,
+  );
 }
 const missed = decider.falseNegatives;
 console.log(
@@ -111,11 +136,14 @@ const nameLine = (label: string, t: Tally): string => {
 console.log(`\nname tier (the bot's name in the message)`);
 console.log(nameLine("  as address (answered at once)", nameTier.address));
 console.log(nameLine("  as reference (left to the model)", nameTier.reference));
-console.log(`  answering every reference instead would have precision ${figures(nameTier.referenceAnsweredAll).precision.toFixed(3)}`);
+console.log(
+  `  answering every reference instead would have precision ${figures(nameTier.referenceAnsweredAll).precision.toFixed(3)}`,
+);
 
 const spread = (s: { mean: number; sd: number; min: number; max: number }): string =>
   `${s.mean.toFixed(3)} ± ${s.sd.toFixed(3)} (${s.min.toFixed(3)}–${s.max.toFixed(3)})`;
-const path = (p: { answered: number; precision: number }): string => `${p.answered} answered, precision ${p.precision.toFixed(3)}`;
+const path = (p: { answered: number; precision: number }): string =>
+  `${p.answered} answered, precision ${p.precision.toFixed(3)}`;
 console.log(
   `\ncross-validated on train (${cv.folds} leave-logs-out folds over ${cv.logs} logs, as bench/decision/train.ts measured at the ` +
     `shipped operating point, chosen so that the folds' mean precision less one standard error reaches ${cv.targetPrecision}): precision ${spread(cv.precision)}, recall ${spread(cv.recall)}, ` +
@@ -143,7 +171,8 @@ const cpuStart = process.cpuUsage();
 const wallStart = performance.now();
 /** Ten rounds, over half a second of CPU: on a shared machine a shorter window swings with the neighbours' load. */
 const ROUNDS = 10;
-for (let r = 0; r < ROUNDS; r++) for (const pair of sample) decideResponse(pair.state, pair.msg, pair.bot, BENCH_OPTIONS);
+for (let r = 0; r < ROUNDS; r++)
+  for (const pair of sample) decideResponse(pair.state, pair.msg, pair.bot, BENCH_OPTIONS);
 const cpu = process.cpuUsage(cpuStart);
 const decisions = ROUNDS * Math.max(1, sample.length);
 const cpuMicros = (cpu.user + cpu.system) / decisions;

@@ -45,7 +45,9 @@ const nameOf = (who: string): string => (who === "bot" ? SCENARIO_BOT.name : who
 
 export function scenarioCases(path: string): ScenarioCase[] {
   const cases: ScenarioCase[] = [];
-  const lines = readFileSync(path, "utf8").split("\n").filter((l) => l.trim().length > 0);
+  const lines = readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.trim().length > 0);
   for (const line of lines) {
     const scenario = scenarioSchema.parse(JSON.parse(line));
     const recent: StoredMessage[] = [];

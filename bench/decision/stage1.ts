@@ -38,7 +38,10 @@ export async function candidateRows(file: string): Promise<CandidateRows> {
 /** Stage 1 fitted on the logs `use` keeps, rounded as the weights file stores them (what the Worker computes). */
 export function fitStage1(c: CandidateRows, use: (log: number) => boolean = () => true): number[] {
   const keep = c.log.flatMap((log, k) => (use(log) ? [k] : []));
-  const weights = fitLogistic(keep.map((k) => c.rows[k]!), keep.map((k) => c.labels[k]!));
+  const weights = fitLogistic(
+    keep.map((k) => c.rows[k]!),
+    keep.map((k) => c.labels[k]!),
+  );
   return weights.map((w) => Number(w.toFixed(4)));
 }
 
@@ -49,15 +52,22 @@ export function fitStage1(c: CandidateRows, use: (log: number) => boolean = () =
 export async function foldRows(file: string, c: CandidateRows, all: TrainRows, folds: number): Promise<TrainRows[]> {
   const out: TrainRows[] = [];
   for (let fold = 0; fold < folds; fold++) {
-    const rows = await trainRows(file, fitStage1(c, (log) => foldOfLog(log, folds) !== fold));
-    if (rows.labels.length !== all.labels.length) throw new Error(`fold ${fold}: ${rows.labels.length} open pairs, not ${all.labels.length}`);
+    const rows = await trainRows(
+      file,
+      fitStage1(c, (log) => foldOfLog(log, folds) !== fold),
+    );
+    if (rows.labels.length !== all.labels.length)
+      throw new Error(`fold ${fold}: ${rows.labels.length} open pairs, not ${all.labels.length}`);
     out.push(rows);
   }
   return out;
 }
 
 /** What cross-validation reads: the rows under the Worker's stage 1 (all logs) and each fold's under its own. */
-export async function crossValidationRows(file: string, folds: number): Promise<{ candidateWeights: number[]; pairs: number; rows: TrainRows; perFold: TrainRows[] }> {
+export async function crossValidationRows(
+  file: string,
+  folds: number,
+): Promise<{ candidateWeights: number[]; pairs: number; rows: TrainRows; perFold: TrainRows[] }> {
   const candidates = await candidateRows(file);
   const candidateWeights = fitStage1(candidates);
   const rows = await trainRows(file, candidateWeights);

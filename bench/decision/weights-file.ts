@@ -24,7 +24,9 @@ const round = (w: readonly number[]): string => `[${w.map((x) => Number(x.toFixe
 export function writeWeights(fitted: FittedDecider): string {
   const { candidateWeights, trees, calibration, point } = fitted;
   const comment = CANDIDATE_FEATURES.map((n, i) => `//   ${n}: ${candidateWeights[i]!.toFixed(4)}`).join("\n");
-  const floor = Number.isFinite(point.continuationFloor) ? point.continuationFloor.toFixed(6) : "Number.POSITIVE_INFINITY";
+  const floor = Number.isFinite(point.continuationFloor)
+    ? point.continuationFloor.toFixed(6)
+    : "Number.POSITIVE_INFINITY";
   writeFileSync(
     WEIGHTS_PATH,
     `/**

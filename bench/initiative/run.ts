@@ -20,7 +20,8 @@ import { dataPath, missingSplitHint } from "../decision/paths.ts";
 
 const command = defineCommand({
   name: "npm run bench:initiative",
-  summary: "Replays irc-replies logs and prints unprompted answers per 1,000 messages at eagerness 25, 50 and 100, within the hourly cap.",
+  summary:
+    "Replays irc-replies logs and prints unprompted answers per 1,000 messages at eagerness 25, 50 and 100, within the hourly cap.",
   options: {
     split: { type: "string", valueName: "name", description: "dev (default; ships with bench/decision) or train" },
     file: { type: "string", valueName: "path", description: "any log file in the irc-replies format instead" },
@@ -72,11 +73,21 @@ const per1000 = (n: number) => Math.round((n / Math.max(1, messages)) * 10_000) 
 const share = (part: number, whole: number) => Math.round((part / Math.max(1, whole)) * 1000) / 1000;
 console.log(`file: ${file}`);
 console.log(`messages seen by the bot while part of the discussion (message, player pairs): ${messages}`);
-console.log(`${"eagerness".padEnd(10)} ${"threshold".padStart(9)} ${"per 1,000".padStart(9)} ${"to the bot".padStart(10)} ${"over cap".padStart(8)}`);
+console.log(
+  `${"eagerness".padEnd(10)} ${"threshold".padStart(9)} ${"per 1,000".padStart(9)} ${"to the bot".padStart(10)} ${"over cap".padStart(8)}`,
+);
 const figures = EAGERNESS.map((eagerness) => {
   const r = rates.get(eagerness)!;
-  const row = { eagerness, threshold: Math.round(initiativeThreshold(eagerness) * 1e4) / 1e4, per_1000: per1000(r.unprompted), to_bot: share(r.toBot, r.unprompted), capped: r.capped };
-  console.log(`${String(eagerness).padEnd(10)} ${row.threshold.toFixed(4).padStart(9)} ${row.per_1000.toFixed(1).padStart(9)} ${row.to_bot.toFixed(3).padStart(10)} ${String(r.capped).padStart(8)}`);
+  const row = {
+    eagerness,
+    threshold: Math.round(initiativeThreshold(eagerness) * 1e4) / 1e4,
+    per_1000: per1000(r.unprompted),
+    to_bot: share(r.toBot, r.unprompted),
+    capped: r.capped,
+  };
+  console.log(
+    `${String(eagerness).padEnd(10)} ${row.threshold.toFixed(4).padStart(9)} ${row.per_1000.toFixed(1).padStart(9)} ${row.to_bot.toFixed(3).padStart(10)} ${String(r.capped).padStart(8)}`,
+  );
   return row;
 });
 if (values.json) console.log(JSON.stringify({ messages, max_per_hour: MAX_PER_HOUR, rates: figures }));

@@ -13,15 +13,30 @@ import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-ans
 import * as traffic from "../load/traffic.ts";
 import { askOnTelegram, telegramChat } from "./telegram.ts";
 
-export const KINDS = ["slack_thread", "slack_channel", "discord_interaction", "discord_gateway", "telegram_group", "telegram_private", "slack_tool"] as const;
+export const KINDS = [
+  "slack_thread",
+  "slack_channel",
+  "discord_interaction",
+  "discord_gateway",
+  "telegram_group",
+  "telegram_private",
+  "slack_tool",
+] as const;
 export type Kind = (typeof KINDS)[number];
 export const MODES = ["streaming", "streaming_off"] as const;
 export type Mode = (typeof MODES)[number];
 
-const SLACK_KIND_TEAMS: Partial<Record<Kind, string>> = { slack_thread: "THREAD", slack_channel: "CHANNEL", slack_tool: "TOOL" };
+const SLACK_KIND_TEAMS: Partial<Record<Kind, string>> = {
+  slack_thread: "THREAD",
+  slack_channel: "CHANNEL",
+  slack_tool: "TOOL",
+};
 /** The Slack workspace of each kind and mode (./install.ts); only the tool kind's workspaces have a tool (./stack.ts). */
-export const slackTeam = (kind: Kind, mode: Mode) => `TLAT${SLACK_KIND_TEAMS[kind] ?? "CHANNEL"}${mode === "streaming" ? "ON" : "OFF"}`;
-export const SLACK_TEAMS = MODES.flatMap((mode) => ["slack_thread", "slack_channel", "slack_tool"].map((kind) => slackTeam(kind as Kind, mode)));
+export const slackTeam = (kind: Kind, mode: Mode) =>
+  `TLAT${SLACK_KIND_TEAMS[kind] ?? "CHANNEL"}${mode === "streaming" ? "ON" : "OFF"}`;
+export const SLACK_TEAMS = MODES.flatMap((mode) =>
+  ["slack_thread", "slack_channel", "slack_tool"].map((kind) => slackTeam(kind as Kind, mode)),
+);
 export const TOOL_TEAMS = MODES.map((mode) => slackTeam("slack_tool", mode));
 const GUILD = "350000000000000001";
 
@@ -47,7 +62,11 @@ export interface Recipient {
 const ASK_TIMEOUT_MS = 20_000;
 
 const webhook =
-  (kind: Kind, request: (url: string) => Request, answered?: (answer: { status: number; text: string }, ms: number) => Promise<void>) =>
+  (
+    kind: Kind,
+    request: (url: string) => Request,
+    answered?: (answer: { status: number; text: string }, ms: number) => Promise<void>,
+  ) =>
   async (to: Recipient) => {
     const sent = Date.now();
     const res = await fetch(request(to.workerUrl), { signal: AbortSignal.timeout(ASK_TIMEOUT_MS) });
@@ -78,20 +97,43 @@ function gatewayMessage(channelId: string, seq: number, content: string): object
 let seq = 0;
 
 /** `discordFakeUrl`: the Discord fake, told what the Worker answered each interaction, as Discord learns it. */
-export function question(kind: Kind, mode: Mode, run: string, discord: traffic.DiscordSigner, discordFakeUrl: string): Question {
+export function question(
+  kind: Kind,
+  mode: Mode,
+  run: string,
+  discord: traffic.DiscordSigner,
+  discordFakeUrl: string,
+): Question {
   seq += 1;
   const marker = `q${run}x${seq}`;
   // The tool kind asks for a ticket: the local model looks it up first (dev/local-model/tool-calls.ts).
   const text = `<@${traffic.SLACK_BOT_USER_ID}> ${kind === "slack_tool" ? "what is the status of ticket 42?" : "how should I cache this?"} ${marker}`;
   if (kind === "discord_interaction") {
-    const interaction = askInteraction({ guildId: GUILD, channelId: snowflake() }, { id: snowflake(), name: `Person${seq}` }, `how should I cache this? ${marker}`);
+    const interaction = askInteraction(
+      { guildId: GUILD, channelId: snowflake() },
+      { id: snowflake(), name: `Person${seq}` },
+      `how should I cache this? ${marker}`,
+    );
     const body = JSON.stringify(interaction);
-    const answered = (answer: { status: number; text: string }, ms: number) => reportInteractionAnswer(discordFakeUrl, body, answer, ms);
-    return { kind, mode, marker, place: interaction.token, ask: webhook(kind, (url) => traffic.discordRequest(url, discord, body), answered) };
+    const answered = (answer: { status: number; text: string }, ms: number) =>
+      reportInteractionAnswer(discordFakeUrl, body, answer, ms);
+    return {
+      kind,
+      mode,
+      marker,
+      place: interaction.token,
+      ask: webhook(kind, (url) => traffic.discordRequest(url, discord, body), answered),
+    };
   }
   if (kind === "telegram_group" || kind === "telegram_private") {
     const chatId = telegramChat(kind, run);
-    return { kind, mode, marker, place: String(chatId), ask: (to) => askOnTelegram(to.telegramFake, to.workerUrl, kind, chatId, `how should I cache this? ${marker}`) };
+    return {
+      kind,
+      mode,
+      marker,
+      place: String(chatId),
+      ask: (to) => askOnTelegram(to.telegramFake, to.workerUrl, kind, chatId, `how should I cache this? ${marker}`),
+    };
   }
   if (kind === "discord_gateway") {
     const channelId = snowflake();

@@ -7,7 +7,11 @@
 import { SLACK_FAKE_OAUTH_CLIENT } from "../../dev/fakes/slack.ts";
 
 /** The settings that make the app installable, each workspace with its own bot token. */
-export const INSTALLABLE = { SLACK_CLIENT_ID: SLACK_FAKE_OAUTH_CLIENT.clientId, SLACK_CLIENT_SECRET: SLACK_FAKE_OAUTH_CLIENT.clientSecret, SLACK_BOT_TOKEN: "" };
+export const INSTALLABLE = {
+  SLACK_CLIENT_ID: SLACK_FAKE_OAUTH_CLIENT.clientId,
+  SLACK_CLIENT_SECRET: SLACK_FAKE_OAUTH_CLIENT.clientSecret,
+  SLACK_BOT_TOKEN: "",
+};
 
 /** Installs `teamId` through the Worker at `workerUrl` (its installs are in the Redis all the bench's Workers share). */
 export async function installWorkspace(workerUrl: string, slackControl: string, teamId: string): Promise<void> {
@@ -19,7 +23,11 @@ export async function installWorkspace(workerUrl: string, slackControl: string, 
   const authorize = new URL(location);
   const approved = await fetch(`${slackControl}/__install`, {
     method: "POST",
-    body: JSON.stringify({ team_id: teamId, team_name: teamId, redirect_uri: authorize.searchParams.get("redirect_uri") }),
+    body: JSON.stringify({
+      team_id: teamId,
+      team_name: teamId,
+      redirect_uri: authorize.searchParams.get("redirect_uri"),
+    }),
   });
   if (!approved.ok) throw new Error(`the Slack fake refused the install of ${teamId}: ${approved.status}`);
   const { code } = (await approved.json()) as { code: string };

@@ -40,14 +40,39 @@ const command = defineCommand({
   options: {
     json: { type: "boolean", default: false, description: "end with one JSON line of the figures" },
     answers: { type: "string", default: "50", valueName: "n", description: "answers per kind and mode, 1-500 (50)" },
-    concurrency: { type: "string", default: "20", valueName: "n", description: "conversations at once per mode, 1-50 (20)" },
+    concurrency: {
+      type: "string",
+      default: "20",
+      valueName: "n",
+      description: "conversations at once per mode, 1-50 (20)",
+    },
     // A busy workspace: twenty people asking at once, and again a minute later (Slack's tiers are per minute).
-    "wave-every": { type: "string", default: "60", valueName: "s", description: "seconds from one wave's start to the next's, 0-600 (60)" },
+    "wave-every": {
+      type: "string",
+      default: "60",
+      valueName: "s",
+      description: "seconds from one wave's start to the next's, 0-600 (60)",
+    },
     // Short answers by default, so that a run takes about two minutes; the issue's figures use --tokens 400.
-    tokens: { type: "string", default: "120", valueName: "n", description: "tokens per answer of the local model, 10-2000 (120)" },
+    tokens: {
+      type: "string",
+      default: "120",
+      valueName: "n",
+      description: "tokens per answer of the local model, 10-2000 (120)",
+    },
     tps: { type: "string", default: "40", valueName: "n", description: "the local model's tokens per second (40)" },
-    "first-ms": { type: "string", default: "800", valueName: "ms", description: "the local model's delay to its first token, 0-10000 (800)" },
-    kinds: { type: "string", default: KINDS.join(","), valueName: "list", description: `the kinds to measure, comma-separated (all: ${KINDS.join(",")})` },
+    "first-ms": {
+      type: "string",
+      default: "800",
+      valueName: "ms",
+      description: "the local model's delay to its first token, 0-10000 (800)",
+    },
+    kinds: {
+      type: "string",
+      default: KINDS.join(","),
+      valueName: "list",
+      description: `the kinds to measure, comma-separated (all: ${KINDS.join(",")})`,
+    },
   },
 });
 /** Bounded, so that a typo cannot turn the bench into a flood. */
@@ -61,13 +86,17 @@ const args = parseBoundedOptions(
     tokens: z.coerce.number().int().min(10).max(2_000),
     tps: z.coerce.number().min(1).max(1_000),
     "first-ms": z.coerce.number().int().min(0).max(10_000),
-    kinds: z.string().transform((v) => v.split(",").map((k) => k.trim())).pipe(z.array(z.enum(KINDS)).min(1)),
+    kinds: z
+      .string()
+      .transform((v) => v.split(",").map((k) => k.trim()))
+      .pipe(z.array(z.enum(KINDS)).min(1)),
   }),
 );
 
 // The in-process stand-ins log one JSON line per event; the bench's own lines are what matter.
 const print = console.log.bind(console);
-console.log = (...line: unknown[]) => void (typeof line[0] === "string" && line[0].startsWith('{"event"') ? undefined : print(...line));
+console.log = (...line: unknown[]) =>
+  void (typeof line[0] === "string" && line[0].startsWith('{"event"') ? undefined : print(...line));
 
 interface Measured extends Seen {
   q: Question;
@@ -84,23 +113,33 @@ const run = Date.now().toString(36).toUpperCase();
 const results: Record<Mode, Partial<Record<Kind, object>>> = { streaming: {}, streaming_off: {} };
 let lastWaveStart = 0;
 try {
-  const discordRefusals = async () => ((await (await fetch(`${stack.fakes.discord}/__stats`)).json()) as { ratelimited: { total: number } }).ratelimited.total;
+  const discordRefusals = async () =>
+    ((await (await fetch(`${stack.fakes.discord}/__stats`)).json()) as { ratelimited: { total: number } }).ratelimited
+      .total;
   for (const kind of args.kinds) {
     const measured: Measured[] = [];
     const refusals = kind.startsWith("telegram") ? () => telegramRefusals(stack.fakes.telegram) : discordRefusals;
     const refusedBefore = await refusals();
     for (let sent = 0; sent < args.answers; sent += args.concurrency) {
       const waveStart = Date.now();
-      if (sent > 0) await new Promise((r) => setTimeout(r, Math.max(0, lastWaveStart + args["wave-every"] * 1000 - waveStart)));
+      if (sent > 0)
+        await new Promise((r) => setTimeout(r, Math.max(0, lastWaveStart + args["wave-every"] * 1000 - waveStart)));
       lastWaveStart = Date.now();
       const wave = Math.min(args.concurrency, args.answers - sent);
       // On and off alternate, so that both see the same machine load at the same time.
-      const questions = Array.from({ length: wave * 2 }, (_, i) => question(kind, MODES[i % 2]!, run, discord, stack.fakes.discord));
+      const questions = Array.from({ length: wave * 2 }, (_, i) =>
+        question(kind, MODES[i % 2]!, run, discord, stack.fakes.discord),
+      );
       const accepted = await Promise.all(questions.map(ask));
       measured.push(...(await waitForAnswers(questions, accepted)));
     }
     const refused = kind.startsWith("discord") || kind.startsWith("telegram") ? (await refusals()) - refusedBefore : 0;
-    for (const mode of MODES) results[mode][kind] = figures(kind, measured.filter((m) => m.q.mode === mode), refused);
+    for (const mode of MODES)
+      results[mode][kind] = figures(
+        kind,
+        measured.filter((m) => m.q.mode === mode),
+        refused,
+      );
   }
 } finally {
   await stack.stop();
@@ -116,14 +155,21 @@ async function waitForAnswers(questions: Question[], accepted: number[]): Promis
   const done = new Map<number, Measured>();
   const deadline = Date.now() + WAVE_DEADLINE_MS;
   while (done.size < questions.length) {
-    if (Date.now() > deadline) throw new Error(`${questions.length - done.size} answers of a ${questions[0]!.kind} wave never completed`);
+    if (Date.now() > deadline)
+      throw new Error(`${questions.length - done.size} answers of a ${questions[0]!.kind} wave never completed`);
     await new Promise((r) => setTimeout(r, POLL_MS));
     for (const [i, q] of questions.entries()) {
       if (done.has(i)) continue;
       const s = await seen(q, accepted[i]!, stack.fakes, args.tokens);
       if (!s) continue;
       const [firstPass, followup] = await modelAskedTimes(q, stack.modelControl);
-      done.set(i, { ...s, q, acceptedAt: accepted[i]!, modelFirstTokenAt: firstPass! + args["first-ms"], ...(followup ? { modelFollowupAt: followup } : {}) });
+      done.set(i, {
+        ...s,
+        q,
+        acceptedAt: accepted[i]!,
+        modelFirstTokenAt: firstPass! + args["first-ms"],
+        ...(followup ? { modelFollowupAt: followup } : {}),
+      });
     }
   }
   return [...done.values()];
@@ -140,17 +186,33 @@ function figures(kind: Kind, measured: Measured[], discordRefused: number) {
     complete_p95_ms: p95((m) => m.completeAt - m.acceptedAt),
     model_first_token_ms: p95((m) => m.modelFirstTokenAt - m.acceptedAt),
     first_text_after_token_p95_ms: p95((m) => m.firstTextAt - m.modelFirstTokenAt),
-    api_calls_per_answer: Number((measured.reduce((sum, m) => sum + m.calls, 0) / Math.max(1, measured.length)).toFixed(1)),
+    api_calls_per_answer: Number(
+      (measured.reduce((sum, m) => sum + m.calls, 0) / Math.max(1, measured.length)).toFixed(1),
+    ),
     // Slack's refusals are counted per answer's channel; Discord's for the whole phase (both modes).
     rate_limited: measured.reduce((sum, m) => sum + m.rateLimited, 0) + discordRefused,
     // What Parley's side of a tool round takes: the first pass's end to the second pass's request, less the tool's time.
-    ...(kind === "slack_tool" ? { tool_round_extra_p95_ms: p95((m) => (m.modelFollowupAt ?? NaN) - m.modelFirstTokenAt - TOOL_DELAY_MS) } : {}),
+    ...(kind === "slack_tool"
+      ? { tool_round_extra_p95_ms: p95((m) => (m.modelFollowupAt ?? NaN) - m.modelFirstTokenAt - TOOL_DELAY_MS) }
+      : {}),
   };
 }
 
 function report(): void {
-  print(`bench:latency: ${args.answers} answers per kind and mode, ${args.concurrency} conversations at once per mode every ${args["wave-every"]} s, model ${pace.tokens} tokens at ${pace.tps}/s after ${pace.firstMs} ms`);
-  const columns = ["answers", "streamed", "first_sign_p95_ms", "first_text_p95_ms", "complete_p95_ms", "model_first_token_ms", "first_text_after_token_p95_ms", "api_calls_per_answer", "rate_limited"] as const;
+  print(
+    `bench:latency: ${args.answers} answers per kind and mode, ${args.concurrency} conversations at once per mode every ${args["wave-every"]} s, model ${pace.tokens} tokens at ${pace.tps}/s after ${pace.firstMs} ms`,
+  );
+  const columns = [
+    "answers",
+    "streamed",
+    "first_sign_p95_ms",
+    "first_text_p95_ms",
+    "complete_p95_ms",
+    "model_first_token_ms",
+    "first_text_after_token_p95_ms",
+    "api_calls_per_answer",
+    "rate_limited",
+  ] as const;
   for (const kind of args.kinds) {
     print(`\n${kind}`);
     print(["mode".padEnd(14), ...columns.map((c) => c.padStart(c.length))].join(" "));
@@ -163,7 +225,10 @@ function report(): void {
     print(`complete p95 streaming on / off: ${(on / off).toFixed(2)}`);
     for (const mode of MODES) {
       const extra = (results[mode][kind] as { tool_round_extra_p95_ms?: number }).tool_round_extra_p95_ms;
-      if (extra !== undefined) print(`${mode}: a tool round adds ${extra} ms p95 beyond the tool's ${TOOL_DELAY_MS} ms and the model's first token`);
+      if (extra !== undefined)
+        print(
+          `${mode}: a tool round adds ${extra} ms p95 beyond the tool's ${TOOL_DELAY_MS} ms and the model's first token`,
+        );
     }
   }
   if (args.json) print(JSON.stringify(results));

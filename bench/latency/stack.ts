@@ -52,7 +52,10 @@ export interface Pace {
  */
 async function answering(url: string): Promise<void> {
   for (let tries = 0; ; tries++) {
-    const ok = await fetch(`${url}/health`).then((res) => (void res.body?.cancel(), true), () => false);
+    const ok = await fetch(`${url}/health`).then(
+      (res) => (void res.body?.cancel(), true),
+      () => false,
+    );
     if (ok) return;
     if (tries > 300) throw new Error(`the Worker at ${url} never answered`);
     await new Promise((r) => setTimeout(r, 100));
@@ -67,14 +70,22 @@ const cron = async (workerUrl: string) => (await fetch(`${workerUrl}/cdn-cgi/loc
 async function connected(workerUrl: string, gateway: RunningDiscordGatewayFake): Promise<void> {
   await cron(workerUrl);
   for (let tries = 0; ; tries++) {
-    const state = (await (await fetch(`${gateway.controlUrl}/__state`)).json()) as { connected: boolean; sessionId: string | null };
+    const state = (await (await fetch(`${gateway.controlUrl}/__state`)).json()) as {
+      connected: boolean;
+      sessionId: string | null;
+    };
     if (state.connected && state.sessionId) return;
     if (tries > 300) throw new Error(`the Worker at ${workerUrl} never connected to its Gateway`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-export async function startLatencyStack(pace: Pace, discord: traffic.DiscordSigner, slackTeams: readonly string[], toolTeams: readonly string[]): Promise<LatencyStack> {
+export async function startLatencyStack(
+  pace: Pace,
+  discord: traffic.DiscordSigner,
+  slackTeams: readonly string[],
+  toolTeams: readonly string[],
+): Promise<LatencyStack> {
   const stops: (() => Promise<unknown>)[] = [];
   const stop = async () => {
     for (const s of stops.reverse()) await s().catch(() => {});
@@ -82,12 +93,21 @@ export async function startLatencyStack(pace: Pace, discord: traffic.DiscordSign
   try {
     const redis = await startRedisServer(await freePort());
     stops.push(() => redis.stop());
-    const bridge = await startRedisBridge({ port: await freePort(), redisUrl: redis.url, token: REDIS_REST_TOKEN, requireKeyLocking: true });
+    const bridge = await startRedisBridge({
+      port: await freePort(),
+      redisUrl: redis.url,
+      token: REDIS_REST_TOKEN,
+      requireKeyLocking: true,
+    });
     stops.push(() => bridge.close());
     // The queue keeps its own redis-server, as in production: its polling never waits behind the store's commands.
     const queueRedis = await startRedisServer(await freePort());
     stops.push(() => queueRedis.stop());
-    const qstash = await startQStash({ port: await freePort(), redisUrl: queueRedis.url, retryDelayMs: RETRY_DELAY_MS });
+    const qstash = await startQStash({
+      port: await freePort(),
+      redisUrl: queueRedis.url,
+      retryDelayMs: RETRY_DELAY_MS,
+    });
     stops.push(() => qstash.close());
     const slack = await startSlackFake({ port: await freePort() });
     stops.push(() => slack.close());
@@ -95,9 +115,13 @@ export async function startLatencyStack(pace: Pace, discord: traffic.DiscordSign
       streaming: await startDiscordGatewayFake({ port: await freePort() }),
       streamingOff: await startDiscordGatewayFake({ port: await freePort() }),
     };
-    stops.push(() => gateways.streaming.close(), () => gateways.streamingOff.close());
+    stops.push(
+      () => gateways.streaming.close(),
+      () => gateways.streamingOff.close(),
+    );
     const gatewayOfChannel = new Map<string, RunningDiscordGatewayFake>();
-    const onChannelMessage = (message: { channel_id: string }) => void gatewayOfChannel.get(message.channel_id)?.dispatchMessage(message);
+    const onChannelMessage = (message: { channel_id: string }) =>
+      void gatewayOfChannel.get(message.channel_id)?.dispatchMessage(message);
     const discordFake = await startDiscordFake({ port: await freePort(), onChannelMessage });
     stops.push(() => discordFake.close());
     const twilio = await startTwilioFake({ port: await freePort() });
@@ -113,14 +137,35 @@ export async function startLatencyStack(pace: Pace, discord: traffic.DiscordSign
     stops.push(() => tools.close());
     await fetch(`${tools.url}/__config`, { method: "POST", body: JSON.stringify({ delayMs: TOOL_DELAY_MS }) });
     // Only the tool kind's workspaces are offered the lookup: the other kinds' prompts stay as they were.
-    const toolSettings = { ...devToolSettings(tools.url), TOOLS: JSON.stringify(Object.fromEntries(toolTeams.map((team) => [`slack:${team}`, ["lookup_ticket"]]))) };
-    const shared = { redisRestUrl: bridge.url, qstashUrl: qstash.url, modelUrl: model.url, fakes: { slack: slack.url, discord: discordFake.url, twilio: twilio.url, telegram: telegram.url } };
+    const toolSettings = {
+      ...devToolSettings(tools.url),
+      TOOLS: JSON.stringify(Object.fromEntries(toolTeams.map((team) => [`slack:${team}`, ["lookup_ticket"]]))),
+    };
+    const shared = {
+      redisRestUrl: bridge.url,
+      qstashUrl: qstash.url,
+      modelUrl: model.url,
+      fakes: { slack: slack.url, discord: discordFake.url, twilio: twilio.url, telegram: telegram.url },
+    };
     const start = async (streaming: boolean, gateway: RunningDiscordGatewayFake) => {
       const port = await freePort();
       const bot = { DISCORD_BOT_TOKEN: `bench-discord-${streaming ? "on" : "off"}`, DISCORD_GATEWAY_URL: gateway.url };
       // Memory jobs would add model calls and Redis traffic that are not the answer's.
-      const overrides = { ...INSTALLABLE, ...bot, ...toolSettings, STREAMING: String(streaming), MEMORY_ENABLED: "false", SUMMARY_ENABLED: "false", RATE_LIMIT_REPLIES: "1000" };
-      const worker = await startParleyOn({ ...shared, publicBaseUrl: `http://127.0.0.1:${port}`, port }, discord, KEY_PREFIX, overrides);
+      const overrides = {
+        ...INSTALLABLE,
+        ...bot,
+        ...toolSettings,
+        STREAMING: String(streaming),
+        MEMORY_ENABLED: "false",
+        SUMMARY_ENABLED: "false",
+        RATE_LIMIT_REPLIES: "1000",
+      };
+      const worker = await startParleyOn(
+        { ...shared, publicBaseUrl: `http://127.0.0.1:${port}`, port },
+        discord,
+        KEY_PREFIX,
+        overrides,
+      );
       stops.push(() => worker.stop());
       await answering(worker.url);
       await connected(worker.url, gateway);
@@ -136,7 +181,11 @@ export async function startLatencyStack(pace: Pace, discord: traffic.DiscordSign
       gateway.dispatchMessage(message);
       return Date.now();
     };
-    const fakes = { slack: slack.url.replace(/\/api$/, ""), discord: discordFake.url.replace(/\/api\/v10$/, ""), telegram: telegram.url };
+    const fakes = {
+      slack: slack.url.replace(/\/api$/, ""),
+      discord: discordFake.url.replace(/\/api\/v10$/, ""),
+      telegram: telegram.url,
+    };
     for (const team of slackTeams) await installWorkspace(streaming, fakes.slack, team);
     const dispatch = { streaming: dispatchTo(gateways.streaming), streamingOff: dispatchTo(gateways.streamingOff) };
     return { workers: { streaming, streamingOff }, gateways: dispatch, fakes, modelControl, stop };

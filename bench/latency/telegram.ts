@@ -25,12 +25,33 @@ export function telegramChat(kind: TelegramKind, run: string): number {
 }
 
 /** Makes the chat in the fake, posts the question to the Worker; when the Worker accepted it (epoch ms). */
-export async function askOnTelegram(fakeUrl: string, workerUrl: string, kind: TelegramKind, chatId: number, text: string): Promise<number> {
-  const chat = kind === "telegram_group" ? { id: chatId, type: "supergroup", title: `Latency ${chatId}`, bots: { [String(TELEGRAM_BOT.id)]: "administrator" } } : { id: chatId, type: "private", first_name: "Person" };
+export async function askOnTelegram(
+  fakeUrl: string,
+  workerUrl: string,
+  kind: TelegramKind,
+  chatId: number,
+  text: string,
+): Promise<number> {
+  const chat =
+    kind === "telegram_group"
+      ? {
+          id: chatId,
+          type: "supergroup",
+          title: `Latency ${chatId}`,
+          bots: { [String(TELEGRAM_BOT.id)]: "administrator" },
+        }
+      : { id: chatId, type: "private", first_name: "Person" };
   const made = await fetch(`${fakeUrl}/__chat`, { method: "POST", body: JSON.stringify(chat) });
   if (!made.ok) throw new Error(`the Telegram fake refused chat ${chatId}`);
-  const update = groupUpdate(chatId, 1, kind === "telegram_group" ? 40_000_000 + chats : chatId, text, kind === "telegram_group");
-  if (kind === "telegram_private") Object.assign((update as { message: { chat: object } }).message.chat, { type: "private", first_name: "Person" });
+  const update = groupUpdate(
+    chatId,
+    1,
+    kind === "telegram_group" ? 40_000_000 + chats : chatId,
+    text,
+    kind === "telegram_group",
+  );
+  if (kind === "telegram_private")
+    Object.assign((update as { message: { chat: object } }).message.chat, { type: "private", first_name: "Person" });
   const res = await fetch(telegramRequest(workerUrl, update), { signal: AbortSignal.timeout(ASK_TIMEOUT_MS) });
   await res.body?.cancel();
   if (res.status !== 200) throw new Error(`the Worker answered ${res.status} to a ${kind} question`);
@@ -53,13 +74,21 @@ const getJson = async <T>(url: string): Promise<T> => (await (await fetch(url)).
 /** What the person saw of the answer in `chatId`, or null while it is not complete. */
 export async function seenOnTelegram(fakeUrl: string, chatId: number, tokens: number) {
   const parts = splitText(longAnswer(tokens), MAX_CHARS);
-  const messages = (await getJson<Message[]>(`${fakeUrl}/__messages?chat_id=${chatId}`)).filter((m) => m.from === TELEGRAM_BOT.id);
+  const messages = (await getJson<Message[]>(`${fakeUrl}/__messages?chat_id=${chatId}`)).filter(
+    (m) => m.from === TELEGRAM_BOT.id,
+  );
   if (messages.length !== parts.length || !messages.every((m, i) => m.text === parts[i])) return null;
   const calls = (await getJson<Call[]>(`${fakeUrl}/__calls?chat_id=${chatId}`)).sort((a, b) => a.at - b.at);
   const typing = calls.find((c) => c.route === "sendChatAction");
   const firstText = calls.find((c) => c.route === "sendMessageDraft" || c.route === "sendMessage")!;
   const completeAt = Math.max(...messages.map((m) => m.revisions.at(-1)!.at));
-  return { signAt: Math.min(typing?.at ?? Infinity, firstText.at), firstTextAt: firstText.at, completeAt, calls: calls.length, rateLimited: 0 };
+  return {
+    signAt: Math.min(typing?.at ?? Infinity, firstText.at),
+    firstTextAt: firstText.at,
+    completeAt,
+    calls: calls.length,
+    rateLimited: 0,
+  };
 }
 
 /** Flood-control refusals the fake counted, all chats together. */

@@ -51,10 +51,15 @@ const getJson = async <T>(url: string): Promise<T> => (await (await fetch(url)).
 /** The platform calls that read a place so far: Slack's history and replies, Discord's channel listings. */
 async function historyCalls(stack: Stack, platform: Platform): Promise<number> {
   if (platform === "slack") {
-    const [history, replies] = await Promise.all(["conversations.history", "conversations.replies"].map((m) => getJson<unknown[]>(`${origin(stack.fakes.slack)}/__api?method=${m}`)));
+    const [history, replies] = await Promise.all(
+      ["conversations.history", "conversations.replies"].map((m) =>
+        getJson<unknown[]>(`${origin(stack.fakes.slack)}/__api?method=${m}`),
+      ),
+    );
     return history!.length + replies!.length;
   }
-  if (platform === "discord") return (await getJson<unknown[]>(`${origin(stack.fakes.discord)}/__calls?route=list_messages`)).length;
+  if (platform === "discord")
+    return (await getJson<unknown[]>(`${origin(stack.fakes.discord)}/__calls?route=list_messages`)).length;
   return 0;
 }
 
@@ -64,24 +69,52 @@ async function seedSlackHistory(stack: Stack, mentions: readonly PlannedMessage[
   for (const m of mentions.filter((x) => x.platform === "slack")) {
     for (let i = 0; i < earlier; i++) {
       const ts = `${since + i}.000000`;
-      const body = JSON.stringify({ channel: m.place, ts, user: `UPEOPLE${i % 3}`, text: `earlier message ${i} about the release in ${m.place}` });
+      const body = JSON.stringify({
+        channel: m.place,
+        ts,
+        user: `UPEOPLE${i % 3}`,
+        text: `earlier message ${i} about the release in ${m.place}`,
+      });
       const res = await fetch(`${origin(stack.fakes.slack)}/__messages`, { method: "POST", body });
       if (!res.ok) throw new Error(`the Slack fake refused a message: ${res.status}`);
     }
   }
 }
 
-async function run(stack: Stack, discord: DiscordSigner, opts: BackfillOptions, setting: "on" | "off"): Promise<Map<Platform, RunFigures>> {
+async function run(
+  stack: Stack,
+  discord: DiscordSigner,
+  opts: BackfillOptions,
+  setting: "on" | "off",
+): Promise<Map<Platform, RunFigures>> {
   const prefix = `BF${setting.toUpperCase()}`;
-  const worker = await startParleyOn({ ...stack, publicBaseUrl: stack.gate.url, port: stack.workerPort }, discord, prefix, setting === "off" ? { BACKFILL_MESSAGES: "0" } : {});
+  const worker = await startParleyOn(
+    { ...stack, publicBaseUrl: stack.gate.url, port: stack.workerPort },
+    discord,
+    prefix,
+    setting === "off" ? { BACKFILL_MESSAGES: "0" } : {},
+  );
   const plan = (run: string) =>
     traffic
-      .planTraffic({ places: opts.places, chatterPerSlackChannel: 1, quietSlackChannels: 1, run, publicBaseUrl: stack.gate.url, discord, discordFakeUrl: stack.fakes.discord, telegram: { groups: opts.telegram, quiet: 0 } })
+      .planTraffic({
+        places: opts.places,
+        chatterPerSlackChannel: 1,
+        quietSlackChannels: 1,
+        run,
+        publicBaseUrl: stack.gate.url,
+        discord,
+        discordFakeUrl: stack.fakes.discord,
+        telegram: { groups: opts.telegram, quiet: 0 },
+      })
       .filter((m) => m.kind === "new_mention" || m.kind === "tg_new_mention");
   const figures = new Map<Platform, RunFigures>();
   try {
     // Every script cached, on both sides of the gate, before anything is measured.
-    const warmup = PLATFORMS.flatMap((p) => plan(`${prefix}W`).filter((m) => m.platform === p).slice(0, WARMUP_PER_PLATFORM));
+    const warmup = PLATFORMS.flatMap((p) =>
+      plan(`${prefix}W`)
+        .filter((m) => m.platform === p)
+        .slice(0, WARMUP_PER_PLATFORM),
+    );
     await makeTelegramChats(stack.fakes.telegram, warmup);
     stack.gate.open();
     await sendAtRate(worker.url, warmup, opts.rate);
@@ -112,7 +145,11 @@ async function run(stack: Stack, discord: DiscordSigner, opts: BackfillOptions, 
   return figures;
 }
 
-export async function backfillScenario(stack: Stack, discord: DiscordSigner, opts: BackfillOptions): Promise<BackfillRow[]> {
+export async function backfillScenario(
+  stack: Stack,
+  discord: DiscordSigner,
+  opts: BackfillOptions,
+): Promise<BackfillRow[]> {
   const on = await run(stack, discord, opts, "on");
   const off = await run(stack, discord, opts, "off");
   const per = (n: number, starts: number) => Math.round((n / starts) * 10) / 10;
@@ -133,11 +170,26 @@ export async function backfillScenario(stack: Stack, discord: DiscordSigner, opt
   });
 }
 
-export function printBackfill(print: (line: string) => void, rows: readonly BackfillRow[], opts: BackfillOptions): void {
-  print(`backfill: conversation starts with reading the place on (defaults) and off (BACKFILL_MESSAGES=0); ${opts.earlier} earlier messages in each Slack channel`);
-  print("platform   starts  history calls/start  merged/start  webhook Redis cmds/start (on | off)  job Redis cmds/start (on | off)");
+export function printBackfill(
+  print: (line: string) => void,
+  rows: readonly BackfillRow[],
+  opts: BackfillOptions,
+): void {
+  print(
+    `backfill: conversation starts with reading the place on (defaults) and off (BACKFILL_MESSAGES=0); ${opts.earlier} earlier messages in each Slack channel`,
+  );
+  print(
+    "platform   starts  history calls/start  merged/start  webhook Redis cmds/start (on | off)  job Redis cmds/start (on | off)",
+  );
   for (const r of rows) {
-    const cells = [r.platform.padEnd(9), String(r.starts).padStart(6), String(r.historyCalls).padStart(20), String(r.merged).padStart(13)];
-    print(`${cells.join(" ")}  ${`${r.webhookCommands.on} | ${r.webhookCommands.off}`.padStart(35)}  ${`${r.jobCommands.on} | ${r.jobCommands.off}`.padStart(31)}`);
+    const cells = [
+      r.platform.padEnd(9),
+      String(r.starts).padStart(6),
+      String(r.historyCalls).padStart(20),
+      String(r.merged).padStart(13),
+    ];
+    print(
+      `${cells.join(" ")}  ${`${r.webhookCommands.on} | ${r.webhookCommands.off}`.padStart(35)}  ${`${r.jobCommands.on} | ${r.jobCommands.off}`.padStart(31)}`,
+    );
   }
 }

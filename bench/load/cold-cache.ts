@@ -21,7 +21,11 @@ export interface ScriptCacheCost {
 }
 
 /** `mentions` come in pairs, each a new conversation: the first of a pair goes right after a flush. */
-export async function coldScriptCache(stack: Stack, parleyUrl: string, mentions: readonly PlannedMessage[]): Promise<ScriptCacheCost> {
+export async function coldScriptCache(
+  stack: Stack,
+  parleyUrl: string,
+  mentions: readonly PlannedMessage[],
+): Promise<ScriptCacheCost> {
   const coldMs: number[] = [];
   const warmMs: number[] = [];
   let cold: RedisCost | undefined;

@@ -46,7 +46,11 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && !HOP_HEADERS.has(k)) headers[k] = v;
     try {
-      const answer = await fetch(`${opts.target}${req.url}`, { method: req.method, headers, body: body.length ? body : undefined });
+      const answer = await fetch(`${opts.target}${req.url}`, {
+        method: req.method,
+        headers,
+        body: body.length ? body : undefined,
+      });
       const out: Record<string, string> = {};
       answer.headers.forEach((v, k) => (HOP_HEADERS.has(k) || k === "content-encoding" ? undefined : (out[k] = v)));
       res.writeHead(answer.status, out).end(Buffer.from(await answer.arrayBuffer()));

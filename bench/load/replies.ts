@@ -40,7 +40,11 @@ async function countAll(fakes: Fakes): Promise<Map<string, number>> {
   return counts;
 }
 
-export async function replyCounts(fakes: Fakes, expected: ReadonlySet<string>, deadlineMs: number): Promise<Map<string, number>> {
+export async function replyCounts(
+  fakes: Fakes,
+  expected: ReadonlySet<string>,
+  deadlineMs: number,
+): Promise<Map<string, number>> {
   const deadline = Date.now() + deadlineMs;
   for (;;) {
     const counts = await countAll(fakes);

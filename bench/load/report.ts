@@ -29,7 +29,11 @@ export function summarize(m: Measured) {
   const noop = phases.flatMap((p) => p.acks.noop);
   const failedAcks = parley.filter((a) => a.status < 200 || a.status >= 300).length;
   // Ignored chatter is not recorded, by design.
-  const shouldStore = m.inbound.new_mention.messages + m.inbound.active.messages + m.inbound.tg_new_mention.messages + m.inbound.tg_active.messages;
+  const shouldStore =
+    m.inbound.new_mention.messages +
+    m.inbound.active.messages +
+    m.inbound.tg_new_mention.messages +
+    m.inbound.tg_active.messages;
   const unanswered = [...m.expected].filter((place) => (m.jobs.replies.get(place) ?? 0) === 0).length;
   const answers = [...m.jobs.replies.values()].reduce((a, b) => a + b, 0);
   const ack = parley.map((a) => a.ms);
@@ -77,15 +81,28 @@ function breakdown(cost: RedisCost, n: number): string {
 
 export function printReport(
   print: (line: string) => void,
-  r: { rate: number; places: number; "model-delay-ms": number; result: ReturnType<typeof summarize> } & Pick<Measured, "inbound" | "jobs" | "scriptCache">,
+  r: { rate: number; places: number; "model-delay-ms": number; result: ReturnType<typeof summarize> } & Pick<
+    Measured,
+    "inbound" | "jobs" | "scriptCache"
+  >,
 ): void {
   const s = r.result;
-  print(`Parley under load: ${s.messages} signed messages at ${r.rate}/s over ${r.places} places plus quiet channels (Slack, Discord, SMS) and Telegram groups, model delay ${r["model-delay-ms"]} ms`);
+  print(
+    `Parley under load: ${s.messages} signed messages at ${r.rate}/s over ${r.places} places plus quiet channels (Slack, Discord, SMS) and Telegram groups, model delay ${r["model-delay-ms"]} ms`,
+  );
   print(`  acknowledgement   p50 ${s.ack_p50_ms} ms, p99 ${s.ack_p99_ms} ms`);
-  print(`  do-nothing Worker p50 ${s.noop_p50_ms} ms, p99 ${s.noop_p99_ms} ms, interleaved request by request → p99 ratio ${s.p99_ratio}× (target ≤ 3×)`);
-  print(`  replies posted    ${s.answers} for ${r.jobs.replies.size} places that needed one; duplicates ${s.duplicates}`);
-  print(`  lost              ${s.lost} (${s.not_acknowledged} not acknowledged, ${s.not_stored} not stored, ${s.unanswered} unanswered)`);
-  print(`  Redis round trips ${s.redis_round_trips_per_message} per inbound message, ${s.job_round_trips_per_answer} per answer's jobs`);
+  print(
+    `  do-nothing Worker p50 ${s.noop_p50_ms} ms, p99 ${s.noop_p99_ms} ms, interleaved request by request → p99 ratio ${s.p99_ratio}× (target ≤ 3×)`,
+  );
+  print(
+    `  replies posted    ${s.answers} for ${r.jobs.replies.size} places that needed one; duplicates ${s.duplicates}`,
+  );
+  print(
+    `  lost              ${s.lost} (${s.not_acknowledged} not acknowledged, ${s.not_stored} not stored, ${s.unanswered} unanswered)`,
+  );
+  print(
+    `  Redis round trips ${s.redis_round_trips_per_message} per inbound message, ${s.job_round_trips_per_answer} per answer's jobs`,
+  );
   print(`  Redis commands (INFO commandstats, script internals counted, per message):`);
   const kinds: [string, InboundPhase][] = [
     ["new mention", r.inbound.new_mention],
@@ -95,9 +112,12 @@ export function printReport(
     ["Telegram active", r.inbound.tg_active],
     ["Telegram kept chatter", r.inbound.tg_kept],
   ];
-  for (const [label, phase] of kinds) print(`    ${label.padEnd(22)} ${per(phase, phase.messages)}  (${breakdown(phase, phase.messages)})`);
+  for (const [label, phase] of kinds)
+    print(`    ${label.padEnd(22)} ${per(phase, phase.messages)}  (${breakdown(phase, phase.messages)})`);
   print(`    ${"answer's jobs".padEnd(22)} ${s.commands_per_answer_jobs}  (${breakdown(r.jobs, s.answers)})`);
-  print(`  QStash            ${s.publishes_per_message} publishes per inbound message (${r.jobs.replies.size} needed one, ${s.extra_publishes} extra)`);
+  print(
+    `  QStash            ${s.publishes_per_message} publishes per inbound message (${r.jobs.replies.size} needed one, ${s.extra_publishes} extra)`,
+  );
   print(
     `  script cache lost first message ${s.script_cache_cold_ms} ms, ${s.script_cache_cold_round_trips} round trips, ${s.script_cache_cold_commands} commands ` +
       `(the next: ${s.script_cache_warm_ms} ms, ${r.scriptCache.warm.roundTrips} round trip, ${s.script_cache_warm_commands} commands; median of ${r.scriptCache.samples})`,

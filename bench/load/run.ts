@@ -40,16 +40,60 @@ const command = defineCommand({
     "and prints acknowledgement latency, replies, lost records, duplicates, Redis round trips and commands, and QStash publishes.",
   options: {
     json: { type: "boolean", default: false, description: "end with one JSON line of the figures" },
-    places: { type: "string", default: "90", valueName: "n", description: "places (channels and phones) in the traffic, 3-3000 (90)" },
-    chatter: { type: "string", default: "5", valueName: "n", description: "messages between people after each Slack channel's mention, 1-50 (5)" },
-    quiet: { type: "string", default: "30", valueName: "n", description: "Slack channels where people only talk among themselves, 1-1000 (30)" },
-    telegram: { type: "string", default: "30", valueName: "n", description: "Telegram groups where the bot is mentioned, then chatter, 0-1000 (30)" },
-    "telegram-quiet": { type: "string", default: "30", valueName: "n", description: "Telegram groups where people only talk (kept, never answered), 0-1000 (30)" },
+    places: {
+      type: "string",
+      default: "90",
+      valueName: "n",
+      description: "places (channels and phones) in the traffic, 3-3000 (90)",
+    },
+    chatter: {
+      type: "string",
+      default: "5",
+      valueName: "n",
+      description: "messages between people after each Slack channel's mention, 1-50 (5)",
+    },
+    quiet: {
+      type: "string",
+      default: "30",
+      valueName: "n",
+      description: "Slack channels where people only talk among themselves, 1-1000 (30)",
+    },
+    telegram: {
+      type: "string",
+      default: "30",
+      valueName: "n",
+      description: "Telegram groups where the bot is mentioned, then chatter, 0-1000 (30)",
+    },
+    "telegram-quiet": {
+      type: "string",
+      default: "30",
+      valueName: "n",
+      description: "Telegram groups where people only talk (kept, never answered), 0-1000 (30)",
+    },
     rate: { type: "string", default: "40", valueName: "msg/s", description: "messages per second, 1-500 (40)" },
-    "model-delay-ms": { type: "string", default: "300", valueName: "ms", description: "the local model's delay per answer, 0-10000 (300)" },
-    "tool-round": { type: "boolean", default: false, description: "every answer takes one tool round (a lookup at the local tool server) first" },
-    scenario: { type: "string", default: "traffic", valueName: "name", description: "traffic (the mix above) or backfill (reading the place at a conversation's start)" },
-    earlier: { type: "string", default: "10", valueName: "n", description: "backfill: messages in each Slack channel's history before its mention, 0-100 (10)" },
+    "model-delay-ms": {
+      type: "string",
+      default: "300",
+      valueName: "ms",
+      description: "the local model's delay per answer, 0-10000 (300)",
+    },
+    "tool-round": {
+      type: "boolean",
+      default: false,
+      description: "every answer takes one tool round (a lookup at the local tool server) first",
+    },
+    scenario: {
+      type: "string",
+      default: "traffic",
+      valueName: "name",
+      description: "traffic (the mix above) or backfill (reading the place at a conversation's start)",
+    },
+    earlier: {
+      type: "string",
+      default: "10",
+      valueName: "n",
+      description: "backfill: messages in each Slack channel's history before its mention, 0-100 (10)",
+    },
   },
 });
 /** Bounded, so that a typo cannot turn the bench into a flood. */
@@ -72,15 +116,26 @@ const args = parseBoundedOptions(
 
 // The in-process stand-ins log one JSON line per event (every delivery); the bench's own lines are what matter.
 const print = console.log.bind(console);
-console.log = (...line: unknown[]) => void (typeof line[0] === "string" && line[0].startsWith('{"event"') ? undefined : print(...line));
+console.log = (...line: unknown[]) =>
+  void (typeof line[0] === "string" && line[0].startsWith('{"event"') ? undefined : print(...line));
 
 const stack = await startStack({ modelDelayMs: args["model-delay-ms"], toolRound: args["tool-round"] });
 const discord = traffic.discordSigner();
 const stopWorkers: (() => Promise<void>)[] = [];
 try {
   if (args.scenario === "backfill") {
-    const rows = await backfillScenario(stack, discord, { places: args.places, telegram: args.telegram, earlier: args.earlier, rate: args.rate });
-    printBackfill(print, rows, { places: args.places, telegram: args.telegram, earlier: args.earlier, rate: args.rate });
+    const rows = await backfillScenario(stack, discord, {
+      places: args.places,
+      telegram: args.telegram,
+      earlier: args.earlier,
+      rate: args.rate,
+    });
+    printBackfill(print, rows, {
+      places: args.places,
+      telegram: args.telegram,
+      earlier: args.earlier,
+      rate: args.rate,
+    });
     if (args.json) print(JSON.stringify({ backfill: rows }));
   } else {
     const noop = await startNoop(await freePort());
@@ -102,7 +157,9 @@ try {
 
     // Warm both Workers with places of their own, jobs included, so that every script is cached before measuring.
     stack.gate.open();
-    const warmup = plan("W").filter((m) => m.needsAnswer).slice(0, WARMUP_REQUESTS);
+    const warmup = plan("W")
+      .filter((m) => m.needsAnswer)
+      .slice(0, WARMUP_REQUESTS);
     await makeTelegramChats(stack.fakes.telegram, warmup);
     await sendInterleaved(urls, warmup, args.rate);
     await replyCounts(stack.fakes, new Set(warmup.map((m) => m.place)), REPLY_DEADLINE_MS);
@@ -126,17 +183,27 @@ try {
       tg_kept: await inboundPhase(stack, urls, ofKind("tg_kept"), args.rate),
     };
     const stored = (await stack.storedMessages(logs)) - storedBefore;
-    const publishes = [...(await stack.publishes())].map(([place, n]) => n - (publishesBefore.get(place) ?? 0)).filter((n) => n > 0);
+    const publishes = [...(await stack.publishes())]
+      .map(([place, n]) => n - (publishesBefore.get(place) ?? 0))
+      .filter((n) => n > 0);
 
     const expected = new Set(messages.filter((m) => m.needsAnswer).map((m) => m.place));
     const jobs = await jobsPhase(stack, expected, REPLY_DEADLINE_MS);
 
     stack.gate.hold();
-    const probeMentions = plan("P").filter((m) => m.kind === "new_mention" && m.platform === "slack").slice(0, 2 * SCRIPT_CACHE_SAMPLES);
+    const probeMentions = plan("P")
+      .filter((m) => m.kind === "new_mention" && m.platform === "slack")
+      .slice(0, 2 * SCRIPT_CACHE_SAMPLES);
     const scriptCache = await coldScriptCache(stack, parley.url, probeMentions);
 
-    const toolCalls = stack.toolServerUrl ? ((await (await fetch(`${stack.toolServerUrl}/__calls`)).json()) as { byTool: Record<string, number> }).byTool.lookup_ticket ?? 0 : 0;
-    const result = { ...summarize({ inbound, jobs, expected, stored, publishes, scriptCache }), ...(stack.toolServerUrl ? { tool_calls: toolCalls } : {}) };
+    const toolCalls = stack.toolServerUrl
+      ? (((await (await fetch(`${stack.toolServerUrl}/__calls`)).json()) as { byTool: Record<string, number> }).byTool
+          .lookup_ticket ?? 0)
+      : 0;
+    const result = {
+      ...summarize({ inbound, jobs, expected, stored, publishes, scriptCache }),
+      ...(stack.toolServerUrl ? { tool_calls: toolCalls } : {}),
+    };
     printReport(print, { ...args, result, inbound, jobs, scriptCache });
     if (stack.toolServerUrl) print(`tool calls at the tool server (warm-up and probes included): ${toolCalls}`);
     if (args.json) print(JSON.stringify(result));

@@ -52,10 +52,16 @@ async function sendPaced(deliveries: readonly Delivery[], perSecond: number): Pr
   return Promise.all(inFlight);
 }
 
-const to = (baseUrl: string, m: PlannedMessage): Delivery => ({ request: () => m.request(baseUrl), ...(m.answered ? { answered: m.answered } : {}) });
+const to = (baseUrl: string, m: PlannedMessage): Delivery => ({
+  request: () => m.request(baseUrl),
+  ...(m.answered ? { answered: m.answered } : {}),
+});
 
 export function sendAtRate(baseUrl: string, messages: readonly PlannedMessage[], perSecond: number): Promise<Ack[]> {
-  return sendPaced(messages.map((m) => to(baseUrl, m)), perSecond);
+  return sendPaced(
+    messages.map((m) => to(baseUrl, m)),
+    perSecond,
+  );
 }
 
 /** Parley gets `messages` at `perSecond`; the do-nothing Worker gets each one too, in between. */

@@ -84,7 +84,10 @@ const jobSchema = jobSchemaFor(adapters);
 /** Where a published job answers: its reply target is among the sealed personal fields (lib/queue/sealed-job.ts). */
 async function placeOfJob(body: Buffer): Promise<string> {
   try {
-    const target = (await openJob(JSON.parse(body.toString("utf8")), jobSealer, jobSchema)).replyTarget as Record<string, string | undefined>;
+    const target = (await openJob(JSON.parse(body.toString("utf8")), jobSealer, jobSchema)).replyTarget as Record<
+      string,
+      string | undefined
+    >;
     return target.channel ?? target.token ?? target.to ?? "unknown";
   } catch {
     return "unknown";
@@ -113,7 +116,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     const qstash = await startQStash({
       port: await freePort(),
       redisUrl: queueStore.url,
-      ...(opts.productionSchedule ? { clock: opts.productionSchedule } : { retryDelayMs: RETRY_DELAY_MS, clock: { mode: "real" } }),
+      ...(opts.productionSchedule
+        ? { clock: opts.productionSchedule }
+        : { retryDelayMs: RETRY_DELAY_MS, clock: { mode: "real" } }),
     });
     stops.push(() => qstash.close());
     const publishedJobs: Buffer[] = [];
@@ -127,7 +132,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       },
     });
     stops.push(() => qstashProxy.close());
-    const faultProxy = opts.redisFaults ? await startFaultProxy({ port: await freePort(), target: bridge.url }) : undefined;
+    const faultProxy = opts.redisFaults
+      ? await startFaultProxy({ port: await freePort(), target: bridge.url })
+      : undefined;
     if (faultProxy) stops.push(() => faultProxy.close());
     const workerPort = await freePort();
     const gate = await startProxy({ target: `http://127.0.0.1:${workerPort}`, gated: true });
@@ -146,7 +153,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     if (tools) stops.push(() => tools.close());
     // With tools offered (and a call still allowed), every pass asks for the lookup; MAX_TOOL_ROUNDS=1 ends it at one round.
     const lookup = tools ? { toolCalls: [{ name: "lookup_ticket", arguments: '{"id":"42"}' }] } : {};
-    await fetch(`${model.url.replace(/\/v1$/, "")}/__script`, { method: "POST", body: JSON.stringify({ rules: [...(opts.modelRules ?? []), { match: "", delayMs: opts.modelDelayMs, ...lookup }] }) });
+    await fetch(`${model.url.replace(/\/v1$/, "")}/__script`, {
+      method: "POST",
+      body: JSON.stringify({
+        rules: [...(opts.modelRules ?? []), { match: "", delayMs: opts.modelDelayMs, ...lookup }],
+      }),
+    });
     const stats = new RedisClient(store.url, { lazyConnect: false, maxRetriesPerRequest: 1 });
     stops.push(() => stats.quit());
     return {
@@ -172,7 +184,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       flushScripts: async () => void (await stats.script("FLUSH")),
       async publishes() {
         const counts = new Map<string, number>();
-        for (const place of await Promise.all(publishedJobs.map(placeOfJob))) counts.set(place, (counts.get(place) ?? 0) + 1);
+        for (const place of await Promise.all(publishedJobs.map(placeOfJob)))
+          counts.set(place, (counts.get(place) ?? 0) + 1);
         return counts;
       },
       stop,

@@ -23,7 +23,10 @@ export function commandCalls(commandstats: string): Map<string, number> {
 }
 
 /** What ran between two `commandCalls` readings, per command, and in all. */
-export function commandsBetween(before: ReadonlyMap<string, number>, after: ReadonlyMap<string, number>): { total: number; byCommand: Map<string, number> } {
+export function commandsBetween(
+  before: ReadonlyMap<string, number>,
+  after: ReadonlyMap<string, number>,
+): { total: number; byCommand: Map<string, number> } {
   const byCommand = new Map<string, number>();
   for (const [name, n] of after) {
     const ran = n - (before.get(name) ?? 0);

@@ -15,11 +15,20 @@ export const TELEGRAM_BOT = TELEGRAM_FAKE_BOT;
 
 /** The Worker's Telegram settings for a bench. */
 export function telegramVars(fakeUrl: string): Record<string, string> {
-  return { TELEGRAM_BOT_TOKEN: TELEGRAM_BOT.token, TELEGRAM_WEBHOOK_SECRET: TELEGRAM_SECRET, TELEGRAM_BOT_USERNAME: TELEGRAM_BOT.username, TELEGRAM_API_BASE_URL: fakeUrl };
+  return {
+    TELEGRAM_BOT_TOKEN: TELEGRAM_BOT.token,
+    TELEGRAM_WEBHOOK_SECRET: TELEGRAM_SECRET,
+    TELEGRAM_BOT_USERNAME: TELEGRAM_BOT.username,
+    TELEGRAM_API_BASE_URL: fakeUrl,
+  };
 }
 
 export function telegramRequest(baseUrl: string, update: unknown): Request {
-  return new Request(`${baseUrl}/telegram/webhook`, { method: "POST", headers: telegramHeaders(TELEGRAM_SECRET), body: JSON.stringify(update) });
+  return new Request(`${baseUrl}/telegram/webhook`, {
+    method: "POST",
+    headers: telegramHeaders(TELEGRAM_SECRET),
+    body: JSON.stringify(update),
+  });
 }
 
 let updates = 0;
@@ -49,9 +58,18 @@ export function telegramGroup(chatId: number, chatter: number, mention: boolean)
   const msgs: PlannedMessage[] = [];
   for (let j = mention ? 0 : 1; j <= chatter; j++) {
     const person = 20_000_000 + (Math.abs(chatId) % 100_000) * 10 + (j % 3);
-    const update = j === 0 ? groupUpdate(chatId, j + 1, person, "I'm planning the release. What do you think?", true) : groupUpdate(chatId, j + 1, person, `I think step ${j} is fine`, false);
+    const update =
+      j === 0
+        ? groupUpdate(chatId, j + 1, person, "I'm planning the release. What do you think?", true)
+        : groupUpdate(chatId, j + 1, person, `I think step ${j} is fine`, false);
     const kind: MessageKind = j === 0 ? "tg_new_mention" : mention ? "tg_active" : "tg_kept";
-    msgs.push({ platform: "telegram", kind, place: String(chatId), needsAnswer: j === 0, request: (url) => telegramRequest(url, update) });
+    msgs.push({
+      platform: "telegram",
+      kind,
+      place: String(chatId),
+      needsAnswer: j === 0,
+      request: (url) => telegramRequest(url, update),
+    });
   }
   return msgs;
 }
@@ -62,7 +80,12 @@ export async function makeTelegramChats(fakeUrl: string, messages: readonly Plan
   for (const id of chats) {
     const res = await fetch(`${fakeUrl}/__chat`, {
       method: "POST",
-      body: JSON.stringify({ id, type: "supergroup", title: `Bench ${id}`, bots: { [String(TELEGRAM_BOT.id)]: "administrator" } }),
+      body: JSON.stringify({
+        id,
+        type: "supergroup",
+        title: `Bench ${id}`,
+        bots: { [String(TELEGRAM_BOT.id)]: "administrator" },
+      }),
     });
     if (!res.ok) throw new Error(`the Telegram fake refused chat ${id}: ${res.status}`);
   }

@@ -58,13 +58,25 @@ export function slackRequest(baseUrl: string, body: string, headers: Record<stri
   const signature = `v0=${createHmac("sha256", SLACK_SIGNING_SECRET).update(`v0:${ts}:${body}`).digest("hex")}`;
   return new Request(`${baseUrl}/slack/events`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "X-Slack-Request-Timestamp": ts, "X-Slack-Signature": signature, ...headers },
+    headers: {
+      "Content-Type": "application/json",
+      "X-Slack-Request-Timestamp": ts,
+      "X-Slack-Signature": signature,
+      ...headers,
+    },
     body,
   });
 }
 
 /** A channel message as Slack delivers it; with `threadTs`, a reply in that thread. */
-export function slackEvent(team: string, channel: string, user: string, text: string, ts: string, threadTs?: string): string {
+export function slackEvent(
+  team: string,
+  channel: string,
+  user: string,
+  text: string,
+  ts: string,
+  threadTs?: string,
+): string {
   return JSON.stringify({
     token: "legacy",
     team_id: team,
@@ -72,8 +84,19 @@ export function slackEvent(team: string, channel: string, user: string, text: st
     type: "event_callback",
     event_id: `Ev${ts.replace(".", "")}`,
     event_time: Math.floor(Number(ts)),
-    event: { type: "message", user, text, ts, channel, event_ts: ts, channel_type: "channel", ...(threadTs ? { thread_ts: threadTs } : {}) },
-    authorizations: [{ enterprise_id: null, team_id: team, user_id: SLACK_BOT_USER_ID, is_bot: true, is_enterprise_install: false }],
+    event: {
+      type: "message",
+      user,
+      text,
+      ts,
+      channel,
+      event_ts: ts,
+      channel_type: "channel",
+      ...(threadTs ? { thread_ts: threadTs } : {}),
+    },
+    authorizations: [
+      { enterprise_id: null, team_id: team, user_id: SLACK_BOT_USER_ID, is_bot: true, is_enterprise_install: false },
+    ],
   });
 }
 
@@ -88,7 +111,12 @@ export function discordRequest(baseUrl: string, signer: DiscordSigner, body: str
 }
 
 export function twilioRequest(baseUrl: string, publicBaseUrl: string, params: [string, string][]): Request {
-  const signed = `${publicBaseUrl}/twilio/sms` + [...params].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => k + v).join("");
+  const signed =
+    `${publicBaseUrl}/twilio/sms` +
+    [...params]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => k + v)
+      .join("");
   return new Request(`${baseUrl}/twilio/sms`, {
     method: "POST",
     headers: {
@@ -126,7 +154,11 @@ export function planTraffic(p: TrafficPlan): PlannedMessage[] {
     if (platform === "slack") {
       perPlace.push(slackChannel(p, `CB${p.run}${i}`, i, base, true));
     } else if (platform === "discord") {
-      const interaction = askInteraction({ guildId: snowflake(), channelId: snowflake() }, { id: snowflake(), name: `Person${i}` }, `question ${i}`);
+      const interaction = askInteraction(
+        { guildId: snowflake(), channelId: snowflake() },
+        { id: snowflake(), name: `Person${i}` },
+        `question ${i}`,
+      );
       const body = JSON.stringify(interaction);
       perPlace.push([
         {
@@ -142,17 +174,36 @@ export function planTraffic(p: TrafficPlan): PlannedMessage[] {
       const from = `+1555${String(plan).padStart(2, "0")}${String(i).padStart(5, "0")}`;
       const sid = `SM${p.run}${String(i).padStart(8, "0")}`;
       const params: [string, string][] = [
-        ["MessageSid", sid], ["SmsMessageSid", sid], ["AccountSid", TWILIO_ACCOUNT_SID], ["From", from],
-        ["To", TWILIO_NUMBER], ["Body", `what is the answer to ${i}?`], ["NumMedia", "0"], ["NumSegments", "1"],
+        ["MessageSid", sid],
+        ["SmsMessageSid", sid],
+        ["AccountSid", TWILIO_ACCOUNT_SID],
+        ["From", from],
+        ["To", TWILIO_NUMBER],
+        ["Body", `what is the answer to ${i}?`],
+        ["NumMedia", "0"],
+        ["NumSegments", "1"],
       ];
-      perPlace.push([{ platform, kind: "new_mention", place: from, needsAnswer: true, request: (url) => twilioRequest(url, p.publicBaseUrl, params) }]);
+      perPlace.push([
+        {
+          platform,
+          kind: "new_mention",
+          place: from,
+          needsAnswer: true,
+          request: (url) => twilioRequest(url, p.publicBaseUrl, params),
+        },
+      ]);
     }
   }
-  for (let i = 0; i < p.quietSlackChannels; i++) perPlace.push(slackChannel(p, `CQ${p.run}${i}`, p.places + i, base, false));
+  for (let i = 0; i < p.quietSlackChannels; i++)
+    perPlace.push(slackChannel(p, `CQ${p.run}${i}`, p.places + i, base, false));
   const groups = p.telegram ? p.telegram.groups + p.telegram.quiet : 0;
-  for (let i = 0; i < groups; i++) perPlace.push(telegramGroup(-(1_000_000_000_000 + plan * 100_000 + i), p.chatterPerSlackChannel, i < p.telegram!.groups));
+  for (let i = 0; i < groups; i++)
+    perPlace.push(
+      telegramGroup(-(1_000_000_000_000 + plan * 100_000 + i), p.chatterPerSlackChannel, i < p.telegram!.groups),
+    );
   const ordered: PlannedMessage[] = [];
-  for (let round = 0; perPlace.some((m) => m.length > round); round++) for (const m of perPlace) if (m[round]) ordered.push(m[round]!);
+  for (let round = 0; perPlace.some((m) => m.length > round); round++)
+    for (const m of perPlace) if (m[round]) ordered.push(m[round]!);
   return ordered;
 }
 
@@ -164,10 +215,19 @@ function slackChannel(p: TrafficPlan, channel: string, n: number, base: number, 
   const msgs: PlannedMessage[] = [];
   for (let j = mention ? 0 : 1; j <= p.chatterPerSlackChannel; j++) {
     const ts = `${base}.${String(n * 1000 + j).padStart(6, "0")}`;
-    const text = j === 0 ? `<@${SLACK_BOT_USER_ID}> I'm planning step ${n}. What do you think?` : `<@UPEER${j % 2}> I think step ${j} is fine`;
+    const text =
+      j === 0
+        ? `<@${SLACK_BOT_USER_ID}> I'm planning step ${n}. What do you think?`
+        : `<@UPEER${j % 2}> I think step ${j} is fine`;
     const body = slackEvent("TBENCH", channel, `UPERSON${j % 3}${n}`, text, ts);
     const kind = j === 0 ? "new_mention" : mention ? "active" : "ignored";
-    msgs.push({ platform: "slack", kind, place: channel, needsAnswer: j === 0, request: (url) => slackRequest(url, body) });
+    msgs.push({
+      platform: "slack",
+      kind,
+      place: channel,
+      needsAnswer: j === 0,
+      request: (url) => slackRequest(url, body),
+    });
   }
   return msgs;
 }

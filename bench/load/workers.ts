@@ -42,7 +42,11 @@ process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
 /** `log` lets the Worker's own log lines through to this process's console (bench/chaos reads them). */
 type LogLevel = "none" | "log";
 
-async function start(input: Parameters<typeof unstable_startWorker>[0], port: number, logLevel: LogLevel = "none"): Promise<RunningWorker> {
+async function start(
+  input: Parameters<typeof unstable_startWorker>[0],
+  port: number,
+  logLevel: LogLevel = "none",
+): Promise<RunningWorker> {
   const worker = await unstable_startWorker({
     ...input,
     dev: { server: { hostname: "127.0.0.1", port }, inspector: false, watch: false, logLevel },
@@ -59,14 +63,30 @@ export const QSTASH_DEV = {
 };
 
 /** Parley on the bench's stack, every platform on, with the default settings otherwise (memory and summary on). */
-export function startParley(stack: Stack, discord: traffic.DiscordSigner, keyPrefix: string, logLevel?: LogLevel): Promise<RunningWorker> {
+export function startParley(
+  stack: Stack,
+  discord: traffic.DiscordSigner,
+  keyPrefix: string,
+  logLevel?: LogLevel,
+): Promise<RunningWorker> {
   // With the stack's tool server, every tenant may look a ticket up, in one round at most.
-  const tools = stack.toolServerUrl ? { ...devToolSettings(stack.toolServerUrl), TOOLS: "lookup_ticket", MAX_TOOL_ROUNDS: "1" } : {};
-  return startParleyOn({ ...stack, publicBaseUrl: stack.gate.url, port: stack.workerPort }, discord, keyPrefix, tools, logLevel);
+  const tools = stack.toolServerUrl
+    ? { ...devToolSettings(stack.toolServerUrl), TOOLS: "lookup_ticket", MAX_TOOL_ROUNDS: "1" }
+    : {};
+  return startParleyOn(
+    { ...stack, publicBaseUrl: stack.gate.url, port: stack.workerPort },
+    discord,
+    keyPrefix,
+    tools,
+    logLevel,
+  );
 }
 
 /** Where a Parley Worker runs and what it talks to. */
-export type ParleyStack = Pick<Stack, "redisRestUrl" | "qstashUrl" | "modelUrl" | "fakes"> & { publicBaseUrl: string; port: number };
+export type ParleyStack = Pick<Stack, "redisRestUrl" | "qstashUrl" | "modelUrl" | "fakes"> & {
+  publicBaseUrl: string;
+  port: number;
+};
 
 /** Parley on `stack`, with `overrides` over its settings (bench/latency: STREAMING on and off). */
 export function startParleyOn(
@@ -100,7 +120,9 @@ export function startParleyOn(
     REDIS_KEY_PREFIX: keyPrefix,
     ...overrides,
   };
-  const bindings = Object.fromEntries(Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }]));
+  const bindings = Object.fromEntries(
+    Object.entries(vars).map(([name, value]) => [name, { type: "plain_text" as const, value }]),
+  );
   return start({ config: benchConfig(), env: "", envFiles: [], bindings }, stack.port, logLevel);
 }
 

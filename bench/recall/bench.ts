@@ -58,23 +58,34 @@ export async function runRecallBench(file: string, json: boolean): Promise<void>
   try {
     const index = new RecallIndex({ url: stack.url, token: stack.token });
     const namespace = recallNamespace("bench", BENCH_PLACE);
-    for (let i = 0; i < corpus.passages.length; i += UPSERT_BATCH) await index.upsert(namespace, corpus.passages.slice(i, i + UPSERT_BATCH));
+    for (let i = 0; i < corpus.passages.length; i += UPSERT_BATCH)
+      await index.upsert(namespace, corpus.passages.slice(i, i + UPSERT_BATCH));
     const indexingRequests = totalRequests(stack.requests);
     console.log(`file: ${file}`);
-    console.log(`${corpus.passages.length} passages (${indexingRequests} upsert requests), ${corpus.questions.length} questions`);
+    console.log(
+      `${corpus.passages.length} passages (${indexingRequests} upsert requests), ${corpus.questions.length} questions`,
+    );
     await askAll(index, namespace, corpus.questions.slice(0, WARM_UP_QUERIES), MODES[CHOSEN]!.mode);
     const results: ModeResult[] = [];
     for (const { name, mode } of MODES) {
       const before = totalRequests(stack.requests);
       const asked = await askAll(index, namespace, corpus.questions, mode);
       const requestsPerAnswer = (totalRequests(stack.requests) - before) / corpus.questions.length;
-      const withoutRight = await askAll(index, namespace, corpus.questions, mode, (q) => ` AND conversation != ${quoted(conversationOf(q.answer))}`);
+      const withoutRight = await askAll(
+        index,
+        namespace,
+        corpus.questions,
+        mode,
+        (q) => ` AND conversation != ${quoted(conversationOf(q.answer))}`,
+      );
       results.push({ name, mode, ...asked, requestsPerAnswer, withoutRight: withoutRight.hits });
     }
     printRanking(results);
     printGates(results, corpus.questions);
     const chosen = results[CHOSEN]!;
-    console.log(`\n${chosen.name}: what reaches the prompt at each relevance threshold (recall's share of a 6,000-token budget)`);
+    console.log(
+      `\n${chosen.name}: what reaches the prompt at each relevance threshold (recall's share of a 6,000-token budget)`,
+    );
     console.log("min score  right passage in prompt  recalled with the right one removed  tokens mean  p95");
     for (const t of THRESHOLDS) printSelection(selectionAt(t, corpus.questions, chosen.hits, chosen.withoutRight));
     const parley = await answerAll(stack, index, namespace, corpus.questions);
@@ -122,7 +133,9 @@ function printGates(results: ModeResult[], questions: Question[]): void {
   for (const r of results) {
     const best = r.withoutRight.map((hits) => hits[0]?.score ?? -Infinity);
     const s = selectionAt(percentile(best, 100 * (1 - NOISE_SHARE)), questions, r.hits, r.withoutRight);
-    console.log(`${r.name.padEnd(30)} ${s.minScore.toFixed(3).padStart(9)} ${s.rightInPrompt.toFixed(3).padStart(23)} ${String(s.tokensMean).padStart(12)}`);
+    console.log(
+      `${r.name.padEnd(30)} ${s.minScore.toFixed(3).padStart(9)} ${s.rightInPrompt.toFixed(3).padStart(23)} ${String(s.tokensMean).padStart(12)}`,
+    );
   }
 }
 
@@ -169,7 +182,13 @@ function conversationOf(passageId: string): string {
 }
 
 /** Asks every question once; `narrow` adds to the filter (only passages that ended before the question count). */
-async function askAll(index: RecallIndex, namespace: string, questions: Question[], mode: SearchMode, narrow: (q: Question) => string = () => "") {
+async function askAll(
+  index: RecallIndex,
+  namespace: string,
+  questions: Question[],
+  mode: SearchMode,
+  narrow: (q: Question) => string = () => "",
+) {
   const tally = emptyRankTally();
   const latencies: number[] = [];
   const all: RecalledPassage[][] = [];

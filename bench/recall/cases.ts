@@ -39,7 +39,14 @@ export interface BenchCorpus {
 }
 
 function stored(source: string, line: ChatLine): StoredMessage {
-  return { id: `${source}:${line.i}`, role: "user", authorId: line.author, authorName: line.author, text: line.text, ts: line.ts };
+  return {
+    id: `${source}:${line.i}`,
+    role: "user",
+    authorId: line.author,
+    authorName: line.author,
+    text: line.text,
+    ts: line.ts,
+  };
 }
 
 export function addLog(corpus: BenchCorpus, log: ChatLog): void {
@@ -55,7 +62,11 @@ export function addLog(corpus: BenchCorpus, log: ChatLog): void {
     const passage = passageOf(source, messages.slice(0, PASSAGE_MESSAGES));
     corpus.passages.push(passage);
     for (let k = PASSAGE_MESSAGES + 1; k < messages.length; k++) {
-      corpus.questions.push({ text: recallQueryText(BENCH_BOT, messages.slice(k - 1, k + 1), messages[k]!.id), ts: messages[k]!.ts, answer: passage.id });
+      corpus.questions.push({
+        text: recallQueryText(BENCH_BOT, messages.slice(k - 1, k + 1), messages[k]!.id),
+        ts: messages[k]!.ts,
+        answer: passage.id,
+      });
     }
   }
 }

@@ -21,8 +21,16 @@ const command = defineCommand({
     "recall@1, recall@5 and MRR for BM25, the local dense embedder and hybrid fusion, query latency, Vector requests " +
     "per answer and the prompt tokens recall adds.",
   options: {
-    file: { type: "string", valueName: "path", description: "a log in the irc-replies format (default: the dev split, which ships with bench/decision)" },
-    json: { type: "boolean", default: false, description: "end with one JSON line of the chosen configuration's figures" },
+    file: {
+      type: "string",
+      valueName: "path",
+      description: "a log in the irc-replies format (default: the dev split, which ships with bench/decision)",
+    },
+    json: {
+      type: "boolean",
+      default: false,
+      description: "end with one JSON line of the chosen configuration's figures",
+    },
   },
 });
 

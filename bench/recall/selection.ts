@@ -23,7 +23,12 @@ export interface SelectionFigures {
   tokensP95: number;
 }
 
-export function selectionAt(minScore: number, questions: Question[], hits: RecalledPassage[][], hitsWithoutRight: RecalledPassage[][]): SelectionFigures {
+export function selectionAt(
+  minScore: number,
+  questions: Question[],
+  hits: RecalledPassage[][],
+  hitsWithoutRight: RecalledPassage[][],
+): SelectionFigures {
   const select = (q: Question, h: RecalledPassage[]) =>
     selectRecalled(h, { now: q.ts, minScore, window: NO_WINDOW, maxTokens: recallBudgetTokens(PROMPT_BUDGET) });
   let right = 0;

@@ -38,9 +38,17 @@ const command = defineCommand({
     "Replays hybrid fusion (Upstash's RRF and DBSF, Parley's DBSF with the dense list weighted) at each candidate depth on the " +
     "train split (never dev), prints recall@1, recall@5 and MRR, and the chosen fusion's relevance threshold.",
   options: {
-    file: { type: "string", valueName: "path", description: "the train split (default: shared/data/irc-replies/train.jsonl)" },
+    file: {
+      type: "string",
+      valueName: "path",
+      description: "the train split (default: shared/data/irc-replies/train.jsonl)",
+    },
     channels: { type: "string", valueName: "n", description: "how many channels of ten logs to use (default: all)" },
-    cache: { type: "string", valueName: "path", description: "keep the asked lists in this JSON file, and read them from it when it exists" },
+    cache: {
+      type: "string",
+      valueName: "path",
+      description: "keep the asked lists in this JSON file, and read them from it when it exists",
+    },
   },
 });
 
@@ -72,10 +80,16 @@ async function askTrain(file: string, limit: number): Promise<Asked[]> {
       const corpus: BenchCorpus = { passages: [], questions: [] };
       for (const log of logs) addLog(corpus, log);
       const namespace = recallNamespace(`tune${n++}`, BENCH_PLACE);
-      for (let i = 0; i < corpus.passages.length; i += UPSERT_BATCH) await index.upsert(namespace, corpus.passages.slice(i, i + UPSERT_BATCH));
+      for (let i = 0; i < corpus.passages.length; i += UPSERT_BATCH)
+        await index.upsert(namespace, corpus.passages.slice(i, i + UPSERT_BATCH));
       for (const q of corpus.questions) {
         const ask = (queryMode: "DENSE" | "SPARSE") =>
-          index.search(namespace, { text: q.text, filter: questionFilter(q), topK: CANDIDATES, mode: { queryMode, fusion: "DBSF" } });
+          index.search(namespace, {
+            text: q.text,
+            filter: questionFilter(q),
+            topK: CANDIDATES,
+            mode: { queryMode, fusion: "DBSF" },
+          });
         const [dense, sparse] = await Promise.all([ask("DENSE"), ask("SPARSE")]);
         const scored = (hits: Scored[]) => hits.map(({ id, score }) => ({ id, score }));
         asked.push({ dense: scored(dense.hits), sparse: scored(sparse.hits), answer: q.answer });
@@ -90,7 +104,13 @@ async function askTrain(file: string, limit: number): Promise<Asked[]> {
 
 function figures(asked: Asked[], rank: (a: Asked) => Scored[]): RankFigures {
   const tally = emptyRankTally();
-  for (const a of asked) addRank(tally, rank(a).slice(0, RANKED).findIndex((h) => h.id === a.answer) + 1);
+  for (const a of asked)
+    addRank(
+      tally,
+      rank(a)
+        .slice(0, RANKED)
+        .findIndex((h) => h.id === a.answer) + 1,
+    );
   return rankFigures(tally);
 }
 
@@ -104,23 +124,45 @@ function weighted(depth: number, denseWeight: number) {
 
 /** Each question's best score once its right passage is filtered out: what an answer with nothing relevant gets. */
 function bestWithoutRight(asked: Asked[], rank: (a: Asked) => Scored[]): number[] {
-  return asked.map((a) => rank({ ...a, dense: a.dense.filter((h) => h.id !== a.answer), sparse: a.sparse.filter((h) => h.id !== a.answer) })[0]?.score ?? -Infinity);
+  return asked.map(
+    (a) =>
+      rank({
+        ...a,
+        dense: a.dense.filter((h) => h.id !== a.answer),
+        sparse: a.sparse.filter((h) => h.id !== a.answer),
+      })[0]?.score ?? -Infinity,
+  );
 }
 
 function row(name: string, f: RankFigures): void {
-  console.log(`${name.padEnd(28)} ${f.recall_at_1.toFixed(3).padStart(8)} ${f.recall_at_5.toFixed(3).padStart(8)} ${f.mrr.toFixed(3).padStart(6)}`);
+  console.log(
+    `${name.padEnd(28)} ${f.recall_at_1.toFixed(3).padStart(8)} ${f.recall_at_5.toFixed(3).padStart(8)} ${f.mrr.toFixed(3).padStart(6)}`,
+  );
 }
 
 async function main(): Promise<void> {
   const values = parseCommandLine(command);
-  const file = requireFile(command.name, values.file ?? outsidePath("train"), missingSplitHint(values.file ?? outsidePath("train")));
+  const file = requireFile(
+    command.name,
+    values.file ?? outsidePath("train"),
+    missingSplitHint(values.file ?? outsidePath("train")),
+  );
   const limit = values.channels === undefined ? Infinity : Number(values.channels);
   if (!(limit >= 1)) throw new Error("--channels takes a number of channels, at least 1");
-  const asked: Asked[] = values.cache && existsSync(values.cache) ? (JSON.parse(readFileSync(values.cache, "utf8")) as Asked[]) : await askTrain(file, limit);
+  const asked: Asked[] =
+    values.cache && existsSync(values.cache)
+      ? (JSON.parse(readFileSync(values.cache, "utf8")) as Asked[])
+      : await askTrain(file, limit);
   if (values.cache && !existsSync(values.cache)) writeFileSync(values.cache, JSON.stringify(asked));
   console.log(`\n${asked.length} train questions\n${"mode".padEnd(28)} recall@1 recall@5    MRR`);
-  row("sparse: BM25 (IDF)", figures(asked, (a) => a.sparse));
-  row("dense: local hashed n-grams", figures(asked, (a) => a.dense));
+  row(
+    "sparse: BM25 (IDF)",
+    figures(asked, (a) => a.sparse),
+  );
+  row(
+    "dense: local hashed n-grams",
+    figures(asked, (a) => a.dense),
+  );
   for (const algorithm of ["RRF", "DBSF"] as const) {
     for (const depth of DEPTHS) row(`hybrid ${algorithm}, depth ${depth}`, figures(asked, hybrid(algorithm, depth)));
   }
@@ -130,8 +172,12 @@ async function main(): Promise<void> {
   // The relevance threshold keeps the noise of the one chosen before: as many answers whose right passage is filtered
   // out still get a passage as the old DBSF at 1.6 let through, on train.
   const chosen = RECALL_SEARCH_MODE.weighted!;
-  const oldNoise = bestWithoutRight(asked, hybrid("DBSF", OLD_DEPTH)).filter((b) => b >= OLD_MIN_SCORE).length / asked.length;
-  const sameNoise = percentile(bestWithoutRight(asked, weighted(chosen.candidates, chosen.denseWeight)), 100 * (1 - oldNoise));
+  const oldNoise =
+    bestWithoutRight(asked, hybrid("DBSF", OLD_DEPTH)).filter((b) => b >= OLD_MIN_SCORE).length / asked.length;
+  const sameNoise = percentile(
+    bestWithoutRight(asked, weighted(chosen.candidates, chosen.denseWeight)),
+    100 * (1 - oldNoise),
+  );
   console.log(
     `\nchosen: dense x${chosen.denseWeight}, ${chosen.candidates} candidates; the old DBSF (depth ${OLD_DEPTH}) at ${OLD_MIN_SCORE} lets ` +
       `${oldNoise.toFixed(3)} of the answers without a right passage get one; the chosen mode does so at min score ${sameNoise.toFixed(3)}`,

@@ -20,11 +20,16 @@ import { dataPath, missingSplitHint } from "../decision/paths.ts";
 
 const command = defineCommand({
   name: "npm run bench:rescue",
-  summary: "Replays irc-replies logs and prints the precision and recall of the bot stepping in on questions nobody answered.",
+  summary:
+    "Replays irc-replies logs and prints the precision and recall of the bot stepping in on questions nobody answered.",
   options: {
     split: { type: "string", valueName: "name", description: "dev (default; ships with bench/decision) or train" },
     file: { type: "string", valueName: "path", description: "any log file in the irc-replies format instead" },
-    json: { type: "boolean", default: false, description: "end with one JSON line of the figures at the default eagerness" },
+    json: {
+      type: "boolean",
+      default: false,
+      description: "end with one JSON line of the figures at the default eagerness",
+    },
   },
 });
 const values = parseCommandLine(command);
@@ -40,22 +45,46 @@ const BEFORE = 20;
 /** A bot in the channel that took no part: nobody in the logs is called this. */
 const BOT: BotIdentity = { userId: "parley-bench-bot", name: "parleybenchbot", aliases: [] };
 
-const stored = (line: ChatLine): StoredMessage => ({ id: String(line.i), role: "user", authorId: line.author, authorName: line.author, text: line.text, ts: line.ts });
+const stored = (line: ChatLine): StoredMessage => ({
+  id: String(line.i),
+  role: "user",
+  authorId: line.author,
+  authorName: line.author,
+  text: line.text,
+  ts: line.ts,
+});
 
 let questions = 0;
 let unansweredGold = 0;
-const tallies = new Map<number, { rescued: number; right: number }>(EAGERNESS.map((e) => [e, { rescued: 0, right: 0 }]));
+const tallies = new Map<number, { rescued: number; right: number }>(
+  EAGERNESS.map((e) => [e, { rescued: 0, right: 0 }]),
+);
 
 for await (const log of readLogs(file)) {
   const children = new Map<number, number[]>();
-  for (const [child, parents] of log.parents) for (const p of parents) children.set(p, [...(children.get(p) ?? []), child]);
+  for (const [child, parents] of log.parents)
+    for (const p of parents) children.set(p, [...(children.get(p) ?? []), child]);
   const byI = new Map(log.lines.map((l) => [l.i, l]));
   for (let k = 0; k < log.lines.length; k++) {
     const m = log.lines[k]!;
     if (m.i < FIRST_ANNOTATED_LINE) continue;
     const recent = log.lines.slice(Math.max(0, k - LOOKBACK_LINES), k + 1).map(stored);
-    const state: ConversationState = { active: true, id: log.source, startedAt: recent[0]!.ts, lastActivityAt: m.ts, lastBotReplyTo: [], answeredThrough: 0, recent };
-    const msg = { author: { id: m.author, name: m.author, isBot: false }, text: m.text, ts: m.ts, addressing: "none" as const, mentions: [] };
+    const state: ConversationState = {
+      active: true,
+      id: log.source,
+      startedAt: recent[0]!.ts,
+      lastActivityAt: m.ts,
+      lastBotReplyTo: [],
+      answeredThrough: 0,
+      recent,
+    };
+    const msg = {
+      author: { id: m.author, name: m.author, isBot: false },
+      text: m.text,
+      ts: m.ts,
+      addressing: "none" as const,
+      mentions: [],
+    };
     if (!isOpenQuestion(msg, decideResponse(state, msg, BOT, BENCH_OPTIONS))) continue;
     questions++;
     const answered = (children.get(m.i) ?? []).some((c) => {
@@ -82,13 +111,31 @@ for await (const log of readLogs(file)) {
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 console.log(`file: ${file}`);
-console.log(`questions addressed to nobody: ${questions}; nobody answered within ${WAIT_MS / 60_000} minutes (gold): ${unansweredGold}`);
+console.log(
+  `questions addressed to nobody: ${questions}; nobody answered within ${WAIT_MS / 60_000} minutes (gold): ${unansweredGold}`,
+);
 console.log(`${"eagerness".padEnd(10)} ${"rescued".padStart(8)} ${"precision".padStart(9)} ${"recall".padStart(7)}`);
 const rows = EAGERNESS.map((eagerness) => {
   const t = tallies.get(eagerness)!;
-  const row = { eagerness, rescued: t.rescued, precision: round(t.right / Math.max(1, t.rescued)), recall: round(t.right / Math.max(1, unansweredGold)) };
-  console.log(`${String(eagerness).padEnd(10)} ${String(row.rescued).padStart(8)} ${row.precision.toFixed(3).padStart(9)} ${row.recall.toFixed(3).padStart(7)}`);
+  const row = {
+    eagerness,
+    rescued: t.rescued,
+    precision: round(t.right / Math.max(1, t.rescued)),
+    recall: round(t.right / Math.max(1, unansweredGold)),
+  };
+  console.log(
+    `${String(eagerness).padEnd(10)} ${String(row.rescued).padStart(8)} ${row.precision.toFixed(3).padStart(9)} ${row.recall.toFixed(3).padStart(7)}`,
+  );
   return row;
 });
 const at = rows.find((r) => r.eagerness === DEFAULT_EAGERNESS)!;
-if (values.json) console.log(JSON.stringify({ questions, unanswered_gold: unansweredGold, rescued: at.rescued, precision: at.precision, recall: at.recall }));
+if (values.json)
+  console.log(
+    JSON.stringify({
+      questions,
+      unanswered_gold: unansweredGold,
+      rescued: at.rescued,
+      precision: at.precision,
+      recall: at.recall,
+    }),
+  );

@@ -15,7 +15,17 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { FaultScript } from "../faults/rules.ts";
-import { faultSubject, fakeFaultSchema, legacyRule, PLATFORM_FAULT_KINDS, recordFields, REFUSALS, type FakeCall, type FakeFault, type FakeFaultKind } from "./faults.ts";
+import {
+  faultSubject,
+  fakeFaultSchema,
+  legacyRule,
+  PLATFORM_FAULT_KINDS,
+  recordFields,
+  REFUSALS,
+  type FakeCall,
+  type FakeFault,
+  type FakeFaultKind,
+} from "./faults.ts";
 import { readBody, sendJson } from "./http.ts";
 
 /** A control route: answers 200 with what it returns as JSON. */
@@ -71,7 +81,10 @@ export function createFakeControl<Call extends Record<string, unknown>>(opts: Fa
     if (legacy.problem) throw new ControlError(legacy.problem);
     const parsed = fakeFaultSchema.safeParse(legacy.rule);
     if (!parsed.success) throw new ControlError(z.prettifyError(parsed.error));
-    if (!kinds.includes(parsed.data.fault)) throw new ControlError(`the ${opts.name} fake cannot inject "${parsed.data.fault}" (it can: ${kinds.join(", ")})`);
+    if (!kinds.includes(parsed.data.fault))
+      throw new ControlError(
+        `the ${opts.name} fake cannot inject "${parsed.data.fault}" (it can: ${kinds.join(", ")})`,
+      );
     return { ok: true, rule: script.add(parsed.data) };
   };
   const routes: Record<string, ControlRoute> = {
@@ -139,11 +152,17 @@ export function createFakeControl<Call extends Record<string, unknown>>(opts: Fa
 /** The items whose fields equal every query parameter (as strings): `?channel=C1&team=T1`. */
 export function filterByQuery<T extends object>(items: readonly T[], query: URLSearchParams): T[] {
   const wanted = [...query];
-  return items.filter((item) => wanted.every(([key, value]) => String((item as Record<string, unknown>)[key]) === value));
+  return items.filter((item) =>
+    wanted.every(([key, value]) => String((item as Record<string, unknown>)[key]) === value),
+  );
 }
 
 /** `GET /__config` (the fake's settings) and `POST /__config` (a patch checked with `schema`; answers the new settings). */
-export function configRoutes<S extends z.ZodType>(read: () => unknown, schema: S, apply: (patch: z.output<S>) => unknown): Record<string, ControlRoute> {
+export function configRoutes<S extends z.ZodType>(
+  read: () => unknown,
+  schema: S,
+  apply: (patch: z.output<S>) => unknown,
+): Record<string, ControlRoute> {
   return {
     "GET /__config": () => read(),
     "POST /__config": (body) => apply(controlBody(schema, body)),

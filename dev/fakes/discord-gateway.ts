@@ -11,7 +11,11 @@
 import { serveStandalone } from "../serve-standalone.ts";
 import { startDiscordGatewayFake } from "./discord-gateway/server.ts";
 
-export { startDiscordGatewayFake, type DiscordGatewayFakeOptions, type RunningDiscordGatewayFake } from "./discord-gateway/server.ts";
+export {
+  startDiscordGatewayFake,
+  type DiscordGatewayFakeOptions,
+  type RunningDiscordGatewayFake,
+} from "./discord-gateway/server.ts";
 
 export const DEFAULT_DISCORD_GATEWAY_FAKE_PORT = 8094;
 
@@ -33,6 +37,8 @@ export interface GatewayFakeState {
 
 if (import.meta.main) {
   serveStandalone("discord_gateway_fake", () =>
-    startDiscordGatewayFake({ port: Number(process.env.DISCORD_GATEWAY_FAKE_PORT ?? DEFAULT_DISCORD_GATEWAY_FAKE_PORT) }),
+    startDiscordGatewayFake({
+      port: Number(process.env.DISCORD_GATEWAY_FAKE_PORT ?? DEFAULT_DISCORD_GATEWAY_FAKE_PORT),
+    }),
   );
 }

@@ -20,5 +20,7 @@ export type { DiscordRouteName as DiscordRoute, RecordedDiscordCall } from "./di
 export const DEFAULT_DISCORD_FAKE_PORT = 8092;
 
 if (import.meta.main) {
-  serveStandalone("discord_fake", () => startDiscordFake({ port: Number(process.env.DISCORD_FAKE_PORT ?? DEFAULT_DISCORD_FAKE_PORT) }));
+  serveStandalone("discord_fake", () =>
+    startDiscordFake({ port: Number(process.env.DISCORD_FAKE_PORT ?? DEFAULT_DISCORD_FAKE_PORT) }),
+  );
 }

@@ -36,7 +36,15 @@ export const fakeFaultSchema = z.discriminatedUnion("fault", [
 export type FakeFault = FaultRule<z.output<typeof fakeFaultSchema>>;
 export type FakeFaultKind = FakeFault["fault"];
 /** What every fake can do; the local model adds `garbage` and `skip`. */
-export const PLATFORM_FAULT_KINDS: readonly FakeFaultKind[] = ["ratelimit", "refuse", "error", "drop_before", "hang", "drop_after", "delay"];
+export const PLATFORM_FAULT_KINDS: readonly FakeFaultKind[] = [
+  "ratelimit",
+  "refuse",
+  "error",
+  "drop_before",
+  "hang",
+  "drop_after",
+  "delay",
+];
 export const REFUSALS: ReadonlySet<FakeFaultKind> = new Set(["ratelimit", "refuse", "error"]);
 
 /** A call as a fake describes it for the rules: its route and the fields rules may match. */
@@ -51,7 +59,9 @@ export function faultSubject({ route, ...fields }: FakeCall): FaultSubject {
 
 /** Fields of the call kept in the record of an injected fault (long texts left out). */
 export function recordFields({ route, ...fields }: FakeCall): Record<string, string> {
-  const kept = Object.entries(fields).filter(([, v]) => (typeof v === "string" && v.length <= 200) || typeof v === "number" || typeof v === "boolean");
+  const kept = Object.entries(fields).filter(
+    ([, v]) => (typeof v === "string" && v.length <= 200) || typeof v === "number" || typeof v === "boolean",
+  );
   return { route, ...Object.fromEntries(kept.map(([k, v]) => [k, String(v)])) };
 }
 
@@ -73,7 +83,10 @@ export function legacyRule(body: unknown, defaultRoute: string | undefined): { r
   if (!parsed.success) return { problem: z.prettifyError(parsed.error) };
   const { status, retryAfter, error, after, times, route, ...match } = parsed.data;
   const fields = Object.entries(match);
-  if (fields.length > 1) return { problem: `the shorthand matches one field, got ${fields.map(([k]) => k).join(", ")}: use {fault, path, bodyContains}` };
+  if (fields.length > 1)
+    return {
+      problem: `the shorthand matches one field, got ${fields.map(([k]) => k).join(", ")}: use {fault, path, bodyContains}`,
+    };
   const onRoute = route ?? defaultRoute;
   const where = {
     ...(onRoute ? { path: `/${onRoute}` } : {}),
@@ -81,7 +94,15 @@ export function legacyRule(body: unknown, defaultRoute: string | undefined): { r
     after,
     times,
   };
-  if (status === 429) return { rule: { ...where, fault: "ratelimit", ...(retryAfter !== undefined ? { retryAfter } : {}), ...(error ? { error } : {}) } };
+  if (status === 429)
+    return {
+      rule: {
+        ...where,
+        fault: "ratelimit",
+        ...(retryAfter !== undefined ? { retryAfter } : {}),
+        ...(error ? { error } : {}),
+      },
+    };
   if (error) return { rule: { ...where, fault: "error", error, ...(status !== undefined ? { status } : {}) } };
   return { rule: { ...where, fault: "refuse", status: status ?? 500 } };
 }

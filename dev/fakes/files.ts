@@ -21,7 +21,14 @@ export const fileUploadSchema = z
     /** The MIME type the platform reports (it may differ from what the bytes are: a test of the byte check). */
     type: z.string().max(128).default(""),
     base64: z.string().optional(),
-    png: z.object({ width: z.number().int().min(1).max(4096), height: z.number().int().min(1).max(4096), colour: hexColour, bottom: hexColour.optional() }).optional(),
+    png: z
+      .object({
+        width: z.number().int().min(1).max(4096),
+        height: z.number().int().min(1).max(4096),
+        colour: hexColour,
+        bottom: hexColour.optional(),
+      })
+      .optional(),
     /** Slack: a snippet (text whatever its type). */
     snippet: z.boolean().optional(),
   })
@@ -48,7 +55,9 @@ export class FileStore {
 
   put(owner: string, id: (n: number) => string, upload: FileUpload): PastedFile {
     const png = upload.png;
-    const bytes = png ? encodePng(png.width, png.height, png.colour, png.bottom) : Buffer.from(upload.base64 ?? "", "base64");
+    const bytes = png
+      ? encodePng(png.width, png.height, png.colour, png.bottom)
+      : Buffer.from(upload.base64 ?? "", "base64");
     const file: PastedFile = {
       id: id(++this.#next),
       owner,
@@ -70,7 +79,11 @@ export class FileStore {
   /** How often each file was served: benches count the bytes fetched per answer. */
   stats(): { files: number; served: number; bytesServed: number } {
     const all = [...this.#files.values()];
-    return { files: all.length, served: all.reduce((n, f) => n + f.served, 0), bytesServed: all.reduce((n, f) => n + f.served * f.bytes.length, 0) };
+    return {
+      files: all.length,
+      served: all.reduce((n, f) => n + f.served, 0),
+      bytesServed: all.reduce((n, f) => n + f.served * f.bytes.length, 0),
+    };
   }
 
   reset(): void {
@@ -80,11 +93,19 @@ export class FileStore {
 
 export function sendFile(res: ServerResponse, file: PastedFile): void {
   file.served++;
-  res.writeHead(200, { "Content-Type": file.type || "application/octet-stream", "Content-Length": String(file.bytes.length) });
+  res.writeHead(200, {
+    "Content-Type": file.type || "application/octet-stream",
+    "Content-Length": String(file.bytes.length),
+  });
   res.end(file.bytes);
 }
 
-export function sendRefusal(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+export function sendRefusal(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { "Content-Type": "text/plain; charset=utf-8", ...headers });
   res.end(text);
 }

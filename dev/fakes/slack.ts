@@ -25,5 +25,7 @@ export const SLACK_FAKE_BOT = {
 };
 
 if (import.meta.main) {
-  serveStandalone("slack_fake", () => startSlackFake({ port: Number(process.env.SLACK_FAKE_PORT ?? DEFAULT_SLACK_FAKE_PORT) }));
+  serveStandalone("slack_fake", () =>
+    startSlackFake({ port: Number(process.env.SLACK_FAKE_PORT ?? DEFAULT_SLACK_FAKE_PORT) }),
+  );
 }

@@ -9,10 +9,17 @@
 import { serveStandalone } from "../serve-standalone.ts";
 import { startTelegramFake } from "./telegram/server.ts";
 
-export { startTelegramFake, TELEGRAM_FAKE_BOT, type RunningTelegramFake, type TelegramFakeOptions } from "./telegram/server.ts";
+export {
+  startTelegramFake,
+  TELEGRAM_FAKE_BOT,
+  type RunningTelegramFake,
+  type TelegramFakeOptions,
+} from "./telegram/server.ts";
 
 export const DEFAULT_TELEGRAM_FAKE_PORT = 8096;
 
 if (import.meta.main) {
-  serveStandalone("telegram_fake", () => startTelegramFake({ port: Number(process.env.TELEGRAM_FAKE_PORT ?? DEFAULT_TELEGRAM_FAKE_PORT) }));
+  serveStandalone("telegram_fake", () =>
+    startTelegramFake({ port: Number(process.env.TELEGRAM_FAKE_PORT ?? DEFAULT_TELEGRAM_FAKE_PORT) }),
+  );
 }

@@ -9,10 +9,17 @@
 import { serveStandalone } from "../serve-standalone.ts";
 import { startTwilioFake } from "./twilio/server.ts";
 
-export { startTwilioFake, type RecordedTwilioMessage, type RunningTwilioFake, type TwilioFakeOptions } from "./twilio/server.ts";
+export {
+  startTwilioFake,
+  type RecordedTwilioMessage,
+  type RunningTwilioFake,
+  type TwilioFakeOptions,
+} from "./twilio/server.ts";
 
 export const DEFAULT_TWILIO_FAKE_PORT = 8093;
 
 if (import.meta.main) {
-  serveStandalone("twilio_fake", () => startTwilioFake({ port: Number(process.env.TWILIO_FAKE_PORT ?? DEFAULT_TWILIO_FAKE_PORT) }));
+  serveStandalone("twilio_fake", () =>
+    startTwilioFake({ port: Number(process.env.TWILIO_FAKE_PORT ?? DEFAULT_TWILIO_FAKE_PORT) }),
+  );
 }

@@ -25,7 +25,7 @@ export async function handleFaultControl<Input extends FaultRuleInput>(
   if (req.method === "POST" && path === FAIL_PATH) {
     const parsed = parseJsonBody(await readBody(req));
     if (parsed === undefined) {
-      sendJson(res, 400, { error: "the rule is not JSON: send an object like {\"fault\": \"...\", \"times\": 1}" });
+      sendJson(res, 400, { error: 'the rule is not JSON: send an object like {"fault": "...", "times": 1}' });
       return true;
     }
     try {

@@ -12,7 +12,15 @@ export interface UpstreamAnswer {
 }
 
 /** Hop-by-hop headers belong to one connection and are never passed on. */
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "te", "trailer"]);
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "upgrade",
+  "proxy-connection",
+  "te",
+  "trailer",
+]);
 
 /** Upstash refuses request bodies over 10 MB; the proxy holds no more than that either. */
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
@@ -71,7 +79,8 @@ export function forward(
 function passOn(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
   const kept: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && !HOP_BY_HOP.has(name) && name !== "host" && name !== "content-length") kept[name] = value;
+    if (value !== undefined && !HOP_BY_HOP.has(name) && name !== "host" && name !== "content-length")
+      kept[name] = value;
   }
   return kept;
 }

@@ -113,7 +113,9 @@ async function handle(
 }
 
 const standaloneEnvSchema = z.object({
-  FAULT_PROXY_TARGET: z.url({ error: "is not set: the URL to forward to, e.g. http://127.0.0.1:8079 (the Redis bridge)" }),
+  FAULT_PROXY_TARGET: z.url({
+    error: "is not set: the URL to forward to, e.g. http://127.0.0.1:8079 (the Redis bridge)",
+  }),
   FAULT_PROXY_PORT: z.coerce.number().int().positive().default(DEFAULT_FAULT_PROXY_PORT),
 });
 

@@ -30,7 +30,12 @@ export function encodeRgbPng(width: number, height: number, rgb: Uint8Array): Bu
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([SIGNATURE, chunk("IHDR", header), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(raw)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 function chunk(type: string, data: Buffer): Buffer {
@@ -66,7 +71,16 @@ export function decodePngPixels(png: Buffer): { width: number; height: number; r
   const raw = inflateSync(Buffer.concat(idat));
   const stride = width * channels;
   const pixels = Buffer.alloc(stride * height);
-  for (let y = 0; y < height; y++) unfilter(raw, y * (stride + 1), pixels, y * stride, stride, channels, y > 0 ? pixels.subarray((y - 1) * stride, y * stride) : null);
+  for (let y = 0; y < height; y++)
+    unfilter(
+      raw,
+      y * (stride + 1),
+      pixels,
+      y * stride,
+      stride,
+      channels,
+      y > 0 ? pixels.subarray((y - 1) * stride, y * stride) : null,
+    );
   const rgb = new Uint8Array(width * height * 3);
   for (let i = 0; i < width * height; i++) {
     const p = pixels.subarray(i * channels, i * channels + channels);
@@ -76,7 +90,15 @@ export function decodePngPixels(png: Buffer): { width: number; height: number; r
 }
 
 /** Undoes one row's filter (None, Sub, Up, Average, Paeth) into `out`. */
-function unfilter(raw: Buffer, from: number, out: Buffer, to: number, stride: number, bpp: number, above: Buffer | null): void {
+function unfilter(
+  raw: Buffer,
+  from: number,
+  out: Buffer,
+  to: number,
+  stride: number,
+  bpp: number,
+  above: Buffer | null,
+): void {
   const filter = raw[from]!;
   for (let x = 0; x < stride; x++) {
     const value = raw[from + 1 + x]!;

@@ -15,13 +15,17 @@ export function catchUpAnswer(request: string): string {
     const records = lines.slice(1).flatMap((line) => {
       try {
         const r = JSON.parse(line) as { ref?: unknown; author?: unknown; text?: unknown };
-        return typeof r.ref === "number" && typeof r.text === "string" ? [{ ref: r.ref, author: String(r.author), text: r.text }] : [];
+        return typeof r.ref === "number" && typeof r.text === "string"
+          ? [{ ref: r.ref, author: String(r.author), text: r.text }]
+          : [];
       } catch {
         return [];
       }
     });
     const shown = records.length > POINTS ? [...records.slice(0, POINTS - 1), records.at(-1)!] : records;
-    const points = shown.map((r) => `- ${r.author}: ${r.text.length > QUOTE_LIMIT ? `${r.text.slice(0, QUOTE_LIMIT)}…` : r.text} [${r.ref}]`);
+    const points = shown.map(
+      (r) => `- ${r.author}: ${r.text.length > QUOTE_LIMIT ? `${r.text.slice(0, QUOTE_LIMIT)}…` : r.text} [${r.ref}]`,
+    );
     return ["Topics (local model):", ...points].join("\n");
   }
   const points = lines.filter((line) => line.startsWith("- ")).slice(0, 2 * POINTS);

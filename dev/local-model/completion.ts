@@ -39,7 +39,14 @@ export function completionBody(c: Completion): Record<string, unknown> {
     created: created(),
     model: c.model,
     system_fingerprint: null,
-    choices: [{ index: 0, message: { role: "assistant", ...messageOf(c), refusal: null }, logprobs: null, finish_reason: c.toolCalls?.length ? "tool_calls" : "stop" }],
+    choices: [
+      {
+        index: 0,
+        message: { role: "assistant", ...messageOf(c), refusal: null },
+        logprobs: null,
+        finish_reason: c.toolCalls?.length ? "tool_calls" : "stop",
+      },
+    ],
     usage: c.usage,
   };
 }
@@ -60,17 +67,29 @@ export async function sendCompletion(res: ServerResponse, c: Completion, pace: P
  * Streams the answer piece by piece at the pace; stops when the client goes away. With `dropAfterHalf` the
  * connection breaks halfway, as when an upstream dies mid-answer.
  */
-export async function streamCompletion(res: ServerResponse, c: Completion, pace: Pace, opts: { includeUsage: boolean; dropAfterHalf?: boolean }): Promise<void> {
+export async function streamCompletion(
+  res: ServerResponse,
+  c: Completion,
+  pace: Pace,
+  opts: { includeUsage: boolean; dropAfterHalf?: boolean },
+): Promise<void> {
   const id = newId();
   const base = { id, object: "chat.completion.chunk", created: created(), model: c.model, system_fingerprint: null };
   const usageField = opts.includeUsage ? { usage: null } : {};
   const send = (chunk: Record<string, unknown>) => res.write(`data: ${JSON.stringify({ ...base, ...chunk })}\n\n`);
-  const choice = (delta: Record<string, unknown>, finish: string | null = null) => ({ choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...usageField });
+  const choice = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    ...usageField,
+  });
   // A stalled stream's next token may be minutes away: the wait ends with the connection, so that no timer outlives it
   // (and holds up the process that runs this server when it closes).
   const gone = new AbortController();
   res.once("close", () => gone.abort());
-  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive" });
+  res.writeHead(200, {
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+  });
 
   if (c.toolCalls?.length) {
     // The calls come at once, when the first token would.
@@ -99,9 +118,12 @@ type Choice = (delta: Record<string, unknown>, finish?: string | null) => Record
 function streamToolCalls(res: ServerResponse, c: Completion, send: Send, choice: Choice, includeUsage: boolean): void {
   send(choice({ role: "assistant", content: null, refusal: null }));
   c.toolCalls!.forEach((call, index) => {
-    send(choice({ tool_calls: [{ index, id: callId(), type: "function", function: { name: call.name, arguments: "" } }] }));
+    send(
+      choice({ tool_calls: [{ index, id: callId(), type: "function", function: { name: call.name, arguments: "" } }] }),
+    );
     const half = Math.ceil(call.arguments.length / 2);
-    for (const piece of [call.arguments.slice(0, half), call.arguments.slice(half)]) send(choice({ tool_calls: [{ index, function: { arguments: piece } }] }));
+    for (const piece of [call.arguments.slice(0, half), call.arguments.slice(half)])
+      send(choice({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
   send(choice({}, "tool_calls"));
   if (includeUsage) send({ choices: [], usage: c.usage });
@@ -110,7 +132,10 @@ function streamToolCalls(res: ServerResponse, c: Completion, send: Send, choice:
 
 /** What a broken upstream answers with status 200: text that is not JSON, or JSON without `choices`. */
 export function sendGarbage(res: ServerResponse, shape: "not_json" | "wrong_shape", stream: boolean): void {
-  const body = shape === "not_json" ? "<html><body>upstream hiccup {\"choices\": [" : JSON.stringify({ id: newId(), object: "list", data: [{ text: 42 }] });
+  const body =
+    shape === "not_json"
+      ? '<html><body>upstream hiccup {"choices": ['
+      : JSON.stringify({ id: newId(), object: "list", data: [{ text: 42 }] });
   if (stream) {
     res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" });
     return void res.end(`data: ${body}\n\ndata: [DONE]\n\n`);

@@ -54,7 +54,9 @@ export function defaultAnswer(req: ChatRequest): string {
       : `${people.length} earlier message${people.length === 1 ? "" : "s"} from ${speakers.join(" and ")}${mine}`;
   const quote = said.length > QUOTE_LIMIT ? said.slice(0, QUOTE_LIMIT) + "…" : said;
   const pictures = req.messages.flatMap((m) => ("images" in m ? (m.images ?? []) : []));
-  const seenPictures = pictures.length ? ` In the picture${pictures.length === 1 ? "" : "s"}: ${pictures.map(describeImage).join("; ")}.` : "";
+  const seenPictures = pictures.length
+    ? ` In the picture${pictures.length === 1 ? "" : "s"}: ${pictures.map(describeImage).join("; ")}.`
+    : "";
   return `(local model) I see ${seen}. You said: "${quote}"${seenPictures}`;
 }
 

@@ -20,7 +20,12 @@ const COLOURS: readonly (readonly [string, Rgb])[] = [
   ["purple", [130, 40, 170]],
   ["cyan", [40, 200, 220]],
 ];
-const FORMATS: Readonly<Record<string, string>> = { "image/png": "PNG", "image/jpeg": "JPEG", "image/webp": "WebP", "image/gif": "GIF" };
+const FORMATS: Readonly<Record<string, string>> = {
+  "image/png": "PNG",
+  "image/jpeg": "JPEG",
+  "image/webp": "WebP",
+  "image/gif": "GIF",
+};
 
 /** `a PNG picture, 64×48, mostly red (#dc1e1e)`, or what the data URL is not. */
 export function describeImage(dataUrl: string): string {

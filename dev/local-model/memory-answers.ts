@@ -11,7 +11,12 @@
  */
 import * as z from "zod";
 import { countTokens } from "../../lib/context/tokens.ts";
-import { EXCHANGE_HEADING, FOLDED_MESSAGES_HEADING, KNOWN_FACTS_HEADING, PREVIOUS_SUMMARY_HEADING } from "../../lib/llm/memory-wording.ts";
+import {
+  EXCHANGE_HEADING,
+  FOLDED_MESSAGES_HEADING,
+  KNOWN_FACTS_HEADING,
+  PREVIOUS_SUMMARY_HEADING,
+} from "../../lib/llm/memory-wording.ts";
 
 /** A summary line keeps the gist, not the whole message. */
 const WORDS_PER_SUMMARY_LINE = 16;
@@ -20,7 +25,13 @@ const DEFAULT_SUMMARY_TOKENS = 200;
 /** Words that decide whether a new fact replaces an old one ("Alice lives in …"). */
 const SAME_SUBJECT_WORDS = 3;
 
-const messageRecord = z.object({ id: z.string(), author_id: z.string(), author_name: z.string(), bot: z.literal(true).optional(), text: z.string() });
+const messageRecord = z.object({
+  id: z.string(),
+  author_id: z.string(),
+  author_name: z.string(),
+  bot: z.literal(true).optional(),
+  text: z.string(),
+});
 const knownFactRecord = z.object({ person: z.string(), fact: z.string() });
 
 /** The records of a section's JSON lines that have the given shape. */
@@ -48,7 +59,9 @@ export function summaryAnswer(request: string, maxTokens = DEFAULT_SUMMARY_TOKEN
   const folded = records(section(request, FOLDED_MESSAGES_HEADING), messageRecord).flatMap((m) => {
     if (m.bot) return [];
     const words = m.text.split(/\s+/).filter(Boolean);
-    return [`${m.author_name}: ${words.slice(0, WORDS_PER_SUMMARY_LINE).join(" ")}${words.length > WORDS_PER_SUMMARY_LINE ? " …" : ""}`];
+    return [
+      `${m.author_name}: ${words.slice(0, WORDS_PER_SUMMARY_LINE).join(" ")}${words.length > WORDS_PER_SUMMARY_LINE ? " …" : ""}`,
+    ];
   });
   const kept: string[] = [];
   for (const line of [...section(request, PREVIOUS_SUMMARY_HEADING), ...folded]) {
@@ -71,7 +84,13 @@ export function factsAnswer(request: string): string {
   for (const m of records(section(request, EXCHANGE_HEADING), messageRecord)) {
     if (m.bot) continue;
     for (const sentence of m.text.split(/(?<=[.!?])\s+/)) {
-      const fact = thirdPerson(m.author_name, sentence.replace(/^(@\S+[,:]?\s+)+/, "").replace(/[.!?]+$/, "").trim());
+      const fact = thirdPerson(
+        m.author_name,
+        sentence
+          .replace(/^(@\S+[,:]?\s+)+/, "")
+          .replace(/[.!?]+$/, "")
+          .trim(),
+      );
       if (!fact) continue;
       const replaced = known.find((k) => k.person === m.author_id && sameSubject(k.fact, fact) && k.fact !== fact);
       facts.push({ person: m.author_id, fact, sources: [m.id], ...(replaced ? { replaces: replaced.fact } : {}) });

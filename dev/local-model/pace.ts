@@ -45,7 +45,9 @@ export function paceFromEnv(): Pace {
 export function paceFromMarker(text: string): PacePatch {
   const found = MARKER.exec(text);
   if (!found) return {};
-  const fields = Object.fromEntries([...found[1]!.matchAll(/([a-z_]+)=(\d+(?:\.\d+)?)/g)].map(([, k, v]) => [k!, Number(v)]));
+  const fields = Object.fromEntries(
+    [...found[1]!.matchAll(/([a-z_]+)=(\d+(?:\.\d+)?)/g)].map(([, k, v]) => [k!, Number(v)]),
+  );
   return {
     ...(fields.tokens ? { answerTokens: Math.round(fields.tokens) } : {}),
     ...(fields.tps ? { tokensPerSecond: fields.tps } : {}),

@@ -26,10 +26,17 @@ export type ScriptRule = z.infer<typeof ruleSchema>;
 /** A content part as OpenAI's chat API takes it: text, or a picture by URL (a data URL from Parley). */
 const partSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text"), text: z.string() }),
-  z.object({ type: z.literal("image_url"), image_url: z.object({ url: z.string(), detail: z.enum(["auto", "low", "high"]).optional() }) }),
+  z.object({
+    type: z.literal("image_url"),
+    image_url: z.object({ url: z.string(), detail: z.enum(["auto", "low", "high"]).optional() }),
+  }),
 ]);
 
-const toolCallSchema = z.object({ id: z.string().min(1), type: z.literal("function"), function: z.object({ name: z.string(), arguments: z.string() }) });
+const toolCallSchema = z.object({
+  id: z.string().min(1),
+  type: z.literal("function"),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
 /**
  * As OpenAI takes them: an assistant message may carry tool calls (its content then null), a tool message answers
  * one, and only a user message may carry image parts. A message becomes its text, with the picture URLs of its parts
@@ -42,7 +49,9 @@ const messageSchema = z
     tool_calls: z.array(toolCallSchema).min(1).optional(),
     tool_call_id: z.string().optional(),
   })
-  .refine((m) => typeof m.content === "string" || m.content === null || m.role === "user", { message: "only user messages may carry image parts" })
+  .refine((m) => typeof m.content === "string" || m.content === null || m.role === "user", {
+    message: "only user messages may carry image parts",
+  })
   .transform(({ content, ...rest }) => {
     if (content === null || typeof content === "string") return { ...rest, content: content ?? "" };
     const text = content.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
@@ -57,8 +66,24 @@ export const chatRequestSchema = z.object({
   max_completion_tokens: z.number().optional(),
   stream: z.boolean().optional(),
   stream_options: z.object({ include_usage: z.boolean().optional() }).nullish(),
-  tools: z.array(z.object({ type: z.literal("function"), function: z.object({ name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/), description: z.string().optional(), parameters: z.record(z.string(), z.unknown()).optional() }) })).optional(),
-  tool_choice: z.union([z.enum(["none", "auto", "required"]), z.object({ type: z.literal("function"), function: z.object({ name: z.string() }) })]).optional(),
+  tools: z
+    .array(
+      z.object({
+        type: z.literal("function"),
+        function: z.object({
+          name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/),
+          description: z.string().optional(),
+          parameters: z.record(z.string(), z.unknown()).optional(),
+        }),
+      }),
+    )
+    .optional(),
+  tool_choice: z
+    .union([
+      z.enum(["none", "auto", "required"]),
+      z.object({ type: z.literal("function"), function: z.object({ name: z.string() }) }),
+    ])
+    .optional(),
 });
 
 /**
@@ -69,13 +94,29 @@ function answeredInOrder(messages: z.infer<typeof messageSchema>[], ctx: z.Refin
   let open = new Set<string>();
   for (const [i, m] of messages.entries()) {
     if (m.role === "tool") {
-      if (!m.tool_call_id || !open.delete(m.tool_call_id)) ctx.addIssue({ code: "custom", path: [i], message: "messages with role 'tool' must be a response to a preceding message with 'tool_calls'" });
+      if (!m.tool_call_id || !open.delete(m.tool_call_id))
+        ctx.addIssue({
+          code: "custom",
+          path: [i],
+          message: "messages with role 'tool' must be a response to a preceding message with 'tool_calls'",
+        });
       continue;
     }
-    if (open.size > 0) ctx.addIssue({ code: "custom", path: [i], message: "an assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'" });
+    if (open.size > 0)
+      ctx.addIssue({
+        code: "custom",
+        path: [i],
+        message:
+          "an assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'",
+      });
     open = new Set((m.role === "assistant" ? (m.tool_calls ?? []) : []).map((c) => c.id));
   }
-  if (open.size > 0) ctx.addIssue({ code: "custom", message: "an assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'" });
+  if (open.size > 0)
+    ctx.addIssue({
+      code: "custom",
+      message:
+        "an assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'",
+    });
 }
 export type ChatRequest = z.infer<typeof chatRequestSchema>;
 export type RecordedRequest = ChatRequest & { receivedAt: number };
@@ -107,7 +148,9 @@ export class ModelScript {
   take(req: ChatRequest): ScriptRule | undefined {
     const text = lastUserMessage(req);
     const afterTools = req.messages.at(-1)?.role === "tool";
-    const index = this.#rules.findIndex((r) => text.includes(r.match) && (r.afterTools === undefined || r.afterTools === afterTools));
+    const index = this.#rules.findIndex(
+      (r) => text.includes(r.match) && (r.afterTools === undefined || r.afterTools === afterTools),
+    );
     if (index < 0) return undefined;
     const rule = this.#rules[index]!;
     if (rule.times !== undefined) {

@@ -23,7 +23,14 @@ import { longAnswer } from "./long-answer.ts";
 import { pictureTokens } from "./images.ts";
 import { paceFromEnv, paceFromMarker, pacePatchSchema, type Pace } from "./pace.ts";
 import { answerFromResults, mayCallTools, ruleCalls, toolResults, type LocalToolCall } from "./tool-calls.ts";
-import { chatRequestSchema, lastUserMessage, ModelScript, scriptSchema, type ChatRequest, type ScriptRule } from "./script.ts";
+import {
+  chatRequestSchema,
+  lastUserMessage,
+  ModelScript,
+  scriptSchema,
+  type ChatRequest,
+  type ScriptRule,
+} from "./script.ts";
 
 export interface LocalModelOptions {
   port: number;
@@ -61,34 +68,69 @@ export async function startLocalModel(opts: LocalModelOptions): Promise<RunningL
       return { ok: true };
     },
     "GET /__requests": (_body, url) => script.requests(url.searchParams.get("match") ?? ""),
-    ...configRoutes(() => pace, pacePatchSchema, (patch) => (pace = { ...pace, ...patch })),
+    ...configRoutes(
+      () => pace,
+      pacePatchSchema,
+      (patch) => (pace = { ...pace, ...patch }),
+    ),
   });
 
   async function complete(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const parsed = chatRequestSchema.safeParse(parseJson(await readBody(req)));
-    if (!parsed.success) return sendJson(res, 400, { error: { message: parsed.error.issues[0]?.message ?? "invalid chat request", type: "invalid_request_error", param: null, code: null } });
+    if (!parsed.success)
+      return sendJson(res, 400, {
+        error: {
+          message: parsed.error.issues[0]?.message ?? "invalid chat request",
+          type: "invalid_request_error",
+          param: null,
+          code: null,
+        },
+      });
     const chat = parsed.data;
     // A model without vision refuses pictures as OpenAI does (400 invalid_request_error): its name says it.
-    if (refusesImages(chat)) return sendJson(res, 400, { error: { message: "Invalid content type. image_url is only supported by certain models.", type: "invalid_request_error", param: "messages", code: null } });
+    if (refusesImages(chat))
+      return sendJson(res, 400, {
+        error: {
+          message: "Invalid content type. image_url is only supported by certain models.",
+          type: "invalid_request_error",
+          param: "messages",
+          code: null,
+        },
+      });
     script.record(chat);
     const text = lastUserMessage(chat);
     const stream = chat.stream === true;
-    const admission = await control.admit({ route: "chat.completions", model: chat.model, stream: String(stream), kind: callKind(chat), text }, res);
+    const admission = await control.admit(
+      { route: "chat.completions", model: chat.model, stream: String(stream), kind: callKind(chat), text },
+      res,
+    );
     if (!admission) return;
     const rule = script.take(chat);
     if (rule?.delayMs) await sleep(rule.delayMs);
     if (rule?.status && rule.status >= 400) {
       const headers: Record<string, string> = rule.status === 429 ? { "retry-after": RETRY_AFTER_SECONDS } : {};
-      return sendJson(res, rule.status, { error: { message: `scripted failure ${rule.status}`, type: "server_error", param: null, code: null } }, headers);
+      return sendJson(
+        res,
+        rule.status,
+        { error: { message: `scripted failure ${rule.status}`, type: "server_error", param: null, code: null } },
+        headers,
+      );
     }
     const fault = admission.fault;
     if (fault?.fault === "hang") return;
     if (fault?.fault === "garbage") return sendGarbage(res, fault.shape, stream);
     const requestPace: Pace = { ...pace, ...rulePace(rule), ...paceFromMarker(text) };
-    const calls = fault?.fault !== "skip" && mayCallTools(chat) ? (rule?.toolCalls ?? (rule?.reply === undefined ? ruleCalls(chat) : [])) : [];
+    const calls =
+      fault?.fault !== "skip" && mayCallTools(chat)
+        ? (rule?.toolCalls ?? (rule?.reply === undefined ? ruleCalls(chat) : []))
+        : [];
     const content = fault?.fault === "skip" ? `[SKIP]${fault.text}` : (rule?.reply ?? ownAnswer(chat, requestPace));
     const completion = withUsage(chat, calls.length > 0 ? "" : content, calls);
-    if (stream) return streamCompletion(res, completion, requestPace, { includeUsage: chat.stream_options?.include_usage === true, dropAfterHalf: fault?.fault === "drop_after" });
+    if (stream)
+      return streamCompletion(res, completion, requestPace, {
+        includeUsage: chat.stream_options?.include_usage === true,
+        dropAfterHalf: fault?.fault === "drop_after",
+      });
     if (fault?.fault === "drop_after") return admission.reply(() => undefined);
     await sendCompletion(res, completion, requestPace);
   }
@@ -99,7 +141,14 @@ export async function startLocalModel(opts: LocalModelOptions): Promise<RunningL
     async handle(req, res, url) {
       if (await control.handle(req, res, url)) return;
       if (req.method === "POST" && url.pathname === COMPLETIONS_PATH) return complete(req, res);
-      sendJson(res, 404, { error: { message: `no route ${req.method} ${url.pathname}`, type: "invalid_request_error", param: null, code: null } });
+      sendJson(res, 404, {
+        error: {
+          message: `no route ${req.method} ${url.pathname}`,
+          type: "invalid_request_error",
+          param: null,
+          code: null,
+        },
+      });
     },
   });
   return { url: `${server.origin}/v1`, close: server.close };
@@ -128,10 +177,18 @@ function rulePace(rule: ScriptRule | undefined): Partial<Pace> {
 }
 
 function withUsage(chat: ChatRequest, content: string, toolCalls: LocalToolCall[] = []): Completion {
-  const pictures = (m: ChatRequest["messages"][number]) => ("images" in m ? (m.images ?? []).reduce((n, url) => n + pictureTokens(url), 0) : 0);
-  const promptTokens = chat.messages.reduce((sum, m) => sum + countTokens(m.content) + countTokens(JSON.stringify(m.tool_calls ?? "")) + pictures(m), 0);
+  const pictures = (m: ChatRequest["messages"][number]) =>
+    "images" in m ? (m.images ?? []).reduce((n, url) => n + pictureTokens(url), 0) : 0;
+  const promptTokens = chat.messages.reduce(
+    (sum, m) => sum + countTokens(m.content) + countTokens(JSON.stringify(m.tool_calls ?? "")) + pictures(m),
+    0,
+  );
   const completionTokens = countTokens(content) + countTokens(toolCalls.map((c) => c.name + c.arguments).join(""));
-  const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+  const usage = {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+  };
   return { model: chat.model, content, usage, ...(toolCalls.length > 0 ? { toolCalls } : {}) };
 }
 
@@ -147,10 +204,38 @@ function parseJson(raw: string): unknown {
 function refuseAsOpenAI(res: ServerResponse, fault: FakeFault): void {
   if (fault.fault === "ratelimit") {
     const seconds = fault.retryAfter ?? 1;
-    return sendJson(res, 429, { error: { message: "Rate limit reached for requests", type: "requests", param: null, code: "rate_limit_exceeded" } }, { "retry-after": String(seconds), "retry-after-ms": String(Math.round(seconds * 1000)) });
+    return sendJson(
+      res,
+      429,
+      {
+        error: {
+          message: "Rate limit reached for requests",
+          type: "requests",
+          param: null,
+          code: "rate_limit_exceeded",
+        },
+      },
+      { "retry-after": String(seconds), "retry-after-ms": String(Math.round(seconds * 1000)) },
+    );
   }
-  if (fault.fault === "refuse") return sendJson(res, fault.status, { error: { message: `scripted failure ${fault.status}`, type: "server_error", param: null, code: fault.error ?? null } });
-  if (fault.fault === "error") sendJson(res, fault.status ?? 400, { error: { message: `scripted error ${fault.error}`, type: "invalid_request_error", param: null, code: fault.error } });
+  if (fault.fault === "refuse")
+    return sendJson(res, fault.status, {
+      error: {
+        message: `scripted failure ${fault.status}`,
+        type: "server_error",
+        param: null,
+        code: fault.error ?? null,
+      },
+    });
+  if (fault.fault === "error")
+    sendJson(res, fault.status ?? 400, {
+      error: {
+        message: `scripted error ${fault.error}`,
+        type: "invalid_request_error",
+        param: null,
+        code: fault.error,
+      },
+    });
 }
 
 if (import.meta.main) {

@@ -61,6 +61,10 @@ export class ClockAdvance {
     }
     this.#clock.moveTo(to);
     await this.#scheduler.whenIdle();
-    return { now: this.#clock.now(), nextDueAt: (await this.#store.nextDueAt()) ?? null, deliveries: this.#log.since(mark) };
+    return {
+      now: this.#clock.now(),
+      nextDueAt: (await this.#store.nextDueAt()) ?? null,
+      deliveries: this.#log.since(mark),
+    };
   }
 }

@@ -27,15 +27,21 @@ export interface ControlContext {
   faults: QStashFaults;
 }
 
-const advanceSchema = z.union([
-  z.strictObject({ ms: z.number().min(0) }),
-  z.strictObject({ to: z.number() }),
-]);
+const advanceSchema = z.union([z.strictObject({ ms: z.number().min(0) }), z.strictObject({ to: z.number() })]);
 
-export async function handleControl(ctx: ControlContext, req: IncomingMessage, res: ServerResponse, rawUrl: string): Promise<void> {
+export async function handleControl(
+  ctx: ControlContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  rawUrl: string,
+): Promise<void> {
   const { pathname, searchParams } = new URL(rawUrl, "http://qstash.local");
   if (req.method === "GET" && pathname === "/__clock") {
-    return sendJson(res, 200, { ...ctx.clock.setting, now: ctx.clock.now(), nextDueAt: (await ctx.store.nextDueAt()) ?? null });
+    return sendJson(res, 200, {
+      ...ctx.clock.setting,
+      now: ctx.clock.now(),
+      nextDueAt: (await ctx.store.nextDueAt()) ?? null,
+    });
   }
   if (req.method === "POST" && pathname === "/__clock/advance") return advance(ctx, req, res);
   if (req.method === "GET" && pathname === "/__deliveries") return sendJson(res, 200, ctx.log.list(searchParams));
@@ -50,7 +56,8 @@ async function advance(ctx: ControlContext, req: IncomingMessage, res: ServerRes
     });
   }
   const parsed = advanceSchema.safeParse(parseJsonBody(await readBody(req)));
-  if (!parsed.success) return sendJson(res, 400, { error: 'send {"ms": <milliseconds to advance>} or {"to": <epoch ms>}' });
+  if (!parsed.success)
+    return sendJson(res, 400, { error: 'send {"ms": <milliseconds to advance>} or {"to": <epoch ms>}' });
   const to = "ms" in parsed.data ? ctx.clock.now() + parsed.data.ms : parsed.data.to;
   try {
     sendJson(res, 200, await ctx.advance.advanceTo(to));

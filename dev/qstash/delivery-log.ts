@@ -50,6 +50,8 @@ export class DeliveryLog {
   /** Records whose fields equal every given one (compared as strings, as query parameters come). */
   list(filter: Iterable<[string, string]> = []): DeliveryRecord[] {
     const wanted = [...filter];
-    return this.#records.filter((r) => wanted.every(([key, value]) => String(r[key as keyof DeliveryRecord]) === value));
+    return this.#records.filter((r) =>
+      wanted.every(([key, value]) => String(r[key as keyof DeliveryRecord]) === value),
+    );
   }
 }

@@ -57,7 +57,8 @@ export async function attemptDelivery(
     };
   } catch (err) {
     if (stop.aborted) return { kind: "error", reason: "stopped", detail: "stand-in stopped" };
-    if (timeout.aborted) return { kind: "error", reason: "timeout", detail: `no answer within ${message.timeoutMs} ms` };
+    if (timeout.aborted)
+      return { kind: "error", reason: "timeout", detail: `no answer within ${message.timeoutMs} ms` };
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : undefined;
     return { kind: "error", reason: "network", detail: cause ?? (err instanceof Error ? err.message : String(err)) };
   }

@@ -69,7 +69,9 @@ export async function openLane(opts: LaneOptions): Promise<Lane> {
   scheduler.start();
   return {
     handle: (req, res, rawUrl) =>
-      rawUrl.startsWith(CONTROL_PATH_PREFIX) ? handleControl(control, req, res, rawUrl) : handleRequest(routes, req, res, rawUrl),
+      rawUrl.startsWith(CONTROL_PATH_PREFIX)
+        ? handleControl(control, req, res, rawUrl)
+        : handleRequest(routes, req, res, rawUrl),
     async close() {
       await scheduler.stop();
       await store.close();

@@ -81,16 +81,32 @@ export class MessageDelivery {
       const dlqId = newId("dlq");
       const settlement: Settlement = { action: "dlq", dlqId, record: dlqRecord(message, dlqId, result) };
       if (!(await this.#finish(message, at, status, settlement, { outcome: "dlq", dlqId, error }))) return;
-      logger.warn("qstash_failed", { ...fields, reason: nonRetryable ? "non_retryable" : failureReason(result), dlqId });
+      logger.warn("qstash_failed", {
+        ...fields,
+        reason: nonRetryable ? "non_retryable" : failureReason(result),
+        dlqId,
+      });
       if (message.kind === "message" && message.failureCallback) {
-        await this.#publishCallback(message.failureCallback, message.failureCallbackHeaders, { source: message, result, dlqId });
+        await this.#publishCallback(message.failureCallback, message.failureCallbackHeaders, {
+          source: message,
+          result,
+          dlqId,
+        });
       }
       return;
     }
     const delayMs = this.#retryDelay(message, result);
     const nextAt = this.#o.clock.now() + delayMs;
     const retry = { ...message, retried: message.retried + 1 };
-    if (await this.#finish(message, at, status, { action: "retry", message: retry, dueAt: nextAt }, { outcome: "retry", nextAt, error })) {
+    if (
+      await this.#finish(
+        message,
+        at,
+        status,
+        { action: "retry", message: retry, dueAt: nextAt },
+        { outcome: "retry", nextAt, error },
+      )
+    ) {
       logger.info("qstash_retry", { ...fields, reason: failureReason(result), delayMs });
     }
   }
@@ -120,7 +136,9 @@ export class MessageDelivery {
   /** Whole milliseconds, so that virtual times stay exact integers. */
   #retryDelay(message: StoredMessage, result: AttemptResult): number {
     if (result.kind === "response" && result.retryAfterMs !== undefined) return Math.round(result.retryAfterMs);
-    const delay = message.retryDelay ? parseRetryDelay(message.retryDelay)(message.retried) : this.#o.retryDelayMs(message.retried);
+    const delay = message.retryDelay
+      ? parseRetryDelay(message.retryDelay)(message.retried)
+      : this.#o.retryDelayMs(message.retried);
     return Number.isFinite(delay) ? Math.round(Math.min(DAY_MS, Math.max(0, delay))) : DAY_MS;
   }
 

@@ -42,7 +42,8 @@ const QUEUE_PARALLELISM = 1;
 
 export function gatesOf(message: StoredMessage): Gate[] {
   const gates: Gate[] = [];
-  if (message.flowControl?.parallelism) gates.push([`flow:${message.flowControl.key}`, message.flowControl.parallelism]);
+  if (message.flowControl?.parallelism)
+    gates.push([`flow:${message.flowControl.key}`, message.flowControl.parallelism]);
   if (message.queueName) gates.push([`queue:${message.queueName}`, QUEUE_PARALLELISM]);
   return gates;
 }

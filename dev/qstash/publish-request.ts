@@ -84,7 +84,9 @@ export function parseDuration(text: string, header: string): number {
 function destinationUrl(raw: string): string {
   const destination = /^https?%3A/i.test(raw) ? decodeURIComponent(raw) : raw;
   if (!/^https?:\/\//i.test(destination) || !URL.canParse(destination)) {
-    throw new PublishRequestError(`destination "${raw}" is not an http(s) URL (URL groups and APIs are not served here)`);
+    throw new PublishRequestError(
+      `destination "${raw}" is not an http(s) URL (URL groups and APIs are not served here)`,
+    );
   }
   return destination;
 }
@@ -139,6 +141,7 @@ function optionalInteger(text: string | undefined, header: string): number | und
 
 function optionalUrl(text: string | undefined, header: string): string | undefined {
   if (text === undefined) return undefined;
-  if (!/^https?:\/\//i.test(text) || !URL.canParse(text)) throw new PublishRequestError(`${header} "${text}" is not an http(s) URL`);
+  if (!/^https?:\/\//i.test(text) || !URL.canParse(text))
+    throw new PublishRequestError(`${header} "${text}" is not an http(s) URL`);
   return text;
 }

@@ -100,7 +100,8 @@ export function parseRetryDelay(source: string): RetryDelayExpression {
   };
 
   const root = expression();
-  if (position !== tokens.length) throw new RetryDelaySyntaxError(`unexpected trailing input in retry delay "${source}"`);
+  if (position !== tokens.length)
+    throw new RetryDelaySyntaxError(`unexpected trailing input in retry delay "${source}"`);
   return root;
 }
 

@@ -44,25 +44,40 @@ class HttpError extends Error {
 }
 
 /** `rawUrl` is the request's URL inside its lane (dev/faults/lanes.ts). */
-export async function handleRequest(ctx: RouteContext, req: IncomingMessage, res: ServerResponse, rawUrl: string): Promise<void> {
+export async function handleRequest(
+  ctx: RouteContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  rawUrl: string,
+): Promise<void> {
   try {
     if (!authorized(req, ctx.token)) throw new HttpError(401, "Unauthorized");
     const { pathname, searchParams } = new URL(rawUrl, "http://qstash.local");
     const method = req.method ?? "GET";
     if (method === "POST" && rawUrl.startsWith(PUBLISH_PATH)) {
-      const input = { destination: rawUrl.slice(PUBLISH_PATH.length), headers: flatHeaders(req), body: await readBody(req) };
+      const input = {
+        destination: rawUrl.slice(PUBLISH_PATH.length),
+        headers: flatHeaders(req),
+        body: await readBody(req),
+      };
       return await publishOne(ctx, res, input);
     }
     if (method === "POST" && rawUrl.startsWith(ENQUEUE_PATH)) {
       const rest = rawUrl.slice(ENQUEUE_PATH.length);
       const slash = rest.indexOf("/");
       if (slash <= 0) throw new HttpError(400, "expected /v2/enqueue/{queue}/{destination}");
-      const input = { queueName: rest.slice(0, slash), destination: rest.slice(slash + 1), headers: flatHeaders(req), body: await readBody(req) };
+      const input = {
+        queueName: rest.slice(0, slash),
+        destination: rest.slice(slash + 1),
+        headers: flatHeaders(req),
+        body: await readBody(req),
+      };
       return await publishOne(ctx, res, input);
     }
     if (method === "POST" && pathname === "/v2/batch") return await publishBatch(ctx, res, await readBody(req));
     if (method === "GET" && pathname === "/v2/keys") return send(res, 200, ctx.signingKeys);
-    if (method === "GET" && pathname === DLQ_PATH) return send(res, 200, dlqPage(await ctx.store.listDlq(), searchParams));
+    if (method === "GET" && pathname === DLQ_PATH)
+      return send(res, 200, dlqPage(await ctx.store.listDlq(), searchParams));
     if (method === "DELETE" && pathname.startsWith(`${DLQ_PATH}/`)) {
       const deleted = await ctx.store.deleteDlq([decodeURIComponent(pathname.slice(DLQ_PATH.length + 1))]);
       if (deleted === 0) throw new HttpError(404, "dlq message not found");
@@ -108,20 +123,26 @@ function publishFault(ctx: RouteContext, plans: PublishPlan[]) {
 
 async function publishBatch(ctx: RouteContext, res: ServerResponse, body: Buffer): Promise<void> {
   const parsed = batchSchema.safeParse(parseJson(body));
-  if (!parsed.success) throw new HttpError(400, `invalid batch body: ${parsed.error.issues[0]?.message ?? "bad shape"}`);
+  if (!parsed.success)
+    throw new HttpError(400, `invalid batch body: ${parsed.error.issues[0]?.message ?? "bad shape"}`);
   const plans = parsed.data.map((item) =>
-    planPublish({
-      destination: item.destination,
-      queueName: item.queue,
-      headers: Object.fromEntries(Object.entries(item.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
-      body: Buffer.from(item.body ?? ""),
-    }, ctx.clock.now()),
+    planPublish(
+      {
+        destination: item.destination,
+        queueName: item.queue,
+        headers: Object.fromEntries(Object.entries(item.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+        body: Buffer.from(item.body ?? ""),
+      },
+      ctx.clock.now(),
+    ),
   );
   const fault = publishFault(ctx, plans);
   const results = [];
   for (const plan of plans) {
     const { messageId, deduplicated } = await ctx.store.publish(plan);
-    results.push(deduplicated ? { messageId, url: plan.message.url, deduplicated } : { messageId, url: plan.message.url });
+    results.push(
+      deduplicated ? { messageId, url: plan.message.url, deduplicated } : { messageId, url: plan.message.url },
+    );
   }
   ctx.onPublished();
   if (fault) return void res.socket?.destroy();
@@ -135,7 +156,9 @@ function dlqPage(records: DlqRecord[], query: URLSearchParams): { messages: DlqR
   const start = Number(query.get("cursor") ?? 0) || 0;
   const count = Number(query.get("count") ?? DEFAULT_DLQ_PAGE) || DEFAULT_DLQ_PAGE;
   const end = start + count;
-  return end < matching.length ? { messages: matching.slice(start, end), cursor: String(end) } : { messages: matching.slice(start) };
+  return end < matching.length
+    ? { messages: matching.slice(start, end), cursor: String(end) }
+    : { messages: matching.slice(start) };
 }
 
 function authorized(req: IncomingMessage, token: string): boolean {

@@ -50,7 +50,10 @@ export async function startQStash(opts: QStashOptions): Promise<RunningQStash> {
     redisUrl: opts.redisUrl,
     clock: opts.clock ?? clockSettingFromEnv(process.env),
     token: opts.token ?? DEV_TOKEN,
-    signingKeys: { current: opts.currentSigningKey ?? DEV_CURRENT_SIGNING_KEY, next: opts.nextSigningKey ?? DEV_NEXT_SIGNING_KEY },
+    signingKeys: {
+      current: opts.currentSigningKey ?? DEV_CURRENT_SIGNING_KEY,
+      next: opts.nextSigningKey ?? DEV_NEXT_SIGNING_KEY,
+    },
     retryDelayMs: opts.retryDelayMs ?? productionBackoff(),
     pollIntervalMs: opts.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
   };
@@ -64,7 +67,8 @@ export async function startQStash(opts: QStashOptions): Promise<RunningQStash> {
     }
     return lane;
   };
-  const closeLanes = async () => void (await Promise.allSettled([...lanes.values()].map(async (l) => (await l).close())));
+  const closeLanes = async () =>
+    void (await Promise.allSettled([...lanes.values()].map(async (l) => (await l).close())));
   const server = createServer((req, res) => {
     const split = splitLane(req.url ?? "/");
     if ("error" in split) return sendJson(res, 400, split);

@@ -18,9 +18,22 @@ function base64url(bytes: Uint8Array): string {
 const jsonPart = (value: unknown) => base64url(new TextEncoder().encode(JSON.stringify(value)));
 
 /** The JWT for a delivery of `body` to `url`, issued at `issuedAt` (Unix seconds, default now). */
-export async function qstashSignature(signingKey: string, url: string, body: Body, issuedAt = nowSeconds()): Promise<string> {
+export async function qstashSignature(
+  signingKey: string,
+  url: string,
+  body: Body,
+  issuedAt = nowSeconds(),
+): Promise<string> {
   const bodyHash = base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", bodyBytes(body))));
-  const claims = { iss: ISSUER, sub: url, exp: issuedAt + LIFETIME_SECONDS, nbf: issuedAt, iat: issuedAt, jti: `jwt_${crypto.randomUUID()}`, body: bodyHash };
+  const claims = {
+    iss: ISSUER,
+    sub: url,
+    exp: issuedAt + LIFETIME_SECONDS,
+    nbf: issuedAt,
+    iat: issuedAt,
+    jti: `jwt_${crypto.randomUUID()}`,
+    body: bodyHash,
+  };
   const unsigned = `${jsonPart({ alg: "HS256", typ: "JWT" })}.${jsonPart(claims)}`;
   return `${unsigned}.${base64url(await hmac("SHA-256", signingKey, unsigned))}`;
 }

@@ -11,7 +11,11 @@ export async function slackSignature(secret: string, timestamp: string, body: Bo
 }
 
 /** The two headers of a signed Events API delivery; `timestamp` (Unix seconds) defaults to now. */
-export async function slackHeaders(secret: string, body: Body, timestamp: number | string = nowSeconds()): Promise<Record<string, string>> {
+export async function slackHeaders(
+  secret: string,
+  body: Body,
+  timestamp: number | string = nowSeconds(),
+): Promise<Record<string, string>> {
   const ts = String(timestamp);
   return { "X-Slack-Request-Timestamp": ts, "X-Slack-Signature": await slackSignature(secret, ts, body) };
 }

@@ -13,7 +13,12 @@ export async function twilioSignature(authToken: string, url: string, params: Fo
   const byName = new Map<string, Set<string>>();
   for (const [name, value] of params) byName.set(name, (byName.get(name) ?? new Set()).add(value));
   const ordinal = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  const data = [...byName.keys()].sort(ordinal).map((name) => [...byName.get(name)!].sort(ordinal).map((value) => name + value).join(""));
+  const data = [...byName.keys()].sort(ordinal).map((name) =>
+    [...byName.get(name)!]
+      .sort(ordinal)
+      .map((value) => name + value)
+      .join(""),
+  );
   return bytesToBase64(await hmac("SHA-1", authToken, url + data.join("")));
 }
 

@@ -16,14 +16,32 @@ export const attachmentSchema = z.object({
 export type Attachment = z.infer<typeof attachmentSchema>;
 
 /** Where the file belongs: the Slack workspace, the Discord channel, the Twilio account (the others need nothing). */
-export type AttachTo = { platform: "slack"; team: string } | { platform: "discord"; channel: string } | { platform: "sms"; account: string } | { platform: "telegram" };
+export type AttachTo =
+  | { platform: "slack"; team: string }
+  | { platform: "discord"; channel: string }
+  | { platform: "sms"; account: string }
+  | { platform: "telegram" };
 
 const ROUTES = { slack: "/__files", discord: "/__attachments", sms: "/__media", telegram: "/__files" } as const;
 
-export async function pasteIntoFake(fakes: FakeOrigins, to: AttachTo, file: Attachment): Promise<Record<string, unknown>> {
+export async function pasteIntoFake(
+  fakes: FakeOrigins,
+  to: AttachTo,
+  file: Attachment,
+): Promise<Record<string, unknown>> {
   const origin = to.platform === "sms" ? fakes.twilio : fakes[to.platform];
-  const owner = to.platform === "slack" ? { team: to.team } : to.platform === "discord" ? { channel_id: to.channel } : to.platform === "sms" ? { account: to.account } : {};
-  const res = await fetch(`${origin}${ROUTES[to.platform]}`, { method: "POST", body: JSON.stringify({ ...owner, ...file }) });
+  const owner =
+    to.platform === "slack"
+      ? { team: to.team }
+      : to.platform === "discord"
+        ? { channel_id: to.channel }
+        : to.platform === "sms"
+          ? { account: to.account }
+          : {};
+  const res = await fetch(`${origin}${ROUTES[to.platform]}`, {
+    method: "POST",
+    body: JSON.stringify({ ...owner, ...file }),
+  });
   if (!res.ok) throw new Error(`the ${to.platform} fake refused the attachment: ${res.status} ${await res.text()}`);
   return (await res.json()) as Record<string, unknown>;
 }

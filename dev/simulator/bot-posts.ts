@@ -78,14 +78,19 @@ export async function collectBotPosts(
   }
   for (const call of timeline.takeNewCalls("discord", discord)) {
     // An answer in #general, or in one of its threads (someone wrote there first).
-    const inThread = call.channelId !== DISCORD_PLACE.channel && timeline.entries.some((e) => e.threadId === call.channelId);
+    const inThread =
+      call.channelId !== DISCORD_PLACE.channel && timeline.entries.some((e) => e.threadId === call.channelId);
     // A streamed answer grows by edits of the message it was posted as.
     const edited = call.route === "edit_message" ? timeline.entries.find((e) => e.bot && e.id === call.id) : undefined;
     if (edited && call.content !== undefined) {
       edited.text = call.content;
       continue;
     }
-    if (call.route === "channel_message" && (call.channelId === DISCORD_PLACE.channel || inThread) && call.content !== undefined) {
+    if (
+      call.route === "channel_message" &&
+      (call.channelId === DISCORD_PLACE.channel || inThread) &&
+      call.content !== undefined
+    ) {
       timeline.add({
         id: call.id ?? `discord-${now}`,
         platform: "discord",
@@ -111,7 +116,8 @@ export async function collectBotPosts(
     };
     // The deferred "thinking…" message is the one @original edits; follow-ups are new messages.
     const thinking = timeline.entries.find((e) => e.bot && e.interactionToken === call.token);
-    if (call.route === "edit_original" && thinking) Object.assign(thinking, { text: call.content, pending: false, id: answer.id });
+    if (call.route === "edit_original" && thinking)
+      Object.assign(thinking, { text: call.content, pending: false, id: answer.id });
     else timeline.add(answer);
   }
   await collectTelegramPosts(timeline, fakes.telegram, place.botName);

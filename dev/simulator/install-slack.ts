@@ -12,11 +12,22 @@ import { SLACK_FAKE_BOT } from "../fakes/slack.ts";
 import { INSTALLED_WORKSPACES, type SlackWorkspace } from "./people.ts";
 
 const fakeTeams = z.array(z.looseObject({ id: z.string(), botUserId: z.string() }));
-const SINGLE_WORKSPACE: SlackWorkspace = { team: SLACK_FAKE_BOT.teamId, name: "Slack", botUserId: SLACK_FAKE_BOT.userId };
+const SINGLE_WORKSPACE: SlackWorkspace = {
+  team: SLACK_FAKE_BOT.teamId,
+  name: "Slack",
+  botUserId: SLACK_FAKE_BOT.userId,
+};
 
 /** The workspaces of the page, installed first when the app is installable. */
-export async function readySlackWorkspaces(opts: { workerUrl: string; slackFakeUrl: string; vars: ReadonlyMap<string, string> }): Promise<SlackWorkspace[]> {
-  const installable = slackInstallable({ SLACK_CLIENT_ID: opts.vars.get("SLACK_CLIENT_ID"), SLACK_CLIENT_SECRET: opts.vars.get("SLACK_CLIENT_SECRET") });
+export async function readySlackWorkspaces(opts: {
+  workerUrl: string;
+  slackFakeUrl: string;
+  vars: ReadonlyMap<string, string>;
+}): Promise<SlackWorkspace[]> {
+  const installable = slackInstallable({
+    SLACK_CLIENT_ID: opts.vars.get("SLACK_CLIENT_ID"),
+    SLACK_CLIENT_SECRET: opts.vars.get("SLACK_CLIENT_SECRET"),
+  });
   if (!installable) return [SINGLE_WORKSPACE];
   for (const workspace of INSTALLED_WORKSPACES) await installWorkspace(opts.workerUrl, workspace);
   const teams = fakeTeams.parse(await (await fetch(`${opts.slackFakeUrl}/__teams`)).json());
@@ -29,7 +40,8 @@ export async function readySlackWorkspaces(opts: { workerUrl: string; slackFakeU
 
 /** The start-up table's line: which workspaces the page has, and how they came to be. */
 export function describeSlackWorkspaces(workspaces: SlackWorkspace[]): string {
-  if (workspaces.length === 1 && workspaces[0] === SINGLE_WORKSPACE) return "one, on SLACK_BOT_TOKEN (set SLACK_CLIENT_ID to install Acme and Globex)";
+  if (workspaces.length === 1 && workspaces[0] === SINGLE_WORKSPACE)
+    return "one, on SLACK_BOT_TOKEN (set SLACK_CLIENT_ID to install Acme and Globex)";
   return `${workspaces.map((w) => `${w.name} (${w.team})`).join(", ")}, installed through /slack/install`;
 }
 
@@ -43,7 +55,10 @@ async function installWorkspace(workerUrl: string, workspace: { team: string; na
   const callback = redirectOf(await fetch(authorize, { redirect: "manual" }), "the Slack fake's authorize page");
   const installed = await fetch(callback, { headers: { Cookie: cookie }, redirect: "manual" });
   const page = await installed.text();
-  if (installed.status !== 200) throw new Error(`the install of ${workspace.name} ended with ${installed.status}: ${page.replace(/<[^>]+>/g, " ").trim()}`);
+  if (installed.status !== 200)
+    throw new Error(
+      `the install of ${workspace.name} ended with ${installed.status}: ${page.replace(/<[^>]+>/g, " ").trim()}`,
+    );
 }
 
 function redirectOf(res: Response, what: string): URL {

@@ -17,9 +17,30 @@ export interface SimulatedPerson {
 }
 
 export const PEOPLE: readonly SimulatedPerson[] = [
-  { handle: "alice", name: "Alice", slackUserId: "U0SIMALICE", discordUserId: "200000000000000001", phone: "+15550100001", telegramUserId: 400_000_001 },
-  { handle: "bob", name: "Bob", slackUserId: "U0SIMBOB", discordUserId: "200000000000000002", phone: "+15550100002", telegramUserId: 400_000_002 },
-  { handle: "carol", name: "Carol", slackUserId: "U0SIMCAROL", discordUserId: "200000000000000003", phone: "+15550100003", telegramUserId: 400_000_003 },
+  {
+    handle: "alice",
+    name: "Alice",
+    slackUserId: "U0SIMALICE",
+    discordUserId: "200000000000000001",
+    phone: "+15550100001",
+    telegramUserId: 400_000_001,
+  },
+  {
+    handle: "bob",
+    name: "Bob",
+    slackUserId: "U0SIMBOB",
+    discordUserId: "200000000000000002",
+    phone: "+15550100002",
+    telegramUserId: 400_000_002,
+  },
+  {
+    handle: "carol",
+    name: "Carol",
+    slackUserId: "U0SIMCAROL",
+    discordUserId: "200000000000000003",
+    phone: "+15550100003",
+    telegramUserId: 400_000_003,
+  },
 ];
 
 /** #general: the same channel id in every workspace, as ids from different workspaces may be; they must stay apart. */
@@ -46,7 +67,11 @@ export function personByHandle(handle: string): SimulatedPerson | undefined {
 }
 
 /** Replaces `@Name` (a person or the bot, any case) with what `mention(id)` gives for that name's id. */
-export function replaceMentions(text: string, names: { name: string; id: string }[], mention: (id: string) => string): string {
+export function replaceMentions(
+  text: string,
+  names: { name: string; id: string }[],
+  mention: (id: string) => string,
+): string {
   return text.replace(/@([\p{L}\p{N}_-]+)/gu, (whole, name: string) => {
     const match = names.find((n) => n.name.toLowerCase() === name.toLowerCase());
     return match ? mention(match.id) : whole;

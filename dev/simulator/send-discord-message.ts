@@ -26,7 +26,11 @@ export interface DiscordMessageSend {
 }
 
 async function control(url: string, body: unknown): Promise<unknown> {
-  const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${new URL(url).pathname} of a Discord fake answered ${res.status}`);
   return res.json();
 }
@@ -41,7 +45,10 @@ async function ensureBotConnected(opts: DiscordMessageSend): Promise<void> {
   await (await fetch(`${opts.workerUrl}${SCHEDULED_PATH}`)).body?.cancel();
   const deadline = Date.now() + CONNECT_TIMEOUT_MS;
   while (!(await connected(opts))) {
-    if (Date.now() > deadline) throw new Error("the Worker did not connect to the Gateway fake within 10 s: see its discord_gateway_* log lines");
+    if (Date.now() > deadline)
+      throw new Error(
+        "the Worker did not connect to the Gateway fake within 10 s: see its discord_gateway_* log lines",
+      );
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -61,9 +68,16 @@ export async function sendDiscordMessage(
     ...PEOPLE.map((p) => ({ name: p.name, id: p.discordUserId })),
   ];
   const content = replaceMentions(text, names, (id) => `<@${id}>`);
-  const mentioned = names.filter((n) => content.includes(`<@${n.id}>`)).map((n) => ({ id: n.id, username: n.name.toLowerCase() }));
+  const mentioned = names
+    .filter((n) => content.includes(`<@${n.id}>`))
+    .map((n) => ({ id: n.id, username: n.name.toLowerCase() }));
   const channelId = threadId ?? DISCORD_PLACE.channel;
-  if (threadId) await control(`${opts.discordFakeUrl}/__channel`, { id: threadId, type: PUBLIC_THREAD, parent_id: DISCORD_PLACE.channel });
+  if (threadId)
+    await control(`${opts.discordFakeUrl}/__channel`, {
+      id: threadId,
+      type: PUBLIC_THREAD,
+      parent_id: DISCORD_PLACE.channel,
+    });
   const author = { id: person.discordUserId, username: person.handle, global_name: person.name };
   const sent = z.object({ id: z.string() }).parse(
     await control(`${opts.gatewayControlUrl}/__message`, {

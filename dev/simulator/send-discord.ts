@@ -45,7 +45,11 @@ export function localDevPrivateKey(): Promise<CryptoKey> {
   return importDiscordPrivateKey(LOCAL_DEV_PRIVATE_KEY_HEX);
 }
 
-export async function sendAskCommand(opts: DiscordSend, person: SimulatedPerson, question: string): Promise<SentInteraction> {
+export async function sendAskCommand(
+  opts: DiscordSend,
+  person: SimulatedPerson,
+  question: string,
+): Promise<SentInteraction> {
   const id = snowflake();
   const token = `sim-${randomBytes(24).toString("base64url")}`;
   const body = JSON.stringify({
@@ -66,7 +70,11 @@ export async function sendAskCommand(opts: DiscordSend, person: SimulatedPerson,
   });
   const signed = await discordHeaders(opts.privateKey ?? (await localDevPrivateKey()), body);
   const res = await sendAsDiscord(opts.discordFakeUrl, body, () =>
-    fetch(`${opts.workerUrl}/discord/interactions`, { method: "POST", headers: { "Content-Type": "application/json", ...signed }, body }),
+    fetch(`${opts.workerUrl}/discord/interactions`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...signed },
+      body,
+    }),
   );
   const text = await res.text();
   let response: unknown = text;

@@ -47,7 +47,10 @@ export async function sendSlackMessage(
   files?: Record<string, unknown>[],
 ): Promise<SentSlackMessage> {
   const ts = nextTs();
-  const names = [{ name: opts.botName, id: workspace.botUserId }, ...PEOPLE.map((p) => ({ name: p.name, id: p.slackUserId }))];
+  const names = [
+    { name: opts.botName, id: workspace.botUserId },
+    ...PEOPLE.map((p) => ({ name: p.name, id: p.slackUserId })),
+  ];
   const slackText = replaceMentions(text, names, (id) => `<@${id}>`);
   const inHistory = await fetch(`${opts.slackFakeUrl}/__messages`, {
     method: "POST",
@@ -82,7 +85,15 @@ export async function sendSlackMessage(
     event,
     event_id: `Ev${ts.replace(".", "")}`,
     event_time: Math.floor(Number(ts)),
-    authorizations: [{ enterprise_id: null, team_id: workspace.team, user_id: workspace.botUserId, is_bot: true, is_enterprise_install: false }],
+    authorizations: [
+      {
+        enterprise_id: null,
+        team_id: workspace.team,
+        user_id: workspace.botUserId,
+        is_bot: true,
+        is_enterprise_install: false,
+      },
+    ],
   });
   const res = await fetch(`${opts.workerUrl}/slack/events`, {
     method: "POST",
@@ -97,18 +108,43 @@ export async function sendSlackMessage(
  * The person's ✅ or ❌ on one of the bot's messages, as Slack sends `reaction_added`: the answer to the bot's
  * question that asks to run a confirm tool (docs/tools.md); on any other message it does nothing.
  */
-export async function sendSlackReaction(opts: Pick<SlackSend, "workerUrl" | "signingSecret">, workspace: SlackWorkspace, person: SimulatedPerson, ts: string, reaction: "white_check_mark" | "x"): Promise<number> {
+export async function sendSlackReaction(
+  opts: Pick<SlackSend, "workerUrl" | "signingSecret">,
+  workspace: SlackWorkspace,
+  person: SimulatedPerson,
+  ts: string,
+  reaction: "white_check_mark" | "x",
+): Promise<number> {
   const eventTs = nextTs();
   const body = JSON.stringify({
     type: "event_callback",
     team_id: workspace.team,
     api_app_id: SLACK_FAKE_BOT.appId,
-    event: { type: "reaction_added", user: person.slackUserId, reaction, item_user: workspace.botUserId, item: { type: "message", channel: SLACK_CHANNEL, ts }, event_ts: eventTs },
+    event: {
+      type: "reaction_added",
+      user: person.slackUserId,
+      reaction,
+      item_user: workspace.botUserId,
+      item: { type: "message", channel: SLACK_CHANNEL, ts },
+      event_ts: eventTs,
+    },
     event_id: `Ev${eventTs.replace(".", "")}r`,
     event_time: Math.floor(Number(eventTs)),
-    authorizations: [{ enterprise_id: null, team_id: workspace.team, user_id: workspace.botUserId, is_bot: true, is_enterprise_install: false }],
+    authorizations: [
+      {
+        enterprise_id: null,
+        team_id: workspace.team,
+        user_id: workspace.botUserId,
+        is_bot: true,
+        is_enterprise_install: false,
+      },
+    ],
   });
-  const res = await fetch(`${opts.workerUrl}/slack/events`, { method: "POST", headers: { "Content-Type": "application/json", ...(await slackHeaders(opts.signingSecret, body)) }, body });
+  const res = await fetch(`${opts.workerUrl}/slack/events`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(await slackHeaders(opts.signingSecret, body)) },
+    body,
+  });
   await res.body?.cancel();
   return res.status;
 }

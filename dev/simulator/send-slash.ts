@@ -18,13 +18,21 @@ export function isSlashCommand(text: string): boolean {
 /** Makes the page's admin a workspace admin of each workspace in the Slack fake. */
 export async function makeSimulatorAdmin(slackFakeUrl: string, workspaces: readonly SlackWorkspace[]): Promise<void> {
   for (const { team } of workspaces) {
-    const res = await fetch(`${slackFakeUrl}/__roles`, { method: "POST", body: JSON.stringify({ team, admins: [ADMIN.slackUserId] }) });
+    const res = await fetch(`${slackFakeUrl}/__roles`, {
+      method: "POST",
+      body: JSON.stringify({ team, admins: [ADMIN.slackUserId] }),
+    });
     if (!res.ok) throw new Error(`the Slack fake answered ${res.status} to the page's admin`);
   }
 }
 
 /** Sends `text` (`/parley …`) as `person`'s slash command; resolves with the Worker's ephemeral answer. */
-export async function sendSlackSlash(opts: { workerUrl: string; signingSecret: string }, workspace: SlackWorkspace, person: SimulatedPerson, text: string): Promise<string> {
+export async function sendSlackSlash(
+  opts: { workerUrl: string; signingSecret: string },
+  workspace: SlackWorkspace,
+  person: SimulatedPerson,
+  text: string,
+): Promise<string> {
   const [command = "/parley", ...words] = text.trim().split(/\s+/u);
   const body = new URLSearchParams({
     team_id: workspace.team,

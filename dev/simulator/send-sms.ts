@@ -18,7 +18,12 @@ export interface SmsSend {
   botNumber: string;
 }
 
-export async function sendSms(opts: SmsSend, person: SimulatedPerson, text: string, media?: Record<string, unknown>): Promise<{ sid: string; status: number }> {
+export async function sendSms(
+  opts: SmsSend,
+  person: SimulatedPerson,
+  text: string,
+  media?: Record<string, unknown>,
+): Promise<{ sid: string; status: number }> {
   const sid = `SM${randomBytes(16).toString("hex")}`;
   const params: Record<string, string> = {
     MessageSid: sid,
@@ -38,7 +43,11 @@ export async function sendSms(opts: SmsSend, person: SimulatedPerson, text: stri
     method: "POST",
     headers: {
       "Content-Type": "application/x-www-form-urlencoded",
-      "X-Twilio-Signature": await twilioSignature(opts.authToken, `${opts.publicBaseUrl}${WEBHOOK_PATH}`, Object.entries(params)),
+      "X-Twilio-Signature": await twilioSignature(
+        opts.authToken,
+        `${opts.publicBaseUrl}${WEBHOOK_PATH}`,
+        Object.entries(params),
+      ),
     },
     body: new URLSearchParams(params).toString(),
   });

@@ -22,17 +22,37 @@ const personOf = (p: SimulatedPerson) => ({ id: p.telegramUserId, first_name: p.
 
 /** Makes the group, its topic and the private chats; the topic's id. */
 export async function readyTelegram(fakeUrl: string): Promise<number> {
-  await control(fakeUrl, "/__chat", { id: TELEGRAM_GROUP.id, type: "supergroup", title: TELEGRAM_GROUP.title, is_forum: true, bots: { [String(TELEGRAM_FAKE_BOT.id)]: "administrator" } });
-  for (const p of PEOPLE) await control(fakeUrl, "/__chat", { id: p.telegramUserId, type: "private", first_name: p.name });
-  const topic = await control<{ message_thread_id: number }>(fakeUrl, "/__topic", { chat_id: TELEGRAM_GROUP.id, name: TELEGRAM_GROUP.topic, from: personOf(PEOPLE[0]!), deliver: false });
+  await control(fakeUrl, "/__chat", {
+    id: TELEGRAM_GROUP.id,
+    type: "supergroup",
+    title: TELEGRAM_GROUP.title,
+    is_forum: true,
+    bots: { [String(TELEGRAM_FAKE_BOT.id)]: "administrator" },
+  });
+  for (const p of PEOPLE)
+    await control(fakeUrl, "/__chat", { id: p.telegramUserId, type: "private", first_name: p.name });
+  const topic = await control<{ message_thread_id: number }>(fakeUrl, "/__topic", {
+    chat_id: TELEGRAM_GROUP.id,
+    name: TELEGRAM_GROUP.topic,
+    from: personOf(PEOPLE[0]!),
+    deliver: false,
+  });
   return topic.message_thread_id;
 }
 
 /** The chat (and topic) of a spot, and the admin view's key of its conversation. */
-export function telegramPlace(spot: TelegramSpot, person: SimulatedPerson, topic: number): { chat: number; topic?: number; place: string } {
+export function telegramPlace(
+  spot: TelegramSpot,
+  person: SimulatedPerson,
+  topic: number,
+): { chat: number; topic?: number; place: string } {
   const chat = spot === "private" ? person.telegramUserId : TELEGRAM_GROUP.id;
   const thread = spot === "topic" ? topic : undefined;
-  return { chat, ...(thread !== undefined ? { topic: thread } : {}), place: `telegram|${TELEGRAM_FAKE_BOT.id}:${chat}|${chat}|${thread ?? ""}` };
+  return {
+    chat,
+    ...(thread !== undefined ? { topic: thread } : {}),
+    place: `telegram|${TELEGRAM_FAKE_BOT.id}:${chat}|${chat}|${thread ?? ""}`,
+  };
 }
 
 /** The person writes `text` there (`@Name` of the bot becomes its `@username`, as people type it); its message id. */

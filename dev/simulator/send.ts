@@ -8,7 +8,14 @@
 import { z } from "zod";
 import type { FakeOrigins } from "./bot-posts.ts";
 import { attachmentSchema, pasteIntoFake, type Attachment } from "./attach.ts";
-import { DISCORD_PLACE, PEOPLE, personByHandle, SLACK_CHANNEL, type SimulatedPerson, type SlackWorkspace } from "./people.ts";
+import {
+  DISCORD_PLACE,
+  PEOPLE,
+  personByHandle,
+  SLACK_CHANNEL,
+  type SimulatedPerson,
+  type SlackWorkspace,
+} from "./people.ts";
 import { sendAskCommand } from "./send-discord.ts";
 import { sendDiscordMessage } from "./send-discord-message.ts";
 import { sendSlackMessage } from "./send-slack.ts";
@@ -17,23 +24,25 @@ import { sendSms } from "./send-sms.ts";
 import { sendTelegram, telegramPlace } from "./send-telegram.ts";
 import type { ChatEntry, Timeline } from "./timeline.ts";
 
-export const sendRequest = z.object({
-  platform: z.enum(["slack", "discord", "sms", "telegram"]),
-  person: z.string(),
-  /** May be empty when a file is attached. */
-  text: z.string().trim().max(4_000),
-  /** A picture or file pasted with the message ([files](../../docs/files.md)). */
-  attachment: attachmentSchema.optional(),
-  /** Slack: the workspace (team id) to write in; the first one when not given. */
-  workspace: z.string().optional(),
-  threadTs: z.string().optional(),
-  /** Discord: the thread (the id of the message it was started from) to write in; always a channel message. */
-  threadId: z.string().regex(/^\d+$/).optional(),
-  /** Discord: a channel message through the Gateway, or the `/ask` command. */
-  discordMode: z.enum(["message", "ask"]).default("ask"),
-  /** Telegram: the group's General topic, its forum topic, or the person's private chat with the bot. */
-  telegramSpot: z.enum(["general", "topic", "private"]).default("general"),
-}).refine((r) => r.text.length > 0 || r.attachment, { message: "write something or attach a file", path: ["text"] });
+export const sendRequest = z
+  .object({
+    platform: z.enum(["slack", "discord", "sms", "telegram"]),
+    person: z.string(),
+    /** May be empty when a file is attached. */
+    text: z.string().trim().max(4_000),
+    /** A picture or file pasted with the message ([files](../../docs/files.md)). */
+    attachment: attachmentSchema.optional(),
+    /** Slack: the workspace (team id) to write in; the first one when not given. */
+    workspace: z.string().optional(),
+    threadTs: z.string().optional(),
+    /** Discord: the thread (the id of the message it was started from) to write in; always a channel message. */
+    threadId: z.string().regex(/^\d+$/).optional(),
+    /** Discord: a channel message through the Gateway, or the `/ask` command. */
+    discordMode: z.enum(["message", "ask"]).default("ask"),
+    /** Telegram: the group's General topic, its forum topic, or the person's private chat with the bot. */
+    telegramSpot: z.enum(["general", "topic", "private"]).default("general"),
+  })
+  .refine((r) => r.text.length > 0 || r.attachment, { message: "write something or attach a file", path: ["text"] });
 export type SendRequest = z.output<typeof sendRequest>;
 
 export interface SendContext {
@@ -51,14 +60,19 @@ export interface SendContext {
 
 export async function send(ctx: SendContext, body: SendRequest): Promise<ChatEntry> {
   const person = personByHandle(body.person);
-  if (!person) throw new z.ZodError([{ code: "custom", path: ["person"], message: "unknown person", input: body.person }]);
+  if (!person)
+    throw new z.ZodError([{ code: "custom", path: ["person"], message: "unknown person", input: body.person }]);
   const [entry, ...after] = await deliver(ctx, person, body);
   for (const shown of [entry, ...after]) ctx.timeline.add(shown);
   return entry;
 }
 
 /** The person's message as the page shows it, then what shows at once after it (Discord's "thinking…"). */
-async function deliver(ctx: SendContext, person: SimulatedPerson, body: SendRequest): Promise<[ChatEntry, ...ChatEntry[]]> {
+async function deliver(
+  ctx: SendContext,
+  person: SimulatedPerson,
+  body: SendRequest,
+): Promise<[ChatEntry, ...ChatEntry[]]> {
   const { timeline, botName, setting } = ctx;
   const file = body.attachment;
   const shown = [body.text, ...(file ? [`📎 ${file.name}`] : [])].filter(Boolean).join("\n");
@@ -66,21 +80,56 @@ async function deliver(ctx: SendContext, person: SimulatedPerson, body: SendRequ
   if (body.platform === "slack") {
     const workspaces = ctx.slackWorkspaces();
     const workspace = workspaces.find((w) => w.team === (body.workspace ?? workspaces[0]?.team));
-    if (!workspace) throw new z.ZodError([{ code: "custom", path: ["workspace"], message: "unknown workspace", input: body.workspace }]);
+    if (!workspace)
+      throw new z.ZodError([
+        { code: "custom", path: ["workspace"], message: "unknown workspace", input: body.workspace },
+      ]);
     if (isSlashCommand(body.text)) {
-      const answer = await sendSlackSlash({ workerUrl: ctx.workerUrl, signingSecret: setting("SLACK_SIGNING_SECRET") }, workspace, person, body.text);
+      const answer = await sendSlackSlash(
+        { workerUrl: ctx.workerUrl, signingSecret: setting("SLACK_SIGNING_SECRET") },
+        workspace,
+        person,
+        body.text,
+      );
       const place = `slack|${workspace.team}|${SLACK_CHANNEL}|`;
       const id = `${SLACK_CHANNEL}:slash:${base.at}`;
       // Slack shows neither the command nor its answer to anyone else.
       return [
         { ...base, id, platform: "slack", place, workspace: workspace.team },
-        { id: `${id}:answer`, platform: "slack", author: botName, bot: true, text: `(only you can see this) ${answer}`, at: Date.now(), place, workspace: workspace.team },
+        {
+          id: `${id}:answer`,
+          platform: "slack",
+          author: botName,
+          bot: true,
+          text: `(only you can see this) ${answer}`,
+          at: Date.now(),
+          place,
+          workspace: workspace.team,
+        },
       ];
     }
-    const parent = body.threadTs ? timeline.entries.find((e) => e.workspace === workspace.team && e.ts === body.threadTs) : undefined;
-    const thread = body.threadTs ? { ts: body.threadTs, parentUserId: parentUserId(parent, person.slackUserId, workspace) } : undefined;
-    const files = file ? [await pasteIntoFake(ctx.fakes, { platform: "slack", team: workspace.team }, file)] : undefined;
-    const sent = await sendSlackMessage({ workerUrl: ctx.workerUrl, signingSecret: setting("SLACK_SIGNING_SECRET"), botName, slackFakeUrl: ctx.fakes.slack }, workspace, person, body.text, thread, files);
+    const parent = body.threadTs
+      ? timeline.entries.find((e) => e.workspace === workspace.team && e.ts === body.threadTs)
+      : undefined;
+    const thread = body.threadTs
+      ? { ts: body.threadTs, parentUserId: parentUserId(parent, person.slackUserId, workspace) }
+      : undefined;
+    const files = file
+      ? [await pasteIntoFake(ctx.fakes, { platform: "slack", team: workspace.team }, file)]
+      : undefined;
+    const sent = await sendSlackMessage(
+      {
+        workerUrl: ctx.workerUrl,
+        signingSecret: setting("SLACK_SIGNING_SECRET"),
+        botName,
+        slackFakeUrl: ctx.fakes.slack,
+      },
+      workspace,
+      person,
+      body.text,
+      thread,
+      files,
+    );
     return [
       {
         ...base,
@@ -97,40 +146,110 @@ async function deliver(ctx: SendContext, person: SimulatedPerson, body: SendRequ
     const where = telegramPlace(body.telegramSpot, person, ctx.telegramTopic());
     const media = file ? await pasteIntoFake(ctx.fakes, { platform: "telegram" }, file) : undefined;
     const id = await sendTelegram(ctx.fakes.telegram, botName, person, body.text, where, media);
-    return [{ ...base, id: `${where.chat}:${id}`, messageId: String(id), channel: String(where.chat), platform: "telegram", place: where.place, spot: body.telegramSpot }];
+    return [
+      {
+        ...base,
+        id: `${where.chat}:${id}`,
+        messageId: String(id),
+        channel: String(where.chat),
+        platform: "telegram",
+        place: where.place,
+        spot: body.telegramSpot,
+      },
+    ];
   }
   if (body.platform === "discord" && (body.discordMode === "message" || body.threadId)) {
     if (!ctx.discordGatewayControlUrl) throw new Error("no Discord Gateway fake is running: use /ask");
     const channel = body.threadId ?? DISCORD_PLACE.channel;
     const attachments = file ? [await pasteIntoFake(ctx.fakes, { platform: "discord", channel }, file)] : undefined;
     const sent = await sendDiscordMessage(
-      { workerUrl: ctx.workerUrl, gatewayControlUrl: ctx.discordGatewayControlUrl, discordFakeUrl: ctx.fakes.discord, botName },
+      {
+        workerUrl: ctx.workerUrl,
+        gatewayControlUrl: ctx.discordGatewayControlUrl,
+        discordFakeUrl: ctx.fakes.discord,
+        botName,
+      },
       person,
       body.text,
       body.threadId,
       attachments,
     );
-    return [{ ...base, id: sent.id, platform: "discord", place: `discord|${DISCORD_PLACE.guild}|${channel}|`, ...(body.threadId ? { threadId: body.threadId } : {}) }];
+    return [
+      {
+        ...base,
+        id: sent.id,
+        platform: "discord",
+        place: `discord|${DISCORD_PLACE.guild}|${channel}|`,
+        ...(body.threadId ? { threadId: body.threadId } : {}),
+      },
+    ];
   }
   if (body.platform === "discord") {
-    if (file) throw new z.ZodError([{ code: "custom", path: ["attachment"], message: "attach a file to a channel message, not /ask", input: file.name }]);
-    const sent = await sendAskCommand({ workerUrl: ctx.workerUrl, discordFakeUrl: ctx.fakes.discord, applicationId: setting("DISCORD_APPLICATION_ID") }, person, body.text);
+    if (file)
+      throw new z.ZodError([
+        {
+          code: "custom",
+          path: ["attachment"],
+          message: "attach a file to a channel message, not /ask",
+          input: file.name,
+        },
+      ]);
+    const sent = await sendAskCommand(
+      { workerUrl: ctx.workerUrl, discordFakeUrl: ctx.fakes.discord, applicationId: setting("DISCORD_APPLICATION_ID") },
+      person,
+      body.text,
+    );
     const place = `discord|${DISCORD_PLACE.guild}|${DISCORD_PLACE.channel}|`;
-    const asked: ChatEntry = { ...base, id: sent.id, platform: "discord", place, text: `/ask ${body.text}`, interactionToken: sent.token };
-    const deferred = typeof sent.response === "object" && sent.response !== null && (sent.response as { type?: unknown }).type === 5;
+    const asked: ChatEntry = {
+      ...base,
+      id: sent.id,
+      platform: "discord",
+      place,
+      text: `/ask ${body.text}`,
+      interactionToken: sent.token,
+    };
+    const deferred =
+      typeof sent.response === "object" && sent.response !== null && (sent.response as { type?: unknown }).type === 5;
     if (!deferred) return [asked];
-    return [asked, { id: `${sent.id}:thinking`, platform: "discord", author: botName, bot: true, text: `${botName} is thinking…`, at: Date.now(), place, interactionToken: sent.token, pending: true }];
+    return [
+      asked,
+      {
+        id: `${sent.id}:thinking`,
+        platform: "discord",
+        author: botName,
+        bot: true,
+        text: `${botName} is thinking…`,
+        at: Date.now(),
+        place,
+        interactionToken: sent.token,
+        pending: true,
+      },
+    ];
   }
   const accountSid = setting("TWILIO_ACCOUNT_SID");
   const botNumber = setting("TWILIO_PHONE_NUMBER");
   const media = file ? await pasteIntoFake(ctx.fakes, { platform: "sms", account: accountSid }, file) : undefined;
   const sent = await sendSms(
-    { workerUrl: ctx.workerUrl, publicBaseUrl: setting("PUBLIC_BASE_URL") || ctx.workerUrl, accountSid, authToken: setting("TWILIO_AUTH_TOKEN"), botNumber },
+    {
+      workerUrl: ctx.workerUrl,
+      publicBaseUrl: setting("PUBLIC_BASE_URL") || ctx.workerUrl,
+      accountSid,
+      authToken: setting("TWILIO_AUTH_TOKEN"),
+      botNumber,
+    },
     person,
     body.text,
     media,
   );
-  return [{ ...base, id: sent.sid, platform: "sms", place: `twilio|${accountSid}|${botNumber}|${person.phone}|`, phone: person.phone }];
+  return [
+    {
+      ...base,
+      id: sent.sid,
+      platform: "sms",
+      place: `twilio|${accountSid}|${botNumber}|${person.phone}|`,
+      phone: person.phone,
+    },
+  ];
 }
 
 /** Who started the thread: the workspace's bot (its Slack user id) when it wrote the parent, else the person who did. */

@@ -36,7 +36,12 @@ const CONTENT_TYPES: Record<string, string> = {
   ".css": "text/css; charset=utf-8",
 };
 /** A person's ✅ or ❌ on one of the bot's Slack messages (a confirm tool's question: docs/tools.md). */
-const reactRequest = z.object({ person: z.string(), workspace: z.string(), ts: z.string().regex(/^\d+\.\d+$/), reaction: z.enum(["white_check_mark", "x"]) });
+const reactRequest = z.object({
+  person: z.string(),
+  workspace: z.string(),
+  ts: z.string().regex(/^\d+\.\d+$/),
+  reaction: z.enum(["white_check_mark", "x"]),
+});
 /** How often the bot's posts are read from the fakes. */
 const POLL_MS = 400;
 
@@ -93,17 +98,31 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
   let telegramTopic: number | Error | undefined;
   const telegramReady = readyTelegram(opts.fakes.telegram).then(
     (topic) => void (telegramTopic = topic),
-    (err: unknown) => void (telegramTopic = new Error(`the Telegram chats could not be made: ${err instanceof Error ? err.message : String(err)}`)),
+    (err: unknown) =>
+      void (telegramTopic = new Error(
+        `the Telegram chats could not be made: ${err instanceof Error ? err.message : String(err)}`,
+      )),
   );
   const topic = (): number => {
     if (telegramTopic === undefined) throw new Error("the Telegram chats are still being made");
     if (telegramTopic instanceof Error) throw telegramTopic;
     return telegramTopic;
   };
-  const sendContext: SendContext = { ...opts, timeline, botName, setting, slackWorkspaces: workspaces, telegramTopic: topic };
+  const sendContext: SendContext = {
+    ...opts,
+    timeline,
+    botName,
+    setting,
+    slackWorkspaces: workspaces,
+    telegramTopic: topic,
+  };
   async function installSlackWorkspaces(): Promise<SlackWorkspace[]> {
     slackWorkspaces = undefined;
-    slackWorkspaces = await readySlackWorkspaces({ workerUrl: opts.workerUrl, slackFakeUrl: opts.fakes.slack, vars: opts.vars }).catch(
+    slackWorkspaces = await readySlackWorkspaces({
+      workerUrl: opts.workerUrl,
+      slackFakeUrl: opts.fakes.slack,
+      vars: opts.vars,
+    }).catch(
       (err: unknown) => new Error(`the Slack installs failed: ${err instanceof Error ? err.message : String(err)}`),
     );
     if (slackWorkspaces instanceof Error) throw slackWorkspaces;
@@ -116,7 +135,9 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
    * yet is an answer, not an error: the page gets it as 200, so the browser logs no failed request.
    */
   async function adminView(path: string): Promise<{ status: number; body: unknown }> {
-    const res = await fetch(`${opts.workerUrl}/admin/${path}`, { headers: { Authorization: `Bearer ${setting("ADMIN_TOKEN")}` } });
+    const res = await fetch(`${opts.workerUrl}/admin/${path}`, {
+      headers: { Authorization: `Bearer ${setting("ADMIN_TOKEN")}` },
+    });
     const body: unknown = await res.json().catch(() => ({ error: `the Worker answered ${res.status}` }));
     const noConversation = res.status === 404 && (body as { active?: unknown }).active === false;
     return { status: noConversation ? 200 : res.status, body };
@@ -128,40 +149,70 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     async handle(req, res, url) {
       const file = req.method === "GET" ? STATIC_FILES[url.pathname] : undefined;
       if (file) {
-        res.writeHead(200, { "Content-Type": CONTENT_TYPES[extname(file)] ?? "text/plain", "Cache-Control": "no-store" });
+        res.writeHead(200, {
+          "Content-Type": CONTENT_TYPES[extname(file)] ?? "text/plain",
+          "Cache-Control": "no-store",
+        });
         return void res.end(await readFile(join(PUBLIC_DIR, file)));
       }
       if (req.method === "GET" && url.pathname === "/api/setup") {
         // Answered once the workspaces are installed: the page (and the browser tests' wait) start with them.
-        if (!(slackWorkspaces instanceof Array)) return sendJson(res, 503, { error: slackWorkspaces?.message ?? "installing the Slack workspaces…" });
+        if (!(slackWorkspaces instanceof Array))
+          return sendJson(res, 503, { error: slackWorkspaces?.message ?? "installing the Slack workspaces…" });
         await telegramReady;
         return sendJson(res, 200, {
           botName,
           resetWord,
           canClear: Boolean(opts.clearStore),
           people: PEOPLE.map(({ handle, name, phone }) => ({ handle, name, phone })),
-          slack: { workspaces: slackWorkspaces.map(({ team, name }) => ({ team, name })), channelId: SLACK_CHANNEL, channel: "general" },
-          discord: { place: `discord|${DISCORD_PLACE.guild}|${DISCORD_PLACE.channel}|`, channel: "general", gateway: Boolean(opts.discordGatewayControlUrl) },
-          sms: { botNumber: twilioPlace.botNumber, placePrefix: `twilio|${twilioPlace.accountSid}|${twilioPlace.botNumber}|` },
+          slack: {
+            workspaces: slackWorkspaces.map(({ team, name }) => ({ team, name })),
+            channelId: SLACK_CHANNEL,
+            channel: "general",
+          },
+          discord: {
+            place: `discord|${DISCORD_PLACE.guild}|${DISCORD_PLACE.channel}|`,
+            channel: "general",
+            gateway: Boolean(opts.discordGatewayControlUrl),
+          },
+          sms: {
+            botNumber: twilioPlace.botNumber,
+            placePrefix: `twilio|${twilioPlace.accountSid}|${twilioPlace.botNumber}|`,
+          },
           telegram: {
             group: TELEGRAM_GROUP.title,
             topic: TELEGRAM_GROUP.topic,
-            places: Object.fromEntries(PEOPLE.map((p) => [p.handle, Object.fromEntries((["general", "topic", "private"] as const).map((spot) => [spot, telegramPlace(spot, p, topic()).place]))])),
+            places: Object.fromEntries(
+              PEOPLE.map((p) => [
+                p.handle,
+                Object.fromEntries(
+                  (["general", "topic", "private"] as const).map((spot) => [
+                    spot,
+                    telegramPlace(spot, p, topic()).place,
+                  ]),
+                ),
+              ]),
+            ),
           },
         });
       }
       if (req.method === "GET" && url.pathname === "/api/timeline") return sendJson(res, 200, timeline.snapshot());
       if (req.method === "GET" && url.pathname === "/api/conversation") {
-        const { status, body } = await adminView(`conversations/${encodeURIComponent(url.searchParams.get("place") ?? "")}`);
+        const { status, body } = await adminView(
+          `conversations/${encodeURIComponent(url.searchParams.get("place") ?? "")}`,
+        );
         return sendJson(res, status, body);
       }
       // One workspace's installation (never its token) and its model tokens today, as the admin view has them.
       if (req.method === "GET" && url.pathname === "/api/tenant") {
-        const { status, body } = await adminView(`tenants/slack/${encodeURIComponent(url.searchParams.get("tenant") ?? "")}`);
+        const { status, body } = await adminView(
+          `tenants/slack/${encodeURIComponent(url.searchParams.get("tenant") ?? "")}`,
+        );
         return sendJson(res, status, body);
       }
       if (req.method === "POST" && url.pathname === "/api/clear") {
-        if (!opts.clearStore) return sendJson(res, 409, { error: "this stack uses a Redis of its own (REDIS_URL): clear it yourself" });
+        if (!opts.clearStore)
+          return sendJson(res, 409, { error: "this stack uses a Redis of its own (REDIS_URL): clear it yourself" });
         await opts.clearStore();
         // Every post the fakes hold now becomes an entry first, so that clearing forgets it for good.
         await collect();
@@ -176,15 +227,24 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
         try {
           return sendJson(res, 200, await send(sendContext, parsed.data));
         } catch (err) {
-          return sendJson(res, 502, { error: `could not reach the Worker: ${err instanceof Error ? err.message : String(err)}` });
+          return sendJson(res, 502, {
+            error: `could not reach the Worker: ${err instanceof Error ? err.message : String(err)}`,
+          });
         }
       }
       if (req.method === "POST" && url.pathname === "/api/react") {
         const parsed = reactRequest.safeParse(JSON.parse((await readBody(req)) || "{}"));
         const person = parsed.success ? personByHandle(parsed.data.person) : undefined;
         const workspace = parsed.success ? workspaces().find((w) => w.team === parsed.data.workspace) : undefined;
-        if (!parsed.success || !person || !workspace) return sendJson(res, 400, { error: "a reaction names a person, a workspace, a message and ✅ or ❌" });
-        const status = await sendSlackReaction({ workerUrl: opts.workerUrl, signingSecret: setting("SLACK_SIGNING_SECRET") }, workspace, person, parsed.data.ts, parsed.data.reaction);
+        if (!parsed.success || !person || !workspace)
+          return sendJson(res, 400, { error: "a reaction names a person, a workspace, a message and ✅ or ❌" });
+        const status = await sendSlackReaction(
+          { workerUrl: opts.workerUrl, signingSecret: setting("SLACK_SIGNING_SECRET") },
+          workspace,
+          person,
+          parsed.data.ts,
+          parsed.data.reaction,
+        );
         return sendJson(res, status === 200 ? 200 : 502, { status });
       }
       sendJson(res, 404, { error: "not found" });

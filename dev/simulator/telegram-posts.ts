@@ -9,7 +9,12 @@ import { TELEGRAM_FAKE_BOT } from "../fakes/telegram/bot.ts";
 import { TELEGRAM_GROUP } from "./people.ts";
 import type { Timeline } from "./timeline.ts";
 
-const botMessage = z.looseObject({ message_id: z.number(), chat_id: z.number(), thread: z.number().optional(), text: z.string().default("") });
+const botMessage = z.looseObject({
+  message_id: z.number(),
+  chat_id: z.number(),
+  thread: z.number().optional(),
+  text: z.string().default(""),
+});
 const draft = z.looseObject({ chat_id: z.number(), draft_id: z.number(), text: z.string(), until: z.number() });
 
 async function read<T extends z.ZodType>(url: string, schema: T): Promise<z.output<T>[]> {
@@ -25,8 +30,21 @@ export async function collectTelegramPosts(timeline: Timeline, fakeUrl: string, 
   ]);
   const now = Date.now();
   const entry = (chat: number, thread: number | undefined) => {
-    const spot = chat !== TELEGRAM_GROUP.id ? ("private" as const) : thread !== undefined ? ("topic" as const) : ("general" as const);
-    return { platform: "telegram" as const, author: botName, bot: true, at: now, channel: String(chat), spot, place: `telegram|${TELEGRAM_FAKE_BOT.id}:${chat}|${chat}|${thread ?? ""}` };
+    const spot =
+      chat !== TELEGRAM_GROUP.id
+        ? ("private" as const)
+        : thread !== undefined
+          ? ("topic" as const)
+          : ("general" as const);
+    return {
+      platform: "telegram" as const,
+      author: botName,
+      bot: true,
+      at: now,
+      channel: String(chat),
+      spot,
+      place: `telegram|${TELEGRAM_FAKE_BOT.id}:${chat}|${chat}|${thread ?? ""}`,
+    };
   };
   for (const d of drafts) {
     const id = `draft:${d.chat_id}:${d.draft_id}`;
@@ -39,6 +57,7 @@ export async function collectTelegramPosts(timeline: Timeline, fakeUrl: string, 
     const id = `${m.chat_id}:${m.message_id}`;
     const shown = timeline.entries.find((e) => e.id === id);
     if (shown) shown.text = m.text;
-    else if (!timeline.forgot(id)) timeline.add({ ...entry(m.chat_id, m.thread), id, messageId: String(m.message_id), text: m.text });
+    else if (!timeline.forgot(id))
+      timeline.add({ ...entry(m.chat_id, m.thread), id, messageId: String(m.message_id), text: m.text });
   }
 }

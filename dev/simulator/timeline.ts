@@ -37,7 +37,17 @@ export interface ChatEntry {
 }
 
 /** The Worker log events the page shows; anything else in wrangler's output is ignored. */
-const SHOWN_EVENTS = new Set(["decision", "job_published", "job_ended", "reply_posted", "duplicate_dropped", "job_gave_up", "recalled", "rescue_scheduled", "rescue_ended"]);
+const SHOWN_EVENTS = new Set([
+  "decision",
+  "job_published",
+  "job_ended",
+  "reply_posted",
+  "duplicate_dropped",
+  "job_gave_up",
+  "recalled",
+  "rescue_scheduled",
+  "rescue_ended",
+]);
 const MAX_WORKER_EVENTS = 500;
 
 const workerLogLine = z.looseObject({ event: z.string() });
@@ -68,7 +78,8 @@ export class Timeline {
     const parsed = workerLogLine.safeParse(value);
     if (!parsed.success || !SHOWN_EVENTS.has(parsed.data.event)) return;
     this.workerEvents.push({ ...parsed.data, at: Date.now() });
-    if (this.workerEvents.length > MAX_WORKER_EVENTS) this.workerEvents.splice(0, this.workerEvents.length - MAX_WORKER_EVENTS);
+    if (this.workerEvents.length > MAX_WORKER_EVENTS)
+      this.workerEvents.splice(0, this.workerEvents.length - MAX_WORKER_EVENTS);
   }
 
   /** Calls of the fake named `fake` not seen before (the fakes only ever append). */

@@ -30,7 +30,13 @@ const MAX_SKEW_SECONDS = 300;
 const callSchema = z.object({
   tool: z.string(),
   arguments: z.record(z.string(), z.unknown()),
-  context: z.object({ platform: z.string(), tenant: z.string(), place: z.string(), thread: z.string().optional(), asker: z.string() }),
+  context: z.object({
+    platform: z.string(),
+    tenant: z.string(),
+    place: z.string(),
+    thread: z.string().optional(),
+    asker: z.string(),
+  }),
 });
 
 export interface ToolServerCalls {
@@ -53,7 +59,11 @@ export interface RunningToolServer {
   close(): Promise<void>;
 }
 
-export async function startToolServer(opts: { port: number; secret?: string; searchKey?: string }): Promise<RunningToolServer> {
+export async function startToolServer(opts: {
+  port: number;
+  secret?: string;
+  searchKey?: string;
+}): Promise<RunningToolServer> {
   const secret = opts.secret ?? DEV_TOOL_SECRET;
   const searchKey = opts.searchKey ?? DEV_SEARCH_KEY;
   let calls: ToolServerCalls = { byTool: {}, byKey: {}, refused: 0, created: 0, keyReused: 0, createTitles: {} };
@@ -105,12 +115,19 @@ export async function startToolServer(opts: { port: number; secret?: string; sea
       if (route === "POST /tools/lookup_ticket") return tool("lookup_ticket", req, res);
       if (route === "POST /tools/create_ticket") return tool("create_ticket", req, res);
       if (route === "GET /search") {
-        if (header(req, "x-subscription-token") !== searchKey) return sendJson(res, 401, { type: "ErrorResponse", error: { code: "SUBSCRIPTION_TOKEN_INVALID" } });
-        return sendJson(res, 200, { type: "search", query: { original: url.searchParams.get("q") ?? "" }, web: { type: "search", results: searchCorpus(url.searchParams.get("q") ?? "") } });
+        if (header(req, "x-subscription-token") !== searchKey)
+          return sendJson(res, 401, { type: "ErrorResponse", error: { code: "SUBSCRIPTION_TOKEN_INVALID" } });
+        return sendJson(res, 200, {
+          type: "search",
+          query: { original: url.searchParams.get("q") ?? "" },
+          web: { type: "search", results: searchCorpus(url.searchParams.get("q") ?? "") },
+        });
       }
       if (route === "GET /__calls") return sendJson(res, 200, calls);
       if (route === "POST /__config") {
-        delayMs = z.object({ delayMs: z.number().int().min(0).max(60_000) }).parse(JSON.parse(await readBody(req))).delayMs;
+        delayMs = z
+          .object({ delayMs: z.number().int().min(0).max(60_000) })
+          .parse(JSON.parse(await readBody(req))).delayMs;
         return sendJson(res, 200, { delayMs });
       }
       if (route === "POST /__reset") {
@@ -141,5 +158,10 @@ function signedBy(secret: string, timestamp: string | undefined, signature: stri
 }
 
 if (import.meta.main) {
-  serveStandalone("tool_server", () => startToolServer({ port: Number(process.env.TOOL_SERVER_PORT ?? 8097), ...(process.env.TOOL_SERVER_SECRET ? { secret: process.env.TOOL_SERVER_SECRET } : {}) }));
+  serveStandalone("tool_server", () =>
+    startToolServer({
+      port: Number(process.env.TOOL_SERVER_PORT ?? 8097),
+      ...(process.env.TOOL_SERVER_SECRET ? { secret: process.env.TOOL_SERVER_SECRET } : {}),
+    }),
+  );
 }

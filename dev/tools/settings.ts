@@ -10,13 +10,34 @@ import { DEV_SEARCH_KEY, DEV_TOOL_SECRET } from "./server.ts";
 const DEV_TOOLS = ["lookup_ticket", "create_ticket", "time_in_zone", "web_search", "search_memory", "read_channel"];
 
 export function devToolSettings(origin: string): Record<string, string> {
-  const ticketArgs = { type: "object", properties: { id: { type: "string", description: "the ticket's number" } }, required: ["id"] };
-  const createArgs = { type: "object", properties: { title: { type: "string" }, queue: { type: "string" } }, required: ["title"] };
+  const ticketArgs = {
+    type: "object",
+    properties: { id: { type: "string", description: "the ticket's number" } },
+    required: ["id"],
+  };
+  const createArgs = {
+    type: "object",
+    properties: { title: { type: "string" }, queue: { type: "string" } },
+    required: ["title"],
+  };
   return {
     TOOLS: DEV_TOOLS.join(","),
     HTTP_TOOLS: JSON.stringify([
-      { name: "lookup_ticket", description: "Look up an IT ticket by its number.", parameters: ticketArgs, url: `${origin}/tools/lookup_ticket`, secret: "DEV_TOOLS_SECRET" },
-      { name: "create_ticket", description: "Create an IT ticket.", parameters: createArgs, url: `${origin}/tools/create_ticket`, secret: "DEV_TOOLS_SECRET", confirm: true },
+      {
+        name: "lookup_ticket",
+        description: "Look up an IT ticket by its number.",
+        parameters: ticketArgs,
+        url: `${origin}/tools/lookup_ticket`,
+        secret: "DEV_TOOLS_SECRET",
+      },
+      {
+        name: "create_ticket",
+        description: "Create an IT ticket.",
+        parameters: createArgs,
+        url: `${origin}/tools/create_ticket`,
+        secret: "DEV_TOOLS_SECRET",
+        confirm: true,
+      },
     ]),
     DEV_TOOLS_SECRET: DEV_TOOL_SECRET,
     WEB_SEARCH_URL: `${origin}/search`,

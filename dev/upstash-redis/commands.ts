@@ -20,9 +20,17 @@ const REFUSED_COMMANDS: ReadonlyMap<string, string> = new Map([
   ...["multi", "exec", "discard", "watch", "unwatch"].map(
     (name) => [name, "use the /multi-exec endpoint for transactions; WATCH is not supported over REST"] as const,
   ),
-  ...["subscribe", "psubscribe", "ssubscribe", "unsubscribe", "punsubscribe", "sunsubscribe", "monitor", "sync", "psync"].map(
-    (name) => [name, "commands that stream replies are not supported over REST"] as const,
-  ),
+  ...[
+    "subscribe",
+    "psubscribe",
+    "ssubscribe",
+    "unsubscribe",
+    "punsubscribe",
+    "sunsubscribe",
+    "monitor",
+    "sync",
+    "psync",
+  ].map((name) => [name, "commands that stream replies are not supported over REST"] as const),
   ...["auth", "hello", "select", "client", "quit", "reset", "readonly", "readwrite"].map(
     (name) => [name, "connection commands other than PING and ECHO are not supported over REST"] as const,
   ),

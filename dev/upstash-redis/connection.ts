@@ -32,7 +32,10 @@ export class RedisConnection {
     const url = new URL(redisUrl);
     const socket = connect({ host: url.hostname || "127.0.0.1", port: Number(url.port || 6379) });
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => socket.destroy(new Error(`redis at ${url.host} did not accept a connection`)), CONNECT_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => socket.destroy(new Error(`redis at ${url.host} did not accept a connection`)),
+        CONNECT_TIMEOUT_MS,
+      );
       socket.once("connect", () => {
         clearTimeout(timer);
         resolve();
@@ -44,7 +47,12 @@ export class RedisConnection {
     });
     const connection = new RedisConnection(socket);
     const setup: string[][] = [];
-    if (url.password) setup.push(url.username ? ["AUTH", decodeURIComponent(url.username), decodeURIComponent(url.password)] : ["AUTH", decodeURIComponent(url.password)]);
+    if (url.password)
+      setup.push(
+        url.username
+          ? ["AUTH", decodeURIComponent(url.username), decodeURIComponent(url.password)]
+          : ["AUTH", decodeURIComponent(url.password)],
+      );
     const db = url.pathname.slice(1);
     if (db) setup.push(["SELECT", db]);
     if (setup.length > 0) {

@@ -30,7 +30,12 @@ const EXEC = [Buffer.from("EXEC")];
 const BAD_COMMAND_ERROR = "ERR failed to parse command: expected a JSON array of strings, numbers or booleans";
 const BAD_COMMAND_LIST_ERROR = "ERR failed to parse pipeline request: expected a non-empty JSON array of commands";
 
-export async function runCommand(connections: RedisConnections, body: unknown, base64: boolean, refuse: Refusal): Promise<EndpointAnswer> {
+export async function runCommand(
+  connections: RedisConnections,
+  body: unknown,
+  base64: boolean,
+  refuse: Refusal,
+): Promise<EndpointAnswer> {
   const parsed = CommandSchema.safeParse(body);
   if (!parsed.success) return rejected("request", BAD_COMMAND_ERROR);
   const command = parsed.data;
@@ -41,7 +46,12 @@ export async function runCommand(connections: RedisConnections, body: unknown, b
   return { status: HTTP_OK, body: { result: toJsonReply(reply ?? null, base64) }, failures: [] };
 }
 
-export async function runPipeline(connections: RedisConnections, body: unknown, base64: boolean, refuse: Refusal): Promise<EndpointAnswer> {
+export async function runPipeline(
+  connections: RedisConnections,
+  body: unknown,
+  base64: boolean,
+  refuse: Refusal,
+): Promise<EndpointAnswer> {
   const parsed = CommandListSchema.safeParse(body);
   if (!parsed.success) return rejected("pipeline", BAD_COMMAND_LIST_ERROR);
   const commands = parsed.data;
@@ -55,7 +65,12 @@ export async function runPipeline(connections: RedisConnections, body: unknown, 
   return { status: HTTP_OK, body: items, failures: failuresOf(commands, items) };
 }
 
-export async function runTransaction(connections: RedisConnections, body: unknown, base64: boolean, refuse: Refusal): Promise<EndpointAnswer> {
+export async function runTransaction(
+  connections: RedisConnections,
+  body: unknown,
+  base64: boolean,
+  refuse: Refusal,
+): Promise<EndpointAnswer> {
   const parsed = CommandListSchema.safeParse(body);
   if (!parsed.success) return rejected("multi-exec", BAD_COMMAND_LIST_ERROR);
   const commands = parsed.data;
@@ -76,7 +91,9 @@ export async function runTransaction(connections: RedisConnections, body: unknow
       body: { error: message },
       failures: [
         { command: "exec", error: message },
-        ...(cause instanceof RedisErrorReply ? [{ command: commandName(commands[queueErrorAt] ?? []), error: cause.message }] : []),
+        ...(cause instanceof RedisErrorReply
+          ? [{ command: commandName(commands[queueErrorAt] ?? []), error: cause.message }]
+          : []),
       ],
     };
   }
@@ -89,7 +106,9 @@ function rejected(command: string, error: string): EndpointAnswer {
 }
 
 function failuresOf(commands: RestCommand[], items: ResultItem[]): CommandFailure[] {
-  return items.flatMap((item, i) => ("error" in item ? [{ command: commandName(commands[i] ?? []), error: item.error }] : []));
+  return items.flatMap((item, i) =>
+    "error" in item ? [{ command: commandName(commands[i] ?? []), error: item.error }] : [],
+  );
 }
 
 function commandName(command: readonly unknown[]): string {

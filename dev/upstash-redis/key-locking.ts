@@ -17,7 +17,8 @@ import { keySpecsLua, type KeySpec } from "./key-specs.ts";
 const FLAG = "allow-key-locking";
 const SHEBANG = /^#!lua(?:[ \t]+flags=([^\n]*))?\n/;
 /** Upstash's text for a key not given in KEYS. */
-export const DYNAMIC_KEY_ERROR = "ERR Dynamic keys are not allowed in Lua scripts when 'allow-key-locking' flag is set. Key was: ";
+export const DYNAMIC_KEY_ERROR =
+  "ERR Dynamic keys are not allowed in Lua scripts when 'allow-key-locking' flag is set. Key was: ";
 
 /** Lua on one line (no `--` comments: they would swallow the rest of it); SPECS is replaced by the key specs. */
 const PROLOGUE = `
@@ -115,10 +116,15 @@ export class KeyLockingScripts {
   #command(command: unknown): unknown {
     if (!Array.isArray(command) || typeof command[0] !== "string") return command;
     const name = command[0].toLowerCase();
-    if (SCRIPT_COMMANDS.has(name) && typeof command[1] === "string") return [command[0], this.#script(command[1]), ...command.slice(2)];
-    if (DIGEST_COMMANDS.has(name) && typeof command[1] === "string") return [command[0], this.#digest(command[1]), ...command.slice(2)];
+    if (SCRIPT_COMMANDS.has(name) && typeof command[1] === "string")
+      return [command[0], this.#script(command[1]), ...command.slice(2)];
+    if (DIGEST_COMMANDS.has(name) && typeof command[1] === "string")
+      return [command[0], this.#digest(command[1]), ...command.slice(2)];
     if (name === "script" && String(command[1]).toLowerCase() === "exists") {
-      return [...command.slice(0, 2), ...command.slice(2).map((sha) => (typeof sha === "string" ? this.#digest(sha) : sha))];
+      return [
+        ...command.slice(0, 2),
+        ...command.slice(2).map((sha) => (typeof sha === "string" ? this.#digest(sha) : sha)),
+      ];
     }
     return command;
   }
@@ -129,11 +135,15 @@ export class KeyLockingScripts {
 
   #script(script: string): string {
     const shebang = SHEBANG.exec(script);
-    const flags = (shebang?.[1] ?? "").split(",").map((f) => f.trim()).filter(Boolean);
+    const flags = (shebang?.[1] ?? "")
+      .split(",")
+      .map((f) => f.trim())
+      .filter(Boolean);
     if (!shebang || !flags.includes(FLAG)) return script;
     const kept = flags.filter((f) => f !== FLAG);
     // The prologue takes the shebang's line, so Redis's line numbers in errors still match the source.
-    const translated = (kept.length ? `#!lua flags=${kept.join(",")}\n` : "") + this.#prologue + "\n" + script.slice(shebang[0].length);
+    const translated =
+      (kept.length ? `#!lua flags=${kept.join(",")}\n` : "") + this.#prologue + "\n" + script.slice(shebang[0].length);
     const digest = sha1(translated);
     this.#shas.set(sha1(script), digest);
     this.#checked.add(digest);

@@ -10,13 +10,23 @@ import { RedisErrorReply, type RedisReply } from "./resp.ts";
 /** One key spec. `begin`/`find` are null when Redis finds those keys with code of its own (e.g. SORT … STORE). */
 export interface KeySpec {
   begin: { index: number } | { keyword: string; startFrom: number } | null;
-  find: { lastKey: number; step: number; limit: number } | { keyNumIndex: number; firstKey: number; step: number } | null;
+  find:
+    | { lastKey: number; step: number; limit: number }
+    | { keyNumIndex: number; firstKey: number; step: number }
+    | null;
 }
 
 type Fields = Map<string, RedisReply>;
 
 function text(reply: RedisReply | undefined): string {
-  if (reply === undefined || reply === null || typeof reply === "number" || reply instanceof RedisErrorReply || Array.isArray(reply)) return String(reply ?? "");
+  if (
+    reply === undefined ||
+    reply === null ||
+    typeof reply === "number" ||
+    reply instanceof RedisErrorReply ||
+    Array.isArray(reply)
+  )
+    return String(reply ?? "");
   return reply.toString("utf8");
 }
 
@@ -40,13 +50,21 @@ function keySpec(raw: RedisReply): KeySpec {
   const findType = text(find.get("type"));
   return {
     begin:
-      beginType === "index" ? { index: num(beginSpec, "index") }
-      : beginType === "keyword" ? { keyword: text(beginSpec.get("keyword")).toUpperCase(), startFrom: num(beginSpec, "startfrom") }
-      : null,
+      beginType === "index"
+        ? { index: num(beginSpec, "index") }
+        : beginType === "keyword"
+          ? { keyword: text(beginSpec.get("keyword")).toUpperCase(), startFrom: num(beginSpec, "startfrom") }
+          : null,
     find:
-      findType === "range" ? { lastKey: num(findSpec, "lastkey"), step: num(findSpec, "keystep"), limit: num(findSpec, "limit") }
-      : findType === "keynum" ? { keyNumIndex: num(findSpec, "keynumidx"), firstKey: num(findSpec, "firstkey"), step: num(findSpec, "keystep") }
-      : null,
+      findType === "range"
+        ? { lastKey: num(findSpec, "lastkey"), step: num(findSpec, "keystep"), limit: num(findSpec, "limit") }
+        : findType === "keynum"
+          ? {
+              keyNumIndex: num(findSpec, "keynumidx"),
+              firstKey: num(findSpec, "firstkey"),
+              step: num(findSpec, "keystep"),
+            }
+          : null,
   };
 }
 
@@ -63,7 +81,9 @@ function collect(entry: RedisReply, into: Map<string, KeySpec[]>): void {
 export async function loadKeySpecs(connection: RedisConnection): Promise<Map<string, KeySpec[]>> {
   const [reply] = await connection.send([[Buffer.from("COMMAND")]]);
   if (!Array.isArray(reply)) {
-    throw new Error(`redis-server answered COMMAND with ${reply instanceof RedisErrorReply ? reply.message : "no command table"}: the bridge needs Redis 7`);
+    throw new Error(
+      `redis-server answered COMMAND with ${reply instanceof RedisErrorReply ? reply.message : "no command table"}: the bridge needs Redis 7`,
+    );
   }
   const specs = new Map<string, KeySpec[]>();
   for (const entry of reply) collect(entry, specs);
@@ -78,10 +98,14 @@ export async function loadKeySpecs(connection: RedisConnection): Promise<Map<str
 export function keySpecsLua(specs: ReadonlyMap<string, KeySpec[]>): string {
   const lua = (spec: KeySpec): string => {
     if (!spec.begin || !spec.find) return "{u=true}";
-    const begin = "index" in spec.begin ? `i=${spec.begin.index}` : `k=${JSON.stringify(spec.begin.keyword)},s=${spec.begin.startFrom}`;
-    const find = "lastKey" in spec.find
-      ? `l=${spec.find.lastKey},st=${spec.find.step},li=${spec.find.limit}`
-      : `n=${spec.find.keyNumIndex},fk=${spec.find.firstKey},st=${spec.find.step}`;
+    const begin =
+      "index" in spec.begin
+        ? `i=${spec.begin.index}`
+        : `k=${JSON.stringify(spec.begin.keyword)},s=${spec.begin.startFrom}`;
+    const find =
+      "lastKey" in spec.find
+        ? `l=${spec.find.lastKey},st=${spec.find.step},li=${spec.find.limit}`
+        : `n=${spec.find.keyNumIndex},fk=${spec.find.firstKey},st=${spec.find.step}`;
     return `{${begin},${find}}`;
   };
   return `{${[...specs].map(([name, list]) => `[${JSON.stringify(name)}]={${list.map(lua).join(",")}}`).join(",")}}`;

@@ -40,26 +40,28 @@ export function parseReply(buf: Buffer, offset: number): ParseStep {
       return { reply: new RedisErrorReply(line), next: afterLine };
     case 0x3a /* : */:
       return { reply: Number(line), next: afterLine };
-    case 0x24 /* $ */: {
-      const length = Number(line);
-      if (length < 0) return { reply: null, next: afterLine };
-      const end = afterLine + length;
-      if (buf.length < end + 2) return { needed: end + 2 };
-      return { reply: Buffer.from(buf.subarray(afterLine, end)), next: end + 2 };
-    }
-    case 0x2a /* * */: {
-      const count = Number(line);
-      if (count < 0) return { reply: null, next: afterLine };
-      const items: RedisReply[] = [];
-      let next = afterLine;
-      for (let i = 0; i < count; i++) {
-        const step = parseReply(buf, next);
-        if ("needed" in step) return step;
-        items.push(step.reply);
-        next = step.next;
+    case 0x24 /* $ */:
+      {
+        const length = Number(line);
+        if (length < 0) return { reply: null, next: afterLine };
+        const end = afterLine + length;
+        if (buf.length < end + 2) return { needed: end + 2 };
+        return { reply: Buffer.from(buf.subarray(afterLine, end)), next: end + 2 };
       }
-      return { reply: items, next };
-    }
+    case 0x2a /* * */:
+      {
+        const count = Number(line);
+        if (count < 0) return { reply: null, next: afterLine };
+        const items: RedisReply[] = [];
+        let next = afterLine;
+        for (let i = 0; i < count; i++) {
+          const step = parseReply(buf, next);
+          if ("needed" in step) return step;
+          items.push(step.reply);
+          next = step.next;
+        }
+        return { reply: items, next };
+      }
     default:
       throw new Error(`unexpected RESP2 type byte 0x${(buf[offset] ?? 0).toString(16)}`);
   }

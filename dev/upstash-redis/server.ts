@@ -33,7 +33,12 @@ export interface RunningBridge {
   close(): Promise<void>;
 }
 
-type Endpoint = (connections: RedisConnections, body: unknown, base64: boolean, refuse: Refusal) => Promise<EndpointAnswer>;
+type Endpoint = (
+  connections: RedisConnections,
+  body: unknown,
+  base64: boolean,
+  refuse: Refusal,
+) => Promise<EndpointAnswer>;
 
 const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map([
   ["/", runCommand],
@@ -49,7 +54,9 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 export async function startRedisBridge(opts: RedisBridgeOptions): Promise<RunningBridge> {
   const host = opts.host ?? DEFAULT_HOST;
   const connections = new RedisConnections(opts.redisUrl);
-  const scripts = new KeyLockingScripts(await loadKeySpecs(await connections.shared()), { required: opts.requireKeyLocking });
+  const scripts = new KeyLockingScripts(await loadKeySpecs(await connections.shared()), {
+    required: opts.requireKeyLocking,
+  });
   const server = createServer((req, res) => {
     handle(req, res, connections, scripts, opts).catch((err: unknown) => {
       logger.error("redis_bridge_failed", { path: req.url, error: errorMessage(err) });
@@ -98,7 +105,8 @@ async function handle(
   const answer = await endpoint(connections, scripts.translate(body.value), base64, refusalOf);
   for (const failure of answer.failures) {
     // The client answers NOSCRIPT with EVAL: the protocol working as designed, not a problem.
-    if (failure.error.startsWith(NOSCRIPT)) logger.info("redis_bridge_script_not_cached", { path, command: failure.command });
+    if (failure.error.startsWith(NOSCRIPT))
+      logger.info("redis_bridge_script_not_cached", { path, command: failure.command });
     else logger.warn("redis_bridge_command_error", { path, ...failure });
   }
   reply(res, answer.status, answer.body);
@@ -116,14 +124,22 @@ function reply(res: ServerResponse, status: number, body: unknown): void {
 }
 
 const StandaloneEnvSchema = z.object({
-  REDIS_URL: z.string({ error: "is not set: point it at a redis-server, e.g. redis://127.0.0.1:6390" }).url({ message: "must look like redis://127.0.0.1:6379" }),
+  REDIS_URL: z
+    .string({ error: "is not set: point it at a redis-server, e.g. redis://127.0.0.1:6390" })
+    .url({ message: "must look like redis://127.0.0.1:6379" }),
   REDIS_REST_PORT: z.coerce.number().int().min(1).max(65_535).default(8079),
-  UPSTASH_REDIS_REST_TOKEN: z.string({ error: "is not set: choose any local token" }).min(1, { message: "is empty: choose any local token" }),
+  UPSTASH_REDIS_REST_TOKEN: z
+    .string({ error: "is not set: choose any local token" })
+    .min(1, { message: "is empty: choose any local token" }),
 });
 
 if (import.meta.main) {
   serveStandalone("redis_bridge", async () => {
     const env = StandaloneEnvSchema.parse(process.env);
-    return startRedisBridge({ port: env.REDIS_REST_PORT, redisUrl: env.REDIS_URL, token: env.UPSTASH_REDIS_REST_TOKEN });
+    return startRedisBridge({
+      port: env.REDIS_REST_PORT,
+      redisUrl: env.REDIS_URL,
+      token: env.UPSTASH_REDIS_REST_TOKEN,
+    });
   });
 }

@@ -46,7 +46,10 @@ function termCounts(text: string): { counts: Map<number, number>; length: number
 
 /** Sorted by index, the strongest entries kept when a long text has more than the index accepts. */
 function toSparse(entries: [number, number][]): SparseVector {
-  const kept = entries.length > MAX_SPARSE_ENTRIES ? [...entries].sort((a, b) => b[1] - a[1]).slice(0, MAX_SPARSE_ENTRIES) : entries;
+  const kept =
+    entries.length > MAX_SPARSE_ENTRIES
+      ? [...entries].sort((a, b) => b[1] - a[1]).slice(0, MAX_SPARSE_ENTRIES)
+      : entries;
   kept.sort((a, b) => a[0] - b[0]);
   return { indices: kept.map((e) => e[0]), values: kept.map((e) => e[1]) };
 }

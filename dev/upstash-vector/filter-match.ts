@@ -48,7 +48,8 @@ function resolve(metadata: Metadata | undefined, path: PathStep[]): unknown {
 }
 
 function equals(value: unknown, literal: Literal): boolean {
-  if (typeof value === "boolean" && typeof literal === "number") return (literal === 1 || literal === 0) && value === (literal === 1);
+  if (typeof value === "boolean" && typeof literal === "number")
+    return (literal === 1 || literal === 0) && value === (literal === 1);
   return value === literal;
 }
 

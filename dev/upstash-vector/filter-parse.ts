@@ -95,7 +95,10 @@ class Parser {
       if (typeof pattern !== "string") throw this.#error(this.#tokens[this.#next - 1], "GLOB needs a quoted pattern");
       return { kind: "glob", path, negated, pattern };
     }
-    throw this.#error(token, "expected an operator (=, !=, <, <=, >, >=, IN, NOT IN, GLOB, NOT GLOB, CONTAINS, NOT CONTAINS)");
+    throw this.#error(
+      token,
+      "expected an operator (=, !=, <, <=, >, >=, IN, NOT IN, GLOB, NOT GLOB, CONTAINS, NOT CONTAINS)",
+    );
   }
 
   #path(): PathStep[] {

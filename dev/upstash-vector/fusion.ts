@@ -22,7 +22,10 @@ export function fuse(algorithm: FusionAlgorithm, lists: Scored[][], topK: number
     const mapped = algorithm === "RRF" ? list.map((hit, rank) => 1 / (RRF_K + rank + 1)) : spreadScores(list);
     list.forEach((hit, i) => total.set(hit.id, (total.get(hit.id) ?? 0) + mapped[i]!));
   }
-  return rankTop([...total].map(([id, score]) => ({ id, score })), topK);
+  return rankTop(
+    [...total].map(([id, score]) => ({ id, score })),
+    topK,
+  );
 }
 
 /** Best first; equal scores by id, so that a query always answers in the same order. */

@@ -30,8 +30,10 @@ export const hasSparse = (config: IndexConfig) => config.type !== "DENSE";
 
 /** The parts an upsert must carry for this kind of index (a hybrid index needs both). */
 export function checkUpsertParts(config: IndexConfig, parts: VectorParts): void {
-  if (hasDense(config) && !parts.vector) throw new VectorError(422, `A ${config.type} index needs a dense vector for every upsert.`);
-  if (hasSparse(config) && !parts.sparseVector) throw new VectorError(422, `A ${config.type} index needs a sparse vector for every upsert.`);
+  if (hasDense(config) && !parts.vector)
+    throw new VectorError(422, `A ${config.type} index needs a dense vector for every upsert.`);
+  if (hasSparse(config) && !parts.sparseVector)
+    throw new VectorError(422, `A ${config.type} index needs a sparse vector for every upsert.`);
   checkParts(config, parts);
 }
 
@@ -77,7 +79,13 @@ export function indexInfo(config: IndexConfig) {
     similarityFunction: config.similarity,
     indexType: config.type,
     ...(hasDense(config)
-      ? { denseIndex: { dimension: config.dimension, similarityFunction: config.similarity, embeddingModel: LOCAL_EMBEDDING_MODEL } }
+      ? {
+          denseIndex: {
+            dimension: config.dimension,
+            similarityFunction: config.similarity,
+            embeddingModel: LOCAL_EMBEDDING_MODEL,
+          },
+        }
       : {}),
     ...(hasSparse(config) ? { sparseIndex: { embeddingModel: SPARSE_EMBEDDING_MODEL } } : {}),
   };

@@ -15,7 +15,16 @@ const include = {
 };
 
 export const sparseVectorSchema = z
-  .object({ indices: z.array(z.number().int().min(0).max(2 ** 32 - 1)), values: z.array(z.number()) })
+  .object({
+    indices: z.array(
+      z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 32 - 1),
+    ),
+    values: z.array(z.number()),
+  })
   .refine((v) => v.indices.length === v.values.length, "sparseVector indices and values must have the same length")
   .transform((v) => {
     // Sorted by index, one entry per index (the last one given wins).
@@ -44,14 +53,22 @@ const queryOptions = {
   fusionAlgorithm: z.enum(["RRF", "DBSF"]).default("RRF"),
   queryMode: z.enum(["HYBRID", "DENSE", "SPARSE"]).default("HYBRID"),
 };
-const vectorQuery = z.object({ ...queryOptions, vector: z.array(z.number()).optional(), sparseVector: sparseVectorSchema.optional() });
+const vectorQuery = z.object({
+  ...queryOptions,
+  vector: z.array(z.number()).optional(),
+  sparseVector: sparseVectorSchema.optional(),
+});
 export const querySchema = z.union([vectorQuery, z.array(vectorQuery)]);
 const dataQuery = z.object({ ...queryOptions, data: z.string() });
 export const queryDataSchema = z.union([dataQuery, z.array(dataQuery)]);
 export type VectorQuery = z.output<typeof vectorQuery>;
 
 export const fetchSchema = z.object({ ids: z.array(id).optional(), prefix: z.string().optional(), ...include });
-export const deleteSchema = z.object({ ids: z.array(id).optional(), prefix: z.string().optional(), filter: z.string().optional() });
+export const deleteSchema = z.object({
+  ids: z.array(id).optional(),
+  prefix: z.string().optional(),
+  filter: z.string().optional(),
+});
 export const rangeSchema = z.object({
   cursor: z.union([z.string(), z.number()]).transform(String),
   limit: z.number().int().min(0),

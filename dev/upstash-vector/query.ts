@@ -19,7 +19,8 @@ type QueryOptions = Omit<VectorQuery, "vector" | "sparseVector">;
 export const query: CommandHandler = async (ctx, req) => {
   const body = parseBody(querySchema, req.body, "query");
   return answerBatch(body, (q) => {
-    if (!q.vector && !q.sparseVector) throw new VectorError(400, "Either data, vector or sparseVector should be provided.");
+    if (!q.vector && !q.sparseVector)
+      throw new VectorError(400, "Either data, vector or sparseVector should be provided.");
     checkParts(ctx.config, q);
     return search(ctx, req.namespace, q, q);
   });
@@ -43,7 +44,8 @@ async function search(ctx: CommandContext, namespace: string, parts: VectorParts
   const allowed = allowedRows(snapshot, parseFilter(q.filter));
   const lists: Scored[][] = [];
   if (parts.vector) lists.push(denseSearch(snapshot, ctx.config, parts.vector, allowed, q.topK));
-  if (parts.sparseVector) lists.push(sparseSearch(snapshot, parts.sparseVector, q.weightingStrategy === "IDF", allowed, q.topK));
+  if (parts.sparseVector)
+    lists.push(sparseSearch(snapshot, parts.sparseVector, q.weightingStrategy === "IDF", allowed, q.topK));
   const hits = lists.length === 1 ? lists[0]! : fuse(q.fusionAlgorithm, lists, q.topK);
   return hits.map((hit) => present(snapshot.byId.get(hit.id)!, q, hit.score));
 }

@@ -20,7 +20,10 @@ export const fetchVectors: CommandHandler = async (ctx, req) => {
   const snapshot = await ctx.store.snapshot(req.namespace);
   if (body.prefix !== undefined) {
     const prefix = body.prefix;
-    return snapshot.vectors.filter((v) => v.id.startsWith(prefix)).slice(0, MAX_PREFIX_FETCH).map((v) => present(v, body));
+    return snapshot.vectors
+      .filter((v) => v.id.startsWith(prefix))
+      .slice(0, MAX_PREFIX_FETCH)
+      .map((v) => present(v, body));
   }
   return (body.ids ?? []).map((id) => {
     const v = snapshot.byId.get(id);
@@ -31,12 +34,17 @@ export const fetchVectors: CommandHandler = async (ctx, req) => {
 export const range: CommandHandler = async (ctx, req) => {
   const body = parseBody(rangeSchema, req.body, "range");
   const offset = Number(body.cursor === "" ? 0 : body.cursor);
-  if (!Number.isInteger(offset) || offset < 0) throw new VectorError(400, `Invalid cursor ${JSON.stringify(body.cursor)}: pass "0" or a nextCursor from range`);
+  if (!Number.isInteger(offset) || offset < 0)
+    throw new VectorError(400, `Invalid cursor ${JSON.stringify(body.cursor)}: pass "0" or a nextCursor from range`);
   await requireNamespace(ctx, req.namespace);
   const snapshot = await ctx.store.snapshot(req.namespace);
-  const matching = body.prefix === undefined ? snapshot.vectors : snapshot.vectors.filter((v) => v.id.startsWith(body.prefix!));
+  const matching =
+    body.prefix === undefined ? snapshot.vectors : snapshot.vectors.filter((v) => v.id.startsWith(body.prefix!));
   const end = offset + body.limit;
-  return { nextCursor: end < matching.length ? String(end) : "", vectors: matching.slice(offset, end).map((v) => present(v, body)) };
+  return {
+    nextCursor: end < matching.length ? String(end) : "",
+    vectors: matching.slice(offset, end).map((v) => present(v, body)),
+  };
 };
 
 export const info: CommandHandler = async (ctx) => {

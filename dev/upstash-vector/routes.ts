@@ -35,25 +35,42 @@ export interface RouteOptions {
   onRequest?: (command: string) => void;
 }
 
-export async function handleRequest(ctx: CommandContext, opts: RouteOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function handleRequest(
+  ctx: CommandContext,
+  opts: RouteOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const url = new URL(req.url ?? "/", "http://vector.local");
   try {
     if (!hasBearerToken(req, opts.token)) throw new VectorError(401, "Unauthorized: Invalid auth token");
-    if (!METHODS.has(req.method ?? "")) throw new VectorError(405, `Method ${req.method} is not allowed: the API takes POST`);
+    if (!METHODS.has(req.method ?? ""))
+      throw new VectorError(405, `Method ${req.method} is not allowed: the API takes POST`);
     const path = url.pathname.slice(1);
     const slash = path.indexOf("/");
     const command = slash < 0 ? path : path.slice(0, slash);
     const handler = COMMANDS.get(command);
-    if (!handler) throw new VectorError(400, `Unknown command "${command}": the local stand-in serves ${[...COMMANDS.keys()].join(", ")}`);
+    if (!handler)
+      throw new VectorError(
+        400,
+        `Unknown command "${command}": the local stand-in serves ${[...COMMANDS.keys()].join(", ")}`,
+      );
     const namespace = slash < 0 ? "" : decodeURIComponent(path.slice(slash + 1));
     const body = await readBody(req);
     opts.onRequest?.(command);
     send(res, 200, { result: await handler(ctx, { namespace, body, query: url.searchParams }) });
   } catch (err) {
     if (err instanceof VectorError) {
-      if (err.status >= 500) logger.error("vector_request_failed", { path: url.pathname, status: err.status, error: err.message });
+      if (err.status >= 500)
+        logger.error("vector_request_failed", { path: url.pathname, status: err.status, error: err.message });
       // A 404 is a namespace nobody wrote to yet: every new tenant's first recall, which Parley reads as empty.
-      else (err.status === 404 ? logger.info : logger.warn)("vector_request_refused", { path: url.pathname, method: req.method, status: err.status, error: err.message });
+      else
+        (err.status === 404 ? logger.info : logger.warn)("vector_request_refused", {
+          path: url.pathname,
+          method: req.method,
+          status: err.status,
+          error: err.message,
+        });
       return send(res, err.status, { error: err.message, status: err.status });
     }
     logger.error("vector_request_failed", { path: url.pathname, error: errorMessage(err) });

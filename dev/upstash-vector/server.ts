@@ -62,7 +62,13 @@ export async function startVectorStandIn(opts: VectorStandInOptions): Promise<Ru
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", (err: NodeJS.ErrnoException) =>
-        reject(err.code === "EADDRINUSE" ? new Error(`port ${opts.port} (Upstash Vector stand-in) is already in use: stop what runs there or set VECTOR_PORT`) : err),
+        reject(
+          err.code === "EADDRINUSE"
+            ? new Error(
+                `port ${opts.port} (Upstash Vector stand-in) is already in use: stop what runs there or set VECTOR_PORT`,
+              )
+            : err,
+        ),
       );
       server.listen(opts.port, host, () => resolve());
     });
@@ -86,9 +92,14 @@ export async function startVectorStandIn(opts: VectorStandInOptions): Promise<Ru
 }
 
 const standaloneEnvSchema = z.object({
-  REDIS_URL: z.string({ error: "is not set: point it at a redis-server, e.g. redis://127.0.0.1:6390" }).url({ message: "must look like redis://127.0.0.1:6379" }),
+  REDIS_URL: z
+    .string({ error: "is not set: point it at a redis-server, e.g. redis://127.0.0.1:6390" })
+    .url({ message: "must look like redis://127.0.0.1:6379" }),
   VECTOR_PORT: z.coerce.number().int().min(1).max(65_535).default(DEV_VECTOR_PORT),
-  UPSTASH_VECTOR_REST_TOKEN: z.string().min(1, { message: "is empty: choose any local token" }).default(DEV_VECTOR_TOKEN),
+  UPSTASH_VECTOR_REST_TOKEN: z
+    .string()
+    .min(1, { message: "is empty: choose any local token" })
+    .default(DEV_VECTOR_TOKEN),
   VECTOR_INDEX_TYPE: z.enum(INDEX_TYPES).default("HYBRID"),
   VECTOR_DIMENSION: z.coerce.number().int().min(1).max(5_376).default(DEFAULT_LOCAL_DIMENSION),
   VECTOR_SIMILARITY: z.enum(SIMILARITY_FUNCTIONS).default("COSINE"),

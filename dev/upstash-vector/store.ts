@@ -49,7 +49,11 @@ export class VectorStore {
     const key = `${this.#prefix}config`;
     await this.#redis.set(key, JSON.stringify(config), "NX");
     const stored = indexConfigSchema.parse(JSON.parse((await this.#redis.get(key)) ?? "null"));
-    if (stored.type !== config.type || stored.dimension !== config.dimension || stored.similarity !== config.similarity) {
+    if (
+      stored.type !== config.type ||
+      stored.dimension !== config.dimension ||
+      stored.similarity !== config.similarity
+    ) {
       throw new Error(
         `the key prefix "${this.#prefix}" holds a ${stored.type} index (dimension ${stored.dimension}, ${stored.similarity}): ` +
           "start with those settings, choose another key prefix, or delete that prefix's keys",
@@ -67,7 +71,9 @@ export class VectorStore {
   }
 
   async exists(namespace: string): Promise<boolean> {
-    return namespace === DEFAULT_NAMESPACE || (await this.#redis.sismember(`${this.#prefix}namespaces`, namespace)) === 1;
+    return (
+      namespace === DEFAULT_NAMESPACE || (await this.#redis.sismember(`${this.#prefix}namespaces`, namespace)) === 1
+    );
   }
 
   async snapshot(namespace: string): Promise<NamespaceSnapshot> {
@@ -88,7 +94,9 @@ export class VectorStore {
   async put(namespace: string, vectors: StoredVector[]): Promise<void> {
     if (vectors.length === 0) return;
     const fields = vectors.flatMap((v) => [v.id, JSON.stringify(v)]);
-    await this.#write(namespace, (tx) => tx.sadd(`${this.#prefix}namespaces`, namespace).hset(this.#vectorsKey(namespace), ...fields));
+    await this.#write(namespace, (tx) =>
+      tx.sadd(`${this.#prefix}namespaces`, namespace).hset(this.#vectorsKey(namespace), ...fields),
+    );
   }
 
   /** Deletes the ids; returns how many existed. */
@@ -100,7 +108,11 @@ export class VectorStore {
 
   /** Empties the namespace; with `drop` it also stops existing. */
   async clear(namespace: string, drop = false): Promise<void> {
-    await this.#write(namespace, (tx) => (drop ? tx.del(this.#vectorsKey(namespace)).srem(`${this.#prefix}namespaces`, namespace) : tx.del(this.#vectorsKey(namespace))));
+    await this.#write(namespace, (tx) =>
+      drop
+        ? tx.del(this.#vectorsKey(namespace)).srem(`${this.#prefix}namespaces`, namespace)
+        : tx.del(this.#vectorsKey(namespace)),
+    );
   }
 
   #vectorsKey(namespace: string): string {

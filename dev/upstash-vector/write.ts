@@ -46,7 +46,10 @@ export const update: CommandHandler = async (ctx, req) => {
   if (body.sparseVector) next.sparseVector = body.sparseVector;
   if (body.data !== undefined) Object.assign(next, { data: body.data }, embedDocument(ctx.config, body.data));
   if (body.metadata) {
-    next.metadata = body.metadataUpdateMode === "PATCH" ? (mergePatch(current.metadata ?? {}, body.metadata) as Record<string, unknown>) : body.metadata;
+    next.metadata =
+      body.metadataUpdateMode === "PATCH"
+        ? (mergePatch(current.metadata ?? {}, body.metadata) as Record<string, unknown>)
+        : body.metadata;
   }
   await ctx.store.put(req.namespace, [next]);
   return { updated: 1 };
@@ -55,7 +58,8 @@ export const update: CommandHandler = async (ctx, req) => {
 /** RFC 7396: objects merge key by key, null removes a key, anything else replaces. */
 function mergePatch(target: unknown, patch: unknown): unknown {
   if (typeof patch !== "object" || patch === null || Array.isArray(patch)) return patch;
-  const result: Record<string, unknown> = typeof target === "object" && target !== null && !Array.isArray(target) ? { ...target } : {};
+  const result: Record<string, unknown> =
+    typeof target === "object" && target !== null && !Array.isArray(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete result[key];
     else result[key] = mergePatch(result[key], value);
@@ -71,7 +75,8 @@ export const deleteVectors: CommandHandler = async (ctx, req) => {
   const snapshot = await ctx.store.snapshot(req.namespace);
   let ids: string[];
   if (body.ids) ids = body.ids;
-  else if (body.prefix !== undefined) ids = snapshot.vectors.filter((v) => v.id.startsWith(body.prefix!)).map((v) => v.id);
+  else if (body.prefix !== undefined)
+    ids = snapshot.vectors.filter((v) => v.id.startsWith(body.prefix!)).map((v) => v.id);
   else {
     const filter = parseFilter(body.filter!);
     ids = snapshot.vectors.filter((v) => matchesFilter(filter, v.metadata)).map((v) => v.id);

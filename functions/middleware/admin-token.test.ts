@@ -16,7 +16,11 @@ app.use("/admin/*", adminToken());
 app.get("/admin/things", (c) => c.json({ ok: true }));
 
 const get = (env: Record<string, unknown>, token?: string, address = "192.0.2.1") =>
-  app.request("/admin/things", { headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), "CF-Connecting-IP": address } }, env);
+  app.request(
+    "/admin/things",
+    { headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), "CF-Connecting-IP": address } },
+    env,
+  );
 
 describe("the admin token", () => {
   it("lets the right bearer token through and refuses another with 401", async () => {

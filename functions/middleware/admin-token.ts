@@ -20,14 +20,17 @@ export function adminToken(): MiddlewareHandler<AppEnv> {
     const rt = runtimeFor(c.env);
     const expected = rt.settings.ADMIN_TOKEN;
     if (!expected) {
-      if (rt.settings.ignored.some((p) => p.name === SETTING)) return c.json({ error: `the admin view is off: ${SETTING} is malformed` }, 503);
+      if (rt.settings.ignored.some((p) => p.name === SETTING))
+        return c.json({ error: `the admin view is off: ${SETTING} is malformed` }, 503);
       return c.json({ error: "not found" }, 404);
     }
     const given = BEARER.exec(c.req.header("Authorization") ?? "")?.[1];
     const address = c.req.header("CF-Connecting-IP") ?? "unknown";
     const attempt = await adminAttempt(rt, address, () => given !== undefined && constantTimeEqual(given, expected));
     if (attempt.status === "locked") {
-      return c.json({ error: "too many failed attempts from this address, try again later" }, 429, { "Retry-After": String(attempt.retryAfterSeconds) });
+      return c.json({ error: "too many failed attempts from this address, try again later" }, 429, {
+        "Retry-After": String(attempt.retryAfterSeconds),
+      });
     }
     if (attempt.status === "wrong") {
       rt.log.warn("admin_rejected", { route: c.req.path.split("/")[2] });

@@ -20,7 +20,11 @@ export function qstashSignature(): MiddlewareHandler<AppEnv> {
     const rawBody = await c.req.text();
     const valid = await verifyQStashRequest(
       { current: rt.settings.QSTASH_CURRENT_SIGNING_KEY, next: rt.settings.QSTASH_NEXT_SIGNING_KEY },
-      { signature: c.req.header(SIGNATURE_HEADER) ?? null, body: rawBody, url: `${rt.settings.PUBLIC_BASE_URL}${c.req.path}` },
+      {
+        signature: c.req.header(SIGNATURE_HEADER) ?? null,
+        body: rawBody,
+        url: `${rt.settings.PUBLIC_BASE_URL}${c.req.path}`,
+      },
     );
     if (!valid) {
       rt.log.warn("job_rejected", { kind: c.req.path.split("/").at(-1), reason: "bad_signature" });

@@ -45,7 +45,10 @@ export type ToolRecord = { tool: string; result: string } | { tool: string; erro
 const UNSAFE_IN_BLOCK = /[<>&\u2028\u2029]/g;
 
 export function dataLine(record: DataRecord | ToolRecord): string {
-  return JSON.stringify(record).replace(UNSAFE_IN_BLOCK, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(record).replace(
+    UNSAFE_IN_BLOCK,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 export function dataBlock(lines: string[]): string {

@@ -9,10 +9,26 @@
  */
 import type { StoredMessage } from "../message.ts";
 import type { ChatMessage } from "./chat-message.ts";
-import { dataBlock, dataLine, DATA_BLOCK_DECLARATION, type DataRecord, type EarlierRecord, type FileRecord } from "./data-block.ts";
+import {
+  dataBlock,
+  dataLine,
+  DATA_BLOCK_DECLARATION,
+  type DataRecord,
+  type EarlierRecord,
+  type FileRecord,
+} from "./data-block.ts";
 import type { PromptImage } from "./images.ts";
 import { shortenEndToTokens, shortenToTokens } from "./shorten.ts";
-import { BACKFILLED_DECLARATION, BOT_SEPARATOR, mergeTurns, PEOPLE_SEPARATOR, speakerName, toTurn, TURNS_DECLARATION, turnWithin } from "./turns.ts";
+import {
+  BACKFILLED_DECLARATION,
+  BOT_SEPARATOR,
+  mergeTurns,
+  PEOPLE_SEPARATOR,
+  speakerName,
+  toTurn,
+  TURNS_DECLARATION,
+  turnWithin,
+} from "./turns.ts";
 import { countPromptTokens, countTokens, MESSAGE_OVERHEAD_TOKENS } from "./tokens.ts";
 
 export interface PromptInput {
@@ -62,7 +78,12 @@ const MIN_USEFUL_TOKENS = 24;
 
 export function buildPrompt(input: PromptInput): Prompt {
   const limit = input.budgetTokens - RESERVED_FOR_LLM_TOKENS;
-  const system = [input.persona, `Your name is ${input.botName}.`, `Current date and time (UTC): ${input.now.toISOString()}.`, TURNS_DECLARATION];
+  const system = [
+    input.persona,
+    `Your name is ${input.botName}.`,
+    `Current date and time (UTC): ${input.now.toISOString()}.`,
+    TURNS_DECLARATION,
+  ];
   if (input.history.some((m) => m.backfilled)) system.push(BACKFILLED_DECLARATION);
   // The fixed part: system base, the current message, and the two message frames.
   const frame = (systemText: string) => countPromptTokens([{ role: "system", content: systemText }]);
@@ -113,8 +134,17 @@ export function buildPrompt(input: PromptInput): Prompt {
     const messages: ChatMessage[] = [...head, ...mergeTurns([...kept, current])];
     const tokens = countPromptTokens(messages);
     if (tokens <= limit || kept.length === 0) {
-      const images = input.images?.length ? { images: input.images, tokens: tokens + input.images.reduce((sum, image) => sum + image.tokens, 0) } : { tokens };
-      return { messages, turnsFrom: head.length, droppedMessages: dropped, shortenedMessages: shortened, botName: input.botName, ...images };
+      const images = input.images?.length
+        ? { images: input.images, tokens: tokens + input.images.reduce((sum, image) => sum + image.tokens, 0) }
+        : { tokens };
+      return {
+        messages,
+        turnsFrom: head.length,
+        droppedMessages: dropped,
+        shortenedMessages: shortened,
+        botName: input.botName,
+        ...images,
+      };
     }
     kept.shift();
     dropped++;
@@ -123,7 +153,9 @@ export function buildPrompt(input: PromptInput): Prompt {
 
 function dataRecords(input: PromptInput): DataRecord[] {
   return [
-    ...(input.parent ? [{ parent_message: { author: speakerName(input.parent.authorName), text: input.parent.text } }] : []),
+    ...(input.parent
+      ? [{ parent_message: { author: speakerName(input.parent.authorName), text: input.parent.text } }]
+      : []),
     ...(input.files ?? []),
     ...(input.summary ? [{ summary: input.summary }] : []),
     ...(input.people ?? []).filter((p) => p.facts.length > 0).map((p) => ({ person: p.name, facts: p.facts })),
@@ -151,7 +183,11 @@ function fittedLine(record: DataRecord, fits: (line: string) => boolean): string
   const whole = dataLine(record);
   if (fits(whole)) return whole;
   if ("earlier" in record) return undefined;
-  if ("person" in record) return record.facts.slice(1).map((_, i) => dataLine({ person: record.person, facts: record.facts.slice(i + 1) })).find(fits);
+  if ("person" in record)
+    return record.facts
+      .slice(1)
+      .map((_, i) => dataLine({ person: record.person, facts: record.facts.slice(i + 1) }))
+      .find(fits);
   if ("summary" in record) return longestCut(record.summary, (summary) => dataLine({ summary }), fits);
   if ("file" in record) {
     const cutFile = record.file.log ? shortenEndToTokens : shortenToTokens;
@@ -165,7 +201,12 @@ function fittedLine(record: DataRecord, fits: (line: string) => boolean): string
  * The line of `text` cut to the most tokens that fit, never fewer than the shortest worth showing. By bisection: a
  * fixed ladder of ever shorter cuts left gaps, and a summary a token too long for its room fell through all of them.
  */
-function longestCut(text: string, line: (shorter: string) => string, fits: (line: string) => boolean, shorten = shortenToTokens): string | undefined {
+function longestCut(
+  text: string,
+  line: (shorter: string) => string,
+  fits: (line: string) => boolean,
+  shorten = shortenToTokens,
+): string | undefined {
   let best: string | undefined;
   let low = MIN_USEFUL_TOKENS;
   let high = countTokens(text) - 1;

@@ -15,7 +15,10 @@ export function shortenToTokens(text: string, maxTokens: number): string {
   const wholePieces = prefixWithinTokens(text, maxTokens - markTokens);
   const quick = cut(text, wholePieces);
   if (wholePieces > 0 && countTokens(quick) <= maxTokens) return quick;
-  return cut(text, boundary(0, text.length, (length) => countTokens(cut(text, length)) <= maxTokens));
+  return cut(
+    text,
+    boundary(0, text.length, (length) => countTokens(cut(text, length)) <= maxTokens),
+  );
 }
 
 /**
@@ -45,7 +48,10 @@ function isLowSurrogate(code: number): boolean {
 export function shortenEndToTokens(text: string, maxTokens: number): string {
   if (countTokens(text) <= maxTokens) return text;
   if (countTokens(CUT_MARK) > maxTokens) return "";
-  return tail(text, boundary(text.length, 0, (start) => countTokens(tail(text, start)) <= maxTokens));
+  return tail(
+    text,
+    boundary(text.length, 0, (start) => countTokens(tail(text, start)) <= maxTokens),
+  );
 }
 
 function tail(text: string, start: number): string {

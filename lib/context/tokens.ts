@@ -62,8 +62,12 @@ function isPairToken(a: number, b: number): boolean {
 function maxParts(bytes: Uint8Array): number {
   const NONE = -Infinity;
   // Most parts covering the first k-1, k-2, k-3 bytes, ending in a part of 2+ bytes (multi) or a single byte.
-  let multi1 = 0, multi2 = NONE, multi3 = NONE;
-  let single1 = NONE, single2 = NONE, single3 = NONE;
+  let multi1 = 0,
+    multi2 = NONE,
+    multi3 = NONE;
+  let single1 = NONE,
+    single2 = NONE,
+    single3 = NONE;
   for (let k = 1; k <= bytes.length; k++) {
     const afterSingle = k >= 2 && !isPairToken(bytes[k - 2]!, bytes[k - 1]!) ? single1 : NONE;
     const single = Math.max(multi1, afterSingle) + 1;

@@ -54,7 +54,9 @@ export function recordLine(record: PersonRecord & RecordMarks & { bot?: true }):
 }
 
 export function toTurn(message: StoredMessage, botUserId: string): ChatMessage {
-  return isBots(message, botUserId) ? { role: "assistant", content: message.text } : { role: "user", content: personLine(message, message.text) };
+  return isBots(message, botUserId)
+    ? { role: "assistant", content: message.text }
+    : { role: "user", content: personLine(message, message.text) };
 }
 
 /**
@@ -89,7 +91,8 @@ export function mergeTurns(turns: ChatMessage[]): ChatMessage[] {
   const merged: ChatMessage[] = [];
   for (const turn of turns) {
     const last = merged.at(-1);
-    if (last && last.role === turn.role) last.content += (turn.role === "assistant" ? BOT_SEPARATOR : PEOPLE_SEPARATOR) + turn.content;
+    if (last && last.role === turn.role)
+      last.content += (turn.role === "assistant" ? BOT_SEPARATOR : PEOPLE_SEPARATOR) + turn.content;
     else merged.push({ ...turn });
   }
   return merged;
@@ -100,7 +103,9 @@ export function personRecords(content: string): PersonRecord[] {
   return content.split(PEOPLE_SEPARATOR).flatMap((line) => {
     try {
       const record = JSON.parse(line) as Partial<PersonRecord>;
-      return typeof record.author === "string" && typeof record.text === "string" ? [{ author: record.author, text: record.text }] : [];
+      return typeof record.author === "string" && typeof record.text === "string"
+        ? [{ author: record.author, text: record.text }]
+        : [];
     } catch {
       return [];
     }
@@ -108,7 +113,10 @@ export function personRecords(content: string): PersonRecord[] {
 }
 
 function personLine(message: StoredMessage, text: string): string {
-  const marks: RecordMarks = { ...(message.backfilled ? { before_you_were_called: true } : {}), ...(message.bot ? { other_bot: true } : {}) };
+  const marks: RecordMarks = {
+    ...(message.backfilled ? { before_you_were_called: true } : {}),
+    ...(message.bot ? { other_bot: true } : {}),
+  };
   return recordLine({ author: speakerName(message.authorName), text, ...marks });
 }
 

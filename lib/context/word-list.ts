@@ -13,7 +13,8 @@ const isDigit = (code: number) => code >= ZERO && code <= ZERO + MAX_SHARED;
 
 export function encodeWords(words: readonly string[]): string {
   for (const word of words) {
-    if (!/^\D+$/.test(word)) throw new Error(`cannot front-code ${JSON.stringify(word)}: words must be non-empty and digit-free`);
+    if (!/^\D+$/.test(word))
+      throw new Error(`cannot front-code ${JSON.stringify(word)}: words must be non-empty and digit-free`);
   }
   let previous = "";
   let encoded = "";

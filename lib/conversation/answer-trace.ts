@@ -12,7 +12,10 @@ export const MAX_ANSWER_TRACES = 5;
 const chatMessageSchema = z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string() });
 
 /** One tool round before an answer (docs/tools.md): each call and its result as the model read it, and its time. */
-const toolRoundSchema = z.object({ ms: z.number(), calls: z.array(z.object({ tool: z.string(), arguments: z.string(), result: z.string() })) });
+const toolRoundSchema = z.object({
+  ms: z.number(),
+  calls: z.array(z.object({ tool: z.string(), arguments: z.string(), result: z.string() })),
+});
 export type ToolRoundTrace = z.infer<typeof toolRoundSchema>;
 
 export const answerTraceSchema = z.object({

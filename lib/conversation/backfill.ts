@@ -83,12 +83,21 @@ export class BackfillStore {
   }
 
   /** Merges `messages` (read from the place) into the conversation `conversationId`, and marks it read. */
-  async merge(key: ConversationKey, conversationId: string, messages: readonly StoredMessage[], now: number): Promise<BackfillResult> {
+  async merge(
+    key: ConversationKey,
+    conversationId: string,
+    messages: readonly StoredMessage[],
+    now: number,
+  ): Promise<BackfillResult> {
     const { prefix, maxMessages } = this.#options;
     const conversation = conversationKeys(prefix, key);
     const authors = [...new Set(messages.map((m) => m.authorId))];
     const raw = await this.#script.exec(
-      [conversation.state, conversation.log, ...authors.flatMap((a) => [forgottenKey(prefix, key, a), spokeKey(prefix, key, a)])],
+      [
+        conversation.state,
+        conversation.log,
+        ...authors.flatMap((a) => [forgottenKey(prefix, key, a), spokeKey(prefix, key, a)]),
+      ],
       [
         conversationId,
         JSON.stringify(messages.map((m) => JSON.stringify(m))),

@@ -10,7 +10,14 @@
  * newer than `through`, and had arrived by then (its seen mark keeps its arrival number): a late delivery of an
  * older message, or another person's mention that an answer only read as history, gets an answer of its own.
  */
-import { ARRIVALS_BASE, ARRIVALS_MEMBER, COUNTING_MEMBERS, LENGTH_BASE, LENGTH_MEMBER, MESSAGES_BELOW } from "./scripts.ts";
+import {
+  ARRIVALS_BASE,
+  ARRIVALS_MEMBER,
+  COUNTING_MEMBERS,
+  LENGTH_BASE,
+  LENGTH_MEMBER,
+  MESSAGES_BELOW,
+} from "./scripts.ts";
 
 /**
  * Job start. KEYS: state, log, reply, claim, the trigger's seen mark, its sign mark, the place's cached visibility,

@@ -9,7 +9,15 @@ import { streamStateSchema } from "../message.ts";
 import * as z from "../zod.ts";
 
 /** What a posted text was: an answer (recorded as the bot's turn), or a notice (the trigger is only marked done). */
-export const POSTED_OUTCOMES = ["answered", "forgotten", "rate_limited", "apologised", "over_budget", "approval_done", "approval_cancelled"] as const;
+export const POSTED_OUTCOMES = [
+  "answered",
+  "forgotten",
+  "rate_limited",
+  "apologised",
+  "over_budget",
+  "approval_done",
+  "approval_cancelled",
+] as const;
 export type PostedOutcome = (typeof POSTED_OUTCOMES)[number];
 
 /** A confirm tool's call an answer asks a person to approve (lib/jobs/approval-ask.ts), with its idempotency key. */

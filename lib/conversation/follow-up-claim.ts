@@ -31,16 +31,27 @@ const resultSchema = z.object({
   optedOut: z.optional(z.boolean()),
 });
 
-export type FollowUpClaim = { status: "done" } | { status: "busy"; retryAfterSeconds: number } | { status: "claimed"; draft: Draft; optedOut: boolean };
+export type FollowUpClaim =
+  | { status: "done" }
+  | { status: "busy"; retryAfterSeconds: number }
+  | { status: "claimed"; draft: Draft; optedOut: boolean };
 
-export async function claimFollowUp(redis: Redis, prefix: string, key: ConversationKey, trigger: { id: string; authorId: string }, token: string): Promise<FollowUpClaim> {
+export async function claimFollowUp(
+  redis: Redis,
+  prefix: string,
+  key: ConversationKey,
+  trigger: { id: string; authorId: string },
+  token: string,
+): Promise<FollowUpClaim> {
   const raw = await redis.eval<string[], unknown>(
     CLAIM_FOLLOW_UP,
     [replyKey(prefix, key, trigger.id), claimKey(prefix, key, trigger.id), optOutKey(prefix, key, trigger.authorId)],
     [token, String(CLAIM_TTL_SECONDS)],
   );
   const result = resultSchema.parse(typeof raw === "string" ? JSON.parse(raw) : raw);
-  if (result.status === "claimed") return { status: "claimed", draft: parseDraft(result.draft ?? ""), optedOut: result.optedOut ?? false };
-  if (result.status === "busy") return { status: "busy", retryAfterSeconds: Math.max(1, result.retryAfter ?? CLAIM_TTL_SECONDS) };
+  if (result.status === "claimed")
+    return { status: "claimed", draft: parseDraft(result.draft ?? ""), optedOut: result.optedOut ?? false };
+  if (result.status === "busy")
+    return { status: "busy", retryAfterSeconds: Math.max(1, result.retryAfter ?? CLAIM_TTL_SECONDS) };
   return { status: "done" };
 }

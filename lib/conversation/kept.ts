@@ -40,7 +40,10 @@ export class KeptMessages {
   }
 
   /** The place's kept messages written in [since, before), the last `limit` of them, oldest first. One GET. */
-  async between(key: ConversationKey, window: { since: number; before: number; limit: number }): Promise<StoredMessage[]> {
+  async between(
+    key: ConversationKey,
+    window: { since: number; before: number; limit: number },
+  ): Promise<StoredMessage[]> {
     const raw = await this.#redis.get<string>(keptKey(this.#prefix, key));
     if (typeof raw !== "string" || raw === "") return [];
     const thread = key.thread ?? "";
@@ -58,7 +61,10 @@ export class KeptMessages {
    */
   async eraseEverywhere(where: Tenancy, asked: ConversationKey, personId: string, through: number): Promise<number> {
     const places = await this.#redis.zrange<string[]>(spokeKey(this.#prefix, where, personId), 0, -1);
-    const lists = new Set([keptKey(this.#prefix, asked), ...places.map((place) => keptKeyOfPlace(this.#prefix, place))]);
+    const lists = new Set([
+      keptKey(this.#prefix, asked),
+      ...places.map((place) => keptKeyOfPlace(this.#prefix, place)),
+    ]);
     const removed = await Promise.all([...lists].map((list) => this.#erase.exec([list], [personId, String(through)])));
     return removed.reduce((sum: number, n) => sum + Number(n), 0);
   }

@@ -5,7 +5,13 @@
  */
 import type { Redis } from "@upstash/redis/cloudflare";
 import * as z from "../zod.ts";
-import { VISIBILITIES, type ConversationKey, type ConversationState, type StoredMessage, type Visibility } from "../message.ts";
+import {
+  VISIBILITIES,
+  type ConversationKey,
+  type ConversationState,
+  type StoredMessage,
+  type Visibility,
+} from "../message.ts";
 import { MAX_ANSWER_TRACES, type AnswerTrace } from "./answer-trace.ts";
 import { claimKey, conversationKeys, optOutKey, replyKey, seenKey, signKey, visibilityKey } from "../keys.ts";
 import { CLAIM_REPLY, RECORD_REPLY, RELEASE_CLAIM, RENEW_CLAIM } from "./claim-scripts.ts";
@@ -109,11 +115,19 @@ export class ReplyStore {
 
   /** Keeps the draft of the answer being posted (one command: the attempt holds the claim). */
   async saveDraft(key: ConversationKey, triggerId: string, draft: Draft): Promise<void> {
-    await this.redis.set(replyKey(this.options.prefix, key, triggerId), JSON.stringify(draft), { ex: DEDUPE_TTL_SECONDS });
+    await this.redis.set(replyKey(this.options.prefix, key, triggerId), JSON.stringify(draft), {
+      ex: DEDUPE_TTL_SECONDS,
+    });
   }
 
   /** Keeps the draft before a stream opens, and the bot's turn so far in the conversation's state (./speaking.ts). */
-  async saveOpeningDraft(key: ConversationKey, conversationId: string, triggerId: string, draft: Draft, turn: StoredMessage): Promise<void> {
+  async saveOpeningDraft(
+    key: ConversationKey,
+    conversationId: string,
+    triggerId: string,
+    draft: Draft,
+    turn: StoredMessage,
+  ): Promise<void> {
     await this.openingScript.exec(
       [replyKey(this.options.prefix, key, triggerId), conversationKeys(this.options.prefix, key).state],
       [JSON.stringify(draft), String(DEDUPE_TTL_SECONDS), conversationId, JSON.stringify(turn)],
@@ -137,7 +151,14 @@ export class ReplyStore {
 
   /** Extends the attempt's claim; false when another attempt holds it by now. */
   async renewClaim(key: ConversationKey, triggerId: string, token: string): Promise<boolean> {
-    return Number(await this.renewScript.exec([claimKey(this.options.prefix, key, triggerId)], [token, String(CLAIM_TTL_SECONDS)])) === 1;
+    return (
+      Number(
+        await this.renewScript.exec(
+          [claimKey(this.options.prefix, key, triggerId)],
+          [token, String(CLAIM_TTL_SECONDS)],
+        ),
+      ) === 1
+    );
   }
 
   /** Records the bot's turn and marks the trigger answered. Returns false when the conversation is gone. */

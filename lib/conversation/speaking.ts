@@ -42,7 +42,11 @@ export function speakingOf(state: unknown): StoredMessage | undefined {
  * the bot's latest, in its place among the messages, unless an answer recorded later supersedes it. A message
  * written before the turn began to show did not see it.
  */
-export function withTurnInProgress(state: ConversationState, speaking: StoredMessage | undefined, msg: StoredMessage): ConversationState {
+export function withTurnInProgress(
+  state: ConversationState,
+  speaking: StoredMessage | undefined,
+  msg: StoredMessage,
+): ConversationState {
   if (!speaking || msg.ts <= speaking.ts || (state.lastBotReplyAt ?? -Infinity) >= speaking.ts) return state;
   const at = state.recent.findIndex((m) => m.ts > speaking.ts);
   if (at < 0) return state;

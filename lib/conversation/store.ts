@@ -9,14 +9,36 @@ import type { ConversationKey, InboundMessage, ConversationState, StoredMessage 
 import { answerTraceSchema, type AnswerTrace } from "./answer-trace.ts";
 import { asWhenWritten } from "./as-written.ts";
 import { speakingOf, withTurnInProgress } from "./speaking.ts";
-import { claimKey, conversationKeys, keptKey, placeId, placeSettingsKey, replyKey, seenKey, spokeKey } from "../keys.ts";
+import {
+  claimKey,
+  conversationKeys,
+  keptKey,
+  placeId,
+  placeSettingsKey,
+  replyKey,
+  seenKey,
+  spokeKey,
+} from "../keys.ts";
 import { BackfillStore } from "./backfill.ts";
 import { parsePlaceSettings, type PlaceSettings } from "../places/settings.ts";
 import { KeptMessages } from "./kept.ts";
 import { ReplyStore } from "./reply-store.ts";
 import { COUNTING_MEMBERS, FOLD_SUMMARY, INGEST, MESSAGES_BELOW, REMEMBER_PARENT } from "./scripts.ts";
-import { DEDUPE_TTL_SECONDS, keptAfterTrim, MAX_CONVERSATION_SECONDS, spokeTtlSeconds, type StoreOptions } from "./store-options.ts";
-import { INACTIVE, newConversationState, parseScriptResult, storedMessages, toState, toStoredMessage } from "./stored-state.ts";
+import {
+  DEDUPE_TTL_SECONDS,
+  keptAfterTrim,
+  MAX_CONVERSATION_SECONDS,
+  spokeTtlSeconds,
+  type StoreOptions,
+} from "./store-options.ts";
+import {
+  INACTIVE,
+  newConversationState,
+  parseScriptResult,
+  storedMessages,
+  toState,
+  toStoredMessage,
+} from "./stored-state.ts";
 
 export type { StoreOptions };
 
@@ -73,7 +95,14 @@ export class ConversationStore {
    */
   async record(
     msg: InboundMessage,
-    opts: { startIfIdle: boolean; reset: boolean; optOutKey?: string; installationKey?: string; kept?: KeptList; placeSettings?: boolean },
+    opts: {
+      startIfIdle: boolean;
+      reset: boolean;
+      optOutKey?: string;
+      installationKey?: string;
+      kept?: KeptList;
+      placeSettings?: boolean;
+    },
   ): Promise<RecordResult> {
     const keys = conversationKeys(this.options.prefix, msg.key);
     const stored = toStoredMessage(msg);
@@ -118,7 +147,9 @@ export class ConversationStore {
       ],
     );
     const result = parseScriptResult(raw);
-    const status = z.enum(["idle", "duplicate", "unpublished", "started", "recorded", "not_installed"]).parse(result.status);
+    const status = z
+      .enum(["idle", "duplicate", "unpublished", "started", "recorded", "not_installed"])
+      .parse(result.status);
     const optedOut = result.optedOut ?? false;
     const placeSettings = parsePlaceSettings(result.settings);
     if (status === "idle" || status === "not_installed") return { status, state: INACTIVE, optedOut, placeSettings };
@@ -149,11 +180,23 @@ export class ConversationStore {
    * Keeps, with the conversation `conversationId`, the parent of `of` as a job found it (`false`: none); the place
    * goes into the parent's author's index, whose "forget me" then reaches it.
    */
-  async rememberParent(key: ConversationKey, conversationId: string, of: string, parent: StoredMessage | false): Promise<void> {
+  async rememberParent(
+    key: ConversationKey,
+    conversationId: string,
+    of: string,
+    parent: StoredMessage | false,
+  ): Promise<void> {
     const { prefix } = this.options;
     await this.parentScript.exec(
       [conversationKeys(prefix, key).state, ...(parent ? [spokeKey(prefix, key, parent.authorId)] : [])],
-      [conversationId, of, JSON.stringify(parent), placeId(key), String(spokeTtlSeconds(this.options.ttlSeconds(key))), String(Date.now())],
+      [
+        conversationId,
+        of,
+        JSON.stringify(parent),
+        placeId(key),
+        String(spokeTtlSeconds(this.options.ttlSeconds(key))),
+        String(Date.now()),
+      ],
     );
   }
 

@@ -26,7 +26,13 @@ export const storedMessageSchema = z.object({
 });
 
 /** cjson turns an empty Lua table into `{}`; the REST client may already have parsed a JSON string. */
-const luaList = z.union([z.array(z.unknown()), z.pipe(z.strictObject({}), z.transform(() => [] as unknown[]))]);
+const luaList = z.union([
+  z.array(z.unknown()),
+  z.pipe(
+    z.strictObject({}),
+    z.transform(() => [] as unknown[]),
+  ),
+]);
 
 /** The state as the scripts write it: what a conversation keeps besides its messages. */
 const storedStateSchema = z.object({
@@ -121,7 +127,9 @@ export function toState(state: unknown, recent: StoredMessage[]): ConversationSt
     lastBotReplyAt: s.lastBotReplyAt,
     lastBotReplyTo: s.lastBotReplyTo ?? [],
     answeredThrough: s.answeredThrough,
-    answeredThroughBy: Object.fromEntries(Object.entries(s.coverage ?? {}).map(([author, [through]]) => [author, through])),
+    answeredThroughBy: Object.fromEntries(
+      Object.entries(s.coverage ?? {}).map(([author, [through]]) => [author, through]),
+    ),
     summary: s.summary || undefined,
     ...(s.parents ? { parents: s.parents } : {}),
     ...(s.backfilled ? { backfilled: true } : {}),

@@ -18,7 +18,11 @@ export interface Turn {
  * author's messages an answer was for; a later message of theirs up to it was answered already, so a trigger that
  * arrived late is answered for itself.
  */
-export function selectTurn(recent: StoredMessage[], trigger: { id: string; ts: number; authorId: string }, answeredThrough = -Infinity): Turn | null {
+export function selectTurn(
+  recent: StoredMessage[],
+  trigger: { id: string; ts: number; authorId: string },
+  answeredThrough = -Infinity,
+): Turn | null {
   let currentIndex = recent.findIndex((m) => m.id === trigger.id);
   for (let i = recent.length - 1; i > currentIndex; i--) {
     const m = recent[i]!;

@@ -11,14 +11,18 @@ export type NameUse = "address" | "reference";
 
 /** Words that may come before a name and still leave it at the opening: greetings, thanks, fillers. */
 const OPENERS = new Set(
-  "hey hi hello hiya yo ok okay oh so and well sorry please thanks thank you thx ty cheers morning evening dear hmm ah also but".split(" "),
+  "hey hi hello hiya yo ok okay oh so and well sorry please thanks thank you thx ty cheers morning evening dear hmm ah also but".split(
+    " ",
+  ),
 );
 /** Words that end an address when they close the message before the name ("thanks erin"). */
 const CLOSING_OPENERS = new Set("hey hi hello thanks thank thx ty cheers bye night morning".split(" "));
 /** A verb straight after an opening name makes the name the subject of a sentence about them ("parley is good"). */
 const ABOUT_VERBS = new Set(
-  ("is was has had does did doesnt didnt isnt wasnt hasnt said says told tells knows knew thinks thought seems " +
-    "seemed gave gives answered replied suggested suggests wrote says just already also always never").split(" "),
+  (
+    "is was has had does did doesnt didnt isnt wasnt hasnt said says told tells knows knew thinks thought seems " +
+    "seemed gave gives answered replied suggested suggests wrote says just already also always never"
+  ).split(" "),
 );
 /** A modal after an opening name addresses them only when "you" follows ("parley can you …", not "parley can be slow"). */
 const MODALS = new Set("can could will would should might may cant wont".split(" "));
@@ -29,7 +33,13 @@ const APOSTROPHE = /'/g;
 
 /** A character of WORD in ASCII text. */
 function isAsciiWordCode(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 39;
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 39
+  );
 }
 
 /** The words of `text`, apostrophes dropped ("don't" → "dont"); ASCII text, most chat, is cut by hand. */
@@ -68,7 +78,8 @@ function useAt(text: string, at: number, length: number): NameUse {
   if (!hasWord(after)) {
     // The name closes the message: alone, after an opening, after a comma, or after thanks/hi.
     const last = preceding.at(-1);
-    if (atOpening || before.trimEnd().endsWith(",") || (last !== undefined && CLOSING_OPENERS.has(last))) return "address";
+    if (atOpening || before.trimEnd().endsWith(",") || (last !== undefined && CLOSING_OPENERS.has(last)))
+      return "address";
     return "reference";
   }
   if (atOpening) {
@@ -92,7 +103,8 @@ export function nameUse(text: string, name: string): NameUse | null {
   if (name.length === 0) return null;
   let use: NameUse | null = null;
   for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
-    const runsInto = (isWordChar(name[0]) && isWordChar(text[at - 1])) ||
+    const runsInto =
+      (isWordChar(name[0]) && isWordChar(text[at - 1])) ||
       (isWordChar(name[name.length - 1]) && isWordChar(text[at + name.length]));
     if (runsInto) continue;
     if (useAt(text, at, name.length) === "address") return "address";

@@ -58,8 +58,14 @@ export function inferReplyChains(view: ChannelView, candidateWeights: readonly n
 }
 
 export const CHAIN_FEATURES = [
-  "chain_author_with_bot", "chain_author_with_other", "chain_author_last_to_bot", "chain_author_last_to_other",
-  "chain_other_to_author_since", "chain_bot_to_author_since", "chain_prev_to_author", "chain_bot_last_to_other",
+  "chain_author_with_bot",
+  "chain_author_with_other",
+  "chain_author_last_to_bot",
+  "chain_author_last_to_other",
+  "chain_other_to_author_since",
+  "chain_bot_to_author_since",
+  "chain_prev_to_author",
+  "chain_bot_last_to_other",
 ] as const;
 
 /**

@@ -75,7 +75,8 @@ export function continuation(view: ChannelView, answeredIds: readonly string[], 
   const asker = answeredIds.includes(current.authorId);
   // "that" or "those" points back at the answer only in a question on its words: of the path's answers on IRC's
   // train split, the questions pointing back without one were replies to the player once in 94 (bench/decision).
-  if (current.isQuestion && short && othersSince === 0 && (opens || ((pointsBack || asker) && overlaps))) return "strong";
+  if (current.isQuestion && short && othersSince === 0 && (opens || ((pointsBack || asker) && overlaps)))
+    return "strong";
   return overlaps || opens || pointsBack || asker ? "weak" : null;
 }
 
@@ -89,7 +90,11 @@ function openedWithBot(messages: readonly ChannelMessage[], answer: number, botI
 }
 
 /** The bot's answers of the last few minutes and the question the latest one answered. */
-function topicOf(messages: readonly ChannelMessage[], answer: number, answeredIds: readonly string[]): ChannelMessage[] {
+function topicOf(
+  messages: readonly ChannelMessage[],
+  answer: number,
+  answeredIds: readonly string[],
+): ChannelMessage[] {
   const latest = messages[answer]!;
   const topic: ChannelMessage[] = [];
   let question: ChannelMessage | undefined;

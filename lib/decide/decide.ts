@@ -25,7 +25,8 @@ export function decideResponse(
   const score = replyProbability(outcome.view, botMemory(state, opts));
   if (score >= RESPOND_THRESHOLD) return { respond: "yes", reason: "recent_followup", score };
   const continues = continuation(outcome.view, state.lastBotReplyTo, opts.followupWindowSeconds * 1000);
-  if (opts.useJudge && (continues !== null || score >= JUDGE_THRESHOLD)) return { respond: "judge", reason: "judge", score };
+  if (opts.useJudge && (continues !== null || score >= JUDGE_THRESHOLD))
+    return { respond: "judge", reason: "judge", score };
   // The path answers alone only from a floor chosen with the threshold on train (cross-validated).
   if (continues === "strong" && score >= CONTINUATION_FLOOR) return { respond: "yes", reason: "continuation", score };
   return { respond: "no", reason: "no_trigger", score };

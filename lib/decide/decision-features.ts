@@ -14,8 +14,13 @@ const RELATIVE_CAP = 6;
 
 export const DECISION_FEATURES = [
   ...CANDIDATE_FEATURES,
-  "candidate_score", "margin_over_best_other", "is_best", "log_competitors", "answered_author_last",
-  "answered_author_in_window", ...CHAIN_FEATURES,
+  "candidate_score",
+  "margin_over_best_other",
+  "is_best",
+  "log_competitors",
+  "answered_author_last",
+  "answered_author_in_window",
+  ...CHAIN_FEATURES,
 ] as const;
 
 export function decisionFeatures(view: ChannelView, memory: BotMemory, candidateWeights: readonly number[]): number[] {
@@ -31,7 +36,8 @@ export function decisionFeatures(view: ChannelView, memory: BotMemory, candidate
     if (id !== BOT && id !== author && !others.includes(id)) others.push(id);
   }
   for (const id of others) bestOther = Math.max(bestOther, candidateScore(turn, id, candidateWeights));
-  const margin = others.length === 0 ? RELATIVE_CAP : Math.max(-RELATIVE_CAP, Math.min(RELATIVE_CAP, ownScore - bestOther));
+  const margin =
+    others.length === 0 ? RELATIVE_CAP : Math.max(-RELATIVE_CAP, Math.min(RELATIVE_CAP, ownScore - bestOther));
   const answeredAuthor = memory.lastReplyTo.includes(view.current.authorId);
   const sinceReply = memory.lastReplyAt === undefined ? Infinity : view.current.ts - memory.lastReplyAt;
   return [

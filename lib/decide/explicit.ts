@@ -17,7 +17,10 @@ const ADDRESSING_REASON = {
 } as const satisfies Record<Exclude<DecidableMessage["addressing"], "none">, DecisionReason>;
 
 /** How the text uses the bot's name or an alias: "address" wins over "reference"; null when it names none. */
-export function botNameUse(text: string, bot: BotIdentity): { use: NameUse; reason: "name_exact" | "name_alias" } | null {
+export function botNameUse(
+  text: string,
+  bot: BotIdentity,
+): { use: NameUse; reason: "name_exact" | "name_alias" } | null {
   const normalized = normalizeText(text);
   let found: { use: NameUse; reason: "name_exact" | "name_alias" } | null = null;
   const names = [bot.name, ...bot.aliases];

@@ -40,7 +40,12 @@ function notYouLately(state: ConversationState, windowMs: number): boolean {
 }
 
 /** The decision turned into an unprompted answer (reason `initiative`, never required), or null to keep it. */
-export function takeInitiative(decision: Decision, state: ConversationState, setting: InitiativeSetting, windowMs: number): Decision | null {
+export function takeInitiative(
+  decision: Decision,
+  state: ConversationState,
+  setting: InitiativeSetting,
+  windowMs: number,
+): Decision | null {
   if (!setting.initiative || setting.eagerness <= 0) return null;
   const leftToNobody = (decision.respond === "no" && decision.reason === "no_trigger") || decision.respond === "judge";
   if (!leftToNobody || decision.score === undefined) return null;

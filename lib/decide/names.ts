@@ -25,7 +25,8 @@ export function isWordChar(ch: string | undefined): boolean {
   if (ch === undefined) return false;
   const code = ch.charCodeAt(0);
   // ASCII by hand (the regex costs more than the rest of a name search): \p{L} is A-Z a-z, \p{N} is 0-9.
-  if (code <= 0x7f) return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95;
+  if (code <= 0x7f)
+    return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95;
   return WORD_CHAR.test(ch);
 }
 

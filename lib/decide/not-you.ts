@@ -30,7 +30,8 @@ export function saysNotYou(normalizedText: string): boolean {
  */
 function isFeedback(m: StoredMessage, before: readonly StoredMessage[], bot: BotIdentity, windowMs: number): boolean {
   // A platform that cannot tell whose message got the 👎 names it (Telegram): it counts on one of the bot's answers.
-  if (m.feedback === "not_you") return m.replyToId === undefined || before.some((x) => x.id === m.replyToId && x.authorId === bot.userId);
+  if (m.feedback === "not_you")
+    return m.replyToId === undefined || before.some((x) => x.id === m.replyToId && x.authorId === bot.userId);
   if (m.role !== "user" || !saysNotYou(normalizeText(m.text))) return false;
   const answer = before.findLast((x) => x.authorId === bot.userId);
   return answer !== undefined && m.ts - answer.ts <= windowMs;

@@ -31,7 +31,10 @@ export interface Decision {
   score?: number;
 }
 
-export type DecidableMessage = Pick<InboundMessage, "author" | "text" | "ts" | "addressing" | "mentions" | "replyToAuthorId" | "feedback">;
+export type DecidableMessage = Pick<
+  InboundMessage,
+  "author" | "text" | "ts" | "addressing" | "mentions" | "replyToAuthorId" | "feedback"
+>;
 
 export interface DecideOptions {
   followupWindowSeconds: number;

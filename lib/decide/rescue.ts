@@ -68,7 +68,20 @@ export function answeredAfter(talk: AfterQuestion, bot: BotIdentity, eagerness: 
     if (m.authorId === asker) continue;
     if (m.replyToAuthorId === asker) return true;
     const window = all.slice(Math.max(0, j + 1 - CONTEXT), j + 1);
-    const view = readView(channelReader({ active: true, id: "", startedAt: 0, lastActivityAt: m.ts, lastBotReplyTo: [], answeredThrough: 0, recent: window }, bot));
+    const view = readView(
+      channelReader(
+        {
+          active: true,
+          id: "",
+          startedAt: 0,
+          lastActivityAt: m.ts,
+          lastBotReplyTo: [],
+          answeredThrough: 0,
+          recent: window,
+        },
+        bot,
+      ),
+    );
     const link = inferLink(view, window.length - 1, CANDIDATE_WEIGHTS);
     if (link.targetId === asker && link.probability >= threshold) return true;
   }

@@ -24,7 +24,9 @@ const UNMISTAKABLE: ReadonlySet<DecisionReason> = new Set(["dm", "command"]);
 const VOCATIVE_STRANGER =
   /^\s*(?:(?:hey|hi|hello)\s+@?([A-Z][\p{L}\p{N}_-]+)\b|@?([A-Z][\p{L}\p{N}_-]+),\s+(?:are|do|did|can|could|would|will|have|you|want|how|what|when|where|why|which|who|is|any)\b)/u;
 const NOT_NAMES = new Set(
-  "yes yeah yep no nope sure ok okay well so hey hi hello thanks also and but oh right wait actually honestly anyway btw great cool nice perfect sorry please guys everyone folks all ah hmm alright then now".split(" "),
+  "yes yeah yep no nope sure ok okay well so hey hi hello thanks also and but oh right wait actually honestly anyway btw great cool nice perfect sorry please guys everyone folks all ah hmm alright then now".split(
+    " ",
+  ),
 );
 
 export function addressesStranger(text: string): boolean {

@@ -17,7 +17,15 @@ export interface BoostedTrees {
 }
 
 /** Log-odds of the trees for one feature vector. */
-export function treeScore(model: { readonly base: number; readonly features: readonly number[]; readonly thresholds: readonly number[]; readonly leaves: readonly number[] }, x: ArrayLike<number>): number {
+export function treeScore(
+  model: {
+    readonly base: number;
+    readonly features: readonly number[];
+    readonly thresholds: readonly number[];
+    readonly leaves: readonly number[];
+  },
+  x: ArrayLike<number>,
+): number {
   let sum = model.base;
   const trees = model.leaves.length / LEAVES;
   for (let t = 0; t < trees; t++) {

@@ -17,10 +17,12 @@ const SHORTEST_READ = Math.min(MIN_CONTENT_WORD, MIN_NICK_PREFIX);
 const WORD_SPLIT = /[^\p{L}\p{N}_']+/u;
 const NON_ASCII = /[^\x00-\x7f]/;
 const STOPWORDS = new Set(
-  ("the and for you are but not that this with have has was were what why how when where who which can could " +
+  (
+    "the and for you are but not that this with have has was were what why how when where who which can could " +
     "would should will its it's i'm don't dont just get got there then than they them your yours all any one " +
     "out use using from into about try did does doing yes yeah now also some know need want like thanks thank " +
-    "way too well see").split(" "),
+    "way too well see"
+  ).split(" "),
 );
 
 /** A participant as far as shortened nicks go: letters and digits of the first name, and its first run. */
@@ -49,7 +51,8 @@ function charBit(code: number): number {
 /** Per ASCII code: its charBit, and whether it is a character of a word in lower-cased text (as WORD_SPLIT keeps). */
 const ASCII_BITS = Int32Array.from({ length: 128 }, (_, code) => charBit(code));
 const ASCII_WORD = Uint8Array.from({ length: 128 }, (_, code) =>
-  (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 95 || code === 39 ? 1 : 0);
+  (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 95 || code === 39 ? 1 : 0,
+);
 
 /**
  * The letters and digits of a text as bits: a name can occur in a text only if its bits are all in the text's, so
@@ -63,7 +66,9 @@ export function charMask(text: string): number {
 
 /** The word stands for the nick: its head or core, or a prefix of the core at least MIN_NICK_PREFIX_INLINE long. */
 function shortens(word: string, nick: Nick): boolean {
-  return word === nick.head || word === nick.core || (word.length >= MIN_NICK_PREFIX_INLINE && nick.core.startsWith(word));
+  return (
+    word === nick.head || word === nick.core || (word.length >= MIN_NICK_PREFIX_INLINE && nick.core.startsWith(word))
+  );
 }
 
 /**
@@ -96,7 +101,8 @@ export class ViewWords {
   read(text: string, index: number, author: number): MessageWords {
     const found: MessageWords = { words: [], nicked: [], chars: -1 };
     if (NON_ASCII.test(text)) {
-      for (const word of text.split(WORD_SPLIT)) if (word.length >= SHORTEST_READ) this.take(word, index, author, found);
+      for (const word of text.split(WORD_SPLIT))
+        if (word.length >= SHORTEST_READ) this.take(word, index, author, found);
       return found;
     }
     let chars = 0;

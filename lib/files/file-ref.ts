@@ -42,7 +42,9 @@ export type FileKind = "image" | "text" | "other";
 /** The image types the model API accepts (OpenAI: PNG, JPEG, WEBP, non-animated GIF). */
 export const IMAGE_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
 const TEXT_EXTENSIONS = new Set(
-  "txt md markdown log csv tsv json jsonl yaml yml toml ini xml html css js mjs cjs ts tsx jsx py rb go rs java kt c h cc cpp hpp cs php sh bash zsh sql swift scala lua r pl ex exs erl hs clj diff patch".split(" "),
+  "txt md markdown log csv tsv json jsonl yaml yml toml ini xml html css js mjs cjs ts tsx jsx py rb go rs java kt c h cc cpp hpp cs php sh bash zsh sql swift scala lua r pl ex exs erl hs clj diff patch".split(
+    " ",
+  ),
 );
 /** Files whose newest lines matter most: cut from the start, keeping the end. */
 const LOG_EXTENSIONS = new Set(["log"]);
@@ -55,7 +57,13 @@ function extension(name: string): string {
 export function fileKind(ref: FileRef): FileKind {
   const type = ref.type.toLowerCase().split(";")[0]!.trim();
   if (IMAGE_TYPES.has(type)) return "image";
-  if (ref.snippet || type.startsWith("text/") || type === "application/json" || TEXT_EXTENSIONS.has(extension(ref.name))) return "text";
+  if (
+    ref.snippet ||
+    type.startsWith("text/") ||
+    type === "application/json" ||
+    TEXT_EXTENSIONS.has(extension(ref.name))
+  )
+    return "text";
   return "other";
 }
 

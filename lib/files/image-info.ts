@@ -50,7 +50,8 @@ function jpeg(bytes: Uint8Array, view: DataView): ImageInfo | null {
 
 /** Lossy (`VP8 `), lossless (`VP8L`) or extended (`VP8X`, whose animation flag makes it refused). */
 function webp(bytes: Uint8Array, view: DataView, chunk: string): ImageInfo | null {
-  if (chunk === "VP8 ") return sized("image/webp", view.getUint16(26, true) & 0x3fff, view.getUint16(28, true) & 0x3fff);
+  if (chunk === "VP8 ")
+    return sized("image/webp", view.getUint16(26, true) & 0x3fff, view.getUint16(28, true) & 0x3fff);
   if (chunk === "VP8L") {
     const bits = view.getUint32(21, true);
     return sized("image/webp", (bits & 0x3fff) + 1, ((bits >> 14) & 0x3fff) + 1);

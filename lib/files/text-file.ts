@@ -18,10 +18,19 @@ export interface ReadText {
  * `bytes` as text within `maxBytes`: `keepEnd` keeps the last bytes (a log), else the first. null when the bytes
  * are not text.
  */
-export function readTextFile(bytes: Uint8Array, maxBytes: number, keepEnd: boolean, totalBytes = bytes.length): ReadText | null {
+export function readTextFile(
+  bytes: Uint8Array,
+  maxBytes: number,
+  keepEnd: boolean,
+  totalBytes = bytes.length,
+): ReadText | null {
   if (bytes.includes(0)) return null;
   const cut = totalBytes > maxBytes || bytes.length > maxBytes;
-  const kept = !cut ? bytes : keepEnd ? bytes.subarray(Math.max(0, bytes.length - maxBytes)) : bytes.subarray(0, maxBytes);
+  const kept = !cut
+    ? bytes
+    : keepEnd
+      ? bytes.subarray(Math.max(0, bytes.length - maxBytes))
+      : bytes.subarray(0, maxBytes);
   // A cut may fall inside a character: the decoder's replacement marks it, and it is trimmed away.
   const text = new TextDecoder("utf-8").decode(kept).replace(/^\uFFFD+|\uFFFD+$/g, "");
   if (!cut) return { text, cut };

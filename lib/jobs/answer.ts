@@ -44,7 +44,10 @@ export async function answer(scope: AnswerScope, claim: Claimed, sign: WorkingSi
   const { rt, job } = scope;
   const claimed = claim.state;
   // Nothing of the conversation is left to answer from: someone who was owed an answer hears so, once.
-  if (!claimed) return claim.gone === "expired" && job.required && !claim.optedOut ? notice(scope, APOLOGY, "apologised") : "conversation_gone";
+  if (!claimed)
+    return claim.gone === "expired" && job.required && !claim.optedOut
+      ? notice(scope, APOLOGY, "apologised")
+      : "conversation_gone";
   // The person asked not to be messaged (read in the claim): no model call, nothing posted.
   if (claim.optedOut) return "unreachable";
   // The trigger itself, not the author's latest message: a question right after "forget me" gets its own answer.
@@ -91,9 +94,15 @@ function likelyTokens({ rt, kind }: AnswerScope, prompt: Prompt): number {
 }
 
 /** The checks that may stop the model call; each counts a trigger once (only its first attempt asks them). */
-async function checksBeforeWriting(scope: AnswerScope, claim: Claimed, prompt: Prompt, onUsage: (tokens: number) => void): Promise<JobOutcome | null> {
+async function checksBeforeWriting(
+  scope: AnswerScope,
+  claim: Claimed,
+  prompt: Prompt,
+  onUsage: (tokens: number) => void,
+): Promise<JobOutcome | null> {
   const { rt, job, kind } = scope;
-  if (kind === "judge" && !(await judgeWithinCap(rt, job, claim.first, () => rt.llm.judge(prompt, onUsage)))) return "judge_no";
+  if (kind === "judge" && !(await judgeWithinCap(rt, job, claim.first, () => rt.llm.judge(prompt, onUsage))))
+    return "judge_no";
   const allowance = claim.first ? await checkReplyRate(rt, job) : "allowed";
   if (allowance === "notify") return notice(scope, RATE_LIMIT_NOTICE, "rate_limited");
   if (allowance === "quiet") return "rate_limited";
@@ -109,7 +118,14 @@ function notice(scope: AnswerScope, text: string, outcome: PostedOutcome): Promi
  * The answer goes out with what it saw (to record it as the bot's turn) and its trace (for the admin view); an
  * answer that asks to approve a call keeps the call in its draft (the reply job opens the approval once it is out).
  */
-function post(scope: AnswerScope, claim: Claimed, prompt: Prompt, turn: Turn, text: string, toolUse: ToolUse): Promise<PostedOutcome> {
+function post(
+  scope: AnswerScope,
+  claim: Claimed,
+  prompt: Prompt,
+  turn: Turn,
+  text: string,
+  toolUse: ToolUse,
+): Promise<PostedOutcome> {
   const { rt, job, kind } = scope;
   const { current, answered } = turn;
   scope.attempt.write(text, "answered", {

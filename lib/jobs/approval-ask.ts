@@ -22,7 +22,6 @@ const EXPIRY_MARGIN_SECONDS = 5;
 
 export const approvalsOf = (rt: Runtime): Approvals => new Approvals(rt.redis, rt.settings.REDIS_KEY_PREFIX);
 
-
 export async function openApproval(scope: AnswerScope, call: PendingCall): Promise<void> {
   const { rt, job, replier, attempt, where } = scope;
   const questionId = attempt.draft.posted[0];
@@ -48,6 +47,15 @@ export async function openApproval(scope: AnswerScope, call: PendingCall): Promi
     ttlSeconds: minutes * 60 + KEPT_AFTER_SECONDS,
     byReply: replier.approvalWay(job) === "reply",
   });
-  const published = await rt.queue.publish("approval", continuation, { delaySeconds: minutes * 60 + EXPIRY_MARGIN_SECONDS, step: 1 });
-  rt.log.info("approval_opened", { ...where, tool: call.tool, opened, job: published.messageId, deduplicated: published.deduplicated });
+  const published = await rt.queue.publish("approval", continuation, {
+    delaySeconds: minutes * 60 + EXPIRY_MARGIN_SECONDS,
+    step: 1,
+  });
+  rt.log.info("approval_opened", {
+    ...where,
+    tool: call.tool,
+    opened,
+    job: published.messageId,
+    deduplicated: published.deduplicated,
+  });
 }

@@ -19,7 +19,13 @@ import { Attempt } from "./attempt.ts";
 import { finishDraft } from "./post.ts";
 import type { AnswerScope, JobScope } from "./scope.ts";
 
-export type ApprovalOutcome = "approval_done" | "approval_cancelled" | "already_posted" | "approval_gone" | "not_an_approval" | "unreachable";
+export type ApprovalOutcome =
+  | "approval_done"
+  | "approval_cancelled"
+  | "already_posted"
+  | "approval_gone"
+  | "not_an_approval"
+  | "unreachable";
 
 /** While the approval is still pending (a continuation delivered early), QStash tries again this much later. */
 const PENDING_RETRY_SECONDS = 60;
@@ -34,20 +40,27 @@ export async function runApprovalJob(jobScope: JobScope): Promise<ApprovalOutcom
   if (questionId === undefined) return end("not_an_approval");
   const token = crypto.randomUUID();
   const claim = await claimFollowUp(rt.redis, rt.settings.REDIS_KEY_PREFIX, job.key, job.trigger, token);
-  if (claim.status === "busy") throw new RetryLater("another attempt is posting this approval's answer", claim.retryAfterSeconds);
+  if (claim.status === "busy")
+    throw new RetryLater("another attempt is posting this approval's answer", claim.retryAfterSeconds);
   if (claim.status === "done") return end("already_posted");
   const attempt = new Attempt(rt, job, { token, draft: claim.draft });
   const scope: AnswerScope = { ...jobScope, attempt };
   try {
     let outcome: ApprovalOutcome;
     if (claim.optedOut) outcome = "unreachable";
-    else if (attempt.written) outcome = (await finishDraft(scope)) === "approval_done" ? "approval_done" : "approval_cancelled";
+    else if (attempt.written)
+      outcome = (await finishDraft(scope)) === "approval_done" ? "approval_done" : "approval_cancelled";
     else outcome = await settleAndPost(scope, questionId);
-    if (outcome === "approval_done" || outcome === "approval_cancelled") await approvalsOf(rt).finish(job.key, questionId);
+    if (outcome === "approval_done" || outcome === "approval_cancelled")
+      await approvalsOf(rt).finish(job.key, questionId);
     await rt.store.replies.markHandled(job.key, job.trigger.id);
     return end(outcome);
   } catch (err) {
-    await attempt.release().catch((releaseErr: unknown) => rt.log.error("claim_release_failed", { ...where, message: errorMessage(releaseErr) }));
+    await attempt
+      .release()
+      .catch((releaseErr: unknown) =>
+        rt.log.error("claim_release_failed", { ...where, message: errorMessage(releaseErr) }),
+      );
     throw err;
   }
 }
@@ -83,18 +96,24 @@ async function approvedResult(scope: AnswerScope, questionId: string, settled: S
   if (settled.result !== undefined) return approvalDone(call.tool, settled.result);
   const approvals = approvalsOf(rt);
   // Only a log line tells a repeat: the call is the same, key and all.
-  if (settled.calling || !(await approvals.beginCall(job.key, questionId, rt.now()))) rt.log.warn("approval_call_repeated", { ...where, tool: call.tool });
+  if (settled.calling || !(await approvals.beginCall(job.key, questionId, rt.now())))
+    rt.log.warn("approval_call_repeated", { ...where, tool: call.tool });
   // Run only if the tenant still has the tool, as a confirm tool: TOOLS may have changed since the question.
   const tool = rt.tools.forTenant(job.key).find((t) => t.name === call.tool && t.confirm);
   const done = tool
-    ? await callTool(tool, call.arguments, {
-        services: rt,
-        place: job.key,
-        conversationId: job.conversationId,
-        askerId: job.trigger.authorId,
-        idempotencyKey: call.key,
-        visibility: scope.visibility,
-      }, { ...where })
+    ? await callTool(
+        tool,
+        call.arguments,
+        {
+          services: rt,
+          place: job.key,
+          conversationId: job.conversationId,
+          askerId: job.trigger.authorId,
+          idempotencyKey: call.key,
+          visibility: scope.visibility,
+        },
+        { ...where },
+      )
     : ({ outcome: "not_offered", error: "this tool is no longer available here" } as const);
   const result = "result" in done ? done.result : `not done: ${done.error}`;
   await approvals.recordResult(job.key, questionId, result);

@@ -17,7 +17,11 @@ import type { Runtime } from "../runtime.ts";
 import type * as z from "../zod.ts";
 import { approvalsOf } from "./approval-ask.ts";
 
-export async function answerApproval(rt: Runtime, answer: ApprovalAnswer, jobSchema: z.ZodMiniType<Job>): Promise<void> {
+export async function answerApproval(
+  rt: Runtime,
+  answer: ApprovalAnswer,
+  jobSchema: z.ZodMiniType<Job>,
+): Promise<void> {
   await decideAndPublish(rt, answer, jobSchema);
 }
 
@@ -42,8 +46,17 @@ async function decideAndPublish(rt: Runtime, answer: ApprovalAnswer, jobSchema: 
  * question (the message is then the approval's, not a question for the model); false when none is pending there,
  * or it is past answering (expired, or its result already out): then it is an ordinary message.
  */
-export async function answerApprovalReply(rt: Runtime, message: InboundMessage, verdict: ApprovalAnswer["verdict"], jobSchema: z.ZodMiniType<Job>): Promise<boolean> {
+export async function answerApprovalReply(
+  rt: Runtime,
+  message: InboundMessage,
+  verdict: ApprovalAnswer["verdict"],
+  jobSchema: z.ZodMiniType<Job>,
+): Promise<boolean> {
   const questionId = await approvalsOf(rt).askedByReply(message.key);
   if (questionId === null) return false;
-  return decideAndPublish(rt, { place: message.key, messageId: questionId, userId: message.author.id, verdict }, jobSchema);
+  return decideAndPublish(
+    rt,
+    { place: message.key, messageId: questionId, userId: message.author.id, verdict },
+    jobSchema,
+  );
 }

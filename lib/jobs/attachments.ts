@@ -38,16 +38,23 @@ interface ReadFile {
 export async function turnFiles(scope: JobScope, turn: Turn): Promise<TurnFiles> {
   const answered = answeredMessages(turn);
   const hasFiles = (m: StoredMessage) => Boolean(m.files?.length);
-  if (!turn.history.some(hasFiles) && !hasFiles(turn.current)) return { history: turn.history, current: turn.current, images: [], files: [] };
+  if (!turn.history.some(hasFiles) && !hasFiles(turn.current))
+    return { history: turn.history, current: turn.current, images: [], files: [] };
   const started = scope.rt.now();
   let imageSlots = scope.rt.settings.IMAGES_PER_TURN;
   // Slots are handed out in order, oldest message first, before any fetch: the same turn always sends the same images.
   const plans = new Map(
-    answered.map((m) => [m.id, (m.files ?? []).map((ref) => ({ ref, image: fileKind(ref) === "image" && imageSlots-- > 0 }))]),
+    answered.map((m) => [
+      m.id,
+      (m.files ?? []).map((ref) => ({ ref, image: fileKind(ref) === "image" && imageSlots-- > 0 })),
+    ]),
   );
   const read = new Map(
     await Promise.all(
-      answered.map(async (m) => [m.id, await Promise.all(plans.get(m.id)!.map((p) => readFile(scope, m, p.ref, p.image)))] as const),
+      answered.map(
+        async (m) =>
+          [m.id, await Promise.all(plans.get(m.id)!.map((p) => readFile(scope, m, p.ref, p.image)))] as const,
+      ),
     ),
   );
   const withLines = (m: StoredMessage): StoredMessage => {
@@ -72,14 +79,28 @@ export async function turnFiles(scope: JobScope, turn: Turn): Promise<TurnFiles>
  * The parent message with its files' lines, and its pictures when they are what the question is about (see the
  * module's comment), in the slots `pasted` left.
  */
-export async function parentFiles(scope: JobScope, parent: StoredMessage, turn: Turn, pasted: TurnFiles): Promise<{ parent: StoredMessage; images: PromptImage[] }> {
+export async function parentFiles(
+  scope: JobScope,
+  parent: StoredMessage,
+  turn: Turn,
+  pasted: TurnFiles,
+): Promise<{ parent: StoredMessage; images: PromptImage[] }> {
   if (!parent.files?.length) return { parent, images: [] };
   const asked = pasted.images.length === 0 && !turn.history.some((m) => m.role === "assistant");
   let slots = asked ? scope.rt.settings.IMAGES_PER_TURN : 0;
   const named = (ref: FileRef): ReadFile => ({ line: fileLine(ref, parent.authorName), bytes: 0 });
-  const read = await Promise.all(parent.files.map((ref) => (fileKind(ref) === "image" && slots-- > 0 ? readFile(scope, parent, ref, true) : named(ref))));
+  const read = await Promise.all(
+    parent.files.map((ref) =>
+      fileKind(ref) === "image" && slots-- > 0 ? readFile(scope, parent, ref, true) : named(ref),
+    ),
+  );
   const images = read.flatMap((r) => (r.image ? [r.image] : []));
-  if (images.length) scope.rt.log.info("parent_files_read", { ...scope.where, images: images.length, bytes: read.reduce((sum, r) => sum + r.bytes, 0) });
+  if (images.length)
+    scope.rt.log.info("parent_files_read", {
+      ...scope.where,
+      images: images.length,
+      bytes: read.reduce((sum, r) => sum + r.bytes, 0),
+    });
   return { parent: { ...parent, text: [parent.text, ...read.map((r) => r.line)].filter(Boolean).join("\n") }, images };
 }
 
@@ -96,10 +117,19 @@ function answeredMessages(turn: Turn): StoredMessage[] {
 
 async function readFile(scope: JobScope, message: StoredMessage, ref: FileRef, asImage: boolean): Promise<ReadFile> {
   const s = scope.rt.settings;
-  const named = (why?: string): ReadFile => ({ line: why ? `${fileLine(ref, message.authorName)} (${why})` : fileLine(ref, message.authorName), bytes: 0 });
+  const named = (why?: string): ReadFile => ({
+    line: why ? `${fileLine(ref, message.authorName)} (${why})` : fileLine(ref, message.authorName),
+    bytes: 0,
+  });
   const kind = fileKind(ref);
-  if (kind === "image" && !asImage) return named(s.IMAGES_PER_TURN > 0 ? "not shown: too many images in one message" : undefined);
-  if (kind === "other" || (kind === "image" && s.IMAGE_MAX_BYTES === 0) || (kind === "text" && s.TEXT_FILE_MAX_BYTES === 0)) return named();
+  if (kind === "image" && !asImage)
+    return named(s.IMAGES_PER_TURN > 0 ? "not shown: too many images in one message" : undefined);
+  if (
+    kind === "other" ||
+    (kind === "image" && s.IMAGE_MAX_BYTES === 0) ||
+    (kind === "text" && s.TEXT_FILE_MAX_BYTES === 0)
+  )
+    return named();
   if (kind === "image" && ref.size !== undefined && ref.size > s.IMAGE_MAX_BYTES) return named("too large to show");
   const log = kind === "text" && isLog(ref);
   const limit = kind === "image" ? s.IMAGE_MAX_BYTES : s.TEXT_FILE_MAX_BYTES;
@@ -107,7 +137,12 @@ async function readFile(scope: JobScope, message: StoredMessage, ref: FileRef, a
   try {
     fetched = await scope.replier.fetchFile(scope.job, ref, limit, log ? "end" : "start");
   } catch (err) {
-    scope.rt.log.warn("file_unread", { ...scope.where, file: ref.id, kind, error: err instanceof Error ? err.name : "unknown" });
+    scope.rt.log.warn("file_unread", {
+      ...scope.where,
+      file: ref.id,
+      kind,
+      error: err instanceof Error ? err.name : "unknown",
+    });
     return named("could not be read");
   }
   if (!fetched) {
@@ -117,8 +152,14 @@ async function readFile(scope: JobScope, message: StoredMessage, ref: FileRef, a
   if (kind === "text") {
     const text = readTextFile(fetched.bytes, limit, log, fetched.totalBytes);
     if (!text) return { ...named("not text"), bytes: fetched.bytes.length };
-    const record: FileRecord = { file: { name: ref.name, from: message.authorName, ...(log ? { log: true as const } : {}), text: text.text } };
-    return { line: `${fileLine(ref, message.authorName)} (its text is in the data block)`, text: record, bytes: fetched.bytes.length };
+    const record: FileRecord = {
+      file: { name: ref.name, from: message.authorName, ...(log ? { log: true as const } : {}), text: text.text },
+    };
+    return {
+      line: `${fileLine(ref, message.authorName)} (its text is in the data block)`,
+      text: record,
+      bytes: fetched.bytes.length,
+    };
   }
   if (fetched.totalBytes > limit) return { ...named("too large to show"), bytes: fetched.bytes.length };
   const info = imageInfo(fetched.bytes);
@@ -126,7 +167,10 @@ async function readFile(scope: JobScope, message: StoredMessage, ref: FileRef, a
   const shown: FileRef = { ...ref, width: info.width, height: info.height };
   return {
     line: `${fileLine(shown, message.authorName)} (attached)`,
-    image: { dataUrl: `data:${info.type};base64,${toBase64(fetched.bytes)}`, tokens: imageTokens(info.width, info.height) },
+    image: {
+      dataUrl: `data:${info.type};base64,${toBase64(fetched.bytes)}`,
+      tokens: imageTokens(info.width, info.height),
+    },
     bytes: fetched.bytes.length,
   };
 }

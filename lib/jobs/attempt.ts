@@ -27,7 +27,10 @@ class ClaimLost extends Error {}
 export type Claimed = Extract<ClaimResult, { status: "claimed" }>;
 
 /** Claims the trigger's answer for a new attempt; or says why there is none to make (done, covered, busy). */
-export async function claimAnswer(rt: Runtime, job: Job): Promise<{ status: "claimed"; attempt: Attempt; claim: Claimed } | Exclude<ClaimResult, Claimed>> {
+export async function claimAnswer(
+  rt: Runtime,
+  job: Job,
+): Promise<{ status: "claimed"; attempt: Attempt; claim: Claimed } | Exclude<ClaimResult, Claimed>> {
   const token = crypto.randomUUID();
   const claim = await rt.store.replies.claimReply(job.key, job.conversationId, job.trigger, token);
   if (claim.status !== "claimed") return claim;
@@ -110,7 +113,12 @@ export class Attempt {
    */
   async streamOpening(text: string): Promise<UnsureOpen | undefined> {
     const { postingSince: since, openings = [], speakingSince = this.#rt.now() } = this.#draft;
-    this.#draft = { ...this.#draft, postingSince: since ?? this.#rt.now(), openings: [...openings, text], speakingSince };
+    this.#draft = {
+      ...this.#draft,
+      postingSince: since ?? this.#rt.now(),
+      openings: [...openings, text],
+      speakingSince,
+    };
     // In the same round trip: for the decider the bot speaks from its first words (lib/conversation/speaking.ts).
     const job = this.#job;
     await this.#rt.store.replies.saveOpeningDraft(job.key, job.conversationId, job.trigger.id, this.#draft, {

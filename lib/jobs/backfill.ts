@@ -55,7 +55,12 @@ export async function withEarlierTalk(scope: JobScope, state: ConversationState)
 export function readAsStored(m: PlaceMessage, job: Job, maxChars: number): StoredMessage {
   const stored = asStoredMessage({ ...m, text: capMessageText(m.text, maxChars) }, job);
   const otherBot = m.author.isBot && stored.role === "user";
-  return { ...stored, ...(m.replyToId ? { replyToId: m.replyToId } : {}), backfilled: true, ...(otherBot ? { bot: true as const } : {}) };
+  return {
+    ...stored,
+    ...(m.replyToId ? { replyToId: m.replyToId } : {}),
+    backfilled: true,
+    ...(otherBot ? { bot: true as const } : {}),
+  };
 }
 
 /** The conversation's messages with `added` among them, in timestamp order (the trigger's place kept at a tie). */
@@ -65,6 +70,9 @@ function withMessages(recent: readonly StoredMessage[], added: readonly StoredMe
 
 /** A refused history read (here, or a rescue's), logged once per place per hour, naming what is missing. */
 export async function logHistoryRefusal({ rt, job, where }: JobScope, missing: string): Promise<void> {
-  const first = await rt.redis.set(historyRefusedKey(rt.settings.REDIS_KEY_PREFIX, job.key), "1", { nx: true, ex: REFUSAL_LOGGED_SECONDS });
+  const first = await rt.redis.set(historyRefusedKey(rt.settings.REDIS_KEY_PREFIX, job.key), "1", {
+    nx: true,
+    ex: REFUSAL_LOGGED_SECONDS,
+  });
   if (first !== null) rt.log.warn("history_refused", { ...where, missing });
 }

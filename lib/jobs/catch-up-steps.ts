@@ -20,7 +20,14 @@ const PAGE_SIZE = 100;
 /** Long enough for every step of a catch-up and QStash's retries; the messages it holds go soon after. */
 const PROGRESS_TTL_SECONDS = 3_600;
 
-const readMessageSchema = z.object({ id: z.string(), author: z.string(), authorId: z.string(), bot: z.optional(z.literal(true)), text: z.string(), ts: z.number() });
+const readMessageSchema = z.object({
+  id: z.string(),
+  author: z.string(),
+  authorId: z.string(),
+  bot: z.optional(z.literal(true)),
+  text: z.string(),
+  ts: z.number(),
+});
 const pageEndSchema = z.object({ id: z.string(), ts: z.number() });
 type PageEnd = z.output<typeof pageEndSchema>;
 const progressSchema = z.object({
@@ -43,7 +50,9 @@ export async function loadProgress({ rt, job }: JobScope): Promise<CatchUpProgre
 }
 
 export async function saveProgress({ rt, job }: JobScope, progress: CatchUpProgress): Promise<void> {
-  await rt.redis.set(catchUpKey(rt.settings.REDIS_KEY_PREFIX, job.key, job.trigger.id), JSON.stringify(progress), { ex: PROGRESS_TTL_SECONDS });
+  await rt.redis.set(catchUpKey(rt.settings.REDIS_KEY_PREFIX, job.key, job.trigger.id), JSON.stringify(progress), {
+    ex: PROGRESS_TTL_SECONDS,
+  });
 }
 
 export async function dropProgress({ rt, job }: JobScope): Promise<void> {
@@ -55,17 +64,36 @@ export async function dropProgress({ rt, job }: JobScope): Promise<void> {
  * forgotten left out), and where the next page ends, or null when the window is read (an empty page, the window's
  * start, CATCHUP_MAX_MESSAGES, or with `toOwnLast` the asker's own last message, after which it stops).
  */
-export async function readPage(scope: JobScope, progress: CatchUpProgress, before: PageEnd, toOwnLast: boolean): Promise<CatchUpProgress> {
+export async function readPage(
+  scope: JobScope,
+  progress: CatchUpProgress,
+  before: PageEnd,
+  toOwnLast: boolean,
+): Promise<CatchUpProgress> {
   const { rt, job, replier } = scope;
   const max = rt.settings.CATCHUP_MAX_MESSAGES;
   const limit = Math.min(PAGE_SIZE, max - progress.messages.length);
-  const page = await replier.readHistory(job, { before, triggerListed: progress.pages === 0 && job.reason !== "command", since: progress.since, limit });
+  const page = await replier.readHistory(job, {
+    before,
+    triggerListed: progress.pages === 0 && job.reason !== "command",
+    since: progress.since,
+    limit,
+  });
   if (page === undefined || "refused" in page) throw new CatchUpRefused(page ? page.refused : null);
   let listed = page.messages.filter((m) => m.id !== job.trigger.id && m.ts >= progress.since);
   const ownLast = toOwnLast ? listed.findLast((m) => m.author.id === job.trigger.authorId) : undefined;
   if (ownLast) listed = listed.filter((m) => m.ts > ownLast.ts);
   const kept = await withoutForgotten(rt.redis, rt.settings.REDIS_KEY_PREFIX, job.key, listed);
-  const read = kept.map((m): ReadMessage => ({ id: m.id, author: m.author.name, authorId: m.author.id, ...(m.author.isBot ? { bot: true as const } : {}), text: capMessageText(m.text, rt.settings.MAX_MESSAGE_CHARS), ts: m.ts }));
+  const read = kept.map(
+    (m): ReadMessage => ({
+      id: m.id,
+      author: m.author.name,
+      authorId: m.author.id,
+      ...(m.author.isBot ? { bot: true as const } : {}),
+      text: capMessageText(m.text, rt.settings.MAX_MESSAGE_CHARS),
+      ts: m.ts,
+    }),
+  );
   const messages = [...progress.messages, ...read];
   const oldest = page.messages[0];
   const done = !oldest || ownLast !== undefined || oldest.ts <= progress.since || messages.length >= max;
@@ -85,7 +113,12 @@ export class CatchUpRefused extends Error {
 export function numbered(progress: CatchUpProgress): { records: CatchUpRecord[]; ids: string[] } {
   const sorted = [...progress.messages].sort((a, b) => a.ts - b.ts);
   return {
-    records: sorted.map((m, i) => ({ ref: i + 1, author: m.author, ...(m.bot ? { bot: true as const } : {}), text: m.text })),
+    records: sorted.map((m, i) => ({
+      ref: i + 1,
+      author: m.author,
+      ...(m.bot ? { bot: true as const } : {}),
+      text: m.text,
+    })),
     ids: sorted.map((m) => m.id),
   };
 }

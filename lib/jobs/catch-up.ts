@@ -17,18 +17,30 @@ import type { ConversationState } from "../message.ts";
 import { BUDGET_NOTICE, PERSON_BUDGET_NOTICE } from "../notices.ts";
 import { catchUpRequest, type CatchUpRequest } from "../text/catch-up-request.ts";
 import type { Claimed } from "./attempt.ts";
-import { CatchUpRefused, chunksOf, dropProgress, loadProgress, notesWithin, numbered, readPage, saveProgress, type CatchUpProgress } from "./catch-up-steps.ts";
+import {
+  CatchUpRefused,
+  chunksOf,
+  dropProgress,
+  loadProgress,
+  notesWithin,
+  numbered,
+  readPage,
+  saveProgress,
+  type CatchUpProgress,
+} from "./catch-up-steps.ts";
 import { finishDraft } from "./post.ts";
 import type { AnswerScope } from "./scope.ts";
 
 const MS_PER_HOUR = 3_600_000;
 
 export const CATCH_UP_IN_DM =
-  "I can catch you up on a channel or a thread from inside it: mention me there with \"catch me up\", \"what did I miss?\" " +
-  "or \"summarize the last two hours\", and I'll sum up what was said since your last message, with links.";
+  'I can catch you up on a channel or a thread from inside it: mention me there with "catch me up", "what did I miss?" ' +
+  'or "summarize the last two hours", and I\'ll sum up what was said since your last message, with links.';
 export const NOTHING_TO_CATCH_UP = "Nothing was said here in that time that I can read: you're all caught up.";
 export const catchUpRefusedText = (missing: string | null) =>
-  missing ? `I can't read this place's history (the platform refused: ${missing}), so I can't catch you up here.` : "I can't read this place's history, so I can't catch you up here.";
+  missing
+    ? `I can't read this place's history (the platform refused: ${missing}), so I can't catch you up here.`
+    : "I can't read this place's history, so I can't catch you up here.";
 
 /** The catch-up the job's trigger asks for (addressed to the bot, and nothing but the request); null otherwise. */
 export function catchUpAsked(scope: AnswerScope, state: ConversationState): CatchUpRequest | null {
@@ -39,7 +51,12 @@ export function catchUpAsked(scope: AnswerScope, state: ConversationState): Catc
 }
 
 /** One step of the catch-up: the answer posted, or "continued" when the next step was published. */
-export async function catchUp(scope: AnswerScope, claim: Claimed, state: ConversationState, request: CatchUpRequest): Promise<PostedOutcome | "over_budget" | "continued"> {
+export async function catchUp(
+  scope: AnswerScope,
+  claim: Claimed,
+  state: ConversationState,
+  request: CatchUpRequest,
+): Promise<PostedOutcome | "over_budget" | "continued"> {
   const { rt, job } = scope;
   if ((await scope.visibility()) === "dm") return post(scope, state, claim, CATCH_UP_IN_DM);
   const maxMs = rt.settings.CATCHUP_MAX_HOURS * MS_PER_HOUR;
@@ -64,11 +81,23 @@ export async function catchUp(scope: AnswerScope, claim: Claimed, state: Convers
   if (records.length === 0) return finish(scope, state, claim, NOTHING_TO_CATCH_UP);
   const chunks = chunksOf(records, rt.settings.PROMPT_TOKEN_BUDGET);
   const last = chunks.length === 1 || progress.notes.length === chunks.length;
-  const input = chunks.length === 1 ? { messages: chunks[0]! } : last ? { notes: notesWithin(progress.notes, rt.settings.PROMPT_TOKEN_BUDGET) } : { messages: chunks[progress.notes.length]! };
+  const input =
+    chunks.length === 1
+      ? { messages: chunks[0]! }
+      : last
+        ? { notes: notesWithin(progress.notes, rt.settings.PROMPT_TOKEN_BUDGET) }
+        : { messages: chunks[progress.notes.length]! };
   const called = await modelCall(scope, input);
   if ("over" in called) return overBudget(scope, called);
   const { text } = called;
-  rt.log.info("catch_up_step", { ...scope.where, pages: progress.pages, read: records.length, chunks: chunks.length, noted: progress.notes.length, last });
+  rt.log.info("catch_up_step", {
+    ...scope.where,
+    pages: progress.pages,
+    read: records.length,
+    chunks: chunks.length,
+    noted: progress.notes.length,
+    last,
+  });
   if (last) return finish(scope, state, claim, withLinks(scope, text ?? NOTHING_TO_CATCH_UP, ids));
   await saveProgress(scope, { ...progress, notes: [...progress.notes, text ?? ""] });
   // The next step claims the answer anew; it shows its own working sign (the webhook's came down with this step).
@@ -79,13 +108,22 @@ export async function catchUp(scope: AnswerScope, claim: Claimed, state: Convers
 }
 
 /** One catch-up model call within the daily token budgets (what it used settled), or the budgets' refusal. */
-async function modelCall(scope: AnswerScope, input: { messages: CatchUpRecord[] } | { notes: string[] }): Promise<{ text: string | null } | Over> {
+async function modelCall(
+  scope: AnswerScope,
+  input: { messages: CatchUpRecord[] } | { notes: string[] },
+): Promise<{ text: string | null } | Over> {
   const { rt } = scope;
   const budget = await reserveTokens(rt, scope.spender, rt.settings.PROMPT_TOKEN_BUDGET + rt.settings.MAX_REPLY_TOKENS);
   if (!budget.allowed) return budget;
   let used = 0;
   try {
-    return { text: await rt.llm.catchUp({ input, maxTokens: rt.settings.MAX_REPLY_TOKENS, onUsage: (tokens) => void (used += tokens) }) };
+    return {
+      text: await rt.llm.catchUp({
+        input,
+        maxTokens: rt.settings.MAX_REPLY_TOKENS,
+        onUsage: (tokens) => void (used += tokens),
+      }),
+    };
   } finally {
     await budget.reservation.settle(used);
   }
@@ -112,7 +150,12 @@ function withLinks({ job, replier }: AnswerScope, text: string, ids: readonly st
 }
 
 /** The summary posted as the bot's answer to the trigger, then the progress dropped: its messages go with it. */
-async function finish(scope: AnswerScope, state: ConversationState, claim: Claimed, text: string): Promise<PostedOutcome> {
+async function finish(
+  scope: AnswerScope,
+  state: ConversationState,
+  claim: Claimed,
+  text: string,
+): Promise<PostedOutcome> {
   const outcome = await post(scope, state, claim, text);
   await dropProgress(scope);
   return outcome;
@@ -121,7 +164,14 @@ async function finish(scope: AnswerScope, state: ConversationState, claim: Claim
 function post(scope: AnswerScope, state: ConversationState, claim: Claimed, text: string): Promise<PostedOutcome> {
   const { job } = scope;
   const turn = selectTurn(state.recent, job.trigger, state.answeredThroughBy?.[job.trigger.authorId]);
-  const saw = turn && { id: turn.current.id, ts: turn.current.ts, answered: turn.answered, arrivals: claim.arrivals, promptTokens: 0, droppedMessages: 0 };
+  const saw = turn && {
+    id: turn.current.id,
+    ts: turn.current.ts,
+    answered: turn.answered,
+    arrivals: claim.arrivals,
+    promptTokens: 0,
+    droppedMessages: 0,
+  };
   scope.attempt.write(text, "answered", saw ?? undefined);
   return finishDraft(scope);
 }

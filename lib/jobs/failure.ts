@@ -15,7 +15,8 @@ import type { JobScope } from "./scope.ts";
 export async function notifyFailure(jobScope: JobScope): Promise<boolean> {
   const { rt, job } = jobScope;
   const claimed = await claimAnswer(rt, job);
-  if (claimed.status === "busy") throw new RetryLater("an attempt still holds this answer's claim", claimed.retryAfterSeconds);
+  if (claimed.status === "busy")
+    throw new RetryLater("an attempt still holds this answer's claim", claimed.retryAfterSeconds);
   if (claimed.status !== "claimed") return false;
   const scope = { ...jobScope, attempt: claimed.attempt };
   const { attempt } = scope;

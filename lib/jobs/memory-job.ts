@@ -77,26 +77,42 @@ export async function runMemoryJob(scope: JobScope): Promise<MemoryOutcome> {
 async function rememberFacts(scope: JobScope, state: ConversationState): Promise<number> {
   const { rt, job } = scope;
   // What was read from the place when the conversation started is never a source of facts (./backfill.ts).
-  const exchange = latestExchange(state.recent.filter((m) => !m.backfilled), job.bot.userId, MAX_EXCHANGE_MESSAGES);
+  const exchange = latestExchange(
+    state.recent.filter((m) => !m.backfilled),
+    job.bot.userId,
+    MAX_EXCHANGE_MESSAGES,
+  );
   const people = peopleIn(exchange, job.bot.userId);
   if (people.length === 0) return 0;
   const store = factStoreFor(rt);
   const learnedIn = { visibility: await scope.visibility(), channel: job.key.channel };
-  const known = await using("redis", () => store.load(job.key, people.map((p) => p.id), learnedIn));
+  const known = await using("redis", () =>
+    store.load(
+      job.key,
+      people.map((p) => p.id),
+      learnedIn,
+    ),
+  );
   const request = {
     known: people.flatMap((p) => (known.get(p.id) ?? []).map((f) => ({ person: p.id, fact: f.text }))),
     exchange: messageRecords(exchange, job.bot),
   };
   const likely = countTokens(JSON.stringify(request)) + EXTRACTION_MAX_TOKENS;
-  const extracted = await meteredCall(scope, "facts", likely, (onUsage) => rt.llm.extractFacts({ ...request, onUsage }));
+  const extracted = await meteredCall(scope, "facts", likely, (onUsage) =>
+    rt.llm.extractFacts({ ...request, onUsage }),
+  );
   if (!extracted) return 0;
   const { byPerson, dropped } = ownFacts(extracted, exchange, job.bot.userId);
   // A model may invent ids, file facts about the bot, or believe a message that quotes someone else.
   if (dropped > 0) rt.log.warn("facts_dropped", { reason: "not_the_persons_own_words", count: dropped });
   let stored = 0;
   for (const [personId, facts] of byPerson) {
-    const saidAt = Math.max(...exchange.filter((m) => m.authorId === personId && !isBot(m, job.bot.userId)).map((m) => m.ts));
-    const merged = await using("redis", () => store.merge(job.key, personId, facts, { now: rt.now(), saidAt, learnedIn }));
+    const saidAt = Math.max(
+      ...exchange.filter((m) => m.authorId === personId && !isBot(m, job.bot.userId)).map((m) => m.ts),
+    );
+    const merged = await using("redis", () =>
+      store.merge(job.key, personId, facts, { now: rt.now(), saidAt, learnedIn }),
+    );
     if (merged === "forgotten") rt.log.info("facts_dropped", { reason: "person_forgotten", count: facts.length });
     else stored += facts.length;
   }
@@ -124,7 +140,11 @@ async function foldIntoSummary(scope: JobScope, state: ConversationState): Promi
   const budget = rt.settings.PROMPT_TOKEN_BUDGET;
   const fold = messagesToFold(state.recent, state.answeredThrough, budget);
   if (fold.length === 0) return 0;
-  const request = { ...(state.summary ? { previous: state.summary } : {}), messages: messageRecords(fold, job.bot), maxTokens: summaryMaxTokens(budget) };
+  const request = {
+    ...(state.summary ? { previous: state.summary } : {}),
+    messages: messageRecords(fold, job.bot),
+    maxTokens: summaryMaxTokens(budget),
+  };
   const likely = countTokens(JSON.stringify(request)) + request.maxTokens;
   const summary = await meteredCall(scope, "summary", likely, (onUsage) => rt.llm.summarize({ ...request, onUsage }));
   if (!summary) {
@@ -156,7 +176,9 @@ async function eraseIfForgotten(rt: Runtime, job: Job, fold: StoredMessage[]): P
   const authors = [...new Set(fold.filter((m) => !isBot(m, job.bot.userId)).map((m) => m.authorId))];
   if (authors.length === 0) return;
   const prefix = rt.settings.REDIS_KEY_PREFIX;
-  const marks = await using("redis", () => rt.redis.mget<(string | number | null)[]>(...authors.map((a) => forgottenKey(prefix, job.key, a))));
+  const marks = await using("redis", () =>
+    rt.redis.mget<(string | number | null)[]>(...authors.map((a) => forgottenKey(prefix, job.key, a))),
+  );
   const eraser = new MessageEraser(rt.redis, prefix);
   for (const [i, author] of authors.entries()) {
     const mark = marks[i];

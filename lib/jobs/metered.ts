@@ -8,7 +8,12 @@ import { reserveTokens } from "../limits/tenant-budget.ts";
 import type { JobScope } from "./scope.ts";
 
 /** The call's result, or null when the budget had no room for it (the call was not made). */
-export async function meteredCall<T>(scope: JobScope, what: string, likelyTokens: number, call: (onUsage: (tokens: number) => void) => Promise<T>): Promise<T | null> {
+export async function meteredCall<T>(
+  scope: JobScope,
+  what: string,
+  likelyTokens: number,
+  call: (onUsage: (tokens: number) => void) => Promise<T>,
+): Promise<T | null> {
   const { rt, spender, where } = scope;
   const budget = await reserveTokens(rt, spender, likelyTokens);
   if (!budget.allowed) {

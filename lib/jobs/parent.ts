@@ -20,7 +20,11 @@ const PLACE_PARENT = "";
  * The parent of `current` (the message being answered): the message it replies to, or else the place's own
  * parent. null when there is none, when it is in the conversation already, or when the platform could not say.
  */
-export async function parentFor(scope: JobScope, state: ConversationState, current: StoredMessage): Promise<StoredMessage | null> {
+export async function parentFor(
+  scope: JobScope,
+  state: ConversationState,
+  current: StoredMessage,
+): Promise<StoredMessage | null> {
   const { rt, job, replier } = scope;
   const of = current.replyToId ?? PLACE_PARENT;
   if (state.recent.some((m) => m.id === of)) return null;

@@ -71,7 +71,8 @@ async function postDraft(scope: AnswerScope, onlyIfStarted: boolean): Promise<vo
     ...(postingSince !== undefined ? { unsure: { since: postingSince } } : {}),
     async starting(_index, unconfirmed = false) {
       // A call that may have reached the person (its answer lost, and no way to look) counts as gone out.
-      if (onlyIfStarted && attempt.draft.posted.length === 0 && !unconfirmed) throw new NothingPosted("no part of the answer went out");
+      if (onlyIfStarted && attempt.draft.posted.length === 0 && !unconfirmed)
+        throw new NothingPosted("no part of the answer went out");
       await attempt.partStarting();
     },
     async posted(_index, id) {
@@ -80,7 +81,8 @@ async function postDraft(scope: AnswerScope, onlyIfStarted: boolean): Promise<vo
   };
   // Checked at every send, not only before the model call: a STOP may have come while the answer was written, or
   // before the retry that finishes it, or before the failure callback.
-  if (job.optOuts && (await optOutsFor(rt).isOptedOut(job.key, job.trigger.authorId))) throw new GiveUp("the person asked not to be messaged", "opted_out");
+  if (job.optOuts && (await optOutsFor(rt).isOptedOut(job.key, job.trigger.authorId)))
+    throw new GiveUp("the person asked not to be messaged", "opted_out");
   try {
     await replier.send(job, text, progress);
   } catch (err) {

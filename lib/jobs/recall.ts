@@ -19,7 +19,11 @@ import type { JobScope } from "./scope.ts";
  * `log` is the conversation's stored messages (oldest first), `turn` those the prompt carries, the one answered
  * last. Nothing (and no request) when recall is off.
  */
-export async function recalledForAnswer(scope: JobScope, log: StoredMessage[], turn: StoredMessage[]): Promise<EarlierRecord[]> {
+export async function recalledForAnswer(
+  scope: JobScope,
+  log: StoredMessage[],
+  turn: StoredMessage[],
+): Promise<EarlierRecord[]> {
   const { rt, job, where } = scope;
   const index = recallIndexFor(rt);
   const current = turn.at(-1);

@@ -30,7 +30,8 @@ const MARKS_HANDLED: ReadonlySet<JobOutcome> = new Set([
 export async function runReplyJob(jobScope: JobScope): Promise<JobOutcome> {
   const { rt, job, where } = jobScope;
   const claimed = await claimAnswer(rt, job);
-  if (claimed.status === "busy") throw new RetryLater("another attempt is answering this message", claimed.retryAfterSeconds);
+  if (claimed.status === "busy")
+    throw new RetryLater("another attempt is answering this message", claimed.retryAfterSeconds);
   if (claimed.status !== "claimed") {
     const outcome = ({ done: "already_answered", covered: "covered" } as const)[claimed.status];
     rt.log.info("job_ended", { ...where, outcome });
@@ -39,7 +40,11 @@ export async function runReplyJob(jobScope: JobScope): Promise<JobOutcome> {
   const { attempt, claim } = claimed;
   // The claim read the place's cached visibility in its one round trip: no second read for it.
   const cached = claim.visibility;
-  const scope: AnswerScope = { ...jobScope, attempt, ...(cached && !jobScope.job.visibility ? { visibility: async () => cached } : {}) };
+  const scope: AnswerScope = {
+    ...jobScope,
+    attempt,
+    ...(cached && !jobScope.job.visibility ? { visibility: async () => cached } : {}),
+  };
   try {
     const outcome = await attemptAnswer(scope, claim).catch((err: unknown) => {
       // Retrying cannot help (opted-out number, unknown channel, no token): end the job for good.
@@ -51,7 +56,11 @@ export async function runReplyJob(jobScope: JobScope): Promise<JobOutcome> {
     if (outcome !== "gave_up") rt.log.info("job_ended", { ...where, outcome });
     return outcome;
   } catch (err) {
-    await attempt.release().catch((releaseErr: unknown) => rt.log.error("claim_release_failed", { ...where, message: errorMessage(releaseErr) }));
+    await attempt
+      .release()
+      .catch((releaseErr: unknown) =>
+        rt.log.error("claim_release_failed", { ...where, message: errorMessage(releaseErr) }),
+      );
     throw err;
   }
 }

@@ -21,7 +21,14 @@ import type { Runtime } from "../runtime.ts";
 import { logHistoryRefusal, readAsStored } from "./backfill.ts";
 import type { JobScope } from "./scope.ts";
 
-export type RescueOutcome = "already_answered" | "question_gone" | "history_refused" | "answered_by_people" | "rescue_off" | "rescue_capped" | "stepped_in";
+export type RescueOutcome =
+  | "already_answered"
+  | "question_gone"
+  | "history_refused"
+  | "answered_by_people"
+  | "rescue_off"
+  | "rescue_capped"
+  | "stepped_in";
 
 /** The messages before the question the model reads with it, as the decider's view. */
 const BEFORE = 20;
@@ -35,7 +42,7 @@ type Under = { key: ConversationKey; target: ReplyTarget };
 export function steppingInNote(minutes: number): string {
   return (
     `Nobody has answered this question in the ${minutes} minutes since it was asked, and nobody asked you: you are stepping in. ` +
-    "Say so in a few words first (for example \"Nobody's picked this up yet, so:\"), then answer briefly."
+    'Say so in a few words first (for example "Nobody\'s picked this up yet, so:"), then answer briefly.'
   );
 }
 
@@ -48,7 +55,8 @@ export async function runRescueJob(scope: JobScope): Promise<RescueOutcome> {
   const settings = await new PlaceSettingsStore(rt.redis, rt.settings.REDIS_KEY_PREFIX).read(job.key);
   const under = settings.rescue ? replier.rescueUnder(job) : null;
   if (!under) return end("rescue_off");
-  if ((await rt.redis.exists(replyKey(rt.settings.REDIS_KEY_PREFIX, job.key, job.trigger.id))) === 1) return end("already_answered");
+  if ((await rt.redis.exists(replyKey(rt.settings.REDIS_KEY_PREFIX, job.key, job.trigger.id))) === 1)
+    return end("already_answered");
   const [here, there] = await Promise.all([rt.store.load(job.key), rt.store.load(under.key)]);
   const talk = fromLog(job, here, there) ?? (await fromPlatform(scope, under));
   if (talk === "refused") return end("history_refused");
@@ -57,7 +65,13 @@ export async function runRescueJob(scope: JobScope): Promise<RescueOutcome> {
   if (!(await limitersFor(rt).rescue.limit(channelId(job.key))).success) return end("rescue_capped");
   const minutes = settings.rescueMinutes ?? rt.settings.RESCUE_AFTER_MINUTES;
   const published = await handOver(rt, job, talk.question, under, there, steppingInNote(minutes));
-  if (published) rt.log.info("job_published", { ...where, kind: "reply", job: published.messageId, deduplicated: published.deduplicated });
+  if (published)
+    rt.log.info("job_published", {
+      ...where,
+      kind: "reply",
+      job: published.messageId,
+      deduplicated: published.deduplicated,
+    });
   return end("stepped_in");
 }
 
@@ -66,7 +80,12 @@ function fromLog(job: Job, here: ConversationState | null, there: ConversationSt
   const at = here?.recent.findIndex((m) => m.id === job.trigger.id) ?? -1;
   if (!here || at < 0) return null;
   const inThread = there && there.id !== here.id ? there.recent.filter((m) => m.id !== job.trigger.id) : [];
-  return { before: here.recent.slice(Math.max(0, at - BEFORE), at), question: here.recent[at]!, later: here.recent.slice(at + 1), threadReplies: inThread };
+  return {
+    before: here.recent.slice(Math.max(0, at - BEFORE), at),
+    question: here.recent[at]!,
+    later: here.recent.slice(at + 1),
+    threadReplies: inThread,
+  };
 }
 
 /**
@@ -97,10 +116,18 @@ async function fromPlatform(scope: JobScope, under: Under): Promise<AfterQuestio
  * The place's messages from the question on, oldest first, kept as backfill keeps them, without what people wrote
  * before they asked to be forgotten; a reply to one of them names its author (a reply to the asker answers them).
  */
-async function readOn({ rt, job, replier }: JobScope, key: ConversationKey): Promise<{ messages: StoredMessage[] } | { refused: string }> {
-  const page = await replier.readHistory({ ...job, key }, { after: { id: job.trigger.id, ts: job.trigger.ts }, triggerListed: true, limit: LISTED });
+async function readOn(
+  { rt, job, replier }: JobScope,
+  key: ConversationKey,
+): Promise<{ messages: StoredMessage[] } | { refused: string }> {
+  const page = await replier.readHistory(
+    { ...job, key },
+    { after: { id: job.trigger.id, ts: job.trigger.ts }, triggerListed: true, limit: LISTED },
+  );
   if (!page || "refused" in page) return { refused: page?.refused ?? "history" };
-  const kept = (await withoutForgotten(rt.redis, rt.settings.REDIS_KEY_PREFIX, key, page.messages)).map((m) => readAsStored(m, job, rt.settings.MAX_MESSAGE_CHARS));
+  const kept = (await withoutForgotten(rt.redis, rt.settings.REDIS_KEY_PREFIX, key, page.messages)).map((m) =>
+    readAsStored(m, job, rt.settings.MAX_MESSAGE_CHARS),
+  );
   const authorOf = new Map(kept.map((m) => [m.id, m.authorId]));
   return {
     messages: kept.map((m) => {
@@ -147,6 +174,15 @@ async function handOver(
     conversationId = recorded.state.id;
     trigger = { ...trigger, id: asked.id };
   }
-  const answer: Job = { ...job, key: under.key, conversationId: conversationId!, trigger, replyTarget: under.target, reason: "rescue", required: false, systemNotes: [note] };
+  const answer: Job = {
+    ...job,
+    key: under.key,
+    conversationId: conversationId!,
+    trigger,
+    replyTarget: under.target,
+    reason: "rescue",
+    required: false,
+    systemNotes: [note],
+  };
   return rt.queue.publish("reply", answer);
 }

@@ -51,20 +51,35 @@ async function publishRun(rt: Runtime, task: CleanupTask): Promise<void> {
   const generation = task.installId ?? crypto.randomUUID();
   const dedupId = `cleanup-${task.platform}-${task.tenant.replace(/[^A-Za-z0-9]/g, "_")}-${generation}-${task.cursor}`;
   const { messageId } = await rt.queue.publishTask(CLEANUP_ROUTE, task, dedupId);
-  rt.log.info("tenant_cleanup_published", { platform: task.platform, tenant: task.tenant, job: messageId, cursor: task.cursor });
+  rt.log.info("tenant_cleanup_published", {
+    platform: task.platform,
+    tenant: task.tenant,
+    job: messageId,
+    cursor: task.cursor,
+  });
 }
 
-async function servingInstallation(rt: Runtime, where: Tenancy): Promise<{ tenant: string; installId?: string } | null> {
+async function servingInstallation(
+  rt: Runtime,
+  where: Tenancy,
+): Promise<{ tenant: string; installId?: string } | null> {
   try {
     return await rt.installations.forTenant(where.platform, where.tenant);
   } catch (err) {
     // Unreadable (its key is gone from the settings): the tenant as named is cleaned up, its installation with it.
-    rt.log.warn("tenant_cleanup_installation_unreadable", { platform: where.platform, tenant: where.tenant, error: errorMessage(err) });
+    rt.log.warn("tenant_cleanup_installation_unreadable", {
+      platform: where.platform,
+      tenant: where.tenant,
+      error: errorMessage(err),
+    });
     return null;
   }
 }
 
-export async function runTenantCleanup(rt: Runtime, task: CleanupTask): Promise<{ deleted: number; done: boolean; superseded?: true }> {
+export async function runTenantCleanup(
+  rt: Runtime,
+  task: CleanupTask,
+): Promise<{ deleted: number; done: boolean; superseded?: true }> {
   const where = { platform: task.platform, tenant: task.tenant };
   const installed = await rt.installations.read(where).catch(() => null);
   if (installed && installed.installation.installId !== task.installId) {

@@ -37,7 +37,13 @@ export function offeredTools(scope: AnswerScope): Tool[] {
 }
 
 /** The answer written whole (null: the model stayed quiet and need not answer); `used` gets what the tools did. */
-export async function wholeAnswer(scope: AnswerScope, prompt: Prompt, tools: readonly Tool[], opts: ReplyOptions, used: ToolUse): Promise<string | null> {
+export async function wholeAnswer(
+  scope: AnswerScope,
+  prompt: Prompt,
+  tools: readonly Tool[],
+  opts: ReplyOptions,
+  used: ToolUse,
+): Promise<string | null> {
   if (tools.length === 0) return scope.rt.llm.generate(prompt, opts);
   const answer = await toolLoop(scope, tools, used, (pass) => scope.rt.llm.generatePass(prompt, pass, opts));
   if (answer === NO_ANSWER) return fallback(opts);
@@ -45,12 +51,22 @@ export async function wholeAnswer(scope: AnswerScope, prompt: Prompt, tools: rea
 }
 
 /** The answer as it is written (null as `wholeAnswer`'s). */
-export async function streamedAnswer(scope: AnswerScope, prompt: Prompt, tools: readonly Tool[], opts: ReplyOptions, used: ToolUse): Promise<AsyncIterable<string> | null> {
+export async function streamedAnswer(
+  scope: AnswerScope,
+  prompt: Prompt,
+  tools: readonly Tool[],
+  opts: ReplyOptions,
+  used: ToolUse,
+): Promise<AsyncIterable<string> | null> {
   if (tools.length === 0) return scope.rt.llm.streamReply(prompt, opts);
   const answer = await toolLoop(scope, tools, used, (pass) => scope.rt.llm.streamPass(prompt, pass, opts));
   if (answer !== NO_ANSWER && answer.kind !== "approval") return answer.texts;
   const text = answer === NO_ANSWER ? fallback(opts) : answer.question;
-  return text === null ? null : (async function* () { yield text; })();
+  return text === null
+    ? null
+    : (async function* () {
+        yield text;
+      })();
 }
 
 /** A model that asked for tools on the pass that had to answer (tools offered with `tool_choice: "none"`). */
@@ -65,7 +81,12 @@ type Pass<A> = (pass: ToolPass) => Promise<{ kind: "tools"; calls: ToolCall[] } 
 /** The model asked for a confirm tool: the answer is `question`. */
 type AsksApproval = { kind: "approval"; question: string };
 
-async function toolLoop<A extends { kind: "answer" }>(scope: AnswerScope, tools: readonly Tool[], used: ToolUse, pass: Pass<A>): Promise<A | AsksApproval | typeof NO_ANSWER> {
+async function toolLoop<A extends { kind: "answer" }>(
+  scope: AnswerScope,
+  tools: readonly Tool[],
+  used: ToolUse,
+  pass: Pass<A>,
+): Promise<A | AsksApproval | typeof NO_ANSWER> {
   const { rt, job, attempt, where } = scope;
   const specs: ToolSpec[] = tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
   const rounds: PassMessage[] = [];
@@ -86,7 +107,10 @@ async function toolLoop<A extends { kind: "answer" }>(scope: AnswerScope, tools:
       used.approval = { tool: call.name, arguments: call.arguments, key: `${triggerId}:${called + confirmAt}` };
       rt.log.info("tool_approval_asked", { ...where, tool: call.name, round: round + 1 });
       const way = scope.replier.approvalWay(job) ?? "reaction";
-      return { kind: "approval", question: approvalQuestion(call.name, shownArguments(call.arguments), rt.settings.APPROVAL_TTL_MINUTES, way) };
+      return {
+        kind: "approval",
+        question: approvalQuestion(call.name, shownArguments(call.arguments), rt.settings.APPROVAL_TTL_MINUTES, way),
+      };
     }
     const started = rt.now();
     const [asked, ...results] = await runToolRound(tools, result.calls, {
@@ -104,7 +128,10 @@ async function toolLoop<A extends { kind: "answer" }>(scope: AnswerScope, tools:
     called += result.calls.length;
     const ms = rt.now() - started;
     // The admin view's trace (and the simulator's prompt panel) shows each call with its result as the model read it.
-    used.rounds.push({ ms, calls: result.calls.map((c, i) => ({ tool: c.name, arguments: c.arguments, result: results[i]?.content ?? "" })) });
+    used.rounds.push({
+      ms,
+      calls: result.calls.map((c, i) => ({ tool: c.name, arguments: c.arguments, result: results[i]?.content ?? "" })),
+    });
     rt.log.info("tool_round", { ...where, round: round + 1, calls: result.calls.length, ms });
     // Tool rounds may outlast a third of the claim's life: renewed as the loop goes (no command before then).
     await attempt.keepClaim();

@@ -16,7 +16,13 @@ import { writeAnswer } from "./write.ts";
 /** Long enough to outlive any conversation; a new conversation's id is a new key. */
 const TOLD_TTL_SECONDS = 24 * 60 * 60;
 
-export async function writeSeeing(scope: AnswerScope, prompt: Prompt, sign: WorkingSign, onUsage: (tokens: number) => void, used: ToolUse): Promise<string | null> {
+export async function writeSeeing(
+  scope: AnswerScope,
+  prompt: Prompt,
+  sign: WorkingSign,
+  onUsage: (tokens: number) => void,
+  used: ToolUse,
+): Promise<string | null> {
   try {
     return await writeAnswer(scope, prompt, sign, onUsage, used);
   } catch (err) {
@@ -25,7 +31,10 @@ export async function writeSeeing(scope: AnswerScope, prompt: Prompt, sign: Work
   const { rt, job } = scope;
   const { images, ...rest } = prompt;
   const textOnly: Prompt = { ...rest, tokens: prompt.tokens - images.reduce((sum, image) => sum + image.tokens, 0) };
-  const told = await rt.redis.set(imagesUnseenKey(rt.settings.REDIS_KEY_PREFIX, job.key, job.conversationId), "1", { nx: true, ex: TOLD_TTL_SECONDS });
+  const told = await rt.redis.set(imagesUnseenKey(rt.settings.REDIS_KEY_PREFIX, job.key, job.conversationId), "1", {
+    nx: true,
+    ex: TOLD_TTL_SECONDS,
+  });
   rt.log.warn("images_refused", { ...scope.where, images: images.length, notice: told === "OK" });
   const answer = await rt.llm.generate(textOnly, { required: job.required, onUsage });
   if (told !== "OK") return answer;

@@ -16,7 +16,11 @@ import type { Runtime } from "../runtime.ts";
 const CACHE_SECONDS = 3_600;
 const FAIL_CLOSED: Visibility = "private";
 
-export async function placeVisibility(rt: Runtime, job: Job, replier: Pick<Replier, "placeVisibility">): Promise<Visibility> {
+export async function placeVisibility(
+  rt: Runtime,
+  job: Job,
+  replier: Pick<Replier, "placeVisibility">,
+): Promise<Visibility> {
   if (job.visibility) return job.visibility;
   const key = visibilityKey(rt.settings.REDIS_KEY_PREFIX, job.key);
   const cached = await rt.redis.get<string>(key);
@@ -26,7 +30,11 @@ export async function placeVisibility(rt: Runtime, job: Job, replier: Pick<Repli
   try {
     found = await replier.placeVisibility(job);
   } catch (err) {
-    rt.log.warn("visibility_unknown", { ...(await jobLogFields(rt, job)), error: errorMessage(err), counted_as: FAIL_CLOSED });
+    rt.log.warn("visibility_unknown", {
+      ...(await jobLogFields(rt, job)),
+      error: errorMessage(err),
+      counted_as: FAIL_CLOSED,
+    });
     return FAIL_CLOSED;
   }
   await rt.redis.set(key, found, { ex: CACHE_SECONDS });

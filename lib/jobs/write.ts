@@ -18,7 +18,13 @@ import { offeredTools, streamedAnswer, wholeAnswer, type ToolUse } from "./tool-
  * The answer's final text, or null when the model stayed quiet; `sign` comes down once the answer shows;
  * `onUsage` hears the tokens of each model call (per-tenant budgets); `used` gets what the tools did.
  */
-export async function writeAnswer(scope: AnswerScope, prompt: Prompt, sign: WorkingSign, onUsage: (tokens: number) => void, used: ToolUse): Promise<string | null> {
+export async function writeAnswer(
+  scope: AnswerScope,
+  prompt: Prompt,
+  sign: WorkingSign,
+  onUsage: (tokens: number) => void,
+  used: ToolUse,
+): Promise<string | null> {
   const { rt, job, replier, attempt } = scope;
   const tools = offeredTools(scope);
   // An earlier attempt's stream is finished with a whole new answer, which that message now owes the person.
@@ -32,7 +38,12 @@ export async function writeAnswer(scope: AnswerScope, prompt: Prompt, sign: Work
   return texts && (await streamInto(scope, streaming, texts, sign));
 }
 
-async function streamInto(scope: AnswerScope, streaming: JobStreaming, texts: AsyncIterable<string>, sign: WorkingSign): Promise<string> {
+async function streamInto(
+  scope: AnswerScope,
+  streaming: JobStreaming,
+  texts: AsyncIterable<string>,
+  sign: WorkingSign,
+): Promise<string> {
   const { rt, attempt } = scope;
   let latest = "";
   let stream: AnswerStream | null | undefined;

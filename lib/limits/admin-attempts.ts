@@ -50,7 +50,11 @@ export type AdminAttempt = { status: "in" | "wrong" } | { status: "locked"; retr
 export async function adminAttempt(rt: Services, address: string, tokenIsRight: () => boolean): Promise<AdminAttempt> {
   const k = adminLimitKeys(rt.settings.REDIS_KEY_PREFIX, await clientId(rt.secrets, address));
   const keys = [k.client, k.all, k.trusted];
-  const [allowed, pttl] = (await rt.redis.eval(COUNT_ATTEMPT, keys, [String(CLIENT_FAILURES), String(ALL_FAILURES), String(WINDOW_MS)])) as [number, number];
+  const [allowed, pttl] = (await rt.redis.eval(COUNT_ATTEMPT, keys, [
+    String(CLIENT_FAILURES),
+    String(ALL_FAILURES),
+    String(WINDOW_MS),
+  ])) as [number, number];
   if (allowed !== 1) return { status: "locked", retryAfterSeconds: Math.max(1, Math.ceil(pttl / 1000)) };
   if (!tokenIsRight()) return { status: "wrong" };
   await rt.redis.eval(LOGGED_IN, keys, [String(TRUSTED_DAYS * 86_400)]);

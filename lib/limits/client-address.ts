@@ -25,7 +25,10 @@ export function clientOf(address: string): string {
   if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) {
     return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join(".");
   }
-  return `${groups.slice(0, NETWORK_GROUPS).map((g) => g.toString(16)).join(":")}::/64`;
+  return `${groups
+    .slice(0, NETWORK_GROUPS)
+    .map((g) => g.toString(16))
+    .join(":")}::/64`;
 }
 
 /** The pseudonym a limit's key names the client by. */
@@ -47,6 +50,9 @@ function ipv6Groups(text: string): number[] | null {
     (tail.length > 0 ? tail : head).splice(-1, 1, ((a << 8) | b).toString(16), ((c << 8) | d).toString(16));
   }
   const missing = IPV6_GROUPS - head.length - tail.length;
-  if ((halves.length === 2 ? missing < 1 : missing !== 0) || ![...head, ...tail].every((g) => HEX_GROUP.test(g))) return null;
-  return [...head, ...Array.from({ length: halves.length === 2 ? missing : 0 }, () => "0"), ...tail].map((g) => parseInt(g, 16));
+  if ((halves.length === 2 ? missing < 1 : missing !== 0) || ![...head, ...tail].every((g) => HEX_GROUP.test(g)))
+    return null;
+  return [...head, ...Array.from({ length: halves.length === 2 ? missing : 0 }, () => "0"), ...tail].map((g) =>
+    parseInt(g, 16),
+  );
 }

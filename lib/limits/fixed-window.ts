@@ -56,7 +56,12 @@ export class FixedWindow {
   /** Counts one call of `identifier`; within the limit, sets `mark` in the same round trip. */
   async limit(identifier: string, mark?: WindowMark): Promise<WindowVerdict> {
     const { key, reset } = this.#window(identifier);
-    const counted = this.#count.exec(mark ? [key, mark.key] : [key], ["1", String(this.#o.windowMs), String(this.#o.limit), String(mark?.ttlSeconds ?? 0)]);
+    const counted = this.#count.exec(mark ? [key, mark.key] : [key], [
+      "1",
+      String(this.#o.windowMs),
+      String(this.#o.limit),
+      String(mark?.ttlSeconds ?? 0),
+    ]);
     const ms = this.#o.timeoutMs;
     const used = ms === undefined ? await counted : await withinMs(counted, ms, () => undefined);
     if (used === undefined) return { success: this.#o.onTimeout !== "refuse", remaining: 0, reset, timedOut: true };

@@ -34,6 +34,10 @@ export type ForgetAllowance = "allowed" | "notify" | "quiet";
 
 export async function checkForgetRate(rt: Services, job: Job): Promise<ForgetAllowance> {
   const keys = forgetLimitKeys(rt.settings.REDIS_KEY_PREFIX, personId(job.key, job.trigger.authorId));
-  const verdict = await rt.redis.eval(COUNT_REQUEST, [keys.requests, keys.told], [job.trigger.id, String(FORGETS_PER_HOUR), String(WINDOW_MS)]);
+  const verdict = await rt.redis.eval(
+    COUNT_REQUEST,
+    [keys.requests, keys.told],
+    [job.trigger.id, String(FORGETS_PER_HOUR), String(WINDOW_MS)],
+  );
   return verdict === "notify" || verdict === "quiet" ? verdict : "allowed";
 }

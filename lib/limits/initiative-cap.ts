@@ -14,11 +14,19 @@ import { limitersFor } from "./limiters.ts";
 
 /** Whether the bot has spoken in the conversation since `ts`. */
 function spokeSince(state: ConversationState, botId: string, ts: number): boolean {
-  return (state.lastBotReplyAt !== undefined && state.lastBotReplyAt >= ts) || state.recent.some((m) => m.authorId === botId && m.ts >= ts);
+  return (
+    (state.lastBotReplyAt !== undefined && state.lastBotReplyAt >= ts) ||
+    state.recent.some((m) => m.authorId === botId && m.ts >= ts)
+  );
 }
 
 /** `first`: no earlier attempt of the job got this far (lib/jobs/attempt.ts), so the trigger is not counted yet. */
-export async function initiativeFits(rt: Services, job: Job, state: ConversationState, first: boolean): Promise<boolean> {
+export async function initiativeFits(
+  rt: Services,
+  job: Job,
+  state: ConversationState,
+  first: boolean,
+): Promise<boolean> {
   if (spokeSince(state, job.bot.userId, job.trigger.ts)) {
     rt.log.info("initiative_held", { ...(await jobLogFields(rt, job)), why: "bot_spoke_since" });
     return false;

@@ -10,7 +10,12 @@ import type { Services } from "../services.ts";
 import { limitersFor } from "./limiters.ts";
 
 /** `first`: no earlier attempt of the job got this far (the trigger's reply record says so: lib/jobs/attempt.ts). */
-export async function judgeWithinCap(rt: Services, job: Job, first: boolean, askJudge: () => Promise<boolean>): Promise<boolean> {
+export async function judgeWithinCap(
+  rt: Services,
+  job: Job,
+  first: boolean,
+  askJudge: () => Promise<boolean>,
+): Promise<boolean> {
   // A retried judge job was already counted when it first asked.
   if (!first) return askJudge();
   const verdict = await limitersFor(rt).judge.limit(placeId(job.key));

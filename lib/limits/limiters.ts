@@ -30,7 +30,15 @@ export function limitersFor(rt: Services): Limiters {
     const prefix = (name: Parameters<typeof rateLimitPrefix>[1]) => rateLimitPrefix(s.REDIS_KEY_PREFIX, name);
     // Per channel per hour; what nobody asked for is better left out when Redis is slow.
     const hourly = (name: "initiative" | "rescue", limit: number) =>
-      new FixedWindow({ redis: rt.redis, prefix: prefix(name), limit, windowMs: HOUR_MS, timeoutMs: LIMIT_TIMEOUT_MS, onTimeout: "refuse", now: rt.now });
+      new FixedWindow({
+        redis: rt.redis,
+        prefix: prefix(name),
+        limit,
+        windowMs: HOUR_MS,
+        timeoutMs: LIMIT_TIMEOUT_MS,
+        onTimeout: "refuse",
+        now: rt.now,
+      });
     limiters = {
       // A person can get up to twice the limit across a window boundary: fine for an abuse limit, and a sliding
       // window would read the previous window's count on every answer.

@@ -48,7 +48,9 @@ export interface Reservation {
 }
 
 /** A reservation, or who is past their budget and whether they are to be told now (once a day). */
-export type BudgetVerdict = { allowed: true; reservation: Reservation } | { allowed: false; over: "tenant" | "person"; notify: boolean };
+export type BudgetVerdict =
+  | { allowed: true; reservation: Reservation }
+  | { allowed: false; over: "tenant" | "person"; notify: boolean };
 
 const NO_BUDGET: BudgetVerdict = { allowed: true, reservation: { settle: async () => undefined } };
 
@@ -65,7 +67,11 @@ export async function reserveTokens(rt: Services, spender: Spender, tokens: numb
   const tenant = tenantBudgetKeys(s.REDIS_KEY_PREFIX, spender.budgetTenant, day);
   const person = personBudgetKeys(s.REDIS_KEY_PREFIX, spender.budgetTenant, spender.person, day);
   const share = Math.max(1, Math.floor((budget * s.PERSON_DAILY_TOKEN_SHARE) / PERCENT));
-  const [status, told] = (await rt.redis.eval(RESERVE, [tenant.used, person.used, tenant.told, person.told], [String(Math.max(0, Math.ceil(tokens))), String(budget), String(share), String(KEEP_SECONDS)])) as [string, number];
+  const [status, told] = (await rt.redis.eval(
+    RESERVE,
+    [tenant.used, person.used, tenant.told, person.told],
+    [String(Math.max(0, Math.ceil(tokens))), String(budget), String(share), String(KEEP_SECONDS)],
+  )) as [string, number];
   if (status === "tenant" || status === "person") return { allowed: false, over: status, notify: Number(told) === 1 };
   const reserved = Math.max(0, Math.ceil(tokens));
   return {
@@ -84,8 +90,16 @@ export async function reserveTokens(rt: Services, spender: Spender, tokens: numb
 }
 
 /** The admin view's figures: today's tokens, the budget, whether the tenant was told it is used. */
-export async function tenantUsage(rt: Services, where: Tenancy): Promise<{ day: string; tokens: number; budget: number | null; told: boolean }> {
+export async function tenantUsage(
+  rt: Services,
+  where: Tenancy,
+): Promise<{ day: string; tokens: number; budget: number | null; told: boolean }> {
   const keys = tenantBudgetKeys(rt.settings.REDIS_KEY_PREFIX, where, utcDay(rt.now()));
   const [used, told] = await rt.redis.mget<[number | null, string | null]>(keys.used, keys.told);
-  return { day: utcDay(rt.now()), tokens: Number(used ?? 0), budget: rt.settings.TENANT_DAILY_TOKEN_BUDGET ?? null, told: told !== null };
+  return {
+    day: utcDay(rt.now()),
+    tokens: Number(used ?? 0),
+    budget: rt.settings.TENANT_DAILY_TOKEN_BUDGET ?? null,
+    told: told !== null,
+  };
 }

@@ -17,7 +17,8 @@ export const CATCH_UP_SYSTEM =
 export const CATCH_UP_INSTRUCTION_TAIL =
   "Answer under these headings, skipping any with nothing under it: Topics, Decisions, Open questions, Waiting on (who waits on whom). One short line per point, each with its [ref].";
 export const CATCH_UP_MESSAGES_HEADING = "Messages, oldest first, one JSON object per line:";
-export const CATCH_UP_NOTES_HEADING = "Notes on consecutive parts of the chat, oldest first (their [ref]s cite the messages):";
+export const CATCH_UP_NOTES_HEADING =
+  "Notes on consecutive parts of the chat, oldest first (their [ref]s cite the messages):";
 
 /** One message as the catch-up reads it. */
 export interface CatchUpRecord {
@@ -35,7 +36,11 @@ export interface CatchUpRequest {
 }
 
 /** The fixed tokens of a request around its input: what a chunk of messages must leave room for. */
-export const CATCH_UP_OVERHEAD_TOKENS = countTokens(CATCH_UP_SYSTEM) + countTokens(CATCH_UP_INSTRUCTION_TAIL) + countTokens(CATCH_UP_NOTES_HEADING) + 4 * MESSAGE_OVERHEAD_TOKENS;
+export const CATCH_UP_OVERHEAD_TOKENS =
+  countTokens(CATCH_UP_SYSTEM) +
+  countTokens(CATCH_UP_INSTRUCTION_TAIL) +
+  countTokens(CATCH_UP_NOTES_HEADING) +
+  4 * MESSAGE_OVERHEAD_TOKENS;
 
 /** A record as one line of JSON, and what it costs in a request. */
 export const catchUpLine = (record: CatchUpRecord): string => JSON.stringify(record);
@@ -43,7 +48,10 @@ export const catchUpLineTokens = (record: CatchUpRecord): number => countTokens(
 
 /** The model's notes (a chunk) or answer (the notes combined), within `maxTokens`; null when it gave nothing. */
 export async function catchUpCall(client: OpenAI, model: string, req: CatchUpRequest): Promise<string | null> {
-  const body = "messages" in req.input ? [CATCH_UP_MESSAGES_HEADING, ...req.input.messages.map(catchUpLine)] : [CATCH_UP_NOTES_HEADING, ...req.input.notes];
+  const body =
+    "messages" in req.input
+      ? [CATCH_UP_MESSAGES_HEADING, ...req.input.messages.map(catchUpLine)]
+      : [CATCH_UP_NOTES_HEADING, ...req.input.notes];
   const text = await complete(client, {
     model,
     messages: [

@@ -62,12 +62,28 @@ export interface Llm {
 
 export function createLlm(s: LlmSettings): Llm {
   const client = new OpenAI({ apiKey: s.apiKey, baseURL: s.baseUrl, timeout: s.timeoutMs, maxRetries: 0 });
-  const answering = (prompt: Prompt) => ({ model: prompt.images?.length ? s.visionModel : s.model, maxReplyTokens: s.maxReplyTokens, idleTimeoutMs: s.timeoutMs });
+  const answering = (prompt: Prompt) => ({
+    model: prompt.images?.length ? s.visionModel : s.model,
+    maxReplyTokens: s.maxReplyTokens,
+    idleTimeoutMs: s.timeoutMs,
+  });
   return {
     generate: (prompt, opts) => generateReply(client, prompt, { ...answering(prompt), ...opts }),
     streamReply: (prompt, opts) => streamReply(client, prompt, { ...answering(prompt), ...opts }),
-    generatePass: (prompt, pass, opts) => generatePass(client, toolPassMessages(prompt, opts.required, pass.rounds), prompt, passOptions(s, prompt, pass, opts)),
-    streamPass: (prompt, pass, opts) => streamPass(client, toolPassMessages(prompt, opts.required, pass.rounds), prompt, passOptions(s, prompt, pass, opts)),
+    generatePass: (prompt, pass, opts) =>
+      generatePass(
+        client,
+        toolPassMessages(prompt, opts.required, pass.rounds),
+        prompt,
+        passOptions(s, prompt, pass, opts),
+      ),
+    streamPass: (prompt, pass, opts) =>
+      streamPass(
+        client,
+        toolPassMessages(prompt, opts.required, pass.rounds),
+        prompt,
+        passOptions(s, prompt, pass, opts),
+      ),
     judge: (prompt, onUsage) => judgeShouldAnswer(client, prompt, s.judgeModel, onUsage),
     summarize: (req) => summarizeConversation(client, s.model, req),
     extractFacts: (req) => extractFacts(client, s.model, req),
@@ -78,5 +94,12 @@ export function createLlm(s: LlmSettings): Llm {
 /** A prompt with pictures needs the vision model on every pass; otherwise passes after a tool round take the follow-up model. */
 function passOptions(s: LlmSettings, prompt: Prompt, pass: ToolPass, opts: ReplyOptions): GenerateOptions {
   const model = prompt.images?.length ? s.visionModel : pass.rounds.length > 0 ? s.followupModel : s.model;
-  return { model, maxReplyTokens: s.maxReplyTokens, idleTimeoutMs: s.timeoutMs, tools: pass.tools, ...(pass.answerNow ? { toolChoice: "none" } : {}), ...opts };
+  return {
+    model,
+    maxReplyTokens: s.maxReplyTokens,
+    idleTimeoutMs: s.timeoutMs,
+    tools: pass.tools,
+    ...(pass.answerNow ? { toolChoice: "none" } : {}),
+    ...opts,
+  };
 }

@@ -8,10 +8,23 @@ import * as z from "../zod.ts";
 import type { PromptImage } from "../context/images.ts";
 import { countPromptTokens, countTokens } from "../context/tokens.ts";
 import { modelCallError, withImages } from "./image-parts.ts";
-import { countable, toolCallsSchema, toolsParam, type PassMessage, type ToolCall, type ToolSpec } from "./tool-messages.ts";
+import {
+  countable,
+  toolCallsSchema,
+  toolsParam,
+  type PassMessage,
+  type ToolCall,
+  type ToolSpec,
+} from "./tool-messages.ts";
 
 const completionSchema = z.object({
-  choices: z.array(z.object({ message: z.object({ content: z.optional(z.nullable(z.string())), tool_calls: z.nullish(toolCallsSchema) }) })).check(z.minLength(1)),
+  choices: z
+    .array(
+      z.object({
+        message: z.object({ content: z.optional(z.nullable(z.string())), tool_calls: z.nullish(toolCallsSchema) }),
+      }),
+    )
+    .check(z.minLength(1)),
   /** What the call cost (OpenAI-compatible servers send it; per-tenant budgets count it). */
   usage: z.nullish(z.object({ total_tokens: z.number().check(z.int(), z.gte(0)) })),
 });
@@ -35,7 +48,9 @@ export interface CompletionRequest {
 
 /** What a call used when the server did not say: the prompt, its images and the text the model wrote, counted. */
 export function estimatedUsage(messages: PassMessage[], output: string, images: readonly PromptImage[] = []): number {
-  return countPromptTokens(countable(messages)) + images.reduce((sum, image) => sum + image.tokens, 0) + countTokens(output);
+  return (
+    countPromptTokens(countable(messages)) + images.reduce((sum, image) => sum + image.tokens, 0) + countTokens(output)
+  );
 }
 
 /** The text of the first choice ("" when the model sent none). */
@@ -44,7 +59,10 @@ export async function complete(client: OpenAI, req: CompletionRequest): Promise<
 }
 
 /** The first choice: its text ("" when none) and the tool calls it asked for (none unless tools were offered). */
-export async function completeMessage(client: OpenAI, req: CompletionRequest): Promise<{ content: string; toolCalls: ToolCall[] }> {
+export async function completeMessage(
+  client: OpenAI,
+  req: CompletionRequest,
+): Promise<{ content: string; toolCalls: ToolCall[] }> {
   let raw: unknown;
   try {
     raw = await client.chat.completions.create({
@@ -60,7 +78,9 @@ export async function completeMessage(client: OpenAI, req: CompletionRequest): P
   if (!parsed.success) throw new Error(`the model answered in an unexpected shape: ${parsed.error.issues[0]?.message}`);
   const { message } = parsed.data.choices[0]!;
   const content = message.content ?? "";
-  const toolCalls = req.tools?.length ? (message.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })) : [];
+  const toolCalls = req.tools?.length
+    ? (message.tool_calls ?? []).map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments }))
+    : [];
   const written = content + toolCalls.map((c) => c.arguments).join("");
   req.onUsage?.(parsed.data.usage ? parsed.data.usage.total_tokens : estimatedUsage(req.messages, written, req.images));
   return { content, toolCalls };

@@ -29,7 +29,10 @@ export const EXTRACTION_MAX_TOKENS = 800;
 /** Models like to wrap JSON in a Markdown fence. */
 const CODE_FENCE = /^```(?:json)?\s*([\s\S]*?)\s*```$/;
 
-const optionalText = z.pipe(z.nullish(z.string()), z.transform((v) => (v?.trim() ? v.trim() : undefined)));
+const optionalText = z.pipe(
+  z.nullish(z.string()),
+  z.transform((v) => (v?.trim() ? v.trim() : undefined)),
+);
 
 export const extractedFactsSchema = z.object({
   facts: z

@@ -33,8 +33,20 @@ export async function generateReply(client: OpenAI, prompt: Prompt, opts: Genera
 }
 
 /** One pass over `messages`: the calls the model asked for, or its answer as `generateReply` gives it. */
-export async function generatePass(client: OpenAI, messages: PassMessage[], prompt: Prompt, opts: GenerateOptions): Promise<WholePass> {
-  const { content, toolCalls } = await completeMessage(client, { model: opts.model, messages, images: prompt.images, maxTokens: opts.maxReplyTokens, onUsage: opts.onUsage, ...passTools(opts) });
+export async function generatePass(
+  client: OpenAI,
+  messages: PassMessage[],
+  prompt: Prompt,
+  opts: GenerateOptions,
+): Promise<WholePass> {
+  const { content, toolCalls } = await completeMessage(client, {
+    model: opts.model,
+    messages,
+    images: prompt.images,
+    maxTokens: opts.maxReplyTokens,
+    onUsage: opts.onUsage,
+    ...passTools(opts),
+  });
   if (toolCalls.length > 0) return { kind: "tools", calls: toolCalls };
   const first = cleanAnswer(content, prompt.botName);
   if (first !== null || !opts.required) return { kind: "answer", text: first };
@@ -57,11 +69,26 @@ export function passTools(opts: GenerateOptions): Pick<GenerateOptions, "tools" 
 }
 
 /** A required answer the model left quiet: asked once more with a nudge, then the fallback text. */
-export async function nudgedAnswer(client: OpenAI, messages: PassMessage[], prompt: Prompt, opts: GenerateOptions): Promise<string> {
+export async function nudgedAnswer(
+  client: OpenAI,
+  messages: PassMessage[],
+  prompt: Prompt,
+  opts: GenerateOptions,
+): Promise<string> {
   const nudged: PassMessage[] = [...messages, { role: "system", content: REQUIRED_NUDGE }];
   // Tools still offered when the messages hold their calls, but not to be called now.
   const tools = opts.tools ? { tools: opts.tools, toolChoice: "none" as const } : {};
-  const second = cleanAnswer(await complete(client, { model: opts.model, messages: nudged, images: prompt.images, maxTokens: opts.maxReplyTokens, onUsage: opts.onUsage, ...tools }), prompt.botName);
+  const second = cleanAnswer(
+    await complete(client, {
+      model: opts.model,
+      messages: nudged,
+      images: prompt.images,
+      maxTokens: opts.maxReplyTokens,
+      onUsage: opts.onUsage,
+      ...tools,
+    }),
+    prompt.botName,
+  );
   if (second !== null) return second;
   logger.warn("llm_fallback_answer", { model: opts.model });
   return FALLBACK_ANSWER;

@@ -25,7 +25,10 @@ export class ImagesRefused extends Error {
 }
 
 /** `messages` as the API takes them, the last user turn carrying `images` after its text. */
-export function withImages(messages: PassMessage[], images: readonly PromptImage[] | undefined): ChatCompletionMessageParam[] {
+export function withImages(
+  messages: PassMessage[],
+  images: readonly PromptImage[] | undefined,
+): ChatCompletionMessageParam[] {
   if (!images?.length) return messages;
   const last = messages.findLastIndex((m) => m.role === "user");
   if (last < 0) return messages;
@@ -34,7 +37,13 @@ export function withImages(messages: PassMessage[], images: readonly PromptImage
       ? m
       : {
           role: "user",
-          content: [{ type: "text", text: m.content }, ...images.map((image) => ({ type: "image_url" as const, image_url: { url: image.dataUrl, detail: "high" as const } }))],
+          content: [
+            { type: "text", text: m.content },
+            ...images.map((image) => ({
+              type: "image_url" as const,
+              image_url: { url: image.dataUrl, detail: "high" as const },
+            })),
+          ],
         },
   );
 }
@@ -42,7 +51,8 @@ export function withImages(messages: PassMessage[], images: readonly PromptImage
 /** What a failed call becomes: RetryLater when rate limited, ImagesRefused when a request with images was refused. */
 export function modelCallError(err: unknown, model: string, images: readonly PromptImage[] | undefined): unknown {
   if (!(err instanceof OpenAI.APIError)) return err;
-  if (err.status === HTTP_TOO_MANY_REQUESTS) return new RetryLater(`the model is rate limited (${model})`, retryAfterSeconds(err.headers));
+  if (err.status === HTTP_TOO_MANY_REQUESTS)
+    return new RetryLater(`the model is rate limited (${model})`, retryAfterSeconds(err.headers));
   if (err.status === HTTP_BAD_REQUEST && images?.length) return new ImagesRefused(model);
   return err;
 }

@@ -14,16 +14,30 @@ import { JUDGE_CONVERSATION_HEADING, JUDGE_LAST_MESSAGE_HEADING, JUDGE_SYSTEM, j
 /** Room for "YES" or "NO", and a little for models that add a word. */
 export const JUDGE_MAX_TOKENS = 5;
 
-export async function judgeShouldAnswer(client: OpenAI, prompt: Prompt, model: string, onUsage?: (tokens: number) => void): Promise<boolean> {
-  const answer = await complete(client, { model, messages: judgeMessages(prompt), maxTokens: JUDGE_MAX_TOKENS, ...(onUsage ? { onUsage } : {}) });
+export async function judgeShouldAnswer(
+  client: OpenAI,
+  prompt: Prompt,
+  model: string,
+  onUsage?: (tokens: number) => void,
+): Promise<boolean> {
+  const answer = await complete(client, {
+    model,
+    messages: judgeMessages(prompt),
+    maxTokens: JUDGE_MAX_TOKENS,
+    ...(onUsage ? { onUsage } : {}),
+  });
   return /^\W*yes\b/i.test(answer.trim());
 }
 
 export function judgeMessages(prompt: Prompt): ChatMessage[] {
   // The conversation only: the judge needs neither the instructions nor the data block.
-  const lines = prompt.messages.slice(prompt.turnsFrom).flatMap((m) =>
-    m.role === "assistant" ? [recordLine({ author: prompt.botName, bot: true, text: m.content })] : personRecords(m.content).map((r) => recordLine(r)),
-  );
+  const lines = prompt.messages
+    .slice(prompt.turnsFrom)
+    .flatMap((m) =>
+      m.role === "assistant"
+        ? [recordLine({ author: prompt.botName, bot: true, text: m.content })]
+        : personRecords(m.content).map((r) => recordLine(r)),
+    );
   const earlier = lines.slice(0, -1);
   const content = [
     ...(earlier.length > 0 ? [JUDGE_CONVERSATION_HEADING, ...earlier, ""] : []),

@@ -13,14 +13,20 @@ import { SKIP_ANSWER } from "./wording.ts";
 type Start = { kind: "wait" } | { kind: "skip" } | { kind: "answer"; offset: number };
 
 /** A streamed pass of the tool loop: the tools the model asked for, or its answer as `streamReply` gives it. */
-export type StreamedPass = { kind: "tools"; calls: ToolCall[] } | { kind: "answer"; texts: AsyncIterable<string> | null };
+export type StreamedPass =
+  | { kind: "tools"; calls: ToolCall[] }
+  | { kind: "answer"; texts: AsyncIterable<string> | null };
 
 /**
  * The answer as it is written, each value the whole answer so far (without leading whitespace or an echoed
  * name); null when the model stays quiet and the answer was not required. A required answer the model left
  * quiet comes nudged, in one piece (./generate.ts).
  */
-export async function streamReply(client: OpenAI, prompt: Prompt, opts: GenerateOptions): Promise<AsyncIterable<string> | null> {
+export async function streamReply(
+  client: OpenAI,
+  prompt: Prompt,
+  opts: GenerateOptions,
+): Promise<AsyncIterable<string> | null> {
   const pass = await streamPass(client, answerMessages(prompt, opts.required), prompt, opts);
   return pass.kind === "answer" ? pass.texts : null;
 }
@@ -29,9 +35,22 @@ export async function streamReply(client: OpenAI, prompt: Prompt, opts: Generate
  * One streamed pass over `messages`. A pass whose words show first is the answer (calls it asks for after them are
  * not made); a pass that wrote nothing but calls asks for those tools.
  */
-export async function streamPass(client: OpenAI, messages: PassMessage[], prompt: Prompt, opts: GenerateOptions): Promise<StreamedPass> {
+export async function streamPass(
+  client: OpenAI,
+  messages: PassMessage[],
+  prompt: Prompt,
+  opts: GenerateOptions,
+): Promise<StreamedPass> {
   const toolCalls: ToolCall[] = [];
-  const request = { model: opts.model, messages, images: prompt.images, maxTokens: opts.maxReplyTokens, onUsage: opts.onUsage, idleTimeoutMs: opts.idleTimeoutMs, ...passTools(opts) };
+  const request = {
+    model: opts.model,
+    messages,
+    images: prompt.images,
+    maxTokens: opts.maxReplyTokens,
+    onUsage: opts.onUsage,
+    idleTimeoutMs: opts.idleTimeoutMs,
+    ...passTools(opts),
+  };
   const deltas = streamCompletion(client, { ...request, ...(opts.tools ? { toolCalls } : {}) });
   let written = "";
   // Read by hand: leaving a for-await loop would end the model's stream, and the answer goes on after the peek.

@@ -22,7 +22,13 @@ const toolCallDelta = z.looseObject({
 });
 
 const chunkSchema = z.looseObject({
-  choices: z.array(z.looseObject({ delta: z.optional(z.looseObject({ content: z.optional(z.nullable(z.string())), tool_calls: z.nullish(z.array(toolCallDelta)) })) })),
+  choices: z.array(
+    z.looseObject({
+      delta: z.optional(
+        z.looseObject({ content: z.optional(z.nullable(z.string())), tool_calls: z.nullish(z.array(toolCallDelta)) }),
+      ),
+    }),
+  ),
   /** On the last chunk only, asked for with `include_usage` (per-tenant budgets count it). */
   usage: z.nullish(z.object({ total_tokens: z.number().check(z.int(), z.gte(0)) })),
 });
@@ -61,7 +67,11 @@ export async function* streamCompletion(client: OpenAI, req: StreamRequest): Asy
       abort.abort();
       throw new Error(`the model's stream went quiet for ${req.idleTimeoutMs} ms`);
     };
-    for (let next = await withinMs(chunks.next(), req.idleTimeoutMs, quiet); !next.done; next = await withinMs(chunks.next(), req.idleTimeoutMs, quiet)) {
+    for (
+      let next = await withinMs(chunks.next(), req.idleTimeoutMs, quiet);
+      !next.done;
+      next = await withinMs(chunks.next(), req.idleTimeoutMs, quiet)
+    ) {
       yield* deltaOf(next.value, req, heard);
     }
   } finally {

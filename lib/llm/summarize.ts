@@ -6,7 +6,14 @@
 import type OpenAI from "openai";
 import { shortenToTokens } from "../context/shorten.ts";
 import { complete } from "./completion.ts";
-import { FOLDED_MESSAGES_HEADING, jsonLine, PREVIOUS_SUMMARY_HEADING, SUMMARY_SYSTEM, summaryInstruction, type MessageRecord } from "./memory-wording.ts";
+import {
+  FOLDED_MESSAGES_HEADING,
+  jsonLine,
+  PREVIOUS_SUMMARY_HEADING,
+  SUMMARY_SYSTEM,
+  summaryInstruction,
+  type MessageRecord,
+} from "./memory-wording.ts";
 
 /** English prose runs at about 1.3 tokens a word: ask for fewer words than the token bound allows. */
 const WORDS_PER_TOKEN = 0.6;
@@ -22,7 +29,11 @@ export interface SummaryRequest {
 }
 
 /** The updated summary within `maxTokens`; null when the model gave nothing. */
-export async function summarizeConversation(client: OpenAI, model: string, req: SummaryRequest): Promise<string | null> {
+export async function summarizeConversation(
+  client: OpenAI,
+  model: string,
+  req: SummaryRequest,
+): Promise<string | null> {
   const content = [
     ...(req.previous ? [PREVIOUS_SUMMARY_HEADING, req.previous, ""] : []),
     FOLDED_MESSAGES_HEADING,

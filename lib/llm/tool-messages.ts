@@ -26,7 +26,11 @@ export interface ToolCall {
 
 export type PassMessage =
   | ChatMessage
-  | { role: "assistant"; content: string | null; tool_calls: { id: string; type: "function"; function: { name: string; arguments: string } }[] }
+  | {
+      role: "assistant";
+      content: string | null;
+      tool_calls: { id: string; type: "function"; function: { name: string; arguments: string } }[];
+    }
   | { role: "tool"; tool_call_id: string; content: string };
 
 export const toolCallsSchema = z.array(
@@ -44,7 +48,11 @@ export function toolsParam(specs: readonly ToolSpec[]): { type: "function"; func
 
 /** The assistant message that asked for `calls`: it must precede their results. */
 export function callsMessage(calls: readonly ToolCall[]): PassMessage {
-  return { role: "assistant", content: null, tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })) };
+  return {
+    role: "assistant",
+    content: null,
+    tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
+  };
 }
 
 /** A call's result as the model reads it: a JSON line inside the data block's markers. */

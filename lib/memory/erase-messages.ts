@@ -107,7 +107,9 @@ export class MessageEraser {
    */
   async eraseEverywhere(where: Tenancy, erasure: Erasure): Promise<Erased> {
     const places = await this.redis.zrange<string[]>(spokeKey(this.prefix, where, erasure.personId), 0, -1);
-    const live = (await Promise.all(places.map((place) => this.#erase(where, place, erasure)))).filter((removed) => removed >= 0);
+    const live = (await Promise.all(places.map((place) => this.#erase(where, place, erasure)))).filter(
+      (removed) => removed >= 0,
+    );
     return { conversations: live.length, messages: live.reduce((sum, removed) => sum + removed, 0) };
   }
 
@@ -118,14 +120,20 @@ export class MessageEraser {
 
   /** One conversation, its place in the person's index left as it is; returns how many messages left its log. */
   async erase(keys: ConversationKeys, erasure: Erasure): Promise<number> {
-    const [removed] = await this.script.exec([keys.state, keys.log, keys.answers], [erasure.personId, String(erasure.through), erasure.keep ?? ""]);
+    const [removed] = await this.script.exec(
+      [keys.state, keys.log, keys.answers],
+      [erasure.personId, String(erasure.through), erasure.keep ?? ""],
+    );
     return Math.max(0, Number(removed));
   }
 
   async #erase(where: Tenancy, place: string, erasure: Erasure): Promise<number> {
     const keys = conversationKeysAt(this.prefix, place);
     const index = spokeKey(this.prefix, where, erasure.personId);
-    const [removed] = await this.script.exec([keys.state, keys.log, keys.answers, index], [erasure.personId, String(erasure.through), erasure.keep ?? "", place]);
+    const [removed] = await this.script.exec(
+      [keys.state, keys.log, keys.answers, index],
+      [erasure.personId, String(erasure.through), erasure.keep ?? "", place],
+    );
     return Number(removed);
   }
 }

@@ -86,7 +86,13 @@ return #list
 `;
 
 const storedFactsSchema = z.array(
-  z.object({ t: z.string(), n: z.string(), at: z.number(), v: z.optional(z.enum(VISIBILITIES)), c: z.optional(z.string()) }),
+  z.object({
+    t: z.string(),
+    n: z.string(),
+    at: z.number(),
+    v: z.optional(z.enum(VISIBILITIES)),
+    c: z.optional(z.string()),
+  }),
 );
 type StoredFact = z.output<typeof storedFactsSchema>[number];
 

@@ -29,7 +29,11 @@ function messageTokens(m: StoredMessage): number {
 }
 
 /** The oldest messages to fold (oldest first); empty when the conversation still fits. */
-export function messagesToFold(messages: StoredMessage[], answeredThrough: number, budgetTokens: number): StoredMessage[] {
+export function messagesToFold(
+  messages: StoredMessage[],
+  answeredThrough: number,
+  budgetTokens: number,
+): StoredMessage[] {
   const sizes = messages.map(messageTokens);
   let remaining = sizes.reduce((a, b) => a + b, 0);
   if (remaining <= budgetTokens * FOLD_AT_SHARE) return [];

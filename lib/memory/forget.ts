@@ -61,7 +61,16 @@ export async function forgetPerson(rt: Services, job: Job): Promise<ForgetReply>
   await using("redis", () => factStoreFor(rt).forget(job.key, erasure.personId, erasure.through));
   // Where the platform's history cannot be read, what Parley kept of it (lib/conversation/kept.ts), before the
   // conversations: their erasure takes places out of the index that names those lists.
-  const kept = job.keptHistory ? await using("redis", () => new KeptMessages(rt.redis, rt.settings.REDIS_KEY_PREFIX).eraseEverywhere(job.key, job.key, erasure.personId, erasure.through)) : 0;
+  const kept = job.keptHistory
+    ? await using("redis", () =>
+        new KeptMessages(rt.redis, rt.settings.REDIS_KEY_PREFIX).eraseEverywhere(
+          job.key,
+          job.key,
+          erasure.personId,
+          erasure.through,
+        ),
+      )
+    : 0;
   const erased = await using("redis", () => eraserFor(rt).eraseEverywhere(job.key, erasure));
   const passages = await forgetPassages(rt, job);
   rt.log.info("person_forgotten", { ...(await jobLogFields(rt, job)), ...erased, kept, passages });
@@ -72,7 +81,10 @@ export async function forgetPerson(rt: Services, job: Job): Promise<ForgetReply>
 async function forgetPassages(rt: Services, job: Job): Promise<number> {
   const index = recallIndexFor(rt);
   if (!index) return 0;
-  return index.deleteWhere(recallNamespace(rt.settings.REDIS_KEY_PREFIX, job.key), forgetFilter(job.trigger.authorId, job.conversationId));
+  return index.deleteWhere(
+    recallNamespace(rt.settings.REDIS_KEY_PREFIX, job.key),
+    forgetFilter(job.trigger.authorId, job.conversationId),
+  );
 }
 
 /**

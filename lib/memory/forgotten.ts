@@ -15,10 +15,17 @@ interface Written {
 }
 
 /** `messages` but those a person wrote before asking to be forgotten in `where`'s tenant. One MGET, none for no messages. */
-export async function withoutForgotten<M extends Written>(redis: Redis, prefix: string, where: Tenancy, messages: readonly M[]): Promise<M[]> {
+export async function withoutForgotten<M extends Written>(
+  redis: Redis,
+  prefix: string,
+  where: Tenancy,
+  messages: readonly M[],
+): Promise<M[]> {
   const people = [...new Set(messages.map((m) => m.author.id))];
   if (people.length === 0) return [];
   const marks = await redis.mget<(string | number | null)[]>(...people.map((p) => forgottenKey(prefix, where, p)));
-  const forgottenAt = new Map(people.map((p, i) => [p, marks[i] === null || marks[i] === undefined ? -1 : Number(marks[i])]));
+  const forgottenAt = new Map(
+    people.map((p, i) => [p, marks[i] === null || marks[i] === undefined ? -1 : Number(marks[i])]),
+  );
   return messages.filter((m) => m.ts > (forgottenAt.get(m.author.id) ?? -1));
 }

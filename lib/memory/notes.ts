@@ -22,7 +22,11 @@ export async function rememberedAbout(
   scope: FactScope,
   perPerson: number,
 ): Promise<RememberedPerson[]> {
-  const facts = await store.load(where, people.map((p) => p.id), scope);
+  const facts = await store.load(
+    where,
+    people.map((p) => p.id),
+    scope,
+  );
   return people.flatMap((p) => {
     const shown = (facts.get(p.id) ?? []).slice(-perPerson).map((f) => f.text);
     return shown.length > 0 ? [{ name: p.name, facts: shown }] : [];

@@ -14,7 +14,8 @@ export function peopleIn(messages: StoredMessage[], botUserId: string, first?: s
   const byId = new Map<string, Person>();
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
-    if (m.role === "user" && m.authorId !== botUserId && !byId.has(m.authorId)) byId.set(m.authorId, { id: m.authorId, name: m.authorName });
+    if (m.role === "user" && m.authorId !== botUserId && !byId.has(m.authorId))
+      byId.set(m.authorId, { id: m.authorId, name: m.authorName });
   }
   const people = [...byId.values()];
   const index = people.findIndex((p) => p.id === first);

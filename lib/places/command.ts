@@ -7,7 +7,14 @@
  * the words are understood). The answers are short, for only the person who used the command to see.
  */
 import type { ConversationKey } from "../message.ts";
-import { EAGERNESS_MAX, EAGERNESS_MIN, RESCUE_MINUTES_MAX, RESCUE_MINUTES_MIN, type PlaceSettings, type PlaceSettingsStore } from "./settings.ts";
+import {
+  EAGERNESS_MAX,
+  EAGERNESS_MIN,
+  RESCUE_MINUTES_MAX,
+  RESCUE_MINUTES_MIN,
+  type PlaceSettings,
+  type PlaceSettingsStore,
+} from "./settings.ts";
 
 export const PARLEY_COMMAND = "parley";
 
@@ -32,11 +39,14 @@ export function parsePlaceCommand(text: string): PlaceCommand {
       return value === undefined ? { kind: verb } : { kind: "help", problem: `${verb} takes no value` };
     case "initiative": {
       const on = value === undefined ? undefined : SWITCH[value];
-      return on === undefined ? { kind: "help", problem: "initiative is on or off" } : { kind: "change", change: { initiative: on } };
+      return on === undefined
+        ? { kind: "help", problem: "initiative is on or off" }
+        : { kind: "change", change: { initiative: on } };
     }
     case "eagerness": {
       const n = wholeIn(value, EAGERNESS_MIN, EAGERNESS_MAX);
-      if (n === null) return { kind: "help", problem: `eagerness is a whole number from ${EAGERNESS_MIN} to ${EAGERNESS_MAX}` };
+      if (n === null)
+        return { kind: "help", problem: `eagerness is a whole number from ${EAGERNESS_MIN} to ${EAGERNESS_MAX}` };
       return { kind: "change", change: { eagerness: n } };
     }
     default:
@@ -52,10 +62,12 @@ const wholeIn = (value: string | undefined, min: number, max: number): number | 
 /** `rescue on [minutes]` or `rescue off`. */
 function parseRescue(value: string | undefined, rest: string[]): PlaceCommand {
   const on = value === undefined ? undefined : SWITCH[value];
-  if (on === undefined || rest.length > (on ? 1 : 0)) return { kind: "help", problem: "rescue is on (optionally with the minutes to wait) or off" };
+  if (on === undefined || rest.length > (on ? 1 : 0))
+    return { kind: "help", problem: "rescue is on (optionally with the minutes to wait) or off" };
   if (!on || rest.length === 0) return { kind: "change", change: { rescue: on } };
   const minutes = wholeIn(rest[0], RESCUE_MINUTES_MIN, RESCUE_MINUTES_MAX);
-  if (minutes === null) return { kind: "help", problem: `rescue waits ${RESCUE_MINUTES_MIN} to ${RESCUE_MINUTES_MAX} minutes` };
+  if (minutes === null)
+    return { kind: "help", problem: `rescue waits ${RESCUE_MINUTES_MIN} to ${RESCUE_MINUTES_MAX} minutes` };
   return { kind: "change", change: { rescue: true, rescueMinutes: minutes } };
 }
 
@@ -65,7 +77,8 @@ export function describePlaceSettings(s: PlaceSettings, defaultRescueMinutes: nu
   return `Initiative: ${s.initiative ? "on" : "off"} (eagerness ${s.eagerness}). Rescue: ${rescue}.`;
 }
 
-export const NOT_ALLOWED = "Only a workspace or server admin, or whoever may manage this channel, can change these settings.";
+export const NOT_ALLOWED =
+  "Only a workspace or server admin, or whoever may manage this channel, can change these settings.";
 
 /** What may happen for a command other than `forget` (the platform does that its own way); the answer's text. */
 export async function runPlaceCommand(
@@ -78,11 +91,15 @@ export async function runPlaceCommand(
   const describe = (s: PlaceSettings) => describePlaceSettings(s, defaultRescueMinutes);
   switch (command.kind) {
     case "help":
-      return { text: command.problem ? `${command.problem}. ${PLACE_COMMAND_USAGE}` : PLACE_COMMAND_USAGE, changed: false };
+      return {
+        text: command.problem ? `${command.problem}. ${PLACE_COMMAND_USAGE}` : PLACE_COMMAND_USAGE,
+        changed: false,
+      };
     case "status":
       return { text: describe(await settings.read(place)), changed: false };
     case "change": {
-      if (!(await mayChange())) return { text: `${NOT_ALLOWED} ${describe(await settings.read(place))}`, changed: false };
+      if (!(await mayChange()))
+        return { text: `${NOT_ALLOWED} ${describe(await settings.read(place))}`, changed: false };
       return { text: `Done. ${describe(await settings.update(place, command.change))}`, changed: true };
     }
   }

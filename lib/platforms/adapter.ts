@@ -16,7 +16,18 @@ import type * as z from "../zod.ts";
 import type { Settings } from "../config.ts";
 import type { SettingsRead } from "../settings-schema.ts";
 import type { Logger } from "../log.ts";
-import type { BotIdentity, ConversationKey, InboundMessage, LogIds, ParentMessage, PartProgress, Platform, ReplyTarget, StreamState, Visibility } from "../message.ts";
+import type {
+  BotIdentity,
+  ConversationKey,
+  InboundMessage,
+  LogIds,
+  ParentMessage,
+  PartProgress,
+  Platform,
+  ReplyTarget,
+  StreamState,
+  Visibility,
+} from "../message.ts";
 import type { OptOuts } from "../opt-outs.ts";
 import type { RefreshedToken } from "../installation.ts";
 import type { WithFiles } from "./file-fetch.ts";
@@ -48,7 +59,14 @@ export type Verified = { ok: true } | { ok: false; reason: string };
  * names the tenant whose installation serves it, for a platform installable in many tenants.
  */
 export type Parsed<Extra = {}> =
-  | ({ kind: "message"; message: InboundMessage; botUserId: string; options?: IngestOptions; installation?: string } & ApprovalReply & Extra)
+  | ({
+      kind: "message";
+      message: InboundMessage;
+      botUserId: string;
+      options?: IngestOptions;
+      installation?: string;
+    } & ApprovalReply &
+      Extra)
   | { kind: "removed"; tenants: string[]; accessRevoked?: true }
   | { kind: "protocol"; response: Response }
   | { kind: "ignored"; reason: string }
@@ -202,7 +220,10 @@ export interface PlatformSettings<Config> {
  * pasted files (./file-fetch.ts), history (./history.ts), rescue (./rescue.ts), approvals (./approvals.ts).
  */
 export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra = {}, Config = any>
-  extends WithFiles<ReplyContext<Config>>, HistoryCapability<ReplyContext<Config>>, WithRescue<Target>, WithApprovals<Target> {
+  extends WithFiles<ReplyContext<Config>>,
+    HistoryCapability<ReplyContext<Config>>,
+    WithRescue<Target>,
+    WithApprovals<Target> {
   readonly platform: Platform;
   readonly settings: PlatformSettings<Config>;
   /** Present when the platform can be installed in many tenants (Slack OAuth). */

@@ -45,5 +45,9 @@ export class ConfiguredPlatforms {
 function stateOf(adapter: PlatformAdapter, env: Record<string, unknown>): PlatformState {
   const read = adapter.settings.read(env);
   if (read.essential.length > 0) return { status: "misconfigured", problems: read.essential };
-  return { status: adapter.settings.enabled(read.settings) ? "on" : "off", config: read.settings, ignored: read.ignored };
+  return {
+    status: adapter.settings.enabled(read.settings) ? "on" : "off",
+    config: read.settings,
+    ignored: read.ignored,
+  };
 }

@@ -19,19 +19,34 @@ type AdapterSettings<Config> = Pick<PlatformAdapter<never, never, Config>, "plat
 
 export function adapterContext<Config>(rt: PlatformServices, adapter: AdapterSettings<Config>): AdapterContext<Config> {
   // Called as a plain function: workerd refuses a fetch called as another object's method.
-  return { settings: rt.settings, config: rt.platforms.configOf(adapter), log: rt.log, now: rt.now, fetch: (input, init) => fetch(input, init) };
+  return {
+    settings: rt.settings,
+    config: rt.platforms.configOf(adapter),
+    log: rt.log,
+    now: rt.now,
+    fetch: (input, init) => fetch(input, init),
+  };
 }
 
-export function replyContext<Config>(rt: PlatformServices, adapter: AdapterSettings<Config>, tenant: string): ReplyContext<Config> {
+export function replyContext<Config>(
+  rt: PlatformServices,
+  adapter: AdapterSettings<Config>,
+  tenant: string,
+): ReplyContext<Config> {
   const ctx = adapterContext(rt, adapter);
   const { installs, settings } = adapter;
   return {
     ...ctx,
     tenant,
     async token() {
-      if (installs?.enabled(ctx.config)) return installedToken(rt, adapter.platform, tenant, (refresh) => installs.refresh(ctx, refresh));
+      if (installs?.enabled(ctx.config))
+        return installedToken(rt, adapter.platform, tenant, (refresh) => installs.refresh(ctx, refresh));
       const token = settings.token(ctx.config);
-      if (!token) throw new GiveUp(`${settings.tokenSetting} is not set: run \`wrangler secret put ${settings.tokenSetting}\``, "not_configured");
+      if (!token)
+        throw new GiveUp(
+          `${settings.tokenSetting} is not set: run \`wrangler secret put ${settings.tokenSetting}\``,
+          "not_configured",
+        );
       return token;
     },
     optOuts: optOutsFor(rt),

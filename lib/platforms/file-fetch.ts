@@ -58,7 +58,11 @@ export async function fetchCapped(
   limits: { maxBytes: number; keep: KeepEnd; redirect?: "manual" | "follow" },
 ): Promise<FetchedFile | null> {
   const { maxBytes, keep } = limits;
-  const response = await doFetch(url, { headers, redirect: limits.redirect ?? "follow", signal: AbortSignal.timeout(FILE_TIMEOUT_MS) });
+  const response = await doFetch(url, {
+    headers,
+    redirect: limits.redirect ?? "follow",
+    signal: AbortSignal.timeout(FILE_TIMEOUT_MS),
+  });
   if (response.status !== 200 || !response.body) {
     await response.body?.cancel();
     return null;
@@ -94,7 +98,8 @@ export async function fetchCapped(
     all.set(chunk, at);
     at += chunk.length;
   }
-  const bytes = all.length <= maxBytes ? all : keep === "start" ? all.subarray(0, maxBytes) : all.subarray(all.length - maxBytes);
+  const bytes =
+    all.length <= maxBytes ? all : keep === "start" ? all.subarray(0, maxBytes) : all.subarray(all.length - maxBytes);
   // Stopped past the limit without a Content-Length: the file is known only to be larger than what was kept.
   const total = Math.max(read, Number.isFinite(declared) ? declared : 0, stopped ? maxBytes + 1 : 0);
   return { bytes, totalBytes: total };

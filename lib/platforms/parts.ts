@@ -17,7 +17,11 @@ export interface PartPoster {
 }
 
 /** Posts `parts` from `progress.from` on; answers the ids of the parts this call posted or found, in order. */
-export async function postParts(parts: readonly string[], progress: PartProgress, poster: PartPoster): Promise<string[]> {
+export async function postParts(
+  parts: readonly string[],
+  progress: PartProgress,
+  poster: PartPoster,
+): Promise<string[]> {
   const ids: string[] = [];
   for (let index = progress.from; index < parts.length; index++) {
     const part = parts[index]!;

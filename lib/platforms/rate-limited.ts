@@ -35,7 +35,8 @@ export async function waitingOutRateLimits<T>(call: () => Promise<T>): Promise<T
     try {
       return await call();
     } catch (err) {
-      if (!(err instanceof PlatformRateLimited) || waited + err.retryAfterSeconds > RATE_LIMIT_WAIT_IN_JOB_MAX_SECONDS) throw err;
+      if (!(err instanceof PlatformRateLimited) || waited + err.retryAfterSeconds > RATE_LIMIT_WAIT_IN_JOB_MAX_SECONDS)
+        throw err;
       waited += err.retryAfterSeconds;
       await new Promise((resolve) => setTimeout(resolve, err.retryAfterSeconds * 1000));
     }

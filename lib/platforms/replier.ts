@@ -73,7 +73,11 @@ export function platformReplier(rt: PlatformServices, adapters: readonly Platfor
   const open = (job: Job) => {
     const adapter = byPlatform.get(job.replyTarget.platform);
     if (!adapter) throw new GiveUp(`no adapter for platform ${job.replyTarget.platform}`, "unknown_platform");
-    return { adapter, ctx: replyContext(rt, adapter, job.key.tenant), target: adapter.replyTargetSchema.parse(job.replyTarget) };
+    return {
+      adapter,
+      ctx: replyContext(rt, adapter, job.key.tenant),
+      target: adapter.replyTargetSchema.parse(job.replyTarget),
+    };
   };
   return {
     send(job, text, progress) {
@@ -96,7 +100,13 @@ export function platformReplier(rt: PlatformServices, adapters: readonly Platfor
       // A read on from a message keeps its first `limit`, one back to a window its last.
       const between = async (q: HistoryQuery) =>
         "after" in q
-          ? (await kept.between(q.place, { since: q.after.ts, before: Number.POSITIVE_INFINITY, limit: Number.MAX_SAFE_INTEGER })).slice(0, q.limit)
+          ? (
+              await kept.between(q.place, {
+                since: q.after.ts,
+                before: Number.POSITIVE_INFINITY,
+                limit: Number.MAX_SAFE_INTEGER,
+              })
+            ).slice(0, q.limit)
           : await kept.between(q.place, { since: q.since, before: q.before.ts, limit: q.limit });
       const keptOf = async (q: HistoryQuery): Promise<PlaceMessage[]> =>
         (await between(q)).map((m) => ({
@@ -111,7 +121,11 @@ export function platformReplier(rt: PlatformServices, adapters: readonly Platfor
     rescueUnder(job) {
       const adapter = byPlatform.get(job.key.platform);
       if (!adapter?.rescue || !adapter.readHistory) return null;
-      return adapter.rescue.under({ key: job.key, id: job.trigger.id, target: adapter.replyTargetSchema.parse(job.replyTarget) });
+      return adapter.rescue.under({
+        key: job.key,
+        id: job.trigger.id,
+        target: adapter.replyTargetSchema.parse(job.replyTarget),
+      });
     },
     messageLink(job, messageId) {
       return byPlatform.get(job.key.platform)?.messageLink?.(job.key, messageId);
@@ -145,7 +159,9 @@ export function platformReplier(rt: PlatformServices, adapters: readonly Platfor
     },
     async working(job, sign = {}) {
       const { adapter, ctx, target } = open(job);
-      return adapter.working ? adapter.working(ctx, target, { ...answerFor(job), ...sign }) : { stop: async () => undefined };
+      return adapter.working
+        ? adapter.working(ctx, target, { ...answerFor(job), ...sign })
+        : { stop: async () => undefined };
     },
   };
 }

@@ -28,7 +28,12 @@ export function jobSchemaFor(platforms: readonly JobPlatform[]) {
       thread: z.optional(z.string().check(z.minLength(1))),
     }),
     conversationId: z.string().check(z.minLength(1)),
-    trigger: z.object({ id: z.string().check(z.minLength(1)), ts: z.number(), authorId: z.string(), authorName: z.string() }),
+    trigger: z.object({
+      id: z.string().check(z.minLength(1)),
+      ts: z.number(),
+      authorId: z.string(),
+      authorName: z.string(),
+    }),
     /** A direct address (mention, DM, command, SMS): the bot must answer even if the model would rather not. */
     required: z.boolean(),
     reason: z.string(),
@@ -51,10 +56,12 @@ export function jobSchemaFor(platforms: readonly JobPlatform[]) {
     /** An approval's continuation (lib/jobs/approval-job.ts): the id of the bot's message that asked (a message id, no person's). */
     approvalQuestion: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
   });
-  return schema.check(z.refine((job) => job.replyTarget.platform === job.key.platform, {
-    message: "the reply target's platform is not the conversation's",
-    path: ["replyTarget", "platform"],
-  }));
+  return schema.check(
+    z.refine((job) => job.replyTarget.platform === job.key.platform, {
+      message: "the reply target's platform is not the conversation's",
+      path: ["replyTarget", "platform"],
+    }),
+  );
 }
 
 export type Job = z.output<ReturnType<typeof jobSchemaFor>>;

@@ -20,7 +20,11 @@ export interface QueueSettings {
 
 export interface JobQueue {
   /** `step`: a later step of a job that runs as several (lib/jobs/catch-up.ts), deduplicated per step. */
-  publish(kind: JobKind, job: Job, opts?: { delaySeconds?: number; step?: number }): Promise<{ messageId: string; deduplicated: boolean }>;
+  publish(
+    kind: JobKind,
+    job: Job,
+    opts?: { delaySeconds?: number; step?: number },
+  ): Promise<{ messageId: string; deduplicated: boolean }>;
   /** Work that is no conversation's (a tenant's cleanup): its own route under /jobs, its own body and dedup id. */
   publishTask(route: string, body: object, deduplicationId: string): Promise<{ messageId: string }>;
 }
@@ -52,7 +56,12 @@ export function createJobQueue(s: QueueSettings): JobQueue {
       return { messageId: result.messageId, deduplicated: Boolean(result.deduplicated) };
     },
     async publishTask(route, body, deduplicationId) {
-      const result = await client.publishJSON({ url: `${s.publicBaseUrl}/jobs/${route}`, body, deduplicationId, retries: RETRIES });
+      const result = await client.publishJSON({
+        url: `${s.publicBaseUrl}/jobs/${route}`,
+        body,
+        deduplicationId,
+        retries: RETRIES,
+      });
       return { messageId: result.messageId };
     },
   };

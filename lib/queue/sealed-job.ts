@@ -65,7 +65,15 @@ export async function sealJob(job: Job, sealer: Sealer): Promise<SealedJob> {
     ...(systemNotes !== undefined ? { systemNotes } : {}),
   };
   // As QStash will hand it back: JSON, so that sealing and opening bind the very same fields.
-  const wire = JSON.parse(JSON.stringify({ v: FORMAT, ...clear, platform: key.platform, tenant: key.tenant, trigger: { id: trigger.id, ts: trigger.ts } })) as Record<string, unknown>;
+  const wire = JSON.parse(
+    JSON.stringify({
+      v: FORMAT,
+      ...clear,
+      platform: key.platform,
+      tenant: key.tenant,
+      trigger: { id: trigger.id, ts: trigger.ts },
+    }),
+  ) as Record<string, unknown>;
   return { ...wire, v: FORMAT, sealed: await sealer.seal(JSON.stringify(personal), canonicalJson(wire)) };
 }
 
@@ -78,7 +86,9 @@ export async function openJob(body: unknown, sealer: Sealer, schema: z.ZodMiniTy
   let personal: z.output<typeof personalSchema>;
   try {
     const { sealed: _sealed, ...clearFields } = body as Record<string, unknown>;
-    const opened = bound ? await sealer.open(sealed, canonicalJson(clearFields)) : await sealer.open(sealed, "", { unbound: true });
+    const opened = bound
+      ? await sealer.open(sealed, canonicalJson(clearFields))
+      : await sealer.open(sealed, "", { unbound: true });
     personal = personalSchema.parse(JSON.parse(opened));
   } catch {
     throw new JobPayloadError(["sealed"]);
@@ -88,7 +98,12 @@ export async function openJob(body: unknown, sealer: Sealer, schema: z.ZodMiniTy
     ...rest,
     ...(bound && visibility !== undefined ? { visibility } : {}),
     ...(bound && personal.systemNotes !== undefined ? { systemNotes: personal.systemNotes } : {}),
-    key: { platform, tenant, channel: personal.channel, ...(personal.thread !== undefined ? { thread: personal.thread } : {}) },
+    key: {
+      platform,
+      tenant,
+      channel: personal.channel,
+      ...(personal.thread !== undefined ? { thread: personal.thread } : {}),
+    },
     trigger: { id: trigger.id, ts: trigger.ts, authorId: personal.authorId, authorName: personal.authorName },
     replyTarget: personal.replyTarget,
     bot: personal.bot,

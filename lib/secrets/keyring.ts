@@ -61,7 +61,12 @@ export class Keyring {
       derived = Promise.all(
         this.#keys.map(async (raw) => {
           const base = await crypto.subtle.importKey("raw", raw, "HKDF", false, ["deriveKey", "deriveBits"]);
-          const hkdf = (info: string) => ({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: encoder.encode(info) });
+          const hkdf = (info: string) => ({
+            name: "HKDF",
+            hash: "SHA-256",
+            salt: new Uint8Array(0),
+            info: encoder.encode(info),
+          });
           const id = new Uint8Array(await crypto.subtle.deriveBits(hkdf(KEY_ID_INFO), base, KEY_ID_BYTES * 8));
           const key = await crypto.subtle.deriveKey(hkdf(`parley ${use}`), base, algorithm, false, usages);
           return { keyId: bytesToHex(id), key };

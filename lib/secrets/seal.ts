@@ -64,10 +64,15 @@ export class Sealer {
     const body = base64urlToBytes(encoded);
     if (!body || body.length <= IV_BYTES) throw new SealError("not a sealed value");
     const key = (await this.#keyring.aesKeys(this.#use)).find((k) => k.keyId === keyId);
-    if (!key) throw new SealError(`no key with id ${keyId} (is an older key missing from TOKEN_ENCRYPTION_PREVIOUS_KEYS?)`);
+    if (!key)
+      throw new SealError(`no key with id ${keyId} (is an older key missing from TOKEN_ENCRYPTION_PREVIOUS_KEYS?)`);
     try {
       const plain = await crypto.subtle.decrypt(
-        { name: "AES-GCM", iv: body.subarray(0, IV_BYTES), additionalData: this.#associatedData(version, keyId, boundTo) },
+        {
+          name: "AES-GCM",
+          iv: body.subarray(0, IV_BYTES),
+          additionalData: this.#associatedData(version, keyId, boundTo),
+        },
         key.key,
         body.subarray(IV_BYTES),
       );

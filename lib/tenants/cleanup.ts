@@ -22,7 +22,12 @@ export interface CleanupProgress {
 }
 
 /** `installed`: the tenant's installation as read at the run's start, deleted only if it is still that one. */
-export async function cleanupTenant(rt: Services & { installations: Installations }, where: Tenancy, from = "0", installed: ReadInstallation | null = null): Promise<CleanupProgress> {
+export async function cleanupTenant(
+  rt: Services & { installations: Installations },
+  where: Tenancy,
+  from = "0",
+  installed: ReadInstallation | null = null,
+): Promise<CleanupProgress> {
   const prefix = rt.settings.REDIS_KEY_PREFIX;
   let deleted = 0;
   if (from === "0") {

@@ -41,12 +41,21 @@ return 0
 export type StateCheck = "ok" | "forged" | "expired_or_used" | "other_browser";
 
 /** A new flow's state and cookie for the client at `address` (CF-Connecting-IP); how long to wait when over a cap. */
-export async function newInstallState(rt: Services, address: string): Promise<{ state: string; cookie: string } | { retryAfterSeconds: number }> {
+export async function newInstallState(
+  rt: Services,
+  address: string,
+): Promise<{ state: string; cookie: string } | { retryAfterSeconds: number }> {
   const prefix = rt.settings.REDIS_KEY_PREFIX;
   const nonce = randomText();
   const cookie = randomText();
   const counts = installStartKeys(prefix, await clientId(rt.secrets, address));
-  const args = [String(CLIENT_STARTS), String(ALL_STARTS), String(STATE_TTL_SECONDS * 1000), await sha256Hex(cookie), String(STATE_TTL_SECONDS)];
+  const args = [
+    String(CLIENT_STARTS),
+    String(ALL_STARTS),
+    String(STATE_TTL_SECONDS * 1000),
+    await sha256Hex(cookie),
+    String(STATE_TTL_SECONDS),
+  ];
   const waitMs = Number(await rt.redis.eval(START, [counts.client, counts.all, oauthStateKey(prefix, nonce)], args));
   if (waitMs > 0) return { retryAfterSeconds: Math.ceil(waitMs / 1000) };
   // Bound to nothing more than its use: the nonce is worth something only with its Redis key and the browser's cookie.

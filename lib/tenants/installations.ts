@@ -60,7 +60,10 @@ export class Installations {
   /** Stores a new install (a reinstall replaces the earlier one). */
   async put(platform: Platform, installation: Installation): Promise<void> {
     const where = { platform, tenant: installation.tenant };
-    await this.#redis.set(installationKey(this.#prefix, where), await sealInstallation(this.#sealer, where, installation));
+    await this.#redis.set(
+      installationKey(this.#prefix, where),
+      await sealInstallation(this.#sealer, where, installation),
+    );
   }
 
   /** Replaces `read` with `next` unless it changed or went meanwhile; false when it did (nothing written). */
@@ -75,7 +78,9 @@ export class Installations {
   }
 
   async #setIfUnchanged(where: Tenancy, expected: string, next: string): Promise<boolean> {
-    return Number(await this.#redis.eval(SET_IF_UNCHANGED, [installationKey(this.#prefix, where)], [expected, next])) === 1;
+    return (
+      Number(await this.#redis.eval(SET_IF_UNCHANGED, [installationKey(this.#prefix, where)], [expected, next])) === 1
+    );
   }
 }
 
@@ -95,7 +100,9 @@ export function sealInstallation(sealer: Sealer, where: StoredFor, installation:
  * installation names must then be `where`'s (`npm run tokens:rotate-key` seals them anew, bound).
  */
 export async function openInstallation(sealer: Sealer, where: StoredFor, sealed: string): Promise<Installation> {
-  const installation = installationSchema.parse(JSON.parse(await sealer.open(sealed, tenantId(where), { unbound: true })));
+  const installation = installationSchema.parse(
+    JSON.parse(await sealer.open(sealed, tenantId(where), { unbound: true })),
+  );
   if (installation.tenant !== where.tenant) throw new AnotherTenantsInstallation();
   return installation;
 }

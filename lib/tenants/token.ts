@@ -25,7 +25,12 @@ const WAIT_STEP_MS = 100;
 
 export type Refresh = (refreshToken: string) => Promise<RefreshedToken>;
 
-export async function installedToken(rt: TokenServices, platform: Platform, tenant: string, refresh: Refresh): Promise<string> {
+export async function installedToken(
+  rt: TokenServices,
+  platform: Platform,
+  tenant: string,
+  refresh: Refresh,
+): Promise<string> {
   const deadline = rt.now() + LOCK_MS;
   for (;;) {
     const installation = await rt.installations.forTenant(platform, tenant).catch((err: unknown) => {
@@ -49,7 +54,12 @@ export async function installedToken(rt: TokenServices, platform: Platform, tena
   }
 }
 
-async function refreshUnderLock(rt: TokenServices, platform: Platform, installation: Installation, refresh: Refresh): Promise<string> {
+async function refreshUnderLock(
+  rt: TokenServices,
+  platform: Platform,
+  installation: Installation,
+  refresh: Refresh,
+): Promise<string> {
   // Read again under the lock: the job that held it before may have refreshed already, or an uninstall removed it.
   const where = { platform, tenant: installation.tenant };
   const read = await rt.installations.read(where);

@@ -15,10 +15,34 @@ export interface CatchUpRequest {
 }
 
 const MS_PER_MINUTE = 60_000;
-const UNIT_MS: Record<string, number> = { minute: MS_PER_MINUTE, min: MS_PER_MINUTE, hour: 60 * MS_PER_MINUTE, hr: 60 * MS_PER_MINUTE, day: 24 * 60 * MS_PER_MINUTE };
+const UNIT_MS: Record<string, number> = {
+  minute: MS_PER_MINUTE,
+  min: MS_PER_MINUTE,
+  hour: 60 * MS_PER_MINUTE,
+  hr: 60 * MS_PER_MINUTE,
+  day: 24 * 60 * MS_PER_MINUTE,
+};
 const NUMBER_WORDS: Record<string, number> = {
-  a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  eleven: 11, twelve: 12, fifteen: 15, twenty: 20, thirty: 30, forty: 40, few: 3, couple: 2,
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  fifteen: 15,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  few: 3,
+  couple: 2,
 };
 
 const POLITE = String.raw`(?:(?:hey|hi|ok|okay|so|please|pls|can you|could you|would you|mind|quick)\s+)*`;
@@ -34,11 +58,20 @@ export function catchUpRequest(text: string, bot: BotIdentity): CatchUpRequest |
   const names = [bot.name, ...bot.aliases].map(normalizeWords).filter(Boolean);
   // Each word of the text once, the bot's names dropped wherever they stand ("@Parley @Parley catch me up").
   // (Normalized names are letters, digits and spaces: nothing to escape.)
-  const rest = names.length ? normalizeWords(text).replace(new RegExp(`(?<= |^)(?:${names.join("|")})(?= |$)`, "g"), "") : normalizeWords(text);
+  const rest = names.length
+    ? normalizeWords(text).replace(new RegExp(`(?<= |^)(?:${names.join("|")})(?= |$)`, "g"), "")
+    : normalizeWords(text);
   const match = REQUEST.exec(rest.trim().replace(/\s+/g, " "));
   if (!match) return null;
   const [, amount, unit] = match;
   if (!unit) return {};
-  const count = amount === undefined ? (/couple/.test(match[0]) ? 2 : /few/.test(match[0]) ? 3 : 1) : (NUMBER_WORDS[amount] ?? Number(amount));
+  const count =
+    amount === undefined
+      ? /couple/.test(match[0])
+        ? 2
+        : /few/.test(match[0])
+          ? 3
+          : 1
+      : (NUMBER_WORDS[amount] ?? Number(amount));
   return count > 0 ? { windowMs: count * UNIT_MS[unit]! } : {};
 }

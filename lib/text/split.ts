@@ -8,12 +8,7 @@
  * Separators from the most to the least natural place to cut. A chunk ends where its separator starts; the
  * separator itself (whitespace) is dropped. CJK sentence ends carry no space, so the cut is right after them.
  */
-const BREAKS: readonly RegExp[] = [
-  /\n[ \t]*\n\s*/g,
-  /\n\s*/g,
-  /(?<=[.!?…]['")\]]*)\s+|(?<=[。！？])/g,
-  /\s+/g,
-];
+const BREAKS: readonly RegExp[] = [/\n[ \t]*\n\s*/g, /\n\s*/g, /(?<=[.!?…]['")\]]*)\s+|(?<=[。！？])/g, /\s+/g];
 
 /** A natural break earlier than this share of the limit makes too many tiny messages: cut later, less nicely. */
 const MIN_FILL = 0.5;

@@ -99,9 +99,27 @@ export class Approvals {
   }
 
   /** False when it was open already (an earlier attempt opened it). `byReply`: answered by a YES or NO in the place. */
-  async open(place: ConversationKey, questionId: string, args: { asker: string; windowSeconds: number; call: PendingCall; job: string; ttlSeconds: number; byReply: boolean }): Promise<boolean> {
+  async open(
+    place: ConversationKey,
+    questionId: string,
+    args: {
+      asker: string;
+      windowSeconds: number;
+      call: PendingCall;
+      job: string;
+      ttlSeconds: number;
+      byReply: boolean;
+    },
+  ): Promise<boolean> {
     const keys = [...this.#keys(place, questionId), ...(args.byReply ? [approvalAskedKey(this.#prefix, place)] : [])];
-    const opened = await this.#open.exec(keys, [args.asker, String(args.windowSeconds), JSON.stringify(args.call), args.job, String(args.ttlSeconds), questionId]);
+    const opened = await this.#open.exec(keys, [
+      args.asker,
+      String(args.windowSeconds),
+      JSON.stringify(args.call),
+      args.job,
+      String(args.ttlSeconds),
+      questionId,
+    ]);
     return Number(opened) === 1;
   }
 
@@ -112,8 +130,16 @@ export class Approvals {
   }
 
   /** null: no approval asked under that message. */
-  async decide(place: ConversationKey, questionId: string, who: string, verdict: "approve" | "deny"): Promise<z.output<typeof decidedSchema> | null> {
-    const raw = await this.#decide.exec(this.#keys(place, questionId), [who, verdict === "approve" ? "approved" : "denied"]);
+  async decide(
+    place: ConversationKey,
+    questionId: string,
+    who: string,
+    verdict: "approve" | "deny",
+  ): Promise<z.output<typeof decidedSchema> | null> {
+    const raw = await this.#decide.exec(this.#keys(place, questionId), [
+      who,
+      verdict === "approve" ? "approved" : "denied",
+    ]);
     return raw ? decidedSchema.parse(typeof raw === "string" ? JSON.parse(raw) : raw) : null;
   }
 

@@ -27,7 +27,8 @@ export function pageUrlRefusal(raw: string): string | null {
   if (url.protocol !== "https:") return "only https pages are fetched";
   if (url.username || url.password) return "a URL with credentials is refused";
   const host = url.hostname.replace(/\.$/, "");
-  if (host.startsWith("[") || IPV4.test(host) || /^\d+$/.test(host) || /^0x/i.test(host)) return "an IP address is refused: give the page's name";
+  if (host.startsWith("[") || IPV4.test(host) || /^\d+$/.test(host) || /^0x/i.test(host))
+    return "an IP address is refused: give the page's name";
   if (!host.includes(".") || PRIVATE_NAMES.test(host)) return "a local or private host is refused";
   if (url.port !== "") return "only the standard https port is allowed";
   return null;
@@ -84,7 +85,11 @@ export const fetchPageTool = defineTool({
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const refusal = pageUrlRefusal(address);
       if (refusal) throw new ToolRefusal(refusal);
-      const res = await fetch(address, { redirect: "manual", headers: { accept: "text/html, text/plain;q=0.9" }, signal: ctx.signal });
+      const res = await fetch(address, {
+        redirect: "manual",
+        headers: { accept: "text/html, text/plain;q=0.9" },
+        signal: ctx.signal,
+      });
       const location = res.headers.get("location");
       if (res.status >= 300 && res.status < 400 && location) {
         await res.body?.cancel();

@@ -21,7 +21,13 @@ const answerSchema = z.object({ result: z.unknown() });
 
 /** `v1=` and the hex HMAC-SHA256 of `<timestamp>.<body>` under `secret`. */
 export async function signToolRequest(secret: string, timestamp: number, body: string): Promise<string> {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${timestamp}.${body}`)));
   return `v1=${[...mac].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
 }
@@ -37,11 +43,23 @@ export function httpTool(declaration: HttpToolDeclaration, secret: string): Tool
   };
 }
 
-async function callEndpoint(declaration: HttpToolDeclaration, secret: string, args: unknown, ctx: ToolContext): Promise<string> {
+async function callEndpoint(
+  declaration: HttpToolDeclaration,
+  secret: string,
+  args: unknown,
+  ctx: ToolContext,
+): Promise<string> {
   // The endpoint checks the arguments against its own schema; Parley only makes sure they are an object.
-  if (typeof args !== "object" || args === null || Array.isArray(args)) throw new ToolRefusal("the arguments must be a JSON object");
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    throw new ToolRefusal("the arguments must be a JSON object");
   const { place } = ctx;
-  const context = { platform: place.platform, tenant: place.tenant, place: place.channel, ...(place.thread ? { thread: place.thread } : {}), asker: ctx.askerId };
+  const context = {
+    platform: place.platform,
+    tenant: place.tenant,
+    place: place.channel,
+    ...(place.thread ? { thread: place.thread } : {}),
+    asker: ctx.askerId,
+  };
   const body = JSON.stringify({ tool: declaration.name, arguments: args, context });
   const timestamp = Math.floor(ctx.services.now() / 1000);
   const res = await fetch(declaration.url, {
@@ -63,6 +81,7 @@ async function callEndpoint(declaration: HttpToolDeclaration, secret: string, ar
   } catch {
     throw new Error("the tool's endpoint answered with something other than JSON");
   }
-  if (!parsed.success || parsed.data.result === undefined) throw new Error('the tool\'s endpoint answered without "result"');
+  if (!parsed.success || parsed.data.result === undefined)
+    throw new Error('the tool\'s endpoint answered without "result"');
   return typeof parsed.data.result === "string" ? parsed.data.result : JSON.stringify(parsed.data.result);
 }

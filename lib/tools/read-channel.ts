@@ -35,9 +35,12 @@ export const readChannelTool = defineTool({
     const hours = Math.min(args.hours ?? 24, MAX_HOURS);
     const page = await ctx.readPlace({ sinceMs: hours * MS_PER_HOUR, limit });
     if (page === undefined) throw new ToolRefusal("this platform keeps no channel history to read");
-    if ("refused" in page) throw new ToolRefusal(`the platform refused to read this channel's history (the bot lacks ${page.refused})`);
+    if ("refused" in page)
+      throw new ToolRefusal(`the platform refused to read this channel's history (the bot lacks ${page.refused})`);
     const { redis, settings } = ctx.services;
-    const kept = await using("redis", () => withoutForgotten(redis, settings.REDIS_KEY_PREFIX, ctx.place, page.messages));
+    const kept = await using("redis", () =>
+      withoutForgotten(redis, settings.REDIS_KEY_PREFIX, ctx.place, page.messages),
+    );
     if (kept.length === 0) return "no earlier messages in that window";
     return newestThatFit(kept.map((m) => line(m, settings.MAX_MESSAGE_CHARS)));
   },

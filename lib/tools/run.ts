@@ -19,10 +19,18 @@ const MAX_RESULT_CHARS = 8_000;
 type CallOutcome = "ok" | "refused" | "failed" | "timeout" | "not_offered" | "needs_approval";
 
 /** What every call of a round shares: the answer's place and asker, and the first call's index in the answer. */
-export type RoundContext = Omit<ToolContext, "idempotencyKey" | "signal"> & { triggerId: string; firstIndex: number; logFields: LogFields };
+export type RoundContext = Omit<ToolContext, "idempotencyKey" | "signal"> & {
+  triggerId: string;
+  firstIndex: number;
+  logFields: LogFields;
+};
 
 /** The round's messages for the next pass: the assistant message with the calls, then one result per call. */
-export async function runToolRound(offered: readonly Tool[], calls: readonly ToolCall[], round: RoundContext): Promise<PassMessage[]> {
+export async function runToolRound(
+  offered: readonly Tool[],
+  calls: readonly ToolCall[],
+  round: RoundContext,
+): Promise<PassMessage[]> {
   const results = await Promise.all(calls.map((call, i) => runCall(offered, call, round, round.firstIndex + i)));
   return [callsMessage(calls), ...calls.map((call, i) => resultMessage(call, results[i]!))];
 }
@@ -30,7 +38,12 @@ export async function runToolRound(offered: readonly Tool[], calls: readonly Too
 async function runCall(offered: readonly Tool[], call: ToolCall, round: RoundContext, index: number): Promise<string> {
   const tool = offered.find((t) => t.name === call.name);
   if (!tool) {
-    round.services.log.info("tool_called", { ...round.logFields, tool: "(not offered)", outcome: "not_offered", ms: 0 });
+    round.services.log.info("tool_called", {
+      ...round.logFields,
+      tool: "(not offered)",
+      outcome: "not_offered",
+      ms: 0,
+    });
     return dataLine({ tool: call.name, error: "no such tool here" });
   }
   // Never reached from the loop, which asks the person instead (lib/jobs/tool-loop.ts): a round never runs one.
@@ -38,7 +51,12 @@ async function runCall(offered: readonly Tool[], call: ToolCall, round: RoundCon
     round.services.log.info("tool_called", { ...round.logFields, tool: call.name, outcome: "needs_approval", ms: 0 });
     return dataLine({ tool: call.name, error: "this action needs a person's approval and was not run" });
   }
-  const done = await callTool(tool, call.arguments, { ...round, idempotencyKey: `${round.triggerId}:${index}` }, round.logFields);
+  const done = await callTool(
+    tool,
+    call.arguments,
+    { ...round, idempotencyKey: `${round.triggerId}:${index}` },
+    round.logFields,
+  );
   return dataLine("result" in done ? { tool: call.name, result: done.result } : { tool: call.name, error: done.error });
 }
 
@@ -49,18 +67,35 @@ export type CallDone = { outcome: "ok"; result: string } | { outcome: Exclude<Ca
  * Runs one call of `tool` with the model's arguments (JSON text), within TOOL_TIMEOUT_MS; logged as `tool_called`
  * with its outcome and time, never its arguments or result. A round's calls, and an approved call (lib/jobs/approval-job.ts).
  */
-export async function callTool(tool: Tool, argumentsText: string, ctx: Omit<ToolContext, "signal">, logFields: LogFields): Promise<CallDone> {
+export async function callTool(
+  tool: Tool,
+  argumentsText: string,
+  ctx: Omit<ToolContext, "signal">,
+  logFields: LogFields,
+): Promise<CallDone> {
   const { services } = ctx;
   const started = services.now();
   let done: CallDone;
   try {
     const text = await runWithin(tool, parseArguments(argumentsText), ctx);
-    done = { outcome: "ok", result: text.length > MAX_RESULT_CHARS ? `${text.slice(0, MAX_RESULT_CHARS)} [cut]` : text };
+    done = {
+      outcome: "ok",
+      result: text.length > MAX_RESULT_CHARS ? `${text.slice(0, MAX_RESULT_CHARS)} [cut]` : text,
+    };
   } catch (err) {
     const outcome = outcomeOf(err);
-    done = { outcome, error: err instanceof ToolRefusal ? err.message : outcome === "timeout" ? "the tool took too long" : "the tool failed" };
+    done = {
+      outcome,
+      error:
+        err instanceof ToolRefusal ? err.message : outcome === "timeout" ? "the tool took too long" : "the tool failed",
+    };
   }
-  services.log.info("tool_called", { ...logFields, tool: tool.name, outcome: done.outcome, ms: services.now() - started });
+  services.log.info("tool_called", {
+    ...logFields,
+    tool: tool.name,
+    outcome: done.outcome,
+    ms: services.now() - started,
+  });
   return done;
 }
 

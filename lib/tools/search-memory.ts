@@ -18,7 +18,8 @@ const SEARCH_MEMORY = "search_memory";
 
 const searchMemory = defineTool({
   name: SEARCH_MEMORY,
-  description: "Search what was said earlier in this channel (earlier conversations) for a topic; returns dated passages.",
+  description:
+    "Search what was said earlier in this channel (earlier conversations) for a topic; returns dated passages.",
   args: z.object({ query: z.string().check(z.minLength(1), z.maxLength(500)) }),
   async run({ query }, ctx) {
     const s = ctx.services;
@@ -35,7 +36,10 @@ const searchMemory = defineTool({
     });
     if (recalled.outcome === "unavailable") throw new Error(`memory search failed (${recalled.error})`);
     if (recalled.passages.length === 0) return "nothing found";
-    return recalled.passages.map((p) => earlierRecord(p)).map((r) => `${r.date}: ${r.earlier}`).join("\n");
+    return recalled.passages
+      .map((p) => earlierRecord(p))
+      .map((r) => `${r.date}: ${r.earlier}`)
+      .join("\n");
   },
 });
 

@@ -26,7 +26,10 @@ export interface ToolContext {
    * The answered place's messages before the answered one, from its platform (read_channel); bound to the job's
    * place, so a tool cannot read any other. Absent where the job reads none; undefined from a platform with none.
    */
-  readPlace?(window: { sinceMs: number; limit: number }): Promise<{ messages: PlaceLine[] } | { refused: string } | undefined>;
+  readPlace?(window: {
+    sinceMs: number;
+    limit: number;
+  }): Promise<{ messages: PlaceLine[] } | { refused: string } | undefined>;
 }
 
 /** A message read from the place (the platforms' PlaceMessage, seen from below them). */
@@ -66,7 +69,10 @@ export function defineTool<S extends z.ZodMiniType<Record<string, unknown>>>(def
     ...(def.confirm ? { confirm: true } : {}),
     async run(raw, ctx) {
       const parsed = def.args.safeParse(raw);
-      if (!parsed.success) throw new ToolRefusal(`invalid arguments: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`);
+      if (!parsed.success)
+        throw new ToolRefusal(
+          `invalid arguments: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`,
+        );
       return def.run(parsed.data, ctx);
     },
   };

@@ -34,7 +34,12 @@ export class Toolbox {
 
 /** The Worker's tools from its settings and env (where the HTTP tools' secrets are). */
 export function createToolbox(s: Settings, env: Record<string, unknown>, log: Logger): Toolbox {
-  const tools: Tool[] = [fetchPageTool, readChannelTool, ...[searchMemoryTool(s), webSearchTool(s)].flatMap((t) => t ?? []), ...TYPESCRIPT_TOOLS];
+  const tools: Tool[] = [
+    fetchPageTool,
+    readChannelTool,
+    ...[searchMemoryTool(s), webSearchTool(s)].flatMap((t) => t ?? []),
+    ...TYPESCRIPT_TOOLS,
+  ];
   for (const declaration of s.HTTP_TOOLS) {
     const secret = env[declaration.secret];
     if (typeof secret === "string" && secret.length > 0) tools.push(httpTool(declaration, secret));
@@ -42,6 +47,7 @@ export function createToolbox(s: Settings, env: Record<string, unknown>, log: Lo
   }
   const known = new Set(tools.map((t) => t.name));
   const unknown = [...new Set(Object.values(s.TOOLS).flat())].filter((name) => !known.has(name));
-  if (unknown.length > 0) log.error("tools_unknown", { tools: unknown, problem: "named in TOOLS but not available (off, or no such tool)" });
+  if (unknown.length > 0)
+    log.error("tools_unknown", { tools: unknown, problem: "named in TOOLS but not available (off, or no such tool)" });
   return new Toolbox(tools, s.TOOLS);
 }

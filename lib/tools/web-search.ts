@@ -14,7 +14,11 @@ const WEB_SEARCH = "web_search";
 const RESULTS = 5;
 
 const answerSchema = z.looseObject({
-  web: z.optional(z.looseObject({ results: z.array(z.looseObject({ title: z.string(), url: z.string(), description: z.optional(z.string()) })) })),
+  web: z.optional(
+    z.looseObject({
+      results: z.array(z.looseObject({ title: z.string(), url: z.string(), description: z.optional(z.string()) })),
+    }),
+  ),
 });
 
 /** The tool, when a provider is configured. */
@@ -30,7 +34,10 @@ export function webSearchTool(s: Settings): Tool | null {
       const url = new URL(endpoint);
       url.searchParams.set("q", query);
       url.searchParams.set("count", String(RESULTS));
-      const res = await fetch(url, { headers: { accept: "application/json", "x-subscription-token": key }, signal: ctx.signal });
+      const res = await fetch(url, {
+        headers: { accept: "application/json", "x-subscription-token": key },
+        signal: ctx.signal,
+      });
       if (!res.ok) throw new Error(`the search provider answered ${res.status}`);
       const parsed = answerSchema.safeParse(await res.json());
       if (!parsed.success) throw new Error("the search provider answered in an unexpected shape");

@@ -9,7 +9,15 @@ import { DISCORD_FAKE_BOT } from "../../dev/fakes/discord.ts";
 import { startDiscordGatewayFake, type RunningDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
 import { closeGatewayClients, connect, controlFake, type Client } from "../support/gateway-client.ts";
 
-const BIT = { GUILDS: 1 << 0, GUILD_MEMBERS: 1 << 1, GUILD_MESSAGES: 1 << 9, GUILD_REACTIONS: 1 << 10, DIRECT_MESSAGES: 1 << 12, DM_REACTIONS: 1 << 13, MESSAGE_CONTENT: 1 << 15 };
+const BIT = {
+  GUILDS: 1 << 0,
+  GUILD_MEMBERS: 1 << 1,
+  GUILD_MESSAGES: 1 << 9,
+  GUILD_REACTIONS: 1 << 10,
+  DIRECT_MESSAGES: 1 << 12,
+  DM_REACTIONS: 1 << 13,
+  MESSAGE_CONTENT: 1 << 15,
+};
 /** What Parley asked for before issue 26: no GUILDS, no DIRECT_MESSAGE_REACTIONS. */
 const OLD_PARLEY_INTENTS = 38_400;
 const GUILD = "320000000000000001";
@@ -47,7 +55,14 @@ async function received(client: Client, marker: string): Promise<string[]> {
   return client.events.filter((e) => e.t && e.t !== "READY" && e.t !== "INTEGRATION_CREATE_MARKER").map((e) => e.t!);
 }
 
-const reaction = (guildId?: string) => ({ user_id: alice.id, channel_id: "42", message_id: "43", ...(guildId ? { guild_id: guildId } : {}), message_author_id: DISCORD_FAKE_BOT.userId, emoji: { id: null, name: "👎" } });
+const reaction = (guildId?: string) => ({
+  user_id: alice.id,
+  channel_id: "42",
+  message_id: "43",
+  ...(guildId ? { guild_id: guildId } : {}),
+  message_author_id: DISCORD_FAKE_BOT.userId,
+  emoji: { id: null, name: "👎" },
+});
 
 describe("what a connection receives", () => {
   it("without GUILDS, neither GUILD_CREATE nor GUILD_DELETE; with it, both", async () => {
@@ -74,14 +89,28 @@ describe("what a connection receives", () => {
 
   it("without MESSAGE_CONTENT, a guild message arrives emptied, except one that mentions the bot, a DM and the bot's own", async () => {
     const client = await started(BIT.GUILD_MESSAGES | BIT.DIRECT_MESSAGES);
-    const post = (extra: object) => control("/__message", { channel_id: "42", content: "secret plans", author: alice, embeds: [{ title: "e" }], ...extra });
+    const post = (extra: object) =>
+      control("/__message", {
+        channel_id: "42",
+        content: "secret plans",
+        author: alice,
+        embeds: [{ title: "e" }],
+        ...extra,
+      });
     await post({ guild_id: GUILD });
     await post({ guild_id: GUILD, mentions: [{ id: DISCORD_FAKE_BOT.userId, username: "parley" }] });
     await post({ guild_id: GUILD, author: { id: DISCORD_FAKE_BOT.userId, username: "parley", bot: true } });
     await control("/__message", { channel_id: "77", content: "secret plans", author: alice });
     await received(client, "a");
-    const messages = client.events.filter((e) => e.t === "MESSAGE_CREATE").map((e) => e.d as { content: string; embeds: unknown[] });
-    expect(messages.map((m) => [m.content, m.embeds.length])).toEqual([["", 0], ["secret plans", 1], ["secret plans", 1], ["secret plans", 0]]);
+    const messages = client.events
+      .filter((e) => e.t === "MESSAGE_CREATE")
+      .map((e) => e.d as { content: string; embeds: unknown[] });
+    expect(messages.map((m) => [m.content, m.embeds.length])).toEqual([
+      ["", 0],
+      ["secret plans", 1],
+      ["secret plans", 1],
+      ["secret plans", 0],
+    ]);
   });
 
   it("with MESSAGE_CONTENT, a guild message arrives whole", async () => {

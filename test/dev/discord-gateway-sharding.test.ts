@@ -5,7 +5,11 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { startDiscordFake, type RunningDiscordFake } from "../../dev/fakes/discord.ts";
-import { startDiscordGatewayFake, type GatewayFakeState, type RunningDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
+import {
+  startDiscordGatewayFake,
+  type GatewayFakeState,
+  type RunningDiscordGatewayFake,
+} from "../../dev/fakes/discord-gateway.ts";
 import { closeGatewayClients, connect, controlFake, type Client } from "../support/gateway-client.ts";
 
 /** GUILDS (GUILD_CREATE, GUILD_DELETE), GUILD_MESSAGES, MESSAGE_CONTENT. */
@@ -38,12 +42,22 @@ describe("sharding", () => {
     const shards = await Promise.all([0, 1, 2, 3].map((id) => identify([id, 4])));
     const ready = await shards[1]!.until((e) => e.t === "READY");
     expect(ready.d).toMatchObject({ shard: [1, 4] });
-    expect((ready.d as { guilds: { id: string }[] }).guilds.map((g) => g.id)).toEqual(guilds.filter((g) => Number((BigInt(g) >> 22n) % 4n) === 1));
-    for (const guild of guilds) await control("/__message", { guild_id: guild, channel_id: "9", content: `to ${guild}`, author: { id: "3", username: "alice" } });
+    expect((ready.d as { guilds: { id: string }[] }).guilds.map((g) => g.id)).toEqual(
+      guilds.filter((g) => Number((BigInt(g) >> 22n) % 4n) === 1),
+    );
+    for (const guild of guilds)
+      await control("/__message", {
+        guild_id: guild,
+        channel_id: "9",
+        content: `to ${guild}`,
+        author: { id: "3", username: "alice" },
+      });
     for (const [id, client] of shards.entries()) {
       const expected = guilds.filter((g) => Number((BigInt(g) >> 22n) % 4n) === id).map((g) => `to ${g}`);
       await client.until((e) => e.t === "MESSAGE_CREATE" && (e.d as { content: string }).content === expected.at(-1));
-      expect(client.events.filter((e) => e.t === "MESSAGE_CREATE").map((e) => (e.d as { content: string }).content)).toEqual(expected);
+      expect(
+        client.events.filter((e) => e.t === "MESSAGE_CREATE").map((e) => (e.d as { content: string }).content),
+      ).toEqual(expected);
     }
   });
 
@@ -62,7 +76,11 @@ describe("sharding", () => {
     await control("/__config", { recommendedShards: 4, maxConcurrency: 2 });
     await (await identify([0, 4])).until((e) => e.t === "READY");
     const bot = await (await fetch(`${rest.url}/gateway/bot`, { headers: { Authorization: "Bot t" } })).json();
-    expect(bot).toMatchObject({ url: gateway.url, shards: 4, session_start_limit: { total: 1000, remaining: 999, max_concurrency: 2 } });
+    expect(bot).toMatchObject({
+      url: gateway.url,
+      shards: 4,
+      session_start_limit: { total: 1000, remaining: 999, max_concurrency: 2 },
+    });
   });
 });
 
@@ -74,7 +92,10 @@ describe("guild removal, invalid sessions and a dead resume URL", () => {
     await control("/__guild_delete", { guild_id: guilds[0], unavailable: true });
     await control("/__guild_delete", { guild_id: guilds[0] });
     await client.until((e) => e.t === "GUILD_DELETE" && !(e.d as { unavailable?: boolean }).unavailable);
-    expect(client.events.filter((e) => e.t === "GUILD_DELETE").map((e) => e.d)).toEqual([{ id: guilds[0], unavailable: true }, { id: guilds[0] }]);
+    expect(client.events.filter((e) => e.t === "GUILD_DELETE").map((e) => e.d)).toEqual([
+      { id: guilds[0], unavailable: true },
+      { id: guilds[0] },
+    ]);
     expect((await control<GatewayFakeState>("/__state")).guilds).toBe(0);
   });
 
@@ -92,7 +113,8 @@ describe("guild removal, invalid sessions and a dead resume URL", () => {
   it("stops answering at the resume URL while the configured URL still works", async () => {
     await start();
     const client = await identify();
-    const resumeUrl = ((await client.until((e) => e.t === "READY")).d as { resume_gateway_url: string }).resume_gateway_url;
+    const resumeUrl = ((await client.until((e) => e.t === "READY")).d as { resume_gateway_url: string })
+      .resume_gateway_url;
     await control("/__resume_url", { dead: true });
     await expect(connect(`${resumeUrl}?v=10&encoding=json`)).rejects.toThrow();
     expect((await identify()).events).toBeDefined();
@@ -105,7 +127,12 @@ describe("guild removal, invalid sessions and a dead resume URL", () => {
     const client = await identify();
     const ready = (await client.until((e) => e.t === "READY")).d as { session_id: string };
     await control("/__fail", { fault: "drop_after", path: "/dispatch", bodyContains: '"t":"MESSAGE_CREATE"' });
-    await control("/__message", { guild_id: "2", channel_id: "9", content: "lost?", author: { id: "3", username: "alice" } });
+    await control("/__message", {
+      guild_id: "2",
+      channel_id: "9",
+      content: "lost?",
+      author: { id: "3", username: "alice" },
+    });
     expect(await client.closed).toBe(1006);
     const resumed = await connect(gateway.url);
     resumed.send({ op: 6, d: { token: "t", session_id: ready.session_id, seq: 1 } });

@@ -18,12 +18,22 @@ beforeEach(() => slack.control("/__reset", {}));
 const post = (channel: string, text = "hello") => slack.call("chat.postMessage", { channel, text });
 const posted = async (channel: string) => (await slack.control<unknown[]>(`/__calls?channel=${channel}`)).length;
 const fail = (rule: Record<string, unknown>) => slack.control<{ ok: boolean; rule: { id: number } }>("/__fail", rule);
-const injected = (query = "") => slack.control<{ rule: number; fault: string; path: string; route: string; channel?: string; at: number }[]>(`/__faults${query}`);
+const injected = (query = "") =>
+  slack.control<{ rule: number; fault: string; path: string; route: string; channel?: string; at: number }[]>(
+    `/__faults${query}`,
+  );
 const onChannel = (channel: string) => `"channel":"${channel}"`;
 
 describe("scripted faults", () => {
   it("refuses the next N matching calls after letting some through, then answers normally", async () => {
-    const { rule } = await fail({ fault: "refuse", status: 503, path: "/chat.postMessage", bodyContains: onChannel("C0F1"), after: 1, times: 2 });
+    const { rule } = await fail({
+      fault: "refuse",
+      status: 503,
+      path: "/chat.postMessage",
+      bodyContains: onChannel("C0F1"),
+      after: 1,
+      times: 2,
+    });
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await post("C0F1")).status);
     expect(statuses).toEqual([200, 503, 503, 200]);
@@ -48,7 +58,12 @@ describe("scripted faults", () => {
     await fail({ fault: "hang", bodyContains: onChannel("C0HANG") });
     await expect(post("C0BEFORE")).rejects.toThrow();
     await expect(post("C0AFTER")).rejects.toThrow();
-    const hung = fetch(`${slack.url}/chat.postMessage`, { method: "POST", headers: { Authorization: "Bearer xoxb-test-token", "Content-Type": "application/json" }, body: JSON.stringify({ channel: "C0HANG", text: "x" }), signal: AbortSignal.timeout(300) });
+    const hung = fetch(`${slack.url}/chat.postMessage`, {
+      method: "POST",
+      headers: { Authorization: "Bearer xoxb-test-token", "Content-Type": "application/json" },
+      body: JSON.stringify({ channel: "C0HANG", text: "x" }),
+      signal: AbortSignal.timeout(300),
+    });
     await expect(hung).rejects.toThrow(/timeout|aborted/i);
     expect([await posted("C0BEFORE"), await posted("C0AFTER"), await posted("C0HANG")]).toEqual([0, 1, 1]);
   });

@@ -14,7 +14,8 @@ const EVERY_ATTEMPT = 10;
 
 function lane() {
   const base = `${inject("redisFaultProxyUrl")}/lanes/proxy-${randomUUID()}`;
-  const client = (retries = 2) => new Redis({ url: base, token: inject("redisRestToken"), retry: { retries, backoff: () => 10 } });
+  const client = (retries = 2) =>
+    new Redis({ url: base, token: inject("redisRestToken"), retry: { retries, backoff: () => 10 } });
   return { control: `${base}/__proxy`, client };
 }
 

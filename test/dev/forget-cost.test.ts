@@ -27,7 +27,12 @@ let rt: Runtime;
 
 beforeAll(async () => {
   server = await startRedisServer(await freePort());
-  bridge = await startRedisBridge({ port: await freePort(), redisUrl: server.url, token: TOKEN, requireKeyLocking: true });
+  bridge = await startRedisBridge({
+    port: await freePort(),
+    redisUrl: server.url,
+    token: TOKEN,
+    requireKeyLocking: true,
+  });
   stats = new RedisClient(server.url, { maxRetriesPerRequest: 1 });
   rt = createRuntime({
     UPSTASH_REDIS_REST_URL: bridge.url,
@@ -92,13 +97,16 @@ async function forgetCost(person: string): Promise<number> {
 async function addUnrelatedKeys(count: number): Promise<void> {
   for (let from = 0; from < count; from += 10_000) {
     const batch = stats.pipeline();
-    for (let i = from; i < Math.min(count, from + 10_000); i++) batch.set(`cost:conv:slack|TOTHER${i % 500}|C${i}|:log`, "x");
+    for (let i = from; i < Math.min(count, from + 10_000); i++)
+      batch.set(`cost:conv:slack|TOTHER${i % 500}|C${i}|:log`, "x");
     await batch.exec();
   }
 }
 
 describe("forget me in a large database", () => {
-  it("costs the same commands with 100,000 unrelated keys as without them, and only what the person's places need", { timeout: 60_000 }, async () => {
+  it("costs the same commands with 100,000 unrelated keys as without them, and only what the person's places need", {
+    timeout: 60_000,
+  }, async () => {
     // The first run loads the scripts into the server's cache; the two measured runs find them there.
     await forgetCost("UWARM");
     const small = await forgetCost("UALICE");

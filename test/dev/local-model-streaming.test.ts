@@ -18,12 +18,25 @@ beforeAll(async () => {
 afterAll(() => model.close());
 beforeEach(() => fetch(`${control}/__reset`, { method: "POST" }));
 
-const post = (path: string, body: unknown) => fetch(`${control}${path}`, { method: "POST", body: JSON.stringify(body) });
-const ask = (text: string) => ({ model: "reply-model", messages: [{ role: "system" as const, content: "Be brief." }, { role: "user" as const, content: text }] });
+const post = (path: string, body: unknown) =>
+  fetch(`${control}${path}`, { method: "POST", body: JSON.stringify(body) });
+const ask = (text: string) => ({
+  model: "reply-model",
+  messages: [
+    { role: "system" as const, content: "Be brief." },
+    { role: "user" as const, content: text },
+  ],
+});
 
-async function streamed(text: string): Promise<{ pieces: string[]; usage: OpenAI.CompletionUsage | null | undefined; arrivals: number[] }> {
+async function streamed(
+  text: string,
+): Promise<{ pieces: string[]; usage: OpenAI.CompletionUsage | null | undefined; arrivals: number[] }> {
   const started = Date.now();
-  const stream = await client.chat.completions.create({ ...ask(text), stream: true, stream_options: { include_usage: true } });
+  const stream = await client.chat.completions.create({
+    ...ask(text),
+    stream: true,
+    stream_options: { include_usage: true },
+  });
   const pieces: string[] = [];
   const arrivals: number[] = [];
   let usage: OpenAI.CompletionUsage | null | undefined;
@@ -49,7 +62,9 @@ describe("streaming", () => {
   });
 
   it("waits for the first token, then keeps the token rate", async () => {
-    await post("/__script", { rules: [{ match: "marker-pace", reply: "a b c d e f g h i j", firstTokenMs: 200, tokensPerSecond: 50 }] });
+    await post("/__script", {
+      rules: [{ match: "marker-pace", reply: "a b c d e f g h i j", firstTokenMs: 200, tokensPerSecond: 50 }],
+    });
     const { arrivals } = await streamed("marker-pace");
     // The pace is a floor: piece i is not sent before 200 ms + i × 20 ms (a loaded machine only makes it later, so
     // no gap between arrivals is asserted; 5 ms allow for the timers' rounding).

@@ -9,7 +9,13 @@ import { Client } from "@upstash/qstash";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { freePort } from "../../dev/ports.ts";
 import { DEV_TOKEN, startQStash } from "../../dev/qstash/server.ts";
-import { advanceClock, qstashDeliveries, qstashLaneUrl, readClock, type DeliveryRecord } from "../support/qstash-clock.ts";
+import {
+  advanceClock,
+  qstashDeliveries,
+  qstashLaneUrl,
+  readClock,
+  type DeliveryRecord,
+} from "../support/qstash-clock.ts";
 import { closeRecordingEndpoints, header, recordingEndpoint, waitFor } from "../support/recording-endpoint.ts";
 
 /** e^(2.5·n) s for retries 1, 2, 3, in whole milliseconds. */
@@ -32,23 +38,36 @@ describe("QStash stand-in on the production schedule with a virtual clock", () =
     const { laneUrl, client, start } = await freshLane();
     const destination = await recordingEndpoint(failing);
     const failures = await recordingEndpoint(undefined, "/jobs/failed");
-    const { messageId } = await client.publish({ url: destination.url, body: "job", retries: 3, failureCallback: failures.url });
+    const { messageId } = await client.publish({
+      url: destination.url,
+      body: "job",
+      retries: 3,
+      failureCallback: failures.url,
+    });
 
     const first = await advanceClock(laneUrl, { ms: 0 });
-    expect(first.deliveries).toMatchObject([{ messageId, retried: 0, at: start, status: 500, outcome: "retry", nextAt: start + RETRY_1_MS }]);
+    expect(first.deliveries).toMatchObject([
+      { messageId, retried: 0, at: start, status: 500, outcome: "retry", nextAt: start + RETRY_1_MS },
+    ]);
     expect((await advanceClock(laneUrl, { ms: RETRY_1_MS - 1 })).deliveries).toEqual([]);
     expect(destination.received).toHaveLength(1);
     const second = await advanceClock(laneUrl, { ms: 1 });
     expect(second.deliveries).toMatchObject([{ messageId, retried: 1, at: start + RETRY_1_MS, outcome: "retry" }]);
 
     const rest = await advanceClock(laneUrl, { to: start + RETRY_1_MS + RETRY_2_MS + RETRY_3_MS });
-    expect(rest.deliveries.map(({ kind, retried, at, outcome }) => ({ kind, retried, at: at - start, outcome }))).toEqual([
+    expect(
+      rest.deliveries.map(({ kind, retried, at, outcome }) => ({ kind, retried, at: at - start, outcome })),
+    ).toEqual([
       { kind: "message", retried: 2, at: RETRY_1_MS + RETRY_2_MS, outcome: "retry" },
       { kind: "message", retried: 3, at: RETRY_1_MS + RETRY_2_MS + RETRY_3_MS, outcome: "dlq" },
       { kind: "callback", retried: 0, at: RETRY_1_MS + RETRY_2_MS + RETRY_3_MS, outcome: "done" },
     ]);
     expect(destination.received.map((r) => header(r, "upstash-retried"))).toEqual(["0", "1", "2", "3"]);
-    expect(JSON.parse(failures.received[0]?.body ?? "{}")).toMatchObject({ sourceMessageId: messageId, retried: 3, status: 500 });
+    expect(JSON.parse(failures.received[0]?.body ?? "{}")).toMatchObject({
+      sourceMessageId: messageId,
+      retried: 3,
+      status: 500,
+    });
     const { messages } = await client.dlq.listMessages();
     expect(messages.map((m) => m.messageId)).toEqual([messageId]);
     expect(rest.nextDueAt).toBeNull();
@@ -63,9 +82,13 @@ describe("QStash stand-in on the production schedule with a virtual clock", () =
 
     expect((await advanceClock(laneUrl, { ms: 29_999 })).deliveries).toEqual([]);
     expect(destination.received).toEqual([]);
-    expect((await advanceClock(laneUrl, { ms: 1 })).deliveries).toMatchObject([{ at: start + 30_000, outcome: "done" }]);
+    expect((await advanceClock(laneUrl, { ms: 1 })).deliveries).toMatchObject([
+      { at: start + 30_000, outcome: "done" },
+    ]);
     expect((await advanceClock(laneUrl, { to: notBefore * 1000 - 1 })).deliveries).toEqual([]);
-    expect((await advanceClock(laneUrl, { to: notBefore * 1000 })).deliveries).toMatchObject([{ at: notBefore * 1000 }]);
+    expect((await advanceClock(laneUrl, { to: notBefore * 1000 })).deliveries).toMatchObject([
+      { at: notBefore * 1000 },
+    ]);
     expect(destination.received.map((r) => r.body)).toEqual(["delayed", "not-before"]);
   });
 
@@ -75,9 +98,13 @@ describe("QStash stand-in on the production schedule with a virtual clock", () =
       index === 0 ? { status: 503, headers: { "retry-after": "600" } } : { status: 200 },
     );
     await client.publish({ url: destination.url, body: "busy" });
-    expect((await advanceClock(laneUrl, { ms: 0 })).deliveries).toMatchObject([{ outcome: "retry", nextAt: start + 600_000 }]);
+    expect((await advanceClock(laneUrl, { ms: 0 })).deliveries).toMatchObject([
+      { outcome: "retry", nextAt: start + 600_000 },
+    ]);
     expect((await advanceClock(laneUrl, { ms: 599_999 })).deliveries).toEqual([]);
-    expect((await advanceClock(laneUrl, { ms: 1 })).deliveries).toMatchObject([{ retried: 1, status: 200, outcome: "done" }]);
+    expect((await advanceClock(laneUrl, { ms: 1 })).deliveries).toMatchObject([
+      { retried: 1, status: 200, outcome: "done" },
+    ]);
   });
 
   it("keeps a deduplication id for 10 minutes of virtual time", async () => {
@@ -110,7 +137,10 @@ describe("QStash stand-in on the production schedule with a virtual clock", () =
   });
 
   it("refuses to advance a wall clock, and says how to ask for an advance", async () => {
-    const real = await fetch(`${inject("qstashUrl")}/__clock/advance`, { method: "POST", body: JSON.stringify({ ms: 1 }) });
+    const real = await fetch(`${inject("qstashUrl")}/__clock/advance`, {
+      method: "POST",
+      body: JSON.stringify({ ms: 1 }),
+    });
     expect(real.status).toBe(409);
     expect(((await real.json()) as { error: string }).error).toMatch(/only a virtual clock/);
     const { laneUrl } = await freshLane();
@@ -134,10 +164,14 @@ describe("QStash stand-in with a scaled clock", () => {
       const client = new Client({ baseUrl: qstash.url, token: DEV_TOKEN, devMode: false });
       const { messageId } = await client.publish({ url: destination.url, body: "soak", retries: 2 });
       let attempts: DeliveryRecord[] = [];
-      await waitFor("three attempts, the last dead-lettered", async () => {
-        attempts = await qstashDeliveries(qstash.url, { messageId });
-        return attempts.at(-1)?.outcome === "dlq";
-      }, 20_000);
+      await waitFor(
+        "three attempts, the last dead-lettered",
+        async () => {
+          attempts = await qstashDeliveries(qstash.url, { messageId });
+          return attempts.at(-1)?.outcome === "dlq";
+        },
+        20_000,
+      );
       const at = attempts.map((a) => a.at) as [number, number, number];
       expect(attempts.map((a) => a.retried)).toEqual([0, 1, 2]);
       expect(at[1] - at[0]).toBeGreaterThanOrEqual(RETRY_1_MS);

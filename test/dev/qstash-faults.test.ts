@@ -41,7 +41,9 @@ describe("QStash publish faults", () => {
     const { laneUrl, client } = await freshLane();
     const destination = await recordingEndpoint();
     await scriptFault(laneUrl, { fault: "refuse_publish", path: "/jobs/reply", status: 503 });
-    await expect(client.publish({ url: destination.url, body: "refused" })).rejects.toThrow(/refused by an injected fault/);
+    await expect(client.publish({ url: destination.url, body: "refused" })).rejects.toThrow(
+      /refused by an injected fault/,
+    );
     await client.publish({ url: destination.url, body: "accepted" });
     await advanceClock(laneUrl, { ms: 60_000 });
     expect(destination.received.map((r) => r.body)).toEqual(["accepted"]);
@@ -62,7 +64,11 @@ describe("QStash publish faults", () => {
     const { laneUrl, client } = await freshLane(true);
     const destination = await recordingEndpoint();
     await scriptFault(laneUrl, { fault: "drop_after_store" });
-    const answer = await client.publish({ url: destination.url, body: "once", deduplicationId: `dedupe-${randomUUID()}` });
+    const answer = await client.publish({
+      url: destination.url,
+      body: "once",
+      deduplicationId: `dedupe-${randomUUID()}`,
+    });
     expect(answer).toMatchObject({ deduplicated: true });
     await advanceClock(laneUrl, { ms: 0 });
     expect(destination.received.map((r) => header(r, "upstash-message-id"))).toEqual([answer.messageId]);
@@ -104,7 +110,9 @@ describe("QStash delivery faults", () => {
     // The attempt that was put off may be made by the publish itself or by this advance: either way it is recorded.
     expect(await qstashDeliveries(laneUrl)).toMatchObject([{ outcome: "late", nextAt: start + 300_000 }]);
     expect((await advanceClock(laneUrl, { ms: 299_999 })).deliveries).toEqual([]);
-    expect((await advanceClock(laneUrl, { ms: 1 })).deliveries).toMatchObject([{ retried: 0, status: 200, outcome: "done" }]);
+    expect((await advanceClock(laneUrl, { ms: 1 })).deliveries).toMatchObject([
+      { retried: 0, status: 200, outcome: "done" },
+    ]);
     expect(destination.received).toHaveLength(1);
   });
 
@@ -117,7 +125,9 @@ describe("QStash delivery faults", () => {
       { status: null, outcome: "retry", nextAt: start + RETRY_1_MS, error: expect.stringMatching(/lost/) },
     ]);
     expect(await injectedFaults(laneUrl, { fault: "lose_answer" })).toMatchObject([{ messageId, status: 200 }]);
-    expect((await advanceClock(laneUrl, { ms: RETRY_1_MS })).deliveries).toMatchObject([{ retried: 1, outcome: "done" }]);
+    expect((await advanceClock(laneUrl, { ms: RETRY_1_MS })).deliveries).toMatchObject([
+      { retried: 1, outcome: "done" },
+    ]);
     expect(destination.received).toHaveLength(2);
   });
 
@@ -126,14 +136,23 @@ describe("QStash delivery faults", () => {
     const destination = await recordingEndpoint();
     const failures = await recordingEndpoint(undefined, "/jobs/failed");
     await scriptFault(laneUrl, { fault: "lose_answer", path: "/jobs/reply", times: 2 });
-    const { messageId } = await client.publish({ url: destination.url, body: "lost", retries: 1, failureCallback: failures.url });
+    const { messageId } = await client.publish({
+      url: destination.url,
+      body: "lost",
+      retries: 1,
+      failureCallback: failures.url,
+    });
     const { deliveries } = await advanceClock(laneUrl, { ms: 3_600_000 });
     expect(deliveries.map((d) => [d.kind, d.outcome])).toEqual([
       ["message", "retry"],
       ["message", "dlq"],
       ["callback", "done"],
     ]);
-    expect(JSON.parse(failures.received[0]?.body ?? "{}")).toMatchObject({ sourceMessageId: messageId, status: 0, retried: 1 });
+    expect(JSON.parse(failures.received[0]?.body ?? "{}")).toMatchObject({
+      sourceMessageId: messageId,
+      status: 0,
+      retried: 1,
+    });
     expect((await client.dlq.listMessages()).messages.map((m) => m.messageId)).toEqual([messageId]);
   });
 });
@@ -146,7 +165,8 @@ describe("QStash fault scripts", () => {
       await scriptFault(laneUrl, { fault: "late", delayMs: 1_000, rate: 0.3, seed: 42 });
       const flowControl = { key: "one-at-a-time", parallelism: 1 };
       const ids = new Map<string, string>();
-      for (let n = 0; n < 20; n++) ids.set((await client.publish({ url: destination.url, body: `m${n}`, flowControl })).messageId, `m${n}`);
+      for (let n = 0; n < 20; n++)
+        ids.set((await client.publish({ url: destination.url, body: `m${n}`, flowControl })).messageId, `m${n}`);
       await advanceClock(laneUrl, { ms: 0 });
       return (await injectedFaults(laneUrl, { fault: "late" })).map((f) => ids.get(f.messageId ?? ""));
     };
@@ -158,7 +178,10 @@ describe("QStash fault scripts", () => {
 
   it("explains a bad rule, lists pending rules, and forgets rules and records on reset", async () => {
     const { laneUrl, client } = await freshLane();
-    const bad = await fetch(`${laneUrl}/__fail`, { method: "POST", body: JSON.stringify({ fault: "late", bodycontains: "x" }) });
+    const bad = await fetch(`${laneUrl}/__fail`, {
+      method: "POST",
+      body: JSON.stringify({ fault: "late", bodycontains: "x" }),
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toMatch(/delayMs|bodycontains/);
     await scriptFault(laneUrl, { fault: "lose_answer", messageId: "msg_never", times: 3 });

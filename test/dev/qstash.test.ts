@@ -62,7 +62,9 @@ describe("QStash stand-in", () => {
     expect(header(delivery, "content-type")).toBe("application/json");
     expect(header(delivery, "upstash-message-id")).toBe(messageId);
     expect(header(delivery, "upstash-retried")).toBe("0");
-    await expect(receiver.verify({ signature: header(delivery, "upstash-signature"), body: delivery?.body ?? "", url })).resolves.toBe(true);
+    await expect(
+      receiver.verify({ signature: header(delivery, "upstash-signature"), body: delivery?.body ?? "", url }),
+    ).resolves.toBe(true);
     await expect(
       receiver.verify({ signature: header(delivery, "upstash-signature"), body: "tampered", url }),
     ).rejects.toThrow();
@@ -79,7 +81,12 @@ describe("QStash stand-in", () => {
     const destination = await endpoint(async () => ({ status: 500, body: "boom" }));
     const failures = await endpoint();
     const body = JSON.stringify({ job: "reply" });
-    const { messageId } = await client.publish({ url: destination.url, body, retries: 2, failureCallback: failures.url });
+    const { messageId } = await client.publish({
+      url: destination.url,
+      body,
+      retries: 2,
+      failureCallback: failures.url,
+    });
     await waitFor("the failure callback", () => failures.received.length === 1);
     expect(destination.received.map((r) => header(r, "upstash-retried"))).toEqual(["0", "1", "2"]);
     const callback = failures.received[0] as Received;
@@ -98,7 +105,9 @@ describe("QStash stand-in", () => {
     });
     expect(report.dlqId).toEqual(expect.any(String));
     const { messages } = await client.dlq.listMessages({ dlqIds: [report.dlqId] });
-    expect(messages).toMatchObject([{ messageId, dlqId: report.dlqId, url: destination.url, responseStatus: 500, body }]);
+    expect(messages).toMatchObject([
+      { messageId, dlqId: report.dlqId, url: destination.url, responseStatus: 500, body },
+    ]);
   });
 
   it("waits as long as Retry-After asks before the next attempt", async () => {
@@ -121,7 +130,10 @@ describe("QStash stand-in", () => {
   });
 
   it("stops at 489 with Upstash-NonRetryable-Error and dead-letters the message", async () => {
-    const destination = await endpoint(async () => ({ status: 489, headers: { "upstash-nonretryable-error": "true" } }));
+    const destination = await endpoint(async () => ({
+      status: 489,
+      headers: { "upstash-nonretryable-error": "true" },
+    }));
     const { messageId } = await client.publish({ url: destination.url, body: "bad job", retries: 3 });
     let dlqId = "";
     for (const deadline = Date.now() + 5_000; !dlqId && Date.now() < deadline; await sleep(50)) {

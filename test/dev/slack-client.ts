@@ -15,7 +15,11 @@ export interface SlackAnswer {
 
 export interface SlackHarness {
   url: string;
-  call(method: string, params: Record<string, unknown>, opts?: { token?: string; form?: boolean; basic?: string }): Promise<SlackAnswer>;
+  call(
+    method: string,
+    params: Record<string, unknown>,
+    opts?: { token?: string; form?: boolean; basic?: string },
+  ): Promise<SlackAnswer>;
   control<T = unknown>(path: string, body?: unknown): Promise<T>;
   close(): Promise<void>;
 }
@@ -27,17 +31,32 @@ export async function startSlack(settings?: SlackSettingsPatch): Promise<SlackHa
     url: fake.url,
     async call(method, params, opts = {}) {
       const token = opts.token ?? TOKEN;
-      const headers: Record<string, string> = opts.basic ? { Authorization: `Basic ${Buffer.from(opts.basic).toString("base64")}` } : token ? { Authorization: `Bearer ${token}` } : {};
+      const headers: Record<string, string> = opts.basic
+        ? { Authorization: `Basic ${Buffer.from(opts.basic).toString("base64")}` }
+        : token
+          ? { Authorization: `Bearer ${token}` }
+          : {};
       const body = opts.form
-        ? new URLSearchParams(Object.entries(params).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]))
+        ? new URLSearchParams(
+            Object.entries(params).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]),
+          )
         : JSON.stringify(params);
       headers["Content-Type"] = opts.form ? "application/x-www-form-urlencoded" : "application/json; charset=utf-8";
       const res = await fetch(`${fake.url}/${method}`, { method: "POST", headers, body });
       const text = await res.text();
-      return { status: res.status, retryAfter: res.headers.get("retry-after"), body: (res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : { raw: text }) as SlackAnswer["body"] };
+      return {
+        status: res.status,
+        retryAfter: res.headers.get("retry-after"),
+        body: (res.headers.get("content-type")?.includes("json")
+          ? JSON.parse(text)
+          : { raw: text }) as SlackAnswer["body"],
+      };
     },
     async control(path, body) {
-      const res = await fetch(`${origin}${path}`, body === undefined ? {} : { method: "POST", body: JSON.stringify(body) });
+      const res = await fetch(
+        `${origin}${path}`,
+        body === undefined ? {} : { method: "POST", body: JSON.stringify(body) },
+      );
       if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
       return (await res.json()) as never;
     },

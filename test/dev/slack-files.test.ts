@@ -20,11 +20,15 @@ async function installedWith(team: string, scope: string): Promise<string> {
   return (await slack.call("oauth.v2.access", { code }, { basic: CLIENT, form: true })).body.access_token as string;
 }
 
-const get = (url: string, token?: string) => fetch(url, { redirect: "manual", ...(token ? { headers: { Authorization: `Bearer ${token}` } } : {}) });
+const get = (url: string, token?: string) =>
+  fetch(url, { redirect: "manual", ...(token ? { headers: { Authorization: `Bearer ${token}` } } : {}) });
 
 describe("files on the Slack fake", () => {
   it("serves url_private to its workspace's bot token, and sends anyone else to sign in", async () => {
-    const file = await slack.control<{ url_private: string; size: number; original_w: number }>("/__files", { name: "shot.png", png: { width: 30, height: 20, colour: "#ff0000" } });
+    const file = await slack.control<{ url_private: string; size: number; original_w: number }>("/__files", {
+      name: "shot.png",
+      png: { width: 30, height: 20, colour: "#ff0000" },
+    });
     expect(file.original_w).toBe(30);
     const served = await get(file.url_private, TOKEN);
     expect(served.status).toBe(200);
@@ -36,7 +40,12 @@ describe("files on the Slack fake", () => {
 
   it("refuses a token of the file's workspace that was not granted files:read", async () => {
     const token = await installedWith("T0NOFILES", "chat:write");
-    const file = await slack.control<{ url_private: string }>("/__files", { team: "T0NOFILES", name: "a.txt", type: "text/plain", base64: "aGk=" });
+    const file = await slack.control<{ url_private: string }>("/__files", {
+      team: "T0NOFILES",
+      name: "a.txt",
+      type: "text/plain",
+      base64: "aGk=",
+    });
     expect((await get(file.url_private, token)).status).toBe(403);
   });
 });

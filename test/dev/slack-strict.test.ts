@@ -44,34 +44,66 @@ describe("scopes", () => {
       ["conversations.history", { channel: "C0STRICT1" }, "channels:history"],
       ["conversations.replies", { channel: "G0STRICT1", ts: THREAD }, "groups:history,mpim:history"],
       ["conversations.replies", { channel: "D0STRICT1", ts: THREAD }, "im:history"],
-      ["assistant.threads.setStatus", { channel_id: "D0STRICT1", thread_ts: THREAD, status: "is thinking…" }, "chat:write,assistant:write"],
+      [
+        "assistant.threads.setStatus",
+        { channel_id: "D0STRICT1", thread_ts: THREAD, status: "is thinking…" },
+        "chat:write,assistant:write",
+      ],
     ];
     for (const [method, params, needed] of calls) {
-      expect((await slack.call(method, params, { token })).body, method).toEqual({ ok: false, error: "missing_scope", needed, provided: "app_mentions:read" });
+      expect((await slack.call(method, params, { token })).body, method).toEqual({
+        ok: false,
+        error: "missing_scope",
+        needed,
+        provided: "app_mentions:read",
+      });
     }
     expect((await slack.call("auth.test", {}, { token })).body.ok).toBe(true);
   });
 
   it("tells who is an admin and who created a channel only with users:read and the channel's *:read, read from forms", async () => {
     const bare = await installedWith("T0ROLES0", "chat:write");
-    expect((await slack.call("users.info", { user: "U0BOSS" }, { token: bare, form: true })).body).toMatchObject({ error: "missing_scope", needed: "users:read" });
-    expect((await slack.call("conversations.info", { channel: "C0ROLES1" }, { token: bare, form: true })).body).toMatchObject({ error: "missing_scope", needed: "channels:read" });
-    expect((await slack.call("conversations.info", { channel: "G0ROLES1" }, { token: bare, form: true })).body).toMatchObject({ error: "missing_scope", needed: "groups:read,mpim:read" });
+    expect((await slack.call("users.info", { user: "U0BOSS" }, { token: bare, form: true })).body).toMatchObject({
+      error: "missing_scope",
+      needed: "users:read",
+    });
+    expect(
+      (await slack.call("conversations.info", { channel: "C0ROLES1" }, { token: bare, form: true })).body,
+    ).toMatchObject({ error: "missing_scope", needed: "channels:read" });
+    expect(
+      (await slack.call("conversations.info", { channel: "G0ROLES1" }, { token: bare, form: true })).body,
+    ).toMatchObject({ error: "missing_scope", needed: "groups:read,mpim:read" });
     const token = await installedWith("T0ROLES1", "users:read,channels:read");
     await slack.control("/__roles", { team: "T0ROLES1", admins: ["U0BOSS"], channel: "C0ROLES1", creator: "U0MAKER" });
-    expect((await slack.call("users.info", { user: "U0BOSS" }, { token, form: true })).body).toMatchObject({ ok: true, user: { id: "U0BOSS", is_admin: true, is_owner: false } });
-    expect((await slack.call("users.info", { user: "U0MAKER" }, { token, form: true })).body).toMatchObject({ ok: true, user: { is_admin: false } });
-    expect((await slack.call("conversations.info", { channel: "C0ROLES1" }, { token, form: true })).body).toMatchObject({ ok: true, channel: { id: "C0ROLES1", creator: "U0MAKER" } });
+    expect((await slack.call("users.info", { user: "U0BOSS" }, { token, form: true })).body).toMatchObject({
+      ok: true,
+      user: { id: "U0BOSS", is_admin: true, is_owner: false },
+    });
+    expect((await slack.call("users.info", { user: "U0MAKER" }, { token, form: true })).body).toMatchObject({
+      ok: true,
+      user: { is_admin: false },
+    });
+    expect((await slack.call("conversations.info", { channel: "C0ROLES1" }, { token, form: true })).body).toMatchObject(
+      { ok: true, channel: { id: "C0ROLES1", creator: "U0MAKER" } },
+    );
     // Another workspace's admin is nobody here; a JSON body's arguments are never read.
     const other = await installedWith("T0ROLES2", "users:read");
-    expect((await slack.call("users.info", { user: "U0BOSS" }, { token: other, form: true })).body).toMatchObject({ user: { is_admin: false } });
-    expect((await slack.call("users.info", { user: "U0BOSS" }, { token })).body).toMatchObject({ ok: false, error: "invalid_arguments" });
+    expect((await slack.call("users.info", { user: "U0BOSS" }, { token: other, form: true })).body).toMatchObject({
+      user: { is_admin: false },
+    });
+    expect((await slack.call("users.info", { user: "U0BOSS" }, { token })).body).toMatchObject({
+      ok: false,
+      error: "invalid_arguments",
+    });
   });
 
   it("lets the scope of one kind of conversation read that kind only", async () => {
     const token = await installedWith("T0IMONLY1", "im:history,chat:write");
     expect((await slack.call("conversations.history", { channel: "D0STRICT2" }, { token })).body.ok).toBe(true);
-    expect((await slack.call("conversations.history", { channel: "C0STRICT2" }, { token })).body).toMatchObject({ error: "missing_scope", needed: "channels:history" });
+    expect((await slack.call("conversations.history", { channel: "C0STRICT2" }, { token })).body).toMatchObject({
+      error: "missing_scope",
+      needed: "channels:history",
+    });
   });
 });
 
@@ -79,10 +111,21 @@ describe("channel membership", () => {
   it("refuses a bot removed from a channel: not_in_channel when public, channel_not_found when private", async () => {
     await slack.control("/__membership", { channel: "C0LEFT001", member: false });
     await slack.control("/__membership", { channel: "G0LEFT001", member: false });
-    expect((await slack.call("chat.postMessage", { channel: "C0LEFT001", text: "hi" })).body).toEqual({ ok: false, error: "not_in_channel" });
-    expect((await slack.call("conversations.history", { channel: "C0LEFT001" })).body).toEqual({ ok: false, error: "not_in_channel" });
-    expect((await slack.call("reactions.add", { channel: "C0LEFT001", timestamp: THREAD, name: "eyes" })).body).toEqual({ ok: false, error: "not_in_channel" });
-    expect((await slack.call("chat.postMessage", { channel: "G0LEFT001", text: "hi" })).body).toEqual({ ok: false, error: "channel_not_found" });
+    expect((await slack.call("chat.postMessage", { channel: "C0LEFT001", text: "hi" })).body).toEqual({
+      ok: false,
+      error: "not_in_channel",
+    });
+    expect((await slack.call("conversations.history", { channel: "C0LEFT001" })).body).toEqual({
+      ok: false,
+      error: "not_in_channel",
+    });
+    expect((await slack.call("reactions.add", { channel: "C0LEFT001", timestamp: THREAD, name: "eyes" })).body).toEqual(
+      { ok: false, error: "not_in_channel" },
+    );
+    expect((await slack.call("chat.postMessage", { channel: "G0LEFT001", text: "hi" })).body).toEqual({
+      ok: false,
+      error: "channel_not_found",
+    });
     await slack.control("/__membership", { channel: "C0LEFT001", member: true });
     expect((await slack.call("chat.postMessage", { channel: "C0LEFT001", text: "back" })).body.ok).toBe(true);
   });
@@ -90,7 +133,11 @@ describe("channel membership", () => {
 
 describe("bodies", () => {
   it("takes every method Parley calls as a form, the way Slack's own clients send them", async () => {
-    const posted = await slack.call("chat.postMessage", { channel: "C0FORM001", text: "hi", metadata: { event_type: "e", event_payload: { a: 1 } } }, { form: true });
+    const posted = await slack.call(
+      "chat.postMessage",
+      { channel: "C0FORM001", text: "hi", metadata: { event_type: "e", event_payload: { a: 1 } } },
+      { form: true },
+    );
     expect(posted.body.ok).toBe(true);
     const ts = posted.body.ts as string;
     for (const [method, params] of [
@@ -104,21 +151,46 @@ describe("bodies", () => {
     ] as const) {
       expect((await slack.call(method, params, { form: true })).body.ok, method).toBe(true);
     }
-    const started = await slack.call("chat.startStream", { channel: "C0FORM001", thread_ts: ts, recipient_user_id: "U0ALICE01", recipient_team_id: "T0FAKETEAM", markdown_text: "a" }, { form: true });
+    const started = await slack.call(
+      "chat.startStream",
+      {
+        channel: "C0FORM001",
+        thread_ts: ts,
+        recipient_user_id: "U0ALICE01",
+        recipient_team_id: "T0FAKETEAM",
+        markdown_text: "a",
+      },
+      { form: true },
+    );
     expect(started.body.ok).toBe(true);
-    expect((await slack.call("chat.appendStream", { channel: "C0FORM001", ts: started.body.ts, markdown_text: "b" }, { form: true })).body.ok).toBe(true);
-    expect((await slack.call("chat.stopStream", { channel: "C0FORM001", ts: started.body.ts }, { form: true })).body.ok).toBe(true);
+    expect(
+      (
+        await slack.call(
+          "chat.appendStream",
+          { channel: "C0FORM001", ts: started.body.ts, markdown_text: "b" },
+          { form: true },
+        )
+      ).body.ok,
+    ).toBe(true);
+    expect(
+      (await slack.call("chat.stopStream", { channel: "C0FORM001", ts: started.body.ts }, { form: true })).body.ok,
+    ).toBe(true);
   });
 
   it("reads no argument of a JSON body on oauth.v2.access, which takes forms only", async () => {
     const { code } = await slack.control<{ code: string }>("/__install", { team_id: "T0JSONAUTH" });
-    expect((await slack.call("oauth.v2.access", { code }, { basic: CLIENT })).body).toEqual({ ok: false, error: "invalid_code" });
+    expect((await slack.call("oauth.v2.access", { code }, { basic: CLIENT })).body).toEqual({
+      ok: false,
+      error: "invalid_code",
+    });
     expect((await slack.call("oauth.v2.access", { code }, { basic: CLIENT, form: true })).body.ok).toBe(true);
   });
 
   it("refuses a channel stream whose recipient team is not a workspace id (an org-scoped E…:T…)", async () => {
     const stream = { channel: "C0STREAM1", thread_ts: THREAD, recipient_user_id: "U0ALICE01", markdown_text: "a" };
-    expect((await slack.call("chat.startStream", { ...stream, recipient_team_id: "E0ORG0001:T0FAKETEAM" })).body).toEqual({ ok: false, error: "invalid_arguments" });
+    expect(
+      (await slack.call("chat.startStream", { ...stream, recipient_team_id: "E0ORG0001:T0FAKETEAM" })).body,
+    ).toEqual({ ok: false, error: "invalid_arguments" });
     expect((await slack.call("chat.startStream", { ...stream, recipient_team_id: "T0FAKETEAM" })).body.ok).toBe(true);
   });
 });
@@ -129,7 +201,13 @@ describe("optional answer fields", () => {
     const { code } = await slack.control<{ code: string }>("/__install", { team_id: "T0ROTATE1" });
     const installed = (await slack.call("oauth.v2.access", { code }, { basic: CLIENT, form: true })).body;
     expect(installed.bot_user_id).toBe("UBOT0ROTATE1");
-    const refreshed = (await slack.call("oauth.v2.access", { grant_type: "refresh_token", refresh_token: installed.refresh_token as string }, { basic: CLIENT, form: true })).body;
+    const refreshed = (
+      await slack.call(
+        "oauth.v2.access",
+        { grant_type: "refresh_token", refresh_token: installed.refresh_token as string },
+        { basic: CLIENT, form: true },
+      )
+    ).body;
     expect(refreshed).toMatchObject({ ok: true, token_type: "bot" });
     expect(refreshed).not.toHaveProperty("bot_user_id");
   });

@@ -13,18 +13,28 @@ const decision = JSON.stringify({
   respond: "yes",
   reason: "direct_mention",
 });
-const answered = JSON.stringify({ event: "reply_posted", level: "info", platform: "slack", trigger: "C1:1.000100", parts: 2, prompt_tokens: 231 });
+const answered = JSON.stringify({
+  event: "reply_posted",
+  level: "info",
+  platform: "slack",
+  trigger: "C1:1.000100",
+  parts: 2,
+  prompt_tokens: 231,
+});
 
 describe("what npm run dev prints after its start-up table", () => {
   it("turns a decision and an answer into one readable line each", () => {
     expect(terminalLine(decision, "readable", AT)).toBe(
       "14:03:07  slack     yes · direct_mention      message C1:1.000100 from U0ALICE",
     );
-    expect(terminalLine(answered, "readable", AT)).toBe("14:03:07  slack     answered                  message C1:1.000100 (2 parts, prompt 231 tokens)");
+    expect(terminalLine(answered, "readable", AT)).toBe(
+      "14:03:07  slack     answered                  message C1:1.000100 (2 parts, prompt 231 tokens)",
+    );
   });
 
   it("says why a job posted nothing, and not again when it answered", () => {
-    const ended = (outcome: string) => JSON.stringify({ event: "job_ended", level: "info", platform: "sms", trigger: "SM1", outcome });
+    const ended = (outcome: string) =>
+      JSON.stringify({ event: "job_ended", level: "info", platform: "sms", trigger: "SM1", outcome });
     expect(terminalLine(ended("rate_limited"), "readable", AT)).toContain("no answer · rate_limited");
     expect(terminalLine(ended("answered"), "readable", AT)).toBeNull();
   });
@@ -39,13 +49,15 @@ describe("what npm run dev prints after its start-up table", () => {
     for (const noise of [
       JSON.stringify({ event: "job_published", level: "info" }),
       " ⛅️ wrangler 4.164.0",
-      "env.QSTASH_TOKEN (\"(hidden)\")                Environment Variable      local",
+      'env.QSTASH_TOKEN ("(hidden)")                Environment Variable      local',
       "[wrangler:info] GET /admin/conversations/slack%7CT%7CC%7C 200 OK (12ms)",
       "",
     ]) {
       expect(terminalLine(noise, "readable", AT)).toBeNull();
     }
-    expect(terminalLine("✘ [ERROR] Build failed with 1 error:", "readable", AT)).toBe("✘ [ERROR] Build failed with 1 error:");
+    expect(terminalLine("✘ [ERROR] Build failed with 1 error:", "readable", AT)).toBe(
+      "✘ [ERROR] Build failed with 1 error:",
+    );
   });
 
   it("passes the Worker's log lines through as they are with --json", () => {

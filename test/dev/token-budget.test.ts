@@ -12,7 +12,12 @@ import type { Services } from "../../lib/services.ts";
 import { MINIMAL_SETTINGS } from "../support/settings.ts";
 
 const services: Services = {
-  settings: parseSettings({ ...MINIMAL_SETTINGS, REDIS_KEY_PREFIX: `t-tokens-${Date.now()}`, TENANT_DAILY_TOKEN_BUDGET: "1000", PERSON_DAILY_TOKEN_SHARE: "50" }),
+  settings: parseSettings({
+    ...MINIMAL_SETTINGS,
+    REDIS_KEY_PREFIX: `t-tokens-${Date.now()}`,
+    TENANT_DAILY_TOKEN_BUDGET: "1000",
+    PERSON_DAILY_TOKEN_SHARE: "50",
+  }),
   redis: new Redis({ url: inject("redisRestUrl"), token: inject("redisRestToken") }),
   log: logger,
   secrets: undefined as never,
@@ -22,7 +27,9 @@ const services: Services = {
 describe("reserving tokens against a day's budget", () => {
   it("lets parallel jobs through only while their reservations are under the budget", async () => {
     const where = { platform: "slack" as const, tenant: "TPARALLEL" };
-    const verdicts = await Promise.all(Array.from({ length: 20 }, (_, i) => reserveTokens(services, { budgetTenant: where, person: `U${i}` }, 300)));
+    const verdicts = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => reserveTokens(services, { budgetTenant: where, person: `U${i}` }, 300)),
+    );
     // 0, 300, 600, 900 are under 1,000: four jobs, not twenty.
     expect(verdicts.filter((v) => v.allowed)).toHaveLength(4);
     expect(verdicts.filter((v) => !v.allowed && v.notify)).toHaveLength(1);
@@ -38,7 +45,10 @@ describe("reserving tokens against a day's budget", () => {
     // The person's share is 500: 120 used, so a second reservation passes, a third (at 520) does not.
     const second = await reserveTokens(services, { budgetTenant: where, person: "UONE" }, 400);
     expect(second.allowed).toBe(true);
-    expect(await reserveTokens(services, { budgetTenant: where, person: "UONE" }, 10)).toMatchObject({ allowed: false, over: "person" });
+    expect(await reserveTokens(services, { budgetTenant: where, person: "UONE" }, 10)).toMatchObject({
+      allowed: false,
+      over: "person",
+    });
     expect((await reserveTokens(services, { budgetTenant: where, person: "UTWO" }, 10)).allowed).toBe(true);
   });
 });

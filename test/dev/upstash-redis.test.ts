@@ -70,8 +70,8 @@ describe("the real @upstash/redis client against the bridge", () => {
     await redis.set(key("unicode"), value);
     expect(await redis.get(key("unicode"))).toBe(value);
     expect(await redis.strlen(key("unicode"))).toBe(Buffer.byteLength(value, "utf8"));
-    await redis.hset(key("unicode-hash"), { "键": "值 🎉" });
-    expect(await redis.hgetall(key("unicode-hash"))).toEqual({ "键": "值 🎉" });
+    await redis.hset(key("unicode-hash"), { 键: "值 🎉" });
+    expect(await redis.hgetall(key("unicode-hash"))).toEqual({ 键: "值 🎉" });
   });
 
   test("an explicit pipeline answers each command, and one failing command does not fail the others", async () => {
@@ -96,9 +96,7 @@ describe("the real @upstash/redis client against the bridge", () => {
 
   test("concurrent transactions never interleave", async () => {
     const [a, b] = [key("tx:a"), key("tx:b")];
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => redis.multi().incr(a).incr(b).exec()),
-    );
+    const results = await Promise.all(Array.from({ length: 20 }, () => redis.multi().incr(a).incr(b).exec()));
     // Inside one MULTI…EXEC both counters move together, so each transaction sees equal values.
     for (const [first, second] of results) expect(first).toBe(second);
     expect(results.map(([first]) => first).sort((x, y) => Number(x) - Number(y))).toEqual(
@@ -132,17 +130,29 @@ describe("the real @upstash/redis client against the bridge", () => {
 describe("the REST protocol on the wire", () => {
   test("with base64 encoding every string is encoded, OK included, while numbers and null pass through", async () => {
     const base64 = { "Upstash-Encoding": "base64" };
-    expect(await (await post("/", JSON.stringify(["set", key("raw"), "hi"]), base64)).json()).toEqual({ result: "T0s=" });
+    expect(await (await post("/", JSON.stringify(["set", key("raw"), "hi"]), base64)).json()).toEqual({
+      result: "T0s=",
+    });
     const answer = await post(
       "/pipeline",
-      JSON.stringify([["get", key("raw")], ["strlen", key("raw")], ["get", key("raw-missing")], ["echo", "x"]]),
+      JSON.stringify([
+        ["get", key("raw")],
+        ["strlen", key("raw")],
+        ["get", key("raw-missing")],
+        ["echo", "x"],
+      ]),
       base64,
     );
     expect(await answer.json()).toEqual([{ result: "aGk=" }, { result: 2 }, { result: null }, { result: "eA==" }]);
   });
 
   test("bytes that are not valid UTF-8 come back exactly under base64", async () => {
-    const setBytes = JSON.stringify(["eval", "return redis.call('SET', KEYS[1], string.char(0, 255, 1))", 1, key("bytes")]);
+    const setBytes = JSON.stringify([
+      "eval",
+      "return redis.call('SET', KEYS[1], string.char(0, 255, 1))",
+      1,
+      key("bytes"),
+    ]);
     expect((await post("/", setBytes)).status).toBe(200);
     const answer = await post("/", JSON.stringify(["get", key("bytes")]), { "Upstash-Encoding": "base64" });
     expect(await answer.json()).toEqual({ result: Buffer.from([0, 255, 1]).toString("base64") });
@@ -165,12 +175,17 @@ describe("the REST protocol on the wire", () => {
   });
 
   test("commands Upstash does not serve over REST are refused with a clear reason", async () => {
-    for (const command of [["blpop", key("q"), 0], ["watch", key("q")], ["subscribe", "ch"], ["select", 1]]) {
+    for (const command of [
+      ["blpop", key("q"), 0],
+      ["watch", key("q")],
+      ["subscribe", "ch"],
+      ["select", 1],
+    ]) {
       const answer = await post("/", JSON.stringify(command));
       expect(answer.status).toBe(400);
       expect(((await answer.json()) as { error: string }).error).toMatch(/not allowed/);
     }
-    expect((await (await post("/", '["ping"]')).json())).toEqual({ result: "PONG" });
+    expect(await (await post("/", '["ping"]')).json()).toEqual({ result: "PONG" });
   });
 
   test("an aborted transaction answers 400 and changes nothing", async () => {
@@ -217,25 +232,33 @@ describe("scripts that declare allow-key-locking, as Upstash runs them", () => {
 
   test("check every key of multi-key commands, counted and after keywords too", async () => {
     const [a, b, other] = [key("ka"), key("kb"), key("not-given")];
-    await expect(locked(`return redis.call('MGET', KEYS[1], '${other}')`).exec([a], [])).rejects.toThrow(`${DYNAMIC_KEY_ERROR}${other}`);
-    await expect(locked(`return redis.call('ZUNIONSTORE', KEYS[1], 2, KEYS[2], '${other}')`).exec([a, b], [])).rejects.toThrow(
+    await expect(locked(`return redis.call('MGET', KEYS[1], '${other}')`).exec([a], [])).rejects.toThrow(
       `${DYNAMIC_KEY_ERROR}${other}`,
     );
-    await expect(locked(`return redis.call('XREAD', 'STREAMS', KEYS[1], '${other}', '0', '0')`).exec([a], [])).rejects.toThrow(
-      `${DYNAMIC_KEY_ERROR}${other}`,
+    await expect(
+      locked(`return redis.call('ZUNIONSTORE', KEYS[1], 2, KEYS[2], '${other}')`).exec([a, b], []),
+    ).rejects.toThrow(`${DYNAMIC_KEY_ERROR}${other}`);
+    await expect(
+      locked(`return redis.call('XREAD', 'STREAMS', KEYS[1], '${other}', '0', '0')`).exec([a], []),
+    ).rejects.toThrow(`${DYNAMIC_KEY_ERROR}${other}`);
+    expect(await locked("return redis.call('ZUNIONSTORE', KEYS[1], 2, KEYS[2], KEYS[3])").exec([a, b, other], [])).toBe(
+      0,
     );
-    expect(await locked("return redis.call('ZUNIONSTORE', KEYS[1], 2, KEYS[2], KEYS[3])").exec([a, b, other], [])).toBe(0);
   });
 
   test("hand redis.pcall the refusal as an error reply", async () => {
     const other = key("pcall-other");
-    expect(await locked(`return redis.pcall('GET', '${other}').err`).exec([key("pcall")], [])).toBe(`${DYNAMIC_KEY_ERROR}${other}`);
+    expect(await locked(`return redis.pcall('GET', '${other}').err`).exec([key("pcall")], [])).toBe(
+      `${DYNAMIC_KEY_ERROR}${other}`,
+    );
   });
 
   test("refuse FLUSHDB and FLUSHALL", async () => {
     await redis.set(key("survivor"), "still here");
     for (const command of ["FLUSHDB", "FLUSHALL"]) {
-      await expect(locked(`return redis.call('${command}')`).exec([], [])).rejects.toThrow(`${command} is not allowed in Lua scripts`);
+      await expect(locked(`return redis.call('${command}')`).exec([], [])).rejects.toThrow(
+        `${command} is not allowed in Lua scripts`,
+      );
     }
     expect(await redis.get(key("survivor"))).toBe("still here");
   });
@@ -245,10 +268,17 @@ describe("scripts that declare allow-key-locking, as Upstash runs them", () => {
   });
 
   test("are the only scripts a bridge that requires the flag runs", async () => {
-    const strict = await startRedisBridge({ port: await freePort(), redisUrl: inject("redisUrl"), token: TOKEN, requireKeyLocking: true });
+    const strict = await startRedisBridge({
+      port: await freePort(),
+      redisUrl: inject("redisUrl"),
+      token: TOKEN,
+      requireKeyLocking: true,
+    });
     try {
       const client = new Redis({ url: strict.url, token: TOKEN });
-      await expect(client.createScript(`-- ${prefix}\nreturn 1`).exec([], [])).rejects.toThrow("does not declare '#!lua flags=allow-key-locking'");
+      await expect(client.createScript(`-- ${prefix}\nreturn 1`).exec([], [])).rejects.toThrow(
+        "does not declare '#!lua flags=allow-key-locking'",
+      );
       expect(await client.createScript(`${LOCKED}-- ${prefix} strict\nreturn 1`).exec([], [])).toBe(1);
     } finally {
       await strict.close();

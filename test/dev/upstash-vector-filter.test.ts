@@ -12,7 +12,15 @@ import { freePort } from "../../dev/ports.ts";
 import { startVectorStandIn, type RunningVectorStandIn } from "../../dev/upstash-vector/server.ts";
 
 const PEOPLE: Record<string, Record<string, unknown>> = {
-  ana: { name: "Ana", age: 31, city: "Lisbon", admin: true, tags: ["dev", "ops"], address: { zip: "1000" }, visits: [3, 9] },
+  ana: {
+    name: "Ana",
+    age: 31,
+    city: "Lisbon",
+    admin: true,
+    tags: ["dev", "ops"],
+    address: { zip: "1000" },
+    visits: [3, 9],
+  },
   ben: { name: "Ben", age: 25, city: "Berlin", admin: false, tags: ["design"], address: { zip: "10115" } },
   cyd: { name: "Cyd", age: 40, city: "London", tags: [] },
   dan: { name: "dan", age: 25.5 },
@@ -88,7 +96,13 @@ describe("filters through the client", () => {
   let server: RunningVectorStandIn;
   let index: Index;
   beforeAll(async () => {
-    server = await startVectorStandIn({ port: await freePort(), redisUrl: inject("redisUrl"), keyPrefix: `vector-filter-${randomUUID()}:`, indexType: "DENSE", dimension: 2 });
+    server = await startVectorStandIn({
+      port: await freePort(),
+      redisUrl: inject("redisUrl"),
+      keyPrefix: `vector-filter-${randomUUID()}:`,
+      indexType: "DENSE",
+      dimension: 2,
+    });
     index = new Index({ url: server.url, token: server.token, retry: false, enableTelemetry: false });
     await index.upsert(Object.entries(PEOPLE).map(([id, metadata]) => ({ id, vector: [1, 1], metadata })));
   });
@@ -103,10 +117,17 @@ describe("filters through the client", () => {
 
   it("deletes exactly the matching vectors", async () => {
     expect(await index.delete({ filter: "age = 25 OR age = 25.5" })).toEqual({ deleted: 2 });
-    expect((await index.fetch(["ana", "ben", "cyd", "dan"])).map((v) => v?.id ?? null)).toEqual(["ana", null, "cyd", null]);
+    expect((await index.fetch(["ana", "ben", "cyd", "dan"])).map((v) => v?.id ?? null)).toEqual([
+      "ana",
+      null,
+      "cyd",
+      null,
+    ]);
   });
 
   it("answers a malformed filter with 400 and where the problem is", async () => {
-    await expect(index.query({ vector: [1, 1], topK: 1, filter: "age >" })).rejects.toThrow('Invalid filter "age >": expected a value');
+    await expect(index.query({ vector: [1, 1], topK: 1, filter: "age >" })).rejects.toThrow(
+      'Invalid filter "age >": expected a value',
+    );
   });
 });

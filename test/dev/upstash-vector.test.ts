@@ -7,7 +7,11 @@ import { randomUUID } from "node:crypto";
 import { FusionAlgorithm, Index, QueryMode, WeightingStrategy } from "@upstash/vector";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort } from "../../dev/ports.ts";
-import { startVectorStandIn, type RunningVectorStandIn, type VectorStandInOptions } from "../../dev/upstash-vector/server.ts";
+import {
+  startVectorStandIn,
+  type RunningVectorStandIn,
+  type VectorStandInOptions,
+} from "../../dev/upstash-vector/server.ts";
 
 const running: RunningVectorStandIn[] = [];
 
@@ -37,8 +41,15 @@ describe("vectors as given (a 3-dimension dense index)", () => {
     server = await standIn({ indexType: "DENSE", dimension: 3 });
     index = client(server);
     // The REST API stores `data` beside a given vector (upsert.mdx); the client's types leave that out.
-    const withData = { id: "b", vector: [0, 1, 0], metadata: { team: "blue" }, data: "bee" } as { id: string; vector: number[] };
-    await index.upsert([{ id: "a", vector: [1, 0, 0], metadata: { team: "red" } }, withData, { id: "c", vector: [-1, 0, 0] }]);
+    const withData = { id: "b", vector: [0, 1, 0], metadata: { team: "blue" }, data: "bee" } as {
+      id: string;
+      vector: number[];
+    };
+    await index.upsert([
+      { id: "a", vector: [1, 0, 0], metadata: { team: "red" } },
+      withData,
+      { id: "c", vector: [-1, 0, 0] },
+    ]);
   });
 
   it("fetches by ids in their order, null for an unknown id, with only the parts asked for", async () => {
@@ -52,13 +63,22 @@ describe("vectors as given (a 3-dimension dense index)", () => {
 
   it("scores a query by cosine mapped to [0, 1]: the same direction 1, the opposite 0", async () => {
     const hits = await index.query({ vector: [1, 0, 0], topK: 3 });
-    expect(hits.map((h) => [h.id, h.score])).toEqual([["a", 1], ["b", 0.5], ["c", 0]]);
+    expect(hits.map((h) => [h.id, h.score])).toEqual([
+      ["a", 1],
+      ["b", 0.5],
+      ["c", 0],
+    ]);
   });
 
   it("answers a batch with one list per query, and a batch of one as one list", async () => {
-    const many = await index.queryMany([{ vector: [0, 1, 0], topK: 1 }, { vector: [-1, 0, 0], topK: 1 }]);
+    const many = await index.queryMany([
+      { vector: [0, 1, 0], topK: 1 },
+      { vector: [-1, 0, 0], topK: 1 },
+    ]);
     expect(many.map((list) => list.map((h) => h.id))).toEqual([["b"], ["c"]]);
-    expect((await index.queryMany([{ vector: [0, 1, 0], topK: 1 }])).map((list) => list.map((h) => h.id))).toEqual([["b"]]);
+    expect((await index.queryMany([{ vector: [0, 1, 0], topK: 1 }])).map((list) => list.map((h) => h.id))).toEqual([
+      ["b"],
+    ]);
   });
 
   it("refuses a vector of the wrong dimension with 422 and says which dimension it expects", async () => {
@@ -72,7 +92,9 @@ describe("vectors as given (a 3-dimension dense index)", () => {
 
   it("refuses fetching by ids and prefix at once, and deleting by more than one selector", async () => {
     // Both shapes are type errors in the client; a caller in plain JavaScript can still send them.
-    await expect(index.fetch({ ids: ["a"], prefix: "a" } as never)).rejects.toThrow("Only one of ids or prefix must be provided.");
+    await expect(index.fetch({ ids: ["a"], prefix: "a" } as never)).rejects.toThrow(
+      "Only one of ids or prefix must be provided.",
+    );
     await expect(index.delete({ ids: ["a"], prefix: "a" } as never)).rejects.toThrow(
       "Only and only one of the ids, prefix, or filter must be provided.",
     );
@@ -80,8 +102,13 @@ describe("vectors as given (a 3-dimension dense index)", () => {
 
   it("updates metadata by replacing it, or merging it with PATCH (null removes a key)", async () => {
     await index.upsert({ id: "u", vector: [0, 0, 1], metadata: { a: 1, nested: { x: 1, y: 2 } } });
-    expect(await index.update({ id: "u", metadata: { nested: { y: null, z: 3 } }, metadataUpdateMode: "PATCH" })).toEqual({ updated: 1 });
-    expect((await index.fetch(["u"], { includeMetadata: true }))[0]?.metadata).toEqual({ a: 1, nested: { x: 1, z: 3 } });
+    expect(
+      await index.update({ id: "u", metadata: { nested: { y: null, z: 3 } }, metadataUpdateMode: "PATCH" }),
+    ).toEqual({ updated: 1 });
+    expect((await index.fetch(["u"], { includeMetadata: true }))[0]?.metadata).toEqual({
+      a: 1,
+      nested: { x: 1, z: 3 },
+    });
     await index.update({ id: "u", metadata: { b: 2 } });
     expect((await index.fetch(["u"], { includeMetadata: true }))[0]?.metadata).toEqual({ b: 2 });
     expect(await index.update({ id: "missing", metadata: { b: 2 } })).toEqual({ updated: 0 });
@@ -146,7 +173,9 @@ describe("namespaces", () => {
     expect(await index.listNamespaces()).toContain("team-a");
     expect(await index.deleteNamespace("team-b")).toBe("Success");
     expect(await index.listNamespaces()).toEqual(["", "team-a"]);
-    await expect(index.deleteNamespace("team-b")).rejects.toThrow("Namespace team-b for the index parley-local does not exist");
+    await expect(index.deleteNamespace("team-b")).rejects.toThrow(
+      "Namespace team-b for the index parley-local does not exist",
+    );
     expect(await index.reset({ all: true })).toBe("Success");
     expect((await index.info()).vectorCount).toBe(0);
   });
@@ -165,7 +194,11 @@ describe("text, embedded by the local models (a hybrid index)", () => {
     index = client(await standIn());
     ns = index.namespace("texts");
     await ns.upsert([
-      { id: "release", data: "We decided to ship the release on Friday after the QA pass", metadata: { channel: "C1" } },
+      {
+        id: "release",
+        data: "We decided to ship the release on Friday after the QA pass",
+        metadata: { channel: "C1" },
+      },
       { id: "limits", data: "The API limits are 100 requests per minute per token", metadata: { channel: "C1" } },
       { id: "lunch", data: "Lunch is pizza today at noon", metadata: { channel: "C2" } },
     ]);
@@ -173,14 +206,24 @@ describe("text, embedded by the local models (a hybrid index)", () => {
 
   it("labels its models in /info: BM25 sparse and the local hashed n-gram dense embedder", async () => {
     const info = await index.info();
-    expect(info.denseIndex).toEqual({ dimension: 384, similarityFunction: "COSINE", embeddingModel: "LOCAL_HASHED_NGRAM" });
+    expect(info.denseIndex).toEqual({
+      dimension: 384,
+      similarityFunction: "COSINE",
+      embeddingModel: "LOCAL_HASHED_NGRAM",
+    });
     expect(info.sparseIndex).toEqual({ embeddingModel: "BM25" });
     expect(info).toMatchObject({ indexType: "HYBRID", dimension: 384, pendingVectorCount: 0 });
   });
 
   it("finds the passage a question is about, in every query mode, and returns its text and metadata", async () => {
     for (const queryMode of [QueryMode.HYBRID, QueryMode.DENSE, QueryMode.SPARSE]) {
-      const hits = await ns.query({ data: "what did we decide about releasing?", topK: 1, includeData: true, includeMetadata: true, queryMode });
+      const hits = await ns.query({
+        data: "what did we decide about releasing?",
+        topK: 1,
+        includeData: true,
+        includeMetadata: true,
+        queryMode,
+      });
       expect(hits[0], queryMode).toMatchObject({
         id: "release",
         data: "We decided to ship the release on Friday after the QA pass",
@@ -229,11 +272,19 @@ describe("sparse vectors as given (a sparse index)", () => {
 
   it("scores the inner product over matching indices only, and leaves out vectors with no match", async () => {
     const hits = await index.query({ sparseVector: { indices: [1, 9], values: [1, 1] }, topK: 10 });
-    expect(hits.map((h) => [h.id, h.score])).toEqual([["common", 3], ["rare", 2], ["other", 1]]);
+    expect(hits.map((h) => [h.id, h.score])).toEqual([
+      ["common", 3],
+      ["rare", 2],
+      ["other", 1],
+    ]);
   });
 
   it("weights by IDF only when asked, which lifts the vector matching the rare index", async () => {
-    const hits = await index.query({ sparseVector: { indices: [1, 9], values: [1, 1] }, topK: 1, weightingStrategy: WeightingStrategy.IDF });
+    const hits = await index.query({
+      sparseVector: { indices: [1, 9], values: [1, 1] },
+      topK: 1,
+      weightingStrategy: WeightingStrategy.IDF,
+    });
     expect(hits[0]?.id).toBe("rare");
   });
 
@@ -246,7 +297,9 @@ describe("a restart", () => {
   it("keeps the vectors: a new stand-in on the same prefix serves them", async () => {
     const keyPrefix = `vector-restart-${randomUUID()}:`;
     const first = await standIn({ keyPrefix });
-    await client(first).namespace("kept").upsert({ id: "fact", data: "Bob's birthday is in June", metadata: { who: "bob" } });
+    await client(first)
+      .namespace("kept")
+      .upsert({ id: "fact", data: "Bob's birthday is in June", metadata: { who: "bob" } });
     await first.close();
     running.splice(running.indexOf(first), 1);
 
@@ -261,7 +314,9 @@ describe("a restart", () => {
   it("refuses to start a different kind of index on a prefix that holds one, saying what it holds", async () => {
     const keyPrefix = `vector-kind-${randomUUID()}:`;
     await standIn({ keyPrefix, indexType: "DENSE", dimension: 8 });
-    await expect(standIn({ keyPrefix, indexType: "HYBRID" })).rejects.toThrow(/holds a DENSE index \(dimension 8, COSINE\)/);
+    await expect(standIn({ keyPrefix, indexType: "HYBRID" })).rejects.toThrow(
+      /holds a DENSE index \(dimension 8, COSINE\)/,
+    );
   });
 });
 

@@ -9,7 +9,13 @@ import { ANSWER_TIMEOUT_MS } from "./simulator-page.ts";
 import { startStack, type RunningStack } from "./stack.ts";
 
 /** What a newcomer must not meet: an offline stack's Request.cf stack trace, the cron warning, request lines. */
-const NOISE = [/Request\.cf/, /getaddrinfo/, /Scheduled Workers are not automatically triggered/, /\[wrangler:info\]/, /GET \/admin\/conversations/];
+const NOISE = [
+  /Request\.cf/,
+  /getaddrinfo/,
+  /Scheduled Workers are not automatically triggered/,
+  /\[wrangler:info\]/,
+  /GET \/admin\/conversations/,
+];
 
 describe("npm run dev in a terminal", () => {
   let stacks: RunningStack[] = [];
@@ -38,14 +44,18 @@ describe("npm run dev in a terminal", () => {
   it("prints the admin token, then a readable line for each decision and answer, and no noise", async () => {
     const stack = stacks[0]!;
     await expect.poll(() => stack.output()).toContain(`Admin token       ${stack.adminToken}`);
-    expect(stack.output()).toContain("Slack workspaces  Acme (T0ACME), Globex (T0GLOBEX), installed through /slack/install");
+    expect(stack.output()).toContain(
+      "Slack workspaces  Acme (T0ACME), Globex (T0GLOBEX), installed through /slack/install",
+    );
     const sent = await fetch(`${stack.simulatorUrl}/api/send`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ platform: "slack", person: "alice", text: "@Parley are you there?" }),
     });
     expect(sent.status).toBe(200);
-    await expect.poll(() => stack.output(), { timeout: ANSWER_TIMEOUT_MS }).toMatch(/slack\s+answered\s+message C0SIMGENERAL:/);
+    await expect
+      .poll(() => stack.output(), { timeout: ANSWER_TIMEOUT_MS })
+      .toMatch(/slack\s+answered\s+message C0SIMGENERAL:/);
     const output = stack.output();
     expect(output).toMatch(/slack\s+yes · direct_mention\s+message C0SIMGENERAL:\S+ from U0SIMALICE/);
     for (const noise of NOISE) expect(output).not.toMatch(noise);

@@ -15,7 +15,11 @@ const BOB = "an analytics query held it, roll back to 4.12 or kill the query?";
 const CAROL = "@Parley what do you think, should we roll back?";
 
 /** The people's records of a prompt as the inspector shows it (lib/context/turns.ts), oldest first. */
-const records = (prompt: string) => prompt.split("\n").filter((line) => line.startsWith('{"author"')).map((line) => JSON.parse(line) as Record<string, unknown>);
+const records = (prompt: string) =>
+  prompt
+    .split("\n")
+    .filter((line) => line.startsWith('{"author"'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe.skipIf(!hasChromium())("the simulator: the talk before the bot was called", () => {
   const session = simulatorSession();
@@ -26,7 +30,9 @@ describe.skipIf(!hasChromium())("the simulator: the talk before the bot was call
     await sim.say("bob", BOB);
     await sim.say("carol", CAROL);
     await expect.poll(() => sim.botAnswers().count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
-    await expect.poll(() => sim.botAnswers().first().textContent(), { timeout: ANSWER_TIMEOUT_MS }).toContain("2 earlier messages from Alice and Bob");
+    await expect
+      .poll(() => sim.botAnswers().first().textContent(), { timeout: ANSWER_TIMEOUT_MS })
+      .toContain("2 earlier messages from Alice and Bob");
     await expect.poll(async () => (await sim.inspector()).prompts.length, { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
     const [prompt] = (await sim.inspector()).prompts;
     expect(prompt).toContain("before_you_were_called");

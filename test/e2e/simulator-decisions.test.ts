@@ -15,7 +15,11 @@ describe.skipIf(!hasChromium())("the simulator's decision badges in a three-pers
   it("shows why the bot spoke or kept quiet under every message", async () => {
     const { sim } = session;
     const badge = (text: string) =>
-      sim.page.locator("#slack-messages .message", { hasText: text }).first().locator('[data-testid="decision-badge"]').textContent();
+      sim.page
+        .locator("#slack-messages .message", { hasText: text })
+        .first()
+        .locator('[data-testid="decision-badge"]')
+        .textContent();
     const conversation: [person: string, text: string, badge: string, answers: number][] = [
       ["alice", "@Parley should I learn Rust or Go first for backend work?", "yes · direct_mention", 1],
       ["bob", "and is it worth it if I already know Go?", "yes · continuation", 2],

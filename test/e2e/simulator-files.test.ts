@@ -10,7 +10,11 @@ import { hasChromium } from "./browser.ts";
 import { ANSWER_TIMEOUT_MS } from "./simulator-page.ts";
 import { simulatorSession } from "./simulator-session.ts";
 
-const picture = (colour: readonly [number, number, number]) => ({ name: "error.png", mimeType: "image/png", buffer: encodePng(64, 48, colour) });
+const picture = (colour: readonly [number, number, number]) => ({
+  name: "error.png",
+  mimeType: "image/png",
+  buffer: encodePng(64, 48, colour),
+});
 
 describe.skipIf(!hasChromium())("attaching a picture in the simulator", () => {
   const session = simulatorSession();
@@ -18,10 +22,15 @@ describe.skipIf(!hasChromium())("attaching a picture in the simulator", () => {
   it("answers a Slack screenshot with a question from the picture", async () => {
     const { sim } = session;
     await sim.pickPerson("alice");
-    await sim.page.setInputFiles('form[data-platform="slack"]:not([data-thread]) input[type=file]', picture([220, 30, 30]));
+    await sim.page.setInputFiles(
+      'form[data-platform="slack"]:not([data-thread]) input[type=file]',
+      picture([220, 30, 30]),
+    );
     await sim.page.fill("#slack-input", "@Parley what's this error?");
     await sim.page.press("#slack-input", "Enter");
-    await expect.poll(() => sim.botAnswers().first().textContent(), { timeout: ANSWER_TIMEOUT_MS }).toContain("PNG picture, 64×48, mostly red");
+    await expect
+      .poll(() => sim.botAnswers().first().textContent(), { timeout: ANSWER_TIMEOUT_MS })
+      .toContain("PNG picture, 64×48, mostly red");
     expect(await sim.page.locator("#slack-messages .message", { hasText: "📎 error.png" }).count()).toBe(1);
   });
 
@@ -30,7 +39,9 @@ describe.skipIf(!hasChromium())("attaching a picture in the simulator", () => {
     await sim.selectTab("sms");
     await sim.page.setInputFiles('form[data-platform="sms"] input[type=file]', picture([30, 60, 220]));
     await sim.page.click('form[data-platform="sms"] button');
-    await expect.poll(() => sim.botAnswers("#sms-messages").first().textContent(), { timeout: ANSWER_TIMEOUT_MS }).toContain("mostly blue");
+    await expect
+      .poll(() => sim.botAnswers("#sms-messages").first().textContent(), { timeout: ANSWER_TIMEOUT_MS })
+      .toContain("mostly blue");
     expect(session.consoleErrors).toEqual([]);
   });
 });

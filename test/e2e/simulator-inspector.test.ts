@@ -16,7 +16,11 @@ import { simulatorSession } from "./simulator-session.ts";
 const FEW_POLLS_MS = 4_000;
 
 /** The people's records of a prompt as the inspector shows it (lib/context/turns.ts), oldest first. */
-const records = (prompt: string) => prompt.split("\n").filter((line) => line.startsWith('{"author"')).map((line) => JSON.parse(line) as Record<string, unknown>);
+const records = (prompt: string) =>
+  prompt
+    .split("\n")
+    .filter((line) => line.startsWith('{"author"'))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe.skipIf(!hasChromium())("the simulator's inspector", () => {
   const session = simulatorSession();
@@ -60,32 +64,42 @@ describe.skipIf(!hasChromium())("the simulator's inspector", () => {
     const { sim } = session;
     await sim.selectTab("sms");
     await sim.text("carol", "hello, is anyone there?");
-    await expect.poll(async () => (await sim.inspector()).decisions, { timeout: ANSWER_TIMEOUT_MS }).toEqual([
-      { author: "Carol", respond: "yes", reason: "dm" },
-    ]);
-    await expect.poll(async () => (await sim.inspector()).participants, { timeout: ANSWER_TIMEOUT_MS }).toBe("Carol (1)");
+    await expect
+      .poll(async () => (await sim.inspector()).decisions, { timeout: ANSWER_TIMEOUT_MS })
+      .toEqual([{ author: "Carol", respond: "yes", reason: "dm" }]);
+    await expect
+      .poll(async () => (await sim.inspector()).participants, { timeout: ANSWER_TIMEOUT_MS })
+      .toBe("Carol (1)");
     await sim.pickPerson("alice");
     expect((await sim.inspector()).decisions).toEqual([]);
     expect(await sim.page.locator("#sms-title").textContent()).toContain("Alice's phone");
   });
 
-  it("starts the conversation in view afresh with \"New conversation\"", async () => {
+  it('starts the conversation in view afresh with "New conversation"', async () => {
     const { sim } = session;
     await sim.selectTab("slack");
-    await expect.poll(async () => (await sim.inspector()).participants, { timeout: ANSWER_TIMEOUT_MS }).toBe("Alice (1)");
+    await expect
+      .poll(async () => (await sim.inspector()).participants, { timeout: ANSWER_TIMEOUT_MS })
+      .toBe("Alice (1)");
     await sim.pickPerson("carol");
     await sim.page.click("#new-conversation");
     await sim.page.locator("#slack-messages .message", { hasText: "start over" }).waitFor();
     // The reset word ends Alice's conversation and starts one that holds only Carol's reset.
-    await expect.poll(async () => (await sim.inspector()).participants, { timeout: ANSWER_TIMEOUT_MS }).toBe("Carol (1)");
-    await expect.poll(async () => (await sim.inspector()).decisions.map((d) => d.author), { timeout: ANSWER_TIMEOUT_MS }).toContain("Carol");
+    await expect
+      .poll(async () => (await sim.inspector()).participants, { timeout: ANSWER_TIMEOUT_MS })
+      .toBe("Carol (1)");
+    await expect
+      .poll(async () => (await sim.inspector()).decisions.map((d) => d.author), { timeout: ANSWER_TIMEOUT_MS })
+      .toContain("Carol");
   });
 
-  it("empties the local Redis and the page with \"Clear all\", after a confirmation", async () => {
+  it('empties the local Redis and the page with "Clear all", after a confirmation', async () => {
     const { sim, stack } = session;
     sim.page.once("dialog", (dialog) => void dialog.accept());
     await sim.page.click("#clear-all");
-    await expect.poll(() => sim.page.locator("#slack-messages .message").count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(0);
+    await expect
+      .poll(() => sim.page.locator("#slack-messages .message").count(), { timeout: ANSWER_TIMEOUT_MS })
+      .toBe(0);
     // The Slack fake still holds the bot's earlier answers: the page reads its store again, and they stay away.
     await sim.page.waitForTimeout(FEW_POLLS_MS);
     expect(await sim.page.locator("#slack-messages .message").count()).toBe(0);
@@ -107,7 +121,9 @@ describe.skipIf(!hasChromium())("the simulator's inspector", () => {
     await expect.poll(async () => (await sim.inspector()).prompts.length, { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
     const thread = await sim.inspector();
     expect(records(thread.prompts[0]!)[0]).toEqual({ author: "Bob", text: parent, before_you_were_called: true });
-    expect(thread.prompts[0]!.indexOf(parent)).toBeLessThan(thread.prompts[0]!.indexOf("can you put that in one sentence?"));
+    expect(thread.prompts[0]!.indexOf(parent)).toBeLessThan(
+      thread.prompts[0]!.indexOf("can you put that in one sentence?"),
+    );
     expect(session.consoleErrors).toEqual([]);
   });
 
@@ -126,7 +142,11 @@ describe.skipIf(!hasChromium())("the simulator's inspector", () => {
     expect(thread.participants).toBe("Bob (1)");
     expect(thread.parent).toBe(`Alice: ${starter}`);
     const turns = thread.prompts[0]!.split("\n\n[");
-    expect(turns[1]!.split("\n").slice(0, 3)).toEqual(["user]", "<parley-data>", JSON.stringify({ parent_message: { author: "Alice", text: starter } })]);
+    expect(turns[1]!.split("\n").slice(0, 3)).toEqual([
+      "user]",
+      "<parley-data>",
+      JSON.stringify({ parent_message: { author: "Alice", text: starter } }),
+    ]);
     expect(session.consoleErrors).toEqual([]);
   });
 
@@ -140,9 +160,13 @@ describe.skipIf(!hasChromium())("the simulator's inspector", () => {
     await sim.say("alice", '@Parley create_ticket {"title": "Simulator printer jammed"}');
     const question = sim.page.locator("#slack-messages .message.bot", { hasText: "Approval needed" });
     await question.waitFor({ timeout: ANSWER_TIMEOUT_MS });
-    await expect.poll(async () => (await sim.inspector()).prompts.join("\n"), { timeout: ANSWER_TIMEOUT_MS }).toContain("[approval asked]\ncreate_ticket");
+    await expect
+      .poll(async () => (await sim.inspector()).prompts.join("\n"), { timeout: ANSWER_TIMEOUT_MS })
+      .toContain("[approval asked]\ncreate_ticket");
     await question.locator('[data-testid="approve"]').click();
-    await sim.page.locator("#slack-messages .message.bot", { hasText: "✅ Done: create_ticket: Created ticket" }).waitFor({ timeout: ANSWER_TIMEOUT_MS });
+    await sim.page
+      .locator("#slack-messages .message.bot", { hasText: "✅ Done: create_ticket: Created ticket" })
+      .waitFor({ timeout: ANSWER_TIMEOUT_MS });
     expect(session.consoleErrors).toEqual([]);
   });
 });

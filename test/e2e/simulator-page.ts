@@ -86,7 +86,8 @@ export function simulatorPage(page: Page) {
       return (await page.locator("#place").textContent()) ?? "";
     },
     /** Writes in the open Discord thread as `person`. */
-    replyInDiscordThread: (person: string, text: string) => write("#discord-thread-input", "#discord-thread-messages", person, text),
+    replyInDiscordThread: (person: string, text: string) =>
+      write("#discord-thread-input", "#discord-thread-messages", person, text),
     async inspector(): Promise<InspectorView> {
       const rows = await page.locator('#decisions [data-testid="decision"]').all();
       const decisions = await Promise.all(

@@ -38,7 +38,8 @@ export function simulatorSession(): SimulatorSession {
   });
 
   afterEach(({ task }) => {
-    if (task.result?.state === "fail") console.error(`--- npm run dev output ---\n${stack?.output().slice(-FAILURE_OUTPUT_CHARS)}`);
+    if (task.result?.state === "fail")
+      console.error(`--- npm run dev output ---\n${stack?.output().slice(-FAILURE_OUTPUT_CHARS)}`);
   });
 
   afterAll(async () => {

@@ -15,12 +15,20 @@ describe.skipIf(!hasChromium())("/parley in the simulator", () => {
   it("lets Alice switch initiative on, refuses Bob, and shows the settings in the inspector", async () => {
     const { sim } = session;
     const settings = sim.page.locator('[data-testid="place-settings"]');
-    await expect.poll(() => settings.textContent(), { timeout: ANSWER_TIMEOUT_MS }).toContain("initiative off (eagerness 50) · rescue off");
+    await expect
+      .poll(() => settings.textContent(), { timeout: ANSWER_TIMEOUT_MS })
+      .toContain("initiative off (eagerness 50) · rescue off");
     await sim.say("alice", "/parley initiative on");
-    await expect.poll(() => sim.botAnswers().last().textContent(), { timeout: ANSWER_TIMEOUT_MS }).toContain("(only you can see this) Done. Initiative: on");
+    await expect
+      .poll(() => sim.botAnswers().last().textContent(), { timeout: ANSWER_TIMEOUT_MS })
+      .toContain("(only you can see this) Done. Initiative: on");
     await sim.say("bob", "/parley rescue on");
-    await expect.poll(() => sim.botAnswers().last().textContent(), { timeout: ANSWER_TIMEOUT_MS }).toContain("Only a workspace or server admin");
-    await expect.poll(() => settings.textContent(), { timeout: ANSWER_TIMEOUT_MS }).toContain("initiative on (eagerness 50) · rescue off");
+    await expect
+      .poll(() => sim.botAnswers().last().textContent(), { timeout: ANSWER_TIMEOUT_MS })
+      .toContain("Only a workspace or server admin");
+    await expect
+      .poll(() => settings.textContent(), { timeout: ANSWER_TIMEOUT_MS })
+      .toContain("initiative on (eagerness 50) · rescue off");
     expect(session.consoleErrors).toEqual([]);
   });
 });

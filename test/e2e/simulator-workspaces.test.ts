@@ -26,7 +26,10 @@ describe.skipIf(!hasChromium())("two Slack workspaces in the simulator", () => {
     const stats = await fake<{ oauth: { exchanges: number; refused: number } }>(stack, "/__stats");
     expect(stats.oauth).toEqual({ exchanges: 2, refreshes: 0, refused: 0 });
     const teams = await fake<{ id: string; name: string; installed: boolean }[]>(stack, "/__teams");
-    expect(teams.filter((t) => t.id !== "T0FAKETEAM").map((t) => `${t.id} ${t.name}`)).toEqual(["T0ACME Acme", "T0GLOBEX Globex"]);
+    expect(teams.filter((t) => t.id !== "T0FAKETEAM").map((t) => `${t.id} ${t.name}`)).toEqual([
+      "T0ACME Acme",
+      "T0GLOBEX Globex",
+    ]);
 
     const keys = (await stack.redis(["KEYS", "parley:install:*"])) as string[];
     expect(keys.sort()).toEqual(["parley:install:slack|T0ACME", "parley:install:slack|T0GLOBEX"]);
@@ -36,8 +39,13 @@ describe.skipIf(!hasChromium())("two Slack workspaces in the simulator", () => {
       // hold any three letters by chance, "xox" too; a quoted field name or a token's "xoxb-" it holds only in clear.)
       expect(stored).not.toMatch(/"(botToken|botUserId|teamName)"|xoxb-|"Acme"|"Globex"/);
     }
-    for (const [team, name] of [["T0ACME", "Acme"], ["T0GLOBEX", "Globex"]] as const) {
-      const res = await fetch(`${stack.workerUrl}/admin/tenants/slack/${team}`, { headers: { Authorization: `Bearer ${stack.adminToken}` } });
+    for (const [team, name] of [
+      ["T0ACME", "Acme"],
+      ["T0GLOBEX", "Globex"],
+    ] as const) {
+      const res = await fetch(`${stack.workerUrl}/admin/tenants/slack/${team}`, {
+        headers: { Authorization: `Bearer ${stack.adminToken}` },
+      });
       const view = (await res.json()) as { installation: { teamName: string; botUserId: string } | null };
       expect(view.installation).toMatchObject({ teamName: name, botUserId: `UBOT${team.slice(1)}` });
       expect(JSON.stringify(view)).not.toContain("xox");
@@ -48,29 +56,43 @@ describe.skipIf(!hasChromium())("two Slack workspaces in the simulator", () => {
     const { sim, stack } = session;
     expect(await sim.page.locator("#workspace-name").textContent()).toBe("Acme");
     await sim.say("alice", QUESTION);
-    await expect.poll(() => sim.botAnswers().first().textContent(), { timeout: ANSWER_TIMEOUT_MS }).toContain(FIRST_ANSWER);
+    await expect
+      .poll(() => sim.botAnswers().first().textContent(), { timeout: ANSWER_TIMEOUT_MS })
+      .toContain(FIRST_ANSWER);
 
     await sim.selectWorkspace("Globex");
     expect(await sim.channelAuthors()).toEqual([]);
     // The same person says the same words: a conversation of Globex's own, which has not seen Acme's message.
     await sim.say("alice", QUESTION);
-    await expect.poll(() => sim.botAnswers().first().textContent(), { timeout: ANSWER_TIMEOUT_MS }).toContain(FIRST_ANSWER);
+    await expect
+      .poll(() => sim.botAnswers().first().textContent(), { timeout: ANSWER_TIMEOUT_MS })
+      .toContain(FIRST_ANSWER);
     await sim.say("bob", "Parley, and what about Germany?");
-    await expect.poll(() => sim.botAnswers().nth(1).textContent(), { timeout: ANSWER_TIMEOUT_MS }).toContain("1 earlier message from Alice and 1 of my answers");
-    await expect.poll(async () => (await sim.inspector()).participants, { timeout: ANSWER_TIMEOUT_MS }).toBe("Alice (1), Bob (1)");
+    await expect
+      .poll(() => sim.botAnswers().nth(1).textContent(), { timeout: ANSWER_TIMEOUT_MS })
+      .toContain("1 earlier message from Alice and 1 of my answers");
+    await expect
+      .poll(async () => (await sim.inspector()).participants, { timeout: ANSWER_TIMEOUT_MS })
+      .toBe("Alice (1), Bob (1)");
     expect(await sim.channelAuthors()).toEqual(["Alice", "Parley", "Bob", "Parley"]);
     expect((await sim.inspector()).place).toBe("slack|T0GLOBEX|C0SIMGENERAL|");
-    await expect.poll(() => sim.page.locator("#tenant").textContent()).toMatch(/^Workspace Globex \(T0GLOBEX\) · installed .* bot UBOT0GLOBEX$/);
+    await expect
+      .poll(() => sim.page.locator("#tenant").textContent())
+      .toMatch(/^Workspace Globex \(T0GLOBEX\) · installed .* bot UBOT0GLOBEX$/);
 
     await sim.selectWorkspace("Acme");
     expect(await sim.channelAuthors()).toEqual(["Alice", "Parley"]);
-    await expect.poll(async () => (await sim.inspector()).participants, { timeout: ANSWER_TIMEOUT_MS }).toBe("Alice (1)");
+    await expect
+      .poll(async () => (await sim.inspector()).participants, { timeout: ANSWER_TIMEOUT_MS })
+      .toBe("Alice (1)");
     const acme = await sim.inspector();
     expect(acme.place).toBe("slack|T0ACME|C0SIMGENERAL|");
     expect(acme.decisions).toEqual([{ author: "Alice", respond: "yes", reason: "direct_mention" }]);
     expect(acme.prompts).toHaveLength(1);
     expect(acme.prompts[0]).not.toContain("Germany");
-    await expect.poll(() => sim.page.locator("#tenant").textContent()).toMatch(/^Workspace Acme \(T0ACME\) · installed .* bot UBOT0ACME$/);
+    await expect
+      .poll(() => sim.page.locator("#tenant").textContent())
+      .toMatch(/^Workspace Acme \(T0ACME\) · installed .* bot UBOT0ACME$/);
 
     // In the fake: each answer is in the workspace of the token it was posted with, by that workspace's bot.
     const bot = await fake<{ team: string; bot_id?: string }[]>(stack, "/__messages?channel=C0SIMGENERAL");

@@ -21,8 +21,12 @@ describe.skipIf(!hasChromium())("the simulator page", () => {
     await sim.say("alice", "@Parley what is the capital of France?");
     await expect.poll(() => sim.botAnswers().count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(1);
     // Streamed: the answer grows in place until it is whole.
-    await expect.poll(() => sim.botAnswers().first().textContent(), { timeout: ANSWER_TIMEOUT_MS }).toContain("capital of France");
-    await expect.poll(() => sim.decision("Alice", "yes").getAttribute("data-reason"), { timeout: ANSWER_TIMEOUT_MS }).toBe("direct_mention");
+    await expect
+      .poll(() => sim.botAnswers().first().textContent(), { timeout: ANSWER_TIMEOUT_MS })
+      .toContain("capital of France");
+    await expect
+      .poll(() => sim.decision("Alice", "yes").getAttribute("data-reason"), { timeout: ANSWER_TIMEOUT_MS })
+      .toBe("direct_mention");
   });
 
   it("answers a second person's follow-up and shows why, with the prompt that went to the model", async () => {
@@ -30,9 +34,13 @@ describe.skipIf(!hasChromium())("the simulator page", () => {
     await sim.say("bob", "Parley, and what about Germany?");
     await expect.poll(() => sim.botAnswers().count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(2);
     // The local model quotes the message it answers, and counts the people's messages before it, not its own.
-    await expect.poll(() => sim.botAnswers().nth(1).textContent(), { timeout: ANSWER_TIMEOUT_MS }).toContain("1 earlier message from Alice and 1 of my answers");
+    await expect
+      .poll(() => sim.botAnswers().nth(1).textContent(), { timeout: ANSWER_TIMEOUT_MS })
+      .toContain("1 earlier message from Alice and 1 of my answers");
     expect(await sim.botAnswers().nth(1).textContent()).toContain('You said: "Parley, and what about Germany?"');
-    await expect.poll(() => sim.decision("Bob", "yes").getAttribute("data-reason"), { timeout: ANSWER_TIMEOUT_MS }).toBe("name_exact");
+    await expect
+      .poll(() => sim.decision("Bob", "yes").getAttribute("data-reason"), { timeout: ANSWER_TIMEOUT_MS })
+      .toBe("name_exact");
     await expect.poll(() => sim.page.locator('[data-testid="prompt"]').count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(2);
     expect(await sim.page.locator('[data-testid="participants"]').textContent()).toMatch(/Alice.*Bob/);
     expect(await sim.page.locator('[data-testid="prompt-tokens"]').first().textContent()).toMatch(/^\d+ tokens$/);
@@ -42,7 +50,9 @@ describe.skipIf(!hasChromium())("the simulator page", () => {
     const { sim } = session;
     await sim.say("carol", "@Bob are you coming to lunch?");
     await sim.say("bob", "@Carol yes, see you at noon");
-    await expect.poll(() => sim.page.locator('#decisions [data-respond="no"]').count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(2);
+    await expect
+      .poll(() => sim.page.locator('#decisions [data-respond="no"]').count(), { timeout: ANSWER_TIMEOUT_MS })
+      .toBe(2);
     for (const author of ["Carol", "Bob"]) {
       expect(await sim.decision(author, "no").first().getAttribute("data-reason")).toBe("addressed_other");
     }

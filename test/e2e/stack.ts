@@ -16,7 +16,8 @@ const READY_TIMEOUT_MS = 120_000;
 const STOP_GRACE_MS = 15_000;
 /** wrangler holds requests while a build is pending: a probe must not wait on one forever. */
 const PROBE_TIMEOUT_MS = 2_000;
-const STACK_SETTING = /^(DISCORD|SLACK|TWILIO|OPENAI|BOT|QSTASH|UPSTASH|SMS)_|^(REDIS_URL|ADMIN_TOKEN|PUBLIC_BASE_URL|LLM_MODEL)$/;
+const STACK_SETTING =
+  /^(DISCORD|SLACK|TWILIO|OPENAI|BOT|QSTASH|UPSTASH|SMS)_|^(REDIS_URL|ADMIN_TOKEN|PUBLIC_BASE_URL|LLM_MODEL)$/;
 
 export interface RunningStack {
   workerUrl: string;
@@ -80,7 +81,11 @@ async function startStackOnFreePorts(): Promise<RunningStack> {
     adminToken,
     slackFakeUrl: local("SLACK_FAKE_PORT"),
     redis: async (command) => {
-      const res = await fetch(local("REDIS_REST_PORT"), { method: "POST", headers: { Authorization: `Bearer ${redisToken}` }, body: JSON.stringify(command) });
+      const res = await fetch(local("REDIS_REST_PORT"), {
+        method: "POST",
+        headers: { Authorization: `Bearer ${redisToken}` },
+        body: JSON.stringify(command),
+      });
       return ((await res.json()) as { result: unknown }).result;
     },
     output: () => output,
@@ -106,7 +111,14 @@ async function waitUntilReady(child: ChildProcess, urls: string[]): Promise<void
   const deadline = Date.now() + READY_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`npm run dev exited with ${child.exitCode}`);
-    const answers = await Promise.all(urls.map((url) => fetch(url, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) }).then((r) => r.ok, () => false)));
+    const answers = await Promise.all(
+      urls.map((url) =>
+        fetch(url, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) }).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      ),
+    );
     if (answers.every(Boolean)) return;
     await new Promise((r) => setTimeout(r, 250));
   }

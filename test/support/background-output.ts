@@ -69,7 +69,8 @@ export default class BackgroundOutputReporter implements Reporter {
 
   /** A file can fail with no failed test (a beforeAll that threw): then the whole file's time is the window. */
   onTestModuleEnd(module: TestModule): void {
-    if (module.state() === "failed" && [...module.children.allTests("failed")].length === 0) this.#failedNow(module.id, module.moduleId);
+    if (module.state() === "failed" && [...module.children.allTests("failed")].length === 0)
+      this.#failedNow(module.id, module.moduleId);
   }
 
   #failedNow(id: string, name: string): void {
@@ -77,7 +78,11 @@ export default class BackgroundOutputReporter implements Reporter {
     this.#failed.push({ name, from, to: Date.now() + MARGIN_MS });
   }
 
-  onTestRunEnd(_modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
+  onTestRunEnd(
+    _modules: ReadonlyArray<TestModule>,
+    errors: ReadonlyArray<SerializedError>,
+    reason: TestRunEndReason,
+  ): void {
     for (const restore of this.#restore) restore();
     if (reason === "passed") return;
     for (const test of this.#failed) {
@@ -85,7 +90,8 @@ export default class BackgroundOutputReporter implements Reporter {
       if (lines.length > 0) this.#print(`stand-ins and workerd while ${test.name} ran`, lines);
     }
     // A run can fail without a failed test (an error outside any test): then everything held may be the clue.
-    if (this.#failed.length === 0 && errors.length > 0 && this.#held.length > 0) this.#print("stand-ins and workerd during the run", this.#held);
+    if (this.#failed.length === 0 && errors.length > 0 && this.#held.length > 0)
+      this.#print("stand-ins and workerd during the run", this.#held);
   }
 
   #print(title: string, lines: HeldLine[]): void {

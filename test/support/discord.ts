@@ -46,7 +46,9 @@ interface Place {
 }
 
 function interactionEnvelope(place: Place, user: { id: string; name: string }, type: number, data?: unknown) {
-  const who = place.guildId ? { guild_id: place.guildId, member: member(user.id, user.name) } : { user: member(user.id, user.name).user };
+  const who = place.guildId
+    ? { guild_id: place.guildId, member: member(user.id, user.name) }
+    : { user: member(user.id, user.name).user };
   return {
     id: snowflake(),
     application_id: APPLICATION_ID,
@@ -76,7 +78,11 @@ export function askInteraction(place: Place, user: { id: string; name: string },
   });
 }
 
-export function askAboutInteraction(place: Place, user: { id: string; name: string }, target: { author: { id: string; name: string }; content: string }) {
+export function askAboutInteraction(
+  place: Place,
+  user: { id: string; name: string },
+  target: { author: { id: string; name: string }; content: string },
+) {
   const targetId = snowflake();
   return interactionEnvelope(place, user, 2, {
     id: snowflake(),
@@ -114,7 +120,10 @@ export async function discordCalls(apiBaseUrl: string, filter: Record<string, st
 
 /** Scripts the next matching calls of the Discord REST fake to fail (see dev/fakes/discord.ts). */
 export async function failDiscordCalls(apiBaseUrl: string, rule: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${apiBaseUrl.replace(/\/api\/v10$/, "")}/__fail`, { method: "POST", body: JSON.stringify(rule) });
+  const res = await fetch(`${apiBaseUrl.replace(/\/api\/v10$/, "")}/__fail`, {
+    method: "POST",
+    body: JSON.stringify(rule),
+  });
   if (!res.ok) throw new Error(`scripting the Discord fake failed: ${res.status}`);
 }
 
@@ -141,13 +150,21 @@ export async function postThroughGateway(
       channel_id: message.channelId,
       type: message.replyTo ? 19 : 0,
       content: message.content,
-      author: { id: message.author.id, username: message.author.name.toLowerCase(), global_name: message.author.name, ...(message.author.bot ? { bot: true } : {}) },
+      author: {
+        id: message.author.id,
+        username: message.author.name.toLowerCase(),
+        global_name: message.author.name,
+        ...(message.author.bot ? { bot: true } : {}),
+      },
       ...(message.guildId ? { member: { nick: null, roles: [] } } : {}),
       mentions: message.mentions ?? [],
       mention_roles: message.mentionRoles ?? [],
       attachments: message.attachments ?? [],
       ...(message.replyTo
-        ? { message_reference: { message_id: message.replyTo.id }, referenced_message: { id: message.replyTo.id, author: { id: message.replyTo.authorId, username: "x" } } }
+        ? {
+            message_reference: { message_id: message.replyTo.id },
+            referenced_message: { id: message.replyTo.id, author: { id: message.replyTo.authorId, username: "x" } },
+          }
         : {}),
     }),
   });
@@ -160,6 +177,13 @@ export async function controlGateway(controlUrl: string, path: string, body: unk
   if (!res.ok) throw new Error(`fake Gateway ${path} answered ${res.status}`);
 }
 
-export async function gatewayState(controlUrl: string): Promise<{ connections: number; identifies: number; resumes: number; connected: boolean }> {
-  return (await (await fetch(`${controlUrl}/__state`)).json()) as { connections: number; identifies: number; resumes: number; connected: boolean };
+export async function gatewayState(
+  controlUrl: string,
+): Promise<{ connections: number; identifies: number; resumes: number; connected: boolean }> {
+  return (await (await fetch(`${controlUrl}/__state`)).json()) as {
+    connections: number;
+    identifies: number;
+    resumes: number;
+    connected: boolean;
+  };
 }

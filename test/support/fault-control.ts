@@ -14,12 +14,16 @@ export type { InjectedFault, ProxyFaultRule, QStashFaultRule };
 export async function scriptFault(controlUrl: string, rule: QStashFaultRule | ProxyFaultRule): Promise<number> {
   const res = await fetch(`${controlUrl}/__fail`, { method: "POST", body: JSON.stringify(rule) });
   const answer = (await res.json()) as { rule?: { id: number }; error?: string };
-  if (!res.ok || !answer.rule) throw new Error(`scripting a fault at ${controlUrl} failed (${res.status}): ${answer.error}`);
+  if (!res.ok || !answer.rule)
+    throw new Error(`scripting a fault at ${controlUrl} failed (${res.status}): ${answer.error}`);
   return answer.rule.id;
 }
 
 /** The faults injected so far whose fields equal every entry of `filter` (e.g. `{ fault: "drop_after" }`). */
-export async function injectedFaults(controlUrl: string, filter: Record<string, string> = {}): Promise<InjectedFault[]> {
+export async function injectedFaults(
+  controlUrl: string,
+  filter: Record<string, string> = {},
+): Promise<InjectedFault[]> {
   const res = await fetch(`${controlUrl}/__faults?${new URLSearchParams(filter)}`);
   if (!res.ok) throw new Error(`reading the faults at ${controlUrl} failed: ${res.status}`);
   return (await res.json()) as InjectedFault[];

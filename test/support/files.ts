@@ -33,7 +33,9 @@ export function discordAttachment(upload: Upload & { channel_id?: string }): Pro
   return put(`${bindings.DISCORD_API_BASE_URL!.replace(/\/api\/v10$/, "")}/__attachments`, upload);
 }
 
-export function twilioMedia(upload: Upload & { account?: string; message?: string }): Promise<{ MediaUrl: string; MediaContentType: string }> {
+export function twilioMedia(
+  upload: Upload & { account?: string; message?: string },
+): Promise<{ MediaUrl: string; MediaContentType: string }> {
   return put(`${bindings.TWILIO_API_BASE_URL!}/__media`, upload);
 }
 

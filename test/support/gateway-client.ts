@@ -46,9 +46,11 @@ export function connect(url: string): Promise<Client> {
   });
 }
 
-
 /** Calls a control route of the Gateway fake (GET without a body, POST with one); answers its JSON. */
 export async function controlFake<T>(controlUrl: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${controlUrl}${path}`, body === undefined ? {} : { method: "POST", body: JSON.stringify(body) });
+  const res = await fetch(
+    `${controlUrl}${path}`,
+    body === undefined ? {} : { method: "POST", body: JSON.stringify(body) },
+  );
   return (await res.json()) as T;
 }

@@ -12,7 +12,13 @@ export const NOW = 1_750_000_000_000;
 export const HEARTBEAT_MS = 41_250;
 
 export function session(snapshot?: GatewaySnapshot, random = () => 0.5) {
-  return new GatewaySession({ token: TOKEN, tokenFingerprint: "fp-1", gatewayUrl: "wss://gateway.test", random, ...(snapshot ? { snapshot } : {}) });
+  return new GatewaySession({
+    token: TOKEN,
+    tokenFingerprint: "fp-1",
+    gatewayUrl: "wss://gateway.test",
+    random,
+    ...(snapshot ? { snapshot } : {}),
+  });
 }
 export const ofType = <T extends GatewayAction["type"]>(actions: GatewayAction[], type: T) =>
   actions.filter((a): a is Extract<GatewayAction, { type: T }> => a.type === type);
@@ -22,14 +28,24 @@ export const sent = (actions: GatewayAction[]) => ofType(actions, "send").map((a
 export function handshake(s: GatewaySession): GatewayAction[] {
   s.handle({ type: "start", now: NOW });
   s.handle({ type: "open", connection: s.connection });
-  return s.handle({ type: "payload", connection: s.connection, now: NOW, payload: { op: OPCODE.HELLO, d: { heartbeat_interval: HEARTBEAT_MS } } });
+  return s.handle({
+    type: "payload",
+    connection: s.connection,
+    now: NOW,
+    payload: { op: OPCODE.HELLO, d: { heartbeat_interval: HEARTBEAT_MS } },
+  });
 }
 export function ready(s: GatewaySession, seq = 1): GatewayAction[] {
   return s.handle({
     type: "payload",
     connection: s.connection,
     now: NOW,
-    payload: { op: 0, t: "READY", s: seq, d: { session_id: "sess-1", resume_gateway_url: "wss://resume.test", user: { id: "42" } } },
+    payload: {
+      op: 0,
+      t: "READY",
+      s: seq,
+      d: { session_id: "sess-1", resume_gateway_url: "wss://resume.test", user: { id: "42" } },
+    },
   });
 }
 export const dispatch = (s: GatewaySession, seq: number, t = "MESSAGE_CREATE") =>

@@ -4,7 +4,12 @@
  * session snapshot, the messages whose ingest is to be tried again, with a timer for the object's alarm, and the
  * bot's role per guild.
  */
-import { createGatewayConnection, ingestRetries, type BotRoles, type GatewayStorage } from "../../functions/discord-gateway-feed.ts";
+import {
+  createGatewayConnection,
+  ingestRetries,
+  type BotRoles,
+  type GatewayStorage,
+} from "../../functions/discord-gateway-feed.ts";
 import type { GatewayConnection } from "../../lib/platforms/discord/gateway/connection.ts";
 import type { PendingIngest, PendingStore } from "../../lib/platforms/discord/gateway/ingest-retries.ts";
 import { eventually } from "./worker.ts";
@@ -21,7 +26,10 @@ export function memoryGatewayStorage(env: object): GatewayStorage {
     delete: async (id) => void pending.delete(id),
     wakeAt: async (at) => {
       clearTimeout(alarm);
-      alarm = setTimeout(() => void ingestRetries(env, { pending: store, botRoles }).retryDue(), Math.max(0, at - Date.now()));
+      alarm = setTimeout(
+        () => void ingestRetries(env, { pending: store, botRoles }).retryDue(),
+        Math.max(0, at - Date.now()),
+      );
     },
   };
   return { snapshot: { get: async () => stored, put: async (s) => void (stored = s) }, pending: store, botRoles };

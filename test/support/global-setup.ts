@@ -63,7 +63,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const stops: (() => Promise<void>)[] = [() => redis.stop()];
   try {
     // Every script of the project must declare allow-key-locking and touch only its KEYS: the bridge enforces both.
-    const bridge = await startRedisBridge({ port: await freePort(), redisUrl: redis.url, token: REDIS_REST_TOKEN, requireKeyLocking: true });
+    const bridge = await startRedisBridge({
+      port: await freePort(),
+      redisUrl: redis.url,
+      token: REDIS_REST_TOKEN,
+      requireKeyLocking: true,
+    });
     stops.unshift(() => bridge.close());
     const qstash = await startQStash({
       port: await freePort(),
@@ -94,12 +99,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // channel posts through the Gateway, as Discord does.
     const gateway = await startDiscordGatewayFake({ port: await freePort(), heartbeatIntervalMs: 500 });
     stops.unshift(() => gateway.close());
-    const discord = await startDiscordFake({ port: await freePort(), gatewayUrl: gateway.url, onChannelMessage: gateway.dispatchMessage });
+    const discord = await startDiscordFake({
+      port: await freePort(),
+      gatewayUrl: gateway.url,
+      onChannelMessage: gateway.dispatchMessage,
+    });
     gateway.onWritten(discord.rememberMessage);
     stops.unshift(() => discord.close());
     const shardedGateway = await startDiscordGatewayFake({ port: await freePort(), heartbeatIntervalMs: 500 });
     stops.unshift(() => shardedGateway.close());
-    const shardedDiscord = await startDiscordFake({ port: await freePort(), gatewayUrl: shardedGateway.url, onChannelMessage: shardedGateway.dispatchMessage });
+    const shardedDiscord = await startDiscordFake({
+      port: await freePort(),
+      gatewayUrl: shardedGateway.url,
+      onChannelMessage: shardedGateway.dispatchMessage,
+    });
     shardedGateway.onWritten(shardedDiscord.rememberMessage);
     stops.unshift(() => shardedDiscord.close());
     const model = await startLocalModel({ port: await freePort() });

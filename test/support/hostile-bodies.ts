@@ -16,8 +16,11 @@ export interface HostileBody {
 const encoder = new TextEncoder();
 const OVERSIZED_BYTES = 1_100_000;
 
-
-const text = (label: string, body: string, malformed: boolean): HostileBody => ({ label, bytes: encoder.encode(body), malformed });
+const text = (label: string, body: string, malformed: boolean): HostileBody => ({
+  label,
+  bytes: encoder.encode(body),
+  malformed,
+});
 
 function utf16(body: string, littleEndian: boolean, bom: boolean): Uint8Array {
   const out = new Uint8Array((body.length + (bom ? 1 : 0)) * 2);
@@ -103,7 +106,12 @@ const FORM_SHAPES: [string, string][] = [
  * The corpus of bodies for one route. `valid` is a well-formed payload for the route (never sent as is);
  * `form` says whether the route reads forms (Twilio) rather than JSON. `random` drives truncation points and bytes.
  */
-export function hostileBodies(valid: string, form: boolean, random: () => number, counts = { truncations: 40, randoms: 25 }): HostileBody[] {
+export function hostileBodies(
+  valid: string,
+  form: boolean,
+  random: () => number,
+  counts = { truncations: 40, randoms: 25 },
+): HostileBody[] {
   const validBytes = encoder.encode(valid);
   const bodies: HostileBody[] = (form ? FORM_SHAPES : JSON_SHAPES).map(([label, body]) =>
     // A form that happens to carry every required field is not guaranteed invalid: those are never signed correctly.
@@ -117,7 +125,11 @@ export function hostileBodies(valid: string, form: boolean, random: () => number
   }
   for (let i = 0; i < counts.randoms; i++) {
     const length = 1 + Math.floor(random() * 3000);
-    bodies.push({ label: `${length} random bytes`, bytes: Uint8Array.from({ length }, () => Math.floor(random() * 256)), malformed: !form });
+    bodies.push({
+      label: `${length} random bytes`,
+      bytes: Uint8Array.from({ length }, () => Math.floor(random() * 256)),
+      malformed: !form,
+    });
   }
   BAD_UTF8.forEach((seq, i) => {
     const at = Math.floor(random() * validBytes.length);
@@ -129,7 +141,11 @@ export function hostileBodies(valid: string, form: boolean, random: () => number
     { label: "Latin-1", bytes: latin1(valid), malformed: false },
     { label: "UTF-8 BOM", bytes: Uint8Array.from([0xef, 0xbb, 0xbf, ...validBytes]), malformed: false },
     { label: "over 1 MB of padding", bytes: encoder.encode(valid + " ".repeat(OVERSIZED_BYTES)), malformed: false },
-    { label: "over 1 MB of random bytes", bytes: Uint8Array.from({ length: OVERSIZED_BYTES }, () => Math.floor(random() * 256)), malformed: false },
+    {
+      label: "over 1 MB of random bytes",
+      bytes: Uint8Array.from({ length: OVERSIZED_BYTES }, () => Math.floor(random() * 256)),
+      malformed: false,
+    },
   );
   return bodies;
 }

@@ -21,7 +21,15 @@ export interface HostileCase {
 }
 
 type SigningMode = "unsigned" | "garbage" | "wrong key" | "signed for other bytes" | "stale" | "future" | "correct";
-const SIGNING_MODES: readonly SigningMode[] = ["unsigned", "garbage", "wrong key", "signed for other bytes", "stale", "future", "correct"];
+const SIGNING_MODES: readonly SigningMode[] = [
+  "unsigned",
+  "garbage",
+  "wrong key",
+  "signed for other bytes",
+  "stale",
+  "future",
+  "correct",
+];
 /** Slack's replay window is 5 minutes; QStash's tokens live 5 minutes. */
 const STALE_SECONDS = 5 * 60 + 1;
 const FUTURE_SECONDS = 10 * 60;
@@ -70,7 +78,12 @@ function routes(s: CorpusSettings): Route[] {
   const slack: Route = {
     path: "/slack/events",
     form: false,
-    valid: slackMessageEvent({ team: "THOSTILE", channel: "CHOSTILE", user: "UHOSTILE", text: `<@${BOT_USER_ID}> ${text}` }).body,
+    valid: slackMessageEvent({
+      team: "THOSTILE",
+      channel: "CHOSTILE",
+      user: "UHOSTILE",
+      text: `<@${BOT_USER_ID}> ${text}`,
+    }).body,
     async sign(mode, bytes, other) {
       const ts = mode === "stale" ? now() - STALE_SECONDS : mode === "future" ? now() + FUTURE_SECONDS : now();
       if (mode === "garbage") return { "X-Slack-Request-Timestamp": "yesterday", "X-Slack-Signature": "v0=not-hex" };
@@ -89,7 +102,9 @@ function routes(s: CorpusSettings): Route[] {
       // Twilio has no timestamp: "stale" and "future" become signatures for the URL the request reached, not ours.
       const url = mode === "stale" || mode === "future" ? `${ORIGIN}/twilio/sms` : twilioUrl;
       const token = mode === "wrong key" ? `${TWILIO_AUTH_TOKEN}x` : TWILIO_AUTH_TOKEN;
-      return { "X-Twilio-Signature": await twilioFormSignature(token, url, mode === "signed for other bytes" ? other : bytes) };
+      return {
+        "X-Twilio-Signature": await twilioFormSignature(token, url, mode === "signed for other bytes" ? other : bytes),
+      };
     },
   };
   const discord: Route = {
@@ -102,7 +117,10 @@ function routes(s: CorpusSettings): Route[] {
       const keys = mode === "wrong key" ? s.otherDiscordKeys : s.discordKeys;
       // The Worker verifies over the body decoded as text: sign what it will see, so malformed bytes reach the parser.
       const signed = new TextDecoder().decode(mode === "signed for other bytes" ? other : bytes);
-      return { "X-Signature-Ed25519": await discordSignature(keys.privateKey, ts, signed), "X-Signature-Timestamp": ts };
+      return {
+        "X-Signature-Ed25519": await discordSignature(keys.privateKey, ts, signed),
+        "X-Signature-Timestamp": ts,
+      };
     },
   };
   const job = (kind: string): Route => ({
@@ -112,9 +130,17 @@ function routes(s: CorpusSettings): Route[] {
     async sign(mode, bytes, other) {
       if (mode === "garbage") return { "Upstash-Signature": "a.b.c" };
       const key = mode === "wrong key" ? "sig_notTheSigningKey" : s.qstashCurrentKey;
-      const issuedAt = mode === "stale" ? now() - 2 * STALE_SECONDS : mode === "future" ? now() + FUTURE_SECONDS : now();
+      const issuedAt =
+        mode === "stale" ? now() - 2 * STALE_SECONDS : mode === "future" ? now() + FUTURE_SECONDS : now();
       const url = `${s.publicBaseUrl}/jobs/${kind}`;
-      return { "Upstash-Signature": await qstashSignature(key, url, mode === "signed for other bytes" ? other : bytes, issuedAt) };
+      return {
+        "Upstash-Signature": await qstashSignature(
+          key,
+          url,
+          mode === "signed for other bytes" ? other : bytes,
+          issuedAt,
+        ),
+      };
     },
   });
   return [slack, twilio, discord, job("reply"), job("judge"), job("memory"), job("failed")];
@@ -133,7 +159,12 @@ function bodyCases(route: Route, bodies: HostileBody[]): HostileCase[] {
   for (const body of bodies) {
     for (const mode of SIGNING_MODES) {
       if (signsValidly(route, mode) && !body.malformed) continue;
-      const contentType = n++ % 3 === 0 ? CONTENT_TYPES[n % CONTENT_TYPES.length] : route.form ? "application/x-www-form-urlencoded" : "application/json";
+      const contentType =
+        n++ % 3 === 0
+          ? CONTENT_TYPES[n % CONTENT_TYPES.length]
+          : route.form
+            ? "application/x-www-form-urlencoded"
+            : "application/json";
       cases.push({
         name: `POST ${route.path} ${body.label}, ${mode}, ${contentType ?? "no content type"}`,
         async request() {
@@ -149,10 +180,31 @@ function bodyCases(route: Route, bodies: HostileBody[]): HostileCase[] {
 
 const WRONG_METHODS = ["GET", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"];
 const UNKNOWN_PATHS = [
-  "/", "/slack", "/slack/events/", "/slack/events/x", "/SLACK/EVENTS", "/twilio", "/twilio/voice", "/discord",
-  "/discord/interactions/../interactions", "/jobs", "/jobs/", "/jobs/unknown", "/jobs/reply/extra", "/jobs/%2e%2e",
-  "/health/x", "/.env", "/admin", "/%00", "/%ff", `/${"a".repeat(8_000)}`, "/slack%2Fevents", "/jobs/__proto__",
-  "/jobs/constructor", "/index.ts", "/wrangler.toml",
+  "/",
+  "/slack",
+  "/slack/events/",
+  "/slack/events/x",
+  "/SLACK/EVENTS",
+  "/twilio",
+  "/twilio/voice",
+  "/discord",
+  "/discord/interactions/../interactions",
+  "/jobs",
+  "/jobs/",
+  "/jobs/unknown",
+  "/jobs/reply/extra",
+  "/jobs/%2e%2e",
+  "/health/x",
+  "/.env",
+  "/admin",
+  "/%00",
+  "/%ff",
+  `/${"a".repeat(8_000)}`,
+  "/slack%2Fevents",
+  "/jobs/__proto__",
+  "/jobs/constructor",
+  "/index.ts",
+  "/wrangler.toml",
 ];
 
 function methodAndPathCases(all: Route[]): HostileCase[] {
@@ -162,8 +214,10 @@ function methodAndPathCases(all: Route[]): HostileCase[] {
     request: async () => new Request(`${ORIGIN}${path}`, { method, ...(body === undefined ? {} : { body }) }),
   });
   for (const route of all) for (const method of WRONG_METHODS) cases.push(plain(method, route.path));
-  for (const method of ["POST", "PUT", "DELETE"]) cases.push(plain(method, "/health", method === "POST" ? "{}" : undefined));
-  for (const path of UNKNOWN_PATHS) for (const method of ["GET", "POST"]) cases.push(plain(method, path, method === "POST" ? "{}" : undefined));
+  for (const method of ["POST", "PUT", "DELETE"])
+    cases.push(plain(method, "/health", method === "POST" ? "{}" : undefined));
+  for (const path of UNKNOWN_PATHS)
+    for (const method of ["GET", "POST"]) cases.push(plain(method, path, method === "POST" ? "{}" : undefined));
   return cases;
 }
 
@@ -171,5 +225,8 @@ function methodAndPathCases(all: Route[]): HostileCase[] {
 export function hostileCorpus(s: CorpusSettings, seed = 9): HostileCase[] {
   const random = seededRandom(seed);
   const all = routes(s);
-  return [...all.flatMap((route) => bodyCases(route, hostileBodies(route.valid, route.form, random))), ...methodAndPathCases(all)];
+  return [
+    ...all.flatMap((route) => bodyCases(route, hostileBodies(route.valid, route.form, random))),
+    ...methodAndPathCases(all),
+  ];
 }

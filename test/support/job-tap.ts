@@ -66,7 +66,10 @@ export function startJobTap(port: number): Promise<RunningJobTap> {
       const wait = Math.min(Number(url.searchParams.get("wait") ?? 0), 10_000);
       const timer = setTimeout(() => {
         const list = waiters.get(suite) ?? [];
-        waiters.set(suite, list.filter((w) => w !== give));
+        waiters.set(
+          suite,
+          list.filter((w) => w !== give),
+        );
         res.writeHead(204).end();
       }, wait);
       const give = (d: Delivery) => {

@@ -20,7 +20,12 @@ export async function replyPrompt(marker: string): Promise<ChatRequest> {
 }
 
 /** Everything stored about a person in one tenant, as text ("" when nothing). */
-export async function storedFacts(redis: Redis, prefix: string, where: { platform: string; tenant: string }, person: string): Promise<string> {
+export async function storedFacts(
+  redis: Redis,
+  prefix: string,
+  where: { platform: string; tenant: string },
+  person: string,
+): Promise<string> {
   const value = await redis.get<unknown>(`${prefix}:facts:${where.platform}|${where.tenant}|${person}`);
   return value === null ? "" : JSON.stringify(value);
 }

@@ -25,7 +25,12 @@ export async function scriptModel(...rules: ModelRule[]): Promise<void> {
 
 export interface ChatRequest {
   model: string;
-  messages: { role: string; content: string; tool_calls?: { id: string; function: { name: string; arguments: string } }[]; tool_call_id?: string }[];
+  messages: {
+    role: string;
+    content: string;
+    tool_calls?: { id: string; function: { name: string; arguments: string } }[];
+    tool_call_id?: string;
+  }[];
   tools?: { type: "function"; function: { name: string; description?: string; parameters?: unknown } }[];
   tool_choice?: string;
 }
@@ -38,7 +43,9 @@ export async function modelRequests(match: string): Promise<ChatRequest[]> {
 
 /** The records of a prompt's data block (lib/context/data-block.ts), which comes right after the system message. */
 export function dataBlockRecords(request: ChatRequest): Record<string, unknown>[] {
-  return request.messages[1]!.content.split("\n").slice(1, -1).map((line) => JSON.parse(line) as Record<string, unknown>);
+  return request.messages[1]!.content.split("\n")
+    .slice(1, -1)
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 /**

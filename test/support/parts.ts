@@ -15,7 +15,9 @@ export interface RecordedProgress extends PartProgress {
 }
 
 /** A fresh answer (its own answer id unless given), or one resumed at `from` with an unconfirmed call `unsure`. */
-export function partProgress(opts: { answerId?: string; from?: number; unsure?: { since: number } } = {}): RecordedProgress {
+export function partProgress(
+  opts: { answerId?: string; from?: number; unsure?: { since: number } } = {},
+): RecordedProgress {
   seq += 1;
   const started: number[] = [];
   const accepted: string[] = [];

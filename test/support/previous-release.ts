@@ -13,6 +13,12 @@ export async function sealedAsBefore(keyring: Keyring, use: KeyUse, plaintext: s
   const [{ keyId, key }] = (await keyring.aesKeys(use)) as [{ keyId: string; key: CryptoKey }];
   const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
   const header = new TextEncoder().encode(`v1.${keyId}.${use}`);
-  const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: header }, key, new TextEncoder().encode(plaintext)));
+  const sealed = new Uint8Array(
+    await crypto.subtle.encrypt(
+      { name: "AES-GCM", iv, additionalData: header },
+      key,
+      new TextEncoder().encode(plaintext),
+    ),
+  );
   return `v1.${keyId}.${bytesToBase64url(new Uint8Array([...iv, ...sealed]))}`;
 }

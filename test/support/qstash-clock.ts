@@ -29,8 +29,14 @@ export async function advanceClock(laneUrl: string, by: { ms: number } | { to: n
 }
 
 /** The delivery attempts so far whose fields equal every entry of `filter` (e.g. `{ messageId }`). */
-export async function qstashDeliveries(laneUrl: string, filter: Record<string, string> = {}): Promise<DeliveryRecord[]> {
-  return answer<DeliveryRecord[]>(await fetch(`${laneUrl}/__deliveries?${new URLSearchParams(filter)}`), "reading the QStash deliveries");
+export async function qstashDeliveries(
+  laneUrl: string,
+  filter: Record<string, string> = {},
+): Promise<DeliveryRecord[]> {
+  return answer<DeliveryRecord[]>(
+    await fetch(`${laneUrl}/__deliveries?${new URLSearchParams(filter)}`),
+    "reading the QStash deliveries",
+  );
 }
 
 async function answer<T>(res: Response, what: string): Promise<T> {

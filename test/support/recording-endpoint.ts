@@ -19,7 +19,10 @@ export interface RecordingEndpoint {
   close(): Promise<void>;
 }
 
-export type Answer = (req: Received, index: number) => Promise<{ status: number; headers?: Record<string, string>; body?: string }>;
+export type Answer = (
+  req: Received,
+  index: number,
+) => Promise<{ status: number; headers?: Record<string, string>; body?: string }>;
 
 const ok: Answer = async () => ({ status: 200, body: "ok" });
 const open = new Set<RecordingEndpoint>();
@@ -30,7 +33,12 @@ export async function recordingEndpoint(answer: Answer = ok, path = "/jobs/reply
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
-    const request = { method: req.method ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now() };
+    const request = {
+      method: req.method ?? "",
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString("utf8"),
+      at: Date.now(),
+    };
     received.push(request);
     const { status, headers, body } = await answer(request, received.length - 1);
     if (!res.destroyed) res.writeHead(status, headers).end(body ?? "");
@@ -60,7 +68,11 @@ export function header(req: Received | undefined, name: string): string {
   return Array.isArray(value) ? value.join(", ") : (value ?? "");
 }
 
-export async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 5_000): Promise<void> {
+export async function waitFor(
+  what: string,
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 5_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

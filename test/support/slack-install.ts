@@ -31,11 +31,18 @@ let browsers = 0;
 export async function startInstall(env: TestEnv): Promise<InstallStart> {
   browsers += 1;
   const address = `198.18.${(browsers >> 8) & 0xff}.${browsers & 0xff}`;
-  const res = await callWorker(env, new Request("https://bot.test/slack/install", { headers: { "CF-Connecting-IP": address } }));
+  const res = await callWorker(
+    env,
+    new Request("https://bot.test/slack/install", { headers: { "CF-Connecting-IP": address } }),
+  );
   if (res.status !== 302) throw new Error(`/slack/install answered ${res.status}`);
   const location = new URL(res.headers.get("Location")!);
   const cookie = res.headers.get("Set-Cookie")!.split(";")[0]!;
-  return { state: location.searchParams.get("state")!, cookie, redirectUri: location.searchParams.get("redirect_uri")! };
+  return {
+    state: location.searchParams.get("state")!,
+    cookie,
+    redirectUri: location.searchParams.get("redirect_uri")!,
+  };
 }
 
 /** A workspace, or with `orgWide` a Slack org (`id` its `E…`) installed in all its workspaces at once. */
@@ -52,7 +59,10 @@ export async function approveInstall(team: InstallTarget, redirectUri: string): 
   const spec = team.orgWide
     ? { enterprise_id: team.id, enterprise_name: team.name, is_enterprise_install: true }
     : { team_id: team.id, team_name: team.name };
-  const res = await fetch(`${SLACK_FAKE_ORIGIN}/__install`, { method: "POST", body: JSON.stringify({ ...spec, ...(team.scope ? { scope: team.scope } : {}), redirect_uri: redirectUri }) });
+  const res = await fetch(`${SLACK_FAKE_ORIGIN}/__install`, {
+    method: "POST",
+    body: JSON.stringify({ ...spec, ...(team.scope ? { scope: team.scope } : {}), redirect_uri: redirectUri }),
+  });
   if (!res.ok) throw new Error(`the Slack fake refused the install: ${res.status}`);
   return ((await res.json()) as { code: string }).code;
 }
@@ -73,7 +83,10 @@ export async function installWorkspace(env: TestEnv, team: InstallTarget): Promi
 }
 
 export async function slackFake<T>(path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${SLACK_FAKE_ORIGIN}${path}`, body === undefined ? {} : { method: "POST", body: JSON.stringify(body) });
+  const res = await fetch(
+    `${SLACK_FAKE_ORIGIN}${path}`,
+    body === undefined ? {} : { method: "POST", body: JSON.stringify(body) },
+  );
   return (await res.json()) as T;
 }
 

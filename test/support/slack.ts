@@ -48,7 +48,10 @@ export function newSlackChannel(prefix: string): string {
 }
 
 /** A mention of the bot by `user` in `channel`, as Slack delivers it. */
-export function slackMention(args: { team: string; channel: string; user: string; text: string }): { body: string; ts: string } {
+export function slackMention(args: { team: string; channel: string; user: string; text: string }): {
+  body: string;
+  ts: string;
+} {
   return slackMessageEvent({ ...args, text: `<@${BOT_USER_ID}> ${args.text}` });
 }
 
@@ -86,7 +89,9 @@ export function slackMessageEvent(args: {
     type: "event_callback",
     event_id: `Ev${ts.replace(".", "")}${args.type ?? "message"}`,
     event_time: Math.floor(Number(ts)),
-    authorizations: [{ enterprise_id: null, team_id: args.team, user_id: BOT_USER_ID, is_bot: true, is_enterprise_install: false }],
+    authorizations: [
+      { enterprise_id: null, team_id: args.team, user_id: BOT_USER_ID, is_bot: true, is_enterprise_install: false },
+    ],
     is_ext_shared_channel: false,
   };
   return { body: JSON.stringify(envelope), ts };
@@ -106,6 +111,9 @@ export async function slackPosts(channel: string): Promise<SlackPost[]> {
 
 /** Scripts the Slack fake to fail matching posts (see dev/fakes/http.ts: `after`, `times`, `status`, `error`). */
 export async function failSlackPosts(rule: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${SLACK_API_BASE_URL.replace(/\/api$/, "")}/__fail`, { method: "POST", body: JSON.stringify(rule) });
+  const res = await fetch(`${SLACK_API_BASE_URL.replace(/\/api$/, "")}/__fail`, {
+    method: "POST",
+    body: JSON.stringify(rule),
+  });
   if (!res.ok) throw new Error(`scripting the Slack fake failed: ${res.status}`);
 }

@@ -19,13 +19,22 @@ export interface SlackFakeMessage {
 }
 
 export async function slackMessages(channel: string): Promise<SlackFakeMessage[]> {
-  return (await (await fetch(`${SLACK_CONTROL}/__messages?${new URLSearchParams({ channel })}`)).json()) as SlackFakeMessage[];
+  return (await (
+    await fetch(`${SLACK_CONTROL}/__messages?${new URLSearchParams({ channel })}`)
+  ).json()) as SlackFakeMessage[];
 }
 
 export const botMessages = async (channel: string) => (await slackMessages(channel)).filter((m) => m.bot_id);
 
-export async function slackApiCalls(method: string, channel: string): Promise<{ ok: boolean; error?: string; status: number | string }[]> {
-  return (await (await fetch(`${SLACK_CONTROL}/__api?${new URLSearchParams({ method, channel })}`)).json()) as { ok: boolean; error?: string; status: number }[];
+export async function slackApiCalls(
+  method: string,
+  channel: string,
+): Promise<{ ok: boolean; error?: string; status: number | string }[]> {
+  return (await (await fetch(`${SLACK_CONTROL}/__api?${new URLSearchParams({ method, channel })}`)).json()) as {
+    ok: boolean;
+    error?: string;
+    status: number;
+  }[];
 }
 
 export async function configureSlackFake(config: Record<string, unknown>): Promise<void> {

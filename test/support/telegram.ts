@@ -49,7 +49,10 @@ async function control<T>(path: string, body: unknown): Promise<T> {
 }
 
 /** A group (a supergroup, a forum with `forum`), or a person's private chat with the bot; its chat id. */
-export async function newChat(kind: { group?: { forum?: boolean; admin?: boolean; username?: string } ; privateWith?: Person }): Promise<number> {
+export async function newChat(kind: {
+  group?: { forum?: boolean; admin?: boolean; username?: string };
+  privateWith?: Person;
+}): Promise<number> {
   if (kind.privateWith) {
     const p = kind.privateWith;
     await control("/__chat", { id: p.id, type: "private", first_name: p.first_name });
@@ -70,7 +73,8 @@ export async function newChat(kind: { group?: { forum?: boolean; admin?: boolean
 
 /** Opens a forum topic; its `message_thread_id`. */
 export async function newTopic(chatId: number, name: string, from: Person): Promise<number> {
-  return (await control<{ message_thread_id: number }>("/__topic", { chat_id: chatId, name, from, deliver: false })).message_thread_id;
+  return (await control<{ message_thread_id: number }>("/__topic", { chat_id: chatId, name, from, deliver: false }))
+    .message_thread_id;
 }
 
 type Update = Record<string, unknown>;
@@ -86,7 +90,11 @@ export async function say(
   chatId: number,
   from: Person,
   text: string,
-  opts: { topic?: number; replyTo?: number; /** A photo or document from the fake's `/__files`; `text` is its caption ("" for none). */ media?: unknown } = {},
+  opts: {
+    topic?: number;
+    replyTo?: number /** A photo or document from the fake's `/__files`; `text` is its caption ("" for none). */;
+    media?: unknown;
+  } = {},
 ): Promise<{ messageId: number; update?: Update }> {
   const done = await control<Deliveries & { message_id: number }>("/__message", {
     chat_id: chatId,
@@ -108,20 +116,37 @@ async function webhookAsDeployed(): Promise<void> {
   const res = await fetch(`${TELEGRAM_FAKE_URL}/bot${BOT.token}/setWebhook`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ url: "http://127.0.0.1:9/telegram/webhook", secret_token: TELEGRAM_SECRET, allowed_updates: [...ALLOWED_UPDATES] }),
+    body: JSON.stringify({
+      url: "http://127.0.0.1:9/telegram/webhook",
+      secret_token: TELEGRAM_SECRET,
+      allowed_updates: [...ALLOWED_UPDATES],
+    }),
   });
   if (!res.ok) throw new Error(`setWebhook: ${res.status} ${await res.text()}`);
 }
 
 /** `user` reacts to a message (`null` takes the reaction away); the update the bot gets (admins only). */
-export async function react(chatId: number, messageId: number, user: Person, emoji: string | null): Promise<Update | undefined> {
+export async function react(
+  chatId: number,
+  messageId: number,
+  user: Person,
+  emoji: string | null,
+): Promise<Update | undefined> {
   await webhookAsDeployed();
-  return forBot(await control<Deliveries>("/__reaction", { chat_id: chatId, message_id: messageId, user, emoji, deliver: false }));
+  return forBot(
+    await control<Deliveries>("/__reaction", { chat_id: chatId, message_id: messageId, user, emoji, deliver: false }),
+  );
 }
 
 /** The bot's status in the chat changes (`left`, `kicked`: removed); the `my_chat_member` update. */
-export async function setBotStatus(chatId: number, status: "member" | "administrator" | "left" | "kicked", by: Person): Promise<Update> {
-  return forBot(await control<Deliveries>("/__member", { chat_id: chatId, bot_id: BOT.id, status, from: by, deliver: false }))!;
+export async function setBotStatus(
+  chatId: number,
+  status: "member" | "administrator" | "left" | "kicked",
+  by: Person,
+): Promise<Update> {
+  return forBot(
+    await control<Deliveries>("/__member", { chat_id: chatId, bot_id: BOT.id, status, from: by, deliver: false }),
+  )!;
 }
 
 /** Posts an update to the Worker as Telegram does (`secret` replaces the secret header's value; null leaves it out). */

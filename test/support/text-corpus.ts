@@ -40,12 +40,28 @@ const SCRIPTS = [
 ];
 
 const EMOJI = [
-  "👨‍👩‍👧‍👦", "👩🏽‍💻", "🏳️‍🌈", "🇫🇷", "🇯🇵", "🇺🇸", "👍🏿", "👋🏼", "1️⃣", "❤️‍🔥", "🧑‍🤝‍🧑", "😂", "🙏", "🦄", "✨", "🫠", "🏴󠁧󠁢󠁳󠁣󠁴󠁿",
+  "👨‍👩‍👧‍👦",
+  "👩🏽‍💻",
+  "🏳️‍🌈",
+  "🇫🇷",
+  "🇯🇵",
+  "🇺🇸",
+  "👍🏿",
+  "👋🏼",
+  "1️⃣",
+  "❤️‍🔥",
+  "🧑‍🤝‍🧑",
+  "😂",
+  "🙏",
+  "🦄",
+  "✨",
+  "🫠",
+  "🏴󠁧󠁢󠁳󠁣󠁴󠁿",
 ];
 
 const CODE = [
   "export async function handler(req: Request): Promise<Response> {\n  const body = await req.json();\n  return new Response(JSON.stringify({ ok: true }), { status: 200 });\n}\n",
-  'if (x != null && y >= 0x1F) { arr[i++] = (a << 3) | b; } // TODO: fix\n\t\treturn `${name}:${value}`;',
+  "if (x != null && y >= 0x1F) { arr[i++] = (a << 3) | b; } // TODO: fix\n\t\treturn `${name}:${value}`;",
   '{"type":"event_callback","event":{"type":"message","text":"hi <@U123ABC>","ts":"1712345678.000100"}}',
   "SELECT id, name FROM users WHERE created_at > NOW() - INTERVAL '7 days' ORDER BY id DESC LIMIT 10;",
   "def fib(n):\n    return n if n < 2 else fib(n - 1) + fib(n - 2)\n\n\n\nprint([fib(i) for i in range(20)])",
@@ -62,7 +78,16 @@ function url(rnd: Random): string {
 }
 
 function randomCodePoints(rnd: Random, n: number): string {
-  const ranges: [number, number][] = [[0x20, 0x7e], [0xa0, 0x24f], [0x370, 0x6ff], [0x900, 0xdff], [0x3040, 0x9fff], [0xac00, 0xd7a3], [0x1f300, 0x1faff], [0x20000, 0x2a6df]];
+  const ranges: [number, number][] = [
+    [0x20, 0x7e],
+    [0xa0, 0x24f],
+    [0x370, 0x6ff],
+    [0x900, 0xdff],
+    [0x3040, 0x9fff],
+    [0xac00, 0xd7a3],
+    [0x1f300, 0x1faff],
+    [0x20000, 0x2a6df],
+  ];
   return repeat(rnd, n, () => {
     const [lo, hi] = pick(rnd, ranges);
     return String.fromCodePoint(int(rnd, lo, hi));
@@ -80,17 +105,34 @@ function randomLetters(rnd: Random, n: number): string {
 /** One sample of a random kind; long ones run to several thousand characters. */
 export function hardText(rnd: Random): string {
   switch (int(rnd, 0, 11)) {
-    case 0: return repeat(rnd, int(rnd, 1, 30), () => pick(rnd, ENGLISH), " ");
-    case 1: return repeat(rnd, int(rnd, 1, 20), () => pick(rnd, SCRIPTS), pick(rnd, [" ", "\n", ""]));
-    case 2: return repeat(rnd, int(rnd, 1, 60), () => pick(rnd, EMOJI), pick(rnd, ["", " ", "‍"]));
-    case 3: return repeat(rnd, int(rnd, 1, 10), () => pick(rnd, CODE), "\n");
-    case 4: return repeat(rnd, int(rnd, 1, 8), () => url(rnd), " ");
-    case 5: return pick(rnd, ["a", "z", "!", " ", "\n", "ー", "😂", "ab", "12", "-", "=", "\t", ".", "é", "字"]).repeat(int(rnd, 1, 3000));
-    case 6: return repeat(rnd, int(rnd, 1, 10), () => pick(rnd, [...SPECIAL, pick(rnd, ENGLISH)]), pick(rnd, ["", " "]));
-    case 7: return randomCodePoints(rnd, int(rnd, 1, 400));
-    case 8: return randomAscii(rnd, int(rnd, 1, 600));
-    case 9: return randomLetters(rnd, int(rnd, 1, 600));
-    case 10: return String(int(rnd, 0, 2 ** 30)) + repeat(rnd, int(rnd, 1, 50), () => String(int(rnd, 0, 99999)), pick(rnd, [",", " ", ""]));
-    default: return repeat(rnd, int(rnd, 2, 12), () => hardText(rnd), pick(rnd, [" ", "\n", "\n\n", ""]));
+    case 0:
+      return repeat(rnd, int(rnd, 1, 30), () => pick(rnd, ENGLISH), " ");
+    case 1:
+      return repeat(rnd, int(rnd, 1, 20), () => pick(rnd, SCRIPTS), pick(rnd, [" ", "\n", ""]));
+    case 2:
+      return repeat(rnd, int(rnd, 1, 60), () => pick(rnd, EMOJI), pick(rnd, ["", " ", "‍"]));
+    case 3:
+      return repeat(rnd, int(rnd, 1, 10), () => pick(rnd, CODE), "\n");
+    case 4:
+      return repeat(rnd, int(rnd, 1, 8), () => url(rnd), " ");
+    case 5:
+      return pick(rnd, ["a", "z", "!", " ", "\n", "ー", "😂", "ab", "12", "-", "=", "\t", ".", "é", "字"]).repeat(
+        int(rnd, 1, 3000),
+      );
+    case 6:
+      return repeat(rnd, int(rnd, 1, 10), () => pick(rnd, [...SPECIAL, pick(rnd, ENGLISH)]), pick(rnd, ["", " "]));
+    case 7:
+      return randomCodePoints(rnd, int(rnd, 1, 400));
+    case 8:
+      return randomAscii(rnd, int(rnd, 1, 600));
+    case 9:
+      return randomLetters(rnd, int(rnd, 1, 600));
+    case 10:
+      return (
+        String(int(rnd, 0, 2 ** 30)) +
+        repeat(rnd, int(rnd, 1, 50), () => String(int(rnd, 0, 99999)), pick(rnd, [",", " ", ""]))
+      );
+    default:
+      return repeat(rnd, int(rnd, 2, 12), () => hardText(rnd), pick(rnd, [" ", "\n", "\n\n", ""]));
   }
 }

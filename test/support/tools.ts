@@ -21,5 +21,7 @@ export async function toolServerCalls(): Promise<ToolServerCalls> {
 /** How often the tool server received create_ticket with `title`, per idempotency key (other suites create too). */
 export async function createCalls(title: string): Promise<number[]> {
   const calls = await toolServerCalls();
-  return Object.entries(calls.createTitles).filter(([, t]) => t === title).map(([key]) => calls.byKey[key] ?? 0);
+  return Object.entries(calls.createTitles)
+    .filter(([, t]) => t === title)
+    .map(([key]) => calls.byKey[key] ?? 0);
 }

@@ -73,7 +73,11 @@ export function smsParams(args: {
     ...(args.messagingServiceSid ? [["MessagingServiceSid", args.messagingServiceSid] as [string, string]] : []),
     ...Array.from({ length: media }, (_, i): [string, string][] => [
       [`MediaContentType${i}`, args.media?.[i]?.MediaContentType ?? "image/jpeg"],
-      [`MediaUrl${i}`, args.media?.[i]?.MediaUrl ?? `https://api.twilio.com/2010-04-01/Accounts/${TWILIO_ACCOUNT_SID}/Messages/${sid}/Media/ME${i}`],
+      [
+        `MediaUrl${i}`,
+        args.media?.[i]?.MediaUrl ??
+          `https://api.twilio.com/2010-04-01/Accounts/${TWILIO_ACCOUNT_SID}/Messages/${sid}/Media/ME${i}`,
+      ],
     ]).flat(),
   ];
 }
@@ -117,7 +121,10 @@ export async function smsSentTo(to: string): Promise<SentSms[]> {
 }
 
 /** Makes the fake refuse the next message(s) to `to`: `{ error: "21610" }` or `{ status: 429 }`. */
-export async function failSmsTo(to: string, rule: { error?: string; status?: number; retryAfter?: number; times?: number }): Promise<void> {
+export async function failSmsTo(
+  to: string,
+  rule: { error?: string; status?: number; retryAfter?: number; times?: number },
+): Promise<void> {
   const res = await fetch(`${TWILIO_FAKE_URL}/__fail`, { method: "POST", body: JSON.stringify({ to, ...rule }) });
   if (!res.ok) throw new Error(`scripting the Twilio fake failed: ${res.status}`);
 }

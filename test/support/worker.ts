@@ -56,7 +56,8 @@ export function startJobPump(testEnv: TestEnv, suite: string, opts: { deliverEac
   const inFlight = new Set<Promise<void>>();
   const handle = async (d: Delivery) => {
     // The Worker sees its own path; the signature names PUBLIC_BASE_URL, which the Worker checks against.
-    const request = () => new Request(`https://worker.test${d.path}`, { method: "POST", headers: d.headers, body: d.body });
+    const request = () =>
+      new Request(`https://worker.test${d.path}`, { method: "POST", headers: d.headers, body: d.body });
     const [response, ...copies] = await Promise.all(
       Array.from({ length: opts.deliverEach ?? 1 }, () => callWorker(testEnv, request())),
     );
@@ -94,7 +95,11 @@ export function startJobPump(testEnv: TestEnv, suite: string, opts: { deliverEac
 }
 
 /** Pumps the suite's jobs from before its first test until after its last. */
-export function pumpJobsDuringSuite(testEnv: TestEnv, suite: string, opts: { deliverEach?: number } = {}): Pick<JobPump, "answers"> {
+export function pumpJobsDuringSuite(
+  testEnv: TestEnv,
+  suite: string,
+  opts: { deliverEach?: number } = {},
+): Pick<JobPump, "answers"> {
   let pump: JobPump | undefined;
   beforeAll(() => {
     pump = startJobPump(testEnv, suite, opts);
@@ -125,7 +130,11 @@ export async function jobsQuiet(pump: Pick<JobPump, "answers">, quietMs = 2_000,
 }
 
 /** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 15_000, what = "condition"): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 15_000,
+  what = "condition",
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -4,11 +4,17 @@ import { adapters } from "../../lib/platforms/index.ts";
 const bot = { userId: "100000000000000001", name: "Parley", aliases: [] };
 const adapter = (platform: string) => adapters.find((a) => a.platform === platform)!;
 const budgetTenant = (platform: string, tenant: string) =>
-  adapter(platform).budgetTenant?.({ platform: platform as "discord", tenant, channel: "C1" }, bot) ?? { platform, tenant };
+  adapter(platform).budgetTenant?.({ platform: platform as "discord", tenant, channel: "C1" }, bot) ?? {
+    platform,
+    tenant,
+  };
 
 describe("whose daily token budget an answer spends", () => {
   it("is the application's for every Discord DM, never a fresh one per person", () => {
-    expect(budgetTenant("discord", "dm:230000000000000001")).toEqual({ platform: "discord", tenant: `app:${bot.userId}` });
+    expect(budgetTenant("discord", "dm:230000000000000001")).toEqual({
+      platform: "discord",
+      tenant: `app:${bot.userId}`,
+    });
     expect(budgetTenant("discord", "dm:230000000000000002")).toEqual(budgetTenant("discord", "dm:230000000000000001"));
   });
 

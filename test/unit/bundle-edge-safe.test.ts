@@ -9,7 +9,14 @@ const BUILD_TIMEOUT_MS = 180_000;
 function metafileOf(graph: Record<string, string[]>): Metafile {
   const inputs: Metafile["inputs"] = {};
   for (const [path, imports] of Object.entries(graph)) {
-    inputs[path] = { bytes: 1, imports: imports.map((p) => ({ path: p, kind: "import-statement", external: !p.includes("/") || p.includes(":") })) };
+    inputs[path] = {
+      bytes: 1,
+      imports: imports.map((p) => ({
+        path: p,
+        kind: "import-statement",
+        external: !p.includes("/") || p.includes(":"),
+      })),
+    };
   }
   return { inputs, outputs: {} };
 }
@@ -46,7 +53,10 @@ describe("the edge-safety rules", () => {
   });
 
   it("refuse Node-only packages such as ws and ioredis", () => {
-    const meta = metafileOf({ [WORKER_ENTRY]: ["node_modules/ioredis/built/index.js"], "node_modules/ioredis/built/index.js": [] });
+    const meta = metafileOf({
+      [WORKER_ENTRY]: ["node_modules/ioredis/built/index.js"],
+      "node_modules/ioredis/built/index.js": [],
+    });
     expect(edgeSafetyViolations(reachableModules(meta))).toHaveLength(1);
   });
 });

@@ -5,9 +5,27 @@ import { APOLOGY } from "../../lib/notices.ts";
 
 /** Two conversations in one Slack channel, one per workspace, and an SMS one. */
 const conversations: Conversation[] = [
-  { id: 1, kind: "slack_channel", tag: tagOf(1), place: { platform: "slack", tenant: "TA", channel: "C1" }, messages: [{ word: "w1", trigger: true }] },
-  { id: 2, kind: "slack_channel", tag: tagOf(2), place: { platform: "slack", tenant: "TB", channel: "C1" }, messages: [{ word: "w2", trigger: true }] },
-  { id: 3, kind: "sms", tag: tagOf(3), place: { platform: "twilio", tenant: "AC", channel: "+15550000003" }, messages: [{ word: "w3", trigger: true }] },
+  {
+    id: 1,
+    kind: "slack_channel",
+    tag: tagOf(1),
+    place: { platform: "slack", tenant: "TA", channel: "C1" },
+    messages: [{ word: "w1", trigger: true }],
+  },
+  {
+    id: 2,
+    kind: "slack_channel",
+    tag: tagOf(2),
+    place: { platform: "slack", tenant: "TB", channel: "C1" },
+    messages: [{ word: "w2", trigger: true }],
+  },
+  {
+    id: 3,
+    kind: "sms",
+    tag: tagOf(3),
+    place: { platform: "twilio", tenant: "AC", channel: "+15550000003" },
+    messages: [{ word: "w3", trigger: true }],
+  },
 ];
 const accepted = new Set(["w1", "w2", "w3"]);
 const slack = (text: string): Output => ({ place: { platform: "slack", channel: "C1" }, text });
@@ -16,8 +34,20 @@ const sms = (text: string): Output => ({ place: { platform: "twilio", channel: "
 describe("bench/chaos answer checks", () => {
   it("count one answer per conversation, and an apology for one left without", () => {
     const problems: string[] = [];
-    const f = checkAnswers(conversations, accepted, [slack(`You said: "${tagOf(1)} hi"`), slack(APOLOGY), sms(`You said: "${tagOf(3)}"`)], problems);
-    expect(f).toMatchObject({ accepted: 3, answered_once: 2, apologized: 1, answered_twice: 0, unanswered: 0, misplaced: 0 });
+    const f = checkAnswers(
+      conversations,
+      accepted,
+      [slack(`You said: "${tagOf(1)} hi"`), slack(APOLOGY), sms(`You said: "${tagOf(3)}"`)],
+      problems,
+    );
+    expect(f).toMatchObject({
+      accepted: 3,
+      answered_once: 2,
+      apologized: 1,
+      answered_twice: 0,
+      unanswered: 0,
+      misplaced: 0,
+    });
     expect(problems).toEqual([]);
   });
 
@@ -39,8 +69,15 @@ describe("bench/chaos answer checks", () => {
 
   it("allow one apology sent again only where a send's answer was lost on a platform that cannot look for it", () => {
     const outputs = [sms(APOLOGY), sms(APOLOGY)];
-    expect(checkAnswers(conversations, new Set(["w3"]), outputs, [], new Set(["twilio|+15550000003|"]))).toMatchObject({ apologized: 1, twice_as_platform_allows: 1, answered_twice: 0 });
-    expect(checkAnswers(conversations, new Set(["w3"]), outputs, [])).toMatchObject({ apologized: 1, answered_twice: 1 });
+    expect(checkAnswers(conversations, new Set(["w3"]), outputs, [], new Set(["twilio|+15550000003|"]))).toMatchObject({
+      apologized: 1,
+      twice_as_platform_allows: 1,
+      answered_twice: 0,
+    });
+    expect(checkAnswers(conversations, new Set(["w3"]), outputs, [])).toMatchObject({
+      apologized: 1,
+      answered_twice: 1,
+    });
   });
 
   it("owe nothing to a trigger the platform saw fail, but allow it one apology", () => {
@@ -51,7 +88,12 @@ describe("bench/chaos answer checks", () => {
 
 describe("bench/chaos leak patterns", () => {
   it("catch a phone number, a token and a message's text, and pass pseudonyms", () => {
-    const lines = ['{"from":"+15551000042"}', '{"t":"xoxb-bench"}', `{"text":"${tagOf(7)}"}`, '{"author":"p-5067fcb51af105b4"}'];
+    const lines = [
+      '{"from":"+15551000042"}',
+      '{"t":"xoxb-bench"}',
+      `{"text":"${tagOf(7)}"}`,
+      '{"author":"p-5067fcb51af105b4"}',
+    ];
     const problems: string[] = [];
     expect(checkLines("log line", lines, leakPatterns(["xoxb-bench"]), problems)).toBe(3);
   });

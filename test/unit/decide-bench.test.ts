@@ -16,10 +16,17 @@ describe("bench/decision pair generation", () => {
     const summary = pairs.map((p) => `${p.line}:${p.player}:${p.truth ? "reply" : "-"}`);
     expect(summary.sort()).toEqual(
       [
-        "1000:bob:reply", "1000:carol:-",
-        "1001:alice:-", "1001:bob:-", "1001:carol:reply",
-        "1002:alice:reply", "1002:carol:-", "1002:dave:-",
-        "1003:bob:reply", "1003:carol:-", "1003:dave:-",
+        "1000:bob:reply",
+        "1000:carol:-",
+        "1001:alice:-",
+        "1001:bob:-",
+        "1001:carol:reply",
+        "1002:alice:reply",
+        "1002:carol:-",
+        "1002:dave:-",
+        "1003:bob:reply",
+        "1003:carol:-",
+        "1003:dave:-",
       ].sort(),
     );
   });
@@ -28,7 +35,15 @@ describe("bench/decision pair generation", () => {
     const pairs = await tinyPairs();
     expect(pairs.every((p) => p.line >= 1000)).toBe(true);
     const last = pairs.find((p) => p.line === 1003)!;
-    expect(last.state.recent.map((m) => m.authorId)).toEqual(["alice", "bob", "carol", "alice", "dave", "bob", "alice"]);
+    expect(last.state.recent.map((m) => m.authorId)).toEqual([
+      "alice",
+      "bob",
+      "carol",
+      "alice",
+      "dave",
+      "bob",
+      "alice",
+    ]);
     const times = last.state.recent.map((m) => m.ts);
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(last.msg.ts - times[0]!).toBe(2 * 60_000 + 2_000);

@@ -2,7 +2,15 @@ import { describe, expect, it } from "vitest";
 import { treeScore } from "../../lib/decide/trees.ts";
 import { sigmoid } from "../../lib/decide/signals.ts";
 import { binRows, binnedScorer, fitBinned } from "../../bench/decision/boost.ts";
-import { answers, chooseOperatingPoint, countAt, crossCalibrate, fitPlatt, outOfFoldMargins, rates } from "../../bench/decision/cv.ts";
+import {
+  answers,
+  chooseOperatingPoint,
+  countAt,
+  crossCalibrate,
+  fitPlatt,
+  outOfFoldMargins,
+  rates,
+} from "../../bench/decision/cv.ts";
 import { cvRows, gapOf } from "../../bench/decision/cv-report.ts";
 import { CONTINUATION_CODE, type TrainRows } from "../../bench/decision/rows.ts";
 
@@ -29,7 +37,11 @@ function syntheticRows(n = 4000): { rows: TrainRows; raw: Float64Array[] } {
     log: Int32Array.from(labels, (_, k) => k % 8),
     continuation: Uint8Array.from(labels, (_, k) => (k % 10 === 0 ? CONTINUATION_CODE.strong : CONTINUATION_CODE.none)),
     logPace: [1, 2, 3, 4, 5, 6, 7, 8],
-    rules: Array.from({ length: 8 }, () => ({ yesTrue: 10, yesFalse: 1, positives: 10 + labels.filter(Boolean).length / 8 })),
+    rules: Array.from({ length: 8 }, () => ({
+      yesTrue: 10,
+      yesFalse: 1,
+      positives: 10 + labels.filter(Boolean).length / 8,
+    })),
   };
   return { rows, raw };
 }
@@ -69,7 +81,10 @@ describe("the decision bench's cross-validation", () => {
     const scores = crossCalibrate(rows, outOfFoldMargins(rows, 4, { trees: 20, learningRate: 0.3 }), 4, 5);
     const pooled = chooseOperatingPoint(rows, scores, 0.8);
     const guarded = chooseOperatingPoint(rows, scores, 0.8, 0, { folds: 8, standardErrors: 1 });
-    const perFold = Array.from({ length: 8 }, (_, fold) => rates(countAt(rows, scores, guarded, (log) => log % 8 === fold)).precision);
+    const perFold = Array.from(
+      { length: 8 },
+      (_, fold) => rates(countAt(rows, scores, guarded, (log) => log % 8 === fold)).precision,
+    );
     const mean = perFold.reduce((a, b) => a + b, 0) / 8;
     const sd = Math.sqrt(perFold.reduce((a, b) => a + (b - mean) ** 2, 0) / 7);
     expect(mean - sd / Math.sqrt(8)).toBeGreaterThanOrEqual(0.8);
@@ -88,7 +103,8 @@ describe("the decision bench's cross-validation", () => {
 
 describe("the bench's CV beside dev", () => {
   const cv = {
-    folds: 8, logs: 153,
+    folds: 8,
+    logs: 153,
     precision: { mean: 0.87, sd: 0.01, min: 0.85, max: 0.89 },
     recall: { mean: 0.8, sd: 0.01, min: 0.78, max: 0.82 },
     f1: { mean: 0.83, sd: 0.01, min: 0.82, max: 0.85 },
@@ -96,7 +112,9 @@ describe("the bench's CV beside dev", () => {
 
   it("warns when dev's precision is more than 0.02 from cross-validation's, either way", () => {
     expect(gapOf(cv, { precision: 0.86, recall: 0.79, f1: 0.82, pairs: 10 }, "dev").warning).toBeUndefined();
-    expect(gapOf(cv, { precision: 0.84, recall: 0.79, f1: 0.82, pairs: 10 }, "dev").warning).toMatch(/precision on dev/);
+    expect(gapOf(cv, { precision: 0.84, recall: 0.79, f1: 0.82, pairs: 10 }, "dev").warning).toMatch(
+      /precision on dev/,
+    );
     expect(gapOf(cv, { precision: 0.9, recall: 0.79, f1: 0.82, pairs: 10 }, "dev").warning).toMatch(/0\.030/);
   });
 

@@ -9,7 +9,14 @@ const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
 const HUMANS: Record<string, string> = { UALICE: "alice", UBOB: "bob", UCAROL: "carol" };
 
 function message(text: string, over: Partial<DecidableMessage> = {}): DecidableMessage {
-  return { author: { id: "UALICE", name: "alice", isBot: false }, text, ts: T0, addressing: "none", mentions: [], ...over };
+  return {
+    author: { id: "UALICE", name: "alice", isBot: false },
+    text,
+    ts: T0,
+    addressing: "none",
+    mentions: [],
+    ...over,
+  };
 }
 
 type Line = [authorId: string, text: string, secondsAfterT0: number];
@@ -24,18 +31,34 @@ function channel(lines: Line[], msg: DecidableMessage, over: Partial<Conversatio
     text,
     ts: T0 + s * 1000,
   }));
-  recent.push({ id: "now", role: "user", authorId: msg.author.id, authorName: msg.author.name, text: msg.text, ts: msg.ts });
+  recent.push({
+    id: "now",
+    role: "user",
+    authorId: msg.author.id,
+    authorName: msg.author.name,
+    text: msg.text,
+    ts: msg.ts,
+  });
   const botTurns = recent.filter((m) => m.role === "assistant");
   return {
-    active: true, id: "c1", startedAt: T0, lastActivityAt: msg.ts,
-    lastBotReplyAt: botTurns.at(-1)?.ts, lastBotReplyTo: botTurns.length ? ["UALICE"] : [],
-    answeredThrough: botTurns.at(-1)?.ts ?? 0, recent, ...over,
+    active: true,
+    id: "c1",
+    startedAt: T0,
+    lastActivityAt: msg.ts,
+    lastBotReplyAt: botTurns.at(-1)?.ts,
+    lastBotReplyTo: botTurns.length ? ["UALICE"] : [],
+    answeredThrough: botTurns.at(-1)?.ts ?? 0,
+    recent,
+    ...over,
   };
 }
 
 /** Alice asked the bot, the bot answered her; now someone says `text` `seconds` after the answer. */
 function afterAnswer(text: string, seconds: number, author = "UALICE") {
-  const msg = message(text, { ts: T0 + (20 + seconds) * 1000, author: { id: author, name: HUMANS[author]!, isBot: false } });
+  const msg = message(text, {
+    ts: T0 + (20 + seconds) * 1000,
+    author: { id: author, name: HUMANS[author]!, isBot: false },
+  });
   const lines: Line[] = [
     ["UBOB", "carol: did the upgrade finish?", 0],
     ["UCAROL", "bob: yes, all good", 5],
@@ -47,7 +70,10 @@ function afterAnswer(text: string, seconds: number, author = "UALICE") {
 
 describe("explicit triggers (tier 1)", () => {
   it.each([
-    ["mention", "direct_mention"], ["reply_to_bot", "reply_to_bot"], ["dm", "dm"], ["command", "command"],
+    ["mention", "direct_mention"],
+    ["reply_to_bot", "reply_to_bot"],
+    ["dm", "dm"],
+    ["command", "command"],
   ] as const)("a platform %s always gets an answer", (addressing, reason) => {
     const msg = message("hello", { addressing });
     expect(explicitTrigger(msg, BOT)).toBe(reason);
@@ -59,21 +85,30 @@ describe("explicit triggers (tier 1)", () => {
     expect(explicitTrigger(message("sure", { replyToAuthorId: "UBOT" }), BOT)).toBe("reply_to_bot");
   });
 
-  it.each([
-    "parley can you help?", "Hey PARLEY.", "Parléy, what now?", "what do you think, parley", "@parley ping",
-  ])("the bot's name as a whole word, any case or accent, is answered: %s", (text) => {
-    expect(explicitTrigger(message(text), BOT)).toBe("name_exact");
-  });
+  it.each(["parley can you help?", "Hey PARLEY.", "Parléy, what now?", "what do you think, parley", "@parley ping"])(
+    "the bot's name as a whole word, any case or accent, is answered: %s",
+    (text) => {
+      expect(explicitTrigger(message(text), BOT)).toBe("name_exact");
+    },
+  );
 
   it.each(["parleying with the enemy", "reparley", "parley_bot is down", "parleyx"])(
-    "a word that merely contains the name is not a trigger: %s", (text) => {
+    "a word that merely contains the name is not a trigger: %s",
+    (text) => {
       expect(explicitTrigger(message(text), BOT)).toBeNull();
     },
   );
 
   it.each([
-    ["pal, you there?", "name_alias"], ["thanks, Help  Désk!", "name_alias"], ["ask the Help  Désk about it", null], ["the helpdesk is closed", null], ["bar_: ping", "name_alias"],
-    ["[x] what is this", "name_alias"], ["pals are great", null], ["a bar is open", null], ["x marks it", null],
+    ["pal, you there?", "name_alias"],
+    ["thanks, Help  Désk!", "name_alias"],
+    ["ask the Help  Désk about it", null],
+    ["the helpdesk is closed", null],
+    ["bar_: ping", "name_alias"],
+    ["[x] what is this", "name_alias"],
+    ["pals are great", null],
+    ["a bar is open", null],
+    ["x marks it", null],
   ] as const)("aliases match as whole words, punctuation and several words included: %s", (text, reason) => {
     expect(explicitTrigger(message(text), BOT)).toBe(reason);
   });
@@ -86,7 +121,10 @@ describe("who never triggers the bot", () => {
   });
 
   it("another bot is never answered, even when it mentions this one", () => {
-    const msg = message("parley: beep", { author: { id: "UOTHER", name: "otherbot", isBot: true }, addressing: "mention" });
+    const msg = message("parley: beep", {
+      author: { id: "UOTHER", name: "otherbot", isBot: true },
+      addressing: "mention",
+    });
     expect(decideResponse(channel([], msg), msg, BOT, OPTS)).toEqual({ respond: "no", reason: "other_bot" });
   });
 });
@@ -94,7 +132,10 @@ describe("who never triggers the bot", () => {
 describe("messages without an explicit trigger", () => {
   it("with no active conversation, a message that does not address the bot is not answered", () => {
     const { state, msg } = afterAnswer("thanks, that worked", 10);
-    expect(decideResponse({ ...state, active: false }, msg, BOT, OPTS)).toEqual({ respond: "no", reason: "no_trigger" });
+    expect(decideResponse({ ...state, active: false }, msg, BOT, OPTS)).toEqual({
+      respond: "no",
+      reason: "no_trigger",
+    });
   });
 
   it("the person the bot just answered following up within the window is answered", () => {
@@ -107,7 +148,10 @@ describe("messages without an explicit trigger", () => {
     const lines: Line[] = [
       ["UALICE", "parley: how do I list open ports on this box?", 10],
       ["UBOT", "alice: run `ss -tlnp`, it lists listening TCP ports with their processes", 20],
-      ...Array.from({ length: 12 }, (_, k): Line => [k % 2 ? "UBOB" : "UCAROL", k % 2 ? "carol: nope" : "bob: did it build?", 600 + k * 60]),
+      ...Array.from(
+        { length: 12 },
+        (_, k): Line => [k % 2 ? "UBOB" : "UCAROL", k % 2 ? "carol: nope" : "bob: did it build?", 600 + k * 60],
+      ),
     ];
     const decision = decideResponse(channel(lines, msg), msg, BOT, OPTS);
     expect(decision.respond).toBe("no");
@@ -133,34 +177,51 @@ describe("messages without an explicit trigger", () => {
     expect(score).toBeGreaterThan(0);
     expect(score).toBeLessThan(1);
     // Without the judge, the continuation path answers alone from the floor cross-validation chose on train.
-    const expected = score >= RESPOND_THRESHOLD ? "recent_followup" : score >= CONTINUATION_FLOOR ? "continuation" : "no_trigger";
-    expect(decideResponse(state, msg, BOT, OPTS)).toMatchObject({ respond: expected === "no_trigger" ? "no" : "yes", reason: expected });
+    const expected =
+      score >= RESPOND_THRESHOLD ? "recent_followup" : score >= CONTINUATION_FLOOR ? "continuation" : "no_trigger";
+    expect(decideResponse(state, msg, BOT, OPTS)).toMatchObject({
+      respond: expected === "no_trigger" ? "no" : "yes",
+      reason: expected,
+    });
   });
 
   it("a continuation that only might be for the bot goes to the judge when it is on, and is not answered when it is off", () => {
     const { state, msg } = afterAnswer("I never knew about tlnp", 30, "UCAROL");
     expect(decideResponse(state, msg, BOT, OPTS)).toMatchObject({ respond: "no", reason: "no_trigger" });
-    expect(decideResponse(state, msg, BOT, { ...OPTS, useJudge: true })).toMatchObject({ respond: "judge", reason: "judge" });
+    expect(decideResponse(state, msg, BOT, { ...OPTS, useJudge: true })).toMatchObject({
+      respond: "judge",
+      reason: "judge",
+    });
   });
 
   it("a bystander's question pointing back at the answer is answered alone only when it is on the answer's words", () => {
     const onTopic = afterAnswer("does that list udp ports too?", 30, "UCAROL");
     const score = decideResponse(onTopic.state, onTopic.msg, BOT, { ...OPTS, useJudge: true }).score!;
-    const expected = score >= RESPOND_THRESHOLD ? "recent_followup" : score >= CONTINUATION_FLOOR ? "continuation" : "no_trigger";
+    const expected =
+      score >= RESPOND_THRESHOLD ? "recent_followup" : score >= CONTINUATION_FLOOR ? "continuation" : "no_trigger";
     expect(decideResponse(onTopic.state, onTopic.msg, BOT, OPTS)).toMatchObject({ reason: expected });
     const ownQuestion = afterAnswer("what is that?", 30, "UCAROL");
-    expect(decideResponse(ownQuestion.state, ownQuestion.msg, BOT, OPTS)).toMatchObject({ respond: "no", reason: "no_trigger" });
-    expect(decideResponse(ownQuestion.state, ownQuestion.msg, BOT, { ...OPTS, useJudge: true })).toMatchObject({ respond: "judge" });
+    expect(decideResponse(ownQuestion.state, ownQuestion.msg, BOT, OPTS)).toMatchObject({
+      respond: "no",
+      reason: "no_trigger",
+    });
+    expect(decideResponse(ownQuestion.state, ownQuestion.msg, BOT, { ...OPTS, useJudge: true })).toMatchObject({
+      respond: "judge",
+    });
   });
 
   it("the same follow-up after the window is neither answered nor judged", () => {
     const { state, msg } = afterAnswer("and netstat?", 90, "UCAROL");
-    expect(decideResponse(state, msg, BOT, { ...OPTS, useJudge: true })).toMatchObject({ respond: "no", reason: "no_trigger" });
+    expect(decideResponse(state, msg, BOT, { ...OPTS, useJudge: true })).toMatchObject({
+      respond: "no",
+      reason: "no_trigger",
+    });
   });
 
   it("a bystander's unrelated chatter with someone else is not sent to the LLM judge", () => {
     const msg = message("did you try the nvidia driver from the ppa before rebooting", {
-      ts: T0 + 20 * 60_000, author: { id: "UCAROL", name: "carol", isBot: false },
+      ts: T0 + 20 * 60_000,
+      author: { id: "UCAROL", name: "carol", isBot: false },
     });
     const lines: Line[] = [
       ["UALICE", "parley: how do I list open ports on this box?", 10],
@@ -179,16 +240,20 @@ describe("messages without an explicit trigger", () => {
 
 describe("the name: talking to the bot, or about it", () => {
   it.each(["Parley can you help?", "hey parley, a question", "what now, parley?", "parley?", "great, thanks Parley"])(
-    "addressing it is answered at once: %s", (text) => {
+    "addressing it is answered at once: %s",
+    (text) => {
       expect(explicitTrigger(message(text), BOT)).toBe("name_exact");
     },
   );
 
-  it.each(["auto, as parley said", "ask parley, it knows", "parley is pretty good at this", "I asked parley yesterday"])(
-    "talking about it is no trigger, the model reads it: %s", (text) => {
-      expect(explicitTrigger(message(text), BOT)).toBeNull();
-    },
-  );
+  it.each([
+    "auto, as parley said",
+    "ask parley, it knows",
+    "parley is pretty good at this",
+    "I asked parley yesterday",
+  ])("talking about it is no trigger, the model reads it: %s", (text) => {
+    expect(explicitTrigger(message(text), BOT)).toBeNull();
+  });
 });
 
 describe("addressing someone else inside the follow-up window", () => {
@@ -204,7 +269,14 @@ describe("addressing someone else inside the follow-up window", () => {
 
   it("a platform reply to someone who spoke since the answer is for them", () => {
     const { state, msg } = afterAnswer("haha same", 10, "UCAROL");
-    state.recent.splice(-1, 0, { id: "b1", role: "user", authorId: "UBOB", authorName: "bob", text: "I never remember that", ts: msg.ts - 2000 });
+    state.recent.splice(-1, 0, {
+      id: "b1",
+      role: "user",
+      authorId: "UBOB",
+      authorName: "bob",
+      text: "I never remember that",
+      ts: msg.ts - 2000,
+    });
     const reply = { ...msg, replyToAuthorId: "UBOB" };
     expect(decideResponse(state, reply, BOT, OPTS)).toEqual({ respond: "no", reason: "addressed_other" });
   });
@@ -212,7 +284,8 @@ describe("addressing someone else inside the follow-up window", () => {
 
 describe("not you", () => {
   it.each(["not you, Parley", "I wasn't talking to you", "not you parley, I meant bob", "that wasn't for you"])(
-    "%s is not answered and says why", (text) => {
+    "%s is not answered and says why",
+    (text) => {
       const { state, msg } = afterAnswer(text, 10, "UALICE");
       expect(decideResponse(state, msg, BOT, OPTS)).toEqual({ respond: "no", reason: "not_you" });
     },
@@ -222,7 +295,14 @@ describe("not you", () => {
     const said = afterAnswer("I wasn't talking to you", 10, "UALICE");
     const next = message("and how do I see UDP ones too?", { ts: said.msg.ts + 20_000 });
     const state = channel([], next, { ...said.state, recent: [...said.state.recent] });
-    state.recent.push({ id: "next", role: "user", authorId: "UALICE", authorName: "alice", text: next.text, ts: next.ts });
+    state.recent.push({
+      id: "next",
+      role: "user",
+      authorId: "UALICE",
+      authorName: "alice",
+      text: next.text,
+      ts: next.ts,
+    });
     expect(decideResponse(state, next, BOT, OPTS)).toEqual({ respond: "no", reason: "told_not_you" });
     const named = { ...next, text: "parley, and the UDP ones?" };
     state.recent[state.recent.length - 1] = { ...state.recent.at(-1)!, text: named.text };
@@ -234,7 +314,10 @@ describe("not you", () => {
     const thumbsDown = { ...msg, feedback: "not_you" as const };
     expect(decideResponse(state, thumbsDown, BOT, OPTS)).toEqual({ respond: "no", reason: "not_you" });
     state.recent[state.recent.length - 1] = { ...state.recent.at(-1)!, feedback: "not_you", noReply: true };
-    const next = message("and netstat?", { ts: msg.ts + 10_000, author: { id: "UCAROL", name: "carol", isBot: false } });
+    const next = message("and netstat?", {
+      ts: msg.ts + 10_000,
+      author: { id: "UCAROL", name: "carol", isBot: false },
+    });
     state.recent.push({ id: "n", role: "user", authorId: "UCAROL", authorName: "carol", text: next.text, ts: next.ts });
     expect(decideResponse(state, next, BOT, OPTS)).toEqual({ respond: "no", reason: "told_not_you" });
   });

@@ -16,7 +16,11 @@ describe("what is deployed is what bench:bundle measures", () => {
   it("minifies the top-level environment and every [env.*] alike (environments do not inherit it)", () => {
     const environments = { "(top level)": config, ...config.env };
     expect(Object.keys(environments).length).toBeGreaterThan(1);
-    const bundling = Object.entries(environments).map(([name, env]) => ({ name, minify: env.minify, keep_names: env.keep_names }));
+    const bundling = Object.entries(environments).map(([name, env]) => ({
+      name,
+      minify: env.minify,
+      keep_names: env.keep_names,
+    }));
     expect(bundling).toEqual(Object.keys(environments).map((name) => ({ name, minify: true, keep_names: false })));
   });
 
@@ -27,6 +31,9 @@ describe("what is deployed is what bench:bundle measures", () => {
     expect(script.split(" ")).toContain("--env=");
     // A bundling flag here would make the build differ from what `wrangler deploy` uploads.
     expect(script).not.toMatch(/--(no-)?(minify|bundle|keep-names)\b|--define|--alias/);
-    expect(buildOutputs(script)).toEqual({ outdir: resolve(REPO_ROOT, "dist"), metafile: resolve(REPO_ROOT, "dist/meta.json") });
+    expect(buildOutputs(script)).toEqual({
+      outdir: resolve(REPO_ROOT, "dist"),
+      metafile: resolve(REPO_ROOT, "dist/meta.json"),
+    });
   });
 });

@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startDiscordGatewayFake, type GatewayFakeState, type RunningDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
+import {
+  startDiscordGatewayFake,
+  type GatewayFakeState,
+  type RunningDiscordGatewayFake,
+} from "../../dev/fakes/discord-gateway.ts";
 import { GatewayConnection } from "../../lib/platforms/discord/gateway/connection.ts";
 import type { GatewaySnapshot } from "../../lib/platforms/discord/gateway/session-io.ts";
 import type { Logger } from "../../lib/log.ts";
@@ -22,12 +26,18 @@ interface Harness {
   stored: () => GatewaySnapshot | undefined;
 }
 
-async function connect(opts: { token?: string; snapshot?: GatewaySnapshot; handshakeTimeoutMs?: number } = {}): Promise<Harness> {
+async function connect(
+  opts: { token?: string; snapshot?: GatewaySnapshot; handshakeTimeoutMs?: number } = {},
+): Promise<Harness> {
   fake = await startDiscordGatewayFake({ port: 0, heartbeatIntervalMs: HEARTBEAT_MS, token: TOKEN });
   const received: string[] = [];
   const events: string[] = [];
   let stored = opts.snapshot;
-  const log: Logger = { info: (e) => void events.push(e), warn: (e) => void events.push(e), error: (e) => void events.push(e) };
+  const log: Logger = {
+    info: (e) => void events.push(e),
+    warn: (e) => void events.push(e),
+    error: (e) => void events.push(e),
+  };
   connection = new GatewayConnection({
     token: opts.token ?? TOKEN,
     gatewayUrl: fake.url,
@@ -122,7 +132,11 @@ describe("GatewayConnection over the fake Gateway", () => {
       await until(() => h.connection.status().phase === "ready", "READY");
       await control(h, "/__resume_url", { dead: true, mode });
       await control(h, "/__reconnect");
-      await until(async () => (await state(h)).identifies === 2 && h.connection.status().phase === "ready", "a new session", 12_000);
+      await until(
+        async () => (await state(h)).identifies === 2 && h.connection.status().phase === "ready",
+        "a new session",
+        12_000,
+      );
       expect((await state(h)).resumes).toBe(0);
       expect(h.events.filter((e) => e === "discord_gateway_connecting")).toHaveLength(5);
       await say(h, "after the new session");

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { IngestRetries, MAX_INGEST_ATTEMPTS, type PendingIngest } from "../../lib/platforms/discord/gateway/ingest-retries.ts";
+import {
+  IngestRetries,
+  MAX_INGEST_ATTEMPTS,
+  type PendingIngest,
+} from "../../lib/platforms/discord/gateway/ingest-retries.ts";
 import type { Logger } from "../../lib/log.ts";
 
 const NOW = 1_750_000_000_000;
@@ -12,7 +16,11 @@ function harness(failures: number) {
   const ingested: unknown[] = [];
   let now = NOW;
   let left = failures;
-  const log: Logger = { info: (e) => void events.push(e), warn: (e) => void events.push(e), error: (e) => void events.push(e) };
+  const log: Logger = {
+    info: (e) => void events.push(e),
+    warn: (e) => void events.push(e),
+    error: (e) => void events.push(e),
+  };
   const retries = new IngestRetries({
     store: {
       all: async () => [...pending.values()],

@@ -35,7 +35,14 @@ describe("parseGatewayMessage", () => {
 
   it("recognises a mention of the bot, makes it readable, and answers as a reply to it", () => {
     const parsed = parseGatewayMessage(
-      { ...base, content: "<@42> what about <@!77>?", mentions: [{ id: "42", username: "parley" }, { id: "77", username: "bob" }] },
+      {
+        ...base,
+        content: "<@42> what about <@!77>?",
+        mentions: [
+          { id: "42", username: "parley" },
+          { id: "77", username: "bob" },
+        ],
+      },
       bot,
     );
     expect(parsed.kind === "message" && parsed.message).toMatchObject({
@@ -66,18 +73,30 @@ describe("parseGatewayMessage", () => {
   });
 
   it("recognises a reply to the bot", () => {
-    const parsed = parseGatewayMessage({ ...base, type: 19, referenced_message: { id: "9", author: { id: "42", username: "parley", bot: true } } }, bot);
-    expect(parsed.kind === "message" && parsed.message).toMatchObject({ addressing: "reply_to_bot", replyToAuthorId: "42" });
+    const parsed = parseGatewayMessage(
+      { ...base, type: 19, referenced_message: { id: "9", author: { id: "42", username: "parley", bot: true } } },
+      bot,
+    );
+    expect(parsed.kind === "message" && parsed.message).toMatchObject({
+      addressing: "reply_to_bot",
+      replyToAuthorId: "42",
+    });
   });
 
   it("treats a message outside a guild as a DM, keyed by the person", () => {
     const { guild_id: _guild, ...dm } = base;
     const parsed = parseGatewayMessage(dm, bot);
-    expect(parsed.kind === "message" && parsed.message).toMatchObject({ addressing: "dm", key: { tenant: `dm:${base.author.id}` } });
+    expect(parsed.kind === "message" && parsed.message).toMatchObject({
+      addressing: "dm",
+      key: { tenant: `dm:${base.author.id}` },
+    });
   });
 
   it("ignores the bot's own messages, system messages and messages without text", () => {
-    expect(parseGatewayMessage({ ...base, author: { id: "42", username: "parley", bot: true } }, bot)).toEqual({ kind: "ignored", reason: "own_message" });
+    expect(parseGatewayMessage({ ...base, author: { id: "42", username: "parley", bot: true } }, bot)).toEqual({
+      kind: "ignored",
+      reason: "own_message",
+    });
     expect(parseGatewayMessage({ ...base, type: 7 }, bot)).toEqual({ kind: "ignored", reason: "message_type:7" });
     expect(parseGatewayMessage({ ...base, content: "" }, bot)).toEqual({ kind: "ignored", reason: "no_text" });
   });
@@ -94,9 +113,21 @@ describe("parseGatewayMessage", () => {
       const parsed = parseGatewayMessage(message, bot);
       return parsed.kind === "message" ? parsed.message.replyToId : "not a message";
     };
-    expect(replyToId({ ...reply, message_reference: { type: 0, message_id: replied.id, channel_id: base.channel_id, guild_id: base.guild_id } })).toBe(replied.id);
+    expect(
+      replyToId({
+        ...reply,
+        message_reference: { type: 0, message_id: replied.id, channel_id: base.channel_id, guild_id: base.guild_id },
+      }),
+    ).toBe(replied.id);
     expect(replyToId({ ...reply, message_reference: { message_id: replied.id } })).toBe(replied.id);
-    expect(replyToId({ ...reply, message_reference: { type: 0, message_id: replied.id, channel_id: "1200000000000000009" } })).toBeUndefined();
-    expect(replyToId({ ...base, message_reference: { type: 1, message_id: replied.id, channel_id: "1200000000000000009" } })).toBeUndefined();
+    expect(
+      replyToId({
+        ...reply,
+        message_reference: { type: 0, message_id: replied.id, channel_id: "1200000000000000009" },
+      }),
+    ).toBeUndefined();
+    expect(
+      replyToId({ ...base, message_reference: { type: 1, message_id: replied.id, channel_id: "1200000000000000009" } }),
+    ).toBeUndefined();
   });
 });

@@ -4,7 +4,11 @@ import { IdentifyTurns } from "../../lib/platforms/discord/gateway/identify-turn
 import { IDENTIFY_BUDGET, OPCODE } from "../../lib/platforms/discord/gateway/protocol.ts";
 import type { ShardTuple } from "../../lib/platforms/discord/gateway/session-io.ts";
 import { GatewaySession } from "../../lib/platforms/discord/gateway/session.ts";
-import { ShardCoordinator, type ShardLayout, type ShardLayoutState } from "../../lib/platforms/discord/gateway/shard-layout.ts";
+import {
+  ShardCoordinator,
+  type ShardLayout,
+  type ShardLayoutState,
+} from "../../lib/platforms/discord/gateway/shard-layout.ts";
 import type { Logger } from "../../lib/log.ts";
 
 const quiet: Logger = { info() {}, warn() {}, error() {} };
@@ -30,7 +34,14 @@ function harness(recommendations: ShardLayout[]) {
     shards: {
       ensure: async (shard) => {
         ensured.push(key(shard));
-        return { phase: "connecting", connection: 1, sessionId: null, seq: null, fatalCloseCode: null, ...status.get(key(shard)) };
+        return {
+          phase: "connecting",
+          connection: 1,
+          sessionId: null,
+          seq: null,
+          fatalCloseCode: null,
+          ...status.get(key(shard)),
+        };
       },
       retire: async (shard) => void retired.push(key(shard)),
     },
@@ -63,11 +74,17 @@ describe("ShardCoordinator", () => {
       now: () => 10 * HOUR,
     });
     expect((await coordinator.tick()).active?.count).toBe(2);
-    expect(ensured).toEqual([[0, 2], [1, 2]]);
+    expect(ensured).toEqual([
+      [0, 2],
+      [1, 2],
+    ]);
   });
 
   it("asks again on the next tick after a shard was closed with 4011 (sharding required)", async () => {
-    const h = harness([{ count: 1, maxConcurrency: 1 }, { count: 3, maxConcurrency: 1 }]);
+    const h = harness([
+      { count: 1, maxConcurrency: 1 },
+      { count: 3, maxConcurrency: 1 },
+    ]);
     h.status.set("0/1", { phase: "stopped", fatalCloseCode: 4011 });
     await h.coordinator.tick();
     const state = await h.coordinator.tick();
@@ -76,7 +93,10 @@ describe("ShardCoordinator", () => {
   });
 
   it("keeps the old layout until every shard of the new one is ready, then retires the old one", async () => {
-    const h = harness([{ count: 2, maxConcurrency: 1 }, { count: 4, maxConcurrency: 1 }]);
+    const h = harness([
+      { count: 2, maxConcurrency: 1 },
+      { count: 4, maxConcurrency: 1 },
+    ]);
     await h.coordinator.tick();
     h.advance(HOUR);
     for (const id of [0, 1, 2]) h.status.set(`${id}/4`, { phase: "ready" });
@@ -88,7 +108,11 @@ describe("ShardCoordinator", () => {
   });
 
   it("drops a half-started layout when Discord's recommendation goes back to the count in use", async () => {
-    const h = harness([{ count: 2, maxConcurrency: 1 }, { count: 3, maxConcurrency: 1 }, { count: 2, maxConcurrency: 1 }]);
+    const h = harness([
+      { count: 2, maxConcurrency: 1 },
+      { count: 3, maxConcurrency: 1 },
+      { count: 2, maxConcurrency: 1 },
+    ]);
     await h.coordinator.tick();
     h.advance(HOUR);
     await h.coordinator.tick();
@@ -101,7 +125,12 @@ describe("ShardCoordinator", () => {
 function memoryTurns(recent: number[] = []) {
   const last = new Map<number, number>();
   return new IdentifyTurns(
-    { last: async (b) => last.get(b), setLast: async (b, at) => void last.set(b, at), recent: async () => recent, setRecent: async (t) => void (recent = t) },
+    {
+      last: async (b) => last.get(b),
+      setLast: async (b, at) => void last.set(b, at),
+      recent: async () => recent,
+      setRecent: async (t) => void (recent = t),
+    },
     5_000,
   );
 }
@@ -125,10 +154,21 @@ describe("IdentifyTurns", () => {
 
 describe("GatewaySession with a shard", () => {
   it("names its shard in IDENTIFY", () => {
-    const s = new GatewaySession({ token: "t", tokenFingerprint: "fp", gatewayUrl: "wss://gateway.test", random: () => 0.5, shard: [3, 4] });
+    const s = new GatewaySession({
+      token: "t",
+      tokenFingerprint: "fp",
+      gatewayUrl: "wss://gateway.test",
+      random: () => 0.5,
+      shard: [3, 4],
+    });
     s.handle({ type: "start", now: 1 });
     s.handle({ type: "open", connection: s.connection });
-    const actions = s.handle({ type: "payload", connection: s.connection, now: 1, payload: { op: OPCODE.HELLO, d: { heartbeat_interval: 1_000 } } });
+    const actions = s.handle({
+      type: "payload",
+      connection: s.connection,
+      now: 1,
+      payload: { op: OPCODE.HELLO, d: { heartbeat_interval: 1_000 } },
+    });
     const identify = actions.find((a) => a.type === "send" && a.payload.op === OPCODE.IDENTIFY);
     expect(identify).toMatchObject({ payload: { d: { shard: [3, 4] } } });
   });

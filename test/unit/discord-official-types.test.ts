@@ -23,7 +23,11 @@ import type {
 } from "discord-api-types/v10";
 import { describe, expect, it } from "vitest";
 import type * as z from "../../lib/zod.ts";
-import { guildCreateSchema, guildDeleteSchema, roleEventSchema } from "../../lib/platforms/discord/gateway/guild-lifecycle.ts";
+import {
+  guildCreateSchema,
+  guildDeleteSchema,
+  roleEventSchema,
+} from "../../lib/platforms/discord/gateway/guild-lifecycle.ts";
 import { helloSchema, payloadSchema, readySchema } from "../../lib/platforms/discord/gateway/protocol.ts";
 import { reactionSchema } from "../../lib/platforms/discord/gateway/reaction.ts";
 import { gatewayBotSchema } from "../../lib/platforms/discord/gateway/shard-layout.ts";
@@ -39,7 +43,10 @@ type Open<T> = T extends readonly (infer E)[] ? Open<E>[] : T extends object ? {
 /** The fields the schema names, without the loose object's index signature. */
 type Named<Schema extends z.ZodMiniType> = keyof { [K in keyof z.input<Schema> as string extends K ? never : K]: true };
 /** The fields the schema names that the official type lacks (never, when there are none). */
-type Misnamed<Official, Schema extends z.ZodMiniType> = Exclude<Named<Schema>, Official extends unknown ? keyof Official : never>;
+type Misnamed<Official, Schema extends z.ZodMiniType> = Exclude<
+  Named<Schema>,
+  Official extends unknown ? keyof Official : never
+>;
 /** true when every official payload passes the schema's type; the schema's misnamed fields when it names any. */
 type Agrees<Official, Schema extends z.ZodMiniType> = [Open<Official>] extends [z.input<Schema>]
   ? [Misnamed<Official, Schema>] extends [never]
@@ -84,6 +91,10 @@ describe("our Discord schemas and discord-api-types", () => {
       shards: 9,
       session_start_limit: { total: 1000, remaining: 999, reset_after: 14_400_000, max_concurrency: 1 },
     };
-    expect([helloSchema, guildDeleteSchema, guildDeleteSchema, gatewayBotSchema].map((s, i) => s.safeParse([hello, deleted, outage, bot][i]).success)).toEqual([true, true, true, true]);
+    expect(
+      [helloSchema, guildDeleteSchema, guildDeleteSchema, gatewayBotSchema].map(
+        (s, i) => s.safeParse([hello, deleted, outage, bot][i]).success,
+      ),
+    ).toEqual([true, true, true, true]);
   });
 });

@@ -38,7 +38,9 @@ describe("parseDiscordInteraction", () => {
   });
 
   it("keys a DM by the person, since there is no guild", () => {
-    const parsed = parseDiscordInteraction(askInteraction({ channelId: "500000000000000001" }, alice, "hi"), { now: NOW });
+    const parsed = parseDiscordInteraction(askInteraction({ channelId: "500000000000000001" }, alice, "hi"), {
+      now: NOW,
+    });
     expect(parsed.kind === "message" && parsed.message.key.tenant).toBe(`dm:${alice.id}`);
   });
 
@@ -49,7 +51,9 @@ describe("parseDiscordInteraction", () => {
     };
     expect(visibility(askInteraction({ channelId: "500000000000000001" }, alice, "hi"))).toBe("dm");
     expect(visibility(askInteraction(guildPlace, alice, "hi"))).toBe("look up");
-    expect(visibility({ ...askInteraction(guildPlace, alice, "hi"), channel: { id: guildPlace.channelId, type: 12 } })).toBe("private");
+    expect(
+      visibility({ ...askInteraction(guildPlace, alice, "hi"), channel: { id: guildPlace.channelId, type: 12 } }),
+    ).toBe("private");
     // Outside a server: only the bot's own DM is `dm`; a group DM has other readers.
     const dm = askInteraction({ channelId: "500000000000000001" }, alice, "hi");
     expect(visibility({ ...dm, context: 1 })).toBe("dm");
@@ -66,7 +70,10 @@ describe("parseDiscordInteraction", () => {
   });
 
   it("turns the message command into a question that quotes the target message and names its author", () => {
-    const target = { author: { id: "200000000000000002", name: "Bob" }, content: "Rust has no GC.\nIt uses ownership." };
+    const target = {
+      author: { id: "200000000000000002", name: "Bob" },
+      content: "Rust has no GC.\nIt uses ownership.",
+    };
     const parsed = parseDiscordInteraction(askAboutInteraction(guildPlace, alice, target), { now: NOW });
     expect(parsed.kind).toBe("message");
     if (parsed.kind !== "message") return;
@@ -86,7 +93,10 @@ describe("parseDiscordInteraction", () => {
   });
 
   it("says which field is wrong without echoing any value", () => {
-    const parsed = parseDiscordInteraction({ type: 2, id: "not-a-snowflake", token: "secret-token-value" }, { now: NOW });
+    const parsed = parseDiscordInteraction(
+      { type: 2, id: "not-a-snowflake", token: "secret-token-value" },
+      { now: NOW },
+    );
     expect(parsed.kind).toBe("invalid");
     if (parsed.kind !== "invalid") return;
     expect(parsed.issues).toContain("id");
@@ -95,7 +105,10 @@ describe("parseDiscordInteraction", () => {
 
   it("leaves components, autocomplete and unknown commands unsupported rather than invalid", () => {
     const component = { ...askInteraction(guildPlace, alice, "x"), type: 3 };
-    expect(parseDiscordInteraction(component, { now: NOW })).toEqual({ kind: "unsupported", reason: "interaction_type:3" });
+    expect(parseDiscordInteraction(component, { now: NOW })).toEqual({
+      kind: "unsupported",
+      reason: "interaction_type:3",
+    });
     const other = askInteraction(guildPlace, alice, "x");
     (other.data as { name: string }).name = "poll";
     expect(parseDiscordInteraction(other, { now: NOW })).toEqual({ kind: "unsupported", reason: "command:poll" });
@@ -113,7 +126,10 @@ describe("snowflakeTime", () => {
 describe("/catchup", () => {
   const catchUp = (options: unknown[]) => {
     const interaction = askInteraction(guildPlace, alice, "unused");
-    return parseDiscordInteraction({ ...interaction, data: { ...interaction.data, name: "catchup", options } }, { now: NOW });
+    return parseDiscordInteraction(
+      { ...interaction, data: { ...interaction.data, name: "catchup", options } },
+      { now: NOW },
+    );
   };
 
   it("says the engine's catch-up request, with the hours asked for when given", () => {

@@ -33,12 +33,17 @@ const config = (now = NOW) => ({ apiBaseUrl: discord.url, botToken: async () => 
 async function interaction(answered = true): Promise<InteractionTarget> {
   const token = `token-${++tokenSeq}`;
   if (answered) {
-    const sent = JSON.stringify({ id: String(900000000000000000n + BigInt(tokenSeq)), application_id: APPLICATION_ID, token });
+    const sent = JSON.stringify({
+      id: String(900000000000000000n + BigInt(tokenSeq)),
+      application_id: APPLICATION_ID,
+      token,
+    });
     await reportInteractionAnswer(discord.url, sent, { status: 200, text: '{"type":5}' }, 40);
   }
   return { platform: "discord", kind: "interaction", applicationId: APPLICATION_ID, token, expiresAt: NOW + 60_000 };
 }
-const paragraphs = (n: number, size: number) => Array.from({ length: n }, (_, i) => `P${i} ${"word ".repeat(size / 5)}`.trim()).join("\n\n");
+const paragraphs = (n: number, size: number) =>
+  Array.from({ length: n }, (_, i) => `P${i} ${"word ".repeat(size / 5)}`.trim()).join("\n\n");
 
 describe("answering an interaction", () => {
   it("edits the deferred message with a short answer, allowing no mentions", async () => {
@@ -46,7 +51,11 @@ describe("answering an interaction", () => {
     const ids = await sendDiscordReply(config(), target, "Hello @everyone <@123>", partProgress());
     const calls = await discordCalls(discord.url, { token: target.token });
     expect(calls).toEqual([
-      expect.objectContaining({ route: "edit_original", content: "Hello @everyone <@123>", allowed_mentions: { parse: [] } }),
+      expect.objectContaining({
+        route: "edit_original",
+        content: "Hello @everyone <@123>",
+        allowed_mentions: { parse: [] },
+      }),
     ]);
     expect(ids).toEqual([calls[0]!.id]);
   });
@@ -85,7 +94,14 @@ describe("answering an interaction", () => {
 
   it("turns a non-JSON 429 (Cloudflare in front of Discord) into RetryLater, from Retry-After or a default", async () => {
     const target = await interaction();
-    const edit = () => discordRequest({ apiBaseUrl: discord.url, method: "PATCH", path: `/webhooks/${APPLICATION_ID}/${target.token}/messages/@original`, what: "edit", body: { content: "hi" } });
+    const edit = () =>
+      discordRequest({
+        apiBaseUrl: discord.url,
+        method: "PATCH",
+        path: `/webhooks/${APPLICATION_ID}/${target.token}/messages/@original`,
+        what: "edit",
+        body: { content: "hi" },
+      });
     await failDiscordCalls(discord.url, { token: target.token, status: 429, error: "cloudflare", retryAfter: 7 });
     const withHeader = await edit().catch((e: unknown) => e);
     expect(withHeader).toBeInstanceOf(RetryLater);
@@ -98,7 +114,9 @@ describe("answering an interaction", () => {
 
   it("gives up quietly, without calling Discord, once the 15-minute token has expired", async () => {
     const target = await interaction();
-    const err = await sendDiscordReply(config(target.expiresAt + 1), target, "too late", partProgress()).catch((e: unknown) => e);
+    const err = await sendDiscordReply(config(target.expiresAt + 1), target, "too late", partProgress()).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(GiveUp);
     expect((err as GiveUp).code).toBe("interaction_expired");
     expect(warnings).toEqual(["discord_interaction_expired"]);
@@ -107,7 +125,10 @@ describe("answering an interaction", () => {
 
   it("gives up when Discord says the webhook token is invalid (its 15 minutes are over on Discord's clock)", async () => {
     const target = await interaction();
-    await fetch(`${discord.url.replace(/\/api\/v10$/, "")}/__interactions/age`, { method: "POST", body: JSON.stringify({ token: target.token, ms: 15 * 60_000 }) });
+    await fetch(`${discord.url.replace(/\/api\/v10$/, "")}/__interactions/age`, {
+      method: "POST",
+      body: JSON.stringify({ token: target.token, ms: 15 * 60_000 }),
+    });
     const err = await sendDiscordReply(config(), target, "hi", partProgress()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(GiveUp);
     expect((err as GiveUp).code).toBe("interaction_expired");
@@ -154,7 +175,10 @@ describe("posting to a channel", () => {
     const progress = partProgress({ answerId: "800000000000000001" });
     await sendDiscordReply(config(), channel(), paragraphs(2, 1_500), progress);
     const calls = await discordCalls(discord.url, { channelId: "600000000000000001" });
-    expect(calls.map((c) => c.nonce)).toEqual([await partNonce("800000000000000001", 0), await partNonce("800000000000000001", 1)]);
+    expect(calls.map((c) => c.nonce)).toEqual([
+      await partNonce("800000000000000001", 0),
+      await partNonce("800000000000000001", 1),
+    ]);
     expect(calls.every((c) => String(c.nonce).length <= 25)).toBe(true);
   });
 
@@ -166,19 +190,28 @@ describe("posting to a channel", () => {
     expect(await sendDiscordReply(config(), channel(), "a retry that wrote another answer", retry)).toEqual(ids);
     const calls = await discordCalls(discord.url, { channelId: "600000000000000001" });
     expect(calls.filter((c) => c.route === "channel_message")).toHaveLength(1);
-    expect(calls.filter((c) => c.route === "edit_message").map((c) => c.content)).toEqual(["a retry that wrote another answer"]);
+    expect(calls.filter((c) => c.route === "edit_message").map((c) => c.content)).toEqual([
+      "a retry that wrote another answer",
+    ]);
   });
 
   it("posts two answers with the same text in one channel, one for each trigger", async () => {
     await sendDiscordReply(config(), channel(), "Sure.", partProgress({ answerId: "800000000000000002" }));
     await sendDiscordReply(config(), channel(), "Sure.", partProgress({ answerId: "800000000000000003" }));
-    expect((await discordCalls(discord.url, { channelId: "600000000000000001" })).map((c) => c.content)).toEqual(["Sure.", "Sure."]);
+    expect((await discordCalls(discord.url, { channelId: "600000000000000001" })).map((c) => c.content)).toEqual([
+      "Sure.",
+      "Sure.",
+    ]);
   });
 
   it("asks for the bot token only for channel messages", async () => {
     const noToken = () => Promise.reject(new GiveUp("DISCORD_BOT_TOKEN is not set", "not_configured"));
-    await expect(sendDiscordReply({ ...config(), botToken: noToken }, await interaction(), "hi", partProgress())).resolves.toHaveLength(1);
-    await expect(sendDiscordReply({ ...config(), botToken: noToken }, channel(), "hi", partProgress())).rejects.toBeInstanceOf(GiveUp);
+    await expect(
+      sendDiscordReply({ ...config(), botToken: noToken }, await interaction(), "hi", partProgress()),
+    ).resolves.toHaveLength(1);
+    await expect(
+      sendDiscordReply({ ...config(), botToken: noToken }, channel(), "hi", partProgress()),
+    ).rejects.toBeInstanceOf(GiveUp);
   });
 
   it("gives up when the channel is gone", async () => {

@@ -17,7 +17,14 @@ beforeAll(async () => {
 });
 
 const verify = (over: Partial<Parameters<typeof verifyDiscordRequest>[0]>) =>
-  verifyDiscordRequest({ publicKey: keys.publicKeyHex, signature: null, timestamp, rawBody: body, nowSeconds: NOW_SECONDS, ...over });
+  verifyDiscordRequest({
+    publicKey: keys.publicKeyHex,
+    signature: null,
+    timestamp,
+    rawBody: body,
+    nowSeconds: NOW_SECONDS,
+    ...over,
+  });
 
 describe("verifyDiscordRequest", () => {
   it("accepts a signature over timestamp + raw body made with the application's key", async () => {
@@ -30,7 +37,10 @@ describe("verifyDiscordRequest", () => {
   });
 
   it("refuses a signature made with another key", async () => {
-    expect(await verify({ signature: await discordSignature(otherKeys.privateKey, timestamp, body) })).toEqual({ ok: false, reason: "bad_signature" });
+    expect(await verify({ signature: await discordSignature(otherKeys.privateKey, timestamp, body) })).toEqual({
+      ok: false,
+      reason: "bad_signature",
+    });
   });
 
   it("refuses when the body was changed after signing, even by one space", async () => {

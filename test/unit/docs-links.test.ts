@@ -98,7 +98,8 @@ export function relativeLinks(page: string, markdown: string): Link[] {
 /** What is wrong with one link, or null when it leads where it says. */
 function brokenLink(link: Link, read: (path: string) => string | null): string | null {
   const [pathPart = "", anchor] = link.target.split("#", 2);
-  const path = pathPart === "" ? link.page : relative(REPO_ROOT, resolve(REPO_ROOT, dirname(link.page), decodeURI(pathPart)));
+  const path =
+    pathPart === "" ? link.page : relative(REPO_ROOT, resolve(REPO_ROOT, dirname(link.page), decodeURI(pathPart)));
   const where = `${link.page}:${link.line} → ${link.target}`;
   if (path.startsWith("..") || !existsSync(join(REPO_ROOT, path))) return `${where}: no file ${path}`;
   if (anchor === undefined) return null;
@@ -148,12 +149,18 @@ describe("the README and docs/ link to what exists", () => {
 describe("what the check itself reads", () => {
   it("makes heading anchors as GitHub does", () => {
     expect(headingAnchor("Quick start")).toBe("quick-start");
-    expect(headingAnchor("The promises under random faults (`bench:chaos`)")).toBe("the-promises-under-random-faults-benchchaos");
+    expect(headingAnchor("The promises under random faults (`bench:chaos`)")).toBe(
+      "the-promises-under-random-faults-benchchaos",
+    );
     expect(headingAnchor('What "forget me" removes, and what stays')).toBe("what-forget-me-removes-and-what-stays");
     expect(headingAnchor("Within the platforms' rate limits")).toBe("within-the-platforms-rate-limits");
     expect(headingAnchor("Slack: many workspaces, step 2 → 3")).toBe("slack-many-workspaces-step-2--3");
     expect(headingAnchor("[The admin view](deploying.md) and_more")).toBe("the-admin-view-and_more");
-    expect([...headingAnchors("# Notes\n\n## Setup\n\n## Setup\n\n```sh\n# not a heading\n```\n")]).toEqual(["notes", "setup", "setup-1"]);
+    expect([...headingAnchors("# Notes\n\n## Setup\n\n## Setup\n\n```sh\n# not a heading\n```\n")]).toEqual([
+      "notes",
+      "setup",
+      "setup-1",
+    ]);
   });
 
   it("finds links in prose, images and references, and none in code", () => {

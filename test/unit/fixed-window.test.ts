@@ -24,9 +24,19 @@ afterAll(() => {
 describe("a fixed window", () => {
   it("lets `limit` calls through, refuses the next, and starts again in the next window", async () => {
     let now = 1_700_000_000_000;
-    const window = new FixedWindow({ redis, prefix: `t-fixed-window-${Date.now()}`, limit: 2, windowMs: 60_000, now: () => now });
+    const window = new FixedWindow({
+      redis,
+      prefix: `t-fixed-window-${Date.now()}`,
+      limit: 2,
+      windowMs: 60_000,
+      now: () => now,
+    });
     const verdicts = [await window.limit("alice"), await window.limit("alice"), await window.limit("alice")];
-    expect(verdicts.map((v) => [v.success, v.remaining])).toEqual([[true, 1], [true, 0], [false, 0]]);
+    expect(verdicts.map((v) => [v.success, v.remaining])).toEqual([
+      [true, 1],
+      [true, 0],
+      [false, 0],
+    ]);
     expect(await window.limit("bob")).toMatchObject({ success: true });
     now = verdicts[0]!.reset;
     expect(await window.limit("alice")).toMatchObject({ success: true, remaining: 1 });
@@ -35,7 +45,13 @@ describe("a fixed window", () => {
   it("answers its owner's choice when Redis does not answer in time", async () => {
     const stuck = new Redis({ url: silentUrl, token: "t", retry: false });
     const options = { redis: stuck, prefix: "t-stuck", limit: 1, windowMs: 60_000, timeoutMs: 50 };
-    expect(await new FixedWindow({ ...options, onTimeout: "allow" }).limit("x")).toMatchObject({ success: true, timedOut: true });
-    expect(await new FixedWindow({ ...options, onTimeout: "refuse" }).limit("x")).toMatchObject({ success: false, timedOut: true });
+    expect(await new FixedWindow({ ...options, onTimeout: "allow" }).limit("x")).toMatchObject({
+      success: true,
+      timedOut: true,
+    });
+    expect(await new FixedWindow({ ...options, onTimeout: "refuse" }).limit("x")).toMatchObject({
+      success: false,
+      timedOut: true,
+    });
   });
 });

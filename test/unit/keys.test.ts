@@ -45,9 +45,19 @@ describe("the Redis key layout", () => {
   it("finds a person's conversations through their index of places, and names every limit's keys", () => {
     expect(spokeKey("parley", thread, "U1")).toBe("parley:spoke:slack|T1|U1");
     expect(conversationKeysAt("parley", placeId(thread))).toEqual(conversationKeys("parley", thread));
-    expect(forgetLimitKeys("parley", personId(thread, "U1"))).toEqual({ requests: "parley:limit:forget:slack|T1|U1", told: "parley:limit:forget-told:slack|T1|U1" });
-    expect(adminLimitKeys("parley", "p-1")).toEqual({ client: "parley:limit:admin:p-1", all: "parley:limit:admin:all", trusted: "parley:admin:trusted:p-1" });
-    expect(installStartKeys("parley", "p-1")).toEqual({ client: "parley:limit:install:p-1", all: "parley:limit:install:all" });
+    expect(forgetLimitKeys("parley", personId(thread, "U1"))).toEqual({
+      requests: "parley:limit:forget:slack|T1|U1",
+      told: "parley:limit:forget-told:slack|T1|U1",
+    });
+    expect(adminLimitKeys("parley", "p-1")).toEqual({
+      client: "parley:limit:admin:p-1",
+      all: "parley:limit:admin:all",
+      trusted: "parley:admin:trusted:p-1",
+    });
+    expect(installStartKeys("parley", "p-1")).toEqual({
+      client: "parley:limit:install:p-1",
+      all: "parley:limit:install:all",
+    });
     expect(installationTenancy("parley", "parley:install:slack|E1:T2")).toEqual({ platform: "slack", tenant: "E1:T2" });
     expect(installationTenancy("parley", "parley:conv:slack|T1|C1|:state")).toBeNull();
   });

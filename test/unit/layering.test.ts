@@ -22,12 +22,33 @@ const LEVELS: readonly (readonly [level: string, prefixes: readonly string[]])[]
   ["flows", ["lib/ingest.ts", "lib/jobs/"]],
   ["runtime", ["lib/runtime.ts"]],
   ["platforms", ["lib/platforms/"]],
-  ["stores", ["lib/conversation/", "lib/memory/", "lib/limits/", "lib/tenants/", "lib/queue/", "lib/opt-outs.ts", "lib/places/", "lib/tools/"]],
+  [
+    "stores",
+    [
+      "lib/conversation/",
+      "lib/memory/",
+      "lib/limits/",
+      "lib/tenants/",
+      "lib/queue/",
+      "lib/opt-outs.ts",
+      "lib/places/",
+      "lib/tools/",
+    ],
+  ],
   ["model", ["lib/decide/", "lib/context/", "lib/llm/"]],
   ["base", ["lib/"]],
 ];
 /** What every platform folder may import besides its own folder and the base level. */
-const PLATFORM_CONTRACT = ["lib/platforms/adapter.ts", "lib/platforms/history.ts", "lib/platforms/parts.ts", "lib/platforms/json-body.ts", "lib/platforms/file-fetch.ts", "lib/platforms/rescue.ts", "lib/platforms/rate-limited.ts", "lib/platforms/approvals.ts"];
+const PLATFORM_CONTRACT = [
+  "lib/platforms/adapter.ts",
+  "lib/platforms/history.ts",
+  "lib/platforms/parts.ts",
+  "lib/platforms/json-body.ts",
+  "lib/platforms/file-fetch.ts",
+  "lib/platforms/rescue.ts",
+  "lib/platforms/rate-limited.ts",
+  "lib/platforms/approvals.ts",
+];
 const MAX_LIB_LINES = 250;
 const FORBIDDEN_IN_LIB = ["hono", "cloudflare:workers"];
 
@@ -62,7 +83,8 @@ const layered = [...files.values()].filter((f) => f.path.startsWith("lib/") || f
 function levelOf(path: string): number {
   let best = { index: -1, length: -1 };
   LEVELS.forEach(([, prefixes], index) => {
-    for (const prefix of prefixes) if (path.startsWith(prefix) && prefix.length > best.length) best = { index, length: prefix.length };
+    for (const prefix of prefixes)
+      if (path.startsWith(prefix) && prefix.length > best.length) best = { index, length: prefix.length };
   });
   return best.index;
 }
@@ -139,7 +161,9 @@ describe("the house's layering", () => {
   it("has the job flows imported only by the Worker's routes", () => {
     const isFlow = (path: string) => levelName(path) === "flows";
     const strays = layered.flatMap((f) =>
-      f.path.startsWith("functions/") || isFlow(f.path) ? [] : f.imports.filter(isFlow).map((to) => `${f.path} → ${to}`),
+      f.path.startsWith("functions/") || isFlow(f.path)
+        ? []
+        : f.imports.filter(isFlow).map((to) => `${f.path} → ${to}`),
     );
     expect(strays).toEqual([]);
   });
@@ -147,7 +171,11 @@ describe("the house's layering", () => {
   it("keeps Hono and the Workers runtime out of lib/", () => {
     const strays = layered
       .filter((f) => f.path.startsWith("lib/"))
-      .flatMap((f) => f.imports.filter((to) => FORBIDDEN_IN_LIB.some((p) => to === p || to.startsWith(`${p}/`))).map((to) => `${f.path} → ${to}`));
+      .flatMap((f) =>
+        f.imports
+          .filter((to) => FORBIDDEN_IN_LIB.some((p) => to === p || to.startsWith(`${p}/`)))
+          .map((to) => `${f.path} → ${to}`),
+      );
     expect(strays).toEqual([]);
   });
 
@@ -155,7 +183,10 @@ describe("the house's layering", () => {
     const names = PLATFORMS.map((p) => `"${p}"`);
     const allowed = (path: string) =>
       ["lib/message.ts", "lib/config.ts"].includes(path) ||
-      PLATFORMS.some((p) => path.startsWith(`lib/platforms/${p}/`) || path === `functions/${p}.ts` || path.startsWith(`functions/${p}-`));
+      PLATFORMS.some(
+        (p) =>
+          path.startsWith(`lib/platforms/${p}/`) || path === `functions/${p}.ts` || path.startsWith(`functions/${p}-`),
+      );
     const strays = layered
       .filter((f) => !allowed(f.path) && !f.path.endsWith(".test.ts"))
       .flatMap((f) => (names.some((name) => readFileSync(join(ROOT, f.path), "utf8").includes(name)) ? [f.path] : []));
@@ -163,7 +194,9 @@ describe("the house's layering", () => {
   });
 
   it(`keeps every lib file within ${MAX_LIB_LINES} lines`, () => {
-    const long = layered.filter((f) => f.path.startsWith("lib/") && f.lines > MAX_LIB_LINES).map((f) => `${f.path}: ${f.lines}`);
+    const long = layered
+      .filter((f) => f.path.startsWith("lib/") && f.lines > MAX_LIB_LINES)
+      .map((f) => `${f.path}: ${f.lines}`);
     expect(long).toEqual([]);
   });
 });

@@ -6,13 +6,26 @@
 import { describe, expect, it } from "vitest";
 import { catchUpAnswer } from "../../dev/local-model/catch-up-answer.ts";
 import { defaultAnswer } from "../../dev/local-model/default-answer.ts";
-import { CATCH_UP_INSTRUCTION_TAIL, CATCH_UP_MESSAGES_HEADING, CATCH_UP_NOTES_HEADING, catchUpLine } from "../../lib/llm/catch-up.ts";
+import {
+  CATCH_UP_INSTRUCTION_TAIL,
+  CATCH_UP_MESSAGES_HEADING,
+  CATCH_UP_NOTES_HEADING,
+  catchUpLine,
+} from "../../lib/llm/catch-up.ts";
 
 describe("the local model's catch-up", () => {
   it("cites each message it mentions, the first few and the last", () => {
-    const records = Array.from({ length: 9 }, (_, i) => catchUpLine({ ref: i + 1, author: i % 2 ? "Bob" : "Alice", text: `message ${i + 1}` }));
+    const records = Array.from({ length: 9 }, (_, i) =>
+      catchUpLine({ ref: i + 1, author: i % 2 ? "Bob" : "Alice", text: `message ${i + 1}` }),
+    );
     const request = [CATCH_UP_MESSAGES_HEADING, ...records, "", CATCH_UP_INSTRUCTION_TAIL].join("\n");
-    const answer = defaultAnswer({ model: "local", messages: [{ role: "system", content: "" }, { role: "user", content: request }] });
+    const answer = defaultAnswer({
+      model: "local",
+      messages: [
+        { role: "system", content: "" },
+        { role: "user", content: request },
+      ],
+    });
     expect(answer.split("\n")).toEqual([
       "Topics (local model):",
       "- Alice: message 1 [1]",
@@ -25,7 +38,13 @@ describe("the local model's catch-up", () => {
   });
 
   it("puts the notes' points together", () => {
-    const request = [CATCH_UP_NOTES_HEADING, "Topics (local model):\n- Alice: a [1]", "Topics (local model):\n- Bob: b [7]", "", CATCH_UP_INSTRUCTION_TAIL].join("\n");
+    const request = [
+      CATCH_UP_NOTES_HEADING,
+      "Topics (local model):\n- Alice: a [1]",
+      "Topics (local model):\n- Bob: b [7]",
+      "",
+      CATCH_UP_INSTRUCTION_TAIL,
+    ].join("\n");
     expect(catchUpAnswer(request)).toBe("Topics (local model):\n- Alice: a [1]\n- Bob: b [7]");
   });
 });

@@ -11,9 +11,13 @@ import { slackPermalink } from "../../lib/platforms/slack/history.ts";
 describe("message links", () => {
   it("Slack: a channel's message, a thread's parent and a thread's reply", () => {
     const channel = { platform: "slack" as const, tenant: "T1", channel: "C1H9RESGA" };
-    expect(slackPermalink(channel, "C1H9RESGA:1358546515.000008")).toBe("https://app.slack.com/archives/C1H9RESGA/p1358546515000008");
+    expect(slackPermalink(channel, "C1H9RESGA:1358546515.000008")).toBe(
+      "https://app.slack.com/archives/C1H9RESGA/p1358546515000008",
+    );
     const thread = { ...channel, thread: "1358546515.000008" };
-    expect(slackPermalink(thread, "C1H9RESGA:1358546515.000008")).toBe("https://app.slack.com/archives/C1H9RESGA/p1358546515000008");
+    expect(slackPermalink(thread, "C1H9RESGA:1358546515.000008")).toBe(
+      "https://app.slack.com/archives/C1H9RESGA/p1358546515000008",
+    );
     expect(slackPermalink(thread, "C1H9RESGA:1358546517.000023")).toBe(
       "https://app.slack.com/archives/C1H9RESGA/p1358546517000023?thread_ts=1358546515.000008&cid=C1H9RESGA",
     );
@@ -21,9 +25,14 @@ describe("message links", () => {
   });
 
   it("Discord: a guild channel's message, and a DM's", () => {
-    expect(discordJumpLink({ platform: "discord", tenant: "81384788765712384", channel: "81384788765712385" }, "1100000000000000001")).toBe(
-      "https://discord.com/channels/81384788765712384/81384788765712385/1100000000000000001",
+    expect(
+      discordJumpLink(
+        { platform: "discord", tenant: "81384788765712384", channel: "81384788765712385" },
+        "1100000000000000001",
+      ),
+    ).toBe("https://discord.com/channels/81384788765712384/81384788765712385/1100000000000000001");
+    expect(discordJumpLink({ platform: "discord", tenant: "dm:222", channel: "333" }, "444")).toBe(
+      "https://discord.com/channels/@me/333/444",
     );
-    expect(discordJumpLink({ platform: "discord", tenant: "dm:222", channel: "333" }, "444")).toBe("https://discord.com/channels/@me/333/444");
   });
 });

@@ -23,7 +23,11 @@ function state(lines: [author: string, text: string, seconds: number, feedback?:
 }
 
 const nobody = (score: number): Decision => ({ respond: "no", reason: "no_trigger", score });
-const talk = state([["UALICE", "which plants like shade?", 0], ["UBOT", "Pothos and ferns.", 5], ["UBOB", "my fern died", 30]]);
+const talk = state([
+  ["UALICE", "which plants like shade?", 0],
+  ["UBOT", "Pothos and ferns.", 5],
+  ["UBOB", "my fern died", 30],
+]);
 
 describe("initiative", () => {
   it("eagerness 0 changes nothing, 100 takes every message the model scored, and between them the threshold falls", () => {
@@ -31,7 +35,11 @@ describe("initiative", () => {
     expect(initiativeThreshold(100)).toBe(0);
     expect(initiativeThreshold(25)).toBeGreaterThan(initiativeThreshold(50));
     expect(takeInitiative(nobody(0.01), talk, { initiative: true, eagerness: 0 }, WINDOW_MS)).toBeNull();
-    expect(takeInitiative(nobody(0), talk, { initiative: true, eagerness: 100 }, WINDOW_MS)).toEqual({ respond: "yes", reason: "initiative", score: 0 });
+    expect(takeInitiative(nobody(0), talk, { initiative: true, eagerness: 100 }, WINDOW_MS)).toEqual({
+      respond: "yes",
+      reason: "initiative",
+      score: 0,
+    });
     expect(takeInitiative(nobody(initiativeThreshold(50) - 0.01), talk, ON, WINDOW_MS)).toBeNull();
   });
 
@@ -42,14 +50,30 @@ describe("initiative", () => {
     expect(takeInitiative({ respond: "no", reason: "no_trigger" }, talk, ON, WINDOW_MS)).toBeNull();
     expect(takeInitiative({ respond: "yes", reason: "recent_followup", score: 0.9 }, talk, ON, WINDOW_MS)).toBeNull();
     // What would go to the LLM judge ("is this for the bot?") goes unprompted where the bot may join in anyway.
-    expect(takeInitiative({ respond: "judge", reason: "judge", score: 0.4 }, talk, ON, WINDOW_MS)).toMatchObject({ reason: "initiative", score: 0.4 });
+    expect(takeInitiative({ respond: "judge", reason: "judge", score: 0.4 }, talk, ON, WINDOW_MS)).toMatchObject({
+      reason: "initiative",
+      score: 0.4,
+    });
     expect(takeInitiative({ respond: "judge", reason: "judge", score: 0.1 }, talk, ON, WINDOW_MS)).toBeNull();
   });
 
   it("keeps quiet while anyone's 'not you' or 👎 is within the follow-up window", () => {
-    const told = state([["UALICE", "hi", 0], ["UBOT", "Hello!", 2], ["UCAROL", "not you, Parley", 10], ["UBOB", "my fern died", 30]]);
-    const thumbs = state([["UBOT", "Hello!", 2], ["UCAROL", "", 10, "not_you"], ["UBOB", "my fern died", 30]]);
-    const longAgo = state([["UBOT", "Hello!", 0], ["UCAROL", "not you, Parley", 1], ["UBOB", "my fern died", 120]]);
+    const told = state([
+      ["UALICE", "hi", 0],
+      ["UBOT", "Hello!", 2],
+      ["UCAROL", "not you, Parley", 10],
+      ["UBOB", "my fern died", 30],
+    ]);
+    const thumbs = state([
+      ["UBOT", "Hello!", 2],
+      ["UCAROL", "", 10, "not_you"],
+      ["UBOB", "my fern died", 30],
+    ]);
+    const longAgo = state([
+      ["UBOT", "Hello!", 0],
+      ["UCAROL", "not you, Parley", 1],
+      ["UBOB", "my fern died", 120],
+    ]);
     expect(takeInitiative(nobody(0.5), told, ON, WINDOW_MS)).toBeNull();
     expect(takeInitiative(nobody(0.5), thumbs, ON, WINDOW_MS)).toBeNull();
     expect(takeInitiative(nobody(0.5), longAgo, ON, WINDOW_MS)).toMatchObject({ reason: "initiative" });
@@ -61,7 +85,11 @@ describe("a place's settings", () => {
     expect(parsePlaceSettings(null)).toEqual(DEFAULT_PLACE_SETTINGS);
     expect(parsePlaceSettings("{not json")).toEqual(DEFAULT_PLACE_SETTINGS);
     expect(parsePlaceSettings(JSON.stringify({ initiative: true, eagerness: 900 }))).toEqual(DEFAULT_PLACE_SETTINGS);
-    expect(parsePlaceSettings(JSON.stringify({ initiative: true }))).toEqual({ initiative: true, eagerness: 50, rescue: false });
+    expect(parsePlaceSettings(JSON.stringify({ initiative: true }))).toEqual({
+      initiative: true,
+      eagerness: 50,
+      rescue: false,
+    });
     expect(DEFAULT_PLACE_SETTINGS.initiative).toBe(false);
   });
 
@@ -70,7 +98,10 @@ describe("a place's settings", () => {
     expect(parsePlaceCommand("eagerness 0")).toEqual({ kind: "change", change: { eagerness: 0 } });
     expect(parsePlaceCommand("status")).toEqual({ kind: "status" });
     expect(parsePlaceCommand("forget")).toEqual({ kind: "forget" });
-    expect(parsePlaceCommand("eagerness -3")).toMatchObject({ kind: "help", problem: expect.stringMatching(/0 to 100/) });
+    expect(parsePlaceCommand("eagerness -3")).toMatchObject({
+      kind: "help",
+      problem: expect.stringMatching(/0 to 100/),
+    });
     expect(parsePlaceCommand("initiative maybe")).toMatchObject({ kind: "help" });
     expect(parsePlaceCommand("status now please")).toMatchObject({ kind: "help" });
     expect(parsePlaceCommand("")).toEqual({ kind: "help" });
@@ -78,6 +109,9 @@ describe("a place's settings", () => {
     expect(parsePlaceCommand("rescue on 30")).toEqual({ kind: "change", change: { rescue: true, rescueMinutes: 30 } });
     expect(parsePlaceCommand("rescue off")).toEqual({ kind: "change", change: { rescue: false } });
     expect(parsePlaceCommand("rescue off 30")).toMatchObject({ kind: "help" });
-    expect(parsePlaceCommand("rescue on 0")).toMatchObject({ kind: "help", problem: expect.stringMatching(/1 to 120 minutes/) });
+    expect(parsePlaceCommand("rescue on 0")).toMatchObject({
+      kind: "help",
+      problem: expect.stringMatching(/1 to 120 minutes/),
+    });
   });
 });

@@ -5,7 +5,11 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { RetryLater } from "../../lib/errors.ts";
-import { PlatformRateLimited, RATE_LIMIT_WAIT_IN_JOB_MAX_SECONDS, waitingOutRateLimits } from "../../lib/platforms/rate-limited.ts";
+import {
+  PlatformRateLimited,
+  RATE_LIMIT_WAIT_IN_JOB_MAX_SECONDS,
+  waitingOutRateLimits,
+} from "../../lib/platforms/rate-limited.ts";
 
 /** A call refused with `refusals` in turn, then answering "sent"; counts how often it was made. */
 function scriptedCall(refusals: Error[]) {
@@ -31,7 +35,11 @@ describe("waitingOutRateLimits", () => {
 
   it("hands back the 429 that would take the waits past the maximum, without calling again", async () => {
     const wait = RATE_LIMIT_WAIT_IN_JOB_MAX_SECONDS / 2 + 1;
-    const call = scriptedCall([new PlatformRateLimited("busy", wait), new PlatformRateLimited("busy", wait), new PlatformRateLimited("busy", wait)]);
+    const call = scriptedCall([
+      new PlatformRateLimited("busy", wait),
+      new PlatformRateLimited("busy", wait),
+      new PlatformRateLimited("busy", wait),
+    ]);
     const result = waitingOutRateLimits(call).catch((err: unknown) => err);
     await vi.advanceTimersByTimeAsync(RATE_LIMIT_WAIT_IN_JOB_MAX_SECONDS * 1000);
     expect(await result).toMatchObject({ name: "PlatformRateLimited", retryAfterSeconds: wait });

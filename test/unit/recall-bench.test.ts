@@ -23,12 +23,23 @@ const LOG = parseLog({
     { i: 1007, system: "=== dee has joined" },
     line(1008, "dee", "cy: grub2 works fine here"),
   ],
-  links: [[1000, 1001], [1001, 1003], [1003, 1004], [1004, 1005], [1005, 1006], [1002, 1008], [1000, 1000]],
+  links: [
+    [1000, 1001],
+    [1001, 1003],
+    [1003, 1004],
+    [1004, 1005],
+    [1005, 1006],
+    [1002, 1008],
+    [1000, 1000],
+  ],
 });
 
 describe("bench/recall's questions", () => {
   it("group messages into threads by their reply links, in log order", () => {
-    expect(threadsOf(LOG).map((t) => t.map((l) => l.i))).toEqual([[1000, 1001, 1003, 1004, 1005, 1006], [1002, 1008]]);
+    expect(threadsOf(LOG).map((t) => t.map((l) => l.i))).toEqual([
+      [1000, 1001, 1003, 1004, 1005, 1006],
+      [1002, 1008],
+    ]);
   });
 
   it("index each thread's first messages, and ask only with later messages whose previous turn is past the passage", () => {
@@ -50,6 +61,10 @@ describe("bench/recall's figures", () => {
   it("count recall@1, recall@5 and the mean reciprocal rank, a miss as 0", () => {
     const tally = emptyRankTally();
     for (const rank of [1, 2, 5, 6, 0]) addRank(tally, rank);
-    expect(rankFigures(tally)).toEqual({ recall_at_1: 0.2, recall_at_5: 0.6, mrr: Math.round(((1 + 1 / 2 + 1 / 5 + 1 / 6) / 5) * 1000) / 1000 });
+    expect(rankFigures(tally)).toEqual({
+      recall_at_1: 0.2,
+      recall_at_5: 0.6,
+      mrr: Math.round(((1 + 1 / 2 + 1 / 5 + 1 / 6) / 5) * 1000) / 1000,
+    });
   });
 });

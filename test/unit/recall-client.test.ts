@@ -28,14 +28,36 @@ let server: RunningVectorStandIn;
 let index: RecallIndex;
 const requests: string[] = [];
 
-function remember(key: ConversationKey, visibility: Visibility, conversationId: string, lines: [string, string][], at = NOW - 3 * DAY) {
-  const messages: StoredMessage[] = lines.map(([authorId, text], i) => ({ id: `${conversationId}-${i}`, role: "user", authorId, authorName: authorId, text, ts: at + i * 1_000 }));
+function remember(
+  key: ConversationKey,
+  visibility: Visibility,
+  conversationId: string,
+  lines: [string, string][],
+  at = NOW - 3 * DAY,
+) {
+  const messages: StoredMessage[] = lines.map(([authorId, text], i) => ({
+    id: `${conversationId}-${i}`,
+    role: "user",
+    authorId,
+    authorName: authorId,
+    text,
+    ts: at + i * 1_000,
+  }));
   const source = { key, visibility, conversationId, bot: BOT, forgotten: new Set<string>() };
   return index.upsert(recallNamespace(PREFIX, key), conversationPassages(source, messages));
 }
 
-async function recalled(key: ConversationKey, visibility: Visibility, question: string, prefix = PREFIX): Promise<string[]> {
-  const { hits } = await index.search(recallNamespace(prefix, key), { text: question, filter: recallFilter(key, visibility), topK: 10 });
+async function recalled(
+  key: ConversationKey,
+  visibility: Visibility,
+  question: string,
+  prefix = PREFIX,
+): Promise<string[]> {
+  const { hits } = await index.search(recallNamespace(prefix, key), {
+    text: question,
+    filter: recallFilter(key, visibility),
+    topK: 10,
+  });
   return hits.map((h) => h.text);
 }
 
@@ -66,13 +88,21 @@ afterAll(async () => {
 
 describe("what a place recalls", () => {
   it("a channel recalls its own passages only, never another channel's, a private channel's or a DM's", async () => {
-    expect(await recalled(T1_PUBLIC, "public", "when does the release ship?")).toEqual(["UANA: we decided the release ships on Friday after QA"]);
-    expect(await recalled(T1_OTHER, "public", "when does the release ship?")).toEqual(["UBOB: release party is on Friday in the kitchen"]);
+    expect(await recalled(T1_PUBLIC, "public", "when does the release ship?")).toEqual([
+      "UANA: we decided the release ships on Friday after QA",
+    ]);
+    expect(await recalled(T1_OTHER, "public", "when does the release ship?")).toEqual([
+      "UBOB: release party is on Friday in the kitchen",
+    ]);
   });
 
   it("a DM recalls only that DM, and a private channel only itself", async () => {
-    expect(await recalled(T1_DM, "dm", "where is the release checklist?")).toEqual(["UANA: my release checklist lives in my notes"]);
-    expect(await recalled(T1_PRIVATE, "private", "is the release delayed?")).toEqual(["UCYD: the release is secretly delayed to Monday"]);
+    expect(await recalled(T1_DM, "dm", "where is the release checklist?")).toEqual([
+      "UANA: my release checklist lives in my notes",
+    ]);
+    expect(await recalled(T1_PRIVATE, "private", "is the release delayed?")).toEqual([
+      "UCYD: the release is secretly delayed to Monday",
+    ]);
   });
 
   it("a channel whose visibility changed does not see what was said under the other visibility", async () => {
@@ -80,7 +110,9 @@ describe("what a place recalls", () => {
   });
 
   it("another tenant recalls only its own passages", async () => {
-    expect(await recalled(T2_PUBLIC, "public", "when does the release ship?")).toEqual(["UZED: our release ships on Tuesday"]);
+    expect(await recalled(T2_PUBLIC, "public", "when does the release ship?")).toEqual([
+      "UZED: our release ships on Tuesday",
+    ]);
   });
 
   it("a tenant nobody has written for yet recalls nothing, without an error", async () => {
@@ -152,11 +184,16 @@ describe("one answer's recall", () => {
 describe("forgetting and retention", () => {
   it("'forget me' deletes every passage with the person's messages and the conversation where they asked", async () => {
     const key: ConversationKey = { platform: "slack", tenant: "T-forget", channel: "C1" };
-    await remember(key, "public", "c-a", [["UANA", "I live in Lisbon"], ["UBOB", "nice city"]]);
+    await remember(key, "public", "c-a", [
+      ["UANA", "I live in Lisbon"],
+      ["UBOB", "nice city"],
+    ]);
     await remember(key, "public", "c-b", [["UBOB", "my cat is called Tom"]]);
     await remember(key, "public", "c-asked", [["UCYD", "the deploy key rotates monthly"]]);
     expect(await index.deleteWhere(recallNamespace(PREFIX, key), forgetFilter("UANA", "c-asked"))).toBe(2);
-    expect(await recalled(key, "public", "where does Ana live? Lisbon cat deploy key")).toEqual(["UBOB: my cat is called Tom"]);
+    expect(await recalled(key, "public", "where does Ana live? Lisbon cat deploy key")).toEqual([
+      "UBOB: my cat is called Tom",
+    ]);
   });
 
   it("deletes passages older than the retention, a bounded number of namespaces per run, carrying on where it stopped", async () => {
@@ -165,7 +202,14 @@ describe("forgetting and retention", () => {
     for (const key of keys) {
       const namespace = recallNamespace(prefix, key);
       const source = { key, visibility: "public" as const, bot: BOT, forgotten: new Set<string>() };
-      const at = (daysAgo: number, id: string): StoredMessage => ({ id, role: "user", authorId: "U", authorName: "U", text: `note ${id}`, ts: NOW - daysAgo * DAY });
+      const at = (daysAgo: number, id: string): StoredMessage => ({
+        id,
+        role: "user",
+        authorId: "U",
+        authorName: "U",
+        text: `note ${id}`,
+        ts: NOW - daysAgo * DAY,
+      });
       await index.upsert(namespace, [
         ...conversationPassages({ ...source, conversationId: "old" }, [at(120, "o")]),
         ...conversationPassages({ ...source, conversationId: "new" }, [at(10, "n")]),
@@ -174,7 +218,12 @@ describe("forgetting and retention", () => {
     const cutoff = retentionCutoff(NOW, 90);
     const first = await sweepExpiredPassages(index, { keyPrefix: prefix, cutoff, maxNamespaces: 2 });
     expect(first).toEqual({ deleted: 2, namespaces: 2, next: recallNamespace(prefix, keys[1]!) });
-    const second = await sweepExpiredPassages(index, { keyPrefix: prefix, cutoff, maxNamespaces: 2, after: first.next });
+    const second = await sweepExpiredPassages(index, {
+      keyPrefix: prefix,
+      cutoff,
+      maxNamespaces: 2,
+      after: first.next,
+    });
     expect(second).toEqual({ deleted: 1, namespaces: 1 });
     for (const key of keys) expect(await recalled(key, "public", "note o n", prefix)).toEqual(["U: note n"]);
   });

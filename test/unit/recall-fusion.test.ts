@@ -21,12 +21,20 @@ describe("recall's weighted fusion", () => {
   });
 
   it("lets the embedder's pick come first when it counts as much as the words", () => {
-    expect(fuseWeighted(dense, sparse, 2).map((h) => h.id).slice(0, 2)).toEqual(["both", "paraphrase"]);
+    expect(
+      fuseWeighted(dense, sparse, 2)
+        .map((h) => h.id)
+        .slice(0, 2),
+    ).toEqual(["both", "paraphrase"]);
   });
 
   it("ranks and scores at equal weights as Upstash's DBSF does, keeping each passage once with its fields", () => {
     const withText = dense.map((h) => ({ ...h, text: `text of ${h.id}` }));
-    const weighted = fuseWeighted(withText, sparse.map((h) => ({ ...h, text: `text of ${h.id}` })), 1);
+    const weighted = fuseWeighted(
+      withText,
+      sparse.map((h) => ({ ...h, text: `text of ${h.id}` })),
+      1,
+    );
     expect(weighted.map(({ id, score }) => ({ id, score }))).toEqual(fuse("DBSF", [dense, sparse], 10));
     expect(new Set(weighted.map((h) => h.id)).size).toBe(weighted.length);
     expect(weighted.find((h) => h.id === "both")).toMatchObject({ text: "text of both" });

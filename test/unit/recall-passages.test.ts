@@ -28,17 +28,27 @@ function source(overrides: Partial<PassageSource> = {}): PassageSource {
 
 function say(i: number, authorId: string, text: string, ts = T0 + i * 1_000): StoredMessage {
   const bot = authorId === BOT.userId;
-  return { id: `m${i}`, role: bot ? "assistant" : "user", authorId, authorName: bot ? "Parley" : authorId.slice(1).toLowerCase(), text, ts };
+  return {
+    id: `m${i}`,
+    role: bot ? "assistant" : "user",
+    authorId,
+    authorName: bot ? "Parley" : authorId.slice(1).toLowerCase(),
+    text,
+    ts,
+  };
 }
 
-const talk = (count: number) => Array.from({ length: count }, (_, i) => say(i, i % 3 === 2 ? BOT.userId : i % 2 ? "UBOB" : "UANA", `point ${i} about the release`));
+const talk = (count: number) =>
+  Array.from({ length: count }, (_, i) =>
+    say(i, i % 3 === 2 ? BOT.userId : i % 2 ? "UBOB" : "UANA", `point ${i} about the release`),
+  );
 
 describe("passages of a conversation", () => {
   it("keep who said what, the bot by its name, with the place, the people, the time span and the conversation", () => {
-    const [passage] = conversationPassages(source({ key: { platform: "slack", tenant: "T1", channel: "C1", thread: "171.1" } }), [
-      say(0, "UANA", "when do we ship?"),
-      say(1, BOT.userId, "Friday, after QA."),
-    ]);
+    const [passage] = conversationPassages(
+      source({ key: { platform: "slack", tenant: "T1", channel: "C1", thread: "171.1" } }),
+      [say(0, "UANA", "when do we ship?"), say(1, BOT.userId, "Friday, after QA.")],
+    );
     expect(passage).toEqual({
       id: "c:c1:m:m0",
       text: "ana: when do we ship?\nParley: Friday, after QA.",
@@ -66,13 +76,21 @@ describe("passages of a conversation", () => {
 
   it("name whom the bot's answers in them answer, when the person's own message fell into the passage before", () => {
     // A pause between her message and the bot's answer puts a passage boundary between them.
-    const answer = { ...say(1, BOT.userId, "Ana said her new address is 12 Elm St.", T0 + 3 * 3_600_000), replyToAuthorId: "UANA" };
+    const answer = {
+      ...say(1, BOT.userId, "Ana said her new address is 12 Elm St.", T0 + 3 * 3_600_000),
+      replyToAuthorId: "UANA",
+    };
     const [hers, retold] = conversationPassages(source(), [say(0, "UANA", "my new address is 12 Elm St"), answer]);
     expect(hers!.metadata.people).toEqual(["UANA"]);
     expect(retold!.text).toBe("Parley: Ana said her new address is 12 Elm St.");
     expect(retold!.metadata.people).toEqual(["UANA"]);
     // Once she asked to be forgotten, the answer to her is not remembered either.
-    expect(conversationPassages(source({ forgotten: new Set(["UANA"]) }), [say(0, "UANA", "my new address is 12 Elm St"), answer])).toEqual([]);
+    expect(
+      conversationPassages(source({ forgotten: new Set(["UANA"]) }), [
+        say(0, "UANA", "my new address is 12 Elm St"),
+        answer,
+      ]),
+    ).toEqual([]);
   });
 
   it("keep each message on a line of its own: a line break in a text or a name cannot start another person's line", () => {
@@ -101,7 +119,10 @@ describe("passages of a conversation", () => {
   });
 
   it("stay small: a pause starts a new one, and none passes 8 messages or 300 tokens", () => {
-    const paused = conversationPassages(source(), [say(0, "UANA", "morning"), say(1, "UANA", "afternoon", T0 + 3 * 3_600_000)]);
+    const paused = conversationPassages(source(), [
+      say(0, "UANA", "morning"),
+      say(1, "UANA", "afternoon", T0 + 3 * 3_600_000),
+    ]);
     expect(paused.map((p) => p.text)).toEqual(["ana: morning", "ana: afternoon"]);
     const long = Array.from({ length: 40 }, (_, i) => say(i, "UANA", "word ".repeat(60)));
     for (const p of conversationPassages(source(), long)) {
@@ -118,13 +139,19 @@ describe("the summary as a passage", () => {
       id: "c:c1:summary",
       metadata: { kind: "summary", people: ["UANA", "UBOB"], ...span },
     });
-    expect(summaryPassage(source({ forgotten: new Set(["UBOB"]) }), "Ana and Bob agreed.", span, ["UANA", "UBOB"])).toBeNull();
+    expect(
+      summaryPassage(source({ forgotten: new Set(["UBOB"]) }), "Ana and Bob agreed.", span, ["UANA", "UBOB"]),
+    ).toBeNull();
   });
 });
 
 describe("the query text", () => {
   it("is the message being answered after its previous turn, both as lines like the passages", () => {
-    const messages = [say(0, "UANA", "the API limits?"), say(1, BOT.userId, "100 per minute"), say(2, "UBOB", "what about bursts?")];
+    const messages = [
+      say(0, "UANA", "the API limits?"),
+      say(1, BOT.userId, "100 per minute"),
+      say(2, "UBOB", "what about bursts?"),
+    ];
     expect(recallQueryText(BOT, messages, "m2")).toBe("Parley: 100 per minute\nbob: what about bursts?");
     expect(recallQueryText(BOT, messages, "m0")).toBe("ana: the API limits?");
   });
@@ -140,8 +167,12 @@ describe("the query text", () => {
 describe("namespaces and filters", () => {
   it("give each bot and tenant its own namespace, and never one bot's prefix to another's namespaces", () => {
     expect(recallNamespace("parley", { platform: "slack", tenant: "T1" })).toBe("parley:recall:slack:T1");
-    expect(recallNamespace("parley", { platform: "twilio", tenant: "AC/1 x" })).toBe("parley:recall:twilio:AC~2f~1~20~x");
-    expect(recallNamespace("parley2", { platform: "slack", tenant: "T1" }).startsWith(botNamespacePrefix("parley"))).toBe(false);
+    expect(recallNamespace("parley", { platform: "twilio", tenant: "AC/1 x" })).toBe(
+      "parley:recall:twilio:AC~2f~1~20~x",
+    );
+    expect(
+      recallNamespace("parley2", { platform: "slack", tenant: "T1" }).startsWith(botNamespacePrefix("parley")),
+    ).toBe(false);
   });
 
   it("limit recall to the same channel and visibility, forgetting to the person or the conversation, retention to old passages", () => {

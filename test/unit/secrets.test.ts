@@ -22,7 +22,9 @@ describe("sealed values", () => {
   it("still open after a rotation, with the old key among the previous keys, and not without it", async () => {
     const sealed = await new Sealer(new Keyring(KEY_A), "job-payload").seal("hello", "x");
     expect(await new Sealer(new Keyring(KEY_B, [KEY_A]), "job-payload").open(sealed, "x")).toBe("hello");
-    await expect(new Sealer(new Keyring(KEY_B), "job-payload").open(sealed, "x")).rejects.toThrow(/TOKEN_ENCRYPTION_PREVIOUS_KEYS/);
+    await expect(new Sealer(new Keyring(KEY_B), "job-payload").open(sealed, "x")).rejects.toThrow(
+      /TOKEN_ENCRYPTION_PREVIOUS_KEYS/,
+    );
     // The new key seals from then on.
     const rotating = new Sealer(new Keyring(KEY_B, [KEY_A]), "job-payload");
     const resealed = await rotating.seal("hello", "x");
@@ -66,9 +68,14 @@ describe("pseudonyms", () => {
 
 describe("errors in log lines", () => {
   it("show the class and the HTTP status or Redis code, never the message", () => {
-    const upstash = Object.assign(new Error('ERR fault, command was: ["evalsha","abc",3,"conv:twilio|AC1|+15005550006|+15551234567|"]'), { name: "UpstashError" });
+    const upstash = Object.assign(
+      new Error('ERR fault, command was: ["evalsha","abc",3,"conv:twilio|AC1|+15005550006|+15551234567|"]'),
+      { name: "UpstashError" },
+    );
     expect(errorMessage(upstash)).toBe("UpstashError ERR");
-    expect(errorMessage(Object.assign(new Error("body: +15551234567"), { name: "QstashError", status: 500 }))).toBe("QstashError HTTP 500");
+    expect(errorMessage(Object.assign(new Error("body: +15551234567"), { name: "QstashError", status: 500 }))).toBe(
+      "QstashError HTTP 500",
+    );
     expect(errorMessage(new TypeError("secret text"))).toBe("TypeError");
     expect(errorMessage("a thrown string with a number +15551234567")).toBe("string");
   });

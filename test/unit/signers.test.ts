@@ -17,7 +17,13 @@ const TWILIO = {
   token: "12345",
   url: "https://mycompany.com/myapp.php?foo=1&bar=2",
   // Deliberately out of order: the signer sorts them.
-  params: [["To", "+18005551212"], ["Caller", "+14158675309"], ["Digits", "1234"], ["From", "+14158675309"], ["CallSid", "CA1234567890ABCDE"]] as [string, string][],
+  params: [
+    ["To", "+18005551212"],
+    ["Caller", "+14158675309"],
+    ["Digits", "1234"],
+    ["From", "+14158675309"],
+    ["CallSid", "CA1234567890ABCDE"],
+  ] as [string, string][],
   signature: "RSOYDt4T1cUTdK1PDd93/VVr8B8=",
   signature443: "kvajT1Ptam85bY51eRf/AJRuM3w=",
 };
@@ -30,7 +36,9 @@ const LOCAL_DEV_KEY = {
 describe("the shared request signers", () => {
   it("sign Slack's published example, from text or from bytes", async () => {
     expect(await slackSignature(SLACK.secret, SLACK.timestamp, SLACK.body)).toBe(SLACK.signature);
-    expect(await slackSignature(SLACK.secret, SLACK.timestamp, new TextEncoder().encode(SLACK.body))).toBe(SLACK.signature);
+    expect(await slackSignature(SLACK.secret, SLACK.timestamp, new TextEncoder().encode(SLACK.body))).toBe(
+      SLACK.signature,
+    );
     expect(await slackHeaders(SLACK.secret, SLACK.body, SLACK.timestamp)).toEqual({
       "X-Slack-Request-Timestamp": SLACK.timestamp,
       "X-Slack-Signature": SLACK.signature,
@@ -39,17 +47,30 @@ describe("the shared request signers", () => {
 
   it("sign Twilio's published example, with and without the default port, from pairs or from the form body", async () => {
     expect(await twilioSignature(TWILIO.token, TWILIO.url, TWILIO.params)).toBe(TWILIO.signature);
-    expect(await twilioSignature(TWILIO.token, TWILIO.url.replace(".com/", ".com:443/"), TWILIO.params)).toBe(TWILIO.signature443);
-    expect(await twilioFormSignature(TWILIO.token, TWILIO.url, new URLSearchParams(TWILIO.params).toString())).toBe(TWILIO.signature);
+    expect(await twilioSignature(TWILIO.token, TWILIO.url.replace(".com/", ".com:443/"), TWILIO.params)).toBe(
+      TWILIO.signature443,
+    );
+    expect(await twilioFormSignature(TWILIO.token, TWILIO.url, new URLSearchParams(TWILIO.params).toString())).toBe(
+      TWILIO.signature,
+    );
     // twilio-node's vectors for a repeated parameter: its distinct values, sorted, each once.
-    const repeated: [string, string][] = [["Sid", "CA123"], ["SidAccount", "AC123"], ["Digits", "5678"], ["Digits", "1234"], ["Digits", "1234"]];
+    const repeated: [string, string][] = [
+      ["Sid", "CA123"],
+      ["SidAccount", "AC123"],
+      ["Digits", "5678"],
+      ["Digits", "1234"],
+      ["Digits", "1234"],
+    ];
     expect(await twilioSignature(TWILIO.token, TWILIO.url, repeated)).toBe("IK+Dwps556ElfBT0I3Rgjkr1wJU=");
   });
 
   it("sign Discord interactions the Worker accepts, with a new key pair and with the simulator's local key", async () => {
     const body = JSON.stringify({ type: 1 });
     const keys = await generateDiscordKeys();
-    const local = { publicKeyHex: LOCAL_DEV_KEY.publicKeyHex, privateKey: await importDiscordPrivateKey(LOCAL_DEV_KEY.pkcs8Hex) };
+    const local = {
+      publicKeyHex: LOCAL_DEV_KEY.publicKeyHex,
+      privateKey: await importDiscordPrivateKey(LOCAL_DEV_KEY.pkcs8Hex),
+    };
     for (const { publicKeyHex, privateKey } of [keys, local]) {
       const headers = await discordHeaders(privateKey, body);
       const verified = await verifyDiscordRequest({

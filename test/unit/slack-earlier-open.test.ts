@@ -53,14 +53,27 @@ describe("findEarlierOpen", () => {
   it("takes no stream whose text is not one of this answer's openings, nor one an answer stopped", async () => {
     await startStream("D0EARLY02", "Another answer, still being written");
     const stopped = await startStream("D0EARLY02", "Sure");
-    expect((await slackCall("chat.stopStream", { channel: "D0EARLY02", ts: stopped, metadata: partMetadata("someone else's", 0) })).ok).toBe(true);
+    expect(
+      (
+        await slackCall("chat.stopStream", {
+          channel: "D0EARLY02",
+          ts: stopped,
+          metadata: partMetadata("someone else's", 0),
+        })
+      ).ok,
+    ).toBe(true);
     expect(await findEarlierOpen(place("D0EARLY02"), ANSWER, { since, openings: ["Sure", "Hello"] })).toBeNull();
   });
 
   it("takes a first part that carries this answer's metadata, to edit", async () => {
     const stopped = await startStream("D0EARLY03", "Sure, here");
-    expect((await slackCall("chat.stopStream", { channel: "D0EARLY03", ts: stopped, metadata: partMetadata(ANSWER, 0) })).ok).toBe(true);
-    expect(await findEarlierOpen(place("D0EARLY03"), ANSWER, { since, openings: ["Sure"] })).toEqual({ mode: "edit", ts: stopped });
+    expect(
+      (await slackCall("chat.stopStream", { channel: "D0EARLY03", ts: stopped, metadata: partMetadata(ANSWER, 0) })).ok,
+    ).toBe(true);
+    expect(await findEarlierOpen(place("D0EARLY03"), ANSWER, { since, openings: ["Sure"] })).toEqual({
+      mode: "edit",
+      ts: stopped,
+    });
   });
 
   it("takes a stream Slack ended unfinished (`errored`) as closed: finished with an edit, never appended to", async () => {

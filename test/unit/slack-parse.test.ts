@@ -95,12 +95,22 @@ describe("parseSlackEvent", () => {
 
   it("keys a thread reply by channel and thread, and knows the thread was started by the bot", () => {
     const { message } = parsedMessage(fixture("message-thread"));
-    expect(message.key).toEqual({ platform: "slack", tenant: "T0001ABCD", channel: "C0CHAN001", thread: "1715000010.000200" });
+    expect(message.key).toEqual({
+      platform: "slack",
+      tenant: "T0001ABCD",
+      channel: "C0CHAN001",
+      thread: "1715000010.000200",
+    });
     expect(message.addressing).toBe("reply_to_bot");
     expect(message.replyToAuthorId).toBe("U0BOT0001");
     // The thread's parent, by the id its own delivery had: the job looks it up in the channel's conversation.
     expect(message.replyToId).toBe("C0CHAN001:1715000010.000200");
-    expect(message.replyTarget).toEqual({ platform: "slack", channel: "C0CHAN001", threadTs: "1715000010.000200", recipientTeam: "T0001ABCD" });
+    expect(message.replyTarget).toEqual({
+      platform: "slack",
+      channel: "C0CHAN001",
+      threadTs: "1715000010.000200",
+      recipientTeam: "T0001ABCD",
+    });
     expect(message.text).toBe("and does @U0ALICE01 need to approve the migration?");
   });
 
@@ -136,9 +146,9 @@ describe("parseSlackEvent", () => {
     expect(parsedMessage(withEvent("message-thread", { subtype: "thread_broadcast" })).message.key.thread).toBe(
       "1715000010.000200",
     );
-    expect(parsedMessage(withEvent("message-channel", { subtype: "file_share", files: [{ id: "F1" }] })).message.text).toContain(
-      "deploy checklist",
-    );
+    expect(
+      parsedMessage(withEvent("message-channel", { subtype: "file_share", files: [{ id: "F1" }] })).message.text,
+    ).toContain("deploy checklist");
   });
 
   it("ignores posts that are not a person's new message", () => {
@@ -179,7 +189,14 @@ describe("parseSlackEvent", () => {
   it("a 👎 on the bot's message is not-you feedback, never answered; other reactions need no work", () => {
     const envelope = (reaction: string, itemUser: string) => {
       const body = fixture("message-channel");
-      body.event = { type: "reaction_added", user: "U0ALICE01", reaction, item_user: itemUser, item: { type: "message", channel: "C0CHAN001", ts: "1715000000.000100" }, event_ts: "1715000009.000200" };
+      body.event = {
+        type: "reaction_added",
+        user: "U0ALICE01",
+        reaction,
+        item_user: itemUser,
+        item: { type: "message", channel: "C0CHAN001", ts: "1715000000.000100" },
+        event_ts: "1715000009.000200",
+      };
       return body;
     };
     const bot = parsedMessage(fixture("message-channel")).bot.userId;
@@ -197,18 +214,42 @@ describe("parseSlackEvent", () => {
     expect(ignoredReason(envelope("-1", "U0BOB0002"))).toBe("reaction_not_on_bot");
     // A ✅ or ❌ on the bot's message answers a question it may have asked there (docs/tools.md).
     for (const tick of ["white_check_mark", "heavy_check_mark", "ballot_box_with_check"]) {
-      expect(parseSlackEvent(envelope(tick, bot), OPTS)).toMatchObject({ kind: "approval", answer: { place: { platform: "slack", channel: "C0CHAN001" }, messageId: "1715000000.000100", userId: "U0ALICE01", verdict: "approve" } });
+      expect(parseSlackEvent(envelope(tick, bot), OPTS)).toMatchObject({
+        kind: "approval",
+        answer: {
+          place: { platform: "slack", channel: "C0CHAN001" },
+          messageId: "1715000000.000100",
+          userId: "U0ALICE01",
+          verdict: "approve",
+        },
+      });
     }
-    for (const cross of ["x", "negative_squared_cross_mark"]) expect(parseSlackEvent(envelope(cross, bot), OPTS)).toMatchObject({ kind: "approval", answer: { verdict: "deny" } });
+    for (const cross of ["x", "negative_squared_cross_mark"])
+      expect(parseSlackEvent(envelope(cross, bot), OPTS)).toMatchObject({
+        kind: "approval",
+        answer: { verdict: "deny" },
+      });
     expect(ignoredReason(envelope("white_check_mark", "U0BOB0002"))).toBe("reaction_not_on_bot");
   });
 
   it("refuses an id that is not Slack's, naming the field and never the value", () => {
-    const hostile = ["U0ALICE01\u0007", 'U0ALICE01\n{"event":"forged"}', "\u001b[2JU0ALICE01", "u0alice01", "U0 ALICE01", "U0ALICE01|T0", "", "Ü0ALICE01"];
+    const hostile = [
+      "U0ALICE01\u0007",
+      'U0ALICE01\n{"event":"forged"}',
+      "\u001b[2JU0ALICE01",
+      "u0alice01",
+      "U0 ALICE01",
+      "U0ALICE01|T0",
+      "",
+      "Ü0ALICE01",
+    ];
     for (const id of hostile) {
       const invalid = (body: unknown, field: string) => {
         const result = parseSlackEvent(body, OPTS);
-        expect(result, `${field} ${JSON.stringify(id)}`).toEqual({ kind: "invalid", issues: `${field}: not a Slack id` });
+        expect(result, `${field} ${JSON.stringify(id)}`).toEqual({
+          kind: "invalid",
+          issues: `${field}: not a Slack id`,
+        });
       };
       invalid(withEvent("message-channel", { user: id }), "event.user");
       invalid(withEvent("message-channel", { channel: id }), "event.channel");
@@ -223,9 +264,15 @@ describe("parseSlackEvent", () => {
   it("keeps every shape of id Slack sends: org-wide W users, Slackbot, private and DM channels, org and bot ids", () => {
     expect(parsedMessage(withEvent("message-channel", { user: "W012A3CDE" })).message.author.id).toBe("W012A3CDE");
     // Slackbot's notices (it writes into the bot's DM without a bot_id) are a bot's: recorded, never answered.
-    expect(parsedMessage(withEvent("message-im", { user: "USLACKBOT" })).message.author).toMatchObject({ id: "USLACKBOT", isBot: true });
+    expect(parsedMessage(withEvent("message-im", { user: "USLACKBOT" })).message.author).toMatchObject({
+      id: "USLACKBOT",
+      isBot: true,
+    });
     expect(parsedMessage(withEvent("message-channel", { channel: "G0PRIV001" })).message.key.channel).toBe("G0PRIV001");
-    expect(parsedMessage(fixture("message-im")).message.key).toMatchObject({ tenant: "E0GRID001:T0001ABCD", channel: "D0DIRECT1" });
+    expect(parsedMessage(fixture("message-im")).message.key).toMatchObject({
+      tenant: "E0GRID001:T0001ABCD",
+      channel: "D0DIRECT1",
+    });
     const botPost = withEvent("message-channel", { user: undefined, bot_id: "B0CIBOT01", app_id: "A0OTHER01" });
     expect(parsedMessage(botPost).message.author).toMatchObject({ id: "B0CIBOT01", isBot: true });
   });
@@ -243,27 +290,78 @@ describe("parseSlackEvent", () => {
   });
 
   it("the workspace a stream names is the author's own: another one's in Slack Connect, a workspace on Grid", () => {
-    expect(parsedMessage(withEvent("message-channel", { user_team: "T0OTHER01" })).message.replyTarget).toMatchObject({ recipientTeam: "T0OTHER01" });
+    expect(parsedMessage(withEvent("message-channel", { user_team: "T0OTHER01" })).message.replyTarget).toMatchObject({
+      recipientTeam: "T0OTHER01",
+    });
     expect(parsedMessage(fixture("message-im")).message.replyTarget).toMatchObject({ recipientTeam: "T0001ABCD" });
   });
 
   it("acknowledges, and never refuses, a signed event Parley does not use, whatever fields it leaves out", () => {
     // message_replied as Slack delivers it: without its subtype (the bug Slack's docs warn of), hidden, no user.
-    const replied = withEvent("message-channel", { user: undefined, text: undefined, hidden: true, message: { type: "message", user: "U0ALICE01", text: "x", ts: "1715000000.000100", thread_ts: "1715000000.000100", reply_count: 1 } });
+    const replied = withEvent("message-channel", {
+      user: undefined,
+      text: undefined,
+      hidden: true,
+      message: {
+        type: "message",
+        user: "U0ALICE01",
+        text: "x",
+        ts: "1715000000.000100",
+        thread_ts: "1715000000.000100",
+        reply_count: 1,
+      },
+    });
     expect(ignoredReason(replied)).toBe("hidden");
-    expect(ignoredReason({ ...replied, event: { ...replied.event, hidden: undefined } })).toBe("subtype:message_replied");
-    const assistant = { ...fixture("message-im"), event: { type: "assistant_thread_started", assistant_thread: { user_id: "U0ALICE01", context: { channel_id: "C0CHAN001", team_id: "T0001ABCD", enterprise_id: null }, channel_id: "D0DIRECT1", thread_ts: "1715000200.000100" }, event_ts: "1715000200.000200" } };
+    expect(ignoredReason({ ...replied, event: { ...replied.event, hidden: undefined } })).toBe(
+      "subtype:message_replied",
+    );
+    const assistant = {
+      ...fixture("message-im"),
+      event: {
+        type: "assistant_thread_started",
+        assistant_thread: {
+          user_id: "U0ALICE01",
+          context: { channel_id: "C0CHAN001", team_id: "T0001ABCD", enterprise_id: null },
+          channel_id: "D0DIRECT1",
+          thread_ts: "1715000200.000100",
+        },
+        event_ts: "1715000200.000200",
+      },
+    };
     expect(ignoredReason(assistant)).toBe("unsupported_event");
     // An unused event with an envelope short of what a message needs (no authorization's user, an odd team id).
-    const bare = { type: "event_callback", team_id: "", api_app_id: "A1", event: { type: "channel_created", channel: {} }, authorizations: [{ team_id: "T1", is_bot: false }] };
+    const bare = {
+      type: "event_callback",
+      team_id: "",
+      api_app_id: "A1",
+      event: { type: "channel_created", channel: {} },
+      authorizations: [{ team_id: "T1", is_bot: false }],
+    };
     expect(ignoredReason(bare)).toBe("unsupported_event");
     expect(ignoredReason({ ...bare, event: { subtype: "x" } })).toBe("untyped_event");
   });
 
   it("team_access_revoked removes the org's lost workspaces, in the flat and in the docs' nested shape", () => {
-    const flat = { type: "event_callback", team_id: "T1", enterprise_id: "E1", api_app_id: "A1", event: { type: "team_access_revoked", team_ids: ["T2", "T3"], event_ts: "1.2" } };
+    const flat = {
+      type: "event_callback",
+      team_id: "T1",
+      enterprise_id: "E1",
+      api_app_id: "A1",
+      event: { type: "team_access_revoked", team_ids: ["T2", "T3"], event_ts: "1.2" },
+    };
     expect(parseSlackEvent(flat, OPTS)).toEqual({ kind: "removed", tenants: ["E1:T2", "E1:T3"], accessRevoked: true });
-    const nested = { type: "event_callback", team_id: "T1", api_app_id: "A1", event: { team_id: null, enterprise_id: "E1", api_app_id: "A1", event: { type: "team_access_revoked", team_ids: ["T2"] } }, authorizations: [{ enterprise_id: "E1", team_id: "T1", is_bot: false, is_enterprise_install: false }] };
+    const nested = {
+      type: "event_callback",
+      team_id: "T1",
+      api_app_id: "A1",
+      event: {
+        team_id: null,
+        enterprise_id: "E1",
+        api_app_id: "A1",
+        event: { type: "team_access_revoked", team_ids: ["T2"] },
+      },
+      authorizations: [{ enterprise_id: "E1", team_id: "T1", is_bot: false, is_enterprise_install: false }],
+    };
     expect(parseSlackEvent(nested, OPTS)).toEqual({ kind: "removed", tenants: ["E1:T2"], accessRevoked: true });
   });
 });

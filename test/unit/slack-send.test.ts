@@ -33,15 +33,18 @@ const post = (channel: string, text: string, extra: Partial<Parameters<typeof po
   postSlackMessage({ apiBaseUrl: slack.url, botToken: TOKEN, channel, text, progress: partProgress(), ...extra });
 
 async function apiCalls(method: string, channel: string): Promise<unknown[]> {
-  return (await (await fetch(`${slack.url.replace(/\/api$/, "/__api")}?method=${method}&channel=${channel}`)).json()) as unknown[];
+  return (await (
+    await fetch(`${slack.url.replace(/\/api$/, "/__api")}?method=${method}&channel=${channel}`)
+  ).json()) as unknown[];
 }
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 
 function longAnswer(paragraphs: number): string {
-  return Array.from({ length: paragraphs }, (_, i) => `Part ${i + 1}. ${"Lorem ipsum dolor sit amet. ".repeat(60)}`).join(
-    "\n\n",
-  );
+  return Array.from(
+    { length: paragraphs },
+    (_, i) => `Part ${i + 1}. ${"Lorem ipsum dolor sit amet. ".repeat(60)}`,
+  ).join("\n\n");
 }
 
 describe("postSlackMessage", () => {
@@ -105,7 +108,13 @@ describe("postSlackMessage", () => {
 
   it("gives up on a channel Slack does not know and on a bad token", async () => {
     expect(await post("#general", "hi").catch((e: unknown) => (e as GiveUp).code)).toBe("channel_not_found");
-    const badToken = postSlackMessage({ apiBaseUrl: slack.url, botToken: "nope", channel: "C0CHAN001", text: "hi", progress: partProgress() });
+    const badToken = postSlackMessage({
+      apiBaseUrl: slack.url,
+      botToken: "nope",
+      channel: "C0CHAN001",
+      text: "hi",
+      progress: partProgress(),
+    });
     expect(await badToken.catch((e: unknown) => (e as GiveUp).code)).toBe("invalid_auth");
   });
 
@@ -123,7 +132,12 @@ describe("postSlackMessage", () => {
   it("resumes an interrupted long answer without reposting the chunks already sent", async () => {
     const text = longAnswer(8);
     // The first chunk goes through, then Slack rate-limits the second one.
-    await control("/__fail", { channel: "C0HALF001", status: 429, retryAfter: RATE_LIMIT_WAIT_IN_JOB_MAX_SECONDS + 1, after: 1 });
+    await control("/__fail", {
+      channel: "C0HALF001",
+      status: 429,
+      retryAfter: RATE_LIMIT_WAIT_IN_JOB_MAX_SECONDS + 1,
+      after: 1,
+    });
     const first = partProgress();
     const interrupted = await post("C0HALF001", text, { progress: first }).catch((e: unknown) => e);
     expect(interrupted).toBeInstanceOf(RetryLater);
@@ -139,22 +153,36 @@ describe("postSlackMessage", () => {
   it.each([
     ["channel", undefined, "conversations.history"],
     ["thread", "1715000000.000200", "conversations.replies"],
-  ])("finds, in a %s, the part an earlier attempt posted without hearing back, instead of posting it again", async (_where, threadTs, method) => {
-    const channel = threadTs ? "C0LOSTT01" : "C0LOST001";
-    const since = Date.now();
-    await control("/__fail", { fault: "drop_after", path: "/chat.postMessage", bodyContains: `"channel":"${channel}"` });
-    const lost = partProgress();
-    expect(await post(channel, "The answer you waited for.", { progress: lost, ...(threadTs ? { threadTs } : {}) }).catch((e: unknown) => e)).toBeInstanceOf(Error);
-    expect(lost.accepted).toEqual([]);
-    const retry = partProgress({ answerId: lost.answerId, unsure: { since } });
-    const found = await post(channel, "The answer you waited for.", { progress: retry, ...(threadTs ? { threadTs } : {}) });
-    const delivered = await posts(channel);
-    expect(delivered).toHaveLength(1);
-    expect(found).toEqual([delivered[0]!.ts]);
-    expect(retry.accepted).toEqual(found);
-    expect(retry.started).toEqual([]);
-    expect(await apiCalls(method!, channel)).toHaveLength(1);
-  });
+  ])(
+    "finds, in a %s, the part an earlier attempt posted without hearing back, instead of posting it again",
+    async (_where, threadTs, method) => {
+      const channel = threadTs ? "C0LOSTT01" : "C0LOST001";
+      const since = Date.now();
+      await control("/__fail", {
+        fault: "drop_after",
+        path: "/chat.postMessage",
+        bodyContains: `"channel":"${channel}"`,
+      });
+      const lost = partProgress();
+      expect(
+        await post(channel, "The answer you waited for.", { progress: lost, ...(threadTs ? { threadTs } : {}) }).catch(
+          (e: unknown) => e,
+        ),
+      ).toBeInstanceOf(Error);
+      expect(lost.accepted).toEqual([]);
+      const retry = partProgress({ answerId: lost.answerId, unsure: { since } });
+      const found = await post(channel, "The answer you waited for.", {
+        progress: retry,
+        ...(threadTs ? { threadTs } : {}),
+      });
+      const delivered = await posts(channel);
+      expect(delivered).toHaveLength(1);
+      expect(found).toEqual([delivered[0]!.ts]);
+      expect(retry.accepted).toEqual(found);
+      expect(retry.started).toEqual([]);
+      expect(await apiCalls(method!, channel)).toHaveLength(1);
+    },
+  );
 
   it("posts the part again when the earlier attempt's call never landed, and tells it from another answer's part", async () => {
     const since = Date.now();
@@ -172,7 +200,13 @@ describe("postSlackMessage", () => {
     const since = Date.now();
     const progress = partProgress();
     // The trigger's id is no secret: another app posts Parley's metadata for it first.
-    await control("/__messages", { channel: "C0FORGED1", user: "U0OTHERBOT", bot_id: "B0OTHER01", text: "Not Parley's answer.", metadata: { event_type: ANSWER_PART_EVENT, event_payload: { trigger: progress.answerId, part: 0 } } });
+    await control("/__messages", {
+      channel: "C0FORGED1",
+      user: "U0OTHERBOT",
+      bot_id: "B0OTHER01",
+      text: "Not Parley's answer.",
+      metadata: { event_type: ANSWER_PART_EVENT, event_payload: { trigger: progress.answerId, part: 0 } },
+    });
     const retry = partProgress({ answerId: progress.answerId, unsure: { since } });
     await post("C0FORGED1", "Parley's answer.", { progress: retry });
     expect((await posts("C0FORGED1")).map((p) => p.text)).toEqual(["Parley's answer."]);

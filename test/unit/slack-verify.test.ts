@@ -53,7 +53,10 @@ describe("verifySlackRequest", () => {
     const other = await slackSignature("another-secret", TIMESTAMP, BODY);
     expect(await request({ signature: other })).toEqual({ ok: false, reason: "bad_signature" });
     expect(await request({ signature: SIGNATURE.slice(0, -2) })).toEqual({ ok: false, reason: "bad_signature" });
-    expect(await request({ signature: SIGNATURE.replace("v0=", "v1=") })).toEqual({ ok: false, reason: "bad_signature" });
+    expect(await request({ signature: SIGNATURE.replace("v0=", "v1=") })).toEqual({
+      ok: false,
+      reason: "bad_signature",
+    });
   });
 
   it("refuses a request without the signature or timestamp header", async () => {
@@ -71,11 +74,21 @@ interface SlackVector {
   signature: string;
   valid: boolean;
 }
-const VECTORS = (JSON.parse(readFileSync(join(import.meta.dirname, "../fixtures/platforms/slack/signature-vectors.json"), "utf8")) as { vectors: SlackVector[] }).vectors;
+const VECTORS = (
+  JSON.parse(readFileSync(join(import.meta.dirname, "../fixtures/platforms/slack/signature-vectors.json"), "utf8")) as {
+    vectors: SlackVector[];
+  }
+).vectors;
 
 describe("Slack's published signature vectors (test/fixtures/platforms/slack/signature-vectors.json)", () => {
   it.each(VECTORS.map((v) => [v.case, v] as const))("%s", async (_name, v) => {
-    const verdict = await verifySlackRequest({ signingSecret: v.secret, timestamp: v.timestamp, signature: v.signature, rawBody: v.body, nowSeconds: Number(v.timestamp) });
+    const verdict = await verifySlackRequest({
+      signingSecret: v.secret,
+      timestamp: v.timestamp,
+      signature: v.signature,
+      rawBody: v.body,
+      nowSeconds: Number(v.timestamp),
+    });
     expect(verdict.ok).toBe(v.valid);
     if (v.valid) expect(await slackSignature(v.secret, v.timestamp, v.body)).toBe(v.signature);
   });

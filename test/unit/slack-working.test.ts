@@ -41,7 +41,11 @@ describe("the Slack working sign", () => {
       if (calls > 1) throw new TypeError(`fetch failed: ${String(input)}?token=${TOKEN}`);
       return fetch(input, init);
     };
-    const sign = await slackWorking(context(lines, fetcher), { platform: "slack", channel: "C0WORK001" }, { triggerId: "C0WORK001:1715000000.000100", authorId: "U0ALICE01" });
+    const sign = await slackWorking(
+      context(lines, fetcher),
+      { platform: "slack", channel: "C0WORK001" },
+      { triggerId: "C0WORK001:1715000000.000100", authorId: "U0ALICE01" },
+    );
     await sign.stop();
     const failed = lines.find((l) => l.what === "reaction")!;
     expect(failed).toMatchObject({ platform: "slack", error: "TypeError", code: null });

@@ -43,44 +43,94 @@ describe.each(fixtures.cases.map((c) => [c.name, c] as const))("the update: %s",
 
 const group = { id: -100123, type: "supergroup", title: "G" };
 const person = { id: 42, is_bot: false, first_name: "Alice" };
-const message = (text: string, extra: Record<string, unknown> = {}) => ({ update_id: 1, message: { message_id: 7, from: person, chat: group, date: 1_737_280_000, text, ...extra } });
-const entity = (type: string, text: string, token: string) => ({ type, offset: text.indexOf(token), length: token.length });
+const message = (text: string, extra: Record<string, unknown> = {}) => ({
+  update_id: 1,
+  message: { message_id: 7, from: person, chat: group, date: 1_737_280_000, text, ...extra },
+});
+const entity = (type: string, text: string, token: string) => ({
+  type,
+  offset: text.indexOf(token),
+  length: token.length,
+});
 
 describe("how a Telegram message addresses the bot", () => {
   it("reads `/ask@<bot>` as a command with its question, and another bot's command as addressed to someone else", () => {
     const ours = "/ask@meteorcorp_bot is it safe?";
     const theirs = "/ask@otherbot is it safe?";
-    expect(parseTelegramUpdate(message(ours, { entities: [entity("bot_command", ours, "/ask@meteorcorp_bot")] }), bot, NOW)).toMatchObject({ message: { addressing: "command", text: "is it safe?" } });
-    expect(parseTelegramUpdate(message(theirs, { entities: [entity("bot_command", theirs, "/ask@otherbot")] }), bot, NOW)).toMatchObject({ message: { addressing: "none", mentions: ["@otherbot"] } });
+    expect(
+      parseTelegramUpdate(message(ours, { entities: [entity("bot_command", ours, "/ask@meteorcorp_bot")] }), bot, NOW),
+    ).toMatchObject({ message: { addressing: "command", text: "is it safe?" } });
+    expect(
+      parseTelegramUpdate(message(theirs, { entities: [entity("bot_command", theirs, "/ask@otherbot")] }), bot, NOW),
+    ).toMatchObject({ message: { addressing: "none", mentions: ["@otherbot"] } });
   });
 
   it("takes /forget as the person's request to be forgotten", () => {
     const text = "/forget@meteorcorp_bot";
-    expect(parseTelegramUpdate(message(text, { entities: [entity("bot_command", text, text)] }), bot, NOW)).toMatchObject({ message: { addressing: "command", text: "forget me" } });
+    expect(
+      parseTelegramUpdate(message(text, { entities: [entity("bot_command", text, text)] }), bot, NOW),
+    ).toMatchObject({ message: { addressing: "command", text: "forget me" } });
   });
 
   it("reads a mention by id (text_mention) as a mention, and a reply between people as addressed to them", () => {
     const text = "Parley what now?";
-    const byId = message(text, { entities: [{ type: "text_mention", offset: 0, length: 6, user: { id: fixtures.bot.id, is_bot: true, first_name: "Parley" } }] });
-    expect(parseTelegramUpdate(byId, bot, NOW)).toMatchObject({ message: { addressing: "mention", mentions: [bot.id] } });
-    const reply = message("agreed", { reply_to_message: { message_id: 6, from: { id: 43, is_bot: false, first_name: "Bob" }, chat: group, date: 1_737_279_990, text: "ship it" } });
-    expect(parseTelegramUpdate(reply, bot, NOW)).toMatchObject({ message: { addressing: "none", replyToAuthorId: "43", replyToId: "6" } });
+    const byId = message(text, {
+      entities: [
+        {
+          type: "text_mention",
+          offset: 0,
+          length: 6,
+          user: { id: fixtures.bot.id, is_bot: true, first_name: "Parley" },
+        },
+      ],
+    });
+    expect(parseTelegramUpdate(byId, bot, NOW)).toMatchObject({
+      message: { addressing: "mention", mentions: [bot.id] },
+    });
+    const reply = message("agreed", {
+      reply_to_message: {
+        message_id: 6,
+        from: { id: 43, is_bot: false, first_name: "Bob" },
+        chat: group,
+        date: 1_737_279_990,
+        text: "ship it",
+      },
+    });
+    expect(parseTelegramUpdate(reply, bot, NOW)).toMatchObject({
+      message: { addressing: "none", replyToAuthorId: "43", replyToId: "6" },
+    });
   });
 
   it("never counts a bare @name in the text without Telegram's entity, and ignores the bot's own messages", () => {
-    expect(parseTelegramUpdate(message("@meteorcorp_bot hi"), bot, NOW)).toMatchObject({ message: { addressing: "none" } });
-    const own = { update_id: 1, message: { message_id: 8, from: { id: fixtures.bot.id, is_bot: true, first_name: "Bot" }, chat: group, date: 1, text: "hi" } };
+    expect(parseTelegramUpdate(message("@meteorcorp_bot hi"), bot, NOW)).toMatchObject({
+      message: { addressing: "none" },
+    });
+    const own = {
+      update_id: 1,
+      message: {
+        message_id: 8,
+        from: { id: fixtures.bot.id, is_bot: true, first_name: "Bot" },
+        chat: group,
+        date: 1,
+        text: "hi",
+      },
+    };
     expect(parseTelegramUpdate(own, bot, NOW)).toEqual({ kind: "ignored", reason: "own_message" });
   });
 
   it("orders a burst written in one second by arrival within that second", () => {
-    const at = (now: number) => (parseTelegramUpdate(message("hi"), bot, now) as { message: { ts: number } }).message.ts;
+    const at = (now: number) =>
+      (parseTelegramUpdate(message("hi"), bot, now) as { message: { ts: number } }).message.ts;
     expect(at(1_737_280_000_250)).toBe(1_737_280_000_250);
     expect(at(1_737_280_009_000)).toBe(1_737_280_000_999);
   });
 
   it("calls a body that is not an update invalid, naming the field and never its value", () => {
-    const parsed = parseTelegramUpdate({ update_id: 1, message: { message_id: 1, chat: group, date: 1, text: "secret words" } }, bot, NOW);
+    const parsed = parseTelegramUpdate(
+      { update_id: 1, message: { message_id: 1, chat: group, date: 1, text: "secret words" } },
+      bot,
+      NOW,
+    );
     expect(parsed).toEqual({ kind: "invalid", issues: "message.from: missing" });
     expect(parseTelegramUpdate({ message: {} }, bot, NOW)).toMatchObject({ kind: "invalid" });
   });

@@ -2,7 +2,12 @@ import o200k from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
 import type { ChatMessage } from "../../lib/context/chat-message.ts";
 import { countPromptTokens, countTokens } from "../../lib/context/tokens.ts";
-import { ASCII_PAIR_TOKENS, BARE_WORD_TOKENS, SPACED_WORD_TOKENS, WHITESPACE_TOKENS } from "../../lib/context/o200k-facts.ts";
+import {
+  ASCII_PAIR_TOKENS,
+  BARE_WORD_TOKENS,
+  SPACED_WORD_TOKENS,
+  WHITESPACE_TOKENS,
+} from "../../lib/context/o200k-facts.ts";
 import { decodeWords } from "../../lib/context/word-list.ts";
 import { ENGLISH, hardText, pick, seededRandom } from "../support/text-corpus.ts";
 
@@ -33,7 +38,10 @@ describe("the token estimate", () => {
     const rnd = seededRandom(7);
     for (let i = 0; i < 200; i++) {
       const roles = ["system", "user", "assistant"] as const;
-      const chat = Array.from({ length: 1 + Math.floor(rnd() * 6) }, () => ({ role: pick(rnd, roles), content: hardText(rnd) }));
+      const chat = Array.from({ length: 1 + Math.floor(rnd() * 6) }, () => ({
+        role: pick(rnd, roles),
+        content: hardText(rnd),
+      }));
       expect(countPromptTokens(chat)).toBeGreaterThanOrEqual(exactChat(chat));
     }
     expect(countPromptTokens([])).toBeGreaterThanOrEqual(exactChat([]));

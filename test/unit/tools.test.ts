@@ -16,7 +16,13 @@ import type { Tool } from "../../lib/tools/tool.ts";
 import { MINIMAL_SETTINGS } from "../support/settings.ts";
 
 const settings = (env: Record<string, string>) => parseSettings({ ...MINIMAL_SETTINGS, ...env });
-const HTTP_TOOL = { name: "lookup", description: "d", parameters: { type: "object" }, url: "https://tools.example.com/lookup", secret: "LOOKUP_SECRET" };
+const HTTP_TOOL = {
+  name: "lookup",
+  description: "d",
+  parameters: { type: "object" },
+  url: "https://tools.example.com/lookup",
+  secret: "LOOKUP_SECRET",
+};
 
 describe("the tool settings", () => {
   it("read TOOLS as a list for every tenant, or as lists by tenant, the tenant's own list first", () => {
@@ -40,7 +46,9 @@ describe("the tool settings", () => {
       expect(s.HTTP_TOOLS).toEqual([]);
       expect(s.ignored.map((p) => p.name)).toEqual(["HTTP_TOOLS"]);
     }
-    expect(settings({ HTTP_TOOLS: JSON.stringify([{ ...HTTP_TOOL, url: "http://127.0.0.1:8097/tools/x" }]) }).HTTP_TOOLS).toHaveLength(1);
+    expect(
+      settings({ HTTP_TOOLS: JSON.stringify([{ ...HTTP_TOOL, url: "http://127.0.0.1:8097/tools/x" }]) }).HTTP_TOOLS,
+    ).toHaveLength(1);
   });
 
   it("leaves out an HTTP tool whose secret is not set, and says so", () => {
@@ -49,7 +57,11 @@ describe("the tool settings", () => {
     const box = createToolbox(s, {}, silent(events));
     expect(box.forTenant({ platform: "slack", tenant: "T" })).toEqual([]);
     expect(events).toEqual(["tool_off", "tools_unknown"]);
-    expect(createToolbox(s, { LOOKUP_SECRET: "s3cret" }, silent()).forTenant({ platform: "slack", tenant: "T" }).map((t) => t.name)).toEqual(["lookup"]);
+    expect(
+      createToolbox(s, { LOOKUP_SECRET: "s3cret" }, silent())
+        .forTenant({ platform: "slack", tenant: "T" })
+        .map((t) => t.name),
+    ).toEqual(["lookup"]);
   });
 });
 
@@ -79,7 +91,9 @@ describe("fetch_page", () => {
     const big = new Response("x".repeat(5_000));
     expect(await readCapped(big, 1_024)).toEqual({ text: "x".repeat(1_024), cut: true });
     expect(await readCapped(new Response("small"), 1_024)).toEqual({ text: "small", cut: false });
-    expect(pageText("<html><script>alert(1)</script><style>p{}</style><p>Hello &amp; <b>welcome</b></p></html>")).toBe("Hello & welcome");
+    expect(pageText("<html><script>alert(1)</script><style>p{}</style><p>Hello &amp; <b>welcome</b></p></html>")).toBe(
+      "Hello & welcome",
+    );
   });
 });
 
@@ -93,14 +107,30 @@ describe("an HTTP tool's request signature", () => {
 
 describe("a tool round", () => {
   const ran: string[] = [];
-  const echo: Tool = { name: "echo", description: "d", parameters: {}, run: async (args) => (ran.push("echo"), JSON.stringify(args)) };
-  const approve: Tool = { name: "approve", description: "d", parameters: {}, confirm: true, run: async () => (ran.push("approve"), "done") };
+  const echo: Tool = {
+    name: "echo",
+    description: "d",
+    parameters: {},
+    run: async (args) => (ran.push("echo"), JSON.stringify(args)),
+  };
+  const approve: Tool = {
+    name: "approve",
+    description: "d",
+    parameters: {},
+    confirm: true,
+    run: async () => (ran.push("approve"), "done"),
+  };
   const stuck: Tool = { name: "stuck", description: "d", parameters: {}, run: () => new Promise(() => undefined) };
-  const calls = (...specs: [string, string][]) => specs.map(([name, args], i) => ({ id: `call_${i}`, name, arguments: args }));
+  const calls = (...specs: [string, string][]) =>
+    specs.map(([name, args], i) => ({ id: `call_${i}`, name, arguments: args }));
 
   it("runs what was offered and tells the model why anything else was not run", async () => {
     const events: { event: string; fields: LogFields | undefined }[] = [];
-    const messages = await runToolRound([echo, approve, stuck], calls(["echo", '{"secret":"s"}'], ["approve", "{}"], ["nope", "{}"], ["echo", "{bad"], ["stuck", "{}"]), roundContext(events));
+    const messages = await runToolRound(
+      [echo, approve, stuck],
+      calls(["echo", '{"secret":"s"}'], ["approve", "{}"], ["nope", "{}"], ["echo", "{bad"], ["stuck", "{}"]),
+      roundContext(events),
+    );
     const lines = messages.slice(1).map((m) => JSON.parse(m.content!.split("\n")[1]!) as Record<string, string>);
     expect(lines).toEqual([
       { tool: "echo", result: '{"secret":"s"}' },
@@ -111,7 +141,13 @@ describe("a tool round", () => {
     ]);
     expect(ran).toEqual(["echo"]);
     // Side by side: logged as each ends.
-    expect(events.map((e) => e.fields?.outcome).sort()).toEqual(["needs_approval", "not_offered", "ok", "refused", "timeout"]);
+    expect(events.map((e) => e.fields?.outcome).sort()).toEqual([
+      "needs_approval",
+      "not_offered",
+      "ok",
+      "refused",
+      "timeout",
+    ]);
     expect(JSON.stringify(events)).not.toContain("secret");
   });
 });
@@ -121,7 +157,11 @@ function silent(events: string[] = []): Logger {
 }
 
 function roundContext(events: { event: string; fields: LogFields | undefined }[]) {
-  const log: Logger = { info: (event, fields) => void events.push({ event, fields }), warn: () => undefined, error: () => undefined };
+  const log: Logger = {
+    info: (event, fields) => void events.push({ event, fields }),
+    warn: () => undefined,
+    error: () => undefined,
+  };
   const services = { settings: settings({ TOOL_TIMEOUT_MS: "50" }), log, now: Date.now } as unknown as Services;
   return {
     services,

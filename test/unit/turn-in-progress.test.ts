@@ -36,7 +36,13 @@ function whileStreaming(text: string, seconds: number) {
     answeredThrough: 0,
     recent: [question, current],
   };
-  const msg: DecidableMessage = { author: { id: "UOWEN", name: "owen", isBot: false }, text, ts: current.ts, addressing: "none", mentions: [] };
+  const msg: DecidableMessage = {
+    author: { id: "UOWEN", name: "owen", isBot: false },
+    text,
+    ts: current.ts,
+    addressing: "none",
+    mentions: [],
+  };
   return { state, speaking, current, msg };
 }
 

@@ -32,7 +32,12 @@ describe("parsing Twilio's SMS webhook", () => {
       ts: 1_700_000_000_000,
       addressing: "dm",
       mentions: [],
-      replyTarget: { platform: "twilio", accountSid: "AC0123456789abcdef0123456789abcdef", to: "+14158675309", from: "+18005551212" },
+      replyTarget: {
+        platform: "twilio",
+        accountSid: "AC0123456789abcdef0123456789abcdef",
+        to: "+14158675309",
+        from: "+18005551212",
+      },
       visibility: "dm",
     });
   });
@@ -51,7 +56,13 @@ describe("parsing Twilio's SMS webhook", () => {
   });
 
   it("refuses a form without a MessageSid, with a bad account, or with an address that could forge a key", () => {
-    const bads: Record<string, string>[] = [{ MessageSid: "" }, { AccountSid: "XX123" }, { From: "+1|+2" }, { To: "" }, { NumMedia: "-1" }];
+    const bads: Record<string, string>[] = [
+      { MessageSid: "" },
+      { AccountSid: "XX123" },
+      { From: "+1|+2" },
+      { To: "" },
+      { NumMedia: "-1" },
+    ];
     for (const bad of bads) {
       const parsed = parseTwilioSms(form(bad));
       expect(parsed.ok).toBe(false);

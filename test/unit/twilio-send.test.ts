@@ -28,13 +28,22 @@ async function messages(to: string): Promise<RecordedTwilioMessage[]> {
 }
 
 const send = (to: string, body: string, extra: { authToken?: string } = {}) =>
-  sendTwilioSms({ apiBaseUrl: twilio.url, accountSid: ACCOUNT, authToken: extra.authToken ?? "token", to, from: BOT, body });
+  sendTwilioSms({
+    apiBaseUrl: twilio.url,
+    accountSid: ACCOUNT,
+    authToken: extra.authToken ?? "token",
+    to,
+    from: BOT,
+    body,
+  });
 
 describe("sendTwilioSms", () => {
   it("sends one message with Basic auth and returns its sid", async () => {
     const sid = await send("+14155550100", "Hello there.");
     expect(sid).toMatch(/^SM[0-9a-f]{32}$/);
-    expect(await messages("+14155550100")).toEqual([{ accountSid: ACCOUNT, to: "+14155550100", from: BOT, body: "Hello there.", sid }]);
+    expect(await messages("+14155550100")).toEqual([
+      { accountSid: ACCOUNT, to: "+14155550100", from: BOT, body: "Hello there.", sid },
+    ]);
   });
 
   it("gives up with code 21610 when the person has opted out", async () => {
@@ -73,7 +82,9 @@ describe("findSentSms", () => {
     const since = Date.now();
     await send("+14155550110", "An earlier answer.");
     await control("/__fail", { fault: "drop_after", path: "/messages.create", bodyContains: '"to":"+14155550110"' });
-    expect(await send("+14155550110", "The answer whose response was lost.").catch((e: unknown) => e)).toBeInstanceOf(Error);
+    expect(await send("+14155550110", "The answer whose response was lost.").catch((e: unknown) => e)).toBeInstanceOf(
+      Error,
+    );
     const [lost] = (await messages("+14155550110")).slice(-1);
     expect(await find("+14155550110", "The answer whose response was lost.", since)).toBe(lost!.sid);
     expect(await find("+14155550110", "An answer never sent.", since)).toBeNull();

@@ -6,7 +6,12 @@ import { conversationTtlSeconds } from "../../lib/runtime.ts";
 import { parseSettings } from "../../lib/config.ts";
 import { MINIMAL_SETTINGS } from "../support/settings.ts";
 
-const minimal = { ...MINIMAL_SETTINGS, TWILIO_ACCOUNT_SID: "AC1", TWILIO_AUTH_TOKEN: "twilio-token", TWILIO_PHONE_NUMBER: "+15005550006" };
+const minimal = {
+  ...MINIMAL_SETTINGS,
+  TWILIO_ACCOUNT_SID: "AC1",
+  TWILIO_AUTH_TOKEN: "twilio-token",
+  TWILIO_PHONE_NUMBER: "+15005550006",
+};
 const sms = { platform: "twilio", tenant: "AC1", channel: "+15005550006|+14155550100" } as const;
 const ttl = (env: Record<string, unknown>, key: Parameters<typeof conversationTtlSeconds>[2]) =>
   conversationTtlSeconds(parseSettings(env), new ConfiguredPlatforms(adapters, env), key);

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { approvalReply, carrierKeyword } from "../../lib/platforms/twilio/keywords.ts";
-import { countSmsSegments, fitSmsReply, SMS_MAX_BODY_CHARS, smsLengthNote } from "../../lib/platforms/twilio/sms-text.ts";
+import {
+  countSmsSegments,
+  fitSmsReply,
+  SMS_MAX_BODY_CHARS,
+  smsLengthNote,
+} from "../../lib/platforms/twilio/sms-text.ts";
 
 describe("SMS segments", () => {
   it("counts GSM-7 text at 160 for one segment and 153 per part after that", () => {
@@ -70,7 +75,8 @@ describe("carrier keywords", () => {
     }
     for (const word of ["START", "yes", "Unstop"]) expect(carrierKeyword(word)).toBe("opt_in");
     for (const word of ["HELP", "info"]) expect(carrierKeyword(word)).toBe("help");
-    for (const text of ["please stop", "stop it now", "yes please", "", "STOP STOP"]) expect(carrierKeyword(text)).toBeNull();
+    for (const text of ["please stop", "stop it now", "yes please", "", "STOP STOP"])
+      expect(carrierKeyword(text)).toBeNull();
   });
 });
 
@@ -78,7 +84,8 @@ describe("a reply to an approval's question", () => {
   it("is a whole message of YES or NO, in any case, with at most a little final punctuation", () => {
     for (const text of ["YES", "yes", " Yes! ", "yes.", "YES!!"]) expect(approvalReply(text)).toBe("approve");
     for (const text of ["NO", "no", "No.", " nO? "]) expect(approvalReply(text)).toBe("deny");
-    for (const text of ["yes please", "no way", "yeah", "nope", "", "YES NO", "!yes", "yes!!!!"]) expect(approvalReply(text)).toBeUndefined();
+    for (const text of ["yes please", "no way", "yeah", "nope", "", "YES NO", "!yes", "yes!!!!"])
+      expect(approvalReply(text)).toBeUndefined();
     // NO is none of Twilio's opt-out keywords; YES stays its opt-in keyword.
     expect(carrierKeyword("NO")).toBeNull();
     expect(carrierKeyword("YES")).toBe("opt_in");

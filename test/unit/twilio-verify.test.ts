@@ -39,7 +39,9 @@ describe("Twilio request signatures", () => {
   });
 
   it("refuses a changed parameter, an added parameter, a changed URL, a wrong token or no signature", async () => {
-    expect(await verify({ params: PARAMS.map(([k, v]) => [k, k === "Digits" ? "1235" : v] as [string, string]) })).toBe(false);
+    expect(await verify({ params: PARAMS.map(([k, v]) => [k, k === "Digits" ? "1235" : v] as [string, string]) })).toBe(
+      false,
+    );
     expect(await verify({ params: [...PARAMS, ["Body", "hi"]] })).toBe(false);
     expect(await verify({ url: "https://mycompany.com/myapp.php?foo=1&bar=3" })).toBe(false);
     expect(await verify({ url: "http://mycompany.com/myapp.php?foo=1&bar=2" })).toBe(false);
@@ -61,19 +63,26 @@ interface Vectors {
   vectors: { case: string; url: string; params?: [string, string][]; signature: string; valid: boolean }[];
   quoteCases: { token: string; pairs: { signedUrl: string; configuredUrl: string; valid: boolean }[] };
 }
-const VECTORS = JSON.parse(readFileSync(join(import.meta.dirname, "../fixtures/platforms/twilio/signature-vectors.json"), "utf8")) as Vectors;
+const VECTORS = JSON.parse(
+  readFileSync(join(import.meta.dirname, "../fixtures/platforms/twilio/signature-vectors.json"), "utf8"),
+) as Vectors;
 
 describe("the signatures twilio-node's validateRequest accepts (its own test vectors)", () => {
   it.each(VECTORS.vectors.map((v) => [v.case, v] as const))("%s", async (_name, v) => {
     const params = v.params ?? Object.entries(VECTORS.params);
-    expect(await verifyTwilioSignature({ authToken: VECTORS.token, url: v.url, params, signature: v.signature })).toBe(v.valid);
+    expect(await verifyTwilioSignature({ authToken: VECTORS.token, url: v.url, params, signature: v.signature })).toBe(
+      v.valid,
+    );
   });
 
   it("accepts a URL whose query `URL` re-encodes (a quote), signed either way", async () => {
     const { token, pairs } = VECTORS.quoteCases;
     for (const pair of pairs) {
       const signature = await twilioSignature(token, pair.signedUrl, []);
-      expect(await verifyTwilioSignature({ authToken: token, url: pair.configuredUrl, params: [], signature }), JSON.stringify(pair)).toBe(pair.valid);
+      expect(
+        await verifyTwilioSignature({ authToken: token, url: pair.configuredUrl, params: [], signature }),
+        JSON.stringify(pair),
+      ).toBe(pair.valid);
     }
   });
 });

@@ -9,16 +9,26 @@ import { MINIMAL_SETTINGS } from "../support/settings.ts";
 const settings = (extra: Record<string, string>) => twilioSettings.read({ ...MINIMAL_SETTINGS, ...extra }).settings;
 /** Twilio's state with these settings: a malformed number list or service sid turns it off, naming the setting. */
 const problems = (extra: Record<string, string>) => {
-  const state = new ConfiguredPlatforms(adapters, { ...MINIMAL_SETTINGS, TWILIO_ACCOUNT_SID: "AC1", TWILIO_AUTH_TOKEN: "t", ...extra }).state("twilio");
+  const state = new ConfiguredPlatforms(adapters, {
+    ...MINIMAL_SETTINGS,
+    TWILIO_ACCOUNT_SID: "AC1",
+    TWILIO_AUTH_TOKEN: "t",
+    ...extra,
+  }).state("twilio");
   return state.status === "misconfigured" ? state.problems.map((p) => `${p.name} ${p.problem}`).join("; ") : "";
 };
 const SERVICE = "MG0123456789abcdef0123456789abcdef";
 
 describe("which texts are the bot's", () => {
-  const s = settings({ TWILIO_PHONE_NUMBER: "+15550000001", TWILIO_PHONE_NUMBERS: "+15550000002, whatsapp:+15550000003", TWILIO_MESSAGING_SERVICE_SID: SERVICE });
+  const s = settings({
+    TWILIO_PHONE_NUMBER: "+15550000001",
+    TWILIO_PHONE_NUMBERS: "+15550000002, whatsapp:+15550000003",
+    TWILIO_MESSAGING_SERVICE_SID: SERVICE,
+  });
 
   it("takes any listed number, on SMS and as its WhatsApp sender", () => {
-    for (const to of ["+15550000001", "whatsapp:+15550000001", "+15550000002", "+15550000003", "whatsapp:+15550000003"]) expect(reachedBot(s, { To: to })).toBe(true);
+    for (const to of ["+15550000001", "whatsapp:+15550000001", "+15550000002", "+15550000003", "whatsapp:+15550000003"])
+      expect(reachedBot(s, { To: to })).toBe(true);
     expect(reachedBot(s, { To: "+15550000009" })).toBe(false);
   });
 

@@ -4,7 +4,18 @@ import { decodeWords, encodeWords } from "../../lib/context/word-list.ts";
 
 describe("front-coded word lists", () => {
   it("give back every word, sorted and once, whatever prefixes they share", () => {
-    const words = ["internationalization", "internationally", "international", "in", "ab", "abc", "abd", "b", "ab", "Zed"];
+    const words = [
+      "internationalization",
+      "internationally",
+      "international",
+      "in",
+      "ab",
+      "abc",
+      "abd",
+      "b",
+      "ab",
+      "Zed",
+    ];
     const decoded = decodeWords(encodeWords(words));
     expect(decoded).toEqual([...new Set(words)].sort());
   });

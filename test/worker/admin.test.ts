@@ -35,7 +35,8 @@ const newNetwork = () => `2001:db8:${(++n).toString(16)}:${(Date.now() % 0xffff)
 describe("the admin view's door", () => {
   it("locks out an address after repeated wrong tokens with 429 and Retry-After, and only that address", async () => {
     const guesser = `198.51.100.${Date.now() % 250}`;
-    for (let i = 0; i < FAILURES_ALLOWED; i++) expect((await callWorker(env, adminRequest(guesser, `wrong-${i}`))).status).toBe(401);
+    for (let i = 0; i < FAILURES_ALLOWED; i++)
+      expect((await callWorker(env, adminRequest(guesser, `wrong-${i}`))).status).toBe(401);
     const locked = await callWorker(env, adminRequest(guesser, "wrong-again"));
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get("Retry-After"))).toBeGreaterThan(0);
@@ -55,21 +56,29 @@ describe("the admin view's door", () => {
     expect(body).not.toContain("too-short");
     expect((await callWorker(shortEnv, new Request("https://bot.test/health"))).status).toBe(200);
     const channel = `CADMINSHORT${Date.now().toString(36).toUpperCase()}`;
-    const event = slackMessageEvent({ team: "TADMINSHORT", channel, user: "UALICE", text: `<@${BOT_USER_ID}> still there?` });
+    const event = slackMessageEvent({
+      team: "TADMINSHORT",
+      channel,
+      user: "UALICE",
+      text: `<@${BOT_USER_ID}> still there?`,
+    });
     expect((await callWorker(shortEnv, await signedSlackRequest(event.body))).status).toBe(200);
     await eventually(async () => (await slackPosts(channel)).length === 1, 15_000, "the answer to a mention");
   });
 
   it("lets parallel guesses from one client compare no more tokens than the allowance", async () => {
     const guesser = `192.0.2.${Date.now() % 250}`;
-    const statuses = await Promise.all(Array.from({ length: 3 * FAILURES_ALLOWED }, (_, i) => statusOf(env, guesser, `wrong-${i}`)));
+    const statuses = await Promise.all(
+      Array.from({ length: 3 * FAILURES_ALLOWED }, (_, i) => statusOf(env, guesser, `wrong-${i}`)),
+    );
     expect(count(statuses, 401)).toBe(FAILURES_ALLOWED);
     expect(count(statuses, 429)).toBe(2 * FAILURES_ALLOWED);
   });
 
   it("counts an IPv6 client by its /64: other addresses of the network are locked out too, other networks are not", async () => {
     const network = newNetwork();
-    for (let i = 0; i < FAILURES_ALLOWED; i++) expect(await statusOf(env, `${network}::${(i + 1).toString(16)}`, `wrong-${i}`)).toBe(401);
+    for (let i = 0; i < FAILURES_ALLOWED; i++)
+      expect(await statusOf(env, `${network}::${(i + 1).toString(16)}`, `wrong-${i}`)).toBe(401);
     expect(await statusOf(env, `${network}:ffff:ffff:ffff:fffe`, TOKEN)).toBe(429);
     expect(await statusOf(env, `${newNetwork()}::1`, TOKEN)).toBe(404);
   });
@@ -79,7 +88,8 @@ describe("the admin view's door", () => {
     const admin = `${newNetwork()}::1`;
     expect(await statusOf(flooded, admin, TOKEN)).toBe(404);
     const statuses: number[] = [];
-    for (let i = 0; i < ALL_FAILURES_ALLOWED + 5; i++) statuses.push(await statusOf(flooded, `${newNetwork()}::${i.toString(16)}`, `wrong-${i}`));
+    for (let i = 0; i < ALL_FAILURES_ALLOWED + 5; i++)
+      statuses.push(await statusOf(flooded, `${newNetwork()}::${i.toString(16)}`, `wrong-${i}`));
     expect(count(statuses, 401)).toBe(ALL_FAILURES_ALLOWED);
     expect(count(statuses, 429)).toBe(5);
     // A newcomer, right token or not, waits; the admin's own network still gets in.
@@ -97,5 +107,4 @@ describe("the admin view's door", () => {
     await kit.timePasses(WINDOW_MS);
     expect(await statusOf(kit.env, office, TOKEN)).toBe(404);
   });
-
 });

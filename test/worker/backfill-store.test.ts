@@ -82,7 +82,12 @@ describe("merging a place's earlier messages into a conversation", () => {
   it("keeps the log within its cap, the oldest going first", async () => {
     const key = place();
     const id = await started(key);
-    await store.backfill.merge(key, id, [1, 2, 3, 4, 5, 6, 7, 8].map((n) => read(n)), T0 + 11_000);
+    await store.backfill.merge(
+      key,
+      id,
+      [1, 2, 3, 4, 5, 6, 7, 8].map((n) => read(n)),
+      T0 + 11_000,
+    );
     const kept = (await store.load(key))!.recent.map((m) => m.id);
     expect(kept.at(-1)).toBe("m10");
     expect(kept.length).toBeLessThanOrEqual(6);

@@ -21,7 +21,12 @@ const env = suiteEnv(SUITE, { BOT_PERSONA: PERSONA, MEMORY_ENABLED: "true", BACK
 /** Installed per workspace, so that one can be installed without the history scopes. */
 const SCOPED_SUITE = "backfillscope";
 // Its conversations end 2 s after their last message, so that the test starts a second one in the same place.
-const scopedEnv = suiteEnv(SCOPED_SUITE, { ...INSTALLABLE, BOT_PERSONA: PERSONA, CONVERSATION_TIMEOUT_SECONDS: "2", BACKFILL_MESSAGES: "30" });
+const scopedEnv = suiteEnv(SCOPED_SUITE, {
+  ...INSTALLABLE,
+  BOT_PERSONA: PERSONA,
+  CONVERSATION_TIMEOUT_SECONDS: "2",
+  BACKFILL_MESSAGES: "30",
+});
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
 let seq = 0;
 
@@ -38,19 +43,36 @@ function newPlace(kind: "C" | "D" = "C") {
  * A message Slack has and the bot never saw arrive (it was not for the bot, or came before it was called): in the
  * fake's default workspace, whose token the suite's SLACK_BOT_TOKEN is, unless `team` names an installed one.
  */
-async function inSlack(place: { channel: string }, user: string, text: string, extra: { bot_id?: string; team?: string; subtype?: string } = {}): Promise<void> {
-  const res = await fetch(`${SLACK_FAKE_ORIGIN}/__messages`, { method: "POST", body: JSON.stringify({ channel: place.channel, user, text, ...extra }) });
+async function inSlack(
+  place: { channel: string },
+  user: string,
+  text: string,
+  extra: { bot_id?: string; team?: string; subtype?: string } = {},
+): Promise<void> {
+  const res = await fetch(`${SLACK_FAKE_ORIGIN}/__messages`, {
+    method: "POST",
+    body: JSON.stringify({ channel: place.channel, user, text, ...extra }),
+  });
   expect(res.ok).toBe(true);
 }
 
-async function say(to: TestEnv, place: { team: string; channel: string }, user: string, text: string, channelType?: "im"): Promise<void> {
+async function say(
+  to: TestEnv,
+  place: { team: string; channel: string },
+  user: string,
+  text: string,
+  channelType?: "im",
+): Promise<void> {
   const event = slackMessageEvent({ ...place, user, text, ...(channelType ? { channelType } : {}) });
   expect((await callWorker(to, await signedSlackRequest(event.body))).status).toBe(200);
 }
 
-const answered = (channel: string, count: number) => eventually(async () => (await slackPosts(channel)).length >= count, 20_000, `answer ${count}`);
-const answerPrompt = async (marker: string) => (await modelRequests(marker)).find((r) => r.messages[0]?.content.includes(PERSONA))!;
-const apiCalls = async (method: string, channel: string) => (await (await fetch(`${SLACK_FAKE_ORIGIN}/__api?method=${method}&channel=${channel}`)).json()) as unknown[];
+const answered = (channel: string, count: number) =>
+  eventually(async () => (await slackPosts(channel)).length >= count, 20_000, `answer ${count}`);
+const answerPrompt = async (marker: string) =>
+  (await modelRequests(marker)).find((r) => r.messages[0]?.content.includes(PERSONA))!;
+const apiCalls = async (method: string, channel: string) =>
+  (await (await fetch(`${SLACK_FAKE_ORIGIN}/__api?method=${method}&channel=${channel}`)).json()) as unknown[];
 
 describe("a conversation's first answer on Slack", () => {
   it("sees the channel's talk before the mention, marked as such, read with one call", async () => {
@@ -64,8 +86,16 @@ describe("a conversation's first answer on Slack", () => {
     const prompt = await answerPrompt(`q1-${place.id}`);
     expect(prompt.messages[0]!.content).toContain(BACKFILLED_DECLARATION);
     expect(turnRecords(prompt).slice(0, 3)).toEqual([
-      { author: "UALICE", text: `the migrations step timed out on the orders table lock deploy-${place.id}`, before_you_were_called: true },
-      { author: "UBOB", text: "an analytics query held it, roll back to 4.12 or kill the query?", before_you_were_called: true },
+      {
+        author: "UALICE",
+        text: `the migrations step timed out on the orders table lock deploy-${place.id}`,
+        before_you_were_called: true,
+      },
+      {
+        author: "UBOB",
+        text: "an analytics query held it, roll back to 4.12 or kill the query?",
+        before_you_were_called: true,
+      },
       { author: "UDEPLOYBOT", text: "deploy 4.13 failed at step 3/7", before_you_were_called: true, other_bot: true },
     ]);
     // The channel's own notices (a join) are no one's words.
@@ -97,7 +127,12 @@ describe("a conversation's first answer on Slack", () => {
   it("learns no fact about anyone from what it read", async () => {
     const place = newPlace();
     await inSlack(place, "UALICE", `I'm allergic to hazelnuts. nuts-${place.id}`);
-    await say(env, place, "UCAROL", `<@${BOT_USER_ID}> I live in Lima. What should I bring to the team lunch? lunch-${place.id}`);
+    await say(
+      env,
+      place,
+      "UCAROL",
+      `<@${BOT_USER_ID}> I live in Lima. What should I bring to the team lunch? lunch-${place.id}`,
+    );
     await answered(place.channel, 1);
     const factsOf = (user: string) => redis.get(`t-${SUITE}:facts:slack|${place.team}|${user}`);
     await eventually(async () => JSON.stringify(await factsOf("UCAROL")).includes("Lima"), 20_000, "Carol's own fact");
@@ -136,16 +171,26 @@ describe("a workspace that did not grant the history scopes", () => {
   it("gets its answer without the earlier talk, and the missing scope is logged once for the place", async () => {
     const warnings = vi.spyOn(console, "warn");
     const place = newPlace();
-    await installWorkspace(scopedEnv, { id: place.team, name: "Scoped", scope: "app_mentions:read,chat:write,reactions:write" });
+    await installWorkspace(scopedEnv, {
+      id: place.team,
+      name: "Scoped",
+      scope: "app_mentions:read,chat:write,reactions:write",
+    });
     await inSlack(place, "UALICE", `we ship on friday ship-${place.id}`, { team: place.team });
     await say(scopedEnv, place, "UCAROL", `<@${BOT_USER_ID}> when do we ship? s1-${place.id}`);
     await answered(place.channel, 1);
     expect(JSON.stringify((await answerPrompt(`s1-${place.id}`)).messages)).not.toContain(`ship-${place.id}`);
     // A new conversation in the same place within the hour: asked again (and refused), not logged again.
-    await eventually(async () => (await redis.keys(`t-${SCOPED_SUITE}:conv:*${place.channel}*`)).length === 0, 15_000, "the conversation to end");
+    await eventually(
+      async () => (await redis.keys(`t-${SCOPED_SUITE}:conv:*${place.channel}*`)).length === 0,
+      15_000,
+      "the conversation to end",
+    );
     await say(scopedEnv, place, "UCAROL", `<@${BOT_USER_ID}> and the release notes? s2-${place.id}`);
     await answered(place.channel, 2);
-    const refused = warnings.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('"event":"history_refused"') && l.includes(place.channel));
+    const refused = warnings.mock.calls
+      .map((c) => String(c[0]))
+      .filter((l) => l.includes('"event":"history_refused"') && l.includes(place.channel));
     expect(refused).toHaveLength(1);
     expect(JSON.parse(refused[0]!)).toMatchObject({ missing: "channels:history" });
     expect(refused[0]).not.toContain("ship");

@@ -29,15 +29,27 @@ afterAll(async () => {
   await pump.stop();
 });
 
-const newChannel = () => `42${String(Date.now()).slice(-10)}${String(Math.floor(Math.random() * 1e4)).padStart(4, "0")}`;
+const newChannel = () =>
+  `42${String(Date.now()).slice(-10)}${String(Math.floor(Math.random() * 1e4)).padStart(4, "0")}`;
 
 /** A message the channel has, written `minutesAgo` before now; its id. */
-async function inDiscord(channel: string, author: { id: string; name: string }, content: string, minutesAgo: number): Promise<string> {
+async function inDiscord(
+  channel: string,
+  author: { id: string; name: string },
+  content: string,
+  minutesAgo: number,
+): Promise<string> {
   const at = Date.now() - minutesAgo * 60_000;
   const id = snowflake(at);
   const res = await fetch(`${discordFakeOrigin(String(env.DISCORD_API_BASE_URL))}/__messages`, {
     method: "POST",
-    body: JSON.stringify({ id, channel_id: channel, content, author: { id: author.id, username: author.name }, timestamp: new Date(at).toISOString() }),
+    body: JSON.stringify({
+      id,
+      channel_id: channel,
+      content,
+      author: { id: author.id, username: author.name },
+      timestamp: new Date(at).toISOString(),
+    }),
   });
   expect(res.ok).toBe(true);
   return id;
@@ -54,12 +66,19 @@ describe("/catchup on Discord", () => {
     await scriptModel({ match: tag, reply: "Topics:\n- the failed deploy [1]\nOpen questions:\n- roll back? [2]" });
 
     const interaction = askInteraction({ guildId: GUILD, channelId: channel }, carol, "unused");
-    const res = await interactAsDiscord(env, keys, { ...interaction, data: { ...interaction.data, name: "catchup", options: [{ name: "hours", type: 4, value: 1 }] } });
+    const res = await interactAsDiscord(env, keys, {
+      ...interaction,
+      data: { ...interaction.data, name: "catchup", options: [{ name: "hours", type: 4, value: 1 }] },
+    });
     expect(res.status).toBe(200);
-    const calls = await eventually(async () => {
-      const c = await discordCalls(String(env.DISCORD_API_BASE_URL), { token: interaction.token });
-      return c.length > 0 && c;
-    }, 15_000, "the edit");
+    const calls = await eventually(
+      async () => {
+        const c = await discordCalls(String(env.DISCORD_API_BASE_URL), { token: interaction.token });
+        return c.length > 0 && c;
+      },
+      15_000,
+      "the edit",
+    );
     expect(calls).toHaveLength(1);
     expect(calls[0]!.content).toBe(
       `Topics:\n- the failed deploy https://discord.com/channels/${GUILD}/${channel}/${first}\n` +

@@ -19,10 +19,19 @@ pumpJobsDuringSuite(env, SUITE);
 describe("catch me up without the history scope", () => {
   it("says the place cannot be read, naming the scope, and asks the model nothing", async () => {
     const place = newSlackPlace("CUS");
-    await installWorkspace(env, { id: place.team, name: "Scoped", scope: "app_mentions:read,chat:write,reactions:write" });
+    await installWorkspace(env, {
+      id: place.team,
+      name: "Scoped",
+      scope: "app_mentions:read,chat:write,reactions:write",
+    });
     const res = await fetch(`${SLACK_FAKE_ORIGIN}/__messages`, {
       method: "POST",
-      body: JSON.stringify({ team: place.team, channel: place.channel, user: "UALICE", text: `secret plans cus-${place.id}` }),
+      body: JSON.stringify({
+        team: place.team,
+        channel: place.channel,
+        user: "UALICE",
+        text: `secret plans cus-${place.id}`,
+      }),
     });
     expect(res.ok).toBe(true);
     const event = slackMention({ ...place, user: "UCAROL", text: "catch me up" });

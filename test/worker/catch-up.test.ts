@@ -28,9 +28,17 @@ const kit = prodTimingSuite(SUITE, { ...INSTALLABLE, PROMPT_TOKEN_BUDGET: "1500"
 pumpJobsDuringSuite(kit.env, SUITE);
 
 /** A message Slack has that the bot never saw arrive, `secondsAgo` before now. */
-async function inSlack(place: { team: string; channel: string }, user: string, text: string, secondsAgo: number): Promise<string> {
+async function inSlack(
+  place: { team: string; channel: string },
+  user: string,
+  text: string,
+  secondsAgo: number,
+): Promise<string> {
   const ts = `${Math.floor(Date.now() / 1000) - secondsAgo}.000100`;
-  const res = await fetch(`${SLACK_FAKE_ORIGIN}/__messages`, { method: "POST", body: JSON.stringify({ team: place.team, channel: place.channel, user, text, ts }) });
+  const res = await fetch(`${SLACK_FAKE_ORIGIN}/__messages`, {
+    method: "POST",
+    body: JSON.stringify({ team: place.team, channel: place.channel, user, text, ts }),
+  });
   expect(res.ok).toBe(true);
   return ts;
 }
@@ -48,8 +56,13 @@ async function mention(place: { team: string; channel: string }, user: string, t
 }
 
 const historyCalls = async (channel: string) =>
-  ((await (await fetch(`${SLACK_FAKE_ORIGIN}/__api?method=conversations.history&channel=${channel}`)).json()) as unknown[]).length;
-const catchUpCalls = async (marker: string) => (await modelRequests(marker)).filter((r) => r.messages.at(-1)!.content.endsWith(CATCH_UP_INSTRUCTION_TAIL));
+  (
+    (await (
+      await fetch(`${SLACK_FAKE_ORIGIN}/__api?method=conversations.history&channel=${channel}`)
+    ).json()) as unknown[]
+  ).length;
+const catchUpCalls = async (marker: string) =>
+  (await modelRequests(marker)).filter((r) => r.messages.at(-1)!.content.endsWith(CATCH_UP_INSTRUCTION_TAIL));
 
 /**
  * A channel where Carol last spoke two hours ago, and Alice and Bob wrote 120 messages since (two pages of
@@ -62,11 +75,15 @@ async function busyChannel(opts: { combineFailsOnce?: boolean } = {}) {
   await inSlack(place, "UALICE", `before carol spoke old-${place.id}`, 3 * 3600);
   await inSlack(place, "UCAROL", "I'm off to lunch", 2 * 3600);
   const ts: string[] = [];
-  for (let i = 0; i < 120; i++) ts.push(await inSlack(place, i % 2 ? "UBOB" : "UALICE", `deploy talk ${i} ${tag}`, 7000 - i * 50));
+  for (let i = 0; i < 120; i++)
+    ts.push(await inSlack(place, i % 2 ? "UBOB" : "UALICE", `deploy talk ${i} ${tag}`, 7000 - i * 50));
   await scriptModel(
     ...(opts.combineFailsOnce ? [{ match: `note-${place.id}`, status: 500, times: 1 }] : []),
     { match: tag, reply: `Topics:\n- the deploy [1] note-${place.id}` },
-    { match: `note-${place.id}`, reply: "Decisions:\n- roll back to 4.12 [1]\nOpen questions:\n- kill the query? [120]" },
+    {
+      match: `note-${place.id}`,
+      reply: "Decisions:\n- roll back to 4.12 [1]\nOpen questions:\n- kill the query? [120]",
+    },
   );
   return { place, tag, ts };
 }
@@ -124,7 +141,13 @@ describe("catch me up on Slack", () => {
   it("whose steps QStash delivers twice or redelivers summarizes each chunk once and answers once", async () => {
     const { place, tag } = await busyChannel();
     // The second step arrives twice in a row; the third's answer is lost, so QStash delivers it again 12 s later.
-    await scriptFault(kit.qstashUrl, { fault: "duplicate", concurrent: false, path: REPLY_PATH, bodyContains: place.channel, after: 1 });
+    await scriptFault(kit.qstashUrl, {
+      fault: "duplicate",
+      concurrent: false,
+      path: REPLY_PATH,
+      bodyContains: place.channel,
+      after: 1,
+    });
     await scriptFault(kit.qstashUrl, { fault: "lose_answer", path: REPLY_PATH, bodyContains: place.channel, after: 2 });
     await mention(place, "UCAROL", "tl;dr of this channel");
     await kit.deliveriesSettled();
@@ -144,14 +167,18 @@ describe("catch me up on Slack", () => {
     const place = await installedPlace();
     const tag = `cu-${place.id}`;
     for (let i = 0; i < 520; i++) await inSlack(place, i % 2 ? "UBOB" : "UALICE", `m${i} ${tag}`, 20_000 - i * 30);
-    await scriptModel({ match: tag, reply: `Topics:\n- busy [1] note-${place.id}` }, { match: `note-${place.id}`, reply: "Topics:\n- a busy day [500]" });
+    await scriptModel(
+      { match: tag, reply: `Topics:\n- busy [1] note-${place.id}` },
+      { match: `note-${place.id}`, reply: "Topics:\n- a busy day [500]" },
+    );
     await mention(place, "UCAROL", "summarize the last 12 hours");
     await kit.deliveriesSettled();
 
     expect(await slackPosts(place.channel)).toHaveLength(1);
     expect(await historyCalls(place.channel)).toBe(5);
     const chunks = (await catchUpCalls(tag)).map((r) => r.messages.at(-1)!.content);
-    for (let i = 0; i < 520; i++) expect(chunks.filter((c) => c.includes(`"m${i} ${tag}"`))).toHaveLength(i < 20 ? 0 : 1);
+    for (let i = 0; i < 520; i++)
+      expect(chunks.filter((c) => c.includes(`"m${i} ${tag}"`))).toHaveLength(i < 20 ? 0 : 1);
     expect(await catchUpCalls(`note-${place.id}`)).toHaveLength(1);
   });
 

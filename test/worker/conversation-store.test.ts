@@ -12,7 +12,11 @@ const PREFIX = "t-store";
 let seq = 0;
 
 function newStore(opts: { ttl?: number; cap?: number } = {}) {
-  return new ConversationStore(redis, { prefix: PREFIX, ttlSeconds: () => opts.ttl ?? 60, maxMessages: opts.cap ?? 200 });
+  return new ConversationStore(redis, {
+    prefix: PREFIX,
+    ttlSeconds: () => opts.ttl ?? 60,
+    maxMessages: opts.cap ?? 200,
+  });
 }
 
 function place() {
@@ -41,11 +45,24 @@ const claim = (store: ConversationStore, conversationId: string, trigger: Inboun
   store.replies.claimReply(trigger.key, conversationId, triggerOf(trigger), crypto.randomUUID());
 
 /** The bot answers `trigger`: its answer is for `through`, and it read the conversation when `arrivals` had come. */
-async function answer(store: ConversationStore, conversationId: string, trigger: InboundMessage, through: InboundMessage, arrivals = 1_000) {
+async function answer(
+  store: ConversationStore,
+  conversationId: string,
+  trigger: InboundMessage,
+  through: InboundMessage,
+  arrivals = 1_000,
+) {
   await store.replies.recordReply(trigger.key, {
     conversationId,
     triggerId: trigger.id,
-    reply: { id: `bot-${trigger.id}`, role: "assistant", authorId: "UBOT", authorName: "Parley", text: "an answer", ts: through.ts + 1 },
+    reply: {
+      id: `bot-${trigger.id}`,
+      role: "assistant",
+      authorId: "UBOT",
+      authorName: "Parley",
+      text: "an answer",
+      ts: through.ts + 1,
+    },
     answeredThrough: { id: through.id, ts: through.ts },
     answered: [through.author.id],
     arrivals,
@@ -186,8 +203,16 @@ describe("the conversation store", () => {
     const { state } = await store.record(trigger, { startIfIdle: true, reset: false });
     const token = crypto.randomUUID();
     expect((await store.replies.claimReply(key, state.id, triggerOf(trigger), token)).status).toBe("claimed");
-    await store.replies.releaseClaim(key, trigger.id, token, { text: "half of it", outcome: "answered", posted: ["m1"] });
-    expect(await claim(store, state.id, trigger)).toMatchObject({ status: "claimed", first: false, draft: { text: "half of it", posted: ["m1"] } });
+    await store.replies.releaseClaim(key, trigger.id, token, {
+      text: "half of it",
+      outcome: "answered",
+      posted: ["m1"],
+    });
+    expect(await claim(store, state.id, trigger)).toMatchObject({
+      status: "claimed",
+      first: false,
+      draft: { text: "half of it", posted: ["m1"] },
+    });
   });
 
   it("tells a delivery of a message on which no job has started from one on which a job has", async () => {
@@ -225,7 +250,14 @@ describe("the conversation store", () => {
     for (let n = 6; n < 10; n++) await store.record(message(key, n), { startIfIdle: false, reset: false });
     // 10 messages and the answer: the oldest had to go.
     expect((await store.load(key))!.recent).toHaveLength(10);
-    expect(await store.foldSummary(key, { conversationId: state.id, previousSummary: "", summary: "they counted", through: message(key, 5).ts })).toBe(true);
+    expect(
+      await store.foldSummary(key, {
+        conversationId: state.id,
+        previousSummary: "",
+        summary: "they counted",
+        through: message(key, 5).ts,
+      }),
+    ).toBe(true);
     const afterFold = (await store.load(key))!;
     expect(afterFold.summary).toBe("they counted");
     // The answer (a millisecond after message 5) stays: it is newer than the fold.
@@ -260,13 +292,24 @@ describe("the conversation store", () => {
     expect(state.lastBotReplyAt).toBeUndefined();
     await answer(store, state.id, trigger, trigger);
     const next = await store.record(message(key, 2), { startIfIdle: false, reset: false });
-    expect(next.state).toMatchObject({ id: state.id, lastBotReplyAt: trigger.ts + 1, lastBotReplyTo: [trigger.author.id] });
+    expect(next.state).toMatchObject({
+      id: state.id,
+      lastBotReplyAt: trigger.ts + 1,
+      lastBotReplyTo: [trigger.author.id],
+    });
     expect(next.state.recent.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
   });
 });
 
 describe("the parent a conversation is about", () => {
-  const parentBy = (authorId: string, ts: number) => ({ id: "C0PARENT:1.000001", role: "user" as const, authorId, authorName: authorId, text: "what the thread is about", ts });
+  const parentBy = (authorId: string, ts: number) => ({
+    id: "C0PARENT:1.000001",
+    role: "user" as const,
+    authorId,
+    authorName: authorId,
+    text: "what the thread is about",
+    ts,
+  });
 
   it("is kept with the conversation once found, and comes back with it to every later job", async () => {
     const store = newStore();
@@ -275,7 +318,10 @@ describe("the parent a conversation is about", () => {
     await store.rememberParent(first.key, id, "C0PARENT:1.000001", parentBy("U2", 1_600_000_000_000));
     await store.rememberParent(first.key, id, "", false);
     const claimed = await claim(store, id, first);
-    expect(claimed.status === "claimed" && claimed.state?.parents).toEqual({ "C0PARENT:1.000001": parentBy("U2", 1_600_000_000_000), "": false });
+    expect(claimed.status === "claimed" && claimed.state?.parents).toEqual({
+      "C0PARENT:1.000001": parentBy("U2", 1_600_000_000_000),
+      "": false,
+    });
     // A conversation that was reset in the meantime keeps nothing of the old one's.
     await store.rememberParent(first.key, "an-older-conversation", "C0OTHER:2.000002", parentBy("U2", 1));
     expect(Object.keys((await store.load(first.key))!.parents!).sort()).toEqual(["", "C0PARENT:1.000001"]);
@@ -286,7 +332,10 @@ describe("the parent a conversation is about", () => {
     const first = message(place(), 1);
     const id = await conversationOf(store, first);
     await store.rememberParent(first.key, id, "C0PARENT:1.000001", parentBy("U2", 1_600_000_000_000));
-    await new MessageEraser(redis, PREFIX).erase(conversationKeys(PREFIX, first.key), { personId: "U2", through: Date.now() });
+    await new MessageEraser(redis, PREFIX).erase(conversationKeys(PREFIX, first.key), {
+      personId: "U2",
+      through: Date.now(),
+    });
     expect((await store.load(first.key))!.parents).toEqual({ "C0PARENT:1.000001": false });
   });
 });

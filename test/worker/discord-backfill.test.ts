@@ -65,8 +65,10 @@ const say = (channelId: string, author: { id: string; name: string }, content: s
     ...(mention ? { mentions: [{ id: BOT.id, username: BOT.username }] } : {}),
   });
 const answers = (channelId: string) => discordCalls(API, { route: "channel_message", channelId });
-const answered = (channelId: string, count: number) => eventually(async () => (await answers(channelId)).length >= count, 20_000, `answer ${count}`);
-const answerPrompt = async (marker: string) => (await modelRequests(marker)).find((r) => r.messages[0]?.content.includes(PERSONA))!;
+const answered = (channelId: string, count: number) =>
+  eventually(async () => (await answers(channelId)).length >= count, 20_000, `answer ${count}`);
+const answerPrompt = async (marker: string) =>
+  (await modelRequests(marker)).find((r) => r.messages[0]?.content.includes(PERSONA))!;
 
 describe("a conversation's first answer on Discord", () => {
   it("sees the channel's talk before the mention, marked as such, read with one call", async () => {
@@ -76,8 +78,16 @@ describe("a conversation's first answer on Discord", () => {
     await say(channel, carol, `what do you think, should we roll back? q-${channel}`, true);
     await answered(channel, 1);
     expect(turnRecords(await answerPrompt(`q-${channel}`)).slice(0, 2)).toEqual([
-      { author: "Alice", text: `the migrations step timed out on the orders table lock deploy-${channel}`, before_you_were_called: true },
-      { author: "Bob", text: "an analytics query held it, roll back to 4.12 or kill the query?", before_you_were_called: true },
+      {
+        author: "Alice",
+        text: `the migrations step timed out on the orders table lock deploy-${channel}`,
+        before_you_were_called: true,
+      },
+      {
+        author: "Bob",
+        text: "an analytics query held it, roll back to 4.12 or kill the query?",
+        before_you_were_called: true,
+      },
     ]);
     expect(await discordCalls(API, { route: "list_messages", channelId: channel })).toHaveLength(1);
   });
@@ -85,10 +95,18 @@ describe("a conversation's first answer on Discord", () => {
   it("in a DM sees the person's earlier talk with the bot, the bot's answers as its own turns", async () => {
     const dm = newChannel();
     const dana = { id: "250000000000000004", name: "Dana" };
-    await postThroughGateway(CONTROL, { channelId: dm, author: dana, content: `which train goes to the airport? dm1-${dm}` });
+    await postThroughGateway(CONTROL, {
+      channelId: dm,
+      author: dana,
+      content: `which train goes to the airport? dm1-${dm}`,
+    });
     await answered(dm, 1);
     const [first] = await answers(dm);
-    await eventually(async () => (await redis.keys(`t-${SUITE}:conv:*${dm}*`)).length === 0, 15_000, "the conversation to end");
+    await eventually(
+      async () => (await redis.keys(`t-${SUITE}:conv:*${dm}*`)).length === 0,
+      15_000,
+      "the conversation to end",
+    );
     await postThroughGateway(CONTROL, { channelId: dm, author: dana, content: `and how long does it take? dm2-${dm}` });
     await answered(dm, 2);
     expect(turnRecords(await answerPrompt(`dm2-${dm}`)).slice(0, 2)).toEqual([
@@ -102,7 +120,10 @@ describe("a conversation's first answer on Discord", () => {
     const channel = newChannel();
     const res = await fetch(`${FAKE}/__channel`, {
       method: "POST",
-      body: JSON.stringify({ id: channel, bot_permissions: String(PERMISSION.VIEW_CHANNEL | PERMISSION.SEND_MESSAGES) }),
+      body: JSON.stringify({
+        id: channel,
+        bot_permissions: String(PERMISSION.VIEW_CHANNEL | PERMISSION.SEND_MESSAGES),
+      }),
     });
     expect(res.ok).toBe(true);
     await say(channel, alice, `we ship on friday ship-${channel}`);
@@ -111,11 +132,19 @@ describe("a conversation's first answer on Discord", () => {
     expect(JSON.stringify((await answerPrompt(`s1-${channel}`)).messages)).not.toContain(`ship-${channel}`);
     expect((await answers(channel))[0]!.message_reference).toBeUndefined();
     // A second conversation in the channel is read again (and lists nothing again), and not logged again.
-    await eventually(async () => (await redis.keys(`t-${SUITE}:conv:*${channel}*`)).length === 0, 15_000, "the conversation to end");
+    await eventually(
+      async () => (await redis.keys(`t-${SUITE}:conv:*${channel}*`)).length === 0,
+      15_000,
+      "the conversation to end",
+    );
     await say(channel, carol, `and the release notes? s2-${channel}`, true);
     await answered(channel, 2);
-    const refused = warnings.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('"event":"history_refused"') && l.includes(channel));
-    expect(refused.map((l) => JSON.parse(l) as { missing: string })).toMatchObject([{ missing: "READ_MESSAGE_HISTORY" }]);
+    const refused = warnings.mock.calls
+      .map((c) => String(c[0]))
+      .filter((l) => l.includes('"event":"history_refused"') && l.includes(channel));
+    expect(refused.map((l) => JSON.parse(l) as { missing: string })).toMatchObject([
+      { missing: "READ_MESSAGE_HISTORY" },
+    ]);
     warnings.mockRestore();
   });
 });

@@ -33,7 +33,12 @@ interface Corpus<Case> {
 interface InteractionCase {
   name: string;
   payload: Record<string, unknown>;
-  expect: { answer: "pong" | "deferred" | "unsupported" | "refused"; status: number; reason?: string; message?: Record<string, string> };
+  expect: {
+    answer: "pong" | "deferred" | "unsupported" | "refused";
+    status: number;
+    reason?: string;
+    message?: Record<string, string>;
+  };
 }
 interface DispatchCase {
   name: string;
@@ -43,8 +48,15 @@ interface DispatchCase {
   expect: { kind: string; delivered?: boolean; [field: string]: unknown };
 }
 
-const interactionFiles = { "interactions-docs": interactionsDocs, "interactions-discord-interactions-js": interactionsLibrary } as Record<string, Corpus<InteractionCase>>;
-const dispatchFiles = { "gateway-messages": gatewayMessages, "gateway-reactions": gatewayReactions, "gateway-guilds": gatewayGuilds } as Record<string, Corpus<DispatchCase>>;
+const interactionFiles = {
+  "interactions-docs": interactionsDocs,
+  "interactions-discord-interactions-js": interactionsLibrary,
+} as Record<string, Corpus<InteractionCase>>;
+const dispatchFiles = {
+  "gateway-messages": gatewayMessages,
+  "gateway-reactions": gatewayReactions,
+  "gateway-guilds": gatewayGuilds,
+} as Record<string, Corpus<DispatchCase>>;
 const count = (files: Record<string, Corpus<unknown>>) => Object.values(files).reduce((n, f) => n + f.cases.length, 0);
 
 const keys = await generateDiscordKeys();
@@ -81,7 +93,13 @@ function interactionOutcome(payload: unknown): InteractionCase["expect"] | { ans
       return { answer: "refused", status: 400 };
     case "message": {
       const m = parsed.message;
-      const message = { addressing: m.addressing, tenant: m.key.tenant, channel: m.key.channel, visibility: m.visibility ?? "lookup", text: m.text };
+      const message = {
+        addressing: m.addressing,
+        tenant: m.key.tenant,
+        channel: m.key.channel,
+        visibility: m.visibility ?? "lookup",
+        text: m.text,
+      };
       return { answer: "deferred", status: 200, message };
     }
   }
@@ -105,7 +123,10 @@ for (const [file, corpus] of Object.entries(interactionFiles)) {
 }
 
 /** A read dispatch in the corpus's terms: a message's fields, or the lifecycle/ignored/invalid outcome as read. */
-function dispatchOutcome(read: ReturnType<typeof readGatewayDispatch>, expected: DispatchCase["expect"]): Record<string, unknown> {
+function dispatchOutcome(
+  read: ReturnType<typeof readGatewayDispatch>,
+  expected: DispatchCase["expect"],
+): Record<string, unknown> {
   if (read.kind === "invalid") return { kind: "invalid" };
   if (read.kind !== "message") return read;
   const m: InboundMessage = read.message;
@@ -138,7 +159,10 @@ describe("Gateway dispatches, through the fake Gateway to the bot's connection",
   async function throughTheGateway(c: DispatchCase): Promise<{ delivered: boolean; written: string[] }> {
     const before = lines().length;
     const guildId = typeof c.payload.guild_id === "string" ? c.payload.guild_id : undefined;
-    const res = await fetch(`${CONTROL()}/__dispatch`, { method: "POST", body: JSON.stringify({ t: c.event, d: c.payload, ...(guildId ? { guild_id: guildId } : {}) }) });
+    const res = await fetch(`${CONTROL()}/__dispatch`, {
+      method: "POST",
+      body: JSON.stringify({ t: c.event, d: c.payload, ...(guildId ? { guild_id: guildId } : {}) }),
+    });
     const { delivered } = (await res.json()) as { delivered: number };
     if (delivered > 0) {
       const { seq } = (await (await fetch(`${CONTROL()}/__state`)).json()) as { seq: number };
@@ -161,7 +185,10 @@ describe("Gateway dispatches, through the fake Gateway to the bot's connection",
         expect(delivered).toBe(deliveredExpected);
         const about = (event: string) => written.filter((l) => l.includes(`"event":"${event}"`));
         if (expected.kind === "message") {
-          const id = c.event === "MESSAGE_REACTION_ADD" ? `${String(c.payload.message_id)}:not_you:${String(c.payload.user_id)}` : String(c.payload.id);
+          const id =
+            c.event === "MESSAGE_REACTION_ADD"
+              ? `${String(c.payload.message_id)}:not_you:${String(c.payload.user_id)}`
+              : String(c.payload.id);
           expect(about("decision").filter((l) => l.includes(`"message":"${id}"`))).toHaveLength(1);
         } else if (expected.kind === "ignored" && c.event === "MESSAGE_CREATE") {
           const ofThis = about("discord_ignored").filter((l) => l.includes(`"message":"${String(c.payload.id)}"`));

@@ -34,7 +34,8 @@ afterAll(() => {
 });
 
 const posts = (channelId: string) => discordCalls(API, { route: "channel_message", channelId });
-const logLines = (needle: string): string[] => logs.mock.calls.map((c: unknown[]) => String(c[0])).filter((l: string) => l.includes(needle));
+const logLines = (needle: string): string[] =>
+  logs.mock.calls.map((c: unknown[]) => String(c[0])).filter((l: string) => l.includes(needle));
 
 describe("what the Gateway delivers to the bot's intents", () => {
   const erin = { id: "230000000000000006", name: "Erin" };
@@ -55,8 +56,18 @@ describe("what the Gateway delivers to the bot's intents", () => {
     const role = snowflake();
     await controlGateway(CONTROL, "/__guild_create", { guild_id: guild, bot_role_id: role });
     const channel = snowflake();
-    const trigger = await postThroughGateway(CONTROL, { guildId: guild, channelId: channel, author: erin, content: `<@&${role}> what is a haiku? role-${channel}`, mentionRoles: [role] });
-    const [reply] = await eventually(async () => (await posts(channel)).length === 1 && posts(channel), 15_000, "the answer");
+    const trigger = await postThroughGateway(CONTROL, {
+      guildId: guild,
+      channelId: channel,
+      author: erin,
+      content: `<@&${role}> what is a haiku? role-${channel}`,
+      mentionRoles: [role],
+    });
+    const [reply] = await eventually(
+      async () => (await posts(channel)).length === 1 && posts(channel),
+      15_000,
+      "the answer",
+    );
     expect(reply!.message_reference).toMatchObject({ message_id: trigger });
     const prompt = (await modelRequests(`role-${channel}`)).find((r) => r.messages[0]?.content.includes(PERSONA));
     expect(JSON.stringify(prompt!.messages)).toContain("@Parley what is a haiku?");
@@ -64,16 +75,35 @@ describe("what the Gateway delivers to the bot's intents", () => {
 
   it("a 👎 with a skin tone on the bot's answer in its DM reaches the connection as 'not you'", async () => {
     const channel = snowflake();
-    await postThroughGateway(CONTROL, { channelId: channel, author: erin, content: `hi, are you there? dm-${channel}` });
-    const [answer] = await eventually(async () => (await posts(channel)).length === 1 && posts(channel), 15_000, "the DM answer");
+    await postThroughGateway(CONTROL, {
+      channelId: channel,
+      author: erin,
+      content: `hi, are you there? dm-${channel}`,
+    });
+    const [answer] = await eventually(
+      async () => (await posts(channel)).length === 1 && posts(channel),
+      15_000,
+      "the DM answer",
+    );
     await controlGateway(CONTROL, "/__dispatch", {
       t: "MESSAGE_REACTION_ADD",
-      d: { user_id: erin.id, channel_id: channel, message_id: answer!.id, message_author_id: BOT_ID, emoji: { id: null, name: "👎🏽" }, burst: false, type: 0 },
+      d: {
+        user_id: erin.id,
+        channel_id: channel,
+        message_id: answer!.id,
+        message_author_id: BOT_ID,
+        emoji: { id: null, name: "👎🏽" },
+        burst: false,
+        type: 0,
+      },
     });
     const feedback = `"message":"${answer!.id}:not_you:${erin.id}"`;
     const decisions = () => logLines(feedback).filter((l) => l.includes('"event":"decision"'));
-    const [decision] = await eventually(async () => decisions().length > 0 && decisions(), 15_000, "the feedback's decision");
+    const [decision] = await eventually(
+      async () => decisions().length > 0 && decisions(),
+      15_000,
+      "the feedback's decision",
+    );
     expect(JSON.parse(decision!)).toMatchObject({ reason: "not_you", respond: "no" });
   });
 });
-

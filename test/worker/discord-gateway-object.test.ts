@@ -1,4 +1,9 @@
-import { createExecutionContext, createScheduledController, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createScheduledController,
+  runInDurableObject,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import worker, { DiscordGateway } from "../../functions/index.ts";
@@ -9,7 +14,9 @@ import { eventually, startJobPump, suiteEnv } from "../support/worker.ts";
 const bindings = env as unknown as Record<string, unknown>;
 const namespace = bindings.DISCORD_GATEWAY as DurableObjectNamespace;
 const ensure = (target: { fetch(request: Request): Promise<Response> }) =>
-  target.fetch(new Request("https://discord-gateway/ensure", { method: "POST" })).then((r) => r.json() as Promise<Record<string, unknown>>);
+  target
+    .fetch(new Request("https://discord-gateway/ensure", { method: "POST" }))
+    .then((r) => r.json() as Promise<Record<string, unknown>>);
 
 describe("the DiscordGateway Durable Object", () => {
   it("connects to nothing without DISCORD_BOT_TOKEN", async () => {
@@ -30,10 +37,16 @@ describe("the DiscordGateway Durable Object", () => {
     const stub = namespace.get(namespace.idFromName("with-token"));
     await runInDurableObject(stub, async (_instance, state) => {
       // Nothing listens on port 9: the object must try, and keep trying, without throwing.
-      const gateway = new DiscordGateway(state, { ...bindings, DISCORD_BOT_TOKEN: "token", DISCORD_GATEWAY_URL: "ws://127.0.0.1:9" });
+      const gateway = new DiscordGateway(state, {
+        ...bindings,
+        DISCORD_BOT_TOKEN: "token",
+        DISCORD_GATEWAY_URL: "ws://127.0.0.1:9",
+      });
       expect((await ensure(gateway)).phase).not.toBe("disabled");
       await eventually(async () => (await state.storage.get("snapshot")) !== undefined, 5_000, "the stored snapshot");
-      const connecting = logs.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('"event":"discord_gateway_connecting"'));
+      const connecting = logs.mock.calls
+        .map((c) => String(c[0]))
+        .filter((l) => l.includes('"event":"discord_gateway_connecting"'));
       expect(connecting[0]).toContain('"mode":"identify"');
     });
     logs.mockRestore();
@@ -42,7 +55,9 @@ describe("the DiscordGateway Durable Object", () => {
   it("as the coordinator, hands out IDENTIFY turns: one per concurrency bucket at a time, other buckets at once", async () => {
     const stub = namespace.get(namespace.idFromName("turns-test"));
     const turn = (shard: number) =>
-      stub.fetch(new Request(`https://discord-gateway/identify-turn?shard=${shard}&concurrency=2`, { method: "POST" })).then((r) => r.json() as Promise<{ waitMs: number }>);
+      stub
+        .fetch(new Request(`https://discord-gateway/identify-turn?shard=${shard}&concurrency=2`, { method: "POST" }))
+        .then((r) => r.json() as Promise<{ waitMs: number }>);
     const [first, sameBucket, otherBucket] = [await turn(0), await turn(2), await turn(1)];
     expect(first.waitMs).toBe(0);
     expect(sameBucket.waitMs).toBeGreaterThan(5_000);
@@ -76,10 +91,14 @@ describe("the DiscordGateway Durable Object", () => {
         expect([...(await state.storage.list({ prefix: "ingest:" })).keys()]).toEqual([]);
       });
       const api = String(testEnv.DISCORD_API_BASE_URL);
-      const [answer] = await eventually(async () => {
-        const posted = await discordCalls(api, { route: "channel_message", channelId });
-        return posted.length === 1 && posted;
-      }, 15_000, "the answer");
+      const [answer] = await eventually(
+        async () => {
+          const posted = await discordCalls(api, { route: "channel_message", channelId });
+          return posted.length === 1 && posted;
+        },
+        15_000,
+        "the answer",
+      );
       expect(answer!.message_reference).toMatchObject({ message_id: data.id });
     } finally {
       await pump.stop();

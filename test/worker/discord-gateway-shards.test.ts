@@ -8,7 +8,11 @@ import { createGatewayConnection, createShardCoordinator } from "../../functions
 import type { GatewayConnection } from "../../lib/platforms/discord/gateway/connection.ts";
 import { IdentifyTurns } from "../../lib/platforms/discord/gateway/identify-turns.ts";
 import type { ShardTuple } from "../../lib/platforms/discord/gateway/session-io.ts";
-import type { ShardCoordinator, ShardDirectory, ShardLayoutState } from "../../lib/platforms/discord/gateway/shard-layout.ts";
+import type {
+  ShardCoordinator,
+  ShardDirectory,
+  ShardLayoutState,
+} from "../../lib/platforms/discord/gateway/shard-layout.ts";
 import { controlGateway, discordCalls, postThroughGateway } from "../support/discord.ts";
 import { memoryGatewayStorage } from "../support/gateway-storage.ts";
 import { qstashLaneUrl } from "../support/qstash-clock.ts";
@@ -90,7 +94,12 @@ beforeEach(async () => {
   shards = new ShardsInProcess();
   let state: ShardLayoutState | undefined;
   // Every tick asks Discord again (an hour in production), so a changed recommendation is seen at once.
-  coordinator = createShardCoordinator(env, { load: async () => state, save: async (s) => void (state = structuredClone(s)) }, shards, { checkIntervalMs: 0 })!;
+  coordinator = createShardCoordinator(
+    env,
+    { load: async () => state, save: async (s) => void (state = structuredClone(s)) },
+    shards,
+    { checkIntervalMs: 0 },
+  )!;
 });
 afterEach(() => shards.retireAll());
 
@@ -110,14 +119,24 @@ async function askEveryGuild(marker: string): Promise<string[]> {
     guilds.map(async (guildId) => {
       const channelId = newChannel();
       const content = `<@${BOT.id}> which shard am I on? ${marker}-${channelId}`;
-      await postThroughGateway(CONTROL, { guildId, channelId, author: alice, content, mentions: [{ id: BOT.id, username: BOT.username }] });
+      await postThroughGateway(CONTROL, {
+        guildId,
+        channelId,
+        author: alice,
+        content,
+        mentions: [{ id: BOT.id, username: BOT.username }],
+      });
       return channelId;
     }),
   );
 }
 
 async function expectEachAnsweredOnce(channels: string[]): Promise<void> {
-  await eventually(async () => (await Promise.all(channels.map(posts))).every((p) => p.length >= 1), 30_000, "an answer in every channel");
+  await eventually(
+    async () => (await Promise.all(channels.map(posts))).every((p) => p.length >= 1),
+    30_000,
+    "an answer in every channel",
+  );
   await settle(1_500);
   expect((await Promise.all(channels.map(posts))).map((p) => p.length)).toEqual(channels.map(() => 1));
 }
@@ -131,7 +150,17 @@ describe("the Discord Gateway in shards", () => {
     const channels = await askEveryGuild("four");
     await expectEachAnsweredOnce(channels);
     const fake = await fakeState();
-    expect(fake.shards.filter((s) => s.connected).map((s) => s.shard).sort()).toEqual([[0, 4], [1, 4], [2, 4], [3, 4]]);
+    expect(
+      fake.shards
+        .filter((s) => s.connected)
+        .map((s) => s.shard)
+        .sort(),
+    ).toEqual([
+      [0, 4],
+      [1, 4],
+      [2, 4],
+      [3, 4],
+    ]);
     // Every shard had guilds to answer for, and no IDENTIFY was refused for going too fast.
     expect(new Set(guilds.map((g) => shardOf(g, 4))).size).toBe(4);
     expect(fake.identifyRateLimited).toBe(0);
@@ -143,10 +172,18 @@ describe("the Discord Gateway in shards", () => {
     await controlGateway(CONTROL, "/__config", { threshold: 3, recommendedShards: 1 });
     let state: ShardLayoutState | undefined;
     // The production interval (an hour): only the 4011 can make the coordinator ask again this soon.
-    const hourly = createShardCoordinator(env, { load: async () => state, save: async (s) => void (state = structuredClone(s)) }, shards)!;
+    const hourly = createShardCoordinator(
+      env,
+      { load: async () => state, save: async (s) => void (state = structuredClone(s)) },
+      shards,
+    )!;
     expect((await hourly.tick()).active?.count).toBe(1);
     await eventually(async () => (await fakeState()).closes.some((c) => c.code === 4011), 10_000, "the 4011");
-    await eventually(async () => shards.connections.get(shardObjectName([0, 1]))?.status().fatalCloseCode === 4011, 10_000, "the shard to stop");
+    await eventually(
+      async () => shards.connections.get(shardObjectName([0, 1]))?.status().fatalCloseCode === 4011,
+      10_000,
+      "the shard to stop",
+    );
     await recommend(4);
     expect(await hourly.tick()).toMatchObject({ checkDue: true });
     expect((await hourly.tick()).next?.count).toBe(4);
@@ -165,16 +202,32 @@ describe("the Discord Gateway in shards", () => {
     expect(starting).toMatchObject({ active: { count: 2 }, next: { count: 4 } });
     // Asked while the new shards identify: the old ones receive these, the new ones too once they are up.
     const during = await askEveryGuild("during");
-    await eventually(async () => (await coordinator.tick()).active?.count === 4, 30_000, "the 4-shard layout to take over");
+    await eventually(
+      async () => (await coordinator.tick()).active?.count === 4,
+      30_000,
+      "the 4-shard layout to take over",
+    );
     expect([...shards.connections.keys()].sort()).toEqual([0, 1, 2, 3].map((id) => shardObjectName([id, 4])).sort());
     const after = await askEveryGuild("after");
 
     await expectEachAnsweredOnce([...before, ...during, ...after]);
     const fake = await fakeState();
     // The old sessions were ended (1000); the fake may still list them, disconnected, until it sees the socket go.
-    expect(fake.shards.filter((s) => s.connected).map((s) => s.shard).sort()).toEqual([[0, 4], [1, 4], [2, 4], [3, 4]]);
+    expect(
+      fake.shards
+        .filter((s) => s.connected)
+        .map((s) => s.shard)
+        .sort(),
+    ).toEqual([
+      [0, 4],
+      [1, 4],
+      [2, 4],
+      [3, 4],
+    ]);
     expect(fake.undelivered).toBe(0);
     expect(fake.identifyRateLimited).toBe(0);
-    expect(logs.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('"event":"discord_gateway_resharded"'))).toHaveLength(1);
+    expect(
+      logs.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('"event":"discord_gateway_resharded"')),
+    ).toHaveLength(1);
   });
 });

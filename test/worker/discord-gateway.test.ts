@@ -53,7 +53,12 @@ function newChannel(): string {
   seq += 1;
   return `42${String(Date.now()).slice(-10)}${String(seq).padStart(4, "0")}`;
 }
-const say = (channelId: string, author: { id: string; name: string; bot?: boolean }, content: string, extra: { mention?: boolean; replyTo?: { id: string; authorId: string } } = {}) =>
+const say = (
+  channelId: string,
+  author: { id: string; name: string; bot?: boolean },
+  content: string,
+  extra: { mention?: boolean; replyTo?: { id: string; authorId: string } } = {},
+) =>
   postThroughGateway(CONTROL, {
     guildId: GUILD,
     channelId,
@@ -63,14 +68,19 @@ const say = (channelId: string, author: { id: string; name: string; bot?: boolea
     ...(extra.replyTo ? { replyTo: extra.replyTo } : {}),
   });
 const posts = (channelId: string) => discordCalls(API, { route: "channel_message", channelId });
-const logLines = (needle: string): string[] => logs.mock.calls.map((c: unknown[]) => String(c[0])).filter((l: string) => l.includes(needle));
+const logLines = (needle: string): string[] =>
+  logs.mock.calls.map((c: unknown[]) => String(c[0])).filter((l: string) => l.includes(needle));
 const conversationKeys = (channelId: string) => redis.keys(`t-${SUITE}:conv:*${channelId}*`);
 
 describe("a Discord channel conversation over the Gateway", () => {
   it("starts on a mention and answers it as a reply to the trigger message", async () => {
     const channel = newChannel();
     const trigger = await say(channel, alice, `what is a good name for a cat? m1-${channel}`, { mention: true });
-    const [reply] = await eventually(async () => (await posts(channel)).length === 1 && posts(channel), 15_000, "the reply");
+    const [reply] = await eventually(
+      async () => (await posts(channel)).length === 1 && posts(channel),
+      15_000,
+      "the reply",
+    );
     expect(reply!.message_reference).toMatchObject({ message_id: trigger });
     expect(reply!.allowed_mentions).toEqual({ parse: [] });
     const prompt = (await modelRequests(`m1-${channel}`)).find((r) => r.messages[0]?.content.includes(PERSONA));
@@ -79,11 +89,19 @@ describe("a Discord channel conversation over the Gateway", () => {
 
   it("answers a follow-up from another person without a mention, with both messages in the prompt", async () => {
     const channel = newChannel();
-    await scriptModel({ match: `f1-${channel}`, reply: "Lima is the capital of Peru. The weather in Lima is mild most of the year.", times: 1 });
+    await scriptModel({
+      match: `f1-${channel}`,
+      reply: "Lima is the capital of Peru. The weather in Lima is mild most of the year.",
+      times: 1,
+    });
     await say(channel, alice, `what is the capital of Peru? f1-${channel}`, { mention: true });
     await eventually(async () => (await posts(channel)).length === 1, 15_000, "the first reply");
     await say(channel, bob, `is the weather in Lima mild in May too? f2-${channel}`);
-    const all = await eventually(async () => (await posts(channel)).length === 2 && posts(channel), 15_000, "the follow-up reply");
+    const all = await eventually(
+      async () => (await posts(channel)).length === 2 && posts(channel),
+      15_000,
+      "the follow-up reply",
+    );
     expect(all[1]!.message_reference).toBeUndefined();
     const prompt = (await modelRequests(`f2-${channel}`)).find((r) => r.messages[0]?.content.includes(PERSONA));
     const seen = JSON.stringify(prompt!.messages);
@@ -106,8 +124,13 @@ describe("a Discord channel conversation over the Gateway", () => {
   it("reads natural wording: a second person's follow-up goes to the judge, a name opens a side talk, 'not you' quiets the bot", async () => {
     const channel = newChannel();
     // People of their own: the per-person reply rate limit must not spill into the other tests.
-    const [dana, eli, carol] = [{ id: "230000000000000004", name: "Dana" }, { id: "230000000000000005", name: "Eli" }, { id: "230000000000000003", name: "Carol" }];
-    const answered = () => logLines('"event":"job_ended"').filter((l) => l.includes(channel) && l.includes('"outcome":"answered"')).length;
+    const [dana, eli, carol] = [
+      { id: "230000000000000004", name: "Dana" },
+      { id: "230000000000000005", name: "Eli" },
+      { id: "230000000000000003", name: "Carol" },
+    ];
+    const answered = () =>
+      logLines('"event":"job_ended"').filter((l) => l.includes(channel) && l.includes('"outcome":"answered"')).length;
     await say(channel, dana, "should I learn Rust or Go first for backend work?", { mention: true });
     await eventually(async () => answered() === 1, 15_000, "the answer to the mention");
     await say(channel, eli, "and is it worth it if I already know Go?");
@@ -118,8 +141,17 @@ describe("a Discord channel conversation over the Gateway", () => {
     await say(channel, eli, "and is it worth it for a small team?");
     await settle(1_500);
     expect(await posts(channel)).toHaveLength(2);
-    const reasons = logLines('"event":"decision"').filter((l) => l.includes(channel)).map((l) => (JSON.parse(l) as { reason: string }).reason);
-    expect(reasons).toEqual(["direct_mention", "judge", "addressed_other", "addressed_other", "not_you", "told_not_you"]);
+    const reasons = logLines('"event":"decision"')
+      .filter((l) => l.includes(channel))
+      .map((l) => (JSON.parse(l) as { reason: string }).reason);
+    expect(reasons).toEqual([
+      "direct_mention",
+      "judge",
+      "addressed_other",
+      "addressed_other",
+      "not_you",
+      "told_not_you",
+    ]);
   });
 
   it("ends the conversation after the inactivity timeout (120 s by default, 3 s here): a later message without a mention starts nothing", async () => {
@@ -144,7 +176,10 @@ describe("a Discord channel conversation over the Gateway", () => {
       await eventually(async () => (await posts(channel)).length === n + 2, 15_000, `follow-up answer ${n + 1}`);
     }
     const [, ...followUps] = await posts(channel);
-    expect(followUps.map((p) => [p.content, p.message_reference])).toEqual([["Sure.", undefined], ["Sure.", undefined]]);
+    expect(followUps.map((p) => [p.content, p.message_reference])).toEqual([
+      ["Sure.", undefined],
+      ["Sure.", undefined],
+    ]);
     expect(new Set(followUps.map((p) => p.id)).size).toBe(2);
   });
 
@@ -164,13 +199,23 @@ describe("a Discord channel conversation over the Gateway", () => {
   it("after a forced RECONNECT resumes the session without losing or repeating a message", async () => {
     const channel = newChannel();
     // People of their own: the reply rate limit counts answers per person, and the tests above talk a lot with Alice.
-    const [gail, hugo] = [{ id: "230000000000000021", name: "Gail" }, { id: "230000000000000022", name: "Hugo" }];
+    const [gail, hugo] = [
+      { id: "230000000000000021", name: "Gail" },
+      { id: "230000000000000022", name: "Hugo" },
+    ];
     const before = await gatewayState(CONTROL);
     await say(channel, gail, `let's plan the trip r0-${channel}`, { mention: true });
     await eventually(async () => (await posts(channel)).length === 1, 15_000, "the first reply");
     await controlGateway(CONTROL, "/__reconnect");
-    const during = [await say(channel, hugo, `I can drive on Friday r1-${channel}`), await say(channel, gail, `I'll bring snacks r2-${channel}`)];
-    await eventually(async () => (await gatewayState(CONTROL)).resumes > before.resumes && connection.status().phase === "ready", 10_000, "the resume");
+    const during = [
+      await say(channel, hugo, `I can drive on Friday r1-${channel}`),
+      await say(channel, gail, `I'll bring snacks r2-${channel}`),
+    ];
+    await eventually(
+      async () => (await gatewayState(CONTROL)).resumes > before.resumes && connection.status().phase === "ready",
+      10_000,
+      "the resume",
+    );
     await say(channel, gail, `so who drives and who brings snacks? r3-${channel}`, { mention: true });
     // Wait for the answer to r3 itself: r1 or r2 may have been answered too, as follow-ups to the bot.
     const prompt = await eventually(
@@ -182,7 +227,8 @@ describe("a Discord channel conversation over the Gateway", () => {
     // repeats what it was told), which is no message repeated.
     const seen = JSON.stringify(prompt.messages.filter((m) => m.role === "user"));
     for (const marker of [`r1-${channel}`, `r2-${channel}`]) expect(seen.split(marker).length - 1).toBe(1);
-    for (const id of during) expect(logLines(`"message":"${id}"`).filter((l) => l.includes('"event":"decision"'))).toHaveLength(1);
+    for (const id of during)
+      expect(logLines(`"message":"${id}"`).filter((l) => l.includes('"event":"decision"'))).toHaveLength(1);
     expect(logLines(channel).filter((l) => l.includes("duplicate_dropped"))).toEqual([]);
     expect((await gatewayState(CONTROL)).identifies).toBe(before.identifies);
   });
@@ -200,8 +246,14 @@ describe("a Discord thread or reply over the Gateway", () => {
   };
   /** A person's message that Discord has and the bot never saw arrive. */
   const messageInDiscord = (channelId: string, author: { id: string; name: string }, content: string, id?: string) =>
-    control("/__messages", { channel_id: channelId, content, author: { id: author.id, username: author.name.toLowerCase(), global_name: author.name }, ...(id ? { id } : {}) });
-  const answerPrompt = async (marker: string) => (await modelRequests(marker)).find((r) => r.messages[0]?.content.includes(PERSONA))!;
+    control("/__messages", {
+      channel_id: channelId,
+      content,
+      author: { id: author.id, username: author.name.toLowerCase(), global_name: author.name },
+      ...(id ? { id } : {}),
+    });
+  const answerPrompt = async (marker: string) =>
+    (await modelRequests(marker)).find((r) => r.messages[0]?.content.includes(PERSONA))!;
 
   it("starts a thread's conversation with its starter message, and the answer's prompt shows it first", async () => {
     const parentChannel = newChannel();
@@ -217,7 +269,11 @@ describe("a Discord thread or reply over the Gateway", () => {
 
   it("answers a screenshot with a question from the picture, fetched from the CDN", async () => {
     const channel = newChannel();
-    const shot = await discordAttachment({ name: "crash.png", png: { width: 800, height: 600, colour: "#1eaa3c" }, channel_id: channel });
+    const shot = await discordAttachment({
+      name: "crash.png",
+      png: { width: 800, height: 600, colour: "#1eaa3c" },
+      channel_id: channel,
+    });
     await postThroughGateway(CONTROL, {
       guildId: GUILD,
       channelId: channel,
@@ -226,17 +282,34 @@ describe("a Discord thread or reply over the Gateway", () => {
       mentions: [{ id: BOT.id, username: BOT.username }],
       attachments: [shot],
     });
-    const [reply] = await eventually(async () => (await posts(channel)).length === 1 && posts(channel), 15_000, "the reply");
+    const [reply] = await eventually(
+      async () => (await posts(channel)).length === 1 && posts(channel),
+      15_000,
+      "the reply",
+    );
     expect(reply!.content).toContain("PNG picture, 800×600, mostly green");
   });
 
   it("reads the picture of the message a thread was started from, when the thread's question brings none", async () => {
     const parentChannel = newChannel();
-    const shot = await discordAttachment({ name: "trace.png", png: { width: 120, height: 80, colour: "#fa8c14" }, channel_id: parentChannel });
-    const starter = await control("/__messages", { channel_id: parentChannel, content: "", author: { id: carol.id, username: "carol", global_name: "Carol" }, attachments: [shot] });
+    const shot = await discordAttachment({
+      name: "trace.png",
+      png: { width: 120, height: 80, colour: "#fa8c14" },
+      channel_id: parentChannel,
+    });
+    const starter = await control("/__messages", {
+      channel_id: parentChannel,
+      content: "",
+      author: { id: carol.id, username: "carol", global_name: "Carol" },
+      attachments: [shot],
+    });
     await control("/__channel", { id: starter.id, type: 11, parent_id: parentChannel });
     await say(starter.id, dave, `what's this error? pic-${parentChannel}`, { mention: true });
-    const [reply] = await eventually(async () => (await posts(starter.id)).length === 1 && posts(starter.id), 15_000, "the thread answer");
+    const [reply] = await eventually(
+      async () => (await posts(starter.id)).length === 1 && posts(starter.id),
+      15_000,
+      "the thread answer",
+    );
     expect(reply!.content).toContain("PNG picture, 120×80, mostly orange");
   });
 
@@ -244,7 +317,10 @@ describe("a Discord thread or reply over the Gateway", () => {
     const channel = newChannel();
     const earlierText = `Deploys are frozen until the audit ends on the 12th. earlier-${channel}`;
     const earlier = await messageInDiscord(channel, carol, earlierText);
-    await say(channel, dave, `does that include hotfixes? re-${channel}`, { mention: true, replyTo: { id: earlier.id, authorId: carol.id } });
+    await say(channel, dave, `does that include hotfixes? re-${channel}`, {
+      mention: true,
+      replyTo: { id: earlier.id, authorId: carol.id },
+    });
     await eventually(async () => (await posts(channel)).length === 1, 15_000, "the answer to the reply");
     const prompt = await answerPrompt(`re-${channel}`);
     expect(turnRecords(prompt)[0]).toEqual({ author: "Carol", text: earlierText, before_you_were_called: true });

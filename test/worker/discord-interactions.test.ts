@@ -2,10 +2,25 @@ import { Redis } from "@upstash/redis/cloudflare";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { discordSignature, generateDiscordKeys, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
 import { discordFakeOrigin, sendAsDiscord } from "../../dev/fakes/discord/interaction-answers.ts";
-import { APPLICATION_ID, askAboutInteraction, askInteraction, discordCalls, pingInteraction, signedInteractionRequest } from "../support/discord.ts";
+import {
+  APPLICATION_ID,
+  askAboutInteraction,
+  askInteraction,
+  discordCalls,
+  pingInteraction,
+  signedInteractionRequest,
+} from "../support/discord.ts";
 import { interactAsDiscord } from "../support/discord-worker.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
-import { callWorker, eventually, settle, startJobPump, suiteEnv, type JobPump, type TestEnv } from "../support/worker.ts";
+import {
+  callWorker,
+  eventually,
+  settle,
+  startJobPump,
+  suiteEnv,
+  type JobPump,
+  type TestEnv,
+} from "../support/worker.ts";
 
 const SUITE = "discordint";
 /** Discord invalidates the interaction when the first answer takes longer. */
@@ -30,7 +45,10 @@ const apiUrl = () => String(env.DISCORD_API_BASE_URL);
 const alice = { id: "210000000000000001", name: "Alice" };
 function newPlace() {
   seq += 1;
-  return { guildId: "310000000000000001", channelId: `41${String(Date.now()).slice(-10)}${String(seq).padStart(4, "0")}` };
+  return {
+    guildId: "310000000000000001",
+    channelId: `41${String(Date.now()).slice(-10)}${String(seq).padStart(4, "0")}`,
+  };
 }
 
 async function interact(body: object, testEnv = env): Promise<{ status: number; json: unknown; ms: number }> {
@@ -61,24 +79,39 @@ describe("Discord interactions", () => {
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ type: 5 });
     expect(res.ms).toBeLessThan(DISCORD_INITIAL_RESPONSE_MS);
-    const calls = await eventually(async () => (await edits(interaction.token)).length > 0 && edits(interaction.token), 15_000, "the edit");
+    const calls = await eventually(
+      async () => (await edits(interaction.token)).length > 0 && edits(interaction.token),
+      15_000,
+      "the edit",
+    );
     expect(calls).toEqual([
-      expect.objectContaining({ route: "edit_original", applicationId: APPLICATION_ID, content: "Lima is the capital of Peru.", allowed_mentions: { parse: [] } }),
+      expect.objectContaining({
+        route: "edit_original",
+        applicationId: APPLICATION_ID,
+        content: "Lima is the capital of Peru.",
+        allowed_mentions: { parse: [] },
+      }),
     ]);
   });
 
   it("sends a 4,500-character answer as the edit and two follow-ups", async () => {
     const place = newPlace();
     const marker = `long-${place.channelId}`;
-    const answer = Array.from({ length: 3 }, (_, i) => `Section ${i + 1}. ${"All work and no play. ".repeat(67)}`.trim()).join("\n\n");
+    const answer = Array.from({ length: 3 }, (_, i) =>
+      `Section ${i + 1}. ${"All work and no play. ".repeat(67)}`.trim(),
+    ).join("\n\n");
     expect(answer.length).toBeGreaterThanOrEqual(4_400);
     await scriptModel({ match: marker, reply: answer });
     const interaction = askInteraction(place, alice, `tell me everything ${marker}`);
     expect((await interact(interaction)).json).toEqual({ type: 5 });
-    const calls = await eventually(async () => {
-      const c = await edits(interaction.token);
-      return c.length >= 3 && c;
-    }, 15_000, "three messages");
+    const calls = await eventually(
+      async () => {
+        const c = await edits(interaction.token);
+        return c.length >= 3 && c;
+      },
+      15_000,
+      "three messages",
+    );
     await settle(500);
     expect((await edits(interaction.token)).map((c) => c.route)).toEqual(["edit_original", "followup", "followup"]);
     expect(calls.every((c) => (c.content as string).length <= 2_000)).toBe(true);
@@ -87,7 +120,10 @@ describe("Discord interactions", () => {
   it("puts the target message of 'Ask Parley about this' into the question the model sees", async () => {
     const place = newPlace();
     const marker = `about-${place.channelId}`;
-    const interaction = askAboutInteraction(place, alice, { author: { id: "220000000000000001", name: "Bob" }, content: `Tabs beat spaces ${marker}` });
+    const interaction = askAboutInteraction(place, alice, {
+      author: { id: "220000000000000001", name: "Bob" },
+      content: `Tabs beat spaces ${marker}`,
+    });
     expect((await interact(interaction)).json).toEqual({ type: 5 });
     await eventually(async () => (await edits(interaction.token)).length === 1, 15_000, "the answer");
     const [request] = await modelRequests(marker);
@@ -110,7 +146,11 @@ describe("Discord interactions", () => {
       return answer;
     });
     expect(await res.json()).toEqual({ type: 5 });
-    const calls = await eventually(async () => (await edits(interaction.token)).length === 1 && edits(interaction.token), 20_000, "the edit");
+    const calls = await eventually(
+      async () => (await edits(interaction.token)).length === 1 && edits(interaction.token),
+      20_000,
+      "the edit",
+    );
     expect(calls[0]).toMatchObject({ route: "edit_original", content: "Here at last." });
   });
 
@@ -123,7 +163,8 @@ describe("Discord interactions", () => {
     expect((await interact(interaction)).json).toEqual({ type: 5 });
     const answersBefore = pump.answers.length;
     await fakeControl("/__interactions/age", { token: interaction.token, ms: 15 * 60 * 1000 });
-    const expired = () => warnings.mock.calls.filter((c) => String(c[0]).includes('"event":"discord_interaction_expired"'));
+    const expired = () =>
+      warnings.mock.calls.filter((c) => String(c[0]).includes('"event":"discord_interaction_expired"'));
     await eventually(async () => expired().length > 0, 20_000, "the expired token noticed");
     await settle(1_500);
     expect(await edits(interaction.token)).toEqual([]);
@@ -138,7 +179,11 @@ describe("Discord interactions", () => {
     await scriptModel({ match: marker, status: 500, times: 100 });
     const interaction = askInteraction(place, alice, `are you there? ${marker}`);
     expect((await interact(interaction)).json).toEqual({ type: 5 });
-    const calls = await eventually(async () => (await edits(interaction.token)).length === 1 && edits(interaction.token), 30_000, "apology");
+    const calls = await eventually(
+      async () => (await edits(interaction.token)).length === 1 && edits(interaction.token),
+      30_000,
+      "apology",
+    );
     expect(calls[0]).toMatchObject({ route: "edit_original" });
     expect(calls[0]!.content).toMatch(/couldn't answer/);
     expect(errors.mock.calls.some((c) => String(c[0]).includes('"event":"job_failed"'))).toBe(true);
@@ -160,14 +205,32 @@ describe("Discord requests that must change nothing", () => {
   });
 
   it.each([
-    ["a correctly signed request more than 5 minutes old (a replay)", async (body: string) =>
-      signedInteractionRequest(keys, body, { timestamp: String(Math.floor(Date.now() / 1000) - 301) })],
-    ["a correctly signed request more than 5 minutes ahead", async (body: string) =>
-      signedInteractionRequest(keys, body, { timestamp: String(Math.floor(Date.now() / 1000) + 301) })],
-    ["a signature from another key", async (body: string) => signedInteractionRequest(await generateDiscordKeys(), body)],
-    ["a signature over another timestamp", async (body: string) =>
-      signedInteractionRequest(keys, body, { signature: await discordSignature(keys.privateKey, "1", body), timestamp: "2" })],
-    ["no signature headers", async (body: string) => new Request("https://bot.test/discord/interactions", { method: "POST", body })],
+    [
+      "a correctly signed request more than 5 minutes old (a replay)",
+      async (body: string) =>
+        signedInteractionRequest(keys, body, { timestamp: String(Math.floor(Date.now() / 1000) - 301) }),
+    ],
+    [
+      "a correctly signed request more than 5 minutes ahead",
+      async (body: string) =>
+        signedInteractionRequest(keys, body, { timestamp: String(Math.floor(Date.now() / 1000) + 301) }),
+    ],
+    [
+      "a signature from another key",
+      async (body: string) => signedInteractionRequest(await generateDiscordKeys(), body),
+    ],
+    [
+      "a signature over another timestamp",
+      async (body: string) =>
+        signedInteractionRequest(keys, body, {
+          signature: await discordSignature(keys.privateKey, "1", body),
+          timestamp: "2",
+        }),
+    ],
+    [
+      "no signature headers",
+      async (body: string) => new Request("https://bot.test/discord/interactions", { method: "POST", body }),
+    ],
   ])("%s gets 401 and nothing is written", async (_name, build) => {
     const place = newPlace();
     const interaction = askInteraction(place, alice, "sneaky");
@@ -201,6 +264,8 @@ describe("a job that QStash delivers twice", () => {
     await eventually(async () => (await edits(interaction.token)).length >= 1, 15_000, "the edit");
     await eventually(async () => pump2.answers.length >= 2, 15_000, "both deliveries");
     await settle(1_000);
-    expect(await edits(interaction.token)).toEqual([expect.objectContaining({ route: "edit_original", content: "Exactly one answer." })]);
+    expect(await edits(interaction.token)).toEqual([
+      expect.objectContaining({ route: "edit_original", content: "Exactly one answer." }),
+    ]);
   });
 });

@@ -17,7 +17,14 @@ import { scriptFault } from "../support/fault-control.ts";
 import { readyGateway } from "../support/gateway-storage.ts";
 import { modelRequests } from "../support/model.ts";
 import { qstashLaneUrl } from "../support/qstash-clock.ts";
-import { eventually, MODEL_CONTROL_URL, startJobPump, suiteEnv, type JobPump, type TestEnv } from "../support/worker.ts";
+import {
+  eventually,
+  MODEL_CONTROL_URL,
+  startJobPump,
+  suiteEnv,
+  type JobPump,
+  type TestEnv,
+} from "../support/worker.ts";
 
 const SUITE = "discordstream";
 const PACE = "[[local-model tokens=160 tps=80 first_ms=150]]";
@@ -40,11 +47,14 @@ beforeAll(async () => {
     SHOW_WORKING: "true",
     QSTASH_URL: qstashLaneUrl((envBindings as unknown as Record<string, string>).QSTASH_URL!, SUITE),
   });
-  store = new ConversationStore(new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) }), {
-    prefix: `t-${SUITE}`,
-    ttlSeconds: () => 120,
-    maxMessages: 200,
-  });
+  store = new ConversationStore(
+    new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) }),
+    {
+      prefix: `t-${SUITE}`,
+      ttlSeconds: () => 120,
+      maxMessages: 200,
+    },
+  );
   pump = startJobPump(env, SUITE);
   connection = await readyGateway(env);
 });

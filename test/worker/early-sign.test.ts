@@ -45,7 +45,12 @@ describe("a Slack message", () => {
     expect((await reactionsOn(channel)).map((r) => r.name)).toEqual(["eyes"]);
 
     pump = startJobPump(env, SUITE);
-    await eventually(async () => (await store.load({ platform: "slack", tenant: TEAM, channel }))?.recent.some((m) => m.role === "assistant"), 20_000, "the answer");
+    await eventually(
+      async () =>
+        (await store.load({ platform: "slack", tenant: TEAM, channel }))?.recent.some((m) => m.role === "assistant"),
+      20_000,
+      "the answer",
+    );
     await eventually(async () => (await reactionsOn(channel)).length === 0, 5_000, "the reaction taken down");
     expect(await slackApiCalls("reactions.add", channel)).toHaveLength(1);
     expect((await slackApiCalls("reactions.remove", channel)).map((c) => c.ok)).toEqual([true]);
@@ -57,7 +62,8 @@ describe("a Slack message", () => {
     const marker = `marker-${channel}`;
     // Other answers of the workspace took this minute's and the next's removals (Tier 2, halved: 10 a minute).
     const minute = Math.floor(Date.now() / 60_000);
-    for (const window of [minute, minute + 1]) await redis.set(`t-${SUITE}:limit:api:slack|${team}|reactions.remove:${window}`, 10, { ex: 180 });
+    for (const window of [minute, minute + 1])
+      await redis.set(`t-${SUITE}:limit:api:slack|${team}|reactions.remove:${window}`, 10, { ex: 180 });
     await scriptModel({ match: marker, reply: "Here you are." });
     const event = slackMessageEvent({ team, channel, user: "UALICE", text: `<@${BOT_USER_ID}> a question ${marker}` });
     expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
@@ -65,7 +71,12 @@ describe("a Slack message", () => {
     expect((await reactionsOn(channel)).map((r) => r.name)).toEqual(["eyes"]);
 
     pump = startJobPump(env, SUITE);
-    await eventually(async () => (await store.load({ platform: "slack", tenant: team, channel }))?.recent.some((m) => m.role === "assistant"), 20_000, "the answer");
+    await eventually(
+      async () =>
+        (await store.load({ platform: "slack", tenant: team, channel }))?.recent.some((m) => m.role === "assistant"),
+      20_000,
+      "the answer",
+    );
     await eventually(async () => (await slackMessages(channel)).some((m) => m.bot_id), 5_000, "the answer posted");
     // Taking it off would go past Slack's Tier 2: it stays, and no call was refused.
     expect(await slackApiCalls("reactions.remove", channel)).toEqual([]);

@@ -11,7 +11,15 @@ import { ConversationStore } from "../../lib/conversation/store.ts";
 import { evalshaMatch, injectedFaults, scriptFault } from "../support/fault-control.ts";
 import { ALL_RETRIES_MS, prodTimingSuite, QSTASH_RETRY_DELAYS_MS } from "../support/prod-timing.ts";
 import { failSlackPosts, newSlackChannel, signedSlackRequest, slackMention, slackPosts } from "../support/slack.ts";
-import { newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, BOT_NUMBER } from "../support/twilio.ts";
+import {
+  newSender,
+  signedSmsRequest,
+  smsParams,
+  smsSentTo,
+  TWILIO_ACCOUNT_SID,
+  TWILIO_AUTH_TOKEN,
+  BOT_NUMBER,
+} from "../support/twilio.ts";
 import { callWorker, pumpJobsDuringSuite, SLACK_API_BASE_URL } from "../support/worker.ts";
 
 const SUITE = "exactlyonce";
@@ -22,7 +30,12 @@ const FAILED_PATH = `/t/${SUITE}/jobs/failed`;
 /** RECORD_REPLY's keys: state, log, reply, answers. */
 const RECORD_REPLY_KEYS = 4;
 const SLACK_CONTROL = SLACK_API_BASE_URL.replace(/\/api$/, "");
-const kit = prodTimingSuite(SUITE, { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_PHONE_NUMBER: BOT_NUMBER, BACKFILL_MESSAGES: "30" });
+const kit = prodTimingSuite(SUITE, {
+  TWILIO_ACCOUNT_SID,
+  TWILIO_AUTH_TOKEN,
+  TWILIO_PHONE_NUMBER: BOT_NUMBER,
+  BACKFILL_MESSAGES: "30",
+});
 const store = new ConversationStore(kit.redis, { prefix: `t-${SUITE}`, ttlSeconds: () => 120, maxMessages: 200 });
 
 pumpJobsDuringSuite(kit.env, SUITE);
@@ -30,29 +43,45 @@ pumpJobsDuringSuite(kit.env, SUITE);
 const newChannel = () => newSlackChannel("CEO");
 
 async function mention(channel: string, text: string): Promise<void> {
-  const res = await callWorker(kit.env, await signedSlackRequest(slackMention({ team: TEAM, channel, user: "UALICE", text }).body));
+  const res = await callWorker(
+    kit.env,
+    await signedSlackRequest(slackMention({ team: TEAM, channel, user: "UALICE", text }).body),
+  );
   expect(res.status).toBe(200);
 }
 
 /** The Slack fake's record of the Web API calls of one method in one channel. */
 async function slackApiCalls(method: string, channel: string): Promise<unknown[]> {
-  return (await (await fetch(`${SLACK_CONTROL}/__api?${new URLSearchParams({ method, channel })}`)).json()) as unknown[];
+  return (await (
+    await fetch(`${SLACK_CONTROL}/__api?${new URLSearchParams({ method, channel })}`)
+  ).json()) as unknown[];
 }
 
-const recordingOf = async (channel: string) => evalshaMatch(RECORD_REPLY, RECORD_REPLY_KEYS, `${kit.keyPrefix}conv:slack|${TEAM}|${channel}|`);
+const recordingOf = async (channel: string) =>
+  evalshaMatch(RECORD_REPLY, RECORD_REPLY_KEYS, `${kit.keyPrefix}conv:slack|${TEAM}|${channel}|`);
 const botTurns = async (channel: string) =>
-  ((await store.load({ platform: "slack", tenant: TEAM, channel })) ?? { recent: [] }).recent.filter((m) => m.role === "assistant");
+  ((await store.load({ platform: "slack", tenant: TEAM, channel })) ?? { recent: [] }).recent.filter(
+    (m) => m.role === "assistant",
+  );
 
 describe("an answer whose recording fails after the platform accepted it", () => {
   it("is posted once in total: QStash's retry finds it sent and only records it", async () => {
     const channel = newChannel();
-    await scriptFault(kit.redisProxyControlUrl, { fault: "refuse", bodyContains: await recordingOf(channel), status: 503 });
+    await scriptFault(kit.redisProxyControlUrl, {
+      fault: "refuse",
+      bodyContains: await recordingOf(channel),
+      status: 503,
+    });
     await mention(channel, "say it once");
 
-    expect((await kit.deliveriesSettled()).deliveries).toMatchObject([{ path: REPLY_PATH, retried: 0, status: 500, outcome: "retry" }]);
+    expect((await kit.deliveriesSettled()).deliveries).toMatchObject([
+      { path: REPLY_PATH, retried: 0, status: 500, outcome: "retry" },
+    ]);
     expect(await injectedFaults(kit.redisProxyControlUrl, { fault: "refuse" })).toHaveLength(1);
     expect(await slackPosts(channel)).toHaveLength(1);
-    expect((await kit.timePasses(FIRST_RETRY_MS)).deliveries).toMatchObject([{ path: REPLY_PATH, retried: 1, status: 200, outcome: "done" }]);
+    expect((await kit.timePasses(FIRST_RETRY_MS)).deliveries).toMatchObject([
+      { path: REPLY_PATH, retried: 1, status: 200, outcome: "done" },
+    ]);
     expect(await botTurns(channel)).toHaveLength(1);
     await kit.timePasses(ALL_RETRIES_MS);
     expect(await slackPosts(channel)).toHaveLength(1);
@@ -60,7 +89,12 @@ describe("an answer whose recording fails after the platform accepted it", () =>
 
   it("is never followed by an apology, even when recording fails on every retry", async () => {
     const channel = newChannel();
-    await scriptFault(kit.redisProxyControlUrl, { fault: "refuse", bodyContains: await recordingOf(channel), status: 503, times: 20 });
+    await scriptFault(kit.redisProxyControlUrl, {
+      fault: "refuse",
+      bodyContains: await recordingOf(channel),
+      status: 503,
+      times: 20,
+    });
     await mention(channel, "say it once, however often recording fails");
     await kit.deliveriesSettled();
     const rest = await kit.timePasses(ALL_RETRIES_MS + 60_000);
@@ -75,12 +109,18 @@ describe("an answer whose recording fails after the platform accepted it", () =>
 describe("a post that the platform accepted but whose response was lost", () => {
   it("on Slack is found by its metadata before the retry would post it again", async () => {
     const channel = newChannel();
-    await scriptFault(SLACK_CONTROL, { fault: "drop_after", path: "/chat.postMessage", bodyContains: `"channel":"${channel}"` });
+    await scriptFault(SLACK_CONTROL, {
+      fault: "drop_after",
+      path: "/chat.postMessage",
+      bodyContains: `"channel":"${channel}"`,
+    });
     await mention(channel, "did my answer land?");
 
     expect((await kit.deliveriesSettled()).deliveries).toMatchObject([{ path: REPLY_PATH, retried: 0, status: 500 }]);
     expect(await slackPosts(channel)).toHaveLength(1);
-    expect((await kit.timePasses(FIRST_RETRY_MS)).deliveries).toMatchObject([{ path: REPLY_PATH, retried: 1, status: 200 }]);
+    expect((await kit.timePasses(FIRST_RETRY_MS)).deliveries).toMatchObject([
+      { path: REPLY_PATH, retried: 1, status: 200 },
+    ]);
     expect(await slackPosts(channel)).toHaveLength(1);
     // One read of the channel when the conversation started (the retry does not read it again), one lookup of the part.
     expect(await slackApiCalls("conversations.history", channel)).toHaveLength(2);
@@ -93,12 +133,17 @@ describe("a post that the platform accepted but whose response was lost", () => 
     const from = newSender();
     const twilioControl = String(kit.env.TWILIO_API_BASE_URL);
     await scriptFault(twilioControl, { fault: "drop_after", path: "/messages.create", bodyContains: `"to":"${from}"` });
-    expect((await callWorker(kit.env, await signedSmsRequest(kit.env, smsParams({ from, body: "is the shop open today?" })))).status).toBe(200);
+    expect(
+      (await callWorker(kit.env, await signedSmsRequest(kit.env, smsParams({ from, body: "is the shop open today?" }))))
+        .status,
+    ).toBe(200);
 
     // SMS jobs wait out the burst window (4 s) before their first attempt.
     expect((await kit.timePasses(5_000)).deliveries).toMatchObject([{ path: REPLY_PATH, retried: 0, status: 500 }]);
     expect(await smsSentTo(from)).toHaveLength(1);
-    expect((await kit.timePasses(FIRST_RETRY_MS)).deliveries).toMatchObject([{ path: REPLY_PATH, retried: 1, status: 200 }]);
+    expect((await kit.timePasses(FIRST_RETRY_MS)).deliveries).toMatchObject([
+      { path: REPLY_PATH, retried: 1, status: 200 },
+    ]);
     await kit.timePasses(ALL_RETRIES_MS);
     expect(await smsSentTo(from)).toHaveLength(1);
   });

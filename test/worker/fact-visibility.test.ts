@@ -4,7 +4,14 @@ import { generateDiscordKeys, type DiscordSigningKeys } from "../../dev/signers/
 import { askInteraction, discordCalls, failDiscordCalls } from "../support/discord.ts";
 import { interactAsDiscord } from "../support/discord-worker.ts";
 import { replyPrompt, storedFacts } from "../support/memory.ts";
-import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import {
+  BOT_USER_ID,
+  distinctSlackTs,
+  newSlackPlace,
+  signedSlackRequest,
+  slackMessageEvent,
+  slackPosts,
+} from "../support/slack.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, suiteEnv } from "../support/worker.ts";
 
 const SUITE = "factvis";
@@ -23,11 +30,21 @@ beforeAll(async () => {
 type ChannelType = "channel" | "group" | "im" | "mpim";
 
 /** A message to the bot as Slack delivers it: a mention in a channel, plain text in a DM. */
-async function tellSlack(team: string, channel: string, channelType: ChannelType, user: string, text: string): Promise<void> {
+async function tellSlack(
+  team: string,
+  channel: string,
+  channelType: ChannelType,
+  user: string,
+  text: string,
+): Promise<void> {
   const addressed = channelType === "im" ? text : `<@${BOT_USER_ID}> ${text}`;
   const event = slackMessageEvent({ team, channel, channelType, user, text: addressed, ts: distinctSlackTs() });
   expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
-  await eventually(async () => (await slackPosts(channel)).some((p) => p.text.includes(text.slice(-20))) || undefined, 15_000, `the answer in ${channel}`);
+  await eventually(
+    async () => (await slackPosts(channel)).some((p) => p.text.includes(text.slice(-20))) || undefined,
+    15_000,
+    `the answer in ${channel}`,
+  );
 }
 
 const guildId = "320000000000000001";
@@ -40,7 +57,11 @@ async function discordChannel(hidden: boolean): Promise<string> {
   if (hidden) {
     const res = await fetch(`${DISCORD_API().replace(/\/api\/v10$/, "")}/__channel`, {
       method: "POST",
-      body: JSON.stringify({ id, guild_id: guildId, permission_overwrites: [{ id: guildId, type: 0, allow: "0", deny: VIEW_CHANNEL }] }),
+      body: JSON.stringify({
+        id,
+        guild_id: guildId,
+        permission_overwrites: [{ id: guildId, type: 0, allow: "0", deny: VIEW_CHANNEL }],
+      }),
     });
     expect(res.ok).toBe(true);
   }
@@ -50,7 +71,11 @@ async function discordChannel(hidden: boolean): Promise<string> {
 async function askDiscord(channelId: string, user: { id: string; name: string }, question: string): Promise<void> {
   const interaction = askInteraction({ guildId, channelId }, user, question);
   expect((await interactAsDiscord(env, discordKeys, interaction)).status).toBe(200);
-  await eventually(async () => (await discordCalls(DISCORD_API(), { token: interaction.token })).length > 0, 15_000, "the answer on Discord");
+  await eventually(
+    async () => (await discordCalls(DISCORD_API(), { token: interaction.token })).length > 0,
+    15_000,
+    "the answer on Discord",
+  );
 }
 
 describe("where a fact may be shown", () => {
@@ -59,7 +84,11 @@ describe("where a fact may be shown", () => {
     const team = `TVIS${id}`;
     const user = `UVIS${id}`;
     await tellSlack(team, `D${id}`, "im", user, `My diagnosis is diabetes. dm-${id}`);
-    await eventually(async () => (await storedFacts(redis, PREFIX, { platform: "slack", tenant: team }, user)).includes("diabetes"), 15_000, "the DM fact");
+    await eventually(
+      async () => (await storedFacts(redis, PREFIX, { platform: "slack", tenant: team }, user)).includes("diabetes"),
+      15_000,
+      "the DM fact",
+    );
 
     await tellSlack(team, `C${id}`, "channel", user, `what should I cook tonight? public-${id}`);
     expect(JSON.stringify((await replyPrompt(`public-${id}`)).messages)).not.toContain("diabetes");
@@ -74,7 +103,11 @@ describe("where a fact may be shown", () => {
     const user = `UVIS${id}`;
     await tellSlack(team, `C${id}`, "channel", user, `I live in Lisbon. pub-${id}`);
     await tellSlack(team, `G${id}`, "group", user, `My salary is 90k. priv-${id}`);
-    await eventually(async () => (await storedFacts(redis, PREFIX, { platform: "slack", tenant: team }, user)).includes("salary"), 15_000, "both facts");
+    await eventually(
+      async () => (await storedFacts(redis, PREFIX, { platform: "slack", tenant: team }, user)).includes("salary"),
+      15_000,
+      "both facts",
+    );
 
     await tellSlack(team, `D${id}`, "im", user, `any plans? dm-${id}`);
     const dm = JSON.stringify((await replyPrompt(`dm-${id}`)).messages);
@@ -91,7 +124,12 @@ describe("where a fact may be shown", () => {
     const open = await discordChannel(false);
     await askDiscord(open, alice, `I'm a cyclist. open-${hidden}`);
     await askDiscord(hidden, alice, `I'm pregnant. hidden-${hidden}`);
-    await eventually(async () => (await storedFacts(redis, PREFIX, { platform: "discord", tenant: guildId }, alice.id)).includes("pregnant"), 15_000, "the private fact");
+    await eventually(
+      async () =>
+        (await storedFacts(redis, PREFIX, { platform: "discord", tenant: guildId }, alice.id)).includes("pregnant"),
+      15_000,
+      "the private fact",
+    );
 
     await askDiscord(open, alice, `what sport suits me? later-${hidden}`);
     const prompt = JSON.stringify((await replyPrompt(`later-${hidden}`)).messages);
@@ -105,7 +143,12 @@ describe("where a fact may be shown", () => {
     const open = await discordChannel(false);
     await failDiscordCalls(DISCORD_API(), { route: "get_channel", channelId: unreadable, status: 500, times: 10 });
     await askDiscord(unreadable, alice, `I'm in debt. unreadable-${unreadable}`);
-    await eventually(async () => (await storedFacts(redis, PREFIX, { platform: "discord", tenant: guildId }, alice.id)).includes("debt"), 15_000, "the fact");
+    await eventually(
+      async () =>
+        (await storedFacts(redis, PREFIX, { platform: "discord", tenant: guildId }, alice.id)).includes("debt"),
+      15_000,
+      "the fact",
+    );
 
     await askDiscord(open, alice, `any advice? open-${unreadable}`);
     expect(JSON.stringify((await replyPrompt(`open-${unreadable}`)).messages)).not.toContain("debt");

@@ -2,12 +2,28 @@ import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it, vi } from "vitest";
 import { generateDiscordKeys } from "../../dev/signers/discord.ts";
 import { APOLOGY } from "../../lib/notices.ts";
-import { askInteraction, discordCalls, failDiscordCalls, signedInteractionRequest, snowflake } from "../support/discord.ts";
+import {
+  askInteraction,
+  discordCalls,
+  failDiscordCalls,
+  signedInteractionRequest,
+  snowflake,
+} from "../support/discord.ts";
 import { interactAsDiscord } from "../support/discord-worker.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { BOT_USER_ID, failSlackPosts, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { newSender, signedSmsRequest, smsParams, twilioSuiteEnv } from "../support/twilio.ts";
-import { callWorker, eventually, JOB_TAP_URL, pumpJobsDuringSuite, settle, startJobPump, suiteEnv, type JobPump, type TestEnv } from "../support/worker.ts";
+import {
+  callWorker,
+  eventually,
+  JOB_TAP_URL,
+  pumpJobsDuringSuite,
+  settle,
+  startJobPump,
+  suiteEnv,
+  type JobPump,
+  type TestEnv,
+} from "../support/worker.ts";
 
 /** Nothing listens on port 1: connections are refused at once, as when the bridge or QStash is down. */
 const UNREACHABLE = "http://127.0.0.1:1";
@@ -40,15 +56,23 @@ async function tapIsEmpty(suite: string): Promise<boolean> {
 
 describe("when the Redis bridge is down", () => {
   const SUITE_DOWN = "faultsredis";
-  const downEnv = (extra: TestEnv = {}) => twilioSuiteEnv(SUITE_DOWN, { UPSTASH_REDIS_REST_URL: UNREACHABLE, ...extra });
+  const downEnv = (extra: TestEnv = {}) =>
+    twilioSuiteEnv(SUITE_DOWN, { UPSTASH_REDIS_REST_URL: UNREACHABLE, ...extra });
 
   it("every webhook answers 503 so that the platform retries, and nothing is written or published", async () => {
     const channel = newChannel();
     const keys = await generateDiscordKeys();
     const from = newSender();
     const slack = await callWorker(downEnv(), await signedSlackRequest(mention(channel, "are you there?").body));
-    const sms = await callWorker(downEnv(), await signedSmsRequest(downEnv(), smsParams({ from, body: "are you there?" })));
-    const interaction = askInteraction({ guildId: snowflake(), channelId: snowflake() }, { id: snowflake(), name: "Alice" }, "are you there?");
+    const sms = await callWorker(
+      downEnv(),
+      await signedSmsRequest(downEnv(), smsParams({ from, body: "are you there?" })),
+    );
+    const interaction = askInteraction(
+      { guildId: snowflake(), channelId: snowflake() },
+      { id: snowflake(), name: "Alice" },
+      "are you there?",
+    );
     const discord = await callWorker(
       downEnv({ DISCORD_PUBLIC_KEY: keys.publicKeyHex }),
       await signedInteractionRequest(keys, JSON.stringify(interaction)),
@@ -70,11 +94,16 @@ describe("when QStash is down", () => {
     expect(down.status).toBe(503);
     const retry = await callWorker(
       env,
-      await signedSlackRequest(event.body, { headers: { "X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_error" } }),
+      await signedSlackRequest(event.body, {
+        headers: { "X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_error" },
+      }),
     );
     expect(retry.status).toBe(200);
     await eventually(async () => (await slackPosts(channel)).length === 1, 20_000, "the answer");
-    const again = await callWorker(env, await signedSlackRequest(event.body, { headers: { "X-Slack-Retry-Num": "2" } }));
+    const again = await callWorker(
+      env,
+      await signedSlackRequest(event.body, { headers: { "X-Slack-Retry-Num": "2" } }),
+    );
     expect(again.status).toBe(200);
     await settle(1_500);
     expect(await slackPosts(channel)).toHaveLength(1);
@@ -109,16 +138,30 @@ describe("when the model or the Worker fails during a job", () => {
     const lostEnv = suiteEnv(SUITE_LOST);
     const channel = newChannel();
     await callWorker(lostEnv, await signedSlackRequest(mention(channel, "say it once").body));
-    const delivery = await eventually(async () => {
-      const res = await fetch(`${JOB_TAP_URL}/__next/${SUITE_LOST}?wait=2000`);
-      if (res.status !== 200) return void (await res.body?.cancel());
-      return (await res.json()) as { id: string; path: string; headers: Record<string, string>; body: string };
-    }, 20_000, "the job delivery");
-    const worked = await callWorker(lostEnv, new Request(`https://worker.test${delivery.path}`, { method: "POST", headers: delivery.headers, body: delivery.body }));
+    const delivery = await eventually(
+      async () => {
+        const res = await fetch(`${JOB_TAP_URL}/__next/${SUITE_LOST}?wait=2000`);
+        if (res.status !== 200) return void (await res.body?.cancel());
+        return (await res.json()) as { id: string; path: string; headers: Record<string, string>; body: string };
+      },
+      20_000,
+      "the job delivery",
+    );
+    const worked = await callWorker(
+      lostEnv,
+      new Request(`https://worker.test${delivery.path}`, {
+        method: "POST",
+        headers: delivery.headers,
+        body: delivery.body,
+      }),
+    );
     expect(worked.status).toBe(200);
     expect(await slackPosts(channel)).toHaveLength(1);
     // QStash sees a failure instead of the Worker's 200, as when the isolate dies before answering.
-    await fetch(`${JOB_TAP_URL}/__respond/${delivery.id}`, { method: "POST", body: JSON.stringify({ status: 500, headers: {}, body: "" }) });
+    await fetch(`${JOB_TAP_URL}/__respond/${delivery.id}`, {
+      method: "POST",
+      body: JSON.stringify({ status: 500, headers: {}, body: "" }),
+    });
     const redelivered = startJobPump(lostEnv, SUITE_LOST);
     try {
       await eventually(async () => redelivered.answers.length >= 1, 20_000, "the redelivery");
@@ -152,13 +195,26 @@ describe("when Discord answers 429", () => {
     const discordPump = startJobPump(discordEnv, SUITE_DISCORD);
     try {
       const RETRY_AFTER_SECONDS = 3;
-      const interaction = askInteraction({ guildId: snowflake(), channelId: snowflake() }, { id: snowflake(), name: "Alice" }, "rate limited on Discord?");
+      const interaction = askInteraction(
+        { guildId: snowflake(), channelId: snowflake() },
+        { id: snowflake(), name: "Alice" },
+        "rate limited on Discord?",
+      );
       const apiUrl = String(discordEnv.DISCORD_API_BASE_URL);
-      await failDiscordCalls(apiUrl, { route: "edit_original", token: interaction.token, status: 429, retryAfter: RETRY_AFTER_SECONDS });
+      await failDiscordCalls(apiUrl, {
+        route: "edit_original",
+        token: interaction.token,
+        status: 429,
+        retryAfter: RETRY_AFTER_SECONDS,
+      });
       const sent = Date.now();
       const res = await interactAsDiscord(discordEnv, keys, interaction);
       expect(res.status).toBe(200);
-      await eventually(async () => (await discordCalls(apiUrl, { token: interaction.token })).length === 1, 30_000, "the edited answer");
+      await eventually(
+        async () => (await discordCalls(apiUrl, { token: interaction.token })).length === 1,
+        30_000,
+        "the edited answer",
+      );
       expect(Date.now() - sent).toBeGreaterThanOrEqual((RETRY_AFTER_SECONDS - 0.5) * 1000);
       await settle(1_000);
       expect(await discordCalls(apiUrl, { token: interaction.token })).toHaveLength(1);
@@ -176,7 +232,11 @@ describe("when the conversation expires between the message and its job", () => 
     const channel = newChannel();
     const logs = vi.spyOn(console, "log");
     await callWorker(ttlEnv, await signedSlackRequest(mention(channel, "remember me?").body));
-    await eventually(async () => (await keysOf(SUITE_TTL, `conv:*${channel}`)).length === 0, 15_000, "the conversation to expire");
+    await eventually(
+      async () => (await keysOf(SUITE_TTL, `conv:*${channel}`)).length === 0,
+      15_000,
+      "the conversation to expire",
+    );
     const late = startJobPump(ttlEnv, SUITE_TTL);
     try {
       await eventually(async () => late.answers.length === 1, 20_000, "the job");
@@ -184,7 +244,9 @@ describe("when the conversation expires between the message and its job", () => 
     } finally {
       await late.stop();
     }
-    const ended = logs.mock.calls.map((c) => String(c[0])).filter((line) => line.includes('"event":"job_ended"') && line.includes(channel));
+    const ended = logs.mock.calls
+      .map((c) => String(c[0]))
+      .filter((line) => line.includes('"event":"job_ended"') && line.includes(channel));
     expect(ended.some((line) => line.includes('"outcome":"apologised"'))).toBe(true);
     expect((await slackPosts(channel)).map((p) => p.text)).toEqual([APOLOGY]);
     logs.mockRestore();

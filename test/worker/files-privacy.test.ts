@@ -13,7 +13,14 @@ import { imageTokens } from "../../lib/files/image-tokens.ts";
 import { tenantBudgetKeys } from "../../lib/keys.ts";
 import { base64Text, slackFile } from "../support/files.ts";
 import { logLinesDuring, whatQStashHolds } from "../support/held-data.ts";
-import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import {
+  BOT_USER_ID,
+  distinctSlackTs,
+  newSlackPlace,
+  signedSlackRequest,
+  slackMessageEvent,
+  slackPosts,
+} from "../support/slack.ts";
 import { callWorker, eventually, jobsQuiet, pumpJobsDuringSuite, suiteEnv } from "../support/worker.ts";
 
 const SUITE = "filespriv";
@@ -49,7 +56,11 @@ async function whatRedisHolds(): Promise<string> {
 async function whatVectorHolds(): Promise<string> {
   const index = new Index(VECTOR);
   const namespaces = await index.listNamespaces();
-  const pages = await Promise.all(namespaces.map((ns) => index.range({ cursor: "0", limit: 1_000, includeData: true, includeMetadata: true }, { namespace: ns })));
+  const pages = await Promise.all(
+    namespaces.map((ns) =>
+      index.range({ cursor: "0", limit: 1_000, includeData: true, includeMetadata: true }, { namespace: ns }),
+    ),
+  );
   return JSON.stringify(pages.flatMap((page) => page.vectors));
 }
 
@@ -58,11 +69,23 @@ describe("what a pasted file leaves behind", () => {
     const place = newSlackPlace("FP");
     const secret = `zebra-${place.id}-quartz`;
     const shot = await slackFile({ name: "secret.png", png: { width: 1024, height: 768, colour: "#822aaa" } });
-    const bytes = (await (await fetch(String(shot.url_private), { headers: { Authorization: "Bearer xoxb-test-bot-token" } })).arrayBuffer()) as ArrayBuffer;
+    const bytes = (await (
+      await fetch(String(shot.url_private), { headers: { Authorization: "Bearer xoxb-test-bot-token" } })
+    ).arrayBuffer()) as ArrayBuffer;
     const base64 = btoa(String.fromCharCode(...new Uint8Array(bytes)));
-    const notes = await slackFile({ name: "notes.txt", type: "text/plain", base64: base64Text(`the vault code is ${secret}\n`) });
+    const notes = await slackFile({
+      name: "notes.txt",
+      type: "text/plain",
+      base64: base64Text(`the vault code is ${secret}\n`),
+    });
     const lines = await logLinesDuring(async () => {
-      const event = slackMessageEvent({ ...place, user: "UALICE", text: `<@${BOT_USER_ID}> what do you make of these? priv-${place.id}`, files: [shot, notes], ts: distinctSlackTs() });
+      const event = slackMessageEvent({
+        ...place,
+        user: "UALICE",
+        text: `<@${BOT_USER_ID}> what do you make of these? priv-${place.id}`,
+        files: [shot, notes],
+        ts: distinctSlackTs(),
+      });
       expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
       await eventually(async () => (await slackPosts(place.channel)).length === 1, 20_000, "the answer");
       await jobsQuiet(pump);
@@ -70,11 +93,22 @@ describe("what a pasted file leaves behind", () => {
     expect((await slackPosts(place.channel))[0]!.text).toContain("PNG picture, 1024×768, mostly purple");
     // The middle of the picture's base64 (its start is every PNG's) and the file's words.
     const needles = [base64.slice(40, 100), secret];
-    const held = { logs: lines.join("\n"), redis: await whatRedisHolds(), qstash: await whatQStashHolds(redis), vector: await whatVectorHolds() };
+    const held = {
+      logs: lines.join("\n"),
+      redis: await whatRedisHolds(),
+      qstash: await whatQStashHolds(redis),
+      vector: await whatVectorHolds(),
+    };
     expect(held.redis).toContain(`priv-${place.id}`);
     expect(held.vector).toContain(`priv-${place.id}`);
-    for (const [where, text] of Object.entries(held)) for (const needle of needles) expect(text.includes(needle), `${needle} in ${where}`).toBe(false);
-    const used = Number(await redis.get(tenantBudgetKeys(`t-${SUITE}`, { platform: "slack", tenant: place.team }, new Date().toISOString().slice(0, 10)).used));
+    for (const [where, text] of Object.entries(held))
+      for (const needle of needles) expect(text.includes(needle), `${needle} in ${where}`).toBe(false);
+    const used = Number(
+      await redis.get(
+        tenantBudgetKeys(`t-${SUITE}`, { platform: "slack", tenant: place.team }, new Date().toISOString().slice(0, 10))
+          .used,
+      ),
+    );
     expect(used).toBeGreaterThan(imageTokens(1024, 768));
   });
 });

@@ -9,7 +9,14 @@ import { describe, expect, it } from "vitest";
 import { IMAGES_UNSEEN_NOTICE } from "../../lib/notices.ts";
 import { base64Text, slackFile } from "../support/files.ts";
 import { dataBlockRecords, modelRequests } from "../support/model.ts";
-import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import {
+  BOT_USER_ID,
+  distinctSlackTs,
+  newSlackPlace,
+  signedSlackRequest,
+  slackMessageEvent,
+  slackPosts,
+} from "../support/slack.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, suiteEnv } from "../support/worker.ts";
 
 const SUITE = "files";
@@ -21,12 +28,29 @@ pumpJobsDuringSuite(blind, BLIND_SUITE);
 
 type Place = { team: string; channel: string };
 
-async function paste(place: Place, text: string, files: unknown[], opts: { to?: typeof env; dm?: boolean } = {}): Promise<void> {
-  const event = slackMessageEvent({ ...place, user: "UALICE", text, files, ts: distinctSlackTs(), ...(opts.dm ? { channelType: "im" as const } : {}) });
+async function paste(
+  place: Place,
+  text: string,
+  files: unknown[],
+  opts: { to?: typeof env; dm?: boolean } = {},
+): Promise<void> {
+  const event = slackMessageEvent({
+    ...place,
+    user: "UALICE",
+    text,
+    files,
+    ts: distinctSlackTs(),
+    ...(opts.dm ? { channelType: "im" as const } : {}),
+  });
   expect((await callWorker(opts.to ?? env, await signedSlackRequest(event.body))).status).toBe(200);
 }
 
-const answers = (place: Place, n: number) => eventually(async () => ((await slackPosts(place.channel)).length >= n ? slackPosts(place.channel) : undefined), 20_000, `${n} answers`);
+const answers = (place: Place, n: number) =>
+  eventually(
+    async () => ((await slackPosts(place.channel)).length >= n ? slackPosts(place.channel) : undefined),
+    20_000,
+    `${n} answers`,
+  );
 type Recorded = { messages: { role: string; content: string; images?: string[] }[] };
 const picturesIn = (request: Recorded) => request.messages.flatMap((m) => m.images ?? []);
 
@@ -59,7 +83,9 @@ describe("pictures and files pasted on Slack", () => {
     await paste(place, `<@${BOT_USER_ID}> why did it crash? log-${place.id}`, [logFile, pdf]);
     await answers(place, 1);
     const [request] = await modelRequests(`log-${place.id}`);
-    const file = dataBlockRecords(request!).find((r) => "file" in r) as { file: { name: string; log: boolean; text: string } };
+    const file = dataBlockRecords(request!).find((r) => "file" in r) as {
+      file: { name: string; log: boolean; text: string };
+    };
     expect(file.file).toMatchObject({ name: "server.log", log: true });
     expect(file.file.text).toContain(`FATAL disk full tail-${place.id}`);
     expect(file.file.text.startsWith("…")).toBe(true);
@@ -71,8 +97,13 @@ describe("pictures and files pasted on Slack", () => {
     const first = await slackFile({ name: "one.png", png: { width: 300, height: 200, colour: "#1eaa3c" } });
     await paste(place, `<@${BOT_USER_ID}> first one-${place.id}`, [first]);
     await answers(place, 1);
-    const images = await Promise.all(["a", "b", "c"].map((n) => slackFile({ name: `${n}.png`, png: { width: 50, height: 50, colour: "#f0dc28" } })));
-    const big = await slackFile({ name: "huge.png", png: { width: 4000, height: 4000, colour: "#000000", bottom: "#ffffff" } });
+    const images = await Promise.all(
+      ["a", "b", "c"].map((n) => slackFile({ name: `${n}.png`, png: { width: 50, height: 50, colour: "#f0dc28" } })),
+    );
+    const big = await slackFile({
+      name: "huge.png",
+      png: { width: 4000, height: 4000, colour: "#000000", bottom: "#ffffff" },
+    });
     const fake = await slackFile({ name: "fake.png", type: "image/png", base64: base64Text("not a picture at all") });
     await paste(place, `<@${BOT_USER_ID}> and these? two-${place.id}`, [images[0], images[1], big, fake, images[2]]);
     await answers(place, 2);
@@ -90,10 +121,22 @@ describe("pictures and files pasted on Slack", () => {
     const place = newSlackPlace("FT");
     const shot = await slackFile({ name: "parent.png", png: { width: 90, height: 60, colour: "#28c8dc" } });
     const parentTs = distinctSlackTs();
-    const parent = slackMessageEvent({ ...place, user: "UALICE", text: `<@${BOT_USER_ID}> look at this`, files: [shot], ts: parentTs });
+    const parent = slackMessageEvent({
+      ...place,
+      user: "UALICE",
+      text: `<@${BOT_USER_ID}> look at this`,
+      files: [shot],
+      ts: parentTs,
+    });
     expect((await callWorker(env, await signedSlackRequest(parent.body))).status).toBe(200);
     await answers(place, 1);
-    const reply = slackMessageEvent({ ...place, user: "UBOB", text: `<@${BOT_USER_ID}> what's this error? thread-${place.id}`, threadTs: parentTs, ts: distinctSlackTs() });
+    const reply = slackMessageEvent({
+      ...place,
+      user: "UBOB",
+      text: `<@${BOT_USER_ID}> what's this error? thread-${place.id}`,
+      threadTs: parentTs,
+      ts: distinctSlackTs(),
+    });
     expect((await callWorker(env, await signedSlackRequest(reply.body))).status).toBe(200);
     const inThread = await answers(place, 2);
     expect(inThread.at(-1)!.text).toContain("PNG picture, 90×60, mostly cyan");

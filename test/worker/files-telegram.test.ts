@@ -19,25 +19,46 @@ async function send(chat: number, from: ReturnType<typeof newPerson>, caption: s
   expect((await deliver(env, update)).status).toBe(200);
 }
 
-const answers = (chat: number, n: number) => eventually(async () => ((await chatMessages(chat)).length >= n ? chatMessages(chat) : undefined), 20_000, `${n} answers`);
+const answers = (chat: number, n: number) =>
+  eventually(
+    async () => ((await chatMessages(chat)).length >= n ? chatMessages(chat) : undefined),
+    20_000,
+    `${n} answers`,
+  );
 
 describe("pictures and files sent on Telegram", () => {
   it("answers a photo with a caption from the photo, and a photo alone", async () => {
     const erin = newPerson("Erin");
     const chat = await newChat({ privateWith: erin });
-    await send(chat, erin, `what's this error? tgphoto-${chat}`, await telegramFile({ name: "shot.png", png: { width: 160, height: 120, colour: "#dc1e1e" } }));
+    await send(
+      chat,
+      erin,
+      `what's this error? tgphoto-${chat}`,
+      await telegramFile({ name: "shot.png", png: { width: 160, height: 120, colour: "#dc1e1e" } }),
+    );
     expect((await answers(chat, 1))[0]!.text).toContain("PNG picture, 160×120, mostly red");
-    await send(chat, erin, "", await telegramFile({ name: "meal.png", png: { width: 80, height: 80, colour: "#1eaa3c" } }));
+    await send(
+      chat,
+      erin,
+      "",
+      await telegramFile({ name: "meal.png", png: { width: 80, height: 80, colour: "#1eaa3c" } }),
+    );
     expect((await answers(chat, 2))[1]!.text).toContain("PNG picture, 80×80, mostly green");
   });
 
   it("reads a text document into the data block", async () => {
     const finn = newPerson("Finn");
     const chat = await newChat({ privateWith: finn });
-    const notes = await telegramFile({ name: "notes.md", type: "text/markdown", base64: base64Text(`# Plan\nship on friday tgdoc-${chat}\n`) });
+    const notes = await telegramFile({
+      name: "notes.md",
+      type: "text/markdown",
+      base64: base64Text(`# Plan\nship on friday tgdoc-${chat}\n`),
+    });
     await send(chat, finn, `summarise this please tgask-${chat}`, notes);
     await answers(chat, 1);
     const [request] = await modelRequests(`tgask-${chat}`);
-    expect(dataBlockRecords(request!)).toContainEqual({ file: { name: "notes.md", from: "Finn", text: `# Plan\nship on friday tgdoc-${chat}\n` } });
+    expect(dataBlockRecords(request!)).toContainEqual({
+      file: { name: "notes.md", from: "Finn", text: `# Plan\nship on friday tgdoc-${chat}\n` },
+    });
   });
 });

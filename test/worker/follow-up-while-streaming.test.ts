@@ -14,7 +14,15 @@ import { modelRequests } from "../support/model.ts";
 import { prodTimingSuite } from "../support/prod-timing.ts";
 import { BOT_USER_ID, newSlackChannel, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
 import { botMessages, unescapeSlack } from "../support/streams.ts";
-import { BOT, chatMessages, newChat, newPerson, say as sayOnTelegram, TELEGRAM_SECRET, telegramRequest } from "../support/telegram.ts";
+import {
+  BOT,
+  chatMessages,
+  newChat,
+  newPerson,
+  say as sayOnTelegram,
+  TELEGRAM_SECRET,
+  telegramRequest,
+} from "../support/telegram.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle } from "../support/worker.ts";
 
 const TEAM = "TFOLLOWSTREAM";
@@ -54,12 +62,20 @@ describe.each([
     await say(channel, thread, "UMAYA", `<@${BOT_USER_ID}> how many bytes are in a kilobyte? ${PACE}`);
     const first = kit.deliveriesSettled();
     // Owen reads the first words of the answer and writes while it is still being written.
-    await eventually(async () => (await botMessages(channel))[0]?.streaming_state === "in_progress", 15_000, "the answer streaming");
+    await eventually(
+      async () => (await botMessages(channel))[0]?.streaming_state === "in_progress",
+      15_000,
+      "the answer streaming",
+    );
     await say(channel, thread, "UOWEN", FOLLOW_UP);
     expect((await botMessages(channel))[0]!.streaming_state).toBe("in_progress");
     await first;
     await kit.deliveriesSettled();
-    const answers = await eventually(async () => ((await botMessages(channel)).length === 2 ? botMessages(channel) : undefined), 15_000, "both answers");
+    const answers = await eventually(
+      async () => ((await botMessages(channel)).length === 2 ? botMessages(channel) : undefined),
+      15_000,
+      "both answers",
+    );
 
     expect(decisionsIn(logs, channel)).toEqual(["yes direct_mention", decided]);
     // Never interleaved: the follow-up's answer began only once the first one was complete, its stream closed.
@@ -68,7 +84,11 @@ describe.each([
     expect(toOwen!.streaming_state).toBe("completed");
     expect(toOwen!.revisions[0]!.at).toBeGreaterThanOrEqual(toMaya!.revisions.at(-1)!.at);
     // Each answer is the bot's turn once, the first where it began to show: before Owen's message.
-    const state = await eventually(async () => ((await store.load(place))?.recent.length === 4 ? store.load(place) : undefined), 30_000, "both answers recorded");
+    const state = await eventually(
+      async () => ((await store.load(place))?.recent.length === 4 ? store.load(place) : undefined),
+      30_000,
+      "both answers recorded",
+    );
     expect(state!.recent.map((m) => `${m.role} ${m.role === "user" ? m.authorId : m.replyToAuthorId}`)).toEqual([
       "user UMAYA",
       "assistant UMAYA",
@@ -76,7 +96,9 @@ describe.each([
       "assistant UOWEN",
     ]);
     expect(unescapeSlack(toMaya!.text)).toBe(state!.recent[1]!.text);
-    expect(JSON.parse(String(JSON.stringify(await kit.redis.get(conversationKeys(prefix, place).state))))).not.toHaveProperty("speaking");
+    expect(
+      JSON.parse(String(JSON.stringify(await kit.redis.get(conversationKeys(prefix, place).state)))),
+    ).not.toHaveProperty("speaking");
     // Owen's answer was written knowing what the bot had said about kilobytes.
     const request = (await modelRequests(FOLLOW_UP)).at(-1);
     expect(request!.messages.map((m) => m.content).join("\n")).toContain(state!.recent[1]!.text);
@@ -86,7 +108,15 @@ describe.each([
 
 describe("a follow-up written while a Telegram answer is edited as it grows", () => {
   const suite = "followstreamtg";
-  const kit = prodTimingSuite(suite, { STREAMING: "true", USE_LLM_JUDGE: "false", MEMORY_ENABLED: "false", TELEGRAM_BOT_TOKEN: BOT.token, TELEGRAM_WEBHOOK_SECRET: TELEGRAM_SECRET, TELEGRAM_BOT_USERNAME: BOT.username, BACKFILL_MESSAGES: "30" });
+  const kit = prodTimingSuite(suite, {
+    STREAMING: "true",
+    USE_LLM_JUDGE: "false",
+    MEMORY_ENABLED: "false",
+    TELEGRAM_BOT_TOKEN: BOT.token,
+    TELEGRAM_WEBHOOK_SECRET: TELEGRAM_SECRET,
+    TELEGRAM_BOT_USERNAME: BOT.username,
+    BACKFILL_MESSAGES: "30",
+  });
   const store = new ConversationStore(kit.redis, { prefix: `t-${suite}`, ttlSeconds: () => 600, maxMessages: 200 });
   pumpJobsDuringSuite(kit.env, suite);
 
@@ -109,18 +139,26 @@ describe("a follow-up written while a Telegram answer is edited as it grows", ()
     // Two answers in a row in one group meet Telegram's pace there: the second waits it out, spending no retry.
     const deliveries = [...(await first).deliveries, ...(await kit.deliveriesSettled()).deliveries];
     expect(deliveries.map((d) => `${d.retried} ${d.outcome}`)).toEqual(["0 done", "0 done"]);
-    const [toMaya, toOwen] = await eventually(async () => ((await chatMessages(chat)).length === 2 ? chatMessages(chat) : undefined), 15_000, "both answers");
+    const [toMaya, toOwen] = await eventually(
+      async () => ((await chatMessages(chat)).length === 2 ? chatMessages(chat) : undefined),
+      15_000,
+      "both answers",
+    );
 
     expect(decisionsIn(logs, String(chat))).toEqual(["yes direct_mention", "yes continuation"]);
     expect(toOwen!.revisions[0]!.at).toBeGreaterThanOrEqual(toMaya!.revisions.at(-1)!.at);
     const place = { platform: "telegram" as const, tenant: `${BOT.id}:${chat}`, channel: String(chat) };
-    const state = await eventually(async () => ((await store.load(place))?.recent.length === 4 ? store.load(place) : undefined), 30_000, "both answers recorded");
-    expect(state!.recent.map((m) => `${m.role} ${m.role === "user" ? m.authorName : m.replyToAuthorId === String(maya.id) ? "Maya" : "Owen"}`)).toEqual([
-      "user Maya",
-      "assistant Maya",
-      "user Owen",
-      "assistant Owen",
-    ]);
+    const state = await eventually(
+      async () => ((await store.load(place))?.recent.length === 4 ? store.load(place) : undefined),
+      30_000,
+      "both answers recorded",
+    );
+    expect(
+      state!.recent.map(
+        (m) =>
+          `${m.role} ${m.role === "user" ? m.authorName : m.replyToAuthorId === String(maya.id) ? "Maya" : "Owen"}`,
+      ),
+    ).toEqual(["user Maya", "assistant Maya", "user Owen", "assistant Owen"]);
     expect(toMaya!.text).toBe(state!.recent[1]!.text);
     logs.mockRestore();
   });

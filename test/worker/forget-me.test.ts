@@ -4,8 +4,23 @@ import { FORGET_CONFIRMATION, FORGET_LIMIT_NOTICE } from "../../lib/notices.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { storedFacts } from "../support/memory.ts";
 import { SLACK_FAKE_ORIGIN } from "../support/slack-install.ts";
-import { BOT_USER_ID, distinctSlackTs, failSlackPosts, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
-import { newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_ACCOUNT_SID, twilioSuiteEnv } from "../support/twilio.ts";
+import {
+  BOT_USER_ID,
+  distinctSlackTs,
+  failSlackPosts,
+  newSlackPlace,
+  signedSlackRequest,
+  slackMessageEvent,
+  slackPosts,
+} from "../support/slack.ts";
+import {
+  newSender,
+  signedSmsRequest,
+  smsParams,
+  smsSentTo,
+  TWILIO_ACCOUNT_SID,
+  twilioSuiteEnv,
+} from "../support/twilio.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle } from "../support/worker.ts";
 
 const SUITE = "forgetme";
@@ -18,13 +33,29 @@ const QUIET_MS = 2_000;
 pumpJobsDuringSuite(env, SUITE);
 
 /** A Slack delivery, addressed to the bot or not. */
-async function say(place: { team: string; channel: string }, user: string, text: string, addressed = true): Promise<Response> {
-  const event = slackMessageEvent({ ...place, user, text: addressed ? `<@${BOT_USER_ID}> ${text}` : text, ts: distinctSlackTs() });
+async function say(
+  place: { team: string; channel: string },
+  user: string,
+  text: string,
+  addressed = true,
+): Promise<Response> {
+  const event = slackMessageEvent({
+    ...place,
+    user,
+    text: addressed ? `<@${BOT_USER_ID}> ${text}` : text,
+    ts: distinctSlackTs(),
+  });
   return callWorker(env, await signedSlackRequest(event.body));
 }
 
-const posts = (channel: string, n: number) => eventually(async () => ((await slackPosts(channel)).length >= n ? slackPosts(channel) : undefined), 15_000, `${n} posts`);
-const factsOf = (team: string, person: string) => storedFacts(redis, PREFIX, { platform: "slack", tenant: team }, person);
+const posts = (channel: string, n: number) =>
+  eventually(
+    async () => ((await slackPosts(channel)).length >= n ? slackPosts(channel) : undefined),
+    15_000,
+    `${n} posts`,
+  );
+const factsOf = (team: string, person: string) =>
+  storedFacts(redis, PREFIX, { platform: "slack", tenant: team }, person);
 
 describe("forget me", () => {
   it("confirms a 'forget me' followed at once by a question, forgets, and answers the question too", async () => {
@@ -58,7 +89,9 @@ describe("forget me", () => {
     expect((await slackPosts(place.channel)).map((p) => p.text)).toEqual([all[0]!.text, FORGET_CONFIRMATION]);
     expect(await factsOf(place.team, "UALICE")).toBe("");
     // Once confirmed, the request itself is gone too.
-    expect(JSON.stringify(await redis.zrange(`${PREFIX}:conv:slack|${place.team}|${place.channel}|:log`, 0, -1))).not.toContain("UALICE");
+    expect(
+      JSON.stringify(await redis.zrange(`${PREFIX}:conv:slack|${place.team}|${place.channel}|:log`, 0, -1)),
+    ).not.toContain("UALICE");
   });
 
   it("ignores a 'forget me' that was not addressed to the bot, even right after a mention", async () => {
@@ -115,8 +148,22 @@ describe("forget me", () => {
   it("reaches a thread whose first message was theirs, even when they never wrote in the thread", async () => {
     const place = newSlackPlace("FGT");
     const parentTs = distinctSlackTs();
-    await fetch(`${SLACK_FAKE_ORIGIN}/__messages`, { method: "POST", body: JSON.stringify({ channel: place.channel, ts: parentTs, user: "UALICE", text: `my new address is 12 Elm St. parent-${place.id}` }) });
-    const reply = slackMessageEvent({ ...place, user: "UBOB", text: `<@${BOT_USER_ID}> where does she live now? b-${place.id}`, ts: distinctSlackTs(), threadTs: parentTs });
+    await fetch(`${SLACK_FAKE_ORIGIN}/__messages`, {
+      method: "POST",
+      body: JSON.stringify({
+        channel: place.channel,
+        ts: parentTs,
+        user: "UALICE",
+        text: `my new address is 12 Elm St. parent-${place.id}`,
+      }),
+    });
+    const reply = slackMessageEvent({
+      ...place,
+      user: "UBOB",
+      text: `<@${BOT_USER_ID}> where does she live now? b-${place.id}`,
+      ts: distinctSlackTs(),
+      threadTs: parentTs,
+    });
     await callWorker(env, await signedSlackRequest(reply.body));
     await eventually(async () => (await slackPosts(place.channel)).length >= 1, 15_000, "the answer in the thread");
     // The thread was read whole when the bot was called into it: its parent is in the conversation's log.
@@ -130,7 +177,8 @@ describe("forget me", () => {
 
   it("over SMS, forgets when 'forget me' is followed within the burst window by another text, and answers that too", async () => {
     const from = newSender();
-    const send = async (body: string) => expect((await callWorker(env, await signedSmsRequest(env, smsParams({ from, body })))).status).toBe(200);
+    const send = async (body: string) =>
+      expect((await callWorker(env, await signedSmsRequest(env, smsParams({ from, body })))).status).toBe(200);
     await send(`My name is Dana. first-${from}`);
     await eventually(async () => (await smsSentTo(from)).length === 1, 15_000, "the first answer");
     const person = { platform: "twilio", tenant: TWILIO_ACCOUNT_SID };

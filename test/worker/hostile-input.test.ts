@@ -29,7 +29,9 @@ beforeAll(async () => {
     qstashCurrentKey: String(env.QSTASH_CURRENT_SIGNING_KEY),
     discordKeys,
     otherDiscordKeys: await generateDiscordKeys(),
-    sealedJob: JSON.stringify(await sealJob(hostileJob(MARKER), new Sealer(new Keyring(String(env.TOKEN_ENCRYPTION_KEY)), "job-payload"))),
+    sealedJob: JSON.stringify(
+      await sealJob(hostileJob(MARKER), new Sealer(new Keyring(String(env.TOKEN_ENCRYPTION_KEY)), "job-payload")),
+    ),
   });
 });
 let corpus: HostileCase[];
@@ -63,7 +65,9 @@ describe("hostile input on every route", () => {
       const results = await runAll(corpus);
       const byStatus: Record<number, number> = {};
       for (const r of results) byStatus[r.status] = (byStatus[r.status] ?? 0) + 1;
-      console.log(`hostile input: tried ${results.length} cases in ${Date.now() - started} ms; statuses ${JSON.stringify(byStatus)}`);
+      console.log(
+        `hostile input: tried ${results.length} cases in ${Date.now() - started} ms; statuses ${JSON.stringify(byStatus)}`,
+      );
       expect(results.length).toBeGreaterThan(2_000);
       expect(results.filter((r) => r.status >= 500).map((r) => `${r.status} ${r.name}`)).toEqual([]);
       await settle(1_000);
@@ -82,7 +86,10 @@ describe("replayed deliveries", () => {
   it("refuses a correctly signed Slack event sent after the 5-minute window, and writes nothing", async () => {
     const channel = `CREPLAY${Date.now()}`;
     const event = slackMessageEvent({ team: "TREPLAY", channel, user: "UALICE", text: `<@${BOT_USER_ID}> replay me` });
-    const res = await callWorker(replayEnv(), await signedSlackRequest(event.body, { timestamp: Math.floor(Date.now() / 1000) - 301 }));
+    const res = await callWorker(
+      replayEnv(),
+      await signedSlackRequest(event.body, { timestamp: Math.floor(Date.now() / 1000) - 301 }),
+    );
     expect(res.status).toBe(401);
     await settle(300);
     expect(await redis.keys(`t-${REPLAY_SUITE}:*${channel}*`)).toEqual([]);
@@ -91,18 +98,37 @@ describe("replayed deliveries", () => {
   it("answers a QStash delivery replayed after it was answered with 2xx and posts nothing more", async () => {
     const testEnv = replayEnv();
     const channel = `CREPLAYQ${Date.now()}`;
-    const event = slackMessageEvent({ team: "TREPLAY", channel, user: "UALICE", text: `<@${BOT_USER_ID}> answer me once` });
+    const event = slackMessageEvent({
+      team: "TREPLAY",
+      channel,
+      user: "UALICE",
+      text: `<@${BOT_USER_ID}> answer me once`,
+    });
     expect((await callWorker(testEnv, await signedSlackRequest(event.body))).status).toBe(200);
-    const delivery = await eventually(async () => {
-      const res = await fetch(`${JOB_TAP_URL}/__next/${REPLAY_SUITE}?wait=2000`);
-      if (res.status !== 200) return void (await res.body?.cancel());
-      return (await res.json()) as { id: string; path: string; headers: Record<string, string>; body: string };
-    }, 20_000, "the job delivery");
+    const delivery = await eventually(
+      async () => {
+        const res = await fetch(`${JOB_TAP_URL}/__next/${REPLAY_SUITE}?wait=2000`);
+        if (res.status !== 200) return void (await res.body?.cancel());
+        return (await res.json()) as { id: string; path: string; headers: Record<string, string>; body: string };
+      },
+      20_000,
+      "the job delivery",
+    );
     const deliver = () =>
-      callWorker(testEnv, new Request(`https://worker.test${delivery.path}`, { method: "POST", headers: delivery.headers, body: delivery.body }));
+      callWorker(
+        testEnv,
+        new Request(`https://worker.test${delivery.path}`, {
+          method: "POST",
+          headers: delivery.headers,
+          body: delivery.body,
+        }),
+      );
     const first = await deliver();
     expect(first.status).toBe(200);
-    await fetch(`${JOB_TAP_URL}/__respond/${delivery.id}`, { method: "POST", body: JSON.stringify({ status: 200, headers: {}, body: await first.text() }) });
+    await fetch(`${JOB_TAP_URL}/__respond/${delivery.id}`, {
+      method: "POST",
+      body: JSON.stringify({ status: 200, headers: {}, body: await first.text() }),
+    });
     expect(await slackPosts(channel)).toHaveLength(1);
 
     const replayed = await deliver();

@@ -3,12 +3,30 @@ import { SLACK_FAKE_DEFAULT_TEAM } from "../../dev/fakes/slack/workspaces.ts";
 import { slackHeaders } from "../../dev/signers/slack.ts";
 import { SKIP_INSTRUCTION } from "../../lib/llm/wording.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
-import { BOT_USER_ID, SLACK_SIGNING_SECRET, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
-import { callWorker, eventually, pumpJobsDuringSuite, settle, SLACK_API_BASE_URL, suiteEnv } from "../support/worker.ts";
+import {
+  BOT_USER_ID,
+  SLACK_SIGNING_SECRET,
+  signedSlackRequest,
+  slackMessageEvent,
+  slackPosts,
+} from "../support/slack.ts";
+import {
+  callWorker,
+  eventually,
+  pumpJobsDuringSuite,
+  settle,
+  SLACK_API_BASE_URL,
+  suiteEnv,
+} from "../support/worker.ts";
 
 const SUITE = "initiative";
 // The judge is off, as by default with the local model: what is answered is the decider's own call.
-const env = suiteEnv(SUITE, { FOLLOWUP_WINDOW_SECONDS: "60", USE_LLM_JUDGE: "false", MEMORY_ENABLED: "false", INITIATIVE_MAX_PER_HOUR: "2" });
+const env = suiteEnv(SUITE, {
+  FOLLOWUP_WINDOW_SECONDS: "60",
+  USE_LLM_JUDGE: "false",
+  MEMORY_ENABLED: "false",
+  INITIATIVE_MAX_PER_HOUR: "2",
+});
 const TEAM = "TINITIATIVE";
 const ADMIN = "UINITADMIN";
 let seq = 0;
@@ -18,23 +36,43 @@ pumpJobsDuringSuite(env, SUITE);
 const newChannel = () => `CINIT${Date.now().toString(36).toUpperCase()}${++seq}`;
 
 async function say(channel: string, user: string, text: string): Promise<void> {
-  const res = await callWorker(env, await signedSlackRequest(slackMessageEvent({ team: TEAM, channel, user, text }).body));
+  const res = await callWorker(
+    env,
+    await signedSlackRequest(slackMessageEvent({ team: TEAM, channel, user, text }).body),
+  );
   expect(res.status).toBe(200);
 }
 
 async function parley(channel: string, text: string): Promise<string> {
-  await fetch(`${SLACK_API_BASE_URL.replace(/\/api$/, "")}/__roles`, { method: "POST", body: JSON.stringify({ team: SLACK_FAKE_DEFAULT_TEAM.id, admins: [ADMIN] }) });
-  const body = new URLSearchParams({ team_id: TEAM, channel_id: channel, user_id: ADMIN, command: "/parley", text }).toString();
-  const headers = { "Content-Type": "application/x-www-form-urlencoded", ...(await slackHeaders(SLACK_SIGNING_SECRET, body)) };
+  await fetch(`${SLACK_API_BASE_URL.replace(/\/api$/, "")}/__roles`, {
+    method: "POST",
+    body: JSON.stringify({ team: SLACK_FAKE_DEFAULT_TEAM.id, admins: [ADMIN] }),
+  });
+  const body = new URLSearchParams({
+    team_id: TEAM,
+    channel_id: channel,
+    user_id: ADMIN,
+    command: "/parley",
+    text,
+  }).toString();
+  const headers = {
+    "Content-Type": "application/x-www-form-urlencoded",
+    ...(await slackHeaders(SLACK_SIGNING_SECRET, body)),
+  };
   const res = await callWorker(env, new Request("https://bot.test/slack/commands", { method: "POST", headers, body }));
   return ((await res.json()) as { text: string }).text;
 }
 
 type Logs = { mock: { calls: unknown[][] } };
 const lines = (logs: Logs, channel: string, event: string) =>
-  logs.mock.calls.map((c) => String(c[0])).filter((l) => l.includes(`"event":"${event}"`) && l.includes(channel)).map((l) => JSON.parse(l) as Record<string, unknown>);
-const answered = (logs: Logs, channel: string) => lines(logs, channel, "job_ended").filter((l) => l.outcome === "answered").length;
-const decisions = (logs: Logs, channel: string) => lines(logs, channel, "decision").map((d) => `${d.respond} ${d.reason}`);
+  logs.mock.calls
+    .map((c) => String(c[0]))
+    .filter((l) => l.includes(`"event":"${event}"`) && l.includes(channel))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+const answered = (logs: Logs, channel: string) =>
+  lines(logs, channel, "job_ended").filter((l) => l.outcome === "answered").length;
+const decisions = (logs: Logs, channel: string) =>
+  lines(logs, channel, "decision").map((d) => `${d.respond} ${d.reason}`);
 
 /** Talk the bot is part of, then three messages addressed to nobody, each after the bot had its say. */
 async function conversation(channel: string, logs: Logs, marker: string): Promise<void> {
@@ -64,7 +102,10 @@ describe("initiative", () => {
     expect(await parley(channel, "eagerness 100")).toBe("Done. Initiative: on (eagerness 100). Rescue: off.");
     // The first unprompted turn: the model would rather keep out of it.
     // (The later message first: its prompt holds the earlier one too.)
-    await scriptModel({ match: `${marker}-2`, reply: "Snake plants rot when overwatered: every three weeks is plenty." }, { match: `${marker}-1`, reply: "[SKIP]" });
+    await scriptModel(
+      { match: `${marker}-2`, reply: "Snake plants rot when overwatered: every three weeks is plenty." },
+      { match: `${marker}-1`, reply: "[SKIP]" },
+    );
     const logs = vi.spyOn(console, "log");
     await conversation(channel, logs, marker);
     const unprompted = lines(logs, channel, "decision").filter((d) => d.reason === "initiative");
@@ -87,7 +128,10 @@ describe("initiative", () => {
     const marker = `row-${channel}`;
     await parley(channel, "initiative on");
     await parley(channel, "eagerness 100");
-    await scriptModel({ match: `${marker}-b`, reply: "Both are easy to keep." }, { match: `${marker}-a`, reply: "A pothos would do well there." });
+    await scriptModel(
+      { match: `${marker}-b`, reply: "Both are easy to keep." },
+      { match: `${marker}-a`, reply: "A pothos would do well there." },
+    );
     const logs = vi.spyOn(console, "log");
     await say(channel, "UALICE", `<@${BOT_USER_ID}> which houseplants survive a dark flat? ${marker}`);
     await eventually(async () => answered(logs, channel) === 1, 15_000, "the answer to the mention");

@@ -15,14 +15,20 @@ const CLIENT_STARTS = 10;
 const ALL_STARTS = 500;
 
 async function start(address: string): Promise<Response> {
-  const res = await callWorker(env, new Request("https://bot.test/slack/install", { headers: { "CF-Connecting-IP": address } }));
+  const res = await callWorker(
+    env,
+    new Request("https://bot.test/slack/install", { headers: { "CF-Connecting-IP": address } }),
+  );
   await res.body?.cancel();
   return res;
 }
 
 describe("starting installs", () => {
   it("caps the starts of one client (an IPv6 one by its /64) and of all clients, and writes nothing past a cap", async () => {
-    for (const [address, sameNetwork] of [["203.0.113.7", "203.0.113.7"], ["2001:db8:77:1::1", "2001:db8:77:1:ffff::2"]] as const) {
+    for (const [address, sameNetwork] of [
+      ["203.0.113.7", "203.0.113.7"],
+      ["2001:db8:77:1::1", "2001:db8:77:1:ffff::2"],
+    ] as const) {
       for (let i = 0; i < CLIENT_STARTS; i++) expect((await start(address)).status).toBe(302);
       const refused = await start(sameNetwork);
       expect(refused.status).toBe(429);

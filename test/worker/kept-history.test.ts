@@ -38,7 +38,8 @@ function message(key: ConversationKey, n: number, author = `P${n % 2}`): Inbound
   };
 }
 
-const chatter = (m: InboundMessage, kept: typeof KEPT | null = KEPT) => store.record(m, { startIfIdle: false, reset: false, ...(kept ? { kept } : {}) });
+const chatter = (m: InboundMessage, kept: typeof KEPT | null = KEPT) =>
+  store.record(m, { startIfIdle: false, reset: false, ...(kept ? { kept } : {}) });
 const everything = { since: 0, before: Number.MAX_SAFE_INTEGER, limit: 100 };
 
 describe("the kept messages of a channel", () => {
@@ -48,7 +49,11 @@ describe("the kept messages of a channel", () => {
     const started = await store.record(message(key, 4), { startIfIdle: true, reset: false, kept: KEPT });
     expect(started.status).toBe("started");
     await chatter(message(key, 5));
-    expect((await store.kept.between(key, everything)).map((m) => m.text)).toEqual(["message 3", "message 4", "message 5"]);
+    expect((await store.kept.between(key, everything)).map((m) => m.text)).toEqual([
+      "message 3",
+      "message 4",
+      "message 5",
+    ]);
     expect(await redis.ttl(keptKey(PREFIX, key))).toBeGreaterThan(590);
   });
 
@@ -62,7 +67,9 @@ describe("the kept messages of a channel", () => {
     expect((await store.kept.between(topic, everything)).map((m) => m.id)).toEqual(["2"]);
     const t = (n: number) => message(general, n).ts;
     expect((await store.kept.between(general, { since: t(2), before: t(3), limit: 10 })).map((m) => m.id)).toEqual([]);
-    expect((await store.kept.between(general, { since: 0, before: t(3) + 1, limit: 1 })).map((m) => m.id)).toEqual(["3"]);
+    expect((await store.kept.between(general, { since: 0, before: t(3) + 1, limit: 1 })).map((m) => m.id)).toEqual([
+      "3",
+    ]);
   });
 
   it("lose a person's messages up to their forget, and no one else's", async () => {

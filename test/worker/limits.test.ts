@@ -44,7 +44,8 @@ async function mentionAndWait(channel: string, user: string, text: string): Prom
   const logs = vi.spyOn(console, "log");
   try {
     expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
-    const ended = (line: unknown) => String(line).includes('"event":"job_ended"') && String(line).includes(`"trigger":"${channel}:${ts}"`);
+    const ended = (line: unknown) =>
+      String(line).includes('"event":"job_ended"') && String(line).includes(`"trigger":"${channel}:${ts}"`);
     await eventually(async () => logs.mock.calls.some((c) => ended(c[0])), 20_000, "the job to end");
   } finally {
     logs.mockRestore();
@@ -155,7 +156,14 @@ describe("the judge cap", () => {
       );
       const url = `${String(env.PUBLIC_BASE_URL)}/jobs/judge`;
       const signature = await qstashSignature(String(env.QSTASH_CURRENT_SIGNING_KEY), url, job);
-      const res = await callWorker(env, new Request("https://worker.test/jobs/judge", { method: "POST", headers: { "Upstash-Signature": signature }, body: job }));
+      const res = await callWorker(
+        env,
+        new Request("https://worker.test/jobs/judge", {
+          method: "POST",
+          headers: { "Upstash-Signature": signature },
+          body: job,
+        }),
+      );
       expect(res.status).toBe(200);
       outcomes.push(await res.json());
     }

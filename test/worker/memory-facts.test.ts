@@ -4,7 +4,14 @@ import { DATA_BLOCK_OPEN } from "../../lib/context/data-block.ts";
 import { FACTS_SYSTEM } from "../../lib/llm/memory-wording.ts";
 import { FORGET_CONFIRMATION } from "../../lib/notices.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
-import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import {
+  BOT_USER_ID,
+  distinctSlackTs,
+  newSlackPlace,
+  signedSlackRequest,
+  slackMessageEvent,
+  slackPosts,
+} from "../support/slack.ts";
 import { callWorker, eventually, settle, pumpJobsDuringSuite, suiteEnv } from "../support/worker.ts";
 
 const SUITE = "memfacts";
@@ -18,7 +25,11 @@ const env = suiteEnv(SUITE, { ...settings, CONVERSATION_TIMEOUT_SECONDS: "60" })
 const EXPIRING_SUITE = "memexpire";
 // Reading the channel when the new conversation starts would bring the first one's talk back (Slack still has it):
 // off here, so that the fact is the only way the model knows it.
-const expiringEnv = suiteEnv(EXPIRING_SUITE, { ...settings, CONVERSATION_TIMEOUT_SECONDS: "2", BACKFILL_MESSAGES: "0" });
+const expiringEnv = suiteEnv(EXPIRING_SUITE, {
+  ...settings,
+  CONVERSATION_TIMEOUT_SECONDS: "2",
+  BACKFILL_MESSAGES: "0",
+});
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
 
 pumpJobsDuringSuite(env, SUITE);
@@ -31,10 +42,14 @@ async function mention(place: { team: string; channel: string }, user: string, t
 }
 
 async function postCount(channel: string, count: number, what: string) {
-  return eventually(async () => {
-    const posts = await slackPosts(channel);
-    return posts.length >= count && posts;
-  }, 20_000, what);
+  return eventually(
+    async () => {
+      const posts = await slackPosts(channel);
+      return posts.length >= count && posts;
+    },
+    20_000,
+    what,
+  );
 }
 
 const factsKey = (team: string, user: string, prefix = PREFIX) => `${prefix}:facts:slack|${team}|${user}`;
@@ -52,11 +67,15 @@ async function dumpSuiteKeys(): Promise<{ key: string; content: string }[]> {
   for (const key of keys) {
     const type = await redis.type(key);
     const value =
-      type === "string" ? await redis.get(key)
-      : type === "hash" ? await redis.hgetall(key)
-      : type === "zset" ? await redis.zrange(key, 0, -1)
-      : type === "list" ? await redis.lrange(key, 0, -1)
-      : type;
+      type === "string"
+        ? await redis.get(key)
+        : type === "hash"
+          ? await redis.hgetall(key)
+          : type === "zset"
+            ? await redis.zrange(key, 0, -1)
+            : type === "list"
+              ? await redis.lrange(key, 0, -1)
+              : type;
     dumped.push({ key, content: JSON.stringify(value) });
   }
   return dumped;
@@ -68,13 +87,21 @@ describe("what the bot remembers about people", () => {
     const expiringPrefix = `t-${EXPIRING_SUITE}`;
     await mention(place, "URUNNER", `I'm training for a marathon in April. first-${place.id}`, expiringEnv);
     await postCount(place.channel, 1, "first answer");
-    const facts = await eventually(async () => {
-      const stored = await redis.get<unknown>(factsKey(place.team, "URUNNER", expiringPrefix));
-      return stored !== null && JSON.stringify(stored);
-    }, 15_000, "the fact to be stored");
+    const facts = await eventually(
+      async () => {
+        const stored = await redis.get<unknown>(factsKey(place.team, "URUNNER", expiringPrefix));
+        return stored !== null && JSON.stringify(stored);
+      },
+      15_000,
+      "the fact to be stored",
+    );
     expect(facts).toContain("training for a marathon in April");
 
-    await eventually(async () => (await redis.keys(`${expiringPrefix}:conv:*${place.channel}*`)).length === 0, 15_000, "the conversation to expire");
+    await eventually(
+      async () => (await redis.keys(`${expiringPrefix}:conv:*${place.channel}*`)).length === 0,
+      15_000,
+      "the conversation to expire",
+    );
     await mention(place, "URUNNER", `what should I eat the night before? second-${place.id}`, expiringEnv);
     await postCount(place.channel, 2, "answer in the new conversation");
     const [reply] = (await modelRequests(`second-${place.id}`)).filter((r) => r.messages[0]!.content !== FACTS_SYSTEM);
@@ -89,10 +116,18 @@ describe("what the bot remembers about people", () => {
     const place = newSlackPlace("MEM");
     await mention(place, "UMOVER", `I live in Paris. a-${place.id}`);
     await postCount(place.channel, 1, "first answer");
-    await eventually(async () => JSON.stringify(await redis.get(factsKey(place.team, "UMOVER"))).includes("Paris"), 15_000, "Paris");
+    await eventually(
+      async () => JSON.stringify(await redis.get(factsKey(place.team, "UMOVER"))).includes("Paris"),
+      15_000,
+      "Paris",
+    );
     await mention(place, "UMOVER", `I live in Berlin now. b-${place.id}`);
     await postCount(place.channel, 2, "second answer");
-    await eventually(async () => JSON.stringify(await redis.get(factsKey(place.team, "UMOVER"))).includes("Berlin"), 15_000, "Berlin");
+    await eventually(
+      async () => JSON.stringify(await redis.get(factsKey(place.team, "UMOVER"))).includes("Berlin"),
+      15_000,
+      "Berlin",
+    );
     await mention(place, "UMOVER", `I live in Berlin now. c-${place.id}`);
     await postCount(place.channel, 3, "third answer");
     await eventually(async () => (await modelRequests(`c-${place.id}`)).length === 2, 15_000, "the third extraction");
@@ -106,7 +141,11 @@ describe("what the bot remembers about people", () => {
     const user = `UFORGET${place.id}`;
     await mention(place, user, `I'm allergic to hazelnuts. secret-${place.id}`);
     await postCount(place.channel, 1, "first answer");
-    await eventually(async () => (await redis.get(factsKey(place.team, user))) !== null, 15_000, "the fact to be stored");
+    await eventually(
+      async () => (await redis.get(factsKey(place.team, user))) !== null,
+      15_000,
+      "the fact to be stored",
+    );
 
     await mention(place, user, "forget me");
     const posts = await postCount(place.channel, 2, "confirmation");
@@ -133,7 +172,10 @@ describe("what the bot remembers about people", () => {
     const marker = `badjson-${place.id}`;
     const warnings = vi.spyOn(console, "warn");
     // The reply comes first and takes the first rule; the extraction request gets the invalid JSON.
-    await scriptModel({ match: marker, reply: "Noted, good luck with the move!", times: 1 }, { match: marker, reply: '{"facts": "Lisbon"}', times: 1 });
+    await scriptModel(
+      { match: marker, reply: "Noted, good luck with the move!", times: 1 },
+      { match: marker, reply: '{"facts": "Lisbon"}', times: 1 },
+    );
     await mention(place, "UINVALID", `I'm moving to Lisbon. ${marker}`);
     const posts = await postCount(place.channel, 1, "the answer");
     expect(posts[0]!.text).toBe("Noted, good luck with the move!");

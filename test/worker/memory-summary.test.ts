@@ -18,14 +18,22 @@ const BUDGET = 450;
 /** 150 questions and 150 answers. */
 const TURNS = 150;
 // Facts off: the earliest detail can only come back through the summary. One person asks 150 times: no reply limit.
-const env = suiteEnv(SUITE, { PROMPT_TOKEN_BUDGET: String(BUDGET), MEMORY_ENABLED: "false", SUMMARY_ENABLED: "true", CONVERSATION_TIMEOUT_SECONDS: "600", RATE_LIMIT_REPLIES: "1000" });
+const env = suiteEnv(SUITE, {
+  PROMPT_TOKEN_BUDGET: String(BUDGET),
+  MEMORY_ENABLED: "false",
+  SUMMARY_ENABLED: "true",
+  CONVERSATION_TIMEOUT_SECONDS: "600",
+  RATE_LIMIT_REPLIES: "1000",
+});
 const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) });
 const store = new ConversationStore(redis, { prefix: `t-${SUITE}`, ttlSeconds: () => 600, maxMessages: 200 });
 
 pumpJobsDuringSuite(env, SUITE);
 
 describe("a long conversation", () => {
-  it("keeps answering over 300 messages with the earliest detail reachable through the summary, within budget at every turn", { timeout: 300_000 }, async () => {
+  it("keeps answering over 300 messages with the earliest detail reachable through the summary, within budget at every turn", {
+    timeout: 300_000,
+  }, async () => {
     const id = Date.now().toString(36).toUpperCase();
     const place = { team: `TSUM${id}`, channel: `CSUM${id}` };
     // 150 answers in one channel: at Slack's real pace (about one post a second) the test would wait 150 s for
@@ -35,7 +43,12 @@ describe("a long conversation", () => {
       body: JSON.stringify({ rateLimits: { channels: { [place.channel]: { limit: 1_000, windowMs: 1_000 } } } }),
     });
     const say = async (turn: number, text: string) => {
-      const event = slackMessageEvent({ ...place, user: "UOWNER", text: `<@${BOT_USER_ID}> ${text}`, ts: distinctSlackTs() });
+      const event = slackMessageEvent({
+        ...place,
+        user: "UOWNER",
+        text: `<@${BOT_USER_ID}> ${text}`,
+        ts: distinctSlackTs(),
+      });
       expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
       await eventually(async () => (await slackPosts(place.channel)).length === turn, 20_000, `answer ${turn}`);
       const [request] = await modelRequests(`turn${turn}-${id}`);
@@ -44,7 +57,10 @@ describe("a long conversation", () => {
 
     const tokensPerTurn: number[] = [];
     for (let turn = 1; turn < TURNS; turn++) {
-      const text = turn === 1 ? `my dog is called Biscuit. turn1-${id}` : `here is note number ${turn} about the weather today. turn${turn}-${id}`;
+      const text =
+        turn === 1
+          ? `my dog is called Biscuit. turn1-${id}`
+          : `here is note number ${turn} about the weather today. turn${turn}-${id}`;
       const request = await say(turn, text);
       const tokens = countPromptTokens(request.messages as never);
       tokensPerTurn.push(tokens);
@@ -62,15 +78,26 @@ describe("a long conversation", () => {
     // Folded messages left the window: the detail is in the summary only, never twice.
     expect(JSON.stringify(turns)).not.toContain("Biscuit");
 
-    const conversation = await eventually(async () => {
-      const state = await store.load({ platform: "slack", tenant: place.team, channel: place.channel });
-      return state?.summary ? state : undefined;
-    }, 5_000, "the summary");
+    const conversation = await eventually(
+      async () => {
+        const state = await store.load({ platform: "slack", tenant: place.team, channel: place.channel });
+        return state?.summary ? state : undefined;
+      },
+      5_000,
+      "the summary",
+    );
     expect(countTokens(String(conversation.summary))).toBeLessThanOrEqual(summaryMaxTokens(BUDGET));
     const log = conversation.recent.map((m) => m.text);
     expect(log.length).toBeGreaterThan(0);
-    expect(log.length).toBeLessThan(2 * TURNS / 5);
+    expect(log.length).toBeLessThan((2 * TURNS) / 5);
     expect(JSON.stringify(log)).not.toContain(`turn1-${id}`);
-    console.log(JSON.stringify({ event: "memsum_measured", turns: TURNS, maxPromptTokens: Math.max(...tokensPerTurn), storedMessages: log.length }));
+    console.log(
+      JSON.stringify({
+        event: "memsum_measured",
+        turns: TURNS,
+        maxPromptTokens: Math.max(...tokensPerTurn),
+        storedMessages: log.length,
+      }),
+    );
   });
 });

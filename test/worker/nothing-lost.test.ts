@@ -9,7 +9,15 @@ import { INGEST } from "../../lib/conversation/scripts.ts";
 import { evalshaMatch, injectedFaults, scriptFault } from "../support/fault-control.ts";
 import { ALL_RETRIES_MS, prodTimingSuite } from "../support/prod-timing.ts";
 import { newSlackChannel, signedSlackRequest, slackMention, slackPosts } from "../support/slack.ts";
-import { BOT_NUMBER, newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN } from "../support/twilio.ts";
+import {
+  BOT_NUMBER,
+  newSender,
+  signedSmsRequest,
+  smsParams,
+  smsSentTo,
+  TWILIO_ACCOUNT_SID,
+  TWILIO_AUTH_TOKEN,
+} from "../support/twilio.ts";
 import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "nothinglost";
@@ -26,7 +34,8 @@ const mentionEvent = (channel: string, user: string, text: string) => slackMenti
 
 /** Delivers a Slack event as Slack does (`retry` > 0: Slack's n-th retry of it); answers the HTTP status. */
 async function deliver(event: { body: string }, retry = 0): Promise<number> {
-  const headers: Record<string, string> = retry > 0 ? { "X-Slack-Retry-Num": String(retry), "X-Slack-Retry-Reason": "http_error" } : {};
+  const headers: Record<string, string> =
+    retry > 0 ? { "X-Slack-Retry-Num": String(retry), "X-Slack-Retry-Reason": "http_error" } : {};
   const res = await callWorker(kit.env, await signedSlackRequest(event.body, { headers }));
   await res.body?.cancel();
   return res.status;

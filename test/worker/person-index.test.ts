@@ -26,7 +26,12 @@ function placesOfNewTenant(n: number): ConversationKey[] {
 }
 
 /** What `person` wrote at `at` ms after T0 in `key`, recorded as the webhook records it. */
-async function wrote(key: ConversationKey, person: string, at: number, opts: { trigger?: boolean; text?: string } = {}) {
+async function wrote(
+  key: ConversationKey,
+  person: string,
+  at: number,
+  opts: { trigger?: boolean; text?: string } = {},
+) {
   const msg: InboundMessage = {
     key,
     id: `${key.channel}:${++seq}`,

@@ -44,22 +44,33 @@ describe("phone numbers, names and tokens stay out of logs and queues", () => {
     const lines = await logLinesDuring(async () => {
       for (const body of ["what's a good tea?", "and a good coffee?"]) {
         expect((await callWorker(env, await signedSmsRequest(env, smsParams({ from, body })))).status).toBe(200);
-        await eventually(async () => (await smsSentTo(from)).length >= (body.startsWith("what") ? 1 : 2), 15_000, "the answer");
+        await eventually(
+          async () => (await smsSentTo(from)).length >= (body.startsWith("what") ? 1 : 2),
+          15_000,
+          "the answer",
+        );
       }
       await eventually(async () => (await smsSentTo(from)).length === 2 && true, 15_000, "the notice");
     });
     const events = lines.map((line) => (JSON.parse(line) as { event: string }).event);
-    for (const event of ["decision", "job_published", "job_ended", "reply_posted", "reply_rate_limited"]) expect(events).toContain(event);
+    for (const event of ["decision", "job_published", "job_ended", "reply_posted", "reply_rate_limited"])
+      expect(events).toContain(event);
     for (const number of [from, BOT_NUMBER]) expect(lines.filter((line) => line.includes(digits(number)))).toEqual([]);
     // The same person keeps one pseudonym across lines, so the lines still line up.
-    const authors = new Set(lines.flatMap((line) => ((JSON.parse(line) as { author?: string }).author ? [(JSON.parse(line) as { author: string }).author] : [])));
+    const authors = new Set(
+      lines.flatMap((line) =>
+        (JSON.parse(line) as { author?: string }).author ? [(JSON.parse(line) as { author: string }).author] : [],
+      ),
+    );
     expect([...authors]).toEqual([expect.stringMatching(/^p-[0-9a-f]{16}$/)]);
   });
 
   it("gives QStash an SMS job without the phone numbers, in its body, deduplication id and flow-control key", async () => {
     const from = newSender();
     const sid = newMessageSid();
-    expect((await callWorker(env, await signedSmsRequest(env, smsParams({ from, body: "hello there", sid })))).status).toBe(200);
+    expect(
+      (await callWorker(env, await signedSmsRequest(env, smsParams({ from, body: "hello there", sid })))).status,
+    ).toBe(200);
     const held = await whatQStashHolds(redis);
     expect(held).toContain(sid);
     expect(held).not.toContain(digits(from));
@@ -71,14 +82,29 @@ describe("phone numbers, names and tokens stay out of logs and queues", () => {
   it("gives QStash no display name of a Slack job and no Discord interaction token", async () => {
     // A suite of its own with nobody pumping it: this test takes the deliveries QStash makes, as they come.
     const unpumped = `${SUITE}held`;
-    const heldEnv = { ...env, PUBLIC_BASE_URL: `${JOB_TAP_URL}/t/${unpumped}`, DISCORD_PUBLIC_KEY: discordKeys.publicKeyHex };
+    const heldEnv = {
+      ...env,
+      PUBLIC_BASE_URL: `${JOB_TAP_URL}/t/${unpumped}`,
+      DISCORD_PUBLIC_KEY: discordKeys.publicKeyHex,
+    };
     const id = Date.now().toString(36).toUpperCase();
-    const { body } = slackMessageEvent({ team: `TPD${id}`, channel: `CPD${id}`, user: "UALICE", text: `<@${BOT_USER_ID}> hi` });
+    const { body } = slackMessageEvent({
+      team: `TPD${id}`,
+      channel: `CPD${id}`,
+      user: "UALICE",
+      text: `<@${BOT_USER_ID}> hi`,
+    });
     const envelope = JSON.parse(body) as { event: Record<string, unknown> };
     envelope.event.user_profile = { display_name: `Alice Privatename${id}` };
-    const interaction = askInteraction({ guildId: "330000000000000001", channelId: `43${String(Date.now()).slice(-12)}` }, { id: "250000000000000001", name: "Bo" }, "hi");
+    const interaction = askInteraction(
+      { guildId: "330000000000000001", channelId: `43${String(Date.now()).slice(-12)}` },
+      { id: "250000000000000001", name: "Bo" },
+      "hi",
+    );
     expect((await callWorker(heldEnv, await signedSlackRequest(JSON.stringify(envelope)))).status).toBe(200);
-    expect((await callWorker(heldEnv, await signedInteractionRequest(discordKeys, JSON.stringify(interaction)))).status).toBe(200);
+    expect(
+      (await callWorker(heldEnv, await signedInteractionRequest(discordKeys, JSON.stringify(interaction)))).status,
+    ).toBe(200);
     const delivered = [await takeDelivery(unpumped), await takeDelivery(unpumped)].join("\n");
     expect(delivered).toContain('"sealed":"v2.');
     expect(delivered).not.toContain(`Privatename${id}`);
@@ -91,7 +117,10 @@ async function takeDelivery(suite: string): Promise<string> {
   const res = await fetch(`${JOB_TAP_URL}/__next/${suite}?wait=10000`);
   expect(res.status).toBe(200);
   const delivery = (await res.json()) as { id: string; headers: Record<string, string>; body: string };
-  await fetch(`${JOB_TAP_URL}/__respond/${delivery.id}`, { method: "POST", body: JSON.stringify({ status: 200, headers: {}, body: "{}" }) });
+  await fetch(`${JOB_TAP_URL}/__respond/${delivery.id}`, {
+    method: "POST",
+    body: JSON.stringify({ status: 200, headers: {}, body: "{}" }),
+  });
   return `${JSON.stringify(delivery.headers)} ${delivery.body}`;
 }
 
@@ -106,7 +135,12 @@ describe("errors in log lines", () => {
   it("logs a Redis HTTP error by its class, never the command with the message text and numbers", async () => {
     const from = newSender();
     const marker = `secret-text-${Date.now()}`;
-    await scriptFault(`${String(faultEnv.UPSTASH_REDIS_REST_URL)}/__proxy`, { fault: "refuse", bodyContains: marker, status: 500, times: 5 });
+    await scriptFault(`${String(faultEnv.UPSTASH_REDIS_REST_URL)}/__proxy`, {
+      fault: "refuse",
+      bodyContains: marker,
+      status: 500,
+      times: 5,
+    });
     let status = 0;
     const lines = await logLinesDuring(async () => {
       status = (await callWorker(faultEnv, await signedSmsRequest(faultEnv, smsParams({ from, body: marker })))).status;

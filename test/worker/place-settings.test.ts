@@ -39,12 +39,26 @@ async function slash(channel: string, user: string, text: string, opts: { secret
   }).toString();
   const headers = await slackHeaders(opts.secret ?? SLACK_SIGNING_SECRET, body);
   const started = Date.now();
-  const res = await callWorker(env, new Request("https://bot.test/slack/commands", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers }, body }));
-  return { status: res.status, ms: Date.now() - started, json: (await res.json()) as { response_type?: string; text?: string } };
+  const res = await callWorker(
+    env,
+    new Request("https://bot.test/slack/commands", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers },
+      body,
+    }),
+  );
+  return {
+    status: res.status,
+    ms: Date.now() - started,
+    json: (await res.json()) as { response_type?: string; text?: string },
+  };
 }
 
 async function roles(spec: Record<string, unknown>): Promise<void> {
-  const res = await fetch(`${SLACK_API_BASE_URL.replace(/\/api$/, "")}/__roles`, { method: "POST", body: JSON.stringify({ team: SLACK_FAKE_DEFAULT_TEAM.id, ...spec }) });
+  const res = await fetch(`${SLACK_API_BASE_URL.replace(/\/api$/, "")}/__roles`, {
+    method: "POST",
+    body: JSON.stringify({ team: SLACK_FAKE_DEFAULT_TEAM.id, ...spec }),
+  });
   expect(res.status).toBe(200);
 }
 
@@ -61,22 +75,38 @@ describe("/parley on Slack", () => {
     expect(refused.json.text).toContain("Initiative: off");
 
     await roles({ admins: ["UADMIN"] });
-    expect((await slash(channel, "UADMIN", "initiative on")).json.text).toBe("Done. Initiative: on (eagerness 50). Rescue: off.");
+    expect((await slash(channel, "UADMIN", "initiative on")).json.text).toBe(
+      "Done. Initiative: on (eagerness 50). Rescue: off.",
+    );
     await roles({ channel, creator: "UCREATOR" });
-    expect((await slash(channel, "UCREATOR", "eagerness 80")).json.text).toBe("Done. Initiative: on (eagerness 80). Rescue: off.");
+    expect((await slash(channel, "UCREATOR", "eagerness 80")).json.text).toBe(
+      "Done. Initiative: on (eagerness 80). Rescue: off.",
+    );
     // The creator of one channel is nobody special in another.
     expect((await slash(newChannel("CPS"), "UCREATOR", "initiative on")).json.text).toMatch(/^Only/);
     expect((await slash(channel, "UMEMBER", "status")).json.text).toBe("Initiative: on (eagerness 80). Rescue: off.");
-    expect((await slash(channel, "UADMIN", "rescue on 15")).json.text).toBe("Done. Initiative: on (eagerness 80). Rescue: on (after 15 minutes).");
+    expect((await slash(channel, "UADMIN", "rescue on 15")).json.text).toBe(
+      "Done. Initiative: on (eagerness 80). Rescue: on (after 15 minutes).",
+    );
     // The admin view shows them, for a thread of the channel too, with no conversation going on.
     const place = encodeURIComponent(`slack|TPLACESET|${channel}|1715000000.000100`);
-    const res = await callWorker(env, new Request(`https://bot.test/admin/conversations/${place}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }));
-    expect(await res.json()).toMatchObject({ active: false, placeSettings: { initiative: true, eagerness: 80, rescue: true, rescueMinutes: 15 } });
+    const res = await callWorker(
+      env,
+      new Request(`https://bot.test/admin/conversations/${place}`, {
+        headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+      }),
+    );
+    expect(await res.json()).toMatchObject({
+      active: false,
+      placeSettings: { initiative: true, eagerness: 80, rescue: true, rescueMinutes: 15 },
+    });
   });
 
   it("says how to use it when the words are wrong, and how to be forgotten", async () => {
     const channel = newChannel("CPS");
-    expect((await slash(channel, "UADMIN", "eagerness 101")).json.text).toMatch(/^eagerness is a whole number from 0 to 100\. Usage: \/parley/);
+    expect((await slash(channel, "UADMIN", "eagerness 101")).json.text).toMatch(
+      /^eagerness is a whole number from 0 to 100\. Usage: \/parley/,
+    );
     expect((await slash(channel, "UADMIN", "")).json.text).toMatch(/^Usage: \/parley initiative on\|off/);
     expect((await slash(channel, "UADMIN", "forget")).json.text).toMatch(/forget me/);
   });
@@ -87,7 +117,11 @@ describe("/parley on Slack", () => {
   });
 });
 
-function parleyInteraction(channelId: string, permissions: string, sub: { name: string; options?: { name: string; type: number; value: string | number }[] }) {
+function parleyInteraction(
+  channelId: string,
+  permissions: string,
+  sub: { name: string; options?: { name: string; type: number; value: string | number }[] },
+) {
   return {
     id: snowflake(),
     application_id: APPLICATION_ID,
@@ -97,8 +131,18 @@ function parleyInteraction(channelId: string, permissions: string, sub: { name: 
     guild_id: "310000000000000009",
     channel_id: channelId,
     channel: { id: channelId, type: 0 },
-    member: { user: { id: "210000000000000009", username: "dana", global_name: "Dana", avatar: null, discriminator: "0" }, roles: [], joined_at: "2024-01-01T00:00:00.000000+00:00", permissions },
-    data: { id: snowflake(), name: "parley", type: 1, options: [{ name: sub.name, type: 1, ...(sub.options ? { options: sub.options } : {}) }] },
+    member: {
+      user: { id: "210000000000000009", username: "dana", global_name: "Dana", avatar: null, discriminator: "0" },
+      roles: [],
+      joined_at: "2024-01-01T00:00:00.000000+00:00",
+      permissions,
+    },
+    data: {
+      id: snowflake(),
+      name: "parley",
+      type: 1,
+      options: [{ name: sub.name, type: 1, ...(sub.options ? { options: sub.options } : {}) }],
+    },
   };
 }
 
@@ -117,12 +161,24 @@ describe("/parley on Discord", () => {
       expect(json.data.flags).toBe(64);
       return json.data.content;
     };
-    expect(await ask(MEMBER, { name: "initiative", options: [{ name: "state", type: 3, value: "on" }] })).toMatch(/^Only/);
-    expect(await ask(MANAGER, { name: "initiative", options: [{ name: "state", type: 3, value: "on" }] })).toBe("Done. Initiative: on (eagerness 50). Rescue: off.");
-    expect(await ask(MANAGER, { name: "eagerness", options: [{ name: "value", type: 4, value: 25 }] })).toBe("Done. Initiative: on (eagerness 25). Rescue: off.");
+    expect(await ask(MEMBER, { name: "initiative", options: [{ name: "state", type: 3, value: "on" }] })).toMatch(
+      /^Only/,
+    );
+    expect(await ask(MANAGER, { name: "initiative", options: [{ name: "state", type: 3, value: "on" }] })).toBe(
+      "Done. Initiative: on (eagerness 50). Rescue: off.",
+    );
+    expect(await ask(MANAGER, { name: "eagerness", options: [{ name: "value", type: 4, value: 25 }] })).toBe(
+      "Done. Initiative: on (eagerness 25). Rescue: off.",
+    );
     expect(await ask(MEMBER, { name: "status" })).toBe("Initiative: on (eagerness 25). Rescue: off.");
     // Discord sends the options in any order; the minutes come after the switch all the same.
-    const rescue = { name: "rescue", options: [{ name: "minutes", type: 4, value: 5 }, { name: "state", type: 3, value: "on" }] };
+    const rescue = {
+      name: "rescue",
+      options: [
+        { name: "minutes", type: 4, value: 5 },
+        { name: "state", type: 3, value: "on" },
+      ],
+    };
     expect(await ask(MANAGER, rescue)).toBe("Done. Initiative: on (eagerness 25). Rescue: on (after 5 minutes).");
   });
 });

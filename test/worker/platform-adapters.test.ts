@@ -47,8 +47,19 @@ async function asWebhook(request: Request | Promise<Request>): Promise<WebhookRe
 
 /** A delivery each platform would send that asks the bot something, signed as the platform signs it. */
 const deliveries: Record<string, () => Promise<WebhookRequest>> = {
-  slack: () => asWebhook(signedSlackRequest(slackMessageEvent({ team: "TADAPT", channel: "CADAPT", user: "UALICE", text: `<@${BOT_USER_ID}> hi` }).body)),
-  discord: () => asWebhook(signedInteractionRequest(discordKeys, JSON.stringify(askInteraction({ guildId: "71", channelId: "72" }, { id: "73", name: "Alice" }, "hi")))),
+  slack: () =>
+    asWebhook(
+      signedSlackRequest(
+        slackMessageEvent({ team: "TADAPT", channel: "CADAPT", user: "UALICE", text: `<@${BOT_USER_ID}> hi` }).body,
+      ),
+    ),
+  discord: () =>
+    asWebhook(
+      signedInteractionRequest(
+        discordKeys,
+        JSON.stringify(askInteraction({ guildId: "71", channelId: "72" }, { id: "73", name: "Alice" }, "hi")),
+      ),
+    ),
   twilio: () => asWebhook(signedSmsRequest(env(), smsParams({ from: newSender(), body: "hi" }))),
   telegram: () => asWebhook(telegramRequest(telegramMention())),
 };
@@ -71,52 +82,73 @@ function job(platform: string, replyTarget: unknown) {
  * header proves the sender; TLS keeps the body intact), so there it is the secret.
  */
 const tamperings: Record<string, (delivery: WebhookRequest) => WebhookRequest> = {
-  telegram: (d) => ({ ...d, headers: new Headers({ ...Object.fromEntries(d.headers), "X-Telegram-Bot-Api-Secret-Token": `${TELEGRAM_SECRET}x` }) }),
+  telegram: (d) => ({
+    ...d,
+    headers: new Headers({
+      ...Object.fromEntries(d.headers),
+      "X-Telegram-Bot-Api-Secret-Token": `${TELEGRAM_SECRET}x`,
+    }),
+  }),
 };
-const tamper = (platform: string, d: WebhookRequest) => (tamperings[platform] ?? ((x: WebhookRequest) => ({ ...x, rawBody: `${x.rawBody} ` })))(d);
+const tamper = (platform: string, d: WebhookRequest) =>
+  (tamperings[platform] ?? ((x: WebhookRequest) => ({ ...x, rawBody: `${x.rawBody} ` })))(d);
 
-describe.each(adapters.map((adapter) => [adapter.platform, adapter] as const))("the %s adapter", (platform, adapter: PlatformAdapter) => {
-  it("accepts a delivery signed as the platform signs it, and refuses it once what the signature covers changes", async () => {
-    const ctx = adapterContext(rt, adapter);
-    const delivery = await deliveries[platform]!();
-    expect(await adapter.verify(ctx, delivery)).toEqual({ ok: true });
-    const tampered = await adapter.verify(ctx, tamper(platform, delivery));
-    expect(tampered).toMatchObject({ ok: false, reason: expect.any(String) });
-  });
+describe.each(adapters.map((adapter) => [adapter.platform, adapter] as const))(
+  "the %s adapter",
+  (platform, adapter: PlatformAdapter) => {
+    it("accepts a delivery signed as the platform signs it, and refuses it once what the signature covers changes", async () => {
+      const ctx = adapterContext(rt, adapter);
+      const delivery = await deliveries[platform]!();
+      expect(await adapter.verify(ctx, delivery)).toEqual({ ok: true });
+      const tampered = await adapter.verify(ctx, tamper(platform, delivery));
+      expect(tampered).toMatchObject({ ok: false, reason: expect.any(String) });
+    });
 
-  it("parses it into a message whose reply target its own schema and the job schema accept", async () => {
-    const parsed = adapter.parse(adapterContext(rt, adapter), await deliveries[platform]!());
-    if (parsed.kind !== "message") throw new Error(`expected a message, got ${parsed.kind}`);
-    expect(parsed.message.key.platform).toBe(platform);
-    expect(parsed.message.replyTarget.platform).toBe(platform);
-    expect(parsed.botUserId).not.toBe("");
-    expect(adapter.replyTargetSchema.safeParse(parsed.message.replyTarget).success).toBe(true);
-    expect(jobSchema.safeParse(job(platform, parsed.message.replyTarget)).success).toBe(true);
-  });
+    it("parses it into a message whose reply target its own schema and the job schema accept", async () => {
+      const parsed = adapter.parse(adapterContext(rt, adapter), await deliveries[platform]!());
+      if (parsed.kind !== "message") throw new Error(`expected a message, got ${parsed.kind}`);
+      expect(parsed.message.key.platform).toBe(platform);
+      expect(parsed.message.replyTarget.platform).toBe(platform);
+      expect(parsed.botUserId).not.toBe("");
+      expect(adapter.replyTargetSchema.safeParse(parsed.message.replyTarget).success).toBe(true);
+      expect(jobSchema.safeParse(job(platform, parsed.message.replyTarget)).success).toBe(true);
+    });
 
-  it("calls a body that is not the platform's invalid, in words that carry none of its values", () => {
-    const parsed = adapter.parse(adapterContext(rt, adapter), { headers: new Headers(), rawBody: "secret-value=%%%{", url: "https://worker.test/x" });
-    expect(parsed).toMatchObject({ kind: "invalid", issues: expect.any(String) });
-    expect(JSON.stringify(parsed)).not.toContain("secret-value");
-  });
+    it("calls a body that is not the platform's invalid, in words that carry none of its values", () => {
+      const parsed = adapter.parse(adapterContext(rt, adapter), {
+        headers: new Headers(),
+        rawBody: "secret-value=%%%{",
+        url: "https://worker.test/x",
+      });
+      expect(parsed).toMatchObject({ kind: "invalid", issues: expect.any(String) });
+      expect(JSON.stringify(parsed)).not.toContain("secret-value");
+    });
 
-  it("gives up naming its token setting when the token is not set", async () => {
-    const bare = createRuntime({ ...env(), [adapter.settings.tokenSetting]: "" });
-    const error = await replyContext(bare, adapter, "T1").token().catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(GiveUp);
-    expect((error as GiveUp).code).toBe("not_configured");
-    expect((error as GiveUp).message).toContain(adapter.settings.tokenSetting);
-  });
-});
+    it("gives up naming its token setting when the token is not set", async () => {
+      const bare = createRuntime({ ...env(), [adapter.settings.tokenSetting]: "" });
+      const error = await replyContext(bare, adapter, "T1")
+        .token()
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(GiveUp);
+      expect((error as GiveUp).code).toBe("not_configured");
+      expect((error as GiveUp).message).toContain(adapter.settings.tokenSetting);
+    });
+  },
+);
 
 describe("the job schema built from the adapters", () => {
   it("refuses a target with a missing or mistyped field, another platform's target, and an unknown platform", () => {
     expect(jobSchema.safeParse(job("slack", { platform: "slack", channel: "C1" })).success).toBe(true);
     expect(jobSchema.safeParse(job("slack", { platform: "slack" })).success).toBe(false);
-    expect(jobSchema.safeParse(job("twilio", { platform: "twilio", accountSid: "AC1", to: 15551234567, from: "+1" })).success).toBe(false);
+    expect(
+      jobSchema.safeParse(job("twilio", { platform: "twilio", accountSid: "AC1", to: 15551234567, from: "+1" }))
+        .success,
+    ).toBe(false);
     expect(jobSchema.safeParse(job("discord", { platform: "discord", kind: "channel" })).success).toBe(false);
     expect(jobSchema.safeParse(job("discord", { platform: "slack", channel: "C1" })).success).toBe(false);
-    expect(jobSchema.safeParse(job("telegram", { platform: "telegram", chatId: "1", chatType: "group" })).success).toBe(false);
+    expect(jobSchema.safeParse(job("telegram", { platform: "telegram", chatId: "1", chatType: "group" })).success).toBe(
+      false,
+    );
     expect(jobSchema.safeParse(job("matrix", { platform: "matrix", room: "!r" })).success).toBe(false);
   });
 });
@@ -125,8 +157,14 @@ describe("protocol checks", () => {
   it("answers Slack's url_verification and Discord's PING with the platform's own answer", async () => {
     const slack = adapters.find((a) => a.platform === "slack")!;
     const discord = adapters.find((a) => a.platform === "discord")!;
-    const challenge = slack.parse(adapterContext(rt, slack), await asWebhook(signedSlackRequest(JSON.stringify({ type: "url_verification", challenge: "c-1" }))));
-    const ping = discord.parse(adapterContext(rt, discord), await asWebhook(signedInteractionRequest(discordKeys, JSON.stringify(pingInteraction()))));
+    const challenge = slack.parse(
+      adapterContext(rt, slack),
+      await asWebhook(signedSlackRequest(JSON.stringify({ type: "url_verification", challenge: "c-1" }))),
+    );
+    const ping = discord.parse(
+      adapterContext(rt, discord),
+      await asWebhook(signedInteractionRequest(discordKeys, JSON.stringify(pingInteraction()))),
+    );
     if (challenge.kind !== "protocol" || ping.kind !== "protocol") throw new Error("expected protocol answers");
     expect(await challenge.response.json()).toEqual({ challenge: "c-1" });
     expect(await ping.response.json()).toEqual({ type: 1 });

@@ -45,15 +45,28 @@ interface TwilioCase {
 }
 
 // Every corpus file of Slack's (the signature vectors are the unit tests').
-const slackCorpus: Record<string, Corpus<SlackCase>> = { assistant, gridAndConnect, lifecycle, messages, reactions, refused, subtypes } as Record<string, Corpus<SlackCase>>;
-const slackCases = Object.entries(slackCorpus).flatMap(([file, corpus]) => corpus.cases.map((c) => [`${file}: ${c.name}`, c] as const));
+const slackCorpus: Record<string, Corpus<SlackCase>> = {
+  assistant,
+  gridAndConnect,
+  lifecycle,
+  messages,
+  reactions,
+  refused,
+  subtypes,
+} as Record<string, Corpus<SlackCase>>;
+const slackCases = Object.entries(slackCorpus).flatMap(([file, corpus]) =>
+  corpus.cases.map((c) => [`${file}: ${c.name}`, c] as const),
+);
 const twilioCorpus = twilioWebhooks as unknown as Corpus<TwilioCase> & { messagingService: string };
 
 /** Every JSON log line the Worker writes while `run` goes on. */
 let spies: MockInstance[] = [];
 beforeEach(() => void (spies = [vi.spyOn(console, "log"), vi.spyOn(console, "warn")]));
 afterEach(() => spies.forEach((s) => s.mockRestore()));
-const logLines = () => spies.flatMap((s) => s.mock.calls.map((c) => String(c[0]))).flatMap((l) => (l.startsWith("{") ? [JSON.parse(l) as Record<string, unknown>] : []));
+const logLines = () =>
+  spies
+    .flatMap((s) => s.mock.calls.map((c) => String(c[0])))
+    .flatMap((l) => (l.startsWith("{") ? [JSON.parse(l) as Record<string, unknown>] : []));
 const linesOf = (event: string) => logLines().filter((l) => l.event === event);
 
 describe("the corpus", () => {
@@ -73,7 +86,14 @@ describe("Slack envelopes through POST /slack/events", () => {
 
   it.each(slackCases)("%s", async (_name, c) => {
     const body = typeof c.payload === "string" ? c.payload : JSON.stringify(c.payload);
-    const unsigned = await callWorker(env, new Request("https://bot.test/slack/events", { method: "POST", headers: { "Content-Type": "application/json" }, body }));
+    const unsigned = await callWorker(
+      env,
+      new Request("https://bot.test/slack/events", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body,
+      }),
+    );
     expect(unsigned.status).toBe(401);
 
     const res = await callWorker(env, await signedSlackRequest(body));
@@ -97,11 +117,18 @@ describe("Slack envelopes through POST /slack/events", () => {
       return;
     }
     // A message: the core took it in (its decision is logged), with what the adapter read from it.
-    const parsed = slack.parse(adapterContext(rt, slack), { headers: new Headers(), rawBody: body, url: "https://bot.test/slack/events" });
+    const parsed = slack.parse(adapterContext(rt, slack), {
+      headers: new Headers(),
+      rawBody: body,
+      url: "https://bot.test/slack/events",
+    });
     if (parsed.kind !== "message") throw new Error(`expected a message, got ${JSON.stringify(parsed)}`);
     const { message } = parsed;
     expect(linesOf("decision").map((l) => l.message)).toEqual([message.id]);
-    expect({ addressing: message.addressing, visibility: message.visibility }).toEqual({ addressing: expected.addressing, visibility: expected.visibility });
+    expect({ addressing: message.addressing, visibility: message.visibility }).toEqual({
+      addressing: expected.addressing,
+      visibility: expected.visibility,
+    });
     if (expected.tenant) expect(message.key.tenant).toBe(expected.tenant);
     if (expected.recipientTeam) expect(message.replyTarget).toMatchObject({ recipientTeam: expected.recipientTeam });
     if (expected.feedback) expect(message).toMatchObject({ feedback: expected.feedback, noReply: true });
@@ -111,7 +138,10 @@ describe("Slack envelopes through POST /slack/events", () => {
 
 describe("Twilio forms through POST /twilio/sms", () => {
   // No burst wait: every text's answer is sent while the suite runs, and none is left for after it (jobsQuiet).
-  const env = twilioSuiteEnv(TWILIO_SUITE, { TWILIO_MESSAGING_SERVICE_SID: twilioCorpus.messagingService, SMS_BURST_WINDOW_SECONDS: "0" });
+  const env = twilioSuiteEnv(TWILIO_SUITE, {
+    TWILIO_MESSAGING_SERVICE_SID: twilioCorpus.messagingService,
+    SMS_BURST_WINDOW_SECONDS: "0",
+  });
   const pump = pumpJobsDuringSuite(env, TWILIO_SUITE);
   afterAll(() => jobsQuiet(pump));
   const rt = runtimeFor(env);
@@ -119,13 +149,19 @@ describe("Twilio forms through POST /twilio/sms", () => {
   const request = (params: [string, string][], signature?: string) =>
     new Request(`https://worker.test${WEBHOOK_PATH}`, {
       method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", ...(signature ? { "X-Twilio-Signature": signature } : {}) },
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        ...(signature ? { "X-Twilio-Signature": signature } : {}),
+      },
       body: new URLSearchParams(params).toString(),
     });
 
   it.each(twilioCorpus.cases.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
     expect((await callWorker(env, request(c.params))).status).toBe(401);
-    const res = await callWorker(env, request(c.params, await twilioSignature(String(env.TWILIO_AUTH_TOKEN), url, c.params)));
+    const res = await callWorker(
+      env,
+      request(c.params, await twilioSignature(String(env.TWILIO_AUTH_TOKEN), url, c.params)),
+    );
     const expected = c.expect;
     if (expected.outcome === "refused") {
       expect(res.status).toBe(expected.status);
@@ -138,7 +174,11 @@ describe("Twilio forms through POST /twilio/sms", () => {
       expect(linesOf("twilio_ignored").map((l) => l.reason)).toEqual([expected.reason]);
       return;
     }
-    const parsed = twilio.parse(adapterContext(rt, twilio), { headers: new Headers(), rawBody: new URLSearchParams(c.params).toString(), url });
+    const parsed = twilio.parse(adapterContext(rt, twilio), {
+      headers: new Headers(),
+      rawBody: new URLSearchParams(c.params).toString(),
+      url,
+    });
     if (parsed.kind !== "message") throw new Error(`expected a message, got ${JSON.stringify(parsed)}`);
     expect(parsed.whatsapp).toBe(expected.channel === "whatsapp");
     if (expected.text !== undefined) expect(parsed.message.text).toBe(expected.text);

@@ -36,7 +36,9 @@ describe("a Slack mention at production timing", () => {
     expect(first.deliveries).toMatchObject([{ path: REPLY_PATH, retried: 0, status: 500, outcome: "retry" }]);
     expect(await slackPosts(channel)).toEqual([]);
     expect((await kit.timePasses(FIRST_RETRY_MS - 1)).deliveries).toEqual([]);
-    expect((await kit.timePasses(1)).deliveries).toMatchObject([{ path: REPLY_PATH, retried: 1, status: 200, outcome: "done" }]);
+    expect((await kit.timePasses(1)).deliveries).toMatchObject([
+      { path: REPLY_PATH, retried: 1, status: 200, outcome: "done" },
+    ]);
     expect(await slackPosts(channel)).toHaveLength(1);
     expect((await kit.timePasses(ALL_RETRIES_MS)).deliveries).toEqual([]);
     expect(await slackPosts(channel)).toHaveLength(1);
@@ -48,7 +50,9 @@ describe("a Slack mention at production timing", () => {
     await scriptFault(kit.qstashUrl, { fault: "lose_answer", path: REPLY_PATH, bodyContains: channel });
     await mention(channel, "say it once");
     expect((await kit.deliveriesSettled()).deliveries).toMatchObject([{ retried: 0, status: null, outcome: "retry" }]);
-    expect(await injectedFaults(kit.qstashUrl, { fault: "lose_answer" })).toMatchObject([{ path: REPLY_PATH, status: 200 }]);
+    expect(await injectedFaults(kit.qstashUrl, { fault: "lose_answer" })).toMatchObject([
+      { path: REPLY_PATH, status: 200 },
+    ]);
     expect(await slackPosts(channel)).toHaveLength(1);
     const retry = await kit.timePasses(FIRST_RETRY_MS);
     expect(retry.deliveries).toMatchObject([{ retried: 1, status: 200, outcome: "done" }]);
@@ -57,14 +61,20 @@ describe("a Slack mention at production timing", () => {
 
   it("whose reply claim Redis refuses once (5xx before it ran) is answered once by the retry 12 s later", async () => {
     const channel = newChannel();
-    const claimCall = await evalshaMatch(CLAIM_REPLY, CLAIM_REPLY_KEYS, `${kit.keyPrefix}conv:slack|${TEAM}|${channel}|`);
+    const claimCall = await evalshaMatch(
+      CLAIM_REPLY,
+      CLAIM_REPLY_KEYS,
+      `${kit.keyPrefix}conv:slack|${TEAM}|${channel}|`,
+    );
     await scriptFault(kit.redisProxyControlUrl, { fault: "refuse", bodyContains: claimCall, status: 503 });
     await mention(channel, "are you there?");
 
     expect((await kit.deliveriesSettled()).deliveries).toMatchObject([{ retried: 0, status: 500, outcome: "retry" }]);
     expect(await injectedFaults(kit.redisProxyControlUrl, { fault: "refuse" })).toHaveLength(1);
     expect(await slackPosts(channel)).toEqual([]);
-    expect((await kit.timePasses(FIRST_RETRY_MS)).deliveries).toMatchObject([{ retried: 1, status: 200, outcome: "done" }]);
+    expect((await kit.timePasses(FIRST_RETRY_MS)).deliveries).toMatchObject([
+      { retried: 1, status: 200, outcome: "done" },
+    ]);
     expect(await slackPosts(channel)).toHaveLength(1);
   });
 });

@@ -14,7 +14,12 @@ const redis = new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String
 pumpJobsDuringSuite(env, SUITE);
 
 /** A mention from a person whose Slack display name is `name`. */
-async function mentionAs(place: { team: string; channel: string }, user: string, name: string, text: string): Promise<void> {
+async function mentionAs(
+  place: { team: string; channel: string },
+  user: string,
+  name: string,
+  text: string,
+): Promise<void> {
   const { body } = slackMessageEvent({ ...place, user, text: `<@${BOT_USER_ID}> ${text}` });
   const envelope = JSON.parse(body) as { event: Record<string, unknown> };
   envelope.event.user_profile = { display_name: name, real_name: name };
@@ -26,7 +31,12 @@ describe("what people write reaches the model as data", () => {
     const id = Date.now().toString(36).toUpperCase();
     const place = { team: `TINJ${id}`, channel: `CINJ${id}` };
     // What the bot would remember about Alice if she had said these things before (public facts).
-    const facts = INJECTIONS.map((text, i) => ({ t: `Alice says ${text}`, n: `alice says ${i}`, at: Date.now(), v: "public" }));
+    const facts = INJECTIONS.map((text, i) => ({
+      t: `Alice says ${text}`,
+      n: `alice says ${i}`,
+      at: Date.now(),
+      v: "public",
+    }));
     await redis.set(`${PREFIX}:facts:slack|${place.team}|UALICE`, JSON.stringify(facts));
 
     await mentionAs(place, "UALICE", INJECTIONS[1]!, `${INJECTIONS[0]} first-${id}`);
@@ -34,7 +44,9 @@ describe("what people write reaches the model as data", () => {
     // A running summary that retells an injection, as a fold could have written it.
     const stateKey = `${PREFIX}:conv:slack|${place.team}|${place.channel}|:state`;
     const state = (await redis.get<Record<string, unknown>>(stateKey))!;
-    await redis.set(stateKey, JSON.stringify({ ...state, summary: `Earlier: ${INJECTIONS[2]} ${INJECTIONS[4]}` }), { keepTtl: true });
+    await redis.set(stateKey, JSON.stringify({ ...state, summary: `Earlier: ${INJECTIONS[2]} ${INJECTIONS[4]}` }), {
+      keepTtl: true,
+    });
 
     await mentionAs(place, "UBOB", INJECTIONS[5]!, `${INJECTIONS[3]} ${INJECTIONS[6]} ${INJECTIONS[7]} second-${id}`);
     const prompt = await replyPrompt(`second-${id}`);
@@ -46,7 +58,10 @@ describe("what people write reaches the model as data", () => {
     for (const marker of ["inj-1", "inj-4", "inj-6", "inj-7", "inj-8"]) expect(turns).toContain(marker);
     expect(turns).not.toMatch(/inj-[35]\b/);
     // A display name with a line break is one line, the author of its own message only.
-    expect(userTurns.flatMap(personRecords)).toContainEqual({ author: speakerName(INJECTIONS[1]!), text: expect.stringMatching(/^@Parley /) });
+    expect(userTurns.flatMap(personRecords)).toContainEqual({
+      author: speakerName(INJECTIONS[1]!),
+      text: expect.stringMatching(/^@Parley /),
+    });
     expect(speakerName(INJECTIONS[1]!)).not.toContain("\n");
   });
 
@@ -61,6 +76,8 @@ describe("what people write reaches the model as data", () => {
     const { userTurns } = expectUntrustedTextContained(prompt.messages);
     const people = userTurns.flatMap(personRecords);
     expect(people.at(-1)).toEqual({ author: "Mallory", text: `@Parley ${forged}` });
-    expect(people.filter((r) => r.author === "Alice").map((r) => r.text)).toEqual([`@Parley can someone review my pull request? alice-${id}`]);
+    expect(people.filter((r) => r.author === "Alice").map((r) => r.text)).toEqual([
+      `@Parley can someone review my pull request? alice-${id}`,
+    ]);
   });
 });

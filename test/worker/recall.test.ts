@@ -17,7 +17,14 @@ import type { Passage } from "../../lib/memory/recall/passage.ts";
 import { replyPrompt, storedFacts } from "../support/memory.ts";
 import { scriptModel } from "../support/model.ts";
 import { prodTimingSuite } from "../support/prod-timing.ts";
-import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import {
+  BOT_USER_ID,
+  distinctSlackTs,
+  newSlackPlace,
+  signedSlackRequest,
+  slackMessageEvent,
+  slackPosts,
+} from "../support/slack.ts";
 import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "recall";
@@ -89,7 +96,12 @@ describe("recall across time", () => {
     expect(same).toContain('"earlier"');
     // A new conversation: the detail is data from an earlier one, not one of the prompt's turns.
     const prompt = await replyPrompt(`same-${place.id}`);
-    expect(prompt.messages.filter((m) => !m.content.startsWith(DATA_BLOCK_OPEN)).map((m) => m.content).join("\n")).not.toContain(detail);
+    expect(
+      prompt.messages
+        .filter((m) => !m.content.startsWith(DATA_BLOCK_OPEN))
+        .map((m) => m.content)
+        .join("\n"),
+    ).not.toContain(detail);
   });
 
   it("recalls nothing of a person after 'forget me', and still recalls the others", async () => {
@@ -104,7 +116,11 @@ describe("recall across time", () => {
     expect((await slackPosts(place.channel)).map((p) => p.text)).toContain(FORGET_CONFIRMATION);
     await daysPass(1);
 
-    await mention(place, "UCAROL", `what did we decide for the release codename and the release mascot? after-${place.id}`);
+    await mention(
+      place,
+      "UCAROL",
+      `what did we decide for the release codename and the release mascot? after-${place.id}`,
+    );
     const block = await dataBlockOf(`after-${place.id}`);
     expect(block).toContain(his);
     expect(block).not.toContain(hers);
@@ -115,9 +131,19 @@ describe("recall across time", () => {
     const street = `Elm${place.id}`;
     // Her message fills a passage on its own (300 tokens): the bot's answer that retells it starts the next one.
     const filler = Array.from({ length: 160 }, (_, i) => `w${i}`).join(" ");
-    await scriptModel({ match: `addr-${place.id}`, reply: `Noted: Alice's new address is 12 ${street} Street.`, times: 1 });
-    await mention(place, "UALICE", `my new address is 12 ${street} Street, please keep it in mind. addr-${place.id} ${filler}`);
-    expect((await slackPosts(place.channel)).map((p) => p.text)).toEqual([`Noted: Alice's new address is 12 ${street} Street.`]);
+    await scriptModel({
+      match: `addr-${place.id}`,
+      reply: `Noted: Alice's new address is 12 ${street} Street.`,
+      times: 1,
+    });
+    await mention(
+      place,
+      "UALICE",
+      `my new address is 12 ${street} Street, please keep it in mind. addr-${place.id} ${filler}`,
+    );
+    expect((await slackPosts(place.channel)).map((p) => p.text)).toEqual([
+      `Noted: Alice's new address is 12 ${street} Street.`,
+    ]);
     await daysPass(1);
     await mention(place, "UALICE", "forget me");
     expect((await slackPosts(place.channel)).map((p) => p.text)).toContain(FORGET_CONFIRMATION);
@@ -165,13 +191,20 @@ describe("recall across time", () => {
 
   it("still answers, and still learns facts, when Vector refuses every request; the memory job is retried for the passages", async () => {
     const place = newSlackPlace("RCD");
-    const event = slackMessageEvent({ ...place, user: "URUNNER", text: `<@${BOT_USER_ID}> I'm training for a marathon in April. down-${place.id}`, ts: distinctSlackTs() });
+    const event = slackMessageEvent({
+      ...place,
+      user: "URUNNER",
+      text: `<@${BOT_USER_ID}> I'm training for a marathon in April. down-${place.id}`,
+      ts: distinctSlackTs(),
+    });
     expect((await callWorker(down.env, await signedSlackRequest(event.body))).status).toBe(200);
     expect((await down.deliveriesSettled()).deliveries).toMatchObject([
       { path: `/t/${DOWN_SUITE}/jobs/reply`, status: 200, outcome: "done" },
       { path: `/t/${DOWN_SUITE}/jobs/memory`, status: 500, outcome: "retry" },
     ]);
     expect(await slackPosts(place.channel)).toHaveLength(1);
-    expect(await storedFacts(down.redis, `t-${DOWN_SUITE}`, { platform: "slack", tenant: place.team }, "URUNNER")).toContain("marathon");
+    expect(
+      await storedFacts(down.redis, `t-${DOWN_SUITE}`, { platform: "slack", tenant: place.team }, "URUNNER"),
+    ).toContain("marathon");
   });
 });

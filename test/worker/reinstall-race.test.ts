@@ -27,18 +27,31 @@ let seq = 0;
 const unique = (tag: string) => `${tag}${Date.now().toString(36).toUpperCase()}${++seq}`;
 
 async function mention(team: string, channel: string, text: string, enterprise?: string): Promise<void> {
-  const event = JSON.parse(slackMessageEvent({ team, channel, user: "UALICE", text: `<@${BOT_USER_ID}> ${text}`, ts: distinctSlackTs() }).body) as Record<string, unknown>;
+  const event = JSON.parse(
+    slackMessageEvent({ team, channel, user: "UALICE", text: `<@${BOT_USER_ID}> ${text}`, ts: distinctSlackTs() }).body,
+  ) as Record<string, unknown>;
   if (enterprise) {
     // An org-wide install's delivery: the org on the envelope, and an authorization for the org's install.
     event.enterprise_id = enterprise;
-    event.authorizations = [{ enterprise_id: enterprise, team_id: null, user_id: BOT_USER_ID, is_bot: true, is_enterprise_install: true }];
+    event.authorizations = [
+      { enterprise_id: enterprise, team_id: null, user_id: BOT_USER_ID, is_bot: true, is_enterprise_install: true },
+    ];
   }
   expect((await callWorker(kit.env, await signedSlackRequest(JSON.stringify(event)))).status).toBe(200);
 }
 
 /** Slack's lifecycle event for `team` (app_uninstalled carries no authorizations: the installation is gone). */
 async function lifecycle(team: string, event: object, extra: object = {}): Promise<void> {
-  const body = JSON.stringify({ token: "x", team_id: team, api_app_id: "A0PARLEY", event, type: "event_callback", event_id: unique("Ev"), event_time: 1, ...extra });
+  const body = JSON.stringify({
+    token: "x",
+    team_id: team,
+    api_app_id: "A0PARLEY",
+    event,
+    type: "event_callback",
+    event_id: unique("Ev"),
+    event_time: 1,
+    ...extra,
+  });
   expect((await callWorker(kit.env, await signedSlackRequest(body))).status).toBe(200);
 }
 
@@ -53,7 +66,8 @@ async function keysOf(tenant: string): Promise<string[]> {
   return keys.sort();
 }
 
-const installed = async (tenant: string) => (await kit.redis.exists(installationKey(PREFIX, { platform: "slack", tenant }))) === 1;
+const installed = async (tenant: string) =>
+  (await kit.redis.exists(installationKey(PREFIX, { platform: "slack", tenant }))) === 1;
 
 async function answeredIn(channel: string, count: number): Promise<void> {
   await kit.deliveriesSettled();
@@ -79,7 +93,9 @@ describe("an uninstall's cleanup", () => {
     await answeredIn(channel, 2);
     const afterReinstall = await keysOf(team.id);
 
-    expect((await kit.timePasses(FIRST_RETRY_MS)).deliveries).toMatchObject([{ path: CLEANUP_PATH, status: 200, outcome: "done" }]);
+    expect((await kit.timePasses(FIRST_RETRY_MS)).deliveries).toMatchObject([
+      { path: CLEANUP_PATH, status: 200, outcome: "done" },
+    ]);
     expect(await installed(team.id)).toBe(true);
     expect(await keysOf(team.id)).toEqual(expect.arrayContaining(afterReinstall));
     await mention(team.id, channel, "still with me?");
@@ -133,7 +149,11 @@ describe("team_access_revoked", () => {
     await answeredIn(keptChannel, 1);
     const keptKeys = await keysOf(`${org.id}:${kept}`);
 
-    await lifecycle(lost, { type: "team_access_revoked", team_ids: [lost], event_ts: "1.2" }, { enterprise_id: org.id });
+    await lifecycle(
+      lost,
+      { type: "team_access_revoked", team_ids: [lost], event_ts: "1.2" },
+      { enterprise_id: org.id },
+    );
     await kit.deliveriesSettled();
     expect(await keysOf(`${org.id}:${lost}`)).toEqual([]);
     expect(await keysOf(`${org.id}:${kept}`)).toEqual(keptKeys);
@@ -145,7 +165,16 @@ describe("a token refresh racing an uninstall", () => {
   it("never writes the installation back after the cleanup deleted it", async () => {
     const team = unique("TRACE");
     const rt = runtimeFor(kit.env);
-    await rt.installations.put("slack", { tenant: team, botToken: "xoxe.xoxb-old", botUserId: "UBOT", scopes: [], installedAt: 0, installId: "first", refreshToken: "xoxe-1-old", expiresAt: rt.now() + 1_000 });
+    await rt.installations.put("slack", {
+      tenant: team,
+      botToken: "xoxe.xoxb-old",
+      botUserId: "UBOT",
+      scopes: [],
+      installedAt: 0,
+      installId: "first",
+      refreshToken: "xoxe-1-old",
+      expiresAt: rt.now() + 1_000,
+    });
     const refreshed = installedToken(rt, "slack", team, async () => {
       // Slack answers the refresh while the uninstall's cleanup runs.
       await runTenantCleanup(rt, { platform: "slack", tenant: team, cursor: "0", installId: "first" });

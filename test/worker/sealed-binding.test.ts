@@ -42,13 +42,26 @@ function newTeam(name: string): { id: string; name: string } {
  * Slack fake takes. Not through the OAuth routes: the token suites configure the fake's OAuth for the whole run.
  */
 async function install(team: { id: string; name: string }): Promise<Installation> {
-  const installation: Installation = { tenant: team.id, botToken: SLACK_FAKE_STATIC_TOKENS[0]!, botUserId: BOT_USER_ID, teamName: team.name, scopes: ["chat:write"], installedAt: Date.now() };
+  const installation: Installation = {
+    tenant: team.id,
+    botToken: SLACK_FAKE_STATIC_TOKENS[0]!,
+    botUserId: BOT_USER_ID,
+    teamName: team.name,
+    scopes: ["chat:write"],
+    installedAt: Date.now(),
+  };
   await createRuntime(env).installations.put("slack", installation);
   return installation;
 }
 
 async function mention(team: string, channel: string, text: string): Promise<void> {
-  const event = slackMessageEvent({ team, channel, user: "UPERSON", text: `<@${BOT_USER_ID}> ${text}`, ts: distinctSlackTs() });
+  const event = slackMessageEvent({
+    team,
+    channel,
+    user: "UPERSON",
+    text: `<@${BOT_USER_ID}> ${text}`,
+    ts: distinctSlackTs(),
+  });
   expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
 }
 
@@ -59,7 +72,10 @@ describe("an installation copied under another workspace's key", () => {
     const acmeValue = String(await redis.get(installationKey(PREFIX, { platform: "slack", tenant: acme.id })));
     // As it is stored now (bound to Acme), and as the previous release stored it (bound to nothing).
     await redis.set(installationKey(PREFIX, { platform: "slack", tenant: globex.id }), acmeValue);
-    await redis.set(installationKey(PREFIX, { platform: "slack", tenant: initech.id }), await sealedAsBefore(keyring, "stored-token", JSON.stringify(acmeInstallation)));
+    await redis.set(
+      installationKey(PREFIX, { platform: "slack", tenant: initech.id }),
+      await sealedAsBefore(keyring, "stored-token", JSON.stringify(acmeInstallation)),
+    );
 
     const channel = `CSWAP${Date.now().toString(36).toUpperCase()}${seq}`;
     await mention(globex.id, channel, "hello from Globex");
@@ -106,7 +122,14 @@ describe("a job's sealed part", () => {
     const text = JSON.stringify(body);
     const url = `${String(env.PUBLIC_BASE_URL)}/jobs/reply`;
     const signature = await qstashSignature(String(env.QSTASH_CURRENT_SIGNING_KEY), url, text);
-    const res = await callWorker(env, new Request("https://worker.test/jobs/reply", { method: "POST", headers: { "Upstash-Signature": signature }, body: text }));
+    const res = await callWorker(
+      env,
+      new Request("https://worker.test/jobs/reply", {
+        method: "POST",
+        headers: { "Upstash-Signature": signature },
+        body: text,
+      }),
+    );
     await res.body?.cancel();
     return res.status;
   }
@@ -140,7 +163,13 @@ describe("a job's sealed part", () => {
     const stamp = Date.now().toString(36).toUpperCase();
     const channel = `CROLL${stamp}`;
     const job = await jobIn(team.id, channel, `rollover-${stamp}`);
-    const personal = { channel, authorId: job.trigger.authorId, authorName: job.trigger.authorName, replyTarget: job.replyTarget, bot: job.bot };
+    const personal = {
+      channel,
+      authorId: job.trigger.authorId,
+      authorName: job.trigger.authorName,
+      replyTarget: job.replyTarget,
+      bot: job.bot,
+    };
     const previous = {
       v: 2,
       conversationId: job.conversationId,

@@ -17,24 +17,43 @@ function newChannel(): string {
 
 /** A channel message from a person with a display name, as Slack sends it. */
 async function say(channel: string, user: string, text: string): Promise<void> {
-  const event = JSON.parse(slackMessageEvent({ team: TEAM, channel, user, text }).body) as { event: Record<string, unknown> };
+  const event = JSON.parse(slackMessageEvent({ team: TEAM, channel, user, text }).body) as {
+    event: Record<string, unknown>;
+  };
   event.event.user_profile = { display_name: user.slice(1, 2) + user.slice(2).toLowerCase() };
   const res = await callWorker(env, await signedSlackRequest(JSON.stringify(event)));
   expect(res.status).toBe(200);
 }
 
 /** A reaction_added event as Slack sends it, on a message of `item.user` (only its author matters to Parley). */
-async function react(channel: string, user: string, reaction: string, item: { ts: string; user: string }): Promise<void> {
-  const event = JSON.parse(slackMessageEvent({ team: TEAM, channel, user, text: "x" }).body) as { event: Record<string, unknown> };
+async function react(
+  channel: string,
+  user: string,
+  reaction: string,
+  item: { ts: string; user: string },
+): Promise<void> {
+  const event = JSON.parse(slackMessageEvent({ team: TEAM, channel, user, text: "x" }).body) as {
+    event: Record<string, unknown>;
+  };
   const eventTs = event.event.ts;
-  event.event = { type: "reaction_added", user, reaction, item_user: item.user, item: { type: "message", channel, ts: item.ts }, event_ts: eventTs };
+  event.event = {
+    type: "reaction_added",
+    user,
+    reaction,
+    item_user: item.user,
+    item: { type: "message", channel, ts: item.ts },
+    event_ts: eventTs,
+  };
   const res = await callWorker(env, await signedSlackRequest(JSON.stringify(event)));
   expect(res.status).toBe(200);
 }
 
 /** The answer is posted, then recorded in the conversation: a follow-up is decided over it only after that. */
 function answersRecorded(logs: { mock: { calls: unknown[][] } }, channel: string): number {
-  return logs.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('"event":"job_ended"') && l.includes(channel) && l.includes('"outcome":"answered"')).length;
+  return logs.mock.calls
+    .map((c) => String(c[0]))
+    .filter((l) => l.includes('"event":"job_ended"') && l.includes(channel) && l.includes('"outcome":"answered"'))
+    .length;
 }
 
 function decisionsIn(logs: { mock: { calls: unknown[][] } }, channel: string): { respond: string; reason: string }[] {
@@ -82,7 +101,11 @@ describe("who a Slack message is for, in natural wording", () => {
     await say(channel, "UALICE", "and in a gallon?");
     await settle(1_500);
     expect(await slackPosts(channel)).toHaveLength(1);
-    expect(decisionsIn(logs, channel).map((d) => `${d.respond} ${d.reason}`)).toEqual(["yes direct_mention", "no not_you", "no told_not_you"]);
+    expect(decisionsIn(logs, channel).map((d) => `${d.respond} ${d.reason}`)).toEqual([
+      "yes direct_mention",
+      "no not_you",
+      "no told_not_you",
+    ]);
     logs.mockRestore();
   });
 });

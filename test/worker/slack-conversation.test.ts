@@ -2,7 +2,14 @@ import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it, vi } from "vitest";
 import { modelRequests, scriptModel, turnRecords } from "../support/model.ts";
 import { BOT_USER_ID, failSlackPosts, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
-import { callWorker, eventually, settle, pumpJobsDuringSuite, SLACK_API_BASE_URL, suiteEnv } from "../support/worker.ts";
+import {
+  callWorker,
+  eventually,
+  settle,
+  pumpJobsDuringSuite,
+  SLACK_API_BASE_URL,
+  suiteEnv,
+} from "../support/worker.ts";
 
 const SUITE = "slackconv";
 const settings = {
@@ -55,7 +62,11 @@ describe("a conversation on Slack", () => {
     const promptsOf = async (text: string) =>
       (await modelRequests(text)).map((r) => JSON.stringify(r.messages)).filter((p) => p.includes(opening));
     await send(place, "UALICE", `<@${BOT_USER_ID}> what is the capital of Peru? ${opening}`);
-    const first = await eventually(async () => (await slackPosts(place.channel)).length === 1 && slackPosts(place.channel), 15_000, "first reply");
+    const first = await eventually(
+      async () => (await slackPosts(place.channel)).length === 1 && slackPosts(place.channel),
+      15_000,
+      "first reply",
+    );
     expect(first[0]!.text.length).toBeGreaterThan(0);
 
     await send(place, "UALICE", "and how many people live there?");
@@ -103,7 +114,11 @@ describe("a conversation on Slack", () => {
     await eventually(async () => (await slackPosts(place.channel)).length === 1, 15_000, "reply");
     // meta, log, and the answer traces of the admin view: all three expire together.
     expect((await keysOf(place.channel, EXPIRING_SUITE)).length).toBe(3);
-    await eventually(async () => (await keysOf(place.channel, EXPIRING_SUITE)).length === 0, 10_000, "conversation to expire");
+    await eventually(
+      async () => (await keysOf(place.channel, EXPIRING_SUITE)).length === 0,
+      10_000,
+      "conversation to expire",
+    );
   });
 
   it("answers once when the same event arrives three times at once and as app_mention + message", async () => {
@@ -114,7 +129,12 @@ describe("a conversation on Slack", () => {
     const asMention = slackMessageEvent({ ...place, user: "UALICE", text, ts, type: "app_mention" });
     const responses = await Promise.all([
       callWorker(env, await signedSlackRequest(asMessage.body)),
-      callWorker(env, await signedSlackRequest(asMessage.body, { headers: { "X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_timeout" } })),
+      callWorker(
+        env,
+        await signedSlackRequest(asMessage.body, {
+          headers: { "X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_timeout" },
+        }),
+      ),
       callWorker(env, await signedSlackRequest(asMessage.body)),
       callWorker(env, await signedSlackRequest(asMention.body)),
     ]);
@@ -155,10 +175,14 @@ describe("a conversation on Slack", () => {
     const errors = vi.spyOn(console, "error");
     await scriptModel({ match: marker, status: 500, times: 100 });
     await send(place, "UALICE", `<@${BOT_USER_ID}> ${marker}`);
-    const posts = await eventually(async () => {
-      const p = await slackPosts(place.channel);
-      return p.length === 1 && p;
-    }, 30_000, "apology");
+    const posts = await eventually(
+      async () => {
+        const p = await slackPosts(place.channel);
+        return p.length === 1 && p;
+      },
+      30_000,
+      "apology",
+    );
     expect(posts[0]!.text).toMatch(/couldn't answer/);
     expect(errors.mock.calls.some((c) => String(c[0]).includes('"event":"job_failed"'))).toBe(true);
     errors.mockRestore();
@@ -169,10 +193,14 @@ describe("a Slack thread", () => {
   const SLACK_FAKE = SLACK_API_BASE_URL.replace(/\/api$/, "");
   /** A person's message that Slack has (a thread's parent, or a reply in it): the bot never saw it arrive. */
   async function inSlack(channel: string, user: string, text: string, threadTs?: string): Promise<string> {
-    const res = await fetch(`${SLACK_FAKE}/__messages`, { method: "POST", body: JSON.stringify({ channel, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) }) });
+    const res = await fetch(`${SLACK_FAKE}/__messages`, {
+      method: "POST",
+      body: JSON.stringify({ channel, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) }),
+    });
     return ((await res.json()) as { ts: string }).ts;
   }
-  const repliesCalls = async (channel: string) => (await (await fetch(`${SLACK_FAKE}/__api?method=conversations.replies&channel=${channel}`)).json()) as unknown[];
+  const repliesCalls = async (channel: string) =>
+    (await (await fetch(`${SLACK_FAKE}/__api?method=conversations.replies&channel=${channel}`)).json()) as unknown[];
 
   it("is read whole when the bot is called into it: the parent first, then the replies it never saw, in one call", async () => {
     const place = newPlace();
@@ -180,16 +208,30 @@ describe("a Slack thread", () => {
     const threadTs = await inSlack(place.channel, "UALICE", parentText);
     await inSlack(place.channel, "UCAROL", `Does marketing know? r1-${place.channel}`, threadTs);
     await inSlack(place.channel, "UALICE", `Not yet, I'll tell them today. r2-${place.channel}`, threadTs);
-    const event = slackMessageEvent({ ...place, user: "UBOB", text: `<@${BOT_USER_ID}> can you put that in one sentence? t1-${place.channel}`, threadTs });
+    const event = slackMessageEvent({
+      ...place,
+      user: "UBOB",
+      text: `<@${BOT_USER_ID}> can you put that in one sentence? t1-${place.channel}`,
+      threadTs,
+    });
     expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
     await eventually(async () => (await slackPosts(place.channel)).length === 1, 15_000, "the thread answer");
     const [prompt] = await modelRequests(`t1-${place.channel}`);
     const read = turnRecords(prompt!).filter((r) => r.before_you_were_called);
-    expect(read.map((r) => r.text)).toEqual([parentText, `Does marketing know? r1-${place.channel}`, `Not yet, I'll tell them today. r2-${place.channel}`]);
+    expect(read.map((r) => r.text)).toEqual([
+      parentText,
+      `Does marketing know? r1-${place.channel}`,
+      `Not yet, I'll tell them today. r2-${place.channel}`,
+    ]);
     expect(JSON.stringify(prompt!.messages)).not.toContain("parent_message");
 
     // A later answer in the thread has them from the conversation: Slack is not asked again.
-    const again = slackMessageEvent({ ...place, user: "UBOB", text: `<@${BOT_USER_ID}> and in five words? t2-${place.channel}`, threadTs });
+    const again = slackMessageEvent({
+      ...place,
+      user: "UBOB",
+      text: `<@${BOT_USER_ID}> and in five words? t2-${place.channel}`,
+      threadTs,
+    });
     expect((await callWorker(env, await signedSlackRequest(again.body))).status).toBe(200);
     await eventually(async () => (await slackPosts(place.channel)).length === 2, 15_000, "the second thread answer");
     const [second] = await modelRequests(`t2-${place.channel}`);
@@ -202,7 +244,12 @@ describe("a Slack thread", () => {
     const parentText = `<@${BOT_USER_ID}> which regions does the outage hit? c1-${place.channel}`;
     const threadTs = await send(place, "UALICE", parentText);
     await eventually(async () => (await slackPosts(place.channel)).length === 1, 15_000, "the channel answer");
-    const event = slackMessageEvent({ ...place, user: "UBOB", text: `<@${BOT_USER_ID}> and since when? c2-${place.channel}`, threadTs });
+    const event = slackMessageEvent({
+      ...place,
+      user: "UBOB",
+      text: `<@${BOT_USER_ID}> and since when? c2-${place.channel}`,
+      threadTs,
+    });
     expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
     await eventually(async () => (await slackPosts(place.channel)).length === 2, 15_000, "the thread answer");
     const [prompt] = await modelRequests(`c2-${place.channel}`);

@@ -19,11 +19,27 @@ const mention = () => slackMessageEvent({ ...place, user: "UALICE", text: `<@${B
 describe("Slack requests that must change nothing", () => {
   it.each([
     ["a wrong signature", async () => signedSlackRequest(mention(), { secret: "not-the-secret" }), 401],
-    ["a timestamp six minutes old", async () => signedSlackRequest(mention(), { timestamp: Math.floor(Date.now() / 1000) - 360 }), 401],
-    ["a timestamp six minutes ahead", async () => signedSlackRequest(mention(), { timestamp: Math.floor(Date.now() / 1000) + 360 }), 401],
-    ["no signature headers", async () => new Request("https://bot.test/slack/events", { method: "POST", body: mention() }), 401],
+    [
+      "a timestamp six minutes old",
+      async () => signedSlackRequest(mention(), { timestamp: Math.floor(Date.now() / 1000) - 360 }),
+      401,
+    ],
+    [
+      "a timestamp six minutes ahead",
+      async () => signedSlackRequest(mention(), { timestamp: Math.floor(Date.now() / 1000) + 360 }),
+      401,
+    ],
+    [
+      "no signature headers",
+      async () => new Request("https://bot.test/slack/events", { method: "POST", body: mention() }),
+      401,
+    ],
     ["malformed JSON", async () => signedSlackRequest("{not json"), 400],
-    ["an envelope of the wrong shape", async () => signedSlackRequest(JSON.stringify({ type: "event_callback", event: 42 })), 400],
+    [
+      "an envelope of the wrong shape",
+      async () => signedSlackRequest(JSON.stringify({ type: "event_callback", event: 42 })),
+      400,
+    ],
   ])("%s is refused with %#", async (_name, build, status) => {
     const res = await callWorker(env, await build());
     expect(res.status).toBe(status);
@@ -60,7 +76,10 @@ describe("Slack requests that must change nothing", () => {
   });
 
   it("answers url_verification with the challenge, and ssl_check with 200", async () => {
-    const res = await callWorker(env, await signedSlackRequest(JSON.stringify({ type: "url_verification", challenge: "abc123", token: "t" })));
+    const res = await callWorker(
+      env,
+      await signedSlackRequest(JSON.stringify({ type: "url_verification", challenge: "abc123", token: "t" })),
+    );
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ challenge: "abc123" });
     const ssl = await callWorker(

@@ -11,23 +11,39 @@ import { scriptFault } from "../support/fault-control.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { BOT_USER_ID, newSlackChannel, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
 import { botMessages, configureSlackFake, slackApiCalls, unescapeSlack, watchBotText } from "../support/streams.ts";
-import { callWorker, eventually, MODEL_CONTROL_URL, pumpJobsDuringSuite, SLACK_API_BASE_URL, suiteEnv } from "../support/worker.ts";
+import {
+  callWorker,
+  eventually,
+  MODEL_CONTROL_URL,
+  pumpJobsDuringSuite,
+  SLACK_API_BASE_URL,
+  suiteEnv,
+} from "../support/worker.ts";
 
 const SUITE = "slackstream";
 const TEAM = "TSLACKSTREAM";
 const env = suiteEnv(SUITE, { STREAMING: "true", SHOW_WORKING: "true" });
-const store = new ConversationStore(new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) }), {
-  prefix: `t-${SUITE}`,
-  ttlSeconds: () => 120,
-  maxMessages: 200,
-});
+const store = new ConversationStore(
+  new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) }),
+  {
+    prefix: `t-${SUITE}`,
+    ttlSeconds: () => 120,
+    maxMessages: 200,
+  },
+);
 /** A few seconds of answer: long enough to be seen growing, with a list and a code block. */
 const PACE = "[[local-model tokens=160 tps=80 first_ms=150]]";
 
 pumpJobsDuringSuite(env, SUITE);
 
 async function ask(channel: string, text: string, threadTs?: string): Promise<void> {
-  const event = slackMessageEvent({ team: TEAM, channel, user: "UALICE", text: `<@${BOT_USER_ID}> ${text}`, ...(threadTs ? { threadTs } : {}) });
+  const event = slackMessageEvent({
+    team: TEAM,
+    channel,
+    user: "UALICE",
+    text: `<@${BOT_USER_ID}> ${text}`,
+    ...(threadTs ? { threadTs } : {}),
+  });
   expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
 }
 
@@ -37,7 +53,8 @@ async function recordedAnswer(channel: string, thread?: string): Promise<string 
   return state?.recent.find((m) => m.role === "assistant")?.text;
 }
 
-const answered = (channel: string, thread?: string) => eventually(() => recordedAnswer(channel, thread), 20_000, "the answer recorded");
+const answered = (channel: string, thread?: string) =>
+  eventually(() => recordedAnswer(channel, thread), 20_000, "the answer recorded");
 
 describe("a Slack answer in a thread", () => {
   it("streams into one message that grows and ends closed, holding the whole answer", async () => {
@@ -60,11 +77,23 @@ describe("a Slack answer in a thread", () => {
   it("on Enterprise Grid streams to the person's own workspace (T…), not the tenant key (E…:T…) Slack refuses", async () => {
     const channel = newSlackChannel("CSTG");
     const thread = "1700000000.000300";
-    const envelope = JSON.parse(slackMessageEvent({ team: TEAM, channel, user: "W0ALICE01", text: `<@${BOT_USER_ID}> explain grids ${PACE}`, threadTs: thread }).body) as Record<string, unknown>;
+    const envelope = JSON.parse(
+      slackMessageEvent({
+        team: TEAM,
+        channel,
+        user: "W0ALICE01",
+        text: `<@${BOT_USER_ID}> explain grids ${PACE}`,
+        threadTs: thread,
+      }).body,
+    ) as Record<string, unknown>;
     envelope.enterprise_id = "E0STREAMORG";
     expect((await callWorker(env, await signedSlackRequest(JSON.stringify(envelope)))).status).toBe(200);
     const state = () => store.load({ platform: "slack", tenant: `E0STREAMORG:${TEAM}`, channel, thread });
-    await eventually(async () => (await state())?.recent.find((m) => m.role === "assistant"), 20_000, "the answer recorded");
+    await eventually(
+      async () => (await state())?.recent.find((m) => m.role === "assistant"),
+      20_000,
+      "the answer recorded",
+    );
     const started = await slackApiCalls("chat.startStream", channel);
     expect(started.map((c) => c.ok)).toEqual([true]);
     const [message] = await botMessages(channel);
@@ -149,7 +178,11 @@ describe("where Slack will not stream", () => {
 describe("a stream's first post whose answer never came back", () => {
   it("is found by the retry and finished, never posted twice", async () => {
     const channel = newSlackChannel("CSTD");
-    await scriptFault(SLACK_API_BASE_URL.replace(/\/api$/, ""), { fault: "drop_after", path: "/chat.postMessage", bodyContains: `"channel":"${channel}"` });
+    await scriptFault(SLACK_API_BASE_URL.replace(/\/api$/, ""), {
+      fault: "drop_after",
+      path: "/chat.postMessage",
+      bodyContains: `"channel":"${channel}"`,
+    });
     await ask(channel, `did it land? ${PACE}`);
     const answer = await answered(channel);
     const [message, ...others] = await botMessages(channel);
@@ -163,7 +196,11 @@ describe("a stream whose start was carried out but whose answer never came back"
   it("is found by the retry and finished with the whole answer, never a second stream beside it", async () => {
     const channel = newSlackChannel("CSTL");
     const thread = "1700000000.000400";
-    await scriptFault(SLACK_API_BASE_URL.replace(/\/api$/, ""), { fault: "drop_after", path: "/chat.startStream", bodyContains: `"channel":"${channel}"` });
+    await scriptFault(SLACK_API_BASE_URL.replace(/\/api$/, ""), {
+      fault: "drop_after",
+      path: "/chat.startStream",
+      bodyContains: `"channel":"${channel}"`,
+    });
     await ask(channel, `did my stream land? ${PACE}`, thread);
     const answer = await answered(channel, thread);
     const [message, ...others] = await botMessages(channel);
@@ -180,7 +217,10 @@ describe("an answer that starts with [SKIP]", () => {
     const channel = newSlackChannel("CSTS");
     const thread = "1700000000.000500";
     const marker = `marker-${channel}`;
-    await scriptModel({ match: marker, reply: "[SKIP]", times: 1 }, { match: marker, reply: "Here is my real answer." });
+    await scriptModel(
+      { match: marker, reply: "[SKIP]", times: 1 },
+      { match: marker, reply: "Here is my real answer." },
+    );
     await ask(channel, `are you there? ${marker}`, thread);
     const answer = await answered(channel, thread);
     expect(answer).toBe("Here is my real answer.");

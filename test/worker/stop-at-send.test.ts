@@ -6,12 +6,25 @@
 import { describe, expect, it } from "vitest";
 import { scriptFault } from "../support/fault-control.ts";
 import { ALL_RETRIES_MS, prodTimingSuite } from "../support/prod-timing.ts";
-import { BOT_NUMBER, newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN } from "../support/twilio.ts";
+import {
+  BOT_NUMBER,
+  newSender,
+  signedSmsRequest,
+  smsParams,
+  smsSentTo,
+  TWILIO_ACCOUNT_SID,
+  TWILIO_AUTH_TOKEN,
+} from "../support/twilio.ts";
 import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "stopatsend";
 // No burst wait: the answer's job runs at once, so that its send fails before STOP arrives.
-const kit = prodTimingSuite(SUITE, { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_PHONE_NUMBER: BOT_NUMBER, SMS_BURST_WINDOW_SECONDS: "0" });
+const kit = prodTimingSuite(SUITE, {
+  TWILIO_ACCOUNT_SID,
+  TWILIO_AUTH_TOKEN,
+  TWILIO_PHONE_NUMBER: BOT_NUMBER,
+  SMS_BURST_WINDOW_SECONDS: "0",
+});
 pumpJobsDuringSuite(kit.env, SUITE);
 
 const text = async (from: string, body: string) =>
@@ -22,7 +35,12 @@ describe("an answer written before STOP", () => {
     const from = newSender();
     const twilio = String(kit.env.TWILIO_API_BASE_URL);
     // The answer's text is written and kept in its draft, then Twilio fails its send: QStash will retry the job.
-    await scriptFault(twilio, { fault: "refuse", path: "/messages.create", bodyContains: `"to":"${from}"`, status: 500 });
+    await scriptFault(twilio, {
+      fault: "refuse",
+      path: "/messages.create",
+      bodyContains: `"to":"${from}"`,
+      status: 500,
+    });
     await text(from, "when does the pharmacy open on Sunday?");
     const first = await kit.deliveriesSettled();
     expect(first.deliveries.some((d) => (d.status ?? 0) >= 500)).toBe(true);

@@ -12,7 +12,13 @@ import { evalshaMatch, scriptFault } from "../support/fault-control.ts";
 import { ALL_RETRIES_MS, prodTimingSuite, QSTASH_RETRY_DELAYS_MS } from "../support/prod-timing.ts";
 import { BOT_USER_ID, newSlackChannel, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
 import { botMessages, unescapeSlack } from "../support/streams.ts";
-import { callWorker, eventually, MODEL_CONTROL_URL, pumpJobsDuringSuite, SLACK_API_BASE_URL } from "../support/worker.ts";
+import {
+  callWorker,
+  eventually,
+  MODEL_CONTROL_URL,
+  pumpJobsDuringSuite,
+  SLACK_API_BASE_URL,
+} from "../support/worker.ts";
 
 const SUITE = "streamkilled";
 const TEAM = "TSTREAMKILLED";
@@ -35,12 +41,27 @@ describe("a Slack stream whose job is killed outright mid-answer", () => {
     await scriptFault(MODEL_CONTROL_URL, { fault: "drop_after", path: "/chat.completions", bodyContains: marker });
     await scriptFault(kit.redisProxyControlUrl, {
       fault: "refuse",
-      bodyContains: await evalshaMatch(RELEASE_CLAIM, RELEASE_CLAIM_KEYS, `${kit.keyPrefix}reply:slack|${TEAM}|${channel}`),
+      bodyContains: await evalshaMatch(
+        RELEASE_CLAIM,
+        RELEASE_CLAIM_KEYS,
+        `${kit.keyPrefix}reply:slack|${TEAM}|${channel}`,
+      ),
       status: 503,
     });
     // Nor can it close its stream.
-    await scriptFault(SLACK_API_BASE_URL.replace(/\/api$/, ""), { fault: "refuse", path: "/chat.stopStream", bodyContains: `"channel":"${channel}"`, status: 500 });
-    const event = slackMessageEvent({ team: TEAM, channel, user: "UALICE", text: `<@${BOT_USER_ID}> tell me ${marker} [[local-model tokens=200 tps=25 first_ms=100]]`, threadTs: thread });
+    await scriptFault(SLACK_API_BASE_URL.replace(/\/api$/, ""), {
+      fault: "refuse",
+      path: "/chat.stopStream",
+      bodyContains: `"channel":"${channel}"`,
+      status: 500,
+    });
+    const event = slackMessageEvent({
+      team: TEAM,
+      channel,
+      user: "UALICE",
+      text: `<@${BOT_USER_ID}> tell me ${marker} [[local-model tokens=200 tps=25 first_ms=100]]`,
+      threadTs: thread,
+    });
     expect((await callWorker(kit.env, await signedSlackRequest(event.body))).status).toBe(200);
     await kit.deliveriesSettled();
     const [dying] = await botMessages(channel);
@@ -49,7 +70,14 @@ describe("a Slack stream whose job is killed outright mid-answer", () => {
 
     // QStash's retries come on their schedule; the first ones find the dead attempt's claim still held.
     await kit.timePasses(FIRST_RETRY_MS + SECOND_RETRY_MS);
-    const answer = await eventually(async () => (await store.load({ platform: "slack", tenant: TEAM, channel, thread }))?.recent.find((m) => m.role === "assistant")?.text, 5_000, "the answer");
+    const answer = await eventually(
+      async () =>
+        (await store.load({ platform: "slack", tenant: TEAM, channel, thread }))?.recent.find(
+          (m) => m.role === "assistant",
+        )?.text,
+      5_000,
+      "the answer",
+    );
     await kit.timePasses(ALL_RETRIES_MS);
     const [message, ...others] = await botMessages(channel);
     expect(others).toEqual([]);

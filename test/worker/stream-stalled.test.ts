@@ -18,11 +18,14 @@ const SUITE = "streamstalled";
 const TEAM = "TSTREAMSTALLED";
 // Short enough for the test to see the quiet stream fail, long enough for a normal answer's pauses on a busy machine.
 const env = suiteEnv(SUITE, { STREAMING: "true", LLM_TIMEOUT_MS: "2500" });
-const store = new ConversationStore(new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) }), {
-  prefix: `t-${SUITE}`,
-  ttlSeconds: () => 120,
-  maxMessages: 200,
-});
+const store = new ConversationStore(
+  new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) }),
+  {
+    prefix: `t-${SUITE}`,
+    ttlSeconds: () => 120,
+    maxMessages: 200,
+  },
+);
 
 pumpJobsDuringSuite(env, SUITE);
 
@@ -33,11 +36,23 @@ describe("a Slack stream whose model goes quiet mid-answer", () => {
     const marker = `marker-${channel}`;
     const reply = "Streams are sent piece by piece, so the person sees the answer as it is written.";
     // The first answer's opening words come at once, the next ones only after ten minutes: a stalled upstream.
-    await scriptModel({ match: marker, reply, firstTokenMs: 50, tokensPerSecond: 1 / 600, times: 1 }, { match: marker, reply });
-    const event = slackMessageEvent({ team: TEAM, channel, user: "UALICE", text: `<@${BOT_USER_ID}> how do streams work? ${marker}`, threadTs: thread });
+    await scriptModel(
+      { match: marker, reply, firstTokenMs: 50, tokensPerSecond: 1 / 600, times: 1 },
+      { match: marker, reply },
+    );
+    const event = slackMessageEvent({
+      team: TEAM,
+      channel,
+      user: "UALICE",
+      text: `<@${BOT_USER_ID}> how do streams work? ${marker}`,
+      threadTs: thread,
+    });
     expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
 
-    const recorded = () => store.load({ platform: "slack", tenant: TEAM, channel, thread }).then((s) => s?.recent.find((m) => m.role === "assistant")?.text);
+    const recorded = () =>
+      store
+        .load({ platform: "slack", tenant: TEAM, channel, thread })
+        .then((s) => s?.recent.find((m) => m.role === "assistant")?.text);
     const answer = await eventually(recorded, 20_000, "the answer recorded");
     expect(answer).toBe(reply);
     expect(await modelRequests(marker)).toHaveLength(2);

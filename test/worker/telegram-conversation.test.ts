@@ -10,16 +10,29 @@ import { describe, expect, it } from "vitest";
 import { ConversationStore } from "../../lib/conversation/store.ts";
 import type { ConversationKey } from "../../lib/message.ts";
 import { modelRequests } from "../support/model.ts";
-import { BOT, botCalls, chatMessages, deliver, newChat, newPerson, newTopic, say, telegramSuiteEnv } from "../support/telegram.ts";
+import {
+  BOT,
+  botCalls,
+  chatMessages,
+  deliver,
+  newChat,
+  newPerson,
+  newTopic,
+  say,
+  telegramSuiteEnv,
+} from "../support/telegram.ts";
 import { eventually, pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "tgconv";
 const env = telegramSuiteEnv(SUITE, { STREAMING: "true", SHOW_WORKING: "true" });
-const store = new ConversationStore(new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) }), {
-  prefix: `t-${SUITE}`,
-  ttlSeconds: () => 120,
-  maxMessages: 200,
-});
+const store = new ConversationStore(
+  new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) }),
+  {
+    prefix: `t-${SUITE}`,
+    ttlSeconds: () => 120,
+    maxMessages: 200,
+  },
+);
 /** A few seconds of answer, long enough to be seen growing. */
 const PACE = "[[local-model tokens=160 tps=60 first_ms=150]]";
 
@@ -39,7 +52,11 @@ async function post(update: Record<string, unknown> | undefined): Promise<void> 
 
 /** The bot's answer as the conversation recorded it, once recorded. */
 const recorded = (key: ConversationKey) =>
-  eventually(async () => (await store.load(key))?.recent.find((m) => m.role === "assistant"), 20_000, "the answer recorded");
+  eventually(
+    async () => (await store.load(key))?.recent.find((m) => m.role === "assistant"),
+    20_000,
+    "the answer recorded",
+  );
 
 describe("a Telegram group", () => {
   it("answers an @mention as a reply, streamed by editing it, with typing first, and sees the talk before it", async () => {

@@ -10,7 +10,19 @@ import { Redis } from "@upstash/redis/cloudflare";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { FORGET_CONFIRMATION } from "../../lib/notices.ts";
 import { scriptModel } from "../support/model.ts";
-import { BOT, chatMessages, deliver, newChat, newPerson, react, say, setBotStatus, TELEGRAM_FAKE_URL, telegramRequest, telegramSuiteEnv } from "../support/telegram.ts";
+import {
+  BOT,
+  chatMessages,
+  deliver,
+  newChat,
+  newPerson,
+  react,
+  say,
+  setBotStatus,
+  TELEGRAM_FAKE_URL,
+  telegramRequest,
+  telegramSuiteEnv,
+} from "../support/telegram.ts";
 import { callWorker, eventually, pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "tglife";
@@ -29,14 +41,20 @@ async function post(update: Record<string, unknown> | undefined): Promise<void> 
   expect((await deliver(env, update)).status).toBe(200);
 }
 const chatKeys = (chat: number) => redis.keys(`${prefix}:*telegram|${BOT.id}:${chat}|*`);
-const answers = (chat: number, n: number) => eventually(async () => (await chatMessages(chat)).length >= n && (await chatMessages(chat)), 20_000, `${n} answers`);
+const answers = (chat: number, n: number) =>
+  eventually(async () => (await chatMessages(chat)).length >= n && (await chatMessages(chat)), 20_000, `${n} answers`);
 /** The decision logged for message `id` of the chat. */
 const decision = (chat: number, id: number) =>
   eventually(
     async () =>
       logs.mock.calls
         .map((c) => String(c[0]))
-        .filter((line) => line.includes('"event":"decision"') && line.includes(`"channel":"${chat}"`) && line.includes(`"message":"${id}"`))
+        .filter(
+          (line) =>
+            line.includes('"event":"decision"') &&
+            line.includes(`"channel":"${chat}"`) &&
+            line.includes(`"message":"${id}"`),
+        )
         .map((line) => JSON.parse(line) as { reason: string })[0],
     5_000,
     "the decision",
@@ -61,14 +79,24 @@ describe("a long Telegram answer", () => {
     const marker = `long-${chat}`;
     const long = `${"All work and no play makes a long answer. ".repeat(120)}The end.`;
     await scriptModel({ match: marker, reply: long });
-    const rule = { fault: "ratelimit", retryAfter: 1, path: "/sendMessage", bodyContains: `"chat_id":${chat}`, after: 1 };
+    const rule = {
+      fault: "ratelimit",
+      retryAfter: 1,
+      path: "/sendMessage",
+      bodyContains: `"chat_id":${chat}`,
+      after: 1,
+    };
     const res = await fetch(`${TELEGRAM_FAKE_URL}/__fail`, { method: "POST", body: JSON.stringify(rule) });
     expect(res.status).toBe(200);
     await post((await say(chat, erin, `tell me everything ${marker}`)).update);
-    const parts = await eventually(async () => {
-      const sent = await chatMessages(chat);
-      return sent.length >= 2 && sent;
-    }, 20_000, "both parts");
+    const parts = await eventually(
+      async () => {
+        const sent = await chatMessages(chat);
+        return sent.length >= 2 && sent;
+      },
+      20_000,
+      "both parts",
+    );
     expect(Math.max(...parts.map((m) => m.text.length))).toBeLessThanOrEqual(4_096);
     // Cut where a word ends: the space between the parts is the only thing not in a message.
     expect(parts.map((m) => m.text).join(" ")).toBe(long);
@@ -102,7 +130,11 @@ describe("forget me in a Telegram group", () => {
     const kept = () => redis.get<string>(`${prefix}:kept:telegram|${BOT.id}:${chat}|${chat}`);
     expect(await kept()).toContain("1 Elm Street");
     await post((await say(chat, alice, `/forget@${BOT.username}`)).update);
-    await eventually(async () => (await chatMessages(chat)).some((m) => m.text === FORGET_CONFIRMATION), 20_000, "the confirmation");
+    await eventually(
+      async () => (await chatMessages(chat)).some((m) => m.text === FORGET_CONFIRMATION),
+      20_000,
+      "the confirmation",
+    );
     expect(await kept()).not.toContain("1 Elm Street");
     expect(await kept()).toContain(`nice weather ${chat}`);
   });

@@ -10,7 +10,16 @@ import { RATE_LIMIT_WAIT_IN_JOB_MAX_SECONDS } from "../../lib/platforms/rate-lim
 import { scriptFault } from "../support/fault-control.ts";
 import { modelRequests } from "../support/model.ts";
 import { ALL_RETRIES_MS, prodTimingSuite, QSTASH_RETRY_DELAYS_MS } from "../support/prod-timing.ts";
-import { BOT, chatMessages, newChat, newPerson, say, TELEGRAM_FAKE_URL, TELEGRAM_SECRET, telegramRequest } from "../support/telegram.ts";
+import {
+  BOT,
+  chatMessages,
+  newChat,
+  newPerson,
+  say,
+  TELEGRAM_FAKE_URL,
+  TELEGRAM_SECRET,
+  telegramRequest,
+} from "../support/telegram.ts";
 import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "tgtiming";
@@ -35,9 +44,17 @@ describe("Telegram at production timings", () => {
   it("waits out a short flood wait in the job: answered at the first delivery, no retry spent", async () => {
     const fay = newPerson("Fay");
     const chat = await newChat({ privateWith: fay });
-    await scriptFault(TELEGRAM_FAKE_URL, { fault: "ratelimit", retryAfter: 1, times: 2, path: "/sendMessage", bodyContains: `"chat_id":${chat}` } as never);
+    await scriptFault(TELEGRAM_FAKE_URL, {
+      fault: "ratelimit",
+      retryAfter: 1,
+      times: 2,
+      path: "/sendMessage",
+      bodyContains: `"chat_id":${chat}`,
+    } as never);
     await post((await say(chat, fay, "what is a monad?")).update);
-    expect((await kit.deliveriesSettled()).deliveries).toMatchObject([{ path: REPLY_PATH, retried: 0, status: 200, outcome: "done" }]);
+    expect((await kit.deliveriesSettled()).deliveries).toMatchObject([
+      { path: REPLY_PATH, retried: 0, status: 200, outcome: "done" },
+    ]);
     expect(await chatMessages(chat)).toHaveLength(1);
     expect((await kit.timePasses(ALL_RETRIES_MS)).deliveries).toEqual([]);
   });
@@ -46,13 +63,22 @@ describe("Telegram at production timings", () => {
     const ivy = newPerson("Ivy");
     const chat = await newChat({ privateWith: ivy });
     const retryAfterSeconds = RATE_LIMIT_WAIT_IN_JOB_MAX_SECONDS + 25;
-    await scriptFault(TELEGRAM_FAKE_URL, { fault: "ratelimit", retryAfter: retryAfterSeconds, path: "/sendMessage", bodyContains: `"chat_id":${chat}` } as never);
+    await scriptFault(TELEGRAM_FAKE_URL, {
+      fault: "ratelimit",
+      retryAfter: retryAfterSeconds,
+      path: "/sendMessage",
+      bodyContains: `"chat_id":${chat}`,
+    } as never);
     await post((await say(chat, ivy, "what is a functor?")).update);
-    expect((await kit.deliveriesSettled()).deliveries).toMatchObject([{ path: REPLY_PATH, retried: 0, outcome: "retry" }]);
+    expect((await kit.deliveriesSettled()).deliveries).toMatchObject([
+      { path: REPLY_PATH, retried: 0, outcome: "retry" },
+    ]);
     expect(await chatMessages(chat)).toHaveLength(0);
     // Not at QStash's first retry (12 s): when Telegram said, well before its next one (148 s).
     expect((await kit.timePasses(QSTASH_RETRY_DELAYS_MS[0])).deliveries).toEqual([]);
-    expect((await kit.timePasses(retryAfterSeconds * 1000)).deliveries).toMatchObject([{ path: REPLY_PATH, retried: 1, status: 200, outcome: "done" }]);
+    expect((await kit.timePasses(retryAfterSeconds * 1000)).deliveries).toMatchObject([
+      { path: REPLY_PATH, retried: 1, status: 200, outcome: "done" },
+    ]);
     await kit.timePasses(ALL_RETRIES_MS);
     expect(await chatMessages(chat)).toHaveLength(1);
   });

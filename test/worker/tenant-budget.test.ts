@@ -4,7 +4,14 @@
 import { describe, expect, it } from "vitest";
 import { BUDGET_NOTICE, PERSON_BUDGET_NOTICE } from "../../lib/notices.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
-import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import {
+  BOT_USER_ID,
+  distinctSlackTs,
+  newSlackPlace,
+  signedSlackRequest,
+  slackMessageEvent,
+  slackPosts,
+} from "../support/slack.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle, suiteEnv } from "../support/worker.ts";
 
 // One answer of the local model uses about a hundred tokens: the first answer spends the day's budget.
@@ -12,7 +19,10 @@ const ADMIN_TOKEN = "admin-token-for-budget-tests-0123456789";
 // A streamed answer reports its usage on the stream's last chunk: it must count as a whole one's does.
 const modes = [
   { mode: "written whole", env: suiteEnv("budget", { TENANT_DAILY_TOKEN_BUDGET: "50", ADMIN_TOKEN }) },
-  { mode: "streamed", env: suiteEnv("budgetstream", { TENANT_DAILY_TOKEN_BUDGET: "50", ADMIN_TOKEN, STREAMING: "true" }) },
+  {
+    mode: "streamed",
+    env: suiteEnv("budgetstream", { TENANT_DAILY_TOKEN_BUDGET: "50", ADMIN_TOKEN, STREAMING: "true" }),
+  },
 ];
 pumpJobsDuringSuite(modes[0]!.env, "budget");
 pumpJobsDuringSuite(modes[1]!.env, "budgetstream");
@@ -29,10 +39,14 @@ describe.each(modes)("a tenant's daily token budget, answers $mode", ({ env }) =
     await eventually(async () => (await slackPosts(place.channel)).length === 1, 15_000, "the first answer");
 
     await mention(place, "UTWO", `second question ${place.id}-2`);
-    const posts = await eventually(async () => {
-      const all = await slackPosts(place.channel);
-      return all.length === 2 && all;
-    }, 15_000, "the notice");
+    const posts = await eventually(
+      async () => {
+        const all = await slackPosts(place.channel);
+        return all.length === 2 && all;
+      },
+      15_000,
+      "the notice",
+    );
     expect(posts[1]!.text).toBe(BUDGET_NOTICE);
 
     await mention(place, "UONE", `third question ${place.id}-3`);
@@ -44,7 +58,12 @@ describe.each(modes)("a tenant's daily token budget, answers $mode", ({ env }) =
     expect(await modelRequests(`${place.id}-2`)).toEqual([]);
     expect(await modelRequests(`${place.id}-3`)).toEqual([]);
 
-    const view = await callWorker(env, new Request(`https://bot.test/admin/tenants/slack/${place.team}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }));
+    const view = await callWorker(
+      env,
+      new Request(`https://bot.test/admin/tenants/slack/${place.team}`, {
+        headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+      }),
+    );
     const usage = ((await view.json()) as { usage: { tokens: number; budget: number; told: boolean } }).usage;
     expect(usage).toMatchObject({ budget: 50, told: true });
     expect(usage.tokens).toBeGreaterThanOrEqual(50);
@@ -54,14 +73,24 @@ describe.each(modes)("a tenant's daily token budget, answers $mode", ({ env }) =
 describe("what the daily budgets count", () => {
   const SHARE_SUITE = "budgetshare";
   // The local model's answer costs about a hundred tokens: a 10% share of 1,500 is spent by one answer.
-  const env = suiteEnv(SHARE_SUITE, { TENANT_DAILY_TOKEN_BUDGET: "1500", PERSON_DAILY_TOKEN_SHARE: "10", ADMIN_TOKEN, STREAMING: "true" });
+  const env = suiteEnv(SHARE_SUITE, {
+    TENANT_DAILY_TOKEN_BUDGET: "1500",
+    PERSON_DAILY_TOKEN_SHARE: "10",
+    ADMIN_TOKEN,
+    STREAMING: "true",
+  });
   pumpJobsDuringSuite(env, SHARE_SUITE);
   const mention = async (place: { team: string; channel: string }, user: string, text: string) => {
     const event = slackMessageEvent({ ...place, user, text: `<@${BOT_USER_ID}> ${text}`, ts: distinctSlackTs() });
     expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
   };
   const usage = async (team: string) => {
-    const view = await callWorker(env, new Request(`https://bot.test/admin/tenants/slack/${team}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }));
+    const view = await callWorker(
+      env,
+      new Request(`https://bot.test/admin/tenants/slack/${team}`, {
+        headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+      }),
+    );
     return ((await view.json()) as { usage: { tokens: number } }).usage.tokens;
   };
 
@@ -76,7 +105,11 @@ describe("what the daily budgets count", () => {
     // Another member of the same workspace, in another channel (so that this channel's talk is not in their prompt).
     const elsewhere = { ...place, channel: `${place.channel}B` };
     await mention(elsewhere, "UOTHER", `another person ${place.id}-4`);
-    await eventually(async () => (await slackPosts(elsewhere.channel)).length === 1, 15_000, "the other member's answer");
+    await eventually(
+      async () => (await slackPosts(elsewhere.channel)).length === 1,
+      15_000,
+      "the other member's answer",
+    );
     await settle(1_000);
     expect(await slackPosts(place.channel)).toHaveLength(2);
     expect(await modelRequests(`${place.id}-2`)).toEqual([]);

@@ -11,7 +11,15 @@ import { recallNamespace } from "../../lib/memory/recall/namespace.ts";
 import { runtimeFor } from "../../lib/runtime.ts";
 import { memoryBotRoles } from "../support/gateway-storage.ts";
 import { replyPrompt, storedFacts } from "../support/memory.ts";
-import { approveInstall, callback, INSTALLABLE, installWorkspace, slackFake, startInstall, teamPosts } from "../support/slack-install.ts";
+import {
+  approveInstall,
+  callback,
+  INSTALLABLE,
+  installWorkspace,
+  slackFake,
+  startInstall,
+  teamPosts,
+} from "../support/slack-install.ts";
 import { BOT_USER_ID, distinctSlackTs, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle, suiteEnv } from "../support/worker.ts";
 
@@ -68,13 +76,21 @@ describe("two workspaces with the same channel and user ids", () => {
     const channel = newChannel();
     const marker = `m${seq}`;
 
-    expect((await mention(acme.id, channel, "USAME", `I'm training for a marathon in April. acme-${marker}`)).status).toBe(200);
-    expect((await mention(globex.id, channel, "USAME", `I'm learning to play the violin. globex-${marker}`)).status).toBe(200);
+    expect(
+      (await mention(acme.id, channel, "USAME", `I'm training for a marathon in April. acme-${marker}`)).status,
+    ).toBe(200);
+    expect(
+      (await mention(globex.id, channel, "USAME", `I'm learning to play the violin. globex-${marker}`)).status,
+    ).toBe(200);
 
-    const posts = await eventually(async () => {
-      const all = await teamPosts(channel);
-      return all.length >= 2 && all;
-    }, 20_000, "both answers");
+    const posts = await eventually(
+      async () => {
+        const all = await teamPosts(channel);
+        return all.length >= 2 && all;
+      },
+      20_000,
+      "both answers",
+    );
     expect(posts.map((p) => p.team).sort()).toEqual([acme.id, globex.id].sort());
 
     // Each prompt holds its own workspace's message only.
@@ -83,8 +99,16 @@ describe("two workspaces with the same channel and user ids", () => {
     expect(acmePrompt).not.toContain(`globex-${marker}`);
     expect(globexPrompt).not.toContain(`acme-${marker}`);
 
-    const acmeFacts = await eventually(async () => (await storedFacts(redis, PREFIX, { platform: "slack", tenant: acme.id }, "USAME")) || false, 15_000, "Acme's fact");
-    const globexFacts = await eventually(async () => (await storedFacts(redis, PREFIX, { platform: "slack", tenant: globex.id }, "USAME")) || false, 15_000, "Globex's fact");
+    const acmeFacts = await eventually(
+      async () => (await storedFacts(redis, PREFIX, { platform: "slack", tenant: acme.id }, "USAME")) || false,
+      15_000,
+      "Acme's fact",
+    );
+    const globexFacts = await eventually(
+      async () => (await storedFacts(redis, PREFIX, { platform: "slack", tenant: globex.id }, "USAME")) || false,
+      15_000,
+      "Globex's fact",
+    );
     expect(acmeFacts).toContain("marathon");
     expect(acmeFacts).not.toContain("violin");
     expect(globexFacts).toContain("violin");
@@ -99,9 +123,16 @@ describe("two workspaces with the same channel and user ids", () => {
     const stored = String(await redis.get(installKey!));
     expect(stored).toMatch(/^v2\.[0-9a-f]+\./);
     expect(stored).not.toContain("xoxb-");
-    const view = await callWorker(env, new Request(`https://bot.test/admin/tenants/slack/${team.id}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }));
+    const view = await callWorker(
+      env,
+      new Request(`https://bot.test/admin/tenants/slack/${team.id}`, {
+        headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+      }),
+    );
     const shown = await view.text();
-    expect(JSON.parse(shown)).toMatchObject({ installation: { teamName: "Sealed", scopes: expect.arrayContaining(["chat:write"]) } });
+    expect(JSON.parse(shown)).toMatchObject({
+      installation: { teamName: "Sealed", scopes: expect.arrayContaining(["chat:write"]) },
+    });
     expect(shown).not.toContain("xox");
   });
 });
@@ -137,7 +168,11 @@ describe("the install state", () => {
     expect(await afterSteal.text()).toContain("expired or was already used");
 
     const again = await startInstall(env);
-    const ok = await callback(env, { code: await approveInstall(team, again.redirectUri), state: again.state }, again.cookie);
+    const ok = await callback(
+      env,
+      { code: await approveInstall(team, again.redirectUri), state: again.state },
+      again.cookie,
+    );
     expect(ok.status).toBe(200);
     expect(await ok.text()).toContain("State");
     const replayed = await callback(env, { code, state: again.state }, again.cookie);
@@ -158,7 +193,9 @@ describe("token rotation", () => {
       await settle(1_100);
       const before = (await slackFake<{ oauth: { refreshes: number } }>("/__stats")).oauth.refreshes;
       const channels = Array.from({ length: 20 }, () => newChannel());
-      const answers = await Promise.all(channels.map((channel, i) => mention(team.id, channel, `UROT${i}`, `question ${i}`)));
+      const answers = await Promise.all(
+        channels.map((channel, i) => mention(team.id, channel, `UROT${i}`, `question ${i}`)),
+      );
       expect(answers.map((r) => r.status)).toEqual(channels.map(() => 200));
       for (const channel of channels) {
         await eventually(async () => (await teamPosts(channel)).length === 1, 20_000, `the answer in ${channel}`);
@@ -201,7 +238,15 @@ describe("a token near its expiry", () => {
 
 describe("uninstalling", () => {
   async function uninstallEvent(team: string, event: object): Promise<Response> {
-    const body = JSON.stringify({ token: "x", team_id: team, api_app_id: "A0PARLEY", event, type: "event_callback", event_id: `Ev${seq}${Date.now()}`, event_time: 1 });
+    const body = JSON.stringify({
+      token: "x",
+      team_id: team,
+      api_app_id: "A0PARLEY",
+      event,
+      type: "event_callback",
+      event_id: `Ev${seq}${Date.now()}`,
+      event_time: 1,
+    });
     return callWorker(env, await signedSlackRequest(body));
   }
 
@@ -214,9 +259,17 @@ describe("uninstalling", () => {
     await mention(leaving.id, channel, "USAME", "I'm training for a marathon in April.");
     await mention(staying.id, channel, "USAME", "I'm learning to play the violin.");
     await eventually(async () => (await teamPosts(channel)).length === 2, 20_000, "both answers");
-    await eventually(async () => (await keysOf(leaving.id)).some((k) => k.includes(":facts:")), 15_000, "the leaving workspace's facts");
+    await eventually(
+      async () => (await keysOf(leaving.id)).some((k) => k.includes(":facts:")),
+      15_000,
+      "the leaving workspace's facts",
+    );
     expect((await keysOf(leaving.id)).length).toBeGreaterThan(3);
-    await eventually(async () => (await recallNamespaces()).includes(slackNamespace(leaving.id)), 15_000, "the leaving workspace's recall passages");
+    await eventually(
+      async () => (await recallNamespaces()).includes(slackNamespace(leaving.id)),
+      15_000,
+      "the leaving workspace's recall passages",
+    );
     const stayingKeys = await keysOf(staying.id);
 
     // Slack sends both, in no set order; one cleanup runs.
@@ -229,7 +282,11 @@ describe("uninstalling", () => {
 
     await mention(leaving.id, channel, "USAME", "still there?");
     await mention(staying.id, channel, "USAME", "what should I practise first?");
-    await eventually(async () => (await teamPosts(channel)).filter((p) => p.team === staying.id).length === 2, 20_000, "the staying workspace's answer");
+    await eventually(
+      async () => (await teamPosts(channel)).filter((p) => p.team === staying.id).length === 2,
+      20_000,
+      "the staying workspace's answer",
+    );
     await settle(1_000);
     expect((await teamPosts(channel)).filter((p) => p.team === leaving.id)).toHaveLength(1);
     expect(await keysOf(leaving.id)).toEqual([]);

@@ -24,7 +24,14 @@ let seq = 0;
 
 beforeAll(async () => {
   keys = await generateDiscordKeys();
-  Object.assign(env, suiteEnv(SUITE, { ...toolSettings("create_ticket"), DISCORD_PUBLIC_KEY: keys.publicKeyHex, DISCORD_BOT_TOKEN: "test-discord-bot-token" }));
+  Object.assign(
+    env,
+    suiteEnv(SUITE, {
+      ...toolSettings("create_ticket"),
+      DISCORD_PUBLIC_KEY: keys.publicKeyHex,
+      DISCORD_BOT_TOKEN: "test-discord-bot-token",
+    }),
+  );
 });
 pumpJobsDuringSuite(env, SUITE);
 
@@ -36,17 +43,33 @@ async function askToCreate(title: string): Promise<{ channelId: string; token: s
   const channelId = newChannel();
   const interaction = askInteraction({ guildId: GUILD, channelId }, alice, `create_ticket {"title": "${title}"}`);
   expect((await interactAsDiscord(env, keys, interaction)).status).toBe(200);
-  const [edit] = await eventually(async () => {
-    const calls = await discordCalls(api(), { token: interaction.token });
-    return calls.length > 0 && calls;
-  }, 15_000, "the question");
-  expect(edit).toMatchObject({ route: "edit_original", content: expect.stringContaining("⚠️ Approval needed: may I run create_ticket") });
+  const [edit] = await eventually(
+    async () => {
+      const calls = await discordCalls(api(), { token: interaction.token });
+      return calls.length > 0 && calls;
+    },
+    15_000,
+    "the question",
+  );
+  expect(edit).toMatchObject({
+    route: "edit_original",
+    content: expect.stringContaining("⚠️ Approval needed: may I run create_ticket"),
+  });
   return { channelId, token: interaction.token, questionId: String(edit!.id) };
 }
 
 async function react(channelId: string, messageId: string, emoji: string, userId = alice.id): Promise<void> {
   const dispatch = gatewayDispatch(runtimeFor(env), { deliver: async () => undefined }, memoryBotRoles());
-  const data = { user_id: userId, channel_id: channelId, message_id: messageId, guild_id: GUILD, message_author_id: BOT, emoji: { id: null, name: emoji }, burst: false, type: 0 };
+  const data = {
+    user_id: userId,
+    channel_id: channelId,
+    message_id: messageId,
+    guild_id: GUILD,
+    message_author_id: BOT,
+    emoji: { id: null, name: emoji },
+    burst: false,
+    type: 0,
+  };
   await dispatch("MESSAGE_REACTION_ADD", data, BOT);
 }
 
@@ -61,7 +84,11 @@ describe("a confirm tool asked for with /ask", () => {
     expect(await channelPosts(channelId)).toEqual([]);
     await react(channelId, questionId, "✅");
     await react(channelId, questionId, "✔️");
-    const [done] = await eventually(async () => (await channelPosts(channelId)).length > 0 && channelPosts(channelId), 15_000, "the result");
+    const [done] = await eventually(
+      async () => (await channelPosts(channelId)).length > 0 && channelPosts(channelId),
+      15_000,
+      "the result",
+    );
     expect(done!.content).toMatch(new RegExp(`^✅ Done: create_ticket: Created ticket \\d+ in IT: ${title}$`));
     await settle(1_500);
     expect(await channelPosts(channelId)).toHaveLength(1);
@@ -74,7 +101,11 @@ describe("a confirm tool asked for with /ask", () => {
     const { channelId, token, questionId } = await askToCreate(title);
     await react(channelId, questionId, "❌");
     await react(channelId, questionId, "❌");
-    const [cancelled] = await eventually(async () => (await channelPosts(channelId)).length > 0 && channelPosts(channelId), 15_000, "the cancellation");
+    const [cancelled] = await eventually(
+      async () => (await channelPosts(channelId)).length > 0 && channelPosts(channelId),
+      15_000,
+      "the cancellation",
+    );
     expect(cancelled!.content).toBe("❌ Cancelled: create_ticket was not run (❌).");
     await settle(1_500);
     expect(await channelPosts(channelId)).toHaveLength(1);

@@ -7,7 +7,16 @@
  */
 import { describe, expect, it } from "vitest";
 import { prodTimingSuite } from "../support/prod-timing.ts";
-import { BOT_NUMBER, newMessageSid, newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN } from "../support/twilio.ts";
+import {
+  BOT_NUMBER,
+  newMessageSid,
+  newSender,
+  signedSmsRequest,
+  smsParams,
+  smsSentTo,
+  TWILIO_ACCOUNT_SID,
+  TWILIO_AUTH_TOKEN,
+} from "../support/twilio.ts";
 import { createCalls, toolSettings } from "../support/tools.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle } from "../support/worker.ts";
 
@@ -15,7 +24,12 @@ const SUITE = "approvalsms";
 const MINUTES = 15;
 /** SMS's default burst window (4 s) and a little: the answer's job is due then. */
 const BURST_MS = 5_000;
-const kit = prodTimingSuite(SUITE, { ...toolSettings("lookup_ticket,create_ticket"), TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_PHONE_NUMBER: BOT_NUMBER });
+const kit = prodTimingSuite(SUITE, {
+  ...toolSettings("lookup_ticket,create_ticket"),
+  TWILIO_ACCOUNT_SID,
+  TWILIO_AUTH_TOKEN,
+  TWILIO_PHONE_NUMBER: BOT_NUMBER,
+});
 pumpJobsDuringSuite(kit.env, SUITE, { deliverEach: 2 });
 
 /** Texts the bot as Twilio posts it (on WhatsApp, to the bot's WhatsApp address); answers the TwiML. */
@@ -29,10 +43,14 @@ async function text(from: string, body: string, sid = newMessageSid()): Promise<
 /** The bot's texts to `from` once `count` are out and a little time (and every due job) has passed: no more come. */
 async function textsSettled(from: string, count: number): Promise<string[]> {
   await kit.timePasses(BURST_MS);
-  const sent = await eventually(async () => {
-    const now = await smsSentTo(from);
-    return now.length >= count && now;
-  }, 15_000, `${count} texts`);
+  const sent = await eventually(
+    async () => {
+      const now = await smsSentTo(from);
+      return now.length >= count && now;
+    },
+    15_000,
+    `${count} texts`,
+  );
   await kit.timePasses(60_000);
   await settle(1_000);
   expect(await smsSentTo(from)).toHaveLength(sent.length);

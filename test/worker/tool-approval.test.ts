@@ -10,7 +10,13 @@ import { describe, expect, it } from "vitest";
 import { scriptModel } from "../support/model.ts";
 import { prodTimingSuite } from "../support/prod-timing.ts";
 import { scriptFault } from "../support/fault-control.ts";
-import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
+import {
+  BOT_USER_ID,
+  distinctSlackTs,
+  newSlackPlace,
+  signedSlackRequest,
+  slackMessageEvent,
+} from "../support/slack.ts";
 import { botMessages, unescapeSlack } from "../support/streams.ts";
 import { createCalls, toolServerCalls, toolSettings } from "../support/tools.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle, suiteEnv, type TestEnv } from "../support/worker.ts";
@@ -30,27 +36,53 @@ async function ask(testEnv: TestEnv, place: Place, text: string): Promise<string
 }
 
 /** A reaction_added event as Slack sends it, on the bot's message `ts`. */
-async function react(testEnv: TestEnv, place: Place, user: string, reaction: string, ts: string, times = 1): Promise<void> {
-  const envelope = JSON.parse(slackMessageEvent({ ...place, user, text: "x" }).body) as { event: Record<string, unknown> };
-  envelope.event = { type: "reaction_added", user, reaction, item_user: BOT_USER_ID, item: { type: "message", channel: place.channel, ts }, event_ts: distinctSlackTs() };
+async function react(
+  testEnv: TestEnv,
+  place: Place,
+  user: string,
+  reaction: string,
+  ts: string,
+  times = 1,
+): Promise<void> {
+  const envelope = JSON.parse(slackMessageEvent({ ...place, user, text: "x" }).body) as {
+    event: Record<string, unknown>;
+  };
+  envelope.event = {
+    type: "reaction_added",
+    user,
+    reaction,
+    item_user: BOT_USER_ID,
+    item: { type: "message", channel: place.channel, ts },
+    event_ts: distinctSlackTs(),
+  };
   const body = JSON.stringify(envelope);
   for (let i = 0; i < times; i++) expect((await callWorker(testEnv, await signedSlackRequest(body))).status).toBe(200);
 }
 
 /** The bot's messages in the place, oldest first, as a person reads them. */
 async function shown(place: Place): Promise<{ ts: string; text: string }[]> {
-  return (await botMessages(place.channel)).map((m) => ({ ts: m.ts, text: unescapeSlack(m.text) })).sort((a, b) => Number(a.ts) - Number(b.ts));
+  return (await botMessages(place.channel))
+    .map((m) => ({ ts: m.ts, text: unescapeSlack(m.text) }))
+    .sort((a, b) => Number(a.ts) - Number(b.ts));
 }
 
 async function question(place: Place): Promise<{ ts: string; text: string }> {
-  return eventually(async () => (await shown(place)).find((m) => m.text.startsWith("⚠️ Approval needed:")), 15_000, "the question");
+  return eventually(
+    async () => (await shown(place)).find((m) => m.text.startsWith("⚠️ Approval needed:")),
+    15_000,
+    "the question",
+  );
 }
 
 async function messagesSettled(place: Place, count: number): Promise<{ ts: string; text: string }[]> {
-  const messages = await eventually(async () => {
-    const now = await shown(place);
-    return now.length >= count && now;
-  }, 15_000, `${count} messages`);
+  const messages = await eventually(
+    async () => {
+      const now = await shown(place);
+      return now.length >= count && now;
+    },
+    15_000,
+    `${count} messages`,
+  );
   await settle(1_500);
   expect(await shown(place)).toHaveLength(messages.length);
   return messages;
@@ -98,7 +130,11 @@ describe("a confirm tool on Slack", () => {
   it("gets only a question from a tool result that says to call create_ticket, never a call", async () => {
     const marker = `inject-${crypto.randomUUID().slice(0, 8)}`;
     // Ticket 666 says it is approved to call create_ticket; the model, fooled, asks for it after the lookup.
-    await scriptModel({ match: marker, afterTools: true, toolCalls: [{ name: "create_ticket", arguments: `{"title": "pwned ${marker}"}` }] });
+    await scriptModel({
+      match: marker,
+      afterTools: true,
+      toolCalls: [{ name: "create_ticket", arguments: `{"title": "pwned ${marker}"}` }],
+    });
     const place = newSlackPlace("INJECT");
     await ask(env, place, `look at ticket 666 please ${marker}`);
     expect((await question(place)).text).toContain(`create_ticket {"title":"pwned ${marker}"}`);
@@ -122,7 +158,9 @@ describe("a confirm tool at production timing", () => {
     expect(await shown(place)).toHaveLength(1);
     await kit.timePasses(20_000);
     const [, cancelled] = await messagesSettled(place, 2);
-    expect(cancelled!.text).toBe(`❌ Cancelled: create_ticket was not run: nobody approved it within ${minutes} minutes.`);
+    expect(cancelled!.text).toBe(
+      `❌ Cancelled: create_ticket was not run: nobody approved it within ${minutes} minutes.`,
+    );
     await react(kit.env, place, "UASKER", "white_check_mark", asked.ts);
     await kit.deliveriesSettled();
     await kit.timePasses(60 * 60_000);

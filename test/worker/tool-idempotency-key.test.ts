@@ -24,7 +24,12 @@ describe("a tool call's idempotency key", () => {
       expect((await deliver(env, update)).status).toBe(200);
       chats.push(chat);
     }
-    for (const chat of chats) await eventually(async () => (await chatMessages(chat)).some((m) => m.text.includes("Printer on 3rd floor jammed")), 20_000, `chat ${chat}'s answer`);
+    for (const chat of chats)
+      await eventually(
+        async () => (await chatMessages(chat)).some((m) => m.text.includes("Printer on 3rd floor jammed")),
+        20_000,
+        `chat ${chat}'s answer`,
+      );
     const { byKey } = await toolServerCalls();
     const keys = chats.map((chat) => Object.keys(byKey).filter((key) => key.includes(`|${chat}|`)));
     expect(keys.map((k) => k.length)).toEqual([1, 1]);

@@ -7,7 +7,14 @@
 import { describe, expect, it } from "vitest";
 import { modelRequests, type ChatRequest } from "../support/model.ts";
 import { INSTALLABLE, installWorkspace, SLACK_FAKE_ORIGIN } from "../support/slack-install.ts";
-import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import {
+  BOT_USER_ID,
+  distinctSlackTs,
+  newSlackPlace,
+  signedSlackRequest,
+  slackMessageEvent,
+  slackPosts,
+} from "../support/slack.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, suiteEnv, type TestEnv } from "../support/worker.ts";
 
 const SUITE = "toolsread";
@@ -22,14 +29,22 @@ type Place = { team: string; channel: string; id: string };
 
 /** A message Slack has that the bot never saw arrive: in the fake's default workspace unless `team` names another. */
 async function inSlack(channel: string, user: string, text: string, team?: string): Promise<void> {
-  const res = await fetch(`${SLACK_FAKE_ORIGIN}/__messages`, { method: "POST", body: JSON.stringify({ channel, user, text, ...(team ? { team } : {}) }) });
+  const res = await fetch(`${SLACK_FAKE_ORIGIN}/__messages`, {
+    method: "POST",
+    body: JSON.stringify({ channel, user, text, ...(team ? { team } : {}) }),
+  });
   expect(res.ok).toBe(true);
 }
 
 /** Asks the bot; the model's requests of the answer (its first pass, then the one after the tool round). */
 async function ask(to: TestEnv, place: Place, text: string, posts = 1): Promise<ChatRequest[]> {
   const marker = `q-${crypto.randomUUID().slice(0, 8)}`;
-  const event = slackMessageEvent({ ...place, user: "UCAROL", text: `<@${BOT_USER_ID}> ${text} ${marker}`, ts: distinctSlackTs() });
+  const event = slackMessageEvent({
+    ...place,
+    user: "UCAROL",
+    text: `<@${BOT_USER_ID}> ${text} ${marker}`,
+    ts: distinctSlackTs(),
+  });
   expect((await callWorker(to, await signedSlackRequest(event.body))).status).toBe(200);
   await eventually(async () => (await slackPosts(place.channel)).length >= posts, 20_000, "the answer");
   return modelRequests(marker);
@@ -44,10 +59,15 @@ function toolOutcome(request: ChatRequest): { tool: string; result?: string; err
 describe("read_channel", () => {
   it("reads older messages of the answered channel only: not another channel's, not another workspace's", async () => {
     const place = newSlackPlace("RC");
-    for (const n of [1, 2, 3, 4]) await inSlack(place.channel, "UALICE", `step ${n} of the rollout older-${n}-${place.id}`);
+    for (const n of [1, 2, 3, 4])
+      await inSlack(place.channel, "UALICE", `step ${n} of the rollout older-${n}-${place.id}`);
     await inSlack(`${place.channel}B`, "UALICE", `next door elsewhere-${place.id}`);
     await inSlack(place.channel, "UALICE", `same channel id, other workspace foreign-${place.id}`, `${place.team}X`);
-    const [first, second] = await ask(env, place, `read_channel {"messages": 50, "hours": 2, "channel": "${place.channel}B"} what were the first steps?`);
+    const [first, second] = await ask(
+      env,
+      place,
+      `read_channel {"messages": 50, "hours": 2, "channel": "${place.channel}B"} what were the first steps?`,
+    );
     // The prompt held only the last two; the tool read all four, oldest first.
     expect(JSON.stringify(first!.messages)).not.toContain(`older-1-${place.id}`);
     const { result } = toolOutcome(second!);
@@ -63,7 +83,13 @@ describe("read_channel", () => {
     await inSlack(place.channel, "UERIN", `my new address is 4 Elm Street secret-${place.id}`);
     await inSlack(place.channel, "UBOB", `the offsite moves to June offsite-${place.id}`);
     const dm = { team: place.team, channel: `D${place.channel.slice(1)}`, id: place.id };
-    const forget = slackMessageEvent({ ...dm, user: "UERIN", text: "forget me", channelType: "im", ts: distinctSlackTs() });
+    const forget = slackMessageEvent({
+      ...dm,
+      user: "UERIN",
+      text: "forget me",
+      channelType: "im",
+      ts: distinctSlackTs(),
+    });
     expect((await callWorker(env, await signedSlackRequest(forget.body))).status).toBe(200);
     await eventually(async () => (await slackPosts(dm.channel)).length >= 1, 20_000, "the forget confirmation");
     const [, second] = await ask(env, place, `read_channel {"messages": 20} what did I miss?`);
@@ -74,9 +100,16 @@ describe("read_channel", () => {
 
   it("tells the model the history scope is missing when the workspace did not grant it", async () => {
     const place = newSlackPlace("RCS");
-    await installWorkspace(scopedEnv, { id: place.team, name: "Scoped", scope: "app_mentions:read,chat:write,reactions:write" });
+    await installWorkspace(scopedEnv, {
+      id: place.team,
+      name: "Scoped",
+      scope: "app_mentions:read,chat:write,reactions:write",
+    });
     await inSlack(place.channel, "UALICE", `we ship on friday ship-${place.id}`, place.team);
     const [, second] = await ask(scopedEnv, place, `read_channel {} when do we ship?`);
-    expect(toolOutcome(second!)).toEqual({ tool: "read_channel", error: "the platform refused to read this channel's history (the bot lacks channels:history)" });
+    expect(toolOutcome(second!)).toEqual({
+      tool: "read_channel",
+      error: "the platform refused to read this channel's history (the bot lacks channels:history)",
+    });
   });
 });

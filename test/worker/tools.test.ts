@@ -6,7 +6,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { modelRequests, scriptModel, type ChatRequest } from "../support/model.ts";
-import { BOT_USER_ID, distinctSlackTs, newSlackPlace, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
+import {
+  BOT_USER_ID,
+  distinctSlackTs,
+  newSlackPlace,
+  signedSlackRequest,
+  slackMessageEvent,
+} from "../support/slack.ts";
 import { botMessages, unescapeSlack } from "../support/streams.ts";
 import { createCalls, toolServerCalls, toolSettings } from "../support/tools.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle, suiteEnv, type TestEnv } from "../support/worker.ts";
@@ -15,22 +21,43 @@ const TOOLS = "lookup_ticket,create_ticket,time_in_zone,web_search,fetch_page";
 /** create_ticket is offered too: it needs a person's approval, which Slack takes as a reaction (docs/tools.md). */
 const OFFERED = ["create_ticket", "fetch_page", "lookup_ticket", "time_in_zone", "web_search"];
 const modes = [
-  { mode: "written whole", env: suiteEnv("tools", { ...toolSettings(TOOLS), FOLLOWUP_MODEL: "followup-model", MAX_TOOL_ROUNDS: "2" }) },
-  { mode: "streamed", env: suiteEnv("toolsstream", { ...toolSettings(TOOLS), FOLLOWUP_MODEL: "followup-model", MAX_TOOL_ROUNDS: "2", STREAMING: "true" }) },
+  {
+    mode: "written whole",
+    env: suiteEnv("tools", { ...toolSettings(TOOLS), FOLLOWUP_MODEL: "followup-model", MAX_TOOL_ROUNDS: "2" }),
+  },
+  {
+    mode: "streamed",
+    env: suiteEnv("toolsstream", {
+      ...toolSettings(TOOLS),
+      FOLLOWUP_MODEL: "followup-model",
+      MAX_TOOL_ROUNDS: "2",
+      STREAMING: "true",
+    }),
+  },
 ];
 pumpJobsDuringSuite(modes[0]!.env, "tools");
 pumpJobsDuringSuite(modes[1]!.env, "toolsstream");
 
 /** Asks the bot in a place of its own; `answer(words)` waits for the bot's message to show them. */
-async function ask(env: TestEnv, text: string, place = newSlackPlace("TOOL")): Promise<{ answer: (words: string) => Promise<string>; triggerId: string }> {
+async function ask(
+  env: TestEnv,
+  text: string,
+  place = newSlackPlace("TOOL"),
+): Promise<{ answer: (words: string) => Promise<string>; triggerId: string }> {
   const ts = distinctSlackTs();
   const event = slackMessageEvent({ ...place, user: "UASKER", text: `<@${BOT_USER_ID}> ${text}`, ts });
   expect((await callWorker(env, await signedSlackRequest(event.body))).status).toBe(200);
   const answer = async (words: string) => {
-    const shown = await eventually(async () => {
-      const [message] = await botMessages(place.channel);
-      return message && message.streaming_state !== "in_progress" && unescapeSlack(message.text).includes(words) && message;
-    }, 15_000, `an answer with "${words}"`);
+    const shown = await eventually(
+      async () => {
+        const [message] = await botMessages(place.channel);
+        return (
+          message && message.streaming_state !== "in_progress" && unescapeSlack(message.text).includes(words) && message
+        );
+      },
+      15_000,
+      `an answer with "${words}"`,
+    );
     return unescapeSlack(shown.text);
   };
   // The key names the place, then the trigger, whose id on Slack is `<channel>:<ts>` (lib/platforms/slack/parse.ts).
@@ -52,7 +79,11 @@ describe.each(modes)("tools, answers $mode", ({ env }) => {
     expect(second!.model).toBe("followup-model");
     // The result is one JSON line between the data markers, in a tool message answering the call.
     const [result] = toolMessages(second!);
-    expect(result!.content.split("\n")).toEqual(["<parley-data>", expect.stringContaining('"tool":"lookup_ticket"'), "</parley-data>"]);
+    expect(result!.content.split("\n")).toEqual([
+      "<parley-data>",
+      expect.stringContaining('"tool":"lookup_ticket"'),
+      "</parley-data>",
+    ]);
     const calls = await toolServerCalls();
     expect(calls.refused).toBe(refusedBefore);
     expect(calls.byKey[`${triggerId}:0`]).toBe(1);
@@ -71,7 +102,9 @@ describe.each(modes)("tools, answers $mode", ({ env }) => {
 
   it("searches the web through the provider, and refuses a page at an IP address without fetching it", async () => {
     const search = await ask(env, "search the web for serverless functions");
-    await search.answer("Cloudflare Workers <https://workers.cloudflare.com/>: Run code at the edge: serverless functions.");
+    await search.answer(
+      "Cloudflare Workers <https://workers.cloudflare.com/>: Run code at the edge: serverless functions.",
+    );
     const page = await ask(env, "what does https://127.0.0.1/admin say?");
     await page.answer("fetch_page: error: an IP address is refused");
   });
@@ -111,7 +144,10 @@ describe.each(modes)("tools, answers $mode", ({ env }) => {
 
 describe("which tenants get tools", () => {
   const quiet = newSlackPlace("NOTOOLS");
-  const env = suiteEnv("toolstenants", toolSettings(JSON.stringify({ "*": ["time_in_zone"], [`slack:${quiet.team}`]: [] })));
+  const env = suiteEnv(
+    "toolstenants",
+    toolSettings(JSON.stringify({ "*": ["time_in_zone"], [`slack:${quiet.team}`]: [] })),
+  );
   pumpJobsDuringSuite(env, "toolstenants");
 
   it("offers each tenant its own list, the '*' list otherwise", async () => {
@@ -138,10 +174,19 @@ describe("an HTTP tool signed with the wrong secret", () => {
 
 describe("the daily token budget with tools", () => {
   const ADMIN_TOKEN = "admin-token-for-tool-budget-tests-0123456789";
-  const env = suiteEnv("toolsbudget", { ...toolSettings("lookup_ticket"), TENANT_DAILY_TOKEN_BUDGET: "1000000", ADMIN_TOKEN });
+  const env = suiteEnv("toolsbudget", {
+    ...toolSettings("lookup_ticket"),
+    TENANT_DAILY_TOKEN_BUDGET: "1000000",
+    ADMIN_TOKEN,
+  });
   pumpJobsDuringSuite(env, "toolsbudget");
   const usage = async (team: string) => {
-    const view = await callWorker(env, new Request(`https://bot.test/admin/tenants/slack/${team}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }));
+    const view = await callWorker(
+      env,
+      new Request(`https://bot.test/admin/tenants/slack/${team}`, {
+        headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+      }),
+    );
     return ((await view.json()) as { usage: { tokens: number } }).usage.tokens;
   };
 
@@ -160,9 +205,25 @@ describe("the daily token budget with tools", () => {
     const place = newSlackPlace("TRACE");
     await (await ask(env, "and ticket 43?", place)).answer("lookup_ticket: Ticket 43");
     const key = encodeURIComponent(`slack|${place.team}|${place.channel}|`);
-    const view = await callWorker(env, new Request(`https://bot.test/admin/conversations/${key}`, { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } }));
-    const [trace] = ((await view.json()) as { answers: { toolRounds?: { ms: number; calls: { tool: string; arguments: string; result: string }[] }[] }[] }).answers;
-    expect(trace!.toolRounds).toEqual([{ ms: expect.any(Number), calls: [{ tool: "lookup_ticket", arguments: '{"id":"43"}', result: expect.stringContaining("VPN drops every hour") }] }]);
+    const view = await callWorker(
+      env,
+      new Request(`https://bot.test/admin/conversations/${key}`, {
+        headers: { Authorization: `Bearer ${ADMIN_TOKEN}` },
+      }),
+    );
+    const [trace] = (
+      (await view.json()) as {
+        answers: { toolRounds?: { ms: number; calls: { tool: string; arguments: string; result: string }[] }[] }[];
+      }
+    ).answers;
+    expect(trace!.toolRounds).toEqual([
+      {
+        ms: expect.any(Number),
+        calls: [
+          { tool: "lookup_ticket", arguments: '{"id":"43"}', result: expect.stringContaining("VPN drops every hour") },
+        ],
+      },
+    ]);
     expect(trace!.toolRounds![0]!.calls[0]!.result.startsWith("<parley-data>\n")).toBe(true);
   });
 });

@@ -38,20 +38,37 @@ async function answerStreaming() {
   const key = { platform: "slack" as const, tenant: "TSPEAK", channel: `C${Date.now()}-${seq}` };
   const question = said(key, 0, "UMAYA", "parley: how many bytes are in a kilobyte?");
   const { state } = await store.record(question, { startIfIdle: true, reset: false });
-  const turn: StoredMessage = { id: `speaking-${question.id}`, role: "assistant", authorId: "UBOT", authorName: "Parley", text: "A kilobyte is", ts: T0 + 2_000, replyToAuthorId: "UMAYA" };
+  const turn: StoredMessage = {
+    id: `speaking-${question.id}`,
+    role: "assistant",
+    authorId: "UBOT",
+    authorName: "Parley",
+    text: "A kilobyte is",
+    ts: T0 + 2_000,
+    replyToAuthorId: "UMAYA",
+  };
   await store.replies.saveOpeningDraft(key, state.id, question.id, { posted: [], speakingSince: turn.ts }, turn);
   return { key, question, conversationId: state.id, turn };
 }
 
-const rawState = async (key: InboundMessage["key"]) => JSON.parse(String(JSON.stringify(await redis.get(conversationKeys(PREFIX, key).state)))) as Record<string, unknown>;
+const rawState = async (key: InboundMessage["key"]) =>
+  JSON.parse(String(JSON.stringify(await redis.get(conversationKeys(PREFIX, key).state)))) as Record<string, unknown>;
 
 describe("the bot's turn while its answer streams", () => {
   it("is seen by the next message in its place, and kept with the draft in the same step", async () => {
     const { key, question, turn } = await answerStreaming();
-    const { state } = await store.record(said(key, 5, "UOWEN", "and what about a megabyte?"), { startIfIdle: false, reset: false });
+    const { state } = await store.record(said(key, 5, "UOWEN", "and what about a megabyte?"), {
+      startIfIdle: false,
+      reset: false,
+    });
     expect(state.recent.map((m) => m.id)).toEqual([question.id, turn.id, `${key.channel}:5`]);
     expect(state).toMatchObject({ lastBotReplyAt: turn.ts, lastBotReplyTo: ["UMAYA"] });
-    const claimed = await store.replies.claimReply(key, state.id, { id: question.id, ts: question.ts, authorId: "UMAYA" }, "token");
+    const claimed = await store.replies.claimReply(
+      key,
+      state.id,
+      { id: question.id, ts: question.ts, authorId: "UMAYA" },
+      "token",
+    );
     expect(claimed.status === "claimed" && claimed.draft.speakingSince).toBe(turn.ts);
     // The jobs read the log as recorded: the turn so far is only what the decider is told.
     expect(claimed.status === "claimed" && claimed.state!.recent.map((m) => m.role)).toEqual(["user", "user"]);
@@ -68,15 +85,25 @@ describe("the bot's turn while its answer streams", () => {
       answered: ["UMAYA"],
       arrivals: 1,
     });
-    expect((await store.load(key))!.recent.map((m) => `${m.role} ${m.id}`)).toEqual([`user ${question.id}`, "assistant posted-1", `user ${key.channel}:5`]);
+    expect((await store.load(key))!.recent.map((m) => `${m.role} ${m.id}`)).toEqual([
+      `user ${question.id}`,
+      "assistant posted-1",
+      `user ${key.channel}:5`,
+    ]);
     expect(await rawState(key)).not.toHaveProperty("speaking");
   });
 
   it("goes when the person it answers asks to be forgotten", async () => {
     const { key } = await answerStreaming();
-    await new MessageEraser(redis, PREFIX).erase(conversationKeys(PREFIX, key), { personId: "UMAYA", through: Date.now() });
+    await new MessageEraser(redis, PREFIX).erase(conversationKeys(PREFIX, key), {
+      personId: "UMAYA",
+      through: Date.now(),
+    });
     expect(await rawState(key)).not.toHaveProperty("speaking");
-    const { state } = await store.record(said(key, 5, "UOWEN", "and what about a megabyte?"), { startIfIdle: false, reset: false });
+    const { state } = await store.record(said(key, 5, "UOWEN", "and what about a megabyte?"), {
+      startIfIdle: false,
+      reset: false,
+    });
     expect(state.recent.map((m) => m.role)).toEqual(["user"]);
   });
 });

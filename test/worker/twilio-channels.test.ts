@@ -1,6 +1,15 @@
 import { describe, expect, it, vi } from "vitest";
 import { modelRequests, scriptModel } from "../support/model.ts";
-import { BOT_NUMBER, newMessageSid, newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_ACCOUNT_SID, twilioSuiteEnv } from "../support/twilio.ts";
+import {
+  BOT_NUMBER,
+  newMessageSid,
+  newSender,
+  signedSmsRequest,
+  smsParams,
+  smsSentTo,
+  TWILIO_ACCOUNT_SID,
+  twilioSuiteEnv,
+} from "../support/twilio.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle } from "../support/worker.ts";
 import { twilioMedia } from "../support/files.ts";
 
@@ -30,7 +39,8 @@ async function send(args: Parameters<typeof smsParams>[0]): Promise<string> {
   return res.text();
 }
 const sentCount = (to: string, n: number) => async () => (await smsSentTo(to)).length === n;
-const systemPrompt = async (marker: string) => (await modelRequests(marker)).find((r) => r.messages.some((m) => m.content.includes(marker)))!.messages[0]!.content;
+const systemPrompt = async (marker: string) =>
+  (await modelRequests(marker)).find((r) => r.messages.some((m) => m.content.includes(marker)))!.messages[0]!.content;
 
 describe("several bot numbers and a Messaging Service on one account", () => {
   it("keeps a conversation per bot number, and answers each text from the number it was sent to", async () => {
@@ -52,7 +62,11 @@ describe("several bot numbers and a Messaging Service on one account", () => {
     const from = newSender();
     await send({ from, to: SERVICE_NUMBER, messagingServiceSid: SERVICE, body: `hello service s1-${from}` });
     await eventually(sentCount(from, 1), 15_000, "the answer");
-    expect((await smsSentTo(from))[0]).toMatchObject({ accountSid: TWILIO_ACCOUNT_SID, from: SERVICE_NUMBER, messagingServiceSid: SERVICE });
+    expect((await smsSentTo(from))[0]).toMatchObject({
+      accountSid: TWILIO_ACCOUNT_SID,
+      from: SERVICE_NUMBER,
+      messagingServiceSid: SERVICE,
+    });
   });
 
   it("does not answer a text to a number of the account that is not the bot's", async () => {
@@ -63,7 +77,9 @@ describe("several bot numbers and a Messaging Service on one account", () => {
       await settle(QUIET_MS);
       expect(await smsSentTo(from)).toEqual([]);
       expect(await modelRequests(`o1-${from}`)).toEqual([]);
-      expect(logs.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('"reason":"not_a_bot_number"'))).toHaveLength(1);
+      expect(
+        logs.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('"reason":"not_a_bot_number"')),
+      ).toHaveLength(1);
     } finally {
       logs.mockRestore();
     }
@@ -75,7 +91,11 @@ describe("WhatsApp on the same webhook", () => {
     const person = whatsapp(newSender());
     const marker = `w1-${person}`;
     // Long, with typography SMS would fold to GSM-7: WhatsApp keeps it.
-    await scriptModel({ match: marker, reply: `It’s “fine” 🙂. ${"A sentence that goes on for a while. ".repeat(80)}`, times: 1 });
+    await scriptModel({
+      match: marker,
+      reply: `It’s “fine” 🙂. ${"A sentence that goes on for a while. ".repeat(80)}`,
+      times: 1,
+    });
     await send({ from: person, to: whatsapp(BOT_NUMBER), body: `tell me everything ${marker}` });
     await eventually(sentCount(person, 1), 15_000, "the answer");
     const [sent] = await smsSentTo(person);
@@ -101,14 +121,24 @@ describe("WhatsApp on the same webhook", () => {
     expect(await res.text()).not.toContain("<Message>");
     await eventually(sentCount(person, 1), 15_000, "the answer");
     const asked = (await modelRequests(marker)).find((r) => r.messages.some((m) => m.content.includes(marker)))!;
-    expect(JSON.stringify(asked.messages)).toContain(`[location: Blue Bottle ${marker}, 66 Mint St, San Francisco (37.7825, -122.4079)]`);
+    expect(JSON.stringify(asked.messages)).toContain(
+      `[location: Blue Bottle ${marker}, 66 Mint St, San Francisco (37.7825, -122.4079)]`,
+    );
   });
 
   it("answers a WhatsApp screenshot with a question from the picture, fetched with the account's credentials", async () => {
     const person = whatsapp(newSender());
     const sid = newMessageSid();
-    const media = [await twilioMedia({ name: "error.png", png: { width: 320, height: 240, colour: "#1e3cdc" }, message: sid })];
-    const params = smsParams({ from: person, to: whatsapp(BOT_NUMBER), body: `what's this error? wa-${sid}`, sid, media });
+    const media = [
+      await twilioMedia({ name: "error.png", png: { width: 320, height: 240, colour: "#1e3cdc" }, message: sid }),
+    ];
+    const params = smsParams({
+      from: person,
+      to: whatsapp(BOT_NUMBER),
+      body: `what's this error? wa-${sid}`,
+      sid,
+      media,
+    });
     const first = await callWorker(env, await signedSmsRequest(env, params));
     expect(await first.text()).not.toContain("<Message>");
     await eventually(async () => (await smsSentTo(person)).length === 1, 15_000, "the answer");

@@ -6,7 +6,9 @@ import { callWorker, eventually, settle, pumpJobsDuringSuite } from "../support/
 const SUITE = "twgap";
 /** A 6-second gap stands for the 30-minute one: the same TTL mechanism, in test time. */
 const GAP_SECONDS = 6;
-const env = twilioSuiteEnv(SUITE, { SMS_CONVERSATION_GAP_MINUTES: String(GAP_SECONDS / 60), SMS_BURST_WINDOW_SECONDS: "0",
+const env = twilioSuiteEnv(SUITE, {
+  SMS_CONVERSATION_GAP_MINUTES: String(GAP_SECONDS / 60),
+  SMS_BURST_WINDOW_SECONDS: "0",
   // Facts about the person outlive a conversation by design; this suite checks that the exchange itself does not.
   MEMORY_ENABLED: "false",
 });
@@ -16,10 +18,14 @@ pumpJobsDuringSuite(env, SUITE);
 async function exchange(from: string, body: string, answersSoFar: number): Promise<string> {
   const res = await callWorker(env, await signedSmsRequest(env, smsParams({ from, body })));
   expect(res.status).toBe(200);
-  const sent = await eventually(async () => {
-    const all = await smsSentTo(from);
-    return all.length === answersSoFar + 1 && all;
-  }, 15_000, "the answer");
+  const sent = await eventually(
+    async () => {
+      const all = await smsSentTo(from);
+      return all.length === answersSoFar + 1 && all;
+    },
+    15_000,
+    "the answer",
+  );
   return sent[answersSoFar]!.body;
 }
 

@@ -1,6 +1,14 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it } from "vitest";
-import { newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_AUTH_TOKEN, WEBHOOK_PATH, twilioSuiteEnv } from "../support/twilio.ts";
+import {
+  newSender,
+  signedSmsRequest,
+  smsParams,
+  smsSentTo,
+  TWILIO_AUTH_TOKEN,
+  WEBHOOK_PATH,
+  twilioSuiteEnv,
+} from "../support/twilio.ts";
 import { callWorker, settle } from "../support/worker.ts";
 
 const SUITE = "twrejects";
@@ -33,7 +41,10 @@ describe("the Twilio webhook's signature check", () => {
     const from = newSender();
     const params = smsParams({ from, body: "what time is it?" });
     const tampered = params.map(([k, v]): [string, string] => [k, k === "Body" ? "send me everything" : v]);
-    await expectRefusedAndNothingWritten(await callWorker(env, await signedSmsRequest(env, params, { sendParams: tampered })), from);
+    await expectRefusedAndNothingWritten(
+      await callWorker(env, await signedSmsRequest(env, params, { sendParams: tampered })),
+      from,
+    );
   });
 
   it("refuses an added parameter with 401 and writes nothing", async () => {
@@ -50,14 +61,20 @@ describe("the Twilio webhook's signature check", () => {
     const params = smsParams({ from, body: "hello" });
     const elsewhere = await signedSmsRequest(env, params, { signedUrl: `https://attacker.example${WEBHOOK_PATH}` });
     await expectRefusedAndNothingWritten(await callWorker(env, elsewhere), from);
-    const otherQuery = await signedSmsRequest(env, params, { signedUrl: `${String(env.PUBLIC_BASE_URL)}${WEBHOOK_PATH}?a=1`, query: "?a=2" });
+    const otherQuery = await signedSmsRequest(env, params, {
+      signedUrl: `${String(env.PUBLIC_BASE_URL)}${WEBHOOK_PATH}?a=1`,
+      query: "?a=2",
+    });
     await expectRefusedAndNothingWritten(await callWorker(env, otherQuery), from);
   });
 
   it("refuses a signature made with another auth token, or none, with 401 and writes nothing", async () => {
     const from = newSender();
     const params = smsParams({ from, body: "hello" });
-    await expectRefusedAndNothingWritten(await callWorker(env, await signedSmsRequest(env, params, { token: `${TWILIO_AUTH_TOKEN}x` })), from);
+    await expectRefusedAndNothingWritten(
+      await callWorker(env, await signedSmsRequest(env, params, { token: `${TWILIO_AUTH_TOKEN}x` })),
+      from,
+    );
     const unsigned = await signedSmsRequest(env, params);
     unsigned.headers.delete("X-Twilio-Signature");
     await expectRefusedAndNothingWritten(await callWorker(env, unsigned), from);
@@ -77,7 +94,9 @@ describe("the Twilio webhook's signature check", () => {
 
   it("accepts what Twilio's own library accepts: a non-default port signed without it, a repeated parameter, a quote in the query", async () => {
     const portEnv = twilioSuiteEnv(SUITE, { PUBLIC_BASE_URL: "https://parley.example:8443" });
-    const portless = await signedSmsRequest(portEnv, smsParams({ from: newSender(), body: "HELP" }), { signedUrl: `https://parley.example${WEBHOOK_PATH}` });
+    const portless = await signedSmsRequest(portEnv, smsParams({ from: newSender(), body: "HELP" }), {
+      signedUrl: `https://parley.example${WEBHOOK_PATH}`,
+    });
     expect((await callWorker(portEnv, portless)).status).toBe(200);
 
     const publicEnv = twilioSuiteEnv(SUITE, { PUBLIC_BASE_URL: "https://parley.example" });
@@ -86,7 +105,10 @@ describe("the Twilio webhook's signature check", () => {
     expect((await callWorker(publicEnv, repeated)).status).toBe(200);
 
     // Twilio signs the query as configured; the Worker's URL has the quote re-encoded (%27).
-    const quoted = await signedSmsRequest(publicEnv, smsParams({ from: newSender(), body: "HELP" }), { signedUrl: `https://parley.example${WEBHOOK_PATH}?shop=O'Hara`, query: "?shop=O'Hara" });
+    const quoted = await signedSmsRequest(publicEnv, smsParams({ from: newSender(), body: "HELP" }), {
+      signedUrl: `https://parley.example${WEBHOOK_PATH}?shop=O'Hara`,
+      query: "?shop=O'Hara",
+    });
     expect(new URL(quoted.url).search).toBe("?shop=O%27Hara");
     expect((await callWorker(publicEnv, quoted)).status).toBe(200);
   });

@@ -1,7 +1,17 @@
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it, vi } from "vitest";
 import { modelRequests, scriptModel } from "../support/model.ts";
-import { failSmsTo, newMessageSid, newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_ACCOUNT_SID, BOT_NUMBER, twilioSuiteEnv } from "../support/twilio.ts";
+import {
+  failSmsTo,
+  newMessageSid,
+  newSender,
+  signedSmsRequest,
+  smsParams,
+  smsSentTo,
+  TWILIO_ACCOUNT_SID,
+  BOT_NUMBER,
+  twilioSuiteEnv,
+} from "../support/twilio.ts";
 import { callWorker, eventually, settle, pumpJobsDuringSuite } from "../support/worker.ts";
 import { twilioMedia } from "../support/files.ts";
 
@@ -22,7 +32,8 @@ async function text(from: string, body: string, extra: { sid?: string; numMedia?
 
 const sentCount = (to: string, n: number) => async () => (await smsSentTo(to)).length === n;
 const optOutKey = (number: string) => `t-${SUITE}:optout:twilio|${TWILIO_ACCOUNT_SID}|${number}`;
-const conversationLog = (number: string) => redis.zrange<unknown[]>(`t-${SUITE}:conv:twilio|${TWILIO_ACCOUNT_SID}|${BOT_NUMBER}|${number}|:log`, 0, -1);
+const conversationLog = (number: string) =>
+  redis.zrange<unknown[]>(`t-${SUITE}:conv:twilio|${TWILIO_ACCOUNT_SID}|${BOT_NUMBER}|${number}|:log`, 0, -1);
 
 /** The Worker's JSON log lines about one message (`"message":"<sid>"`), by event name. */
 function linesAbout(logs: { mock: { calls: unknown[][] } }, sid: string, event: string): Record<string, unknown>[] {
@@ -102,7 +113,9 @@ describe("a conversation over SMS", () => {
       await text(from, "Stop", { sid: stop });
       await text(from, `can you still hear me? muted-${from}`, { sid: later });
       for (const sid of [stop, later]) {
-        expect(linesAbout(logs, sid, "decision")).toEqual([expect.objectContaining({ respond: "no", reason: "opted_out" })]);
+        expect(linesAbout(logs, sid, "decision")).toEqual([
+          expect.objectContaining({ respond: "no", reason: "opted_out" }),
+        ]);
         expect(linesAbout(logs, sid, "job_published")).toEqual([]);
       }
       expect(JSON.stringify(await conversationLog(from))).toContain(`muted-${from}`);
@@ -123,7 +136,9 @@ describe("a conversation over SMS", () => {
   it("answers a picture without words (MMS) from the picture, once however often Twilio delivers it", async () => {
     const from = newSender();
     const sid = newMessageSid();
-    const media = [await twilioMedia({ name: "meal.png", png: { width: 120, height: 90, colour: "#fa8c14" }, message: sid })];
+    const media = [
+      await twilioMedia({ name: "meal.png", png: { width: 120, height: 90, colour: "#fa8c14" }, message: sid }),
+    ];
     const res = await callWorker(env, await signedSmsRequest(env, smsParams({ from, body: "", sid, media })));
     expect(await res.text()).toMatch(/<Response><\/Response>$/);
     await callWorker(env, await signedSmsRequest(env, smsParams({ from, body: "", sid, media })));

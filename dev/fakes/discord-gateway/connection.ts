@@ -12,7 +12,12 @@ import { refusedIntents } from "./intents.ts";
 import { OP, sendPayload, type Session, type Sessions } from "./sessions.ts";
 import type { Guilds, ShardingSettings, ShardTuple } from "./sharding.ts";
 
-export const CLOSE = { DECODE_ERROR: 4002, AUTHENTICATION_FAILED: 4004, INVALID_SHARD: 4010, SHARDING_REQUIRED: 4011 } as const;
+export const CLOSE = {
+  DECODE_ERROR: 4002,
+  AUTHENTICATION_FAILED: 4004,
+  INVALID_SHARD: 4010,
+  SHARDING_REQUIRED: 4011,
+} as const;
 
 export interface GatewayCounters {
   connections: number;
@@ -62,13 +67,15 @@ export function acceptConnection(socket: WebSocket, ctx: ConnectionContext): voi
 }
 
 function identify(socket: WebSocket, d: Record<string, unknown>, ctx: ConnectionContext): void {
-  if (ctx.token && d.token !== ctx.token) return ctx.close(socket, CLOSE.AUTHENTICATION_FAILED, "Authentication failed.");
+  if (ctx.token && d.token !== ctx.token)
+    return ctx.close(socket, CLOSE.AUTHENTICATION_FAILED, "Authentication failed.");
   const refused = refusedIntents(d.intents, ctx.sharding().enabledPrivilegedIntents);
   if (refused) return ctx.close(socket, refused.code, refused.reason);
   const shard = readShard(d.shard);
   if (!shard) return ctx.close(socket, CLOSE.INVALID_SHARD, "Invalid shard.");
   const guilds = ctx.guilds.ofShard(shard);
-  if (guilds.length > ctx.sharding().threshold) return ctx.close(socket, CLOSE.SHARDING_REQUIRED, "Sharding required.", shard);
+  if (guilds.length > ctx.sharding().threshold)
+    return ctx.close(socket, CLOSE.SHARDING_REQUIRED, "Sharding required.", shard);
   if (!ctx.guilds.identify(shard, ctx.sharding())) {
     ctx.counters.identifyRateLimited += 1;
     return void sendPayload(socket, { op: OP.INVALID_SESSION, d: false });
@@ -89,7 +96,8 @@ function identify(socket: WebSocket, d: Record<string, unknown>, ctx: Connection
 
 function resume(socket: WebSocket, d: Record<string, unknown>, ctx: ConnectionContext): void {
   const session: Session | undefined = ctx.sessions.get(String(d.session_id));
-  if (!session || (ctx.token && d.token !== ctx.token)) return void sendPayload(socket, { op: OP.INVALID_SESSION, d: false });
+  if (!session || (ctx.token && d.token !== ctx.token))
+    return void sendPayload(socket, { op: OP.INVALID_SESSION, d: false });
   ctx.counters.resumes += 1;
   ctx.sessions.resume(session, socket);
   const from = Number(d.seq) || 0;
@@ -111,8 +119,19 @@ function readShard(value: unknown): ShardTuple | undefined {
  */
 export function guildObject(id: string, botRoleId = botRoleIdOf(id)): Record<string, unknown> {
   const role = (roleId: string, name: string, extra: object) => ({
-    id: roleId, name, color: 0, colors: { primary_color: 0, secondary_color: null, tertiary_color: null }, hoist: false, icon: null,
-    unicode_emoji: null, position: 0, permissions: "0", managed: false, mentionable: false, flags: 0, ...extra,
+    id: roleId,
+    name,
+    color: 0,
+    colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+    hoist: false,
+    icon: null,
+    unicode_emoji: null,
+    position: 0,
+    permissions: "0",
+    managed: false,
+    mentionable: false,
+    flags: 0,
+    ...extra,
   });
   return {
     id,
@@ -123,7 +142,14 @@ export function guildObject(id: string, botRoleId = botRoleIdOf(id)): Record<str
     channels: [],
     threads: [],
     members: [],
-    roles: [role(id, "@everyone", {}), role(botRoleId, DISCORD_FAKE_BOT.username, { managed: true, position: 1, tags: { bot_id: DISCORD_FAKE_BOT.userId } })],
+    roles: [
+      role(id, "@everyone", {}),
+      role(botRoleId, DISCORD_FAKE_BOT.username, {
+        managed: true,
+        position: 1,
+        tags: { bot_id: DISCORD_FAKE_BOT.userId },
+      }),
+    ],
   };
 }
 

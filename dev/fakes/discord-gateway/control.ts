@@ -50,9 +50,17 @@ export function gatewayControlRoutes(parts: GatewayControlParts): Record<string,
   const { sessions, guilds } = parts;
   const picked = (body: unknown) => sessions.pick(controlBody(shardPick.loose(), body).shard);
   return {
-    "POST /__message": (body) => ({ ok: true, id: parts.dispatchMessage(body as object), seq: sessions.current?.seq ?? 0 }),
+    "POST /__message": (body) => ({
+      ok: true,
+      id: parts.dispatchMessage(body as object),
+      seq: sessions.current?.seq ?? 0,
+    }),
     "POST /__dispatch": (body) => {
-      const { t, d, guild_id: guildId } = controlBody(z.object({ t: z.string().min(1), d: z.unknown(), guild_id: z.string().optional() }), body);
+      const {
+        t,
+        d,
+        guild_id: guildId,
+      } = controlBody(z.object({ t: z.string().min(1), d: z.unknown(), guild_id: z.string().optional() }), body);
       return { ok: true, delivered: sessions.dispatchToGuild(guildId, t, d) };
     },
     "POST /__reconnect": (body) => ({ ok: sendPayload(picked(body)?.socket, { op: OP.RECONNECT, d: null }) }),
@@ -69,28 +77,45 @@ export function gatewayControlRoutes(parts: GatewayControlParts): Record<string,
     },
     "POST /__close": (body) => {
       const socket = picked(body)?.socket;
-      socket?.close(controlBody(z.object({ code: z.number().int().min(1000).max(4999).default(4000) }).loose(), body).code, "closed by test");
+      socket?.close(
+        controlBody(z.object({ code: z.number().int().min(1000).max(4999).default(4000) }).loose(), body).code,
+        "closed by test",
+      );
       return { ok: Boolean(socket) };
     },
     "POST /__guilds": (body) => {
-      const spec = controlBody(z.strictObject({ ids: z.array(z.string().regex(/^\d+$/)).optional(), count: z.number().int().min(0).max(100_000).optional() }), body);
+      const spec = controlBody(
+        z.strictObject({
+          ids: z.array(z.string().regex(/^\d+$/)).optional(),
+          count: z.number().int().min(0).max(100_000).optional(),
+        }),
+        body,
+      );
       guilds.set(spec.ids ?? newGuildIds(spec.count ?? 0));
       return { ok: true, guilds: guilds.all() };
     },
     "POST /__guild_create": (body) => {
-      const { guild_id: id, bot_role_id: roleId } = controlBody(guildRef.extend({ bot_role_id: z.string().regex(/^\d+$/).optional() }), body);
+      const { guild_id: id, bot_role_id: roleId } = controlBody(
+        guildRef.extend({ bot_role_id: z.string().regex(/^\d+$/).optional() }),
+        body,
+      );
       guilds.add(id);
       return { ok: true, delivered: sessions.dispatchToGuild(id, "GUILD_CREATE", guildObject(id, roleId)) };
     },
     "POST /__guild_delete": (body) => {
       const { guild_id: id, unavailable } = controlBody(guildRef.extend({ unavailable: z.boolean().optional() }), body);
       if (!unavailable) guilds.remove(id);
-      return { ok: true, delivered: sessions.dispatchToGuild(id, "GUILD_DELETE", unavailable ? { id, unavailable: true } : { id }) };
+      return {
+        ok: true,
+        delivered: sessions.dispatchToGuild(id, "GUILD_DELETE", unavailable ? { id, unavailable: true } : { id }),
+      };
     },
     ...configRoutes(parts.sharding, shardingSettingsSchema.partial(), parts.updateSharding),
     "GET /__gateway_bot": () => guilds.gatewayBot(parts.sharding()),
     "POST /__resume_url": (body) => {
-      parts.setResumeUrl(controlBody(z.strictObject({ dead: z.boolean(), mode: z.enum(["refuse", "hang"]).default("refuse") }), body));
+      parts.setResumeUrl(
+        controlBody(z.strictObject({ dead: z.boolean(), mode: z.enum(["refuse", "hang"]).default("refuse") }), body),
+      );
       return { ok: true };
     },
     "GET /__state": () => {
@@ -100,7 +125,9 @@ export function gatewayControlRoutes(parts: GatewayControlParts): Record<string,
         connected: current?.socket?.readyState === 1,
         sessionId: current?.id ?? null,
         seq: current?.seq ?? 0,
-        shards: sessions.owners().map((s) => ({ shard: s.shard, sessionId: s.id, connected: s.socket?.readyState === 1, seq: s.seq })),
+        shards: sessions
+          .owners()
+          .map((s) => ({ shard: s.shard, sessionId: s.id, connected: s.socket?.readyState === 1, seq: s.seq })),
         guilds: guilds.all().length,
         undelivered: sessions.undelivered,
         closes: parts.closes,

@@ -39,43 +39,90 @@ export const PRIVILEGED = INTENT.GUILD_MEMBERS | INTENT.GUILD_PRESENCES | INTENT
 /** A guild's events need `guild`; the same event outside a guild (a DM) needs `dm`. */
 type Gate = { guild: number; dm?: number };
 const guildOnly = (bit: number, events: string[]): [string, Gate][] => events.map((e) => [e, { guild: bit }]);
-const guildOrDm = (guild: number, dm: number, events: string[]): [string, Gate][] => events.map((e) => [e, { guild, dm }]);
+const guildOrDm = (guild: number, dm: number, events: string[]): [string, Gate][] =>
+  events.map((e) => [e, { guild, dm }]);
 
 const GATES = new Map<string, Gate>([
   ...guildOnly(INTENT.GUILDS, [
-    "GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE", "GUILD_ROLE_CREATE", "GUILD_ROLE_UPDATE", "GUILD_ROLE_DELETE",
-    "CHANNEL_CREATE", "CHANNEL_UPDATE", "CHANNEL_DELETE", "THREAD_CREATE", "THREAD_UPDATE", "THREAD_DELETE",
-    "THREAD_LIST_SYNC", "THREAD_MEMBER_UPDATE", "THREAD_MEMBERS_UPDATE", "STAGE_INSTANCE_CREATE", "STAGE_INSTANCE_UPDATE",
-    "STAGE_INSTANCE_DELETE", "VOICE_CHANNEL_STATUS_UPDATE", "VOICE_CHANNEL_START_TIME_UPDATE",
+    "GUILD_CREATE",
+    "GUILD_UPDATE",
+    "GUILD_DELETE",
+    "GUILD_ROLE_CREATE",
+    "GUILD_ROLE_UPDATE",
+    "GUILD_ROLE_DELETE",
+    "CHANNEL_CREATE",
+    "CHANNEL_UPDATE",
+    "CHANNEL_DELETE",
+    "THREAD_CREATE",
+    "THREAD_UPDATE",
+    "THREAD_DELETE",
+    "THREAD_LIST_SYNC",
+    "THREAD_MEMBER_UPDATE",
+    "THREAD_MEMBERS_UPDATE",
+    "STAGE_INSTANCE_CREATE",
+    "STAGE_INSTANCE_UPDATE",
+    "STAGE_INSTANCE_DELETE",
+    "VOICE_CHANNEL_STATUS_UPDATE",
+    "VOICE_CHANNEL_START_TIME_UPDATE",
   ]),
   ...guildOnly(INTENT.GUILD_MEMBERS, ["GUILD_MEMBER_ADD", "GUILD_MEMBER_UPDATE", "GUILD_MEMBER_REMOVE"]),
   ...guildOnly(INTENT.GUILD_MODERATION, ["GUILD_AUDIT_LOG_ENTRY_CREATE", "GUILD_BAN_ADD", "GUILD_BAN_REMOVE"]),
   ...guildOnly(INTENT.GUILD_EXPRESSIONS, [
-    "GUILD_EMOJIS_UPDATE", "GUILD_STICKERS_UPDATE", "GUILD_SOUNDBOARD_SOUND_CREATE", "GUILD_SOUNDBOARD_SOUND_UPDATE",
-    "GUILD_SOUNDBOARD_SOUND_DELETE", "GUILD_SOUNDBOARD_SOUNDS_UPDATE",
+    "GUILD_EMOJIS_UPDATE",
+    "GUILD_STICKERS_UPDATE",
+    "GUILD_SOUNDBOARD_SOUND_CREATE",
+    "GUILD_SOUNDBOARD_SOUND_UPDATE",
+    "GUILD_SOUNDBOARD_SOUND_DELETE",
+    "GUILD_SOUNDBOARD_SOUNDS_UPDATE",
   ]),
-  ...guildOnly(INTENT.GUILD_INTEGRATIONS, ["GUILD_INTEGRATIONS_UPDATE", "INTEGRATION_CREATE", "INTEGRATION_UPDATE", "INTEGRATION_DELETE"]),
+  ...guildOnly(INTENT.GUILD_INTEGRATIONS, [
+    "GUILD_INTEGRATIONS_UPDATE",
+    "INTEGRATION_CREATE",
+    "INTEGRATION_UPDATE",
+    "INTEGRATION_DELETE",
+  ]),
   ...guildOnly(INTENT.GUILD_WEBHOOKS, ["WEBHOOKS_UPDATE"]),
   ...guildOnly(INTENT.GUILD_INVITES, ["INVITE_CREATE", "INVITE_DELETE"]),
   ...guildOnly(INTENT.GUILD_VOICE_STATES, ["VOICE_CHANNEL_EFFECT_SEND", "VOICE_STATE_UPDATE"]),
   ...guildOnly(INTENT.GUILD_PRESENCES, ["PRESENCE_UPDATE"]),
-  ...guildOrDm(INTENT.GUILD_MESSAGES, INTENT.DIRECT_MESSAGES, ["MESSAGE_CREATE", "MESSAGE_UPDATE", "MESSAGE_DELETE", "MESSAGE_DELETE_BULK"]),
+  ...guildOrDm(INTENT.GUILD_MESSAGES, INTENT.DIRECT_MESSAGES, [
+    "MESSAGE_CREATE",
+    "MESSAGE_UPDATE",
+    "MESSAGE_DELETE",
+    "MESSAGE_DELETE_BULK",
+  ]),
   ...guildOrDm(INTENT.GUILD_MESSAGE_REACTIONS, INTENT.DIRECT_MESSAGE_REACTIONS, [
-    "MESSAGE_REACTION_ADD", "MESSAGE_REACTION_REMOVE", "MESSAGE_REACTION_REMOVE_ALL", "MESSAGE_REACTION_REMOVE_EMOJI",
+    "MESSAGE_REACTION_ADD",
+    "MESSAGE_REACTION_REMOVE",
+    "MESSAGE_REACTION_REMOVE_ALL",
+    "MESSAGE_REACTION_REMOVE_EMOJI",
   ]),
   ...guildOrDm(INTENT.GUILD_MESSAGE_TYPING, INTENT.DIRECT_MESSAGE_TYPING, ["TYPING_START"]),
   ...guildOrDm(INTENT.GUILDS, INTENT.DIRECT_MESSAGES, ["CHANNEL_PINS_UPDATE"]),
   ...guildOnly(INTENT.GUILD_SCHEDULED_EVENTS, [
-    "GUILD_SCHEDULED_EVENT_CREATE", "GUILD_SCHEDULED_EVENT_UPDATE", "GUILD_SCHEDULED_EVENT_DELETE",
-    "GUILD_SCHEDULED_EVENT_USER_ADD", "GUILD_SCHEDULED_EVENT_USER_REMOVE",
+    "GUILD_SCHEDULED_EVENT_CREATE",
+    "GUILD_SCHEDULED_EVENT_UPDATE",
+    "GUILD_SCHEDULED_EVENT_DELETE",
+    "GUILD_SCHEDULED_EVENT_USER_ADD",
+    "GUILD_SCHEDULED_EVENT_USER_REMOVE",
   ]),
-  ...guildOnly(INTENT.AUTO_MODERATION_CONFIGURATION, ["AUTO_MODERATION_RULE_CREATE", "AUTO_MODERATION_RULE_UPDATE", "AUTO_MODERATION_RULE_DELETE"]),
+  ...guildOnly(INTENT.AUTO_MODERATION_CONFIGURATION, [
+    "AUTO_MODERATION_RULE_CREATE",
+    "AUTO_MODERATION_RULE_UPDATE",
+    "AUTO_MODERATION_RULE_DELETE",
+  ]),
   ...guildOnly(INTENT.AUTO_MODERATION_EXECUTION, ["AUTO_MODERATION_ACTION_EXECUTION"]),
-  ...guildOrDm(INTENT.GUILD_MESSAGE_POLLS, INTENT.DIRECT_MESSAGE_POLLS, ["MESSAGE_POLL_VOTE_ADD", "MESSAGE_POLL_VOTE_REMOVE"]),
+  ...guildOrDm(INTENT.GUILD_MESSAGE_POLLS, INTENT.DIRECT_MESSAGE_POLLS, [
+    "MESSAGE_POLL_VOTE_ADD",
+    "MESSAGE_POLL_VOTE_REMOVE",
+  ]),
 ]);
 
 /** Why an IDENTIFY's `intents` is refused, with Discord's close code; null when it is accepted. */
-export function refusedIntents(intents: unknown, enabledPrivileged: number): { code: 4013 | 4014; reason: string } | null {
+export function refusedIntents(
+  intents: unknown,
+  enabledPrivileged: number,
+): { code: 4013 | 4014; reason: string } | null {
   if (typeof intents !== "number" || !Number.isInteger(intents) || intents < 0 || (intents & ~DEFINED) !== 0) {
     return { code: 4013, reason: "Invalid intent(s)." };
   }
@@ -104,7 +151,8 @@ export function asSeenWith(intents: number, t: string, d: unknown, botUserId: st
   if ((t !== "MESSAGE_CREATE" && t !== "MESSAGE_UPDATE") || (intents & INTENT.MESSAGE_CONTENT) !== 0) return d;
   const message = d as MessageLike;
   // Only a user mention is documented as "mentioned"; whether a mention of the app's role counts is not.
-  const exempt = !message.guild_id || message.author?.id === botUserId || (message.mentions ?? []).some((m) => m.id === botUserId);
+  const exempt =
+    !message.guild_id || message.author?.id === botUserId || (message.mentions ?? []).some((m) => m.id === botUserId);
   if (exempt) return d;
   const { poll: _poll, ...rest } = message;
   return { ...rest, content: "", embeds: [], attachments: [], components: [] };

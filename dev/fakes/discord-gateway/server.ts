@@ -44,7 +44,13 @@ export async function startDiscordGatewayFake(opts: DiscordGatewayFakeOptions): 
   const host = opts.host ?? "127.0.0.1";
   const initialSharding: ShardingSettings = { ...DEFAULT_SHARDING, ...opts.sharding };
   let sharding = initialSharding;
-  const counters: GatewayCounters = { connections: 0, identifies: 0, resumes: 0, heartbeats: 0, identifyRateLimited: 0 };
+  const counters: GatewayCounters = {
+    connections: 0,
+    identifies: 0,
+    resumes: 0,
+    heartbeats: 0,
+    identifyRateLimited: 0,
+  };
   const closes: ClosedByFake[] = [];
   const guilds = new Guilds();
   const guildOfChannel = new Map<string, string>();
@@ -70,7 +76,14 @@ export async function startDiscordGatewayFake(opts: DiscordGatewayFakeOptions): 
   });
   const sessions = new Sessions((session, event) => {
     const guildId = (event.d as { guild_id?: unknown } | null)?.guild_id;
-    return control.takeFault({ route: "dispatch", t: event.t, shard: session.shard[0], ...(typeof guildId === "string" ? { guild_id: guildId } : {}) })?.fault === "drop_after";
+    return (
+      control.takeFault({
+        route: "dispatch",
+        t: event.t,
+        shard: session.shard[0],
+        ...(typeof guildId === "string" ? { guild_id: guildId } : {}),
+      })?.fault === "drop_after"
+    );
   });
 
   let written: ((message: PostedChannelMessage) => void) | undefined;
@@ -131,7 +144,7 @@ export async function startDiscordGatewayFake(opts: DiscordGatewayFakeOptions): 
     guilds,
     sharding: () => sharding,
     counters,
-    takeDroppedAck: () => (dropAcks > 0 ? (dropAcks -= 1, true) : false),
+    takeDroppedAck: () => (dropAcks > 0 ? ((dropAcks -= 1), true) : false),
     resumeUrl: () => `${origin.replace(/^http:/, "ws:")}${RESUME_PATH}`,
     newSessionId: () => `fake-session-${snowflake()}`,
     close(socket: WebSocket, code: number, reason: string, shard?: [number, number]) {

@@ -12,7 +12,16 @@ import { DISCORD_FAKE_BOT } from "../discord/messages.ts";
 import { asSeenWith, delivers } from "./intents.ts";
 import { shardOf, type ShardTuple } from "./sharding.ts";
 
-export const OP = { DISPATCH: 0, HEARTBEAT: 1, IDENTIFY: 2, RESUME: 6, RECONNECT: 7, INVALID_SESSION: 9, HELLO: 10, HEARTBEAT_ACK: 11 } as const;
+export const OP = {
+  DISPATCH: 0,
+  HEARTBEAT: 1,
+  IDENTIFY: 2,
+  RESUME: 6,
+  RECONNECT: 7,
+  INVALID_SESSION: 9,
+  HELLO: 10,
+  HEARTBEAT_ACK: 11,
+} as const;
 /** Discord keeps a dropped session resumable for "a few minutes". */
 const RESUMABLE_FOR_MS = 180_000;
 const INVALIDATING_CLOSE_CODES: ReadonlySet<number> = new Set([1000, 1001]);

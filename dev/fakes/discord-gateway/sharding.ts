@@ -82,7 +82,8 @@ export class Guilds {
   identify(shard: ShardTuple, settings: ShardingSettings, now = Date.now()): boolean {
     const bucket = shard[0] % settings.maxConcurrency;
     const last = this.#lastIdentifyByBucket.get(bucket);
-    if (settings.enforceIdentifyConcurrency && last !== undefined && now - last < settings.identifyIntervalMs) return false;
+    if (settings.enforceIdentifyConcurrency && last !== undefined && now - last < settings.identifyIntervalMs)
+      return false;
     this.#lastIdentifyByBucket.set(bucket, now);
     this.#identifies.push(now);
     return true;

@@ -22,8 +22,14 @@ export function matchAppRoute(ctx: RouteContext, gatewayUrl: string | undefined)
       needsBot: true,
       fields: { applicationId, ...(guildId ? { guildId } : {}) },
       run(res) {
-        if (!Array.isArray(body.__array)) return void sendInvalidFormBody(res, "_root", "ARRAY_TYPE_CONVERT", "Must be an array.");
-        const commands = (body.__array as Record<string, unknown>[]).map((c) => ({ ...c, id: ctx.nextId(), application_id: applicationId, version: ctx.nextId() }));
+        if (!Array.isArray(body.__array))
+          return void sendInvalidFormBody(res, "_root", "ARRAY_TYPE_CONVERT", "Must be an array.");
+        const commands = (body.__array as Record<string, unknown>[]).map((c) => ({
+          ...c,
+          id: ctx.nextId(),
+          application_id: applicationId,
+          version: ctx.nextId(),
+        }));
         ctx.record({ route: "register_commands", applicationId, ...(guildId ? { guildId } : {}), commands });
         return { status: 200, body: commands };
       },
@@ -45,11 +51,22 @@ async function gatewayBot(gatewayUrl: string | undefined): Promise<Record<string
   const url = gatewayUrl ?? "wss://gateway.discord.gg";
   if (url.startsWith("ws://")) {
     try {
-      const res = await fetch(`${url.replace(/^ws:/, "http:").replace(/\/$/, "")}/__gateway_bot`, { signal: AbortSignal.timeout(GATEWAY_LOOKUP_TIMEOUT_MS) });
+      const res = await fetch(`${url.replace(/^ws:/, "http:").replace(/\/$/, "")}/__gateway_bot`, {
+        signal: AbortSignal.timeout(GATEWAY_LOOKUP_TIMEOUT_MS),
+      });
       if (res.ok) return { ...((await res.json()) as Record<string, unknown>), url };
     } catch {
       // The Gateway fake is not running: answer as a one-shard bot.
     }
   }
-  return { url, shards: 1, session_start_limit: { total: IDENTIFY_BUDGET, remaining: IDENTIFY_BUDGET, reset_after: DAY_MS, max_concurrency: 1 } };
+  return {
+    url,
+    shards: 1,
+    session_start_limit: {
+      total: IDENTIFY_BUDGET,
+      remaining: IDENTIFY_BUDGET,
+      reset_after: DAY_MS,
+      max_concurrency: 1,
+    },
+  };
 }

@@ -60,11 +60,16 @@ export function takeDiscordLimit(
     const global = limiter.hit(`global|${call.botToken ?? ""}`, limits.global, "global");
     if (!global.allowed) {
       const retryAfter = global.resetAfterMs / 1000;
-      sendJson(res, 429, { message: "You are being rate limited.", retry_after: retryAfter, global: true }, {
-        "Retry-After": String(Math.max(1, Math.ceil(retryAfter))),
-        "X-RateLimit-Global": "true",
-        "X-RateLimit-Scope": "global",
-      });
+      sendJson(
+        res,
+        429,
+        { message: "You are being rate limited.", retry_after: retryAfter, global: true },
+        {
+          "Retry-After": String(Math.max(1, Math.ceil(retryAfter))),
+          "X-RateLimit-Global": "true",
+          "X-RateLimit-Scope": "global",
+        },
+      );
       return undefined;
     }
   }
@@ -72,10 +77,15 @@ export function takeDiscordLimit(
   const bucketHeaders = headers(`fake-${call.bucket}`, verdict);
   if (verdict.allowed) return bucketHeaders;
   const retryAfter = verdict.resetAfterMs / 1000;
-  sendJson(res, 429, { message: "You are being rate limited.", retry_after: Number(retryAfter.toFixed(3)), global: false }, {
-    ...bucketHeaders,
-    "Retry-After": String(Math.max(1, Math.ceil(retryAfter))),
-    "X-RateLimit-Scope": "user",
-  });
+  sendJson(
+    res,
+    429,
+    { message: "You are being rate limited.", retry_after: Number(retryAfter.toFixed(3)), global: false },
+    {
+      ...bucketHeaders,
+      "Retry-After": String(Math.max(1, Math.ceil(retryAfter))),
+      "X-RateLimit-Scope": "user",
+    },
+  );
   return undefined;
 }

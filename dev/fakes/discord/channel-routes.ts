@@ -35,7 +35,9 @@ export function matchChannelRoute(ctx: RouteContext): DiscordRoute | undefined {
       bucket: "createMessage",
       fields: { channelId, ...(body.nonce !== undefined ? { nonce: String(body.nonce) } : {}) },
       run(res) {
-        const send = THREAD_TYPES.has(ctx.channels.get(channelId)?.type) ? PERMISSION.SEND_MESSAGES_IN_THREADS : PERMISSION.SEND_MESSAGES;
+        const send = THREAD_TYPES.has(ctx.channels.get(channelId)?.type)
+          ? PERMISSION.SEND_MESSAGES_IN_THREADS
+          : PERMISSION.SEND_MESSAGES;
         const replying = body.message_reference ? [PERMISSION.READ_MESSAGE_HISTORY] : [];
         if (refusedHere(res, send, ...replying) || refusedContent(res, body, { required: true })) return undefined;
         const author = ctx.botToken ?? "";
@@ -73,12 +75,20 @@ export function matchChannelRoute(ctx: RouteContext): DiscordRoute | undefined {
       run(res) {
         if (refusedHere(res)) return undefined;
         const stored = ctx.messages.get(messageId);
-        if (!stored || stored.message.channel_id !== channelId) return void sendDiscordError(res, DISCORD_ERROR.unknownMessage);
-        if (stored.message.author.id !== DISCORD_FAKE_BOT.userId) return void sendDiscordError(res, DISCORD_ERROR.notAuthor);
+        if (!stored || stored.message.channel_id !== channelId)
+          return void sendDiscordError(res, DISCORD_ERROR.unknownMessage);
+        if (stored.message.author.id !== DISCORD_FAKE_BOT.userId)
+          return void sendDiscordError(res, DISCORD_ERROR.notAuthor);
         if (refusedContent(res, body, { required: false })) return undefined;
         const content = typeof body.content === "string" ? body.content : undefined;
         const message = ctx.messages.edit(stored, content, "edit_message");
-        ctx.record({ route: "edit_message", channelId, id: messageId, content: message.content, allowed_mentions: body.allowed_mentions });
+        ctx.record({
+          route: "edit_message",
+          channelId,
+          id: messageId,
+          content: message.content,
+          allowed_mentions: body.allowed_mentions,
+        });
         return { status: 200, body: message };
       },
     };
@@ -92,20 +102,32 @@ export function matchChannelRoute(ctx: RouteContext): DiscordRoute | undefined {
       run(res) {
         if (refusedHere(res, PERMISSION.READ_MESSAGE_HISTORY)) return undefined;
         const stored = ctx.messages.get(messageId);
-        if (!stored || stored.message.channel_id !== channelId) return void sendDiscordError(res, DISCORD_ERROR.unknownMessage);
+        if (!stored || stored.message.channel_id !== channelId)
+          return void sendDiscordError(res, DISCORD_ERROR.unknownMessage);
         return { status: 200, body: stored.message };
       },
     };
   }
   if (method === "GET" && path[2] === "messages" && path.length === 3) {
-    return { ...common, name: "list_messages", fields: { channelId }, run: (res) => (refusedHere(res) ? undefined : listMessages(ctx, channelId, res)) };
+    return {
+      ...common,
+      name: "list_messages",
+      fields: { channelId },
+      run: (res) => (refusedHere(res) ? undefined : listMessages(ctx, channelId, res)),
+    };
   }
   if (method === "GET" && path.length === 2) {
     return {
       ...common,
       name: "get_channel",
       fields: { channelId },
-      run: (res) => (refusedHere(res) ? undefined : { status: 200, body: { id: channelId, type: 0, permission_overwrites: [], ...ctx.channels.get(channelId) } }),
+      run: (res) =>
+        refusedHere(res)
+          ? undefined
+          : {
+              status: 200,
+              body: { id: channelId, type: 0, permission_overwrites: [], ...ctx.channels.get(channelId) },
+            },
     };
   }
   if (method === "POST" && path[2] === "typing" && path.length === 3) {
@@ -129,15 +151,25 @@ function listMessages(ctx: RouteContext, channelId: string, res: Parameters<type
   const query = ctx.query;
   const limit = Number(query.get("limit") ?? LIST_LIMIT.default);
   if (!Number.isInteger(limit) || limit < LIST_LIMIT.min || limit > LIST_LIMIT.max) {
-    return void sendInvalidFormBody(res, "limit", "NUMBER_TYPE_MAX", `int value should be between ${LIST_LIMIT.min} and ${LIST_LIMIT.max}.`);
+    return void sendInvalidFormBody(
+      res,
+      "limit",
+      "NUMBER_TYPE_MAX",
+      `int value should be between ${LIST_LIMIT.min} and ${LIST_LIMIT.max}.`,
+    );
   }
   const anchors = (["before", "after", "around"] as const).filter((k) => query.has(k));
-  if (anchors.length > 1) return void sendInvalidFormBody(res, anchors[1]!, "ONE_OF", "Only one of before, after, around may be given.");
+  if (anchors.length > 1)
+    return void sendInvalidFormBody(res, anchors[1]!, "ONE_OF", "Only one of before, after, around may be given.");
   // Counted (the backfill bench and tests ask how often a channel is read), whatever it lists.
   ctx.record({ route: "list_messages", channelId });
   if ((ctx.permissionsIn(channelId) & PERMISSION.READ_MESSAGE_HISTORY) === 0n) return { status: 200, body: [] };
   const byId = (a: { id: string }, b: { id: string }) => (BigInt(a.id) < BigInt(b.id) ? 1 : -1);
-  const all = ctx.messages.all().map((m) => m.message).filter((m) => m.channel_id === channelId).sort(byId);
+  const all = ctx.messages
+    .all()
+    .map((m) => m.message)
+    .filter((m) => m.channel_id === channelId)
+    .sort(byId);
   const anchor = anchors[0] && BigInt(query.get(anchors[0])!);
   if (anchor === undefined || anchors[0] === undefined) return { status: 200, body: all.slice(0, limit) };
   if (anchors[0] === "before") return { status: 200, body: all.filter((m) => BigInt(m.id) < anchor).slice(0, limit) };

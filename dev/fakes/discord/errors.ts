@@ -24,11 +24,19 @@ export function sendDiscordError(res: ServerResponse, error: { status: number; m
 
 /** 50035 Invalid Form Body, naming the field as Discord does. */
 export function sendInvalidFormBody(res: ServerResponse, field: string, code: string, message: string): void {
-  sendJson(res, 400, { message: "Invalid Form Body", code: 50035, errors: { [field]: { _errors: [{ code, message }] } } });
+  sendJson(res, 400, {
+    message: "Invalid Form Body",
+    code: 50035,
+    errors: { [field]: { _errors: [{ code, message }] } },
+  });
 }
 
 /** Refuses `content` (and `nonce`) that Discord would refuse; true when it answered. */
-export function refusedContent(res: ServerResponse, body: Record<string, unknown>, opts: { required: boolean }): boolean {
+export function refusedContent(
+  res: ServerResponse,
+  body: Record<string, unknown>,
+  opts: { required: boolean },
+): boolean {
   const content = body.content;
   if (content === undefined && !opts.required) return false;
   if (typeof content !== "string" || !content.trim()) {
@@ -48,19 +56,32 @@ export function refusedContent(res: ServerResponse, body: Record<string, unknown
 
 export function refuseAsDiscord(res: ServerResponse, fault: FakeFault): void {
   if (fault.fault === "ratelimit" && fault.error === "cloudflare") {
-    res.writeHead(429, { "Content-Type": "text/html", ...(fault.retryAfter ? { "Retry-After": String(fault.retryAfter) } : {}) });
+    res.writeHead(429, {
+      "Content-Type": "text/html",
+      ...(fault.retryAfter ? { "Retry-After": String(fault.retryAfter) } : {}),
+    });
     return void res.end("<html><body>error code: 1015</body></html>");
   }
   if (fault.fault === "ratelimit") {
     // As a route bucket's 429 (./buckets.ts): float seconds in the body, whole ones in Retry-After, the scope.
     const retryAfter = fault.retryAfter ?? 1;
-    return sendJson(res, 429, { message: "You are being rate limited.", retry_after: retryAfter, global: false }, {
-      "Retry-After": String(Math.max(1, Math.ceil(retryAfter))),
-      "X-RateLimit-Remaining": "0",
-      "X-RateLimit-Reset-After": retryAfter.toFixed(3),
-      "X-RateLimit-Scope": "user",
-    });
+    return sendJson(
+      res,
+      429,
+      { message: "You are being rate limited.", retry_after: retryAfter, global: false },
+      {
+        "Retry-After": String(Math.max(1, Math.ceil(retryAfter))),
+        "X-RateLimit-Remaining": "0",
+        "X-RateLimit-Reset-After": retryAfter.toFixed(3),
+        "X-RateLimit-Scope": "user",
+      },
+    );
   }
-  if (fault.fault === "refuse") return sendJson(res, fault.status, { message: `${fault.status}: scripted failure`, code: Number(fault.error ?? 0) || 0 });
-  if (fault.fault === "error") sendJson(res, fault.status ?? 400, { message: `scripted error ${fault.error}`, code: Number(fault.error) || 0 });
+  if (fault.fault === "refuse")
+    return sendJson(res, fault.status, {
+      message: `${fault.status}: scripted failure`,
+      code: Number(fault.error ?? 0) || 0,
+    });
+  if (fault.fault === "error")
+    sendJson(res, fault.status ?? 400, { message: `scripted error ${fault.error}`, code: Number(fault.error) || 0 });
 }

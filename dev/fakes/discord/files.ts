@@ -18,9 +18,14 @@ const DAY_SECONDS = 24 * 60 * 60;
 
 const uploadSchema = fileUploadSchema.and(z.object({ channel_id: z.string().regex(/^\d+$/).default("1") }));
 
-const signature = (path: string, expires: string) => createHmac("sha256", SIGNING_KEY).update(`${path}|${expires}`).digest("hex");
+const signature = (path: string, expires: string) =>
+  createHmac("sha256", SIGNING_KEY).update(`${path}|${expires}`).digest("hex");
 
-export function discordFileRoutes(files: FileStore, nextId: () => string, origin: () => string): Record<string, ControlRoute> {
+export function discordFileRoutes(
+  files: FileStore,
+  nextId: () => string,
+  origin: () => string,
+): Record<string, ControlRoute> {
   return {
     "POST /__attachments": (body) => {
       const upload = controlBody(uploadSchema, body);

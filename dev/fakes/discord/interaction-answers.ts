@@ -16,7 +16,9 @@ interface InteractionIds {
 
 function idsOf(body: string): InteractionIds | undefined {
   try {
-    const { id, application_id, token, channel_id } = JSON.parse(body) as Partial<Record<keyof InteractionIds, unknown>>;
+    const { id, application_id, token, channel_id } = JSON.parse(body) as Partial<
+      Record<keyof InteractionIds, unknown>
+    >;
     if (typeof id !== "string" || typeof application_id !== "string" || typeof token !== "string") return undefined;
     return { id, application_id, token, ...(typeof channel_id === "string" ? { channel_id } : {}) };
   } catch {
@@ -28,7 +30,11 @@ function idsOf(body: string): InteractionIds | undefined {
  * Sends the interaction `body` with `send` and tells the fake at `fakeOrigin` what the app answered; resolves with
  * the app's answer, its body still readable.
  */
-export async function sendAsDiscord(fakeOrigin: string, body: string, send: () => Promise<Response>): Promise<Response> {
+export async function sendAsDiscord(
+  fakeOrigin: string,
+  body: string,
+  send: () => Promise<Response>,
+): Promise<Response> {
   const started = Date.now();
   const response = await send();
   const answeredAfterMs = Date.now() - started;
@@ -42,7 +48,12 @@ export async function sendAsDiscord(fakeOrigin: string, body: string, send: () =
  * `body` and what the app answered, `answeredAfterMs` later. A body that is no interaction (a hostile test's) is not
  * reported.
  */
-export async function reportInteractionAnswer(fakeOrigin: string, body: string, answer: { status: number; text: string }, answeredAfterMs: number): Promise<void> {
+export async function reportInteractionAnswer(
+  fakeOrigin: string,
+  body: string,
+  answer: { status: number; text: string },
+  answeredAfterMs: number,
+): Promise<void> {
   const ids = idsOf(body);
   if (!ids) return;
   let parsed: unknown = null;
@@ -53,7 +64,11 @@ export async function reportInteractionAnswer(fakeOrigin: string, body: string, 
   }
   const res = await fetch(`${discordFakeOrigin(fakeOrigin)}/__interactions`, {
     method: "POST",
-    body: JSON.stringify({ ...ids, answer: { status: answer.status, body: parsed }, answered_after_ms: answeredAfterMs }),
+    body: JSON.stringify({
+      ...ids,
+      answer: { status: answer.status, body: parsed },
+      answered_after_ms: answeredAfterMs,
+    }),
   });
   if (!res.ok) throw new Error(`the Discord fake refused the interaction's report: ${res.status} ${await res.text()}`);
 }

@@ -74,13 +74,25 @@ export class DiscordInteractions {
   report(r: InteractionReport): OriginalMessage | undefined {
     if (this.#known.get(r.token)?.acknowledgedWith !== undefined) return undefined; // the first answer counts
     const type = (r.answer.body as { type?: unknown } | null)?.type;
-    const acknowledged = r.answer.status === 200 && typeof type === "number" && type !== PONG && r.answered_after_ms <= INITIAL_RESPONSE_MS;
-    this.#known.set(r.token, { applicationId: r.application_id, sentAt: Date.now() - r.answered_after_ms, ...(acknowledged ? { acknowledgedWith: type } : {}) });
+    const acknowledged =
+      r.answer.status === 200 &&
+      typeof type === "number" &&
+      type !== PONG &&
+      r.answered_after_ms <= INITIAL_RESPONSE_MS;
+    this.#known.set(r.token, {
+      applicationId: r.application_id,
+      sentAt: Date.now() - r.answered_after_ms,
+      ...(acknowledged ? { acknowledgedWith: type } : {}),
+    });
     if (!acknowledged) return undefined;
     const channelId = r.channel_id ?? "0";
     if (type === DEFERRED_MESSAGE) return { channelId, content: "", flags: LOADING_FLAG };
     const data = (r.answer.body as { data?: { content?: unknown; flags?: unknown } }).data;
-    return { channelId, content: typeof data?.content === "string" ? data.content : "", flags: typeof data?.flags === "number" ? data.flags : 0 };
+    return {
+      channelId,
+      content: typeof data?.content === "string" ? data.content : "",
+      flags: typeof data?.flags === "number" ? data.flags : 0,
+    };
   }
 
   /** Why Discord refuses a webhook call with this token; undefined when it takes it. `reading`: a GET of a message. */
@@ -88,7 +100,8 @@ export class DiscordInteractions {
     const known = this.#known.get(token);
     if (!known || known.applicationId !== applicationId) return WEBHOOK_ERROR.unknownWebhook;
     if (Date.now() - known.sentAt >= INTERACTION_TOKEN_LIFETIME_MS) return WEBHOOK_ERROR.invalidToken;
-    if (known.acknowledgedWith === undefined) return reading ? WEBHOOK_ERROR.unknownMessage : WEBHOOK_ERROR.unknownWebhook;
+    if (known.acknowledgedWith === undefined)
+      return reading ? WEBHOOK_ERROR.unknownMessage : WEBHOOK_ERROR.unknownWebhook;
     return undefined;
   }
 

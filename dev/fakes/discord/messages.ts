@@ -6,7 +6,11 @@
  */
 
 /** The bot the fake posts as: its user id is its application id, as for every bot made since 2019. */
-export const DISCORD_FAKE_BOT = { userId: "100000000000000001", applicationId: "100000000000000001", username: "Parley" };
+export const DISCORD_FAKE_BOT = {
+  userId: "100000000000000001",
+  applicationId: "100000000000000001",
+  username: "Parley",
+};
 
 /** A message as Discord returns it (and as the Gateway echoes a channel post in MESSAGE_CREATE). */
 export interface PostedChannelMessage {
@@ -39,7 +43,11 @@ export class DiscordMessages {
   #originals = new Map<string, string>();
 
   create(message: PostedChannelMessage, route: string, token?: string, now = Date.now()): StoredDiscordMessage {
-    const stored = { message, ...(token ? { token } : {}), revisions: [{ at: now, route, chars: message.content.length }] };
+    const stored = {
+      message,
+      ...(token ? { token } : {}),
+      revisions: [{ at: now, route, chars: message.content.length }],
+    };
     this.#byId.set(message.id, stored);
     return stored;
   }
@@ -48,7 +56,12 @@ export class DiscordMessages {
     return this.#byId.get(id);
   }
 
-  edit(stored: StoredDiscordMessage, content: string | undefined, route: string, now = Date.now()): PostedChannelMessage {
+  edit(
+    stored: StoredDiscordMessage,
+    content: string | undefined,
+    route: string,
+    now = Date.now(),
+  ): PostedChannelMessage {
     if (content !== undefined) stored.message.content = content;
     stored.message.edited_timestamp = new Date(now).toISOString();
     stored.revisions.push({ at: now, route, chars: stored.message.content.length });
@@ -56,7 +69,12 @@ export class DiscordMessages {
   }
 
   /** The message this author already made with this nonce within `windowMs`, if any. */
-  byNonce(author: string, nonce: string | number, windowMs: number, now = Date.now()): PostedChannelMessage | undefined {
+  byNonce(
+    author: string,
+    nonce: string | number,
+    windowMs: number,
+    now = Date.now(),
+  ): PostedChannelMessage | undefined {
     const seen = this.#nonces.get(`${author}|${String(nonce)}`);
     return seen && now - seen.at <= windowMs ? this.#byId.get(seen.id)?.message : undefined;
   }

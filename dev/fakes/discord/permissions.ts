@@ -17,7 +17,11 @@ export const PERMISSION = {
 } as const;
 
 /** View Channels, Send Messages, Send Messages in Threads, Read Message History. */
-export const DEFAULT_BOT_PERMISSIONS = PERMISSION.VIEW_CHANNEL | PERMISSION.SEND_MESSAGES | PERMISSION.SEND_MESSAGES_IN_THREADS | PERMISSION.READ_MESSAGE_HISTORY;
+export const DEFAULT_BOT_PERMISSIONS =
+  PERMISSION.VIEW_CHANNEL |
+  PERMISSION.SEND_MESSAGES |
+  PERMISSION.SEND_MESSAGES_IN_THREADS |
+  PERMISSION.READ_MESSAGE_HISTORY;
 
 /** A permission bitfield as Discord writes one: a decimal string. */
 export const channelPermissionsSchema = z.string().regex(/^\d+$/);
@@ -26,7 +30,10 @@ const MISSING_ACCESS = { status: 403, message: "Missing Access", code: 50001 } a
 const MISSING_PERMISSIONS = { status: 403, message: "Missing Permissions", code: 50013 } as const;
 
 /** Discord's error for a call that needs `needed` (VIEW_CHANNEL always) in a channel where the bot has `have`. */
-export function missingPermission(have: bigint, ...needed: bigint[]): typeof MISSING_ACCESS | typeof MISSING_PERMISSIONS | undefined {
+export function missingPermission(
+  have: bigint,
+  ...needed: bigint[]
+): typeof MISSING_ACCESS | typeof MISSING_PERMISSIONS | undefined {
   if ((have & PERMISSION.VIEW_CHANNEL) === 0n) return MISSING_ACCESS;
   return needed.every((p) => (have & p) === p) ? undefined : MISSING_PERMISSIONS;
 }

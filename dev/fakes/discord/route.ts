@@ -87,7 +87,12 @@ export interface DiscordRoute {
   run(res: ServerResponse): RouteOutcome | undefined | Promise<RouteOutcome | undefined>;
 }
 
-export function botMessage(id: string, channelId: string, content: string, extra: Partial<PostedChannelMessage> = {}): PostedChannelMessage {
+export function botMessage(
+  id: string,
+  channelId: string,
+  content: string,
+  extra: Partial<PostedChannelMessage> = {},
+): PostedChannelMessage {
   return {
     id,
     channel_id: channelId,

@@ -41,7 +41,11 @@ const personMessageSchema = z.strictObject({
   id: z.string().regex(/^\d+$/).optional(),
   channel_id: z.string().regex(/^\d+$/),
   content: z.string(),
-  author: z.strictObject({ id: z.string().regex(/^\d+$/), username: z.string().min(1), global_name: z.string().nullish() }),
+  author: z.strictObject({
+    id: z.string().regex(/^\d+$/),
+    username: z.string().min(1),
+    global_name: z.string().nullish(),
+  }),
   timestamp: z.iso.datetime({ offset: true }).optional(),
   /** Files on it, as `POST /__attachments` made them (./files.ts). */
   attachments: z.array(z.object({}).passthrough()).optional(),
@@ -75,7 +79,10 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
     limits: { ...base.limits, ...patch.limits },
     nonceWindowMs: patch.nonceWindowMs ?? base.nonceWindowMs,
   });
-  const initial = merge({ limits: DEFAULT_DISCORD_LIMITS, nonceWindowMs: DEFAULT_NONCE_WINDOW_MS }, settingsPatchSchema.parse(opts.settings ?? {}));
+  const initial = merge(
+    { limits: DEFAULT_DISCORD_LIMITS, nonceWindowMs: DEFAULT_NONCE_WINDOW_MS },
+    settingsPatchSchema.parse(opts.settings ?? {}),
+  );
   let settings = initial;
   const messages = new DiscordMessages();
   const interactions = new DiscordInteractions();
@@ -100,15 +107,26 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
   });
   control.addRoutes(discordFileRoutes(files, nextId, () => origin));
   control.addRoutes({
-    ...configRoutes(() => settings, settingsPatchSchema, (patch) => (settings = merge(settings, patch))),
+    ...configRoutes(
+      () => settings,
+      settingsPatchSchema,
+      (patch) => (settings = merge(settings, patch)),
+    ),
     "GET /__messages": (_body, url) => {
       const channelId = url.searchParams.get("channel_id");
       const id = url.searchParams.get("id");
-      return messages.all().filter((m) => (!channelId || m.message.channel_id === channelId) && (!id || m.message.id === id));
+      return messages
+        .all()
+        .filter((m) => (!channelId || m.message.channel_id === channelId) && (!id || m.message.id === id));
     },
     "POST /__messages": (body) => {
       const { id, timestamp, ...fields } = controlBody(personMessageSchema, body);
-      const message: PostedChannelMessage = { id: id ?? nextId(), timestamp: timestamp ?? new Date().toISOString(), edited_timestamp: null, ...fields };
+      const message: PostedChannelMessage = {
+        id: id ?? nextId(),
+        timestamp: timestamp ?? new Date().toISOString(),
+        edited_timestamp: null,
+        ...fields,
+      };
       return messages.create(message, "person_message").message;
     },
     "POST /__channel": (body) => {
@@ -121,7 +139,10 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
       const report = controlBody(interactionReportSchema, body);
       const original = interactions.report(report);
       if (!original) return { acknowledged: false };
-      const message = botMessage(nextId(), original.channelId, original.content, { webhook_id: report.application_id, ...(original.flags ? { flags: original.flags } : {}) });
+      const message = botMessage(nextId(), original.channelId, original.content, {
+        webhook_id: report.application_id,
+        ...(original.flags ? { flags: original.flags } : {}),
+      });
       messages.create(message, "interaction_response", report.token);
       messages.setOriginal(report.token, message.id);
       return { acknowledged: true, original: message };
@@ -136,7 +157,12 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
     },
   });
 
-  async function handleApi(req: IncomingMessage, res: Parameters<typeof sendJson>[0], path: string[], query: URLSearchParams): Promise<void> {
+  async function handleApi(
+    req: IncomingMessage,
+    res: Parameters<typeof sendJson>[0],
+    path: string[],
+    query: URLSearchParams,
+  ): Promise<void> {
     const botToken = /^Bot\s+(\S+)$/.exec(req.headers.authorization ?? "")?.[1];
     const ctx: RouteContext = {
       method: req.method ?? "GET",
@@ -158,7 +184,13 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
     if (route.needsBot && !botToken) return sendDiscordError(res, DISCORD_ERROR.unauthorized);
     const admission = await control.admit({ route: route.name, ...route.fields }, res);
     if (!admission) return;
-    const limitHeaders = route.bucket ? takeDiscordLimit(res, limiter, settings.limits, { bucket: route.bucket, resource: route.resource, ...(botToken ? { botToken } : {}) }) : {};
+    const limitHeaders = route.bucket
+      ? takeDiscordLimit(res, limiter, settings.limits, {
+          bucket: route.bucket,
+          resource: route.resource,
+          ...(botToken ? { botToken } : {}),
+        })
+      : {};
     if (!limitHeaders) return;
     const outcome = await route.run(res);
     if (!outcome) return;
@@ -176,7 +208,15 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
       if (await control.handle(req, res, url)) return;
       if (serveDiscordAttachment(req, res, url, files)) return;
       if (!url.pathname.startsWith(`${API_PREFIX}/`)) return sendDiscordError(res, DISCORD_ERROR.notFound);
-      await handleApi(req, res, url.pathname.slice(API_PREFIX.length + 1).split("/").map(decodeURIComponent), url.searchParams);
+      await handleApi(
+        req,
+        res,
+        url.pathname
+          .slice(API_PREFIX.length + 1)
+          .split("/")
+          .map(decodeURIComponent),
+        url.searchParams,
+      );
     },
   });
   origin = server.origin;

@@ -17,7 +17,12 @@ export function matchWebhookRoute(ctx: RouteContext): DiscordRoute | undefined {
   if (path[0] !== "webhooks" || !path[1] || !path[2]) return undefined;
   const [, applicationId, token] = path as [string, string, string];
   const messageId = path[3] === "messages" && path.length === 5 ? path[4]! : undefined;
-  const common = { resource: `${applicationId}|${token}`, needsBot: false, bucket: "webhook" as const, fields: { applicationId, token, ...(messageId ? { messageId } : {}) } };
+  const common = {
+    resource: `${applicationId}|${token}`,
+    needsBot: false,
+    bucket: "webhook" as const,
+    fields: { applicationId, token, ...(messageId ? { messageId } : {}) },
+  };
   const recorded = (route: "edit_original" | "followup" | "edit_followup", id: string, content: string) =>
     ctx.record({ route, applicationId, token, id, content, allowed_mentions: body.allowed_mentions });
   /** Answers Discord's refusal of the token, if it has one; true when it did. */
@@ -59,7 +64,12 @@ export function matchWebhookRoute(ctx: RouteContext): DiscordRoute | undefined {
       name: "followup",
       run(res) {
         if (refusedToken(res) || refusedContent(res, body, { required: true })) return undefined;
-        const message = botMessage(ctx.nextId(), ctx.messages.original(token)?.message.channel_id ?? "0", body.content as string, { webhook_id: applicationId });
+        const message = botMessage(
+          ctx.nextId(),
+          ctx.messages.original(token)?.message.channel_id ?? "0",
+          body.content as string,
+          { webhook_id: applicationId },
+        );
         ctx.messages.create(message, "followup", token);
         recorded("followup", message.id, message.content);
         return { status: 200, body: message };
@@ -75,7 +85,11 @@ export function matchWebhookRoute(ctx: RouteContext): DiscordRoute | undefined {
         const stored = ctx.messages.get(messageId);
         if (!stored || stored.token !== token) return void sendDiscordError(res, DISCORD_ERROR.unknownMessage);
         if (refusedContent(res, body, { required: false })) return undefined;
-        const message = ctx.messages.edit(stored, typeof body.content === "string" ? body.content : undefined, "edit_followup");
+        const message = ctx.messages.edit(
+          stored,
+          typeof body.content === "string" ? body.content : undefined,
+          "edit_followup",
+        );
         recorded("edit_followup", message.id, message.content);
         return { status: 200, body: message };
       },

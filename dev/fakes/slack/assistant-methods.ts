@@ -21,7 +21,11 @@ export function setStatus(ctx: MethodContext): SlackAnswer {
   const status = textParam(ctx.params, "status");
   const loading = ctx.params.loading_messages ?? [];
   if (status === undefined) return refusal("invalid_arguments");
-  if (!Array.isArray(loading) || loading.length > MAX_LOADING_MESSAGES || !loading.every((m) => typeof m === "string")) {
+  if (
+    !Array.isArray(loading) ||
+    loading.length > MAX_LOADING_MESSAGES ||
+    !loading.every((m) => typeof m === "string")
+  ) {
     return refusal("invalid_arguments");
   }
   const thread = ctx.state.assistant.thread(ctx.team.id, where.channel, where.threadTs!);
@@ -37,7 +41,11 @@ export function setSuggestedPrompts(ctx: MethodContext): SlackAnswer {
   const where = place(ctx, false);
   if (typeof where === "string") return refusal(where);
   const prompts = ctx.params.prompts;
-  const valid = (p: unknown) => typeof p === "object" && p !== null && typeof (p as { title?: unknown }).title === "string" && typeof (p as { message?: unknown }).message === "string";
+  const valid = (p: unknown) =>
+    typeof p === "object" &&
+    p !== null &&
+    typeof (p as { title?: unknown }).title === "string" &&
+    typeof (p as { message?: unknown }).message === "string";
   if (!Array.isArray(prompts) || prompts.length === 0 || !prompts.every(valid)) return refusal("invalid_arguments");
   ctx.state.assistant.thread(ctx.team.id, where.channel, where.threadTs ?? "").prompts = prompts;
   return { ok: true };

@@ -30,7 +30,11 @@ export class AssistantThreads {
   thread(team: string, channel: string, threadTs: string): AssistantThread {
     const key = `${team}|${channel}|${threadTs}`;
     let thread = this.#threads.get(key);
-    if (!thread) this.#threads.set(key, (thread = { team, channel, thread_ts: threadTs, status: "", loading_messages: [], history: [] }));
+    if (!thread)
+      this.#threads.set(
+        key,
+        (thread = { team, channel, thread_ts: threadTs, status: "", loading_messages: [], history: [] }),
+      );
     return thread;
   }
 

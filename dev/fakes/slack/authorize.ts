@@ -19,18 +19,32 @@ const authorizeQuery = z.object({
   scope: z.string().default(""),
   state: z.string().default(""),
   redirect_uri: z.string().url(),
-  team: z.string().regex(/^T[A-Z0-9]+$/).optional(),
+  team: z
+    .string()
+    .regex(/^T[A-Z0-9]+$/)
+    .optional(),
   team_name: z.string().min(1).max(80).optional(),
 });
 
-export function authorizePage(res: ServerResponse, url: URL, oauth: OAuthServer, settings: SlackSettings["oauth"]): void {
+export function authorizePage(
+  res: ServerResponse,
+  url: URL,
+  oauth: OAuthServer,
+  settings: SlackSettings["oauth"],
+): void {
   const parsed = authorizeQuery.safeParse(Object.fromEntries(url.searchParams));
-  if (!parsed.success) return page(res, 400, `<p>Invalid install link: ${escapeHtml(z.prettifyError(parsed.error))}</p>`);
+  if (!parsed.success)
+    return page(res, 400, `<p>Invalid install link: ${escapeHtml(z.prettifyError(parsed.error))}</p>`);
   const query = parsed.data;
-  if (query.client_id !== settings.clientId) return page(res, 400, "<p>invalid_client_id: this link is not for an app Slack knows.</p>");
+  if (query.client_id !== settings.clientId)
+    return page(res, 400, "<p>invalid_client_id: this link is not for an app Slack knows.</p>");
   if (!query.team) return page(res, 200, teamForm(url));
   const code = oauth.approveInstall(
-    { teamId: query.team, ...(query.team_name ? { teamName: query.team_name } : {}), ...(query.scope ? { scope: query.scope } : {}) },
+    {
+      teamId: query.team,
+      ...(query.team_name ? { teamName: query.team_name } : {}),
+      ...(query.scope ? { scope: query.scope } : {}),
+    },
     query.redirect_uri,
   );
   const back = new URL(query.redirect_uri);
@@ -42,7 +56,9 @@ export function authorizePage(res: ServerResponse, url: URL, oauth: OAuthServer,
 
 /** The same link again, with the workspace the person names. */
 function teamForm(url: URL): string {
-  const hidden = [...url.searchParams].map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`).join("");
+  const hidden = [...url.searchParams]
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join("");
   return (
     `<h1>Install in a workspace (Slack fake)</h1><form method="get" action="${AUTHORIZE_PATH}">${hidden}` +
     `<label>Team id <input name="team" pattern="T[A-Z0-9]+" required placeholder="T0ACME"></label> ` +

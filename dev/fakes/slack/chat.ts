@@ -37,7 +37,14 @@ export function postMessage({ team, params, now, state }: MethodContext): SlackA
     revisions: [{ at: now, method: "chat.postMessage", chars: text.length }],
   });
   state.assistant.replied(team.id, channel, threadTs ?? ts, now);
-  state.recordPost({ channel, text, ...(threadTs ? { thread_ts: threadTs } : {}), ts, team: team.id, ...(metadata ? { metadata } : {}) });
+  state.recordPost({
+    channel,
+    text,
+    ...(threadTs ? { thread_ts: threadTs } : {}),
+    ts,
+    team: team.id,
+    ...(metadata ? { metadata } : {}),
+  });
   return { ok: true, channel, ts, message: wireMessage(message, [], { includeMetadata: true }) };
 }
 
@@ -51,7 +58,8 @@ export function updateMessage({ team, params, now, state }: MethodContext): Slac
   if (!message) return refusal("message_not_found");
   if (message.user !== team.botUserId) return refusal("cant_update_message");
   if (message.streaming_state === "in_progress") return refusal("streaming_state_conflict");
-  if (markdown !== undefined && (text !== undefined || params.blocks !== undefined)) return refusal("markdown_text_conflict");
+  if (markdown !== undefined && (text !== undefined || params.blocks !== undefined))
+    return refusal("markdown_text_conflict");
   const newText = markdown ?? text;
   if (newText === undefined || (!newText.trim() && params.blocks === undefined)) return refusal("no_text");
   if (newText.length > (markdown !== undefined ? MARKDOWN_MAX_CHARS : UPDATE_MAX_CHARS)) return refusal("msg_too_long");
@@ -70,7 +78,13 @@ export function readMetadata(value: unknown): SlackMetadata | undefined | string
   if (value === undefined || value === "") return undefined;
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "invalid_metadata_format";
   const { event_type: eventType, event_payload: payload } = value as Record<string, unknown>;
-  if (typeof eventType !== "string" || !eventType || typeof payload !== "object" || payload === null || Array.isArray(payload)) {
+  if (
+    typeof eventType !== "string" ||
+    !eventType ||
+    typeof payload !== "object" ||
+    payload === null ||
+    Array.isArray(payload)
+  ) {
     return "invalid_metadata_schema";
   }
   return { event_type: eventType, event_payload: payload as Record<string, unknown> };

@@ -31,29 +31,48 @@ import { SLACK_FAKE_DEFAULT_TEAM } from "./workspaces.ts";
 
 const installSchema = z
   .strictObject({
-    team_id: z.string().regex(/^[TE][A-Z0-9]+$/).optional(),
+    team_id: z
+      .string()
+      .regex(/^[TE][A-Z0-9]+$/)
+      .optional(),
     team_name: z.string().min(1).optional(),
-    enterprise_id: z.string().regex(/^E[A-Z0-9]+$/).optional(),
+    enterprise_id: z
+      .string()
+      .regex(/^E[A-Z0-9]+$/)
+      .optional(),
     enterprise_name: z.string().min(1).optional(),
     is_enterprise_install: z.boolean().default(false),
     user_id: z.string().min(1).optional(),
     scope: z.string().min(1).optional(),
     redirect_uri: z.string().url().optional(),
   })
-  .refine((i) => i.team_id || (i.is_enterprise_install && i.enterprise_id), { message: "give team_id, or enterprise_id with is_enterprise_install" });
+  .refine((i) => i.team_id || (i.is_enterprise_install && i.enterprise_id), {
+    message: "give team_id, or enterprise_id with is_enterprise_install",
+  });
 
 const personMessageSchema = z.strictObject({
   team: z.string().min(1).default(SLACK_FAKE_DEFAULT_TEAM.id),
   channel: z.string().regex(CHANNEL_SHAPE),
   user: z.string().min(1),
   text: z.string(),
-  ts: z.string().regex(/^\d+\.\d{6}$/).optional(),
+  ts: z
+    .string()
+    .regex(/^\d+\.\d{6}$/)
+    .optional(),
   thread_ts: z.string().min(1).optional(),
   /** Another app's bot post: its bot id, and the metadata it attached (any app can attach any metadata). */
-  bot_id: z.string().regex(/^B[A-Z0-9]+$/).optional(),
-  metadata: z.strictObject({ event_type: z.string().min(1), event_payload: z.record(z.string(), z.unknown()) }).optional(),
+  bot_id: z
+    .string()
+    .regex(/^B[A-Z0-9]+$/)
+    .optional(),
+  metadata: z
+    .strictObject({ event_type: z.string().min(1), event_payload: z.record(z.string(), z.unknown()) })
+    .optional(),
   /** A message of the channel itself (a join, a topic change) or of another kind, as Slack lists it. */
-  subtype: z.string().regex(/^[a-z_]+$/).optional(),
+  subtype: z
+    .string()
+    .regex(/^[a-z_]+$/)
+    .optional(),
   /** The author's names, as a message a person sent from a Slack client carries them. */
   user_profile: z.strictObject({ display_name: z.string().optional(), real_name: z.string().optional() }).optional(),
 });
@@ -61,7 +80,11 @@ const personMessageSchema = z.strictObject({
 /** The app of the bot posts that tests put there: never the fake's own. */
 const OTHER_APP_ID = "A0OTHERAPP";
 
-const streamRefSchema = z.strictObject({ team: z.string().min(1).default(SLACK_FAKE_DEFAULT_TEAM.id), channel: z.string().min(1), ts: z.string().min(1) });
+const streamRefSchema = z.strictObject({
+  team: z.string().min(1).default(SLACK_FAKE_DEFAULT_TEAM.id),
+  channel: z.string().min(1),
+  ts: z.string().min(1),
+});
 
 export interface SlackControlParts {
   state: SlackState;
@@ -71,7 +94,13 @@ export interface SlackControlParts {
   updateSettings(patch: z.output<typeof slackSettingsPatchSchema>): SlackSettings;
 }
 
-export function slackControlRoutes({ state, oauth, limiter, apiLog, updateSettings }: SlackControlParts): Record<string, ControlRoute> {
+export function slackControlRoutes({
+  state,
+  oauth,
+  limiter,
+  apiLog,
+  updateSettings,
+}: SlackControlParts): Record<string, ControlRoute> {
   return {
     ...configRoutes(state.settings, slackSettingsPatchSchema, updateSettings),
     "POST /__install": (body) => {
@@ -93,12 +122,20 @@ export function slackControlRoutes({ state, oauth, limiter, apiLog, updateSettin
     },
     "POST /__uninstall": (body) => {
       const { team_id: teamId } = controlBody(z.strictObject({ team_id: z.string().min(1) }), body);
-      if (!state.workspaces.uninstall(teamId)) throw new ControlError(`no team ${teamId}: install it first (POST /__install)`);
+      if (!state.workspaces.uninstall(teamId))
+        throw new ControlError(`no team ${teamId}: install it first (POST /__install)`);
       return { ok: true };
     },
     "GET /__teams": () => state.workspaces.teams(),
     "POST /__membership": (body) => {
-      const spec = controlBody(z.strictObject({ team: z.string().min(1).default(SLACK_FAKE_DEFAULT_TEAM.id), channel: z.string().regex(CHANNEL_SHAPE), member: z.boolean() }), body);
+      const spec = controlBody(
+        z.strictObject({
+          team: z.string().min(1).default(SLACK_FAKE_DEFAULT_TEAM.id),
+          channel: z.string().regex(CHANNEL_SHAPE),
+          member: z.boolean(),
+        }),
+        body,
+      );
       state.workspaces.setMember(spec.team, spec.channel, spec.member);
       return { ok: true };
     },
@@ -106,7 +143,8 @@ export function slackControlRoutes({ state, oauth, limiter, apiLog, updateSettin
       const spec = controlBody(personMessageSchema, body);
       const now = Date.now();
       const ts = spec.ts ?? state.messages.nextTs(now);
-      if (state.messages.find(spec.team, spec.channel, ts)) throw new ControlError(`a message with ts ${ts} is already in ${spec.channel}`);
+      if (state.messages.find(spec.team, spec.channel, ts))
+        throw new ControlError(`a message with ts ${ts} is already in ${spec.channel}`);
       state.messages.add({
         team: spec.team,
         channel: spec.channel,
@@ -126,19 +164,24 @@ export function slackControlRoutes({ state, oauth, limiter, apiLog, updateSettin
     "GET /__messages": (_body, url) => filterByQuery(state.messages.all(), url.searchParams),
     "POST /__messages/delete": (body) => {
       const ref = controlBody(streamRefSchema, body);
-      if (!state.messages.remove(ref.team, ref.channel, ref.ts)) throw new ControlError(`no message at ${ref.channel} ${ref.ts}`);
+      if (!state.messages.remove(ref.team, ref.channel, ref.ts))
+        throw new ControlError(`no message at ${ref.channel} ${ref.ts}`);
       return { ok: true };
     },
     "POST /__roles": (body) => {
       const user = z.string().regex(/^[UW][A-Z0-9]{2,}$/);
       const spec = controlBody(
-        z.strictObject({
-          team: z.string().min(1).default(SLACK_FAKE_DEFAULT_TEAM.id),
-          admins: z.array(user).optional(),
-          owners: z.array(user).optional(),
-          channel: z.string().regex(CHANNEL_SHAPE).optional(),
-          creator: user.optional(),
-        }).refine((s) => (s.channel === undefined) === (s.creator === undefined), { message: "give channel and creator together" }),
+        z
+          .strictObject({
+            team: z.string().min(1).default(SLACK_FAKE_DEFAULT_TEAM.id),
+            admins: z.array(user).optional(),
+            owners: z.array(user).optional(),
+            channel: z.string().regex(CHANNEL_SHAPE).optional(),
+            creator: user.optional(),
+          })
+          .refine((s) => (s.channel === undefined) === (s.creator === undefined), {
+            message: "give channel and creator together",
+          }),
         body,
       );
       state.people.set(spec);
@@ -147,7 +190,8 @@ export function slackControlRoutes({ state, oauth, limiter, apiLog, updateSettin
     "POST /__stop_stream": (body) => {
       const ref = controlBody(streamRefSchema, body);
       const message = state.messages.find(ref.team, ref.channel, ref.ts);
-      if (message?.streaming_state !== "in_progress") throw new ControlError(`no open stream at ${ref.channel} ${ref.ts}`);
+      if (message?.streaming_state !== "in_progress")
+        throw new ControlError(`no open stream at ${ref.channel} ${ref.ts}`);
       message.stream!.stoppedByUser = true;
       return { ok: true };
     },

@@ -17,7 +17,14 @@ const FILES_PATH = /^\/files-pri\/(T[A-Z0-9]+)-(F[A-Z0-9]+)\/[^/]+$/;
 const SIGNIN_PATH = "/signin";
 const FILES_READ = "files:read";
 
-const uploadSchema = fileUploadSchema.and(z.object({ team: z.string().regex(/^T[A-Z0-9]+$/).default(SLACK_FAKE_DEFAULT_TEAM.id) }));
+const uploadSchema = fileUploadSchema.and(
+  z.object({
+    team: z
+      .string()
+      .regex(/^T[A-Z0-9]+$/)
+      .default(SLACK_FAKE_DEFAULT_TEAM.id),
+  }),
+);
 
 export function slackFileRoutes(files: FileStore, origin: () => string): Record<string, ControlRoute> {
   return {
@@ -42,7 +49,14 @@ export function slackFileRoutes(files: FileStore, origin: () => string): Record<
 }
 
 /** Serves `url_private` (true when the request was one of the file routes). */
-export function serveSlackFile(req: IncomingMessage, res: ServerResponse, url: URL, files: FileStore, workspaces: Workspaces, origin: string): boolean {
+export function serveSlackFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  files: FileStore,
+  workspaces: Workspaces,
+  origin: string,
+): boolean {
   if (req.method !== "GET") return false;
   if (url.pathname === SIGNIN_PATH) {
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });

@@ -16,7 +16,10 @@ export function conversationsHistory({ team, params, state, now }: MethodContext
   const channel = textParam(params, "channel") ?? "";
   if (!CHANNEL_SHAPE.test(channel)) return refusal("channel_not_found");
   const all = listed(state, team.id, channel, now);
-  const topLevel = all.filter((m) => !m.thread_ts || m.thread_ts === m.ts).filter(within(params)).reverse();
+  const topLevel = all
+    .filter((m) => !m.thread_ts || m.thread_ts === m.ts)
+    .filter(within(params))
+    .reverse();
   const page = listPage(topLevel, all, params, HISTORY);
   return page.ok ? { ...page, pin_count: 0, channel_actions_ts: null, channel_actions_count: 0 } : page;
 }
@@ -30,7 +33,10 @@ export function conversationsReplies({ team, params, state, now }: MethodContext
   const parent = all.find((m) => m.ts === ts);
   if (!parent) return refusal("thread_not_found");
   // A reply's ts names only that reply; a parent's names the whole thread, which always starts with the parent.
-  const thread = parent.thread_ts && parent.thread_ts !== parent.ts ? [parent] : [parent, ...all.filter((m) => m.thread_ts === ts && m.ts !== ts).filter(within(params))];
+  const thread =
+    parent.thread_ts && parent.thread_ts !== parent.ts
+      ? [parent]
+      : [parent, ...all.filter((m) => m.thread_ts === ts && m.ts !== ts).filter(within(params))];
   return listPage(thread, all, params, REPLIES);
 }
 
@@ -42,12 +48,19 @@ function listed(state: SlackState, team: string, channel: string, now: number): 
 }
 
 /** One page of `items` as Slack lists messages: `messages`, `has_more`, `response_metadata.next_cursor`. */
-function listPage(items: SlackMessage[], all: SlackMessage[], params: SlackParams, limits: { defaultLimit: number; maxLimit: number }): SlackAnswer {
+function listPage(
+  items: SlackMessage[],
+  all: SlackMessage[],
+  params: SlackParams,
+  limits: { defaultLimit: number; maxLimit: number },
+): SlackAnswer {
   const page = paginate(items, params, limits);
   if (typeof page === "string") return refusal(page);
   return {
     ok: true,
-    messages: page.items.map((m) => wireMessage(m, all, { includeMetadata: flagParam(params, "include_all_metadata") })),
+    messages: page.items.map((m) =>
+      wireMessage(m, all, { includeMetadata: flagParam(params, "include_all_metadata") }),
+    ),
     has_more: page.nextCursor !== "",
     response_metadata: { next_cursor: page.nextCursor },
   };
@@ -65,8 +78,15 @@ function within(params: SlackParams): (m: SlackMessage) => boolean {
 }
 
 /** Slack's cursors are opaque; here one is the offset of the next page, base64-encoded. */
-function paginate<T>(items: T[], params: SlackParams, limits: { defaultLimit: number; maxLimit: number }): { items: T[]; nextCursor: string } | string {
-  const limit = Math.min(Math.max(Number(textParam(params, "limit") ?? limits.defaultLimit) || limits.defaultLimit, 1), limits.maxLimit);
+function paginate<T>(
+  items: T[],
+  params: SlackParams,
+  limits: { defaultLimit: number; maxLimit: number },
+): { items: T[]; nextCursor: string } | string {
+  const limit = Math.min(
+    Math.max(Number(textParam(params, "limit") ?? limits.defaultLimit) || limits.defaultLimit, 1),
+    limits.maxLimit,
+  );
   const cursor = textParam(params, "cursor");
   let offset = 0;
   if (cursor) {
@@ -75,5 +95,8 @@ function paginate<T>(items: T[], params: SlackParams, limits: { defaultLimit: nu
     offset = Number(match[1]);
   }
   const next = offset + limit;
-  return { items: items.slice(offset, next), nextCursor: next < items.length ? Buffer.from(`offset:${next}`).toString("base64") : "" };
+  return {
+    items: items.slice(offset, next),
+    nextCursor: next < items.length ? Buffer.from(`offset:${next}`).toString("base64") : "",
+  };
 }

@@ -53,7 +53,10 @@ export class MessageStore {
   /** Message timestamps like Slack's: seconds and a 6-digit counter, strictly increasing. */
   nextTs(now = Date.now()): string {
     const seconds = Math.floor(now / 1000);
-    this.#lastTs = seconds > this.#lastTs.seconds ? { seconds, counter: 1 } : { seconds: this.#lastTs.seconds, counter: this.#lastTs.counter + 1 };
+    this.#lastTs =
+      seconds > this.#lastTs.seconds
+        ? { seconds, counter: 1 }
+        : { seconds: this.#lastTs.seconds, counter: this.#lastTs.counter + 1 };
     return `${this.#lastTs.seconds}.${String(this.#lastTs.counter).padStart(6, "0")}`;
   }
 
@@ -71,7 +74,19 @@ export class MessageStore {
 
   /** The message at `ts`, or a placeholder for a person's message the fake was never shown. */
   findOrPlaceholder(team: string, channel: string, ts: string, now = Date.now()): SlackMessage {
-    return this.find(team, channel, ts) ?? this.add({ team, channel, ts, user: "U0UNKNOWN", text: "", reactions: [], implicit: true, revisions: [{ at: now, method: "placeholder", chars: 0 }] });
+    return (
+      this.find(team, channel, ts) ??
+      this.add({
+        team,
+        channel,
+        ts,
+        user: "U0UNKNOWN",
+        text: "",
+        reactions: [],
+        implicit: true,
+        revisions: [{ at: now, method: "placeholder", chars: 0 }],
+      })
+    );
   }
 
   /** The person deleted it (a message without replies: Slack then lists it nowhere). False when there was none. */
@@ -109,7 +124,11 @@ export class MessageStore {
 const key = (team: string, channel: string) => `${team}|${channel}`;
 
 /** A message as the Web API returns it; `metadata` only when asked for (`include_all_metadata`), as Slack does. */
-export function wireMessage(message: SlackMessage, thread: SlackMessage[], opts: { includeMetadata: boolean }): Record<string, unknown> {
+export function wireMessage(
+  message: SlackMessage,
+  thread: SlackMessage[],
+  opts: { includeMetadata: boolean },
+): Record<string, unknown> {
   const replies = thread.filter((m) => m.thread_ts === message.ts && m.ts !== message.ts);
   return {
     type: "message",
@@ -122,10 +141,17 @@ export function wireMessage(message: SlackMessage, thread: SlackMessage[], opts:
     ...(message.bot_id ? { bot_id: message.bot_id, app_id: message.app_id ?? SLACK_FAKE_APP_ID } : {}),
     ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
     ...(replies.length > 0
-      ? { thread_ts: message.ts, reply_count: replies.length, reply_users: [...new Set(replies.map((r) => r.user))], latest_reply: replies.at(-1)!.ts }
+      ? {
+          thread_ts: message.ts,
+          reply_count: replies.length,
+          reply_users: [...new Set(replies.map((r) => r.user))],
+          latest_reply: replies.at(-1)!.ts,
+        }
       : {}),
     ...(message.streaming_state ? { streaming_state: message.streaming_state } : {}),
-    ...(message.reactions.length > 0 ? { reactions: message.reactions.map((r) => ({ name: r.name, users: r.users, count: r.users.length })) } : {}),
+    ...(message.reactions.length > 0
+      ? { reactions: message.reactions.map((r) => ({ name: r.name, users: r.users, count: r.users.length })) }
+      : {}),
     ...(message.edited ? { edited: message.edited } : {}),
     ...(opts.includeMetadata && message.metadata ? { metadata: message.metadata } : {}),
   };

@@ -15,7 +15,10 @@ const MANIFEST = resolve(import.meta.dirname, "../../../slack-app-manifest.yaml"
 export function manifestBotScopes(manifest = readFileSync(MANIFEST, "utf8")): string[] {
   const list = /^\s{4}bot:\n((?:\s{6}- .+\n)+)/m.exec(manifest)?.[1];
   if (!list) throw new Error("slack-app-manifest.yaml lists no oauth_config.scopes.bot");
-  return list.split("\n").map((line) => line.replace(/^\s*- /, "").trim()).filter(Boolean);
+  return list
+    .split("\n")
+    .map((line) => line.replace(/^\s*- /, "").trim())
+    .filter(Boolean);
 }
 
 let granted: string | undefined;
@@ -31,10 +34,19 @@ interface MethodNeeds {
   json: boolean;
 }
 
-const always = (...scopes: string[]) => () => scopes;
+const always =
+  (...scopes: string[]) =>
+  () =>
+    scopes;
 /** The `*:history` scope of the kind of conversation: public (C), private or group DM (G), DM (D). */
 const history = (channel: string): readonly string[] =>
-  channel.startsWith("C") ? ["channels:history"] : channel.startsWith("G") ? ["groups:history", "mpim:history"] : channel.startsWith("D") ? ["im:history"] : ["channels:history"];
+  channel.startsWith("C")
+    ? ["channels:history"]
+    : channel.startsWith("G")
+      ? ["groups:history", "mpim:history"]
+      : channel.startsWith("D")
+        ? ["im:history"]
+        : ["channels:history"];
 
 /** The `*:read` scope of the kind of conversation, as conversations.info's reference lists them. */
 const read = (channel: string): readonly string[] =>
@@ -62,7 +74,11 @@ const METHOD_NEEDS: Readonly<Record<string, MethodNeeds>> = {
 };
 
 /** Slack's `missing_scope` answer when the granted scopes hold none the method needs there; undefined when allowed. */
-export function missingScope(method: string, channel: string, granted: string): { ok: false; error: "missing_scope"; needed: string; provided: string } | undefined {
+export function missingScope(
+  method: string,
+  channel: string,
+  granted: string,
+): { ok: false; error: "missing_scope"; needed: string; provided: string } | undefined {
   const needed = METHOD_NEEDS[method]?.scopes(channel) ?? [];
   const provided = granted.split(",").filter(Boolean);
   if (needed.length === 0 || needed.some((scope) => provided.includes(scope))) return undefined;

@@ -71,10 +71,15 @@ export class OAuthServer {
     const code = textParam(params, "code") ?? "";
     const pending = this.#codes.get(code);
     if (!pending || now >= pending.expiresAt) return refusal("invalid_code");
-    if (pending.redirectUri !== undefined && textParam(params, "redirect_uri") !== pending.redirectUri) return refusal("bad_redirect_uri");
+    if (pending.redirectUri !== undefined && textParam(params, "redirect_uri") !== pending.redirectUri)
+      return refusal("bad_redirect_uri");
     this.#codes.delete(code);
     const team = this.#workspaces.install(pending.install);
-    const { token, refreshToken } = this.#workspaces.issue(team.id, settings.tokenRotation ? settings.expiresIn : undefined, now);
+    const { token, refreshToken } = this.#workspaces.issue(
+      team.id,
+      settings.tokenRotation ? settings.expiresIn : undefined,
+      now,
+    );
     this.#counts.exchanges += 1;
     return {
       ok: true,
@@ -135,4 +140,3 @@ export function authTest({ team, token, now, state }: MethodContext): SlackAnswe
     ...(expiresAt !== undefined ? { expires_in: Math.max(0, Math.floor((expiresAt - now) / 1000)) } : {}),
   };
 }
-

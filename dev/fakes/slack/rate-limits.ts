@@ -25,7 +25,12 @@ const METHOD_TIERS: Readonly<Record<string, number>> = {
 const POST_MESSAGE = "chat.postMessage";
 
 /** The bucket of this call, or undefined when the method is not limited (or limits are off). */
-export function slackBucket(settings: SlackSettings, method: string, teamId: string, channel: string): { key: string; rule: LimitRule } | undefined {
+export function slackBucket(
+  settings: SlackSettings,
+  method: string,
+  teamId: string,
+  channel: string,
+): { key: string; rule: LimitRule } | undefined {
   const limits = settings.rateLimits;
   if (!limits.enabled) return undefined;
   const key = method === POST_MESSAGE ? `${method}|${teamId}|${channel}` : `${method}|${teamId}`;
@@ -33,8 +38,12 @@ export function slackBucket(settings: SlackSettings, method: string, teamId: str
   if (override) return { key, rule: { limit: override.limit, windowMs: override.windowMs ?? limits.windowMs } };
   if (method === POST_MESSAGE) {
     const channelRule = limits.channels[channel];
-    if (channelRule) return { key, rule: { limit: channelRule.limit, windowMs: channelRule.windowMs ?? limits.windowMs } };
-    return { key, rule: { limit: limits.postMessageBurst, windowMs: limits.postMessageBurst * limits.postMessageIntervalMs } };
+    if (channelRule)
+      return { key, rule: { limit: channelRule.limit, windowMs: channelRule.windowMs ?? limits.windowMs } };
+    return {
+      key,
+      rule: { limit: limits.postMessageBurst, windowMs: limits.postMessageBurst * limits.postMessageIntervalMs },
+    };
   }
   const perWindow = METHOD_TIERS[method];
   return perWindow ? { key, rule: { limit: perWindow, windowMs: limits.windowMs } } : undefined;

@@ -8,7 +8,14 @@ import type { IncomingMessage } from "node:http";
 import { readBody } from "../http.ts";
 
 /** Fields whose value is an array or an object: a form carries them JSON-encoded. */
-const JSON_FIELDS: ReadonlySet<string> = new Set(["chunks", "blocks", "attachments", "metadata", "loading_messages", "prompts"]);
+const JSON_FIELDS: ReadonlySet<string> = new Set([
+  "chunks",
+  "blocks",
+  "attachments",
+  "metadata",
+  "loading_messages",
+  "prompts",
+]);
 
 export type SlackParams = Record<string, unknown>;
 
@@ -36,9 +43,12 @@ export async function readSlackRequest(req: IncomingMessage, json = true): Promi
     } catch {
       return undefined;
     }
-    params = json && typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as SlackParams) : {};
+    params =
+      json && typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as SlackParams) : {};
   } else {
-    params = Object.fromEntries([...new URLSearchParams(raw)].map(([key, value]) => [key, JSON_FIELDS.has(key) ? jsonOrText(value) : value]));
+    params = Object.fromEntries(
+      [...new URLSearchParams(raw)].map(([key, value]) => [key, JSON_FIELDS.has(key) ? jsonOrText(value) : value]),
+    );
   }
   const token = bearer ?? (typeof params.token === "string" && params.token ? params.token : undefined);
   return { params, ...(token ? { token } : {}), ...(basic ? { basic } : {}) };

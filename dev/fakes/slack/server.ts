@@ -27,7 +27,13 @@ import { missingScope, readsJson } from "./methods.ts";
 import { conversationsInfo, usersInfo } from "./people.ts";
 import { SlackPeople } from "./roles.ts";
 import { readSlackRequest, type SlackParams } from "./request.ts";
-import { DEFAULT_SLACK_SETTINGS, mergeSlackSettings, slackSettingsPatchSchema, type SlackSettings, type SlackSettingsPatch } from "./settings.ts";
+import {
+  DEFAULT_SLACK_SETTINGS,
+  mergeSlackSettings,
+  slackSettingsPatchSchema,
+  type SlackSettings,
+  type SlackSettingsPatch,
+} from "./settings.ts";
 import { actsAsOlderWorkspace, appendStream, startStream, stopStream, STREAMING_METHODS } from "./streaming.ts";
 import { Workspaces } from "./workspaces.ts";
 import { FileStore } from "../files.ts";
@@ -88,7 +94,14 @@ export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSla
       for (const part of [messages, assistant, people, oauth, limiter, apiLog, files]) part.reset();
     },
   });
-  const state: SlackState = { messages, workspaces, assistant, people, settings: () => settings, recordPost: (post) => control.record(post) };
+  const state: SlackState = {
+    messages,
+    workspaces,
+    assistant,
+    people,
+    settings: () => settings,
+    recordPost: (post) => control.record(post),
+  };
   control.addRoutes(slackFileRoutes(files, () => origin));
   control.addRoutes(
     slackControlRoutes({
@@ -142,7 +155,8 @@ export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSla
     const admission = await control.admit({ route: method, ...fields, team }, res);
     if (!admission) return log("fault", team);
     const channel = fields.channel ?? fields.channel_id ?? "";
-    const forbidden = missingScope(method, channel, auth.team.scope) ?? refusalOf(channel && state.workspaces.notMember(team, channel));
+    const forbidden =
+      missingScope(method, channel, auth.team.scope) ?? refusalOf(channel && state.workspaces.notMember(team, channel));
     if (forbidden) {
       log(200, team, forbidden);
       return admission.send(200, forbidden);
@@ -166,7 +180,8 @@ export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSla
     async handle(req, res, url) {
       if (await control.handle(req, res, url)) return;
       if (serveSlackFile(req, res, url, files, workspaces, origin)) return;
-      if (req.method === "GET" && url.pathname === AUTHORIZE_PATH) return authorizePage(res, url, oauth, settings.oauth);
+      if (req.method === "GET" && url.pathname === AUTHORIZE_PATH)
+        return authorizePage(res, url, oauth, settings.oauth);
       if (!url.pathname.startsWith(API_PREFIX)) return sendJson(res, 404, { error: "not_found" });
       if (req.method !== "POST") return sendJson(res, 405, { ok: false, error: "method_not_supported" });
       await callMethod(req, res, url.pathname.slice(API_PREFIX.length));
@@ -178,13 +193,15 @@ export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSla
 
 const refusalOf = (error: string | undefined) => (error ? { ok: false, error } : undefined);
 
-const pick = (fields: Record<string, string>, keys: string[]) => Object.fromEntries(keys.filter((k) => fields[k] !== undefined).map((k) => [k, fields[k]!]));
+const pick = (fields: Record<string, string>, keys: string[]) =>
+  Object.fromEntries(keys.filter((k) => fields[k] !== undefined).map((k) => [k, fields[k]!]));
 
 /** The string arguments a fault rule can match (never the token or the client secret). */
 function callFields(params: SlackParams): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const [key, value] of Object.entries(params)) {
-    if (key !== "token" && key !== "client_secret" && (typeof value === "string" || typeof value === "number")) fields[key] = String(value);
+    if (key !== "token" && key !== "client_secret" && (typeof value === "string" || typeof value === "number"))
+      fields[key] = String(value);
   }
   return fields;
 }
@@ -192,7 +209,12 @@ function callFields(params: SlackParams): Record<string, string> {
 /** A scripted refusal as Slack gives it: 429 `ratelimited` with Retry-After, a bare HTTP error, or `ok:false`. */
 function refuseAsSlack(res: ServerResponse, fault: FakeFault): void {
   if (fault.fault === "ratelimit") {
-    return sendJson(res, 429, { ok: false, error: "ratelimited" }, { "Retry-After": retryAfterSeconds((fault.retryAfter ?? 1) * 1000) });
+    return sendJson(
+      res,
+      429,
+      { ok: false, error: "ratelimited" },
+      { "Retry-After": retryAfterSeconds((fault.retryAfter ?? 1) * 1000) },
+    );
   }
   if (fault.fault === "refuse") {
     res.writeHead(fault.status, { "Content-Type": "text/plain" });

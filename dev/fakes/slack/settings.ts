@@ -11,7 +11,10 @@ import { SLACK_FAKE_STATIC_TOKENS } from "./workspaces.ts";
 /** Slack's tiers, per method per workspace per app, in calls per minute. */
 export const TIER = { t2: 20, t3: 50, t4: 100 } as const;
 
-const limitSchema = z.strictObject({ limit: z.number().int().positive(), windowMs: z.number().int().positive().optional() });
+const limitSchema = z.strictObject({
+  limit: z.number().int().positive(),
+  windowMs: z.number().int().positive().optional(),
+});
 
 const rateLimitsSchema = z.strictObject({
   enabled: z.boolean(),
@@ -66,16 +69,30 @@ export type SlackSettingsPatch = z.input<typeof slackSettingsPatchSchema>;
 export const SLACK_FAKE_OAUTH_CLIENT = { clientId: "1111111111.2222222222", clientSecret: "fake-slack-client-secret" };
 
 export const DEFAULT_SLACK_SETTINGS: SlackSettings = {
-  rateLimits: { enabled: true, windowMs: 60_000, postMessageBurst: 5, postMessageIntervalMs: 1_000, methods: {}, channels: {} },
+  rateLimits: {
+    enabled: true,
+    windowMs: 60_000,
+    postMessageBurst: 5,
+    postMessageIntervalMs: 1_000,
+    methods: {},
+    channels: {},
+  },
   staticTokens: [...SLACK_FAKE_STATIC_TOKENS],
   oauth: { ...SLACK_FAKE_OAUTH_CLIENT, tokenRotation: false, expiresIn: 43_200 },
   streaming: { olderWorkspaces: [], refusedChannels: [], maxChars: 12_000, lifetimeMs: 300_000 },
 };
 
-export function mergeSlackSettings(base: SlackSettings, patch: z.output<typeof slackSettingsPatchSchema>): SlackSettings {
+export function mergeSlackSettings(
+  base: SlackSettings,
+  patch: z.output<typeof slackSettingsPatchSchema>,
+): SlackSettings {
   return {
     // Channel overrides add up, so suites running side by side can each exempt their own channel.
-    rateLimits: { ...base.rateLimits, ...patch.rateLimits, channels: { ...base.rateLimits.channels, ...patch.rateLimits?.channels } },
+    rateLimits: {
+      ...base.rateLimits,
+      ...patch.rateLimits,
+      channels: { ...base.rateLimits.channels, ...patch.rateLimits?.channels },
+    },
     staticTokens: patch.staticTokens ?? base.staticTokens,
     oauth: { ...base.oauth, ...patch.oauth },
     streaming: { ...base.streaming, ...patch.streaming },

@@ -13,7 +13,11 @@ import { wireMessage, type SlackMessage } from "./messages.ts";
 import { textParam } from "./request.ts";
 import type { SlackSettings } from "./settings.ts";
 
-export const STREAMING_METHODS: ReadonlySet<string> = new Set(["chat.startStream", "chat.appendStream", "chat.stopStream"]);
+export const STREAMING_METHODS: ReadonlySet<string> = new Set([
+  "chat.startStream",
+  "chat.appendStream",
+  "chat.stopStream",
+]);
 const CHUNK_TYPES: ReadonlySet<string> = new Set(["markdown_text", "task_update", "plan_update", "blocks"]);
 
 export function actsAsOlderWorkspace(settings: SlackSettings, teamId: string): boolean {
@@ -51,7 +55,12 @@ export function startStream({ team, params, now, state }: MethodContext): SlackA
     ...botAuthor(team),
     text: content.text,
     streaming_state: "in_progress",
-    stream: { ...(content.mode ? { mode: content.mode } : {}), chunks: content.chunks, startedAt: now, stoppedByUser: false },
+    stream: {
+      ...(content.mode ? { mode: content.mode } : {}),
+      chunks: content.chunks,
+      startedAt: now,
+      stoppedByUser: false,
+    },
     reactions: [],
     revisions: [{ at: now, method: "chat.startStream", chars: content.text.length }],
   });
@@ -83,12 +92,18 @@ export function stopStream(ctx: MethodContext): SlackAnswer {
   stream.streaming_state = "completed";
   ctx.state.messages.changed(stream, "chat.stopStream", ctx.now);
   if (metadata) stream.metadata = metadata;
-  return { ok: true, channel: stream.channel, ts: stream.ts, message: wireMessage(stream, [], { includeMetadata: true }) };
+  return {
+    ok: true,
+    channel: stream.channel,
+    ts: stream.ts,
+    message: wireMessage(stream, [], { includeMetadata: true }),
+  };
 }
 
 /** A stream left open past its lifetime is ended by Slack, unfinished: `errored` (closed, not open). */
 export function endExpiredStream(message: SlackMessage, now: number, settings: SlackSettings): void {
-  if (message.streaming_state === "in_progress" && now - message.stream!.startedAt > settings.streaming.lifetimeMs) message.streaming_state = "errored";
+  if (message.streaming_state === "in_progress" && now - message.stream!.startedAt > settings.streaming.lifetimeMs)
+    message.streaming_state = "errored";
 }
 
 /** The streaming message named by `channel` + `ts`, or the error that says why it cannot take more. */
@@ -116,7 +131,9 @@ function readContent(params: Record<string, unknown>, required: boolean): Stream
   if (markdown !== undefined) return { mode: "markdown_text", text: markdown, chunks: [] };
   if (chunks === undefined) return required ? "markdown_text_or_chunks_required" : { text: "", chunks: [] };
   if (!Array.isArray(chunks) || !chunks.every(validChunk)) return "invalid_chunks";
-  const text = chunks.map((c) => ((c as { type: string }).type === "markdown_text" ? (c as { text: string }).text : "")).join("");
+  const text = chunks
+    .map((c) => ((c as { type: string }).type === "markdown_text" ? (c as { text: string }).text : ""))
+    .join("");
   return { mode: "chunks", text, chunks };
 }
 

@@ -10,9 +10,19 @@ import { defaultGrant } from "./methods.ts";
 
 /** The app every install is of, and the bot of the default team. */
 export const SLACK_FAKE_APP_ID = "A0FAKEAPP";
-export const SLACK_FAKE_DEFAULT_TEAM = { id: "T0FAKETEAM", name: "Fake Workspace", botUserId: "U0FAKEBOT", botId: "B0FAKEBOT" };
+export const SLACK_FAKE_DEFAULT_TEAM = {
+  id: "T0FAKETEAM",
+  name: "Fake Workspace",
+  botUserId: "U0FAKEBOT",
+  botId: "B0FAKEBOT",
+};
 /** The static bot tokens of the repository's configurations (tests, `.dev.vars.example`, benches), all the default team's. */
-export const SLACK_FAKE_STATIC_TOKENS: readonly string[] = ["xoxb-test-bot-token", "xoxb-local-bot-token", "xoxb-test-token", "xoxb-bench"];
+export const SLACK_FAKE_STATIC_TOKENS: readonly string[] = [
+  "xoxb-test-bot-token",
+  "xoxb-local-bot-token",
+  "xoxb-test-token",
+  "xoxb-bench",
+];
 
 export interface SlackTeam {
   id: string;
@@ -36,7 +46,9 @@ export interface IssuedToken {
   revoked: boolean;
 }
 
-export type Authentication = { team: SlackTeam; token: IssuedToken } | { error: "not_authed" | "invalid_auth" | "token_expired" | "token_revoked" };
+export type Authentication =
+  | { team: SlackTeam; token: IssuedToken }
+  | { error: "not_authed" | "invalid_auth" | "token_expired" | "token_revoked" };
 
 export interface TeamInstall {
   teamId: string;
@@ -47,7 +59,6 @@ export interface TeamInstall {
   installerUserId?: string;
   scope?: string;
 }
-
 
 export class Workspaces {
   #teams = new Map<string, SlackTeam>();
@@ -70,7 +81,16 @@ export class Workspaces {
     this.#left.clear();
     this.#staticTokens = new Set(staticTokens);
     const { id, name, botUserId, botId } = SLACK_FAKE_DEFAULT_TEAM;
-    this.#teams.set(id, { id, name, botUserId, botId, isEnterpriseInstall: false, installerUserId: "U0FAKEOWNER", scope: defaultGrant(), installed: true });
+    this.#teams.set(id, {
+      id,
+      name,
+      botUserId,
+      botId,
+      isEnterpriseInstall: false,
+      installerUserId: "U0FAKEOWNER",
+      scope: defaultGrant(),
+      installed: true,
+    });
   }
 
   setStaticTokens(tokens: readonly string[]): void {
@@ -109,7 +129,9 @@ export class Workspaces {
     const team: SlackTeam = {
       id: spec.teamId,
       name: spec.teamName ?? known?.name ?? `Workspace ${spec.teamId}`,
-      ...(spec.enterpriseId ? { enterpriseId: spec.enterpriseId, enterpriseName: spec.enterpriseName ?? `Enterprise ${spec.enterpriseId}` } : {}),
+      ...(spec.enterpriseId
+        ? { enterpriseId: spec.enterpriseId, enterpriseName: spec.enterpriseName ?? `Enterprise ${spec.enterpriseId}` }
+        : {}),
       isEnterpriseInstall: spec.isEnterpriseInstall ?? false,
       botUserId: known?.botUserId ?? `UBOT${suffix}`,
       botId: known?.botId ?? `BBOT${suffix}`,
@@ -122,12 +144,21 @@ export class Workspaces {
   }
 
   /** A new bot token for the team; with `expiresInSeconds` a rotating one (`xoxe.xoxb-1-…`) and its refresh token. */
-  issue(teamId: string, expiresInSeconds: number | undefined, now = Date.now()): { token: IssuedToken; refreshToken?: string } {
+  issue(
+    teamId: string,
+    expiresInSeconds: number | undefined,
+    now = Date.now(),
+  ): { token: IssuedToken; refreshToken?: string } {
     const secret = randomBytes(12).toString("hex");
     const token: IssuedToken =
       expiresInSeconds === undefined
         ? { token: `xoxb-${teamId}-${secret}`, teamId, revoked: false }
-        : { token: `xoxe.xoxb-1-${teamId}-${secret}`, teamId, revoked: false, expiresAt: now + expiresInSeconds * 1000 };
+        : {
+            token: `xoxe.xoxb-1-${teamId}-${secret}`,
+            teamId,
+            revoked: false,
+            expiresAt: now + expiresInSeconds * 1000,
+          };
     this.#tokens.set(token.token, token);
     if (expiresInSeconds === undefined) return { token };
     const refreshToken = `xoxe-1-${teamId}-${randomBytes(12).toString("hex")}`;

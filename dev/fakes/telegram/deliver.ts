@@ -30,10 +30,16 @@ export function wantsKind(bot: FakeBot, kind: string): boolean {
 }
 
 /** Whether the bot, as it is in the chat, gets this message (privacy mode). */
-export function receivesMessage(bot: FakeBot, chat: FakeChat, message: FakeMessage, replied: FakeMessage | undefined): boolean {
+export function receivesMessage(
+  bot: FakeBot,
+  chat: FakeChat,
+  message: FakeMessage,
+  replied: FakeMessage | undefined,
+): boolean {
   const status = chat.bots.get(bot.id);
   if (status !== "member" && status !== "administrator") return false;
-  if (chat.type === "private" || status === "administrator" || !bot.privacyMode || message.service !== undefined) return true;
+  if (chat.type === "private" || status === "administrator" || !bot.privacyMode || message.service !== undefined)
+    return true;
   const text = message.text ?? "";
   const own = bot.username.toLowerCase();
   for (const entity of (message.entities ?? []) as { type: string; offset: number; length: number }[]) {
@@ -48,7 +54,11 @@ export function receivesMessage(bot: FakeBot, chat: FakeChat, message: FakeMessa
 }
 
 /** The update as the bot's webhook gets it (its update ids count per bot). */
-export function buildUpdate(bot: FakeBot, kind: string, payload: unknown): { update_id: number } & Record<string, unknown> {
+export function buildUpdate(
+  bot: FakeBot,
+  kind: string,
+  payload: unknown,
+): { update_id: number } & Record<string, unknown> {
   return { update_id: bot.nextUpdateId++, [kind]: payload };
 }
 
@@ -66,7 +76,10 @@ export async function postUpdate(bot: FakeBot, kind: string, payload: unknown, d
   try {
     const response = await fetch(bot.webhook.url, {
       method: "POST",
-      headers: { "Content-Type": "application/json", ...(bot.webhook.secretToken ? { "X-Telegram-Bot-Api-Secret-Token": bot.webhook.secretToken } : {}) },
+      headers: {
+        "Content-Type": "application/json",
+        ...(bot.webhook.secretToken ? { "X-Telegram-Bot-Api-Secret-Token": bot.webhook.secretToken } : {}),
+      },
       body: JSON.stringify(update),
       signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
     });

@@ -21,7 +21,8 @@ export class BotApiError extends Error {
 export const badRequest = (what: string) => new BotApiError(400, `Bad Request: ${what}`);
 export const forbidden = (what: string) => new BotApiError(403, `Forbidden: ${what}`);
 /** Telegram's flood control: 429, "retry after N", and `parameters.retry_after` (whole seconds). */
-export const tooManyRequests = (seconds: number) => new BotApiError(429, `Too Many Requests: retry after ${seconds}`, seconds);
+export const tooManyRequests = (seconds: number) =>
+  new BotApiError(429, `Too Many Requests: retry after ${seconds}`, seconds);
 
 export const ERRORS = {
   unauthorized: new BotApiError(401, "Unauthorized"),
@@ -33,7 +34,9 @@ export const ERRORS = {
   replyNotFound: badRequest("message to be replied not found"),
   editNotFound: badRequest("message to edit not found"),
   cannotEdit: badRequest("message can't be edited"),
-  notModified: badRequest("message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message"),
+  notModified: badRequest(
+    "message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message",
+  ),
   reactNotFound: badRequest("message to react not found"),
   reactionInvalid: badRequest("REACTION_INVALID"),
   reactionsTooMany: badRequest("REACTIONS_TOO_MANY"),
@@ -62,6 +65,10 @@ export function sendBotApiError(res: ServerResponse, err: BotApiError): void {
 /** A scripted refusal: flood control, a server error, or the description given (`error`, status 400 unless set). */
 export function refuseAsTelegram(res: ServerResponse, fault: FakeFault): void {
   if (fault.fault === "ratelimit") return sendBotApiError(res, tooManyRequests(Math.ceil(fault.retryAfter ?? 1)));
-  if (fault.fault === "refuse") return sendBotApiError(res, new BotApiError(fault.status, fault.status >= 500 ? "Internal Server Error" : `Scripted error ${fault.status}`));
+  if (fault.fault === "refuse")
+    return sendBotApiError(
+      res,
+      new BotApiError(fault.status, fault.status >= 500 ? "Internal Server Error" : `Scripted error ${fault.status}`),
+    );
   if (fault.fault === "error") sendBotApiError(res, new BotApiError(fault.status ?? 400, fault.error));
 }

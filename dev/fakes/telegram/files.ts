@@ -28,7 +28,10 @@ export function telegramFileRoutes(files: FileStore): Record<string, ControlRout
       const file = files.put(String(upload.bot_id), (n) => `AgAC${n.toString(36).padStart(6, "0")}-fake`, upload);
       const unique = { file_id: file.id, file_unique_id: `AQAD${file.id}`, file_size: file.bytes.length };
       const photo = Boolean(upload.png) || file.type.startsWith("image/");
-      paths.set(file.id, `${photo ? "photos" : "documents"}/file_${paths.size + 1}.${photo ? "jpg" : (file.name.split(".").pop() ?? "bin")}`);
+      paths.set(
+        file.id,
+        `${photo ? "photos" : "documents"}/file_${paths.size + 1}.${photo ? "jpg" : (file.name.split(".").pop() ?? "bin")}`,
+      );
       if (photo) return { photo: [{ ...unique, width: file.width ?? 1, height: file.height ?? 1 }] };
       return { document: { ...unique, file_name: file.name, ...(file.type ? { mime_type: file.type } : {}) } };
     },
@@ -40,11 +43,22 @@ export function getFile(files: FileStore, bot: FakeBot, args: Args): unknown {
   const id = String(args.file_id ?? "");
   const file = files.get(id);
   if (!file || file.owner !== String(bot.id)) throw badRequest("invalid file_id");
-  return { file_id: file.id, file_unique_id: `AQAD${file.id}`, file_size: file.bytes.length, file_path: paths.get(file.id) };
+  return {
+    file_id: file.id,
+    file_unique_id: `AQAD${file.id}`,
+    file_size: file.bytes.length,
+    file_path: paths.get(file.id),
+  };
 }
 
 /** Serves a file's download URL (true when the request was one). */
-export function serveTelegramFile(req: IncomingMessage, res: ServerResponse, url: URL, files: FileStore, world: World): boolean {
+export function serveTelegramFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  files: FileStore,
+  world: World,
+): boolean {
   const match = req.method === "GET" ? FILE_PATH.exec(url.pathname) : null;
   if (!match) return false;
   const bot = world.botByToken(decodeURIComponent(match[1]!));

@@ -36,7 +36,13 @@ export class FloodControl {
   readonly #limiter = new RateLimiter();
 
   /** Counts the call; the 429 to answer when a limit is spent, else undefined. */
-  check(limits: TelegramLimits, botId: number, method: string, chat: FakeChat, now = Date.now()): BotApiError | undefined {
+  check(
+    limits: TelegramLimits,
+    botId: number,
+    method: string,
+    chat: FakeChat,
+    now = Date.now(),
+  ): BotApiError | undefined {
     if (!limits.enabled) return undefined;
     const rules: [string, LimitRule][] = [];
     if (method === "sendMessageDraft") rules.push([`draft:${botId}:${chat.id}`, limits.drafts]);

@@ -15,9 +15,36 @@ import { DRAFT_LIFETIME_MS, type FakeBot, type FakeChat, type World } from "./wo
 
 /** "1-4096 characters after entities parsing". */
 export const MAX_TEXT = 4_096;
-const CHAT_ACTIONS: ReadonlySet<string> = new Set(["typing", "upload_photo", "record_video", "upload_video", "record_voice", "upload_voice", "upload_document", "choose_sticker", "find_location", "record_video_note", "upload_video_note"]);
+const CHAT_ACTIONS: ReadonlySet<string> = new Set([
+  "typing",
+  "upload_photo",
+  "record_video",
+  "upload_video",
+  "record_voice",
+  "upload_voice",
+  "upload_document",
+  "choose_sticker",
+  "find_location",
+  "record_video_note",
+  "upload_video_note",
+]);
 /** ReactionTypeEmoji's emoji (the Bot API reference), the ones a test may meet. */
-const REACTION_EMOJI: ReadonlySet<string> = new Set(["👍", "👎", "❤", "🔥", "🎉", "🤔", "👀", "🙏", "👌", "😁", "🤣", "💯", "😢", "🤯"]);
+const REACTION_EMOJI: ReadonlySet<string> = new Set([
+  "👍",
+  "👎",
+  "❤",
+  "🔥",
+  "🎉",
+  "🤔",
+  "👀",
+  "🙏",
+  "👌",
+  "😁",
+  "🤣",
+  "💯",
+  "😢",
+  "🤯",
+]);
 
 export interface MethodContext {
   world: World;
@@ -30,20 +57,52 @@ export interface MethodContext {
 type Method = (ctx: MethodContext, args: Args) => unknown;
 
 export const METHODS: Readonly<Record<string, Method>> = {
-  getMe: ({ bot }) => ({ ...userObject(bot), can_join_groups: true, can_read_all_group_messages: !bot.privacyMode, supports_inline_queries: false }),
+  getMe: ({ bot }) => ({
+    ...userObject(bot),
+    can_join_groups: true,
+    can_read_all_group_messages: !bot.privacyMode,
+    supports_inline_queries: false,
+  }),
 
   sendMessage(ctx, args) {
     const chat = writableChat(ctx, args);
     const text = textOf(args);
     const thread = threadOf(chat, args);
     const reply = args.reply_parameters as { message_id?: number; allow_sending_without_reply?: boolean } | undefined;
-    if (reply?.message_id !== undefined && !ctx.world.message(chat.id, reply.message_id) && !reply.allow_sending_without_reply) throw ERRORS.replyNotFound;
+    if (
+      reply?.message_id !== undefined &&
+      !ctx.world.message(chat.id, reply.message_id) &&
+      !reply.allow_sending_without_reply
+    )
+      throw ERRORS.replyNotFound;
     flood(ctx, "sendMessage", chat);
-    const sent = ctx.world.add(chat, { chat_id: chat.id, ...(thread !== undefined ? { thread } : {}), from: ctx.bot, date: seconds(), text, ...(reply?.message_id !== undefined ? { reply_to: reply.message_id } : {}) }, "sendMessage");
+    const sent = ctx.world.add(
+      chat,
+      {
+        chat_id: chat.id,
+        ...(thread !== undefined ? { thread } : {}),
+        from: ctx.bot,
+        date: seconds(),
+        text,
+        ...(reply?.message_id !== undefined ? { reply_to: reply.message_id } : {}),
+      },
+      "sendMessage",
+    );
     chat.lastBot = ctx.bot.id;
     ctx.world.endDrafts(chat.id, Date.now());
-    ctx.record({ route: "sendMessage", chat_id: chat.id, message_id: sent.message_id, text, ...(thread !== undefined ? { message_thread_id: thread } : {}), ...(reply ? { reply_to: reply.message_id } : {}) });
-    return messageObject(sent, chat, reply?.message_id !== undefined ? ctx.world.message(chat.id, reply.message_id) : undefined);
+    ctx.record({
+      route: "sendMessage",
+      chat_id: chat.id,
+      message_id: sent.message_id,
+      text,
+      ...(thread !== undefined ? { message_thread_id: thread } : {}),
+      ...(reply ? { reply_to: reply.message_id } : {}),
+    });
+    return messageObject(
+      sent,
+      chat,
+      reply?.message_id !== undefined ? ctx.world.message(chat.id, reply.message_id) : undefined,
+    );
   },
 
   editMessageText(ctx, args) {
@@ -73,7 +132,14 @@ export const METHODS: Readonly<Record<string, Method>> = {
     flood(ctx, "sendMessageDraft", chat);
     const key = `${chat.id}:${draftId}`;
     const now = Date.now();
-    const draft = ctx.world.drafts.get(key) ?? { chat_id: chat.id, draft_id: draftId, ...(thread !== undefined ? { thread } : {}), text, revisions: [], until: now };
+    const draft = ctx.world.drafts.get(key) ?? {
+      chat_id: chat.id,
+      draft_id: draftId,
+      ...(thread !== undefined ? { thread } : {}),
+      text,
+      revisions: [],
+      until: now,
+    };
     Object.assign(draft, { text, until: now + DRAFT_LIFETIME_MS });
     draft.revisions.push({ at: now, method: "sendMessageDraft", chars: text.length, text });
     ctx.world.drafts.set(key, draft);
@@ -86,7 +152,12 @@ export const METHODS: Readonly<Record<string, Method>> = {
     const action = str(args, "action") ?? "";
     if (!CHAT_ACTIONS.has(action)) throw ERRORS.wrongAction;
     const thread = threadOf(chat, args);
-    ctx.record({ route: "sendChatAction", chat_id: chat.id, action, ...(thread !== undefined ? { message_thread_id: thread } : {}) });
+    ctx.record({
+      route: "sendChatAction",
+      chat_id: chat.id,
+      action,
+      ...(thread !== undefined ? { message_thread_id: thread } : {}),
+    });
     return true;
   },
 
@@ -97,10 +168,16 @@ export const METHODS: Readonly<Record<string, Method>> = {
     const reaction = (Array.isArray(args.reaction) ? args.reaction : []) as { type?: string; emoji?: string }[];
     // "As non-premium users, bots can set up to one reaction per message."
     if (reaction.length > 1) throw ERRORS.reactionsTooMany;
-    const emoji = reaction.map((r) => (r.type === "emoji" ? r.emoji ?? "" : ""));
-    if (emoji.some((e) => !REACTION_EMOJI.has(e) || (chat.reactions !== undefined && !chat.reactions.includes(e)))) throw ERRORS.reactionInvalid;
+    const emoji = reaction.map((r) => (r.type === "emoji" ? (r.emoji ?? "") : ""));
+    if (emoji.some((e) => !REACTION_EMOJI.has(e) || (chat.reactions !== undefined && !chat.reactions.includes(e))))
+      throw ERRORS.reactionInvalid;
     message.reactions.set(ctx.bot.id, emoji);
-    ctx.record({ route: "setMessageReaction", chat_id: chat.id, message_id: message.message_id, reaction: emoji.join("") });
+    ctx.record({
+      route: "setMessageReaction",
+      chat_id: chat.id,
+      message_id: message.message_id,
+      reaction: emoji.join(""),
+    });
     return true;
   },
 };
@@ -110,13 +187,16 @@ const seconds = () => Math.floor(Date.now() / 1000);
 /** The chat named by `chat_id` (an id, or `@username`), with the bot in it. */
 function writableChat({ world, bot }: MethodContext, args: Args): FakeChat {
   const raw = str(args, "chat_id") ?? "";
-  const chat = raw.startsWith("@") ? [...world.chats.values()].find((c) => c.username?.toLowerCase() === raw.slice(1).toLowerCase()) : world.chats.get(Number(raw));
+  const chat = raw.startsWith("@")
+    ? [...world.chats.values()].find((c) => c.username?.toLowerCase() === raw.slice(1).toLowerCase())
+    : world.chats.get(Number(raw));
   if (!chat) throw ERRORS.chatNotFound;
   const status = chat.bots.get(bot.id);
   const kind = chat.type === "supergroup" ? "supergroup chat" : "group chat";
   if (chat.type === "private" && status === "kicked") throw forbidden("bot was blocked by the user");
   if (status === "kicked") throw forbidden(`bot was kicked from the ${kind}`);
-  if (status === undefined || status === "left") throw chat.type === "private" ? ERRORS.chatNotFound : forbidden(`bot is not a member of the ${kind}`);
+  if (status === undefined || status === "left")
+    throw chat.type === "private" ? ERRORS.chatNotFound : forbidden(`bot is not a member of the ${kind}`);
   return chat;
 }
 
@@ -125,7 +205,8 @@ function textOf(args: Args): string {
   if (text.trim() === "") throw ERRORS.textEmpty;
   if (text.length > MAX_TEXT) throw ERRORS.textTooLong;
   const mode = str(args, "parse_mode");
-  if (mode !== undefined && !["markdown", "markdownv2", "html"].includes(mode.toLowerCase())) throw badRequest("unsupported parse_mode");
+  if (mode !== undefined && !["markdown", "markdownv2", "html"].includes(mode.toLowerCase()))
+    throw badRequest("unsupported parse_mode");
   return text;
 }
 

@@ -10,16 +10,56 @@ import { badRequest, type BotApiError } from "./errors.ts";
 /** The parameters of each method the fake serves (the Bot API reference), required ones first. */
 export const METHOD_PARAMS: Readonly<Record<string, { required: readonly string[]; optional: readonly string[] }>> = {
   getMe: { required: [], optional: [] },
-  setWebhook: { required: ["url"], optional: ["certificate", "ip_address", "max_connections", "allowed_updates", "drop_pending_updates", "secret_token"] },
+  setWebhook: {
+    required: ["url"],
+    optional: [
+      "certificate",
+      "ip_address",
+      "max_connections",
+      "allowed_updates",
+      "drop_pending_updates",
+      "secret_token",
+    ],
+  },
   deleteWebhook: { required: [], optional: ["drop_pending_updates"] },
   getWebhookInfo: { required: [], optional: [] },
   getFile: { required: ["file_id"], optional: [] },
   sendMessage: {
     required: ["chat_id", "text"],
-    optional: ["business_connection_id", "message_thread_id", "direct_messages_topic_id", "parse_mode", "entities", "link_preview_options", "disable_notification", "protect_content", "allow_paid_broadcast", "message_effect_id", "suggested_post_parameters", "reply_parameters", "reply_markup"],
+    optional: [
+      "business_connection_id",
+      "message_thread_id",
+      "direct_messages_topic_id",
+      "parse_mode",
+      "entities",
+      "link_preview_options",
+      "disable_notification",
+      "protect_content",
+      "allow_paid_broadcast",
+      "message_effect_id",
+      "suggested_post_parameters",
+      "reply_parameters",
+      "reply_markup",
+    ],
   },
-  editMessageText: { required: ["text"], optional: ["business_connection_id", "chat_id", "message_id", "inline_message_id", "parse_mode", "entities", "link_preview_options", "rich_message", "reply_markup"] },
-  sendMessageDraft: { required: ["chat_id", "draft_id"], optional: ["message_thread_id", "text", "parse_mode", "entities", "can_stop", "keep_on_stop"] },
+  editMessageText: {
+    required: ["text"],
+    optional: [
+      "business_connection_id",
+      "chat_id",
+      "message_id",
+      "inline_message_id",
+      "parse_mode",
+      "entities",
+      "link_preview_options",
+      "rich_message",
+      "reply_markup",
+    ],
+  },
+  sendMessageDraft: {
+    required: ["chat_id", "draft_id"],
+    optional: ["message_thread_id", "text", "parse_mode", "entities", "can_stop", "keep_on_stop"],
+  },
   sendChatAction: { required: ["chat_id", "action"], optional: ["business_connection_id", "message_thread_id"] },
   setMessageReaction: { required: ["chat_id", "message_id"], optional: ["reaction", "is_big"] },
 };
@@ -31,7 +71,9 @@ export function readArgs(contentType: string | undefined, body: string, query: U
   if (contentType?.startsWith("application/json")) {
     try {
       const parsed: unknown = body ? JSON.parse(body) : {};
-      return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Args) : badRequest("request body must be a JSON object");
+      return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+        ? (parsed as Args)
+        : badRequest("request body must be a JSON object");
     } catch {
       return badRequest("can't parse JSON object");
     }
@@ -52,7 +94,8 @@ function tryJson(text: string): unknown {
 export function checkParams(method: string, args: Args): BotApiError | undefined {
   const spec = METHOD_PARAMS[method]!;
   for (const name of Object.keys(args)) {
-    if (!spec.required.includes(name) && !spec.optional.includes(name)) return badRequest(`unknown parameter ${name} (the fake refuses what Telegram would ignore)`);
+    if (!spec.required.includes(name) && !spec.optional.includes(name))
+      return badRequest(`unknown parameter ${name} (the fake refuses what Telegram would ignore)`);
   }
   const missing = spec.required.find((name) => args[name] === undefined || args[name] === "");
   if (missing === "text") return badRequest("message text is empty");

@@ -34,7 +34,16 @@ const botSchema = z.strictObject({
 });
 const limitRule = z.strictObject({ limit: z.number().int().positive(), windowMs: z.number().int().positive() });
 const settingsPatchSchema = z.strictObject({
-  limits: z.strictObject({ enabled: z.boolean(), perChat: limitRule, perGroup: limitRule, perBot: limitRule, drafts: limitRule }).partial().optional(),
+  limits: z
+    .strictObject({
+      enabled: z.boolean(),
+      perChat: limitRule,
+      perGroup: limitRule,
+      perBot: limitRule,
+      drafts: limitRule,
+    })
+    .partial()
+    .optional(),
 });
 
 export interface TelegramFakeOptions {
@@ -82,12 +91,20 @@ export async function startTelegramFake(opts: TelegramFakeOptions): Promise<Runn
     },
   });
   control.addRoutes({
-    ...configRoutes(() => ({ limits }), settingsPatchSchema, (patch) => ({ limits: (limits = { ...limits, ...patch.limits }) })),
+    ...configRoutes(
+      () => ({ limits }),
+      settingsPatchSchema,
+      (patch) => ({ limits: (limits = { ...limits, ...patch.limits }) }),
+    ),
     ...peopleRoutes(world, deliveries),
     "POST /__bot": (body) => ({ ok: true, id: addBot(controlBody(botSchema, body)).id }),
     "GET /__messages": (_body, url) =>
       filterByQuery(
-        [...world.messages.values()].map((m) => ({ ...m, from: m.from.id, reactions: Object.fromEntries(m.reactions) })),
+        [...world.messages.values()].map((m) => ({
+          ...m,
+          from: m.from.id,
+          reactions: Object.fromEntries(m.reactions),
+        })),
         url.searchParams,
       ),
     "GET /__drafts": (_body, url) => filterByQuery([...world.drafts.values()], url.searchParams),
@@ -96,13 +113,23 @@ export async function startTelegramFake(opts: TelegramFakeOptions): Promise<Runn
   });
   control.addRoutes(telegramFileRoutes(files));
 
-  async function callMethod(req: IncomingMessage, res: ServerResponse, url: URL, token: string, method: string): Promise<void> {
+  async function callMethod(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    token: string,
+    method: string,
+  ): Promise<void> {
     const bot = world.botByToken(decodeURIComponent(token));
     if (!bot) return sendBotApiError(res, ERRORS.unauthorized);
     // Telegram's server finds methods whatever their case.
     const name = Object.keys(METHOD_PARAMS).find((m) => m.toLowerCase() === method.toLowerCase());
     if (!name) return sendBotApiError(res, ERRORS.methodNotFound);
-    const args = readArgs(req.headers["content-type"], req.method === "POST" ? await readBody(req) : "", url.searchParams);
+    const args = readArgs(
+      req.headers["content-type"],
+      req.method === "POST" ? await readBody(req) : "",
+      url.searchParams,
+    );
     if (args instanceof BotApiError) return sendBotApiError(res, args);
     const admission = await control.admit({ route: name, bot: bot.id, ...flat(args) }, res);
     if (!admission) return;
@@ -110,11 +137,24 @@ export async function startTelegramFake(opts: TelegramFakeOptions): Promise<Runn
     if (refused) return admission.reply(() => sendBotApiError(res, refused));
     try {
       const result =
-        name === "setWebhook" ? setWebhook(bot, args)
-        : name === "deleteWebhook" ? deleteWebhook(bot)
-        : name === "getWebhookInfo" ? webhookInfo(bot)
-        : name === "getFile" ? getFile(files, bot, args)
-        : METHODS[name]!({ world, bot, flood, limits, record: (call) => control.record({ ...call, bot: bot.id, at: Date.now() }) }, args);
+        name === "setWebhook"
+          ? setWebhook(bot, args)
+          : name === "deleteWebhook"
+            ? deleteWebhook(bot)
+            : name === "getWebhookInfo"
+              ? webhookInfo(bot)
+              : name === "getFile"
+                ? getFile(files, bot, args)
+                : METHODS[name]!(
+                    {
+                      world,
+                      bot,
+                      flood,
+                      limits,
+                      record: (call) => control.record({ ...call, bot: bot.id, at: Date.now() }),
+                    },
+                    args,
+                  );
       admission.reply(() => sendOk(res, result));
     } catch (err) {
       if (!(err instanceof BotApiError)) throw err;

@@ -10,9 +10,15 @@ import type { FakeChat, FakeMessage, FakeUser } from "./world.ts";
 /** What Telegram marks in text it did not get entities for: mentions of usernames (5-32 characters) and commands. */
 export function plainTextEntities(text: string): object[] {
   const entities: { type: string; offset: number; length: number }[] = [];
-  for (const match of text.matchAll(/(^|[^A-Za-z0-9_/@])(\/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{5,32})?|@[A-Za-z0-9_]{5,32})(?![A-Za-z0-9_@])/g)) {
+  for (const match of text.matchAll(
+    /(^|[^A-Za-z0-9_/@])(\/[A-Za-z0-9_]{1,32}(?:@[A-Za-z0-9_]{5,32})?|@[A-Za-z0-9_]{5,32})(?![A-Za-z0-9_@])/g,
+  )) {
     const token = match[2]!;
-    entities.push({ type: token.startsWith("/") ? "bot_command" : "mention", offset: match.index + match[1]!.length, length: token.length });
+    entities.push({
+      type: token.startsWith("/") ? "bot_command" : "mention",
+      offset: match.index + match[1]!.length,
+      length: token.length,
+    });
   }
   return entities;
 }
@@ -47,9 +53,13 @@ export function messageObject(message: FakeMessage, chat: FakeChat, replied?: Fa
     from: userObject(message.from),
     date: message.date,
     chat: chatObject(chat),
-    ...(message.service === "forum_topic_created" ? { forum_topic_created: { name: message.text ?? "", icon_color: 7322096 } } : {}),
+    ...(message.service === "forum_topic_created"
+      ? { forum_topic_created: { name: message.text ?? "", icon_color: 7322096 } }
+      : {}),
     ...(replied ? { reply_to_message: messageObject({ ...replied, reply_to: undefined }, chat) } : {}),
-    ...(message.service === undefined && message.text !== undefined ? { [message.media ? "caption" : "text"]: message.text } : {}),
+    ...(message.service === undefined && message.text !== undefined
+      ? { [message.media ? "caption" : "text"]: message.text }
+      : {}),
     ...(message.entities?.length ? { [message.media ? "caption_entities" : "entities"]: message.entities } : {}),
     ...message.media,
     ...(message.edited !== undefined ? { edit_date: message.edited } : {}),

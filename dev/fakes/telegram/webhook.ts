@@ -23,7 +23,8 @@ export function setWebhook(bot: FakeBot, args: Args): true {
   } catch {
     throw ERRORS.webhookUrl;
   }
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && LOCAL_HOSTS.test(url.hostname))) throw ERRORS.webhookUrl;
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && LOCAL_HOSTS.test(url.hostname)))
+    throw ERRORS.webhookUrl;
   const secret = str(args, "secret_token");
   if (secret !== undefined && secret.length > 256) throw ERRORS.secretLong;
   if (secret !== undefined && !SECRET.test(secret)) throw ERRORS.secretChars;
@@ -39,5 +40,10 @@ export function deleteWebhook(bot: FakeBot): true {
 }
 
 export function webhookInfo(bot: FakeBot): object {
-  return { url: bot.webhook?.url ?? "", has_custom_certificate: false, pending_update_count: 0, ...(bot.webhook?.allowedUpdates ? { allowed_updates: bot.webhook.allowedUpdates } : {}) };
+  return {
+    url: bot.webhook?.url ?? "",
+    has_custom_certificate: false,
+    pending_update_count: 0,
+    ...(bot.webhook?.allowedUpdates ? { allowed_updates: bot.webhook.allowedUpdates } : {}),
+  };
 }

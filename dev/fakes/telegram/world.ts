@@ -103,8 +103,17 @@ export class World {
   }
 
   /** A new message of the chat, with its id. */
-  add(chat: FakeChat, message: Omit<FakeMessage, "message_id" | "revisions" | "reactions">, method = "person"): FakeMessage {
-    const stored: FakeMessage = { ...message, message_id: chat.nextMessageId++, revisions: [{ at: Date.now(), method, chars: message.text?.length ?? 0, text: message.text ?? "" }], reactions: new Map() };
+  add(
+    chat: FakeChat,
+    message: Omit<FakeMessage, "message_id" | "revisions" | "reactions">,
+    method = "person",
+  ): FakeMessage {
+    const stored: FakeMessage = {
+      ...message,
+      message_id: chat.nextMessageId++,
+      revisions: [{ at: Date.now(), method, chars: message.text?.length ?? 0, text: message.text ?? "" }],
+      reactions: new Map(),
+    };
     this.messages.set(`${chat.id}:${stored.message_id}`, stored);
     return stored;
   }

@@ -19,7 +19,16 @@ const CDN_LIFETIME_MS = 4 * 60 * 60 * 1000;
 const DEFAULT_ACCOUNT = "AC0000000000000000000000000000test";
 
 const uploadSchema = fileUploadSchema.and(
-  z.object({ account: z.string().regex(/^AC\w+$/).default(DEFAULT_ACCOUNT), message: z.string().regex(/^(SM|MM)\w+$/).default(`MM${"0".repeat(32)}`) }),
+  z.object({
+    account: z
+      .string()
+      .regex(/^AC\w+$/)
+      .default(DEFAULT_ACCOUNT),
+    message: z
+      .string()
+      .regex(/^(SM|MM)\w+$/)
+      .default(`MM${"0".repeat(32)}`),
+  }),
 );
 
 export function twilioMediaRoutes(files: FileStore, origin: () => string): Record<string, ControlRoute> {
@@ -27,7 +36,10 @@ export function twilioMediaRoutes(files: FileStore, origin: () => string): Recor
     "POST /__media": (body) => {
       const upload = controlBody(uploadSchema, body);
       const file = files.put(upload.account, () => `ME${randomBytes(16).toString("hex")}`, upload);
-      return { MediaUrl: `${origin()}/2010-04-01/Accounts/${upload.account}/Messages/${upload.message}/Media/${file.id}`, MediaContentType: file.type };
+      return {
+        MediaUrl: `${origin()}/2010-04-01/Accounts/${upload.account}/Messages/${upload.message}/Media/${file.id}`,
+        MediaContentType: file.type,
+      };
     },
   };
 }
@@ -36,7 +48,14 @@ export function twilioMediaRoutes(files: FileStore, origin: () => string): Recor
 const cdn = new Map<string, { media: string; until: number }>();
 
 /** Serves a media URL or its CDN redirect target (true when the request was one). */
-export function serveTwilioMedia(req: IncomingMessage, res: ServerResponse, url: URL, files: FileStore, basicUser: (req: IncomingMessage) => string | undefined, origin: string): boolean {
+export function serveTwilioMedia(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  files: FileStore,
+  basicUser: (req: IncomingMessage) => string | undefined,
+  origin: string,
+): boolean {
   if (req.method !== "GET") return false;
   const onCdn = CDN_PATH.exec(url.pathname);
   if (onCdn) {
@@ -51,7 +70,14 @@ export function serveTwilioMedia(req: IncomingMessage, res: ServerResponse, url:
   const file = files.get(match[3]!);
   if (basicUser(req) !== match[1]) {
     res.writeHead(401, { "Content-Type": "application/json", "WWW-Authenticate": 'Basic realm="Twilio API"' });
-    res.end(JSON.stringify({ code: 20003, message: "Authenticate", more_info: "https://www.twilio.com/docs/errors/20003", status: 401 }));
+    res.end(
+      JSON.stringify({
+        code: 20003,
+        message: "Authenticate",
+        more_info: "https://www.twilio.com/docs/errors/20003",
+        status: 401,
+      }),
+    );
     return true;
   }
   if (!file || file.owner !== match[1]) {

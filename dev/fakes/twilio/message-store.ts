@@ -144,6 +144,7 @@ function matchesQuery(m: StoredTwilioMessage, query: URLSearchParams): boolean {
 
 /** A bare date covers its whole UTC day. */
 function bound(value: string, edge: "start" | "end"): number {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return Date.parse(`${value}T00:00:00Z`) + (edge === "end" ? 86_400_000 - 1 : 0);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value))
+    return Date.parse(`${value}T00:00:00Z`) + (edge === "end" ? 86_400_000 - 1 : 0);
   return Date.parse(value);
 }

@@ -11,7 +11,10 @@ export const WHATSAPP_PREFIX = "whatsapp:";
 
 export const twilioSettingsSchema = z.strictObject({
   /** `{"MG…": {numbers: ["+1…", "whatsapp:+1…"]}}`: the senders of each Messaging Service. */
-  messagingServices: z.record(z.string().regex(/^MG[0-9a-fA-F]{32}$/), z.strictObject({ numbers: z.array(z.string().min(2)).min(1) })),
+  messagingServices: z.record(
+    z.string().regex(/^MG[0-9a-fA-F]{32}$/),
+    z.strictObject({ numbers: z.array(z.string().min(2)).min(1) }),
+  ),
   /**
    * Twilio's Messages API takes at most 1,600 characters of Body on every channel, WhatsApp included (error 21617),
    * although WhatsApp itself allows 4,096: a sender that relies on 4,096 would fail in production.
@@ -24,12 +27,21 @@ export const twilioSettingsSchema = z.strictObject({
 export type TwilioSettings = z.output<typeof twilioSettingsSchema>;
 export const twilioSettingsPatchSchema = twilioSettingsSchema.partial();
 
-export const DEFAULT_TWILIO_SETTINGS: TwilioSettings = { messagingServices: {}, whatsappMaxBodyChars: 1_600, whatsappSessionWindowMs: null };
+export const DEFAULT_TWILIO_SETTINGS: TwilioSettings = {
+  messagingServices: {},
+  whatsappMaxBodyChars: 1_600,
+  whatsappSessionWindowMs: null,
+};
 
 export const isWhatsApp = (address: string) => address.startsWith(WHATSAPP_PREFIX);
 
 /** The sender of a text, or the error Twilio answers. */
-export function chooseSender(settings: TwilioSettings, to: string, from: string | undefined, serviceSid: string | undefined): { from: string } | TwilioError {
+export function chooseSender(
+  settings: TwilioSettings,
+  to: string,
+  from: string | undefined,
+  serviceSid: string | undefined,
+): { from: string } | TwilioError {
   if (from) return isWhatsApp(from) === isWhatsApp(to) ? { from } : TWILIO_ERRORS.channelMismatch;
   if (!serviceSid) return TWILIO_ERRORS.missingFrom;
   const service = settings.messagingServices[serviceSid];

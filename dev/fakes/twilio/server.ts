@@ -15,7 +15,13 @@ import { readBody, sendJson, startHttpServer } from "../http.ts";
 import { configRoutes, controlBody, createFakeControl, filterByQuery } from "../control.ts";
 import { refuseAsTwilio, sendTwilioError, TWILIO_ERRORS, WHATSAPP_OUTSIDE_WINDOW } from "./errors.ts";
 import { messageResource, TwilioMessageStore } from "./message-store.ts";
-import { chooseSender, DEFAULT_TWILIO_SETTINGS, isWhatsApp, twilioSettingsPatchSchema, type TwilioSettings } from "./senders.ts";
+import {
+  chooseSender,
+  DEFAULT_TWILIO_SETTINGS,
+  isWhatsApp,
+  twilioSettingsPatchSchema,
+  type TwilioSettings,
+} from "./senders.ts";
 import { FileStore } from "../files.ts";
 import { serveTwilioMedia, twilioMediaRoutes } from "./media.ts";
 
@@ -47,7 +53,10 @@ export interface RecordedTwilioMessage extends Record<string, unknown> {
 }
 
 export async function startTwilioFake(opts: TwilioFakeOptions): Promise<RunningTwilioFake> {
-  const initial: TwilioSettings = { ...DEFAULT_TWILIO_SETTINGS, ...twilioSettingsPatchSchema.parse(opts.settings ?? {}) };
+  const initial: TwilioSettings = {
+    ...DEFAULT_TWILIO_SETTINGS,
+    ...twilioSettingsPatchSchema.parse(opts.settings ?? {}),
+  };
   let settings = initial;
   const store = new TwilioMessageStore();
   /** `whatsapp:person|whatsapp:sender` → when the person last wrote. */
@@ -70,15 +79,29 @@ export async function startTwilioFake(opts: TwilioFakeOptions): Promise<RunningT
   });
   control.addRoutes(twilioMediaRoutes(files, () => origin));
   control.addRoutes({
-    ...configRoutes(() => settings, twilioSettingsPatchSchema, (patch) => (settings = { ...settings, ...patch })),
+    ...configRoutes(
+      () => settings,
+      twilioSettingsPatchSchema,
+      (patch) => (settings = { ...settings, ...patch }),
+    ),
     "POST /__whatsapp_inbound": (body) => {
-      const { from, to } = controlBody(z.strictObject({ from: z.string().startsWith("whatsapp:"), to: z.string().startsWith("whatsapp:") }), body);
+      const { from, to } = controlBody(
+        z.strictObject({ from: z.string().startsWith("whatsapp:"), to: z.string().startsWith("whatsapp:") }),
+        body,
+      );
       lastInbound.set(`${from}|${to}`, Date.now());
       return { ok: true };
     },
     "GET /__messages": (_body, url) => filterByQuery(store.all(), url.searchParams),
     "POST /__opt_out": (body) => {
-      const { from, to, optedOut: out } = controlBody(z.strictObject({ from: z.string().min(1), to: z.string().min(1), optedOut: z.boolean().default(true) }), body);
+      const {
+        from,
+        to,
+        optedOut: out,
+      } = controlBody(
+        z.strictObject({ from: z.string().min(1), to: z.string().min(1), optedOut: z.boolean().default(true) }),
+        body,
+      );
       if (out) optedOut.add(`${from}|${to}`);
       else optedOut.delete(`${from}|${to}`);
       return { ok: true };
@@ -97,13 +120,17 @@ export async function startTwilioFake(opts: TwilioFakeOptions): Promise<RunningT
     const body = form.get("Body") ?? "";
     const serviceSid = form.get("MessagingServiceSid") || undefined;
     const statusCallback = form.get("StatusCallback") || undefined;
-    const admission = await control.admit({ route: "messages.create", accountSid, to, from: form.get("From") ?? serviceSid ?? "", body }, res);
+    const admission = await control.admit(
+      { route: "messages.create", accountSid, to, from: form.get("From") ?? serviceSid ?? "", body },
+      res,
+    );
     if (!admission) return;
     if (!to) return sendTwilioError(res, TWILIO_ERRORS.missingTo);
     const sender = chooseSender(settings, to, form.get("From") || undefined, serviceSid);
     if (!("from" in sender)) return sendTwilioError(res, sender);
     if (!body) return sendTwilioError(res, TWILIO_ERRORS.missingBody);
-    if (body.length > (isWhatsApp(to) ? settings.whatsappMaxBodyChars : SMS_MAX_BODY_CHARS)) return sendTwilioError(res, TWILIO_ERRORS.tooLong);
+    if (body.length > (isWhatsApp(to) ? settings.whatsappMaxBodyChars : SMS_MAX_BODY_CHARS))
+      return sendTwilioError(res, TWILIO_ERRORS.tooLong);
     if (optedOut.has(`${to}|${sender.from}`)) return sendTwilioError(res, TWILIO_ERRORS.optedOut);
 
     const now = Date.now();
@@ -118,10 +145,24 @@ export async function startTwilioFake(opts: TwilioFakeOptions): Promise<RunningT
       ...(serviceSid ? { messagingServiceSid: serviceSid } : {}),
       ...(statusCallback ? { statusCallback } : {}),
       createdAt: now,
-      ...(failed ? { status: "failed" as const, errorCode: WHATSAPP_OUTSIDE_WINDOW.code, errorMessage: WHATSAPP_OUTSIDE_WINDOW.message } : { status: "delivered" as const }),
+      ...(failed
+        ? {
+            status: "failed" as const,
+            errorCode: WHATSAPP_OUTSIDE_WINDOW.code,
+            errorMessage: WHATSAPP_OUTSIDE_WINDOW.message,
+          }
+        : { status: "delivered" as const }),
     };
     store.add(message);
-    control.record({ accountSid, to, from: sender.from, body, sid, ...(serviceSid ? { messagingServiceSid: serviceSid } : {}), ...(statusCallback ? { statusCallback } : {}) });
+    control.record({
+      accountSid,
+      to,
+      from: sender.from,
+      body,
+      sid,
+      ...(serviceSid ? { messagingServiceSid: serviceSid } : {}),
+      ...(statusCallback ? { statusCallback } : {}),
+    });
     admission.send(201, messageResource(message, { justCreated: true }));
   }
 
@@ -137,7 +178,10 @@ export async function startTwilioFake(opts: TwilioFakeOptions): Promise<RunningT
       if (basicUser(req) !== accountSid) return sendTwilioError(res, TWILIO_ERRORS.authentication);
       if (req.method === "POST" && !sid) return createMessage(req, res, accountSid);
       if (req.method !== "GET") return sendJson(res, 405, { code: 20004, message: "Method not allowed", status: 405 });
-      const admission = await control.admit({ route: sid ? "messages.fetch" : "messages.list", accountSid, ...Object.fromEntries(url.searchParams) }, res);
+      const admission = await control.admit(
+        { route: sid ? "messages.fetch" : "messages.list", accountSid, ...Object.fromEntries(url.searchParams) },
+        res,
+      );
       if (!admission) return;
       if (!sid) return admission.send(200, store.page(accountSid, url.searchParams));
       const found = store.find(accountSid, sid);

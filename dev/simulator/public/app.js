@@ -8,21 +8,36 @@ const STATE_POLL_MS = 1500;
 
 let lastTimeline = "";
 
-const decisionFor = (id) => view.timeline.workerEvents.findLast((e) => e.event === "decision" && eventMessageKey(e, e.message) === id);
+const decisionFor = (id) =>
+  view.timeline.workerEvents.findLast((e) => e.event === "decision" && eventMessageKey(e, e.message) === id);
 
 function badge(decision) {
   if (!decision) return null;
-  return el("span", { class: `badge ${decision.respond}`, "data-testid": "decision-badge", "data-reason": decision.reason }, `${decision.respond} · ${decision.reason}`);
+  return el(
+    "span",
+    { class: `badge ${decision.respond}`, "data-testid": "decision-badge", "data-reason": decision.reason },
+    `${decision.respond} · ${decision.reason}`,
+  );
 }
 
 function messageItem(entry, extra = []) {
   const mine = !entry.bot && entry.author === currentPerson().name;
   return el(
     "li",
-    { class: `message${entry.bot ? " bot" : ""}${entry.pending ? " pending" : ""}${mine ? " mine" : ""}`, "data-id": entry.id, "data-author": entry.author },
+    {
+      class: `message${entry.bot ? " bot" : ""}${entry.pending ? " pending" : ""}${mine ? " mine" : ""}`,
+      "data-id": entry.id,
+      "data-author": entry.author,
+    },
     el("span", { class: "author" }, entry.author),
     el("span", { class: "text" }, entry.text),
-    el("div", { class: "meta" }, el("time", {}, new Date(entry.at).toLocaleTimeString()), entry.bot ? null : badge(decisionFor(entry.id)), ...extra),
+    el(
+      "div",
+      { class: "meta" },
+      el("time", {}, new Date(entry.at).toLocaleTimeString()),
+      entry.bot ? null : badge(decisionFor(entry.id)),
+      ...extra,
+    ),
   );
 }
 
@@ -31,7 +46,11 @@ function approvalButtons(entry) {
   if (!entry.bot || !entry.text.startsWith("⚠️ Approval needed:")) return [];
   const react = (reaction) => async () => {
     const body = { person: view.person, workspace: entry.workspace, ts: entry.ts, reaction };
-    const res = await fetch("/api/react", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch("/api/react", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
     if (!res.ok) alert((await res.json()).error);
   };
   return [
@@ -48,33 +67,57 @@ function renderChat() {
   // Only the workspace in view: its #general has the same id as the other's, but not the same messages.
   const slack = entries.filter((e) => e.platform === "slack" && e.workspace === view.workspace);
   $("#slack-messages").replaceChildren(
-    ...slack.filter((e) => !e.threadTs).map((e) => {
-      const replies = slack.filter((r) => r.threadTs === e.ts).length;
-      const open = el("button", { type: "button", "data-testid": "open-thread", onclick: () => openThread("slack", e.ts) }, replies ? `${replies} ${replies === 1 ? "reply" : "replies"}` : "Reply in thread");
-      return messageItem(e, [open, ...approvalButtons(e)]);
-    }),
+    ...slack
+      .filter((e) => !e.threadTs)
+      .map((e) => {
+        const replies = slack.filter((r) => r.threadTs === e.ts).length;
+        const open = el(
+          "button",
+          { type: "button", "data-testid": "open-thread", onclick: () => openThread("slack", e.ts) },
+          replies ? `${replies} ${replies === 1 ? "reply" : "replies"}` : "Reply in thread",
+        );
+        return messageItem(e, [open, ...approvalButtons(e)]);
+      }),
   );
   if (view.thread) {
-    $("#thread-messages").replaceChildren(...slack.filter((e) => e.ts === view.thread || e.threadTs === view.thread).map((e) => messageItem(e, approvalButtons(e))));
+    $("#thread-messages").replaceChildren(
+      ...slack
+        .filter((e) => e.ts === view.thread || e.threadTs === view.thread)
+        .map((e) => messageItem(e, approvalButtons(e))),
+    );
   }
   const discord = entries.filter((e) => e.platform === "discord");
   $("#discord-messages").replaceChildren(
-    ...discord.filter((e) => !e.threadId).map((e) => {
-      if (!threadable(e) || !view.setup.discord.gateway) return messageItem(e);
-      const replies = discord.filter((r) => r.threadId === e.id).length;
-      const open = el("button", { type: "button", "data-testid": "open-discord-thread", onclick: () => openThread("discord", e.id) }, replies ? `${replies} ${replies === 1 ? "message" : "messages"} in thread` : "Create thread");
-      return messageItem(e, [open]);
-    }),
+    ...discord
+      .filter((e) => !e.threadId)
+      .map((e) => {
+        if (!threadable(e) || !view.setup.discord.gateway) return messageItem(e);
+        const replies = discord.filter((r) => r.threadId === e.id).length;
+        const open = el(
+          "button",
+          { type: "button", "data-testid": "open-discord-thread", onclick: () => openThread("discord", e.id) },
+          replies ? `${replies} ${replies === 1 ? "message" : "messages"} in thread` : "Create thread",
+        );
+        return messageItem(e, [open]);
+      }),
   );
   if (view.discordThread) {
-    $("#discord-thread-messages").replaceChildren(...discord.filter((e) => e.id === view.discordThread || e.threadId === view.discordThread).map((e) => messageItem(e)));
+    $("#discord-thread-messages").replaceChildren(
+      ...discord
+        .filter((e) => e.id === view.discordThread || e.threadId === view.discordThread)
+        .map((e) => messageItem(e)),
+    );
   }
   // Telegram: the group's topic in view, or the person's own private chat with the bot.
-  const telegram = entries.filter((e) => e.platform === "telegram" && e.place === view.setup.telegram.places[view.person][view.telegramSpot]);
+  const telegram = entries.filter(
+    (e) => e.platform === "telegram" && e.place === view.setup.telegram.places[view.person][view.telegramSpot],
+  );
   $("#telegram-messages").replaceChildren(...telegram.map((e) => messageItem(e)));
   const phone = currentPerson().phone;
   $("#sms-title").textContent = `${currentPerson().name}'s phone ↔ ${view.setup.sms.botNumber}`;
-  $("#sms-messages").replaceChildren(...entries.filter((e) => e.platform === "sms" && e.phone === phone).map((e) => messageItem(e)));
+  $("#sms-messages").replaceChildren(
+    ...entries.filter((e) => e.platform === "sms" && e.phone === phone).map((e) => messageItem(e)),
+  );
   for (const list of document.querySelectorAll(".messages")) list.scrollTop = list.scrollHeight;
 }
 
@@ -120,7 +163,11 @@ async function send(form) {
   input.value = "";
   const attachment = file ? await attached(file) : undefined;
   if (picker) picker.value = "";
-  const thread = form.hasAttribute("data-thread") ? (form.dataset.platform === "slack" ? view.thread : view.discordThread) : null;
+  const thread = form.hasAttribute("data-thread")
+    ? form.dataset.platform === "slack"
+      ? view.thread
+      : view.discordThread
+    : null;
   await post(form.dataset.platform, text, thread, attachment);
 }
 
@@ -128,7 +175,8 @@ async function send(form) {
 function attached(file) {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
-    reader.onload = () => resolve({ name: file.name, type: file.type, base64: String(reader.result).split(",")[1] ?? "" });
+    reader.onload = () =>
+      resolve({ name: file.name, type: file.type, base64: String(reader.result).split(",")[1] ?? "" });
     reader.onerror = () => reject(reader.error);
     reader.readAsDataURL(file);
   });
@@ -146,14 +194,22 @@ async function post(platform, text, thread, attachment) {
     ...(platform === "discord" ? { discordMode: $("#discord-mode").value } : {}),
     ...(platform === "telegram" ? { telegramSpot: view.telegramSpot } : {}),
   };
-  const res = await fetch("/api/send", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch("/api/send", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) alert((await res.json()).error);
   await pollTimeline();
 }
 
 /** The current person sends the reset word where the inspector looks: the Worker starts that conversation afresh. */
 async function newConversation() {
-  await post(view.tab, view.setup.resetWord, view.tab === "slack" ? view.thread : view.tab === "discord" ? view.discordThread : null);
+  await post(
+    view.tab,
+    view.setup.resetWord,
+    view.tab === "slack" ? view.thread : view.tab === "discord" ? view.discordThread : null,
+  );
   placeChanged();
 }
 
@@ -176,7 +232,8 @@ function selectTab(tab) {
 /** Another workspace: its own channel, threads, decisions and conversation (the open thread was the other's). */
 function selectWorkspace(team) {
   view.workspace = team;
-  for (const b of document.querySelectorAll("#workspace-picker button")) b.classList.toggle("active", b.dataset.workspace === team);
+  for (const b of document.querySelectorAll("#workspace-picker button"))
+    b.classList.toggle("active", b.dataset.workspace === team);
   $("#workspace-name").textContent = view.setup.slack.workspaces.find((w) => w.team === team).name;
   view.thread = null;
   $("#thread-pane").hidden = true;
@@ -186,7 +243,8 @@ function selectWorkspace(team) {
 
 function selectPerson(handle) {
   view.person = handle;
-  for (const b of document.querySelectorAll("#person-picker button")) b.classList.toggle("active", b.dataset.person === handle);
+  for (const b of document.querySelectorAll("#person-picker button"))
+    b.classList.toggle("active", b.dataset.person === handle);
   renderChat();
   if (view.tab === "sms" || (view.tab === "telegram" && view.telegramSpot === "private")) placeChanged();
 }
@@ -194,9 +252,13 @@ function selectPerson(handle) {
 /** The group's General topic, its forum topic, or the person's private chat with the bot. */
 function selectTelegramSpot(spot) {
   view.telegramSpot = spot;
-  for (const b of document.querySelectorAll("#telegram-spots button")) b.classList.toggle("active", b.dataset.spot === spot);
+  for (const b of document.querySelectorAll("#telegram-spots button"))
+    b.classList.toggle("active", b.dataset.spot === spot);
   const { group, topic } = view.setup.telegram;
-  $("#telegram-title").textContent = spot === "private" ? `${currentPerson().name} ↔ ${view.setup.botName}` : `${group} › ${spot === "topic" ? topic : "General"}`;
+  $("#telegram-title").textContent =
+    spot === "private"
+      ? `${currentPerson().name} ↔ ${view.setup.botName}`
+      : `${group} › ${spot === "topic" ? topic : "General"}`;
   renderChat();
   placeChanged();
 }
@@ -206,15 +268,28 @@ async function main() {
   // Until `npm run dev` has installed the Slack workspaces (or if an install failed): say so, not a broken page.
   if (!setup.ok) return void ($("main").textContent = `${(await setup.json()).error} Reload the page in a moment.`);
   view.setup = await setup.json();
-  $("#person-picker").append(...view.setup.people.map((p) => el("button", { type: "button", "data-person": p.handle, onclick: () => selectPerson(p.handle) }, p.name)));
+  $("#person-picker").append(
+    ...view.setup.people.map((p) =>
+      el("button", { type: "button", "data-person": p.handle, onclick: () => selectPerson(p.handle) }, p.name),
+    ),
+  );
   const workspaces = view.setup.slack.workspaces;
-  $("#workspace-picker").append(...workspaces.map((w) => el("button", { type: "button", "data-workspace": w.team, onclick: () => selectWorkspace(w.team) }, w.name)));
+  $("#workspace-picker").append(
+    ...workspaces.map((w) =>
+      el("button", { type: "button", "data-workspace": w.team, onclick: () => selectWorkspace(w.team) }, w.name),
+    ),
+  );
   $("#workspace-picker").hidden = workspaces.length < 2;
   view.workspace = workspaces[0].team;
   $("#workspace-name").textContent = workspaces[0].name;
   $("#workspace-picker button")?.classList.add("active");
-  for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => selectTab(b.dataset.tab));
-  for (const form of document.querySelectorAll(".composer")) form.addEventListener("submit", (event) => { event.preventDefault(); void send(form); });
+  for (const b of document.querySelectorAll("#tabs button"))
+    b.addEventListener("click", () => selectTab(b.dataset.tab));
+  for (const form of document.querySelectorAll(".composer"))
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      void send(form);
+    });
   $("#thread-close").addEventListener("click", () => closeThread("slack"));
   $("#discord-thread-close").addEventListener("click", () => closeThread("discord"));
   $("#new-conversation").addEventListener("click", () => void newConversation());
@@ -222,14 +297,32 @@ async function main() {
   $("#clear-all").addEventListener("click", () => void clearAll());
   $("#clear-all").hidden = !view.setup.canClear;
   // Without the Gateway fake, a bot sees no plain channel messages: only /ask reaches it.
-  if (!view.setup.discord.gateway) { $("#discord-mode").value = "ask"; $("#discord-mode").disabled = true; }
-  for (const input of ["#slack-input", "#discord-input", "#telegram-input"]) $(input).placeholder = `Message (mention the bot with @${view.setup.botName})`;
+  if (!view.setup.discord.gateway) {
+    $("#discord-mode").value = "ask";
+    $("#discord-mode").disabled = true;
+  }
+  for (const input of ["#slack-input", "#discord-input", "#telegram-input"])
+    $(input).placeholder = `Message (mention the bot with @${view.setup.botName})`;
   const { group, topic } = view.setup.telegram;
-  const spots = [["general", `${group} › General`], ["topic", `${group} › ${topic}`], ["private", "Private chat"]];
-  $("#telegram-spots").append(...spots.map(([spot, label]) => el("button", { type: "button", "data-spot": spot, onclick: () => selectTelegramSpot(spot) }, label)));
+  const spots = [
+    ["general", `${group} › General`],
+    ["topic", `${group} › ${topic}`],
+    ["private", "Private chat"],
+  ];
+  $("#telegram-spots").append(
+    ...spots.map(([spot, label]) =>
+      el("button", { type: "button", "data-spot": spot, onclick: () => selectTelegramSpot(spot) }, label),
+    ),
+  );
   selectTelegramSpot("general");
   selectPerson(view.person);
-  const loop = (fn, ms) => { const tick = () => fn().catch(() => {}).finally(() => setTimeout(tick, ms)); tick(); };
+  const loop = (fn, ms) => {
+    const tick = () =>
+      fn()
+        .catch(() => {})
+        .finally(() => setTimeout(tick, ms));
+    tick();
+  };
   loop(pollTimeline, POLL_MS);
   loop(pollState, STATE_POLL_MS);
 }

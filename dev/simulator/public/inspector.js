@@ -4,11 +4,15 @@ import { $, currentPlace, el, eventMessageKey, view } from "./view.js";
 
 let lastState = "";
 
-const outcomeFor = (id) => view.timeline.workerEvents.findLast((e) => e.event === "job_ended" && eventMessageKey(e, e.trigger) === id);
+const outcomeFor = (id) =>
+  view.timeline.workerEvents.findLast((e) => e.event === "job_ended" && eventMessageKey(e, e.trigger) === id);
 
 /** The conversation a decision belongs to: its message's place, else (a message the page did not send) its channel's. */
 function placeOfDecision(decision, byId) {
-  return byId.get(eventMessageKey(decision, decision.message))?.place ?? `${decision.platform}|${decision.tenant}|${decision.channel}|`;
+  return (
+    byId.get(eventMessageKey(decision, decision.message))?.place ??
+    `${decision.platform}|${decision.tenant}|${decision.channel}|`
+  );
 }
 
 export function renderDecisions() {
@@ -20,33 +24,57 @@ export function renderDecisions() {
       const key = eventMessageKey(d, d.message);
       const message = byId.get(key);
       const outcome = outcomeFor(key);
-      const posted = view.timeline.workerEvents.findLast((e) => e.event === "reply_posted" && e.platform === d.platform && e.trigger === d.message);
+      const posted = view.timeline.workerEvents.findLast(
+        (e) => e.event === "reply_posted" && e.platform === d.platform && e.trigger === d.message,
+      );
       const rescue = rescueOf(key);
-      const result = outcome ? `job: ${outcome.outcome}${posted ? `, prompt ${posted.prompt_tokens} tokens` : ""}` : rescue ? rescue : d.respond === "no" ? null : "job queued…";
+      const result = outcome
+        ? `job: ${outcome.outcome}${posted ? `, prompt ${posted.prompt_tokens} tokens` : ""}`
+        : rescue
+          ? rescue
+          : d.respond === "no"
+            ? null
+            : "job queued…";
       return el(
         "li",
         { class: "decision", "data-testid": "decision", "data-respond": d.respond, "data-reason": d.reason },
         el("span", {}, message ? message.author : d.author),
         el("span", { class: `badge ${d.respond}` }, d.respond),
-        el("span", { class: "reason" }, d.reason, d.score !== undefined ? el("span", { class: "muted", "data-testid": "score" }, ` (score ${d.score.toFixed(2)})`) : null, message ? el("span", { class: "muted" }, ` — “${message.text.slice(0, 60)}”`) : null),
+        el(
+          "span",
+          { class: "reason" },
+          d.reason,
+          d.score !== undefined
+            ? el("span", { class: "muted", "data-testid": "score" }, ` (score ${d.score.toFixed(2)})`)
+            : null,
+          message ? el("span", { class: "muted" }, ` — “${message.text.slice(0, 60)}”`) : null,
+        ),
         result ? el("span", { class: "outcome" }, result) : null,
       );
     });
-  $("#decisions").replaceChildren(...(items.length ? items.reverse() : [el("li", { class: "muted" }, "No messages yet.")]));
+  $("#decisions").replaceChildren(
+    ...(items.length ? items.reverse() : [el("li", { class: "muted" }, "No messages yet.")]),
+  );
 }
 
 /** A question nobody was asked to answer: its rescue, once it ended, or while it waits. */
 function rescueOf(key) {
-  const ended = view.timeline.workerEvents.findLast((e) => e.event === "rescue_ended" && eventMessageKey(e, e.trigger) === key);
+  const ended = view.timeline.workerEvents.findLast(
+    (e) => e.event === "rescue_ended" && eventMessageKey(e, e.trigger) === key,
+  );
   if (ended) return `rescue: ${ended.outcome}`;
-  const scheduled = view.timeline.workerEvents.findLast((e) => e.event === "rescue_scheduled" && eventMessageKey(e, e.message) === key);
+  const scheduled = view.timeline.workerEvents.findLast(
+    (e) => e.event === "rescue_scheduled" && eventMessageKey(e, e.message) === key,
+  );
   return scheduled ? `rescue in ${Math.round(scheduled.seconds / 60)} min if nobody answers` : null;
 }
 
 /** The channel's own settings (`/parley`), as the admin view has them. */
 function renderSettings(answer) {
   const s = answer && answer.placeSettings;
-  const text = s ? `initiative ${s.initiative ? "on" : "off"} (eagerness ${s.eagerness}) · rescue ${s.rescue ? `on${s.rescueMinutes ? ` (${s.rescueMinutes} min)` : ""}` : "off"}` : "—";
+  const text = s
+    ? `initiative ${s.initiative ? "on" : "off"} (eagerness ${s.eagerness}) · rescue ${s.rescue ? `on${s.rescueMinutes ? ` (${s.rescueMinutes} min)` : ""}` : "off"}`
+    : "—";
   $("#settings").textContent = `Channel settings (/parley): ${text}`;
 }
 
@@ -54,7 +82,13 @@ function renderState(answer) {
   $("#place").textContent = currentPlace();
   renderSettings(answer);
   if (!answer || !answer.active) {
-    $("#state").replaceChildren(el("p", { class: "muted" }, "No active conversation here: the bot joins when addressed (mention it, /ask, or text it)."));
+    $("#state").replaceChildren(
+      el(
+        "p",
+        { class: "muted" },
+        "No active conversation here: the bot joins when addressed (mention it, /ask, or text it).",
+      ),
+    );
     $("#prompts").replaceChildren(el("p", { class: "muted" }, answer && answer.error ? answer.error : "None yet."));
     return;
   }
@@ -63,18 +97,38 @@ function renderState(answer) {
     el(
       "dl",
       { "data-testid": "conversation-state" },
-      el("dt", {}, "participants"), el("dd", { "data-testid": "participants" }, c.participants.map((p) => `${participantName(p)} (${p.messages})`).join(", ")),
-      el("dt", {}, "expires in"), el("dd", { "data-testid": "expires-in" }, `${c.expiresInSeconds} s of inactivity`),
-      el("dt", {}, "parent"), el("dd", { "data-testid": "parent" }, (c.parents ?? []).map((p) => `${p.authorName}: ${p.text}`).join(" · ") || "—"),
-      el("dt", {}, "messages"), el("dd", {}, String(c.messages.length)),
-      el("dt", {}, "summary"), el("dd", {}, c.summary ?? "—"),
+      el("dt", {}, "participants"),
+      el(
+        "dd",
+        { "data-testid": "participants" },
+        c.participants.map((p) => `${participantName(p)} (${p.messages})`).join(", "),
+      ),
+      el("dt", {}, "expires in"),
+      el("dd", { "data-testid": "expires-in" }, `${c.expiresInSeconds} s of inactivity`),
+      el("dt", {}, "parent"),
+      el(
+        "dd",
+        { "data-testid": "parent" },
+        (c.parents ?? []).map((p) => `${p.authorName}: ${p.text}`).join(" · ") || "—",
+      ),
+      el("dt", {}, "messages"),
+      el("dd", {}, String(c.messages.length)),
+      el("dt", {}, "summary"),
+      el("dd", {}, c.summary ?? "—"),
     ),
   );
   const prompts = answer.answers.map((a) =>
     el(
       "details",
       { class: "prompt", "data-testid": "prompt" },
-      el("summary", {}, `${new Date(a.at).toLocaleTimeString()} · ${a.kind} · ${a.reason} · `, el("b", { "data-testid": "prompt-tokens" }, `${a.promptTokens} tokens`), a.droppedMessages ? ` · ${a.droppedMessages} dropped` : "", recalledNote(a.triggerId)),
+      el(
+        "summary",
+        {},
+        `${new Date(a.at).toLocaleTimeString()} · ${a.kind} · ${a.reason} · `,
+        el("b", { "data-testid": "prompt-tokens" }, `${a.promptTokens} tokens`),
+        a.droppedMessages ? ` · ${a.droppedMessages} dropped` : "",
+        recalledNote(a.triggerId),
+      ),
       el("pre", {}, a.messages.map((m) => `[${m.role}]\n${m.content}`).join("\n\n")),
       ...(a.toolRounds ?? []).map((round, i) => el("pre", { "data-testid": "tool-round" }, toolRoundText(round, i))),
       ...(a.approval ? [el("pre", { "data-testid": "tool-approval" }, approvalText(a.approval))] : []),
@@ -98,7 +152,11 @@ function approvalText(approval) {
 function recalledNote(triggerId) {
   const recalled = view.timeline.workerEvents.findLast((e) => e.event === "recalled" && e.trigger === triggerId);
   if (!recalled || recalled.passages === 0) return "";
-  return el("span", { "data-testid": "prompt-recalled" }, ` · recalled ${recalled.passages} (scores ${recalled.scores.join(", ")}; ${recalled.tokens} tokens)`);
+  return el(
+    "span",
+    { "data-testid": "prompt-recalled" },
+    ` · recalled ${recalled.passages} (scores ${recalled.scores.join(", ")}; ${recalled.tokens} tokens)`,
+  );
 }
 
 /** SMS conversations name every texter alike (the prompt needs no phone numbers): the page knows whose phone it is. */
@@ -130,7 +188,9 @@ function renderTenant(tenant) {
   if (!tenant) return;
   const name = view.setup.slack.workspaces.find((w) => w.team === tenant.tenant)?.name ?? tenant.tenant;
   const i = tenant.installation;
-  const how = i ? `installed ${new Date(i.installedAt).toLocaleTimeString()} through /slack/install, bot ${i.botUserId}` : "no installation: single-workspace mode (SLACK_BOT_TOKEN)";
+  const how = i
+    ? `installed ${new Date(i.installedAt).toLocaleTimeString()} through /slack/install, bot ${i.botUserId}`
+    : "no installation: single-workspace mode (SLACK_BOT_TOKEN)";
   const usage = tenant.usage?.budget ? ` · ${tenant.usage.tokens} of ${tenant.usage.budget} model tokens today` : "";
   $("#tenant").textContent = `Workspace ${name} (${tenant.tenant}) · ${how}${usage}`;
 }

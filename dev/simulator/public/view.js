@@ -4,7 +4,16 @@ export const $ = (selector) => document.querySelector(selector);
 // `workspace`: the Slack workspace in view (its team id); `thread`: the open Slack thread (its parent's ts);
 // `discordThread`: the open Discord thread (its starter message's id); `telegramSpot`: the Telegram group's General
 // topic, its forum topic, or the person's private chat.
-export const view = { tab: "slack", person: "alice", workspace: null, thread: null, discordThread: null, telegramSpot: "general", setup: null, timeline: { entries: [], workerEvents: [] } };
+export const view = {
+  tab: "slack",
+  person: "alice",
+  workspace: null,
+  thread: null,
+  discordThread: null,
+  telegramSpot: "general",
+  setup: null,
+  timeline: { entries: [], workerEvents: [] },
+};
 
 /** The page's id of the message a Worker event names: Telegram's ids count per chat, so its entries are `<chat>:<id>`. */
 export const eventMessageKey = (e, id) => (e.platform === "telegram" ? `${e.channel}:${id}` : id);
@@ -26,7 +35,8 @@ export const currentPerson = () => view.setup.people.find((p) => p.handle === vi
 export function currentPlace() {
   // The place ends with the empty thread part (`slack|T|C|`): a thread fills it in.
   if (view.tab === "slack") return `slack|${view.workspace}|${view.setup.slack.channelId}|${view.thread ?? ""}`;
-  if (view.tab === "discord") return view.discordThread ? discordThreadPlace(view.discordThread) : view.setup.discord.place;
+  if (view.tab === "discord")
+    return view.discordThread ? discordThreadPlace(view.discordThread) : view.setup.discord.place;
   if (view.tab === "telegram") return view.setup.telegram.places[view.person][view.telegramSpot];
   return `${view.setup.sms.placePrefix}${currentPerson().phone}|`;
 }

@@ -85,7 +85,12 @@ export function passageOf(source: PassageSource, messages: StoredMessage[]): Pas
  * summary may speak of, every participant so far, so that "forget me" finds it; null when one of them asked to be
  * forgotten (a summary cannot leave their part out).
  */
-export function summaryPassage(source: PassageSource, summary: string, span: { start: number; end: number }, people: string[]): Passage | null {
+export function summaryPassage(
+  source: PassageSource,
+  summary: string,
+  span: { start: number; end: number },
+  people: string[],
+): Passage | null {
   if (people.some((id) => source.forgotten.has(id))) return null;
   return {
     id: `c:${source.conversationId}:summary`,
@@ -126,5 +131,12 @@ function keeps(source: PassageSource, m: StoredMessage): boolean {
 
 function placeMetadata(source: PassageSource) {
   const { platform, tenant, channel, thread } = source.key;
-  return { platform, tenant, channel, ...(thread ? { thread } : {}), visibility: source.visibility, conversation: source.conversationId };
+  return {
+    platform,
+    tenant,
+    channel,
+    ...(thread ? { thread } : {}),
+    visibility: source.visibility,
+    conversation: source.conversationId,
+  };
 }

@@ -23,7 +23,11 @@ export interface SearchMode {
  * Parley's choice from bench/recall, made on its train split (see its README): hybrid, fused with DBSF by Parley,
  * the dense list at half the sparse one's weight, from 30 candidates of each.
  */
-export const RECALL_SEARCH_MODE: SearchMode = { queryMode: "HYBRID", fusion: "DBSF", weighted: { denseWeight: 0.5, candidates: 30 } };
+export const RECALL_SEARCH_MODE: SearchMode = {
+  queryMode: "HYBRID",
+  fusion: "DBSF",
+  weighted: { denseWeight: 0.5, candidates: 30 },
+};
 
 export interface SearchResult {
   hits: RecalledPassage[];
@@ -52,7 +56,12 @@ export class RecallIndex {
 
   constructor(config: { url: string; token: string }) {
     // A lost answer is retried a little (every call here is idempotent); the job's own retries do the rest.
-    this.#index = new Index({ url: config.url, token: config.token, enableTelemetry: false, retry: { retries: 2, backoff: (n) => 50 * 2 ** n } });
+    this.#index = new Index({
+      url: config.url,
+      token: config.token,
+      enableTelemetry: false,
+      retry: { retries: 2, backoff: (n) => 50 * 2 ** n },
+    });
   }
 
   /** Stores or replaces the passages (one request; Upstash bills each passage as one update). */
@@ -65,7 +74,10 @@ export class RecallIndex {
   }
 
   /** One request: a query, or with `weighted` fusion both halves of the hybrid index, fused here. */
-  async search(namespace: string, query: { text: string; filter: string; topK: number; mode?: SearchMode }): Promise<SearchResult> {
+  async search(
+    namespace: string,
+    query: { text: string; filter: string; topK: number; mode?: SearchMode },
+  ): Promise<SearchResult> {
     const mode = query.mode ?? RECALL_SEARCH_MODE;
     const ask = (queryMode: SearchMode["queryMode"], topK: number) => ({
       data: query.text,
@@ -79,12 +91,18 @@ export class RecallIndex {
     });
     const { weighted } = mode;
     if (!weighted || mode.queryMode !== "HYBRID") {
-      const { hits, malformed } = passagesOf(await whenNamespaceExists([], () => this.#index.query(ask(mode.queryMode, query.topK), { namespace })));
+      const { hits, malformed } = passagesOf(
+        await whenNamespaceExists([], () => this.#index.query(ask(mode.queryMode, query.topK), { namespace })),
+      );
       return { hits, malformed: malformed.length, ranked: { of: hits.length + malformed.length, asked: query.topK } };
     }
     const lists = z
       .tuple([z.unknown(), z.unknown()])
-      .parse(await whenNamespaceExists([[], []], () => this.#index.queryMany([ask("DENSE", weighted.candidates), ask("SPARSE", weighted.candidates)], { namespace })));
+      .parse(
+        await whenNamespaceExists([[], []], () =>
+          this.#index.queryMany([ask("DENSE", weighted.candidates), ask("SPARSE", weighted.candidates)], { namespace }),
+        ),
+      );
     const [dense, sparse] = lists.map(passagesOf) as [ParsedList, ParsedList];
     return {
       hits: fuseWeighted(dense.hits, sparse.hits, weighted.denseWeight).slice(0, query.topK),
@@ -96,12 +114,16 @@ export class RecallIndex {
 
   /** Deletes the namespace's passages that match `filter`; returns how many went. */
   async deleteWhere(namespace: string, filter: string): Promise<number> {
-    return deletedSchema.parse(await whenNamespaceExists({ deleted: 0 }, () => this.#index.delete({ filter }, { namespace }))).deleted;
+    return deletedSchema.parse(
+      await whenNamespaceExists({ deleted: 0 }, () => this.#index.delete({ filter }, { namespace })),
+    ).deleted;
   }
 
   /** Drops a tenant's namespace; false when there was none. */
   async dropNamespace(namespace: string): Promise<boolean> {
-    return (await whenNamespaceExists(false, async () => (await this.#index.deleteNamespace(namespace), true))) === true;
+    return (
+      (await whenNamespaceExists(false, async () => (await this.#index.deleteNamespace(namespace), true))) === true
+    );
   }
 
   async namespaces(): Promise<string[]> {
@@ -120,7 +142,8 @@ function passagesOf(raw: unknown): ParsedList {
   const list: ParsedList = { hits: [], malformed: [] };
   for (const hit of queryResultSchema.parse(raw)) {
     const metadata = passageMetadataSchema.safeParse(hit.metadata);
-    if (metadata.success && hit.data !== undefined) list.hits.push({ id: hit.id, score: hit.score, text: hit.data, metadata: metadata.data });
+    if (metadata.success && hit.data !== undefined)
+      list.hits.push({ id: hit.id, score: hit.score, text: hit.data, metadata: metadata.data });
     else list.malformed.push(hit.id);
   }
   return list;

@@ -10,7 +10,8 @@ import type { Visibility } from "./passage.ts";
 const UNQUOTABLE = /['"\\\p{Cc}]/u;
 
 export function quoted(value: string): string {
-  if (UNQUOTABLE.test(value)) throw new Error("a recall filter value may not contain quotes, backslashes or control characters");
+  if (UNQUOTABLE.test(value))
+    throw new Error("a recall filter value may not contain quotes, backslashes or control characters");
   return `'${value}'`;
 }
 

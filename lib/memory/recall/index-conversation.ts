@@ -51,7 +51,9 @@ export async function indexConversation(
 async function forgottenAmong(rt: Services, job: Job, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const prefix = rt.settings.REDIS_KEY_PREFIX;
-  const marks = await using("redis", () => rt.redis.mget<(string | number | null)[]>(...ids.map((id) => forgottenKey(prefix, job.key, id))));
+  const marks = await using("redis", () =>
+    rt.redis.mget<(string | number | null)[]>(...ids.map((id) => forgottenKey(prefix, job.key, id))),
+  );
   return new Set(ids.filter((_, i) => marks[i] !== null && marks[i] !== undefined));
 }
 

@@ -12,7 +12,11 @@ import { messageLine } from "./build-passages.ts";
 const MAX_QUERY_TOKENS = 256;
 
 /** `messages` oldest first, the trigger among them; the message before it is its previous turn. */
-export function recallQueryText(bot: { userId: string; name: string }, messages: StoredMessage[], triggerId: string): string {
+export function recallQueryText(
+  bot: { userId: string; name: string },
+  messages: StoredMessage[],
+  triggerId: string,
+): string {
   const at = messages.findIndex((m) => m.id === triggerId);
   if (at < 0) throw new Error("the trigger message is not among the messages given to recall");
   const trigger = shortenToTokens(messageLine({ bot }, messages[at]!), MAX_QUERY_TOKENS);

@@ -51,7 +51,12 @@ export type Recalled =
 export async function recallForAnswer(index: RecallIndex, req: RecallRequest): Promise<Recalled> {
   let found;
   try {
-    found = await index.search(req.namespace, { text: req.queryText, filter: req.filter, topK: RECALL_TOP_K, mode: req.mode });
+    found = await index.search(req.namespace, {
+      text: req.queryText,
+      filter: req.filter,
+      topK: RECALL_TOP_K,
+      mode: req.mode,
+    });
   } catch (err) {
     return { outcome: "unavailable", passages: [], error: err instanceof Error ? err.name : "unknown" };
   }

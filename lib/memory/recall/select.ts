@@ -23,7 +23,12 @@ const DAY_MS = 86_400_000;
 export function selectRecalled(hits: RecalledPassage[], opts: SelectOptions): RecalledPassage[] {
   const ranked = hits
     .filter((hit) => hit.score >= opts.minScore && !inWindow(hit, opts.window))
-    .map((hit) => ({ hit, rank: hit.score * (1 + RECENCY_BONUS * 0.5 ** (Math.max(0, opts.now - hit.metadata.end) / DAY_MS / RECENCY_HALF_LIFE_DAYS)) }))
+    .map((hit) => ({
+      hit,
+      rank:
+        hit.score *
+        (1 + RECENCY_BONUS * 0.5 ** (Math.max(0, opts.now - hit.metadata.end) / DAY_MS / RECENCY_HALF_LIFE_DAYS)),
+    }))
     .sort((a, b) => b.rank - a.rank);
   const chosen: RecalledPassage[] = [];
   let left = opts.maxTokens;
@@ -42,5 +47,9 @@ function inWindow(hit: RecalledPassage, window: SelectOptions["window"]): boolea
 
 /** Two passages of one conversation sharing messages: a summary, or an older cut of the same messages. */
 function overlaps(a: RecalledPassage, b: RecalledPassage): boolean {
-  return a.metadata.conversation === b.metadata.conversation && a.metadata.start <= b.metadata.end && b.metadata.start <= a.metadata.end;
+  return (
+    a.metadata.conversation === b.metadata.conversation &&
+    a.metadata.start <= b.metadata.end &&
+    b.metadata.start <= a.metadata.end
+  );
 }

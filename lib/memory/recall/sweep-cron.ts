@@ -31,7 +31,11 @@ export async function sweepRecallRetention(rt: Services): Promise<void> {
       ...(mark ? { after: mark } : {}),
     });
     await rt.redis.set(key, swept.next ?? PASS_DONE, { ex: PASS_EVERY_SECONDS });
-    rt.log.info("recall_swept", { deleted: swept.deleted, namespaces: swept.namespaces, done: swept.next === undefined });
+    rt.log.info("recall_swept", {
+      deleted: swept.deleted,
+      namespaces: swept.namespaces,
+      done: swept.next === undefined,
+    });
   } catch (err) {
     rt.log.warn("recall_sweep_failed", { error: errorMessage(err) });
   }

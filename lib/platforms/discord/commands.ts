@@ -3,11 +3,19 @@
  * The application commands, declared once: the interaction handler routes by these names and types, and
  * `npm run discord:register` registers exactly these, typed as discord-api-types' bulk overwrite body.
  */
-import type { ApplicationCommandOptionType, ApplicationCommandType, RESTPutAPIApplicationCommandsJSONBody } from "discord-api-types/v10";
+import type {
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
+  RESTPutAPIApplicationCommandsJSONBody,
+} from "discord-api-types/v10";
 import { parleyCommand } from "./parley.ts";
 
 /** Discord's application command types, each checked against discord-api-types' value. */
-export const COMMAND_TYPE: { CHAT_INPUT: ApplicationCommandType.ChatInput; USER: ApplicationCommandType.User; MESSAGE: ApplicationCommandType.Message } = {
+export const COMMAND_TYPE: {
+  CHAT_INPUT: ApplicationCommandType.ChatInput;
+  USER: ApplicationCommandType.User;
+  MESSAGE: ApplicationCommandType.Message;
+} = {
   CHAT_INPUT: 1,
   USER: 2,
   MESSAGE: 3,
@@ -26,7 +34,8 @@ export const FORGET_REQUEST_TEXT = "forget me";
 export const CATCHUP_COMMAND = "catchup";
 export const HOURS_OPTION = "hours";
 /** What /catchup says on the person's behalf: the engine's whole-message catch-up request (lib/text/catch-up-request.ts). */
-export const catchUpRequestText = (hours?: number) => (hours ? `catch me up on the last ${hours} hours` : "catch me up");
+export const catchUpRequestText = (hours?: number) =>
+  hours ? `catch me up on the last ${hours} hours` : "catch me up";
 /** The most /catchup offers; the bot caps it further at CATCHUP_MAX_HOURS. */
 const MAX_CATCHUP_HOURS = 168;
 /** Discord caps a message at 2,000 characters; a question longer than one message makes no sense. */
@@ -67,7 +76,16 @@ export function discordCommands(botName: string): RESTPutAPIApplicationCommandsJ
       name: CATCHUP_COMMAND,
       type: COMMAND_TYPE.CHAT_INPUT,
       description: `${botName} sums up what was said here since your last message, with links`.slice(0, 100),
-      options: [{ name: HOURS_OPTION, description: "How many hours back to read instead", type: INTEGER_OPTION, required: false, min_value: 1, max_value: MAX_CATCHUP_HOURS }],
+      options: [
+        {
+          name: HOURS_OPTION,
+          description: "How many hours back to read instead",
+          type: INTEGER_OPTION,
+          required: false,
+          min_value: 1,
+          max_value: MAX_CATCHUP_HOURS,
+        },
+      ],
     },
   ];
 }

@@ -27,10 +27,12 @@ export type DiscordAttachment = z.output<typeof attachmentSchema>;
 
 /** A message's `attachments` as references, each read on its own: an odd one is left out, never the message. */
 export function messageFileRefs(attachments: readonly unknown[]): FileRef[] {
-  return discordFileRefs(attachments.flatMap((raw) => {
-    const parsed = attachmentSchema.safeParse(raw);
-    return parsed.success ? [parsed.data] : [];
-  }));
+  return discordFileRefs(
+    attachments.flatMap((raw) => {
+      const parsed = attachmentSchema.safeParse(raw);
+      return parsed.success ? [parsed.data] : [];
+    }),
+  );
 }
 
 export function discordFileRefs(attachments: readonly DiscordAttachment[]): FileRef[] {

@@ -28,9 +28,13 @@ const MAX_LIMIT = 100;
 /** DEFAULT and REPLY are people's words; every other type is a system message (a join, a pin, a thread created). */
 const WORDS_TYPES: ReadonlySet<number> = new Set([0, 19]);
 
-export async function readDiscordHistory(ctx: ReplyContext<DiscordSettings>, query: HistoryQuery): Promise<HistoryPage> {
+export async function readDiscordHistory(
+  ctx: ReplyContext<DiscordSettings>,
+  query: HistoryQuery,
+): Promise<HistoryPage> {
   const { place } = query;
-  if (!(await ctx.callBudget("list messages", LIST_MESSAGES_PER_MINUTE))) throw new RetryLater("no room in the server's list messages budget", BUDGET_WINDOW_SECONDS);
+  if (!(await ctx.callBudget("list messages", LIST_MESSAGES_PER_MINUTE)))
+    throw new RetryLater("no room in the server's list messages budget", BUDGET_WINDOW_SECONDS);
   const window = windowOf(query);
   let body: unknown;
   try {
@@ -43,8 +47,10 @@ export async function readDiscordHistory(ctx: ReplyContext<DiscordSettings>, que
       fetch: ctx.fetch,
     });
   } catch (err) {
-    if (err instanceof DiscordRefused && err.discordCode === DISCORD_ERROR.MISSING_ACCESS) return { refused: "VIEW_CHANNEL" };
-    if (err instanceof DiscordRefused && err.discordCode === DISCORD_ERROR.MISSING_PERMISSIONS) return { refused: "READ_MESSAGE_HISTORY" };
+    if (err instanceof DiscordRefused && err.discordCode === DISCORD_ERROR.MISSING_ACCESS)
+      return { refused: "VIEW_CHANNEL" };
+    if (err instanceof DiscordRefused && err.discordCode === DISCORD_ERROR.MISSING_PERMISSIONS)
+      return { refused: "READ_MESSAGE_HISTORY" };
     throw err;
   }
   const listed = z.array(messageSchema).parse(body);
@@ -54,8 +60,23 @@ export async function readDiscordHistory(ctx: ReplyContext<DiscordSettings>, que
     if (!window.listed(m.id, ts) || !WORDS_TYPES.has(m.type)) return [];
     const text = readableContent(m, query.bot);
     if (!text.trim()) return [];
-    const replyToId = m.message_reference?.type === 0 && m.message_reference.channel_id === place.channel ? m.message_reference.message_id : undefined;
-    return [{ id: m.id, author: { id: m.author.id, name: displayName(m.author, m.member), isBot: Boolean(m.author.bot || m.webhook_id) }, text, ts, ...(replyToId ? { replyToId } : {}) }];
+    const replyToId =
+      m.message_reference?.type === 0 && m.message_reference.channel_id === place.channel
+        ? m.message_reference.message_id
+        : undefined;
+    return [
+      {
+        id: m.id,
+        author: {
+          id: m.author.id,
+          name: displayName(m.author, m.member),
+          isBot: Boolean(m.author.bot || m.webhook_id),
+        },
+        text,
+        ts,
+        ...(replyToId ? { replyToId } : {}),
+      },
+    ];
   });
   return { messages: messages.sort((a, b) => a.ts - b.ts).slice(-query.limit) };
 }
@@ -65,9 +86,18 @@ export async function readDiscordHistory(ctx: ReplyContext<DiscordSettings>, que
  * after a question's id - 1 (the question listed, and kept: the first `limit` from it on).
  */
 function windowOf(query: HistoryQuery): { anchor: string; limit: number; listed(id: string, ts: number): boolean } {
-  if ("after" in query) return { anchor: `after=${BigInt(query.after.id) - 1n}`, limit: Math.min(MAX_LIMIT, query.limit), listed: () => true };
+  if ("after" in query)
+    return {
+      anchor: `after=${BigInt(query.after.id) - 1n}`,
+      limit: Math.min(MAX_LIMIT, query.limit),
+      listed: () => true,
+    };
   const { before, since } = query;
-  return { anchor: `before=${BigInt(before.id) + 1n}`, limit: Math.min(MAX_LIMIT, query.limit + 1), listed: (id, ts) => id !== before.id && ts >= since };
+  return {
+    anchor: `before=${BigInt(before.id) + 1n}`,
+    limit: Math.min(MAX_LIMIT, query.limit + 1),
+    listed: (id, ts) => id !== before.id && ts >= since,
+  };
 }
 
 /** A message's jump link: `https://discord.com/channels/<guild, or @me in a DM>/<channel>/<message>`. */

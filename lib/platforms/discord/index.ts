@@ -57,14 +57,21 @@ export const discord: PlatformAdapter<DiscordTarget, {}, DiscordSettings> = {
   ingestOptions: () => ({ placeSettings: true }),
 
   send(ctx, target, text, progress) {
-    const config = { apiBaseUrl: ctx.config.DISCORD_API_BASE_URL, botToken: ctx.token, now: ctx.now, log: ctx.log, fetch: ctx.fetch };
+    const config = {
+      apiBaseUrl: ctx.config.DISCORD_API_BASE_URL,
+      botToken: ctx.token,
+      now: ctx.now,
+      log: ctx.log,
+      fetch: ctx.fetch,
+    };
     return sendDiscordReply(config, target, text, progress);
   },
 
   placeVisibility: discordPlaceVisibility,
 
   // A DM is a tenant of its own (its keys apart from every guild's), but its answers spend the application's budget.
-  budgetTenant: (place, bot) => (place.tenant.startsWith(DM_TENANT_PREFIX) ? { platform: place.platform, tenant: `app:${bot.userId}` } : place),
+  budgetTenant: (place, bot) =>
+    place.tenant.startsWith(DM_TENANT_PREFIX) ? { platform: place.platform, tenant: `app:${bot.userId}` } : place,
 
   fetchParent: fetchDiscordParent,
   placeParents: true,
@@ -75,5 +82,8 @@ export const discord: PlatformAdapter<DiscordTarget, {}, DiscordSettings> = {
   files: discordFiles,
   rescue: discordRescue,
   // An interaction's answer edits its deferred response: what follows it is a channel message of its own.
-  approvals: { followUp: (target, place) => (target.kind === "interaction" ? { platform: "discord", kind: "channel", channelId: place.channel } : target) },
+  approvals: {
+    followUp: (target, place) =>
+      target.kind === "interaction" ? { platform: "discord", kind: "channel", channelId: place.channel } : target,
+  },
 };

@@ -15,16 +15,27 @@ import { displayName, messageSchema } from "./schema.ts";
 import { isThread, readChannel } from "./visibility.ts";
 import { messageFileRefs } from "./files.ts";
 
-export async function fetchDiscordParent(ctx: ReplyContext<DiscordSettings>, { place, replyToId, bot }: ParentQuery): Promise<ParentMessage | null> {
+export async function fetchDiscordParent(
+  ctx: ReplyContext<DiscordSettings>,
+  { place, replyToId, bot }: ParentQuery,
+): Promise<ParentMessage | null> {
   if (replyToId) return readMessage(ctx, place.channel, replyToId, bot);
   if (place.tenant.startsWith(DM_TENANT_PREFIX)) return null;
   const channel = await readChannel(ctx, place.channel);
   if (!isThread(channel) || !channel.parent_id) return null;
-  return (await readMessage(ctx, channel.parent_id, place.channel, bot)) ?? readMessage(ctx, place.channel, place.channel, bot);
+  return (
+    (await readMessage(ctx, channel.parent_id, place.channel, bot)) ??
+    readMessage(ctx, place.channel, place.channel, bot)
+  );
 }
 
 /** The message, or null when Discord knows no such message there. */
-async function readMessage(ctx: ReplyContext<DiscordSettings>, channelId: string, messageId: string, bot: ParentQuery["bot"]): Promise<ParentMessage | null> {
+async function readMessage(
+  ctx: ReplyContext<DiscordSettings>,
+  channelId: string,
+  messageId: string,
+  bot: ParentQuery["bot"],
+): Promise<ParentMessage | null> {
   let body: unknown;
   try {
     body = await discordRequest({
@@ -43,7 +54,11 @@ async function readMessage(ctx: ReplyContext<DiscordSettings>, channelId: string
   const files = messageFileRefs(message.attachments);
   return {
     id: message.id,
-    author: { id: message.author.id, name: displayName(message.author, message.member), isBot: Boolean(message.author.bot || message.webhook_id) },
+    author: {
+      id: message.author.id,
+      name: displayName(message.author, message.member),
+      isBot: Boolean(message.author.bot || message.webhook_id),
+    },
     text: readableContent(message, bot),
     ts: Date.parse(message.timestamp),
     ...(files.length ? { files } : {}),

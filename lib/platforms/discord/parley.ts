@@ -6,7 +6,11 @@
  * then checked against the invoking member's permissions in the channel, which come with the interaction). Read
  * here into the same words Slack's `/parley` takes (lib/places/command.ts reads them). Pure: no API call.
  */
-import type { ApplicationCommandOptionType, ApplicationCommandType, RESTPostAPIChatInputApplicationCommandsJSONBody } from "discord-api-types/v10";
+import type {
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
+  RESTPostAPIChatInputApplicationCommandsJSONBody,
+} from "discord-api-types/v10";
 import { InteractionResponseFlags, InteractionResponseType } from "discord-interactions";
 import * as z from "../../zod.ts";
 import { commandDataSchema, interactionSchema, snowflake } from "./schema.ts";
@@ -36,21 +40,51 @@ export function parleyCommand(botName: string): RESTPostAPIChatInputApplicationC
         name: "initiative",
         type: SUBCOMMAND,
         description: `Let ${botName} join in unprompted where it has something to add`.slice(0, 100),
-        options: [{ name: "state", type: STRING_OPTION, description: "on or off", required: true, choices: ["on", "off"].map((v) => ({ name: v, value: v })) }],
+        options: [
+          {
+            name: "state",
+            type: STRING_OPTION,
+            description: "on or off",
+            required: true,
+            choices: ["on", "off"].map((v) => ({ name: v, value: v })),
+          },
+        ],
       },
       {
         name: "eagerness",
         type: SUBCOMMAND,
         description: "How readily it joins in, 0 to 100",
-        options: [{ name: "value", type: INTEGER_OPTION, description: "0 (never) to 100 (whenever it may)", required: true, min_value: 0, max_value: 100 }],
+        options: [
+          {
+            name: "value",
+            type: INTEGER_OPTION,
+            description: "0 (never) to 100 (whenever it may)",
+            required: true,
+            min_value: 0,
+            max_value: 100,
+          },
+        ],
       },
       {
         name: "rescue",
         type: SUBCOMMAND,
         description: `Let ${botName} answer a question nobody picked up`.slice(0, 100),
         options: [
-          { name: "state", type: STRING_OPTION, description: "on or off", required: true, choices: ["on", "off"].map((v) => ({ name: v, value: v })) },
-          { name: "minutes", type: INTEGER_OPTION, description: "How long a question waits for a person first", required: false, min_value: 1, max_value: 120 },
+          {
+            name: "state",
+            type: STRING_OPTION,
+            description: "on or off",
+            required: true,
+            choices: ["on", "off"].map((v) => ({ name: v, value: v })),
+          },
+          {
+            name: "minutes",
+            type: INTEGER_OPTION,
+            description: "How long a question waits for a person first",
+            required: false,
+            min_value: 1,
+            max_value: 120,
+          },
         ],
       },
       { name: "status", type: SUBCOMMAND, description: "Show this channel's settings" },
@@ -99,5 +133,8 @@ export function parleyPlace(body: unknown): { guildId: string; channelId: string
 
 /** The answer only the person who used the command sees. */
 export function ephemeralAnswer(content: string) {
-  return { type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE, data: { content, flags: InteractionResponseFlags.EPHEMERAL } };
+  return {
+    type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE,
+    data: { content, flags: InteractionResponseFlags.EPHEMERAL },
+  };
 }

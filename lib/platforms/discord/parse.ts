@@ -6,7 +6,16 @@
 import { InteractionType } from "discord-interactions";
 import type { InboundMessage, Visibility } from "../../message.ts";
 import { describeIssues } from "../../zod-issues.ts";
-import { ASK_COMMAND, CATCHUP_COMMAND, catchUpRequestText, COMMAND_TYPE, FORGET_COMMAND, FORGET_REQUEST_TEXT, HOURS_OPTION, QUESTION_OPTION } from "./commands.ts";
+import {
+  ASK_COMMAND,
+  CATCHUP_COMMAND,
+  catchUpRequestText,
+  COMMAND_TYPE,
+  FORGET_COMMAND,
+  FORGET_REQUEST_TEXT,
+  HOURS_OPTION,
+  QUESTION_OPTION,
+} from "./commands.ts";
 import {
   commandDataSchema,
   displayName,
@@ -51,7 +60,14 @@ export function parseDiscordInteraction(body: unknown, opts: { now: number }): D
 
   const text = questionOf(data.data);
   if (text.kind !== "question") return text;
-  const message = toInboundMessage(interaction, interaction.application_id, interaction.channel_id, user, text.text, opts.now);
+  const message = toInboundMessage(
+    interaction,
+    interaction.application_id,
+    interaction.channel_id,
+    user,
+    text.text,
+    opts.now,
+  );
   return { kind: "message", message, applicationId: interaction.application_id };
 }
 
@@ -59,22 +75,30 @@ export function parseDiscordInteraction(body: unknown, opts: { now: number }): D
 function questionOf(data: DiscordCommandData): { kind: "question"; text: string } | DiscordInteractionParsed {
   if (data.type === COMMAND_TYPE.CHAT_INPUT && data.name === ASK_COMMAND) {
     const question = data.options?.find((o) => o.name === QUESTION_OPTION)?.value;
-    if (typeof question !== "string" || !question.trim()) return { kind: "invalid", issues: "data.options.question: missing" };
+    if (typeof question !== "string" || !question.trim())
+      return { kind: "invalid", issues: "data.options.question: missing" };
     return { kind: "question", text: question.trim() };
   }
-  if (data.type === COMMAND_TYPE.CHAT_INPUT && data.name === FORGET_COMMAND) return { kind: "question", text: FORGET_REQUEST_TEXT };
+  if (data.type === COMMAND_TYPE.CHAT_INPUT && data.name === FORGET_COMMAND)
+    return { kind: "question", text: FORGET_REQUEST_TEXT };
   // `/parley forget` is /forget; the route answers the other subcommands itself (functions/discord.ts).
   if (parleyWords(data) === PARLEY_FORGET) return { kind: "question", text: FORGET_REQUEST_TEXT };
   if (data.type === COMMAND_TYPE.CHAT_INPUT && data.name === CATCHUP_COMMAND) {
     const hours = data.options?.find((o) => o.name === HOURS_OPTION)?.value;
-    return { kind: "question", text: catchUpRequestText(typeof hours === "number" && Number.isInteger(hours) && hours > 0 ? hours : undefined) };
+    return {
+      kind: "question",
+      text: catchUpRequestText(typeof hours === "number" && Number.isInteger(hours) && hours > 0 ? hours : undefined),
+    };
   }
   // Routed by type, not by name: the name carries BOT_NAME, which may change before the commands are re-registered.
   if (data.type === COMMAND_TYPE.MESSAGE) {
     const target = data.target_id ? data.resolved?.messages?.[data.target_id] : undefined;
     if (!target) return { kind: "invalid", issues: "data.resolved.messages[target_id]: missing" };
     const quoted = target.content.trim() ? target.content.trim().replace(/^/gm, "> ") : "> (no text)";
-    return { kind: "question", text: `What can you tell me about this message from ${displayName(target.author, target.member)}?\n${quoted}` };
+    return {
+      kind: "question",
+      text: `What can you tell me about this message from ${displayName(target.author, target.member)}?\n${quoted}`,
+    };
   }
   return { kind: "unsupported", reason: `command:${data.name}` };
 }
@@ -113,7 +137,11 @@ function toInboundMessage(
  * so has a place the interaction does not name (counted as `private`, never shown elsewhere).
  */
 function visibilityOf(interaction: DiscordInteraction): { visibility?: Visibility } {
-  if (interaction.guild_id) return interaction.channel?.type === CHANNEL.PRIVATE_THREAD ? { visibility: "private" } : {};
-  const botDm = interaction.context !== undefined ? interaction.context === BOT_DM_CONTEXT : interaction.channel?.type === CHANNEL.DM;
+  if (interaction.guild_id)
+    return interaction.channel?.type === CHANNEL.PRIVATE_THREAD ? { visibility: "private" } : {};
+  const botDm =
+    interaction.context !== undefined
+      ? interaction.context === BOT_DM_CONTEXT
+      : interaction.channel?.type === CHANNEL.DM;
   return { visibility: botDm ? "dm" : "private" };
 }

@@ -8,6 +8,9 @@ import type { DiscordTarget } from "./target.ts";
 
 export const discordRescue: RescueCapability<DiscordTarget> = {
   under(question) {
-    return { key: question.key, target: { platform: "discord", kind: "channel", channelId: question.key.channel, replyToMessageId: question.id } };
+    return {
+      key: question.key,
+      target: { platform: "discord", kind: "channel", channelId: question.key.channel, replyToMessageId: question.id },
+    };
   },
 };

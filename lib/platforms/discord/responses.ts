@@ -15,7 +15,9 @@ type InteractionAnswer = {
 /** The answer to Discord's PING. */
 export const PONG = { type: InteractionResponseType.PONG } satisfies InteractionAnswer;
 /** "thinking…" until the job edits the answer in. */
-export const DEFERRED_ANSWER = { type: InteractionResponseType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE } satisfies InteractionAnswer;
+export const DEFERRED_ANSWER = {
+  type: InteractionResponseType.DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE,
+} satisfies InteractionAnswer;
 /** A command or interaction the bot does not handle: only the person who used it sees the message. */
 export const UNSUPPORTED_ANSWER = {
   type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE,

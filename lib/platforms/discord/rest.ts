@@ -45,7 +45,10 @@ export type DiscordRequestBody =
   | RESTPutAPIApplicationCommandsJSONBody;
 
 const errorBodySchema = z.looseObject({ code: z.optional(z.number()), message: z.optional(z.string()) });
-const rateLimitBodySchema = z.looseObject({ retry_after: z.number().check(z.nonnegative()), global: z.optional(z.boolean()) });
+const rateLimitBodySchema = z.looseObject({
+  retry_after: z.number().check(z.nonnegative()),
+  global: z.optional(z.boolean()),
+});
 
 export interface DiscordRequest {
   apiBaseUrl: string;
@@ -64,7 +67,10 @@ export class DiscordRefused extends GiveUp {
   readonly status: number;
   readonly discordCode: number | undefined;
   constructor(what: string, status: number, discordCode: number | undefined) {
-    super(`Discord refused to ${what}: HTTP ${status}${discordCode ? ` code ${discordCode}` : ""}`, `discord_${discordCode ?? status}`);
+    super(
+      `Discord refused to ${what}: HTTP ${status}${discordCode ? ` code ${discordCode}` : ""}`,
+      `discord_${discordCode ?? status}`,
+    );
     this.name = "DiscordRefused";
     this.status = status;
     this.discordCode = discordCode;

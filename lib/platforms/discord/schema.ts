@@ -39,7 +39,11 @@ export const messageSchema = z.looseObject({
   mention_roles: z._default(z.array(snowflake), []),
   /** What the message points at: type 0 the message it replies to, type 1 a message it forwards (from anywhere). */
   message_reference: z.optional(
-    z.looseObject({ type: z._default(z.number().check(z.int()), 0), message_id: z.optional(snowflake), channel_id: z.optional(snowflake) }),
+    z.looseObject({
+      type: z._default(z.number().check(z.int()), 0),
+      message_id: z.optional(snowflake),
+      channel_id: z.optional(snowflake),
+    }),
   ),
   /** The message this one replies to (type 19 replies), when Discord could resolve it. */
   referenced_message: z.nullish(z.looseObject({ id: snowflake, author: userSchema })),

@@ -56,11 +56,23 @@ export const messageIdSchema = z.looseObject({ id: z.string() });
 export const postedMessageSchema = z.extend(messageIdSchema, { content: z.optional(z.string()) });
 
 /** Posts `text` in order; returns the ids of the messages posted. */
-export function sendDiscordReply(cfg: DiscordSendConfig, target: DiscordTarget, text: string, progress: PartProgress): Promise<string[]> {
-  return target.kind === "interaction" ? answerInteraction(cfg, target, text, progress) : postToChannel(cfg, target, text, progress);
+export function sendDiscordReply(
+  cfg: DiscordSendConfig,
+  target: DiscordTarget,
+  text: string,
+  progress: PartProgress,
+): Promise<string[]> {
+  return target.kind === "interaction"
+    ? answerInteraction(cfg, target, text, progress)
+    : postToChannel(cfg, target, text, progress);
 }
 
-async function answerInteraction(cfg: DiscordSendConfig, target: InteractionTarget, text: string, progress: PartProgress): Promise<string[]> {
+async function answerInteraction(
+  cfg: DiscordSendConfig,
+  target: InteractionTarget,
+  text: string,
+  progress: PartProgress,
+): Promise<string[]> {
   const parts = splitText(text, DISCORD_MAX_MESSAGE_CHARS);
   const webhook = `/webhooks/${target.applicationId}/${target.token}`;
   let posted = 0;
@@ -77,7 +89,8 @@ async function answerInteraction(cfg: DiscordSendConfig, target: InteractionTarg
             ...(index === 0
               ? { method: "PATCH", path: `${webhook}/messages/@original`, what: "edit the original response" }
               : { method: "POST", path: webhook, what: "post a follow-up message" }),
-            body: { content, allowed_mentions: NO_MENTIONS } satisfies RESTPatchAPIInteractionOriginalResponseJSONBody & RESTPostAPIInteractionFollowupJSONBody,
+            body: { content, allowed_mentions: NO_MENTIONS } satisfies RESTPatchAPIInteractionOriginalResponseJSONBody &
+              RESTPostAPIInteractionFollowupJSONBody,
           }),
         );
         posted += 1;
@@ -87,7 +100,8 @@ async function answerInteraction(cfg: DiscordSendConfig, target: InteractionTarg
   } catch (err) {
     const early = earlyRefusal(err, target, cfg.now());
     if (early) throw early;
-    const expired = err instanceof InteractionExpired || (err instanceof DiscordRefused && EXPIRED_TOKEN_CODES.has(err.discordCode));
+    const expired =
+      err instanceof InteractionExpired || (err instanceof DiscordRefused && EXPIRED_TOKEN_CODES.has(err.discordCode));
     if (!expired) throw err;
     // Nobody can receive the answer any more: a retry cannot help, and this must not fail the job noisily.
     cfg.log.warn("discord_interaction_expired", { application: target.applicationId, parts: parts.length, posted });
@@ -95,7 +109,12 @@ async function answerInteraction(cfg: DiscordSendConfig, target: InteractionTarg
   }
 }
 
-async function postToChannel(cfg: DiscordSendConfig, target: ChannelTarget, text: string, progress: PartProgress): Promise<string[]> {
+async function postToChannel(
+  cfg: DiscordSendConfig,
+  target: ChannelTarget,
+  text: string,
+  progress: PartProgress,
+): Promise<string[]> {
   const botToken = await cfg.botToken();
   return postParts(splitText(text, DISCORD_MAX_MESSAGE_CHARS), progress, {
     async post(content, index) {
@@ -123,7 +142,8 @@ async function postToChannel(cfg: DiscordSendConfig, target: ChannelTarget, text
         );
       // A reply needs Read Message History; without it the bot may still post in the channel: unlinked, then.
       const sent = await postPart(true).catch((err: unknown) => {
-        if (replyTo && err instanceof DiscordRefused && err.discordCode === DISCORD_ERROR.MISSING_PERMISSIONS) return postPart(false);
+        if (replyTo && err instanceof DiscordRefused && err.discordCode === DISCORD_ERROR.MISSING_PERMISSIONS)
+          return postPart(false);
         throw err;
       });
       const { id, content: shown } = postedMessageSchema.parse(sent);
@@ -149,13 +169,20 @@ async function postToChannel(cfg: DiscordSendConfig, target: ChannelTarget, text
 /** A 10015 in an interaction's first seconds: Discord has not taken the acknowledgement yet, so try again soon. */
 export function earlyRefusal(err: unknown, target: InteractionTarget, now: number): RetryLater | undefined {
   const sentAt = target.expiresAt - INTERACTION_TOKEN_LIFETIME_MS;
-  if (!(err instanceof DiscordRefused) || err.discordCode !== DISCORD_ERROR.UNKNOWN_WEBHOOK || now >= sentAt + ACKNOWLEDGEMENT_GRACE_MS) return undefined;
+  if (
+    !(err instanceof DiscordRefused) ||
+    err.discordCode !== DISCORD_ERROR.UNKNOWN_WEBHOOK ||
+    now >= sentAt + ACKNOWLEDGEMENT_GRACE_MS
+  )
+    return undefined;
   return new RetryLater("Discord has not taken the interaction's acknowledgement yet", ACKNOWLEDGEMENT_RETRY_SECONDS);
 }
 
 /** One answer's part `index` → the same nonce on every attempt; another answer's parts never share it. */
 export async function partNonce(answerId: string, index: number): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${answerId}:${index}`)));
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${answerId}:${index}`)),
+  );
   return bytesToHex(digest).slice(0, NONCE_LENGTH);
 }
 

@@ -9,7 +9,12 @@ import type { PlatformSettings } from "../adapter.ts";
 
 const shape = {
   DISCORD_APPLICATION_ID: optionalText,
-  DISCORD_PUBLIC_KEY: optionalText.check(z.refine((v) => v === undefined || /^[0-9a-f]{64}$/i.test(v), "must be the 64 hex characters of the application's public key")),
+  DISCORD_PUBLIC_KEY: optionalText.check(
+    z.refine(
+      (v) => v === undefined || /^[0-9a-f]{64}$/i.test(v),
+      "must be the 64 hex characters of the application's public key",
+    ),
+  ),
   DISCORD_BOT_TOKEN: optionalText,
   DISCORD_API_BASE_URL: z._default(url, "https://discord.com/api/v10"),
   /** Where the Gateway connection goes (a local fake Gateway in tests); Discord's resume URLs take over after READY. */

@@ -6,7 +6,11 @@
  * Markdown closed in each snapshot. Past 2,000 characters the message stops growing and the rest follows as
  * further messages once the answer is complete (cut where ../../text/split.ts cuts, never inside a word).
  */
-import type { RESTPatchAPIChannelMessageJSONBody, RESTPatchAPIInteractionOriginalResponseJSONBody, RESTPostAPIChannelMessageJSONBody } from "discord-api-types/v10";
+import type {
+  RESTPatchAPIChannelMessageJSONBody,
+  RESTPatchAPIInteractionOriginalResponseJSONBody,
+  RESTPostAPIChannelMessageJSONBody,
+} from "discord-api-types/v10";
 import { RetryLater } from "../../errors.ts";
 import { closeMarkdown } from "../../text/close-markdown.ts";
 import type { AnswerStream, ReplyContext, StreamingCapability } from "../adapter.ts";
@@ -28,9 +32,11 @@ export const discordStreaming: StreamingCapability<DiscordTarget, DiscordSetting
     if (target.kind === "interaction") {
       // Too late to edit: `send` says so (and gives up) when the answer is complete.
       if (ctx.now() >= target.expiresAt) return null;
-      const id = await waitingOutRateLimits(() => edit(ctx, target, "@original", closeMarkdown(text))).catch((err: unknown) => {
-        throw earlyRefusal(err, target, ctx.now()) ?? err;
-      });
+      const id = await waitingOutRateLimits(() => edit(ctx, target, "@original", closeMarkdown(text))).catch(
+        (err: unknown) => {
+          throw earlyRefusal(err, target, ctx.now()) ?? err;
+        },
+      );
       return editStream(ctx, target, { id, mode: "edit", shown: text, open: false });
     }
     const body = {
@@ -39,7 +45,9 @@ export const discordStreaming: StreamingCapability<DiscordTarget, DiscordSetting
       // The first part's nonce, as `send` would post it: an open that is tried again returns the same message.
       nonce: await partNonce(answer.triggerId, 0),
       enforce_nonce: true,
-      ...(target.replyToMessageId ? { message_reference: { message_id: target.replyToMessageId, fail_if_not_exists: false } } : {}),
+      ...(target.replyToMessageId
+        ? { message_reference: { message_id: target.replyToMessageId, fail_if_not_exists: false } }
+        : {}),
     } satisfies RESTPostAPIChannelMessageJSONBody;
     const botToken = await ctx.token();
     const sent = await waitingOutRateLimits(() =>
@@ -74,7 +82,8 @@ function editStream(ctx: ReplyContext<DiscordSettings>, target: DiscordTarget, s
     },
     async finish(text) {
       // The edit that leaves the answer whole waits out a short rate limit (Discord's buckets: often under a second).
-      if (state.shown !== text || closeMarkdown(text) !== text) await waitingOutRateLimits(() => edit(ctx, target, state.id, text));
+      if (state.shown !== text || closeMarkdown(text) !== text)
+        await waitingOutRateLimits(() => edit(ctx, target, state.id, text));
       state.shown = text;
     },
     close: async () => undefined,
@@ -82,8 +91,14 @@ function editStream(ctx: ReplyContext<DiscordSettings>, target: DiscordTarget, s
 }
 
 /** Edits the message `id` (an interaction's `@original` by its webhook); answers its id. */
-async function edit(ctx: ReplyContext<DiscordSettings>, target: DiscordTarget, id: string, content: string): Promise<string> {
-  const body = { content, allowed_mentions: NO_MENTIONS } satisfies RESTPatchAPIInteractionOriginalResponseJSONBody & RESTPatchAPIChannelMessageJSONBody;
+async function edit(
+  ctx: ReplyContext<DiscordSettings>,
+  target: DiscordTarget,
+  id: string,
+  content: string,
+): Promise<string> {
+  const body = { content, allowed_mentions: NO_MENTIONS } satisfies RESTPatchAPIInteractionOriginalResponseJSONBody &
+    RESTPatchAPIChannelMessageJSONBody;
   const sent =
     target.kind === "interaction"
       ? await discordRequest({

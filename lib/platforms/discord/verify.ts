@@ -23,7 +23,9 @@ const TIMESTAMP = /^\d{1,12}$/;
 /** Importing a key costs more than verifying with it; an isolate serves many requests with the same key. */
 const importedKeys = new Map<string, Promise<CryptoKey>>();
 
-export type DiscordVerifyResult = { ok: true } | { ok: false; reason: "missing_headers" | "malformed" | "stale_timestamp" | "bad_signature" };
+export type DiscordVerifyResult =
+  | { ok: true }
+  | { ok: false; reason: "missing_headers" | "malformed" | "stale_timestamp" | "bad_signature" };
 
 export async function verifyDiscordRequest(args: {
   publicKey: string;
@@ -34,8 +36,10 @@ export async function verifyDiscordRequest(args: {
 }): Promise<DiscordVerifyResult> {
   const { publicKey, signature, timestamp, rawBody, nowSeconds } = args;
   if (!signature || !timestamp) return { ok: false, reason: "missing_headers" };
-  if (signature.length !== SIGNATURE_HEX_LENGTH || !HEX.test(signature) || !TIMESTAMP.test(timestamp)) return { ok: false, reason: "malformed" };
-  if (Math.abs(nowSeconds - Number(timestamp)) > DISCORD_MAX_CLOCK_SKEW_SECONDS) return { ok: false, reason: "stale_timestamp" };
+  if (signature.length !== SIGNATURE_HEX_LENGTH || !HEX.test(signature) || !TIMESTAMP.test(timestamp))
+    return { ok: false, reason: "malformed" };
+  if (Math.abs(nowSeconds - Number(timestamp)) > DISCORD_MAX_CLOCK_SKEW_SECONDS)
+    return { ok: false, reason: "stale_timestamp" };
   const valid = await verifyKey(rawBody, signature, timestamp, await publicKeyFor(publicKey));
   return valid ? { ok: true } : { ok: false, reason: "bad_signature" };
 }

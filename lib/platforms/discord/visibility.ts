@@ -24,13 +24,22 @@ export const channelSchema = z.looseObject({
   type: z.number().check(z.int()),
   parent_id: z.nullish(snowflake),
   permission_overwrites: z._default(
-    z.array(z.looseObject({ id: snowflake, type: z.coerce.number().check(z.int()), deny: z.string().check(z.regex(/^\d+$/)) })),
+    z.array(
+      z.looseObject({
+        id: snowflake,
+        type: z.coerce.number().check(z.int()),
+        deny: z.string().check(z.regex(/^\d+$/)),
+      }),
+    ),
     [],
   ),
 });
 type DiscordChannel = z.output<typeof channelSchema>;
 
-export async function discordPlaceVisibility(ctx: ReplyContext<DiscordSettings>, place: ConversationKey): Promise<Visibility> {
+export async function discordPlaceVisibility(
+  ctx: ReplyContext<DiscordSettings>,
+  place: ConversationKey,
+): Promise<Visibility> {
   if (place.tenant.startsWith(DM_TENANT_PREFIX)) return "dm";
   const channel = await readChannel(ctx, place.channel);
   if (channel.type === CHANNEL_TYPE.PRIVATE_THREAD) return "private";
@@ -39,7 +48,11 @@ export async function discordPlaceVisibility(ctx: ReplyContext<DiscordSettings>,
 }
 
 export function isThread(channel: DiscordChannel): boolean {
-  return channel.type === CHANNEL_TYPE.PUBLIC_THREAD || channel.type === CHANNEL_TYPE.ANNOUNCEMENT_THREAD || channel.type === CHANNEL_TYPE.PRIVATE_THREAD;
+  return (
+    channel.type === CHANNEL_TYPE.PUBLIC_THREAD ||
+    channel.type === CHANNEL_TYPE.ANNOUNCEMENT_THREAD ||
+    channel.type === CHANNEL_TYPE.PRIVATE_THREAD
+  );
 }
 
 function everyoneMayView(channel: DiscordChannel, guildId: string): boolean {

@@ -13,7 +13,9 @@ import { PlatformRateLimited } from "../rate-limited.ts";
 
 const slackResponseSchema = z.looseObject({ ok: z.boolean(), error: z.optional(z.string()) });
 // Every method's answer has these; chat.postMessage's type stands for them (WebAPICallResult omits `error`).
-type ResponseAgrees = SlackAgrees<SlackDisagreements<z.output<typeof slackResponseSchema>, Slack.ChatPostMessageResponse>>;
+type ResponseAgrees = SlackAgrees<
+  SlackDisagreements<z.output<typeof slackResponseSchema>, Slack.ChatPostMessageResponse>
+>;
 
 const REQUEST_TIMEOUT_MS = 10_000;
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -125,11 +127,19 @@ export function callSlack<M extends keyof SlackMethods>(
   return post(call, method, new URLSearchParams(form).toString(), FORM_TYPE);
 }
 
-async function post(args: SlackCallArgs | SlackClientCallArgs, method: string, body: string, contentType: string): Promise<Record<string, unknown>> {
+async function post(
+  args: SlackCallArgs | SlackClientCallArgs,
+  method: string,
+  body: string,
+  contentType: string,
+): Promise<Record<string, unknown>> {
   const doFetch = args.fetch ?? fetch;
   const response = await doFetch(`${args.apiBaseUrl}/${method}`, {
     method: "POST",
-    headers: { Authorization: "botToken" in args ? `Bearer ${args.botToken}` : args.authorization, "Content-Type": contentType },
+    headers: {
+      Authorization: "botToken" in args ? `Bearer ${args.botToken}` : args.authorization,
+      "Content-Type": contentType,
+    },
     body,
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });

@@ -22,7 +22,11 @@ const ENDED_STATES: ReadonlySet<string> = new Set(["completed", "errored"]);
 /** The earlier attempt's message: a posted first part (edited from here), or a stream to carry on or finish. */
 export type EarlierOpen = { mode: "edit"; ts: string } | { mode: "native"; state: StreamState };
 
-export async function findEarlierOpen(place: SlackPlace, answerId: string, unsure: UnsureOpen): Promise<EarlierOpen | null> {
+export async function findEarlierOpen(
+  place: SlackPlace,
+  answerId: string,
+  unsure: UnsureOpen,
+): Promise<EarlierOpen | null> {
   const listed = await slackMessagesSince(place, unsure.since);
   if (!listed) return null;
   const part = partAmong(listed, answerId, 0);
@@ -31,7 +35,16 @@ export async function findEarlierOpen(place: SlackPlace, answerId: string, unsur
     if (message.bot_id === undefined || message.metadata !== undefined) continue;
     const opening = unsure.openings.find((text) => escapeSlackText(text) === message.text);
     // Slack ends a stream itself after some minutes (`errored`), or it was stopped (`completed`): finished with an edit.
-    if (opening !== undefined) return { mode: "native", state: { id: message.ts, mode: "native", shown: opening, open: !ENDED_STATES.has(message.streaming_state ?? "") } };
+    if (opening !== undefined)
+      return {
+        mode: "native",
+        state: {
+          id: message.ts,
+          mode: "native",
+          shown: opening,
+          open: !ENDED_STATES.has(message.streaming_state ?? ""),
+        },
+      };
   }
   return null;
 }

@@ -53,6 +53,11 @@ export function slackFileRefs(files: unknown): FileRef[] {
 export const slackFiles: FileSupport<ReplyContext<SlackSettings>> = {
   async fetchFile(ctx, ref, maxBytes, keep) {
     if (!ref.url || !servedFrom(ref.url, [SLACK_FILES_ORIGIN, ctx.config.SLACK_API_BASE_URL])) return null;
-    return fetchCapped(ctx.fetch, ref.url, { Authorization: `Bearer ${await ctx.token()}` }, { maxBytes, keep, redirect: "manual" });
+    return fetchCapped(
+      ctx.fetch,
+      ref.url,
+      { Authorization: `Bearer ${await ctx.token()}` },
+      { maxBytes, keep, redirect: "manual" },
+    );
   },
 };

@@ -37,7 +37,12 @@ const listSchema = z.looseObject({
       user: z.optional(z.string()),
       bot_id: z.optional(z.string()),
       streaming_state: z.optional(z.string()),
-      metadata: z.optional(z.looseObject({ event_type: z.string(), event_payload: z.looseObject({ trigger: z.unknown(), part: z.unknown() }) })),
+      metadata: z.optional(
+        z.looseObject({
+          event_type: z.string(),
+          event_payload: z.looseObject({ trigger: z.unknown(), part: z.unknown() }),
+        }),
+      ),
     }),
   ),
 });
@@ -53,7 +58,8 @@ export type ListedSlackMessage = z.output<typeof listSchema>["messages"][number]
  * A listed message as Slack's SDK types it: the response types (generated from samples) lack `streaming_state`,
  * which @slack/types declares on the bot's message events.
  */
-type Listed<R extends { messages?: unknown[] }> = NonNullable<R["messages"]>[number] & Pick<SlackEvents.BotMessageEvent, "streaming_state">;
+type Listed<R extends { messages?: unknown[] }> = NonNullable<R["messages"]>[number] &
+  Pick<SlackEvents.BotMessageEvent, "streaming_state">;
 type HistoryAgrees = SlackAgrees<SlackDisagreements<ListedSlackMessage, Listed<Slack.ConversationsHistoryResponse>>>;
 type RepliesAgrees = SlackAgrees<SlackDisagreements<ListedSlackMessage, Listed<Slack.ConversationsRepliesResponse>>>;
 
@@ -68,9 +74,16 @@ export async function findSlackPart(
 }
 
 /** The answer's part `index` among listed messages, by its metadata. */
-export function partAmong(messages: ListedSlackMessage[], answerId: string, index: number): ListedSlackMessage | undefined {
+export function partAmong(
+  messages: ListedSlackMessage[],
+  answerId: string,
+  index: number,
+): ListedSlackMessage | undefined {
   return messages.find(
-    (m) => m.metadata?.event_type === ANSWER_PART_EVENT && m.metadata.event_payload.trigger === answerId && m.metadata.event_payload.part === index,
+    (m) =>
+      m.metadata?.event_type === ANSWER_PART_EVENT &&
+      m.metadata.event_payload.trigger === answerId &&
+      m.metadata.event_payload.part === index,
   );
 }
 
@@ -87,12 +100,24 @@ export async function slackMessagesSince(place: SlackPlace, since: number): Prom
   try {
     const [listed, me] = await Promise.all([
       threadTs
-        ? callSlack(place, "conversations.replies", { channel, ts: threadTs, oldest, include_all_metadata: true, limit: PAGE_SIZE }, "form")
-        : callSlack(place, "conversations.history", { channel, oldest, include_all_metadata: true, limit: PAGE_SIZE }, "form"),
+        ? callSlack(
+            place,
+            "conversations.replies",
+            { channel, ts: threadTs, oldest, include_all_metadata: true, limit: PAGE_SIZE },
+            "form",
+          )
+        : callSlack(
+            place,
+            "conversations.history",
+            { channel, oldest, include_all_metadata: true, limit: PAGE_SIZE },
+            "form",
+          ),
       callSlack(place, "auth.test", {}, "form"),
     ]);
     const bot = authSchema.parse(me);
-    return listSchema.parse(listed).messages.filter((m) => m.user === bot.user_id || (bot.bot_id !== undefined && m.bot_id === bot.bot_id));
+    return listSchema
+      .parse(listed)
+      .messages.filter((m) => m.user === bot.user_id || (bot.bot_id !== undefined && m.bot_id === bot.bot_id));
   } catch (err) {
     // Without the history scope the bot cannot look: it posts again, as it would have without the lookup.
     if (err instanceof GiveUp) return null;

@@ -32,14 +32,25 @@ const REFUSALS: ReadonlySet<string> = new Set(["missing_scope", "not_in_channel"
 export async function readSlackHistory(ctx: ReplyContext<SlackSettings>, query: HistoryQuery): Promise<HistoryPage> {
   const { place } = query;
   const method = place.thread ? "conversations.replies" : "conversations.history";
-  if (!(await ctx.callBudget(method, SLACK_TIER_3_PER_MINUTE))) throw new RetryLater(`no room in the workspace's ${method} budget`, BUDGET_WINDOW_SECONDS);
+  if (!(await ctx.callBudget(method, SLACK_TIER_3_PER_MINUTE)))
+    throw new RetryLater(`no room in the workspace's ${method} budget`, BUDGET_WINDOW_SECONDS);
   const call = { apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
   const window = windowOf(query);
   let answer: Record<string, unknown>;
   try {
     answer = place.thread
-      ? await callSlack(call, "conversations.replies", { channel: place.channel, ts: place.thread, ...window.bounds, limit: THREAD_PAGE }, "form")
-      : await callSlack(call, "conversations.history", { channel: place.channel, ...window.bounds, limit: query.limit }, "form");
+      ? await callSlack(
+          call,
+          "conversations.replies",
+          { channel: place.channel, ts: place.thread, ...window.bounds, limit: THREAD_PAGE },
+          "form",
+        )
+      : await callSlack(
+          call,
+          "conversations.history",
+          { channel: place.channel, ...window.bounds, limit: query.limit },
+          "form",
+        );
   } catch (err) {
     const code = slackErrorCode(err);
     if (code === "thread_not_found") return { messages: [] };
@@ -58,7 +69,15 @@ export async function readSlackHistory(ctx: ReplyContext<SlackSettings>, query: 
     const name = m.user_profile?.display_name || m.user_profile?.real_name || authorId;
     const id = slackMessageId(place.channel, m.ts);
     const inThread = place.thread && m.ts !== place.thread;
-    return [{ id, author: { id: authorId, name, isBot: Boolean(m.bot_id) }, text: readableMentions(m.text, query.bot), ts: Math.round(parseFloat(m.ts) * 1000), ...(inThread ? { replyToId: slackMessageId(place.channel, place.thread!) } : {}) }];
+    return [
+      {
+        id,
+        author: { id: authorId, name, isBot: Boolean(m.bot_id) },
+        text: readableMentions(m.text, query.bot),
+        ts: Math.round(parseFloat(m.ts) * 1000),
+        ...(inThread ? { replyToId: slackMessageId(place.channel, place.thread!) } : {}),
+      },
+    ];
   });
   if (!place.thread || messages.length <= query.limit) return { messages };
   // Read on from a question, its thread's first replies; a thread longer than the window keeps its parent and its last.
@@ -70,13 +89,19 @@ export async function readSlackHistory(ctx: ReplyContext<SlackSettings>, query: 
  * The listing's bounds: back from the trigger (`latest`, which the page leaves out; a channel's since the window's
  * start), or on from a question (`oldest`, kept in; a thread's parent before it is left out).
  */
-function windowOf(query: HistoryQuery): { bounds: { latest?: string; oldest?: string; inclusive?: boolean }; listed(ts: string): boolean } {
+function windowOf(query: HistoryQuery): {
+  bounds: { latest?: string; oldest?: string; inclusive?: boolean };
+  listed(ts: string): boolean;
+} {
   if ("after" in query) {
     const oldest = slackTs(query.after);
     return { bounds: { oldest, inclusive: true }, listed: (ts) => Number(ts) >= Number(oldest) };
   }
   const latest = slackTs(query.before);
-  return { bounds: { latest, ...(query.place.thread ? {} : { oldest: (query.since / 1000).toFixed(6) }) }, listed: (ts) => ts !== latest };
+  return {
+    bounds: { latest, ...(query.place.thread ? {} : { oldest: (query.since / 1000).toFixed(6) }) },
+    listed: (ts) => ts !== latest,
+  };
 }
 
 /** A message's Slack ts, from its id (`<channel>:<ts>`), or its time when the id has none. */

@@ -29,7 +29,12 @@ export function isSlackSslCheck(request: WebhookRequest): boolean {
 /** The app's OAuth client, at the same Web API base as every other call. */
 export function slackOAuthClient(ctx: AdapterContext<SlackSettings>): OAuthClient {
   const s = ctx.config;
-  return { apiBaseUrl: s.SLACK_API_BASE_URL, clientId: s.SLACK_CLIENT_ID ?? "", clientSecret: s.SLACK_CLIENT_SECRET ?? "", fetch: ctx.fetch };
+  return {
+    apiBaseUrl: s.SLACK_API_BASE_URL,
+    clientId: s.SLACK_CLIENT_ID ?? "",
+    clientSecret: s.SLACK_CLIENT_SECRET ?? "",
+    fetch: ctx.fetch,
+  };
 }
 
 export const slack: PlatformAdapter<SlackTarget, {}, SlackSettings> = {
@@ -61,7 +66,12 @@ export const slack: PlatformAdapter<SlackTarget, {}, SlackSettings> = {
       case "url_verification":
         return { kind: "protocol", response: Response.json({ challenge: parsed.challenge }) };
       case "message":
-        return { kind: "message", message: parsed.message, botUserId: parsed.bot.userId, installation: parsed.installation };
+        return {
+          kind: "message",
+          message: parsed.message,
+          botUserId: parsed.bot.userId,
+          installation: parsed.installation,
+        };
       case "removed":
         return parsed;
       default:
@@ -93,7 +103,10 @@ export const slack: PlatformAdapter<SlackTarget, {}, SlackSettings> = {
     if (!(await ctx.callBudget("conversations.replies", SLACK_TIER_3_PER_MINUTE))) {
       throw new Error("no room in the workspace's conversations.replies budget");
     }
-    return fetchSlackParent({ apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch }, about);
+    return fetchSlackParent(
+      { apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch },
+      about,
+    );
   },
   readHistory: readSlackHistory,
   messageLink: slackPermalink,

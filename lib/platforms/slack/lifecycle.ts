@@ -7,9 +7,19 @@
  * is for the cleanup to find (lib/jobs/tenant-cleanup.ts): an org-wide install's uninstall names one workspace.
  */
 import { describeIssues } from "../../zod-issues.ts";
-import { eventCallbackSchema, slackId, teamAccessRevokedSchema, tokensRevokedSchema, type SlackEventCallback } from "./schema.ts";
+import {
+  eventCallbackSchema,
+  slackId,
+  teamAccessRevokedSchema,
+  tokensRevokedSchema,
+  type SlackEventCallback,
+} from "./schema.ts";
 
-export const LIFECYCLE_EVENTS: ReadonlySet<string> = new Set(["app_uninstalled", "tokens_revoked", "team_access_revoked"]);
+export const LIFECYCLE_EVENTS: ReadonlySet<string> = new Set([
+  "app_uninstalled",
+  "tokens_revoked",
+  "team_access_revoked",
+]);
 
 export type SlackLifecycle =
   | { kind: "removed"; tenants: string[]; accessRevoked?: true }
@@ -17,7 +27,11 @@ export type SlackLifecycle =
   | { kind: "invalid"; issues: string };
 
 /** `body` is the envelope, `event` its event, `wrapper` what held the event where the docs nest it (else the event). */
-export function parseSlackLifecycle(body: unknown, event: { type: string }, wrapper: Record<string, unknown>): SlackLifecycle {
+export function parseSlackLifecycle(
+  body: unknown,
+  event: { type: string },
+  wrapper: Record<string, unknown>,
+): SlackLifecycle {
   const envelope = eventCallbackSchema.safeParse(body);
   if (!envelope.success) return { kind: "invalid", issues: describeIssues(envelope.error) };
   if (event.type === "team_access_revoked") {
@@ -25,7 +39,9 @@ export function parseSlackLifecycle(body: unknown, event: { type: string }, wrap
     if (!revoked.success) return { kind: "invalid", issues: describeIssues(revoked.error, "event.") };
     const org = enterpriseOf(envelope.data, wrapper);
     const tenants = revoked.data.team_ids.map((team) => (org ? `${org}:${team}` : team));
-    return tenants.length > 0 ? { kind: "removed", tenants, accessRevoked: true } : { kind: "ignored", reason: "no_teams_revoked" };
+    return tenants.length > 0
+      ? { kind: "removed", tenants, accessRevoked: true }
+      : { kind: "ignored", reason: "no_teams_revoked" };
   }
   if (event.type === "tokens_revoked") {
     // Revoked user tokens are not ours (the app keeps none); a revoked bot token ends the installation.

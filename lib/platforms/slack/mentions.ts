@@ -14,5 +14,7 @@ export function mentionedUserIds(text: string): string[] {
 
 /** The text with mention markup replaced by readable `@names`. */
 export function readableMentions(text: string, bot: { userId: string; name: string }): string {
-  return text.replace(USER_MENTION, (_markup, userId: string) => (userId === bot.userId ? `@${bot.name}` : `@${userId}`));
+  return text.replace(USER_MENTION, (_markup, userId: string) =>
+    userId === bot.userId ? `@${bot.name}` : `@${userId}`,
+  );
 }

@@ -25,7 +25,9 @@ export const listedMessagesSchema = z.looseObject({
       bot_id: z.optional(slackId),
       text: z._default(z.string(), ""),
       files: z.optional(z.array(z.unknown())),
-      user_profile: z.optional(z.looseObject({ display_name: z.optional(z.string()), real_name: z.optional(z.string()) })),
+      user_profile: z.optional(
+        z.looseObject({ display_name: z.optional(z.string()), real_name: z.optional(z.string()) }),
+      ),
     }),
   ),
 });
@@ -34,11 +36,22 @@ type ListedMessage = z.output<typeof listedMessagesSchema>["messages"][number];
 // `user_profile` is in Slack's message events but not in the SDK's replies and history types, nor `subtype` in its
 // replies type (generated from samples): read when present, the author's id otherwise; every other field read is
 // the SDK's.
-type RepliesAgrees = SlackAgrees<SlackDisagreements<ListedMessage, NonNullable<Slack.ConversationsRepliesResponse["messages"]>[number], "user_profile" | "subtype">>;
-type HistoryAgrees = SlackAgrees<SlackDisagreements<ListedMessage, NonNullable<Slack.ConversationsHistoryResponse["messages"]>[number], "user_profile">>;
+type RepliesAgrees = SlackAgrees<
+  SlackDisagreements<
+    ListedMessage,
+    NonNullable<Slack.ConversationsRepliesResponse["messages"]>[number],
+    "user_profile" | "subtype"
+  >
+>;
+type HistoryAgrees = SlackAgrees<
+  SlackDisagreements<ListedMessage, NonNullable<Slack.ConversationsHistoryResponse["messages"]>[number], "user_profile">
+>;
 
 /** The parent `replyToId` names, when it is a message of the place's own channel; null when Slack has none. */
-export async function fetchSlackParent(args: SlackCallArgs, { place, replyToId, bot }: ParentQuery): Promise<ParentMessage | null> {
+export async function fetchSlackParent(
+  args: SlackCallArgs,
+  { place, replyToId, bot }: ParentQuery,
+): Promise<ParentMessage | null> {
   const [channel, ts] = replyToId?.split(":") ?? [];
   if (channel !== place.channel || !ts) return null;
   let answer: Record<string, unknown>;
@@ -56,7 +69,11 @@ export async function fetchSlackParent(args: SlackCallArgs, { place, replyToId, 
   const files = slackFileRefs(parent.files);
   return {
     id: slackMessageId(channel, ts),
-    author: { id: authorId, name: parent.user_profile?.display_name || parent.user_profile?.real_name || authorId, isBot: Boolean(parent.bot_id) },
+    author: {
+      id: authorId,
+      name: parent.user_profile?.display_name || parent.user_profile?.real_name || authorId,
+      isBot: Boolean(parent.bot_id),
+    },
     text: readableMentions(parent.text, bot),
     ts: Math.round(parseFloat(ts) * 1000),
     ...(files.length ? { files } : {}),

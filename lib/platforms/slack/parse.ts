@@ -13,7 +13,14 @@ import { parseSlackReaction } from "./reaction.ts";
 import { slackFileRefs } from "./files.ts";
 import type { SlackTarget } from "./target.ts";
 import { slackVisibility } from "./visibility.ts";
-import { callbackShapeSchema, eventCallbackSchema, messageEventSchema, urlVerificationSchema, type SlackEventCallback, type SlackMessageEvent } from "./schema.ts";
+import {
+  callbackShapeSchema,
+  eventCallbackSchema,
+  messageEventSchema,
+  urlVerificationSchema,
+  type SlackEventCallback,
+  type SlackMessageEvent,
+} from "./schema.ts";
 import type { ApprovalParsed } from "../approvals.ts";
 
 /** Subtypes that are still a person's message; every other subtype (edits, joins, bot posts...) is not. */
@@ -38,11 +45,16 @@ export interface SlackParseOptions {
   botId?: string;
 }
 
-export function parseSlackEvent(body: unknown, opts: SlackParseOptions): SlackParsed | { kind: "invalid"; issues: string } {
+export function parseSlackEvent(
+  body: unknown,
+  opts: SlackParseOptions,
+): SlackParsed | { kind: "invalid"; issues: string } {
   const type = typeof body === "object" && body !== null ? (body as { type?: unknown }).type : undefined;
   if (type === "url_verification") {
     const parsed = urlVerificationSchema.safeParse(body);
-    return parsed.success ? { kind: "url_verification", challenge: parsed.data.challenge } : { kind: "invalid", issues: describeIssues(parsed.error) };
+    return parsed.success
+      ? { kind: "url_verification", challenge: parsed.data.challenge }
+      : { kind: "invalid", issues: describeIssues(parsed.error) };
   }
   if (type !== "event_callback") {
     return typeof type === "string" ? ignored(`envelope:${type}`) : { kind: "invalid", issues: "type: missing" };
@@ -56,7 +68,8 @@ export function parseSlackEvent(body: unknown, opts: SlackParseOptions): SlackPa
   const typed = { ...event, type: event.type };
   if (LIFECYCLE_EVENTS.has(typed.type)) return parseSlackLifecycle(body, typed, wrapper);
   if (typed.type !== REACTION_EVENT && !MESSAGE_EVENT_TYPES.has(typed.type)) return ignored("unsupported_event");
-  if (wrapper.subtype !== undefined && !USER_MESSAGE_SUBTYPES.has(wrapper.subtype)) return ignored(`subtype:${wrapper.subtype}`);
+  if (wrapper.subtype !== undefined && !USER_MESSAGE_SUBTYPES.has(wrapper.subtype))
+    return ignored(`subtype:${wrapper.subtype}`);
 
   const envelope = eventCallbackSchema.safeParse(body);
   if (!envelope.success) return { kind: "invalid", issues: describeIssues(envelope.error) };
@@ -66,7 +79,9 @@ export function parseSlackEvent(body: unknown, opts: SlackParseOptions): SlackPa
   const installation = installationOf(envelope.data);
   if (typed.type === REACTION_EVENT) {
     const reaction = parseSlackReaction(typed, tenantOf(envelope.data), botUser);
-    return reaction.kind === "message" ? { kind: "message", message: reaction.message, bot: { userId: botUser }, installation } : reaction;
+    return reaction.kind === "message"
+      ? { kind: "message", message: reaction.message, bot: { userId: botUser }, installation }
+      : reaction;
   }
 
   const parsedEvent = messageEventSchema.safeParse(typed);
@@ -86,11 +101,22 @@ export function parseSlackEvent(body: unknown, opts: SlackParseOptions): SlackPa
   return { kind: "message", message: files.length ? { ...inbound, files } : inbound, bot, installation };
 }
 
-function toInboundMessage(event: SlackMessageEvent, envelope: SlackEventCallback, authorId: string, botUserId: string, opts: SlackParseOptions): InboundMessage {
+function toInboundMessage(
+  event: SlackMessageEvent,
+  envelope: SlackEventCallback,
+  authorId: string,
+  botUserId: string,
+  opts: SlackParseOptions,
+): InboundMessage {
   const text = event.text ?? "";
   const inThread = event.thread_ts !== undefined && event.thread_ts !== event.ts;
   return {
-    key: { platform: "slack", tenant: tenantOf(envelope), channel: event.channel, ...(inThread ? { thread: event.thread_ts } : {}) },
+    key: {
+      platform: "slack",
+      tenant: tenantOf(envelope),
+      channel: event.channel,
+      ...(inThread ? { thread: event.thread_ts } : {}),
+    },
     // channel + ts, not event_id: the app_mention and message twins of one post, and retries, share it.
     id: slackMessageId(event.channel, event.ts),
     author: {

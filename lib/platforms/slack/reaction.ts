@@ -34,10 +34,15 @@ export function parseSlackReaction(event: unknown, tenant: string, botUserId: st
   if (!parsed.success) return { kind: "invalid", issues: describeIssues(parsed.error, "event.") };
   const reaction = parsed.data;
   const { channel, ts } = reaction.item;
-  if (reaction.item.type !== "message" || channel === undefined || ts === undefined) return { kind: "ignored", reason: "reaction_not_on_message" };
+  if (reaction.item.type !== "message" || channel === undefined || ts === undefined)
+    return { kind: "ignored", reason: "reaction_not_on_message" };
   if (reaction.item_user !== botUserId) return { kind: "ignored", reason: "reaction_not_on_bot" };
   const verdict = VERDICTS[reaction.reaction];
-  if (verdict) return { kind: "approval", answer: { place: { platform: "slack", tenant, channel }, messageId: ts, userId: reaction.user, verdict } };
+  if (verdict)
+    return {
+      kind: "approval",
+      answer: { place: { platform: "slack", tenant, channel }, messageId: ts, userId: reaction.user, verdict },
+    };
   if (!THUMBS_DOWN.test(reaction.reaction)) return { kind: "ignored", reason: "reaction_not_feedback" };
   return {
     kind: "message",

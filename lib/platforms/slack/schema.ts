@@ -36,7 +36,11 @@ export const authorizationSchema = z.looseObject({
 /** An `event_callback` as far as telling its event's type needs; the docs' team_access_revoked nests the event. */
 export const callbackShapeSchema = z.looseObject({
   type: z.literal("event_callback"),
-  event: z.looseObject({ type: z.optional(z.string()), subtype: z.optional(z.string()), event: z.optional(z.looseObject({ type: z.string() })) }),
+  event: z.looseObject({
+    type: z.optional(z.string()),
+    subtype: z.optional(z.string()),
+    event: z.optional(z.looseObject({ type: z.string() })),
+  }),
 });
 
 /** The envelope of an event Parley uses. */

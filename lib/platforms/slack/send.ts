@@ -37,7 +37,8 @@ export async function postSlackMessage(args: PostSlackMessageArgs): Promise<stri
       if (!found) return null;
       // It may be a streamed answer's message that an attempt left mid-answer: it gets the part's text.
       const text = escapeSlackText(chunk);
-      if (found.text !== text) await waitingOutRateLimits(() => callSlack(args, "chat.update", { channel: args.channel, ts: found.ts, text }));
+      if (found.text !== text)
+        await waitingOutRateLimits(() => callSlack(args, "chat.update", { channel: args.channel, ts: found.ts, text }));
       return found.ts;
     },
   });

@@ -28,7 +28,16 @@ export function slackInstallable(s: Pick<SlackSettings, "SLACK_CLIENT_ID" | "SLA
 }
 
 export const slackSettings: PlatformSettings<SlackSettings> = {
-  read: (env) => readSettings(shape, env, { essential: ["SLACK_SIGNING_SECRET", "SLACK_BOT_TOKEN", "SLACK_API_BASE_URL", "SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET"] }),
+  read: (env) =>
+    readSettings(shape, env, {
+      essential: [
+        "SLACK_SIGNING_SECRET",
+        "SLACK_BOT_TOKEN",
+        "SLACK_API_BASE_URL",
+        "SLACK_CLIENT_ID",
+        "SLACK_CLIENT_SECRET",
+      ],
+    }),
   enabled: (s) => Boolean(s.SLACK_SIGNING_SECRET && (s.SLACK_BOT_TOKEN || slackInstallable(s))),
   tokenSetting: "SLACK_BOT_TOKEN",
   token: (s) => s.SLACK_BOT_TOKEN,

@@ -33,7 +33,9 @@ export interface SlackSlashCommand {
   userId: string;
 }
 
-export function parseSlackSlashCommand(rawBody: string): { ok: true; command: SlackSlashCommand } | { ok: false; issues: string } {
+export function parseSlackSlashCommand(
+  rawBody: string,
+): { ok: true; command: SlackSlashCommand } | { ok: false; issues: string } {
   const form = Object.fromEntries(new URLSearchParams(rawBody));
   const parsed = slashFormSchema.safeParse(form);
   if (!parsed.success) return { ok: false, issues: describeIssues(parsed.error) };
@@ -56,18 +58,31 @@ export function parseSlackSlashCommand(rawBody: string): { ok: true; command: Sl
 const PERMISSION_TIMEOUT_MS = 2_000;
 
 const usersInfoSchema = z.object({
-  user: z.object({ is_admin: z.optional(z.boolean()), is_owner: z.optional(z.boolean()), is_primary_owner: z.optional(z.boolean()) }),
+  user: z.object({
+    is_admin: z.optional(z.boolean()),
+    is_owner: z.optional(z.boolean()),
+    is_primary_owner: z.optional(z.boolean()),
+  }),
 });
 const conversationsInfoSchema = z.object({ channel: z.object({ creator: z.optional(z.string()) }) });
-type UserAgrees = SlackAgrees<SlackDisagreements<z.output<typeof usersInfoSchema>["user"], NonNullable<Slack.UsersInfoResponse["user"]>>>;
-type ChannelAgrees = SlackAgrees<SlackDisagreements<z.output<typeof conversationsInfoSchema>["channel"], NonNullable<Slack.ConversationsInfoResponse["channel"]>>>;
+type UserAgrees = SlackAgrees<
+  SlackDisagreements<z.output<typeof usersInfoSchema>["user"], NonNullable<Slack.UsersInfoResponse["user"]>>
+>;
+type ChannelAgrees = SlackAgrees<
+  SlackDisagreements<
+    z.output<typeof conversationsInfoSchema>["channel"],
+    NonNullable<Slack.ConversationsInfoResponse["channel"]>
+  >
+>;
 
 /** A workspace admin or owner, or the channel's creator; false when Slack says otherwise or cannot say in time. */
 export async function slackMayManage(call: SlackCallArgs, command: SlackSlashCommand, log: Logger): Promise<boolean> {
   const check = async (): Promise<boolean> => {
     const who = usersInfoSchema.parse(await callSlack(call, "users.info", { user: command.userId }, "form")).user;
     if (who.is_admin || who.is_owner || who.is_primary_owner) return true;
-    const channel = conversationsInfoSchema.parse(await callSlack(call, "conversations.info", { channel: command.place.channel }, "form")).channel;
+    const channel = conversationsInfoSchema.parse(
+      await callSlack(call, "conversations.info", { channel: command.place.channel }, "form"),
+    ).channel;
     return channel.creator === command.userId;
   };
   return withinMs(

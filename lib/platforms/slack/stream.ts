@@ -78,27 +78,43 @@ export const slackStreaming: StreamingCapability<SlackTarget, SlackSettings> = {
     return editStream(ctx, target, { id: ts, mode: "edit", shown: text, open: false });
   },
 
-  resume: (ctx, target, state, answer) => (state.mode === "native" ? nativeStream(ctx, target, { ...state }, answer.triggerId) : editStream(ctx, target, { ...state })),
+  resume: (ctx, target, state, answer) =>
+    state.mode === "native"
+      ? nativeStream(ctx, target, { ...state }, answer.triggerId)
+      : editStream(ctx, target, { ...state }),
 };
 
 /** The workspace of a tenant: `T…`, or the `T…` of an org's `E…:T…`. */
 const workspaceOf = (tenant: string) => tenant.slice(tenant.indexOf(":") + 1);
 
 async function placeOf(ctx: SlackContext, target: SlackTarget): Promise<SlackPlace> {
-  return { channel: target.channel, threadTs: target.threadTs, apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
+  return {
+    channel: target.channel,
+    threadTs: target.threadTs,
+    apiBaseUrl: ctx.config.SLACK_API_BASE_URL,
+    botToken: await ctx.token(),
+    fetch: ctx.fetch,
+  };
 }
 
 /** The escaped text still to add to a message that shows `shown`. */
 const addedText = (text: string, shown: string) => escapeSlackText(text).slice(escapeSlackText(shown).length);
 
 function nativeStream(ctx: SlackContext, target: SlackTarget, state: StreamState, answerId: string): AnswerStream {
-  const message = { channel: target.channel, ts: state.id } satisfies Pick<SlackMethods["chat.stopStream"], "channel" | "ts">;
+  const message = { channel: target.channel, ts: state.id } satisfies Pick<
+    SlackMethods["chat.stopStream"],
+    "channel" | "ts"
+  >;
   /** Stops the stream with `markdown` added (a short rate limit waited out); false when Slack had ended it already. */
   const stop = async (markdown: string): Promise<boolean> => {
     let stopped = false;
     try {
       // The answer's metadata, as a posted first part has: a later lookup tells this finished stream from others'.
-      const args = { ...message, ...(markdown ? { markdown_text: markdown } : {}), metadata: partMetadata(answerId, 0) };
+      const args = {
+        ...message,
+        ...(markdown ? { markdown_text: markdown } : {}),
+        metadata: partMetadata(answerId, 0),
+      };
       const place = await placeOf(ctx, target);
       await waitingOutRateLimits(() => callSlack(place, "chat.stopStream", args));
       stopped = true;
@@ -114,7 +130,10 @@ function nativeStream(ctx: SlackContext, target: SlackTarget, state: StreamState
     async show(text) {
       if (!state.open || !text.startsWith(state.shown) || !(await ctx.callBudget("chat.appendStream", TIER_4))) return;
       try {
-        await callSlack(await placeOf(ctx, target), "chat.appendStream", { ...message, markdown_text: addedText(text, state.shown) });
+        await callSlack(await placeOf(ctx, target), "chat.appendStream", {
+          ...message,
+          markdown_text: addedText(text, state.shown),
+        });
         state.shown = text;
       } catch (err) {
         // A missed append costs nothing: the next one, or the stop, carries the text.
@@ -142,7 +161,9 @@ function nativeStream(ctx: SlackContext, target: SlackTarget, state: StreamState
     },
     async close() {
       if (!state.open) return;
-      await stop("").catch((err: unknown) => ctx.log.warn("slack_stream_close_failed", { code: slackErrorCode(err) ?? "error" }));
+      await stop("").catch((err: unknown) =>
+        ctx.log.warn("slack_stream_close_failed", { code: slackErrorCode(err) ?? "error" }),
+      );
     },
   };
 }
@@ -161,7 +182,8 @@ function editStream(ctx: SlackContext, target: SlackTarget, state: StreamState):
     },
     async finish(text) {
       // The message shows the last snapshot with its Markdown closed: the final text replaces it unless equal.
-      if (state.shown !== text || closeMarkdown(text) !== text) await finalUpdate(await placeOf(ctx, target), state.id, escapeSlackText(text));
+      if (state.shown !== text || closeMarkdown(text) !== text)
+        await finalUpdate(await placeOf(ctx, target), state.id, escapeSlackText(text));
       state.shown = text;
     },
     close: async () => undefined,

@@ -7,7 +7,12 @@
  */
 import type { Visibility } from "../../message.ts";
 
-const BY_CHANNEL_TYPE: Readonly<Record<string, Visibility>> = { im: "dm", mpim: "private", group: "private", channel: "public" };
+const BY_CHANNEL_TYPE: Readonly<Record<string, Visibility>> = {
+  im: "dm",
+  mpim: "private",
+  group: "private",
+  channel: "public",
+};
 const DM_CHANNEL_PREFIX = "D";
 
 export function slackVisibility(channel: string, channelType: string | undefined): Visibility {

@@ -19,10 +19,20 @@ const TIER_3 = 50;
 const TIER_4 = 100;
 const NONE: WorkingSign = { stop: async () => undefined };
 
-export async function slackWorking(ctx: ReplyContext<SlackSettings>, target: SlackTarget, answer: AnswerFor): Promise<WorkingSign> {
+export async function slackWorking(
+  ctx: ReplyContext<SlackSettings>,
+  target: SlackTarget,
+  answer: AnswerFor,
+): Promise<WorkingSign> {
   const args = { apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
   // The error's name and Slack's code only: its message may carry what the call was about.
-  const quietly = (what: string) => (err: unknown) => ctx.log.warn("working_sign_failed", { platform: "slack", what, error: errorMessage(err), code: slackErrorCode(err) ?? null });
+  const quietly = (what: string) => (err: unknown) =>
+    ctx.log.warn("working_sign_failed", {
+      platform: "slack",
+      what,
+      error: errorMessage(err),
+      code: slackErrorCode(err) ?? null,
+    });
   /** Puts the sign up within its method's budget, unless the webhook did; false when the budget had no room. */
   const putUp = async (method: string, perMinute: number, show: () => Promise<unknown>): Promise<boolean> => {
     if (answer.signUp) return true;
@@ -33,7 +43,8 @@ export async function slackWorking(ctx: ReplyContext<SlackSettings>, target: Sla
   };
   const threadTs = target.threadTs;
   if (target.channel.startsWith("D") && threadTs) {
-    const status = (text: string) => callSlack(args, "assistant.threads.setStatus", { channel_id: target.channel, thread_ts: threadTs, status: text });
+    const status = (text: string) =>
+      callSlack(args, "assistant.threads.setStatus", { channel_id: target.channel, thread_ts: threadTs, status: text });
     if (!(await putUp("assistant.threads.setStatus", TIER_4, () => status(ctx.config.STATUS_TEXT)))) return NONE;
     // Slack clears the status with the bot's reply; a quiet answer clears it itself.
     return { stop: () => status("").then(() => undefined, quietly("status")) };
@@ -42,11 +53,13 @@ export async function slackWorking(ctx: ReplyContext<SlackSettings>, target: Sla
   // The trigger's id is `<channel>:<ts>` (./parse.ts).
   const timestamp = answer.triggerId.slice(answer.triggerId.lastIndexOf(":") + 1);
   if (!name) return NONE;
-  const reaction = { channel: target.channel, timestamp, name } satisfies SlackMethods["reactions.add"] & SlackMethods["reactions.remove"];
+  const reaction = { channel: target.channel, timestamp, name } satisfies SlackMethods["reactions.add"] &
+    SlackMethods["reactions.remove"];
   if (!(await putUp("reactions.add", TIER_3, () => callSlack(args, "reactions.add", reaction)))) return NONE;
   return {
     async stop() {
-      if (!(await ctx.callBudget("reactions.remove", TIER_2))) return ctx.log.info("working_sign_left", { platform: "slack", reason: "budget" });
+      if (!(await ctx.callBudget("reactions.remove", TIER_2)))
+        return ctx.log.info("working_sign_left", { platform: "slack", reason: "budget" });
       await callSlack(args, "reactions.remove", reaction).then(() => undefined, quietly("reaction"));
     },
   };

@@ -41,7 +41,12 @@ function entityText(text: string, entity: TelegramEntity): string {
   return text.slice(entity.offset, entity.offset + entity.length);
 }
 
-export function readAddressing(message: TelegramMessage, text: string, entities: readonly TelegramEntity[], bot: Bot): Addressed {
+export function readAddressing(
+  message: TelegramMessage,
+  text: string,
+  entities: readonly TelegramEntity[],
+  bot: Bot,
+): Addressed {
   const own = (name: string) => name.toLowerCase() === bot.username.toLowerCase();
   const mentions: string[] = [];
   let mentioned = false;
@@ -66,17 +71,32 @@ export function readAddressing(message: TelegramMessage, text: string, entities:
   const readable = text.replace(new RegExp(`@${bot.username}\\b`, "gi"), `@${bot.name}`);
   const command = commandOf(text, entities);
   if (command && (command.to === undefined ? BOT_COMMANDS.has(command.name.toLowerCase()) : own(command.to))) {
-    return { addressing: message.chat.type === "private" ? "dm" : "command", text: questionOf(command), mentions, ...replyTo };
+    return {
+      addressing: message.chat.type === "private" ? "dm" : "command",
+      text: questionOf(command),
+      mentions,
+      ...replyTo,
+    };
   }
   // A command for another bot is addressed to someone else.
-  if (command?.to !== undefined && !mentions.includes(`@${command.to.toLowerCase()}`)) mentions.push(`@${command.to.toLowerCase()}`);
+  if (command?.to !== undefined && !mentions.includes(`@${command.to.toLowerCase()}`))
+    mentions.push(`@${command.to.toLowerCase()}`);
   const addressing: Addressing =
-    message.chat.type === "private" ? "dm" : mentioned ? "mention" : reply?.from && String(reply.from.id) === bot.id ? "reply_to_bot" : "none";
+    message.chat.type === "private"
+      ? "dm"
+      : mentioned
+        ? "mention"
+        : reply?.from && String(reply.from.id) === bot.id
+          ? "reply_to_bot"
+          : "none";
   return { addressing, text: readable, mentions, ...replyTo };
 }
 
 /** A command at the very start of the text, as Telegram marks it (a `bot_command` entity at offset 0). */
-function commandOf(text: string, entities: readonly TelegramEntity[]): { name: string; to?: string; rest: string } | null {
+function commandOf(
+  text: string,
+  entities: readonly TelegramEntity[],
+): { name: string; to?: string; rest: string } | null {
   if (!entities.some((e) => e.type === "bot_command" && e.offset === 0)) return null;
   const match = COMMAND.exec(text);
   if (!match) return null;

@@ -16,7 +16,16 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const DEFAULT_RETRY_AFTER_SECONDS = 1;
 
 /** The methods Parley calls, with their arguments as the Bot API declares them. */
-export type TelegramMethod = "sendMessage" | "editMessageText" | "sendMessageDraft" | "sendChatAction" | "setMessageReaction" | "getMe" | "setWebhook" | "getWebhookInfo" | "getFile";
+export type TelegramMethod =
+  | "sendMessage"
+  | "editMessageText"
+  | "sendMessageDraft"
+  | "sendChatAction"
+  | "setMessageReaction"
+  | "getMe"
+  | "setWebhook"
+  | "getWebhookInfo"
+  | "getFile";
 export type TelegramArgs<M extends TelegramMethod> = Telegram.Opts<never>[M];
 
 const answerSchema = z.union([
@@ -25,7 +34,9 @@ const answerSchema = z.union([
     ok: z.literal(false),
     error_code: z.number(),
     description: z.optional(z.string()),
-    parameters: z.optional(z.looseObject({ retry_after: z.optional(z.number()), migrate_to_chat_id: z.optional(z.number()) })),
+    parameters: z.optional(
+      z.looseObject({ retry_after: z.optional(z.number()), migrate_to_chat_id: z.optional(z.number()) }),
+    ),
   }),
 ]);
 
@@ -53,7 +64,11 @@ export function isNotModified(err: unknown): boolean {
 }
 
 /** Calls `method`; resolves with its `result`. */
-export async function callTelegram<M extends TelegramMethod>(call: TelegramCall, method: M, args: TelegramArgs<M>): Promise<unknown> {
+export async function callTelegram<M extends TelegramMethod>(
+  call: TelegramCall,
+  method: M,
+  args: TelegramArgs<M>,
+): Promise<unknown> {
   const response = await (call.fetch ?? fetch)(`${call.apiBaseUrl}/bot${call.token}/${method}`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -62,13 +77,19 @@ export async function callTelegram<M extends TelegramMethod>(call: TelegramCall,
   });
   const parsed = answerSchema.safeParse(await response.json().catch(() => undefined));
   if (!parsed.success) {
-    if (response.status === 429) throw new PlatformRateLimited(`Telegram ${method} rate limited`, DEFAULT_RETRY_AFTER_SECONDS);
+    if (response.status === 429)
+      throw new PlatformRateLimited(`Telegram ${method} rate limited`, DEFAULT_RETRY_AFTER_SECONDS);
     throw new Error(`Telegram ${method} answered HTTP ${response.status} without a Bot API body`);
   }
   const answer = parsed.data;
   if (answer.ok) return answer.result;
-  if (answer.error_code === 429) throw new PlatformRateLimited(`Telegram ${method} rate limited`, Math.max(answer.parameters?.retry_after ?? DEFAULT_RETRY_AFTER_SECONDS, 1));
-  if (answer.error_code >= 400 && answer.error_code < 500) throw new TelegramRefused(method, answer.error_code, answer.description ?? "");
+  if (answer.error_code === 429)
+    throw new PlatformRateLimited(
+      `Telegram ${method} rate limited`,
+      Math.max(answer.parameters?.retry_after ?? DEFAULT_RETRY_AFTER_SECONDS, 1),
+    );
+  if (answer.error_code >= 400 && answer.error_code < 500)
+    throw new TelegramRefused(method, answer.error_code, answer.description ?? "");
   throw new Error(`Telegram ${method} answered ${answer.error_code}`);
 }
 

@@ -13,8 +13,18 @@ import type { TelegramSettings } from "./settings.ts";
 
 const fileId = z.string().check(z.minLength(1), z.maxLength(256));
 const size = z.optional(z.number().check(z.int(), z.gte(0)));
-const photoSizeSchema = z.looseObject({ file_id: fileId, width: z.number().check(z.int(), z.gte(1)), height: z.number().check(z.int(), z.gte(1)), file_size: size });
-const documentSchema = z.looseObject({ file_id: fileId, file_name: z.optional(z.string()), mime_type: z.optional(z.string()), file_size: size });
+const photoSizeSchema = z.looseObject({
+  file_id: fileId,
+  width: z.number().check(z.int(), z.gte(1)),
+  height: z.number().check(z.int(), z.gte(1)),
+  file_size: size,
+});
+const documentSchema = z.looseObject({
+  file_id: fileId,
+  file_name: z.optional(z.string()),
+  mime_type: z.optional(z.string()),
+  file_size: size,
+});
 const fileSchema = z.looseObject({ file_path: z.optional(z.string().check(z.regex(/^[\w./-]+$/))) });
 
 /** The message's photo (its largest size) or document; each read on its own, so an odd one is left out. */
@@ -23,9 +33,27 @@ export function telegramFileRefs(photo: unknown, document: unknown): FileRef[] {
   const largest = sizes.success ? sizes.data.at(-1) : undefined;
   const doc = document === undefined ? undefined : documentSchema.safeParse(document);
   return storableRefs([
-    ...(largest ? [{ id: largest.file_id, name: "photo.jpg", type: "image/jpeg", width: largest.width, height: largest.height, ...(largest.file_size !== undefined ? { size: largest.file_size } : {}) }] : []),
+    ...(largest
+      ? [
+          {
+            id: largest.file_id,
+            name: "photo.jpg",
+            type: "image/jpeg",
+            width: largest.width,
+            height: largest.height,
+            ...(largest.file_size !== undefined ? { size: largest.file_size } : {}),
+          },
+        ]
+      : []),
     ...(doc?.success
-      ? [{ id: doc.data.file_id, name: (doc.data.file_name ?? "document").slice(0, 256), type: (doc.data.mime_type ?? "").slice(0, 128), ...(doc.data.file_size !== undefined ? { size: doc.data.file_size } : {}) }]
+      ? [
+          {
+            id: doc.data.file_id,
+            name: (doc.data.file_name ?? "document").slice(0, 256),
+            type: (doc.data.mime_type ?? "").slice(0, 128),
+            ...(doc.data.file_size !== undefined ? { size: doc.data.file_size } : {}),
+          },
+        ]
       : []),
   ]);
 }

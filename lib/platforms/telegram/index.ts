@@ -33,14 +33,23 @@ export const telegram: PlatformAdapter<TelegramTarget, {}, TelegramSettings> = {
     const body = jsonBody(request.rawBody);
     if (!body.ok) return { kind: "invalid", issues: body.issues };
     const botId = botIdOf(ctx.config.TELEGRAM_BOT_TOKEN ?? "");
-    const parsed = parseTelegramUpdate(body.value, { id: botId, username: botUsername(ctx.config), name: ctx.settings.BOT_NAME }, ctx.now());
+    const parsed = parseTelegramUpdate(
+      body.value,
+      { id: botId, username: botUsername(ctx.config), name: ctx.settings.BOT_NAME },
+      ctx.now(),
+    );
     return parsed.kind === "message" ? { kind: "message", message: parsed.message, botUserId: botId } : parsed;
   },
 
   ingestOptions: () => ({ keepHistory: true }),
 
   async send(ctx, target, text, progress) {
-    return sendTelegramReply({ apiBaseUrl: ctx.config.TELEGRAM_API_BASE_URL, token: await ctx.token(), fetch: ctx.fetch }, target, text, progress);
+    return sendTelegramReply(
+      { apiBaseUrl: ctx.config.TELEGRAM_API_BASE_URL, token: await ctx.token(), fetch: ctx.fetch },
+      target,
+      text,
+      progress,
+    );
   },
 
   // Every message says who reads its chat; a job asks only for a message that did not.

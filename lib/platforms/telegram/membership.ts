@@ -10,7 +10,10 @@ import { chatMemberUpdatedSchema } from "./schema.ts";
 
 const GONE: ReadonlySet<string> = new Set(["left", "kicked"]);
 
-export type MembershipParsed = { kind: "removed"; tenants: string[] } | { kind: "ignored"; reason: string } | { kind: "invalid"; issues: string };
+export type MembershipParsed =
+  | { kind: "removed"; tenants: string[] }
+  | { kind: "ignored"; reason: string }
+  | { kind: "invalid"; issues: string };
 
 export function parseMyChatMember(update: unknown, botId: string): MembershipParsed {
   const parsed = chatMemberUpdatedSchema.safeParse(update);

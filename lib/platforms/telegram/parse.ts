@@ -51,7 +51,12 @@ function parseMessage(raw: unknown, bot: Bot, now: number): TelegramParsed {
   const files = telegramFileRefs(message.photo, message.document);
   // A picture without words is a message too: the answer reads the picture.
   if (!text.trim() && files.length === 0) return { kind: "ignored", reason: "no_text" };
-  const addressed = readAddressing(message, text, message.text !== undefined ? (message.entities ?? []) : (message.caption_entities ?? []), bot);
+  const addressed = readAddressing(
+    message,
+    text,
+    message.text !== undefined ? (message.entities ?? []) : (message.caption_entities ?? []),
+    bot,
+  );
   const topic = topicOf(message);
   const inGroup = chat.type !== "private";
   return {

@@ -13,7 +13,12 @@ export function displayName(user: TelegramUser): string {
 
 export function authorOf(message: TelegramMessage): Author | null {
   const chat = message.sender_chat;
-  if (chat) return { id: `chat${chat.id}`, name: chat.title ?? chat.username ?? "a chat", isBot: Boolean(message.is_automatic_forward) || chat.type === "channel" };
+  if (chat)
+    return {
+      id: `chat${chat.id}`,
+      name: chat.title ?? chat.username ?? "a chat",
+      isBot: Boolean(message.is_automatic_forward) || chat.type === "channel",
+    };
   const user = message.from;
   return user ? { id: String(user.id), name: displayName(user), isBot: user.is_bot } : null;
 }

@@ -26,7 +26,12 @@ export function topicOf(message: TelegramMessage): number | undefined {
 }
 
 export function placeOf(botId: string, chat: TelegramChat, topic?: number): ConversationKey {
-  return { platform: "telegram", tenant: tenantOf(botId, chat.id), channel: String(chat.id), ...(topic !== undefined ? { thread: String(topic) } : {}) };
+  return {
+    platform: "telegram",
+    tenant: tenantOf(botId, chat.id),
+    channel: String(chat.id),
+    ...(topic !== undefined ? { thread: String(topic) } : {}),
+  };
 }
 
 /**

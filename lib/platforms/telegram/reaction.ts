@@ -15,7 +15,10 @@ import { displayName } from "./people.ts";
 
 const THUMBS_DOWN = "👎";
 
-export type ReactionParsed = { kind: "message"; message: InboundMessage } | { kind: "ignored"; reason: string } | { kind: "invalid"; issues: string };
+export type ReactionParsed =
+  | { kind: "message"; message: InboundMessage }
+  | { kind: "ignored"; reason: string }
+  | { kind: "invalid"; issues: string };
 
 export function parseReaction(update: unknown, botId: string, now: number): ReactionParsed {
   const parsed = reactionUpdatedSchema.safeParse(update);

@@ -31,14 +31,26 @@ export function messageArgs(target: TelegramTarget, text: string, first: boolean
     chat_id: target.chatId,
     text: withoutMentions(text),
     ...(target.threadId !== undefined ? { message_thread_id: target.threadId } : {}),
-    ...(first && target.replyTo !== undefined ? { reply_parameters: { message_id: target.replyTo, allow_sending_without_reply: true } } : {}),
+    ...(first && target.replyTo !== undefined
+      ? { reply_parameters: { message_id: target.replyTo, allow_sending_without_reply: true } }
+      : {}),
     link_preview_options: { is_disabled: true },
   };
 }
 
 /** Posts `text` in order as one or more messages; returns the ids of the messages this call posted. */
-export function sendTelegramReply(call: TelegramCall, target: TelegramTarget, text: string, progress: PartProgress): Promise<string[]> {
+export function sendTelegramReply(
+  call: TelegramCall,
+  target: TelegramTarget,
+  text: string,
+  progress: PartProgress,
+): Promise<string[]> {
   return postParts(splitText(text, TELEGRAM_MAX_MESSAGE_CHARS), progress, {
-    post: async (part, index) => String(messageIdOf(await waitingOutRateLimits(() => callTelegram(call, "sendMessage", messageArgs(target, part, index === 0))))),
+    post: async (part, index) =>
+      String(
+        messageIdOf(
+          await waitingOutRateLimits(() => callTelegram(call, "sendMessage", messageArgs(target, part, index === 0))),
+        ),
+      ),
   });
 }

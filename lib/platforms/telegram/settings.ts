@@ -16,9 +16,21 @@ export const WEBHOOK_SECRET = /^[A-Za-z0-9_-]{1,256}$/;
 const USERNAME = /^[A-Za-z][A-Za-z0-9_]{3,31}$/;
 
 const shape = {
-  TELEGRAM_BOT_TOKEN: optionalText.check(z.refine((v) => v === undefined || BOT_TOKEN.test(v), "must be the token @BotFather gave (`<digits>:<letters>`)")),
-  TELEGRAM_WEBHOOK_SECRET: optionalText.check(z.refine((v) => v === undefined || WEBHOOK_SECRET.test(v), "must be 1-256 of A-Z, a-z, 0-9, _ and - (`openssl rand -hex 32`)")),
-  TELEGRAM_BOT_USERNAME: optionalText.check(z.refine((v) => v === undefined || USERNAME.test(v.replace(/^@/, "")), "must be the bot's username (5-32 letters, digits, _), with or without @")),
+  TELEGRAM_BOT_TOKEN: optionalText.check(
+    z.refine((v) => v === undefined || BOT_TOKEN.test(v), "must be the token @BotFather gave (`<digits>:<letters>`)"),
+  ),
+  TELEGRAM_WEBHOOK_SECRET: optionalText.check(
+    z.refine(
+      (v) => v === undefined || WEBHOOK_SECRET.test(v),
+      "must be 1-256 of A-Z, a-z, 0-9, _ and - (`openssl rand -hex 32`)",
+    ),
+  ),
+  TELEGRAM_BOT_USERNAME: optionalText.check(
+    z.refine(
+      (v) => v === undefined || USERNAME.test(v.replace(/^@/, "")),
+      "must be the bot's username (5-32 letters, digits, _), with or without @",
+    ),
+  ),
   TELEGRAM_API_BASE_URL: z._default(url, "https://api.telegram.org"),
   /** The reaction put on a group message while the bot works on it (an emoji Telegram allows); empty for none. */
   TELEGRAM_STATUS_REACTION: z._default(z.string().check(z.trim()), "👀"),
@@ -27,7 +39,10 @@ const shape = {
 export type TelegramSettings = { [K in keyof typeof shape]: z.output<(typeof shape)[K]> };
 
 export const telegramSettings: PlatformSettings<TelegramSettings> = {
-  read: (env) => readSettings(shape, env, { essential: ["TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_SECRET", "TELEGRAM_BOT_USERNAME", "TELEGRAM_API_BASE_URL"] }),
+  read: (env) =>
+    readSettings(shape, env, {
+      essential: ["TELEGRAM_BOT_TOKEN", "TELEGRAM_WEBHOOK_SECRET", "TELEGRAM_BOT_USERNAME", "TELEGRAM_API_BASE_URL"],
+    }),
   enabled: (s) => Boolean(s.TELEGRAM_BOT_TOKEN && s.TELEGRAM_WEBHOOK_SECRET && s.TELEGRAM_BOT_USERNAME),
   tokenSetting: "TELEGRAM_BOT_TOKEN",
   token: (s) => s.TELEGRAM_BOT_TOKEN,

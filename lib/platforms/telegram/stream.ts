@@ -47,11 +47,14 @@ export const telegramStreaming: StreamingCapability<TelegramTarget, TelegramSett
       return draftStream(ctx, target, { id: String(draftId), mode: "native", shown: text, open: true });
     }
     // Nothing can tell whether an earlier attempt's post of these first words landed (`answer.unsure`): it is posted.
-    const id = messageIdOf(await waitingOutRateLimits(() => callTelegram(call, "sendMessage", messageArgs(target, text, true))));
+    const id = messageIdOf(
+      await waitingOutRateLimits(() => callTelegram(call, "sendMessage", messageArgs(target, text, true))),
+    );
     return editStream(ctx, target, { id: String(id), mode: "edit", shown: text, open: false });
   },
 
-  resume: (ctx, target, state) => (state.mode === "native" ? draftStream(ctx, target, { ...state }) : editStream(ctx, target, { ...state })),
+  resume: (ctx, target, state) =>
+    state.mode === "native" ? draftStream(ctx, target, { ...state }) : editStream(ctx, target, { ...state }),
 };
 
 async function callOf(ctx: TelegramContext): Promise<TelegramCall> {
@@ -61,11 +64,16 @@ async function callOf(ctx: TelegramContext): Promise<TelegramCall> {
 /** One answer's draft id on every attempt (non-zero, within a 32-bit integer): its changes animate as one draft. */
 export async function draftIdOf(triggerId: string): Promise<number> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`draft:${triggerId}`)));
-  return parseInt(bytesToHex(digest.slice(0, 4)), 16) % 2_147_483_646 + 1;
+  return (parseInt(bytesToHex(digest.slice(0, 4)), 16) % 2_147_483_646) + 1;
 }
 
 function draftArgs(target: TelegramTarget, draftId: number, text: string) {
-  return { chat_id: target.chatId, draft_id: draftId, text: withoutMentions(text), ...(target.threadId !== undefined ? { message_thread_id: target.threadId } : {}) };
+  return {
+    chat_id: target.chatId,
+    draft_id: draftId,
+    text: withoutMentions(text),
+    ...(target.threadId !== undefined ? { message_thread_id: target.threadId } : {}),
+  };
 }
 
 /** The state's `id` is the draft's until `finish` sends the message; then the message's, in `edit` mode. */
@@ -84,7 +92,9 @@ function draftStream(ctx: TelegramContext, target: TelegramTarget, state: Stream
     async finish(text) {
       // A draft is no message: the answer's first part is sent as the one that stays (the draft then goes).
       const call = await callOf(ctx);
-      const id = messageIdOf(await waitingOutRateLimits(() => callTelegram(call, "sendMessage", messageArgs(target, text, true))));
+      const id = messageIdOf(
+        await waitingOutRateLimits(() => callTelegram(call, "sendMessage", messageArgs(target, text, true))),
+      );
       Object.assign(state, { id: String(id), mode: "edit", shown: text, open: false });
     },
     async close() {
@@ -99,7 +109,12 @@ function editStream(ctx: TelegramContext, target: TelegramTarget, state: StreamS
   // A progress edit is never waited for (the next one carries its text); the last one is, as a message would be.
   const edit = async (text: string, mustLand: boolean) => {
     try {
-      const args = { chat_id: target.chatId, message_id: Number(state.id), text: withoutMentions(text), link_preview_options: { is_disabled: true } };
+      const args = {
+        chat_id: target.chatId,
+        message_id: Number(state.id),
+        text: withoutMentions(text),
+        link_preview_options: { is_disabled: true },
+      };
       const call = await callOf(ctx);
       const editing = () => callTelegram(call, "editMessageText", args);
       await (mustLand ? waitingOutRateLimits(editing) : editing());
@@ -110,7 +125,11 @@ function editStream(ctx: TelegramContext, target: TelegramTarget, state: StreamS
   return {
     state,
     async show(text) {
-      if (ctx.now() - editedAt < GROUP_EDIT_INTERVAL_MS || !(await ctx.callBudget("editMessageText progress", PROGRESS_EDITS_PER_MINUTE))) return;
+      if (
+        ctx.now() - editedAt < GROUP_EDIT_INTERVAL_MS ||
+        !(await ctx.callBudget("editMessageText progress", PROGRESS_EDITS_PER_MINUTE))
+      )
+        return;
       editedAt = ctx.now();
       try {
         await edit(text, false);

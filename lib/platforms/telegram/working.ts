@@ -18,19 +18,45 @@ const TYPING_RENEW_MS = 4_000;
 /** No rate is documented for reactions; a share of a group's twenty messages a minute is the cautious reading. */
 const REACTIONS_PER_MINUTE = 10;
 
-export async function telegramWorking(ctx: ReplyContext<TelegramSettings>, target: TelegramTarget, answer: AnswerFor): Promise<WorkingSign> {
-  const call: TelegramCall = { apiBaseUrl: ctx.config.TELEGRAM_API_BASE_URL, token: await ctx.token(), fetch: ctx.fetch };
-  const quietly = (what: string) => (err: unknown) => ctx.log.warn("working_sign_failed", { platform: "telegram", what, error: errorMessage(err) });
+export async function telegramWorking(
+  ctx: ReplyContext<TelegramSettings>,
+  target: TelegramTarget,
+  answer: AnswerFor,
+): Promise<WorkingSign> {
+  const call: TelegramCall = {
+    apiBaseUrl: ctx.config.TELEGRAM_API_BASE_URL,
+    token: await ctx.token(),
+    fetch: ctx.fetch,
+  };
+  const quietly = (what: string) => (err: unknown) =>
+    ctx.log.warn("working_sign_failed", { platform: "telegram", what, error: errorMessage(err) });
   const typing = () =>
-    callTelegram(call, "sendChatAction", { chat_id: target.chatId, action: "typing", ...(target.threadId !== undefined ? { message_thread_id: target.threadId } : {}) });
+    callTelegram(call, "sendChatAction", {
+      chat_id: target.chatId,
+      action: "typing",
+      ...(target.threadId !== undefined ? { message_thread_id: target.threadId } : {}),
+    });
   await typing();
   const renew = setInterval(() => void typing().catch(quietly("typing")), TYPING_RENEW_MS);
   const emoji = ctx.config.TELEGRAM_STATUS_REACTION;
   const messageId = Number(answer.triggerId);
-  const react = target.chatType !== "private" && emoji !== "" && Number.isSafeInteger(messageId) && (await ctx.callBudget("setMessageReaction", REACTIONS_PER_MINUTE));
+  const react =
+    target.chatType !== "private" &&
+    emoji !== "" &&
+    Number.isSafeInteger(messageId) &&
+    (await ctx.callBudget("setMessageReaction", REACTIONS_PER_MINUTE));
   const reaction = (on: boolean) =>
-    callTelegram(call, "setMessageReaction", { chat_id: target.chatId, message_id: messageId, reaction: on ? [{ type: "emoji", emoji: emoji as ReactionTypeEmoji["emoji"] }] : [] });
-  const reacted = react ? await reaction(true).then(() => true, (err: unknown) => (quietly("reaction")(err), false)) : false;
+    callTelegram(call, "setMessageReaction", {
+      chat_id: target.chatId,
+      message_id: messageId,
+      reaction: on ? [{ type: "emoji", emoji: emoji as ReactionTypeEmoji["emoji"] }] : [],
+    });
+  const reacted = react
+    ? await reaction(true).then(
+        () => true,
+        (err: unknown) => (quietly("reaction")(err), false),
+      )
+    : false;
   return {
     async stop() {
       clearInterval(renew);

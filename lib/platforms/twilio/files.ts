@@ -11,9 +11,19 @@ import type { ReplyContext } from "../adapter.ts";
 import type { TwilioSettings } from "./settings.ts";
 
 /** A media URL: `/2010-04-01/Accounts/AC…/Messages/MM…/Media/ME…`. */
-const MEDIA_PATH = /^\/2010-04-01\/Accounts\/(AC[A-Za-z0-9]{1,64})\/Messages\/[A-Z]{2}[A-Za-z0-9]{1,64}\/Media\/(ME[A-Za-z0-9]{1,64})$/;
+const MEDIA_PATH =
+  /^\/2010-04-01\/Accounts\/(AC[A-Za-z0-9]{1,64})\/Messages\/[A-Z]{2}[A-Za-z0-9]{1,64}\/Media\/(ME[A-Za-z0-9]{1,64})$/;
 /** A file name for the prompt, from the type Twilio reports. */
-const EXTENSIONS: Readonly<Record<string, string>> = { "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp", "text/plain": "txt", "text/csv": "csv", "application/json": "json", "application/pdf": "pdf" };
+const EXTENSIONS: Readonly<Record<string, string>> = {
+  "image/png": "png",
+  "image/jpeg": "jpg",
+  "image/gif": "gif",
+  "image/webp": "webp",
+  "text/plain": "txt",
+  "text/csv": "csv",
+  "application/json": "json",
+  "application/pdf": "pdf",
+};
 
 /** The media of a form: each `MediaUrl{N}` that is a Twilio media URL, with its `MediaContentType{N}`. */
 export function twilioFileRefs(form: Record<string, unknown>, numMedia: number): FileRef[] {

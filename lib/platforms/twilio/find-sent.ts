@@ -15,7 +15,9 @@ const PAGE_SIZE = 20;
 const REQUEST_TIMEOUT_MS = 10_000;
 
 const listSchema = z.looseObject({
-  messages: z.array(z.looseObject({ sid: z.string(), body: z.nullish(z.string()), date_created: z.nullish(z.string()) })),
+  messages: z.array(
+    z.looseObject({ sid: z.string(), body: z.nullish(z.string()), date_created: z.nullish(z.string()) }),
+  ),
 });
 
 export interface SentSmsQuery extends SendTwilioSmsArgs {
@@ -45,6 +47,8 @@ export async function findSentSms(q: SentSmsQuery): Promise<string | null> {
   }
   const listed = listSchema.safeParse(await response.json().catch(() => undefined));
   if (!listed.success) throw new Error("Twilio Messages API answered a list without messages");
-  const found = listed.data.messages.find((m) => m.body === q.body && Date.parse(m.date_created ?? "") >= q.since - CLOCK_SLACK_MS);
+  const found = listed.data.messages.find(
+    (m) => m.body === q.body && Date.parse(m.date_created ?? "") >= q.since - CLOCK_SLACK_MS,
+  );
   return found?.sid ?? null;
 }

@@ -66,7 +66,15 @@ export const twilio: PlatformAdapter<TwilioTarget, TwilioParseExtra, TwilioSetti
     // The model is told it is on WhatsApp and how long it may be.
     const options = whatsapp ? { systemNotes: [whatsappNote()] } : {};
     const reply = approvalReply(parsed.sms.Body);
-    return { kind: "message", message, botUserId: parsed.sms.To, keyword, whatsapp, options, ...(reply ? { approvalReply: reply } : {}) };
+    return {
+      kind: "message",
+      message,
+      botUserId: parsed.sms.To,
+      keyword,
+      whatsapp,
+      options,
+      ...(reply ? { approvalReply: reply } : {}),
+    };
   },
 
   ingestOptions: (settings) => ({

@@ -9,9 +9,14 @@ import type { TwilioSettings } from "./settings.ts";
 import { numberOf } from "./whatsapp.ts";
 import type { TwilioSms } from "./parse.ts";
 
-export function reachedBot(settings: Pick<TwilioSettings, "TWILIO_MESSAGING_SERVICE_SID" | "TWILIO_PHONE_NUMBER" | "TWILIO_PHONE_NUMBERS">, sms: Pick<TwilioSms, "To" | "MessagingServiceSid">): boolean {
+export function reachedBot(
+  settings: Pick<TwilioSettings, "TWILIO_MESSAGING_SERVICE_SID" | "TWILIO_PHONE_NUMBER" | "TWILIO_PHONE_NUMBERS">,
+  sms: Pick<TwilioSms, "To" | "MessagingServiceSid">,
+): boolean {
   const service = settings.TWILIO_MESSAGING_SERVICE_SID;
   if (service && sms.MessagingServiceSid === service) return true;
   const to = numberOf(sms.To);
-  return [settings.TWILIO_PHONE_NUMBER, ...settings.TWILIO_PHONE_NUMBERS].some((n) => n !== undefined && numberOf(n) === to);
+  return [settings.TWILIO_PHONE_NUMBER, ...settings.TWILIO_PHONE_NUMBERS].some(
+    (n) => n !== undefined && numberOf(n) === to,
+  );
 }

@@ -17,8 +17,11 @@ export const MEDIA_ONLY_TEXT = "[sent an attachment without text]";
 const coordinate = z.optional(z.string().check(z.regex(/^-?\d{1,3}(?:\.\d+)?$/)));
 
 /** Conversation keys join their parts with `|`, so an address must not contain one. */
-const address = z.string().check(z.trim(), z.minLength(1), z.maxLength(64), z.regex(/^[^|\s]+$/, "is not a phone number or address"));
-const sid = (prefix: string) => z.string().check(z.regex(new RegExp(`^${prefix}[A-Za-z0-9]{1,64}$`), `is not a ${prefix}… id`));
+const address = z
+  .string()
+  .check(z.trim(), z.minLength(1), z.maxLength(64), z.regex(/^[^|\s]+$/, "is not a phone number or address"));
+const sid = (prefix: string) =>
+  z.string().check(z.regex(new RegExp(`^${prefix}[A-Za-z0-9]{1,64}$`), `is not a ${prefix}… id`));
 
 export const twilioSmsSchema = z.looseObject({
   MessageSid: z.string().check(z.regex(/^[A-Z]{2}[A-Za-z0-9]{1,64}$/, "is not a message sid")),
@@ -56,7 +59,10 @@ export function isMediaOnly(sms: TwilioSms): boolean {
  */
 export function locationText(sms: TwilioSms): string | null {
   if (sms.Latitude === undefined || sms.Longitude === undefined) return null;
-  const place = [sms.Label, sms.Address].map((part) => part?.trim()).filter(Boolean).join(", ");
+  const place = [sms.Label, sms.Address]
+    .map((part) => part?.trim())
+    .filter(Boolean)
+    .join(", ");
   const at = `${sms.Latitude}, ${sms.Longitude}`;
   return `[location: ${place ? `${place} (${at})` : at}]`;
 }

@@ -19,21 +19,48 @@ import type { TwilioTarget } from "./target.ts";
 import { fitWhatsAppReply, isWhatsApp } from "./whatsapp.ts";
 
 /** The body to send and what the log says about it: SMS segments, or a WhatsApp message's length. */
-function fitted(ctx: ReplyContext<TwilioSettings>, target: TwilioTarget, text: string): { body: string; event: string; fields: LogFields } {
+function fitted(
+  ctx: ReplyContext<TwilioSettings>,
+  target: TwilioTarget,
+  text: string,
+): { body: string; event: string; fields: LogFields } {
   if (isWhatsApp(target.to)) {
     const body = fitWhatsAppReply(text);
-    return { body, event: "whatsapp_reply_fitted", fields: { chars: body.length, cut: body.length < text.trim().length } };
+    return {
+      body,
+      event: "whatsapp_reply_fitted",
+      fields: { chars: body.length, cut: body.length < text.trim().length },
+    };
   }
   const body = fitSmsReply(text, ctx.config.SMS_REPLY_TARGET_CHARS);
   const { encoding, segments } = countSmsSegments(body);
-  return { body, event: "sms_reply_fitted", fields: { chars: body.length, cut: body.length < toGsm7Lookalikes(text).trim().length, encoding, segments } };
+  return {
+    body,
+    event: "sms_reply_fitted",
+    fields: { chars: body.length, cut: body.length < toGsm7Lookalikes(text).trim().length, encoding, segments },
+  };
 }
 
 /** Sends the answer as one text; returns its message sid (or that of the earlier attempt's text, found). */
-export async function sendSmsReply(ctx: ReplyContext<TwilioSettings>, target: TwilioTarget, text: string, progress: PartProgress): Promise<string[]> {
+export async function sendSmsReply(
+  ctx: ReplyContext<TwilioSettings>,
+  target: TwilioTarget,
+  text: string,
+  progress: PartProgress,
+): Promise<string[]> {
   const { body, event, fields } = fitted(ctx, target, text);
-  const account = { apiBaseUrl: ctx.config.TWILIO_API_BASE_URL, accountSid: target.accountSid, authToken: await ctx.token(), fetch: ctx.fetch };
-  const place = { ...account, to: target.to, from: target.from, ...(target.messagingServiceSid ? { messagingServiceSid: target.messagingServiceSid } : {}) };
+  const account = {
+    apiBaseUrl: ctx.config.TWILIO_API_BASE_URL,
+    accountSid: target.accountSid,
+    authToken: await ctx.token(),
+    fetch: ctx.fetch,
+  };
+  const place = {
+    ...account,
+    to: target.to,
+    from: target.from,
+    ...(target.messagingServiceSid ? { messagingServiceSid: target.messagingServiceSid } : {}),
+  };
   return postParts([body], progress, {
     async post(part) {
       ctx.log.info(event, fields);

@@ -6,7 +6,10 @@
  * retry). The form's fields are typed by Twilio's own helper library (npm `twilio`, generated from twilio-oai; a
  * dev dependency whose types alone are used), so a misspelt field fails `npm run typecheck`.
  */
-import type { MessageListInstanceCreateOptions, MessageListInstancePageOptions } from "twilio/lib/rest/api/v2010/account/message";
+import type {
+  MessageListInstanceCreateOptions,
+  MessageListInstancePageOptions,
+} from "twilio/lib/rest/api/v2010/account/message";
 import * as z from "../../zod.ts";
 import { GiveUp } from "../../errors.ts";
 import { PlatformRateLimited } from "../rate-limited.ts";

@@ -13,9 +13,19 @@ const shape = {
   TWILIO_AUTH_TOKEN: optionalText,
   TWILIO_PHONE_NUMBER: optionalText,
   /** More bot numbers on the same account, comma-separated; each covers its WhatsApp sender (`whatsapp:+…`) too. */
-  TWILIO_PHONE_NUMBERS: z.pipe(list, z.array(z.string().check(z.regex(/^(whatsapp:)?\+[1-9]\d{6,14}$/, "must list E.164 numbers (+15551234567), comma-separated")))),
+  TWILIO_PHONE_NUMBERS: z.pipe(
+    list,
+    z.array(
+      z
+        .string()
+        .check(z.regex(/^(whatsapp:)?\+[1-9]\d{6,14}$/, "must list E.164 numbers (+15551234567), comma-separated")),
+    ),
+  ),
   /** A Messaging Service whose senders are all the bot's: texts through it are answered through it. */
-  TWILIO_MESSAGING_SERVICE_SID: z.pipe(optionalText, z.optional(z.string().check(z.regex(/^MG[0-9a-fA-F]{32}$/, "must be a Messaging Service sid (MG + 32 hex)")))),
+  TWILIO_MESSAGING_SERVICE_SID: z.pipe(
+    optionalText,
+    z.optional(z.string().check(z.regex(/^MG[0-9a-fA-F]{32}$/, "must be a Messaging Service sid (MG + 32 hex)"))),
+  ),
   TWILIO_API_BASE_URL: z._default(url, "https://api.twilio.com"),
   /** Fractions allowed (0.1 = 6 s) so tests and demos can watch an SMS conversation end. */
   SMS_CONVERSATION_GAP_MINUTES: z._default(z.coerce.number().check(z.gte(1 / 60)), 30),
@@ -30,9 +40,21 @@ export type TwilioSettings = { [K in keyof typeof shape]: z.output<(typeof shape
 export const twilioSettings: PlatformSettings<TwilioSettings> = {
   read: (env) =>
     readSettings(shape, env, {
-      essential: ["TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN", "TWILIO_PHONE_NUMBER", "TWILIO_PHONE_NUMBERS", "TWILIO_MESSAGING_SERVICE_SID", "TWILIO_API_BASE_URL"],
+      essential: [
+        "TWILIO_ACCOUNT_SID",
+        "TWILIO_AUTH_TOKEN",
+        "TWILIO_PHONE_NUMBER",
+        "TWILIO_PHONE_NUMBERS",
+        "TWILIO_MESSAGING_SERVICE_SID",
+        "TWILIO_API_BASE_URL",
+      ],
     }),
-  enabled: (s) => Boolean(s.TWILIO_ACCOUNT_SID && s.TWILIO_AUTH_TOKEN && (s.TWILIO_PHONE_NUMBER || s.TWILIO_PHONE_NUMBERS.length || s.TWILIO_MESSAGING_SERVICE_SID)),
+  enabled: (s) =>
+    Boolean(
+      s.TWILIO_ACCOUNT_SID &&
+        s.TWILIO_AUTH_TOKEN &&
+        (s.TWILIO_PHONE_NUMBER || s.TWILIO_PHONE_NUMBERS.length || s.TWILIO_MESSAGING_SERVICE_SID),
+    ),
   tokenSetting: "TWILIO_AUTH_TOKEN",
   token: (s) => s.TWILIO_AUTH_TOKEN,
   /** A text conversation ends after a gap of quiet, not the channels' short timeout. */

@@ -80,7 +80,10 @@ export function countSmsSegments(text: string): SmsSegments {
   const chars = Array.from(text);
   if (chars.length === 0) return { encoding: "GSM-7", segments: 0 };
   if (chars.every((ch) => GSM7_BASIC.has(ch) || GSM7_EXTENSION.has(ch))) {
-    return { encoding: "GSM-7", segments: pack(chars, (ch) => (GSM7_EXTENSION.has(ch) ? 2 : 1), GSM7_SINGLE_SEPTETS, GSM7_PART_SEPTETS) };
+    return {
+      encoding: "GSM-7",
+      segments: pack(chars, (ch) => (GSM7_EXTENSION.has(ch) ? 2 : 1), GSM7_SINGLE_SEPTETS, GSM7_PART_SEPTETS),
+    };
   }
   return { encoding: "UCS-2", segments: pack(chars, (ch) => ch.length, UCS2_SINGLE_UNITS, UCS2_PART_UNITS) };
 }

@@ -35,7 +35,9 @@ export async function verifyTwilioSignature(args: {
 }): Promise<boolean> {
   if (!args.signature) return false;
   const params = [...args.params];
-  const candidates = await Promise.all(urlVariants(args.url).map((url) => twilioSignature(args.authToken, url, params)));
+  const candidates = await Promise.all(
+    urlVariants(args.url).map((url) => twilioSignature(args.authToken, url, params)),
+  );
   let ok = false;
   for (const expected of candidates) ok = constantTimeEqual(expected, args.signature) || ok;
   return ok;
@@ -76,7 +78,9 @@ function withLegacyQuery(url: string): string {
     grouped.set(name, [...(grouped.get(name) ?? []), unescapeQuery(value)]);
   }
   try {
-    const query = [...grouped].flatMap(([key, values]) => values.map((value) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`));
+    const query = [...grouped].flatMap(([key, values]) =>
+      values.map((value) => `${encodeURIComponent(key)}=${encodeURIComponent(value)}`),
+    );
     return `${url.slice(0, at)}?${query.join("&")}`;
   } catch {
     // A lone surrogate cannot be written (Node's querystring throws too): no such variant.

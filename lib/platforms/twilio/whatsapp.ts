@@ -14,7 +14,8 @@ export const WHATSAPP_PREFIX = "whatsapp:";
 export const isWhatsApp = (address: string): boolean => address.startsWith(WHATSAPP_PREFIX);
 
 /** The number behind an address: `whatsapp:+1555…` and `+1555…` are the same number on two channels. */
-export const numberOf = (address: string): string => (isWhatsApp(address) ? address.slice(WHATSAPP_PREFIX.length) : address);
+export const numberOf = (address: string): string =>
+  isWhatsApp(address) ? address.slice(WHATSAPP_PREFIX.length) : address;
 
 /** The system-prompt line for WhatsApp conversations. */
 export function whatsappNote(): string {

@@ -138,20 +138,35 @@ export class GatewayConnection {
     for (const action of actions) {
       switch (action.type) {
         case "connect":
-          this.#opts.log.info("discord_gateway_connecting", { connection: action.connection, mode: action.mode, delay_ms: action.delayMs, ...this.#shardField() });
+          this.#opts.log.info("discord_gateway_connecting", {
+            connection: action.connection,
+            mode: action.mode,
+            delay_ms: action.delayMs,
+            ...this.#shardField(),
+          });
           clearTimeout(this.#heartbeat);
           clearTimeout(this.#pendingConnect);
-          this.#pendingConnect = setTimeout(() => void this.#open(action.connection, action.url, action.mode), action.delayMs);
+          this.#pendingConnect = setTimeout(
+            () => void this.#open(action.connection, action.url, action.mode),
+            action.delayMs,
+          );
           break;
         case "send":
           if (action.connection === session.connection) this.#socket?.send(JSON.stringify(action.payload));
           break;
         case "schedule_heartbeat":
           clearTimeout(this.#heartbeat);
-          this.#heartbeat = setTimeout(() => this.#apply(session.handle({ type: "heartbeat_due", connection: action.connection })), action.delayMs);
+          this.#heartbeat = setTimeout(
+            () => this.#apply(session.handle({ type: "heartbeat_due", connection: action.connection })),
+            action.delayMs,
+          );
           break;
         case "close":
-          this.#opts.log.info("discord_gateway_closing", { connection: action.connection, code: action.code, reason: action.reason });
+          this.#opts.log.info("discord_gateway_closing", {
+            connection: action.connection,
+            code: action.code,
+            reason: action.reason,
+          });
           clearTimeout(this.#heartbeat);
           this.#socket?.close(action.code, action.reason);
           this.#socket = undefined;
@@ -161,7 +176,11 @@ export class GatewayConnection {
           break;
         case "stopped":
           clearTimeout(this.#heartbeat);
-          this.#opts.log.error("discord_gateway_stopped", { reason: action.reason, close_code: action.closeCode, ...this.#shardField() });
+          this.#opts.log.error("discord_gateway_stopped", {
+            reason: action.reason,
+            close_code: action.closeCode,
+            ...this.#shardField(),
+          });
           break;
       }
     }
@@ -174,14 +193,20 @@ export class GatewayConnection {
   }
 
   #enqueue(task: () => Promise<void>): void {
-    this.#queue = this.#queue.then(task).catch((err: unknown) => this.#opts.log.error("discord_gateway_task_failed", { message: errorMessage(err) }));
+    this.#queue = this.#queue
+      .then(task)
+      .catch((err: unknown) => this.#opts.log.error("discord_gateway_task_failed", { message: errorMessage(err) }));
   }
 
   async #dispatch(event: string, data: unknown): Promise<void> {
     const botUserId = this.#session?.snapshot.session?.botUserId;
     if (event === "READY" || event === "RESUMED") {
       // `dispatch`, not `event`: that field is the log line's own name.
-      this.#opts.log.info("discord_gateway_ready", { dispatch: event, connection: this.#session?.connection ?? 0, ...this.#shardField() });
+      this.#opts.log.info("discord_gateway_ready", {
+        dispatch: event,
+        connection: this.#session?.connection ?? 0,
+        ...this.#shardField(),
+      });
       return;
     }
     if (botUserId) await this.#opts.onDispatch(event, data, botUserId);
@@ -219,7 +244,8 @@ export class GatewayConnection {
       if (this.#session === session && connection === session.connection) failed(errorMessage(err));
       return;
     }
-    if (this.#session !== session || connection !== session.connection) return void socket.close(RESUMABLE_CLOSE_CODE, "superseded");
+    if (this.#session !== session || connection !== session.connection)
+      return void socket.close(RESUMABLE_CLOSE_CODE, "superseded");
     this.#socket = socket;
     if (socket.readyState === SOCKET_OPEN) this.#apply(session.handle({ type: "open", connection }));
     else socket.addEventListener("open", () => this.#apply(session.handle({ type: "open", connection })));

@@ -26,7 +26,9 @@ export function guildCreated(data: unknown, botUserId: string): GuildChange {
   const parsed = guildCreateSchema.safeParse(data);
   if (!parsed.success) return { kind: "invalid", issues: describeIssues(parsed.error) };
   const role = parsed.data.roles.find((r) => r.tags?.bot_id === botUserId);
-  return role ? { kind: "bot_role", guildId: parsed.data.id, roleId: role.id } : { kind: "ignored", reason: "no_bot_role" };
+  return role
+    ? { kind: "bot_role", guildId: parsed.data.id, roleId: role.id }
+    : { kind: "ignored", reason: "no_bot_role" };
 }
 
 /** GUILD_ROLE_CREATE / GUILD_ROLE_UPDATE: the bot's managed role, when it is the one. */
@@ -34,12 +36,16 @@ export function roleChanged(data: unknown, botUserId: string): GuildChange {
   const parsed = roleEventSchema.safeParse(data);
   if (!parsed.success) return { kind: "invalid", issues: describeIssues(parsed.error) };
   const { guild_id: guildId, role } = parsed.data;
-  return role.tags?.bot_id === botUserId ? { kind: "bot_role", guildId, roleId: role.id } : { kind: "ignored", reason: "not_bot_role" };
+  return role.tags?.bot_id === botUserId
+    ? { kind: "bot_role", guildId, roleId: role.id }
+    : { kind: "ignored", reason: "not_bot_role" };
 }
 
 /** GUILD_DELETE: the bot removed from the guild, or an outage. */
 export function guildDeleted(data: unknown): GuildChange {
   const parsed = guildDeleteSchema.safeParse(data);
   if (!parsed.success) return { kind: "invalid", issues: describeIssues(parsed.error) };
-  return parsed.data.unavailable ? { kind: "ignored", reason: "guild_unavailable" } : { kind: "guild_removed", guildId: parsed.data.id };
+  return parsed.data.unavailable
+    ? { kind: "ignored", reason: "guild_unavailable" }
+    : { kind: "guild_removed", guildId: parsed.data.id };
 }

@@ -37,7 +37,10 @@ export function messageIds(data: unknown): { id?: string; guildId?: string } {
   return { ...(typeof id === "string" ? { id } : {}), ...(typeof guildId === "string" ? { guildId } : {}) };
 }
 
-export function parseGatewayMessage(data: unknown, bot: GatewayBot): GatewayMessageParsed | { kind: "invalid"; issues: string } {
+export function parseGatewayMessage(
+  data: unknown,
+  bot: GatewayBot,
+): GatewayMessageParsed | { kind: "invalid"; issues: string } {
   const parsed = messageSchema.safeParse(data);
   if (!parsed.success) return { kind: "invalid", issues: describeIssues(parsed.error) };
   const message = parsed.data;
@@ -60,13 +63,23 @@ function toInboundMessage(message: DiscordMessage, bot: GatewayBot): InboundMess
   const reference = message.message_reference;
   // A reply to a message of this same channel; a forward or a reply across channels brings another place's words.
   const replyToId =
-    message.type === REPLY_MESSAGE_TYPE && reference?.type === REPLY_REFERENCE_TYPE && (reference.channel_id ?? message.channel_id) === message.channel_id
+    message.type === REPLY_MESSAGE_TYPE &&
+    reference?.type === REPLY_REFERENCE_TYPE &&
+    (reference.channel_id ?? message.channel_id) === message.channel_id
       ? reference.message_id
       : undefined;
   return {
-    key: { platform: "discord", tenant: message.guild_id ?? `${DM_TENANT_PREFIX}${message.author.id}`, channel: message.channel_id },
+    key: {
+      platform: "discord",
+      tenant: message.guild_id ?? `${DM_TENANT_PREFIX}${message.author.id}`,
+      channel: message.channel_id,
+    },
     id: message.id,
-    author: { id: message.author.id, name: displayName(message.author, message.member), isBot: Boolean(message.author.bot || message.webhook_id) },
+    author: {
+      id: message.author.id,
+      name: displayName(message.author, message.member),
+      isBot: Boolean(message.author.bot || message.webhook_id),
+    },
     text: readableContent(message, bot),
     ts: Date.parse(message.timestamp),
     addressing,

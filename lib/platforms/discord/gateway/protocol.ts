@@ -17,7 +17,16 @@ export const OPCODE: {
   INVALID_SESSION: GatewayOpcodes.InvalidSession;
   HELLO: GatewayOpcodes.Hello;
   HEARTBEAT_ACK: GatewayOpcodes.HeartbeatAck;
-} = { DISPATCH: 0, HEARTBEAT: 1, IDENTIFY: 2, RESUME: 6, RECONNECT: 7, INVALID_SESSION: 9, HELLO: 10, HEARTBEAT_ACK: 11 };
+} = {
+  DISPATCH: 0,
+  HEARTBEAT: 1,
+  IDENTIFY: 2,
+  RESUME: 6,
+  RECONNECT: 7,
+  INVALID_SESSION: 9,
+  HELLO: 10,
+  HEARTBEAT_ACK: 11,
+};
 
 /** The intents the bot asks for, each typed as discord-api-types' bit: a wrong value fails the typecheck. */
 const INTENT: {
@@ -31,7 +40,14 @@ const INTENT: {
   DIRECT_MESSAGE_REACTIONS: GatewayIntentBits.DirectMessageReactions;
   /** Privileged: enable it in the developer portal, or Discord closes the connection with 4014. */
   MESSAGE_CONTENT: GatewayIntentBits.MessageContent;
-} = { GUILDS: 1, GUILD_MESSAGES: 512, GUILD_MESSAGE_REACTIONS: 1024, DIRECT_MESSAGES: 4096, DIRECT_MESSAGE_REACTIONS: 8192, MESSAGE_CONTENT: 32768 };
+} = {
+  GUILDS: 1,
+  GUILD_MESSAGES: 512,
+  GUILD_MESSAGE_REACTIONS: 1024,
+  DIRECT_MESSAGES: 4096,
+  DIRECT_MESSAGE_REACTIONS: 8192,
+  MESSAGE_CONTENT: 32768,
+};
 
 export const INTENTS = Object.values(INTENT).reduce((all, bit) => all | bit, 0);
 

@@ -26,7 +26,12 @@ export const reactionSchema = z.looseObject({
   guild_id: z.optional(snowflake),
   /** The author of the message reacted to (Discord sends it on MESSAGE_REACTION_ADD). */
   message_author_id: z.optional(snowflake),
-  member: z.optional(z.looseObject({ nick: z.nullish(z.string()), user: z.optional(z.looseObject({ id: snowflake, username: z.string(), global_name: z.nullish(z.string()) })) })),
+  member: z.optional(
+    z.looseObject({
+      nick: z.nullish(z.string()),
+      user: z.optional(z.looseObject({ id: snowflake, username: z.string(), global_name: z.nullish(z.string()) })),
+    }),
+  ),
   emoji: z.looseObject({ id: z.nullable(snowflake), name: z.nullable(z.string()) }),
 });
 
@@ -46,16 +51,29 @@ export function parseGatewayReaction(data: unknown, botUserId: string, now: numb
   const emoji = reaction.emoji.id === null ? (reaction.emoji.name ?? "") : "";
   if (APPROVE.test(emoji) || DENY.test(emoji)) {
     const place = { platform: "discord" as const, tenant, channel: reaction.channel_id };
-    return { kind: "approval", answer: { place, messageId: reaction.message_id, userId: reaction.user_id, verdict: APPROVE.test(emoji) ? "approve" : "deny" } };
+    return {
+      kind: "approval",
+      answer: {
+        place,
+        messageId: reaction.message_id,
+        userId: reaction.user_id,
+        verdict: APPROVE.test(emoji) ? "approve" : "deny",
+      },
+    };
   }
-  if (reaction.emoji.id !== null || !THUMBS_DOWN.test(reaction.emoji.name ?? "")) return { kind: "ignored", reason: "reaction_not_feedback" };
+  if (reaction.emoji.id !== null || !THUMBS_DOWN.test(reaction.emoji.name ?? ""))
+    return { kind: "ignored", reason: "reaction_not_feedback" };
   const user = reaction.member?.user;
   return {
     kind: "message",
     message: {
       key: { platform: "discord", tenant, channel: reaction.channel_id },
       id: `${reaction.message_id}:not_you:${reaction.user_id}`,
-      author: { id: reaction.user_id, name: user ? displayName(user, reaction.member) : reaction.user_id, isBot: false },
+      author: {
+        id: reaction.user_id,
+        name: user ? displayName(user, reaction.member) : reaction.user_id,
+        isBot: false,
+      },
       text: "",
       ts: now,
       addressing: "none",

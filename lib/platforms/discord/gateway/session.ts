@@ -105,7 +105,8 @@ export class GatewaySession {
     }
     delete this.#snapshot.fatal;
     if (this.#phase !== "idle" && this.#phase !== "stopped") return [];
-    if (!this.#snapshot.session && this.#identifiesSince(now).length >= IDENTIFY_BUDGET) return [{ type: "stopped", reason: "identify_budget" }];
+    if (!this.#snapshot.session && this.#identifiesSince(now).length >= IDENTIFY_BUDGET)
+      return [{ type: "stopped", reason: "identify_budget" }];
     return this.#connect(0);
   }
 
@@ -166,7 +167,11 @@ export class GatewaySession {
       case OPCODE.INVALID_SESSION:
         if (payload.d === true && this.#snapshot.session) return this.#resumeAgain("invalid_session_resumable");
         this.#snapshot.session = null;
-        return this.#reconnect(NORMAL_CLOSE, "invalid_session", INVALID_SESSION_MIN_WAIT_MS + Math.round(this.#opts.random() * INVALID_SESSION_JITTER_MS));
+        return this.#reconnect(
+          NORMAL_CLOSE,
+          "invalid_session",
+          INVALID_SESSION_MIN_WAIT_MS + Math.round(this.#opts.random() * INVALID_SESSION_JITTER_MS),
+        );
       default:
         return [];
     }
@@ -177,20 +182,39 @@ export class GatewaySession {
     if (!hello.success) return this.#reconnect(RESUMABLE_CLOSE_CODE, "bad_hello", this.#backoffMs());
     this.#heartbeatMs = hello.data.heartbeat_interval;
     // The first beat after interval × jitter, so that many clients restarting together do not beat in step.
-    const first: GatewayAction = { type: "schedule_heartbeat", connection: this.#connection, delayMs: Math.round(this.#heartbeatMs * this.#opts.random()) };
+    const first: GatewayAction = {
+      type: "schedule_heartbeat",
+      connection: this.#connection,
+      delayMs: Math.round(this.#heartbeatMs * this.#opts.random()),
+    };
     const session = this.#snapshot.session;
     if (this.#mode === "resume" && session) {
       // READY always carries a sequence number; 0 (replay everything kept) only guards the type.
-      return [first, this.#send({ op: OPCODE.RESUME, d: { token: this.#opts.token, session_id: session.sessionId, seq: session.seq ?? 0 } })];
+      return [
+        first,
+        this.#send({
+          op: OPCODE.RESUME,
+          d: { token: this.#opts.token, session_id: session.sessionId, seq: session.seq ?? 0 },
+        }),
+      ];
     }
     const recent = this.#identifiesSince(now);
     if (recent.length >= IDENTIFY_BUDGET) {
       this.#phase = "stopped";
-      return [{ type: "close", connection: this.#connection, code: NORMAL_CLOSE, reason: "identify_budget" }, { type: "stopped", reason: "identify_budget" }];
+      return [
+        { type: "close", connection: this.#connection, code: NORMAL_CLOSE, reason: "identify_budget" },
+        { type: "stopped", reason: "identify_budget" },
+      ];
     }
     this.#snapshot.identifies = [...recent, now];
     const shard = this.#opts.shard ? { shard: this.#opts.shard } : {};
-    return [first, this.#send({ op: OPCODE.IDENTIFY, d: { token: this.#opts.token, intents: INTENTS, properties: CLIENT_PROPERTIES, ...shard } })];
+    return [
+      first,
+      this.#send({
+        op: OPCODE.IDENTIFY,
+        d: { token: this.#opts.token, intents: INTENTS, properties: CLIENT_PROPERTIES, ...shard },
+      }),
+    ];
   }
 
   #dispatch(payload: GatewayPayload): GatewayAction[] {

@@ -59,9 +59,20 @@ export const gatewayBotSchema = z.looseObject({
 });
 
 /** Asks Discord how many shards the bot should run and how many may IDENTIFY at once. */
-export async function fetchGatewayBot(args: { apiBaseUrl: string; botToken: string; fetch?: typeof fetch }): Promise<ShardLayout> {
+export async function fetchGatewayBot(args: {
+  apiBaseUrl: string;
+  botToken: string;
+  fetch?: typeof fetch;
+}): Promise<ShardLayout> {
   const body = gatewayBotSchema.parse(
-    await discordRequest({ apiBaseUrl: args.apiBaseUrl, method: "GET", path: "/gateway/bot", what: "get the Gateway's shard count", botToken: args.botToken, ...(args.fetch ? { fetch: args.fetch } : {}) }),
+    await discordRequest({
+      apiBaseUrl: args.apiBaseUrl,
+      method: "GET",
+      path: "/gateway/bot",
+      what: "get the Gateway's shard count",
+      botToken: args.botToken,
+      ...(args.fetch ? { fetch: args.fetch } : {}),
+    }),
   );
   return { count: body.shards, maxConcurrency: body.session_start_limit.max_concurrency };
 }
@@ -85,7 +96,9 @@ export class ShardCoordinator {
     if (!state.active) await this.#check(state, now);
     else if (state.checkDue || now - state.checkedAt >= (this.#opts.checkIntervalMs ?? SHARD_CHECK_INTERVAL_MS)) {
       // Discord unreachable for a moment: the layout in use keeps running, and the next tick asks again.
-      await this.#check(state, now).catch((err: unknown) => log.warn("discord_gateway_bot_failed", { message: errorMessage(err) }));
+      await this.#check(state, now).catch((err: unknown) =>
+        log.warn("discord_gateway_bot_failed", { message: errorMessage(err) }),
+      );
     }
     const active = state.active!;
     const statuses = await Promise.all(shardsOf(active).map((shard) => shards.ensure(shard, active.maxConcurrency)));
@@ -110,7 +123,10 @@ export class ShardCoordinator {
     state.checkedAt = now;
     if (!state.active) {
       state.active = recommended;
-      this.#opts.log.info("discord_gateway_layout", { shards: recommended.count, max_concurrency: recommended.maxConcurrency });
+      this.#opts.log.info("discord_gateway_layout", {
+        shards: recommended.count,
+        max_concurrency: recommended.maxConcurrency,
+      });
     } else if (recommended.count === state.active.count) {
       // Back to the count in use (or unchanged): any half-started layout is dropped.
       if (state.next) await Promise.all(shardsOf(state.next).map((shard) => this.#opts.shards.retire(shard)));

@@ -24,5 +24,8 @@ export async function openSocketWithFetch(url: string): Promise<WebSocket> {
 
 /** Enough of the token's SHA-256 to tell tokens apart; says nothing usable about the token. */
 export async function tokenFingerprint(token: string): Promise<string> {
-  return bytesToHex(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)))).slice(0, FINGERPRINT_HEX_CHARS);
+  return bytesToHex(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)))).slice(
+    0,
+    FINGERPRINT_HEX_CHARS,
+  );
 }

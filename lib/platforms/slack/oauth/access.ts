@@ -39,9 +39,16 @@ type AccessAgrees = SlackAgrees<SlackDisagreements<z.output<typeof accessSchema>
 /** Errors after which the same refresh token can never work: the installation must be made again. */
 const DEAD_REFRESH = new Set(["invalid_refresh_token", "invalid_grant_type", "invalid_client_id", "bad_client_secret"]);
 
-async function access(client: OAuthClient, params: SlackMethods["oauth.v2.access"]): Promise<z.output<typeof accessSchema>> {
+async function access(
+  client: OAuthClient,
+  params: SlackMethods["oauth.v2.access"],
+): Promise<z.output<typeof accessSchema>> {
   const body = await callSlack(
-    { apiBaseUrl: client.apiBaseUrl, authorization: `Basic ${btoa(`${client.clientId}:${client.clientSecret}`)}`, ...(client.fetch ? { fetch: client.fetch } : {}) },
+    {
+      apiBaseUrl: client.apiBaseUrl,
+      authorization: `Basic ${btoa(`${client.clientId}:${client.clientSecret}`)}`,
+      ...(client.fetch ? { fetch: client.fetch } : {}),
+    },
     "oauth.v2.access",
     params,
     "form",
@@ -55,7 +62,12 @@ async function access(client: OAuthClient, params: SlackMethods["oauth.v2.access
  * The installation an approved install's `code` stands for. Its tenant is the workspace (`E…:T…` inside an org,
  * as events name it), or the org for an org-wide install.
  */
-export async function exchangeCode(client: OAuthClient, code: string, redirectUri: string, now: number): Promise<Installation> {
+export async function exchangeCode(
+  client: OAuthClient,
+  code: string,
+  redirectUri: string,
+  now: number,
+): Promise<Installation> {
   const a = await access(client, { code, redirect_uri: redirectUri });
   const enterprise = a.enterprise?.id;
   const team = a.team?.id;

@@ -25,7 +25,12 @@ export const SLACK_BOT_SCOPES: readonly string[] = [
 export const CALLBACK_PATH = "/slack/oauth/callback";
 
 /** Slack's authorize page sits beside its Web API (`https://slack.com/api` → `https://slack.com/oauth/v2/authorize`). */
-export function authorizeUrl(args: { apiBaseUrl: string; clientId: string; state: string; redirectUri: string }): string {
+export function authorizeUrl(args: {
+  apiBaseUrl: string;
+  clientId: string;
+  state: string;
+  redirectUri: string;
+}): string {
   const url = new URL(`${args.apiBaseUrl.replace(/\/api$/, "")}/oauth/v2/authorize`);
   url.searchParams.set("client_id", args.clientId);
   url.searchParams.set("scope", SLACK_BOT_SCOPES.join(","));
