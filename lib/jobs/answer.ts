@@ -17,7 +17,7 @@ import { reserveTokens } from "../limits/tenant-budget.ts";
 import { JUDGE_MAX_TOKENS } from "../llm/judge.ts";
 import { asksToBeForgotten, forgetPerson } from "../memory/forget.ts";
 import { APOLOGY, BUDGET_NOTICE, PERSON_BUDGET_NOTICE, RATE_LIMIT_NOTICE } from "../notices.ts";
-import type { WorkingSign } from "../platforms/adapter.ts";
+import type { WorkingSign } from "../platforms/answer-stream.ts";
 import type { Claimed } from "./attempt.ts";
 import { withEarlierTalk } from "./backfill.ts";
 import { catchUp, catchUpAsked } from "./catch-up.ts";

@@ -13,7 +13,7 @@ import type { Draft, PendingCall, PostedOutcome } from "../conversation/draft.ts
 import { CLAIM_TTL_SECONDS, type ClaimResult } from "../conversation/reply-store.ts";
 import type { StreamState } from "../message.ts";
 import { APOLOGY } from "../notices.ts";
-import type { UnsureOpen } from "../platforms/adapter.ts";
+import type { UnsureOpen } from "../platforms/answer-stream.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
 

@@ -8,7 +8,7 @@ import type { Prompt } from "../context/prompt.ts";
 import { imagesUnseenKey } from "../keys.ts";
 import { ImagesRefused } from "../llm/image-parts.ts";
 import { IMAGES_UNSEEN_NOTICE } from "../notices.ts";
-import type { WorkingSign } from "../platforms/adapter.ts";
+import type { WorkingSign } from "../platforms/answer-stream.ts";
 import type { AnswerScope } from "./scope.ts";
 import type { ToolUse } from "./tool-loop.ts";
 import { writeAnswer } from "./write.ts";

@@ -13,7 +13,7 @@
  * the mark, so that retries leave the sign alone.
  */
 import { errorMessage } from "../log.ts";
-import type { WorkingSign } from "../platforms/adapter.ts";
+import type { WorkingSign } from "../platforms/answer-stream.ts";
 import type { Replier } from "../platforms/replier.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";

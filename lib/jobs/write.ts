@@ -8,7 +8,7 @@
  * (./tool-loop.ts).
  */
 import type { Prompt } from "../context/prompt.ts";
-import type { AnswerStream, WorkingSign } from "../platforms/adapter.ts";
+import type { AnswerStream, WorkingSign } from "../platforms/answer-stream.ts";
 import type { JobStreaming } from "../platforms/replier.ts";
 import type { AnswerScope } from "./scope.ts";
 import { endEarlierStream } from "./stream-end.ts";

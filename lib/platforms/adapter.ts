@@ -12,9 +12,9 @@
  * it (lib/platforms/parts.ts runs that loop). A platform that can show an answer as it is written adds `streaming`
  * (lib/jobs/write.ts drives it), and one that can show that the bot is working adds `working`.
  */
-import type * as z from "../zod.ts";
+
 import type { Settings } from "../config.ts";
-import type { SettingsRead } from "../settings-schema.ts";
+import type { RefreshedToken } from "../installation.ts";
 import type { Logger } from "../log.ts";
 import type {
   BotIdentity,
@@ -29,11 +29,13 @@ import type {
   Visibility,
 } from "../message.ts";
 import type { OptOuts } from "../opt-outs.ts";
-import type { RefreshedToken } from "../installation.ts";
+import type { SettingsRead } from "../settings-schema.ts";
+import type * as z from "../zod.ts";
+import type { AnswerFor, AnswerStream, SignMark, WorkingSign } from "./answer-stream.ts";
+import type { ApprovalParsed, ApprovalReply, WithApprovals } from "./approvals.ts";
 import type { WithFiles } from "./file-fetch.ts";
 import type { HistoryCapability } from "./history.ts";
 import type { WithRescue } from "./rescue.ts";
-import type { ApprovalParsed, ApprovalReply, WithApprovals } from "./approvals.ts";
 
 /** A webhook delivery as the route received it. Signatures are computed over `rawBody`, so it is never re-encoded. */
 export interface WebhookRequest {
@@ -138,38 +140,6 @@ export interface ReplyContext<Config = unknown> extends AdapterContext<Config> {
   callBudget(method: string, perMinute: number, mark?: SignMark): Promise<boolean>;
 }
 
-/** One answer being shown as it is written. Its `state` changes with each call. */
-export interface AnswerStream {
-  readonly state: StreamState;
-  /** Shows `text`, the whole answer so far. */
-  show(text: string): Promise<void>;
-  /** Leaves the message holding exactly `text` (the answer's first part), the stream ended. */
-  finish(text: string): Promise<void>;
-  /** Ends the stream as it stands (an attempt failed); never throws. */
-  close(): Promise<void>;
-}
-
-/** When an earlier attempt began to open an answer's stream (ms), and the texts it opened with, unheard from since. */
-export interface UnsureOpen {
-  since: number;
-  openings: readonly string[];
-}
-
-/** Who asked: the trigger message and its author, for signs on the message and streams addressed to the person. */
-export interface AnswerFor {
-  triggerId: string;
-  authorId: string;
-  /** An earlier attempt began to open this answer's stream and never heard back: look before opening. */
-  unsure?: UnsureOpen;
-  /** The webhook put the working sign up already (lib/jobs/working-sign.ts): `working` only takes it down. */
-  signUp?: boolean;
-  /**
-   * The webhook's sign (lib/jobs/working-sign.ts): the core's mark that the sign is up, for `callBudget` to set in the
-   * same round trip as it takes the sign's budget, before the call that shows it. Opaque to the platform.
-   */
-  signMark?: SignMark;
-}
-
 /** An answer shown as it is written (lib/jobs/write.ts). */
 export interface StreamingCapability<Target, Config = unknown> {
   /** The most characters one message shows; the same as `send` puts in one part, so the first parts agree. */
@@ -180,17 +150,6 @@ export interface StreamingCapability<Target, Config = unknown> {
   open(ctx: ReplyContext<Config>, target: Target, text: string, answer: AnswerFor): Promise<AnswerStream | null>;
   /** The stream an earlier attempt opened, to finish or close. */
   resume(ctx: ReplyContext<Config>, target: Target, state: StreamState, answer: AnswerFor): AnswerStream;
-}
-
-/** A mark the core keeps in Redis (its key and how long it lasts). */
-export interface SignMark {
-  key: string;
-  ttlSeconds: number;
-}
-
-/** A sign that the bot is working on an answer (Slack status or reaction, Discord typing); `stop` never throws. */
-export interface WorkingSign {
-  stop(): Promise<void>;
 }
 
 /** A platform installable per tenant through OAuth: each tenant's token comes from its stored installation. */

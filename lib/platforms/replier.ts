@@ -5,14 +5,15 @@
  */
 import { KeptMessages } from "../conversation/kept.ts";
 import { GiveUp } from "../errors.ts";
+import type { FileRef } from "../files/file-ref.ts";
 import type { ConversationKey, ParentMessage, PartProgress, ReplyTarget, StreamState, Visibility } from "../message.ts";
 import type { Job } from "../queue/job.ts";
-import type { AnswerFor, AnswerStream, PlatformAdapter, UnsureOpen, WorkingSign } from "./adapter.ts";
+import type { PlatformAdapter } from "./adapter.ts";
+import type { AnswerFor, AnswerStream, UnsureOpen, WorkingSign } from "./answer-stream.ts";
 import type { ApprovalWay } from "./approvals.ts";
-import type { HistoryPage, HistoryQuery, HistoryWindow, PlaceMessage, PlaceRead } from "./history.ts";
-import { replyContext, type PlatformServices } from "./context.ts";
+import { type PlatformServices, replyContext } from "./context.ts";
 import type { FetchedFile, KeepEnd } from "./file-fetch.ts";
-import type { FileRef } from "../files/file-ref.ts";
+import type { HistoryPage, HistoryQuery, HistoryWindow, PlaceMessage, PlaceRead } from "./history.ts";
 
 /** The platform side of a job: the adapter of the job's platform, for its tenant. */
 export interface Replier {

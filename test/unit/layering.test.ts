@@ -41,6 +41,7 @@ const LEVELS: readonly (readonly [level: string, prefixes: readonly string[]])[]
 /** What every platform folder may import besides its own folder and the base level. */
 const PLATFORM_CONTRACT = [
   "lib/platforms/adapter.ts",
+  "lib/platforms/answer-stream.ts",
   "lib/platforms/history.ts",
   "lib/platforms/parts.ts",
   "lib/platforms/json-body.ts",

@@ -12,13 +12,14 @@ import type {
   RESTPostAPIChannelMessageJSONBody,
 } from "discord-api-types/v10";
 import { RetryLater } from "../../errors.ts";
-import { closeMarkdown } from "../../text/close-markdown.ts";
-import type { AnswerStream, ReplyContext, StreamingCapability } from "../adapter.ts";
-import { waitingOutRateLimits } from "../rate-limited.ts";
-import type { DiscordSettings } from "./settings.ts";
 import type { StreamState } from "../../message.ts";
+import { closeMarkdown } from "../../text/close-markdown.ts";
+import type { ReplyContext, StreamingCapability } from "../adapter.ts";
+import type { AnswerStream } from "../answer-stream.ts";
+import { waitingOutRateLimits } from "../rate-limited.ts";
 import { discordRequest } from "./rest.ts";
 import { DISCORD_MAX_MESSAGE_CHARS, earlyRefusal, messageIdSchema, NO_MENTIONS, partNonce } from "./send.ts";
+import type { DiscordSettings } from "./settings.ts";
 import type { DiscordTarget } from "./target.ts";
 
 /** Discord documents no edit rate; its buckets allow about five a channel per five seconds. One a second leaves room. */

@@ -3,9 +3,10 @@
  * The sign that the bot is working on a Discord answer: for a Gateway message the typing indicator, renewed
  * before its 10 seconds run out while the answer takes longer. An interaction shows "thinking…" already.
  */
-import type { ReplyContext, WorkingSign } from "../adapter.ts";
-import type { DiscordSettings } from "./settings.ts";
+import type { ReplyContext } from "../adapter.ts";
+import type { WorkingSign } from "../answer-stream.ts";
 import { discordRequest } from "./rest.ts";
+import type { DiscordSettings } from "./settings.ts";
 import type { DiscordTarget } from "./target.ts";
 
 /** Discord's indicator lasts 10 s: renewed a little before. */

@@ -11,9 +11,10 @@
  * the same seconds: jobs of one conversation run one at a time (lib/queue/publish.ts), so it would have to be one
  * that died just before this answer began.
  */
-import type { UnsureOpen } from "../adapter.ts";
+
 import type { StreamState } from "../../message.ts";
-import { partAmong, slackMessagesSince, type SlackPlace } from "./find-part.ts";
+import type { UnsureOpen } from "../answer-stream.ts";
+import { partAmong, type SlackPlace, slackMessagesSince } from "./find-part.ts";
 import { escapeSlackText } from "./send.ts";
 
 /** Slack's `streaming_state` of a stream that takes no more appends (the other value is `in_progress`). */

@@ -10,15 +10,17 @@
  * shared by all answers at once): a stream opens only when its start and stop fit, an edit stream only when its
  * final edit fits, and an intermediate append or edit that does not fit is left out (the next one carries it).
  */
-import type { AnswerStream, ReplyContext, StreamingCapability } from "../adapter.ts";
-import { waitingOutRateLimits } from "../rate-limited.ts";
-import type { SlackSettings } from "./settings.ts";
+
 import type { StreamState } from "../../message.ts";
 import { closeMarkdown } from "../../text/close-markdown.ts";
-import { callSlack, slackErrorCode, type SlackCallArgs, type SlackMethods } from "./api.ts";
+import type { ReplyContext, StreamingCapability } from "../adapter.ts";
+import type { AnswerStream } from "../answer-stream.ts";
+import { waitingOutRateLimits } from "../rate-limited.ts";
+import { callSlack, type SlackCallArgs, type SlackMethods, slackErrorCode } from "./api.ts";
 import { findEarlierOpen } from "./earlier-open.ts";
 import { partMetadata, type SlackPlace } from "./find-part.ts";
 import { escapeSlackText, postOne, SLACK_MAX_MESSAGE_CHARS } from "./send.ts";
+import type { SlackSettings } from "./settings.ts";
 import type { SlackTarget } from "./target.ts";
 
 /** Slack's tiers, per method per workspace per minute (docs.slack.dev rate limits). */

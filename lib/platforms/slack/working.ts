@@ -8,9 +8,11 @@
  * (the first sign within a second) or trip Slack's limit. Where the webhook put the sign up (`signUp`, having taken
  * the add's budget), the job only takes it down.
  */
-import type { AnswerFor, ReplyContext, WorkingSign } from "../adapter.ts";
+
 import { errorMessage } from "../../log.ts";
-import { callSlack, slackErrorCode, type SlackMethods } from "./api.ts";
+import type { ReplyContext } from "../adapter.ts";
+import type { AnswerFor, WorkingSign } from "../answer-stream.ts";
+import { callSlack, type SlackMethods, slackErrorCode } from "./api.ts";
 import type { SlackSettings } from "./settings.ts";
 import type { SlackTarget } from "./target.ts";
 

@@ -8,7 +8,8 @@
  */
 import type { ReactionTypeEmoji } from "@grammyjs/types";
 import { errorMessage } from "../../log.ts";
-import type { AnswerFor, ReplyContext, WorkingSign } from "../adapter.ts";
+import type { ReplyContext } from "../adapter.ts";
+import type { AnswerFor, WorkingSign } from "../answer-stream.ts";
 import { callTelegram, type TelegramCall } from "./api.ts";
 import type { TelegramSettings } from "./settings.ts";
 import type { TelegramTarget } from "./target.ts";
