@@ -17,7 +17,11 @@ export interface FakeUser {
 }
 
 /** The app's own user: how its messages' `sender` and its mentions name it. */
-export const FAKE_APP_USER: FakeUser = { name: "users/100000000000000000001", displayName: "Parley", type: "BOT" };
+export const FAKE_APP_USER: FakeUser = {
+  name: "users/100000000000000000001",
+  displayName: "Local Helper",
+  type: "BOT",
+};
 
 export interface FakeSpace {
   name: string;

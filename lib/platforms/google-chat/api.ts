@@ -10,7 +10,7 @@ import { GiveUp } from "../../errors.ts";
 import * as z from "../../zod.ts";
 import type { ReplyContext } from "../adapter.ts";
 import { PlatformRateLimited, waitingOutRateLimits } from "../rate-limited.ts";
-import { accessToken, CHAT_BOT_SCOPE } from "./service-account.ts";
+import { accessToken, CHAT_BOT_SCOPE, forgetAccessToken } from "./service-account.ts";
 import type { GoogleChatSettings } from "./settings.ts";
 
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -46,13 +46,11 @@ export interface ChatRequest {
 
 /** The app's token for `scope` (chat.bot unless said). */
 export async function chatToken(ctx: ChatContext, scope = CHAT_BOT_SCOPE): Promise<string> {
-  return accessToken({
-    keyJson: await ctx.token(),
-    tokenUrl: ctx.config.GOOGLE_OAUTH_TOKEN_URL,
-    scope,
-    fetch: ctx.fetch,
-    now: ctx.now,
-  });
+  return accessToken({ ...(await tokenFor(ctx, scope)), fetch: ctx.fetch, now: ctx.now });
+}
+
+async function tokenFor(ctx: ChatContext, scope: string) {
+  return { keyJson: await ctx.token(), tokenUrl: ctx.config.GOOGLE_OAUTH_TOKEN_URL, scope };
 }
 
 /** `<base>/v1/<path>?<query>`, the query's unset values left out. */
@@ -85,7 +83,8 @@ export async function callChat(ctx: ChatContext, what: string, request: ChatRequ
       Number.isFinite(header) && header > 0 ? header : FIRST_BACKOFF_SECONDS,
     );
   }
-  // 401: a token Google no longer takes (revoked early); a retry exchanges the key again.
+  // 401: a token Google no longer takes (revoked early): forgotten, so that a retry exchanges the key again.
+  if (response.status === 401) forgetAccessToken(await tokenFor(ctx, request.scope ?? CHAT_BOT_SCOPE));
   if (response.status >= 400 && response.status < 500 && response.status !== 401 && response.status !== 408)
     throw new ChatRefused(what, response.status, status);
   throw new Error(`Google Chat ${what} answered HTTP ${response.status} ${status}`);

@@ -46,11 +46,14 @@ interface Cached {
 const tokens = new Map<string, Cached>();
 const pending = new Map<string, Promise<Cached>>();
 
+const cacheId = (account: ServiceAccountKey, request: Omit<TokenRequest, "fetch" | "now">) =>
+  `${account.client_email}|${request.tokenUrl}|${request.scope}`;
+
 /** A bearer token for `scope`, from the cache or a new exchange (one at a time per key, however many ask). */
 export async function accessToken(request: TokenRequest): Promise<string> {
   const account = serviceAccountOf(request.keyJson);
   if (!account) throw new GiveUp("GOOGLE_CHAT_SERVICE_ACCOUNT is not a service account's JSON key", "not_configured");
-  const id = `${account.client_email}|${request.tokenUrl}|${request.scope}`;
+  const id = cacheId(account, request);
   const cached = tokens.get(id);
   if (cached && cached.expiresAt - EXPIRY_MARGIN_MS > request.now()) return cached.token;
   let exchange = pending.get(id);
@@ -61,6 +64,12 @@ export async function accessToken(request: TokenRequest): Promise<string> {
   const fresh = await exchange;
   tokens.set(id, fresh);
   return fresh.token;
+}
+
+/** Forgets the token of `request`: Google refused it before its time (revoked), and the next call exchanges anew. */
+export function forgetAccessToken(request: Omit<TokenRequest, "fetch" | "now">): void {
+  const account = serviceAccountOf(request.keyJson);
+  if (account) tokens.delete(cacheId(account, request));
 }
 
 async function exchangeAssertion(account: ServiceAccountKey, request: TokenRequest): Promise<Cached> {
