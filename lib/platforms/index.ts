@@ -12,7 +12,7 @@ import { slack } from "./slack/index.ts";
 import { telegram } from "./telegram/index.ts";
 import { twilio } from "./twilio/index.ts";
 
-const byPlatform = { slack, discord, twilio, telegram, "google-chat": googleChat } satisfies Record<
+const byPlatform = { slack, discord, twilio, telegram, [googleChat.platform]: googleChat } satisfies Record<
   Platform,
   PlatformAdapter
 >;

@@ -4,10 +4,13 @@
  * and the answer's text in Chat's own format.
  */
 import { describe, expect, it } from "vitest";
+import { ConfiguredPlatforms } from "../../lib/platforms/configured.ts";
 import { parseGoogleChatEvent } from "../../lib/platforms/google-chat/parse.ts";
+import { adapters } from "../../lib/platforms/index.ts";
 import { audienceOf } from "../../lib/platforms/google-chat/settings.ts";
 import { chatText } from "../../lib/platforms/google-chat/text.ts";
 import fixtures from "../fixtures/platforms/google-chat/events.json" with { type: "json" };
+import { MINIMAL_SETTINGS } from "../support/settings.ts";
 
 const NOW = Date.parse("2026-12-01T00:00:00Z");
 const parse = (name: keyof typeof fixtures.events) => parseGoogleChatEvent(fixtures.events[name].body, "Parley", NOW);
@@ -98,11 +101,33 @@ describe("a Workspace add-on event object", () => {
   });
 });
 
-describe("the audience setting", () => {
-  it("is a project number by its digits, else the endpoint URL", () => {
+describe("the settings", () => {
+  it("take the audience as a project number by its digits, else as the endpoint URL", () => {
     expect(audienceOf("123456789012")).toEqual({ mode: "project", number: "123456789012" });
     expect(audienceOf("https://bot.example.com/google-chat/events")).toMatchObject({ mode: "endpoint" });
     expect(audienceOf("my-project-id")).toBeNull();
+  });
+
+  it("turn Google Chat on with the audience and the JSON key, and off, naming the setting, when one is malformed", () => {
+    const key = JSON.stringify({
+      type: "service_account",
+      client_email: "bot@p.iam.gserviceaccount.com",
+      private_key: "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n",
+    });
+    const on = { ...MINIMAL_SETTINGS, GOOGLE_CHAT_AUDIENCE: "123456789012", GOOGLE_CHAT_SERVICE_ACCOUNT: key };
+    expect(new ConfiguredPlatforms(adapters, on).isOn("google-chat")).toBe(true);
+    expect(new ConfiguredPlatforms(adapters, { ...on, GOOGLE_CHAT_SERVICE_ACCOUNT: "" }).isOn("google-chat")).toBe(
+      false,
+    );
+    for (const [name, value] of [
+      ["GOOGLE_CHAT_AUDIENCE", "my-project-id"],
+      ["GOOGLE_CHAT_SERVICE_ACCOUNT", '{"type":"authorized_user","secret-value":1}'],
+      ["GOOGLE_OAUTH_TOKEN_URL", "not a url"],
+    ] as const) {
+      const state = new ConfiguredPlatforms(adapters, { ...on, [name]: value }).state("google-chat");
+      expect(state).toMatchObject({ status: "misconfigured", problems: [{ name }] });
+      expect(JSON.stringify(state)).not.toContain(value);
+    }
   });
 });
 

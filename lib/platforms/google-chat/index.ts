@@ -22,8 +22,9 @@ import { googleChatStreaming } from "./stream.ts";
 import { googleChatTargetSchema, type GoogleChatTarget } from "./target.ts";
 import { verifyGoogleChatRequest } from "./verify.ts";
 
-export const googleChat: PlatformAdapter<GoogleChatTarget, {}, GoogleChatSettings> = {
-  platform: "google-chat",
+/** Its `platform` kept literal: the adapter list (../index.ts) is keyed by it. */
+export const googleChat = {
+  platform: "google-chat" as const,
   settings: googleChatSettings,
   replyTargetSchema: googleChatTargetSchema,
 
@@ -49,4 +50,4 @@ export const googleChat: PlatformAdapter<GoogleChatTarget, {}, GoogleChatSetting
   readHistory: readGoogleChatHistory,
   streaming: googleChatStreaming,
   files: googleChatFiles,
-};
+} satisfies PlatformAdapter<GoogleChatTarget, {}, GoogleChatSettings>;
