@@ -9,6 +9,7 @@
 import { serveStandalone } from "../serve-standalone.ts";
 import { startGoogleChatFake } from "./google-chat/server.ts";
 
+export { googleChatFakeOptions } from "./google-chat/settings.ts";
 export {
   CERTS_PATH,
   JWKS_PATH,
