@@ -37,6 +37,12 @@ const workerPlugin = cloudflareTest(({ inject }) => ({
       SLACK_API_BASE_URL: inject("slackApiUrl"),
       TWILIO_API_BASE_URL: inject("twilioApiUrl"),
       TELEGRAM_API_BASE_URL: inject("telegramApiUrl"),
+      // Google Chat's endpoints on the fake; it is on only in the suites that set GOOGLE_CHAT_AUDIENCE.
+      GOOGLE_CHAT_API_BASE_URL: inject("googleChatUrl"),
+      GOOGLE_OAUTH_TOKEN_URL: `${inject("googleChatUrl")}/token`,
+      GOOGLE_CHAT_CERTS_URL: `${inject("googleChatUrl")}/service_accounts/v1/metadata/x509/chat@system.gserviceaccount.com`,
+      GOOGLE_CHAT_JWKS_URL: `${inject("googleChatUrl")}/oauth2/v3/certs`,
+      GOOGLE_CHAT_SERVICE_ACCOUNT: inject("googleChatServiceAccount"),
       DISCORD_APPLICATION_ID: "100000000000000001",
       DISCORD_API_BASE_URL: inject("discordApiUrl"),
       DISCORD_GATEWAY_URL: inject("discordGatewayUrl"),

@@ -17,6 +17,7 @@ import { startDiscordGatewayFake } from "./fakes/discord-gateway.ts";
 import { startSlackFake } from "./fakes/slack.ts";
 import { startTwilioFake } from "./fakes/twilio.ts";
 import { startTelegramFake } from "./fakes/telegram.ts";
+import { googleChatFakeOptions, startGoogleChatFake } from "./fakes/google-chat.ts";
 import { startLocalModel } from "./local-model/server.ts";
 import { startToolServer } from "./tools/server.ts";
 import { assertPortFree, freePort } from "./ports.ts";
@@ -129,6 +130,11 @@ async function main(): Promise<void> {
   stops.push(() => twilio.close());
   const telegram = await startTelegramFake({ port: ports.telegram });
   stops.push(() => telegram.close());
+  const googleChat = await startGoogleChatFake({
+    port: ports.googleChat,
+    ...googleChatFakeOptions(vars, local(ports.worker)),
+  });
+  stops.push(() => googleChat.close());
 
   const simulator = await startSimulator({
     port: ports.simulator,

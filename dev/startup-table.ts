@@ -33,6 +33,7 @@ export function startupTable({ ports, redisUrl, gatewayUrl, adminToken, slackWor
     `  Discord Gateway   ${gatewayUrl}   (control: ${local(ports.discordGateway)}/__message)`,
     `  Twilio API fake   ${local(ports.twilio)}`,
     `  Telegram fake     ${local(ports.telegram)}   (people's messages: POST ${local(ports.telegram)}/__message; the bot's webhook is this Worker)`,
+    `  Google Chat fake  ${local(ports.googleChat)}   (people's messages: POST ${local(ports.googleChat)}/__message; the app's endpoint is this Worker)`,
     `  Admin view        ${local(ports.worker)}/admin/conversations/<platform|tenant|channel|thread, URL-encoded>`,
     `  Admin token       ${adminToken}   (Authorization: Bearer …; set ADMIN_TOKEN to keep one)`,
     `  Debugger          ${local(ports.inspector)}   (wrangler's inspector)`,

@@ -6,6 +6,7 @@
  * and blank lines are left out; any other line of wrangler's is shown as it is.
  */
 import { stripVTControlCharacters } from "node:util";
+import { PLATFORMS } from "../lib/message.ts";
 
 export type OutputMode = "readable" | "json";
 
@@ -53,7 +54,8 @@ function parseEvent(text: string): LogEvent | null {
   }
 }
 
-const PLATFORM_WIDTH = 10;
+/** The longest platform name and two spaces. */
+const PLATFORM_WIDTH = Math.max(...PLATFORMS.map((p) => p.length)) + 2;
 const VERDICT_WIDTH = 26;
 
 function readable(e: LogEvent, now: Date): string | null {

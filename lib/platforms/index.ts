@@ -7,10 +7,14 @@
 import type { Platform } from "../message.ts";
 import type { PlatformAdapter } from "./adapter.ts";
 import { discord } from "./discord/index.ts";
+import { googleChat } from "./google-chat/index.ts";
 import { slack } from "./slack/index.ts";
 import { telegram } from "./telegram/index.ts";
 import { twilio } from "./twilio/index.ts";
 
-const byPlatform = { slack, discord, twilio, telegram } satisfies Record<Platform, PlatformAdapter>;
+const byPlatform = { slack, discord, twilio, telegram, [googleChat.platform]: googleChat } satisfies Record<
+  Platform,
+  PlatformAdapter
+>;
 
 export const adapters: readonly PlatformAdapter[] = Object.values(byPlatform);

@@ -25,10 +25,10 @@ const answered = JSON.stringify({
 describe("what npm run dev prints after its start-up table", () => {
   it("turns a decision and an answer into one readable line each", () => {
     expect(terminalLine(decision, "readable", AT)).toBe(
-      "14:03:07  slack     yes · direct_mention      message C1:1.000100 from U0ALICE",
+      "14:03:07  slack        yes · direct_mention      message C1:1.000100 from U0ALICE",
     );
     expect(terminalLine(answered, "readable", AT)).toBe(
-      "14:03:07  slack     answered                  message C1:1.000100 (2 parts, prompt 231 tokens)",
+      "14:03:07  slack        answered                  message C1:1.000100 (2 parts, prompt 231 tokens)",
     );
   });
 

@@ -15,6 +15,7 @@ import { startRedisServer } from "../../dev/redis-server.ts";
 import { startSlackFake } from "../../dev/fakes/slack.ts";
 import { startTwilioFake } from "../../dev/fakes/twilio.ts";
 import { startTelegramFake } from "../../dev/fakes/telegram.ts";
+import { startGoogleChatFake } from "../../dev/fakes/google-chat.ts";
 import { startDiscordFake } from "../../dev/fakes/discord.ts";
 import { startDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
 import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
@@ -39,6 +40,9 @@ declare module "vitest" {
     slackApiUrl: string;
     twilioApiUrl: string;
     telegramApiUrl: string;
+    /** The Google Chat fake (Chat API, token endpoint, key sets) and its service account's JSON key. */
+    googleChatUrl: string;
+    googleChatServiceAccount: string;
     discordApiUrl: string;
     discordGatewayUrl: string;
     discordGatewayControlUrl: string;
@@ -95,6 +99,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     stops.unshift(() => twilio.close());
     const telegram = await startTelegramFake({ port: await freePort() });
     stops.unshift(() => telegram.close());
+    const googleChat = await startGoogleChatFake({ port: await freePort() });
+    stops.unshift(() => googleChat.close());
     // A short heartbeat so that a missed ACK is noticed within a second; the REST fake echoes the bot's own
     // channel posts through the Gateway, as Discord does.
     const gateway = await startDiscordGatewayFake({ port: await freePort(), heartbeatIntervalMs: 500 });
@@ -138,6 +144,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide("slackApiUrl", slack.url);
     project.provide("twilioApiUrl", twilio.url);
     project.provide("telegramApiUrl", telegram.url);
+    project.provide("googleChatUrl", googleChat.url);
+    project.provide("googleChatServiceAccount", googleChat.serviceAccountJson);
     project.provide("discordApiUrl", discord.url);
     project.provide("discordGatewayUrl", gateway.url);
     project.provide("discordGatewayControlUrl", gateway.controlUrl);

@@ -96,6 +96,7 @@ describe("settings", () => {
       discord: false,
       twilio: false,
       telegram: false,
+      "google-chat": false,
     });
     const withSlack = new ConfiguredPlatforms(adapters, {
       ...minimal,
@@ -110,7 +111,13 @@ describe("settings", () => {
       DISCORD_APPLICATION_ID: "1",
       DISCORD_PUBLIC_KEY: "not-hex",
     });
-    expect(badKey.summary()).toEqual({ slack: true, discord: false, twilio: false, telegram: false });
+    expect(badKey.summary()).toEqual({
+      slack: true,
+      discord: false,
+      twilio: false,
+      telegram: false,
+      "google-chat": false,
+    });
     expect(badKey.state("discord")).toMatchObject({
       status: "misconfigured",
       problems: [{ name: "DISCORD_PUBLIC_KEY" }],

@@ -49,6 +49,8 @@ const PLATFORM_CONTRACT = [
   "lib/platforms/rescue.ts",
   "lib/platforms/rate-limited.ts",
   "lib/platforms/approvals.ts",
+  "lib/platforms/bearer-jwt.ts",
+  "lib/platforms/jwt-keys.ts",
 ];
 const MAX_LIB_LINES = 250;
 const FORBIDDEN_IN_LIB = ["hono", "cloudflare:workers"];

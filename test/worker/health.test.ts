@@ -11,7 +11,13 @@ describe("GET /health", () => {
     const body = (await res.json()) as Record<string, unknown>;
     expect(body.redis).toBe("ok");
     expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(body.platforms).toEqual({ slack: true, discord: false, twilio: false, telegram: false });
+    expect(body.platforms).toEqual({
+      slack: true,
+      discord: false,
+      twilio: false,
+      telegram: false,
+      "google-chat": false,
+    });
   });
 
   it("says in one word that the store cannot be reached, never the error's text", async () => {

@@ -9,6 +9,7 @@ import { createRuntime, type Runtime } from "../../lib/runtime.ts";
 import { askInteraction, pingInteraction, signedInteractionRequest } from "../support/discord.ts";
 import { BOT_USER_ID, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
 import { BOT as TELEGRAM_BOT, TELEGRAM_SECRET, telegramRequest } from "../support/telegram.ts";
+import * as googleChat from "../support/google-chat.ts";
 import { newSender, signedSmsRequest, smsParams, TWILIO_ACCOUNT_SID, twilioSuiteEnv } from "../support/twilio.ts";
 
 const SUITE = "adapters";
@@ -21,6 +22,7 @@ const env = () =>
     TELEGRAM_BOT_TOKEN: TELEGRAM_BOT.token,
     TELEGRAM_WEBHOOK_SECRET: TELEGRAM_SECRET,
     TELEGRAM_BOT_USERNAME: TELEGRAM_BOT.username,
+    GOOGLE_CHAT_AUDIENCE: googleChat.PROJECT_NUMBER,
   });
 /** A person's message mentioning the bot in a group, as Telegram sends it (the secret token in its header). */
 const telegramMention = (text = `@${TELEGRAM_BOT.username} hi`) => ({
@@ -62,6 +64,11 @@ const deliveries: Record<string, () => Promise<WebhookRequest>> = {
     ),
   twilio: () => asWebhook(signedSmsRequest(env(), smsParams({ from: newSender(), body: "hi" }))),
   telegram: () => asWebhook(telegramRequest(telegramMention())),
+  "google-chat": async () => {
+    const space = await googleChat.newSpace("SPACE");
+    const { delivery } = await googleChat.say(space, googleChat.newPerson("Alice"), "hi", { mention: true });
+    return asWebhook(googleChat.chatRequest(delivery!));
+  },
 };
 
 /** A job as the inbound flow would publish it, around `replyTarget`. */
@@ -79,9 +86,14 @@ function job(platform: string, replyTarget: unknown) {
 
 /**
  * What a forger would change: the body, for a platform that signs it; Telegram signs nothing (a secret token in a
- * header proves the sender; TLS keeps the body intact), so there it is the secret.
+ * header proves the sender; TLS keeps the body intact), so there it is the secret; Google Chat's bearer token
+ * covers no body either, so there it is the token's signature.
  */
 const tamperings: Record<string, (delivery: WebhookRequest) => WebhookRequest> = {
+  "google-chat": (d) => ({
+    ...d,
+    headers: new Headers({ ...Object.fromEntries(d.headers), authorization: `${d.headers.get("authorization")}x` }),
+  }),
   telegram: (d) => ({
     ...d,
     headers: new Headers({

@@ -1,0 +1,104 @@
+/**
+ * @module
+ * What the fake's Chat sends the app's endpoint, in the framing the app is built with: the Chat API's interaction
+ * event (`type` MESSAGE, ADDED_TO_SPACE, REMOVED_FROM_SPACE, APP_COMMAND …) or a Workspace add-on's event object
+ * (`commonEventObject`, `authorizationEventObject.systemIdToken`, `chat.<payload>`), and the bearer token it signs
+ * with its own keys for the app's authentication audience (docs "Verify requests from Google Chat"): for a project
+ * number, a JWT from `chat@system.gserviceaccount.com` (its x509 keys); for the endpoint URL, an OpenID Connect ID
+ * token from `https://accounts.google.com` (its JWKS) whose `email` is Chat's account, or the add-on's own
+ * `service-<project number>@gcp-sa-gsuiteaddons.iam.gserviceaccount.com`.
+ */
+import type { FakeSigningKey } from "./keys.ts";
+import { signJwt } from "./keys.ts";
+import { chatTime, type FakeMessage, type FakeSpace, type FakeUser, messageResource, spaceResource } from "./world.ts";
+
+export type Framing = "interaction" | "add-on";
+
+export interface EventSigning {
+  /** The app's authentication audience: its endpoint URL, or its project number. */
+  audience: string;
+  projectNumber: string;
+  certKey: FakeSigningKey;
+  oidcKey: FakeSigningKey;
+}
+
+const CHAT_ACCOUNT = "chat@system.gserviceaccount.com";
+const TOKEN_LIFETIME_SECONDS = 3_600;
+
+export function eventToken(signing: EventSigning, framing: Framing, now = Date.now()): string {
+  const iat = Math.floor(now / 1000);
+  const times = { iat, exp: iat + TOKEN_LIFETIME_SECONDS };
+  if (/^\d+$/.test(signing.audience))
+    return signJwt(signing.certKey, { iss: CHAT_ACCOUNT, aud: signing.audience, ...times });
+  const email =
+    framing === "add-on"
+      ? `service-${signing.projectNumber}@gcp-sa-gsuiteaddons.iam.gserviceaccount.com`
+      : CHAT_ACCOUNT;
+  return signJwt(signing.oidcKey, {
+    iss: "https://accounts.google.com",
+    aud: signing.audience,
+    azp: "111111111111111111111",
+    sub: "111111111111111111111",
+    email,
+    email_verified: true,
+    ...times,
+  });
+}
+
+/** The message as an event carries it: `argumentText` (the text without the app's mention), its slash command. */
+function eventMessage(m: FakeMessage, space: FakeSpace, argumentText: string) {
+  const command = m.annotations.find(
+    (a): a is { slashCommand: { commandId: string } } => (a as { type?: string }).type === "SLASH_COMMAND",
+  );
+  return {
+    ...messageResource(m, space),
+    argumentText,
+    ...(command ? { slashCommand: { commandId: command.slashCommand.commandId } } : {}),
+  };
+}
+
+export type EventKind =
+  | { kind: "message"; message: FakeMessage; argumentText: string; appCommandId?: number }
+  | { kind: "added"; message?: FakeMessage; argumentText?: string }
+  | { kind: "removed" };
+
+export function eventBody(framing: Framing, event: EventKind, space: FakeSpace, user: FakeUser, token: string) {
+  const eventTime = chatTime(Date.now());
+  const message =
+    "message" in event && event.message ? eventMessage(event.message, space, event.argumentText ?? "") : undefined;
+  const thread = "message" in event && event.message ? { name: event.message.thread } : undefined;
+  const command = event.kind === "message" && event.appCommandId !== undefined;
+  if (framing === "interaction") {
+    const type =
+      event.kind === "removed" ? "REMOVED_FROM_SPACE" : event.kind === "added" ? "ADDED_TO_SPACE" : "MESSAGE";
+    return {
+      type: command ? "APP_COMMAND" : type,
+      eventTime,
+      space: spaceResource(space),
+      user,
+      ...(message ? { message, thread } : {}),
+      ...(command ? { appCommandMetadata: { appCommandId: event.appCommandId, appCommandType: "SLASH_COMMAND" } } : {}),
+      common: { userLocale: "en", hostApp: "CHAT" },
+    };
+  }
+  const payload =
+    event.kind === "removed"
+      ? { removedFromSpacePayload: { space: spaceResource(space) } }
+      : event.kind === "added"
+        ? { addedToSpacePayload: { space: spaceResource(space), interactionAdd: Boolean(message) } }
+        : command
+          ? {
+              appCommandPayload: {
+                appCommandMetadata: { appCommandId: event.appCommandId, appCommandType: "SLASH_COMMAND" },
+                space: spaceResource(space),
+                thread,
+                message,
+              },
+            }
+          : { messagePayload: { space: spaceResource(space), message } };
+  return {
+    commonEventObject: { userLocale: "en", hostApp: "CHAT", platform: "WEB" },
+    authorizationEventObject: { systemIdToken: token },
+    chat: { user, eventTime, ...payload },
+  };
+}

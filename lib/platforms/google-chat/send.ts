@@ -1,0 +1,73 @@
+/**
+ * @module
+ * Posts the bot's answer with `spaces.messages.create` (app authentication), in the thread of the message it
+ * answers (`thread.name` with `messageReplyOption=REPLY_MESSAGE_FALLBACK_TO_NEW_THREAD`: a thread deleted since
+ * gets the answer at the top rather than losing it), split into messages of at most 4,000 characters: Chat takes
+ * 32,000 bytes a message ("The maximum message size, including the message contents, is 32,000 bytes"), which
+ * 4,000 UTF-16 units never pass (three bytes each at most), and a screenful reads better than a wall.
+ *
+ * Each part carries a `requestId` made from the answer and the part's index: "Specifying a request ID makes the
+ * request idempotent ... Subsequent requests with the same request ID return the existing message" (the Chat API's
+ * CreateMessageRequest). So an attempt whose call never came back posts the part again and gets the message the
+ * first call made, never a second one; Google names no window for it (docs/platforms/google-chat.md).
+ */
+import { bytesToHex } from "../../crypto.ts";
+import type { PartProgress } from "../../message.ts";
+import { splitText } from "../../text/split.ts";
+import * as z from "../../zod.ts";
+import { postParts } from "../parts.ts";
+import { callChat, type ChatContext, withBackoff } from "./api.ts";
+import { messageIdOf } from "./place.ts";
+import { MESSAGE_NAME } from "./schema.ts";
+import type { GoogleChatTarget } from "./target.ts";
+import { chatText } from "./text.ts";
+
+export const GOOGLE_CHAT_MAX_MESSAGE_CHARS = 4_000;
+
+const createdSchema = z.looseObject({ name: z.string().check(z.regex(MESSAGE_NAME)) });
+
+/**
+ * The `requestId` of one post of an answer: the same on every attempt, a UUID in form (Google recommends a UUID),
+ * from the space, the answer and `what` (a part's index, or the stream's opening).
+ */
+export async function requestIdOf(target: GoogleChatTarget, answerId: string, what: string): Promise<string> {
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${target.space}|${answerId}|${what}`)),
+  );
+  const hex = bytesToHex(digest.slice(0, 16));
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Creates one message of the answer in its thread; answers its resource name. A short 429 is waited out. */
+export async function createMessage(
+  ctx: ChatContext,
+  target: GoogleChatTarget,
+  text: string,
+  requestId: string,
+): Promise<string> {
+  const created = await withBackoff(() =>
+    callChat(ctx, "spaces.messages.create", {
+      method: "POST",
+      path: `${target.space}/messages`,
+      query: {
+        requestId,
+        ...(target.thread ? { messageReplyOption: "REPLY_MESSAGE_FALLBACK_TO_NEW_THREAD" } : {}),
+      },
+      body: { text: chatText(text), ...(target.thread ? { thread: { name: target.thread } } : {}) },
+    }),
+  );
+  return createdSchema.parse(created).name;
+}
+
+/** Posts `text` in order as one or more messages; returns the ids (in their space) of the messages this call posted. */
+export function sendGoogleChatReply(
+  ctx: ChatContext,
+  target: GoogleChatTarget,
+  text: string,
+  progress: PartProgress,
+): Promise<string[]> {
+  return postParts(splitText(text, GOOGLE_CHAT_MAX_MESSAGE_CHARS), progress, {
+    post: async (part, index) =>
+      messageIdOf(await createMessage(ctx, target, part, await requestIdOf(target, progress.answerId, `${index}`))),
+  });
+}
