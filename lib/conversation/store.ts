@@ -31,14 +31,7 @@ import {
   spokeTtlSeconds,
   type StoreOptions,
 } from "./store-options.ts";
-import {
-  INACTIVE,
-  newConversationState,
-  parseScriptResult,
-  storedMessages,
-  toState,
-  toStoredMessage,
-} from "./stored-state.ts";
+import { INACTIVE, newConversationState, storedMessages, toState, toStoredMessage } from "./stored-state.ts";
 
 export type { StoreOptions };
 
@@ -55,7 +48,7 @@ export interface RecordResult {
   placeSettings: PlaceSettings;
 }
 
-/** A channel's last messages, kept where the platform cannot be asked for them (lib/platforms/adapter.ts keepHistory). */
+/** A channel's last messages, kept where the platform cannot be asked for them (PlatformAdapter keepHistory). */
 export interface KeptList {
   messages: number;
   ttlSeconds: number;
@@ -73,9 +66,6 @@ export class ConversationStore {
   readonly backfill: BackfillStore;
   private readonly redis: Redis;
   private readonly options: StoreOptions;
-  private readonly ingestScript;
-  private readonly foldScript;
-  private readonly parentScript;
 
   constructor(redis: Redis, options: StoreOptions) {
     this.redis = redis;
@@ -83,9 +73,6 @@ export class ConversationStore {
     this.replies = new ReplyStore(redis, options);
     this.kept = new KeptMessages(redis, options.prefix);
     this.backfill = new BackfillStore(redis, options);
-    this.ingestScript = redis.createScript<unknown>(INGEST);
-    this.foldScript = redis.createScript<number>(FOLD_SUMMARY);
-    this.parentScript = redis.createScript<number>(REMEMBER_PARENT);
   }
 
   /**
@@ -108,45 +95,42 @@ export class ConversationStore {
     const stored = toStoredMessage(msg);
     const cap = this.options.maxMessages;
     const { prefix } = this.options;
-    const job = [replyKey(prefix, msg.key, msg.id), claimKey(prefix, msg.key, msg.id)];
     const ttl = this.options.ttlSeconds(msg.key);
-    const raw = await this.ingestScript.exec(
-      [
-        keys.state,
-        keys.log,
-        seenKey(prefix, msg.key, msg.id),
-        ...job,
-        spokeKey(prefix, msg.key, msg.author.id),
-        ...(opts.optOutKey ? [opts.optOutKey] : []),
-        ...(opts.installationKey ? [opts.installationKey] : []),
-        ...(opts.kept ? [keptKey(prefix, msg.key)] : []),
-        ...(opts.placeSettings ? [placeSettingsKey(prefix, msg.key)] : []),
-      ],
-      [
-        JSON.stringify(stored),
-        String(msg.ts),
-        opts.startIfIdle ? "1" : "0",
-        opts.reset ? "1" : "0",
-        String(ttl),
-        String(cap),
-        newConversationState(msg),
+    const result = await INGEST.run(
+      this.redis,
+      {
+        state: keys.state,
+        log: keys.log,
+        seen: seenKey(prefix, msg.key, msg.id),
+        reply: replyKey(prefix, msg.key, msg.id),
+        claim: claimKey(prefix, msg.key, msg.id),
+        spoke: spokeKey(prefix, msg.key, msg.author.id),
+        optOut: opts.optOutKey,
+        installation: opts.installationKey,
+        ...(opts.kept ? { kept: keptKey(prefix, msg.key) } : {}),
+        ...(opts.placeSettings ? { settings: placeSettingsKey(prefix, msg.key) } : {}),
+      },
+      {
+        message: JSON.stringify(stored),
+        ts: msg.ts,
+        startIfIdle: opts.startIfIdle,
+        reset: opts.reset,
+        ttl,
+        cap,
+        newState: newConversationState(msg),
         // The window holds the log's counting members too; the message itself comes last.
-        String(DECIDER_WINDOW - 1 + COUNTING_MEMBERS),
-        String(DEDUPE_TTL_SECONDS),
-        String(keptAfterTrim(cap)),
-        opts.installationKey ? "1" : "0",
-        placeId(msg.key),
-        String(spokeTtlSeconds(ttl)),
-        String(MAX_CONVERSATION_SECONDS * 1000),
-        `"authorId":${JSON.stringify(stored.authorId)}`,
-        String(opts.kept?.messages ?? 0),
-        String(opts.kept?.ttlSeconds ?? 0),
-        msg.key.thread ?? "",
-        `${JSON.stringify({ id: stored.id }).slice(0, -1)},`,
-        opts.placeSettings ? "1" : "0",
-      ],
+        window: DECIDER_WINDOW - 1 + COUNTING_MEMBERS,
+        dedupeTtl: DEDUPE_TTL_SECONDS,
+        keptAfterTrim: keptAfterTrim(cap),
+        place: placeId(msg.key),
+        spokeTtl: spokeTtlSeconds(ttl),
+        maxAgeMs: MAX_CONVERSATION_SECONDS * 1000,
+        authorIdJson: `"authorId":${JSON.stringify(stored.authorId)}`,
+        thread: msg.key.thread ?? "",
+        lineStart: `${JSON.stringify({ id: stored.id }).slice(0, -1)},`,
+        ...(opts.kept ? { kept: { messages: opts.kept.messages, ttl: opts.kept.ttlSeconds } } : {}),
+      },
     );
-    const result = parseScriptResult(raw);
     const status = z
       .enum(["idle", "duplicate", "unpublished", "started", "recorded", "not_installed"])
       .parse(result.status);
@@ -169,11 +153,16 @@ export class ConversationStore {
     args: { conversationId: string; previousSummary: string; summary: string; through: number },
   ): Promise<boolean> {
     const keys = conversationKeys(this.options.prefix, key);
-    const folded = await this.foldScript.exec(
-      [keys.state, keys.log],
-      [args.conversationId, args.previousSummary, args.summary, String(args.through)],
+    return FOLD_SUMMARY.run(
+      this.redis,
+      { state: keys.state, log: keys.log },
+      {
+        conversationId: args.conversationId,
+        previous: args.previousSummary,
+        summary: args.summary,
+        through: args.through,
+      },
     );
-    return Number(folded) === 1;
   }
 
   /**
@@ -187,16 +176,20 @@ export class ConversationStore {
     parent: StoredMessage | false,
   ): Promise<void> {
     const { prefix } = this.options;
-    await this.parentScript.exec(
-      [conversationKeys(prefix, key).state, ...(parent ? [spokeKey(prefix, key, parent.authorId)] : [])],
-      [
+    await REMEMBER_PARENT.run(
+      this.redis,
+      {
+        state: conversationKeys(prefix, key).state,
+        ...(parent ? { spoke: spokeKey(prefix, key, parent.authorId) } : {}),
+      },
+      {
         conversationId,
         of,
-        JSON.stringify(parent),
-        placeId(key),
-        String(spokeTtlSeconds(this.options.ttlSeconds(key))),
-        String(Date.now()),
-      ],
+        parent: JSON.stringify(parent),
+        place: placeId(key),
+        spokeTtl: spokeTtlSeconds(this.options.ttlSeconds(key)),
+        now: Date.now(),
+      },
     );
   }
 

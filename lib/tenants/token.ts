@@ -9,7 +9,9 @@ import { GiveUp, RetryLater } from "../errors.ts";
 import { tokenRefreshLockKey } from "../keys.ts";
 import { errorMessage } from "../log.ts";
 import type { Platform } from "../message.ts";
+import { defineScript } from "../redis-script.ts";
 import type { Services } from "../services.ts";
+import * as z from "../zod.ts";
 import { SealError } from "../secrets/seal.ts";
 import type { Installation, RefreshedToken } from "../installation.ts";
 import type { Installations } from "./installations.ts";
@@ -85,10 +87,16 @@ async function refreshUnderLock(
   return refreshed.botToken;
 }
 
-const RELEASE = `#!lua flags=allow-key-locking
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
+/** Keys: the `lock`. Arguments: its `holder`. The lock goes only while this job still holds it. */
+const RELEASE = defineScript({
+  keys: { lock: "key" },
+  args: z.object({ holder: z.string() }),
+  result: z.number(),
+  lua: `
+if redis.call('GET', K.lock) == A.holder then return redis.call('DEL', K.lock) end
+return 0`,
+});
 
 async function releaseLock(rt: Services, lock: string, holder: string): Promise<void> {
-  await rt.redis.eval(RELEASE, [lock], [holder]).catch(() => undefined);
+  await RELEASE.run(rt.redis, { lock }, { holder }).catch(() => undefined);
 }

@@ -13,66 +13,102 @@ import type { Redis } from "@upstash/redis/cloudflare";
 import { pendingCallSchema, type PendingCall } from "../conversation/draft.ts";
 import { approvalAskedKey, approvalKey, approvalWindowKey } from "../keys.ts";
 import type { ConversationKey } from "../message.ts";
+import { defineScript, luaFlag } from "../redis-script.ts";
 import * as z from "../zod.ts";
 
 /** `done`: its result or cancellation is out; nothing publishes its continuation again. */
 const STATES = ["pending", "approved", "denied", "expired", "done"] as const;
 export type ApprovalState = (typeof STATES)[number];
 
-/**
- * Opens the approval once (a retried question finds it open). KEYS: the record, its window, and where it is
- * answered by a reply, the place's pending question (the latest wins). ARGV: 1 asker, 2 window s, 3 call JSON,
- * 4 sealed job JSON, 5 record ttl s, 6 the question's id.
- */
-const OPEN = `#!lua flags=allow-key-locking
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'state', 'pending', 'asker', ARGV[1], 'call', ARGV[3], 'job', ARGV[4])
-redis.call('EXPIRE', KEYS[1], ARGV[5])
-redis.call('SET', KEYS[2], '1', 'EX', ARGV[2])
-if KEYS[3] then redis.call('SET', KEYS[3], ARGV[6], 'EX', ARGV[2]) end
-return 1
-`;
+/** Every script's keys: the approval's `record` and its `window`. */
+const RECORD_KEYS = { record: "key", window: "key" } as const;
 
 /**
- * A person's ✅ or ❌. KEYS: the record, its window. ARGV: 1 who reacted, 2 the state it asks for. Only the asker
- * decides, and only a pending approval whose window is open; a decided one answers its state again (so that a
- * webhook retried after a lost publish publishes the same continuation once more). Returns '' when there is no
- * approval under that message, else {state, job, decided} (`decided`: this call decided it; `job` only for the asker).
+ * Opens the approval once (a retried question finds it open). Keys: the record, its window, and where it is
+ * answered by a reply, the place's pending question (`asked`: the latest wins). Arguments: the `asker`, the
+ * `window`'s life (s), the `call` (JSON), the sealed `job` (JSON), the record's `ttl` (s), the `question`'s id.
  */
-const DECIDE = `#!lua flags=allow-key-locking
-local f = redis.call('HMGET', KEYS[1], 'state', 'asker', 'job')
+const OPEN = defineScript({
+  keys: { ...RECORD_KEYS, asked: "optional" },
+  args: z.object({
+    asker: z.string(),
+    window: z.number(),
+    call: z.string(),
+    job: z.string(),
+    ttl: z.number(),
+    question: z.string(),
+  }),
+  result: luaFlag,
+  lua: `
+if redis.call('EXISTS', K.record) == 1 then return 0 end
+redis.call('HSET', K.record, 'state', 'pending', 'asker', A.asker, 'call', A.call, 'job', A.job)
+redis.call('EXPIRE', K.record, A.ttl)
+redis.call('SET', K.window, '1', 'EX', A.window)
+if K.asked then redis.call('SET', K.asked, A.question, 'EX', A.window) end
+return 1
+`,
+});
+
+/**
+ * A person's ✅ or ❌. Arguments: `who` reacted, the `state` it asks for. Only the asker decides, and only a pending
+ * approval whose window is open; a decided one answers its state again (so that a webhook retried after a lost
+ * publish publishes the same continuation once more). Returns '' when there is no approval under that message, else
+ * {state, job, decided} (`decided`: this call decided it; `job` only for the asker).
+ */
+const DECIDE = defineScript({
+  keys: RECORD_KEYS,
+  args: z.object({ who: z.string(), state: z.enum(["approved", "denied"]) }),
+  result: z.union([
+    z.literal(""),
+    z.object({ state: z.enum(STATES), decided: z.boolean(), job: z.optional(z.string()) }),
+  ]),
+  lua: `
+local f = redis.call('HMGET', K.record, 'state', 'asker', 'job')
 if not f[1] then return '' end
-if f[2] ~= ARGV[1] then return cjson.encode({state = f[1], decided = false}) end
+if f[2] ~= A.who then return cjson.encode({state = f[1], decided = false}) end
 if f[1] == 'pending' then
-  if redis.call('EXISTS', KEYS[2]) == 0 then return cjson.encode({state = f[1], decided = false}) end
-  redis.call('HSET', KEYS[1], 'state', ARGV[2])
-  return cjson.encode({state = ARGV[2], decided = true, job = f[3]})
+  if redis.call('EXISTS', K.window) == 0 then return cjson.encode({state = f[1], decided = false}) end
+  redis.call('HSET', K.record, 'state', A.state)
+  return cjson.encode({state = A.state, decided = true, job = f[3]})
 end
 return cjson.encode({state = f[1], decided = false, job = f[3]})
-`;
+`,
+});
 
 /**
- * The continuation's look: a pending approval whose window closed expires here. KEYS: the record, its window.
- * Returns '' when there is none, else {state, call, calling, result}.
+ * The continuation's look: a pending approval whose window closed expires here. Returns '' when there is none,
+ * else {state, call, calling, result}.
  */
-const SETTLE = `#!lua flags=allow-key-locking
-local f = redis.call('HMGET', KEYS[1], 'state', 'call', 'calling', 'result')
+const SETTLE = defineScript({
+  keys: RECORD_KEYS,
+  args: z.object({}),
+  result: z.union([
+    z.literal(""),
+    z.object({
+      state: z.enum(STATES),
+      call: z.string(),
+      calling: z.optional(z.string()),
+      result: z.optional(z.string()),
+    }),
+  ]),
+  lua: `
+local f = redis.call('HMGET', K.record, 'state', 'call', 'calling', 'result')
 if not f[1] then return '' end
 local state = f[1]
-if state == 'pending' and redis.call('EXISTS', KEYS[2]) == 0 then
+if state == 'pending' and redis.call('EXISTS', K.window) == 0 then
   state = 'expired'
-  redis.call('HSET', KEYS[1], 'state', state)
+  redis.call('HSET', K.record, 'state', state)
 end
 return cjson.encode({state = state, call = f[2], calling = f[3] or nil, result = f[4] or nil})
-`;
-
-const decidedSchema = z.object({ state: z.enum(STATES), decided: z.boolean(), job: z.optional(z.string()) });
-const settledSchema = z.object({
-  state: z.enum(STATES),
-  call: z.string(),
-  calling: z.optional(z.string()),
-  result: z.optional(z.string()),
+`,
 });
+
+/** A ✅ or ❌ as the record took it: the state now, whether this answer decided it, the continuation (the asker's). */
+export interface Decided {
+  state: ApprovalState;
+  decided: boolean;
+  job?: string | undefined;
+}
 
 export interface Settled {
   state: ApprovalState;
@@ -86,16 +122,10 @@ export interface Settled {
 export class Approvals {
   readonly #redis: Redis;
   readonly #prefix: string;
-  readonly #open;
-  readonly #decide;
-  readonly #settle;
 
   constructor(redis: Redis, prefix: string) {
     this.#redis = redis;
     this.#prefix = prefix;
-    this.#open = redis.createScript<number>(OPEN);
-    this.#decide = redis.createScript<string>(DECIDE);
-    this.#settle = redis.createScript<string>(SETTLE);
   }
 
   /** False when it was open already (an earlier attempt opened it). `byReply`: answered by a YES or NO in the place. */
@@ -111,16 +141,19 @@ export class Approvals {
       byReply: boolean;
     },
   ): Promise<boolean> {
-    const keys = [...this.#keys(place, questionId), ...(args.byReply ? [approvalAskedKey(this.#prefix, place)] : [])];
-    const opened = await this.#open.exec(keys, [
-      args.asker,
-      String(args.windowSeconds),
-      JSON.stringify(args.call),
-      args.job,
-      String(args.ttlSeconds),
-      questionId,
-    ]);
-    return Number(opened) === 1;
+    const asked = args.byReply ? { asked: approvalAskedKey(this.#prefix, place) } : {};
+    return OPEN.run(
+      this.#redis,
+      { ...this.#keys(place, questionId), ...asked },
+      {
+        asker: args.asker,
+        window: args.windowSeconds,
+        call: JSON.stringify(args.call),
+        job: args.job,
+        ttl: args.ttlSeconds,
+        question: questionId,
+      },
+    );
   }
 
   /** The place's pending question answered by a reply (the latest asked), while its window lives; else null. */
@@ -135,18 +168,15 @@ export class Approvals {
     questionId: string,
     who: string,
     verdict: "approve" | "deny",
-  ): Promise<z.output<typeof decidedSchema> | null> {
-    const raw = await this.#decide.exec(this.#keys(place, questionId), [
-      who,
-      verdict === "approve" ? "approved" : "denied",
-    ]);
-    return raw ? decidedSchema.parse(typeof raw === "string" ? JSON.parse(raw) : raw) : null;
+  ): Promise<Decided | null> {
+    const state = verdict === "approve" ? "approved" : "denied";
+    const decided = await DECIDE.run(this.#redis, this.#keys(place, questionId), { who, state });
+    return decided === "" ? null : decided;
   }
 
   async settle(place: ConversationKey, questionId: string): Promise<Settled | null> {
-    const raw = await this.#settle.exec(this.#keys(place, questionId), []);
-    if (!raw) return null;
-    const found = settledSchema.parse(typeof raw === "string" ? JSON.parse(raw) : raw);
+    const found = await SETTLE.run(this.#redis, this.#keys(place, questionId), {});
+    if (found === "") return null;
     return {
       state: found.state,
       call: pendingCallSchema.parse(JSON.parse(found.call)),
@@ -160,8 +190,11 @@ export class Approvals {
     return (await this.#redis.hsetnx(approvalKey(this.#prefix, place, questionId), "calling", String(now))) === 1;
   }
 
-  #keys(place: ConversationKey, questionId: string): string[] {
-    return [approvalKey(this.#prefix, place, questionId), approvalWindowKey(this.#prefix, place, questionId)];
+  #keys(place: ConversationKey, questionId: string): { record: string; window: string } {
+    return {
+      record: approvalKey(this.#prefix, place, questionId),
+      window: approvalWindowKey(this.#prefix, place, questionId),
+    };
   }
 
   /**

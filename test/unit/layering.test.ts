@@ -53,6 +53,10 @@ const PLATFORM_CONTRACT = [
 const MAX_LIB_LINES = 250;
 const FORBIDDEN_IN_LIB = ["hono", "cloudflare:workers"];
 
+/** The one module that sends EVAL and EVALSHA (defineScript): keys by name, arguments as one table, zod result. */
+const SCRIPT_RUNNER = "lib/redis-script.ts";
+const RUNS_LUA = /\.(?:eval|evalsha|evalRo|evalshaRo)\s*(?:<[^>]*>)?\(|\bcreateScript\b|#!lua/;
+
 const IMPORT = /^\s*(?:import|export)\s(?:[^;]*?\sfrom\s)?["']([^"']+)["']/gm;
 
 function filesUnder(dir: string): string[] {
@@ -191,6 +195,14 @@ describe("the house's layering", () => {
     const strays = layered
       .filter((f) => !allowed(f.path) && !f.path.endsWith(".test.ts"))
       .flatMap((f) => (names.some((name) => readFileSync(join(ROOT, f.path), "utf8").includes(name)) ? [f.path] : []));
+    expect(strays).toEqual([]);
+  });
+
+  it("runs Lua scripts only through lib/redis-script.ts (named keys, one table of arguments, EVALSHA, zod)", () => {
+    const strays = layered
+      .filter((f) => f.path !== SCRIPT_RUNNER && !f.path.endsWith(".test.ts"))
+      .filter((f) => RUNS_LUA.test(readFileSync(join(ROOT, f.path), "utf8")))
+      .map((f) => f.path);
     expect(strays).toEqual([]);
   });
 
