@@ -11,7 +11,6 @@ import { using } from "./errors.ts";
 import { capInboundMessage } from "./limits/message-length.ts";
 import { loggedId, loggedPlace } from "./log-ids.ts";
 import type { BotIdentity, InboundMessage } from "./message.ts";
-import { optOutsFor } from "./opt-outs.ts";
 import { rescueJobFor } from "./places/rescue-job.ts";
 import type { IngestOptions } from "./platforms/adapter.ts";
 import type { Job, JobKind } from "./queue/job.ts";
@@ -42,7 +41,6 @@ export async function ingest(
   const msg = capInboundMessage(inbound, s.MAX_MESSAGE_CHARS);
   const explicit = explicitTrigger(msg, bot);
   const reset = !msg.noReply && isResetRequest(msg.text, bot, s.RESET_WORDS);
-  const optOuts = optOutsFor(rt);
   const keeps = Boolean(opts.keepHistory) && s.BACKFILL_MESSAGES > 0 && s.BACKFILL_MINUTES > 0;
   // One round trip: whether the author opted out is read inside the ingest script; STOP or START is written beside it.
   const [{ status, state, optedOut, placeSettings }] = await using("redis", () =>
@@ -50,12 +48,12 @@ export async function ingest(
       rt.store.record(msg, {
         startIfIdle: explicit !== null || reset || Boolean(opts.alwaysAnswer),
         reset,
-        ...(opts.optOuts ? { optOutKey: optOuts.key(msg.key, msg.author.id) } : {}),
-        ...(opts.installationKey ? { installationKey: opts.installationKey } : {}),
+        ...(opts.optOuts ? { optOuts: true } : {}),
+        ...(opts.installedTenant ? { installedTenant: opts.installedTenant } : {}),
         ...(keeps ? { kept: { messages: s.BACKFILL_MESSAGES, ttlSeconds: s.BACKFILL_MINUTES * 60 } } : {}),
         ...(opts.placeSettings ? { placeSettings: true } : {}),
       }),
-      msg.consent && optOuts.record(msg.key, msg.author.id, msg.consent),
+      msg.consent && rt.optOuts.record(msg.key, msg.author.id, msg.consent),
     ]),
   );
   const where = { ...(await loggedPlace(rt, msg.key, opts.logIds)), message: msg.id };

@@ -11,7 +11,7 @@ import type { ConversationKey } from "../message.ts";
 import { defineScript } from "../redis-script.ts";
 import * as z from "../zod.ts";
 import { parseDraft, type Draft } from "./draft.ts";
-import { CLAIM_TTL_SECONDS } from "./reply-store.ts";
+import { CLAIM_TTL_SECONDS } from "./store-options.ts";
 
 /**
  * Keys: the trigger's `reply` record and `claim`, the person's `optOut` mark. Arguments: the attempt's `token`,

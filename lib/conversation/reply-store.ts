@@ -16,12 +16,11 @@ import { MAX_ANSWER_TRACES, type AnswerTrace } from "./answer-trace.ts";
 import { claimKey, conversationKeys, optOutKey, replyKey, seenKey, signKey, visibilityKey } from "../keys.ts";
 import { CLAIM_REPLY, RECORD_REPLY, RELEASE_CLAIM, RENEW_CLAIM } from "./claim-scripts.ts";
 import { parseDraft, type Draft } from "./draft.ts";
-import { DEDUPE_TTL_SECONDS, keptAfterTrim, type StoreOptions } from "./store-options.ts";
+import { claimFollowUp, type FollowUpClaim } from "./follow-up-claim.ts";
+import { CLAIM_TTL_SECONDS, DEDUPE_TTL_SECONDS, keptAfterTrim, type StoreOptions } from "./store-options.ts";
 import { SAVE_OPENING_DRAFT } from "./speaking.ts";
 import { storedMessages, toState } from "./stored-state.ts";
 
-/** A job that dies holds its claim this long (QStash's first retry then waits for it); a long one renews it. */
-export const CLAIM_TTL_SECONDS = 90;
 /** Past QStash's last retry (about 33 minutes after the first attempt), so that the answer's job finds it. */
 const SIGN_TTL_SECONDS = 7_200;
 
@@ -102,6 +101,23 @@ export class ReplyStore {
       default:
         throw new Error(`unexpected claim status ${result.status}`);
     }
+  }
+
+  /**
+   * Claims a message that follows an answer rather than answering a person's (an approved call's result): the
+   * same claim and reply record, without the conversation (./follow-up-claim.ts).
+   */
+  claimFollowUp(
+    key: ConversationKey,
+    trigger: { id: string; authorId: string },
+    token: string,
+  ): Promise<FollowUpClaim> {
+    return claimFollowUp(this.redis, this.options.prefix, key, trigger, token);
+  }
+
+  /** Whether a job began on `triggerId`'s answer (its reply record exists: a draft, or done). */
+  async hasRecord(key: ConversationKey, triggerId: string): Promise<boolean> {
+    return (await this.redis.exists(replyKey(this.options.prefix, key, triggerId))) === 1;
   }
 
   /** Keeps the draft of the answer being posted (one command: the attempt holds the claim). */

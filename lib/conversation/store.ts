@@ -12,7 +12,9 @@ import { speakingOf, withTurnInProgress } from "./speaking.ts";
 import {
   claimKey,
   conversationKeys,
+  installationKey,
   keptKey,
+  optOutKey,
   placeId,
   placeSettingsKey,
   replyKey,
@@ -36,13 +38,13 @@ import { INACTIVE, newConversationState, storedMessages, toState, toStoredMessag
 export type { StoreOptions };
 
 /** `unpublished`: a delivery of a message recorded earlier on which no job has started (./scripts.ts INGEST). */
-/** `not_installed`: the tenant has no installation (the `installationKey` given is missing); nothing recorded. */
+/** `not_installed`: the tenant has no installation (`installedTenant`'s is missing); nothing recorded. */
 export type RecordStatus = "idle" | "duplicate" | "unpublished" | "started" | "recorded" | "not_installed";
 
 export interface RecordResult {
   status: RecordStatus;
   state: ConversationState;
-  /** The author asked not to be messaged (read only when `optOutKey` was given). */
+  /** The author asked not to be messaged (read only with `optOuts`). */
   optedOut: boolean;
   /** The place's own settings (read only with `placeSettings`; else, and when none are set, the defaults: all off). */
   placeSettings: PlaceSettings;
@@ -85,8 +87,10 @@ export class ConversationStore {
     opts: {
       startIfIdle: boolean;
       reset: boolean;
-      optOutKey?: string;
-      installationKey?: string;
+      /** The author may have opted out (lib/opt-outs.ts): read in the script, as `optedOut`. */
+      optOuts?: boolean;
+      /** Only with an installation of this tenant (of the message's platform) is anything recorded. */
+      installedTenant?: string;
       kept?: KeptList;
       placeSettings?: boolean;
     },
@@ -105,8 +109,10 @@ export class ConversationStore {
         reply: replyKey(prefix, msg.key, msg.id),
         claim: claimKey(prefix, msg.key, msg.id),
         spoke: spokeKey(prefix, msg.key, msg.author.id),
-        optOut: opts.optOutKey,
-        installation: opts.installationKey,
+        ...(opts.optOuts ? { optOut: optOutKey(prefix, msg.key, msg.author.id) } : {}),
+        ...(opts.installedTenant
+          ? { installation: installationKey(prefix, { platform: msg.key.platform, tenant: opts.installedTenant }) }
+          : {}),
         ...(opts.kept ? { kept: keptKey(prefix, msg.key) } : {}),
         ...(opts.placeSettings ? { settings: placeSettingsKey(prefix, msg.key) } : {}),
       },
@@ -201,6 +207,11 @@ export class ConversationStore {
     p.zrange(keys.log, "-inf", MESSAGES_BELOW, { byScore: true });
     const [state, messages] = (await p.exec()) as [unknown, unknown[]];
     return state === null ? null : toState(state, storedMessages(messages));
+  }
+
+  /** Whether Redis answers (GET /health). */
+  async ping(): Promise<boolean> {
+    return (await this.redis.ping()) === "PONG";
   }
 
   /** Seconds before the conversation expires unless something happens in it (Redis's TTL: -2 when it is gone). */

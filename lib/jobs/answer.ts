@@ -13,7 +13,6 @@ import { selectTurn, type Turn } from "../conversation/turn.ts";
 import { initiativeFits } from "../limits/initiative-cap.ts";
 import { judgeWithinCap } from "../limits/judge-cap.ts";
 import { checkReplyRate } from "../limits/reply-rate.ts";
-import { reserveTokens } from "../limits/tenant-budget.ts";
 import { JUDGE_MAX_TOKENS } from "../llm/judge.ts";
 import { asksToBeForgotten, forgetPerson } from "../memory/forget.ts";
 import { APOLOGY, BUDGET_NOTICE, PERSON_BUDGET_NOTICE, RATE_LIMIT_NOTICE } from "../notices.ts";
@@ -65,7 +64,7 @@ export async function answer(scope: AnswerScope, claim: Claimed, sign: WorkingSi
   if (job.waitsForBurst && turn.current.id !== job.trigger.id) return "superseded";
   if (job.reason === "initiative" && !(await initiativeFits(rt, job, state, claim.first))) return "skipped";
   const prompt = await gatherPrompt(scope, state, turn);
-  const budget = await reserveTokens(rt, scope.spender, likelyTokens(scope, prompt));
+  const budget = await rt.budgets.reserve(scope.spender, likelyTokens(scope, prompt));
   if (!budget.allowed) {
     rt.log.info(`${budget.over}_over_budget`, { ...scope.where, notice: budget.notify });
     if (!budget.notify) return "over_budget";

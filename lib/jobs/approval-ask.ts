@@ -11,16 +11,12 @@
 import type { PendingCall } from "../conversation/draft.ts";
 import type { Job } from "../queue/job.ts";
 import { sealJob } from "../queue/sealed-job.ts";
-import type { Runtime } from "../runtime.ts";
-import { Approvals } from "../tools/approvals.ts";
 import type { AnswerScope } from "./scope.ts";
 
 /** How long a decided approval is kept past its expiry: QStash's retries of its continuation end well within it. */
 const KEPT_AFTER_SECONDS = 2 * 60 * 60;
 /** The expiry's continuation runs this long after the approval's end, so that it never finds it still pending. */
 const EXPIRY_MARGIN_SECONDS = 5;
-
-export const approvalsOf = (rt: Runtime): Approvals => new Approvals(rt.redis, rt.settings.REDIS_KEY_PREFIX);
 
 export async function openApproval(scope: AnswerScope, call: PendingCall): Promise<void> {
   const { rt, job, replier, attempt, where } = scope;
@@ -39,7 +35,7 @@ export async function openApproval(scope: AnswerScope, call: PendingCall): Promi
     reason: "approval",
     required: true,
   };
-  const opened = await approvalsOf(rt).open(job.key, questionId, {
+  const opened = await rt.approvals.open(job.key, questionId, {
     asker: job.trigger.authorId,
     windowSeconds: minutes * 60,
     call,

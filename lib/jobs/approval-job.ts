@@ -8,13 +8,11 @@
  * (`calling`) but no result (the attempt died during the call) makes it again with the same Idempotency-Key, which
  * the tool drops as a repeat (docs/tools.md): an approved action is neither lost nor done twice.
  */
-import { claimFollowUp } from "../conversation/follow-up-claim.ts";
 import { RetryLater } from "../errors.ts";
 import { errorMessage } from "../log.ts";
 import { approvalDenied, approvalDone, approvalExpired } from "../notices.ts";
 import { callTool } from "../tools/run.ts";
 import type { Settled } from "../tools/approvals.ts";
-import { approvalsOf } from "./approval-ask.ts";
 import { Attempt } from "./attempt.ts";
 import { finishDraft } from "./post.ts";
 import type { AnswerScope, JobScope } from "./scope.ts";
@@ -39,7 +37,7 @@ export async function runApprovalJob(jobScope: JobScope): Promise<ApprovalOutcom
   const questionId = job.approvalQuestion;
   if (questionId === undefined) return end("not_an_approval");
   const token = crypto.randomUUID();
-  const claim = await claimFollowUp(rt.redis, rt.settings.REDIS_KEY_PREFIX, job.key, job.trigger, token);
+  const claim = await rt.store.replies.claimFollowUp(job.key, job.trigger, token);
   if (claim.status === "busy")
     throw new RetryLater("another attempt is posting this approval's answer", claim.retryAfterSeconds);
   if (claim.status === "done") return end("already_posted");
@@ -51,8 +49,7 @@ export async function runApprovalJob(jobScope: JobScope): Promise<ApprovalOutcom
     else if (attempt.written)
       outcome = (await finishDraft(scope)) === "approval_done" ? "approval_done" : "approval_cancelled";
     else outcome = await settleAndPost(scope, questionId);
-    if (outcome === "approval_done" || outcome === "approval_cancelled")
-      await approvalsOf(rt).finish(job.key, questionId);
+    if (outcome === "approval_done" || outcome === "approval_cancelled") await rt.approvals.finish(job.key, questionId);
     await rt.store.replies.markHandled(job.key, job.trigger.id);
     return end(outcome);
   } catch (err) {
@@ -67,7 +64,7 @@ export async function runApprovalJob(jobScope: JobScope): Promise<ApprovalOutcom
 
 async function settleAndPost(scope: AnswerScope, questionId: string): Promise<ApprovalOutcome> {
   const { rt, job, attempt } = scope;
-  const settled = await approvalsOf(rt).settle(job.key, questionId);
+  const settled = await rt.approvals.settle(job.key, questionId);
   // Its record outlives every delivery of its jobs: gone means long past, nothing left to say.
   if (!settled) return "approval_gone";
   const { tool } = settled.call;
@@ -94,7 +91,7 @@ async function approvedResult(scope: AnswerScope, questionId: string, settled: S
   const { rt, job, where } = scope;
   const { call } = settled;
   if (settled.result !== undefined) return approvalDone(call.tool, settled.result);
-  const approvals = approvalsOf(rt);
+  const approvals = rt.approvals;
   // Only a log line tells a repeat: the call is the same, key and all.
   if (settled.calling || !(await approvals.beginCall(job.key, questionId, rt.now())))
     rt.log.warn("approval_call_repeated", { ...where, tool: call.tool });

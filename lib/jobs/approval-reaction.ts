@@ -15,7 +15,6 @@ import type { Job } from "../queue/job.ts";
 import { openJob } from "../queue/sealed-job.ts";
 import type { Runtime } from "../runtime.ts";
 import type * as z from "../zod.ts";
-import { approvalsOf } from "./approval-ask.ts";
 
 export async function answerApproval(
   rt: Runtime,
@@ -28,7 +27,7 @@ export async function answerApproval(
 /** True when the answer decided the approval (now or before) and its continuation was published. */
 async function decideAndPublish(rt: Runtime, answer: ApprovalAnswer, jobSchema: z.ZodMiniType<Job>): Promise<boolean> {
   const { place, messageId, userId, verdict } = answer;
-  const decided = await approvalsOf(rt).decide(place, messageId, userId, verdict);
+  const decided = await rt.approvals.decide(place, messageId, userId, verdict);
   const where = { platform: place.platform, tenant: place.tenant };
   if (!decided) {
     rt.log.info("approval_reaction_ignored", { ...where, reason: "not_a_question" });
@@ -52,7 +51,7 @@ export async function answerApprovalReply(
   verdict: ApprovalAnswer["verdict"],
   jobSchema: z.ZodMiniType<Job>,
 ): Promise<boolean> {
-  const questionId = await approvalsOf(rt).askedByReply(message.key);
+  const questionId = await rt.approvals.askedByReply(message.key);
   if (questionId === null) return false;
   return decideAndPublish(
     rt,

@@ -10,7 +10,8 @@
  */
 import type { AnswerTrace } from "../conversation/answer-trace.ts";
 import type { Draft, PendingCall, PostedOutcome } from "../conversation/draft.ts";
-import { CLAIM_TTL_SECONDS, type ClaimResult } from "../conversation/reply-store.ts";
+import type { ClaimResult } from "../conversation/reply-store.ts";
+import { CLAIM_TTL_SECONDS } from "../conversation/store-options.ts";
 import type { StreamState } from "../message.ts";
 import { APOLOGY } from "../notices.ts";
 import type { UnsureOpen } from "../platforms/answer-stream.ts";

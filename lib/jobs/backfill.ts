@@ -9,7 +9,6 @@
  * budget spent) leaves it unmarked, and the answer goes on without it. A refusal (a missing scope or permission) is
  * logged once per place per hour, naming what is missing.
  */
-import { historyRefusedKey } from "../keys.ts";
 import { capMessageText } from "../limits/message-length.ts";
 import { errorMessage } from "../log.ts";
 import type { ConversationState, StoredMessage } from "../message.ts";
@@ -19,7 +18,6 @@ import { asStoredMessage } from "./parent.ts";
 import type { JobScope } from "./scope.ts";
 
 const MS_PER_MINUTE = 60_000;
-const REFUSAL_LOGGED_SECONDS = 3_600;
 
 /** The conversation with the place's earlier messages in it, until it has them (its first answer) and where the platform can say. */
 export async function withEarlierTalk(scope: JobScope, state: ConversationState): Promise<ConversationState> {
@@ -70,9 +68,5 @@ function withMessages(recent: readonly StoredMessage[], added: readonly StoredMe
 
 /** A refused history read (here, or a rescue's), logged once per place per hour, naming what is missing. */
 export async function logHistoryRefusal({ rt, job, where }: JobScope, missing: string): Promise<void> {
-  const first = await rt.redis.set(historyRefusedKey(rt.settings.REDIS_KEY_PREFIX, job.key), "1", {
-    nx: true,
-    ex: REFUSAL_LOGGED_SECONDS,
-  });
-  if (first !== null) rt.log.warn("history_refused", { ...where, missing });
+  if (await rt.toldOnce.historyRefusal(job.key)) rt.log.warn("history_refused", { ...where, missing });
 }

@@ -9,25 +9,16 @@
  * goes out through the reply job's own draft and post path (./post.ts): exactly one summary, whatever QStash
  * redelivers. Only the place's own messages are read; in a DM it says what it can do instead.
  */
+import type { CatchUpProgress } from "../catch-up/progress.ts";
 import type { PostedOutcome } from "../conversation/draft.ts";
 import { selectTurn } from "../conversation/turn.ts";
-import { reserveTokens, type BudgetVerdict } from "../limits/tenant-budget.ts";
+import type { BudgetVerdict } from "../limits/tenant-budget.ts";
 import type { CatchUpRecord } from "../llm/catch-up.ts";
 import type { ConversationState } from "../message.ts";
 import { BUDGET_NOTICE, PERSON_BUDGET_NOTICE } from "../notices.ts";
 import { catchUpRequest, type CatchUpRequest } from "../text/catch-up-request.ts";
 import type { Claimed } from "./attempt.ts";
-import {
-  CatchUpRefused,
-  chunksOf,
-  dropProgress,
-  loadProgress,
-  notesWithin,
-  numbered,
-  readPage,
-  saveProgress,
-  type CatchUpProgress,
-} from "./catch-up-steps.ts";
+import { CatchUpRefused, chunksOf, notesWithin, numbered, readPage } from "./catch-up-steps.ts";
 import { finishDraft } from "./post.ts";
 import type { AnswerScope } from "./scope.ts";
 
@@ -60,7 +51,7 @@ export async function catchUp(
   const { rt, job } = scope;
   if ((await scope.visibility()) === "dm") return post(scope, state, claim, CATCH_UP_IN_DM);
   const maxMs = rt.settings.CATCHUP_MAX_HOURS * MS_PER_HOUR;
-  let progress: CatchUpProgress = (await loadProgress(scope)) ?? {
+  let progress: CatchUpProgress = (await rt.catchUps.load(job.key, job.trigger.id)) ?? {
     since: job.trigger.ts - Math.min(request.windowMs ?? maxMs, maxMs),
     before: { id: job.trigger.id, ts: job.trigger.ts },
     pages: 0,
@@ -70,7 +61,7 @@ export async function catchUp(
   try {
     for (let before = progress.before; before; before = progress.before) {
       progress = await readPage(scope, progress, before, request.windowMs === undefined);
-      await saveProgress(scope, progress);
+      await rt.catchUps.save(job.key, job.trigger.id, progress);
     }
   } catch (err) {
     if (!(err instanceof CatchUpRefused)) throw err;
@@ -99,7 +90,7 @@ export async function catchUp(
     last,
   });
   if (last) return finish(scope, state, claim, withLinks(scope, text ?? NOTHING_TO_CATCH_UP, ids));
-  await saveProgress(scope, { ...progress, notes: [...progress.notes, text ?? ""] });
+  await rt.catchUps.save(job.key, job.trigger.id, { ...progress, notes: [...progress.notes, text ?? ""] });
   // The next step claims the answer anew; it shows its own working sign (the webhook's came down with this step).
   await scope.attempt.release();
   const { signByWebhook: _shown, ...next } = job;
@@ -113,7 +104,10 @@ async function modelCall(
   input: { messages: CatchUpRecord[] } | { notes: string[] },
 ): Promise<{ text: string | null } | Over> {
   const { rt } = scope;
-  const budget = await reserveTokens(rt, scope.spender, rt.settings.PROMPT_TOKEN_BUDGET + rt.settings.MAX_REPLY_TOKENS);
+  const budget = await rt.budgets.reserve(
+    scope.spender,
+    rt.settings.PROMPT_TOKEN_BUDGET + rt.settings.MAX_REPLY_TOKENS,
+  );
   if (!budget.allowed) return budget;
   let used = 0;
   try {
@@ -134,7 +128,7 @@ type Over = Extract<BudgetVerdict, { allowed: false }>;
 /** Past a daily budget the catch-up ends, told once like any answer (lib/jobs/answer.ts). */
 async function overBudget(scope: AnswerScope, over: Over): Promise<PostedOutcome | "over_budget"> {
   scope.rt.log.info(`${over.over}_over_budget`, { ...scope.where, notice: over.notify });
-  await dropProgress(scope);
+  await scope.rt.catchUps.drop(scope.job.key, scope.job.trigger.id);
   if (!over.notify) return "over_budget";
   scope.attempt.write(over.over === "tenant" ? BUDGET_NOTICE : PERSON_BUDGET_NOTICE, "over_budget");
   return finishDraft(scope);
@@ -157,7 +151,7 @@ async function finish(
   text: string,
 ): Promise<PostedOutcome> {
   const outcome = await post(scope, state, claim, text);
-  await dropProgress(scope);
+  await scope.rt.catchUps.drop(scope.job.key, scope.job.trigger.id);
   return outcome;
 }
 

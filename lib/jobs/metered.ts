@@ -4,7 +4,6 @@
  * first, the call made, then settled to what it used. Past the budget the call is not made: for the memory job's
  * calls (facts, summary) that only means nothing is learned from that exchange, which is said in a log line.
  */
-import { reserveTokens } from "../limits/tenant-budget.ts";
 import type { JobScope } from "./scope.ts";
 
 /** The call's result, or null when the budget had no room for it (the call was not made). */
@@ -15,7 +14,7 @@ export async function meteredCall<T>(
   call: (onUsage: (tokens: number) => void) => Promise<T>,
 ): Promise<T | null> {
   const { rt, spender, where } = scope;
-  const budget = await reserveTokens(rt, spender, likelyTokens);
+  const budget = await rt.budgets.reserve(spender, likelyTokens);
   if (!budget.allowed) {
     rt.log.info("model_call_over_budget", { ...where, call: what, over: budget.over });
     return null;

@@ -11,11 +11,8 @@
  * ingest script's dedupe (a `rescue:` id), and the reply job's own deduplication id is the question's.
  */
 import { answeredAfter, type AfterQuestion } from "../decide/index.ts";
-import { channelId, placeId, replyKey } from "../keys.ts";
-import { limitersFor } from "../limits/limiters.ts";
-import { withoutForgotten } from "../memory/forgotten.ts";
+import { channelId, placeId } from "../keys.ts";
 import type { ConversationKey, ConversationState, InboundMessage, ReplyTarget, StoredMessage } from "../message.ts";
-import { PlaceSettingsStore } from "../places/settings.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
 import { logHistoryRefusal, readAsStored } from "./backfill.ts";
@@ -52,17 +49,16 @@ export async function runRescueJob(scope: JobScope): Promise<RescueOutcome> {
     rt.log.info("rescue_ended", { ...where, outcome });
     return outcome;
   };
-  const settings = await new PlaceSettingsStore(rt.redis, rt.settings.REDIS_KEY_PREFIX).read(job.key);
+  const settings = await rt.placeSettings.read(job.key);
   const under = settings.rescue ? replier.rescueUnder(job) : null;
   if (!under) return end("rescue_off");
-  if ((await rt.redis.exists(replyKey(rt.settings.REDIS_KEY_PREFIX, job.key, job.trigger.id))) === 1)
-    return end("already_answered");
+  if (await rt.store.replies.hasRecord(job.key, job.trigger.id)) return end("already_answered");
   const [here, there] = await Promise.all([rt.store.load(job.key), rt.store.load(under.key)]);
   const talk = fromLog(job, here, there) ?? (await fromPlatform(scope, under));
   if (talk === "refused") return end("history_refused");
   if (!talk) return end("question_gone");
   if (answeredAfter(talk, job.bot, settings.eagerness)) return end("answered_by_people");
-  if (!(await limitersFor(rt).rescue.limit(channelId(job.key))).success) return end("rescue_capped");
+  if (!(await rt.limiters.rescue.limit(channelId(job.key))).success) return end("rescue_capped");
   const minutes = settings.rescueMinutes ?? rt.settings.RESCUE_AFTER_MINUTES;
   const published = await handOver(rt, job, talk.question, under, there, steppingInNote(minutes));
   if (published)
@@ -125,7 +121,7 @@ async function readOn(
     { after: { id: job.trigger.id, ts: job.trigger.ts }, triggerListed: true, limit: LISTED },
   );
   if (!page || "refused" in page) return { refused: page?.refused ?? "history" };
-  const kept = (await withoutForgotten(rt.redis, rt.settings.REDIS_KEY_PREFIX, key, page.messages)).map((m) =>
+  const kept = (await rt.forgotten.withoutForgotten(key, page.messages)).map((m) =>
     readAsStored(m, job, rt.settings.MAX_MESSAGE_CHARS),
   );
   const authorOf = new Map(kept.map((m) => [m.id, m.authorId]));

@@ -5,16 +5,12 @@
  * conversation the first such answer begins by saying the bot cannot see images (IMAGES_UNSEEN_NOTICE), once.
  */
 import type { Prompt } from "../context/prompt.ts";
-import { imagesUnseenKey } from "../keys.ts";
 import { ImagesRefused } from "../llm/image-parts.ts";
 import { IMAGES_UNSEEN_NOTICE } from "../notices.ts";
 import type { WorkingSign } from "../platforms/answer-stream.ts";
 import type { AnswerScope } from "./scope.ts";
 import type { ToolUse } from "./tool-loop.ts";
 import { writeAnswer } from "./write.ts";
-
-/** Long enough to outlive any conversation; a new conversation's id is a new key. */
-const TOLD_TTL_SECONDS = 24 * 60 * 60;
 
 export async function writeSeeing(
   scope: AnswerScope,
@@ -31,12 +27,9 @@ export async function writeSeeing(
   const { rt, job } = scope;
   const { images, ...rest } = prompt;
   const textOnly: Prompt = { ...rest, tokens: prompt.tokens - images.reduce((sum, image) => sum + image.tokens, 0) };
-  const told = await rt.redis.set(imagesUnseenKey(rt.settings.REDIS_KEY_PREFIX, job.key, job.conversationId), "1", {
-    nx: true,
-    ex: TOLD_TTL_SECONDS,
-  });
-  rt.log.warn("images_refused", { ...scope.where, images: images.length, notice: told === "OK" });
+  const told = await rt.toldOnce.imagesUnseen(job.key, job.conversationId);
+  rt.log.warn("images_refused", { ...scope.where, images: images.length, notice: told });
   const answer = await rt.llm.generate(textOnly, { required: job.required, onUsage });
-  if (told !== "OK") return answer;
+  if (!told) return answer;
   return answer ? `${IMAGES_UNSEEN_NOTICE}\n\n${answer}` : IMAGES_UNSEEN_NOTICE;
 }

@@ -6,10 +6,9 @@
  * spoke in: past the allowance the bot says so once per window (FORGET_LIMIT_NOTICE, which promises nothing it has
  * not done: what the person said since their last forget stays until they ask again), then stays quiet.
  */
-import { forgetLimitKeys, personId } from "../keys.ts";
-import type { Job } from "../queue/job.ts";
+import type { Redis } from "@upstash/redis/cloudflare";
+import { forgetLimitKeys } from "../keys.ts";
 import { defineScript } from "../redis-script.ts";
-import type { Services } from "../services.ts";
 import * as z from "../zod.ts";
 
 const FORGETS_PER_HOUR = 3;
@@ -39,11 +38,23 @@ return 'quiet'
 
 export type ForgetAllowance = "allowed" | "notify" | "quiet";
 
-export async function checkForgetRate(rt: Services, job: Job): Promise<ForgetAllowance> {
-  const keys = forgetLimitKeys(rt.settings.REDIS_KEY_PREFIX, personId(job.key, job.trigger.authorId));
-  return COUNT_REQUEST.run(
-    rt.redis,
-    { requests: keys.requests, told: keys.told },
-    { trigger: job.trigger.id, allowance: FORGETS_PER_HOUR, windowMs: WINDOW_MS },
-  );
+/** The "forget me" requests each person made in the window (`limit:forget:` in lib/keys.ts). */
+export class ForgetRequests {
+  readonly #redis: Redis;
+  readonly #prefix: string;
+
+  constructor(redis: Redis, prefix: string) {
+    this.#redis = redis;
+    this.#prefix = prefix;
+  }
+
+  /** Counts the request `triggerId` of `person` (once, however often its job runs) against the allowance. */
+  async count(person: string, triggerId: string): Promise<ForgetAllowance> {
+    const keys = forgetLimitKeys(this.#prefix, person);
+    return COUNT_REQUEST.run(
+      this.#redis,
+      { requests: keys.requests, told: keys.told },
+      { trigger: triggerId, allowance: FORGETS_PER_HOUR, windowMs: WINDOW_MS },
+    );
+  }
 }

@@ -126,6 +126,11 @@ export class MessageEraser {
     await this.#erase(key, placeId(key), erasure);
   }
 
+  /** The conversation at `key` now, its place in the person's index left as it is (see `erase`). */
+  async eraseConversation(key: ConversationKey, erasure: Erasure): Promise<number> {
+    return this.erase(conversationKeysAt(this.prefix, placeId(key)), erasure);
+  }
+
   /** One conversation, its place in the person's index left as it is; returns how many messages left its log. */
   async erase(keys: ConversationKeys, erasure: Erasure): Promise<number> {
     const [removed] = await ERASE_PERSON.run(

@@ -82,10 +82,10 @@ export interface IngestOptions {
   /** Answer even if the decider would not (platform rules, e.g. every SMS). */
   alwaysAnswer?: boolean;
   /**
-   * Only tenants with an installation are served (OAuth installs): the ingest script checks that this key exists
-   * in its one round trip, and records nothing for a tenant without one.
+   * Only tenants with an installation are served (OAuth installs): the ingest script checks that this tenant's
+   * installation exists in its one round trip, and records nothing for a tenant without one.
    */
-  installationKey?: string;
+  installedTenant?: string;
   /** Platform lines for the system message (e.g. the SMS length to aim for); they travel with the job. */
   systemNotes?: string[];
   /** People can opt out of the bot's messages (SMS STOP): what they write is recorded, never answered. */

@@ -3,7 +3,7 @@
  * The platforms as the job flows see them (`Replier`): each job's answer goes to the adapter of its reply target's
  * platform, with the target checked against that adapter's schema and the job's tenant in context.
  */
-import { KeptMessages } from "../conversation/kept.ts";
+import type { KeptMessages } from "../conversation/kept.ts";
 import { GiveUp } from "../errors.ts";
 import type { FileRef } from "../files/file-ref.ts";
 import type { ConversationKey, ParentMessage, PartProgress, ReplyTarget, StreamState, Visibility } from "../message.ts";
@@ -69,7 +69,10 @@ export interface JobStreaming {
 
 const answerFor = (job: Job) => ({ triggerId: job.trigger.id, authorId: job.trigger.authorId });
 
-export function platformReplier(rt: PlatformServices, adapters: readonly PlatformAdapter[]): Replier {
+export function platformReplier(
+  rt: PlatformServices & { store: { kept: KeptMessages } },
+  adapters: readonly PlatformAdapter[],
+): Replier {
   const byPlatform = new Map(adapters.map((adapter) => [adapter.platform, adapter]));
   const open = (job: Job) => {
     const adapter = byPlatform.get(job.replyTarget.platform);
@@ -97,7 +100,7 @@ export function platformReplier(rt: PlatformServices, adapters: readonly Platfor
     async readHistory(job, query) {
       const { adapter, ctx } = open(job);
       if (!adapter.readHistory) return undefined;
-      const kept = new KeptMessages(rt.redis, rt.settings.REDIS_KEY_PREFIX);
+      const { kept } = rt.store;
       // A read on from a message keeps its first `limit`, one back to a window its last.
       const between = async (q: HistoryQuery) =>
         "after" in q

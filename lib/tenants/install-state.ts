@@ -8,6 +8,7 @@
  * ALL_STARTS from everywhere per STATE_TTL_SECONDS. A refused start writes nothing, so pending states and their
  * counters stay below about twice ALL_STARTS keys however many addresses ask.
  */
+import type { Redis } from "@upstash/redis/cloudflare";
 import { bytesToHex, constantTimeEqual } from "../crypto.ts";
 import { installStartKeys, oauthStateKey } from "../keys.ts";
 import { clientId } from "../limits/client-address.ts";
@@ -54,42 +55,70 @@ return 0
 
 export type StateCheck = "ok" | "forged" | "expired_or_used" | "other_browser";
 
+/** The pending install flows' states and the counts of their starts (`oauth-state:`, `limit:install:`). */
+export class InstallStates {
+  readonly #redis: Redis;
+  readonly #prefix: string;
+
+  constructor(redis: Redis, prefix: string) {
+    this.#redis = redis;
+    this.#prefix = prefix;
+  }
+
+  /** Counts a start by `client` and keeps `value` under `nonce`; 0 when kept, else ms until a start may be made. */
+  start(client: string, nonce: string, value: string): Promise<number> {
+    const counts = installStartKeys(this.#prefix, client);
+    return START.run(
+      this.#redis,
+      { client: counts.client, all: counts.all, state: oauthStateKey(this.#prefix, nonce) },
+      {
+        allowance: CLIENT_STARTS,
+        allowanceOfAll: ALL_STARTS,
+        windowMs: STATE_TTL_SECONDS * 1000,
+        value,
+        ttl: STATE_TTL_SECONDS,
+      },
+    );
+  }
+
+  /** The value kept under `nonce`, taken (GETDEL): a state never works twice. */
+  async take(nonce: string): Promise<string | null> {
+    const value = await this.#redis.getdel<string>(oauthStateKey(this.#prefix, nonce));
+    return value === null ? null : String(value);
+  }
+}
+
+type InstallServices = Pick<Services, "secrets"> & { installStates: InstallStates };
+
 /** A new flow's state and cookie for the client at `address` (CF-Connecting-IP); how long to wait when over a cap. */
 export async function newInstallState(
-  rt: Services,
+  rt: InstallServices,
   address: string,
 ): Promise<{ state: string; cookie: string } | { retryAfterSeconds: number }> {
-  const prefix = rt.settings.REDIS_KEY_PREFIX;
   const nonce = randomText();
   const cookie = randomText();
-  const counts = installStartKeys(prefix, await clientId(rt.secrets, address));
-  const waitMs = await START.run(
-    rt.redis,
-    { client: counts.client, all: counts.all, state: oauthStateKey(prefix, nonce) },
-    {
-      allowance: CLIENT_STARTS,
-      allowanceOfAll: ALL_STARTS,
-      windowMs: STATE_TTL_SECONDS * 1000,
-      value: await sha256Hex(cookie),
-      ttl: STATE_TTL_SECONDS,
-    },
-  );
+  const client = await clientId(rt.secrets, address);
+  const waitMs = await rt.installStates.start(client, nonce, await sha256Hex(cookie));
   if (waitMs > 0) return { retryAfterSeconds: Math.ceil(waitMs / 1000) };
   // Bound to nothing more than its use: the nonce is worth something only with its Redis key and the browser's cookie.
   return { state: await rt.secrets.oauthState.seal(nonce, ""), cookie };
 }
 
 /** Takes the state (it never works twice, whatever the outcome) and says whether this callback may go on. */
-export async function takeInstallState(rt: Services, state: string, cookie: string | undefined): Promise<StateCheck> {
+export async function takeInstallState(
+  rt: InstallServices,
+  state: string,
+  cookie: string | undefined,
+): Promise<StateCheck> {
   let nonce: string;
   try {
     nonce = await rt.secrets.oauthState.open(state, "");
   } catch {
     return "forged";
   }
-  const expected = await rt.redis.getdel<string>(oauthStateKey(rt.settings.REDIS_KEY_PREFIX, nonce));
+  const expected = await rt.installStates.take(nonce);
   if (expected === null) return "expired_or_used";
-  if (!cookie || !constantTimeEqual(String(expected), await sha256Hex(cookie))) return "other_browser";
+  if (!cookie || !constantTimeEqual(expected, await sha256Hex(cookie))) return "other_browser";
   return "ok";
 }
 

@@ -33,6 +33,8 @@ const LEVELS: readonly (readonly [level: string, prefixes: readonly string[]])[]
       "lib/opt-outs.ts",
       "lib/places/",
       "lib/tools/",
+      "lib/stores.ts",
+      "lib/catch-up/progress.ts",
     ],
   ],
   ["model", ["lib/decide/", "lib/context/", "lib/llm/"]],
@@ -52,6 +54,15 @@ const PLATFORM_CONTRACT = [
 ];
 const MAX_LIB_LINES = 250;
 const FORBIDDEN_IN_LIB = ["hono", "cloudflare:workers"];
+
+/** The flows and the routes: they read and write Redis through the runtime's stores, never themselves. */
+const REDIS_FREE = ["functions/", "lib/jobs/", "lib/ingest.ts"];
+const REACHES_REDIS: readonly (readonly [what: string, pattern: RegExp])[] = [
+  ["the Redis client (rt.redis)", /\.redis\b/],
+  ["the Redis package", /["']@upstash\/redis/],
+  ["the key prefix (REDIS_KEY_PREFIX)", /REDIS_KEY_PREFIX/],
+  ["a key built from lib/keys.ts", /\b[a-z][A-Za-z]*Keys?(?:At|OfPlace)?\(/],
+];
 
 /** The one module that sends EVAL and EVALSHA (defineScript): keys by name, arguments as one table, zod result. */
 const SCRIPT_RUNNER = "lib/redis-script.ts";
@@ -196,6 +207,19 @@ describe("the house's layering", () => {
       .filter((f) => !allowed(f.path) && !f.path.endsWith(".test.ts"))
       .flatMap((f) => (names.some((name) => readFileSync(join(ROOT, f.path), "utf8").includes(name)) ? [f.path] : []));
     expect(strays).toEqual([]);
+  });
+
+  it("has the flows and the routes reach Redis only through the runtime's stores", () => {
+    const strays = layered
+      .filter((f) => REDIS_FREE.some((prefix) => f.path.startsWith(prefix)) && !f.path.endsWith(".test.ts"))
+      .flatMap((f) => {
+        const text = readFileSync(join(ROOT, f.path), "utf8");
+        return REACHES_REDIS.filter(([, pattern]) => pattern.test(text)).map(([what]) => `${f.path}: ${what}`);
+      });
+    // One place per key: its builder in lib/keys.ts, one method of its store (lib/stores.ts, built once per
+    // runtime and bound to REDIS_KEY_PREFIX), its row in docs/data-kept.md. A flow that reached Redis itself would
+    // be a second place to read and write a key, and a second place to get its prefix, TTL and locking wrong.
+    expect(strays, "use a store of the runtime (lib/stores.ts) instead").toEqual([]);
   });
 
   it("runs Lua scripts only through lib/redis-script.ts (named keys, one table of arguments, EVALSHA, zod)", () => {
