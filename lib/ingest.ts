@@ -106,9 +106,7 @@ export async function ingest(
     },
   );
   if (rescue) {
-    const queued = await using("qstash", () =>
-      rt.queue.publish("rescue", rescue.job, { delaySeconds: rescue.delaySeconds }),
-    );
+    const queued = await using("qstash", () => rt.queue.publish(rescue.job, { delaySeconds: rescue.delaySeconds }));
     rt.log.info("rescue_scheduled", {
       ...where,
       job: queued.messageId,
@@ -120,6 +118,7 @@ export async function ingest(
 
   const kind: JobKind = decision.respond === "judge" ? "judge" : "reply";
   const job: Job = {
+    kind,
     key: msg.key,
     conversationId: state.id,
     trigger: { id: msg.id, ts: msg.ts, authorId: msg.author.id, authorName: msg.author.name },
@@ -135,7 +134,7 @@ export async function ingest(
     ...(kind === "reply" && opts.signByWebhook && s.SHOW_WORKING ? { signByWebhook: true as const } : {}),
     ...(keeps ? { keptHistory: true as const } : {}),
   };
-  const published = await using("qstash", () => rt.queue.publish(kind, job, { delaySeconds: opts.delaySeconds }));
+  const published = await using("qstash", () => rt.queue.publish(job, { delaySeconds: opts.delaySeconds }));
   rt.log.info("job_published", { ...where, kind, job: published.messageId, deduplicated: published.deduplicated });
   return { status, decision, published: true, ...(job.signByWebhook ? { replyJob: job } : {}) };
 }

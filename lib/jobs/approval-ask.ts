@@ -9,7 +9,7 @@
  * Opening twice changes nothing (the record is created once; the delayed job's deduplication id is the same).
  */
 import type { PendingCall } from "../conversation/draft.ts";
-import type { Job } from "../queue/job.ts";
+import type { JobOf } from "../queue/job.ts";
 import { sealJob } from "../queue/sealed-job.ts";
 import type { AnswerScope } from "./scope.ts";
 
@@ -25,8 +25,9 @@ export async function openApproval(scope: AnswerScope, call: PendingCall): Promi
   if (!questionId || !target) return;
   const minutes = rt.settings.APPROVAL_TTL_MINUTES;
   const { waitsForBurst: _burst, signByWebhook: _sign, ...rest } = job;
-  const continuation: Job = {
+  const continuation: JobOf<"approval"> = {
     ...rest,
+    kind: "approval",
     // Its own answer record and claim, unique in the tenant as the question's trigger is; nothing of the place in
     // the clear that the question's job did not carry.
     trigger: { ...job.trigger, id: `approval:${job.trigger.id}`, ts: rt.now() },
@@ -43,7 +44,7 @@ export async function openApproval(scope: AnswerScope, call: PendingCall): Promi
     ttlSeconds: minutes * 60 + KEPT_AFTER_SECONDS,
     byReply: replier.approvalWay(job) === "reply",
   });
-  const published = await rt.queue.publish("approval", continuation, {
+  const published = await rt.queue.publish(continuation, {
     delaySeconds: minutes * 60 + EXPIRY_MARGIN_SECONDS,
     step: 1,
   });

@@ -11,7 +11,7 @@
  */
 import type { InboundMessage } from "../message.ts";
 import type { ApprovalAnswer } from "../platforms/approvals.ts";
-import type { Job } from "../queue/job.ts";
+import type { JobPayload } from "../queue/job.ts";
 import { openJob } from "../queue/sealed-job.ts";
 import type { Runtime } from "../runtime.ts";
 import type * as z from "../zod.ts";
@@ -19,13 +19,17 @@ import type * as z from "../zod.ts";
 export async function answerApproval(
   rt: Runtime,
   answer: ApprovalAnswer,
-  jobSchema: z.ZodMiniType<Job>,
+  jobSchema: z.ZodMiniType<JobPayload>,
 ): Promise<void> {
   await decideAndPublish(rt, answer, jobSchema);
 }
 
 /** True when the answer decided the approval (now or before) and its continuation was published. */
-async function decideAndPublish(rt: Runtime, answer: ApprovalAnswer, jobSchema: z.ZodMiniType<Job>): Promise<boolean> {
+async function decideAndPublish(
+  rt: Runtime,
+  answer: ApprovalAnswer,
+  jobSchema: z.ZodMiniType<JobPayload>,
+): Promise<boolean> {
   const { place, messageId, userId, verdict } = answer;
   const decided = await rt.approvals.decide(place, messageId, userId, verdict);
   const where = { platform: place.platform, tenant: place.tenant };
@@ -36,7 +40,7 @@ async function decideAndPublish(rt: Runtime, answer: ApprovalAnswer, jobSchema: 
   rt.log.info("approval_reaction", { ...where, verdict, state: decided.state, decided: decided.decided });
   if (!decided.job || (decided.state !== "approved" && decided.state !== "denied")) return false;
   const job = await openJob(JSON.parse(decided.job), rt.secrets.jobs, jobSchema);
-  await rt.queue.publish("approval", job);
+  await rt.queue.publish({ ...job, kind: "approval" });
   return true;
 }
 
@@ -49,7 +53,7 @@ export async function answerApprovalReply(
   rt: Runtime,
   message: InboundMessage,
   verdict: ApprovalAnswer["verdict"],
-  jobSchema: z.ZodMiniType<Job>,
+  jobSchema: z.ZodMiniType<JobPayload>,
 ): Promise<boolean> {
   const questionId = await rt.approvals.askedByReply(message.key);
   if (questionId === null) return false;

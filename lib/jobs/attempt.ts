@@ -27,17 +27,6 @@ class ClaimLost extends Error {}
 /** What a claim read when it was taken: the conversation, the draft earlier attempts left, the sign's mark. */
 export type Claimed = Extract<ClaimResult, { status: "claimed" }>;
 
-/** Claims the trigger's answer for a new attempt; or says why there is none to make (done, covered, busy). */
-export async function claimAnswer(
-  rt: Runtime,
-  job: Job,
-): Promise<{ status: "claimed"; attempt: Attempt; claim: Claimed } | Exclude<ClaimResult, Claimed>> {
-  const token = crypto.randomUUID();
-  const claim = await rt.store.replies.claimReply(job.key, job.conversationId, job.trigger, token);
-  if (claim.status !== "claimed") return claim;
-  return { status: "claimed", attempt: new Attempt(rt, job, { token, draft: claim.draft }), claim };
-}
-
 /** What an answer saw, for recording it as the bot's turn (Draft `saw`). */
 export type AnswerSaw = NonNullable<Draft["saw"]>;
 

@@ -94,7 +94,7 @@ export async function catchUp(
   // The next step claims the answer anew; it shows its own working sign (the webhook's came down with this step).
   await scope.attempt.release();
   const { signByWebhook: _shown, ...next } = job;
-  await rt.queue.publish(scope.kind, next, { step: progress.notes.length + 1 });
+  await rt.queue.publish(next, { step: progress.notes.length + 1 });
   return "continued";
 }
 

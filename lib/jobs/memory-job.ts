@@ -34,7 +34,7 @@ export type MemoryOutcome = "remembered" | "conversation_gone";
 export async function publishMemoryJob(rt: Runtime, job: Job, visibility: () => Promise<Visibility>): Promise<void> {
   if (!rt.settings.MEMORY_ENABLED && !rt.settings.SUMMARY_ENABLED && !rt.recall) return;
   try {
-    await rt.queue.publish("memory", { ...job, visibility: await visibility() });
+    await rt.queue.publish({ ...job, kind: "memory", visibility: await visibility() });
   } catch (err) {
     rt.log.warn("memory_job_not_published", {
       platform: job.key.platform,

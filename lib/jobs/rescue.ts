@@ -172,6 +172,7 @@ async function handOver(
   }
   const answer: Job = {
     ...job,
+    kind: "reply",
     key: under.key,
     conversationId: conversationId!,
     trigger,
@@ -180,5 +181,5 @@ async function handOver(
     required: false,
     systemNotes: [note],
   };
-  return rt.queue.publish("reply", answer);
+  return rt.queue.publish(answer);
 }

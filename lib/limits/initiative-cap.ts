@@ -8,7 +8,7 @@
 import { channelId } from "../keys.ts";
 import { jobLogFields } from "../log-ids.ts";
 import type { ConversationState } from "../message.ts";
-import type { Job } from "../queue/job.ts";
+import type { JobPayload } from "../queue/job.ts";
 import type { Services } from "../services.ts";
 import type { Limiters } from "./limiters.ts";
 
@@ -23,7 +23,7 @@ function spokeSince(state: ConversationState, botId: string, ts: number): boolea
 /** `first`: no earlier attempt of the job got this far (lib/jobs/attempt.ts), so the trigger is not counted yet. */
 export async function initiativeFits(
   rt: Services & { limiters: Limiters },
-  job: Job,
+  job: JobPayload,
   state: ConversationState,
   first: boolean,
 ): Promise<boolean> {

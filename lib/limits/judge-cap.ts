@@ -5,14 +5,14 @@
  */
 import { placeId } from "../keys.ts";
 import { jobLogFields } from "../log-ids.ts";
-import type { Job } from "../queue/job.ts";
+import type { JobPayload } from "../queue/job.ts";
 import type { Services } from "../services.ts";
 import type { Limiters } from "./limiters.ts";
 
 /** `first`: no earlier attempt of the job got this far (the trigger's reply record says so: lib/jobs/attempt.ts). */
 export async function judgeWithinCap(
   rt: Services & { limiters: Limiters },
-  job: Job,
+  job: JobPayload,
   first: boolean,
   askJudge: () => Promise<boolean>,
 ): Promise<boolean> {

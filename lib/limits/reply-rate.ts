@@ -7,7 +7,7 @@
  */
 import { personId } from "../keys.ts";
 import { jobLogFields } from "../log-ids.ts";
-import type { Job } from "../queue/job.ts";
+import type { JobPayload } from "../queue/job.ts";
 import type { Services } from "../services.ts";
 import type { Limiters } from "./limiters.ts";
 import type { ToldOnce } from "./told-once.ts";
@@ -17,7 +17,7 @@ export type ReplyAllowance = "allowed" | "notify" | "quiet";
 
 export async function checkReplyRate(
   rt: Services & { limiters: Limiters; toldOnce: ToldOnce },
-  job: Job,
+  job: JobPayload,
 ): Promise<ReplyAllowance> {
   const { key, trigger } = job;
   const person = personId(key, trigger.authorId);

@@ -18,7 +18,7 @@ import { jobLogFields } from "../log-ids.ts";
 import { errorMessage } from "../log.ts";
 import type { BotIdentity, StoredMessage } from "../message.ts";
 import { FORGET_CONFIRMATION, FORGET_LIMIT_NOTICE } from "../notices.ts";
-import type { Job } from "../queue/job.ts";
+import type { JobPayload } from "../queue/job.ts";
 import type { Services } from "../services.ts";
 import type { MessageEraser } from "./erase-messages.ts";
 import type { FactStore } from "./fact-store.ts";
@@ -46,7 +46,7 @@ export function isForgetRequest(text: string, bot: BotIdentity): boolean {
  * message: "forget me" followed at once by a question is a forget and an answer, and an un-addressed "forget me"
  * after a mention is neither.
  */
-export function asksToBeForgotten(job: Job, messages: StoredMessage[]): boolean {
+export function asksToBeForgotten(job: JobPayload, messages: StoredMessage[]): boolean {
   if (!job.required) return false;
   const trigger = messages.find((m) => m.id === job.trigger.id);
   return trigger !== undefined && isForgetRequest(trigger.text, job.bot);
@@ -60,7 +60,7 @@ export type ForgetReply = { text: string; outcome: "forgotten" | "rate_limited" 
  * retry of a job whose confirmation failed must still find it. Idempotent: a retry redoes it (and is not counted
  * again against the person's allowance, lib/limits/forget-rate.ts). Past the allowance nothing is forgotten.
  */
-export async function forgetPerson(rt: ForgetServices, job: Job): Promise<ForgetReply> {
+export async function forgetPerson(rt: ForgetServices, job: JobPayload): Promise<ForgetReply> {
   const person = personId(job.key, job.trigger.authorId);
   const allowance = await using("redis", () => rt.forgetRequests.count(person, job.trigger.id));
   if (allowance !== "allowed") {
@@ -81,7 +81,7 @@ export async function forgetPerson(rt: ForgetServices, job: Job): Promise<Forget
 }
 
 /** The person's recall passages in the tenant, by metadata filter (one request); a Vector failure retries the job. */
-async function forgetPassages({ recall }: ForgetServices, job: Job): Promise<number> {
+async function forgetPassages({ recall }: ForgetServices, job: JobPayload): Promise<number> {
   if (!recall) return 0;
   return recall.index.deleteWhere(recall.namespace(job.key), forgetFilter(job.trigger.authorId, job.conversationId));
 }
@@ -90,7 +90,7 @@ async function forgetPassages({ recall }: ForgetServices, job: Job): Promise<num
  * Once confirmed, the request goes too. It says nothing about the person, so a failure here only leaves it to
  * expire with its conversation (logged), never a second confirmation.
  */
-export async function forgetTheRequest(rt: Services & { eraser: MessageEraser }, job: Job): Promise<void> {
+export async function forgetTheRequest(rt: Services & { eraser: MessageEraser }, job: JobPayload): Promise<void> {
   try {
     await rt.eraser.eraseAt(job.key, { personId: job.trigger.authorId, through: job.trigger.ts });
   } catch (err) {

@@ -7,7 +7,7 @@
  */
 import { isOpenQuestion, type Decision } from "../decide/index.ts";
 import type { BotIdentity, ConversationState, InboundMessage } from "../message.ts";
-import type { Job } from "../queue/job.ts";
+import type { JobOf, JobPayload } from "../queue/job.ts";
 import type { PlaceSettings } from "./settings.ts";
 
 /** The rescue job of `msg` and when it runs, or null when it gets none. `fields` are the job's fields the place sets. */
@@ -18,11 +18,12 @@ export function rescueJobFor(
   decision: Decision,
   settings: PlaceSettings,
   defaults: { minutes: number },
-  fields: Pick<Job, "logIds" | "optOuts" | "visibility">,
-): { job: Job; delaySeconds: number } | null {
+  fields: Pick<JobPayload, "logIds" | "optOuts" | "visibility">,
+): { job: JobOf<"rescue">; delaySeconds: number } | null {
   if (!settings.rescue || msg.noReply || !isOpenQuestion(msg, decision)) return null;
   return {
     job: {
+      kind: "rescue",
       key: msg.key,
       // A question in a quiet place has no conversation: the job starts one if it steps in.
       conversationId: state.id || `rescue-${msg.id}`,

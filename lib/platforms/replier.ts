@@ -7,7 +7,8 @@ import type { KeptMessages } from "../conversation/kept.ts";
 import { GiveUp } from "../errors.ts";
 import type { FileRef } from "../files/file-ref.ts";
 import type { ConversationKey, ParentMessage, PartProgress, ReplyTarget, StreamState, Visibility } from "../message.ts";
-import type { Job } from "../queue/job.ts";
+/** Below the flows a job is its payload: whatever its kind, the platform side of it is the same. */
+import type { JobPayload as Job } from "../queue/job.ts";
 import type { PlatformAdapter } from "./adapter.ts";
 import type { AnswerFor, AnswerStream, UnsureOpen, WorkingSign } from "./answer-stream.ts";
 import type { ApprovalWay } from "./approvals.ts";

@@ -2,7 +2,7 @@
  * @module
  * A job: what the inbound flow hands to `/jobs/:kind` through QStash. It travels sealed (./sealed-job.ts) and is
  * validated once opened with a schema built from the platforms' adapters (functions/jobs.ts), so that the core
- * never restates a platform's reply target.
+ * never restates a platform's reply target; its kind is its route's.
  */
 import * as z from "../zod.ts";
 import { LOG_IDS, VISIBILITIES, type Platform, type ReplyTarget } from "../message.ts";
@@ -64,4 +64,11 @@ export function jobSchemaFor(platforms: readonly JobPlatform[]) {
   );
 }
 
-export type Job = z.output<ReturnType<typeof jobSchemaFor>>;
+/** What travels through QStash, whatever the kind: the route (`/jobs/<kind>`) names the kind, the payload does not. */
+export type JobPayload = z.output<ReturnType<typeof jobSchemaFor>>;
+
+/** A job of one kind: its payload, and its kind (its route's, never sealed into the payload: ./sealed-job.ts). */
+export type JobOf<K extends JobKind> = JobPayload & { kind: K };
+
+/** Any job: a union by `kind`, which each runner narrows to its own (functions/jobs.ts). */
+export type Job = { [K in JobKind]: JobOf<K> }[JobKind];

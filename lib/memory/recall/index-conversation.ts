@@ -9,7 +9,7 @@
  */
 import type { ConversationState, StoredMessage, Visibility } from "../../message.ts";
 import { using } from "../../errors.ts";
-import type { Job } from "../../queue/job.ts";
+import type { JobPayload } from "../../queue/job.ts";
 import type { ForgetMarks } from "../forgotten.ts";
 import { isBot } from "../transcript.ts";
 import { conversationPassages, peopleAbout, type PassageSource } from "./build-passages.ts";
@@ -21,7 +21,7 @@ type RecallServices = { recall: Recall | null; forgotten: ForgetMarks };
 /** Returns how many passages were written (0 when recall is off). Throws when Vector fails: QStash retries the job. */
 export async function indexConversation(
   rt: RecallServices,
-  job: Job,
+  job: JobPayload,
   state: ConversationState,
   visibility: Visibility,
 ): Promise<number> {
@@ -48,7 +48,7 @@ export async function indexConversation(
 }
 
 /** The people among `ids` who asked to be forgotten lately (their forget mark still stands). */
-async function forgottenAmong(rt: RecallServices, job: Job, ids: string[]): Promise<Set<string>> {
+async function forgottenAmong(rt: RecallServices, job: JobPayload, ids: string[]): Promise<Set<string>> {
   const marks = await using("redis", () => rt.forgotten.askedAt(job.key, ids));
   return new Set(marks.keys());
 }
