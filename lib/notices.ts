@@ -22,7 +22,7 @@ export const PERSON_BUDGET_NOTICE =
   "You've had your share of today's answers here; I'll answer you again tomorrow (UTC).";
 /** Posted when the model still gives nothing for a message that must be answered. */
 export const FALLBACK_ANSWER = "Sorry, I don't have a good answer to that right now.";
-/** Said once per conversation, before the answer, when the model refused the pictures sent with a message (lib/jobs/unseen-images.ts). */
+/** Said once per conversation, before the answer, when the model refused a message's pictures (lib/jobs/write.ts). */
 export const IMAGES_UNSEEN_NOTICE = "I can't see images here, so I've answered from the text alone.";
 
 /** How the bot's messages about a confirm tool's call begin (docs/tools.md): recall leaves them out (`isBotNotice`). */

@@ -15,7 +15,7 @@ import { judgeWithinCap } from "../limits/judge-cap.ts";
 import { checkReplyRate } from "../limits/reply-rate.ts";
 import { JUDGE_MAX_TOKENS } from "../llm/judge.ts";
 import { asksToBeForgotten, forgetPerson } from "../memory/forget.ts";
-import { APOLOGY, BUDGET_NOTICE, PERSON_BUDGET_NOTICE, RATE_LIMIT_NOTICE } from "../notices.ts";
+import { APOLOGY, RATE_LIMIT_NOTICE } from "../notices.ts";
 import type { WorkingSign } from "../platforms/answer-stream.ts";
 import type { Claimed } from "./attempt.ts";
 import { withEarlierTalk } from "./backfill.ts";
@@ -23,8 +23,9 @@ import { catchUp, catchUpAsked } from "./catch-up.ts";
 import { gatherPrompt } from "./gather.ts";
 import { finishDraft } from "./post.ts";
 import type { AnswerScope } from "./scope.ts";
-import type { ToolUse } from "./tool-loop.ts";
-import { writeSeeing } from "./unseen-images.ts";
+import { metered, toldOverBudget, type OnUsage } from "./metered.ts";
+import { writeAnswer } from "./write.ts";
+import type { ToolUse, Writing } from "./writing.ts";
 
 /** How a job ended. */
 export type JobOutcome =
@@ -64,27 +65,22 @@ export async function answer(scope: AnswerScope, claim: Claimed, sign: WorkingSi
   if (job.waitsForBurst && turn.current.id !== job.trigger.id) return "superseded";
   if (job.reason === "initiative" && !(await initiativeFits(rt, job, state, claim.first))) return "skipped";
   const prompt = await gatherPrompt(scope, state, turn);
-  const budget = await rt.budgets.reserve(scope.spender, likelyTokens(scope, prompt));
-  if (!budget.allowed) {
-    rt.log.info(`${budget.over}_over_budget`, { ...scope.where, notice: budget.notify });
-    if (!budget.notify) return "over_budget";
-    return notice(scope, budget.over === "tenant" ? BUDGET_NOTICE : PERSON_BUDGET_NOTICE, "over_budget");
-  }
-  let used = 0;
-  const onUsage = (tokens: number) => void (used += tokens);
-  const toolUse: ToolUse = { rounds: [] };
-  let text: string | null;
-  try {
+  // Every call counts, the judge's and one that ended in [SKIP] or failed included.
+  const written = await metered(scope, likelyTokens(scope, prompt), async (onUsage): Promise<Written> => {
     const stop = await checksBeforeWriting(scope, claim, prompt, onUsage);
-    if (stop) return stop;
-    text = await writeSeeing(scope, prompt, sign, onUsage, toolUse);
-  } finally {
-    // Every call counts, the judge's and one that ended in [SKIP] or failed included.
-    await budget.reservation.settle(used);
-  }
+    if (stop) return { stop };
+    const writing: Writing = { scope, prompt, sign, onUsage, toolUse: { rounds: [] } };
+    return { text: await writeAnswer(writing), toolUse: writing.toolUse };
+  });
+  if ("over" in written) return toldOverBudget(scope, written.over);
+  if ("stop" in written.done) return written.done.stop;
+  const { text, toolUse } = written.done;
   if (text === null) return "skipped";
   return post(scope, claim, prompt, turn, text, toolUse);
 }
+
+/** What the metered call gave: a check's way out, or the text (null: quiet) and what the tools did. */
+type Written = { stop: JobOutcome } | { text: string | null; toolUse: ToolUse };
 
 /** What the answer's model calls may use: the prompt and a whole reply, and the judge's look at the prompt first. */
 function likelyTokens({ rt, kind }: AnswerScope, prompt: Prompt): number {
@@ -97,7 +93,7 @@ async function checksBeforeWriting(
   scope: AnswerScope,
   claim: Claimed,
   prompt: Prompt,
-  onUsage: (tokens: number) => void,
+  onUsage: OnUsage,
 ): Promise<JobOutcome | null> {
   const { rt, job, kind } = scope;
   if (kind === "judge" && !(await judgeWithinCap(rt, job, claim.first, () => rt.llm.judge(prompt, onUsage))))

@@ -12,13 +12,11 @@
 import type { CatchUpProgress } from "../catch-up/progress.ts";
 import type { PostedOutcome } from "../conversation/draft.ts";
 import { selectTurn } from "../conversation/turn.ts";
-import type { BudgetVerdict } from "../limits/tenant-budget.ts";
-import type { CatchUpRecord } from "../llm/catch-up.ts";
 import type { ConversationState } from "../message.ts";
-import { BUDGET_NOTICE, PERSON_BUDGET_NOTICE } from "../notices.ts";
 import { catchUpRequest, type CatchUpRequest } from "../text/catch-up-request.ts";
 import type { Claimed } from "./attempt.ts";
 import { CatchUpRefused, chunksOf, notesWithin, numbered, readPage } from "./catch-up-steps.ts";
+import { metered, toldOverBudget } from "./metered.ts";
 import { finishDraft } from "./post.ts";
 import type { AnswerScope } from "./scope.ts";
 
@@ -78,9 +76,14 @@ export async function catchUp(
       : last
         ? { notes: notesWithin(progress.notes, rt.settings.PROMPT_TOKEN_BUDGET) }
         : { messages: chunks[progress.notes.length]! };
-  const called = await modelCall(scope, input);
-  if ("over" in called) return overBudget(scope, called);
-  const { text } = called;
+  const called = await metered(scope, rt.settings.PROMPT_TOKEN_BUDGET + rt.settings.MAX_REPLY_TOKENS, (onUsage) =>
+    rt.llm.catchUp({ input, maxTokens: rt.settings.MAX_REPLY_TOKENS, onUsage }),
+  );
+  if ("over" in called) {
+    await rt.catchUps.drop(job.key, job.trigger.id);
+    return toldOverBudget(scope, called.over);
+  }
+  const text = called.done;
   rt.log.info("catch_up_step", {
     ...scope.where,
     pages: progress.pages,
@@ -96,42 +99,6 @@ export async function catchUp(
   const { signByWebhook: _shown, ...next } = job;
   await rt.queue.publish(next, { step: progress.notes.length + 1 });
   return "continued";
-}
-
-/** One catch-up model call within the daily token budgets (what it used settled), or the budgets' refusal. */
-async function modelCall(
-  scope: AnswerScope,
-  input: { messages: CatchUpRecord[] } | { notes: string[] },
-): Promise<{ text: string | null } | Over> {
-  const { rt } = scope;
-  const budget = await rt.budgets.reserve(
-    scope.spender,
-    rt.settings.PROMPT_TOKEN_BUDGET + rt.settings.MAX_REPLY_TOKENS,
-  );
-  if (!budget.allowed) return budget;
-  let used = 0;
-  try {
-    return {
-      text: await rt.llm.catchUp({
-        input,
-        maxTokens: rt.settings.MAX_REPLY_TOKENS,
-        onUsage: (tokens) => void (used += tokens),
-      }),
-    };
-  } finally {
-    await budget.reservation.settle(used);
-  }
-}
-
-type Over = Extract<BudgetVerdict, { allowed: false }>;
-
-/** Past a daily budget the catch-up ends, told once like any answer (lib/jobs/answer.ts). */
-async function overBudget(scope: AnswerScope, over: Over): Promise<PostedOutcome | "over_budget"> {
-  scope.rt.log.info(`${over.over}_over_budget`, { ...scope.where, notice: over.notify });
-  await scope.rt.catchUps.drop(scope.job.key, scope.job.trigger.id);
-  if (!over.notify) return "over_budget";
-  scope.attempt.write(over.over === "tenant" ? BUDGET_NOTICE : PERSON_BUDGET_NOTICE, "over_budget");
-  return finishDraft(scope);
 }
 
 /** The model's [n] citations as links to the messages (where the platform has links; else left out). */
