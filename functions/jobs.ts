@@ -6,11 +6,11 @@
 import { Hono, type Context } from "hono";
 import * as z from "../lib/zod.ts";
 import { RetryLater } from "../lib/errors.ts";
-import { runApprovalJob } from "../lib/jobs/approval-job.ts";
+import { runApprovalJob } from "../lib/approvals/continuation.ts";
 import { notifyFailure } from "../lib/jobs/failure.ts";
 import { runMemoryJob } from "../lib/jobs/memory-job.ts";
 import { runReplyJob } from "../lib/jobs/reply-job.ts";
-import { runRescueJob } from "../lib/jobs/rescue.ts";
+import { runRescueJob } from "../lib/rescue/job.ts";
 import { jobScope, type JobScope } from "../lib/jobs/scope.ts";
 import { jobLogFields } from "../lib/log-ids.ts";
 import { adapters } from "../lib/platforms/index.ts";

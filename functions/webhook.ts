@@ -10,7 +10,7 @@
 import type { Context, Handler } from "hono";
 import { using } from "../lib/errors.ts";
 import { type IngestResult, ingest } from "../lib/ingest.ts";
-import { answerApproval, answerApprovalReply } from "../lib/jobs/approval-reaction.ts";
+import { answerApproval, answerApprovalReply } from "../lib/approvals/decide.ts";
 import { publishTenantCleanup } from "../lib/jobs/tenant-cleanup.ts";
 import { showWorkingEarly } from "../lib/jobs/working-sign.ts";
 import type { Parsed, PlatformAdapter, WebhookRequest } from "../lib/platforms/adapter.ts";

@@ -11,7 +11,7 @@ import { using } from "./errors.ts";
 import { capInboundMessage } from "./limits/message-length.ts";
 import { loggedId, loggedPlace } from "./log-ids.ts";
 import type { BotIdentity, InboundMessage } from "./message.ts";
-import { rescueJobFor } from "./places/rescue-job.ts";
+import { rescueJobFor } from "./rescue/schedule.ts";
 import type { IngestOptions } from "./platforms/adapter.ts";
 import type { Job, JobKind } from "./queue/job.ts";
 import type { Runtime } from "./runtime.ts";

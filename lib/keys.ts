@@ -79,20 +79,20 @@ export function historyRefusedKey(prefix: string, key: ConversationKey): string 
   return `${prefix}:history-refused:${placeId(key)}`;
 }
 
-/** A catch-up's progress across its steps (lib/jobs/catch-up-steps.ts): pages read, chunks summarized. */
+/** A catch-up's progress across its steps (lib/catch-up/pages.ts): pages read, chunks summarized. */
 export function catchUpKey(prefix: string, key: ConversationKey, triggerId: string): string {
   return `${prefix}:catchup:${placeId(key)}:${triggerId}`;
 }
 
 /**
- * A confirm tool's call waiting for, or past, a person's ✅ or ❌ (lib/tools/approvals.ts), under the id of the bot's
+ * A confirm tool's call waiting for, or past, a person's ✅ or ❌ (lib/approvals/store.ts), under the id of the bot's
  * message that asks: `<channel>|<message id>` (a reaction names the channel and the message, never the thread).
  */
 export function approvalKey(prefix: string, key: ConversationKey, questionId: string): string {
   return `${prefix}:approval:${inTenant(key, key.channel)}${SEP}${questionId}`;
 }
 
-/** Lives APPROVAL_TTL_MINUTES from the question: while it does, the asker may answer it (lib/tools/approvals.ts). */
+/** Lives APPROVAL_TTL_MINUTES from the question: while it does, the asker may answer it (lib/approvals/store.ts). */
 export function approvalWindowKey(prefix: string, key: ConversationKey, questionId: string): string {
   return `${prefix}:approval-open:${inTenant(key, key.channel)}${SEP}${questionId}`;
 }

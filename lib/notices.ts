@@ -9,7 +9,10 @@ export const APOLOGY = "Sorry, I couldn't answer that just now. Please try again
 /** The answer to "forget me", once everything about the person is gone. */
 export const FORGET_CONFIRMATION =
   "Done: I have forgotten what I knew about you and what you said in our ongoing conversations.";
-/** Said once per hour to a person past the "forget me" limit (lib/limits/forget-rate.ts): it promises nothing it has not done. */
+/**
+ * Said once per hour to a person past the "forget me" limit (lib/limits/forget-rate.ts): it promises nothing it has not
+ * done.
+ */
 export const FORGET_LIMIT_NOTICE =
   "You have asked me to forget you several times this past hour, and I did each time. I haven't forgotten what " +
   "you said since your last request: ask me again in an hour and I will.";

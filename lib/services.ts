@@ -17,7 +17,9 @@ export interface Services {
   now(): number;
 }
 
-/** What TOKEN_ENCRYPTION_KEY keys: the sealed personal fields of jobs, the pseudonyms of personal ids, install states. */
+/**
+ * What TOKEN_ENCRYPTION_KEY keys: the sealed personal fields of jobs, the pseudonyms of personal ids, install states.
+ */
 export interface RuntimeSecrets {
   jobs: Sealer;
   pseudonyms: Pseudonyms;

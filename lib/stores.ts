@@ -28,7 +28,7 @@ import { TenantKeys } from "./tenants/cleanup.ts";
 import { InstallStates } from "./tenants/install-state.ts";
 import { Installations } from "./tenants/installations.ts";
 import { TokenLocks } from "./tenants/token.ts";
-import { Approvals } from "./tools/approvals.ts";
+import { Approvals } from "./approvals/store.ts";
 
 const SECONDS_PER_DAY = 86_400;
 

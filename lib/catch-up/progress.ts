@@ -1,6 +1,6 @@
 /**
  * @module
- * A catch-up's progress across its steps (`catchup:` in lib/keys.ts; lib/jobs/catch-up-steps.ts): the pages read
+ * A catch-up's progress across its steps (`catchup:` in lib/keys.ts; lib/catch-up/pages.ts): the pages read
  * and the chunks' notes, kept an hour at most and dropped once the answer is out. Only one attempt runs at a time
  * (the answer's claim, and QStash's one-at-a-time per place), so a plain GET and SET suffice.
  */

@@ -1,10 +1,11 @@
 /**
  * @module
- * The draft of one trigger's answer, kept in its reply record between the attempts of its job (./claim-scripts.ts),
- * in one of two phases: writing (no text yet, perhaps a stream opening or showing the first words), then written
- * (the text being posted, the ids of the parts the platform accepted, when the call of the next part began if it
- * never came back, and what to record once all of it is out). docs/architecture.md draws its transitions. Its mere presence says an earlier attempt got past
- * the checks that count once (the judge cap, the reply rate limit). The text is the bot's own, never a person's.
+ * The draft of one trigger's answer, kept in its reply record between the attempts of its job (./claim-scripts.ts), in
+ * one of two phases: writing (no text yet, perhaps a stream opening or showing the first words), then written (the text
+ * being posted, the ids of the parts the platform accepted, when the call of the next part began if it never came back,
+ * and what to record once all of it is out). docs/architecture.md draws its transitions. Its mere presence says an
+ * earlier attempt got past the checks that count once (the judge cap, the reply rate limit). The text is the bot's own,
+ * never a person's.
  */
 import { streamStateSchema } from "../message.ts";
 import * as z from "../zod.ts";
@@ -21,7 +22,7 @@ export const POSTED_OUTCOMES = [
 ] as const;
 export type PostedOutcome = (typeof POSTED_OUTCOMES)[number];
 
-/** A confirm tool's call an answer asks a person to approve (lib/jobs/approval-ask.ts), with its idempotency key. */
+/** A confirm tool's call an answer asks a person to approve (lib/approvals/open.ts), with its idempotency key. */
 export const pendingCallSchema = z.object({ tool: z.string(), arguments: z.string(), key: z.string() });
 export type PendingCall = z.output<typeof pendingCallSchema>;
 

@@ -1,7 +1,7 @@
 /**
  * @module
  * The claim of a message that follows an answer rather than answering a person's message (an approved call's
- * result, a cancellation: lib/jobs/approval-job.ts): the same claim and reply record as an answer's
+ * result, a cancellation: lib/approvals/continuation.ts): the same claim and reply record as an answer's
  * (./claim-scripts.ts), so that it is posted exactly once across attempts, but without the conversation: no
  * later answer covers it, and an expired conversation does not stop it.
  */

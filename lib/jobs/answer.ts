@@ -18,12 +18,13 @@ import { asksToBeForgotten, forgetPerson } from "../memory/forget.ts";
 import { APOLOGY, RATE_LIMIT_NOTICE } from "../notices.ts";
 import type { WorkingSign } from "../platforms/answer-stream.ts";
 import type { Claimed } from "./attempt.ts";
-import { withEarlierTalk } from "./backfill.ts";
-import { catchUp, catchUpAsked } from "./catch-up.ts";
+import { backfillConversation } from "./backfill.ts";
+import { catchUp, catchUpAsked } from "../catch-up/step.ts";
 import { gatherPrompt } from "./gather.ts";
 import { finishDraft } from "./post.ts";
 import type { AnswerScope } from "./scope.ts";
-import { metered, toldOverBudget, type OnUsage } from "./metered.ts";
+import { metered, type OnUsage } from "./metered.ts";
+import { toldOverBudget } from "./over-budget.ts";
 import { writeAnswer } from "./write.ts";
 import type { ToolUse, Writing } from "./writing.ts";
 
@@ -55,11 +56,11 @@ export async function answer(scope: AnswerScope, claim: Claimed, sign: WorkingSi
     const reply = await forgetPerson(rt, job);
     return reply ? notice(scope, reply.text, reply.outcome) : "rate_limited";
   }
-  // "Catch me up" is answered by its own steps (./catch-up.ts), the answer's claim and draft shared.
+  // "Catch me up" is answered by its own steps (lib/catch-up/step.ts), the answer's claim and draft shared.
   const catchUpAsk = catchUpAsked(scope, claimed);
   if (catchUpAsk) return catchUp(scope, claim, claimed, catchUpAsk);
   // A conversation's first answer sees what was said in the place before the bot was called.
-  const state = await withEarlierTalk(scope, claimed);
+  const state = await backfillConversation(scope, claimed);
   const turn = selectTurn(state.recent, job.trigger, state.answeredThroughBy?.[job.trigger.authorId]);
   if (!turn) return "conversation_gone";
   if (job.waitsForBurst && turn.current.id !== job.trigger.id) return "superseded";

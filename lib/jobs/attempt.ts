@@ -60,7 +60,7 @@ export class Attempt {
     this.#draft = { ...this.#draft, text, outcome, posted: [], ...(saw ? { saw } : {}) };
   }
 
-  /** The answer written is the question that asks a person to approve `call` (./approval-ask.ts). */
+  /** The answer written is the question that asks a person to approve `call` (lib/approvals/open.ts). */
   asksApproval(call: PendingCall): void {
     const draft = this.#draft;
     if (draft.text === undefined) throw new Error("only a written answer asks for an approval");

@@ -19,8 +19,11 @@ import type { JobScope } from "./scope.ts";
 
 const MS_PER_MINUTE = 60_000;
 
-/** The conversation with the place's earlier messages in it, until it has them (its first answer) and where the platform can say. */
-export async function withEarlierTalk(scope: JobScope, state: ConversationState): Promise<ConversationState> {
+/**
+ * The conversation with the place's earlier messages in it, until it has them (its first answer) and where the platform
+ * can say.
+ */
+export async function backfillConversation(scope: JobScope, state: ConversationState): Promise<ConversationState> {
   const { rt, job, replier, where } = scope;
   const s = rt.settings;
   if (state.backfilled || s.BACKFILL_MESSAGES === 0 || s.BACKFILL_MINUTES === 0) return state;
@@ -47,7 +50,7 @@ export async function withEarlierTalk(scope: JobScope, state: ConversationState)
 }
 
 /**
- * How a message read from the place is kept (and how a rescue reads it, ./rescue.ts): the bot's own as its turns,
+ * How a message read from the place is kept (and how a rescue reads it, lib/rescue/job.ts): the bot's own as its turns,
  * another bot's marked, cut like any.
  */
 export function readAsStored(m: PlaceMessage, job: Job, maxChars: number): StoredMessage {

@@ -1,11 +1,11 @@
 /**
  * @module
- * The `memory` job, published once after each posted answer: extract facts about the people of the latest exchange
- * and merge them into what is known (MEMORY_ENABLED), then fold the oldest messages into the running summary when
- * the conversation outgrows the prompt budget (SUMMARY_ENABLED); and, first, index the conversation's latest
- * passages for recall in later conversations (./recall/index-conversation.ts, when recall is on). It runs in the
- * conversation's flow-control lane, so it never races the conversation's replies. A "forget me" elsewhere can race
- * it: facts are refused by the forget mark inside the merge script, and a summary folded meanwhile is erased again
+ * The `memory` job, published once after each posted answer: extract facts about the people of the latest exchange and
+ * merge them into what is known (MEMORY_ENABLED), then fold the oldest messages into the running summary when the
+ * conversation outgrows the prompt budget (SUMMARY_ENABLED); and, first, index the conversation's latest passages for
+ * recall in later conversations (lib/memory/recall/index-conversation.ts, when recall is on). It runs in the
+ * conversation's flow-control lane, so it never races the conversation's replies. A "forget me" elsewhere can race it:
+ * facts are refused by the forget mark inside the merge script, and a summary folded meanwhile is erased again
  * (`eraseIfForgotten`). At most one is published per answer (`publishMemoryJob`).
  */
 import { using } from "../errors.ts";

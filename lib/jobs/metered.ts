@@ -3,14 +3,11 @@
  * Every model call of a job runs within the daily token budgets (lib/limits/tenant-budget.ts), here and nowhere
  * else: its likely tokens reserved first, the call made, then settled to what it used (a call that ended in [SKIP]
  * or failed included). Past a budget the call is not made. An answer or a catch-up then says so, once a day
- * (`toldOverBudget`); the memory job's calls (facts, summary) only learn nothing from that exchange, which is said
+ * (./over-budget.ts); the memory job's calls (facts, summary) only learn nothing from that exchange, which is said
  * in a log line (`meteredCall`).
  */
-import type { PostedOutcome } from "../conversation/draft.ts";
 import type { BudgetVerdict } from "../limits/tenant-budget.ts";
-import { BUDGET_NOTICE, PERSON_BUDGET_NOTICE } from "../notices.ts";
-import { finishDraft } from "./post.ts";
-import type { AnswerScope, JobScope } from "./scope.ts";
+import type { JobScope } from "./scope.ts";
 
 /** Who is past their budget, and whether they are to be told now (once a day). */
 export type OverBudget = Extract<BudgetVerdict, { allowed: false }>;
@@ -49,12 +46,4 @@ export async function meteredCall<T>(
   if ("done" in result) return result.done;
   scope.rt.log.info("model_call_over_budget", { ...scope.where, call: what, over: result.over.over });
   return null;
-}
-
-/** Past a daily budget an answer (or a catch-up) ends, the person told once a day, like any notice. */
-export async function toldOverBudget(scope: AnswerScope, over: OverBudget): Promise<PostedOutcome | "over_budget"> {
-  scope.rt.log.info(`${over.over}_over_budget`, { ...scope.where, notice: over.notify });
-  if (!over.notify) return "over_budget";
-  scope.attempt.write(over.over === "tenant" ? BUDGET_NOTICE : PERSON_BUDGET_NOTICE, "over_budget");
-  return finishDraft(scope);
 }

@@ -11,7 +11,7 @@ import type { PostedOutcome } from "../conversation/draft.ts";
 import { GiveUp, RetryLater } from "../errors.ts";
 import type { PartProgress } from "../message.ts";
 import { forgetTheRequest } from "../memory/forget.ts";
-import { openApproval } from "./approval-ask.ts";
+import { openApproval } from "../approvals/open.ts";
 import { publishMemoryJob } from "./memory-job.ts";
 import type { AnswerScope } from "./scope.ts";
 import { finishStream } from "./stream-end.ts";

@@ -7,7 +7,7 @@
  * rounds (nothing shows before the answer's first words); every pass's tokens count towards the daily budgets
  * (the writing's `onUsage`, ./writing.ts). Without tools offered this is the plain model call. A call of a tool
  * that needs a person's approval (`confirm`) is never run here: it ends the loop, and the answer is the question
- * that asks for the approval (./approval-ask.ts opens it once the question is out); the round's other calls are
+ * that asks for the approval (lib/approvals/open.ts opens it once the question is out); the round's other calls are
  * not run either.
  */
 import { placeId } from "../keys.ts";

@@ -12,7 +12,7 @@ export interface Limiters {
   replies: FixedWindow;
   /** Judge calls per conversation per minute. */
   judge: FixedWindow;
-  /** Unprompted answers (./initiative-cap.ts) and rescued questions (lib/jobs/rescue.ts) per channel per hour. */
+  /** Unprompted answers (./initiative-cap.ts) and rescued questions (lib/rescue/job.ts) per channel per hour. */
   initiative: FixedWindow;
   rescue: FixedWindow;
 }

@@ -11,7 +11,7 @@ import type { ConversationKey, ParentMessage, PartProgress, ReplyTarget, StreamS
 import type { JobPayload as Job } from "../queue/job.ts";
 import type { PlatformAdapter } from "./adapter.ts";
 import type { AnswerFor, AnswerStream, UnsureOpen, WorkingSign } from "./answer-stream.ts";
-import type { ApprovalWay } from "./approvals.ts";
+import type { ApprovalWay } from "../approvals/capability.ts";
 import { type PlatformServices, replyContext } from "./context.ts";
 import type { FetchedFile, KeepEnd } from "./file-fetch.ts";
 import type { HistoryPage, HistoryQuery, HistoryWindow, PlaceMessage, PlaceRead } from "./history.ts";
@@ -36,13 +36,15 @@ export interface Replier {
    */
   readHistory(job: Job, query: JobHistoryQuery): Promise<HistoryPage | undefined>;
   /**
-   * Where an answer under the job's trigger goes (a rescue's, ./rescue.ts), and the conversation it joins there;
-   * null where the platform has no rescue, or cannot read what followed the trigger.
+   * Where an answer under the job's trigger goes (a rescue's, lib/rescue/capability.ts), and the conversation it joins
+   * there; null where the platform has no rescue, or cannot read what followed the trigger.
    */
   rescueUnder(job: Job): { key: ConversationKey; target: ReplyTarget } | null;
   /** A link to one of the job's place's messages (HistoryCapability.messageLink); undefined where there is none. */
   messageLink(job: Job, messageId: string): string | undefined;
-  /** Whose daily token budget the job spends: its tenant's, or its installation's for a DM that is a tenant of its own. */
+  /**
+   * Whose daily token budget the job spends: its tenant's, or its installation's for a DM that is a tenant of its own.
+   */
   budgetTenant(job: Job): Pick<Job["key"], "platform" | "tenant">;
   /** How the job's platform shows an answer as it is written; null when it cannot (lib/jobs/write.ts). */
   streaming(job: Job): JobStreaming | null;
@@ -50,7 +52,10 @@ export interface Replier {
   fetchFile(job: Job, ref: FileRef, maxBytes: number, keep: KeepEnd): Promise<FetchedFile | null>;
   /** Shows that the bot is working on the job's answer (a no-op where the platform has no sign); see AnswerFor. */
   working(job: Job, sign?: Pick<AnswerFor, "signUp" | "signMark">): Promise<WorkingSign>;
-  /** Where an approval's result or cancellation goes (a new message); null where no person can approve (PlatformAdapter `approvals`). */
+  /**
+   * Where an approval's result or cancellation goes (a new message); null where no person can approve (PlatformAdapter
+   * `approvals`).
+   */
   approvalTarget(job: Job): ReplyTarget | null;
   /** How a person answers an approval's question there; null where no person can approve. */
   approvalWay(job: Job): ApprovalWay | null;

@@ -19,7 +19,7 @@ export interface QueueSettings {
 }
 
 export interface JobQueue {
-  /** To the job's kind's route. `step`: a later step of a job that runs as several (lib/jobs/catch-up.ts). */
+  /** To the job's kind's route. `step`: a later step of a job that runs as several (lib/catch-up/step.ts). */
   publish(
     job: Job,
     opts?: { delaySeconds?: number; step?: number },

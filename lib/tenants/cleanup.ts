@@ -1,9 +1,9 @@
 /**
  * @module
- * Deleting everything Parley keeps for one tenant, after an uninstall: its installation first, if it is still the
- * one uninstalled (nothing more is recorded or posted for it), then every other key naming the tenant (conversations, seen marks, drafts and claims,
- * facts, opt-outs, visibilities, limits, budgets, traces), found with SCAN in bounded batches; and the tenant's
- * namespace of recalled passages (lib/memory/recall), when recall is on.
+ * Deleting everything Parley keeps for one tenant, after an uninstall: its installation first, if it is still the one
+ * uninstalled (nothing more is recorded or posted for it), then every other key naming the tenant (conversations, seen
+ * marks, drafts and claims, facts, opt-outs, visibilities, limits, budgets, traces), found with SCAN in bounded
+ * batches; and the tenant's namespace of recalled passages (lib/memory/recall), when recall is on.
  */
 import { isInstallationKey, isTenantKey, tenantKeyPattern, type Tenancy } from "../keys.ts";
 import type { Redis } from "@upstash/redis/cloudflare";

@@ -1,10 +1,10 @@
 /**
  * @module
- * The memory job's part of recall: after each answer, the passages of the conversation from the bot's previous
- * answer on (earlier ones went with an earlier memory job; passage ids are stable, so a passage that grew is
- * replaced, not doubled) go to the tenant's namespace in one upsert request, with the place, its visibility, the
- * people and the time span as metadata. Never the messages of a person who asked to be forgotten, nor the bot's
- * answers to them: their forget marks are read before building the passages, and again after the upsert, so that a "forget me" that ran
+ * The memory job's part of recall: after each answer, the passages of the conversation from the bot's previous answer
+ * on (earlier ones went with an earlier memory job; passage ids are stable, so a passage that grew is replaced, not
+ * doubled) go to the tenant's namespace in one upsert request, with the place, its visibility, the people and the time
+ * span as metadata. Never the messages of a person who asked to be forgotten, nor the bot's answers to them: their
+ * forget marks are read before building the passages, and again after the upsert, so that a "forget me" that ran
  * meanwhile (and deleted their passages before this job wrote) has what this job wrote deleted too.
  */
 import type { ConversationState, StoredMessage, Visibility } from "../../message.ts";

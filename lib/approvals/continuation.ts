@@ -1,20 +1,20 @@
 /**
  * @module
- * The continuation of a confirm tool's question (docs/tools.md), published on the asker's ✅ or ❌
- * (./approval-reaction.ts) and, delayed, when the approval expires (./approval-ask.ts). It claims its own trigger
- * (lib/conversation/follow-up-claim.ts, through ./with-claim.ts) and posts exactly one message of its own, through the
- * answer's draft machinery (./post.ts): the approved call's result, or the cancellation. The approved call's result
- * is kept once it ends: a retry finds it and posts it, never calling again. A retry that finds the call begun
- * (`calling`) but no result (the attempt died during the call) makes it again with the same Idempotency-Key, which
- * the tool drops as a repeat (docs/tools.md): an approved action is neither lost nor done twice.
+ * The continuation of a confirm tool's question (docs/tools.md), published on the asker's ✅ or ❌ (./decide.ts) and,
+ * delayed, when the approval expires (./open.ts). It claims its own trigger (lib/conversation/follow-up-claim.ts,
+ * through lib/jobs/with-claim.ts) and posts exactly one message of its own, through the answer's draft machinery
+ * (lib/jobs/post.ts): the approved call's result, or the cancellation. The approved call's result is kept once it ends:
+ * a retry finds it and posts it, never calling again. A retry that finds the call begun (`calling`) but no result (the
+ * attempt died during the call) makes it again with the same Idempotency-Key, which the tool drops as a repeat
+ * (docs/tools.md): an approved action is neither lost nor done twice.
  */
 import { RetryLater } from "../errors.ts";
 import { approvalDenied, approvalDone, approvalExpired } from "../notices.ts";
 import { callTool } from "../tools/run.ts";
-import type { Settled } from "../tools/approvals.ts";
-import { finishDraft } from "./post.ts";
-import type { AnswerScope, JobScope } from "./scope.ts";
-import { withClaim, type ClaimedWork } from "./with-claim.ts";
+import type { Settled } from "./store.ts";
+import { finishDraft } from "../jobs/post.ts";
+import type { AnswerScope, JobScope } from "../jobs/scope.ts";
+import { withClaim, type ClaimedWork } from "../jobs/with-claim.ts";
 
 export type ApprovalOutcome =
   | "approval_done"
@@ -27,7 +27,7 @@ export type ApprovalOutcome =
 /** While the approval is still pending (a continuation delivered early), QStash tries again this much later. */
 const PENDING_RETRY_SECONDS = 60;
 
-/** The continuation's one message, under its own trigger's claim (./with-claim.ts). */
+/** The continuation's one message, under its own trigger's claim (lib/jobs/with-claim.ts). */
 const CONTINUATION: ClaimedWork<{ questionId: string; optedOut: boolean }, ApprovalOutcome> = {
   busy: "another attempt is posting this approval's answer",
   async claim({ rt, job }, token) {

@@ -1,24 +1,25 @@
 /**
  * @module
- * The units of work of a catch-up (./catch-up.ts) and the progress that makes each happen once: reading one page
+ * The units of work of a catch-up (./step.ts) and the progress that makes each happen once: reading one page
  * of the place (newest first, back to the window's start or to the asker's own last message) and summarizing one
  * chunk of what was read (or, at the end, the chunks' notes into the answer). Each unit saves the progress
  * (lib/catch-up/progress.ts) before the next begins, so that a retried step finds what an earlier attempt did and
  * never asks the platform for a page or the model for a chunk again.
  */
 import { shortenToTokens } from "../context/shorten.ts";
-import type { CatchUpProgress, PageEnd, ReadMessage } from "../catch-up/progress.ts";
+import type { CatchUpProgress, PageEnd, ReadMessage } from "./progress.ts";
 import { capMessageText } from "../limits/message-length.ts";
-import { CATCH_UP_OVERHEAD_TOKENS, catchUpLineTokens, type CatchUpRecord } from "../llm/catch-up.ts";
-import type { JobScope } from "./scope.ts";
+import { CATCH_UP_OVERHEAD_TOKENS, catchUpLineTokens, type CatchUpRecord } from "./model.ts";
+import type { JobScope } from "../jobs/scope.ts";
 
 /** Get Channel Messages lists at most 100; Slack advises no more than 200. */
 const PAGE_SIZE = 100;
 
 /**
- * Reads the page that ends before `before` (the trigger, then the oldest message read) and returns the progress with it: its messages (people who asked to be
- * forgotten left out), and where the next page ends, or null when the window is read (an empty page, the window's
- * start, CATCHUP_MAX_MESSAGES, or with `toOwnLast` the asker's own last message, after which it stops).
+ * Reads the page that ends before `before` (the trigger, then the oldest message read) and returns the progress with
+ * it: its messages (people who asked to be forgotten left out), and where the next page ends, or null when the window
+ * is read (an empty page, the window's start, CATCHUP_MAX_MESSAGES, or with `toOwnLast` the asker's own last message,
+ * after which it stops).
  */
 export async function readPage(
   scope: JobScope,
@@ -79,7 +80,10 @@ export function numbered(progress: CatchUpProgress): { records: CatchUpRecord[];
   };
 }
 
-/** The records cut into chunks that each fit one model call within `budgetTokens` (a record too long alone gets its own). */
+/**
+ * The records cut into chunks that each fit one model call within `budgetTokens` (a record too long alone gets its
+ * own).
+ */
 export function chunksOf(records: CatchUpRecord[], budgetTokens: number): CatchUpRecord[][] {
   const room = Math.max(1, budgetTokens - CATCH_UP_OVERHEAD_TOKENS);
   const chunks: CatchUpRecord[][] = [];

@@ -1,24 +1,25 @@
 /**
  * @module
- * "Catch me up" (lib/text/catch-up-request.ts): a summary of what the place said since the asker's last message
+ * "Catch me up" (lib/catch-up/request.ts): a summary of what the place said since the asker's last message
  * there (or the window they named), at most CATCHUP_MAX_HOURS back and CATCHUP_MAX_MESSAGES long, each point with
  * a link to the message it comes from. It runs inside the trigger's reply job, as one or more steps: a step reads
- * the pages still unread (./catch-up-steps.ts) and makes at most one model call (a chunk's notes, or the notes
+ * the pages still unread (./pages.ts) and makes at most one model call (a chunk's notes, or the notes
  * into the answer), so that each step fits in one model call's time; a step that leaves work hands the answer's
  * claim back and publishes the next step (deduplicated per step, so a retried step publishes it once). The answer
- * goes out through the reply job's own draft and post path (./post.ts): exactly one summary, whatever QStash
+ * goes out through the reply job's own draft and post path (lib/jobs/post.ts): exactly one summary, whatever QStash
  * redelivers. Only the place's own messages are read; in a DM it says what it can do instead.
  */
-import type { CatchUpProgress } from "../catch-up/progress.ts";
+import type { CatchUpProgress } from "./progress.ts";
 import type { PostedOutcome } from "../conversation/draft.ts";
 import { selectTurn } from "../conversation/turn.ts";
 import type { ConversationState } from "../message.ts";
-import { catchUpRequest, type CatchUpRequest } from "../text/catch-up-request.ts";
-import type { Claimed } from "./attempt.ts";
-import { CatchUpRefused, chunksOf, notesWithin, numbered, readPage } from "./catch-up-steps.ts";
-import { metered, toldOverBudget } from "./metered.ts";
-import { finishDraft } from "./post.ts";
-import type { AnswerScope } from "./scope.ts";
+import { catchUpRequest, type CatchUpRequest } from "./request.ts";
+import type { Claimed } from "../jobs/attempt.ts";
+import { CatchUpRefused, chunksOf, notesWithin, numbered, readPage } from "./pages.ts";
+import { metered } from "../jobs/metered.ts";
+import { toldOverBudget } from "../jobs/over-budget.ts";
+import { finishDraft } from "../jobs/post.ts";
+import type { AnswerScope } from "../jobs/scope.ts";
 
 const MS_PER_HOUR = 3_600_000;
 

@@ -1,17 +1,17 @@
 /**
  * @module
- * An answer that asks a person to approve a confirm tool's call (./tool-loop.ts) opens the approval once its
- * question is out (./post.ts, before the answer is recorded, so that a retry after a failure in between still opens
- * it): under the question's message id, the call (kept in the answer's draft until then), the asker, when it
- * expires, and the continuation job sealed as every job payload is (lib/queue/sealed-job.ts: the place and the
- * asker never travel in the clear). The continuation is also published now, delayed by APPROVAL_TTL_MINUTES: on
- * time it finds the approval pending, expires it and says so; otherwise it finds it answered (./approval-job.ts).
- * Opening twice changes nothing (the record is created once; the delayed job's deduplication id is the same).
+ * An answer that asks a person to approve a confirm tool's call (lib/jobs/tool-loop.ts) opens the approval once its
+ * question is out (lib/jobs/post.ts, before the answer is recorded, so that a retry after a failure in between still
+ * opens it): under the question's message id, the call (kept in the answer's draft until then), the asker, when it
+ * expires, and the continuation job sealed as every job payload is (lib/queue/sealed-job.ts: the place and the asker
+ * never travel in the clear). The continuation is also published now, delayed by APPROVAL_TTL_MINUTES: on time it finds
+ * the approval pending, expires it and says so; otherwise it finds it answered (./continuation.ts). Opening twice
+ * changes nothing (the record is created once; the delayed job's deduplication id is the same).
  */
 import type { PendingCall } from "../conversation/draft.ts";
 import type { JobOf } from "../queue/job.ts";
 import { sealJob } from "../queue/sealed-job.ts";
-import type { AnswerScope } from "./scope.ts";
+import type { AnswerScope } from "../jobs/scope.ts";
 
 /** How long a decided approval is kept past its expiry: QStash's retries of its continuation end well within it. */
 const KEPT_AFTER_SECONDS = 2 * 60 * 60;

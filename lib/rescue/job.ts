@@ -1,22 +1,22 @@
 /**
  * @module
- * The rescue job: RESCUE_AFTER_MINUTES after a person's question addressed to nobody (lib/places/rescue-job.ts),
+ * The rescue job: RESCUE_AFTER_MINUTES after a person's question addressed to nobody (lib/rescue/schedule.ts),
  * it reads what came after the question (the conversation's log while one holds it, else the platform's history,
  * read on from the question: lib/platforms/history.ts) and asks the decider's reply-chain model whether anyone
- * answered it (lib/decide/rescue.ts). A question the bot answered, that was deleted (or whose asker asked to be
+ * answered it (lib/rescue/questions.ts). A question the bot answered, that was deleted (or whose asker asked to be
  * forgotten since), or that someone answered is left alone; so is one past RESCUE_MAX_PER_HOUR per place, and one
  * whose place the platform refuses to read (logged as backfill logs it). Otherwise it hands the question to a reply
- * job under it (a thread or a reply: lib/platforms/rescue.ts), never required ([SKIP] allowed), told that it steps
+ * job under it (a thread or a reply: lib/rescue/capability.ts), never required ([SKIP] allowed), told that it steps
  * in. A redelivered rescue hands it over at most once: the question enters the answer's conversation through the
  * ingest script's dedupe (a `rescue:` id), and the reply job's own deduplication id is the question's.
  */
-import { answeredAfter, type AfterQuestion } from "../decide/index.ts";
+import { answeredAfter, type AfterQuestion } from "./questions.ts";
 import { channelId, placeId } from "../keys.ts";
 import type { ConversationKey, ConversationState, InboundMessage, ReplyTarget, StoredMessage } from "../message.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
-import { logHistoryRefusal, readAsStored } from "./backfill.ts";
-import type { JobScope } from "./scope.ts";
+import { logHistoryRefusal, readAsStored } from "../jobs/backfill.ts";
+import type { JobScope } from "../jobs/scope.ts";
 
 export type RescueOutcome =
   | "already_answered"
@@ -33,7 +33,7 @@ const BEFORE = 20;
 const LISTED = 200;
 
 /** The place of an answer under the question, and where it goes. */
-type Under = { key: ConversationKey; target: ReplyTarget };
+type RescuePlace = { key: ConversationKey; target: ReplyTarget };
 
 /** Told to the model with the question: it was not asked, so it says it steps in, and may still keep quiet. */
 export function steppingInNote(minutes: number): string {
@@ -89,7 +89,7 @@ function fromLog(job: Job, here: ConversationState | null, there: ConversationSt
  * question in its place, and first in the place of an answer under it when that is a place of its own (a Slack
  * thread, which starts with the question). null when the question is gone; "refused" when the platform will not say.
  */
-async function fromPlatform(scope: JobScope, under: Under): Promise<AfterQuestion | null | "refused"> {
+async function fromPlatform(scope: JobScope, under: RescuePlace): Promise<AfterQuestion | null | "refused"> {
   const asked = scope.job.trigger.id;
   let thread: StoredMessage[] = [];
   if (placeId(under.key) !== placeId(scope.job.key)) {
@@ -147,7 +147,7 @@ async function handOver(
   rt: Runtime,
   job: Job,
   question: StoredMessage,
-  under: Under,
+  under: RescuePlace,
   there: ConversationState | null,
   note: string,
 ): Promise<{ messageId: string; deduplicated: boolean } | null> {

@@ -1,16 +1,16 @@
 /**
  * @module
- * A person's answer to a confirm tool's question (lib/platforms/approvals.ts): a ✅ or ❌ on one of the bot's
+ * A person's answer to a confirm tool's question (lib/approvals/capability.ts): a ✅ or ❌ on one of the bot's
  * messages, read where the webhook or the Gateway delivers it, or on SMS a message that is just YES or NO, which
  * answers the place's latest question still pending. When the message is such a question, still pending and not
- * expired, and the answer is the asker's, one script decides it (lib/tools/approvals.ts) and the continuation job is
- * published (./approval-job.ts). A duplicate event, a double click or a redelivered webhook finds it decided: the
+ * expired, and the answer is the asker's, one script decides it (lib/approvals/store.ts) and the continuation job is
+ * published (./continuation.ts). A duplicate event, a double click or a redelivered webhook finds it decided: the
  * same continuation is published again, which QStash's deduplication (and the continuation's own claim) makes a
  * no-op, and which makes up for a publish that failed after the decision. Anyone else's answer does nothing, and
  * nothing a tool or the model writes can answer.
  */
 import type { InboundMessage } from "../message.ts";
-import type { ApprovalAnswer } from "../platforms/approvals.ts";
+import type { ApprovalAnswer } from "./capability.ts";
 import type { JobPayload } from "../queue/job.ts";
 import { openJob } from "../queue/sealed-job.ts";
 import type { Runtime } from "../runtime.ts";
