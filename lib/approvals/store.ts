@@ -9,11 +9,11 @@
  * be answered while its window key lives (`approvalWindowKey`, APPROVAL_TTL_MINUTES): Redis's clock says when it
  * expired, so that the Worker's clock cannot disagree with it.
  */
-import type { Redis } from "@upstash/redis/cloudflare";
 import { pendingCallSchema, type PendingCall } from "../conversation/draft.ts";
 import { approvalAskedKey, approvalKey, approvalWindowKey } from "../keys.ts";
 import type { ConversationKey } from "../message.ts";
 import { defineScript, luaFlag } from "../redis-script.ts";
+import { RedisStore } from "../redis-store.ts";
 import * as z from "../zod.ts";
 
 /** `done`: its result or cancellation is out; nothing publishes its continuation again. */
@@ -119,15 +119,7 @@ export interface Settled {
   result?: string;
 }
 
-export class Approvals {
-  readonly #redis: Redis;
-  readonly #prefix: string;
-
-  constructor(redis: Redis, prefix: string) {
-    this.#redis = redis;
-    this.#prefix = prefix;
-  }
-
+export class Approvals extends RedisStore {
   /** False when it was open already (an earlier attempt opened it). `byReply`: answered by a YES or NO in the place. */
   async open(
     place: ConversationKey,
@@ -141,9 +133,9 @@ export class Approvals {
       byReply: boolean;
     },
   ): Promise<boolean> {
-    const asked = args.byReply ? { asked: approvalAskedKey(this.#prefix, place) } : {};
+    const asked = args.byReply ? { asked: approvalAskedKey(this.prefix, place) } : {};
     return OPEN.run(
-      this.#redis,
+      this.redis,
       { ...this.#keys(place, questionId), ...asked },
       {
         asker: args.asker,
@@ -158,7 +150,7 @@ export class Approvals {
 
   /** The place's pending question answered by a reply (the latest asked), while its window lives; else null. */
   async askedByReply(place: ConversationKey): Promise<string | null> {
-    const id = await this.#redis.get<string | number>(approvalAskedKey(this.#prefix, place));
+    const id = await this.redis.get<string | number>(approvalAskedKey(this.prefix, place));
     return id === null ? null : String(id);
   }
 
@@ -170,12 +162,12 @@ export class Approvals {
     verdict: "approve" | "deny",
   ): Promise<Decided | null> {
     const state = verdict === "approve" ? "approved" : "denied";
-    const decided = await DECIDE.run(this.#redis, this.#keys(place, questionId), { who, state });
+    const decided = await DECIDE.run(this.redis, this.#keys(place, questionId), { who, state });
     return decided === "" ? null : decided;
   }
 
   async settle(place: ConversationKey, questionId: string): Promise<Settled | null> {
-    const found = await SETTLE.run(this.#redis, this.#keys(place, questionId), {});
+    const found = await SETTLE.run(this.redis, this.#keys(place, questionId), {});
     if (found === "") return null;
     return {
       state: found.state,
@@ -187,13 +179,13 @@ export class Approvals {
 
   /** Marks the approved call begun; false when an earlier attempt began it (then died, or it would have a result). */
   async beginCall(place: ConversationKey, questionId: string, now: number): Promise<boolean> {
-    return (await this.#redis.hsetnx(approvalKey(this.#prefix, place, questionId), "calling", String(now))) === 1;
+    return (await this.redis.hsetnx(approvalKey(this.prefix, place, questionId), "calling", String(now))) === 1;
   }
 
   #keys(place: ConversationKey, questionId: string): { record: string; window: string } {
     return {
-      record: approvalKey(this.#prefix, place, questionId),
-      window: approvalWindowKey(this.#prefix, place, questionId),
+      record: approvalKey(this.prefix, place, questionId),
+      window: approvalWindowKey(this.prefix, place, questionId),
     };
   }
 
@@ -202,11 +194,11 @@ export class Approvals {
    * own record is gone) publishes nothing, and a continuation that still comes posts nothing.
    */
   async finish(place: ConversationKey, questionId: string): Promise<void> {
-    await this.#redis.hset(approvalKey(this.#prefix, place, questionId), { state: "done" });
+    await this.redis.hset(approvalKey(this.prefix, place, questionId), { state: "done" });
   }
 
   /** What the approved call gave, kept for a retry that must post it. */
   async recordResult(place: ConversationKey, questionId: string, result: string): Promise<void> {
-    await this.#redis.hset(approvalKey(this.#prefix, place, questionId), { result });
+    await this.redis.hset(approvalKey(this.prefix, place, questionId), { result });
   }
 }

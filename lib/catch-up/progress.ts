@@ -4,7 +4,7 @@
  * and the chunks' notes, kept an hour at most and dropped once the answer is out. Only one attempt runs at a time
  * (the answer's claim, and QStash's one-at-a-time per place), so a plain GET and SET suffice.
  */
-import type { Redis } from "@upstash/redis/cloudflare";
+import { RedisStore } from "../redis-store.ts";
 import { catchUpKey } from "../keys.ts";
 import type { ConversationKey } from "../message.ts";
 import * as z from "../zod.ts";
@@ -35,28 +35,20 @@ const progressSchema = z.object({
 export type CatchUpProgress = z.output<typeof progressSchema>;
 export type ReadMessage = z.output<typeof readMessageSchema>;
 
-export class CatchUpProgressStore {
-  readonly #redis: Redis;
-  readonly #prefix: string;
-
-  constructor(redis: Redis, prefix: string) {
-    this.#redis = redis;
-    this.#prefix = prefix;
-  }
-
+export class CatchUpProgressStore extends RedisStore {
   /** The progress of the catch-up that answers `triggerId`; null when none is kept (or it does not parse). */
   async load(key: ConversationKey, triggerId: string): Promise<CatchUpProgress | null> {
-    const parsed = progressSchema.safeParse(await this.#redis.get<unknown>(catchUpKey(this.#prefix, key, triggerId)));
+    const parsed = progressSchema.safeParse(await this.redis.get<unknown>(catchUpKey(this.prefix, key, triggerId)));
     return parsed.success ? parsed.data : null;
   }
 
   async save(key: ConversationKey, triggerId: string, progress: CatchUpProgress): Promise<void> {
-    await this.#redis.set(catchUpKey(this.#prefix, key, triggerId), JSON.stringify(progress), {
+    await this.redis.set(catchUpKey(this.prefix, key, triggerId), JSON.stringify(progress), {
       ex: PROGRESS_TTL_SECONDS,
     });
   }
 
   async drop(key: ConversationKey, triggerId: string): Promise<void> {
-    await this.#redis.del(catchUpKey(this.#prefix, key, triggerId));
+    await this.redis.del(catchUpKey(this.prefix, key, triggerId));
   }
 }

@@ -8,7 +8,7 @@
  * on nor lock the admin out of where they work from. Someone sharing the admin's client (an office, a /64) can lock
  * it for one window at a time, WINDOW_MINUTES; the admin can always come in from another network.
  */
-import type { Redis } from "@upstash/redis/cloudflare";
+import { RedisStore } from "../redis-store.ts";
 import { adminLimitKeys } from "../keys.ts";
 import { defineScript } from "../redis-script.ts";
 import type { Services } from "../services.ts";
@@ -63,18 +63,10 @@ return 1
 export type AdminAttempt = { status: "in" | "wrong" } | { status: "locked"; retryAfterSeconds: number };
 
 /** The admin view's counts of attempts per client and in all (`limit:admin:` in lib/keys.ts), and who logged in. */
-export class AdminAttempts {
-  readonly #redis: Redis;
-  readonly #prefix: string;
-
-  constructor(redis: Redis, prefix: string) {
-    this.#redis = redis;
-    this.#prefix = prefix;
-  }
-
+export class AdminAttempts extends RedisStore {
   /** Counts an attempt of `client`; {1, 0} when it may compare its token, else {0, ms until it may try again}. */
   count(client: string): Promise<[number, number]> {
-    return COUNT_ATTEMPT.run(this.#redis, adminLimitKeys(this.#prefix, client), {
+    return COUNT_ATTEMPT.run(this.redis, adminLimitKeys(this.prefix, client), {
       allowance: CLIENT_FAILURES,
       allowanceOfAll: ALL_FAILURES,
       windowMs: WINDOW_MS,
@@ -83,7 +75,7 @@ export class AdminAttempts {
 
   /** A right token: its count goes back, and its client is trusted for TRUSTED_DAYS. */
   async loggedIn(client: string): Promise<void> {
-    await LOGGED_IN.run(this.#redis, adminLimitKeys(this.#prefix, client), { trustedTtl: TRUSTED_DAYS * 86_400 });
+    await LOGGED_IN.run(this.redis, adminLimitKeys(this.prefix, client), { trustedTtl: TRUSTED_DAYS * 86_400 });
   }
 }
 

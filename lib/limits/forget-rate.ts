@@ -6,7 +6,7 @@
  * spoke in: past the allowance the bot says so once per window (FORGET_LIMIT_NOTICE, which promises nothing it has
  * not done: what the person said since their last forget stays until they ask again), then stays quiet.
  */
-import type { Redis } from "@upstash/redis/cloudflare";
+import { RedisStore } from "../redis-store.ts";
 import { forgetLimitKeys } from "../keys.ts";
 import { defineScript } from "../redis-script.ts";
 import * as z from "../zod.ts";
@@ -39,20 +39,12 @@ return 'quiet'
 export type ForgetAllowance = "allowed" | "notify" | "quiet";
 
 /** The "forget me" requests each person made in the window (`limit:forget:` in lib/keys.ts). */
-export class ForgetRequests {
-  readonly #redis: Redis;
-  readonly #prefix: string;
-
-  constructor(redis: Redis, prefix: string) {
-    this.#redis = redis;
-    this.#prefix = prefix;
-  }
-
+export class ForgetRequests extends RedisStore {
   /** Counts the request `triggerId` of `person` (once, however often its job runs) against the allowance. */
   async count(person: string, triggerId: string): Promise<ForgetAllowance> {
-    const keys = forgetLimitKeys(this.#prefix, person);
+    const keys = forgetLimitKeys(this.prefix, person);
     return COUNT_REQUEST.run(
-      this.#redis,
+      this.redis,
       { requests: keys.requests, told: keys.told },
       { trigger: triggerId, allowance: FORGETS_PER_HOUR, windowMs: WINDOW_MS },
     );

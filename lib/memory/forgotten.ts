@@ -6,7 +6,7 @@
  * memory job and recall's indexing read the marks themselves; backfill checks the same marks inside its merge
  * script (lib/conversation/backfill.ts).
  */
-import type { Redis } from "@upstash/redis/cloudflare";
+import { RedisStore } from "../redis-store.ts";
 import { forgottenKey, type Tenancy } from "../keys.ts";
 
 /** A message as read from a place: who wrote it, and when (ms). */
@@ -15,20 +15,12 @@ interface Written {
   ts: number;
 }
 
-export class ForgetMarks {
-  readonly #redis: Redis;
-  readonly #prefix: string;
-
-  constructor(redis: Redis, prefix: string) {
-    this.#redis = redis;
-    this.#prefix = prefix;
-  }
-
+export class ForgetMarks extends RedisStore {
   /** When each of `people` in `where`'s tenant asked to be forgotten (ms), for those whose mark stands. One MGET. */
   async askedAt(where: Tenancy, people: readonly string[]): Promise<Map<string, number>> {
     if (people.length === 0) return new Map();
-    const marks = await this.#redis.mget<(string | number | null)[]>(
-      ...people.map((p) => forgottenKey(this.#prefix, where, p)),
+    const marks = await this.redis.mget<(string | number | null)[]>(
+      ...people.map((p) => forgottenKey(this.prefix, where, p)),
     );
     return new Map(
       people.flatMap((p, i) => (marks[i] === null || marks[i] === undefined ? [] : [[p, Number(marks[i])]])),

@@ -5,8 +5,8 @@
  * marks, drafts and claims, facts, opt-outs, visibilities, limits, budgets, traces), found with SCAN in bounded
  * batches; and the tenant's namespace of recalled passages (lib/memory/recall), when recall is on.
  */
+import { RedisStore } from "../redis-store.ts";
 import { isInstallationKey, isTenantKey, tenantKeyPattern, type Tenancy } from "../keys.ts";
-import type { Redis } from "@upstash/redis/cloudflare";
 import type { Recall } from "../memory/recall/index-for.ts";
 import type { Installations, ReadInstallation } from "./installations.ts";
 
@@ -21,22 +21,14 @@ export interface CleanupProgress {
 }
 
 /** Every key naming one tenant (`tenantKeyPattern` in lib/keys.ts), found with SCAN and deleted in batches. */
-export class TenantKeys {
-  readonly #redis: Redis;
-  readonly #prefix: string;
-
-  constructor(redis: Redis, prefix: string) {
-    this.#redis = redis;
-    this.#prefix = prefix;
-  }
-
+export class TenantKeys extends RedisStore {
   /** One SCAN step from `cursor`: the tenant's keys it found deleted, installations left alone. */
   async deleteStep(where: Tenancy, cursor: string): Promise<{ next: string; deleted: number }> {
-    const prefix = this.#prefix;
-    const [next, keys] = await this.#redis.scan(cursor, { match: tenantKeyPattern(prefix, where), count: SCAN_COUNT });
+    const prefix = this.prefix;
+    const [next, keys] = await this.redis.scan(cursor, { match: tenantKeyPattern(prefix, where), count: SCAN_COUNT });
     // Installations go only at the start, by generation: a reinstall made during the walk is never deleted.
     const mine = keys.filter((key) => isTenantKey(prefix, where, key) && !isInstallationKey(prefix, key));
-    return { next: String(next), deleted: mine.length > 0 ? await this.#redis.del(...mine) : 0 };
+    return { next: String(next), deleted: mine.length > 0 ? await this.redis.del(...mine) : 0 };
   }
 }
 

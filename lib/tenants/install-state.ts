@@ -8,6 +8,7 @@
  * ALL_STARTS from everywhere per STATE_TTL_SECONDS. A refused start writes nothing, so pending states and their
  * counters stay below about twice ALL_STARTS keys however many addresses ask.
  */
+import { RedisStore } from "../redis-store.ts";
 import type { Redis } from "@upstash/redis/cloudflare";
 import { bytesToHex, constantTimeEqual } from "../crypto.ts";
 import { installStartKeys, oauthStateKey } from "../keys.ts";
@@ -56,21 +57,13 @@ return 0
 export type StateCheck = "ok" | "forged" | "expired_or_used" | "other_browser";
 
 /** The pending install flows' states and the counts of their starts (`oauth-state:`, `limit:install:`). */
-export class InstallStates {
-  readonly #redis: Redis;
-  readonly #prefix: string;
-
-  constructor(redis: Redis, prefix: string) {
-    this.#redis = redis;
-    this.#prefix = prefix;
-  }
-
+export class InstallStates extends RedisStore {
   /** Counts a start by `client` and keeps `value` under `nonce`; 0 when kept, else ms until a start may be made. */
   start(client: string, nonce: string, value: string): Promise<number> {
-    const counts = installStartKeys(this.#prefix, client);
+    const counts = installStartKeys(this.prefix, client);
     return START.run(
-      this.#redis,
-      { client: counts.client, all: counts.all, state: oauthStateKey(this.#prefix, nonce) },
+      this.redis,
+      { client: counts.client, all: counts.all, state: oauthStateKey(this.prefix, nonce) },
       {
         allowance: CLIENT_STARTS,
         allowanceOfAll: ALL_STARTS,
@@ -83,7 +76,7 @@ export class InstallStates {
 
   /** The value kept under `nonce`, taken (GETDEL): a state never works twice. */
   async take(nonce: string): Promise<string | null> {
-    const value = await this.#redis.getdel<string>(oauthStateKey(this.#prefix, nonce));
+    const value = await this.redis.getdel<string>(oauthStateKey(this.prefix, nonce));
     return value === null ? null : String(value);
   }
 }

@@ -5,6 +5,7 @@
  * calls the platform; the others go on with the old token while it is still valid, or wait for the new one.
  * A failed refresh keeps the old token until it expires, and is logged once per attempt.
  */
+import { RedisStore } from "../redis-store.ts";
 import { GiveUp, RetryLater } from "../errors.ts";
 import type { Redis } from "@upstash/redis/cloudflare";
 import { tokenRefreshLockKey, type Tenancy } from "../keys.ts";
@@ -37,27 +38,15 @@ return 0`,
 });
 
 /** Held while one job refreshes a tenant's token (`lock:refresh:` in lib/keys.ts), by a random holder. */
-export class TokenLocks {
-  readonly #redis: Redis;
-  readonly #prefix: string;
-
-  constructor(redis: Redis, prefix: string) {
-    this.#redis = redis;
-    this.#prefix = prefix;
-  }
-
+export class TokenLocks extends RedisStore {
   /** True when `holder` took the lock (for LOCK_MS at most). */
   async take(where: Tenancy, holder: string): Promise<boolean> {
-    return (
-      (await this.#redis.set(tokenRefreshLockKey(this.#prefix, where), holder, { nx: true, px: LOCK_MS })) !== null
-    );
+    return (await this.redis.set(tokenRefreshLockKey(this.prefix, where), holder, { nx: true, px: LOCK_MS })) !== null;
   }
 
   /** Lets go of the lock if `holder` still holds it; a failure only leaves it to expire. */
   async release(where: Tenancy, holder: string): Promise<void> {
-    await RELEASE.run(this.#redis, { lock: tokenRefreshLockKey(this.#prefix, where) }, { holder }).catch(
-      () => undefined,
-    );
+    await RELEASE.run(this.redis, { lock: tokenRefreshLockKey(this.prefix, where) }, { holder }).catch(() => undefined);
   }
 }
 

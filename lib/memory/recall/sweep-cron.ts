@@ -4,6 +4,7 @@
  * (./retention.ts: one list request, one delete-by-filter request per namespace), a whole pass at most once an
  * hour. Where a pass stands is one Redis key, so a run costs one GET when nothing is due.
  */
+import { RedisStore } from "../../redis-store.ts";
 import type { Redis } from "@upstash/redis/cloudflare";
 import { recallSweepKey } from "../../keys.ts";
 import { errorMessage } from "../../log.ts";
@@ -19,22 +20,14 @@ const PASS_EVERY_SECONDS = 3_600;
 const PASS_DONE = "done";
 
 /** Where the cron's pass of the retention sweep stands (`recall:sweep` in lib/keys.ts). */
-export class RecallSweepMark {
-  readonly #redis: Redis;
-  readonly #prefix: string;
-
-  constructor(redis: Redis, prefix: string) {
-    this.#redis = redis;
-    this.#prefix = prefix;
-  }
-
+export class RecallSweepMark extends RedisStore {
   /** The last namespace swept, PASS_DONE after a whole pass, or null when none is under way. */
   async read(): Promise<string | null> {
-    return this.#redis.get<string>(recallSweepKey(this.#prefix));
+    return this.redis.get<string>(recallSweepKey(this.prefix));
   }
 
   async write(mark: string): Promise<void> {
-    await this.#redis.set(recallSweepKey(this.#prefix), mark, { ex: PASS_EVERY_SECONDS });
+    await this.redis.set(recallSweepKey(this.prefix), mark, { ex: PASS_EVERY_SECONDS });
   }
 }
 
