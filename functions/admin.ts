@@ -10,8 +10,6 @@ import { Hono } from "hono";
 import * as z from "../lib/zod.ts";
 import type { ConversationKey } from "../lib/message.ts";
 import { adapters } from "../lib/platforms/index.ts";
-import { tenantUsage } from "../lib/limits/tenant-budget.ts";
-import { PlaceSettingsStore } from "../lib/places/settings.ts";
 import { runtimeFor } from "../lib/runtime.ts";
 import type { AppEnv } from "./app-env.ts";
 import { adminToken } from "./middleware/admin-token.ts";
@@ -59,11 +57,10 @@ admin.get("/conversations/:key", async (c) => {
   if (!key.success) {
     return c.json({ error: "key must be platform|tenant|channel|thread (thread may be empty), URL-encoded" }, 400);
   }
-  const settings = new PlaceSettingsStore(rt.redis, rt.settings.REDIS_KEY_PREFIX);
   const [state, secondsLeft, placeSettings] = await Promise.all([
     rt.store.load(key.data),
     rt.store.secondsLeft(key.data),
-    settings.read(key.data),
+    rt.placeSettings.read(key.data),
   ]);
   if (!state) return c.json({ key: key.data, active: false, placeSettings }, 404);
   const answers = await rt.store.recentAnswers(key.data, state.id);
@@ -93,7 +90,7 @@ admin.get("/tenants/:platform/:tenant", async (c) => {
   const platform = z.literal(adapters.map((adapter) => adapter.platform)).safeParse(c.req.param("platform"));
   if (!platform.success) return c.json({ error: "unknown platform" }, 400);
   const where = { platform: platform.data, tenant: c.req.param("tenant") };
-  const [installation, usage] = await Promise.all([rt.installations.get(where), tenantUsage(rt, where)]);
+  const [installation, usage] = await Promise.all([rt.installations.get(where), rt.budgets.usage(where)]);
   return c.json({
     ...where,
     installation: installation && {

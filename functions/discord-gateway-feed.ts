@@ -1,14 +1,14 @@
 /**
  * @module
- * A Gateway connection wired to ingest (lib/ingest.ts): every MESSAGE_CREATE goes through the same `ingest` as the webhooks
- * (one whose ingest failed is tried again from the storage of the object that runs the connection), a 👎 reaction is
- * recorded, the bot's managed role in each guild (GUILD_CREATE) is kept in that storage so that a mention of the role
- * is a mention of the bot, and a GUILD_DELETE of a guild the bot was removed from forgets the role and starts that
- * guild's cleanup. What each dispatch means is ./dispatch.ts's to say. The Durable Object that runs it is
- * functions/discord-gateway.ts.
+ * A Gateway connection wired to ingest (lib/ingest.ts): every MESSAGE_CREATE goes through the same `ingest` as the
+ * webhooks (one whose ingest failed is tried again from the storage of the object that runs the connection), a 👎
+ * reaction is recorded, the bot's managed role in each guild (GUILD_CREATE) is kept in that storage so that a mention
+ * of the role is a mention of the bot, and a GUILD_DELETE of a guild the bot was removed from forgets the role and
+ * starts that guild's cleanup. What each dispatch means is lib/platforms/discord/gateway/dispatch.ts's to say. The
+ * Durable Object that runs it is functions/discord-gateway.ts.
  */
 import { ingest } from "../lib/ingest.ts";
-import { answerApproval } from "../lib/jobs/approval-reaction.ts";
+import { answerApproval } from "../lib/approvals/decide.ts";
 import { publishTenantCleanup } from "../lib/jobs/tenant-cleanup.ts";
 import { errorMessage } from "../lib/log.ts";
 import type { InboundMessage } from "../lib/message.ts";
@@ -41,7 +41,10 @@ export interface BotRoles {
   delete(guildId: string): Promise<void>;
 }
 
-/** What the Gateway object keeps: the session to resume, the messages whose ingest is to be tried again, the bot's roles. */
+/**
+ * What the Gateway object keeps: the session to resume, the messages whose ingest is to be tried again, the bot's
+ * roles.
+ */
 export interface GatewayStorage {
   snapshot: SnapshotStore;
   pending: PendingStore;
@@ -114,8 +117,9 @@ export function createShardCoordinator(
 }
 
 /**
- * MESSAGE_CREATE feeds the pipeline (tried again when its ingest fails); the rest as ./dispatch.ts reads it: a 👎, a ✅ or ❌,
- * the bot's role in a guild, a guild the bot was removed from (its cleanup).
+ * MESSAGE_CREATE feeds the pipeline (tried again when its ingest fails); the rest as
+ * lib/platforms/discord/gateway/dispatch.ts reads it: a 👎, a ✅ or ❌, the bot's role in a guild, a guild the bot was
+ * removed from (its cleanup).
  */
 export function gatewayDispatch(rt: Runtime, retries: Pick<IngestRetries, "deliver">, botRoles: BotRoles) {
   return async (event: string, data: unknown, botUserId: string): Promise<void> => {

@@ -16,7 +16,7 @@ export async function health(c: Context<AppEnv>): Promise<Response> {
   const rt = runtimeFor(c.env);
   let redis: DependencyStatus;
   try {
-    redis = (await rt.redis.ping()) === "PONG" ? "ok" : "unexpected";
+    redis = (await rt.store.ping()) ? "ok" : "unexpected";
   } catch (err) {
     rt.log.warn("health_check_failed", { dependency: "redis", error: errorMessage(err) });
     redis = "unreachable";

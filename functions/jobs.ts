@@ -6,16 +6,16 @@
 import { Hono, type Context } from "hono";
 import * as z from "../lib/zod.ts";
 import { RetryLater } from "../lib/errors.ts";
-import { runApprovalJob } from "../lib/jobs/approval-job.ts";
+import { runApprovalJob } from "../lib/approvals/continuation.ts";
 import { notifyFailure } from "../lib/jobs/failure.ts";
 import { runMemoryJob } from "../lib/jobs/memory-job.ts";
 import { runReplyJob } from "../lib/jobs/reply-job.ts";
-import { runRescueJob } from "../lib/jobs/rescue.ts";
-import { jobScope } from "../lib/jobs/scope.ts";
+import { runRescueJob } from "../lib/rescue/job.ts";
+import { jobScope, type JobScope } from "../lib/jobs/scope.ts";
 import { jobLogFields } from "../lib/log-ids.ts";
 import { adapters } from "../lib/platforms/index.ts";
 import { platformReplier } from "../lib/platforms/replier.ts";
-import { JOB_KINDS, jobSchemaFor, type Job } from "../lib/queue/job.ts";
+import { JOB_KINDS, jobSchemaFor, type Job, type JobKind, type JobPayload } from "../lib/queue/job.ts";
 import { JobPayloadError, openJob } from "../lib/queue/sealed-job.ts";
 import { runtimeFor, type Runtime } from "../lib/runtime.ts";
 import type { AppEnv } from "./app-env.ts";
@@ -23,6 +23,17 @@ import { nonRetryable, qstashSignature } from "./middleware/qstash-signature.ts"
 
 /** A job names its platform's reply target; every platform's adapter says what that target may hold. */
 export const jobSchema = jobSchemaFor(adapters);
+
+/** How a job of each kind runs; its outcome goes back to QStash in the 2xx's body. */
+type Runner = (scope: JobScope) => Promise<string>;
+
+const RUNNERS = {
+  reply: runReplyJob,
+  judge: runReplyJob,
+  memory: runMemoryJob,
+  rescue: runRescueJob,
+  approval: runApprovalJob,
+} satisfies Record<JobKind, Runner>;
 
 export const jobs = new Hono<AppEnv>();
 
@@ -33,18 +44,11 @@ jobs.post("/:kind", qstashSignature(), async (c) => {
   if (kind === "failed") return failed(c, rt, rawBody);
   const jobKind = z.enum(JOB_KINDS).safeParse(kind);
   if (!jobKind.success) return c.json({ error: `unknown job kind ${kind}` }, 404);
-  const job = await parseJob(rt, rawBody);
-  if (!job) return nonRetryable(c, "invalid job payload");
+  const payload = await parseJob(rt, rawBody);
+  if (!payload) return nonRetryable(c, "invalid job payload");
+  const job: Job = { ...payload, kind: jobKind.data };
   try {
-    const scope = await jobScope(rt, jobKind.data, job, platformReplier(rt, adapters));
-    const outcome =
-      jobKind.data === "memory"
-        ? await runMemoryJob(scope)
-        : jobKind.data === "rescue"
-          ? await runRescueJob(scope)
-          : jobKind.data === "approval"
-            ? await runApprovalJob(scope)
-            : await runReplyJob(scope);
+    const outcome = await RUNNERS[job.kind](await jobScope(rt, job, platformReplier(rt, adapters)));
     return c.json({ outcome });
   } catch (err) {
     return retryLater(c, rt, kind, job, err);
@@ -59,7 +63,7 @@ function retryLater(c: Context<AppEnv>, rt: Runtime, kind: string, job: Job, err
 }
 
 /** The job a payload seals; null (logged as `job_invalid` with the fields that failed) when it is not one. */
-async function parseJob(rt: Runtime, rawBody: string): Promise<Job | null> {
+async function parseJob(rt: Runtime, rawBody: string): Promise<JobPayload | null> {
   let body: unknown;
   try {
     body = JSON.parse(rawBody);
@@ -86,17 +90,20 @@ const failureSchema = z.object({
 
 async function failed(c: Context<AppEnv>, rt: Runtime, rawBody: string): Promise<Response> {
   let failure: z.output<typeof failureSchema>;
-  let job: Job | null;
+  let payload: JobPayload | null;
   try {
     failure = failureSchema.parse(JSON.parse(rawBody));
-    job = await parseJob(
+    payload = await parseJob(
       rt,
       new TextDecoder().decode(Uint8Array.from(atob(failure.sourceBody), (ch) => ch.charCodeAt(0))),
     );
   } catch {
     return nonRetryable(c, "invalid failure callback");
   }
-  if (!job) return nonRetryable(c, "failure callback without a valid job");
+  if (!payload) return nonRetryable(c, "failure callback without a valid job");
+  // Whatever its kind (reply, judge, an approval's continuation), the callback finishes the trigger's answer or
+  // apologises for it, as a reply job would.
+  const job: Job = { ...payload, kind: "reply" };
   rt.log.error("job_failed", {
     ...(await jobLogFields(rt, job)),
     message: failure.sourceMessageId,
@@ -104,7 +111,7 @@ async function failed(c: Context<AppEnv>, rt: Runtime, rawBody: string): Promise
     retried: failure.retried,
   });
   try {
-    return c.json({ told: await notifyFailure(await jobScope(rt, "reply", job, platformReplier(rt, adapters))) });
+    return c.json({ told: await notifyFailure(await jobScope(rt, job, platformReplier(rt, adapters))) });
   } catch (err) {
     return retryLater(c, rt, "failed", job, err);
   }

@@ -7,7 +7,6 @@
 import { using } from "../lib/errors.ts";
 import type { ConversationKey } from "../lib/message.ts";
 import { parsePlaceCommand, runPlaceCommand } from "../lib/places/command.ts";
-import { PlaceSettingsStore } from "../lib/places/settings.ts";
 import type { Runtime } from "../lib/runtime.ts";
 
 /** Where "forget me" is not a subcommand of the platform's own, how to ask for it. */
@@ -26,9 +25,8 @@ export async function answerPlaceCommand(
     rt.log.info("place_command", { platform: place.platform, tenant: place.tenant, command: "forget", changed: false });
     return FORGET_HOW;
   }
-  const store = new PlaceSettingsStore(rt.redis, rt.settings.REDIS_KEY_PREFIX);
   const answer = await using("redis", () =>
-    runPlaceCommand(store, place, command, mayChange, rt.settings.RESCUE_AFTER_MINUTES),
+    runPlaceCommand(rt.placeSettings, place, command, mayChange, rt.settings.RESCUE_AFTER_MINUTES),
   );
   rt.log.info("place_command", {
     platform: place.platform,

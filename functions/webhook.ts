@@ -10,10 +10,9 @@
 import type { Context, Handler } from "hono";
 import { using } from "../lib/errors.ts";
 import { type IngestResult, ingest } from "../lib/ingest.ts";
-import { answerApproval, answerApprovalReply } from "../lib/jobs/approval-reaction.ts";
+import { answerApproval, answerApprovalReply } from "../lib/approvals/decide.ts";
 import { publishTenantCleanup } from "../lib/jobs/tenant-cleanup.ts";
 import { showWorkingEarly } from "../lib/jobs/working-sign.ts";
-import { installationKey } from "../lib/keys.ts";
 import type { Parsed, PlatformAdapter, WebhookRequest } from "../lib/platforms/adapter.ts";
 import { adapterContext } from "../lib/platforms/context.ts";
 import { adapters } from "../lib/platforms/index.ts";
@@ -90,9 +89,7 @@ export function platformWebhook<Extra, Config>(
       ...adapter.ingestOptions(ctx.config),
       ...parsed.options,
       // Checked inside the ingest script: no extra round trip.
-      ...(installable
-        ? { installationKey: installationKey(rt.settings.REDIS_KEY_PREFIX, { platform, tenant: parsed.installation! }) }
-        : {}),
+      ...(installable ? { installedTenant: parsed.installation! } : {}),
     });
     // After the acknowledgement, not before it: the answer's job starts late under load (lib/jobs/working-sign.ts).
     if (ingested.replyJob)

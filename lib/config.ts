@@ -112,7 +112,9 @@ export const settingsShape = {
   /** Files people paste (docs/files.md): the largest image sent to the model (0: none), and how many per answer. */
   IMAGE_MAX_BYTES: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(20_000_000)), 5_000_000),
   IMAGES_PER_TURN: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(10)), 4),
-  /** How much of one pasted text file is read into the prompt's data block (0: none), before the token budget cuts it. */
+  /**
+   * How much of one pasted text file is read into the prompt's data block (0: none), before the token budget cuts it.
+   */
   TEXT_FILE_MAX_BYTES: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(1_000_000)), 100_000),
   /**
    * What a conversation's start sees of the talk before it (lib/jobs/backfill.ts): the place's last this many
@@ -121,14 +123,16 @@ export const settingsShape = {
    */
   BACKFILL_MESSAGES: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(100)), 30),
   BACKFILL_MINUTES: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(1_440)), 60),
-  /** "Catch me up" (lib/jobs/catch-up.ts): how far back it reads at most, and how many of the place's messages. */
+  /** "Catch me up" (lib/catch-up/step.ts): how far back it reads at most, and how many of the place's messages. */
   CATCHUP_MAX_HOURS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(168)), 24),
   CATCHUP_MAX_MESSAGES: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(2_000)), 500),
   /** Judge calls per conversation per minute; over the cap the judge answers NO without a model call. */
   MAX_JUDGE_CALLS_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.gte(0)), 6),
   /** Unprompted answers per place per hour where `/parley initiative on` allows them (lib/limits/initiative-cap.ts). */
   INITIATIVE_MAX_PER_HOUR: z._default(z.coerce.number().check(z.int(), z.gte(0)), 4),
-  /** How long a question addressed to nobody waits for a person's answer where `/parley rescue on` (lib/jobs/rescue.ts). */
+  /**
+   * How long a question addressed to nobody waits for a person's answer where `/parley rescue on` (lib/rescue/job.ts).
+   */
   RESCUE_AFTER_MINUTES: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(120)), 10),
   /** Questions the bot steps in on per place per hour. */
   RESCUE_MAX_PER_HOUR: z._default(z.coerce.number().check(z.int(), z.gte(0)), 3),

@@ -11,8 +11,7 @@ import { using } from "./errors.ts";
 import { capInboundMessage } from "./limits/message-length.ts";
 import { loggedId, loggedPlace } from "./log-ids.ts";
 import type { BotIdentity, InboundMessage } from "./message.ts";
-import { optOutsFor } from "./opt-outs.ts";
-import { rescueJobFor } from "./places/rescue-job.ts";
+import { rescueJobFor } from "./rescue/schedule.ts";
 import type { IngestOptions } from "./platforms/adapter.ts";
 import type { Job, JobKind } from "./queue/job.ts";
 import type { Runtime } from "./runtime.ts";
@@ -42,7 +41,6 @@ export async function ingest(
   const msg = capInboundMessage(inbound, s.MAX_MESSAGE_CHARS);
   const explicit = explicitTrigger(msg, bot);
   const reset = !msg.noReply && isResetRequest(msg.text, bot, s.RESET_WORDS);
-  const optOuts = optOutsFor(rt);
   const keeps = Boolean(opts.keepHistory) && s.BACKFILL_MESSAGES > 0 && s.BACKFILL_MINUTES > 0;
   // One round trip: whether the author opted out is read inside the ingest script; STOP or START is written beside it.
   const [{ status, state, optedOut, placeSettings }] = await using("redis", () =>
@@ -50,12 +48,12 @@ export async function ingest(
       rt.store.record(msg, {
         startIfIdle: explicit !== null || reset || Boolean(opts.alwaysAnswer),
         reset,
-        ...(opts.optOuts ? { optOutKey: optOuts.key(msg.key, msg.author.id) } : {}),
-        ...(opts.installationKey ? { installationKey: opts.installationKey } : {}),
+        ...(opts.optOuts ? { optOuts: true } : {}),
+        ...(opts.installedTenant ? { installedTenant: opts.installedTenant } : {}),
         ...(keeps ? { kept: { messages: s.BACKFILL_MESSAGES, ttlSeconds: s.BACKFILL_MINUTES * 60 } } : {}),
         ...(opts.placeSettings ? { placeSettings: true } : {}),
       }),
-      msg.consent && optOuts.record(msg.key, msg.author.id, msg.consent),
+      msg.consent && rt.optOuts.record(msg.key, msg.author.id, msg.consent),
     ]),
   );
   const where = { ...(await loggedPlace(rt, msg.key, opts.logIds)), message: msg.id };
@@ -108,9 +106,7 @@ export async function ingest(
     },
   );
   if (rescue) {
-    const queued = await using("qstash", () =>
-      rt.queue.publish("rescue", rescue.job, { delaySeconds: rescue.delaySeconds }),
-    );
+    const queued = await using("qstash", () => rt.queue.publish(rescue.job, { delaySeconds: rescue.delaySeconds }));
     rt.log.info("rescue_scheduled", {
       ...where,
       job: queued.messageId,
@@ -122,6 +118,7 @@ export async function ingest(
 
   const kind: JobKind = decision.respond === "judge" ? "judge" : "reply";
   const job: Job = {
+    kind,
     key: msg.key,
     conversationId: state.id,
     trigger: { id: msg.id, ts: msg.ts, authorId: msg.author.id, authorName: msg.author.name },
@@ -137,7 +134,7 @@ export async function ingest(
     ...(kind === "reply" && opts.signByWebhook && s.SHOW_WORKING ? { signByWebhook: true as const } : {}),
     ...(keeps ? { keptHistory: true as const } : {}),
   };
-  const published = await using("qstash", () => rt.queue.publish(kind, job, { delaySeconds: opts.delaySeconds }));
+  const published = await using("qstash", () => rt.queue.publish(job, { delaySeconds: opts.delaySeconds }));
   rt.log.info("job_published", { ...where, kind, job: published.messageId, deduplicated: published.deduplicated });
   return { status, decision, published: true, ...(job.signByWebhook ? { replyJob: job } : {}) };
 }

@@ -1,7 +1,7 @@
 /**
  * @module
  * One installation of the app in one tenant (a Slack workspace, or a Slack org for org-wide installs), as an OAuth
- * exchange produced it. Stored sealed (./installations.ts): the tokens never sit in Redis in the clear.
+ * exchange produced it. Stored sealed (lib/tenants/installations.ts): the tokens never sit in Redis in the clear.
  */
 import * as z from "./zod.ts";
 

@@ -3,10 +3,8 @@
  * Every Redis key of the project, built here and nowhere else. Each key starts with the bot's prefix
  * (REDIS_KEY_PREFIX, so bots sharing a database never see each other's keys) and carries the platform and tenant
  * (nothing is shared across tenants). Parts are joined with `|`, which never appears in the platform ids keys are
- * built from, so two different places never share a key.
- *
- * Every key, what it holds, how long it is kept and who reads it: docs/data-kept.md (a new key goes there too).
- *
+ * built from, so two different places never share a key. A new key is its builder here, one method of the store
+ * that reads and writes it (lib/stores.ts), and its row in docs/data-kept.md (what it holds, how long, who reads it).
  * `<place>` is `platform|tenant|channel|thread` (thread empty outside threads), `<channel>` is
  * `platform|tenant|channel`, `<person>` is `platform|tenant|author id`.
  */
@@ -15,13 +13,9 @@ import type { ConversationKey, Platform } from "./message.ts";
 /** Where a key's owner lives: the platform and tenant of a conversation, a person or a message. */
 export type Tenancy = Pick<ConversationKey, "platform" | "tenant">;
 
-export interface ConversationKeys {
-  state: string;
-  log: string;
-  answers: string;
-}
+export type ConversationKeys = { state: string; log: string; answers: string };
 
-/** The fixed-window limits Parley counts: answers per person, judge calls per conversation, a platform's calls per tenant. */
+/** The fixed-window limits (lib/limits/): answers per person, judge calls, a platform's calls, unprompted, rescues. */
 export type LimitName = "reply" | "judge" | "api" | "initiative" | "rescue";
 
 const SEP = "|";
@@ -44,10 +38,6 @@ function inTenant(where: { platform: Platform; tenant: string }, id: string): st
 /** The keys of one conversation; they always expire together. */
 export function conversationKeys(prefix: string, key: ConversationKey): ConversationKeys {
   return conversationKeysAt(prefix, placeId(key));
-}
-
-function keysOfConversation(base: string): ConversationKeys {
-  return { state: `${base}:state`, log: `${base}:log`, answers: `${base}:answers` };
 }
 
 /** Marks a delivered platform message as seen (retries, and Slack's app_mention + message pair of one post). */
@@ -89,20 +79,20 @@ export function historyRefusedKey(prefix: string, key: ConversationKey): string 
   return `${prefix}:history-refused:${placeId(key)}`;
 }
 
-/** A catch-up's progress across its steps (lib/jobs/catch-up-steps.ts): pages read, chunks summarized. */
+/** A catch-up's progress across its steps (lib/catch-up/pages.ts): pages read, chunks summarized. */
 export function catchUpKey(prefix: string, key: ConversationKey, triggerId: string): string {
   return `${prefix}:catchup:${placeId(key)}:${triggerId}`;
 }
 
 /**
- * A confirm tool's call waiting for, or past, a person's ✅ or ❌ (lib/tools/approvals.ts), under the id of the bot's
+ * A confirm tool's call waiting for, or past, a person's ✅ or ❌ (lib/approvals/store.ts), under the id of the bot's
  * message that asks: `<channel>|<message id>` (a reaction names the channel and the message, never the thread).
  */
 export function approvalKey(prefix: string, key: ConversationKey, questionId: string): string {
   return `${prefix}:approval:${inTenant(key, key.channel)}${SEP}${questionId}`;
 }
 
-/** Lives APPROVAL_TTL_MINUTES from the question: while it does, the asker may answer it (lib/tools/approvals.ts). */
+/** Lives APPROVAL_TTL_MINUTES from the question: while it does, the asker may answer it (lib/approvals/store.ts). */
 export function approvalWindowKey(prefix: string, key: ConversationKey, questionId: string): string {
   return `${prefix}:approval-open:${inTenant(key, key.channel)}${SEP}${questionId}`;
 }
@@ -117,10 +107,9 @@ export function keptKey(prefix: string, key: ConversationKey): string {
   return `${prefix}:kept:${inTenant(key, key.channel)}`;
 }
 
-/** `<platform>|<tenant>|<channel>`: a place's own settings (`settings:`, lib/places/), and its unprompted answers' count. */
+/** `<platform>|<tenant>|<channel>`: a place's own settings (`settings:`), and its unprompted answers' count. */
 export const channelId = (key: ConversationKey): string => inTenant(key, key.channel);
-export const placeSettingsKey = (prefix: string, key: ConversationKey): string =>
-  `${prefix}:settings:${channelId(key)}`;
+export const placeSettingsKey = (prefix: string, key: ConversationKey) => `${prefix}:settings:${channelId(key)}`;
 
 /** The kept messages of the channel of a place (`placeId`, as a person's index of places names it). */
 export function keptKeyOfPlace(prefix: string, place: string): string {
@@ -139,7 +128,8 @@ export function spokeKey(prefix: string, where: Tenancy, person: string): string
 
 /** The keys of the conversation at a place `spokeKey` names. */
 export function conversationKeysAt(prefix: string, place: string): ConversationKeys {
-  return keysOfConversation(`${prefix}:conv:${place}`);
+  const base = `${prefix}:conv:${place}`;
+  return { state: `${base}:state`, log: `${base}:log`, answers: `${base}:answers` };
 }
 
 /** A person's "forget me" requests in the window (a set of trigger ids), and that they were told of the limit. */
@@ -166,7 +156,7 @@ export function rateLimitPrefix(prefix: string, limit: LimitName): string {
   return `${prefix}:limit:${limit}`;
 }
 
-/** The admin view's counts of attempts (lib/limits/admin-attempts.ts): one client's, all clients', and the client's trusted mark. */
+/** The admin view's attempts (lib/limits/admin-attempts.ts): one client's, all clients', the client's trusted mark. */
 export function adminLimitKeys(prefix: string, client: string): { client: string; all: string; trusted: string } {
   return {
     client: `${prefix}:limit:admin:${client}`,
@@ -213,19 +203,17 @@ export function tokenRefreshLockKey(prefix: string, where: Tenancy): string {
   return `${prefix}:lock:refresh:${where.platform}${SEP}${where.tenant}`;
 }
 
+/** A day's count of tokens, and the mark that its owner was told the allowance is used. */
+type UsedAndTold = { used: string; told: string };
+
 /** Model tokens a tenant used on one UTC day (`YYYY-MM-DD`), and whether it was told its allowance is used. */
-export function tenantBudgetKeys(prefix: string, where: Tenancy, day: string): { used: string; told: string } {
+export function tenantBudgetKeys(prefix: string, where: Tenancy, day: string): UsedAndTold {
   const id = inTenant(where, day);
   return { used: `${prefix}:budget:${id}`, told: `${prefix}:budget:told:${id}` };
 }
 
 /** One person's share of a tenant's day (PERSON_DAILY_TOKEN_SHARE), and whether they were told it is used. */
-export function personBudgetKeys(
-  prefix: string,
-  where: Tenancy,
-  person: string,
-  day: string,
-): { used: string; told: string } {
+export function personBudgetKeys(prefix: string, where: Tenancy, person: string, day: string): UsedAndTold {
   const id = [inTenant(where, person), day].join(SEP);
   return { used: `${prefix}:budget:person:${id}`, told: `${prefix}:budget:person-told:${id}` };
 }

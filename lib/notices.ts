@@ -9,7 +9,10 @@ export const APOLOGY = "Sorry, I couldn't answer that just now. Please try again
 /** The answer to "forget me", once everything about the person is gone. */
 export const FORGET_CONFIRMATION =
   "Done: I have forgotten what I knew about you and what you said in our ongoing conversations.";
-/** Said once per hour to a person past the "forget me" limit (lib/limits/forget-rate.ts): it promises nothing it has not done. */
+/**
+ * Said once per hour to a person past the "forget me" limit (lib/limits/forget-rate.ts): it promises nothing it has not
+ * done.
+ */
 export const FORGET_LIMIT_NOTICE =
   "You have asked me to forget you several times this past hour, and I did each time. I haven't forgotten what " +
   "you said since your last request: ask me again in an hour and I will.";
@@ -22,7 +25,7 @@ export const PERSON_BUDGET_NOTICE =
   "You've had your share of today's answers here; I'll answer you again tomorrow (UTC).";
 /** Posted when the model still gives nothing for a message that must be answered. */
 export const FALLBACK_ANSWER = "Sorry, I don't have a good answer to that right now.";
-/** Said once per conversation, before the answer, when the model refused the pictures sent with a message (lib/jobs/unseen-images.ts). */
+/** Said once per conversation, before the answer, when the model refused a message's pictures (lib/jobs/write.ts). */
 export const IMAGES_UNSEEN_NOTICE = "I can't see images here, so I've answered from the text alone.";
 
 /** How the bot's messages about a confirm tool's call begin (docs/tools.md): recall leaves them out (`isBotNotice`). */

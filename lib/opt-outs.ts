@@ -7,7 +7,6 @@
 import type { Redis } from "@upstash/redis/cloudflare";
 import { optOutKey, type Tenancy } from "./keys.ts";
 import type { Consent } from "./message.ts";
-import type { Services } from "./services.ts";
 
 const OPTED_OUT = "1";
 
@@ -20,28 +19,16 @@ export class OptOuts {
     this.prefix = prefix;
   }
 
-  key(where: Tenancy, person: string): string {
+  #key(where: Tenancy, person: string): string {
     return optOutKey(this.prefix, where, person);
   }
 
   async isOptedOut(where: Tenancy, person: string): Promise<boolean> {
-    return (await this.redis.exists(this.key(where, person))) === 1;
+    return (await this.redis.exists(this.#key(where, person))) === 1;
   }
 
   async record(where: Tenancy, person: string, consent: Consent): Promise<void> {
-    if (consent === "opt_out") await this.redis.set(this.key(where, person), OPTED_OUT);
-    else await this.redis.del(this.key(where, person));
+    if (consent === "opt_out") await this.redis.set(this.#key(where, person), OPTED_OUT);
+    else await this.redis.del(this.#key(where, person));
   }
-}
-
-const stores = new WeakMap<Services, OptOuts>();
-
-/** The opt-out list of a runtime (one per Worker env, like its other stores). */
-export function optOutsFor(rt: Services): OptOuts {
-  let store = stores.get(rt);
-  if (!store) {
-    store = new OptOuts(rt.redis, rt.settings.REDIS_KEY_PREFIX);
-    stores.set(rt, store);
-  }
-  return store;
 }

@@ -1,12 +1,11 @@
 /**
  * @module
- * Everything a flow needs, built once per Worker env: the stores' services (lib/services.ts), the conversation
- * store, the queue, the model, the installations, and the platforms with their own settings. Only the flows
- * (lib/ingest.ts, lib/jobs/) and the routes take the whole runtime; everything below takes what it needs of it.
+ * Everything a flow needs, built once per Worker env: the services (lib/services.ts), every store (lib/stores.ts),
+ * the queue, the model, the tools, and the platforms with their own settings. Only the flows (lib/ingest.ts,
+ * lib/jobs/) and the routes take the whole runtime; everything below takes what it needs of it.
  */
 import { Redis } from "@upstash/redis/cloudflare";
 import { parseSettings, type Settings } from "./config.ts";
-import { ConversationStore } from "./conversation/store.ts";
 import { createLlm, type Llm } from "./llm/client.ts";
 import { logger } from "./log.ts";
 import type { BotIdentity, ConversationKey } from "./message.ts";
@@ -18,16 +17,13 @@ import { Keyring } from "./secrets/keyring.ts";
 import { Pseudonyms } from "./secrets/pseudonym.ts";
 import { Sealer } from "./secrets/seal.ts";
 import type { RuntimeSecrets, Services } from "./services.ts";
-import { Installations } from "./tenants/installations.ts";
+import { createStores, type Stores } from "./stores.ts";
 import { createToolbox, type Toolbox } from "./tools/toolbox.ts";
 
-export interface Runtime extends Services {
+export interface Runtime extends Services, Stores {
   platforms: ConfiguredPlatforms;
-  store: ConversationStore;
   queue: JobQueue;
   llm: Llm;
-  /** OAuth installations per tenant, their tokens sealed (lib/tenants/). */
-  installations: Installations;
   /** The tools the model may ask for, per tenant (lib/tools/, docs/tools.md). */
   tools: Toolbox;
 }
@@ -56,14 +52,14 @@ export function createRuntime(env: Record<string, unknown>): Runtime {
     // A lost response must not replay a non-idempotent script for long: fail fast, let the platform retry.
     retry: { retries: 2, backoff: (n) => 50 * 2 ** n },
   });
-  return {
+  const runtime: Runtime = {
     settings,
     platforms,
-    redis,
-    store: new ConversationStore(redis, {
-      prefix: settings.REDIS_KEY_PREFIX,
+    ...createStores(redis, settings, {
       ttlSeconds: (key) => conversationTtlSeconds(settings, platforms, key),
-      maxMessages: settings.MAX_STORED_MESSAGES,
+      // Through the runtime: a test moves its clock after the stores are built (test/support/worker-clock.ts).
+      now: () => runtime.now(),
+      tokens: new Sealer(keyring, "stored-token"),
     }),
     queue: createJobQueue({
       qstashUrl: settings.QSTASH_URL,
@@ -83,10 +79,10 @@ export function createRuntime(env: Record<string, unknown>): Runtime {
     }),
     log: logger,
     secrets,
-    installations: new Installations(redis, settings.REDIS_KEY_PREFIX, new Sealer(keyring, "stored-token")),
     tools: createToolbox(settings, env, logger),
     now: Date.now,
   };
+  return runtime;
 }
 
 /** Once per isolate: each setting read as off or as its default, and each platform its settings turned off. */

@@ -9,7 +9,7 @@
 import { qstashSignature } from "../../dev/signers/qstash.ts";
 import { personRecords } from "../../lib/context/turns.ts";
 import { FORGET_CONFIRMATION, FORGET_LIMIT_NOTICE } from "../../lib/notices.ts";
-import type { Job } from "../../lib/queue/job.ts";
+import type { JobPayload } from "../../lib/queue/job.ts";
 import { sealJob } from "../../lib/queue/sealed-job.ts";
 import { Keyring } from "../../lib/secrets/keyring.ts";
 import { Sealer } from "../../lib/secrets/seal.ts";
@@ -58,7 +58,7 @@ export async function sendPrivacyCases(
 
   // A job's sealed part with another job's clear fields, or with a clear field added to its own.
   const sealer = new Sealer(new Keyring(TOKEN_ENCRYPTION_KEY), "job-payload");
-  const job = (channel: string, n: number): Job => ({
+  const job = (channel: string, n: number): JobPayload => ({
     key: { platform: "slack", tenant: TEAM, channel },
     conversationId: `hjob-${run}-${n}`,
     trigger: { id: `${Math.floor(ts)}.00000${n}`, ts: Date.now(), authorId: "UHJOB", authorName: "Job" },

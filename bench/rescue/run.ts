@@ -2,7 +2,7 @@
  * @module
  * bench/rescue: questions nobody picked up, on the real multi-party chat of irc-replies. Each annotated message is
  * decided as the Worker decides it for a bot that is in the channel but was not in the talk; a person's question
- * the decider leaves to nobody (lib/decide/rescue.ts isOpenQuestion) is a rescue candidate. When
+ * the decider leaves to nobody (lib/rescue/questions.ts isOpenQuestion) is a rescue candidate. When
  * RESCUE_AFTER_MINUTES have passed, the rescue job's own code (answeredAfter) reads only what was said up to then
  * and says whether anyone answered; the gold links say whether anyone truly did (a reply by someone else within
  * the wait). A rescue is right when nobody truly answered. Prints precision and recall of the rescues for three
@@ -11,7 +11,7 @@
  *   node bench/rescue/run.ts [--split dev|train | --file PATH] [--json]
  */
 import { decideResponse } from "../../lib/decide/decide.ts";
-import { answeredAfter, isOpenQuestion } from "../../lib/decide/rescue.ts";
+import { answeredAfter, isOpenQuestion } from "../../lib/rescue/questions.ts";
 import type { BotIdentity, ConversationState, StoredMessage } from "../../lib/message.ts";
 import { defineCommand, parseCommandLine, requireFile } from "../../dev/cli.ts";
 import { type ChatLine, readLogs } from "../decision/corpus.ts";

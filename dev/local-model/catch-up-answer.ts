@@ -1,10 +1,10 @@
 /**
  * @module
- * The local model's deterministic catch-up (lib/llm/catch-up.ts): for a chunk of messages, a point per message (the
+ * The local model's deterministic catch-up (lib/catch-up/model.ts): for a chunk of messages, a point per message (the
  * first few and the last), each citing its `ref`; for the notes of several chunks, their points together. Enough
  * to see "catch me up" work, links included, in the simulator without an API key.
  */
-import { CATCH_UP_MESSAGES_HEADING } from "../../lib/llm/catch-up.ts";
+import { CATCH_UP_MESSAGES_HEADING } from "../../lib/catch-up/model.ts";
 
 const POINTS = 6;
 const QUOTE_LIMIT = 60;

@@ -7,7 +7,7 @@
 import { DATA_BLOCK_OPEN } from "../../lib/context/data-block.ts";
 import { personRecords } from "../../lib/context/turns.ts";
 import { JUDGE_LAST_MESSAGE_HEADING, JUDGE_QUESTION_TAIL } from "../../lib/llm/wording.ts";
-import { CATCH_UP_INSTRUCTION_TAIL } from "../../lib/llm/catch-up.ts";
+import { CATCH_UP_INSTRUCTION_TAIL } from "../../lib/catch-up/model.ts";
 import { FACTS_INSTRUCTION_TAIL, SUMMARY_INSTRUCTION_TAIL } from "../../lib/llm/memory-wording.ts";
 import { catchUpAnswer } from "./catch-up-answer.ts";
 import { describeImage } from "./images.ts";

@@ -12,38 +12,52 @@ import { conversationKeys, forgottenKey, placeId, spokeKey } from "../keys.ts";
 import type { ConversationKey, StoredMessage } from "../message.ts";
 import { COUNTING_MEMBERS, LENGTH_BASE, LENGTH_MEMBER, MESSAGES_BELOW } from "./scripts.ts";
 import { keptAfterTrim, spokeTtlSeconds, type StoreOptions } from "./store-options.ts";
-import { parseScriptResult, storedMessages } from "./stored-state.ts";
+import { defineScript } from "../redis-script.ts";
+import * as z from "../zod.ts";
+import { scriptResultSchema, storedMessages } from "./stored-state.ts";
 
 /**
- * KEYS: state, log, then for each author (in ARGV 3's order) their forget mark and their index of places.
- * ARGV: 1 conversation id, 2 JSON array of the stored messages (each with `backfilled`), 3 JSON array of their
- * authors' ids, 4 cap, 5 how many messages a trim keeps, 6 the place's id, 7 the index's ttl s, 8 now ms.
+ * Keys: the conversation's `state` and `log`, and for each author (in `authors`' order) their forget mark
+ * (`forgotten`) and their index of places (`spoke`). Arguments: the `conversationId`, the stored `messages` (each
+ * a JSON text, with `backfilled`), their `authors`' ids, the log's `cap`, how many messages a trim keeps
+ * (`keptAfterTrim`), the `place`'s id, the index's `spokeTtl` (s), and `now` (ms).
  * Returns `gone` (the conversation expired or was reset: never resurrected), `read` (an earlier attempt merged
- * already) or `merged` with the messages that went in (`recent`). The log's length is recounted, and trimmed (the oldest
- * first) when over its cap; its arrival count stays: these messages never arrived as deliveries.
+ * already) or `merged` with the messages that went in (`recent`). The log's length is recounted, and trimmed (the
+ * oldest first) when over its cap; its arrival count stays: these messages never arrived as deliveries.
  */
-const MERGE_BACKFILL = `#!lua flags=allow-key-locking
-local state, log = KEYS[1], KEYS[2]
-local current = redis.call('GET', state)
+const MERGE_BACKFILL = defineScript({
+  keys: { state: "key", log: "key", forgotten: "list", spoke: "list" },
+  args: z.object({
+    conversationId: z.string(),
+    messages: z.array(z.string()),
+    authors: z.array(z.string()),
+    cap: z.number(),
+    keptAfterTrim: z.number(),
+    place: z.string(),
+    spokeTtl: z.number(),
+    now: z.number(),
+  }),
+  result: scriptResultSchema,
+  lua: `
+local current = redis.call('GET', K.state)
 if not current then return cjson.encode({status = 'gone'}) end
 local s = cjson.decode(current)
-if s.id ~= ARGV[1] then return cjson.encode({status = 'gone'}) end
+if s.id ~= A.conversationId then return cjson.encode({status = 'gone'}) end
 if s.backfilled then return cjson.encode({status = 'read'}) end
-local authors = cjson.decode(ARGV[3])
 local forgottenAt, index = {}, {}
-if #authors > 0 then
-  local marks = {}
-  for i = 1, #authors do marks[i] = KEYS[1 + 2 * i] end
-  local found = redis.call('MGET', unpack(marks))
-  for i, author in ipairs(authors) do
+if #A.authors > 0 then
+  local found = redis.call('MGET', unpack(K.forgotten))
+  for i, author in ipairs(A.authors) do
     forgottenAt[author] = found[i] and tonumber(found[i]) or -1
-    index[author] = KEYS[2 + 2 * i]
+    index[author] = K.spoke[i]
   end
 end
 local known = {}
-for _, raw in ipairs(redis.call('ZRANGEBYSCORE', log, '-inf', '${MESSAGES_BELOW}')) do known[cjson.decode(raw).id] = true end
+for _, raw in ipairs(redis.call('ZRANGEBYSCORE', K.log, '-inf', '${MESSAGES_BELOW}')) do
+  known[cjson.decode(raw).id] = true
+end
 local adds, spoke, added = {}, {}, {}
-for _, raw in ipairs(cjson.decode(ARGV[2])) do
+for _, raw in ipairs(A.messages) do
   local m = cjson.decode(raw)
   if not known[m.id] and m.ts > (forgottenAt[m.authorId] or -1) then
     known[m.id] = true
@@ -54,32 +68,33 @@ for _, raw in ipairs(cjson.decode(ARGV[2])) do
   end
 end
 if #added > 0 then
-  redis.call('ZADD', log, unpack(adds))
-  local length = redis.call('ZCOUNT', log, '-inf', '${MESSAGES_BELOW}')
-  if length > tonumber(ARGV[4]) then
-    length = tonumber(ARGV[5])
-    redis.call('ZREMRANGEBYRANK', log, 0, -length - ${COUNTING_MEMBERS + 1})
+  redis.call('ZADD', K.log, unpack(adds))
+  local length = redis.call('ZCOUNT', K.log, '-inf', '${MESSAGES_BELOW}')
+  if length > A.cap then
+    length = A.keptAfterTrim
+    redis.call('ZREMRANGEBYRANK', K.log, 0, -length - ${COUNTING_MEMBERS + 1})
   end
-  redis.call('ZADD', log, ${LENGTH_BASE} + length, '${LENGTH_MEMBER}')
+  redis.call('ZADD', K.log, ${LENGTH_BASE} + length, '${LENGTH_MEMBER}')
   for author in pairs(spoke) do
-    redis.call('ZADD', index[author], ARGV[8], ARGV[6])
-    redis.call('EXPIRE', index[author], ARGV[7])
+    redis.call('ZADD', index[author], A.now, A.place)
+    redis.call('EXPIRE', index[author], A.spokeTtl)
   end
 end
 s.backfilled = true
-redis.call('SET', state, cjson.encode(s), 'KEEPTTL')
+redis.call('SET', K.state, cjson.encode(s), 'KEEPTTL')
 return cjson.encode({status = 'merged', recent = added})
-`;
+`,
+});
 
 export type BackfillResult = { status: "gone" | "read" } | { status: "merged"; added: StoredMessage[] };
 
 export class BackfillStore {
+  readonly #redis: Redis;
   readonly #options: StoreOptions;
-  readonly #script;
 
   constructor(redis: Redis, options: StoreOptions) {
+    this.#redis = redis;
     this.#options = options;
-    this.#script = redis.createScript<unknown>(MERGE_BACKFILL);
   }
 
   /** Merges `messages` (read from the place) into the conversation `conversationId`, and marks it read. */
@@ -92,24 +107,25 @@ export class BackfillStore {
     const { prefix, maxMessages } = this.#options;
     const conversation = conversationKeys(prefix, key);
     const authors = [...new Set(messages.map((m) => m.authorId))];
-    const raw = await this.#script.exec(
-      [
-        conversation.state,
-        conversation.log,
-        ...authors.flatMap((a) => [forgottenKey(prefix, key, a), spokeKey(prefix, key, a)]),
-      ],
-      [
+    const result = await MERGE_BACKFILL.run(
+      this.#redis,
+      {
+        state: conversation.state,
+        log: conversation.log,
+        forgotten: authors.map((a) => forgottenKey(prefix, key, a)),
+        spoke: authors.map((a) => spokeKey(prefix, key, a)),
+      },
+      {
         conversationId,
-        JSON.stringify(messages.map((m) => JSON.stringify(m))),
-        JSON.stringify(authors),
-        String(maxMessages),
-        String(keptAfterTrim(maxMessages)),
-        placeId(key),
-        String(spokeTtlSeconds(this.#options.ttlSeconds(key))),
-        String(now),
-      ],
+        messages: messages.map((m) => JSON.stringify(m)),
+        authors,
+        cap: maxMessages,
+        keptAfterTrim: keptAfterTrim(maxMessages),
+        place: placeId(key),
+        spokeTtl: spokeTtlSeconds(this.#options.ttlSeconds(key)),
+        now,
+      },
     );
-    const result = parseScriptResult(raw);
     if (result.status === "merged") return { status: "merged", added: storedMessages(result.recent ?? []) };
     if (result.status === "gone" || result.status === "read") return { status: result.status };
     throw new Error(`unexpected backfill status ${result.status}`);

@@ -1,9 +1,11 @@
 /**
  * @module
- * The draft of one trigger's answer, kept in its reply record between the attempts of its job (./claim-scripts.ts):
- * the text being posted, the ids of the parts the platform accepted, when the call of the next part began if it
- * never came back, and what to record once all of it is out. Its mere presence says an earlier attempt got past
- * the checks that count once (the judge cap, the reply rate limit). The text is the bot's own, never a person's.
+ * The draft of one trigger's answer, kept in its reply record between the attempts of its job (./claim-scripts.ts), in
+ * one of two phases: writing (no text yet, perhaps a stream opening or showing the first words), then written (the text
+ * being posted, the ids of the parts the platform accepted, when the call of the next part began if it never came back,
+ * and what to record once all of it is out). docs/architecture.md draws its transitions. Its mere presence says an
+ * earlier attempt got past the checks that count once (the judge cap, the reply rate limit). The text is the bot's own,
+ * never a person's.
  */
 import { streamStateSchema } from "../message.ts";
 import * as z from "../zod.ts";
@@ -20,17 +22,15 @@ export const POSTED_OUTCOMES = [
 ] as const;
 export type PostedOutcome = (typeof POSTED_OUTCOMES)[number];
 
-/** A confirm tool's call an answer asks a person to approve (lib/jobs/approval-ask.ts), with its idempotency key. */
+/** A confirm tool's call an answer asks a person to approve (lib/approvals/open.ts), with its idempotency key. */
 export const pendingCallSchema = z.object({ tool: z.string(), arguments: z.string(), key: z.string() });
 export type PendingCall = z.output<typeof pendingCallSchema>;
 
-export const draftSchema = z.object({
-  /** Once set, every later attempt posts this text, never a new one. */
-  text: z.optional(z.string()),
-  outcome: z.optional(z.enum(POSTED_OUTCOMES)),
+/** What a draft holds in either phase: the parts out, and a call or a stream whose answer may never have come back. */
+const inFlight = {
   /** Ids of the parts the platform accepted, in order. */
   posted: z._default(z.array(z.string()), []),
-  /** When the call that posts the next part began, ms, if its answer never came back: ask the platform first. */
+  /** When the call that posts the next part (or opens the stream) began, ms, if its answer never came back. */
   postingSince: z.optional(z.number()),
   /**
    * The texts streams were opened with since `postingSince` whose answers never came back: a platform whose stream
@@ -47,22 +47,46 @@ export const draftSchema = z.object({
    * before what people wrote while it streamed (lib/conversation/speaking.ts).
    */
   speakingSince: z.optional(z.number()),
-  /** The answer is a question that asks to approve this call: once it is out, the approval opens. */
-  approval: z.optional(pendingCallSchema),
-  /** What the answer saw, for recording it: the message it was for, whom it answered, the log's arrival count. */
-  saw: z.optional(
-    z.object({
-      id: z.string(),
-      ts: z.number(),
-      answered: z.array(z.string()),
-      arrivals: z.number(),
-      promptTokens: z.number(),
-      droppedMessages: z.number(),
-    }),
-  ),
+};
+
+/** What the answer saw, for recording it: the message it was for, whom it answered, the log's arrival count. */
+const sawSchema = z.object({
+  id: z.string(),
+  ts: z.number(),
+  answered: z.array(z.string()),
+  arrivals: z.number(),
+  promptTokens: z.number(),
+  droppedMessages: z.number(),
 });
 
-export type Draft = z.output<typeof draftSchema>;
+/** Phase 1, writing: no text yet; a stream may be opening or showing the model's first words. */
+const writingSchema = z.object(inFlight);
+
+/** Phase 2, written: the text is fixed; every later attempt posts it as it is, never a new one. */
+const writtenSchema = z.object({
+  text: z.string(),
+  outcome: z.enum(POSTED_OUTCOMES),
+  ...inFlight,
+  /** The answer is a question that asks to approve this call: once it is out, the approval opens. */
+  approval: z.optional(pendingCallSchema),
+  /** Only an answer (`answered`) has it: it is recorded as the bot's turn. */
+  saw: z.optional(sawSchema),
+});
+
+/** A reply record's draft, read back in the phase its text says. */
+export const draftSchema = z.union([writtenSchema, writingSchema]);
+
+/** Before the text is written: nothing of a written draft's own. */
+export type WritingDraft = z.output<typeof writingSchema> & {
+  text?: undefined;
+  outcome?: undefined;
+  approval?: undefined;
+  saw?: undefined;
+};
+export type WrittenDraft = z.output<typeof writtenSchema>;
+/** The draft by phase: writing (no text yet), then written (lib/jobs/attempt.ts owns every change of it). */
+export type Draft = WritingDraft | WrittenDraft;
+export type AnswerSaw = z.output<typeof sawSchema>;
 
 /** A reply record's draft ('' when there is none). */
 export function parseDraft(raw: string): Draft {

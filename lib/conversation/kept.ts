@@ -3,40 +3,46 @@
  * A channel's kept messages (`kept:` in lib/keys.ts), on a platform that cannot be asked what was said in a place
  * (lib/platforms/adapter.ts keepHistory): the ingest script writes them (./scripts.ts INGEST), one a line,
  * `<thread>|<stored message JSON>` (never JSON itself, so that the REST client hands it back as the text it is), the
- * oldest first; a job reads those of its place from before its conversation
- * began (lib/platforms/replier.ts gives them to the platform's history read, lib/platforms/history.ts); "forget me" takes a person's out (lib/memory/forget.ts).
+ * oldest first; a job reads those of its place from before its conversation began (lib/platforms/replier.ts gives
+ * them to the platform's history read, lib/platforms/history.ts); "forget me" takes a person's out
+ * (lib/memory/forget.ts).
  */
 import type { Redis } from "@upstash/redis/cloudflare";
 import { keptKey, keptKeyOfPlace, spokeKey, type Tenancy } from "../keys.ts";
 import type { ConversationKey, StoredMessage } from "../message.ts";
+import { defineScript } from "../redis-script.ts";
+import * as z from "../zod.ts";
 import { storedMessages } from "./stored-state.ts";
 
 /**
- * KEYS: the kept list. ARGV: 1 person id, 2 through (ms). The person's messages written up to then leave it; the
- * list keeps its TTL, or goes when nothing is left. Returns how many left.
+ * Keys: the `kept` list. Arguments: the `person`'s id, `through` (ms). The person's messages written up to then
+ * leave it; the list keeps its TTL, or goes when nothing is left. Returns how many left.
  */
-const ERASE_KEPT = `#!lua flags=allow-key-locking
-local raw = redis.call('GET', KEYS[1])
+const ERASE_KEPT = defineScript({
+  keys: { kept: "key" },
+  args: z.object({ person: z.string(), through: z.number() }),
+  result: z.number(),
+  lua: `
+local raw = redis.call('GET', K.kept)
 if not raw then return 0 end
 local kept, removed = {}, 0
 for line in string.gmatch(raw, '[^\\n]+') do
   local m = cjson.decode(string.sub(line, string.find(line, '|', 1, true) + 1))
-  if m.authorId == ARGV[1] and m.ts <= tonumber(ARGV[2]) then removed = removed + 1 else kept[#kept + 1] = line end
+  if m.authorId == A.person and m.ts <= A.through then removed = removed + 1 else kept[#kept + 1] = line end
 end
 if removed == 0 then return 0 end
-if #kept == 0 then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], table.concat(kept, '\\n'), 'KEEPTTL') end
+if #kept == 0 then redis.call('DEL', K.kept) else redis.call('SET', K.kept, table.concat(kept, '\\n'), 'KEEPTTL') end
 return removed
-`;
+`,
+});
 
 export class KeptMessages {
   readonly #redis: Redis;
   readonly #prefix: string;
-  readonly #erase;
 
   constructor(redis: Redis, prefix: string) {
     this.#redis = redis;
     this.#prefix = prefix;
-    this.#erase = redis.createScript<number>(ERASE_KEPT);
   }
 
   /** The place's kept messages written in [since, before), the last `limit` of them, oldest first. One GET. */
@@ -65,7 +71,9 @@ export class KeptMessages {
       keptKey(this.#prefix, asked),
       ...places.map((place) => keptKeyOfPlace(this.#prefix, place)),
     ]);
-    const removed = await Promise.all([...lists].map((list) => this.#erase.exec([list], [personId, String(through)])));
-    return removed.reduce((sum: number, n) => sum + Number(n), 0);
+    const removed = await Promise.all(
+      [...lists].map((kept) => ERASE_KEPT.run(this.#redis, { kept }, { person: personId, through })),
+    );
+    return removed.reduce((sum, n) => sum + n, 0);
   }
 }

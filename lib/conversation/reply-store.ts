@@ -16,12 +16,11 @@ import { MAX_ANSWER_TRACES, type AnswerTrace } from "./answer-trace.ts";
 import { claimKey, conversationKeys, optOutKey, replyKey, seenKey, signKey, visibilityKey } from "../keys.ts";
 import { CLAIM_REPLY, RECORD_REPLY, RELEASE_CLAIM, RENEW_CLAIM } from "./claim-scripts.ts";
 import { parseDraft, type Draft } from "./draft.ts";
-import { DEDUPE_TTL_SECONDS, keptAfterTrim, type StoreOptions } from "./store-options.ts";
+import { claimFollowUp, type FollowUpClaim } from "./follow-up-claim.ts";
+import { CLAIM_TTL_SECONDS, DEDUPE_TTL_SECONDS, keptAfterTrim, type StoreOptions } from "./store-options.ts";
 import { SAVE_OPENING_DRAFT } from "./speaking.ts";
-import { parseScriptResult, storedMessages, toState } from "./stored-state.ts";
+import { storedMessages, toState } from "./stored-state.ts";
 
-/** A job that dies holds its claim this long (QStash's first retry then waits for it); a long one renews it. */
-export const CLAIM_TTL_SECONDS = 90;
 /** Past QStash's last retry (about 33 minutes after the first attempt), so that the answer's job finds it. */
 const SIGN_TTL_SECONDS = 7_200;
 
@@ -50,20 +49,10 @@ export type ClaimResult =
 export class ReplyStore {
   private readonly redis: Redis;
   private readonly options: StoreOptions;
-  private readonly claimScript;
-  private readonly recordReplyScript;
-  private readonly releaseScript;
-  private readonly renewScript;
-  private readonly openingScript;
 
   constructor(redis: Redis, options: StoreOptions) {
     this.redis = redis;
     this.options = options;
-    this.claimScript = redis.createScript<unknown>(CLAIM_REPLY);
-    this.recordReplyScript = redis.createScript<unknown>(RECORD_REPLY);
-    this.releaseScript = redis.createScript<number>(RELEASE_CLAIM);
-    this.renewScript = redis.createScript<number>(RENEW_CLAIM);
-    this.openingScript = redis.createScript<number>(SAVE_OPENING_DRAFT);
   }
 
   /** Claims the answer to `trigger` for the attempt `token`; see CLAIM_REPLY for when there is nothing to do. */
@@ -73,21 +62,22 @@ export class ReplyStore {
     trigger: { id: string; ts: number; authorId: string },
     token: string,
   ): Promise<ClaimResult> {
-    const keys = conversationKeys(this.options.prefix, key);
-    const raw = await this.claimScript.exec(
-      [
-        keys.state,
-        keys.log,
-        replyKey(this.options.prefix, key, trigger.id),
-        claimKey(this.options.prefix, key, trigger.id),
-        seenKey(this.options.prefix, key, trigger.id),
-        signKey(this.options.prefix, key, trigger.id),
-        visibilityKey(this.options.prefix, key),
-        optOutKey(this.options.prefix, key, trigger.authorId),
-      ],
-      [conversationId, String(trigger.ts), String(CLAIM_TTL_SECONDS), trigger.id, trigger.authorId, token],
+    const { prefix } = this.options;
+    const keys = conversationKeys(prefix, key);
+    const result = await CLAIM_REPLY.run(
+      this.redis,
+      {
+        state: keys.state,
+        log: keys.log,
+        reply: replyKey(prefix, key, trigger.id),
+        claim: claimKey(prefix, key, trigger.id),
+        seen: seenKey(prefix, key, trigger.id),
+        sign: signKey(prefix, key, trigger.id),
+        visibility: visibilityKey(prefix, key),
+        optOut: optOutKey(prefix, key, trigger.authorId),
+      },
+      { conversationId, ts: trigger.ts, ttl: CLAIM_TTL_SECONDS, id: trigger.id, authorId: trigger.authorId, token },
     );
-    const result = parseScriptResult(raw);
     switch (result.status) {
       case "claimed": {
         const gone = z.optional(z.enum(["expired", "reset"])).parse(result.gone);
@@ -113,6 +103,23 @@ export class ReplyStore {
     }
   }
 
+  /**
+   * Claims a message that follows an answer rather than answering a person's (an approved call's result): the
+   * same claim and reply record, without the conversation (./follow-up-claim.ts).
+   */
+  claimFollowUp(
+    key: ConversationKey,
+    trigger: { id: string; authorId: string },
+    token: string,
+  ): Promise<FollowUpClaim> {
+    return claimFollowUp(this.redis, this.options.prefix, key, trigger, token);
+  }
+
+  /** Whether a job began on `triggerId`'s answer (its reply record exists: a draft, or done). */
+  async hasRecord(key: ConversationKey, triggerId: string): Promise<boolean> {
+    return (await this.redis.exists(replyKey(this.options.prefix, key, triggerId))) === 1;
+  }
+
   /** Keeps the draft of the answer being posted (one command: the attempt holds the claim). */
   async saveDraft(key: ConversationKey, triggerId: string, draft: Draft): Promise<void> {
     await this.redis.set(replyKey(this.options.prefix, key, triggerId), JSON.stringify(draft), {
@@ -128,13 +135,14 @@ export class ReplyStore {
     draft: Draft,
     turn: StoredMessage,
   ): Promise<void> {
-    await this.openingScript.exec(
-      [replyKey(this.options.prefix, key, triggerId), conversationKeys(this.options.prefix, key).state],
-      [JSON.stringify(draft), String(DEDUPE_TTL_SECONDS), conversationId, JSON.stringify(turn)],
+    await SAVE_OPENING_DRAFT.run(
+      this.redis,
+      { reply: replyKey(this.options.prefix, key, triggerId), state: conversationKeys(this.options.prefix, key).state },
+      { draft: JSON.stringify(draft), ttl: DEDUPE_TTL_SECONDS, conversationId, turn: JSON.stringify(turn) },
     );
   }
 
-  /** The mark that the webhook's working sign is up (set with the sign's budget): the job that answers takes it down. */
+  /** The mark that the webhook's working sign is up (set with the sign's budget): the answering job takes it down. */
   signMark(key: ConversationKey, triggerId: string): { key: string; ttlSeconds: number } {
     return { key: signKey(this.options.prefix, key, triggerId), ttlSeconds: SIGN_TTL_SECONDS };
   }
@@ -151,13 +159,10 @@ export class ReplyStore {
 
   /** Extends the attempt's claim; false when another attempt holds it by now. */
   async renewClaim(key: ConversationKey, triggerId: string, token: string): Promise<boolean> {
-    return (
-      Number(
-        await this.renewScript.exec(
-          [claimKey(this.options.prefix, key, triggerId)],
-          [token, String(CLAIM_TTL_SECONDS)],
-        ),
-      ) === 1
+    return RENEW_CLAIM.run(
+      this.redis,
+      { claim: claimKey(this.options.prefix, key, triggerId) },
+      { token, ttl: CLAIM_TTL_SECONDS },
     );
   }
 
@@ -179,25 +184,30 @@ export class ReplyStore {
   ): Promise<boolean> {
     const keys = conversationKeys(this.options.prefix, key);
     const cap = this.options.maxMessages;
-    const recorded = await this.recordReplyScript.exec(
-      [keys.state, keys.log, replyKey(this.options.prefix, key, args.triggerId), keys.answers],
-      [
-        args.conversationId,
-        JSON.stringify(args.reply),
-        String(args.reply.ts),
-        String(args.answeredThrough.ts),
-        JSON.stringify(args.answered),
-        String(this.options.ttlSeconds(key)),
-        String(cap),
-        String(keptAfterTrim(cap)),
-        String(DEDUPE_TTL_SECONDS),
-        args.trace ? JSON.stringify(args.trace) : "",
-        String(MAX_ANSWER_TRACES),
-        args.answeredThrough.id,
-        String(args.arrivals),
-      ],
+    return RECORD_REPLY.run(
+      this.redis,
+      {
+        state: keys.state,
+        log: keys.log,
+        reply: replyKey(this.options.prefix, key, args.triggerId),
+        answers: keys.answers,
+      },
+      {
+        conversationId: args.conversationId,
+        reply: JSON.stringify(args.reply),
+        ts: args.reply.ts,
+        through: args.answeredThrough.ts,
+        answered: args.answered,
+        ttl: this.options.ttlSeconds(key),
+        cap,
+        keptAfterTrim: keptAfterTrim(cap),
+        doneTtl: DEDUPE_TTL_SECONDS,
+        ...(args.trace ? { trace: JSON.stringify(args.trace) } : {}),
+        traces: MAX_ANSWER_TRACES,
+        id: args.answeredThrough.id,
+        arrivals: args.arrivals,
+      },
     );
-    return Number(recorded) === 1;
   }
 
   /** The job ended without an answer to record (judge NO, [SKIP], a notice): a redelivery must not try again. */
@@ -207,9 +217,10 @@ export class ReplyStore {
 
   /** Gives the claim back after a failed attempt, keeping `draft` (what it got out) for QStash's retry. */
   async releaseClaim(key: ConversationKey, triggerId: string, token: string, draft: Draft): Promise<void> {
-    await this.releaseScript.exec(
-      [replyKey(this.options.prefix, key, triggerId), claimKey(this.options.prefix, key, triggerId)],
-      [token, JSON.stringify(draft), String(DEDUPE_TTL_SECONDS)],
+    await RELEASE_CLAIM.run(
+      this.redis,
+      { reply: replyKey(this.options.prefix, key, triggerId), claim: claimKey(this.options.prefix, key, triggerId) },
+      { token, draft: JSON.stringify(draft), ttl: DEDUPE_TTL_SECONDS },
     );
   }
 }

@@ -8,25 +8,32 @@
  * turn in the log at the time it began to show, and drops `speaking` in the same step: the turn is in the log once.
  */
 import type { ConversationState, StoredMessage } from "../message.ts";
+import { defineScript, luaFlag } from "../redis-script.ts";
 import * as z from "../zod.ts";
 import { storedMessageSchema } from "./stored-state.ts";
 
 /**
- * The draft is saved before a stream opens, and the bot's turn so far goes into the state with it. KEYS: reply,
- * state. ARGV: 1 draft JSON, 2 draft ttl s, 3 conversation id, 4 the turn so far (a stored message's JSON).
- * Upstash bills it as 4 commands (the script, SET, GET, SET) where a plain draft save is 1: once per streamed
- * answer. A conversation that is gone or was reset is not touched (its later message starts anew).
+ * The draft is saved before a stream opens, and the bot's turn so far goes into the state with it. Keys: the
+ * trigger's `reply` record, the conversation's `state`. Arguments: the `draft` (JSON) and its `ttl` (s), the
+ * `conversationId`, the `turn` so far (a stored message's JSON). Upstash bills it as 4 commands (the script, SET,
+ * GET, SET) where a plain draft save is 1: once per streamed answer. A conversation that is gone or was reset is
+ * not touched (its later message starts anew).
  */
-export const SAVE_OPENING_DRAFT = `#!lua flags=allow-key-locking
-redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-local current = redis.call('GET', KEYS[2])
+export const SAVE_OPENING_DRAFT = defineScript({
+  keys: { reply: "key", state: "key" },
+  args: z.object({ draft: z.string(), ttl: z.number(), conversationId: z.string(), turn: z.string() }),
+  result: luaFlag,
+  lua: `
+redis.call('SET', K.reply, A.draft, 'EX', A.ttl)
+local current = redis.call('GET', K.state)
 if not current then return 0 end
 local s = cjson.decode(current)
-if s.id ~= ARGV[3] then return 0 end
-s.speaking = cjson.decode(ARGV[4])
-redis.call('SET', KEYS[2], cjson.encode(s), 'KEEPTTL')
+if s.id ~= A.conversationId then return 0 end
+s.speaking = cjson.decode(A.turn)
+redis.call('SET', K.state, cjson.encode(s), 'KEEPTTL')
 return 1
-`;
+`,
+});
 
 const speakingStateSchema = z.object({ speaking: z.optional(storedMessageSchema) });
 

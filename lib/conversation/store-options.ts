@@ -1,6 +1,7 @@
 /**
  * @module
- * What the conversation store and the reply store share: their settings, how long marks live, how a log is trimmed.
+ * What the conversation store and the reply store share: their settings, how long marks and claims live, how a log
+ * is trimmed.
  */
 import type { ConversationKey } from "../message.ts";
 
@@ -16,6 +17,8 @@ export interface StoreOptions {
  * about 5 minutes), QStash's dedupe window and its last retry of a job (about 33 minutes after the first attempt).
  */
 export const DEDUPE_TTL_SECONDS = 3_600;
+/** A job that dies holds its claim this long (QStash's first retry then waits for it); a long one renews it. */
+export const CLAIM_TTL_SECONDS = 90;
 /**
  * The longest a conversation lives, however busy its place: the next message after this ends it (a trigger starts
  * a new one). Bounded, so that the index of the places a person spoke in (`spoke:` in lib/keys.ts) can outlive

@@ -12,7 +12,9 @@ import { speakingOf, withTurnInProgress } from "./speaking.ts";
 import {
   claimKey,
   conversationKeys,
+  installationKey,
   keptKey,
+  optOutKey,
   placeId,
   placeSettingsKey,
   replyKey,
@@ -31,31 +33,24 @@ import {
   spokeTtlSeconds,
   type StoreOptions,
 } from "./store-options.ts";
-import {
-  INACTIVE,
-  newConversationState,
-  parseScriptResult,
-  storedMessages,
-  toState,
-  toStoredMessage,
-} from "./stored-state.ts";
+import { INACTIVE, newConversationState, storedMessages, toState, toStoredMessage } from "./stored-state.ts";
 
 export type { StoreOptions };
 
 /** `unpublished`: a delivery of a message recorded earlier on which no job has started (./scripts.ts INGEST). */
-/** `not_installed`: the tenant has no installation (the `installationKey` given is missing); nothing recorded. */
+/** `not_installed`: the tenant has no installation (`installedTenant`'s is missing); nothing recorded. */
 export type RecordStatus = "idle" | "duplicate" | "unpublished" | "started" | "recorded" | "not_installed";
 
 export interface RecordResult {
   status: RecordStatus;
   state: ConversationState;
-  /** The author asked not to be messaged (read only when `optOutKey` was given). */
+  /** The author asked not to be messaged (read only with `optOuts`). */
   optedOut: boolean;
   /** The place's own settings (read only with `placeSettings`; else, and when none are set, the defaults: all off). */
   placeSettings: PlaceSettings;
 }
 
-/** A channel's last messages, kept where the platform cannot be asked for them (lib/platforms/adapter.ts keepHistory). */
+/** A channel's last messages, kept where the platform cannot be asked for them (PlatformAdapter keepHistory). */
 export interface KeptList {
   messages: number;
   ttlSeconds: number;
@@ -73,9 +68,6 @@ export class ConversationStore {
   readonly backfill: BackfillStore;
   private readonly redis: Redis;
   private readonly options: StoreOptions;
-  private readonly ingestScript;
-  private readonly foldScript;
-  private readonly parentScript;
 
   constructor(redis: Redis, options: StoreOptions) {
     this.redis = redis;
@@ -83,9 +75,6 @@ export class ConversationStore {
     this.replies = new ReplyStore(redis, options);
     this.kept = new KeptMessages(redis, options.prefix);
     this.backfill = new BackfillStore(redis, options);
-    this.ingestScript = redis.createScript<unknown>(INGEST);
-    this.foldScript = redis.createScript<number>(FOLD_SUMMARY);
-    this.parentScript = redis.createScript<number>(REMEMBER_PARENT);
   }
 
   /**
@@ -98,8 +87,10 @@ export class ConversationStore {
     opts: {
       startIfIdle: boolean;
       reset: boolean;
-      optOutKey?: string;
-      installationKey?: string;
+      /** The author may have opted out (lib/opt-outs.ts): read in the script, as `optedOut`. */
+      optOuts?: boolean;
+      /** Only with an installation of this tenant (of the message's platform) is anything recorded. */
+      installedTenant?: string;
       kept?: KeptList;
       placeSettings?: boolean;
     },
@@ -108,45 +99,44 @@ export class ConversationStore {
     const stored = toStoredMessage(msg);
     const cap = this.options.maxMessages;
     const { prefix } = this.options;
-    const job = [replyKey(prefix, msg.key, msg.id), claimKey(prefix, msg.key, msg.id)];
     const ttl = this.options.ttlSeconds(msg.key);
-    const raw = await this.ingestScript.exec(
-      [
-        keys.state,
-        keys.log,
-        seenKey(prefix, msg.key, msg.id),
-        ...job,
-        spokeKey(prefix, msg.key, msg.author.id),
-        ...(opts.optOutKey ? [opts.optOutKey] : []),
-        ...(opts.installationKey ? [opts.installationKey] : []),
-        ...(opts.kept ? [keptKey(prefix, msg.key)] : []),
-        ...(opts.placeSettings ? [placeSettingsKey(prefix, msg.key)] : []),
-      ],
-      [
-        JSON.stringify(stored),
-        String(msg.ts),
-        opts.startIfIdle ? "1" : "0",
-        opts.reset ? "1" : "0",
-        String(ttl),
-        String(cap),
-        newConversationState(msg),
+    const result = await INGEST.run(
+      this.redis,
+      {
+        state: keys.state,
+        log: keys.log,
+        seen: seenKey(prefix, msg.key, msg.id),
+        reply: replyKey(prefix, msg.key, msg.id),
+        claim: claimKey(prefix, msg.key, msg.id),
+        spoke: spokeKey(prefix, msg.key, msg.author.id),
+        ...(opts.optOuts ? { optOut: optOutKey(prefix, msg.key, msg.author.id) } : {}),
+        ...(opts.installedTenant
+          ? { installation: installationKey(prefix, { platform: msg.key.platform, tenant: opts.installedTenant }) }
+          : {}),
+        ...(opts.kept ? { kept: keptKey(prefix, msg.key) } : {}),
+        ...(opts.placeSettings ? { settings: placeSettingsKey(prefix, msg.key) } : {}),
+      },
+      {
+        message: JSON.stringify(stored),
+        ts: msg.ts,
+        startIfIdle: opts.startIfIdle,
+        reset: opts.reset,
+        ttl,
+        cap,
+        newState: newConversationState(msg),
         // The window holds the log's counting members too; the message itself comes last.
-        String(DECIDER_WINDOW - 1 + COUNTING_MEMBERS),
-        String(DEDUPE_TTL_SECONDS),
-        String(keptAfterTrim(cap)),
-        opts.installationKey ? "1" : "0",
-        placeId(msg.key),
-        String(spokeTtlSeconds(ttl)),
-        String(MAX_CONVERSATION_SECONDS * 1000),
-        `"authorId":${JSON.stringify(stored.authorId)}`,
-        String(opts.kept?.messages ?? 0),
-        String(opts.kept?.ttlSeconds ?? 0),
-        msg.key.thread ?? "",
-        `${JSON.stringify({ id: stored.id }).slice(0, -1)},`,
-        opts.placeSettings ? "1" : "0",
-      ],
+        window: DECIDER_WINDOW - 1 + COUNTING_MEMBERS,
+        dedupeTtl: DEDUPE_TTL_SECONDS,
+        keptAfterTrim: keptAfterTrim(cap),
+        place: placeId(msg.key),
+        spokeTtl: spokeTtlSeconds(ttl),
+        maxAgeMs: MAX_CONVERSATION_SECONDS * 1000,
+        authorIdJson: `"authorId":${JSON.stringify(stored.authorId)}`,
+        thread: msg.key.thread ?? "",
+        lineStart: `${JSON.stringify({ id: stored.id }).slice(0, -1)},`,
+        ...(opts.kept ? { kept: { messages: opts.kept.messages, ttl: opts.kept.ttlSeconds } } : {}),
+      },
     );
-    const result = parseScriptResult(raw);
     const status = z
       .enum(["idle", "duplicate", "unpublished", "started", "recorded", "not_installed"])
       .parse(result.status);
@@ -169,11 +159,16 @@ export class ConversationStore {
     args: { conversationId: string; previousSummary: string; summary: string; through: number },
   ): Promise<boolean> {
     const keys = conversationKeys(this.options.prefix, key);
-    const folded = await this.foldScript.exec(
-      [keys.state, keys.log],
-      [args.conversationId, args.previousSummary, args.summary, String(args.through)],
+    return FOLD_SUMMARY.run(
+      this.redis,
+      { state: keys.state, log: keys.log },
+      {
+        conversationId: args.conversationId,
+        previous: args.previousSummary,
+        summary: args.summary,
+        through: args.through,
+      },
     );
-    return Number(folded) === 1;
   }
 
   /**
@@ -187,16 +182,20 @@ export class ConversationStore {
     parent: StoredMessage | false,
   ): Promise<void> {
     const { prefix } = this.options;
-    await this.parentScript.exec(
-      [conversationKeys(prefix, key).state, ...(parent ? [spokeKey(prefix, key, parent.authorId)] : [])],
-      [
+    await REMEMBER_PARENT.run(
+      this.redis,
+      {
+        state: conversationKeys(prefix, key).state,
+        ...(parent ? { spoke: spokeKey(prefix, key, parent.authorId) } : {}),
+      },
+      {
         conversationId,
         of,
-        JSON.stringify(parent),
-        placeId(key),
-        String(spokeTtlSeconds(this.options.ttlSeconds(key))),
-        String(Date.now()),
-      ],
+        parent: JSON.stringify(parent),
+        place: placeId(key),
+        spokeTtl: spokeTtlSeconds(this.options.ttlSeconds(key)),
+        now: Date.now(),
+      },
     );
   }
 
@@ -208,6 +207,11 @@ export class ConversationStore {
     p.zrange(keys.log, "-inf", MESSAGES_BELOW, { byScore: true });
     const [state, messages] = (await p.exec()) as [unknown, unknown[]];
     return state === null ? null : toState(state, storedMessages(messages));
+  }
+
+  /** Whether Redis answers (GET /health). */
+  async ping(): Promise<boolean> {
+    return (await this.redis.ping()) === "PONG";
   }
 
   /** Seconds before the conversation expires unless something happens in it (Redis's TTL: -2 when it is gone). */

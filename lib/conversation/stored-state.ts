@@ -71,10 +71,6 @@ function json(value: unknown): unknown {
   return typeof value === "string" ? JSON.parse(value) : value;
 }
 
-export function parseScriptResult(raw: unknown): ScriptResult {
-  return scriptResultSchema.parse(json(raw));
-}
-
 /** The state of a conversation that starts with `msg`. */
 export function newConversationState(msg: InboundMessage): string {
   return JSON.stringify({ id: `${msg.ts.toString(36)}-${msg.id}`, startedAt: msg.ts, answeredThrough: 0 });

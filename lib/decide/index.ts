@@ -5,5 +5,4 @@
 export { decideResponse } from "./decide.ts";
 export { explicitTrigger } from "./explicit.ts";
 export { initiativeThreshold, takeInitiative, type InitiativeSetting } from "./initiative.ts";
-export { answeredAfter, isOpenQuestion, type AfterQuestion } from "./rescue.ts";
 export type { DecidableMessage, DecideOptions, Decision, DecisionReason } from "./reasons.ts";

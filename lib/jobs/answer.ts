@@ -13,19 +13,20 @@ import { selectTurn, type Turn } from "../conversation/turn.ts";
 import { initiativeFits } from "../limits/initiative-cap.ts";
 import { judgeWithinCap } from "../limits/judge-cap.ts";
 import { checkReplyRate } from "../limits/reply-rate.ts";
-import { reserveTokens } from "../limits/tenant-budget.ts";
 import { JUDGE_MAX_TOKENS } from "../llm/judge.ts";
 import { asksToBeForgotten, forgetPerson } from "../memory/forget.ts";
-import { APOLOGY, BUDGET_NOTICE, PERSON_BUDGET_NOTICE, RATE_LIMIT_NOTICE } from "../notices.ts";
+import { APOLOGY, RATE_LIMIT_NOTICE } from "../notices.ts";
 import type { WorkingSign } from "../platforms/answer-stream.ts";
 import type { Claimed } from "./attempt.ts";
-import { withEarlierTalk } from "./backfill.ts";
-import { catchUp, catchUpAsked } from "./catch-up.ts";
+import { backfillConversation } from "./backfill.ts";
+import { catchUp, catchUpAsked } from "../catch-up/step.ts";
 import { gatherPrompt } from "./gather.ts";
 import { finishDraft } from "./post.ts";
 import type { AnswerScope } from "./scope.ts";
-import type { ToolUse } from "./tool-loop.ts";
-import { writeSeeing } from "./unseen-images.ts";
+import { metered, type OnUsage } from "./metered.ts";
+import { toldOverBudget } from "./over-budget.ts";
+import { writeAnswer } from "./write.ts";
+import type { ToolUse, Writing } from "./writing.ts";
 
 /** How a job ended. */
 export type JobOutcome =
@@ -55,37 +56,32 @@ export async function answer(scope: AnswerScope, claim: Claimed, sign: WorkingSi
     const reply = await forgetPerson(rt, job);
     return reply ? notice(scope, reply.text, reply.outcome) : "rate_limited";
   }
-  // "Catch me up" is answered by its own steps (./catch-up.ts), the answer's claim and draft shared.
+  // "Catch me up" is answered by its own steps (lib/catch-up/step.ts), the answer's claim and draft shared.
   const catchUpAsk = catchUpAsked(scope, claimed);
   if (catchUpAsk) return catchUp(scope, claim, claimed, catchUpAsk);
   // A conversation's first answer sees what was said in the place before the bot was called.
-  const state = await withEarlierTalk(scope, claimed);
+  const state = await backfillConversation(scope, claimed);
   const turn = selectTurn(state.recent, job.trigger, state.answeredThroughBy?.[job.trigger.authorId]);
   if (!turn) return "conversation_gone";
   if (job.waitsForBurst && turn.current.id !== job.trigger.id) return "superseded";
   if (job.reason === "initiative" && !(await initiativeFits(rt, job, state, claim.first))) return "skipped";
   const prompt = await gatherPrompt(scope, state, turn);
-  const budget = await reserveTokens(rt, scope.spender, likelyTokens(scope, prompt));
-  if (!budget.allowed) {
-    rt.log.info(`${budget.over}_over_budget`, { ...scope.where, notice: budget.notify });
-    if (!budget.notify) return "over_budget";
-    return notice(scope, budget.over === "tenant" ? BUDGET_NOTICE : PERSON_BUDGET_NOTICE, "over_budget");
-  }
-  let used = 0;
-  const onUsage = (tokens: number) => void (used += tokens);
-  const toolUse: ToolUse = { rounds: [] };
-  let text: string | null;
-  try {
+  // Every call counts, the judge's and one that ended in [SKIP] or failed included.
+  const written = await metered(scope, likelyTokens(scope, prompt), async (onUsage): Promise<Written> => {
     const stop = await checksBeforeWriting(scope, claim, prompt, onUsage);
-    if (stop) return stop;
-    text = await writeSeeing(scope, prompt, sign, onUsage, toolUse);
-  } finally {
-    // Every call counts, the judge's and one that ended in [SKIP] or failed included.
-    await budget.reservation.settle(used);
-  }
+    if (stop) return { stop };
+    const writing: Writing = { scope, prompt, sign, onUsage, toolUse: { rounds: [] } };
+    return { text: await writeAnswer(writing), toolUse: writing.toolUse };
+  });
+  if ("over" in written) return toldOverBudget(scope, written.over);
+  if ("stop" in written.done) return written.done.stop;
+  const { text, toolUse } = written.done;
   if (text === null) return "skipped";
   return post(scope, claim, prompt, turn, text, toolUse);
 }
+
+/** What the metered call gave: a check's way out, or the text (null: quiet) and what the tools did. */
+type Written = { stop: JobOutcome } | { text: string | null; toolUse: ToolUse };
 
 /** What the answer's model calls may use: the prompt and a whole reply, and the judge's look at the prompt first. */
 function likelyTokens({ rt, kind }: AnswerScope, prompt: Prompt): number {
@@ -98,7 +94,7 @@ async function checksBeforeWriting(
   scope: AnswerScope,
   claim: Claimed,
   prompt: Prompt,
-  onUsage: (tokens: number) => void,
+  onUsage: OnUsage,
 ): Promise<JobOutcome | null> {
   const { rt, job, kind } = scope;
   if (kind === "judge" && !(await judgeWithinCap(rt, job, claim.first, () => rt.llm.judge(prompt, onUsage))))

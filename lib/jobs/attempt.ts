@@ -1,16 +1,18 @@
 /**
  * @module
  * One attempt at a trigger's answer: the claim it holds, and the draft of what it posts. This module owns every
- * change of the draft (lib/conversation/draft.ts), as named transitions: the text is written once, then each part
- * is started, posted or refused, a stream is opening, opened, shown, finished or closed. Saves happen where a
- * transition must outlive a job killed outright: before a call whose answer may never come back, before a native
- * stream adds to its opening (until then a retry finds it by what it opened with; a message edited as the answer
- * grows is found like any posted part), and before the streamed message is touched for the last time. Anything else a failing attempt hands back with its claim
- * (`release`), so that QStash's retry finishes what this one began instead of starting over.
+ * change of the draft (lib/conversation/draft.ts: writing, then written), as named transitions (their table is in
+ * docs/architecture.md, "The draft's phases"): the text is written once, then each part is started, posted or
+ * refused, a stream is opening, opened, shown, finished or closed. Saves happen where a transition must outlive a
+ * job killed outright: before a call whose answer may never come back, before a native stream adds to its opening
+ * (until then a retry finds it by what it opened with; a message edited as the answer grows is found like any
+ * posted part), and before the streamed message is touched for the last time. Anything else a failing attempt hands
+ * back with its claim (`release`), so that QStash's retry finishes what this one began instead of starting over.
  */
 import type { AnswerTrace } from "../conversation/answer-trace.ts";
-import type { Draft, PendingCall, PostedOutcome } from "../conversation/draft.ts";
-import { CLAIM_TTL_SECONDS, type ClaimResult } from "../conversation/reply-store.ts";
+import type { AnswerSaw, Draft, PendingCall, PostedOutcome } from "../conversation/draft.ts";
+import type { ClaimResult } from "../conversation/reply-store.ts";
+import { CLAIM_TTL_SECONDS } from "../conversation/store-options.ts";
 import type { StreamState } from "../message.ts";
 import { APOLOGY } from "../notices.ts";
 import type { UnsureOpen } from "../platforms/answer-stream.ts";
@@ -25,20 +27,6 @@ class ClaimLost extends Error {}
 
 /** What a claim read when it was taken: the conversation, the draft earlier attempts left, the sign's mark. */
 export type Claimed = Extract<ClaimResult, { status: "claimed" }>;
-
-/** Claims the trigger's answer for a new attempt; or says why there is none to make (done, covered, busy). */
-export async function claimAnswer(
-  rt: Runtime,
-  job: Job,
-): Promise<{ status: "claimed"; attempt: Attempt; claim: Claimed } | Exclude<ClaimResult, Claimed>> {
-  const token = crypto.randomUUID();
-  const claim = await rt.store.replies.claimReply(job.key, job.conversationId, job.trigger, token);
-  if (claim.status !== "claimed") return claim;
-  return { status: "claimed", attempt: new Attempt(rt, job, { token, draft: claim.draft }), claim };
-}
-
-/** What an answer saw, for recording it as the bot's turn (Draft `saw`). */
-export type AnswerSaw = NonNullable<Draft["saw"]>;
 
 export class Attempt {
   readonly #rt: Runtime;
@@ -72,9 +60,11 @@ export class Attempt {
     this.#draft = { ...this.#draft, text, outcome, posted: [], ...(saw ? { saw } : {}) };
   }
 
-  /** The answer written is the question that asks a person to approve `call` (./approval-ask.ts). */
+  /** The answer written is the question that asks a person to approve `call` (lib/approvals/open.ts). */
   asksApproval(call: PendingCall): void {
-    this.#draft = { ...this.#draft, approval: call };
+    const draft = this.#draft;
+    if (draft.text === undefined) throw new Error("only a written answer asks for an approval");
+    this.#draft = { ...draft, approval: call };
   }
 
   /** The failure callback's apology: in the stream an earlier attempt left showing part of an answer, if any. */
@@ -83,7 +73,7 @@ export class Attempt {
     this.#draft = { ...(stream ? { stream } : {}), posted: [], text: APOLOGY, outcome: "apologised" };
   }
 
-  /** Before the call that posts the next part: durable, so that an attempt that never hears back leaves a time to look from. */
+  /** Before the call that posts the next part: durable, so that an attempt that never hears back leaves a time. */
   async partStarting(): Promise<void> {
     await this.keepClaim();
     // The earliest call of this part counts: an earlier attempt's post of it may land late.

@@ -9,7 +9,6 @@
  * budget spent) leaves it unmarked, and the answer goes on without it. A refusal (a missing scope or permission) is
  * logged once per place per hour, naming what is missing.
  */
-import { historyRefusedKey } from "../keys.ts";
 import { capMessageText } from "../limits/message-length.ts";
 import { errorMessage } from "../log.ts";
 import type { ConversationState, StoredMessage } from "../message.ts";
@@ -19,10 +18,12 @@ import { asStoredMessage } from "./parent.ts";
 import type { JobScope } from "./scope.ts";
 
 const MS_PER_MINUTE = 60_000;
-const REFUSAL_LOGGED_SECONDS = 3_600;
 
-/** The conversation with the place's earlier messages in it, until it has them (its first answer) and where the platform can say. */
-export async function withEarlierTalk(scope: JobScope, state: ConversationState): Promise<ConversationState> {
+/**
+ * The conversation with the place's earlier messages in it, until it has them (its first answer) and where the platform
+ * can say.
+ */
+export async function backfillConversation(scope: JobScope, state: ConversationState): Promise<ConversationState> {
   const { rt, job, replier, where } = scope;
   const s = rt.settings;
   if (state.backfilled || s.BACKFILL_MESSAGES === 0 || s.BACKFILL_MINUTES === 0) return state;
@@ -49,7 +50,7 @@ export async function withEarlierTalk(scope: JobScope, state: ConversationState)
 }
 
 /**
- * How a message read from the place is kept (and how a rescue reads it, ./rescue.ts): the bot's own as its turns,
+ * How a message read from the place is kept (and how a rescue reads it, lib/rescue/job.ts): the bot's own as its turns,
  * another bot's marked, cut like any.
  */
 export function readAsStored(m: PlaceMessage, job: Job, maxChars: number): StoredMessage {
@@ -70,9 +71,5 @@ function withMessages(recent: readonly StoredMessage[], added: readonly StoredMe
 
 /** A refused history read (here, or a rescue's), logged once per place per hour, naming what is missing. */
 export async function logHistoryRefusal({ rt, job, where }: JobScope, missing: string): Promise<void> {
-  const first = await rt.redis.set(historyRefusedKey(rt.settings.REDIS_KEY_PREFIX, job.key), "1", {
-    nx: true,
-    ex: REFUSAL_LOGGED_SECONDS,
-  });
-  if (first !== null) rt.log.warn("history_refused", { ...where, missing });
+  if (await rt.toldOnce.historyRefusal(job.key)) rt.log.warn("history_refused", { ...where, missing });
 }

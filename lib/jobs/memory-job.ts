@@ -1,21 +1,17 @@
 /**
  * @module
- * The `memory` job, published once after each posted answer: extract facts about the people of the latest exchange
- * and merge them into what is known (MEMORY_ENABLED), then fold the oldest messages into the running summary when
- * the conversation outgrows the prompt budget (SUMMARY_ENABLED); and, first, index the conversation's latest
- * passages for recall in later conversations (./recall/index-conversation.ts, when recall is on). It runs in the
- * conversation's flow-control lane, so it never races the conversation's replies. A "forget me" elsewhere can race
- * it: facts are refused by the forget mark inside the merge script, and a summary folded meanwhile is erased again
+ * The `memory` job, published once after each posted answer: extract facts about the people of the latest exchange and
+ * merge them into what is known (MEMORY_ENABLED), then fold the oldest messages into the running summary when the
+ * conversation outgrows the prompt budget (SUMMARY_ENABLED); and, first, index the conversation's latest passages for
+ * recall in later conversations (lib/memory/recall/index-conversation.ts, when recall is on). It runs in the
+ * conversation's flow-control lane, so it never races the conversation's replies. A "forget me" elsewhere can race it:
+ * facts are refused by the forget mark inside the merge script, and a summary folded meanwhile is erased again
  * (`eraseIfForgotten`). At most one is published per answer (`publishMemoryJob`).
  */
-import { recallIndexSettings } from "../config.ts";
 import { using } from "../errors.ts";
-import { conversationKeys, forgottenKey } from "../keys.ts";
 import { countTokens } from "../context/tokens.ts";
 import { EXTRACTION_MAX_TOKENS, type ExtractedFact } from "../llm/extract-facts.ts";
 import { errorMessage } from "../log.ts";
-import { MessageEraser } from "../memory/erase-messages.ts";
-import { factStoreFor } from "../memory/facts-for.ts";
 import { messagesToFold, summaryMaxTokens } from "../memory/fold.ts";
 import { peopleIn } from "../memory/people.ts";
 import { indexConversation } from "../memory/recall/index-conversation.ts";
@@ -36,9 +32,9 @@ export type MemoryOutcome = "remembered" | "conversation_gone";
  * be asked again). The answer is already out, so a failed publish is logged, never thrown.
  */
 export async function publishMemoryJob(rt: Runtime, job: Job, visibility: () => Promise<Visibility>): Promise<void> {
-  if (!rt.settings.MEMORY_ENABLED && !rt.settings.SUMMARY_ENABLED && !recallIndexSettings(rt.settings)) return;
+  if (!rt.settings.MEMORY_ENABLED && !rt.settings.SUMMARY_ENABLED && !rt.recall) return;
   try {
-    await rt.queue.publish("memory", { ...job, visibility: await visibility() });
+    await rt.queue.publish({ ...job, kind: "memory", visibility: await visibility() });
   } catch (err) {
     rt.log.warn("memory_job_not_published", {
       platform: job.key.platform,
@@ -84,7 +80,7 @@ async function rememberFacts(scope: JobScope, state: ConversationState): Promise
   );
   const people = peopleIn(exchange, job.bot.userId);
   if (people.length === 0) return 0;
-  const store = factStoreFor(rt);
+  const store = rt.facts;
   const learnedIn = { visibility: await scope.visibility(), channel: job.key.channel };
   const known = await using("redis", () =>
     store.load(
@@ -175,16 +171,9 @@ async function foldIntoSummary(scope: JobScope, state: ConversationState): Promi
 async function eraseIfForgotten(rt: Runtime, job: Job, fold: StoredMessage[]): Promise<void> {
   const authors = [...new Set(fold.filter((m) => !isBot(m, job.bot.userId)).map((m) => m.authorId))];
   if (authors.length === 0) return;
-  const prefix = rt.settings.REDIS_KEY_PREFIX;
-  const marks = await using("redis", () =>
-    rt.redis.mget<(string | number | null)[]>(...authors.map((a) => forgottenKey(prefix, job.key, a))),
-  );
-  const eraser = new MessageEraser(rt.redis, prefix);
-  for (const [i, author] of authors.entries()) {
-    const mark = marks[i];
-    if (mark === null || mark === undefined) continue;
-    const askedAt = Number(mark);
+  const marks = await using("redis", () => rt.forgotten.askedAt(job.key, authors));
+  for (const [author, askedAt] of marks) {
     if (!fold.some((m) => m.authorId === author && m.ts <= askedAt)) continue;
-    await using("redis", () => eraser.erase(conversationKeys(prefix, job.key), { personId: author, through: askedAt }));
+    await using("redis", () => rt.eraser.eraseConversation(job.key, { personId: author, through: askedAt }));
   }
 }

@@ -11,8 +11,7 @@ import type { PostedOutcome } from "../conversation/draft.ts";
 import { GiveUp, RetryLater } from "../errors.ts";
 import type { PartProgress } from "../message.ts";
 import { forgetTheRequest } from "../memory/forget.ts";
-import { optOutsFor } from "../opt-outs.ts";
-import { openApproval } from "./approval-ask.ts";
+import { openApproval } from "../approvals/open.ts";
 import { publishMemoryJob } from "./memory-job.ts";
 import type { AnswerScope } from "./scope.ts";
 import { finishStream } from "./stream-end.ts";
@@ -81,7 +80,7 @@ async function postDraft(scope: AnswerScope, onlyIfStarted: boolean): Promise<vo
   };
   // Checked at every send, not only before the model call: a STOP may have come while the answer was written, or
   // before the retry that finishes it, or before the failure callback.
-  if (job.optOuts && (await optOutsFor(rt).isOptedOut(job.key, job.trigger.authorId)))
+  if (job.optOuts && (await rt.optOuts.isOptedOut(job.key, job.trigger.authorId)))
     throw new GiveUp("the person asked not to be messaged", "opted_out");
   try {
     await replier.send(job, text, progress);

@@ -8,8 +8,6 @@
 import type { EarlierRecord } from "../context/data-block.ts";
 import { recallFilter } from "../memory/recall/filters.ts";
 import { earlierRecord, recallBudgetTokens, recallTokens } from "../memory/recall/format.ts";
-import { recallIndexFor } from "../memory/recall/index-for.ts";
-import { recallNamespace } from "../memory/recall/namespace.ts";
 import { recallQueryText } from "../memory/recall/query-text.ts";
 import { recallForAnswer } from "../memory/recall/recall.ts";
 import type { StoredMessage } from "../message.ts";
@@ -25,11 +23,11 @@ export async function recalledForAnswer(
   turn: StoredMessage[],
 ): Promise<EarlierRecord[]> {
   const { rt, job, where } = scope;
-  const index = recallIndexFor(rt);
+  const { recall } = rt;
   const current = turn.at(-1);
-  if (!index || !current) return [];
-  const recalled = await recallForAnswer(index, {
-    namespace: recallNamespace(rt.settings.REDIS_KEY_PREFIX, job.key),
+  if (!recall || !current) return [];
+  const recalled = await recallForAnswer(recall.index, {
+    namespace: recall.namespace(job.key),
     filter: recallFilter(job.key, await scope.visibility()),
     queryText: recallQueryText(job.bot, turn, current.id),
     now: rt.now(),

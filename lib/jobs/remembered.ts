@@ -3,7 +3,6 @@
  * The reply job's part of memory: what is remembered about the conversation's people, as far as the place may see
  * it, before generating (the facts themselves live in lib/memory/).
  */
-import { factStoreFor } from "../memory/facts-for.ts";
 import { rememberedAbout, type RememberedPerson } from "../memory/notes.ts";
 import { peopleIn } from "../memory/people.ts";
 import type { StoredMessage } from "../message.ts";
@@ -16,5 +15,5 @@ export async function rememberedPeople(scope: JobScope, messages: StoredMessage[
   const people = peopleIn(messages, job.bot.userId, job.trigger.authorId);
   if (people.length === 0) return [];
   const learnedIn = { visibility: await scope.visibility(), channel: job.key.channel };
-  return rememberedAbout(factStoreFor(rt), job.key, people, learnedIn, rt.settings.FACTS_IN_PROMPT);
+  return rememberedAbout(rt.facts, job.key, people, learnedIn, rt.settings.FACTS_IN_PROMPT);
 }

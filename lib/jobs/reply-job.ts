@@ -1,16 +1,15 @@
 /**
  * @module
- * The reply job (and the judge job, which asks the judge first): claim the trigger's answer for this attempt, put
+ * The reply job (and the judge job, which asks the judge first): under the trigger's claim (./with-claim.ts), put
  * the working sign up, answer (./answer.ts) or finish the answer an earlier attempt began to post (./post.ts), take
- * the sign down, and mark the trigger handled when no retry must try again. A failing attempt hands its claim back
- * with what it got out, so that QStash's retry finishes it instead of starting over.
+ * the sign down; the trigger is marked handled when no retry must try again.
  */
-import { GiveUp, RetryLater } from "../errors.ts";
-import { errorMessage } from "../log.ts";
+import { GiveUp } from "../errors.ts";
 import { answer, type JobOutcome } from "./answer.ts";
-import { claimAnswer } from "./attempt.ts";
+import type { Claimed } from "./attempt.ts";
 import { finishDraft } from "./post.ts";
 import type { AnswerScope, JobScope } from "./scope.ts";
+import { withClaim, type ClaimedWork } from "./with-claim.ts";
 import { showWorking, takeSignDown } from "./working-sign.ts";
 
 /** Outcomes after which a redelivery of the job must not try again. ("answered" is marked with the bot's turn.) */
@@ -27,46 +26,40 @@ const MARKS_HANDLED: ReadonlySet<JobOutcome> = new Set([
   "over_budget",
 ]);
 
-export async function runReplyJob(jobScope: JobScope): Promise<JobOutcome> {
-  const { rt, job, where } = jobScope;
-  const claimed = await claimAnswer(rt, job);
-  if (claimed.status === "busy")
-    throw new RetryLater("another attempt is answering this message", claimed.retryAfterSeconds);
-  if (claimed.status !== "claimed") {
-    const outcome = ({ done: "already_answered", covered: "covered" } as const)[claimed.status];
-    rt.log.info("job_ended", { ...where, outcome });
-    return outcome;
-  }
-  const { attempt, claim } = claimed;
-  // The claim read the place's cached visibility in its one round trip: no second read for it.
-  const cached = claim.visibility;
-  const scope: AnswerScope = {
-    ...jobScope,
-    attempt,
-    ...(cached && !jobScope.job.visibility ? { visibility: async () => cached } : {}),
-  };
-  try {
-    const outcome = await attemptAnswer(scope, claim).catch((err: unknown) => {
+/** The answer to the trigger, under its claim (./with-claim.ts). */
+const ANSWER: ClaimedWork<Claimed, JobOutcome> = {
+  busy: "another attempt is answering this message",
+  async claim({ rt, job }, token) {
+    const claim = await rt.store.replies.claimReply(job.key, job.conversationId, job.trigger, token);
+    if (claim.status === "busy") return claim;
+    if (claim.status !== "claimed")
+      return { status: "nothing", outcome: ({ done: "already_answered", covered: "covered" } as const)[claim.status] };
+    return { status: "claimed", draft: claim.draft, read: claim };
+  },
+  async run(claimed, claim) {
+    const { rt, job, where } = claimed;
+    // The claim read the place's cached visibility in its one round trip: no second read for it.
+    const cached = claim.visibility;
+    const scope: AnswerScope = { ...claimed, ...(cached && !job.visibility ? { visibility: async () => cached } : {}) };
+    return attemptAnswer(scope, claim).catch((err: unknown) => {
       // Retrying cannot help (opted-out number, unknown channel, no token): end the job for good.
       if (!(err instanceof GiveUp)) throw err;
       rt.log.warn("job_gave_up", { ...where, code: err.code });
       return "gave_up" as const;
     });
-    if (MARKS_HANDLED.has(outcome)) await rt.store.replies.markHandled(job.key, job.trigger.id);
+  },
+  marksHandled: (outcome) => MARKS_HANDLED.has(outcome),
+  ended({ rt, where }, outcome) {
     if (outcome !== "gave_up") rt.log.info("job_ended", { ...where, outcome });
-    return outcome;
-  } catch (err) {
-    await attempt
-      .release()
-      .catch((releaseErr: unknown) =>
-        rt.log.error("claim_release_failed", { ...where, message: errorMessage(releaseErr) }),
-      );
-    throw err;
-  }
+  },
+};
+
+export function runReplyJob(scope: JobScope): Promise<JobOutcome> {
+  return withClaim(scope, ANSWER);
 }
 
 /** An answer an earlier attempt began to post is finished as it is: never judged, generated or posted anew. */
-async function attemptAnswer(scope: AnswerScope, claim: Parameters<typeof answer>[1]): Promise<JobOutcome> {
+async function attemptAnswer(scope: AnswerScope, claim: Claimed): Promise<JobOutcome> {
   if (scope.attempt.written) return finishDraft(scope);
   const sign = showWorking(scope, claim.signUp);
   let failed = false;

@@ -32,8 +32,9 @@ export interface AnswerScope extends JobScope {
   attempt: Attempt;
 }
 
-export async function jobScope(rt: Runtime, kind: JobKind, job: Job, replier: Replier): Promise<JobScope> {
+export async function jobScope(rt: Runtime, job: Job, replier: Replier): Promise<JobScope> {
   let visibility: Promise<Visibility> | undefined;
+  const { kind } = job;
   return {
     rt,
     kind,

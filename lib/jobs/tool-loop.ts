@@ -5,14 +5,12 @@
  * FOLLOWUP_MODEL, at most MAX_TOOL_ROUNDS rounds, after which the last pass must answer in words. A pass that
  * answers (or stays quiet with [SKIP]) ends the loop as a plain answer would. The working sign stays up through the
  * rounds (nothing shows before the answer's first words); every pass's tokens count towards the daily budgets
- * (`onUsage`). Without tools offered this is the plain model call. A call of a tool that needs a person's approval
- * (`confirm`) is never run here: it ends the loop, and the answer is the question that asks for the approval
- * (./approval-ask.ts opens it once the question is out); the round's other calls are not run either.
+ * (the writing's `onUsage`, ./writing.ts). Without tools offered this is the plain model call. A call of a tool
+ * that needs a person's approval (`confirm`) is never run here: it ends the loop, and the answer is the question
+ * that asks for the approval (lib/approvals/open.ts opens it once the question is out); the round's other calls are
+ * not run either.
  */
-import type { ToolRoundTrace } from "../conversation/answer-trace.ts";
-import type { PendingCall } from "../conversation/draft.ts";
 import { placeId } from "../keys.ts";
-import type { Prompt } from "../context/prompt.ts";
 import type { ReplyOptions, ToolPass } from "../llm/client.ts";
 import type { PassMessage, ToolCall, ToolSpec } from "../llm/tool-messages.ts";
 import { approvalQuestion, FALLBACK_ANSWER } from "../notices.ts";
@@ -20,12 +18,7 @@ import { runToolRound } from "../tools/run.ts";
 import type { Tool } from "../tools/tool.ts";
 import { placeReader } from "./read-place.ts";
 import type { AnswerScope } from "./scope.ts";
-
-/** What an answer's tools did: the rounds taken (for its trace), and the call it asks a person to approve, if any. */
-export interface ToolUse {
-  rounds: ToolRoundTrace[];
-  approval?: PendingCall;
-}
+import type { Writing } from "./writing.ts";
 
 /**
  * The tools an answer is offered. A tool that needs a person's approval is among them only where the platform can
@@ -36,30 +29,26 @@ export function offeredTools(scope: AnswerScope): Tool[] {
   return scope.rt.tools.forTenant(scope.job.key).filter((tool) => approvable || !tool.confirm);
 }
 
-/** The answer written whole (null: the model stayed quiet and need not answer); `used` gets what the tools did. */
-export async function wholeAnswer(
-  scope: AnswerScope,
-  prompt: Prompt,
-  tools: readonly Tool[],
-  opts: ReplyOptions,
-  used: ToolUse,
-): Promise<string | null> {
+/** The answer written whole (null: the model stayed quiet and need not answer). */
+export async function wholeAnswer(w: Writing, tools: readonly Tool[], required: boolean): Promise<string | null> {
+  const { prompt, scope } = w;
+  const opts: ReplyOptions = { required, onUsage: w.onUsage };
   if (tools.length === 0) return scope.rt.llm.generate(prompt, opts);
-  const answer = await toolLoop(scope, tools, used, (pass) => scope.rt.llm.generatePass(prompt, pass, opts));
+  const answer = await toolLoop(w, tools, (pass) => scope.rt.llm.generatePass(prompt, pass, opts));
   if (answer === NO_ANSWER) return fallback(opts);
   return answer.kind === "approval" ? answer.question : answer.text;
 }
 
 /** The answer as it is written (null as `wholeAnswer`'s). */
 export async function streamedAnswer(
-  scope: AnswerScope,
-  prompt: Prompt,
+  w: Writing,
   tools: readonly Tool[],
-  opts: ReplyOptions,
-  used: ToolUse,
+  required: boolean,
 ): Promise<AsyncIterable<string> | null> {
+  const { prompt, scope } = w;
+  const opts: ReplyOptions = { required, onUsage: w.onUsage };
   if (tools.length === 0) return scope.rt.llm.streamReply(prompt, opts);
-  const answer = await toolLoop(scope, tools, used, (pass) => scope.rt.llm.streamPass(prompt, pass, opts));
+  const answer = await toolLoop(w, tools, (pass) => scope.rt.llm.streamPass(prompt, pass, opts));
   if (answer !== NO_ANSWER && answer.kind !== "approval") return answer.texts;
   const text = answer === NO_ANSWER ? fallback(opts) : answer.question;
   return text === null
@@ -82,11 +71,11 @@ type Pass<A> = (pass: ToolPass) => Promise<{ kind: "tools"; calls: ToolCall[] } 
 type AsksApproval = { kind: "approval"; question: string };
 
 async function toolLoop<A extends { kind: "answer" }>(
-  scope: AnswerScope,
+  w: Writing,
   tools: readonly Tool[],
-  used: ToolUse,
   pass: Pass<A>,
 ): Promise<A | AsksApproval | typeof NO_ANSWER> {
+  const { scope, toolUse: used } = w;
   const { rt, job, attempt, where } = scope;
   const specs: ToolSpec[] = tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
   const rounds: PassMessage[] = [];

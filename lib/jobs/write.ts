@@ -5,37 +5,57 @@
  * stream's message goes into the answer's draft as soon as the platform gives it (./attempt.ts), so that an attempt
  * that dies mid-stream leaves a retry everything to finish that same message (./stream-end.ts); a failing attempt
  * closes its stream before it gives up its claim. With tools offered, the model may look things up first
- * (./tool-loop.ts).
+ * (./tool-loop.ts). Everything it works with comes in one writing context (./writing.ts).
  */
 import type { Prompt } from "../context/prompt.ts";
+import { ImagesRefused } from "../llm/image-parts.ts";
+import { IMAGES_UNSEEN_NOTICE } from "../notices.ts";
 import type { AnswerStream, WorkingSign } from "../platforms/answer-stream.ts";
 import type { JobStreaming } from "../platforms/replier.ts";
 import type { AnswerScope } from "./scope.ts";
 import { endEarlierStream } from "./stream-end.ts";
-import { offeredTools, streamedAnswer, wholeAnswer, type ToolUse } from "./tool-loop.ts";
+import { offeredTools, streamedAnswer, wholeAnswer } from "./tool-loop.ts";
+import type { Writing } from "./writing.ts";
 
 /**
- * The answer's final text, or null when the model stayed quiet; `sign` comes down once the answer shows;
- * `onUsage` hears the tokens of each model call (per-tenant budgets); `used` gets what the tools did.
+ * The answer's final text, or null when the model stayed quiet; the sign comes down once the answer shows. A model
+ * that refuses the prompt's pictures (a VISION_MODEL that cannot read images: ImagesRefused) gets the text alone:
+ * the answer is written again whole (the refusal came before any word showed), and in each conversation the first
+ * such answer begins by saying the bot cannot see images (IMAGES_UNSEEN_NOTICE), once.
  */
-export async function writeAnswer(
-  scope: AnswerScope,
-  prompt: Prompt,
-  sign: WorkingSign,
-  onUsage: (tokens: number) => void,
-  used: ToolUse,
-): Promise<string | null> {
-  const { rt, job, replier, attempt } = scope;
-  const tools = offeredTools(scope);
+export async function writeAnswer(w: Writing): Promise<string | null> {
+  try {
+    return await writeSeen(w);
+  } catch (err) {
+    if (!(err instanceof ImagesRefused) || !w.prompt.images) throw err;
+  }
+  return writeWithoutImages(w, w.prompt.images);
+}
+
+async function writeSeen(w: Writing): Promise<string | null> {
+  const { rt, job, replier, attempt } = w.scope;
+  const tools = offeredTools(w.scope);
   // An earlier attempt's stream is finished with a whole new answer, which that message now owes the person.
   if (attempt.draft.stream) {
-    await endEarlierStream(scope);
-    return await wholeAnswer(scope, prompt, tools, { required: true, onUsage }, used);
+    await endEarlierStream(w.scope);
+    return await wholeAnswer(w, tools, true);
   }
   const streaming = rt.settings.STREAMING ? replier.streaming(job) : null;
-  if (!streaming) return await wholeAnswer(scope, prompt, tools, { required: job.required, onUsage }, used);
-  const texts = await streamedAnswer(scope, prompt, tools, { required: job.required, onUsage }, used);
-  return texts && (await streamInto(scope, streaming, texts, sign));
+  if (!streaming) return await wholeAnswer(w, tools, job.required);
+  const texts = await streamedAnswer(w, tools, job.required);
+  return texts && (await streamInto(w.scope, streaming, texts, w.sign));
+}
+
+async function writeWithoutImages(w: Writing, images: readonly { tokens: number }[]): Promise<string | null> {
+  const { scope, prompt, onUsage } = w;
+  const { rt, job } = scope;
+  const { images: _refused, ...rest } = prompt;
+  const textOnly: Prompt = { ...rest, tokens: prompt.tokens - images.reduce((sum, image) => sum + image.tokens, 0) };
+  const told = await rt.toldOnce.imagesUnseen(job.key, job.conversationId);
+  rt.log.warn("images_refused", { ...scope.where, images: images.length, notice: told });
+  const answer = await rt.llm.generate(textOnly, { required: job.required, onUsage });
+  if (!told) return answer;
+  return answer ? `${IMAGES_UNSEEN_NOTICE}\n\n${answer}` : IMAGES_UNSEEN_NOTICE;
 }
 
 async function streamInto(

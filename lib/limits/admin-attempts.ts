@@ -8,8 +8,11 @@
  * on nor lock the admin out of where they work from. Someone sharing the admin's client (an office, a /64) can lock
  * it for one window at a time, WINDOW_MINUTES; the admin can always come in from another network.
  */
+import { RedisStore } from "../redis-store.ts";
 import { adminLimitKeys } from "../keys.ts";
+import { defineScript } from "../redis-script.ts";
 import type { Services } from "../services.ts";
+import * as z from "../zod.ts";
 import { clientId } from "./client-address.ts";
 
 /** Enough for a mistyped token or two; far too few to guess one. */
@@ -20,43 +23,72 @@ const WINDOW_MINUTES = 5;
 const WINDOW_MS = WINDOW_MINUTES * 60_000;
 const TRUSTED_DAYS = 30;
 
-/**
- * KEYS: the client's count, the count of all clients, the client's trusted mark. ARGV: 1 client allowance, 2 the
- * allowance of all, 3 window ms. A window starts with its first attempt. Returns {1, 0} when the attempt may
- * compare its token (counted), else {0, ms until the window that refused it ends}.
- */
-const COUNT_ATTEMPT = `#!lua flags=allow-key-locking
-local mine = redis.call('INCR', KEYS[1])
-if mine == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
-if mine > tonumber(ARGV[1]) then return {0, redis.call('PTTL', KEYS[1])} end
-local all = redis.call('INCR', KEYS[2])
-if all == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
-if all > tonumber(ARGV[2]) and redis.call('EXISTS', KEYS[3]) == 0 then return {0, redis.call('PTTL', KEYS[2])} end
-return {1, 0}
-`;
+/** An attempt's keys: the client's count, the count of all clients, the client's trusted mark. */
+const ATTEMPT_KEYS = { client: "key", all: "key", trusted: "key" } as const;
 
-/** KEYS: the client's count, the count of all, the client's trusted mark. ARGV: 1 trusted ttl s. A right token's count goes back. */
-const LOGGED_IN = `#!lua flags=allow-key-locking
-for i = 1, 2 do
-  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('DECR', KEYS[i]) end
+/**
+ * Arguments: the client's `allowance`, the `allowanceOfAll`, the `windowMs`. A window starts with its first
+ * attempt. Returns {1, 0} when the attempt may compare its token (counted), else {0, ms until the window that
+ * refused it ends}.
+ */
+const COUNT_ATTEMPT = defineScript({
+  keys: ATTEMPT_KEYS,
+  args: z.object({ allowance: z.number(), allowanceOfAll: z.number(), windowMs: z.number() }),
+  result: z.tuple([z.number(), z.number()]),
+  lua: `
+local mine = redis.call('INCR', K.client)
+if mine == 1 then redis.call('PEXPIRE', K.client, A.windowMs) end
+if mine > A.allowance then return {0, redis.call('PTTL', K.client)} end
+local all = redis.call('INCR', K.all)
+if all == 1 then redis.call('PEXPIRE', K.all, A.windowMs) end
+if all > A.allowanceOfAll and redis.call('EXISTS', K.trusted) == 0 then return {0, redis.call('PTTL', K.all)} end
+return {1, 0}
+`,
+});
+
+/** Arguments: the trusted mark's `trustedTtl` (s). A right token's count goes back. */
+const LOGGED_IN = defineScript({
+  keys: ATTEMPT_KEYS,
+  args: z.object({ trustedTtl: z.number() }),
+  result: z.number(),
+  lua: `
+for _, key in ipairs({K.client, K.all}) do
+  if redis.call('EXISTS', key) == 1 then redis.call('DECR', key) end
 end
-redis.call('SET', KEYS[3], '1', 'EX', ARGV[1])
+redis.call('SET', K.trusted, '1', 'EX', A.trustedTtl)
 return 1
-`;
+`,
+});
 
 export type AdminAttempt = { status: "in" | "wrong" } | { status: "locked"; retryAfterSeconds: number };
 
+/** The admin view's counts of attempts per client and in all (`limit:admin:` in lib/keys.ts), and who logged in. */
+export class AdminAttempts extends RedisStore {
+  /** Counts an attempt of `client`; {1, 0} when it may compare its token, else {0, ms until it may try again}. */
+  count(client: string): Promise<[number, number]> {
+    return COUNT_ATTEMPT.run(this.redis, adminLimitKeys(this.prefix, client), {
+      allowance: CLIENT_FAILURES,
+      allowanceOfAll: ALL_FAILURES,
+      windowMs: WINDOW_MS,
+    });
+  }
+
+  /** A right token: its count goes back, and its client is trusted for TRUSTED_DAYS. */
+  async loggedIn(client: string): Promise<void> {
+    await LOGGED_IN.run(this.redis, adminLimitKeys(this.prefix, client), { trustedTtl: TRUSTED_DAYS * 86_400 });
+  }
+}
+
 /** `address`: CF-Connecting-IP. `tokenIsRight` is asked only when the attempt is within the allowances. */
-export async function adminAttempt(rt: Services, address: string, tokenIsRight: () => boolean): Promise<AdminAttempt> {
-  const k = adminLimitKeys(rt.settings.REDIS_KEY_PREFIX, await clientId(rt.secrets, address));
-  const keys = [k.client, k.all, k.trusted];
-  const [allowed, pttl] = (await rt.redis.eval(COUNT_ATTEMPT, keys, [
-    String(CLIENT_FAILURES),
-    String(ALL_FAILURES),
-    String(WINDOW_MS),
-  ])) as [number, number];
+export async function adminAttempt(
+  rt: Pick<Services, "secrets"> & { adminAttempts: AdminAttempts },
+  address: string,
+  tokenIsRight: () => boolean,
+): Promise<AdminAttempt> {
+  const client = await clientId(rt.secrets, address);
+  const [allowed, pttl] = await rt.adminAttempts.count(client);
   if (allowed !== 1) return { status: "locked", retryAfterSeconds: Math.max(1, Math.ceil(pttl / 1000)) };
   if (!tokenIsRight()) return { status: "wrong" };
-  await rt.redis.eval(LOGGED_IN, keys, [String(TRUSTED_DAYS * 86_400)]);
+  await rt.adminAttempts.loggedIn(client);
   return { status: "in" };
 }

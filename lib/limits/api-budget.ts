@@ -7,7 +7,7 @@
  * call: 5 Redis commands instead of 2, on every Slack answer's working sign.)
  */
 import { rateLimitPrefix } from "../keys.ts";
-import type { Services } from "../services.ts";
+import type { Redis } from "@upstash/redis/cloudflare";
 import { FixedWindow, type WindowMark } from "./fixed-window.ts";
 
 /** The share of a platform's per-minute figure that the budget hands out. */
@@ -16,29 +16,40 @@ const WINDOW_MS = 60_000;
 /** Fail closed after this long: an optional call is left out rather than waited for. */
 const BUDGET_TIMEOUT_MS = 1_000;
 
-const cache = new WeakMap<Services, Map<number, FixedWindow>>();
-
 /** Takes one call of `method`; with `mark`, sets it in the same round trip when the call is within the budget. */
 export type CallBudget = (method: string, perMinute: number, mark?: WindowMark) => Promise<boolean>;
 
-export function callBudgetFor(rt: Services, where: string): CallBudget {
-  return async (method, perMinute, mark) => {
-    const limit = Math.max(1, Math.floor(perMinute * HEADROOM));
-    let byLimit = cache.get(rt);
-    if (!byLimit) cache.set(rt, (byLimit = new Map()));
-    let limiter = byLimit.get(limit);
-    if (!limiter) {
-      limiter = new FixedWindow({
-        redis: rt.redis,
-        prefix: rateLimitPrefix(rt.settings.REDIS_KEY_PREFIX, "api"),
-        limit,
-        windowMs: WINDOW_MS,
-        timeoutMs: BUDGET_TIMEOUT_MS,
-        onTimeout: "refuse",
-        now: rt.now,
-      });
-      byLimit.set(limit, limiter);
-    }
-    return (await limiter.limit(`${where}|${method}`, mark)).success;
-  };
+/** The call budgets of every tenant, one fixed window per figure a platform names (built once per runtime). */
+export class CallBudgets {
+  readonly #redis: Redis;
+  readonly #prefix: string;
+  readonly #now: () => number;
+  readonly #byLimit = new Map<number, FixedWindow>();
+
+  constructor(redis: Redis, prefix: string, now: () => number) {
+    this.#redis = redis;
+    this.#prefix = prefix;
+    this.#now = now;
+  }
+
+  /** The budget of one platform's tenant (`<platform>|<tenant>`). */
+  of(where: string): CallBudget {
+    return async (method, perMinute, mark) => {
+      const limit = Math.max(1, Math.floor(perMinute * HEADROOM));
+      let limiter = this.#byLimit.get(limit);
+      if (!limiter) {
+        limiter = new FixedWindow({
+          redis: this.#redis,
+          prefix: rateLimitPrefix(this.#prefix, "api"),
+          limit,
+          windowMs: WINDOW_MS,
+          timeoutMs: BUDGET_TIMEOUT_MS,
+          onTimeout: "refuse",
+          now: this.#now,
+        });
+        this.#byLimit.set(limit, limiter);
+      }
+      return (await limiter.limit(`${where}|${method}`, mark)).success;
+    };
+  }
 }

@@ -1,20 +1,31 @@
 /**
  * @module
  * Calls counted per identifier in fixed windows, with one Redis script per call: INCRBY, and PEXPIRE when the call
- * opened its window; and, for a call that will happen, a mark its caller asked to be set in the same round trip. Every limit of Parley is a fixed window (a sliding one reads two windows' counters on every
- * call); this is the part of @upstash/ratelimit we used, without the 9 KiB gzipped of other algorithms, caches and
- * analytics it brought into the Worker. Keys are `<prefix>:<identifier>:<window number>`, as that library made them.
+ * opened its window; and, for a call that will happen, a mark its caller asked to be set in the same round trip.
+ * Every limit of Parley is a fixed window (a sliding one reads two windows' counters on every call); this is the
+ * part of @upstash/ratelimit we used, without the 9 KiB gzipped of other algorithms, caches and analytics it brought
+ * into the Worker. Keys are `<prefix>:<identifier>:<window number>`, as that library made them.
  */
 import type { Redis } from "@upstash/redis/cloudflare";
 import { withinMs } from "../deadline.ts";
+import { defineScript } from "../redis-script.ts";
+import * as z from "../zod.ts";
 
-/** KEYS: the window's counter, and the mark to set when within the limit (optional). ARGV: 1 count, 2 window ms, 3 limit, 4 mark ttl s. */
-const COUNT = `#!lua flags=allow-key-locking
-local used = redis.call('INCRBY', KEYS[1], ARGV[1])
-if used == tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-if KEYS[2] and used <= tonumber(ARGV[3]) then redis.call('SET', KEYS[2], '1', 'EX', ARGV[4]) end
+/**
+ * Keys: the window's `counter`, and the `mark` to set when within the limit (optional). Arguments: the `count` to
+ * add, the `windowMs`, the `limit`, the mark's `markTtl` (s). Returns the window's count.
+ */
+const COUNT = defineScript({
+  keys: { counter: "key", mark: "optional" },
+  args: z.object({ count: z.number(), windowMs: z.number(), limit: z.number(), markTtl: z.number() }),
+  result: z.number(),
+  lua: `
+local used = redis.call('INCRBY', K.counter, A.count)
+if used == A.count then redis.call('PEXPIRE', K.counter, A.windowMs) end
+if K.mark and used <= A.limit then redis.call('SET', K.mark, '1', 'EX', A.markTtl) end
 return used
-`;
+`,
+});
 
 /** A key set with its TTL when a counted call is within the limit (the call is to happen). */
 export interface WindowMark {
@@ -46,22 +57,19 @@ export interface FixedWindowOptions {
 
 export class FixedWindow {
   readonly #o: FixedWindowOptions;
-  readonly #count;
 
   constructor(options: FixedWindowOptions) {
     this.#o = options;
-    this.#count = options.redis.createScript<number>(COUNT);
   }
 
   /** Counts one call of `identifier`; within the limit, sets `mark` in the same round trip. */
   async limit(identifier: string, mark?: WindowMark): Promise<WindowVerdict> {
     const { key, reset } = this.#window(identifier);
-    const counted = this.#count.exec(mark ? [key, mark.key] : [key], [
-      "1",
-      String(this.#o.windowMs),
-      String(this.#o.limit),
-      String(mark?.ttlSeconds ?? 0),
-    ]);
+    const counted = COUNT.run(
+      this.#o.redis,
+      { counter: key, mark: mark?.key },
+      { count: 1, windowMs: this.#o.windowMs, limit: this.#o.limit, markTtl: mark?.ttlSeconds ?? 0 },
+    );
     const ms = this.#o.timeoutMs;
     const used = ms === undefined ? await counted : await withinMs(counted, ms, () => undefined);
     if (used === undefined) return { success: this.#o.onTimeout !== "refuse", remaining: 0, reset, timedOut: true };

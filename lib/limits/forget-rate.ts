@@ -6,38 +6,47 @@
  * spoke in: past the allowance the bot says so once per window (FORGET_LIMIT_NOTICE, which promises nothing it has
  * not done: what the person said since their last forget stays until they ask again), then stays quiet.
  */
-import { forgetLimitKeys, personId } from "../keys.ts";
-import type { Job } from "../queue/job.ts";
-import type { Services } from "../services.ts";
+import { RedisStore } from "../redis-store.ts";
+import { forgetLimitKeys } from "../keys.ts";
+import { defineScript } from "../redis-script.ts";
+import * as z from "../zod.ts";
 
 const FORGETS_PER_HOUR = 3;
 const WINDOW_MS = 3_600_000;
 
 /**
- * KEYS: the person's requests in the window (a set of trigger ids), their told mark. ARGV: 1 trigger id,
- * 2 allowance, 3 window ms. The window starts with its first request. Returns 'allowed', or past the allowance
- * 'notify' the first time in the window and 'quiet' after.
+ * Keys: the person's `requests` in the window (a set of trigger ids), their `told` mark. Arguments: the `trigger`
+ * id, the `allowance`, the `windowMs`. The window starts with its first request. Returns 'allowed', or past the
+ * allowance 'notify' the first time in the window and 'quiet' after.
  */
-const COUNT_REQUEST = `#!lua flags=allow-key-locking
-if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 'allowed' end
-local made = redis.call('SCARD', KEYS[1])
-if made < tonumber(ARGV[2]) then
-  redis.call('SADD', KEYS[1], ARGV[1])
-  if made == 0 then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+const COUNT_REQUEST = defineScript({
+  keys: { requests: "key", told: "key" },
+  args: z.object({ trigger: z.string(), allowance: z.number(), windowMs: z.number() }),
+  result: z.enum(["allowed", "notify", "quiet"]),
+  lua: `
+if redis.call('SISMEMBER', K.requests, A.trigger) == 1 then return 'allowed' end
+local made = redis.call('SCARD', K.requests)
+if made < A.allowance then
+  redis.call('SADD', K.requests, A.trigger)
+  if made == 0 then redis.call('PEXPIRE', K.requests, A.windowMs) end
   return 'allowed'
 end
-if redis.call('SET', KEYS[2], '1', 'NX', 'PX', math.max(1, redis.call('PTTL', KEYS[1]))) then return 'notify' end
+if redis.call('SET', K.told, '1', 'NX', 'PX', math.max(1, redis.call('PTTL', K.requests))) then return 'notify' end
 return 'quiet'
-`;
+`,
+});
 
 export type ForgetAllowance = "allowed" | "notify" | "quiet";
 
-export async function checkForgetRate(rt: Services, job: Job): Promise<ForgetAllowance> {
-  const keys = forgetLimitKeys(rt.settings.REDIS_KEY_PREFIX, personId(job.key, job.trigger.authorId));
-  const verdict = await rt.redis.eval(
-    COUNT_REQUEST,
-    [keys.requests, keys.told],
-    [job.trigger.id, String(FORGETS_PER_HOUR), String(WINDOW_MS)],
-  );
-  return verdict === "notify" || verdict === "quiet" ? verdict : "allowed";
+/** The "forget me" requests each person made in the window (`limit:forget:` in lib/keys.ts). */
+export class ForgetRequests extends RedisStore {
+  /** Counts the request `triggerId` of `person` (once, however often its job runs) against the allowance. */
+  async count(person: string, triggerId: string): Promise<ForgetAllowance> {
+    const keys = forgetLimitKeys(this.prefix, person);
+    return COUNT_REQUEST.run(
+      this.redis,
+      { requests: keys.requests, told: keys.told },
+      { trigger: triggerId, allowance: FORGETS_PER_HOUR, windowMs: WINDOW_MS },
+    );
+  }
 }

@@ -8,9 +8,9 @@
 import { channelId } from "../keys.ts";
 import { jobLogFields } from "../log-ids.ts";
 import type { ConversationState } from "../message.ts";
-import type { Job } from "../queue/job.ts";
+import type { JobPayload } from "../queue/job.ts";
 import type { Services } from "../services.ts";
-import { limitersFor } from "./limiters.ts";
+import type { Limiters } from "./limiters.ts";
 
 /** Whether the bot has spoken in the conversation since `ts`. */
 function spokeSince(state: ConversationState, botId: string, ts: number): boolean {
@@ -22,8 +22,8 @@ function spokeSince(state: ConversationState, botId: string, ts: number): boolea
 
 /** `first`: no earlier attempt of the job got this far (lib/jobs/attempt.ts), so the trigger is not counted yet. */
 export async function initiativeFits(
-  rt: Services,
-  job: Job,
+  rt: Services & { limiters: Limiters },
+  job: JobPayload,
   state: ConversationState,
   first: boolean,
 ): Promise<boolean> {
@@ -32,7 +32,7 @@ export async function initiativeFits(
     return false;
   }
   if (!first) return true;
-  const verdict = await limitersFor(rt).initiative.limit(channelId(job.key));
+  const verdict = await rt.limiters.initiative.limit(channelId(job.key));
   if (verdict.success) return true;
   rt.log.info("initiative_held", { ...(await jobLogFields(rt, job)), why: "hourly_cap" });
   return false;

@@ -5,24 +5,27 @@
  * once: the job asks only on its first attempt (the trigger's reply record keeps that it got this far), so a retry
  * after a failed model call or post does not spend the person's allowance again.
  */
-import { personId, rateLimitNoticeKey } from "../keys.ts";
+import { personId } from "../keys.ts";
 import { jobLogFields } from "../log-ids.ts";
-import type { Job } from "../queue/job.ts";
+import type { JobPayload } from "../queue/job.ts";
 import type { Services } from "../services.ts";
-import { limitersFor } from "./limiters.ts";
+import type { Limiters } from "./limiters.ts";
+import type { ToldOnce } from "./told-once.ts";
 
 /** allowed: answer; notify: post RATE_LIMIT_NOTICE instead of an answer; quiet: post nothing. */
 export type ReplyAllowance = "allowed" | "notify" | "quiet";
 
-export async function checkReplyRate(rt: Services, job: Job): Promise<ReplyAllowance> {
+export async function checkReplyRate(
+  rt: Services & { limiters: Limiters; toldOnce: ToldOnce },
+  job: JobPayload,
+): Promise<ReplyAllowance> {
   const { key, trigger } = job;
-  const s = rt.settings;
   const person = personId(key, trigger.authorId);
-  const verdict = await limitersFor(rt).replies.limit(person);
+  const verdict = await rt.limiters.replies.limit(person);
   if (verdict.success) return "allowed";
-  // One notice per window: the first job over the limit wins the key, later ones find it taken.
+  // One notice per window: the first job over the limit wins the mark, later ones find it taken.
   const quietSeconds = Math.max(1, Math.ceil((verdict.reset - rt.now()) / 1000));
-  const first = await rt.redis.set(rateLimitNoticeKey(s.REDIS_KEY_PREFIX, person), "1", { nx: true, ex: quietSeconds });
-  rt.log.info("reply_rate_limited", { ...(await jobLogFields(rt, job)), notice: first === "OK" });
-  return first === "OK" ? "notify" : "quiet";
+  const first = await rt.toldOnce.replyRateNotice(person, quietSeconds);
+  rt.log.info("reply_rate_limited", { ...(await jobLogFields(rt, job)), notice: first });
+  return first ? "notify" : "quiet";
 }

@@ -10,31 +10,41 @@
  * a fresh one of its own.
  */
 import { personBudgetKeys, tenantBudgetKeys, type Tenancy } from "../keys.ts";
-import type { Services } from "../services.ts";
+import { defineScript } from "../redis-script.ts";
+import type { Redis } from "@upstash/redis/cloudflare";
+import type { Settings } from "../config.ts";
+import * as z from "../zod.ts";
 
 /** The day's keys outlive the day, so that a late job of yesterday still finds its count. */
 const KEEP_SECONDS = 2 * 24 * 3600;
 const PERCENT = 100;
 
 /**
- * KEYS: the tenant's day, the person's day, the tenant's told mark, the person's told mark. ARGV: 1 tokens to
- * reserve, 2 the tenant's budget, 3 the person's share, 4 the keys' ttl s. Returns {'ok'} or {'tenant'|'person',
- * told now (1) or before (0)}.
+ * Keys: the tenant's day and the person's day (`tenant`, `person`), and their `told` marks (`tenantTold`,
+ * `personTold`). Arguments: the `tokens` to reserve, the tenant's `budget`, the person's `share`, the keys' `ttl`
+ * (s). Returns {'ok'} or {'tenant'|'person', told now (1) or before (0)}.
  */
-const RESERVE = `#!lua flags=allow-key-locking
-local tenant, person = tonumber(redis.call('GET', KEYS[1]) or '0'), tonumber(redis.call('GET', KEYS[2]) or '0')
+const RESERVE = defineScript({
+  keys: { tenant: "key", person: "key", tenantTold: "key", personTold: "key" },
+  args: z.object({ tokens: z.number(), budget: z.number(), share: z.number(), ttl: z.number() }),
+  result: z.tuple([z.enum(["ok", "tenant", "person"]), z.number()]),
+  lua: `
+local tenant, person = tonumber(redis.call('GET', K.tenant) or '0'), tonumber(redis.call('GET', K.person) or '0')
 local over = nil
-if tenant >= tonumber(ARGV[2]) then over = 'tenant' elseif person >= tonumber(ARGV[3]) then over = 'person' end
+if tenant >= A.budget then over = 'tenant' elseif person >= A.share then over = 'person' end
 if over then
-  local told = redis.call('SET', over == 'tenant' and KEYS[3] or KEYS[4], '1', 'NX', 'EX', ARGV[4])
+  local told = redis.call('SET', over == 'tenant' and K.tenantTold or K.personTold, '1', 'NX', 'EX', A.ttl)
   return {over, told and 1 or 0}
 end
-for i = 1, 2 do
-  redis.call('INCRBY', KEYS[i], ARGV[1])
-  redis.call('EXPIRE', KEYS[i], ARGV[4])
+for _, key in ipairs({K.tenant, K.person}) do
+  redis.call('INCRBY', key, A.tokens)
+  redis.call('EXPIRE', key, A.ttl)
 end
 return {'ok', 0}
-`;
+`,
+});
+
+type BudgetSettings = Pick<Settings, "TENANT_DAILY_TOKEN_BUDGET" | "PERSON_DAILY_TOKEN_SHARE">;
 
 /** Whose tokens they are: the tenant whose budget they spend (its installation's, for a DM) and the person. */
 export interface Spender {
@@ -58,48 +68,62 @@ function utcDay(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** Reserves `tokens` for the spender's next model calls; no Redis at all without a budget. */
-export async function reserveTokens(rt: Services, spender: Spender, tokens: number): Promise<BudgetVerdict> {
-  const s = rt.settings;
-  const budget = s.TENANT_DAILY_TOKEN_BUDGET;
-  if (!budget) return NO_BUDGET;
-  const day = utcDay(rt.now());
-  const tenant = tenantBudgetKeys(s.REDIS_KEY_PREFIX, spender.budgetTenant, day);
-  const person = personBudgetKeys(s.REDIS_KEY_PREFIX, spender.budgetTenant, spender.person, day);
-  const share = Math.max(1, Math.floor((budget * s.PERSON_DAILY_TOKEN_SHARE) / PERCENT));
-  const [status, told] = (await rt.redis.eval(
-    RESERVE,
-    [tenant.used, person.used, tenant.told, person.told],
-    [String(Math.max(0, Math.ceil(tokens))), String(budget), String(share), String(KEEP_SECONDS)],
-  )) as [string, number];
-  if (status === "tenant" || status === "person") return { allowed: false, over: status, notify: Number(told) === 1 };
-  const reserved = Math.max(0, Math.ceil(tokens));
-  return {
-    allowed: true,
-    reservation: {
-      async settle(used) {
-        const change = Math.ceil(used) - reserved;
-        if (change === 0) return;
-        const p = rt.redis.pipeline();
-        p.incrby(tenant.used, change);
-        p.incrby(person.used, change);
-        await p.exec();
-      },
-    },
-  };
-}
+/** The day's token counts of every tenant and person (`budget:` in lib/keys.ts), against TENANT_DAILY_TOKEN_BUDGET. */
+export class TokenBudgets {
+  readonly #redis: Redis;
+  readonly #prefix: string;
+  readonly #settings: BudgetSettings;
+  readonly #now: () => number;
 
-/** The admin view's figures: today's tokens, the budget, whether the tenant was told it is used. */
-export async function tenantUsage(
-  rt: Services,
-  where: Tenancy,
-): Promise<{ day: string; tokens: number; budget: number | null; told: boolean }> {
-  const keys = tenantBudgetKeys(rt.settings.REDIS_KEY_PREFIX, where, utcDay(rt.now()));
-  const [used, told] = await rt.redis.mget<[number | null, string | null]>(keys.used, keys.told);
-  return {
-    day: utcDay(rt.now()),
-    tokens: Number(used ?? 0),
-    budget: rt.settings.TENANT_DAILY_TOKEN_BUDGET ?? null,
-    told: told !== null,
-  };
+  constructor(redis: Redis, prefix: string, settings: BudgetSettings, now: () => number) {
+    this.#redis = redis;
+    this.#prefix = prefix;
+    this.#settings = settings;
+    this.#now = now;
+  }
+
+  /** Reserves `tokens` for the spender's next model calls; no Redis at all without a budget. */
+  async reserve(spender: Spender, tokens: number): Promise<BudgetVerdict> {
+    const s = this.#settings;
+    const budget = s.TENANT_DAILY_TOKEN_BUDGET;
+    if (!budget) return NO_BUDGET;
+    const day = utcDay(this.#now());
+    const tenant = tenantBudgetKeys(this.#prefix, spender.budgetTenant, day);
+    const person = personBudgetKeys(this.#prefix, spender.budgetTenant, spender.person, day);
+    const share = Math.max(1, Math.floor((budget * s.PERSON_DAILY_TOKEN_SHARE) / PERCENT));
+    const reserved = Math.max(0, Math.ceil(tokens));
+    const [status, told] = await RESERVE.run(
+      this.#redis,
+      { tenant: tenant.used, person: person.used, tenantTold: tenant.told, personTold: person.told },
+      { tokens: reserved, budget, share, ttl: KEEP_SECONDS },
+    );
+    if (status !== "ok") return { allowed: false, over: status, notify: told === 1 };
+    const redis = this.#redis;
+    return {
+      allowed: true,
+      reservation: {
+        async settle(used) {
+          const change = Math.ceil(used) - reserved;
+          if (change === 0) return;
+          const p = redis.pipeline();
+          p.incrby(tenant.used, change);
+          p.incrby(person.used, change);
+          await p.exec();
+        },
+      },
+    };
+  }
+
+  /** The admin view's figures: today's tokens, the budget, whether the tenant was told it is used. */
+  async usage(where: Tenancy): Promise<{ day: string; tokens: number; budget: number | null; told: boolean }> {
+    const day = utcDay(this.#now());
+    const keys = tenantBudgetKeys(this.#prefix, where, day);
+    const [used, told] = await this.#redis.mget<[number | null, string | null]>(keys.used, keys.told);
+    return {
+      day,
+      tokens: Number(used ?? 0),
+      budget: this.#settings.TENANT_DAILY_TOKEN_BUDGET ?? null,
+      told: told !== null,
+    };
+  }
 }

@@ -11,7 +11,7 @@ import { streamPass, streamReply, type StreamedPass } from "./stream-reply.ts";
 import type { PassMessage, ToolSpec } from "./tool-messages.ts";
 import { judgeShouldAnswer } from "./judge.ts";
 import { summarizeConversation, type SummaryRequest } from "./summarize.ts";
-import { catchUpCall, type CatchUpRequest } from "./catch-up.ts";
+import { catchUpCall, type CatchUpRequest } from "../catch-up/model.ts";
 
 export interface LlmSettings {
   apiKey: string;
@@ -32,7 +32,9 @@ export interface ReplyOptions {
   onUsage?: (tokens: number) => void;
 }
 
-/** A pass of the tool loop (lib/jobs/tool-loop.ts): the tools offered, the rounds so far, whether it must answer now. */
+/**
+ * A pass of the tool loop (lib/jobs/tool-loop.ts): the tools offered, the rounds so far, whether it must answer now.
+ */
 export interface ToolPass {
   tools: readonly ToolSpec[];
   rounds: readonly PassMessage[];
@@ -56,7 +58,7 @@ export interface Llm {
   summarize(req: SummaryRequest): Promise<string | null>;
   /** Facts the people stated in the exchange; null when the model's output was invalid (logged, dropped). */
   extractFacts(req: FactsRequest): Promise<ExtractedFact[] | null>;
-  /** A catch-up's notes on a chunk of messages, or its answer from the notes (./catch-up.ts); null: nothing. */
+  /** A catch-up's notes on a chunk of messages, or its answer from the notes (lib/catch-up/model.ts); null: nothing. */
   catchUp(req: CatchUpRequest): Promise<string | null>;
 }
 
@@ -91,7 +93,10 @@ export function createLlm(s: LlmSettings): Llm {
   };
 }
 
-/** A prompt with pictures needs the vision model on every pass; otherwise passes after a tool round take the follow-up model. */
+/**
+ * A prompt with pictures needs the vision model on every pass; otherwise passes after a tool round take the follow-up
+ * model.
+ */
 function passOptions(s: LlmSettings, prompt: Prompt, pass: ToolPass, opts: ReplyOptions): GenerateOptions {
   const model = prompt.images?.length ? s.visionModel : pass.rounds.length > 0 ? s.followupModel : s.model;
   return {

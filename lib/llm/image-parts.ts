@@ -3,7 +3,7 @@
  * Pictures in a chat completion request: the prompt's images (lib/context/images.ts) become `image_url` parts of
  * the last user turn, the one being answered, each a base64 data URL at `detail: "high"` (what their tokens are
  * counted at). A model that cannot read images answers such a request 400: that becomes ImagesRefused, so that the
- * job answers from the text alone and says so (lib/jobs/unseen-images.ts).
+ * job answers from the text alone and says so (lib/jobs/write.ts).
  */
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";

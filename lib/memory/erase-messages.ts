@@ -9,12 +9,15 @@
  */
 import type { Redis } from "@upstash/redis/cloudflare";
 import { LENGTH_MEMBER, MESSAGES_BELOW } from "../conversation/scripts.ts";
+import { defineScript } from "../redis-script.ts";
+import * as z from "../zod.ts";
 import { conversationKeysAt, placeId, spokeKey, type ConversationKeys, type Tenancy } from "../keys.ts";
 import type { ConversationKey } from "../message.ts";
 
 /**
- * KEYS: state, log, answers, and optionally the person's index of places. ARGV: 1 person id, 2 through (ms), 3 the
- * id of a message of theirs to keep ('' none), 4 the place's id (with the index).
+ * Keys: the conversation's `state`, `log` and `answers`, and optionally the person's index of places (`spoke`).
+ * Arguments: the `person`'s id, `through` (ms), the id of a message of theirs to `keep` ('' none), the `place`'s
+ * id (with the index).
  * The bot's answers that go are those to the person
  * and every one written after the person's first message there: the bot had read them, and may retell them.
  * Keeps the log's length member (lib/conversation/scripts.ts) true. An answer to them still being streamed leaves
@@ -27,19 +30,22 @@ import type { ConversationKey } from "../message.ts";
  * Returns {how many messages left the log, how many of theirs are still in it}, or {-1, 0} when no conversation
  * is there.
  */
-const ERASE_PERSON = `#!lua flags=allow-key-locking
-local state, log, answers, index = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local current = redis.call('GET', state)
+const ERASE_PERSON = defineScript({
+  keys: { state: "key", log: "key", answers: "key", spoke: "optional" },
+  args: z.object({ person: z.string(), through: z.number(), keep: z.string(), place: z.string() }),
+  result: z.tuple([z.number(), z.number()]),
+  lua: `
+local current = redis.call('GET', K.state)
 if not current then
-  if index then redis.call('ZREM', index, ARGV[4]) end
+  if K.spoke then redis.call('ZREM', K.spoke, A.place) end
   return {-1, 0}
 end
-local person, through = ARGV[1], tonumber(ARGV[2])
+local person, through = A.person, A.through
 local messages = {}
 local since = nil
-for _, raw in ipairs(redis.call('ZRANGE', log, '-inf', '${MESSAGES_BELOW}', 'BYSCORE')) do
+for _, raw in ipairs(redis.call('ZRANGE', K.log, '-inf', '${MESSAGES_BELOW}', 'BYSCORE')) do
   local m = cjson.decode(raw)
-  m.theirs = m.role == 'user' and m.authorId == person and m.ts <= through and m.id ~= ARGV[3]
+  m.theirs = m.role == 'user' and m.authorId == person and m.ts <= through and m.id ~= A.keep
   if m.theirs and (since == nil or m.ts < since) then since = m.ts end
   messages[#messages + 1] = {raw = raw, m = m}
 end
@@ -48,13 +54,13 @@ for _, entry in ipairs(messages) do
   local m = entry.m
   local read = m.role == 'assistant' and (m.replyToAuthorId == person or (since ~= nil and m.ts >= since))
   if m.theirs or read then
-    redis.call('ZREM', log, entry.raw)
+    redis.call('ZREM', K.log, entry.raw)
     removed = removed + 1
   elseif m.role == 'user' and m.authorId == person then
     left = left + 1
   end
 end
-if removed > 0 then redis.call('ZADD', log, 'XX', 'INCR', -removed, '${LENGTH_MEMBER}') end
+if removed > 0 then redis.call('ZADD', K.log, 'XX', 'INCR', -removed, '${LENGTH_MEMBER}') end
 local s = cjson.decode(current)
 s.summary = nil
 if type(s.lastBotReplyTo) == 'table' then
@@ -66,17 +72,21 @@ if type(s.lastBotReplyTo) == 'table' then
 end
 if type(s.coverage) == 'table' then s.coverage[person] = nil end
 local speaking = s.speaking
-if type(speaking) == 'table' and (speaking.replyToAuthorId == person or (since ~= nil and tonumber(speaking.ts) >= since)) then s.speaking = nil end
+if type(speaking) == 'table'
+  and (speaking.replyToAuthorId == person or (since ~= nil and tonumber(speaking.ts) >= since)) then
+  s.speaking = nil
+end
 if type(s.parents) == 'table' then
   for of, parent in pairs(s.parents) do
     if type(parent) == 'table' and parent.authorId == person and parent.ts <= through then s.parents[of] = false end
   end
 end
-redis.call('SET', state, cjson.encode(s), 'KEEPTTL')
-redis.call('DEL', answers)
-if index and left == 0 then redis.call('ZREM', index, ARGV[4]) end
+redis.call('SET', K.state, cjson.encode(s), 'KEEPTTL')
+redis.call('DEL', K.answers)
+if K.spoke and left == 0 then redis.call('ZREM', K.spoke, A.place) end
 return {removed, left}
-`;
+`,
+});
 
 /** Whose messages go: theirs written up to `through` (ms), except `keep` (a message id). */
 export interface Erasure {
@@ -93,12 +103,10 @@ export interface Erased {
 export class MessageEraser {
   private readonly redis: Redis;
   private readonly prefix: string;
-  private readonly script;
 
   constructor(redis: Redis, prefix: string) {
     this.redis = redis;
     this.prefix = prefix;
-    this.script = redis.createScript<[number, number]>(ERASE_PERSON);
   }
 
   /**
@@ -118,22 +126,29 @@ export class MessageEraser {
     await this.#erase(key, placeId(key), erasure);
   }
 
+  /** The conversation at `key` now, its place in the person's index left as it is (see `erase`). */
+  async eraseConversation(key: ConversationKey, erasure: Erasure): Promise<number> {
+    return this.erase(conversationKeysAt(this.prefix, placeId(key)), erasure);
+  }
+
   /** One conversation, its place in the person's index left as it is; returns how many messages left its log. */
   async erase(keys: ConversationKeys, erasure: Erasure): Promise<number> {
-    const [removed] = await this.script.exec(
-      [keys.state, keys.log, keys.answers],
-      [erasure.personId, String(erasure.through), erasure.keep ?? ""],
+    const [removed] = await ERASE_PERSON.run(
+      this.redis,
+      { state: keys.state, log: keys.log, answers: keys.answers },
+      { person: erasure.personId, through: erasure.through, keep: erasure.keep ?? "", place: "" },
     );
-    return Math.max(0, Number(removed));
+    return Math.max(0, removed);
   }
 
   async #erase(where: Tenancy, place: string, erasure: Erasure): Promise<number> {
     const keys = conversationKeysAt(this.prefix, place);
     const index = spokeKey(this.prefix, where, erasure.personId);
-    const [removed] = await this.script.exec(
-      [keys.state, keys.log, keys.answers, index],
-      [erasure.personId, String(erasure.through), erasure.keep ?? "", place],
+    const [removed] = await ERASE_PERSON.run(
+      this.redis,
+      { state: keys.state, log: keys.log, answers: keys.answers, spoke: index },
+      { person: erasure.personId, through: erasure.through, keep: erasure.keep ?? "", place },
     );
-    return Number(removed);
+    return removed;
   }
 }

@@ -5,9 +5,11 @@
  * capped), with a long TTL renewed at each new fact. Each fact keeps where it was learned: its visibility, and for
  * a DM or a private channel the channel itself. A prompt gets a fact only when it was learned in public or in the
  * very place the prompt answers in; facts stored before visibilities existed are never shown and are dropped at the
- * person's next merge. Reading the facts of everyone in a conversation is one MGET.
+ * person's next merge. Reading the facts of everyone in a conversation is one MGET. The merge touches only its keys,
+ * so on Upstash it locks those alone (allow-key-locking).
  */
 import type { Redis } from "@upstash/redis/cloudflare";
+import { defineScript } from "../redis-script.ts";
 import * as z from "../zod.ts";
 import { factsKey, forgottenKey, type Tenancy } from "../keys.ts";
 import { VISIBILITIES, type Visibility } from "../message.ts";
@@ -41,26 +43,37 @@ export interface FactStoreOptions {
 const FORGOTTEN_TTL_SECONDS = 86_400;
 
 /**
- * KEYS: facts, forgotten. ARGV: 1 JSON array of {t: text, n: normalized, r?: normalized text it replaces}, 2 cap,
- * 3 ttl s, 4 now ms, 5 visibility where learned, 6 channel where learned, 7 when the newest source message was
- * written (ms). Returns -1 when the person asked to be forgotten after that, else how many facts they have.
+ * Keys: the person's `facts` and their `forgotten` mark. Arguments: the `facts` learned ({t: text, n: normalized,
+ * r?: normalized text it replaces}), the list's `cap`, its `ttl` (s), `now` (ms), the `visibility` and `channel`
+ * where they were learned, and when the newest source message was written (`saidAt`, ms). Returns -1 when the
+ * person asked to be forgotten after that, else how many facts they have.
  * A new fact replaces only facts shown where it was learned; restating a public fact keeps it public. An empty
- * list is deleted rather than stored (cjson would write it as `{}`). Touches only its keys, so on Upstash it locks
- * those alone (allow-key-locking).
+ * list is deleted rather than stored (cjson would write it as `{}`).
  */
-const MERGE_FACTS = `#!lua flags=allow-key-locking
-local key = KEYS[1]
-local found = redis.call('MGET', key, KEYS[2])
+const MERGE_FACTS = defineScript({
+  keys: { facts: "key", forgotten: "key" },
+  args: z.object({
+    facts: z.array(z.object({ t: z.string(), n: z.string(), r: z.optional(z.string()) })),
+    cap: z.number(),
+    ttl: z.number(),
+    now: z.number(),
+    visibility: z.string(),
+    channel: z.string(),
+    saidAt: z.number(),
+  }),
+  result: z.number(),
+  lua: `
+local found = redis.call('MGET', K.facts, K.forgotten)
 local raw, forgottenAt = found[1], found[2]
-if forgottenAt and tonumber(forgottenAt) >= tonumber(ARGV[7]) then return -1 end
-local visibility, channel = ARGV[5], ARGV[6]
+if forgottenAt and tonumber(forgottenAt) >= A.saidAt then return -1 end
+local visibility, channel = A.visibility, A.channel
 local list = {}
 if raw then
   for _, old in ipairs(cjson.decode(raw)) do
     if old.v then list[#list + 1] = old end
   end
 end
-for _, new in ipairs(cjson.decode(ARGV[1])) do
+for _, new in ipairs(A.facts) do
   local learned = visibility
   local kept = {}
   for _, old in ipairs(list) do
@@ -71,19 +84,20 @@ for _, new in ipairs(cjson.decode(ARGV[1])) do
       kept[#kept + 1] = old
     end
   end
-  local entry = {t = new.t, n = new.n, at = tonumber(ARGV[4]), v = learned}
+  local entry = {t = new.t, n = new.n, at = A.now, v = learned}
   if learned ~= 'public' then entry.c = channel end
   kept[#kept + 1] = entry
   list = kept
 end
-while #list > tonumber(ARGV[2]) do table.remove(list, 1) end
+while #list > A.cap do table.remove(list, 1) end
 if #list == 0 then
-  redis.call('DEL', key)
+  redis.call('DEL', K.facts)
   return 0
 end
-redis.call('SET', key, cjson.encode(list), 'EX', ARGV[3])
+redis.call('SET', K.facts, cjson.encode(list), 'EX', A.ttl)
 return #list
-`;
+`,
+});
 
 const storedFactsSchema = z.array(
   z.object({
@@ -103,12 +117,10 @@ export function shownIn(fact: Pick<StoredFact, "v" | "c">, scope: FactScope): bo
 export class FactStore {
   private readonly redis: Redis;
   private readonly options: FactStoreOptions;
-  private readonly mergeScript;
 
   constructor(redis: Redis, options: FactStoreOptions) {
     this.redis = redis;
     this.options = options;
-    this.mergeScript = redis.createScript<number>(MERGE_FACTS);
   }
 
   /** The facts of each person that may be shown in `scope` (oldest first); people with none are absent. One MGET. */
@@ -150,19 +162,21 @@ export class FactStore {
       n: normalizeWords(f.fact),
       ...(f.replaces ? { r: normalizeWords(f.replaces) } : {}),
     }));
-    const count = Number(
-      await this.mergeScript.exec(
-        [factsKey(this.options.prefix, where, personId), forgottenKey(this.options.prefix, where, personId)],
-        [
-          JSON.stringify(entries),
-          String(this.options.perPerson),
-          String(this.options.ttlSeconds),
-          String(at.now),
-          at.learnedIn.visibility,
-          at.learnedIn.channel,
-          String(at.saidAt),
-        ],
-      ),
+    const count = await MERGE_FACTS.run(
+      this.redis,
+      {
+        facts: factsKey(this.options.prefix, where, personId),
+        forgotten: forgottenKey(this.options.prefix, where, personId),
+      },
+      {
+        facts: entries,
+        cap: this.options.perPerson,
+        ttl: this.options.ttlSeconds,
+        now: at.now,
+        visibility: at.learnedIn.visibility,
+        channel: at.learnedIn.channel,
+        saidAt: at.saidAt,
+      },
     );
     return count < 0 ? "forgotten" : count;
   }

@@ -9,21 +9,30 @@
  * confirm. A mark keeps a memory job that was already running from writing facts back (./fact-store.ts). A person
  * who asks too often is told so instead (lib/limits/forget-rate.ts). What stays: docs/data-kept.md.
  */
-import { KeptMessages } from "../conversation/kept.ts";
+import type { KeptMessages } from "../conversation/kept.ts";
 import { isResetRequest } from "../conversation/reset.ts";
 import { using } from "../errors.ts";
-import { checkForgetRate } from "../limits/forget-rate.ts";
+import type { ForgetRequests } from "../limits/forget-rate.ts";
+import { personId } from "../keys.ts";
 import { jobLogFields } from "../log-ids.ts";
 import { errorMessage } from "../log.ts";
 import type { BotIdentity, StoredMessage } from "../message.ts";
 import { FORGET_CONFIRMATION, FORGET_LIMIT_NOTICE } from "../notices.ts";
-import type { Job } from "../queue/job.ts";
+import type { JobPayload } from "../queue/job.ts";
 import type { Services } from "../services.ts";
-import { MessageEraser } from "./erase-messages.ts";
-import { factStoreFor } from "./facts-for.ts";
+import type { MessageEraser } from "./erase-messages.ts";
+import type { FactStore } from "./fact-store.ts";
 import { forgetFilter } from "./recall/filters.ts";
-import { recallIndexFor } from "./recall/index-for.ts";
-import { recallNamespace } from "./recall/namespace.ts";
+import type { Recall } from "./recall/index-for.ts";
+
+/** What a "forget me" reaches: the facts, the kept messages, the conversations, the recall passages. */
+export type ForgetServices = Services & {
+  facts: FactStore;
+  store: { kept: KeptMessages };
+  eraser: MessageEraser;
+  forgetRequests: ForgetRequests;
+  recall: Recall | null;
+};
 
 /** Whole-message phrases; the reset matcher already knows how to compare a bare phrase after the bot's name. */
 export const FORGET_PHRASES = ["forget me", "forget about me"];
@@ -37,7 +46,7 @@ export function isForgetRequest(text: string, bot: BotIdentity): boolean {
  * message: "forget me" followed at once by a question is a forget and an answer, and an un-addressed "forget me"
  * after a mention is neither.
  */
-export function asksToBeForgotten(job: Job, messages: StoredMessage[]): boolean {
+export function asksToBeForgotten(job: JobPayload, messages: StoredMessage[]): boolean {
   if (!job.required) return false;
   const trigger = messages.find((m) => m.id === job.trigger.id);
   return trigger !== undefined && isForgetRequest(trigger.text, job.bot);
@@ -51,54 +60,40 @@ export type ForgetReply = { text: string; outcome: "forgotten" | "rate_limited" 
  * retry of a job whose confirmation failed must still find it. Idempotent: a retry redoes it (and is not counted
  * again against the person's allowance, lib/limits/forget-rate.ts). Past the allowance nothing is forgotten.
  */
-export async function forgetPerson(rt: Services, job: Job): Promise<ForgetReply> {
-  const allowance = await using("redis", () => checkForgetRate(rt, job));
+export async function forgetPerson(rt: ForgetServices, job: JobPayload): Promise<ForgetReply> {
+  const person = personId(job.key, job.trigger.authorId);
+  const allowance = await using("redis", () => rt.forgetRequests.count(person, job.trigger.id));
   if (allowance !== "allowed") {
     rt.log.info("forget_rate_limited", { ...(await jobLogFields(rt, job)), notice: allowance === "notify" });
     return allowance === "notify" ? { text: FORGET_LIMIT_NOTICE, outcome: "rate_limited" } : null;
   }
   const erasure = { personId: job.trigger.authorId, through: job.trigger.ts, keep: job.trigger.id };
-  await using("redis", () => factStoreFor(rt).forget(job.key, erasure.personId, erasure.through));
+  await using("redis", () => rt.facts.forget(job.key, erasure.personId, erasure.through));
   // Where the platform's history cannot be read, what Parley kept of it (lib/conversation/kept.ts), before the
   // conversations: their erasure takes places out of the index that names those lists.
   const kept = job.keptHistory
-    ? await using("redis", () =>
-        new KeptMessages(rt.redis, rt.settings.REDIS_KEY_PREFIX).eraseEverywhere(
-          job.key,
-          job.key,
-          erasure.personId,
-          erasure.through,
-        ),
-      )
+    ? await using("redis", () => rt.store.kept.eraseEverywhere(job.key, job.key, erasure.personId, erasure.through))
     : 0;
-  const erased = await using("redis", () => eraserFor(rt).eraseEverywhere(job.key, erasure));
+  const erased = await using("redis", () => rt.eraser.eraseEverywhere(job.key, erasure));
   const passages = await forgetPassages(rt, job);
   rt.log.info("person_forgotten", { ...(await jobLogFields(rt, job)), ...erased, kept, passages });
   return { text: FORGET_CONFIRMATION, outcome: "forgotten" };
 }
 
 /** The person's recall passages in the tenant, by metadata filter (one request); a Vector failure retries the job. */
-async function forgetPassages(rt: Services, job: Job): Promise<number> {
-  const index = recallIndexFor(rt);
-  if (!index) return 0;
-  return index.deleteWhere(
-    recallNamespace(rt.settings.REDIS_KEY_PREFIX, job.key),
-    forgetFilter(job.trigger.authorId, job.conversationId),
-  );
+async function forgetPassages({ recall }: ForgetServices, job: JobPayload): Promise<number> {
+  if (!recall) return 0;
+  return recall.index.deleteWhere(recall.namespace(job.key), forgetFilter(job.trigger.authorId, job.conversationId));
 }
 
 /**
  * Once confirmed, the request goes too. It says nothing about the person, so a failure here only leaves it to
  * expire with its conversation (logged), never a second confirmation.
  */
-export async function forgetTheRequest(rt: Services, job: Job): Promise<void> {
+export async function forgetTheRequest(rt: Services & { eraser: MessageEraser }, job: JobPayload): Promise<void> {
   try {
-    await eraserFor(rt).eraseAt(job.key, { personId: job.trigger.authorId, through: job.trigger.ts });
+    await rt.eraser.eraseAt(job.key, { personId: job.trigger.authorId, through: job.trigger.ts });
   } catch (err) {
     rt.log.warn("forget_request_kept", { ...(await jobLogFields(rt, job)), error: errorMessage(err) });
   }
-}
-
-function eraserFor(rt: Services): MessageEraser {
-  return new MessageEraser(rt.redis, rt.settings.REDIS_KEY_PREFIX);
 }

@@ -10,7 +10,9 @@ import { placeSettingsKey } from "../keys.ts";
 import type { ConversationKey } from "../message.ts";
 import * as z from "../zod.ts";
 
-/** 0: the bot speaks only when called, as without the setting; 100: every message addressed to nobody may get a word. */
+/**
+ * 0: the bot speaks only when called, as without the setting; 100: every message addressed to nobody may get a word.
+ */
 export const EAGERNESS_MIN = 0;
 export const EAGERNESS_MAX = 100;
 /** How long a question may wait for a person's answer before the bot steps in, when the place sets it. */
@@ -22,7 +24,7 @@ export const placeSettingsSchema = z.object({
   initiative: z._default(z.boolean(), false),
   /** How readily it does so (lib/decide/initiative.ts turns it into a threshold on the decider's score). */
   eagerness: z._default(z.number().check(z.int(), z.gte(EAGERNESS_MIN), z.lte(EAGERNESS_MAX)), 50),
-  /** A person's question addressed to nobody that nobody answers gets the bot's answer (lib/jobs/rescue.ts). */
+  /** A person's question addressed to nobody that nobody answers gets the bot's answer (lib/rescue/job.ts). */
   rescue: z._default(z.boolean(), false),
   /** After how many minutes; unset: RESCUE_AFTER_MINUTES. */
   rescueMinutes: z.optional(z.number().check(z.int(), z.gte(RESCUE_MINUTES_MIN), z.lte(RESCUE_MINUTES_MAX))),
@@ -32,7 +34,9 @@ export type PlaceSettings = z.output<typeof placeSettingsSchema>;
 
 export const DEFAULT_PLACE_SETTINGS: PlaceSettings = Object.freeze({ initiative: false, eagerness: 50, rescue: false });
 
-/** The settings as stored (a JSON string, or what the REST client made of one); the defaults for none or a broken one. */
+/**
+ * The settings as stored (a JSON string, or what the REST client made of one); the defaults for none or a broken one.
+ */
 export function parsePlaceSettings(raw: unknown): PlaceSettings {
   if (raw === null || raw === undefined || raw === false || raw === "") return DEFAULT_PLACE_SETTINGS;
   let value: unknown = raw;

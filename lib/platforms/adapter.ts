@@ -32,10 +32,10 @@ import type { OptOuts } from "../opt-outs.ts";
 import type { SettingsRead } from "../settings-schema.ts";
 import type * as z from "../zod.ts";
 import type { AnswerFor, AnswerStream, SignMark, WorkingSign } from "./answer-stream.ts";
-import type { ApprovalParsed, ApprovalReply, WithApprovals } from "./approvals.ts";
+import type { ApprovalParsed, ApprovalReply, WithApprovals } from "../approvals/capability.ts";
 import type { WithFiles } from "./file-fetch.ts";
 import type { HistoryCapability } from "./history.ts";
-import type { WithRescue } from "./rescue.ts";
+import type { WithRescue } from "../rescue/capability.ts";
 
 /** A webhook delivery as the route received it. Signatures are computed over `rawBody`, so it is never re-encoded. */
 export interface WebhookRequest {
@@ -82,10 +82,10 @@ export interface IngestOptions {
   /** Answer even if the decider would not (platform rules, e.g. every SMS). */
   alwaysAnswer?: boolean;
   /**
-   * Only tenants with an installation are served (OAuth installs): the ingest script checks that this key exists
-   * in its one round trip, and records nothing for a tenant without one.
+   * Only tenants with an installation are served (OAuth installs): the ingest script checks that this tenant's
+   * installation exists in its one round trip, and records nothing for a tenant without one.
    */
-  installationKey?: string;
+  installedTenant?: string;
   /** Platform lines for the system message (e.g. the SMS length to aim for); they travel with the job. */
   systemNotes?: string[];
   /** People can opt out of the bot's messages (SMS STOP): what they write is recorded, never answered. */
@@ -100,11 +100,14 @@ export interface IngestOptions {
   /**
    * The platform cannot be asked what was said in a place (Telegram's Bot API reads no history): the ingest script
    * keeps the channel's last BACKFILL_MESSAGES messages, whoever they were for, in its one round trip, and the
-   * platform's history read (./history.ts) answers from them (`HistoryContext.kept`). "Forget me" clears them in the channels it erases in: the person's places and the one
-   * they asked in, which holds all a tenant's talk where the tenant is one chat.
+   * platform's history read (./history.ts) answers from them (`HistoryContext.kept`). "Forget me" clears them in the
+   * channels it erases in: the person's places and the one they asked in, which holds all a tenant's talk where the
+   * tenant is one chat.
    */
   keepHistory?: boolean;
-  /** People set the place's own settings there (`/parley`, lib/places/): the ingest script reads them in its round trip. */
+  /**
+   * People set the place's own settings there (`/parley`, lib/places/): the ingest script reads them in its round trip.
+   */
   placeSettings?: boolean;
 }
 
@@ -175,8 +178,9 @@ export interface PlatformSettings<Config> {
 
 /**
  * One platform. `Target` is its reply target (validated by `replyTargetSchema` wherever it arrives from outside),
- * `Extra` what its `parse` tells its own route beyond the message. Optional capabilities in files of their own:
- * pasted files (./file-fetch.ts), history (./history.ts), rescue (./rescue.ts), approvals (./approvals.ts).
+ * `Extra` what its `parse` tells its own route beyond the message. Optional capabilities in files of their own: pasted
+ * files (./file-fetch.ts), history (./history.ts), rescue (lib/rescue/capability.ts), approvals
+ * (lib/approvals/capability.ts).
  */
 export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra = {}, Config = any>
   extends WithFiles<ReplyContext<Config>>,
@@ -215,7 +219,9 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
    * conversation (lib/jobs/parent.ts).
    */
   fetchParent?(ctx: ReplyContext<Config>, about: ParentQuery): Promise<ParentMessage | null>;
-  /** A place can be about a message its messages do not name (a Discord thread's starter): asked once per conversation. */
+  /**
+   * A place can be about a message its messages do not name (a Discord thread's starter): asked once per conversation.
+   */
   readonly placeParents?: boolean;
   /** Shows the answer as it is written, where the platform can. */
   readonly streaming?: StreamingCapability<Target, Config>;

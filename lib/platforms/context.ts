@@ -5,14 +5,18 @@
  * refreshed before expiry), else the platform's token setting.
  */
 import { GiveUp } from "../errors.ts";
-import { callBudgetFor } from "../limits/api-budget.ts";
-import { optOutsFor } from "../opt-outs.ts";
+import type { CallBudgets } from "../limits/api-budget.ts";
+import type { OptOuts } from "../opt-outs.ts";
 import { installedToken, type TokenServices } from "../tenants/token.ts";
 import type { AdapterContext, PlatformAdapter, ReplyContext } from "./adapter.ts";
 import type { ConfiguredPlatforms } from "./configured.ts";
 
-/** What the platforms' contexts are built from: the stores' services, the installations and the platforms' settings. */
-export type PlatformServices = TokenServices & { platforms: ConfiguredPlatforms };
+/** What the platforms' contexts are built from: the services, the stores they use and the platforms' settings. */
+export type PlatformServices = TokenServices & {
+  platforms: ConfiguredPlatforms;
+  optOuts: OptOuts;
+  callBudgets: CallBudgets;
+};
 
 /** An adapter as its contexts need it: its name, its settings, and how it is installed if it is. */
 type AdapterSettings<Config> = Pick<PlatformAdapter<never, never, Config>, "platform" | "settings" | "installs">;
@@ -49,7 +53,7 @@ export function replyContext<Config>(
         );
       return token;
     },
-    optOuts: optOutsFor(rt),
-    callBudget: callBudgetFor(rt, `${adapter.platform}|${tenant}`),
+    optOuts: rt.optOuts,
+    callBudget: rt.callBudgets.of(`${adapter.platform}|${tenant}`),
   };
 }

@@ -5,7 +5,7 @@
  * (a channel or DM) or `conversations.replies` (a thread, the parent first); Discord lists the channel's or thread's
  * messages before the trigger; Telegram, whose Bot API reads no history, answers from what the core kept of the
  * place (IngestOptions.keepHistory, `HistoryContext.kept`). One page, one call: the job asks once per conversation.
- * A rescue (lib/jobs/rescue.ts) reads forward instead: the question and what was said after it.
+ * A rescue (lib/rescue/job.ts) reads forward instead: the question and what was said after it.
  */
 import type { Author, BotIdentity, ConversationKey } from "../message.ts";
 
@@ -35,7 +35,7 @@ export interface PlaceRead {
 
 /**
  * `before`: what was said before the message that called the bot (backfill, catch-up, read_channel). `after`: what
- * followed a question nobody picked up (lib/jobs/rescue.ts), the question first; a page without it says it was deleted.
+ * followed a question nobody picked up (lib/rescue/job.ts), the question first; a page without it says it was deleted.
  */
 export type HistoryWindow = { before: HistoryMark; since: number } | { after: HistoryMark };
 
@@ -64,8 +64,11 @@ export type HistoryContext<Ctx> = Ctx & { kept(query: HistoryQuery): Promise<Pla
 
 /** The optional capability an adapter adds (lib/platforms/adapter.ts PlatformAdapter extends it). */
 export interface HistoryCapability<Ctx> {
-  /** Reads the place's messages; throws RetryLater (the tenant's call budget spent, too), GiveUp or Error like every call. */
+  /**
+   * Reads the place's messages; throws RetryLater (the tenant's call budget spent, too), GiveUp or Error like every
+   * call.
+   */
   readHistory?(ctx: HistoryContext<Ctx>, query: HistoryQuery): Promise<HistoryPage>;
-  /** A link that opens one of the place's messages (a catch-up's sources, lib/jobs/catch-up.ts); absent: none. */
+  /** A link that opens one of the place's messages (a catch-up's sources, lib/catch-up/step.ts); absent: none. */
   messageLink?(place: ConversationKey, messageId: string): string | undefined;
 }

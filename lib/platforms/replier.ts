@@ -3,14 +3,15 @@
  * The platforms as the job flows see them (`Replier`): each job's answer goes to the adapter of its reply target's
  * platform, with the target checked against that adapter's schema and the job's tenant in context.
  */
-import { KeptMessages } from "../conversation/kept.ts";
+import type { KeptMessages } from "../conversation/kept.ts";
 import { GiveUp } from "../errors.ts";
 import type { FileRef } from "../files/file-ref.ts";
 import type { ConversationKey, ParentMessage, PartProgress, ReplyTarget, StreamState, Visibility } from "../message.ts";
-import type { Job } from "../queue/job.ts";
+/** Below the flows a job is its payload: whatever its kind, the platform side of it is the same. */
+import type { JobPayload as Job } from "../queue/job.ts";
 import type { PlatformAdapter } from "./adapter.ts";
 import type { AnswerFor, AnswerStream, UnsureOpen, WorkingSign } from "./answer-stream.ts";
-import type { ApprovalWay } from "./approvals.ts";
+import type { ApprovalWay } from "../approvals/capability.ts";
 import { type PlatformServices, replyContext } from "./context.ts";
 import type { FetchedFile, KeepEnd } from "./file-fetch.ts";
 import type { HistoryPage, HistoryQuery, HistoryWindow, PlaceMessage, PlaceRead } from "./history.ts";
@@ -35,13 +36,15 @@ export interface Replier {
    */
   readHistory(job: Job, query: JobHistoryQuery): Promise<HistoryPage | undefined>;
   /**
-   * Where an answer under the job's trigger goes (a rescue's, ./rescue.ts), and the conversation it joins there;
-   * null where the platform has no rescue, or cannot read what followed the trigger.
+   * Where an answer under the job's trigger goes (a rescue's, lib/rescue/capability.ts), and the conversation it joins
+   * there; null where the platform has no rescue, or cannot read what followed the trigger.
    */
   rescueUnder(job: Job): { key: ConversationKey; target: ReplyTarget } | null;
   /** A link to one of the job's place's messages (HistoryCapability.messageLink); undefined where there is none. */
   messageLink(job: Job, messageId: string): string | undefined;
-  /** Whose daily token budget the job spends: its tenant's, or its installation's for a DM that is a tenant of its own. */
+  /**
+   * Whose daily token budget the job spends: its tenant's, or its installation's for a DM that is a tenant of its own.
+   */
   budgetTenant(job: Job): Pick<Job["key"], "platform" | "tenant">;
   /** How the job's platform shows an answer as it is written; null when it cannot (lib/jobs/write.ts). */
   streaming(job: Job): JobStreaming | null;
@@ -49,7 +52,10 @@ export interface Replier {
   fetchFile(job: Job, ref: FileRef, maxBytes: number, keep: KeepEnd): Promise<FetchedFile | null>;
   /** Shows that the bot is working on the job's answer (a no-op where the platform has no sign); see AnswerFor. */
   working(job: Job, sign?: Pick<AnswerFor, "signUp" | "signMark">): Promise<WorkingSign>;
-  /** Where an approval's result or cancellation goes (a new message); null where no person can approve (PlatformAdapter `approvals`). */
+  /**
+   * Where an approval's result or cancellation goes (a new message); null where no person can approve (PlatformAdapter
+   * `approvals`).
+   */
   approvalTarget(job: Job): ReplyTarget | null;
   /** How a person answers an approval's question there; null where no person can approve. */
   approvalWay(job: Job): ApprovalWay | null;
@@ -69,7 +75,10 @@ export interface JobStreaming {
 
 const answerFor = (job: Job) => ({ triggerId: job.trigger.id, authorId: job.trigger.authorId });
 
-export function platformReplier(rt: PlatformServices, adapters: readonly PlatformAdapter[]): Replier {
+export function platformReplier(
+  rt: PlatformServices & { store: { kept: KeptMessages } },
+  adapters: readonly PlatformAdapter[],
+): Replier {
   const byPlatform = new Map(adapters.map((adapter) => [adapter.platform, adapter]));
   const open = (job: Job) => {
     const adapter = byPlatform.get(job.replyTarget.platform);
@@ -97,7 +106,7 @@ export function platformReplier(rt: PlatformServices, adapters: readonly Platfor
     async readHistory(job, query) {
       const { adapter, ctx } = open(job);
       if (!adapter.readHistory) return undefined;
-      const kept = new KeptMessages(rt.redis, rt.settings.REDIS_KEY_PREFIX);
+      const { kept } = rt.store;
       // A read on from a message keeps its first `limit`, one back to a window its last.
       const between = async (q: HistoryQuery) =>
         "after" in q

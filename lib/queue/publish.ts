@@ -8,7 +8,7 @@ import { Client } from "@upstash/qstash";
 import { placeId } from "../keys.ts";
 import type { Pseudonyms } from "../secrets/pseudonym.ts";
 import type { Sealer } from "../secrets/seal.ts";
-import type { Job, JobKind } from "./job.ts";
+import type { Job } from "./job.ts";
 import { sealJob } from "./sealed-job.ts";
 
 export interface QueueSettings {
@@ -19,9 +19,8 @@ export interface QueueSettings {
 }
 
 export interface JobQueue {
-  /** `step`: a later step of a job that runs as several (lib/jobs/catch-up.ts), deduplicated per step. */
+  /** To the job's kind's route. `step`: a later step of a job that runs as several (lib/catch-up/step.ts). */
   publish(
-    kind: JobKind,
     job: Job,
     opts?: { delaySeconds?: number; step?: number },
   ): Promise<{ messageId: string; deduplicated: boolean }>;
@@ -38,7 +37,8 @@ export function createJobQueue(s: QueueSettings): JobQueue {
   const client = new Client({ baseUrl: s.qstashUrl, token: s.qstashToken, retry: { retries: 1, backoff: () => 50 } });
   const pseudonym = s.secrets.pseudonyms;
   return {
-    async publish(kind, job, opts) {
+    async publish(job, opts) {
+      const { kind } = job;
       // reply and judge share an id (one of them per trigger); the memory job after the answer, a question's
       // rescue, and an approval's continuation (its expiry is step 1) have their own.
       const trigger = await pseudonym.of(`${job.key.platform}|${job.key.tenant}|${job.trigger.id}`);

@@ -11,7 +11,7 @@
 import * as z from "../zod.ts";
 import type { Sealer } from "../secrets/seal.ts";
 import { issuePaths } from "../zod-issues.ts";
-import type { Job } from "./job.ts";
+import type { JobKind, JobPayload } from "./job.ts";
 
 /** The payload format: 3 binds the sealed part to the clear fields and seals the system notes too. */
 const FORMAT = 3;
@@ -53,8 +53,9 @@ export class JobPayloadError extends Error {
   }
 }
 
-export async function sealJob(job: Job, sealer: Sealer): Promise<SealedJob> {
-  const { key, trigger, replyTarget, bot, systemNotes, ...clear } = job;
+/** `kind` stays out of the payload: the route a job is published to names it. */
+export async function sealJob(job: JobPayload & { kind?: JobKind }, sealer: Sealer): Promise<SealedJob> {
+  const { kind: _route, key, trigger, replyTarget, bot, systemNotes, ...clear } = job;
   const personal = {
     channel: key.channel,
     ...(key.thread !== undefined ? { thread: key.thread } : {}),
@@ -78,7 +79,7 @@ export async function sealJob(job: Job, sealer: Sealer): Promise<SealedJob> {
 }
 
 /** The job, opened and validated with `schema`; throws JobPayloadError when it is not one. */
-export async function openJob(body: unknown, sealer: Sealer, schema: z.ZodMiniType<Job>): Promise<Job> {
+export async function openJob(body: unknown, sealer: Sealer, schema: z.ZodMiniType<JobPayload>): Promise<JobPayload> {
   const wire = wireSchema.safeParse(body);
   if (!wire.success) throw new JobPayloadError(issuePaths(wire.error));
   const { v: format, platform, tenant, trigger, sealed, ...clear } = wire.data;

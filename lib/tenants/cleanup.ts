@@ -1,14 +1,13 @@
 /**
  * @module
- * Deleting everything Parley keeps for one tenant, after an uninstall: its installation first, if it is still the
- * one uninstalled (nothing more is recorded or posted for it), then every other key naming the tenant (conversations, seen marks, drafts and claims,
- * facts, opt-outs, visibilities, limits, budgets, traces), found with SCAN in bounded batches; and the tenant's
- * namespace of recalled passages (lib/memory/recall), when recall is on.
+ * Deleting everything Parley keeps for one tenant, after an uninstall: its installation first, if it is still the one
+ * uninstalled (nothing more is recorded or posted for it), then every other key naming the tenant (conversations, seen
+ * marks, drafts and claims, facts, opt-outs, visibilities, limits, budgets, traces), found with SCAN in bounded
+ * batches; and the tenant's namespace of recalled passages (lib/memory/recall), when recall is on.
  */
+import { RedisStore } from "../redis-store.ts";
 import { isInstallationKey, isTenantKey, tenantKeyPattern, type Tenancy } from "../keys.ts";
-import { recallIndexFor } from "../memory/recall/index-for.ts";
-import { recallNamespace } from "../memory/recall/namespace.ts";
-import type { Services } from "../services.ts";
+import type { Recall } from "../memory/recall/index-for.ts";
 import type { Installations, ReadInstallation } from "./installations.ts";
 
 /** Keys asked of each SCAN step, and steps per run: a run stays well inside a job's time. */
@@ -21,26 +20,35 @@ export interface CleanupProgress {
   deleted: number;
 }
 
+/** Every key naming one tenant (`tenantKeyPattern` in lib/keys.ts), found with SCAN and deleted in batches. */
+export class TenantKeys extends RedisStore {
+  /** One SCAN step from `cursor`: the tenant's keys it found deleted, installations left alone. */
+  async deleteStep(where: Tenancy, cursor: string): Promise<{ next: string; deleted: number }> {
+    const prefix = this.prefix;
+    const [next, keys] = await this.redis.scan(cursor, { match: tenantKeyPattern(prefix, where), count: SCAN_COUNT });
+    // Installations go only at the start, by generation: a reinstall made during the walk is never deleted.
+    const mine = keys.filter((key) => isTenantKey(prefix, where, key) && !isInstallationKey(prefix, key));
+    return { next: String(next), deleted: mine.length > 0 ? await this.redis.del(...mine) : 0 };
+  }
+}
+
 /** `installed`: the tenant's installation as read at the run's start, deleted only if it is still that one. */
 export async function cleanupTenant(
-  rt: Services & { installations: Installations },
+  rt: { installations: Installations; tenantKeys: TenantKeys; recall: Recall | null },
   where: Tenancy,
   from = "0",
   installed: ReadInstallation | null = null,
 ): Promise<CleanupProgress> {
-  const prefix = rt.settings.REDIS_KEY_PREFIX;
   let deleted = 0;
   if (from === "0") {
     if (installed && (await rt.installations.delete(where, installed))) deleted += 1;
-    await recallIndexFor(rt)?.dropNamespace(recallNamespace(prefix, where));
+    await rt.recall?.index.dropNamespace(rt.recall.namespace(where));
   }
   let cursor = from;
   for (let step = 0; step < STEPS_PER_RUN; step++) {
-    const [next, keys] = await rt.redis.scan(cursor, { match: tenantKeyPattern(prefix, where), count: SCAN_COUNT });
-    // Installations go only at the start, by generation: a reinstall made during the walk is never deleted.
-    const mine = keys.filter((key) => isTenantKey(prefix, where, key) && !isInstallationKey(prefix, key));
-    if (mine.length > 0) deleted += await rt.redis.del(...mine);
-    cursor = String(next);
+    const found = await rt.tenantKeys.deleteStep(where, cursor);
+    deleted += found.deleted;
+    cursor = found.next;
     if (cursor === "0") break;
   }
   return { cursor, deleted };

@@ -8,16 +8,23 @@
  * deleted it, nor over a reinstall.
  */
 import type { Redis } from "@upstash/redis/cloudflare";
+import { defineScript, luaFlag } from "../redis-script.ts";
+import * as z from "../zod.ts";
 import { installationKey, tenantId, type Tenancy } from "../keys.ts";
 import type { Platform } from "../message.ts";
 import { SealError, type Sealer } from "../secrets/seal.ts";
 import { installationSchema, type Installation } from "../installation.ts";
 
-/** KEYS[1] the installation; ARGV[1] the sealed value read, ARGV[2] the new one ("" deletes). 1 when done. */
-const SET_IF_UNCHANGED = `#!lua flags=allow-key-locking
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-if ARGV[2] == '' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], ARGV[2]) end
-return 1`;
+/** Keys: the `installation`. Arguments: the sealed value read (`expected`), the `next` ('' deletes). True when done. */
+const SET_IF_UNCHANGED = defineScript({
+  keys: { installation: "key" },
+  args: z.object({ expected: z.string(), next: z.string() }),
+  result: luaFlag,
+  lua: `
+if redis.call('GET', K.installation) ~= A.expected then return 0 end
+if A.next == '' then redis.call('DEL', K.installation) else redis.call('SET', K.installation, A.next) end
+return 1`,
+});
 
 /** An installation as read, with the sealed text that a later compare-and-set compares against. */
 export interface ReadInstallation {
@@ -78,8 +85,10 @@ export class Installations {
   }
 
   async #setIfUnchanged(where: Tenancy, expected: string, next: string): Promise<boolean> {
-    return (
-      Number(await this.#redis.eval(SET_IF_UNCHANGED, [installationKey(this.#prefix, where)], [expected, next])) === 1
+    return SET_IF_UNCHANGED.run(
+      this.#redis,
+      { installation: installationKey(this.#prefix, where) },
+      { expected, next },
     );
   }
 }

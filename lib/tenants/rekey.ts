@@ -7,16 +7,24 @@
  * only if it is still the one read (a refresh meanwhile wrote a newer one, already sealed as it should be).
  */
 import type { Redis } from "@upstash/redis";
+import { defineScript, luaFlag, type ScriptClient } from "../redis-script.ts";
+import * as z from "../zod.ts";
 import { installationKeyPattern, installationTenancy } from "../keys.ts";
 import type { Sealer } from "../secrets/seal.ts";
 import { AnotherTenantsInstallation, openInstallation, sealInstallation } from "./installations.ts";
 
-const REPLACE_IF_UNCHANGED = `#!lua flags=allow-key-locking
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2]) return 1 end
-return 0`;
+/** Keys: the `installation`. Arguments: the sealed value read (`expected`), the `fresh` one. True when replaced. */
+const REPLACE_IF_UNCHANGED = defineScript({
+  keys: { installation: "key" },
+  args: z.object({ expected: z.string(), fresh: z.string() }),
+  result: luaFlag,
+  lua: `
+if redis.call('GET', K.installation) == A.expected then redis.call('SET', K.installation, A.fresh) return 1 end
+return 0`,
+});
 
 export async function resealInstallations(
-  redis: Pick<Redis, "scan" | "get" | "eval">,
+  redis: Pick<Redis, "scan" | "get"> & ScriptClient,
   prefix: string,
   sealer: Sealer,
 ): Promise<{ seen: number; resealed: number; refused: number }> {
@@ -40,7 +48,8 @@ export async function resealInstallations(
         continue;
       }
       const fresh = await sealInstallation(sealer, where, installation);
-      if (Number(await redis.eval(REPLACE_IF_UNCHANGED, [key], [sealed, fresh])) === 1) counts.resealed += 1;
+      if (await REPLACE_IF_UNCHANGED.run(redis, { installation: key }, { expected: sealed, fresh }))
+        counts.resealed += 1;
     }
     cursor = String(next);
   } while (cursor !== "0");

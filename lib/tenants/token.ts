@@ -5,23 +5,50 @@
  * calls the platform; the others go on with the old token while it is still valid, or wait for the new one.
  * A failed refresh keeps the old token until it expires, and is logged once per attempt.
  */
+import { RedisStore } from "../redis-store.ts";
 import { GiveUp, RetryLater } from "../errors.ts";
-import { tokenRefreshLockKey } from "../keys.ts";
+import type { Redis } from "@upstash/redis/cloudflare";
+import { tokenRefreshLockKey, type Tenancy } from "../keys.ts";
 import { errorMessage } from "../log.ts";
 import type { Platform } from "../message.ts";
+import { defineScript } from "../redis-script.ts";
 import type { Services } from "../services.ts";
+import * as z from "../zod.ts";
 import { SealError } from "../secrets/seal.ts";
 import type { Installation, RefreshedToken } from "../installation.ts";
 import type { Installations } from "./installations.ts";
 
 /** A token is read from the stored installations and refreshed under a Redis lock. */
-export type TokenServices = Services & { installations: Installations };
+export type TokenServices = Services & { installations: Installations; tokenLocks: TokenLocks };
 
 /** Refresh this long before expiry (the issue's 5 minutes; Slack's tokens live 12 hours). */
 export const REFRESH_BEFORE_MS = 5 * 60_000;
 /** Longer than a refresh call can take (the Web API call times out after 10 s). */
 const LOCK_MS = 15_000;
 const WAIT_STEP_MS = 100;
+
+/** Keys: the `lock`. Arguments: its `holder`. The lock goes only while this job still holds it. */
+const RELEASE = defineScript({
+  keys: { lock: "key" },
+  args: z.object({ holder: z.string() }),
+  result: z.number(),
+  lua: `
+if redis.call('GET', K.lock) == A.holder then return redis.call('DEL', K.lock) end
+return 0`,
+});
+
+/** Held while one job refreshes a tenant's token (`lock:refresh:` in lib/keys.ts), by a random holder. */
+export class TokenLocks extends RedisStore {
+  /** True when `holder` took the lock (for LOCK_MS at most). */
+  async take(where: Tenancy, holder: string): Promise<boolean> {
+    return (await this.redis.set(tokenRefreshLockKey(this.prefix, where), holder, { nx: true, px: LOCK_MS })) !== null;
+  }
+
+  /** Lets go of the lock if `holder` still holds it; a failure only leaves it to expire. */
+  async release(where: Tenancy, holder: string): Promise<void> {
+    await RELEASE.run(this.redis, { lock: tokenRefreshLockKey(this.prefix, where) }, { holder }).catch(() => undefined);
+  }
+}
 
 export type Refresh = (refreshToken: string) => Promise<RefreshedToken>;
 
@@ -42,10 +69,10 @@ export async function installedToken(
     const { expiresAt, refreshToken } = installation;
     const now = rt.now();
     if (expiresAt === undefined || !refreshToken || expiresAt - now > REFRESH_BEFORE_MS) return installation.botToken;
-    const lock = tokenRefreshLockKey(rt.settings.REDIS_KEY_PREFIX, { platform, tenant: installation.tenant });
+    const lock = { platform, tenant: installation.tenant };
     const holder = crypto.randomUUID();
-    if (await rt.redis.set(lock, holder, { nx: true, px: LOCK_MS })) {
-      return refreshUnderLock(rt, platform, installation, refresh).finally(() => releaseLock(rt, lock, holder));
+    if (await rt.tokenLocks.take(lock, holder)) {
+      return refreshUnderLock(rt, platform, installation, refresh).finally(() => rt.tokenLocks.release(lock, holder));
     }
     // Another job is refreshing: its old token still works until it expires, else wait for the new one.
     if (expiresAt > now) return installation.botToken;
@@ -83,12 +110,4 @@ async function refreshUnderLock(
   }
   rt.log.info("token_refreshed", { platform, tenant: current.tenant });
   return refreshed.botToken;
-}
-
-const RELEASE = `#!lua flags=allow-key-locking
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
-
-async function releaseLock(rt: Services, lock: string, holder: string): Promise<void> {
-  await rt.redis.eval(RELEASE, [lock], [holder]).catch(() => undefined);
 }

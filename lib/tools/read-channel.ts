@@ -10,7 +10,6 @@
  */
 import { using } from "../errors.ts";
 import { capMessageText } from "../limits/message-length.ts";
-import { withoutForgotten } from "../memory/forgotten.ts";
 import * as z from "../zod.ts";
 import { defineTool, ToolRefusal, type PlaceLine } from "./tool.ts";
 
@@ -37,10 +36,8 @@ export const readChannelTool = defineTool({
     if (page === undefined) throw new ToolRefusal("this platform keeps no channel history to read");
     if ("refused" in page)
       throw new ToolRefusal(`the platform refused to read this channel's history (the bot lacks ${page.refused})`);
-    const { redis, settings } = ctx.services;
-    const kept = await using("redis", () =>
-      withoutForgotten(redis, settings.REDIS_KEY_PREFIX, ctx.place, page.messages),
-    );
+    const { forgotten, settings } = ctx.services;
+    const kept = await using("redis", () => forgotten.withoutForgotten(ctx.place, page.messages));
     if (kept.length === 0) return "no earlier messages in that window";
     return newestThatFit(kept.map((m) => line(m, settings.MAX_MESSAGE_CHARS)));
   },

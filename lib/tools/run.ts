@@ -64,8 +64,9 @@ async function runCall(offered: readonly Tool[], call: ToolCall, round: RoundCon
 export type CallDone = { outcome: "ok"; result: string } | { outcome: Exclude<CallOutcome, "ok">; error: string };
 
 /**
- * Runs one call of `tool` with the model's arguments (JSON text), within TOOL_TIMEOUT_MS; logged as `tool_called`
- * with its outcome and time, never its arguments or result. A round's calls, and an approved call (lib/jobs/approval-job.ts).
+ * Runs one call of `tool` with the model's arguments (JSON text), within TOOL_TIMEOUT_MS; logged as `tool_called` with
+ * its outcome and time, never its arguments or result. A round's calls, and an approved call
+ * (lib/approvals/continuation.ts).
  */
 export async function callTool(
   tool: Tool,

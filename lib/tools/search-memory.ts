@@ -7,8 +7,6 @@
  */
 import { recallFilter } from "../memory/recall/filters.ts";
 import { earlierRecord, recallBudgetTokens } from "../memory/recall/format.ts";
-import { recallIndexFor } from "../memory/recall/index-for.ts";
-import { recallNamespace } from "../memory/recall/namespace.ts";
 import { recallForAnswer } from "../memory/recall/recall.ts";
 import { recallIndexSettings, type Settings } from "../config.ts";
 import * as z from "../zod.ts";
@@ -23,10 +21,9 @@ const searchMemory = defineTool({
   args: z.object({ query: z.string().check(z.minLength(1), z.maxLength(500)) }),
   async run({ query }, ctx) {
     const s = ctx.services;
-    const index = recallIndexFor(s);
-    if (!index) return "memory search is not available";
-    const recalled = await recallForAnswer(index, {
-      namespace: recallNamespace(s.settings.REDIS_KEY_PREFIX, ctx.place),
+    if (!s.recall) return "memory search is not available";
+    const recalled = await recallForAnswer(s.recall.index, {
+      namespace: s.recall.namespace(ctx.place),
       filter: recallFilter(ctx.place, await ctx.visibility()),
       queryText: query,
       now: s.now(),

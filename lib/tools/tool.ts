@@ -6,12 +6,17 @@
  * and a zod schema, which checks the model's arguments and gives the JSON Schema.
  */
 import type { ConversationKey, Visibility } from "../message.ts";
+import type { ForgetMarks } from "../memory/forgotten.ts";
+import type { Recall } from "../memory/recall/index-for.ts";
 import type { Services } from "../services.ts";
 import * as z from "../zod.ts";
 
+/** What the built-in tools read beside the settings: the forget marks (read_channel) and recall (search_memory). */
+export type ToolServices = Services & { forgotten: ForgetMarks; recall: Recall | null };
+
 /** Where and for whom a call runs: the answer's place, its asker, and the call's idempotency key. */
 export interface ToolContext {
-  services: Services;
+  services: ToolServices;
   place: ConversationKey;
   /** The conversation the answer is in (search_memory leaves out what its prompt already carries). */
   conversationId: string;

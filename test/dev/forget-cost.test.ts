@@ -12,7 +12,7 @@ import { startRedisServer, type RunningRedis } from "../../dev/redis-server.ts";
 import { startRedisBridge, type RunningBridge } from "../../dev/upstash-redis/server.ts";
 import type { InboundMessage } from "../../lib/message.ts";
 import { forgetPerson } from "../../lib/memory/forget.ts";
-import type { Job } from "../../lib/queue/job.ts";
+import type { JobPayload } from "../../lib/queue/job.ts";
 import { createRuntime, type Runtime } from "../../lib/runtime.ts";
 
 const TOKEN = "forget-cost-token";
@@ -80,7 +80,7 @@ async function forgetCost(person: string): Promise<number> {
     await say(`UOTHER${person}`, channel, "and something else");
   }
   const request = await say(person, `C1${person}`, "forget me");
-  const job: Job = {
+  const job: JobPayload = {
     key: request.key,
     conversationId: "c",
     trigger: { id: request.id, ts: request.ts, authorId: person, authorName: person },

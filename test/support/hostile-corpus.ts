@@ -6,7 +6,7 @@
  */
 import { discordSignature, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
 import { qstashSignature } from "../../dev/signers/qstash.ts";
-import type { Job } from "../../lib/queue/job.ts";
+import type { JobPayload } from "../../lib/queue/job.ts";
 import { slackSignature } from "../../dev/signers/slack.ts";
 import { twilioFormSignature } from "../../dev/signers/twilio.ts";
 import { askInteraction } from "./discord.ts";
@@ -60,7 +60,7 @@ export interface CorpusSettings {
 const NON_ASCII = "café ✓";
 
 /** The job every job route's cases start from, before it is sealed. */
-export function hostileJob(marker: string): Job {
+export function hostileJob(marker: string): JobPayload {
   return {
     key: { platform: "slack", tenant: "THOSTILE", channel: "CHOSTILE" },
     conversationId: "c1",

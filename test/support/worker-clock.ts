@@ -24,7 +24,7 @@ export interface WorkerClock {
 export function workerClock(testEnv: TestEnv): WorkerClock {
   let shiftMs = 0;
   const now = () => Date.now() + shiftMs;
-  // Before the runtime's first request: what it builds once (its limiters) keeps this `now`.
+  // Its stores read the clock through the runtime at each call (lib/runtime.ts), so they keep this `now` too.
   runtimeFor(testEnv).now = now;
   const passes = (ms: number) => {
     if (ms < 0) throw new Error("the Worker's clock never goes back");

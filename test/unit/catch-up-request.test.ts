@@ -1,10 +1,10 @@
 /**
  * @module
- * Which messages ask the bot to catch someone up (lib/text/catch-up-request.ts), and how far back a named window
+ * Which messages ask the bot to catch someone up (lib/catch-up/request.ts), and how far back a named window
  * reaches; anything that merely mentions a summary stays a question for the answer.
  */
 import { describe, expect, it } from "vitest";
-import { catchUpRequest } from "../../lib/text/catch-up-request.ts";
+import { catchUpRequest } from "../../lib/catch-up/request.ts";
 
 const bot = { userId: "UPARLEYBOT", name: "Parley", aliases: ["pb"] };
 const HOUR = 3_600_000;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { askAboutCommandName, discordCommands } from "../../lib/platforms/discord/commands.ts";
 import { INTERACTION_TOKEN_LIFETIME_MS, parseDiscordInteraction } from "../../lib/platforms/discord/parse.ts";
 import { snowflakeTime } from "../../lib/platforms/discord/schema.ts";
-import { catchUpRequest } from "../../lib/text/catch-up-request.ts";
+import { catchUpRequest } from "../../lib/catch-up/request.ts";
 import { APPLICATION_ID, askAboutInteraction, askInteraction, pingInteraction, snowflake } from "../support/discord.ts";
 
 const NOW = 1_750_000_000_000;

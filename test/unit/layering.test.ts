@@ -14,14 +14,45 @@ import { PLATFORMS } from "../../lib/message.ts";
 const ROOT = resolve(import.meta.dirname, "../..");
 
 /**
+ * The cross-cutting features, one folder each, whose files sit at several levels: each file is named with its own
+ * level (the test below fails for a file of these folders that is not), and imports down from there like any.
+ */
+const FEATURES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  "lib/approvals/": {
+    "open.ts": "flows",
+    "continuation.ts": "flows",
+    "decide.ts": "flows",
+    "capability.ts": "platforms",
+    "store.ts": "stores",
+  },
+  "lib/catch-up/": {
+    "step.ts": "flows",
+    "pages.ts": "flows",
+    "progress.ts": "stores",
+    "model.ts": "model",
+    "request.ts": "base",
+  },
+  "lib/rescue/": {
+    "job.ts": "flows",
+    "capability.ts": "platforms",
+    "schedule.ts": "stores",
+    "questions.ts": "model",
+  },
+};
+const featureFiles = (level: string) =>
+  Object.entries(FEATURES).flatMap(([folder, entries]) =>
+    Object.entries(entries).flatMap(([file, at]) => (at === level ? [`${folder}${file}`] : [])),
+  );
+
+/**
  * Levels, highest first. A file's level is that of the longest prefix of its path in this table; an import may go
  * to its own level or below, never above.
  */
 const LEVELS: readonly (readonly [level: string, prefixes: readonly string[]])[] = [
   ["entry", ["functions/"]],
-  ["flows", ["lib/ingest.ts", "lib/jobs/"]],
+  ["flows", ["lib/ingest.ts", "lib/jobs/", ...featureFiles("flows")]],
   ["runtime", ["lib/runtime.ts"]],
-  ["platforms", ["lib/platforms/"]],
+  ["platforms", ["lib/platforms/", ...featureFiles("platforms")]],
   [
     "stores",
     [
@@ -33,10 +64,12 @@ const LEVELS: readonly (readonly [level: string, prefixes: readonly string[]])[]
       "lib/opt-outs.ts",
       "lib/places/",
       "lib/tools/",
+      "lib/stores.ts",
+      ...featureFiles("stores"),
     ],
   ],
-  ["model", ["lib/decide/", "lib/context/", "lib/llm/"]],
-  ["base", ["lib/"]],
+  ["model", ["lib/decide/", "lib/context/", "lib/llm/", ...featureFiles("model")]],
+  ["base", ["lib/", ...featureFiles("base")]],
 ];
 /** What every platform folder may import besides its own folder and the base level. */
 const PLATFORM_CONTRACT = [
@@ -46,14 +79,26 @@ const PLATFORM_CONTRACT = [
   "lib/platforms/parts.ts",
   "lib/platforms/json-body.ts",
   "lib/platforms/file-fetch.ts",
-  "lib/platforms/rescue.ts",
   "lib/platforms/rate-limited.ts",
-  "lib/platforms/approvals.ts",
   "lib/platforms/bearer-jwt.ts",
   "lib/platforms/jwt-keys.ts",
+  ...featureFiles("platforms"),
 ];
 const MAX_LIB_LINES = 250;
 const FORBIDDEN_IN_LIB = ["hono", "cloudflare:workers"];
+
+/** The flows and the routes: they read and write Redis through the runtime's stores, never themselves. */
+const REDIS_FREE = ["functions/", "lib/jobs/", "lib/ingest.ts"];
+const REACHES_REDIS: readonly (readonly [what: string, pattern: RegExp])[] = [
+  ["the Redis client (rt.redis)", /\.redis\b/],
+  ["the Redis package", /["']@upstash\/redis/],
+  ["the key prefix (REDIS_KEY_PREFIX)", /REDIS_KEY_PREFIX/],
+  ["a key built from lib/keys.ts", /\b[a-z][A-Za-z]*Keys?(?:At|OfPlace)?\(/],
+];
+
+/** The one module that sends EVAL and EVALSHA (defineScript): keys by name, arguments as one table, zod result. */
+const SCRIPT_RUNNER = "lib/redis-script.ts";
+const RUNS_LUA = /\.(?:eval|evalsha|evalRo|evalshaRo)\s*(?:<[^>]*>)?\(|\bcreateScript\b|#!lua/;
 
 const IMPORT = /^\s*(?:import|export)\s(?:[^;]*?\sfrom\s)?["']([^"']+)["']/gm;
 
@@ -135,6 +180,15 @@ describe("the house's layering", () => {
     expect(layered.length).toBeGreaterThan(100);
   });
 
+  it("names each file of a feature folder with its level", () => {
+    const unnamed = layered.flatMap((f) =>
+      Object.entries(FEATURES).flatMap(([folder, entries]) =>
+        f.path.startsWith(folder) && !(f.path.slice(folder.length) in entries) ? [f.path] : [],
+      ),
+    );
+    expect(unnamed).toEqual([]);
+  });
+
   it("has every import go to the same or a lower level", () => {
     const upward = layered.flatMap((f) =>
       f.imports
@@ -193,6 +247,27 @@ describe("the house's layering", () => {
     const strays = layered
       .filter((f) => !allowed(f.path) && !f.path.endsWith(".test.ts"))
       .flatMap((f) => (names.some((name) => readFileSync(join(ROOT, f.path), "utf8").includes(name)) ? [f.path] : []));
+    expect(strays).toEqual([]);
+  });
+
+  it("has the flows and the routes reach Redis only through the runtime's stores", () => {
+    const strays = layered
+      .filter((f) => REDIS_FREE.some((prefix) => f.path.startsWith(prefix)) && !f.path.endsWith(".test.ts"))
+      .flatMap((f) => {
+        const text = readFileSync(join(ROOT, f.path), "utf8");
+        return REACHES_REDIS.filter(([, pattern]) => pattern.test(text)).map(([what]) => `${f.path}: ${what}`);
+      });
+    // One place per key: its builder in lib/keys.ts, one method of its store (lib/stores.ts, built once per
+    // runtime and bound to REDIS_KEY_PREFIX), its row in docs/data-kept.md. A flow that reached Redis itself would
+    // be a second place to read and write a key, and a second place to get its prefix, TTL and locking wrong.
+    expect(strays, "use a store of the runtime (lib/stores.ts) instead").toEqual([]);
+  });
+
+  it("runs Lua scripts only through lib/redis-script.ts (named keys, one table of arguments, EVALSHA, zod)", () => {
+    const strays = layered
+      .filter((f) => f.path !== SCRIPT_RUNNER && !f.path.endsWith(".test.ts"))
+      .filter((f) => RUNS_LUA.test(readFileSync(join(ROOT, f.path), "utf8")))
+      .map((f) => f.path);
     expect(strays).toEqual([]);
   });
 

@@ -11,7 +11,7 @@ import {
   CATCH_UP_MESSAGES_HEADING,
   CATCH_UP_NOTES_HEADING,
   catchUpLine,
-} from "../../lib/llm/catch-up.ts";
+} from "../../lib/catch-up/model.ts";
 
 describe("the local model's catch-up", () => {
   it("cites each message it mentions, the first few and the last", () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDiscordFake, type RunningDiscordFake } from "../../dev/fakes/discord.ts";
-import { answeredAfter, isOpenQuestion, type Decision } from "../../lib/decide/index.ts";
+import type { Decision } from "../../lib/decide/index.ts";
+import { answeredAfter, isOpenQuestion } from "../../lib/rescue/questions.ts";
 import type { BotIdentity, StoredMessage } from "../../lib/message.ts";
 import type { ReplyContext } from "../../lib/platforms/adapter.ts";
 import { readDiscordHistory } from "../../lib/platforms/discord/history.ts";

@@ -7,7 +7,7 @@ import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { parseSettings } from "../../lib/config.ts";
 import type { LogFields, Logger } from "../../lib/log.ts";
-import type { Services } from "../../lib/services.ts";
+import type { ToolServices } from "../../lib/tools/tool.ts";
 import { pageText, pageUrlRefusal, readCapped } from "../../lib/tools/fetch-page.ts";
 import { signToolRequest } from "../../lib/tools/http-tool.ts";
 import { runToolRound } from "../../lib/tools/run.ts";
@@ -162,7 +162,7 @@ function roundContext(events: { event: string; fields: LogFields | undefined }[]
     warn: () => undefined,
     error: () => undefined,
   };
-  const services = { settings: settings({ TOOL_TIMEOUT_MS: "50" }), log, now: Date.now } as unknown as Services;
+  const services = { settings: settings({ TOOL_TIMEOUT_MS: "50" }), log, now: Date.now } as unknown as ToolServices;
   return {
     services,
     place: { platform: "slack" as const, tenant: "T", channel: "C" },

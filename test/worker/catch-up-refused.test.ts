@@ -5,7 +5,7 @@
  * once, without a model call and without any message of the place.
  */
 import { describe, expect, it } from "vitest";
-import { catchUpRefusedText } from "../../lib/jobs/catch-up.ts";
+import { catchUpRefusedText } from "../../lib/catch-up/step.ts";
 import { modelRequests } from "../support/model.ts";
 import { INSTALLABLE, installWorkspace, SLACK_FAKE_ORIGIN } from "../support/slack-install.ts";
 import { newSlackPlace, signedSlackRequest, slackMention, slackPosts } from "../support/slack.ts";

@@ -7,8 +7,8 @@
  * no page read twice, no chunk summarized twice, one answer. Another channel's talk never reaches it.
  */
 import { describe, expect, it } from "vitest";
-import { CATCH_UP_IN_DM } from "../../lib/jobs/catch-up.ts";
-import { CATCH_UP_INSTRUCTION_TAIL } from "../../lib/llm/catch-up.ts";
+import { CATCH_UP_IN_DM } from "../../lib/catch-up/step.ts";
+import { CATCH_UP_INSTRUCTION_TAIL } from "../../lib/catch-up/model.ts";
 import { injectedFaults, scriptFault } from "../support/fault-control.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { QSTASH_RETRY_DELAYS_MS, ALL_RETRIES_MS, prodTimingSuite } from "../support/prod-timing.ts";

@@ -58,7 +58,7 @@ async function slackApiCalls(method: string, channel: string): Promise<unknown[]
 }
 
 const recordingOf = async (channel: string) =>
-  evalshaMatch(RECORD_REPLY, RECORD_REPLY_KEYS, `${kit.keyPrefix}conv:slack|${TEAM}|${channel}|`);
+  evalshaMatch(RECORD_REPLY.source, RECORD_REPLY_KEYS, `${kit.keyPrefix}conv:slack|${TEAM}|${channel}|`);
 const botTurns = async (channel: string) =>
   ((await store.load({ platform: "slack", tenant: TEAM, channel })) ?? { recent: [] }).recent.filter(
     (m) => m.role === "assistant",

@@ -64,7 +64,7 @@ describe("a mention whose delivery failed and comes again after another mention 
   it("by the same person (never recorded: Redis refused it) gets its own answer", async () => {
     const channel = newChannel();
     const first = mentionEvent(channel, "UCAROL", "carol's first question: when does the museum open?");
-    const ingest = await evalshaMatch(INGEST, INGEST_KEYS, `${kit.keyPrefix}conv:slack|${TEAM}|${channel}|`);
+    const ingest = await evalshaMatch(INGEST.source, INGEST_KEYS, `${kit.keyPrefix}conv:slack|${TEAM}|${channel}|`);
     await scriptFault(kit.redisProxyControlUrl, { fault: "refuse", bodyContains: ingest, status: 503 });
     expect(await deliver(first)).toBe(503);
     expect(await deliver(mentionEvent(channel, "UCAROL", "carol's second question: and the café?"))).toBe(200);
@@ -84,7 +84,7 @@ describe("a mention whose delivery failed and comes again after another mention 
 describe("a message recorded but never published", () => {
   it("is published when the ingest script ran but its answer was lost (the client's own retry finds it seen)", async () => {
     const channel = newChannel();
-    const ingest = await evalshaMatch(INGEST, INGEST_KEYS, `${kit.keyPrefix}conv:slack|${TEAM}|${channel}|`);
+    const ingest = await evalshaMatch(INGEST.source, INGEST_KEYS, `${kit.keyPrefix}conv:slack|${TEAM}|${channel}|`);
     await scriptFault(kit.redisProxyControlUrl, { fault: "drop_after", bodyContains: ingest });
     expect(await deliver(mentionEvent(channel, "UDAN", "are you there?"))).toBe(200);
     expect(await injectedFaults(kit.redisProxyControlUrl, { fault: "drop_after" })).toHaveLength(1);

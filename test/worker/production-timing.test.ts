@@ -5,7 +5,7 @@
  * answered exactly once, whether the post, QStash or Redis failed.
  */
 import { describe, expect, it } from "vitest";
-import { CLAIM_REPLY, CLAIM_REPLY_KEYS } from "../../lib/conversation/claim-scripts.ts";
+import { CLAIM_REPLY } from "../../lib/conversation/claim-scripts.ts";
 import { evalshaMatch, injectedFaults, scriptFault } from "../support/fault-control.ts";
 import { ALL_RETRIES_MS, prodTimingSuite, QSTASH_RETRY_DELAYS_MS } from "../support/prod-timing.ts";
 import { failSlackPosts, newSlackChannel, signedSlackRequest, slackMention, slackPosts } from "../support/slack.ts";
@@ -62,8 +62,8 @@ describe("a Slack mention at production timing", () => {
   it("whose reply claim Redis refuses once (5xx before it ran) is answered once by the retry 12 s later", async () => {
     const channel = newChannel();
     const claimCall = await evalshaMatch(
-      CLAIM_REPLY,
-      CLAIM_REPLY_KEYS,
+      CLAIM_REPLY.source,
+      CLAIM_REPLY.keyNames.length,
       `${kit.keyPrefix}conv:slack|${TEAM}|${channel}|`,
     );
     await scriptFault(kit.redisProxyControlUrl, { fault: "refuse", bodyContains: claimCall, status: 503 });

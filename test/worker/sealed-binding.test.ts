@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { SLACK_FAKE_STATIC_TOKENS } from "../../dev/fakes/slack/workspaces.ts";
 import { qstashSignature } from "../../dev/signers/qstash.ts";
 import { installationKey } from "../../lib/keys.ts";
-import type { Job } from "../../lib/queue/job.ts";
+import type { JobPayload } from "../../lib/queue/job.ts";
 import { sealJob } from "../../lib/queue/sealed-job.ts";
 import { createRuntime } from "../../lib/runtime.ts";
 import { Keyring } from "../../lib/secrets/keyring.ts";
@@ -92,7 +92,7 @@ describe("an installation copied under another workspace's key", () => {
 
 describe("a job's sealed part", () => {
   /** A conversation with a mention in `channel` of the installed team, and the job the mention would get. */
-  async function jobIn(team: string, channel: string, text: string): Promise<Job> {
+  async function jobIn(team: string, channel: string, text: string): Promise<JobPayload> {
     const rt = createRuntime(env);
     const ts = Date.now() + seq++;
     const key = { platform: "slack" as const, tenant: team, channel };

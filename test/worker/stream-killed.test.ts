@@ -42,7 +42,7 @@ describe("a Slack stream whose job is killed outright mid-answer", () => {
     await scriptFault(kit.redisProxyControlUrl, {
       fault: "refuse",
       bodyContains: await evalshaMatch(
-        RELEASE_CLAIM,
+        RELEASE_CLAIM.source,
         RELEASE_CLAIM_KEYS,
         `${kit.keyPrefix}reply:slack|${TEAM}|${channel}`,
       ),

@@ -1,32 +1,32 @@
 /**
  * @module
- * The memory job's part of recall: after each answer, the passages of the conversation from the bot's previous
- * answer on (earlier ones went with an earlier memory job; passage ids are stable, so a passage that grew is
- * replaced, not doubled) go to the tenant's namespace in one upsert request, with the place, its visibility, the
- * people and the time span as metadata. Never the messages of a person who asked to be forgotten, nor the bot's
- * answers to them: their forget marks are read before building the passages, and again after the upsert, so that a "forget me" that ran
+ * The memory job's part of recall: after each answer, the passages of the conversation from the bot's previous answer
+ * on (earlier ones went with an earlier memory job; passage ids are stable, so a passage that grew is replaced, not
+ * doubled) go to the tenant's namespace in one upsert request, with the place, its visibility, the people and the time
+ * span as metadata. Never the messages of a person who asked to be forgotten, nor the bot's answers to them: their
+ * forget marks are read before building the passages, and again after the upsert, so that a "forget me" that ran
  * meanwhile (and deleted their passages before this job wrote) has what this job wrote deleted too.
  */
 import type { ConversationState, StoredMessage, Visibility } from "../../message.ts";
 import { using } from "../../errors.ts";
-import { forgottenKey } from "../../keys.ts";
-import type { Job } from "../../queue/job.ts";
-import type { Services } from "../../services.ts";
+import type { JobPayload } from "../../queue/job.ts";
+import type { ForgetMarks } from "../forgotten.ts";
 import { isBot } from "../transcript.ts";
 import { conversationPassages, peopleAbout, type PassageSource } from "./build-passages.ts";
 import { forgetFilter } from "./filters.ts";
-import { recallIndexFor } from "./index-for.ts";
-import { recallNamespace } from "./namespace.ts";
+import type { Recall } from "./index-for.ts";
+
+type RecallServices = { recall: Recall | null; forgotten: ForgetMarks };
 
 /** Returns how many passages were written (0 when recall is off). Throws when Vector fails: QStash retries the job. */
 export async function indexConversation(
-  rt: Services,
-  job: Job,
+  rt: RecallServices,
+  job: JobPayload,
   state: ConversationState,
   visibility: Visibility,
 ): Promise<number> {
-  const index = recallIndexFor(rt);
-  if (!index) return 0;
+  const { recall } = rt;
+  if (!recall) return 0;
   const forgotten = await forgottenAmong(rt, job, peopleAbout(job, state.recent));
   const source: PassageSource = {
     key: job.key,
@@ -38,23 +38,19 @@ export async function indexConversation(
   const since = previousAnswerTs(state.recent, job.bot.userId);
   const passages = conversationPassages(source, state.recent).filter((p) => p.metadata.end >= since);
   if (passages.length === 0) return 0;
-  const namespace = recallNamespace(rt.settings.REDIS_KEY_PREFIX, job.key);
-  await index.upsert(namespace, passages);
+  const namespace = recall.namespace(job.key);
+  await recall.index.upsert(namespace, passages);
   const written = [...new Set(passages.flatMap((p) => p.metadata.people))];
   for (const person of await forgottenAmong(rt, job, written)) {
-    await index.deleteWhere(namespace, forgetFilter(person, job.conversationId));
+    await recall.index.deleteWhere(namespace, forgetFilter(person, job.conversationId));
   }
   return passages.length;
 }
 
 /** The people among `ids` who asked to be forgotten lately (their forget mark still stands). */
-async function forgottenAmong(rt: Services, job: Job, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const prefix = rt.settings.REDIS_KEY_PREFIX;
-  const marks = await using("redis", () =>
-    rt.redis.mget<(string | number | null)[]>(...ids.map((id) => forgottenKey(prefix, job.key, id))),
-  );
-  return new Set(ids.filter((_, i) => marks[i] !== null && marks[i] !== undefined));
+async function forgottenAmong(rt: RecallServices, job: JobPayload, ids: string[]): Promise<Set<string>> {
+  const marks = await using("redis", () => rt.forgotten.askedAt(job.key, ids));
+  return new Set(marks.keys());
 }
 
 /** When the bot answered before its latest answer; everything from then on may have changed since the last job. */

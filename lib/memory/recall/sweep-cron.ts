@@ -4,10 +4,12 @@
  * (./retention.ts: one list request, one delete-by-filter request per namespace), a whole pass at most once an
  * hour. Where a pass stands is one Redis key, so a run costs one GET when nothing is due.
  */
+import { RedisStore } from "../../redis-store.ts";
+import type { Redis } from "@upstash/redis/cloudflare";
 import { recallSweepKey } from "../../keys.ts";
 import { errorMessage } from "../../log.ts";
 import type { Services } from "../../services.ts";
-import { recallIndexFor } from "./index-for.ts";
+import type { Recall } from "./index-for.ts";
 import { retentionCutoff, sweepExpiredPassages } from "./retention.ts";
 
 /** Namespaces swept per run: each is one request, and the cron runs every minute. */
@@ -17,20 +19,33 @@ const PASS_EVERY_SECONDS = 3_600;
 /** Never a namespace: every namespace has `:recall:` in it (./namespace.ts). */
 const PASS_DONE = "done";
 
-export async function sweepRecallRetention(rt: Services): Promise<void> {
-  const index = recallIndexFor(rt);
-  if (!index) return;
+/** Where the cron's pass of the retention sweep stands (`recall:sweep` in lib/keys.ts). */
+export class RecallSweepMark extends RedisStore {
+  /** The last namespace swept, PASS_DONE after a whole pass, or null when none is under way. */
+  async read(): Promise<string | null> {
+    return this.redis.get<string>(recallSweepKey(this.prefix));
+  }
+
+  async write(mark: string): Promise<void> {
+    await this.redis.set(recallSweepKey(this.prefix), mark, { ex: PASS_EVERY_SECONDS });
+  }
+}
+
+export async function sweepRecallRetention(
+  rt: Services & { recall: Recall | null; recallSweep: RecallSweepMark },
+): Promise<void> {
+  const { recall } = rt;
+  if (!recall) return;
   try {
-    const key = recallSweepKey(rt.settings.REDIS_KEY_PREFIX);
-    const mark = await rt.redis.get<string>(key);
+    const mark = await rt.recallSweep.read();
     if (mark === PASS_DONE) return;
-    const swept = await sweepExpiredPassages(index, {
-      keyPrefix: rt.settings.REDIS_KEY_PREFIX,
+    const swept = await sweepExpiredPassages(recall.index, {
+      keyPrefix: recall.keyPrefix,
       cutoff: retentionCutoff(rt.now(), rt.settings.RECALL_RETENTION_DAYS),
       maxNamespaces: NAMESPACES_PER_RUN,
       ...(mark ? { after: mark } : {}),
     });
-    await rt.redis.set(key, swept.next ?? PASS_DONE, { ex: PASS_EVERY_SECONDS });
+    await rt.recallSweep.write(swept.next ?? PASS_DONE);
     rt.log.info("recall_swept", {
       deleted: swept.deleted,
       namespaces: swept.namespaces,

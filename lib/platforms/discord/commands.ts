@@ -33,7 +33,7 @@ export const FORGET_COMMAND = "forget";
 export const FORGET_REQUEST_TEXT = "forget me";
 export const CATCHUP_COMMAND = "catchup";
 export const HOURS_OPTION = "hours";
-/** What /catchup says on the person's behalf: the engine's whole-message catch-up request (lib/text/catch-up-request.ts). */
+/** What /catchup says on the person's behalf: the engine's whole-message catch-up request (lib/catch-up/request.ts). */
 export const catchUpRequestText = (hours?: number) =>
   hours ? `catch me up on the last ${hours} hours` : "catch me up";
 /** The most /catchup offers; the bot caps it further at CATCHUP_MAX_HOURS. */

@@ -21,7 +21,7 @@ import {
   type SlackEventCallback,
   type SlackMessageEvent,
 } from "./schema.ts";
-import type { ApprovalParsed } from "../approvals.ts";
+import type { ApprovalParsed } from "../../approvals/capability.ts";
 
 /** Subtypes that are still a person's message; every other subtype (edits, joins, bot posts...) is not. */
 const USER_MESSAGE_SUBTYPES: ReadonlySet<string> = new Set(["thread_broadcast", "file_share"]);

@@ -1,13 +1,13 @@
 /**
  * @module
- * A 👎 on one of the bot's messages (`reaction_added`, `:-1:` or `:thumbsdown:` in any skin tone) → an
- * InboundMessage that carries no words, only the "not you" feedback: recorded in the channel's conversation, never
- * answered (lib/decide/not-you.ts). A ✅ or ❌ on one → a person's answer to the bot's question, if it asked one
- * there (../approvals.ts, docs/tools.md). Every other reaction needs no work. The event does not say whether the message
- * was in a thread, so the feedback lands in the channel's own conversation.
+ * A 👎 on one of the bot's messages (`reaction_added`, `:-1:` or `:thumbsdown:` in any skin tone) → an InboundMessage
+ * that carries no words, only the "not you" feedback: recorded in the channel's conversation, never answered
+ * (lib/decide/not-you.ts). A ✅ or ❌ on one → a person's answer to the bot's question, if it asked one there
+ * (lib/approvals/capability.ts, docs/tools.md). Every other reaction needs no work. The event does not say whether the
+ * message was in a thread, so the feedback lands in the channel's own conversation.
  */
 import type { InboundMessage } from "../../message.ts";
-import type { ApprovalParsed } from "../approvals.ts";
+import type { ApprovalParsed } from "../../approvals/capability.ts";
 import { describeIssues } from "../../zod-issues.ts";
 import { reactionEventSchema } from "./schema.ts";
 import type { SlackTarget } from "./target.ts";

@@ -8,7 +8,7 @@ import { optionalText, readSettings, text, url } from "../../settings-schema.ts"
 import * as z from "../../zod.ts";
 import type { PlatformSettings } from "../adapter.ts";
 
-/** `<bot id>:<secret>`, as @BotFather gives it (the id is the bot's user id: ./identity.ts). */
+/** `<bot id>:<secret>`, as @BotFather gives it (the id is the bot's user id: `botIdOf` below). */
 export const BOT_TOKEN = /^\d{1,20}:[A-Za-z0-9_-]{20,}$/;
 /** setWebhook's `secret_token`: 1-256 characters, only A-Z, a-z, 0-9, _ and - (the Bot API reference). */
 export const WEBHOOK_SECRET = /^[A-Za-z0-9_-]{1,256}$/;

@@ -33,7 +33,7 @@ export function carrierKeyword(body: string): CarrierKeyword | null {
 const APPROVAL_REPLY = /^(yes|no)[.!?]{0,3}$/i;
 
 /**
- * What a message that is just YES or NO would say to a pending approval (lib/platforms/approvals.ts); the webhook
+ * What a message that is just YES or NO would say to a pending approval (lib/approvals/capability.ts); the webhook
  * flow asks whether one is pending. YES is also an opt-in keyword (above): on SMS Twilio reads it so whatever it
  * answers; NO is none of Twilio's keywords.
  */

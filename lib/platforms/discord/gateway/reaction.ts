@@ -3,11 +3,11 @@
  * A Gateway MESSAGE_REACTION_ADD of 👎 (in any skin tone) on one of the bot's messages → an InboundMessage that
  * carries no words, only the "not you" feedback: recorded in the channel's conversation, never answered
  * (lib/decide/not-you.ts). A ✅ or ❌ on one → a person's answer to the bot's question, if it asked one there
- * (../../approvals.ts, docs/tools.md). Every other reaction needs no work. Pure.
+ * (lib/approvals/capability.ts, docs/tools.md). Every other reaction needs no work. Pure.
  */
 import * as z from "../../../zod.ts";
 import type { InboundMessage } from "../../../message.ts";
-import type { ApprovalParsed } from "../../approvals.ts";
+import type { ApprovalParsed } from "../../../approvals/capability.ts";
 import { describeIssues } from "../../../zod-issues.ts";
 import { displayName, snowflake } from "../schema.ts";
 import type { ChannelTarget } from "../target.ts";

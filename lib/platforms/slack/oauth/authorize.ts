@@ -1,7 +1,7 @@
 /**
  * @module
  * Where /slack/install sends the person: Slack's OAuth v2 authorize page, asking for the bot scopes of
- * slack-app-manifest.yaml (test/unit/slack-oauth.test.ts keeps the two lists equal), with the install's `state`.
+ * slack-app-manifest.yaml (test/dev/slack-oauth.test.ts keeps the two lists equal), with the install's `state`.
  */
 
 export const SLACK_BOT_SCOPES: readonly string[] = [
@@ -24,7 +24,9 @@ export const SLACK_BOT_SCOPES: readonly string[] = [
 
 export const CALLBACK_PATH = "/slack/oauth/callback";
 
-/** Slack's authorize page sits beside its Web API (`https://slack.com/api` → `https://slack.com/oauth/v2/authorize`). */
+/**
+ * Slack's authorize page sits beside its Web API (`https://slack.com/api` → `https://slack.com/oauth/v2/authorize`).
+ */
 export function authorizeUrl(args: {
   apiBaseUrl: string;
   clientId: string;

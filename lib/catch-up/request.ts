@@ -4,10 +4,10 @@
  * bot's name or mention), such as "catch me up", "what did I miss?", "tl;dr of this thread" or "summarize the last
  * two hours". Only the whole message counts, so "can you summarize the doc I sent?" stays a question for the
  * answer. The window a request names ("the last two hours") comes back in milliseconds; the job caps it
- * (lib/jobs/catch-up.ts).
+ * (lib/catch-up/step.ts).
  */
 import type { BotIdentity } from "../message.ts";
-import { normalizeWords } from "./normalize.ts";
+import { normalizeWords } from "../text/normalize.ts";
 
 /** A catch-up request; `windowMs` when it named how far back to read. */
 export interface CatchUpRequest {

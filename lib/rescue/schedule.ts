@@ -1,16 +1,19 @@
 /**
  * @module
  * The webhook's side of a rescue: in a place with `/parley rescue on`, a person's question the decider left to
- * nobody (lib/decide/rescue.ts isOpenQuestion) gets ONE delayed job (QStash deduplicates it by the message's id),
- * which runs once the place's wait is over and steps in only if nobody answered (lib/jobs/rescue.ts). What it needs
+ * nobody (lib/rescue/questions.ts isOpenQuestion) gets ONE delayed job (QStash deduplicates it by the message's id),
+ * which runs once the place's wait is over and steps in only if nobody answered (lib/rescue/job.ts). What it needs
  * was read in the ingest script's one round trip: the rescue adds no Redis command to the webhook.
  */
-import { isOpenQuestion, type Decision } from "../decide/index.ts";
+import type { Decision } from "../decide/index.ts";
+import { isOpenQuestion } from "./questions.ts";
 import type { BotIdentity, ConversationState, InboundMessage } from "../message.ts";
-import type { Job } from "../queue/job.ts";
-import type { PlaceSettings } from "./settings.ts";
+import type { JobOf, JobPayload } from "../queue/job.ts";
+import type { PlaceSettings } from "../places/settings.ts";
 
-/** The rescue job of `msg` and when it runs, or null when it gets none. `fields` are the job's fields the place sets. */
+/**
+ * The rescue job of `msg` and when it runs, or null when it gets none. `fields` are the job's fields the place sets.
+ */
 export function rescueJobFor(
   msg: InboundMessage,
   state: ConversationState,
@@ -18,11 +21,12 @@ export function rescueJobFor(
   decision: Decision,
   settings: PlaceSettings,
   defaults: { minutes: number },
-  fields: Pick<Job, "logIds" | "optOuts" | "visibility">,
-): { job: Job; delaySeconds: number } | null {
+  fields: Pick<JobPayload, "logIds" | "optOuts" | "visibility">,
+): { job: JobOf<"rescue">; delaySeconds: number } | null {
   if (!settings.rescue || msg.noReply || !isOpenQuestion(msg, decision)) return null;
   return {
     job: {
+      kind: "rescue",
       key: msg.key,
       // A question in a quiet place has no conversation: the job starts one if it steps in.
       conversationId: state.id || `rescue-${msg.id}`,

@@ -1,23 +1,20 @@
 /**
  * @module
- * The continuation of a confirm tool's question (docs/tools.md), published on the asker's ✅ or ❌
- * (./approval-reaction.ts) and, delayed, when the approval expires (./approval-ask.ts). It claims its own trigger
- * (the question's: lib/conversation/follow-up-claim.ts) and posts exactly one message of its own, through the
- * answer's draft machinery (./post.ts): the approved call's result, or the cancellation. The approved call's result
- * is kept once it ends: a retry finds it and posts it, never calling again. A retry that finds the call begun
- * (`calling`) but no result (the attempt died during the call) makes it again with the same Idempotency-Key, which
- * the tool drops as a repeat (docs/tools.md): an approved action is neither lost nor done twice.
+ * The continuation of a confirm tool's question (docs/tools.md), published on the asker's ✅ or ❌ (./decide.ts) and,
+ * delayed, when the approval expires (./open.ts). It claims its own trigger (lib/conversation/follow-up-claim.ts,
+ * through lib/jobs/with-claim.ts) and posts exactly one message of its own, through the answer's draft machinery
+ * (lib/jobs/post.ts): the approved call's result, or the cancellation. The approved call's result is kept once it ends:
+ * a retry finds it and posts it, never calling again. A retry that finds the call begun (`calling`) but no result (the
+ * attempt died during the call) makes it again with the same Idempotency-Key, which the tool drops as a repeat
+ * (docs/tools.md): an approved action is neither lost nor done twice.
  */
-import { claimFollowUp } from "../conversation/follow-up-claim.ts";
 import { RetryLater } from "../errors.ts";
-import { errorMessage } from "../log.ts";
 import { approvalDenied, approvalDone, approvalExpired } from "../notices.ts";
 import { callTool } from "../tools/run.ts";
-import type { Settled } from "../tools/approvals.ts";
-import { approvalsOf } from "./approval-ask.ts";
-import { Attempt } from "./attempt.ts";
-import { finishDraft } from "./post.ts";
-import type { AnswerScope, JobScope } from "./scope.ts";
+import type { Settled } from "./store.ts";
+import { finishDraft } from "../jobs/post.ts";
+import type { AnswerScope, JobScope } from "../jobs/scope.ts";
+import { withClaim, type ClaimedWork } from "../jobs/with-claim.ts";
 
 export type ApprovalOutcome =
   | "approval_done"
@@ -30,44 +27,38 @@ export type ApprovalOutcome =
 /** While the approval is still pending (a continuation delivered early), QStash tries again this much later. */
 const PENDING_RETRY_SECONDS = 60;
 
-export async function runApprovalJob(jobScope: JobScope): Promise<ApprovalOutcome> {
-  const { rt, job, where } = jobScope;
-  const end = (outcome: ApprovalOutcome): ApprovalOutcome => {
-    rt.log.info("approval_ended", { ...where, outcome });
-    return outcome;
-  };
-  const questionId = job.approvalQuestion;
-  if (questionId === undefined) return end("not_an_approval");
-  const token = crypto.randomUUID();
-  const claim = await claimFollowUp(rt.redis, rt.settings.REDIS_KEY_PREFIX, job.key, job.trigger, token);
-  if (claim.status === "busy")
-    throw new RetryLater("another attempt is posting this approval's answer", claim.retryAfterSeconds);
-  if (claim.status === "done") return end("already_posted");
-  const attempt = new Attempt(rt, job, { token, draft: claim.draft });
-  const scope: AnswerScope = { ...jobScope, attempt };
-  try {
+/** The continuation's one message, under its own trigger's claim (lib/jobs/with-claim.ts). */
+const CONTINUATION: ClaimedWork<{ questionId: string; optedOut: boolean }, ApprovalOutcome> = {
+  busy: "another attempt is posting this approval's answer",
+  async claim({ rt, job }, token) {
+    const questionId = job.approvalQuestion;
+    if (questionId === undefined) return { status: "nothing", outcome: "not_an_approval" };
+    const claim = await rt.store.replies.claimFollowUp(job.key, job.trigger, token);
+    if (claim.status === "busy") return claim;
+    if (claim.status === "done") return { status: "nothing", outcome: "already_posted" };
+    return { status: "claimed", draft: claim.draft, read: { questionId, optedOut: claim.optedOut } };
+  },
+  async run(scope, { questionId, optedOut }) {
     let outcome: ApprovalOutcome;
-    if (claim.optedOut) outcome = "unreachable";
-    else if (attempt.written)
+    if (optedOut) outcome = "unreachable";
+    else if (scope.attempt.written)
       outcome = (await finishDraft(scope)) === "approval_done" ? "approval_done" : "approval_cancelled";
     else outcome = await settleAndPost(scope, questionId);
     if (outcome === "approval_done" || outcome === "approval_cancelled")
-      await approvalsOf(rt).finish(job.key, questionId);
-    await rt.store.replies.markHandled(job.key, job.trigger.id);
-    return end(outcome);
-  } catch (err) {
-    await attempt
-      .release()
-      .catch((releaseErr: unknown) =>
-        rt.log.error("claim_release_failed", { ...where, message: errorMessage(releaseErr) }),
-      );
-    throw err;
-  }
+      await scope.rt.approvals.finish(scope.job.key, questionId);
+    return outcome;
+  },
+  marksHandled: () => true,
+  ended: ({ rt, where }, outcome) => rt.log.info("approval_ended", { ...where, outcome }),
+};
+
+export function runApprovalJob(scope: JobScope): Promise<ApprovalOutcome> {
+  return withClaim(scope, CONTINUATION);
 }
 
 async function settleAndPost(scope: AnswerScope, questionId: string): Promise<ApprovalOutcome> {
   const { rt, job, attempt } = scope;
-  const settled = await approvalsOf(rt).settle(job.key, questionId);
+  const settled = await rt.approvals.settle(job.key, questionId);
   // Its record outlives every delivery of its jobs: gone means long past, nothing left to say.
   if (!settled) return "approval_gone";
   const { tool } = settled.call;
@@ -94,7 +85,7 @@ async function approvedResult(scope: AnswerScope, questionId: string, settled: S
   const { rt, job, where } = scope;
   const { call } = settled;
   if (settled.result !== undefined) return approvalDone(call.tool, settled.result);
-  const approvals = approvalsOf(rt);
+  const approvals = rt.approvals;
   // Only a log line tells a repeat: the call is the same, key and all.
   if (settled.calling || !(await approvals.beginCall(job.key, questionId, rt.now())))
     rt.log.warn("approval_call_repeated", { ...where, tool: call.tool });

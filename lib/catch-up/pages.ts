@@ -1,68 +1,25 @@
 /**
  * @module
- * The units of work of a catch-up (./catch-up.ts) and the progress that makes each happen once: reading one page
+ * The units of work of a catch-up (./step.ts) and the progress that makes each happen once: reading one page
  * of the place (newest first, back to the window's start or to the asker's own last message) and summarizing one
- * chunk of what was read (or, at the end, the chunks' notes into the answer). Each unit saves the progress in Redis
- * (lib/keys.ts `catchUpKey`) before the next begins, so that a retried step finds what an earlier attempt did and
- * never asks the platform for a page or the model for a chunk again. Only one attempt runs at a time (the answer's
- * claim, and QStash's one-at-a-time per place), so a plain GET and SET suffice.
+ * chunk of what was read (or, at the end, the chunks' notes into the answer). Each unit saves the progress
+ * (lib/catch-up/progress.ts) before the next begins, so that a retried step finds what an earlier attempt did and
+ * never asks the platform for a page or the model for a chunk again.
  */
 import { shortenToTokens } from "../context/shorten.ts";
-import { catchUpKey } from "../keys.ts";
+import type { CatchUpProgress, PageEnd, ReadMessage } from "./progress.ts";
 import { capMessageText } from "../limits/message-length.ts";
-import { CATCH_UP_OVERHEAD_TOKENS, catchUpLineTokens, type CatchUpRecord } from "../llm/catch-up.ts";
-import { withoutForgotten } from "../memory/forgotten.ts";
-import * as z from "../zod.ts";
-import type { JobScope } from "./scope.ts";
+import { CATCH_UP_OVERHEAD_TOKENS, catchUpLineTokens, type CatchUpRecord } from "./model.ts";
+import type { JobScope } from "../jobs/scope.ts";
 
 /** Get Channel Messages lists at most 100; Slack advises no more than 200. */
 const PAGE_SIZE = 100;
-/** Long enough for every step of a catch-up and QStash's retries; the messages it holds go soon after. */
-const PROGRESS_TTL_SECONDS = 3_600;
-
-const readMessageSchema = z.object({
-  id: z.string(),
-  author: z.string(),
-  authorId: z.string(),
-  bot: z.optional(z.literal(true)),
-  text: z.string(),
-  ts: z.number(),
-});
-const pageEndSchema = z.object({ id: z.string(), ts: z.number() });
-type PageEnd = z.output<typeof pageEndSchema>;
-const progressSchema = z.object({
-  since: z.number(),
-  /** The next page ends before this message (the oldest read so far); null once reading is done. */
-  before: z.nullable(pageEndSchema),
-  pages: z.number(),
-  /** What was read, newest page first (sorted when chunked). */
-  messages: z.array(readMessageSchema),
-  /** One note per chunk summarized so far, in order. */
-  notes: z.array(z.string()),
-});
-export type CatchUpProgress = z.output<typeof progressSchema>;
-export type ReadMessage = z.output<typeof readMessageSchema>;
-
-export async function loadProgress({ rt, job }: JobScope): Promise<CatchUpProgress | null> {
-  const raw = await rt.redis.get<unknown>(catchUpKey(rt.settings.REDIS_KEY_PREFIX, job.key, job.trigger.id));
-  const parsed = progressSchema.safeParse(raw);
-  return parsed.success ? parsed.data : null;
-}
-
-export async function saveProgress({ rt, job }: JobScope, progress: CatchUpProgress): Promise<void> {
-  await rt.redis.set(catchUpKey(rt.settings.REDIS_KEY_PREFIX, job.key, job.trigger.id), JSON.stringify(progress), {
-    ex: PROGRESS_TTL_SECONDS,
-  });
-}
-
-export async function dropProgress({ rt, job }: JobScope): Promise<void> {
-  await rt.redis.del(catchUpKey(rt.settings.REDIS_KEY_PREFIX, job.key, job.trigger.id));
-}
 
 /**
- * Reads the page that ends before `before` (the trigger, then the oldest message read) and returns the progress with it: its messages (people who asked to be
- * forgotten left out), and where the next page ends, or null when the window is read (an empty page, the window's
- * start, CATCHUP_MAX_MESSAGES, or with `toOwnLast` the asker's own last message, after which it stops).
+ * Reads the page that ends before `before` (the trigger, then the oldest message read) and returns the progress with
+ * it: its messages (people who asked to be forgotten left out), and where the next page ends, or null when the window
+ * is read (an empty page, the window's start, CATCHUP_MAX_MESSAGES, or with `toOwnLast` the asker's own last message,
+ * after which it stops).
  */
 export async function readPage(
   scope: JobScope,
@@ -83,7 +40,7 @@ export async function readPage(
   let listed = page.messages.filter((m) => m.id !== job.trigger.id && m.ts >= progress.since);
   const ownLast = toOwnLast ? listed.findLast((m) => m.author.id === job.trigger.authorId) : undefined;
   if (ownLast) listed = listed.filter((m) => m.ts > ownLast.ts);
-  const kept = await withoutForgotten(rt.redis, rt.settings.REDIS_KEY_PREFIX, job.key, listed);
+  const kept = await rt.forgotten.withoutForgotten(job.key, listed);
   const read = kept.map(
     (m): ReadMessage => ({
       id: m.id,
@@ -123,7 +80,10 @@ export function numbered(progress: CatchUpProgress): { records: CatchUpRecord[];
   };
 }
 
-/** The records cut into chunks that each fit one model call within `budgetTokens` (a record too long alone gets its own). */
+/**
+ * The records cut into chunks that each fit one model call within `budgetTokens` (a record too long alone gets its
+ * own).
+ */
 export function chunksOf(records: CatchUpRecord[], budgetTokens: number): CatchUpRecord[][] {
   const room = Math.max(1, budgetTokens - CATCH_UP_OVERHEAD_TOKENS);
   const chunks: CatchUpRecord[][] = [];

@@ -1,10 +1,11 @@
 /**
  * @module
- * A platform where a person can answer the bot's question (docs/tools.md, "Actions that need approval"), and where
- * the core may offer confirm tools: with a reaction (its parser reads a ✅ or ❌ on one of the bot's messages as a
- * `Parsed` of kind `approval`), or with words (SMS: its parser marks a message that is just YES or NO with
- * `approvalReply`, which answers the place's latest pending question if there is one, and is an ordinary message if not). The approved call's result, or the cancellation, is a message of its own: never an
- * edit of the question or of an earlier answer (a Discord interaction's answer is an edit of its deferred response).
+ * A platform where a person can answer the bot's question (docs/tools.md, "Actions that need approval"), and where the
+ * core may offer confirm tools: with a reaction (its parser reads a ✅ or ❌ on one of the bot's messages as a `Parsed`
+ * of kind `approval`), or with words (SMS: its parser marks a message that is just YES or NO with `approvalReply`,
+ * which answers the place's latest pending question if there is one, and is an ordinary message if not). The approved
+ * call's result, or the cancellation, is a message of its own: never an edit of the question or of an earlier answer (a
+ * Discord interaction's answer is an edit of its deferred response).
  */
 import type { ConversationKey, ReplyTarget } from "../message.ts";
 
@@ -17,7 +18,7 @@ export interface ApprovalAnswer {
   verdict: "approve" | "deny";
 }
 
-/** What a platform's parse returns for it (./adapter.ts `Parsed`). */
+/** What a platform's parse returns for it (lib/platforms/adapter.ts `Parsed`). */
 export type ApprovalParsed = { kind: "approval"; answer: ApprovalAnswer };
 
 /** A message that would answer the place's pending question, if one is pending (`Parsed` of kind `message`). */
@@ -33,7 +34,7 @@ export interface ApprovalCapability<Target extends ReplyTarget> {
   followUp(target: Target, place: ConversationKey): Target;
 }
 
-/** The adapter's optional `approvals` (./adapter.ts extends this). */
+/** The adapter's optional `approvals` (lib/platforms/adapter.ts extends this). */
 export interface WithApprovals<Target extends ReplyTarget> {
   readonly approvals?: ApprovalCapability<Target>;
 }

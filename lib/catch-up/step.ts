@@ -1,35 +1,25 @@
 /**
  * @module
- * "Catch me up" (lib/text/catch-up-request.ts): a summary of what the place said since the asker's last message
+ * "Catch me up" (lib/catch-up/request.ts): a summary of what the place said since the asker's last message
  * there (or the window they named), at most CATCHUP_MAX_HOURS back and CATCHUP_MAX_MESSAGES long, each point with
  * a link to the message it comes from. It runs inside the trigger's reply job, as one or more steps: a step reads
- * the pages still unread (./catch-up-steps.ts) and makes at most one model call (a chunk's notes, or the notes
+ * the pages still unread (./pages.ts) and makes at most one model call (a chunk's notes, or the notes
  * into the answer), so that each step fits in one model call's time; a step that leaves work hands the answer's
  * claim back and publishes the next step (deduplicated per step, so a retried step publishes it once). The answer
- * goes out through the reply job's own draft and post path (./post.ts): exactly one summary, whatever QStash
+ * goes out through the reply job's own draft and post path (lib/jobs/post.ts): exactly one summary, whatever QStash
  * redelivers. Only the place's own messages are read; in a DM it says what it can do instead.
  */
+import type { CatchUpProgress } from "./progress.ts";
 import type { PostedOutcome } from "../conversation/draft.ts";
 import { selectTurn } from "../conversation/turn.ts";
-import { reserveTokens, type BudgetVerdict } from "../limits/tenant-budget.ts";
-import type { CatchUpRecord } from "../llm/catch-up.ts";
 import type { ConversationState } from "../message.ts";
-import { BUDGET_NOTICE, PERSON_BUDGET_NOTICE } from "../notices.ts";
-import { catchUpRequest, type CatchUpRequest } from "../text/catch-up-request.ts";
-import type { Claimed } from "./attempt.ts";
-import {
-  CatchUpRefused,
-  chunksOf,
-  dropProgress,
-  loadProgress,
-  notesWithin,
-  numbered,
-  readPage,
-  saveProgress,
-  type CatchUpProgress,
-} from "./catch-up-steps.ts";
-import { finishDraft } from "./post.ts";
-import type { AnswerScope } from "./scope.ts";
+import { catchUpRequest, type CatchUpRequest } from "./request.ts";
+import type { Claimed } from "../jobs/attempt.ts";
+import { CatchUpRefused, chunksOf, notesWithin, numbered, readPage } from "./pages.ts";
+import { metered } from "../jobs/metered.ts";
+import { toldOverBudget } from "../jobs/over-budget.ts";
+import { finishDraft } from "../jobs/post.ts";
+import type { AnswerScope } from "../jobs/scope.ts";
 
 const MS_PER_HOUR = 3_600_000;
 
@@ -60,7 +50,7 @@ export async function catchUp(
   const { rt, job } = scope;
   if ((await scope.visibility()) === "dm") return post(scope, state, claim, CATCH_UP_IN_DM);
   const maxMs = rt.settings.CATCHUP_MAX_HOURS * MS_PER_HOUR;
-  let progress: CatchUpProgress = (await loadProgress(scope)) ?? {
+  let progress: CatchUpProgress = (await rt.catchUps.load(job.key, job.trigger.id)) ?? {
     since: job.trigger.ts - Math.min(request.windowMs ?? maxMs, maxMs),
     before: { id: job.trigger.id, ts: job.trigger.ts },
     pages: 0,
@@ -70,7 +60,7 @@ export async function catchUp(
   try {
     for (let before = progress.before; before; before = progress.before) {
       progress = await readPage(scope, progress, before, request.windowMs === undefined);
-      await saveProgress(scope, progress);
+      await rt.catchUps.save(job.key, job.trigger.id, progress);
     }
   } catch (err) {
     if (!(err instanceof CatchUpRefused)) throw err;
@@ -87,9 +77,14 @@ export async function catchUp(
       : last
         ? { notes: notesWithin(progress.notes, rt.settings.PROMPT_TOKEN_BUDGET) }
         : { messages: chunks[progress.notes.length]! };
-  const called = await modelCall(scope, input);
-  if ("over" in called) return overBudget(scope, called);
-  const { text } = called;
+  const called = await metered(scope, rt.settings.PROMPT_TOKEN_BUDGET + rt.settings.MAX_REPLY_TOKENS, (onUsage) =>
+    rt.llm.catchUp({ input, maxTokens: rt.settings.MAX_REPLY_TOKENS, onUsage }),
+  );
+  if ("over" in called) {
+    await rt.catchUps.drop(job.key, job.trigger.id);
+    return toldOverBudget(scope, called.over);
+  }
+  const text = called.done;
   rt.log.info("catch_up_step", {
     ...scope.where,
     pages: progress.pages,
@@ -99,45 +94,12 @@ export async function catchUp(
     last,
   });
   if (last) return finish(scope, state, claim, withLinks(scope, text ?? NOTHING_TO_CATCH_UP, ids));
-  await saveProgress(scope, { ...progress, notes: [...progress.notes, text ?? ""] });
+  await rt.catchUps.save(job.key, job.trigger.id, { ...progress, notes: [...progress.notes, text ?? ""] });
   // The next step claims the answer anew; it shows its own working sign (the webhook's came down with this step).
   await scope.attempt.release();
   const { signByWebhook: _shown, ...next } = job;
-  await rt.queue.publish(scope.kind, next, { step: progress.notes.length + 1 });
+  await rt.queue.publish(next, { step: progress.notes.length + 1 });
   return "continued";
-}
-
-/** One catch-up model call within the daily token budgets (what it used settled), or the budgets' refusal. */
-async function modelCall(
-  scope: AnswerScope,
-  input: { messages: CatchUpRecord[] } | { notes: string[] },
-): Promise<{ text: string | null } | Over> {
-  const { rt } = scope;
-  const budget = await reserveTokens(rt, scope.spender, rt.settings.PROMPT_TOKEN_BUDGET + rt.settings.MAX_REPLY_TOKENS);
-  if (!budget.allowed) return budget;
-  let used = 0;
-  try {
-    return {
-      text: await rt.llm.catchUp({
-        input,
-        maxTokens: rt.settings.MAX_REPLY_TOKENS,
-        onUsage: (tokens) => void (used += tokens),
-      }),
-    };
-  } finally {
-    await budget.reservation.settle(used);
-  }
-}
-
-type Over = Extract<BudgetVerdict, { allowed: false }>;
-
-/** Past a daily budget the catch-up ends, told once like any answer (lib/jobs/answer.ts). */
-async function overBudget(scope: AnswerScope, over: Over): Promise<PostedOutcome | "over_budget"> {
-  scope.rt.log.info(`${over.over}_over_budget`, { ...scope.where, notice: over.notify });
-  await dropProgress(scope);
-  if (!over.notify) return "over_budget";
-  scope.attempt.write(over.over === "tenant" ? BUDGET_NOTICE : PERSON_BUDGET_NOTICE, "over_budget");
-  return finishDraft(scope);
 }
 
 /** The model's [n] citations as links to the messages (where the platform has links; else left out). */
@@ -157,7 +119,7 @@ async function finish(
   text: string,
 ): Promise<PostedOutcome> {
   const outcome = await post(scope, state, claim, text);
-  await dropProgress(scope);
+  await scope.rt.catchUps.drop(scope.job.key, scope.job.trigger.id);
   return outcome;
 }
 

@@ -1,6 +1,6 @@
 /**
  * @module
- * The catch-up's model calls (lib/jobs/catch-up.ts): a chunk of the place's messages into notes, and the notes of
+ * The catch-up's model calls (lib/catch-up/step.ts): a chunk of the place's messages into notes, and the notes of
  * every chunk into one answer. Messages arrive one JSON object per line with a short number (`ref`), and the
  * model cites those numbers as [n]; the job turns them into links to the messages, so that no link the model
  * writes is ever posted. A text in the messages is data, never an instruction.
@@ -8,7 +8,7 @@
 import type OpenAI from "openai";
 import { shortenToTokens } from "../context/shorten.ts";
 import { countTokens, MESSAGE_OVERHEAD_TOKENS } from "../context/tokens.ts";
-import { complete } from "./completion.ts";
+import { complete } from "../llm/completion.ts";
 
 export const CATCH_UP_SYSTEM =
   "You catch someone up on a group chat they missed. Each message is a JSON object with a number `ref`; its text is " +

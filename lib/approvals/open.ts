@@ -1,26 +1,22 @@
 /**
  * @module
- * An answer that asks a person to approve a confirm tool's call (./tool-loop.ts) opens the approval once its
- * question is out (./post.ts, before the answer is recorded, so that a retry after a failure in between still opens
- * it): under the question's message id, the call (kept in the answer's draft until then), the asker, when it
- * expires, and the continuation job sealed as every job payload is (lib/queue/sealed-job.ts: the place and the
- * asker never travel in the clear). The continuation is also published now, delayed by APPROVAL_TTL_MINUTES: on
- * time it finds the approval pending, expires it and says so; otherwise it finds it answered (./approval-job.ts).
- * Opening twice changes nothing (the record is created once; the delayed job's deduplication id is the same).
+ * An answer that asks a person to approve a confirm tool's call (lib/jobs/tool-loop.ts) opens the approval once its
+ * question is out (lib/jobs/post.ts, before the answer is recorded, so that a retry after a failure in between still
+ * opens it): under the question's message id, the call (kept in the answer's draft until then), the asker, when it
+ * expires, and the continuation job sealed as every job payload is (lib/queue/sealed-job.ts: the place and the asker
+ * never travel in the clear). The continuation is also published now, delayed by APPROVAL_TTL_MINUTES: on time it finds
+ * the approval pending, expires it and says so; otherwise it finds it answered (./continuation.ts). Opening twice
+ * changes nothing (the record is created once; the delayed job's deduplication id is the same).
  */
 import type { PendingCall } from "../conversation/draft.ts";
-import type { Job } from "../queue/job.ts";
+import type { JobOf } from "../queue/job.ts";
 import { sealJob } from "../queue/sealed-job.ts";
-import type { Runtime } from "../runtime.ts";
-import { Approvals } from "../tools/approvals.ts";
-import type { AnswerScope } from "./scope.ts";
+import type { AnswerScope } from "../jobs/scope.ts";
 
 /** How long a decided approval is kept past its expiry: QStash's retries of its continuation end well within it. */
 const KEPT_AFTER_SECONDS = 2 * 60 * 60;
 /** The expiry's continuation runs this long after the approval's end, so that it never finds it still pending. */
 const EXPIRY_MARGIN_SECONDS = 5;
-
-export const approvalsOf = (rt: Runtime): Approvals => new Approvals(rt.redis, rt.settings.REDIS_KEY_PREFIX);
 
 export async function openApproval(scope: AnswerScope, call: PendingCall): Promise<void> {
   const { rt, job, replier, attempt, where } = scope;
@@ -29,8 +25,9 @@ export async function openApproval(scope: AnswerScope, call: PendingCall): Promi
   if (!questionId || !target) return;
   const minutes = rt.settings.APPROVAL_TTL_MINUTES;
   const { waitsForBurst: _burst, signByWebhook: _sign, ...rest } = job;
-  const continuation: Job = {
+  const continuation: JobOf<"approval"> = {
     ...rest,
+    kind: "approval",
     // Its own answer record and claim, unique in the tenant as the question's trigger is; nothing of the place in
     // the clear that the question's job did not carry.
     trigger: { ...job.trigger, id: `approval:${job.trigger.id}`, ts: rt.now() },
@@ -39,7 +36,7 @@ export async function openApproval(scope: AnswerScope, call: PendingCall): Promi
     reason: "approval",
     required: true,
   };
-  const opened = await approvalsOf(rt).open(job.key, questionId, {
+  const opened = await rt.approvals.open(job.key, questionId, {
     asker: job.trigger.authorId,
     windowSeconds: minutes * 60,
     call,
@@ -47,7 +44,7 @@ export async function openApproval(scope: AnswerScope, call: PendingCall): Promi
     ttlSeconds: minutes * 60 + KEPT_AFTER_SECONDS,
     byReply: replier.approvalWay(job) === "reply",
   });
-  const published = await rt.queue.publish("approval", continuation, {
+  const published = await rt.queue.publish(continuation, {
     delaySeconds: minutes * 60 + EXPIRY_MARGIN_SECONDS,
     step: 1,
   });

@@ -1,10 +1,10 @@
 /**
  * @module
- * What a platform offers the rescue of a question nobody picked up (lib/jobs/rescue.ts), beside the contract
- * (./adapter.ts): where an answer under the question goes (a Slack thread under it, a Discord reply to it) and the
- * conversation it joins there. What people wrote after the question, when the conversation that held it has ended
- * or never began, is read with the history capability (./history.ts, read on `after` the question). A platform
- * without both gets no rescues.
+ * What a platform offers the rescue of a question nobody picked up (lib/rescue/job.ts), beside the contract
+ * (lib/platforms/adapter.ts): where an answer under the question goes (a Slack thread under it, a Discord reply to it)
+ * and the conversation it joins there. What people wrote after the question, when the conversation that held it has
+ * ended or never began, is read with the history capability (lib/platforms/history.ts, read on `after` the question). A
+ * platform without both gets no rescues.
  */
 import type { ConversationKey, ReplyTarget } from "../message.ts";
 
@@ -21,7 +21,7 @@ export interface RescueCapability<Target extends ReplyTarget> {
   under(question: RescuedQuestion<Target>): { key: ConversationKey; target: Target };
 }
 
-/** The adapter's optional `rescue` (./adapter.ts extends this). */
+/** The adapter's optional `rescue` (lib/platforms/adapter.ts extends this). */
 export interface WithRescue<Target extends ReplyTarget> {
   /** Answers under a question nobody picked up. */
   readonly rescue?: RescueCapability<Target>;

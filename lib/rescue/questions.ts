@@ -2,18 +2,18 @@
  * @module
  * Questions nobody picked up: which messages are a person's question addressed to nobody (decided at the webhook,
  * from what the decider already read: no extra Redis command), and, once RESCUE_AFTER_MINUTES have passed, whether
- * anyone answered it, read from what was said after it with the decider's own reply-chain model (./chains.ts):
+ * anyone answered it, read from what was said after it with the decider's own reply-chain model (lib/decide/chains.ts):
  * a reply in the question's thread, a platform reply to its author, or a message the model links to its author
- * at least as surely as the place's eagerness asks. The rescue job (lib/jobs/rescue.ts) steps in only when nobody
+ * at least as surely as the place's eagerness asks. The rescue job (lib/rescue/job.ts) steps in only when nobody
  * did; bench/rescue measures both on irc-replies.
  */
 import type { BotIdentity, StoredMessage } from "../message.ts";
-import { channelReader, readView } from "./channel.ts";
-import { inferLink } from "./chains.ts";
-import { normalizeText } from "./names.ts";
-import type { DecidableMessage, Decision } from "./reasons.ts";
-import { addressesStranger } from "./rules.ts";
-import { CANDIDATE_WEIGHTS } from "./weights.ts";
+import { channelReader, readView } from "../decide/channel.ts";
+import { inferLink } from "../decide/chains.ts";
+import { normalizeText } from "../decide/names.ts";
+import type { DecidableMessage, Decision } from "../decide/reasons.ts";
+import { addressesStranger } from "../decide/rules.ts";
+import { CANDIDATE_WEIGHTS } from "../decide/weights.ts";
 
 /** How a question opens when it does not end with a question mark ("anyone know a good mirror for this?"). */
 const QUESTION_OPENING =
@@ -21,7 +21,9 @@ const QUESTION_OPENING =
 /** Shorter than this ("why?", "and?") it is a reaction in a conversation, not a question of its own. */
 const MIN_WORDS = 3;
 
-/** A person's question that the decider left to nobody: not to the bot, not to anyone named, mentioned or replied to. */
+/**
+ * A person's question that the decider left to nobody: not to the bot, not to anyone named, mentioned or replied to.
+ */
 export function isOpenQuestion(msg: DecidableMessage, decision: Decision): boolean {
   if (decision.respond !== "no" || decision.reason !== "no_trigger" || msg.author.isBot || msg.feedback) return false;
   if (msg.mentions.length > 0 || msg.replyToAuthorId !== undefined || addressesStranger(msg.text)) return false;

@@ -1,25 +1,22 @@
 /**
  * @module
- * The rescue job: RESCUE_AFTER_MINUTES after a person's question addressed to nobody (lib/places/rescue-job.ts),
+ * The rescue job: RESCUE_AFTER_MINUTES after a person's question addressed to nobody (lib/rescue/schedule.ts),
  * it reads what came after the question (the conversation's log while one holds it, else the platform's history,
  * read on from the question: lib/platforms/history.ts) and asks the decider's reply-chain model whether anyone
- * answered it (lib/decide/rescue.ts). A question the bot answered, that was deleted (or whose asker asked to be
+ * answered it (lib/rescue/questions.ts). A question the bot answered, that was deleted (or whose asker asked to be
  * forgotten since), or that someone answered is left alone; so is one past RESCUE_MAX_PER_HOUR per place, and one
  * whose place the platform refuses to read (logged as backfill logs it). Otherwise it hands the question to a reply
- * job under it (a thread or a reply: lib/platforms/rescue.ts), never required ([SKIP] allowed), told that it steps
+ * job under it (a thread or a reply: lib/rescue/capability.ts), never required ([SKIP] allowed), told that it steps
  * in. A redelivered rescue hands it over at most once: the question enters the answer's conversation through the
  * ingest script's dedupe (a `rescue:` id), and the reply job's own deduplication id is the question's.
  */
-import { answeredAfter, type AfterQuestion } from "../decide/index.ts";
-import { channelId, placeId, replyKey } from "../keys.ts";
-import { limitersFor } from "../limits/limiters.ts";
-import { withoutForgotten } from "../memory/forgotten.ts";
+import { answeredAfter, type AfterQuestion } from "./questions.ts";
+import { channelId, placeId } from "../keys.ts";
 import type { ConversationKey, ConversationState, InboundMessage, ReplyTarget, StoredMessage } from "../message.ts";
-import { PlaceSettingsStore } from "../places/settings.ts";
 import type { Job } from "../queue/job.ts";
 import type { Runtime } from "../runtime.ts";
-import { logHistoryRefusal, readAsStored } from "./backfill.ts";
-import type { JobScope } from "./scope.ts";
+import { logHistoryRefusal, readAsStored } from "../jobs/backfill.ts";
+import type { JobScope } from "../jobs/scope.ts";
 
 export type RescueOutcome =
   | "already_answered"
@@ -36,7 +33,7 @@ const BEFORE = 20;
 const LISTED = 200;
 
 /** The place of an answer under the question, and where it goes. */
-type Under = { key: ConversationKey; target: ReplyTarget };
+type RescuePlace = { key: ConversationKey; target: ReplyTarget };
 
 /** Told to the model with the question: it was not asked, so it says it steps in, and may still keep quiet. */
 export function steppingInNote(minutes: number): string {
@@ -52,17 +49,16 @@ export async function runRescueJob(scope: JobScope): Promise<RescueOutcome> {
     rt.log.info("rescue_ended", { ...where, outcome });
     return outcome;
   };
-  const settings = await new PlaceSettingsStore(rt.redis, rt.settings.REDIS_KEY_PREFIX).read(job.key);
+  const settings = await rt.placeSettings.read(job.key);
   const under = settings.rescue ? replier.rescueUnder(job) : null;
   if (!under) return end("rescue_off");
-  if ((await rt.redis.exists(replyKey(rt.settings.REDIS_KEY_PREFIX, job.key, job.trigger.id))) === 1)
-    return end("already_answered");
+  if (await rt.store.replies.hasRecord(job.key, job.trigger.id)) return end("already_answered");
   const [here, there] = await Promise.all([rt.store.load(job.key), rt.store.load(under.key)]);
   const talk = fromLog(job, here, there) ?? (await fromPlatform(scope, under));
   if (talk === "refused") return end("history_refused");
   if (!talk) return end("question_gone");
   if (answeredAfter(talk, job.bot, settings.eagerness)) return end("answered_by_people");
-  if (!(await limitersFor(rt).rescue.limit(channelId(job.key))).success) return end("rescue_capped");
+  if (!(await rt.limiters.rescue.limit(channelId(job.key))).success) return end("rescue_capped");
   const minutes = settings.rescueMinutes ?? rt.settings.RESCUE_AFTER_MINUTES;
   const published = await handOver(rt, job, talk.question, under, there, steppingInNote(minutes));
   if (published)
@@ -93,7 +89,7 @@ function fromLog(job: Job, here: ConversationState | null, there: ConversationSt
  * question in its place, and first in the place of an answer under it when that is a place of its own (a Slack
  * thread, which starts with the question). null when the question is gone; "refused" when the platform will not say.
  */
-async function fromPlatform(scope: JobScope, under: Under): Promise<AfterQuestion | null | "refused"> {
+async function fromPlatform(scope: JobScope, under: RescuePlace): Promise<AfterQuestion | null | "refused"> {
   const asked = scope.job.trigger.id;
   let thread: StoredMessage[] = [];
   if (placeId(under.key) !== placeId(scope.job.key)) {
@@ -125,7 +121,7 @@ async function readOn(
     { after: { id: job.trigger.id, ts: job.trigger.ts }, triggerListed: true, limit: LISTED },
   );
   if (!page || "refused" in page) return { refused: page?.refused ?? "history" };
-  const kept = (await withoutForgotten(rt.redis, rt.settings.REDIS_KEY_PREFIX, key, page.messages)).map((m) =>
+  const kept = (await rt.forgotten.withoutForgotten(key, page.messages)).map((m) =>
     readAsStored(m, job, rt.settings.MAX_MESSAGE_CHARS),
   );
   const authorOf = new Map(kept.map((m) => [m.id, m.authorId]));
@@ -151,7 +147,7 @@ async function handOver(
   rt: Runtime,
   job: Job,
   question: StoredMessage,
-  under: Under,
+  under: RescuePlace,
   there: ConversationState | null,
   note: string,
 ): Promise<{ messageId: string; deduplicated: boolean } | null> {
@@ -176,6 +172,7 @@ async function handOver(
   }
   const answer: Job = {
     ...job,
+    kind: "reply",
     key: under.key,
     conversationId: conversationId!,
     trigger,
@@ -184,5 +181,5 @@ async function handOver(
     required: false,
     systemNotes: [note],
   };
-  return rt.queue.publish("reply", answer);
+  return rt.queue.publish(answer);
 }

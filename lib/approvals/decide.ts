@@ -1,34 +1,37 @@
 /**
  * @module
- * A person's answer to a confirm tool's question (lib/platforms/approvals.ts): a ✅ or ❌ on one of the bot's
+ * A person's answer to a confirm tool's question (lib/approvals/capability.ts): a ✅ or ❌ on one of the bot's
  * messages, read where the webhook or the Gateway delivers it, or on SMS a message that is just YES or NO, which
  * answers the place's latest question still pending. When the message is such a question, still pending and not
- * expired, and the answer is the asker's, one script decides it (lib/tools/approvals.ts) and the continuation job is
- * published (./approval-job.ts). A duplicate event, a double click or a redelivered webhook finds it decided: the
+ * expired, and the answer is the asker's, one script decides it (lib/approvals/store.ts) and the continuation job is
+ * published (./continuation.ts). A duplicate event, a double click or a redelivered webhook finds it decided: the
  * same continuation is published again, which QStash's deduplication (and the continuation's own claim) makes a
  * no-op, and which makes up for a publish that failed after the decision. Anyone else's answer does nothing, and
  * nothing a tool or the model writes can answer.
  */
 import type { InboundMessage } from "../message.ts";
-import type { ApprovalAnswer } from "../platforms/approvals.ts";
-import type { Job } from "../queue/job.ts";
+import type { ApprovalAnswer } from "./capability.ts";
+import type { JobPayload } from "../queue/job.ts";
 import { openJob } from "../queue/sealed-job.ts";
 import type { Runtime } from "../runtime.ts";
 import type * as z from "../zod.ts";
-import { approvalsOf } from "./approval-ask.ts";
 
 export async function answerApproval(
   rt: Runtime,
   answer: ApprovalAnswer,
-  jobSchema: z.ZodMiniType<Job>,
+  jobSchema: z.ZodMiniType<JobPayload>,
 ): Promise<void> {
   await decideAndPublish(rt, answer, jobSchema);
 }
 
 /** True when the answer decided the approval (now or before) and its continuation was published. */
-async function decideAndPublish(rt: Runtime, answer: ApprovalAnswer, jobSchema: z.ZodMiniType<Job>): Promise<boolean> {
+async function decideAndPublish(
+  rt: Runtime,
+  answer: ApprovalAnswer,
+  jobSchema: z.ZodMiniType<JobPayload>,
+): Promise<boolean> {
   const { place, messageId, userId, verdict } = answer;
-  const decided = await approvalsOf(rt).decide(place, messageId, userId, verdict);
+  const decided = await rt.approvals.decide(place, messageId, userId, verdict);
   const where = { platform: place.platform, tenant: place.tenant };
   if (!decided) {
     rt.log.info("approval_reaction_ignored", { ...where, reason: "not_a_question" });
@@ -37,7 +40,7 @@ async function decideAndPublish(rt: Runtime, answer: ApprovalAnswer, jobSchema: 
   rt.log.info("approval_reaction", { ...where, verdict, state: decided.state, decided: decided.decided });
   if (!decided.job || (decided.state !== "approved" && decided.state !== "denied")) return false;
   const job = await openJob(JSON.parse(decided.job), rt.secrets.jobs, jobSchema);
-  await rt.queue.publish("approval", job);
+  await rt.queue.publish({ ...job, kind: "approval" });
   return true;
 }
 
@@ -50,9 +53,9 @@ export async function answerApprovalReply(
   rt: Runtime,
   message: InboundMessage,
   verdict: ApprovalAnswer["verdict"],
-  jobSchema: z.ZodMiniType<Job>,
+  jobSchema: z.ZodMiniType<JobPayload>,
 ): Promise<boolean> {
-  const questionId = await approvalsOf(rt).askedByReply(message.key);
+  const questionId = await rt.approvals.askedByReply(message.key);
   if (questionId === null) return false;
   return decideAndPublish(
     rt,
