@@ -42,6 +42,7 @@ const LEVELS: readonly (readonly [level: string, prefixes: readonly string[]])[]
 const PLATFORM_CONTRACT = [
   "lib/platforms/adapter.ts",
   "lib/platforms/answer-stream.ts",
+  "lib/platforms/answer-format.ts",
   "lib/platforms/history.ts",
   "lib/platforms/parts.ts",
   "lib/platforms/json-body.ts",

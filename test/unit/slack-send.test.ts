@@ -56,6 +56,7 @@ describe("postSlackMessage", () => {
       {
         channel: "C0CHAN001",
         text: "Sure: run the checklist in #ops.",
+        markup: "markdown",
         thread_ts: "1715000000.000100",
         ts: ts[0],
         team: "T0FAKETEAM",
@@ -77,9 +78,11 @@ describe("postSlackMessage", () => {
     expect(sent[0]!.text.startsWith("Part 1.")).toBe(true);
   });
 
-  it("escapes Slack markup so model output cannot ping the whole channel", async () => {
+  it("posts markdown_text with Slack's tokens escaped, so model output cannot ping the whole channel", async () => {
     await post("C0CHAN002", "<!channel> a < b & c > d");
-    expect((await posts("C0CHAN002"))[0]!.text).toBe("&lt;!channel&gt; a &lt; b &amp; c &gt; d");
+    const [posted] = await posts("C0CHAN002");
+    expect(posted!.text).toBe("&lt;!channel&gt; a &lt; b & c &gt; d");
+    expect(posted!.markup).toBe("markdown");
   });
 
   it("waits out a short 429 and posts once", async () => {

@@ -35,6 +35,8 @@ export interface SlackMessage {
   /** The author's names, when the message carries them (one sent from a Slack client). */
   user_profile?: { display_name?: string; real_name?: string };
   text: string;
+  /** How Slack reads `text`: `mrkdwn` (the `text` argument, and people's messages) or `markdown` (markdown_text). */
+  markup?: "mrkdwn" | "markdown";
   metadata?: SlackMetadata;
   streaming_state?: "in_progress" | "completed" | "errored";
   stream?: StreamState;

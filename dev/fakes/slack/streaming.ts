@@ -54,6 +54,7 @@ export function startStream({ team, params, now, state }: MethodContext): SlackA
     thread_ts: threadTs,
     ...botAuthor(team),
     text: content.text,
+    markup: "markdown",
     streaming_state: "in_progress",
     stream: {
       ...(content.mode ? { mode: content.mode } : {}),
