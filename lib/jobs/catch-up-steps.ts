@@ -7,6 +7,7 @@
  * never asks the platform for a page or the model for a chunk again. Only one attempt runs at a time (the answer's
  * claim, and QStash's one-at-a-time per place), so a plain GET and SET suffice.
  */
+import { modelCallSchema } from "../conversation/answer-trace.ts";
 import { shortenToTokens } from "../context/shorten.ts";
 import { catchUpKey } from "../keys.ts";
 import { capMessageText } from "../limits/message-length.ts";
@@ -39,6 +40,8 @@ const progressSchema = z.object({
   messages: z.array(readMessageSchema),
   /** One note per chunk summarized so far, in order. */
   notes: z.array(z.string()),
+  /** Each model call made so far, with its prompt, for the answer's trace (./catch-up-progress.ts). */
+  calls: z.optional(z.array(modelCallSchema)),
 });
 export type CatchUpProgress = z.output<typeof progressSchema>;
 export type ReadMessage = z.output<typeof readMessageSchema>;

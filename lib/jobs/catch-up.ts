@@ -9,10 +9,12 @@
  * goes out through the reply job's own draft and post path (./post.ts): exactly one summary, whatever QStash
  * redelivers. Only the place's own messages are read; in a DM it says what it can do instead.
  */
+import type { AnswerTrace, ModelCallTrace } from "../conversation/answer-trace.ts";
 import type { PostedOutcome } from "../conversation/draft.ts";
 import { selectTurn } from "../conversation/turn.ts";
 import { reserveTokens, type BudgetVerdict } from "../limits/tenant-budget.ts";
 import type { CatchUpRecord } from "../llm/catch-up.ts";
+import type { PassMessage } from "../llm/tool-messages.ts";
 import type { ConversationState } from "../message.ts";
 import { BUDGET_NOTICE, PERSON_BUDGET_NOTICE } from "../notices.ts";
 import { catchUpRequest, type CatchUpRequest } from "../text/catch-up-request.ts";
@@ -28,6 +30,7 @@ import {
   saveProgress,
   type CatchUpProgress,
 } from "./catch-up-steps.ts";
+import { callTrace, catchUpTrace, progressLine, showProgress } from "./catch-up-progress.ts";
 import { finishDraft } from "./post.ts";
 import type { AnswerScope } from "./scope.ts";
 
@@ -87,9 +90,16 @@ export async function catchUp(
       : last
         ? { notes: notesWithin(progress.notes, rt.settings.PROMPT_TOKEN_BUDGET) }
         : { messages: chunks[progress.notes.length]! };
-  const called = await modelCall(scope, input);
+  const part = { at: progress.notes.length + 1, of: chunks.length };
+  const combining = chunks.length > 1 && last;
+  await showProgress(scope, progressLine(records.length, combining ? "combining" : part));
+  const label = combining
+    ? `combining the notes of ${chunks.length} parts`
+    : `${chunks.length > 1 ? `part ${part.at} of ${part.of}: ` : ""}${input.messages?.length ?? 0} messages`;
+  const called = await modelCall(scope, input, label);
   if ("over" in called) return overBudget(scope, called);
   const { text } = called;
+  const calls = [...(progress.calls ?? []), called.call];
   rt.log.info("catch_up_step", {
     ...scope.where,
     pages: progress.pages,
@@ -98,8 +108,9 @@ export async function catchUp(
     noted: progress.notes.length,
     last,
   });
-  if (last) return finish(scope, state, claim, withLinks(scope, text ?? NOTHING_TO_CATCH_UP, ids));
-  await saveProgress(scope, { ...progress, notes: [...progress.notes, text ?? ""] });
+  if (last)
+    return finish(scope, state, claim, withLinks(scope, text ?? NOTHING_TO_CATCH_UP, ids), catchUpTrace(scope, calls));
+  await saveProgress(scope, { ...progress, notes: [...progress.notes, text ?? ""], calls });
   // The next step claims the answer anew; it shows its own working sign (the webhook's came down with this step).
   await scope.attempt.release();
   const { signByWebhook: _shown, ...next } = job;
@@ -107,23 +118,25 @@ export async function catchUp(
   return "continued";
 }
 
-/** One catch-up model call within the daily token budgets (what it used settled), or the budgets' refusal. */
+/** One catch-up model call within the daily token budgets (what it used settled) with its trace, or the refusal. */
 async function modelCall(
   scope: AnswerScope,
   input: { messages: CatchUpRecord[] } | { notes: string[] },
-): Promise<{ text: string | null } | Over> {
+  label: string,
+): Promise<{ text: string | null; call: ModelCallTrace } | Over> {
   const { rt } = scope;
   const budget = await reserveTokens(rt, scope.spender, rt.settings.PROMPT_TOKEN_BUDGET + rt.settings.MAX_REPLY_TOKENS);
   if (!budget.allowed) return budget;
   let used = 0;
+  let sent: readonly PassMessage[] = [];
   try {
-    return {
-      text: await rt.llm.catchUp({
-        input,
-        maxTokens: rt.settings.MAX_REPLY_TOKENS,
-        onUsage: (tokens) => void (used += tokens),
-      }),
-    };
+    const text = await rt.llm.catchUp({
+      input,
+      maxTokens: rt.settings.MAX_REPLY_TOKENS,
+      onUsage: (tokens) => void (used += tokens),
+      onPrompt: (messages) => void (sent = messages),
+    });
+    return { text, call: callTrace(label, used, sent) };
   } finally {
     await budget.reservation.settle(used);
   }
@@ -135,7 +148,8 @@ type Over = Extract<BudgetVerdict, { allowed: false }>;
 async function overBudget(scope: AnswerScope, over: Over): Promise<PostedOutcome | "over_budget"> {
   scope.rt.log.info(`${over.over}_over_budget`, { ...scope.where, notice: over.notify });
   await dropProgress(scope);
-  if (!over.notify) return "over_budget";
+  // A progress line already shows: it says why the summary does not follow, even if the person was told today.
+  if (!over.notify && !scope.attempt.draft.stream) return "over_budget";
   scope.attempt.write(over.over === "tenant" ? BUDGET_NOTICE : PERSON_BUDGET_NOTICE, "over_budget");
   return finishDraft(scope);
 }
@@ -155,13 +169,20 @@ async function finish(
   state: ConversationState,
   claim: Claimed,
   text: string,
+  trace?: AnswerTrace,
 ): Promise<PostedOutcome> {
-  const outcome = await post(scope, state, claim, text);
+  const outcome = await post(scope, state, claim, text, trace);
   await dropProgress(scope);
   return outcome;
 }
 
-function post(scope: AnswerScope, state: ConversationState, claim: Claimed, text: string): Promise<PostedOutcome> {
+function post(
+  scope: AnswerScope,
+  state: ConversationState,
+  claim: Claimed,
+  text: string,
+  trace?: AnswerTrace,
+): Promise<PostedOutcome> {
   const { job } = scope;
   const turn = selectTurn(state.recent, job.trigger, state.answeredThroughBy?.[job.trigger.authorId]);
   const saw = turn && {
@@ -169,9 +190,9 @@ function post(scope: AnswerScope, state: ConversationState, claim: Claimed, text
     ts: turn.current.ts,
     answered: turn.answered,
     arrivals: claim.arrivals,
-    promptTokens: 0,
+    promptTokens: trace?.promptTokens ?? 0,
     droppedMessages: 0,
   };
   scope.attempt.write(text, "answered", saw ?? undefined);
-  return finishDraft(scope);
+  return finishDraft(scope, trace ? { trace } : {});
 }

@@ -17,7 +17,7 @@ export interface SlackFakeMessage {
   markup?: "mrkdwn" | "markdown";
   streaming_state?: "in_progress" | "completed" | "errored";
   reactions: { name: string; users: string[] }[];
-  revisions: { at: number; method: string; chars: number }[];
+  revisions: { at: number; method: string; chars: number; text: string }[];
 }
 
 export async function slackMessages(channel: string): Promise<SlackFakeMessage[]> {

@@ -30,7 +30,15 @@ async function posts(channel: string): Promise<RecordedSlackPost[]> {
 }
 
 const post = (channel: string, text: string, extra: Partial<Parameters<typeof postSlackMessage>[0]> = {}) =>
-  postSlackMessage({ apiBaseUrl: slack.url, botToken: TOKEN, channel, text, progress: partProgress(), ...extra });
+  postSlackMessage({
+    apiBaseUrl: slack.url,
+    botToken: TOKEN,
+    channel,
+    text,
+    tenant: "T0FAKETEAM",
+    progress: partProgress(),
+    ...extra,
+  });
 
 async function apiCalls(method: string, channel: string): Promise<unknown[]> {
   return (await (
@@ -85,6 +93,13 @@ describe("postSlackMessage", () => {
     expect(posted!.markup).toBe("markdown");
   });
 
+  it("puts the permalinks it carries on the workspace's own domain, as auth.test names it", async () => {
+    await post("C0LINK001", "Decided [here](https://app.slack.com/archives/C0LINK001/p1715000000000100).");
+    expect((await posts("C0LINK001"))[0]!.text).toBe(
+      "Decided [here](https://fake-workspace.slack.com/archives/C0LINK001/p1715000000000100).",
+    );
+  });
+
   it("waits out a short 429 and posts once", async () => {
     await control("/__fail", { channel: "C0BUSY002", status: 429, retryAfter: 1 });
     expect(await post("C0BUSY002", "hello")).toHaveLength(1);
@@ -116,6 +131,7 @@ describe("postSlackMessage", () => {
       botToken: "nope",
       channel: "C0CHAN001",
       text: "hi",
+      tenant: "T0FAKETEAM",
       progress: partProgress(),
     });
     expect(await badToken.catch((e: unknown) => (e as GiveUp).code)).toBe("invalid_auth");

@@ -41,7 +41,7 @@ export function postMessage({ team, params, now, state }: MethodContext): SlackA
     markup: markdown !== undefined ? "markdown" : "mrkdwn",
     ...(metadata ? { metadata } : {}),
     reactions: [],
-    revisions: [{ at: now, method: "chat.postMessage", chars: text.length }],
+    revisions: [{ at: now, method: "chat.postMessage", chars: text.length, text }],
   });
   state.assistant.replied(team.id, channel, threadTs ?? ts, now);
   state.recordPost({

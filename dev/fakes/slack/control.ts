@@ -157,7 +157,7 @@ export function slackControlRoutes({
         ...(spec.user_profile ? { user_profile: spec.user_profile } : {}),
         text: spec.text,
         reactions: [],
-        revisions: [{ at: now, method: "person", chars: spec.text.length }],
+        revisions: [{ at: now, method: "person", chars: spec.text.length, text: spec.text }],
       });
       return { ok: true, ts };
     },

@@ -91,6 +91,7 @@ export const slack: PlatformAdapter<SlackTarget, {}, SlackSettings> = {
       channel: target.channel,
       threadTs: target.threadTs,
       text,
+      tenant: ctx.tenant,
       fetch: ctx.fetch,
       progress,
     });

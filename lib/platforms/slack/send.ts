@@ -13,6 +13,7 @@ import { waitingOutRateLimits } from "../rate-limited.ts";
 import { callSlack, type SlackCallArgs } from "./api.ts";
 import { findSlackPart, partMetadata, type SlackPlace } from "./find-part.ts";
 import { slackMarkdown } from "./format.ts";
+import { onWorkspaceDomain } from "./workspace-links.ts";
 
 /** Slack truncates at 40,000 characters and advises staying under 4,000 per message. */
 export const SLACK_MAX_MESSAGE_CHARS = 4_000;
@@ -22,6 +23,8 @@ export interface PostSlackMessageArgs extends SlackCallArgs {
   channel: string;
   threadTs?: string;
   text: string;
+  /** The workspace posted in (its links go on its domain: ./workspace-links.ts). */
+  tenant: string;
   /** Which parts to post and where to report them; its `answerId` tags every part (splitting is deterministic). */
   progress: PartProgress;
 }
@@ -33,12 +36,12 @@ export interface PostSlackMessageArgs extends SlackCallArgs {
 export async function postSlackMessage(args: PostSlackMessageArgs): Promise<string[]> {
   const { answerId } = args.progress;
   return postParts(splitText(args.text, SLACK_MAX_MESSAGE_CHARS), args.progress, {
-    post: (chunk, index) => postOne(args, answerId, slackMarkdown(chunk), index),
+    post: async (chunk, index) => postOne(args, answerId, await shownPart(args, args.tenant, chunk), index),
     async find(chunk, index, since) {
       const found = await findSlackPart(args, { answerId, index, since });
       if (!found) return null;
       // It may be a streamed answer's message that an attempt left mid-answer: it gets the part's text.
-      const markdown = slackMarkdown(chunk);
+      const markdown = await shownPart(args, args.tenant, chunk);
       if (found.text !== markdown)
         await waitingOutRateLimits(() =>
           callSlack(args, "chat.update", { channel: args.channel, ts: found.ts, markdown_text: markdown }),
@@ -46,6 +49,11 @@ export async function postSlackMessage(args: PostSlackMessageArgs): Promise<stri
       return found.ts;
     },
   });
+}
+
+/** A part of the answer as its message shows it: rendered (./format.ts), its permalinks on the workspace's domain. */
+export function shownPart(call: SlackCallArgs, tenant: string, part: string): Promise<string> {
+  return onWorkspaceDomain(call, tenant, slackMarkdown(part));
 }
 
 /**

@@ -22,7 +22,7 @@ import { callSlack, type SlackCallArgs, type SlackMethods, slackErrorCode } from
 import { findEarlierOpen } from "./earlier-open.ts";
 import { partMetadata, type SlackPlace } from "./find-part.ts";
 import { slackFormat, slackMarkdown } from "./format.ts";
-import { postOne, SLACK_MAX_MESSAGE_CHARS } from "./send.ts";
+import { postOne, SLACK_MAX_MESSAGE_CHARS, shownPart } from "./send.ts";
 import type { SlackSettings } from "./settings.ts";
 import type { SlackTarget } from "./target.ts";
 
@@ -151,20 +151,23 @@ function nativeStream(ctx: SlackContext, target: SlackTarget, state: StreamState
       }
     },
     async finish(text) {
-      const added = state.open && text.startsWith(state.shown) ? addedText(text, state.shown) : null;
+      const place = await placeOf(ctx, target);
+      const final = await shownPart(place, ctx.tenant, text);
+      // Appended only as it renders: a link put on the workspace's domain makes it another text (one edit).
+      const appendable = state.open && text.startsWith(state.shown) && final === slackMarkdown(text);
+      const added = appendable ? addedText(text, state.shown) : null;
       if (added !== null && (await stop(added))) {
         state.shown = text;
         return;
       }
       // The message shows something else than the final text's start (an earlier attempt's): one edit replaces it.
       if (state.open) await stop("");
-      if (state.shown !== text) {
-        const place = await placeOf(ctx, target);
+      if (state.shown !== text || final !== slackMarkdown(text)) {
         // A stream an earlier attempt thought closed may still be open (its stop never came back): stop, then edit.
-        await finalUpdate(place, state.id, slackMarkdown(text)).catch(async (err: unknown) => {
+        await finalUpdate(place, state.id, final).catch(async (err: unknown) => {
           if (slackErrorCode(err) !== "streaming_state_conflict") throw err;
           await stop("");
-          await finalUpdate(place, state.id, slackMarkdown(text));
+          await finalUpdate(place, state.id, final);
         });
       }
       state.shown = text;
@@ -191,9 +194,10 @@ function editStream(ctx: SlackContext, target: SlackTarget, state: StreamState):
       }
     },
     async finish(text) {
+      const place = await placeOf(ctx, target);
+      const final = await shownPart(place, ctx.tenant, text);
       // The message shows the last snapshot with its Markdown closed: the final text replaces it unless equal.
-      if (state.shown !== text || snapshot(text, target) !== slackMarkdown(text))
-        await finalUpdate(await placeOf(ctx, target), state.id, slackMarkdown(text));
+      if (state.shown !== text || snapshot(text, target) !== final) await finalUpdate(place, state.id, final);
       state.shown = text;
     },
     close: async () => undefined,
