@@ -11,7 +11,6 @@ import type { Prompt } from "../context/prompt.ts";
 import type { AnswerStream, WorkingSign } from "../platforms/answer-stream.ts";
 import type { JobStreaming } from "../platforms/replier.ts";
 import type { AnswerScope } from "./scope.ts";
-import { closeMarkdown } from "../text/close-markdown.ts";
 import { endEarlierStream } from "./stream-end.ts";
 import { offeredTools, streamedAnswer, wholeAnswer, type ToolUse } from "./tool-loop.ts";
 
@@ -54,8 +53,8 @@ async function streamInto(
       // A long answer may outlive the claim's TTL: renewed as it is written (a Redis call every 30 s at most).
       await attempt.keepClaim();
       latest = text;
-      // A snapshot that would show nothing yet (a lone `**`) opens no stream.
-      if (stream === null || !closeMarkdown(text).trim()) continue;
+      // A snapshot that would show nothing yet (a lone `**` or `## `) opens no stream.
+      if (stream === null || !streaming.shows(text)) continue;
       if (stream === undefined) {
         const unsure = await attempt.streamOpening(text);
         stream = await streaming.open(text, unsure);

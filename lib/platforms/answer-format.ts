@@ -18,6 +18,8 @@ export interface AnswerFormat<Target> {
    * longer than one message takes once the platform has read it. Never throws: any text renders.
    */
   render(markdown: string, target: Target): string;
+  /** What a reader sees of a rendered text, its markup left out, where that is not the text itself (HTML). */
+  shownText?(rendered: string): string;
 }
 
 /**
@@ -26,6 +28,12 @@ export interface AnswerFormat<Target> {
  */
 export function renderSnapshot<Target>(format: AnswerFormat<Target>, markdown: string, target: Target): string {
   return format.render(closeMarkdown(markdown), target);
+}
+
+/** Whether the snapshot shows anything yet: a lone `## ` or `- ` renders to nothing a platform would take. */
+export function snapshotShows<Target>(format: AnswerFormat<Target>, markdown: string, target: Target): boolean {
+  const rendered = renderSnapshot(format, markdown, target);
+  return (format.shownText?.(rendered) ?? rendered).trim() !== "";
 }
 
 /**

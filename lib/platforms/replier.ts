@@ -9,6 +9,7 @@ import type { FileRef } from "../files/file-ref.ts";
 import type { ConversationKey, ParentMessage, PartProgress, ReplyTarget, StreamState, Visibility } from "../message.ts";
 import type { Job } from "../queue/job.ts";
 import type { PlatformAdapter } from "./adapter.ts";
+import { snapshotShows } from "./answer-format.ts";
 import type { AnswerFor, AnswerStream, UnsureOpen, WorkingSign } from "./answer-stream.ts";
 import type { ApprovalWay } from "./approvals.ts";
 import { type PlatformServices, replyContext } from "./context.ts";
@@ -62,6 +63,8 @@ export type JobHistoryQuery = Pick<PlaceRead, "triggerListed" | "limit"> & Histo
 export interface JobStreaming {
   readonly maxChars: number;
   readonly intervalMs: number;
+  /** Whether a snapshot of the answer shows anything yet on the platform (a lone `**` or `## ` does not). */
+  shows(text: string): boolean;
   /** `unsure`: an earlier attempt began to open it then (ms), with these texts, and never heard back. */
   open(text: string, unsure?: UnsureOpen): Promise<AnswerStream | null>;
   resume(state: StreamState): AnswerStream;
@@ -142,6 +145,7 @@ export function platformReplier(rt: PlatformServices, adapters: readonly Platfor
       return {
         maxChars: streaming.maxChars,
         intervalMs: streaming.intervalMs,
+        shows: (text) => snapshotShows(adapter.format, text, target),
         open: (text, unsure) => streaming.open(ctx, target, text, { ...answerFor(job), ...(unsure ? { unsure } : {}) }),
         resume: (state) => streaming.resume(ctx, target, state, answerFor(job)),
       };

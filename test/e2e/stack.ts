@@ -27,6 +27,8 @@ export interface RunningStack {
   adminToken: string;
   /** The Slack fake's origin (its control routes: dev/fakes/README.md). */
   slackFakeUrl: string;
+  /** The local model's origin (`POST /__script` scripts its answers: dev/local-model/script.ts). */
+  modelUrl: string;
   /** The stack's Redis through its Upstash REST bridge: one command, its result. */
   redis(command: (string | number)[]): Promise<unknown>;
   /** What the stack printed (the last 20,000 characters): what a developer sees, and a failure's evidence. */
@@ -44,6 +46,8 @@ const PORT_TAKEN = /port \d+ \(.*\) is already in use/;
 export interface StackOptions {
   /** Runs it in a process group of its own, stopped as a terminal's Ctrl-C stops one: SIGINT to the whole group. */
   terminal?: boolean;
+  /** Worker settings given through the environment, as a developer would (`PROMPT_TOKEN_BUDGET=600 npm run dev`). */
+  settings?: Record<string, string>;
 }
 
 export async function startStack(opts: StackOptions = {}): Promise<RunningStack> {
@@ -75,6 +79,7 @@ async function startStackOnFreePorts(opts: StackOptions): Promise<RunningStack> 
       BOT_NAME: "Parley",
       USE_LLM_JUDGE: "false",
       CONVERSATION_TIMEOUT_SECONDS: "120",
+      ...opts.settings,
     },
     stdio: ["ignore", "pipe", "pipe"],
     detached: opts.terminal ?? false,
@@ -88,6 +93,7 @@ async function startStackOnFreePorts(opts: StackOptions): Promise<RunningStack> 
     simulatorUrl: local("SIMULATOR_PORT"),
     adminToken,
     slackFakeUrl: local("SLACK_FAKE_PORT"),
+    modelUrl: local("LOCAL_MODEL_PORT"),
     redis: async (command) => {
       const res = await fetch(local("REDIS_REST_PORT"), {
         method: "POST",

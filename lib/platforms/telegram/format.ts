@@ -40,12 +40,18 @@ export function telegramHtml(markdown: string): string {
 export const telegramFormat: AnswerFormat<TelegramTarget> = {
   markup: () => "telegram_html",
   render: telegramHtml,
+  shownText,
 };
 
-/** How many characters Telegram counts in HTML this module wrote: its text, each escape one character. */
-export function shownLength(html: string): number {
-  return html.replace(/<[^>]*>/g, "").replace(/&(?:lt|gt|amp|quot);/g, "_").length;
+const ESCAPES: Readonly<Record<string, string>> = { "&lt;": "<", "&gt;": ">", "&amp;": "&", "&quot;": '"' };
+
+/** The text Telegram shows of HTML this module wrote: the tags left out, each escape its character. */
+export function shownText(html: string): string {
+  return html.replace(/<[^>]*>/g, "").replace(/&(?:lt|gt|amp|quot);/g, (e) => ESCAPES[e]!);
 }
+
+/** How many characters Telegram counts in HTML this module wrote. */
+const shownLength = (html: string): number => shownText(html).length;
 
 /** A block as HTML; inside a quote, no quote again (Telegram's blockquotes do not nest). */
 function blockHtml(block: Block, quoted: boolean): string {
