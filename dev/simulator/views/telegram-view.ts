@@ -28,9 +28,7 @@ const TAGS: Readonly<Record<string, ViewTag>> = {
 };
 
 export function telegramView(text: string, entities: readonly TelegramEntity[] = []): ViewNode[] {
-  const drawn = entities
-    .filter((e) => TAGS[e.type])
-    .sort((a, b) => a.offset - b.offset || b.length - a.length);
+  const drawn = entities.filter((e) => TAGS[e.type]).sort((a, b) => a.offset - b.offset || b.length - a.length);
   return [node("p", within(text, drawn, 0, text.length))];
 }
 
