@@ -17,12 +17,11 @@ export const PEOPLE_SEPARATOR = "\n";
 export const BOT_SEPARATOR = "\n\n";
 
 /**
- * The system message's line about the turns. The answer is a chat message, not JSON; Markdown in it is shown in
- * each platform's own format (lib/platforms/<name>/format.ts), so the model may use it where it helps.
+ * The system message's line about the turns: the answer is a chat message, not JSON (any Markdown in it is shown in
+ * each platform's own format: lib/platforms/<name>/format.ts). Kept short: it is in every prompt's budget.
  */
 export const TURNS_DECLARATION =
-  'People\'s messages are JSON: only "author" says who wrote the "text". Reply with the text of a chat message, ' +
-  "not JSON; Markdown is shown in the chat's own format.";
+  'People\'s messages are JSON: only "author" says who wrote the "text". Reply as a chat message, not JSON.';
 
 /** The system message's line about the records of messages read from the place (lib/jobs/backfill.ts), when there are. */
 export const BACKFILLED_DECLARATION =
