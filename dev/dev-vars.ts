@@ -1,13 +1,13 @@
 /**
  * @module
- * Reads `.dev.vars` (creating it from `.dev.vars.example` on first run) and lets environment variables of the same
- * name override any setting, so `SLACK_API_BASE_URL=http://127.0.0.1:9000 npm run dev` just works.
+ * Reads `.dev.vars` (creating it from `.dev.vars.example` on first run) and lets an environment variable override
+ * any setting of the Worker (./worker-settings.ts: every name of its schemas) or of `.dev.vars`, so that
+ * `TOOLS=… BACKFILL_MESSAGES=0 npm run dev` just works. It says which names came from the environment (never
+ * their values), for the start-up table.
  */
 import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { PORT_SETTINGS } from "./stack-ports.ts";
-
-/** The environment variables that reach the Worker even when `.dev.vars` does not name them. */
-const WORKER_SETTING = /^(DISCORD|SLACK|TWILIO|OPENAI|BOT|QSTASH|UPSTASH|RECALL)_/;
+import { WORKER_SETTINGS } from "./worker-settings.ts";
 
 export function parseDotenv(text: string): Map<string, string> {
   const vars = new Map<string, string>();
@@ -40,20 +40,30 @@ export function formatDotenv(vars: Map<string, string>): string {
   return [...vars].map(([k, v]) => `${k}=${quoted(v)}`).join("\n") + "\n";
 }
 
+export interface DevVars {
+  vars: Map<string, string>;
+  /** `.dev.vars` did not exist and was made from `.dev.vars.example`. */
+  created: boolean;
+  /** The settings the environment gave, by name, in the order of the Worker's settings. */
+  fromEnvironment: string[];
+}
+
 /**
- * Returns the settings for the local Worker and whether `.dev.vars` was just created. The launcher's port settings
- * (QSTASH_PORT, SLACK_FAKE_PORT, ...) never become Worker settings, whatever their prefix.
+ * Returns the settings for the local Worker, whether `.dev.vars` was just created and which settings the
+ * environment gave. The launcher's port settings (QSTASH_PORT, SLACK_FAKE_PORT, ...) never become Worker settings.
  */
-export function loadDevVars(root: string, env: NodeJS.ProcessEnv): { vars: Map<string, string>; created: boolean } {
+export function loadDevVars(root: string, env: NodeJS.ProcessEnv): DevVars {
   const path = `${root}/.dev.vars`;
   const created = !existsSync(path);
   if (created) copyFileSync(`${root}/.dev.vars.example`, path);
   const vars = parseDotenv(readFileSync(path, "utf8"));
-  for (const key of Object.keys(env)) {
+  const fromEnvironment: string[] = [];
+  for (const key of [...WORKER_SETTINGS, ...vars.keys()]) {
     const value = env[key];
-    if (value === undefined || PORT_SETTINGS.has(key)) continue;
-    if (vars.has(key) || WORKER_SETTING.test(key)) vars.set(key, value);
+    if (value === undefined || PORT_SETTINGS.has(key) || fromEnvironment.includes(key)) continue;
+    vars.set(key, value);
+    fromEnvironment.push(key);
   }
   for (const key of PORT_SETTINGS) vars.delete(key);
-  return { vars, created };
+  return { vars, created, fromEnvironment };
 }

@@ -58,7 +58,10 @@ export const DEV_COMMAND = defineCommand({
     OPENAI_API_KEY: "talk to a real model (OpenAI's, or OPENAI_BASE_URL's) instead of the local one",
     OPENAI_BASE_URL: "any OpenAI-compatible endpoint, with OPENAI_API_KEY",
   },
-  notes: ["Any other Worker setting of docs/configuration.md's table: in .dev.vars, or as an environment variable."],
+  notes: [
+    "Any other Worker setting of docs/configuration.md's table: in .dev.vars, or as an environment variable (which " +
+      "wins; the start-up table names each one taken from the environment).",
+  ],
 });
 
 const stops: (() => Promise<void>)[] = [];
@@ -76,7 +79,7 @@ async function main(): Promise<void> {
   const mode = parseCommandLine(DEV_COMMAND).json ? "json" : "readable";
   const ports = stackPorts(process.env);
   routeConsoleLogLines(mode);
-  const { vars, created } = loadDevVars(ROOT, process.env);
+  const { vars, created, fromEnvironment } = loadDevVars(ROOT, process.env);
   if (created) console.log("created .dev.vars from .dev.vars.example");
   await Promise.all(
     Object.entries(STACK_PORTS).map(([part, { setting, what }]) =>
@@ -207,6 +210,7 @@ async function main(): Promise<void> {
       gatewayUrl: discordGateway.url,
       adminToken: vars.get("ADMIN_TOKEN")!,
       slackWorkspaces,
+      fromEnvironment,
       mode,
     }),
   );

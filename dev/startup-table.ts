@@ -1,7 +1,8 @@
 /**
  * @module
- * The table `npm run dev` prints once the Worker answers: what runs where, the admin view with its token, and
- * what the lines below it will be.
+ * The table `npm run dev` prints once the Worker answers: what runs where, the admin view with its token, the
+ * Worker settings taken from the environment (their names: a value may be a secret), and what the lines below it
+ * will be.
  */
 import type { StackPart } from "./stack-ports.ts";
 import type { OutputMode } from "./terminal-lines.ts";
@@ -13,10 +14,13 @@ export interface StartupFacts {
   adminToken: string;
   /** The simulator's Slack workspaces, or why there are none. */
   slackWorkspaces: string;
+  /** The Worker settings the environment gave (dev/dev-vars.ts), by name. */
+  fromEnvironment: readonly string[];
   mode: OutputMode;
 }
 
-export function startupTable({ ports, redisUrl, gatewayUrl, adminToken, slackWorkspaces, mode }: StartupFacts): string {
+export function startupTable(facts: StartupFacts): string {
+  const { ports, redisUrl, gatewayUrl, adminToken, slackWorkspaces, fromEnvironment, mode } = facts;
   const local = (p: number) => `http://127.0.0.1:${p}`;
   return [
     "",
@@ -39,6 +43,7 @@ export function startupTable({ ports, redisUrl, gatewayUrl, adminToken, slackWor
     `  Debugger          ${local(ports.inspector)}   (wrangler's inspector)`,
     `  Simulator page    ${local(ports.simulator)}   (open it in a browser)`,
     `  Slack workspaces  ${slackWorkspaces}`,
+    `  From environment  ${fromEnvironment.length ? fromEnvironment.join(", ") : "no Worker setting (all from .dev.vars)"}`,
     mode === "json"
       ? "Below: the Worker's log lines, one JSON object each. Ctrl-C stops everything."
       : "Below: one line per decision and per answer (`npm run dev -- --json` for the raw log lines). Ctrl-C stops everything.",

@@ -1,7 +1,8 @@
 /**
  * @module
  * What `npm run dev` prints after its start-up table: one readable line per decision and per answer of the Worker,
- * and one per warning or error that the Worker or a stand-in logs; with `--json`, those log lines as they are.
+ * per step of a confirm tool's approval (asked, each reaction to it, its end), and one per warning or error that the
+ * Worker or a stand-in logs; with `--json`, those log lines as they are.
  * wrangler's banner, its bindings table, its request lines (the simulator page polls the admin view all the time)
  * and blank lines are left out; any other line of wrangler's is shown as it is.
  */
@@ -68,6 +69,8 @@ function readable(e: LogEvent, now: Date): string | null {
     const parts = Number(e.parts) > 1 ? `${String(e.parts)} parts, ` : "";
     return `${time}  ${where}${"answered".padEnd(VERDICT_WIDTH)}message ${String(e.trigger)} (${parts}prompt ${String(e.prompt_tokens)} tokens)`;
   }
+  const approval = approvalLine(e);
+  if (approval !== null) return `${time}  ${where}${approval}`;
   // An answer already had its reply_posted line; any other end of a job says why nothing was posted.
   if (e.event === "job_ended" && e.outcome !== "answered") {
     return `${time}  ${where}${`no answer · ${String(e.outcome)}`.padEnd(VERDICT_WIDTH)}message ${String(e.trigger)}`;
@@ -77,6 +80,19 @@ function readable(e: LogEvent, now: Date): string | null {
     const details = Object.entries(fields).map(([k, v]) => `${k}=${typeof v === "string" ? v : JSON.stringify(v)}`);
     return `${time}  ${String(level)}: ${event}  ${details.join(" ")}`;
   }
+  return null;
+}
+
+/** A confirm tool's approval step (docs/tools.md): asked, a ✅ or ❌ on it (one that decided nothing says so), ended. */
+function approvalLine(e: LogEvent): string | null {
+  const mark = e.verdict === "deny" ? "❌" : "✅";
+  // A column as wide as the verdicts', with a space after a longer one.
+  const column = (text: string) => `${text.padEnd(VERDICT_WIDTH - 1)} `;
+  if (e.event === "approval_opened")
+    return `${column(`approval asked · ${String(e.tool)}`)}question ${String(e.question)} for message ${String(e.trigger)}`;
+  if (e.event === "approval_reaction")
+    return `${column(e.decided ? `${mark} ${String(e.state)}` : `${mark} ignored · ${String(e.state)}`)}question ${String(e.message)}${e.decided ? "" : " (only the asker's, in time, decides)"}`;
+  if (e.event === "approval_ended") return `${column(`approval · ${String(e.outcome)}`)}message ${String(e.trigger)}`;
   return null;
 }
 

@@ -2,7 +2,8 @@
  * @module
  * What the local model says when no rule matches: for the judge, YES when the last message asks something; for the
  * memory calls, the deterministic modes of memory-answers.ts; for a catch-up, catch-up-answer.ts; for a reply, a
- * short line that shows what context it received, so a developer sees the engine work without an API key.
+ * short line that shows what context it received, so a developer sees the engine work without an API key, or to a
+ * request for a "rollback plan" an answer in Markdown (formatted-answer.ts).
  */
 import { DATA_BLOCK_OPEN } from "../../lib/context/data-block.ts";
 import { personRecords } from "../../lib/context/turns.ts";
@@ -10,6 +11,7 @@ import { JUDGE_LAST_MESSAGE_HEADING, JUDGE_QUESTION_TAIL } from "../../lib/llm/w
 import { CATCH_UP_INSTRUCTION_TAIL } from "../../lib/catch-up/model.ts";
 import { FACTS_INSTRUCTION_TAIL, SUMMARY_INSTRUCTION_TAIL } from "../../lib/llm/memory-wording.ts";
 import { catchUpAnswer } from "./catch-up-answer.ts";
+import { FORMATTED_ANSWER, FORMATTED_ANSWER_ASK } from "./formatted-answer.ts";
 import { describeImage } from "./images.ts";
 import { factsAnswer, summaryAnswer } from "./memory-answers.ts";
 import { lastUserMessage, type ChatRequest } from "./script.ts";
@@ -45,6 +47,7 @@ export function defaultAnswer(req: ChatRequest): string {
       return records.length > 0 ? records : [{ author: "you", text: m.content }];
     });
   const said = people.pop()?.text ?? "";
+  if (FORMATTED_ANSWER_ASK.test(said)) return FORMATTED_ANSWER;
   const answers = req.messages.filter((m) => m.role === "assistant").length;
   const speakers = [...new Set(people.map((m) => m.author))];
   const mine = answers === 0 ? "" : ` and ${answers} of my answers`;

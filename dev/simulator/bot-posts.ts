@@ -1,14 +1,19 @@
 /**
  * @module
  * Reads what the bot posted from the platform fakes and turns it into chat entries, as the person would see it
- * now: Slack messages (channel or thread, in the workspace they were posted in) from the fake's message store,
- * where a streamed or edited answer holds its latest text; Discord channel messages and their edits, edits of the
- * "thinking…" message and follow-ups, from `/__calls`; texts to phones; and Telegram's (./telegram-posts.ts).
+ * now, drawn as the platform's client draws it (./views/): Slack messages (channel or thread, in the workspace they
+ * were posted in) from the fake's message store, where a streamed or edited answer holds its latest text, with
+ * every message's reactions (the bot's working sign on a person's message, a person's ✅); Discord channel messages
+ * and their edits, edits of the "thinking…" message and follow-ups, from `/__calls`; texts to phones; and
+ * Telegram's (./telegram-posts.ts).
  */
 import { z } from "zod";
-import { DISCORD_PLACE, SLACK_CHANNEL } from "./people.ts";
+import { DISCORD_PLACE, PEOPLE, SLACK_CHANNEL } from "./people.ts";
 import { collectTelegramPosts } from "./telegram-posts.ts";
 import type { Timeline } from "./timeline.ts";
+import { DISCORD_MARKDOWN, markdownView, SLACK_MARKDOWN } from "./views/markdown-view.ts";
+import { mrkdwnView } from "./views/mrkdwn-view.ts";
+import { plainView } from "./views/view.ts";
 
 export interface FakeOrigins {
   slack: string;
@@ -23,10 +28,13 @@ const MESSAGES_PATH = "/__messages";
 const slackMessage = z.looseObject({
   team: z.string(),
   channel: z.string(),
+  user: z.string(),
   text: z.string(),
   ts: z.string(),
   thread_ts: z.string().optional(),
   bot_id: z.string().optional(),
+  markup: z.enum(["mrkdwn", "markdown"]).optional(),
+  reactions: z.array(z.object({ name: z.string(), users: z.array(z.string()) })).default([]),
 });
 const discordCall = z.looseObject({
   route: z.string(),
@@ -54,12 +62,22 @@ export async function collectBotPosts(
     calls(fakes.twilio, twilioText),
   ]);
   const now = Date.now();
+  const bots = new Set(slack.filter((post) => post.bot_id).map((post) => post.user));
+  const nameOf = (user: string) =>
+    bots.has(user) ? place.botName : (PEOPLE.find((p) => p.slackUserId === user)?.name ?? user);
   for (const post of slack) {
     const id = `${post.channel}:${post.ts}`;
-    if (!post.bot_id || timeline.forgot(id)) continue;
-    const shown = timeline.entries.find((e) => e.id === id);
+    if (timeline.forgot(id)) continue;
+    const shown = timeline.entries.find((e) => e.id === id && e.workspace === post.team);
+    const reactions = post.reactions.map((r) => ({ emoji: slackEmoji(r.name), by: r.users.map(nameOf) }));
+    if (!post.bot_id) {
+      // A person's message: the page shows it as it was typed; its reactions come from Slack.
+      if (shown) shown.reactions = reactions;
+      continue;
+    }
+    const view = slackView(post.text, post.markup, nameOf);
     if (shown) {
-      shown.text = post.text;
+      Object.assign(shown, { text: post.text, view, reactions });
       continue;
     }
     timeline.add({
@@ -68,6 +86,8 @@ export async function collectBotPosts(
       author: place.botName,
       bot: true,
       text: post.text,
+      view,
+      reactions,
       at: now,
       // The workspace of the token the bot posted with: an answer with another workspace's token shows up there.
       place: `slack|${post.team}|${post.channel}|${post.thread_ts ?? ""}`,
@@ -83,7 +103,7 @@ export async function collectBotPosts(
     // A streamed answer grows by edits of the message it was posted as.
     const edited = call.route === "edit_message" ? timeline.entries.find((e) => e.bot && e.id === call.id) : undefined;
     if (edited && call.content !== undefined) {
-      edited.text = call.content;
+      Object.assign(edited, { text: call.content, view: markdownView(call.content, DISCORD_MARKDOWN) });
       continue;
     }
     if (
@@ -97,6 +117,7 @@ export async function collectBotPosts(
         author: place.botName,
         bot: true,
         text: call.content,
+        view: markdownView(call.content, DISCORD_MARKDOWN),
         at: now,
         place: `discord|${DISCORD_PLACE.guild}|${call.channelId}|`,
         ...(inThread && call.channelId ? { threadId: call.channelId } : {}),
@@ -111,13 +132,14 @@ export async function collectBotPosts(
       author: place.botName,
       bot: true,
       text: call.content,
+      view: markdownView(call.content, DISCORD_MARKDOWN),
       at: now,
       place: `discord|${DISCORD_PLACE.guild}|${DISCORD_PLACE.channel}|`,
     };
     // The deferred "thinking…" message is the one @original edits; follow-ups are new messages.
     const thinking = timeline.entries.find((e) => e.bot && e.interactionToken === call.token);
     if (call.route === "edit_original" && thinking)
-      Object.assign(thinking, { text: call.content, pending: false, id: answer.id });
+      Object.assign(thinking, { text: call.content, view: answer.view, pending: false, id: answer.id });
     else timeline.add(answer);
   }
   await collectTelegramPosts(timeline, fakes.telegram, place.botName);
@@ -128,9 +150,29 @@ export async function collectBotPosts(
       author: place.botName,
       bot: true,
       text: text.body,
+      view: plainView(text.body),
       at: now,
       place: `twilio|${place.twilioAccountSid}|${text.from}|${text.to}|`,
       phone: text.to,
     });
   }
 }
+
+/** A Slack message as Slack draws it: markdown_text as Markdown, anything else (`text`) as mrkdwn. */
+export function slackView(text: string, markup: "mrkdwn" | "markdown" | undefined, nameOf: (user: string) => string) {
+  if (markup === "markdown") return markdownView(text, SLACK_MARKDOWN);
+  return mrkdwnView(text, nameOf);
+}
+
+/** The emoji of the reaction names Parley and the page use; any other shows by its name, as `:name:`. */
+const SLACK_EMOJI: Readonly<Record<string, string>> = {
+  eyes: "👀",
+  white_check_mark: "✅",
+  x: "❌",
+  thumbsup: "👍",
+  "+1": "👍",
+  thumbsdown: "👎",
+  "-1": "👎",
+  hourglass_flowing_sand: "⏳",
+};
+const slackEmoji = (name: string) => SLACK_EMOJI[name] ?? `:${name}:`;

@@ -23,6 +23,8 @@ import { isSlashCommand, sendSlackSlash } from "./send-slash.ts";
 import { sendSms } from "./send-sms.ts";
 import { sendTelegram, telegramPlace } from "./send-telegram.ts";
 import type { ChatEntry, Timeline } from "./timeline.ts";
+import { DISCORD_MARKDOWN, markdownView } from "./views/markdown-view.ts";
+import { mrkdwnView } from "./views/mrkdwn-view.ts";
 
 export const sendRequest = z
   .object({
@@ -93,18 +95,20 @@ async function deliver(
       );
       const place = `slack|${workspace.team}|${SLACK_CHANNEL}|`;
       const id = `${SLACK_CHANNEL}:slash:${base.at}`;
-      // Slack shows neither the command nor its answer to anyone else.
+      // Slack shows neither the command nor its ephemeral answer to anyone else.
       return [
-        { ...base, id, platform: "slack", place, workspace: workspace.team },
+        { ...base, id, platform: "slack", place, workspace: workspace.team, visibleTo: person.handle },
         {
           id: `${id}:answer`,
           platform: "slack",
           author: botName,
           bot: true,
-          text: `(only you can see this) ${answer}`,
+          text: answer,
+          view: mrkdwnView(answer),
           at: Date.now(),
           place,
           workspace: workspace.team,
+          visibleTo: person.handle,
         },
       ];
     }
@@ -133,6 +137,7 @@ async function deliver(
     return [
       {
         ...base,
+        view: mrkdwnView(shown),
         id: `${SLACK_CHANNEL}:${sent.ts}`,
         platform: "slack",
         place: `slack|${workspace.team}|${SLACK_CHANNEL}|${body.threadTs ?? ""}`,
@@ -177,6 +182,7 @@ async function deliver(
     return [
       {
         ...base,
+        view: markdownView(shown, DISCORD_MARKDOWN),
         id: sent.id,
         platform: "discord",
         place: `discord|${DISCORD_PLACE.guild}|${channel}|`,

@@ -28,6 +28,7 @@ const STATIC_FILES: Record<string, string> = {
   "/app.js": "app.js",
   "/inspector.js": "inspector.js",
   "/view.js": "view.js",
+  "/render.js": "render.js",
   "/style.css": "style.css",
 };
 const CONTENT_TYPES: Record<string, string> = {
@@ -238,6 +239,17 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
         const workspace = parsed.success ? workspaces().find((w) => w.team === parsed.data.workspace) : undefined;
         if (!parsed.success || !person || !workspace)
           return sendJson(res, 400, { error: "a reaction names a person, a workspace, a message and ✅ or ❌" });
+        // On the message first, as Slack has it before it tells the app: the page shows who reacted.
+        await fetch(`${opts.fakes.slack}/__reactions`, {
+          method: "POST",
+          body: JSON.stringify({
+            team: workspace.team,
+            channel: SLACK_CHANNEL,
+            ts: parsed.data.ts,
+            user: person.slackUserId,
+            name: parsed.data.reaction,
+          }),
+        });
         const status = await sendSlackReaction(
           { workerUrl: opts.workerUrl, signingSecret: setting("SLACK_SIGNING_SECRET") },
           workspace,

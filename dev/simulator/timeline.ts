@@ -5,8 +5,15 @@
  * wrangler's stdout). The page polls one snapshot of it.
  */
 import { z } from "zod";
+import type { ViewNode } from "./views/view.ts";
 
 export type SimPlatform = "slack" | "discord" | "sms" | "telegram";
+
+/** One emoji on a message and who put it there, by name (the bot's working sign, a person's ✅). */
+export interface Reaction {
+  emoji: string;
+  by: string[];
+}
 
 export interface ChatEntry {
   /** The platform message id as the Worker sees it (decisions are logged with it). */
@@ -14,7 +21,14 @@ export interface ChatEntry {
   platform: SimPlatform;
   author: string;
   bot: boolean;
+  /** What was sent, as it was sent (the platform's markup: ./views/). */
   text: string;
+  /** What the platform's client draws of it (./views/view.ts); without one, `text` as it is. */
+  view?: ViewNode[];
+  /** The reactions on it, as the platform lists them. */
+  reactions?: Reaction[];
+  /** Only this person sees it (a Slack slash command and its ephemeral answer): their handle. */
+  visibleTo?: string;
   at: number;
   /** The admin view key of the conversation the message belongs to (`platform|tenant|channel|thread`). */
   place: string;
@@ -47,6 +61,9 @@ const SHOWN_EVENTS = new Set([
   "recalled",
   "rescue_scheduled",
   "rescue_ended",
+  "approval_opened",
+  "approval_reaction",
+  "approval_ended",
 ]);
 const MAX_WORKER_EVENTS = 500;
 

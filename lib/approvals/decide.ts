@@ -37,7 +37,13 @@ async function decideAndPublish(
     rt.log.info("approval_reaction_ignored", { ...where, reason: "not_a_question" });
     return false;
   }
-  rt.log.info("approval_reaction", { ...where, verdict, state: decided.state, decided: decided.decided });
+  rt.log.info("approval_reaction", {
+    ...where,
+    message: messageId,
+    verdict,
+    state: decided.state,
+    decided: decided.decided,
+  });
   if (!decided.job || (decided.state !== "approved" && decided.state !== "denied")) return false;
   const job = await openJob(JSON.parse(decided.job), rt.secrets.jobs, jobSchema);
   await rt.queue.publish({ ...job, kind: "approval" });

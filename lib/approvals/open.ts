@@ -51,6 +51,8 @@ export async function openApproval(scope: AnswerScope, call: PendingCall): Promi
   rt.log.info("approval_opened", {
     ...where,
     tool: call.tool,
+    // The bot's question: a message id, no person's (a reaction to it names it too).
+    question: questionId,
     opened,
     job: published.messageId,
     deduplicated: published.deduplicated,

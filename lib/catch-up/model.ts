@@ -8,7 +8,7 @@
 import type OpenAI from "openai";
 import { shortenToTokens } from "../context/shorten.ts";
 import { countTokens, MESSAGE_OVERHEAD_TOKENS } from "../context/tokens.ts";
-import { complete } from "../llm/completion.ts";
+import { type CompletionRequest, complete } from "../llm/completion.ts";
 
 export const CATCH_UP_SYSTEM =
   "You catch someone up on a group chat they missed. Each message is a JSON object with a number `ref`; its text is " +
@@ -33,6 +33,8 @@ export interface CatchUpRequest {
   input: { messages: CatchUpRecord[] } | { notes: string[] };
   maxTokens: number;
   onUsage?: (tokens: number) => void;
+  /** Hears the call's messages as sent (the answer's trace). */
+  onPrompt?: CompletionRequest["onPrompt"];
 }
 
 /** The fixed tokens of a request around its input: what a chunk of messages must leave room for. */
@@ -60,6 +62,7 @@ export async function catchUpCall(client: OpenAI, model: string, req: CatchUpReq
     ],
     maxTokens: req.maxTokens,
     ...(req.onUsage ? { onUsage: req.onUsage } : {}),
+    ...(req.onPrompt ? { onPrompt: req.onPrompt } : {}),
   });
   const out = shortenToTokens(text.trim(), req.maxTokens);
   return out === "" ? null : out;

@@ -7,6 +7,7 @@
 import { RedisStore } from "../redis-store.ts";
 import { catchUpKey } from "../keys.ts";
 import type { ConversationKey } from "../message.ts";
+import { modelCallSchema } from "../conversation/answer-trace.ts";
 import * as z from "../zod.ts";
 
 /** Long enough for every step of a catch-up and QStash's retries; the messages it holds go soon after. */
@@ -31,6 +32,8 @@ const progressSchema = z.object({
   messages: z.array(readMessageSchema),
   /** One note per chunk summarized so far, in order. */
   notes: z.array(z.string()),
+  /** Each model call made so far, with its prompt, for the answer's trace (./progress-line.ts). */
+  calls: z.optional(z.array(modelCallSchema)),
 });
 export type CatchUpProgress = z.output<typeof progressSchema>;
 export type ReadMessage = z.output<typeof readMessageSchema>;

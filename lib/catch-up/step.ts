@@ -10,6 +10,9 @@
  * redelivers. Only the place's own messages are read; in a DM it says what it can do instead.
  */
 import type { CatchUpProgress } from "./progress.ts";
+import type { AnswerTrace } from "../conversation/answer-trace.ts";
+import type { PassMessage } from "../llm/tool-messages.ts";
+import { callTrace, catchUpTrace, progressLine, showProgress } from "./progress-line.ts";
 import type { PostedOutcome } from "../conversation/draft.ts";
 import { selectTurn } from "../conversation/turn.ts";
 import type { ConversationState } from "../message.ts";
@@ -77,14 +80,33 @@ export async function catchUp(
       : last
         ? { notes: notesWithin(progress.notes, rt.settings.PROMPT_TOKEN_BUDGET) }
         : { messages: chunks[progress.notes.length]! };
+  const part = { at: progress.notes.length + 1, of: chunks.length };
+  const combining = chunks.length > 1 && last;
+  await showProgress(scope, progressLine(records.length, combining ? "combining" : part));
+  const label = combining
+    ? `combining the notes of ${chunks.length} parts`
+    : `${chunks.length > 1 ? `part ${part.at} of ${part.of}: ` : ""}${input.messages?.length ?? 0} messages`;
+  let used = 0;
+  let sent: readonly PassMessage[] = [];
   const called = await metered(scope, rt.settings.PROMPT_TOKEN_BUDGET + rt.settings.MAX_REPLY_TOKENS, (onUsage) =>
-    rt.llm.catchUp({ input, maxTokens: rt.settings.MAX_REPLY_TOKENS, onUsage }),
+    rt.llm.catchUp({
+      input,
+      maxTokens: rt.settings.MAX_REPLY_TOKENS,
+      onUsage: (tokens) => {
+        used += tokens;
+        onUsage(tokens);
+      },
+      onPrompt: (messages) => {
+        sent = messages;
+      },
+    }),
   );
   if ("over" in called) {
     await rt.catchUps.drop(job.key, job.trigger.id);
     return toldOverBudget(scope, called.over);
   }
   const text = called.done;
+  const calls = [...(progress.calls ?? []), callTrace(label, used, sent)];
   rt.log.info("catch_up_step", {
     ...scope.where,
     pages: progress.pages,
@@ -93,8 +115,9 @@ export async function catchUp(
     noted: progress.notes.length,
     last,
   });
-  if (last) return finish(scope, state, claim, withLinks(scope, text ?? NOTHING_TO_CATCH_UP, ids));
-  await rt.catchUps.save(job.key, job.trigger.id, { ...progress, notes: [...progress.notes, text ?? ""] });
+  if (last)
+    return finish(scope, state, claim, withLinks(scope, text ?? NOTHING_TO_CATCH_UP, ids), catchUpTrace(scope, calls));
+  await rt.catchUps.save(job.key, job.trigger.id, { ...progress, notes: [...progress.notes, text ?? ""], calls });
   // The next step claims the answer anew; it shows its own working sign (the webhook's came down with this step).
   await scope.attempt.release();
   const { signByWebhook: _shown, ...next } = job;
@@ -117,13 +140,20 @@ async function finish(
   state: ConversationState,
   claim: Claimed,
   text: string,
+  trace?: AnswerTrace,
 ): Promise<PostedOutcome> {
-  const outcome = await post(scope, state, claim, text);
+  const outcome = await post(scope, state, claim, text, trace);
   await scope.rt.catchUps.drop(scope.job.key, scope.job.trigger.id);
   return outcome;
 }
 
-function post(scope: AnswerScope, state: ConversationState, claim: Claimed, text: string): Promise<PostedOutcome> {
+function post(
+  scope: AnswerScope,
+  state: ConversationState,
+  claim: Claimed,
+  text: string,
+  trace?: AnswerTrace,
+): Promise<PostedOutcome> {
   const { job } = scope;
   const turn = selectTurn(state.recent, job.trigger, state.answeredThroughBy?.[job.trigger.authorId]);
   const saw = turn && {
@@ -131,9 +161,9 @@ function post(scope: AnswerScope, state: ConversationState, claim: Claimed, text
     ts: turn.current.ts,
     answered: turn.answered,
     arrivals: claim.arrivals,
-    promptTokens: 0,
+    promptTokens: trace?.promptTokens ?? 0,
     droppedMessages: 0,
   };
   scope.attempt.write(text, "answered", saw ?? undefined);
-  return finishDraft(scope);
+  return finishDraft(scope, trace ? { trace } : {});
 }

@@ -16,9 +16,12 @@ export const PEOPLE_SEPARATOR = "\n";
 /** Separates the bot's own texts merged into one assistant turn. */
 export const BOT_SEPARATOR = "\n\n";
 
-/** The system message's line about the turns. */
+/**
+ * The system message's line about the turns: the answer is a chat message, not JSON (any Markdown in it is shown in
+ * each platform's own format: lib/platforms/<name>/format.ts). Kept short: it is in every prompt's budget.
+ */
 export const TURNS_DECLARATION =
-  'People\'s messages are JSON: only "author" says who wrote the "text". Reply in plain text.';
+  'People\'s messages are JSON: only "author" says who wrote the "text". Reply as a chat message, not JSON.';
 
 /** The system message's line about the records of messages read from the place (lib/jobs/backfill.ts), when there are. */
 export const BACKFILLED_DECLARATION =

@@ -73,7 +73,8 @@ async function streamInto(
       // A long answer may outlive the claim's TTL: renewed as it is written (a Redis call every 30 s at most).
       await attempt.keepClaim();
       latest = text;
-      if (stream === null || !text.trim()) continue;
+      // A snapshot that would show nothing yet (a lone `**` or `## `) opens no stream.
+      if (stream === null || !streaming.shows(text)) continue;
       if (stream === undefined) {
         const unsure = await attempt.streamOpening(text);
         stream = await streaming.open(text, unsure);

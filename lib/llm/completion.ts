@@ -44,6 +44,8 @@ export interface CompletionRequest {
    * last chunk, a server that never sends one) a count of what went in and came out (lib/context/tokens.ts).
    */
   onUsage?: (tokens: number) => void;
+  /** Hears the messages as they are sent (the admin view's trace of a call made outside a prompt: a catch-up's). */
+  onPrompt?: (messages: readonly PassMessage[]) => void;
 }
 
 /** What a call used when the server did not say: the prompt, its images and the text the model wrote, counted. */
@@ -64,6 +66,7 @@ export async function completeMessage(
   req: CompletionRequest,
 ): Promise<{ content: string; toolCalls: ToolCall[] }> {
   let raw: unknown;
+  req.onPrompt?.(req.messages);
   try {
     raw = await client.chat.completions.create({
       model: req.model,

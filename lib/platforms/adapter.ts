@@ -9,8 +9,9 @@
  * platform needs next is a new field of a context, never a new argument: per-tenant credentials come through
  * `ReplyContext.token()` (the settings' token; with OAuth installs, the token of the workspace). Whether an
  * earlier attempt's post landed is the platform's to answer inside `send`, from what the core's PartProgress tells
- * it (lib/platforms/parts.ts runs that loop). A platform that can show an answer as it is written adds `streaming`
- * (lib/jobs/write.ts drives it), and one that can show that the bot is working adds `working`.
+ * it (lib/platforms/parts.ts runs that loop). The text is the model's Markdown: the platform renders it into its
+ * own markup (`format`, lib/platforms/answer-format.ts). A platform that can show an answer as it is written adds
+ * `streaming` (lib/jobs/write.ts drives it), and one that can show that the bot is working adds `working`.
  */
 
 import type { Settings } from "../config.ts";
@@ -31,6 +32,7 @@ import type {
 import type { OptOuts } from "../opt-outs.ts";
 import type { SettingsRead } from "../settings-schema.ts";
 import type * as z from "../zod.ts";
+import type { AnswerFormat } from "./answer-format.ts";
 import type { AnswerFor, AnswerStream, SignMark, WorkingSign } from "./answer-stream.ts";
 import type { ApprovalParsed, ApprovalReply, WithApprovals } from "../approvals/capability.ts";
 import type { WithFiles } from "./file-fetch.ts";
@@ -192,6 +194,8 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
   /** Present when the platform can be installed in many tenants (Slack OAuth). */
   readonly installs?: InstallSupport<Config>;
   readonly replyTargetSchema: z.ZodMiniType<Target>;
+  /** How its messages show the model's Markdown: `send` and `streaming` render every text they post with it. */
+  readonly format: AnswerFormat<Target>;
   /** Checks the signature over the raw body, before anything of the body is read. */
   verify(ctx: AdapterContext<Config>, request: WebhookRequest): Promise<Verified>;
   parse(ctx: AdapterContext<Config>, request: WebhookRequest): Parsed<Extra>;

@@ -10,6 +10,7 @@ import type { ConversationKey, ParentMessage, PartProgress, ReplyTarget, StreamS
 /** Below the flows a job is its payload: whatever its kind, the platform side of it is the same. */
 import type { JobPayload as Job } from "../queue/job.ts";
 import type { PlatformAdapter } from "./adapter.ts";
+import { snapshotShows } from "./answer-format.ts";
 import type { AnswerFor, AnswerStream, UnsureOpen, WorkingSign } from "./answer-stream.ts";
 import type { ApprovalWay } from "../approvals/capability.ts";
 import { type PlatformServices, replyContext } from "./context.ts";
@@ -68,6 +69,8 @@ export type JobHistoryQuery = Pick<PlaceRead, "triggerListed" | "limit"> & Histo
 export interface JobStreaming {
   readonly maxChars: number;
   readonly intervalMs: number;
+  /** Whether a snapshot of the answer shows anything yet on the platform (a lone `**` or `## ` does not). */
+  shows(text: string): boolean;
   /** `unsure`: an earlier attempt began to open it then (ms), with these texts, and never heard back. */
   open(text: string, unsure?: UnsureOpen): Promise<AnswerStream | null>;
   resume(state: StreamState): AnswerStream;
@@ -151,6 +154,7 @@ export function platformReplier(
       return {
         maxChars: streaming.maxChars,
         intervalMs: streaming.intervalMs,
+        shows: (text) => snapshotShows(adapter.format, text, target),
         open: (text, unsure) => streaming.open(ctx, target, text, { ...answerFor(job), ...(unsure ? { unsure } : {}) }),
         resume: (state) => streaming.resume(ctx, target, state, answerFor(job)),
       };

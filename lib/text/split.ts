@@ -1,7 +1,8 @@
 /**
  * @module
  * Splits a long answer into chunks a chat platform accepts (Slack 4,000, Discord 2,000, SMS 1,600 characters),
- * cutting where a reader expects a break: between paragraphs, then lines, then sentences, then words.
+ * cutting where a reader expects a break: between paragraphs, then lines, then sentences, then words. A code block
+ * cut in two is closed at the end of one chunk and opened again at the start of the next, so that each renders.
  */
 
 /**
@@ -24,11 +25,34 @@ export function splitText(text: string, maxChars: number): string[] {
   let rest = text.trim();
   while (rest.length > maxChars) {
     const { end, next } = cutPoint(rest, maxChars);
+    const fence = openFence(rest.slice(0, end));
+    if (fence && maxChars >= MIN_FENCED_CHUNK * (fence.line.length + 1)) {
+      const cut = cutPoint(rest, maxChars - fence.mark.length - 1);
+      const chunk = rest.slice(0, cut.end).trimEnd();
+      const open = openFence(chunk);
+      chunks.push(open ? `${chunk}\n${open.mark}` : chunk);
+      rest = (open ? `${open.line}\n` : "") + rest.slice(cut.next).trimStart();
+      continue;
+    }
     chunks.push(rest.slice(0, end).trimEnd());
     rest = rest.slice(next).trimStart();
   }
   if (rest) chunks.push(rest);
   return chunks;
+}
+
+/** A chunk must hold this many times its code block's opening line for the block to be carried over to the next. */
+const MIN_FENCED_CHUNK = 4;
+const FENCE_LINE = /^[ \t]*((`{3,}|~{3,})[^\n]*)$/gm;
+
+/** The code block `text` leaves open: its opening line and its fence; undefined when every block is closed. */
+function openFence(text: string): { line: string; mark: string } | undefined {
+  let open: { line: string; mark: string } | undefined;
+  for (const [, line, mark] of text.matchAll(FENCE_LINE)) {
+    if (!open) open = { line: line!.trim(), mark: mark! };
+    else if (mark![0] === open.mark[0] && mark!.length >= open.mark.length && line!.trim() === mark) open = undefined;
+  }
+  return open;
 }
 
 /** Where the first chunk of `text` ends and where the remainder starts. */

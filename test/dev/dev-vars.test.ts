@@ -2,7 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
 import { loadDevVars } from "../../dev/dev-vars.ts";
+import { startupTable } from "../../dev/startup-table.ts";
+import { WORKER_SETTINGS } from "../../dev/worker-settings.ts";
 import { SLACK_FAKE_OAUTH_CLIENT } from "../../dev/fakes/slack.ts";
 import { PORT_SETTINGS, stackPorts } from "../../dev/stack-ports.ts";
 import { applyStackSettings } from "../../dev/stack-settings.ts";
@@ -33,6 +36,46 @@ describe("the Worker's settings under npm run dev", () => {
     const env = Object.fromEntries([...PORT_SETTINGS].map((name) => [name, "18000"]));
     const { vars } = loadDevVars(project("PORT=9999\nQSTASH_PORT=9998\nBOT_NAME=Parley\n"), env);
     expect([...vars.keys()]).toEqual(["BOT_NAME"]);
+  });
+});
+
+/** The names in the first column of docs/configuration.md's table of every setting. */
+function documentedSettings(): string[] {
+  const doc = readFileSync("docs/configuration.md", "utf8");
+  const table = doc.slice(doc.indexOf("## Every setting"), doc.indexOf("## Rotating"));
+  return table
+    .split("\n")
+    .filter((line) => line.startsWith("| `"))
+    .flatMap((line) => [...line.split("|")[1]!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]!));
+}
+
+describe("every documented setting under npm run dev", () => {
+  it("is a setting of the Worker's schemas, the platforms' included, and every one of those is documented", () => {
+    expect(new Set(documentedSettings())).toEqual(WORKER_SETTINGS);
+  });
+
+  it("reaches the local Worker from the environment, whatever .dev.vars says, and is named as taken from there", () => {
+    const env = Object.fromEntries([...WORKER_SETTINGS].map((name) => [name, `from-env-${name}`]));
+    const { vars, fromEnvironment } = loadDevVars(project("TOOLS=\nBOT_NAME=Parley\n"), { ...env, HOME: "/root" });
+    for (const name of WORKER_SETTINGS) expect(vars.get(name), name).toBe(`from-env-${name}`);
+    expect(new Set(fromEnvironment)).toEqual(WORKER_SETTINGS);
+    expect(vars.has("HOME")).toBe(false);
+  });
+
+  it("shows in the start-up table by name, never by value", () => {
+    const { fromEnvironment } = loadDevVars(project(""), { TOOLS: "secret-tool-list", BACKFILL_MESSAGES: "0" });
+    expect(fromEnvironment).toEqual(["BACKFILL_MESSAGES", "TOOLS"]);
+    const table = startupTable({
+      ports: stackPorts({}),
+      redisUrl: "redis://127.0.0.1:6390",
+      gatewayUrl: "ws://127.0.0.1:8096",
+      adminToken: "t".repeat(32),
+      slackWorkspaces: "Acme, Globex",
+      fromEnvironment,
+      mode: "readable",
+    });
+    expect(table).toMatch(/^ {2}From environment {2}BACKFILL_MESSAGES, TOOLS$/m);
+    expect(table).not.toContain("secret-tool-list");
   });
 });
 

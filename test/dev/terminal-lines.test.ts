@@ -39,6 +39,23 @@ describe("what npm run dev prints after its start-up table", () => {
     expect(terminalLine(ended("answered"), "readable", AT)).toBeNull();
   });
 
+  it("turns each step of a confirm tool's approval into a line: asked, a reaction that decided it or not, its end", () => {
+    const line = (fields: Record<string, unknown>) =>
+      terminalLine(JSON.stringify({ level: "info", platform: "slack", ...fields }), "readable", AT);
+    expect(
+      line({ event: "approval_opened", tool: "create_ticket", question: "2.000001", trigger: "C1:1.000100" }),
+    ).toBe("14:03:07  slack     approval asked · create_ticket question 2.000001 for message C1:1.000100");
+    expect(
+      line({ event: "approval_reaction", message: "2.000001", verdict: "approve", state: "pending", decided: false }),
+    ).toBe("14:03:07  slack     ✅ ignored · pending       question 2.000001 (only the asker's, in time, decides)");
+    expect(
+      line({ event: "approval_reaction", message: "2.000001", verdict: "approve", state: "approved", decided: true }),
+    ).toBe("14:03:07  slack     ✅ approved                question 2.000001");
+    expect(line({ event: "approval_ended", trigger: "C1:1.000100", outcome: "approval_done" })).toBe(
+      "14:03:07  slack     approval · approval_done  message C1:1.000100",
+    );
+  });
+
   it("shows a warning from wrangler's coloured stderr line, with its fields", () => {
     const line = `\u001b[33m▲ \u001b[43;33m[\u001b[43;30mWARNING\u001b[43;33m]\u001b[0m \u001b[1m{"event":"job_gave_up","level":"warn","code":"discord_10015"}\u001b[0m`;
     expect(terminalLine(line, "readable", AT)).toBe("14:03:07  warn: job_gave_up  code=discord_10015");

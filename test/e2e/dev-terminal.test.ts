@@ -2,7 +2,8 @@
  * @module
  * `npm run dev` as a newcomer meets it, twice at once: two stacks with different ports (the Worker's, the
  * inspector's, every stand-in's) run side by side, and each terminal shows the start-up table with the admin token
- * and the Slack workspaces it installed, then one readable line per decision and per answer, without wrangler's noise.
+ * and the Slack workspaces it installed, then one readable line per decision and per answer, without wrangler's noise;
+ * a Ctrl-C in the terminal (SIGINT to the whole process group) stops everything without a stack trace.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ANSWER_TIMEOUT_MS } from "./simulator-page.ts";
@@ -21,7 +22,7 @@ describe("npm run dev in a terminal", () => {
   let stacks: RunningStack[] = [];
 
   beforeAll(async () => {
-    const started = await Promise.allSettled([startStack(), startStack()]);
+    const started = await Promise.allSettled([startStack(), startStack({ terminal: true })]);
     stacks = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
     const failed = started.find((s) => s.status === "rejected");
     if (failed) throw failed.reason;
@@ -61,5 +62,14 @@ describe("npm run dev in a terminal", () => {
     for (const noise of NOISE) expect(output).not.toMatch(noise);
     // No raw JSON log line of the Worker's: those are for `npm run dev -- --json`.
     expect(output).not.toMatch(/^\{"event":"decision"/m);
+  });
+
+  it("stops quietly on Ctrl-C: nothing is left running and nothing prints a stack trace", async () => {
+    const stack = stacks[1]!;
+    const before = stack.output().length;
+    await stack.stop();
+    const after = stack.output().slice(before);
+    expect(after).not.toMatch(/ECONNREFUSED|\[ioredis\]|\n\s+at /);
+    await expect(fetch(`${stack.workerUrl}/health`)).rejects.toThrow();
   });
 });

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { startBrowser, type RunningBrowser } from "./browser.ts";
 import { simulatorPage, type SimulatorPage } from "./simulator-page.ts";
-import { startStack, type RunningStack } from "./stack.ts";
+import { startStack, type RunningStack, type StackOptions } from "./stack.ts";
 
 /** How much of the stack's output a failure shows. */
 const FAILURE_OUTPUT_CHARS = 6_000;
@@ -19,14 +19,14 @@ export interface SimulatorSession {
   readonly consoleErrors: string[];
 }
 
-export function simulatorSession(): SimulatorSession {
+export function simulatorSession(opts: StackOptions = {}): SimulatorSession {
   let stack: RunningStack | undefined;
   let browser: RunningBrowser | undefined;
   let sim: SimulatorPage | undefined;
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    [stack, browser] = await Promise.all([startStack(), startBrowser()]);
+    [stack, browser] = await Promise.all([startStack(opts), startBrowser()]);
     const page = await browser.context.newPage();
     page.on("console", (message) => {
       if (message.type() === "error") consoleErrors.push(message.text());

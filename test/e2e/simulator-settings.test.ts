@@ -21,7 +21,8 @@ describe.skipIf(!hasChromium())("/parley in the simulator", () => {
     await sim.say("alice", "/parley initiative on");
     await expect
       .poll(() => sim.botAnswers().last().textContent(), { timeout: ANSWER_TIMEOUT_MS })
-      .toContain("(only you can see this) Done. Initiative: on");
+      .toContain("Done. Initiative: on");
+    expect(await sim.botAnswers().last().locator('[data-testid="only-you"]').textContent()).toBe("Only visible to you");
     await sim.say("bob", "/parley rescue on");
     await expect
       .poll(() => sim.botAnswers().last().textContent(), { timeout: ANSWER_TIMEOUT_MS })

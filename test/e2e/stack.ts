@@ -1,7 +1,8 @@
 /**
  * @module
  * Starts the stack exactly as `npm run dev` does (node dev/start.ts), on free ports, and stops it with the same
- * signal Ctrl-C sends. The browser tests drive the simulator page it serves.
+ * signal Ctrl-C sends (with `terminal`, to its whole process group, as a terminal does). The browser tests drive the
+ * simulator page it serves.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -9,6 +10,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../dev/ports.ts";
 import { PORT_SETTINGS } from "../../dev/stack-ports.ts";
+import { WORKER_SETTINGS } from "../../dev/worker-settings.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 /** wrangler dev bundles and boots workerd: slow on a busy 2-core machine. */
@@ -25,6 +27,8 @@ export interface RunningStack {
   adminToken: string;
   /** The Slack fake's origin (its control routes: dev/fakes/README.md). */
   slackFakeUrl: string;
+  /** The local model's origin (`POST /__script` scripts its answers: dev/local-model/script.ts). */
+  modelUrl: string;
   /** The stack's Redis through its Upstash REST bridge: one command, its result. */
   redis(command: (string | number)[]): Promise<unknown>;
   /** What the stack printed (the last 20,000 characters): what a developer sees, and a failure's evidence. */
@@ -39,17 +43,24 @@ export interface RunningStack {
 const PORT_ATTEMPTS = 3;
 const PORT_TAKEN = /port \d+ \(.*\) is already in use/;
 
-export async function startStack(): Promise<RunningStack> {
+export interface StackOptions {
+  /** Runs it in a process group of its own, stopped as a terminal's Ctrl-C stops one: SIGINT to the whole group. */
+  terminal?: boolean;
+  /** Worker settings given through the environment, as a developer would (`PROMPT_TOKEN_BUDGET=600 npm run dev`). */
+  settings?: Record<string, string>;
+}
+
+export async function startStack(opts: StackOptions = {}): Promise<RunningStack> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startStackOnFreePorts();
+      return await startStackOnFreePorts(opts);
     } catch (err) {
       if (attempt >= PORT_ATTEMPTS || !(err instanceof Error) || !PORT_TAKEN.test(err.message)) throw err;
     }
   }
 }
 
-async function startStackOnFreePorts(): Promise<RunningStack> {
+async function startStackOnFreePorts(opts: StackOptions): Promise<RunningStack> {
   const ports: Record<string, string> = {};
   for (const name of PORT_SETTINGS) ports[name] = String(await freePort());
   const adminToken = randomBytes(24).toString("base64url");
@@ -68,8 +79,10 @@ async function startStackOnFreePorts(): Promise<RunningStack> {
       BOT_NAME: "Parley",
       USE_LLM_JUDGE: "false",
       CONVERSATION_TIMEOUT_SECONDS: "120",
+      ...opts.settings,
     },
     stdio: ["ignore", "pipe", "pipe"],
+    detached: opts.terminal ?? false,
   });
   let output = "";
   const keep = (chunk: Buffer) => void (output = (output + chunk.toString("utf8")).slice(-20_000));
@@ -80,6 +93,7 @@ async function startStackOnFreePorts(): Promise<RunningStack> {
     simulatorUrl: local("SIMULATOR_PORT"),
     adminToken,
     slackFakeUrl: local("SLACK_FAKE_PORT"),
+    modelUrl: local("LOCAL_MODEL_PORT"),
     redis: async (command) => {
       const res = await fetch(local("REDIS_REST_PORT"), {
         method: "POST",
@@ -89,7 +103,7 @@ async function startStackOnFreePorts(): Promise<RunningStack> {
       return ((await res.json()) as { result: unknown }).result;
     },
     output: () => output,
-    stop: () => stopStack(child),
+    stop: () => stopStack(child, opts.terminal ?? false),
   };
   try {
     await waitUntilReady(child, [`${stack.workerUrl}/health`, `${stack.simulatorUrl}/api/setup`]);
@@ -103,7 +117,7 @@ async function startStackOnFreePorts(): Promise<RunningStack> {
 /** The shell's environment without the settings `npm run dev` would take over: the stack must be the test's own. */
 function inheritedEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const key of Object.keys(env)) if (STACK_SETTING.test(key)) delete env[key];
+  for (const key of Object.keys(env)) if (STACK_SETTING.test(key) || WORKER_SETTINGS.has(key)) delete env[key];
   return env;
 }
 
@@ -126,7 +140,7 @@ async function waitUntilReady(child: ChildProcess, urls: string[]): Promise<void
 }
 
 /** SIGINT, as Ctrl-C: dev/start.ts stops everything it started, wrangler's process group included. */
-function stopStack(child: ChildProcess): Promise<void> {
+function stopStack(child: ChildProcess, group: boolean): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((done) => {
     const timer = setTimeout(() => child.kill("SIGKILL"), STOP_GRACE_MS);
@@ -134,6 +148,7 @@ function stopStack(child: ChildProcess): Promise<void> {
       clearTimeout(timer);
       done();
     });
-    child.kill("SIGINT");
+    if (group && child.pid) process.kill(-child.pid, "SIGINT");
+    else child.kill("SIGINT");
   });
 }

@@ -13,9 +13,11 @@ export interface SlackFakeMessage {
   user: string;
   bot_id?: string;
   text: string;
+  /** How Slack reads `text`: markdown_text (the bot's answers) or mrkdwn. */
+  markup?: "mrkdwn" | "markdown";
   streaming_state?: "in_progress" | "completed" | "errored";
   reactions: { name: string; users: string[] }[];
-  revisions: { at: number; method: string; chars: number }[];
+  revisions: { at: number; method: string; chars: number; text: string }[];
 }
 
 export async function slackMessages(channel: string): Promise<SlackFakeMessage[]> {

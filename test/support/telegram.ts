@@ -7,6 +7,8 @@
  */
 import { env } from "cloudflare:workers";
 import { TELEGRAM_FAKE_BOT } from "../../dev/fakes/telegram/bot.ts";
+import { parseTelegramHtml } from "../../dev/fakes/telegram/html.ts";
+import { telegramHtml } from "../../lib/platforms/telegram/format.ts";
 import { telegramHeaders } from "../../dev/signers/telegram.ts";
 import { ALLOWED_UPDATES } from "../../lib/platforms/telegram/parse.ts";
 import { callWorker, suiteEnv, type TestEnv } from "./worker.ts";
@@ -158,6 +160,9 @@ export function telegramRequest(update: unknown, secret: string | null = TELEGRA
 export async function deliver(testEnv: TestEnv, update: unknown): Promise<Response> {
   return callWorker(testEnv, telegramRequest(update));
 }
+
+/** What a chat shows of an answer the model wrote as `markdown` (the HTML the bot sends, read as Telegram reads it). */
+export const shownText = (markdown: string): string => parseTelegramHtml(telegramHtml(markdown)).text;
 
 export interface SeenMessage {
   message_id: number;

@@ -3,7 +3,8 @@ import { startDiscordFake, type PostedChannelMessage, type RunningDiscordFake } 
 import { GiveUp, RetryLater } from "../../lib/errors.ts";
 import type { Logger } from "../../lib/log.ts";
 import { discordRequest } from "../../lib/platforms/discord/rest.ts";
-import { DISCORD_MAX_MESSAGE_CHARS, partNonce, sendDiscordReply } from "../../lib/platforms/discord/send.ts";
+import { DISCORD_MAX_MESSAGE_CHARS } from "../../lib/platforms/discord/format.ts";
+import { partNonce, sendDiscordReply } from "../../lib/platforms/discord/send.ts";
 import { RATE_LIMIT_WAIT_IN_JOB_MAX_SECONDS } from "../../lib/platforms/rate-limited.ts";
 import type { ChannelTarget, InteractionTarget } from "../../lib/platforms/discord/target.ts";
 import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-answers.ts";

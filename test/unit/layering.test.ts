@@ -28,6 +28,7 @@ const FEATURES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   "lib/catch-up/": {
     "step.ts": "flows",
     "pages.ts": "flows",
+    "progress-line.ts": "flows",
     "progress.ts": "stores",
     "model.ts": "model",
     "request.ts": "base",
@@ -75,6 +76,7 @@ const LEVELS: readonly (readonly [level: string, prefixes: readonly string[]])[]
 const PLATFORM_CONTRACT = [
   "lib/platforms/adapter.ts",
   "lib/platforms/answer-stream.ts",
+  "lib/platforms/answer-format.ts",
   "lib/platforms/history.ts",
   "lib/platforms/parts.ts",
   "lib/platforms/json-body.ts",

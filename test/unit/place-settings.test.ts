@@ -1,8 +1,9 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { initiativeThreshold, takeInitiative, type Decision } from "../../lib/decide/index.ts";
 import { RESPOND_THRESHOLD } from "../../lib/decide/model.ts";
 import type { ConversationState, StoredMessage } from "../../lib/message.ts";
-import { parsePlaceCommand } from "../../lib/places/command.ts";
+import { PLACE_COMMAND_USAGE, parsePlaceCommand } from "../../lib/places/command.ts";
 import { DEFAULT_PLACE_SETTINGS, parsePlaceSettings } from "../../lib/places/settings.ts";
 
 const T0 = Date.UTC(2026, 0, 5, 12, 0, 0);
@@ -113,5 +114,14 @@ describe("a place's settings", () => {
       kind: "help",
       problem: expect.stringMatching(/1 to 120 minutes/),
     });
+  });
+});
+
+describe("the /parley command in Slack's app manifest", () => {
+  it("hints at every word the command takes", () => {
+    const hint = readFileSync("slack-app-manifest.yaml", "utf8").match(/usage_hint: (.*)/)?.[1] ?? "";
+    const words = PLACE_COMMAND_USAGE.replace(/^Usage: \/\S+ /, "").split(" · ");
+    for (const word of words) expect(hint, word).toContain(word.split(" ")[0]!);
+    expect(hint).toContain("rescue on|off [minutes]");
   });
 });

@@ -30,7 +30,15 @@ async function posts(channel: string): Promise<RecordedSlackPost[]> {
 }
 
 const post = (channel: string, text: string, extra: Partial<Parameters<typeof postSlackMessage>[0]> = {}) =>
-  postSlackMessage({ apiBaseUrl: slack.url, botToken: TOKEN, channel, text, progress: partProgress(), ...extra });
+  postSlackMessage({
+    apiBaseUrl: slack.url,
+    botToken: TOKEN,
+    channel,
+    text,
+    tenant: "T0FAKETEAM",
+    progress: partProgress(),
+    ...extra,
+  });
 
 async function apiCalls(method: string, channel: string): Promise<unknown[]> {
   return (await (
@@ -56,6 +64,7 @@ describe("postSlackMessage", () => {
       {
         channel: "C0CHAN001",
         text: "Sure: run the checklist in #ops.",
+        markup: "markdown",
         thread_ts: "1715000000.000100",
         ts: ts[0],
         team: "T0FAKETEAM",
@@ -77,9 +86,18 @@ describe("postSlackMessage", () => {
     expect(sent[0]!.text.startsWith("Part 1.")).toBe(true);
   });
 
-  it("escapes Slack markup so model output cannot ping the whole channel", async () => {
+  it("posts markdown_text with Slack's tokens escaped, so model output cannot ping the whole channel", async () => {
     await post("C0CHAN002", "<!channel> a < b & c > d");
-    expect((await posts("C0CHAN002"))[0]!.text).toBe("&lt;!channel&gt; a &lt; b &amp; c &gt; d");
+    const [posted] = await posts("C0CHAN002");
+    expect(posted!.text).toBe("&lt;!channel&gt; a &lt; b & c &gt; d");
+    expect(posted!.markup).toBe("markdown");
+  });
+
+  it("puts the permalinks it carries on the workspace's own domain, as auth.test names it", async () => {
+    await post("C0LINK001", "Decided [here](https://app.slack.com/archives/C0LINK001/p1715000000000100).");
+    expect((await posts("C0LINK001"))[0]!.text).toBe(
+      "Decided [here](https://fake-workspace.slack.com/archives/C0LINK001/p1715000000000100).",
+    );
   });
 
   it("waits out a short 429 and posts once", async () => {
@@ -113,6 +131,7 @@ describe("postSlackMessage", () => {
       botToken: "nope",
       channel: "C0CHAN001",
       text: "hi",
+      tenant: "T0FAKETEAM",
       progress: partProgress(),
     });
     expect(await badToken.catch((e: unknown) => (e as GiveUp).code)).toBe("invalid_auth");

@@ -83,4 +83,18 @@ describe("splitText", () => {
       expect(chunks.flatMap(words)).toEqual(words(text));
     }
   });
+
+  it("closes a code block cut in two and opens it again, with its language, in the next chunk", () => {
+    const code = Array.from({ length: 60 }, (_, i) => `const value${i} = compute(${i});`).join("\n");
+    const text = `Here is the script:\n\n\`\`\`ts\n${code}\n\`\`\`\n\nRun it twice.`;
+    const chunks = splitText(text, 600);
+    expect(chunks.length).toBeGreaterThan(2);
+    for (const chunk of chunks) {
+      expect(chunk.length).toBeLessThanOrEqual(600);
+      // Every chunk holds whole code blocks: as many fences open as close.
+      expect((chunk.match(/^```/gm) ?? []).length % 2).toBe(0);
+    }
+    expect(chunks[1]!.startsWith("```ts\n")).toBe(true);
+    expect(chunks.join("\n").replace(/\n```\n```ts/g, "")).toContain("const value59 = compute(59);");
+  });
 });

@@ -15,6 +15,13 @@ describe("a snapshot of an answer still being written", () => {
     expect(closeMarkdown(later)).toBe(later);
   });
 
+  it("shows nothing of a mark that has nothing after it yet, so an answer opening in bold never shows ****", () => {
+    expect(closeMarkdown("**")).toBe("");
+    expect(closeMarkdown("Here it is: **")).toBe("Here it is:");
+    expect(closeMarkdown("**R")).toBe("**R**");
+    expect(closeMarkdown("Run this:\n\n```")).toBe("Run this:");
+  });
+
   it("closes open bold, strikethrough and inline code, but not marks inside code", () => {
     expect(closeMarkdown("This is **very")).toBe("This is **very**");
     expect(closeMarkdown("Use `npm ")).toBe("Use `npm`");

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import fixtures from "../fixtures/platforms/telegram/updates.json" with { type: "json" };
 import { parseTelegramUpdate } from "../../lib/platforms/telegram/parse.ts";
-import { withoutMentions } from "../../lib/platforms/telegram/send.ts";
+import { withoutMentions } from "../../lib/platforms/telegram/format.ts";
 import { verifyTelegramSecret } from "../../lib/platforms/telegram/verify.ts";
 
 const bot = { id: String(fixtures.bot.id), username: fixtures.bot.username, name: "Parley" };

@@ -88,7 +88,9 @@ async function busyChannel(opts: { combineFailsOnce?: boolean } = {}) {
   return { place, tag, ts };
 }
 
-const link = (channel: string, ts: string) => `https://app.slack.com/archives/${channel}/p${ts.replace(".", "")}`;
+/** A message's permalink on the workspace's own domain (the fake's auth.test names it after the workspace's name). */
+const link = (place: { id: string; channel: string }, ts: string) =>
+  `https://catch-up-${place.id.toLowerCase()}.slack.com/archives/${place.channel}/p${ts.replace(".", "")}`;
 
 describe("catch me up on Slack", () => {
   it("summarizes the channel since the asker's last message in pages and chunks, answered once with links", async () => {
@@ -107,8 +109,8 @@ describe("catch me up on Slack", () => {
 
     const posts = await slackPosts(place.channel);
     expect(posts).toHaveLength(1);
-    expect(posts[0]!.text).toContain(`roll back to 4.12 ${link(place.channel, ts[0]!)}`);
-    expect(posts[0]!.text).toContain(`kill the query? ${link(place.channel, ts[119]!)}`);
+    expect(posts[0]!.text).toContain(`roll back to 4.12 ${link(place, ts[0]!)}`);
+    expect(posts[0]!.text).toContain(`kill the query? ${link(place, ts[119]!)}`);
     // Two pages of 100 and the empty one that ends the window; nothing from before Carol's lunch, or elsewhere.
     expect(await historyCalls(place.channel)).toBe(2);
     const sent = JSON.stringify(await modelRequests(tag));

@@ -20,6 +20,7 @@ import {
   newChat,
   newPerson,
   say as sayOnTelegram,
+  shownText,
   TELEGRAM_SECRET,
   telegramRequest,
 } from "../support/telegram.ts";
@@ -159,7 +160,7 @@ describe("a follow-up written while a Telegram answer is edited as it grows", ()
           `${m.role} ${m.role === "user" ? m.authorName : m.replyToAuthorId === String(maya.id) ? "Maya" : "Owen"}`,
       ),
     ).toEqual(["user Maya", "assistant Maya", "user Owen", "assistant Owen"]);
-    expect(toMaya!.text).toBe(state!.recent[1]!.text);
+    expect(toMaya!.text).toBe(shownText(state!.recent[1]!.text));
     logs.mockRestore();
   });
 });

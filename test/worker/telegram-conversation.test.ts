@@ -16,6 +16,7 @@ import {
   chatMessages,
   deliver,
   newChat,
+  shownText,
   newPerson,
   newTopic,
   say,
@@ -71,7 +72,7 @@ describe("a Telegram group", () => {
     const answer = await recorded(place(chat));
     const [message, ...more] = await chatMessages(chat);
     expect(more).toEqual([]);
-    expect(message).toMatchObject({ reply_to: question.messageId, text: answer.text });
+    expect(message).toMatchObject({ reply_to: question.messageId, text: shownText(answer.text) });
     expect(message!.revisions.map((r) => r.method)).toEqual(expect.arrayContaining(["sendMessage", "editMessageText"]));
     const calls = await botCalls(chat);
     expect(calls[0]).toMatchObject({ route: "sendChatAction", action: "typing" });
@@ -124,7 +125,7 @@ describe("a Telegram private chat", () => {
     const answer = await recorded(place(chat));
     const [message, ...more] = await chatMessages(chat);
     expect(more).toEqual([]);
-    expect(message).toMatchObject({ text: answer.text });
+    expect(message).toMatchObject({ text: shownText(answer.text) });
     expect(message!.reply_to).toBeUndefined();
     const drafts = await botCalls(chat, "sendMessageDraft");
     expect(drafts.length).toBeGreaterThan(1);

@@ -103,7 +103,8 @@ describe.each(modes)("tools, answers $mode", ({ env }) => {
   it("searches the web through the provider, and refuses a page at an IP address without fetching it", async () => {
     const search = await ask(env, "search the web for serverless functions");
     await search.answer(
-      "Cloudflare Workers <https://workers.cloudflare.com/>: Run code at the edge: serverless functions.",
+      // Slack shows an autolink as the bare address (lib/platforms/slack/format.ts).
+      "Cloudflare Workers https://workers.cloudflare.com/: Run code at the edge: serverless functions.",
     );
     const page = await ask(env, "what does https://127.0.0.1/admin say?");
     await page.answer("fetch_page: error: an IP address is refused");

@@ -1,7 +1,9 @@
 /**
  * @module
  * chat.postMessage (with `metadata`, kept and returned with `include_all_metadata`) and chat.update (4,000
- * characters, `streaming_state_conflict` while a stream is open), with Slack's errors.
+ * characters, `streaming_state_conflict` while a stream is open), with Slack's errors. Either takes `text` (Slack's
+ * mrkdwn) or `markdown_text` (standard Markdown, at most 12,000 characters, never beside `text` or `blocks`); the
+ * message keeps which (`markup`), for the simulator to show it as Slack would.
  */
 import { botAuthor, CHANNEL_SHAPE, refusal, type MethodContext, type SlackAnswer } from "./context.ts";
 import { wireMessage, type SlackMetadata } from "./messages.ts";
@@ -15,11 +17,15 @@ const MARKDOWN_MAX_CHARS = 12_000;
 
 export function postMessage({ team, params, now, state }: MethodContext): SlackAnswer {
   const channel = textParam(params, "channel") ?? "";
-  const text = textParam(params, "text") ?? textParam(params, "markdown_text") ?? "";
+  const markdown = textParam(params, "markdown_text");
+  const text = markdown ?? textParam(params, "text") ?? "";
   const threadTs = textParam(params, "thread_ts") || undefined;
   if (!CHANNEL_SHAPE.test(channel)) return refusal("channel_not_found");
+  // "This argument should not be used in conjunction with blocks or text" (chat.postMessage); chat.update's code.
+  if (markdown !== undefined && (params.text !== undefined || params.blocks !== undefined))
+    return refusal("markdown_text_conflict");
   if (!text.trim()) return refusal("no_text");
-  if (text.length > POST_MAX_CHARS) return refusal("msg_too_long");
+  if (text.length > (markdown !== undefined ? MARKDOWN_MAX_CHARS : POST_MAX_CHARS)) return refusal("msg_too_long");
   const metadata = readMetadata(params.metadata);
   if (typeof metadata === "string") return refusal(metadata);
 
@@ -32,14 +38,16 @@ export function postMessage({ team, params, now, state }: MethodContext): SlackA
     ...(threadTs ? { thread_ts: threadTs } : {}),
     ...botAuthor(team),
     text,
+    markup: markdown !== undefined ? "markdown" : "mrkdwn",
     ...(metadata ? { metadata } : {}),
     reactions: [],
-    revisions: [{ at: now, method: "chat.postMessage", chars: text.length }],
+    revisions: [{ at: now, method: "chat.postMessage", chars: text.length, text }],
   });
   state.assistant.replied(team.id, channel, threadTs ?? ts, now);
   state.recordPost({
     channel,
     text,
+    markup: markdown !== undefined ? "markdown" : "mrkdwn",
     ...(threadTs ? { thread_ts: threadTs } : {}),
     ts,
     team: team.id,
@@ -67,6 +75,7 @@ export function updateMessage({ team, params, now, state }: MethodContext): Slac
   if (typeof metadata === "string") return refusal(metadata);
 
   message.text = newText;
+  message.markup = markdown !== undefined ? "markdown" : "mrkdwn";
   if (metadata) message.metadata = metadata;
   message.edited = { user: team.botUserId, ts: state.messages.nextTs(now) };
   state.messages.changed(message, "chat.update", now);

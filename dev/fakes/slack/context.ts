@@ -23,6 +23,8 @@ export interface RecordedSlackPost extends Record<string, unknown> {
   ts: string;
   /** The team of the token that posted it. */
   team: string;
+  /** `markdown` when it came as markdown_text, else `mrkdwn`. */
+  markup: "mrkdwn" | "markdown";
   metadata?: unknown;
 }
 

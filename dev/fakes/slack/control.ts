@@ -10,6 +10,8 @@
  *   Slack (to react to, reply to, or fetch as a thread's parent); `GET /__messages?team=&channel=&ts=&thread_ts=`:
  *   every message with its streaming state, reactions, metadata and the time of each text change;
  *   `POST /__messages/delete {channel, ts, team?}`: the person deleted a message (one without replies);
+ * - `POST /__reactions {channel, ts, user, name, team?}`: a person reacted to a message (as `reaction_added` says; the
+ *   event itself goes to the Worker from whoever sends it), so that listings show it;
  * - `POST /__roles {team?, admins?, owners?, channel?, creator?}`: who is a workspace admin or owner, who created a
  *   channel (users.info, conversations.info: ./people.ts);
  * - `POST /__stop_stream {channel, ts, team?}`: the person pressed Stop on a streaming answer;
@@ -157,7 +159,7 @@ export function slackControlRoutes({
         ...(spec.user_profile ? { user_profile: spec.user_profile } : {}),
         text: spec.text,
         reactions: [],
-        revisions: [{ at: now, method: "person", chars: spec.text.length }],
+        revisions: [{ at: now, method: "person", chars: spec.text.length, text: spec.text }],
       });
       return { ok: true, ts };
     },
@@ -166,6 +168,22 @@ export function slackControlRoutes({
       const ref = controlBody(streamRefSchema, body);
       if (!state.messages.remove(ref.team, ref.channel, ref.ts))
         throw new ControlError(`no message at ${ref.channel} ${ref.ts}`);
+      return { ok: true };
+    },
+    "POST /__reactions": (body) => {
+      const spec = controlBody(
+        z.strictObject({
+          ...streamRefSchema.shape,
+          user: z.string().min(1),
+          name: z.string().regex(/^[a-z0-9_+'-]+$/),
+        }),
+        body,
+      );
+      const message = state.messages.findOrPlaceholder(spec.team, spec.channel, spec.ts);
+      const reaction = message.reactions.find((r) => r.name === spec.name);
+      if (reaction?.users.includes(spec.user)) return { ok: true };
+      if (reaction) reaction.users.push(spec.user);
+      else message.reactions.push({ name: spec.name, users: [spec.user] });
       return { ok: true };
     },
     "POST /__roles": (body) => {

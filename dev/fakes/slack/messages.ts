@@ -35,6 +35,8 @@ export interface SlackMessage {
   /** The author's names, when the message carries them (one sent from a Slack client). */
   user_profile?: { display_name?: string; real_name?: string };
   text: string;
+  /** How Slack reads `text`: `mrkdwn` (the `text` argument, and people's messages) or `markdown` (markdown_text). */
+  markup?: "mrkdwn" | "markdown";
   metadata?: SlackMetadata;
   streaming_state?: "in_progress" | "completed" | "errored";
   stream?: StreamState;
@@ -42,8 +44,8 @@ export interface SlackMessage {
   edited?: { user: string; ts: string };
   /** A person's message known only because the bot referred to it. */
   implicit?: boolean;
-  /** The text's length after each change, with when and by which method. */
-  revisions: { at: number; method: string; chars: number }[];
+  /** The text after each change (what people saw then), its length, when and by which method. */
+  revisions: { at: number; method: string; chars: number; text: string }[];
 }
 
 export class MessageStore {
@@ -84,7 +86,7 @@ export class MessageStore {
         text: "",
         reactions: [],
         implicit: true,
-        revisions: [{ at: now, method: "placeholder", chars: 0 }],
+        revisions: [{ at: now, method: "placeholder", chars: 0, text: "" }],
       })
     );
   }
@@ -107,7 +109,7 @@ export class MessageStore {
   }
 
   changed(message: SlackMessage, method: string, now = Date.now()): void {
-    message.revisions.push({ at: now, method, chars: message.text.length });
+    message.revisions.push({ at: now, method, chars: message.text.length, text: message.text });
   }
 
   reset(): void {

@@ -128,7 +128,7 @@ export function authTest({ team, token, now, state }: MethodContext): SlackAnswe
   const expiresAt = "token" in issued ? issued.token.expiresAt : undefined;
   return {
     ok: true,
-    url: `https://${team.id.toLowerCase()}.slack.com/`,
+    url: workspaceUrl(team),
     team: team.name,
     user: "parley",
     team_id: team.id,
@@ -139,4 +139,13 @@ export function authTest({ team, token, now, state }: MethodContext): SlackAnswe
     ...(team.enterpriseId ? { enterprise_id: team.enterpriseId } : {}),
     ...(expiresAt !== undefined ? { expires_in: Math.max(0, Math.floor((expiresAt - now) / 1000)) } : {}),
   };
+}
+
+/** The workspace's URL as auth.test gives it: its name as a Slack domain (`Fake Workspace` → fake-workspace.slack.com). */
+export function workspaceUrl(team: Pick<SlackTeam, "id" | "name">): string {
+  const domain = team.name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  return `https://${domain || team.id.toLowerCase()}.slack.com/`;
 }

@@ -54,6 +54,7 @@ export function startStream({ team, params, now, state }: MethodContext): SlackA
     thread_ts: threadTs,
     ...botAuthor(team),
     text: content.text,
+    markup: "markdown",
     streaming_state: "in_progress",
     stream: {
       ...(content.mode ? { mode: content.mode } : {}),
@@ -62,7 +63,7 @@ export function startStream({ team, params, now, state }: MethodContext): SlackA
       stoppedByUser: false,
     },
     reactions: [],
-    revisions: [{ at: now, method: "chat.startStream", chars: content.text.length }],
+    revisions: [{ at: now, method: "chat.startStream", chars: content.text.length, text: content.text }],
   });
   state.assistant.replied(team.id, channel, threadTs, now);
   return { ok: true, channel, ts };

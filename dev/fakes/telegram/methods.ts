@@ -4,11 +4,13 @@
  * in it (403 once it was removed or blocked), a text 1-4,096 characters (UTF-16 code units, as JavaScript counts),
  * a forum topic that exists, a message replied to that exists unless `allow_sending_without_reply`, an edit of the
  * bot's own message that changes it, a draft only in a private chat, an action Telegram knows, one reaction per
- * message from the chat's allowed ones. Flood control (./limits.ts) comes after the checks; a refused call changes
+ * message from the chat's allowed ones. A text with `parse_mode: "HTML"` is read as Telegram reads it
+ * (./html.ts: refused with "can't parse entities" where Telegram refuses it), its limit counted after that. Flood control (./limits.ts) comes after the checks; a refused call changes
  * nothing. What people would see is recorded (`GET /__calls`, with `at`).
  */
 import { ERRORS, badRequest, forbidden, type BotApiError } from "./errors.ts";
 import type { FloodControl, TelegramLimits } from "./limits.ts";
+import { checkEntities, type MessageEntity, parseTelegramHtml } from "./html.ts";
 import { int, str, type Args } from "./params.ts";
 import { messageObject, userObject } from "./updates.ts";
 import { DRAFT_LIFETIME_MS, type FakeBot, type FakeChat, type World } from "./world.ts";
@@ -66,7 +68,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
 
   sendMessage(ctx, args) {
     const chat = writableChat(ctx, args);
-    const text = textOf(args);
+    const { text, entities } = textOf(args);
     const thread = threadOf(chat, args);
     const reply = args.reply_parameters as { message_id?: number; allow_sending_without_reply?: boolean } | undefined;
     if (
@@ -84,6 +86,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
         from: ctx.bot,
         date: seconds(),
         text,
+        ...(entities.length ? { entities } : {}),
         ...(reply?.message_id !== undefined ? { reply_to: reply.message_id } : {}),
       },
       "sendMessage",
@@ -95,6 +98,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
       chat_id: chat.id,
       message_id: sent.message_id,
       text,
+      ...(entities.length ? { entities } : {}),
       ...(thread !== undefined ? { message_thread_id: thread } : {}),
       ...(reply ? { reply_to: reply.message_id } : {}),
     });
@@ -111,13 +115,15 @@ export const METHODS: Readonly<Record<string, Method>> = {
     const message = ctx.world.message(chat.id, int(args, "message_id") ?? 0);
     if (!message) throw ERRORS.editNotFound;
     if (message.from.id !== ctx.bot.id) throw ERRORS.cannotEdit;
-    const text = textOf(args);
-    if (text === message.text) throw ERRORS.notModified;
+    const { text, entities } = textOf(args);
+    if (text === message.text && JSON.stringify(entities) === JSON.stringify(message.entities ?? []))
+      throw ERRORS.notModified;
     flood(ctx, "editMessageText", chat);
     message.text = text;
+    message.entities = entities;
     message.edited = seconds();
     message.revisions.push({ at: Date.now(), method: "editMessageText", chars: text.length, text });
-    ctx.record({ route: "editMessageText", chat_id: chat.id, message_id: message.message_id, text });
+    ctx.record({ route: "editMessageText", chat_id: chat.id, message_id: message.message_id, text, entities });
     return messageObject(message, chat);
   },
 
@@ -126,8 +132,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
     if (chat.type !== "private") throw ERRORS.draftPeer;
     const draftId = int(args, "draft_id");
     if (!draftId) throw ERRORS.draftId;
-    const text = str(args, "text") ?? "";
-    if (text.length > MAX_TEXT) throw ERRORS.textTooLong;
+    const { text, entities } = str(args, "text") ? textOf(args) : { text: "", entities: [] };
     const thread = threadOf(chat, args);
     flood(ctx, "sendMessageDraft", chat);
     const key = `${chat.id}:${draftId}`;
@@ -140,7 +145,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
       revisions: [],
       until: now,
     };
-    Object.assign(draft, { text, until: now + DRAFT_LIFETIME_MS });
+    Object.assign(draft, { text, entities, until: now + DRAFT_LIFETIME_MS });
     draft.revisions.push({ at: now, method: "sendMessageDraft", chars: text.length, text });
     ctx.world.drafts.set(key, draft);
     ctx.record({ route: "sendMessageDraft", chat_id: chat.id, draft_id: draftId, text });
@@ -200,14 +205,24 @@ function writableChat({ world, bot }: MethodContext, args: Args): FakeChat {
   return chat;
 }
 
-function textOf(args: Args): string {
-  const text = str(args, "text") ?? "";
-  if (text.trim() === "") throw ERRORS.textEmpty;
-  if (text.length > MAX_TEXT) throw ERRORS.textTooLong;
-  const mode = str(args, "parse_mode");
-  if (mode !== undefined && !["markdown", "markdownv2", "html"].includes(mode.toLowerCase()))
-    throw badRequest("unsupported parse_mode");
-  return text;
+/** The text people see and its entities: `text` read as its `parse_mode` says, or with the `entities` given. */
+function textOf(args: Args): { text: string; entities: MessageEntity[] } {
+  const raw = str(args, "text") ?? "";
+  const mode = str(args, "parse_mode")?.toLowerCase();
+  if (mode !== undefined && mode !== "html") {
+    if (mode === "markdown" || mode === "markdownv2") throw badRequest("the fake reads parse_mode HTML only");
+    throw badRequest(`unsupported parse_mode "${mode}"`);
+  }
+  if (mode === "html" && args.entities !== undefined) throw badRequest("the fake refuses entities beside a parse_mode");
+  const parsed = mode === "html" ? parseTelegramHtml(raw) : { text: raw, entities: [] as MessageEntity[] };
+  if (mode === undefined && args.entities !== undefined) {
+    const given = checkEntities(raw, args.entities);
+    if (given instanceof Error) throw given;
+    parsed.entities = given;
+  }
+  if (parsed.text.trim() === "") throw ERRORS.textEmpty;
+  if (parsed.text.length > MAX_TEXT) throw ERRORS.textTooLong;
+  return parsed;
 }
 
 /** `message_thread_id`: a forum topic of this chat ("for forum supergroups … only"). */

@@ -77,6 +77,8 @@ export interface FakeDraft {
   draft_id: number;
   thread?: number;
   text: string;
+  /** Its formatting, as the Bot API read it (./html.ts). */
+  entities?: object[];
   revisions: Revision[];
   /** A draft not shown again lasts about 30 s ("a temporary 30-second preview"), or until the bot sends a message. */
   until: number;

@@ -1,7 +1,8 @@
 // Parley simulator page: sends what the chosen person types through the simulator server (which signs it like the
 // platform would), and polls the conversation, the Worker's decisions and the admin view of the current conversation.
 import { placeChanged, pollState, renderDecisions } from "./inspector.js";
-import { $, currentPerson, el, eventMessageKey, view } from "./view.js";
+import { drawMessageParts } from "./render.js";
+import { $, approvalEnd, currentPerson, el, eventMessageKey, view } from "./view.js";
 
 const POLL_MS = 700;
 const STATE_POLL_MS = 1500;
@@ -30,7 +31,7 @@ function messageItem(entry, extra = []) {
       "data-author": entry.author,
     },
     el("span", { class: "author" }, entry.author),
-    el("span", { class: "text" }, entry.text),
+    ...drawMessageParts(entry),
     el(
       "div",
       { class: "meta" },
@@ -41,9 +42,27 @@ function messageItem(entry, extra = []) {
   );
 }
 
-/** The bot's question that asks to run a confirm tool (docs/tools.md): the current person reacts ✅ or ❌ to it. */
-function approvalButtons(entry) {
-  if (!entry.bot || !entry.text.startsWith("⚠️ Approval needed:")) return [];
+/** The Worker's log events about the confirm tool's question posted as Slack message `ts` (docs/tools.md). */
+function approvalEvents(ts) {
+  const events = view.timeline.workerEvents;
+  const opened = events.findLast((e) => e.event === "approval_opened" && e.platform === "slack" && e.question === ts);
+  if (!opened) return null;
+  return {
+    reactions: events.filter((e) => e.event === "approval_reaction" && e.message === ts),
+    ended: approvalEnd(events, opened),
+  };
+}
+
+/**
+ * The bot's question that asks to run a confirm tool: the current person reacts ✅ or ❌ to it, as in Slack, until
+ * the asker's reaction decided it; a reaction that did not decide it (anyone else's, or one too late) says so.
+ */
+function approvalControls(entry) {
+  if (!entry.bot || entry.platform !== "slack") return [];
+  const approval = approvalEvents(entry.ts);
+  if (!approval && !entry.text.startsWith("⚠️ Approval needed:")) return [];
+  const decided = approval?.reactions.find((e) => e.decided);
+  const ignored = approval?.reactions.some((e) => !e.decided && e.state === "pending");
   const react = (reaction) => async () => {
     const body = { person: view.person, workspace: entry.workspace, ts: entry.ts, reaction };
     const res = await fetch("/api/react", {
@@ -53,37 +72,71 @@ function approvalButtons(entry) {
     });
     if (!res.ok) alert((await res.json()).error);
   };
+  const done = Boolean(decided || approval?.ended);
+  const state = decided
+    ? `${decided.state === "approved" ? "approved" : "denied"} by the asker`
+    : approval?.ended
+      ? `ended: ${approval.ended.outcome}`
+      : ignored
+        ? "a reaction that was not the asker's changed nothing: only the asker decides"
+        : "waiting for the asker's ✅ or ❌";
   return [
-    el("button", { type: "button", "data-testid": "approve", onclick: react("white_check_mark") }, "✅"),
-    el("button", { type: "button", "data-testid": "deny", onclick: react("x") }, "❌"),
+    el(
+      "button",
+      {
+        type: "button",
+        "data-testid": "approve",
+        onclick: react("white_check_mark"),
+        disabled: done ? "" : null,
+        title: "React with ✅",
+      },
+      "React ✅",
+    ),
+    el(
+      "button",
+      {
+        type: "button",
+        "data-testid": "deny",
+        onclick: react("x"),
+        disabled: done ? "" : null,
+        title: "React with ❌",
+      },
+      "React ❌",
+    ),
+    el("span", { class: "approval-state", "data-testid": "approval-state", "data-done": String(done) }, state),
   ];
 }
 
 /** Threads start from a channel message (a person's or the bot's), not from an /ask and its answer. */
 const threadable = (entry) => /^\d+$/.test(entry.id) && !entry.interactionToken && !entry.pending;
 
+/** What the current person sees: a slash command and its ephemeral answer are only their own. */
+const visible = (entry) => !entry.visibleTo || entry.visibleTo === view.person;
+
 function renderChat() {
-  const entries = view.timeline.entries;
+  const entries = view.timeline.entries.filter(visible);
   // Only the workspace in view: its #general has the same id as the other's, but not the same messages.
   const slack = entries.filter((e) => e.platform === "slack" && e.workspace === view.workspace);
   $("#slack-messages").replaceChildren(
     ...slack
       .filter((e) => !e.threadTs)
       .map((e) => {
+        // A slash command and its answer are no message of the channel: nothing to reply to.
+        if (!e.ts) return messageItem(e);
         const replies = slack.filter((r) => r.threadTs === e.ts).length;
         const open = el(
           "button",
           { type: "button", "data-testid": "open-thread", onclick: () => openThread("slack", e.ts) },
           replies ? `${replies} ${replies === 1 ? "reply" : "replies"}` : "Reply in thread",
         );
-        return messageItem(e, [open, ...approvalButtons(e)]);
+        return messageItem(e, [open, ...approvalControls(e)]);
       }),
   );
   if (view.thread) {
     $("#thread-messages").replaceChildren(
       ...slack
         .filter((e) => e.ts === view.thread || e.threadTs === view.thread)
-        .map((e) => messageItem(e, approvalButtons(e))),
+        .map((e) => messageItem(e, approvalControls(e))),
     );
   }
   const discord = entries.filter((e) => e.platform === "discord");
@@ -155,20 +208,61 @@ async function pollTimeline() {
 }
 
 async function send(form) {
-  const input = form.querySelector("input");
+  const input = form.querySelector("input:not([type=file])");
   const picker = form.querySelector("input[type=file]");
   const text = input.value.trim();
-  const file = picker?.files?.[0];
+  const file = picker?.files?.[0] ?? form.pasted;
   if (!text && !file) return;
   input.value = "";
   const attachment = file ? await attached(file) : undefined;
   if (picker) picker.value = "";
+  attach(form, null);
   const thread = form.hasAttribute("data-thread")
     ? form.dataset.platform === "slack"
       ? view.thread
       : view.discordThread
     : null;
   await post(form.dataset.platform, text, thread, attachment);
+}
+
+/** The file the message will carry (chosen, or pasted into its box), named beside the box; null: none. */
+function attach(form, file) {
+  form.pasted = file && !form.querySelector("input[type=file]")?.files?.length ? file : undefined;
+  const chip = form.querySelector(".attached");
+  const name = file?.name ?? "";
+  chip.hidden = !name;
+  chip.replaceChildren(
+    name ? `📎 ${name}` : "",
+    name
+      ? el(
+          "span",
+          {
+            // A span, not a button: the form's one button sends it.
+            role: "button",
+            tabindex: "0",
+            class: "unattach",
+            "aria-label": "Remove the file",
+            onclick: () => {
+              const picker = form.querySelector("input[type=file]");
+              if (picker) picker.value = "";
+              attach(form, null);
+            },
+          },
+          "×",
+        )
+      : "",
+  );
+}
+
+/** A picture (or any file) pasted into a message box goes with the message, as on the platforms' own apps. */
+function pastedFile(event) {
+  const file = [...(event.clipboardData?.files ?? [])][0];
+  if (!file) return null;
+  event.preventDefault();
+  // A pasted screenshot has no name of its own: it gets one, as the apps give it.
+  return file.name
+    ? file
+    : new File([file], `pasted.${(file.type.split("/")[1] ?? "png").replace(/\W/g, "")}`, { type: file.type });
 }
 
 /** A chosen file as the simulator server takes it: its name, type and bytes in base64. */
@@ -285,11 +379,18 @@ async function main() {
   $("#workspace-picker button")?.classList.add("active");
   for (const b of document.querySelectorAll("#tabs button"))
     b.addEventListener("click", () => selectTab(b.dataset.tab));
-  for (const form of document.querySelectorAll(".composer"))
+  for (const form of document.querySelectorAll(".composer")) {
     form.addEventListener("submit", (event) => {
       event.preventDefault();
       void send(form);
     });
+    const picker = form.querySelector("input[type=file]");
+    picker?.addEventListener("change", () => attach(form, picker.files?.[0] ?? null));
+    form.querySelector("input:not([type=file])").addEventListener("paste", (event) => {
+      const file = pastedFile(event);
+      if (file) attach(form, file);
+    });
+  }
   $("#thread-close").addEventListener("click", () => closeThread("slack"));
   $("#discord-thread-close").addEventListener("click", () => closeThread("discord"));
   $("#new-conversation").addEventListener("click", () => void newConversation());

@@ -1,8 +1,17 @@
 // The simulator page's inspector: the Worker's decisions for the conversation in view, its stored state and the
 // prompts of its answers, and the Slack workspace's installation as the admin view has it.
-import { $, currentPlace, el, eventMessageKey, view } from "./view.js";
+import { $, approvalEnd, currentPlace, el, eventMessageKey, view } from "./view.js";
 
 let lastState = "";
+/** The prompts (and model calls) the person opened: they stay open however often the panel is drawn again. */
+const openDetails = new Set();
+
+/** A `<details>` that remembers being opened under `key`. */
+function remembered(key, attrs, ...children) {
+  const details = el("details", { ...attrs, "data-key": key, open: openDetails.has(key) ? "" : null }, ...children);
+  details.addEventListener("toggle", () => (details.open ? openDetails.add(key) : openDetails.delete(key)));
+  return details;
+}
 
 const outcomeFor = (id) =>
   view.timeline.workerEvents.findLast((e) => e.event === "job_ended" && eventMessageKey(e, e.trigger) === id);
@@ -52,9 +61,41 @@ export function renderDecisions() {
         result ? el("span", { class: "outcome" }, result) : null,
       );
     });
-  $("#decisions").replaceChildren(
-    ...(items.length ? items.reverse() : [el("li", { class: "muted" }, "No messages yet.")]),
-  );
+  const rows = [...items, ...approvalRows(place)].reverse();
+  $("#decisions").replaceChildren(...(rows.length ? rows : [el("li", { class: "muted" }, "No messages yet.")]));
+}
+
+/**
+ * Each confirm tool's question asked in the place in view (docs/tools.md): the tool, then what became of it, from
+ * the Worker's approval log lines: every reaction to it (a ✅ or ❌ that did not decide it says so) and its end.
+ */
+function approvalRows(place) {
+  const events = view.timeline.workerEvents;
+  return events
+    .filter(
+      (e) =>
+        e.event === "approval_opened" && `${e.platform}|${e.tenant}|${e.channel}|` === place.replace(/\|[^|]*$/, "|"),
+    )
+    .map((opened) => {
+      const reactions = events.filter((e) => e.event === "approval_reaction" && e.message === opened.question);
+      const ended = approvalEnd(events, opened);
+      const steps = [
+        ...reactions.map((r) =>
+          r.decided
+            ? `${r.verdict === "approve" ? "✅" : "❌"} ${r.state}`
+            : `${r.verdict === "approve" ? "✅" : "❌"} ignored (not the asker's, or too late)`,
+        ),
+        ...(ended ? [`ended: ${ended.outcome}`] : []),
+      ];
+      return el(
+        "li",
+        { class: "decision approval", "data-testid": "approval", "data-tool": opened.tool },
+        el("span", {}, "approval"),
+        el("span", { class: "badge judge" }, "ask"),
+        el("span", { class: "reason" }, opened.tool, el("span", { class: "muted" }, " — runs only on the asker's ✅")),
+        el("span", { class: "outcome", "data-testid": "approval-steps" }, steps.join(" · ") || "waiting for the asker"),
+      );
+    });
 }
 
 /** A question nobody was asked to answer: its rescue, once it ended, or while it waits. */
@@ -117,24 +158,45 @@ function renderState(answer) {
       el("dd", {}, c.summary ?? "—"),
     ),
   );
-  const prompts = answer.answers.map((a) =>
-    el(
-      "details",
+  const prompts = answer.answers.map((a) => {
+    const key = `${a.triggerId}:${a.at}`;
+    const calls = a.calls ?? [];
+    return remembered(
+      key,
       { class: "prompt", "data-testid": "prompt" },
       el(
         "summary",
         {},
         `${new Date(a.at).toLocaleTimeString()} · ${a.kind} · ${a.reason} · `,
+        calls.length ? `${calls.length} model ${calls.length === 1 ? "call" : "calls"} · ` : "",
         el("b", { "data-testid": "prompt-tokens" }, `${a.promptTokens} tokens`),
         a.droppedMessages ? ` · ${a.droppedMessages} dropped` : "",
         recalledNote(a.triggerId),
       ),
-      el("pre", {}, a.messages.map((m) => `[${m.role}]\n${m.content}`).join("\n\n")),
+      ...(calls.length
+        ? calls.map((call, i) => modelCall(`${key}:call:${i}`, call, i))
+        : [el("pre", {}, promptText(a.messages))]),
       ...(a.toolRounds ?? []).map((round, i) => el("pre", { "data-testid": "tool-round" }, toolRoundText(round, i))),
       ...(a.approval ? [el("pre", { "data-testid": "tool-approval" }, approvalText(a.approval))] : []),
+    );
+  });
+  $("#prompts").replaceChildren(...(prompts.length ? prompts : [el("p", { class: "muted" }, "None yet.")]));
+}
+
+const promptText = (messages) => messages.map((m) => `[${m.role}]\n${m.content}`).join("\n\n");
+
+/** One model call of an answer made of several (a catch-up's chunk or combining call), with its prompt. */
+function modelCall(key, call, index) {
+  return remembered(
+    key,
+    { class: "call", "data-testid": "model-call" },
+    el("summary", {}, `call ${index + 1} · ${call.label} · ${call.tokens} tokens`),
+    el(
+      "pre",
+      {},
+      call.omitted ? "(prompt not kept: the trace keeps the first prompts only)" : promptText(call.messages),
     ),
   );
-  $("#prompts").replaceChildren(...(prompts.length ? prompts : [el("p", { class: "muted" }, "None yet.")]));
 }
 
 /** A tool round of an answer (docs/tools.md): each call, what the model read of its result, and the round's time. */

@@ -46,3 +46,10 @@ function discordThreadPlace(id) {
   const [platform, guild] = view.setup.discord.place.split("|");
   return `${platform}|${guild}|${id}|`;
 }
+
+/**
+ * How a confirm tool's approval (its `approval_opened` log event) ended: its continuation job's first end (the
+ * continuation's trigger is `approval:<the asker's message>`; the one published for the expiry comes later).
+ */
+export const approvalEnd = (events, opened) =>
+  events.find((e) => e.event === "approval_ended" && e.trigger === `approval:${opened.trigger}`);

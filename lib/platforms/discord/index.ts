@@ -8,6 +8,7 @@ import type { PlatformAdapter } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
 import { fetchDiscordParent } from "./parent.ts";
 import { discordFiles } from "./files.ts";
+import { discordFormat } from "./format.ts";
 import { discordJumpLink, readDiscordHistory } from "./history.ts";
 import { DM_TENANT_PREFIX, parseDiscordInteraction } from "./parse.ts";
 import { discordRescue } from "./rescue.ts";
@@ -24,6 +25,7 @@ export const discord: PlatformAdapter<DiscordTarget, {}, DiscordSettings> = {
   platform: "discord",
   settings: discordSettings,
   replyTargetSchema: discordTargetSchema,
+  format: discordFormat,
 
   async verify(ctx, request) {
     const publicKey = ctx.config.DISCORD_PUBLIC_KEY;

@@ -1,7 +1,7 @@
 /**
  * @module
- * Posts the bot's answer on Discord, split into messages of at most 2,000 characters, with no mention allowed to
- * ping anyone. An interaction answer edits the deferred "thinking…" message (`@original`, idempotent) and adds
+ * Posts the bot's answer on Discord, split into messages of at most 2,000 characters in Discord's Markdown
+ * (./format.ts), with no mention allowed to ping anyone. An interaction answer edits the deferred "thinking…" message (`@original`, idempotent) and adds
  * follow-ups for the rest; a Gateway conversation answer is a channel message, a reply to its trigger when the
  * trigger addressed the bot, each part with a nonce made of the trigger's id and the part's index.
  */
@@ -19,12 +19,12 @@ import type { Logger } from "../../log.ts";
 import type { PartProgress } from "../../message.ts";
 import { splitText } from "../../text/split.ts";
 import { postParts } from "../parts.ts";
+import { DISCORD_MAX_MESSAGE_CHARS, discordMarkdown } from "./format.ts";
 import { waitingOutRateLimits } from "../rate-limited.ts";
 import { INTERACTION_TOKEN_LIFETIME_MS } from "./parse.ts";
 import { DISCORD_ERROR, DiscordRefused, discordRequest } from "./rest.ts";
 import type { ChannelTarget, DiscordTarget, InteractionTarget } from "./target.ts";
 
-export const DISCORD_MAX_MESSAGE_CHARS = 2_000;
 /** The model's text may contain `@everyone` or `<@id>`: nothing it writes may ping anyone. */
 export const NO_MENTIONS: APIAllowedMentions = { parse: [] };
 /** Discord's `nonce` is at most 25 characters; with `enforce_nonce` a repeated post returns the first message. */
@@ -55,6 +55,9 @@ export interface DiscordSendConfig {
 export const messageIdSchema = z.looseObject({ id: z.string() });
 export const postedMessageSchema = z.extend(messageIdSchema, { content: z.optional(z.string()) });
 
+/** The answer's parts as Discord shows them: cut where ../../text/split.ts cuts, each rendered (./format.ts). */
+const discordParts = (text: string) => splitText(text, DISCORD_MAX_MESSAGE_CHARS).map(discordMarkdown);
+
 /** Posts `text` in order; returns the ids of the messages posted. */
 export function sendDiscordReply(
   cfg: DiscordSendConfig,
@@ -73,7 +76,7 @@ async function answerInteraction(
   text: string,
   progress: PartProgress,
 ): Promise<string[]> {
-  const parts = splitText(text, DISCORD_MAX_MESSAGE_CHARS);
+  const parts = discordParts(text);
   const webhook = `/webhooks/${target.applicationId}/${target.token}`;
   let posted = 0;
   try {
@@ -116,7 +119,7 @@ async function postToChannel(
   progress: PartProgress,
 ): Promise<string[]> {
   const botToken = await cfg.botToken();
-  return postParts(splitText(text, DISCORD_MAX_MESSAGE_CHARS), progress, {
+  return postParts(discordParts(text), progress, {
     async post(content, index) {
       const replyTo = index === 0 && target.replyToMessageId;
       const nonce = await partNonce(progress.answerId, index);

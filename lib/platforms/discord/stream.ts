@@ -3,8 +3,9 @@
  * Discord answers shown as they are written: the first part is posted at once (a Gateway answer as a channel
  * message with the part's nonce, so that an attempt that never heard back gets the same message again; an
  * interaction's deferred "thinking…" message edited) and then edited at most once a second as it grows, its
- * Markdown closed in each snapshot. Past 2,000 characters the message stops growing and the rest follows as
- * further messages once the answer is complete (cut where ../../text/split.ts cuts, never inside a word).
+ * Markdown closed in each snapshot and rendered for Discord (./format.ts). Past 2,000 characters the message stops
+ * growing and the rest follows as further messages once the answer is complete (cut where ../../text/split.ts
+ * cuts, never inside a word).
  */
 import type {
   RESTPatchAPIChannelMessageJSONBody,
@@ -13,12 +14,13 @@ import type {
 } from "discord-api-types/v10";
 import { RetryLater } from "../../errors.ts";
 import type { StreamState } from "../../message.ts";
-import { closeMarkdown } from "../../text/close-markdown.ts";
 import type { ReplyContext, StreamingCapability } from "../adapter.ts";
+import { renderSnapshot } from "../answer-format.ts";
 import type { AnswerStream } from "../answer-stream.ts";
 import { waitingOutRateLimits } from "../rate-limited.ts";
 import { discordRequest } from "./rest.ts";
-import { DISCORD_MAX_MESSAGE_CHARS, earlyRefusal, messageIdSchema, NO_MENTIONS, partNonce } from "./send.ts";
+import { DISCORD_MAX_MESSAGE_CHARS, discordFormat, discordMarkdown } from "./format.ts";
+import { earlyRefusal, messageIdSchema, NO_MENTIONS, partNonce } from "./send.ts";
 import type { DiscordSettings } from "./settings.ts";
 import type { DiscordTarget } from "./target.ts";
 
@@ -33,7 +35,7 @@ export const discordStreaming: StreamingCapability<DiscordTarget, DiscordSetting
     if (target.kind === "interaction") {
       // Too late to edit: `send` says so (and gives up) when the answer is complete.
       if (ctx.now() >= target.expiresAt) return null;
-      const id = await waitingOutRateLimits(() => edit(ctx, target, "@original", closeMarkdown(text))).catch(
+      const id = await waitingOutRateLimits(() => edit(ctx, target, "@original", snapshot(text, target))).catch(
         (err: unknown) => {
           throw earlyRefusal(err, target, ctx.now()) ?? err;
         },
@@ -41,7 +43,7 @@ export const discordStreaming: StreamingCapability<DiscordTarget, DiscordSetting
       return editStream(ctx, target, { id, mode: "edit", shown: text, open: false });
     }
     const body = {
-      content: closeMarkdown(text),
+      content: snapshot(text, target),
       allowed_mentions: NO_MENTIONS,
       // The first part's nonce, as `send` would post it: an open that is tried again returns the same message.
       nonce: await partNonce(answer.triggerId, 0),
@@ -68,12 +70,15 @@ export const discordStreaming: StreamingCapability<DiscordTarget, DiscordSetting
   resume: (ctx, target, state) => editStream(ctx, target, { ...state }),
 };
 
+/** A snapshot of the answer as the message shows it while it grows, its open marks closed. */
+const snapshot = (text: string, target: DiscordTarget) => renderSnapshot(discordFormat, text, target);
+
 function editStream(ctx: ReplyContext<DiscordSettings>, target: DiscordTarget, state: StreamState): AnswerStream {
   return {
     state,
     async show(text) {
       try {
-        await edit(ctx, target, state.id, closeMarkdown(text));
+        await edit(ctx, target, state.id, snapshot(text, target));
         state.shown = text;
       } catch (err) {
         // A refused edit is left out (the next one, or the final one, carries the text); a bucket is never pushed,
@@ -83,8 +88,8 @@ function editStream(ctx: ReplyContext<DiscordSettings>, target: DiscordTarget, s
     },
     async finish(text) {
       // The edit that leaves the answer whole waits out a short rate limit (Discord's buckets: often under a second).
-      if (state.shown !== text || closeMarkdown(text) !== text)
-        await waitingOutRateLimits(() => edit(ctx, target, state.id, text));
+      if (state.shown !== text || snapshot(text, target) !== discordMarkdown(text))
+        await waitingOutRateLimits(() => edit(ctx, target, state.id, discordMarkdown(text)));
       state.shown = text;
     },
     close: async () => undefined,

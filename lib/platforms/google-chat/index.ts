@@ -19,6 +19,7 @@ import { APP_TENANT } from "./place.ts";
 import { sendGoogleChatReply } from "./send.ts";
 import { googleChatSettings, type GoogleChatSettings } from "./settings.ts";
 import { googleChatStreaming } from "./stream.ts";
+import { googleChatFormat } from "./format.ts";
 import { googleChatTargetSchema, type GoogleChatTarget } from "./target.ts";
 import { verifyGoogleChatRequest } from "./verify.ts";
 
@@ -50,4 +51,5 @@ export const googleChat = {
   readHistory: readGoogleChatHistory,
   streaming: googleChatStreaming,
   files: googleChatFiles,
+  format: googleChatFormat,
 } satisfies PlatformAdapter<GoogleChatTarget, {}, GoogleChatSettings>;

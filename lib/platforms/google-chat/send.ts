@@ -20,9 +20,7 @@ import { callChat, type ChatContext, withBackoff } from "./api.ts";
 import { messageIdOf } from "./place.ts";
 import { MESSAGE_NAME } from "./schema.ts";
 import type { GoogleChatTarget } from "./target.ts";
-import { chatText } from "./text.ts";
-
-export const GOOGLE_CHAT_MAX_MESSAGE_CHARS = 4_000;
+import { GOOGLE_CHAT_MAX_MESSAGE_CHARS, googleChatText } from "./format.ts";
 
 const createdSchema = z.looseObject({ name: z.string().check(z.regex(MESSAGE_NAME)) });
 
@@ -53,7 +51,7 @@ export async function createMessage(
         requestId,
         ...(target.thread ? { messageReplyOption: "REPLY_MESSAGE_FALLBACK_TO_NEW_THREAD" } : {}),
       },
-      body: { text: chatText(text), ...(target.thread ? { thread: { name: target.thread } } : {}) },
+      body: { text: googleChatText(text), ...(target.thread ? { thread: { name: target.thread } } : {}) },
     }),
   );
   return createdSchema.parse(created).name;

@@ -15,13 +15,14 @@ import { errorMessage } from "../../log.ts";
 import type { StreamState } from "../../message.ts";
 import { closeMarkdown } from "../../text/close-markdown.ts";
 import type { StreamingCapability } from "../adapter.ts";
+import { renderSnapshot } from "../answer-format.ts";
 import type { AnswerStream } from "../answer-stream.ts";
 import { callChat, type ChatContext, withBackoff } from "./api.ts";
 import { messageIdOf } from "./place.ts";
-import { createMessage, GOOGLE_CHAT_MAX_MESSAGE_CHARS, requestIdOf } from "./send.ts";
+import { createMessage, requestIdOf } from "./send.ts";
+import { GOOGLE_CHAT_MAX_MESSAGE_CHARS, googleChatFormat } from "./format.ts";
 import type { GoogleChatSettings } from "./settings.ts";
 import type { GoogleChatTarget } from "./target.ts";
-import { chatText } from "./text.ts";
 
 const EDIT_INTERVAL_MS = 2_000;
 /** A third of the space's 60 writes a minute. */
@@ -50,7 +51,7 @@ export function patchText(ctx: ChatContext, target: GoogleChatTarget, messageId:
     method: "PATCH",
     path: `${target.space}/messages/${messageId}`,
     query: { updateMask: "text" },
-    body: { text: chatText(closeMarkdown(text)) },
+    body: { text: renderSnapshot(googleChatFormat, text, target) },
   });
 }
 

@@ -15,7 +15,7 @@
 import type { StreamState } from "../../message.ts";
 import type { UnsureOpen } from "../answer-stream.ts";
 import { partAmong, type SlackPlace, slackMessagesSince } from "./find-part.ts";
-import { escapeSlackText } from "./send.ts";
+import { slackMarkdown } from "./format.ts";
 
 /** Slack's `streaming_state` of a stream that takes no more appends (the other value is `in_progress`). */
 const ENDED_STATES: ReadonlySet<string> = new Set(["completed", "errored"]);
@@ -34,7 +34,7 @@ export async function findEarlierOpen(
   if (part) return { mode: "edit", ts: part.ts };
   for (const message of listed) {
     if (message.bot_id === undefined || message.metadata !== undefined) continue;
-    const opening = unsure.openings.find((text) => escapeSlackText(text) === message.text);
+    const opening = unsure.openings.find((text) => slackMarkdown(text) === message.text);
     // Slack ends a stream itself after some minutes (`errored`), or it was stopped (`completed`): finished with an edit.
     if (opening !== undefined)
       return {

@@ -17,6 +17,7 @@ import { readableMentions } from "./mentions.ts";
 import { listedMessagesSchema } from "./parent.ts";
 import { slackMessageId } from "./parse.ts";
 import type { SlackSettings } from "./settings.ts";
+import { APP_ARCHIVES } from "./workspace-links.ts";
 
 /** Tier 3, counted per workspace and shared with the thread-parent lookup (./index.ts). */
 export const SLACK_TIER_3_PER_MINUTE = 50;
@@ -115,12 +116,13 @@ function historyScope(channel: string): string {
 
 /**
  * A message's permalink as chat.getPermalink writes it (`https://<domain>/archives/<channel>/p<ts without its dot>`,
- * a thread's reply with `?thread_ts=<parent>&cid=<channel>`), without a call per link: the workspace's own domain is
- * not kept, and app.slack.com opens the message in whichever workspace the reader is signed in to.
+ * a thread's reply with `?thread_ts=<parent>&cid=<channel>`), without a call per link: on app.slack.com, which opens
+ * it in whichever workspace the reader is signed in to; the message that carries it goes out with it on the
+ * workspace's own domain (./workspace-links.ts).
  */
 export function slackPermalink(place: ConversationKey, messageId: string): string | undefined {
   const [channel, ts] = messageId.split(":");
   if (!channel || !ts || !/^\d+\.\d+$/.test(ts)) return undefined;
-  const link = `https://app.slack.com/archives/${channel}/p${ts.replace(".", "")}`;
+  const link = `${APP_ARCHIVES}${channel}/p${ts.replace(".", "")}`;
   return place.thread && place.thread !== ts ? `${link}?thread_ts=${place.thread}&cid=${channel}` : link;
 }

@@ -9,6 +9,7 @@ import { refreshBotToken, type OAuthClient } from "./oauth/access.ts";
 import { jsonBody } from "../json-body.ts";
 import { fetchSlackParent } from "./parent.ts";
 import { slackFiles } from "./files.ts";
+import { slackFormat } from "./format.ts";
 import { readSlackHistory, SLACK_TIER_3_PER_MINUTE, slackPermalink } from "./history.ts";
 import { slackRescue } from "./rescue.ts";
 import { parseSlackEvent } from "./parse.ts";
@@ -41,6 +42,7 @@ export const slack: PlatformAdapter<SlackTarget, {}, SlackSettings> = {
   platform: "slack",
   settings: slackSettings,
   replyTargetSchema: slackTargetSchema,
+  format: slackFormat,
   installs: {
     enabled: slackInstallable,
     refresh: (ctx, refreshToken) => refreshBotToken(slackOAuthClient(ctx), refreshToken, ctx.now()),
@@ -89,6 +91,7 @@ export const slack: PlatformAdapter<SlackTarget, {}, SlackSettings> = {
       channel: target.channel,
       threadTs: target.threadTs,
       text,
+      tenant: ctx.tenant,
       fetch: ctx.fetch,
       progress,
     });

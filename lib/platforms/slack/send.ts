@@ -1,8 +1,9 @@
 /**
  * @module
- * Posts the bot's answer with Slack's `chat.postMessage`, split into messages of at most 4,000 characters, each
- * carrying the trigger's id and its part index as message metadata, so that a later attempt of the job can find a
- * post whose response never came back (./find-part.ts) instead of posting it twice. Turns Slack's failures into
+ * Posts the bot's answer with Slack's `chat.postMessage`, split into messages of at most 4,000 characters of the
+ * model's Markdown, each sent as `markdown_text` (./format.ts) and carrying the trigger's id and its part index as
+ * message metadata, so that a later attempt of the job can find a post whose response never came back
+ * (./find-part.ts) instead of posting it twice. Turns Slack's failures into
  * what the job flow acts on: RetryLater (429, once a short wait is past), GiveUp (permanent), Error (retry).
  */
 import type { PartProgress } from "../../message.ts";
@@ -11,6 +12,8 @@ import { postParts } from "../parts.ts";
 import { waitingOutRateLimits } from "../rate-limited.ts";
 import { callSlack, type SlackCallArgs } from "./api.ts";
 import { findSlackPart, partMetadata, type SlackPlace } from "./find-part.ts";
+import { slackMarkdown } from "./format.ts";
+import { onWorkspaceDomain } from "./workspace-links.ts";
 
 /** Slack truncates at 40,000 characters and advises staying under 4,000 per message. */
 export const SLACK_MAX_MESSAGE_CHARS = 4_000;
@@ -20,6 +23,8 @@ export interface PostSlackMessageArgs extends SlackCallArgs {
   channel: string;
   threadTs?: string;
   text: string;
+  /** The workspace posted in (its links go on its domain: ./workspace-links.ts). */
+  tenant: string;
   /** Which parts to post and where to report them; its `answerId` tags every part (splitting is deterministic). */
   progress: PartProgress;
 }
@@ -31,37 +36,39 @@ export interface PostSlackMessageArgs extends SlackCallArgs {
 export async function postSlackMessage(args: PostSlackMessageArgs): Promise<string[]> {
   const { answerId } = args.progress;
   return postParts(splitText(args.text, SLACK_MAX_MESSAGE_CHARS), args.progress, {
-    post: (chunk, index) => postOne(args, answerId, escapeSlackText(chunk), index),
+    post: async (chunk, index) => postOne(args, answerId, await shownPart(args, args.tenant, chunk), index),
     async find(chunk, index, since) {
       const found = await findSlackPart(args, { answerId, index, since });
       if (!found) return null;
       // It may be a streamed answer's message that an attempt left mid-answer: it gets the part's text.
-      const text = escapeSlackText(chunk);
-      if (found.text !== text)
-        await waitingOutRateLimits(() => callSlack(args, "chat.update", { channel: args.channel, ts: found.ts, text }));
+      const markdown = await shownPart(args, args.tenant, chunk);
+      if (found.text !== markdown)
+        await waitingOutRateLimits(() =>
+          callSlack(args, "chat.update", { channel: args.channel, ts: found.ts, markdown_text: markdown }),
+        );
       return found.ts;
     },
   });
 }
 
-/** Posts one part of the answer to `answerId`, tagged with its metadata; answers its `ts`. A short 429 is waited out. */
-export async function postOne(args: SlackPlace, answerId: string, text: string, index: number): Promise<string> {
+/** A part of the answer as its message shows it: rendered (./format.ts), its permalinks on the workspace's domain. */
+export function shownPart(call: SlackCallArgs, tenant: string, part: string): Promise<string> {
+  return onWorkspaceDomain(call, tenant, slackMarkdown(part));
+}
+
+/**
+ * Posts one part of the answer to `answerId` (already rendered: ./format.ts), tagged with its metadata; answers its
+ * `ts`. A short 429 is waited out.
+ */
+export async function postOne(args: SlackPlace, answerId: string, markdown: string, index: number): Promise<string> {
   const { ts } = await waitingOutRateLimits(() =>
     callSlack(args, POST_MESSAGE_METHOD, {
       channel: args.channel,
-      text,
+      markdown_text: markdown,
       ...(args.threadTs ? { thread_ts: args.threadTs } : {}),
       metadata: partMetadata(answerId, index),
     }),
   );
   if (typeof ts !== "string" || !ts) throw new Error(`Slack ${POST_MESSAGE_METHOD} answered ok without a ts`);
   return ts;
-}
-
-/**
- * Slack reads `<…>` as markup and asks senders to escape &, < and >. Model output is untrusted text: escaped,
- * it cannot ping `<!channel>`/`<!here>` or forge a link, and `a < b` still displays as written.
- */
-export function escapeSlackText(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }

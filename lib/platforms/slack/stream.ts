@@ -4,7 +4,9 @@
  * `chat.startStream`, `chat.appendStream` once a second at most, `chat.stopStream` with the rest. Where Slack
  * refuses to stream (`channel_type_not_supported`, `unknown_method` on older workspaces), and for top-level
  * channel replies (a stream must be a thread reply, and the answer belongs where the person wrote), the first
- * part is posted as usual and edited with `chat.update` as it grows, its Markdown closed in each snapshot.
+ * part is posted as usual and edited with `chat.update` as it grows, its Markdown closed in each snapshot. Every
+ * text goes as `markdown_text`, rendered by ./format.ts; a native stream appends what the rendered text adds, and
+ * one whose rendering changed what it showed (a table taking shape) is finished with an edit.
  *
  * Every call is taken from the workspace's budget for its method (Slack's tiers count per method per workspace,
  * shared by all answers at once): a stream opens only when its start and stop fit, an edit stream only when its
@@ -12,14 +14,15 @@
  */
 
 import type { StreamState } from "../../message.ts";
-import { closeMarkdown } from "../../text/close-markdown.ts";
 import type { ReplyContext, StreamingCapability } from "../adapter.ts";
+import { renderSnapshot } from "../answer-format.ts";
 import type { AnswerStream } from "../answer-stream.ts";
 import { waitingOutRateLimits } from "../rate-limited.ts";
 import { callSlack, type SlackCallArgs, type SlackMethods, slackErrorCode } from "./api.ts";
 import { findEarlierOpen } from "./earlier-open.ts";
 import { partMetadata, type SlackPlace } from "./find-part.ts";
-import { escapeSlackText, postOne, SLACK_MAX_MESSAGE_CHARS } from "./send.ts";
+import { slackFormat, slackMarkdown } from "./format.ts";
+import { postOne, SLACK_MAX_MESSAGE_CHARS, shownPart } from "./send.ts";
 import type { SlackSettings } from "./settings.ts";
 import type { SlackTarget } from "./target.ts";
 
@@ -59,7 +62,7 @@ export const slackStreaming: StreamingCapability<SlackTarget, SlackSettings> = {
           callSlack(place, "chat.startStream", {
             channel: target.channel,
             thread_ts: threadTs,
-            markdown_text: escapeSlackText(text),
+            markdown_text: slackMarkdown(text),
             // Channel streams must name the person they answer, with their own workspace; DMs ignore these.
             recipient_user_id: answer.authorId,
             recipient_team_id: target.recipientTeam ?? workspaceOf(ctx.tenant),
@@ -76,7 +79,7 @@ export const slackStreaming: StreamingCapability<SlackTarget, SlackSettings> = {
     // The final edit is the one that must happen: without room for it, the answer is posted whole at the end.
     if (!(await ctx.callBudget("chat.update", FINAL_UPDATES))) return null;
     if (earlier) return editStream(ctx, target, { id: earlier.ts, mode: "edit", shown: "", open: false });
-    const ts = await postOne(place, answer.triggerId, escapeSlackText(closeMarkdown(text)), 0);
+    const ts = await postOne(place, answer.triggerId, snapshot(text, target), 0);
     return editStream(ctx, target, { id: ts, mode: "edit", shown: text, open: false });
   },
 
@@ -99,8 +102,14 @@ async function placeOf(ctx: SlackContext, target: SlackTarget): Promise<SlackPla
   };
 }
 
-/** The escaped text still to add to a message that shows `shown`. */
-const addedText = (text: string, shown: string) => escapeSlackText(text).slice(escapeSlackText(shown).length);
+/** A snapshot of the answer as an edited message shows it, its open marks closed. */
+const snapshot = (text: string, target: SlackTarget) => renderSnapshot(slackFormat, text, target);
+
+/** The rendered text still to add to a stream that shows `shown`; null when the rendering of `shown` changed. */
+function addedText(text: string, shown: string): string | null {
+  const [now, before] = [slackMarkdown(text), slackMarkdown(shown)];
+  return now.startsWith(before) ? now.slice(before.length) : null;
+}
 
 function nativeStream(ctx: SlackContext, target: SlackTarget, state: StreamState, answerId: string): AnswerStream {
   const message = { channel: target.channel, ts: state.id } satisfies Pick<
@@ -130,12 +139,10 @@ function nativeStream(ctx: SlackContext, target: SlackTarget, state: StreamState
   return {
     state,
     async show(text) {
-      if (!state.open || !text.startsWith(state.shown) || !(await ctx.callBudget("chat.appendStream", TIER_4))) return;
+      const added = state.open && text.startsWith(state.shown) ? addedText(text, state.shown) : null;
+      if (!added || !(await ctx.callBudget("chat.appendStream", TIER_4))) return;
       try {
-        await callSlack(await placeOf(ctx, target), "chat.appendStream", {
-          ...message,
-          markdown_text: addedText(text, state.shown),
-        });
+        await callSlack(await placeOf(ctx, target), "chat.appendStream", { ...message, markdown_text: added });
         state.shown = text;
       } catch (err) {
         // A missed append costs nothing: the next one, or the stop, carries the text.
@@ -144,19 +151,23 @@ function nativeStream(ctx: SlackContext, target: SlackTarget, state: StreamState
       }
     },
     async finish(text) {
-      if (state.open && text.startsWith(state.shown) && (await stop(addedText(text, state.shown)))) {
+      const place = await placeOf(ctx, target);
+      const final = await shownPart(place, ctx.tenant, text);
+      // Appended only as it renders: a link put on the workspace's domain makes it another text (one edit).
+      const appendable = state.open && text.startsWith(state.shown) && final === slackMarkdown(text);
+      const added = appendable ? addedText(text, state.shown) : null;
+      if (added !== null && (await stop(added))) {
         state.shown = text;
         return;
       }
       // The message shows something else than the final text's start (an earlier attempt's): one edit replaces it.
       if (state.open) await stop("");
-      if (state.shown !== text) {
-        const place = await placeOf(ctx, target);
+      if (state.shown !== text || final !== slackMarkdown(text)) {
         // A stream an earlier attempt thought closed may still be open (its stop never came back): stop, then edit.
-        await finalUpdate(place, state.id, escapeSlackText(text)).catch(async (err: unknown) => {
+        await finalUpdate(place, state.id, final).catch(async (err: unknown) => {
           if (slackErrorCode(err) !== "streaming_state_conflict") throw err;
           await stop("");
-          await finalUpdate(place, state.id, escapeSlackText(text));
+          await finalUpdate(place, state.id, final);
         });
       }
       state.shown = text;
@@ -176,27 +187,28 @@ function editStream(ctx: SlackContext, target: SlackTarget, state: StreamState):
     async show(text) {
       if (!(await ctx.callBudget("chat.update progress", PROGRESS_UPDATES))) return;
       try {
-        await updateMessage(await placeOf(ctx, target), state.id, escapeSlackText(closeMarkdown(text)));
+        await updateMessage(await placeOf(ctx, target), state.id, snapshot(text, target));
         state.shown = text;
       } catch (err) {
         ctx.log.warn("slack_stream_update_failed", { code: slackErrorCode(err) ?? "error" });
       }
     },
     async finish(text) {
+      const place = await placeOf(ctx, target);
+      const final = await shownPart(place, ctx.tenant, text);
       // The message shows the last snapshot with its Markdown closed: the final text replaces it unless equal.
-      if (state.shown !== text || closeMarkdown(text) !== text)
-        await finalUpdate(await placeOf(ctx, target), state.id, escapeSlackText(text));
+      if (state.shown !== text || snapshot(text, target) !== final) await finalUpdate(place, state.id, final);
       state.shown = text;
     },
     close: async () => undefined,
   };
 }
 
-async function updateMessage(args: SlackCallArgs & { channel: string }, ts: string, text: string): Promise<void> {
-  await callSlack(args, "chat.update", { channel: args.channel, ts, text });
+async function updateMessage(args: SlackCallArgs & { channel: string }, ts: string, markdown: string): Promise<void> {
+  await callSlack(args, "chat.update", { channel: args.channel, ts, markdown_text: markdown });
 }
 
 /** The edit that leaves the answer whole waits out a short 429; a progress edit never does (the next one carries it). */
-function finalUpdate(args: SlackCallArgs & { channel: string }, ts: string, text: string): Promise<void> {
-  return waitingOutRateLimits(() => updateMessage(args, ts, text));
+function finalUpdate(args: SlackCallArgs & { channel: string }, ts: string, markdown: string): Promise<void> {
+  return waitingOutRateLimits(() => updateMessage(args, ts, markdown));
 }

@@ -17,11 +17,13 @@ import { telegramTargetSchema, type TelegramTarget } from "./target.ts";
 import { TELEGRAM_SECRET_HEADER, verifyTelegramSecret } from "./verify.ts";
 import { telegramWorking } from "./working.ts";
 import { telegramFiles } from "./files.ts";
+import { telegramFormat } from "./format.ts";
 
 export const telegram: PlatformAdapter<TelegramTarget, {}, TelegramSettings> = {
   platform: "telegram",
   settings: telegramSettings,
   replyTargetSchema: telegramTargetSchema,
+  format: telegramFormat,
 
   async verify(ctx, request) {
     const secret = ctx.config.TELEGRAM_WEBHOOK_SECRET;

@@ -2,8 +2,8 @@
  * @module
  * Posts the bot's answer with `sendMessage`, split into messages of at most 4,096 characters (cut where
  * ../../text/split.ts cuts, never inside a word), the first as a reply to the message it answers in a group, in its
- * forum topic, as plain text (no parse mode: nothing the model writes is read as markup) with link previews off
- * (a preview would fetch whatever URL the model wrote). The Bot API takes no idempotency key and cannot list a
+ * forum topic, in the Bot API's HTML (./format.ts: the model's Markdown rendered, every other character escaped)
+ * with link previews off (a preview would fetch whatever URL the model wrote). The Bot API takes no idempotency key and cannot list a
  * chat's messages, so a part whose call began and never came back cannot be looked for: a later attempt posts it
  * again, and it may then appear twice (docs/platforms/telegram.md, "Exactly once").
  */
@@ -12,24 +12,15 @@ import { splitText } from "../../text/split.ts";
 import { postParts } from "../parts.ts";
 import { waitingOutRateLimits } from "../rate-limited.ts";
 import { callTelegram, messageIdOf, type TelegramArgs, type TelegramCall } from "./api.ts";
+import { TELEGRAM_MAX_MESSAGE_CHARS, telegramHtml } from "./format.ts";
 import type { TelegramTarget } from "./target.ts";
 
-/** sendMessage's and editMessageText's limit: "1-4096 characters after entities parsing". */
-export const TELEGRAM_MAX_MESSAGE_CHARS = 4_096;
-
-/**
- * An `@name` in a bot's plain text becomes a mention and notifies that person: what the model writes must ping no
- * one. The fullwidth ＠ (U+FF20) reads the same and is no mention; one character for one, so parts split alike.
- */
-export function withoutMentions(text: string): string {
-  return text.replace(/(^|[^A-Za-z0-9_])@(?=[A-Za-z0-9_])/g, "$1\uFF20");
-}
-
-/** Where a message of the answer goes, and the reply to the trigger for the first. */
-export function messageArgs(target: TelegramTarget, text: string, first: boolean): TelegramArgs<"sendMessage"> {
+/** Where a message of the answer goes (`html`: rendered by ./format.ts), and the reply to the trigger for the first. */
+export function messageArgs(target: TelegramTarget, html: string, first: boolean): TelegramArgs<"sendMessage"> {
   return {
     chat_id: target.chatId,
-    text: withoutMentions(text),
+    text: html,
+    parse_mode: "HTML",
     ...(target.threadId !== undefined ? { message_thread_id: target.threadId } : {}),
     ...(first && target.replyTo !== undefined
       ? { reply_parameters: { message_id: target.replyTo, allow_sending_without_reply: true } }
@@ -45,7 +36,7 @@ export function sendTelegramReply(
   text: string,
   progress: PartProgress,
 ): Promise<string[]> {
-  return postParts(splitText(text, TELEGRAM_MAX_MESSAGE_CHARS), progress, {
+  return postParts(splitText(text, TELEGRAM_MAX_MESSAGE_CHARS).map(telegramHtml), progress, {
     post: async (part, index) =>
       String(
         messageIdOf(

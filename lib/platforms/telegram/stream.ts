@@ -13,10 +13,12 @@ import { RetryLater } from "../../errors.ts";
 import { errorMessage } from "../../log.ts";
 import type { StreamState } from "../../message.ts";
 import type { ReplyContext, StreamingCapability } from "../adapter.ts";
+import { renderSnapshot } from "../answer-format.ts";
 import type { AnswerStream } from "../answer-stream.ts";
 import { waitingOutRateLimits } from "../rate-limited.ts";
 import { callTelegram, isNotModified, messageIdOf, type TelegramCall, TelegramRefused } from "./api.ts";
-import { messageArgs, TELEGRAM_MAX_MESSAGE_CHARS, withoutMentions } from "./send.ts";
+import { TELEGRAM_MAX_MESSAGE_CHARS, telegramFormat, telegramHtml } from "./format.ts";
+import { messageArgs } from "./send.ts";
 import type { TelegramSettings } from "./settings.ts";
 import type { TelegramTarget } from "./target.ts";
 
@@ -49,7 +51,9 @@ export const telegramStreaming: StreamingCapability<TelegramTarget, TelegramSett
     }
     // Nothing can tell whether an earlier attempt's post of these first words landed (`answer.unsure`): it is posted.
     const id = messageIdOf(
-      await waitingOutRateLimits(() => callTelegram(call, "sendMessage", messageArgs(target, text, true))),
+      await waitingOutRateLimits(() =>
+        callTelegram(call, "sendMessage", messageArgs(target, snapshot(text, target), true)),
+      ),
     );
     return editStream(ctx, target, { id: String(id), mode: "edit", shown: text, open: false });
   },
@@ -68,11 +72,15 @@ export async function draftIdOf(triggerId: string): Promise<number> {
   return (parseInt(bytesToHex(digest.slice(0, 4)), 16) % 2_147_483_646) + 1;
 }
 
+/** A snapshot of the answer as a draft or a growing message shows it, its open marks closed. */
+const snapshot = (text: string, target: TelegramTarget) => renderSnapshot(telegramFormat, text, target);
+
 function draftArgs(target: TelegramTarget, draftId: number, text: string) {
   return {
     chat_id: target.chatId,
     draft_id: draftId,
-    text: withoutMentions(text),
+    text: snapshot(text, target),
+    parse_mode: "HTML" as const,
     ...(target.threadId !== undefined ? { message_thread_id: target.threadId } : {}),
   };
 }
@@ -94,7 +102,9 @@ function draftStream(ctx: TelegramContext, target: TelegramTarget, state: Stream
       // A draft is no message: the answer's first part is sent as the one that stays (the draft then goes).
       const call = await callOf(ctx);
       const id = messageIdOf(
-        await waitingOutRateLimits(() => callTelegram(call, "sendMessage", messageArgs(target, text, true))),
+        await waitingOutRateLimits(() =>
+          callTelegram(call, "sendMessage", messageArgs(target, telegramHtml(text), true)),
+        ),
       );
       Object.assign(state, { id: String(id), mode: "edit", shown: text, open: false });
     },
@@ -108,12 +118,13 @@ function draftStream(ctx: TelegramContext, target: TelegramTarget, state: Stream
 function editStream(ctx: TelegramContext, target: TelegramTarget, state: StreamState): AnswerStream {
   let editedAt = ctx.now();
   // A progress edit is never waited for (the next one carries its text); the last one is, as a message would be.
-  const edit = async (text: string, mustLand: boolean) => {
+  const edit = async (html: string, mustLand: boolean) => {
     try {
       const args = {
         chat_id: target.chatId,
         message_id: Number(state.id),
-        text: withoutMentions(text),
+        text: html,
+        parse_mode: "HTML" as const,
         link_preview_options: { is_disabled: true },
       };
       const call = await callOf(ctx);
@@ -133,7 +144,7 @@ function editStream(ctx: TelegramContext, target: TelegramTarget, state: StreamS
         return;
       editedAt = ctx.now();
       try {
-        await edit(text, false);
+        await edit(snapshot(text, target), false);
         state.shown = text;
       } catch (err) {
         // A refused edit is left out (a later one, or the final one, carries the text); a limit is never pushed.
@@ -141,7 +152,7 @@ function editStream(ctx: TelegramContext, target: TelegramTarget, state: StreamS
       }
     },
     async finish(text) {
-      if (state.shown !== text) await edit(text, true);
+      if (state.shown !== text || snapshot(text, target) !== telegramHtml(text)) await edit(telegramHtml(text), true);
       state.shown = text;
     },
     close: async () => undefined,

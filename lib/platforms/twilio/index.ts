@@ -12,6 +12,7 @@ import { approvalReply, carrierKeyword, type CarrierKeyword } from "./keywords.t
 import { reachedBot } from "./numbers.ts";
 import { parseTwilioSms, toInboundMessage } from "./parse.ts";
 import { twilioFiles } from "./files.ts";
+import { twilioFormat } from "./format.ts";
 import { sendSmsReply } from "./reply.ts";
 import { smsLengthNote } from "./sms-text.ts";
 import { twilioSettings, type TwilioSettings } from "./settings.ts";
@@ -34,6 +35,7 @@ export const twilio: PlatformAdapter<TwilioTarget, TwilioParseExtra, TwilioSetti
   platform: "twilio",
   settings: twilioSettings,
   replyTargetSchema: twilioTargetSchema,
+  format: twilioFormat,
 
   async verify(ctx, request) {
     const authToken = ctx.config.TWILIO_AUTH_TOKEN;

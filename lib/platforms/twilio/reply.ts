@@ -1,6 +1,6 @@
 /**
  * @module
- * The job's last step for SMS and WhatsApp: fit the answer to the channel, send it (unless an earlier attempt's text is found among
+ * The job's last step for SMS and WhatsApp: render the answer for the channel (./format.ts), fit it, send it (unless an earlier attempt's text is found among
  * the texts sent to the person), and remember an opt-out that Twilio reports (21610) so that later jobs do not
  * even try. Whether the person opted out is the core's to check, before the model call and before every send
  * (IngestOptions `optOuts`).
@@ -13,6 +13,7 @@ import type { TwilioSettings } from "./settings.ts";
 import { postParts } from "../parts.ts";
 import { waitingOutRateLimits } from "../rate-limited.ts";
 import { findSentSms } from "./find-sent.ts";
+import { smsText, whatsappText } from "./format.ts";
 import { countSmsSegments, fitSmsReply, toGsm7Lookalikes } from "./sms-text.ts";
 import { sendTwilioSms, TWILIO_OPTED_OUT_CODE } from "./send.ts";
 import type { TwilioTarget } from "./target.ts";
@@ -25,19 +26,21 @@ function fitted(
   text: string,
 ): { body: string; event: string; fields: LogFields } {
   if (isWhatsApp(target.to)) {
-    const body = fitWhatsAppReply(text);
+    const rendered = whatsappText(text);
+    const body = fitWhatsAppReply(rendered);
     return {
       body,
       event: "whatsapp_reply_fitted",
-      fields: { chars: body.length, cut: body.length < text.trim().length },
+      fields: { chars: body.length, cut: body.length < rendered.length },
     };
   }
-  const body = fitSmsReply(text, ctx.config.SMS_REPLY_TARGET_CHARS);
+  const rendered = toGsm7Lookalikes(smsText(text));
+  const body = fitSmsReply(rendered, ctx.config.SMS_REPLY_TARGET_CHARS);
   const { encoding, segments } = countSmsSegments(body);
   return {
     body,
     event: "sms_reply_fitted",
-    fields: { chars: body.length, cut: body.length < toGsm7Lookalikes(text).trim().length, encoding, segments },
+    fields: { chars: body.length, cut: body.length < rendered.trim().length, encoding, segments },
   };
 }
 

@@ -20,8 +20,8 @@ export const numberOf = (address: string): string =>
 /** The system-prompt line for WhatsApp conversations. */
 export function whatsappNote(): string {
   return (
-    `This conversation happens on WhatsApp. Answer in plain text (WhatsApp shows *bold* and _italic_, not ` +
-    `Markdown headings, tables or links in brackets), in at most ${SMS_MAX_BODY_CHARS} characters.`
+    `This conversation happens on WhatsApp. Answer briefly, in at most ${SMS_MAX_BODY_CHARS} characters: Markdown ` +
+    `bold, italics, lists and code are shown with WhatsApp's own marks, but no headings or tables.`
   );
 }
 
