@@ -44,15 +44,15 @@ describe("what npm run dev prints after its start-up table", () => {
       terminalLine(JSON.stringify({ level: "info", platform: "slack", ...fields }), "readable", AT);
     expect(
       line({ event: "approval_opened", tool: "create_ticket", question: "2.000001", trigger: "C1:1.000100" }),
-    ).toBe("14:03:07  slack     approval asked · create_ticket question 2.000001 for message C1:1.000100");
+    ).toBe("14:03:07  slack        approval asked · create_ticket question 2.000001 for message C1:1.000100");
     expect(
       line({ event: "approval_reaction", message: "2.000001", verdict: "approve", state: "pending", decided: false }),
-    ).toBe("14:03:07  slack     ✅ ignored · pending       question 2.000001 (only the asker's, in time, decides)");
+    ).toBe("14:03:07  slack        ✅ ignored · pending       question 2.000001 (only the asker's, in time, decides)");
     expect(
       line({ event: "approval_reaction", message: "2.000001", verdict: "approve", state: "approved", decided: true }),
-    ).toBe("14:03:07  slack     ✅ approved                question 2.000001");
+    ).toBe("14:03:07  slack        ✅ approved                question 2.000001");
     expect(line({ event: "approval_ended", trigger: "C1:1.000100", outcome: "approval_done" })).toBe(
-      "14:03:07  slack     approval · approval_done  message C1:1.000100",
+      "14:03:07  slack        approval · approval_done  message C1:1.000100",
     );
   });
 
