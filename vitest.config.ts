@@ -76,7 +76,8 @@ export default defineConfig({
     // The "gateway" project below still runs its files one after the other.
     maxWorkers: 4,
     // A passing run fits on a screen: the tests' console output (the Worker's JSON log lines among it) is shown for
-    // failing tests only, and so is what the stand-ins and workerd print beside them (test/support/background-output.ts).
+    // failing tests only, and so is what the stand-ins and workerd print beside them
+    // (test/support/background-output.ts).
     silent: "passed-only",
     // A dot a test: the output's length says nothing of how many files there are, so CI's cap on it (.ci/run) catches
     // stray output only, and a suite need not be merged into another file to stay under it.

@@ -81,7 +81,9 @@ export function helpText(command: Command<Record<string, CommandOption>>): strin
     lines.push("", "Options:");
     const flags = options.map(([name, o]) => `--${name}${o.type === "string" ? ` <${o.valueName ?? "value"}>` : ""}`);
     const width = Math.max(...flags.map((f) => f.length));
-    options.forEach(([, o], i) => lines.push(`  ${flags[i]!.padEnd(width)}  ${o.description}`));
+    options.forEach(([, o], i) => {
+      lines.push(`  ${flags[i]!.padEnd(width)}  ${o.description}`);
+    });
   }
   const settings = Object.entries(command.settings ?? {});
   if (settings.length > 0) {
@@ -134,7 +136,10 @@ export async function runCommand(name: string, main: () => Promise<void>): Promi
   }
 }
 
-/** Prints `<name>: <reason>` on one line and exits 1; a CommandError points at `--help`, which lists every option and setting. */
+/**
+ * Prints `<name>: <reason>` on one line and exits 1; a CommandError points at `--help`, which lists every option and
+ * setting.
+ */
 export function fail(name: string, err: unknown): never {
   const hint = err instanceof CommandError ? ` (see \`${name} -- --help\`)` : "";
   process.stderr.write(`${name}: ${errorText(err)}${hint}\n`);

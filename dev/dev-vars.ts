@@ -37,7 +37,7 @@ export function formatDotenv(vars: Map<string, string>): string {
         : !v.includes("`")
           ? `\`${v}\``
           : JSON.stringify(v);
-  return [...vars].map(([k, v]) => `${k}=${quoted(v)}`).join("\n") + "\n";
+  return `${[...vars].map(([k, v]) => `${k}=${quoted(v)}`).join("\n")}\n`;
 }
 
 export interface DevVars {

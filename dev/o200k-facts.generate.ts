@@ -19,6 +19,7 @@ const bareWords: string[] = [];
 const whitespace: string[] = [];
 for (let id = 0; id < VOCAB_SIZE; id++) {
   const token = o200k.decode([id]);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: every ASCII byte, controls included
   if (/^[\x00-\x7f]{2}$/.test(token)) {
     const bit = token.charCodeAt(0) * ASCII + token.charCodeAt(1);
     pairBits[bit >> 3]! |= 1 << (bit & 7);

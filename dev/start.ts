@@ -3,7 +3,8 @@
  * `npm run dev`: the whole local stack on real parts. redis-server (its own, unless REDIS_URL is given), the Upstash
  * REST bridge, the QStash stand-in, the Upstash Vector stand-in (recall), the local model, the Slack, Discord,
  * Twilio and Telegram fakes (the bot's webhook set on the Telegram fake, as `npm run telegram:set-webhook` does), the
- * fake Discord Gateway, the local tool server (dev/tools), the simulator page and `wrangler dev`. Prints what runs where (with the
+ * fake Discord Gateway, the local tool server (dev/tools), the simulator page and `wrangler dev`. Prints what runs
+ * where (with the
  * admin token), then one line per decision and per answer. Ctrl-C stops everything it started.
  * `npm run dev -- --help` lists the settings.
  */

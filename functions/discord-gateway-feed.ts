@@ -29,7 +29,7 @@ import type { DiscordSettings } from "../lib/platforms/discord/settings.ts";
 import { botIdentity, runtimeFor, type Runtime } from "../lib/runtime.ts";
 import { jobSchema } from "./jobs.ts";
 
-export interface SnapshotStore {
+interface SnapshotStore {
   get(): Promise<GatewaySnapshot | undefined>;
   put(snapshot: GatewaySnapshot): Promise<void>;
 }

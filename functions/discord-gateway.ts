@@ -26,10 +26,12 @@ import type { GatewaySnapshot, ShardTuple } from "../lib/platforms/discord/gatew
 import { runtimeFor } from "../lib/runtime.ts";
 
 /** The binding name in wrangler.toml. */
-export const GATEWAY_BINDING = "DISCORD_GATEWAY";
+const GATEWAY_BINDING = "DISCORD_GATEWAY";
 /** The object that keeps the shard layout and the IDENTIFY turns. */
 const COORDINATOR_OBJECT_NAME = "gateway-shards";
-/** The single shard of a small bot keeps the name of the unsharded connection it replaces: a deploy resumes its session. */
+/**
+ * The single shard of a small bot keeps the name of the unsharded connection it replaces: a deploy resumes its session.
+ */
 const SINGLE_SHARD_OBJECT_NAME = "gateway";
 const SNAPSHOT_KEY = "snapshot";
 const LAYOUT_KEY = "layout";

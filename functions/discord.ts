@@ -17,7 +17,10 @@ import { platformWebhook } from "./webhook.ts";
 
 export const discord = new Hono<AppEnv>();
 
-/** `/parley`'s settings subcommands; any other interaction (or a body that does not parse) goes on, unread, to the webhook flow. */
+/**
+ * `/parley`'s settings subcommands; any other interaction (or a body that does not parse) goes on, unread, to the
+ * webhook flow.
+ */
 const placeCommands: MiddlewareHandler<AppEnv> = async (c, next) => {
   const rt = runtimeFor(c.env);
   if (rt.platforms.state(adapter.platform).status !== "on") return next();

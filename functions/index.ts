@@ -21,7 +21,10 @@ import { twilio } from "./twilio.ts";
 import type { AppEnv } from "./app-env.ts";
 import { limitBody } from "./middleware/body-limit.ts";
 
-/** Slack, Discord, Twilio and Telegram payloads are far below this; QStash failure callbacks carry a base64 copy of a job. */
+/**
+ * Slack, Discord, Twilio and Telegram payloads are far below this; QStash failure callbacks carry a base64 copy of a
+ * job.
+ */
 const MAX_BODY_BYTES = 256 * 1024;
 
 const app = new Hono<AppEnv>();

@@ -10,7 +10,7 @@ import { parsePlaceCommand, runPlaceCommand } from "../lib/places/command.ts";
 import type { Runtime } from "../lib/runtime.ts";
 
 /** Where "forget me" is not a subcommand of the platform's own, how to ask for it. */
-export const FORGET_HOW =
+const FORGET_HOW =
   "To have me forget what I know about you, send me “forget me” in a direct message or mention me with it.";
 
 /** The answer's text for `text` (the words after `/parley`) used in `place`. */

@@ -3,7 +3,8 @@
  * POST /twilio/sms (SMS and WhatsApp alike): the webhook flow (./webhook.ts; a short delay before the job so that a
  * burst gets one answer) → TwiML at once. The answer goes out later, from the job, through the Messages API.
  * Carrier keywords are recorded and never sent to the model; a WhatsApp STOP or START is confirmed right here in the
- * TwiML (Twilio confirms them on SMS only), but not a YES that answered a confirm tool's question. Pictures are answered like words, by the job (docs/files.md).
+ * TwiML (Twilio confirms them on SMS only), but not a YES that answered a confirm tool's question. Pictures are
+ * answered like words, by the job (docs/files.md).
  */
 import { Hono, type Context } from "hono";
 import type { IngestResult } from "../lib/ingest.ts";

@@ -26,7 +26,10 @@ export type MessageDelivery<Extra> = Extract<Parsed<Extra>, { kind: "message" }>
 export interface WebhookAnswers<Extra> {
   /** An unsigned request the platform sends, answered before the signature check (Slack's ssl_check). */
   unsigned?(request: WebhookRequest): Response | null;
-  /** The platform's answer once the message is recorded (and decided on); `answeredApproval`: it was a YES or NO that did. */
+  /**
+   * The platform's answer once the message is recorded (and decided on); `answeredApproval`: it was a YES or NO that
+   * did.
+   */
   message(
     c: Context<AppEnv>,
     delivery: MessageDelivery<Extra>,
@@ -38,6 +41,7 @@ export interface WebhookAnswers<Extra> {
 }
 
 export function platformWebhook<Extra, Config>(
+  // biome-ignore lint/suspicious/noExplicitAny: any reply target; only the adapter uses it
   adapter: PlatformAdapter<any, Extra, Config>,
   answers: WebhookAnswers<Extra>,
 ): Handler<AppEnv> {

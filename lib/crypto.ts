@@ -48,7 +48,7 @@ export function bytesToBase64(bytes: Uint8Array): string {
  * True when both byte arrays are equal. The running time depends only on the lengths, never on where the first
  * difference is, so an attacker cannot learn a signature byte by byte from response times.
  */
-export function constantTimeEqualBytes(a: Uint8Array, b: Uint8Array): boolean {
+function constantTimeEqualBytes(a: Uint8Array, b: Uint8Array): boolean {
   // Compare against `a` itself when lengths differ so the loop still runs its full length.
   const other = a.length === b.length ? b : a;
   let diff = a.length ^ b.length;

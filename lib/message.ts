@@ -107,7 +107,9 @@ export interface InboundMessage {
    * bot's answers in the conversation.
    */
   feedback?: "not_you";
-  /** Files pasted with the message, as references (lib/files/file-ref.ts): a reply job fetches them, never the webhook. */
+  /**
+   * Files pasted with the message, as references (lib/files/file-ref.ts): a reply job fetches them, never the webhook.
+   */
   files?: FileRef[];
 }
 
@@ -153,7 +155,10 @@ export interface StoredMessage {
   feedback?: "not_you";
   /** Files pasted with it, as references only (InboundMessage.files). */
   files?: FileRef[];
-  /** Read from the place when the conversation started (lib/jobs/backfill.ts): said before the bot was called, never a source of facts. */
+  /**
+   * Read from the place when the conversation started (lib/jobs/backfill.ts): said before the bot was called, never a
+   * source of facts.
+   */
   backfilled?: true;
   /** Another bot's (or app's) message, as the platform said. */
   bot?: true;

@@ -53,7 +53,7 @@ export const approvalExpired = (tool: string, minutes: number): string =>
   `${APPROVAL_CANCELLED_TAG} ${tool} was not run: nobody approved it within ${minutes} minutes.`;
 
 /** Every fixed notice: the texts recall leaves out. */
-export const BOT_NOTICES: ReadonlySet<string> = new Set([
+const BOT_NOTICES: ReadonlySet<string> = new Set([
   APOLOGY,
   FORGET_CONFIRMATION,
   FORGET_LIMIT_NOTICE,

@@ -16,7 +16,7 @@ import { bytesToHex } from "./crypto.ts";
 import * as z from "./zod.ts";
 
 /** A declared key: one, one that may be left out, or a list of any length. */
-export type KeyKind = "key" | "optional" | "list";
+type KeyKind = "key" | "optional" | "list";
 type KeyKinds = Record<string, KeyKind>;
 
 /** The keys a script is run with, by name. */

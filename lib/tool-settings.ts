@@ -12,7 +12,7 @@ import { optionalText, url } from "./settings-schema.ts";
 const toolName = z.string().check(z.regex(/^[a-zA-Z0-9_-]{1,64}$/, "a tool name is 1-64 letters, digits, _ or -"));
 
 /** Which tools a tenant's answers may use: `"*"` for every tenant, `"<platform>:<tenant id>"` for one (it wins). */
-export type ToolsByTenant = Readonly<Record<string, readonly string[]>>;
+type ToolsByTenant = Readonly<Record<string, readonly string[]>>;
 
 const byTenant = z.record(
   z.string().check(z.regex(/^(\*|[a-z]+:.+)$/, 'keys are "*" or "<platform>:<tenant id>"')),

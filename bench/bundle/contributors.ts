@@ -12,7 +12,7 @@ export interface Contributor {
   share: number;
 }
 
-export function groupName(inputPath: string): string {
+function groupName(inputPath: string): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(inputPath);
   if (pkg) return pkg[1]!;
   const folder = /^(lib|functions)\/([^/]+)\//.exec(inputPath);

@@ -6,7 +6,7 @@
 import type { ReachedModule } from "./graph.ts";
 
 /** Built-ins workerd implements under nodejs_compat that are safe to use from lib/ (no file system, no sockets). */
-export const NODE_BUILTINS_ALLOWED: ReadonlySet<string> = new Set([
+const NODE_BUILTINS_ALLOWED: ReadonlySet<string> = new Set([
   "assert",
   "async_hooks",
   "buffer",

@@ -70,7 +70,7 @@ export async function measureSavings(
     });
   }
   for (const file of dataFiles) {
-    const plugins = [rewriteSources(new RegExp(escapeRegExp(file) + "$"), (src) => src.replace(DATA_LITERAL, '""'))];
+    const plugins = [rewriteSources(new RegExp(`${escapeRegExp(file)}$`), (src) => src.replace(DATA_LITERAL, '""'))];
     savings.push({
       what: `empty the data tables of ${file}`,
       gzipBytesSaved: baseline - (await gzippedBuild({ plugins })),

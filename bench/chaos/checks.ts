@@ -16,25 +16,6 @@ export interface Output {
   text: string;
 }
 
-export interface Figures {
-  triggers: number;
-  /** Triggers whose webhook was accepted (a 2xx): each needs exactly one answer or, after the last retry, one apology. */
-  accepted: number;
-  answered_once: number;
-  apologized: number;
-  answered_twice: number;
-  unanswered: number;
-  lost_records: number;
-  misplaced: number;
-  leaks: number;
-}
-
-export interface Findings {
-  figures: Figures;
-  /** One line per problem, for replaying a failing seed. */
-  problems: string[];
-}
-
 const origin = (apiBase: string) => apiBase.replace(/\/(api(\/v10)?|v1)$/, "");
 
 async function json<T>(url: string): Promise<T> {
@@ -168,24 +149,32 @@ export function checkAnswers(
       if (!accepted.has(trigger.word)) {
         // Not accepted (the platform saw a failure): nothing is owed, but what came is one answer or one apology.
         if (n === 0 && sorry > 0) sorry--;
-        if (n > 1 && !allowedTwice(c, n))
-          f.answered_twice++, problems.push(`answered_twice: conversation ${c.id} (not accepted) got ${n}`);
+        if (n > 1 && !allowedTwice(c, n)) {
+          f.answered_twice++;
+          problems.push(`answered_twice: conversation ${c.id} (not accepted) got ${n}`);
+        }
         continue;
       }
       f.accepted++;
       if (n === 1) f.answered_once++;
       else if (allowedTwice(c, n)) f.twice_as_platform_allows++;
-      else if (n > 1)
-        f.answered_twice++,
-          problems.push(`answered_twice: conversation ${c.id} (${c.kind}) got ${n} answers: ${seenAt(c.place)}`);
-      else if (sorry > 0) sorry--, f.apologized++;
-      else f.unanswered++, problems.push(`unanswered: conversation ${c.id} (${c.kind}) at ${placeKey(c.place)}`);
+      else if (n > 1) {
+        f.answered_twice++;
+        problems.push(`answered_twice: conversation ${c.id} (${c.kind}) got ${n} answers: ${seenAt(c.place)}`);
+      } else if (sorry > 0) {
+        sorry--;
+        f.apologized++;
+      } else {
+        f.unanswered++;
+        problems.push(`unanswered: conversation ${c.id} (${c.kind}) at ${placeKey(c.place)}`);
+      }
     }
     // An apology whose send was carried out and its answer lost is sent again where the platform cannot look for it.
     if (sorry === 1 && sentTwiceAllowed.has(place)) f.twice_as_platform_allows++;
-    else if (sorry > 0)
-      (f.answered_twice += sorry),
-        problems.push(`answered_twice: ${sorry} apolog(ies) too many at ${place}: ${seenAt(convs[0]!.place)}`);
+    else if (sorry > 0) {
+      f.answered_twice += sorry;
+      problems.push(`answered_twice: ${sorry} apolog(ies) too many at ${place}: ${seenAt(convs[0]!.place)}`);
+    }
   }
   return f;
 }
@@ -215,15 +204,18 @@ export async function checkRecords(
     for (const m of c.messages) {
       if (!accepted.has(m.word)) continue;
       const found = logs.filter(([, members]) => members.includes(m.word));
-      if (found.length === 0) lost++, problems.push(`lost_record: ${m.word} of conversation ${c.id} (${c.kind})`);
-      else if (
+      if (found.length === 0) {
+        lost++;
+        problems.push(`lost_record: ${m.word} of conversation ${c.id} (${c.kind})`);
+      } else if (
         c.place.platform === "slack" &&
         !found.every(([key]) => key.includes(`|${c.place.tenant}|${c.place.channel}`))
-      )
-        misplaced++,
-          problems.push(
-            `misplaced record: ${m.word} of ${c.place.tenant}/${c.place.channel} in ${found.map(([k]) => k).join(", ")}`,
-          );
+      ) {
+        misplaced++;
+        problems.push(
+          `misplaced record: ${m.word} of ${c.place.tenant}/${c.place.channel} in ${found.map(([k]) => k).join(", ")}`,
+        );
+      }
     }
   }
   return { lost, misplaced };
@@ -237,8 +229,10 @@ export async function checkPrompts(modelUrl: string, problems: string[]): Promis
     const all = r.messages.map((m) => m.content).join("\n");
     const last = [...r.messages].reverse().find((m) => m.role === "user")?.content ?? "";
     for (const [, id] of all.matchAll(SECRET_PATTERN)) {
-      if (!tagsIn(last).includes(Number(id)))
-        leaks++, problems.push(`leak: DM ${id}'s secret in a prompt ending ${JSON.stringify(last.slice(-100))}`);
+      if (!tagsIn(last).includes(Number(id))) {
+        leaks++;
+        problems.push(`leak: DM ${id}'s secret in a prompt ending ${JSON.stringify(last.slice(-100))}`);
+      }
     }
   }
   return { read: requests.length, leaks };
@@ -271,7 +265,10 @@ export function checkLines(
   let leaks = 0;
   for (const line of lines) {
     for (const [name, pattern] of patterns) {
-      if (pattern.test(line)) leaks++, problems.push(`leak: ${name} in a ${what}: ${line.slice(0, 160)}`);
+      if (pattern.test(line)) {
+        leaks++;
+        problems.push(`leak: ${name} in a ${what}: ${line.slice(0, 160)}`);
+      }
     }
   }
   return leaks;

@@ -4,7 +4,8 @@
  * `/parley` writes them: initiative channels (eagerness 100: every message addressed to nobody may get an unprompted
  * answer), where a mention is followed by chatter; and rescue channels, where a person's question addressed to
  * nobody waits RESCUE_AFTER_MINUTES on the virtual clock. The promises there: the mention answered (by its own
- * answer, or by one to a later message of its author's that covers it), no message answered twice, no more unprompted answers than INITIATIVE_MAX_PER_HOUR, at
+ * answer, or by one to a later message of its author's that covers it), no message answered twice, no more unprompted
+ * answers than INITIATIVE_MAX_PER_HOUR, at
  * most one rescue per question and only in the thread under it, nothing at any other place.
  */
 import type { Redis } from "@upstash/redis";
@@ -125,7 +126,10 @@ export function checkInvited(
   problems: string[],
 ) {
   const f = { invited_channels: invited.length, unprompted_answers: 0, rescues: 0, invited_broken: 0 };
-  const broken = (what: string) => (f.invited_broken++, problems.push(what));
+  const broken = (what: string) => {
+    f.invited_broken++;
+    problems.push(what);
+  };
   for (const c of invited) {
     const here = outputs.filter((o) => channelOf(o) === `slack|${c.place.channel}`);
     if (c.kind === "slack_rescue") {

@@ -22,7 +22,7 @@ export const SLACK_TEAMS = ["TCHAOSA", "TCHAOSB"] as const;
 const peoplePerTeam = (conversations: number) => Math.max(8, Math.ceil(conversations / 6));
 const CHATTER_MAX = 3;
 
-export type ConversationKind =
+type ConversationKind =
   | "slack_channel"
   | "slack_thread"
   | "slack_dm"
@@ -77,7 +77,7 @@ export interface Conversation {
 }
 
 export const tagOf = (id: number) => `kz${id}kz`;
-export const secretOf = (id: number) => `dmsecret${id}x`;
+const secretOf = (id: number) => `dmsecret${id}x`;
 /** Finds every conversation tag in a text. */
 export const TAG_PATTERN = /kz(\d+)kz/g;
 export const SECRET_PATTERN = /dmsecret(\d+)x/g;
@@ -89,7 +89,10 @@ function pick<T>(random: Random, items: readonly T[]): T {
 function pickKind(random: Random): ConversationKind {
   const total = KINDS.reduce((sum, [, w]) => sum + w, 0);
   let r = random() * total;
-  for (const [kind, weight] of KINDS) if ((r -= weight) < 0) return kind;
+  for (const [kind, weight] of KINDS) {
+    r -= weight;
+    if (r < 0) return kind;
+  }
   return "sms";
 }
 

@@ -4,7 +4,8 @@
  * workerd on the local stack (bench/load/stack.ts) with QStash on its production retry schedule and a virtual
  * clock, a fault proxy in front of the Redis bridge, the platform fakes and the local model; N conversations
  * (./plan.ts, some asking for tools: ./tool-asks.ts) while every boundary fails at random (./faults.ts) and webhooks
- * are delivered again as each platform does (./send.ts); time is driven until nothing is due, then the promises are checked from outside (./checks.ts).
+ * are delivered again as each platform does (./send.ts); time is driven until nothing is due, then the promises are
+ * checked from outside (./checks.ts).
  * Prints each figure, the problems found, and a last JSON line; the seed replays the run exactly (apart from the
  * order concurrent calls happen to take).
  */
@@ -42,7 +43,10 @@ const KEY_PREFIX = "chaos";
 /** Slack's late retries come a minute after the first delivery. */
 const LATE_RETRY_AFTER_MS = 60_000;
 const STEP_MS = 10 * 60_000;
-/** QStash's last retry comes about 33 minutes after the first attempt; a day leaves room for late and flow-controlled ones. */
+/**
+ * QStash's last retry comes about 33 minutes after the first attempt; a day leaves room for late and flow-controlled
+ * ones.
+ */
 const MAX_VIRTUAL_MS = 24 * 3_600_000;
 
 const command = defineCommand({
@@ -107,6 +111,7 @@ async function main(): Promise<void> {
     const text = line
       .map(String)
       .join(" ")
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the terminal's colour codes (ESC [ … m)
       .replace(/\u001b\[[0-9;]*m/g, "");
     const start = text.indexOf('{"event"');
     if (start >= 0) logLines.push(text.slice(start, text.lastIndexOf("}") + 1));

@@ -3,7 +3,8 @@
  * Delivers the planned messages the way each platform does: Slack tries again up to 3 times (with
  * `X-Slack-Retry-Num`) when an event is not acknowledged with a 2xx, and sometimes retries an acknowledged one
  * later; Telegram repeats a delivery that got anything but a 2xx ("and gives up after a reasonable amount of
- * attempts": 3 more here); Discord and Twilio never deliver again, so a webhook they saw fail was not accepted. A message counts as
+ * attempts": 3 more here); Discord and Twilio never deliver again, so a webhook they saw fail was not accepted. A
+ * message counts as
  * accepted once any delivery of it got a 2xx.
  */
 import { setTimeout as sleep } from "node:timers/promises";

@@ -3,7 +3,8 @@
  * Ablation of the learned tier's features under leave-logs-out cross-validation on train: the whole model, then
  * the model refitted without each group of features (each channel-relative feature on its own), each scored at the
  * target precision's operating point on its own calibrated out-of-fold scores, and by the log-loss of those scores.
- * A group whose removal neither lowers recall at that precision nor raises the log-loss does not help. `npm run bench:decision -- --ablate` (needs the train split).
+ * A group whose removal neither lowers recall at that precision nor raises the log-loss does not help. `npm run
+ * bench:decision -- --ablate` (needs the train split).
  */
 import { DECISION_FEATURES } from "../../lib/decide/decision-features.ts";
 import { CHAIN_FEATURES } from "../../lib/decide/chains.ts";
@@ -15,7 +16,7 @@ import { crossValidationRows } from "./stage1.ts";
 type Feature = (typeof DECISION_FEATURES)[number];
 
 /** Features that say one thing, removed together (one of them alone is mostly stood in for by the others). */
-export const FEATURE_GROUPS: Readonly<Record<string, readonly Feature[]>> = {
+const FEATURE_GROUPS: Readonly<Record<string, readonly Feature[]>> = {
   "names (who is addressed)": [
     "lead_candidate",
     "named_candidate",

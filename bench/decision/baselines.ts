@@ -10,8 +10,10 @@ const FIRST_DESIGN_WINDOW_MS = 60_000;
 const SHORT_QUESTION_MAX_WORDS = 10;
 const FOLLOW_UP_OPENERS = /^\s*(and|also|what about|why|but)\b/i;
 
-/** "A short question, or a message starting with and / also / what about / why / but, within 60 s after the bot spoke." */
-export function firstDesignRule(pair: DecisionPair): boolean {
+/**
+ * "A short question, or a message starting with and / also / what about / why / but, within 60 s after the bot spoke."
+ */
+function firstDesignRule(pair: DecisionPair): boolean {
   const { lastBotReplyAt } = pair.state;
   if (lastBotReplyAt === undefined || pair.msg.ts - lastBotReplyAt > FIRST_DESIGN_WINDOW_MS) return false;
   const text = pair.msg.text.trim();
@@ -19,7 +21,7 @@ export function firstDesignRule(pair: DecisionPair): boolean {
   return shortQuestion || FOLLOW_UP_OPENERS.test(text);
 }
 
-export function nameMentionRule(pair: DecisionPair): boolean {
+function nameMentionRule(pair: DecisionPair): boolean {
   return containsName(pair.msg.text, pair.bot.name);
 }
 

@@ -59,14 +59,6 @@ export function binRows(rows: readonly ArrayLike<number>[]): BinnedRows {
   return { n, d, edges, bins };
 }
 
-export function fitBoostedTrees(
-  rows: readonly ArrayLike<number>[],
-  labels: readonly boolean[],
-  opts: BoostOptions,
-): BoostedTrees {
-  return fitBinned(binRows(rows), labels, null, opts);
-}
-
 /** Best split of one node's histogram over the allowed features: gain, feature, bin (-1 when none). */
 function bestSplit(
   hist: Float64Array,

@@ -6,7 +6,7 @@
  */
 import type { Figures } from "./metrics.ts";
 
-export const MAX_PRECISION_GAP = 0.02;
+const MAX_PRECISION_GAP = 0.02;
 
 export interface Spread {
   mean: number;

@@ -18,7 +18,7 @@ export interface Platt {
   intercept: number;
 }
 
-export function calibrated(platt: Platt, margin: number): number {
+function calibrated(platt: Platt, margin: number): number {
   return sigmoid(platt.slope * Math.max(-platt.clip, Math.min(platt.clip, margin)) + platt.intercept);
 }
 
@@ -36,7 +36,7 @@ interface Counts {
 }
 
 /** The continuation floors tried: from "every strong continuation" to "never without the model". */
-export const CONTINUATION_FLOORS = [0, 0.05, 0.1, 0.2, 0.3, 0.4, Number.POSITIVE_INFINITY] as const;
+const CONTINUATION_FLOORS = [0, 0.05, 0.1, 0.2, 0.3, 0.4, Number.POSITIVE_INFINITY] as const;
 
 export function foldOfLog(log: number, folds: number): number {
   return log % folds;
@@ -54,7 +54,9 @@ export function outOfFoldMargins(
   for (let fold = 0; fold < folds; fold++) {
     const fit: number[] = [];
     const held: number[] = [];
-    rows.log.forEach((log, k) => (foldOfLog(log, folds) === fold ? held : fit).push(k));
+    rows.log.forEach((log, k) => {
+      (foldOfLog(log, folds) === fold ? held : fit).push(k);
+    });
     // With `perFold`, each fold's rows come from a stage 1 fitted without its logs (stage1.ts).
     const binned = perFold?.[fold]?.binned ?? rows.binned;
     const score = binnedScorer(fitBinned(binned, rows.labels, Int32Array.from(fit), boost, features), binned);
@@ -183,7 +185,7 @@ export function rates(c: Counts): { precision: number; recall: number; f1: numbe
  * of that mean (sd/√folds) must reach it, so that the point keeps the target on logs like the train ones despite
  * their fold-to-fold spread; with k = 0, the pooled precision must reach it.
  */
-export interface PrecisionGuard {
+interface PrecisionGuard {
   folds: number;
   standardErrors: number;
 }
@@ -218,7 +220,10 @@ export function operatingPoints(
     let best = { threshold: 1, continuationFloor: floor as number, recall: -1, precision: 0 };
     const tp = new Float64Array(guard.folds);
     const fp = new Float64Array(guard.folds);
-    rows.rules.forEach((r, log) => ((tp[foldOf(log)]! += r.yesTrue), (fp[foldOf(log)]! += r.yesFalse)));
+    rows.rules.forEach((r, log) => {
+      tp[foldOf(log)]! += r.yesTrue;
+      fp[foldOf(log)]! += r.yesFalse;
+    });
     let truePositives = all.tp;
     const answer = (k: number): void => {
       if (rows.labels[k]) {

@@ -21,7 +21,7 @@ import { BENCH_OPTIONS, decisionPairs } from "./pairs.ts";
 const DECIDE_DIR = join(dirname(fileURLToPath(import.meta.url)), "../../lib/decide");
 
 /** What the rules alone answered in one log, and how many real replies it has in all. */
-export interface RuleTally {
+interface RuleTally {
   yesTrue: number;
   yesFalse: number;
   positives: number;

@@ -10,7 +10,7 @@ import { type Figures, count, emptyTally, figures } from "./metrics.ts";
 import { BENCH_OPTIONS } from "./pairs.ts";
 import { scenarioCases } from "./scenarios.ts";
 
-export const SCENARIOS_PATH = join(dirname(fileURLToPath(import.meta.url)), "bot-scenarios.jsonl");
+const SCENARIOS_PATH = join(dirname(fileURLToPath(import.meta.url)), "bot-scenarios.jsonl");
 
 export function scenarioFigures(path = SCENARIOS_PATH): { conversations: number; off: Figures; judged: number } {
   const cases = scenarioCases(path);

@@ -26,7 +26,7 @@ const turnSchema = z.union([
 ]);
 const scenarioSchema = z.object({ id: z.string(), turns: z.array(turnSchema) });
 
-export const SCENARIO_BOT: BotIdentity = { userId: "UPARLEY", name: "Parley", aliases: [] };
+const SCENARIO_BOT: BotIdentity = { userId: "UPARLEY", name: "Parley", aliases: [] };
 const T0 = Date.UTC(2026, 0, 5, 9, 0, 0);
 const DEFAULT_GAP_S = 12;
 const BOT_GAP_S = 6;

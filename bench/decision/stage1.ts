@@ -13,14 +13,14 @@ import { fitLogistic } from "./logistic.ts";
 import { decisionPairs } from "./pairs.ts";
 import { type TrainRows, trainRows } from "./rows.ts";
 
-export interface CandidateRows {
+interface CandidateRows {
   rows: Float64Array[];
   labels: boolean[];
   /** Per pair: its log's index (logs in file order, as in TrainRows). */
   log: number[];
 }
 
-export async function candidateRows(file: string): Promise<CandidateRows> {
+async function candidateRows(file: string): Promise<CandidateRows> {
   const out: CandidateRows = { rows: [], labels: [], log: [] };
   let k = 0;
   for await (const log of readLogs(file)) {
@@ -36,7 +36,7 @@ export async function candidateRows(file: string): Promise<CandidateRows> {
 }
 
 /** Stage 1 fitted on the logs `use` keeps, rounded as the weights file stores them (what the Worker computes). */
-export function fitStage1(c: CandidateRows, use: (log: number) => boolean = () => true): number[] {
+function fitStage1(c: CandidateRows, use: (log: number) => boolean = () => true): number[] {
   const keep = c.log.flatMap((log, k) => (use(log) ? [k] : []));
   const weights = fitLogistic(
     keep.map((k) => c.rows[k]!),
@@ -49,7 +49,7 @@ export function fitStage1(c: CandidateRows, use: (log: number) => boolean = () =
  * Each fold's stage-2 rows under a stage 1 fitted without that fold's logs: the pairs are the same as `all`'s (the
  * rules do not read the weights), only their features differ. Cached on disk like every TrainRows.
  */
-export async function foldRows(file: string, c: CandidateRows, all: TrainRows, folds: number): Promise<TrainRows[]> {
+async function foldRows(file: string, c: CandidateRows, all: TrainRows, folds: number): Promise<TrainRows[]> {
   const out: TrainRows[] = [];
   for (let fold = 0; fold < folds; fold++) {
     const rows = await trainRows(

@@ -2,7 +2,8 @@
  * @module
  * Fits the decider's learned tier on the TRAIN split only and writes lib/decide/weights.ts.
  * Deterministic: Newton's method, logs in file order, no randomness.
- *   node bench/decision/train.ts [--file PATH] [--folds 8]   (default: shared/data/irc-replies/train.jsonl, see ./convert.ts)
+ * node bench/decision/train.ts [--file PATH] [--folds 8]   (default: shared/data/irc-replies/train.jsonl, see
+ * ./convert.ts)
  * Stage 1 (logistic regression) scores "m answers candidate Q" symmetrically for any participant;
  * stage 2 (boosted trees) adds what the bot knows of itself, its margin over the best other candidate, the inferred
  * reply chains and how the channel talks, fitted on the pairs the rules leave open. Every choice is made by

@@ -40,7 +40,8 @@ export function writeWeights(fitted: FittedDecider): string {
 ${comment}
 export const CANDIDATE_WEIGHTS: readonly number[] = ${round(candidateWeights)};
 
-// Stage 2: ${trees.leaves.length / 2 ** TREE_DEPTH} boosted trees of depth ${TREE_DEPTH} over DECISION_FEATURES (see lib/decide/trees.ts).
+// Stage 2: ${trees.leaves.length / 2 ** TREE_DEPTH} boosted trees of depth ${TREE_DEPTH} over DECISION_FEATURES (see
+// lib/decide/trees.ts).
 export const DECISION_TREES = {
   base: ${trees.base.toFixed(4)},
   features: [${trees.features.join(", ")}],
@@ -48,7 +49,9 @@ export const DECISION_TREES = {
   leaves: ${round(trees.leaves)},
 } as const;
 
-/** Platt scaling of the trees' log-odds (clipped first), fitted on out-of-fold scores: a probability on unseen channels. */
+/**
+ * Platt scaling of the trees' log-odds (clipped first), fitted on out-of-fold scores: a probability on unseen channels.
+ */
 export const CALIBRATION = { clip: ${calibration.clip}, slope: ${calibration.slope.toFixed(6)}, intercept: ${calibration.intercept.toFixed(6)} } as const;
 
 /** Calibrated score from which the model answers: the most recall at the target precision, out of fold. */
@@ -58,7 +61,9 @@ export const CONTINUATION_FLOOR = ${floor};
 /** Scores in [JUDGE_THRESHOLD, RESPOND_THRESHOLD) go to the LLM judge when it is on: ${fitted.judgeNote}. */
 export const JUDGE_THRESHOLD = ${fitted.judgeThreshold.toFixed(6)};
 
-/** The decider's figures per leave-logs-out fold of train at the operating point: bench/decision prints them beside dev. */
+/**
+ * The decider's figures per leave-logs-out fold of train at the operating point: bench/decision prints them beside dev.
+ */
 export const CROSS_VALIDATION = ${JSON.stringify(fitted.crossValidation)} as const;
 `,
   );

@@ -53,6 +53,7 @@ const keep = (...line: unknown[]) => {
   const text = line
     .map(String)
     .join(" ")
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the terminal's colour codes (ESC [ … m)
     .replace(/\u001b\[[0-9;]*m/g, "");
   const start = text.indexOf('{"event"');
   if (start >= 0) events.push(JSON.parse(text.slice(start, text.lastIndexOf("}") + 1)) as Record<string, unknown>);

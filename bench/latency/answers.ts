@@ -31,8 +31,10 @@ const SLACK_KIND_TEAMS: Partial<Record<Kind, string>> = {
   slack_channel: "CHANNEL",
   slack_tool: "TOOL",
 };
-/** The Slack workspace of each kind and mode (./install.ts); only the tool kind's workspaces have a tool (./stack.ts). */
-export const slackTeam = (kind: Kind, mode: Mode) =>
+/**
+ * The Slack workspace of each kind and mode (./install.ts); only the tool kind's workspaces have a tool (./stack.ts).
+ */
+const slackTeam = (kind: Kind, mode: Mode) =>
   `TLAT${SLACK_KIND_TEAMS[kind] ?? "CHANNEL"}${mode === "streaming" ? "ON" : "OFF"}`;
 export const SLACK_TEAMS = MODES.flatMap((mode) =>
   ["slack_thread", "slack_channel", "slack_tool"].map((kind) => slackTeam(kind as Kind, mode)),
@@ -51,7 +53,7 @@ export interface Question {
 }
 
 /** The Worker of a question's mode, and its bot's Gateway (dispatches a MESSAGE_CREATE, returns when, epoch ms). */
-export interface Recipient {
+interface Recipient {
   workerUrl: string;
   dispatch(message: object): number;
   /** The Telegram fake, where a Telegram question's chat is made. */

@@ -13,7 +13,9 @@ export const INSTALLABLE = {
   SLACK_BOT_TOKEN: "",
 };
 
-/** Installs `teamId` through the Worker at `workerUrl` (its installs are in the Redis all the bench's Workers share). */
+/**
+ * Installs `teamId` through the Worker at `workerUrl` (its installs are in the Redis all the bench's Workers share).
+ */
 export async function installWorkspace(workerUrl: string, slackControl: string, teamId: string): Promise<void> {
   const start = await fetch(`${workerUrl}/slack/install`, { redirect: "manual" });
   await start.body?.cancel();

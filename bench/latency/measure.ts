@@ -95,7 +95,9 @@ export async function seen(
   };
 }
 
-/** A Gateway answer: typing, then its messages (the first edited as it grows), each ending as its part of the answer. */
+/**
+ * A Gateway answer: typing, then its messages (the first edited as it grows), each ending as its part of the answer.
+ */
 async function seenInChannel(q: Question, discord: string, parts: string[]): Promise<Seen | null> {
   // What people see: the read of the channel when the conversation starts is no part of it.
   const calls = (await getJson<DiscordCall[]>(`${discord}/__calls?channelId=${q.place}`))
@@ -113,11 +115,6 @@ async function seenInChannel(q: Question, discord: string, parts: string[]): Pro
     calls: calls.length,
     rateLimited: 0,
   };
-}
-
-/** When the model was asked for the answer to `q` (its first request with the marker), ms. */
-export async function modelAskedAt(q: Question, modelControl: string): Promise<number> {
-  return (await modelAskedTimes(q, modelControl))[0]!;
 }
 
 /** When each of the model's passes for `q` was asked for, in order, ms (one per tool round more). */

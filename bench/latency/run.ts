@@ -8,11 +8,13 @@
  * tool round (a lookup the local tool server answers after 200 ms), `--answers` answers each
  * with STREAMING on and as many with it off, sent interleaved to two Workers in waves of `--concurrency`
  * conversations per mode, a wave every `--wave-every` seconds at most, each Slack kind and mode in a workspace of
- * its own (Slack's tiers count per workspace), the local model at the pace given. Prints a table per kind, the complete-time ratio on/off, and
+ * its own (Slack's tiers count per workspace), the local model at the pace given. Prints a table per kind, the
+ * complete-time ratio on/off, and
  * with --json as its last line `{"streaming": {kind: F}, "streaming_off": {kind: F}}`, F = {answers, streamed,
  * first_sign_p95_ms, first_text_p95_ms, complete_p95_ms, model_first_token_ms, first_text_after_token_p95_ms,
  * api_calls_per_answer, rate_limited}, the tool kind's with tool_round_extra_p95_ms: from the model's first pass
- * to its second, less the first pass's first-token delay and the tool's 200 ms. `--kinds` runs only some. Times run from the webhook's acceptance (for the Gateway, from the fake
+ * to its second, less the first pass's first-token delay and the tool's 200 ms. `--kinds` runs only some. Times run
+ * from the webhook's acceptance (for the Gateway, from the fake
  * Gateway's dispatch of the MESSAGE_CREATE); the model's first token is its request's arrival plus the first-token
  * delay. Each Worker is a bot of its own on Discord, with its own Gateway connection.
  */
@@ -191,7 +193,8 @@ function figures(kind: Kind, measured: Measured[], discordRefused: number) {
     ),
     // Slack's refusals are counted per answer's channel; Discord's for the whole phase (both modes).
     rate_limited: measured.reduce((sum, m) => sum + m.rateLimited, 0) + discordRefused,
-    // What Parley's side of a tool round takes: the first pass's end to the second pass's request, less the tool's time.
+    // What Parley's side of a tool round takes: the first pass's end to the second pass's request, less the tool's
+    // time.
     ...(kind === "slack_tool"
       ? { tool_round_extra_p95_ms: p95((m) => (m.modelFollowupAt ?? NaN) - m.modelFirstTokenAt - TOOL_DELAY_MS) }
       : {}),

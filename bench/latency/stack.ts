@@ -1,7 +1,8 @@
 /**
  * @module
  * The local stack of bench/latency, on loopback: redis-server behind the REST bridge, the QStash stand-in with
- * quick retries, the Slack, Discord and Telegram fakes, the local model at the pace asked for, and two Parley Workers in
+ * quick retries, the Slack, Discord and Telegram fakes, the local model at the pace asked for, and two Parley Workers
+ * in
  * workerd sharing all of it (one key prefix): STREAMING on and off, installable, with `slackTeams` installed.
  * The local tool server answers the tool kind's lookups after TOOL_DELAY_MS.
  * Each Worker is a bot of its own on Discord (its own token and fake Gateway, which holds one session per shard),
@@ -53,7 +54,10 @@ export interface Pace {
 async function answering(url: string): Promise<void> {
   for (let tries = 0; ; tries++) {
     const ok = await fetch(`${url}/health`).then(
-      (res) => (void res.body?.cancel(), true),
+      async (res) => {
+        await res.body?.cancel();
+        return true;
+      },
       () => false,
     );
     if (ok) return;

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 
-export interface ProxyActivity {
+interface ProxyActivity {
   /** Requests received and not answered yet (held ones included). */
   pending: number;
   /** performance.now() of the latest request. */
@@ -52,7 +52,9 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
         body: body.length ? body : undefined,
       });
       const out: Record<string, string> = {};
-      answer.headers.forEach((v, k) => (HOP_HEADERS.has(k) || k === "content-encoding" ? undefined : (out[k] = v)));
+      answer.headers.forEach((v, k) => {
+        if (!HOP_HEADERS.has(k) && k !== "content-encoding") out[k] = v;
+      });
       res.writeHead(answer.status, out).end(Buffer.from(await answer.arrayBuffer()));
       if (answer.ok) {
         const path = new URL(req.url ?? "/", "http://proxy").pathname;

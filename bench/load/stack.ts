@@ -151,7 +151,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     stops.push(() => model.close());
     const tools = opts.toolRound ? await startToolServer({ port: await freePort() }) : null;
     if (tools) stops.push(() => tools.close());
-    // With tools offered (and a call still allowed), every pass asks for the lookup; MAX_TOOL_ROUNDS=1 ends it at one round.
+    // With tools offered (and a call still allowed), every pass asks for the lookup; MAX_TOOL_ROUNDS=1 ends it at one
+    // round.
     const lookup = tools ? { toolCalls: [{ name: "lookup_ticket", arguments: '{"id":"42"}' }] } : {};
     await fetch(`${model.url.replace(/\/v1$/, "")}/__script`, {
       method: "POST",

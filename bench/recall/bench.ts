@@ -126,7 +126,9 @@ function printRanking(results: ModeResult[]): void {
   }
 }
 
-/** Each mode's threshold that lets through something for only NOISE_SHARE of the answers whose right passage is gone. */
+/**
+ * Each mode's threshold that lets through something for only NOISE_SHARE of the answers whose right passage is gone.
+ */
 function printGates(results: ModeResult[], questions: Question[]): void {
   console.log(`\nat the threshold where ${NOISE_SHARE * 100}% of answers without a right passage still get one:`);
   console.log(`${"mode".padEnd(30)} min score  right passage in prompt  tokens mean`);

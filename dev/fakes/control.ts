@@ -46,7 +46,7 @@ export interface FakeControlOptions {
 }
 
 /** What a fake does with a call once the fault rules had their say. */
-export interface Admission {
+interface Admission {
   fault: FakeFault | undefined;
   /** Answers the carried-out request, unless the fault says to hang (no answer) or drop it (close, no answer). */
   reply(write: () => void): void;
@@ -64,7 +64,9 @@ export interface FakeControl<Call extends Record<string, unknown>> {
   admit(call: FakeCall, res: ServerResponse): Promise<Admission | undefined>;
   /** The fault a rule picks for this call, recorded as injected; for fakes that do not answer over HTTP. */
   takeFault(call: FakeCall): FakeFault | undefined;
-  /** Adds the fake's own control routes, keyed `"METHOD /__path"`; a thrown ControlError answers 400 with its message. */
+  /**
+   * Adds the fake's own control routes, keyed `"METHOD /__path"`; a thrown ControlError answers 400 with its message.
+   */
   addRoutes(routes: Record<string, ControlRoute>): void;
   /** Answers the control routes; false when the path is not one of them. */
   handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<boolean>;
@@ -157,7 +159,9 @@ export function filterByQuery<T extends object>(items: readonly T[], query: URLS
   );
 }
 
-/** `GET /__config` (the fake's settings) and `POST /__config` (a patch checked with `schema`; answers the new settings). */
+/**
+ * `GET /__config` (the fake's settings) and `POST /__config` (a patch checked with `schema`; answers the new settings).
+ */
 export function configRoutes<S extends z.ZodType>(
   read: () => unknown,
   schema: S,

@@ -13,11 +13,10 @@ import { startDiscordGatewayFake } from "./discord-gateway/server.ts";
 
 export {
   startDiscordGatewayFake,
-  type DiscordGatewayFakeOptions,
   type RunningDiscordGatewayFake,
 } from "./discord-gateway/server.ts";
 
-export const DEFAULT_DISCORD_GATEWAY_FAKE_PORT = 8094;
+const DEFAULT_DISCORD_GATEWAY_FAKE_PORT = 8094;
 
 /** What `GET /__state` answers. */
 export interface GatewayFakeState {

@@ -13,11 +13,11 @@
 import { serveStandalone } from "../serve-standalone.ts";
 import { startDiscordFake } from "./discord/server.ts";
 
-export { startDiscordFake, type DiscordFakeOptions, type RunningDiscordFake } from "./discord/server.ts";
+export { startDiscordFake, type RunningDiscordFake } from "./discord/server.ts";
 export { DISCORD_FAKE_BOT, type PostedChannelMessage } from "./discord/messages.ts";
-export type { DiscordRouteName as DiscordRoute, RecordedDiscordCall } from "./discord/route.ts";
+export type { RecordedDiscordCall } from "./discord/route.ts";
 
-export const DEFAULT_DISCORD_FAKE_PORT = 8092;
+const DEFAULT_DISCORD_FAKE_PORT = 8092;
 
 if (import.meta.main) {
   serveStandalone("discord_fake", () =>

@@ -15,11 +15,10 @@ export {
   JWKS_PATH,
   TOKEN_PATH,
   startGoogleChatFake,
-  type GoogleChatFakeOptions,
   type RunningGoogleChatFake,
 } from "./google-chat/server.ts";
 
-export const DEFAULT_GOOGLE_CHAT_FAKE_PORT = 8098;
+const DEFAULT_GOOGLE_CHAT_FAKE_PORT = 8098;
 
 if (import.meta.main) {
   serveStandalone("google_chat_fake", () =>

@@ -6,10 +6,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 
-/** A chat request with pictures (base64, up to IMAGE_MAX_BYTES each) and a file pasted into a fake are larger than any API call. */
+/**
+ * A chat request with pictures (base64, up to IMAGE_MAX_BYTES each) and a file pasted into a fake are larger than any
+ * API call.
+ */
 const MAX_BODY_BYTES = 32_000_000;
 
-export class BodyTooLargeError extends Error {}
+class BodyTooLargeError extends Error {}
 
 export async function readBody(req: IncomingMessage): Promise<string> {
   const parts: Buffer[] = [];
@@ -39,7 +42,10 @@ export interface RunningHttpServer {
   close(): Promise<void>;
 }
 
-/** Serves `handle` on host:port (0 picks a free port); an exception in it becomes a 500 JSON answer rather than a hung request. */
+/**
+ * Serves `handle` on host:port (0 picks a free port); an exception in it becomes a 500 JSON answer rather than a hung
+ * request.
+ */
 export function startHttpServer(opts: {
   port: number;
   host?: string;

@@ -10,13 +10,14 @@ import { serveStandalone } from "../serve-standalone.ts";
 import { startSlackFake } from "./slack/server.ts";
 import { SLACK_FAKE_APP_ID, SLACK_FAKE_DEFAULT_TEAM } from "./slack/workspaces.ts";
 
-export { startSlackFake, type RunningSlackFake, type SlackFakeOptions } from "./slack/server.ts";
+export { startSlackFake, type RunningSlackFake } from "./slack/server.ts";
 export type { RecordedSlackPost } from "./slack/context.ts";
 export { SLACK_FAKE_OAUTH_CLIENT, type SlackSettingsPatch } from "./slack/settings.ts";
-export { SLACK_FAKE_STATIC_TOKENS } from "./slack/workspaces.ts";
 
-export const DEFAULT_SLACK_FAKE_PORT = 8091;
-/** Who the fake says posted for the default team: tests can feed these back into events to check own-message filtering. */
+const DEFAULT_SLACK_FAKE_PORT = 8091;
+/**
+ * Who the fake says posted for the default team: tests can feed these back into events to check own-message filtering.
+ */
 export const SLACK_FAKE_BOT = {
   userId: SLACK_FAKE_DEFAULT_TEAM.botUserId,
   botId: SLACK_FAKE_DEFAULT_TEAM.botId,

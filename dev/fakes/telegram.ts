@@ -13,10 +13,9 @@ export {
   startTelegramFake,
   TELEGRAM_FAKE_BOT,
   type RunningTelegramFake,
-  type TelegramFakeOptions,
 } from "./telegram/server.ts";
 
-export const DEFAULT_TELEGRAM_FAKE_PORT = 8096;
+const DEFAULT_TELEGRAM_FAKE_PORT = 8096;
 
 if (import.meta.main) {
   serveStandalone("telegram_fake", () =>

@@ -13,10 +13,9 @@ export {
   startTwilioFake,
   type RecordedTwilioMessage,
   type RunningTwilioFake,
-  type TwilioFakeOptions,
 } from "./twilio/server.ts";
 
-export const DEFAULT_TWILIO_FAKE_PORT = 8093;
+const DEFAULT_TWILIO_FAKE_PORT = 8093;
 
 if (import.meta.main) {
   serveStandalone("twilio_fake", () =>

@@ -10,9 +10,9 @@ import { z } from "zod";
 import { readBody, sendJson } from "../fakes/http.ts";
 import type { FaultRuleInput, FaultScript } from "./rules.ts";
 
-export const FAIL_PATH = "/__fail";
-export const FAULTS_PATH = "/__faults";
-export const RESET_PATH = "/__reset";
+const FAIL_PATH = "/__fail";
+const FAULTS_PATH = "/__faults";
+const RESET_PATH = "/__reset";
 
 /** Answers a control route (`path` relative to wherever the script's controls live); false when it is not one. */
 export async function handleFaultControl<Input extends FaultRuleInput>(

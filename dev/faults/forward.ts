@@ -23,7 +23,7 @@ const HOP_BY_HOP = new Set([
 ]);
 
 /** Upstash refuses request bodies over 10 MB; the proxy holds no more than that either. */
-export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 export class BodyTooLargeError extends Error {
   override name = "BodyTooLargeError";

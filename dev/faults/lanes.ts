@@ -5,7 +5,7 @@
  * own clock) without starting a server each. A URL without the prefix is the default lane, named "".
  */
 
-export const LANES_PREFIX = "/lanes/";
+const LANES_PREFIX = "/lanes/";
 const LANE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export type LaneSplit = { lane: string; rest: string } | { error: string };

@@ -20,12 +20,12 @@ import { BodyTooLargeError, forward, readWholeBody } from "./forward.ts";
 import { splitLane } from "./lanes.ts";
 import { faultKind, FaultScript } from "./rules.ts";
 
-export const DEFAULT_FAULT_PROXY_PORT = 8078;
-export const CONTROL_PREFIX = "/__proxy";
+const DEFAULT_FAULT_PROXY_PORT = 8078;
+const CONTROL_PREFIX = "/__proxy";
 const MAX_DELAY_MS = 10 * 60_000;
 const PROXY_FAULTS = ["refuse", "drop_before", "drop_after", "delay"] as const;
 
-export const proxyFaultSchema = z.discriminatedUnion("fault", [
+const proxyFaultSchema = z.discriminatedUnion("fault", [
   faultKind("refuse", { status: z.number().int().min(500).max(599).default(500) }),
   faultKind("drop_before", {}),
   faultKind("drop_after", {}),
@@ -54,8 +54,10 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<RunningF
   const host = opts.host ?? "127.0.0.1";
   const lanes = new Map<string, FaultScript<ProxyFault>>();
   const laneScript = (lane: string) => {
-    let script = lanes.get(lane);
-    if (!script) lanes.set(lane, (script = new FaultScript(proxyFaultSchema)));
+    const known = lanes.get(lane);
+    if (known) return known;
+    const script = new FaultScript(proxyFaultSchema);
+    lanes.set(lane, script);
     return script;
   };
   const server = createServer((req, res) => {

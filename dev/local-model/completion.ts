@@ -12,7 +12,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { streamPieces } from "./long-answer.ts";
 import { tokenReadyAfterMs, type Pace } from "./pace.ts";
 
-export interface Usage {
+interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
@@ -32,7 +32,7 @@ const callId = () => `call_${Math.random().toString(36).slice(2, 14)}`;
 const newId = () => `chatcmpl-local-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 const created = () => Math.floor(Date.now() / 1000);
 
-export function completionBody(c: Completion): Record<string, unknown> {
+function completionBody(c: Completion): Record<string, unknown> {
   return {
     id: newId(),
     object: "chat.completion",

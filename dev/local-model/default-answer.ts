@@ -18,7 +18,10 @@ import { lastUserMessage, type ChatRequest } from "./script.ts";
 
 const QUOTE_LIMIT = 80;
 
-/** Which call of the engine a request is, by its closing wording: fault rules can pick one (`bodyContains: "\"kind\":\"reply\""`). */
+/**
+ * Which call of the engine a request is, by its closing wording: fault rules can pick one (`bodyContains:
+ * "\"kind\":\"reply\""`).
+ */
 export type CallKind = "judge" | "summary" | "facts" | "catchup" | "reply";
 
 export function callKind(req: ChatRequest): CallKind {
@@ -55,7 +58,7 @@ export function defaultAnswer(req: ChatRequest): string {
     people.length === 0
       ? `no earlier messages${mine}`
       : `${people.length} earlier message${people.length === 1 ? "" : "s"} from ${speakers.join(" and ")}${mine}`;
-  const quote = said.length > QUOTE_LIMIT ? said.slice(0, QUOTE_LIMIT) + "…" : said;
+  const quote = said.length > QUOTE_LIMIT ? `${said.slice(0, QUOTE_LIMIT)}…` : said;
   const pictures = req.messages.flatMap((m) => ("images" in m ? (m.images ?? []) : []));
   const seenPictures = pictures.length
     ? ` In the picture${pictures.length === 1 ? "" : "s"}: ${pictures.map(describeImage).join("; ")}.`

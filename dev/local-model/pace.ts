@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 
-export const paceSchema = z.strictObject({
+const paceSchema = z.strictObject({
   firstTokenMs: z.number().int().min(0),
   /** null: as fast as the machine goes. */
   tokensPerSecond: z.number().positive().nullable(),

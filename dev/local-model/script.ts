@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 
-export const ruleSchema = z.object({
+const ruleSchema = z.object({
   match: z.string(),
   reply: z.string().optional(),
   status: z.number().int().min(100).max(599).optional(),

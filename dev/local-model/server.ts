@@ -3,7 +3,8 @@
  * A local OpenAI-compatible model for `npm run dev` and tests: `POST /v1/chat/completions`, whole or streamed
  * (`stream: true`), at a configurable pace (./pace.ts), with usage figures, calling offered tools by the rules of
  * ./tool-calls.ts (or a rule's `toolCalls`). Control routes: `POST /__script`
- * `{rules: [{match, reply?, status?, delayMs?, times?, firstTokenMs?, tokensPerSecond?, answerTokens?, toolCalls?, afterTools?}]}`,
+ * `{rules: [{match, reply?, status?, delayMs?, times?, firstTokenMs?, tokensPerSecond?, answerTokens?, toolCalls?,
+ * afterTools?}]}`,
  * `GET /__requests?match=`, `GET|POST /__config` (the pace), and the shared fault routes of dev/fakes/control.ts on
  * path `/chat.completions` (fields `model`, `stream`, `kind` judge|summary|facts|reply, `text`), with the model's
  * own faults `garbage` and `skip` besides ratelimit/refuse/error/drop_before/hang (a timeout)/drop_after (mid-stream)
@@ -35,7 +36,10 @@ import {
 export interface LocalModelOptions {
   port: number;
   host?: string;
-  /** Overrides the pace from the environment (LOCAL_MODEL_FIRST_TOKEN_MS, LOCAL_MODEL_TOKENS_PER_SECOND, LOCAL_MODEL_ANSWER_TOKENS). */
+  /**
+   * Overrides the pace from the environment (LOCAL_MODEL_FIRST_TOKEN_MS, LOCAL_MODEL_TOKENS_PER_SECOND,
+   * LOCAL_MODEL_ANSWER_TOKENS).
+   */
   pace?: Partial<Pace>;
 }
 export interface RunningLocalModel {
@@ -155,7 +159,7 @@ export async function startLocalModel(opts: LocalModelOptions): Promise<RunningL
 }
 
 /** Models whose name ends with this read no pictures (tests and the simulator pick one as VISION_MODEL). */
-export const TEXT_ONLY_MODEL_SUFFIX = "-text-only";
+const TEXT_ONLY_MODEL_SUFFIX = "-text-only";
 
 function refusesImages(chat: ChatRequest): boolean {
   return chat.model.endsWith(TEXT_ONLY_MODEL_SUFFIX) && chat.messages.some((m) => "images" in m);

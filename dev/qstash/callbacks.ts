@@ -15,7 +15,7 @@ export interface CallbackReport {
   dlqId?: string;
 }
 
-export function callbackBody({ source, result, dlqId }: CallbackReport): Record<string, unknown> {
+function callbackBody({ source, result, dlqId }: CallbackReport): Record<string, unknown> {
   const response =
     result.kind === "response"
       ? { status: result.status, header: result.header, body: result.body.toString("base64") }

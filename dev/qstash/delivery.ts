@@ -68,7 +68,7 @@ export async function attemptDelivery(
 export function headerLists(headers: Headers | Record<string, string>): Record<string, string[]> {
   const entries = headers instanceof Headers ? [...headers.entries()] : Object.entries(headers);
   const lists: Record<string, string[]> = {};
-  for (const [name, value] of entries) (lists[name] ??= []).push(value);
+  for (const [name, value] of entries) lists[name] = [...(lists[name] ?? []), value];
   return lists;
 }
 

@@ -12,7 +12,7 @@ import { faultKind, FaultScript, type FaultSubject } from "../faults/rules.ts";
 import type { AttemptResult } from "./delivery.ts";
 import type { StoredMessage } from "./message.ts";
 
-export const qstashFaultSchema = z.discriminatedUnion("fault", [
+const qstashFaultSchema = z.discriminatedUnion("fault", [
   faultKind("refuse_publish", { status: z.number().int().min(500).max(599).default(500) }),
   faultKind("drop_after_store", {}),
   faultKind("duplicate", { concurrent: z.boolean().default(true) }),
@@ -20,7 +20,7 @@ export const qstashFaultSchema = z.discriminatedUnion("fault", [
   faultKind("lose_answer", {}),
 ]);
 
-export type QStashFault = z.output<typeof qstashFaultSchema>;
+type QStashFault = z.output<typeof qstashFaultSchema>;
 /** A rule as `POST /__fail` takes it. */
 export type QStashFaultRule = z.input<typeof qstashFaultSchema>;
 export type QStashFaults = FaultScript<QStashFault>;

@@ -1,6 +1,7 @@
 /**
  * @module
- * The message as the stand-in keeps it in Redis between publish and its last delivery attempt, and the ids it hands out.
+ * The message as the stand-in keeps it in Redis between publish and its last delivery attempt, and the ids it hands
+ * out.
  */
 import { randomBytes } from "node:crypto";
 import { z } from "zod";

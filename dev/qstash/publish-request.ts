@@ -7,9 +7,9 @@ import { createHash } from "node:crypto";
 import { newId, type StoredMessage } from "./message.ts";
 import { parseRetryDelay, RetryDelaySyntaxError } from "./retry-delay.ts";
 
-export const DEFAULT_MAX_RETRIES = 3;
+const DEFAULT_MAX_RETRIES = 3;
 /** Long enough for any dev job; production caps it by plan. */
-export const DEFAULT_TIMEOUT_MS = 15 * 60_000;
+const DEFAULT_TIMEOUT_MS = 15 * 60_000;
 const FORWARD_PREFIX = "upstash-forward-";
 const CALLBACK_FORWARD_PREFIX = "upstash-callback-forward-";
 const FAILURE_CALLBACK_FORWARD_PREFIX = "upstash-failure-callback-forward-";
@@ -71,7 +71,7 @@ export function planPublish(input: PublishInput, now = Date.now()): PublishPlan 
 }
 
 /** `10s`, `2m`, `1h30m`, `500ms`, `1d`, or a bare number of seconds. */
-export function parseDuration(text: string, header: string): number {
+function parseDuration(text: string, header: string): number {
   const trimmed = text.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
   const parts = [...trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)];

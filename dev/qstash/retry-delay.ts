@@ -8,7 +8,7 @@
 export type RetryDelayExpression = (retried: number) => number;
 
 const FUNCTIONS: Record<string, { arity: number | "many"; apply: (args: number[]) => number }> = {
-  pow: { arity: 2, apply: ([a = 0, b = 0]) => Math.pow(a, b) },
+  pow: { arity: 2, apply: ([a = 0, b = 0]) => a ** b },
   sqrt: { arity: 1, apply: ([a = 0]) => Math.sqrt(a) },
   abs: { arity: 1, apply: ([a = 0]) => Math.abs(a) },
   exp: { arity: 1, apply: ([a = 0]) => Math.exp(a) },

@@ -20,7 +20,7 @@ import { serveStandalone } from "../serve-standalone.ts";
 export const DEV_TOKEN = "eyJVc2VySUQiOiJkZWZhdWx0VXNlciIsIlBhc3N3b3JkIjoiZGVmYXVsdFBhc3N3b3JkIn0=";
 export const DEV_CURRENT_SIGNING_KEY = "sig_7kYjw48mhY7kAjqNGcy6cr29RJ6r";
 export const DEV_NEXT_SIGNING_KEY = "sig_5ZB6DVzB1wjE8S6rZ7eenA8Pdnhs";
-export const DEV_PORT = 8080;
+const DEV_PORT = 8080;
 const DEFAULT_KEY_PREFIX = "qstash-dev:";
 const DEFAULT_POLL_INTERVAL_MS = 100;
 

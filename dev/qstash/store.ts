@@ -49,7 +49,9 @@ redis.call('ZADD', p..'due', ARGV[4], id)
 return {id, 0}
 `;
 
-/** ARGV: 1 prefix, 2 now (the stand-in's clock, for due times), 3 limit, 4 scan size, 5 now (wall clock, for leases). */
+/**
+ * ARGV: 1 prefix, 2 now (the stand-in's clock, for due times), 3 limit, 4 scan size, 5 now (wall clock, for leases).
+ */
 const CLAIM = `${RELEASE_GATES}
 local p, now, limit, wall = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[5])
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', p..'inflight', '-inf', wall)) do

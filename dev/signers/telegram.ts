@@ -4,7 +4,7 @@
  * `X-Telegram-Bot-Api-Secret-Token` header, as the fake (dev/fakes/telegram/deliver.ts) and Telegram send it.
  */
 
-export const TELEGRAM_SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token";
+const TELEGRAM_SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token";
 
 export function telegramHeaders(secretToken: string): Record<string, string> {
   return { "Content-Type": "application/json", [TELEGRAM_SECRET_HEADER]: secretToken };

@@ -1,6 +1,7 @@
 /**
  * @module
- * A file attached on the simulator page, put into the platform's fake as a person pasting it would (dev/fakes/files.ts):
+ * A file attached on the simulator page, put into the platform's fake as a person pasting it would
+ * (dev/fakes/files.ts):
  * the fake answers the platform's own object for it (a Slack file, a Discord attachment, Twilio media, a Telegram photo
  * or document), which the message then carries, and serves the bytes under the platform's access rule.
  */

@@ -159,7 +159,7 @@ export async function collectBotPosts(
 }
 
 /** A Slack message as Slack draws it: markdown_text as Markdown, anything else (`text`) as mrkdwn. */
-export function slackView(text: string, markup: "mrkdwn" | "markdown" | undefined, nameOf: (user: string) => string) {
+function slackView(text: string, markup: "mrkdwn" | "markdown" | undefined, nameOf: (user: string) => string) {
   if (markup === "markdown") return markdownView(text, SLACK_MARKDOWN);
   return mrkdwnView(text, nameOf);
 }

@@ -1,7 +1,8 @@
 /**
  * @module
  * The simulated people and places of the simulator page: two Slack workspaces (or the one of a single bot token)
- * with the same #general, one guild, one bot number, one Telegram forum group (and each person's private chat). Each person has an id in the shape each platform uses (the same
+ * with the same #general, one guild, one bot number, one Telegram forum group (and each person's private chat). Each
+ * person has an id in the shape each platform uses (the same
  * Slack user id in every workspace), so the Worker sees what it would see in production.
  */
 
@@ -59,7 +60,9 @@ export const INSTALLED_WORKSPACES: readonly { team: string; name: string }[] = [
   { team: "T0GLOBEX", name: "Globex" },
 ];
 export const DISCORD_PLACE = { guild: "300000000000000001", channel: "300000000000000002" };
-/** The Telegram group of the page: a forum (its General topic, and one topic opened at start) with the three of them. */
+/**
+ * The Telegram group of the page: a forum (its General topic, and one topic opened at start) with the three of them.
+ */
 export const TELEGRAM_GROUP = { id: -1_001_234_500_000, title: "Team", topic: "Releases" };
 
 export function personByHandle(handle: string): SimulatedPerson | undefined {

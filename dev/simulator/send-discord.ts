@@ -41,7 +41,7 @@ function snowflake(): string {
   return String(((BigInt(Date.now()) - DISCORD_EPOCH_MS) << 22n) | increment);
 }
 
-export function localDevPrivateKey(): Promise<CryptoKey> {
+function localDevPrivateKey(): Promise<CryptoKey> {
   return importDiscordPrivateKey(LOCAL_DEV_PRIVATE_KEY_HEX);
 }
 

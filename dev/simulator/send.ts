@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import type { FakeOrigins } from "./bot-posts.ts";
-import { attachmentSchema, pasteIntoFake, type Attachment } from "./attach.ts";
+import { attachmentSchema, pasteIntoFake } from "./attach.ts";
 import {
   DISCORD_PLACE,
   PEOPLE,
@@ -258,7 +258,9 @@ async function deliver(
   ];
 }
 
-/** Who started the thread: the workspace's bot (its Slack user id) when it wrote the parent, else the person who did. */
+/**
+ * Who started the thread: the workspace's bot (its Slack user id) when it wrote the parent, else the person who did.
+ */
 function parentUserId(parent: ChatEntry | undefined, fallback: string, workspace: SlackWorkspace): string {
   if (!parent) return fallback;
   if (parent.bot) return workspace.botUserId;

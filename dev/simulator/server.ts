@@ -21,7 +21,6 @@ import { readyTelegram, telegramPlace } from "./send-telegram.ts";
 import { send, sendRequest, type SendContext } from "./send.ts";
 import { Timeline } from "./timeline.ts";
 
-export const DEFAULT_SIMULATOR_PORT = 8788;
 const PUBLIC_DIR = join(dirname(fileURLToPath(import.meta.url)), "public");
 const STATIC_FILES: Record<string, string> = {
   "/": "index.html",
@@ -98,11 +97,14 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
   // The Telegram group, its topic and the private chats, made once the fake answers.
   let telegramTopic: number | Error | undefined;
   const telegramReady = readyTelegram(opts.fakes.telegram).then(
-    (topic) => void (telegramTopic = topic),
-    (err: unknown) =>
-      void (telegramTopic = new Error(
+    (topic) => {
+      telegramTopic = topic;
+    },
+    (err: unknown) => {
+      telegramTopic = new Error(
         `the Telegram chats could not be made: ${err instanceof Error ? err.message : String(err)}`,
-      )),
+      );
+    },
   );
   const topic = (): number => {
     if (telegramTopic === undefined) throw new Error("the Telegram chats are still being made");
@@ -158,7 +160,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
       }
       if (req.method === "GET" && url.pathname === "/api/setup") {
         // Answered once the workspaces are installed: the page (and the browser tests' wait) start with them.
-        if (!(slackWorkspaces instanceof Array))
+        if (!Array.isArray(slackWorkspaces))
           return sendJson(res, 503, { error: slackWorkspaces?.message ?? "installing the Slack workspaces…" });
         await telegramReady;
         return sendJson(res, 200, {

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { ViewNode } from "./views/view.ts";
 
-export type SimPlatform = "slack" | "discord" | "sms" | "telegram";
+type SimPlatform = "slack" | "discord" | "sms" | "telegram";
 
 /** One emoji on a message and who put it there, by name (the bot's working sign, a person's ✅). */
 export interface Reaction {

@@ -10,7 +10,7 @@ import { toJsonReply, toResultItem, type ResultItem } from "./encode.ts";
 import { RedisErrorReply } from "./resp.ts";
 
 /** What went wrong, for the bridge's log: the command's name only, never its arguments. */
-export interface CommandFailure {
+interface CommandFailure {
   command: string;
   error: string;
 }

@@ -142,8 +142,8 @@ export class KeyLockingScripts {
     if (!shebang || !flags.includes(FLAG)) return script;
     const kept = flags.filter((f) => f !== FLAG);
     // The prologue takes the shebang's line, so Redis's line numbers in errors still match the source.
-    const translated =
-      (kept.length ? `#!lua flags=${kept.join(",")}\n` : "") + this.#prologue + "\n" + script.slice(shebang[0].length);
+    const flagsLine = kept.length ? `#!lua flags=${kept.join(",")}\n` : "";
+    const translated = `${flagsLine}${this.#prologue}\n${script.slice(shebang[0].length)}`;
     const digest = sha1(translated);
     this.#shas.set(sha1(script), digest);
     this.#checked.add(digest);

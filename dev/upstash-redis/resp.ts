@@ -28,7 +28,7 @@ export function encodeCommand(args: readonly Buffer[]): Buffer {
 type ParseStep = { reply: RedisReply; next: number } | { needed: number };
 
 /** Parses one reply starting at `offset`; when `buf` ends too early, says how long it must be at least. */
-export function parseReply(buf: Buffer, offset: number): ParseStep {
+function parseReply(buf: Buffer, offset: number): ParseStep {
   const lineEnd = buf.indexOf(CRLF, offset);
   if (lineEnd < 0) return { needed: buf.length + 1 };
   const line = buf.toString("utf8", offset + 1, lineEnd);

@@ -13,7 +13,7 @@ export interface CommandContext {
   indexName: string;
 }
 
-export interface CommandRequest {
+interface CommandRequest {
   namespace: string;
   body: unknown;
   query: URLSearchParams;

@@ -67,7 +67,7 @@ const globCache = new Map<string, RegExp>();
 const GLOB_CACHE_SIZE = 1_000;
 
 /** Case-sensitive glob: `*` any run, `?` one character, `[abc]`, `[a-z]`, `[^abc]` (`[!abc]` too) a class. */
-export function globMatches(pattern: string, text: string): boolean {
+function globMatches(pattern: string, text: string): boolean {
   let regex = globCache.get(pattern);
   if (!regex) {
     regex = new RegExp(`^${globToRegex(pattern)}$`, "su");

@@ -19,8 +19,10 @@ const RRF_K = 60;
 export function fuse(algorithm: FusionAlgorithm, lists: Scored[][], topK: number): Scored[] {
   const total = new Map<string, number>();
   for (const list of lists) {
-    const mapped = algorithm === "RRF" ? list.map((hit, rank) => 1 / (RRF_K + rank + 1)) : spreadScores(list);
-    list.forEach((hit, i) => total.set(hit.id, (total.get(hit.id) ?? 0) + mapped[i]!));
+    const mapped = algorithm === "RRF" ? list.map((_hit, rank) => 1 / (RRF_K + rank + 1)) : spreadScores(list);
+    list.forEach((hit, i) => {
+      total.set(hit.id, (total.get(hit.id) ?? 0) + mapped[i]!);
+    });
   }
   return rankTop(
     [...total].map(([id, score]) => ({ id, score })),

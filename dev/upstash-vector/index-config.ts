@@ -11,7 +11,7 @@ import { VectorError } from "./errors.ts";
 
 export const INDEX_TYPES = ["DENSE", "SPARSE", "HYBRID"] as const;
 export const SIMILARITY_FUNCTIONS = ["COSINE", "EUCLIDEAN", "DOT_PRODUCT"] as const;
-export const SPARSE_EMBEDDING_MODEL = "BM25";
+const SPARSE_EMBEDDING_MODEL = "BM25";
 
 export const indexConfigSchema = z.object({
   type: z.enum(INDEX_TYPES),
@@ -25,8 +25,8 @@ export interface VectorParts {
   sparseVector?: SparseVector;
 }
 
-export const hasDense = (config: IndexConfig) => config.type !== "SPARSE";
-export const hasSparse = (config: IndexConfig) => config.type !== "DENSE";
+const hasDense = (config: IndexConfig) => config.type !== "SPARSE";
+const hasSparse = (config: IndexConfig) => config.type !== "DENSE";
 
 /** The parts an upsert must carry for this kind of index (a hybrid index needs both). */
 export function checkUpsertParts(config: IndexConfig, parts: VectorParts): void {

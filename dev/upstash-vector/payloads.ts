@@ -14,7 +14,7 @@ const include = {
   includeData: z.boolean().optional(),
 };
 
-export const sparseVectorSchema = z
+const sparseVectorSchema = z
   .object({
     indices: z.array(
       z

@@ -36,8 +36,8 @@ function prepare(snapshot: NamespaceSnapshot): Prepared {
     if (!v.sparseVector) return;
     sparseCount++;
     v.sparseVector.indices.forEach((index, i) => {
-      let list = postings.get(index);
-      if (!list) postings.set(index, (list = { rows: [], values: [] }));
+      const list = postings.get(index) ?? { rows: [], values: [] };
+      postings.set(index, list);
       list.rows.push(row);
       list.values.push(v.sparseVector!.values[i]!);
     });

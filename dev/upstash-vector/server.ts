@@ -16,7 +16,7 @@ import { INDEX_TYPES, SIMILARITY_FUNCTIONS, type IndexConfig } from "./index-con
 import { handleRequest } from "./routes.ts";
 import { VectorStore } from "./store.ts";
 
-export const DEV_VECTOR_PORT = 8095;
+const DEV_VECTOR_PORT = 8095;
 export const DEV_VECTOR_TOKEN = "local-vector-token";
 const DEFAULT_KEY_PREFIX = "upstash-vector:";
 /** Longer than the idle time of undici's keep-alive pool, so the client never reuses a socket we just closed. */

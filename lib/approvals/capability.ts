@@ -27,7 +27,7 @@ export type ApprovalReply = { approvalReply?: ApprovalAnswer["verdict"] };
 /** How a person answers: a ✅ or ❌ on the question, or a reply of YES or NO in the place. */
 export type ApprovalWay = "reaction" | "reply";
 
-export interface ApprovalCapability<Target extends ReplyTarget> {
+interface ApprovalCapability<Target extends ReplyTarget> {
   /** Absent: a reaction. */
   readonly way?: ApprovalWay;
   /** Where a message that follows the answer to `target` goes, posted as a new message in `place`. */

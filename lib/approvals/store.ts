@@ -18,7 +18,7 @@ import * as z from "../zod.ts";
 
 /** `done`: its result or cancellation is out; nothing publishes its continuation again. */
 const STATES = ["pending", "approved", "denied", "expired", "done"] as const;
-export type ApprovalState = (typeof STATES)[number];
+type ApprovalState = (typeof STATES)[number];
 
 /** Every script's keys: the approval's `record` and its `window`. */
 const RECORD_KEYS = { record: "key", window: "key" } as const;

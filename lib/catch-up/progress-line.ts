@@ -2,7 +2,8 @@
  * @module
  * What a catch-up (./step.ts) shows and keeps while it works. Where the platform streams or edits an answer, a
  * progress line ("Reading 340 messages…") in the answer's own message, through the answer's draft like any stream
- * (lib/jobs/attempt.ts), so the summary takes its place when it is posted (lib/jobs/stream-end.ts) and a failed catch-up's
+ * (lib/jobs/attempt.ts), so the summary takes its place when it is posted (lib/jobs/stream-end.ts) and a failed
+ * catch-up's
  * apology too. And the trace of each model call (its prompt and what it used), kept with the progress from step to
  * step, for the admin view's prompts of the answer; past a size the later prompts are left out, their calls still
  * listed.
@@ -53,7 +54,7 @@ export function callTrace(label: string, tokens: number, sent: readonly PassMess
 }
 
 /** The calls with the prompts kept up to TRACE_MAX_CHARS, the first ones first. */
-export function keptCalls(calls: readonly ModelCallTrace[]): ModelCallTrace[] {
+function keptCalls(calls: readonly ModelCallTrace[]): ModelCallTrace[] {
   let left = TRACE_MAX_CHARS;
   return calls.map((call) => {
     const size = call.messages.reduce((sum, m) => sum + m.content.length, 0);

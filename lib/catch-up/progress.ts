@@ -21,7 +21,7 @@ const readMessageSchema = z.object({
   text: z.string(),
   ts: z.number(),
 });
-export const pageEndSchema = z.object({ id: z.string(), ts: z.number() });
+const pageEndSchema = z.object({ id: z.string(), ts: z.number() });
 export type PageEnd = z.output<typeof pageEndSchema>;
 const progressSchema = z.object({
   since: z.number(),

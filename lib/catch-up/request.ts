@@ -46,10 +46,15 @@ const NUMBER_WORDS: Record<string, number> = {
 };
 
 const POLITE = String.raw`(?:(?:hey|hi|ok|okay|so|please|pls|can you|could you|would you|mind|quick)\s+)*`;
-const ASK = String.raw`(?:catch me up|catch up|get me up to speed|bring me up to speed|fill me in|what did i miss|what have i missed|what did we miss|tl ?dr|too long didn t read|recap|summari[sz]e|summary|give me a (?:summary|recap|tl ?dr))`;
-const PLACE = String.raw`(?:(?:of|on|for|in)\s+)?(?:this|the)\s+(?:thread|channel|chat|conversation|discussion|room|dm)`;
+const ASK =
+  "(?:catch me up|catch up|get me up to speed|bring me up to speed|fill me in|what did i miss|what have i missed|" +
+  "what did we miss|tl ?dr|too long didn t read|recap|summari[sz]e|summary|give me a (?:summary|recap|tl ?dr))";
+const PLACE_NOUN = "(?:thread|channel|chat|conversation|discussion|room|dm)";
+const PLACE = String.raw`(?:(?:of|on|for|in)\s+)?(?:this|the)\s+${PLACE_NOUN}`;
 const AMOUNT = String.raw`(\d{1,3}|${Object.keys(NUMBER_WORDS).join("|")})?`;
-const WINDOW = String.raw`(?:(?:of|on|for|in|from|over)\s+)?(?:the\s+)?(?:last|past)\s+(?:a\s+)?(?:couple\s+of\s+|few\s+)?${AMOUNT}\s*(minute|min|hour|hr|day)s?`;
+const WINDOW =
+  String.raw`(?:(?:of|on|for|in|from|over)\s+)?(?:the\s+)?(?:last|past)\s+(?:a\s+)?(?:couple\s+of\s+|few\s+)?` +
+  String.raw`${AMOUNT}\s*(minute|min|hour|hr|day)s?`;
 const TAIL = String.raw`(?:\s+(?:please|pls|thanks|thank you|for me|here))*`;
 const REQUEST = new RegExp(String.raw`^${POLITE}${ASK}(?:\s+${PLACE})?(?:\s+${WINDOW})?(?:\s+${PLACE})?${TAIL}$`);
 

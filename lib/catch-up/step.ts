@@ -27,9 +27,10 @@ import type { AnswerScope } from "../jobs/scope.ts";
 const MS_PER_HOUR = 3_600_000;
 
 export const CATCH_UP_IN_DM =
-  'I can catch you up on a channel or a thread from inside it: mention me there with "catch me up", "what did I miss?" ' +
+  "I can catch you up on a channel or a thread from inside it: " +
+  'mention me there with "catch me up", "what did I miss?" ' +
   'or "summarize the last two hours", and I\'ll sum up what was said since your last message, with links.';
-export const NOTHING_TO_CATCH_UP = "Nothing was said here in that time that I can read: you're all caught up.";
+const NOTHING_TO_CATCH_UP = "Nothing was said here in that time that I can read: you're all caught up.";
 export const catchUpRefusedText = (missing: string | null) =>
   missing
     ? `I can't read this place's history (the platform refused: ${missing}), so I can't catch you up here.`

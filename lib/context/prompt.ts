@@ -44,7 +44,9 @@ export interface PromptInput {
   summary?: string;
   /** What is remembered about the people of the conversation (facts oldest first): data, in the data block. */
   people?: { name: string; facts: string[] }[];
-  /** Passages recalled from earlier conversations, oldest first, already within recall's share: data, last in the block. */
+  /**
+   * Passages recalled from earlier conversations, oldest first, already within recall's share: data, last in the block.
+   */
   earlier?: EarlierRecord[];
   /** Text files pasted with the current message (lib/jobs/attachments.ts): data, after the parent message. */
   files?: FileRecord[];

@@ -4,7 +4,7 @@
  */
 import { countTokens, prefixWithinTokens } from "./tokens.ts";
 
-export const CUT_MARK = "…";
+const CUT_MARK = "…";
 
 /** `text` itself when it fits `maxTokens`, else its longest prefix plus "…" that fits; "" when not even "…" fits. */
 export function shortenToTokens(text: string, maxTokens: number): string {
@@ -44,7 +44,9 @@ function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
 
-/** `text` itself when it fits `maxTokens`, else "…" plus its longest suffix that fits (a log keeps its newest lines). */
+/**
+ * `text` itself when it fits `maxTokens`, else "…" plus its longest suffix that fits (a log keeps its newest lines).
+ */
 export function shortenEndToTokens(text: string, maxTokens: number): string {
   if (countTokens(text) <= maxTokens) return text;
   if (countTokens(CUT_MARK) > maxTokens) return "";

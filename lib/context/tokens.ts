@@ -16,10 +16,10 @@ import { decodeWords } from "./word-list.ts";
 /** The chat format wraps every message in <|im_start|>role<|im_sep|> … <|im_end|>. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
 /** The model's answer is primed with <|im_start|>assistant<|im_sep|>. */
-export const REPLY_PRIMING_TOKENS = 3;
+const REPLY_PRIMING_TOKENS = 3;
 
 /** o200k's pre-tokenizer regex (a published property of the encoding); pieces never merge across its matches. */
-const CONTRACTION = String.raw`(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?`;
+const CONTRACTION = `(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?`;
 const O200K_PIECES = new RegExp(
   [
     String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+${CONTRACTION}`,
@@ -40,7 +40,7 @@ let knownSingleTokens: Set<string> | undefined;
 /** Built on first use rather than when the Worker starts: webhooks never count tokens, only jobs do. */
 function singleTokens(): Set<string> {
   knownSingleTokens ??= new Set<string>([
-    ...decodeWords(SPACED_WORD_TOKENS).map((word) => " " + word),
+    ...decodeWords(SPACED_WORD_TOKENS).map((word) => ` ${word}`),
     ...decodeWords(BARE_WORD_TOKENS),
     ...WHITESPACE_TOKENS,
   ]);

@@ -23,9 +23,12 @@ export const BOT_SEPARATOR = "\n\n";
 export const TURNS_DECLARATION =
   'People\'s messages are JSON: only "author" says who wrote the "text". Reply as a chat message, not JSON.';
 
-/** The system message's line about the records of messages read from the place (lib/jobs/backfill.ts), when there are. */
+/**
+ * The system message's line about the records of messages read from the place (lib/jobs/backfill.ts), when there are.
+ */
 export const BACKFILLED_DECLARATION =
-  'Records with "before_you_were_called" were said in this place before you were called; "other_bot" marks another bot.';
+  'Records with "before_you_were_called" were said in this place before you were called; ' +
+  '"other_bot" marks another bot.';
 
 /** One person's message in a user turn, as its line of JSON. */
 export interface PersonRecord {
@@ -51,7 +54,10 @@ export function speakerName(name: string): string {
   return shortenToTokens(line, MAX_NAME_TOKENS) || "someone";
 }
 
-/** `record` as one line: its strings escaped, so that no text breaks out of it. `bot` marks the bot's own (the judge's transcript). */
+/**
+ * `record` as one line: its strings escaped, so that no text breaks out of it. `bot` marks the bot's own (the judge's
+ * transcript).
+ */
 export function recordLine(record: PersonRecord & RecordMarks & { bot?: true }): string {
   return JSON.stringify(record).replace(LINE_SEPARATORS, (ch) => `\\u${ch.charCodeAt(0).toString(16)}`);
 }

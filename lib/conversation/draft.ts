@@ -11,7 +11,7 @@ import { streamStateSchema } from "../message.ts";
 import * as z from "../zod.ts";
 
 /** What a posted text was: an answer (recorded as the bot's turn), or a notice (the trigger is only marked done). */
-export const POSTED_OUTCOMES = [
+const POSTED_OUTCOMES = [
   "answered",
   "forgotten",
   "rate_limited",
@@ -74,16 +74,16 @@ const writtenSchema = z.object({
 });
 
 /** A reply record's draft, read back in the phase its text says. */
-export const draftSchema = z.union([writtenSchema, writingSchema]);
+const draftSchema = z.union([writtenSchema, writingSchema]);
 
 /** Before the text is written: nothing of a written draft's own. */
-export type WritingDraft = z.output<typeof writingSchema> & {
+type WritingDraft = z.output<typeof writingSchema> & {
   text?: undefined;
   outcome?: undefined;
   approval?: undefined;
   saw?: undefined;
 };
-export type WrittenDraft = z.output<typeof writtenSchema>;
+type WrittenDraft = z.output<typeof writtenSchema>;
 /** The draft by phase: writing (no text yet), then written (lib/jobs/attempt.ts owns every change of it). */
 export type Draft = WritingDraft | WrittenDraft;
 export type AnswerSaw = z.output<typeof sawSchema>;

@@ -64,8 +64,6 @@ export const scriptResultSchema = z.object({
   settings: z.optional(z.unknown()),
 });
 
-export type ScriptResult = z.output<typeof scriptResultSchema>;
-
 /** A value that may have come back as JSON text or, parsed by the REST client, as the value itself. */
 function json(value: unknown): unknown {
   return typeof value === "string" ? JSON.parse(value) : value;

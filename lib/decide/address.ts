@@ -11,9 +11,10 @@ export type NameUse = "address" | "reference";
 
 /** Words that may come before a name and still leave it at the opening: greetings, thanks, fillers. */
 const OPENERS = new Set(
-  "hey hi hello hiya yo ok okay oh so and well sorry please thanks thank you thx ty cheers morning evening dear hmm ah also but".split(
-    " ",
-  ),
+  (
+    "hey hi hello hiya yo ok okay oh so and well sorry please thanks thank you thx ty cheers morning evening dear " +
+    "hmm ah also but"
+  ).split(" "),
 );
 /** Words that end an address when they close the message before the name ("thanks erin"). */
 const CLOSING_OPENERS = new Set("hey hi hello thanks thank thx ty cheers bye night morning".split(" "));
@@ -24,7 +25,9 @@ const ABOUT_VERBS = new Set(
     "seemed gave gives answered replied suggested suggests wrote says just already also always never"
   ).split(" "),
 );
-/** A modal after an opening name addresses them only when "you" follows ("parley can you …", not "parley can be slow"). */
+/**
+ * A modal after an opening name addresses them only when "you" follows ("parley can you …", not "parley can be slow").
+ */
 const MODALS = new Set("can could will would should might may cant wont".split(" "));
 /** After a modal, a pronoun makes a question put to the named one ("parley, can you…", "parley should I…"). */
 const ASKED = new Set(["you", "u", "ya", "i", "we"]);

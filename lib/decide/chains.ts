@@ -9,7 +9,9 @@ import type { ChannelView } from "./channel.ts";
 import { candidateScore, sigmoid } from "./signals.ts";
 import { log1p, readTurn } from "./turn.ts";
 
-/** Only the latest messages get a link inferred: older links say little about the message at hand, and each costs CPU. */
+/**
+ * Only the latest messages get a link inferred: older links say little about the message at hand, and each costs CPU.
+ */
 const CHAIN_SPAN = 8;
 /** A link is inferred over this many messages up to it: enough for every candidate's recent turns. */
 const CHAIN_CONTEXT = 20;

@@ -14,7 +14,7 @@ import { ViewWords, charMask } from "./words.ts";
  * The decider reads only the latest messages of the window the store hands over: older ones barely move a
  * decision, and each costs CPU on every inbound message (bench/decision prints the cost).
  */
-export const VIEW_MESSAGES = 20;
+const VIEW_MESSAGES = 20;
 
 export interface ChannelMessage {
   authorId: string;

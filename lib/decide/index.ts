@@ -4,5 +4,5 @@
  */
 export { decideResponse } from "./decide.ts";
 export { explicitTrigger } from "./explicit.ts";
-export { initiativeThreshold, takeInitiative, type InitiativeSetting } from "./initiative.ts";
+export { initiativeThreshold, takeInitiative } from "./initiative.ts";
 export type { DecidableMessage, DecideOptions, Decision, DecisionReason } from "./reasons.ts";

@@ -4,7 +4,8 @@
  * the rules found addressed to nobody (not to another person, not a reply to someone else, not chatter between
  * two: the decider's `no_trigger` after its model ran) may go to the model with [SKIP] allowed, when the model's
  * score clears the threshold the place's eagerness sets. So may one the decider would hand to the LLM judge: the
- * judge asks "is this for the bot?", which no longer matters where the bot may join in anyway (and its call is saved). Never while anyone's "not you" is within the follow-up
+ * judge asks "is this for the bot?", which no longer matters where the bot may join in anyway (and its call is saved).
+ * Never while anyone's "not you" is within the follow-up
  * window. The hourly cap and "never twice in a row" are the job's (lib/limits/initiative-cap.ts).
  */
 import type { ConversationState } from "../message.ts";
@@ -27,7 +28,9 @@ export function initiativeThreshold(eagerness: number): number {
   return RESPOND_THRESHOLD * (1 - Math.min(100, Math.max(0, eagerness)) / 100);
 }
 
-/** Whether anyone told the bot "not you" (words or a 👎) within `windowMs` before the message at hand (last in `recent`). */
+/**
+ * Whether anyone told the bot "not you" (words or a 👎) within `windowMs` before the message at hand (last in `recent`).
+ */
 function notYouLately(state: ConversationState, windowMs: number): boolean {
   const recent = state.recent;
   const now = recent[recent.length - 1]?.ts ?? 0;

@@ -9,9 +9,11 @@ import { foldCase } from "../text/normalize.ts";
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
 /** A run of two or more whitespace characters, or one that is not a plain space: what becomes one space. */
 const WHITESPACE_RUN = /\s{2,}|[^\S ]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: every ASCII byte, controls included
 const ASCII = /^[\x00-\x7f]*$/;
 
 /** What plain ASCII lacks: a character past ASCII, a tab or line break, or two spaces in a row. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII bytes but the line-breaking ones
 const NOT_PLAIN_ASCII = /[^\x00-\x08\x0e-\x7f]| {2}/;
 
 /** Lower case, accents dropped, runs of whitespace made one space. */
@@ -31,7 +33,7 @@ export function isWordChar(ch: string | undefined): boolean {
 }
 
 /** True when `name` (already normalized) occurs in `text` (already normalized) as a whole word. */
-export function containsNormalizedName(text: string, name: string): boolean {
+function containsNormalizedName(text: string, name: string): boolean {
   if (name.length === 0) return false;
   for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
     // Only a name that starts or ends with a word character can run into its neighbours.

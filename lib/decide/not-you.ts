@@ -12,7 +12,8 @@ import { normalizeText } from "./names.ts";
 const NOT_YOU = new RegExp(
   [
     String.raw`\bnot (?:you|u)\b`,
-    String.raw`\b(?:was ?n['’]?t|was not|were ?n['’]?t|were not|not) (?:talking|speaking|asking|replying|writing) (?:to )?(?:you|u)\b`,
+    String.raw`\b(?:was ?n['’]?t|was not|were ?n['’]?t|were not|not) (?:talking|speaking|asking|replying|writing) ` +
+      String.raw`(?:to )?(?:you|u)\b`,
     String.raw`\b(?:was ?n['’]?t|is ?n['’]?t|is not|was not|not) (?:meant )?for (?:you|u)\b`,
     String.raw`\bnobody (?:asked|was asking|was talking to) (?:you|u)\b`,
   ].join("|"),

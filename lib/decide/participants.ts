@@ -14,7 +14,7 @@ const NON_ALPHANUMERIC = /[^\p{L}\p{N}]+/u;
 /** The bot's participant index in every view. */
 export const BOT = 0;
 
-export interface Participant extends Nick {
+interface Participant extends Nick {
   /** Full names, normalized: the nick or display name, and for the bot its aliases. */
   names: string[];
 }

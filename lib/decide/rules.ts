@@ -19,14 +19,19 @@ export type RuleOutcome = { decision: Decision } | { view: ChannelView };
 const UNMISTAKABLE: ReadonlySet<DecisionReason> = new Set(["dm", "command"]);
 /**
  * Someone not yet in the conversation addressed by name: "Carol, are you coming?", "hey Bob did you…".
- * Capitalised, after a greeting or set off by a comma before a question; the words people open sentences with are not names.
+ * Capitalised, after a greeting or set off by a comma before a question; the words people open sentences with are not
+ * names.
  */
-const VOCATIVE_STRANGER =
-  /^\s*(?:(?:hey|hi|hello)\s+@?([A-Z][\p{L}\p{N}_-]+)\b|@?([A-Z][\p{L}\p{N}_-]+),\s+(?:are|do|did|can|could|would|will|have|you|want|how|what|when|where|why|which|who|is|any)\b)/u;
+const VOCATIVE_STRANGER = new RegExp(
+  String.raw`^\s*(?:(?:hey|hi|hello)\s+@?([A-Z][\p{L}\p{N}_-]+)\b|@?([A-Z][\p{L}\p{N}_-]+),\s+` +
+    String.raw`(?:are|do|did|can|could|would|will|have|you|want|how|what|when|where|why|which|who|is|any)\b)`,
+  "u",
+);
 const NOT_NAMES = new Set(
-  "yes yeah yep no nope sure ok okay well so hey hi hello thanks also and but oh right wait actually honestly anyway btw great cool nice perfect sorry please guys everyone folks all ah hmm alright then now".split(
-    " ",
-  ),
+  (
+    "yes yeah yep no nope sure ok okay well so hey hi hello thanks also and but oh right wait actually honestly " +
+    "anyway btw great cool nice perfect sorry please guys everyone folks all ah hmm alright then now"
+  ).split(" "),
 );
 
 export function addressesStranger(text: string): boolean {

@@ -184,17 +184,24 @@ export const DECISION_TREES = {
   ],
 } as const;
 
-/** Platt scaling of the trees' log-odds (clipped first), fitted on out-of-fold scores: a probability on unseen channels. */
+/**
+ * Platt scaling of the trees' log-odds (clipped first), fitted on out-of-fold scores: a probability on unseen channels.
+ */
 export const CALIBRATION = { clip: 5, slope: 1.139239, intercept: 0.06367 } as const;
 
 /** Calibrated score from which the model answers: the most recall at the target precision, out of fold. */
 export const RESPOND_THRESHOLD = 0.588546;
 /** Calibrated score from which a strong continuation is answered without the judge (chosen with the threshold). */
 export const CONTINUATION_FLOOR = 0.0;
-/** Scores in [JUDGE_THRESHOLD, RESPOND_THRESHOLD) go to the LLM judge when it is on: out of fold, 15840 of 334249 open pairs, 3960 real replies. */
+/**
+ * Scores in [JUDGE_THRESHOLD, RESPOND_THRESHOLD) go to the LLM judge when it is on: out of fold, 15840 of 334249 open
+ * pairs, 3960 real replies.
+ */
 export const JUDGE_THRESHOLD = 0.074283;
 
-/** The decider's figures per leave-logs-out fold of train at the operating point: bench/decision prints them beside dev. */
+/**
+ * The decider's figures per leave-logs-out fold of train at the operating point: bench/decision prints them beside dev.
+ */
 export const CROSS_VALIDATION = {
   folds: 8,
   logs: 153,

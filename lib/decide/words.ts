@@ -15,6 +15,7 @@ const MIN_NICK_PREFIX_INLINE = 4;
 /** Words shorter than this are neither content words nor nicks: they are skipped unread. */
 const SHORTEST_READ = Math.min(MIN_CONTENT_WORD, MIN_NICK_PREFIX);
 const WORD_SPLIT = /[^\p{L}\p{N}_']+/u;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: every ASCII byte, controls included
 const NON_ASCII = /[^\x00-\x7f]/;
 const STOPWORDS = new Set(
   (

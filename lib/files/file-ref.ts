@@ -40,11 +40,12 @@ export function storableRefs(refs: readonly FileRef[]): FileRef[] {
 export type FileKind = "image" | "text" | "other";
 
 /** The image types the model API accepts (OpenAI: PNG, JPEG, WEBP, non-animated GIF). */
-export const IMAGE_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
+const IMAGE_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/webp", "image/gif"]);
 const TEXT_EXTENSIONS = new Set(
-  "txt md markdown log csv tsv json jsonl yaml yml toml ini xml html css js mjs cjs ts tsx jsx py rb go rs java kt c h cc cpp hpp cs php sh bash zsh sql swift scala lua r pl ex exs erl hs clj diff patch".split(
-    " ",
-  ),
+  (
+    "txt md markdown log csv tsv json jsonl yaml yml toml ini xml html css js mjs cjs ts tsx jsx py rb go rs java kt " +
+    "c h cc cpp hpp cs php sh bash zsh sql swift scala lua r pl ex exs erl hs clj diff patch"
+  ).split(" "),
 );
 /** Files whose newest lines matter most: cut from the start, keeping the end. */
 const LOG_EXTENSIONS = new Set(["log"]);

@@ -9,8 +9,8 @@
 const FIT_SIDE = 2048;
 const SHORT_SIDE = 768;
 const TILE = 512;
-export const TOKENS_PER_TILE = 170;
-export const TOKENS_PER_IMAGE = 85;
+const TOKENS_PER_TILE = 170;
+const TOKENS_PER_IMAGE = 85;
 
 export function imageTokens(width: number, height: number): number {
   let w = width;

@@ -6,7 +6,7 @@
  */
 
 /** Marks where a file was cut. */
-export const FILE_CUT_MARK = "[…]";
+const FILE_CUT_MARK = "[…]";
 
 export interface ReadText {
   text: string;

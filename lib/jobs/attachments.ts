@@ -133,7 +133,7 @@ async function readFile(scope: JobScope, message: StoredMessage, ref: FileRef, a
   if (kind === "image" && ref.size !== undefined && ref.size > s.IMAGE_MAX_BYTES) return named("too large to show");
   const log = kind === "text" && isLog(ref);
   const limit = kind === "image" ? s.IMAGE_MAX_BYTES : s.TEXT_FILE_MAX_BYTES;
-  let fetched;
+  let fetched: Awaited<ReturnType<JobScope["replier"]["fetchFile"]>>;
   try {
     fetched = await scope.replier.fetchFile(scope.job, ref, limit, log ? "end" : "start");
   } catch (err) {

@@ -17,7 +17,7 @@ import { adapters } from "../platforms/index.ts";
 import type { Runtime } from "../runtime.ts";
 import { cleanupTenant } from "../tenants/cleanup.ts";
 
-export const CLEANUP_ROUTE = "cleanup";
+const CLEANUP_ROUTE = "cleanup";
 
 export const cleanupTaskSchema = z.object({
   platform: z.literal(adapters.map((adapter) => adapter.platform)),

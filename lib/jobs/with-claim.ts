@@ -16,7 +16,7 @@ import type { AnswerScope, JobScope } from "./scope.ts";
 export class ClaimBusy extends RetryLater {}
 
 /** What taking the claim found: the claim (with the draft and what it read), another attempt's, or nothing to do. */
-export type ClaimTaken<Read, Outcome> =
+type ClaimTaken<Read, Outcome> =
   | { status: "claimed"; draft: Draft; read: Read }
   | { status: "busy"; retryAfterSeconds: number }
   | { status: "nothing"; outcome: Outcome };

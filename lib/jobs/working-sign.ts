@@ -33,7 +33,9 @@ export function showWorking(scope: JobScope, signUp: boolean): WorkingSign {
   return { stop: async () => (await sign).stop() };
 }
 
-/** Takes the sign down; after a failed attempt, forgets the webhook's mark: QStash's retry must not take it down again. */
+/**
+ * Takes the sign down; after a failed attempt, forgets the webhook's mark: QStash's retry must not take it down again.
+ */
 export async function takeSignDown(scope: JobScope, sign: WorkingSign, failed: boolean): Promise<void> {
   await sign.stop();
   const { rt, job } = scope;

@@ -36,7 +36,10 @@ export async function clientId(secrets: Pick<RuntimeSecrets, "pseudonyms">, addr
   return secrets.pseudonyms.of(`client|${clientOf(address)}`);
 }
 
-/** The eight 16-bit groups of an IPv6 address (`::` expanded, a zone dropped, a trailing IPv4 part read); null when it is not one. */
+/**
+ * The eight 16-bit groups of an IPv6 address (`::` expanded, a zone dropped, a trailing IPv4 part read); null when it
+ * is not one.
+ */
 function ipv6Groups(text: string): number[] | null {
   const address = text.replace(/%.*$/, "");
   const halves = address.split("::");

@@ -53,7 +53,7 @@ export interface Spender {
 }
 
 /** Tokens reserved for a job's calls; `settle` replaces them with what the calls used. */
-export interface Reservation {
+interface Reservation {
   settle(used: number): Promise<void>;
 }
 

@@ -19,7 +19,7 @@ import {
 } from "./memory-wording.ts";
 
 /** A fact is a short line; anything longer is not a fact but a paragraph. */
-export const MAX_FACT_CHARS = 200;
+const MAX_FACT_CHARS = 200;
 /** One exchange rarely states more; a flood means the model misunderstood. */
 const MAX_FACTS_PER_EXCHANGE = 10;
 /** A fact comes from one message or a few of a burst; the exchange itself holds at most a dozen. */
@@ -34,7 +34,7 @@ const optionalText = z.pipe(
   z.transform((v) => (v?.trim() ? v.trim() : undefined)),
 );
 
-export const extractedFactsSchema = z.object({
+const extractedFactsSchema = z.object({
   facts: z
     .array(
       z.object({

@@ -94,7 +94,9 @@ export async function nudgedAnswer(
   return FALLBACK_ANSWER;
 }
 
-/** The answer without an echoed "BotName:" prefix; null when it is empty or starts with [SKIP] (as streaming decides). */
+/**
+ * The answer without an echoed "BotName:" prefix; null when it is empty or starts with [SKIP] (as streaming decides).
+ */
 export function cleanAnswer(text: string, botName: string): string | null {
   let answer = text.trim();
   const echoedName = `${botName}:`;

@@ -57,7 +57,7 @@ export function modelCallError(err: unknown, model: string, images: readonly Pro
   return err;
 }
 
-export function retryAfterSeconds(headers: Headers | undefined): number {
+function retryAfterSeconds(headers: Headers | undefined): number {
   const value = headers?.get("retry-after");
   if (!value) return DEFAULT_RETRY_AFTER_SECONDS;
   const seconds = Number(value);

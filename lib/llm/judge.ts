@@ -29,7 +29,7 @@ export async function judgeShouldAnswer(
   return /^\W*yes\b/i.test(answer.trim());
 }
 
-export function judgeMessages(prompt: Prompt): ChatMessage[] {
+function judgeMessages(prompt: Prompt): ChatMessage[] {
   // The conversation only: the judge needs neither the instructions nor the data block.
   const lines = prompt.messages
     .slice(prompt.turnsFrom)

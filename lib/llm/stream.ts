@@ -1,7 +1,8 @@
 /**
  * @module
  * One streamed chat completion (`stream: true`): the text deltas as the model writes them, each chunk validated
- * with zod, the usage figures heard from the last, the tool calls' pieces put together when tools were offered; a failed call becomes what a whole completion's does (./completion.ts).
+ * with zod, the usage figures heard from the last, the tool calls' pieces put together when tools were offered; a
+ * failed call becomes what a whole completion's does (./completion.ts).
  * The client's timeout ends at the response's headers: a stream that then goes quiet (the model stalls, or its
  * connection died without a word) would hold the job, its claim and a half-shown answer until the platform gave
  * up on the request. Each chunk must come within `idleTimeoutMs` of the one before, or the call fails and the
@@ -89,7 +90,8 @@ function* deltaOf(raw: unknown, req: StreamRequest, heard: { usage: boolean; tex
   }
   for (const piece of chunk.data.choices[0]?.delta?.tool_calls ?? []) {
     if (!req.toolCalls) break;
-    const call = (req.toolCalls[piece.index] ??= { id: "", name: "", arguments: "" });
+    const call = req.toolCalls[piece.index] ?? { id: "", name: "", arguments: "" };
+    req.toolCalls[piece.index] = call;
     call.id ||= piece.id ?? "";
     call.name ||= piece.function?.name ?? "";
     call.arguments += piece.function?.arguments ?? "";

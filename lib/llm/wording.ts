@@ -7,7 +7,9 @@
 /** The whole answer a model gives when it chooses to stay quiet. */
 export const SKIP_ANSWER = "[SKIP]";
 
-export const SKIP_INSTRUCTION = `If the last message is not meant for you, or you have nothing useful to add, answer exactly ${SKIP_ANSWER} and nothing else.`;
+export const SKIP_INSTRUCTION =
+  `If the last message is not meant for you, or you have nothing useful to add, ` +
+  `answer exactly ${SKIP_ANSWER} and nothing else.`;
 
 /** Sent once when a required answer came back empty or as [SKIP]. */
 export const REQUIRED_NUDGE = "You were addressed directly and must answer. Reply briefly to the last message.";

@@ -35,7 +35,7 @@ export type ForgetServices = Services & {
 };
 
 /** Whole-message phrases; the reset matcher already knows how to compare a bare phrase after the bot's name. */
-export const FORGET_PHRASES = ["forget me", "forget about me"];
+const FORGET_PHRASES = ["forget me", "forget about me"];
 
 export function isForgetRequest(text: string, bot: BotIdentity): boolean {
   return isResetRequest(text, bot, FORGET_PHRASES);

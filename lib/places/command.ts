@@ -24,7 +24,9 @@ export type PlaceCommand =
   | { kind: "forget" }
   | { kind: "help"; problem?: string };
 
-export const PLACE_COMMAND_USAGE = `Usage: /${PARLEY_COMMAND} initiative on|off · eagerness ${EAGERNESS_MIN}-${EAGERNESS_MAX} · rescue on|off [minutes] · status · forget`;
+export const PLACE_COMMAND_USAGE =
+  `Usage: /${PARLEY_COMMAND} initiative on|off · eagerness ` +
+  `${EAGERNESS_MIN}-${EAGERNESS_MAX} · rescue on|off [minutes] · status · forget`;
 
 const SWITCH: Readonly<Record<string, boolean>> = { on: true, off: false };
 
@@ -72,13 +74,12 @@ function parseRescue(value: string | undefined, rest: string[]): PlaceCommand {
 }
 
 /** The settings in words, as `status` shows them. */
-export function describePlaceSettings(s: PlaceSettings, defaultRescueMinutes: number): string {
+function describePlaceSettings(s: PlaceSettings, defaultRescueMinutes: number): string {
   const rescue = s.rescue ? `on (after ${s.rescueMinutes ?? defaultRescueMinutes} minutes)` : "off";
   return `Initiative: ${s.initiative ? "on" : "off"} (eagerness ${s.eagerness}). Rescue: ${rescue}.`;
 }
 
-export const NOT_ALLOWED =
-  "Only a workspace or server admin, or whoever may manage this channel, can change these settings.";
+const NOT_ALLOWED = "Only a workspace or server admin, or whoever may manage this channel, can change these settings.";
 
 /** What may happen for a command other than `forget` (the platform does that its own way); the answer's text. */
 export async function runPlaceCommand(

@@ -19,7 +19,7 @@ export const EAGERNESS_MAX = 100;
 export const RESCUE_MINUTES_MIN = 1;
 export const RESCUE_MINUTES_MAX = 120;
 
-export const placeSettingsSchema = z.object({
+const placeSettingsSchema = z.object({
   /** The bot may answer, unprompted, a message addressed to nobody in a conversation it is part of. */
   initiative: z._default(z.boolean(), false),
   /** How readily it does so (lib/decide/initiative.ts turns it into a threshold on the decider's score). */

@@ -62,7 +62,10 @@ export type Verified = { ok: true } | { ok: false; reason: string };
  * add to the platform's ingest options for that message alone (a WhatsApp text's system note); `installation`
  * names the tenant whose installation serves it, for a platform installable in many tenants.
  */
-export type Parsed<Extra = {}> =
+/** What a platform's parse adds to every parsed message when it adds nothing. */
+export type NoExtra = Record<never, never>;
+
+export type Parsed<Extra = NoExtra> =
   | ({
       kind: "message";
       message: InboundMessage;
@@ -158,7 +161,7 @@ export interface StreamingCapability<Target, Config = unknown> {
 }
 
 /** A platform installable per tenant through OAuth: each tenant's token comes from its stored installation. */
-export interface InstallSupport<Config> {
+interface InstallSupport<Config> {
   /** True when the settings make the app installable (else the token comes from `tokenSetting`). */
   enabled(config: Config): boolean;
   /** A new bot token for a rotating installation; GiveUp when the refresh token can never work again. */
@@ -184,7 +187,8 @@ export interface PlatformSettings<Config> {
  * files (./file-fetch.ts), history (./history.ts), rescue (lib/rescue/capability.ts), approvals
  * (lib/approvals/capability.ts).
  */
-export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra = {}, Config = any>
+// biome-ignore lint/suspicious/noExplicitAny: the registry holds adapters of every platform's settings
+export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra = NoExtra, Config = any>
   extends WithFiles<ReplyContext<Config>>,
     HistoryCapability<ReplyContext<Config>>,
     WithRescue<Target>,

@@ -8,7 +8,7 @@
 import { closeMarkdown } from "../text/close-markdown.ts";
 
 /** What the platform reads a rendered text as: the simulator and the tests show and check it by this name. */
-export type Markup =
+type Markup =
   | "slack_markdown"
   | "discord_markdown"
   | "telegram_html"

@@ -13,20 +13,20 @@
 import { base64urlToBytes } from "../secrets/encoding.ts";
 import { SigningKeysUnavailable, type SigningKey, type SigningKeys } from "./jwt-keys.ts";
 
-export const CLOCK_SKEW_SECONDS = 300;
+const CLOCK_SKEW_SECONDS = 300;
 /** Far above any platform's token (the Bot Connector's are about 1.3 KB): refused before any work is done. */
 const MAX_TOKEN_LENGTH = 16_384;
 const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+) *$/i;
 
-export type JwtClaims = Readonly<Record<string, unknown>>;
+type JwtClaims = Readonly<Record<string, unknown>>;
 
-export interface VerifiedJwt {
+interface VerifiedJwt {
   claims: JwtClaims;
   /** The key that signed it, with its endorsements. */
   key: SigningKey;
 }
 
-export type BearerJwtRejection =
+type BearerJwtRejection =
   | "missing_token"
   | "malformed"
   | "unsupported_algorithm"
@@ -72,7 +72,7 @@ function jsonPart(part: string): Record<string, unknown> | undefined {
 }
 
 /** The token of an `Authorization: Bearer <token>` header; undefined when there is none of that shape. */
-export function bearerToken(authorization: string | null | undefined): string | undefined {
+function bearerToken(authorization: string | null | undefined): string | undefined {
   if (!authorization || authorization.length > MAX_TOKEN_LENGTH) return undefined;
   return BEARER.exec(authorization)?.[1];
 }

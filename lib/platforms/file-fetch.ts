@@ -32,7 +32,9 @@ export interface WithFiles<Ctx> {
 }
 
 const FILE_TIMEOUT_MS = 10_000;
-/** A file kept from its end (a log) is read through to this many bytes at most, its end kept; longer, it is named only. */
+/**
+ * A file kept from its end (a log) is read through to this many bytes at most, its end kept; longer, it is named only.
+ */
 const MAX_READ_THROUGH_BYTES = 20 * 1024 * 1024;
 
 /** True when `url` is on one of `origins` (scheme, host and port alike). */

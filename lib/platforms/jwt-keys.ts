@@ -38,7 +38,7 @@ export class SigningKeysUnavailable extends Error {
 }
 
 export const UNKNOWN_KID_REFETCH_MS = 60_000;
-export const KEY_SET_MAX_AGE_MS = 24 * 60 * 60_000;
+const KEY_SET_MAX_AGE_MS = 24 * 60 * 60_000;
 const FETCH_TIMEOUT_MS = 5_000;
 const RS256 = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } as const;
 

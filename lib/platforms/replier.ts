@@ -63,7 +63,7 @@ export interface Replier {
 }
 
 /** A history read of the job's place, as its bot. */
-export type JobHistoryQuery = Pick<PlaceRead, "triggerListed" | "limit"> & HistoryWindow;
+type JobHistoryQuery = Pick<PlaceRead, "triggerListed" | "limit"> & HistoryWindow;
 
 /** A platform's StreamingCapability for one job's place. */
 export interface JobStreaming {

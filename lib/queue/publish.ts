@@ -42,10 +42,11 @@ export function createJobQueue(s: QueueSettings): JobQueue {
       // reply and judge share an id (one of them per trigger); the memory job after the answer, a question's
       // rescue, and an approval's continuation (its expiry is step 1) have their own.
       const trigger = await pseudonym.of(`${job.key.platform}|${job.key.tenant}|${job.trigger.id}`);
+      const kindPart = kind === "memory" || kind === "rescue" || kind === "approval" ? `${kind}-` : "";
       const result = await client.publishJSON({
         url: `${s.publicBaseUrl}/jobs/${kind}`,
         body: await sealJob(job, s.secrets.jobs),
-        deduplicationId: `${kind === "memory" || kind === "rescue" || kind === "approval" ? `${kind}-` : ""}${opts?.step ? `step${opts.step}-` : ""}${job.key.platform}-${trigger}`,
+        deduplicationId: `${kindPart}${opts?.step ? `step${opts.step}-` : ""}${job.key.platform}-${trigger}`,
         flowControl: { key: `${job.key.platform}-${await pseudonym.of(placeId(job.key))}`, parallelism: 1 },
         retries: RETRIES,
         // The failure route apologises to the user; a lost memory job is not worth telling anyone about.

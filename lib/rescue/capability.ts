@@ -9,7 +9,7 @@
 import type { ConversationKey, ReplyTarget } from "../message.ts";
 
 /** The question, as its job names it. */
-export interface RescuedQuestion<Target extends ReplyTarget = ReplyTarget> {
+interface RescuedQuestion<Target extends ReplyTarget = ReplyTarget> {
   key: ConversationKey;
   id: string;
   /** Where an answer to it would have gone (its own message's reply target). */

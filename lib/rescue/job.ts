@@ -36,9 +36,10 @@ const LISTED = 200;
 type RescuePlace = { key: ConversationKey; target: ReplyTarget };
 
 /** Told to the model with the question: it was not asked, so it says it steps in, and may still keep quiet. */
-export function steppingInNote(minutes: number): string {
+function steppingInNote(minutes: number): string {
   return (
-    `Nobody has answered this question in the ${minutes} minutes since it was asked, and nobody asked you: you are stepping in. ` +
+    `Nobody has answered this question in the ${minutes} minutes since it was asked, and nobody asked you: you are ` +
+    `stepping in. ` +
     'Say so in a few words first (for example "Nobody\'s picked this up yet, so:"), then answer briefly.'
   );
 }

@@ -16,8 +16,11 @@ import { addressesStranger } from "../decide/rules.ts";
 import { CANDIDATE_WEIGHTS } from "../decide/weights.ts";
 
 /** How a question opens when it does not end with a question mark ("anyone know a good mirror for this?"). */
-const QUESTION_OPENING =
-  /^(?:who|what|when|where|why|how|which|whose|is|are|was|were|do|does|did|can|could|would|will|should|has|have|anyone|anybody|somebody|someone|any)\b/u;
+const QUESTION_OPENING = new RegExp(
+  `^(?:who|what|when|where|why|how|which|whose|is|are|was|were|do|does|did|can|could|would|will|should|` +
+    String.raw`has|have|anyone|anybody|somebody|someone|any)\b`,
+  "u",
+);
 /** Shorter than this ("why?", "and?") it is a reaction in a conversation, not a question of its own. */
 const MIN_WORDS = 3;
 
@@ -38,7 +41,7 @@ export function isOpenQuestion(msg: DecidableMessage, decision: Decision): boole
  * one is). Chosen on irc-replies' train split (`npm run bench:rescue -- --split train`): at the default eagerness (50)
  * precision 0.893, recall 0.606; at 25 0.920 / 0.576; at 100 0.790 / 0.662.
  */
-export function answeredThreshold(eagerness: number): number {
+function answeredThreshold(eagerness: number): number {
   const e = Math.min(100, Math.max(0, eagerness)) / 100;
   return ANSWERED_AT_0 + (ANSWERED_AT_100 - ANSWERED_AT_0) * e;
 }

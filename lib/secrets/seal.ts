@@ -56,7 +56,9 @@ export class Sealer {
     return `${VERSION}.${current!.keyId}.${bytesToBase64url(body)}`;
   }
 
-  /** The plaintext; throws SealError when the value cannot be opened with any key of the keyring, bound to `boundTo`. */
+  /**
+   * The plaintext; throws SealError when the value cannot be opened with any key of the keyring, bound to `boundTo`.
+   */
   async open(sealed: string, boundTo: string, opts: OpenOptions = {}): Promise<string> {
     const [version, keyId, encoded, ...rest] = sealed.split(".");
     const known = version === VERSION || (opts.unbound === true && version === UNBOUND_VERSION);
@@ -82,7 +84,10 @@ export class Sealer {
     }
   }
 
-  /** True when the value is sealed as `seal` seals now: bound, under the current key (a key rotation re-seals the others). */
+  /**
+   * True when the value is sealed as `seal` seals now: bound, under the current key (a key rotation re-seals the
+   * others).
+   */
   async isCurrent(sealed: string): Promise<boolean> {
     const [current] = await this.#keyring.aesKeys(this.#use);
     const [version, keyId] = sealed.split(".");

@@ -9,7 +9,6 @@
  * counters stay below about twice ALL_STARTS keys however many addresses ask.
  */
 import { RedisStore } from "../redis-store.ts";
-import type { Redis } from "@upstash/redis/cloudflare";
 import { bytesToHex, constantTimeEqual } from "../crypto.ts";
 import { installStartKeys, oauthStateKey } from "../keys.ts";
 import { clientId } from "../limits/client-address.ts";

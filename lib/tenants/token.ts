@@ -7,7 +7,6 @@
  */
 import { RedisStore } from "../redis-store.ts";
 import { GiveUp, RetryLater } from "../errors.ts";
-import type { Redis } from "@upstash/redis/cloudflare";
 import { tokenRefreshLockKey, type Tenancy } from "../keys.ts";
 import { errorMessage } from "../log.ts";
 import type { Platform } from "../message.ts";
@@ -22,7 +21,7 @@ import type { Installations } from "./installations.ts";
 export type TokenServices = Services & { installations: Installations; tokenLocks: TokenLocks };
 
 /** Refresh this long before expiry (the 5 minutes; Slack's tokens live 12 hours). */
-export const REFRESH_BEFORE_MS = 5 * 60_000;
+const REFRESH_BEFORE_MS = 5 * 60_000;
 /** Longer than a refresh call can take (the Web API call times out after 10 s). */
 const LOCK_MS = 15_000;
 const WAIT_STEP_MS = 100;

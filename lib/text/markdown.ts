@@ -16,7 +16,7 @@ export type Block =
   | { t: "table"; header: Inline[][]; rows: Inline[][][] }
   | { t: "rule" };
 
-export interface ListItem {
+interface ListItem {
   /** 0 for a top-level item, 1 for one indented under it, … */
   depth: number;
   /** The item's number in an ordered list; undefined for a bullet. */

@@ -75,7 +75,7 @@ async function callEndpoint(
   });
   const answer = await readCapped(res, MAX_ANSWER_BYTES);
   if (!res.ok) throw new Error(`the tool's endpoint answered ${res.status}`);
-  let parsed;
+  let parsed: ReturnType<typeof answerSchema.safeParse>;
   try {
     parsed = answerSchema.safeParse(JSON.parse(answer.text));
   } catch {

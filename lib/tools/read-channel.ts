@@ -23,7 +23,10 @@ const MAX_RESULT_CHARS = 7_500;
 
 export const readChannelTool = defineTool({
   name: "read_channel",
-  description: `Read earlier messages of this channel or thread (only this one), oldest first: the last \`messages\` (at most ${MAX_MESSAGES}, default 30) written in the last \`hours\` (at most ${MAX_HOURS}, default 24) before the message you are answering.`,
+  description:
+    `Read earlier messages of this channel or thread (only this one), oldest first: the last ` +
+    `\`messages\` (at most ${MAX_MESSAGES}, default 30) written in the last \`hours\` (at most ${MAX_HOURS}, ` +
+    `default 24) before the message you are answering.`,
   args: z.object({
     messages: z.optional(z.number().check(z.int(), z.gte(1))),
     hours: z.optional(z.number().check(z.gte(0.1))),

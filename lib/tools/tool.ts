@@ -76,7 +76,8 @@ export function defineTool<S extends z.ZodMiniType<Record<string, unknown>>>(def
       const parsed = def.args.safeParse(raw);
       if (!parsed.success)
         throw new ToolRefusal(
-          `invalid arguments: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`,
+          `invalid arguments: ` +
+            `${parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"} ${i.message}`).join("; ")}`,
         );
       return def.run(parsed.data, ctx);
     },

@@ -69,7 +69,8 @@ describe("every npm run script", () => {
   it.each(scripts)(
     "%s answers --help with its usage and exit code 0, doing nothing else",
     (name, command) => {
-      // What runs TypeScript under Node.js starts with its version check (dev/node-version.mjs), silent on one new enough.
+      // What runs TypeScript under Node.js starts with its version check (dev/node-version.mjs), silent on one new
+      // enough.
       if (/\.ts\b|vitest/.test(command)) expect(command).toMatch(/^node dev\/node-version\.mjs && /);
       const result = help(command);
       expect(result.status, result.stderr).toBe(0);

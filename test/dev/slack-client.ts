@@ -7,7 +7,7 @@ import { startSlackFake, type SlackSettingsPatch } from "../../dev/fakes/slack.t
 
 export const TOKEN = "xoxb-test-token";
 
-export interface SlackAnswer {
+interface SlackAnswer {
   status: number;
   retryAfter: string | null;
   body: Record<string, unknown> & { ok?: boolean; error?: string };

@@ -76,7 +76,9 @@ export function simulatorPage(page: Page) {
       await page.selectOption("#discord-mode", "message");
       await write("#discord-input", "#discord-messages", person, text);
     },
-    /** Starts (or opens) the Discord thread of the channel message that contains `parentText`; returns its admin key. */
+    /**
+     * Starts (or opens) the Discord thread of the channel message that contains `parentText`; returns its admin key.
+     */
     async openDiscordThread(parentText: string): Promise<string> {
       const parent = page.locator("#discord-messages .message", { hasText: parentText }).first();
       const id = await parent.getAttribute("data-id");

@@ -37,7 +37,7 @@ export async function resetFaults(controlUrl: string): Promise<void> {
 }
 
 /** The SHA-1 Redis names a Lua script by, as the client sends it in EVALSHA. */
-export async function scriptSha1(script: string): Promise<string> {
+async function scriptSha1(script: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-1", new TextEncoder().encode(script));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }

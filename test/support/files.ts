@@ -10,7 +10,7 @@ import { SLACK_API_BASE_URL } from "./worker.ts";
 const bindings = env as unknown as Record<string, string>;
 
 /** A picture the fake draws: `colour` everywhere, or above `bottom`. */
-export interface DrawnPng {
+interface DrawnPng {
   width: number;
   height: number;
   colour: string;

@@ -46,12 +46,16 @@ declare module "vitest" {
     discordApiUrl: string;
     discordGatewayUrl: string;
     discordGatewayControlUrl: string;
-    /** A second Gateway fake and its REST fake, for the sharding suite: its layouts would reach other suites' sessions. */
+    /**
+     * A second Gateway fake and its REST fake, for the sharding suite: its layouts would reach other suites' sessions.
+     */
     discordShardedApiUrl: string;
     discordShardedGatewayUrl: string;
     discordShardedGatewayControlUrl: string;
     modelUrl: string;
-    /** The production-schedule QStash with a virtual clock; a suite uses its own lane `${qstashProdUrl}/lanes/<suite>`. */
+    /**
+     * The production-schedule QStash with a virtual clock; a suite uses its own lane `${qstashProdUrl}/lanes/<suite>`.
+     */
     qstashProdUrl: string;
     /** The fault proxy in front of the Redis bridge; a suite uses `${redisFaultProxyUrl}/lanes/<suite>`. */
     redisFaultProxyUrl: string;

@@ -15,11 +15,11 @@ export const GOOGLE_CHAT_URL = (env as unknown as Record<string, string>).GOOGLE
 export const PROJECT_NUMBER = "123456789012";
 /** The app's endpoint as its connection settings would name it (tests call the Worker at this URL). */
 export const ENDPOINT_URL = "https://worker.test/google-chat/events";
-export const EVENTS_PATH = "/google-chat/events";
+const EVENTS_PATH = "/google-chat/events";
 /** The fake's app user (dev/fakes/google-chat/world.ts FAKE_APP_USER). */
-export const APP_USER = "users/100000000000000000001";
+const APP_USER = "users/100000000000000000001";
 
-export type Framing = "interaction" | "add-on";
+type Framing = "interaction" | "add-on";
 
 export interface Person {
   name: string;

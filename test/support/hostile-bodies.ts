@@ -1,12 +1,3 @@
-/**
- * @module
- * Hostile request bodies, generated from one valid payload with a seeded random source (the same corpus every run):
- * malformed, truncated, mis-encoded, random bytes, pathological JSON and forms, and bodies over 1 MB.
- * `malformed` marks the bodies that cannot be a valid delivery whatever their signature, so the corpus may sign
- * them correctly and still expect nothing to be written.
- */
-import { seededRandom } from "./text-corpus.ts";
-
 export interface HostileBody {
   label: string;
   bytes: Uint8Array;
@@ -25,7 +16,7 @@ const text = (label: string, body: string, malformed: boolean): HostileBody => (
 function utf16(body: string, littleEndian: boolean, bom: boolean): Uint8Array {
   const out = new Uint8Array((body.length + (bom ? 1 : 0)) * 2);
   const view = new DataView(out.buffer);
-  const units = bom ? "\uFEFF" + body : body;
+  const units = bom ? `\uFEFF${body}` : body;
   for (let i = 0; i < units.length; i++) view.setUint16(i * 2, units.charCodeAt(i), littleEndian);
   return out;
 }

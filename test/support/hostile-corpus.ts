@@ -52,7 +52,9 @@ export interface CorpusSettings {
   qstashCurrentKey: string;
   discordKeys: DiscordSigningKeys;
   otherDiscordKeys: DiscordSigningKeys;
-  /** `hostileJob(marker)` sealed as the Worker seals jobs (lib/queue/sealed-job.ts), as JSON: what job cases start from. */
+  /**
+   * `hostileJob(marker)` sealed as the Worker seals jobs (lib/queue/sealed-job.ts), as JSON: what job cases start from.
+   */
   sealedJob: string;
 }
 

@@ -56,7 +56,7 @@ export function startJobTap(port: number): Promise<RunningJobTap> {
           res.writeHead(status, h).end(b);
         },
       });
-      enqueue(parts[1], { id, path: "/" + parts.slice(2).join("/") + url.search, headers, body });
+      enqueue(parts[1], { id, path: `/${parts.slice(2).join("/")}${url.search}`, headers, body });
       return;
     }
     if (parts[0] === "__next" && parts[1]) {

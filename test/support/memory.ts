@@ -9,7 +9,7 @@ import { modelRequests, type ChatRequest } from "./model.ts";
 import { eventually } from "./worker.ts";
 
 /** The reply prompts whose current message contains `marker` (never the extraction or summary calls). */
-export async function replyPrompts(marker: string): Promise<ChatRequest[]> {
+async function replyPrompts(marker: string): Promise<ChatRequest[]> {
   const memoryCalls = new Set([FACTS_SYSTEM, SUMMARY_SYSTEM]);
   return (await modelRequests(marker)).filter((r) => !memoryCalls.has(r.messages[0]!.content));
 }

@@ -13,7 +13,10 @@ export interface ModelRule {
   /** The pace of this answer (dev/local-model/pace.ts). */
   firstTokenMs?: number;
   tokensPerSecond?: number;
-  /** Tool calls instead of an answer, and whether the rule is for passes after tool results (dev/local-model/tool-calls.ts). */
+  /**
+   * Tool calls instead of an answer, and whether the rule is for passes after tool results
+   * (dev/local-model/tool-calls.ts).
+   */
   toolCalls?: { name: string; arguments: string }[];
   afterTools?: boolean;
 }
@@ -49,7 +52,8 @@ export function dataBlockRecords(request: ChatRequest): Record<string, unknown>[
 }
 
 /**
- * The conversation's records in a prompt, oldest first: each person's message as its JSON record (lib/context/turns.ts),
+ * The conversation's records in a prompt, oldest first: each person's message as its JSON record
+ * (lib/context/turns.ts),
  * each of the bot's turns as `{bot: text}`; the data block is left out.
  */
 export function turnRecords(request: ChatRequest): Record<string, unknown>[] {

@@ -16,7 +16,7 @@ import { callWorker, suiteEnv, type TestEnv } from "./worker.ts";
 export const TELEGRAM_FAKE_URL = (env as unknown as Record<string, string>).TELEGRAM_API_BASE_URL!;
 export const TELEGRAM_SECRET = "test-telegram-webhook-secret";
 export const BOT = TELEGRAM_FAKE_BOT;
-export const WEBHOOK_PATH = "/telegram/webhook";
+const WEBHOOK_PATH = "/telegram/webhook";
 
 export interface Person {
   id: number;

@@ -10,7 +10,7 @@ export { seededRandom, type Random };
 
 export const pick = <T>(rnd: Random, items: readonly T[]): T => items[Math.floor(rnd() * items.length)]!;
 const int = (rnd: Random, min: number, max: number) => min + Math.floor(rnd() * (max - min + 1));
-const repeat = (rnd: Random, n: number, make: () => string, sep = "") => Array.from({ length: n }, make).join(sep);
+const repeat = (_rnd: Random, n: number, make: () => string, sep = "") => Array.from({ length: n }, make).join(sep);
 
 export const ENGLISH = [
   "The deploy went out at noon, but the webhook kept timing out until we raised the limit.",
@@ -61,6 +61,7 @@ const EMOJI = [
 
 const CODE = [
   "export async function handler(req: Request): Promise<Response> {\n  const body = await req.json();\n  return new Response(JSON.stringify({ ok: true }), { status: 200 });\n}\n",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: code as a person pastes it
   "if (x != null && y >= 0x1F) { arr[i++] = (a << 3) | b; } // TODO: fix\n\t\treturn `${name}:${value}`;",
   '{"type":"event_callback","event":{"type":"message","text":"hi <@U123ABC>","ts":"1712345678.000100"}}',
   "SELECT id, name FROM users WHERE created_at > NOW() - INTERVAL '7 days' ORDER BY id DESC LIMIT 10;",

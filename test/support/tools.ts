@@ -1,13 +1,14 @@
 /**
  * @module
  * The local tool server (dev/tools) from tests: the settings that declare its tools to a suite's Worker (as the
- * local stack does, with the confirm-only create_ticket too), and the calls it counted (by tool, by idempotency key, refused).
+ * local stack does, with the confirm-only create_ticket too), and the calls it counted (by tool, by idempotency key,
+ * refused).
  */
 import { inject } from "vitest";
 import type { ToolServerCalls } from "../../dev/tools/server.ts";
 import { devToolSettings } from "../../dev/tools/settings.ts";
 
-export const TOOL_SERVER_URL = inject("toolServerUrl");
+const TOOL_SERVER_URL = inject("toolServerUrl");
 
 /** The settings of a Worker whose tenants may use `tools`; `secret` signs the HTTP tools' requests. */
 export function toolSettings(tools: string, secret?: string): Record<string, string> {

@@ -66,7 +66,9 @@ export function startJobPump(testEnv: TestEnv, suite: string, opts: { deliverEac
       await copy.body?.cancel();
     }
     const headers: Record<string, string> = {};
-    response!.headers.forEach((v, k) => (headers[k] = v));
+    response!.headers.forEach((v, k) => {
+      headers[k] = v;
+    });
     answers.push(response!.status);
     await fetch(`${JOB_TAP_URL}/__respond/${d.id}`, {
       method: "POST",

@@ -51,7 +51,7 @@ describe("the decision bench's cross-validation", () => {
     const { rows, raw } = syntheticRows(800);
     const trees = fitBinned(rows.binned, rows.labels, null, { trees: 10, learningRate: 0.3 });
     const score = binnedScorer(trees, rows.binned);
-    raw.forEach((r, k) => expect(score(k)).toBeCloseTo(treeScore(trees, r), 12));
+    for (const [k, r] of raw.entries()) expect(score(k)).toBeCloseTo(treeScore(trees, r), 12);
   });
 
   it("Platt scaling recovers a known slope and intercept", () => {
@@ -66,7 +66,10 @@ describe("the decision bench's cross-validation", () => {
   it("chooses the operating point with the most recall that keeps the target precision out of fold", () => {
     const { rows } = syntheticRows();
     const scores = crossCalibrate(rows, outOfFoldMargins(rows, 4, { trees: 20, learningRate: 0.3 }), 4, 5);
-    for (const s of scores) expect(s).toBeGreaterThan(0), expect(s).toBeLessThan(1);
+    for (const s of scores) {
+      expect(s).toBeGreaterThan(0);
+      expect(s).toBeLessThan(1);
+    }
     const point = chooseOperatingPoint(rows, scores, 0.8);
     const at = rates(countAt(rows, scores, point, () => true));
     expect(at.precision).toBeGreaterThanOrEqual(0.8);

@@ -69,7 +69,13 @@ describe("ShardCoordinator", () => {
       load: async () => ({ active: { count: 2, maxConcurrency: 1 }, next: null, checkedAt: 0 }),
       save: async () => {},
       recommend: () => Promise.reject(new Error("Discord answered HTTP 502")),
-      shards: { ensure: async (shard) => (ensured.push(shard), null), retire: async () => {} },
+      shards: {
+        ensure: async (shard) => {
+          ensured.push(shard);
+          return null;
+        },
+        retire: async () => {},
+      },
       log: quiet,
       now: () => 10 * HOUR,
     });

@@ -24,16 +24,16 @@ import type {
 import { describe, expect, it } from "vitest";
 import type * as z from "../../lib/zod.ts";
 import {
-  guildCreateSchema,
+  type guildCreateSchema,
   guildDeleteSchema,
-  roleEventSchema,
+  type roleEventSchema,
 } from "../../lib/platforms/discord/gateway/guild-lifecycle.ts";
-import { helloSchema, payloadSchema, readySchema } from "../../lib/platforms/discord/gateway/protocol.ts";
-import { reactionSchema } from "../../lib/platforms/discord/gateway/reaction.ts";
+import { helloSchema, type payloadSchema, type readySchema } from "../../lib/platforms/discord/gateway/protocol.ts";
+import type { reactionSchema } from "../../lib/platforms/discord/gateway/reaction.ts";
 import { gatewayBotSchema } from "../../lib/platforms/discord/gateway/shard-layout.ts";
-import { commandDataSchema, interactionSchema, messageSchema } from "../../lib/platforms/discord/schema.ts";
-import { postedMessageSchema } from "../../lib/platforms/discord/send.ts";
-import { channelSchema } from "../../lib/platforms/discord/visibility.ts";
+import type { commandDataSchema, interactionSchema, messageSchema } from "../../lib/platforms/discord/schema.ts";
+import type { postedMessageSchema } from "../../lib/platforms/discord/send.ts";
+import type { channelSchema } from "../../lib/platforms/discord/visibility.ts";
 
 /**
  * The official type as a type literal at every depth: an interface is not assignable to a zod loose object's input

@@ -30,7 +30,10 @@ beforeEach(async () => {
 });
 
 const config = (now = NOW) => ({ apiBaseUrl: discord.url, botToken: async () => "bot-token", now: () => now, log });
-/** An interaction whose token Discord issued 14 minutes before NOW; deferred (as Discord learnt) unless `answered` is false. */
+/**
+ * An interaction whose token Discord issued 14 minutes before NOW; deferred (as Discord learnt) unless `answered` is
+ * false.
+ */
 async function interaction(answered = true): Promise<InteractionTarget> {
   const token = `token-${++tokenSeq}`;
   if (answered) {

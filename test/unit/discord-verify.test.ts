@@ -45,7 +45,7 @@ describe("verifyDiscordRequest", () => {
 
   it("refuses when the body was changed after signing, even by one space", async () => {
     const signature = await discordSignature(keys.privateKey, timestamp, body);
-    expect(await verify({ signature, rawBody: body + " " })).toEqual({ ok: false, reason: "bad_signature" });
+    expect(await verify({ signature, rawBody: `${body} ` })).toEqual({ ok: false, reason: "bad_signature" });
   });
 
   it("refuses when the timestamp header does not match the signed one", async () => {

@@ -45,7 +45,7 @@ function linesOutsideFences(markdown: string): string[] {
  * its text), lower-cased, every character that is not a letter, mark, digit, `_`, `-` or space dropped, and each
  * space turned into `-`.
  */
-export function headingAnchor(heading: string): string {
+function headingAnchor(heading: string): string {
   return heading
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
     .trim()
@@ -55,7 +55,7 @@ export function headingAnchor(heading: string): string {
 }
 
 /** Every anchor a page's headings give it; a repeated heading's anchor gets `-1`, `-2`, … as on GitHub. */
-export function headingAnchors(markdown: string): Set<string> {
+function headingAnchors(markdown: string): Set<string> {
   const anchors = new Set<string>();
   const seen = new Map<string, number>();
   for (const line of linesOutsideFences(markdown)) {
@@ -76,7 +76,7 @@ interface Link {
 }
 
 /** The relative links and images of a page (`[text](target)`, `![alt](target)`, `[name]: target`), code left out. */
-export function relativeLinks(page: string, markdown: string): Link[] {
+function relativeLinks(page: string, markdown: string): Link[] {
   const prose = linesOutsideFences(markdown)
     .map((line) => line.replace(/(`+)[^`]*?\1/g, (code) => " ".repeat(code.length)))
     .join("\n");

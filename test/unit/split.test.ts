@@ -19,14 +19,14 @@ describe("splitText", () => {
   });
 
   it("cuts between paragraphs when a paragraph break is close enough to the limit", () => {
-    const first = "First paragraph. " + "word ".repeat(10).trim();
-    const second = "Second paragraph. " + "more ".repeat(10).trim();
+    const first = `First paragraph. ${"word ".repeat(10).trim()}`;
+    const second = `Second paragraph. ${"more ".repeat(10).trim()}`;
     const chunks = splitText(`${first}\n\n${second}`, first.length + 20);
     expect(chunks).toEqual([first, second]);
   });
 
   it("does not cut at a break that would leave a tiny first message", () => {
-    const text = "Hi.\n\n" + "word ".repeat(30).trim();
+    const text = `Hi.\n\n${"word ".repeat(30).trim()}`;
     const chunks = splitText(text, 100);
     expect(chunks[0]!.startsWith("Hi.\n\nword")).toBe(true);
     expect(chunks[0]!.length).toBeGreaterThanOrEqual(50);

@@ -86,7 +86,7 @@ describe("the o200k facts the estimate relies on", () => {
 
   it("lists only words, whitespace runs and numbers that are one token each", () => {
     const pieces = [
-      ...decodeWords(SPACED_WORD_TOKENS).map((w) => " " + w),
+      ...decodeWords(SPACED_WORD_TOKENS).map((w) => ` ${w}`),
       ...decodeWords(BARE_WORD_TOKENS),
       ...WHITESPACE_TOKENS,
       ...Array.from({ length: 1000 }, (_, n) => String(n)),

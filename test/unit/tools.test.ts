@@ -111,14 +111,20 @@ describe("a tool round", () => {
     name: "echo",
     description: "d",
     parameters: {},
-    run: async (args) => (ran.push("echo"), JSON.stringify(args)),
+    run: async (args) => {
+      ran.push("echo");
+      return JSON.stringify(args);
+    },
   };
   const approve: Tool = {
     name: "approve",
     description: "d",
     parameters: {},
     confirm: true,
-    run: async () => (ran.push("approve"), "done"),
+    run: async () => {
+      ran.push("approve");
+      return "done";
+    },
   };
   const stuck: Tool = { name: "stuck", description: "d", parameters: {}, run: () => new Promise(() => undefined) };
   const calls = (...specs: [string, string][]) =>

@@ -22,16 +22,16 @@ describe("SMS segments", () => {
     expect(countSmsSegments("€".repeat(80))).toEqual({ encoding: "GSM-7", segments: 1 });
     expect(countSmsSegments("€".repeat(81))).toEqual({ encoding: "GSM-7", segments: 2 });
     // 152 plain septets then an escape pair: the pair moves whole to the second part.
-    expect(countSmsSegments("a".repeat(152) + "[" + "a".repeat(152))).toEqual({ encoding: "GSM-7", segments: 3 });
+    expect(countSmsSegments(`${"a".repeat(152)}[${"a".repeat(152)}`)).toEqual({ encoding: "GSM-7", segments: 3 });
   });
 
   it("counts UCS-2 text at 70, then 67 per part, keeping an emoji's surrogate pair together", () => {
-    expect(countSmsSegments("é".repeat(69) + "ü")).toEqual({ encoding: "GSM-7", segments: 1 });
+    expect(countSmsSegments(`${"é".repeat(69)}ü`)).toEqual({ encoding: "GSM-7", segments: 1 });
     expect(countSmsSegments("ж".repeat(70))).toEqual({ encoding: "UCS-2", segments: 1 });
     expect(countSmsSegments("ж".repeat(71))).toEqual({ encoding: "UCS-2", segments: 2 });
     expect(countSmsSegments("ж".repeat(134))).toEqual({ encoding: "UCS-2", segments: 2 });
-    expect(countSmsSegments("ж".repeat(66) + "😀" + "ж".repeat(10))).toEqual({ encoding: "UCS-2", segments: 2 });
-    expect(countSmsSegments("ж".repeat(66) + "😀" + "ж".repeat(66))).toEqual({ encoding: "UCS-2", segments: 3 });
+    expect(countSmsSegments(`${"ж".repeat(66)}😀${"ж".repeat(10)}`)).toEqual({ encoding: "UCS-2", segments: 2 });
+    expect(countSmsSegments(`${"ж".repeat(66)}😀${"ж".repeat(66)}`)).toEqual({ encoding: "UCS-2", segments: 3 });
   });
 });
 

@@ -34,7 +34,7 @@ describe("which texts are the bot's", () => {
 
   it("takes any sender of the bot's Messaging Service, and no other service's", () => {
     expect(reachedBot(s, { To: "+15550000009", MessagingServiceSid: SERVICE })).toBe(true);
-    expect(reachedBot(s, { To: "+15550000009", MessagingServiceSid: "MG" + "f".repeat(32) })).toBe(false);
+    expect(reachedBot(s, { To: "+15550000009", MessagingServiceSid: `MG${"f".repeat(32)}` })).toBe(false);
   });
 
   it("refuses a malformed number list or service sid, naming the setting", () => {

@@ -1,6 +1,7 @@
 /**
  * @module
- * The script that merges a place's earlier messages into a conversation that just started (lib/conversation/backfill.ts):
+ * The script that merges a place's earlier messages into a conversation that just started
+ * (lib/conversation/backfill.ts):
  * in timestamp order, each message once by id, nobody under a forget mark, each author's index of places naming
  * the place, the conversation marked read so that a second merge does nothing, and never into a conversation that
  * expired or was reset.

@@ -88,7 +88,8 @@ describe("a conversation whose only news is a redelivery (bench:chaos seeds 6 an
   it("keeps its messages as long as its state: an answer owed past the timeout still goes out", async () => {
     const channel = newSlackChannel("CCF");
     const word = `plan${channel}`;
-    // The answer's model call fails on QStash's first two attempts: the third comes 160 s later, past the 120 s timeout.
+    // The answer's model call fails on QStash's first two attempts: the third comes 160 s later, past the 120 s
+    // timeout.
     await scriptModel({ match: word, status: 500, times: 2 });
     expect(
       await deliver(slackMention({ team: TEAM, channel, user: "UALICE", text: `what do you think of ${word}?` })),

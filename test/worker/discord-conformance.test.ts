@@ -1,7 +1,8 @@
 /**
  * The Discord conformance corpus (test/fixtures/platforms/discord, each file with its source and licence): real
  * interactions and Gateway dispatches, each with the outcome it must have. Every case goes through the module
- * that reads it (the interaction parser, lib/platforms/discord/gateway/dispatch.ts for the Gateway) for the exact message, and through the real
+ * that reads it (the interaction parser, lib/platforms/discord/gateway/dispatch.ts for the Gateway) for the exact
+ * message, and through the real
  * way in: interactions signed to POST /discord/interactions, dispatches sent by the fake Gateway to a Gateway
  * connection that feeds the pipeline (only what the bot's intents ask for arrives).
  */

@@ -38,7 +38,10 @@ let logs: { mock: { calls: unknown[][] }; mockRestore(): void };
 let seq = 0;
 let guilds: string[];
 
-/** The shard objects, in this process: each a connection with its own storage; IDENTIFY turns as the coordinator hands them out. */
+/**
+ * The shard objects, in this process: each a connection with its own storage; IDENTIFY turns as the coordinator hands
+ * them out.
+ */
 class ShardsInProcess implements ShardDirectory {
   readonly connections = new Map<string, GatewayConnection>();
   #lastTurn = new Map<number, number>();

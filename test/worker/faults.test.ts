@@ -21,7 +21,6 @@ import {
   settle,
   startJobPump,
   suiteEnv,
-  type JobPump,
   type TestEnv,
 } from "../support/worker.ts";
 

@@ -38,7 +38,8 @@ function newChannel(): string {
 
 /** Sends a mention and waits for its job's `job_ended` line, so the next message comes after it. */
 async function mentionAndWait(channel: string, user: string, text: string): Promise<void> {
-  // A timestamp of now on the Worker's clock (not of the whole second): an answer covers every message older than itself.
+  // A timestamp of now on the Worker's clock (not of the whole second): an answer covers every message older than
+  // itself.
   const ts = (clock.now() / 1000).toFixed(6);
   const event = slackMessageEvent({ team: "TLIMITS", channel, user, text: `<@${BOT_USER_ID}> ${text}`, ts });
   const logs = vi.spyOn(console, "log");
@@ -112,7 +113,7 @@ describe("the message length cap", () => {
   });
 
   it("never cuts inside a surrogate pair", () => {
-    const text = "a".repeat(9) + "😀" + "b";
+    const text = `${"a".repeat(9)}😀b`;
     expect(capMessageText(text, 10)).toBe("a".repeat(9) + CUT_MARK);
     expect(capMessageText("short", 10)).toBe("short");
   });

@@ -23,7 +23,10 @@ import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
 const SUITE = "nothinglost";
 const TEAM = "TNOTHINGLOST";
 const REPLY_PATH = `/t/${SUITE}/jobs/reply`;
-/** INGEST's keys for a Slack message: state, log, seen, reply, claim, the author's index of places, the place's settings. */
+/**
+ * INGEST's keys for a Slack message: state, log, seen, reply, claim, the author's index of places, the place's
+ * settings.
+ */
 const INGEST_KEYS = 7;
 const kit = prodTimingSuite(SUITE, { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_PHONE_NUMBER: BOT_NUMBER });
 

@@ -1,5 +1,5 @@
 import { Redis } from "@upstash/redis/cloudflare";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { generateDiscordKeys, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
 import { askInteraction, signedInteractionRequest } from "../support/discord.ts";
 import { scriptFault } from "../support/fault-control.ts";

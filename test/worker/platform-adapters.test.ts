@@ -10,7 +10,7 @@ import { askInteraction, pingInteraction, signedInteractionRequest } from "../su
 import { BOT_USER_ID, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
 import { BOT as TELEGRAM_BOT, TELEGRAM_SECRET, telegramRequest } from "../support/telegram.ts";
 import * as googleChat from "../support/google-chat.ts";
-import { newSender, signedSmsRequest, smsParams, TWILIO_ACCOUNT_SID, twilioSuiteEnv } from "../support/twilio.ts";
+import { newSender, signedSmsRequest, smsParams, twilioSuiteEnv } from "../support/twilio.ts";
 
 const SUITE = "adapters";
 const jobSchema = jobSchemaFor(adapters);

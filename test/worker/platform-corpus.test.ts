@@ -62,7 +62,9 @@ const twilioCorpus = twilioWebhooks as unknown as Corpus<TwilioCase> & { messagi
 /** Every JSON log line the Worker writes while `run` goes on. */
 let spies: MockInstance[] = [];
 beforeEach(() => void (spies = [vi.spyOn(console, "log"), vi.spyOn(console, "warn")]));
-afterEach(() => spies.forEach((s) => s.mockRestore()));
+afterEach(() => {
+  for (const s of spies) s.mockRestore();
+});
 const logLines = () =>
   spies
     .flatMap((s) => s.mock.calls.map((c) => String(c[0])))

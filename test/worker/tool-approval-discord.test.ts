@@ -19,7 +19,7 @@ const BOT = "100000000000000001";
 const GUILD = "310000000000000077";
 const alice = { id: "210000000000000077", name: "Alice" };
 let keys: DiscordSigningKeys;
-let env: TestEnv = {};
+const env: TestEnv = {};
 let seq = 0;
 
 beforeAll(async () => {

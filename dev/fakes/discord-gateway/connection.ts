@@ -12,7 +12,7 @@ import { refusedIntents } from "./intents.ts";
 import { OP, sendPayload, type Session, type Sessions } from "./sessions.ts";
 import type { Guilds, ShardingSettings, ShardTuple } from "./sharding.ts";
 
-export const CLOSE = {
+const CLOSE = {
   DECODE_ERROR: 4002,
   AUTHENTICATION_FAILED: 4004,
   INVALID_SHARD: 4010,
@@ -154,6 +154,6 @@ export function guildObject(id: string, botRoleId = botRoleIdOf(id)): Record<str
 }
 
 /** The bot's role id in a guild of the fake, unless a test names one: the guild's id + 1. */
-export function botRoleIdOf(guildId: string): string {
+function botRoleIdOf(guildId: string): string {
   return String(BigInt(guildId) + 1n);
 }

@@ -1,7 +1,8 @@
 /**
  * @module
  * The Gateway fake's control routes (POST bodies are JSON; `shard` picks a shard's session, the latest by default):
- * - `POST /__message {channel_id, guild_id?, content, author, ...}` → `{id, seq}`: a MESSAGE_CREATE to the guild's shard;
+ * - `POST /__message {channel_id, guild_id?, content, author, ...}` → `{id, seq}`: a MESSAGE_CREATE to the guild's
+ * shard;
  * - `POST /__dispatch {t, d, guild_id?}`: any dispatch to the guild's shard (or shard 0);
  * - `POST /__reconnect {shard?}` (op 7), `/__invalid_session {resumable, shard?}` (op 9; `false` also ends the
  *   session), `/__close {code, shard?}`, `/__drop_acks {count}`;

@@ -8,7 +8,7 @@
  * `components` and no `poll`, except in the app's own messages, DMs with it and messages that mention it.
  */
 
-export const INTENT = {
+const INTENT = {
   GUILDS: 1 << 0,
   GUILD_MEMBERS: 1 << 1,
   GUILD_MODERATION: 1 << 2,
@@ -34,7 +34,7 @@ export const INTENT = {
 
 const DEFINED = Object.values(INTENT).reduce((all, bit) => all | bit, 0);
 /** Need switching on in the developer portal (and approval past 100 servers). */
-export const PRIVILEGED = INTENT.GUILD_MEMBERS | INTENT.GUILD_PRESENCES | INTENT.MESSAGE_CONTENT;
+const PRIVILEGED = INTENT.GUILD_MEMBERS | INTENT.GUILD_PRESENCES | INTENT.MESSAGE_CONTENT;
 
 /** A guild's events need `guild`; the same event outside a guild (a DM) needs `dm`. */
 type Gate = { guild: number; dm?: number };

@@ -33,7 +33,10 @@ export interface RunningDiscordGatewayFake {
   url: string;
   /** The control routes' origin, e.g. http://127.0.0.1:8094 */
   controlUrl: string;
-  /** Dispatches a MESSAGE_CREATE to the guild's shard (e.g. the bot's own post, echoed by the REST fake); returns its id. */
+  /**
+   * Dispatches a MESSAGE_CREATE to the guild's shard (e.g. the bot's own post, echoed by the REST fake); returns its
+   * id.
+   */
   dispatchMessage(message: object): string;
   /** Hears each message written through `POST /__message`, as Discord would then keep it (the REST fake's list). */
   onWritten(listener: (message: PostedChannelMessage) => void): void;
@@ -144,7 +147,11 @@ export async function startDiscordGatewayFake(opts: DiscordGatewayFakeOptions): 
     guilds,
     sharding: () => sharding,
     counters,
-    takeDroppedAck: () => (dropAcks > 0 ? ((dropAcks -= 1), true) : false),
+    takeDroppedAck: () => {
+      if (dropAcks <= 0) return false;
+      dropAcks -= 1;
+      return true;
+    },
     resumeUrl: () => `${origin.replace(/^http:/, "ws:")}${RESUME_PATH}`,
     newSessionId: () => `fake-session-${snowflake()}`,
     close(socket: WebSocket, code: number, reason: string, shard?: [number, number]) {
@@ -159,10 +166,17 @@ export async function startDiscordGatewayFake(opts: DiscordGatewayFakeOptions): 
       counters,
       closes,
       sharding: () => sharding,
-      updateSharding: (patch) => (sharding = { ...sharding, ...patch }),
+      updateSharding: (patch) => {
+        sharding = { ...sharding, ...patch };
+        return sharding;
+      },
       dispatchMessage: dispatchWritten,
-      setDropAcks: (count) => void (dropAcks = count),
-      setResumeUrl: (state) => void (resumeUrl = state),
+      setDropAcks: (count) => {
+        dropAcks = count;
+      },
+      setResumeUrl: (state) => {
+        resumeUrl = state;
+      },
     }),
   );
   wss.on("connection", (socket: WebSocket) => acceptConnection(socket, context));
@@ -170,7 +184,9 @@ export async function startDiscordGatewayFake(opts: DiscordGatewayFakeOptions): 
     url: origin.replace(/^http:/, "ws:"),
     controlUrl: origin,
     dispatchMessage,
-    onWritten: (listener) => void (written = listener),
+    onWritten: (listener) => {
+      written = listener;
+    },
     close: async () => {
       for (const client of wss.clients) client.terminate();
       for (const socket of hanging) socket.destroy();

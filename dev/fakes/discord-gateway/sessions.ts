@@ -97,7 +97,9 @@ export class Sessions {
     }
   }
 
-  /** Sends the dispatch as the session's intents let it through (READY and RESUMED always), numbered; false when not. */
+  /**
+   * Sends the dispatch as the session's intents let it through (READY and RESUMED always), numbered; false when not.
+   */
   dispatch(session: Session, t: string, d: unknown): boolean {
     if (!delivers(session.intents, t, d)) return false;
     const event = { s: ++session.seq, t, d: asSeenWith(session.intents, t, d, DISCORD_FAKE_BOT.userId) };

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { DISCORD_EPOCH_MS } from "../discord/ids.ts";
 
-export const IDENTIFY_BUDGET = 1_000;
+const IDENTIFY_BUDGET = 1_000;
 const DAY_MS = 86_400_000;
 const GUILDS_PER_RECOMMENDED_SHARD = 1_000;
 

@@ -146,7 +146,10 @@ export function matchChannelRoute(ctx: RouteContext): DiscordRoute | undefined {
   return undefined;
 }
 
-/** Get Channel Messages: newest first, `limit` 1–100 (50), at most one of `before`, `after`, `around`; none without READ_MESSAGE_HISTORY. */
+/**
+ * Get Channel Messages: newest first, `limit` 1–100 (50), at most one of `before`, `after`, `around`; none without
+ * READ_MESSAGE_HISTORY.
+ */
 function listMessages(ctx: RouteContext, channelId: string, res: Parameters<typeof sendDiscordError>[0]) {
   const query = ctx.query;
   const limit = Number(query.get("limit") ?? LIST_LIMIT.default);

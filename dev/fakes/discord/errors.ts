@@ -7,7 +7,7 @@ import type { ServerResponse } from "node:http";
 import type { FakeFault } from "../faults.ts";
 import { sendJson } from "../http.ts";
 
-export const MAX_CONTENT = 2_000;
+const MAX_CONTENT = 2_000;
 /** Discord's nonce is an integer or a string of at most 25 characters. */
 const MAX_NONCE = 25;
 export const DISCORD_ERROR = {

@@ -13,7 +13,7 @@
 import { z } from "zod";
 
 /** Interaction tokens are valid for 15 minutes. */
-export const INTERACTION_TOKEN_LIFETIME_MS = 15 * 60 * 1000;
+const INTERACTION_TOKEN_LIFETIME_MS = 15 * 60 * 1000;
 /** The initial response must come within 3 seconds, or the token is invalidated. */
 const INITIAL_RESPONSE_MS = 3_000;
 /** PONG (1) answers a PING and opens nothing; every other callback type acknowledges the interaction. */
@@ -23,7 +23,7 @@ const DEFERRED_MESSAGE = 5;
 /** The message flag of a deferred response's "thinking…" message, gone once the app edits it. */
 export const LOADING_FLAG = 128;
 
-export const WEBHOOK_ERROR = {
+const WEBHOOK_ERROR = {
   unknownWebhook: { status: 404, message: "Unknown Webhook", code: 10015 },
   unknownMessage: { status: 404, message: "Unknown Message", code: 10008 },
   invalidToken: { status: 401, message: "Invalid Webhook Token", code: 50027 },

@@ -8,7 +8,7 @@ import type { DiscordBucketName, DiscordLimits } from "./buckets.ts";
 import type { DiscordInteractions } from "./interactions.ts";
 import { DISCORD_FAKE_BOT, type DiscordMessages, type PostedChannelMessage } from "./messages.ts";
 
-export type DiscordRouteName =
+type DiscordRouteName =
   | "edit_original"
   | "get_original"
   | "followup"
@@ -23,7 +23,7 @@ export type DiscordRouteName =
   | "list_messages";
 
 /** What a route records of a call it carried out. */
-export interface DiscordCallFields {
+interface DiscordCallFields {
   route: DiscordRouteName;
   id?: string;
   applicationId?: string;
@@ -37,7 +37,10 @@ export interface DiscordCallFields {
   commands?: unknown[];
 }
 
-/** One accepted call: a message as people would see it, an edit, a typing indicator, a command registration, a channel's listing. */
+/**
+ * One accepted call: a message as people would see it, an edit, a typing indicator, a command registration, a channel's
+ * listing.
+ */
 export interface RecordedDiscordCall extends DiscordCallFields, Record<string, unknown> {
   /** Epoch ms. */
   at: number;
@@ -68,7 +71,7 @@ export interface RouteContext {
   onChannelMessage?: (message: PostedChannelMessage) => void;
 }
 
-export interface RouteOutcome {
+interface RouteOutcome {
   status: number;
   body?: unknown;
   /** Runs once the answer is sent (e.g. the Gateway echo of a channel post). */

@@ -10,15 +10,15 @@
  * is refused (Google: "Unknown name"). Writes share each space's quota of 60 a minute (429 RESOURCE_EXHAUSTED).
  */
 import type { PastedFile } from "../files.ts";
-import { RateLimiter } from "../rate-limit.ts";
+import type { RateLimiter } from "../rate-limit.ts";
 import { GoogleApiError, refusals } from "./errors.ts";
 import type { TokenEndpoint } from "./oauth.ts";
 import { FAKE_APP_USER, type FakeMessage, type FakeSpace, messageResource, type World } from "./world.ts";
 
-export const MAX_MESSAGE_BYTES = 32_000;
+const MAX_MESSAGE_BYTES = 32_000;
 const BOT = "https://www.googleapis.com/auth/chat.bot";
 const READ = "https://www.googleapis.com/auth/chat.app.messages.readonly";
-export const WRITES_PER_SPACE = { limit: 60, windowMs: 60_000 };
+const WRITES_PER_SPACE = { limit: 60, windowMs: 60_000 };
 
 export interface ApiCall {
   method: string;

@@ -10,7 +10,7 @@
 import { createPublicKey, createVerify, type KeyObject, randomBytes } from "node:crypto";
 import { refusals, type GoogleApiError } from "./errors.ts";
 
-export const TOKEN_LIFETIME_SECONDS = 3_599;
+const TOKEN_LIFETIME_SECONDS = 3_599;
 const KNOWN_SCOPES: ReadonlySet<string> = new Set([
   "https://www.googleapis.com/auth/chat.bot",
   "https://www.googleapis.com/auth/chat.app.messages.readonly",

@@ -6,7 +6,7 @@
  */
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 
-export const FAKE_PROJECT_ID = "parley-local";
+const FAKE_PROJECT_ID = "parley-local";
 
 export function newServiceAccountKey(): { json: string; clientEmail: string } {
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });

@@ -8,7 +8,7 @@
 import type { GoogleChatFakeOptions } from "./server.ts";
 import { newServiceAccountKey } from "./service-account.ts";
 
-export const FAKE_PROJECT_NUMBER = "123456789012";
+const FAKE_PROJECT_NUMBER = "123456789012";
 
 /** The settings to put where .dev.vars leaves them local or unset. */
 export function googleChatFakeSettings(base: string, vars: Map<string, string>): Record<string, string> {

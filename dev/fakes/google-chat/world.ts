@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { FileStore } from "../files.ts";
 
-export type SpaceType = "SPACE" | "GROUP_CHAT" | "DIRECT_MESSAGE";
+type SpaceType = "SPACE" | "GROUP_CHAT" | "DIRECT_MESSAGE";
 
 export interface FakeUser {
   name: string;
@@ -31,7 +31,7 @@ export interface FakeSpace {
   appMember: boolean;
 }
 
-export interface Revision {
+interface Revision {
   at: number;
   method: "create" | "patch";
   chars: number;

@@ -9,7 +9,7 @@
 /** Slack takes at most this many loading messages with a status. */
 export const MAX_LOADING_MESSAGES = 10;
 /** Slack removes a status that no message followed after two minutes. */
-export const STATUS_TIMEOUT_MS = 120_000;
+const STATUS_TIMEOUT_MS = 120_000;
 
 export interface AssistantThread {
   team: string;
@@ -29,12 +29,17 @@ export class AssistantThreads {
 
   thread(team: string, channel: string, threadTs: string): AssistantThread {
     const key = `${team}|${channel}|${threadTs}`;
-    let thread = this.#threads.get(key);
-    if (!thread)
-      this.#threads.set(
-        key,
-        (thread = { team, channel, thread_ts: threadTs, status: "", loading_messages: [], history: [] }),
-      );
+    const known = this.#threads.get(key);
+    if (known) return known;
+    const thread: AssistantThread = {
+      team,
+      channel,
+      thread_ts: threadTs,
+      status: "",
+      loading_messages: [],
+      history: [],
+    };
+    this.#threads.set(key, thread);
     return thread;
   }
 

@@ -12,8 +12,6 @@ import type { SlackTeam, Workspaces } from "./workspaces.ts";
 
 /** Public (C), private (G) and direct (D) conversation ids; anything else is unknown to the workspace. */
 export const CHANNEL_SHAPE = /^[CGD][A-Z0-9]{2,}$/;
-/** Slack ts: seconds, a dot, six digits. */
-export const TS_SHAPE = /^\d{9,11}\.\d{6}$/;
 
 /** One message the fake accepted through chat.postMessage, i.e. what people would see in Slack (`GET /__calls`). */
 export interface RecordedSlackPost extends Record<string, unknown> {

@@ -5,7 +5,8 @@
  * - `POST /__install {team_id, team_name?, enterprise_id?, enterprise_name?, is_enterprise_install?, user_id?,
  *   scope?, redirect_uri?}` → `{code, team_id}`: the person approved the install; exchange the code with
  *   oauth.v2.access. `POST /__uninstall {team_id}` revokes the team's tokens; `GET /__teams` lists the teams;
- * - `POST /__messages {channel, user, text, team?, ts?, thread_ts?, bot_id?, metadata?, subtype?, user_profile?}` → `{ts}`: a person's (or
+ * - `POST /__messages {channel, user, text, team?, ts?, thread_ts?, bot_id?, metadata?, subtype?, user_profile?}` →
+ * `{ts}`: a person's (or
  *   with `bot_id`, another app's; with `subtype`, the channel's own, e.g. `channel_join`) message exists in
  *   Slack (to react to, reply to, or fetch as a thread's parent); `GET /__messages?team=&channel=&ts=&thread_ts=`:
  *   every message with its streaming state, reactions, metadata and the time of each text change;

@@ -2,7 +2,8 @@
  * @module
  * Files on the Slack fake. `POST /__files {team?, name, type, base64 | png, snippet?}` → the file object a
  * `file_share` message carries (`id`, `name`, `mimetype`, `filetype`, `mode`, `size`, `url_private`, `original_w`/`_h`
- * for an image); `GET /__files/stats`: files held, times served, bytes served. `GET /files-pri/<team>-<file id>/<name>` serves it as Slack serves `url_private`: only with a bot
+ * for an image); `GET /__files/stats`: files held, times served, bytes served. `GET /files-pri/<team>-<file id>/<name>`
+ * serves it as Slack serves `url_private`: only with a bot
  * token of the file's workspace in `Authorization: Bearer` (no token, another workspace's or a revoked one is sent
  * to the sign-in page, as a browser without a session is), and only to an app granted `files:read` (else 403).
  */

@@ -12,7 +12,7 @@ export interface SlackMetadata {
   event_payload: Record<string, unknown>;
 }
 
-export interface StreamState {
+interface StreamState {
   /** Set by the first content: a stream keeps to `markdown_text` or to `chunks`. */
   mode?: "markdown_text" | "chunks";
   chunks: unknown[];
@@ -117,8 +117,10 @@ export class MessageStore {
   }
 
   #channel(team: string, channel: string): SlackMessage[] {
-    let list = this.#byChannel.get(key(team, channel));
-    if (!list) this.#byChannel.set(key(team, channel), (list = []));
+    const known = this.#byChannel.get(key(team, channel));
+    if (known) return known;
+    const list: SlackMessage[] = [];
+    this.#byChannel.set(key(team, channel), list);
     return list;
   }
 }

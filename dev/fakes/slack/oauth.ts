@@ -141,8 +141,10 @@ export function authTest({ team, token, now, state }: MethodContext): SlackAnswe
   };
 }
 
-/** The workspace's URL as auth.test gives it: its name as a Slack domain (`Fake Workspace` → fake-workspace.slack.com). */
-export function workspaceUrl(team: Pick<SlackTeam, "id" | "name">): string {
+/**
+ * The workspace's URL as auth.test gives it: its name as a Slack domain (`Fake Workspace` → fake-workspace.slack.com).
+ */
+function workspaceUrl(team: Pick<SlackTeam, "id" | "name">): string {
   const domain = team.name
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")

@@ -3,7 +3,8 @@
  * The Slack Web API fake: `POST /api/<method>` (form, or JSON where the method takes it) for the methods below, each
  * call authenticated by its token (the team it belongs to), passed through the scripted faults, checked for the
  * scope it needs among the team's granted ones (./methods.ts) and for the bot being in the channel, counted against
- * its rate-limit bucket, then answered like Slack; `GET /oauth/v2/authorize`, the install screen (./authorize.ts). Control routes:
+ * its rate-limit bucket, then answered like Slack; `GET /oauth/v2/authorize`, the install screen (./authorize.ts).
+ * Control routes:
  * ../control.ts and ./control.ts.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";

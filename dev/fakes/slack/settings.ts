@@ -41,7 +41,10 @@ const oauthSchema = z.strictObject({
 const streamingSchema = z.strictObject({
   /** Teams that act as older (or GovSlack) workspaces: every streaming method answers `unknown_method`; `"*"` = all. */
   olderWorkspaces: z.array(z.string()),
-  /** Channel ids, or one-letter id prefixes (`C`, `G`, `D`), where chat.startStream answers `channel_type_not_supported`. */
+  /**
+   * Channel ids, or one-letter id prefixes (`C`, `G`, `D`), where chat.startStream answers
+   * `channel_type_not_supported`.
+   */
   refusedChannels: z.array(z.string()),
   /** Characters a stream may hold in all (and one `markdown_text` argument). */
   maxChars: z.number().int().positive(),
@@ -49,7 +52,7 @@ const streamingSchema = z.strictObject({
   lifetimeMs: z.number().int().positive(),
 });
 
-export const slackSettingsSchema = z.strictObject({
+const slackSettingsSchema = z.strictObject({
   rateLimits: rateLimitsSchema,
   staticTokens: z.array(z.string().min(1)),
   oauth: oauthSchema,

@@ -16,7 +16,10 @@ export const SLACK_FAKE_DEFAULT_TEAM = {
   botUserId: "U0FAKEBOT",
   botId: "B0FAKEBOT",
 };
-/** The static bot tokens of the repository's configurations (tests, `.dev.vars.example`, benches), all the default team's. */
+/**
+ * The static bot tokens of the repository's configurations (tests, `.dev.vars.example`, benches), all the default
+ * team's.
+ */
 export const SLACK_FAKE_STATIC_TOKENS: readonly string[] = [
   "xoxb-test-bot-token",
   "xoxb-local-bot-token",

@@ -24,7 +24,7 @@ export interface Delivery {
 const ASKED_FOR_ONLY: ReadonlySet<string> = new Set(["chat_member", "message_reaction", "message_reaction_count"]);
 const DELIVERY_TIMEOUT_MS = 30_000;
 
-export function wantsKind(bot: FakeBot, kind: string): boolean {
+function wantsKind(bot: FakeBot, kind: string): boolean {
   const allowed = bot.webhook?.allowedUpdates;
   return allowed && allowed.length > 0 ? allowed.includes(kind) : !ASKED_FOR_ONLY.has(kind);
 }
@@ -54,11 +54,7 @@ export function receivesMessage(
 }
 
 /** The update as the bot's webhook gets it (its update ids count per bot). */
-export function buildUpdate(
-  bot: FakeBot,
-  kind: string,
-  payload: unknown,
-): { update_id: number } & Record<string, unknown> {
+function buildUpdate(bot: FakeBot, kind: string, payload: unknown): { update_id: number } & Record<string, unknown> {
   return { update_id: bot.nextUpdateId++, [kind]: payload };
 }
 

@@ -5,7 +5,8 @@
  * a forum topic that exists, a message replied to that exists unless `allow_sending_without_reply`, an edit of the
  * bot's own message that changes it, a draft only in a private chat, an action Telegram knows, one reaction per
  * message from the chat's allowed ones. A text with `parse_mode: "HTML"` is read as Telegram reads it
- * (./html.ts: refused with "can't parse entities" where Telegram refuses it), its limit counted after that. Flood control (./limits.ts) comes after the checks; a refused call changes
+ * (./html.ts: refused with "can't parse entities" where Telegram refuses it), its limit counted after that. Flood
+ * control (./limits.ts) comes after the checks; a refused call changes
  * nothing. What people would see is recorded (`GET /__calls`, with `at`).
  */
 import { ERRORS, badRequest, forbidden, type BotApiError } from "./errors.ts";
@@ -16,7 +17,7 @@ import { messageObject, userObject } from "./updates.ts";
 import { DRAFT_LIFETIME_MS, type FakeBot, type FakeChat, type World } from "./world.ts";
 
 /** "1-4096 characters after entities parsing". */
-export const MAX_TEXT = 4_096;
+const MAX_TEXT = 4_096;
 const CHAT_ACTIONS: ReadonlySet<string> = new Set([
   "typing",
   "upload_photo",
@@ -48,7 +49,7 @@ const REACTION_EMOJI: ReadonlySet<string> = new Set([
   "🤯",
 ]);
 
-export interface MethodContext {
+interface MethodContext {
   world: World;
   bot: FakeBot;
   flood: FloodControl;

@@ -94,7 +94,10 @@ export async function startTelegramFake(opts: TelegramFakeOptions): Promise<Runn
     ...configRoutes(
       () => ({ limits }),
       settingsPatchSchema,
-      (patch) => ({ limits: (limits = { ...limits, ...patch.limits }) }),
+      (patch) => {
+        limits = { ...limits, ...patch.limits };
+        return { limits };
+      },
     ),
     ...peopleRoutes(world, deliveries),
     "POST /__bot": (body) => ({ ok: true, id: addBot(controlBody(botSchema, body)).id }),

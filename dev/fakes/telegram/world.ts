@@ -6,8 +6,8 @@
  * Message ids count per chat, as in a supergroup.
  */
 
-export type ChatType = "private" | "group" | "supergroup";
-export type MemberStatus = "member" | "administrator" | "left" | "kicked";
+type ChatType = "private" | "group" | "supergroup";
+type MemberStatus = "member" | "administrator" | "left" | "kicked";
 
 export interface FakeUser {
   id: number;
@@ -44,7 +44,7 @@ export interface FakeChat {
   reactions?: string[];
 }
 
-export interface Revision {
+interface Revision {
   at: number;
   method: string;
   chars: number;

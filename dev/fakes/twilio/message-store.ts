@@ -29,9 +29,9 @@ export interface StoredTwilioMessage {
 }
 
 /** Twilio's dates: RFC 2822 with `+0000`. */
-export const twilioDate = (ms: number) => new Date(ms).toUTCString().replace("GMT", "+0000");
+const twilioDate = (ms: number) => new Date(ms).toUTCString().replace("GMT", "+0000");
 
-export function segments(body: string, whatsapp: boolean): number {
+function segments(body: string, whatsapp: boolean): number {
   if (whatsapp) return 1;
   if (GSM_BASIC.test(body)) {
     const length = body.length + (body.match(GSM_EXTENDED)?.length ?? 0);

@@ -7,9 +7,9 @@
 import { z } from "zod";
 import { TWILIO_ERRORS, type TwilioError } from "./errors.ts";
 
-export const WHATSAPP_PREFIX = "whatsapp:";
+const WHATSAPP_PREFIX = "whatsapp:";
 
-export const twilioSettingsSchema = z.strictObject({
+const twilioSettingsSchema = z.strictObject({
   /** `{"MG…": {numbers: ["+1…", "whatsapp:+1…"]}}`: the senders of each Messaging Service. */
   messagingServices: z.record(
     z.string().regex(/^MG[0-9a-fA-F]{32}$/),

@@ -174,7 +174,9 @@ function renderChat() {
   for (const list of document.querySelectorAll(".messages")) list.scrollTop = list.scrollHeight;
 }
 
-/** The thread panes: Slack's (view.thread, a parent's ts) and Discord's (view.discordThread, a starter message's id). */
+/**
+ * The thread panes: Slack's (view.thread, a parent's ts) and Discord's (view.discordThread, a starter message's id).
+ */
 const THREAD_PANES = {
   slack: { key: "thread", pane: "#thread-pane", input: "#thread-input" },
   discord: { key: "discordThread", pane: "#discord-thread-pane", input: "#discord-thread-input" },
@@ -360,7 +362,10 @@ function selectTelegramSpot(spot) {
 async function main() {
   const setup = await fetch("/api/setup");
   // Until `npm run dev` has installed the Slack workspaces (or if an install failed): say so, not a broken page.
-  if (!setup.ok) return void ($("main").textContent = `${(await setup.json()).error} Reload the page in a moment.`);
+  if (!setup.ok) {
+    $("main").textContent = `${(await setup.json()).error} Reload the page in a moment.`;
+    return;
+  }
   view.setup = await setup.json();
   $("#person-picker").append(
     ...view.setup.people.map((p) =>

@@ -16,7 +16,9 @@ function remembered(key, attrs, ...children) {
 const outcomeFor = (id) =>
   view.timeline.workerEvents.findLast((e) => e.event === "job_ended" && eventMessageKey(e, e.trigger) === id);
 
-/** The conversation a decision belongs to: its message's place, else (a message the page did not send) its channel's. */
+/**
+ * The conversation a decision belongs to: its message's place, else (a message the page did not send) its channel's.
+ */
 function placeOfDecision(decision, byId) {
   return (
     byId.get(eventMessageKey(decision, decision.message))?.place ??
@@ -112,7 +114,7 @@ function rescueOf(key) {
 
 /** The channel's own settings (`/parley`), as the admin view has them. */
 function renderSettings(answer) {
-  const s = answer && answer.placeSettings;
+  const s = answer?.placeSettings;
   const text = s
     ? `initiative ${s.initiative ? "on" : "off"} (eagerness ${s.eagerness}) · rescue ${s.rescue ? `on${s.rescueMinutes ? ` (${s.rescueMinutes} min)` : ""}` : "off"}`
     : "—";
@@ -122,7 +124,7 @@ function renderSettings(answer) {
 function renderState(answer) {
   $("#place").textContent = currentPlace();
   renderSettings(answer);
-  if (!answer || !answer.active) {
+  if (!answer?.active) {
     $("#state").replaceChildren(
       el(
         "p",
@@ -130,7 +132,7 @@ function renderState(answer) {
         "No active conversation here: the bot joins when addressed (mention it, /ask, or text it).",
       ),
     );
-    $("#prompts").replaceChildren(el("p", { class: "muted" }, answer && answer.error ? answer.error : "None yet."));
+    $("#prompts").replaceChildren(el("p", { class: "muted" }, answer?.error ? answer.error : "None yet."));
     return;
   }
   const c = answer.conversation;
@@ -210,7 +212,9 @@ function approvalText(approval) {
   return `[approval asked]\n${approval.tool} ${approval.arguments}\n→ runs only on the asker's ✅ on the question; ❌, or no answer within APPROVAL_TTL_MINUTES, cancels it`;
 }
 
-/** What recall put into an answer's prompt (the passages are in its data block as `earlier` lines), with their scores. */
+/**
+ * What recall put into an answer's prompt (the passages are in its data block as `earlier` lines), with their scores.
+ */
 function recalledNote(triggerId) {
   const recalled = view.timeline.workerEvents.findLast((e) => e.event === "recalled" && e.trigger === triggerId);
   if (!recalled || recalled.passages === 0) return "";

@@ -15,7 +15,9 @@ export const view = {
   timeline: { entries: [], workerEvents: [] },
 };
 
-/** The page's id of the message a Worker event names: Telegram's ids count per chat, so its entries are `<chat>:<id>`. */
+/**
+ * The page's id of the message a Worker event names: Telegram's ids count per chat, so its entries are `<chat>:<id>`.
+ */
 export const eventMessageKey = (e, id) => (e.platform === "telegram" ? `${e.channel}:${id}` : id);
 
 export function el(tag, attrs = {}, ...children) {

@@ -77,6 +77,7 @@ function inlineView(nodes: readonly Inline[], client: MarkdownClient): ViewNode[
       case "link":
         return node("a", inlineView(n.children, client), n.href);
     }
+    return n satisfies never;
   });
 }
 

@@ -121,9 +121,11 @@ export class RecallIndex {
 
   /** Drops a tenant's namespace; false when there was none. */
   async dropNamespace(namespace: string): Promise<boolean> {
-    return (
-      (await whenNamespaceExists(false, async () => (await this.#index.deleteNamespace(namespace), true))) === true
-    );
+    const dropped = await whenNamespaceExists(false, async () => {
+      await this.#index.deleteNamespace(namespace);
+      return true;
+    });
+    return dropped === true;
   }
 
   async namespaces(): Promise<string[]> {

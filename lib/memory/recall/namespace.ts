@@ -10,14 +10,14 @@ import type { Platform } from "../../message.ts";
 const UNSAFE = /[^A-Za-z0-9_.-]/gu;
 
 export function recallNamespace(prefix: string, place: { platform: Platform; tenant: string }): string {
-  return `${botNamespacePrefix(prefix)}${place.platform}:${escape(place.tenant)}`;
+  return `${botNamespacePrefix(prefix)}${place.platform}:${escapedPart(place.tenant)}`;
 }
 
 /** Every namespace of one bot starts with this: the retention sweep finds them by it. */
 export function botNamespacePrefix(prefix: string): string {
-  return `${escape(prefix)}:recall:`;
+  return `${escapedPart(prefix)}:recall:`;
 }
 
-function escape(part: string): string {
+function escapedPart(part: string): string {
   return part.replace(UNSAFE, (char) => `~${char.codePointAt(0)!.toString(16)}~`);
 }

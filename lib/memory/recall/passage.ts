@@ -6,8 +6,10 @@
 import * as z from "../../zod.ts";
 import { PLATFORMS, VISIBILITIES } from "../../message.ts";
 
-/** Who could read the place (lib/message.ts): recall never carries a DM's or a private channel's passages anywhere else. */
-export { VISIBILITIES, type Visibility } from "../../message.ts";
+/**
+ * Who could read the place (lib/message.ts): recall never carries a DM's or a private channel's passages anywhere else.
+ */
+export type { Visibility } from "../../message.ts";
 
 export const passageMetadataSchema = z.object({
   platform: z.enum(PLATFORMS),
@@ -16,7 +18,10 @@ export const passageMetadataSchema = z.object({
   /** The thread, for a passage of a thread conversation. */
   thread: z.optional(z.string()),
   visibility: z.enum(VISIBILITIES),
-  /** Ids of the people the passage is about (never the bot): who wrote in it, and whom the bot's messages in it answer. "forget me" deletes by this. */
+  /**
+   * Ids of the people the passage is about (never the bot): who wrote in it, and whom the bot's messages in it answer.
+   * "forget me" deletes by this.
+   */
   people: z.array(z.string()),
   /** Time of the first and the last message, ms since the epoch. */
   start: z.number(),

@@ -27,7 +27,7 @@ export const RECALL_MIN_SCORE = 1.4;
  * lists' weights cancel out): a small place is asked for the same standing as a large one (first in both lists
  * passes; a passage only one list found does not).
  */
-export function reachableMinScore(minScore: number, hits: number, topK: number, fusion: SearchMode["fusion"]): number {
+function reachableMinScore(minScore: number, hits: number, topK: number, fusion: SearchMode["fusion"]): number {
   if (fusion !== "DBSF" || hits >= topK) return minScore;
   return (minScore * bestDbsfScore(hits)) / bestDbsfScore(topK);
 }
@@ -49,7 +49,7 @@ export type Recalled =
   | { outcome: "unavailable"; passages: []; error: string };
 
 export async function recallForAnswer(index: RecallIndex, req: RecallRequest): Promise<Recalled> {
-  let found;
+  let found: Awaited<ReturnType<RecallIndex["search"]>>;
   try {
     found = await index.search(req.namespace, {
       text: req.queryText,

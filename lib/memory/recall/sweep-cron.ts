@@ -5,7 +5,6 @@
  * hour. Where a pass stands is one Redis key, so a run costs one GET when nothing is due.
  */
 import { RedisStore } from "../../redis-store.ts";
-import type { Redis } from "@upstash/redis/cloudflare";
 import { recallSweepKey } from "../../keys.ts";
 import { errorMessage } from "../../log.ts";
 import type { Services } from "../../services.ts";

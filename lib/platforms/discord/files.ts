@@ -14,7 +14,7 @@ import type { DiscordSettings } from "./settings.ts";
 const DISCORD_CDN_ORIGINS = ["https://cdn.discordapp.com", "https://media.discordapp.net"];
 
 /** An attachment object as Discord sends it on a message. */
-export const attachmentSchema = z.looseObject({
+const attachmentSchema = z.looseObject({
   id: snowflake,
   filename: z.string(),
   size: z.number().check(z.int(), z.gte(0)),

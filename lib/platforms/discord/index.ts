@@ -4,7 +4,7 @@
  * answered by editing their deferred message; channel messages come over the Gateway (functions/discord-gateway.ts)
  * and are answered in the channel with the bot token.
  */
-import type { PlatformAdapter } from "../adapter.ts";
+import type { PlatformAdapter, NoExtra } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
 import { fetchDiscordParent } from "./parent.ts";
 import { discordFiles } from "./files.ts";
@@ -21,7 +21,7 @@ import { DISCORD_SIGNATURE_HEADER, DISCORD_TIMESTAMP_HEADER, verifyDiscordReques
 import { discordPlaceVisibility } from "./visibility.ts";
 import { discordWorking } from "./working.ts";
 
-export const discord: PlatformAdapter<DiscordTarget, {}, DiscordSettings> = {
+export const discord: PlatformAdapter<DiscordTarget, NoExtra, DiscordSettings> = {
   platform: "discord",
   settings: discordSettings,
   replyTargetSchema: discordTargetSchema,

@@ -1,7 +1,8 @@
 /**
  * @module
  * Discord's `/parley`: a chat command with one subcommand per setting (`initiative on|off`, `eagerness 0-100`,
- * `rescue on|off [minutes]`, `status`, `forget`), registered with `default_member_permissions` = Manage Channels so that Discord offers it to
+ * `rescue on|off [minutes]`, `status`, `forget`), registered with `default_member_permissions` = Manage Channels so
+ * that Discord offers it to
  * those who may manage the channel (a server's admins can widen that in its Integrations settings: changes are
  * then checked against the invoking member's permissions in the channel, which come with the interaction). Read
  * here into the same words Slack's `/parley` takes (lib/places/command.ts reads them). Pure: no API call.
@@ -15,7 +16,7 @@ import { InteractionResponseFlags, InteractionResponseType } from "discord-inter
 import * as z from "../../zod.ts";
 import { commandDataSchema, interactionSchema, snowflake } from "./schema.ts";
 
-export const PARLEY_COMMAND = "parley";
+const PARLEY_COMMAND = "parley";
 export const PARLEY_FORGET = "forget";
 /** ./commands.ts's CHAT_INPUT (which lists this command: it cannot be imported from there without a circle). */
 const CHAT_INPUT: ApplicationCommandType.ChatInput = 1;

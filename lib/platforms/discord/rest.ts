@@ -37,7 +37,7 @@ export const DISCORD_ERROR = {
  * call site also states its own with `satisfies` (create or edit a channel message, edit `@original`, post a
  * follow-up, overwrite the commands).
  */
-export type DiscordRequestBody =
+type DiscordRequestBody =
   | RESTPostAPIChannelMessageJSONBody
   | RESTPatchAPIChannelMessageJSONBody
   | RESTPatchAPIInteractionOriginalResponseJSONBody

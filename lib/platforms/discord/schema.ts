@@ -8,14 +8,14 @@ import * as z from "../../zod.ts";
 /** Discord ids are 64-bit snowflakes sent as decimal strings. */
 export const snowflake = z.string().check(z.regex(/^\d{1,20}$/, "not a snowflake"));
 
-export const userSchema = z.looseObject({
+const userSchema = z.looseObject({
   id: snowflake,
   username: z.string(),
   global_name: z.nullish(z.string()),
   bot: z.optional(z.boolean()),
 });
 
-export const memberSchema = z.looseObject({
+const memberSchema = z.looseObject({
   user: z.optional(userSchema),
   nick: z.nullish(z.string()),
 });
@@ -49,7 +49,7 @@ export const messageSchema = z.looseObject({
   referenced_message: z.nullish(z.looseObject({ id: snowflake, author: userSchema })),
 });
 
-export const commandOptionSchema = z.looseObject({
+const commandOptionSchema = z.looseObject({
   name: z.string(),
   type: z.number().check(z.int()),
   value: z.optional(z.union([z.string(), z.number(), z.boolean()])),

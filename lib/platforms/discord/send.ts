@@ -1,7 +1,8 @@
 /**
  * @module
  * Posts the bot's answer on Discord, split into messages of at most 2,000 characters in Discord's Markdown
- * (./format.ts), with no mention allowed to ping anyone. An interaction answer edits the deferred "thinking…" message (`@original`, idempotent) and adds
+ * (./format.ts), with no mention allowed to ping anyone. An interaction answer edits the deferred "thinking…" message
+ * (`@original`, idempotent) and adds
  * follow-ups for the rest; a Gateway conversation answer is a channel message, a reply to its trigger when the
  * trigger addressed the bot, each part with a nonce made of the trigger's id and the part's index.
  */

@@ -24,7 +24,9 @@ import { earlyRefusal, messageIdSchema, NO_MENTIONS, partNonce } from "./send.ts
 import type { DiscordSettings } from "./settings.ts";
 import type { DiscordTarget } from "./target.ts";
 
-/** Discord documents no edit rate; its buckets allow about five a channel per five seconds. One a second leaves room. */
+/**
+ * Discord documents no edit rate; its buckets allow about five a channel per five seconds. One a second leaves room.
+ */
 const EDIT_INTERVAL_MS = 1_000;
 
 export const discordStreaming: StreamingCapability<DiscordTarget, DiscordSettings> = {

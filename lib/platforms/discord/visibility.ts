@@ -15,7 +15,7 @@ import { DM_TENANT_PREFIX } from "./parse.ts";
 import { discordRequest } from "./rest.ts";
 import { snowflake } from "./schema.ts";
 
-export const CHANNEL_TYPE = { ANNOUNCEMENT_THREAD: 10, PUBLIC_THREAD: 11, PRIVATE_THREAD: 12 } as const;
+const CHANNEL_TYPE = { ANNOUNCEMENT_THREAD: 10, PUBLIC_THREAD: 11, PRIVATE_THREAD: 12 } as const;
 const VIEW_CHANNEL = 1n << 10n;
 const ROLE_OVERWRITE = 0;
 

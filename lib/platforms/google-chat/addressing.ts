@@ -14,12 +14,12 @@ import type { Addressing } from "../../message.ts";
 import type { AppCommand } from "./event.ts";
 import type { ChatMessage } from "./schema.ts";
 
-export const ASK_COMMAND = { id: 1, name: "ask" } as const;
-export const FORGET_COMMAND = { id: 2, name: "forget" } as const;
+const ASK_COMMAND = { id: 1, name: "ask" } as const;
+const FORGET_COMMAND = { id: 2, name: "forget" } as const;
 /** What /forget says on the person's behalf: the engine's whole-message "forget me" request. */
-export const FORGET_REQUEST_TEXT = "forget me";
+const FORGET_REQUEST_TEXT = "forget me";
 /** The app's own user in a request (the Chat API's alias), when no mention in the message named it. */
-export const APP_USER = "users/app";
+const APP_USER = "users/app";
 
 export interface Addressed {
   addressing: Addressing;

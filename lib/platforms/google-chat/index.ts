@@ -10,7 +10,7 @@
  * first, say the bot is answering. History: the space's messages where an administrator let the app read them,
  * else what was kept (./history.ts).
  */
-import type { PlatformAdapter } from "../adapter.ts";
+import type { PlatformAdapter, NoExtra } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
 import { readGoogleChatHistory } from "./history.ts";
 import { googleChatFiles } from "./files.ts";
@@ -52,4 +52,4 @@ export const googleChat = {
   streaming: googleChatStreaming,
   files: googleChatFiles,
   format: googleChatFormat,
-} satisfies PlatformAdapter<GoogleChatTarget, {}, GoogleChatSettings>;
+} satisfies PlatformAdapter<GoogleChatTarget, NoExtra, GoogleChatSettings>;

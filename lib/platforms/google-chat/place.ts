@@ -26,13 +26,13 @@ export function isDirectMessage(space: ChatSpace): boolean {
 }
 
 /** A space whose messages are in threads (named spaces made since threads came are, unless their state says). */
-export function isThreaded(space: ChatSpace): boolean {
+function isThreaded(space: ChatSpace): boolean {
   if (space.spaceThreadingState) return space.spaceThreadingState === "THREADED_MESSAGES";
   return space.spaceType === "SPACE";
 }
 
 /** The thread id of a thread's resource name, when it is in `space`. */
-export function threadIdOf(threadName: string | undefined, spaceId: string): string | undefined {
+function threadIdOf(threadName: string | undefined, spaceId: string): string | undefined {
   const match = threadName ? THREAD_NAME.exec(threadName) : null;
   return match && match[1] === spaceId ? match[2] : undefined;
 }

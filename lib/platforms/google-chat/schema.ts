@@ -18,7 +18,7 @@ export const SPACE_NAME = /^spaces\/([A-Za-z0-9_-]{1,64})$/;
 export const THREAD_NAME = /^spaces\/([A-Za-z0-9_-]{1,64})\/threads\/([A-Za-z0-9_.-]{1,128})$/;
 export const MESSAGE_NAME = /^spaces\/([A-Za-z0-9_-]{1,64})\/messages\/([A-Za-z0-9_.-]{1,128})$/;
 
-export const userSchema = z.looseObject({
+const userSchema = z.looseObject({
   name: userName,
   displayName: z.optional(z.string()),
   /** `HUMAN` or `BOT`. */
@@ -27,7 +27,7 @@ export const userSchema = z.looseObject({
   isAnonymous: z.optional(z.boolean()),
 });
 
-export const spaceSchema = z.looseObject({
+const spaceSchema = z.looseObject({
   name: z.string().check(z.regex(SPACE_NAME)),
   /** `SPACE`, `GROUP_CHAT` or `DIRECT_MESSAGE`. */
   spaceType: z.optional(z.string()),
@@ -39,7 +39,7 @@ export const spaceSchema = z.looseObject({
   displayName: z.optional(z.string()),
 });
 
-export const threadSchema = z.looseObject({ name: z.optional(z.string().check(z.regex(THREAD_NAME))) });
+const threadSchema = z.looseObject({ name: z.optional(z.string().check(z.regex(THREAD_NAME))) });
 
 const annotationSchema = z.looseObject({
   /** `USER_MENTION`, `SLASH_COMMAND`, `RICH_LINK`, `CUSTOM_EMOJI`. */
@@ -128,5 +128,3 @@ export const framingSchema = z.union([z.looseObject({ type: z.string() }), z.loo
 export type ChatUser = z.output<typeof userSchema>;
 export type ChatSpace = z.output<typeof spaceSchema>;
 export type ChatMessage = z.output<typeof messageSchema>;
-export type InteractionEvent = z.output<typeof interactionEventSchema>;
-export type AddOnChat = z.output<typeof addOnChatSchema>;

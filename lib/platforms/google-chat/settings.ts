@@ -27,7 +27,7 @@ export function audienceOf(value: string): ChatAudience | null {
 }
 
 /** The fields of a service account's JSON key that Parley reads (the console's "Create key → JSON" download). */
-export const serviceAccountKeySchema = z.looseObject({
+const serviceAccountKeySchema = z.looseObject({
   type: z.literal("service_account"),
   client_email: z.string().check(z.regex(/^[^@\s]+@[^@\s]+$/)),
   private_key: z.string().check(z.includes("-----BEGIN PRIVATE KEY-----")),

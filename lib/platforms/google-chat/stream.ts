@@ -46,7 +46,7 @@ export const googleChatStreaming: StreamingCapability<GoogleChatTarget, GoogleCh
 };
 
 /** Sets the message's text: `spaces.messages.patch` with `updateMask=text`. */
-export function patchText(ctx: ChatContext, target: GoogleChatTarget, messageId: string, text: string) {
+function patchText(ctx: ChatContext, target: GoogleChatTarget, messageId: string, text: string) {
   return callChat(ctx, "spaces.messages.patch", {
     method: "PATCH",
     path: `${target.space}/messages/${messageId}`,

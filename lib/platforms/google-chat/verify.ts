@@ -16,7 +16,7 @@ import { signingKeys } from "../jwt-keys.ts";
 import type { AdapterContext, Verified, WebhookRequest } from "../adapter.ts";
 import { audienceOf, type GoogleChatSettings } from "./settings.ts";
 
-export const CHAT_ISSUER = "chat@system.gserviceaccount.com";
+const CHAT_ISSUER = "chat@system.gserviceaccount.com";
 /** An ID token's issuer, as Google writes it (with or without the scheme, google-auth-library accepts both). */
 const GOOGLE_ISSUERS = ["https://accounts.google.com", "accounts.google.com"];
 const ADD_ON_SERVICE_ACCOUNT = /^service-\d{1,20}@gcp-sa-gsuiteaddons\.iam\.gserviceaccount\.com$/;

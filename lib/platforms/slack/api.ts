@@ -2,7 +2,8 @@
  * @module
  * One call to Slack's Web API with the bot token, and Slack's failures turned into what the job flow acts on:
  * PlatformRateLimited (429 with Retry-After), GiveUp (an `ok:false` the same request can never get past), Error
- * (retry). Never puts message text into an error. Every method Parley calls takes its arguments as Slack's own SDK types
+ * (retry). Never puts message text into an error. Every method Parley calls takes its arguments as Slack's own SDK
+ * types
  * them (`SlackMethods`, from @slack/web-api): a misspelt or missing argument fails `npm run typecheck`. Only the
  * SDK's types are used (a dev dependency, erased from the Worker's bundle).
  */
@@ -13,6 +14,7 @@ import { PlatformRateLimited } from "../rate-limited.ts";
 
 const slackResponseSchema = z.looseObject({ ok: z.boolean(), error: z.optional(z.string()) });
 // Every method's answer has these; chat.postMessage's type stands for them (WebAPICallResult omits `error`).
+// biome-ignore lint/correctness/noUnusedVariables: a compile-time check against the SDK's type
 type ResponseAgrees = SlackAgrees<
   SlackDisagreements<z.output<typeof slackResponseSchema>, Slack.ChatPostMessageResponse>
 >;
@@ -101,7 +103,9 @@ export type SlackDisagreements<Ours, Theirs, Skip extends string = never> = {
     : `${K & string}: not a field of Slack's SDK type`;
 }[keyof ReadFields<Ours, Skip>];
 
-/** One type is the other's narrowing (our schema may check more strictly than the SDK declares: `"bot"` of a string). */
+/**
+ * One type is the other's narrowing (our schema may check more strictly than the SDK declares: `"bot"` of a string).
+ */
 type Overlap<A, B> = [A] extends [B] ? true : [B] extends [A] ? true : false;
 
 /** Compiles only when `Disagreements` is `never` (see SlackDisagreements). */

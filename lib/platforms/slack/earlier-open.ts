@@ -35,7 +35,8 @@ export async function findEarlierOpen(
   for (const message of listed) {
     if (message.bot_id === undefined || message.metadata !== undefined) continue;
     const opening = unsure.openings.find((text) => slackMarkdown(text) === message.text);
-    // Slack ends a stream itself after some minutes (`errored`), or it was stopped (`completed`): finished with an edit.
+    // Slack ends a stream itself after some minutes (`errored`), or it was stopped (`completed`): finished with an
+    // edit.
     if (opening !== undefined)
       return {
         mode: "native",

@@ -28,7 +28,9 @@ const slackFileSchema = z.looseObject({
   original_h: z.optional(z.coerce.number().check(z.int(), z.gte(1))),
 });
 
-/** The message's files Parley can fetch, at most MAX_FILES_PER_MESSAGE; one that is not what Slack sends is left out. */
+/**
+ * The message's files Parley can fetch, at most MAX_FILES_PER_MESSAGE; one that is not what Slack sends is left out.
+ */
 export function slackFileRefs(files: unknown): FileRef[] {
   if (!Array.isArray(files)) return [];
   const refs = files.flatMap((raw): FileRef[] => {

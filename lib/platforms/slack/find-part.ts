@@ -60,10 +60,15 @@ export type ListedSlackMessage = z.output<typeof listSchema>["messages"][number]
  */
 type Listed<R extends { messages?: unknown[] }> = NonNullable<R["messages"]>[number] &
   Pick<SlackEvents.BotMessageEvent, "streaming_state">;
+// biome-ignore lint/correctness/noUnusedVariables: a compile-time check against the SDK's type
 type HistoryAgrees = SlackAgrees<SlackDisagreements<ListedSlackMessage, Listed<Slack.ConversationsHistoryResponse>>>;
+// biome-ignore lint/correctness/noUnusedVariables: a compile-time check against the SDK's type
 type RepliesAgrees = SlackAgrees<SlackDisagreements<ListedSlackMessage, Listed<Slack.ConversationsRepliesResponse>>>;
 
-/** Part `index` of the answer to `answerId` (its `ts` and the text it shows) if it was posted since `since` (ms), else null. */
+/**
+ * Part `index` of the answer to `answerId` (its `ts` and the text it shows) if it was posted since `since` (ms), else
+ * null.
+ */
 export async function findSlackPart(
   place: SlackPlace,
   part: { answerId: string; index: number; since: number },
@@ -88,6 +93,7 @@ export function partAmong(
 }
 
 const authSchema = z.looseObject({ user_id: z.string(), bot_id: z.optional(z.string()) });
+// biome-ignore lint/correctness/noUnusedVariables: a compile-time check against the SDK's type
 type AuthAgrees = SlackAgrees<SlackDisagreements<z.output<typeof authSchema>, Slack.AuthTestResponse>>;
 
 /**

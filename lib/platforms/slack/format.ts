@@ -15,7 +15,7 @@ import type { SlackTarget } from "./target.ts";
 export const SLACK_MARKDOWN_MAX_CHARS = 12_000;
 
 /** Nothing the model writes may read as a Slack token: no ping of `<!channel>`, no link hiding where it points. */
-export function escapeSlackTokens(text: string): string {
+function escapeSlackTokens(text: string): string {
   return text.replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 

@@ -4,7 +4,7 @@
  * `chat.postMessage` in the channel or thread the message was written in. Installable in many workspaces
  * (./oauth/): each answer then goes out with the token of its workspace's installation.
  */
-import type { AdapterContext, PlatformAdapter, WebhookRequest } from "../adapter.ts";
+import type { AdapterContext, PlatformAdapter, WebhookRequest, NoExtra } from "../adapter.ts";
 import { refreshBotToken, type OAuthClient } from "./oauth/access.ts";
 import { jsonBody } from "../json-body.ts";
 import { fetchSlackParent } from "./parent.ts";
@@ -38,7 +38,7 @@ export function slackOAuthClient(ctx: AdapterContext<SlackSettings>): OAuthClien
   };
 }
 
-export const slack: PlatformAdapter<SlackTarget, {}, SlackSettings> = {
+export const slack: PlatformAdapter<SlackTarget, NoExtra, SlackSettings> = {
   platform: "slack",
   settings: slackSettings,
   replyTargetSchema: slackTargetSchema,

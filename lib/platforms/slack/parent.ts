@@ -36,6 +36,7 @@ type ListedMessage = z.output<typeof listedMessagesSchema>["messages"][number];
 // `user_profile` is in Slack's message events but not in the SDK's replies and history types, nor `subtype` in its
 // replies type (generated from samples): read when present, the author's id otherwise; every other field read is
 // the SDK's.
+// biome-ignore lint/correctness/noUnusedVariables: a compile-time check against the SDK's type
 type RepliesAgrees = SlackAgrees<
   SlackDisagreements<
     ListedMessage,
@@ -43,6 +44,7 @@ type RepliesAgrees = SlackAgrees<
     "user_profile" | "subtype"
   >
 >;
+// biome-ignore lint/correctness/noUnusedVariables: a compile-time check against the SDK's type
 type HistoryAgrees = SlackAgrees<
   SlackDisagreements<ListedMessage, NonNullable<Slack.ConversationsHistoryResponse["messages"]>[number], "user_profile">
 >;

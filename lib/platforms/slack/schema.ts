@@ -25,7 +25,7 @@ export const urlVerificationSchema = z.looseObject({
 });
 
 /** Slack documents every field of an authorization as optional (its own SDK's `Authorization` type). */
-export const authorizationSchema = z.looseObject({
+const authorizationSchema = z.looseObject({
   user_id: z.optional(slackId),
   is_bot: z.optional(z.boolean()),
   is_enterprise_install: z.optional(z.boolean()),
@@ -104,5 +104,3 @@ export const reactionEventSchema = z.looseObject({
   item: z.looseObject({ type: z.string(), channel: z.optional(slackId), ts: z.optional(slackTs) }),
   event_ts: slackTs,
 });
-
-export type SlackReactionEvent = z.infer<typeof reactionEventSchema>;

@@ -65,9 +65,11 @@ const usersInfoSchema = z.object({
   }),
 });
 const conversationsInfoSchema = z.object({ channel: z.object({ creator: z.optional(z.string()) }) });
+// biome-ignore lint/correctness/noUnusedVariables: a compile-time check against the SDK's type
 type UserAgrees = SlackAgrees<
   SlackDisagreements<z.output<typeof usersInfoSchema>["user"], NonNullable<Slack.UsersInfoResponse["user"]>>
 >;
+// biome-ignore lint/correctness/noUnusedVariables: a compile-time check against the SDK's type
 type ChannelAgrees = SlackAgrees<
   SlackDisagreements<
     z.output<typeof conversationsInfoSchema>["channel"],

@@ -208,7 +208,9 @@ async function updateMessage(args: SlackCallArgs & { channel: string }, ts: stri
   await callSlack(args, "chat.update", { channel: args.channel, ts, markdown_text: markdown });
 }
 
-/** The edit that leaves the answer whole waits out a short 429; a progress edit never does (the next one carries it). */
+/**
+ * The edit that leaves the answer whole waits out a short 429; a progress edit never does (the next one carries it).
+ */
 function finalUpdate(args: SlackCallArgs & { channel: string }, ts: string, markdown: string): Promise<void> {
   return waitingOutRateLimits(() => updateMessage(args, ts, markdown));
 }

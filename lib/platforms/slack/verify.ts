@@ -9,7 +9,7 @@ export const SLACK_SIGNATURE_HEADER = "X-Slack-Signature";
 export const SLACK_TIMESTAMP_HEADER = "X-Slack-Request-Timestamp";
 const SIGNATURE_VERSION = "v0";
 /** Slack's documented replay window. */
-export const SLACK_MAX_CLOCK_SKEW_SECONDS = 300;
+const SLACK_MAX_CLOCK_SKEW_SECONDS = 300;
 
 export type SlackVerifyResult =
   | { ok: true }

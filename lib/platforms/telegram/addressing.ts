@@ -11,10 +11,10 @@ import type { Addressing } from "../../message.ts";
 import type { TelegramEntity, TelegramMessage } from "./schema.ts";
 
 /** The bot's commands; any other command addressed to it is still a command, read as written. */
-export const ASK_COMMAND = "ask";
-export const FORGET_COMMAND = "forget";
+const ASK_COMMAND = "ask";
+const FORGET_COMMAND = "forget";
 /** What /forget says on the person's behalf: the engine's whole-message "forget me" request. */
-export const FORGET_REQUEST_TEXT = "forget me";
+const FORGET_REQUEST_TEXT = "forget me";
 /** Telegram asks every bot to answer these (the "Start" button, the profile's Help). */
 const BOT_COMMANDS: ReadonlySet<string> = new Set([ASK_COMMAND, FORGET_COMMAND, "start", "help"]);
 const COMMAND = /^\/([A-Za-z0-9_]{1,32})(?:@([A-Za-z0-9_]{1,32}))?(?:\s+|$)/;

@@ -25,7 +25,7 @@ export function withoutMentions(text: string): string {
 }
 
 /** The HTML escapes the Bot API documents (`&lt;`, `&gt;`, `&amp;`; `&quot;` inside an attribute). */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
@@ -46,7 +46,7 @@ export const telegramFormat: AnswerFormat<TelegramTarget> = {
 const ESCAPES: Readonly<Record<string, string>> = { "&lt;": "<", "&gt;": ">", "&amp;": "&", "&quot;": '"' };
 
 /** The text Telegram shows of HTML this module wrote: the tags left out, each escape its character. */
-export function shownText(html: string): string {
+function shownText(html: string): string {
   return html.replace(/<[^>]*>/g, "").replace(/&(?:lt|gt|amp|quot);/g, (e) => ESCAPES[e]!);
 }
 

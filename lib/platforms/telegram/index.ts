@@ -6,7 +6,7 @@
  * "typing…" while the bot works. The Bot API cannot read a chat's history, so the ingest script keeps each chat's
  * last messages (`keepHistory`) for a conversation's start to see what was said before it.
  */
-import type { PlatformAdapter } from "../adapter.ts";
+import type { PlatformAdapter, NoExtra } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
 import { parseTelegramUpdate } from "./parse.ts";
 import { botOfTenant } from "./place.ts";
@@ -19,7 +19,7 @@ import { telegramWorking } from "./working.ts";
 import { telegramFiles } from "./files.ts";
 import { telegramFormat } from "./format.ts";
 
-export const telegram: PlatformAdapter<TelegramTarget, {}, TelegramSettings> = {
+export const telegram: PlatformAdapter<TelegramTarget, NoExtra, TelegramSettings> = {
   platform: "telegram",
   settings: telegramSettings,
   replyTargetSchema: telegramTargetSchema,

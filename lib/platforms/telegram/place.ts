@@ -9,8 +9,6 @@
 import type { ConversationKey, Visibility } from "../../message.ts";
 import type { TelegramChat, TelegramMessage } from "./schema.ts";
 
-export type ChatType = "private" | "group" | "supergroup";
-
 export function tenantOf(botId: string, chatId: number): string {
   return `${botId}:${chatId}`;
 }

@@ -14,7 +14,7 @@ const id = z.number().check(z.int(), z.refine(Number.isSafeInteger, "not a Teleg
 /** Unix seconds, "always a positive number". */
 const unixTime = z.number().check(z.int(), z.positive());
 
-export const userSchema = z.looseObject({
+const userSchema = z.looseObject({
   id,
   is_bot: z.boolean(),
   first_name: z.string(),
@@ -22,7 +22,7 @@ export const userSchema = z.looseObject({
   username: z.optional(z.string()),
 });
 
-export const chatSchema = z.looseObject({
+const chatSchema = z.looseObject({
   id,
   type: z.enum(["private", "group", "supergroup", "channel"]),
   title: z.optional(z.string()),
@@ -30,7 +30,7 @@ export const chatSchema = z.looseObject({
   is_forum: z.optional(z.boolean()),
 });
 
-export const entitySchema = z.looseObject({
+const entitySchema = z.looseObject({
   type: z.string(),
   offset: z.number().check(z.int(), z.nonnegative()),
   length: z.number().check(z.int(), z.positive()),
@@ -92,14 +92,17 @@ export type TelegramUser = z.output<typeof userSchema>;
 export type TelegramChat = z.output<typeof chatSchema>;
 export type TelegramEntity = z.output<typeof entitySchema>;
 export type TelegramMessage = z.output<typeof messageSchema>;
-export type TelegramReactionUpdated = z.output<typeof reactionUpdatedSchema>;
-export type TelegramChatMemberUpdated = z.output<typeof chatMemberUpdatedSchema>;
+type TelegramReactionUpdated = z.output<typeof reactionUpdatedSchema>;
+type TelegramChatMemberUpdated = z.output<typeof chatMemberUpdatedSchema>;
 
 /** The fields a schema reads, without a loose object's index signature. */
 type Read<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
 /** One type is the other's narrowing (the Bot API's `true` of our boolean, our string of its literals). */
 type Overlap<A, B> = [A] extends [B] ? true : [B] extends [A] ? true : false;
-/** The fields of any member of a union (a MessageEntity is one of several kinds), and a field's type in those that have it. */
+/**
+ * The fields of any member of a union (a MessageEntity is one of several kinds), and a field's type in those that have
+ * it.
+ */
 type AnyKey<T> = T extends unknown ? keyof T : never;
 type FieldOf<T, K> = T extends unknown ? (K extends keyof T ? T[K] : never) : never;
 /** `never` while every field the schema reads is a field of the Bot API type, of a type that agrees with it. */
@@ -114,7 +117,8 @@ type Disagreements<Ours, Theirs> = {
 }[keyof Read<Ours>];
 /** Compiles only when `D` is `never`: the field names it shows are read otherwise than the Bot API declares them. */
 type Agrees<D extends never> = D;
-export type SchemasAgree = [
+// biome-ignore lint/correctness/noUnusedVariables: a compile-time check against the SDK's types
+type SchemasAgree = [
   Agrees<Disagreements<TelegramUser, Telegram.User>>,
   Agrees<Disagreements<TelegramChat, Telegram.Chat>>,
   Agrees<Disagreements<TelegramEntity, Telegram.MessageEntity>>,

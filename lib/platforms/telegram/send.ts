@@ -3,7 +3,8 @@
  * Posts the bot's answer with `sendMessage`, split into messages of at most 4,096 characters (cut where
  * ../../text/split.ts cuts, never inside a word), the first as a reply to the message it answers in a group, in its
  * forum topic, in the Bot API's HTML (./format.ts: the model's Markdown rendered, every other character escaped)
- * with link previews off (a preview would fetch whatever URL the model wrote). The Bot API takes no idempotency key and cannot list a
+ * with link previews off (a preview would fetch whatever URL the model wrote). The Bot API takes no idempotency key and
+ * cannot list a
  * chat's messages, so a part whose call began and never came back cannot be looked for: a later attempt posts it
  * again, and it may then appear twice (docs/platforms/telegram.md, "Exactly once").
  */

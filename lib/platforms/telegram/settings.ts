@@ -4,7 +4,7 @@
  * message addresses the bot by `@username`; `npm run telegram:set-webhook` reads it with `getMe` and says when this
  * setting differs). A malformed one turns Telegram off and is named, never its value.
  */
-import { optionalText, readSettings, text, url } from "../../settings-schema.ts";
+import { optionalText, readSettings, url } from "../../settings-schema.ts";
 import * as z from "../../zod.ts";
 import type { PlatformSettings } from "../adapter.ts";
 

@@ -67,7 +67,7 @@ async function callOf(ctx: TelegramContext): Promise<TelegramCall> {
 }
 
 /** One answer's draft id on every attempt (non-zero, within a 32-bit integer): its changes animate as one draft. */
-export async function draftIdOf(triggerId: string): Promise<number> {
+async function draftIdOf(triggerId: string): Promise<number> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`draft:${triggerId}`)));
   return (parseInt(bytesToHex(digest.slice(0, 4)), 16) % 2_147_483_646) + 1;
 }

@@ -55,7 +55,10 @@ export async function telegramWorking(
   const reacted = react
     ? await reaction(true).then(
         () => true,
-        (err: unknown) => (quietly("reaction")(err), false),
+        (err: unknown) => {
+          quietly("reaction")(err);
+          return false;
+        },
       )
     : false;
   return {

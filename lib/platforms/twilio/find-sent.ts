@@ -27,7 +27,8 @@ export interface SentSmsQuery extends SendTwilioSmsArgs {
 
 /** The sid of a text with `body` sent from `from` to `to` since `since`, or null. */
 export async function findSentSms(q: SentSmsQuery): Promise<string | null> {
-  const url = `${messagesUrl(q.apiBaseUrl, q.accountSid)}?${new URLSearchParams({ To: q.to, From: q.from, PageSize: String(PAGE_SIZE) } satisfies MessageListQuery)}`;
+  const query: MessageListQuery = { To: q.to, From: q.from, PageSize: String(PAGE_SIZE) };
+  const url = `${messagesUrl(q.apiBaseUrl, q.accountSid)}?${new URLSearchParams(query)}`;
   const response = await (q.fetch ?? fetch)(url, {
     headers: { Authorization: `Basic ${btoa(`${q.accountSid}:${q.authToken}`)}` },
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),

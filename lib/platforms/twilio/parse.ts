@@ -10,7 +10,7 @@ import type { TwilioTarget } from "./target.ts";
 import { twilioFileRefs } from "./files.ts";
 
 /** The person is never named by their number in the prompt: the model needs no phone numbers. */
-export const SMS_AUTHOR_NAME = "Texter";
+const SMS_AUTHOR_NAME = "Texter";
 /** What the conversation records for a message whose only media Parley could not keep a reference to. */
 export const MEDIA_ONLY_TEXT = "[sent an attachment without text]";
 /** A coordinate as Twilio writes it (a decimal number); anything else is not read as a location. */
@@ -23,7 +23,7 @@ const address = z
 const sid = (prefix: string) =>
   z.string().check(z.regex(new RegExp(`^${prefix}[A-Za-z0-9]{1,64}$`), `is not a ${prefix}… id`));
 
-export const twilioSmsSchema = z.looseObject({
+const twilioSmsSchema = z.looseObject({
   MessageSid: z.string().check(z.regex(/^[A-Z]{2}[A-Za-z0-9]{1,64}$/, "is not a message sid")),
   AccountSid: sid("AC"),
   From: address,
@@ -57,7 +57,7 @@ export function isMediaOnly(sms: TwilioSms): boolean {
  * A shared location (WhatsApp sends it without a Body) as the line the model reads, as a person would describe
  * it: `[location: Blue Bottle, 66 Mint St (37.7825, -122.4079)]`, or only the coordinates for a dropped pin.
  */
-export function locationText(sms: TwilioSms): string | null {
+function locationText(sms: TwilioSms): string | null {
   if (sms.Latitude === undefined || sms.Longitude === undefined) return null;
   const place = [sms.Label, sms.Address]
     .map((part) => part?.trim())

@@ -1,6 +1,7 @@
 /**
  * @module
- * The job's last step for SMS and WhatsApp: render the answer for the channel (./format.ts), fit it, send it (unless an earlier attempt's text is found among
+ * The job's last step for SMS and WhatsApp: render the answer for the channel (./format.ts), fit it, send it (unless an
+ * earlier attempt's text is found among
  * the texts sent to the person), and remember an opt-out that Twilio reports (21610) so that later jobs do not
  * even try. Whether the person opted out is the core's to check, before the model call and before every send
  * (IngestOptions `optOuts`).

@@ -14,7 +14,7 @@ import * as z from "../../zod.ts";
 import { GiveUp } from "../../errors.ts";
 import { PlatformRateLimited } from "../rate-limited.ts";
 
-export const TWILIO_API_VERSION = "2010-04-01";
+const TWILIO_API_VERSION = "2010-04-01";
 /** "Attempt to send to unsubscribed recipient": the person texted STOP. */
 export const TWILIO_OPTED_OUT_CODE = 21610;
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -39,7 +39,7 @@ export interface SendTwilioSmsArgs {
 /** A Messages API form as Twilio names its fields: the helper's options, capitalised as the helper sends them. */
 type TwilioForm<Options> = { [K in keyof Options as Capitalize<K & string>]?: string };
 /** Messages create: `To` is required, as twilio-oai declares. */
-export type MessageCreateForm = TwilioForm<MessageListInstanceCreateOptions> & { To: string };
+type MessageCreateForm = TwilioForm<MessageListInstanceCreateOptions> & { To: string };
 /** Messages list's query. */
 export type MessageListQuery = TwilioForm<MessageListInstancePageOptions>;
 

@@ -8,14 +8,15 @@ import { splitText } from "../../text/split.ts";
 
 /** Twilio refuses longer bodies, on SMS and WhatsApp alike (error 21617). */
 export const SMS_MAX_BODY_CHARS = 1_600;
-export const GSM7_SINGLE_SEPTETS = 160;
-export const GSM7_PART_SEPTETS = 153;
-export const UCS2_SINGLE_UNITS = 70;
-export const UCS2_PART_UNITS = 67;
+const GSM7_SINGLE_SEPTETS = 160;
+const GSM7_PART_SEPTETS = 153;
+const UCS2_SINGLE_UNITS = 70;
+const UCS2_PART_UNITS = 67;
 const ELLIPSIS = "...";
 
 const GSM7_BASIC = new Set(
-  "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà",
+  "@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ " +
+    "!\"#¤%&'()*+,-./0123456789:;<=>?¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà",
 );
 /** Reachable through the escape character: two septets each. */
 const GSM7_EXTENSION = new Set("\f^{}\\[~]|€");
@@ -37,7 +38,7 @@ const GSM7_LOOKALIKES: ReadonlyMap<string, string> = new Map([
 const LOOKALIKE_PATTERN = /[\u2018\u2019\u201C\u201D\u2013\u2014\u2026\u00A0]/g;
 const SENTENCE_END = /[.!?…。！？]['")\]]*$/;
 
-export type SmsEncoding = "GSM-7" | "UCS-2";
+type SmsEncoding = "GSM-7" | "UCS-2";
 
 export interface SmsSegments {
   encoding: SmsEncoding;
@@ -65,7 +66,10 @@ export function fitSmsReply(text: string, maxChars: number): string {
   return cutAtBreak(toGsm7Lookalikes(text), maxChars);
 }
 
-/** `text` trimmed and cut to `maxChars` (at most 1,600, Twilio's Body limit on every channel) where a reader expects a break. */
+/**
+ * `text` trimmed and cut to `maxChars` (at most 1,600, Twilio's Body limit on every channel) where a reader expects a
+ * break.
+ */
 export function cutAtBreak(text: string, maxChars: number): string {
   const limit = Math.min(Math.max(maxChars, ELLIPSIS.length + 2), SMS_MAX_BODY_CHARS);
   const clean = text.trim();

@@ -15,7 +15,7 @@ const DEFAULT_PORTS: Readonly<Record<string, string>> = { "https:": "443", "http
 export type TwilioParams = Iterable<readonly [string, string]>;
 
 /** The string Twilio signs: the URL, then `key + value` of each distinct parameter, sorted by key (then value). */
-export function twilioSigningString(url: string, params: TwilioParams): string {
+function twilioSigningString(url: string, params: TwilioParams): string {
   const distinct = new Map([...params].map(([key, value]) => [`${key}\u0000${value}`, key + value] as const));
   const sorted = [...distinct].sort(([a], [b]) => compare(a, b));
   return url + sorted.map(([, pair]) => pair).join("");
@@ -43,7 +43,10 @@ export async function verifyTwilioSignature(args: {
   return ok;
 }
 
-/** The URLs twilio-node tries: without any port, with the default port where none is given, and each with the legacy query. */
+/**
+ * The URLs twilio-node tries: without any port, with the default port where none is given, and each with the legacy
+ * query.
+ */
 export function urlVariants(url: string): string[] {
   let parsed: URL;
   try {

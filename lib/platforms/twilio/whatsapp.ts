@@ -9,7 +9,7 @@ import type { CarrierKeyword } from "./keywords.ts";
 import { carrierKeyword } from "./keywords.ts";
 import { cutAtBreak, SMS_MAX_BODY_CHARS } from "./sms-text.ts";
 
-export const WHATSAPP_PREFIX = "whatsapp:";
+const WHATSAPP_PREFIX = "whatsapp:";
 
 export const isWhatsApp = (address: string): boolean => address.startsWith(WHATSAPP_PREFIX);
 

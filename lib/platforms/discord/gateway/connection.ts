@@ -251,7 +251,7 @@ export class GatewayConnection {
     else socket.addEventListener("open", () => this.#apply(session.handle({ type: "open", connection })));
     socket.addEventListener("message", (event) => {
       clearTimeout(this.#handshakeTimer);
-      let payload;
+      let payload: ReturnType<typeof payloadSchema.parse>;
       try {
         payload = payloadSchema.parse(JSON.parse(String(event.data)));
       } catch {

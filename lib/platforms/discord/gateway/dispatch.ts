@@ -3,7 +3,8 @@
  * One Gateway dispatch → what it means for the bot: a message for the pipeline (MESSAGE_CREATE; a 👎 on an answer), a
  * person's ✅ or ❌ on the bot's question (a confirm tool's: lib/approvals/capability.ts),
  * the bot's managed role in a guild (GUILD_CREATE, GUILD_ROLE_CREATE/UPDATE), a guild the bot was removed from
- * (GUILD_DELETE without `unavailable`), or the reason it needs no work. Pure: functions/discord-gateway-feed.ts acts on the answer
+ * (GUILD_DELETE without `unavailable`), or the reason it needs no work. Pure: functions/discord-gateway-feed.ts acts on
+ * the answer
  * and the conformance corpus (test/fixtures/platforms/discord) reads every dispatch through it.
  */
 import type { InboundMessage } from "../../../message.ts";

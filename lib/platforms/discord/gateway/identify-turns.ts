@@ -12,7 +12,7 @@ import { IDENTIFY_BUDGET, IDENTIFY_WINDOW_MS } from "./protocol.ts";
  * Discord's window for one IDENTIFY per concurrency bucket (5 s), plus a margin: a turn starts the connect, and
  * the IDENTIFY goes out after the socket opened and HELLO came, later for one shard than for the next.
  */
-export const IDENTIFY_BUCKET_INTERVAL_MS = 5_000 + 1_000;
+const IDENTIFY_BUCKET_INTERVAL_MS = 5_000 + 1_000;
 
 /** The turns handed out, kept by whoever serializes the asks (the coordinating Durable Object). */
 export interface TurnStore {

@@ -5,7 +5,7 @@
 import type { GatewayIntentBits, GatewayOpcodes } from "discord-api-types/v10";
 import * as z from "../../../zod.ts";
 
-export const GATEWAY_VERSION = 10;
+const GATEWAY_VERSION = 10;
 
 /** Each typed as discord-api-types' opcode, so that the payloads we send are checked against its types. */
 export const OPCODE: {
@@ -62,7 +62,6 @@ export const SESSION_ENDING_CLOSE_CODES: ReadonlySet<number> = new Set([4007, 40
 export const RESUMABLE_CLOSE_CODE = 4000;
 
 /** Discord allows 1,000 IDENTIFYs per 24 hours, then resets the bot's token. We stop well before. */
-export const IDENTIFY_DAILY_LIMIT = 1_000;
 export const IDENTIFY_BUDGET = 900;
 export const IDENTIFY_WINDOW_MS = 24 * 60 * 60 * 1000;
 

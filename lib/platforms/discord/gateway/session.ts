@@ -46,7 +46,7 @@ const NORMAL_CLOSE = 1000;
  * Resumes in a row that never reached RESUMED before the session is dropped: the resume URL may be dead (a restart
  * after a long sleep, a Gateway node gone), and Discord says to identify anew at the configured URL then.
  */
-export const MAX_FAILED_RESUMES = 3;
+const MAX_FAILED_RESUMES = 3;
 /**
  * After a fatal close the fix happens elsewhere (a new token, the intent switched on in the portal): try again
  * after this long. 24 tries a day stay far inside the IDENTIFY budget.

@@ -18,7 +18,7 @@ import type { ShardTuple } from "./session-io.ts";
 /** Discord closes a connection with this when it would hold more than 2,500 guilds (sharding required). */
 const SHARDING_REQUIRED_CLOSE_CODE = 4011;
 /** How often Discord's recommendation is asked again; a change of the count then reshards. */
-export const SHARD_CHECK_INTERVAL_MS = 60 * 60 * 1000;
+const SHARD_CHECK_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface ShardLayout {
   count: number;
@@ -77,7 +77,7 @@ export async function fetchGatewayBot(args: {
   return { count: body.shards, maxConcurrency: body.session_start_limit.max_concurrency };
 }
 
-export function shardsOf(layout: ShardLayout): ShardTuple[] {
+function shardsOf(layout: ShardLayout): ShardTuple[] {
   return Array.from({ length: layout.count }, (_, id): ShardTuple => [id, layout.count]);
 }
 

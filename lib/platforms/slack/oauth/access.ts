@@ -34,6 +34,7 @@ const accessSchema = z.looseObject({
   expires_in: z.optional(z.number().check(z.positive())),
 });
 
+// biome-ignore lint/correctness/noUnusedVariables: a compile-time check against the SDK's type
 type AccessAgrees = SlackAgrees<SlackDisagreements<z.output<typeof accessSchema>, Slack.OauthV2AccessResponse>>;
 
 /** Errors after which the same refresh token can never work: the installation must be made again. */
