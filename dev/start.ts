@@ -13,26 +13,24 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineCommand, parseCommandLine } from "./cli.ts";
 import { formatDotenv, loadDevVars } from "./dev-vars.ts";
-import { startDiscordFake } from "./fakes/discord.ts";
-import { startDiscordGatewayFake } from "./fakes/discord-gateway.ts";
-import { startSlackFake } from "./fakes/slack.ts";
-import { startTwilioFake } from "./fakes/twilio.ts";
-import { startTelegramFake } from "./fakes/telegram.ts";
 import { googleChatFakeOptions, startGoogleChatFake } from "./fakes/google-chat.ts";
+import { startSlackFake } from "./fakes/slack.ts";
+import { startTelegramFake } from "./fakes/telegram.ts";
+import { startTwilioFake } from "./fakes/twilio.ts";
 import { startLocalModel } from "./local-model/server.ts";
-import { startToolServer } from "./tools/server.ts";
-import { assertPortFree, freePort } from "./ports.ts";
+import { LocalStack } from "./local-stack.ts";
+import { assertPortFree } from "./ports.ts";
 import { startQStash } from "./qstash/server.ts";
-import { startRedisServer } from "./redis-server.ts";
 import { describeSlackWorkspaces } from "./simulator/install-slack.ts";
 import { startSimulator } from "./simulator/server.ts";
-import { applyStackSettings } from "./stack-settings.ts";
 import { STACK_PORTS, stackPorts } from "./stack-ports.ts";
+import { applyStackSettings } from "./stack-settings.ts";
 import { startupTable } from "./startup-table.ts";
+import { setTelegramWebhook } from "./telegram-set-webhook.ts";
 import { logLineJson, routeConsoleLogLines, terminalLine } from "./terminal-lines.ts";
+import { startToolServer } from "./tools/server.ts";
 import { startRedisBridge } from "./upstash-redis/server.ts";
 import { startVectorStandIn } from "./upstash-vector/server.ts";
-import { setTelegramWebhook } from "./telegram-set-webhook.ts";
 import { startWranglerDev } from "./wrangler-dev.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -65,13 +63,13 @@ export const DEV_COMMAND = defineCommand({
   ],
 });
 
-const stops: (() => Promise<void>)[] = [];
+const stack = new LocalStack();
 let stopping = false;
 
 async function stopAll(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
-    for (const stop of stops.reverse()) await stop().catch(() => {});
+    await stack.stop();
   }
   process.exit(code);
 }
@@ -91,8 +89,7 @@ async function main(): Promise<void> {
   let redisUrl = process.env.REDIS_URL;
   let clearStore: (() => Promise<void>) | undefined;
   if (!redisUrl) {
-    const redis = await startRedisServer(await freePort());
-    stops.push(() => redis.stop());
+    const redis = await stack.redisServer();
     redisUrl = redis.url;
     // Only a Redis of the stack's own may be emptied from the page; a REDIS_URL may hold anything.
     clearStore = () => redis.flush();
@@ -100,47 +97,28 @@ async function main(): Promise<void> {
   applyStackSettings(vars, ports, process.env);
   const local = (p: number) => `http://127.0.0.1:${p}`;
 
-  const bridge = await startRedisBridge({
+  await stack.start(startRedisBridge, {
     port: ports.redisRest,
     redisUrl,
     token: vars.get("UPSTASH_REDIS_REST_TOKEN") ?? "",
   });
-  stops.push(() => bridge.close());
-  const qstash = await startQStash({ port: ports.qstash, redisUrl, token: vars.get("QSTASH_TOKEN") });
-  stops.push(() => qstash.close());
-  const vector = await startVectorStandIn({
-    port: ports.vector,
-    redisUrl,
-    token: vars.get("UPSTASH_VECTOR_REST_TOKEN"),
+  await stack.start(startQStash, { port: ports.qstash, redisUrl, token: vars.get("QSTASH_TOKEN") });
+  await stack.start(startVectorStandIn, { port: ports.vector, redisUrl, token: vars.get("UPSTASH_VECTOR_REST_TOKEN") });
+  await stack.start(startLocalModel, { port: ports.model });
+  await stack.start(startToolServer, { port: ports.tools });
+  await stack.start(startSlackFake, { port: ports.slack });
+  const { gateway: discordGateway } = await stack.discord({
+    rest: { port: ports.discord },
+    gateway: { port: ports.discordGateway },
   });
-  stops.push(() => vector.close());
-  const model = await startLocalModel({ port: ports.model });
-  stops.push(() => model.close());
-  const tools = await startToolServer({ port: ports.tools });
-  stops.push(() => tools.close());
-  const slack = await startSlackFake({ port: ports.slack });
-  stops.push(() => slack.close());
-  // The REST fake echoes the bot's channel posts through the Gateway fake, as Discord does.
-  const discordGateway = await startDiscordGatewayFake({ port: ports.discordGateway });
-  stops.push(() => discordGateway.close());
-  const discord = await startDiscordFake({
-    port: ports.discord,
-    gatewayUrl: discordGateway.url,
-    onChannelMessage: discordGateway.dispatchMessage,
-  });
-  discordGateway.onWritten(discord.rememberMessage);
-  stops.push(() => discord.close());
-  const twilio = await startTwilioFake({ port: ports.twilio });
-  stops.push(() => twilio.close());
-  const telegram = await startTelegramFake({ port: ports.telegram });
-  stops.push(() => telegram.close());
-  const googleChat = await startGoogleChatFake({
+  await stack.start(startTwilioFake, { port: ports.twilio });
+  await stack.start(startTelegramFake, { port: ports.telegram });
+  await stack.start(startGoogleChatFake, {
     port: ports.googleChat,
     ...googleChatFakeOptions(vars, local(ports.worker)),
   });
-  stops.push(() => googleChat.close());
 
-  const simulator = await startSimulator({
+  const simulator = await stack.start(startSimulator, {
     port: ports.simulator,
     workerUrl: local(ports.worker),
     vars,
@@ -153,7 +131,6 @@ async function main(): Promise<void> {
     discordGatewayControlUrl: discordGateway.controlUrl,
     ...(clearStore ? { clearStore } : {}),
   });
-  stops.push(() => simulator.close());
 
   // One settings file and one state directory per Worker port: a second stack (the browser tests) must not touch a
   // running one's. The state starts empty, like the private Redis: a Gateway session of an earlier run is not resumed.
@@ -167,7 +144,7 @@ async function main(): Promise<void> {
   removeRunFiles();
   mkdirSync(wranglerDir, { recursive: true });
   writeFileSync(envFile, formatDotenv(vars), { mode: 0o600 });
-  stops.push(async () => removeRunFiles());
+  stack.keep(async () => removeRunFiles());
   const wrangler = startWranglerDev({
     root: ROOT,
     port: ports.worker,
@@ -188,7 +165,7 @@ async function main(): Promise<void> {
       void stopAll(code ?? 1);
     },
   });
-  stops.push(() => wrangler.stop());
+  stack.keep(() => wrangler.stop());
 
   const ready = await workerAnswers(local(ports.worker));
   if (stopping) return;

@@ -10,20 +10,21 @@
  * (lib/platforms/discord/gateway/shard-layout.ts).
  */
 import { DurableObject } from "cloudflare:workers";
-import * as z from "../lib/zod.ts";
-import type { GatewayConnection, GatewayStatus } from "../lib/platforms/discord/gateway/connection.ts";
+import type { GatewayConnection } from "../lib/platforms/discord/gateway/connection.ts";
 import { IdentifyTurns } from "../lib/platforms/discord/gateway/identify-turns.ts";
 import type { PendingIngest } from "../lib/platforms/discord/gateway/ingest-retries.ts";
+import type { GatewaySnapshot, ShardTuple } from "../lib/platforms/discord/gateway/session-io.ts";
+import type { ShardDirectory, ShardLayoutState } from "../lib/platforms/discord/gateway/shard-layout.ts";
+import type { GatewayStatus } from "../lib/platforms/discord/gateway/status.ts";
+import { runtimeFor } from "../lib/runtime.ts";
+import * as z from "../lib/zod.ts";
 import {
   createGatewayConnection,
   createShardCoordinator,
+  type GatewayStorage,
   gatewaySettings,
   ingestRetries,
-  type GatewayStorage,
 } from "./discord-gateway-feed.ts";
-import type { ShardDirectory, ShardLayoutState } from "../lib/platforms/discord/gateway/shard-layout.ts";
-import type { GatewaySnapshot, ShardTuple } from "../lib/platforms/discord/gateway/session-io.ts";
-import { runtimeFor } from "../lib/runtime.ts";
 
 /** The binding name in wrangler.toml. */
 const GATEWAY_BINDING = "DISCORD_GATEWAY";

@@ -9,40 +9,26 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { discord as adapter } from "../lib/platforms/discord/index.ts";
 import { ephemeralAnswer, PARLEY_FORGET, parleyPlace, parleyWords } from "../lib/platforms/discord/parley.ts";
 import { DEFERRED_ANSWER, UNSUPPORTED_ANSWER } from "../lib/platforms/discord/responses.ts";
-import { adapterContext } from "../lib/platforms/context.ts";
 import { runtimeFor } from "../lib/runtime.ts";
 import type { AppEnv } from "./app-env.ts";
 import { answerPlaceCommand } from "./place-command.ts";
-import { platformWebhook } from "./webhook.ts";
+import { platformOn, platformWebhook, signedBy } from "./webhook.ts";
 
 export const discord = new Hono<AppEnv>();
 
 /**
- * `/parley`'s settings subcommands; any other interaction (or a body that does not parse) goes on, unread, to the
- * webhook flow.
+ * `/parley`'s settings subcommands; any other interaction (or a body that does not parse) goes on to the webhook flow.
  */
 const placeCommands: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const rt = runtimeFor(c.env);
-  if (rt.platforms.state(adapter.platform).status !== "on") return next();
-  // Hono keeps the body: the webhook flow reads these same bytes again when this is not /parley.
-  const rawBody = new TextDecoder().decode(await c.req.arrayBuffer());
   let body: unknown;
   try {
-    body = JSON.parse(rawBody);
+    body = JSON.parse(c.var.webhook.rawBody);
   } catch {
     return next();
   }
   const words = parleyWords((body as { data?: unknown } | null)?.data);
   if (words === null || words === PARLEY_FORGET) return next();
-  const verified = await adapter.verify(adapterContext(rt, adapter), {
-    headers: c.req.raw.headers,
-    rawBody,
-    url: c.req.url,
-  });
-  if (!verified.ok) {
-    rt.log.warn("discord_rejected", { reason: verified.reason });
-    return c.json({ error: "invalid signature" }, 401);
-  }
+  const rt = runtimeFor(c.env);
   const place = parleyPlace(body);
   if (!place) return c.json(ephemeralAnswer("These settings belong to a server's channels: use /parley in one."));
   const key = { platform: adapter.platform, tenant: place.guildId, channel: place.channelId };
@@ -51,6 +37,8 @@ const placeCommands: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 discord.post(
   "/interactions",
+  platformOn(adapter),
+  signedBy(adapter),
   placeCommands,
   platformWebhook(adapter, {
     message: (c) => c.json(DEFERRED_ANSWER),

@@ -8,12 +8,14 @@
 import { Hono } from "hono";
 import { googleChat as adapter } from "../lib/platforms/google-chat/index.ts";
 import type { AppEnv } from "./app-env.ts";
-import { platformWebhook } from "./webhook.ts";
+import { platformOn, platformWebhook, signedBy } from "./webhook.ts";
 
 export const googleChat = new Hono<AppEnv>();
 
 googleChat.post(
   "/events",
+  platformOn(adapter),
+  signedBy(adapter),
   platformWebhook(adapter, {
     message: (c) => c.json({}),
     nothing: (c) => c.json({}),

@@ -3,21 +3,23 @@
  * POST /jobs/:kind: QStash deliveries. Verify the signature, validate the job, run it, and tell QStash what to do:
  * 2xx done, 5xx (with Retry-After when we know) retry, 489 + Upstash-NonRetryable-Error never retry.
  */
-import { Hono, type Context } from "hono";
-import * as z from "../lib/zod.ts";
-import { RetryLater } from "../lib/errors.ts";
+
+import { type Context, Hono } from "hono";
 import { runApprovalJob } from "../lib/approvals/continuation.ts";
+import { base64ToText } from "../lib/base64.ts";
+import { RetryLater } from "../lib/errors.ts";
 import { notifyFailure } from "../lib/jobs/failure.ts";
 import { runMemoryJob } from "../lib/jobs/memory-job.ts";
 import { runReplyJob } from "../lib/jobs/reply-job.ts";
-import { runRescueJob } from "../lib/rescue/job.ts";
-import { jobScope, type JobScope } from "../lib/jobs/scope.ts";
+import { type JobScope, jobScope } from "../lib/jobs/scope.ts";
 import { jobLogFields } from "../lib/log-ids.ts";
 import { adapters } from "../lib/platforms/index.ts";
 import { platformReplier } from "../lib/platforms/replier.ts";
-import { JOB_KINDS, jobSchemaFor, type Job, type JobKind, type JobPayload } from "../lib/queue/job.ts";
+import { JOB_KINDS, type Job, type JobKind, type JobPayload, jobSchemaFor } from "../lib/queue/job.ts";
 import { JobPayloadError, openJob } from "../lib/queue/sealed-job.ts";
-import { runtimeFor, type Runtime } from "../lib/runtime.ts";
+import { runRescueJob } from "../lib/rescue/job.ts";
+import { type Runtime, runtimeFor } from "../lib/runtime.ts";
+import * as z from "../lib/zod.ts";
 import type { AppEnv } from "./app-env.ts";
 import { nonRetryable, qstashSignature } from "./middleware/qstash-signature.ts";
 
@@ -93,10 +95,9 @@ async function failed(c: Context<AppEnv>, rt: Runtime, rawBody: string): Promise
   let payload: JobPayload | null;
   try {
     failure = failureSchema.parse(JSON.parse(rawBody));
-    payload = await parseJob(
-      rt,
-      new TextDecoder().decode(Uint8Array.from(atob(failure.sourceBody), (ch) => ch.charCodeAt(0))),
-    );
+    const sourceBody = base64ToText(failure.sourceBody);
+    if (sourceBody === null) throw new Error("sourceBody is not base64");
+    payload = await parseJob(rt, sourceBody);
   } catch {
     return nonRetryable(c, "invalid failure callback");
   }

@@ -5,53 +5,53 @@
  * flow, when SLACK_CLIENT_ID and SLACK_CLIENT_SECRET make the app installable in many workspaces. POST
  * /slack/commands: the `/parley` slash command (./place-command.ts), answered to its user alone within Slack's 3 s.
  */
-import { Hono, type Context } from "hono";
-import { getCookie, setCookie, deleteCookie } from "hono/cookie";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { using } from "../lib/errors.ts";
 import { errorMessage } from "../lib/log.ts";
 import { PARLEY_COMMAND } from "../lib/places/command.ts";
 import { adapterContext, replyContext } from "../lib/platforms/context.ts";
+import { slack as adapter, isSlackSslCheck, slackOAuthClient } from "../lib/platforms/slack/index.ts";
 import { exchangeCode } from "../lib/platforms/slack/oauth/access.ts";
 import { authorizeUrl, CALLBACK_PATH } from "../lib/platforms/slack/oauth/authorize.ts";
 import { installedPage, installFailedPage } from "../lib/platforms/slack/oauth/pages.ts";
-import { isSlackSslCheck, slack as adapter, slackOAuthClient } from "../lib/platforms/slack/index.ts";
-import { slackInstallable, type SlackSettings } from "../lib/platforms/slack/settings.ts";
+import { type SlackSettings, slackInstallable } from "../lib/platforms/slack/settings.ts";
 import { ephemeral, parseSlackSlashCommand, slackMayManage } from "../lib/platforms/slack/slash.ts";
-import { runtimeFor, type Runtime } from "../lib/runtime.ts";
+import { type Runtime, runtimeFor } from "../lib/runtime.ts";
 import {
   newInstallState,
   STATE_COOKIE,
   STATE_TTL_SECONDS,
-  takeInstallState,
   type StateCheck,
+  takeInstallState,
 } from "../lib/tenants/install-state.ts";
 import type { AppEnv } from "./app-env.ts";
 import { answerPlaceCommand } from "./place-command.ts";
-import { platformWebhook } from "./webhook.ts";
+import { platformOn, platformWebhook, signedBy } from "./webhook.ts";
 
 export const slack = new Hono<AppEnv>();
 
 slack.post(
   "/events",
+  platformOn(adapter),
+  signedBy(adapter, (request) => (isSlackSslCheck(request) ? new Response(null, { status: 200 }) : null)),
   platformWebhook(adapter, {
-    unsigned: (request) => (isSlackSslCheck(request) ? new Response(null, { status: 200 }) : null),
     message: (c) => c.body(null, 200),
     nothing: (c) => c.body(null, 200),
   }),
 );
 
-slack.post("/commands", async (c) => {
+/** The slash command has no route until Slack is on, misconfigured or not. */
+const commandsOn: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (runtimeFor(c.env).platforms.state(adapter.platform).status !== "on")
+    return c.json({ error: "slack is not configured" }, 404);
+  await next();
+};
+
+slack.post("/commands", commandsOn, signedBy(adapter), async (c) => {
   const rt = runtimeFor(c.env);
-  if (rt.platforms.state(adapter.platform).status !== "on") return c.json({ error: "slack is not configured" }, 404);
   const ctx = adapterContext(rt, adapter);
-  // Decoded by hand, as the webhook does: the signature is over these exact bytes, and the body is a form.
-  const rawBody = new TextDecoder().decode(await c.req.arrayBuffer());
-  const verified = await adapter.verify(ctx, { headers: c.req.raw.headers, rawBody, url: c.req.url });
-  if (!verified.ok) {
-    rt.log.warn("slack_rejected", { reason: verified.reason });
-    return c.json({ error: "invalid signature" }, 401);
-  }
-  const parsed = parseSlackSlashCommand(rawBody);
+  const parsed = parseSlackSlashCommand(c.var.webhook.rawBody);
   if (!parsed.ok) {
     rt.log.warn("slack_invalid", { issues: parsed.issues });
     return c.json({ error: "unexpected slack payload", issues: parsed.issues }, 400);

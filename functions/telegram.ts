@@ -7,12 +7,14 @@
 import { Hono } from "hono";
 import { telegram as adapter } from "../lib/platforms/telegram/index.ts";
 import type { AppEnv } from "./app-env.ts";
-import { platformWebhook } from "./webhook.ts";
+import { platformOn, platformWebhook, signedBy } from "./webhook.ts";
 
 export const telegram = new Hono<AppEnv>();
 
 telegram.post(
   "/webhook",
+  platformOn(adapter),
+  signedBy(adapter),
   platformWebhook(adapter, {
     message: (c) => c.body(null, 200),
     nothing: (c) => c.body(null, 200),

@@ -6,19 +6,21 @@
  * TwiML (Twilio confirms them on SMS only), but not a YES that answered a confirm tool's question. Pictures are
  * answered like words, by the job (docs/files.md).
  */
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import type { IngestResult } from "../lib/ingest.ts";
 import { twilio as adapter, type TwilioParseExtra } from "../lib/platforms/twilio/index.ts";
 import { EMPTY_TWIML, messageTwiml, TWIML_CONTENT_TYPE } from "../lib/platforms/twilio/twiml.ts";
 import { WHATSAPP_KEYWORD_ANSWERS } from "../lib/platforms/twilio/whatsapp.ts";
 import { runtimeFor } from "../lib/runtime.ts";
 import type { AppEnv } from "./app-env.ts";
-import { platformWebhook, type MessageDelivery } from "./webhook.ts";
+import { type MessageDelivery, platformOn, platformWebhook, signedBy } from "./webhook.ts";
 
 export const twilio = new Hono<AppEnv>();
 
 twilio.post(
   "/sms",
+  platformOn(adapter),
+  signedBy(adapter),
   platformWebhook(adapter, {
     message: answerText,
     nothing: (c) => twiml(c, EMPTY_TWIML),

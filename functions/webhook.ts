@@ -1,31 +1,31 @@
 /**
  * @module
- * The one webhook flow every platform's route runs: read the body once, verify its signature (401 before anything of
- * it is read), answer the platform's protocol checks, parse it (400 only for a body that is not the platform's
- * format at all; a signed delivery of something Parley does not use is acknowledged and ignored), then ingest the
- * message (lib/ingest.ts; a YES or NO that answers a pending approval goes to it first) or start an uninstalled
- * tenant's cleanup, and answer the platform its own way. What is truly a platform's (its answers, an unsigned check
- * before verifying) the route file passes in.
+ * The one webhook flow every platform's route runs: the platform on (`platformOn`), its signature verified before
+ * anything of the body is read (`signedBy`, ./middleware/verified-webhook.ts), then the platform's protocol checks
+ * answered, the body parsed (400 only for a body that is not the platform's format at all; a signed delivery of
+ * something Parley does not use is acknowledged and ignored), the message ingested (lib/ingest.ts; a YES or NO that
+ * answers a pending approval goes to it first) or an uninstalled tenant's cleanup started, and the platform answered
+ * its own way (`platformWebhook`). What is truly a platform's (its answers, an unsigned check before verifying) the
+ * route file passes in.
  */
-import type { Context, Handler } from "hono";
+import type { Context, Handler, MiddlewareHandler } from "hono";
+import { answerApproval, answerApprovalReply } from "../lib/approvals/decide.ts";
 import { using } from "../lib/errors.ts";
 import { type IngestResult, ingest } from "../lib/ingest.ts";
-import { answerApproval, answerApprovalReply } from "../lib/approvals/decide.ts";
 import { publishTenantCleanup } from "../lib/jobs/tenant-cleanup.ts";
 import { showWorkingEarly } from "../lib/jobs/working-sign.ts";
-import type { Parsed, PlatformAdapter, WebhookRequest } from "../lib/platforms/adapter.ts";
+import type { AnyPlatformAdapter, Parsed, PlatformAdapter, WebhookRequest } from "../lib/platforms/adapter.ts";
 import { adapterContext } from "../lib/platforms/context.ts";
 import { adapters } from "../lib/platforms/index.ts";
 import { platformReplier } from "../lib/platforms/replier.ts";
 import { botIdentity, runtimeFor } from "../lib/runtime.ts";
 import type { AppEnv } from "./app-env.ts";
 import { jobSchema } from "./jobs.ts";
+import { verifiedWebhook } from "./middleware/verified-webhook.ts";
 
 export type MessageDelivery<Extra> = Extract<Parsed<Extra>, { kind: "message" }>;
 
 export interface WebhookAnswers<Extra> {
-  /** An unsigned request the platform sends, answered before the signature check (Slack's ssl_check). */
-  unsigned?(request: WebhookRequest): Response | null;
   /**
    * The platform's answer once the message is recorded (and decided on); `answeredApproval`: it was a YES or NO that
    * did.
@@ -40,6 +40,36 @@ export interface WebhookAnswers<Extra> {
   nothing(c: Context<AppEnv>): Response;
 }
 
+/** A platform that is off has no routes (404); one whose settings are wrong says which (503). */
+export function platformOn(adapter: AnyPlatformAdapter): MiddlewareHandler<AppEnv> {
+  const platform = adapter.platform;
+  return async (c, next) => {
+    const state = runtimeFor(c.env).platforms.state(platform);
+    if (state.status === "misconfigured")
+      return c.json({ error: `${platform} is misconfigured`, settings: state.problems.map((p) => p.name) }, 503);
+    if (state.status === "off") return c.json({ error: `${platform} is not configured` }, 404);
+    await next();
+  };
+}
+
+/**
+ * The platform's signature check over the body as read; `unsigned`: a request it sends unsigned (Slack's ssl_check).
+ */
+export function signedBy(
+  adapter: AnyPlatformAdapter,
+  unsigned?: (request: WebhookRequest) => Response | null,
+): MiddlewareHandler<AppEnv> {
+  return verifiedWebhook({
+    platform: adapter.platform,
+    check: (c) => {
+      const rt = runtimeFor(c.env);
+      return { verify: (request) => adapter.verify(adapterContext(rt, adapter), request), log: rt.log };
+    },
+    ...(unsigned ? { unsigned } : {}),
+  });
+}
+
+/** The flow after `platformOn` and `signedBy`: the delivery they verified, parsed, ingested and answered. */
 export function platformWebhook<Extra, Config>(
   // biome-ignore lint/suspicious/noExplicitAny: any reply target; only the adapter uses it
   adapter: PlatformAdapter<any, Extra, Config>,
@@ -48,20 +78,8 @@ export function platformWebhook<Extra, Config>(
   const platform = adapter.platform;
   return async (c) => {
     const rt = runtimeFor(c.env);
-    const state = rt.platforms.state(platform);
-    if (state.status === "misconfigured")
-      return c.json({ error: `${platform} is misconfigured`, settings: state.problems.map((p) => p.name) }, 503);
-    if (state.status === "off") return c.json({ error: `${platform} is not configured` }, 404);
-    const request = await webhookRequest(c);
-    const unsigned = answers.unsigned?.(request);
-    if (unsigned) return unsigned;
     const ctx = adapterContext(rt, adapter);
-    const verified = await adapter.verify(ctx, request);
-    if (!verified.ok) {
-      rt.log.warn(`${platform}_rejected`, { reason: verified.reason });
-      return c.json({ error: "invalid signature" }, 401);
-    }
-    const parsed = adapter.parse(ctx, request);
+    const parsed = adapter.parse(ctx, c.var.webhook);
     switch (parsed.kind) {
       case "invalid":
         rt.log.warn(`${platform}_invalid`, { issues: parsed.issues });
@@ -100,10 +118,4 @@ export function platformWebhook<Extra, Config>(
       c.executionCtx.waitUntil(showWorkingEarly(rt, ingested.replyJob, platformReplier(rt, adapters)));
     return answers.message(c, parsed, ingested, answeredApproval);
   };
-}
-
-async function webhookRequest(c: Context<AppEnv>): Promise<WebhookRequest> {
-  // Decoded by hand: workerd warns when .text() reads a body whose type is not text/* (Twilio posts a form).
-  const rawBody = new TextDecoder().decode(await c.req.arrayBuffer());
-  return { headers: c.req.raw.headers, rawBody, url: c.req.url };
 }

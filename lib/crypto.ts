@@ -3,6 +3,7 @@
  * Edge-safe crypto helpers shared by every platform's signature check: HMAC through WebCrypto and constant-time
  * comparison. No Node imports: this runs in the Worker.
  */
+import { bytesToBase64 } from "./base64.ts";
 
 export type HmacAlgorithm = "SHA-256" | "SHA-1";
 
@@ -36,12 +37,6 @@ export function bytesToHex(bytes: Uint8Array): string {
   let hex = "";
   for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");
   return hex;
-}
-
-export function bytesToBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
 }
 
 /**

@@ -9,17 +9,17 @@
  * connected before the bench starts; the REST fake echoes a bot's channel posts to its own Gateway, as Discord does.
  */
 import { startDiscordFake } from "../../dev/fakes/discord.ts";
-import { startDiscordGatewayFake, type RunningDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
+import { type RunningDiscordGatewayFake, startDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
 import { startSlackFake } from "../../dev/fakes/slack.ts";
-import { startTwilioFake } from "../../dev/fakes/twilio.ts";
 import { startTelegramFake } from "../../dev/fakes/telegram.ts";
+import { startTwilioFake } from "../../dev/fakes/twilio.ts";
 import { startLocalModel } from "../../dev/local-model/server.ts";
+import { buildStack } from "../../dev/local-stack.ts";
 import { freePort } from "../../dev/ports.ts";
 import { startQStash } from "../../dev/qstash/server.ts";
-import { startRedisServer } from "../../dev/redis-server.ts";
-import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
 import { startToolServer } from "../../dev/tools/server.ts";
 import { devToolSettings } from "../../dev/tools/settings.ts";
+import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
 import { REDIS_REST_TOKEN } from "../load/stack.ts";
 import type * as traffic from "../load/traffic.ts";
 import { startParleyOn } from "../load/workers.ts";
@@ -84,61 +84,38 @@ async function connected(workerUrl: string, gateway: RunningDiscordGatewayFake):
   }
 }
 
-export async function startLatencyStack(
+export function startLatencyStack(
   pace: Pace,
   discord: traffic.DiscordSigner,
   slackTeams: readonly string[],
   toolTeams: readonly string[],
 ): Promise<LatencyStack> {
-  const stops: (() => Promise<unknown>)[] = [];
-  const stop = async () => {
-    for (const s of stops.reverse()) await s().catch(() => {});
-  };
-  try {
-    const redis = await startRedisServer(await freePort());
-    stops.push(() => redis.stop());
-    const bridge = await startRedisBridge({
-      port: await freePort(),
+  return buildStack(async (stack) => {
+    const redis = await stack.redisServer();
+    const bridge = await stack.start(startRedisBridge, {
       redisUrl: redis.url,
       token: REDIS_REST_TOKEN,
       requireKeyLocking: true,
     });
-    stops.push(() => bridge.close());
     // The queue keeps its own redis-server, as in production: its polling never waits behind the store's commands.
-    const queueRedis = await startRedisServer(await freePort());
-    stops.push(() => queueRedis.stop());
-    const qstash = await startQStash({
-      port: await freePort(),
-      redisUrl: queueRedis.url,
-      retryDelayMs: RETRY_DELAY_MS,
-    });
-    stops.push(() => qstash.close());
-    const slack = await startSlackFake({ port: await freePort() });
-    stops.push(() => slack.close());
+    const queueRedis = await stack.redisServer();
+    const qstash = await stack.start(startQStash, { redisUrl: queueRedis.url, retryDelayMs: RETRY_DELAY_MS });
+    const slack = await stack.start(startSlackFake, {});
     const gateways: Both<RunningDiscordGatewayFake> = {
-      streaming: await startDiscordGatewayFake({ port: await freePort() }),
-      streamingOff: await startDiscordGatewayFake({ port: await freePort() }),
+      streaming: await stack.start(startDiscordGatewayFake, {}),
+      streamingOff: await stack.start(startDiscordGatewayFake, {}),
     };
-    stops.push(
-      () => gateways.streaming.close(),
-      () => gateways.streamingOff.close(),
-    );
     const gatewayOfChannel = new Map<string, RunningDiscordGatewayFake>();
     const onChannelMessage = (message: { channel_id: string }) =>
       void gatewayOfChannel.get(message.channel_id)?.dispatchMessage(message);
-    const discordFake = await startDiscordFake({ port: await freePort(), onChannelMessage });
-    stops.push(() => discordFake.close());
-    const twilio = await startTwilioFake({ port: await freePort() });
-    stops.push(() => twilio.close());
-    const telegram = await startTelegramFake({ port: await freePort() });
-    stops.push(() => telegram.close());
-    const model = await startLocalModel({ port: await freePort() });
-    stops.push(() => model.close());
+    const discordFake = await stack.start(startDiscordFake, { onChannelMessage });
+    const twilio = await stack.start(startTwilioFake, {});
+    const telegram = await stack.start(startTelegramFake, {});
+    const model = await stack.start(startLocalModel, {});
     const modelControl = model.url.replace(/\/v1$/, "");
     const config = { firstTokenMs: pace.firstMs, tokensPerSecond: pace.tps, answerTokens: pace.tokens };
     await fetch(`${modelControl}/__config`, { method: "POST", body: JSON.stringify(config) });
-    const tools = await startToolServer({ port: await freePort() });
-    stops.push(() => tools.close());
+    const tools = await stack.start(startToolServer, {});
     await fetch(`${tools.url}/__config`, { method: "POST", body: JSON.stringify({ delayMs: TOOL_DELAY_MS }) });
     // Only the tool kind's workspaces are offered the lookup: the other kinds' prompts stay as they were.
     const toolSettings = {
@@ -170,7 +147,7 @@ export async function startLatencyStack(
         KEY_PREFIX,
         overrides,
       );
-      stops.push(() => worker.stop());
+      stack.keep(() => worker.stop());
       await answering(worker.url);
       await connected(worker.url, gateway);
       return worker.url;
@@ -179,7 +156,7 @@ export async function startLatencyStack(
     const streamingOff = await start(false, gateways.streamingOff);
     // Without it a Gateway connection that drops stays down, where production's cron brings it back within a minute.
     const crons = setInterval(() => void Promise.all([cron(streaming), cron(streamingOff)]).catch(() => {}), CRON_MS);
-    stops.push(async () => clearInterval(crons));
+    stack.keep(async () => clearInterval(crons));
     const dispatchTo = (gateway: RunningDiscordGatewayFake) => (message: object) => {
       gatewayOfChannel.set(String((message as { channel_id: unknown }).channel_id), gateway);
       gateway.dispatchMessage(message);
@@ -192,9 +169,6 @@ export async function startLatencyStack(
     };
     for (const team of slackTeams) await installWorkspace(streaming, fakes.slack, team);
     const dispatch = { streaming: dispatchTo(gateways.streaming), streamingOff: dispatchTo(gateways.streamingOff) };
-    return { workers: { streaming, streamingOff }, gateways: dispatch, fakes, modelControl, stop };
-  } catch (err) {
-    await stop();
-    throw err;
-  }
+    return { workers: { streaming, streamingOff }, gateways: dispatch, fakes, modelControl, stop: () => stack.stop() };
+  });
 }

@@ -9,22 +9,22 @@
 import { Redis as RedisClient } from "ioredis";
 import { startDiscordFake } from "../../dev/fakes/discord.ts";
 import { startSlackFake } from "../../dev/fakes/slack.ts";
-import { startTwilioFake } from "../../dev/fakes/twilio.ts";
 import { startTelegramFake } from "../../dev/fakes/telegram.ts";
+import { startTwilioFake } from "../../dev/fakes/twilio.ts";
+import { startFaultProxy } from "../../dev/faults/proxy.ts";
 import { startLocalModel } from "../../dev/local-model/server.ts";
-import { startToolServer } from "../../dev/tools/server.ts";
+import { buildStack } from "../../dev/local-stack.ts";
 import { freePort } from "../../dev/ports.ts";
+import type { ClockSetting } from "../../dev/qstash/clock.ts";
 import { startQStash } from "../../dev/qstash/server.ts";
-import { startRedisServer } from "../../dev/redis-server.ts";
+import { startToolServer } from "../../dev/tools/server.ts";
 import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
 import { adapters } from "../../lib/platforms/index.ts";
 import { jobSchemaFor } from "../../lib/queue/job.ts";
 import { openJob } from "../../lib/queue/sealed-job.ts";
 import { Keyring } from "../../lib/secrets/keyring.ts";
 import { Sealer } from "../../lib/secrets/seal.ts";
-import { startFaultProxy } from "../../dev/faults/proxy.ts";
-import type { ClockSetting } from "../../dev/qstash/clock.ts";
-import { startProxy, type RunningProxy } from "./proxy.ts";
+import { type RunningProxy, startProxy } from "./proxy.ts";
 import { commandCalls } from "./stats.ts";
 
 export const REDIS_REST_TOKEN = "bench-redis-rest-token";
@@ -94,63 +94,44 @@ async function placeOfJob(body: Buffer): Promise<string> {
   }
 }
 
-export async function startStack(opts: StackOptions): Promise<Stack> {
-  const stops: (() => Promise<unknown>)[] = [];
-  const stop = async () => {
-    for (const s of stops.reverse()) await s().catch(() => {});
-  };
-  try {
-    const store = await startRedisServer(await freePort());
-    stops.push(() => store.stop());
-    const queueStore = await startRedisServer(await freePort());
-    stops.push(() => queueStore.stop());
+export function startStack(opts: StackOptions): Promise<Stack> {
+  return buildStack(async (stack) => {
+    const store = await stack.redisServer();
+    const queueStore = await stack.redisServer();
     let bridgeRequests = 0;
-    const bridge = await startRedisBridge({
-      port: await freePort(),
+    const bridge = await stack.start(startRedisBridge, {
       redisUrl: store.url,
       token: REDIS_REST_TOKEN,
       requireKeyLocking: true,
       onRequest: () => void bridgeRequests++,
     });
-    stops.push(() => bridge.close());
-    const qstash = await startQStash({
-      port: await freePort(),
+    const qstash = await stack.start(startQStash, {
       redisUrl: queueStore.url,
       ...(opts.productionSchedule
         ? { clock: opts.productionSchedule }
         : { retryDelayMs: RETRY_DELAY_MS, clock: { mode: "real" } }),
     });
-    stops.push(() => qstash.close());
     const publishedJobs: Buffer[] = [];
-    const qstashProxy = await startProxy({
-      target: qstash.url,
-      onRequest: (method, path, body) => {
-        if (method === "POST" && path.startsWith(PUBLISH_PATH) && path.includes("/jobs/")) {
-          publishedJobs.push(body);
-          opts.onPublish?.(body);
-        }
-      },
-    });
-    stops.push(() => qstashProxy.close());
-    const faultProxy = opts.redisFaults
-      ? await startFaultProxy({ port: await freePort(), target: bridge.url })
-      : undefined;
-    if (faultProxy) stops.push(() => faultProxy.close());
+    const qstashProxy = await stack.add(() =>
+      startProxy({
+        target: qstash.url,
+        onRequest: (method, path, body) => {
+          if (method === "POST" && path.startsWith(PUBLISH_PATH) && path.includes("/jobs/")) {
+            publishedJobs.push(body);
+            opts.onPublish?.(body);
+          }
+        },
+      }),
+    );
+    const faultProxy = opts.redisFaults ? await stack.start(startFaultProxy, { target: bridge.url }) : undefined;
     const workerPort = await freePort();
-    const gate = await startProxy({ target: `http://127.0.0.1:${workerPort}`, gated: true });
-    stops.push(() => gate.close());
-    const slack = await startSlackFake({ port: await freePort() });
-    stops.push(() => slack.close());
-    const discord = await startDiscordFake({ port: await freePort() });
-    stops.push(() => discord.close());
-    const twilio = await startTwilioFake({ port: await freePort() });
-    stops.push(() => twilio.close());
-    const telegram = await startTelegramFake({ port: await freePort() });
-    stops.push(() => telegram.close());
-    const model = await startLocalModel({ port: await freePort() });
-    stops.push(() => model.close());
-    const tools = opts.toolRound ? await startToolServer({ port: await freePort() }) : null;
-    if (tools) stops.push(() => tools.close());
+    const gate = await stack.add(() => startProxy({ target: `http://127.0.0.1:${workerPort}`, gated: true }));
+    const slack = await stack.start(startSlackFake, {});
+    const discord = await stack.start(startDiscordFake, {});
+    const twilio = await stack.start(startTwilioFake, {});
+    const telegram = await stack.start(startTelegramFake, {});
+    const model = await stack.start(startLocalModel, {});
+    const tools = opts.toolRound ? await stack.start(startToolServer, {}) : null;
     // With tools offered (and a call still allowed), every pass asks for the lookup; MAX_TOOL_ROUNDS=1 ends it at one
     // round.
     const lookup = tools ? { toolCalls: [{ name: "lookup_ticket", arguments: '{"id":"42"}' }] } : {};
@@ -161,7 +142,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       }),
     });
     const stats = new RedisClient(store.url, { lazyConnect: false, maxRetriesPerRequest: 1 });
-    stops.push(() => stats.quit());
+    stack.keep(() => stats.quit());
     return {
       redisRestUrl: faultProxy?.url ?? bridge.url,
       redisBridgeUrl: bridge.url,
@@ -189,10 +170,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
           counts.set(place, (counts.get(place) ?? 0) + 1);
         return counts;
       },
-      stop,
+      stop: () => stack.stop(),
     };
-  } catch (err) {
-    await stop();
-    throw err;
-  }
+  });
 }

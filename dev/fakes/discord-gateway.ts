@@ -13,6 +13,7 @@ import { startDiscordGatewayFake } from "./discord-gateway/server.ts";
 
 export {
   startDiscordGatewayFake,
+  type DiscordGatewayFakeOptions,
   type RunningDiscordGatewayFake,
 } from "./discord-gateway/server.ts";
 

@@ -13,7 +13,7 @@
 import { serveStandalone } from "../serve-standalone.ts";
 import { startDiscordFake } from "./discord/server.ts";
 
-export { startDiscordFake, type RunningDiscordFake } from "./discord/server.ts";
+export { startDiscordFake, type DiscordFakeOptions, type RunningDiscordFake } from "./discord/server.ts";
 export { DISCORD_FAKE_BOT, type PostedChannelMessage } from "./discord/messages.ts";
 export type { RecordedDiscordCall } from "./discord/route.ts";
 

@@ -3,7 +3,7 @@
  * Files people paste, as the platform fakes hold and serve them: a control route puts one in (its bytes in base64,
  * or a PNG the fake draws: ../files/png.ts) and answers the platform's own file object to put in a webhook; the
  * fake then serves the bytes at that object's URL under the platform's access rule (./slack/files.ts,
- * ./discord/files.ts, ./twilio/files.ts).
+ * ./discord/files.ts, ./twilio/media.ts).
  */
 import type { ServerResponse } from "node:http";
 import { z } from "zod";

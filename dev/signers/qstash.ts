@@ -3,19 +3,14 @@
  * QStash's `Upstash-Signature`: an HS256 JWT keyed by the signing key string, over the claims the Receiver checks
  * (issuer Upstash, subject = the destination URL, body = base64url SHA-256 of the body), valid five minutes.
  */
+import { bytesToBase64url, textToBase64url } from "../../lib/base64.ts";
 import { hmac } from "../../lib/crypto.ts";
-import { bodyBytes, nowSeconds, type Body } from "./body.ts";
+import { type Body, bodyBytes, nowSeconds } from "./body.ts";
 
 const ISSUER = "Upstash";
 const LIFETIME_SECONDS = 5 * 60;
 
-function base64url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-const jsonPart = (value: unknown) => base64url(new TextEncoder().encode(JSON.stringify(value)));
+const jsonPart = (value: unknown) => textToBase64url(JSON.stringify(value));
 
 /** The JWT for a delivery of `body` to `url`, issued at `issuedAt` (Unix seconds, default now). */
 export async function qstashSignature(
@@ -24,7 +19,7 @@ export async function qstashSignature(
   body: Body,
   issuedAt = nowSeconds(),
 ): Promise<string> {
-  const bodyHash = base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", bodyBytes(body))));
+  const bodyHash = bytesToBase64url(new Uint8Array(await crypto.subtle.digest("SHA-256", bodyBytes(body))));
   const claims = {
     iss: ISSUER,
     sub: url,
@@ -35,5 +30,5 @@ export async function qstashSignature(
     body: bodyHash,
   };
   const unsigned = `${jsonPart({ alg: "HS256", typ: "JWT" })}.${jsonPart(claims)}`;
-  return `${unsigned}.${base64url(await hmac("SHA-256", signingKey, unsigned))}`;
+  return `${unsigned}.${bytesToBase64url(await hmac("SHA-256", signingKey, unsigned))}`;
 }

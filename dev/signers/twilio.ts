@@ -5,7 +5,8 @@
  * repeated name's distinct values sorted (as twilio-node's getExpectedTwilioSignature). Written apart from the
  * Worker's verifier on purpose; both are held to Twilio's published vectors.
  */
-import { bytesToBase64, hmac } from "../../lib/crypto.ts";
+import { bytesToBase64 } from "../../lib/base64.ts";
+import { hmac } from "../../lib/crypto.ts";
 
 export type FormParams = Iterable<readonly [string, string]>;
 

@@ -4,10 +4,9 @@
  * `/` runs one command, `/pipeline` several (each may fail alone), `/multi-exec` several atomically. `refuse` says
  * why a command must not run (commands Upstash does not serve over REST, and the bridge's own script rule).
  */
-import { CommandListSchema, CommandSchema, toRedisArguments, type RestCommand } from "./commands.ts";
-import type { RedisConnections } from "./connections.ts";
-import { toJsonReply, toResultItem, type ResultItem } from "./encode.ts";
-import { RedisErrorReply } from "./resp.ts";
+import { CommandListSchema, CommandSchema, type RestCommand, toRedisArguments } from "./commands.ts";
+import { type ResultItem, toJsonReply, toResultItem } from "./encode.ts";
+import { isErrorReply, type RedisLink } from "./redis-link.ts";
 
 /** What went wrong, for the bridge's log: the command's name only, never its arguments. */
 interface CommandFailure {
@@ -31,7 +30,7 @@ const BAD_COMMAND_ERROR = "ERR failed to parse command: expected a JSON array of
 const BAD_COMMAND_LIST_ERROR = "ERR failed to parse pipeline request: expected a non-empty JSON array of commands";
 
 export async function runCommand(
-  connections: RedisConnections,
+  redis: RedisLink,
   body: unknown,
   base64: boolean,
   refuse: Refusal,
@@ -41,13 +40,13 @@ export async function runCommand(
   const command = parsed.data;
   const refusal = refuse(command);
   if (refusal) return rejected(commandName(command), refusal);
-  const [reply] = await (await connections.shared()).send([toRedisArguments(command)]);
-  if (reply instanceof RedisErrorReply) return rejected(commandName(command), reply.message);
+  const [reply] = await redis.send([toRedisArguments(command)]);
+  if (isErrorReply(reply)) return rejected(commandName(command), reply.message);
   return { status: HTTP_OK, body: { result: toJsonReply(reply ?? null, base64) }, failures: [] };
 }
 
 export async function runPipeline(
-  connections: RedisConnections,
+  redis: RedisLink,
   body: unknown,
   base64: boolean,
   refuse: Refusal,
@@ -56,7 +55,7 @@ export async function runPipeline(
   if (!parsed.success) return rejected("pipeline", BAD_COMMAND_LIST_ERROR);
   const commands = parsed.data;
   const runnable = commands.filter((command) => !refuse(command));
-  const replies = runnable.length > 0 ? await (await connections.shared()).send(runnable.map(toRedisArguments)) : [];
+  const replies = runnable.length > 0 ? await redis.send(runnable.map(toRedisArguments)) : [];
   let next = 0;
   const items: ResultItem[] = commands.map((command) => {
     const refusal = refuse(command);
@@ -66,7 +65,7 @@ export async function runPipeline(
 }
 
 export async function runTransaction(
-  connections: RedisConnections,
+  redis: RedisLink,
   body: unknown,
   base64: boolean,
   refuse: Refusal,
@@ -78,22 +77,19 @@ export async function runTransaction(
     const refusal = refuse(command);
     if (refusal) return rejected(commandName(command), refusal);
   }
-  const replies = await connections.withDedicated((connection) =>
-    connection.send([MULTI, ...commands.map(toRedisArguments), EXEC]),
-  );
+  // Written together on the one connection: no other request's command lands inside the transaction.
+  const replies = await redis.send([MULTI, ...commands.map(toRedisArguments), EXEC]);
   const execReply = replies.at(-1);
   if (!Array.isArray(execReply)) {
-    const queueErrorAt = replies.slice(1, -1).findIndex((reply) => reply instanceof RedisErrorReply);
+    const queueErrorAt = replies.slice(1, -1).findIndex(isErrorReply);
     const cause = replies[queueErrorAt + 1];
-    const message = execReply instanceof RedisErrorReply ? execReply.message : "EXECABORT Transaction aborted";
+    const message = isErrorReply(execReply) ? execReply.message : "EXECABORT Transaction aborted";
     return {
       status: HTTP_BAD_REQUEST,
       body: { error: message },
       failures: [
         { command: "exec", error: message },
-        ...(cause instanceof RedisErrorReply
-          ? [{ command: commandName(commands[queueErrorAt] ?? []), error: cause.message }]
-          : []),
+        ...(isErrorReply(cause) ? [{ command: commandName(commands[queueErrorAt] ?? []), error: cause.message }] : []),
       ],
     };
   }

@@ -12,7 +12,7 @@
  */
 import { createHash } from "node:crypto";
 import type { RestCommand } from "./commands.ts";
-import { keySpecsLua, type KeySpec } from "./key-specs.ts";
+import { type KeySpec, keySpecsLua } from "./key-specs.ts";
 
 const FLAG = "allow-key-locking";
 const SHEBANG = /^#!lua(?:[ \t]+flags=([^\n]*))?\n/;

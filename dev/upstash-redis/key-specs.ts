@@ -4,8 +4,7 @@
  * and written as a Lua table, so the bridge's key-locking prologue (key-locking.ts) can find the keys of any
  * command a script calls the way Redis does: from a fixed index or after a keyword, then a range or a counted list.
  */
-import type { RedisConnection } from "./connection.ts";
-import { RedisErrorReply, type RedisReply } from "./resp.ts";
+import { isErrorReply, type RedisLink, type RedisReply } from "./redis-link.ts";
 
 /** One key spec. `begin`/`find` are null when Redis finds those keys with code of its own (e.g. SORT … STORE). */
 export interface KeySpec {
@@ -19,13 +18,7 @@ export interface KeySpec {
 type Fields = Map<string, RedisReply>;
 
 function text(reply: RedisReply | undefined): string {
-  if (
-    reply === undefined ||
-    reply === null ||
-    typeof reply === "number" ||
-    reply instanceof RedisErrorReply ||
-    Array.isArray(reply)
-  )
+  if (reply === undefined || reply === null || typeof reply === "number" || isErrorReply(reply) || Array.isArray(reply))
     return String(reply ?? "");
   return reply.toString("utf8");
 }
@@ -78,11 +71,11 @@ function collect(entry: RedisReply, into: Map<string, KeySpec[]>): void {
 }
 
 /** The key specs of every command the server knows; commands without keys are absent. */
-export async function loadKeySpecs(connection: RedisConnection): Promise<Map<string, KeySpec[]>> {
-  const [reply] = await connection.send([[Buffer.from("COMMAND")]]);
+export async function loadKeySpecs(redis: RedisLink): Promise<Map<string, KeySpec[]>> {
+  const [reply] = await redis.send([[Buffer.from("COMMAND")]]);
   if (!Array.isArray(reply)) {
     throw new Error(
-      `redis-server answered COMMAND with ${reply instanceof RedisErrorReply ? reply.message : "no command table"}: the bridge needs Redis 7`,
+      `redis-server answered COMMAND with ${isErrorReply(reply) ? reply.message : "no command table"}: the bridge needs Redis 7`,
     );
   }
   const specs = new Map<string, KeySpec[]>();

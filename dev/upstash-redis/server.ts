@@ -8,14 +8,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import { errorMessage, logger } from "../../lib/log.ts";
+import { serveStandalone } from "../serve-standalone.ts";
 import { refusalReason } from "./commands.ts";
-import { RedisConnections } from "./connections.ts";
 import { BASE64_ENCODING, ENCODING_HEADER } from "./encode.ts";
-import { runCommand, runPipeline, runTransaction, type EndpointAnswer, type Refusal } from "./execute.ts";
+import { type EndpointAnswer, type Refusal, runCommand, runPipeline, runTransaction } from "./execute.ts";
 import { hasBearerToken, MAX_REQUEST_BYTES, readJsonBody } from "./http-request.ts";
 import { KeyLockingScripts } from "./key-locking.ts";
 import { loadKeySpecs } from "./key-specs.ts";
-import { serveStandalone } from "../serve-standalone.ts";
+import { RedisLink } from "./redis-link.ts";
 
 export interface RedisBridgeOptions {
   port: number;
@@ -33,12 +33,7 @@ export interface RunningBridge {
   close(): Promise<void>;
 }
 
-type Endpoint = (
-  connections: RedisConnections,
-  body: unknown,
-  base64: boolean,
-  refuse: Refusal,
-) => Promise<EndpointAnswer>;
+type Endpoint = (redis: RedisLink, body: unknown, base64: boolean, refuse: Refusal) => Promise<EndpointAnswer>;
 
 const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map([
   ["/", runCommand],
@@ -53,12 +48,10 @@ const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export async function startRedisBridge(opts: RedisBridgeOptions): Promise<RunningBridge> {
   const host = opts.host ?? DEFAULT_HOST;
-  const connections = new RedisConnections(opts.redisUrl);
-  const scripts = new KeyLockingScripts(await loadKeySpecs(await connections.shared()), {
-    required: opts.requireKeyLocking,
-  });
+  const redis = await RedisLink.open(opts.redisUrl);
+  const scripts = new KeyLockingScripts(await loadKeySpecs(redis), { required: opts.requireKeyLocking });
   const server = createServer((req, res) => {
-    handle(req, res, connections, scripts, opts).catch((err: unknown) => {
+    handle(req, res, redis, scripts, opts).catch((err: unknown) => {
       logger.error("redis_bridge_failed", { path: req.url, error: errorMessage(err) });
       if (!res.headersSent) reply(res, 500, { error: `ERR redis bridge: ${errorMessage(err)}` });
       else res.destroy();
@@ -76,7 +69,7 @@ export async function startRedisBridge(opts: RedisBridgeOptions): Promise<Runnin
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;
-      await connections.close();
+      redis.close();
     },
   };
 }
@@ -84,7 +77,7 @@ export async function startRedisBridge(opts: RedisBridgeOptions): Promise<Runnin
 async function handle(
   req: IncomingMessage,
   res: ServerResponse,
-  connections: RedisConnections,
+  redis: RedisLink,
   scripts: KeyLockingScripts,
   opts: RedisBridgeOptions,
 ): Promise<void> {
@@ -102,7 +95,7 @@ async function handle(
   const base64 = req.headers[ENCODING_HEADER] === BASE64_ENCODING;
   opts.onRequest?.(path);
   const refusalOf: Refusal = (command) => refusalReason(command) ?? scripts.refusal(command);
-  const answer = await endpoint(connections, scripts.translate(body.value), base64, refusalOf);
+  const answer = await endpoint(redis, scripts.translate(body.value), base64, refusalOf);
   for (const failure of answer.failures) {
     // The client answers NOSCRIPT with EVAL: the protocol working as designed, not a problem.
     if (failure.error.startsWith(NOSCRIPT))

@@ -9,6 +9,7 @@
  * number of parts that respects that rule (using the table of ASCII pairs that are tokens, and assuming nothing about
  * non-ASCII bytes); the real count cannot be larger. A piece that is itself a known token counts as 1.
  */
+import { base64ToBytes } from "../base64.ts";
 import type { ChatMessage } from "./chat-message.ts";
 import { ASCII_PAIR_TOKENS, BARE_WORD_TOKENS, SPACED_WORD_TOKENS, WHITESPACE_TOKENS } from "./o200k-facts.ts";
 import { decodeWords } from "./word-list.ts";
@@ -46,7 +47,8 @@ function singleTokens(): Set<string> {
   ]);
   return knownSingleTokens;
 }
-const asciiPairs = Uint8Array.from(atob(ASCII_PAIR_TOKENS), (c) => c.charCodeAt(0));
+// Generated (dev/o200k-facts.generate.ts), so always base64: the empty fallback is never taken.
+const asciiPairs = base64ToBytes(ASCII_PAIR_TOKENS) ?? new Uint8Array();
 const encoder = new TextEncoder();
 
 function isPairToken(a: number, b: number): boolean {

@@ -9,14 +9,15 @@
  * question is about: the messages answered bring none, and the bot has not answered in the conversation yet.
  * Bytes and contents stay in this job's memory: logged are counts, sizes and times, never what a file holds.
  */
+
+import { bytesToBase64 } from "../base64.ts";
 import type { FileRecord } from "../context/data-block.ts";
 import type { PromptImage } from "../context/images.ts";
-import { toBase64 } from "../files/base64.ts";
-import { fileKind, fileLine, isLog, type FileRef } from "../files/file-ref.ts";
+import type { Turn } from "../conversation/turn.ts";
+import { type FileRef, fileKind, fileLine, isLog } from "../files/file-ref.ts";
 import { imageInfo } from "../files/image-info.ts";
 import { imageTokens } from "../files/image-tokens.ts";
 import { readTextFile } from "../files/text-file.ts";
-import type { Turn } from "../conversation/turn.ts";
 import type { StoredMessage } from "../message.ts";
 import type { JobScope } from "./scope.ts";
 
@@ -168,7 +169,7 @@ async function readFile(scope: JobScope, message: StoredMessage, ref: FileRef, a
   return {
     line: `${fileLine(shown, message.authorName)} (attached)`,
     image: {
-      dataUrl: `data:${info.type};base64,${toBase64(fetched.bytes)}`,
+      dataUrl: `data:${info.type};base64,${bytesToBase64(fetched.bytes)}`,
       tokens: imageTokens(info.width, info.height),
     },
     bytes: fetched.bytes.length,

@@ -14,6 +14,7 @@
  * `streaming` (lib/jobs/write.ts drives it), and one that can show that the bot is working adds `working`.
  */
 
+import type { ApprovalParsed, ApprovalReply, WithApprovals } from "../approvals/capability.ts";
 import type { Settings } from "../config.ts";
 import type { RefreshedToken } from "../installation.ts";
 import type { Logger } from "../log.ts";
@@ -30,14 +31,13 @@ import type {
   Visibility,
 } from "../message.ts";
 import type { OptOuts } from "../opt-outs.ts";
+import type { WithRescue } from "../rescue/capability.ts";
 import type { SettingsRead } from "../settings-schema.ts";
 import type * as z from "../zod.ts";
 import type { AnswerFormat } from "./answer-format.ts";
 import type { AnswerFor, AnswerStream, SignMark, WorkingSign } from "./answer-stream.ts";
-import type { ApprovalParsed, ApprovalReply, WithApprovals } from "../approvals/capability.ts";
 import type { WithFiles } from "./file-fetch.ts";
 import type { HistoryCapability } from "./history.ts";
-import type { WithRescue } from "../rescue/capability.ts";
 
 /** A webhook delivery as the route received it. Signatures are computed over `rawBody`, so it is never re-encoded. */
 export interface WebhookRequest {
@@ -48,8 +48,11 @@ export interface WebhookRequest {
   url: string;
 }
 
-/** `reason` is a short code for the log line (`missing_headers`, `stale_timestamp`, `bad_signature`...). */
-export type Verified = { ok: true } | { ok: false; reason: string };
+/**
+ * `reason` is a short code for the log line (`missing_headers`, `stale_timestamp`, `bad_signature`...). `unavailable`:
+ * the check could not be made (the platform's signing keys could not be fetched), which is not the sender's fault.
+ */
+export type Verified = { ok: true } | { ok: false; reason: string; unavailable?: true };
 
 /**
  * What a delivery is. `message`: one InboundMessage for the core, `botUserId` being the bot's id in it, plus
@@ -62,6 +65,10 @@ export type Verified = { ok: true } | { ok: false; reason: string };
  * add to the platform's ingest options for that message alone (a WhatsApp text's system note); `installation`
  * names the tenant whose installation serves it, for a platform installable in many tenants.
  */
+/** Any platform's adapter, for what serves them all alike (the webhook route's middleware). */
+// biome-ignore lint/suspicious/noExplicitAny: each adapter is checked against its own types where it is defined
+export type AnyPlatformAdapter = PlatformAdapter<any, any, any>;
+
 /** What a platform's parse adds to every parsed message when it adds nothing. */
 export type NoExtra = Record<never, never>;
 

@@ -10,8 +10,8 @@
  * Only RS256 is accepted, whatever the header says (RFC 8725 §3.1: never let the token choose its algorithm; no
  * `none`, no HMAC with a public key as secret). A token names its key by `kid`; none that does not.
  */
-import { base64urlToBytes } from "../secrets/encoding.ts";
-import { SigningKeysUnavailable, type SigningKey, type SigningKeys } from "./jwt-keys.ts";
+import { base64urlToBytes } from "../base64.ts";
+import { type SigningKey, type SigningKeys, SigningKeysUnavailable } from "./jwt-keys.ts";
 
 const CLOCK_SKEW_SECONDS = 300;
 /** Far above any platform's token (the Bot Connector's are about 1.3 KB): refused before any work is done. */

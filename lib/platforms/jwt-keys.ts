@@ -10,7 +10,7 @@
  * platforms rotate keys rarely, and a forger's made-up `kid` must not turn every request into two fetches. A set
  * older than a day is fetched again anyway (botbuilder-js's OpenIdMetadata does both, once an hour and every 24 h).
  */
-import { base64ToBytes } from "../secrets/encoding.ts";
+import { base64ToBytes } from "../base64.ts";
 import { z } from "../zod.ts";
 
 /** Where a platform publishes its keys. */

@@ -6,8 +6,9 @@
  * also keys log pseudonyms or stored tokens. Each key has a short id derived from it, written into every value it
  * seals, so that after a rotation the right key opens an older value. WebCrypto only: this runs in the Worker.
  */
+
+import { base64ToBytes } from "../base64.ts";
 import { bytesToHex } from "../crypto.ts";
-import { base64ToBytes } from "./encoding.ts";
 
 export const KEY_BYTES = 32;
 /** What a sub-key is for; a new use is a new name here, never a reused one. */

@@ -6,8 +6,9 @@
  * changed byte anywhere makes `open` fail instead of returning something else. Used for the personal fields of
  * queued jobs, stored platform tokens (lib/tenants/) and install states, each under its own use.
  */
-import type { KeyUse, Keyring } from "./keyring.ts";
-import { base64urlToBytes, bytesToBase64url } from "./encoding.ts";
+
+import { base64urlToBytes, bytesToBase64url } from "../base64.ts";
+import type { Keyring, KeyUse } from "./keyring.ts";
 
 const VERSION = "v2";
 /** Sealed before values were bound to where they belong: only the header was authenticated with them. */

@@ -8,12 +8,13 @@
  * ALL_STARTS from everywhere per STATE_TTL_SECONDS. A refused start writes nothing, so pending states and their
  * counters stay below about twice ALL_STARTS keys however many addresses ask.
  */
-import { RedisStore } from "../redis-store.ts";
+
+import { bytesToBase64url } from "../base64.ts";
 import { bytesToHex, constantTimeEqual } from "../crypto.ts";
 import { installStartKeys, oauthStateKey } from "../keys.ts";
 import { clientId } from "../limits/client-address.ts";
-import { bytesToBase64url } from "../secrets/encoding.ts";
 import { defineScript } from "../redis-script.ts";
+import { RedisStore } from "../redis-store.ts";
 import type { Services } from "../services.ts";
 import * as z from "../zod.ts";
 

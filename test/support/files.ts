@@ -4,7 +4,7 @@
  * own file object to put in a webhook: Slack's `files` entry, Discord's attachment, Twilio's MediaUrl/ContentType.
  */
 import { env } from "cloudflare:workers";
-import { toBase64 } from "../../lib/files/base64.ts";
+import { bytesToBase64 } from "../../lib/base64.ts";
 import { SLACK_API_BASE_URL } from "./worker.ts";
 
 const bindings = env as unknown as Record<string, string>;
@@ -45,5 +45,5 @@ export function telegramFile(upload: Upload): Promise<Record<string, unknown>> {
 
 /** UTF-8 text as base64, for a text file's upload. */
 export function base64Text(text: string): string {
-  return toBase64(new TextEncoder().encode(text));
+  return bytesToBase64(new TextEncoder().encode(text));
 }

@@ -5,6 +5,7 @@
  */
 import type { Redis } from "@upstash/redis/cloudflare";
 import { vi } from "vitest";
+import { base64ToText } from "../../lib/base64.ts";
 
 /** The prefix under which the tests' QStash stand-in keeps messages (test/support/global-setup.ts). */
 const QSTASH_PREFIX = "qstash-test:";
@@ -37,7 +38,7 @@ export async function whatQStashHolds(redis: Redis): Promise<string> {
       if (type !== "string") return key;
       const value = await redis.get<unknown>(key);
       const body = (value as { bodyBase64?: string } | null)?.bodyBase64;
-      return `${key} ${JSON.stringify(value)} ${body ? atob(body) : ""}`;
+      return `${key} ${JSON.stringify(value)} ${body ? (base64ToText(body) ?? body) : ""}`;
     }),
   );
   return held.join("\n");

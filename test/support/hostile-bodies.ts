@@ -1,3 +1,14 @@
+/**
+ * @module
+ * Hostile request bodies, generated from one valid payload with a seeded random source (the same corpus every run):
+ * malformed, truncated, mis-encoded, random bytes, pathological JSON and forms, and bodies over 1 MB.
+ * `malformed` marks the bodies that cannot be a valid delivery whatever their signature, so the corpus may sign
+ * them correctly and still expect nothing to be written.
+ */
+import { bytesToBase64 } from "../../lib/base64.ts";
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+
 export interface HostileBody {
   label: string;
   bytes: Uint8Array;
@@ -56,8 +67,11 @@ const JSON_SHAPES: [string, string][] = [
   ["job without key", '{"v":1,"trigger":{"id":"x"}}'],
   ["job of a future version", '{"v":99}'],
   ["failure callback with junk base64", '{"sourceBody":"!!!not base64!!!"}'],
-  ["failure callback with a non-job", `{"sourceBody":"${btoa('{"v":1}')}"}`],
-  ["failure callback with non-JSON", `{"sourceBody":"${btoa("\u00ff\u00fe garbage")}"}`],
+  ["failure callback with a non-job", `{"sourceBody":"${bytesToBase64(utf8('{"v":1}'))}"}`],
+  [
+    "failure callback with non-JSON",
+    `{"sourceBody":"${bytesToBase64(Uint8Array.of(0xff, 0xfe, ...utf8(" garbage")))}"}`,
+  ],
   ["__proto__ key", '{"__proto__":{"polluted":true},"type":"event_callback"}'],
   ["constructor key", '{"constructor":{"prototype":{"polluted":true}}}'],
   ["NUL in a string", '{"type":"\\u0000"}'],

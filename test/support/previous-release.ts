@@ -4,8 +4,8 @@
  * AES-GCM with only `v1.<key id>.<use>` authenticated beside the text. Installations stored before the deploy, and
  * jobs in flight at it, look like this.
  */
-import { bytesToBase64url } from "../../lib/secrets/encoding.ts";
-import type { KeyUse, Keyring } from "../../lib/secrets/keyring.ts";
+import { bytesToBase64url } from "../../lib/base64.ts";
+import type { Keyring, KeyUse } from "../../lib/secrets/keyring.ts";
 
 const IV_BYTES = 12;
 

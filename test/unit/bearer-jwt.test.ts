@@ -5,9 +5,9 @@
  */
 import { X509Certificate } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { verifyBearerJwt, verifyJwt, type BearerJwtOptions } from "../../lib/platforms/bearer-jwt.ts";
-import { certificateSpki, signingKeys, UNKNOWN_KID_REFETCH_MS, type KeySource } from "../../lib/platforms/jwt-keys.ts";
-import { bytesToBase64url } from "../../lib/secrets/encoding.ts";
+import { bytesToBase64url, textToBase64url } from "../../lib/base64.ts";
+import { type BearerJwtOptions, verifyBearerJwt, verifyJwt } from "../../lib/platforms/bearer-jwt.ts";
+import { certificateSpki, type KeySource, signingKeys, UNKNOWN_KID_REFETCH_MS } from "../../lib/platforms/jwt-keys.ts";
 
 const RS256 = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" } as const;
 const ISSUER = "https://issuer.example";
@@ -19,7 +19,7 @@ async function keyPair(): Promise<CryptoKeyPair> {
   return (await crypto.subtle.generateKey(params, true, ["sign", "verify"])) as CryptoKeyPair;
 }
 
-const part = (value: unknown) => bytesToBase64url(new TextEncoder().encode(JSON.stringify(value)));
+const part = (value: unknown) => textToBase64url(JSON.stringify(value));
 
 async function sign(privateKey: CryptoKey, header: Record<string, unknown>, claims: Record<string, unknown>) {
   const signed = `${part(header)}.${part(claims)}`;

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { INTENTS, OPCODE, RESUMABLE_CLOSE_CODE } from "../../lib/platforms/discord/gateway/protocol.ts";
+import { FATAL_RETRY_AFTER_MS } from "../../lib/platforms/discord/gateway/reconnect-delays.ts";
+import { GatewaySession } from "../../lib/platforms/discord/gateway/session.ts";
 import type { GatewaySnapshot } from "../../lib/platforms/discord/gateway/session-io.ts";
-import { FATAL_RETRY_AFTER_MS, GatewaySession } from "../../lib/platforms/discord/gateway/session.ts";
-import { handshake, HEARTBEAT_MS, NOW, ofType, ready, sent, session } from "../support/gateway-session.ts";
+import { HEARTBEAT_MS, handshake, NOW, ofType, ready, sent, session } from "../support/gateway-session.ts";
 
 describe("GatewaySession reconnecting", () => {
   it("resumes on RECONNECT, and ignores the old socket's close afterwards", () => {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
-import type { GatewayStatus } from "../../lib/platforms/discord/gateway/connection.ts";
+import type { Logger } from "../../lib/log.ts";
 import { IdentifyTurns } from "../../lib/platforms/discord/gateway/identify-turns.ts";
 import { IDENTIFY_BUDGET, OPCODE } from "../../lib/platforms/discord/gateway/protocol.ts";
-import type { ShardTuple } from "../../lib/platforms/discord/gateway/session-io.ts";
 import { GatewaySession } from "../../lib/platforms/discord/gateway/session.ts";
+import type { ShardTuple } from "../../lib/platforms/discord/gateway/session-io.ts";
 import {
   ShardCoordinator,
   type ShardLayout,
   type ShardLayoutState,
 } from "../../lib/platforms/discord/gateway/shard-layout.ts";
-import type { Logger } from "../../lib/log.ts";
+import type { GatewayStatus } from "../../lib/platforms/discord/gateway/status.ts";
 
 const quiet: Logger = { info() {}, warn() {}, error() {} };
 const HOUR = 3_600_000;

@@ -27,7 +27,7 @@ const EXPECTED: Record<ModelOutput, string> = {
   emoji: "Deployed 🎉 all green ✅",
   quote: "> The deploy is paused.\n\nAgreed.",
   rule: "Before\n\nAfter",
-  // Discord reads none of these as markup; mentions never ping (the send's allowed_mentions: test/unit/discord-send).
+  // Discord reads none of these as markup; mentions never ping (allowed_mentions: test/unit/discord-send.test.ts).
   markupLookalikes: "<!channel> a < b & c > d, @alice wrote <b>not a tag</b>",
   plainWords: "Use snake_case and 2 * 3 * 4 = 24, ~5 minutes.",
 };

@@ -6,9 +6,11 @@
  * for the picture's base64 and the file's words. And a picture counts toward the tenant's daily token budget at
  * its image price.
  */
+
 import { Redis } from "@upstash/redis/cloudflare";
 import { Index } from "@upstash/vector";
 import { describe, expect, inject, it } from "vitest";
+import { bytesToBase64 } from "../../lib/base64.ts";
 import { imageTokens } from "../../lib/files/image-tokens.ts";
 import { tenantBudgetKeys } from "../../lib/keys.ts";
 import { base64Text, slackFile } from "../support/files.ts";
@@ -72,7 +74,7 @@ describe("what a pasted file leaves behind", () => {
     const bytes = (await (
       await fetch(String(shot.url_private), { headers: { Authorization: "Bearer xoxb-test-bot-token" } })
     ).arrayBuffer()) as ArrayBuffer;
-    const base64 = btoa(String.fromCharCode(...new Uint8Array(bytes)));
+    const base64 = bytesToBase64(new Uint8Array(bytes));
     const notes = await slackFile({
       name: "notes.txt",
       type: "text/plain",

@@ -2,7 +2,8 @@
  * @module
  * Google Chat's edges on the local stack: a delivery without a token, with one signed by a key that is not
  * Google's, made for another audience (a project number or an endpoint URL that is not this app's) or expired gets
- * 401 and records nothing; an endpoint-URL audience takes Chat's ID token and an add-on's, and nobody else's
+ * 401 and records nothing, one that cannot be checked (Google's keys could not be fetched) 503, so that Chat
+ * delivers it again; an endpoint-URL audience takes Chat's ID token and an add-on's, and nobody else's
  * account; a space the app is removed from is cleaned up alone; a pasted file is read with media.download.
  */
 import { Redis } from "@upstash/redis/cloudflare";
@@ -17,8 +18,8 @@ import {
   googleChatSuiteEnv,
   newPerson,
   newSpace,
-  pastedFile,
   PROJECT_NUMBER,
+  pastedFile,
   removeApp,
   say,
   spaceMessages,
@@ -52,6 +53,15 @@ describe("the bearer token of a Google Chat delivery", () => {
       chatRequest((await say(dm, alice, "hello?", { audience: ENDPOINT_URL })).delivery!),
     ];
     for (const request of refused) expect((await callWorker(env, request)).status).toBe(401);
+    expect(await spaceKeys(dm)).toEqual([]);
+  });
+
+  it("answers 503 when Google's keys cannot be fetched, so that Chat delivers again, and records nothing", async () => {
+    const dm = await newSpace("DIRECT_MESSAGE");
+    const { delivery } = await say(dm, newPerson("Dee"), "hello?");
+    // A key source no one answers on (the discard port): the isolate has no keys cached for it.
+    const keysDown = googleChatSuiteEnv(SUITE, { GOOGLE_CHAT_CERTS_URL: "http://127.0.0.1:9/certs" });
+    expect((await callWorker(keysDown, chatRequest(delivery!))).status).toBe(503);
     expect(await spaceKeys(dm)).toEqual([]);
   });
 

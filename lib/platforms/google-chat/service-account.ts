@@ -7,11 +7,12 @@
  * most an hour on). Kept within the isolate until a minute before it expires, one per scope, so that a job makes
  * one exchange an hour, not one a call. No Node-only library: this runs in the Worker.
  */
+
+import { base64ToBytes, bytesToBase64url, textToBase64url } from "../../base64.ts";
 import { GiveUp } from "../../errors.ts";
-import { bytesToBase64url, base64ToBytes } from "../../secrets/encoding.ts";
 import * as z from "../../zod.ts";
 import { PlatformRateLimited } from "../rate-limited.ts";
-import { serviceAccountOf, type ServiceAccountKey } from "./settings.ts";
+import { type ServiceAccountKey, serviceAccountOf } from "./settings.ts";
 
 /** What the app does as itself: post, edit, read attachments (the Chat API's scope for app authentication). */
 export const CHAT_BOT_SCOPE = "https://www.googleapis.com/auth/chat.bot";
@@ -109,7 +110,7 @@ const keys = new Map<string, Promise<CryptoKey>>();
 /** A compact JWS (RS256) of `claims`, signed with the account's private key. */
 export async function signAssertion(account: ServiceAccountKey, claims: Record<string, unknown>): Promise<string> {
   const header = { alg: "RS256", typ: "JWT", ...(account.private_key_id ? { kid: account.private_key_id } : {}) };
-  const part = (value: unknown) => bytesToBase64url(encoder.encode(JSON.stringify(value)));
+  const part = (value: unknown) => textToBase64url(JSON.stringify(value));
   const signed = `${part(header)}.${part(claims)}`;
   let key = keys.get(account.private_key);
   if (!key) {

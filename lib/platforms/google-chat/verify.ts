@@ -9,11 +9,13 @@
  *   JWKS at GOOGLE_CHAT_JWKS_URL) for that URL, whose verified `email` is Chat's service account, or, for a Chat app
  *   built as a Workspace add-on, the app's own add-ons service account
  *   (`service-<project number>@gcp-sa-gsuiteaddons.iam.gserviceaccount.com`).
- * A missing, expired, wrongly signed or wrong-audience token is refused (401).
+ * A missing, expired, wrongly signed or wrong-audience token is refused (401); keys that could not be fetched make
+ * the delivery `unavailable` (503, so that Chat delivers it again).
  */
-import { verifyBearerJwt, type BearerJwtResult } from "../bearer-jwt.ts";
-import { signingKeys } from "../jwt-keys.ts";
+
 import type { AdapterContext, Verified, WebhookRequest } from "../adapter.ts";
+import { type BearerJwtResult, verifyBearerJwt } from "../bearer-jwt.ts";
+import { signingKeys } from "../jwt-keys.ts";
 import { audienceOf, type GoogleChatSettings } from "./settings.ts";
 
 const CHAT_ISSUER = "chat@system.gserviceaccount.com";
@@ -48,5 +50,6 @@ export async function verifyGoogleChatRequest(
             return email === CHAT_ISSUER || ADD_ON_SERVICE_ACCOUNT.test(email) ? undefined : "not_chat";
           },
         });
-  return result.ok ? { ok: true } : { ok: false, reason: result.reason };
+  if (result.ok) return { ok: true };
+  return result.reason === "keys_unavailable" ? { ok: false, reason: result.reason, unavailable: true } : result;
 }

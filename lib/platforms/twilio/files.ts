@@ -5,9 +5,10 @@
  * sid and auth token by HTTP Basic, which Twilio asks for when "Enforce HTTP Auth on Media URLs" is on (and
  * ignores when it is off). Only media of the message's own account, on Twilio's API host, is fetched.
  */
-import { MAX_FILES_PER_MESSAGE, storableRefs, type FileRef } from "../../files/file-ref.ts";
-import { fetchCapped, servedFrom, type FileSupport } from "../file-fetch.ts";
+import { basicAuthorization } from "../../base64.ts";
+import { type FileRef, MAX_FILES_PER_MESSAGE, storableRefs } from "../../files/file-ref.ts";
 import type { ReplyContext } from "../adapter.ts";
+import { type FileSupport, fetchCapped, servedFrom } from "../file-fetch.ts";
 import type { TwilioSettings } from "./settings.ts";
 
 /** A media URL: `/2010-04-01/Accounts/AC…/Messages/MM…/Media/ME…`. */
@@ -53,7 +54,7 @@ export const twilioFiles: FileSupport<ReplyContext<TwilioSettings>> = {
   async fetchFile(ctx, ref, maxBytes, keep) {
     const { TWILIO_API_BASE_URL: api, TWILIO_ACCOUNT_SID: sid } = ctx.config;
     if (!ref.url || !servedFrom(ref.url, [api]) || mediaSid(ref.url)?.account !== ctx.tenant || !sid) return null;
-    const basic = btoa(`${sid}:${await ctx.token()}`);
-    return fetchCapped(ctx.fetch, ref.url, { Authorization: `Basic ${basic}` }, { maxBytes, keep });
+    const authorization = basicAuthorization(sid, await ctx.token());
+    return fetchCapped(ctx.fetch, ref.url, { Authorization: authorization }, { maxBytes, keep });
   },
 };

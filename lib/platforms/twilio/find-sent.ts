@@ -4,9 +4,10 @@
  * bot's, newest first; a text with the very same body created since the earlier attempt's call began is taken to
  * be that attempt's, instead of sending it again.
  */
+import { basicAuthorization } from "../../base64.ts";
 import * as z from "../../zod.ts";
 import { PlatformRateLimited } from "../rate-limited.ts";
-import { messagesUrl, retryAfterSeconds, type MessageListQuery, type SendTwilioSmsArgs } from "./send.ts";
+import { type MessageListQuery, messagesUrl, retryAfterSeconds, type SendTwilioSmsArgs } from "./send.ts";
 
 /** Twilio's clock and ours differ a little: look this far before the call began. */
 const CLOCK_SLACK_MS = 10_000;
@@ -30,7 +31,7 @@ export async function findSentSms(q: SentSmsQuery): Promise<string | null> {
   const query: MessageListQuery = { To: q.to, From: q.from, PageSize: String(PAGE_SIZE) };
   const url = `${messagesUrl(q.apiBaseUrl, q.accountSid)}?${new URLSearchParams(query)}`;
   const response = await (q.fetch ?? fetch)(url, {
-    headers: { Authorization: `Basic ${btoa(`${q.accountSid}:${q.authToken}`)}` },
+    headers: { Authorization: basicAuthorization(q.accountSid, q.authToken) },
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
   if (response.status === 429) {

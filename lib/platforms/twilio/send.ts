@@ -6,12 +6,14 @@
  * retry). The form's fields are typed by Twilio's own helper library (npm `twilio`, generated from twilio-oai; a
  * dev dependency whose types alone are used), so a misspelt field fails `npm run typecheck`.
  */
+
 import type {
   MessageListInstanceCreateOptions,
   MessageListInstancePageOptions,
 } from "twilio/lib/rest/api/v2010/account/message";
-import * as z from "../../zod.ts";
+import { basicAuthorization } from "../../base64.ts";
 import { GiveUp } from "../../errors.ts";
+import * as z from "../../zod.ts";
 import { PlatformRateLimited } from "../rate-limited.ts";
 
 const TWILIO_API_VERSION = "2010-04-01";
@@ -53,7 +55,7 @@ export async function sendTwilioSms(args: SendTwilioSmsArgs): Promise<string> {
   const response = await doFetch(messagesUrl(args.apiBaseUrl, args.accountSid), {
     method: "POST",
     headers: {
-      Authorization: `Basic ${btoa(`${args.accountSid}:${args.authToken}`)}`,
+      Authorization: basicAuthorization(args.accountSid, args.authToken),
       "Content-Type": "application/x-www-form-urlencoded",
     },
     body: new URLSearchParams({

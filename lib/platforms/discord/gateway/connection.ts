@@ -5,10 +5,11 @@
  * WebSocket and timers of the Workers runtime); the Durable Object and the tests drive it.
  */
 import { errorMessage, type Logger } from "../../../log.ts";
-import { payloadSchema, RESUMABLE_CLOSE_CODE } from "./protocol.ts";
-import type { GatewayAction, GatewaySnapshot, ShardTuple } from "./session-io.ts";
+import { RESUMABLE_CLOSE_CODE } from "./protocol.ts";
 import { GatewaySession } from "./session.ts";
-import { tokenFingerprint } from "./socket.ts";
+import type { GatewayAction, GatewaySnapshot, ShardTuple } from "./session-io.ts";
+import { listenToSocket, tokenFingerprint } from "./socket.ts";
+import { type GatewayStatus, statusOf } from "./status.ts";
 
 export interface GatewayConnectionOptions {
   token: string;
@@ -33,22 +34,12 @@ export interface GatewayConnectionOptions {
    */
   identifyTurn?: () => Promise<void>;
 }
-const SOCKET_OPEN = 1;
 /** What a socket that could not be opened counts as: an abnormal closure. */
 const ABNORMAL_CLOSURE = 1006;
 /** Ends the session on Discord's side: it cannot be resumed. */
 const NORMAL_CLOSURE = 1000;
 /** Discord sends HELLO as soon as the socket opens; a URL that accepts the connection and then says nothing is dead. */
 const HANDSHAKE_TIMEOUT_MS = 15_000;
-
-export interface GatewayStatus {
-  phase: string;
-  connection: number;
-  sessionId: string | null;
-  seq: number | null;
-  /** The close code that stopped the connection for good (4011: the bot must shard, or shard more). */
-  fatalCloseCode: number | null;
-}
 
 export class GatewayConnection {
   #opts: GatewayConnectionOptions;
@@ -82,14 +73,7 @@ export class GatewayConnection {
   }
 
   status(): GatewayStatus {
-    const snapshot = this.#session?.snapshot;
-    return {
-      phase: this.#session?.phase ?? "idle",
-      connection: this.#session?.connection ?? 0,
-      sessionId: snapshot?.session?.sessionId ?? null,
-      seq: snapshot?.session?.seq ?? null,
-      fatalCloseCode: snapshot?.fatal?.closeCode ?? null,
-    };
+    return statusOf(this.#session);
   }
 
   /** Waits until every dispatch received so far has been handled. */
@@ -247,24 +231,17 @@ export class GatewayConnection {
     if (this.#session !== session || connection !== session.connection)
       return void socket.close(RESUMABLE_CLOSE_CODE, "superseded");
     this.#socket = socket;
-    if (socket.readyState === SOCKET_OPEN) this.#apply(session.handle({ type: "open", connection }));
-    else socket.addEventListener("open", () => this.#apply(session.handle({ type: "open", connection })));
-    socket.addEventListener("message", (event) => {
-      clearTimeout(this.#handshakeTimer);
-      let payload: ReturnType<typeof payloadSchema.parse>;
-      try {
-        payload = payloadSchema.parse(JSON.parse(String(event.data)));
-      } catch {
-        this.#opts.log.warn("discord_gateway_bad_payload", { connection });
-        return;
-      }
-      this.#apply(session.handle({ type: "payload", connection, payload, now: this.#now() }));
+    listenToSocket(socket, {
+      opened: () => this.#apply(session.handle({ type: "open", connection })),
+      heard: () => clearTimeout(this.#handshakeTimer),
+      received: (payload) => this.#apply(session.handle({ type: "payload", connection, payload, now: this.#now() })),
+      unreadable: () => this.#opts.log.warn("discord_gateway_bad_payload", { connection }),
+      closed: (code) => {
+        if (this.#socket === socket) this.#socket = undefined;
+        this.#opts.log.info("discord_gateway_closed", { connection, code });
+        this.#apply(session.handle({ type: "closed", connection, code, now: this.#now() }));
+      },
+      errored: () => this.#opts.log.warn("discord_gateway_socket_error", { connection }),
     });
-    socket.addEventListener("close", (event) => {
-      if (this.#socket === socket) this.#socket = undefined;
-      this.#opts.log.info("discord_gateway_closed", { connection, code: event.code });
-      this.#apply(session.handle({ type: "closed", connection, code: event.code, now: this.#now() }));
-    });
-    socket.addEventListener("error", () => this.#opts.log.warn("discord_gateway_socket_error", { connection }));
   }
 }

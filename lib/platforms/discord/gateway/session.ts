@@ -7,20 +7,22 @@
  * daily IDENTIFY budget.
  */
 import type { GatewaySendPayload } from "discord-api-types/v10";
-import type { GatewayAction, GatewayInput, GatewaySnapshot, ShardTuple } from "./session-io.ts";
+import { identifyPayload, resumePayload } from "./handshake.ts";
 import {
   FATAL_CLOSE_CODES,
+  type GatewayPayload,
   gatewayUrl,
   helloSchema,
   IDENTIFY_BUDGET,
   IDENTIFY_WINDOW_MS,
   INTENTS,
   OPCODE,
-  readySchema,
   RESUMABLE_CLOSE_CODE,
+  readySchema,
   SESSION_ENDING_CLOSE_CODES,
-  type GatewayPayload,
 } from "./protocol.ts";
+import { backoffMs, FATAL_RETRY_AFTER_MS, invalidSessionWaitMs, MAX_FAILED_RESUMES } from "./reconnect-delays.ts";
+import type { GatewayAction, GatewayInput, GatewaySnapshot, ShardTuple } from "./session-io.ts";
 
 export interface GatewaySessionOptions {
   token: string;
@@ -36,23 +38,7 @@ export interface GatewaySessionOptions {
 
 type Phase = "idle" | "connecting" | "handshake" | "ready" | "stopped";
 
-const MAX_BACKOFF_MS = 60_000;
-const BASE_BACKOFF_MS = 1_000;
-/** Discord asks for a random 1–5 s wait before identifying again after a non-resumable INVALID_SESSION. */
-const INVALID_SESSION_MIN_WAIT_MS = 1_000;
-const INVALID_SESSION_JITTER_MS = 4_000;
 const NORMAL_CLOSE = 1000;
-/**
- * Resumes in a row that never reached RESUMED before the session is dropped: the resume URL may be dead (a restart
- * after a long sleep, a Gateway node gone), and Discord says to identify anew at the configured URL then.
- */
-const MAX_FAILED_RESUMES = 3;
-/**
- * After a fatal close the fix happens elsewhere (a new token, the intent switched on in the portal): try again
- * after this long. 24 tries a day stay far inside the IDENTIFY budget.
- */
-export const FATAL_RETRY_AFTER_MS = 60 * 60 * 1000;
-const CLIENT_PROPERTIES = { os: "cloudflare-workers", browser: "parley", device: "parley" };
 
 export class GatewaySession {
   #opts: GatewaySessionOptions;
@@ -147,8 +133,7 @@ export class GatewaySession {
 
   #backoffMs(): number {
     this.#failures += 1;
-    const ceiling = Math.min(BASE_BACKOFF_MS * 2 ** (this.#failures - 1), MAX_BACKOFF_MS);
-    return Math.round(ceiling * (0.5 + this.#opts.random() / 2));
+    return backoffMs(this.#failures, this.#opts.random);
   }
 
   #payload(payload: GatewayPayload, now: number): GatewayAction[] {
@@ -167,11 +152,7 @@ export class GatewaySession {
       case OPCODE.INVALID_SESSION:
         if (payload.d === true && this.#snapshot.session) return this.#resumeAgain("invalid_session_resumable");
         this.#snapshot.session = null;
-        return this.#reconnect(
-          NORMAL_CLOSE,
-          "invalid_session",
-          INVALID_SESSION_MIN_WAIT_MS + Math.round(this.#opts.random() * INVALID_SESSION_JITTER_MS),
-        );
+        return this.#reconnect(NORMAL_CLOSE, "invalid_session", invalidSessionWaitMs(this.#opts.random));
       default:
         return [];
     }
@@ -188,16 +169,7 @@ export class GatewaySession {
       delayMs: Math.round(this.#heartbeatMs * this.#opts.random()),
     };
     const session = this.#snapshot.session;
-    if (this.#mode === "resume" && session) {
-      // READY always carries a sequence number; 0 (replay everything kept) only guards the type.
-      return [
-        first,
-        this.#send({
-          op: OPCODE.RESUME,
-          d: { token: this.#opts.token, session_id: session.sessionId, seq: session.seq ?? 0 },
-        }),
-      ];
-    }
+    if (this.#mode === "resume" && session) return [first, this.#send(resumePayload(this.#opts.token, session))];
     const recent = this.#identifiesSince(now);
     if (recent.length >= IDENTIFY_BUDGET) {
       this.#phase = "stopped";
@@ -207,14 +179,7 @@ export class GatewaySession {
       ];
     }
     this.#snapshot.identifies = [...recent, now];
-    const shard = this.#opts.shard ? { shard: this.#opts.shard } : {};
-    return [
-      first,
-      this.#send({
-        op: OPCODE.IDENTIFY,
-        d: { token: this.#opts.token, intents: INTENTS, properties: CLIENT_PROPERTIES, ...shard },
-      }),
-    ];
+    return [first, this.#send(identifyPayload(this.#opts.token, this.#opts.shard))];
   }
 
   #dispatch(payload: GatewayPayload): GatewayAction[] {

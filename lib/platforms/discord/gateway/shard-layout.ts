@@ -9,11 +9,12 @@
  * session, so while both run a message arrives twice and the ingest's seen mark drops the second copy. Only when
  * every new shard is READY are the old ones retired, so no moment is left without a shard for a guild.
  */
-import * as z from "../../../zod.ts";
+
 import { errorMessage, type Logger } from "../../../log.ts";
+import * as z from "../../../zod.ts";
 import { discordRequest } from "../rest.ts";
-import type { GatewayStatus } from "./connection.ts";
 import type { ShardTuple } from "./session-io.ts";
+import type { GatewayStatus } from "./status.ts";
 
 /** Discord closes a connection with this when it would hold more than 2,500 guilds (sharding required). */
 const SHARDING_REQUIRED_CLOSE_CODE = 4011;

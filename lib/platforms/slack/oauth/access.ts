@@ -4,11 +4,13 @@
  * refreshed (`grant_type=refresh_token`; the used refresh token is revoked by Slack). Client credentials go by
  * HTTP Basic, as Slack's docs prefer. Tokens never go into an error or a log line.
  */
-import * as z from "../../../zod.ts";
+
+import type * as Slack from "@slack/web-api";
+import { basicAuthorization } from "../../../base64.ts";
 import { GiveUp } from "../../../errors.ts";
 import type { Installation, RefreshedToken } from "../../../installation.ts";
-import type * as Slack from "@slack/web-api";
-import { callSlack, SlackError, type SlackAgrees, type SlackDisagreements, type SlackMethods } from "../api.ts";
+import * as z from "../../../zod.ts";
+import { callSlack, type SlackAgrees, type SlackDisagreements, SlackError, type SlackMethods } from "../api.ts";
 
 export interface OAuthClient {
   apiBaseUrl: string;
@@ -47,7 +49,7 @@ async function access(
   const body = await callSlack(
     {
       apiBaseUrl: client.apiBaseUrl,
-      authorization: `Basic ${btoa(`${client.clientId}:${client.clientSecret}`)}`,
+      authorization: basicAuthorization(client.clientId, client.clientSecret),
       ...(client.fetch ? { fetch: client.fetch } : {}),
     },
     "oauth.v2.access",

@@ -1,0 +1,92 @@
+/**
+ * @module
+ * The one builder of the local stack, for `npm run dev` (dev/start.ts), the test setup
+ * (test/support/global-setup.ts) and the benches (bench/load/stack.ts, bench/latency/stack.ts): each part started on
+ * the port asked for or a free one, and stopped with the stack, the last started first. Built by `buildStack`: a
+ * start-up that fails stops what it had started. Disposable (`await stack[Symbol.asyncDispose]()`, or `stop()`); a
+ * part that fails to stop does not keep the others running.
+ */
+import { type DiscordFakeOptions, type RunningDiscordFake, startDiscordFake } from "./fakes/discord.ts";
+import {
+  type DiscordGatewayFakeOptions,
+  type RunningDiscordGatewayFake,
+  startDiscordGatewayFake,
+} from "./fakes/discord-gateway.ts";
+import { freePort } from "./ports.ts";
+import { type RunningRedis, startRedisServer } from "./redis-server.ts";
+
+type Stoppable = { close(): Promise<unknown> } | { stop(): Promise<unknown> };
+type WithPort<Options> = Omit<Options, "port"> & { port?: number };
+
+/** Discord as the bot sees it: the REST fake and the Gateway fake it names, the bot's channel posts echoed. */
+export interface DiscordPair {
+  rest: RunningDiscordFake;
+  gateway: RunningDiscordGatewayFake;
+}
+
+export class LocalStack implements AsyncDisposable {
+  #stops: (() => Promise<unknown>)[] = [];
+
+  /** Runs `stop` when the stack stops, before the parts started earlier. */
+  keep(stop: () => Promise<unknown>): void {
+    this.#stops.push(stop);
+  }
+
+  /** Starts a part with the given options, on `port` or a free port, and stops it with the stack. */
+  async start<Options extends { port: number }, Part extends Stoppable>(
+    startPart: (options: Options) => Promise<Part>,
+    options: WithPort<Options>,
+  ): Promise<Part> {
+    return this.add(async () => startPart({ ...options, port: options.port ?? (await freePort()) } as Options));
+  }
+
+  /** Starts a part that picks its own port, and stops it with the stack. */
+  async add<Part extends Stoppable>(startPart: () => Promise<Part>): Promise<Part> {
+    const part = await startPart();
+    this.keep(() => ("close" in part ? part.close() : part.stop()));
+    return part;
+  }
+
+  /** A private redis-server (never the machine's own). */
+  async redisServer(port?: number): Promise<RunningRedis> {
+    return this.add(async () => startRedisServer(port ?? (await freePort())));
+  }
+
+  /**
+   * The Discord REST fake and its Gateway fake; the REST fake echoes the bot's channel posts through the Gateway, as
+   * Discord does.
+   */
+  async discord(
+    options: { rest?: WithPort<DiscordFakeOptions>; gateway?: WithPort<DiscordGatewayFakeOptions> } = {},
+  ): Promise<DiscordPair> {
+    const gateway = await this.start(startDiscordGatewayFake, options.gateway ?? {});
+    const rest = await this.start(startDiscordFake, {
+      ...options.rest,
+      gatewayUrl: gateway.url,
+      onChannelMessage: gateway.dispatchMessage,
+    });
+    gateway.onWritten(rest.rememberMessage);
+    return { rest, gateway };
+  }
+
+  async stop(): Promise<void> {
+    const stops = this.#stops.reverse();
+    this.#stops = [];
+    for (const stop of stops) await stop().catch(() => {});
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.stop();
+  }
+}
+
+/** Runs `build` on a new stack; when it fails, what it had started is stopped before the error goes on. */
+export async function buildStack<T>(build: (stack: LocalStack) => Promise<T>): Promise<T> {
+  const stack = new LocalStack();
+  try {
+    return await build(stack);
+  } catch (err) {
+    await stack.stop();
+    throw err;
+  }
+}

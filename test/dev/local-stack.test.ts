@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { buildStack, LocalStack } from "../../dev/local-stack.ts";
+
+/** A part that notes when it started (with its port) and stopped. */
+function recorder() {
+  const events: string[] = [];
+  const part =
+    (name: string, failStop = false) =>
+    async ({ port }: { port: number }) => {
+      events.push(`start ${name} ${port > 0 ? "on a port" : "without one"}`);
+      return {
+        close: async () => {
+          events.push(`stop ${name}`);
+          if (failStop) throw new Error(`${name} would not stop`);
+        },
+      };
+    };
+  return { events, part };
+}
+
+describe("the local stack", () => {
+  it("gives each part a free port unless told one, and stops the last started first", async () => {
+    const { events, part } = recorder();
+    const stack = new LocalStack();
+    await stack.start(part("redis"), {});
+    await stack.start(part("bridge"), { port: 1234 });
+    stack.keep(async () => void events.push("remove files"));
+    await stack[Symbol.asyncDispose]();
+    expect(events).toEqual([
+      "start redis on a port",
+      "start bridge on a port",
+      "remove files",
+      "stop bridge",
+      "stop redis",
+    ]);
+  });
+
+  it("stops what a failed start-up had started, and the error goes on", async () => {
+    const { events, part } = recorder();
+    const failing = buildStack(async (stack) => {
+      await stack.start(part("redis"), {});
+      throw new Error("the bridge did not start");
+    });
+    await expect(failing).rejects.toThrow("the bridge did not start");
+    expect(events).toEqual(["start redis on a port", "stop redis"]);
+  });
+
+  it("stops every part even when one will not stop, and only once", async () => {
+    const { events, part } = recorder();
+    const stack = new LocalStack();
+    await stack.start(part("redis"), {});
+    await stack.start(part("model", true), {});
+    await stack.stop();
+    await stack.stop();
+    expect(events.filter((e) => e.startsWith("stop"))).toEqual(["stop model", "stop redis"]);
+  });
+});
