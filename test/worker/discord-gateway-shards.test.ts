@@ -170,6 +170,17 @@ describe("the Discord Gateway in shards", () => {
     expect(fake.closes.filter((c) => c.code === 4011)).toEqual([]);
   });
 
+  it("spaces the IDENTIFYs of one bucket by Discord's 5 s even when one shard's HELLO comes seconds late", async () => {
+    // One bucket: each IDENTIFY needs its own turn. The first socket's HELLO is 2.5 s late (a slow gateway node);
+    // a turn taken before the connect would let the next shard IDENTIFY 3.5 s after it, and Discord refuses that.
+    await controlGateway(CONTROL, "/__config", { maxConcurrency: 1, helloDelaysMs: [2_500] });
+    await recommend(2);
+    expect((await coordinator.tick()).active?.count).toBe(2);
+    await eventually(async () => shards.connections.size === 2 && allReady(), 30_000, "2 shards ready");
+    expect((await fakeState()).identifyRateLimited).toBe(0);
+    await expectEachAnsweredOnce(await askEveryGuild("slow-hello"));
+  });
+
   it("after Discord closes a connection with 4011 (too many servers for one shard), asks at once and moves to the recommended shards", async () => {
     // Discord's 2,500 servers per connection, scaled down: 3 here, for 8 servers.
     await controlGateway(CONTROL, "/__config", { threshold: 3, recommendedShards: 1 });

@@ -45,7 +45,11 @@ export interface ConnectionContext {
 
 export function acceptConnection(socket: WebSocket, ctx: ConnectionContext): void {
   ctx.counters.connections += 1;
-  sendPayload(socket, { op: OP.HELLO, d: { heartbeat_interval: ctx.heartbeatIntervalMs }, s: null, t: null });
+  const hello = () =>
+    sendPayload(socket, { op: OP.HELLO, d: { heartbeat_interval: ctx.heartbeatIntervalMs }, s: null, t: null });
+  const helloDelayMs = ctx.sharding().helloDelaysMs[ctx.counters.connections - 1] ?? 0;
+  if (helloDelayMs > 0) setTimeout(hello, helloDelayMs);
+  else hello();
   socket.on("message", (raw) => {
     let payload: { op?: number; d?: unknown };
     try {

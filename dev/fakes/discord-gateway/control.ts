@@ -11,8 +11,8 @@
  *   role); `POST /__guild_delete {guild_id, unavailable?}` (without `unavailable` the bot was removed: the guild
  *   leaves the list);
  * - `GET|POST /__config {threshold?, recommendedShards?, maxConcurrency?, enforceIdentifyConcurrency?,
- *   identifyIntervalMs?, enabledPrivilegedIntents?}`; `GET /__gateway_bot` (what `GET /gateway/bot` answers,
- *   without `url`);
+ *   identifyIntervalMs?, enabledPrivilegedIntents?, helloDelaysMs?}`; `GET /__gateway_bot` (what
+ *   `GET /gateway/bot` answers, without `url`);
  * - `POST /__resume_url {dead: boolean, mode?: "refuse" | "hang"}`: the resume URL stops answering (or answers again);
  * - `GET /__state`: counters, the current session, each shard's owner, the close codes the fake sent;
  * - `POST /__fail {fault: "drop_after", path: "/dispatch", bodyContains?: "\"t\":\"MESSAGE_CREATE\"", ...}`

@@ -27,6 +27,8 @@ export const shardingSettingsSchema = z.strictObject({
    * GUILD_PRESENCES 1<<8, MESSAGE_CONTENT 1<<15): asking for another closes the connection with 4014.
    */
   enabledPrivilegedIntents: z.number().int().min(0),
+  /** How late HELLO comes on the n-th connection since the reset (Discord's node may be slow to greet). */
+  helloDelaysMs: z.array(z.number().int().min(0)),
 });
 export type ShardingSettings = z.output<typeof shardingSettingsSchema>;
 /** MESSAGE_CONTENT enabled, as the README's setup says to; the other privileged intents off, as for a new app. */
@@ -37,6 +39,7 @@ export const DEFAULT_SHARDING: ShardingSettings = {
   enforceIdentifyConcurrency: false,
   identifyIntervalMs: 5_000,
   enabledPrivilegedIntents: 1 << 15,
+  helloDelaysMs: [],
 };
 
 export type ShardTuple = [id: number, count: number];

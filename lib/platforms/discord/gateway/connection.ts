@@ -4,36 +4,14 @@
  * the session snapshot, and hands dispatches on one at a time, in the order Discord sent them. Edge-safe (the
  * WebSocket and timers of the Workers runtime); the Durable Object and the tests drive it.
  */
-import { errorMessage, type Logger } from "../../../log.ts";
-import { RESUMABLE_CLOSE_CODE } from "./protocol.ts";
+import { errorMessage } from "../../../log.ts";
+import { OPCODE, RESUMABLE_CLOSE_CODE } from "./protocol.ts";
 import { GatewaySession } from "./session.ts";
-import type { GatewayAction, GatewaySnapshot, ShardTuple } from "./session-io.ts";
+import type { GatewayConnectionOptions } from "./connection-options.ts";
+import type { GatewayAction } from "./session-io.ts";
 import { listenToSocket, tokenFingerprint } from "./socket.ts";
 import { type GatewayStatus, statusOf } from "./status.ts";
 
-export interface GatewayConnectionOptions {
-  token: string;
-  gatewayUrl: string;
-  load(): Promise<GatewaySnapshot | undefined>;
-  save(snapshot: GatewaySnapshot): Promise<void>;
-  /** Called for every dispatch but READY/RESUMED, in order; the next waits until this one settles. */
-  onDispatch(event: string, data: unknown, botUserId: string): Promise<void>;
-  log: Logger;
-  now?: () => number;
-  random?: () => number;
-  /** Opens a socket to a ws(s):// URL; defaults to the WebSocket constructor. */
-  openSocket?: (url: string) => Promise<WebSocket>;
-  /** A socket that has not said anything (HELLO) this long after the connect began counts as failed. */
-  handshakeTimeoutMs?: number;
-  /** The shard this connection runs (IDENTIFY names it); absent: unsharded. */
-  shard?: ShardTuple;
-  /**
-   * Resolves when this shard may IDENTIFY: Discord allows one IDENTIFY per concurrency bucket per 5 s and answers
-   * another with op 9. Awaited before a socket that will identify is opened; resumes need no turn. Rejects when no
-   * turn is given (the bot's daily budget): the connect counts as failed and is tried again after a backoff.
-   */
-  identifyTurn?: () => Promise<void>;
-}
 /** What a socket that could not be opened counts as: an abnormal closure. */
 const ABNORMAL_CLOSURE = 1006;
 /** Ends the session on Discord's side: it cannot be resumed. */
@@ -130,13 +108,11 @@ export class GatewayConnection {
           });
           clearTimeout(this.#heartbeat);
           clearTimeout(this.#pendingConnect);
-          this.#pendingConnect = setTimeout(
-            () => void this.#open(action.connection, action.url, action.mode),
-            action.delayMs,
-          );
+          this.#pendingConnect = setTimeout(() => void this.#open(action.connection, action.url), action.delayMs);
           break;
         case "send":
-          if (action.connection === session.connection) this.#socket?.send(JSON.stringify(action.payload));
+          if (action.payload.op === OPCODE.IDENTIFY && this.#opts.identifyTurn) void this.#identifyOnTurn(action);
+          else if (action.connection === session.connection) this.#socket?.send(JSON.stringify(action.payload));
           break;
         case "schedule_heartbeat":
           clearTimeout(this.#heartbeat);
@@ -196,23 +172,36 @@ export class GatewayConnection {
     if (botUserId) await this.#opts.onDispatch(event, data, botUserId);
   }
 
-  async #open(connection: number, url: string, mode: "identify" | "resume"): Promise<void> {
+  /**
+   * IDENTIFY waits for its turn after HELLO, not before the connect: how long a socket takes to open and say HELLO
+   * differs from shard to shard (by over a second on a loaded host), so turns taken before it would not space the
+   * IDENTIFYs Discord counts. No turn (the daily budget): the connect counts as failed and is tried again later.
+   */
+  async #identifyOnTurn(action: { connection: number; payload: unknown }): Promise<void> {
+    const session = this.#session;
+    const current = () => this.#session === session && action.connection === session?.connection;
+    try {
+      await this.#opts.identifyTurn?.();
+      if (current()) this.#socket?.send(JSON.stringify(action.payload));
+    } catch (err) {
+      if (!session || !current()) return;
+      this.#socket?.close(RESUMABLE_CLOSE_CODE, "no_identify_turn");
+      this.#socket = undefined;
+      this.#connectFailed(session, action.connection, errorMessage(err));
+    }
+  }
+
+  /** A connect that got no further than HELLO counts as an abnormal closure: tried again after a backoff. */
+  #connectFailed(session: GatewaySession, connection: number, message: string): void {
+    clearTimeout(this.#handshakeTimer);
+    this.#opts.log.warn("discord_gateway_connect_failed", { connection, message });
+    this.#apply(session.handle({ type: "closed", connection, code: ABNORMAL_CLOSURE, now: this.#now() }));
+  }
+
+  async #open(connection: number, url: string): Promise<void> {
     const session = this.#session;
     if (!session || connection !== session.connection) return;
-    const failed = (message: string) => {
-      clearTimeout(this.#handshakeTimer);
-      this.#opts.log.warn("discord_gateway_connect_failed", { connection, message });
-      this.#apply(session.handle({ type: "closed", connection, code: ABNORMAL_CLOSURE, now: this.#now() }));
-    };
-    if (mode === "identify" && this.#opts.identifyTurn) {
-      try {
-        await this.#opts.identifyTurn();
-      } catch (err) {
-        if (this.#session === session && connection === session.connection) failed(errorMessage(err));
-        return;
-      }
-      if (this.#session !== session || connection !== session.connection) return;
-    }
+    const failed = (message: string) => this.#connectFailed(session, connection, message);
     // A URL that takes the connection and never answers would otherwise hold the session forever.
     clearTimeout(this.#handshakeTimer);
     this.#handshakeTimer = setTimeout(() => {
