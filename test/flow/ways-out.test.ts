@@ -4,7 +4,7 @@
  * scripted model and an in-memory platform (test/support/job-flow.ts); the end-to-end promises stay in test/worker.
  */
 import { describe, expect, it } from "vitest";
-import { APOLOGY, BUDGET_NOTICE } from "../../lib/notices.ts";
+import { APOLOGY, BUDGET_NOTICE, RATE_LIMIT_NOTICE } from "../../lib/notices.ts";
 import type { Job } from "../../lib/queue/job.ts";
 import { type Flow, jobFlow } from "../support/job-flow.ts";
 
@@ -26,6 +26,8 @@ describe("an answer already given", () => {
     const job = await flow.say("UALICE", "how do I list open ports?", "mention");
     expect(await flow.run(job!)).toBe("answered");
     expect(await flow.run(job!)).toBe("already_answered");
+    // The working sign went on the question and came off once the answer was out; the redelivery showed none.
+    expect(flow.replier.events.map((e) => e.kind)).toEqual(["sign_up", "posted", "sign_down"]);
     expect(flow.replier.texts()).toEqual(["Use `ss -tlnp`."]);
     expect(flow.model.calls).toHaveLength(1);
   });
@@ -57,6 +59,44 @@ describe("a burst of texts", () => {
   });
 });
 
+describe("a follow-up the bot may answer", () => {
+  it("gets nothing posted when the model stays quiet ([SKIP])", async () => {
+    const flow = jobFlow();
+    flow.model.script({ answer: "run `ss -tlnp`" });
+    expect(await flow.run((await flow.say("UALICE", "parley: how do I list open ports?", "mention"))!)).toBe(
+      "answered",
+    );
+    flow.passes(29_000);
+    const followUp = await flow.say("UALICE", "and netstat?");
+    expect(followUp).toMatchObject({ kind: "reply", required: false });
+    flow.model.script({ answer: null });
+    expect(await flow.run(followUp!)).toBe("skipped");
+    expect(flow.replier.texts()).toEqual(["run `ss -tlnp`"]);
+  });
+});
+
+describe("a person over the reply rate", () => {
+  it("is told once, then gets nothing: no model call for either", async () => {
+    const flow = jobFlow({ settings: { RATE_LIMIT_REPLIES: "1" } });
+    flow.model.script({ answer: "One." });
+    for (const question of ["one?", "two?", "three?"])
+      await flow.run((await flow.say("UALICE", `parley: ${question}`, "mention"))!);
+    expect(flow.replier.texts()).toEqual(["One.", RATE_LIMIT_NOTICE]);
+    expect(flow.model.calls).toHaveLength(1);
+  });
+});
+
+describe("a person who asked not to be messaged after writing", () => {
+  it("gets nothing: no model call, nothing sent", async () => {
+    const flow = jobFlow({ ingest: { optOuts: true, alwaysAnswer: true } });
+    const job = await flow.say("UALICE", "what are your opening hours?", "dm");
+    await flow.rt.optOuts.record(flow.place, "UALICE", "opt_out");
+    expect(await flow.run(job!)).toBe("unreachable");
+    expect(flow.replier.posted).toEqual([]);
+    expect(flow.model.calls).toEqual([]);
+  });
+});
+
 describe("a tenant past its daily token budget", () => {
   it("is told once, then gets no model call and nothing posted", async () => {
     const flow = jobFlow({ settings: { TENANT_DAILY_TOKEN_BUDGET: "50" } });
@@ -77,6 +117,8 @@ describe("the judge", () => {
     expect(await flow.run(judged)).toBe("judge_no");
     expect(await flow.run(judged)).toBe("already_answered");
     expect(flow.replier.texts()).toHaveLength(1);
+    // A judged message never shows the working sign: the judge may say no.
+    expect(flow.replier.events.filter((e) => e.kind !== "posted" && e.triggerId === judged.trigger.id)).toEqual([]);
     expect(flow.model.calls.map((c) => c.call)).toEqual(["generate", "judge"]);
   });
 

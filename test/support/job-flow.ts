@@ -9,7 +9,7 @@
  * QStash stand-in, no platform fake. test/support/README.md says when to write one of these.
  */
 import { Redis } from "@upstash/redis/cloudflare";
-import { inject } from "vitest";
+import { expect, inject, onTestFinished } from "vitest";
 import { ingest } from "../../lib/ingest.ts";
 import type { JobOutcome } from "../../lib/jobs/answer.ts";
 import { notifyFailure } from "../../lib/jobs/failure.ts";
@@ -93,6 +93,10 @@ export function jobFlow(options: FlowOptions = {}): Flow {
     REDIS_KEY_PREFIX: prefix,
   });
   const model = new ScriptedModel();
+  // A step the job never asked for is a way out the test did not take.
+  onTestFinished(({ task }) => {
+    if (task.result?.state === "pass") expect(model.unused, "model steps never asked for").toEqual([]);
+  });
   const replier = new MemoryReplier(options.replier);
   const published: Published[] = [];
   const events: Flow["events"] = [];
