@@ -89,7 +89,12 @@ export default defineConfig({
           name: "node",
           environment: "node",
           // Middleware keeps its tests beside it (functions/middleware/*.test.ts), as hono's own does.
-          include: ["test/unit/**/*.test.ts", "test/dev/**/*.test.ts", "functions/**/*.test.ts"],
+          include: [
+            "test/unit/**/*.test.ts",
+            "test/flow/**/*.test.ts",
+            "test/dev/**/*.test.ts",
+            "functions/**/*.test.ts",
+          ],
           testTimeout: 30_000,
         },
       },

@@ -1,0 +1,152 @@
+/**
+ * @module
+ * An in-memory Replier (lib/platforms/replier.ts) for job-flow tests: the platform as the job flows see it, with
+ * nothing behind it but a record of what a person would see. Each answer's parts go through the loop every
+ * platform's `send` runs (lib/platforms/parts.ts), tagged with the trigger and the part's index as Slack's metadata
+ * and Discord's nonce tag them, so that a part whose call never came back is found, not posted twice. The working
+ * sign is a reaction put on the trigger and taken off. A call can be told to fail (`fail`): refused, or landed with
+ * its answer lost. It reads no history, fetches no parent or file and has no streaming (the worker suites cover those).
+ */
+import type { ApprovalWay } from "../../lib/approvals/capability.ts";
+import type { Visibility } from "../../lib/message.ts";
+import { postParts } from "../../lib/platforms/parts.ts";
+import type { Replier } from "../../lib/platforms/replier.ts";
+import type { JobPayload } from "../../lib/queue/job.ts";
+import { splitText } from "../../lib/text/split.ts";
+
+/** A message the bot posted: where (the channel of the job's place), its text, and the answer and part it carries. */
+export interface PostedMessage {
+  id: string;
+  channel: string;
+  text: string;
+  answerId: string;
+  index: number;
+}
+
+/** What a person saw happen, in order: a message posted, the working sign put on a message or taken off. */
+export type SeenEvent =
+  | { kind: "posted"; message: PostedMessage }
+  | { kind: "sign_up" | "sign_down"; triggerId: string };
+
+/** How a failing call fails: refused (nothing happened), or `lost` (it happened; its answer never came back). */
+export interface FailRule {
+  times?: number;
+  lost?: boolean;
+  error?: Error;
+}
+
+export interface MemoryReplierOptions {
+  /** Who can read the place when the message did not say (default "public"). */
+  visibility?: Visibility;
+  /** How a person answers a confirm tool's question there; absent: nobody can approve (no confirm tool is offered). */
+  approvals?: ApprovalWay;
+  /** The longest part the platform takes (default 4,000 characters). */
+  maxChars?: number;
+}
+
+export class MemoryReplier implements Replier {
+  readonly events: SeenEvent[] = [];
+  readonly #options: MemoryReplierOptions;
+  #failing: Required<Pick<FailRule, "times" | "lost">> & { error: Error } = {
+    times: 0,
+    lost: false,
+    error: new Error(),
+  };
+  #ids = 0;
+
+  constructor(options: MemoryReplierOptions = {}) {
+    this.#options = options;
+  }
+
+  /** The messages posted, oldest first. */
+  get posted(): PostedMessage[] {
+    return this.events.flatMap((e) => (e.kind === "posted" ? [e.message] : []));
+  }
+
+  /** The texts posted, oldest first: what the people in the place read. */
+  texts(): string[] {
+    return this.posted.map((m) => m.text);
+  }
+
+  /** The next `times` (1) part posts fail: refused with `error` (a 500's), or, `lost`, landed with the answer lost. */
+  fail(rule: FailRule = {}): void {
+    this.#failing = {
+      times: rule.times ?? 1,
+      lost: rule.lost ?? false,
+      error: rule.error ?? new Error("the platform answered 500"),
+    };
+  }
+
+  async send(job: JobPayload, text: string, progress: Parameters<Replier["send"]>[2]): Promise<string[]> {
+    const parts = splitText(text, this.#options.maxChars ?? 4_000);
+    if (parts.length === 0) throw new Error("the platform refuses an empty message");
+    const channel = job.key.channel;
+    const answerId = progress.answerId;
+    return postParts(parts, progress, {
+      post: async (part, index) => {
+        const failing = this.#failing.times > 0 ? this.#failing : null;
+        if (failing) failing.times -= 1;
+        if (failing && !failing.lost) throw failing.error;
+        const message = { id: `M${++this.#ids}`, channel, text: part, answerId, index };
+        this.events.push({ kind: "posted", message });
+        if (failing) throw failing.error;
+        return message.id;
+      },
+      // Parts carry their answer and index (as Slack's message metadata does): one that landed is found.
+      find: async (_part, index) =>
+        this.posted.find((m) => m.channel === channel && m.answerId === answerId && m.index === index)?.id ?? null,
+    });
+  }
+
+  async placeVisibility(): Promise<Visibility> {
+    return this.#options.visibility ?? "public";
+  }
+
+  async fetchParent(): Promise<undefined> {
+    return undefined;
+  }
+
+  async readHistory(): Promise<undefined> {
+    return undefined;
+  }
+
+  rescueUnder(): null {
+    return null;
+  }
+
+  messageLink(): undefined {
+    return undefined;
+  }
+
+  budgetTenant(job: JobPayload): Pick<JobPayload["key"], "platform" | "tenant"> {
+    return { platform: job.key.platform, tenant: job.key.tenant };
+  }
+
+  streaming(): null {
+    return null;
+  }
+
+  async fetchFile(): Promise<null> {
+    return null;
+  }
+
+  async working(job: JobPayload): Promise<{ stop(): Promise<void> }> {
+    const triggerId = job.trigger.id;
+    this.events.push({ kind: "sign_up", triggerId });
+    let up = true;
+    return {
+      stop: async () => {
+        if (up) this.events.push({ kind: "sign_down", triggerId });
+        up = false;
+      },
+    };
+  }
+
+  approvalTarget(job: JobPayload): JobPayload["replyTarget"] | null {
+    return this.#options.approvals ? job.replyTarget : null;
+  }
+
+  approvalWay(): ApprovalWay | null {
+    return this.#options.approvals ?? null;
+  }
+}
