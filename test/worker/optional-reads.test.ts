@@ -90,8 +90,9 @@ async function slackMentioned(
   kit: ProdTimingSuite,
   channel: string,
   threadTs?: string,
+  text = "what should we do now?",
 ): Promise<() => Promise<number>> {
-  const event = slackMention({ team: TEAM, channel, user: "UALICE", text: "what should we do now?" });
+  const event = slackMention({ team: TEAM, channel, user: "UALICE", text });
   const body = JSON.parse(event.body) as { event: Record<string, unknown> };
   if (threadTs) body.event.thread_ts = threadTs;
   expect((await callWorker(kit.env, await signedSlackRequest(JSON.stringify(body)))).status).toBe(200);
@@ -125,6 +126,19 @@ const CAPABILITIES: Capability[] = [
       const parent = await inSlack(channel, "the deploy failed at step 3");
       await failSlack("conversations.replies", fault, `"channel":"${channel}","ts":"${parent}","latest"`);
       return slackMentioned(reading, channel, parent);
+    },
+  },
+  {
+    // Not read at the conversation's start (reading is off): the catch-up's first page is the one that fails.
+    name: "Slack catch-up's pages (conversations.history)",
+    read: "history",
+    kit: notReading,
+    okFalse: true,
+    async run(fault) {
+      const channel = newSlackChannel("COPTC");
+      await inSlack(channel, "the deploy failed at step 3");
+      await failSlack("conversations.history", fault, `"channel":"${channel}"`);
+      return slackMentioned(notReading, channel, undefined, "catch me up");
     },
   },
   {
