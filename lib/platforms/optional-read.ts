@@ -43,16 +43,6 @@ export function httpFailure(what: string, status: number): PlatformAnswerError {
   return new PlatformAnswerError(`${what} answered HTTP ${status}`, status >= 500 ? "http_5xx" : "http_error", status);
 }
 
-/** A platform's own error code that Parley has no meaning for (Slack's `ok:false` with an unknown `error`). */
-export class PlatformErrorCode extends Error {
-  readonly code: string;
-  constructor(message: string, code: string) {
-    super(message);
-    this.name = "PlatformErrorCode";
-    this.code = code;
-  }
-}
-
 class ReadTimedOut extends Error {}
 
 /** Where the read's log line is written and what else it names (the place, the trigger: ids only). */
@@ -78,7 +68,6 @@ export async function optionalRead<T>(read: string, on: ReadLog, work: () => Pro
 function readFailure(err: unknown): { reason: ReadFailure; status?: number; code?: string } {
   if (err instanceof PlatformAnswerError)
     return { reason: err.reason, ...(err.status !== undefined ? { status: err.status } : {}) };
-  if (err instanceof PlatformErrorCode) return { reason: "platform_error", code: loggableCode(err.code) };
   if (err instanceof ReadTimedOut) return { reason: "timeout" };
   if (!(err instanceof Error)) return { reason: "failed" };
   if (err.name === "TimeoutError" || err.name === "AbortError") return { reason: "timeout" };
@@ -86,7 +75,10 @@ function readFailure(err: unknown): { reason: ReadFailure; status?: number; code
   if (err.name === "$ZodError" || err.name === "ZodError") return { reason: "unexpected_shape" };
   if (err instanceof SyntaxError) return { reason: "not_json" };
   // fetch's own failure: the connection refused or dropped.
-  return { reason: err instanceof TypeError ? "network" : "failed" };
+  if (err instanceof TypeError) return { reason: "network" };
+  // A platform's own error code that Parley has no meaning for (Slack's `ok:false` with an unknown `error`).
+  const code = (err as { code?: unknown }).code;
+  return typeof code === "string" ? { reason: "platform_error", code: loggableCode(code) } : { reason: "failed" };
 }
 
 /** A platform's code as a log line may carry it: a short word, never whatever else the body held. */

@@ -103,76 +103,76 @@ async function slackMentioned(
 const failSlack = (method: string, fault: Fault, fields: string) =>
   scriptFault(SLACK, { ...fault, path: `/${method}`, bodyContains: fields, times: 10 } as never);
 
+/** A Slack read: `method`'s calls whose fields contain `fields(channel, parent)` fail, then Alice mentions the bot. */
+interface SlackRead extends Pick<Capability, "name" | "read" | "kit" | "failedAttempts"> {
+  method: "conversations.history" | "conversations.replies";
+  /** The mention is in the thread under Bob's message (its ts is `parent`), else in the channel. */
+  inThread: boolean;
+  fields(channel: string, parent: string): string;
+  text?: string;
+  /** Done before the mention (a fault on the answer's first post). */
+  before?(channel: string): Promise<unknown>;
+}
+
+const slackRead = ({ method, inThread, fields, text, before, ...row }: SlackRead): Capability => ({
+  ...row,
+  okFalse: true,
+  async run(fault) {
+    const channel = newSlackChannel("COPT");
+    const parent = await inSlack(channel, "the deploy failed at step 3");
+    await before?.(channel);
+    await failSlack(method, fault, fields(channel, parent));
+    return slackMentioned(row.kit, channel, inThread ? parent : undefined, text);
+  },
+});
+
 const CAPABILITIES: Capability[] = [
-  {
+  slackRead({
     name: "Slack channel history (conversations.history)",
     read: "history",
     kit: reading,
-    okFalse: true,
-    async run(fault) {
-      const channel = newSlackChannel("COPTH");
-      await inSlack(channel, "the deploy failed at step 3");
-      await failSlack("conversations.history", fault, `"channel":"${channel}"`);
-      return slackMentioned(reading, channel);
-    },
-  },
-  {
+    method: "conversations.history",
+    inThread: false,
+    fields: (channel) => `"channel":"${channel}"`,
+  }),
+  slackRead({
     name: "Slack thread replies (conversations.replies)",
     read: "history",
     kit: reading,
-    okFalse: true,
-    async run(fault) {
-      const channel = newSlackChannel("COPTR");
-      const parent = await inSlack(channel, "the deploy failed at step 3");
-      await failSlack("conversations.replies", fault, `"channel":"${channel}","ts":"${parent}","latest"`);
-      return slackMentioned(reading, channel, parent);
-    },
-  },
-  {
-    // Not read at the conversation's start (reading is off): the catch-up's first page is the one that fails.
+    method: "conversations.replies",
+    inThread: true,
+    fields: (channel, parent) => `"channel":"${channel}","ts":"${parent}","latest"`,
+  }),
+  // Not read at the conversation's start (reading is off): the catch-up's first page is the one that fails.
+  slackRead({
     name: "Slack catch-up's pages (conversations.history)",
     read: "history",
     kit: notReading,
-    okFalse: true,
-    async run(fault) {
-      const channel = newSlackChannel("COPTC");
-      await inSlack(channel, "the deploy failed at step 3");
-      await failSlack("conversations.history", fault, `"channel":"${channel}"`);
-      return slackMentioned(notReading, channel, undefined, "catch me up");
-    },
-  },
-  {
+    method: "conversations.history",
+    inThread: false,
+    fields: (channel) => `"channel":"${channel}"`,
+    text: "catch me up",
+  }),
+  slackRead({
     name: "Slack thread parent (conversations.replies, limit 1)",
     read: "parent",
     kit: notReading,
-    okFalse: true,
-    async run(fault) {
-      const channel = newSlackChannel("COPTP");
-      const parent = await inSlack(channel, "the deploy failed at step 3");
-      await failSlack("conversations.replies", fault, `"channel":"${channel}","ts":"${parent}","limit":"1"`);
-      return slackMentioned(notReading, channel, parent);
-    },
-  },
-  {
-    // The first post fails (500: nothing posted), so QStash's retry 12 s later looks for it in the thread first.
+    method: "conversations.replies",
+    inThread: true,
+    fields: (channel, parent) => `"channel":"${channel}","ts":"${parent}","limit":"1"`,
+  }),
+  // The first post fails (500: nothing posted), so QStash's retry 12 s later looks for it in the thread first.
+  slackRead({
     name: "Slack lookup of a part an earlier attempt may have posted (conversations.replies)",
     read: "part_lookup",
     kit: notReading,
-    okFalse: true,
     failedAttempts: 1,
-    async run(fault) {
-      const channel = newSlackChannel("COPTL");
-      const parent = await inSlack(channel, "the deploy failed at step 3");
-      await scriptFault(SLACK, {
-        fault: "refuse",
-        status: 500,
-        path: "/chat.postMessage",
-        bodyContains: channel,
-      } as never);
-      await failSlack("conversations.replies", fault, `"channel":"${channel}","ts":"${parent}","oldest"`);
-      return slackMentioned(notReading, channel, parent);
-    },
-  },
+    method: "conversations.replies",
+    inThread: true,
+    fields: (channel, parent) => `"channel":"${channel}","ts":"${parent}","oldest"`,
+    before: (channel) =>
+      scriptFault(SLACK, { fault: "refuse", status: 500, path: "/chat.postMessage", bodyContains: channel } as never),
+  }),
   {
     name: "Discord channel history (Get Channel Messages), asked by /ask",
     read: "history",

@@ -10,7 +10,7 @@
 import type * as Slack from "@slack/web-api";
 import * as z from "../../zod.ts";
 import { GiveUp } from "../../errors.ts";
-import { httpFailure, PlatformAnswerError, PlatformErrorCode } from "../optional-read.ts";
+import { httpFailure, PlatformAnswerError } from "../optional-read.ts";
 import { PlatformRateLimited } from "../rate-limited.ts";
 
 const slackResponseSchema = z.looseObject({ ok: z.boolean(), error: z.optional(z.string()) });
@@ -47,10 +47,12 @@ const PERMANENT_ERRORS: ReadonlySet<string> = new Set([
 ]);
 
 /** An `ok:false` that a retry may get past; `code` is Slack's error code. */
-export class SlackError extends PlatformErrorCode {
+export class SlackError extends Error {
+  readonly code: string;
   constructor(message: string, code: string) {
-    super(message, code);
+    super(message);
     this.name = "SlackError";
+    this.code = code;
   }
 }
 
