@@ -125,6 +125,7 @@ export function createFakeControl<Call extends Record<string, unknown>>(opts: Fa
       const reply = (write: () => void) => {
         if (fault?.fault === "hang") return;
         if (fault?.fault === "drop_after") return void res.socket?.destroy();
+        if (fault?.fault === "garbage") return sendGarbage(res, fault);
         write();
       };
       return { fault, reply, send: (status, body, headers) => reply(() => sendJson(res, status, body, headers)) };
@@ -149,6 +150,13 @@ export function createFakeControl<Call extends Record<string, unknown>>(opts: Fa
       return true;
     },
   };
+}
+
+/** A 200 that is not the platform's answer: not JSON, or JSON of another shape. */
+function sendGarbage(res: ServerResponse, fault: Extract<FakeFault, { fault: "garbage" }>): void {
+  if (fault.shape === "wrong_shape") return sendJson(res, 200, fault.body ?? { ok: true });
+  res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+  res.end('<html><body>upstream hiccup {"ok": tr');
 }
 
 /** The items whose fields equal every query parameter (as strings): `?channel=C1&team=T1`. */

@@ -19,7 +19,8 @@ import { faultKind, type FaultRule, type FaultSubject } from "../faults/rules.ts
  * - `hang`: the request is carried out, then no answer ever comes (the client times out).
  * - `drop_after`: the request is carried out, then the connection closes without an answer (response lost).
  * - `delay`: the answer comes normally after `delayMs`.
- * - `garbage` (local model): a 200 whose body is not JSON (`shape: "not_json"`) or JSON of the wrong shape.
+ * - `garbage`: the request is carried out, then a 200 whose body is not JSON (`shape: "not_json"`) or JSON of the
+ *   wrong shape (`body`, default `{"ok": true}`: a Slack answer without its fields); the local model answers its own.
  * - `skip` (local model): the answer starts with `[SKIP]` (`text` follows it).
  */
 export const fakeFaultSchema = z.discriminatedUnion("fault", [
@@ -30,12 +31,15 @@ export const fakeFaultSchema = z.discriminatedUnion("fault", [
   faultKind("hang", {}),
   faultKind("drop_after", {}),
   faultKind("delay", { delayMs: z.number().int().min(0).max(600_000) }),
-  faultKind("garbage", { shape: z.enum(["not_json", "wrong_shape"]).default("not_json") }),
+  faultKind("garbage", {
+    shape: z.enum(["not_json", "wrong_shape"]).default("not_json"),
+    body: z.unknown().optional(),
+  }),
   faultKind("skip", { text: z.string().default("") }),
 ]);
 export type FakeFault = FaultRule<z.output<typeof fakeFaultSchema>>;
 export type FakeFaultKind = FakeFault["fault"];
-/** What every fake can do; the local model adds `garbage` and `skip`. */
+/** What every fake can do; the local model adds `skip`. */
 export const PLATFORM_FAULT_KINDS: readonly FakeFaultKind[] = [
   "ratelimit",
   "refuse",
@@ -44,6 +48,7 @@ export const PLATFORM_FAULT_KINDS: readonly FakeFaultKind[] = [
   "hang",
   "drop_after",
   "delay",
+  "garbage",
 ];
 export const REFUSALS: ReadonlySet<FakeFaultKind> = new Set(["ratelimit", "refuse", "error"]);
 

@@ -58,7 +58,7 @@ export async function startLocalModel(opts: LocalModelOptions): Promise<RunningL
   const script = new ModelScript();
   const control = createFakeControl({
     name: "local-model",
-    kinds: [...PLATFORM_FAULT_KINDS, "garbage", "skip"],
+    kinds: [...PLATFORM_FAULT_KINDS, "skip"],
     failRoute: "chat.completions",
     refuse: refuseAsOpenAI,
     onReset() {

@@ -19,7 +19,7 @@ const PAGE_SIZE = 100;
  * Reads the page that ends before `before` (the trigger, then the oldest message read) and returns the progress with
  * it: its messages (people who asked to be forgotten left out), and where the next page ends, or null when the window
  * is read (an empty page, the window's start, CATCHUP_MAX_MESSAGES, or with `toOwnLast` the asker's own last message,
- * after which it stops).
+ * after which it stops), or when a later page could not be read.
  */
 export async function readPage(
   scope: JobScope,
@@ -36,6 +36,8 @@ export async function readPage(
     since: progress.since,
     limit,
   });
+  // A page that could not be read after others were (logged `history_unavailable`): the answer sums up those.
+  if (page === undefined && progress.pages > 0) return { ...progress, before: null };
   if (page === undefined || "refused" in page) throw new CatchUpRefused(page ? page.refused : null);
   let listed = page.messages.filter((m) => m.id !== job.trigger.id && m.ts >= progress.since);
   const ownLast = toOwnLast ? listed.findLast((m) => m.author.id === job.trigger.authorId) : undefined;

@@ -5,6 +5,7 @@
  */
 import type { KeptMessages } from "../conversation/kept.ts";
 import { GiveUp } from "../errors.ts";
+import { jobLogFields } from "../log-ids.ts";
 import type { FileRef } from "../files/file-ref.ts";
 import type { ConversationKey, ParentMessage, PartProgress, ReplyTarget, StreamState, Visibility } from "../message.ts";
 /** Below the flows a job is its payload: whatever its kind, the platform side of it is the same. */
@@ -16,6 +17,7 @@ import type { ApprovalWay } from "../approvals/capability.ts";
 import { type PlatformServices, replyContext } from "./context.ts";
 import type { FetchedFile, KeepEnd } from "./file-fetch.ts";
 import type { HistoryPage, HistoryQuery, HistoryWindow, PlaceMessage, PlaceRead } from "./history.ts";
+import { optionalRead, type ReadLog } from "./optional-read.ts";
 
 /** The platform side of a job: the adapter of the job's platform, for its tenant. */
 export interface Replier {
@@ -28,12 +30,13 @@ export interface Replier {
   placeVisibility(job: Job): Promise<Visibility>;
   /**
    * The message the job's place or `replyToId` is about, asked of the platform (lib/jobs/parent.ts); undefined when
-   * the platform has nothing to look up for it (no reply, and a place that cannot be about a message).
+   * the platform has nothing to look up for it (no reply, and a place that cannot be about a message), or when the
+   * read failed (logged `parent_unavailable`, ./optional-read.ts).
    */
   fetchParent(job: Job, replyToId: string | undefined): Promise<ParentMessage | null | undefined>;
   /**
    * What was said in the job's place before its trigger (lib/jobs/backfill.ts), or after it (a rescue); undefined
-   * where nothing can be read.
+   * where nothing can be read, or when the read failed (logged `history_unavailable`, ./optional-read.ts).
    */
   readHistory(job: Job, query: JobHistoryQuery): Promise<HistoryPage | undefined>;
   /**
@@ -83,6 +86,7 @@ export function platformReplier(
   adapters: readonly PlatformAdapter[],
 ): Replier {
   const byPlatform = new Map(adapters.map((adapter) => [adapter.platform, adapter]));
+  const readLog = async (job: Job): Promise<ReadLog> => ({ log: rt.log, fields: { ...(await jobLogFields(rt, job)) } });
   const open = (job: Job) => {
     const adapter = byPlatform.get(job.replyTarget.platform);
     if (!adapter) throw new GiveUp(`no adapter for platform ${job.replyTarget.platform}`, "unknown_platform");
@@ -103,8 +107,10 @@ export function platformReplier(
     },
     async fetchParent(job, replyToId) {
       const { adapter, ctx } = open(job);
-      if (!adapter.fetchParent || (!replyToId && !adapter.placeParents)) return undefined;
-      return adapter.fetchParent(ctx, { place: job.key, bot: job.bot, ...(replyToId ? { replyToId } : {}) });
+      const { fetchParent } = adapter;
+      if (!fetchParent || (!replyToId && !adapter.placeParents)) return undefined;
+      const about = { place: job.key, bot: job.bot, ...(replyToId ? { replyToId } : {}) };
+      return optionalRead("parent", await readLog(job), () => fetchParent(ctx, about));
     },
     async readHistory(job, query) {
       const { adapter, ctx } = open(job);
@@ -129,7 +135,10 @@ export function platformReplier(
           ts: m.ts,
           ...(m.replyToId ? { replyToId: m.replyToId } : {}),
         }));
-      return adapter.readHistory({ ...ctx, kept: keptOf }, { ...query, place: job.key, bot: job.bot });
+      const { readHistory } = adapter;
+      return optionalRead("history", await readLog(job), () =>
+        readHistory({ ...ctx, kept: keptOf }, { ...query, place: job.key, bot: job.bot }),
+      );
     },
     rescueUnder(job) {
       const adapter = byPlatform.get(job.key.platform);

@@ -22,6 +22,7 @@ export type RescueOutcome =
   | "already_answered"
   | "question_gone"
   | "history_refused"
+  | "history_unavailable"
   | "answered_by_people"
   | "rescue_off"
   | "rescue_capped"
@@ -57,6 +58,7 @@ export async function runRescueJob(scope: JobScope): Promise<RescueOutcome> {
   const [here, there] = await Promise.all([rt.store.load(job.key), rt.store.load(under.key)]);
   const talk = fromLog(job, here, there) ?? (await fromPlatform(scope, under));
   if (talk === "refused") return end("history_refused");
+  if (talk === "unavailable") return end("history_unavailable");
   if (!talk) return end("question_gone");
   if (answeredAfter(talk, job.bot, settings.eagerness)) return end("answered_by_people");
   if (!(await rt.limiters.rescue.limit(channelId(job.key))).success) return end("rescue_capped");
@@ -88,19 +90,25 @@ function fromLog(job: Job, here: ConversationState | null, there: ConversationSt
 /**
  * The conversation ended (or the place was quiet): the platform's history says what followed, read on from the
  * question in its place, and first in the place of an answer under it when that is a place of its own (a Slack
- * thread, which starts with the question). null when the question is gone; "refused" when the platform will not say.
+ * thread, which starts with the question). null when the question is gone; "refused" when the platform will not say;
+ * "unavailable" when the read failed (logged `history_unavailable`, lib/platforms/optional-read.ts).
  */
-async function fromPlatform(scope: JobScope, under: RescuePlace): Promise<AfterQuestion | null | "refused"> {
+async function fromPlatform(
+  scope: JobScope,
+  under: RescuePlace,
+): Promise<AfterQuestion | null | "refused" | "unavailable"> {
   const asked = scope.job.trigger.id;
   let thread: StoredMessage[] = [];
   if (placeId(under.key) !== placeId(scope.job.key)) {
     const read = await readOn(scope, under.key);
+    if (read === "unavailable") return read;
     if ("refused" in read) return refused(scope, read.refused);
     // A thread without the question at its head says that the question was deleted: the place is not read.
     if (!read.messages.some((m) => m.id === asked)) return null;
     thread = read.messages;
   }
   const read = await readOn(scope, scope.job.key);
+  if (read === "unavailable") return read;
   if ("refused" in read) return refused(scope, read.refused);
   const question = [...thread, ...read.messages].find((m) => m.id === asked);
   if (!question) return null;
@@ -116,12 +124,14 @@ async function fromPlatform(scope: JobScope, under: RescuePlace): Promise<AfterQ
 async function readOn(
   { rt, job, replier }: JobScope,
   key: ConversationKey,
-): Promise<{ messages: StoredMessage[] } | { refused: string }> {
+): Promise<{ messages: StoredMessage[] } | { refused: string } | "unavailable"> {
   const page = await replier.readHistory(
     { ...job, key },
     { after: { id: job.trigger.id, ts: job.trigger.ts }, triggerListed: true, limit: LISTED },
   );
-  if (!page || "refused" in page) return { refused: page?.refused ?? "history" };
+  // A place with a rescue has a history to read (Replier.rescueUnder): no page is a read that failed.
+  if (!page) return "unavailable";
+  if ("refused" in page) return { refused: page.refused };
   const kept = (await rt.forgotten.withoutForgotten(key, page.messages)).map((m) =>
     readAsStored(m, job, rt.settings.MAX_MESSAGE_CHARS),
   );

@@ -2,8 +2,8 @@
  * @module
  * The faults every fake shares (dev/fakes/faults.ts, scripted like the fault proxy's and the QStash stand-in's):
  * the next N calls of a route or a seeded random share answer 429/5xx, drop the connection before or after doing
- * the work, hang after doing it, or come late, and everything injected can be read back. Driven here through the
- * Slack fake.
+ * the work, hang after doing it, come late, or answer garbage after doing it, and everything injected can be read
+ * back. Driven here through the Slack fake.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSlack, type SlackHarness } from "./slack-client.ts";
@@ -91,8 +91,20 @@ describe("scripted faults", () => {
     expect(await injected("?fault=refuse")).toHaveLength(refused);
   });
 
+  it("answers garbage after doing the work: a 200 that is not JSON, or JSON of another shape", async () => {
+    await fail({ fault: "garbage", path: "/chat.postMessage", bodyContains: onChannel("C0JUNK") });
+    const notJson = await post("C0JUNK");
+    expect([notJson.status, typeof (notJson.body as { raw?: unknown }).raw]).toEqual([200, "string"]);
+    await fail({ fault: "garbage", shape: "wrong_shape", bodyContains: onChannel("C0JUNK") });
+    expect(await post("C0JUNK")).toMatchObject({ status: 200, body: { ok: true } });
+    expect(((await post("C0JUNK")).body as { ts?: unknown }).ts).toBeTypeOf("string");
+    await fail({ fault: "garbage", shape: "wrong_shape", body: { messages: 7 }, bodyContains: onChannel("C0JUNK") });
+    expect((await post("C0JUNK")).body).toEqual({ messages: 7 });
+    expect(await posted("C0JUNK")).toBe(4);
+  });
+
   it("refuses a fault the fake cannot inject, and a malformed rule, saying why", async () => {
-    await expect(fail({ fault: "garbage" })).rejects.toThrow(/cannot inject .*garbage/);
+    await expect(fail({ fault: "skip" })).rejects.toThrow(/cannot inject .*skip/);
     await expect(fail({ fault: "refuse", status: 200 })).rejects.toThrow(/400/);
   });
 

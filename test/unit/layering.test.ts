@@ -82,6 +82,7 @@ const PLATFORM_CONTRACT = [
   "lib/platforms/json-body.ts",
   "lib/platforms/file-fetch.ts",
   "lib/platforms/rate-limited.ts",
+  "lib/platforms/optional-read.ts",
   "lib/platforms/bearer-jwt.ts",
   "lib/platforms/jwt-keys.ts",
   ...featureFiles("platforms"),

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSlackFake, type RunningSlackFake } from "../../dev/fakes/slack.ts";
+import { logger } from "../../lib/log.ts";
 import { findEarlierOpen } from "../../lib/platforms/slack/earlier-open.ts";
 import { partMetadata } from "../../lib/platforms/slack/find-part.ts";
 
@@ -37,7 +38,7 @@ async function slackControl(path: string, body: unknown): Promise<void> {
   expect(res.ok).toBe(true);
 }
 
-const place = (channel: string) => ({ channel, threadTs: THREAD, apiBaseUrl: slack.url, botToken: TOKEN });
+const place = (channel: string) => ({ channel, threadTs: THREAD, apiBaseUrl: slack.url, botToken: TOKEN, log: logger });
 const since = Date.now() - 1_000;
 
 describe("findEarlierOpen", () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSlackFake, type RecordedSlackPost, type RunningSlackFake } from "../../dev/fakes/slack.ts";
 import { GiveUp, RetryLater } from "../../lib/errors.ts";
+import { logger } from "../../lib/log.ts";
 import { PlatformRateLimited, RATE_LIMIT_WAIT_IN_JOB_MAX_SECONDS } from "../../lib/platforms/rate-limited.ts";
 import { ANSWER_PART_EVENT } from "../../lib/platforms/slack/find-part.ts";
 import { postSlackMessage, SLACK_MAX_MESSAGE_CHARS } from "../../lib/platforms/slack/send.ts";
@@ -37,6 +38,7 @@ const post = (channel: string, text: string, extra: Partial<Parameters<typeof po
     text,
     tenant: "T0FAKETEAM",
     progress: partProgress(),
+    log: logger,
     ...extra,
   });
 
@@ -133,6 +135,7 @@ describe("postSlackMessage", () => {
       text: "hi",
       tenant: "T0FAKETEAM",
       progress: partProgress(),
+      log: logger,
     });
     expect(await badToken.catch((e: unknown) => (e as GiveUp).code)).toBe("invalid_auth");
   });

@@ -13,6 +13,7 @@ import type {
 } from "discord-api-types/v10";
 import * as z from "../../zod.ts";
 import { GiveUp } from "../../errors.ts";
+import { httpFailure, PlatformAnswerError } from "../optional-read.ts";
 import { PlatformRateLimited } from "../rate-limited.ts";
 
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -96,7 +97,9 @@ export async function discordRequest(req: DiscordRequest): Promise<unknown> {
   if (response.status >= 400 && response.status < 500) {
     throw new DiscordRefused(req.what, response.status, errorBodySchema.safeParse(json).data?.code);
   }
-  if (!response.ok) throw new Error(`Discord answered HTTP ${response.status}: ${req.what}`);
+  if (!response.ok) throw httpFailure(`Discord (${req.what})`, response.status);
+  if (text && json === undefined)
+    throw new PlatformAnswerError(`Discord answered a body that is not JSON: ${req.what}`, "not_json");
   return json;
 }
 

@@ -9,6 +9,7 @@
 import { GiveUp } from "../../errors.ts";
 import * as z from "../../zod.ts";
 import type { ReplyContext } from "../adapter.ts";
+import { httpFailure, PlatformAnswerError } from "../optional-read.ts";
 import { PlatformRateLimited, waitingOutRateLimits } from "../rate-limited.ts";
 import { accessToken, CHAT_BOT_SCOPE, forgetAccessToken } from "./service-account.ts";
 import type { GoogleChatSettings } from "./settings.ts";
@@ -74,6 +75,8 @@ export async function callChat(ctx: ChatContext, what: string, request: ChatRequ
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
   const body: unknown = await response.json().catch(() => undefined);
+  if (response.ok && body === undefined)
+    throw new PlatformAnswerError(`Google Chat ${what} answered a body that is not JSON`, "not_json");
   if (response.ok) return body;
   const status = errorSchema.safeParse(body).data?.error.status ?? "UNKNOWN";
   if (response.status === 429) {
@@ -87,7 +90,7 @@ export async function callChat(ctx: ChatContext, what: string, request: ChatRequ
   if (response.status === 401) forgetAccessToken(await tokenFor(ctx, request.scope ?? CHAT_BOT_SCOPE));
   if (response.status >= 400 && response.status < 500 && response.status !== 401 && response.status !== 408)
     throw new ChatRefused(what, response.status, status);
-  throw new Error(`Google Chat ${what} answered HTTP ${response.status} ${status}`);
+  throw httpFailure(`Google Chat ${what} (${status})`, response.status);
 }
 
 /**

@@ -10,6 +10,7 @@
 import type * as Slack from "@slack/web-api";
 import * as z from "../../zod.ts";
 import { GiveUp } from "../../errors.ts";
+import { httpFailure, PlatformAnswerError } from "../optional-read.ts";
 import { PlatformRateLimited } from "../rate-limited.ts";
 
 const slackResponseSchema = z.looseObject({ ok: z.boolean(), error: z.optional(z.string()) });
@@ -20,6 +21,8 @@ type ResponseAgrees = SlackAgrees<
 >;
 
 const REQUEST_TIMEOUT_MS = 10_000;
+/** What a body that does not parse as JSON reads as. */
+const NOT_JSON = Symbol("not JSON");
 const JSON_TYPE = "application/json; charset=utf-8";
 const FORM_TYPE = "application/x-www-form-urlencoded";
 /** Used when a 429 carries no usable Retry-After. */
@@ -154,10 +157,12 @@ async function post(
   // Slack answers an unknown method (streaming on an older workspace) with 404 and an `ok:false` body.
   if (!response.ok && response.status !== 404) {
     await response.body?.cancel();
-    throw new Error(`Slack ${method} answered HTTP ${response.status}`);
+    throw httpFailure(`Slack ${method}`, response.status);
   }
-  const parsed = slackResponseSchema.safeParse(await response.json().catch(() => undefined));
-  if (!parsed.success) throw new Error(`Slack ${method} answered an unexpected body`);
+  const json: unknown = await response.json().catch(() => NOT_JSON);
+  if (json === NOT_JSON) throw new PlatformAnswerError(`Slack ${method} answered a body that is not JSON`, "not_json");
+  const parsed = slackResponseSchema.safeParse(json);
+  if (!parsed.success) throw new PlatformAnswerError(`Slack ${method} answered an unexpected body`, "unexpected_shape");
   if (!parsed.data.ok) {
     const code = parsed.data.error ?? "unknown_error";
     const message = `Slack ${method} failed: ${code}`;

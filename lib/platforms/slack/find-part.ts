@@ -11,6 +11,7 @@ import * as z from "../../zod.ts";
 import { GiveUp } from "../../errors.ts";
 import type * as SlackEvents from "@slack/types";
 import type * as Slack from "@slack/web-api";
+import { optionalRead, type ReadLog } from "../optional-read.ts";
 import { callSlack, type SlackAgrees, type SlackCallArgs, type SlackDisagreements } from "./api.ts";
 
 /** The metadata event type of the bot's answer parts. */
@@ -47,7 +48,7 @@ const listSchema = z.looseObject({
   ),
 });
 
-export interface SlackPlace extends SlackCallArgs {
+export interface SlackPlace extends SlackCallArgs, ReadLog {
   channel: string;
   threadTs?: string;
 }
@@ -98,12 +99,13 @@ type AuthAgrees = SlackAgrees<SlackDisagreements<z.output<typeof authSchema>, Sl
 
 /**
  * The bot's own messages in the place since `since` (ms), with their metadata; null when the bot may not look (no
- * history scope).
+ * history scope) or the listing failed (logged `part_lookup_unavailable`): then it posts again, as it would have
+ * without the lookup.
  */
 export async function slackMessagesSince(place: SlackPlace, since: number): Promise<ListedSlackMessage[] | null> {
   const { channel, threadTs } = place;
   const oldest = ((since - CLOCK_SLACK_MS) / 1000).toFixed(6);
-  try {
+  const look = async () => {
     const [listed, me] = await Promise.all([
       threadTs
         ? callSlack(
@@ -124,8 +126,11 @@ export async function slackMessagesSince(place: SlackPlace, since: number): Prom
     return listSchema
       .parse(listed)
       .messages.filter((m) => m.user === bot.user_id || (bot.bot_id !== undefined && m.bot_id === bot.bot_id));
+  };
+  try {
+    return (await optionalRead("part_lookup", { log: place.log, fields: { channel } }, look)) ?? null;
   } catch (err) {
-    // Without the history scope the bot cannot look: it posts again, as it would have without the lookup.
+    // Without the history scope the bot cannot look.
     if (err instanceof GiveUp) return null;
     throw err;
   }

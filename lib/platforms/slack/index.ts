@@ -93,6 +93,7 @@ export const slack: PlatformAdapter<SlackTarget, NoExtra, SlackSettings> = {
       text,
       tenant: ctx.tenant,
       fetch: ctx.fetch,
+      log: ctx.log,
       progress,
     });
   },

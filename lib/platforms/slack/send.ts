@@ -8,6 +8,7 @@
  */
 import type { PartProgress } from "../../message.ts";
 import { splitText } from "../../text/split.ts";
+import type { ReadLog } from "../optional-read.ts";
 import { postParts } from "../parts.ts";
 import { waitingOutRateLimits } from "../rate-limited.ts";
 import { callSlack, type SlackCallArgs } from "./api.ts";
@@ -19,7 +20,7 @@ import { onWorkspaceDomain } from "./workspace-links.ts";
 export const SLACK_MAX_MESSAGE_CHARS = 4_000;
 const POST_MESSAGE_METHOD = "chat.postMessage";
 
-export interface PostSlackMessageArgs extends SlackCallArgs {
+export interface PostSlackMessageArgs extends SlackCallArgs, ReadLog {
   channel: string;
   threadTs?: string;
   text: string;
@@ -52,7 +53,7 @@ export async function postSlackMessage(args: PostSlackMessageArgs): Promise<stri
 }
 
 /** A part of the answer as its message shows it: rendered (./format.ts), its permalinks on the workspace's domain. */
-export function shownPart(call: SlackCallArgs, tenant: string, part: string): Promise<string> {
+export function shownPart(call: SlackCallArgs & ReadLog, tenant: string, part: string): Promise<string> {
   return onWorkspaceDomain(call, tenant, slackMarkdown(part));
 }
 

@@ -99,6 +99,7 @@ async function placeOf(ctx: SlackContext, target: SlackTarget): Promise<SlackPla
     apiBaseUrl: ctx.config.SLACK_API_BASE_URL,
     botToken: await ctx.token(),
     fetch: ctx.fetch,
+    log: ctx.log,
   };
 }
 

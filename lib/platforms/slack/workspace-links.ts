@@ -4,10 +4,11 @@
  * without a call per link (./history.ts: `https://app.slack.com/archives/…`, which opens in whichever workspace the
  * reader is signed in to); the message that carries them goes out with each such link on the domain chat.getPermalink
  * would give (`https://<domain>.slack.com/archives/…`), the domain as `auth.test` names it for the token (its `url`),
- * asked once per workspace and isolate. A text without such links costs nothing; when `auth.test` fails, the links
- * stay as they were (they still open the message).
+ * asked once per workspace and isolate. A text without such links costs nothing; when `auth.test` fails (logged
+ * `workspace_domain_unavailable`, or refused), the links stay as they were (they still open the message).
  */
 import * as z from "../../zod.ts";
+import { optionalRead, type ReadLog } from "../optional-read.ts";
 import { callSlack, type SlackCallArgs } from "./api.ts";
 
 /** Where ./history.ts builds the permalinks. */
@@ -19,14 +20,13 @@ const authUrlSchema = z.looseObject({ url: z.string().check(z.regex(WORKSPACE_UR
 const workspaceUrls = new Map<string, string>();
 
 /** `text` with its app.slack.com permalinks on the workspace's own domain (`tenant`'s, whose token `call` carries). */
-export async function onWorkspaceDomain(call: SlackCallArgs, tenant: string, text: string): Promise<string> {
+export async function onWorkspaceDomain(call: SlackCallArgs & ReadLog, tenant: string, text: string): Promise<string> {
   if (!text.includes(APP_ARCHIVES)) return text;
   let url = workspaceUrls.get(tenant);
   if (!url) {
-    const answer = await callSlack(call, "auth.test", {}, "form").catch(() => undefined);
-    const parsed = authUrlSchema.safeParse(answer);
-    if (!parsed.success) return text;
-    url = parsed.data.url;
+    const read = async () => authUrlSchema.parse(await callSlack(call, "auth.test", {}, "form")).url;
+    url = await optionalRead("workspace_domain", { log: call.log, fields: { tenant } }, read).catch(() => undefined);
+    if (!url) return text;
     workspaceUrls.set(tenant, url);
   }
   return text.replaceAll(APP_ARCHIVES, `${url}archives/`);

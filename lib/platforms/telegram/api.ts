@@ -9,6 +9,7 @@
 import type * as Telegram from "@grammyjs/types";
 import * as z from "../../zod.ts";
 import { GiveUp } from "../../errors.ts";
+import { httpFailure, PlatformAnswerError } from "../optional-read.ts";
 import { PlatformRateLimited } from "../rate-limited.ts";
 
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -75,11 +76,16 @@ export async function callTelegram<M extends TelegramMethod>(
     body: JSON.stringify(args),
     signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
   });
-  const parsed = answerSchema.safeParse(await response.json().catch(() => undefined));
+  const json: unknown = await response.json().catch(() => undefined);
+  const parsed = answerSchema.safeParse(json);
   if (!parsed.success) {
     if (response.status === 429)
       throw new PlatformRateLimited(`Telegram ${method} rate limited`, DEFAULT_RETRY_AFTER_SECONDS);
-    throw new Error(`Telegram ${method} answered HTTP ${response.status} without a Bot API body`);
+    if (!response.ok) throw httpFailure(`Telegram ${method} (without a Bot API body)`, response.status);
+    throw new PlatformAnswerError(
+      `Telegram ${method} answered without a Bot API body`,
+      json === undefined ? "not_json" : "unexpected_shape",
+    );
   }
   const answer = parsed.data;
   if (answer.ok) return answer.result;
@@ -90,7 +96,7 @@ export async function callTelegram<M extends TelegramMethod>(
     );
   if (answer.error_code >= 400 && answer.error_code < 500)
     throw new TelegramRefused(method, answer.error_code, answer.description ?? "");
-  throw new Error(`Telegram ${method} answered ${answer.error_code}`);
+  throw httpFailure(`Telegram ${method}`, answer.error_code);
 }
 
 /** The `message_id` of a sent or edited Message. */
