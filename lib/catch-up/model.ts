@@ -2,8 +2,9 @@
  * @module
  * The catch-up's model calls (lib/catch-up/step.ts): a chunk of the place's messages into notes, and the notes of
  * every chunk into one answer. Messages arrive one JSON object per line with a short number (`ref`), and the
- * model cites those numbers as [n]; the job turns them into links to the messages, so that no link the model
- * writes is ever posted. A text in the messages is data, never an instruction.
+ * model cites those numbers as [n]; the job turns them into links to the messages, and shows any URL the model
+ * wrote inert, so that no link the model writes is ever posted. A text in the messages is data, never an
+ * instruction.
  */
 import type OpenAI from "openai";
 import { shortenToTokens } from "../context/shorten.ts";
