@@ -7,10 +7,12 @@
  * catch-up's citations, lib/catch-up/step.ts), it adds them after this, so they are the only links.
  */
 
-/** A scheme and what follows up to a space or a character no URL ends a sentence with. */
-const SCHEMED = String.raw`[a-z][a-z0-9+.-]*:\/\/[^\s<>()\[\]{}\x60"']*[^\s<>()\[\]{}\x60"'.,:;!?*_~]`;
+/** What a URL goes on with, and what it ends with: not a space, nor what ends a sentence around it. */
+const REST = String.raw`[^\s<>()\[\]{}\x60"']*[^\s<>()\[\]{}\x60"'.,:;!?*_~]`;
+/** A scheme and what follows. */
+const SCHEMED = String.raw`[a-z][a-z0-9+.-]*:\/\/${REST}`;
 /** `www.host…`, or a host name with a path (`evil.example/login`): both linked by Slack without a scheme. */
-const SCHEMELESS = String.raw`(?:www\.|(?:[a-z0-9-]+\.)+[a-z]{2,}\/)[^\s<>()\[\]{}\x60"']*[^\s<>()\[\]{}\x60"'.,:;!?*_~]`;
+const SCHEMELESS = String.raw`(?:www\.|(?:[a-z0-9-]+\.)+[a-z]{2,}\/)${REST}`;
 const URL_SOURCE = `(?<![\\p{L}\\p{N}.@/-])(?:${SCHEMED}|${SCHEMELESS})`;
 const URL = new RegExp(URL_SOURCE, "giu");
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
