@@ -3,7 +3,7 @@
  * "Catch me up" on Discord (issue #25, item 2): `/catchup hours:1` reads the channel's messages of the last hour
  * through Get Channel Messages and answers in the interaction's deferred message, each point with a jump link
  * (`https://discord.com/channels/<guild>/<channel>/<message>`); what was said before the hour and in another
- * channel stays out.
+ * channel stays out; a member without Read Message History in the channel gets none of its earlier messages retold.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discordFakeOrigin } from "../../dev/fakes/discord/interaction-answers.ts";
@@ -87,5 +87,31 @@ describe("/catchup on Discord", () => {
     const sent = JSON.stringify(await modelRequests(tag));
     expect(sent).not.toContain(`old-${tag}`);
     expect(sent).not.toContain(`elsewhere-${tag}`);
+  });
+
+  it("retells nothing of the channel's history to a member without Read Message History there", async () => {
+    const channel = newChannel();
+    const tag = `cudh-${channel}`;
+    await inDiscord(channel, { id: "230000000000000001", name: "Alice" }, `the salary sheet is here ${tag}`, 30);
+    const interaction = askInteraction({ guildId: GUILD, channelId: channel }, carol, "unused");
+    // View Channel and Send Messages, not Read Message History (1 << 16): what the interaction's member says.
+    const member = { ...interaction.member!, permissions: String((1 << 10) | (1 << 11)) };
+    const res = await interactAsDiscord(env, keys, {
+      ...interaction,
+      member,
+      data: { ...interaction.data, name: "catchup", options: [{ name: "hours", type: 4, value: 1 }] },
+    });
+    expect(res.status).toBe(200);
+    const calls = await eventually(
+      async () => {
+        const c = await discordCalls(String(env.DISCORD_API_BASE_URL), { token: interaction.token });
+        return c.length > 0 && c;
+      },
+      15_000,
+      "the edit",
+    );
+    expect(calls[0]!.content).toContain("READ_MESSAGE_HISTORY for the person asking");
+    expect(calls[0]!.content).not.toContain("salary");
+    expect(await modelRequests(tag)).toEqual([]);
   });
 });
