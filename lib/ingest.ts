@@ -133,6 +133,7 @@ export async function ingest(
     ...(opts.optOuts ? { optOuts: true as const } : {}),
     ...(kind === "reply" && opts.signByWebhook && s.SHOW_WORKING ? { signByWebhook: true as const } : {}),
     ...(keeps ? { keptHistory: true as const } : {}),
+    ...(msg.historyHidden ? { historyHidden: msg.historyHidden } : {}),
   };
   const published = await using("qstash", () => rt.queue.publish(job, { delaySeconds: opts.delaySeconds }));
   rt.log.info("job_published", { ...where, kind, job: published.messageId, deduplicated: published.deduplicated });

@@ -64,7 +64,10 @@ export function factsKey(prefix: string, where: Tenancy, person: string): string
   return `${prefix}:facts:${inTenant(where, person)}`;
 }
 
-/** When the person asked to be forgotten: a memory job still running from before then writes no fact about them. */
+/**
+ * "Forgotten before T": when the person last asked to be forgotten (kept for good, lib/memory/forgotten.ts). No
+ * read of a place's history, memory job or recall index brings back what they wrote before then.
+ */
 export function forgottenKey(prefix: string, where: Tenancy, person: string): string {
   return `${prefix}:forgotten:${inTenant(where, person)}`;
 }

@@ -108,6 +108,11 @@ export interface InboundMessage {
    */
   feedback?: "not_you";
   /**
+   * The author may not read the place's earlier messages (the permission they lack, as the platform names it: a
+   * Discord member without Read Message History): no history is read on their behalf (lib/platforms/replier.ts).
+   */
+  historyHidden?: string;
+  /**
    * Files pasted with the message, as references (lib/files/file-ref.ts): a reply job fetches them, never the webhook.
    */
   files?: FileRef[];

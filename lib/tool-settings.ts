@@ -3,7 +3,7 @@
  * The settings of tools (docs/tools.md), spread into the core's settings (./config.ts): which tools each tenant's
  * answers may use (TOOLS), the HTTP tools a deployer declares (HTTP_TOOLS), the loop's bound and follow-up model,
  * and the built-ins' limits. A malformed TOOLS or HTTP_TOOLS reads as no tools (and is named in `ignored`), never
- * as the bot stopping.
+ * as the bot stopping; a malformed FETCH_ALLOWED_HOSTS or FETCH_DENIED_HOSTS turns off fetch_page alone.
  */
 import * as z from "./zod.ts";
 import { optionalText, url } from "./settings-schema.ts";
@@ -76,6 +76,30 @@ const httpToolsSetting = z.pipe(
   }),
 );
 
+/** A host name, or `*.` and one: the name and every name under it (fetch_page's lists, ./tools/page-host.ts). */
+const HOST_ENTRY = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const hostList = z.pipe(
+  z.string(),
+  z.transform((v, ctx): string[] => {
+    const names = v
+      .split(",")
+      .map((e) =>
+        e
+          .trim()
+          .toLowerCase()
+          .replace(/^\*?\./, ""),
+      )
+      .filter(Boolean);
+    if (names.every((n) => HOST_ENTRY.test(n))) return names;
+    ctx.issues.push({
+      code: "custom",
+      message: "each entry is a host name such as example.com, comma-separated (no scheme, port or path)",
+      input: v,
+    });
+    return z.NEVER;
+  }),
+);
+
 export const toolSettingsShape = {
   TOOLS: toolsSetting,
   HTTP_TOOLS: httpToolsSetting,
@@ -89,6 +113,12 @@ export const toolSettingsShape = {
   APPROVAL_TTL_MINUTES: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(1440)), 15),
   /** The most of a page fetch_page reads. */
   FETCH_MAX_BYTES: z._default(z.coerce.number().check(z.int(), z.gte(1_024), z.lte(5_000_000)), 200_000),
+  /** fetch_page's resolver: a DNS-over-HTTPS JSON API (`?name=…&type=A`), which every page's name goes through. */
+  FETCH_DNS_URL: z._default(url, "https://cloudflare-dns.com/dns-query"),
+  /** Host names fetch_page never fetches from (each covers the names under it). */
+  FETCH_DENIED_HOSTS: z._default(hostList, []),
+  /** When set, the only host names fetch_page fetches from; unset or empty: any public name. */
+  FETCH_ALLOWED_HOSTS: z.pipe(optionalText, z.optional(hostList)),
   /** The search provider web_search calls (Brave Search's API shape); unset: no web_search. */
   WEB_SEARCH_URL: z.pipe(optionalText, z.optional(url)),
   WEB_SEARCH_API_KEY: optionalText,

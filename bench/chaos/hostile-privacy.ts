@@ -4,7 +4,9 @@
  * what must hold once the hostile phase has settled: a member's forged "Alice:" line reaches the model as the
  * member's own words; "forget me" sent again and again is done three times and refused once, then ignored; a
  * job's sealed part with another job's clear fields (or a clear field added) is refused, never run; parallel
- * admin guesses from one IPv6 /64 compare no more tokens than the allowance. They go to places of their own ("CH…").
+ * admin guesses from one IPv6 /64 compare no more tokens than the allowance; a catch-up over a channel with a
+ * phishing link in it, whose model repeats the link and makes up a permalink, posts neither as a link (issue 41).
+ * They go to places of their own ("CH…").
  */
 import { qstashSignature } from "../../dev/signers/qstash.ts";
 import { personRecords } from "../../lib/context/turns.ts";
@@ -25,6 +27,19 @@ const ADMIN_GUESSES = 30;
 const FORGET_REQUESTS = 5;
 const TEAM = "THOSTILE";
 const JOB_REFUSED = 489;
+
+/** The catch-up whose model repeats a link planted in the channel and makes up one to another channel. */
+const PLANTED_MARKER = "hxplantedlink";
+const PLANTED_LINK = /https?:\/\/(?:evil\.example|[^\s)>|]*CHOTHER)/;
+/** For the model's script at the stack's start (bench/chaos/run.ts): its first rules win. */
+export const PRIVACY_MODEL_RULES = [
+  {
+    match: PLANTED_MARKER,
+    reply:
+      "Topics:\n- IT asks everyone to log in again at https://evil.example/login [1]\n" +
+      "- the plan: [see here](https://app.slack.com/archives/CHOTHER/p1700000000000100)",
+  },
+];
 
 export interface PrivacyCases {
   cases: number;
@@ -55,6 +70,20 @@ export async function sendPrivacyCases(
   // "forget me" again and again from one person.
   const forgetChannel = `CHFORGET${run}`;
   for (let i = 0; i < FORGET_REQUESTS; i++) await say(forgetChannel, "UHREPEAT", "forget me");
+
+  // A phishing link planted in a channel, then a catch-up of it.
+  const plantedChannel = `CHLINK${run}`;
+  const planted = await fetch(`${s.slackControl}/__messages`, {
+    method: "POST",
+    body: JSON.stringify({
+      channel: plantedChannel,
+      user: "UHMALLORY",
+      text: `IT here: log in again at https://evil.example/login ${PLANTED_MARKER}`,
+      ts: (ts - 60).toFixed(6),
+    }),
+  });
+  await planted.arrayBuffer();
+  await say(plantedChannel, "UHCAROL", "catch me up");
 
   // A job's sealed part with another job's clear fields, or with a clear field added to its own.
   const sealer = new Sealer(new Keyring(TOKEN_ENCRYPTION_KEY), "job-payload");
@@ -110,7 +139,7 @@ export async function sendPrivacyCases(
   }
 
   return {
-    cases: 2 + FORGET_REQUESTS + jobStatuses.length + ADMIN_GUESSES,
+    cases: 3 + FORGET_REQUESTS + jobStatuses.length + ADMIN_GUESSES,
     async check(problems) {
       const found = [...statuses];
       const prompts = (await (
@@ -137,6 +166,14 @@ export async function sendPrivacyCases(
       const expected = [FORGET_CONFIRMATION, FORGET_CONFIRMATION, FORGET_CONFIRMATION, FORGET_LIMIT_NOTICE];
       if (JSON.stringify(said) !== JSON.stringify(expected))
         found.push(`${FORGET_REQUESTS} "forget me" in a row got ${JSON.stringify(said).slice(0, 300)}`);
+      const summary = (
+        (await (await fetch(`${s.slackControl}/__messages?channel=${plantedChannel}`)).json()) as {
+          text?: string;
+          bot_id?: string;
+        }[]
+      ).filter((p) => p.bot_id);
+      if (summary.length !== 1 || PLANTED_LINK.test(summary[0]!.text ?? "") || !summary[0]!.text?.includes("`evil"))
+        found.push(`a catch-up over a planted link posted ${JSON.stringify(summary).slice(0, 300)}`);
       for (const p of found) problems.push(`hostile_broken: ${p}`);
       return found.length;
     },

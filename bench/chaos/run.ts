@@ -33,7 +33,7 @@ import {
 import { checkInvited, inInvited, planInvited, prepareInvited } from "./invited.ts";
 import { armFaults, faultsInjected, telegramLostSends } from "./faults.ts";
 import { sendHostile } from "./hostile.ts";
-import { CHAOS_ADMIN_TOKEN, sendPrivacyCases } from "./hostile-privacy.ts";
+import { CHAOS_ADMIN_TOKEN, PRIVACY_MODEL_RULES, sendPrivacyCases } from "./hostile-privacy.ts";
 import { planConversations, tagOf } from "./plan.ts";
 import { newSendStats, sendConversations, sendLateRetries } from "./send.ts";
 import { checkToolCalls, startChaosTools, toolModelRules, toolServerCalls } from "./tool-asks.ts";
@@ -122,7 +122,7 @@ async function main(): Promise<void> {
   console.error = quiet;
 
   const started = Date.now();
-  const modelRules = toolModelRules(args.conversations, tagOf);
+  const modelRules = [...PRIVACY_MODEL_RULES, ...toolModelRules(args.conversations, tagOf)];
   const stack = await startStack({
     modelDelayMs: 0,
     productionSchedule: { mode: "virtual" },

@@ -1,7 +1,8 @@
 /**
  * @module
  * The local model's deterministic catch-up (lib/catch-up/model.ts): for a chunk of messages, a point per message (the
- * first few and the last), each citing its `ref`; for the notes of several chunks, their points together. Enough
+ * first few and the last), each citing its `ref`; for the notes of several chunks (JSON records between the data
+ * markers), their points together. Enough
  * to see "catch me up" work, links included, in the simulator without an API key.
  */
 import { CATCH_UP_MESSAGES_HEADING } from "../../lib/catch-up/model.ts";
@@ -28,6 +29,19 @@ export function catchUpAnswer(request: string): string {
     );
     return ["Topics (local model):", ...points].join("\n");
   }
-  const points = lines.filter((line) => line.startsWith("- ")).slice(0, 2 * POINTS);
+  const points = lines
+    .flatMap((line) => noteText(line).split("\n"))
+    .filter((line) => line.startsWith("- "))
+    .slice(0, 2 * POINTS);
   return ["Topics (local model):", ...points].join("\n");
+}
+
+/** A note record's text (`{"part":1,"notes":"…"}`); "" for any other line. */
+function noteText(line: string): string {
+  try {
+    const record = JSON.parse(line) as { notes?: unknown };
+    return typeof record.notes === "string" ? record.notes : "";
+  } catch {
+    return "";
+  }
 }

@@ -9,7 +9,7 @@
 import { shortenToTokens } from "../context/shorten.ts";
 import type { CatchUpProgress, PageEnd, ReadMessage } from "./progress.ts";
 import { capMessageText } from "../limits/message-length.ts";
-import { CATCH_UP_OVERHEAD_TOKENS, catchUpLineTokens, type CatchUpRecord } from "./model.ts";
+import { CATCH_UP_OVERHEAD_TOKENS, catchUpLineTokens, type CatchUpRecord, NOTE_RECORD_TOKENS } from "./model.ts";
 import type { JobScope } from "../jobs/scope.ts";
 
 /** Get Channel Messages lists at most 100; Slack advises no more than 200. */
@@ -107,6 +107,7 @@ export function chunksOf(records: CatchUpRecord[], budgetTokens: number): CatchU
 
 /** The notes shortened evenly so that all of them fit one call within `budgetTokens`. */
 export function notesWithin(notes: string[], budgetTokens: number): string[] {
-  const share = Math.max(1, Math.floor((budgetTokens - CATCH_UP_OVERHEAD_TOKENS) / Math.max(1, notes.length)));
+  const room = budgetTokens - CATCH_UP_OVERHEAD_TOKENS - notes.length * NOTE_RECORD_TOKENS;
+  const share = Math.max(1, Math.floor(room / Math.max(1, notes.length)));
   return notes.map((note) => shortenToTokens(note, share));
 }

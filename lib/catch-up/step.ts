@@ -23,6 +23,7 @@ import { metered } from "../jobs/metered.ts";
 import { toldOverBudget } from "../jobs/over-budget.ts";
 import { finishDraft } from "../jobs/post.ts";
 import type { AnswerScope } from "../jobs/scope.ts";
+import { inertUrls } from "../text/inert-urls.ts";
 
 const MS_PER_HOUR = 3_600_000;
 
@@ -126,9 +127,12 @@ export async function catchUp(
   return "continued";
 }
 
-/** The model's [n] citations as links to the messages (where the platform has links; else left out). */
+/**
+ * The model's [n] citations as links to the messages (where the platform has links; else left out), and every URL
+ * it wrote itself shown inert (lib/text/inert-urls.ts): the links the job builds are the only links posted.
+ */
 function withLinks({ job, replier }: AnswerScope, text: string, ids: readonly string[]): string {
-  return text.replace(/ ?\[(\d+)\]/g, (_cite, n: string) => {
+  return inertUrls(text).replace(/ ?\[(\d+)\]/g, (_cite, n: string) => {
     const id = ids[Number(n) - 1];
     const link = id === undefined ? undefined : replier.messageLink(job, id);
     return link ? ` ${link}` : "";

@@ -46,9 +46,12 @@ export type DataRecord =
 /** What a tool the model called gave back, in a tool message of its own (lib/llm/tool-messages.ts). */
 export type ToolRecord = { tool: string; result: string } | { tool: string; error: string };
 
+/** A catch-up's notes on one part of the chat, in a block of their own (lib/catch-up/model.ts). */
+type NotesRecord = { part: number; notes: string };
+
 const UNSAFE_IN_BLOCK = /[<>&\u2028\u2029]/g;
 
-export function dataLine(record: DataRecord | ToolRecord): string {
+export function dataLine(record: DataRecord | ToolRecord | NotesRecord): string {
   return JSON.stringify(record).replace(
     UNSAFE_IN_BLOCK,
     (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,

@@ -39,9 +39,6 @@ export interface FactStoreOptions {
   ttlSeconds: number;
 }
 
-/** A "forget me" holds off memory jobs that were already running for this long (QStash's retries end well before). */
-const FORGOTTEN_TTL_SECONDS = 86_400;
-
 /**
  * Keys: the person's `facts` and their `forgotten` mark. Arguments: the `facts` learned ({t: text, n: normalized,
  * r?: normalized text it replaces}), the list's `cap`, its `ttl` (s), `now` (ms), the `visibility` and `channel`
@@ -182,14 +179,10 @@ export class FactStore {
   }
 
   /**
-   * "Forget me": every fact about the person in the tenant goes, whatever its visibility, and a mark stops memory
-   * jobs already running from writing back facts from messages written up to `askedAt`.
+   * "Forget me": every fact about the person in the tenant goes, whatever its visibility. Their forget record
+   * (lib/memory/forgotten.ts), written first, stops memory jobs already running from writing facts back.
    */
-  async forget(where: Tenancy, personId: string, askedAt: number): Promise<void> {
-    await this.redis
-      .multi()
-      .set(forgottenKey(this.options.prefix, where, personId), String(askedAt), { ex: FORGOTTEN_TTL_SECONDS })
-      .del(factsKey(this.options.prefix, where, personId))
-      .exec();
+  async forget(where: Tenancy, personId: string): Promise<void> {
+    await this.redis.del(factsKey(this.options.prefix, where, personId));
   }
 }

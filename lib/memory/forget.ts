@@ -6,8 +6,10 @@
  * answers that may retell them, the running summaries and the stored prompts (./erase-messages.ts), and what the
  * ingest script kept of their places where the platform cannot be read (lib/conversation/kept.ts); and the recall
  * passages about them or of the conversation where they asked (./recall/filters.ts). Only then does the bot
- * confirm. A mark keeps a memory job that was already running from writing facts back (./fact-store.ts). A person
- * who asks too often is told so instead (lib/limits/forget-rate.ts). What stays: docs/data-kept.md.
+ * confirm. Their "forgotten before" record, kept for good (./forgotten.ts), keeps every later read of a place's
+ * history from bringing back what they wrote, and a memory job that was already running from writing facts back
+ * (./fact-store.ts). A person who asks too often is told so instead (lib/limits/forget-rate.ts). What stays:
+ * docs/data-kept.md.
  */
 import type { KeptMessages } from "../conversation/kept.ts";
 import { isResetRequest } from "../conversation/reset.ts";
@@ -22,12 +24,14 @@ import type { JobPayload } from "../queue/job.ts";
 import type { Services } from "../services.ts";
 import type { MessageEraser } from "./erase-messages.ts";
 import type { FactStore } from "./fact-store.ts";
+import type { ForgetMarks } from "./forgotten.ts";
 import { forgetFilter } from "./recall/filters.ts";
 import type { Recall } from "./recall/index-for.ts";
 
 /** What a "forget me" reaches: the facts, the kept messages, the conversations, the recall passages. */
 export type ForgetServices = Services & {
   facts: FactStore;
+  forgotten: ForgetMarks;
   store: { kept: KeptMessages };
   eraser: MessageEraser;
   forgetRequests: ForgetRequests;
@@ -68,7 +72,9 @@ export async function forgetPerson(rt: ForgetServices, job: JobPayload): Promise
     return allowance === "notify" ? { text: FORGET_LIMIT_NOTICE, outcome: "rate_limited" } : null;
   }
   const erasure = { personId: job.trigger.authorId, through: job.trigger.ts, keep: job.trigger.id };
-  await using("redis", () => rt.facts.forget(job.key, erasure.personId, erasure.through));
+  // The record first: from then on no history read, memory job or recall index brings back what they wrote.
+  await using("redis", () => rt.forgotten.forgetBefore(job.key, erasure.personId, erasure.through));
+  await using("redis", () => rt.facts.forget(job.key, erasure.personId));
   // Where the platform's history cannot be read, what Parley kept of it (lib/conversation/kept.ts), before the
   // conversations: their erasure takes places out of the index that names those lists.
   const kept = job.keptHistory

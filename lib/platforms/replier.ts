@@ -115,6 +115,8 @@ export function platformReplier(
     async readHistory(job, query) {
       const { adapter, ctx } = open(job);
       if (!adapter.readHistory) return undefined;
+      // Every history read (backfill, read_channel, a catch-up) is made for the asker: none of what they may not read.
+      if (job.historyHidden) return { refused: `${job.historyHidden} for the person asking` };
       const { kept } = rt.store;
       // A read on from a message keeps its first `limit`, one back to a window its last.
       const between = async (q: HistoryQuery) =>

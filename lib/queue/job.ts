@@ -60,6 +60,8 @@ export function jobSchemaFor(platforms: readonly JobPlatform[]) {
      * (lib/memory/forget.ts).
      */
     keptHistory: z.optional(z.literal(true)),
+    /** The asker may not read the place's history (InboundMessage.historyHidden): none is read for this job. */
+    historyHidden: z.optional(z.string().check(z.regex(/^[A-Z_]{1,64}$/))),
     /**
      * An approval's continuation (lib/approvals/continuation.ts): the id of the bot's message that asked (a message id,
      * no person's).

@@ -2,12 +2,15 @@
  * @module
  * `fetch_page`: a GET of a public `https` page, its text for the model. Refused before any request: another scheme,
  * a user name or password in the URL, an IP literal, localhost and other names without a public suffix, a port other
- * than 443. Redirects are followed by hand (at most MAX_REDIRECTS), each new address checked the same way. No
+ * than 443; then a name FETCH_DENIED_HOSTS names or FETCH_ALLOWED_HOSTS does not, and a name that resolves to a
+ * private address (./page-host.ts). Redirects are followed by hand (at most MAX_REDIRECTS), each new address checked
+ * the same way. No
  * credential is ever sent (no cookies, no Authorization, nothing of the Worker's), at most FETCH_MAX_BYTES are read,
  * and the call ends at TOOL_TIMEOUT_MS. HTML is reduced to its text (scripts, styles and tags dropped).
  */
 import * as z from "../zod.ts";
-import { defineTool, ToolRefusal } from "./tool.ts";
+import { hostRefusal } from "./page-host.ts";
+import { defineTool, ToolRefusal, type ToolContext } from "./tool.ts";
 
 const FETCH_PAGE = "fetch_page";
 const MAX_REDIRECTS = 3;
@@ -81,9 +84,12 @@ export const fetchPageTool = defineTool({
   description: "Read the text of a public web page (https) that someone in the chat gave.",
   args: z.object({ url: z.string().check(z.minLength(1), z.maxLength(2_000)) }),
   async run({ url }, ctx) {
+    const { settings } = ctx.services;
+    const malformed = settings.ignored.find((p) => p.name === "FETCH_ALLOWED_HOSTS" || p.name === "FETCH_DENIED_HOSTS");
+    if (malformed) throw new ToolRefusal(`fetch_page is off: the bot's ${malformed.name} setting is malformed`);
     let address = url;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      const refusal = pageUrlRefusal(address);
+      const refusal = pageUrlRefusal(address) ?? (await hostRefusal(new URL(address).hostname, hostRules(ctx)));
       if (refusal) throw new ToolRefusal(refusal);
       const res = await fetch(address, {
         redirect: "manual",
@@ -106,3 +112,12 @@ export const fetchPageTool = defineTool({
     throw new ToolRefusal("too many redirects");
   },
 });
+
+function hostRules({ services: { settings }, signal }: ToolContext) {
+  return {
+    dnsUrl: settings.FETCH_DNS_URL,
+    allowed: settings.FETCH_ALLOWED_HOSTS,
+    denied: settings.FETCH_DENIED_HOSTS,
+    signal,
+  };
+}

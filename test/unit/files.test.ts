@@ -7,7 +7,7 @@ import { imageTokens } from "../../lib/files/image-tokens.ts";
 import { readTextFile } from "../../lib/files/text-file.ts";
 import { discordFileRefs } from "../../lib/platforms/discord/files.ts";
 import { fetchCapped, servedFrom } from "../../lib/platforms/file-fetch.ts";
-import { slackFileRefs } from "../../lib/platforms/slack/files.ts";
+import { slackFileRefs, slackFiles } from "../../lib/platforms/slack/files.ts";
 import { parseTwilioSms, toInboundMessage } from "../../lib/platforms/twilio/parse.ts";
 
 const bytes = (...parts: (number[] | string)[]) =>
@@ -215,5 +215,35 @@ describe("references the store can read back", () => {
     expect(
       slackFileRefs([{ id: "F0B2", name: "y.png", mimetype: "image/png", url_private: `${url}?${"a".repeat(3_000)}` }]),
     ).toEqual([]);
+  });
+});
+
+describe("where a Slack bot token may go", () => {
+  it("only to a file's URL (files.slack.com or the API's own host, under /files-pri/), never to another URL", async () => {
+    const API = "https://slack.example.test/api";
+    const calls: { url: string; auth: string | null }[] = [];
+    const ctx = {
+      config: { SLACK_API_BASE_URL: API },
+      token: async () => "xoxb-secret",
+      fetch: async (url: string, init?: RequestInit) => {
+        calls.push({ url, auth: new Headers(init?.headers).get("authorization") });
+        return new Response("file bytes", { headers: { "content-type": "text/plain" } });
+      },
+    } as unknown as Parameters<typeof slackFiles.fetchFile>[0];
+    const fetchAt = (url: string) =>
+      slackFiles.fetchFile(ctx, { id: "F1", url, name: "a.txt", type: "text/plain" }, 100, "start");
+    for (const url of [
+      "https://slack.example.test/api/users.admin.setOwner?user=U1",
+      "https://slack.example.test/__messages",
+      "https://files.slack.com/other/T1-F1/a.txt",
+      "https://files.slack.com/files-pri/../api/auth.test",
+      "https://files.slack.com.evil.example/files-pri/T1-F1/a.txt",
+      "http://files.slack.com/files-pri/T1-F1/a.txt",
+    ])
+      expect(await fetchAt(url)).toBeNull();
+    expect(calls).toEqual([]);
+    expect(await fetchAt("https://files.slack.com/files-pri/T1-F1/a.txt")).not.toBeNull();
+    expect(await fetchAt("https://slack.example.test/files-pri/T1-F1/download/a.txt")).not.toBeNull();
+    expect(calls.map((c) => c.auth)).toEqual(["Bearer xoxb-secret", "Bearer xoxb-secret"]);
   });
 });

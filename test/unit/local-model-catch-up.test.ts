@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { catchUpAnswer } from "../../dev/local-model/catch-up-answer.ts";
+import { dataBlock, dataLine } from "../../lib/context/data-block.ts";
 import { defaultAnswer } from "../../dev/local-model/default-answer.ts";
 import {
   CATCH_UP_INSTRUCTION_TAIL,
@@ -40,8 +41,10 @@ describe("the local model's catch-up", () => {
   it("puts the notes' points together", () => {
     const request = [
       CATCH_UP_NOTES_HEADING,
-      "Topics (local model):\n- Alice: a [1]",
-      "Topics (local model):\n- Bob: b [7]",
+      dataBlock([
+        dataLine({ part: 1, notes: "Topics (local model):\n- Alice: a [1]" }),
+        dataLine({ part: 2, notes: "Topics (local model):\n- Bob: b [7]" }),
+      ]),
       "",
       CATCH_UP_INSTRUCTION_TAIL,
     ].join("\n");

@@ -3,7 +3,7 @@
  * "Catch me up" on Discord (issue #25, item 2): `/catchup hours:1` reads the channel's messages of the last hour
  * through Get Channel Messages and answers in the interaction's deferred message, each point with a jump link
  * (`https://discord.com/channels/<guild>/<channel>/<message>`); what was said before the hour and in another
- * channel stays out.
+ * channel stays out; a member without Read Message History in the channel gets none of its earlier messages retold.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discordFakeOrigin } from "../../dev/fakes/discord/interaction-answers.ts";
@@ -55,6 +55,25 @@ async function inDiscord(
   return id;
 }
 
+/** Carol's `/catchup hours:1` in `channel` (her member's `permissions` as given); the interaction's edits. */
+async function catchUp(channel: string, permissions?: string) {
+  const interaction = askInteraction({ guildId: GUILD, channelId: channel }, carol, "unused");
+  const res = await interactAsDiscord(env, keys, {
+    ...interaction,
+    ...(permissions ? { member: { ...interaction.member!, permissions } } : {}),
+    data: { ...interaction.data, name: "catchup", options: [{ name: "hours", type: 4, value: 1 }] },
+  });
+  expect(res.status).toBe(200);
+  return eventually(
+    async () => {
+      const c = await discordCalls(String(env.DISCORD_API_BASE_URL), { token: interaction.token });
+      return c.length > 0 && c;
+    },
+    15_000,
+    "the edit",
+  );
+}
+
 describe("/catchup on Discord", () => {
   it("sums up the last hour of the channel with jump links, and nothing older or elsewhere", async () => {
     const channel = newChannel();
@@ -65,20 +84,7 @@ describe("/catchup on Discord", () => {
     await inDiscord(newChannel(), { id: "230000000000000002", name: "Bob" }, `elsewhere-${tag}`, 10);
     await scriptModel({ match: tag, reply: "Topics:\n- the failed deploy [1]\nOpen questions:\n- roll back? [2]" });
 
-    const interaction = askInteraction({ guildId: GUILD, channelId: channel }, carol, "unused");
-    const res = await interactAsDiscord(env, keys, {
-      ...interaction,
-      data: { ...interaction.data, name: "catchup", options: [{ name: "hours", type: 4, value: 1 }] },
-    });
-    expect(res.status).toBe(200);
-    const calls = await eventually(
-      async () => {
-        const c = await discordCalls(String(env.DISCORD_API_BASE_URL), { token: interaction.token });
-        return c.length > 0 && c;
-      },
-      15_000,
-      "the edit",
-    );
+    const calls = await catchUp(channel);
     expect(calls).toHaveLength(1);
     expect(calls[0]!.content).toBe(
       `Topics:\n- the failed deploy https://discord.com/channels/${GUILD}/${channel}/${first}\n` +
@@ -87,5 +93,16 @@ describe("/catchup on Discord", () => {
     const sent = JSON.stringify(await modelRequests(tag));
     expect(sent).not.toContain(`old-${tag}`);
     expect(sent).not.toContain(`elsewhere-${tag}`);
+  });
+
+  it("retells nothing of the channel's history to a member without Read Message History there", async () => {
+    const channel = newChannel();
+    const tag = `cudh-${channel}`;
+    await inDiscord(channel, { id: "230000000000000001", name: "Alice" }, `the salary sheet is here ${tag}`, 30);
+    // View Channel and Send Messages, not Read Message History (1 << 16): what the interaction's member says.
+    const calls = await catchUp(channel, String((1 << 10) | (1 << 11)));
+    expect(calls[0]!.content).toContain("READ_MESSAGE_HISTORY for the person asking");
+    expect(calls[0]!.content).not.toContain("salary");
+    expect(await modelRequests(tag)).toEqual([]);
   });
 });

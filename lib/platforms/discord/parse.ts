@@ -127,7 +127,22 @@ function toInboundMessage(
       expiresAt: now + INTERACTION_TOKEN_LIFETIME_MS,
     } satisfies InteractionTarget,
     ...visibilityOf(interaction),
+    ...historyOf(interaction),
   };
+}
+
+const ADMINISTRATOR = 1n << 3n;
+const READ_MESSAGE_HISTORY = 1n << 16n;
+
+/**
+ * A server member who may not read the channel's earlier messages (no Read Message History there, as the
+ * interaction's `member.permissions` says, overwrites included): the bot reads none for them, though it can.
+ */
+function historyOf(interaction: DiscordInteraction): { historyHidden?: string } {
+  const permissions = interaction.member?.permissions;
+  if (!interaction.guild_id || permissions === undefined) return {};
+  const held = BigInt(permissions);
+  return (held & (ADMINISTRATOR | READ_MESSAGE_HISTORY)) === 0n ? { historyHidden: "READ_MESSAGE_HISTORY" } : {};
 }
 
 /**

@@ -18,6 +18,8 @@ const userSchema = z.looseObject({
 const memberSchema = z.looseObject({
   user: z.optional(userSchema),
   nick: z.nullish(z.string()),
+  /** In an interaction: the member's permissions in its channel, overwrites included (a decimal bit set). */
+  permissions: z.optional(z.string().check(z.regex(/^\d+$/))),
 });
 
 export const messageSchema = z.looseObject({

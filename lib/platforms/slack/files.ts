@@ -4,7 +4,8 @@
  * dimensions, name; a snippet is text whatever its type), and fetched by a reply job from `url_private` with the
  * workspace's bot token in the Authorization header, as Slack's docs ask (the app needs `files:read`). A file Slack
  * hides (`hidden_by_limit`, or one of another workspace that asks `check_file_info`) comes without a URL and is
- * left out. The token only ever goes to files.slack.com or the configured Web API's own host.
+ * left out. The token only ever goes to a file's URL: a path under `/files-pri/` on files.slack.com (or, for the
+ * local stack's fake, on the configured Web API's own host); any other URL of those hosts gets no request at all.
  */
 import * as z from "../../zod.ts";
 import { storableRefs, type FileRef } from "../../files/file-ref.ts";
@@ -14,6 +15,8 @@ import type { SlackSettings } from "./settings.ts";
 
 /** Where Slack serves `url_private`. */
 const SLACK_FILES_ORIGIN = "https://files.slack.com";
+/** The path of every `url_private` (and `url_private_download`): `/files-pri/<team>-<file id>/…`. */
+const FILE_PATH = /^\/files-pri\/[^/]+\/./;
 
 const slackFileSchema = z.looseObject({
   id: z.string().check(z.regex(/^F[A-Z0-9]+$/)),
@@ -54,7 +57,7 @@ export function slackFileRefs(files: unknown): FileRef[] {
 
 export const slackFiles: FileSupport<ReplyContext<SlackSettings>> = {
   async fetchFile(ctx, ref, maxBytes, keep) {
-    if (!ref.url || !servedFrom(ref.url, [SLACK_FILES_ORIGIN, ctx.config.SLACK_API_BASE_URL])) return null;
+    if (!ref.url || !isFileUrl(ref.url, ctx.config.SLACK_API_BASE_URL)) return null;
     return fetchCapped(
       ctx.fetch,
       ref.url,
@@ -63,3 +66,8 @@ export const slackFiles: FileSupport<ReplyContext<SlackSettings>> = {
     );
   },
 };
+
+/** A file's URL on Slack's file host (or the configured API's, where the fake serves them): the token may go there. */
+function isFileUrl(url: string, apiBaseUrl: string): boolean {
+  return servedFrom(url, [SLACK_FILES_ORIGIN, apiBaseUrl]) && FILE_PATH.test(new URL(url).pathname);
+}
