@@ -27,14 +27,19 @@ export type ApprovalReply = { approvalReply?: ApprovalAnswer["verdict"] };
 /** How a person answers: a ✅ or ❌ on the question, or a reply of YES or NO in the place. */
 export type ApprovalWay = "reaction" | "reply";
 
-interface ApprovalCapability<Target extends ReplyTarget> {
+interface ApprovalCapability<Target extends ReplyTarget, Config> {
   /** Absent: a reaction. */
   readonly way?: ApprovalWay;
+  /**
+   * Whether `question` (Markdown) goes out whole, as one message, to `target`: a question the platform would cut or
+   * split is never asked (lib/jobs/tool-loop.ts), so that the person sees every argument that would run.
+   */
+  showsWhole(question: string, target: Target, config: Config): boolean;
   /** Where a message that follows the answer to `target` goes, posted as a new message in `place`. */
   followUp(target: Target, place: ConversationKey): Target;
 }
 
 /** The adapter's optional `approvals` (lib/platforms/adapter.ts extends this). */
-export interface WithApprovals<Target extends ReplyTarget> {
-  readonly approvals?: ApprovalCapability<Target>;
+export interface WithApprovals<Target extends ReplyTarget, Config> {
+  readonly approvals?: ApprovalCapability<Target, Config>;
 }

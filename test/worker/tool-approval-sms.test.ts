@@ -62,7 +62,9 @@ async function askToCreate(from: string, title: string): Promise<string> {
   await text(from, `create_ticket {"title": "${title}"}`);
   const [asked, ...more] = await textsSettled(from, 1);
   expect(more).toEqual([]);
-  expect(asked).toContain(`create_ticket {"title":"${title}"}`);
+  // The arguments whole, on a line of their own (SMS shows the code block as its text, WhatsApp as a block).
+  expect(asked).toContain("create_ticket with these arguments?\n\n");
+  expect(asked).toContain(`\n{"title":"${title}"}\n`);
   expect(asked).toContain(`Reply YES to approve or NO to cancel, within ${MINUTES} minutes.`);
   return asked!;
 }

@@ -94,7 +94,9 @@ describe("a confirm tool on Slack", () => {
     const before = await toolServerCalls();
     const key = `${await ask(env, place, 'create_ticket {"title": "Printer on 3rd floor jammed"}')}:0`;
     const asked = await question(place);
-    expect(asked.text).toContain('create_ticket {"title":"Printer on 3rd floor jammed"}');
+    expect(asked.text).toContain(
+      'create_ticket with these arguments?\n\n```\n{"title":"Printer on 3rd floor jammed"}\n```',
+    );
     await react(env, place, "USOMEONE", "white_check_mark", asked.ts);
     await settle(1_500);
     expect(await shown(place)).toHaveLength(1);
@@ -137,7 +139,7 @@ describe("a confirm tool on Slack", () => {
     });
     const place = newSlackPlace("INJECT");
     await ask(env, place, `look at ticket 666 please ${marker}`);
-    expect((await question(place)).text).toContain(`create_ticket {"title":"pwned ${marker}"}`);
+    expect((await question(place)).text).toContain(`\n{"title":"pwned ${marker}"}\n`);
     await settle(1_500);
     expect(await shown(place)).toHaveLength(1);
     expect(await createCalls(`pwned ${marker}`)).toEqual([]);
