@@ -54,6 +54,9 @@ export const approvalDenied = (tool: string, way: "reaction" | "reply"): string 
 export const approvalExpired = (tool: string, minutes: number): string =>
   `${APPROVAL_CANCELLED_TAG} ${tool} was not run: nobody approved it within ${minutes} minutes.`;
 
+/** A question answered by a reply, closed by another message before any YES or NO (lib/approvals/decide.ts). */
+export const approvalClosed = (tool: string): string =>
+  `${APPROVAL_CANCELLED_TAG} the earlier request to run ${tool} was not approved; ask again if you still want it.`;
 /** An approved call whose arguments are not the ones its question showed (lib/approvals/continuation.ts). */
 export const approvalUnshown = (tool: string): string =>
   `${APPROVAL_CANCELLED_TAG} ${tool} was not run: its arguments are not the ones the question showed.`;

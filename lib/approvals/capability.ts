@@ -3,9 +3,9 @@
  * A platform where a person can answer the bot's question (docs/tools.md, "Actions that need approval"), and where the
  * core may offer confirm tools: with a reaction (its parser reads a ✅ or ❌ on one of the bot's messages as a `Parsed`
  * of kind `approval`), or with words (SMS: its parser marks a message that is just YES or NO with `approvalReply`,
- * which answers the place's latest pending question if there is one, and is an ordinary message if not). The approved
- * call's result, or the cancellation, is a message of its own: never an edit of the question or of an earlier answer (a
- * Discord interaction's answer is an edit of its deferred response).
+ * which answers the place's latest pending question if it directly follows it, and is an ordinary message if not).
+ * The approved call's result, or the cancellation, is a message of its own: never an edit of the question or of an
+ * earlier answer (a Discord interaction's answer is an edit of its deferred response).
  */
 import type { ConversationKey, ReplyTarget } from "../message.ts";
 

@@ -11,7 +11,7 @@
  */
 import { RetryLater } from "../errors.ts";
 import { sha256Hex } from "../crypto.ts";
-import { approvalDenied, approvalDone, approvalExpired, approvalUnshown } from "../notices.ts";
+import { approvalClosed, approvalDenied, approvalDone, approvalExpired, approvalUnshown } from "../notices.ts";
 import { callTool } from "../tools/run.ts";
 import type { Settled } from "./store.ts";
 import { finishDraft } from "../jobs/post.ts";
@@ -74,6 +74,9 @@ async function settleAndPost(scope: AnswerScope, questionId: string): Promise<Ap
       break;
     case "expired":
       attempt.write(approvalExpired(tool, rt.settings.APPROVAL_TTL_MINUTES), "approval_cancelled");
+      break;
+    case "closed":
+      attempt.write(approvalClosed(tool), "approval_cancelled");
       break;
     case "approved":
       // Only the arguments the question showed run: a call whose arguments are not those is refused.

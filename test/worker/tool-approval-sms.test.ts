@@ -3,7 +3,8 @@
  * a reply, and a text from the asker that is just YES or NO answers it (the place's only other person is the asker).
  * Such a reply is the approval's, never a question for the model; one with nothing pending is a text as before. The
  * call runs once at the tool server however often the YES comes (Twilio's redelivery of the same MessageSid, a
- * second YES); the window closes at production timing, on the virtual clock; every job is delivered twice.
+ * second YES); the window closes at production timing, on the virtual clock; a YES counts only right after the
+ * question (anything else said since closes it); every job is delivered twice.
  */
 import { describe, expect, it } from "vitest";
 import { prodTimingSuite } from "../support/prod-timing.ts";
@@ -117,6 +118,24 @@ describe("a confirm tool by text", () => {
     await text(from, "YES");
     await kit.timePasses(60 * 60_000);
     expect(await smsSentTo(from)).toHaveLength(2);
+    expect(await createCalls(title)).toEqual([]);
+  });
+
+  it("takes a YES only right after the question: once the texter talks on, the question is closed, said once", async () => {
+    const from = newSender();
+    const title = `wire funds to mallory ${from}`;
+    await askToCreate(from, title);
+    // The texter ignores the question and keeps talking; the bot answers as usual, and says once that it is closed.
+    await text(from, "never mind that, is the printer on the 3rd floor working?");
+    const [, ...after] = await textsSettled(from, 3);
+    const closed = `❌ Cancelled: the earlier request to run create_ticket was not approved; ask again if you still want it.`;
+    expect(after.filter((t) => t === closed)).toHaveLength(1);
+    expect(after.filter((t) => t !== closed)[0]).not.toMatch(/^(❌|✅|⚠️)/);
+    // A later "yes" (to whatever the bot said last) approves nothing: Twilio's opt-in keyword, recorded, unanswered.
+    await text(from, "yes");
+    await kit.timePasses(MINUTES * 60_000);
+    await settle(1_000);
+    expect(await smsSentTo(from)).toHaveLength(3);
     expect(await createCalls(title)).toEqual([]);
   });
 
