@@ -109,6 +109,7 @@ async function approvedResult(scope: AnswerScope, questionId: string, settled: S
           place: job.key,
           conversationId: job.conversationId,
           askerId: job.trigger.authorId,
+          personalIds: job.logIds === "pseudonym",
           idempotencyKey: call.key,
           visibility: scope.visibility,
         },

@@ -104,6 +104,7 @@ async function toolLoop<A extends { kind: "answer" }>(
       place: job.key,
       conversationId: job.conversationId,
       askerId: job.trigger.authorId,
+      personalIds: job.logIds === "pseudonym",
       visibility: scope.visibility,
       readPlace: placeReader(scope),
       triggerId,
