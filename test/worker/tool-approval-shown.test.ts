@@ -12,6 +12,7 @@ import {
   newSlackPlace,
   signedSlackRequest,
   slackMessageEvent,
+  slackReactionEvent,
 } from "../support/slack.ts";
 import { botMessages, unescapeSlack } from "../support/streams.ts";
 import { createCalls, toolSettings } from "../support/tools.ts";
@@ -56,18 +57,8 @@ async function askInSlack(place: Place, text: string): Promise<void> {
 }
 
 async function react(place: Place, ts: string): Promise<void> {
-  const envelope = JSON.parse(slackMessageEvent({ ...place, user: "UASKER", text: "x" }).body) as {
-    event: Record<string, unknown>;
-  };
-  envelope.event = {
-    type: "reaction_added",
-    user: "UASKER",
-    reaction: "white_check_mark",
-    item_user: BOT_USER_ID,
-    item: { type: "message", channel: place.channel, ts },
-    event_ts: distinctSlackTs(),
-  };
-  expect((await callWorker(kit.env, await signedSlackRequest(JSON.stringify(envelope)))).status).toBe(200);
+  const body = slackReactionEvent({ ...place, user: "UASKER", reaction: "white_check_mark", ts });
+  expect((await callWorker(kit.env, await signedSlackRequest(body))).status).toBe(200);
   await kit.deliveriesSettled();
 }
 

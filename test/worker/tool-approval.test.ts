@@ -16,6 +16,7 @@ import {
   newSlackPlace,
   signedSlackRequest,
   slackMessageEvent,
+  slackReactionEvent,
 } from "../support/slack.ts";
 import { botMessages, unescapeSlack } from "../support/streams.ts";
 import { createCalls, toolServerCalls, toolSettings } from "../support/tools.ts";
@@ -44,18 +45,7 @@ async function react(
   ts: string,
   times = 1,
 ): Promise<void> {
-  const envelope = JSON.parse(slackMessageEvent({ ...place, user, text: "x" }).body) as {
-    event: Record<string, unknown>;
-  };
-  envelope.event = {
-    type: "reaction_added",
-    user,
-    reaction,
-    item_user: BOT_USER_ID,
-    item: { type: "message", channel: place.channel, ts },
-    event_ts: distinctSlackTs(),
-  };
-  const body = JSON.stringify(envelope);
+  const body = slackReactionEvent({ ...place, user, reaction, ts });
   for (let i = 0; i < times; i++) expect((await callWorker(testEnv, await signedSlackRequest(body))).status).toBe(200);
 }
 
