@@ -36,8 +36,9 @@ export async function finishDraft(scope: AnswerScope, opts: FinishOptions = {}):
   const { trace } = opts;
   await postDraft(scope, opts.onlyIfStarted ?? false);
   // Where a reply answers questions, a YES answers only the question it directly follows: any other message of the
-  // bot's closes the place's pending question (not the one this draft asks, which a retry may have opened already).
-  if (scope.replier.approvalWay(job) === "reply")
+  // bot's closes the place's pending question (not the one this draft asks, which a retry may have opened already;
+  // nor by an approval's own result or cancellation, which asks nothing).
+  if (scope.replier.approvalWay(job) === "reply" && job.kind !== "approval")
     await closePendingQuestion(rt, job.key, "bot", attempt.draft.approval ? attempt.draft.posted[0] : undefined);
   // A question that asks to approve a call opens its approval before the answer is recorded: a retry after a
   // failure in between finds the trigger still to finish, and opens it then (opening twice changes nothing).

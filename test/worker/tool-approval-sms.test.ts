@@ -7,6 +7,7 @@
  * question (anything else said since closes it); every job is delivered twice.
  */
 import { describe, expect, it } from "vitest";
+import { scriptModel } from "../support/model.ts";
 import { prodTimingSuite } from "../support/prod-timing.ts";
 import {
   BOT_NUMBER,
@@ -132,6 +133,33 @@ describe("a confirm tool by text", () => {
     expect(after.filter((t) => t === closed)).toHaveLength(1);
     expect(after.filter((t) => t !== closed)[0]).not.toMatch(/^(❌|✅|⚠️)/);
     // A later "yes" (to whatever the bot said last) approves nothing: Twilio's opt-in keyword, recorded, unanswered.
+    await text(from, "yes");
+    await kit.timePasses(MINUTES * 60_000);
+    await settle(1_000);
+    expect(await smsSentTo(from)).toHaveLength(3);
+    expect(await createCalls(title)).toEqual([]);
+  });
+
+  it("takes no YES after a later message of the bot's: an answer posted after the question closes it", async () => {
+    const from = newSender();
+    const title = `slow question ${from}`;
+    // The question's model call takes 3 s: the texter's next text comes in before the question is out.
+    await scriptModel({
+      match: title,
+      afterTools: false,
+      delayMs: 3_000,
+      times: 1,
+      toolCalls: [{ name: "create_ticket", arguments: JSON.stringify({ title }) }],
+    });
+    await text(from, `please file this: ${title}`);
+    const asking = kit.timePasses(BURST_MS);
+    await settle(1_000);
+    await text(from, "and how do I reset my password?");
+    await asking;
+    // That text's answer is the bot's message after the question: the question is closed, said once.
+    const sent = await textsSettled(from, 3);
+    expect(sent[0]).toContain("⚠️ Approval needed: may I run create_ticket");
+    expect(sent.filter((t) => t.startsWith("❌ Cancelled: the earlier request to run create_ticket"))).toHaveLength(1);
     await text(from, "yes");
     await kit.timePasses(MINUTES * 60_000);
     await settle(1_000);
