@@ -27,7 +27,6 @@ import {
 import { discord } from "../lib/platforms/discord/index.ts";
 import type { DiscordSettings } from "../lib/platforms/discord/settings.ts";
 import { botIdentity, runtimeFor, type Runtime } from "../lib/runtime.ts";
-import { jobSchema } from "./jobs.ts";
 
 interface SnapshotStore {
   get(): Promise<GatewaySnapshot | undefined>;
@@ -130,7 +129,7 @@ export function gatewayDispatch(rt: Runtime, retries: Pick<IngestRetries, "deliv
         return ingestFeedback(rt, read.message, botUserId);
       case "approval":
         // Not retried either: the person sees nothing happen, and reacts again.
-        return answerApproval(rt, read.answer, jobSchema).catch((err: unknown) =>
+        return answerApproval(rt, read.answer).catch((err: unknown) =>
           rt.log.warn("discord_reaction_failed", { message: errorMessage(err) }),
         );
       case "bot_role":

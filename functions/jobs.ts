@@ -24,7 +24,7 @@ import type { AppEnv } from "./app-env.ts";
 import { nonRetryable, qstashSignature } from "./middleware/qstash-signature.ts";
 
 /** A job names its platform's reply target; every platform's adapter says what that target may hold. */
-export const jobSchema = jobSchemaFor(adapters);
+const jobSchema = jobSchemaFor(adapters);
 
 /** How a job of each kind runs; its outcome goes back to QStash in the 2xx's body. */
 type Runner = (scope: JobScope) => Promise<string>;

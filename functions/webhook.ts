@@ -9,7 +9,7 @@
  * route file passes in.
  */
 import type { Context, Handler, MiddlewareHandler } from "hono";
-import { answerApproval, answerApprovalReply } from "../lib/approvals/decide.ts";
+import { answerApproval, answerApprovalReply, closePendingQuestion } from "../lib/approvals/decide.ts";
 import { using } from "../lib/errors.ts";
 import { type IngestResult, ingest } from "../lib/ingest.ts";
 import { publishTenantCleanup } from "../lib/jobs/tenant-cleanup.ts";
@@ -20,7 +20,6 @@ import { adapters } from "../lib/platforms/index.ts";
 import { platformReplier } from "../lib/platforms/replier.ts";
 import { botIdentity, runtimeFor } from "../lib/runtime.ts";
 import type { AppEnv } from "./app-env.ts";
-import { jobSchema } from "./jobs.ts";
 import { verifiedWebhook } from "./middleware/verified-webhook.ts";
 
 export type MessageDelivery<Extra> = Extract<Parsed<Extra>, { kind: "message" }>;
@@ -90,7 +89,7 @@ export function platformWebhook<Extra, Config>(
         rt.log.info(`${platform}_ignored`, { reason: parsed.reason });
         return answers.nothing(c);
       case "approval":
-        await using("redis", () => answerApproval(rt, parsed.answer, jobSchema));
+        await using("redis", () => answerApproval(rt, parsed.answer));
         return answers.nothing(c);
       case "removed":
         for (const tenant of parsed.tenants) {
@@ -105,7 +104,7 @@ export function platformWebhook<Extra, Config>(
     const { approvalReply } = parsed;
     const answeredApproval =
       approvalReply !== undefined &&
-      (await using("redis", () => answerApprovalReply(rt, parsed.message, approvalReply, jobSchema)));
+      (await using("redis", () => answerApprovalReply(rt, parsed.message, approvalReply)));
     const message = answeredApproval ? { ...parsed.message, noReply: true } : parsed.message;
     const ingested = await ingest(rt, message, botIdentity(rt, parsed.botUserId), {
       ...adapter.ingestOptions(ctx.config),
@@ -113,6 +112,9 @@ export function platformWebhook<Extra, Config>(
       // Checked inside the ingest script: no extra round trip.
       ...(installable ? { installedTenant: parsed.installation! } : {}),
     });
+    // Anything else the person says (a new message, not a redelivery) closes the question it came after.
+    if (!answeredApproval && ingested.status !== "duplicate" && adapter.approvals?.way === "reply")
+      await using("redis", () => closePendingQuestion(rt, parsed.message.key, "person"));
     // After the acknowledgement, not before it: the answer's job starts late under load (lib/jobs/working-sign.ts).
     if (ingested.replyJob)
       c.executionCtx.waitUntil(showWorkingEarly(rt, ingested.replyJob, platformReplier(rt, adapters)));

@@ -33,6 +33,11 @@ export async function hmacBase64(algorithm: HmacAlgorithm, secret: string, messa
   return bytesToBase64(await hmac(algorithm, secret, message));
 }
 
+/** SHA-256 of `text` (UTF-8) as lowercase hex. */
+export async function sha256Hex(text: string): Promise<string> {
+  return bytesToHex(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text))));
+}
+
 export function bytesToHex(bytes: Uint8Array): string {
   let hex = "";
   for (const byte of bytes) hex += byte.toString(16).padStart(2, "0");

@@ -34,15 +34,17 @@ const APPROVAL_DONE_TAG = "✅ Done:";
 const APPROVAL_CANCELLED_TAG = "❌ Cancelled:";
 
 /**
- * The question that asks a person to approve a call: what it would do, in the tool's name and its arguments, and how
- * to answer where they are (a reaction, or on SMS a reply: the asker is the only person there).
+ * The question that asks a person to approve a call: what it would do, in the tool's name and every argument that
+ * would run (`args`, whole, in a code block: lib/jobs/tool-loop.ts never cuts them), and how to answer where they are
+ * (a reaction, or on SMS a reply: the asker is the only person there).
  */
 export function approvalQuestion(tool: string, args: string, minutes: number, way: "reaction" | "reply"): string {
   const how =
     way === "reply"
       ? "Reply YES to approve or NO to cancel"
       : "The person who asked can react ✅ to approve or ❌ to cancel";
-  return `${APPROVAL_TAG} may I run ${tool} ${args}? ${how}, within ${minutes} minutes.`;
+  const block = `\`\`\`\n${args}\n\`\`\``;
+  return `${APPROVAL_TAG} may I run ${tool} with these arguments?\n\n${block}\n\n${how}, within ${minutes} minutes.`;
 }
 /** The approved call's result, as the tool gave it (its own words: the deployer's endpoint or code). */
 export const approvalDone = (tool: string, result: string): string => `${APPROVAL_DONE_TAG} ${tool}: ${result}`;
@@ -51,6 +53,13 @@ export const approvalDenied = (tool: string, way: "reaction" | "reply"): string 
   `${APPROVAL_CANCELLED_TAG} ${tool} was not run (${way === "reply" ? "NO" : "❌"}).`;
 export const approvalExpired = (tool: string, minutes: number): string =>
   `${APPROVAL_CANCELLED_TAG} ${tool} was not run: nobody approved it within ${minutes} minutes.`;
+
+/** A question answered by a reply, closed by another message before any YES or NO (lib/approvals/decide.ts). */
+export const approvalClosed = (tool: string): string =>
+  `${APPROVAL_CANCELLED_TAG} the earlier request to run ${tool} was not approved; ask again if you still want it.`;
+/** An approved call whose arguments are not the ones its question showed (lib/approvals/continuation.ts). */
+export const approvalUnshown = (tool: string): string =>
+  `${APPROVAL_CANCELLED_TAG} ${tool} was not run: its arguments are not the ones the question showed.`;
 
 /** Every fixed notice: the texts recall leaves out. */
 const BOT_NOTICES: ReadonlySet<string> = new Set([

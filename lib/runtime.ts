@@ -44,6 +44,7 @@ export function createRuntime(env: Record<string, unknown>): Runtime {
   const secrets: RuntimeSecrets = {
     jobs: new Sealer(keyring, "job-payload"),
     pseudonyms: new Pseudonyms(keyring),
+    toolPseudonyms: new Pseudonyms(keyring, "tool-pseudonym"),
     oauthState: new Sealer(keyring, "oauth-state"),
   };
   const redis = new Redis({

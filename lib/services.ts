@@ -23,5 +23,7 @@ export interface Services {
 export interface RuntimeSecrets {
   jobs: Sealer;
   pseudonyms: Pseudonyms;
+  /** The pseudonyms HTTP tools get of personal ids (lib/tools/http-tool.ts), under a sub-key of their own. */
+  toolPseudonyms: Pseudonyms;
   oauthState: Sealer;
 }

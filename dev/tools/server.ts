@@ -4,7 +4,8 @@
  * stand-in. Every tool call must carry a valid `X-Parley-Signature` (HMAC-SHA256 of `<timestamp>.<body>` under the
  * tool's secret), a timestamp within five minutes and an `Idempotency-Key`; anything else is refused with 401/400
  * and counted as refused. Calls are counted by tool and by idempotency key (`GET /__calls`), and a key that comes
- * again with other arguments is counted apart (`keyReused`: a retry must repeat its call, never make another).
+ * again with other arguments is counted apart (`keyReused`: a retry must repeat its call, never make another); the
+ * last 200 calls are kept as received (`received`: key and body).
  *
  * - `POST /tools/lookup_ticket` `{arguments: {id}}`: the ticket, or "no ticket <id>".
  * - `POST /tools/create_ticket` `{arguments: {title, queue?}}`: a confirm-only tool; a repeated idempotency key gets
@@ -26,6 +27,8 @@ import { TICKETS, searchCorpus } from "./data.ts";
 export const DEV_TOOL_SECRET = "dev-tool-secret-change-me";
 export const DEV_SEARCH_KEY = "dev-search-key";
 const MAX_SKEW_SECONDS = 300;
+/** How many calls `received` keeps, the latest. */
+const RECEIVED_KEPT = 200;
 
 const callSchema = z.object({
   tool: z.string(),
@@ -52,6 +55,8 @@ export interface ToolServerCalls {
   keyReused: number;
   /** The title of each create_ticket call, per idempotency key (bench:chaos tells approved calls by it). */
   createTitles: Record<string, string>;
+  /** The last calls received as they came, raw body and key (a test checks what an endpoint learns). */
+  received: { key: string; body: string }[];
 }
 
 export interface RunningToolServer {
@@ -66,7 +71,7 @@ export async function startToolServer(opts: {
 }): Promise<RunningToolServer> {
   const secret = opts.secret ?? DEV_TOOL_SECRET;
   const searchKey = opts.searchKey ?? DEV_SEARCH_KEY;
-  let calls: ToolServerCalls = { byTool: {}, byKey: {}, refused: 0, created: 0, keyReused: 0, createTitles: {} };
+  let calls = noCalls();
   let delayMs = 0;
   const answers = new Map<string, unknown>();
   const argumentsOf = new Map<string, string>();
@@ -83,6 +88,7 @@ export async function startToolServer(opts: {
     if (!call.success || call.data.tool !== name) return sendJson(res, 400, { error: "not a Parley tool call" });
     calls.byTool[name] = (calls.byTool[name] ?? 0) + 1;
     calls.byKey[key] = (calls.byKey[key] ?? 0) + 1;
+    calls.received = [...calls.received, { key, body }].slice(-RECEIVED_KEPT);
     const args = JSON.stringify(call.data.arguments);
     if ((argumentsOf.get(key) ?? args) !== args) calls.keyReused++;
     argumentsOf.set(key, argumentsOf.get(key) ?? args);
@@ -131,7 +137,7 @@ export async function startToolServer(opts: {
         return sendJson(res, 200, { delayMs });
       }
       if (route === "POST /__reset") {
-        calls = { byTool: {}, byKey: {}, refused: 0, created: 0, keyReused: 0, createTitles: {} };
+        calls = noCalls();
         answers.clear();
         argumentsOf.clear();
         delayMs = 0;
@@ -141,6 +147,10 @@ export async function startToolServer(opts: {
     },
   });
   return { url: server.origin, close: server.close };
+}
+
+function noCalls(): ToolServerCalls {
+  return { byTool: {}, byKey: {}, refused: 0, created: 0, keyReused: 0, createTitles: {}, received: [] };
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

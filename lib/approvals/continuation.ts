@@ -6,10 +6,12 @@
  * (lib/jobs/post.ts): the approved call's result, or the cancellation. The approved call's result is kept once it ends:
  * a retry finds it and posts it, never calling again. A retry that finds the call begun (`calling`) but no result (the
  * attempt died during the call) makes it again with the same Idempotency-Key, which the tool drops as a repeat
- * (docs/tools.md): an approved action is neither lost nor done twice.
+ * (docs/tools.md): an approved action is neither lost nor done twice. Only the arguments the question showed run: the
+ * record keeps their SHA-256, and a call whose arguments hash otherwise is cancelled, never run.
  */
 import { RetryLater } from "../errors.ts";
-import { approvalDenied, approvalDone, approvalExpired } from "../notices.ts";
+import { sha256Hex } from "../crypto.ts";
+import { approvalClosed, approvalDenied, approvalDone, approvalExpired, approvalUnshown } from "../notices.ts";
 import { callTool } from "../tools/run.ts";
 import type { Settled } from "./store.ts";
 import { finishDraft } from "../jobs/post.ts";
@@ -73,8 +75,15 @@ async function settleAndPost(scope: AnswerScope, questionId: string): Promise<Ap
     case "expired":
       attempt.write(approvalExpired(tool, rt.settings.APPROVAL_TTL_MINUTES), "approval_cancelled");
       break;
+    case "closed":
+      attempt.write(approvalClosed(tool), "approval_cancelled");
+      break;
     case "approved":
-      attempt.write(await approvedResult(scope, questionId, settled), "approval_done");
+      // Only the arguments the question showed run: a call whose arguments are not those is refused.
+      if (settled.call.shown !== (await sha256Hex(settled.call.arguments))) {
+        rt.log.warn("approval_arguments_unshown", { ...scope.where, tool });
+        attempt.write(approvalUnshown(tool), "approval_cancelled");
+      } else attempt.write(await approvedResult(scope, questionId, settled), "approval_done");
       break;
   }
   return (await finishDraft(scope)) === "approval_done" ? "approval_done" : "approval_cancelled";
@@ -100,6 +109,7 @@ async function approvedResult(scope: AnswerScope, questionId: string, settled: S
           place: job.key,
           conversationId: job.conversationId,
           askerId: job.trigger.authorId,
+          personalIds: job.logIds === "pseudonym",
           idempotencyKey: call.key,
           visibility: scope.visibility,
         },

@@ -1,12 +1,12 @@
 /**
  * @module
  * A confirm tool's call waiting for a person (docs/tools.md, "Actions that need approval"), one Redis hash under the
- * id of the bot's message that asks (lib/keys.ts `approvalKey`): its state (`pending`, then `approved`, `denied` or
- * `expired`, each reached once, by one script; `done` once its message is out), who may answer (the asker), the
- * call (tool, arguments, idempotency key), the sealed continuation job to publish on an answer, and once the call
- * began (`calling`) and ended (`result`). Every change is one script: a duplicate reaction, a double click or a
- * redelivered webhook finds the state decided and changes nothing. It may
- * be answered while its window key lives (`approvalWindowKey`, APPROVAL_TTL_MINUTES): Redis's clock says when it
+ * id of the bot's message that asks (lib/keys.ts `approvalKey`): its state (`pending`, then `approved`, `denied`,
+ * `expired` or, answered by a reply, `closed`, each reached once, by one script; `done` once its message is out),
+ * who may answer (the asker), the call (tool, arguments, idempotency key), the sealed continuation job to publish on
+ * an answer, and once the call began (`calling`) and ended (`result`). Every change is one script: a duplicate
+ * reaction, a double click or a redelivered webhook finds the state decided and changes nothing. It may be answered
+ * while its window key lives (`approvalWindowKey`, APPROVAL_TTL_MINUTES): Redis's clock says when it
  * expired, so that the Worker's clock cannot disagree with it.
  */
 import { pendingCallSchema, type PendingCall } from "../conversation/draft.ts";
@@ -17,7 +17,8 @@ import { RedisStore } from "../redis-store.ts";
 import * as z from "../zod.ts";
 
 /** `done`: its result or cancellation is out; nothing publishes its continuation again. */
-const STATES = ["pending", "approved", "denied", "expired", "done"] as const;
+/** `closed`: on SMS, a message from either side came before any YES or NO (`closeAsked`). */
+const STATES = ["pending", "approved", "denied", "expired", "closed", "done"] as const;
 type ApprovalState = (typeof STATES)[number];
 
 /** Every script's keys: the approval's `record` and its `window`. */
@@ -72,6 +73,24 @@ if f[1] == 'pending' then
   return cjson.encode({state = A.state, decided = true, job = f[3]})
 end
 return cjson.encode({state = f[1], decided = false, job = f[3]})
+`,
+});
+
+/**
+ * The place's pending question is past answering by a reply: something else was said since. Keys: the record and
+ * window of the `question` the place's `asked` key named. The asked key goes (if it still names it); a pending
+ * question still open is `closed`. Returns {job} (its sealed continuation) when this call closed it, else ''.
+ */
+const CLOSE = defineScript({
+  keys: { ...RECORD_KEYS, asked: "key" },
+  args: z.object({ question: z.string() }),
+  result: z.union([z.literal(""), z.object({ job: z.string() })]),
+  lua: `
+if redis.call('GET', K.asked) == A.question then redis.call('DEL', K.asked) end
+local f = redis.call('HMGET', K.record, 'state', 'job')
+if f[1] ~= 'pending' or redis.call('EXISTS', K.window) == 0 then return '' end
+redis.call('HSET', K.record, 'state', 'closed')
+return cjson.encode({job = f[2]})
 `,
 });
 
@@ -152,6 +171,21 @@ export class Approvals extends RedisStore {
   async askedByReply(place: ConversationKey): Promise<string | null> {
     const id = await this.redis.get<string | number>(approvalAskedKey(this.prefix, place));
     return id === null ? null : String(id);
+  }
+
+  /**
+   * Closes the place's pending question (but not `except`: the question being posted) when something else was said
+   * since it was asked; its sealed continuation job when this call closed it, else null.
+   */
+  async closeAsked(place: ConversationKey, except?: string): Promise<string | null> {
+    const questionId = await this.askedByReply(place);
+    if (questionId === null || questionId === except) return null;
+    const job = await CLOSE.run(
+      this.redis,
+      { ...this.#keys(place, questionId), asked: approvalAskedKey(this.prefix, place) },
+      { question: questionId },
+    );
+    return job === "" ? null : job.job;
   }
 
   /** null: no approval asked under that message. */

@@ -23,7 +23,16 @@ const POSTED_OUTCOMES = [
 export type PostedOutcome = (typeof POSTED_OUTCOMES)[number];
 
 /** A confirm tool's call an answer asks a person to approve (lib/approvals/open.ts), with its idempotency key. */
-export const pendingCallSchema = z.object({ tool: z.string(), arguments: z.string(), key: z.string() });
+/**
+ * A confirm tool's call as its question showed it: `arguments` exactly as shown, `shown` their SHA-256 (hex), which the
+ * continuation checks before it runs them (lib/approvals/continuation.ts; absent in a draft written before it was).
+ */
+export const pendingCallSchema = z.object({
+  tool: z.string(),
+  arguments: z.string(),
+  key: z.string(),
+  shown: z.optional(z.string()),
+});
 export type PendingCall = z.output<typeof pendingCallSchema>;
 
 /** What a draft holds in either phase: the parts out, and a call or a stream whose answer may never have come back. */

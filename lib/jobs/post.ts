@@ -11,6 +11,7 @@ import type { PostedOutcome } from "../conversation/draft.ts";
 import { GiveUp, RetryLater } from "../errors.ts";
 import type { PartProgress } from "../message.ts";
 import { forgetTheRequest } from "../memory/forget.ts";
+import { closePendingQuestion } from "../approvals/decide.ts";
 import { openApproval } from "../approvals/open.ts";
 import { publishMemoryJob } from "./memory-job.ts";
 import type { AnswerScope } from "./scope.ts";
@@ -34,6 +35,11 @@ export async function finishDraft(scope: AnswerScope, opts: FinishOptions = {}):
   const { rt, job, attempt } = scope;
   const { trace } = opts;
   await postDraft(scope, opts.onlyIfStarted ?? false);
+  // Where a reply answers questions, a YES answers only the question it directly follows: any other message of the
+  // bot's closes the place's pending question (not the one this draft asks, which a retry may have opened already;
+  // nor by an approval's own result or cancellation, which asks nothing).
+  if (scope.replier.approvalWay(job) === "reply" && job.kind !== "approval")
+    await closePendingQuestion(rt, job.key, "bot", attempt.draft.approval ? attempt.draft.posted[0] : undefined);
   // A question that asks to approve a call opens its approval before the answer is recorded: a retry after a
   // failure in between finds the trigger still to finish, and opens it then (opening twice changes nothing).
   if (attempt.draft.approval) await openApproval(scope, attempt.draft.approval);

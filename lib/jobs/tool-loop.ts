@@ -8,8 +8,10 @@
  * (the writing's `onUsage`, ./writing.ts). Without tools offered this is the plain model call. A call of a tool
  * that needs a person's approval (`confirm`) is never run here: it ends the loop, and the answer is the question
  * that asks for the approval (lib/approvals/open.ts opens it once the question is out); the round's other calls are
- * not run either.
+ * not run either. A question shows every argument that would run, whole; one the platform could not show in one
+ * message is not asked, and the model is told why.
  */
+import { sha256Hex } from "../crypto.ts";
 import { placeId } from "../keys.ts";
 import type { ReplyOptions, ToolPass } from "../llm/client.ts";
 import type { PassMessage, ToolCall, ToolSpec } from "../llm/tool-messages.ts";
@@ -91,27 +93,25 @@ async function toolLoop<A extends { kind: "answer" }>(
       return NO_ANSWER;
     }
     const confirmAt = result.calls.findIndex((call) => tools.some((t) => t.confirm && t.name === call.name));
-    if (confirmAt >= 0) {
-      const call = result.calls[confirmAt]!;
-      used.approval = { tool: call.name, arguments: call.arguments, key: `${triggerId}:${called + confirmAt}` };
-      rt.log.info("tool_approval_asked", { ...where, tool: call.name, round: round + 1 });
-      const way = scope.replier.approvalWay(job) ?? "reaction";
-      return {
-        kind: "approval",
-        question: approvalQuestion(call.name, shownArguments(call.arguments), rt.settings.APPROVAL_TTL_MINUTES, way),
-      };
-    }
+    const approval =
+      confirmAt >= 0
+        ? await askApproval(w, result.calls[confirmAt]!, `${triggerId}:${called + confirmAt}`, round)
+        : null;
+    if (approval && "question" in approval) return { kind: "approval", question: approval.question };
     const started = rt.now();
     const [asked, ...results] = await runToolRound(tools, result.calls, {
       services: rt,
       place: job.key,
       conversationId: job.conversationId,
       askerId: job.trigger.authorId,
+      personalIds: job.logIds === "pseudonym",
       visibility: scope.visibility,
       readPlace: placeReader(scope),
       triggerId,
       firstIndex: called,
       logFields: { ...where },
+      // A confirm call whose question could not show its arguments whole: the model is told why it was not asked.
+      ...(approval ? { confirmRefusal: approval.refused } : {}),
     });
     rounds.push(asked!, ...results);
     called += result.calls.length;
@@ -127,13 +127,49 @@ async function toolLoop<A extends { kind: "answer" }>(
   }
 }
 
-/** The arguments as the question shows them: compact JSON, at most 500 characters. */
-function shownArguments(text: string): string {
-  let shown = text;
+/** What the model hears of a confirm call that was not asked about, by why. */
+const NOT_ASKED = {
+  not_json: "not asked: the arguments are not JSON",
+  too_long:
+    "not asked: its arguments are too long to be shown for approval here; ask for it with shorter arguments, or " +
+    "answer without it",
+} as const;
+
+/**
+ * The question that asks to approve `call`, the call kept for the answer's draft with the hash of the arguments
+ * shown; or, logged `tool_approval_refused`, why it is not asked (the model is told): arguments that are not JSON, or
+ * a question the platform could not show whole in one message. Every argument that would run is in the question,
+ * exactly as it will run.
+ */
+async function askApproval(
+  w: Writing,
+  call: ToolCall,
+  key: string,
+  round: number,
+): Promise<{ question: string } | { refused: string }> {
+  const { rt, job, where, replier } = w.scope;
+  const refused = (reason: keyof typeof NOT_ASKED) => {
+    rt.log.warn("tool_approval_refused", { ...where, tool: call.name, round: round + 1, reason });
+    return { refused: NOT_ASKED[reason] };
+  };
+  const shown = shownArguments(call.arguments);
+  if (shown === null) return refused("not_json");
+  const way = replier.approvalWay(job) ?? "reaction";
+  const question = approvalQuestion(call.name, shown, rt.settings.APPROVAL_TTL_MINUTES, way);
+  if (!replier.approvalShown(job, question)) return refused("too_long");
+  w.toolUse.approval = { tool: call.name, arguments: shown, key, shown: await sha256Hex(shown) };
+  rt.log.info("tool_approval_asked", { ...where, tool: call.name, round: round + 1 });
+  return { question };
+}
+
+/**
+ * The arguments as the question shows them and as they run once approved: compact JSON, whole, a backtick written
+ * `\u0060` (the same JSON) so that no value can close the question's code block; null when they are not JSON.
+ */
+function shownArguments(text: string): string | null {
   try {
-    shown = JSON.stringify(JSON.parse(text || "{}"));
+    return JSON.stringify(JSON.parse(text || "{}")).replaceAll("`", "\\u0060");
   } catch {
-    // Shown as the model wrote them: the tool refuses them once approved.
+    return null;
   }
-  return shown.length > 500 ? `${shown.slice(0, 500)}…` : shown;
 }

@@ -63,6 +63,8 @@ export interface Replier {
   approvalTarget(job: Job): ReplyTarget | null;
   /** How a person answers an approval's question there; null where no person can approve. */
   approvalWay(job: Job): ApprovalWay | null;
+  /** Whether an approval's `question` goes out whole as one message (false where no person can approve). */
+  approvalShown(job: Job, question: string): boolean;
 }
 
 /** A history read of the job's place, as its bot. */
@@ -181,6 +183,10 @@ export function platformReplier(
     approvalWay(job) {
       const { approvals } = open(job).adapter;
       return approvals ? (approvals.way ?? "reaction") : null;
+    },
+    approvalShown(job, question) {
+      const { adapter, ctx, target } = open(job);
+      return adapter.approvals?.showsWhole(question, target, ctx.config) ?? false;
     },
     async working(job, sign = {}) {
       const { adapter, ctx, target } = open(job);

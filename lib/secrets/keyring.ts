@@ -12,7 +12,7 @@ import { bytesToHex } from "../crypto.ts";
 
 export const KEY_BYTES = 32;
 /** What a sub-key is for; a new use is a new name here, never a reused one. */
-export type KeyUse = "job-payload" | "log-pseudonym" | "stored-token" | "oauth-state";
+export type KeyUse = "job-payload" | "log-pseudonym" | "tool-pseudonym" | "stored-token" | "oauth-state";
 
 const encoder = new TextEncoder();
 const KEY_ID_INFO = "parley key id";

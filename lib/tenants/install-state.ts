@@ -10,7 +10,7 @@
  */
 
 import { bytesToBase64url } from "../base64.ts";
-import { bytesToHex, constantTimeEqual } from "../crypto.ts";
+import { constantTimeEqual, sha256Hex } from "../crypto.ts";
 import { installStartKeys, oauthStateKey } from "../keys.ts";
 import { clientId } from "../limits/client-address.ts";
 import { defineScript } from "../redis-script.ts";
@@ -117,8 +117,4 @@ export async function takeInstallState(
 
 function randomText(): string {
   return bytesToBase64url(crypto.getRandomValues(new Uint8Array(24)));
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  return bytesToHex(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))));
 }

@@ -1,11 +1,11 @@
 /**
  * @module
  * A tool declared in HTTP_TOOLS (docs/tools.md): Parley POSTs the call to the tool's URL and passes its answer to the
- * model. The body is `{tool, arguments, context: {platform, tenant, place, thread?, asker}}`; the request carries
- * `Idempotency-Key` (the same on every retry of the answer), `X-Parley-Timestamp` (seconds) and
- * `X-Parley-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<body>">` keyed with the secret the declaration names,
- * so the endpoint can check that the call is Parley's and fresh. A 2xx answer is JSON `{"result": …}` (a string,
- * or any JSON, which the model sees as JSON); anything else is a failed call.
+ * model. The body is `{tool, arguments, context: {platform, tenant, place, thread?, asker}}` (pseudonyms where the ids
+ * are personal: `sentIds`); the request carries `Idempotency-Key` (the same on every retry of the answer),
+ * `X-Parley-Timestamp` (seconds) and `X-Parley-Signature: v1=<hex HMAC-SHA256 of "<timestamp>.<body>">` keyed with
+ * the secret the declaration names, so the endpoint can check that the call is Parley's and fresh. A 2xx answer is
+ * JSON `{"result": …}` (a string, or any JSON, which the model sees as JSON); anything else is a failed call.
  */
 import type { HttpToolDeclaration } from "../tool-settings.ts";
 import * as z from "../zod.ts";
@@ -43,6 +43,25 @@ export function httpTool(declaration: HttpToolDeclaration, secret: string): Tool
   };
 }
 
+/**
+ * The call's context and key as the endpoint gets them: the ids as they are, or where they are personal data (a
+ * phone number, and an SMS place is two) keyed pseudonyms (`p-` and 16 hex digits) of the place's channel and thread,
+ * the asker and the whole key: the same on every retry and every call of the same place or person, so the endpoint
+ * still drops a repeat and can tell one texter from another, without learning the number.
+ */
+async function sentIds(ctx: ToolContext) {
+  const { place, askerId, idempotencyKey, personalIds, services } = ctx;
+  const id = (value: string) => (personalIds ? services.secrets.toolPseudonyms.of(value) : Promise.resolve(value));
+  const context = {
+    platform: place.platform,
+    tenant: place.tenant,
+    place: await id(place.channel),
+    ...(place.thread ? { thread: await id(place.thread) } : {}),
+    asker: await id(askerId),
+  };
+  return { context, idempotencyKey: await id(idempotencyKey) };
+}
+
 async function callEndpoint(
   declaration: HttpToolDeclaration,
   secret: string,
@@ -52,21 +71,14 @@ async function callEndpoint(
   // The endpoint checks the arguments against its own schema; Parley only makes sure they are an object.
   if (typeof args !== "object" || args === null || Array.isArray(args))
     throw new ToolRefusal("the arguments must be a JSON object");
-  const { place } = ctx;
-  const context = {
-    platform: place.platform,
-    tenant: place.tenant,
-    place: place.channel,
-    ...(place.thread ? { thread: place.thread } : {}),
-    asker: ctx.askerId,
-  };
+  const { context, idempotencyKey } = await sentIds(ctx);
   const body = JSON.stringify({ tool: declaration.name, arguments: args, context });
   const timestamp = Math.floor(ctx.services.now() / 1000);
   const res = await fetch(declaration.url, {
     method: "POST",
     headers: {
       "content-type": "application/json",
-      "idempotency-key": ctx.idempotencyKey,
+      "idempotency-key": idempotencyKey,
       [TIMESTAMP_HEADER]: String(timestamp),
       [SIGNATURE_HEADER]: await signToolRequest(secret, timestamp, body),
     },

@@ -23,6 +23,8 @@ export type RoundContext = Omit<ToolContext, "idempotencyKey" | "signal"> & {
   triggerId: string;
   firstIndex: number;
   logFields: LogFields;
+  /** What a confirm tool's call is told when the person could not be asked about it (lib/jobs/tool-loop.ts). */
+  confirmRefusal?: string;
 };
 
 /** The round's messages for the next pass: the assistant message with the calls, then one result per call. */
@@ -46,10 +48,11 @@ async function runCall(offered: readonly Tool[], call: ToolCall, round: RoundCon
     });
     return dataLine({ tool: call.name, error: "no such tool here" });
   }
-  // Never reached from the loop, which asks the person instead (lib/jobs/tool-loop.ts): a round never runs one.
+  // A round never runs one: the loop asks the person instead (lib/jobs/tool-loop.ts), or says why it could not.
   if (tool.confirm) {
     round.services.log.info("tool_called", { ...round.logFields, tool: call.name, outcome: "needs_approval", ms: 0 });
-    return dataLine({ tool: call.name, error: "this action needs a person's approval and was not run" });
+    const error = round.confirmRefusal ?? "this action needs a person's approval and was not run";
+    return dataLine({ tool: call.name, error });
   }
   const done = await callTool(
     tool,

@@ -21,6 +21,11 @@ export interface ToolContext {
   /** The conversation the answer is in (search_memory leaves out what its prompt already carries). */
   conversationId: string;
   askerId: string;
+  /**
+   * The place's and the asker's ids are personal data (phone numbers: the platform's `logIds: "pseudonym"`); what
+   * leaves the Worker for a tool's endpoint then carries keyed pseudonyms of them (./http-tool.ts).
+   */
+  personalIds: boolean;
   /** `<place>|<trigger id>:<call index>`: the same on every retry of the answer, so an endpoint can drop a repeat. */
   idempotencyKey: string;
   /** Who can read the place (asked of the platform at most once per job). */

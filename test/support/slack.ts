@@ -97,6 +97,26 @@ export function slackMessageEvent(args: {
   return { body: JSON.stringify(envelope), ts };
 }
 
+/** A `reaction_added` event_callback as Slack sends it: `user` put `reaction` on the bot's message `ts`. */
+export function slackReactionEvent(args: {
+  team: string;
+  channel: string;
+  user: string;
+  reaction: string;
+  ts: string;
+}): string {
+  const envelope = JSON.parse(slackMessageEvent({ ...args, text: "x" }).body) as { event: Record<string, unknown> };
+  envelope.event = {
+    type: "reaction_added",
+    user: args.user,
+    reaction: args.reaction,
+    item_user: BOT_USER_ID,
+    item: { type: "message", channel: args.channel, ts: args.ts },
+    event_ts: distinctSlackTs(),
+  };
+  return JSON.stringify(envelope);
+}
+
 export interface SlackPost {
   channel: string;
   text: string;

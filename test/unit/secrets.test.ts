@@ -64,6 +64,14 @@ describe("pseudonyms", () => {
     expect(await a.of("+15551234568")).not.toBe(p);
     expect(await new Pseudonyms(new Keyring(KEY_B)).of("+15551234567")).not.toBe(p);
   });
+
+  it("an HTTP tool gets are not the log lines': a tool endpoint cannot line them up with the logs", async () => {
+    const keyring = new Keyring(KEY_A);
+    const logged = await new Pseudonyms(keyring).of("+15551234567");
+    const forTools = await new Pseudonyms(keyring, "tool-pseudonym").of("+15551234567");
+    expect(forTools).toMatch(/^p-[0-9a-f]{16}$/);
+    expect(forTools).not.toBe(logged);
+  });
 });
 
 describe("errors in log lines", () => {

@@ -174,6 +174,7 @@ function roundContext(events: { event: string; fields: LogFields | undefined }[]
     place: { platform: "slack" as const, tenant: "T", channel: "C" },
     conversationId: "conv",
     askerId: "U",
+    personalIds: false,
     visibility: async () => "public" as const,
     triggerId: "trigger",
     firstIndex: 0,

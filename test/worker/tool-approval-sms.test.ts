@@ -3,9 +3,11 @@
  * a reply, and a text from the asker that is just YES or NO answers it (the place's only other person is the asker).
  * Such a reply is the approval's, never a question for the model; one with nothing pending is a text as before. The
  * call runs once at the tool server however often the YES comes (Twilio's redelivery of the same MessageSid, a
- * second YES); the window closes at production timing, on the virtual clock; every job is delivered twice.
+ * second YES); the window closes at production timing, on the virtual clock; a YES counts only right after the
+ * question (anything else said since closes it); every job is delivered twice.
  */
 import { describe, expect, it } from "vitest";
+import { scriptModel } from "../support/model.ts";
 import { prodTimingSuite } from "../support/prod-timing.ts";
 import {
   BOT_NUMBER,
@@ -62,7 +64,9 @@ async function askToCreate(from: string, title: string): Promise<string> {
   await text(from, `create_ticket {"title": "${title}"}`);
   const [asked, ...more] = await textsSettled(from, 1);
   expect(more).toEqual([]);
-  expect(asked).toContain(`create_ticket {"title":"${title}"}`);
+  // The arguments whole, on a line of their own (SMS shows the code block as its text, WhatsApp as a block).
+  expect(asked).toContain("create_ticket with these arguments?\n\n");
+  expect(asked).toContain(`\n{"title":"${title}"}\n`);
   expect(asked).toContain(`Reply YES to approve or NO to cancel, within ${MINUTES} minutes.`);
   return asked!;
 }
@@ -115,6 +119,51 @@ describe("a confirm tool by text", () => {
     await text(from, "YES");
     await kit.timePasses(60 * 60_000);
     expect(await smsSentTo(from)).toHaveLength(2);
+    expect(await createCalls(title)).toEqual([]);
+  });
+
+  it("takes a YES only right after the question: once the texter talks on, the question is closed, said once", async () => {
+    const from = newSender();
+    const title = `wire funds to mallory ${from}`;
+    await askToCreate(from, title);
+    // The texter ignores the question and keeps talking; the bot answers as usual, and says once that it is closed.
+    await text(from, "never mind that, is the printer on the 3rd floor working?");
+    const [, ...after] = await textsSettled(from, 3);
+    const closed = `❌ Cancelled: the earlier request to run create_ticket was not approved; ask again if you still want it.`;
+    expect(after.filter((t) => t === closed)).toHaveLength(1);
+    expect(after.filter((t) => t !== closed)[0]).not.toMatch(/^(❌|✅|⚠️)/);
+    // A later "yes" (to whatever the bot said last) approves nothing: Twilio's opt-in keyword, recorded, unanswered.
+    await text(from, "yes");
+    await kit.timePasses(MINUTES * 60_000);
+    await settle(1_000);
+    expect(await smsSentTo(from)).toHaveLength(3);
+    expect(await createCalls(title)).toEqual([]);
+  });
+
+  it("takes no YES after a later message of the bot's: an answer posted after the question closes it", async () => {
+    const from = newSender();
+    const title = `slow question ${from}`;
+    // The question's model call takes 3 s: the texter's next text comes in before the question is out.
+    await scriptModel({
+      match: title,
+      afterTools: false,
+      delayMs: 3_000,
+      times: 1,
+      toolCalls: [{ name: "create_ticket", arguments: JSON.stringify({ title }) }],
+    });
+    await text(from, `please file this: ${title}`);
+    const asking = kit.timePasses(BURST_MS);
+    await settle(1_000);
+    await text(from, "and how do I reset my password?");
+    await asking;
+    // That text's answer is the bot's message after the question: the question is closed, said once.
+    const sent = await textsSettled(from, 3);
+    expect(sent[0]).toContain("⚠️ Approval needed: may I run create_ticket");
+    expect(sent.filter((t) => t.startsWith("❌ Cancelled: the earlier request to run create_ticket"))).toHaveLength(1);
+    await text(from, "yes");
+    await kit.timePasses(MINUTES * 60_000);
+    await settle(1_000);
+    expect(await smsSentTo(from)).toHaveLength(3);
     expect(await createCalls(title)).toEqual([]);
   });
 

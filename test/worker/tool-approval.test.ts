@@ -16,6 +16,7 @@ import {
   newSlackPlace,
   signedSlackRequest,
   slackMessageEvent,
+  slackReactionEvent,
 } from "../support/slack.ts";
 import { botMessages, unescapeSlack } from "../support/streams.ts";
 import { createCalls, toolServerCalls, toolSettings } from "../support/tools.ts";
@@ -44,18 +45,7 @@ async function react(
   ts: string,
   times = 1,
 ): Promise<void> {
-  const envelope = JSON.parse(slackMessageEvent({ ...place, user, text: "x" }).body) as {
-    event: Record<string, unknown>;
-  };
-  envelope.event = {
-    type: "reaction_added",
-    user,
-    reaction,
-    item_user: BOT_USER_ID,
-    item: { type: "message", channel: place.channel, ts },
-    event_ts: distinctSlackTs(),
-  };
-  const body = JSON.stringify(envelope);
+  const body = slackReactionEvent({ ...place, user, reaction, ts });
   for (let i = 0; i < times; i++) expect((await callWorker(testEnv, await signedSlackRequest(body))).status).toBe(200);
 }
 
@@ -94,7 +84,9 @@ describe("a confirm tool on Slack", () => {
     const before = await toolServerCalls();
     const key = `${await ask(env, place, 'create_ticket {"title": "Printer on 3rd floor jammed"}')}:0`;
     const asked = await question(place);
-    expect(asked.text).toContain('create_ticket {"title":"Printer on 3rd floor jammed"}');
+    expect(asked.text).toContain(
+      'create_ticket with these arguments?\n\n```\n{"title":"Printer on 3rd floor jammed"}\n```',
+    );
     await react(env, place, "USOMEONE", "white_check_mark", asked.ts);
     await settle(1_500);
     expect(await shown(place)).toHaveLength(1);
@@ -137,7 +129,7 @@ describe("a confirm tool on Slack", () => {
     });
     const place = newSlackPlace("INJECT");
     await ask(env, place, `look at ticket 666 please ${marker}`);
-    expect((await question(place)).text).toContain(`create_ticket {"title":"pwned ${marker}"}`);
+    expect((await question(place)).text).toContain(`\n{"title":"pwned ${marker}"}\n`);
     await settle(1_500);
     expect(await shown(place)).toHaveLength(1);
     expect(await createCalls(`pwned ${marker}`)).toEqual([]);

@@ -8,7 +8,7 @@ import type { PlatformAdapter, NoExtra } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
 import { fetchDiscordParent } from "./parent.ts";
 import { discordFiles } from "./files.ts";
-import { discordFormat } from "./format.ts";
+import { DISCORD_MAX_MESSAGE_CHARS, discordFormat } from "./format.ts";
 import { discordJumpLink, readDiscordHistory } from "./history.ts";
 import { DM_TENANT_PREFIX, parseDiscordInteraction } from "./parse.ts";
 import { discordRescue } from "./rescue.ts";
@@ -85,6 +85,7 @@ export const discord: PlatformAdapter<DiscordTarget, NoExtra, DiscordSettings> =
   rescue: discordRescue,
   // An interaction's answer edits its deferred response: what follows it is a channel message of its own.
   approvals: {
+    showsWhole: (question) => question.length <= DISCORD_MAX_MESSAGE_CHARS,
     followUp: (target, place) =>
       target.kind === "interaction" ? { platform: "discord", kind: "channel", channelId: place.channel } : target,
   },

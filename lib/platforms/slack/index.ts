@@ -13,7 +13,7 @@ import { slackFormat } from "./format.ts";
 import { readSlackHistory, SLACK_TIER_3_PER_MINUTE, slackPermalink } from "./history.ts";
 import { slackRescue } from "./rescue.ts";
 import { parseSlackEvent } from "./parse.ts";
-import { postSlackMessage } from "./send.ts";
+import { postSlackMessage, SLACK_MAX_MESSAGE_CHARS } from "./send.ts";
 import { slackStreaming } from "./stream.ts";
 import { slackWorking } from "./working.ts";
 import { slackInstallable, slackSettings, type SlackSettings } from "./settings.ts";
@@ -119,5 +119,5 @@ export const slack: PlatformAdapter<SlackTarget, NoExtra, SlackSettings> = {
   files: slackFiles,
   rescue: slackRescue,
   // A new message in the same channel or thread: a Slack post never replaces another.
-  approvals: { followUp: (target) => target },
+  approvals: { followUp: (target) => target, showsWhole: (question) => question.length <= SLACK_MAX_MESSAGE_CHARS },
 };

@@ -13,7 +13,7 @@ import { reachedBot } from "./numbers.ts";
 import { parseTwilioSms, toInboundMessage } from "./parse.ts";
 import { twilioFiles } from "./files.ts";
 import { twilioFormat } from "./format.ts";
-import { sendSmsReply } from "./reply.ts";
+import { sendSmsReply, sentWhole } from "./reply.ts";
 import { smsLengthNote } from "./sms-text.ts";
 import { twilioSettings, type TwilioSettings } from "./settings.ts";
 import { twilioTargetSchema, type TwilioTarget } from "./target.ts";
@@ -95,5 +95,9 @@ export const twilio: PlatformAdapter<TwilioTarget, TwilioParseExtra, TwilioSetti
   placeVisibility: async () => "dm",
   files: twilioFiles,
   // A text has no reactions: the asker (the only person there) replies YES or NO; the result is a text of its own.
-  approvals: { way: "reply", followUp: (target) => target },
+  approvals: {
+    way: "reply",
+    followUp: (target) => target,
+    showsWhole: (question, target, config) => sentWhole(config, target, question),
+  },
 };

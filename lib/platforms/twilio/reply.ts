@@ -22,10 +22,10 @@ import { fitWhatsAppReply, isWhatsApp } from "./whatsapp.ts";
 
 /** The body to send and what the log says about it: SMS segments, or a WhatsApp message's length. */
 function fitted(
-  ctx: ReplyContext<TwilioSettings>,
+  config: TwilioSettings,
   target: TwilioTarget,
   text: string,
-): { body: string; event: string; fields: LogFields } {
+): { body: string; event: string; fields: LogFields & { cut: boolean } } {
   if (isWhatsApp(target.to)) {
     const rendered = whatsappText(text);
     const body = fitWhatsAppReply(rendered);
@@ -36,13 +36,18 @@ function fitted(
     };
   }
   const rendered = toGsm7Lookalikes(smsText(text));
-  const body = fitSmsReply(rendered, ctx.config.SMS_REPLY_TARGET_CHARS);
+  const body = fitSmsReply(rendered, config.SMS_REPLY_TARGET_CHARS);
   const { encoding, segments } = countSmsSegments(body);
   return {
     body,
     event: "sms_reply_fitted",
     fields: { chars: body.length, cut: body.length < rendered.trim().length, encoding, segments },
   };
+}
+
+/** Whether `text` goes out as one text, nothing of it cut. */
+export function sentWhole(config: TwilioSettings, target: TwilioTarget, text: string): boolean {
+  return !fitted(config, target, text).fields.cut;
 }
 
 /** Sends the answer as one text; returns its message sid (or that of the earlier attempt's text, found). */
@@ -52,7 +57,7 @@ export async function sendSmsReply(
   text: string,
   progress: PartProgress,
 ): Promise<string[]> {
-  const { body, event, fields } = fitted(ctx, target, text);
+  const { body, event, fields } = fitted(ctx.config, target, text);
   const account = {
     apiBaseUrl: ctx.config.TWILIO_API_BASE_URL,
     accountSid: target.accountSid,
