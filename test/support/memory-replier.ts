@@ -149,4 +149,9 @@ export class MemoryReplier implements Replier {
   approvalWay(): ApprovalWay | null {
     return this.#options.approvals ?? null;
   }
+
+  /** A question goes out whole where a person can approve and it fits in one part. */
+  approvalShown(_job: JobPayload, question: string): boolean {
+    return Boolean(this.#options.approvals) && question.length <= (this.#options.maxChars ?? 4_000);
+  }
 }
