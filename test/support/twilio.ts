@@ -13,14 +13,12 @@ export const TWILIO_AUTH_TOKEN = "test-twilio-auth-token";
 export const BOT_NUMBER = "+15005550006";
 export const WEBHOOK_PATH = "/twilio/sms";
 
-/** A suite env with Twilio switched on (the shared bindings leave it off, as a fresh deployment has it). */
+/** The settings that switch Twilio on (the shared bindings leave it off, as a fresh deployment has it). */
+export const TWILIO_SETTINGS = { TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_PHONE_NUMBER: BOT_NUMBER };
+
+/** A suite env with Twilio switched on. */
 export function twilioSuiteEnv(suite: string, overrides: TestEnv = {}): TestEnv {
-  return suiteEnv(suite, {
-    TWILIO_ACCOUNT_SID,
-    TWILIO_AUTH_TOKEN,
-    TWILIO_PHONE_NUMBER: BOT_NUMBER,
-    ...overrides,
-  });
+  return suiteEnv(suite, { ...TWILIO_SETTINGS, ...overrides });
 }
 
 let seq = 0;

@@ -11,15 +11,7 @@ import { ConversationStore } from "../../lib/conversation/store.ts";
 import { evalshaMatch, injectedFaults, scriptFault } from "../support/fault-control.ts";
 import { ALL_RETRIES_MS, prodTimingSuite, QSTASH_RETRY_DELAYS_MS } from "../support/prod-timing.ts";
 import { failSlackPosts, newSlackChannel, signedSlackRequest, slackMention, slackPosts } from "../support/slack.ts";
-import {
-  newSender,
-  signedSmsRequest,
-  smsParams,
-  smsSentTo,
-  TWILIO_ACCOUNT_SID,
-  TWILIO_AUTH_TOKEN,
-  BOT_NUMBER,
-} from "../support/twilio.ts";
+import { newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_SETTINGS } from "../support/twilio.ts";
 import { callWorker, pumpJobsDuringSuite, SLACK_API_BASE_URL } from "../support/worker.ts";
 
 const SUITE = "exactlyonce";
@@ -31,9 +23,7 @@ const FAILED_PATH = `/t/${SUITE}/jobs/failed`;
 const RECORD_REPLY_KEYS = 4;
 const SLACK_CONTROL = SLACK_API_BASE_URL.replace(/\/api$/, "");
 const kit = prodTimingSuite(SUITE, {
-  TWILIO_ACCOUNT_SID,
-  TWILIO_AUTH_TOKEN,
-  TWILIO_PHONE_NUMBER: BOT_NUMBER,
+  ...TWILIO_SETTINGS,
   BACKFILL_MESSAGES: "30",
 });
 const store = new ConversationStore(kit.redis, { prefix: `t-${SUITE}`, ttlSeconds: () => 120, maxMessages: 200 });

@@ -12,9 +12,8 @@ import {
   signedSmsRequest,
   smsParams,
   smsSentTo,
-  TWILIO_ACCOUNT_SID,
-  TWILIO_AUTH_TOKEN,
   twilioSuiteEnv,
+  TWILIO_SETTINGS,
 } from "../support/twilio.ts";
 import { workerClock } from "../support/worker-clock.ts";
 import { callWorker, eventually, JOB_TAP_URL, pumpJobsDuringSuite } from "../support/worker.ts";
@@ -127,9 +126,7 @@ async function takeDelivery(suite: string): Promise<string> {
 describe("errors in log lines", () => {
   const FAULT_SUITE = "personalfault";
   const faultEnv = prodSuiteEnv(FAULT_SUITE, {
-    TWILIO_ACCOUNT_SID,
-    TWILIO_AUTH_TOKEN,
-    TWILIO_PHONE_NUMBER: BOT_NUMBER,
+    ...TWILIO_SETTINGS,
   });
 
   it("logs a Redis HTTP error by its class, never the command with the message text and numbers", async () => {

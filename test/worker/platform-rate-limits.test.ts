@@ -12,16 +12,7 @@ import { askInteraction, discordCalls, failDiscordCalls, snowflake } from "../su
 import { interactAsDiscord } from "../support/discord-worker.ts";
 import { ALL_RETRIES_MS, prodTimingSuite, QSTASH_RETRY_DELAYS_MS } from "../support/prod-timing.ts";
 import { failSlackPosts, newSlackChannel, signedSlackRequest, slackMention, slackPosts } from "../support/slack.ts";
-import {
-  BOT_NUMBER,
-  failSmsTo,
-  newSender,
-  signedSmsRequest,
-  smsParams,
-  smsSentTo,
-  TWILIO_ACCOUNT_SID,
-  TWILIO_AUTH_TOKEN,
-} from "../support/twilio.ts";
+import { failSmsTo, newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_SETTINGS } from "../support/twilio.ts";
 import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
 
 /** Longer than the job waits out: QStash's to wait. */
@@ -136,9 +127,7 @@ const TWILIO_REPLY_PATH = `/t/${TWILIO_SUITE}/jobs/reply`;
 /** SMS_BURST_WINDOW_SECONDS's default: a text's job is delivered this long after it. */
 const BURST_WINDOW_MS = 4_000;
 const twilioKit = prodTimingSuite(TWILIO_SUITE, {
-  TWILIO_ACCOUNT_SID,
-  TWILIO_AUTH_TOKEN,
-  TWILIO_PHONE_NUMBER: BOT_NUMBER,
+  ...TWILIO_SETTINGS,
 });
 
 pumpJobsDuringSuite(twilioKit.env, TWILIO_SUITE);

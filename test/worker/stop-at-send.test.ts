@@ -6,23 +6,13 @@
 import { describe, expect, it } from "vitest";
 import { scriptFault } from "../support/fault-control.ts";
 import { ALL_RETRIES_MS, prodTimingSuite } from "../support/prod-timing.ts";
-import {
-  BOT_NUMBER,
-  newSender,
-  signedSmsRequest,
-  smsParams,
-  smsSentTo,
-  TWILIO_ACCOUNT_SID,
-  TWILIO_AUTH_TOKEN,
-} from "../support/twilio.ts";
+import { newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_SETTINGS } from "../support/twilio.ts";
 import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "stopatsend";
 // No burst wait: the answer's job runs at once, so that its send fails before STOP arrives.
 const kit = prodTimingSuite(SUITE, {
-  TWILIO_ACCOUNT_SID,
-  TWILIO_AUTH_TOKEN,
-  TWILIO_PHONE_NUMBER: BOT_NUMBER,
+  ...TWILIO_SETTINGS,
   SMS_BURST_WINDOW_SECONDS: "0",
 });
 pumpJobsDuringSuite(kit.env, SUITE);

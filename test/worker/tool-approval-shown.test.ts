@@ -16,23 +16,13 @@ import {
 } from "../support/slack.ts";
 import { botMessages, unescapeSlack } from "../support/streams.ts";
 import { createCalls, toolSettings } from "../support/tools.ts";
-import {
-  BOT_NUMBER,
-  newSender,
-  signedSmsRequest,
-  smsParams,
-  smsSentTo,
-  TWILIO_ACCOUNT_SID,
-  TWILIO_AUTH_TOKEN,
-} from "../support/twilio.ts";
+import { BOT_NUMBER, newSender, signedSmsRequest, smsParams, smsSentTo, TWILIO_SETTINGS } from "../support/twilio.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle } from "../support/worker.ts";
 
 const SUITE = "approvalshown";
 const kit = prodTimingSuite(SUITE, {
   ...toolSettings("lookup_ticket,create_ticket"),
-  TWILIO_ACCOUNT_SID,
-  TWILIO_AUTH_TOKEN,
-  TWILIO_PHONE_NUMBER: BOT_NUMBER,
+  ...TWILIO_SETTINGS,
 });
 pumpJobsDuringSuite(kit.env, SUITE);
 

@@ -16,8 +16,7 @@ import {
   signedSmsRequest,
   smsParams,
   smsSentTo,
-  TWILIO_ACCOUNT_SID,
-  TWILIO_AUTH_TOKEN,
+  TWILIO_SETTINGS,
 } from "../support/twilio.ts";
 import { createCalls, toolSettings } from "../support/tools.ts";
 import { callWorker, eventually, pumpJobsDuringSuite, settle } from "../support/worker.ts";
@@ -28,9 +27,7 @@ const MINUTES = 15;
 const BURST_MS = 5_000;
 const kit = prodTimingSuite(SUITE, {
   ...toolSettings("lookup_ticket,create_ticket"),
-  TWILIO_ACCOUNT_SID,
-  TWILIO_AUTH_TOKEN,
-  TWILIO_PHONE_NUMBER: BOT_NUMBER,
+  ...TWILIO_SETTINGS,
 });
 pumpJobsDuringSuite(kit.env, SUITE, { deliverEach: 2 });
 

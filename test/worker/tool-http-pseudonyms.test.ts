@@ -15,16 +15,14 @@ import {
   smsParams,
   smsSentTo,
   TWILIO_ACCOUNT_SID,
-  TWILIO_AUTH_TOKEN,
+  TWILIO_SETTINGS,
 } from "../support/twilio.ts";
 import { callWorker, eventually, pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "toolpseudonyms";
 const kit = prodTimingSuite(SUITE, {
   ...toolSettings("lookup_ticket"),
-  TWILIO_ACCOUNT_SID,
-  TWILIO_AUTH_TOKEN,
-  TWILIO_PHONE_NUMBER: BOT_NUMBER,
+  ...TWILIO_SETTINGS,
 });
 pumpJobsDuringSuite(kit.env, SUITE);
 
