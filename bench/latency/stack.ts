@@ -10,6 +10,7 @@
  */
 import { startDiscordFake } from "../../dev/fakes/discord.ts";
 import { type RunningDiscordGatewayFake, startDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
+import { startGoogleChatFake } from "../../dev/fakes/google-chat.ts";
 import { startSlackFake } from "../../dev/fakes/slack.ts";
 import { startTelegramFake } from "../../dev/fakes/telegram.ts";
 import { startTwilioFake } from "../../dev/fakes/twilio.ts";
@@ -20,6 +21,7 @@ import { startQStash } from "../../dev/qstash/server.ts";
 import { startToolServer } from "../../dev/tools/server.ts";
 import { devToolSettings } from "../../dev/tools/settings.ts";
 import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
+import { GOOGLE_CHAT_ACCOUNT } from "../load/google-chat-traffic.ts";
 import { REDIS_REST_TOKEN } from "../load/stack.ts";
 import type * as traffic from "../load/traffic.ts";
 import { startParleyOn } from "../load/workers.ts";
@@ -111,6 +113,7 @@ export function startLatencyStack(
     const discordFake = await stack.start(startDiscordFake, { onChannelMessage });
     const twilio = await stack.start(startTwilioFake, {});
     const telegram = await stack.start(startTelegramFake, {});
+    const googleChat = await stack.start(startGoogleChatFake, { serviceAccountJson: GOOGLE_CHAT_ACCOUNT });
     const model = await stack.start(startLocalModel, {});
     const modelControl = model.url.replace(/\/v1$/, "");
     const config = { firstTokenMs: pace.firstMs, tokensPerSecond: pace.tps, answerTokens: pace.tokens };
@@ -126,7 +129,13 @@ export function startLatencyStack(
       redisRestUrl: bridge.url,
       qstashUrl: qstash.url,
       modelUrl: model.url,
-      fakes: { slack: slack.url, discord: discordFake.url, twilio: twilio.url, telegram: telegram.url },
+      fakes: {
+        slack: slack.url,
+        discord: discordFake.url,
+        twilio: twilio.url,
+        telegram: telegram.url,
+        googleChat: googleChat.url,
+      },
     };
     const start = async (streaming: boolean, gateway: RunningDiscordGatewayFake) => {
       const port = await freePort();
