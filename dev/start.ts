@@ -127,6 +127,7 @@ async function main(): Promise<void> {
       discord: local(ports.discord),
       twilio: local(ports.twilio),
       telegram: local(ports.telegram),
+      googleChat: local(ports.googleChat),
     },
     discordGatewayControlUrl: discordGateway.controlUrl,
     ...(clearStore ? { clearStore } : {}),

@@ -26,7 +26,8 @@ async function json<T>(url: string): Promise<T> {
 
 /**
  * What people see from the bot: the bot's Slack messages as they stand (a streamed answer is one message), each
- * Discord interaction's original as it stands plus its follow-ups, every text sent. An original that showed an
+ * Discord interaction's original as it stands plus its follow-ups, every text sent, the Telegram and Google Chat
+ * messages as they stand. An original that showed an
  * answer and then an apology (or the reverse) counts as both: the person saw two.
  */
 export async function collectOutputs(fakes: {
@@ -34,6 +35,7 @@ export async function collectOutputs(fakes: {
   discord: string;
   twilio: string;
   telegram: string;
+  googleChat: string;
 }): Promise<Output[]> {
   const slack = await json<{ channel: string; text?: string; thread_ts?: string; bot_id?: string }[]>(
     `${origin(fakes.slack)}/__messages`,
@@ -66,14 +68,37 @@ export async function collectOutputs(fakes: {
   const telegram = await json<{ chat_id: number; from: number; text: string; revisions: { text?: string }[] }[]>(
     `${fakes.telegram}/__messages`,
   );
-  for (const m of telegram.filter((t) => t.from === TELEGRAM_BOT.id)) {
-    const replaced = m.revisions
-      .map((r) => r.text ?? "")
-      .find((e) => (e === APOLOGY) !== (m.text === APOLOGY) && (e === APOLOGY || tagsIn(e).length > 0));
-    for (const text of replaced === undefined ? [m.text] : [replaced, m.text])
+  for (const m of telegram.filter((t) => t.from === TELEGRAM_BOT.id))
+    for (const text of asSeen(m.text, m.revisions))
       outputs.push({ place: { platform: "telegram", channel: String(m.chat_id) }, text });
+  // The app's Google Chat messages as they stand, the same way; in a thread when posted as a reply in one.
+  const chat = await json<
+    {
+      space: string;
+      thread: string;
+      threadReply: boolean;
+      byApp: boolean;
+      text: string;
+      revisions: { text: string }[];
+    }[]
+  >(`${fakes.googleChat}/__messages?byApp=true`);
+  for (const m of chat.filter((c) => c.byApp)) {
+    const place = {
+      platform: "google-chat" as const,
+      channel: m.space,
+      ...(m.threadReply ? { thread: m.thread } : {}),
+    };
+    for (const text of asSeen(m.text, m.revisions)) outputs.push({ place, text });
   }
   return outputs;
+}
+
+/** What people saw of a message edited as it streamed: its text, and before it an answer it replaced by an apology. */
+function asSeen(final: string, revisions: readonly { text?: string }[]): string[] {
+  const replaced = revisions
+    .map((r) => r.text ?? "")
+    .find((e) => (e === APOLOGY) !== (final === APOLOGY) && (e === APOLOGY || tagsIn(e).length > 0));
+  return replaced === undefined ? [final] : [replaced, final];
 }
 
 const placeKey = (p: Omit<Place, "tenant">) => `${p.platform}|${p.channel}|${p.thread ?? ""}`;

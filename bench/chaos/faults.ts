@@ -13,6 +13,7 @@ export interface FaultTargets {
   discord: string;
   twilio: string;
   telegram: string;
+  googleChat: string;
   model: string;
 }
 
@@ -52,6 +53,14 @@ function boundaries(t: FaultTargets): [string, string, Rule[]][] {
       "telegram",
       t.telegram,
       ["/sendMessage", "/editMessageText"].flatMap((path) => PLATFORM_FAULTS.map((r) => ({ ...r, path }))),
+    ],
+    // A part posted, a streamed answer's first words; the edits that grow and finish it.
+    [
+      "googleChat",
+      t.googleChat,
+      ["/spaces.messages.create", "/spaces.messages.patch"].flatMap((path) =>
+        PLATFORM_FAULTS.map((r) => ({ ...r, path })),
+      ),
     ],
     // The reply's model call: garbage, an error, a stream cut short. The judge is left alone, so that which
     // messages need an answer stays a fact of the plan.

@@ -5,6 +5,7 @@
  * get a clear 4xx or be handled; a 5xx is a defect (`hostile_5xx`). They go to places of their own ("H…").
  */
 import { askInteraction, snowflake } from "../../test/support/discord.ts";
+import { type ChatDelivery, googleChatSay, makeGoogleChatSpace } from "../load/google-chat-traffic.ts";
 import { SLACK_BOT_USER_ID, TWILIO_ACCOUNT_SID, TWILIO_NUMBER } from "../load/traffic.ts";
 import { deliver, type Sender, type SendStats } from "./send.ts";
 
@@ -96,6 +97,48 @@ function twilioCases(): [string, string][][] {
   ];
 }
 
+/**
+ * Google Chat: each case a delivery the fake signed (for its own message in a space of the hostile cases), its body
+ * then made hostile under the same valid token; and a token for another audience (401).
+ */
+async function googleChatCases(fakeUrl: string): Promise<ChatDelivery[]> {
+  const space = `spaces/HOSTILE${Date.now()}`;
+  await makeGoogleChatSpace(fakeUrl, space, "SPACE");
+  const from = { name: "users/9000000001", displayName: `Name${ROLE_MARKERS}` };
+  const signed = async (audience?: string) => {
+    const said = await googleChatSay(fakeUrl, {
+      space,
+      from,
+      text: "x",
+      mention: true,
+      ...(audience ? { audience } : {}),
+    });
+    return said.delivery!;
+  };
+  type Event = Record<string, unknown> & { message: Record<string, unknown> };
+  const withBody = async (change: (event: Event) => unknown) => {
+    const d = await signed();
+    return { ...d, body: change(structuredClone(d.body) as Event) };
+  };
+  const text = (t: unknown) => (e: Event) => {
+    e.message.text = typeof t === "string" ? `@Local Helper ${t}` : t;
+    e.message.argumentText = t;
+    return e;
+  };
+  return [
+    ...(await Promise.all(TEXTS.map((t) => withBody(text(t))))),
+    await withBody(text(123)),
+    await withBody(text({ nested: nested(50) })),
+    await withBody((e) => ({ ...e, type: "MADE_UP_EVENT" })),
+    await withBody((e) => ({ ...e, space: "not a space" })),
+    await withBody((e) => ({ ...e, message: { ...e.message, name: 42, thread: null } })),
+    await withBody(() => nested(2_000)),
+    await withBody(() => [1, 2, 3]),
+    await withBody(() => "not an object"),
+    await signed("987654321098"),
+  ];
+}
+
 /** Sends every hostile case; answers how many there were and how many got a 5xx (or no answer at all). */
 export async function sendHostile(
   s: Sender,
@@ -106,6 +149,10 @@ export async function sendHostile(
     ...slackCases().map((body) => ({ what: "slack", m: { word: "", trigger: false, slackBody: body } })),
     ...discordCases().map((body) => ({ what: "discord", m: { word: "", trigger: false, discordBody: body } })),
     ...twilioCases().map((params) => ({ what: "twilio", m: { word: "", trigger: false, twilioParams: params } })),
+    ...(await googleChatCases(s.googleChatFake)).map((d) => ({
+      what: "google-chat",
+      m: { word: "", trigger: false, googleChatDelivery: d },
+    })),
   ];
   let fiveXx = 0;
   for (const [i, c] of cases.entries()) {

@@ -2,15 +2,18 @@
  * @module
  * The traffic of bench/chaos, drawn from the seed: conversations across Slack channels, threads and DMs in two
  * workspaces (the same channel id in both, so an answer in the wrong tenant would show), Discord `/ask` in guild
- * channels and DMs, SMS, and Telegram groups and private chats (./telegram-plan.ts). Each conversation has one
- * trigger that needs an answer; Slack channel and Telegram group conversations get chatter after it (recorded, not
- * answered). Every text carries its conversation's tag and a word of its own,
+ * channels and DMs, SMS, Telegram groups and private chats (./telegram-plan.ts), and Google Chat spaces, threads
+ * and DMs (./google-chat-plan.ts). Each conversation has one trigger that needs an answer; Slack channel and
+ * Telegram group conversations get chatter after it (recorded, not answered), a Google Chat space chatter its app
+ * never sees. Every text carries its conversation's tag and a word of its own,
  * so that the checks can tell, from the outside, where a text ended up; a DM's text carries a secret word that must
  * never reach another place's prompt.
  */
 import type { Random } from "../../dev/faults/seeded-random.ts";
 import { askInteraction, snowflake } from "../../test/support/discord.ts";
 import { SLACK_BOT_USER_ID, TWILIO_ACCOUNT_SID, TWILIO_NUMBER } from "../load/traffic.ts";
+import type { ChatDelivery } from "../load/google-chat-traffic.ts";
+import { type ChatLine, type GoogleChatKind, googleChatConversation } from "./google-chat-plan.ts";
 import { telegramConversation } from "./telegram-plan.ts";
 import { toolAsk } from "./tool-asks.ts";
 
@@ -31,6 +34,7 @@ type ConversationKind =
   | "sms"
   | "telegram_group"
   | "telegram_private"
+  | GoogleChatKind
   // Channels that invited the bot to join in (./invited.ts).
   | "slack_initiative"
   | "slack_rescue";
@@ -43,11 +47,14 @@ const KINDS: readonly [ConversationKind, number][] = [
   ["sms", 2],
   ["telegram_group", 2],
   ["telegram_private", 1],
+  ["gchat_space", 1.5],
+  ["gchat_thread", 1],
+  ["gchat_dm", 1],
 ];
 
 /** Where an answer must show up: platform, tenant, the channel (interaction token, phone number) and thread. */
 export interface Place {
-  platform: "slack" | "discord" | "twilio" | "telegram";
+  platform: "slack" | "discord" | "twilio" | "telegram" | "google-chat";
   tenant: string;
   channel: string;
   thread?: string;
@@ -63,6 +70,9 @@ export interface InboundMessage {
   twilioParams?: [string, string][];
   /** Telegram: the update as JSON (./telegram-plan.ts). */
   telegramUpdate?: string;
+  /** Google Chat: what the person writes (./google-chat-plan.ts), and what Chat sent the app of it, once written. */
+  googleChat?: ChatLine;
+  googleChatDelivery?: ChatDelivery;
 }
 
 export interface Conversation {
@@ -71,7 +81,7 @@ export interface Conversation {
   /** In every text of this conversation. */
   tag: string;
   place: Place;
-  /** Slack DMs and Telegram private chats: the word that must stay in this DM. */
+  /** Slack, Google Chat DMs and Telegram private chats: the word that must stay in this DM. */
   secret?: string;
   messages: InboundMessage[];
 }
@@ -185,6 +195,8 @@ export function planConversations(count: number, random: Random, run: string): C
       });
     } else if (kind === "telegram_group" || kind === "telegram_private") {
       conversations.push(telegramConversation(kind, id, tag, word, secretOf(id), random, run));
+    } else if (kind === "gchat_space" || kind === "gchat_thread" || kind === "gchat_dm") {
+      conversations.push(googleChatConversation(kind, id, tag, word, secretOf(id), random, run));
     } else if (kind === "discord_guild" || kind === "discord_dm") {
       const guildId = kind === "discord_guild" ? snowflake() : undefined;
       const interaction = askInteraction(

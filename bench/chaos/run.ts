@@ -52,7 +52,7 @@ const MAX_VIRTUAL_MS = 24 * 3_600_000;
 const command = defineCommand({
   name: "npm run bench:chaos",
   summary:
-    "A fault soak: conversations across Slack (channels, threads, DMs, two workspaces), Discord (/ask in guilds and DMs), SMS and Telegram (groups, private chats) against the real Worker, while every boundary (QStash, Redis, the platforms' APIs, the model, webhook redeliveries) fails at random from a seed; time runs on QStash's production schedule with a virtual clock until everything settled. Then checks from outside that every accepted trigger got exactly one answer (or one apology after the last retry), nothing accepted is missing from its conversation, nothing went to the wrong place or tenant, no DM text reached another prompt, no phone number, token or message text is in a log line or queue payload, no signed hostile input got a 5xx, and the hostile privacy cases held (a forged speaker line stays its author's, repeated forgets are limited, a swapped sealed job is refused, parallel admin guesses get no more than the allowance). One conversation in five asks for a ticket lookup at the local tool server: no idempotency key is called with different arguments, and the confirm-only create_ticket, which nobody approves, is never called.",
+    "A fault soak: conversations across Slack (channels, threads, DMs, two workspaces), Discord (/ask in guilds and DMs), SMS, Telegram (groups, private chats) and Google Chat (spaces, threads, DMs; signed events from the Google Chat fake) against the real Worker, while every boundary (QStash, Redis, the platforms' APIs, the model, webhook redeliveries) fails at random from a seed; time runs on QStash's production schedule with a virtual clock until everything settled. Then checks from outside that every accepted trigger got exactly one answer (or one apology after the last retry), nothing accepted is missing from its conversation, nothing went to the wrong place or tenant, no DM text reached another prompt, no phone number, token or message text is in a log line or queue payload, no signed hostile input got a 5xx, and the hostile privacy cases held (a forged speaker line stays its author's, repeated forgets are limited, a swapped sealed job is refused, parallel admin guesses get no more than the allowance). One conversation in five asks for a ticket lookup at the local tool server: no idempotency key is called with different arguments, and the confirm-only create_ticket, which nobody approves, is never called.",
   options: {
     seed: {
       type: "string",
@@ -156,6 +156,7 @@ async function main(): Promise<void> {
       discordFake: stack.fakes.discord,
       slackControl: stack.fakes.slack.replace(/\/api$/, ""),
       telegramFake: stack.fakes.telegram,
+      googleChatFake: stack.fakes.googleChat,
     };
     const stats = newSendStats();
     const problems: string[] = [];
@@ -179,11 +180,12 @@ async function main(): Promise<void> {
       discord: stack.fakes.discord.replace(/\/api\/v10$/, ""),
       twilio: stack.fakes.twilio,
       telegram: stack.fakes.telegram,
+      googleChat: stack.fakes.googleChat,
       model: stack.modelUrl.replace(/\/v1$/, ""),
     };
     // What the hostile cases got answered is theirs: the checks read the conversations' places only.
-    for (const url of [faultTargets.slack, faultTargets.discord, faultTargets.twilio, faultTargets.telegram])
-      await fetch(`${url}/__reset`, { method: "POST" });
+    const platforms = [faultTargets.slack, faultTargets.discord, faultTargets.twilio, faultTargets.telegram];
+    for (const url of [...platforms, faultTargets.googleChat]) await fetch(`${url}/__reset`, { method: "POST" });
     // After the reset, which brings the fake's own settings (its tiers on) back.
     await realTimeLimitsOff(sender);
     const random = seededRandom(seed);
@@ -220,8 +222,25 @@ async function main(): Promise<void> {
       problems,
       await telegramLostSends(faultTargets),
     );
+    // Google Chat's share of the figures above, on its own (its conversations and the posts in its spaces).
+    const chatOnly = (p: { platform: string }) => p.platform === "google-chat";
+    const chat = checkAnswers(
+      conversations.filter((c) => chatOnly(c.place)),
+      sent.accepted,
+      outputs.filter((o) => chatOnly(o.place)),
+      [],
+    );
     const joinedIn = checkInvited(invited, sent.accepted, outputs.filter(invitedHere), problems);
-    const patterns = leakPatterns(["xoxb-bench", "bench-discord-token", TELEGRAM_BOT.token, TELEGRAM_SECRET]);
+    const patterns = leakPatterns([
+      "xoxb-bench",
+      "bench-discord-token",
+      TELEGRAM_BOT.token,
+      TELEGRAM_SECRET,
+      // The Google Chat fake's access tokens, the service account's key, and RS256 JWTs (events, assertions).
+      "ya29.",
+      "PRIVATE KEY",
+      "eyJhbGciOiJSUzI1NiIs",
+    ]);
     const prompts = await checkPrompts(stack.modelUrl, problems);
     const leaks =
       prompts.leaks +
@@ -256,6 +275,12 @@ async function main(): Promise<void> {
       hostile_broken: hostileBroken,
       ...joinedIn,
       ...toolFigures,
+      google_chat: {
+        conversations: conversations.filter((c) => chatOnly(c.place)).length,
+        accepted: chat.accepted,
+        answered_once: chat.answered_once,
+        apologized: chat.apologized,
+      },
       seed,
     };
     out(
@@ -276,7 +301,8 @@ async function main(): Promise<void> {
         .join(", ")})`,
     );
     for (const [name, value] of Object.entries(result))
-      if (name !== "seed" && name !== "faults_injected") out(`  ${name.padEnd(16)} ${value}`);
+      if (name !== "seed" && name !== "faults_injected")
+        out(`  ${name.padEnd(16)} ${typeof value === "object" ? JSON.stringify(value) : value}`);
     const shown = problems.slice(0, 30);
     for (const p of shown) process.stderr.write(`  ${p}\n`);
     if (problems.length > shown.length) process.stderr.write(`  … and ${problems.length - shown.length} more\n`);
@@ -311,9 +337,14 @@ await runCommand(command.name, main);
  * The soak moves time on a virtual clock (QStash's schedule and Redis TTLs, the Worker's call budgets among them),
  * while the fake's per-minute tiers count real time: a virtual hour's calls would meet one real minute's limit, a
  * 429 that no production timing gives. The tiers are off here, and Telegram's flood control too (bench:latency
- * measures refusals at real timings); the injected 429s on chat.postMessage and sendMessage still come.
+ * measures refusals at real timings), and Google Chat's 60 writes a minute a space; the injected 429s on
+ * chat.postMessage, sendMessage and spaces.messages.create still come.
  */
-async function realTimeLimitsOff(fakes: { slackControl: string; telegramFake: string }): Promise<void> {
+async function realTimeLimitsOff(fakes: {
+  slackControl: string;
+  telegramFake: string;
+  googleChatFake: string;
+}): Promise<void> {
   const slack = await fetch(`${fakes.slackControl}/__config`, {
     method: "POST",
     body: JSON.stringify({ rateLimits: { enabled: false } }),
@@ -324,4 +355,9 @@ async function realTimeLimitsOff(fakes: { slackControl: string; telegramFake: st
     body: JSON.stringify({ limits: { enabled: false } }),
   });
   if (!telegram.ok) throw new Error(`the Telegram fake refused its settings: ${telegram.status}`);
+  const chat = await fetch(`${fakes.googleChatFake}/__config`, {
+    method: "POST",
+    body: JSON.stringify({ rateLimits: false }),
+  });
+  if (!chat.ok) throw new Error(`the Google Chat fake refused its settings: ${chat.status}`);
 }

@@ -3,13 +3,15 @@
  * Delivers the planned messages the way each platform does: Slack tries again up to 3 times (with
  * `X-Slack-Retry-Num`) when an event is not acknowledged with a 2xx, and sometimes retries an acknowledged one
  * later; Telegram repeats a delivery that got anything but a 2xx ("and gives up after a reasonable amount of
- * attempts": 3 more here); Discord and Twilio never deliver again, so a webhook they saw fail was not accepted. A
- * message counts as
- * accepted once any delivery of it got a 2xx.
+ * attempts": 3 more here); Discord and Twilio never deliver again, and neither does Google Chat (its guides name no
+ * redelivery of an event: the person sees that the app did not respond), so a webhook they saw fail was not
+ * accepted. A message counts as accepted once any delivery of it got a 2xx. A Google Chat message is written in the
+ * fake when its turn comes, and only what Chat sends the app of it is delivered.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Random } from "../../dev/faults/seeded-random.ts";
 import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-answers.ts";
+import { googleChatRequest, googleChatSay, makeGoogleChatSpace } from "../load/google-chat-traffic.ts";
 import { telegramRequest } from "../load/telegram-traffic.ts";
 import * as traffic from "../load/traffic.ts";
 import { makeTelegramChat } from "./telegram-plan.ts";
@@ -31,6 +33,8 @@ export interface Sender {
   slackControl: string;
   /** The Telegram fake: a conversation's chat is made there before its first message. */
   telegramFake: string;
+  /** The Google Chat fake: a conversation's space is made there, and people write in it. */
+  googleChatFake: string;
 }
 
 export interface SendStats {
@@ -52,6 +56,7 @@ function request(s: Sender, m: InboundMessage, retry?: { num: number; reason: st
   }
   if (m.discordBody !== undefined) return traffic.discordRequest(s.parleyUrl, s.discord, m.discordBody);
   if (m.telegramUpdate !== undefined) return telegramRequest(s.parleyUrl, JSON.parse(m.telegramUpdate));
+  if (m.googleChatDelivery !== undefined) return googleChatRequest(s.parleyUrl, m.googleChatDelivery);
   return traffic.twilioRequest(s.parleyUrl, s.publicBaseUrl, m.twilioParams!);
 }
 
@@ -113,6 +118,10 @@ export async function sendConversations(
   const queue = [...conversations];
   const worker = async () => {
     for (let c = queue.shift(); c; c = queue.shift()) {
+      if (c.place.platform === "google-chat") {
+        await sendGoogleChat(s, stats, c, sent.accepted);
+        continue;
+      }
       if (c.place.thread) await startThread(s, c.place.channel, c.place.thread);
       if (c.place.platform === "telegram") await makeTelegramChat(s.telegramFake, c);
       for (const m of c.messages) {
@@ -124,6 +133,30 @@ export async function sendConversations(
   };
   await Promise.all(Array.from({ length: CONCURRENT_CONVERSATIONS }, worker));
   return sent;
+}
+
+/**
+ * A Google Chat conversation: its space made, each line written as the person would, and what Chat sends the app of
+ * it delivered. The answer belongs in the trigger's thread in a space (the place learns it here); a DM has none.
+ */
+async function sendGoogleChat(s: Sender, stats: SendStats, c: Conversation, accepted: Set<string>): Promise<void> {
+  await makeGoogleChatSpace(s.googleChatFake, c.place.channel, c.kind === "gchat_dm" ? "DIRECT_MESSAGE" : "SPACE");
+  let first: string | undefined;
+  for (const m of c.messages) {
+    const { reply, ...line } = m.googleChat!;
+    const thread = reply ? first : undefined;
+    const written = await googleChatSay(s.googleChatFake, {
+      space: c.place.channel,
+      ...line,
+      ...(thread ? { thread } : {}),
+    });
+    first ??= written.thread;
+    if (m.trigger && c.kind !== "gchat_dm") c.place.thread = written.thread;
+    if (!written.delivery) continue;
+    m.googleChatDelivery = written.delivery;
+    if (await deliverAsPlatform(s, stats, m)) accepted.add(m.word);
+    else if (m.trigger) return;
+  }
 }
 
 /** The thread's first message, as someone posted it in Slack (the bot looks threads up by it). */

@@ -1,15 +1,15 @@
 /**
  * @module
  * The local stack of bench/latency, on loopback: redis-server behind the REST bridge, the QStash stand-in with
- * quick retries, the Slack, Discord and Telegram fakes, the local model at the pace asked for, and two Parley Workers
- * in
- * workerd sharing all of it (one key prefix): STREAMING on and off, installable, with `slackTeams` installed.
- * The local tool server answers the tool kind's lookups after TOOL_DELAY_MS.
+ * quick retries, the Slack, Discord, Telegram and Google Chat fakes, the local model at the pace asked for, and two
+ * Parley Workers in workerd sharing all of it (one key prefix): STREAMING on and off, installable, with `slackTeams`
+ * installed. The local tool server answers the tool kind's lookups after TOOL_DELAY_MS.
  * Each Worker is a bot of its own on Discord (its own token and fake Gateway, which holds one session per shard),
  * connected before the bench starts; the REST fake echoes a bot's channel posts to its own Gateway, as Discord does.
  */
 import { startDiscordFake } from "../../dev/fakes/discord.ts";
 import { type RunningDiscordGatewayFake, startDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
+import { startGoogleChatFake } from "../../dev/fakes/google-chat.ts";
 import { startSlackFake } from "../../dev/fakes/slack.ts";
 import { startTelegramFake } from "../../dev/fakes/telegram.ts";
 import { startTwilioFake } from "../../dev/fakes/twilio.ts";
@@ -20,6 +20,7 @@ import { startQStash } from "../../dev/qstash/server.ts";
 import { startToolServer } from "../../dev/tools/server.ts";
 import { devToolSettings } from "../../dev/tools/settings.ts";
 import { startRedisBridge } from "../../dev/upstash-redis/server.ts";
+import { GOOGLE_CHAT_ACCOUNT } from "../load/google-chat-traffic.ts";
 import { REDIS_REST_TOKEN } from "../load/stack.ts";
 import type * as traffic from "../load/traffic.ts";
 import { startParleyOn } from "../load/workers.ts";
@@ -37,7 +38,7 @@ export interface LatencyStack {
   workers: Both<string>;
   /** Each Worker's bot's Gateway: dispatches a MESSAGE_CREATE, returns when (epoch ms). */
   gateways: Both<(message: object) => number>;
-  fakes: { slack: string; discord: string; telegram: string };
+  fakes: { slack: string; discord: string; telegram: string; googleChat: string };
   modelControl: string;
   stop(): Promise<void>;
 }
@@ -111,6 +112,7 @@ export function startLatencyStack(
     const discordFake = await stack.start(startDiscordFake, { onChannelMessage });
     const twilio = await stack.start(startTwilioFake, {});
     const telegram = await stack.start(startTelegramFake, {});
+    const googleChat = await stack.start(startGoogleChatFake, { serviceAccountJson: GOOGLE_CHAT_ACCOUNT });
     const model = await stack.start(startLocalModel, {});
     const modelControl = model.url.replace(/\/v1$/, "");
     const config = { firstTokenMs: pace.firstMs, tokensPerSecond: pace.tps, answerTokens: pace.tokens };
@@ -126,7 +128,13 @@ export function startLatencyStack(
       redisRestUrl: bridge.url,
       qstashUrl: qstash.url,
       modelUrl: model.url,
-      fakes: { slack: slack.url, discord: discordFake.url, twilio: twilio.url, telegram: telegram.url },
+      fakes: {
+        slack: slack.url,
+        discord: discordFake.url,
+        twilio: twilio.url,
+        telegram: telegram.url,
+        googleChat: googleChat.url,
+      },
     };
     const start = async (streaming: boolean, gateway: RunningDiscordGatewayFake) => {
       const port = await freePort();
@@ -166,6 +174,7 @@ export function startLatencyStack(
       slack: slack.url.replace(/\/api$/, ""),
       discord: discordFake.url.replace(/\/api\/v10$/, ""),
       telegram: telegram.url,
+      googleChat: googleChat.url,
     };
     for (const team of slackTeams) await installWorkspace(streaming, fakes.slack, team);
     const dispatch = { streaming: dispatchTo(gateways.streaming), streamingOff: dispatchTo(gateways.streamingOff) };

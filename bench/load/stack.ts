@@ -3,11 +3,13 @@
  * The local stack of bench/load, in-process and on loopback: the store's own redis-server (so its command
  * statistics are the Worker's alone), a second one for the QStash stand-in, the REST bridge with a request
  * counter, QStash behind a proxy that counts publishes per place, a gate in front of the Worker for job
- * deliveries, the platform fakes and the local model answering after a set delay. bench/chaos asks for QStash on
- * the production schedule with a virtual clock and for a fault proxy between the Worker and the bridge.
+ * deliveries, the platform fakes (Google Chat's with the bench's service account) and the local model answering
+ * after a set delay. bench/chaos asks for QStash on the production schedule with a virtual clock and for a fault
+ * proxy between the Worker and the bridge.
  */
 import { Redis as RedisClient } from "ioredis";
 import { startDiscordFake } from "../../dev/fakes/discord.ts";
+import { startGoogleChatFake } from "../../dev/fakes/google-chat.ts";
 import { startSlackFake } from "../../dev/fakes/slack.ts";
 import { startTelegramFake } from "../../dev/fakes/telegram.ts";
 import { startTwilioFake } from "../../dev/fakes/twilio.ts";
@@ -24,6 +26,7 @@ import { jobSchemaFor } from "../../lib/queue/job.ts";
 import { openJob } from "../../lib/queue/sealed-job.ts";
 import { Keyring } from "../../lib/secrets/keyring.ts";
 import { Sealer } from "../../lib/secrets/seal.ts";
+import { GOOGLE_CHAT_ACCOUNT } from "./google-chat-traffic.ts";
 import { type RunningProxy, startProxy } from "./proxy.ts";
 import { commandCalls } from "./stats.ts";
 
@@ -61,7 +64,7 @@ export interface Stack {
   /** PUBLIC_BASE_URL of the Worker: QStash delivers jobs here, and the gate passes them on once opened. */
   gate: RunningProxy;
   workerPort: number;
-  fakes: { slack: string; discord: string; twilio: string; telegram: string };
+  fakes: { slack: string; discord: string; twilio: string; telegram: string; googleChat: string };
   modelUrl: string;
   /** The local tool server, with `toolRound`. */
   toolServerUrl?: string;
@@ -130,6 +133,7 @@ export function startStack(opts: StackOptions): Promise<Stack> {
     const discord = await stack.start(startDiscordFake, {});
     const twilio = await stack.start(startTwilioFake, {});
     const telegram = await stack.start(startTelegramFake, {});
+    const googleChat = await stack.start(startGoogleChatFake, { serviceAccountJson: GOOGLE_CHAT_ACCOUNT });
     const model = await stack.start(startLocalModel, {});
     const tools = opts.toolRound ? await stack.start(startToolServer, {}) : null;
     // With tools offered (and a call still allowed), every pass asks for the lookup; MAX_TOOL_ROUNDS=1 ends it at one
@@ -150,7 +154,13 @@ export function startStack(opts: StackOptions): Promise<Stack> {
       qstashUrl: qstashProxy.url,
       gate,
       workerPort,
-      fakes: { slack: slack.url, discord: discord.url, twilio: twilio.url, telegram: telegram.url },
+      fakes: {
+        slack: slack.url,
+        discord: discord.url,
+        twilio: twilio.url,
+        telegram: telegram.url,
+        googleChat: googleChat.url,
+      },
       modelUrl: model.url,
       ...(tools ? { toolServerUrl: tools.url } : {}),
       bridgeRequests: () => bridgeRequests,

@@ -10,6 +10,7 @@ import { unstable_startWorker } from "wrangler";
 import { devToolSettings } from "../../dev/tools/settings.ts";
 import { REPO_ROOT } from "../bundle/build.ts";
 import { REDIS_REST_TOKEN, TOKEN_ENCRYPTION_KEY, type Stack } from "./stack.ts";
+import { googleChatVars } from "./google-chat-traffic.ts";
 import { telegramVars } from "./telegram-traffic.ts";
 import * as traffic from "./traffic.ts";
 
@@ -117,6 +118,7 @@ export function startParleyOn(
     TWILIO_PHONE_NUMBER: traffic.TWILIO_NUMBER,
     TWILIO_API_BASE_URL: stack.fakes.twilio,
     ...telegramVars(stack.fakes.telegram),
+    ...googleChatVars(stack.fakes.googleChat),
     REDIS_KEY_PREFIX: keyPrefix,
     ...overrides,
   };

@@ -5,10 +5,11 @@
  * were posted in) from the fake's message store, where a streamed or edited answer holds its latest text, with
  * every message's reactions (the bot's working sign on a person's message, a person's ✅); Discord channel messages
  * and their edits, edits of the "thinking…" message and follow-ups, from `/__calls`; texts to phones; and
- * Telegram's (./telegram-posts.ts).
+ * Telegram's (./telegram-posts.ts) and Google Chat's (./google-chat-posts.ts).
  */
 import { z } from "zod";
 import { DISCORD_PLACE, PEOPLE, SLACK_CHANNEL } from "./people.ts";
+import { collectGoogleChatPosts } from "./google-chat-posts.ts";
 import { collectTelegramPosts } from "./telegram-posts.ts";
 import type { Timeline } from "./timeline.ts";
 import { DISCORD_MARKDOWN, markdownView, SLACK_MARKDOWN } from "./views/markdown-view.ts";
@@ -20,6 +21,7 @@ export interface FakeOrigins {
   discord: string;
   twilio: string;
   telegram: string;
+  googleChat: string;
 }
 
 const CALLS_PATH = "/__calls";
@@ -143,6 +145,7 @@ export async function collectBotPosts(
     else timeline.add(answer);
   }
   await collectTelegramPosts(timeline, fakes.telegram, place.botName);
+  await collectGoogleChatPosts(timeline, fakes.googleChat, place.botName);
   for (const text of timeline.takeNewCalls("twilio", twilio)) {
     timeline.add({
       id: text.sid,

@@ -15,6 +15,8 @@ export interface SimulatedPerson {
   phone: string;
   /** Telegram user id, which is also the id of the person's private chat with the bot. */
   telegramUserId: number;
+  /** Google Chat user resource name; the person's DM with the app is a space of its own. */
+  googleChatUser: string;
 }
 
 export const PEOPLE: readonly SimulatedPerson[] = [
@@ -25,6 +27,7 @@ export const PEOPLE: readonly SimulatedPerson[] = [
     discordUserId: "200000000000000001",
     phone: "+15550100001",
     telegramUserId: 400_000_001,
+    googleChatUser: "users/500000000000000001",
   },
   {
     handle: "bob",
@@ -33,6 +36,7 @@ export const PEOPLE: readonly SimulatedPerson[] = [
     discordUserId: "200000000000000002",
     phone: "+15550100002",
     telegramUserId: 400_000_002,
+    googleChatUser: "users/500000000000000002",
   },
   {
     handle: "carol",
@@ -41,6 +45,7 @@ export const PEOPLE: readonly SimulatedPerson[] = [
     discordUserId: "200000000000000003",
     phone: "+15550100003",
     telegramUserId: 400_000_003,
+    googleChatUser: "users/500000000000000003",
   },
 ];
 
@@ -80,3 +85,7 @@ export function replaceMentions(
     return match ? mention(match.id) : whole;
   });
 }
+
+/** The page's Google Chat space (threads: each message at the top starts one) and each person's DM with the app. */
+export const GOOGLE_CHAT_SPACE = { name: "spaces/SIMTEAM", title: "Team" };
+export const googleChatDmOf = (p: SimulatedPerson) => `spaces/SIMDM${p.handle.toUpperCase()}`;

@@ -2,7 +2,7 @@
  * @module
  * What the page's "Send" does: the chosen person's message goes to the Worker as its platform would deliver it
  * (Slack in the chosen workspace, Discord as a channel message or `/ask`, SMS from the person's phone, Telegram
- * through the Telegram fake, which delivers it to the Worker's webhook), and goes
+ * and Google Chat through their fakes, which deliver it to the Worker's webhook as the platform does), and goes
  * into the timeline where the page shows it.
  */
 import { z } from "zod";
@@ -21,14 +21,16 @@ import { sendDiscordMessage } from "./send-discord-message.ts";
 import { sendSlackMessage } from "./send-slack.ts";
 import { isSlashCommand, sendSlackSlash } from "./send-slash.ts";
 import { sendSms } from "./send-sms.ts";
+import { googleChatNameOf } from "./google-chat-posts.ts";
+import { sendGoogleChat } from "./send-google-chat.ts";
 import { sendTelegram, telegramPlace } from "./send-telegram.ts";
 import type { ChatEntry, Timeline } from "./timeline.ts";
 import { DISCORD_MARKDOWN, markdownView } from "./views/markdown-view.ts";
-import { mrkdwnView } from "./views/mrkdwn-view.ts";
+import { googleChatTextView, mrkdwnView } from "./views/mrkdwn-view.ts";
 
 export const sendRequest = z
   .object({
-    platform: z.enum(["slack", "discord", "sms", "telegram"]),
+    platform: z.enum(["slack", "discord", "sms", "telegram", "google-chat"]),
     person: z.string(),
     /** May be empty when a file is attached. */
     text: z.string().trim().max(4_000),
@@ -43,6 +45,8 @@ export const sendRequest = z
     discordMode: z.enum(["message", "ask"]).default("ask"),
     /** Telegram: the group's General topic, its forum topic, or the person's private chat with the bot. */
     telegramSpot: z.enum(["general", "topic", "private"]).default("general"),
+    /** Google Chat: the space (a message at the top starts a thread) or the person's DM with the app. */
+    googleChatSpot: z.enum(["space", "dm"]).default("space"),
   })
   .refine((r) => r.text.length > 0 || r.attachment, { message: "write something or attach a file", path: ["text"] });
 export type SendRequest = z.output<typeof sendRequest>;
@@ -144,6 +148,21 @@ async function deliver(
         workspace: workspace.team,
         ts: sent.ts,
         ...(body.threadTs ? { threadTs: body.threadTs } : {}),
+      },
+    ];
+  }
+  if (body.platform === "google-chat") {
+    if (file) throw new Error("the page's Google Chat tab sends text only");
+    const sent = await sendGoogleChat(ctx.fakes.googleChat, botName, person, body.text, body.googleChatSpot);
+    return [
+      {
+        ...base,
+        id: sent.message,
+        view: googleChatTextView(body.text, googleChatNameOf),
+        channel: sent.space,
+        platform: "google-chat",
+        place: sent.place,
+        spot: body.googleChatSpot,
       },
     ];
   }

@@ -15,7 +15,17 @@ import { readBody, sendJson, startHttpServer } from "../fakes/http.ts";
 import { collectBotPosts, type FakeOrigins } from "./bot-posts.ts";
 import { readySlackWorkspaces } from "./install-slack.ts";
 import { makeSimulatorAdmin } from "./send-slash.ts";
-import { DISCORD_PLACE, PEOPLE, personByHandle, SLACK_CHANNEL, TELEGRAM_GROUP, type SlackWorkspace } from "./people.ts";
+import {
+  DISCORD_PLACE,
+  GOOGLE_CHAT_SPACE,
+  googleChatDmOf,
+  PEOPLE,
+  personByHandle,
+  SLACK_CHANNEL,
+  TELEGRAM_GROUP,
+  type SlackWorkspace,
+} from "./people.ts";
+import { googleChatPlace, readyGoogleChat } from "./send-google-chat.ts";
 import { sendSlackReaction } from "./send-slack.ts";
 import { readyTelegram, telegramPlace } from "./send-telegram.ts";
 import { send, sendRequest, type SendContext } from "./send.ts";
@@ -106,6 +116,8 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
       );
     },
   );
+  // The Google Chat space and DMs; a failure shows when a message is sent there (the fake then knows no space).
+  const googleChatReady = readyGoogleChat(opts.fakes.googleChat).catch(() => {});
   const topic = (): number => {
     if (telegramTopic === undefined) throw new Error("the Telegram chats are still being made");
     if (telegramTopic instanceof Error) throw telegramTopic;
@@ -162,7 +174,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
         // Answered once the workspaces are installed: the page (and the browser tests' wait) start with them.
         if (!Array.isArray(slackWorkspaces))
           return sendJson(res, 503, { error: slackWorkspaces?.message ?? "installing the Slack workspaces…" });
-        await telegramReady;
+        await Promise.all([telegramReady, googleChatReady]);
         return sendJson(res, 200, {
           botName,
           resetWord,
@@ -196,6 +208,11 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
                 ),
               ]),
             ),
+          },
+          googleChat: {
+            space: GOOGLE_CHAT_SPACE.title,
+            spacePlace: googleChatPlace(GOOGLE_CHAT_SPACE.name),
+            dmPlaces: Object.fromEntries(PEOPLE.map((p) => [p.handle, googleChatPlace(googleChatDmOf(p))])),
           },
         });
       }

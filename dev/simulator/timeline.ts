@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { ViewNode } from "./views/view.ts";
 
-type SimPlatform = "slack" | "discord" | "sms" | "telegram";
+type SimPlatform = "slack" | "discord" | "sms" | "telegram" | "google-chat";
 
 /** One emoji on a message and who put it there, by name (the bot's working sign, a person's ✅). */
 export interface Reaction {
@@ -44,8 +44,11 @@ export interface ChatEntry {
   /** Discord: the interaction token whose @original the bot edits; `pending` until it does. */
   interactionToken?: string;
   pending?: boolean;
-  /** Telegram: where it was written, its chat, and its id in the chat (ids count per chat: `id` is `<chat>:<id>`). */
-  spot?: "general" | "topic" | "private";
+  /**
+   * Telegram: where it was written, its chat, and its id in the chat (ids count per chat: `id` is `<chat>:<id>`);
+   * Google Chat: the space or the DM, and the space's name.
+   */
+  spot?: "general" | "topic" | "private" | "space" | "dm";
   channel?: string;
   messageId?: string;
 }

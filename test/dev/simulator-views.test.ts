@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { parseTelegramHtml } from "../../dev/fakes/telegram/html.ts";
 import { DISCORD_MARKDOWN, markdownView, SLACK_MARKDOWN } from "../../dev/simulator/views/markdown-view.ts";
-import { mrkdwnView } from "../../dev/simulator/views/mrkdwn-view.ts";
+import { googleChatTextView, mrkdwnView } from "../../dev/simulator/views/mrkdwn-view.ts";
 import { telegramView } from "../../dev/simulator/views/telegram-view.ts";
 import { node } from "../../dev/simulator/views/view.ts";
 
@@ -35,6 +35,26 @@ describe("the simulator's views of a message", () => {
     expect(mrkdwnView("> quoted *q*\n```\ncode *not bold*\n```")).toEqual([
       node("quote", [node("p", ["quoted ", node("b", ["q"])])]),
       node("pre", ["code *not bold*"]),
+    ]);
+  });
+
+  it("draws Google Chat's text format: its marks and mentions by name, no quotes, no escapes, its inert ＜", () => {
+    const names = (user: string) => (user === "users/500000000000000001" ? "Alice" : undefined);
+    expect(
+      googleChatTextView("*bold* _it_ ~gone~ `x` <users/500000000000000001> &lt; ＜users/all>\n> not a quote", names),
+    ).toEqual([
+      node("p", [
+        node("b", ["bold"]),
+        " ",
+        node("i", ["it"]),
+        " ",
+        node("s", ["gone"]),
+        " ",
+        node("code", ["x"]),
+        " ",
+        node("mention", ["@Alice"]),
+        " &lt; ＜users/all>\n> not a quote",
+      ]),
     ]);
   });
 

@@ -27,6 +27,8 @@ export interface RunningStack {
   adminToken: string;
   /** The Slack fake's origin (its control routes: dev/fakes/README.md). */
   slackFakeUrl: string;
+  /** The Google Chat fake's origin (`GET /__deliveries`: what it sent the Worker). */
+  googleChatFakeUrl: string;
   /** The local model's origin (`POST /__script` scripts its answers: dev/local-model/script.ts). */
   modelUrl: string;
   /** The stack's Redis through its Upstash REST bridge: one command, its result. */
@@ -93,6 +95,7 @@ async function startStackOnFreePorts(opts: StackOptions): Promise<RunningStack> 
     simulatorUrl: local("SIMULATOR_PORT"),
     adminToken,
     slackFakeUrl: local("SLACK_FAKE_PORT"),
+    googleChatFakeUrl: local("GOOGLE_CHAT_FAKE_PORT"),
     modelUrl: local("LOCAL_MODEL_PORT"),
     redis: async (command) => {
       const res = await fetch(local("REDIS_REST_PORT"), {

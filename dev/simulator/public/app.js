@@ -166,6 +166,24 @@ function renderChat() {
     (e) => e.platform === "telegram" && e.place === view.setup.telegram.places[view.person][view.telegramSpot],
   );
   $("#telegram-messages").replaceChildren(...telegram.map((e) => messageItem(e)));
+  // Google Chat: the space, each thread's messages under its first (the answer replies in the thread), or the DM.
+  const { spacePlace, dmPlaces } = view.setup.googleChat;
+  const inView = view.gchatSpot === "dm" ? dmPlaces[view.person] : spacePlace.slice(0, -1);
+  const chat = entries.filter(
+    (e) => e.platform === "google-chat" && (view.gchatSpot === "dm" ? e.place === inView : e.place.startsWith(inView)),
+  );
+  const threads = [...new Set(chat.map((e) => e.place))];
+  $("#gchat-messages").replaceChildren(
+    ...threads.flatMap((place) =>
+      chat
+        .filter((e) => e.place === place)
+        .map((e, i) => {
+          const item = messageItem(e);
+          if (i > 0 && view.gchatSpot === "space") item.classList.add("in-thread");
+          return item;
+        }),
+    ),
+  );
   const phone = currentPerson().phone;
   $("#sms-title").textContent = `${currentPerson().name}'s phone ↔ ${view.setup.sms.botNumber}`;
   $("#sms-messages").replaceChildren(
@@ -229,8 +247,10 @@ async function send(form) {
 
 /** The file the message will carry (chosen, or pasted into its box), named beside the box; null: none. */
 function attach(form, file) {
-  form.pasted = file && !form.querySelector("input[type=file]")?.files?.length ? file : undefined;
   const chip = form.querySelector(".attached");
+  // A box that takes no file (Google Chat's: the tab sends text only) keeps none.
+  if (!chip) return;
+  form.pasted = file && !form.querySelector("input[type=file]")?.files?.length ? file : undefined;
   const name = file?.name ?? "";
   chip.hidden = !name;
   chip.replaceChildren(
@@ -289,6 +309,7 @@ async function post(platform, text, thread, attachment) {
     ...(thread ? (platform === "slack" ? { threadTs: thread } : { threadId: thread }) : {}),
     ...(platform === "discord" ? { discordMode: $("#discord-mode").value } : {}),
     ...(platform === "telegram" ? { telegramSpot: view.telegramSpot } : {}),
+    ...(platform === "google-chat" ? { googleChatSpot: view.gchatSpot } : {}),
   };
   const res = await fetch("/api/send", {
     method: "POST",
@@ -342,7 +363,8 @@ function selectPerson(handle) {
   for (const b of document.querySelectorAll("#person-picker button"))
     b.classList.toggle("active", b.dataset.person === handle);
   renderChat();
-  if (view.tab === "sms" || (view.tab === "telegram" && view.telegramSpot === "private")) placeChanged();
+  const own = (view.tab === "telegram" && view.telegramSpot === "private") || view.tab === "google-chat";
+  if (view.tab === "sms" || own) placeChanged();
 }
 
 /** The group's General topic, its forum topic, or the person's private chat with the bot. */
@@ -355,6 +377,17 @@ function selectTelegramSpot(spot) {
     spot === "private"
       ? `${currentPerson().name} ↔ ${view.setup.botName}`
       : `${group} › ${spot === "topic" ? topic : "General"}`;
+  renderChat();
+  placeChanged();
+}
+
+/** The Google Chat space (threads) or the person's DM with the app. */
+function selectGoogleChatSpot(spot) {
+  view.gchatSpot = spot;
+  for (const b of document.querySelectorAll("#gchat-spots button"))
+    b.classList.toggle("active", b.dataset.spot === spot);
+  $("#gchat-title").textContent =
+    spot === "dm" ? `${currentPerson().name} ↔ ${view.setup.botName}` : view.setup.googleChat.space;
   renderChat();
   placeChanged();
 }
@@ -407,7 +440,7 @@ async function main() {
     $("#discord-mode").value = "ask";
     $("#discord-mode").disabled = true;
   }
-  for (const input of ["#slack-input", "#discord-input", "#telegram-input"])
+  for (const input of ["#slack-input", "#discord-input", "#telegram-input", "#gchat-input"])
     $(input).placeholder = `Message (mention the bot with @${view.setup.botName})`;
   const { group, topic } = view.setup.telegram;
   const spots = [
@@ -421,6 +454,16 @@ async function main() {
     ),
   );
   selectTelegramSpot("general");
+  const chatSpots = [
+    ["space", `Space › ${view.setup.googleChat.space}`],
+    ["dm", "Direct message"],
+  ];
+  $("#gchat-spots").append(
+    ...chatSpots.map(([spot, label]) =>
+      el("button", { type: "button", "data-spot": spot, onclick: () => selectGoogleChatSpot(spot) }, label),
+    ),
+  );
+  selectGoogleChatSpot("space");
   selectPerson(view.person);
   const loop = (fn, ms) => {
     const tick = () =>

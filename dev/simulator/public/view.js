@@ -3,7 +3,7 @@ export const $ = (selector) => document.querySelector(selector);
 
 // `workspace`: the Slack workspace in view (its team id); `thread`: the open Slack thread (its parent's ts);
 // `discordThread`: the open Discord thread (its starter message's id); `telegramSpot`: the Telegram group's General
-// topic, its forum topic, or the person's private chat.
+// topic, its forum topic, or the person's private chat; `gchatSpot`: the Google Chat space or the person's DM.
 export const view = {
   tab: "slack",
   person: "alice",
@@ -11,6 +11,7 @@ export const view = {
   thread: null,
   discordThread: null,
   telegramSpot: "general",
+  gchatSpot: "space",
   setup: null,
   timeline: { entries: [], workerEvents: [] },
 };
@@ -40,6 +41,7 @@ export function currentPlace() {
   if (view.tab === "discord")
     return view.discordThread ? discordThreadPlace(view.discordThread) : view.setup.discord.place;
   if (view.tab === "telegram") return view.setup.telegram.places[view.person][view.telegramSpot];
+  if (view.tab === "google-chat") return googleChatPlace();
   return `${view.setup.sms.placePrefix}${currentPerson().phone}|`;
 }
 
@@ -55,3 +57,17 @@ function discordThreadPlace(id) {
  */
 export const approvalEnd = (events, opened) =>
   events.find((e) => e.event === "approval_ended" && e.trigger === `approval:${opened.trigger}`);
+
+/**
+ * The Google Chat conversation in view: the person's DM, or in the space the thread of the person's latest message
+ * (each message at the top starts a thread of its own); the space itself before they wrote there.
+ */
+function googleChatPlace() {
+  const { spacePlace, dmPlaces } = view.setup.googleChat;
+  if (view.gchatSpot === "dm") return dmPlaces[view.person];
+  const prefix = spacePlace.slice(0, -1);
+  const mine = view.timeline.entries.filter(
+    (e) => e.platform === "google-chat" && !e.bot && e.author === currentPerson().name && e.place.startsWith(prefix),
+  );
+  return mine.at(-1)?.place ?? spacePlace;
+}

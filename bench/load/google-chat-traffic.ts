@@ -1,0 +1,118 @@
+/**
+ * @module
+ * Google Chat for the benches (bench/load, bench/latency, bench/chaos): the Worker's settings for the Google Chat
+ * fake (its Chat API, token endpoint and key sets, one service account made for the run, events signed for the
+ * fake's project number), spaces made in the fake, and people's messages written there: the fake answers with what
+ * Chat would send the app (a message in a space only when it @mentions the app; every message of a DM), which is
+ * posted to the Worker's endpoint with its bearer token, as Chat posts it.
+ */
+import { googleChatFakeSettings } from "../../dev/fakes/google-chat/settings.ts";
+import { newServiceAccountKey } from "../../dev/fakes/google-chat/service-account.ts";
+import type { PlannedMessage } from "./traffic.ts";
+
+/** The fake's default authentication audience (dev/fakes/google-chat/server.ts). */
+const PROJECT_NUMBER = "123456789012";
+/** The service account the fake's token endpoint knows and the Worker signs with: made per run. */
+export const GOOGLE_CHAT_ACCOUNT = newServiceAccountKey().json;
+
+/** The Worker's Google Chat settings for a bench. */
+export function googleChatVars(fakeUrl: string): Record<string, string> {
+  const vars = new Map([["GOOGLE_CHAT_SERVICE_ACCOUNT", GOOGLE_CHAT_ACCOUNT]]);
+  return {
+    ...googleChatFakeSettings(fakeUrl, vars),
+    GOOGLE_CHAT_SERVICE_ACCOUNT: GOOGLE_CHAT_ACCOUNT,
+    GOOGLE_CHAT_AUDIENCE: PROJECT_NUMBER,
+  };
+}
+
+/** What Chat sends the app for a message: the event's JSON and its `Authorization` header. */
+export interface ChatDelivery {
+  body: unknown;
+  authorization: string;
+}
+
+export function googleChatRequest(baseUrl: string, delivery: ChatDelivery): Request {
+  return new Request(`${baseUrl}/google-chat/events`, {
+    method: "POST",
+    headers: {
+      Authorization: delivery.authorization,
+      "Content-Type": "application/json",
+      "User-Agent": "Google-Dynamite",
+    },
+    body: JSON.stringify(delivery.body),
+  });
+}
+
+async function control<T>(fakeUrl: string, path: string, body: unknown): Promise<T> {
+  const res = await fetch(`${fakeUrl}${path}`, { method: "POST", body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`the Google Chat fake refused ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+/** Makes a space (threads), a group chat or a DM, named `name` (`spaces/<id>`), with the app in it. */
+export async function makeGoogleChatSpace(fakeUrl: string, name: string, spaceType: SpaceType): Promise<void> {
+  await control(fakeUrl, "/__space", { name, spaceType });
+}
+
+type SpaceType = "SPACE" | "GROUP_CHAT" | "DIRECT_MESSAGE";
+
+export interface ChatSay {
+  space: string;
+  /** `users/<digits>` and the name people see. */
+  from: { name: string; displayName: string };
+  text: string;
+  mention: boolean;
+  /** A reply in this thread; a new thread at the top otherwise. */
+  thread?: string;
+  /** Signs Chat's token for this audience instead of the app's (a misdirected delivery). */
+  audience?: string;
+}
+
+/** A person writes in the fake's Chat; the message's thread and what Chat sends the app (null: nothing). */
+export function googleChatSay(
+  fakeUrl: string,
+  say: ChatSay,
+): Promise<{ message: string; thread: string; delivery: ChatDelivery | null }> {
+  return control(fakeUrl, "/__message", { ...say, deliver: false });
+}
+
+/**
+ * bench/load's Google Chat places: a space where a person @mentions the app at the top (a new thread, the
+ * conversation's start) and a DM with the app, alternating; each needs one answer. What Chat sends the app is made
+ * in the fake before the phases (./run.ts: makeGoogleChatDeliveries), so that sending it is only the POST.
+ */
+export function googleChatPlaces(count: number, run: string): PlannedMessage[] {
+  return Array.from({ length: count }, (_, i) => {
+    const dm = i % 2 === 1;
+    const space = `spaces/L${run}x${i}`;
+    const say: ChatSay = {
+      space,
+      from: { name: `users/${8_000_000 + i}`, displayName: `Person ${i}` },
+      text: dm ? `what is the answer to ${i}?` : `I'm planning step ${i}. What do you think?`,
+      mention: !dm,
+    };
+    const held: { delivery?: ChatDelivery } = {};
+    return {
+      platform: "google-chat",
+      kind: dm ? "gc_dm" : "gc_new_mention",
+      place: space,
+      needsAnswer: true,
+      googleChat: { say, spaceType: dm ? "DIRECT_MESSAGE" : "SPACE", held },
+      request: (url) => {
+        if (!held.delivery) throw new Error(`no delivery made for ${space}: makeGoogleChatDeliveries first`);
+        return googleChatRequest(url, held.delivery);
+      },
+    };
+  });
+}
+
+/** Makes each planned Google Chat message's space and writes the message; keeps what Chat sends the app of it. */
+export async function makeGoogleChatDeliveries(fakeUrl: string, messages: readonly PlannedMessage[]): Promise<void> {
+  for (const m of messages) {
+    if (!m.googleChat) continue;
+    await makeGoogleChatSpace(fakeUrl, m.googleChat.say.space, m.googleChat.spaceType);
+    const written = await googleChatSay(fakeUrl, m.googleChat.say);
+    if (!written.delivery) throw new Error(`Chat sent the app nothing of ${m.googleChat.say.space}`);
+    m.googleChat.held.delivery = written.delivery;
+  }
+}
