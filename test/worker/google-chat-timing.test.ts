@@ -6,6 +6,8 @@
  * and Chat hands back the message it made: still one; a 429 is waited out in the job, no retry spent.
  */
 import { describe, expect, it } from "vitest";
+import { googleChatText } from "../../lib/platforms/google-chat/format.ts";
+import { APOLOGY } from "../../lib/notices.ts";
 import { injectedFaults, scriptFault } from "../support/fault-control.ts";
 import {
   GOOGLE_CHAT_URL,
@@ -17,11 +19,13 @@ import {
   chatRequest,
 } from "../support/google-chat.ts";
 import { ALL_RETRIES_MS, prodTimingSuite, QSTASH_RETRY_DELAYS_MS } from "../support/prod-timing.ts";
-import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
+import { callWorker, MODEL_CONTROL_URL, pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "gchattiming";
 const REPLY_PATH = `/t/${SUITE}/jobs/reply`;
-const kit = prodTimingSuite(SUITE, { GOOGLE_CHAT_AUDIENCE: PROJECT_NUMBER });
+const kit = prodTimingSuite(SUITE, { GOOGLE_CHAT_AUDIENCE: PROJECT_NUMBER, STREAMING: "true" });
+/** A model slow enough to stream (the local model reads it from the message). */
+const PACE = "[[local-model tokens=160 tps=80 first_ms=150]]";
 
 pumpJobsDuringSuite(kit.env, SUITE);
 
@@ -65,6 +69,31 @@ describe("Google Chat at production timings", () => {
     ]);
     expect((await kit.timePasses(ALL_RETRIES_MS)).deliveries).toEqual([]);
     expect(await spaceMessages(dm)).toHaveLength(1);
+  });
+
+  it("puts the apology in a stream's opening that landed unheard, never beside it", async () => {
+    const dm = await newSpace("DIRECT_MESSAGE");
+    const marker = `opening-${dm.slice("spaces/".length)}`;
+    // The stream's first message is made but its answer lost; every later model call fails: the last word is the
+    // apology, posted whole, which must take that message's place (bench:chaos seed 2 left the "(" beside it).
+    await scriptFault(GOOGLE_CHAT_URL, {
+      fault: "drop_after",
+      path: "/spaces.messages.create",
+      bodyContains: `"space":"${dm}"`,
+    } as never);
+    await scriptFault(MODEL_CONTROL_URL, {
+      fault: "refuse",
+      path: "/chat.completions",
+      bodyContains: marker,
+      status: 500,
+      after: 1,
+      times: 20,
+    } as never);
+    const { delivery } = await say(dm, newPerson("Ida"), `tell me about lenses ${marker} ${PACE}`);
+    expect((await callWorker(kit.env, chatRequest(delivery!))).status).toBe(200);
+    await kit.deliveriesSettled();
+    await kit.timePasses(ALL_RETRIES_MS);
+    expect((await spaceMessages(dm)).map((m) => m.text)).toEqual([googleChatText(APOLOGY)]);
   });
 
   it("waits out a 429 in the job: answered at the first delivery, once, no retry spent", async () => {

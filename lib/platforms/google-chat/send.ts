@@ -9,7 +9,10 @@
  * Each part carries a `requestId` made from the answer and the part's index: "Specifying a request ID makes the
  * request idempotent ... Subsequent requests with the same request ID return the existing message" (the Chat API's
  * CreateMessageRequest). So an attempt whose call never came back posts the part again and gets the message the
- * first call made, never a second one; Google names no window for it (docs/platforms/google-chat.md).
+ * first call made, never a second one; Google names no window for it (docs/platforms/google-chat.md). A stream's
+ * opening is the answer's first message and takes part 0's request id (./stream.ts): an opening that landed unheard,
+ * then an answer (or the apology) posted whole, gets that message back holding the stream's first words, and puts
+ * the part's text in it rather than leaving them beside the answer.
  */
 import { bytesToHex } from "../../crypto.ts";
 import type { PartProgress } from "../../message.ts";
@@ -22,7 +25,10 @@ import { MESSAGE_NAME } from "./schema.ts";
 import type { GoogleChatTarget } from "./target.ts";
 import { GOOGLE_CHAT_MAX_MESSAGE_CHARS, googleChatText } from "./format.ts";
 
-const createdSchema = z.looseObject({ name: z.string().check(z.regex(MESSAGE_NAME)) });
+const createdSchema = z.looseObject({ name: z.string().check(z.regex(MESSAGE_NAME)), text: z.optional(z.string()) });
+
+/** The request id of an answer's first message, a stream's opening or part 0. */
+export const FIRST_MESSAGE = "0";
 
 /**
  * The `requestId` of one post of an answer: the same on every attempt, a UUID in form (Google recommends a UUID),
@@ -36,13 +42,16 @@ export async function requestIdOf(target: GoogleChatTarget, answerId: string, wh
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** Creates one message of the answer in its thread; answers its resource name. A short 429 is waited out. */
+/**
+ * Creates one message of the answer in its thread; answers its resource name and text (an earlier request's message,
+ * for a request id seen before). A short 429 is waited out.
+ */
 export async function createMessage(
   ctx: ChatContext,
   target: GoogleChatTarget,
   text: string,
   requestId: string,
-): Promise<string> {
+): Promise<{ name: string; text?: string | undefined }> {
   const created = await withBackoff(() =>
     callChat(ctx, "spaces.messages.create", {
       method: "POST",
@@ -54,7 +63,17 @@ export async function createMessage(
       body: { text: googleChatText(text), ...(target.thread ? { thread: { name: target.thread } } : {}) },
     }),
   );
-  return createdSchema.parse(created).name;
+  return createdSchema.parse(created);
+}
+
+/** Sets a message's text (Chat's own format): `spaces.messages.patch` with `updateMask=text`. */
+export function setMessageText(ctx: ChatContext, target: GoogleChatTarget, messageId: string, chatText: string) {
+  return callChat(ctx, "spaces.messages.patch", {
+    method: "PATCH",
+    path: `${target.space}/messages/${messageId}`,
+    query: { updateMask: "text" },
+    body: { text: chatText },
+  });
 }
 
 /** Posts `text` in order as one or more messages; returns the ids (in their space) of the messages this call posted. */
@@ -65,7 +84,15 @@ export function sendGoogleChatReply(
   progress: PartProgress,
 ): Promise<string[]> {
   return postParts(splitText(text, GOOGLE_CHAT_MAX_MESSAGE_CHARS), progress, {
-    post: async (part, index) =>
-      messageIdOf(await createMessage(ctx, target, part, await requestIdOf(target, progress.answerId, `${index}`))),
+    post: async (part, index) => {
+      const created = await createMessage(ctx, target, part, await requestIdOf(target, progress.answerId, `${index}`));
+      const id = messageIdOf(created.name);
+      const chatText = googleChatText(part);
+      // Only where an earlier attempt's call may have landed: Chat may store a text a little unlike the one sent.
+      const earlier = progress.unsure !== undefined && index === progress.from;
+      if (earlier && created.text !== undefined && created.text !== chatText)
+        await withBackoff(() => setMessageText(ctx, target, id, chatText));
+      return id;
+    },
   });
 }

@@ -17,9 +17,9 @@ import { closeMarkdown } from "../../text/close-markdown.ts";
 import type { StreamingCapability } from "../adapter.ts";
 import { renderSnapshot } from "../answer-format.ts";
 import type { AnswerStream } from "../answer-stream.ts";
-import { callChat, type ChatContext, withBackoff } from "./api.ts";
+import { type ChatContext, withBackoff } from "./api.ts";
 import { messageIdOf } from "./place.ts";
-import { createMessage, requestIdOf } from "./send.ts";
+import { createMessage, FIRST_MESSAGE, requestIdOf, setMessageText } from "./send.ts";
 import { GOOGLE_CHAT_MAX_MESSAGE_CHARS, googleChatFormat } from "./format.ts";
 import type { GoogleChatSettings } from "./settings.ts";
 import type { GoogleChatTarget } from "./target.ts";
@@ -33,9 +33,9 @@ export const googleChatStreaming: StreamingCapability<GoogleChatTarget, GoogleCh
   intervalMs: EDIT_INTERVAL_MS,
 
   async open(ctx, target, text, answer) {
-    // The opening's own request id: an attempt that never heard back from it posts again and gets that message.
-    const requestId = await requestIdOf(target, answer.triggerId, "open");
-    const name = await createMessage(ctx, target, closeMarkdown(text), requestId);
+    // The first message's request id: an attempt that never heard back from it posts again and gets that message.
+    const requestId = await requestIdOf(target, answer.triggerId, FIRST_MESSAGE);
+    const { name } = await createMessage(ctx, target, closeMarkdown(text), requestId);
     const id = messageIdOf(name);
     // The message found again holds the earlier attempt's first words, not these: they are put in.
     if (answer.unsure) await withBackoff(() => patchText(ctx, target, id, text));
@@ -45,14 +45,9 @@ export const googleChatStreaming: StreamingCapability<GoogleChatTarget, GoogleCh
   resume: (ctx, target, state) => editStream(ctx, target, { ...state }),
 };
 
-/** Sets the message's text: `spaces.messages.patch` with `updateMask=text`. */
+/** Sets the message's text to a snapshot of the answer. */
 function patchText(ctx: ChatContext, target: GoogleChatTarget, messageId: string, text: string) {
-  return callChat(ctx, "spaces.messages.patch", {
-    method: "PATCH",
-    path: `${target.space}/messages/${messageId}`,
-    query: { updateMask: "text" },
-    body: { text: renderSnapshot(googleChatFormat, text, target) },
-  });
+  return setMessageText(ctx, target, messageId, renderSnapshot(googleChatFormat, text, target));
 }
 
 function editStream(ctx: ChatContext, target: GoogleChatTarget, state: StreamState): AnswerStream {
