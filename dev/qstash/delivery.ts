@@ -37,6 +37,7 @@ export async function attemptDelivery(
   headers.set("Upstash-Signature", await qstashSignature(signingKey, message.url, sendsBody ? body : ""));
   headers.set("Upstash-Message-Id", message.messageId);
   headers.set("Upstash-Retried", String(message.retried));
+  if (message.scheduleId) headers.set("Upstash-Schedule-Id", message.scheduleId);
   const timeout = AbortSignal.timeout(message.timeoutMs);
   try {
     const response = await fetch(message.url, {

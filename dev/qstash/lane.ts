@@ -13,6 +13,7 @@ import { createQStashFaults } from "./faults.ts";
 import { MessageDelivery } from "./message-delivery.ts";
 import { handleRequest, type RouteContext } from "./routes.ts";
 import { DeliveryScheduler } from "./scheduler.ts";
+import { ScheduleBook } from "./schedules.ts";
 import { QStashStore } from "./store.ts";
 
 export interface LaneOptions {
@@ -43,11 +44,13 @@ export async function openLane(opts: LaneOptions): Promise<Lane> {
   }
   const faults = createQStashFaults(() => clock.now());
   const log = new DeliveryLog();
+  const schedules = new ScheduleBook(store, opts.keyPrefix, clock, () => scheduler.wake());
   const scheduler: DeliveryScheduler = new DeliveryScheduler({
     store,
     pollIntervalMs: opts.pollIntervalMs,
     delivery: new MessageDelivery({
       store,
+      schedules,
       clock,
       faults,
       log,
@@ -58,6 +61,7 @@ export async function openLane(opts: LaneOptions): Promise<Lane> {
   });
   const routes: RouteContext = {
     store,
+    schedules,
     clock,
     faults,
     token: opts.token,

@@ -13,12 +13,14 @@ import { attemptDelivery, isSuccess, type AttemptResult } from "./delivery.ts";
 import { attemptWithFaults, deliverySubject, type QStashFaults } from "./faults.ts";
 import { newId, type StoredMessage } from "./message.ts";
 import { parseRetryDelay } from "./retry-delay.ts";
+import type { ScheduleBook } from "./schedules.ts";
 import type { QStashStore, Settlement } from "./store.ts";
 
 const DAY_MS = 86_400_000;
 
 export interface MessageDeliveryOptions {
   store: QStashStore;
+  schedules: ScheduleBook;
   clock: QStashClock;
   faults: QStashFaults;
   log: DeliveryLog;
@@ -39,7 +41,9 @@ export class MessageDelivery {
   async deliver(messageId: string, stop: AbortSignal): Promise<void> {
     const { store, clock, faults } = this.#o;
     try {
-      const message = await store.load(messageId);
+      const stored = await store.load(messageId);
+      // A schedule's slot fires at its first attempt; the slot of a paused or deleted schedule is dropped.
+      const message = stored && (await this.#o.schedules.fire(stored));
       if (!message) {
         await store.settle(messageId, { action: "done" });
         return;

@@ -31,6 +31,10 @@ export const storedMessageSchema = z.object({
   queueName: z.string().optional(),
   /** Set on callbacks: the message whose outcome they report. */
   sourceMessageId: z.string().optional(),
+  /** Set on a schedule's messages (./schedules.ts); sent as Upstash-Schedule-Id. */
+  scheduleId: z.string().optional(),
+  /** The slot a schedule's message stands for, until it fires (then the schedule's next slot is planned). */
+  slotAt: z.number().optional(),
 });
 
 export type StoredMessage = z.infer<typeof storedMessageSchema>;
@@ -55,7 +59,7 @@ let sequence = 0;
  * Ids sort by creation time, then by a per-process counter: Redis orders equal due times by member, so messages
  * published in the same millisecond still go out in publish order.
  */
-export function newId(prefix: "msg" | "dlq"): string {
+export function newId(prefix: "msg" | "dlq" | "scd"): string {
   sequence = (sequence + 1) % 36 ** 4;
   const time = Date.now().toString(36).padStart(9, "0");
   return `${prefix}_${time}${sequence.toString(36).padStart(4, "0")}${randomBytes(6).toString("base64url")}`;

@@ -1,6 +1,7 @@
 /**
  * @module
- * The QStash REST surface the client uses: publish, enqueue, batch, signing keys and the DLQ, behind Bearer auth.
+ * The QStash REST surface the client uses: publish, enqueue, batch, schedules (./schedules.ts), signing keys and the
+ * DLQ, behind Bearer auth.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { timingSafeEqual } from "node:crypto";
@@ -8,12 +9,14 @@ import { z } from "zod";
 import type { QStashClock } from "./clock.ts";
 import { PUBLISH_FAULTS, publishSubject, type QStashFaults } from "./faults.ts";
 import { planPublish, PublishRequestError, type PublishInput, type PublishPlan } from "./publish-request.ts";
+import { ScheduleError, type ScheduleBook } from "./schedules.ts";
 import type { DlqRecord, QStashStore } from "./store.ts";
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const PUBLISH_PATH = "/v2/publish/";
 const ENQUEUE_PATH = "/v2/enqueue/";
 const DLQ_PATH = "/v2/dlq";
+const SCHEDULES_PATH = "/v2/schedules";
 const DEFAULT_DLQ_PAGE = 100;
 
 const batchSchema = z.array(
@@ -27,6 +30,7 @@ const batchSchema = z.array(
 
 export interface RouteContext {
   store: QStashStore;
+  schedules: ScheduleBook;
   clock: QStashClock;
   faults: QStashFaults;
   token: string;
@@ -74,6 +78,9 @@ export async function handleRequest(
       };
       return await publishOne(ctx, res, input);
     }
+    if (pathname === SCHEDULES_PATH || pathname.startsWith(`${SCHEDULES_PATH}/`)) {
+      return await scheduleRequest(ctx.schedules, req, res, rawUrl.slice(SCHEDULES_PATH.length + 1));
+    }
     if (method === "POST" && pathname === "/v2/batch") return await publishBatch(ctx, res, await readBody(req));
     if (method === "GET" && pathname === "/v2/keys") return send(res, 200, ctx.signingKeys);
     if (method === "GET" && pathname === DLQ_PATH)
@@ -88,10 +95,40 @@ export async function handleRequest(
     }
     throw new HttpError(404, `${method} ${pathname} is not served by the local QStash stand-in`);
   } catch (err) {
-    if (err instanceof HttpError) return send(res, err.status, { error: err.message });
+    if (err instanceof HttpError || err instanceof ScheduleError) return send(res, err.status, { error: err.message });
     if (err instanceof PublishRequestError) return send(res, 400, { error: err.message });
     send(res, 500, { error: err instanceof Error ? err.message : String(err) });
   }
+}
+
+/** `rest` is the URL after `/v2/schedules/`: a destination (create), `{id}`, `{id}/pause`, `{id}/resume`, or "". */
+async function scheduleRequest(book: ScheduleBook, req: IncomingMessage, res: ServerResponse, rest: string) {
+  const method = req.method ?? "GET";
+  if (method === "POST" && rest !== "") {
+    return send(
+      res,
+      200,
+      await book.create({ destination: rest, headers: flatHeaders(req), body: await readBody(req) }),
+    );
+  }
+  const [id = "", action, ...extra] = rest.split("?")[0]?.split("/").map(decodeURIComponent) ?? [];
+  if (method === "GET" && id === "") return send(res, 200, await book.list());
+  if (id !== "" && extra.length === 0) {
+    if (method === "GET" && action === undefined) return send(res, 200, await book.get(id));
+    const change =
+      method === "DELETE" && action === undefined
+        ? book.delete(id)
+        : method === "PATCH" && action === "pause"
+          ? book.pause(id)
+          : method === "PATCH" && action === "resume"
+            ? book.resume(id)
+            : undefined;
+    if (change) {
+      await change;
+      return void res.writeHead(200).end();
+    }
+  }
+  throw new HttpError(404, `${method} /v2/schedules/${rest} is not served by the local QStash stand-in`);
 }
 
 async function publishOne(ctx: RouteContext, res: ServerResponse, input: PublishInput): Promise<void> {

@@ -103,6 +103,16 @@ end
 return 1
 `;
 
+const DISCARD = `
+local p, id = ARGV[1], ARGV[2]
+local due = redis.call('ZSCORE', p..'due', id)
+if not due then return false end
+redis.call('ZREM', p..'due', id)
+redis.call('DEL', p..'msg:'..id)
+redis.call('HDEL', p..'meta', id)
+return due
+`;
+
 /** What happens to a claimed message after an attempt. */
 export type Settlement =
   | { action: "done" }
@@ -165,6 +175,23 @@ export class QStashStore {
           ? [settlement.dlqId, JSON.stringify(settlement.record), settlement.record.createdAt]
           : [];
     return (await this.#run(SETTLE, [messageId, settlement.action, ...extra])) === 1;
+  }
+
+  /** Replaces a waiting or claimed message's stored form (a schedule's message once its slot fired). */
+  async rewrite(message: StoredMessage): Promise<void> {
+    await this.redis.set(`${this.#prefix}msg:${message.messageId}`, JSON.stringify(message), "XX");
+  }
+
+  /** Drops a message that waits (not one in flight); its due time when it waited, else undefined. */
+  async discard(messageId: string): Promise<number | undefined> {
+    const dueAt = (await this.#run(DISCARD, [messageId])) as string | null;
+    return dueAt === null ? undefined : Number(dueAt);
+  }
+
+  /** When a waiting message is due; undefined when it does not wait. */
+  async dueAt(messageId: string): Promise<number | undefined> {
+    const score = await this.redis.zscore(`${this.#prefix}due`, messageId);
+    return score === null ? undefined : Number(score);
   }
 
   async listDlq(): Promise<DlqRecord[]> {
