@@ -24,7 +24,7 @@ export interface ChatLine {
   reply: boolean;
 }
 
-/** One Google Chat conversation of the plan; `id` its number, `tag` in each text, `word(n)` the n-th text's own word. */
+/** One Google Chat conversation of the plan: `id` its number, `tag` in each text, `word(n)` the n-th text's word. */
 export function googleChatConversation(
   kind: GoogleChatKind,
   id: number,

@@ -3,7 +3,8 @@
  * The questions of bench/latency, one conversation each, signed as the platforms sign them: a Slack mention in a
  * thread (Slack streams there) or in the channel itself (edited as it grows), a Discord `/ask`, a Discord channel
  * message mentioning the bot, dispatched by the fake Gateway of the Worker's bot, and Telegram: a mention in a group
- * and a message in a private chat (./telegram.ts); and a Slack thread question that takes one tool round (a ticket
+ * and a message in a private chat (./telegram.ts), Google Chat: a mention in a space and a DM's message
+ * (./google-chat.ts); and a Slack thread question that takes one tool round (a ticket
  * lookup at the local tool server). Each carries a marker of its own,
  * so that the model's record of requests tells when its answer was asked for.
  */
@@ -11,6 +12,7 @@ import { DISCORD_FAKE_BOT } from "../../dev/fakes/discord.ts";
 import { askInteraction, snowflake } from "../../test/support/discord.ts";
 import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-answers.ts";
 import * as traffic from "../load/traffic.ts";
+import { askOnGoogleChat, googleChatSpace } from "./google-chat.ts";
 import { askOnTelegram, telegramChat } from "./telegram.ts";
 
 export const KINDS = [
@@ -20,6 +22,8 @@ export const KINDS = [
   "discord_gateway",
   "telegram_group",
   "telegram_private",
+  "gchat_space",
+  "gchat_dm",
   "slack_tool",
 ] as const;
 export type Kind = (typeof KINDS)[number];
@@ -58,6 +62,8 @@ interface Recipient {
   dispatch(message: object): number;
   /** The Telegram fake, where a Telegram question's chat is made. */
   telegramFake: string;
+  /** The Google Chat fake, where a Google Chat question's space is made and written in. */
+  googleChatFake: string;
 }
 
 /** A webhook answers in milliseconds; one that takes this long is a failure of the stack. */
@@ -135,6 +141,16 @@ export function question(
       marker,
       place: String(chatId),
       ask: (to) => askOnTelegram(to.telegramFake, to.workerUrl, kind, chatId, `how should I cache this? ${marker}`),
+    };
+  }
+  if (kind === "gchat_space" || kind === "gchat_dm") {
+    const space = googleChatSpace(run);
+    return {
+      kind,
+      mode,
+      marker,
+      place: space,
+      ask: (to) => askOnGoogleChat(to.googleChatFake, to.workerUrl, kind, space, `how should I cache this? ${marker}`),
     };
   }
   if (kind === "discord_gateway") {

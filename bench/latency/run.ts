@@ -4,7 +4,8 @@
  * [--first-ms MS]`: how soon a person sees that the bot works, and its answer, on the local stack: for Slack
  * (thread: native streams; channel: a message edited as it grows), Discord (/ask; a channel message arriving
  * over the Gateway: typing, then a message edited as it grows) and Telegram (a group: typing, then a reply edited
- * as it grows; a private chat: typing, drafts, then the message) and a Slack thread question answered after one
+ * as it grows; a private chat: typing, drafts, then the message), Google Chat (a mention in a space, a DM: a post
+ * edited as it grows, no sign before it) and a Slack thread question answered after one
  * tool round (a lookup the local tool server answers after 200 ms), `--answers` answers each
  * with STREAMING on and as many with it off, sent interleaved to two Workers in waves of `--concurrency`
  * conversations per mode, a wave every `--wave-every` seconds at most, each Slack kind and mode in a workspace of
@@ -25,6 +26,7 @@ import { percentile } from "../load/stats.ts";
 import { KINDS, MODES, question, SLACK_TEAMS, TOOL_TEAMS, type Kind, type Mode, type Question } from "./answers.ts";
 import { modelAskedTimes, seen, type Seen } from "./measure.ts";
 import { startLatencyStack, TOOL_DELAY_MS } from "./stack.ts";
+import { googleChatRefusals } from "./google-chat.ts";
 import { telegramRefusals } from "./telegram.ts";
 
 /** A wave that is not complete by then is reported as such and the bench stops. */
@@ -36,7 +38,7 @@ const command = defineCommand({
   summary:
     "How soon a person sees that the bot works, and its answer, on the local stack: Slack threads (native streams), " +
     "Slack channels (a message edited as it grows), Discord /ask, Discord channel messages over the Gateway, Telegram groups (edits) and private " +
-    "chats (drafts), each with STREAMING on and off, interleaved on " +
+    "chats (drafts), Google Chat spaces and DMs (a post edited as it grows), each with STREAMING on and off, interleaved on " +
     "two Workers, in waves of conversations at once, each Slack kind and mode in a workspace of its own; prints p95 " +
     "first sign, first text, complete time, API calls and refusals.",
   options: {
@@ -120,7 +122,11 @@ try {
       .total;
   for (const kind of args.kinds) {
     const measured: Measured[] = [];
-    const refusals = kind.startsWith("telegram") ? () => telegramRefusals(stack.fakes.telegram) : discordRefusals;
+    const refusals = kind.startsWith("telegram")
+      ? () => telegramRefusals(stack.fakes.telegram)
+      : kind.startsWith("gchat")
+        ? () => googleChatRefusals(stack.fakes.googleChat)
+        : discordRefusals;
     const refusedBefore = await refusals();
     for (let sent = 0; sent < args.answers; sent += args.concurrency) {
       const waveStart = Date.now();
@@ -135,7 +141,8 @@ try {
       const accepted = await Promise.all(questions.map(ask));
       measured.push(...(await waitForAnswers(questions, accepted)));
     }
-    const refused = kind.startsWith("discord") || kind.startsWith("telegram") ? (await refusals()) - refusedBefore : 0;
+    const counted = ["discord", "telegram", "gchat"].some((p) => kind.startsWith(p));
+    const refused = counted ? (await refusals()) - refusedBefore : 0;
     for (const mode of MODES)
       results[mode][kind] = figures(
         kind,
@@ -150,7 +157,12 @@ report();
 
 function ask(q: Question): Promise<number> {
   const side = q.mode === "streaming" ? "streaming" : "streamingOff";
-  return q.ask({ workerUrl: stack.workers[side], dispatch: stack.gateways[side], telegramFake: stack.fakes.telegram });
+  return q.ask({
+    workerUrl: stack.workers[side],
+    dispatch: stack.gateways[side],
+    telegramFake: stack.fakes.telegram,
+    googleChatFake: stack.fakes.googleChat,
+  });
 }
 
 async function waitForAnswers(questions: Question[], accepted: number[]): Promise<Measured[]> {

@@ -1,10 +1,9 @@
 /**
  * @module
  * The local stack of bench/latency, on loopback: redis-server behind the REST bridge, the QStash stand-in with
- * quick retries, the Slack, Discord and Telegram fakes, the local model at the pace asked for, and two Parley Workers
- * in
- * workerd sharing all of it (one key prefix): STREAMING on and off, installable, with `slackTeams` installed.
- * The local tool server answers the tool kind's lookups after TOOL_DELAY_MS.
+ * quick retries, the Slack, Discord, Telegram and Google Chat fakes, the local model at the pace asked for, and two
+ * Parley Workers in workerd sharing all of it (one key prefix): STREAMING on and off, installable, with `slackTeams`
+ * installed. The local tool server answers the tool kind's lookups after TOOL_DELAY_MS.
  * Each Worker is a bot of its own on Discord (its own token and fake Gateway, which holds one session per shard),
  * connected before the bench starts; the REST fake echoes a bot's channel posts to its own Gateway, as Discord does.
  */
@@ -39,7 +38,7 @@ export interface LatencyStack {
   workers: Both<string>;
   /** Each Worker's bot's Gateway: dispatches a MESSAGE_CREATE, returns when (epoch ms). */
   gateways: Both<(message: object) => number>;
-  fakes: { slack: string; discord: string; telegram: string };
+  fakes: { slack: string; discord: string; telegram: string; googleChat: string };
   modelControl: string;
   stop(): Promise<void>;
 }
@@ -175,6 +174,7 @@ export function startLatencyStack(
       slack: slack.url.replace(/\/api$/, ""),
       discord: discordFake.url.replace(/\/api\/v10$/, ""),
       telegram: telegram.url,
+      googleChat: googleChat.url,
     };
     for (const team of slackTeams) await installWorkspace(streaming, fakes.slack, team);
     const dispatch = { streaming: dispatchTo(gateways.streaming), streamingOff: dispatchTo(gateways.streamingOff) };

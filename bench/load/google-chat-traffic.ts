@@ -8,6 +8,7 @@
  */
 import { googleChatFakeSettings } from "../../dev/fakes/google-chat/settings.ts";
 import { newServiceAccountKey } from "../../dev/fakes/google-chat/service-account.ts";
+import type { PlannedMessage } from "./traffic.ts";
 
 /** The fake's default authentication audience (dev/fakes/google-chat/server.ts). */
 const PROJECT_NUMBER = "123456789012";
@@ -49,13 +50,11 @@ async function control<T>(fakeUrl: string, path: string, body: unknown): Promise
 }
 
 /** Makes a space (threads), a group chat or a DM, named `name` (`spaces/<id>`), with the app in it. */
-export async function makeGoogleChatSpace(
-  fakeUrl: string,
-  name: string,
-  spaceType: "SPACE" | "GROUP_CHAT" | "DIRECT_MESSAGE",
-): Promise<void> {
+export async function makeGoogleChatSpace(fakeUrl: string, name: string, spaceType: SpaceType): Promise<void> {
   await control(fakeUrl, "/__space", { name, spaceType });
 }
+
+type SpaceType = "SPACE" | "GROUP_CHAT" | "DIRECT_MESSAGE";
 
 export interface ChatSay {
   space: string;
@@ -75,4 +74,45 @@ export function googleChatSay(
   say: ChatSay,
 ): Promise<{ message: string; thread: string; delivery: ChatDelivery | null }> {
   return control(fakeUrl, "/__message", { ...say, deliver: false });
+}
+
+/**
+ * bench/load's Google Chat places: a space where a person @mentions the app at the top (a new thread, the
+ * conversation's start) and a DM with the app, alternating; each needs one answer. What Chat sends the app is made
+ * in the fake before the phases (./run.ts: makeGoogleChatDeliveries), so that sending it is only the POST.
+ */
+export function googleChatPlaces(count: number, run: string): PlannedMessage[] {
+  return Array.from({ length: count }, (_, i) => {
+    const dm = i % 2 === 1;
+    const space = `spaces/L${run}x${i}`;
+    const say: ChatSay = {
+      space,
+      from: { name: `users/${8_000_000 + i}`, displayName: `Person ${i}` },
+      text: dm ? `what is the answer to ${i}?` : `I'm planning step ${i}. What do you think?`,
+      mention: !dm,
+    };
+    const held: { delivery?: ChatDelivery } = {};
+    return {
+      platform: "google-chat",
+      kind: dm ? "gc_dm" : "gc_new_mention",
+      place: space,
+      needsAnswer: true,
+      googleChat: { say, spaceType: dm ? "DIRECT_MESSAGE" : "SPACE", held },
+      request: (url) => {
+        if (!held.delivery) throw new Error(`no delivery made for ${space}: makeGoogleChatDeliveries first`);
+        return googleChatRequest(url, held.delivery);
+      },
+    };
+  });
+}
+
+/** Makes each planned Google Chat message's space and writes the message; keeps what Chat sends the app of it. */
+export async function makeGoogleChatDeliveries(fakeUrl: string, messages: readonly PlannedMessage[]): Promise<void> {
+  for (const m of messages) {
+    if (!m.googleChat) continue;
+    await makeGoogleChatSpace(fakeUrl, m.googleChat.say.space, m.googleChat.spaceType);
+    const written = await googleChatSay(fakeUrl, m.googleChat.say);
+    if (!written.delivery) throw new Error(`Chat sent the app nothing of ${m.googleChat.say.space}`);
+    m.googleChat.held.delivery = written.delivery;
+  }
 }

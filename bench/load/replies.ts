@@ -1,9 +1,8 @@
 /**
  * @module
  * Reads what the platform fakes received and counts replies per place (Slack channel, Discord interaction token,
- * SMS recipient, Telegram chat), polling until every expected place has one or the deadline passes, then once more
- * after a
- * short quiet period so late duplicates are counted too.
+ * SMS recipient, Telegram chat, Google Chat space), polling until every expected place has one or the deadline
+ * passes, then once more after a short quiet period so late duplicates are counted too.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 
@@ -15,6 +14,7 @@ interface Fakes {
   discord: string;
   twilio: string;
   telegram: string;
+  googleChat: string;
 }
 
 const controlOrigin = (url: string) => new URL(url).origin;
@@ -38,6 +38,8 @@ async function countAll(fakes: Fakes): Promise<Map<string, number>> {
   for (const c of await calls(fakes.twilio)) add(c.to);
   // A Telegram answer is its sendMessage (a streamed one grows by edits, a draft is no message).
   for (const c of await calls(fakes.telegram)) if (c.route === "sendMessage") add(String(c.chat_id));
+  // A Google Chat answer is its spaces.messages.create (a streamed one grows by patches).
+  for (const c of await calls(fakes.googleChat)) if (c.route === "spaces.messages.create") add(c.space);
   return counts;
 }
 

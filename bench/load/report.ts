@@ -33,7 +33,9 @@ export function summarize(m: Measured) {
     m.inbound.new_mention.messages +
     m.inbound.active.messages +
     m.inbound.tg_new_mention.messages +
-    m.inbound.tg_active.messages;
+    m.inbound.tg_active.messages +
+    m.inbound.gc_new_mention.messages +
+    m.inbound.gc_dm.messages;
   const unanswered = [...m.expected].filter((place) => (m.jobs.replies.get(place) ?? 0) === 0).length;
   const answers = [...m.jobs.replies.values()].reduce((a, b) => a + b, 0);
   const ack = parley.map((a) => a.ms);
@@ -58,6 +60,8 @@ export function summarize(m: Measured) {
     commands_telegram_new_mention: per(m.inbound.tg_new_mention, m.inbound.tg_new_mention.messages),
     commands_telegram_active: per(m.inbound.tg_active, m.inbound.tg_active.messages),
     commands_telegram_kept_chatter: per(m.inbound.tg_kept, m.inbound.tg_kept.messages),
+    commands_google_chat_mention: per(m.inbound.gc_new_mention, m.inbound.gc_new_mention.messages),
+    commands_google_chat_dm: per(m.inbound.gc_dm, m.inbound.gc_dm.messages),
     commands_per_answer_jobs: per(m.jobs, answers),
     job_round_trips_per_answer: round(m.jobs.roundTrips / Math.max(1, answers), 2),
     publishes_per_message: round(m.publishes.reduce((a, b) => a + b, 0) / messages, 3),
@@ -88,7 +92,7 @@ export function printReport(
 ): void {
   const s = r.result;
   print(
-    `Parley under load: ${s.messages} signed messages at ${r.rate}/s over ${r.places} places plus quiet channels (Slack, Discord, SMS) and Telegram groups, model delay ${r["model-delay-ms"]} ms`,
+    `Parley under load: ${s.messages} signed messages at ${r.rate}/s over ${r.places} places plus quiet channels (Slack, Discord, SMS), Telegram groups and Google Chat spaces and DMs, model delay ${r["model-delay-ms"]} ms`,
   );
   print(`  acknowledgement   p50 ${s.ack_p50_ms} ms, p99 ${s.ack_p99_ms} ms`);
   print(
@@ -111,6 +115,8 @@ export function printReport(
     ["Telegram mention", r.inbound.tg_new_mention],
     ["Telegram active", r.inbound.tg_active],
     ["Telegram kept chatter", r.inbound.tg_kept],
+    ["Google Chat mention", r.inbound.gc_new_mention],
+    ["Google Chat DM", r.inbound.gc_dm],
   ];
   for (const [label, phase] of kinds)
     print(`    ${label.padEnd(22)} ${per(phase, phase.messages)}  (${breakdown(phase, phase.messages)})`);

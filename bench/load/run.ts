@@ -1,9 +1,9 @@
 /**
  * @module
- * `node bench/load/run.ts [--json] [--places N] [--chatter N] [--quiet N] [--rate MSG_PER_S] [--model-delay-ms MS]
- * [--tool-round] [--scenario backfill [--earlier N]]`:
- * signed traffic for Slack, Discord and Twilio across many places at a set rate against the Worker in workerd, on
- * the local stack (loopback only, bounded in count and time), each request interleaved with the same request to a
+ * `node bench/load/run.ts [--json] [--places N] [--chatter N] [--quiet N] [--telegram N] [--telegram-quiet N]
+ * [--google-chat N] [--rate MSG_PER_S] [--model-delay-ms MS] [--tool-round] [--scenario backfill [--earlier N]]`:
+ * signed traffic for Slack, Discord, Twilio, Telegram and Google Chat across many places at a set rate against the
+ * Worker in workerd, on the local stack (loopback only, bounded in count and time), each request interleaved with the same request to a
  * do-nothing Worker. Prints acknowledgement latency next to the do-nothing Worker's, replies, lost records,
  * duplicates, Redis round trips, Redis commands (script internals counted) for each kind of inbound message and per
  * answer's jobs, QStash publishes, and the first message after the script cache was lost. With --tool-round every
@@ -23,6 +23,7 @@ import { sendInterleaved } from "./send.ts";
 import { startStack } from "./stack.ts";
 import * as traffic from "./traffic.ts";
 import { makeTelegramChats } from "./telegram-traffic.ts";
+import { makeGoogleChatDeliveries } from "./google-chat-traffic.ts";
 import { startNoop, startParley } from "./workers.ts";
 
 const KEY_PREFIX = "bench";
@@ -35,7 +36,7 @@ const REPLY_DEADLINE_MS = 120_000;
 const command = defineCommand({
   name: "npm run bench:load",
   summary:
-    "Sends signed Slack, Discord and Twilio traffic across many places at a set rate to the Worker in workerd on the " +
+    "Sends signed Slack, Discord, Twilio, Telegram and Google Chat traffic across many places at a set rate to the Worker in workerd on the " +
     "local stack (loopback only, bounded), each request interleaved with the same request to a do-nothing Worker, " +
     "and prints acknowledgement latency, replies, lost records, duplicates, Redis round trips and commands, and QStash publishes.",
   options: {
@@ -69,6 +70,12 @@ const command = defineCommand({
       default: "30",
       valueName: "n",
       description: "Telegram groups where people only talk (kept, never answered), 0-1000 (30)",
+    },
+    "google-chat": {
+      type: "string",
+      default: "30",
+      valueName: "n",
+      description: "Google Chat places: spaces where the app is mentioned and DMs, alternating, 0-1000 (30)",
     },
     rate: { type: "string", default: "40", valueName: "msg/s", description: "messages per second, 1-500 (40)" },
     "model-delay-ms": {
@@ -106,6 +113,7 @@ const args = parseBoundedOptions(
     quiet: z.coerce.number().int().min(1).max(1_000),
     telegram: z.coerce.number().int().min(0).max(1_000),
     "telegram-quiet": z.coerce.number().int().min(0).max(1_000),
+    "google-chat": z.coerce.number().int().min(0).max(1_000),
     rate: z.coerce.number().min(1).max(500),
     "model-delay-ms": z.coerce.number().int().min(0).max(10_000),
     "tool-round": z.boolean(),
@@ -153,6 +161,7 @@ try {
         discord,
         discordFakeUrl: stack.fakes.discord,
         telegram: { groups: args.telegram, quiet: args["telegram-quiet"] },
+        googleChat: args["google-chat"],
       });
 
     // Warm both Workers with places of their own, jobs included, so that every script is cached before measuring.
@@ -161,6 +170,7 @@ try {
       .filter((m) => m.needsAnswer)
       .slice(0, WARMUP_REQUESTS);
     await makeTelegramChats(stack.fakes.telegram, warmup);
+    await makeGoogleChatDeliveries(stack.fakes.googleChat, warmup);
     await sendInterleaved(urls, warmup, args.rate);
     await replyCounts(stack.fakes, new Set(warmup.map((m) => m.place)), REPLY_DEADLINE_MS);
     await jobsSettled(stack.gate, Date.now() + REPLY_DEADLINE_MS);
@@ -170,6 +180,7 @@ try {
     // follows it: chatter that overtook its mention would, rightly, not be recorded.
     const messages = plan(Date.now().toString(36).toUpperCase());
     await makeTelegramChats(stack.fakes.telegram, messages);
+    await makeGoogleChatDeliveries(stack.fakes.googleChat, messages);
     const ofKind = (kind: traffic.MessageKind) => messages.filter((m) => m.kind === kind);
     const logs = `${KEY_PREFIX}:conv:*:log`;
     const storedBefore = await stack.storedMessages(logs);
@@ -181,6 +192,8 @@ try {
       tg_new_mention: await inboundPhase(stack, urls, ofKind("tg_new_mention"), args.rate),
       tg_active: await inboundPhase(stack, urls, ofKind("tg_active"), args.rate),
       tg_kept: await inboundPhase(stack, urls, ofKind("tg_kept"), args.rate),
+      gc_new_mention: await inboundPhase(stack, urls, ofKind("gc_new_mention"), args.rate),
+      gc_dm: await inboundPhase(stack, urls, ofKind("gc_dm"), args.rate),
     };
     const stored = (await stack.storedMessages(logs)) - storedBefore;
     const publishes = [...(await stack.publishes())]

@@ -3,13 +3,15 @@
  * The inbound traffic of bench/load: many places across the three platforms, each signed the way the platform
  * signs it. A Slack channel gets one mention (needs an answer) then chatter between people (needs none); a Discord
  * channel one /ask; an SMS sender one text; a quiet Slack channel only chatter, with no conversation to join; Telegram
- * groups the same as Slack channels (./telegram-traffic.ts). One
+ * groups the same as Slack channels (./telegram-traffic.ts); Google Chat spaces a mention, DMs a message
+ * (./google-chat-traffic.ts). One
  * answer-needing message per answered place, so every such place expects exactly one reply, whatever order the jobs
  * run in. Each message says which kind of inbound message it is, so the bench can cost each kind on its own.
  */
 import { createHmac, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-answers.ts";
 import { askInteraction, snowflake } from "../../test/support/discord.ts";
+import { type ChatDelivery, type ChatSay, googleChatPlaces } from "./google-chat-traffic.ts";
 import { telegramGroup } from "./telegram-traffic.ts";
 
 export const SLACK_SIGNING_SECRET = "bench-slack-signing-secret";
@@ -19,13 +21,22 @@ export const TWILIO_AUTH_TOKEN = "bench-twilio-auth-token";
 export const TWILIO_NUMBER = "+15005550006";
 export const DISCORD_APPLICATION_ID = "100000000000000001";
 
-export type Platform = "slack" | "discord" | "twilio" | "telegram";
+export type Platform = "slack" | "discord" | "twilio" | "telegram" | "google-chat";
 
 /**
  * A message that starts a conversation, one recorded in an active conversation, one with no conversation to join;
- * Telegram's apart (`tg_…`): each of its messages is also kept, and chatter with no conversation is `tg_kept`.
+ * Telegram's apart (`tg_…`): each of its messages is also kept, and chatter with no conversation is `tg_kept`;
+ * Google Chat's apart (`gc_…`): a mention at the top of a space, and a DM's message.
  */
-export type MessageKind = "new_mention" | "active" | "ignored" | "tg_new_mention" | "tg_active" | "tg_kept";
+export type MessageKind =
+  | "new_mention"
+  | "active"
+  | "ignored"
+  | "tg_new_mention"
+  | "tg_active"
+  | "tg_kept"
+  | "gc_new_mention"
+  | "gc_dm";
 
 export interface PlannedMessage {
   platform: Platform;
@@ -35,6 +46,12 @@ export interface PlannedMessage {
   needsAnswer: boolean;
   /** Builds the signed request against `baseUrl` (the real or the do-nothing Worker). */
   request(baseUrl: string): Request;
+  /** Google Chat: what the person writes, and what Chat sends the app of it once written in the fake. */
+  googleChat?: {
+    say: ChatSay;
+    spaceType: "SPACE" | "DIRECT_MESSAGE";
+    held: { delivery?: ChatDelivery };
+  };
   /** What the platform does with the answer (Discord: takes the interaction's acknowledgement), after it came. */
   answered?(answer: { status: number; text: string }, ms: number): Promise<void>;
 }
@@ -139,6 +156,8 @@ export interface TrafficPlan {
   discordFakeUrl: string;
   /** Telegram groups where the bot is mentioned, and quiet ones (./telegram-traffic.ts); none when absent. */
   telegram?: { groups: number; quiet: number };
+  /** Google Chat spaces and DMs, one message each (./google-chat-traffic.ts); none when absent. */
+  googleChat?: number;
 }
 
 let plans = 0;
@@ -201,6 +220,7 @@ export function planTraffic(p: TrafficPlan): PlannedMessage[] {
     perPlace.push(
       telegramGroup(-(1_000_000_000_000 + plan * 100_000 + i), p.chatterPerSlackChannel, i < p.telegram!.groups),
     );
+  for (const m of googleChatPlaces(p.googleChat ?? 0, `${p.run}${plan}`)) perPlace.push([m]);
   const ordered: PlannedMessage[] = [];
   for (let round = 0; perPlace.some((m) => m.length > round); round++)
     for (const m of perPlace) if (m[round]) ordered.push(m[round]!);
