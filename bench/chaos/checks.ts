@@ -6,9 +6,8 @@
  */
 import type { Redis } from "@upstash/redis";
 import { APOLOGY, isApprovalFollowUp } from "../../lib/notices.ts";
-import { TWILIO_AUTH_TOKEN } from "../load/traffic.ts";
 import { TELEGRAM_BOT } from "../load/telegram-traffic.ts";
-import { SECRET_PATTERN, TAG_PATTERN, type Conversation, type Place } from "./plan.ts";
+import { TAG_PATTERN, type Conversation, type Place } from "./plan.ts";
 
 /** Something a person saw from the bot, where they saw it. */
 export interface Output {
@@ -16,9 +15,9 @@ export interface Output {
   text: string;
 }
 
-const origin = (apiBase: string) => apiBase.replace(/\/(api(\/v10)?|v1)$/, "");
+export const origin = (apiBase: string) => apiBase.replace(/\/(api(\/v10)?|v1)$/, "");
 
-async function json<T>(url: string): Promise<T> {
+export async function json<T>(url: string): Promise<T> {
   const res = await fetch(url);
   if (!res.ok) throw new Error(`${url}: ${res.status}`);
   return (await res.json()) as T;
@@ -104,7 +103,7 @@ function asSeen(final: string, revisions: readonly { text?: string }[]): string[
 const placeKey = (p: Omit<Place, "tenant">) => `${p.platform}|${p.channel}|${p.thread ?? ""}`;
 /** A stream opens with the model's first words: shorter than this, and before the answer's tag. */
 const OPENING_MAX_CHARS = 20;
-const tagsIn = (text: string) => [...text.matchAll(TAG_PATTERN)].map((m) => Number(m[1]));
+export const tagsIn = (text: string) => [...text.matchAll(TAG_PATTERN)].map((m) => Number(m[1]));
 
 /**
  * Exactly one answer per accepted trigger: each output is the answer of the conversation it quotes (the local model
@@ -244,57 +243,4 @@ export async function checkRecords(
     }
   }
   return { lost, misplaced };
-}
-
-/** A DM's secret in a prompt about anything else: the last message the model was given is not from that DM. */
-export async function checkPrompts(modelUrl: string, problems: string[]): Promise<{ read: number; leaks: number }> {
-  const requests = await json<{ messages: { role: string; content: string }[] }[]>(`${origin(modelUrl)}/__requests`);
-  let leaks = 0;
-  for (const r of requests) {
-    const all = r.messages.map((m) => m.content).join("\n");
-    const last = [...r.messages].reverse().find((m) => m.role === "user")?.content ?? "";
-    for (const [, id] of all.matchAll(SECRET_PATTERN)) {
-      if (!tagsIn(last).includes(Number(id))) {
-        leaks++;
-        problems.push(`leak: DM ${id}'s secret in a prompt ending ${JSON.stringify(last.slice(-100))}`);
-      }
-    }
-  }
-  return { read: requests.length, leaks };
-}
-
-/** What must never be in a log line or a queue payload: phone numbers, tokens, people's text. */
-export function leakPatterns(tokens: readonly string[]): [string, RegExp][] {
-  const literal = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return [
-    ["phone number", /\+1555\d{7}/],
-    ["token", new RegExp([...tokens, TWILIO_AUTH_TOKEN].map(literal).join("|"))],
-    ["interaction token", /aW50ZXJhY3Rpb24/],
-    ["message text", /kz\d+kz|w\d+n\d+w|dmsecret\d+x/],
-  ];
-}
-
-/**
- * A queue payload with its sealed fields' ciphertext left out: base64 runs by chance spell a tag or a word of the
- * plan now and then (about one run in ten: `w12n3w` is 6 of ~1 M characters of ciphertext per run). What the plan
- * writes always has spaces within 40 characters, so no plain text is left out with them.
- */
-export const withoutCiphertext = (payload: string) => payload.replace(/[A-Za-z0-9+/_-]{40,}={0,2}/g, "…");
-
-export function checkLines(
-  what: string,
-  lines: readonly string[],
-  patterns: readonly [string, RegExp][],
-  problems: string[],
-): number {
-  let leaks = 0;
-  for (const line of lines) {
-    for (const [name, pattern] of patterns) {
-      if (pattern.test(line)) {
-        leaks++;
-        problems.push(`leak: ${name} in a ${what}: ${line.slice(0, 160)}`);
-      }
-    }
-  }
-  return leaks;
 }
