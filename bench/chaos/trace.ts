@@ -2,7 +2,7 @@
  * @module
  * bench/chaos's evidence: when a promise was broken, the whole trace of each conversation a problem names goes to
  * one file (named in the JSON line), so that a one-off can be read and replayed. Per conversation: the webhook
- * deliveries the bench sent (time, status, retry), the faults injected on its calls (and the Redis faults in its
+ * deliveries the bench sent (time, status, retry), the faults injected on its calls (and the Redis and model faults in its
  * time), what each platform fake received for its place, the Worker's log lines about it and the QStash deliveries
  * of its jobs, and the Redis keys of its place at the end. Ids, kinds, statuses and times only (./trace-ids.ts):
  * no message text, no token, no phone number.
@@ -78,7 +78,8 @@ async function traceOf(c: Conversation, counters: string[], s: TraceSources) {
   for (const [boundary, rows] of Object.entries(s.faults))
     for (const row of rows) {
       const ours = carries(row, [...ids, ...(jobs as string[])]);
-      const inItsTime = boundary === "redis" && typeof row.at === "number" && row.at >= from && row.at <= to;
+      const inItsTime =
+        (boundary === "redis" || boundary === "model") && typeof row.at === "number" && row.at >= from && row.at <= to;
       if (ours || inItsTime) faults.push({ boundary, ...(ours ? {} : { in_its_time: true }), ...row });
     }
   return {

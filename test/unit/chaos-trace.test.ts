@@ -43,6 +43,22 @@ const conversations: Conversation[] = [
     messages: [{ word: "w4n0w", trigger: true, discordBody: JSON.stringify({ id: "9004", channel_id: "8004" }) }],
   },
   {
+    id: 5,
+    kind: "gchat_space",
+    tag: tagOf(5),
+    place: { platform: "google-chat", tenant: "GX5", channel: "spaces/GX5", thread: "spaces/GX5/threads/T5" },
+    messages: [
+      {
+        word: "w5n0w",
+        trigger: true,
+        googleChatDelivery: {
+          body: { chat: { messagePayload: { message: { name: "spaces/GX5/messages/M5.M5", text: TEXT } } } },
+          authorization: "Bearer eyJhbGciOiJSUzI1NiIs.x.y",
+        },
+      },
+    ],
+  },
+  {
     id: 100,
     kind: "slack_channel",
     tag: tagOf(100),
@@ -67,6 +83,7 @@ describe("bench/chaos's trace of a broken promise", () => {
       JSON.stringify({ event: "job_gave_up", platform: "slack", trigger: `CR10:${TS}`, note: TEXT }),
       JSON.stringify({ event: "reply_posted", platform: "twilio", channel: PHONE, parts: 1 }),
       JSON.stringify({ event: "job_ended", platform: "slack", channel: "CR100", outcome: "answered" }),
+      JSON.stringify({ event: "job_ended", platform: "google-chat", channel: "GX5", trigger: "M5.M5", outcome: "x" }),
       "not a log line",
     ]);
     const path = await writeTrace({
@@ -77,6 +94,7 @@ describe("bench/chaos's trace of a broken promise", () => {
         "unanswered: conversation 1 (slack_channel) at slack|CR10|",
         `answered_twice: 1 apolog(ies) too many at twilio|${PHONE}|: ["${tagOf(3)} w3n0w you said"]`,
         `leak: DM 4's secret in a prompt ending "dmsecret4x ${TEXT}"`,
+        'misplaced: google-chat|spaces/GX5|spaces/GX5/threads/T5 got "("',
         "idempotency: 1 calls reused a key with other arguments",
       ],
       conversations,
@@ -118,8 +136,9 @@ describe("bench/chaos's trace of a broken promise", () => {
     const trace = JSON.parse(written);
 
     expect(trace).toMatchObject({ seed: 8, counters: { unanswered: 1 }, unattributed: ["idempotency"] });
-    expect(trace.conversations.map((c: { id: number }) => c.id)).toEqual([1, 3, 4]);
-    const [slack, sms, discord] = trace.conversations;
+    expect(trace.conversations.map((c: { id: number }) => c.id)).toEqual([1, 3, 4, 5]);
+    const [slack, sms, discord, chat] = trace.conversations;
+    expect(chat).toMatchObject({ counters: ["misplaced"], log_events: [{ event: "job_ended", trigger: "M5.M5" }] });
     expect(slack).toMatchObject({
       kind: "slack_channel",
       counters: ["unanswered", "leak"],
@@ -159,7 +178,19 @@ describe("bench/chaos's trace of a broken promise", () => {
     });
 
     // No text, no phone number, no token, nothing of the conversation that is fine.
-    for (const what of ["kz1kz", "w1n0w", "w3n0w", "plan 1", "step 1", "dmsecret", "you said", PHONE, TOKEN, "CR100"])
+    for (const what of [
+      "kz1kz",
+      "w1n0w",
+      "w3n0w",
+      "plan 1",
+      "step 1",
+      "dmsecret",
+      "you said",
+      PHONE,
+      TOKEN,
+      "CR100",
+      "eyJhbGci",
+    ])
       expect(written).not.toContain(what);
   });
 });
