@@ -2,9 +2,10 @@
  * @module
  * bench/chaos's evidence: when a promise was broken, the whole trace of each conversation a problem names goes to
  * one file (named in the JSON line), so that a one-off can be read and replayed. Per conversation: the webhook
- * deliveries the bench sent (time, status, retry), the faults injected on its calls (and the Redis and model faults in its
- * time), what each platform fake received for its place, the Worker's log lines about it and the QStash deliveries
- * of its jobs, and the Redis keys of its place at the end. Ids, kinds, statuses and times only (./trace-ids.ts):
+ * deliveries the bench sent (time, status, retry), the faults injected on its calls (and the Redis and model faults
+ * in its time span), what each platform fake received for its place, the Worker's log lines about it and the QStash
+ * deliveries of its jobs, and the Redis keys of its place at the end. Ids, kinds, statuses and times only
+ * (./trace-ids.ts):
  * no message text, no token, no phone number.
  */
 import { mkdir, writeFile } from "node:fs/promises";
