@@ -109,8 +109,6 @@ export const tagsIn = (text: string) => [...text.matchAll(TAG_PATTERN)].map((m) 
  * Exactly one answer per accepted trigger: each output is the answer of the conversation it quotes (the local model
  * quotes the message it answers), apologies go to the place's conversations left without an answer; what follows a
  * confirm tool's question (its result, its cancellation) is no answer, but must be in its conversation's place.
- */
-/**
  * `sentTwiceAllowed`: the places where a send was carried out and its answer lost on a platform that offers no way
  * to look for it (Telegram: ../../docs/platforms/telegram.md#exactly-once), so the part is sent again: a second
  * copy there is what the platform allows, counted apart (`twice_as_platform_allows`), not a broken promise.
@@ -203,6 +201,18 @@ export function checkAnswers(
   return f;
 }
 
+/** Every key that matches the pattern (a SCAN to its end). */
+export async function scanKeys(redis: Pick<Redis, "scan">, match: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor: string | number = 0;
+  do {
+    const [next, found]: [string | number, string[]] = await redis.scan(cursor, { match, count: 1000 });
+    keys.push(...found);
+    cursor = next;
+  } while (String(cursor) !== "0");
+  return keys;
+}
+
 /** Every accepted message of a conversation whose trigger was accepted is in that conversation's log. */
 export async function checkRecords(
   redis: Pick<Redis, "scan" | "zrange">,
@@ -212,15 +222,8 @@ export async function checkRecords(
   problems: string[],
 ) {
   const logs: [string, string][] = [];
-  let cursor: string | number = 0;
-  do {
-    const [next, keys]: [string | number, string[]] = await redis.scan(cursor, {
-      match: `${keyPrefix}:conv:*:log`,
-      count: 1000,
-    });
-    for (const key of keys) logs.push([key, JSON.stringify(await redis.zrange(key, 0, -1))]);
-    cursor = next;
-  } while (String(cursor) !== "0");
+  for (const key of await scanKeys(redis, `${keyPrefix}:conv:*:log`))
+    logs.push([key, JSON.stringify(await redis.zrange(key, 0, -1))]);
   let lost = 0;
   let misplaced = 0;
   for (const c of conversations) {

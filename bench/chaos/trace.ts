@@ -11,6 +11,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Redis } from "@upstash/redis";
+import { scanKeys } from "./checks.ts";
 import type { LogEvent } from "./exercised.ts";
 import type { Conversation } from "./plan.ts";
 import type { Delivery } from "./send.ts";
@@ -135,17 +136,7 @@ export async function readSources(
   };
   const redisKeys = async (ids: readonly string[]) => {
     const keys = new Set<string>();
-    for (const id of ids) {
-      let cursor: string | number = 0;
-      do {
-        const [next, found]: [string | number, string[]] = await o.redis.scan(cursor, {
-          match: `${o.keyPrefix}:*${id}*`,
-          count: 1000,
-        });
-        for (const key of found) keys.add(key);
-        cursor = next;
-      } while (String(cursor) !== "0");
-    }
+    for (const id of ids) for (const key of await scanKeys(o.redis, `${o.keyPrefix}:*${id}*`)) keys.add(key);
     const rows: Row[] = [];
     for (const key of keys) rows.push({ key, type: await o.redis.type(key), ttl: await o.redis.ttl(key) });
     return rows;
