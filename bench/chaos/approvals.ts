@@ -22,6 +22,8 @@ export interface ApprovalsSent {
   /** Tags of the conversations whose asker sent a ✅ (whether or not it came in time). */
   approved: Set<string>;
   denied: number;
+  /** Questions whose asker's answer (✅ or ❌) the webhook accepted. */
+  answered: number;
 }
 
 interface SlackMessage {
@@ -38,7 +40,7 @@ export async function sendApprovals(
   random: Random,
 ): Promise<ApprovalsSent> {
   const messages = (await (await fetch(`${s.slackControl}/__messages`)).json()) as SlackMessage[];
-  const sent: ApprovalsSent = { questions: 0, approved: new Set(), denied: 0 };
+  const sent: ApprovalsSent = { questions: 0, approved: new Set(), denied: 0, answered: 0 };
   for (const question of messages.filter((m) => m.bot_id && m.text?.startsWith(APPROVAL_TAG))) {
     const c = conversations.find((conv) => conv.place.platform === "slack" && question.text!.includes(conv.tag));
     if (!c) continue;
@@ -47,9 +49,14 @@ export async function sendApprovals(
       team_id: string;
       event: { user: string };
     };
-    const react = (reaction: string, n: number) => {
+    let answered = false;
+    const react = async (reaction: string, n: number) => {
       const body = reactionBody(trigger.team_id, trigger.event.user, reaction, question, n);
-      return deliverAsPlatform(s, stats, { word: `${c.tag}-${reaction}-${n}`, trigger: false, slackBody: body });
+      const word = `${c.tag}-${reaction}-${n}`;
+      if ((await deliverAsPlatform(s, stats, { word, trigger: false, slackBody: body })) && !answered) {
+        answered = true;
+        sent.answered++;
+      }
     };
     const draw = random();
     if (draw < 0.5) {

@@ -6,9 +6,8 @@
  */
 import type { Redis } from "@upstash/redis";
 import { APOLOGY, isApprovalFollowUp } from "../../lib/notices.ts";
-import { TWILIO_AUTH_TOKEN } from "../load/traffic.ts";
 import { TELEGRAM_BOT } from "../load/telegram-traffic.ts";
-import { SECRET_PATTERN, TAG_PATTERN, type Conversation, type Place } from "./plan.ts";
+import { TAG_PATTERN, type Conversation, type Place } from "./plan.ts";
 
 /** Something a person saw from the bot, where they saw it. */
 export interface Output {
@@ -16,9 +15,9 @@ export interface Output {
   text: string;
 }
 
-const origin = (apiBase: string) => apiBase.replace(/\/(api(\/v10)?|v1)$/, "");
+export const origin = (apiBase: string) => apiBase.replace(/\/(api(\/v10)?|v1)$/, "");
 
-async function json<T>(url: string): Promise<T> {
+export async function json<T>(url: string): Promise<T> {
   const res = await fetch(url);
   if (!res.ok) throw new Error(`${url}: ${res.status}`);
   return (await res.json()) as T;
@@ -104,14 +103,12 @@ function asSeen(final: string, revisions: readonly { text?: string }[]): string[
 const placeKey = (p: Omit<Place, "tenant">) => `${p.platform}|${p.channel}|${p.thread ?? ""}`;
 /** A stream opens with the model's first words: shorter than this, and before the answer's tag. */
 const OPENING_MAX_CHARS = 20;
-const tagsIn = (text: string) => [...text.matchAll(TAG_PATTERN)].map((m) => Number(m[1]));
+export const tagsIn = (text: string) => [...text.matchAll(TAG_PATTERN)].map((m) => Number(m[1]));
 
 /**
  * Exactly one answer per accepted trigger: each output is the answer of the conversation it quotes (the local model
  * quotes the message it answers), apologies go to the place's conversations left without an answer; what follows a
  * confirm tool's question (its result, its cancellation) is no answer, but must be in its conversation's place.
- */
-/**
  * `sentTwiceAllowed`: the places where a send was carried out and its answer lost on a platform that offers no way
  * to look for it (Telegram: ../../docs/platforms/telegram.md#exactly-once), so the part is sent again: a second
  * copy there is what the platform allows, counted apart (`twice_as_platform_allows`), not a broken promise.
@@ -204,6 +201,18 @@ export function checkAnswers(
   return f;
 }
 
+/** Every key that matches the pattern (a SCAN to its end). */
+export async function scanKeys(redis: Pick<Redis, "scan">, match: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor: string | number = 0;
+  do {
+    const [next, found]: [string | number, string[]] = await redis.scan(cursor, { match, count: 1000 });
+    keys.push(...found);
+    cursor = next;
+  } while (String(cursor) !== "0");
+  return keys;
+}
+
 /** Every accepted message of a conversation whose trigger was accepted is in that conversation's log. */
 export async function checkRecords(
   redis: Pick<Redis, "scan" | "zrange">,
@@ -213,15 +222,8 @@ export async function checkRecords(
   problems: string[],
 ) {
   const logs: [string, string][] = [];
-  let cursor: string | number = 0;
-  do {
-    const [next, keys]: [string | number, string[]] = await redis.scan(cursor, {
-      match: `${keyPrefix}:conv:*:log`,
-      count: 1000,
-    });
-    for (const key of keys) logs.push([key, JSON.stringify(await redis.zrange(key, 0, -1))]);
-    cursor = next;
-  } while (String(cursor) !== "0");
+  for (const key of await scanKeys(redis, `${keyPrefix}:conv:*:log`))
+    logs.push([key, JSON.stringify(await redis.zrange(key, 0, -1))]);
   let lost = 0;
   let misplaced = 0;
   for (const c of conversations) {
@@ -244,57 +246,4 @@ export async function checkRecords(
     }
   }
   return { lost, misplaced };
-}
-
-/** A DM's secret in a prompt about anything else: the last message the model was given is not from that DM. */
-export async function checkPrompts(modelUrl: string, problems: string[]): Promise<{ read: number; leaks: number }> {
-  const requests = await json<{ messages: { role: string; content: string }[] }[]>(`${origin(modelUrl)}/__requests`);
-  let leaks = 0;
-  for (const r of requests) {
-    const all = r.messages.map((m) => m.content).join("\n");
-    const last = [...r.messages].reverse().find((m) => m.role === "user")?.content ?? "";
-    for (const [, id] of all.matchAll(SECRET_PATTERN)) {
-      if (!tagsIn(last).includes(Number(id))) {
-        leaks++;
-        problems.push(`leak: DM ${id}'s secret in a prompt ending ${JSON.stringify(last.slice(-100))}`);
-      }
-    }
-  }
-  return { read: requests.length, leaks };
-}
-
-/** What must never be in a log line or a queue payload: phone numbers, tokens, people's text. */
-export function leakPatterns(tokens: readonly string[]): [string, RegExp][] {
-  const literal = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return [
-    ["phone number", /\+1555\d{7}/],
-    ["token", new RegExp([...tokens, TWILIO_AUTH_TOKEN].map(literal).join("|"))],
-    ["interaction token", /aW50ZXJhY3Rpb24/],
-    ["message text", /kz\d+kz|w\d+n\d+w|dmsecret\d+x/],
-  ];
-}
-
-/**
- * A queue payload with its sealed fields' ciphertext left out: base64 runs by chance spell a tag or a word of the
- * plan now and then (about one run in ten: `w12n3w` is 6 of ~1 M characters of ciphertext per run). What the plan
- * writes always has spaces within 40 characters, so no plain text is left out with them.
- */
-export const withoutCiphertext = (payload: string) => payload.replace(/[A-Za-z0-9+/_-]{40,}={0,2}/g, "…");
-
-export function checkLines(
-  what: string,
-  lines: readonly string[],
-  patterns: readonly [string, RegExp][],
-  problems: string[],
-): number {
-  let leaks = 0;
-  for (const line of lines) {
-    for (const [name, pattern] of patterns) {
-      if (pattern.test(line)) {
-        leaks++;
-        problems.push(`leak: ${name} in a ${what}: ${line.slice(0, 160)}`);
-      }
-    }
-  }
-  return leaks;
 }

@@ -90,11 +90,12 @@ export async function armFaults(t: FaultTargets, rate: number, seed: number): Pr
   }
 }
 
-/** Faults injected per boundary. */
-export async function faultsInjected(t: FaultTargets): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {};
-  for (const [name, control] of boundaries(t)) counts[name] = (await injectedFaults(control)).length;
-  return counts;
+/** The faults injected, per boundary, each with the fields of the call it hit. */
+export async function faultsInjected(t: FaultTargets): Promise<Record<string, Record<string, unknown>[]>> {
+  const faults: Record<string, Record<string, unknown>[]> = {};
+  for (const [name, control] of boundaries(t))
+    faults[name] = (await injectedFaults(control)) as unknown as Record<string, unknown>[];
+  return faults;
 }
 
 /**

@@ -10,26 +10,24 @@
  * order concurrent calls happen to take).
  */
 import { writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Redis } from "@upstash/redis";
-import { z } from "zod";
-import { CommandError, defineCommand, parseCommandLine, runCommand } from "../../dev/cli.ts";
+import { runCommand } from "../../dev/cli.ts";
 import { freePort } from "../../dev/ports.ts";
 import { seededRandom } from "../../dev/faults/seeded-random.ts";
 import { readClock } from "../../test/support/qstash-clock.ts";
 import { timePasses } from "../../test/support/time-warp.ts";
 import { REDIS_REST_TOKEN, startStack } from "../load/stack.ts";
-import { TELEGRAM_BOT, TELEGRAM_SECRET } from "../load/telegram-traffic.ts";
 import * as traffic from "../load/traffic.ts";
 import { QSTASH_DEV, startParleyOn } from "../load/workers.ts";
-import {
-  checkAnswers,
-  checkLines,
-  checkPrompts,
-  checkRecords,
-  collectOutputs,
-  leakPatterns,
-  withoutCiphertext,
-} from "./checks.ts";
+import { checkAnswers, checkRecords, collectOutputs } from "./checks.ts";
+import { parseEvents, readExercised } from "./exercised.ts";
+import { realTimeLimitsOff } from "./fake-settings.ts";
+import { captureLogLines, chaosLeakPatterns, checkLines, checkPrompts, withoutCiphertext } from "./leaks.ts";
+import { chaosArgs, command } from "./options.ts";
+import { brokenCounters, printFigures, printProblems } from "./report.ts";
+import { readSources, writeTrace } from "./trace.ts";
 import { checkInvited, inInvited, planInvited, prepareInvited } from "./invited.ts";
 import { armFaults, faultsInjected, telegramLostSends } from "./faults.ts";
 import { sendHostile } from "./hostile.ts";
@@ -48,78 +46,18 @@ const STEP_MS = 10 * 60_000;
  * ones.
  */
 const MAX_VIRTUAL_MS = 24 * 3_600_000;
-
-const command = defineCommand({
-  name: "npm run bench:chaos",
-  summary:
-    "A fault soak: conversations across Slack (channels, threads, DMs, two workspaces), Discord (/ask in guilds and DMs), SMS, Telegram (groups, private chats) and Google Chat (spaces, threads, DMs; signed events from the Google Chat fake) against the real Worker, while every boundary (QStash, Redis, the platforms' APIs, the model, webhook redeliveries) fails at random from a seed; time runs on QStash's production schedule with a virtual clock until everything settled. Then checks from outside that every accepted trigger got exactly one answer (or one apology after the last retry), nothing accepted is missing from its conversation, nothing went to the wrong place or tenant, no DM text reached another prompt, no phone number, token or message text is in a log line or queue payload, no signed hostile input got a 5xx, and the hostile privacy cases held (a forged speaker line stays its author's, repeated forgets are limited, a swapped sealed job is refused, parallel admin guesses get no more than the allowance). One conversation in five asks for a ticket lookup at the local tool server: no idempotency key is called with different arguments, and the confirm-only create_ticket, which nobody approves, is never called.",
-  options: {
-    seed: {
-      type: "string",
-      description: "the seed of the traffic and of every fault (default: from the time; printed)",
-      valueName: "n",
-    },
-    conversations: {
-      type: "string",
-      default: "300",
-      description: "how many conversations (default 300)",
-      valueName: "n",
-    },
-    "fault-rate": {
-      type: "string",
-      default: "0.05",
-      description: "the share of calls failing at each boundary (default 0.05)",
-      valueName: "r",
-    },
-    json: { type: "boolean", default: false, description: "print only the last JSON line (and problems on stderr)" },
-    "log-file": {
-      type: "string",
-      description: "write every log line of the run (Worker and stand-ins) to this file, to trace a failing seed",
-      valueName: "path",
-    },
-  },
-  notes: ["Exit code 1 when any promise was broken; the JSON line's seed replays the run."],
-});
-
-const argsSchema = z.object({
-  seed: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(2 ** 31)
-    .optional(),
-  conversations: z.coerce.number().int().min(1).max(2_000),
-  "fault-rate": z.coerce.number().min(0).max(0.5),
-  json: z.boolean(),
-  "log-file": z.string().optional(),
-});
+/** Where the trace of a run that broke a promise goes (gitignored). */
+const TRACES_DIR = join(dirname(fileURLToPath(import.meta.url)), "traces");
 
 async function main(): Promise<void> {
-  const parsed = argsSchema.safeParse(parseCommandLine(command));
-  if (!parsed.success)
-    throw new CommandError(parsed.error.issues.map((i) => `--${i.path.join(".")} ${i.message}`).join("; "));
-  const args = parsed.data;
+  const args = chaosArgs();
   const seed = args.seed ?? Date.now() % 1_000_000;
   const rate = args["fault-rate"];
   const out = args.json ? () => {} : (line: string) => process.stdout.write(`${line}\n`);
 
   // Every JSON line printed in this process is the Worker's or a stand-in's log: kept for the leak check, not shown.
-  const logLines: string[] = [];
+  const logLines = captureLogLines();
   const publishes: string[] = [];
-  // wrangler prints the Worker's warnings and errors coloured, behind a "✘ [ERROR]" mark: the JSON is inside.
-  const quiet = (...line: unknown[]) => {
-    const text = line
-      .map(String)
-      .join(" ")
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the terminal's colour codes (ESC [ … m)
-      .replace(/\u001b\[[0-9;]*m/g, "");
-    const start = text.indexOf('{"event"');
-    if (start >= 0) logLines.push(text.slice(start, text.lastIndexOf("}") + 1));
-  };
-  console.log = quiet;
-  console.info = quiet;
-  console.warn = quiet;
-  console.error = quiet;
 
   const started = Date.now();
   const modelRules = [...PRIVACY_MODEL_RULES, ...toolModelRules(args.conversations, tagOf)];
@@ -231,16 +169,7 @@ async function main(): Promise<void> {
       [],
     );
     const joinedIn = checkInvited(invited, sent.accepted, outputs.filter(invitedHere), problems);
-    const patterns = leakPatterns([
-      "xoxb-bench",
-      "bench-discord-token",
-      TELEGRAM_BOT.token,
-      TELEGRAM_SECRET,
-      // The Google Chat fake's access tokens, the service account's key, and RS256 JWTs (events, assertions).
-      "ya29.",
-      "PRIVATE KEY",
-      "eyJhbGciOiJSUzI1NiIs",
-    ]);
+    const patterns = chaosLeakPatterns();
     const prompts = await checkPrompts(stack.modelUrl, problems);
     const leaks =
       prompts.leaks +
@@ -257,11 +186,14 @@ async function main(): Promise<void> {
     };
 
     if (args["log-file"]) await writeFile(args["log-file"], logLines.map((l) => `${l}\n`).join(""));
+    const events = parseEvents(logLines);
+    const origins = { ...faultTargets, slackControl: sender.slackControl, redis, keyPrefix: KEY_PREFIX };
+    const exercised = await readExercised(origins, events, approvals.answered, joinedIn, invited);
     const result = {
       conversations: conversations.length,
       triggers: conversations.length,
       accepted: answers.accepted,
-      faults_injected: Object.values(faults).reduce((a, b) => a + b, 0),
+      faults_injected: Object.values(faults).reduce((a, b) => a + b.length, 0),
       answered_once: answers.answered_once,
       apologized: answers.apologized,
       answered_twice: answers.answered_twice,
@@ -281,50 +213,29 @@ async function main(): Promise<void> {
         answered_once: chat.answered_once,
         apologized: chat.apologized,
       },
+      exercised,
       seed,
     };
-    out(
-      `bench:chaos  seed ${seed}, ${conversations.length} conversations, fault rate ${rate}, ${Math.round((Date.now() - started) / 1000)} s`,
-    );
-    out(
-      `  webhook deliveries ${stats.deliveries} (${[...stats.statuses]
-        .sort(([a], [b]) => a - b)
-        .map(([s, n]) => `${s}: ${n}`)
-        .join(", ")}), late Slack retries ${sent.lateRetries.length}`,
-    );
-    out(
-      `  read ${logLines.length} log lines, ${publishes.length} queue payloads, ${prompts.read} prompts, ${outputs.length} posts`,
-    );
-    out(
-      `  faults injected ${result.faults_injected} (${Object.entries(faults)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(", ")})`,
-    );
-    for (const [name, value] of Object.entries(result))
-      if (name !== "seed" && name !== "faults_injected")
-        out(`  ${name.padEnd(16)} ${typeof value === "object" ? JSON.stringify(value) : value}`);
-    const shown = problems.slice(0, 30);
-    for (const p of shown) process.stderr.write(`  ${p}\n`);
-    if (problems.length > shown.length) process.stderr.write(`  … and ${problems.length - shown.length} more\n`);
-    const broken =
-      result.answered_twice +
-      result.unanswered +
-      result.lost_records +
-      result.misplaced +
-      result.leaks +
-      result.hostile_5xx +
-      result.hostile_broken +
-      result.invited_broken +
-      result.unapproved_calls +
-      result.confirmed_twice +
-      result.key_reused +
-      (unsettled ? 1 : 0);
-    if (broken > 0)
+    const seconds = Math.round((Date.now() - started) / 1000);
+    const seen = { lateRetries: sent.lateRetries.length, logLines: logLines.length, publishes: publishes.length };
+    const figures = { seed, conversations: conversations.length, rate, seconds };
+    printFigures(out, figures, stats, { ...seen, prompts: prompts.read, posts: outputs.length }, faults, result);
+    printProblems(problems);
+    const broken = brokenCounters(result, unsettled);
+    const trace =
+      Object.keys(broken).length === 0
+        ? undefined
+        : await writeTrace({
+            ...{ dir: TRACES_DIR, seed, counters: broken, problems },
+            conversations: [...conversations, ...invited],
+            sources: await readSources(origins, stats.sent, faults, events),
+          });
+    if (trace)
       process.stderr.write(
-        `bench:chaos: promises broken; replay with --seed ${seed} --conversations ${conversations.length} --fault-rate ${rate}\n`,
+        `bench:chaos: promises broken (trace: ${trace}); replay with --seed ${seed} --conversations ${conversations.length} --fault-rate ${rate}\n`,
       );
-    process.stdout.write(`${JSON.stringify(result)}\n`);
-    if (broken > 0) process.exitCode = 1;
+    process.stdout.write(`${JSON.stringify({ ...result, ...(trace ? { trace } : {}) })}\n`);
+    if (trace) process.exitCode = 1;
   } finally {
     await parley.stop().catch(() => {});
     await Promise.all([stack.stop(), tools.server.close()]);
@@ -332,32 +243,3 @@ async function main(): Promise<void> {
 }
 
 await runCommand(command.name, main);
-
-/**
- * The soak moves time on a virtual clock (QStash's schedule and Redis TTLs, the Worker's call budgets among them),
- * while the fake's per-minute tiers count real time: a virtual hour's calls would meet one real minute's limit, a
- * 429 that no production timing gives. The tiers are off here, and Telegram's flood control too (bench:latency
- * measures refusals at real timings), and Google Chat's 60 writes a minute a space; the injected 429s on
- * chat.postMessage, sendMessage and spaces.messages.create still come.
- */
-async function realTimeLimitsOff(fakes: {
-  slackControl: string;
-  telegramFake: string;
-  googleChatFake: string;
-}): Promise<void> {
-  const slack = await fetch(`${fakes.slackControl}/__config`, {
-    method: "POST",
-    body: JSON.stringify({ rateLimits: { enabled: false } }),
-  });
-  if (!slack.ok) throw new Error(`the Slack fake refused its settings: ${slack.status}`);
-  const telegram = await fetch(`${fakes.telegramFake}/__config`, {
-    method: "POST",
-    body: JSON.stringify({ limits: { enabled: false } }),
-  });
-  if (!telegram.ok) throw new Error(`the Telegram fake refused its settings: ${telegram.status}`);
-  const chat = await fetch(`${fakes.googleChatFake}/__config`, {
-    method: "POST",
-    body: JSON.stringify({ rateLimits: false }),
-  });
-  if (!chat.ok) throw new Error(`the Google Chat fake refused its settings: ${chat.status}`);
-}

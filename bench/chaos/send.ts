@@ -37,14 +37,24 @@ export interface Sender {
   googleChatFake: string;
 }
 
+/** One webhook delivery the bench sent: when, of which message (its word), its answer's status, its retry. */
+export interface Delivery {
+  at: number;
+  word: string;
+  status: number;
+  retry?: number;
+}
+
 export interface SendStats {
   deliveries: number;
   /** Answers per status (0: the connection failed). */
   statuses: Map<number, number>;
+  /** Every delivery, for the trace of a broken promise (./trace.ts). */
+  sent: Delivery[];
 }
 
 export function newSendStats(): SendStats {
-  return { deliveries: 0, statuses: new Map() };
+  return { deliveries: 0, statuses: new Map(), sent: [] };
 }
 
 function request(s: Sender, m: InboundMessage, retry?: { num: number; reason: string }): Request {
@@ -68,6 +78,7 @@ export async function deliver(
 ): Promise<number> {
   stats.deliveries++;
   let status = 0;
+  const at = Date.now();
   try {
     const sent = Date.now();
     const res = await fetch(request(s, m, retry));
@@ -79,6 +90,7 @@ export async function deliver(
     status = 0;
   }
   stats.statuses.set(status, (stats.statuses.get(status) ?? 0) + 1);
+  stats.sent.push({ at, word: m.word, status, ...(retry ? { retry: retry.num } : {}) });
   return status;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkAnswers, checkLines, leakPatterns, type Output } from "../../bench/chaos/checks.ts";
+import { checkAnswers, type Output } from "../../bench/chaos/checks.ts";
+import { checkLines, leakPatterns } from "../../bench/chaos/leaks.ts";
 import { tagOf, type Conversation } from "../../bench/chaos/plan.ts";
 import { APOLOGY } from "../../lib/notices.ts";
 

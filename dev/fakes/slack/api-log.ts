@@ -13,6 +13,9 @@ export interface SlackApiCall {
   channel?: string;
   ts?: string;
   thread_ts?: string;
+  /** A read's page size, and whether it asked for metadata (how Parley looks for its own posts), as sent. */
+  limit?: string;
+  include_all_metadata?: string;
   /** HTTP status of the answer (200 also for `ok:false`), or `fault` when a scripted fault answered. */
   status: number | "fault";
   ok?: boolean;

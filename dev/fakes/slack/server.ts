@@ -125,7 +125,7 @@ export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSla
     const log = (status: SlackApiCall["status"], team: string | undefined, answer?: SlackAnswer) =>
       apiLog.add({
         method,
-        ...pick(fields, ["channel", "channel_id", "ts", "thread_ts"]),
+        ...pick(fields, ["channel", "channel_id", "ts", "thread_ts", "limit", "include_all_metadata"]),
         ...(team ? { team } : {}),
         status,
         ...(answer ? { ok: answer.ok } : {}),
