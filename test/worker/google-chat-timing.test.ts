@@ -71,11 +71,11 @@ describe("Google Chat at production timings", () => {
     expect(await spaceMessages(dm)).toHaveLength(1);
   });
 
+  // The stream's first message is made but its answer lost; every later model call fails: the last word is the
+  // apology, posted whole, which must take that message's place (bench:chaos seeds 2 and 5-9 left the "(" beside it).
   it("puts the apology in a stream's opening that landed unheard, never beside it", async () => {
     const dm = await newSpace("DIRECT_MESSAGE");
     const marker = `opening-${dm.slice("spaces/".length)}`;
-    // The stream's first message is made but its answer lost; every later model call fails: the last word is the
-    // apology, posted whole, which must take that message's place (bench:chaos seed 2 left the "(" beside it).
     await scriptFault(GOOGLE_CHAT_URL, {
       fault: "drop_after",
       path: "/spaces.messages.create",

@@ -88,9 +88,8 @@ export function sendGoogleChatReply(
       const created = await createMessage(ctx, target, part, await requestIdOf(target, progress.answerId, `${index}`));
       const id = messageIdOf(created.name);
       const chatText = googleChatText(part);
-      // Only where an earlier attempt's call may have landed: Chat may store a text a little unlike the one sent.
-      const earlier = progress.unsure !== undefined && index === progress.from;
-      if (earlier && created.text !== undefined && created.text !== chatText)
+      // The first message may be a stream's opening made by an earlier attempt (heard of or not): it takes this text.
+      if (index === 0 && created.text !== undefined && created.text !== chatText)
         await withBackoff(() => setMessageText(ctx, target, id, chatText));
       return id;
     },
