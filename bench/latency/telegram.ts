@@ -6,11 +6,12 @@
  * tell the first sign (the first "typing…"), the first text (the first draft or post) and when the answer was
  * complete (the last revision of the message that holds it).
  */
+import { parseTelegramHtml } from "../../dev/fakes/telegram/html.ts";
 import { longAnswer } from "../../dev/local-model/long-answer.ts";
+import { TELEGRAM_MAX_MESSAGE_CHARS, telegramHtml } from "../../lib/platforms/telegram/format.ts";
 import { splitText } from "../../lib/text/split.ts";
 import { groupUpdate, TELEGRAM_BOT, telegramRequest } from "../load/telegram-traffic.ts";
 
-const MAX_CHARS = 4_096;
 const ASK_TIMEOUT_MS = 20_000;
 
 export type TelegramKind = "telegram_group" | "telegram_private";
@@ -73,7 +74,10 @@ const getJson = async <T>(url: string): Promise<T> => (await (await fetch(url)).
 
 /** What the person saw of the answer in `chatId`, or null while it is not complete. */
 export async function seenOnTelegram(fakeUrl: string, chatId: number, tokens: number) {
-  const parts = splitText(longAnswer(tokens), MAX_CHARS);
+  // As the person reads it: the answer's Markdown sent as Bot API HTML, the text Telegram keeps of it.
+  const parts = splitText(longAnswer(tokens), TELEGRAM_MAX_MESSAGE_CHARS).map(
+    (p) => parseTelegramHtml(telegramHtml(p)).text,
+  );
   const messages = (await getJson<Message[]>(`${fakeUrl}/__messages?chat_id=${chatId}`)).filter(
     (m) => m.from === TELEGRAM_BOT.id,
   );
