@@ -92,7 +92,9 @@ export default function setup(project: TestProject): Promise<() => Promise<void>
     const googleChat = await stack.start(startGoogleChatFake, {});
     // A short heartbeat so that a missed ACK is noticed within a second.
     const discord = await stack.discord({ gateway: { heartbeatIntervalMs: 500 } });
-    const sharded = await stack.discord({ gateway: { heartbeatIntervalMs: 500 } });
+    // The sharding suite tests layouts, not heartbeats: with up to eight sockets in one process, a beat of 500 ms
+    // let one busy second of a full run (this process also runs every other fake) close them all as zombies.
+    const sharded = await stack.discord({ gateway: { heartbeatIntervalMs: 5_000 } });
     const model = await stack.start(startLocalModel, {});
     // The Upstash Vector stand-in (a hybrid index with the local models) for recall.
     const vector = await stack.start(startVectorStandIn, {
