@@ -13,18 +13,15 @@ import { runMemoryJob } from "../lib/jobs/memory-job.ts";
 import { runReplyJob } from "../lib/jobs/reply-job.ts";
 import { type JobScope, jobScope } from "../lib/jobs/scope.ts";
 import { jobLogFields } from "../lib/log-ids.ts";
-import { adapters } from "../lib/platforms/index.ts";
+import { adapters, jobSchema } from "../lib/platforms/index.ts";
 import { platformReplier } from "../lib/platforms/replier.ts";
-import { JOB_KINDS, type Job, type JobKind, type JobPayload, jobSchemaFor } from "../lib/queue/job.ts";
+import { JOB_KINDS, type Job, type JobKind, type JobPayload } from "../lib/queue/job.ts";
 import { JobPayloadError, openJob } from "../lib/queue/sealed-job.ts";
 import { runRescueJob } from "../lib/rescue/job.ts";
 import { type Runtime, runtimeFor } from "../lib/runtime.ts";
 import * as z from "../lib/zod.ts";
 import type { AppEnv } from "./app-env.ts";
 import { nonRetryable, qstashSignature } from "./middleware/qstash-signature.ts";
-
-/** A job names its platform's reply target; every platform's adapter says what that target may hold. */
-const jobSchema = jobSchemaFor(adapters);
 
 /** How a job of each kind runs; its outcome goes back to QStash in the 2xx's body. */
 type Runner = (scope: JobScope) => Promise<string>;

@@ -11,14 +11,10 @@
  * can answer.
  */
 import type { ConversationKey, InboundMessage } from "../message.ts";
-import { adapters } from "../platforms/index.ts";
+import { jobSchema } from "../platforms/index.ts";
 import type { ApprovalAnswer } from "./capability.ts";
-import { jobSchemaFor } from "../queue/job.ts";
 import { openJob } from "../queue/sealed-job.ts";
 import type { Runtime } from "../runtime.ts";
-
-/** The continuation jobs the records keep, sealed, as the job route reads them. */
-const jobSchema = jobSchemaFor(adapters);
 
 export async function answerApproval(rt: Runtime, answer: ApprovalAnswer): Promise<void> {
   await decideAndPublish(rt, answer);

@@ -5,6 +5,7 @@
  * of every name, and the job schema, the job flow, the settings and the admin view take their platforms from this list.
  */
 import type { Platform } from "../message.ts";
+import { jobSchemaFor } from "../queue/job.ts";
 import type { PlatformAdapter } from "./adapter.ts";
 import { discord } from "./discord/index.ts";
 import { googleChat } from "./google-chat/index.ts";
@@ -18,3 +19,6 @@ const byPlatform = { slack, discord, twilio, telegram, [googleChat.platform]: go
 >;
 
 export const adapters: readonly PlatformAdapter[] = Object.values(byPlatform);
+
+/** A job names its platform's reply target; every platform's adapter says what that target may hold. */
+export const jobSchema = jobSchemaFor(adapters);
