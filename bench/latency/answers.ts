@@ -12,6 +12,7 @@ import { DISCORD_FAKE_BOT } from "../../dev/fakes/discord.ts";
 import { askInteraction, snowflake } from "../../test/support/discord.ts";
 import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-answers.ts";
 import * as traffic from "../load/traffic.ts";
+import { ASK_TIMEOUT_MS } from "./ask.ts";
 import { askOnGoogleChat, googleChatSpace } from "./google-chat.ts";
 import { askOnTelegram, telegramChat } from "./telegram.ts";
 
@@ -65,9 +66,6 @@ interface Recipient {
   /** The Google Chat fake, where a Google Chat question's space is made and written in. */
   googleChatFake: string;
 }
-
-/** A webhook answers in milliseconds; one that takes this long is a failure of the stack. */
-const ASK_TIMEOUT_MS = 20_000;
 
 const webhook =
   (

@@ -10,9 +10,8 @@
 import { longAnswer } from "../../dev/local-model/long-answer.ts";
 import { GOOGLE_CHAT_MAX_MESSAGE_CHARS, googleChatText } from "../../lib/platforms/google-chat/format.ts";
 import { splitText } from "../../lib/text/split.ts";
+import { askWorker } from "./ask.ts";
 import { googleChatRequest, googleChatSay, makeGoogleChatSpace } from "../load/google-chat-traffic.ts";
-
-const ASK_TIMEOUT_MS = 20_000;
 
 export type GoogleChatKind = "gchat_space" | "gchat_dm";
 
@@ -36,10 +35,7 @@ export async function askOnGoogleChat(
   const from = { name: `users/${9_100_000 + spaces}`, displayName: `Person ${spaces}` };
   const { delivery } = await googleChatSay(fakeUrl, { space, from, text, mention: kind === "gchat_space" });
   if (!delivery) throw new Error(`Chat sent the app nothing of ${space}`);
-  const res = await fetch(googleChatRequest(workerUrl, delivery), { signal: AbortSignal.timeout(ASK_TIMEOUT_MS) });
-  await res.body?.cancel();
-  if (res.status !== 200) throw new Error(`the Worker answered ${res.status} to a ${kind} question`);
-  return Date.now();
+  return askWorker(googleChatRequest(workerUrl, delivery), kind);
 }
 
 interface Message {

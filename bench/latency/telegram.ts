@@ -10,9 +10,8 @@ import { parseTelegramHtml } from "../../dev/fakes/telegram/html.ts";
 import { longAnswer } from "../../dev/local-model/long-answer.ts";
 import { TELEGRAM_MAX_MESSAGE_CHARS, telegramHtml } from "../../lib/platforms/telegram/format.ts";
 import { splitText } from "../../lib/text/split.ts";
+import { askWorker } from "./ask.ts";
 import { groupUpdate, TELEGRAM_BOT, telegramRequest } from "../load/telegram-traffic.ts";
-
-const ASK_TIMEOUT_MS = 20_000;
 
 export type TelegramKind = "telegram_group" | "telegram_private";
 
@@ -53,10 +52,7 @@ export async function askOnTelegram(
   );
   if (kind === "telegram_private")
     Object.assign((update as { message: { chat: object } }).message.chat, { type: "private", first_name: "Person" });
-  const res = await fetch(telegramRequest(workerUrl, update), { signal: AbortSignal.timeout(ASK_TIMEOUT_MS) });
-  await res.body?.cancel();
-  if (res.status !== 200) throw new Error(`the Worker answered ${res.status} to a ${kind} question`);
-  return Date.now();
+  return askWorker(telegramRequest(workerUrl, update), kind);
 }
 
 interface Call {

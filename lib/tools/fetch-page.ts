@@ -4,9 +4,9 @@
  * a user name or password in the URL, an IP literal, localhost and other names without a public suffix, a port other
  * than 443; then a name FETCH_DENIED_HOSTS names or FETCH_ALLOWED_HOSTS does not, and a name that resolves to a
  * private address (./page-host.ts). Redirects are followed by hand (at most MAX_REDIRECTS), each new address checked
- * the same way. No
- * credential is ever sent (no cookies, no Authorization, nothing of the Worker's), at most FETCH_MAX_BYTES are read,
- * and the call ends at TOOL_TIMEOUT_MS. HTML is reduced to its text (scripts, styles and tags dropped).
+ * the same way. No credential is ever sent (no cookies, no Authorization, nothing of the Worker's), at most
+ * FETCH_MAX_BYTES are read, and the call ends at TOOL_TIMEOUT_MS. HTML is reduced to its text (scripts, styles and
+ * tags dropped).
  */
 import * as z from "../zod.ts";
 import { hostRefusal } from "./page-host.ts";
