@@ -7,7 +7,7 @@
  */
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
-import { snowflakes } from "../discord/ids.ts";
+import { nextSnowflake } from "../discord/ids.ts";
 import type { PostedChannelMessage } from "../discord/messages.ts";
 import { startHttpServer } from "../http.ts";
 import { createFakeControl } from "../control.ts";
@@ -60,7 +60,7 @@ export async function startDiscordGatewayFake(opts: DiscordGatewayFakeOptions): 
   const hanging = new Set<Duplex>();
   let dropAcks = 0;
   let resumeUrl = { dead: false, mode: "refuse" as "refuse" | "hang" };
-  const snowflake = snowflakes();
+  const snowflake = nextSnowflake;
   const control = createFakeControl({
     name: "discord-gateway",
     kinds: ["drop_after"],

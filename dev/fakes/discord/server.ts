@@ -23,7 +23,7 @@ import { matchAppRoute } from "./app-routes.ts";
 import { DEFAULT_DISCORD_LIMITS, discordLimitsSchema, takeDiscordLimit } from "./buckets.ts";
 import { matchChannelRoute } from "./channel-routes.ts";
 import { DISCORD_ERROR, refuseAsDiscord, sendDiscordError } from "./errors.ts";
-import { snowflakes } from "./ids.ts";
+import { nextSnowflake } from "./ids.ts";
 import { DiscordInteractions, interactionAgeSchema, interactionReportSchema } from "./interactions.ts";
 import { DiscordMessages, type PostedChannelMessage } from "./messages.ts";
 import { channelPermissionsSchema, DEFAULT_BOT_PERMISSIONS } from "./permissions.ts";
@@ -89,7 +89,7 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
   const channels = new Map<string, Record<string, unknown>>();
   const botPermissions = new Map<string, bigint>();
   const limiter = new RateLimiter();
-  const nextId = snowflakes();
+  const nextId = nextSnowflake;
   const files = new FileStore();
   let origin = "";
   const control = createFakeControl<RecordedDiscordCall>({
