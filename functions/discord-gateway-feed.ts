@@ -1,9 +1,9 @@
 /**
  * @module
  * A Gateway connection wired to ingest (lib/ingest.ts): every MESSAGE_CREATE goes through the same `ingest` as the
- * webhooks (one whose ingest failed is tried again from the storage of the object that runs the connection), a 👎
- * reaction is recorded, the bot's managed role in each guild (GUILD_CREATE) is kept in that storage so that a mention
- * of the role is a mention of the bot, and a GUILD_DELETE of a guild the bot was removed from forgets the role and
+ * webhooks and a ✅ or ❌ decides the bot's question (each tried again from the storage of the object that runs the
+ * connection when it failed, the Gateway never delivering it again), a 👎 reaction is recorded, the bot's managed
+ * role in each guild (GUILD_CREATE) is kept in that storage so that a mention of the role is a mention of the bot, and a GUILD_DELETE of a guild the bot was removed from forgets the role and
  * starts that guild's cleanup. What each dispatch means is lib/platforms/discord/gateway/dispatch.ts's to say. The
  * Durable Object that runs it is functions/discord-gateway.ts.
  */
@@ -56,12 +56,15 @@ export interface ShardRun {
   identifyTurn(): Promise<void>;
 }
 
-/** Messages whose ingest failed are tried again from `storage.pending`, with the env's runtime. */
+/** Messages and approvals whose work failed are tried again from `storage.pending`, with the env's runtime. */
 export function ingestRetries(env: object, storage: Pick<GatewayStorage, "pending" | "botRoles">): IngestRetries {
   const rt = runtimeFor(env);
   return new IngestRetries({
     store: storage.pending,
-    ingest: (data, botUserId) => ingestGatewayMessage(rt, data, botUserId, storage.botRoles),
+    ingest: (event, data, botUserId) =>
+      event === "MESSAGE_CREATE"
+        ? ingestGatewayMessage(rt, data, botUserId, storage.botRoles)
+        : decideGatewayApproval(rt, event, data, botUserId),
     log: rt.log,
   });
 }
@@ -117,8 +120,8 @@ export function createShardCoordinator(
 
 /**
  * MESSAGE_CREATE feeds the pipeline (tried again when its ingest fails); the rest as
- * lib/platforms/discord/gateway/dispatch.ts reads it: a 👎, a ✅ or ❌, the bot's role in a guild, a guild the bot was
- * removed from (its cleanup).
+ * lib/platforms/discord/gateway/dispatch.ts reads it: a 👎, a ✅ or ❌ (tried again when its decision or continuation
+ * fails), the bot's role in a guild, a guild the bot was removed from (its cleanup).
  */
 export function gatewayDispatch(rt: Runtime, retries: Pick<IngestRetries, "deliver">, botRoles: BotRoles) {
   return async (event: string, data: unknown, botUserId: string): Promise<void> => {
@@ -128,10 +131,7 @@ export function gatewayDispatch(rt: Runtime, retries: Pick<IngestRetries, "deliv
       case "message":
         return ingestFeedback(rt, read.message, botUserId);
       case "approval":
-        // Not retried either: the person sees nothing happen, and reacts again.
-        return answerApproval(rt, read.answer).catch((err: unknown) =>
-          rt.log.warn("discord_reaction_failed", { message: errorMessage(err) }),
-        );
+        return retries.deliver(data, botUserId, event);
       case "bot_role":
         return botRoles.set(read.guildId, read.roleId);
       case "guild_removed":
@@ -168,6 +168,12 @@ async function ingestGatewayMessage(rt: Runtime, data: unknown, botUserId: strin
   if (parsed.kind === "ignored")
     return rt.log.info("discord_ignored", { source: "gateway", ...message, reason: parsed.reason });
   await ingest(rt, parsed.message, bot, discord.ingestOptions(rt.platforms.configOf(discord)));
+}
+
+/** A ✅ or ❌ kept by IngestRetries; throws when its decision or its continuation's publish must be tried again. */
+async function decideGatewayApproval(rt: Runtime, event: string, data: unknown, botUserId: string): Promise<void> {
+  const read = readGatewayDispatch(event, data, botIdentity(rt, botUserId), rt.now());
+  if (read.kind === "approval") await answerApproval(rt, read.answer);
 }
 
 /** A 👎 on the bot's answer. Not retried: losing one costs only the quiet it asked for, never a message. */

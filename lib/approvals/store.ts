@@ -56,7 +56,7 @@ return 1
  * publish publishes the same continuation once more). Returns '' when there is no approval under that message, else
  * {state, job, decided} (`decided`: this call decided it; `job` only for the asker).
  */
-const DECIDE = defineScript({
+export const DECIDE = defineScript({
   keys: RECORD_KEYS,
   args: z.object({ who: z.string(), state: z.enum(["approved", "denied"]) }),
   result: z.union([

@@ -28,9 +28,9 @@ function harness(failures: number) {
       delete: async (id) => void pending.delete(id),
       wakeAt: async (at) => void wakes.push(at),
     },
-    async ingest(data) {
+    async ingest(event, data) {
       if (left-- > 0) throw new Error("QStash is down");
-      ingested.push(data);
+      ingested.push({ event, data });
     },
     log,
     now: () => now,
@@ -42,7 +42,7 @@ describe("IngestRetries", () => {
   it("ingests at once and keeps nothing when the ingest works", async () => {
     const h = harness(0);
     await h.retries.deliver({ id: "m1" }, "bot");
-    expect(h.ingested).toEqual([{ id: "m1" }]);
+    expect(h.ingested).toEqual([{ event: "MESSAGE_CREATE", data: { id: "m1" } }]);
     expect(h.pending.size).toBe(0);
     expect(h.wakes).toEqual([]);
   });
@@ -64,10 +64,23 @@ describe("IngestRetries", () => {
       h.advanceTo(at);
       await h.retries.retryDue();
     }
-    expect(h.ingested).toEqual([{ id: "m1" }]);
+    expect(h.ingested).toEqual([{ event: "MESSAGE_CREATE", data: { id: "m1" } }]);
     expect(delays).toEqual([2_000, 8_000, 32_000]);
     expect(h.events.filter((e) => e === "discord_ingest_retrying")).toHaveLength(3);
     expect(h.events).toContain("discord_ingest_retried");
+  });
+
+  it("hands a kept reaction back under its own dispatch, and an entry kept before dispatches were named as a message", async () => {
+    const h = harness(1);
+    await h.retries.deliver({ message_id: "q1" }, "bot", "MESSAGE_REACTION_ADD");
+    h.pending.set("older", { id: "older", data: { id: "m0" }, botUserId: "bot", attempts: 1, nextAt: NOW });
+    h.advanceTo(h.wakes.at(-1)! + 1);
+    await h.retries.retryDue();
+    expect(h.ingested).toEqual([
+      { event: "MESSAGE_REACTION_ADD", data: { message_id: "q1" } },
+      { event: "MESSAGE_CREATE", data: { id: "m0" } },
+    ]);
+    expect(h.pending.size).toBe(0);
   });
 
   it("gives a message up after the last try, and says so", async () => {

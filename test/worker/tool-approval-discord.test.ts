@@ -2,15 +2,22 @@
  * Actions that need approval on Discord (docs/tools.md): `/ask` answered with the question (the edit of its deferred
  * response), the asker's ✅ or ❌ as the Gateway delivers MESSAGE_REACTION_ADD (through the connection's dispatch,
  * functions/discord-gateway-feed.ts), and the result or the cancellation posted as a channel message of its own:
- * the question is never edited again, and the call runs once however often the reaction comes.
+ * the question is never edited again, and the call runs once however often the reaction comes. The Gateway never
+ * delivers a reaction again, so one whose decision or continuation failed is kept in the Gateway object's storage and
+ * tried again by its alarm (2 s later, at production timing).
  */
-import { beforeAll, describe, expect, it } from "vitest";
-import { gatewayDispatch } from "../../functions/discord-gateway-feed.ts";
+import { env as bindings } from "cloudflare:workers";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { gatewayDispatch, ingestRetries, type GatewayStorage } from "../../functions/discord-gateway-feed.ts";
 import { generateDiscordKeys, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
+import { DECIDE } from "../../lib/approvals/store.ts";
+import { approvalKey } from "../../lib/keys.ts";
 import { runtimeFor } from "../../lib/runtime.ts";
 import { askInteraction, discordCalls } from "../support/discord.ts";
 import { interactAsDiscord } from "../support/discord-worker.ts";
-import { memoryBotRoles } from "../support/gateway-storage.ts";
+import { evalshaMatch, injectedFaults, scriptFault } from "../support/fault-control.ts";
+import { memoryGatewayStorage } from "../support/gateway-storage.ts";
+import { qstashLaneUrl } from "../support/qstash-clock.ts";
 import { createCalls, toolSettings } from "../support/tools.ts";
 import { eventually, pumpJobsDuringSuite, settle, suiteEnv, type TestEnv } from "../support/worker.ts";
 
@@ -30,6 +37,9 @@ beforeAll(async () => {
       ...toolSettings("create_ticket"),
       DISCORD_PUBLIC_KEY: keys.publicKeyHex,
       DISCORD_BOT_TOKEN: "test-discord-bot-token",
+      // The suite's own lanes of the (fast) QStash stand-in and of the fault proxy before Redis: its faults stay here.
+      QSTASH_URL: qstashLaneUrl((bindings as unknown as Record<string, string>).QSTASH_URL!, SUITE),
+      UPSTASH_REDIS_REST_URL: `${inject("redisFaultProxyUrl")}/lanes/${SUITE}`,
     }),
   );
 });
@@ -58,8 +68,10 @@ async function askToCreate(title: string): Promise<{ channelId: string; token: s
   return { channelId, token: interaction.token, questionId: String(edit!.id) };
 }
 
-async function react(channelId: string, messageId: string, emoji: string, userId = alice.id): Promise<void> {
-  const dispatch = gatewayDispatch(runtimeFor(env), { deliver: async () => undefined }, memoryBotRoles());
+/** The reaction through a Gateway connection's dispatch; answers the storage of the object that runs it. */
+async function react(channelId: string, messageId: string, emoji: string, userId = alice.id): Promise<GatewayStorage> {
+  const storage = memoryGatewayStorage(env);
+  const dispatch = gatewayDispatch(runtimeFor(env), ingestRetries(env, storage), storage.botRoles);
   const data = {
     user_id: userId,
     channel_id: channelId,
@@ -71,6 +83,7 @@ async function react(channelId: string, messageId: string, emoji: string, userId
     type: 0,
   };
   await dispatch("MESSAGE_REACTION_ADD", data, BOT);
+  return storage;
 }
 
 const channelPosts = (channelId: string) => discordCalls(api(), { route: "channel_message", channelId });
@@ -111,5 +124,47 @@ describe("a confirm tool asked for with /ask", () => {
     expect(await channelPosts(channelId)).toHaveLength(1);
     expect((await discordCalls(api(), { token })).map((c) => c.route)).toEqual(["edit_original"]);
     expect(await createCalls(title)).toEqual([]);
+  });
+});
+
+describe("a ✅ the Gateway delivered once", () => {
+  const place = (channelId: string) => ({ platform: "discord" as const, tenant: GUILD, channel: channelId });
+
+  /** The asker's ✅ after `fault` was scripted; the result once, the call once. */
+  async function approvedDespite(fault: (q: { channelId: string; questionId: string }) => Promise<string>) {
+    const title = `Discord retried ${newChannel()}`;
+    const asked = await askToCreate(title);
+    const faultUrl = await fault(asked);
+    const storage = await react(asked.channelId, asked.questionId, "✅");
+    expect(await injectedFaults(faultUrl)).toHaveLength(1);
+    expect(await storage.pending.all()).toHaveLength(1);
+    const [done] = await eventually(
+      async () => (await channelPosts(asked.channelId)).length > 0 && channelPosts(asked.channelId),
+      15_000,
+      "the result after the Gateway object's retry",
+    );
+    expect(done!.content).toMatch(new RegExp(`^✅ Done: create_ticket: Created ticket \\d+ in IT: ${title}$`));
+    await settle(1_500);
+    expect(await channelPosts(asked.channelId)).toHaveLength(1);
+    expect(await createCalls(title)).toEqual([1]);
+    expect(await storage.pending.all()).toEqual([]);
+  }
+
+  it("is decided when the alarm tries it again after Redis refused its decision, and the call runs once", async () => {
+    const proxy = `${String(env.UPSTASH_REDIS_REST_URL)}/__proxy`;
+    await approvedDespite(async ({ channelId, questionId }) => {
+      const record = approvalKey(String(env.REDIS_KEY_PREFIX), place(channelId), questionId);
+      const decision = await evalshaMatch(DECIDE.source, 2, record);
+      await scriptFault(proxy, { fault: "refuse", bodyContains: decision, status: 503 });
+      return proxy;
+    });
+  });
+
+  it("has its continuation published when the alarm tries it again after QStash refused it, and the call runs once", async () => {
+    const qstash = String(env.QSTASH_URL);
+    await approvedDespite(async () => {
+      await scriptFault(qstash, { fault: "refuse_publish", path: `/t/${SUITE}/jobs/approval`, status: 503 });
+      return qstash;
+    });
   });
 });
