@@ -3,9 +3,10 @@
  * A Gateway connection wired to ingest (lib/ingest.ts): every MESSAGE_CREATE goes through the same `ingest` as the
  * webhooks and a ✅ or ❌ decides the bot's question (each tried again from the storage of the object that runs the
  * connection when it failed, the Gateway never delivering it again), a 👎 reaction is recorded, the bot's managed
- * role in each guild (GUILD_CREATE) is kept in that storage so that a mention of the role is a mention of the bot, and a GUILD_DELETE of a guild the bot was removed from forgets the role and
- * starts that guild's cleanup. What each dispatch means is lib/platforms/discord/gateway/dispatch.ts's to say. The
- * Durable Object that runs it is functions/discord-gateway.ts.
+ * role in each guild (GUILD_CREATE) is kept in that storage so that a mention of the role is a mention of the bot,
+ * and a GUILD_DELETE of a guild the bot was removed from forgets the role and starts that guild's cleanup. What each
+ * dispatch means is lib/platforms/discord/gateway/dispatch.ts's to say. The Durable Object that runs it is
+ * functions/discord-gateway.ts.
  */
 import { ingest } from "../lib/ingest.ts";
 import { answerApproval } from "../lib/approvals/decide.ts";
