@@ -14,6 +14,7 @@ const GATEWAY_SUITES = [
   "test/worker/discord-streaming.test.ts",
   "test/worker/discord-gateway-intents.test.ts",
   "test/worker/discord-conformance.test.ts",
+  "test/worker/discord-asker-history.test.ts",
 ];
 
 /** The Worker in workerd, with the local stack's addresses and test settings as bindings. */

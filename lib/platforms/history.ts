@@ -7,7 +7,7 @@
  * place (IngestOptions.keepHistory, `HistoryContext.kept`). One page, one call: the job asks once per conversation.
  * A rescue (lib/rescue/job.ts) reads forward instead: the question and what was said after it.
  */
-import type { Author, BotIdentity, ConversationKey } from "../message.ts";
+import type { Author, BotIdentity, ConversationKey, ReplyTarget } from "../message.ts";
 
 /** A message of the place that bounds a read: its id and its time (ms). */
 export interface HistoryMark {
@@ -69,6 +69,12 @@ export interface HistoryCapability<Ctx> {
    * call.
    */
   readHistory?(ctx: HistoryContext<Ctx>, query: HistoryQuery): Promise<HistoryPage>;
+  /**
+   * The permission the trigger's author (`asker`) lacks to read the place's history, or null when they may: asked
+   * before every read made for them (backfill, read_channel, a catch-up) where the platform reads with the bot's
+   * permissions and the message did not carry the person's (InboundMessage.historyHidden). Absent: nothing to ask.
+   */
+  askerLacks?(ctx: Ctx, read: { place: ConversationKey; asker: string; target: ReplyTarget }): Promise<string | null>;
   /** A link that opens one of the place's messages (a catch-up's sources, lib/catch-up/step.ts); absent: none. */
   messageLink?(place: ConversationKey, messageId: string): string | undefined;
 }

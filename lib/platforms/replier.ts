@@ -81,6 +81,9 @@ export interface JobStreaming {
   resume(state: StreamState): AnswerStream;
 }
 
+/** What a person lacks when their permissions could not be read: everything, so nothing is read for them. */
+const UNKNOWN = "PERMISSIONS_UNREAD";
+
 const answerFor = (job: Job) => ({ triggerId: job.trigger.id, authorId: job.trigger.authorId });
 
 export function platformReplier(
@@ -97,6 +100,28 @@ export function platformReplier(
       ctx: replyContext(rt, adapter, job.key.tenant),
       target: adapter.replyTargetSchema.parse(job.replyTarget),
     };
+  };
+  // One answer per job object: a catch-up reads several pages for the same asker.
+  const askerChecks = new WeakMap<Job, Promise<string | null>>();
+  const askerLacks = (job: Job): Promise<string | null> => {
+    const { adapter, ctx, target } = open(job);
+    const ask = adapter.askerLacks;
+    if (!ask) return Promise.resolve(null);
+    const known = askerChecks.get(job);
+    if (known) return known;
+    const read = { place: job.key, asker: job.trigger.authorId, target };
+    // An optional read: when it fails (or Discord refuses it) nothing is read for them, and the answer still goes out.
+    const check = (async () => {
+      try {
+        const lacks = await optionalRead("asker_permissions", await readLog(job), () => ask(ctx, read));
+        return lacks === undefined ? UNKNOWN : lacks;
+      } catch (err) {
+        if (err instanceof GiveUp) return UNKNOWN;
+        throw err;
+      }
+    })();
+    askerChecks.set(job, check);
+    return check;
   };
   return {
     send(job, text, progress) {
@@ -118,7 +143,8 @@ export function platformReplier(
       const { adapter, ctx } = open(job);
       if (!adapter.readHistory) return undefined;
       // Every history read (backfill, read_channel, a catch-up) is made for the asker: none of what they may not read.
-      if (job.historyHidden) return { refused: `${job.historyHidden} for the person asking` };
+      const lacks = job.historyHidden ?? (await askerLacks(job));
+      if (lacks) return { refused: `${lacks} for the person asking` };
       const { kept } = rt.store;
       // A read on from a message keeps its first `limit`, one back to a window its last.
       const between = async (q: HistoryQuery) =>

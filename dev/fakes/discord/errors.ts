@@ -14,6 +14,7 @@ export const DISCORD_ERROR = {
   unauthorized: { status: 401, message: "401: Unauthorized", code: 0 },
   notFound: { status: 404, message: "404: Not Found", code: 0 },
   unknownMessage: { status: 404, message: "Unknown Message", code: 10008 },
+  unknownMember: { status: 404, message: "Unknown Member", code: 10007 },
   notAuthor: { status: 403, message: "Cannot edit a message authored by another user", code: 50005 },
   emptyMessage: { status: 400, message: "Cannot send an empty message", code: 50006 },
 } as const;

@@ -5,6 +5,7 @@
  */
 import type { ServerResponse } from "node:http";
 import type { DiscordBucketName, DiscordLimits } from "./buckets.ts";
+import type { FakeGuild } from "./guild-routes.ts";
 import type { DiscordInteractions } from "./interactions.ts";
 import { DISCORD_FAKE_BOT, type DiscordMessages, type PostedChannelMessage } from "./messages.ts";
 
@@ -20,6 +21,8 @@ type DiscordRouteName =
   | "gateway_bot"
   | "get_channel"
   | "get_message"
+  | "get_guild"
+  | "get_member"
   | "list_messages";
 
 /** What a route records of a call it carried out. */
@@ -63,6 +66,8 @@ export interface RouteContext {
   interactions: DiscordInteractions;
   /** Channels a test described (`POST /__channel`), by id. */
   channels: ReadonlyMap<string, Record<string, unknown>>;
+  /** Guilds a test described (`POST /__guild`, ./guild-routes.ts), by id. */
+  guilds: ReadonlyMap<string, FakeGuild>;
   /** The bot's permissions in a channel (./permissions.ts). */
   permissionsIn(channelId: string): bigint;
   nextId(): string;

@@ -9,7 +9,8 @@
  * message (a person's, as `GET /channels/{id}/messages/{id}` answers it: a thread's starter, a message replied
  * to), `POST /__channel`
  * `{id, type?, parent_id?, permission_overwrites?, bot_permissions?}` (what `GET /channels/{id}` answers for that
- * channel, and the bot's permissions in it: ./permissions.ts), `GET /__stats` (`{ratelimited: {total, byBucket}}`),
+ * channel, and the bot's permissions in it: ./permissions.ts), `POST /__guild` (a guild's owner, roles and members:
+ * ./guild-routes.ts), `GET /__stats` (`{ratelimited: {total, byBucket}}`),
  * `POST /__interactions {id, application_id, token, channel_id?, answer: {status, body}, answered_after_ms}` (an
  * interaction Discord sent and what the app answered: ./interaction-answers.ts sends it), `POST
  * /__interactions/age {token, ms}` (as if Discord had sent it `ms` earlier: its token expires 15 minutes after).
@@ -22,6 +23,7 @@ import { RateLimiter } from "../rate-limit.ts";
 import { matchAppRoute } from "./app-routes.ts";
 import { DEFAULT_DISCORD_LIMITS, discordLimitsSchema, takeDiscordLimit } from "./buckets.ts";
 import { matchChannelRoute } from "./channel-routes.ts";
+import { type FakeGuild, guildSchema, matchGuildRoute } from "./guild-routes.ts";
 import { DISCORD_ERROR, refuseAsDiscord, sendDiscordError } from "./errors.ts";
 import { nextSnowflake } from "./ids.ts";
 import { DiscordInteractions, interactionAgeSchema, interactionReportSchema } from "./interactions.ts";
@@ -87,6 +89,7 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
   const messages = new DiscordMessages();
   const interactions = new DiscordInteractions();
   const channels = new Map<string, Record<string, unknown>>();
+  const guilds = new Map<string, FakeGuild>();
   const botPermissions = new Map<string, bigint>();
   const limiter = new RateLimiter();
   const nextId = nextSnowflake;
@@ -100,6 +103,7 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
       messages.reset();
       interactions.reset();
       channels.clear();
+      guilds.clear();
       botPermissions.clear();
       limiter.reset();
       files.reset();
@@ -134,6 +138,11 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
       channels.set(channel.id, channel);
       if (permissions !== undefined) botPermissions.set(channel.id, BigInt(permissions));
       return channel;
+    },
+    "POST /__guild": (body) => {
+      const guild = controlBody(guildSchema, body);
+      guilds.set(guild.id, guild);
+      return guild;
     },
     "POST /__interactions": (body) => {
       const report = controlBody(interactionReportSchema, body);
@@ -173,13 +182,15 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
       messages,
       interactions,
       channels,
+      guilds,
       permissionsIn: (channelId) => botPermissions.get(channelId) ?? DEFAULT_BOT_PERMISSIONS,
       nextId,
       settings: () => settings,
       record: (call) => control.record({ ...call, at: Date.now() }),
       ...(opts.onChannelMessage ? { onChannelMessage: opts.onChannelMessage } : {}),
     };
-    const route = matchWebhookRoute(ctx) ?? matchChannelRoute(ctx) ?? matchAppRoute(ctx, opts.gatewayUrl);
+    const route =
+      matchWebhookRoute(ctx) ?? matchChannelRoute(ctx) ?? matchGuildRoute(ctx) ?? matchAppRoute(ctx, opts.gatewayUrl);
     if (!route) return sendDiscordError(res, DISCORD_ERROR.notFound);
     if (route.needsBot && !botToken) return sendDiscordError(res, DISCORD_ERROR.unauthorized);
     const admission = await control.admit({ route: route.name, ...route.fields }, res);

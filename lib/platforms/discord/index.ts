@@ -7,6 +7,7 @@
 import type { PlatformAdapter, NoExtra } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
 import { fetchDiscordParent } from "./parent.ts";
+import { discordAskerLacks } from "./asker-permissions.ts";
 import { discordFiles } from "./files.ts";
 import { DISCORD_MAX_MESSAGE_CHARS, discordFormat } from "./format.ts";
 import { discordJumpLink, readDiscordHistory } from "./history.ts";
@@ -78,6 +79,11 @@ export const discord: PlatformAdapter<DiscordTarget, NoExtra, DiscordSettings> =
   fetchParent: fetchDiscordParent,
   placeParents: true,
   readHistory: readDiscordHistory,
+  // An interaction's member.permissions decided already (InboundMessage.historyHidden); a DM is the asker's own.
+  askerLacks: async (ctx, { place, asker, target }) =>
+    target.kind === "interaction" || place.tenant.startsWith(DM_TENANT_PREFIX)
+      ? null
+      : discordAskerLacks(ctx, place, asker),
   messageLink: discordJumpLink,
   streaming: discordStreaming,
   working: discordWorking,

@@ -28,13 +28,14 @@ export const channelSchema = z.looseObject({
       z.looseObject({
         id: snowflake,
         type: z.coerce.number().check(z.int()),
+        allow: z._default(z.string().check(z.regex(/^\d+$/)), "0"),
         deny: z.string().check(z.regex(/^\d+$/)),
       }),
     ),
     [],
   ),
 });
-type DiscordChannel = z.output<typeof channelSchema>;
+export type DiscordChannel = z.output<typeof channelSchema>;
 
 export async function discordPlaceVisibility(
   ctx: ReplyContext<DiscordSettings>,
