@@ -127,6 +127,18 @@ export async function failDiscordCalls(apiBaseUrl: string, rule: Record<string, 
   if (!res.ok) throw new Error(`scripting the Discord fake failed: ${res.status}`);
 }
 
+/** A person in `guildId` saying `content` in a channel through the fake Gateway, @mentioning `bot` when asked to. */
+export const gatewaySpeaker =
+  (controlUrl: string, guildId: string, bot: { id: string; username: string }) =>
+  (channelId: string, author: { id: string; name: string }, content: string, mention = false) =>
+    postThroughGateway(controlUrl, {
+      guildId,
+      channelId,
+      author,
+      content: mention ? `<@${bot.id}> ${content}` : content,
+      ...(mention ? { mentions: [{ id: bot.id, username: bot.username }] } : {}),
+    });
+
 /** A channel message as a person would post it, dispatched by the fake Gateway; resolves with its id. */
 export async function postThroughGateway(
   controlUrl: string,

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DISCORD_FAKE_BOT } from "../../dev/fakes/discord.ts";
 import { DEFAULT_BOT_PERMISSIONS, PERMISSION } from "../../dev/fakes/discord/permissions.ts";
 import type { GatewayConnection } from "../../lib/platforms/discord/gateway/connection.ts";
-import { discordCalls, postThroughGateway } from "../support/discord.ts";
+import { discordCalls, gatewaySpeaker } from "../support/discord.ts";
 import { scriptFault } from "../support/fault-control.ts";
 import { readyGateway } from "../support/gateway-storage.ts";
 import { modelRequests } from "../support/model.ts";
@@ -81,14 +81,7 @@ async function channelHidingHistoryFromNewcomers(): Promise<string> {
   return id;
 }
 
-const say = (channelId: string, author: { id: string; name: string }, content: string, mention = false) =>
-  postThroughGateway(CONTROL, {
-    guildId: GUILD,
-    channelId,
-    author,
-    content: mention ? `<@${BOT.id}> ${content}` : content,
-    ...(mention ? { mentions: [{ id: BOT.id, username: BOT.username }] } : {}),
-  });
+const say = gatewaySpeaker(CONTROL, GUILD, BOT);
 const answered = (channelId: string) =>
   eventually(
     async () => (await discordCalls(API, { route: "channel_message", channelId })).length >= 1,

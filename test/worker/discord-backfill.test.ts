@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DISCORD_FAKE_BOT } from "../../dev/fakes/discord.ts";
 import { PERMISSION } from "../../dev/fakes/discord/permissions.ts";
 import type { GatewayConnection } from "../../lib/platforms/discord/gateway/connection.ts";
-import { discordCalls, postThroughGateway } from "../support/discord.ts";
+import { discordCalls, gatewaySpeaker, postThroughGateway } from "../support/discord.ts";
 import { readyGateway } from "../support/gateway-storage.ts";
 import { modelRequests, turnRecords } from "../support/model.ts";
 import { qstashLaneUrl } from "../support/qstash-clock.ts";
@@ -56,14 +56,7 @@ function newChannel(): string {
   seq += 1;
   return `44${String(Date.now()).slice(-10)}${String(seq).padStart(4, "0")}`;
 }
-const say = (channelId: string, author: { id: string; name: string }, content: string, mention = false) =>
-  postThroughGateway(CONTROL, {
-    guildId: GUILD,
-    channelId,
-    author,
-    content: mention ? `<@${BOT.id}> ${content}` : content,
-    ...(mention ? { mentions: [{ id: BOT.id, username: BOT.username }] } : {}),
-  });
+const say = gatewaySpeaker(CONTROL, GUILD, BOT);
 const answers = (channelId: string) => discordCalls(API, { route: "channel_message", channelId });
 const answered = (channelId: string, count: number) =>
   eventually(async () => (await answers(channelId)).length >= count, 20_000, `answer ${count}`);
