@@ -59,11 +59,19 @@ function buttons(controls: readonly Control[]): ActionsBlock {
   };
 }
 
-const outcomeLine = (outcome: string): ContextBlock => ({ type: "context", elements: [{ type: "mrkdwn", text: outcome }] });
+const outcomeLine = (outcome: string): ContextBlock => ({
+  type: "context",
+  elements: [{ type: "mrkdwn", text: outcome }],
+});
 
 export const slackControls = {
-  offer: (ctx: ReplyContext<SlackSettings>, target: SlackTarget, ts: string, question: string, controls: readonly Control[]) =>
-    update(ctx, target, ts, question, buttons(controls)),
+  offer: (
+    ctx: ReplyContext<SlackSettings>,
+    target: SlackTarget,
+    ts: string,
+    question: string,
+    controls: readonly Control[],
+  ) => update(ctx, target, ts, question, buttons(controls)),
   // The outcome and the notes are the bot's own words with a mention in Slack's syntax: sent as they are.
   settle: (ctx: ReplyContext<SlackSettings>, target: SlackTarget, ts: string, question: string, outcome: string) =>
     update(ctx, target, ts, question, outcomeLine(outcome)),
