@@ -82,6 +82,7 @@ export const CONTROL_NOTES = {
   approved: "This was already approved.",
   denied: "This was already cancelled.",
   expired: "This question has expired: nothing was run.",
+  done: "This question is settled: its outcome is on it.",
   gone: "This question is no longer open.",
 } as const;
 

@@ -49,6 +49,9 @@ export async function pressControl(
     case "expired":
     case "closed":
       return CONTROL_NOTES.expired;
+    // Its outcome is out (approved and run, cancelled or expired): the record no longer says which.
+    case "done":
+      return CONTROL_NOTES.done;
     default:
       return CONTROL_NOTES.gone;
   }

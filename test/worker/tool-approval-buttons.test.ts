@@ -135,7 +135,7 @@ describe("a confirm tool's buttons on Slack", () => {
     expect(question2.blocks!.some((b) => b.type === "actions")).toBe(false);
     // The repeats were told it was decided; a later Cancel changes nothing.
     await press(env, place, "UASKER", asked.ts, "cancel");
-    expect((await ephemerals(place, "UASKER")).at(-1)).toBe("This was already approved.");
+    expect((await ephemerals(place, "UASKER")).at(-1)).toBe("This question is settled: its outcome is on it.");
     await settle(1_000);
     expect(await botMessages(place)).toHaveLength(2);
     expect((await toolServerCalls()).byKey[key]).toBe(1);
@@ -178,7 +178,7 @@ describe("a confirm tool's buttons at production timing", () => {
     await kit.timePasses(15 * 60_000 + 10_000);
     expect(await outcome(place, asked.ts)).toBe("⌛ Nobody approved this in time: nothing was run.");
     await press(kit.env, place, "UASKER", asked.ts, "approve");
-    expect(await ephemerals(place, "UASKER")).toEqual(["This question has expired: nothing was run."]);
+    expect(await ephemerals(place, "UASKER")).toEqual(["This question is settled: its outcome is on it."]);
     await kit.deliveriesSettled();
     await kit.timePasses(60_000);
     await settle(1_000);
