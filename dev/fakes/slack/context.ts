@@ -4,7 +4,7 @@
  * fake's state, and its answer in Slack's shape (`{ok: true, ...}` or `{ok: false, error}`, both HTTP 200).
  */
 import type { AssistantThreads } from "./assistant.ts";
-import type { Ephemerals } from "./ephemeral.ts";
+import type { Ephemerals } from "./ephemerals.ts";
 import type { MessageStore } from "./messages.ts";
 import type { SlackPeople } from "./roles.ts";
 import type { SlackParams } from "./request.ts";

@@ -2,35 +2,13 @@
  * @module
  * chat.postEphemeral: a message only `user` sees, in `channel` (or its thread), never kept in the channel's history
  * (conversations.history does not list it); `user_not_in_channel` for a user the fake knows is not there is not
- * modelled. The fake keeps each one for `GET /__ephemerals?channel=&user=`.
+ * modelled. The fake keeps each one (./ephemerals.ts) for `GET /__ephemerals?channel=&user=`.
  */
 import { readBlocks } from "./blocks.ts";
 import { CHANNEL_SHAPE, refusal, type MethodContext, type SlackAnswer } from "./context.ts";
 import { textParam } from "./request.ts";
 
 const USER_SHAPE = /^[UW][A-Z0-9]+$/;
-
-export interface SlackEphemeral {
-  team: string;
-  channel: string;
-  user: string;
-  text: string;
-  thread_ts?: string;
-  message_ts: string;
-}
-
-export class Ephemerals {
-  #all: SlackEphemeral[] = [];
-  add(ephemeral: SlackEphemeral): void {
-    this.#all.push(ephemeral);
-  }
-  all(): SlackEphemeral[] {
-    return [...this.#all];
-  }
-  reset(): void {
-    this.#all = [];
-  }
-}
 
 export function postEphemeral({ team, params, now, state }: MethodContext): SlackAnswer {
   const channel = textParam(params, "channel") ?? "";
