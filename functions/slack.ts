@@ -12,6 +12,7 @@ import { errorMessage } from "../lib/log.ts";
 import { PARLEY_COMMAND } from "../lib/places/command.ts";
 import { adapterContext, replyContext } from "../lib/platforms/context.ts";
 import { slack as adapter, isSlackSslCheck, slackOAuthClient } from "../lib/platforms/slack/index.ts";
+import { parseSlackInteraction } from "../lib/platforms/slack/interaction.ts";
 import { exchangeCode } from "../lib/platforms/slack/oauth/access.ts";
 import { authorizeUrl, CALLBACK_PATH } from "../lib/platforms/slack/oauth/authorize.ts";
 import { installedPage, installFailedPage } from "../lib/platforms/slack/oauth/pages.ts";
@@ -39,6 +40,16 @@ slack.post(
     message: (c) => c.body(null, 200),
     nothing: (c) => c.body(null, 200),
   }),
+);
+
+slack.post(
+  "/interactions",
+  platformOn(adapter),
+  signedBy(adapter),
+  platformWebhook(
+    { ...adapter, parse: (_ctx, request) => parseSlackInteraction(request) },
+    { message: (c) => c.body(null, 200), nothing: (c) => c.body(null, 200) },
+  ),
 );
 
 /** The slash command has no route until Slack is on, misconfigured or not. */

@@ -9,13 +9,13 @@
  * route file passes in.
  */
 import type { Context, Handler, MiddlewareHandler } from "hono";
-import { answerApproval, answerApprovalReply, closePendingQuestion } from "../lib/approvals/decide.ts";
+import { answerApproval, answerApprovalReply, closePendingQuestion, pressControl } from "../lib/approvals/decide.ts";
 import { using } from "../lib/errors.ts";
 import { type IngestResult, ingest } from "../lib/ingest.ts";
 import { publishTenantCleanup } from "../lib/jobs/tenant-cleanup.ts";
 import { showWorkingEarly } from "../lib/jobs/working-sign.ts";
 import type { AnyPlatformAdapter, Parsed, PlatformAdapter, WebhookRequest } from "../lib/platforms/adapter.ts";
-import { adapterContext } from "../lib/platforms/context.ts";
+import { adapterContext, replyContext } from "../lib/platforms/context.ts";
 import { adapters } from "../lib/platforms/index.ts";
 import { platformReplier } from "../lib/platforms/replier.ts";
 import { botIdentity, runtimeFor } from "../lib/runtime.ts";
@@ -91,6 +91,14 @@ export function platformWebhook<Extra, Config>(
       case "approval":
         await using("redis", () => answerApproval(rt, parsed.answer));
         return answers.nothing(c);
+      case "control": {
+        // A press of the question's controls: decided as a ✅ or ❌ is, answered to the presser alone.
+        const controls = adapter.approvals?.controls;
+        if (!controls) return answers.nothing(c);
+        const { press } = parsed;
+        const note = await using("redis", () => pressControl(rt, press, controls.mention));
+        return controls.answer(replyContext(rt, adapter, press.place.tenant), press, note);
+      }
       case "removed":
         for (const tenant of parsed.tenants) {
           await using("qstash", () =>

@@ -38,18 +38,25 @@ const APPROVAL_CANCELLED_TAG = "❌ Cancelled:";
  * would run (`args`, whole, in a code block: lib/jobs/tool-loop.ts never cuts them), and how to answer where they are
  * (a reaction, or on SMS a reply: the asker is the only person there).
  */
-export function approvalQuestion(tool: string, args: string, minutes: number, way: "reaction" | "reply"): string {
+export function approvalQuestion(
+  tool: string,
+  args: string,
+  minutes: number,
+  way: "reaction" | "reply" | "controls",
+): string {
   const how =
     way === "reply"
       ? "Reply YES to approve or NO to cancel"
-      : "The person who asked can react ✅ to approve or ❌ to cancel";
+      : way === "controls"
+        ? "The person who asked can press Approve or Cancel (or react ✅ or ❌)"
+        : "The person who asked can react ✅ to approve or ❌ to cancel";
   const block = `\`\`\`\n${args}\n\`\`\``;
   return `${APPROVAL_TAG} may I run ${tool} with these arguments?\n\n${block}\n\n${how}, within ${minutes} minutes.`;
 }
 /** The approved call's result, as the tool gave it (its own words: the deployer's endpoint or code). */
 export const approvalDone = (tool: string, result: string): string => `${APPROVAL_DONE_TAG} ${tool}: ${result}`;
 /** `way`: how the person said no (their ❌, or their NO on SMS). */
-export const approvalDenied = (tool: string, way: "reaction" | "reply"): string =>
+export const approvalDenied = (tool: string, way: "reaction" | "reply" | "controls"): string =>
   `${APPROVAL_CANCELLED_TAG} ${tool} was not run (${way === "reply" ? "NO" : "❌"}).`;
 export const approvalExpired = (tool: string, minutes: number): string =>
   `${APPROVAL_CANCELLED_TAG} ${tool} was not run: nobody approved it within ${minutes} minutes.`;
@@ -60,6 +67,24 @@ export const approvalClosed = (tool: string): string =>
 /** An approved call whose arguments are not the ones its question showed (lib/approvals/continuation.ts). */
 export const approvalUnshown = (tool: string): string =>
   `${APPROVAL_CANCELLED_TAG} ${tool} was not run: its arguments are not the ones the question showed.`;
+
+/** What replaces the question's controls once it is decided (`asker` as the platform mentions them). */
+export const CONTROL_OUTCOMES = {
+  approved: (asker: string) => `✅ Approved by ${asker} — running…`,
+  denied: (asker: string) => `❌ Cancelled by ${asker}`,
+  expired: () => "⌛ Nobody approved this in time: nothing was run.",
+  closed: () => "❌ Closed: nothing was run.",
+} as const;
+
+/** A press answered to its presser alone (lib/approvals/decide.ts). */
+export const CONTROL_NOTES = {
+  notYours: (asker: string) => `Only ${asker} can approve this.`,
+  approved: "This was already approved.",
+  denied: "This was already cancelled.",
+  expired: "This question has expired: nothing was run.",
+  done: "This question is settled: its outcome is on it.",
+  gone: "This question is no longer open.",
+} as const;
 
 /** Every fixed notice: the texts recall leaves out. */
 const BOT_NOTICES: ReadonlySet<string> = new Set([

@@ -18,18 +18,68 @@ export interface ApprovalAnswer {
   verdict: "approve" | "deny";
 }
 
+/**
+ * A control on the question: its `id` is all a press sends back (never a person's words), the label what it
+ * shows, `style` how it stands out (Slack primary/danger, Discord success/danger).
+ */
+export interface Control {
+  id: ControlId;
+  label: string;
+  style: "approve" | "cancel";
+}
+
+export type ControlId = "approve" | "cancel";
+
+/** The question's two controls, on every platform that shows controls. */
+export const APPROVAL_CONTROLS: readonly Control[] = [
+  { id: "approve", label: "Approve", style: "approve" },
+  { id: "cancel", label: "Cancel", style: "cancel" },
+];
+
+/**
+ * A press of one of the bot's controls, as the platform's signed interaction said: who pressed, on which of the
+ * bot's messages (`messageRef`, as `send` returned its id), in which channel, which control (`controlId`, as the
+ * platform sent it back: unchecked). `reply` is the platform's handle for a private answer to this press.
+ */
+export interface ControlPress {
+  place: ConversationKey;
+  person: string;
+  messageRef: string;
+  controlId: string;
+  reply?: string;
+}
+
 /** What a platform's parse returns for it (lib/platforms/adapter.ts `Parsed`). */
-export type ApprovalParsed = { kind: "approval"; answer: ApprovalAnswer };
+export type ApprovalParsed = { kind: "approval"; answer: ApprovalAnswer } | { kind: "control"; press: ControlPress };
+
+/**
+ * Where the question can carry controls (buttons): they are put on it once its approval is open (an edit, so that a
+ * streamed question gets them too), replaced by the outcome once it is decided, and each press is answered to its
+ * presser alone. Each is safe to repeat.
+ */
+interface ControlsCapability<Target extends ReplyTarget, Ctx> {
+  /** Shows `question` (Markdown, as posted) on message `ref` with `controls` under it. */
+  offer(ctx: Ctx, target: Target, ref: string, question: string, controls: readonly Control[]): Promise<void>;
+  /** Replaces the controls on message `ref` with `outcome` (Markdown), under the question as it was. */
+  settle(ctx: Ctx, target: Target, ref: string, question: string, outcome: string): Promise<void>;
+  /**
+   * The route's answer to `press` (within the platform's 3 s): `note` (Markdown) shown to the presser alone, or
+   * nothing to say.
+   */
+  answer(ctx: Ctx, press: ControlPress, note: string | null): Promise<Response>;
+  /** How a note names a person so that the platform shows who (a mention). */
+  mention(person: string): string;
+}
 
 /** A message that would answer the place's pending question, if one is pending (`Parsed` of kind `message`). */
 export type ApprovalReply = { approvalReply?: ApprovalAnswer["verdict"] };
 
-/** How a person answers: a ✅ or ❌ on the question, or a reply of YES or NO in the place. */
-export type ApprovalWay = "reaction" | "reply";
+/** How a person answers: a ✅ or ❌ on the question (or its controls, `controls`), or a reply of YES or NO. */
+export type ApprovalWay = "reaction" | "reply" | "controls";
 
-interface ApprovalCapability<Target extends ReplyTarget, Config> {
-  /** Absent: a reaction. */
-  readonly way?: ApprovalWay;
+interface ApprovalCapability<Target extends ReplyTarget, Config, Ctx> {
+  /** Absent: a reaction (or the controls, where it has them). */
+  readonly way?: Exclude<ApprovalWay, "controls">;
   /**
    * Whether `question` (Markdown) goes out whole, as one message, to `target`: a question the platform would cut or
    * split is never asked (lib/jobs/tool-loop.ts), so that the person sees every argument that would run.
@@ -37,9 +87,11 @@ interface ApprovalCapability<Target extends ReplyTarget, Config> {
   showsWhole(question: string, target: Target, config: Config): boolean;
   /** Where a message that follows the answer to `target` goes, posted as a new message in `place`. */
   followUp(target: Target, place: ConversationKey): Target;
+  /** Absent: the question is plain text (SMS, WhatsApp). */
+  readonly controls?: ControlsCapability<Target, Ctx>;
 }
 
 /** The adapter's optional `approvals` (lib/platforms/adapter.ts extends this). */
-export interface WithApprovals<Target extends ReplyTarget, Config> {
-  readonly approvals?: ApprovalCapability<Target, Config>;
+export interface WithApprovals<Target extends ReplyTarget, Config, Ctx> {
+  readonly approvals?: ApprovalCapability<Target, Config, Ctx>;
 }

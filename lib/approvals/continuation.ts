@@ -11,7 +11,16 @@
  */
 import { RetryLater } from "../errors.ts";
 import { sha256Hex } from "../crypto.ts";
-import { approvalClosed, approvalDenied, approvalDone, approvalExpired, approvalUnshown } from "../notices.ts";
+import {
+  approvalClosed,
+  approvalDenied,
+  approvalDone,
+  approvalExpired,
+  approvalQuestion,
+  approvalUnshown,
+  CONTROL_OUTCOMES,
+} from "../notices.ts";
+import { errorMessage } from "../log.ts";
 import { callTool } from "../tools/run.ts";
 import type { Settled } from "./store.ts";
 import { finishDraft } from "../jobs/post.ts";
@@ -64,6 +73,7 @@ async function settleAndPost(scope: AnswerScope, questionId: string): Promise<Ap
   // Its record outlives every delivery of its jobs: gone means long past, nothing left to say.
   if (!settled) return "approval_gone";
   const { tool } = settled.call;
+  if (settled.state !== "done" && settled.state !== "pending") await settleControls(scope, questionId, settled);
   switch (settled.state) {
     case "done":
       return "already_posted";
@@ -87,6 +97,21 @@ async function settleAndPost(scope: AnswerScope, questionId: string): Promise<Ap
       break;
   }
   return (await finishDraft(scope)) === "approval_done" ? "approval_done" : "approval_cancelled";
+}
+
+/**
+ * The question's controls give way to its outcome, on the question itself, whoever decided it and however (a press, a
+ * reaction, the expiry). A repeat edits alike; a platform that refuses leaves the controls, whose presses are then
+ * told it is decided: the result still goes out.
+ */
+async function settleControls(scope: AnswerScope, questionId: string, settled: Settled): Promise<void> {
+  const { rt, job, replier, where } = scope;
+  const state = settled.state as keyof typeof CONTROL_OUTCOMES;
+  const way = replier.approvalWay(job) ?? "reaction";
+  const question = approvalQuestion(settled.call.tool, settled.call.arguments, rt.settings.APPROVAL_TTL_MINUTES, way);
+  await replier.settleControls(job, questionId, question, CONTROL_OUTCOMES[state]).catch((err: unknown) => {
+    rt.log.warn("approval_controls_unsettled", { ...where, question: questionId, error: errorMessage(err) });
+  });
 }
 
 /** The approved call's result as posted: the one kept, or the call's, made now, once. */

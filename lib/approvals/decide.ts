@@ -8,37 +8,79 @@
  * A duplicate event, a double click or a redelivered webhook finds it decided: the same continuation is published
  * again, which QStash's deduplication (and the continuation's own claim) makes a no-op, and which makes up for a
  * publish that failed after the decision. Anyone else's answer does nothing, and nothing a tool or the model writes
- * can answer.
+ * can answer. A press of the question's controls (`pressControl`) decides through the same script, and is answered
+ * to its presser alone: nothing for the asker's first press (the outcome replaces the controls), why not for
+ * anyone else's, and that it is decided or expired for a repeat or a late one.
  */
 import type { ConversationKey, InboundMessage } from "../message.ts";
 import { jobSchema } from "../platforms/index.ts";
-import type { ApprovalAnswer } from "./capability.ts";
+import { CONTROL_NOTES } from "../notices.ts";
+import type { ApprovalAnswer, ControlId, ControlPress } from "./capability.ts";
 import { openJob } from "../queue/sealed-job.ts";
 import type { Runtime } from "../runtime.ts";
+import type { Decided } from "./store.ts";
 
 export async function answerApproval(rt: Runtime, answer: ApprovalAnswer): Promise<void> {
   await decideAndPublish(rt, answer);
 }
 
-/** True when the answer decided the approval (now or before) and its continuation was published. */
-async function decideAndPublish(rt: Runtime, answer: ApprovalAnswer): Promise<boolean> {
+const VERDICTS: Readonly<Record<ControlId, ApprovalAnswer["verdict"]>> = { approve: "approve", cancel: "deny" };
+
+/**
+ * A press of one of the question's controls; the note its presser alone is shown, or null when the press decided the
+ * question (its outcome then replaces the controls, ./continuation.ts). `mention` names the asker as the platform does.
+ */
+export async function pressControl(
+  rt: Runtime,
+  press: ControlPress,
+  mention: (person: string) => string,
+): Promise<string | null> {
+  const verdict = Object.hasOwn(VERDICTS, press.controlId) ? VERDICTS[press.controlId as ControlId] : undefined;
+  if (!verdict) return CONTROL_NOTES.gone;
+  const answer = { place: press.place, messageId: press.messageRef, userId: press.person, verdict };
+  const decided = await decideAndPublish(rt, answer, "approval_control");
+  if (!decided) return CONTROL_NOTES.gone;
+  if (decided.asker !== undefined) return CONTROL_NOTES.notYours(mention(decided.asker));
+  if (decided.decided) return null;
+  switch (decided.state) {
+    case "approved":
+    case "denied":
+      return CONTROL_NOTES[decided.state];
+    case "expired":
+    case "closed":
+      return CONTROL_NOTES.expired;
+    // Its outcome is out (approved and run, cancelled or expired): the record no longer says which.
+    case "done":
+      return CONTROL_NOTES.done;
+    default:
+      return CONTROL_NOTES.gone;
+  }
+}
+
+/** The record's answer; its continuation is published when the approval is decided (now or before). */
+async function decideAndPublish(
+  rt: Runtime,
+  answer: ApprovalAnswer,
+  event = "approval_reaction",
+): Promise<Decided | null> {
   const { place, messageId, userId, verdict } = answer;
   const decided = await rt.approvals.decide(place, messageId, userId, verdict);
   const where = { platform: place.platform, tenant: place.tenant };
   if (!decided) {
-    rt.log.info("approval_reaction_ignored", { ...where, reason: "not_a_question" });
-    return false;
+    rt.log.info(`${event}_ignored`, { ...where, reason: "not_a_question" });
+    return null;
   }
-  rt.log.info("approval_reaction", {
+  rt.log.info(event, {
     ...where,
     message: messageId,
     verdict,
     state: decided.state,
     decided: decided.decided,
+    ...(decided.asker !== undefined ? { asker: false } : {}),
   });
-  if (!decided.job || (decided.state !== "approved" && decided.state !== "denied")) return false;
-  await publishContinuation(rt, decided.job);
-  return true;
+  if (decided.job && (decided.state === "approved" || decided.state === "denied"))
+    await publishContinuation(rt, decided.job);
+  return decided;
 }
 
 async function publishContinuation(rt: Runtime, sealed: string): Promise<void> {
@@ -58,7 +100,9 @@ export async function answerApprovalReply(
 ): Promise<boolean> {
   const questionId = await rt.approvals.askedByReply(message.key);
   if (questionId === null) return false;
-  return decideAndPublish(rt, { place: message.key, messageId: questionId, userId: message.author.id, verdict });
+  const answer = { place: message.key, messageId: questionId, userId: message.author.id, verdict };
+  const decided = await decideAndPublish(rt, answer);
+  return decided?.job !== undefined && (decided.state === "approved" || decided.state === "denied");
 }
 
 /**

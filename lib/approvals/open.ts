@@ -6,12 +6,15 @@
  * expires, and the continuation job sealed as every job payload is (lib/queue/sealed-job.ts: the place and the asker
  * never travel in the clear). The continuation is also published now, delayed by APPROVAL_TTL_MINUTES: on time it finds
  * the approval pending, expires it and says so; otherwise it finds it answered (./continuation.ts). Opening twice
- * changes nothing (the record is created once; the delayed job's deduplication id is the same).
+ * changes nothing (the record is created once; the delayed job's deduplication id is the same). Where the platform
+ * shows controls, they are put on the question once it is open (an edit, so that a press always finds it, and a
+ * streamed question gets them too); a platform that refuses leaves the question as it is, answered by a reaction.
  */
 import type { PendingCall } from "../conversation/draft.ts";
 import type { JobOf } from "../queue/job.ts";
 import { sealJob } from "../queue/sealed-job.ts";
 import type { AnswerScope } from "../jobs/scope.ts";
+import { errorMessage } from "../log.ts";
 
 /** How long a decided approval is kept past its expiry: QStash's retries of its continuation end well within it. */
 const KEPT_AFTER_SECONDS = 2 * 60 * 60;
@@ -48,6 +51,14 @@ export async function openApproval(scope: AnswerScope, call: PendingCall): Promi
     delaySeconds: minutes * 60 + EXPIRY_MARGIN_SECONDS,
     step: 1,
   });
+  const question = attempt.draft.text ?? "";
+  const offered = await replier.offerControls(job, questionId, question).then(
+    () => true,
+    (err: unknown) => {
+      rt.log.warn("approval_controls_unoffered", { ...where, question: questionId, error: errorMessage(err) });
+      return false;
+    },
+  );
   rt.log.info("approval_opened", {
     ...where,
     tool: call.tool,
@@ -56,5 +67,6 @@ export async function openApproval(scope: AnswerScope, call: PendingCall): Promi
     opened,
     job: published.messageId,
     deduplicated: published.deduplicated,
+    offered,
   });
 }

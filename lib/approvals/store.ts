@@ -53,22 +53,28 @@ return 1
 /**
  * A person's ✅ or ❌. Arguments: `who` reacted, the `state` it asks for. Only the asker decides, and only a pending
  * approval whose window is open; a decided one answers its state again (so that a webhook retried after a lost
- * publish publishes the same continuation once more). Returns '' when there is no approval under that message, else
- * {state, job, decided} (`decided`: this call decided it; `job` only for the asker).
+ * publish publishes the same continuation once more); a pending one past its window answers `expired` (the
+ * continuation's own look records it). Returns '' when there is no approval under that message, else {state, job,
+ * decided, asker} (`decided`: this call decided it; `job` only for the asker, `asker` only for anyone else).
  */
 export const DECIDE = defineScript({
   keys: RECORD_KEYS,
   args: z.object({ who: z.string(), state: z.enum(["approved", "denied"]) }),
   result: z.union([
     z.literal(""),
-    z.object({ state: z.enum(STATES), decided: z.boolean(), job: z.optional(z.string()) }),
+    z.object({
+      state: z.enum(STATES),
+      decided: z.boolean(),
+      job: z.optional(z.string()),
+      asker: z.optional(z.string()),
+    }),
   ]),
   lua: `
 local f = redis.call('HMGET', K.record, 'state', 'asker', 'job')
 if not f[1] then return '' end
-if f[2] ~= A.who then return cjson.encode({state = f[1], decided = false}) end
+if f[2] ~= A.who then return cjson.encode({state = f[1], decided = false, asker = f[2]}) end
 if f[1] == 'pending' then
-  if redis.call('EXISTS', K.window) == 0 then return cjson.encode({state = f[1], decided = false}) end
+  if redis.call('EXISTS', K.window) == 0 then return cjson.encode({state = 'expired', decided = false}) end
   redis.call('HSET', K.record, 'state', A.state)
   return cjson.encode({state = A.state, decided = true, job = f[3]})
 end
@@ -122,11 +128,15 @@ return cjson.encode({state = state, call = f[2], calling = f[3] or nil, result =
 `,
 });
 
-/** A ✅ or ❌ as the record took it: the state now, whether this answer decided it, the continuation (the asker's). */
+/**
+ * A ✅ or ❌ as the record took it: the state now, whether this answer decided it, the continuation (the asker's), or
+ * for anyone else's answer who the asker is.
+ */
 export interface Decided {
   state: ApprovalState;
   decided: boolean;
   job?: string | undefined;
+  asker?: string | undefined;
 }
 
 export interface Settled {

@@ -199,7 +199,7 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
   extends WithFiles<ReplyContext<Config>>,
     HistoryCapability<ReplyContext<Config>>,
     WithRescue<Target>,
-    WithApprovals<Target, Config> {
+    WithApprovals<Target, Config, ReplyContext<Config>> {
   readonly platform: Platform;
   readonly settings: PlatformSettings<Config>;
   /** Present when the platform can be installed in many tenants (Slack OAuth). */

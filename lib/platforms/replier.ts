@@ -13,7 +13,7 @@ import type { JobPayload as Job } from "../queue/job.ts";
 import type { PlatformAdapter } from "./adapter.ts";
 import { snapshotShows } from "./answer-format.ts";
 import type { AnswerFor, AnswerStream, UnsureOpen, WorkingSign } from "./answer-stream.ts";
-import type { ApprovalWay } from "../approvals/capability.ts";
+import { APPROVAL_CONTROLS, type ApprovalWay } from "../approvals/capability.ts";
 import { type PlatformServices, replyContext } from "./context.ts";
 import type { FetchedFile, KeepEnd } from "./file-fetch.ts";
 import type { HistoryPage, HistoryQuery, HistoryWindow, PlaceMessage, PlaceRead } from "./history.ts";
@@ -65,6 +65,10 @@ export interface Replier {
   approvalWay(job: Job): ApprovalWay | null;
   /** Whether an approval's `question` goes out whole as one message (false where no person can approve). */
   approvalShown(job: Job, question: string): boolean;
+  /** Puts the approval's controls on its question, message `ref` (a no-op where the platform shows none). */
+  offerControls(job: Job, ref: string, question: string): Promise<void>;
+  /** Replaces them with the outcome, `outcome(asker)` with the asker as the platform mentions them (or a no-op). */
+  settleControls(job: Job, ref: string, question: string, outcome: (asker: string) => string): Promise<void>;
 }
 
 /** A history read of the job's place, as its bot. */
@@ -208,11 +212,21 @@ export function platformReplier(
     },
     approvalWay(job) {
       const { approvals } = open(job).adapter;
-      return approvals ? (approvals.way ?? "reaction") : null;
+      if (!approvals) return null;
+      return approvals.way ?? (approvals.controls ? "controls" : "reaction");
     },
     approvalShown(job, question) {
       const { adapter, ctx, target } = open(job);
       return adapter.approvals?.showsWhole(question, target, ctx.config) ?? false;
+    },
+    async offerControls(job, ref, question) {
+      const { adapter, ctx, target } = open(job);
+      await adapter.approvals?.controls?.offer(ctx, target, ref, question, APPROVAL_CONTROLS);
+    },
+    async settleControls(job, ref, question, outcome) {
+      const { adapter, ctx, target } = open(job);
+      const controls = adapter.approvals?.controls;
+      await controls?.settle(ctx, target, ref, question, outcome(controls.mention(job.trigger.authorId)));
     },
     async working(job, sign = {}) {
       const { adapter, ctx, target } = open(job);

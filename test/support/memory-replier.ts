@@ -154,4 +154,9 @@ export class MemoryReplier implements Replier {
   approvalShown(_job: JobPayload, question: string): boolean {
     return Boolean(this.#options.approvals) && question.length <= (this.#options.maxChars ?? 4_000);
   }
+
+  /** Shows no controls: its questions are answered as the options' way says. */
+  async offerControls(): Promise<void> {}
+
+  async settleControls(): Promise<void> {}
 }

@@ -3,10 +3,12 @@
  * chat.postMessage (with `metadata`, kept and returned with `include_all_metadata`) and chat.update (4,000
  * characters, `streaming_state_conflict` while a stream is open), with Slack's errors. Either takes `text` (Slack's
  * mrkdwn) or `markdown_text` (standard Markdown, at most 12,000 characters, never beside `text` or `blocks`); the
- * message keeps which (`markup`), for the simulator to show it as Slack would.
+ * message keeps which (`markup`), for the simulator to show it as Slack would. chat.update also takes `blocks`
+ * (./blocks.ts, beside `text` as the notification's fallback), which the message keeps.
  */
 import { botAuthor, CHANNEL_SHAPE, refusal, type MethodContext, type SlackAnswer } from "./context.ts";
 import { wireMessage, type SlackMetadata } from "./messages.ts";
+import { readBlocks } from "./blocks.ts";
 import { textParam } from "./request.ts";
 
 /** Slack truncates longer texts; the fake refuses them so that a sender that relies on truncation is caught. */
@@ -73,8 +75,13 @@ export function updateMessage({ team, params, now, state }: MethodContext): Slac
   if (newText.length > (markdown !== undefined ? MARKDOWN_MAX_CHARS : UPDATE_MAX_CHARS)) return refusal("msg_too_long");
   const metadata = readMetadata(params.metadata);
   if (typeof metadata === "string") return refusal(metadata);
+  const blocks = readBlocks(params.blocks);
+  if (blocks === "invalid_blocks") return refusal(blocks);
 
   message.text = newText;
+  // Slack keeps a message's blocks until an update gives others; an update with text alone drops them.
+  if (blocks) message.blocks = blocks;
+  else delete message.blocks;
   message.markup = markdown !== undefined ? "markdown" : "mrkdwn";
   if (metadata) message.metadata = metadata;
   message.edited = { user: team.botUserId, ts: state.messages.nextTs(now) };

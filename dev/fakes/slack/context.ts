@@ -4,6 +4,7 @@
  * fake's state, and its answer in Slack's shape (`{ok: true, ...}` or `{ok: false, error}`, both HTTP 200).
  */
 import type { AssistantThreads } from "./assistant.ts";
+import type { Ephemerals } from "./ephemerals.ts";
 import type { MessageStore } from "./messages.ts";
 import type { SlackPeople } from "./roles.ts";
 import type { SlackParams } from "./request.ts";
@@ -32,6 +33,8 @@ export interface SlackState {
   assistant: AssistantThreads;
   /** Admins, owners and channel creators (./roles.ts). */
   people: SlackPeople;
+  /** What chat.postEphemeral showed one person (./ephemeral.ts). */
+  ephemerals: Ephemerals;
   settings(): SlackSettings;
   recordPost(post: RecordedSlackPost): void;
 }

@@ -20,7 +20,8 @@
  *   member of every other channel (its posts there then get `not_in_channel`, or `channel_not_found` if private);
  * - `GET /__assistant?team=&channel=&thread_ts=`: assistant threads' status, loading messages, prompts, title and
  *   status history; `GET /__api?method=&team=&channel=`: every API call answered; `GET /__stats`: counts,
- *   rate-limit refusals per method, OAuth exchanges and refreshes.
+ *   rate-limit refusals per method, OAuth exchanges and refreshes; `GET /__ephemerals?channel=&user=`: what
+ *   chat.postEphemeral showed one person.
  */
 import { z } from "zod";
 import { configRoutes, ControlError, controlBody, filterByQuery, type ControlRoute } from "../control.ts";
@@ -216,6 +217,7 @@ export function slackControlRoutes({
     },
     "GET /__assistant": (_body, url) => filterByQuery(state.assistant.all(Date.now()), url.searchParams),
     "GET /__api": (_body, url) => filterByQuery(apiLog.all(), url.searchParams),
+    "GET /__ephemerals": (_body, url) => filterByQuery(state.ephemerals.all(), url.searchParams),
     "GET /__stats": () => {
       const refused = limiter.refusals();
       return {

@@ -38,6 +38,8 @@ export interface SlackMessage {
   /** How Slack reads `text`: `mrkdwn` (the `text` argument, and people's messages) or `markdown` (markdown_text). */
   markup?: "mrkdwn" | "markdown";
   metadata?: SlackMetadata;
+  /** Block Kit blocks an update gave it (./blocks.ts). */
+  blocks?: Record<string, unknown>[];
   streaming_state?: "in_progress" | "completed" | "errored";
   stream?: StreamState;
   reactions: { name: string; users: string[] }[];
@@ -153,6 +155,7 @@ export function wireMessage(
         }
       : {}),
     ...(message.streaming_state ? { streaming_state: message.streaming_state } : {}),
+    ...(message.blocks ? { blocks: message.blocks } : {}),
     ...(message.reactions.length > 0
       ? { reactions: message.reactions.map((r) => ({ name: r.name, users: r.users, count: r.users.length })) }
       : {}),

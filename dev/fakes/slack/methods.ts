@@ -55,6 +55,7 @@ const read = (channel: string): readonly string[] =>
 const METHOD_NEEDS: Readonly<Record<string, MethodNeeds>> = {
   "chat.postMessage": { scopes: always("chat:write"), json: true },
   "chat.update": { scopes: always("chat:write"), json: true },
+  "chat.postEphemeral": { scopes: always("chat:write"), json: true },
   "chat.startStream": { scopes: always("chat:write"), json: true },
   "chat.appendStream": { scopes: always("chat:write"), json: true },
   "chat.stopStream": { scopes: always("chat:write"), json: true },

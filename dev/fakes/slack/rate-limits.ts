@@ -10,6 +10,7 @@ import { TIER, type SlackSettings } from "./settings.ts";
 
 const METHOD_TIERS: Readonly<Record<string, number>> = {
   "chat.update": TIER.t3,
+  "chat.postEphemeral": TIER.t4,
   "chat.startStream": TIER.t2,
   "chat.appendStream": TIER.t4,
   "chat.stopStream": TIER.t2,

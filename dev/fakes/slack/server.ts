@@ -17,6 +17,8 @@ import { AUTHORIZE_PATH, authorizePage } from "./authorize.ts";
 import { AssistantThreads } from "./assistant.ts";
 import { setStatus, setSuggestedPrompts, setTitle } from "./assistant-methods.ts";
 import { postMessage, updateMessage } from "./chat.ts";
+import { postEphemeral } from "./ephemeral.ts";
+import { Ephemerals } from "./ephemerals.ts";
 import type { RecordedSlackPost, SlackAnswer, SlackMethod, SlackState } from "./context.ts";
 import { slackControlRoutes } from "./control.ts";
 import { conversationsHistory, conversationsReplies } from "./history.ts";
@@ -45,6 +47,7 @@ const OAUTH_ACCESS = "oauth.v2.access";
 const METHODS: Readonly<Record<string, SlackMethod>> = {
   "chat.postMessage": postMessage,
   "chat.update": updateMessage,
+  "chat.postEphemeral": postEphemeral,
   "chat.startStream": startStream,
   "chat.appendStream": appendStream,
   "chat.stopStream": stopStream,
@@ -84,6 +87,7 @@ export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSla
   const limiter = new RateLimiter();
   const apiLog = new SlackApiLog();
   const files = new FileStore();
+  const ephemerals = new Ephemerals();
   let origin = "";
   const control = createFakeControl<RecordedSlackPost>({
     name: "slack",
@@ -92,7 +96,7 @@ export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSla
     onReset() {
       settings = initial;
       workspaces.reset(settings.staticTokens);
-      for (const part of [messages, assistant, people, oauth, limiter, apiLog, files]) part.reset();
+      for (const part of [messages, assistant, people, oauth, limiter, apiLog, files, ephemerals]) part.reset();
     },
   });
   const state: SlackState = {
@@ -100,6 +104,7 @@ export async function startSlackFake(opts: SlackFakeOptions): Promise<RunningSla
     workspaces,
     assistant,
     people,
+    ephemerals,
     settings: () => settings,
     recordPost: (post) => control.record(post),
   };

@@ -73,6 +73,7 @@ export interface SlackClientCallArgs {
 export interface SlackMethods {
   "chat.postMessage": Slack.ChatPostMessageArguments;
   "chat.update": Slack.ChatUpdateArguments;
+  "chat.postEphemeral": Slack.ChatPostEphemeralArguments;
   "chat.startStream": Slack.ChatStartStreamArguments;
   "chat.appendStream": Slack.ChatAppendStreamArguments;
   "chat.stopStream": Slack.ChatStopStreamArguments;

@@ -16,6 +16,7 @@ import { parseSlackEvent } from "./parse.ts";
 import { postSlackMessage, SLACK_MAX_MESSAGE_CHARS } from "./send.ts";
 import { slackStreaming } from "./stream.ts";
 import { slackWorking } from "./working.ts";
+import { slackControls } from "./controls.ts";
 import { slackInstallable, slackSettings, type SlackSettings } from "./settings.ts";
 import { slackTargetSchema, type SlackTarget } from "./target.ts";
 import { SLACK_SIGNATURE_HEADER, SLACK_TIMESTAMP_HEADER, verifySlackRequest } from "./verify.ts";
@@ -119,5 +120,9 @@ export const slack: PlatformAdapter<SlackTarget, NoExtra, SlackSettings> = {
   files: slackFiles,
   rescue: slackRescue,
   // A new message in the same channel or thread: a Slack post never replaces another.
-  approvals: { followUp: (target) => target, showsWhole: (question) => question.length <= SLACK_MAX_MESSAGE_CHARS },
+  approvals: {
+    followUp: (target) => target,
+    showsWhole: (question) => question.length <= SLACK_MAX_MESSAGE_CHARS,
+    controls: slackControls,
+  },
 };

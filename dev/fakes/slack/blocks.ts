@@ -1,0 +1,81 @@
+/**
+ * @module
+ * Block Kit as the Slack fake takes it on chat.postMessage, chat.update and chat.postEphemeral: Slack's published
+ * limits (docs.slack.dev, Block Kit reference: at most 50 blocks a message; a `markdown` block's text at most 12,000
+ * characters, for all of a message's markdown blocks together; a `section`'s text 3,000; an `actions` block at most
+ * 25 elements; a button's text 75 characters of plain_text, its `action_id` 255, its `value` 2,000, its `style`
+ * primary or danger; a `context` block at most 10 elements), refused as Slack refuses them (`invalid_blocks`).
+ */
+
+const MAX_BLOCKS = 50;
+const MARKDOWN_MAX_CHARS = 12_000;
+const SECTION_MAX_CHARS = 3_000;
+const ACTIONS_MAX_ELEMENTS = 25;
+const CONTEXT_MAX_ELEMENTS = 10;
+const BUTTON_TEXT_MAX_CHARS = 75;
+const ACTION_ID_MAX_CHARS = 255;
+const VALUE_MAX_CHARS = 2_000;
+const STYLES: ReadonlySet<unknown> = new Set(["primary", "danger"]);
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const textOf = (v: unknown): string | undefined => (isObject(v) && typeof v.text === "string" ? v.text : undefined);
+
+function buttonOk(element: unknown): boolean {
+  if (!isObject(element) || element.type !== "button") return false;
+  const label = element.text;
+  if (!isObject(label) || label.type !== "plain_text" || typeof label.text !== "string") return false;
+  if (!label.text || label.text.length > BUTTON_TEXT_MAX_CHARS) return false;
+  if (
+    element.action_id !== undefined &&
+    (typeof element.action_id !== "string" || element.action_id.length > ACTION_ID_MAX_CHARS)
+  )
+    return false;
+  if (element.value !== undefined && (typeof element.value !== "string" || element.value.length > VALUE_MAX_CHARS))
+    return false;
+  return element.style === undefined || STYLES.has(element.style);
+}
+
+function blockOk(block: unknown): boolean {
+  if (!isObject(block)) return false;
+  switch (block.type) {
+    case "markdown":
+      return typeof block.text === "string" && block.text.length > 0;
+    case "section": {
+      const text = textOf(block.text);
+      return text !== undefined && text.length <= SECTION_MAX_CHARS;
+    }
+    case "actions":
+      return (
+        Array.isArray(block.elements) &&
+        block.elements.length > 0 &&
+        block.elements.length <= ACTIONS_MAX_ELEMENTS &&
+        block.elements.every(buttonOk)
+      );
+    case "context":
+      return (
+        Array.isArray(block.elements) &&
+        block.elements.length > 0 &&
+        block.elements.length <= CONTEXT_MAX_ELEMENTS &&
+        block.elements.every((e) => textOf(e) !== undefined)
+      );
+    default:
+      return false;
+  }
+}
+
+/**
+ * `blocks` as the method got it: undefined when absent, the blocks when Slack would take them, else Slack's error
+ * code. Only the block types Parley sends are known to the fake: any other is refused, so that a new one is checked
+ * here before it is used.
+ */
+export function readBlocks(value: unknown): Json[] | undefined | "invalid_blocks" {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.length === 0 || value.length > MAX_BLOCKS) return "invalid_blocks";
+  if (!value.every(blockOk)) return "invalid_blocks";
+  const markdownChars = value.reduce(
+    (sum: number, b: Json) => sum + (b.type === "markdown" ? String(b.text).length : 0),
+    0,
+  );
+  return markdownChars > MARKDOWN_MAX_CHARS ? "invalid_blocks" : (value as Json[]);
+}
