@@ -8,19 +8,9 @@
  * [{user_id, roles}]}`; a guild no test described has an @everyone that may view channels, post and read history,
  * and everyone is its member without roles, as in a server made with Discord's defaults.
  */
-import { z } from "zod";
 import { DISCORD_ERROR, sendDiscordError } from "./errors.ts";
-import { channelPermissionsSchema, DEFAULT_BOT_PERMISSIONS } from "./permissions.ts";
+import { DEFAULT_BOT_PERMISSIONS } from "./permissions.ts";
 import type { DiscordRoute, RouteContext } from "./route.ts";
-
-const snowflake = z.string().regex(/^\d+$/);
-export const guildSchema = z.strictObject({
-  id: snowflake,
-  owner_id: snowflake.optional(),
-  roles: z.array(z.strictObject({ id: snowflake, permissions: channelPermissionsSchema })).optional(),
-  members: z.array(z.strictObject({ user_id: snowflake, roles: z.array(snowflake) })).optional(),
-});
-export type FakeGuild = z.output<typeof guildSchema>;
 
 /** Who owns a guild no test described: nobody who writes in a test. */
 const DEFAULT_OWNER = "1";

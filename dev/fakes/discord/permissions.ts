@@ -37,3 +37,13 @@ export function missingPermission(
   if ((have & PERMISSION.VIEW_CHANNEL) === 0n) return MISSING_ACCESS;
   return needed.every((p) => (have & p) === p) ? undefined : MISSING_PERMISSIONS;
 }
+
+/** A guild as a test describes it (`POST /__guild`, ./guild-routes.ts): its owner, its roles, its members. */
+const snowflake = z.string().regex(/^\d+$/);
+export const guildSchema = z.strictObject({
+  id: snowflake,
+  owner_id: snowflake.optional(),
+  roles: z.array(z.strictObject({ id: snowflake, permissions: channelPermissionsSchema })).optional(),
+  members: z.array(z.strictObject({ user_id: snowflake, roles: z.array(snowflake) })).optional(),
+});
+export type FakeGuild = z.output<typeof guildSchema>;

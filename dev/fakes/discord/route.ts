@@ -5,7 +5,7 @@
  */
 import type { ServerResponse } from "node:http";
 import type { DiscordBucketName, DiscordLimits } from "./buckets.ts";
-import type { FakeGuild } from "./guild-routes.ts";
+import type { FakeGuild } from "./permissions.ts";
 import type { DiscordInteractions } from "./interactions.ts";
 import { DISCORD_FAKE_BOT, type DiscordMessages, type PostedChannelMessage } from "./messages.ts";
 
