@@ -4,7 +4,8 @@
  * reads none for a member who may not read it (issue #41, hardening): the job works out the asker's permissions in
  * the channel from the server's roles and the channel's overwrites (Get Guild Member, Get Guild, Get Channel). A
  * member whose role the channel denies Read Message History gets an answer without the earlier talk; a member
- * without that role, in a channel set up the same, gets it; when the lookup fails the answer still goes out, without it.
+ * without that role, in a channel set up the same, gets it; when the lookup fails the answer still goes out,
+ * without it.
  */
 import { env as envBindings } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
