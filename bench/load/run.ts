@@ -1,7 +1,8 @@
 /**
  * @module
  * `node bench/load/run.ts [--json] [--places N] [--chatter N] [--quiet N] [--telegram N] [--telegram-quiet N]
- * [--google-chat N] [--rate MSG_PER_S] [--model-delay-ms MS] [--tool-round] [--scenario backfill [--earlier N] | clicks]`:
+ * [--google-chat N] [--rate MSG_PER_S] [--model-delay-ms MS] [--tool-round]
+ * [--scenario backfill [--earlier N] | clicks]`:
  * signed traffic for Slack, Discord, Twilio, Telegram and Google Chat across many places at a set rate against the
  * Worker in workerd, on the local stack (loopback only, bounded in count and time), each request interleaved with the
  * same request to a do-nothing Worker. Prints acknowledgement latency next to the do-nothing Worker's, replies, lost

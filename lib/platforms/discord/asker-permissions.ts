@@ -7,7 +7,8 @@
  * member's roles', everything with Administrator; then the channel's overwrites: @everyone's deny and allow, the
  * member's roles' denies and allows together, the member's own. A thread takes its parent channel's. Three reads
  * at once (Get Guild Member, Get Guild, Get Channel; a thread's parent a fourth after them), none cached: a role
- * changed a minute ago counts. Without View Channel and Read Message History nothing is read for them (lib/platforms/replier.ts).
+ * changed a minute ago counts. Without View Channel and Read Message History nothing is read for them
+ * (lib/platforms/replier.ts).
  */
 import * as z from "../../zod.ts";
 import type { ConversationKey } from "../../message.ts";
