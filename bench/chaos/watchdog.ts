@@ -10,14 +10,14 @@
 import { execFileSync } from "node:child_process";
 
 /** What a run does, in order: the phase names of the watchdog's line. */
-export type ChaosPhase = "stack_start" | "hostile_cases" | "sending" | "driving_time" | "checks" | "stopping";
+type ChaosPhase = "stack_start" | "hostile_cases" | "sending" | "driving_time" | "checks" | "stopping";
 
 /** How long the watchdog lets the stack stop on its own before killing what is left. */
 const STOP_GRACE_MS = 5_000;
 /** How long it waits for the QStash stand-in's count of waiting messages. */
 const DUE_READ_MS = 2_000;
 
-export interface WatchdogHooks {
+interface WatchdogHooks {
   /** How many QStash messages are waiting (due now or later); null when nobody could tell. */
   jobsDue(): Promise<number | null>;
   /** Stops the stack (servers, Workers); the watchdog does not wait for it past STOP_GRACE_MS. */
