@@ -76,8 +76,12 @@ export function armWatchdog(limitMs: number, started = Date.now()): Watchdog {
   };
   const timer = setTimeout(() => void fire(), limitMs);
   return {
-    enter: (next) => void (phase = next),
-    hooks: (next) => void (hooks = next),
+    enter(next) {
+      phase = next;
+    },
+    hooks(next) {
+      hooks = next;
+    },
     disarm: () => clearTimeout(timer),
   };
 }
