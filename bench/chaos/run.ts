@@ -27,8 +27,8 @@ import { readSources, writeTrace } from "./trace.ts";
 import { checkInvited, inInvited, planInvited, prepareInvited } from "./invited.ts";
 import { armFaults, faultsInjected, telegramLostSends } from "./faults.ts";
 import { sendHostile } from "./hostile.ts";
-import { CHAOS_ADMIN_TOKEN, PRIVACY_MODEL_RULES, sendPrivacyCases } from "./hostile-privacy.ts";
-import { planConversations, tagOf } from "./plan.ts";
+import { CHAOS_ADMIN_TOKEN, HOSTILE_SLACK_TEAM, PRIVACY_MODEL_RULES, sendPrivacyCases } from "./hostile-privacy.ts";
+import { planConversations, SLACK_TEAMS, tagOf } from "./plan.ts";
 import { newSendStats, sendConversations, sendLateRetries } from "./send.ts";
 import { checkToolCalls, toolModelRules, toolServerCalls } from "./tool-asks.ts";
 import { startChaosStack } from "./stack.ts";
@@ -62,13 +62,10 @@ async function main(): Promise<void> {
   const publishes: string[] = [];
 
   const started = Date.now();
-  // The bench's Slack is one workspace under one bot token, whose two tenants share every channel id: reading a
-  // place's history at a conversation's start would read the other tenant's channel, which Slack (unique channel
-  // ids, a token that reads its own workspace only) never allows. So nothing is read or kept before a conversation.
   const chaos = await startChaosStack({
     keyPrefix: KEY_PREFIX,
     modelRules: [...PRIVACY_MODEL_RULES, ...toolModelRules(args.conversations, tagOf)],
-    settings: { ADMIN_TOKEN: CHAOS_ADMIN_TOKEN, BACKFILL_MESSAGES: "0" },
+    settings: { ADMIN_TOKEN: CHAOS_ADMIN_TOKEN },
     onPublish: (b) => void publishes.push(b.toString("utf8")),
   });
   dog.hooks({ stop: chaos.stop, jobsDue: chaos.waiting });
@@ -80,6 +77,7 @@ async function main(): Promise<void> {
       timePasses({ qstashUrl: stack.qstashUrl, redis, keyPrefix: `${KEY_PREFIX}:` }, ms);
 
     dog.enter("hostile_cases");
+    await chaos.install([HOSTILE_SLACK_TEAM, ...SLACK_TEAMS]);
     await realTimeLimitsOff(sender);
     const hostile = await sendHostile(sender, stats, problems);
     const privacy = await sendPrivacyCases({
@@ -93,7 +91,8 @@ async function main(): Promise<void> {
     // What the hostile cases got answered is theirs: the checks read the conversations' places only.
     const platforms = [faultTargets.slack, faultTargets.discord, faultTargets.twilio, faultTargets.telegram];
     for (const url of [...platforms, faultTargets.googleChat]) await fetch(`${url}/__reset`, { method: "POST" });
-    // After the reset, which brings the fake's own settings (its tiers on) back.
+    // After the reset, which brings the fake's own settings (its tiers on) back and forgets the tokens it issued.
+    await chaos.install(SLACK_TEAMS);
     await realTimeLimitsOff(sender);
     const random = seededRandom(seed);
     const run = `R${seed.toString(36).toUpperCase()}`;

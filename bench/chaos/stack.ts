@@ -11,6 +11,7 @@ import { readClock } from "../../test/support/qstash-clock.ts";
 import { REDIS_REST_TOKEN, type Stack, startStack } from "../load/stack.ts";
 import * as traffic from "../load/traffic.ts";
 import { startParleyOn } from "../load/workers.ts";
+import { INSTALLABLE, installWorkspace } from "../latency/install.ts";
 import type { FaultTargets } from "./faults.ts";
 import type { Sender } from "./send.ts";
 import { startChaosTools } from "./tool-asks.ts";
@@ -22,6 +23,11 @@ export interface ChaosStack {
   faultTargets: FaultTargets;
   /** The store, past the fault proxy: what the checks read. */
   redis: Redis;
+  /**
+   * Installs each Slack workspace through the Worker's install routes: each tenant its own bot token, as Slack
+   * gives it. Again after the Slack fake's reset, which forgets the tokens it issued.
+   */
+  install(teams: readonly string[]): Promise<void>;
   /** How many QStash messages are waiting, due now or later. */
   waiting(): Promise<number>;
   stop(): Promise<void>;
@@ -50,12 +56,11 @@ export async function startChaosStack(opts: ChaosStackOptions): Promise<ChaosSta
     await stack.stop();
     throw err;
   });
-  const parley = await startParleyOn(at, discord, opts.keyPrefix, { ...opts.settings, ...tools.settings }, "log").catch(
-    async (err: unknown) => {
-      await Promise.all([stack.stop(), tools.server.close()]);
-      throw err;
-    },
-  );
+  const settings = { ...INSTALLABLE, ...opts.settings, ...tools.settings };
+  const parley = await startParleyOn(at, discord, opts.keyPrefix, settings, "log").catch(async (err: unknown) => {
+    await Promise.all([stack.stop(), tools.server.close()]);
+    throw err;
+  });
   const slack = stack.fakes.slack.replace(/\/api$/, "");
   return {
     stack,
@@ -80,6 +85,9 @@ export async function startChaosStack(opts: ChaosStackOptions): Promise<ChaosSta
       model: stack.modelUrl.replace(/\/v1$/, ""),
     },
     redis: new Redis({ url: stack.redisBridgeUrl, token: REDIS_REST_TOKEN, enableAutoPipelining: false }),
+    async install(teams) {
+      for (const team of teams) await installWorkspace(parley.url, slack, team);
+    },
     waiting: async () => (await readClock(stack.qstashUrl)).waiting,
     async stop() {
       await parley.stop().catch(() => {});
