@@ -74,7 +74,14 @@ export async function sendApprovals(
   return sent;
 }
 
-function reactionBody(team: string, user: string, reaction: string, question: SlackMessage, n: number): string {
+/** Slack's `reaction_added` of `user` on the question, the `n`th reaction event of its kind. */
+export function reactionBody(
+  team: string,
+  user: string,
+  reaction: string,
+  question: Pick<SlackMessage, "channel" | "ts">,
+  n: number,
+): string {
   const eventTs = `${Math.floor(Date.now() / 1000)}.${String(n).padStart(6, "0")}`;
   return JSON.stringify({
     token: "legacy",

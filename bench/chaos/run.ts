@@ -27,6 +27,7 @@ import { readSources, writeTrace } from "./trace.ts";
 import { checkInvited, inInvited, planInvited, prepareInvited } from "./invited.ts";
 import { armFaults, faultsInjected, telegramLostSends } from "./faults.ts";
 import { sendHostile } from "./hostile.ts";
+import { APPROVAL_MODEL_RULES, sendApprovalCases } from "./hostile-approvals.ts";
 import { CHAOS_ADMIN_TOKEN, HOSTILE_SLACK_TEAM, PRIVACY_MODEL_RULES, sendPrivacyCases } from "./hostile-privacy.ts";
 import { planConversations, SLACK_TEAMS, tagOf } from "./plan.ts";
 import { newSendStats, sendConversations, sendLateRetries } from "./send.ts";
@@ -64,7 +65,7 @@ async function main(): Promise<void> {
   const started = Date.now();
   const chaos = await startChaosStack({
     keyPrefix: KEY_PREFIX,
-    modelRules: [...PRIVACY_MODEL_RULES, ...toolModelRules(args.conversations, tagOf)],
+    modelRules: [...PRIVACY_MODEL_RULES, ...APPROVAL_MODEL_RULES, ...toolModelRules(args.conversations, tagOf)],
     settings: { ADMIN_TOKEN: CHAOS_ADMIN_TOKEN },
     onPublish: (b) => void publishes.push(b.toString("utf8")),
   });
@@ -85,12 +86,18 @@ async function main(): Promise<void> {
       qstashSigningKey: QSTASH_DEV.QSTASH_CURRENT_SIGNING_KEY,
       modelUrl: stack.modelUrl,
     });
+    const approvalCases = await sendApprovalCases(
+      { ...sender, twilioFake: faultTargets.twilio, toolServer: chaos.tools.url },
+      settle,
+    );
     await settle(STEP_MS);
-    const hostileBroken = await privacy.check(problems);
+    const hostileBroken = (await privacy.check(problems)) + (await approvalCases.check(problems));
 
     // What the hostile cases got answered is theirs: the checks read the conversations' places only.
     const platforms = [faultTargets.slack, faultTargets.discord, faultTargets.twilio, faultTargets.telegram];
-    for (const url of [...platforms, faultTargets.googleChat]) await fetch(`${url}/__reset`, { method: "POST" });
+    // And the tool server's record: the soak's approvals are counted from its own calls.
+    for (const url of [...platforms, faultTargets.googleChat, chaos.tools.url])
+      await fetch(`${url}/__reset`, { method: "POST" });
     // After the reset, which brings the fake's own settings (its tiers on) back and forgets the tokens it issued.
     await chaos.install(SLACK_TEAMS);
     await realTimeLimitsOff(sender);
@@ -173,7 +180,7 @@ async function main(): Promise<void> {
       lost_records: records.lost,
       misplaced: answers.misplaced + records.misplaced,
       leaks,
-      hostile_cases: hostile.cases + privacy.cases,
+      hostile_cases: hostile.cases + privacy.cases + approvalCases.cases,
       hostile_5xx: hostile.fiveXx,
       hostile_broken: hostileBroken,
       ...joinedIn,
