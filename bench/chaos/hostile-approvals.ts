@@ -3,8 +3,9 @@
  * The hostile approval cases of bench/chaos (issue 41, findings 1 and 3), run with the other hostile cases before
  * the faults, each with what must hold once it settled:
  * - a confirm call whose arguments are longer than a question usually shows (580 characters of printer trouble,
- *   then a title that grants admin), on Slack approved by ✅ and on SMS (1,700 characters, past what a text holds)
- *   by YES: the tool server may only ever receive arguments the asker was shown whole in the question;
+ *   then a title that grants admin), approved by ✅ on Slack and by YES on SMS (where a question that long does not
+ *   fit a text: the call is then not asked): the tool server may only ever receive arguments the asker was shown
+ *   whole;
  * - on SMS and WhatsApp a question the texter ignores: they talk on, the bot's next answer asks a question of its
  *   own ("Want the printer manual?"), and their "yes" to that must not approve the pending call.
  * Each goes to a place of its own; the tool server's record is read, then reset for the soak (./run.ts).
@@ -18,23 +19,27 @@ import { SLACK_BOT_USER_ID, slackEvent, slackRequest } from "../load/traffic.ts"
 import type { Sender } from "./send.ts";
 
 const FILLER = "Printer on 3rd floor jammed. ";
-const HIDDEN_TITLE = "HIDDEN grant admin to mallory";
+/** The title the filler would push out of sight, naming its case. */
+const hiddenTitle = (marker: string) => `HIDDEN ${marker} grant admin to mallory`;
 /** The texter's answer to the bot's own question, not to the pending approval. */
 const STRAY_YES = "yes";
 /** Each step's wait on the virtual clock: the jobs of a step run, the question's window (15 minutes) stays open. */
 const STEP_MS = 60_000;
 
-/** The arguments, `length` characters of filler first, then the title the filler would push out of sight. */
-const wideArguments = (length: number) => ({
-  queue: FILLER.repeat(Math.ceil(length / FILLER.length)),
-  title: HIDDEN_TITLE,
-});
-/** A confirm call with arguments of `length`, asked by a message containing `marker`. */
+/** A confirm call whose arguments open with `length` characters of filler, asked by a message with `marker`. */
 const wideCall = (marker: string, length: number) => ({
   match: marker,
   afterTools: false,
   times: 1,
-  toolCalls: [{ name: "create_ticket", arguments: JSON.stringify(wideArguments(length)) }],
+  toolCalls: [
+    {
+      name: "create_ticket",
+      arguments: JSON.stringify({
+        queue: FILLER.repeat(Math.ceil(length / FILLER.length)),
+        title: hiddenTitle(marker),
+      }),
+    },
+  ],
 });
 const strayCall = (marker: string) => ({
   match: marker,
@@ -42,9 +47,8 @@ const strayCall = (marker: string) => ({
   times: 1,
   toolCalls: [{ name: "create_ticket", arguments: JSON.stringify({ title: `${marker} wire funds to mallory` }) }],
 });
-const WIDE_SLACK = 580;
-/** Past the 1,600 characters a text holds. */
-const WIDE_SMS = 1_700;
+/** The filler of the issue's reproduction: past the 500 characters a question used to show. */
+const WIDE = 580;
 const CASES = {
   wideSlack: "hxwideslack",
   wideSms: "hxwidesms",
@@ -55,8 +59,8 @@ const TALK = "hxstraytalk";
 
 /** For the model's script at the stack's start (./run.ts): before the soak's rules. */
 export const APPROVAL_MODEL_RULES = [
-  wideCall(CASES.wideSlack, WIDE_SLACK),
-  wideCall(CASES.wideSms, WIDE_SMS),
+  wideCall(CASES.wideSlack, WIDE),
+  wideCall(CASES.wideSms, WIDE),
   strayCall(CASES.straySms),
   strayCall(CASES.strayWhatsApp),
   { match: TALK, times: 2, reply: "Want the printer manual?" },
@@ -114,14 +118,21 @@ export async function sendApprovalCases(
   await text(places.strayWhatsApp, `${CASES.strayWhatsApp} please file it`);
   await settle(STEP_MS);
 
-  // The asker approves what the questions showed: ✅ on Slack, YES by text.
-  const slackQuestions = async () =>
-    (
-      await json<{ ts: string; channel: string; text?: string; bot_id?: string }[]>(
-        `${s.slackControl}/__messages?team=${HOSTILE_SLACK_TEAM}&channel=${places.slack}`,
-      )
-    ).filter((m) => m.bot_id && m.text?.startsWith(APPROVAL_TAG));
-  for (const question of await slackQuestions()) {
+  // The asker approves what the questions show now (kept: an outcome may edit the question later): ✅ on Slack,
+  // YES by text, whatever the texter was sent (a text's marks differ from Slack's).
+  const questions = (
+    await json<{ ts: string; channel: string; text?: string; bot_id?: string }[]>(
+      `${s.slackControl}/__messages?team=${HOSTILE_SLACK_TEAM}&channel=${places.slack}`,
+    )
+  ).filter((m) => m.bot_id && m.text?.startsWith(APPROVAL_TAG));
+  const shown: Record<string, string> = {
+    [CASES.wideSlack]: questions.map((q) => q.text).join("\n"),
+    [CASES.wideSms]: (await json<{ to: string; body: string }[]>(`${s.twilioFake}/__calls`))
+      .filter((t) => t.to === places.wideSms)
+      .map((t) => t.body)
+      .join("\n"),
+  };
+  for (const question of questions) {
     const body = reactionBody(HOSTILE_SLACK_TEAM, asker, "white_check_mark", question, 0);
     await (await fetch(slackRequest(s.parleyUrl, body))).arrayBuffer();
   }
@@ -142,27 +153,16 @@ export async function sendApprovalCases(
         (r) => JSON.parse(r.body) as { tool: string; arguments: Record<string, unknown> },
       );
       const creates = calls.filter((c) => c.tool === "create_ticket");
-      const texts = await json<{ to: string; body: string }[]>(`${s.twilioFake}/__calls`);
-      const shownAt = async (marker: string) => {
-        if (marker === CASES.wideSlack) return (await slackQuestions()).map((q) => q.text ?? "").join("\n");
-        // Whatever the texter was sent: a text's marks may differ from Slack's.
-        return texts
-          .filter((t) => t.to === places.wideSms)
-          .map((t) => t.body)
-          .join("\n");
-      };
-      for (const [name, marker, length] of [
-        ["Slack", CASES.wideSlack, WIDE_SLACK],
-        ["SMS", CASES.wideSms, WIDE_SMS],
+      for (const [name, marker] of [
+        ["Slack", CASES.wideSlack],
+        ["SMS", CASES.wideSms],
       ] as const) {
-        const { queue } = wideArguments(length);
-        const ran = creates.filter((c) => c.arguments.queue === queue);
-        const shown = await shownAt(marker);
-        const unshown = ran.flatMap((c) =>
-          Object.values(c.arguments).filter((v) => typeof v !== "string" || !shown.includes(v)),
+        const ran = creates.filter((c) => c.arguments.title === hiddenTitle(marker));
+        const unshown = ran.filter((c) =>
+          Object.values(c.arguments).some((v) => typeof v !== "string" || !shown[marker]!.includes(v)),
         );
         if (unshown.length > 0)
-          found.push(`on ${name} the tool server received arguments the question did not show: ${unshown.length}`);
+          found.push(`on ${name} the tool server received ${unshown.length} call(s) with arguments the question hid`);
       }
       for (const marker of [CASES.straySms, CASES.strayWhatsApp]) {
         const ran = creates.filter((c) => String(c.arguments.title).startsWith(marker));
