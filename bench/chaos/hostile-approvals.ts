@@ -78,10 +78,7 @@ export interface ApprovalCases {
 
 type Settle = (ms: number) => Promise<unknown>;
 
-export async function sendApprovalCases(
-  s: Sender & { twilioFake: string; toolServer: string },
-  settle: Settle,
-): Promise<ApprovalCases> {
+export async function sendApprovalCases(s: Sender & { toolServer: string }, settle: Settle): Promise<ApprovalCases> {
   const run = Date.now().toString(36).toUpperCase();
   let sid = 0;
   const text = async (from: string, body: string) => {

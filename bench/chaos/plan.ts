@@ -151,7 +151,7 @@ export function planConversations(count: number, random: Random, run: string): C
   const nextTs = slackClock();
   const people = (team: string) => Array.from({ length: peoplePerTeam(count) }, (_, i) => `U${team.slice(-1)}P${i}`);
   const conversations: Conversation[] = [];
-  // Two channel conversations in each channel of a workspace: C<run><team><n>.
+  // Channel conversations alternate between the workspaces, each in a channel of its own: C<run><team><id>.
   let channels = 0;
   for (let id = 0; id < count; id++) {
     const kind = pickKind(random);
@@ -160,7 +160,8 @@ export function planConversations(count: number, random: Random, run: string): C
     if (kind === "slack_channel" || kind === "slack_thread" || kind === "slack_dm") {
       const im = kind === "slack_dm";
       const team = im ? pick(random, SLACK_TEAMS) : SLACK_TEAMS[channels % 2]!;
-      const channel = im ? `D${run}${id}` : `C${run}${team.slice(-1)}${Math.floor(channels++ / 4)}`;
+      if (!im) channels++;
+      const channel = im ? `D${run}${id}` : `C${run}${team.slice(-1)}${id}`;
       const threadTs = kind === "slack_thread" ? nextTs() : undefined;
       const asker = pick(random, people(team));
       const secret = im ? secretOf(id) : undefined;

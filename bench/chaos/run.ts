@@ -86,10 +86,7 @@ async function main(): Promise<void> {
       qstashSigningKey: QSTASH_DEV.QSTASH_CURRENT_SIGNING_KEY,
       modelUrl: stack.modelUrl,
     });
-    const approvalCases = await sendApprovalCases(
-      { ...sender, twilioFake: faultTargets.twilio, toolServer: chaos.tools.url },
-      settle,
-    );
+    const approvalCases = await sendApprovalCases({ ...sender, toolServer: chaos.tools.url }, settle);
     await settle(STEP_MS);
     const hostileBroken = (await privacy.check(problems)) + (await approvalCases.check(problems));
 

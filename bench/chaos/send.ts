@@ -31,6 +31,8 @@ export interface Sender {
   discordFake: string;
   /** The Slack fake's control base: a thread's parent is a message people wrote in Slack before the thread. */
   slackControl: string;
+  /** The Twilio fake: what was texted (an approval question is answered by a text back). */
+  twilioFake: string;
   /** The Telegram fake: a conversation's chat is made there before its first message. */
   telegramFake: string;
   /** The Google Chat fake: a conversation's space is made there, and people write in it. */

@@ -71,6 +71,7 @@ export async function startChaosStack(opts: ChaosStackOptions): Promise<ChaosSta
       discord,
       discordFake: stack.fakes.discord,
       slackControl: slack,
+      twilioFake: stack.fakes.twilio,
       telegramFake: stack.fakes.telegram,
       googleChatFake: stack.fakes.googleChat,
     },
