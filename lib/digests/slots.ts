@@ -67,6 +67,14 @@ export class DigestSlotStore extends RedisStore {
     return typeof last === "number" ? last : typeof last === "string" && /^\d+$/.test(last) ? Number(last) : null;
   }
 
+  /** How the schedule's last digest ended, for the admin view; null before the first. */
+  async latest(scheduleId: string): Promise<{ slot: number; outcome?: DigestOutcome; late: boolean } | null> {
+    const slot = await this.lastSlot(scheduleId);
+    const record = slot === null ? null : await this.load(scheduleId, slot);
+    if (slot === null || !record) return null;
+    return { slot, late: record.late, ...(record.outcome ? { outcome: record.outcome } : {}) };
+  }
+
   /** The slot ended with `outcome`: recorded, and the next digest reads from it. */
   async finish(scheduleId: string, slot: number, record: DigestSlot, outcome: DigestOutcome): Promise<void> {
     const keys = digestKeys(this.prefix, scheduleId, slot);

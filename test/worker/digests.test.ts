@@ -7,89 +7,30 @@
  * stand-in, and a bad time or zone changes nothing. (The stand-in refusing a malformed cron as QStash does:
  * test/dev/qstash-schedules.test.ts.)
  */
-import { Client } from "@upstash/qstash";
 import { describe, expect, it } from "vitest";
+import { digestKit } from "../support/digests.ts";
 import { scriptFault } from "../support/fault-control.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { ALL_RETRIES_MS, prodTimingSuite } from "../support/prod-timing.ts";
-import { readClock } from "../support/qstash-clock.ts";
-import { INSTALLABLE, installWorkspace, SLACK_FAKE_ORIGIN } from "../support/slack-install.ts";
-import { newSlackPlace, slackPosts } from "../support/slack.ts";
-import { slackHeaders } from "../../dev/signers/slack.ts";
-import { SLACK_SIGNING_SECRET } from "../support/slack.ts";
+import { SLACK_FAKE_ORIGIN, INSTALLABLE } from "../support/slack-install.ts";
 import { workerClock } from "../support/worker-clock.ts";
-import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
+import { pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "digests";
-const DIGEST_PATH = `/t/${SUITE}/jobs/digest`;
 const DAY_MS = 86_400_000;
 const kit = prodTimingSuite(SUITE, INSTALLABLE);
 const clock = workerClock(kit.env);
-const qstash = new Client({ baseUrl: kit.qstashUrl, token: String(kit.env.QSTASH_TOKEN), devMode: false });
+const {
+  digestPath: DIGEST_PATH,
+  installedPlace,
+  slash,
+  inSlack,
+  digestsIn,
+  schedulesOf: scheduleOf,
+  until,
+} = digestKit(kit, SUITE);
 
 pumpJobsDuringSuite(kit.env, SUITE);
-
-type Place = ReturnType<typeof newSlackPlace>;
-
-/** A channel in a workspace installed for it alone, where UADMIN is an admin. */
-async function installedPlace(): Promise<Place> {
-  const place = newSlackPlace("DG");
-  await installWorkspace(kit.env, { id: place.team, name: `Digest ${place.id}` });
-  const res = await fetch(`${SLACK_FAKE_ORIGIN}/__roles`, {
-    method: "POST",
-    body: JSON.stringify({ team: place.team, admins: ["UADMIN"] }),
-  });
-  expect(res.status).toBe(200);
-  return place;
-}
-
-/** `/parley <text>` in the place, as Slack posts it, signed; the ephemeral answer's text. */
-async function slash(place: Place, user: string, text: string): Promise<string> {
-  const body = new URLSearchParams({
-    team_id: place.team,
-    channel_id: place.channel,
-    user_id: user,
-    command: "/parley",
-    text,
-  }).toString();
-  const res = await callWorker(
-    kit.env,
-    new Request("https://bot.test/slack/commands", {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        ...(await slackHeaders(SLACK_SIGNING_SECRET, body)),
-      },
-      body,
-    }),
-  );
-  expect(res.status).toBe(200);
-  return ((await res.json()) as { text: string }).text;
-}
-
-/** A message Slack has (the bot never saw it arrive), written at `at` (ms). */
-async function inSlack(place: Place, user: string, text: string, at: number): Promise<string> {
-  const ts = `${Math.floor(at / 1000)}.000100`;
-  const res = await fetch(`${SLACK_FAKE_ORIGIN}/__messages`, {
-    method: "POST",
-    body: JSON.stringify({ team: place.team, channel: place.channel, user, text, ts }),
-  });
-  expect(res.ok).toBe(true);
-  return ts;
-}
-
-const digestsIn = async (place: Place) =>
-  (await slackPosts(place.channel)).filter((p) => String(p.text ?? "").includes("Digest"));
-const scheduleOf = async (place: Place) => {
-  const all = await qstash.schedules.list();
-  return all.filter((s) => s.destination.endsWith(DIGEST_PATH) && String(s.body ?? "").includes(place.team));
-};
-/** Lets the stand-in's clock reach `to` (and the Worker's with it), answering the digest deliveries made. */
-async function until(to: number) {
-  const { now } = await readClock(kit.qstashUrl);
-  const passed = await kit.timePasses(Math.max(0, to - now));
-  return passed.deliveries.filter((d) => d.path === DIGEST_PATH);
-}
 
 describe("a place's digest on Slack", () => {
   it("posts one digest at 09:00 Berlin, nothing more for a redelivery, nothing on a silent day", async () => {
