@@ -6,20 +6,12 @@
  * overwrites it, as QStash does for a known id, and never leaves a second one behind.
  */
 import { Client, QstashError } from "@upstash/qstash";
-import type { Pseudonyms } from "../secrets/pseudonym.ts";
-import type { Sealer } from "../secrets/seal.ts";
 import type { Job } from "./job.ts";
+import type { QueueSettings } from "./publish.ts";
 import { sealJob } from "./sealed-job.ts";
 
 const RETRIES = 3;
 const NOT_FOUND = 404;
-
-export interface ScheduleSettings {
-  qstashUrl: string;
-  qstashToken: string;
-  publicBaseUrl: string;
-  secrets: { jobs: Sealer; pseudonyms: Pseudonyms };
-}
 
 /** A schedule as the Worker reads it back: its last slot (ms) once one fired, and its next. */
 interface ScheduleTimes {
@@ -38,7 +30,7 @@ export interface JobSchedules {
   delete(scheduleId: string): Promise<void>;
 }
 
-export function createJobSchedules(s: ScheduleSettings): JobSchedules {
+export function createJobSchedules(s: QueueSettings): JobSchedules {
   const client = new Client({ baseUrl: s.qstashUrl, token: s.qstashToken, retry: { retries: 1, backoff: () => 50 } });
   const gone = (err: unknown) => err instanceof QstashError && err.status === NOT_FOUND;
   return {

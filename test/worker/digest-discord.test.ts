@@ -9,7 +9,7 @@ import { Client } from "@upstash/qstash";
 import { beforeAll, describe, expect, it } from "vitest";
 import { discordFakeOrigin } from "../../dev/fakes/discord/interaction-answers.ts";
 import { generateDiscordKeys, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
-import { askInteraction, discordCalls, snowflake } from "../support/discord.ts";
+import { askInteraction, discordCalls, discordMessageAt, snowflake } from "../support/discord.ts";
 import { interactAsDiscord } from "../support/discord-worker.ts";
 import { scriptModel } from "../support/model.ts";
 import { prodTimingSuite } from "../support/prod-timing.ts";
@@ -62,21 +62,8 @@ async function digestCommand(channel: string, who: typeof dana, permissions: str
 }
 
 /** A message the channel has, written at `at` (ms); its id. */
-async function inDiscord(channel: string, author: typeof dana, content: string, at: number): Promise<string> {
-  const id = snowflake(at);
-  const res = await fetch(`${FAKE}/__messages`, {
-    method: "POST",
-    body: JSON.stringify({
-      id,
-      channel_id: channel,
-      content,
-      author: { id: author.id, username: author.name },
-      timestamp: new Date(at).toISOString(),
-    }),
-  });
-  expect(res.ok).toBe(true);
-  return id;
-}
+const inDiscord = (channel: string, author: typeof dana, content: string, at: number) =>
+  discordMessageAt(String(kit.env.DISCORD_API_BASE_URL), channel, author, content, at);
 
 describe("a place's digest on Discord", () => {
   it("posts one digest at 09:00 Berlin with jump links; only a manager sets it", async () => {
