@@ -2,7 +2,7 @@
  * @module
  * Digests on Slack at production timing, on the QStash stand-in's controllable clock (issue #43): `/parley digest
  * daily 09:00 Europe/Berlin` creates one QStash schedule, whose delivery at 09:00 Berlin posts one summary of what
- * the channel said in the catch-up's form with links; a redelivery of that slot posts nothing more, a silent day
+ * the channel said in the catch-up's form with links (leaving out a person who asked to be forgotten); a redelivery of that slot posts nothing more, a silent day
  * posts nothing, a slot the Worker missed is posted late once and says so, `off` deletes the schedule at the
  * stand-in, and a bad time or zone changes nothing. (The stand-in refusing a malformed cron as QStash does:
  * test/dev/qstash-schedules.test.ts.)
@@ -13,8 +13,10 @@ import { scriptFault } from "../support/fault-control.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { ALL_RETRIES_MS, prodTimingSuite } from "../support/prod-timing.ts";
 import { SLACK_FAKE_ORIGIN, INSTALLABLE } from "../support/slack-install.ts";
+import { distinctSlackTs, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { workerClock } from "../support/worker-clock.ts";
-import { pumpJobsDuringSuite } from "../support/worker.ts";
+import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
+import { FORGET_CONFIRMATION } from "../../lib/notices.ts";
 
 const SUITE = "digests";
 const DAY_MS = 86_400_000;
@@ -36,6 +38,20 @@ describe("a place's digest on Slack", () => {
   it("posts one digest at 09:00 Berlin, nothing more for a redelivery, nothing on a silent day", async () => {
     const place = await installedPlace();
     const tag = `dg-${place.id}`;
+    // Erin wrote in the channel, then asked the bot to forget her: the digest leaves her out.
+    await inSlack(place, "UERIN", `my home address is 4 Elm Street ${tag}`, Date.now() - 60_000);
+    const dm = { team: place.team, channel: `D${place.channel.slice(1)}` };
+    const forget = slackMessageEvent({
+      ...dm,
+      user: "UERIN",
+      text: "forget me",
+      ts: distinctSlackTs(),
+      channelType: "im",
+    });
+    expect((await callWorker(kit.env, await signedSlackRequest(forget.body))).status).toBe(200);
+    for (let round = 0; round < 8 && (await kit.deliveriesSettled()).deliveries.length > 0; round++);
+    expect((await slackPosts(dm.channel)).map((p) => p.text)).toEqual([FORGET_CONFIRMATION]);
+
     const answer = await slash(place, "UADMIN", "digest daily 09:00 Europe/Berlin");
     expect(answer).toMatch(/^Done\. Digest: daily at 09:00 \(Europe\/Berlin\)\. Next: /);
     const [schedule, ...others] = await scheduleOf(place);
@@ -46,6 +62,8 @@ describe("a place's digest on Slack", () => {
       "09:00",
     );
 
+    // Erin's words are within the day the digest reads: only her request keeps them out.
+    expect(slot - DAY_MS).toBeLessThan(Date.now() - 60_000);
     const first = await inSlack(place, "UALICE", `the deploy broke checkout ${tag}`, slot - 3_600_000);
     await inSlack(place, "UBOB", `rolling back to 4.12 ${tag}`, slot - 1_800_000);
     await scriptModel({ match: tag, reply: "Topics:\n- checkout broke [1]\nDecisions:\n- roll back [2]" });
@@ -61,7 +79,10 @@ describe("a place's digest on Slack", () => {
     expect(posted[0]?.text).toContain("checkout broke");
     expect(posted[0]?.text).toContain(`/archives/${place.channel}/p${first.replace(".", "")}`);
     expect(posted[0]?.text).not.toContain("late");
-    expect(await modelRequests(tag)).toHaveLength(1);
+    const [summaryCall, ...moreCalls] = await modelRequests(tag);
+    expect(moreCalls).toEqual([]);
+    expect(JSON.stringify(summaryCall)).toContain("rolling back to 4.12");
+    expect(JSON.stringify([summaryCall, posted])).not.toContain("4 Elm Street");
 
     // The next day nobody said anything: its delivery comes, and posts nothing.
     const silent = await until(slot + DAY_MS + 60_000);
