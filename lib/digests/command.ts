@@ -6,6 +6,7 @@
  * `/parley` setting; a bad time, weekday or zone is answered and changes nothing. The schedule is created before
  * the settings name it, and the settings cleared before the schedule is deleted, so that a failure in between
  * leaves at worst a schedule whose deliveries find no digest in the settings and do nothing (lib/digests/run.ts).
+ * The bot removed from the place (`placeLeft`) turns its digest off the same way.
  */
 import type { PlaceSettings } from "../places/settings.ts";
 import type { ConversationKey, ReplyTarget } from "../message.ts";
@@ -50,6 +51,13 @@ export async function runDigestCommand(
   await rt.schedules.create(scheduleId, digestJob(rt, channel, origin), cronOf(command.plan));
   await rt.placeSettings.update(channel, { digest: { scheduleId, plan: command.plan } });
   return { text: `Done. ${await status(rt, { digest: { scheduleId, plan: command.plan } })}`, changed: true };
+}
+
+/** The bot was removed from `place`: its digest, if it has one, is turned off (a redelivery finds none left). */
+export async function placeLeft(rt: Runtime, place: ConversationKey): Promise<void> {
+  const digest = (await rt.placeSettings.read(place)).digest;
+  rt.log.info("place_left", { platform: place.platform, tenant: place.tenant, digest: digest !== undefined });
+  if (digest) await turnOff(rt, place, digest.scheduleId);
 }
 
 /** The place's digest deleted: its settings first, then its schedule at QStash, then where it would read from. */

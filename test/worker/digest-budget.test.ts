@@ -2,7 +2,8 @@
  * @module
  * A digest's limits on Slack (issue #43): one over the tenant's daily token budget is skipped (no post, no model
  * call) and the admin view says so in one line; the workspace's uninstall deletes its digest schedules at QStash
- * before its keys go, so nothing fires into a place the bot has left.
+ * before its keys go, and the bot removed from a channel (`channel_left`) deletes that channel's: nothing fires into
+ * a place the bot has left.
  */
 import { describe, expect, it } from "vitest";
 import { signedSlackRequest } from "../support/slack.ts";
@@ -30,6 +31,20 @@ async function adminView(place: { team: string; channel: string }): Promise<Reco
   return (await res.json()) as Record<string, unknown>;
 }
 
+/** A Slack event of the app's presence (as in Slack's reference: `app_uninstalled`, `channel_left`), signed. */
+async function lifecycleEvent(place: { team: string; id: string }, event: object): Promise<Response> {
+  const body = JSON.stringify({
+    token: "x",
+    team_id: place.team,
+    api_app_id: "A0PARLEY",
+    event,
+    type: "event_callback",
+    event_id: `Ev${place.id}${JSON.stringify(event).length}`,
+    event_time: 1,
+  });
+  return callWorker(kit.env, await signedSlackRequest(body));
+}
+
 describe("a digest's limits", () => {
   it("skips a digest over the tenant's budget, with one line in the admin view", async () => {
     const place = await installedPlace();
@@ -55,17 +70,18 @@ describe("a digest's limits", () => {
     const place = await installedPlace();
     await slash(place, "UADMIN", "digest weekly mon 09:00 America/New_York");
     expect(await schedulesOf(place)).toHaveLength(1);
-    const body = JSON.stringify({
-      token: "x",
-      team_id: place.team,
-      api_app_id: "A0PARLEY",
-      event: { type: "app_uninstalled" },
-      type: "event_callback",
-      event_id: `Ev${place.id}`,
-      event_time: 1,
-    });
-    expect((await callWorker(kit.env, await signedSlackRequest(body))).status).toBe(200);
+    expect((await lifecycleEvent(place, { type: "app_uninstalled" })).status).toBe(200);
     await kit.deliveriesSettled();
     expect(await schedulesOf(place)).toEqual([]);
+  });
+
+  it("deletes a channel's digest schedule when the bot is removed from the channel", async () => {
+    const place = await installedPlace();
+    await slash(place, "UADMIN", "digest daily 12:00");
+    expect(await schedulesOf(place)).toHaveLength(1);
+    const left = { type: "channel_left", channel: place.channel, actor_id: "UADMIN", event_ts: "1664827321.000300" };
+    expect((await lifecycleEvent(place, left)).status).toBe(200);
+    expect(await schedulesOf(place)).toEqual([]);
+    expect(await slash(place, "UADMIN", "digest status")).toBe("No digest is scheduled here.");
   });
 });

@@ -2,10 +2,10 @@
  * @module
  * Digests on Slack at production timing, on the QStash stand-in's controllable clock (issue #43): `/parley digest
  * daily 09:00 Europe/Berlin` creates one QStash schedule, whose delivery at 09:00 Berlin posts one summary of what
- * the channel said in the catch-up's form with links (leaving out a person who asked to be forgotten); a redelivery of that slot posts nothing more, a silent day
- * posts nothing, a slot the Worker missed is posted late once and says so, `off` deletes the schedule at the
- * stand-in, and a bad time or zone changes nothing. (The stand-in refusing a malformed cron as QStash does:
- * test/dev/qstash-schedules.test.ts.)
+ * the channel said in the catch-up's form with links (leaving out a person who asked to be forgotten); a
+ * redelivery of that slot posts nothing more, a silent day posts nothing, a slot the Worker missed is posted late
+ * once and says so, `off` deletes the schedule at the stand-in, and a bad time or zone changes nothing. (The
+ * stand-in refusing a malformed cron as QStash does: test/dev/qstash-schedules.test.ts.)
  */
 import { describe, expect, it } from "vitest";
 import { digestKit } from "../support/digests.ts";
