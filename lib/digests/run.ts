@@ -42,11 +42,16 @@ export async function runDigestJob(scope: JobScope, delivery: DigestDelivery): P
     return "not_scheduled";
   }
   const { scheduleId } = digest;
-  const known = await rt.digests.load(scheduleId, slot);
-  if (known?.outcome) return "already_done";
+  if ((await rt.digests.load(scheduleId, slot))?.outcome) return "already_done";
   if (!(await rt.digests.claim(scheduleId, slot, crypto.randomUUID())))
     throw new RetryLater("another attempt is on this digest", BUSY_RETRY_SECONDS);
   try {
+    // Read again under the claim: an attempt that held it until a moment ago may have finished the slot.
+    const known = await rt.digests.load(scheduleId, slot);
+    if (known?.outcome) {
+      await rt.digests.release(scheduleId, slot);
+      return "already_done";
+    }
     const outcome = await runSlot(scope, scheduleId, slot, digest.plan, known);
     rt.log.info("digest_run", { ...where, outcome, slot });
     return outcome;
