@@ -92,8 +92,12 @@ async function runSlot(
       await save();
     }
   } catch (err) {
-    // A read that failed (nothing named as refused) is QStash's to retry: the slot is not over.
-    if (!(err instanceof CatchUpRefused) || err.missing === null) throw err;
+    if (!(err instanceof CatchUpRefused)) throw err;
+    // A read that failed (nothing named as refused) is QStash's to retry, on its own backoff: the slot is not over.
+    if (err.missing === null) {
+      rt.log.warn("digest_history_unavailable", { ...scope.where, slot });
+      throw err;
+    }
     rt.log.warn("digest_refused", { ...scope.where, missing: err.missing });
     return finish("refused");
   }
