@@ -1,8 +1,9 @@
 /**
  * @module
  * GET /admin/conversations/:key: what the bot holds about one conversation (state, time left before it expires,
- * summary), the place's own settings (`/parley`, shown whether or not a conversation is active), and the traces of
- * its recent answers (reason and exact prompt with its token count), behind the admin token
+ * summary), the place's own settings (`/parley`, shown whether or not a conversation is active) and how its last
+ * digest ended (lib/digests/), and the traces of its recent answers (reason and exact prompt with its token
+ * count), behind the admin token
  * (./middleware/admin-token.ts). `:key` is the URL-encoded `platform|tenant|channel|thread`.
  * GET /admin/tenants/:platform/:tenant: a tenant's installation (no token) and its model tokens today.
  */
@@ -62,12 +63,15 @@ admin.get("/conversations/:key", async (c) => {
     rt.store.secondsLeft(key.data),
     rt.placeSettings.read(key.data),
   ]);
-  if (!state) return c.json({ key: key.data, active: false, placeSettings }, 404);
+  // The place's digest: how its last slot ended (posted, nothing said, over budget: skipped), and whether late.
+  const digest = placeSettings.digest && { last: await rt.digests.latest(placeSettings.digest.scheduleId) };
+  if (!state) return c.json({ key: key.data, active: false, placeSettings, ...(digest ? { digest } : {}) }, 404);
   const answers = await rt.store.recentAnswers(key.data, state.id);
   return c.json({
     key: key.data,
     active: true,
     placeSettings,
+    ...(digest ? { digest } : {}),
     conversation: {
       id: state.id,
       startedAt: state.startedAt,

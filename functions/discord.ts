@@ -32,7 +32,13 @@ const placeCommands: MiddlewareHandler<AppEnv> = async (c, next) => {
   const place = parleyPlace(body);
   if (!place) return c.json(ephemeralAnswer("These settings belong to a server's channels: use /parley in one."));
   const key = { platform: adapter.platform, tenant: place.guildId, channel: place.channelId };
-  return c.json(ephemeralAnswer(await answerPlaceCommand(rt, key, words, async () => place.mayManage)));
+  // A digest goes to the channel as a message of its own (an interaction's token lives 15 minutes).
+  const origin = async () => ({
+    replyTarget: { platform: "discord" as const, kind: "channel" as const, channelId: place.channelId },
+    botUserId: place.applicationId,
+    userId: place.userId,
+  });
+  return c.json(ephemeralAnswer(await answerPlaceCommand(rt, key, words, async () => place.mayManage, origin)));
 };
 
 discord.post(

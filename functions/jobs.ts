@@ -7,6 +7,7 @@
 import { type Context, Hono } from "hono";
 import { runApprovalJob } from "../lib/approvals/continuation.ts";
 import { base64ToText } from "../lib/base64.ts";
+import { type DigestDelivery, runDigestJob } from "../lib/digests/run.ts";
 import { RetryLater } from "../lib/errors.ts";
 import { notifyFailure } from "../lib/jobs/failure.ts";
 import { runMemoryJob } from "../lib/jobs/memory-job.ts";
@@ -23,8 +24,8 @@ import * as z from "../lib/zod.ts";
 import type { AppEnv } from "./app-env.ts";
 import { nonRetryable, qstashSignature } from "./middleware/qstash-signature.ts";
 
-/** How a job of each kind runs; its outcome goes back to QStash in the 2xx's body. */
-type Runner = (scope: JobScope) => Promise<string>;
+/** How a job of each kind runs (with what its delivery says of itself); its outcome goes back in the 2xx's body. */
+type Runner = (scope: JobScope, delivery: DigestDelivery) => Promise<string>;
 
 const RUNNERS = {
   reply: runReplyJob,
@@ -32,6 +33,7 @@ const RUNNERS = {
   memory: runMemoryJob,
   rescue: runRescueJob,
   approval: runApprovalJob,
+  digest: runDigestJob,
 } satisfies Record<JobKind, Runner>;
 
 export const jobs = new Hono<AppEnv>();
@@ -47,7 +49,8 @@ jobs.post("/:kind", qstashSignature(), async (c) => {
   if (!payload) return nonRetryable(c, "invalid job payload");
   const job: Job = { ...payload, kind: jobKind.data };
   try {
-    const outcome = await RUNNERS[job.kind](await jobScope(rt, job, platformReplier(rt, adapters)));
+    const delivery = { scheduleId: c.req.header("Upstash-Schedule-Id") };
+    const outcome = await RUNNERS[job.kind](await jobScope(rt, job, platformReplier(rt, adapters)), delivery);
     return c.json({ outcome });
   } catch (err) {
     return retryLater(c, rt, kind, job, err);

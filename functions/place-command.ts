@@ -1,9 +1,11 @@
 /**
  * @module
- * `/parley` as the routes of the platforms that have it run it (functions/slack.ts, functions/discord.ts): the
- * command's words against the place's settings (lib/places/), with the platform's own answer to "may this person
+ * `/parley` as the routes of the platforms that have it run it (functions/slack.ts, functions/discord.ts,
+ * functions/telegram.ts): the command's words against the place's settings (lib/places/) or its digest
+ * (lib/digests/command.ts, which posts where `origin` says), with the platform's own answer to "may this person
  * change them", and one log line saying what was asked and whether anything changed (never who or the words).
  */
+import { type DigestOrigin, runDigestCommand } from "../lib/digests/command.ts";
 import { using } from "../lib/errors.ts";
 import type { ConversationKey } from "../lib/message.ts";
 import { parsePlaceCommand, runPlaceCommand } from "../lib/places/command.ts";
@@ -19,15 +21,19 @@ export async function answerPlaceCommand(
   place: ConversationKey,
   text: string,
   mayChange: () => Promise<boolean>,
+  origin: () => Promise<DigestOrigin>,
 ): Promise<string> {
   const command = parsePlaceCommand(text);
   if (command.kind === "forget") {
     rt.log.info("place_command", { platform: place.platform, tenant: place.tenant, command: "forget", changed: false });
     return FORGET_HOW;
   }
-  const answer = await using("redis", () =>
-    runPlaceCommand(rt.placeSettings, place, command, mayChange, rt.settings.RESCUE_AFTER_MINUTES),
-  );
+  const answer =
+    command.kind === "digest"
+      ? await using("qstash", async () => runDigestCommand(rt, place, command.digest, mayChange, await origin()))
+      : await using("redis", () =>
+          runPlaceCommand(rt.placeSettings, place, command, mayChange, rt.settings.RESCUE_AFTER_MINUTES),
+        );
   rt.log.info("place_command", {
     platform: place.platform,
     tenant: place.tenant,

@@ -78,7 +78,13 @@ slack.post("/commands", commandsOn, signedBy(adapter), async (c) => {
       slackMayManage({ apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: token, fetch: ctx.fetch }, command, rt.log)
     );
   };
-  return c.json(ephemeral(await answerPlaceCommand(rt, command.place, command.text, mayChange)));
+  // The bot's user id is its installation's (none with a single workspace's token: its mentions then stay ids).
+  const origin = async () => ({
+    replyTarget: { platform: "slack" as const, channel: command.place.channel },
+    botUserId: (await rt.installations.get(command.place).catch(() => null))?.botUserId ?? "",
+    userId: command.userId,
+  });
+  return c.json(ephemeral(await answerPlaceCommand(rt, command.place, command.text, mayChange, origin)));
 });
 
 const COOKIE_OPTIONS = { path: "/slack/oauth", httpOnly: true, secure: true, sameSite: "Lax" } as const;

@@ -88,6 +88,16 @@ export function catchUpKey(prefix: string, key: ConversationKey, triggerId: stri
 }
 
 /**
+ * A digest's keys (lib/digests/slots.ts): a slot's record (`slot`: its cron time, ms) and its attempt's claim, the
+ * schedule's last slot, and (`index`) a tenant's schedule ids, which an uninstall's cleanup deletes at QStash.
+ */
+export function digestKeys(prefix: string, scheduleId: string, slot = 0) {
+  const slotKey = `${prefix}:digest:${scheduleId}:${slot}`;
+  return { slot: slotKey, claim: `${slotKey}:claim`, last: `${prefix}:digest:${scheduleId}:last` };
+}
+export const digestIndexKey = (prefix: string, where: Tenancy) => `${prefix}:digests:${tenantId(where)}`;
+
+/**
  * A confirm tool's call waiting for, or past, a person's ✅ or ❌ (lib/approvals/store.ts), under the id of the bot's
  * message that asks: `<channel>|<message id>` (a reaction names the channel and the message, never the thread).
  */
@@ -106,9 +116,7 @@ export function approvalAskedKey(prefix: string, key: ConversationKey): string {
 }
 
 /** A channel's last messages, kept where the platform cannot be asked for them (IngestOptions.keepHistory). */
-export function keptKey(prefix: string, key: ConversationKey): string {
-  return `${prefix}:kept:${inTenant(key, key.channel)}`;
-}
+export const keptKey = (prefix: string, key: ConversationKey): string => `${prefix}:kept:${inTenant(key, key.channel)}`;
 
 /** `<platform>|<tenant>|<channel>`: a place's own settings (`settings:`), and its unprompted answers' count. */
 export const channelId = (key: ConversationKey): string => inTenant(key, key.channel);
@@ -155,9 +163,7 @@ export function optOutKey(prefix: string, where: Tenancy, person: string): strin
 }
 
 /** The prefix of one limit's fixed-window counters (lib/limits/fixed-window.ts). */
-export function rateLimitPrefix(prefix: string, limit: LimitName): string {
-  return `${prefix}:limit:${limit}`;
-}
+export const rateLimitPrefix = (prefix: string, limit: LimitName): string => `${prefix}:limit:${limit}`;
 
 /** The admin view's attempts (lib/limits/admin-attempts.ts): one client's, all clients', the client's trusted mark. */
 export function adminLimitKeys(prefix: string, client: string): { client: string; all: string; trusted: string } {
@@ -169,14 +175,10 @@ export function adminLimitKeys(prefix: string, client: string): { client: string
 }
 
 /** Taken by the first job over a person's limit, so that the person is told once per window. */
-export function rateLimitNoticeKey(prefix: string, person: string): string {
-  return `${prefix}:limit:told:${person}`;
-}
+export const rateLimitNoticeKey = (prefix: string, person: string): string => `${prefix}:limit:told:${person}`;
 
 /** The cron's retention sweep of recall passages: the last namespace it swept, or that a whole pass is done. */
-export function recallSweepKey(prefix: string): string {
-  return `${prefix}:recall:sweep`;
-}
+export const recallSweepKey = (prefix: string): string => `${prefix}:recall:sweep`;
 
 /** An OAuth installation of the app in one tenant (a Slack workspace or org). */
 export function installationKey(prefix: string, where: Tenancy): string {
@@ -222,9 +224,7 @@ export function personBudgetKeys(prefix: string, where: Tenancy, person: string,
 }
 
 /** A pending install flow's `state`; not a tenant's yet (the workspace is known only once it is approved). */
-export function oauthStateKey(prefix: string, nonce: string): string {
-  return `${prefix}:oauth-state:${nonce}`;
-}
+export const oauthStateKey = (prefix: string, nonce: string): string => `${prefix}:oauth-state:${nonce}`;
 
 /**
  * Every key of one tenant names `<platform>|<tenant>` right after a `:`, followed by `|` or ending there. The

@@ -13,6 +13,7 @@ import type { PlatformAdapter } from "./platforms/adapter.ts";
 import { ConfiguredPlatforms } from "./platforms/configured.ts";
 import { adapters } from "./platforms/index.ts";
 import { createJobQueue, type JobQueue } from "./queue/publish.ts";
+import { createJobSchedules, type JobSchedules } from "./queue/schedules.ts";
 import { Keyring } from "./secrets/keyring.ts";
 import { Pseudonyms } from "./secrets/pseudonym.ts";
 import { Sealer } from "./secrets/seal.ts";
@@ -23,6 +24,8 @@ import { createToolbox, type Toolbox } from "./tools/toolbox.ts";
 export interface Runtime extends Services, Stores {
   platforms: ConfiguredPlatforms;
   queue: JobQueue;
+  /** QStash schedules of jobs (a place's digest). */
+  schedules: JobSchedules;
   llm: Llm;
   /** The tools the model may ask for, per tenant (lib/tools/, docs/tools.md). */
   tools: Toolbox;
@@ -47,6 +50,12 @@ export function createRuntime(env: Record<string, unknown>): Runtime {
     toolPseudonyms: new Pseudonyms(keyring, "tool-pseudonym"),
     oauthState: new Sealer(keyring, "oauth-state"),
   };
+  const queueSettings = {
+    qstashUrl: settings.QSTASH_URL,
+    qstashToken: settings.QSTASH_TOKEN,
+    publicBaseUrl: settings.PUBLIC_BASE_URL,
+    secrets,
+  };
   const redis = new Redis({
     url: settings.UPSTASH_REDIS_REST_URL,
     token: settings.UPSTASH_REDIS_REST_TOKEN,
@@ -62,12 +71,8 @@ export function createRuntime(env: Record<string, unknown>): Runtime {
       now: () => runtime.now(),
       tokens: new Sealer(keyring, "stored-token"),
     }),
-    queue: createJobQueue({
-      qstashUrl: settings.QSTASH_URL,
-      qstashToken: settings.QSTASH_TOKEN,
-      publicBaseUrl: settings.PUBLIC_BASE_URL,
-      secrets,
-    }),
+    queue: createJobQueue(queueSettings),
+    schedules: createJobSchedules(queueSettings),
     llm: createLlm({
       apiKey: settings.OPENAI_API_KEY,
       baseUrl: settings.OPENAI_BASE_URL,

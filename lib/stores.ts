@@ -10,6 +10,7 @@ import type { Settings } from "./config.ts";
 import { ConversationStore, type StoreOptions } from "./conversation/store.ts";
 import { PlaceVisibilities } from "./conversation/visibilities.ts";
 import { CatchUpProgressStore } from "./catch-up/progress.ts";
+import { DigestSlotStore } from "./digests/slots.ts";
 import { AdminAttempts } from "./limits/admin-attempts.ts";
 import { CallBudgets } from "./limits/api-budget.ts";
 import { ForgetRequests } from "./limits/forget-rate.ts";
@@ -53,6 +54,8 @@ export interface Stores {
   approvals: Approvals;
   /** A catch-up's pages read and notes, across its steps. */
   catchUps: CatchUpProgressStore;
+  /** Each digest slot's progress and outcome (lib/digests/slots.ts). */
+  digests: DigestSlotStore;
   /** Notices and log lines given once per window. */
   toldOnce: ToldOnce;
   /** Answers per person, judge calls, unprompted answers and rescues, in fixed windows. */
@@ -104,6 +107,7 @@ export function createStores(
     optOuts: new OptOuts(redis, prefix),
     approvals: new Approvals(redis, prefix),
     catchUps: new CatchUpProgressStore(redis, prefix),
+    digests: new DigestSlotStore(redis, prefix),
     toldOnce: new ToldOnce(redis, prefix),
     limiters: createLimiters(redis, prefix, settings, now),
     callBudgets: new CallBudgets(redis, prefix, now),

@@ -32,7 +32,8 @@ export async function readPage(
   const limit = Math.min(PAGE_SIZE, max - progress.messages.length);
   const page = await replier.readHistory(job, {
     before,
-    triggerListed: progress.pages === 0 && job.reason !== "command",
+    // A slash command and a digest's slot are no message of the place: the first page does not list them.
+    triggerListed: progress.pages === 0 && job.reason !== "command" && job.reason !== "digest",
     since: progress.since,
     limit,
   });
@@ -105,8 +106,22 @@ export function chunksOf(records: CatchUpRecord[], budgetTokens: number): CatchU
   return chunks;
 }
 
+/**
+ * The next model call of a summary read as `chunks`, with `notes` the chunks summarized so far: the one chunk, the
+ * next chunk to note, or (`last`) every chunk's notes combined into the answer.
+ */
+export function nextCall(
+  chunks: CatchUpRecord[][],
+  notes: string[],
+  budgetTokens: number,
+): { input: { messages: CatchUpRecord[] } | { notes: string[] }; last: boolean } {
+  const last = chunks.length === 1 || notes.length === chunks.length;
+  if (chunks.length === 1) return { input: { messages: chunks[0]! }, last };
+  return { input: last ? { notes: notesWithin(notes, budgetTokens) } : { messages: chunks[notes.length]! }, last };
+}
+
 /** The notes shortened evenly so that all of them fit one call within `budgetTokens`. */
-export function notesWithin(notes: string[], budgetTokens: number): string[] {
+function notesWithin(notes: string[], budgetTokens: number): string[] {
   const room = budgetTokens - CATCH_UP_OVERHEAD_TOKENS - notes.length * NOTE_RECORD_TOKENS;
   const share = Math.max(1, Math.floor(room / Math.max(1, notes.length)));
   return notes.map((note) => shortenToTokens(note, share));

@@ -23,7 +23,7 @@ const readMessageSchema = z.object({
 });
 const pageEndSchema = z.object({ id: z.string(), ts: z.number() });
 export type PageEnd = z.output<typeof pageEndSchema>;
-const progressSchema = z.object({
+export const catchUpProgressSchema = z.object({
   since: z.number(),
   /** The next page ends before this message (the oldest read so far); null once reading is done. */
   before: z.nullable(pageEndSchema),
@@ -35,13 +35,15 @@ const progressSchema = z.object({
   /** Each model call made so far, with its prompt, for the answer's trace (./progress-line.ts). */
   calls: z.optional(z.array(modelCallSchema)),
 });
-export type CatchUpProgress = z.output<typeof progressSchema>;
+export type CatchUpProgress = z.output<typeof catchUpProgressSchema>;
 export type ReadMessage = z.output<typeof readMessageSchema>;
 
 export class CatchUpProgressStore extends RedisStore {
   /** The progress of the catch-up that answers `triggerId`; null when none is kept (or it does not parse). */
   async load(key: ConversationKey, triggerId: string): Promise<CatchUpProgress | null> {
-    const parsed = progressSchema.safeParse(await this.redis.get<unknown>(catchUpKey(this.prefix, key, triggerId)));
+    const parsed = catchUpProgressSchema.safeParse(
+      await this.redis.get<unknown>(catchUpKey(this.prefix, key, triggerId)),
+    );
     return parsed.success ? parsed.data : null;
   }
 

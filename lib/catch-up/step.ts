@@ -18,11 +18,11 @@ import { selectTurn } from "../conversation/turn.ts";
 import type { ConversationState } from "../message.ts";
 import { catchUpRequest, type CatchUpRequest } from "./request.ts";
 import type { Claimed } from "../jobs/attempt.ts";
-import { CatchUpRefused, chunksOf, notesWithin, numbered, readPage } from "./pages.ts";
+import { CatchUpRefused, chunksOf, nextCall, numbered, readPage } from "./pages.ts";
 import { metered } from "../jobs/metered.ts";
 import { toldOverBudget } from "../jobs/over-budget.ts";
 import { finishDraft } from "../jobs/post.ts";
-import type { AnswerScope } from "../jobs/scope.ts";
+import type { AnswerScope, JobScope } from "../jobs/scope.ts";
 import { inertUrls } from "../text/inert-urls.ts";
 
 const MS_PER_HOUR = 3_600_000;
@@ -75,19 +75,14 @@ export async function catchUp(
   const { records, ids } = numbered(progress);
   if (records.length === 0) return finish(scope, state, claim, NOTHING_TO_CATCH_UP);
   const chunks = chunksOf(records, rt.settings.PROMPT_TOKEN_BUDGET);
-  const last = chunks.length === 1 || progress.notes.length === chunks.length;
-  const input =
-    chunks.length === 1
-      ? { messages: chunks[0]! }
-      : last
-        ? { notes: notesWithin(progress.notes, rt.settings.PROMPT_TOKEN_BUDGET) }
-        : { messages: chunks[progress.notes.length]! };
+  const { input, last } = nextCall(chunks, progress.notes, rt.settings.PROMPT_TOKEN_BUDGET);
   const part = { at: progress.notes.length + 1, of: chunks.length };
   const combining = chunks.length > 1 && last;
   await showProgress(scope, progressLine(records.length, combining ? "combining" : part));
+  const read = "messages" in input ? input.messages.length : 0;
   const label = combining
     ? `combining the notes of ${chunks.length} parts`
-    : `${chunks.length > 1 ? `part ${part.at} of ${part.of}: ` : ""}${input.messages?.length ?? 0} messages`;
+    : `${chunks.length > 1 ? `part ${part.at} of ${part.of}: ` : ""}${read} messages`;
   let used = 0;
   let sent: readonly PassMessage[] = [];
   const called = await metered(scope, rt.settings.PROMPT_TOKEN_BUDGET + rt.settings.MAX_REPLY_TOKENS, (onUsage) =>
@@ -131,7 +126,11 @@ export async function catchUp(
  * The model's [n] citations as links to the messages (where the platform has links; else left out), and every URL
  * it wrote itself shown inert (lib/text/inert-urls.ts): the links the job builds are the only links posted.
  */
-function withLinks({ job, replier }: AnswerScope, text: string, ids: readonly string[]): string {
+export function withLinks(
+  { job, replier }: Pick<JobScope, "job" | "replier">,
+  text: string,
+  ids: readonly string[],
+): string {
   return inertUrls(text).replace(/ ?\[(\d+)\]/g, (_cite, n: string) => {
     const id = ids[Number(n) - 1];
     const link = id === undefined ? undefined : replier.messageLink(job, id);

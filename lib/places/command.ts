@@ -1,11 +1,12 @@
 /**
  * @module
  * `/parley`, the same on every platform that has it: `initiative on|off`, `eagerness 0-100`, `rescue on|off
- * [minutes]`, `status`, `forget`,
+ * [minutes]`, `status`, `forget`, and `digest …` (read by lib/digests/plan.ts, run by lib/digests/command.ts),
  * read from the command's words, then run against the place's settings (./settings.ts). Anyone may read them; only
  * someone the platform says may manage the place changes them (`mayChange`, asked only for a change, and only once
  * the words are understood). The answers are short, for only the person who used the command to see.
  */
+import { type DigestCommand, DIGEST_USAGE, parseDigestCommand } from "../digests/plan.ts";
 import type { ConversationKey } from "../message.ts";
 import {
   EAGERNESS_MAX,
@@ -22,11 +23,12 @@ export type PlaceCommand =
   | { kind: "change"; change: Partial<PlaceSettings> }
   | { kind: "status" }
   | { kind: "forget" }
+  | { kind: "digest"; digest: DigestCommand }
   | { kind: "help"; problem?: string };
 
 export const PLACE_COMMAND_USAGE =
   `Usage: /${PARLEY_COMMAND} initiative on|off · eagerness ` +
-  `${EAGERNESS_MIN}-${EAGERNESS_MAX} · rescue on|off [minutes] · status · forget`;
+  `${EAGERNESS_MIN}-${EAGERNESS_MAX} · rescue on|off [minutes] · status · forget · ${DIGEST_USAGE}`;
 
 const SWITCH: Readonly<Record<string, boolean>> = { on: true, off: false };
 
@@ -34,6 +36,8 @@ const SWITCH: Readonly<Record<string, boolean>> = { on: true, off: false };
 export function parsePlaceCommand(text: string): PlaceCommand {
   const [verb = "", value, ...rest] = text.trim().toLowerCase().split(/\s+/u).filter(Boolean);
   if (verb === "rescue") return parseRescue(value, rest);
+  // The zone keeps its letters' case for the person's error message; the plan canonicalizes it.
+  if (verb === "digest") return { kind: "digest", digest: parseDigestCommand(text.trim().split(/\s+/u).slice(1)) };
   if (rest.length > 0) return { kind: "help", problem: "too many words" };
   switch (verb) {
     case "status":
@@ -81,11 +85,14 @@ function describePlaceSettings(s: PlaceSettings, defaultRescueMinutes: number): 
 
 const NOT_ALLOWED = "Only a workspace or server admin, or whoever may manage this channel, can change these settings.";
 
-/** What may happen for a command other than `forget` (the platform does that its own way); the answer's text. */
+/**
+ * What may happen for a command other than `forget` (the platform does that its own way) and `digest` (a schedule);
+ * the answer's text.
+ */
 export async function runPlaceCommand(
   settings: PlaceSettingsStore,
   place: ConversationKey,
-  command: Exclude<PlaceCommand, { kind: "forget" }>,
+  command: Exclude<PlaceCommand, { kind: "forget" | "digest" }>,
   mayChange: () => Promise<boolean>,
   defaultRescueMinutes: number,
 ): Promise<{ text: string; changed: boolean }> {

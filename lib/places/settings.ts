@@ -8,6 +8,7 @@
 import type { Redis } from "@upstash/redis/cloudflare";
 import { placeSettingsKey } from "../keys.ts";
 import type { ConversationKey } from "../message.ts";
+import { digestPlanSchema } from "../digests/plan.ts";
 import * as z from "../zod.ts";
 
 /**
@@ -28,6 +29,8 @@ const placeSettingsSchema = z.object({
   rescue: z._default(z.boolean(), false),
   /** After how many minutes; unset: RESCUE_AFTER_MINUTES. */
   rescueMinutes: z.optional(z.number().check(z.int(), z.gte(RESCUE_MINUTES_MIN), z.lte(RESCUE_MINUTES_MAX))),
+  /** `/parley digest`: the place's QStash schedule (lib/digests/) and when it runs; absent: no digest. */
+  digest: z.optional(z.object({ scheduleId: z.string().check(z.minLength(1)), plan: digestPlanSchema })),
 });
 
 export type PlaceSettings = z.output<typeof placeSettingsSchema>;

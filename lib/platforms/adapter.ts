@@ -55,15 +55,14 @@ export interface WebhookRequest {
 export type Verified = { ok: true } | { ok: false; reason: string; unavailable?: true };
 
 /**
- * What a delivery is. `message`: one InboundMessage for the core, `botUserId` being the bot's id in it, plus
- * whatever the platform's route needs to answer (`Extra`). `protocol`: the platform's own check (Slack
- * url_verification, Discord PING), answered with `response` as it stands. `ignored`: nothing to do (the bot's own
- * post, an edit, an unsupported command). `invalid`: the body is not what the platform sends (issues in words,
- * never values). `removed`: the app was uninstalled from `tenants` (their data is to be deleted, and the
- * installation that served them); with `accessRevoked`, only these tenants' access was taken from an installation
- * that stays for others (a Slack org's workspaces): their data goes, the installation stays. A message's `options`
- * add to the platform's ingest options for that message alone (a WhatsApp text's system note); `installation`
- * names the tenant whose installation serves it, for a platform installable in many tenants.
+ * What a delivery is. `message`: one InboundMessage for the core, `botUserId` being the bot's id in it, plus what the
+ * route needs to answer (`Extra`). `protocol`: the platform's own check (Slack url_verification, Discord PING),
+ * answered with `response`. `ignored`: nothing to do (the bot's own post, an edit, an unsupported command). `invalid`:
+ * the body is not what the platform sends (issues in words, never values). `removed`: the app was uninstalled from
+ * `tenants` (their data is to be deleted, and the installation that served them); with `accessRevoked`, only these
+ * tenants' access was taken from an installation that stays for others (a Slack org's workspaces): their data goes, the
+ * installation stays. `left`: the bot was removed from one place. A message's `options` add to the platform's ingest
+ * options for that message alone (a WhatsApp text's note); `installation`: the tenant whose installation serves it.
  */
 /** Any platform's adapter, for what serves them all alike (the webhook route's middleware). */
 // biome-ignore lint/suspicious/noExplicitAny: each adapter is checked against its own types where it is defined
@@ -82,6 +81,7 @@ export type Parsed<Extra = NoExtra> =
     } & ApprovalReply &
       Extra)
   | { kind: "removed"; tenants: string[]; accessRevoked?: true }
+  | { kind: "left"; place: ConversationKey }
   | { kind: "protocol"; response: Response }
   | { kind: "ignored"; reason: string }
   | { kind: "invalid"; issues: string }

@@ -3,11 +3,14 @@
  * Deleting everything Parley keeps for one tenant, after an uninstall: its installation first, if it is still the one
  * uninstalled (nothing more is recorded or posted for it), then every other key naming the tenant (conversations, seen
  * marks, drafts and claims, facts, opt-outs, visibilities, limits, budgets, traces), found with SCAN in bounded
- * batches; and the tenant's namespace of recalled passages (lib/memory/recall), when recall is on.
+ * batches; and the tenant's namespace of recalled passages (lib/memory/recall), when recall is on. Its digests'
+ * QStash schedules are deleted before anything else, so that none fires into a place the bot has left.
  */
 import { RedisStore } from "../redis-store.ts";
 import { isInstallationKey, isTenantKey, tenantKeyPattern, type Tenancy } from "../keys.ts";
 import type { Recall } from "../memory/recall/index-for.ts";
+import type { DigestSlotStore } from "../digests/slots.ts";
+import type { JobSchedules } from "../queue/schedules.ts";
 import type { Installations, ReadInstallation } from "./installations.ts";
 
 /** Keys asked of each SCAN step, and steps per run: a run stays well inside a job's time. */
@@ -34,13 +37,20 @@ export class TenantKeys extends RedisStore {
 
 /** `installed`: the tenant's installation as read at the run's start, deleted only if it is still that one. */
 export async function cleanupTenant(
-  rt: { installations: Installations; tenantKeys: TenantKeys; recall: Recall | null },
+  rt: {
+    installations: Installations;
+    tenantKeys: TenantKeys;
+    recall: Recall | null;
+    digests: DigestSlotStore;
+    schedules: Pick<JobSchedules, "delete">;
+  },
   where: Tenancy,
   from = "0",
   installed: ReadInstallation | null = null,
 ): Promise<CleanupProgress> {
   let deleted = 0;
   if (from === "0") {
+    for (const scheduleId of await rt.digests.enlisted(where)) await rt.schedules.delete(scheduleId);
     if (installed && (await rt.installations.delete(where, installed))) deleted += 1;
     await rt.recall?.index.dropNamespace(rt.recall.namespace(where));
   }

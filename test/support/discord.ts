@@ -199,3 +199,26 @@ export async function gatewayState(
     connected: boolean;
   };
 }
+
+/** A message a person wrote in `channel` at `at` (ms), put in the Discord fake as Discord would list it; its id. */
+export async function discordMessageAt(
+  apiBaseUrl: string,
+  channel: string,
+  author: { id: string; name: string },
+  content: string,
+  at: number,
+): Promise<string> {
+  const id = snowflake(at);
+  const res = await fetch(`${apiBaseUrl.replace(/\/api\/v10$/, "")}/__messages`, {
+    method: "POST",
+    body: JSON.stringify({
+      id,
+      channel_id: channel,
+      content,
+      author: { id: author.id, username: author.name },
+      timestamp: new Date(at).toISOString(),
+    }),
+  });
+  if (!res.ok) throw new Error(`putting a message in the Discord fake failed: ${res.status}`);
+  return id;
+}

@@ -33,6 +33,12 @@ const FEATURES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     "model.ts": "model",
     "request.ts": "base",
   },
+  "lib/digests/": {
+    "run.ts": "flows",
+    "command.ts": "flows",
+    "slots.ts": "stores",
+    "plan.ts": "base",
+  },
   "lib/rescue/": {
     "job.ts": "flows",
     "capability.ts": "platforms",

@@ -364,4 +364,35 @@ describe("parseSlackEvent", () => {
     };
     expect(parseSlackEvent(nested, OPTS)).toEqual({ kind: "removed", tenants: ["E1:T2"], accessRevoked: true });
   });
+
+  it("channel_left and group_left are the bot removed from that channel: the place it left", () => {
+    // The shape of Slack's `channel_left` reference (docs.slack.dev/reference/events/channel_left; @slack/types
+    // ChannelLeftEvent: type, channel, actor_id, event_ts), in the Events API envelope.
+    const left = {
+      token: "aaaa",
+      team_id: "T043DB835ML",
+      api_app_id: "A0442TUPHGR",
+      event: { type: "channel_left", channel: "C043KSKGJUB", actor_id: "U043H11ES4V", event_ts: "1664827321.000300" },
+      type: "event_callback",
+      event_id: "Ev044RKJHB8W",
+      event_time: 1664827321,
+      authorizations: [
+        {
+          enterprise_id: null,
+          team_id: "T043DB835ML",
+          user_id: "U0442US8QGH",
+          is_bot: true,
+          is_enterprise_install: false,
+        },
+      ],
+      is_ext_shared_channel: false,
+    };
+    const place = { platform: "slack", tenant: "T043DB835ML", channel: "C043KSKGJUB" };
+    expect(parseSlackEvent(left, OPTS)).toEqual({ kind: "left", place });
+    expect(parseSlackEvent({ ...left, event: { ...left.event, type: "group_left" } }, OPTS)).toEqual({
+      kind: "left",
+      place,
+    });
+    expect(parseSlackEvent({ ...left, event: { type: "channel_left" } }, OPTS)).toMatchObject({ kind: "invalid" });
+  });
 });

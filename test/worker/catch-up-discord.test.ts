@@ -6,9 +6,8 @@
  * channel stays out; a member without Read Message History in the channel gets none of its earlier messages retold.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { discordFakeOrigin } from "../../dev/fakes/discord/interaction-answers.ts";
 import { generateDiscordKeys, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
-import { askInteraction, discordCalls, snowflake } from "../support/discord.ts";
+import { askInteraction, discordCalls, discordMessageAt } from "../support/discord.ts";
 import { interactAsDiscord } from "../support/discord-worker.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { eventually, startJobPump, suiteEnv, type JobPump, type TestEnv } from "../support/worker.ts";
@@ -33,27 +32,8 @@ const newChannel = () =>
   `42${String(Date.now()).slice(-10)}${String(Math.floor(Math.random() * 1e4)).padStart(4, "0")}`;
 
 /** A message the channel has, written `minutesAgo` before now; its id. */
-async function inDiscord(
-  channel: string,
-  author: { id: string; name: string },
-  content: string,
-  minutesAgo: number,
-): Promise<string> {
-  const at = Date.now() - minutesAgo * 60_000;
-  const id = snowflake(at);
-  const res = await fetch(`${discordFakeOrigin(String(env.DISCORD_API_BASE_URL))}/__messages`, {
-    method: "POST",
-    body: JSON.stringify({
-      id,
-      channel_id: channel,
-      content,
-      author: { id: author.id, username: author.name },
-      timestamp: new Date(at).toISOString(),
-    }),
-  });
-  expect(res.ok).toBe(true);
-  return id;
-}
+const inDiscord = (channel: string, author: { id: string; name: string }, content: string, minutesAgo: number) =>
+  discordMessageAt(String(env.DISCORD_API_BASE_URL), channel, author, content, Date.now() - minutesAgo * 60_000);
 
 /** Carol's `/catchup hours:1` in `channel` (her member's `permissions` as given); the interaction's edits. */
 async function catchUp(channel: string, permissions?: string) {

@@ -146,6 +146,9 @@ export function matchChannelRoute(ctx: RouteContext): DiscordRoute | undefined {
   return undefined;
 }
 
+/** Discord's message flag EPHEMERAL: only the person an interaction answered sees the message. */
+const EPHEMERAL = 1 << 6;
+
 /**
  * Get Channel Messages: newest first, `limit` 1–100 (50), at most one of `before`, `after`, `around`; none without
  * READ_MESSAGE_HISTORY.
@@ -171,7 +174,8 @@ function listMessages(ctx: RouteContext, channelId: string, res: Parameters<type
   const all = ctx.messages
     .all()
     .map((m) => m.message)
-    .filter((m) => m.channel_id === channelId)
+    // An ephemeral message (an interaction's answer to one person, flags 1 << 6) is no message of the channel.
+    .filter((m) => m.channel_id === channelId && ((m.flags ?? 0) & EPHEMERAL) === 0)
     .sort(byId);
   const anchor = anchors[0] && BigInt(query.get(anchors[0])!);
   if (anchor === undefined || anchors[0] === undefined) return { status: 200, body: all.slice(0, limit) };

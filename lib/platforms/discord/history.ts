@@ -94,11 +94,17 @@ function windowOf(query: HistoryQuery): { anchor: string; limit: number; listed(
     };
   const { before, since } = query;
   return {
-    anchor: `before=${BigInt(before.id) + 1n}`,
+    anchor: `before=${/^\d+$/.test(before.id) ? BigInt(before.id) + 1n : snowflakeAt(before.ts)}`,
     limit: Math.min(MAX_LIMIT, query.limit + 1),
     listed: (id, ts) => id !== before.id && ts >= since,
   };
 }
+
+/** Discord's epoch (2015-01-01, ms): a snowflake's top 42 bits count from it. */
+const DISCORD_EPOCH_MS = 1_420_070_400_000n;
+
+/** The first snowflake of millisecond `ts`: the bound of a read that ends at a time, no message (a digest's slot). */
+const snowflakeAt = (ts: number): bigint => (BigInt(Math.floor(ts)) - DISCORD_EPOCH_MS) << 22n;
 
 /** A message's jump link: `https://discord.com/channels/<guild, or @me in a DM>/<channel>/<message>`. */
 export function discordJumpLink(place: ConversationKey, messageId: string): string | undefined {

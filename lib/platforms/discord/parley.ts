@@ -1,11 +1,11 @@
 /**
  * @module
  * Discord's `/parley`: a chat command with one subcommand per setting (`initiative on|off`, `eagerness 0-100`,
- * `rescue on|off [minutes]`, `status`, `forget`), registered with `default_member_permissions` = Manage Channels so
- * that Discord offers it to
- * those who may manage the channel (a server's admins can widen that in its Integrations settings: changes are
- * then checked against the invoking member's permissions in the channel, which come with the interaction). Read
- * here into the same words Slack's `/parley` takes (lib/places/command.ts reads them). Pure: no API call.
+ * `rescue on|off [minutes]`, `digest daily|weekly|off|status [day] [time] [zone]`, `status`, `forget`), registered
+ * with `default_member_permissions` = Manage Channels so that Discord offers it to those who may manage the
+ * channel (a server's admins can widen that in its Integrations settings: changes are then checked against the
+ * invoking member's permissions in the channel, which come with the interaction). Read here into the same words
+ * Slack's `/parley` takes (lib/places/command.ts reads them). Pure: no API call.
  */
 import type {
   ApplicationCommandOptionType,
@@ -88,6 +88,35 @@ export function parleyCommand(botName: string): RESTPostAPIChatInputApplicationC
           },
         ],
       },
+      {
+        name: "digest",
+        type: SUBCOMMAND,
+        description: `A summary of this channel from ${botName} every day or week`.slice(0, 100),
+        options: [
+          {
+            name: "period",
+            type: STRING_OPTION,
+            description: "daily, weekly, off, or status",
+            required: true,
+            choices: ["daily", "weekly", "off", "status"].map((v) => ({ name: v, value: v })),
+          },
+          {
+            name: "day",
+            type: STRING_OPTION,
+            description: "The weekday of a weekly digest",
+            required: false,
+            choices: ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map((v) => ({ name: v, value: v })),
+          },
+          { name: "time", type: STRING_OPTION, description: "HH:MM, e.g. 09:00", required: false, max_length: 5 },
+          {
+            name: "zone",
+            type: STRING_OPTION,
+            description: "A time zone, e.g. Europe/Berlin (UTC if none)",
+            required: false,
+            max_length: 64,
+          },
+        ],
+      },
       { name: "status", type: SUBCOMMAND, description: "Show this channel's settings" },
       { name: PARLEY_FORGET, type: SUBCOMMAND, description: `Make ${botName} forget what it knows about you` },
     ],
@@ -101,7 +130,7 @@ const subcommandSchema = z.looseObject({
 });
 
 /** The order a subcommand's option values take in its words, whatever order Discord sends them in. */
-const OPTION_ORDER = ["state", "value", "minutes"];
+const OPTION_ORDER = ["state", "value", "minutes", "period", "day", "time", "zone"];
 
 /** The subcommand's words (`eagerness 30`, `rescue on 15`), or null when the interaction is not `/parley`. */
 export function parleyWords(data: unknown): string | null {
@@ -116,11 +145,19 @@ export function parleyWords(data: unknown): string | null {
 const parleyInteractionSchema = z.object({
   guild_id: snowflake,
   channel_id: snowflake,
-  member: z.looseObject({ permissions: z.string().check(z.regex(/^\d+$/)) }),
+  member: z.looseObject({ permissions: z.string().check(z.regex(/^\d+$/)), user: z.looseObject({ id: snowflake }) }),
+  application_id: snowflake,
 });
 
 /** Where `/parley` was used and whether its user may manage the channel there; null outside a server. */
-export function parleyPlace(body: unknown): { guildId: string; channelId: string; mayManage: boolean } | null {
+export function parleyPlace(body: unknown): {
+  guildId: string;
+  channelId: string;
+  mayManage: boolean;
+  /** Who used it; and the application's id, which is its bot user's. */
+  userId: string;
+  applicationId: string;
+} | null {
   const interaction = interactionSchema.safeParse(body);
   const parsed = interaction.success ? parleyInteractionSchema.safeParse(interaction.data) : undefined;
   if (!parsed?.success) return null;
@@ -129,6 +166,8 @@ export function parleyPlace(body: unknown): { guildId: string; channelId: string
     guildId: parsed.data.guild_id,
     channelId: parsed.data.channel_id,
     mayManage: (permissions & (MANAGE_CHANNELS | ADMINISTRATOR)) !== 0n,
+    userId: parsed.data.member.user.id,
+    applicationId: parsed.data.application_id,
   };
 }
 

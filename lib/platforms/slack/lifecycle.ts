@@ -5,8 +5,11 @@
  * install the org's), and `team_access_revoked` (an org-wide install lost some of the org's workspaces: their
  * data goes, the installation stays for the others). Which stored installation served an uninstalled workspace
  * is for the cleanup to find (lib/jobs/tenant-cleanup.ts): an org-wide install's uninstall names one workspace.
+ * And `channel_left` / `group_left` (the bot removed from a public or private channel): that place is `left`.
  */
+import type { ConversationKey } from "../../message.ts";
 import { describeIssues } from "../../zod-issues.ts";
+import * as z from "../../zod.ts";
 import {
   eventCallbackSchema,
   slackId,
@@ -19,10 +22,16 @@ export const LIFECYCLE_EVENTS: ReadonlySet<string> = new Set([
   "app_uninstalled",
   "tokens_revoked",
   "team_access_revoked",
+  "channel_left",
+  "group_left",
 ]);
+
+/** Slack's `channel_left` and `group_left`: the channel the bot was removed from (and by whom, unread). */
+const leftSchema = z.looseObject({ channel: slackId });
 
 export type SlackLifecycle =
   | { kind: "removed"; tenants: string[]; accessRevoked?: true }
+  | { kind: "left"; place: ConversationKey }
   | { kind: "ignored"; reason: string }
   | { kind: "invalid"; issues: string };
 
@@ -34,6 +43,11 @@ export function parseSlackLifecycle(
 ): SlackLifecycle {
   const envelope = eventCallbackSchema.safeParse(body);
   if (!envelope.success) return { kind: "invalid", issues: describeIssues(envelope.error) };
+  if (event.type === "channel_left" || event.type === "group_left") {
+    const left = leftSchema.safeParse(event);
+    if (!left.success) return { kind: "invalid", issues: describeIssues(left.error, "event.") };
+    return { kind: "left", place: { platform: "slack", tenant: tenantOf(envelope.data), channel: left.data.channel } };
+  }
   if (event.type === "team_access_revoked") {
     const revoked = teamAccessRevokedSchema.safeParse(event);
     if (!revoked.success) return { kind: "invalid", issues: describeIssues(revoked.error, "event.") };

@@ -5,7 +5,7 @@
  * checked: any other signed event (and any shape of it) is acknowledged and ignored, never refused, since Slack
  * retries a refusal and counts it against the app.
  */
-import type { Addressing, InboundMessage } from "../../message.ts";
+import type { Addressing, ConversationKey, InboundMessage } from "../../message.ts";
 import { describeIssues } from "../../zod-issues.ts";
 import { installationOf, LIFECYCLE_EVENTS, parseSlackLifecycle, tenantOf } from "./lifecycle.ts";
 import { mentionedUserIds, readableMentions } from "./mentions.ts";
@@ -36,6 +36,7 @@ export type SlackParsed =
   | { kind: "url_verification"; challenge: string }
   | { kind: "message"; message: InboundMessage; bot: { userId: string; botId?: string }; installation: string }
   | { kind: "removed"; tenants: string[]; accessRevoked?: true }
+  | { kind: "left"; place: ConversationKey }
   | { kind: "ignored"; reason: string }
   | ApprovalParsed;
 

@@ -1,0 +1,80 @@
+/**
+ * @module
+ * For the digest suites (workerd, at production timing): a Slack channel in a workspace of its own with an admin,
+ * `/parley …` used there as Slack posts it, messages Slack has at a given time, the digests posted there, the
+ * place's schedules at the suite's QStash lane, and the stand-in's clock moved to a time.
+ */
+import { Client } from "@upstash/qstash";
+import { expect } from "vitest";
+import { slackHeaders } from "../../dev/signers/slack.ts";
+import type { ProdTimingSuite } from "./prod-timing.ts";
+import { readClock } from "./qstash-clock.ts";
+import { installWorkspace, SLACK_FAKE_ORIGIN } from "./slack-install.ts";
+import { newSlackPlace, SLACK_SIGNING_SECRET, slackPosts } from "./slack.ts";
+import { callWorker } from "./worker.ts";
+
+export type DigestPlace = ReturnType<typeof newSlackPlace>;
+
+export function digestKit(kit: ProdTimingSuite, suite: string) {
+  const digestPath = `/t/${suite}/jobs/digest`;
+  const qstash = new Client({ baseUrl: kit.qstashUrl, token: String(kit.env.QSTASH_TOKEN), devMode: false });
+  return {
+    digestPath,
+    /** A channel in a workspace installed for it alone, where UADMIN is an admin. */
+    async installedPlace(): Promise<DigestPlace> {
+      const place = newSlackPlace("DG");
+      await installWorkspace(kit.env, { id: place.team, name: `Digest ${place.id}` });
+      const res = await fetch(`${SLACK_FAKE_ORIGIN}/__roles`, {
+        method: "POST",
+        body: JSON.stringify({ team: place.team, admins: ["UADMIN"] }),
+      });
+      expect(res.status).toBe(200);
+      return place;
+    },
+    /** `/parley <text>` in the place, as Slack posts it, signed; the ephemeral answer's text. */
+    async slash(place: DigestPlace, user: string, text: string): Promise<string> {
+      const body = new URLSearchParams({
+        team_id: place.team,
+        channel_id: place.channel,
+        user_id: user,
+        command: "/parley",
+        text,
+      }).toString();
+      const headers = { "Content-Type": "application/x-www-form-urlencoded" };
+      const res = await callWorker(
+        kit.env,
+        new Request("https://bot.test/slack/commands", {
+          method: "POST",
+          headers: { ...headers, ...(await slackHeaders(SLACK_SIGNING_SECRET, body)) },
+          body,
+        }),
+      );
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { text: string }).text;
+    },
+    /** A message Slack has (the bot never saw it arrive), written at `at` (ms); its ts. */
+    async inSlack(place: DigestPlace, user: string, text: string, at: number): Promise<string> {
+      const ts = `${Math.floor(at / 1000)}.000100`;
+      const res = await fetch(`${SLACK_FAKE_ORIGIN}/__messages`, {
+        method: "POST",
+        body: JSON.stringify({ team: place.team, channel: place.channel, user, text, ts }),
+      });
+      expect(res.ok).toBe(true);
+      return ts;
+    },
+    /** The digests posted in the place. */
+    digestsIn: async (place: DigestPlace) =>
+      (await slackPosts(place.channel)).filter((p) => String(p.text ?? "").includes("Digest")),
+    /** The place's digest schedules at the stand-in (its tenant is in the clear part of the sealed job). */
+    async schedulesOf(place: DigestPlace) {
+      const all = await qstash.schedules.list();
+      return all.filter((s) => s.destination.endsWith(digestPath) && String(s.body ?? "").includes(place.team));
+    },
+    /** Lets the stand-in's clock reach `to`, answering the digest deliveries made meanwhile. */
+    async until(to: number) {
+      const { now } = await readClock(kit.qstashUrl);
+      const passed = await kit.timePasses(Math.max(0, to - now));
+      return passed.deliveries.filter((d) => d.path === digestPath);
+    },
+  };
+}
