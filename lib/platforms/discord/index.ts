@@ -21,6 +21,7 @@ import { discordTargetSchema, type DiscordTarget } from "./target.ts";
 import { DISCORD_SIGNATURE_HEADER, DISCORD_TIMESTAMP_HEADER, verifyDiscordRequest } from "./verify.ts";
 import { discordPlaceVisibility } from "./visibility.ts";
 import { discordWorking } from "./working.ts";
+import { discordControls, OUTCOME_ROOM_CHARS } from "./controls.ts";
 
 export const discord: PlatformAdapter<DiscordTarget, NoExtra, DiscordSettings> = {
   platform: "discord",
@@ -52,6 +53,7 @@ export const discord: PlatformAdapter<DiscordTarget, NoExtra, DiscordSettings> =
       case "message":
         // The signature was made with our key, so the application it names is this bot.
         return { kind: "message", message: parsed.message, botUserId: parsed.applicationId };
+      case "control":
       case "invalid":
         return parsed;
     }
@@ -91,8 +93,10 @@ export const discord: PlatformAdapter<DiscordTarget, NoExtra, DiscordSettings> =
   rescue: discordRescue,
   // An interaction's answer edits its deferred response: what follows it is a channel message of its own.
   approvals: {
-    showsWhole: (question) => question.length <= DISCORD_MAX_MESSAGE_CHARS,
+    // Room left under the question for its outcome, which replaces the buttons on the same message (./controls.ts).
+    showsWhole: (question) => question.length <= DISCORD_MAX_MESSAGE_CHARS - OUTCOME_ROOM_CHARS,
     followUp: (target, place) =>
       target.kind === "interaction" ? { platform: "discord", kind: "channel", channelId: place.channel } : target,
+    controls: discordControls,
   },
 };
