@@ -16,7 +16,7 @@ import { messageObject } from "./updates.ts";
 const MAX_CALLBACK_DATA_BYTES = 64;
 const MAX_ANSWER_TEXT = 200;
 
-export interface InlineButton {
+interface InlineButton {
   text: string;
   callback_data: string;
 }

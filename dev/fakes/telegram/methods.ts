@@ -4,10 +4,10 @@
  * in it (403 once it was removed or blocked), a text 1-4,096 characters (UTF-16 code units, as JavaScript counts),
  * a forum topic that exists, a message replied to that exists unless `allow_sending_without_reply`, an edit of the
  * bot's own message that changes it, a draft only in a private chat, an action Telegram knows, one reaction per
- * message from the chat's allowed ones, an inline keyboard Telegram takes (./keyboards.ts). A text with `parse_mode: "HTML"` is read as Telegram reads it
- * (./html.ts: refused with "can't parse entities" where Telegram refuses it), its limit counted after that. Flood
- * control (./limits.ts) comes after the checks; a refused call changes
- * nothing. What people would see is recorded (`GET /__calls`, with `at`).
+ * message from the chat's allowed ones, an inline keyboard Telegram takes (./keyboards.ts). A text with
+ * `parse_mode: "HTML"` is read as Telegram reads it (./html.ts: refused with "can't parse entities" where Telegram
+ * refuses it), its limit counted after that. Flood control (./limits.ts) comes after the checks; a refused call
+ * changes nothing. What people would see is recorded (`GET /__calls`, with `at`).
  */
 import { ERRORS, badRequest } from "./errors.ts";
 import { inlineKeyboardOf, KEYBOARD_METHODS } from "./keyboards.ts";

@@ -3,8 +3,9 @@
  * Telegram as a platform adapter: Bot API updates by webhook (the secret token in every delivery's header), groups,
  * supergroups with forum topics (each topic a conversation of its own) and private chats (DMs). Answers go out with
  * the bot's token: `sendMessage` in parts, streamed as drafts in private chats and as an edited message in groups,
- * "typing…" while the bot works; a confirm tool's question carries Approve and Cancel buttons (./controls.ts). The Bot API cannot read a chat's history, so the ingest script keeps each chat's
- * last messages (`keepHistory`) for a conversation's start to see what was said before it.
+ * "typing…" while the bot works; a confirm tool's question carries Approve and Cancel buttons (./controls.ts). The
+ * Bot API cannot read a chat's history, so the ingest script keeps each chat's last messages (`keepHistory`) for a
+ * conversation's start to see what was said before it.
  */
 import type { PlatformAdapter, NoExtra } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";

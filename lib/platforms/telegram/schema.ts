@@ -1,8 +1,9 @@
 /**
  * @module
  * zod schemas for the Telegram updates Parley reads (the Bot API's Update, Message, MessageReactionUpdated,
- * ChatMemberUpdated and CallbackQuery). Loose objects: Telegram adds fields with every Bot API version; only the fields read are
- * checked, and only for the updates Parley uses (an update's kind is told first), so that a field Telegram shapes
+ * ChatMemberUpdated and CallbackQuery). Loose objects: Telegram adds fields with every Bot API version; only the
+ * fields read are checked, and only for the updates Parley uses (an update's kind is told first), so that a field
+ * Telegram shapes
  * otherwise in an update Parley ignores never turns a delivery into a refusal. Each schema is held to
  * @grammyjs/types' declaration of the same object by a type assertion: a misread field fails `npm run typecheck`.
  */
