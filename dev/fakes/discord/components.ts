@@ -1,10 +1,10 @@
 /**
  * @module
  * Message components as the Discord fake takes them, on a message's create or edit and in an interaction's answer
- * (discord/discord-api-docs, Message_Components.md of its interactions docs; discord-api-types'
- * APIActionRowComponent and APIButtonComponent): at most 5 action rows (type 1) a message, each of 1-5 buttons
- * (type 2); a button's style 1-6, its label at most 80 characters; a non-link button (styles 1-4) with a `custom_id` of 1-100 characters, unique on
- * the message, and no `url`; a link button (5) with a `url` and no `custom_id`. Only the components Parley sends are
+ * (discord/discord-api-docs, Message_Components.md of its interactions docs; discord-api-types' APIActionRowComponent
+ * and APIButtonComponent): at most 5 action rows (type 1) a message, each of 1-5 buttons (type 2); a button's style
+ * 1-6, its label at most 80 characters; a non-link button (styles 1-4) with a `custom_id` of 1-100 characters, unique
+ * on the message, and no `url`; a link button (5) with a `url` and no `custom_id`. Only the components Parley sends are
  * known (a select menu, or a layout component, is refused): a new kind is checked here before it is used.
  */
 import type { ServerResponse } from "node:http";
