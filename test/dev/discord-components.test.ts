@@ -5,17 +5,10 @@
  * otherwise; and a press answered with an update of its message (type 7), or with a deferred update (6) that keeps
  * it, the pressed message becoming the press's `@original`.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startDiscordFake, type RunningDiscordFake } from "../../dev/fakes/discord.ts";
+import { describe, expect, it } from "vitest";
+import { discordFakeDuringSuite } from "../support/discord-rest-fake.ts";
 
-let discord: RunningDiscordFake;
-let origin: string;
-beforeAll(async () => {
-  discord = await startDiscordFake({ port: 0 });
-  origin = discord.url.replace(/\/api\/v10$/, "");
-});
-afterAll(() => discord.close());
-beforeEach(() => fetch(`${origin}/__reset`, { method: "POST" }));
+const discord = discordFakeDuringSuite();
 
 const CHANNEL = "600000000000000020";
 const APP = "100000000000000001";
@@ -31,7 +24,7 @@ describe("components on a message", () => {
     const res = await post({ content: "May I?", components: [row(button("a:approve"), button("a:cancel", 4))] });
     expect(res.status).toBe(200);
     const { id } = (await res.json()) as { id: string };
-    const [stored] = (await (await fetch(`${origin}/__messages?id=${id}`)).json()) as {
+    const [stored] = (await (await fetch(`${discord.origin}/__messages?id=${id}`)).json()) as {
       message: { components: unknown[] };
     }[];
     expect(stored!.message.components).toHaveLength(1);
@@ -67,7 +60,7 @@ describe("a press of a button", () => {
       answer: { status: 200, body: answer },
       answered_after_ms: 20,
     };
-    const res = await fetch(`${origin}/__interactions`, { method: "POST", body: JSON.stringify(report) });
+    const res = await fetch(`${discord.origin}/__interactions`, { method: "POST", body: JSON.stringify(report) });
     expect(await res.json()).toMatchObject({ acknowledged: true, original: { id: made.id } });
     const original = await fetch(`${discord.url}/webhooks/${APP}/${token}/messages/@original`);
     return (await original.json()) as { content: string; components?: unknown[] };

@@ -9,8 +9,8 @@
  * invalid"); the notification's text is at most 200 characters.
  */
 import { ERRORS, badRequest } from "./errors.ts";
-import { flood, type Method, writableChat } from "./method-context.ts";
-import { int, str, type Args } from "./params.ts";
+import { flood, type Method, ownMessage } from "./method-context.ts";
+import { str, type Args } from "./params.ts";
 import { messageObject } from "./updates.ts";
 
 const MAX_CALLBACK_DATA_BYTES = 64;
@@ -43,11 +43,7 @@ export function inlineKeyboardOf(args: Args): InlineKeyboard | undefined {
 
 export const KEYBOARD_METHODS: Readonly<Record<string, Method>> = {
   editMessageReplyMarkup(ctx, args) {
-    if (args.inline_message_id !== undefined) throw badRequest("the fake edits chat messages only");
-    const chat = writableChat(ctx, args);
-    const message = ctx.world.message(chat.id, int(args, "message_id") ?? 0);
-    if (!message) throw ERRORS.editNotFound;
-    if (message.from.id !== ctx.bot.id) throw ERRORS.cannotEdit;
+    const { chat, message } = ownMessage(ctx, args);
     const keyboard = inlineKeyboardOf(args);
     if (JSON.stringify(keyboard) === JSON.stringify(message.reply_markup)) throw ERRORS.notModified;
     flood(ctx, "editMessageReplyMarkup", chat);

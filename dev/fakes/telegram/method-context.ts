@@ -8,7 +8,7 @@ import { ERRORS, badRequest, forbidden, type BotApiError } from "./errors.ts";
 import type { FloodControl, TelegramLimits } from "./limits.ts";
 import { checkEntities, type MessageEntity, parseTelegramHtml } from "./html.ts";
 import { int, str, type Args } from "./params.ts";
-import type { FakeBot, FakeChat, World } from "./world.ts";
+import type { FakeBot, FakeChat, FakeMessage, World } from "./world.ts";
 
 /** "1-4096 characters after entities parsing". */
 const MAX_TEXT = 4_096;
@@ -72,4 +72,14 @@ export function threadOf(chat: FakeChat, args: Args): number | undefined {
 export function flood(ctx: MethodContext, method: string, chat: FakeChat): void {
   const refusal: BotApiError | undefined = ctx.flood.check(ctx.limits, ctx.bot.id, method, chat);
   if (refusal) throw refusal;
+}
+
+/** The bot's own message of `chat` that `message_id` names, to edit (chat messages only, as the fake edits). */
+export function ownMessage(ctx: MethodContext, args: Args): { chat: FakeChat; message: FakeMessage } {
+  if (args.inline_message_id !== undefined) throw badRequest("the fake edits chat messages only");
+  const chat = writableChat(ctx, args);
+  const message = ctx.world.message(chat.id, int(args, "message_id") ?? 0);
+  if (!message) throw ERRORS.editNotFound;
+  if (message.from.id !== ctx.bot.id) throw ERRORS.cannotEdit;
+  return { chat, message };
 }

@@ -9,9 +9,9 @@
  * refuses it), its limit counted after that. Flood control (./limits.ts) comes after the checks; a refused call
  * changes nothing. What people would see is recorded (`GET /__calls`, with `at`).
  */
-import { ERRORS, badRequest } from "./errors.ts";
+import { ERRORS } from "./errors.ts";
 import { inlineKeyboardOf, KEYBOARD_METHODS } from "./keyboards.ts";
-import { flood, type Method, seconds, textOf, threadOf, writableChat } from "./method-context.ts";
+import { flood, type Method, ownMessage, seconds, textOf, threadOf, writableChat } from "./method-context.ts";
 import { int, str } from "./params.ts";
 import { messageObject, userObject } from "./updates.ts";
 import { DRAFT_LIFETIME_MS } from "./world.ts";
@@ -101,11 +101,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
   },
 
   editMessageText(ctx, args) {
-    if (args.inline_message_id !== undefined) throw badRequest("the fake edits chat messages only");
-    const chat = writableChat(ctx, args);
-    const message = ctx.world.message(chat.id, int(args, "message_id") ?? 0);
-    if (!message) throw ERRORS.editNotFound;
-    if (message.from.id !== ctx.bot.id) throw ERRORS.cannotEdit;
+    const { chat, message } = ownMessage(ctx, args);
     const { text, entities } = textOf(args);
     // Without `reply_markup` the edit takes the message's inline keyboard away.
     const keyboard = inlineKeyboardOf(args);
