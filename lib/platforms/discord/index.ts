@@ -2,7 +2,8 @@
  * @module
  * Discord as a platform adapter: interactions (`/ask`, "Ask <bot> about this", `/forget`) signed with Ed25519 and
  * answered by editing their deferred message; channel messages come over the Gateway (functions/discord-gateway.ts)
- * and are answered in the channel with the bot token.
+ * and are answered in the channel with the bot token; a confirm tool's question carries Approve and Cancel buttons,
+ * pressed as interactions of type 3 (./controls.ts, ./component.ts).
  */
 import type { PlatformAdapter, NoExtra } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
