@@ -11,6 +11,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { generateDiscordKeys } from "../../dev/signers/discord.ts";
+import { DISCORD_FAKE_BOT } from "../../dev/fakes/discord/messages.ts";
+import { gatewayDispatch, ingestRetries } from "../../functions/discord-gateway-feed.ts";
+import { runtimeFor } from "../../lib/runtime.ts";
+import { memoryGatewayStorage } from "../support/gateway-storage.ts";
 import fixture from "../fixtures/platforms/discord/interactions-components.json";
 import { askInteraction, discordCalls, snowflake } from "../support/discord.ts";
 import { interactAsDiscord } from "../support/discord-worker.ts";
@@ -188,6 +192,39 @@ describe("a confirm tool's buttons on Discord", () => {
     await settle(1_500);
     expect(await channelPosts(env, channelId)).toHaveLength(1);
     expect(await createCalls(title)).toEqual([]);
+  });
+
+  it("puts the buttons on a channel answer too (a Gateway message), edited with the bot's token", async () => {
+    const title = `Discord channel buttons ${newChannel()}`;
+    const channelId = newChannel();
+    const storage = memoryGatewayStorage(env);
+    const dispatch = gatewayDispatch(runtimeFor(env), ingestRetries(env, storage), storage.botRoles);
+    const said = {
+      id: snowflake(),
+      channel_id: channelId,
+      guild_id: GUILD,
+      type: 0,
+      content: `<@${DISCORD_FAKE_BOT.userId}> create_ticket {"title": "${title}"}`,
+      timestamp: new Date().toISOString(),
+      author: { id: ASKER, username: "alice", global_name: "Alice" },
+      member: { nick: null, roles: [] },
+      mentions: [{ id: DISCORD_FAKE_BOT.userId, username: DISCORD_FAKE_BOT.username }],
+      mention_roles: [],
+      attachments: [],
+    };
+    await dispatch("MESSAGE_CREATE", said, DISCORD_FAKE_BOT.userId);
+    const [asked] = await eventually(
+      async () => (await channelPosts(env, channelId)).length > 0 && channelPosts(env, channelId),
+      15_000,
+      "the question",
+    );
+    const questionId = String(asked!.id);
+    expect((await withButtons(env, questionId)).components).toHaveLength(1);
+    const [first] = await press(env, pressBody(channelId, questionId, ASKER, "parley_approval:approve"));
+    expect(first).toEqual({ type: 6 });
+    expect(await outcome(env, questionId)).toBe(`✅ Approved by <@${ASKER}> — running…`);
+    await eventually(async () => (await channelPosts(env, channelId)).length === 2, 15_000, "the result");
+    expect(await createCalls(title)).toEqual([1]);
   });
 
   it("refuses a bad signature (401) and a press that is not Discord's shape (400)", async () => {
