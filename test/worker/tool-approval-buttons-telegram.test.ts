@@ -129,6 +129,20 @@ describe("a confirm tool's buttons on Telegram", () => {
     expect(await createCalls(title)).toEqual([]);
   });
 
+  it("puts the keyboard on a private chat's question too (its answer shown as a draft first)", async () => {
+    const alice = newPerson("Alice");
+    const title = `Telegram private buttons ${alice.id}`;
+    const chatId = await newChat({ privateWith: alice });
+    const { update } = await say(chatId, alice, `create_ticket {"title": "${title}"}`);
+    expect((await deliver(env, update)).status).toBe(200);
+    const asked = await question(chatId);
+    await press(env, chatId, asked.message_id, alice, APPROVE);
+    expect(await outcome(chatId, asked.message_id)).toBe("✅ Approved by Alice — running…");
+    await eventually(async () => (await botMessages(chatId)).length === 2, 15_000, "the result");
+    expect(await createCalls(title)).toEqual([1]);
+    expect(await answers(chatId)).toEqual([{ text: undefined, show_alert: false }]);
+  });
+
   it("refuses a delivery without the secret (401) and a press that is not Telegram's shape (400)", async () => {
     const update = { update_id: 1, callback_query: { id: "1", chat_instance: "1", data: APPROVE } };
     expect((await callWorker(env, telegramRequest(update, "not-the-secret"))).status).toBe(401);
