@@ -2,8 +2,9 @@
  * @module
  * POST /discord/interactions: `/parley` (but its `forget`) answered at once, to its user alone, from the place's
  * settings (./place-command.ts); everything else goes the webhook flow (./webhook.ts), answered `{"type":5}` (the
- * user sees "thinking…" until the job edits that message with the answer), or a short note for an interaction
- * Parley does not handle.
+ * user sees "thinking…" until the job edits that message with the answer), a press of an approval's button
+ * (type 3) answered by lib/platforms/discord/controls.ts (`{"type":6}`, or a note to the presser alone), or a short
+ * note for an interaction Parley does not handle.
  */
 import { Hono, type MiddlewareHandler } from "hono";
 import { discord as adapter } from "../lib/platforms/discord/index.ts";

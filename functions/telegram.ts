@@ -1,7 +1,8 @@
 /**
  * @module
  * POST /telegram/webhook: the webhook flow (./webhook.ts: the secret header checked before anything is read →
- * parse → ingest, or a removed chat's cleanup) → 200 with an empty body. The answer goes out later, from the job,
+ * parse → ingest, a removed chat's cleanup, or a press of an approval's button, answered with answerCallbackQuery
+ * first: lib/platforms/telegram/controls.ts) → 200 with an empty body. The answer goes out later, from the job,
  * through the Bot API; Telegram retries a delivery that got anything but a 2xx.
  */
 import { Hono } from "hono";

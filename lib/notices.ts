@@ -42,21 +42,23 @@ export function approvalQuestion(
   tool: string,
   args: string,
   minutes: number,
-  way: "reaction" | "reply" | "controls",
+  way: "reaction" | "reply" | "controls" | "press",
 ): string {
   const how =
     way === "reply"
       ? "Reply YES to approve or NO to cancel"
       : way === "controls"
         ? "The person who asked can press Approve or Cancel (or react ✅ or ❌)"
-        : "The person who asked can react ✅ to approve or ❌ to cancel";
+        : way === "press"
+          ? "The person who asked can press Approve or Cancel"
+          : "The person who asked can react ✅ to approve or ❌ to cancel";
   const block = `\`\`\`\n${args}\n\`\`\``;
   return `${APPROVAL_TAG} may I run ${tool} with these arguments?\n\n${block}\n\n${how}, within ${minutes} minutes.`;
 }
 /** The approved call's result, as the tool gave it (its own words: the deployer's endpoint or code). */
 export const approvalDone = (tool: string, result: string): string => `${APPROVAL_DONE_TAG} ${tool}: ${result}`;
 /** `way`: how the person said no (their ❌, or their NO on SMS). */
-export const approvalDenied = (tool: string, way: "reaction" | "reply" | "controls"): string =>
+export const approvalDenied = (tool: string, way: "reaction" | "reply" | "controls" | "press"): string =>
   `${APPROVAL_CANCELLED_TAG} ${tool} was not run (${way === "reply" ? "NO" : "❌"}).`;
 export const approvalExpired = (tool: string, minutes: number): string =>
   `${APPROVAL_CANCELLED_TAG} ${tool} was not run: nobody approved it within ${minutes} minutes.`;

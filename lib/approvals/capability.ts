@@ -47,6 +47,11 @@ export interface ControlPress {
   messageRef: string;
   controlId: string;
   reply?: string;
+  /**
+   * Someone the pressed message names, with their name, where the platform's payload says (Telegram: the author of
+   * the message the question replies to): a note names the asker by it where a mention cannot show a name.
+   */
+  named?: { id: string; name: string };
 }
 
 /** What a platform's parse returns for it (lib/platforms/adapter.ts `Parsed`). */
@@ -67,15 +72,21 @@ interface ControlsCapability<Target extends ReplyTarget, Ctx> {
    * nothing to say.
    */
   answer(ctx: Ctx, press: ControlPress, note: string | null): Promise<Response>;
-  /** How a note names a person so that the platform shows who (a mention). */
-  mention(person: string): string;
+  /**
+   * How a note names a person so that the platform shows who (a mention); `name`, where it is known (the job's
+   * asker, a press's `named`), for a platform whose mention of an id shows no name (Telegram).
+   */
+  mention(person: string, name?: string): string;
 }
 
 /** A message that would answer the place's pending question, if one is pending (`Parsed` of kind `message`). */
 export type ApprovalReply = { approvalReply?: ApprovalAnswer["verdict"] };
 
-/** How a person answers: a ✅ or ❌ on the question (or its controls, `controls`), or a reply of YES or NO. */
-export type ApprovalWay = "reaction" | "reply" | "controls";
+/**
+ * How a person answers: a ✅ or ❌ on the question (or its controls, `controls`), a reply of YES or NO, or only the
+ * controls (`press`: Telegram, where a bot reads no ✅ or ❌ reaction).
+ */
+export type ApprovalWay = "reaction" | "reply" | "controls" | "press";
 
 interface ApprovalCapability<Target extends ReplyTarget, Config, Ctx> {
   /** Absent: a reaction (or the controls, where it has them). */

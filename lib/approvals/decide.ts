@@ -33,14 +33,16 @@ const VERDICTS: Readonly<Record<ControlId, ApprovalAnswer["verdict"]>> = { appro
 export async function pressControl(
   rt: Runtime,
   press: ControlPress,
-  mention: (person: string) => string,
+  mention: (person: string, name?: string) => string,
 ): Promise<string | null> {
   const verdict = Object.hasOwn(VERDICTS, press.controlId) ? VERDICTS[press.controlId as ControlId] : undefined;
   if (!verdict) return CONTROL_NOTES.gone;
   const answer = { place: press.place, messageId: press.messageRef, userId: press.person, verdict };
   const decided = await decideAndPublish(rt, answer, "approval_control");
   if (!decided) return CONTROL_NOTES.gone;
-  if (decided.asker !== undefined) return CONTROL_NOTES.notYours(mention(decided.asker));
+  const { asker } = decided;
+  if (asker !== undefined)
+    return CONTROL_NOTES.notYours(mention(asker, press.named?.id === asker ? press.named.name : undefined));
   if (decided.decided) return null;
   switch (decided.state) {
     case "approved":

@@ -226,7 +226,13 @@ export function platformReplier(
     async settleControls(job, ref, question, outcome) {
       const { adapter, ctx, target } = open(job);
       const controls = adapter.approvals?.controls;
-      await controls?.settle(ctx, target, ref, question, outcome(controls.mention(job.trigger.authorId)));
+      await controls?.settle(
+        ctx,
+        target,
+        ref,
+        question,
+        outcome(controls.mention(job.trigger.authorId, job.trigger.authorName)),
+      );
     },
     async working(job, sign = {}) {
       const { adapter, ctx, target } = open(job);

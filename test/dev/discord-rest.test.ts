@@ -4,24 +4,17 @@
  * per-route buckets with Discord's rate-limit headers and 429 body, interaction tokens as Discord takes them
  * (acknowledged, within 15 minutes) and the bot's permissions in a channel.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startDiscordFake, type RunningDiscordFake } from "../../dev/fakes/discord.ts";
+import { describe, expect, it } from "vitest";
+import { discordFakeDuringSuite } from "../support/discord-rest-fake.ts";
 
-let discord: RunningDiscordFake;
-let origin: string;
-beforeAll(async () => {
-  discord = await startDiscordFake({ port: 0 });
-  origin = discord.url.replace(/\/api\/v10$/, "");
-});
-afterAll(() => discord.close());
-beforeEach(() => fetch(`${origin}/__reset`, { method: "POST" }));
+const discord = discordFakeDuringSuite();
 
 const BOT = { Authorization: "Bot test-bot-token", "Content-Type": "application/json" };
 const rest = (method: string, path: string, body?: unknown, headers: Record<string, string> = BOT) =>
   fetch(`${discord.url}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
 const control = async <T>(path: string, body?: unknown): Promise<T> =>
   (
-    await fetch(`${origin}${path}`, body === undefined ? {} : { method: "POST", body: JSON.stringify(body) })
+    await fetch(`${discord.origin}${path}`, body === undefined ? {} : { method: "POST", body: JSON.stringify(body) })
   ).json() as Promise<T>;
 
 describe("channel messages", () => {

@@ -258,7 +258,7 @@ describe("npm run telegram:set-webhook", () => {
     expect(done).toEqual({ url: hook.url, username: TELEGRAM_FAKE_BOT.username, readsAllGroupMessages: false });
     expect((await api("getWebhookInfo", {})).body.result).toMatchObject({
       url: hook.url,
-      allowed_updates: ["message", "message_reaction", "my_chat_member"],
+      allowed_updates: ["message", "message_reaction", "my_chat_member", "callback_query"],
     });
     await control("/__chat", { id: alice.id, type: "private", first_name: "Alice" });
     await control("/__message", { chat_id: alice.id, from: alice, text: "hello" });

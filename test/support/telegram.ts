@@ -140,6 +140,14 @@ export async function react(
   );
 }
 
+/** `from` presses the button with `data` on the bot's message; the `callback_query` update the bot gets. */
+export async function pressButton(chatId: number, messageId: number, from: Person, data: string): Promise<Update> {
+  await webhookAsDeployed();
+  return forBot(
+    await control<Deliveries>("/__press", { chat_id: chatId, message_id: messageId, from, data, deliver: false }),
+  )!;
+}
+
 /** The bot's status in the chat changes (`left`, `kicked`: removed); the `my_chat_member` update. */
 export async function setBotStatus(
   chatId: number,

@@ -103,12 +103,9 @@ describe("parseDiscordInteraction", () => {
     expect(parsed.issues).not.toContain("secret-token-value");
   });
 
-  it("leaves components, autocomplete and unknown commands unsupported rather than invalid", () => {
+  it("leaves another app's components, autocomplete and unknown commands unsupported rather than invalid", () => {
     const component = { ...askInteraction(guildPlace, alice, "x"), type: 3 };
-    expect(parseDiscordInteraction(component, { now: NOW })).toEqual({
-      kind: "unsupported",
-      reason: "interaction_type:3",
-    });
+    expect(parseDiscordInteraction(component, { now: NOW })).toEqual({ kind: "unsupported", reason: "component" });
     const other = askInteraction(guildPlace, alice, "x");
     (other.data as { name: string }).name = "poll";
     expect(parseDiscordInteraction(other, { now: NOW })).toEqual({ kind: "unsupported", reason: "command:poll" });

@@ -21,6 +21,14 @@ describe.each(fixtures.cases.map((c) => [c.name, c] as const))("the update: %s",
     const e = c.expect as Record<string, unknown>;
     if (parsed.kind === "ignored") expect(parsed.reason).toBe(e.reason);
     if (parsed.kind === "removed") expect(parsed.tenants).toEqual(e.tenants);
+    if (parsed.kind === "control") {
+      const { place, person, messageRef, controlId, reply, named } = parsed.press;
+      expect({ channel: place.channel, person, messageRef, controlId, ...(named ? { named } : {}) }).toEqual({
+        ...e,
+        kind: undefined,
+      });
+      expect(reply).toBe((c.update as { callback_query: { id: string } }).callback_query.id);
+    }
     if (parsed.kind !== "message") return;
     const m = parsed.message;
     const target = m.replyTarget as Record<string, unknown>;

@@ -16,6 +16,7 @@ import type { InboundMessage } from "../../lib/message.ts";
 import gatewayGuilds from "../fixtures/platforms/discord/gateway-guilds.json";
 import gatewayMessages from "../fixtures/platforms/discord/gateway-messages.json";
 import gatewayReactions from "../fixtures/platforms/discord/gateway-reactions.json";
+import interactionsComponents from "../fixtures/platforms/discord/interactions-components.json";
 import interactionsDocs from "../fixtures/platforms/discord/interactions-docs.json";
 import interactionsLibrary from "../fixtures/platforms/discord/interactions-discord-interactions-js.json";
 import { interactAsDiscord } from "../support/discord-worker.ts";
@@ -35,7 +36,7 @@ interface InteractionCase {
   name: string;
   payload: Record<string, unknown>;
   expect: {
-    answer: "pong" | "deferred" | "unsupported" | "refused";
+    answer: "pong" | "deferred" | "unsupported" | "refused" | "note";
     status: number;
     reason?: string;
     message?: Record<string, string>;
@@ -52,6 +53,7 @@ interface DispatchCase {
 const interactionFiles = {
   "interactions-docs": interactionsDocs,
   "interactions-discord-interactions-js": interactionsLibrary,
+  "interactions-components": interactionsComponents,
 } as Record<string, Corpus<InteractionCase>>;
 const dispatchFiles = {
   "gateway-messages": gatewayMessages,
@@ -92,6 +94,9 @@ function interactionOutcome(payload: unknown): InteractionCase["expect"] | { ans
       return { answer: "unsupported", status: 200, reason: parsed.reason };
     case "invalid":
       return { answer: "refused", status: 400 };
+    // A press of Parley's button: decided or not, answered within the 3 s (with a note here: no question is open).
+    case "control":
+      return { answer: "note", status: 200 };
     case "message": {
       const m = parsed.message;
       const message = {
@@ -106,7 +111,7 @@ function interactionOutcome(payload: unknown): InteractionCase["expect"] | { ans
   }
 }
 
-const ANSWER_TYPE = { pong: 1, deferred: 5, unsupported: 4 } as const;
+const ANSWER_TYPE = { pong: 1, deferred: 5, unsupported: 4, note: 4 } as const;
 
 for (const [file, corpus] of Object.entries(interactionFiles)) {
   describe(`${file}.json`, () => {
@@ -117,8 +122,8 @@ for (const [file, corpus] of Object.entries(interactionFiles)) {
       const answer = (await res.json()) as { type?: number; data?: { flags?: number } };
       if (c.expect.answer === "refused") return;
       expect(answer.type).toBe(ANSWER_TYPE[c.expect.answer]);
-      // Only the person who used an unsupported command sees that it is one.
-      if (c.expect.answer === "unsupported") expect(answer.data?.flags).toBe(64);
+      // Only the person who used an unsupported command sees that it is one; only the presser sees a press's note.
+      if (c.expect.answer === "unsupported" || c.expect.answer === "note") expect(answer.data?.flags).toBe(64);
     });
   });
 }

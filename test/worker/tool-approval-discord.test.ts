@@ -2,7 +2,8 @@
  * Actions that need approval on Discord (docs/tools.md): `/ask` answered with the question (the edit of its deferred
  * response), the asker's ✅ or ❌ as the Gateway delivers MESSAGE_REACTION_ADD (through the connection's dispatch,
  * functions/discord-gateway-feed.ts), and the result or the cancellation posted as a channel message of its own:
- * the question is never edited again, and the call runs once however often the reaction comes. The Gateway never
+ * the question is edited only to carry its buttons and then its outcome (./tool-approval-buttons-discord.test.ts),
+ * and the call runs once however often the reaction comes. The Gateway never
  * delivers a reaction again, so one whose decision or continuation failed is kept in the Gateway object's storage and
  * tried again by its alarm (2 s later, at production timing).
  */
@@ -86,10 +87,20 @@ async function react(channelId: string, messageId: string, emoji: string, userId
   return storage;
 }
 
+/**
+ * The question's edits, each once: the answer and its buttons through the interaction's webhook, then its outcome by
+ * the continuation, whose target is the channel (the token may be gone by then).
+ */
+const questionEdits = async (token: string, channelId: string) =>
+  [...(await discordCalls(api(), { token })), ...(await discordCalls(api(), { route: "edit_message", channelId }))].map(
+    (c) => c.route,
+  );
+const outcomeEdit = async (channelId: string, id: string) =>
+  (await discordCalls(api(), { route: "edit_message", channelId, id })).at(-1);
 const channelPosts = (channelId: string) => discordCalls(api(), { route: "channel_message", channelId });
 
 describe("a confirm tool asked for with /ask", () => {
-  it("runs once on the asker's ✅ and answers in a message of its own, the question left as it was", async () => {
+  it("runs once on the asker's ✅ and answers in a message of its own, the question given its outcome", async () => {
     const title = `Discord printer jammed ${newChannel()}`;
     const { channelId, token, questionId } = await askToCreate(title);
     await react(channelId, questionId, "✅", "210000000000000099");
@@ -105,7 +116,8 @@ describe("a confirm tool asked for with /ask", () => {
     expect(done!.content).toMatch(new RegExp(`^✅ Done: create_ticket: Created ticket \\d+ in IT: ${title}$`));
     await settle(1_500);
     expect(await channelPosts(channelId)).toHaveLength(1);
-    expect((await discordCalls(api(), { token })).map((c) => c.route)).toEqual(["edit_original"]);
+    expect(await questionEdits(token, channelId)).toEqual(["edit_original", "edit_followup", "edit_message"]);
+    expect((await outcomeEdit(channelId, questionId))!.content).toMatch(/✅ Approved by <@\d+> — running…$/);
     expect(await createCalls(title)).toEqual([1]);
   });
 
@@ -122,7 +134,8 @@ describe("a confirm tool asked for with /ask", () => {
     expect(cancelled!.content).toBe("❌ Cancelled: create_ticket was not run (❌).");
     await settle(1_500);
     expect(await channelPosts(channelId)).toHaveLength(1);
-    expect((await discordCalls(api(), { token })).map((c) => c.route)).toEqual(["edit_original"]);
+    expect(await questionEdits(token, channelId)).toEqual(["edit_original", "edit_followup", "edit_message"]);
+    expect((await outcomeEdit(channelId, questionId))!.content).toMatch(/❌ Cancelled by <@\d+>$/);
     expect(await createCalls(title)).toEqual([]);
   });
 });

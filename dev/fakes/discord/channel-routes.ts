@@ -1,13 +1,15 @@
 /**
  * @module
  * Channel routes of the Discord REST fake (Bot token): create a message (`nonce` + `enforce_nonce`, `content` ≤
- * 2,000, `message_reference`), edit it (`PATCH /channels/{id}/messages/{id}`, only the bot's own), and the typing
+ * 2,000, `message_reference`, `components` as ./components.ts takes them), edit it (`PATCH
+ * /channels/{id}/messages/{id}`, only the bot's own; an ephemeral message is never listed), and the typing
  * indicator (`POST /channels/{id}/typing` → 204, recorded with its time). `GET /channels/{id}` answers the channel a
  * test described (`POST /__channel`), else a text channel without permission overwrites (everyone sees it).
  * `GET /channels/{id}/messages/{id}` answers a message of that channel: the bot's, or a person's a test put there
  * (`POST /__messages`); 10008 for any other. `GET /channels/{id}/messages?limit&before|after|around` lists them,
  * newest first. Each needs the bot's permissions in the channel, as Discord checks them (./permissions.ts).
  */
+import { keepComponents, refusedComponents } from "./components.ts";
 import { DISCORD_ERROR, refusedContent, sendDiscordError, sendInvalidFormBody } from "./errors.ts";
 import { DISCORD_FAKE_BOT } from "./messages.ts";
 import { missingPermission, PERMISSION } from "./permissions.ts";
@@ -16,6 +18,7 @@ import { botMessage, type DiscordRoute, type RouteContext } from "./route.ts";
 /** Discord's thread channel types: posting there takes SEND_MESSAGES_IN_THREADS, not SEND_MESSAGES. */
 const THREAD_TYPES: ReadonlySet<unknown> = new Set([10, 11, 12]);
 const LIST_LIMIT = { min: 1, max: 100, default: 50 } as const;
+const EPHEMERAL = 64;
 
 export function matchChannelRoute(ctx: RouteContext): DiscordRoute | undefined {
   const { method, path, body } = ctx;
@@ -40,6 +43,7 @@ export function matchChannelRoute(ctx: RouteContext): DiscordRoute | undefined {
           : PERMISSION.SEND_MESSAGES;
         const replying = body.message_reference ? [PERMISSION.READ_MESSAGE_HISTORY] : [];
         if (refusedHere(res, send, ...replying) || refusedContent(res, body, { required: true })) return undefined;
+        if (refusedComponents(res, body)) return undefined;
         const author = ctx.botToken ?? "";
         const nonce = typeof body.nonce === "string" || typeof body.nonce === "number" ? body.nonce : undefined;
         if (body.enforce_nonce === true && nonce !== undefined) {
@@ -50,6 +54,7 @@ export function matchChannelRoute(ctx: RouteContext): DiscordRoute | undefined {
           ...(nonce !== undefined ? { nonce } : {}),
           ...(body.message_reference ? { message_reference: body.message_reference } : {}),
         });
+        keepComponents(message, body);
         ctx.messages.create(message, "channel_message");
         if (nonce !== undefined) ctx.messages.rememberNonce(author, nonce, message.id);
         ctx.record({
@@ -79,15 +84,17 @@ export function matchChannelRoute(ctx: RouteContext): DiscordRoute | undefined {
           return void sendDiscordError(res, DISCORD_ERROR.unknownMessage);
         if (stored.message.author.id !== DISCORD_FAKE_BOT.userId)
           return void sendDiscordError(res, DISCORD_ERROR.notAuthor);
-        if (refusedContent(res, body, { required: false })) return undefined;
+        if (refusedContent(res, body, { required: false }) || refusedComponents(res, body)) return undefined;
         const content = typeof body.content === "string" ? body.content : undefined;
         const message = ctx.messages.edit(stored, content, "edit_message");
+        keepComponents(message, body);
         ctx.record({
           route: "edit_message",
           channelId,
           id: messageId,
           content: message.content,
           allowed_mentions: body.allowed_mentions,
+          ...(body.components !== undefined ? { components: body.components } : {}),
         });
         return { status: 200, body: message };
       },
@@ -146,9 +153,6 @@ export function matchChannelRoute(ctx: RouteContext): DiscordRoute | undefined {
   return undefined;
 }
 
-/** Discord's message flag EPHEMERAL: only the person an interaction answered sees the message. */
-const EPHEMERAL = 1 << 6;
-
 /**
  * Get Channel Messages: newest first, `limit` 1–100 (50), at most one of `before`, `after`, `around`; none without
  * READ_MESSAGE_HISTORY.
@@ -174,7 +178,7 @@ function listMessages(ctx: RouteContext, channelId: string, res: Parameters<type
   const all = ctx.messages
     .all()
     .map((m) => m.message)
-    // An ephemeral message (an interaction's answer to one person, flags 1 << 6) is no message of the channel.
+    // An ephemeral message (flag 64) is its one reader's alone: Discord never lists it.
     .filter((m) => m.channel_id === channelId && ((m.flags ?? 0) & EPHEMERAL) === 0)
     .sort(byId);
   const anchor = anchors[0] && BigInt(query.get(anchors[0])!);

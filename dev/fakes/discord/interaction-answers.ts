@@ -12,15 +12,24 @@ interface InteractionIds {
   application_id: string;
   token: string;
   channel_id?: string;
+  /** A component's press: the message it is on. */
+  message_id?: string;
 }
 
 function idsOf(body: string): InteractionIds | undefined {
   try {
-    const { id, application_id, token, channel_id } = JSON.parse(body) as Partial<
-      Record<keyof InteractionIds, unknown>
+    const { id, application_id, token, channel_id, message } = JSON.parse(body) as Partial<
+      Record<keyof InteractionIds | "message", unknown>
     >;
     if (typeof id !== "string" || typeof application_id !== "string" || typeof token !== "string") return undefined;
-    return { id, application_id, token, ...(typeof channel_id === "string" ? { channel_id } : {}) };
+    const messageId = (message as { id?: unknown } | undefined)?.id;
+    return {
+      id,
+      application_id,
+      token,
+      ...(typeof channel_id === "string" ? { channel_id } : {}),
+      ...(typeof messageId === "string" ? { message_id: messageId } : {}),
+    };
   } catch {
     return undefined;
   }

@@ -7,10 +7,13 @@
  * libraries' reports): a token Discord never issued, or one whose interaction was not acknowledged (no answer of a
  * callback type, or one after the 3 seconds, which invalidates the token) → 404 10015 Unknown Webhook, and reading
  * `@original` then → 404 10008 Unknown Message; a token older than 15 minutes → 401 50027 Invalid Webhook Token.
- * A test moves an interaction's clock (`POST /__interactions/age {token, ms}`: as if Discord had sent it `ms`
- * earlier), so that suites sharing the fake never age each other's tokens.
+ * A press of a component (type 3) may be answered with an update of its message (6 DEFERRED_UPDATE_MESSAGE, 7
+ * UPDATE_MESSAGE), whose `@original` is then that message; an answer with components Discord refuses
+ * (./components.ts) acknowledges nothing. A test moves an interaction's clock (`POST /__interactions/age {token,
+ * ms}`: as if Discord had sent it `ms` earlier), so that suites sharing the fake never age each other's tokens.
  */
 import { z } from "zod";
+import { componentsRefusal } from "./components.ts";
 
 /** Interaction tokens are valid for 15 minutes. */
 const INTERACTION_TOKEN_LIFETIME_MS = 15 * 60 * 1000;
@@ -20,6 +23,8 @@ const INITIAL_RESPONSE_MS = 3_000;
 const PONG = 1;
 /** DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: "thinking…" until the app edits `@original`. */
 const DEFERRED_MESSAGE = 5;
+/** DEFERRED_UPDATE_MESSAGE and UPDATE_MESSAGE: valid only for a component's press, on the message it is on. */
+const UPDATES: ReadonlySet<unknown> = new Set([6, 7]);
 /** The message flag of a deferred response's "thinking…" message, gone once the app edits it. */
 export const LOADING_FLAG = 128;
 
@@ -36,6 +41,8 @@ export const interactionReportSchema = z.strictObject({
   token: z.string().min(1),
   /** Where it was used: the channel its original message goes to (absent for a PING). */
   channel_id: z.string().regex(/^\d+$/).optional(),
+  /** A component's press (type 3): the message the component is on, its `@original`. */
+  message_id: z.string().regex(/^\d+$/).optional(),
   /** What the app answered: its HTTP status and JSON body (null when it was not JSON). */
   answer: z.strictObject({ status: z.number().int(), body: z.unknown() }),
   /** How long the app took to answer. */
@@ -51,11 +58,16 @@ interface KnownInteraction {
   acknowledgedWith?: number;
 }
 
-/** The original message an acknowledgement makes: the answer's message, or "thinking…" for a deferral. */
+/**
+ * The original message an acknowledgement makes: the answer's message, or "thinking…" for a deferral; for a press
+ * answered with an update (6, 7), the pressed message, with what a type 7 changes of it (`update`).
+ */
 export interface OriginalMessage {
   channelId: string;
   content: string;
   flags: number;
+  components?: unknown[];
+  pressed?: { messageId: string; update?: { content?: string; components?: unknown[] } };
 }
 
 export const interactionAgeSchema = z.strictObject({ token: z.string().min(1), ms: z.number().int().min(0) });
@@ -74,10 +86,15 @@ export class DiscordInteractions {
   report(r: InteractionReport): OriginalMessage | undefined {
     if (this.#known.get(r.token)?.acknowledgedWith !== undefined) return undefined; // the first answer counts
     const type = (r.answer.body as { type?: unknown } | null)?.type;
+    const data = (r.answer.body as { data?: { content?: unknown; flags?: unknown; components?: unknown } } | null)
+      ?.data;
+    // An answer Discord cannot carry out (an update with no pressed message, components it refuses) fails the press.
     const acknowledged =
       r.answer.status === 200 &&
       typeof type === "number" &&
       type !== PONG &&
+      (!UPDATES.has(type) || r.message_id !== undefined) &&
+      componentsRefusal(data?.components) === undefined &&
       r.answered_after_ms <= INITIAL_RESPONSE_MS;
     this.#known.set(r.token, {
       applicationId: r.application_id,
@@ -87,11 +104,20 @@ export class DiscordInteractions {
     if (!acknowledged) return undefined;
     const channelId = r.channel_id ?? "0";
     if (type === DEFERRED_MESSAGE) return { channelId, content: "", flags: LOADING_FLAG };
-    const data = (r.answer.body as { data?: { content?: unknown; flags?: unknown } }).data;
+    const content = typeof data?.content === "string" ? data.content : undefined;
+    const components = Array.isArray(data?.components) ? data.components : undefined;
+    if (UPDATES.has(type)) {
+      const update =
+        type === 7
+          ? { ...(content !== undefined ? { content } : {}), ...(components ? { components } : {}) }
+          : undefined;
+      return { channelId, content: "", flags: 0, pressed: { messageId: r.message_id!, ...(update ? { update } : {}) } };
+    }
     return {
       channelId,
-      content: typeof data?.content === "string" ? data.content : "",
+      content: content ?? "",
       flags: typeof data?.flags === "number" ? data.flags : 0,
+      ...(components ? { components } : {}),
     };
   }
 

@@ -27,6 +27,8 @@ export interface PostedChannelMessage {
   flags?: number;
   /** A person's files (`POST /__messages`). */
   attachments?: Record<string, unknown>[];
+  /** Its action rows of buttons, as the last create or edit that had them left them (./components.ts). */
+  components?: unknown[];
 }
 
 export interface StoredDiscordMessage {

@@ -29,9 +29,10 @@ import { nextSnowflake } from "./ids.ts";
 import { DiscordInteractions, interactionAgeSchema, interactionReportSchema } from "./interactions.ts";
 import { DiscordMessages, type PostedChannelMessage } from "./messages.ts";
 import { channelPermissionsSchema, DEFAULT_BOT_PERMISSIONS, type FakeGuild, guildSchema } from "./permissions.ts";
-import { botMessage, type DiscordSettings, type RecordedDiscordCall, type RouteContext } from "./route.ts";
+import type { DiscordSettings, RecordedDiscordCall, RouteContext } from "./route.ts";
 import { matchWebhookRoute } from "./webhook-routes.ts";
 import { FileStore } from "../files.ts";
+import { originalMessage } from "./interaction-messages.ts";
 import { discordFileRoutes, serveDiscordAttachment } from "./files.ts";
 
 const API_PREFIX = "/api/v10";
@@ -148,13 +149,8 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
       const report = controlBody(interactionReportSchema, body);
       const original = interactions.report(report);
       if (!original) return { acknowledged: false };
-      const message = botMessage(nextId(), original.channelId, original.content, {
-        webhook_id: report.application_id,
-        ...(original.flags ? { flags: original.flags } : {}),
-      });
-      messages.create(message, "interaction_response", report.token);
-      messages.setOriginal(report.token, message.id);
-      return { acknowledged: true, original: message };
+      const message = originalMessage(messages, report, original, nextId);
+      return { acknowledged: true, ...(message ? { original: message } : {}) };
     },
     "POST /__interactions/age": (body) => {
       const { token, ms } = controlBody(interactionAgeSchema, body);

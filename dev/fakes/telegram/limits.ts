@@ -29,8 +29,8 @@ export const DEFAULT_LIMITS: TelegramLimits = {
   drafts: { limit: 5, windowMs: 5_000 },
 };
 
-/** Methods that post or change a message a chat's members see. */
-const MESSAGE_METHODS: ReadonlySet<string> = new Set(["sendMessage", "editMessageText"]);
+/** Methods that post or change a message a chat's members see (its inline keyboard too). */
+const MESSAGE_METHODS: ReadonlySet<string> = new Set(["sendMessage", "editMessageText", "editMessageReplyMarkup"]);
 
 export class FloodControl {
   readonly #limiter = new RateLimiter();

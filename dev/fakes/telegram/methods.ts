@@ -4,20 +4,18 @@
  * in it (403 once it was removed or blocked), a text 1-4,096 characters (UTF-16 code units, as JavaScript counts),
  * a forum topic that exists, a message replied to that exists unless `allow_sending_without_reply`, an edit of the
  * bot's own message that changes it, a draft only in a private chat, an action Telegram knows, one reaction per
- * message from the chat's allowed ones. A text with `parse_mode: "HTML"` is read as Telegram reads it
- * (./html.ts: refused with "can't parse entities" where Telegram refuses it), its limit counted after that. Flood
- * control (./limits.ts) comes after the checks; a refused call changes
- * nothing. What people would see is recorded (`GET /__calls`, with `at`).
+ * message from the chat's allowed ones, an inline keyboard Telegram takes (./keyboards.ts). A text with
+ * `parse_mode: "HTML"` is read as Telegram reads it (./html.ts: refused with "can't parse entities" where Telegram
+ * refuses it), its limit counted after that. Flood control (./limits.ts) comes after the checks; a refused call
+ * changes nothing. What people would see is recorded (`GET /__calls`, with `at`).
  */
-import { ERRORS, badRequest, forbidden, type BotApiError } from "./errors.ts";
-import type { FloodControl, TelegramLimits } from "./limits.ts";
-import { checkEntities, type MessageEntity, parseTelegramHtml } from "./html.ts";
-import { int, str, type Args } from "./params.ts";
+import { ERRORS } from "./errors.ts";
+import { inlineKeyboardOf, KEYBOARD_METHODS } from "./keyboards.ts";
+import { flood, type Method, ownMessage, seconds, textOf, threadOf, writableChat } from "./method-context.ts";
+import { int, str } from "./params.ts";
 import { messageObject, userObject } from "./updates.ts";
-import { DRAFT_LIFETIME_MS, type FakeBot, type FakeChat, type World } from "./world.ts";
+import { DRAFT_LIFETIME_MS } from "./world.ts";
 
-/** "1-4096 characters after entities parsing". */
-const MAX_TEXT = 4_096;
 const CHAT_ACTIONS: ReadonlySet<string> = new Set([
   "typing",
   "upload_photo",
@@ -49,16 +47,6 @@ const REACTION_EMOJI: ReadonlySet<string> = new Set([
   "🤯",
 ]);
 
-interface MethodContext {
-  world: World;
-  bot: FakeBot;
-  flood: FloodControl;
-  limits: TelegramLimits;
-  record(call: Record<string, unknown>): void;
-}
-
-type Method = (ctx: MethodContext, args: Args) => unknown;
-
 export const METHODS: Readonly<Record<string, Method>> = {
   getMe: ({ bot }) => ({
     ...userObject(bot),
@@ -71,6 +59,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
     const chat = writableChat(ctx, args);
     const { text, entities } = textOf(args);
     const thread = threadOf(chat, args);
+    const keyboard = inlineKeyboardOf(args);
     const reply = args.reply_parameters as { message_id?: number; allow_sending_without_reply?: boolean } | undefined;
     if (
       reply?.message_id !== undefined &&
@@ -89,6 +78,7 @@ export const METHODS: Readonly<Record<string, Method>> = {
         text,
         ...(entities.length ? { entities } : {}),
         ...(reply?.message_id !== undefined ? { reply_to: reply.message_id } : {}),
+        ...(keyboard ? { reply_markup: keyboard } : {}),
       },
       "sendMessage",
     );
@@ -111,17 +101,21 @@ export const METHODS: Readonly<Record<string, Method>> = {
   },
 
   editMessageText(ctx, args) {
-    if (args.inline_message_id !== undefined) throw badRequest("the fake edits chat messages only");
-    const chat = writableChat(ctx, args);
-    const message = ctx.world.message(chat.id, int(args, "message_id") ?? 0);
-    if (!message) throw ERRORS.editNotFound;
-    if (message.from.id !== ctx.bot.id) throw ERRORS.cannotEdit;
+    const { chat, message } = ownMessage(ctx, args);
     const { text, entities } = textOf(args);
-    if (text === message.text && JSON.stringify(entities) === JSON.stringify(message.entities ?? []))
+    // Without `reply_markup` the edit takes the message's inline keyboard away.
+    const keyboard = inlineKeyboardOf(args);
+    if (
+      text === message.text &&
+      JSON.stringify(entities) === JSON.stringify(message.entities ?? []) &&
+      JSON.stringify(keyboard) === JSON.stringify(message.reply_markup)
+    )
       throw ERRORS.notModified;
     flood(ctx, "editMessageText", chat);
     message.text = text;
     message.entities = entities;
+    if (keyboard) message.reply_markup = keyboard;
+    else delete message.reply_markup;
     message.edited = seconds();
     message.revisions.push({ at: Date.now(), method: "editMessageText", chars: text.length, text });
     ctx.record({ route: "editMessageText", chat_id: chat.id, message_id: message.message_id, text, entities });
@@ -186,55 +180,6 @@ export const METHODS: Readonly<Record<string, Method>> = {
     });
     return true;
   },
+
+  ...KEYBOARD_METHODS,
 };
-
-const seconds = () => Math.floor(Date.now() / 1000);
-
-/** The chat named by `chat_id` (an id, or `@username`), with the bot in it. */
-function writableChat({ world, bot }: MethodContext, args: Args): FakeChat {
-  const raw = str(args, "chat_id") ?? "";
-  const chat = raw.startsWith("@")
-    ? [...world.chats.values()].find((c) => c.username?.toLowerCase() === raw.slice(1).toLowerCase())
-    : world.chats.get(Number(raw));
-  if (!chat) throw ERRORS.chatNotFound;
-  const status = chat.bots.get(bot.id);
-  const kind = chat.type === "supergroup" ? "supergroup chat" : "group chat";
-  if (chat.type === "private" && status === "kicked") throw forbidden("bot was blocked by the user");
-  if (status === "kicked") throw forbidden(`bot was kicked from the ${kind}`);
-  if (status === undefined || status === "left")
-    throw chat.type === "private" ? ERRORS.chatNotFound : forbidden(`bot is not a member of the ${kind}`);
-  return chat;
-}
-
-/** The text people see and its entities: `text` read as its `parse_mode` says, or with the `entities` given. */
-function textOf(args: Args): { text: string; entities: MessageEntity[] } {
-  const raw = str(args, "text") ?? "";
-  const mode = str(args, "parse_mode")?.toLowerCase();
-  if (mode !== undefined && mode !== "html") {
-    if (mode === "markdown" || mode === "markdownv2") throw badRequest("the fake reads parse_mode HTML only");
-    throw badRequest(`unsupported parse_mode "${mode}"`);
-  }
-  if (mode === "html" && args.entities !== undefined) throw badRequest("the fake refuses entities beside a parse_mode");
-  const parsed = mode === "html" ? parseTelegramHtml(raw) : { text: raw, entities: [] as MessageEntity[] };
-  if (mode === undefined && args.entities !== undefined) {
-    const given = checkEntities(raw, args.entities);
-    if (given instanceof Error) throw given;
-    parsed.entities = given;
-  }
-  if (parsed.text.trim() === "") throw ERRORS.textEmpty;
-  if (parsed.text.length > MAX_TEXT) throw ERRORS.textTooLong;
-  return parsed;
-}
-
-/** `message_thread_id`: a forum topic of this chat ("for forum supergroups … only"). */
-function threadOf(chat: FakeChat, args: Args): number | undefined {
-  const thread = int(args, "message_thread_id");
-  if (thread === undefined) return undefined;
-  if (!chat.is_forum || !chat.topics.has(thread)) throw ERRORS.threadNotFound;
-  return thread;
-}
-
-function flood(ctx: MethodContext, method: string, chat: FakeChat): void {
-  const refusal: BotApiError | undefined = ctx.flood.check(ctx.limits, ctx.bot.id, method, chat);
-  if (refusal) throw refusal;
-}

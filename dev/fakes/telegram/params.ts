@@ -60,6 +60,11 @@ export const METHOD_PARAMS: Readonly<Record<string, { required: readonly string[
     required: ["chat_id", "draft_id"],
     optional: ["message_thread_id", "text", "parse_mode", "entities", "can_stop", "keep_on_stop"],
   },
+  editMessageReplyMarkup: {
+    required: [],
+    optional: ["business_connection_id", "chat_id", "message_id", "inline_message_id", "reply_markup"],
+  },
+  answerCallbackQuery: { required: ["callback_query_id"], optional: ["text", "show_alert", "url", "cache_time"] },
   sendChatAction: { required: ["chat_id", "action"], optional: ["business_connection_id", "message_thread_id"] },
   setMessageReaction: { required: ["chat_id", "message_id"], optional: ["reaction", "is_big"] },
 };

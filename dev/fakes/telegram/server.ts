@@ -18,6 +18,7 @@ import { DEFAULT_LIMITS, FloodControl, type TelegramLimits } from "./limits.ts";
 import { METHODS } from "./methods.ts";
 import { checkParams, METHOD_PARAMS, readArgs } from "./params.ts";
 import { peopleRoutes } from "./people.ts";
+import { pressRoutes } from "./presses.ts";
 import { deleteWebhook, setWebhook, webhookInfo } from "./webhook.ts";
 import { World, type FakeBot } from "./world.ts";
 import { FileStore } from "../files.ts";
@@ -100,6 +101,7 @@ export async function startTelegramFake(opts: TelegramFakeOptions): Promise<Runn
       },
     ),
     ...peopleRoutes(world, deliveries),
+    ...pressRoutes(world, deliveries),
     "POST /__bot": (body) => ({ ok: true, id: addBot(controlBody(botSchema, body)).id }),
     "GET /__messages": (_body, url) =>
       filterByQuery(

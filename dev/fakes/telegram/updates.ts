@@ -63,5 +63,6 @@ export function messageObject(message: FakeMessage, chat: FakeChat, replied?: Fa
     ...(message.entities?.length ? { [message.media ? "caption_entities" : "entities"]: message.entities } : {}),
     ...message.media,
     ...(message.edited !== undefined ? { edit_date: message.edited } : {}),
+    ...(message.reply_markup ? { reply_markup: message.reply_markup } : {}),
   };
 }

@@ -70,6 +70,15 @@ export interface FakeMessage {
   revisions: Revision[];
   /** Reactions by user id. */
   reactions: Map<number, string[]>;
+  /** The inline keyboard under it (./keyboards.ts). */
+  reply_markup?: { inline_keyboard: { text: string; callback_data: string }[][] };
+}
+
+/** A press of a button (./presses.ts), which its bot answers once (answerCallbackQuery). */
+export interface FakeCallbackQuery {
+  bot: number;
+  chat_id: number;
+  answered: boolean;
 }
 
 export interface FakeDraft {
@@ -91,6 +100,7 @@ export class World {
   readonly chats = new Map<number, FakeChat>();
   readonly messages = new Map<string, FakeMessage>();
   readonly drafts = new Map<string, FakeDraft>();
+  readonly callbackQueries = new Map<string, FakeCallbackQuery>();
 
   botByToken(token: string): FakeBot | undefined {
     return this.bots.get(token);
@@ -133,5 +143,6 @@ export class World {
     this.chats.clear();
     this.messages.clear();
     this.drafts.clear();
+    this.callbackQueries.clear();
   }
 }

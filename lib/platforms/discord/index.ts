@@ -2,7 +2,8 @@
  * @module
  * Discord as a platform adapter: interactions (`/ask`, "Ask <bot> about this", `/forget`) signed with Ed25519 and
  * answered by editing their deferred message; channel messages come over the Gateway (functions/discord-gateway.ts)
- * and are answered in the channel with the bot token.
+ * and are answered in the channel with the bot token; a confirm tool's question carries Approve and Cancel buttons,
+ * pressed as interactions of type 3 (./controls.ts, ./component.ts).
  */
 import type { PlatformAdapter, NoExtra } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
@@ -21,6 +22,7 @@ import { discordTargetSchema, type DiscordTarget } from "./target.ts";
 import { DISCORD_SIGNATURE_HEADER, DISCORD_TIMESTAMP_HEADER, verifyDiscordRequest } from "./verify.ts";
 import { discordPlaceVisibility } from "./visibility.ts";
 import { discordWorking } from "./working.ts";
+import { discordControls, OUTCOME_ROOM_CHARS } from "./controls.ts";
 
 export const discord: PlatformAdapter<DiscordTarget, NoExtra, DiscordSettings> = {
   platform: "discord",
@@ -52,6 +54,7 @@ export const discord: PlatformAdapter<DiscordTarget, NoExtra, DiscordSettings> =
       case "message":
         // The signature was made with our key, so the application it names is this bot.
         return { kind: "message", message: parsed.message, botUserId: parsed.applicationId };
+      case "control":
       case "invalid":
         return parsed;
     }
@@ -91,8 +94,10 @@ export const discord: PlatformAdapter<DiscordTarget, NoExtra, DiscordSettings> =
   rescue: discordRescue,
   // An interaction's answer edits its deferred response: what follows it is a channel message of its own.
   approvals: {
-    showsWhole: (question) => question.length <= DISCORD_MAX_MESSAGE_CHARS,
+    // Room left under the question for its outcome, which replaces the buttons on the same message (./controls.ts).
+    showsWhole: (question) => question.length <= DISCORD_MAX_MESSAGE_CHARS - OUTCOME_ROOM_CHARS,
     followUp: (target, place) =>
       target.kind === "interaction" ? { platform: "discord", kind: "channel", channelId: place.channel } : target,
+    controls: discordControls,
   },
 };

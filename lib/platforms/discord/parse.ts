@@ -1,7 +1,8 @@
 /**
  * @module
  * A Discord interaction → PING, or one platform-neutral InboundMessage for `/ask` and the "Ask <bot> about this"
- * message command, or the reason it needs no work. Pure: no API call.
+ * message command, a press of one of the bot's buttons (./component.ts), or the reason it needs no work. Pure: no
+ * API call.
  */
 import { InteractionType } from "discord-interactions";
 import type { InboundMessage, Visibility } from "../../message.ts";
@@ -27,6 +28,7 @@ import {
 } from "./schema.ts";
 import { PARLEY_FORGET, parleyWords } from "./parley.ts";
 import type { InteractionTarget } from "./target.ts";
+import { type ComponentParsed, parseDiscordComponent } from "./component.ts";
 
 /** An interaction token may be used for follow-ups for 15 minutes. */
 export const INTERACTION_TOKEN_LIFETIME_MS = 15 * 60 * 1000;
@@ -39,6 +41,7 @@ const BOT_DM_CONTEXT = 1;
 
 export type DiscordInteractionParsed =
   | { kind: "ping" }
+  | Extract<ComponentParsed, { kind: "control" }>
   | { kind: "message"; message: InboundMessage; applicationId: string }
   | { kind: "unsupported"; reason: string }
   | { kind: "invalid"; issues: string };
@@ -48,6 +51,8 @@ export function parseDiscordInteraction(body: unknown, opts: { now: number }): D
   if (!parsed.success) return { kind: "invalid", issues: describeIssues(parsed.error) };
   const interaction = parsed.data;
   if (interaction.type === InteractionType.PING) return { kind: "ping" };
+  if (interaction.type === InteractionType.MESSAGE_COMPONENT)
+    return parseDiscordComponent(interaction, (userId) => interaction.guild_id ?? `${DM_TENANT_PREFIX}${userId}`);
   if (interaction.type !== InteractionType.APPLICATION_COMMAND) {
     return { kind: "unsupported", reason: `interaction_type:${interaction.type}` };
   }

@@ -23,3 +23,13 @@ export const UNSUPPORTED_ANSWER = {
   type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE,
   data: { content: "I don't know that one. Try /ask.", flags: InteractionResponseFlags.EPHEMERAL },
 } satisfies InteractionAnswer;
+/** A press of a button that decided its question: acknowledged, its message edited by the job that follows. */
+export const DEFERRED_UPDATE = {
+  type: InteractionResponseType.DEFERRED_UPDATE_MESSAGE,
+} satisfies InteractionAnswer;
+/** A note only the person who pressed sees; it may name people, and pings nobody. */
+export const privateNote = (content: string) =>
+  ({
+    type: InteractionResponseType.CHANNEL_MESSAGE_WITH_SOURCE,
+    data: { content, flags: InteractionResponseFlags.EPHEMERAL, allowed_mentions: { parse: [] } },
+  }) satisfies InteractionAnswer;

@@ -20,6 +20,8 @@ const DEFAULT_RETRY_AFTER_SECONDS = 1;
 export type TelegramMethod =
   | "sendMessage"
   | "editMessageText"
+  | "editMessageReplyMarkup"
+  | "answerCallbackQuery"
   | "sendMessageDraft"
   | "sendChatAction"
   | "setMessageReaction"

@@ -3,8 +3,9 @@
  * Telegram as a platform adapter: Bot API updates by webhook (the secret token in every delivery's header), groups,
  * supergroups with forum topics (each topic a conversation of its own) and private chats (DMs). Answers go out with
  * the bot's token: `sendMessage` in parts, streamed as drafts in private chats and as an edited message in groups,
- * "typing…" while the bot works. The Bot API cannot read a chat's history, so the ingest script keeps each chat's
- * last messages (`keepHistory`) for a conversation's start to see what was said before it.
+ * "typing…" while the bot works; a confirm tool's question carries Approve and Cancel buttons (./controls.ts). The
+ * Bot API cannot read a chat's history, so the ingest script keeps each chat's last messages (`keepHistory`) for a
+ * conversation's start to see what was said before it.
  */
 import type { PlatformAdapter, NoExtra } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
@@ -17,7 +18,8 @@ import { telegramTargetSchema, type TelegramTarget } from "./target.ts";
 import { TELEGRAM_SECRET_HEADER, verifyTelegramSecret } from "./verify.ts";
 import { telegramWorking } from "./working.ts";
 import { telegramFiles } from "./files.ts";
-import { telegramFormat } from "./format.ts";
+import { TELEGRAM_MAX_MESSAGE_CHARS, telegramFormat } from "./format.ts";
+import { OUTCOME_ROOM_CHARS, telegramControls } from "./controls.ts";
 
 export const telegram: PlatformAdapter<TelegramTarget, NoExtra, TelegramSettings> = {
   platform: "telegram",
@@ -66,4 +68,12 @@ export const telegram: PlatformAdapter<TelegramTarget, NoExtra, TelegramSettings
   streaming: telegramStreaming,
   working: telegramWorking,
   files: telegramFiles,
+  // Only by its buttons (a bot reads no ✅ or ❌ reaction: ./reaction.ts), on the question, with room for the
+  // outcome that replaces them; what follows is a new message in the same chat and topic.
+  approvals: {
+    way: "press",
+    showsWhole: (question) => question.length <= TELEGRAM_MAX_MESSAGE_CHARS - OUTCOME_ROOM_CHARS,
+    followUp: (target) => target,
+    controls: telegramControls,
+  },
 };

@@ -2,8 +2,9 @@
  * @module
  * A Telegram update → one platform-neutral InboundMessage, the chat's removal, or the reason it needs no work.
  * Pure: no API call. The update's kind is told first and only the kinds Parley uses are checked further (./schema.ts):
- * `message` (text, or a caption), `message_reaction` (a 👎: ./reaction.ts), `my_chat_member` (./membership.ts).
- * Every other kind (edits, channel posts, callbacks...) is acknowledged and ignored: Telegram retries a refusal.
+ * `message` (text, or a caption), `message_reaction` (a 👎: ./reaction.ts), `my_chat_member` (./membership.ts),
+ * `callback_query` (a press of the bot's buttons: ./callback.ts). Every other kind (edits, channel posts...) is
+ * acknowledged and ignored: Telegram retries a refusal.
  */
 import type { InboundMessage } from "../../message.ts";
 import { describeIssues } from "../../zod-issues.ts";
@@ -15,12 +16,15 @@ import { parseReaction } from "./reaction.ts";
 import { messageSchema, updateShapeSchema } from "./schema.ts";
 import type { TelegramTarget } from "./target.ts";
 import { telegramFileRefs } from "./files.ts";
+import type { ControlPress } from "../../approvals/capability.ts";
+import { parseCallbackQuery } from "./callback.ts";
 
 /** The update kinds Parley asks for (`allowed_updates`, `npm run telegram:set-webhook`). */
-export const ALLOWED_UPDATES = ["message", "message_reaction", "my_chat_member"] as const;
+export const ALLOWED_UPDATES = ["message", "message_reaction", "my_chat_member", "callback_query"] as const;
 
 export type TelegramParsed =
   | { kind: "message"; message: InboundMessage }
+  | { kind: "control"; press: ControlPress }
   | MembershipParsed
   | { kind: "ignored"; reason: string }
   | { kind: "invalid"; issues: string };
@@ -32,6 +36,7 @@ export function parseTelegramUpdate(body: unknown, bot: Bot, now: number): Teleg
   if (update.message !== undefined) return parseMessage(update.message, bot, now);
   if (update.message_reaction !== undefined) return parseReaction(update.message_reaction, bot.id, now);
   if (update.my_chat_member !== undefined) return parseMyChatMember(update.my_chat_member, bot.id);
+  if (update.callback_query !== undefined) return parseCallbackQuery(update.callback_query, bot.id);
   const kind = Object.keys(update).find((key) => key !== "update_id");
   return { kind: "ignored", reason: kind ? `update:${kind}` : "update:empty" };
 }

@@ -1,8 +1,9 @@
 /**
  * @module
- * zod schemas for the Telegram updates Parley reads (the Bot API's Update, Message, MessageReactionUpdated and
- * ChatMemberUpdated). Loose objects: Telegram adds fields with every Bot API version; only the fields read are
- * checked, and only for the updates Parley uses (an update's kind is told first), so that a field Telegram shapes
+ * zod schemas for the Telegram updates Parley reads (the Bot API's Update, Message, MessageReactionUpdated,
+ * ChatMemberUpdated and CallbackQuery). Loose objects: Telegram adds fields with every Bot API version; only the
+ * fields read are checked, and only for the updates Parley uses (an update's kind is told first), so that a field
+ * Telegram shapes
  * otherwise in an update Parley ignores never turns a delivery into a refusal. Each schema is held to
  * @grammyjs/types' declaration of the same object by a type assertion: a misread field fails `npm run typecheck`.
  */
@@ -85,6 +86,27 @@ export const chatMemberUpdatedSchema = z.looseObject({
   new_chat_member: z.looseObject({ status: z.string(), user: userSchema }),
 });
 
+/**
+ * A press of an inline keyboard's button. Its message is the bot's message the button is on: whole, or (older than
+ * Telegram keeps, `date` 0) only its chat and id; absent for a message sent inline, which Parley never sends.
+ */
+export const callbackQuerySchema = z.looseObject({
+  id: z.string().check(z.minLength(1)),
+  from: userSchema,
+  message: z.optional(
+    z.looseObject({
+      message_id: z.number().check(z.int(), z.positive()),
+      chat: chatSchema,
+      date: z.number().check(z.int(), z.nonnegative()),
+      message_thread_id: z.optional(z.number().check(z.int())),
+      is_topic_message: z.optional(z.boolean()),
+      reply_to_message: z.optional(repliedSchema),
+    }),
+  ),
+  chat_instance: z.string(),
+  data: z.optional(z.string()),
+});
+
 /** An update as far as telling its kind needs: its id and which optional field it carries. */
 export const updateShapeSchema = z.looseObject({ update_id: z.number().check(z.int(), z.nonnegative()) });
 
@@ -94,6 +116,7 @@ export type TelegramEntity = z.output<typeof entitySchema>;
 export type TelegramMessage = z.output<typeof messageSchema>;
 type TelegramReactionUpdated = z.output<typeof reactionUpdatedSchema>;
 type TelegramChatMemberUpdated = z.output<typeof chatMemberUpdatedSchema>;
+type TelegramCallbackQuery = z.output<typeof callbackQuerySchema>;
 
 /** The fields a schema reads, without a loose object's index signature. */
 type Read<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
@@ -125,4 +148,5 @@ type SchemasAgree = [
   Agrees<Disagreements<TelegramMessage, Telegram.Message>>,
   Agrees<Disagreements<TelegramReactionUpdated, Telegram.MessageReactionUpdated>>,
   Agrees<Disagreements<TelegramChatMemberUpdated, Telegram.ChatMemberUpdated>>,
+  Agrees<Disagreements<TelegramCallbackQuery, Telegram.CallbackQuery>>,
 ];

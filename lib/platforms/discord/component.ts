@@ -1,0 +1,52 @@
+/**
+ * @module
+ * A press of a button on one of the bot's messages (a MESSAGE_COMPONENT interaction, type 3) → a press of one of its
+ * controls (lib/approvals/capability.ts): who pressed (`member.user` in a server, `user` in a DM), on which message,
+ * in which channel, which control (the `custom_id` after Parley's prefix). A component that is not Parley's is no
+ * press (told by its custom id alone); a press of Parley's without its message or channel is not Discord's shape.
+ */
+import { describeIssues } from "../../zod-issues.ts";
+import * as z from "../../zod.ts";
+import type { ControlPress } from "../../approvals/capability.ts";
+import { type DiscordInteraction, snowflake } from "./schema.ts";
+
+/** What every approval button's `custom_id` starts with; the control's id follows it (≤ 100 characters in all). */
+export const APPROVAL_CUSTOM_ID_PREFIX = "parley_approval:";
+
+/** Only the custom id, to tell Parley's components from anyone else's before anything else is read. */
+const customIdSchema = z.looseObject({ data: z.looseObject({ custom_id: z.string() }) });
+
+const componentSchema = z.looseObject({
+  channel_id: snowflake,
+  data: z.looseObject({ custom_id: z.string().check(z.minLength(1)), component_type: z.number().check(z.int()) }),
+  message: z.looseObject({ id: snowflake }),
+});
+
+export type ComponentParsed =
+  | { kind: "control"; press: ControlPress }
+  | { kind: "unsupported"; reason: string }
+  | { kind: "invalid"; issues: string };
+
+/** `tenantOf`: the place's tenant for the person who pressed (./parse.ts: a DM's is the person's own). */
+export function parseDiscordComponent(
+  interaction: DiscordInteraction,
+  tenantOf: (userId: string) => string,
+): ComponentParsed {
+  const customId = customIdSchema.safeParse(interaction);
+  if (!customId.success || !customId.data.data.custom_id.startsWith(APPROVAL_CUSTOM_ID_PREFIX))
+    return { kind: "unsupported", reason: "component" };
+  const parsed = componentSchema.safeParse(interaction);
+  if (!parsed.success) return { kind: "invalid", issues: describeIssues(parsed.error) };
+  const user = interaction.member?.user ?? interaction.user;
+  if (!user) return { kind: "invalid", issues: "member.user/user: missing" };
+  const { channel_id: channel, data, message } = parsed.data;
+  return {
+    kind: "control",
+    press: {
+      place: { platform: "discord", tenant: tenantOf(user.id), channel },
+      person: user.id,
+      messageRef: message.id,
+      controlId: data.custom_id.slice(APPROVAL_CUSTOM_ID_PREFIX.length),
+    },
+  };
+}
