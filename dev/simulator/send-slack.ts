@@ -157,7 +157,7 @@ export async function sendSlackPress(
   opts: Pick<SlackSend, "workerUrl" | "signingSecret">,
   workspace: SlackWorkspace,
   person: SimulatedPerson,
-  press: { ts: string; threadTs?: string; blockId: string; actionId: string; label: string },
+  press: { ts: string; threadTs?: string; block: string; id: string; label: string },
 ): Promise<number> {
   const payload = {
     type: "block_actions",
@@ -177,8 +177,8 @@ export async function sendSlackPress(
     actions: [
       {
         type: "button",
-        action_id: press.actionId,
-        block_id: press.blockId,
+        action_id: press.id,
+        block_id: press.block,
         text: { type: "plain_text", text: press.label },
         action_ts: nextTs(),
       },

@@ -75,3 +75,25 @@ export async function sendTelegram(
   });
   return sent.message_id;
 }
+
+/**
+ * The person presses a button of the bot's inline keyboard: the fake opens a callback query and sends it to the
+ * Worker; what the bot answered it (answerCallbackQuery's text, an alert or a passing notice) comes back for the
+ * page to show the presser, as Telegram's client does.
+ */
+export async function pressTelegram(
+  fakeUrl: string,
+  person: SimulatedPerson,
+  press: { chat: number; messageId: number; id: string },
+): Promise<{ status: number; note?: string }> {
+  const sent = await control<{ callback_query_id: string; deliveries: { status: number }[] }>(fakeUrl, "/__press", {
+    chat_id: press.chat,
+    message_id: press.messageId,
+    from: personOf(person),
+    data: press.id,
+  });
+  const query = new URLSearchParams({ route: "answerCallbackQuery", callback_query_id: sent.callback_query_id });
+  const answers = (await (await fetch(`${fakeUrl}/__calls?${query}`)).json()) as { text?: string }[];
+  const note = answers[0]?.text;
+  return { status: sent.deliveries[0]?.status ?? 0, ...(note ? { note } : {}) };
+}

@@ -4,7 +4,7 @@
  * simulated people write to the Worker exactly as Slack, Discord and Twilio would (signed with the local secrets),
  * or through the Telegram fake, which delivers it as Telegram does,
  * and answers the page's polls with the conversation, the Worker's decisions and the admin view of a conversation;
- * a person's reaction or button press on the bot's Slack message goes as Slack sends it (./slack-actions.ts).
+ * a person's reaction or button press on the bot's Slack message goes as Slack sends it (./actions.ts).
  */
 import { readFile } from "node:fs/promises";
 import { dirname, extname, join } from "node:path";
@@ -27,7 +27,7 @@ import {
 import { googleChatPlace, readyGoogleChat } from "./send-google-chat.ts";
 import { readyTelegram, telegramPlace } from "./send-telegram.ts";
 import { send, sendRequest, type SendContext } from "./send.ts";
-import { handleSlackAction } from "./slack-actions.ts";
+import { handleAction } from "./actions.ts";
 import { Timeline } from "./timeline.ts";
 
 const PUBLIC_DIR = join(dirname(fileURLToPath(import.meta.url)), "public");
@@ -123,10 +123,11 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     slackWorkspaces: workspaces,
     telegramTopic: topic,
   };
-  const slackActions = {
+  const actions = {
     workerUrl: opts.workerUrl,
     signingSecret: setting("SLACK_SIGNING_SECRET"),
     slackFakeUrl: opts.fakes.slack,
+    telegramFakeUrl: opts.fakes.telegram,
     workspaces,
   };
   async function installSlackWorkspaces(): Promise<SlackWorkspace[]> {
@@ -250,7 +251,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
           });
         }
       }
-      if (await handleSlackAction(slackActions, req, res, url.pathname)) return;
+      if (await handleAction(actions, req, res, url.pathname)) return;
       sendJson(res, 404, { error: "not found" });
     },
   });

@@ -1,12 +1,12 @@
 /**
  * @module
  * What Slack's client draws of a bot message's Block Kit beyond its text (./bot-posts.ts): its `markdown` block as
- * Markdown, the buttons of its `actions` blocks (pressed through `/api/press`, ./slack-actions.ts), and its `context`
+ * Markdown, the buttons of its `actions` blocks (pressed through `/api/press`, ./actions.ts), and its `context`
  * line (an approval's outcome); and the ephemeral notes chat.postEphemeral showed one person, to that person only.
  */
 import { z } from "zod";
 import { PEOPLE, SLACK_CHANNEL } from "./people.ts";
-import type { SlackControl, Timeline } from "./timeline.ts";
+import type { MessageControl, Timeline } from "./timeline.ts";
 import { markdownView, SLACK_MARKDOWN } from "./views/markdown-view.ts";
 import { mrkdwnView } from "./views/mrkdwn-view.ts";
 import type { ViewNode } from "./views/view.ts";
@@ -29,7 +29,7 @@ export const slackBlocks = z.array(block).optional();
 export interface DrawnBlocks {
   /** The markdown block's text as Slack draws it, when the message has one. */
   view?: ViewNode[];
-  controls: SlackControl[];
+  controls: MessageControl[];
   /** The context line (mrkdwn), as Slack draws it. */
   note?: ViewNode[];
 }
@@ -53,8 +53,8 @@ export function drawBlocks(blocks: z.output<typeof slackBlocks>, nameOf: (user: 
       if (e.type !== "button" || !e.action_id) continue;
       const style = e.style ? { style: e.style } : {};
       drawn.controls.push({
-        blockId: b.block_id,
-        actionId: e.action_id,
+        id: e.action_id,
+        block: b.block_id,
         label: textOf(e.text) ?? e.action_id,
         ...style,
       });

@@ -3,8 +3,8 @@
  * The bot's Telegram posts as the page shows them, read from the Telegram fake: its messages as they stand now (a
  * group's answer grows by edits of one message) and, while an answer is written in a private chat, its draft (a
  * pending entry, gone once the message came or the draft faded), each drawn from its text and the entities the
- * fake read from the bot's HTML (./views/telegram-view.ts); and the reactions on every message (the bot's working
- * sign on a person's message).
+ * fake read from the bot's HTML (./views/telegram-view.ts), with the buttons of its inline keyboard; and the
+ * reactions on every message (the bot's working sign on a person's message).
  */
 import { z } from "zod";
 import { TELEGRAM_FAKE_BOT } from "../fakes/telegram/bot.ts";
@@ -22,6 +22,12 @@ const chatMessage = z.looseObject({
   thread: z.number().optional(),
   text: z.string().default(""),
   entities,
+  /** Its inline keyboard, as the bot last sent or edited it. */
+  reply_markup: z
+    .looseObject({
+      inline_keyboard: z.array(z.array(z.looseObject({ text: z.string(), callback_data: z.string().optional() }))),
+    })
+    .optional(),
   /** By user id: the emoji each put on it. */
   reactions: z.record(z.string(), z.array(z.string())).default({}),
 });
@@ -81,7 +87,10 @@ export async function collectTelegramPosts(timeline: Timeline, fakeUrl: string, 
       continue;
     }
     const view = telegramView(m.text, m.entities);
-    if (shown) Object.assign(shown, { text: m.text, view, reactions });
+    const controls = (m.reply_markup?.inline_keyboard.flat() ?? []).flatMap((b) =>
+      b.callback_data ? [{ id: b.callback_data, label: b.text }] : [],
+    );
+    if (shown) Object.assign(shown, { text: m.text, view, reactions, controls });
     else if (!timeline.forgot(id))
       timeline.add({
         ...entry(m.chat_id, m.thread),
@@ -90,6 +99,7 @@ export async function collectTelegramPosts(timeline: Timeline, fakeUrl: string, 
         text: m.text,
         view,
         reactions,
+        controls,
       });
   }
 }

@@ -15,12 +15,15 @@ export interface Reaction {
   by: string[];
 }
 
-/** A button on a bot's Slack message, as its Block Kit has it (./slack-blocks.ts). */
-export interface SlackControl {
-  blockId: string;
-  actionId: string;
+/**
+ * A button on a bot's message as the platform has it: Slack's Block Kit button (`id` its action_id, `block` its
+ * block_id: ./slack-blocks.ts), a Telegram inline keyboard's button (`id` its callback_data: ./telegram-posts.ts).
+ */
+export interface MessageControl {
+  id: string;
   label: string;
   style?: "primary" | "danger";
+  block?: string;
 }
 
 export interface ChatEntry {
@@ -35,8 +38,8 @@ export interface ChatEntry {
   view?: ViewNode[];
   /** The reactions on it, as the platform lists them. */
   reactions?: Reaction[];
-  /** Slack: the buttons on the bot's message, and its context line (an approval's outcome). */
-  controls?: SlackControl[];
+  /** The buttons on the bot's message; Slack: its context line (an approval's outcome). */
+  controls?: MessageControl[];
   note?: ViewNode[];
   /** Only this person sees it (a Slack slash command and its ephemeral answer): their handle. */
   visibleTo?: string;

@@ -87,6 +87,34 @@ describe.skipIf(!hasChromium())("what the simulator shows each person", () => {
       .toMatch(/pressed ✅ ignored.*✅ ignored.*pressed ✅ approved.*ended: approval_done/);
   });
 
+  it("draws a Telegram question's inline keyboard; a stranger's press gets the bot's alert, the asker's decides", async () => {
+    const { sim } = session;
+    await sim.selectTab("telegram");
+    await sim.page.click('#telegram-spots button[data-spot="general"]');
+    await sim.pickPerson("carol");
+    await sim.page.fill("#telegram-input", '@Parley create_ticket {"title": "Telegram printer jammed"}');
+    await sim.page.press("#telegram-input", "Enter");
+    const question = sim.page.locator("#telegram-messages .message.bot", { hasText: "create_ticket" });
+    const buttons = question.locator('[data-testid="block-button"]');
+    await expect.poll(() => buttons.allTextContents(), { timeout: ANSWER_TIMEOUT_MS }).toEqual(["Approve", "Cancel"]);
+
+    await sim.pickPerson("bob");
+    await question.locator('[data-testid="block-button"][data-action$="approve"]').click();
+    await expect
+      .poll(() => question.locator('[data-testid="press-note"]').textContent(), { timeout: ANSWER_TIMEOUT_MS })
+      .toMatch(/can approve this/);
+    expect(await buttons.count()).toBe(2);
+
+    await sim.pickPerson("carol");
+    await question.locator('[data-testid="block-button"][data-action$="approve"]').click();
+    await expect.poll(() => buttons.count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(0);
+    expect(await question.textContent()).toContain("Approved by");
+    await sim.page
+      .locator("#telegram-messages .message.bot", { hasText: "Done: create_ticket" })
+      .waitFor({ timeout: ANSWER_TIMEOUT_MS });
+    await sim.selectTab("slack");
+  });
+
   it("sends a picture pasted into a thread's box with the message, and offers the file picker there too", async () => {
     const { sim } = session;
     await sim.say("carol", "the dashboard shows an odd colour");

@@ -8,6 +8,8 @@ const POLL_MS = 700;
 const STATE_POLL_MS = 1500;
 
 let lastTimeline = "";
+/** What the bot answered the latest press on a message, for the person who pressed (Telegram's alert). */
+const pressNotes = new Map();
 
 const decisionFor = (id) =>
   view.timeline.workerEvents.findLast((e) => e.event === "decision" && eventMessageKey(e, e.message) === id);
@@ -62,28 +64,50 @@ const postJson = async (path, body) => {
   if (!res.ok) alert((await res.json()).error);
 };
 
-/** The buttons the Worker put on a bot's Slack message (its Block Kit), pressed as Slack posts the press. */
-function blockControls(entry) {
-  return (entry.controls ?? []).map((control) =>
-    el(
-      "button",
-      {
-        type: "button",
-        class: `block-button ${control.style ?? ""}`,
-        "data-testid": "block-button",
-        "data-action": control.actionId,
-        onclick: () =>
-          postJson("/api/press", {
-            person: view.person,
-            workspace: entry.workspace,
-            ts: entry.ts,
-            ...(entry.threadTs ? { threadTs: entry.threadTs } : {}),
-            ...control,
-          }),
-      },
-      control.label,
+/** What a press of `control` on `entry` names, as its platform sends it. */
+function pressOf(entry, control) {
+  if (entry.platform === "telegram")
+    return { platform: "telegram", chat: Number(entry.channel), messageId: Number(entry.messageId), id: control.id };
+  const thread = entry.threadTs ? { threadTs: entry.threadTs } : {};
+  return { platform: "slack", workspace: entry.workspace, ts: entry.ts, ...thread, ...control };
+}
+
+/**
+ * The buttons the Worker put on a bot's message (Slack's Block Kit, Telegram's inline keyboard), pressed as the
+ * platform sends the press; what the bot answered a Telegram press (its alert) shows under the message.
+ */
+function messageControls(entry) {
+  const press = (control) => async () => {
+    const res = await fetch("/api/press", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ person: view.person, ...pressOf(entry, control) }),
+    });
+    const answer = await res.json();
+    if (!res.ok) alert(answer.error);
+    else if (answer.note) pressNotes.set(entry.id, { person: view.person, note: answer.note });
+  };
+  const shown = pressNotes.get(entry.id);
+  const note =
+    shown && shown.person === view.person
+      ? el("span", { class: "press-note", "data-testid": "press-note" }, shown.note)
+      : null;
+  return [
+    ...(entry.controls ?? []).map((control) =>
+      el(
+        "button",
+        {
+          type: "button",
+          class: `block-button ${control.style ?? ""}`,
+          "data-testid": "block-button",
+          "data-action": control.id,
+          onclick: press(control),
+        },
+        control.label,
+      ),
     ),
-  );
+    note,
+  ];
 }
 
 /** Slack's "add reaction", with the two a confirm tool's question listens for. */
@@ -113,7 +137,7 @@ function slackBotExtras(entry) {
     ? el("span", { class: "block-note", "data-testid": "block-note" }, ...drawView(entry.note))
     : null;
   const approval = approvalEvents(entry.ts);
-  if (!approval) return [...blockControls(entry), note, ...addReaction(entry)];
+  if (!approval) return [...messageControls(entry), note, ...addReaction(entry)];
   const decided = approval.answers.find((e) => e.decided);
   const ignored = approval.answers.some((e) => !e.decided && e.state === "pending");
   const state = decided
@@ -125,7 +149,7 @@ function slackBotExtras(entry) {
         : "waiting for the asker";
   const done = Boolean(decided || approval.ended);
   return [
-    ...blockControls(entry),
+    ...messageControls(entry),
     note,
     ...addReaction(entry),
     el("span", { class: "approval-state", "data-testid": "approval-state", "data-done": String(done) }, state),
@@ -190,7 +214,7 @@ function renderChat() {
   const telegram = entries.filter(
     (e) => e.platform === "telegram" && e.place === view.setup.telegram.places[view.person][view.telegramSpot],
   );
-  $("#telegram-messages").replaceChildren(...telegram.map((e) => messageItem(e)));
+  $("#telegram-messages").replaceChildren(...telegram.map((e) => messageItem(e, e.bot ? messageControls(e) : [])));
   // Google Chat: the space, each thread's messages under its first (the answer replies in the thread), or the DM.
   const { spacePlace, dmPlaces } = view.setup.googleChat;
   const inView = view.gchatSpot === "dm" ? dmPlaces[view.person] : spacePlace.slice(0, -1);
