@@ -1,19 +1,21 @@
 /**
  * @module
  * bench/chaos's approvals (docs/tools.md, "Actions that need approval"): once the questions that ask to run the
- * confirm-only create_ticket are up on Slack and by text, the person who asked answers each as the seed draws it:
- * yes (half of them; a third of those also sent again, as a redelivery, and a second way), no (a quarter), or
- * never (the question expires). On Slack a ✅ (✔️ the second way) or ❌ through the Slack webhook like any event,
- * retried by Slack when not acknowledged; by text a YES or NO through the Twilio webhook, which Twilio does not
- * retry; both under the run's faults. Afterwards, from the tool server's count of create_ticket by idempotency key and the title
- * each carried (which holds the conversation's tag): every call is of a conversation whose asker sent a ✅
- * (`unapproved_calls` otherwise), and none was done twice, under two keys (`confirmed_twice`); a key sent again
- * (`confirmed_repeats`) is the server's to drop.
+ * confirm-only create_ticket are up on Slack, in Discord guilds and by text, the person who asked answers each as
+ * the seed draws it: yes (half of them; a third of those also sent again, as a redelivery, and a second way), no
+ * (a quarter), or never (the question expires). On Slack a ✅ (✔️ the second way) or ❌ through the Slack webhook
+ * like any event, retried by Slack when not acknowledged; on Discord the same reactions through the Gateway; by
+ * text a YES or NO through the Twilio webhook, which Twilio does not retry; all under the run's faults. Afterwards,
+ * from the tool server's count of create_ticket by idempotency key and the title each carried (which holds the
+ * conversation's tag): every call is of a conversation whose asker approved (`unapproved_calls` otherwise), and
+ * none was done twice, under two keys (`confirmed_twice`); a key sent again (`confirmed_repeats`) is the server's
+ * to drop.
  */
 import type { Random } from "../../dev/faults/seeded-random.ts";
 import type { ToolServerCalls } from "../../dev/tools/server.ts";
 import { APPROVAL_TAG } from "../../lib/notices.ts";
-import { SLACK_BOT_USER_ID, TWILIO_ACCOUNT_SID, TWILIO_NUMBER } from "../load/traffic.ts";
+import { DISCORD_APPLICATION_ID, SLACK_BOT_USER_ID, TWILIO_ACCOUNT_SID, TWILIO_NUMBER } from "../load/traffic.ts";
+import { json, origin } from "./checks.ts";
 import type { Conversation } from "./plan.ts";
 import { deliverAsPlatform, type Sender, type SendStats } from "./send.ts";
 
@@ -24,7 +26,7 @@ export interface ApprovalsSent {
   approved: Set<string>;
   denied: number;
   /** Questions whose asker's answer the webhook accepted, per platform. */
-  answered: { slack: number; twilio: number };
+  answered: { slack: number; discord: number; twilio: number };
 }
 
 interface SlackMessage {
@@ -68,6 +70,7 @@ async function answerAsDrawn(
 }
 
 const SLACK_REACTIONS = { approve: ["white_check_mark", "heavy_check_mark"], deny: ["x"] } as const;
+const DISCORD_REACTIONS = { approve: ["✅", "✔️"], deny: ["❌"] } as const;
 /** What the texter sends back: the question asks for exactly this (lib/notices.ts, approvalQuestion). */
 const TEXT_REPLIES = { approve: "YES", deny: "NO" } as const;
 
@@ -78,7 +81,12 @@ export async function sendApprovals(
   random: Random,
 ): Promise<ApprovalsSent> {
   const messages = (await (await fetch(`${s.slackControl}/__messages`)).json()) as (SlackMessage & { team: string })[];
-  const sent: ApprovalsSent = { questions: 0, approved: new Set(), denied: 0, answered: { slack: 0, twilio: 0 } };
+  const sent: ApprovalsSent = {
+    questions: 0,
+    approved: new Set(),
+    denied: 0,
+    answered: { slack: 0, discord: 0, twilio: 0 },
+  };
   for (const question of messages.filter((m) => m.bot_id && m.text?.startsWith(APPROVAL_TAG))) {
     const c = conversations.find(
       (conv) =>
@@ -95,6 +103,7 @@ export async function sendApprovals(
       return deliverAsPlatform(s, stats, { word: `${c.tag}-${reaction}-${n}`, trigger: false, slackBody: body });
     });
   }
+  await answerOnDiscord(s, sent, conversations, random);
   // A text's question is the text sent to the texter that names the tool and quotes the conversation's tag.
   const texts = (await (await fetch(`${s.twilioFake}/__calls`)).json()) as { to: string; body: string }[];
   for (const c of conversations.filter((conv) => conv.place.platform === "twilio")) {
@@ -113,6 +122,47 @@ export async function sendApprovals(
     });
   }
   return sent;
+}
+
+/**
+ * A Discord question is the edit of its `/ask`'s deferred response, in a guild (a reaction in a DM is not read); the
+ * asker's reaction comes as the Gateway's MESSAGE_REACTION_ADD, which Discord never delivers again: accepted once the
+ * Gateway dispatched it to the bot's session.
+ */
+async function answerOnDiscord(
+  s: Sender,
+  sent: ApprovalsSent,
+  conversations: readonly Conversation[],
+  random: Random,
+): Promise<void> {
+  const edits = await json<{ route: string; token?: string; id?: string; content?: string }[]>(
+    `${origin(s.discordFake)}/__calls`,
+  );
+  for (const c of conversations.filter((conv) => conv.kind === "discord_guild")) {
+    const question = edits.find(
+      (e) => e.route === "edit_original" && e.token === c.place.channel && e.content?.startsWith(APPROVAL_TAG),
+    );
+    if (!question?.id) continue;
+    const ask = JSON.parse(c.messages[0]!.discordBody!) as {
+      channel_id: string;
+      guild_id: string;
+      member: { user: { id: string } };
+    };
+    await answerAsDrawn(sent, "discord", c.tag, random, async (verdict, n) => {
+      const d = {
+        ...{ user_id: ask.member.user.id, channel_id: ask.channel_id, message_id: question.id, guild_id: ask.guild_id },
+        message_author_id: DISCORD_APPLICATION_ID,
+        emoji: { id: null, name: DISCORD_REACTIONS[verdict][verdict === "approve" ? n : 0]! },
+        burst: false,
+        type: 0,
+      };
+      const res = await fetch(`${s.discordGateway}/__dispatch`, {
+        method: "POST",
+        body: JSON.stringify({ t: "MESSAGE_REACTION_ADD", d, guild_id: ask.guild_id }),
+      });
+      return res.ok && ((await res.json()) as { delivered: number }).delivered > 0;
+    });
+  }
 }
 
 /** Slack's `reaction_added` of `user` on the question, the `n`th reaction event of its kind. */

@@ -2,12 +2,12 @@
  * @module
  * The traffic of bench/chaos, drawn from the seed: conversations across Slack channels, threads and DMs in two
  * workspaces (each installed with its own bot token, channel ids unique to each as Slack makes them; the Slack
- * fake keeps each post with the team of the token that made it, so an answer in the wrong tenant shows), Discord `/ask` in guild
- * channels and DMs, SMS, Telegram groups and private chats (./telegram-plan.ts), and Google Chat spaces, threads
- * and DMs (./google-chat-plan.ts). Each conversation has one trigger that needs an answer; Slack channel and
- * Telegram group conversations get chatter after it (recorded, not answered), a Google Chat space chatter its app
- * never sees. Every text carries its conversation's tag and a word of its own,
- * so that the checks can tell, from the outside, where a text ended up; a DM's text carries a secret word that must
+ * fake keeps each post with the team of the token that made it, so an answer in the wrong tenant shows), Discord
+ * `/ask` in guild channels and DMs, SMS, Telegram groups and private chats (./telegram-plan.ts), and Google Chat
+ * spaces, threads and DMs (./google-chat-plan.ts). Each conversation has one trigger that needs an answer; Slack
+ * channel and Telegram group conversations get chatter after it (recorded, not answered), a Google Chat space
+ * chatter its app never sees. Every text carries its conversation's tag and a word of its own, so that the checks
+ * can tell, from the outside, where a text ended up; a DM's text carries a secret word that must
  * never reach another place's prompt.
  */
 import type { Random } from "../../dev/faults/seeded-random.ts";

@@ -69,7 +69,7 @@ async function main(): Promise<void> {
     settings: { ADMIN_TOKEN: CHAOS_ADMIN_TOKEN },
     onPublish: (b) => void publishes.push(b.toString("utf8")),
   });
-  dog.hooks({ stop: chaos.stop, jobsDue: chaos.waiting });
+  dog.hooks({ jobsDue: chaos.waiting });
   const { stack, sender, faultTargets, redis } = chaos;
   try {
     const stats = newSendStats();

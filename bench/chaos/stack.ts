@@ -1,10 +1,12 @@
 /**
  * @module
  * The stack of one bench:chaos run (./run.ts): bench/load's local stack with QStash on the production schedule and
- * a virtual clock, a fault proxy before Redis, the chaos tool server, and the Worker in workerd logging to this
- * process; with the addresses the sender and the fault plan need, and one `stop` for all of it.
+ * a virtual clock, a fault proxy before Redis, the chaos tool server, a Discord Gateway fake (it carries the askers'
+ * reactions to approval questions), and the Worker in workerd logging to this process, its bot connected to that
+ * Gateway; with the addresses the sender and the fault plan need, and one `stop` for all of it.
  */
 import { Redis } from "@upstash/redis";
+import { startDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
 import { freePort } from "../../dev/ports.ts";
 import type { RunningToolServer } from "../../dev/tools/server.ts";
 import { readClock } from "../../test/support/qstash-clock.ts";
@@ -12,6 +14,7 @@ import { REDIS_REST_TOKEN, type Stack, startStack } from "../load/stack.ts";
 import * as traffic from "../load/traffic.ts";
 import { startParleyOn } from "../load/workers.ts";
 import { INSTALLABLE, installWorkspace } from "../latency/install.ts";
+import { answering, connected } from "../latency/stack.ts";
 import type { FaultTargets } from "./faults.ts";
 import type { Sender } from "./send.ts";
 import { startChaosTools } from "./tool-asks.ts";
@@ -52,15 +55,27 @@ export async function startChaosStack(opts: ChaosStackOptions): Promise<ChaosSta
   stack.gate.open();
   const discord = traffic.discordSigner();
   const at = { ...stack, publicBaseUrl: stack.gate.url, port: stack.workerPort };
+  const gateway = await startDiscordGatewayFake({ port: await freePort() });
   const tools = await startChaosTools(await freePort()).catch(async (err: unknown) => {
-    await stack.stop();
+    await Promise.all([stack.stop(), gateway.close()]);
     throw err;
   });
-  const settings = { ...INSTALLABLE, ...opts.settings, ...tools.settings };
+  const settings = { ...INSTALLABLE, DISCORD_GATEWAY_URL: gateway.url, ...opts.settings, ...tools.settings };
   const parley = await startParleyOn(at, discord, opts.keyPrefix, settings, "log").catch(async (err: unknown) => {
-    await Promise.all([stack.stop(), tools.server.close()]);
+    await Promise.all([stack.stop(), tools.server.close(), gateway.close()]);
     throw err;
   });
+  const stop = async () => {
+    await parley.stop().catch(() => {});
+    await Promise.all([stack.stop(), tools.server.close(), gateway.close()]);
+  };
+  try {
+    await answering(parley.url);
+    await connected(parley.url, gateway);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
   const slack = stack.fakes.slack.replace(/\/api$/, "");
   return {
     stack,
@@ -70,6 +85,7 @@ export async function startChaosStack(opts: ChaosStackOptions): Promise<ChaosSta
       publicBaseUrl: stack.gate.url,
       discord,
       discordFake: stack.fakes.discord,
+      discordGateway: gateway.controlUrl,
       slackControl: slack,
       twilioFake: stack.fakes.twilio,
       telegramFake: stack.fakes.telegram,
@@ -90,9 +106,6 @@ export async function startChaosStack(opts: ChaosStackOptions): Promise<ChaosSta
       for (const team of teams) await installWorkspace(parley.url, slack, team);
     },
     waiting: async () => (await readClock(stack.qstashUrl)).waiting,
-    async stop() {
-      await parley.stop().catch(() => {});
-      await Promise.all([stack.stop(), tools.server.close()]);
-    },
+    stop,
   };
 }

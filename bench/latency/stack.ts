@@ -52,7 +52,7 @@ export interface Pace {
 /**
  * Until the Worker answers: wrangler's `ready` comes before workerd has opened its local storage.
  */
-async function answering(url: string): Promise<void> {
+export async function answering(url: string): Promise<void> {
   for (let tries = 0; ; tries++) {
     const ok = await fetch(`${url}/health`).then(
       async (res) => {
@@ -72,7 +72,7 @@ const CRON_MS = 60_000;
 const cron = async (workerUrl: string) => (await fetch(`${workerUrl}/cdn-cgi/local/scheduled`)).body?.cancel();
 
 /** Until the Worker's bot holds a session on `gateway` (the cron wakes the Gateway Durable Object). */
-async function connected(workerUrl: string, gateway: RunningDiscordGatewayFake): Promise<void> {
+export async function connected(workerUrl: string, gateway: RunningDiscordGatewayFake): Promise<void> {
   await cron(workerUrl);
   for (let tries = 0; ; tries++) {
     const state = (await (await fetch(`${gateway.controlUrl}/__state`)).json()) as {

@@ -18,7 +18,7 @@ import { componentsRefusal } from "./components.ts";
 /** Interaction tokens are valid for 15 minutes. */
 const INTERACTION_TOKEN_LIFETIME_MS = 15 * 60 * 1000;
 /** The initial response must come within 3 seconds, or the token is invalidated. */
-const INITIAL_RESPONSE_MS = 3_000;
+export const INITIAL_RESPONSE_MS = 3_000;
 /** PONG (1) answers a PING and opens nothing; every other callback type acknowledges the interaction. */
 const PONG = 1;
 /** DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE: "thinking…" until the app edits `@original`. */
