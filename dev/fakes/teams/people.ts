@@ -1,0 +1,75 @@
+/**
+ * @module
+ * People's side of the fake's Teams, as control routes: `POST /__conversation {type}` makes a channel, a group chat
+ * or a 1:1 chat with the bot in it; `POST /__message {conversation, from, text, mention?, thread?, claims?,
+ * key?}` writes a message there and answers it with the delivery Teams would send the bot (null when it sends none:
+ * in a channel or group chat, a message that does not @mention the bot, unless the app has resource-specific consent,
+ * `/__config {rsc: true}`, or `rsc: true` for one message). `claims` overrides claims of the delivery's token and `key: "unendorsed"` signs it with a
+ * key the published set lists without the `msteams` endorsement, for tests of what the bot must refuse.
+ */
+import { z } from "zod";
+import { type ControlRoute, controlBody } from "../control.ts";
+import type { FakeSigningKey } from "../signing-keys.ts";
+import { activityToken, type Bot, messageActivity } from "./activities.ts";
+import type { World } from "./world.ts";
+
+const conversationSchema = z.strictObject({ type: z.enum(["personal", "groupChat", "channel"]) });
+const messageSchema = z.strictObject({
+  conversation: z.string().min(1),
+  from: z.strictObject({ id: z.string().regex(/^29:/), name: z.string().min(1) }),
+  text: z.string(),
+  mention: z.boolean().optional(),
+  /** The root of the channel's reply chain this message replies in; absent, a new post at the top. */
+  thread: z.string().optional(),
+  claims: z.record(z.string(), z.unknown()).optional(),
+  key: z.enum(["endorsed", "unendorsed"]).optional(),
+  /** The app holds resource-specific consent for this message's chat (every message reaches the bot). */
+  rsc: z.boolean().optional(),
+});
+
+export interface Delivery {
+  body: Record<string, unknown>;
+  authorization: string;
+}
+
+export interface PeopleDeps {
+  world: World;
+  bot: () => Bot;
+  serviceUrl: () => string;
+  rsc: () => boolean;
+  keys: { endorsed: FakeSigningKey; unendorsed: FakeSigningKey };
+}
+
+export function peopleRoutes(deps: PeopleDeps): Record<string, ControlRoute> {
+  return {
+    "POST /__conversation": (body) => {
+      const made = deps.world.newConversation(controlBody(conversationSchema, body).type);
+      return { id: made.id, tenantId: made.tenantId, ...(made.teamId ? { teamId: made.teamId } : {}) };
+    },
+    "POST /__message": (body) => {
+      const said = controlBody(messageSchema, body);
+      const conversation = deps.world.conversations.get(said.conversation);
+      if (!conversation) throw new Error(`no conversation ${said.conversation}`);
+      const id = deps.world.nextId();
+      const root = conversation.type === "channel" ? (said.thread ?? id) : undefined;
+      if (said.thread && !deps.world.activity(conversation.id, said.thread)) throw new Error("no such reply chain");
+      const message = deps.world.add({
+        id,
+        conversation: conversation.id,
+        ...(root ? { root } : {}),
+        from: said.from,
+        text: said.text,
+        byBot: false,
+        revisions: [],
+      });
+      const mentioned = said.mention ?? false;
+      const heard = conversation.type === "personal" || mentioned || (said.rsc ?? deps.rsc());
+      if (!heard) return { id, root, delivery: null };
+      const bot = deps.bot();
+      const activity = messageActivity(conversation, message, { bot, serviceUrl: deps.serviceUrl(), mentioned });
+      const key = said.key === "unendorsed" ? deps.keys.unendorsed : deps.keys.endorsed;
+      const token = activityToken(key, { appId: bot.appId, serviceUrl: deps.serviceUrl() }, said.claims);
+      return { id, root, delivery: { body: activity, authorization: `Bearer ${token}` } satisfies Delivery };
+    },
+  };
+}

@@ -1,0 +1,17 @@
+/**
+ * @module
+ * The Worker's Teams settings for the local stack (`npm run dev`): the OpenID metadata and the token endpoint on the
+ * fake, its origin the one service URL beyond Microsoft's the bot's token may go to, and, unless .dev.vars names a bot
+ * of its own, the fake's bot registration (its app id and secret).
+ */
+import { FAKE_APP_ID, FAKE_APP_PASSWORD, OPENID_METADATA_PATH } from "./server.ts";
+
+/** The settings to put where .dev.vars leaves them local or unset. */
+export function teamsFakeSettings(base: string, vars: Map<string, string>): Record<string, string> {
+  return {
+    TEAMS_OPENID_METADATA_URL: `${base}${OPENID_METADATA_PATH}`,
+    TEAMS_LOGIN_URL: base,
+    TEAMS_EXTRA_SERVICE_URL: base,
+    ...(vars.get("TEAMS_APP_ID") ? {} : { TEAMS_APP_ID: FAKE_APP_ID, TEAMS_APP_PASSWORD: FAKE_APP_PASSWORD }),
+  };
+}
