@@ -9,8 +9,8 @@
 import { serveStandalone } from "../serve-standalone.ts";
 import { startTeamsFake } from "./teams/server.ts";
 
-export { teamsFakeSettings } from "./teams/settings.ts";
-export { startTeamsFake, type RunningTeamsFake } from "./teams/server.ts";
+export { teamsFakeOptions } from "./teams/settings.ts";
+export { startTeamsFake } from "./teams/server.ts";
 
 const DEFAULT_TEAMS_FAKE_PORT = 8099;
 

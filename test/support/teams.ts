@@ -10,12 +10,12 @@ import { env } from "cloudflare:workers";
 import type { ConversationKey } from "../../lib/message.ts";
 import { callWorker, suiteEnv, type TestEnv } from "./worker.ts";
 
-export const TEAMS_URL = (env as unknown as Record<string, string>).TEAMS_LOGIN_URL!;
+const TEAMS_URL = (env as unknown as Record<string, string>).TEAMS_LOGIN_URL!;
 /** The fake's bot registration (dev/fakes/teams/server.ts). */
-export const APP_ID = "9c1e6a2d-4b7f-4e3a-8d5c-2f0b1a7e6c34";
+const APP_ID = "9c1e6a2d-4b7f-4e3a-8d5c-2f0b1a7e6c34";
 const APP_PASSWORD = "fake-teams-app-secret";
 /** The fake's tenant (dev/fakes/teams/world.ts). */
-export const TENANT = "72f988bf-86f1-41af-91ab-2d7cd011db47";
+const TENANT = "72f988bf-86f1-41af-91ab-2d7cd011db47";
 
 export type ConversationType = "personal" | "groupChat" | "channel";
 

@@ -118,7 +118,9 @@ describe("a Teams 1:1 chat", () => {
     const hello = await say(chat, erin, "what is on the roadmap?");
     await deliver(env, hello.delivery);
     await answers(place(chat));
-    const [fault] = await teamsControl<{ at: number }[]>(`/__faults?fault=ratelimit&conversation=${encodeURIComponent(chat)}`);
+    const [fault] = await teamsControl<{ at: number }[]>(
+      `/__faults?fault=ratelimit&conversation=${encodeURIComponent(chat)}`,
+    );
     const [message, ...more] = await botMessages(chat);
     expect(more).toEqual([]);
     expect(fault).toBeDefined();

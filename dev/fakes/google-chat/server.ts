@@ -2,9 +2,10 @@
  * @module
  * The Google Chat fake: one server standing for chat.googleapis.com (`/v1/...`, ./api.ts), oauth2.googleapis.com
  * (`POST /token`, ./oauth.ts) and the key sets Google publishes (`GET /service_accounts/v1/metadata/x509/
- * chat@system.gserviceaccount.com`, `GET /oauth2/v3/certs`, ../signing-keys.ts), with the control routes of every fake and
- * people's side (./people.ts). It holds one service account (its JSON key at `GET /__service-account`, or the one
- * given), and signs the events it sends with its own keys for the app's audience (`/__config {audience}`).
+ * chat@system.gserviceaccount.com`, `GET /oauth2/v3/certs`, ../signing-keys.ts), with the control routes of
+ * every fake and people's side (./people.ts). It holds one service account (its JSON key at
+ * `GET /__service-account`, or the one given), and signs the events it sends with its own keys for the app's
+ * audience (`/__config {audience}`).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";

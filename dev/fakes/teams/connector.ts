@@ -1,14 +1,14 @@
 /**
  * @module
- * The Bot Connector REST API of the fake, as strict as the Connector ("Bot Framework REST API reference: Conversations";
- * "Send and receive messages"; "Optimize your bot with rate limiting"):
+ * The Bot Connector REST API of the fake, as strict as the Connector ("Bot Framework REST API reference:
+ * Conversations"; "Send and receive messages"; "Optimize your bot with rate limiting"):
  * - `POST {serviceUrl}v3/conversations/{id}/activities`: a `message` (text or attachments, `textFormat` one of plain,
- *   markdown, xml, at most 40 KB as UTF-16: 413 `MessageSizeTooBig`) or `typing`; a channel's id may name a reply
- *   chain (`;messageid=<root>`) that must exist; answers 201 `{id}`;
+ *   markdown, xml, at most 40 KB as UTF-16: 413 `MessageSizeTooBig`) or `typing`; a channel's id may name a reply chain
+ *   (`;messageid=<root>`) that must exist; answers 201 `{id}`;
  * - `PUT …/activities/{activityId}`: replaces a message the bot sent in that conversation, never another's;
- * - the bot's token from the identity platform (./identity.ts) on every call (401 without it), an unknown
- *   conversation 404 `ConversationNotFound`, and the per-conversation limits of a bot: 7 operations a second and 60
- *   in thirty seconds, past them 429 with `Retry-After`.
+ * - the bot's token from the identity platform (./identity.ts) on every call (401 without it), an unknown conversation
+ *   404 `ConversationNotFound`, and the per-conversation limits of a bot: 7 operations a second and 60 in thirty
+ *   seconds, past them 429 with `Retry-After`.
  */
 import type { RateLimiter } from "../rate-limit.ts";
 import type { IdentityPlatform } from "./identity.ts";
@@ -103,8 +103,7 @@ export function callConnector(
     return error(400, "BadArgument", "Activity text or attachments are required.");
   if (textFormat !== undefined && !TEXT_FORMATS.has(textFormat))
     return error(400, "BadArgument", "Unknown textFormat.");
-  if (request.body.length * 2 > MAX_MESSAGE_BYTES)
-    return error(413, "MessageSizeTooBig", "Message size too big.");
+  if (request.body.length * 2 > MAX_MESSAGE_BYTES) return error(413, "MessageSizeTooBig", "Message size too big.");
   const replyToId = typeof activity.replyToId === "string" ? activity.replyToId : undefined;
   const revision = { at: Date.now(), text, ...(textFormat ? { textFormat } : {}) };
   if (target.activityId) {

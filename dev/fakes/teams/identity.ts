@@ -10,8 +10,8 @@
  */
 import { randomBytes } from "node:crypto";
 
-export const BOT_CONNECTOR_SCOPE = "https://api.botframework.com/.default";
-export const MULTI_TENANT = "botframework.com";
+const BOT_CONNECTOR_SCOPE = "https://api.botframework.com/.default";
+const MULTI_TENANT = "botframework.com";
 const TOKEN_LIFETIME_SECONDS = 3_599;
 const TOKEN_PATH = /^\/([^/]+)\/oauth2\/v2\.0\/token$/;
 

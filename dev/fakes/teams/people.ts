@@ -4,8 +4,9 @@
  * or a 1:1 chat with the bot in it; `POST /__message {conversation, from, text, mention?, thread?, claims?,
  * key?}` writes a message there and answers it with the delivery Teams would send the bot (null when it sends none:
  * in a channel or group chat, a message that does not @mention the bot, unless the app has resource-specific consent,
- * `/__config {rsc: true}`, or `rsc: true` for one message). `claims` overrides claims of the delivery's token and `key: "unendorsed"` signs it with a
- * key the published set lists without the `msteams` endorsement, for tests of what the bot must refuse.
+ * `/__config {rsc: true}`, or `rsc: true` for one message). `claims` overrides claims of the delivery's token, and
+ * `key: "unendorsed"` signs it with a key the published set lists without the `msteams` endorsement, for tests of
+ * what the bot must refuse.
  */
 import { z } from "zod";
 import { type ControlRoute, controlBody } from "../control.ts";
@@ -27,7 +28,7 @@ const messageSchema = z.strictObject({
   rsc: z.boolean().optional(),
 });
 
-export interface Delivery {
+interface Delivery {
   body: Record<string, unknown>;
   authorization: string;
 }

@@ -62,7 +62,9 @@ function routeOf(method: string, body: string): ConnectorCall["route"] {
 
 function refuseAsConnector(res: ServerResponse, fault: FakeFault): void {
   if (fault.fault === "ratelimit") {
-    const headers: Record<string, string> = fault.retryAfter ? { "Retry-After": String(Math.ceil(fault.retryAfter)) } : {};
+    const headers: Record<string, string> = fault.retryAfter
+      ? { "Retry-After": String(Math.ceil(fault.retryAfter)) }
+      : {};
     return sendJson(res, 429, { error: { code: "TooManyRequests", message: "Too many requests." } }, headers);
   }
   const status = fault.fault === "refuse" ? fault.status : (fault.fault === "error" && fault.status) || 500;
@@ -131,7 +133,10 @@ export async function startTeamsFake(opts: TeamsFakeOptions): Promise<RunningTea
       return sendJson(res, answer.status, answer.body);
     }
     const target = connectorPath(method, url.pathname);
-    const admission = await control.admit({ route: routeOf(method, body), conversation: target?.conversation ?? "" }, res);
+    const admission = await control.admit(
+      { route: routeOf(method, body), conversation: target?.conversation ?? "" },
+      res,
+    );
     if (!admission) return;
     const answer = callConnector(
       {

@@ -18,7 +18,7 @@ export interface FakeConversation {
   teamId?: string;
 }
 
-export interface Revision {
+interface Revision {
   at: number;
   method: "post" | "put";
   text: string;
@@ -37,7 +37,7 @@ export interface FakeActivity {
   revisions: Revision[];
 }
 
-export const FAKE_TENANT = "72f988bf-86f1-41af-91ab-2d7cd011db47";
+const FAKE_TENANT = "72f988bf-86f1-41af-91ab-2d7cd011db47";
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");
 
 export class World {

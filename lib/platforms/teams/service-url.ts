@@ -4,8 +4,8 @@
  * that URL gets the bot's access token with each post: a token sent to any other host would be handed to whoever runs
  * it. So only Microsoft's Bot Connector hosts take it, over HTTPS: `*.botframework.com`, `*.teams.microsoft.com`
  * and `smba.trafficmanager.net` (where Teams' regional service URLs are, `https://smba.trafficmanager.net/amer/`),
- * plus the one origin TEAMS_EXTRA_SERVICE_URL names (the local stack's fake). The inbound token's `serviceurl` claim must also
- * equal the activity's (./verify.ts); this list holds even against a forged claim signed with a leaked key.
+ * plus the one origin TEAMS_EXTRA_SERVICE_URL names (the local stack's fake). The inbound token's `serviceurl` claim
+ * must also equal the activity's (./verify.ts); this list holds even against a claim signed with a leaked key.
  */
 import type { TeamsSettings } from "./settings.ts";
 
