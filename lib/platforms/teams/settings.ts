@@ -31,17 +31,8 @@ const shape = {
 export type TeamsSettings = { [K in keyof typeof shape]: z.output<(typeof shape)[K]> };
 
 export const teamsSettings: PlatformSettings<TeamsSettings> = {
-  read: (env) =>
-    readSettings(shape, env, {
-      essential: [
-        "TEAMS_APP_ID",
-        "TEAMS_APP_PASSWORD",
-        "TEAMS_TENANT_ID",
-        "TEAMS_OPENID_METADATA_URL",
-        "TEAMS_LOGIN_URL",
-        "TEAMS_EXTRA_SERVICE_URL",
-      ],
-    }),
+  // Every one is essential: a bot with a wrong id, tenant or URL would refuse every activity or post nowhere.
+  read: (env) => readSettings(shape, env, { essential: Object.keys(shape) as (keyof typeof shape)[] }),
   enabled: (s) => Boolean(s.TEAMS_APP_ID && s.TEAMS_APP_PASSWORD),
   tokenSetting: "TEAMS_APP_PASSWORD",
   token: (s) => s.TEAMS_APP_PASSWORD,

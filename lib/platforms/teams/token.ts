@@ -4,11 +4,12 @@
  * platform ("Authentication with the Bot Connector API", bot to Connector): `POST {login}/{tenant}/oauth2/v2.0/token`
  * with `grant_type=client_credentials`, the app id and its secret, and `scope=https://api.botframework.com/.default`;
  * `{tenant}` is `botframework.com` for a multi-tenant bot and the bot's own tenant for a single-tenant one. Kept
- * within the isolate until a few minutes before it expires (botbuilder-js refreshes five minutes early), so that a
- * job makes one exchange an hour, not one a call. A refused secret is a GiveUp: no retry brings it back.
+ * within the isolate until five minutes before it expires, as botbuilder-js refreshes it (../kept-token.ts). A
+ * refused secret is a GiveUp: no retry brings it back.
  */
 import { GiveUp } from "../../errors.ts";
 import * as z from "../../zod.ts";
+import { type KeptToken, TokenKeeper } from "../kept-token.ts";
 import { PlatformRateLimited } from "../rate-limited.ts";
 import type { TeamsSettings } from "./settings.ts";
 
@@ -31,12 +32,7 @@ export interface TokenRequest {
   now(): number;
 }
 
-interface Cached {
-  token: string;
-  expiresAt: number;
-}
-const tokens = new Map<string, Cached>();
-const pending = new Map<string, Promise<Cached>>();
+const tokens = new TokenKeeper(EXPIRY_MARGIN_MS);
 
 function tokenUrlOf(config: TeamsSettings): string {
   return `${config.TEAMS_LOGIN_URL}/${config.TEAMS_TENANT_ID ?? MULTI_TENANT}/oauth2/v2.0/token`;
@@ -47,25 +43,15 @@ const cacheId = (request: Omit<TokenRequest, "fetch" | "now">) =>
 
 /** A bearer token for the Bot Connector, from the cache or a new exchange (one at a time, however many ask). */
 export async function connectorToken(request: TokenRequest): Promise<string> {
-  const id = cacheId(request);
-  const cached = tokens.get(id);
-  if (cached && cached.expiresAt - EXPIRY_MARGIN_MS > request.now()) return cached.token;
-  let exchange = pending.get(id);
-  if (!exchange) {
-    exchange = exchangeSecret(request).finally(() => pending.delete(id));
-    pending.set(id, exchange);
-  }
-  const fresh = await exchange;
-  tokens.set(id, fresh);
-  return fresh.token;
+  return tokens.token(cacheId(request), request.now(), () => exchangeSecret(request));
 }
 
 /** Forgets the token: the Connector refused it before its time, and the next call exchanges the secret anew. */
 export function forgetConnectorToken(request: Omit<TokenRequest, "fetch" | "now">): void {
-  tokens.delete(cacheId(request));
+  tokens.forget(cacheId(request));
 }
 
-async function exchangeSecret(request: TokenRequest): Promise<Cached> {
+async function exchangeSecret(request: TokenRequest): Promise<KeptToken> {
   const appId = request.config.TEAMS_APP_ID;
   if (!appId) throw new GiveUp("TEAMS_APP_ID is not set", "not_configured");
   const response = await request.fetch(tokenUrlOf(request.config), {
