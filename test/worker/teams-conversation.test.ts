@@ -3,7 +3,8 @@
  * Microsoft Teams end to end on the local stack (issue #39): a channel @mention answered once in its reply chain,
  * streamed by replacing the posted message, the mention read as the bot's name; a follow-up in the reply chain; a
  * channel message without a mention (the app with resource-specific consent gets it) recorded but not answered; a
- * 1:1 message answered without a mention; and a 429 from the Bot Connector waited out as its Retry-After says.
+ * group chat's mention and the follow-up the decider takes answered once each, its chatter not; a 1:1 message
+ * answered without a mention; and a 429 from the Bot Connector waited out as its Retry-After says.
  */
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it } from "vitest";
@@ -92,6 +93,28 @@ describe("a Teams channel", () => {
   it("gets nothing from Teams for a message without a mention when the app has no consent", async () => {
     const channel = await newConversation("channel");
     expect((await say(channel, newPerson("Dan"), "not for the bot")).delivery).toBeNull();
+  });
+});
+
+describe("a Teams group chat", () => {
+  it("answers an @mention once, in the chat, and a follow-up without a mention that the decider takes", async () => {
+    const [frank, grace] = [newPerson("Frank"), newPerson("Grace")];
+    const chat = await newConversation("groupChat");
+    const question = await say(chat, frank, "what time is the deploy window today?", { mention: true });
+    await deliver(env, question.delivery);
+    await answers(place(chat));
+    const [first] = await botMessages(chat);
+    expect(first).toMatchObject({ replyToId: question.id });
+    expect(first!.root).toBeUndefined();
+    // With resource-specific consent the follow-up arrives without a mention; the conversation is attentive.
+    const follow = await say(chat, frank, "and who is on call for it?", { rsc: true });
+    await deliver(env, follow.delivery);
+    await answers(place(chat), 2);
+    expect(await botMessages(chat)).toHaveLength(2);
+    const chatter = await say(chat, grace, "brb, coffee", { rsc: true });
+    await deliver(env, chatter.delivery);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(await botMessages(chat)).toHaveLength(2);
   });
 });
 

@@ -68,9 +68,9 @@ export function callConnector(
 ): ConnectorAnswer {
   const target = connectorPath(request.method, request.pathname);
   if (!target) return error(404, "NotFound", "The requested resource was not found.");
-  if (!deps.identity.authorized(request.authorization))
-    return { status: 401, json: { message: "Authorization has been denied for this request." } };
   const [chat = "", root] = target.conversation.split(";messageid=");
+  if (!deps.identity.authorized(request.authorization, chat))
+    return { status: 401, json: { message: "Authorization has been denied for this request." } };
   const conversation = deps.world.conversations.get(chat);
   if (!conversation) return error(404, "ConversationNotFound", "Conversation not found.");
   if (root !== undefined && (conversation.type !== "channel" || !deps.world.activity(chat, root)?.id))

@@ -37,7 +37,7 @@ export function isTokenPath(pathname: string): boolean {
 }
 
 export class IdentityPlatform {
-  #grants = new Map<string, { appId: string; expiresAt: number }>();
+  #grants = new Map<string, { appId: string; expiresAt: number; usedFor: Set<string> }>();
   /** Token exchanges made (a job makes one an hour per isolate). */
   exchanges = 0;
 
@@ -56,7 +56,7 @@ export class IdentityPlatform {
     if (form.get("scope") !== BOT_CONNECTOR_SCOPE)
       return refusal(400, "invalid_scope", "AADSTS1002012: The provided value for scope is not valid.");
     const token = `eyJ0eXAiOiJKV1QifQ.fake-${randomBytes(24).toString("base64url")}`;
-    this.#grants.set(token, { appId: app.appId, expiresAt: now + TOKEN_LIFETIME_SECONDS * 1000 });
+    this.#grants.set(token, { appId: app.appId, expiresAt: now + TOKEN_LIFETIME_SECONDS * 1000, usedFor: new Set() });
     this.exchanges++;
     return {
       status: 200,
@@ -69,16 +69,27 @@ export class IdentityPlatform {
     };
   }
 
-  /** True when `Authorization: Bearer <token>` holds a token this endpoint granted that has not expired. */
-  authorized(authorization: string | undefined, now = Date.now()): boolean {
+  /**
+   * True when `Authorization: Bearer <token>` holds a token this endpoint granted that has not expired; the token is
+   * noted as used for `chat`.
+   */
+  authorized(authorization: string | undefined, chat: string, now = Date.now()): boolean {
     const token = /^Bearer (\S+)$/.exec(authorization ?? "")?.[1];
     const grant = token ? this.#grants.get(token) : undefined;
-    return grant !== undefined && grant.expiresAt > now;
+    if (!grant || grant.expiresAt <= now) return false;
+    grant.usedFor.add(chat);
+    return true;
   }
 
-  /** Takes back every grant's life (a test of a token that expired early). */
-  expireAll(): void {
-    for (const grant of this.#grants.values()) grant.expiresAt = 0;
+  /** Takes back the life of every token used for `chat` (a test of a token revoked early), and no other's. */
+  expireUsedFor(chat: string): number {
+    let expired = 0;
+    for (const grant of this.#grants.values())
+      if (grant.usedFor.has(chat)) {
+        grant.expiresAt = 0;
+        expired++;
+      }
+    return expired;
   }
 
   reset(): void {

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import { configRoutes, createFakeControl, filterByQuery } from "../control.ts";
+import { configRoutes, controlBody, createFakeControl, filterByQuery } from "../control.ts";
 import type { FakeFault } from "../faults.ts";
 import { readBody, sendJson, startHttpServer } from "../http.ts";
 import { RateLimiter } from "../rate-limit.ts";
@@ -38,6 +38,8 @@ const settingsPatchSchema = z.strictObject({
   rsc: z.boolean().optional(),
   rateLimits: z.boolean().optional(),
 });
+
+const expireSchema = z.strictObject({ conversation: z.string().min(1) });
 
 export interface TeamsFakeOptions {
   port: number;
@@ -107,10 +109,9 @@ export async function startTeamsFake(opts: TeamsFakeOptions): Promise<RunningTea
         url.searchParams,
       ),
     "GET /__stats": () => ({ ratelimited: limits.refusals(), tokenExchanges: identity.exchanges }),
-    "POST /__expire-tokens": () => {
-      identity.expireAll();
-      return { ok: true };
-    },
+    "POST /__expire-tokens": (body) => ({
+      expired: identity.expireUsedFor(controlBody(expireSchema, body).conversation),
+    }),
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
