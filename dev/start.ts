@@ -118,7 +118,7 @@ async function main(): Promise<void> {
     port: ports.googleChat,
     ...googleChatFakeOptions(vars, local(ports.worker)),
   });
-  await stack.start(startTeamsFake, { port: ports.teams, ...teamsFakeOptions(vars) });
+  await stack.start(startTeamsFake, { port: ports.teams, ...teamsFakeOptions(vars, local(ports.worker)) });
 
   const simulator = await stack.start(startSimulator, {
     port: ports.simulator,

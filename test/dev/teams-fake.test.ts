@@ -6,6 +6,8 @@
  * operations past a conversation's limit (429 with Retry-After); and what it sends the bot verifies with the
  * Worker's own check against the keys it publishes.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startTeamsFake } from "../../dev/fakes/teams.ts";
 import { verifyTeamsRequest } from "../../lib/platforms/teams/verify.ts";
@@ -173,5 +175,36 @@ describe("what the fake sends the bot", () => {
     expect(
       await control("/__message", { conversation: channel, from: alice, text: "chatter", rsc: true }),
     ).toMatchObject({ delivery: { body: { text: "chatter" } } });
+  });
+
+  it("posts what people write to the bot's messaging endpoint, with its token, unless told not to", async () => {
+    const received: { authorization?: string; body: string }[] = [];
+    const endpoint = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      req.on("end", () => {
+        received.push({ authorization: req.headers.authorization, body });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => endpoint.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = endpoint.address() as AddressInfo;
+      await control("/__config", { endpoint: `http://127.0.0.1:${port}/teams/messages` });
+      const chat = await newConversation("personal");
+      const said = await control<{ delivery: { status: number; authorization: string } }>("/__message", {
+        conversation: chat,
+        from: alice,
+        text: "hello",
+      });
+      expect(said.delivery.status).toBe(200);
+      expect(received).toEqual([
+        { authorization: said.delivery.authorization, body: expect.stringContaining("hello") },
+      ]);
+      await control("/__message", { conversation: chat, from: alice, text: "again", deliver: false });
+      expect(received).toHaveLength(1);
+    } finally {
+      await new Promise((resolve) => endpoint.close(resolve));
+    }
   });
 });

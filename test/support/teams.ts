@@ -70,7 +70,7 @@ export function say(
   text: string,
   opts: SayOptions = {},
 ): Promise<{ id: string; root?: string; delivery: Delivery | null }> {
-  return teamsControl("/__message", { conversation, from, text, ...opts });
+  return teamsControl("/__message", { conversation, from, text, deliver: false, ...opts });
 }
 
 /** The delivery as the Connector posts it (`authorization` replaced when given; null leaves it out). */

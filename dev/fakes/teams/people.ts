@@ -2,7 +2,8 @@
  * @module
  * People's side of the fake's Teams, as control routes: `POST /__conversation {type}` makes a channel, a group chat
  * or a 1:1 chat with the bot in it; `POST /__message {conversation, from, text, mention?, thread?, claims?,
- * key?}` writes a message there and answers it with the delivery Teams would send the bot (null when it sends none:
+ * key?, deliver?}` writes a message there and answers it with the delivery Teams would send the bot, posted to the
+ * bot's endpoint (`/__config {endpoint}`) unless `deliver: false` (null when Teams sends none:
  * in a channel or group chat, a message that does not @mention the bot, unless the app has resource-specific consent,
  * `/__config {rsc: true}`, or `rsc: true` for one message). `claims` overrides claims of the delivery's token, and
  * `key: "unendorsed"` signs it with a key the published set lists without the `msteams` endorsement, for tests of
@@ -26,11 +27,15 @@ const messageSchema = z.strictObject({
   key: z.enum(["endorsed", "unendorsed"]).optional(),
   /** The app holds resource-specific consent for this message's chat (every message reaches the bot). */
   rsc: z.boolean().optional(),
+  /** False: the delivery is only handed back, never posted to the bot's endpoint. */
+  deliver: z.boolean().optional(),
 });
 
 interface Delivery {
   body: Record<string, unknown>;
   authorization: string;
+  /** How the bot's endpoint answered it, when it was posted there (0: no answer). */
+  status?: number;
 }
 
 export interface PeopleDeps {
@@ -38,6 +43,8 @@ export interface PeopleDeps {
   bot: () => Bot;
   serviceUrl: () => string;
   rsc: () => boolean;
+  /** The bot's messaging endpoint (`/__config {endpoint}`): the Connector posts its activities there. */
+  endpoint: () => string | undefined;
   keys: { endorsed: FakeSigningKey; unendorsed: FakeSigningKey };
 }
 
@@ -47,7 +54,7 @@ export function peopleRoutes(deps: PeopleDeps): Record<string, ControlRoute> {
       const made = deps.world.newConversation(controlBody(conversationSchema, body).type);
       return { id: made.id, tenantId: made.tenantId, ...(made.teamId ? { teamId: made.teamId } : {}) };
     },
-    "POST /__message": (body) => {
+    "POST /__message": async (body) => {
       const said = controlBody(messageSchema, body);
       const conversation = deps.world.conversations.get(said.conversation);
       if (!conversation) throw new Error(`no conversation ${said.conversation}`);
@@ -70,7 +77,25 @@ export function peopleRoutes(deps: PeopleDeps): Record<string, ControlRoute> {
       const activity = messageActivity(conversation, message, { bot, serviceUrl: deps.serviceUrl(), mentioned });
       const key = said.key === "unendorsed" ? deps.keys.unendorsed : deps.keys.endorsed;
       const token = activityToken(key, { appId: bot.appId, serviceUrl: deps.serviceUrl() }, said.claims);
-      return { id, root, delivery: { body: activity, authorization: `Bearer ${token}` } satisfies Delivery };
+      const delivery: Delivery = { body: activity, authorization: `Bearer ${token}` };
+      const endpoint = deps.endpoint();
+      if (endpoint && said.deliver !== false) delivery.status = await post(endpoint, delivery);
+      return { id, root, delivery };
     },
   };
+}
+
+/** Posts the activity as the Bot Connector does; the endpoint's status, or 0 when it did not answer. */
+async function post(endpoint: string, delivery: Delivery): Promise<number> {
+  const res = await fetch(endpoint, {
+    method: "POST",
+    headers: {
+      Authorization: delivery.authorization,
+      "Content-Type": "application/json; charset=utf-8",
+      "User-Agent": "Microsoft-SkypeBotApi (Microsoft-BotFramework/3.0)",
+    },
+    body: JSON.stringify(delivery.body),
+  }).catch(() => undefined);
+  await res?.body?.cancel();
+  return res?.status ?? 0;
 }

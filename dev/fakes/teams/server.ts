@@ -32,9 +32,11 @@ interface Settings {
   botName: string;
   rsc: boolean;
   rateLimits: boolean;
+  endpoint?: string;
 }
 const settingsPatchSchema = z.strictObject({
   botName: z.string().min(1).optional(),
+  endpoint: z.url().optional(),
   rsc: z.boolean().optional(),
   rateLimits: z.boolean().optional(),
 });
@@ -102,7 +104,7 @@ export async function startTeamsFake(opts: TeamsFakeOptions): Promise<RunningTea
       settingsPatchSchema,
       (patch) => (settings = { ...settings, ...patch }),
     ),
-    ...peopleRoutes({ world, bot, serviceUrl, rsc: () => settings.rsc, keys }),
+    ...peopleRoutes({ world, bot, serviceUrl, rsc: () => settings.rsc, endpoint: () => settings.endpoint, keys }),
     "GET /__activities": (_body, url) =>
       filterByQuery(
         [...world.activities.values()].filter((a) => a.byBot),
