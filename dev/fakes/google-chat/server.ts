@@ -9,9 +9,9 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import { configRoutes, createFakeControl, filterByQuery } from "../control.ts";
+import { configRoutes, createFakeControl, filterByQuery, serveFake } from "../control.ts";
 import { sendFile } from "../files.ts";
-import { readBody, sendJson, startHttpServer } from "../http.ts";
+import { readBody, sendJson } from "../http.ts";
 import { RateLimiter } from "../rate-limit.ts";
 import { callApi, methodOf } from "./api.ts";
 import { GoogleApiError, refuseAsGoogle, sendGoogleError } from "./errors.ts";
@@ -141,14 +141,7 @@ export async function startGoogleChatFake(opts: GoogleChatFakeOptions): Promise<
     }
   }
 
-  const server = await startHttpServer({
-    port: opts.port,
-    ...(opts.host ? { host: opts.host } : {}),
-    async handle(req, res, url) {
-      if (await control.handle(req, res, url)) return;
-      await handle(req, res, url);
-    },
-  });
+  const server = await serveFake(control, opts, handle);
   origin = server.origin;
   return { url: server.origin, serviceAccountJson, close: server.close };
 }

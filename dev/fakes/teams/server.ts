@@ -8,9 +8,9 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import { configRoutes, controlBody, createFakeControl, filterByQuery } from "../control.ts";
+import { configRoutes, controlBody, createFakeControl, filterByQuery, serveFake } from "../control.ts";
 import type { FakeFault } from "../faults.ts";
-import { readBody, sendJson, startHttpServer } from "../http.ts";
+import { readBody, sendJson } from "../http.ts";
 import { RateLimiter } from "../rate-limit.ts";
 import { newSigningKey, publicJwk } from "../signing-keys.ts";
 import type { Bot } from "./activities.ts";
@@ -155,14 +155,7 @@ export async function startTeamsFake(opts: TeamsFakeOptions): Promise<RunningTea
     admission.send(answer.status, answer.json, answer.headers);
   }
 
-  const server = await startHttpServer({
-    port: opts.port,
-    ...(opts.host ? { host: opts.host } : {}),
-    async handle(req, res, url) {
-      if (await control.handle(req, res, url)) return;
-      await handle(req, res, url);
-    },
-  });
+  const server = await serveFake(control, opts, handle);
   origin = server.origin;
   return { url: server.origin, serviceUrl: serviceUrl(), app, close: server.close };
 }
