@@ -61,6 +61,8 @@ export interface SayOptions {
   key?: "endorsed" | "unendorsed";
   /** The app holds resource-specific consent: the message reaches the bot without a mention. */
   rsc?: boolean;
+  /** Pictures pasted into the message, as `pastedImage` made them. */
+  attachments?: unknown[];
 }
 
 /** `from` writes `text`; its activity id, its reply chain's root (channels), and what the bot gets (null: nothing). */
@@ -108,4 +110,9 @@ export function botMessages(conversation: string): Promise<BotActivity[]> {
 /** The conversation key of a chat (and of a channel's reply chain). */
 export function place(conversation: string, thread?: string): ConversationKey {
   return { platform: "teams", tenant: TENANT, channel: conversation, ...(thread ? { thread } : {}) };
+}
+
+/** A picture someone pastes into a message: the attachment to pass to `say`. */
+export function pastedImage(upload: Record<string, unknown>): Promise<unknown> {
+  return teamsControl("/__files", upload);
 }

@@ -4,6 +4,7 @@
  * what is ignored; the service URLs the bot's token may go to; and the answer in Teams' Markdown.
  */
 import { describe, expect, it } from "vitest";
+import { teamsFileRefs, teamsFiles } from "../../lib/platforms/teams/files.ts";
 import { parseTeamsActivity } from "../../lib/platforms/teams/parse.ts";
 import { serviceUrlAllowed } from "../../lib/platforms/teams/service-url.ts";
 import { teamsMarkdown } from "../../lib/platforms/teams/format.ts";
@@ -146,6 +147,51 @@ describe("the service URLs the bot's token may go to", () => {
     ])
       expect(serviceUrlAllowed(config, url), url).toBe(false);
     expect(serviceUrlAllowed({} as TeamsSettings, "http://127.0.0.1:8099/amer/")).toBe(false);
+  });
+});
+
+describe("files pasted into a Teams message", () => {
+  const image = {
+    contentType: "image/png",
+    contentUrl: "https://smba.trafficmanager.net/amer/v3/attachments/0-eus-d1-abc/views/original",
+    name: "chart.png",
+  };
+  const download = (downloadUrl: string) => ({
+    contentType: "application/vnd.microsoft.teams.file.download.info",
+    name: "notes.txt",
+    content: { downloadUrl, uniqueId: "1150D938-8870-4044-9F2C-5BBDEBA70C8C", fileType: "txt" },
+  });
+
+  it("keeps a picture and a 1:1 file's SharePoint download as references, never the message's HTML copy", () => {
+    const refs = teamsFileRefs([
+      image,
+      download("https://contoso.sharepoint.com/personal/u/_layouts/15/download.aspx?UniqueId=1150"),
+      download("https://collector.example.net/notes.txt"),
+      { contentType: "text/html", content: "<p>hi</p>" },
+    ]);
+    expect(refs).toEqual([
+      { id: image.contentUrl, url: image.contentUrl, name: "chart.png", type: "image/png" },
+      expect.objectContaining({ name: "notes.txt", url: expect.stringContaining(".sharepoint.com/") }),
+    ]);
+  });
+
+  it("fetches a picture only from a host the bot's token may go to", async () => {
+    let fetched = 0;
+    const ctx = {
+      config: {} as TeamsSettings,
+      fetch: (async () => {
+        fetched++;
+        return new Response("x");
+      }) as typeof fetch,
+    } as unknown as Parameters<typeof teamsFiles.fetchFile>[0];
+    const ref = {
+      id: "https://collector.example.net/a.png",
+      url: "https://collector.example.net/a.png",
+      name: "a",
+      type: "",
+    };
+    expect(await teamsFiles.fetchFile(ctx, ref, 1_000, "start")).toBeNull();
+    expect(fetched).toBe(0);
   });
 });
 

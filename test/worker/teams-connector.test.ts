@@ -1,15 +1,17 @@
 /**
  * @module
- * What the bot does with the Bot Connector beyond posting (issue #39): "typing" while it works, and a token the
- * Connector stops taking before its hour (401), forgotten so that the next attempt buys another from the identity
- * platform and the answer still arrives once.
+ * What the bot does with the Bot Connector beyond posting (issue #39): "typing" while it works, a token the Connector
+ * stops taking before its hour (401), forgotten so that the next attempt buys another from the identity platform and
+ * the answer still arrives once, and a picture pasted into a message, fetched with the bot's token for the model.
  */
 import { describe, expect, it } from "vitest";
+import { modelRequests } from "../support/model.ts";
 import {
   botMessages,
   deliver,
   newConversation,
   newPerson,
+  pastedImage,
   say,
   teamsControl,
   teamsSuiteEnv,
@@ -56,5 +58,19 @@ describe("the bot on the Bot Connector", () => {
     await deliver(env, second.delivery);
     expect(await answered(again)).toHaveLength(1);
     expect((await teamsControl<{ tokenExchanges: number }>("/__stats")).tokenExchanges).toBeGreaterThan(before);
+  });
+
+  it("reads a picture pasted into the message with the bot's token, and answers about it", async () => {
+    const chat = await newConversation("personal");
+    const image = await pastedImage({
+      name: "chart.png",
+      type: "image/png",
+      png: { width: 40, height: 30, colour: "#dc1e1e" },
+    });
+    const asked = await say(chat, newPerson("Ken"), "what colour is this chart?", { attachments: [image] });
+    await deliver(env, asked.delivery);
+    await answered(chat);
+    const [prompt] = await modelRequests("what colour is this chart?");
+    expect(JSON.stringify(prompt!.messages)).toContain("data:image/png;base64,");
   });
 });

@@ -7,10 +7,12 @@
  * in a channel or group chat, a message that does not @mention the bot, unless the app has resource-specific consent,
  * `/__config {rsc: true}`, or `rsc: true` for one message). `claims` overrides claims of the delivery's token, and
  * `key: "unendorsed"` signs it with a key the published set lists without the `msteams` endorsement, for tests of
- * what the bot must refuse.
+ * what the bot must refuse. `POST /__files {name, type, base64 | png}` pastes a picture: the attachment to pass in
+ * `/__message {attachments}`, served at its `contentUrl` to the bot's token only.
  */
 import { z } from "zod";
 import { type ControlRoute, controlBody } from "../control.ts";
+import { type FileStore, fileUploadSchema } from "../files.ts";
 import type { FakeSigningKey } from "../signing-keys.ts";
 import { activityToken, type Bot, messageActivity } from "./activities.ts";
 import type { World } from "./world.ts";
@@ -29,6 +31,8 @@ const messageSchema = z.strictObject({
   rsc: z.boolean().optional(),
   /** False: the delivery is only handed back, never posted to the bot's endpoint. */
   deliver: z.boolean().optional(),
+  /** Attachments as `POST /__files` answered them (pictures pasted into the message). */
+  attachments: z.array(z.record(z.string(), z.unknown())).max(10).optional(),
 });
 
 interface Delivery {
@@ -46,10 +50,19 @@ export interface PeopleDeps {
   /** The bot's messaging endpoint (`/__config {endpoint}`): the Connector posts its activities there. */
   endpoint: () => string | undefined;
   keys: { endorsed: FakeSigningKey; unendorsed: FakeSigningKey };
+  files: FileStore;
 }
 
 export function peopleRoutes(deps: PeopleDeps): Record<string, ControlRoute> {
   return {
+    "POST /__files": (body) => {
+      const file = deps.files.put("", (n) => `0-eus-d${n}-fake`, controlBody(fileUploadSchema, body));
+      return {
+        contentType: file.type,
+        contentUrl: `${deps.serviceUrl()}v3/attachments/${file.id}/views/original`,
+        name: file.name,
+      };
+    },
     "POST /__conversation": (body) => {
       const made = deps.world.newConversation(controlBody(conversationSchema, body).type);
       return { id: made.id, tenantId: made.tenantId, ...(made.teamId ? { teamId: made.teamId } : {}) };
@@ -74,7 +87,10 @@ export function peopleRoutes(deps: PeopleDeps): Record<string, ControlRoute> {
       const heard = conversation.type === "personal" || mentioned || (said.rsc ?? deps.rsc());
       if (!heard) return { id, root, delivery: null };
       const bot = deps.bot();
-      const activity = messageActivity(conversation, message, { bot, serviceUrl: deps.serviceUrl(), mentioned });
+      const activity = {
+        ...messageActivity(conversation, message, { bot, serviceUrl: deps.serviceUrl(), mentioned }),
+        ...(said.attachments ? { attachments: said.attachments } : {}),
+      };
       const key = said.key === "unendorsed" ? deps.keys.unendorsed : deps.keys.endorsed;
       const token = activityToken(key, { appId: bot.appId, serviceUrl: deps.serviceUrl() }, said.claims);
       const delivery: Delivery = { body: activity, authorization: `Bearer ${token}` };

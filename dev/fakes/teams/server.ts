@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import { configRoutes, controlBody, createFakeControl, filterByQuery, serveFake } from "../control.ts";
 import type { FakeFault } from "../faults.ts";
+import { FileStore, sendFile } from "../files.ts";
 import { readBody, sendJson } from "../http.ts";
 import { RateLimiter } from "../rate-limit.ts";
 import { newSigningKey, publicJwk } from "../signing-keys.ts";
@@ -21,6 +22,8 @@ import { World } from "./world.ts";
 
 export const OPENID_METADATA_PATH = "/v1/.well-known/openidconfiguration";
 const KEYS_PATH = "/v1/.well-known/keys";
+/** Where the Connector serves a picture pasted into a message, to the bot's token. */
+const ATTACHMENT_PATH = /^\/amer\/v3\/attachments\/([^/]+)\/views\/original$/;
 /** The channels the Connector's keys sign for; the unendorsed key signs for another channel only. */
 const TEAMS_ENDORSEMENTS = ["msteams", "skype", "webchat"];
 const OTHER_ENDORSEMENTS = ["webchat"];
@@ -84,6 +87,7 @@ export async function startTeamsFake(opts: TeamsFakeOptions): Promise<RunningTea
   const world = new World();
   const limits = new RateLimiter();
   const identity = new IdentityPlatform();
+  const files = new FileStore();
   const keys = { endorsed: newSigningKey(), unendorsed: newSigningKey() };
   const bot = (): Bot => ({ id: `28:${app.appId}`, name: settings.botName, appId: app.appId });
   const serviceUrl = () => `${origin}${SERVICE_PATH}`;
@@ -96,6 +100,7 @@ export async function startTeamsFake(opts: TeamsFakeOptions): Promise<RunningTea
       world.reset();
       limits.reset();
       identity.reset();
+      files.reset();
     },
   });
   control.addRoutes({
@@ -104,7 +109,15 @@ export async function startTeamsFake(opts: TeamsFakeOptions): Promise<RunningTea
       settingsPatchSchema,
       (patch) => (settings = { ...settings, ...patch }),
     ),
-    ...peopleRoutes({ world, bot, serviceUrl, rsc: () => settings.rsc, endpoint: () => settings.endpoint, keys }),
+    ...peopleRoutes({
+      world,
+      bot,
+      serviceUrl,
+      rsc: () => settings.rsc,
+      endpoint: () => settings.endpoint,
+      keys,
+      files,
+    }),
     "GET /__activities": (_body, url) =>
       filterByQuery(
         [...world.activities.values()].filter((a) => a.byBot),
@@ -130,6 +143,13 @@ export async function startTeamsFake(opts: TeamsFakeOptions): Promise<RunningTea
       return sendJson(res, 200, {
         keys: [publicJwk(keys.endorsed, TEAMS_ENDORSEMENTS), publicJwk(keys.unendorsed, OTHER_ENDORSEMENTS)],
       });
+    const attachment = ATTACHMENT_PATH.exec(url.pathname)?.[1];
+    if (method === "GET" && attachment) {
+      const file = files.get(decodeURIComponent(attachment));
+      if (!identity.authorized(req.headers.authorization, "attachments"))
+        return sendJson(res, 401, { message: "Authorization has been denied for this request." });
+      return file ? sendFile(res, file) : sendJson(res, 404, { error: { code: "NotFound", message: "Not found." } });
+    }
     const body = method === "GET" ? "" : await readBody(req);
     if (method === "POST" && isTokenPath(url.pathname)) {
       const answer = identity.exchange(app, url.pathname, new URLSearchParams(body));

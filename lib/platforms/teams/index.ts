@@ -4,11 +4,12 @@
  * developer portal), its activities verified by the Bot Connector's bearer token, in channels (each reply chain a
  * conversation), group chats and 1:1 chats. Answers go out through the Bot Connector with the bot's token (a reply in
  * the question's reply chain, in parts), shown as they are written by replacing the posted message, with "typing" as
- * the working sign. History: the Bot Connector reads none (Microsoft Graph would, with resource-specific consent,
- * not used yet): what the ingest script kept of the chat.
+ * the working sign; pasted images and files are read by the answer (./files.ts). History: the Bot Connector reads
+ * none (Microsoft Graph would, with resource-specific consent, not used yet): what the ingest script kept of the chat.
  */
 import type { NoExtra, PlatformAdapter } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
+import { teamsFiles } from "./files.ts";
 import { teamsFormat } from "./format.ts";
 import { parseTeamsActivity } from "./parse.ts";
 import { sendTeamsReply } from "./send.ts";
@@ -42,5 +43,6 @@ export const teams = {
   readHistory: async (ctx, query) => ({ messages: await ctx.kept(query) }),
   streaming: teamsStreaming,
   working: teamsWorking,
+  files: teamsFiles,
   format: teamsFormat,
 } satisfies PlatformAdapter<TeamsTarget, NoExtra, TeamsSettings>;

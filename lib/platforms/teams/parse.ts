@@ -9,6 +9,7 @@ import type { InboundMessage } from "../../message.ts";
 import { describeIssues } from "../../zod-issues.ts";
 import type { Parsed } from "../adapter.ts";
 import { readAddressing } from "./addressing.ts";
+import { teamsFileRefs } from "./files.ts";
 import {
   activityTime,
   isPersonal,
@@ -36,7 +37,9 @@ export function parseTeamsActivity(body: unknown, botName: string, now: number):
   if (activity.from.id === activity.recipient.id) return { kind: "ignored", reason: "own_message" };
   const personal = isPersonal(activity);
   const addressed = readAddressing(activity, { personal, botName });
-  if (!addressed.text) return { kind: "ignored", reason: "no_text" };
+  const files = teamsFileRefs(activity.attachments);
+  // A picture without words is a message too: the answer reads the picture.
+  if (!addressed.text && files.length === 0) return { kind: "ignored", reason: "no_text" };
   const key = placeOf(activity, tenant);
   const { chat } = splitConversationId(activity.conversation.id);
   const inbound: InboundMessage = {
@@ -60,6 +63,7 @@ export function parseTeamsActivity(body: unknown, botName: string, now: number):
       personal,
     } satisfies TeamsTarget,
     visibility: visibilityOf(activity),
+    ...(files.length ? { files } : {}),
   };
   return { kind: "message", message: inbound, botUserId: activity.recipient.id };
 }
