@@ -77,7 +77,7 @@ export function teamsManifest(env: Record<string, string | undefined>): Record<s
       {
         botId: s.TEAMS_APP_ID,
         scopes: ["personal", "team", "groupChat"],
-        supportsFiles: false,
+        supportsFiles: true,
         isNotificationOnly: false,
       },
     ],

@@ -45,7 +45,7 @@ describe("npm run teams:manifest", () => {
       id: APP_ID,
       name: { short: "Parley" },
       icons: { color: "color.png", outline: "outline.png" },
-      bots: [{ botId: APP_ID, scopes: ["personal", "team", "groupChat"] }],
+      bots: [{ botId: APP_ID, scopes: ["personal", "team", "groupChat"], supportsFiles: true }],
       validDomains: ["parley.example.workers.dev"],
       webApplicationInfo: { id: APP_ID },
       authorization: {
