@@ -44,6 +44,10 @@ const workerPlugin = cloudflareTest(({ inject }) => ({
       GOOGLE_CHAT_CERTS_URL: `${inject("googleChatUrl")}/service_accounts/v1/metadata/x509/chat@system.gserviceaccount.com`,
       GOOGLE_CHAT_JWKS_URL: `${inject("googleChatUrl")}/oauth2/v3/certs`,
       GOOGLE_CHAT_SERVICE_ACCOUNT: inject("googleChatServiceAccount"),
+      // Teams' endpoints on the fake; it is on only in the suites that set TEAMS_APP_ID and TEAMS_APP_PASSWORD.
+      TEAMS_OPENID_METADATA_URL: `${inject("teamsUrl")}/v1/.well-known/openidconfiguration`,
+      TEAMS_LOGIN_URL: inject("teamsUrl"),
+      TEAMS_EXTRA_SERVICE_URL: inject("teamsUrl"),
       DISCORD_APPLICATION_ID: "100000000000000001",
       DISCORD_API_BASE_URL: inject("discordApiUrl"),
       DISCORD_GATEWAY_URL: inject("discordGatewayUrl"),

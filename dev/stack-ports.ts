@@ -18,6 +18,7 @@ export const STACK_PORTS = {
   discordGateway: { setting: "DISCORD_GATEWAY_FAKE_PORT", fallback: 8094, what: "the Discord Gateway fake" },
   telegram: { setting: "TELEGRAM_FAKE_PORT", fallback: 8096, what: "the Telegram fake" },
   googleChat: { setting: "GOOGLE_CHAT_FAKE_PORT", fallback: 8098, what: "the Google Chat fake" },
+  teams: { setting: "TEAMS_FAKE_PORT", fallback: 8099, what: "the Teams fake" },
   tools: { setting: "TOOL_SERVER_PORT", fallback: 8097, what: "the local tool server" },
   simulator: { setting: "SIMULATOR_PORT", fallback: 8788, what: "the simulator page" },
 } as const;

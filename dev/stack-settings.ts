@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { SLACK_FAKE_OAUTH_CLIENT } from "./fakes/slack.ts";
 import { TELEGRAM_FAKE_BOT } from "./fakes/telegram/bot.ts";
 import { googleChatFakeSettings } from "./fakes/google-chat/settings.ts";
+import { teamsFakeSettings } from "./fakes/teams/settings.ts";
 import type { StackPart } from "./stack-ports.ts";
 import { DEV_VECTOR_TOKEN } from "./upstash-vector/server.ts";
 import { devToolSettings } from "./tools/settings.ts";
@@ -43,6 +44,7 @@ export function applyStackSettings(
   follow("TWILIO_API_BASE_URL", local(ports.twilio));
   follow("TELEGRAM_API_BASE_URL", local(ports.telegram));
   for (const [key, value] of Object.entries(googleChatFakeSettings(local(ports.googleChat), vars))) follow(key, value);
+  for (const [key, value] of Object.entries(teamsFakeSettings(local(ports.teams), vars))) follow(key, value);
   // The local tool server's tools, unless .dev.vars or the environment says which tools there are.
   for (const [key, value] of Object.entries(devToolSettings(local(ports.tools))))
     if (!vars.has(key) && env[key] === undefined) vars.set(key, value);

@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { defineCommand, parseCommandLine } from "./cli.ts";
 import { formatDotenv, loadDevVars } from "./dev-vars.ts";
 import { googleChatFakeOptions, startGoogleChatFake } from "./fakes/google-chat.ts";
+import { startTeamsFake, teamsFakeOptions } from "./fakes/teams.ts";
 import { startSlackFake } from "./fakes/slack.ts";
 import { startTelegramFake } from "./fakes/telegram.ts";
 import { startTwilioFake } from "./fakes/twilio.ts";
@@ -117,6 +118,7 @@ async function main(): Promise<void> {
     port: ports.googleChat,
     ...googleChatFakeOptions(vars, local(ports.worker)),
   });
+  await stack.start(startTeamsFake, { port: ports.teams, ...teamsFakeOptions(vars, local(ports.worker)) });
 
   const simulator = await stack.start(startSimulator, {
     port: ports.simulator,

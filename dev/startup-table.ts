@@ -38,6 +38,7 @@ export function startupTable(facts: StartupFacts): string {
     `  Twilio API fake   ${local(ports.twilio)}`,
     `  Telegram fake     ${local(ports.telegram)}   (people's messages: POST ${local(ports.telegram)}/__message; the bot's webhook is this Worker)`,
     `  Google Chat fake  ${local(ports.googleChat)}   (people's messages: POST ${local(ports.googleChat)}/__message; the app's endpoint is this Worker)`,
+    `  Teams fake        ${local(ports.teams)}   (people's messages: POST ${local(ports.teams)}/__message; the bot's endpoint is this Worker's /teams/messages)`,
     `  Admin view        ${local(ports.worker)}/admin/conversations/<platform|tenant|channel|thread, URL-encoded>`,
     `  Admin token       ${adminToken}   (Authorization: Bearer …; set ADMIN_TOKEN to keep one)`,
     `  Debugger          ${local(ports.inspector)}   (wrangler's inspector)`,

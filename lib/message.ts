@@ -6,7 +6,7 @@ import * as z from "./zod.ts";
 import type { FileRef } from "./files/file-ref.ts";
 
 /** The platforms the Worker speaks, one adapter each (lib/platforms/index.ts); every other list derives from this. */
-export const PLATFORMS = ["slack", "discord", "twilio", "telegram", "google-chat"] as const;
+export const PLATFORMS = ["slack", "discord", "twilio", "telegram", "google-chat", "teams"] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 /**

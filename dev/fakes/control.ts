@@ -26,7 +26,7 @@ import {
   type FakeFault,
   type FakeFaultKind,
 } from "./faults.ts";
-import { readBody, sendJson } from "./http.ts";
+import { readBody, type RunningHttpServer, sendJson, startHttpServer } from "./http.ts";
 
 /** A control route: answers 200 with what it returns as JSON. */
 export type ControlRoute = (body: unknown, url: URL) => unknown;
@@ -186,4 +186,20 @@ export function controlBody<T extends z.ZodType>(schema: T, body: unknown): z.ou
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw new ControlError(z.prettifyError(parsed.error));
   return parsed.data;
+}
+
+/** Serves a fake on `opts.port`: its control routes first, then its API (`api`). */
+export function serveFake(
+  control: Pick<FakeControl<Record<string, unknown>>, "handle">,
+  opts: { port: number; host?: string },
+  api: (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>,
+): Promise<RunningHttpServer> {
+  return startHttpServer({
+    port: opts.port,
+    ...(opts.host ? { host: opts.host } : {}),
+    async handle(req, res, url) {
+      if (await control.handle(req, res, url)) return;
+      await api(req, res, url);
+    },
+  });
 }

@@ -23,13 +23,24 @@ export function encodePng(width: number, height: number, top: Rgb, bottom: Rgb =
 
 /** A PNG of the given pixels (RGB, row by row), unfiltered. */
 export function encodeRgbPng(width: number, height: number, rgb: Uint8Array): Buffer {
-  const row = 1 + width * 3;
+  return encodePixels(width, height, rgb, 3);
+}
+
+/** A PNG of the given pixels with their alpha (RGBA, row by row), unfiltered: a transparent icon. */
+export function encodeRgbaPng(width: number, height: number, rgba: Uint8Array): Buffer {
+  return encodePixels(width, height, rgba, 4);
+}
+
+function encodePixels(width: number, height: number, pixels: Uint8Array, channels: 3 | 4): Buffer {
+  const row = 1 + width * channels;
   const raw = Buffer.alloc(row * height);
-  for (let y = 0; y < height; y++) raw.set(rgb.subarray(y * width * 3, (y + 1) * width * 3), y * row + 1);
+  for (let y = 0; y < height; y++)
+    raw.set(pixels.subarray(y * width * channels, (y + 1) * width * channels), y * row + 1);
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
+  // Bit depth 8; colour type 2 (RGB) or 6 (RGBA).
+  header.set([8, channels === 4 ? 6 : 2, 0, 0, 0], 8);
   return Buffer.concat([
     SIGNATURE,
     chunk("IHDR", header),

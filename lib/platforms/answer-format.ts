@@ -14,7 +14,8 @@ type Markup =
   | "telegram_html"
   | "plain_text"
   | "whatsapp_text"
-  | "google_chat_text";
+  | "google_chat_text"
+  | "teams_markdown";
 
 export interface AnswerFormat<Target> {
   /** The markup `render` produces for `target` (a Twilio number may be SMS or WhatsApp). */

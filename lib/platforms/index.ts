@@ -10,10 +10,11 @@ import type { PlatformAdapter } from "./adapter.ts";
 import { discord } from "./discord/index.ts";
 import { googleChat } from "./google-chat/index.ts";
 import { slack } from "./slack/index.ts";
+import { teams } from "./teams/index.ts";
 import { telegram } from "./telegram/index.ts";
 import { twilio } from "./twilio/index.ts";
 
-const byPlatform = { slack, discord, twilio, telegram, [googleChat.platform]: googleChat } satisfies Record<
+const byPlatform = { slack, discord, twilio, telegram, [googleChat.platform]: googleChat, teams } satisfies Record<
   Platform,
   PlatformAdapter
 >;

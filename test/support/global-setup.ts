@@ -10,6 +10,7 @@
 import type { TestProject } from "vitest/node";
 import { startGoogleChatFake } from "../../dev/fakes/google-chat.ts";
 import { startSlackFake } from "../../dev/fakes/slack.ts";
+import { startTeamsFake } from "../../dev/fakes/teams.ts";
 import { startTelegramFake } from "../../dev/fakes/telegram.ts";
 import { startTwilioFake } from "../../dev/fakes/twilio.ts";
 import { startFaultProxy } from "../../dev/faults/proxy.ts";
@@ -41,6 +42,8 @@ declare module "vitest" {
     /** The Google Chat fake (Chat API, token endpoint, key sets) and its service account's JSON key. */
     googleChatUrl: string;
     googleChatServiceAccount: string;
+    /** The Teams fake (Bot Connector, token endpoint, OpenID metadata and keys). */
+    teamsUrl: string;
     discordApiUrl: string;
     discordGatewayUrl: string;
     discordGatewayControlUrl: string;
@@ -90,6 +93,7 @@ export default function setup(project: TestProject): Promise<() => Promise<void>
     const twilio = await stack.start(startTwilioFake, {});
     const telegram = await stack.start(startTelegramFake, {});
     const googleChat = await stack.start(startGoogleChatFake, {});
+    const teams = await stack.start(startTeamsFake, {});
     // A short heartbeat so that a missed ACK is noticed within a second.
     const discord = await stack.discord({ gateway: { heartbeatIntervalMs: 500 } });
     // The sharding suite tests layouts, not heartbeats: with up to eight sockets in one process, a beat of 500 ms
@@ -116,6 +120,7 @@ export default function setup(project: TestProject): Promise<() => Promise<void>
     project.provide("telegramApiUrl", telegram.url);
     project.provide("googleChatUrl", googleChat.url);
     project.provide("googleChatServiceAccount", googleChat.serviceAccountJson);
+    project.provide("teamsUrl", teams.url);
     project.provide("discordApiUrl", discord.rest.url);
     project.provide("discordGatewayUrl", discord.gateway.url);
     project.provide("discordGatewayControlUrl", discord.gateway.controlUrl);

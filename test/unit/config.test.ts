@@ -97,6 +97,7 @@ describe("settings", () => {
       twilio: false,
       telegram: false,
       "google-chat": false,
+      teams: false,
     });
     const withSlack = new ConfiguredPlatforms(adapters, {
       ...minimal,
@@ -117,6 +118,7 @@ describe("settings", () => {
       twilio: false,
       telegram: false,
       "google-chat": false,
+      teams: false,
     });
     expect(badKey.state("discord")).toMatchObject({
       status: "misconfigured",

@@ -25,6 +25,15 @@ const TARGETS: Record<Platform, ReplyTarget[]> = {
   "google-chat": [
     { platform: "google-chat", space: "spaces/AAAAAAAAAAA", thread: "spaces/AAAAAAAAAAA/threads/t1", dm: false },
   ],
+  teams: [
+    {
+      platform: "teams",
+      serviceUrl: "https://smba.trafficmanager.net/amer/",
+      conversationId: "19:abc@thread.tacv2;messageid=1481567603816",
+      replyToId: "1481567603816",
+      personal: false,
+    },
+  ],
 };
 
 /** The longest text one message of the platform takes, as its markup is counted there. */
@@ -32,6 +41,7 @@ const LIMITS: Record<Platform, { chars: number; shown: (rendered: string) => num
   slack: { chars: 12_000, shown: (r) => r.length },
   discord: { chars: 2_000, shown: (r) => r.length },
   "google-chat": { chars: 4_000, shown: (r) => r.length },
+  teams: { chars: 8_000, shown: (r) => r.length },
   twilio: { chars: 1_600, shown: (r) => r.length },
   telegram: {
     chars: 4_096,

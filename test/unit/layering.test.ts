@@ -91,6 +91,7 @@ const PLATFORM_CONTRACT = [
   "lib/platforms/optional-read.ts",
   "lib/platforms/bearer-jwt.ts",
   "lib/platforms/jwt-keys.ts",
+  "lib/platforms/kept-token.ts",
   ...featureFiles("platforms"),
 ];
 const MAX_LIB_LINES = 250;

@@ -17,6 +17,7 @@ describe("GET /health", () => {
       twilio: false,
       telegram: false,
       "google-chat": false,
+      teams: false,
     });
   });
 

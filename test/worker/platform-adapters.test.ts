@@ -10,6 +10,7 @@ import { askInteraction, pingInteraction, signedInteractionRequest } from "../su
 import { BOT_USER_ID, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
 import { BOT as TELEGRAM_BOT, TELEGRAM_SECRET, telegramRequest } from "../support/telegram.ts";
 import * as googleChat from "../support/google-chat.ts";
+import * as teams from "../support/teams.ts";
 import { newSender, signedSmsRequest, smsParams, twilioSuiteEnv } from "../support/twilio.ts";
 
 const SUITE = "adapters";
@@ -18,6 +19,7 @@ let discordKeys: DiscordSigningKeys;
 let rt: Runtime;
 const env = () =>
   twilioSuiteEnv(SUITE, {
+    ...teams.teamsSuiteEnv(SUITE),
     DISCORD_PUBLIC_KEY: discordKeys.publicKeyHex,
     TELEGRAM_BOT_TOKEN: TELEGRAM_BOT.token,
     TELEGRAM_WEBHOOK_SECRET: TELEGRAM_SECRET,
@@ -69,6 +71,11 @@ const deliveries: Record<string, () => Promise<WebhookRequest>> = {
     const { delivery } = await googleChat.say(space, googleChat.newPerson("Alice"), "hi", { mention: true });
     return asWebhook(googleChat.chatRequest(delivery!));
   },
+  teams: async () => {
+    const channel = await teams.newConversation("channel");
+    const { delivery } = await teams.say(channel, teams.newPerson("Alice"), "hi", { mention: true });
+    return asWebhook(teams.teamsRequest(delivery!));
+  },
 };
 
 /** A job as the inbound flow would publish it, around `replyTarget`. */
@@ -87,13 +94,15 @@ function job(platform: string, replyTarget: unknown) {
 /**
  * What a forger would change: the body, for a platform that signs it; Telegram signs nothing (a secret token in a
  * header proves the sender; TLS keeps the body intact), so there it is the secret; Google Chat's bearer token
- * covers no body either, so there it is the token's signature.
+ * covers no body either, so there it is the token's signature (and so for the Bot Connector's).
  */
+const forgedToken = (d: WebhookRequest) => ({
+  ...d,
+  headers: new Headers({ ...Object.fromEntries(d.headers), authorization: `${d.headers.get("authorization")}x` }),
+});
 const tamperings: Record<string, (delivery: WebhookRequest) => WebhookRequest> = {
-  "google-chat": (d) => ({
-    ...d,
-    headers: new Headers({ ...Object.fromEntries(d.headers), authorization: `${d.headers.get("authorization")}x` }),
-  }),
+  "google-chat": forgedToken,
+  teams: forgedToken,
   telegram: (d) => ({
     ...d,
     headers: new Headers({

@@ -8,8 +8,8 @@
  * token from `https://accounts.google.com` (its JWKS) whose `email` is Chat's account, or the add-on's own
  * `service-<project number>@gcp-sa-gsuiteaddons.iam.gserviceaccount.com`.
  */
-import type { FakeSigningKey } from "./keys.ts";
-import { signJwt } from "./keys.ts";
+import type { FakeSigningKey } from "../signing-keys.ts";
+import { signJwt } from "../signing-keys.ts";
 import { chatTime, type FakeMessage, type FakeSpace, type FakeUser, messageResource, spaceResource } from "./world.ts";
 
 export type Framing = "interaction" | "add-on";

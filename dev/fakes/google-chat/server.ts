@@ -2,20 +2,21 @@
  * @module
  * The Google Chat fake: one server standing for chat.googleapis.com (`/v1/...`, ./api.ts), oauth2.googleapis.com
  * (`POST /token`, ./oauth.ts) and the key sets Google publishes (`GET /service_accounts/v1/metadata/x509/
- * chat@system.gserviceaccount.com`, `GET /oauth2/v3/certs`, ./keys.ts), with the control routes of every fake and
- * people's side (./people.ts). It holds one service account (its JSON key at `GET /__service-account`, or the one
- * given), and signs the events it sends with its own keys for the app's audience (`/__config {audience}`).
+ * chat@system.gserviceaccount.com`, `GET /oauth2/v3/certs`, ../signing-keys.ts), with the control routes of
+ * every fake and people's side (./people.ts). It holds one service account (its JSON key at
+ * `GET /__service-account`, or the one given), and signs the events it sends with its own keys for the app's
+ * audience (`/__config {audience}`).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import { configRoutes, createFakeControl, filterByQuery } from "../control.ts";
+import { configRoutes, createFakeControl, filterByQuery, serveFake } from "../control.ts";
 import { sendFile } from "../files.ts";
-import { readBody, sendJson, startHttpServer } from "../http.ts";
+import { readBody, sendJson } from "../http.ts";
 import { RateLimiter } from "../rate-limit.ts";
 import { callApi, methodOf } from "./api.ts";
 import { GoogleApiError, refuseAsGoogle, sendGoogleError } from "./errors.ts";
 import type { Framing } from "./events.ts";
-import { certificatePem, newSigningKey, publicJwk } from "./keys.ts";
+import { certificatePem, newSigningKey, publicJwk } from "../signing-keys.ts";
 import { TokenEndpoint } from "./oauth.ts";
 import { type Delivered, peopleRoutes } from "./people.ts";
 import { newServiceAccountKey } from "./service-account.ts";
@@ -140,14 +141,7 @@ export async function startGoogleChatFake(opts: GoogleChatFakeOptions): Promise<
     }
   }
 
-  const server = await startHttpServer({
-    port: opts.port,
-    ...(opts.host ? { host: opts.host } : {}),
-    async handle(req, res, url) {
-      if (await control.handle(req, res, url)) return;
-      await handle(req, res, url);
-    },
-  });
+  const server = await serveFake(control, opts, handle);
   origin = server.origin;
   return { url: server.origin, serviceAccountJson, close: server.close };
 }

@@ -11,6 +11,7 @@
 import { base64ToBytes, bytesToBase64url, textToBase64url } from "../../base64.ts";
 import { GiveUp } from "../../errors.ts";
 import * as z from "../../zod.ts";
+import { type KeptToken, TokenKeeper } from "../kept-token.ts";
 import { PlatformRateLimited } from "../rate-limited.ts";
 import { type ServiceAccountKey, serviceAccountOf } from "./settings.ts";
 
@@ -39,13 +40,8 @@ export interface TokenRequest {
   now(): number;
 }
 
-interface Cached {
-  token: string;
-  expiresAt: number;
-}
 /** One token per account, token URL and scope, for the whole isolate. */
-const tokens = new Map<string, Cached>();
-const pending = new Map<string, Promise<Cached>>();
+const tokens = new TokenKeeper(EXPIRY_MARGIN_MS);
 
 const cacheId = (account: ServiceAccountKey, request: Omit<TokenRequest, "fetch" | "now">) =>
   `${account.client_email}|${request.tokenUrl}|${request.scope}`;
@@ -54,26 +50,16 @@ const cacheId = (account: ServiceAccountKey, request: Omit<TokenRequest, "fetch"
 export async function accessToken(request: TokenRequest): Promise<string> {
   const account = serviceAccountOf(request.keyJson);
   if (!account) throw new GiveUp("GOOGLE_CHAT_SERVICE_ACCOUNT is not a service account's JSON key", "not_configured");
-  const id = cacheId(account, request);
-  const cached = tokens.get(id);
-  if (cached && cached.expiresAt - EXPIRY_MARGIN_MS > request.now()) return cached.token;
-  let exchange = pending.get(id);
-  if (!exchange) {
-    exchange = exchangeAssertion(account, request).finally(() => pending.delete(id));
-    pending.set(id, exchange);
-  }
-  const fresh = await exchange;
-  tokens.set(id, fresh);
-  return fresh.token;
+  return tokens.token(cacheId(account, request), request.now(), () => exchangeAssertion(account, request));
 }
 
 /** Forgets the token of `request`: Google refused it before its time (revoked), and the next call exchanges anew. */
 export function forgetAccessToken(request: Omit<TokenRequest, "fetch" | "now">): void {
   const account = serviceAccountOf(request.keyJson);
-  if (account) tokens.delete(cacheId(account, request));
+  if (account) tokens.forget(cacheId(account, request));
 }
 
-async function exchangeAssertion(account: ServiceAccountKey, request: TokenRequest): Promise<Cached> {
+async function exchangeAssertion(account: ServiceAccountKey, request: TokenRequest): Promise<KeptToken> {
   const issuedAt = Math.floor(request.now() / 1000);
   const assertion = await signAssertion(account, {
     iss: account.client_email,

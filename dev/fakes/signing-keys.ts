@@ -1,9 +1,10 @@
 /**
  * @module
- * The fake's own signing keys, published as Google publishes its own: the Chat service account's keys as
- * `{kid: PEM X.509 certificate}` (www.googleapis.com/service_accounts/v1/metadata/x509/chat@system.gserviceaccount.com)
- * and Google's OpenID Connect keys as a JWKS (www.googleapis.com/oauth2/v3/certs), and compact JWS (RS256) signed
- * with them. The certificates are real self-signed X.509 v3 (RFC 5280 §4.1) built here in DER, since node:crypto
+ * The signing keys of the fakes whose platform signs its deliveries with a bearer JWT (Google Chat, the Bot
+ * Connector), published as each platform publishes its own: as `{kid: PEM X.509 certificate}` (Google's
+ * service_accounts/v1/metadata/x509/chat@system.gserviceaccount.com) or as a JWKS entry (Google's oauth2/v3/certs,
+ * the Bot Connector's login.botframework.com/v1/.well-known/keys, with its endorsements), and compact JWS (RS256)
+ * signed with them. The certificates are real self-signed X.509 v3 (RFC 5280 §4.1) built here in DER, since node:crypto
  * parses certificates but makes none; Node's X509Certificate reads them back in the fake's tests.
  */
 import { createSign, generateKeyPairSync, type KeyObject, randomBytes } from "node:crypto";
@@ -28,10 +29,13 @@ export function signJwt(key: FakeSigningKey, claims: Record<string, unknown>): s
   return `${signed}.${createSign("RSA-SHA256").update(signed).sign(key.privateKey).toString("base64url")}`;
 }
 
-/** The key as a JWKS entry, as Google's certs endpoint lists it. */
-export function publicJwk(key: FakeSigningKey): Record<string, unknown> {
+/**
+ * The key as a JWKS entry, as Google's certs endpoint lists it; with `endorsements`, as the Bot Connector's lists it
+ * (the channels the key signs for: `["msteams"]`).
+ */
+export function publicJwk(key: FakeSigningKey, endorsements?: readonly string[]): Record<string, unknown> {
   const { n, e } = key.publicKey.export({ format: "jwk" });
-  return { kty: "RSA", alg: "RS256", use: "sig", kid: key.kid, n, e };
+  return { kty: "RSA", alg: "RS256", use: "sig", kid: key.kid, n, e, ...(endorsements ? { endorsements } : {}) };
 }
 
 /** DER: a tag, its definite length (X.690 §8.1.3), its content. */
