@@ -1,9 +1,10 @@
 /**
  * @module
  * POST /slack/events: ssl_check, then the webhook flow (./webhook.ts: verify → url_verification → parse → ingest,
- * or on an uninstall the tenant's cleanup) → 200. GET /slack/install and GET /slack/oauth/callback: the OAuth install
- * flow, when SLACK_CLIENT_ID and SLACK_CLIENT_SECRET make the app installable in many workspaces. POST
- * /slack/commands: the `/parley` slash command (./place-command.ts), answered to its user alone within Slack's 3 s.
+ * or on an uninstall the tenant's cleanup) → 200; the agent DM opened → 200, then its suggested prompts. GET
+ * /slack/install and GET /slack/oauth/callback: the OAuth install flow, when SLACK_CLIENT_ID and SLACK_CLIENT_SECRET
+ * make the app installable in many workspaces. POST /slack/commands: the `/parley` slash command
+ * (./place-command.ts), answered to its user alone within Slack's 3 s.
  */
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
@@ -11,6 +12,7 @@ import { using } from "../lib/errors.ts";
 import { errorMessage } from "../lib/log.ts";
 import { PARLEY_COMMAND } from "../lib/places/command.ts";
 import { adapterContext, replyContext } from "../lib/platforms/context.ts";
+import { offerSuggestedPrompts, slackAgentOpened } from "../lib/platforms/slack/agent-surface.ts";
 import { slack as adapter, isSlackSslCheck, slackOAuthClient } from "../lib/platforms/slack/index.ts";
 import { parseSlackInteraction } from "../lib/platforms/slack/interaction.ts";
 import { exchangeCode } from "../lib/platforms/slack/oauth/access.ts";
@@ -32,10 +34,21 @@ import { platformOn, platformWebhook, signedBy } from "./webhook.ts";
 
 export const slack = new Hono<AppEnv>();
 
+/** The agent DM opened: acknowledged at once, its suggested prompts put up after the acknowledgement. */
+const agentOpened: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const opened = slackAgentOpened(c.var.webhook.rawBody);
+  if (!opened) return next();
+  const rt = runtimeFor(c.env);
+  rt.log.info("slack_agent_opened", { tenant: opened.tenant, legacy: opened.threadTs !== undefined });
+  c.executionCtx.waitUntil(offerSuggestedPrompts(replyContext(rt, adapter, opened.tenant), opened));
+  return c.body(null, 200);
+};
+
 slack.post(
   "/events",
   platformOn(adapter),
   signedBy(adapter, (request) => (isSlackSslCheck(request) ? new Response(null, { status: 200 }) : null)),
+  agentOpened,
   platformWebhook(adapter, {
     message: (c) => c.body(null, 200),
     nothing: (c) => c.body(null, 200),

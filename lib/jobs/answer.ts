@@ -15,6 +15,7 @@ import { judgeWithinCap } from "../limits/judge-cap.ts";
 import { checkReplyRate } from "../limits/reply-rate.ts";
 import { JUDGE_MAX_TOKENS } from "../llm/judge.ts";
 import { asksToBeForgotten, forgetPerson } from "../memory/forget.ts";
+import { errorMessage } from "../log.ts";
 import { APOLOGY, RATE_LIMIT_NOTICE } from "../notices.ts";
 import type { WorkingSign } from "../platforms/answer-stream.ts";
 import type { Claimed } from "./attempt.ts";
@@ -77,7 +78,17 @@ export async function answer(scope: AnswerScope, claim: Claimed, sign: WorkingSi
   if ("stop" in written.done) return written.done.stop;
   const { text, toolUse } = written.done;
   if (text === null) return "skipped";
-  return post(scope, claim, prompt, turn, text, toolUse);
+  const posted = await post(scope, claim, prompt, turn, text, toolUse);
+  // A conversation's first answer names it, where the platform titles conversations (a Slack assistant thread).
+  if (posted === "answered" && state.lastBotReplyAt === undefined) await titled(scope, turn.current.text);
+  return posted;
+}
+
+/** The title is a nicety: a platform that refuses it is logged, and the answer stands. */
+async function titled({ rt, job, replier, where }: AnswerScope, question: string): Promise<void> {
+  await replier
+    .titleConversation(job, question)
+    .catch((err: unknown) => rt.log.warn("conversation_title_failed", { ...where, error: errorMessage(err) }));
 }
 
 /** What the metered call gave: a check's way out, or the text (null: quiet) and what the tools did. */

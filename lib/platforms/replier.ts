@@ -69,6 +69,8 @@ export interface Replier {
   offerControls(job: Job, ref: string, question: string): Promise<void>;
   /** Replaces them with the outcome, `outcome(asker)` with the asker as the platform mentions them (or a no-op). */
   settleControls(job: Job, ref: string, question: string, outcome: (asker: string) => string): Promise<void>;
+  /** Names the job's conversation from `question` where the platform titles conversations (else a no-op). */
+  titleConversation(job: Job, question: string): Promise<void>;
 }
 
 /** A history read of the job's place, as its bot. */
@@ -227,6 +229,10 @@ export function platformReplier(
       const { adapter, ctx, target } = open(job);
       const controls = adapter.approvals?.controls;
       await controls?.settle(ctx, target, ref, question, outcome(controls.mention(job.trigger.authorId)));
+    },
+    async titleConversation(job, question) {
+      const { adapter, ctx, target } = open(job);
+      await adapter.titleConversation?.(ctx, target, question);
     },
     async working(job, sign = {}) {
       const { adapter, ctx, target } = open(job);
