@@ -45,10 +45,8 @@ export const suggestedPromptsSetting = z.pipe(
     if (parsed.success) return Array.isArray(parsed.data) ? { "*": parsed.data } : parsed.data;
     const issue = parsed.error.issues[0];
     // A key that is no workspace id is named by the rule alone: the key itself is the deployer's text.
-    const message =
-      issue?.code === "invalid_key"
-        ? KEY_RULE
-        : `${issue?.path.length ? `${issue.path.join(".")}: ` : ""}${issue?.message ?? "not a list of {title, message}"}`;
+    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+    const message = issue?.code === "invalid_key" ? KEY_RULE : `${where}${issue?.message ?? "not {title, message}"}`;
     ctx.issues.push({ code: "custom", message, input: v });
     return z.NEVER;
   }),
