@@ -11,7 +11,7 @@ import type { Prompt } from "../context/prompt.ts";
 import { ImagesRefused } from "../llm/image-parts.ts";
 import { IMAGES_UNSEEN_NOTICE } from "../notices.ts";
 import type { BudgetWatch } from "../limits/api-budget.ts";
-import type { AnswerStream, WorkingSign } from "../platforms/answer-stream.ts";
+import type { AnswerStream } from "../platforms/answer-stream.ts";
 import type { JobStreaming } from "../platforms/replier.ts";
 import type { AnswerScope } from "./scope.ts";
 import { endEarlierStream } from "./stream-end.ts";
@@ -45,7 +45,7 @@ async function writeSeen(w: Writing): Promise<string | null> {
   const streaming = rt.settings.STREAMING ? replier.streaming(job, stop.watch) : null;
   if (!streaming) return await wholeAnswer(w, tools, job.required);
   const texts = await streamedAnswer(w, tools, job.required);
-  return texts && (await streamInto(w.scope, streaming, texts, w.sign, stop));
+  return texts && (await streamInto(w, streaming, texts, stop));
 }
 
 /**
@@ -87,12 +87,12 @@ async function writeWithoutImages(w: Writing, images: readonly { tokens: number 
 }
 
 async function streamInto(
-  scope: AnswerScope,
+  w: Writing,
   streaming: JobStreaming,
   texts: AsyncIterable<string>,
-  sign: WorkingSign,
   stop: StopWatch,
 ): Promise<string> {
+  const { scope, sign } = w;
   const { rt, job, attempt, where } = scope;
   let latest = "";
   let stream: AnswerStream | null | undefined;
@@ -131,6 +131,7 @@ async function streamInto(
           chars: latest.length,
           by: stream.personStopped ? "platform" : "control",
         });
+        w.stopped = true;
         return stoppedText(latest, by);
       }
     }

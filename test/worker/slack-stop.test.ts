@@ -3,7 +3,8 @@
  * Stop on a Slack answer as it is written (docs/platforms/slack.md, "Stop"). A top-level channel answer, posted and
  * edited as it grows, carries a Stop button on its progress edits: the asker's press ends it within one more edit,
  * the message keeping what was written with "(stopped by …)" (its button gone), the model's stream ended, the
- * answer recorded so; a stranger's press changes nothing and is told privately who can stop it. In a thread,
+ * answer recorded so; a workspace admin may stop it too; a stranger's press changes nothing and is told privately
+ * who can stop it. In a thread,
  * Slack's own Stop on its stream (`stopped_by_user`) ends the answer the same way. Presses are Slack's documented
  * block_actions (test/fixtures/platforms/slack/block-actions.json).
  */
@@ -131,7 +132,19 @@ describe("Stop on an answer edited as it grows", () => {
     await settle(1_500);
     expect((await answerIn(place))?.revisions.length).toBe(done.revisions.length);
     expect(await recorded(place)).toMatch(/\(stopped by alice\)_$/);
+    const key = { platform: "slack" as const, tenant: place.team, channel: place.channel };
+    const state = await store.load(key);
+    expect((await store.recentAnswers(key, state!.id))[0]).toMatchObject({ stopped: true });
     stoppedChars = done.text.length;
+  });
+
+  it("ends it when a workspace admin presses it", async () => {
+    const place = newSlackPlace("STOPA");
+    // The fake answers users.info for the workspace of the bot's token (its default team).
+    await fetch(`${SLACK_CONTROL}/__roles`, { method: "POST", body: JSON.stringify({ admins: ["UBOSS"] }) });
+    await ask(place);
+    await pressStop(place, { id: "UBOSS", name: "boss" }, await withButton(place));
+    expect((await finished(place)).text).toMatch(/\(stopped by boss\)_?\s*$/);
   });
 
   it("changes nothing when someone else presses it, and tells them who can", async () => {
@@ -168,8 +181,14 @@ describe("Slack's own Stop on a streamed thread answer", () => {
       body: JSON.stringify({ channel: place.channel, ts: streaming.ts }),
     });
     expect(stopped.status).toBe(200);
-    const done = await finished(place);
-    expect(done.text).toMatch(/\(stopped by UASKER\)_?\s*$/);
+    // Slack's stream ends (chat.stopStream) before the edit that leaves the answer as written: wait for that.
+    const stoppedBy = /\(stopped by UASKER\)_?\s*$/;
+    const done = await eventually(
+      async () => ((await answerIn(place))?.text.match(stoppedBy) ? answerIn(place) : undefined),
+      30_000,
+      "the stopped answer",
+    );
+    expect(done?.streaming_state).not.toBe("in_progress");
     expect(await recorded(place, root)).toMatch(/\(stopped by UASKER\)_$/);
   });
 });
