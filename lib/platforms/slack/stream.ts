@@ -5,8 +5,9 @@
  * refuses to stream (`channel_type_not_supported`, `unknown_method` on older workspaces), and for top-level
  * channel replies (a stream must be a thread reply, and the answer belongs where the person wrote), the first
  * part is posted as usual and edited with `chat.update` as it grows, its Markdown closed in each snapshot. Every
- * text goes as `markdown_text`, rendered by ./format.ts; a native stream appends what the rendered text adds, and
- * one whose rendering changed what it showed (a table taking shape) is finished with an edit.
+ * text goes as `markdown_text`, rendered by ./format.ts (a progress edit's as a markdown block, beside its Stop
+ * button: ./stop.ts); a native stream appends what the rendered text adds, and one whose rendering changed what it
+ * showed (a table taking shape) is finished with an edit. Slack's own Stop on a native stream is the person's.
  *
  * Every call is taken from the workspace's budget for its method (Slack's tiers count per method per workspace,
  * shared by all answers at once): a stream opens only when its start and stop fit, an edit stream only when its
