@@ -9,18 +9,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from "vitest";
 import fixture from "../fixtures/platforms/slack/assistant.json";
-import { newSlackChannel, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
+import { newSlackChannel, SLACK_CONTROL, signedSlackRequest, slackMessageEvent } from "../support/slack.ts";
 import { botMessages } from "../support/streams.ts";
-import {
-  callWorker,
-  eventually,
-  pumpJobsDuringSuite,
-  SLACK_API_BASE_URL,
-  settle,
-  suiteEnv,
-} from "../support/worker.ts";
+import { callWorker, eventually, pumpJobsDuringSuite, settle, suiteEnv } from "../support/worker.ts";
 
-const SLACK_CONTROL = SLACK_API_BASE_URL.replace(/\/api$/, "");
 const OWN_TEAM = "TAGENTOWN1";
 const EVERYONE = [
   { title: "Catch me up", message: "Catch me up" },

@@ -10,31 +10,23 @@
  */
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it } from "vitest";
-import { slackHeaders } from "../../dev/signers/slack.ts";
 import { ConversationStore } from "../../lib/conversation/store.ts";
-import fixture from "../fixtures/platforms/slack/block-actions.json";
 import {
   BOT_USER_ID,
   distinctSlackTs,
   newSlackPlace,
-  SLACK_SIGNING_SECRET,
+  SLACK_CONTROL,
+  signedSlackInteraction,
   signedSlackRequest,
+  slackBlockActionsBody,
   slackMessageEvent,
 } from "../support/slack.ts";
 import { type SlackFakeMessage, slackMessages } from "../support/streams.ts";
-import {
-  callWorker,
-  eventually,
-  pumpJobsDuringSuite,
-  SLACK_API_BASE_URL,
-  settle,
-  suiteEnv,
-} from "../support/worker.ts";
+import { callWorker, eventually, pumpJobsDuringSuite, settle, suiteEnv } from "../support/worker.ts";
 
 const SUITE = "slackstop";
 const env = suiteEnv(SUITE, { STREAMING: "true" });
 pumpJobsDuringSuite(env, SUITE);
-const SLACK_CONTROL = SLACK_API_BASE_URL.replace(/\/api$/, "");
 const store = new ConversationStore(
   new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) }),
   { prefix: `t-${SUITE}`, ttlSeconds: () => 120, maxMessages: 200 },
@@ -61,24 +53,11 @@ const answerIn = async (place: Place): Promise<Message | undefined> =>
 const stopValue = (m: Message | undefined) =>
   m?.blocks?.find((b) => b.block_id === "parley_stop")?.elements?.[0]?.value;
 
-/** The documented payload, `user` pressing the Stop button of message `m`, form-encoded as Slack posts it. */
+/** `user` pressing the Stop button of message `m`, as Slack posts it. */
 async function pressStop(place: Place, user: { id: string; name: string }, m: Message): Promise<void> {
-  const payload = structuredClone(fixture.payload);
-  Object.assign(payload.user, { id: user.id, name: user.name, username: user.name, team_id: place.team });
-  Object.assign(payload.container, { message_ts: m.ts, channel_id: place.channel });
-  Object.assign(payload.team, { id: place.team });
-  Object.assign(payload.channel, { id: place.channel });
-  Object.assign(payload.actions[0]!, { action_id: "stop", block_id: "parley_stop", value: stopValue(m) });
-  const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-  const request = new Request("https://bot.test/slack/interactions", {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/x-www-form-urlencoded",
-      ...(await slackHeaders(SLACK_SIGNING_SECRET, body)),
-    },
-    body,
-  });
-  expect((await callWorker(env, request)).status).toBe(200);
+  const action = { action_id: "stop", block_id: "parley_stop", value: stopValue(m) ?? "" };
+  const body = slackBlockActionsBody(place, user, m.ts, action);
+  expect((await callWorker(env, await signedSlackInteraction(body))).status).toBe(200);
 }
 
 /** The answer once its message is no longer growing (its button gone, or its stream completed). */
