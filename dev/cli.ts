@@ -134,6 +134,9 @@ export async function runCommand(name: string, main: () => Promise<void>): Promi
   } catch (err) {
     fail(name, err);
   }
+  // A one-shot command is over when its work is: a socket kept alive or a worker slow to dispose must not hold the
+  // process (and whatever waits for it, such as CI) open after the last line is printed.
+  process.exit();
 }
 
 /**

@@ -72,12 +72,28 @@ export class LocalStack implements AsyncDisposable {
   async stop(): Promise<void> {
     const stops = this.#stops.reverse();
     this.#stops = [];
-    for (const stop of stops) await stop().catch(() => {});
+    for (const stop of stops) await stopWithin(stop, PART_STOP_MS);
   }
 
   [Symbol.asyncDispose](): Promise<void> {
     return this.stop();
   }
+}
+
+/**
+ * How long one part may take to stop before the next is stopped anyway: a part that hangs (a worker whose dispose
+ * never settles) must not keep the others, such as redis-server, running.
+ */
+const PART_STOP_MS = 15_000;
+
+async function stopWithin(stop: () => Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  await Promise.race([stop().catch(() => {}), late]);
+  clearTimeout(timer);
 }
 
 /** Runs `build` on a new stack; when it fails, what it had started is stopped before the error goes on. */

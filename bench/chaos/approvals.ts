@@ -1,10 +1,11 @@
 /**
  * @module
  * bench/chaos's approvals (docs/tools.md, "Actions that need approval"): once the questions that ask to run the
- * confirm-only create_ticket are up on Slack, the person who asked answers each as the seed draws it: ✅ (half of
- * them; a third of those also sent again, as a redelivery, and ticked a second way), ❌ (a quarter), or never (the
- * question expires). Reactions go through the Slack webhook like any event, retried by Slack when not acknowledged,
- * under the run's faults. Afterwards, from the tool server's count of create_ticket by idempotency key and the title
+ * confirm-only create_ticket are up on Slack and by text, the person who asked answers each as the seed draws it:
+ * yes (half of them; a third of those also sent again, as a redelivery, and a second way), no (a quarter), or
+ * never (the question expires). On Slack a ✅ (✔️ the second way) or ❌ through the Slack webhook like any event,
+ * retried by Slack when not acknowledged; by text a YES or NO through the Twilio webhook, which Twilio does not
+ * retry; both under the run's faults. Afterwards, from the tool server's count of create_ticket by idempotency key and the title
  * each carried (which holds the conversation's tag): every call is of a conversation whose asker sent a ✅
  * (`unapproved_calls` otherwise), and none was done twice, under two keys (`confirmed_twice`); a key sent again
  * (`confirmed_repeats`) is the server's to drop.
@@ -12,18 +13,18 @@
 import type { Random } from "../../dev/faults/seeded-random.ts";
 import type { ToolServerCalls } from "../../dev/tools/server.ts";
 import { APPROVAL_TAG } from "../../lib/notices.ts";
-import { SLACK_BOT_USER_ID } from "../load/traffic.ts";
+import { SLACK_BOT_USER_ID, TWILIO_ACCOUNT_SID, TWILIO_NUMBER } from "../load/traffic.ts";
 import type { Conversation } from "./plan.ts";
 import { deliverAsPlatform, type Sender, type SendStats } from "./send.ts";
 
 export interface ApprovalsSent {
-  /** Questions found on Slack, asking to run create_ticket. */
+  /** Questions found (on Slack, by text), asking to run create_ticket. */
   questions: number;
-  /** Tags of the conversations whose asker sent a ✅ (whether or not it came in time). */
+  /** Tags of the conversations whose asker approved (whether or not it came in time). */
   approved: Set<string>;
   denied: number;
-  /** Questions whose asker's answer (✅ or ❌) the webhook accepted. */
-  answered: number;
+  /** Questions whose asker's answer the webhook accepted, per platform. */
+  answered: { slack: number; twilio: number };
 }
 
 interface SlackMessage {
@@ -33,48 +34,95 @@ interface SlackMessage {
   bot_id?: string;
 }
 
+/** How an asker answers: yes (and how many times more, as a redelivery or a second way), or no. */
+type Answer = (verdict: "approve" | "deny", n: number) => Promise<boolean>;
+
+/** Each asker's answer as the seed draws it; `answer` delivers one (true: accepted). */
+async function answerAsDrawn(
+  sent: ApprovalsSent,
+  platform: keyof ApprovalsSent["answered"],
+  tag: string,
+  random: Random,
+  answer: Answer,
+): Promise<void> {
+  sent.questions++;
+  let answered = false;
+  const send = async (verdict: "approve" | "deny", n: number) => {
+    if ((await answer(verdict, n)) && !answered) {
+      answered = true;
+      sent.answered[platform]++;
+    }
+  };
+  const draw = random();
+  if (draw < 0.5) {
+    sent.approved.add(tag);
+    await send("approve", 0);
+    if (draw < 0.5 / 3) {
+      await send("approve", 0);
+      await send("approve", 1);
+    }
+  } else if (draw < 0.75) {
+    sent.denied++;
+    await send("deny", 0);
+  }
+}
+
+const SLACK_REACTIONS = { approve: ["white_check_mark", "heavy_check_mark"], deny: ["x"] } as const;
+/** What the texter sends back: the question asks for exactly this (lib/notices.ts, approvalQuestion). */
+const TEXT_REPLIES = { approve: "YES", deny: "NO" } as const;
+
 export async function sendApprovals(
   s: Sender,
   stats: SendStats,
   conversations: readonly Conversation[],
   random: Random,
 ): Promise<ApprovalsSent> {
-  const messages = (await (await fetch(`${s.slackControl}/__messages`)).json()) as SlackMessage[];
-  const sent: ApprovalsSent = { questions: 0, approved: new Set(), denied: 0, answered: 0 };
+  const messages = (await (await fetch(`${s.slackControl}/__messages`)).json()) as (SlackMessage & { team: string })[];
+  const sent: ApprovalsSent = { questions: 0, approved: new Set(), denied: 0, answered: { slack: 0, twilio: 0 } };
   for (const question of messages.filter((m) => m.bot_id && m.text?.startsWith(APPROVAL_TAG))) {
-    const c = conversations.find((conv) => conv.place.platform === "slack" && question.text!.includes(conv.tag));
+    const c = conversations.find(
+      (conv) =>
+        conv.place.platform === "slack" && conv.place.tenant === question.team && question.text!.includes(conv.tag),
+    );
     if (!c) continue;
-    sent.questions++;
     const trigger = JSON.parse(c.messages.find((m) => m.trigger)!.slackBody!) as {
       team_id: string;
       event: { user: string };
     };
-    let answered = false;
-    const react = async (reaction: string, n: number) => {
+    await answerAsDrawn(sent, "slack", c.tag, random, async (verdict, n) => {
+      const reaction = SLACK_REACTIONS[verdict][verdict === "approve" ? n : 0]!;
       const body = reactionBody(trigger.team_id, trigger.event.user, reaction, question, n);
-      const word = `${c.tag}-${reaction}-${n}`;
-      if ((await deliverAsPlatform(s, stats, { word, trigger: false, slackBody: body })) && !answered) {
-        answered = true;
-        sent.answered++;
-      }
-    };
-    const draw = random();
-    if (draw < 0.5) {
-      sent.approved.add(c.tag);
-      await react("white_check_mark", 0);
-      if (draw < 0.5 / 3) {
-        await react("white_check_mark", 0);
-        await react("heavy_check_mark", 1);
-      }
-    } else if (draw < 0.75) {
-      sent.denied++;
-      await react("x", 0);
-    }
+      return deliverAsPlatform(s, stats, { word: `${c.tag}-${reaction}-${n}`, trigger: false, slackBody: body });
+    });
+  }
+  // A text's question is the text sent to the texter that names the tool and quotes the conversation's tag.
+  const texts = (await (await fetch(`${s.twilioFake}/__calls`)).json()) as { to: string; body: string }[];
+  for (const c of conversations.filter((conv) => conv.place.platform === "twilio")) {
+    const asked = texts.some(
+      (t) => t.to === c.place.channel && t.body.includes("create_ticket") && t.body.includes(c.tag),
+    );
+    if (!asked) continue;
+    let sid = 0;
+    await answerAsDrawn(sent, "twilio", c.tag, random, async (verdict) => {
+      const id = `SM${c.tag}Y${++sid}`.padEnd(34, "0");
+      const params = Object.entries({
+        ...{ MessageSid: id, SmsMessageSid: id, AccountSid: TWILIO_ACCOUNT_SID },
+        ...{ From: c.place.channel, To: TWILIO_NUMBER, Body: TEXT_REPLIES[verdict], NumMedia: "0" },
+      });
+      return deliverAsPlatform(s, stats, { word: `${c.tag}-${verdict}-${sid}`, trigger: false, twilioParams: params });
+    });
   }
   return sent;
 }
 
-function reactionBody(team: string, user: string, reaction: string, question: SlackMessage, n: number): string {
+/** Slack's `reaction_added` of `user` on the question, the `n`th reaction event of its kind. */
+export function reactionBody(
+  team: string,
+  user: string,
+  reaction: string,
+  question: Pick<SlackMessage, "channel" | "ts">,
+  n: number,
+): string {
   const eventTs = `${Math.floor(Date.now() / 1000)}.${String(n).padStart(6, "0")}`;
   return JSON.stringify({
     token: "legacy",

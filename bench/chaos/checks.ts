@@ -9,9 +9,9 @@ import { APOLOGY, isApprovalFollowUp } from "../../lib/notices.ts";
 import { TELEGRAM_BOT } from "../load/telegram-traffic.ts";
 import { TAG_PATTERN, type Conversation, type Place } from "./plan.ts";
 
-/** Something a person saw from the bot, where they saw it. */
+/** Something a person saw from the bot, where they saw it (on Slack, in the team of the token that posted it). */
 export interface Output {
-  place: Omit<Place, "tenant">;
+  place: Omit<Place, "tenant"> & { tenant?: string };
   text: string;
 }
 
@@ -36,7 +36,7 @@ export async function collectOutputs(fakes: {
   telegram: string;
   googleChat: string;
 }): Promise<Output[]> {
-  const slack = await json<{ channel: string; text?: string; thread_ts?: string; bot_id?: string }[]>(
+  const slack = await json<{ team: string; channel: string; text?: string; thread_ts?: string; bot_id?: string }[]>(
     `${origin(fakes.slack)}/__messages`,
   );
   const discord = await json<{ route: string; token?: string; content?: string }[]>(`${origin(fakes.discord)}/__calls`);
@@ -45,7 +45,12 @@ export async function collectOutputs(fakes: {
   for (const m of slack)
     if (m.bot_id && m.text)
       outputs.push({
-        place: { platform: "slack", channel: m.channel, ...(m.thread_ts ? { thread: m.thread_ts } : {}) },
+        place: {
+          platform: "slack",
+          tenant: m.team,
+          channel: m.channel,
+          ...(m.thread_ts ? { thread: m.thread_ts } : {}),
+        },
         text: m.text,
       });
   const originals = new Map<string, string[]>();
@@ -100,7 +105,9 @@ function asSeen(final: string, revisions: readonly { text?: string }[]): string[
   return replaced === undefined ? [final] : [replaced, final];
 }
 
-const placeKey = (p: Omit<Place, "tenant">) => `${p.platform}|${p.channel}|${p.thread ?? ""}`;
+/** On Slack the team is part of the place: a post made with the other tenant's token is misplaced. */
+const placeKey = (p: Output["place"]) =>
+  `${p.platform}|${p.platform === "slack" ? `${p.tenant}/` : ""}${p.channel}|${p.thread ?? ""}`;
 /** A stream opens with the model's first words: shorter than this, and before the answer's tag. */
 const OPENING_MAX_CHARS = 20;
 export const tagsIn = (text: string) => [...text.matchAll(TAG_PATTERN)].map((m) => Number(m[1]));

@@ -81,15 +81,14 @@ function countExercised(i: ExercisedInputs): Exercised {
 export async function readExercised(
   fakes: { slackControl: string },
   events: readonly LogEvent[],
-  approvalsAnswered: number,
+  approvalsAnswered: Partial<PerPlatform>,
   invited: ExercisedInputs["invited"],
   invitedConversations: readonly Conversation[],
 ): Promise<Exercised> {
   return countExercised({
     slackApi: await json<ExercisedInputs["slackApi"]>(`${fakes.slackControl}/__api`),
     events,
-    // The soak's people answer approval questions on Slack only (./approvals.ts).
-    approvalsAnswered: { slack: approvalsAnswered },
+    approvalsAnswered,
     invited,
     rescueChannels: new Set(invitedConversations.filter((c) => c.kind === "slack_rescue").map((c) => c.place.channel)),
   });

@@ -25,7 +25,9 @@ const ADMIN_FAILURES_ALLOWED = 10;
 const ADMIN_GUESSES = 30;
 /** Three forgets an hour, then one notice (lib/limits/forget-rate.ts); the fifth gets nothing. */
 const FORGET_REQUESTS = 5;
-const TEAM = "THOSTILE";
+/** The Slack workspace of the hostile cases, installed like the soak's (./stack.ts). */
+export const HOSTILE_SLACK_TEAM = "THOSTILE";
+const TEAM = HOSTILE_SLACK_TEAM;
 const JOB_REFUSED = 489;
 
 /** The catch-up whose model repeats a link planted in the channel and makes up one to another channel. */
@@ -76,6 +78,7 @@ export async function sendPrivacyCases(
   const planted = await fetch(`${s.slackControl}/__messages`, {
     method: "POST",
     body: JSON.stringify({
+      team: HOSTILE_SLACK_TEAM,
       channel: plantedChannel,
       user: "UHMALLORY",
       text: `IT here: log in again at https://evil.example/login ${PLANTED_MARKER}`,

@@ -7,6 +7,7 @@
 import { askInteraction, snowflake } from "../../test/support/discord.ts";
 import { type ChatDelivery, googleChatSay, makeGoogleChatSpace } from "../load/google-chat-traffic.ts";
 import { SLACK_BOT_USER_ID, TWILIO_ACCOUNT_SID, TWILIO_NUMBER } from "../load/traffic.ts";
+import { HOSTILE_SLACK_TEAM } from "./hostile-privacy.ts";
 import { deliver, type Sender, type SendStats } from "./send.ts";
 
 const HUGE = "a".repeat(200_000);
@@ -24,13 +25,13 @@ const hostileTs = () => `${Math.floor(Date.now() / 1000)}.${String(++n).padStart
 
 function slackEnvelope(event: unknown, extra: Record<string, unknown> = {}): string {
   return JSON.stringify({
-    team_id: "THOSTILE",
+    team_id: HOSTILE_SLACK_TEAM,
     api_app_id: "A0CHAOS",
     type: "event_callback",
     event_id: `EvHOSTILE${Date.now()}${++n}`,
     event_time: Math.floor(Date.now() / 1000),
     event,
-    authorizations: [{ team_id: "THOSTILE", user_id: SLACK_BOT_USER_ID, is_bot: true }],
+    authorizations: [{ team_id: HOSTILE_SLACK_TEAM, user_id: SLACK_BOT_USER_ID, is_bot: true }],
     ...extra,
   });
 }

@@ -101,7 +101,10 @@ export async function prepareInvited(
     const { event } = slackEvent(c);
     const res = await fetch(`${slackControl}/__messages`, {
       method: "POST",
-      body: JSON.stringify({ channel: c.place.channel, ts: event.ts, user: event.user, text: event.text }),
+      body: JSON.stringify({
+        team: c.place.tenant,
+        ...{ channel: c.place.channel, ts: event.ts, user: event.user, text: event.text },
+      }),
     });
     if (!res.ok) throw new Error(`putting a question into the Slack fake's history failed: ${res.status}`);
   }

@@ -63,16 +63,21 @@ export function checkLines(
 
 /** The secrets of the bench's stack that must never be in a log line or a queue payload. */
 export function chaosLeakPatterns(): [string, RegExp][] {
-  return leakPatterns([
-    "xoxb-bench",
-    "bench-discord-token",
-    TELEGRAM_BOT.token,
-    TELEGRAM_SECRET,
-    // The Google Chat fake's access tokens, the service account's key, and RS256 JWTs (events, assertions).
-    "ya29.",
-    "PRIVATE KEY",
-    "eyJhbGciOiJSUzI1NiIs",
-  ]);
+  // Each workspace's bot token, as the Slack fake issues it at the install (dev/fakes/slack/workspaces.ts).
+  const installed: [string, RegExp] = ["installed bot token", /xoxb-T[A-Z0-9]+-[0-9a-f]{8}/];
+  return [
+    installed,
+    ...leakPatterns([
+      "xoxb-bench",
+      "bench-discord-token",
+      TELEGRAM_BOT.token,
+      TELEGRAM_SECRET,
+      // The Google Chat fake's access tokens, the service account's key, and RS256 JWTs (events, assertions).
+      "ya29.",
+      "PRIVATE KEY",
+      "eyJhbGciOiJSUzI1NiIs",
+    ]),
+  ];
 }
 
 /**

@@ -27,6 +27,13 @@ export const command = defineCommand({
       description: "the share of calls failing at each boundary (default 0.05)",
       valueName: "r",
     },
+    "time-limit": {
+      type: "string",
+      default: "240",
+      description:
+        "seconds of real time the run may take; past them it says where it hung, stops everything and exits 1",
+      valueName: "s",
+    },
     json: { type: "boolean", default: false, description: "print only the last JSON line (and problems on stderr)" },
     "log-file": {
       type: "string",
@@ -46,6 +53,7 @@ const argsSchema = z.object({
     .optional(),
   conversations: z.coerce.number().int().min(1).max(2_000),
   "fault-rate": z.coerce.number().min(0).max(0.5),
+  "time-limit": z.coerce.number().min(1).max(86_400),
   json: z.boolean(),
   "log-file": z.string().optional(),
 });

@@ -1,7 +1,8 @@
 /**
  * @module
  * The traffic of bench/chaos, drawn from the seed: conversations across Slack channels, threads and DMs in two
- * workspaces (the same channel id in both, so an answer in the wrong tenant would show), Discord `/ask` in guild
+ * workspaces (each installed with its own bot token, channel ids unique to each as Slack makes them; the Slack
+ * fake keeps each post with the team of the token that made it, so an answer in the wrong tenant shows), Discord `/ask` in guild
  * channels and DMs, SMS, Telegram groups and private chats (./telegram-plan.ts), and Google Chat spaces, threads
  * and DMs (./google-chat-plan.ts). Each conversation has one trigger that needs an answer; Slack channel and
  * Telegram group conversations get chatter after it (recorded, not answered), a Google Chat space chatter its app
@@ -150,17 +151,17 @@ export function planConversations(count: number, random: Random, run: string): C
   const nextTs = slackClock();
   const people = (team: string) => Array.from({ length: peoplePerTeam(count) }, (_, i) => `U${team.slice(-1)}P${i}`);
   const conversations: Conversation[] = [];
-  // Channels are shared by id across the two workspaces: C<run><n> exists in both.
-  let sharedChannels = 0;
+  // Channel conversations alternate between the workspaces, each in a channel of its own: C<run><team><id>.
+  let channels = 0;
   for (let id = 0; id < count; id++) {
     const kind = pickKind(random);
     const tag = tagOf(id);
     const word = (n: number) => `w${id}n${n}w`;
     if (kind === "slack_channel" || kind === "slack_thread" || kind === "slack_dm") {
       const im = kind === "slack_dm";
-      // Two channel conversations share each channel id, one per workspace: the same channel, two tenants.
-      const team = im ? pick(random, SLACK_TEAMS) : SLACK_TEAMS[sharedChannels % 2]!;
-      const channel = im ? `D${run}${id}` : `C${run}${Math.floor(sharedChannels++ / 2)}`;
+      const team = im ? pick(random, SLACK_TEAMS) : SLACK_TEAMS[channels % 2]!;
+      if (!im) channels++;
+      const channel = im ? `D${run}${id}` : `C${run}${team.slice(-1)}${id}`;
       const threadTs = kind === "slack_thread" ? nextTs() : undefined;
       const asker = pick(random, people(team));
       const secret = im ? secretOf(id) : undefined;

@@ -12,15 +12,11 @@
 import { writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Redis } from "@upstash/redis";
 import { runCommand } from "../../dev/cli.ts";
-import { freePort } from "../../dev/ports.ts";
 import { seededRandom } from "../../dev/faults/seeded-random.ts";
 import { readClock } from "../../test/support/qstash-clock.ts";
 import { timePasses } from "../../test/support/time-warp.ts";
-import { REDIS_REST_TOKEN, startStack } from "../load/stack.ts";
-import * as traffic from "../load/traffic.ts";
-import { QSTASH_DEV, startParleyOn } from "../load/workers.ts";
+import { QSTASH_DEV } from "../load/workers.ts";
 import { checkAnswers, checkRecords, collectOutputs } from "./checks.ts";
 import { parseEvents, readExercised } from "./exercised.ts";
 import { realTimeLimitsOff } from "./fake-settings.ts";
@@ -31,11 +27,14 @@ import { readSources, writeTrace } from "./trace.ts";
 import { checkInvited, inInvited, planInvited, prepareInvited } from "./invited.ts";
 import { armFaults, faultsInjected, telegramLostSends } from "./faults.ts";
 import { sendHostile } from "./hostile.ts";
-import { CHAOS_ADMIN_TOKEN, PRIVACY_MODEL_RULES, sendPrivacyCases } from "./hostile-privacy.ts";
-import { planConversations, tagOf } from "./plan.ts";
+import { APPROVAL_MODEL_RULES, sendApprovalCases } from "./hostile-approvals.ts";
+import { CHAOS_ADMIN_TOKEN, HOSTILE_SLACK_TEAM, PRIVACY_MODEL_RULES, sendPrivacyCases } from "./hostile-privacy.ts";
+import { planConversations, SLACK_TEAMS, tagOf } from "./plan.ts";
 import { newSendStats, sendConversations, sendLateRetries } from "./send.ts";
-import { checkToolCalls, startChaosTools, toolModelRules, toolServerCalls } from "./tool-asks.ts";
+import { checkToolCalls, toolModelRules, toolServerCalls } from "./tool-asks.ts";
+import { startChaosStack } from "./stack.ts";
 import { checkConfirmCalls, sendApprovals } from "./approvals.ts";
+import { armWatchdog, type Watchdog } from "./watchdog.ts";
 
 const KEY_PREFIX = "chaos";
 /** Slack's late retries come a minute after the first delivery. */
@@ -49,8 +48,12 @@ const MAX_VIRTUAL_MS = 24 * 3_600_000;
 /** Where the trace of a run that broke a promise goes (gitignored). */
 const TRACES_DIR = join(dirname(fileURLToPath(import.meta.url)), "traces");
 
+let watchdog: Watchdog | undefined;
+
 async function main(): Promise<void> {
   const args = chaosArgs();
+  const dog = armWatchdog(args["time-limit"] * 1000);
+  watchdog = dog;
   const seed = args.seed ?? Date.now() % 1_000_000;
   const rate = args["fault-rate"];
   const out = args.json ? () => {} : (line: string) => process.stdout.write(`${line}\n`);
@@ -60,47 +63,22 @@ async function main(): Promise<void> {
   const publishes: string[] = [];
 
   const started = Date.now();
-  const modelRules = [...PRIVACY_MODEL_RULES, ...toolModelRules(args.conversations, tagOf)];
-  const stack = await startStack({
-    modelDelayMs: 0,
-    productionSchedule: { mode: "virtual" },
-    redisFaults: true,
-    modelRules,
+  const chaos = await startChaosStack({
+    keyPrefix: KEY_PREFIX,
+    modelRules: [...PRIVACY_MODEL_RULES, ...APPROVAL_MODEL_RULES, ...toolModelRules(args.conversations, tagOf)],
+    settings: { ADMIN_TOKEN: CHAOS_ADMIN_TOKEN },
     onPublish: (b) => void publishes.push(b.toString("utf8")),
   });
-  stack.gate.open();
-  const discord = traffic.discordSigner();
-  const at = { ...stack, publicBaseUrl: stack.gate.url, port: stack.workerPort };
-  // The bench's Slack is one workspace under one bot token, whose two tenants share every channel id: reading a
-  // place's history at a conversation's start would read the other tenant's channel, which Slack (unique channel
-  // ids, a token that reads its own workspace only) never allows. So nothing is read or kept before a conversation.
-  const tools = await startChaosTools(await freePort());
-  const parley = await startParleyOn(
-    at,
-    discord,
-    KEY_PREFIX,
-    { ADMIN_TOKEN: CHAOS_ADMIN_TOKEN, BACKFILL_MESSAGES: "0", ...tools.settings },
-    "log",
-  ).catch(async (err: unknown) => {
-    await Promise.all([stack.stop(), tools.server.close()]);
-    throw err;
-  });
+  dog.hooks({ stop: chaos.stop, jobsDue: chaos.waiting });
+  const { stack, sender, faultTargets, redis } = chaos;
   try {
-    const redis = new Redis({ url: stack.redisBridgeUrl, token: REDIS_REST_TOKEN, enableAutoPipelining: false });
-    const sender = {
-      parleyUrl: parley.url,
-      publicBaseUrl: stack.gate.url,
-      discord,
-      discordFake: stack.fakes.discord,
-      slackControl: stack.fakes.slack.replace(/\/api$/, ""),
-      telegramFake: stack.fakes.telegram,
-      googleChatFake: stack.fakes.googleChat,
-    };
     const stats = newSendStats();
     const problems: string[] = [];
     const settle = async (ms: number) =>
       timePasses({ qstashUrl: stack.qstashUrl, redis, keyPrefix: `${KEY_PREFIX}:` }, ms);
 
+    dog.enter("hostile_cases");
+    await chaos.install([HOSTILE_SLACK_TEAM, ...SLACK_TEAMS]);
     await realTimeLimitsOff(sender);
     const hostile = await sendHostile(sender, stats, problems);
     const privacy = await sendPrivacyCases({
@@ -108,23 +86,17 @@ async function main(): Promise<void> {
       qstashSigningKey: QSTASH_DEV.QSTASH_CURRENT_SIGNING_KEY,
       modelUrl: stack.modelUrl,
     });
+    const approvalCases = await sendApprovalCases({ ...sender, toolServer: chaos.tools.url }, settle);
     await settle(STEP_MS);
-    const hostileBroken = await privacy.check(problems);
+    const hostileBroken = (await privacy.check(problems)) + (await approvalCases.check(problems));
 
-    const faultTargets = {
-      qstash: stack.qstashUrl,
-      redisProxy: stack.redisFaultControlUrl!,
-      slack: stack.fakes.slack.replace(/\/api$/, ""),
-      discord: stack.fakes.discord.replace(/\/api\/v10$/, ""),
-      twilio: stack.fakes.twilio,
-      telegram: stack.fakes.telegram,
-      googleChat: stack.fakes.googleChat,
-      model: stack.modelUrl.replace(/\/v1$/, ""),
-    };
     // What the hostile cases got answered is theirs: the checks read the conversations' places only.
     const platforms = [faultTargets.slack, faultTargets.discord, faultTargets.twilio, faultTargets.telegram];
-    for (const url of [...platforms, faultTargets.googleChat]) await fetch(`${url}/__reset`, { method: "POST" });
-    // After the reset, which brings the fake's own settings (its tiers on) back.
+    // And the tool server's record: the soak's approvals are counted from its own calls.
+    for (const url of [...platforms, faultTargets.googleChat, chaos.tools.url])
+      await fetch(`${url}/__reset`, { method: "POST" });
+    // After the reset, which brings the fake's own settings (its tiers on) back and forgets the tokens it issued.
+    await chaos.install(SLACK_TEAMS);
     await realTimeLimitsOff(sender);
     const random = seededRandom(seed);
     const run = `R${seed.toString(36).toUpperCase()}`;
@@ -132,6 +104,7 @@ async function main(): Promise<void> {
     // About one channel in twenty invited the bot to join in, and as many asked a question of nobody (./invited.ts).
     const invited = planInvited(conversations.length, Math.max(1, Math.round(conversations.length / 20)), random, run);
     await prepareInvited(invited, redis, KEY_PREFIX, sender.slackControl);
+    dog.enter("sending");
     await armFaults(faultTargets, rate, seed);
     const sent = await sendConversations(sender, stats, [...conversations, ...invited], rate, random);
     // Every accepted message is recorded before anything expires (time has not moved yet); a rescue's question is
@@ -139,6 +112,7 @@ async function main(): Promise<void> {
     const recorded = [...conversations, ...invited.filter((c) => c.kind === "slack_initiative")];
     const records = await checkRecords(redis, KEY_PREFIX, recorded, sent.accepted, problems);
 
+    dog.enter("driving_time");
     await settle(LATE_RETRY_AFTER_MS);
     await sendLateRetries(sender, stats, sent.lateRetries);
     // The questions that ask to run create_ticket are up by now: their askers answer them (or never do).
@@ -151,6 +125,7 @@ async function main(): Promise<void> {
     const unsettled = (await readClock(stack.qstashUrl)).nextDueAt !== null;
     if (unsettled) problems.push(`unsettled: QStash still had messages due after ${MAX_VIRTUAL_MS / 3_600_000} h`);
 
+    dog.enter("checks");
     const outputs = await collectOutputs(stack.fakes);
     const invitedHere = inInvited(invited);
     const answers = checkAnswers(
@@ -176,7 +151,7 @@ async function main(): Promise<void> {
       checkLines("log line", logLines, patterns, problems) +
       checkLines("queue payload", publishes.map(withoutCiphertext), patterns, problems);
     const faults = await faultsInjected(faultTargets);
-    const calls = await toolServerCalls(tools.server);
+    const calls = await toolServerCalls(chaos.tools);
     const toolFigures = {
       ...checkToolCalls(calls, problems),
       approval_questions: approvals.questions,
@@ -202,7 +177,7 @@ async function main(): Promise<void> {
       lost_records: records.lost,
       misplaced: answers.misplaced + records.misplaced,
       leaks,
-      hostile_cases: hostile.cases + privacy.cases,
+      hostile_cases: hostile.cases + privacy.cases + approvalCases.cases,
       hostile_5xx: hostile.fiveXx,
       hostile_broken: hostileBroken,
       ...joinedIn,
@@ -237,9 +212,12 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify({ ...result, ...(trace ? { trace } : {}) })}\n`);
     if (trace) process.exitCode = 1;
   } finally {
-    await parley.stop().catch(() => {});
-    await Promise.all([stack.stop(), tools.server.close()]);
+    dog.enter("stopping");
+    await chaos.stop();
   }
 }
 
 await runCommand(command.name, main);
+watchdog?.disarm();
+// Nothing may keep the process after its last line (CI runs two seeds in a row under one time limit).
+process.exit();

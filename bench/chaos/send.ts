@@ -31,6 +31,8 @@ export interface Sender {
   discordFake: string;
   /** The Slack fake's control base: a thread's parent is a message people wrote in Slack before the thread. */
   slackControl: string;
+  /** The Twilio fake: what was texted (an approval question is answered by a text back). */
+  twilioFake: string;
   /** The Telegram fake: a conversation's chat is made there before its first message. */
   telegramFake: string;
   /** The Google Chat fake: a conversation's space is made there, and people write in it. */
@@ -134,7 +136,7 @@ export async function sendConversations(
         await sendGoogleChat(s, stats, c, sent.accepted);
         continue;
       }
-      if (c.place.thread) await startThread(s, c.place.channel, c.place.thread);
+      if (c.place.thread) await startThread(s, c.place.tenant, c.place.channel, c.place.thread);
       if (c.place.platform === "telegram") await makeTelegramChat(s.telegramFake, c);
       for (const m of c.messages) {
         const accepted = await deliverAsPlatform(s, stats, m);
@@ -171,11 +173,11 @@ async function sendGoogleChat(s: Sender, stats: SendStats, c: Conversation, acce
   }
 }
 
-/** The thread's first message, as someone posted it in Slack (the bot looks threads up by it). */
-async function startThread(s: Sender, channel: string, ts: string): Promise<void> {
+/** The thread's first message, as someone posted it in the team's Slack (the bot looks threads up by it). */
+async function startThread(s: Sender, team: string, channel: string, ts: string): Promise<void> {
   const res = await fetch(`${s.slackControl}/__messages`, {
     method: "POST",
-    body: JSON.stringify({ channel, ts, user: "UTHREADSTARTER", text: "a thread" }),
+    body: JSON.stringify({ team, channel, ts, user: "UTHREADSTARTER", text: "a thread" }),
   });
   if (!res.ok) throw new Error(`starting a thread at the Slack fake failed: ${res.status} ${await res.text()}`);
 }

@@ -4,8 +4,8 @@
  * server (`lookup_ticket {"id": "<tag>"}`: the local model's first rule, so the answer, which quotes the result,
  * carries the conversation's tag like every other answer), and one in ten instead has the model ask for the
  * confirm-only `create_ticket` with a lookup beside it (a scripted call, whose title carries the tag): on Slack,
- * Discord and SMS the answer is the question that asks for a person's approval (./approvals.ts answers it on Slack),
- * where no person can approve (Telegram) the tool is not offered and the model hears so. From the tool server's
+ * Discord and SMS the answer is the question that asks for a person's approval (./approvals.ts answers it on
+ * Slack and SMS), where no person can approve (Telegram) the tool is not offered and the model hears so. From the tool server's
  * count, afterwards: the lookups, counted by idempotency key; a key called with different arguments (a retry must
  * repeat its call, never make another); and the create_ticket calls (./approvals.ts).
  */

@@ -76,7 +76,8 @@ export function summarize(m: Measured) {
 }
 
 /** `evalsha 1, get 1, set 1` per message, most frequent first. */
-function breakdown(cost: RedisCost, n: number): string {
+/** Commands per message by name, the most first: `evalsha 1, hmget 1`. */
+export function breakdown(cost: RedisCost, n: number): string {
   return [...cost.byCommand]
     .sort((a, b) => b[1] - a[1])
     .map(([name, calls]) => `${name} ${round(calls / Math.max(1, n), 2)}`)

@@ -1,7 +1,8 @@
 /**
  * @module
  * `node bench/load/run.ts [--json] [--places N] [--chatter N] [--quiet N] [--telegram N] [--telegram-quiet N]
- * [--google-chat N] [--rate MSG_PER_S] [--model-delay-ms MS] [--tool-round] [--scenario backfill [--earlier N]]`:
+ * [--google-chat N] [--rate MSG_PER_S] [--model-delay-ms MS] [--tool-round]
+ * [--scenario backfill [--earlier N] | clicks]`:
  * signed traffic for Slack, Discord, Twilio, Telegram and Google Chat across many places at a set rate against the
  * Worker in workerd, on the local stack (loopback only, bounded in count and time), each request interleaved with the
  * same request to a do-nothing Worker. Prints acknowledgement latency next to the do-nothing Worker's, replies, lost
@@ -9,12 +10,13 @@
  * and per answer's jobs, QStash publishes, and the first message after the script cache was lost. With --tool-round
  * every answer first looks a ticket up at the local tool server (one tool round), and the tool calls made are counted.
  * With --json the last line is one JSON object. `--scenario backfill` measures reading the place when a conversation
- * starts instead (./backfill.ts).
+ * starts instead (./backfill.ts); `--scenario clicks` what a press on an approval's button costs (./clicks.ts).
  */
 import { z } from "zod";
 import { defineCommand, parseBoundedOptions } from "../../dev/cli.ts";
 import { freePort } from "../../dev/ports.ts";
 import { backfillScenario, printBackfill } from "./backfill.ts";
+import { clicksScenario, printClicks } from "./clicks.ts";
 import { coldScriptCache } from "./cold-cache.ts";
 import { inboundPhase, jobsPhase, jobsSettled } from "./phases.ts";
 import { replyCounts } from "./replies.ts";
@@ -93,7 +95,8 @@ const command = defineCommand({
       type: "string",
       default: "traffic",
       valueName: "name",
-      description: "traffic (the mix above) or backfill (reading the place at a conversation's start)",
+      description:
+        "traffic (the mix above), backfill (reading the place at a conversation's start) or clicks (approval buttons)",
     },
     earlier: {
       type: "string",
@@ -117,7 +120,7 @@ const args = parseBoundedOptions(
     rate: z.coerce.number().min(1).max(500),
     "model-delay-ms": z.coerce.number().int().min(0).max(10_000),
     "tool-round": z.boolean(),
-    scenario: z.enum(["traffic", "backfill"]),
+    scenario: z.enum(["traffic", "backfill", "clicks"]),
     earlier: z.coerce.number().int().min(0).max(100),
   }),
 );
@@ -145,6 +148,10 @@ try {
       rate: args.rate,
     });
     if (args.json) print(JSON.stringify({ backfill: rows }));
+  } else if (args.scenario === "clicks") {
+    const clicks = await clicksScenario(stack, discord, { places: args.places, rate: args.rate });
+    printClicks(print, clicks, { places: args.places, rate: args.rate });
+    if (args.json) print(JSON.stringify({ clicks }));
   } else {
     const noop = await startNoop(await freePort());
     stopWorkers.push(noop.stop);

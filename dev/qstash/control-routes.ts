@@ -1,7 +1,7 @@
 /**
  * @module
  * The test control routes of one lane of the QStash stand-in (no token needed, like the platform fakes'):
- * `GET /__clock` → `{mode, factor?, now, nextDueAt}`; `POST /__clock/advance {ms} | {to}` (virtual clock only)
+ * `GET /__clock` → `{mode, factor?, now, nextDueAt, waiting}`; `POST /__clock/advance {ms} | {to}` (virtual clock only)
  * → `{now, nextDueAt, deliveries}` once every delivery that came due is settled (see ./clock-advance.ts);
  * `GET /__deliveries?field=value` → the attempts made (./delivery-log.ts); and the fault routes of
  * dev/faults/control.ts for the faults of ./faults.ts (`/__fail`, `/__faults`, `/__reset`).
@@ -41,6 +41,7 @@ export async function handleControl(
       ...ctx.clock.setting,
       now: ctx.clock.now(),
       nextDueAt: (await ctx.store.nextDueAt()) ?? null,
+      waiting: await ctx.store.waiting(),
     });
   }
   if (req.method === "POST" && pathname === "/__clock/advance") return advance(ctx, req, res);

@@ -161,6 +161,11 @@ export class QStashStore {
     return score === undefined ? undefined : Number(score);
   }
 
+  /** How many messages wait (due now or later). */
+  async waiting(): Promise<number> {
+    return this.redis.zcard(`${this.#prefix}due`);
+  }
+
   async load(messageId: string): Promise<StoredMessage | undefined> {
     const raw = await this.redis.get(`${this.#prefix}msg:${messageId}`);
     return raw === null ? undefined : storedMessageSchema.parse(JSON.parse(raw));

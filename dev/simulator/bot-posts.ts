@@ -10,6 +10,7 @@
 import { z } from "zod";
 import { DISCORD_PLACE, PEOPLE, SLACK_CHANNEL } from "./people.ts";
 import { collectGoogleChatPosts } from "./google-chat-posts.ts";
+import { collectSlackEphemerals, drawBlocks, slackBlocks } from "./slack-blocks.ts";
 import { collectTelegramPosts } from "./telegram-posts.ts";
 import type { Timeline } from "./timeline.ts";
 import { DISCORD_MARKDOWN, markdownView, SLACK_MARKDOWN } from "./views/markdown-view.ts";
@@ -37,6 +38,7 @@ const slackMessage = z.looseObject({
   bot_id: z.string().optional(),
   markup: z.enum(["mrkdwn", "markdown"]).optional(),
   reactions: z.array(z.object({ name: z.string(), users: z.array(z.string()) })).default([]),
+  blocks: slackBlocks,
 });
 const discordCall = z.looseObject({
   route: z.string(),
@@ -77,9 +79,13 @@ export async function collectBotPosts(
       if (shown) shown.reactions = reactions;
       continue;
     }
-    const view = slackView(post.text, post.markup, nameOf);
+    // Slack draws a message's blocks, when it has them, and its text only as the notification's.
+    const drawn = drawBlocks(post.blocks, nameOf);
+    const view = drawn.view ?? slackView(post.text, post.markup, nameOf);
+    const blocks = { controls: drawn.controls, ...(drawn.note !== undefined ? { note: drawn.note } : {}) };
     if (shown) {
-      Object.assign(shown, { text: post.text, view, reactions });
+      Object.assign(shown, { text: post.text, view, reactions, ...blocks });
+      if (drawn.note === undefined) delete shown.note;
       continue;
     }
     timeline.add({
@@ -90,6 +96,7 @@ export async function collectBotPosts(
       text: post.text,
       view,
       reactions,
+      ...blocks,
       at: now,
       // The workspace of the token the bot posted with: an answer with another workspace's token shows up there.
       place: `slack|${post.team}|${post.channel}|${post.thread_ts ?? ""}`,
@@ -98,6 +105,7 @@ export async function collectBotPosts(
       ...(post.thread_ts ? { threadTs: post.thread_ts } : {}),
     });
   }
+  await collectSlackEphemerals(timeline, fakes.slack, place.botName, nameOf);
   for (const call of timeline.takeNewCalls("discord", discord)) {
     // An answer in #general, or in one of its threads (someone wrote there first).
     const inThread =

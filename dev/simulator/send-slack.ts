@@ -148,3 +148,51 @@ export async function sendSlackReaction(
   await res.body?.cancel();
   return res.status;
 }
+
+/**
+ * The person's press of a button on one of the bot's messages, as Slack posts an interaction: `block_actions`,
+ * form-encoded as `payload=`, signed as events are, to the app's interactivity URL (`/slack/interactions`).
+ */
+export async function sendSlackPress(
+  opts: Pick<SlackSend, "workerUrl" | "signingSecret">,
+  workspace: SlackWorkspace,
+  person: SimulatedPerson,
+  press: { ts: string; threadTs?: string; blockId: string; actionId: string; label: string },
+): Promise<number> {
+  const payload = {
+    type: "block_actions",
+    user: { id: person.slackUserId, username: person.handle, name: person.handle, team_id: workspace.team },
+    api_app_id: SLACK_FAKE_BOT.appId,
+    container: {
+      type: "message",
+      message_ts: press.ts,
+      channel_id: SLACK_CHANNEL,
+      is_ephemeral: false,
+      ...(press.threadTs ? { thread_ts: press.threadTs } : {}),
+    },
+    trigger_id: `${Date.now()}.${workspace.team}`,
+    team: { id: workspace.team, domain: workspace.name.toLowerCase().replace(/[^a-z0-9]+/g, "-") },
+    channel: { id: SLACK_CHANNEL, name: "general" },
+    message: { type: "message", ts: press.ts, ...(press.threadTs ? { thread_ts: press.threadTs } : {}) },
+    actions: [
+      {
+        type: "button",
+        action_id: press.actionId,
+        block_id: press.blockId,
+        text: { type: "plain_text", text: press.label },
+        action_ts: nextTs(),
+      },
+    ],
+  };
+  const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+  const res = await fetch(`${opts.workerUrl}/slack/interactions`, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      ...(await slackHeaders(opts.signingSecret, body)),
+    },
+    body,
+  });
+  await res.body?.cancel();
+  return res.status;
+}

@@ -4,7 +4,7 @@
  * simulated people write to the Worker exactly as Slack, Discord and Twilio would (signed with the local secrets),
  * or through the Telegram fake, which delivers it as Telegram does,
  * and answers the page's polls with the conversation, the Worker's decisions and the admin view of a conversation;
- * a person's ✅ or ❌ on the bot's Slack question goes as Slack's `reaction_added`.
+ * a person's reaction or button press on the bot's Slack message goes as Slack sends it (./slack-actions.ts).
  */
 import { readFile } from "node:fs/promises";
 import { dirname, extname, join } from "node:path";
@@ -20,15 +20,14 @@ import {
   GOOGLE_CHAT_SPACE,
   googleChatDmOf,
   PEOPLE,
-  personByHandle,
   SLACK_CHANNEL,
   TELEGRAM_GROUP,
   type SlackWorkspace,
 } from "./people.ts";
 import { googleChatPlace, readyGoogleChat } from "./send-google-chat.ts";
-import { sendSlackReaction } from "./send-slack.ts";
 import { readyTelegram, telegramPlace } from "./send-telegram.ts";
 import { send, sendRequest, type SendContext } from "./send.ts";
+import { handleSlackAction } from "./slack-actions.ts";
 import { Timeline } from "./timeline.ts";
 
 const PUBLIC_DIR = join(dirname(fileURLToPath(import.meta.url)), "public");
@@ -45,13 +44,6 @@ const CONTENT_TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
   ".css": "text/css; charset=utf-8",
 };
-/** A person's ✅ or ❌ on one of the bot's Slack messages (a confirm tool's question: docs/tools.md). */
-const reactRequest = z.object({
-  person: z.string(),
-  workspace: z.string(),
-  ts: z.string().regex(/^\d+\.\d+$/),
-  reaction: z.enum(["white_check_mark", "x"]),
-});
 /** How often the bot's posts are read from the fakes. */
 const POLL_MS = 400;
 
@@ -130,6 +122,12 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     setting,
     slackWorkspaces: workspaces,
     telegramTopic: topic,
+  };
+  const slackActions = {
+    workerUrl: opts.workerUrl,
+    signingSecret: setting("SLACK_SIGNING_SECRET"),
+    slackFakeUrl: opts.fakes.slack,
+    workspaces,
   };
   async function installSlackWorkspaces(): Promise<SlackWorkspace[]> {
     slackWorkspaces = undefined;
@@ -252,32 +250,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
           });
         }
       }
-      if (req.method === "POST" && url.pathname === "/api/react") {
-        const parsed = reactRequest.safeParse(JSON.parse((await readBody(req)) || "{}"));
-        const person = parsed.success ? personByHandle(parsed.data.person) : undefined;
-        const workspace = parsed.success ? workspaces().find((w) => w.team === parsed.data.workspace) : undefined;
-        if (!parsed.success || !person || !workspace)
-          return sendJson(res, 400, { error: "a reaction names a person, a workspace, a message and ✅ or ❌" });
-        // On the message first, as Slack has it before it tells the app: the page shows who reacted.
-        await fetch(`${opts.fakes.slack}/__reactions`, {
-          method: "POST",
-          body: JSON.stringify({
-            team: workspace.team,
-            channel: SLACK_CHANNEL,
-            ts: parsed.data.ts,
-            user: person.slackUserId,
-            name: parsed.data.reaction,
-          }),
-        });
-        const status = await sendSlackReaction(
-          { workerUrl: opts.workerUrl, signingSecret: setting("SLACK_SIGNING_SECRET") },
-          workspace,
-          person,
-          parsed.data.ts,
-          parsed.data.reaction,
-        );
-        return sendJson(res, status === 200 ? 200 : 502, { status });
-      }
+      if (await handleSlackAction(slackActions, req, res, url.pathname)) return;
       sendJson(res, 404, { error: "not found" });
     },
   });

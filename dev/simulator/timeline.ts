@@ -15,6 +15,14 @@ export interface Reaction {
   by: string[];
 }
 
+/** A button on a bot's Slack message, as its Block Kit has it (./slack-blocks.ts). */
+export interface SlackControl {
+  blockId: string;
+  actionId: string;
+  label: string;
+  style?: "primary" | "danger";
+}
+
 export interface ChatEntry {
   /** The platform message id as the Worker sees it (decisions are logged with it). */
   id: string;
@@ -27,6 +35,9 @@ export interface ChatEntry {
   view?: ViewNode[];
   /** The reactions on it, as the platform lists them. */
   reactions?: Reaction[];
+  /** Slack: the buttons on the bot's message, and its context line (an approval's outcome). */
+  controls?: SlackControl[];
+  note?: ViewNode[];
   /** Only this person sees it (a Slack slash command and its ephemeral answer): their handle. */
   visibleTo?: string;
   at: number;
@@ -66,6 +77,7 @@ const SHOWN_EVENTS = new Set([
   "rescue_ended",
   "approval_opened",
   "approval_reaction",
+  "approval_control",
   "approval_ended",
 ]);
 const MAX_WORKER_EVENTS = 500;

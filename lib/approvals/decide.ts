@@ -78,9 +78,16 @@ async function decideAndPublish(
     decided: decided.decided,
     ...(decided.asker !== undefined ? { asker: false } : {}),
   });
-  if (decided.job && (decided.state === "approved" || decided.state === "denied"))
-    await publishContinuation(rt, decided.job);
+  if (publishes(decided)) await publishContinuation(rt, decided.job);
   return decided;
+}
+
+/**
+ * The asker's answer, decided now or before: its continuation goes out (again for a retried webhook, whose first
+ * publish may have been lost).
+ */
+function publishes(decided: Decided): decided is Decided & { job: string } {
+  return decided.job !== undefined && (decided.state === "approved" || decided.state === "denied");
 }
 
 async function publishContinuation(rt: Runtime, sealed: string): Promise<void> {
@@ -102,7 +109,7 @@ export async function answerApprovalReply(
   if (questionId === null) return false;
   const answer = { place: message.key, messageId: questionId, userId: message.author.id, verdict };
   const decided = await decideAndPublish(rt, answer);
-  return decided?.job !== undefined && (decided.state === "approved" || decided.state === "denied");
+  return decided !== null && publishes(decided);
 }
 
 /**

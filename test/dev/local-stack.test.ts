@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { buildStack, LocalStack } from "../../dev/local-stack.ts";
 
 /** A part that notes when it started (with its port) and stopped. */
@@ -53,5 +53,27 @@ describe("the local stack", () => {
     await stack.stop();
     await stack.stop();
     expect(events.filter((e) => e.startsWith("stop"))).toEqual(["stop model", "stop redis"]);
+  });
+
+  it("stops the others when a part's stop never settles, after waiting for it a while", async () => {
+    vi.useFakeTimers();
+    try {
+      const { events, part } = recorder();
+      const stack = new LocalStack();
+      await stack.start(part("redis"), {});
+      stack.keep(() => new Promise(() => events.push("worker asked to stop")));
+      let stopped = false;
+      const stopping = stack.stop().then(() => void (stopped = true));
+      await vi.advanceTimersByTimeAsync(14_000);
+      expect({ stopped, events: events.filter((e) => !e.startsWith("start")) }).toEqual({
+        stopped: false,
+        events: ["worker asked to stop"],
+      });
+      await vi.advanceTimersByTimeAsync(1_000);
+      await stopping;
+      expect(events.filter((e) => !e.startsWith("start"))).toEqual(["worker asked to stop", "stop redis"]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -150,7 +150,7 @@ describe.skipIf(!hasChromium())("the simulator's inspector", () => {
     expect(session.consoleErrors).toEqual([]);
   });
 
-  it("shows a confirm tool's question in its prompt, and runs the call when the asker clicks ✅ on the question", async () => {
+  it("shows a confirm tool's question in its prompt, and runs the call when the asker presses Approve on the question", async () => {
     const { sim } = session;
     await sim.selectTab("slack");
     // The channel in view, not the thread an earlier test left open.
@@ -163,7 +163,7 @@ describe.skipIf(!hasChromium())("the simulator's inspector", () => {
     await expect
       .poll(async () => (await sim.inspector()).prompts.join("\n"), { timeout: ANSWER_TIMEOUT_MS })
       .toContain("[approval asked]\ncreate_ticket");
-    await question.locator('[data-testid="approve"]').click();
+    await question.locator('[data-testid="block-button"][data-action="approve"]').click({ timeout: ANSWER_TIMEOUT_MS });
     await sim.page
       .locator("#slack-messages .message.bot", { hasText: "✅ Done: create_ticket: Created ticket" })
       .waitFor({ timeout: ANSWER_TIMEOUT_MS });

@@ -1,10 +1,11 @@
 /**
  * @module
  * What the simulator page shows each person (issue #44): a `/parley` command and its ephemeral answer to the person
- * who typed it only, with no thread under them; a confirm tool's question with every reaction to it and who put it,
- * a reaction that decided nothing saying so, and no more reacting once the asker decided, its steps in the
- * decisions panel; a picture pasted into a thread's box sent with the message; an opened prompt that stays open
- * while the panel is drawn again and again; and a catch-up's every model call, each with its prompt.
+ * who typed it only, with no thread under them; a confirm tool's question with Slack's own Approve and Cancel
+ * buttons, a stranger's press told privately and changing nothing, every reaction and who put it, the outcome in
+ * place of the buttons once the asker decided, its steps in the decisions panel; a picture pasted into a thread's
+ * box sent with the message; an opened prompt that stays open while the panel is drawn again and again; and a
+ * catch-up's every model call, each with its prompt.
  */
 import { describe, expect, it } from "vitest";
 import { hasChromium } from "./browser.ts";
@@ -37,39 +38,53 @@ describe.skipIf(!hasChromium())("what the simulator shows each person", () => {
     expect(await exchange.count()).toBe(2);
   });
 
-  it("shows every reaction to a confirm tool's question and who put it; only the asker's decides", async () => {
+  it("draws a confirm tool's question with Slack's own buttons; a stranger's press or ✅ decides nothing", async () => {
     const { sim } = session;
     await sim.say("alice", '@Parley create_ticket {"title": "Projector in room 4 is broken"}');
     const question = sim.page.locator("#slack-messages .message.bot", { hasText: "Approval needed" });
     await question.waitFor({ timeout: ANSWER_TIMEOUT_MS });
+    const buttons = question.locator('[data-testid="block-button"]');
+    await expect.poll(() => buttons.allTextContents(), { timeout: ANSWER_TIMEOUT_MS }).toEqual(["Approve", "Cancel"]);
+    expect(await buttons.evaluateAll((b) => b.map((x) => x.className))).toEqual([
+      "block-button primary",
+      "block-button danger",
+    ]);
     const state = question.locator('[data-testid="approval-state"]');
-    await expect
-      .poll(() => state.textContent(), { timeout: ANSWER_TIMEOUT_MS })
-      .toBe("waiting for the asker's ✅ or ❌");
+    expect(await state.textContent()).toBe("waiting for the asker");
 
     await sim.pickPerson("bob");
-    await question.locator('[data-testid="approve"]').click();
+    await question.locator('[data-testid="block-button"][data-action="approve"]').click();
+    const onlyBob = sim.page.locator("#slack-messages .message.bot", { hasText: "can approve this" });
+    await expect
+      .poll(() => onlyBob.textContent(), { timeout: ANSWER_TIMEOUT_MS })
+      .toMatch(/Only @?Alice can approve this/);
+    expect(await onlyBob.locator('[data-testid="only-you"]').count()).toBe(1);
+    await question.locator('[data-testid="react-approve"]').click();
     await expect
       .poll(() => question.locator('[data-testid="reaction"]').allTextContents(), { timeout: ANSWER_TIMEOUT_MS })
       .toEqual(["✅ Bob"]);
     await expect
       .poll(() => state.textContent(), { timeout: ANSWER_TIMEOUT_MS })
-      .toBe("a reaction that was not the asker's changed nothing: only the asker decides");
+      .toBe("an answer that was not the asker's changed nothing: only the asker decides");
     const row = sim.page.locator('#decisions [data-testid="approval"][data-tool="create_ticket"]');
-    await expect.poll(() => row.locator('[data-testid="approval-steps"]').textContent()).toContain("✅ ignored");
-
+    await expect
+      .poll(() => row.locator('[data-testid="approval-steps"]').textContent())
+      .toContain("pressed ✅ ignored");
     await sim.pickPerson("alice");
-    await question.locator('[data-testid="approve"]').click();
+    expect(await onlyBob.count()).toBe(0);
+
+    await question.locator('[data-testid="block-button"][data-action="approve"]').click();
     await expect.poll(() => state.textContent(), { timeout: ANSWER_TIMEOUT_MS }).toBe("approved by the asker");
-    expect(await question.locator('[data-testid="reaction"]').allTextContents()).toEqual(["✅ Bob, Alice"]);
-    expect(await question.locator('[data-testid="approve"]').isDisabled()).toBe(true);
-    expect(await question.locator('[data-testid="deny"]').isDisabled()).toBe(true);
+    await expect
+      .poll(() => question.locator('[data-testid="block-note"]').textContent(), { timeout: ANSWER_TIMEOUT_MS })
+      .toMatch(/^✅ Approved by @?Alice — running…$/);
+    expect(await buttons.count()).toBe(0);
     await sim.page
       .locator("#slack-messages .message.bot", { hasText: "Done: create_ticket" })
       .waitFor({ timeout: ANSWER_TIMEOUT_MS });
     await expect
       .poll(() => row.locator('[data-testid="approval-steps"]').textContent(), { timeout: ANSWER_TIMEOUT_MS })
-      .toMatch(/✅ ignored.*✅ approved.*ended: approval_done/);
+      .toMatch(/pressed ✅ ignored.*✅ ignored.*pressed ✅ approved.*ended: approval_done/);
   });
 
   it("sends a picture pasted into a thread's box with the message, and offers the file picker there too", async () => {

@@ -8,7 +8,8 @@ import type { ClockSetting } from "../../dev/qstash/clock.ts";
 import type { DeliveryRecord } from "../../dev/qstash/delivery-log.ts";
 
 export type { AdvanceResult, DeliveryRecord };
-export type ClockState = ClockSetting & { now: number; nextDueAt: number | null };
+/** `waiting`: how many messages are waiting (due now or later). */
+export type ClockState = ClockSetting & { now: number; nextDueAt: number | null; waiting: number };
 
 /** The lane of `qstashUrl` named `lane`: an independent stand-in with its own clock, keys and faults. */
 export function qstashLaneUrl(qstashUrl: string, lane: string): string {

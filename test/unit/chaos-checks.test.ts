@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { checkAnswers, type Output } from "../../bench/chaos/checks.ts";
-import { checkLines, leakPatterns } from "../../bench/chaos/leaks.ts";
+import { chaosLeakPatterns, checkLines, leakPatterns } from "../../bench/chaos/leaks.ts";
 import { tagOf, type Conversation } from "../../bench/chaos/plan.ts";
 import { APOLOGY } from "../../lib/notices.ts";
 
-/** Two conversations in one Slack channel, one per workspace, and an SMS one. */
+/** Two Slack conversations under one channel id, one per workspace, and an SMS one. */
 const conversations: Conversation[] = [
   {
     id: 1,
@@ -29,7 +29,11 @@ const conversations: Conversation[] = [
   },
 ];
 const accepted = new Set(["w1", "w2", "w3"]);
-const slack = (text: string): Output => ({ place: { platform: "slack", channel: "C1" }, text });
+/** A post in C1 with the bot token of `team`. */
+const slack = (text: string, team = "TA"): Output => ({
+  place: { platform: "slack", tenant: team, channel: "C1" },
+  text,
+});
 const sms = (text: string): Output => ({ place: { platform: "twilio", channel: "+15550000003" }, text });
 
 describe("bench/chaos answer checks", () => {
@@ -38,7 +42,7 @@ describe("bench/chaos answer checks", () => {
     const f = checkAnswers(
       conversations,
       accepted,
-      [slack(`You said: "${tagOf(1)} hi"`), slack(APOLOGY), sms(`You said: "${tagOf(3)}"`)],
+      [slack(`You said: "${tagOf(1)} hi"`), slack(APOLOGY, "TB"), sms(`You said: "${tagOf(3)}"`)],
       problems,
     );
     expect(f).toMatchObject({
@@ -58,6 +62,18 @@ describe("bench/chaos answer checks", () => {
     const f = checkAnswers(conversations, accepted, outputs, problems);
     expect(f).toMatchObject({ answered_twice: 2, unanswered: 1, misplaced: 1, apologized: 1 });
     expect(problems).toHaveLength(4);
+  });
+
+  it("count an answer posted with the other workspace's token as misplaced", () => {
+    const problems: string[] = [];
+    const f = checkAnswers(
+      conversations,
+      accepted,
+      [slack(tagOf(1), "TB"), slack(tagOf(2), "TB"), sms(tagOf(3))],
+      problems,
+    );
+    expect(f).toMatchObject({ answered_once: 2, misplaced: 1, unanswered: 1 });
+    expect(problems).toHaveLength(2);
   });
 
   it("count a stream's first words left where the platform cannot find them as what it allows, only there", () => {
@@ -82,7 +98,12 @@ describe("bench/chaos answer checks", () => {
   });
 
   it("owe nothing to a trigger the platform saw fail, but allow it one apology", () => {
-    const f = checkAnswers(conversations, new Set(["w1", "w2"]), [slack(tagOf(1)), slack(tagOf(2)), sms(APOLOGY)], []);
+    const f = checkAnswers(
+      conversations,
+      new Set(["w1", "w2"]),
+      [slack(tagOf(1)), slack(tagOf(2), "TB"), sms(APOLOGY)],
+      [],
+    );
     expect(f).toMatchObject({ accepted: 2, answered_once: 2, answered_twice: 0, unanswered: 0 });
   });
 });
@@ -97,5 +118,10 @@ describe("bench/chaos leak patterns", () => {
     ];
     const problems: string[] = [];
     expect(checkLines("log line", lines, leakPatterns(["xoxb-bench"]), problems)).toBe(3);
+  });
+
+  it("catch a workspace's installed bot token, as the Slack fake issues it", () => {
+    const lines = ['{"token":"xoxb-TCHAOSA-9f3c0a1b2c3d4e5f60718293"}', '{"tenant":"TCHAOSA"}'];
+    expect(checkLines("log line", lines, chaosLeakPatterns(), [])).toBe(1);
   });
 });

@@ -1,8 +1,8 @@
 // Parley simulator page: sends what the chosen person types through the simulator server (which signs it like the
 // platform would), and polls the conversation, the Worker's decisions and the admin view of the current conversation.
 import { placeChanged, pollState, renderDecisions } from "./inspector.js";
-import { drawMessageParts } from "./render.js";
-import { $, approvalEnd, currentPerson, el, eventMessageKey, view } from "./view.js";
+import { drawMessageParts, drawView } from "./render.js";
+import { $, APPROVAL_ANSWERS, approvalEnd, currentPerson, el, eventMessageKey, view } from "./view.js";
 
 const POLL_MS = 700;
 const STATE_POLL_MS = 1500;
@@ -48,61 +48,86 @@ function approvalEvents(ts) {
   const opened = events.findLast((e) => e.event === "approval_opened" && e.platform === "slack" && e.question === ts);
   if (!opened) return null;
   return {
-    reactions: events.filter((e) => e.event === "approval_reaction" && e.message === ts),
+    answers: events.filter((e) => APPROVAL_ANSWERS.has(e.event) && e.message === ts),
     ended: approvalEnd(events, opened),
   };
 }
 
+const postJson = async (path, body) => {
+  const res = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) alert((await res.json()).error);
+};
+
+/** The buttons the Worker put on a bot's Slack message (its Block Kit), pressed as Slack posts the press. */
+function blockControls(entry) {
+  return (entry.controls ?? []).map((control) =>
+    el(
+      "button",
+      {
+        type: "button",
+        class: `block-button ${control.style ?? ""}`,
+        "data-testid": "block-button",
+        "data-action": control.actionId,
+        onclick: () =>
+          postJson("/api/press", {
+            person: view.person,
+            workspace: entry.workspace,
+            ts: entry.ts,
+            ...(entry.threadTs ? { threadTs: entry.threadTs } : {}),
+            ...control,
+          }),
+      },
+      control.label,
+    ),
+  );
+}
+
+/** Slack's "add reaction", with the two a confirm tool's question listens for. */
+function addReaction(entry) {
+  const react = (reaction) => () =>
+    postJson("/api/react", { person: view.person, workspace: entry.workspace, ts: entry.ts, reaction });
+  return [
+    ["white_check_mark", "✅", "react-approve"],
+    ["x", "❌", "react-deny"],
+  ].map(([name, emoji, testid]) =>
+    el(
+      "button",
+      { type: "button", class: "add-reaction", "data-testid": testid, onclick: react(name), title: "Add reaction" },
+      `+${emoji}`,
+    ),
+  );
+}
+
 /**
- * The bot's question that asks to run a confirm tool: the current person reacts ✅ or ❌ to it, as in Slack, until
- * the asker's reaction decided it; a reaction that did not decide it (anyone else's, or one too late) says so.
+ * A bot's Slack message as Slack draws it: its buttons and its context line (an approval's outcome), then the way
+ * to react; on a confirm tool's question, what its answers did so far: one that did not decide it (anyone else's,
+ * or one too late) says so.
  */
-function approvalControls(entry) {
-  if (!entry.bot || entry.platform !== "slack") return [];
+function slackBotExtras(entry) {
+  if (!entry.bot || entry.platform !== "slack" || !entry.ts) return [];
+  const note = entry.note
+    ? el("span", { class: "block-note", "data-testid": "block-note" }, ...drawView(entry.note))
+    : null;
   const approval = approvalEvents(entry.ts);
-  if (!approval && !entry.text.startsWith("⚠️ Approval needed:")) return [];
-  const decided = approval?.reactions.find((e) => e.decided);
-  const ignored = approval?.reactions.some((e) => !e.decided && e.state === "pending");
-  const react = (reaction) => async () => {
-    const body = { person: view.person, workspace: entry.workspace, ts: entry.ts, reaction };
-    const res = await fetch("/api/react", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    if (!res.ok) alert((await res.json()).error);
-  };
-  const done = Boolean(decided || approval?.ended);
+  if (!approval) return [...blockControls(entry), note, ...addReaction(entry)];
+  const decided = approval.answers.find((e) => e.decided);
+  const ignored = approval.answers.some((e) => !e.decided && e.state === "pending");
   const state = decided
     ? `${decided.state === "approved" ? "approved" : "denied"} by the asker`
-    : approval?.ended
+    : approval.ended
       ? `ended: ${approval.ended.outcome}`
       : ignored
-        ? "a reaction that was not the asker's changed nothing: only the asker decides"
-        : "waiting for the asker's ✅ or ❌";
+        ? "an answer that was not the asker's changed nothing: only the asker decides"
+        : "waiting for the asker";
+  const done = Boolean(decided || approval.ended);
   return [
-    el(
-      "button",
-      {
-        type: "button",
-        "data-testid": "approve",
-        onclick: react("white_check_mark"),
-        disabled: done ? "" : null,
-        title: "React with ✅",
-      },
-      "React ✅",
-    ),
-    el(
-      "button",
-      {
-        type: "button",
-        "data-testid": "deny",
-        onclick: react("x"),
-        disabled: done ? "" : null,
-        title: "React with ❌",
-      },
-      "React ❌",
-    ),
+    ...blockControls(entry),
+    note,
+    ...addReaction(entry),
     el("span", { class: "approval-state", "data-testid": "approval-state", "data-done": String(done) }, state),
   ];
 }
@@ -129,14 +154,14 @@ function renderChat() {
           { type: "button", "data-testid": "open-thread", onclick: () => openThread("slack", e.ts) },
           replies ? `${replies} ${replies === 1 ? "reply" : "replies"}` : "Reply in thread",
         );
-        return messageItem(e, [open, ...approvalControls(e)]);
+        return messageItem(e, [open, ...slackBotExtras(e)]);
       }),
   );
   if (view.thread) {
     $("#thread-messages").replaceChildren(
       ...slack
         .filter((e) => e.ts === view.thread || e.threadTs === view.thread)
-        .map((e) => messageItem(e, approvalControls(e))),
+        .map((e) => messageItem(e, slackBotExtras(e))),
     );
   }
   const discord = entries.filter((e) => e.platform === "discord");

@@ -1,6 +1,6 @@
 // The simulator page's inspector: the Worker's decisions for the conversation in view, its stored state and the
 // prompts of its answers, and the Slack workspace's installation as the admin view has it.
-import { $, approvalEnd, currentPlace, el, eventMessageKey, view } from "./view.js";
+import { $, APPROVAL_ANSWERS, approvalEnd, currentPlace, el, eventMessageKey, view } from "./view.js";
 
 let lastState = "";
 /** The prompts (and model calls) the person opened: they stay open however often the panel is drawn again. */
@@ -69,7 +69,8 @@ export function renderDecisions() {
 
 /**
  * Each confirm tool's question asked in the place in view (docs/tools.md): the tool, then what became of it, from
- * the Worker's approval log lines: every reaction to it (a ✅ or ❌ that did not decide it says so) and its end.
+ * the Worker's approval log lines: every answer to it, a reaction or a press (one that did not decide it says so),
+ * and its end.
  */
 function approvalRows(place) {
   const events = view.timeline.workerEvents;
@@ -79,14 +80,13 @@ function approvalRows(place) {
         e.event === "approval_opened" && `${e.platform}|${e.tenant}|${e.channel}|` === place.replace(/\|[^|]*$/, "|"),
     )
     .map((opened) => {
-      const reactions = events.filter((e) => e.event === "approval_reaction" && e.message === opened.question);
+      const answers = events.filter((e) => APPROVAL_ANSWERS.has(e.event) && e.message === opened.question);
       const ended = approvalEnd(events, opened);
       const steps = [
-        ...reactions.map((r) =>
-          r.decided
-            ? `${r.verdict === "approve" ? "✅" : "❌"} ${r.state}`
-            : `${r.verdict === "approve" ? "✅" : "❌"} ignored (not the asker's, or too late)`,
-        ),
+        ...answers.map((r) => {
+          const how = `${r.event === "approval_control" ? "pressed " : ""}${r.verdict === "approve" ? "✅" : "❌"}`;
+          return r.decided ? `${how} ${r.state}` : `${how} ignored (not the asker's, or too late)`;
+        }),
         ...(ended ? [`ended: ${ended.outcome}`] : []),
       ];
       return el(
@@ -94,7 +94,12 @@ function approvalRows(place) {
         { class: "decision approval", "data-testid": "approval", "data-tool": opened.tool },
         el("span", {}, "approval"),
         el("span", { class: "badge judge" }, "ask"),
-        el("span", { class: "reason" }, opened.tool, el("span", { class: "muted" }, " — runs only on the asker's ✅")),
+        el(
+          "span",
+          { class: "reason" },
+          opened.tool,
+          el("span", { class: "muted" }, " — runs only on the asker's Approve or ✅"),
+        ),
         el("span", { class: "outcome", "data-testid": "approval-steps" }, steps.join(" · ") || "waiting for the asker"),
       );
     });

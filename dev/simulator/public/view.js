@@ -55,6 +55,9 @@ function discordThreadPlace(id) {
  * How a confirm tool's approval (its `approval_opened` log event) ended: its continuation job's first end (the
  * continuation's trigger is `approval:<the asker's message>`; the one published for the expiry comes later).
  */
+/** The Worker's log events of an answer to a question: a reaction, or a press of its buttons. */
+export const APPROVAL_ANSWERS = new Set(["approval_reaction", "approval_control"]);
+
 export const approvalEnd = (events, opened) =>
   events.find((e) => e.event === "approval_ended" && e.trigger === `approval:${opened.trigger}`);
 
