@@ -20,6 +20,8 @@ const pressRequest = z.object({
   blockId: z.string().min(1).max(255),
   actionId: z.string().min(1).max(255),
   label: z.string().min(1).max(75),
+  // Block Kit's limit on a button's value.
+  value: z.string().max(2000).optional(),
 });
 
 export interface SlackActionsContext {

@@ -21,6 +21,8 @@ export interface SlackControl {
   actionId: string;
   label: string;
   style?: "primary" | "danger";
+  /** What the button sends back when pressed, as the Worker set it (a Stop button names its answer). */
+  value?: string;
 }
 
 export interface ChatEntry {
