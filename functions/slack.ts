@@ -1,9 +1,11 @@
 /**
  * @module
  * POST /slack/events: ssl_check, then the webhook flow (./webhook.ts: verify → url_verification → parse → ingest,
- * or on an uninstall the tenant's cleanup) → 200. GET /slack/install and GET /slack/oauth/callback: the OAuth install
- * flow, when SLACK_CLIENT_ID and SLACK_CLIENT_SECRET make the app installable in many workspaces. POST
- * /slack/commands: the `/parley` slash command (./place-command.ts), answered to its user alone within Slack's 3 s.
+ * or on an uninstall the tenant's cleanup) → 200; the agent DM opened → 200, then its suggested prompts. GET
+ * /slack/install and GET /slack/oauth/callback: the OAuth install flow, when SLACK_CLIENT_ID and SLACK_CLIENT_SECRET
+ * make the app installable in many workspaces. POST /slack/commands: the `/parley` slash command
+ * (./place-command.ts), answered to its user alone within Slack's 3 s. POST /slack/interactions: a press of the bot's
+ * buttons (an approval's, or Stop on a streaming answer).
  */
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
@@ -11,13 +13,16 @@ import { using } from "../lib/errors.ts";
 import { errorMessage } from "../lib/log.ts";
 import { PARLEY_COMMAND } from "../lib/places/command.ts";
 import { adapterContext, replyContext } from "../lib/platforms/context.ts";
+import { offerSuggestedPrompts, slackAgentOpened } from "../lib/platforms/slack/agent-surface.ts";
 import { slack as adapter, isSlackSslCheck, slackOAuthClient } from "../lib/platforms/slack/index.ts";
-import { parseSlackInteraction } from "../lib/platforms/slack/interaction.ts";
+import { slackControls } from "../lib/platforms/slack/controls.ts";
+import { parseSlackInteraction, slackStopPress } from "../lib/platforms/slack/interaction.ts";
 import { exchangeCode } from "../lib/platforms/slack/oauth/access.ts";
 import { authorizeUrl, CALLBACK_PATH } from "../lib/platforms/slack/oauth/authorize.ts";
 import { installedPage, installFailedPage } from "../lib/platforms/slack/oauth/pages.ts";
 import { type SlackSettings, slackInstallable } from "../lib/platforms/slack/settings.ts";
 import { ephemeral, parseSlackSlashCommand, slackMayManage } from "../lib/platforms/slack/slash.ts";
+import { mayStop } from "../lib/platforms/slack/stop.ts";
 import { type Runtime, runtimeFor } from "../lib/runtime.ts";
 import {
   newInstallState,
@@ -32,20 +37,55 @@ import { platformOn, platformWebhook, signedBy } from "./webhook.ts";
 
 export const slack = new Hono<AppEnv>();
 
+/** The agent DM opened: acknowledged at once, its suggested prompts put up after the acknowledgement. */
+const agentOpened: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const opened = slackAgentOpened(c.var.webhook.rawBody);
+  if (!opened) return next();
+  const rt = runtimeFor(c.env);
+  rt.log.info("slack_agent_opened", { tenant: opened.tenant, legacy: opened.threadTs !== undefined });
+  c.executionCtx.waitUntil(offerSuggestedPrompts(replyContext(rt, adapter, opened.tenant), opened));
+  return c.body(null, 200);
+};
+
 slack.post(
   "/events",
   platformOn(adapter),
   signedBy(adapter, (request) => (isSlackSslCheck(request) ? new Response(null, { status: 200 }) : null)),
+  agentOpened,
   platformWebhook(adapter, {
     message: (c) => c.body(null, 200),
     nothing: (c) => c.body(null, 200),
   }),
 );
 
+/**
+ * A Stop pressed on a streaming answer (lib/platforms/slack/stop.ts): its asker's, or an admin's, sets the answer's
+ * Stop mark; anyone else is told privately who can, and nothing changes. A repeat sets nothing new.
+ */
+const stopPressed: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const press = slackStopPress(c.var.webhook.rawBody);
+  if (!press) return next();
+  const rt = runtimeFor(c.env);
+  const ctx = replyContext(rt, adapter, press.place.tenant);
+  const call = { apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
+  const allowed = await mayStop(call, press, rt.log);
+  const first =
+    allowed && (await using("redis", () => rt.store.replies.stop(press.place, press.triggerId, press.personName)));
+  rt.log.info("slack_stop_pressed", { allowed, first });
+  const note = allowed ? null : `Only ${slackControls.mention(press.askerId)} or an admin can stop this answer.`;
+  const reply = press.threadTs ? { reply: press.threadTs } : {};
+  return slackControls.answer(
+    ctx,
+    { place: press.place, person: press.person, messageRef: "", controlId: "stop", ...reply },
+    note,
+  );
+};
+
 slack.post(
   "/interactions",
   platformOn(adapter),
   signedBy(adapter),
+  stopPressed,
   platformWebhook(
     { ...adapter, parse: (_ctx, request) => parseSlackInteraction(request) },
     { message: (c) => c.body(null, 200), nothing: (c) => c.body(null, 200) },

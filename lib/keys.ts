@@ -55,6 +55,9 @@ export function claimKey(prefix: string, where: Tenancy, triggerId: string): str
   return `${prefix}:claim:${inTenant(where, triggerId)}`;
 }
 
+/** Who pressed Stop on the streaming answer to trigger `id` (lib/jobs/write.ts): the job ends the answer there. */
+export const stopKey = (prefix: string, where: Tenancy, id: string) => `${prefix}:stop:${inTenant(where, id)}`;
+
 /** Set by the webhook once its working sign is up (lib/jobs/working-sign.ts): the job only takes it down. */
 export function signKey(prefix: string, where: Tenancy, triggerId: string): string {
   return `${prefix}:sign:${inTenant(where, triggerId)}`;
@@ -153,9 +156,7 @@ export function installStartKeys(prefix: string, client: string): { client: stri
   return { client: `${prefix}:limit:install:${client}`, all: `${prefix}:limit:install:all` };
 }
 
-function globEscape(text: string): string {
-  return text.replace(/[*?[\]\\]/g, (ch) => `\\${ch}`);
-}
+const globEscape = (text: string): string => text.replace(/[*?[\]\\]/g, (ch) => `\\${ch}`);
 
 /** Set while the person asked not to be messaged (SMS STOP, or Twilio's 21610); never expires. */
 export function optOutKey(prefix: string, where: Tenancy, person: string): string {

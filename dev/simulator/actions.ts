@@ -25,6 +25,8 @@ const pressRequest = z.discriminatedUnion("platform", [
     block: z.string().min(1).max(255),
     id: z.string().min(1).max(255),
     label: z.string().min(1).max(75),
+    // Block Kit's limit on a button's value.
+    value: z.string().max(2000).optional(),
   }),
   z.object({
     platform: z.literal("telegram"),

@@ -157,7 +157,7 @@ export async function sendSlackPress(
   opts: Pick<SlackSend, "workerUrl" | "signingSecret">,
   workspace: SlackWorkspace,
   person: SimulatedPerson,
-  press: { ts: string; threadTs?: string; block: string; id: string; label: string },
+  press: { ts: string; threadTs?: string; block: string; id: string; label: string; value?: string },
 ): Promise<number> {
   const payload = {
     type: "block_actions",
@@ -180,6 +180,7 @@ export async function sendSlackPress(
         action_id: press.id,
         block_id: press.block,
         text: { type: "plain_text", text: press.label },
+        ...(press.value !== undefined ? { value: press.value } : {}),
         action_ts: nextTs(),
       },
     ],

@@ -14,6 +14,7 @@ import type { ViewNode } from "./views/view.ts";
 const element = z.looseObject({
   type: z.string(),
   action_id: z.string().optional(),
+  value: z.string().optional(),
   text: z.unknown().optional(),
   style: z.enum(["primary", "danger"]).optional().catch(undefined),
 });
@@ -57,6 +58,7 @@ export function drawBlocks(blocks: z.output<typeof slackBlocks>, nameOf: (user: 
         block: b.block_id,
         label: textOf(e.text) ?? e.action_id,
         ...style,
+        ...(e.value !== undefined ? { value: e.value } : {}),
       });
     }
   }

@@ -24,6 +24,8 @@ export interface MessageControl {
   label: string;
   style?: "primary" | "danger";
   block?: string;
+  /** What the button sends back when pressed, as the Worker set it (a Stop button names its answer). */
+  value?: string;
 }
 
 export interface ChatEntry {

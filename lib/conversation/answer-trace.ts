@@ -44,6 +44,8 @@ export const answerTraceSchema = z.object({
   messages: z.array(chatMessageSchema),
   /** The tool rounds the model took before it answered, when it took any. */
   toolRounds: z.optional(z.array(toolRoundSchema)),
+  /** A person pressed Stop while it was written: the answer holds what was written then. */
+  stopped: z.optional(z.literal(true)),
   /** Every model call of an answer made of several (a catch-up), in order; `messages` is then the last one's. */
   calls: z.optional(z.array(modelCallSchema)),
   /** The confirm tool's call the answer asks a person to approve (docs/tools.md), when it is such a question. */

@@ -13,7 +13,7 @@ import {
   type Visibility,
 } from "../message.ts";
 import { MAX_ANSWER_TRACES, type AnswerTrace } from "./answer-trace.ts";
-import { claimKey, conversationKeys, optOutKey, replyKey, seenKey, signKey, visibilityKey } from "../keys.ts";
+import { claimKey, conversationKeys, optOutKey, replyKey, seenKey, signKey, stopKey, visibilityKey } from "../keys.ts";
 import { CLAIM_REPLY, RECORD_REPLY, RELEASE_CLAIM, RENEW_CLAIM } from "./claim-scripts.ts";
 import { parseDraft, type Draft } from "./draft.ts";
 import { claimFollowUp, type FollowUpClaim } from "./follow-up-claim.ts";
@@ -23,6 +23,8 @@ import { storedMessages, toState } from "./stored-state.ts";
 
 /** Past QStash's last retry (about 33 minutes after the first attempt), so that the answer's job finds it. */
 const SIGN_TTL_SECONDS = 7_200;
+/** A Stop outlives any stream (Slack ends one after about 5 minutes) and the retries that would finish it. */
+const STOP_TTL_SECONDS = 3_600;
 
 export type ClaimResult =
   | {
@@ -145,6 +147,16 @@ export class ReplyStore {
   /** The mark that the webhook's working sign is up (set with the sign's budget): the answering job takes it down. */
   signMark(key: ConversationKey, triggerId: string): { key: string; ttlSeconds: number } {
     return { key: signKey(this.options.prefix, key, triggerId), ttlSeconds: SIGN_TTL_SECONDS };
+  }
+
+  /** The mark a Stop on the trigger's answer sets, read by the job in round trips it makes anyway. */
+  stopMark(key: ConversationKey, triggerId: string): string {
+    return stopKey(this.options.prefix, key, triggerId);
+  }
+
+  /** A Stop pressed on the trigger's answer by `by` (a name); false when one was pressed before. */
+  async stop(key: ConversationKey, triggerId: string, by: string): Promise<boolean> {
+    return (await this.redis.set(this.stopMark(key, triggerId), by, { nx: true, ex: STOP_TTL_SECONDS })) === "OK";
   }
 
   /** The webhook's working sign was taken down by a failed attempt: its retries leave it alone. */

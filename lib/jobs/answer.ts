@@ -15,6 +15,7 @@ import { judgeWithinCap } from "../limits/judge-cap.ts";
 import { checkReplyRate } from "../limits/reply-rate.ts";
 import { JUDGE_MAX_TOKENS } from "../llm/judge.ts";
 import { asksToBeForgotten, forgetPerson } from "../memory/forget.ts";
+import { errorMessage } from "../log.ts";
 import { APOLOGY, RATE_LIMIT_NOTICE } from "../notices.ts";
 import type { WorkingSign } from "../platforms/answer-stream.ts";
 import type { Claimed } from "./attempt.ts";
@@ -26,7 +27,7 @@ import type { AnswerScope } from "./scope.ts";
 import { metered, type OnUsage } from "./metered.ts";
 import { toldOverBudget } from "./over-budget.ts";
 import { writeAnswer } from "./write.ts";
-import type { ToolUse, Writing } from "./writing.ts";
+import type { Writing } from "./writing.ts";
 
 /** How a job ended. */
 export type JobOutcome =
@@ -71,17 +72,27 @@ export async function answer(scope: AnswerScope, claim: Claimed, sign: WorkingSi
     const stop = await checksBeforeWriting(scope, claim, prompt, onUsage);
     if (stop) return { stop };
     const writing: Writing = { scope, prompt, sign, onUsage, toolUse: { rounds: [] } };
-    return { text: await writeAnswer(writing), toolUse: writing.toolUse };
+    return { text: await writeAnswer(writing), writing };
   });
   if ("over" in written) return toldOverBudget(scope, written.over);
   if ("stop" in written.done) return written.done.stop;
-  const { text, toolUse } = written.done;
+  const { text, writing } = written.done;
   if (text === null) return "skipped";
-  return post(scope, claim, prompt, turn, text, toolUse);
+  const posted = await post(scope, claim, prompt, turn, text, writing);
+  // A conversation's first answer names it, where the platform titles conversations (a Slack assistant thread).
+  if (posted === "answered" && state.lastBotReplyAt === undefined) await titled(scope, turn.current.text);
+  return posted;
+}
+
+/** The title is a nicety: a platform that refuses it is logged, and the answer stands. */
+async function titled({ rt, job, replier, where }: AnswerScope, question: string): Promise<void> {
+  await replier
+    .titleConversation(job, question)
+    .catch((err: unknown) => rt.log.warn("conversation_title_failed", { ...where, error: errorMessage(err) }));
 }
 
 /** What the metered call gave: a check's way out, or the text (null: quiet) and what the tools did. */
-type Written = { stop: JobOutcome } | { text: string | null; toolUse: ToolUse };
+type Written = { stop: JobOutcome } | { text: string | null; writing: Writing };
 
 /** What the answer's model calls may use: the prompt and a whole reply, and the judge's look at the prompt first. */
 function likelyTokens({ rt, kind }: AnswerScope, prompt: Prompt): number {
@@ -120,7 +131,7 @@ function post(
   prompt: Prompt,
   turn: Turn,
   text: string,
-  toolUse: ToolUse,
+  { toolUse, stopped }: Pick<Writing, "toolUse" | "stopped">,
 ): Promise<PostedOutcome> {
   const { rt, job, kind } = scope;
   const { current, answered } = turn;
@@ -145,6 +156,7 @@ function post(
       // A pasted file's text is read into the prompt, never kept: the trace shows its name only.
       messages: prompt.messages.map((m) => ({ ...m, content: withoutFileTexts(m.content) })),
       ...(toolUse.rounds.length > 0 ? { toolRounds: toolUse.rounds } : {}),
+      ...(stopped ? { stopped } : {}),
       ...(toolUse.approval ? { approval: { tool: toolUse.approval.tool, arguments: toolUse.approval.arguments } } : {}),
     },
   });

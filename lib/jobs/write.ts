@@ -10,7 +10,8 @@
 import type { Prompt } from "../context/prompt.ts";
 import { ImagesRefused } from "../llm/image-parts.ts";
 import { IMAGES_UNSEEN_NOTICE } from "../notices.ts";
-import type { AnswerStream, WorkingSign } from "../platforms/answer-stream.ts";
+import type { BudgetWatch } from "../limits/api-budget.ts";
+import type { AnswerStream } from "../platforms/answer-stream.ts";
 import type { JobStreaming } from "../platforms/replier.ts";
 import type { AnswerScope } from "./scope.ts";
 import { endEarlierStream } from "./stream-end.ts";
@@ -40,11 +41,38 @@ async function writeSeen(w: Writing): Promise<string | null> {
     await endEarlierStream(w.scope);
     return await wholeAnswer(w, tools, true);
   }
-  const streaming = rt.settings.STREAMING ? replier.streaming(job) : null;
+  const stop = stopWatch(w.scope);
+  const streaming = rt.settings.STREAMING ? replier.streaming(job, stop.watch) : null;
   if (!streaming) return await wholeAnswer(w, tools, job.required);
   const texts = await streamedAnswer(w, tools, job.required);
-  return texts && (await streamInto(w.scope, streaming, texts, w.sign));
+  return texts && (await streamInto(w, streaming, texts, stop));
 }
+
+/**
+ * A Stop pressed on the answer while it shows: its mark is read with the stream's budget calls, which every visible
+ * update makes anyway (lib/limits/api-budget.ts `BudgetWatch`), so watching costs no Redis command of its own.
+ */
+interface StopWatch {
+  watch: BudgetWatch;
+  /** Who pressed Stop, once a budget call read the mark. */
+  by(): string | undefined;
+}
+
+function stopWatch({ rt, job }: AnswerScope): StopWatch {
+  let by: string | undefined;
+  return {
+    watch: {
+      key: rt.store.replies.stopMark(job.key, job.trigger.id),
+      seen(name) {
+        by ??= name;
+      },
+    },
+    by: () => by,
+  };
+}
+
+/** What a stopped answer keeps: what the model had written, and who stopped it. */
+const stoppedText = (text: string, by: string) => `${text.trim()}\n\n_(stopped by ${by})_`;
 
 async function writeWithoutImages(w: Writing, images: readonly { tokens: number }[]): Promise<string | null> {
   const { scope, prompt, onUsage } = w;
@@ -59,12 +87,13 @@ async function writeWithoutImages(w: Writing, images: readonly { tokens: number 
 }
 
 async function streamInto(
-  scope: AnswerScope,
+  w: Writing,
   streaming: JobStreaming,
   texts: AsyncIterable<string>,
-  sign: WorkingSign,
+  stop: StopWatch,
 ): Promise<string> {
-  const { rt, attempt } = scope;
+  const { scope, sign } = w;
+  const { rt, job, attempt, where } = scope;
   let latest = "";
   let stream: AnswerStream | null | undefined;
   let shownAt = 0;
@@ -94,6 +123,17 @@ async function streamInto(
       await attempt.streamShowing();
       await stream.show(text);
       attempt.streamShown(stream.state);
+      // Leaving the loop ends the model's stream (its request is aborted): nothing more is written or run.
+      const by = stop.by() ?? (stream.personStopped ? job.trigger.authorName : undefined);
+      if (by !== undefined) {
+        rt.log.info("answer_stopped", {
+          ...where,
+          chars: latest.length,
+          by: stream.personStopped ? "platform" : "control",
+        });
+        w.stopped = true;
+        return stoppedText(latest, by);
+      }
     }
   } catch (err) {
     if (stream) {

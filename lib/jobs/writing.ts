@@ -12,7 +12,7 @@ import type { OnUsage } from "./metered.ts";
 import type { AnswerScope } from "./scope.ts";
 
 /** What an answer's tools did: the rounds taken (for its trace), and the call it asks a person to approve, if any. */
-export interface ToolUse {
+interface ToolUse {
   rounds: ToolRoundTrace[];
   approval?: PendingCall;
 }
@@ -26,4 +26,6 @@ export interface Writing {
   onUsage: OnUsage;
   /** Filled in as the tools run. */
   toolUse: ToolUse;
+  /** Set when a person stopped the answer as it was written (./write.ts): it holds what was written then. */
+  stopped?: true;
 }

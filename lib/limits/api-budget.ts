@@ -19,6 +19,15 @@ const BUDGET_TIMEOUT_MS = 1_000;
 /** Takes one call of `method`; with `mark`, sets it in the same round trip when the call is within the budget. */
 export type CallBudget = (method: string, perMinute: number, mark?: WindowMark) => Promise<boolean>;
 
+/**
+ * A key read with every budget call, in the same round trip: a job that takes budget on every update of a stream
+ * watches its Stop mark that way, for no command of its own (lib/jobs/write.ts). `seen` hears its value once set.
+ */
+export interface BudgetWatch {
+  key: string;
+  seen(value: string): void;
+}
+
 /** The call budgets of every tenant, one fixed window per figure a platform names (built once per runtime). */
 export class CallBudgets {
   readonly #redis: Redis;
@@ -32,8 +41,8 @@ export class CallBudgets {
     this.#now = now;
   }
 
-  /** The budget of one platform's tenant (`<platform>|<tenant>`). */
-  of(where: string): CallBudget {
+  /** The budget of one platform's tenant (`<platform>|<tenant>`), reading `watch` with each call. */
+  of(where: string, watch?: BudgetWatch): CallBudget {
     return async (method, perMinute, mark) => {
       const limit = Math.max(1, Math.floor(perMinute * HEADROOM));
       let limiter = this.#byLimit.get(limit);
@@ -49,7 +58,9 @@ export class CallBudgets {
         });
         this.#byLimit.set(limit, limiter);
       }
-      return (await limiter.limit(`${where}|${method}`, mark)).success;
+      const verdict = await limiter.limit(`${where}|${method}`, mark, watch?.key);
+      if (verdict.watched !== undefined) watch?.seen(verdict.watched);
+      return verdict.success;
     };
   }
 }

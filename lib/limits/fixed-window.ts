@@ -12,18 +12,21 @@ import { defineScript } from "../redis-script.ts";
 import * as z from "../zod.ts";
 
 /**
- * Keys: the window's `counter`, and the `mark` to set when within the limit (optional). Arguments: the `count` to
- * add, the `windowMs`, the `limit`, the mark's `markTtl` (s). Returns the window's count.
+ * Keys: the window's `counter`, the `mark` to set when within the limit (optional), and a key to `watch` (optional:
+ * read in the same round trip, for a caller that would otherwise ask for it on its own). Arguments: the `count` to
+ * add, the `windowMs`, the `limit`, the mark's `markTtl` (s). Returns the window's count and the watched key's value
+ * ('' when unset).
  */
 const COUNT = defineScript({
-  keys: { counter: "key", mark: "optional" },
+  keys: { counter: "key", mark: "optional", watch: "optional" },
   args: z.object({ count: z.number(), windowMs: z.number(), limit: z.number(), markTtl: z.number() }),
-  result: z.number(),
+  result: z.tuple([z.number(), z.string()]),
   lua: `
 local used = redis.call('INCRBY', K.counter, A.count)
 if used == A.count then redis.call('PEXPIRE', K.counter, A.windowMs) end
 if K.mark and used <= A.limit then redis.call('SET', K.mark, '1', 'EX', A.markTtl) end
-return used
+local watched = K.watch and redis.call('GET', K.watch) or ''
+return {used, watched}
 `,
 });
 
@@ -42,6 +45,8 @@ export interface WindowVerdict {
   reset: number;
   /** Redis did not answer within `timeoutMs`: the verdict is the limiter's `onTimeout`. */
   timedOut: boolean;
+  /** The watched key's value, when it was set. */
+  watched?: string;
 }
 
 export interface FixedWindowOptions {
@@ -62,18 +67,25 @@ export class FixedWindow {
     this.#o = options;
   }
 
-  /** Counts one call of `identifier`; within the limit, sets `mark` in the same round trip. */
-  async limit(identifier: string, mark?: WindowMark): Promise<WindowVerdict> {
+  /** Counts one call of `identifier`; within the limit, sets `mark`; reads `watch`: all in one round trip. */
+  async limit(identifier: string, mark?: WindowMark, watch?: string): Promise<WindowVerdict> {
     const { key, reset } = this.#window(identifier);
     const counted = COUNT.run(
       this.#o.redis,
-      { counter: key, mark: mark?.key },
+      { counter: key, mark: mark?.key, watch },
       { count: 1, windowMs: this.#o.windowMs, limit: this.#o.limit, markTtl: mark?.ttlSeconds ?? 0 },
     );
     const ms = this.#o.timeoutMs;
-    const used = ms === undefined ? await counted : await withinMs(counted, ms, () => undefined);
-    if (used === undefined) return { success: this.#o.onTimeout !== "refuse", remaining: 0, reset, timedOut: true };
-    return { success: used <= this.#o.limit, remaining: Math.max(0, this.#o.limit - used), reset, timedOut: false };
+    const answer = ms === undefined ? await counted : await withinMs(counted, ms, () => undefined);
+    if (answer === undefined) return { success: this.#o.onTimeout !== "refuse", remaining: 0, reset, timedOut: true };
+    const [used, watched] = answer;
+    return {
+      success: used <= this.#o.limit,
+      remaining: Math.max(0, this.#o.limit - used),
+      reset,
+      timedOut: false,
+      ...(watched ? { watched } : {}),
+    };
   }
 
   #window(identifier: string): { key: string; reset: number } {

@@ -48,10 +48,7 @@ export interface WebhookRequest {
   url: string;
 }
 
-/**
- * `reason` is a short code for the log line (`missing_headers`, `stale_timestamp`, `bad_signature`...). `unavailable`:
- * the check could not be made (the platform's signing keys could not be fetched), which is not the sender's fault.
- */
+/** `reason`: a log line's code (`bad_signature`...). `unavailable`: the check could not be made (no signing keys). */
 export type Verified = { ok: true } | { ok: false; reason: string; unavailable?: true };
 
 /**
@@ -247,4 +244,6 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
   budgetTenant?(place: ConversationKey, bot: BotIdentity): Pick<ConversationKey, "platform" | "tenant">;
   /** Shows at once that the bot is working; resolves once the sign is visible. */
   working?(ctx: ReplyContext<Config>, target: Target, answer: AnswerFor): Promise<WorkingSign>;
+  /** Names the conversation at `target` from its question, after its first answer (a Slack assistant thread). */
+  titleConversation?(ctx: ReplyContext<Config>, target: Target, question: string): Promise<void>;
 }

@@ -9,6 +9,8 @@ import type { StreamState } from "../message.ts";
 /** One answer being shown as it is written. Its `state` changes with each call. */
 export interface AnswerStream {
   readonly state: StreamState;
+  /** The person stopped it with the platform's own Stop (Slack's, on its stream): the answer ends as it stands. */
+  readonly personStopped?: boolean;
   /** Shows `text`, the whole answer so far. */
   show(text: string): Promise<void>;
   /** Leaves the message holding exactly `text` (the answer's first part), the stream ended. */

@@ -5,7 +5,7 @@
  * refreshed before expiry), else the platform's token setting.
  */
 import { GiveUp } from "../errors.ts";
-import type { CallBudgets } from "../limits/api-budget.ts";
+import type { BudgetWatch, CallBudgets } from "../limits/api-budget.ts";
 import type { OptOuts } from "../opt-outs.ts";
 import { installedToken, type TokenServices } from "../tenants/token.ts";
 import type { AdapterContext, PlatformAdapter, ReplyContext } from "./adapter.ts";
@@ -36,6 +36,7 @@ export function replyContext<Config>(
   rt: PlatformServices,
   adapter: AdapterSettings<Config>,
   tenant: string,
+  watch?: BudgetWatch,
 ): ReplyContext<Config> {
   const ctx = adapterContext(rt, adapter);
   const { installs, settings } = adapter;
@@ -54,6 +55,6 @@ export function replyContext<Config>(
       return token;
     },
     optOuts: rt.optOuts,
-    callBudget: rt.callBudgets.of(`${adapter.platform}|${tenant}`),
+    callBudget: rt.callBudgets.of(`${adapter.platform}|${tenant}`, watch),
   };
 }

@@ -10,6 +10,7 @@ import type { FileRef } from "../files/file-ref.ts";
 import type { ConversationKey, ParentMessage, PartProgress, ReplyTarget, StreamState, Visibility } from "../message.ts";
 /** Below the flows a job is its payload: whatever its kind, the platform side of it is the same. */
 import type { JobPayload as Job } from "../queue/job.ts";
+import type { BudgetWatch } from "../limits/api-budget.ts";
 import type { PlatformAdapter } from "./adapter.ts";
 import { snapshotShows } from "./answer-format.ts";
 import type { AnswerFor, AnswerStream, UnsureOpen, WorkingSign } from "./answer-stream.ts";
@@ -50,8 +51,8 @@ export interface Replier {
    * Whose daily token budget the job spends: its tenant's, or its installation's for a DM that is a tenant of its own.
    */
   budgetTenant(job: Job): Pick<Job["key"], "platform" | "tenant">;
-  /** How the job's platform shows an answer as it is written; null when it cannot (lib/jobs/write.ts). */
-  streaming(job: Job): JobStreaming | null;
+  /** How the job's platform shows an answer as it is written (reading `watch` with its budget calls), or null. */
+  streaming(job: Job, watch?: BudgetWatch): JobStreaming | null;
   /** Up to `maxBytes` of a file pasted in the job's place (./file-fetch.ts); null when the platform cannot fetch it. */
   fetchFile(job: Job, ref: FileRef, maxBytes: number, keep: KeepEnd): Promise<FetchedFile | null>;
   /** Shows that the bot is working on the job's answer (a no-op where the platform has no sign); see AnswerFor. */
@@ -69,6 +70,8 @@ export interface Replier {
   offerControls(job: Job, ref: string, question: string): Promise<void>;
   /** Replaces them with the outcome, `outcome(asker)` with the asker as the platform mentions them (or a no-op). */
   settleControls(job: Job, ref: string, question: string, outcome: (asker: string) => string): Promise<void>;
+  /** Names the job's conversation from `question` where the platform titles conversations (else a no-op). */
+  titleConversation(job: Job, question: string): Promise<void>;
 }
 
 /** A history read of the job's place, as its bot. */
@@ -190,8 +193,9 @@ export function platformReplier(
       const adapter = byPlatform.get(job.key.platform);
       return adapter?.budgetTenant?.(job.key, job.bot) ?? { platform: job.key.platform, tenant: job.key.tenant };
     },
-    streaming(job) {
-      const { adapter, ctx, target } = open(job);
+    streaming(job, watch) {
+      const { adapter, target } = open(job);
+      const ctx = replyContext(rt, adapter, job.key.tenant, watch);
       const streaming = adapter.streaming;
       if (!streaming) return null;
       return {
@@ -233,6 +237,10 @@ export function platformReplier(
         question,
         outcome(controls.mention(job.trigger.authorId, job.trigger.authorName)),
       );
+    },
+    async titleConversation(job, question) {
+      const { adapter, ctx, target } = open(job);
+      await adapter.titleConversation?.(ctx, target, question);
     },
     async working(job, sign = {}) {
       const { adapter, ctx, target } = open(job);

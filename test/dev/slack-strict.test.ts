@@ -49,6 +49,12 @@ describe("scopes", () => {
         { channel_id: "D0STRICT1", thread_ts: THREAD, status: "is thinking…" },
         "chat:write,assistant:write",
       ],
+      [
+        "assistant.threads.setSuggestedPrompts",
+        { channel_id: "D0STRICT1", prompts: [{ title: "Hi", message: "Hi" }] },
+        "assistant:write",
+      ],
+      ["assistant.threads.setTitle", { channel_id: "D0STRICT1", thread_ts: THREAD, title: "Hi" }, "assistant:write"],
     ];
     for (const [method, params, needed] of calls) {
       expect((await slack.call(method, params, { token })).body, method).toEqual({
@@ -104,6 +110,30 @@ describe("scopes", () => {
       error: "missing_scope",
       needed: "channels:history",
     });
+  });
+});
+
+describe("the agent surface", () => {
+  const prompt = (n: number) => ({ title: `Prompt ${n}`, message: `Ask ${n}` });
+
+  it("takes up to four suggested prompts, each with a title and a message, and refuses more or less", async () => {
+    const token = await installedWith("T0PROMPTS", "assistant:write");
+    const set = async (prompts: unknown) =>
+      (await slack.call("assistant.threads.setSuggestedPrompts", { channel_id: "D0PROMPT1", prompts }, { token })).body;
+    expect(await set([1, 2, 3, 4].map(prompt))).toEqual({ ok: true });
+    for (const refused of [[1, 2, 3, 4, 5].map(prompt), [], [{ title: "No message" }], [{ title: " ", message: "x" }]])
+      expect(await set(refused)).toEqual({ ok: false, error: "invalid_arguments" });
+    const [thread] = await slack.control<{ prompts?: unknown[] }[]>("/__assistant?channel=D0PROMPT1");
+    expect(thread?.prompts).toEqual([1, 2, 3, 4].map(prompt));
+  });
+
+  it("titles a thread only when named, with a title", async () => {
+    const token = await installedWith("T0TITLES", "assistant:write");
+    const title = async (params: Record<string, unknown>) =>
+      (await slack.call("assistant.threads.setTitle", { channel_id: "D0TITLE1", ...params }, { token })).body;
+    expect(await title({ title: "A title" })).toEqual({ ok: false, error: "invalid_thread_ts" });
+    expect(await title({ thread_ts: THREAD })).toEqual({ ok: false, error: "invalid_arguments" });
+    expect(await title({ thread_ts: THREAD, title: "A title" })).toEqual({ ok: true });
   });
 });
 

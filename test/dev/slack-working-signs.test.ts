@@ -64,20 +64,13 @@ describe("assistant threads", () => {
     ).toBe("invalid_thread_ts");
   });
 
-  it("keeps suggested prompts and the title, for a workspace that granted assistant:write (the manifest asks for none)", async () => {
+  it("keeps suggested prompts and the title where assistant:write is granted (the manifest asks for it)", async () => {
     const prompts = {
       channel_id: "D0DM00001",
       thread_ts: THREAD,
       prompts: [{ title: "Summarize", message: "Summarize the channel" }],
     };
-    expect((await slack.call("assistant.threads.setSuggestedPrompts", prompts)).body).toMatchObject({
-      error: "missing_scope",
-      needed: "assistant:write",
-    });
-    const { code } = await slack.control<{ code: string }>("/__install", {
-      team_id: "T0ASSIST1",
-      scope: "assistant:write,chat:write",
-    });
+    const { code } = await slack.control<{ code: string }>("/__install", { team_id: "T0ASSIST1", scope: "chat:write" });
     const token = (
       await slack.call(
         "oauth.v2.access",
@@ -85,12 +78,17 @@ describe("assistant threads", () => {
         { token: "", form: true },
       )
     ).body.access_token as string;
-    await slack.call("assistant.threads.setSuggestedPrompts", prompts, { token });
-    await slack.call(
-      "assistant.threads.setTitle",
-      { channel_id: "D0DM00001", thread_ts: THREAD, title: "Deploy question" },
-      { token },
-    );
+    // An install from before the manifest asked for it: refused, naming the scope.
+    expect((await slack.call("assistant.threads.setSuggestedPrompts", prompts, { token })).body).toMatchObject({
+      error: "missing_scope",
+      needed: "assistant:write",
+    });
+    expect((await slack.call("assistant.threads.setSuggestedPrompts", prompts)).body).toEqual({ ok: true });
+    await slack.call("assistant.threads.setTitle", {
+      channel_id: "D0DM00001",
+      thread_ts: THREAD,
+      title: "Deploy question",
+    });
     expect((await threads())[0]).toMatchObject({
       title: "Deploy question",
       prompts: [{ title: "Summarize", message: "Summarize the channel" }],

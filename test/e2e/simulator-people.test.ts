@@ -3,9 +3,9 @@
  * What the simulator page shows each person (issue #44): a `/parley` command and its ephemeral answer to the person
  * who typed it only, with no thread under them; a confirm tool's question with Slack's own Approve and Cancel
  * buttons, a stranger's press told privately and changing nothing, every reaction and who put it, the outcome in
- * place of the buttons once the asker decided, its steps in the decisions panel; a picture pasted into a thread's
- * box sent with the message; an opened prompt that stays open while the panel is drawn again and again; and a
- * catch-up's every model call, each with its prompt.
+ * place of the buttons once the asker decided, its steps in the decisions panel; a Stop button on an answer growing
+ * in the channel, pressed by the asker; a picture pasted into a thread's box sent with the message; an opened prompt
+ * that stays open while the panel is drawn again and again; and a catch-up's every model call, each with its prompt.
  */
 import { describe, expect, it } from "vitest";
 import { hasChromium } from "./browser.ts";
@@ -113,6 +113,20 @@ describe.skipIf(!hasChromium())("what the simulator shows each person", () => {
       .locator("#telegram-messages .message.bot", { hasText: "Done: create_ticket" })
       .waitFor({ timeout: ANSWER_TIMEOUT_MS });
     await sim.selectTab("slack");
+  });
+
+  it("draws Stop on an answer growing in the channel; the asker's press ends it there, saying who stopped it", async () => {
+    const { sim } = session;
+    await sim.say("alice", "@Parley how do rollbacks work? [[local-model tokens=400 tps=30 first_ms=100]]");
+    const button = sim.page.locator('[data-testid="block-button"][data-action="stop"]');
+    const answer = sim.page.locator("#slack-messages .message.bot", { has: button });
+    await answer.waitFor({ timeout: ANSWER_TIMEOUT_MS });
+    const id = await answer.getAttribute("data-id");
+    const stop = answer.locator('[data-testid="block-button"][data-action="stop"]');
+    await stop.click();
+    const stopped = sim.page.locator(`#slack-messages .message.bot[data-id="${id}"]`);
+    await expect.poll(() => stopped.textContent(), { timeout: ANSWER_TIMEOUT_MS }).toContain("(stopped by alice)");
+    expect(await stopped.locator('[data-testid="block-button"]').count()).toBe(0);
   });
 
   it("sends a picture pasted into a thread's box with the message, and offers the file picker there too", async () => {

@@ -159,4 +159,6 @@ export class MemoryReplier implements Replier {
   async offerControls(): Promise<void> {}
 
   async settleControls(): Promise<void> {}
+
+  async titleConversation(): Promise<void> {}
 }

@@ -1,11 +1,15 @@
 /**
  * @module
- * Builds Slack Events API deliveries signed the way Slack signs them, and reads what the Slack fake received.
+ * Builds Slack Events API deliveries and interactions signed the way Slack signs them, and reads what the Slack
+ * fake received.
  */
 import { slackHeaders } from "../../dev/signers/slack.ts";
+import blockActions from "../fixtures/platforms/slack/block-actions.json";
 import { SLACK_API_BASE_URL } from "./worker.ts";
 
 export const SLACK_SIGNING_SECRET = "test-slack-signing-secret";
+/** The Slack fake's control routes (`/__…`), beside its Web API. */
+export const SLACK_CONTROL = SLACK_API_BASE_URL.replace(/\/api$/, "");
 export const BOT_USER_ID = "UPARLEYBOT";
 
 export async function signedSlackRequest(
@@ -136,4 +140,36 @@ export async function failSlackPosts(rule: Record<string, unknown>): Promise<voi
     body: JSON.stringify(rule),
   });
   if (!res.ok) throw new Error(`scripting the Slack fake failed: ${res.status}`);
+}
+
+/**
+ * Slack's documented block_actions payload (test/fixtures/platforms/slack/block-actions.json): `user` pressing
+ * `action` on message `ts` in the place, form-encoded as Slack posts it.
+ */
+export function slackBlockActionsBody(
+  place: { team: string; channel: string },
+  user: { id: string; name?: string },
+  ts: string,
+  action: { action_id: string; block_id?: string; value?: string },
+): string {
+  const payload = structuredClone(blockActions.payload);
+  Object.assign(payload.user, {
+    id: user.id,
+    team_id: place.team,
+    ...(user.name ? { name: user.name, username: user.name } : {}),
+  });
+  Object.assign(payload.container, { message_ts: ts, channel_id: place.channel });
+  Object.assign(payload.team, { id: place.team });
+  Object.assign(payload.channel, { id: place.channel });
+  Object.assign(payload.actions[0]!, action);
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
+/** POST /slack/interactions with `body`, signed with `secret` as Slack signs it. */
+export async function signedSlackInteraction(body: string, secret = SLACK_SIGNING_SECRET): Promise<Request> {
+  return new Request("https://bot.test/slack/interactions", {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", ...(await slackHeaders(secret, body)) },
+    body,
+  });
 }

@@ -1,6 +1,6 @@
 /**
  * The fixed-window limiter against the test stack's Redis (through the REST bridge), and against a Redis that never
- * answers: a limit fails open or closed as its owner chose, after its timeout.
+ * answers: a limit fails open or closed as its owner chose, after its timeout; a watched key is read in its script.
  */
 import { createServer, type Server } from "node:http";
 import { Redis } from "@upstash/redis/cloudflare";
@@ -40,6 +40,16 @@ describe("a fixed window", () => {
     expect(await window.limit("bob")).toMatchObject({ success: true });
     now = verdicts[0]!.reset;
     expect(await window.limit("alice")).toMatchObject({ success: true, remaining: 1 });
+  });
+
+  it("reads a watched key in the same script, once it is set (a Stop mark, for no command of its own)", async () => {
+    const prefix = `t-fixed-window-watch-${Date.now()}`;
+    const window = new FixedWindow({ redis, prefix, limit: 5, windowMs: 60_000 });
+    const watch = `${prefix}:stop`;
+    expect((await window.limit("alice", undefined, watch)).watched).toBeUndefined();
+    await redis.set(watch, "alice");
+    expect(await window.limit("alice", undefined, watch)).toMatchObject({ success: true, watched: "alice" });
+    expect((await window.limit("alice")).watched).toBeUndefined();
   });
 
   it("answers its owner's choice when Redis does not answer in time", async () => {

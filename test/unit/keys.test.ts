@@ -16,6 +16,7 @@ import {
   replyKey,
   seenKey,
   spokeKey,
+  stopKey,
 } from "../../lib/keys.ts";
 
 const thread = { platform: "slack", tenant: "T1", channel: "C1", thread: "1700000000.000100" } as const;
@@ -40,6 +41,7 @@ describe("the Redis key layout", () => {
     expect(rateLimitPrefix("parley", "judge")).toBe("parley:limit:judge");
     expect(rateLimitNoticeKey("parley", personId(thread, "U1"))).toBe("parley:limit:told:slack|T1|U1");
     expect(claimKey("parley", thread, "C1:1.2")).toBe("parley:claim:slack|T1|C1:1.2");
+    expect(stopKey("parley", thread, "C1:1.2")).toBe("parley:stop:slack|T1|C1:1.2");
   });
 
   it("finds a person's conversations through their index of places, and names every limit's keys", () => {

@@ -2,8 +2,9 @@
  * The conformance corpus (test/fixtures/platforms/slack, …/twilio): payloads in the shapes Slack and Twilio
  * publish, each with its expected outcome, sent signed through the Worker's real routes. A message reaches the
  * core with the addressing and visibility the file names (the decision's log line shows it was taken in), an event
- * the bot needs no work for is acknowledged with its reason, a lifecycle event publishes its cleanups, and only a
- * body that is not the platform's at all is refused; every case unsigned is refused with 401.
+ * the bot needs no work for is acknowledged with its reason, a lifecycle event publishes its cleanups, the agent DM
+ * opened is taken by the agent surface (docs/platforms/slack.md), and only a body that is not the platform's at all
+ * is refused; every case unsigned is refused with 401.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { twilioSignature } from "../../dev/signers/twilio.ts";
@@ -35,7 +36,9 @@ interface SlackCase {
   name: string;
   source: string;
   payload: unknown;
-  expect: Record<string, unknown> & { outcome: "message" | "ignored" | "lifecycle" | "protocol" | "refused" };
+  expect: Record<string, unknown> & {
+    outcome: "message" | "ignored" | "lifecycle" | "protocol" | "refused" | "agent";
+  };
 }
 interface TwilioCase {
   name: string;
@@ -112,6 +115,10 @@ describe("Slack envelopes through POST /slack/events", () => {
     }
     if (expected.outcome === "ignored") {
       expect(linesOf("slack_ignored").map((l) => l.reason)).toEqual([expected.reason]);
+      return;
+    }
+    if (expected.outcome === "agent") {
+      expect(linesOf("slack_agent_opened").map((l) => l.legacy)).toEqual([expected.legacy]);
       return;
     }
     if (expected.outcome === "lifecycle") {

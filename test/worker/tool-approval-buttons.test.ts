@@ -8,33 +8,24 @@
  * (test/fixtures/platforms/slack/block-actions.json).
  */
 import { describe, expect, it } from "vitest";
-import { slackHeaders } from "../../dev/signers/slack.ts";
-import fixture from "../fixtures/platforms/slack/block-actions.json";
 import { prodTimingSuite } from "../support/prod-timing.ts";
 import {
   BOT_USER_ID,
   distinctSlackTs,
   newSlackPlace,
+  SLACK_CONTROL,
+  signedSlackInteraction,
   signedSlackRequest,
+  slackBlockActionsBody,
   slackMessageEvent,
 } from "../support/slack.ts";
 import { slackMessages } from "../support/streams.ts";
 import { createCalls, toolServerCalls, toolSettings } from "../support/tools.ts";
-import {
-  callWorker,
-  eventually,
-  pumpJobsDuringSuite,
-  SLACK_API_BASE_URL,
-  settle,
-  suiteEnv,
-  type TestEnv,
-} from "../support/worker.ts";
-import { SLACK_SIGNING_SECRET } from "../support/slack.ts";
+import { callWorker, eventually, pumpJobsDuringSuite, settle, suiteEnv, type TestEnv } from "../support/worker.ts";
 
 const TOOLS = "lookup_ticket,create_ticket";
 const env = suiteEnv("buttons", toolSettings(TOOLS));
 pumpJobsDuringSuite(env, "buttons", { deliverEach: 2 });
-const SLACK_CONTROL = SLACK_API_BASE_URL.replace(/\/api$/, "");
 
 type Place = ReturnType<typeof newSlackPlace>;
 interface Message {
@@ -52,27 +43,13 @@ async function ask(testEnv: TestEnv, place: Place, text: string): Promise<string
 }
 
 /** The documented payload, pressed by `user` on `controlId` of message `ts`, form-encoded as Slack posts it. */
-function pressBody(place: Place, user: string, ts: string, controlId: string): string {
-  const payload = structuredClone(fixture.payload);
-  Object.assign(payload.user, { id: user, team_id: place.team });
-  Object.assign(payload.container, { message_ts: ts, channel_id: place.channel });
-  Object.assign(payload.team, { id: place.team });
-  Object.assign(payload.channel, { id: place.channel });
-  payload.actions[0]!.action_id = controlId;
-  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-}
-
-async function interaction(body: string, secret = SLACK_SIGNING_SECRET): Promise<Request> {
-  return new Request("https://bot.test/slack/interactions", {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", ...(await slackHeaders(secret, body)) },
-    body,
-  });
-}
+const pressBody = (place: Place, user: string, ts: string, controlId: string): string =>
+  slackBlockActionsBody(place, { id: user }, ts, { action_id: controlId });
 
 async function press(testEnv: TestEnv, place: Place, user: string, ts: string, controlId: string, times = 1) {
   const body = pressBody(place, user, ts, controlId);
-  for (let i = 0; i < times; i++) expect((await callWorker(testEnv, await interaction(body))).status).toBe(200);
+  for (let i = 0; i < times; i++)
+    expect((await callWorker(testEnv, await signedSlackInteraction(body))).status).toBe(200);
 }
 
 const botMessages = async (place: Place): Promise<Message[]> =>
@@ -158,11 +135,11 @@ describe("a confirm tool's buttons on Slack", () => {
   it("refuses a bad signature (401) and a body that is not Slack's (400); ignores another interaction", async () => {
     const place = newSlackPlace("BUTTONBAD");
     const body = pressBody(place, "UASKER", distinctSlackTs(), "approve");
-    expect((await callWorker(env, await interaction(body, "not-the-secret"))).status).toBe(401);
-    expect((await callWorker(env, await interaction("payload=%7Bnot-json"))).status).toBe(400);
-    expect((await callWorker(env, await interaction("nothing=here"))).status).toBe(400);
+    expect((await callWorker(env, await signedSlackInteraction(body, "not-the-secret"))).status).toBe(401);
+    expect((await callWorker(env, await signedSlackInteraction("payload=%7Bnot-json"))).status).toBe(400);
+    expect((await callWorker(env, await signedSlackInteraction("nothing=here"))).status).toBe(400);
     const shortcut = new URLSearchParams({ payload: JSON.stringify({ type: "shortcut", callback_id: "x" }) });
-    expect((await callWorker(env, await interaction(shortcut.toString()))).status).toBe(200);
+    expect((await callWorker(env, await signedSlackInteraction(shortcut.toString()))).status).toBe(200);
   });
 });
 

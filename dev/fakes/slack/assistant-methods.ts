@@ -7,6 +7,9 @@ import { CHANNEL_SHAPE, refusal, type MethodContext, type SlackAnswer } from "./
 import { MAX_LOADING_MESSAGES } from "./assistant.ts";
 import { textParam } from "./request.ts";
 
+/** assistant.threads.setSuggestedPrompts takes up to four prompts. */
+const MAX_PROMPTS = 4;
+
 function place(ctx: MethodContext, threadRequired: boolean): { channel: string; threadTs?: string } | string {
   const channel = textParam(ctx.params, "channel_id") ?? "";
   const threadTs = textParam(ctx.params, "thread_ts");
@@ -41,12 +44,15 @@ export function setSuggestedPrompts(ctx: MethodContext): SlackAnswer {
   const where = place(ctx, false);
   if (typeof where === "string") return refusal(where);
   const prompts = ctx.params.prompts;
+  const filled = (v: unknown) => typeof v === "string" && v.trim() !== "";
   const valid = (p: unknown) =>
     typeof p === "object" &&
     p !== null &&
-    typeof (p as { title?: unknown }).title === "string" &&
-    typeof (p as { message?: unknown }).message === "string";
-  if (!Array.isArray(prompts) || prompts.length === 0 || !prompts.every(valid)) return refusal("invalid_arguments");
+    filled((p as { title?: unknown }).title) &&
+    filled((p as { message?: unknown }).message);
+  // Slack's usage info: "up to four suggested prompts", each with a title and a message.
+  if (!Array.isArray(prompts) || prompts.length === 0 || prompts.length > MAX_PROMPTS || !prompts.every(valid))
+    return refusal("invalid_arguments");
   ctx.state.assistant.thread(ctx.team.id, where.channel, where.threadTs ?? "").prompts = prompts;
   return { ok: true };
 }

@@ -82,7 +82,9 @@ export function updateMessage({ team, params, now, state }: MethodContext): Slac
   // Slack keeps a message's blocks until an update gives others; an update with text alone drops them.
   if (blocks) message.blocks = blocks;
   else delete message.blocks;
-  message.markup = markdown !== undefined ? "markdown" : "mrkdwn";
+  // A markdown block shows standard Markdown as markdown_text does (the text beside it is the notification's).
+  const showsMarkdown = markdown !== undefined || (blocks?.some((b) => b.type === "markdown") ?? false);
+  message.markup = showsMarkdown ? "markdown" : "mrkdwn";
   if (metadata) message.metadata = metadata;
   message.edited = { user: team.botUserId, ts: state.messages.nextTs(now) };
   state.messages.changed(message, "chat.update", now);

@@ -80,6 +80,8 @@ export interface SlackMethods {
   "reactions.add": Slack.ReactionsAddArguments;
   "reactions.remove": Slack.ReactionsRemoveArguments;
   "assistant.threads.setStatus": Slack.AssistantThreadsSetStatusArguments;
+  "assistant.threads.setSuggestedPrompts": Slack.AssistantThreadsSetSuggestedPromptsArguments;
+  "assistant.threads.setTitle": Slack.AssistantThreadsSetTitleArguments;
   "conversations.history": Slack.ConversationsHistoryArguments;
   "conversations.replies": Slack.ConversationsRepliesArguments;
   "auth.test": Slack.AuthTestArguments;

@@ -17,6 +17,7 @@ import { postSlackMessage, SLACK_MAX_MESSAGE_CHARS } from "./send.ts";
 import { slackStreaming } from "./stream.ts";
 import { slackWorking } from "./working.ts";
 import { slackControls } from "./controls.ts";
+import { titleSlackThread } from "./agent-surface.ts";
 import { slackInstallable, slackSettings, type SlackSettings } from "./settings.ts";
 import { slackTargetSchema, type SlackTarget } from "./target.ts";
 import { SLACK_SIGNATURE_HEADER, SLACK_TIMESTAMP_HEADER, verifySlackRequest } from "./verify.ts";
@@ -117,6 +118,7 @@ export const slack: PlatformAdapter<SlackTarget, NoExtra, SlackSettings> = {
   messageLink: slackPermalink,
   streaming: slackStreaming,
   working: slackWorking,
+  titleConversation: titleSlackThread,
   files: slackFiles,
   rescue: slackRescue,
   // A new message in the same channel or thread: a Slack post never replaces another.

@@ -2,8 +2,8 @@
  * @module
  * A Slack interaction (POST /slack/interactions: a form whose `payload` field is the JSON, signed as events are) → a
  * press of one of the bot's controls (lib/approvals/capability.ts): `block_actions` on a message, its first action
- * in Parley's actions block. Any other interaction (a modal, a shortcut, another block) is ignored; a body that is no
- * such form, or a payload that is not Slack's shape, is invalid (400).
+ * in Parley's approval block (a Stop is the route's: `slackStopPress`). Any other interaction (a modal, a shortcut,
+ * another block) is ignored; a body that is no such form, or a payload that is not Slack's shape, is invalid (400).
  */
 import { describeIssues } from "../../zod-issues.ts";
 import * as z from "../../zod.ts";
@@ -11,10 +11,11 @@ import type { NoExtra, Parsed, WebhookRequest } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
 import { APPROVAL_BLOCK_ID } from "./controls.ts";
 import { slackId, slackTs } from "./schema.ts";
+import { type StopPress, stopPressOf } from "./stop.ts";
 
 const blockActionsSchema = z.looseObject({
   type: z.literal("block_actions"),
-  user: z.looseObject({ id: slackId }),
+  user: z.looseObject({ id: slackId, name: z.optional(z.string()), username: z.optional(z.string()) }),
   team: z.looseObject({ id: slackId }),
   container: z.looseObject({
     type: z.string(),
@@ -22,7 +23,9 @@ const blockActionsSchema = z.looseObject({
     channel_id: z.optional(slackId),
     thread_ts: z.optional(slackTs),
   }),
-  actions: z.array(z.looseObject({ action_id: z.string(), block_id: z.optional(z.string()) })),
+  actions: z.array(
+    z.looseObject({ action_id: z.string(), block_id: z.optional(z.string()), value: z.optional(z.string()) }),
+  ),
 });
 
 const interactionShapeSchema = z.looseObject({ type: z.string() });
@@ -52,4 +55,16 @@ export function parseSlackInteraction(request: WebhookRequest): Parsed<NoExtra> 
       ...(container.thread_ts ? { reply: container.thread_ts } : {}),
     },
   };
+}
+
+/** A press of a streaming answer's Stop button (./stop.ts), if the signed body is one; null for anything else. */
+export function slackStopPress(rawBody: string): StopPress | null {
+  const body = jsonBody(new URLSearchParams(rawBody).get("payload") ?? "");
+  const parsed = body.ok ? blockActionsSchema.safeParse(body.value) : null;
+  if (!parsed?.success) return null;
+  const { user, team, container, actions } = parsed.data;
+  if (container.type !== "message" || !container.channel_id || !actions[0]) return null;
+  const place = { platform: "slack" as const, tenant: team.id, channel: container.channel_id };
+  const who = { id: user.id, name: user.name || user.username || user.id };
+  return stopPressOf(actions[0], who, place, container.thread_ts);
 }

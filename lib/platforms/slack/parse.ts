@@ -7,6 +7,7 @@
  */
 import type { Addressing, ConversationKey, InboundMessage } from "../../message.ts";
 import { describeIssues } from "../../zod-issues.ts";
+import { AGENT_CONTEXT_EVENTS } from "./agent-surface.ts";
 import { installationOf, LIFECYCLE_EVENTS, parseSlackLifecycle, tenantOf } from "./lifecycle.ts";
 import { mentionedUserIds, readableMentions } from "./mentions.ts";
 import { parseSlackReaction } from "./reaction.ts";
@@ -68,6 +69,7 @@ export function parseSlackEvent(
   if (event.type === undefined) return ignored("untyped_event");
   const typed = { ...event, type: event.type };
   if (LIFECYCLE_EVENTS.has(typed.type)) return parseSlackLifecycle(body, typed, wrapper);
+  if (AGENT_CONTEXT_EVENTS.has(typed.type)) return ignored("agent_context_unread");
   if (typed.type !== REACTION_EVENT && !MESSAGE_EVENT_TYPES.has(typed.type)) return ignored("unsupported_event");
   if (wrapper.subtype !== undefined && !USER_MESSAGE_SUBTYPES.has(wrapper.subtype))
     return ignored(`subtype:${wrapper.subtype}`);

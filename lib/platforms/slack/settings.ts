@@ -1,11 +1,13 @@
 /**
  * @module
  * Slack's own settings. On with the signing secret and either a bot token (one workspace) or an OAuth client
- * (installable in many workspaces, each with its own token). A malformed one turns Slack off and is named.
+ * (installable in many workspaces, each with its own token). A malformed essential one turns Slack off and is
+ * named; a malformed SUGGESTED_PROMPTS turns off the prompts alone.
  */
 import { optionalText, readSettings, text, url } from "../../settings-schema.ts";
 import * as z from "../../zod.ts";
 import type { PlatformSettings } from "../adapter.ts";
+import { NO_SUGGESTED_PROMPTS, suggestedPromptsSetting } from "./suggested-prompts.ts";
 
 const shape = {
   SLACK_SIGNING_SECRET: optionalText,
@@ -18,6 +20,8 @@ const shape = {
   STATUS_TEXT: z._default(text, "is thinking…"),
   /** The reaction put on a Slack channel message while the bot works on it (emoji name); empty for none. */
   STATUS_REACTION: z._default(z.string().check(z.trim()), "eyes"),
+  /** The prompts the agent DM opens with, per workspace (./suggested-prompts.ts). */
+  SUGGESTED_PROMPTS: suggestedPromptsSetting,
 };
 
 export type SlackSettings = { [K in keyof typeof shape]: z.output<(typeof shape)[K]> };
@@ -37,6 +41,7 @@ export const slackSettings: PlatformSettings<SlackSettings> = {
         "SLACK_CLIENT_ID",
         "SLACK_CLIENT_SECRET",
       ],
+      off: { SUGGESTED_PROMPTS: NO_SUGGESTED_PROMPTS },
     }),
   enabled: (s) => Boolean(s.SLACK_SIGNING_SECRET && (s.SLACK_BOT_TOKEN || slackInstallable(s))),
   tokenSetting: "SLACK_BOT_TOKEN",

@@ -78,7 +78,11 @@ type ChannelAgrees = SlackAgrees<
 >;
 
 /** A workspace admin or owner, or the channel's creator; false when Slack says otherwise or cannot say in time. */
-export async function slackMayManage(call: SlackCallArgs, command: SlackSlashCommand, log: Logger): Promise<boolean> {
+export async function slackMayManage(
+  call: SlackCallArgs,
+  command: Pick<SlackSlashCommand, "userId" | "place">,
+  log: Logger,
+): Promise<boolean> {
   const check = async (): Promise<boolean> => {
     const who = usersInfoSchema.parse(await callSlack(call, "users.info", { user: command.userId }, "form")).user;
     if (who.is_admin || who.is_owner || who.is_primary_owner) return true;

@@ -5,8 +5,9 @@
  * refuses to stream (`channel_type_not_supported`, `unknown_method` on older workspaces), and for top-level
  * channel replies (a stream must be a thread reply, and the answer belongs where the person wrote), the first
  * part is posted as usual and edited with `chat.update` as it grows, its Markdown closed in each snapshot. Every
- * text goes as `markdown_text`, rendered by ./format.ts; a native stream appends what the rendered text adds, and
- * one whose rendering changed what it showed (a table taking shape) is finished with an edit.
+ * text goes as `markdown_text`, rendered by ./format.ts (a progress edit's as a markdown block, beside its Stop
+ * button: ./stop.ts); a native stream appends what the rendered text adds, and one whose rendering changed what it
+ * showed (a table taking shape) is finished with an edit. Slack's own Stop on a native stream is the person's.
  *
  * Every call is taken from the workspace's budget for its method (Slack's tiers count per method per workspace,
  * shared by all answers at once): a stream opens only when its start and stop fit, an edit stream only when its
@@ -16,7 +17,7 @@
 import type { StreamState } from "../../message.ts";
 import type { ReplyContext, StreamingCapability } from "../adapter.ts";
 import { renderSnapshot } from "../answer-format.ts";
-import type { AnswerStream } from "../answer-stream.ts";
+import type { AnswerFor, AnswerStream } from "../answer-stream.ts";
 import { waitingOutRateLimits } from "../rate-limited.ts";
 import { callSlack, type SlackCallArgs, type SlackMethods, slackErrorCode } from "./api.ts";
 import { findEarlierOpen } from "./earlier-open.ts";
@@ -24,6 +25,7 @@ import { partMetadata, type SlackPlace } from "./find-part.ts";
 import { slackFormat, slackMarkdown } from "./format.ts";
 import { postOne, SLACK_MAX_MESSAGE_CHARS, shownPart } from "./send.ts";
 import type { SlackSettings } from "./settings.ts";
+import { withStopButton } from "./stop.ts";
 import type { SlackTarget } from "./target.ts";
 
 /** Slack's tiers, per method per workspace per minute (docs.slack.dev rate limits). */
@@ -78,15 +80,15 @@ export const slackStreaming: StreamingCapability<SlackTarget, SlackSettings> = {
     }
     // The final edit is the one that must happen: without room for it, the answer is posted whole at the end.
     if (!(await ctx.callBudget("chat.update", FINAL_UPDATES))) return null;
-    if (earlier) return editStream(ctx, target, { id: earlier.ts, mode: "edit", shown: "", open: false });
+    if (earlier) return editStream(ctx, target, { id: earlier.ts, mode: "edit", shown: "", open: false }, answer);
     const ts = await postOne(place, answer.triggerId, snapshot(text, target), 0);
-    return editStream(ctx, target, { id: ts, mode: "edit", shown: text, open: false });
+    return editStream(ctx, target, { id: ts, mode: "edit", shown: text, open: false }, answer);
   },
 
   resume: (ctx, target, state, answer) =>
     state.mode === "native"
       ? nativeStream(ctx, target, { ...state }, answer.triggerId)
-      : editStream(ctx, target, { ...state }),
+      : editStream(ctx, target, { ...state }, answer),
 };
 
 /** The workspace of a tenant: `T…`, or the `T…` of an org's `E…:T…`. */
@@ -137,8 +139,12 @@ function nativeStream(ctx: SlackContext, target: SlackTarget, state: StreamState
     state.open = false;
     return stopped;
   };
+  let personStopped = false;
   return {
     state,
+    get personStopped() {
+      return personStopped;
+    },
     async show(text) {
       const added = state.open && text.startsWith(state.shown) ? addedText(text, state.shown) : null;
       if (!added || !(await ctx.callBudget("chat.appendStream", TIER_4))) return;
@@ -147,7 +153,10 @@ function nativeStream(ctx: SlackContext, target: SlackTarget, state: StreamState
         state.shown = text;
       } catch (err) {
         // A missed append costs nothing: the next one, or the stop, carries the text.
-        if (ENDED.has(slackErrorCode(err) ?? "")) state.open = false;
+        const code = slackErrorCode(err) ?? "";
+        if (ENDED.has(code)) state.open = false;
+        // Slack's own Stop, pressed by the person the stream is for: the answer ends as it stands.
+        if (code === "stopped_by_user") personStopped = true;
         ctx.log.warn("slack_stream_append_failed", { code: slackErrorCode(err) ?? "error" });
       }
     },
@@ -182,13 +191,16 @@ function nativeStream(ctx: SlackContext, target: SlackTarget, state: StreamState
   };
 }
 
-function editStream(ctx: SlackContext, target: SlackTarget, state: StreamState): AnswerStream {
+function editStream(ctx: SlackContext, target: SlackTarget, state: StreamState, answer: AnswerFor): AnswerStream {
   return {
     state,
     async show(text) {
       if (!(await ctx.callBudget("chat.update progress", PROGRESS_UPDATES))) return;
       try {
-        await updateMessage(await placeOf(ctx, target), state.id, snapshot(text, target));
+        // Each progress edit carries the Stop button (./stop.ts); the final edit's text alone takes it off.
+        const place = await placeOf(ctx, target);
+        const shown = withStopButton(snapshot(text, target), answer);
+        await callSlack(place, "chat.update", { channel: place.channel, ts: state.id, ...shown });
         state.shown = text;
       } catch (err) {
         ctx.log.warn("slack_stream_update_failed", { code: slackErrorCode(err) ?? "error" });

@@ -11,6 +11,8 @@ export const SLACK_BOT_SCOPES: readonly string[] = [
   "im:history",
   "mpim:history",
   "chat:write",
+  // The agent surface's suggested prompts and thread titles (../agent-surface.ts).
+  "assistant:write",
   "reactions:write",
   "reactions:read",
   // The files people paste (lib/platforms/slack/files.ts).
