@@ -102,11 +102,8 @@ export function platformReplier(
   const open = (job: Job) => {
     const adapter = byPlatform.get(job.replyTarget.platform);
     if (!adapter) throw new GiveUp(`no adapter for platform ${job.replyTarget.platform}`, "unknown_platform");
-    return {
-      adapter,
-      ctx: replyContext(rt, adapter, job.key.tenant),
-      target: adapter.replyTargetSchema.parse(job.replyTarget),
-    };
+    const ctx = replyContext(rt, adapter, job.key.tenant);
+    return { adapter, ctx, target: adapter.replyTargetSchema.parse(job.replyTarget) };
   };
   // One answer per job object: a catch-up reads several pages for the same asker.
   const askerChecks = new WeakMap<Job, Promise<string | null>>();
