@@ -39,10 +39,11 @@ export interface RunningStack {
 }
 
 /**
- * A free port can be taken by someone else before the stack binds it (other test projects run beside these): the
- * launcher then stops at once, naming the port, and the stack starts again on other ports.
+ * A free port can be taken by someone else before the stack binds it (other test projects run beside these, and a
+ * busy machine's outgoing connections use the same port range): the launcher then stops at once, naming the port,
+ * and the stack starts again on other ports.
  */
-const PORT_ATTEMPTS = 3;
+const PORT_ATTEMPTS = 6;
 const PORT_TAKEN = /port \d+ \(.*\) is already in use/;
 
 export interface StackOptions {

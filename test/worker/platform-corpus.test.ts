@@ -37,7 +37,7 @@ interface SlackCase {
   source: string;
   payload: unknown;
   expect: Record<string, unknown> & {
-    outcome: "message" | "ignored" | "lifecycle" | "protocol" | "refused" | "agent";
+    outcome: "message" | "ignored" | "lifecycle" | "left" | "protocol" | "refused" | "agent";
   };
 }
 interface TwilioCase {
@@ -123,6 +123,11 @@ describe("Slack envelopes through POST /slack/events", () => {
     }
     if (expected.outcome === "lifecycle") {
       expect(linesOf("tenant_cleanup_published").map((l) => l.tenant)).toEqual(expected.tenants);
+      return;
+    }
+    // The bot taken out of one channel: what it kept for that place goes (a digest's schedule among it).
+    if (expected.outcome === "left") {
+      expect(linesOf("place_left").map((l) => l.tenant)).toEqual([expected.tenant]);
       return;
     }
     // A message: the core took it in (its decision is logged), with what the adapter read from it.
