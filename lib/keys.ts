@@ -115,6 +115,20 @@ export function approvalAskedKey(prefix: string, key: ConversationKey): string {
   return `${prefix}:approval-asked:${inTenant(key, key.channel)}`;
 }
 
+/**
+ * One person's feedback on one of the bot's answers, `<channel>|<message id>|<person>` (set once: a second press
+ * or a redelivery finds it), and the place's feedback counts (`<channel>`); both live as the conversation's data.
+ */
+export function feedbackKeys(prefix: string, key: ConversationKey, messageId: string, person: string) {
+  const channel = inTenant(key, key.channel);
+  return {
+    press: `${prefix}:feedback:${channel}${SEP}${messageId}${SEP}${person}`,
+    counts: feedbackCountsKey(prefix, key),
+  };
+}
+export const feedbackCountsKey = (prefix: string, key: ConversationKey) =>
+  `${prefix}:feedback-counts:${inTenant(key, key.channel)}`;
+
 /** A channel's last messages, kept where the platform cannot be asked for them (IngestOptions.keepHistory). */
 export const keptKey = (prefix: string, key: ConversationKey): string => `${prefix}:kept:${inTenant(key, key.channel)}`;
 

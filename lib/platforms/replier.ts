@@ -15,6 +15,7 @@ import { snapshotShows } from "./answer-format.ts";
 import type { AnswerFor, AnswerStream, UnsureOpen, WorkingSign } from "./answer-stream.ts";
 import { APPROVAL_CONTROLS, type ApprovalWay } from "../approvals/capability.ts";
 import { type PlatformServices, replyContext } from "./context.ts";
+import type { FeedbackControl } from "../feedback/capability.ts";
 import type { FetchedFile, KeepEnd } from "./file-fetch.ts";
 import type { HistoryPage, HistoryQuery, HistoryWindow, PlaceMessage, PlaceRead } from "./history.ts";
 import { optionalRead, type ReadLog } from "./optional-read.ts";
@@ -69,6 +70,8 @@ export interface Replier {
   offerControls(job: Job, ref: string, question: string): Promise<void>;
   /** Replaces them with the outcome, `outcome(asker)` with the asker as the platform mentions them (or a no-op). */
   settleControls(job: Job, ref: string, question: string, outcome: (asker: string) => string): Promise<void>;
+  /** Puts 👍 / 👎 under message `ref`, the last part of `answer`; false where the platform shows no feedback. */
+  offerFeedback(job: Job, ref: string, answer: string, controls: readonly FeedbackControl[]): Promise<boolean>;
 }
 
 /** A history read of the job's place, as its bot. */
@@ -226,13 +229,14 @@ export function platformReplier(
     async settleControls(job, ref, question, outcome) {
       const { adapter, ctx, target } = open(job);
       const controls = adapter.approvals?.controls;
-      await controls?.settle(
-        ctx,
-        target,
-        ref,
-        question,
-        outcome(controls.mention(job.trigger.authorId, job.trigger.authorName)),
-      );
+      const asker = controls?.mention(job.trigger.authorId, job.trigger.authorName) ?? "";
+      await controls?.settle(ctx, target, ref, question, outcome(asker));
+    },
+    async offerFeedback(job, ref, answer, controls) {
+      const { adapter, ctx, target } = open(job);
+      if (!adapter.feedback) return false;
+      await adapter.feedback.offer(ctx, target, ref, answer, controls);
+      return true;
     },
     async working(job, sign = {}) {
       const { adapter, ctx, target } = open(job);

@@ -159,4 +159,8 @@ export class MemoryReplier implements Replier {
   async offerControls(): Promise<void> {}
 
   async settleControls(): Promise<void> {}
+
+  async offerFeedback(): Promise<boolean> {
+    return false;
+  }
 }

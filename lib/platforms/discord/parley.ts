@@ -1,7 +1,7 @@
 /**
  * @module
  * Discord's `/parley`: a chat command with one subcommand per setting (`initiative on|off`, `eagerness 0-100`,
- * `rescue on|off [minutes]`, `digest daily|weekly|off|status [day] [time] [zone]`, `status`, `forget`), registered
+ * `rescue on|off [minutes]`, `feedback on|off`, `digest daily|weekly|off|status [day] [time] [zone]`, `status`, `forget`), registered
  * with `default_member_permissions` = Manage Channels so that Discord offers it to those who may manage the
  * channel (a server's admins can widen that in its Integrations settings: changes are then checked against the
  * invoking member's permissions in the channel, which come with the interaction). Read here into the same words
@@ -85,6 +85,20 @@ export function parleyCommand(botName: string): RESTPostAPIChatInputApplicationC
             required: false,
             min_value: 1,
             max_value: 120,
+          },
+        ],
+      },
+      {
+        name: "feedback",
+        type: SUBCOMMAND,
+        description: "Put 👍 / 👎 buttons under each answer",
+        options: [
+          {
+            name: "state",
+            type: STRING_OPTION,
+            description: "on or off",
+            required: true,
+            choices: ["on", "off"].map((v) => ({ name: v, value: v })),
           },
         ],
       },

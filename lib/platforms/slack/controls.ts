@@ -25,8 +25,11 @@ async function call(ctx: ReplyContext<SlackSettings>): Promise<SlackCallArgs> {
   return { apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
 }
 
-/** The question's own blocks, then `below`; the rendered question is also the notification's text. */
-async function update(
+/**
+ * The message's own blocks, then `below`; the rendered text is also the notification's text (an approval's
+ * question, an answer's feedback: ./feedback.ts).
+ */
+export async function update(
   ctx: ReplyContext<SlackSettings>,
   target: SlackTarget,
   ts: string,

@@ -2,7 +2,8 @@
  * @module
  * A Slack interaction (POST /slack/interactions: a form whose `payload` field is the JSON, signed as events are) → a
  * press of one of the bot's controls (lib/approvals/capability.ts): `block_actions` on a message, its first action
- * in Parley's actions block. Any other interaction (a modal, a shortcut, another block) is ignored; a body that is no
+ * in Parley's actions block (the control is its `action_id`) or in its feedback block (the control is the pressed
+ * feedback button's `value`: ./feedback.ts). Any other interaction (a modal, a shortcut, another block) is ignored; a body that is no
  * such form, or a payload that is not Slack's shape, is invalid (400).
  */
 import { describeIssues } from "../../zod-issues.ts";
@@ -10,6 +11,7 @@ import * as z from "../../zod.ts";
 import type { NoExtra, Parsed, WebhookRequest } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
 import { APPROVAL_BLOCK_ID } from "./controls.ts";
+import { FEEDBACK_BLOCK_ID } from "./feedback.ts";
 import { slackId, slackTs } from "./schema.ts";
 
 const blockActionsSchema = z.looseObject({
@@ -22,7 +24,9 @@ const blockActionsSchema = z.looseObject({
     channel_id: z.optional(slackId),
     thread_ts: z.optional(slackTs),
   }),
-  actions: z.array(z.looseObject({ action_id: z.string(), block_id: z.optional(z.string()) })),
+  actions: z.array(
+    z.looseObject({ action_id: z.string(), block_id: z.optional(z.string()), value: z.optional(z.string()) }),
+  ),
 });
 
 const interactionShapeSchema = z.looseObject({ type: z.string() });
@@ -41,14 +45,20 @@ export function parseSlackInteraction(request: WebhookRequest): Parsed<NoExtra> 
   const [action] = actions;
   if (container.type !== "message" || !container.message_ts || !container.channel_id)
     return { kind: "ignored", reason: "interaction_not_on_message" };
-  if (!action || action.block_id !== APPROVAL_BLOCK_ID) return { kind: "ignored", reason: "interaction_not_parley" };
+  const controlId =
+    action?.block_id === APPROVAL_BLOCK_ID
+      ? action.action_id
+      : action?.block_id === FEEDBACK_BLOCK_ID
+        ? action.value
+        : undefined;
+  if (controlId === undefined) return { kind: "ignored", reason: "interaction_not_parley" };
   return {
     kind: "control",
     press: {
       place: { platform: "slack", tenant: team.id, channel: container.channel_id },
       person: user.id,
       messageRef: container.message_ts,
-      controlId: action.action_id,
+      controlId,
       ...(container.thread_ts ? { reply: container.thread_ts } : {}),
     },
   };

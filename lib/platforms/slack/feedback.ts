@@ -1,0 +1,51 @@
+/**
+ * @module
+ * Feedback on answers on Slack (lib/feedback/capability.ts): the answer's last message, as posted, becomes a
+ * `markdown` block with a `context_actions` block under it holding Slack's `feedback_buttons` element (👍 and 👎,
+ * each `value` the control's id), through chat.update (./controls.ts). A press comes back as a block_actions
+ * interaction on that block (./interaction.ts); a 👎 under an unprompted answer is recorded as a 👎 reaction is.
+ */
+import type { ContextActionsBlock } from "@slack/types";
+import type { FeedbackControl } from "../../feedback/capability.ts";
+import type { ControlPress } from "../../approvals/capability.ts";
+import { splitText } from "../../text/split.ts";
+import type { ReplyContext } from "../adapter.ts";
+import { update } from "./controls.ts";
+import { slackNotYou } from "./reaction.ts";
+import { SLACK_MAX_MESSAGE_CHARS } from "./send.ts";
+import type { SlackSettings } from "./settings.ts";
+import type { SlackTarget } from "./target.ts";
+
+/** The context actions block's id: a press on it is feedback. */
+export const FEEDBACK_BLOCK_ID = "parley_feedback";
+const FEEDBACK_ACTION_ID = "feedback";
+
+function feedbackBlock(controls: readonly FeedbackControl[]): ContextActionsBlock {
+  const button = (verdict: FeedbackControl["verdict"]) => {
+    const control = controls.find((c) => c.verdict === verdict)!;
+    return { text: { type: "plain_text" as const, text: control.label }, value: control.id };
+  };
+  return {
+    type: "context_actions",
+    block_id: FEEDBACK_BLOCK_ID,
+    elements: [
+      {
+        type: "feedback_buttons",
+        action_id: FEEDBACK_ACTION_ID,
+        positive_button: button("up"),
+        negative_button: button("down"),
+      },
+    ],
+  };
+}
+
+export const slackFeedback = {
+  offer: (
+    ctx: ReplyContext<SlackSettings>,
+    target: SlackTarget,
+    ts: string,
+    answer: string,
+    controls: readonly FeedbackControl[],
+  ) => update(ctx, target, ts, splitText(answer, SLACK_MAX_MESSAGE_CHARS).at(-1) ?? answer, feedbackBlock(controls)),
+  notYou: (press: ControlPress, now: number) => slackNotYou(press.place, press.messageRef, press.person, now),
+};
