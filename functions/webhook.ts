@@ -2,8 +2,9 @@
  * @module
  * The one webhook flow every platform's route runs: the platform on (`platformOn`), its signature verified before
  * anything of the body is read (`signedBy`, ./middleware/verified-webhook.ts), then the platform's protocol checks
- * answered, a press of one of the bot's controls decided (an approval's, or feedback on an answer), the body parsed (400 only for a body that is not the platform's format at all; a signed delivery of
- * something Parley does not use is acknowledged and ignored), the message ingested (lib/ingest.ts; a YES or NO that
+ * answered, the body parsed (400 only for a body that is not the platform's format at all; a signed delivery of
+ * something Parley does not use is acknowledged and ignored), a press of one of the bot's controls answered (an
+ * approval's, or feedback on an answer: lib/feedback/press.ts), the message ingested (lib/ingest.ts; a YES or NO that
  * answers a pending approval goes to it first), an uninstalled tenant's cleanup started or a left place's digest
  * deleted (lib/digests/command.ts), and the platform answered its own way (`platformWebhook`). What is truly a
  * platform's (its answers, an unsigned check before verifying) the route file passes in.

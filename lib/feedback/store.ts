@@ -4,7 +4,7 @@
  * (so that a double click, a redelivered press or a second press counts once), and the place's counts of 👍, 👎 on
  * an answer's quality, and 👎 that told an unprompted bot "not you". Both live as long as the conversation's data.
  */
-import { feedbackCountsKey, feedbackKeys } from "../keys.ts";
+import { feedbackKeys } from "../keys.ts";
 import type { ConversationKey } from "../message.ts";
 import { defineScript, luaFlag } from "../redis-script.ts";
 import { RedisStore } from "../redis-store.ts";
@@ -48,7 +48,7 @@ export class FeedbackStore extends RedisStore {
 
   /** The place's counts, 0 for a kind nobody pressed. */
   async counts(place: ConversationKey): Promise<FeedbackCounts> {
-    const raw = countsSchema.safeParse((await this.redis.hgetall(feedbackCountsKey(this.prefix, place))) ?? {});
+    const raw = countsSchema.safeParse((await this.redis.hgetall(feedbackKeys(this.prefix, place).counts)) ?? {});
     const read = (kind: FeedbackKind) => (raw.success ? Number(raw.data[kind] ?? 0) || 0 : 0);
     return { up: read("up"), down: read("down"), not_you: read("not_you") };
   }

@@ -1,10 +1,11 @@
 /**
  * @module
  * `/parley`, the same on every platform that has it: `initiative on|off`, `eagerness 0-100`, `rescue on|off
- * [minutes]`, `feedback on|off`, `status`, `forget`, and `digest …` (read by lib/digests/plan.ts, run by lib/digests/command.ts),
- * read from the command's words, then run against the place's settings (./settings.ts). Anyone may read them; only
- * someone the platform says may manage the place changes them (`mayChange`, asked only for a change, and only once
- * the words are understood). The answers are short, for only the person who used the command to see.
+ * [minutes]`, `feedback on|off`, `status`, `forget`, and `digest …` (read by lib/digests/plan.ts, run by
+ * lib/digests/command.ts), read from the command's words, then run against the place's settings (./settings.ts).
+ * Anyone may read them; only someone the platform says may manage the place changes them (`mayChange`, asked only
+ * for a change, and only once the words are understood). The answers are short, for only the person who used the
+ * command to see.
  */
 import { type DigestCommand, DIGEST_USAGE, parseDigestCommand } from "../digests/plan.ts";
 import type { ConversationKey } from "../message.ts";
@@ -82,7 +83,8 @@ function parseRescue(value: string | undefined, rest: string[]): PlaceCommand {
 function describePlaceSettings(s: PlaceSettings, defaultRescueMinutes: number): string {
   const rescue = s.rescue ? `on (after ${s.rescueMinutes ?? defaultRescueMinutes} minutes)` : "off";
   const onOff = (on: boolean) => (on ? "on" : "off");
-  return `Initiative: ${onOff(s.initiative)} (eagerness ${s.eagerness}). Rescue: ${rescue}. Feedback: ${onOff(s.feedback)}.`;
+  const initiative = `Initiative: ${onOff(s.initiative)} (eagerness ${s.eagerness})`;
+  return `${initiative}. Rescue: ${rescue}. Feedback: ${onOff(s.feedback)}.`;
 }
 
 const NOT_ALLOWED = "Only a workspace or server admin, or whoever may manage this channel, can change these settings.";

@@ -90,6 +90,7 @@ describe("a place's settings", () => {
       initiative: true,
       eagerness: 50,
       rescue: false,
+      feedback: false,
     });
     expect(DEFAULT_PLACE_SETTINGS.initiative).toBe(false);
   });

@@ -1,11 +1,11 @@
 /**
  * @module
- * Discord's `/parley`: a chat command with one subcommand per setting (`initiative on|off`, `eagerness 0-100`,
- * `rescue on|off [minutes]`, `feedback on|off`, `digest daily|weekly|off|status [day] [time] [zone]`, `status`, `forget`), registered
- * with `default_member_permissions` = Manage Channels so that Discord offers it to those who may manage the
- * channel (a server's admins can widen that in its Integrations settings: changes are then checked against the
- * invoking member's permissions in the channel, which come with the interaction). Read here into the same words
- * Slack's `/parley` takes (lib/places/command.ts reads them). Pure: no API call.
+ * Discord's `/parley`: a chat command with one subcommand per setting (`initiative on|off`, `eagerness 0-100`, `rescue
+ * on|off [minutes]`, `feedback on|off`, `digest daily|weekly|off|status [day] [time] [zone]`, `status`, `forget`),
+ * registered with `default_member_permissions` = Manage Channels so that Discord offers it to those who may manage the
+ * channel (a server's admins can widen that in its Integrations settings: changes are then checked against the invoking
+ * member's permissions in the channel, which come with the interaction). Read here into the same words Slack's
+ * `/parley` takes (lib/places/command.ts reads them). Pure: no API call.
  */
 import type {
   ApplicationCommandOptionType,

@@ -3,8 +3,8 @@
  * A Slack interaction (POST /slack/interactions: a form whose `payload` field is the JSON, signed as events are) → a
  * press of one of the bot's controls (lib/approvals/capability.ts): `block_actions` on a message, its first action
  * in Parley's actions block (the control is its `action_id`) or in its feedback block (the control is the pressed
- * feedback button's `value`: ./feedback.ts). Any other interaction (a modal, a shortcut, another block) is ignored; a body that is no
- * such form, or a payload that is not Slack's shape, is invalid (400).
+ * feedback button's `value`: ./feedback.ts). Any other interaction (a modal, a shortcut, another block) is ignored;
+ * a body that is no such form, or a payload that is not Slack's shape, is invalid (400).
  */
 import { describeIssues } from "../../zod-issues.ts";
 import * as z from "../../zod.ts";
