@@ -63,16 +63,15 @@ function feedbackButtonsOk(element: unknown): boolean {
   return feedbackButtonOk(element.positive_button) && feedbackButtonOk(element.negative_button);
 }
 
+/** A block's `elements`: 1 to `max` of them, each one `ok` takes. */
+const elementsOk = (elements: unknown, max: number, ok: (element: unknown) => boolean): boolean =>
+  Array.isArray(elements) && elements.length > 0 && elements.length <= max && elements.every(ok);
+
 function blockOk(block: unknown): boolean {
   if (!isObject(block) || !optionalString(block.block_id, BLOCK_ID_MAX_CHARS)) return false;
   switch (block.type) {
     case "context_actions":
-      return (
-        Array.isArray(block.elements) &&
-        block.elements.length > 0 &&
-        block.elements.length <= CONTEXT_ACTIONS_MAX_ELEMENTS &&
-        block.elements.every(feedbackButtonsOk)
-      );
+      return elementsOk(block.elements, CONTEXT_ACTIONS_MAX_ELEMENTS, feedbackButtonsOk);
     case "markdown":
       return typeof block.text === "string" && block.text.length > 0;
     case "section": {
@@ -80,19 +79,9 @@ function blockOk(block: unknown): boolean {
       return text !== undefined && text.length <= SECTION_MAX_CHARS;
     }
     case "actions":
-      return (
-        Array.isArray(block.elements) &&
-        block.elements.length > 0 &&
-        block.elements.length <= ACTIONS_MAX_ELEMENTS &&
-        block.elements.every(buttonOk)
-      );
+      return elementsOk(block.elements, ACTIONS_MAX_ELEMENTS, buttonOk);
     case "context":
-      return (
-        Array.isArray(block.elements) &&
-        block.elements.length > 0 &&
-        block.elements.length <= CONTEXT_MAX_ELEMENTS &&
-        block.elements.every((e) => textOf(e) !== undefined)
-      );
+      return elementsOk(block.elements, CONTEXT_MAX_ELEMENTS, (e) => textOf(e) !== undefined);
     default:
       return false;
   }

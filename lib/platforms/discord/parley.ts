@@ -29,6 +29,15 @@ const ADMINISTRATOR = 1n << 3n;
 /** Discord's interaction context of a server (GUILD): settings belong to a server's channels. */
 const GUILD_CONTEXT = 0;
 
+/** A switch's one option, `state:on|off`. */
+const ON_OFF = {
+  name: "state",
+  type: STRING_OPTION,
+  description: "on or off",
+  required: true,
+  choices: ["on", "off"].map((v) => ({ name: v, value: v })),
+} as const;
+
 export function parleyCommand(botName: string): RESTPostAPIChatInputApplicationCommandsJSONBody {
   return {
     name: PARLEY_COMMAND,
@@ -41,15 +50,7 @@ export function parleyCommand(botName: string): RESTPostAPIChatInputApplicationC
         name: "initiative",
         type: SUBCOMMAND,
         description: `Let ${botName} join in unprompted where it has something to add`.slice(0, 100),
-        options: [
-          {
-            name: "state",
-            type: STRING_OPTION,
-            description: "on or off",
-            required: true,
-            choices: ["on", "off"].map((v) => ({ name: v, value: v })),
-          },
-        ],
+        options: [ON_OFF],
       },
       {
         name: "eagerness",
@@ -71,13 +72,7 @@ export function parleyCommand(botName: string): RESTPostAPIChatInputApplicationC
         type: SUBCOMMAND,
         description: `Let ${botName} answer a question nobody picked up`.slice(0, 100),
         options: [
-          {
-            name: "state",
-            type: STRING_OPTION,
-            description: "on or off",
-            required: true,
-            choices: ["on", "off"].map((v) => ({ name: v, value: v })),
-          },
+          ON_OFF,
           {
             name: "minutes",
             type: INTEGER_OPTION,
@@ -92,15 +87,7 @@ export function parleyCommand(botName: string): RESTPostAPIChatInputApplicationC
         name: "feedback",
         type: SUBCOMMAND,
         description: "Put 👍 / 👎 buttons under each answer",
-        options: [
-          {
-            name: "state",
-            type: STRING_OPTION,
-            description: "on or off",
-            required: true,
-            choices: ["on", "off"].map((v) => ({ name: v, value: v })),
-          },
-        ],
+        options: [ON_OFF],
       },
       {
         name: "digest",
