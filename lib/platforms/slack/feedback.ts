@@ -10,9 +10,9 @@ import type { FeedbackControl } from "../../feedback/capability.ts";
 import type { ControlPress } from "../../approvals/capability.ts";
 import { splitText } from "../../text/split.ts";
 import type { ReplyContext } from "../adapter.ts";
-import { update } from "./controls.ts";
+import { updateRendered } from "./controls.ts";
 import { slackNotYou } from "./reaction.ts";
-import { SLACK_MAX_MESSAGE_CHARS } from "./send.ts";
+import { SLACK_MAX_MESSAGE_CHARS, shownPart } from "./send.ts";
 import type { SlackSettings } from "./settings.ts";
 import type { SlackTarget } from "./target.ts";
 
@@ -40,12 +40,22 @@ function feedbackBlock(controls: readonly FeedbackControl[]): ContextActionsBloc
 }
 
 export const slackFeedback = {
-  offer: (
+  // The last part as it was posted (its permalinks on the workspace's domain), so that the edit changes no word.
+  async offer(
     ctx: ReplyContext<SlackSettings>,
     target: SlackTarget,
     ts: string,
     answer: string,
     controls: readonly FeedbackControl[],
-  ) => update(ctx, target, ts, splitText(answer, SLACK_MAX_MESSAGE_CHARS).at(-1) ?? answer, feedbackBlock(controls)),
+  ): Promise<void> {
+    const call = {
+      apiBaseUrl: ctx.config.SLACK_API_BASE_URL,
+      botToken: await ctx.token(),
+      fetch: ctx.fetch,
+      log: ctx.log,
+    };
+    const part = splitText(answer, SLACK_MAX_MESSAGE_CHARS).at(-1) ?? answer;
+    await updateRendered(ctx, target, ts, await shownPart(call, ctx.tenant, part), feedbackBlock(controls));
+  },
   notYou: (press: ControlPress, now: number) => slackNotYou(press.place, press.messageRef, press.person, now),
 };
