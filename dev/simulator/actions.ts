@@ -25,6 +25,7 @@ const pressRequest = z.discriminatedUnion("platform", [
     block: z.string().min(1).max(255),
     id: z.string().min(1).max(255),
     label: z.string().min(1).max(75),
+    value: z.string().min(1).max(2_000).optional(),
   }),
   z.object({
     platform: z.literal("telegram"),

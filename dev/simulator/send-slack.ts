@@ -157,7 +157,7 @@ export async function sendSlackPress(
   opts: Pick<SlackSend, "workerUrl" | "signingSecret">,
   workspace: SlackWorkspace,
   person: SimulatedPerson,
-  press: { ts: string; threadTs?: string; block: string; id: string; label: string },
+  press: { ts: string; threadTs?: string; block: string; id: string; label: string; value?: string },
 ): Promise<number> {
   const payload = {
     type: "block_actions",
@@ -176,9 +176,11 @@ export async function sendSlackPress(
     message: { type: "message", ts: press.ts, ...(press.threadTs ? { thread_ts: press.threadTs } : {}) },
     actions: [
       {
-        type: "button",
+        // A feedback button sends its element's type and the pressed button's value.
+        type: press.value !== undefined ? "feedback_buttons" : "button",
         action_id: press.id,
         block_id: press.block,
+        ...(press.value !== undefined ? { value: press.value } : {}),
         text: { type: "plain_text", text: press.label },
         action_ts: nextTs(),
       },

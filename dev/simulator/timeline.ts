@@ -24,6 +24,8 @@ export interface MessageControl {
   label: string;
   style?: "primary" | "danger";
   block?: string;
+  /** Slack: the pressed button's `value`, which a `feedback_buttons` element sends (`id` is then its action_id). */
+  value?: string;
 }
 
 export interface ChatEntry {
