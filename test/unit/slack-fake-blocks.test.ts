@@ -15,7 +15,7 @@ const feedback = (overrides: Record<string, unknown> = {}) => ({
   negative_button: button("👎", "feedback:down:p"),
   ...overrides,
 });
-const block = (elements: unknown[], blockId = "parley_feedback") => [
+const block = (elements: unknown[], blockId = "parley_feedback:1700000000.000100") => [
   { type: "markdown", text: "The answer." },
   { type: "context_actions", block_id: blockId, elements },
 ];

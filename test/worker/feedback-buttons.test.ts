@@ -132,7 +132,7 @@ async function press(place: Place, user: string, ts: string, value: string, time
   Object.assign(payload.container, { message_ts: ts, channel_id: place.channel });
   Object.assign(payload.team, { id: place.team });
   Object.assign(payload.channel, { id: place.channel });
-  payload.actions[0]!.value = value;
+  Object.assign(payload.actions[0]!, { value, block_id: `parley_feedback:${ts}` });
   const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
   const headers = {
     "Content-Type": "application/x-www-form-urlencoded",
@@ -169,6 +169,8 @@ describe("feedback buttons on Slack", () => {
     const answer = await withFeedback(place, 1);
     const buttons = feedbackOf(answer)!;
     expect(buttons.type).toBe("feedback_buttons");
+    // A block id unique to the message, as Slack asks.
+    expect(answer.blocks!.find((b) => b.type === "context_actions")!.block_id).toBe(`parley_feedback:${answer.ts}`);
     expect([buttons.positive_button, buttons.negative_button]).toEqual([
       { text: { type: "plain_text", text: "👍" }, value: "feedback:up:p" },
       { text: { type: "plain_text", text: "👎" }, value: "feedback:down:p" },

@@ -16,18 +16,21 @@ import { SLACK_MAX_MESSAGE_CHARS, shownPart } from "./send.ts";
 import type { SlackSettings } from "./settings.ts";
 import type { SlackTarget } from "./target.ts";
 
-/** The context actions block's id: a press on it is feedback. */
-export const FEEDBACK_BLOCK_ID = "parley_feedback";
+/**
+ * What the context actions block's id starts with (a press on it is feedback); the message's ts follows, for Slack
+ * asks for a block id unique to each message.
+ */
+export const FEEDBACK_BLOCK_ID = "parley_feedback:";
 const FEEDBACK_ACTION_ID = "feedback";
 
-function feedbackBlock(controls: readonly FeedbackControl[]): ContextActionsBlock {
+function feedbackBlock(ts: string, controls: readonly FeedbackControl[]): ContextActionsBlock {
   const button = (verdict: FeedbackControl["verdict"]) => {
     const control = controls.find((c) => c.verdict === verdict)!;
     return { text: { type: "plain_text" as const, text: control.label }, value: control.id };
   };
   return {
     type: "context_actions",
-    block_id: FEEDBACK_BLOCK_ID,
+    block_id: `${FEEDBACK_BLOCK_ID}${ts}`,
     elements: [
       {
         type: "feedback_buttons",
@@ -55,7 +58,7 @@ export const slackFeedback = {
       log: ctx.log,
     };
     const part = splitText(answer, SLACK_MAX_MESSAGE_CHARS).at(-1) ?? answer;
-    await updateRendered(ctx, target, ts, await shownPart(call, ctx.tenant, part), feedbackBlock(controls));
+    await updateRendered(ctx, target, ts, await shownPart(call, ctx.tenant, part), feedbackBlock(ts, controls));
   },
   notYou: (press: ControlPress, now: number) => slackNotYou(press.place, press.messageRef, press.person, now),
 };

@@ -48,7 +48,7 @@ export function parseSlackInteraction(request: WebhookRequest): Parsed<NoExtra> 
   const controlId =
     action?.block_id === APPROVAL_BLOCK_ID
       ? action.action_id
-      : action?.block_id === FEEDBACK_BLOCK_ID
+      : action?.block_id?.startsWith(FEEDBACK_BLOCK_ID)
         ? action.value
         : undefined;
   if (controlId === undefined) return { kind: "ignored", reason: "interaction_not_parley" };
