@@ -1,7 +1,8 @@
 /**
  * @module
  * GET /admin/conversations/:key: what the bot holds about one conversation (state, time left before it expires,
- * summary), the place's own settings (`/parley`, shown whether or not a conversation is active) and how its last
+ * summary), the place's own settings (`/parley`, shown whether or not a conversation is active), its counts of
+ * feedback on answers (👍, 👎, and 👎 that said "not you": numbers only, lib/feedback/store.ts) and how its last
  * digest ended (lib/digests/), and the traces of its recent answers (reason and exact prompt with its token
  * count), behind the admin token
  * (./middleware/admin-token.ts). `:key` is the URL-encoded `platform|tenant|channel|thread`.
@@ -58,19 +59,22 @@ admin.get("/conversations/:key", async (c) => {
   if (!key.success) {
     return c.json({ error: "key must be platform|tenant|channel|thread (thread may be empty), URL-encoded" }, 400);
   }
-  const [state, secondsLeft, placeSettings] = await Promise.all([
+  const [state, secondsLeft, placeSettings, feedback] = await Promise.all([
     rt.store.load(key.data),
     rt.store.secondsLeft(key.data),
     rt.placeSettings.read(key.data),
+    rt.feedback.counts(key.data),
   ]);
   // The place's digest: how its last slot ended (posted, nothing said, over budget: skipped), and whether late.
   const digest = placeSettings.digest && { last: await rt.digests.latest(placeSettings.digest.scheduleId) };
-  if (!state) return c.json({ key: key.data, active: false, placeSettings, ...(digest ? { digest } : {}) }, 404);
+  if (!state)
+    return c.json({ key: key.data, active: false, placeSettings, feedback, ...(digest ? { digest } : {}) }, 404);
   const answers = await rt.store.recentAnswers(key.data, state.id);
   return c.json({
     key: key.data,
     active: true,
     placeSettings,
+    feedback,
     ...(digest ? { digest } : {}),
     conversation: {
       id: state.id,

@@ -3,7 +3,8 @@
  * The one webhook flow every platform's route runs: the platform on (`platformOn`), its signature verified before
  * anything of the body is read (`signedBy`, ./middleware/verified-webhook.ts), then the platform's protocol checks
  * answered, the body parsed (400 only for a body that is not the platform's format at all; a signed delivery of
- * something Parley does not use is acknowledged and ignored), the message ingested (lib/ingest.ts; a YES or NO that
+ * something Parley does not use is acknowledged and ignored), a press of one of the bot's controls answered (an
+ * approval's, or feedback on an answer: lib/feedback/press.ts), the message ingested (lib/ingest.ts; a YES or NO that
  * answers a pending approval goes to it first), an uninstalled tenant's cleanup started or a left place's digest
  * deleted (lib/digests/command.ts), and the platform answered its own way (`platformWebhook`). What is truly a
  * platform's (its answers, an unsigned check before verifying) the route file passes in.
@@ -12,6 +13,7 @@ import type { Context, Handler, MiddlewareHandler } from "hono";
 import { answerApproval, answerApprovalReply, closePendingQuestion, pressControl } from "../lib/approvals/decide.ts";
 import { placeLeft } from "../lib/digests/command.ts";
 import { using } from "../lib/errors.ts";
+import { pressFeedback } from "../lib/feedback/press.ts";
 import { type IngestResult, ingest } from "../lib/ingest.ts";
 import { publishTenantCleanup } from "../lib/jobs/tenant-cleanup.ts";
 import { showWorkingEarly } from "../lib/jobs/working-sign.ts";
@@ -97,7 +99,11 @@ export function platformWebhook<Extra, Config>(
         const controls = adapter.approvals?.controls;
         if (!controls) return answers.nothing(c);
         const { press } = parsed;
-        const note = await using("redis", () => pressControl(rt, press, controls.mention));
+        // A 👍 or 👎 under an answer (lib/feedback/press.ts), else the approval's.
+        const note = await using(
+          "redis",
+          async () => (await pressFeedback(rt, adapter, press)) ?? pressControl(rt, press, controls.mention),
+        );
         return controls.answer(replyContext(rt, adapter, press.place.tenant), press, note);
       }
       case "left":

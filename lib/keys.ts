@@ -41,39 +41,33 @@ export function conversationKeys(prefix: string, key: ConversationKey): Conversa
 }
 
 /** Marks a delivered platform message as seen (retries, and Slack's app_mention + message pair of one post). */
-export function seenKey(prefix: string, where: Tenancy, messageId: string): string {
-  return `${prefix}:seen:${inTenant(where, messageId)}`;
-}
+export const seenKey = (prefix: string, where: Tenancy, messageId: string): string =>
+  `${prefix}:seen:${inTenant(where, messageId)}`;
 
 /** One trigger's answer: "done" once answered or handled, else the draft of what is being posted. */
-export function replyKey(prefix: string, where: Tenancy, triggerId: string): string {
-  return `${prefix}:reply:${inTenant(where, triggerId)}`;
-}
+export const replyKey = (prefix: string, where: Tenancy, triggerId: string): string =>
+  `${prefix}:reply:${inTenant(where, triggerId)}`;
 
 /** Held, with a short TTL, by the one attempt of a job that works on a trigger's answer. */
-export function claimKey(prefix: string, where: Tenancy, triggerId: string): string {
-  return `${prefix}:claim:${inTenant(where, triggerId)}`;
-}
+export const claimKey = (prefix: string, where: Tenancy, triggerId: string): string =>
+  `${prefix}:claim:${inTenant(where, triggerId)}`;
 
 /** Who pressed Stop on the streaming answer to trigger `id` (lib/jobs/write.ts): the job ends the answer there. */
 export const stopKey = (prefix: string, where: Tenancy, id: string) => `${prefix}:stop:${inTenant(where, id)}`;
 
 /** Set by the webhook once its working sign is up (lib/jobs/working-sign.ts): the job only takes it down. */
-export function signKey(prefix: string, where: Tenancy, triggerId: string): string {
-  return `${prefix}:sign:${inTenant(where, triggerId)}`;
-}
+export const signKey = (prefix: string, where: Tenancy, triggerId: string): string =>
+  `${prefix}:sign:${inTenant(where, triggerId)}`;
 
-export function factsKey(prefix: string, where: Tenancy, person: string): string {
-  return `${prefix}:facts:${inTenant(where, person)}`;
-}
+export const factsKey = (prefix: string, where: Tenancy, person: string): string =>
+  `${prefix}:facts:${inTenant(where, person)}`;
 
 /**
  * "Forgotten before T": when the person last asked to be forgotten (kept for good, lib/memory/forgotten.ts). No
  * read of a place's history, memory job or recall index brings back what they wrote before then.
  */
-export function forgottenKey(prefix: string, where: Tenancy, person: string): string {
-  return `${prefix}:forgotten:${inTenant(where, person)}`;
-}
+export const forgottenKey = (prefix: string, where: Tenancy, person: string): string =>
+  `${prefix}:forgotten:${inTenant(where, person)}`;
 
 /** Who can read a place whose messages did not say (a Discord server channel), as the platform told a job. */
 export function visibilityKey(prefix: string, key: ConversationKey): string {
@@ -117,6 +111,12 @@ export function approvalWindowKey(prefix: string, key: ConversationKey, question
 export function approvalAskedKey(prefix: string, key: ConversationKey): string {
   return `${prefix}:approval-asked:${inTenant(key, key.channel)}`;
 }
+
+/** One person's press on one of the bot's answers, `<channel>|<message id>|<person>` (set once); the place's counts. */
+export const feedbackKeys = (prefix: string, key: ConversationKey, messageId = "", person = "") => ({
+  press: `${prefix}:feedback:${inTenant(key, key.channel)}${SEP}${messageId}${SEP}${person}`,
+  counts: `${prefix}:feedback-counts:${inTenant(key, key.channel)}`,
+});
 
 /** A channel's last messages, kept where the platform cannot be asked for them (IngestOptions.keepHistory). */
 export const keptKey = (prefix: string, key: ConversationKey): string => `${prefix}:kept:${inTenant(key, key.channel)}`;

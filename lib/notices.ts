@@ -78,6 +78,9 @@ export const CONTROL_OUTCOMES = {
   closed: () => "❌ Closed: nothing was run.",
 } as const;
 
+/** The private answer to a 👍 or 👎 pressed under an answer (lib/feedback/press.ts), the first press or a repeat. */
+export const FEEDBACK_THANKS = "Thanks — noted.";
+
 /** A press answered to its presser alone (lib/approvals/decide.ts). */
 export const CONTROL_NOTES = {
   notYours: (asker: string) => `Only ${asker} can approve this.`,

@@ -30,6 +30,7 @@ import { InstallStates } from "./tenants/install-state.ts";
 import { Installations } from "./tenants/installations.ts";
 import { TokenLocks } from "./tenants/token.ts";
 import { Approvals } from "./approvals/store.ts";
+import { FeedbackStore } from "./feedback/store.ts";
 
 const SECONDS_PER_DAY = 86_400;
 
@@ -52,6 +53,8 @@ export interface Stores {
   optOuts: OptOuts;
   /** Confirm tools' calls waiting for a person's answer. */
   approvals: Approvals;
+  /** 👍 / 👎 on the bot's answers: once per person and answer, counted per place. */
+  feedback: FeedbackStore;
   /** A catch-up's pages read and notes, across its steps. */
   catchUps: CatchUpProgressStore;
   /** Each digest slot's progress and outcome (lib/digests/slots.ts). */
@@ -106,6 +109,7 @@ export function createStores(
     forgotten: new ForgetMarks(redis, prefix),
     optOuts: new OptOuts(redis, prefix),
     approvals: new Approvals(redis, prefix),
+    feedback: new FeedbackStore(redis, prefix),
     catchUps: new CatchUpProgressStore(redis, prefix),
     digests: new DigestSlotStore(redis, prefix),
     toldOnce: new ToldOnce(redis, prefix),

@@ -26,7 +26,7 @@ const pressRequest = z.discriminatedUnion("platform", [
     id: z.string().min(1).max(255),
     label: z.string().min(1).max(75),
     // Block Kit's limit on a button's value.
-    value: z.string().max(2000).optional(),
+    value: z.string().min(1).max(2_000).optional(),
   }),
   z.object({
     platform: z.literal("telegram"),

@@ -176,9 +176,11 @@ export async function sendSlackPress(
     message: { type: "message", ts: press.ts, ...(press.threadTs ? { thread_ts: press.threadTs } : {}) },
     actions: [
       {
-        type: "button",
+        // A feedback button sends its element's type and the pressed button's value.
+        type: press.value !== undefined ? "feedback_buttons" : "button",
         action_id: press.id,
         block_id: press.block,
+        ...(press.value !== undefined ? { value: press.value } : {}),
         text: { type: "plain_text", text: press.label },
         ...(press.value !== undefined ? { value: press.value } : {}),
         action_ts: nextTs(),

@@ -1,7 +1,8 @@
 /**
  * @module
  * What Slack's client draws of a bot message's Block Kit beyond its text (./bot-posts.ts): its `markdown` block as
- * Markdown, the buttons of its `actions` blocks (pressed through `/api/press`, ./actions.ts), and its `context`
+ * Markdown, the buttons of its `actions` blocks and the feedback buttons of its `context_actions` blocks (pressed
+ * through `/api/press`, ./actions.ts), and its `context`
  * line (an approval's outcome); and the ephemeral notes chat.postEphemeral showed one person, to that person only.
  */
 import { z } from "zod";
@@ -11,12 +12,15 @@ import { markdownView, SLACK_MARKDOWN } from "./views/markdown-view.ts";
 import { mrkdwnView } from "./views/mrkdwn-view.ts";
 import type { ViewNode } from "./views/view.ts";
 
+const feedbackButton = z.looseObject({ text: z.unknown(), value: z.string() }).optional().catch(undefined);
 const element = z.looseObject({
   type: z.string(),
   action_id: z.string().optional(),
   value: z.string().optional(),
   text: z.unknown().optional(),
   style: z.enum(["primary", "danger"]).optional().catch(undefined),
+  positive_button: feedbackButton,
+  negative_button: feedbackButton,
 });
 const block = z.looseObject({
   type: z.string(),
@@ -42,6 +46,17 @@ function textOf(value: unknown): string | undefined {
   return parsed.success ? parsed.data.text : undefined;
 }
 
+/** A `context_actions` block's feedback buttons (👍 then 👎), each pressed with its `value`. */
+function feedbackControls(block: string, elements: z.output<typeof element>[] = []): MessageControl[] {
+  return elements.flatMap((e) =>
+    e.type !== "feedback_buttons" || !e.action_id
+      ? []
+      : [e.positive_button, e.negative_button].flatMap((button) =>
+          button ? [{ id: e.action_id!, block, label: textOf(button.text) ?? button.value, value: button.value }] : [],
+        ),
+  );
+}
+
 export function drawBlocks(blocks: z.output<typeof slackBlocks>, nameOf: (user: string) => string): DrawnBlocks {
   const drawn: DrawnBlocks = { controls: [] };
   for (const b of blocks ?? []) {
@@ -49,6 +64,7 @@ export function drawBlocks(blocks: z.output<typeof slackBlocks>, nameOf: (user: 
     if (b.type === "markdown" && text !== undefined) drawn.view = markdownView(text, SLACK_MARKDOWN);
     if (b.type === "context")
       drawn.note = mrkdwnView((b.elements ?? []).map((e) => textOf(e.text) ?? "").join(" "), nameOf);
+    if (b.type === "context_actions" && b.block_id) drawn.controls.push(...feedbackControls(b.block_id, b.elements));
     if (b.type !== "actions" || !b.block_id) continue;
     for (const e of b.elements ?? []) {
       if (e.type !== "button" || !e.action_id) continue;

@@ -24,7 +24,8 @@ export interface MessageControl {
   label: string;
   style?: "primary" | "danger";
   block?: string;
-  /** What the button sends back when pressed, as the Worker set it (a Stop button names its answer). */
+  /** What the button sends back when pressed, as the Worker set it: a Stop button names its answer, a
+   * `feedback_buttons` element its verdict (`id` is then its action_id). */
   value?: string;
 }
 

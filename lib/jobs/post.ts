@@ -13,6 +13,7 @@ import type { PartProgress } from "../message.ts";
 import { forgetTheRequest } from "../memory/forget.ts";
 import { closePendingQuestion } from "../approvals/decide.ts";
 import { openApproval } from "../approvals/open.ts";
+import { offerFeedback } from "../feedback/offer.ts";
 import { publishMemoryJob } from "./memory-job.ts";
 import type { AnswerScope } from "./scope.ts";
 import { finishStream } from "./stream-end.ts";
@@ -47,6 +48,8 @@ export async function finishDraft(scope: AnswerScope, opts: FinishOptions = {}):
   // The "forget me" request itself stays until its confirmation is out, so that a retry still confirms.
   if (outcome === "forgotten") await forgetTheRequest(rt, job);
   if (outcome !== "answered" || !saw) return outcome;
+  // Once the answer is out whole: a retry puts them on again (the same edit), before the turn is recorded.
+  await offerFeedback(scope);
   // A streamed answer is the bot's turn from its first words: before what people wrote while it was shown.
   const ts = Math.max(attempt.draft.speakingSince ?? rt.now(), saw.ts + 1);
   const recorded = await attempt.record({ id: posted[0] ?? `reply-${job.trigger.id}`, ts }, trace);

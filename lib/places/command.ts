@@ -1,10 +1,11 @@
 /**
  * @module
  * `/parley`, the same on every platform that has it: `initiative on|off`, `eagerness 0-100`, `rescue on|off
- * [minutes]`, `status`, `forget`, and `digest …` (read by lib/digests/plan.ts, run by lib/digests/command.ts),
- * read from the command's words, then run against the place's settings (./settings.ts). Anyone may read them; only
- * someone the platform says may manage the place changes them (`mayChange`, asked only for a change, and only once
- * the words are understood). The answers are short, for only the person who used the command to see.
+ * [minutes]`, `feedback on|off`, `status`, `forget`, and `digest …` (read by lib/digests/plan.ts, run by
+ * lib/digests/command.ts), read from the command's words, then run against the place's settings (./settings.ts).
+ * Anyone may read them; only someone the platform says may manage the place changes them (`mayChange`, asked only
+ * for a change, and only once the words are understood). The answers are short, for only the person who used the
+ * command to see.
  */
 import { type DigestCommand, DIGEST_USAGE, parseDigestCommand } from "../digests/plan.ts";
 import type { ConversationKey } from "../message.ts";
@@ -28,7 +29,7 @@ export type PlaceCommand =
 
 export const PLACE_COMMAND_USAGE =
   `Usage: /${PARLEY_COMMAND} initiative on|off · eagerness ` +
-  `${EAGERNESS_MIN}-${EAGERNESS_MAX} · rescue on|off [minutes] · status · forget · ${DIGEST_USAGE}`;
+  `${EAGERNESS_MIN}-${EAGERNESS_MAX} · rescue on|off [minutes] · feedback on|off · status · forget · ${DIGEST_USAGE}`;
 
 const SWITCH: Readonly<Record<string, boolean>> = { on: true, off: false };
 
@@ -43,11 +44,12 @@ export function parsePlaceCommand(text: string): PlaceCommand {
     case "status":
     case "forget":
       return value === undefined ? { kind: verb } : { kind: "help", problem: `${verb} takes no value` };
-    case "initiative": {
+    case "initiative":
+    case "feedback": {
       const on = value === undefined ? undefined : SWITCH[value];
       return on === undefined
-        ? { kind: "help", problem: "initiative is on or off" }
-        : { kind: "change", change: { initiative: on } };
+        ? { kind: "help", problem: `${verb} is on or off` }
+        : { kind: "change", change: { [verb]: on } };
     }
     case "eagerness": {
       const n = wholeIn(value, EAGERNESS_MIN, EAGERNESS_MAX);
@@ -80,7 +82,9 @@ function parseRescue(value: string | undefined, rest: string[]): PlaceCommand {
 /** The settings in words, as `status` shows them. */
 function describePlaceSettings(s: PlaceSettings, defaultRescueMinutes: number): string {
   const rescue = s.rescue ? `on (after ${s.rescueMinutes ?? defaultRescueMinutes} minutes)` : "off";
-  return `Initiative: ${s.initiative ? "on" : "off"} (eagerness ${s.eagerness}). Rescue: ${rescue}.`;
+  const onOff = (on: boolean) => (on ? "on" : "off");
+  const initiative = `Initiative: ${onOff(s.initiative)} (eagerness ${s.eagerness})`;
+  return `${initiative}. Rescue: ${rescue}. Feedback: ${onOff(s.feedback)}.`;
 }
 
 const NOT_ALLOWED = "Only a workspace or server admin, or whoever may manage this channel, can change these settings.";

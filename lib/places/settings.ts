@@ -29,13 +29,20 @@ const placeSettingsSchema = z.object({
   rescue: z._default(z.boolean(), false),
   /** After how many minutes; unset: RESCUE_AFTER_MINUTES. */
   rescueMinutes: z.optional(z.number().check(z.int(), z.gte(RESCUE_MINUTES_MIN), z.lte(RESCUE_MINUTES_MAX))),
+  /** Each answer carries 👍 / 👎 controls (lib/feedback/capability.ts), where the platform shows controls. */
+  feedback: z._default(z.boolean(), false),
   /** `/parley digest`: the place's QStash schedule (lib/digests/) and when it runs; absent: no digest. */
   digest: z.optional(z.object({ scheduleId: z.string().check(z.minLength(1)), plan: digestPlanSchema })),
 });
 
 export type PlaceSettings = z.output<typeof placeSettingsSchema>;
 
-export const DEFAULT_PLACE_SETTINGS: PlaceSettings = Object.freeze({ initiative: false, eagerness: 50, rescue: false });
+export const DEFAULT_PLACE_SETTINGS: PlaceSettings = Object.freeze({
+  initiative: false,
+  eagerness: 50,
+  rescue: false,
+  feedback: false,
+});
 
 /**
  * The settings as stored (a JSON string, or what the REST client made of one); the defaults for none or a broken one.

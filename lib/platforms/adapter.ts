@@ -15,6 +15,7 @@
  */
 
 import type { ApprovalParsed, ApprovalReply, WithApprovals } from "../approvals/capability.ts";
+import type { WithFeedback } from "../feedback/capability.ts";
 import type { Settings } from "../config.ts";
 import type { RefreshedToken } from "../installation.ts";
 import type { Logger } from "../log.ts";
@@ -114,9 +115,7 @@ export interface IngestOptions {
    * tenant is one chat.
    */
   keepHistory?: boolean;
-  /**
-   * People set the place's own settings there (`/parley`, lib/places/): the ingest script reads them in its round trip.
-   */
+  /** People set the place's settings there (`/parley`, lib/places/): the ingest script reads them in its round trip. */
   placeSettings?: boolean;
 }
 
@@ -189,14 +188,15 @@ export interface PlatformSettings<Config> {
  * One platform. `Target` is its reply target (validated by `replyTargetSchema` wherever it arrives from outside),
  * `Extra` what its `parse` tells its own route beyond the message. Optional capabilities in files of their own: pasted
  * files (./file-fetch.ts), history (./history.ts), rescue (lib/rescue/capability.ts), approvals
- * (lib/approvals/capability.ts).
+ * (lib/approvals/capability.ts), feedback (lib/feedback/capability.ts).
  */
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds adapters of every platform's settings
 export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra = NoExtra, Config = any>
   extends WithFiles<ReplyContext<Config>>,
     HistoryCapability<ReplyContext<Config>>,
     WithRescue<Target>,
-    WithApprovals<Target, Config, ReplyContext<Config>> {
+    WithApprovals<Target, Config, ReplyContext<Config>>,
+    WithFeedback<Target, ReplyContext<Config>> {
   readonly platform: Platform;
   readonly settings: PlatformSettings<Config>;
   /** Present when the platform can be installed in many tenants (Slack OAuth). */

@@ -16,6 +16,7 @@ import { snapshotShows } from "./answer-format.ts";
 import type { AnswerFor, AnswerStream, UnsureOpen, WorkingSign } from "./answer-stream.ts";
 import { APPROVAL_CONTROLS, type ApprovalWay } from "../approvals/capability.ts";
 import { type PlatformServices, replyContext } from "./context.ts";
+import type { FeedbackControl } from "../feedback/capability.ts";
 import type { FetchedFile, KeepEnd } from "./file-fetch.ts";
 import type { HistoryPage, HistoryQuery, HistoryWindow, PlaceMessage, PlaceRead } from "./history.ts";
 import { optionalRead, type ReadLog } from "./optional-read.ts";
@@ -72,6 +73,8 @@ export interface Replier {
   settleControls(job: Job, ref: string, question: string, outcome: (asker: string) => string): Promise<void>;
   /** Names the job's conversation from `question` where the platform titles conversations (else a no-op). */
   titleConversation(job: Job, question: string): Promise<void>;
+  /** Puts 👍 / 👎 under message `ref`, the last part of `answer`; false where the platform shows no feedback. */
+  offerFeedback(job: Job, ref: string, answer: string, controls: readonly FeedbackControl[]): Promise<boolean>;
 }
 
 /** A history read of the job's place, as its bot. */
@@ -205,7 +208,7 @@ export function platformReplier(
     },
     async fetchFile(job, ref, maxBytes, keep) {
       const { adapter, ctx } = open(job);
-      return adapter.files ? adapter.files.fetchFile(ctx, ref, maxBytes, keep) : null;
+      return adapter.files?.fetchFile(ctx, ref, maxBytes, keep) ?? null;
     },
     approvalTarget(job) {
       const { adapter, target } = open(job);
@@ -213,8 +216,7 @@ export function platformReplier(
     },
     approvalWay(job) {
       const { approvals } = open(job).adapter;
-      if (!approvals) return null;
-      return approvals.way ?? (approvals.controls ? "controls" : "reaction");
+      return approvals ? (approvals.way ?? (approvals.controls ? "controls" : "reaction")) : null;
     },
     approvalShown(job, question) {
       const { adapter, ctx, target } = open(job);
@@ -227,13 +229,14 @@ export function platformReplier(
     async settleControls(job, ref, question, outcome) {
       const { adapter, ctx, target } = open(job);
       const controls = adapter.approvals?.controls;
-      await controls?.settle(
-        ctx,
-        target,
-        ref,
-        question,
-        outcome(controls.mention(job.trigger.authorId, job.trigger.authorName)),
-      );
+      const asker = controls?.mention(job.trigger.authorId, job.trigger.authorName) ?? "";
+      await controls?.settle(ctx, target, ref, question, outcome(asker));
+    },
+    async offerFeedback(job, ref, answer, controls) {
+      const { adapter, ctx, target } = open(job);
+      if (!adapter.feedback) return false;
+      await adapter.feedback.offer(ctx, target, ref, answer, controls);
+      return true;
     },
     async titleConversation(job, question) {
       const { adapter, ctx, target } = open(job);
@@ -241,9 +244,7 @@ export function platformReplier(
     },
     async working(job, sign = {}) {
       const { adapter, ctx, target } = open(job);
-      return adapter.working
-        ? adapter.working(ctx, target, { ...answerFor(job), ...sign })
-        : { stop: async () => undefined };
+      return adapter.working?.(ctx, target, { ...answerFor(job), ...sign }) ?? { stop: async () => undefined };
     },
   };
 }

@@ -63,6 +63,8 @@ export function jobSchemaFor(platforms: readonly JobPlatform[]) {
     keptHistory: z.optional(z.literal(true)),
     /** The asker may not read the place's history (InboundMessage.historyHidden): none is read for this job. */
     historyHidden: z.optional(z.string().check(z.regex(/^[A-Z_]{1,64}$/))),
+    /** The place shows 👍 / 👎 under each answer (`/parley feedback on`, lib/feedback/capability.ts). */
+    feedback: z.optional(z.literal(true)),
     /**
      * An approval's continuation (lib/approvals/continuation.ts): the id of the bot's message that asked (a message id,
      * no person's).

@@ -21,7 +21,7 @@ export function rescueJobFor(
   decision: Decision,
   settings: PlaceSettings,
   defaults: { minutes: number },
-  fields: Pick<JobPayload, "logIds" | "optOuts" | "visibility">,
+  fields: Pick<JobPayload, "logIds" | "optOuts" | "visibility" | "feedback">,
 ): { job: JobOf<"rescue">; delaySeconds: number } | null {
   if (!settings.rescue || msg.noReply || !isOpenQuestion(msg, decision)) return null;
   return {

@@ -161,4 +161,7 @@ export class MemoryReplier implements Replier {
   async settleControls(): Promise<void> {}
 
   async titleConversation(): Promise<void> {}
+  async offerFeedback(): Promise<boolean> {
+    return false;
+  }
 }

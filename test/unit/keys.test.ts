@@ -8,6 +8,7 @@ import {
   installationTenancy,
   installStartKeys,
   factsKey,
+  feedbackKeys,
   optOutKey,
   personId,
   placeId,
@@ -42,6 +43,11 @@ describe("the Redis key layout", () => {
     expect(rateLimitNoticeKey("parley", personId(thread, "U1"))).toBe("parley:limit:told:slack|T1|U1");
     expect(claimKey("parley", thread, "C1:1.2")).toBe("parley:claim:slack|T1|C1:1.2");
     expect(stopKey("parley", thread, "C1:1.2")).toBe("parley:stop:slack|T1|C1:1.2");
+    // A person's feedback on an answer, and the place's counts: per channel, as a reaction names the message.
+    expect(feedbackKeys("parley", thread, "1.2", "U1")).toEqual({
+      press: "parley:feedback:slack|T1|C1|1.2|U1",
+      counts: "parley:feedback-counts:slack|T1|C1",
+    });
   });
 
   it("finds a person's conversations through their index of places, and names every limit's keys", () => {

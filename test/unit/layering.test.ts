@@ -39,6 +39,12 @@ const FEATURES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     "slots.ts": "stores",
     "plan.ts": "base",
   },
+  "lib/feedback/": {
+    "offer.ts": "flows",
+    "press.ts": "flows",
+    "capability.ts": "platforms",
+    "store.ts": "stores",
+  },
   "lib/rescue/": {
     "job.ts": "flows",
     "capability.ts": "platforms",

@@ -90,6 +90,7 @@ describe("a place's settings", () => {
       initiative: true,
       eagerness: 50,
       rescue: false,
+      feedback: false,
     });
     expect(DEFAULT_PLACE_SETTINGS.initiative).toBe(false);
   });
@@ -98,6 +99,10 @@ describe("a place's settings", () => {
     expect(parsePlaceCommand(" Initiative  ON ")).toEqual({ kind: "change", change: { initiative: true } });
     expect(parsePlaceCommand("eagerness 0")).toEqual({ kind: "change", change: { eagerness: 0 } });
     expect(parsePlaceCommand("status")).toEqual({ kind: "status" });
+    expect(parsePlaceCommand("feedback on")).toEqual({ kind: "change", change: { feedback: true } });
+    expect(parsePlaceCommand("Feedback OFF")).toEqual({ kind: "change", change: { feedback: false } });
+    expect(parsePlaceCommand("feedback maybe")).toEqual({ kind: "help", problem: "feedback is on or off" });
+    expect(DEFAULT_PLACE_SETTINGS.feedback).toBe(false);
     expect(parsePlaceCommand("forget")).toEqual({ kind: "forget" });
     expect(parsePlaceCommand("eagerness -3")).toMatchObject({
       kind: "help",

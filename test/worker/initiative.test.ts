@@ -99,7 +99,9 @@ describe("initiative", () => {
     const channel = newChannel();
     const marker = `on-${channel}`;
     expect(await parley(channel, "initiative on")).toMatch(/^Done\. Initiative: on/);
-    expect(await parley(channel, "eagerness 100")).toBe("Done. Initiative: on (eagerness 100). Rescue: off.");
+    expect(await parley(channel, "eagerness 100")).toBe(
+      "Done. Initiative: on (eagerness 100). Rescue: off. Feedback: off.",
+    );
     // The first unprompted turn: the model would rather keep out of it.
     // (The later message first: its prompt holds the earlier one too.)
     await scriptModel(

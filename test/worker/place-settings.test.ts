@@ -67,7 +67,10 @@ describe("/parley on Slack", () => {
     const channel = newChannel("CPS");
     const status = await slash(channel, "UREADER", "status");
     expect(status.status).toBe(200);
-    expect(status.json).toEqual({ response_type: "ephemeral", text: "Initiative: off (eagerness 50). Rescue: off." });
+    expect(status.json).toEqual({
+      response_type: "ephemeral",
+      text: "Initiative: off (eagerness 50). Rescue: off. Feedback: off.",
+    });
     expect(status.ms).toBeLessThan(3_000);
 
     const refused = await slash(channel, "UMEMBER", "initiative on");
@@ -76,17 +79,19 @@ describe("/parley on Slack", () => {
 
     await roles({ admins: ["UADMIN"] });
     expect((await slash(channel, "UADMIN", "initiative on")).json.text).toBe(
-      "Done. Initiative: on (eagerness 50). Rescue: off.",
+      "Done. Initiative: on (eagerness 50). Rescue: off. Feedback: off.",
     );
     await roles({ channel, creator: "UCREATOR" });
     expect((await slash(channel, "UCREATOR", "eagerness 80")).json.text).toBe(
-      "Done. Initiative: on (eagerness 80). Rescue: off.",
+      "Done. Initiative: on (eagerness 80). Rescue: off. Feedback: off.",
     );
     // The creator of one channel is nobody special in another.
     expect((await slash(newChannel("CPS"), "UCREATOR", "initiative on")).json.text).toMatch(/^Only/);
-    expect((await slash(channel, "UMEMBER", "status")).json.text).toBe("Initiative: on (eagerness 80). Rescue: off.");
+    expect((await slash(channel, "UMEMBER", "status")).json.text).toBe(
+      "Initiative: on (eagerness 80). Rescue: off. Feedback: off.",
+    );
     expect((await slash(channel, "UADMIN", "rescue on 15")).json.text).toBe(
-      "Done. Initiative: on (eagerness 80). Rescue: on (after 15 minutes).",
+      "Done. Initiative: on (eagerness 80). Rescue: on (after 15 minutes). Feedback: off.",
     );
     // The admin view shows them, for a thread of the channel too, with no conversation going on.
     const place = encodeURIComponent(`slack|TPLACESET|${channel}|1715000000.000100`);
@@ -165,12 +170,12 @@ describe("/parley on Discord", () => {
       /^Only/,
     );
     expect(await ask(MANAGER, { name: "initiative", options: [{ name: "state", type: 3, value: "on" }] })).toBe(
-      "Done. Initiative: on (eagerness 50). Rescue: off.",
+      "Done. Initiative: on (eagerness 50). Rescue: off. Feedback: off.",
     );
     expect(await ask(MANAGER, { name: "eagerness", options: [{ name: "value", type: 4, value: 25 }] })).toBe(
-      "Done. Initiative: on (eagerness 25). Rescue: off.",
+      "Done. Initiative: on (eagerness 25). Rescue: off. Feedback: off.",
     );
-    expect(await ask(MEMBER, { name: "status" })).toBe("Initiative: on (eagerness 25). Rescue: off.");
+    expect(await ask(MEMBER, { name: "status" })).toBe("Initiative: on (eagerness 25). Rescue: off. Feedback: off.");
     // Discord sends the options in any order; the minutes come after the switch all the same.
     const rescue = {
       name: "rescue",
@@ -179,6 +184,8 @@ describe("/parley on Discord", () => {
         { name: "state", type: 3, value: "on" },
       ],
     };
-    expect(await ask(MANAGER, rescue)).toBe("Done. Initiative: on (eagerness 25). Rescue: on (after 5 minutes).");
+    expect(await ask(MANAGER, rescue)).toBe(
+      "Done. Initiative: on (eagerness 25). Rescue: on (after 5 minutes). Feedback: off.",
+    );
   });
 });

@@ -2,16 +2,23 @@
  * @module
  * A press of a button on one of the bot's messages (a MESSAGE_COMPONENT interaction, type 3) → a press of one of its
  * controls (lib/approvals/capability.ts): who pressed (`member.user` in a server, `user` in a DM), on which message,
- * in which channel, which control (the `custom_id` after Parley's prefix). A component that is not Parley's is no
+ * in which channel, which control (the `custom_id` after Parley's prefix; a feedback button's after `parley_`: its
+ * control id begins `feedback:`, lib/feedback/capability.ts). A component that is not Parley's is no
  * press (told by its custom id alone); a press of Parley's without its message or channel is not Discord's shape.
  */
 import { describeIssues } from "../../zod-issues.ts";
 import * as z from "../../zod.ts";
 import type { ControlPress } from "../../approvals/capability.ts";
+import { FEEDBACK_ID_PREFIX } from "../../feedback/capability.ts";
 import { type DiscordInteraction, snowflake } from "./schema.ts";
 
 /** What every approval button's `custom_id` starts with; the control's id follows it (≤ 100 characters in all). */
 export const APPROVAL_CUSTOM_ID_PREFIX = "parley_approval:";
+
+const FEEDBACK_BEFORE_ID = "parley_";
+/** A feedback button's `custom_id`: `parley_` and the control's id (`parley_feedback:down:u`, within Discord's 100). */
+export const feedbackCustomId = (controlId: string): string => `${FEEDBACK_BEFORE_ID}${controlId}`;
+const FEEDBACK_CUSTOM_ID_PREFIX = feedbackCustomId(FEEDBACK_ID_PREFIX);
 
 /** Only the custom id, to tell Parley's components from anyone else's before anything else is read. */
 const customIdSchema = z.looseObject({ data: z.looseObject({ custom_id: z.string() }) });
@@ -33,8 +40,13 @@ export function parseDiscordComponent(
   tenantOf: (userId: string) => string,
 ): ComponentParsed {
   const customId = customIdSchema.safeParse(interaction);
-  if (!customId.success || !customId.data.data.custom_id.startsWith(APPROVAL_CUSTOM_ID_PREFIX))
-    return { kind: "unsupported", reason: "component" };
+  const id = customId.success ? customId.data.data.custom_id : "";
+  const from = id.startsWith(APPROVAL_CUSTOM_ID_PREFIX)
+    ? APPROVAL_CUSTOM_ID_PREFIX.length
+    : id.startsWith(FEEDBACK_CUSTOM_ID_PREFIX)
+      ? FEEDBACK_BEFORE_ID.length
+      : null;
+  if (from === null) return { kind: "unsupported", reason: "component" };
   const parsed = componentSchema.safeParse(interaction);
   if (!parsed.success) return { kind: "invalid", issues: describeIssues(parsed.error) };
   const user = interaction.member?.user ?? interaction.user;
@@ -46,7 +58,7 @@ export function parseDiscordComponent(
       place: { platform: "discord", tenant: tenantOf(user.id), channel },
       person: user.id,
       messageRef: message.id,
-      controlId: data.custom_id.slice(APPROVAL_CUSTOM_ID_PREFIX.length),
+      controlId: data.custom_id.slice(from),
     },
   };
 }

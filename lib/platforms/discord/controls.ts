@@ -30,14 +30,14 @@ import type { DiscordTarget } from "./target.ts";
 /** The longest outcome line (lib/notices.ts CONTROL_OUTCOMES, with a mention) and the blank line above it. */
 export const OUTCOME_ROOM_CHARS = 100;
 // discord-api-types' enums are types only here (its runtime is not in the Worker's bundle): their values, named.
-const ACTION_ROW: ComponentType.ActionRow = 1;
-const BUTTON: ComponentType.Button = 2;
+export const ACTION_ROW: ComponentType.ActionRow = 1;
+export const BUTTON: ComponentType.Button = 2;
 const STYLES: Record<Control["style"], ButtonStyle.Success | ButtonStyle.Danger> = { approve: 3, cancel: 4 };
 
 type EditBody = RESTPatchAPIChannelMessageJSONBody & RESTPatchAPIInteractionFollowupJSONBody;
 
 /** Edits message `ref` where `target` posted it: an `/ask` answer through its interaction's webhook. */
-async function edit(ctx: ReplyContext<DiscordSettings>, target: DiscordTarget, ref: string, body: EditBody) {
+export async function edit(ctx: ReplyContext<DiscordSettings>, target: DiscordTarget, ref: string, body: EditBody) {
   const common = { apiBaseUrl: ctx.config.DISCORD_API_BASE_URL, fetch: ctx.fetch, method: "PATCH" as const, body };
   await waitingOutRateLimits(async () =>
     target.kind === "interaction"

@@ -23,6 +23,7 @@ import { DISCORD_SIGNATURE_HEADER, DISCORD_TIMESTAMP_HEADER, verifyDiscordReques
 import { discordPlaceVisibility } from "./visibility.ts";
 import { discordWorking } from "./working.ts";
 import { discordControls, OUTCOME_ROOM_CHARS } from "./controls.ts";
+import { discordFeedback } from "./feedback.ts";
 
 export const discord: PlatformAdapter<DiscordTarget, NoExtra, DiscordSettings> = {
   platform: "discord",
@@ -100,4 +101,5 @@ export const discord: PlatformAdapter<DiscordTarget, NoExtra, DiscordSettings> =
       target.kind === "interaction" ? { platform: "discord", kind: "channel", channelId: place.channel } : target,
     controls: discordControls,
   },
+  feedback: discordFeedback,
 };

@@ -1,11 +1,11 @@
 /**
  * @module
- * Discord's `/parley`: a chat command with one subcommand per setting (`initiative on|off`, `eagerness 0-100`,
- * `rescue on|off [minutes]`, `digest daily|weekly|off|status [day] [time] [zone]`, `status`, `forget`), registered
- * with `default_member_permissions` = Manage Channels so that Discord offers it to those who may manage the
- * channel (a server's admins can widen that in its Integrations settings: changes are then checked against the
- * invoking member's permissions in the channel, which come with the interaction). Read here into the same words
- * Slack's `/parley` takes (lib/places/command.ts reads them). Pure: no API call.
+ * Discord's `/parley`: a chat command with one subcommand per setting (`initiative on|off`, `eagerness 0-100`, `rescue
+ * on|off [minutes]`, `feedback on|off`, `digest daily|weekly|off|status [day] [time] [zone]`, `status`, `forget`),
+ * registered with `default_member_permissions` = Manage Channels so that Discord offers it to those who may manage the
+ * channel (a server's admins can widen that in its Integrations settings: changes are then checked against the invoking
+ * member's permissions in the channel, which come with the interaction). Read here into the same words Slack's
+ * `/parley` takes (lib/places/command.ts reads them). Pure: no API call.
  */
 import type {
   ApplicationCommandOptionType,
@@ -29,6 +29,15 @@ const ADMINISTRATOR = 1n << 3n;
 /** Discord's interaction context of a server (GUILD): settings belong to a server's channels. */
 const GUILD_CONTEXT = 0;
 
+/** A switch's one option, `state:on|off`. */
+const ON_OFF = {
+  name: "state",
+  type: STRING_OPTION,
+  description: "on or off",
+  required: true,
+  choices: ["on", "off"].map((v) => ({ name: v, value: v })),
+} as const;
+
 export function parleyCommand(botName: string): RESTPostAPIChatInputApplicationCommandsJSONBody {
   return {
     name: PARLEY_COMMAND,
@@ -41,15 +50,7 @@ export function parleyCommand(botName: string): RESTPostAPIChatInputApplicationC
         name: "initiative",
         type: SUBCOMMAND,
         description: `Let ${botName} join in unprompted where it has something to add`.slice(0, 100),
-        options: [
-          {
-            name: "state",
-            type: STRING_OPTION,
-            description: "on or off",
-            required: true,
-            choices: ["on", "off"].map((v) => ({ name: v, value: v })),
-          },
-        ],
+        options: [ON_OFF],
       },
       {
         name: "eagerness",
@@ -71,13 +72,7 @@ export function parleyCommand(botName: string): RESTPostAPIChatInputApplicationC
         type: SUBCOMMAND,
         description: `Let ${botName} answer a question nobody picked up`.slice(0, 100),
         options: [
-          {
-            name: "state",
-            type: STRING_OPTION,
-            description: "on or off",
-            required: true,
-            choices: ["on", "off"].map((v) => ({ name: v, value: v })),
-          },
+          ON_OFF,
           {
             name: "minutes",
             type: INTEGER_OPTION,
@@ -87,6 +82,12 @@ export function parleyCommand(botName: string): RESTPostAPIChatInputApplicationC
             max_value: 120,
           },
         ],
+      },
+      {
+        name: "feedback",
+        type: SUBCOMMAND,
+        description: "Put 👍 / 👎 buttons under each answer",
+        options: [ON_OFF],
       },
       {
         name: "digest",

@@ -26,14 +26,22 @@ async function call(ctx: ReplyContext<SlackSettings>): Promise<SlackCallArgs> {
 }
 
 /** The question's own blocks, then `below`; the rendered question is also the notification's text. */
-async function update(
+const update = (
   ctx: ReplyContext<SlackSettings>,
   target: SlackTarget,
   ts: string,
   question: string,
   below: KnownBlock,
+) => updateRendered(ctx, target, ts, slackMarkdown(question), below);
+
+/** Message `ts` as `markdown` (already rendered: an answer's part as posted, ./feedback.ts), then `below`. */
+export async function updateRendered(
+  ctx: ReplyContext<SlackSettings>,
+  target: SlackTarget,
+  ts: string,
+  markdown: string,
+  below: KnownBlock,
 ): Promise<void> {
-  const markdown = slackMarkdown(question);
   const blocks: KnownBlock[] = [{ type: "markdown", text: markdown }, below];
   const args = await call(ctx);
   await waitingOutRateLimits(() =>

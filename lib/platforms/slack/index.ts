@@ -16,6 +16,7 @@ import { parseSlackEvent } from "./parse.ts";
 import { postSlackMessage, SLACK_MAX_MESSAGE_CHARS } from "./send.ts";
 import { slackStreaming } from "./stream.ts";
 import { slackWorking } from "./working.ts";
+import { slackFeedback } from "./feedback.ts";
 import { slackControls } from "./controls.ts";
 import { titleSlackThread } from "./agent-surface.ts";
 import { slackInstallable, slackSettings, type SlackSettings } from "./settings.ts";
@@ -127,4 +128,5 @@ export const slack: PlatformAdapter<SlackTarget, NoExtra, SlackSettings> = {
     showsWhole: (question) => question.length <= SLACK_MAX_MESSAGE_CHARS,
     controls: slackControls,
   },
+  feedback: slackFeedback,
 };

@@ -2,14 +2,17 @@
  * @module
  * A Slack interaction (POST /slack/interactions: a form whose `payload` field is the JSON, signed as events are) → a
  * press of one of the bot's controls (lib/approvals/capability.ts): `block_actions` on a message, its first action
- * in Parley's approval block (a Stop is the route's: `slackStopPress`). Any other interaction (a modal, a shortcut,
- * another block) is ignored; a body that is no such form, or a payload that is not Slack's shape, is invalid (400).
+ * in Parley's approval block (the control is its `action_id`; a Stop is the route's: `slackStopPress`) or in its
+ * feedback block (the control is the pressed feedback button's `value`: ./feedback.ts). Any other interaction (a
+ * modal, a shortcut, another block) is ignored; a body that is no such form, or a payload that is not Slack's shape,
+ * is invalid (400).
  */
 import { describeIssues } from "../../zod-issues.ts";
 import * as z from "../../zod.ts";
 import type { NoExtra, Parsed, WebhookRequest } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
 import { APPROVAL_BLOCK_ID } from "./controls.ts";
+import { FEEDBACK_BLOCK_ID } from "./feedback.ts";
 import { slackId, slackTs } from "./schema.ts";
 import { type StopPress, stopPressOf } from "./stop.ts";
 
@@ -44,14 +47,20 @@ export function parseSlackInteraction(request: WebhookRequest): Parsed<NoExtra> 
   const [action] = actions;
   if (container.type !== "message" || !container.message_ts || !container.channel_id)
     return { kind: "ignored", reason: "interaction_not_on_message" };
-  if (!action || action.block_id !== APPROVAL_BLOCK_ID) return { kind: "ignored", reason: "interaction_not_parley" };
+  const controlId =
+    action?.block_id === APPROVAL_BLOCK_ID
+      ? action.action_id
+      : action?.block_id?.startsWith(FEEDBACK_BLOCK_ID)
+        ? action.value
+        : undefined;
+  if (controlId === undefined) return { kind: "ignored", reason: "interaction_not_parley" };
   return {
     kind: "control",
     press: {
       place: { platform: "slack", tenant: team.id, channel: container.channel_id },
       person: user.id,
       messageRef: container.message_ts,
-      controlId: action.action_id,
+      controlId,
       ...(container.thread_ts ? { reply: container.thread_ts } : {}),
     },
   };

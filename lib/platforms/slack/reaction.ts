@@ -6,7 +6,7 @@
  * (lib/approvals/capability.ts, docs/tools.md). Every other reaction needs no work. The event does not say whether the
  * message was in a thread, so the feedback lands in the channel's own conversation.
  */
-import type { InboundMessage } from "../../message.ts";
+import type { ConversationKey, InboundMessage } from "../../message.ts";
 import type { ApprovalParsed } from "../../approvals/capability.ts";
 import { describeIssues } from "../../zod-issues.ts";
 import { reactionEventSchema } from "./schema.ts";
@@ -44,21 +44,27 @@ export function parseSlackReaction(event: unknown, tenant: string, botUserId: st
       answer: { place: { platform: "slack", tenant, channel }, messageId: ts, userId: reaction.user, verdict },
     };
   if (!THUMBS_DOWN.test(reaction.reaction)) return { kind: "ignored", reason: "reaction_not_feedback" };
+  const at = Math.round(parseFloat(reaction.event_ts) * 1000);
+  return { kind: "message", message: slackNotYou({ platform: "slack", tenant, channel }, ts, reaction.user, at) };
+}
+
+/**
+ * `user`'s "not you" on the bot's message `ts` in `place` (a channel), at `at` (ms): a 👎 reaction's, or a 👎 pressed
+ * under an unprompted answer (./feedback.ts).
+ */
+export function slackNotYou(place: ConversationKey, ts: string, user: string, at: number): InboundMessage {
   return {
-    kind: "message",
-    message: {
-      key: { platform: "slack", tenant, channel },
-      // One per person and reacted message: a second 👎 event for the same pair is the same feedback.
-      id: `${channel}:${ts}:not_you:${reaction.user}`,
-      author: { id: reaction.user, name: reaction.user, isBot: false },
-      text: "",
-      ts: Math.round(parseFloat(reaction.event_ts) * 1000),
-      addressing: "none",
-      mentions: [],
-      replyTarget: { platform: "slack", channel } satisfies SlackTarget,
-      visibility: slackVisibility(channel, undefined),
-      noReply: true,
-      feedback: "not_you",
-    },
+    key: place,
+    // One per person and message: a second 👎 (event, or press) for the same pair is the same feedback.
+    id: `${place.channel}:${ts}:not_you:${user}`,
+    author: { id: user, name: user, isBot: false },
+    text: "",
+    ts: at,
+    addressing: "none",
+    mentions: [],
+    replyTarget: { platform: "slack", channel: place.channel } satisfies SlackTarget,
+    visibility: slackVisibility(place.channel, undefined),
+    noReply: true,
+    feedback: "not_you",
   };
 }

@@ -6,7 +6,7 @@
  * (lib/approvals/capability.ts, docs/tools.md). Every other reaction needs no work. Pure.
  */
 import * as z from "../../../zod.ts";
-import type { InboundMessage } from "../../../message.ts";
+import type { ConversationKey, InboundMessage } from "../../../message.ts";
 import type { ApprovalParsed } from "../../../approvals/capability.ts";
 import { describeIssues } from "../../../zod-issues.ts";
 import { displayName, snowflake } from "../schema.ts";
@@ -64,23 +64,32 @@ export function parseGatewayReaction(data: unknown, botUserId: string, now: numb
   if (reaction.emoji.id !== null || !THUMBS_DOWN.test(reaction.emoji.name ?? ""))
     return { kind: "ignored", reason: "reaction_not_feedback" };
   const user = reaction.member?.user;
+  const person = { id: reaction.user_id, name: user ? displayName(user, reaction.member) : reaction.user_id };
+  const place = { platform: "discord" as const, tenant, channel: reaction.channel_id };
+  return { kind: "message", message: discordNotYou(place, reaction.message_id, person, now) };
+}
+
+/**
+ * `person`'s "not you" on the bot's message `messageId` in `place` (a channel), at `at` (ms): a 👎 reaction's, or a 👎
+ * pressed under an unprompted answer (../feedback.ts).
+ */
+export function discordNotYou(
+  place: ConversationKey,
+  messageId: string,
+  person: { id: string; name: string },
+  at: number,
+): InboundMessage {
   return {
-    kind: "message",
-    message: {
-      key: { platform: "discord", tenant, channel: reaction.channel_id },
-      id: `${reaction.message_id}:not_you:${reaction.user_id}`,
-      author: {
-        id: reaction.user_id,
-        name: user ? displayName(user, reaction.member) : reaction.user_id,
-        isBot: false,
-      },
-      text: "",
-      ts: now,
-      addressing: "none",
-      mentions: [],
-      replyTarget: { platform: "discord", kind: "channel", channelId: reaction.channel_id } satisfies ChannelTarget,
-      noReply: true,
-      feedback: "not_you",
-    },
+    key: place,
+    // One per person and message: the same 👎 (reaction, or press) again is the same feedback.
+    id: `${messageId}:not_you:${person.id}`,
+    author: { ...person, isBot: false },
+    text: "",
+    ts: at,
+    addressing: "none",
+    mentions: [],
+    replyTarget: { platform: "discord", kind: "channel", channelId: place.channel } satisfies ChannelTarget,
+    noReply: true,
+    feedback: "not_you",
   };
 }
