@@ -25,8 +25,8 @@ export async function json<T>(url: string): Promise<T> {
 
 /**
  * What people see from the bot: the bot's Slack messages as they stand (a streamed answer is one message), each
- * Discord interaction's original as it stands plus its follow-ups, every text sent, the Telegram and Google Chat
- * messages as they stand. An original that showed an
+ * Discord interaction's original as it stands plus its follow-ups, every text sent, the Telegram, Google Chat and
+ * Teams messages as they stand. An original that showed an
  * answer and then an apology (or the reverse) counts as both: the person saw two.
  */
 export async function collectOutputs(fakes: {
@@ -35,6 +35,7 @@ export async function collectOutputs(fakes: {
   twilio: string;
   telegram: string;
   googleChat: string;
+  teams: string;
 }): Promise<Output[]> {
   const slack = await json<{ team: string; channel: string; text?: string; thread_ts?: string; bot_id?: string }[]>(
     `${origin(fakes.slack)}/__messages`,
@@ -92,6 +93,14 @@ export async function collectOutputs(fakes: {
       channel: m.space,
       ...(m.threadReply ? { thread: m.thread } : {}),
     };
+    for (const text of asSeen(m.text, m.revisions)) outputs.push({ place, text });
+  }
+  // The bot's Teams messages the same way; in a channel, in the reply chain it was posted in.
+  const teams = await json<{ conversation: string; root?: string; text: string; revisions: { text: string }[] }[]>(
+    `${fakes.teams}/__activities`,
+  );
+  for (const m of teams) {
+    const place = { platform: "teams" as const, channel: m.conversation, ...(m.root ? { thread: m.root } : {}) };
     for (const text of asSeen(m.text, m.revisions)) outputs.push({ place, text });
   }
   return outputs;

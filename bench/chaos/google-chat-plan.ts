@@ -8,7 +8,9 @@
  * Google Chat), named from the run so that a seed replays it; the thread is Chat's, known once the trigger is written.
  */
 import type { Random } from "../../dev/faults/seeded-random.ts";
+import { googleChatSay, makeGoogleChatSpace } from "../load/google-chat-traffic.ts";
 import type { Conversation, InboundMessage } from "./plan.ts";
+import type { Writer } from "./send.ts";
 import { toolAsk } from "./tool-asks.ts";
 
 const CHATTER_MAX = 3;
@@ -68,3 +70,21 @@ export function googleChatConversation(
     messages,
   };
 }
+
+/** A Google Chat conversation's space made in the fake, and each line written there as the person would. */
+export const googleChatWriter: Writer = {
+  open: (s, c) =>
+    makeGoogleChatSpace(s.googleChatFake, c.place.channel, c.kind === "gchat_dm" ? "DIRECT_MESSAGE" : "SPACE"),
+  async write(s, c, m, first) {
+    const { reply, ...line } = m.googleChat!;
+    const thread = reply ? first : undefined;
+    const written = await googleChatSay(s.googleChatFake, {
+      space: c.place.channel,
+      ...line,
+      ...(thread ? { thread } : {}),
+    });
+    if (written.delivery) m.googleChatDelivery = written.delivery;
+    // A DM's messages have threads too, but its answer is in none.
+    return { ...(c.kind === "gchat_dm" ? {} : { thread: written.thread }), delivered: written.delivery !== null };
+  },
+};
