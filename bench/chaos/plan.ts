@@ -13,7 +13,7 @@
 import type { Random } from "../../dev/faults/seeded-random.ts";
 import { askInteraction, snowflake } from "../../test/support/discord.ts";
 import { SLACK_BOT_USER_ID, TWILIO_ACCOUNT_SID, TWILIO_NUMBER } from "../load/traffic.ts";
-import type { ChatDelivery } from "../load/google-chat-traffic.ts";
+import type { HeldDelivery } from "../load/fake-deliveries.ts";
 import { type ChatLine, type GoogleChatKind, googleChatConversation } from "./google-chat-plan.ts";
 import { type TeamsKind, type TeamsLine, teamsConversation } from "./teams-plan.ts";
 import { telegramConversation } from "./telegram-plan.ts";
@@ -75,12 +75,13 @@ export interface InboundMessage {
   twilioParams?: [string, string][];
   /** Telegram: the update as JSON (./telegram-plan.ts). */
   telegramUpdate?: string;
-  /** Google Chat: what the person writes (./google-chat-plan.ts), and what Chat sent the app of it, once written. */
+  /** Google Chat, Teams: what the person writes (./google-chat-plan.ts, ./teams-plan.ts). */
   googleChat?: ChatLine;
-  googleChatDelivery?: ChatDelivery;
-  /** Teams: the same (./teams-plan.ts). */
   teams?: TeamsLine;
-  teamsDelivery?: ChatDelivery;
+  /** Google Chat, Teams: in the thread the conversation's first message started; at the top otherwise. */
+  reply?: true;
+  /** What the platform sent the bot of a line once it was written in the fake (./send.ts), and how it posts it. */
+  written?: { delivery: HeldDelivery; request(baseUrl: string, delivery: HeldDelivery): Request };
 }
 
 export interface Conversation {
@@ -206,7 +207,7 @@ export function planConversations(count: number, random: Random, run: string): C
     } else if (kind === "gchat_space" || kind === "gchat_thread" || kind === "gchat_dm") {
       conversations.push(googleChatConversation(kind, id, tag, word, secretOf(id), random, run));
     } else if (kind === "teams_channel" || kind === "teams_dm") {
-      conversations.push(teamsConversation(kind, id, tag, word, secretOf(id), random, run));
+      conversations.push(teamsConversation(kind, { id, tag, word, secret: secretOf(id), random, run }));
     } else if (kind === "discord_guild" || kind === "discord_dm") {
       const guildId = kind === "discord_guild" ? snowflake() : undefined;
       const interaction = askInteraction(

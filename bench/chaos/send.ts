@@ -13,8 +13,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Random } from "../../dev/faults/seeded-random.ts";
 import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-answers.ts";
 import { INITIAL_RESPONSE_MS } from "../../dev/fakes/discord/interactions.ts";
-import { googleChatRequest } from "../load/google-chat-traffic.ts";
-import { teamsRequest } from "../load/teams-traffic.ts";
+import type { HeldDelivery } from "../load/fake-deliveries.ts";
 import { telegramRequest } from "../load/telegram-traffic.ts";
 import * as traffic from "../load/traffic.ts";
 import { googleChatWriter } from "./google-chat-plan.ts";
@@ -51,17 +50,12 @@ export interface Sender {
 /** A platform whose fake makes the deliveries (Google Chat, Teams): a conversation's place, and its lines. */
 export interface Writer {
   open(s: Sender, c: Conversation): Promise<void>;
-  /**
-   * Writes `m` (in the thread `first` started, when it is a reply), keeping on `m` what the platform sends the bot;
-   * `thread`: where the answer belongs.
-   */
-  write(
-    s: Sender,
-    c: Conversation,
-    m: InboundMessage,
-    first: string | undefined,
-  ): Promise<{ thread?: string; delivered: boolean }>;
+  /** Writes `m` (a reply in `thread` when given): what the platform sends the bot of it, and where the answer goes. */
+  write(s: Sender, c: Conversation, m: InboundMessage, thread?: string): Promise<WrittenLine>;
+  request(baseUrl: string, delivery: HeldDelivery): Request;
 }
+
+type WrittenLine = { thread?: string; delivery: HeldDelivery | null };
 
 /** One webhook delivery the bench sent: when, of which message (its word), its answer's status, its retry. */
 export interface Delivery {
@@ -92,8 +86,7 @@ function request(s: Sender, m: InboundMessage, retry?: { num: number; reason: st
   }
   if (m.discordBody !== undefined) return traffic.discordRequest(s.parleyUrl, s.discord, m.discordBody);
   if (m.telegramUpdate !== undefined) return telegramRequest(s.parleyUrl, JSON.parse(m.telegramUpdate));
-  if (m.googleChatDelivery !== undefined) return googleChatRequest(s.parleyUrl, m.googleChatDelivery);
-  if (m.teamsDelivery !== undefined) return teamsRequest(s.parleyUrl, m.teamsDelivery);
+  if (m.written !== undefined) return m.written.request(s.parleyUrl, m.written.delivery);
   return traffic.twilioRequest(s.parleyUrl, s.publicBaseUrl, m.twilioParams!);
 }
 
@@ -193,10 +186,11 @@ async function sendWritten(s: Sender, stats: SendStats, c: Conversation, accepte
   await writer.open(s, c);
   let first: string | undefined;
   for (const m of c.messages) {
-    const written = await writer.write(s, c, m, first);
+    const written = await writer.write(s, c, m, m.reply ? first : undefined);
     first ??= written.thread;
     if (m.trigger && written.thread) c.place.thread = written.thread;
-    if (!written.delivered) continue;
+    if (!written.delivery) continue;
+    m.written = { delivery: written.delivery, request: writer.request };
     if (await deliverAsPlatform(s, stats, m)) accepted.add(m.word);
     else if (m.trigger) return;
   }

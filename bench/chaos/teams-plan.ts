@@ -8,7 +8,7 @@
  * conversation is of the fake's one Microsoft tenant.
  */
 import type { Random } from "../../dev/faults/seeded-random.ts";
-import { makeTeamsConversation, type TeamsSay, teamsSay } from "../load/teams-traffic.ts";
+import { makeTeamsConversation, type TeamsSay, teamsRequest, teamsSay } from "../load/teams-traffic.ts";
 import type { Conversation, InboundMessage } from "./plan.ts";
 import type { Writer } from "./send.ts";
 import { toolAsk } from "./tool-asks.ts";
@@ -19,25 +19,28 @@ const TEAMS_TENANT = "72f988bf-86f1-41af-91ab-2d7cd011db47";
 
 export type TeamsKind = "teams_channel" | "teams_dm";
 
-/** What a person writes in the fake's Teams; `reply`: in the reply chain the conversation's first message started. */
-export type TeamsLine = Omit<TeamsSay, "conversation" | "thread"> & { reply: boolean };
+/** What a person writes in the fake's Teams. */
+export type TeamsLine = Omit<TeamsSay, "conversation" | "thread">;
 
-/** One Teams conversation of the plan: `id` its number, `tag` in each text, `word(n)` the n-th text's word. */
-export function teamsConversation(
-  kind: TeamsKind,
-  id: number,
-  tag: string,
-  word: (n: number) => string,
-  secret: string,
-  random: Random,
-  run: string,
-): Conversation {
+/** What the plan drew for a conversation: `id` its number, `tag` in each text, `word(n)` the n-th text's word. */
+export interface Drawn {
+  id: number;
+  tag: string;
+  word: (n: number) => string;
+  secret: string;
+  random: Random;
+  run: string;
+}
+
+/** One Teams conversation of the plan. */
+export function teamsConversation(kind: TeamsKind, { id, tag, word, secret, random, run }: Drawn): Conversation {
   const dm = kind === "teams_dm";
   const person = (n: number) => ({ id: `29:1chaos${run}x${id}p${n}`, name: `Person ${id}.${n}` });
   const line = (n: number, text: string, mention: boolean, trigger: boolean): InboundMessage => ({
     word: word(n),
     trigger,
-    teams: { from: person(dm ? 0 : n), text: `${tag} ${word(n)} ${text}`, mention, reply: n > 0 },
+    teams: { from: person(dm ? 0 : n), text: `${tag} ${word(n)} ${text}`, mention },
+    ...(n > 0 ? { reply: true } : {}),
   });
   const messages: InboundMessage[] = [];
   if (dm)
@@ -63,15 +66,13 @@ export const teamsWriter: Writer = {
   async open(s, c) {
     c.place.channel = await makeTeamsConversation(s.teamsFake, c.kind === "teams_dm" ? "personal" : "channel");
   },
-  async write(s, c, m, first) {
-    const { reply, ...line } = m.teams!;
-    const thread = reply ? first : undefined;
+  async write(s, c, m, thread) {
     const written = await teamsSay(s.teamsFake, {
       conversation: c.place.channel,
-      ...line,
+      ...m.teams!,
       ...(thread ? { thread } : {}),
     });
-    if (written.delivery) m.teamsDelivery = written.delivery;
-    return { ...(written.root ? { thread: written.root } : {}), delivered: written.delivery !== null };
+    return { ...(written.root ? { thread: written.root } : {}), delivery: written.delivery };
   },
+  request: teamsRequest,
 };

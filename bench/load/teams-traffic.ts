@@ -6,6 +6,7 @@
  * Connector would send the bot (in a channel only when it @mentions the bot; every message of a 1:1 chat), which is
  * posted to the Worker's /teams/messages with its bearer token, as the Connector posts it.
  */
+import { connectorHeaders } from "../../dev/fakes/teams/activities.ts";
 import { teamsFakeSettings } from "../../dev/fakes/teams/settings.ts";
 import { fakeControl, type HeldDelivery, heldDelivery } from "./fake-deliveries.ts";
 import type { PlannedMessage } from "./traffic.ts";
@@ -20,11 +21,7 @@ export function teamsVars(fakeUrl: string): Record<string, string> {
 export function teamsRequest(baseUrl: string, delivery: HeldDelivery): Request {
   return new Request(`${baseUrl}/teams/messages`, {
     method: "POST",
-    headers: {
-      Authorization: delivery.authorization,
-      "Content-Type": "application/json; charset=utf-8",
-      "User-Agent": "Microsoft-SkypeBotApi (Microsoft-BotFramework/3.0)",
-    },
+    headers: connectorHeaders(delivery.authorization),
     body: JSON.stringify(delivery.body),
   });
 }

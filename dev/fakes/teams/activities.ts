@@ -10,6 +10,15 @@ import { type FakeSigningKey, signJwt } from "../signing-keys.ts";
 import type { FakeActivity, FakeConversation } from "./world.ts";
 
 const ISSUER = "https://api.botframework.com";
+
+/** The headers the Bot Connector posts an activity to a bot's messaging endpoint with. */
+export function connectorHeaders(authorization: string): Record<string, string> {
+  return {
+    Authorization: authorization,
+    "Content-Type": "application/json; charset=utf-8",
+    "User-Agent": "Microsoft-SkypeBotApi (Microsoft-BotFramework/3.0)",
+  };
+}
 const TOKEN_LIFETIME_SECONDS = 3_600;
 
 export interface Bot {

@@ -16,7 +16,7 @@ import { z } from "zod";
 import { type ControlRoute, controlBody } from "../control.ts";
 import { type FileStore, fileUploadSchema } from "../files.ts";
 import type { FakeSigningKey } from "../signing-keys.ts";
-import { activityToken, type Bot, messageActivity, removalActivities } from "./activities.ts";
+import { activityToken, type Bot, connectorHeaders, messageActivity, removalActivities } from "./activities.ts";
 import type { World } from "./world.ts";
 
 const conversationSchema = z.strictObject({ type: z.enum(["personal", "groupChat", "channel"]) });
@@ -137,11 +137,7 @@ async function send(deps: PeopleDeps, delivery: Delivery, deliver: boolean | und
 async function post(endpoint: string, delivery: Delivery): Promise<number> {
   const res = await fetch(endpoint, {
     method: "POST",
-    headers: {
-      Authorization: delivery.authorization,
-      "Content-Type": "application/json; charset=utf-8",
-      "User-Agent": "Microsoft-SkypeBotApi (Microsoft-BotFramework/3.0)",
-    },
+    headers: connectorHeaders(delivery.authorization),
     body: JSON.stringify(delivery.body),
   }).catch(() => undefined);
   await res?.body?.cancel();
