@@ -6,8 +6,9 @@
  * The soak moves time on a virtual clock (QStash's schedule and Redis TTLs, the Worker's call budgets among them),
  * while the fake's per-minute tiers count real time: a virtual hour's calls would meet one real minute's limit, a
  * 429 that no production timing gives. The tiers are off here, and Telegram's flood control too (bench:latency
- * measures refusals at real timings), Google Chat's 60 writes a minute a space, and the Bot Connector's per-conversation
- * limits; the injected 429s on chat.postMessage, sendMessage, spaces.messages.create and send activity still come.
+ * measures refusals at real timings), Google Chat's 60 writes a minute a space, and the Bot Connector's
+ * per-conversation limits; the injected 429s on chat.postMessage, sendMessage, spaces.messages.create and send
+ * activity still come.
  */
 export async function realTimeLimitsOff(fakes: {
   slackControl: string;

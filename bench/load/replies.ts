@@ -1,8 +1,8 @@
 /**
  * @module
  * Reads what the platform fakes received and counts replies per place (Slack channel, Discord interaction token,
- * SMS recipient, Telegram chat, Google Chat space, Teams chat), polling until every expected place has one or the deadline
- * passes, then once more after a short quiet period so late duplicates are counted too.
+ * SMS recipient, Telegram chat, Google Chat space, Teams chat), polling until every expected place has one or the
+ * deadline passes, then once more after a short quiet period so late duplicates are counted too.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { teamsChatOf } from "./teams-traffic.ts";

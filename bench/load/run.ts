@@ -3,11 +3,11 @@
  * `node bench/load/run.ts [--json] [--places N] [--chatter N] [--quiet N] [--telegram N] [--telegram-quiet N]
  * [--google-chat N] [--teams N] [--rate MSG_PER_S] [--model-delay-ms MS] [--tool-round]
  * [--scenario backfill [--earlier N] | clicks]`:
- * signed traffic for Slack, Discord, Twilio, Telegram, Google Chat and Teams across many places at a set rate against the
- * Worker in workerd, on the local stack (loopback only, bounded in count and time), each request interleaved with the
- * same request to a do-nothing Worker. Prints acknowledgement latency next to the do-nothing Worker's, replies, lost
- * records, duplicates, Redis round trips, Redis commands (script internals counted) for each kind of inbound message
- * and per answer's jobs, QStash publishes, and the first message after the script cache was lost. With --tool-round
+ * signed traffic for Slack, Discord, Twilio, Telegram, Google Chat and Teams across many places at a set rate against
+ * the Worker in workerd, on the local stack (loopback only, bounded in count and time), each request interleaved with
+ * the same request to a do-nothing Worker. Prints acknowledgement latency next to the do-nothing Worker's, replies,
+ * lost records, duplicates, Redis round trips, Redis commands (script internals counted) for each kind of inbound
+ * message and per answer's jobs, QStash publishes, and the first message after the script cache was lost. With --tool-round
  * every answer first looks a ticket up at the local tool server (one tool round), and the tool calls made are counted.
  * With --json the last line is one JSON object. `--scenario backfill` measures reading the place when a conversation
  * starts instead (./backfill.ts); `--scenario clicks` what a press on an approval's button costs (./clicks.ts).
