@@ -7,10 +7,11 @@
  * the Worker in workerd, on the local stack (loopback only, bounded in count and time), each request interleaved with
  * the same request to a do-nothing Worker. Prints acknowledgement latency next to the do-nothing Worker's, replies,
  * lost records, duplicates, Redis round trips, Redis commands (script internals counted) for each kind of inbound
- * message and per answer's jobs, QStash publishes, and the first message after the script cache was lost. With --tool-round
- * every answer first looks a ticket up at the local tool server (one tool round), and the tool calls made are counted.
- * With --json the last line is one JSON object. `--scenario backfill` measures reading the place when a conversation
- * starts instead (./backfill.ts); `--scenario clicks` what a press on an approval's button costs (./clicks.ts).
+ * message and per answer's jobs, QStash publishes, and the first message after the script cache was lost. With
+ * --tool-round every answer first looks a ticket up at the local tool server (one tool round), and the tool calls
+ * made are counted. With --json the last line is one JSON object. `--scenario backfill` measures reading the place
+ * when a conversation starts instead (./backfill.ts); `--scenario clicks` what a press on an approval's button costs
+ * (./clicks.ts).
  */
 import { z } from "zod";
 import { defineCommand, parseBoundedOptions } from "../../dev/cli.ts";
