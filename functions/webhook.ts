@@ -6,8 +6,9 @@
  * something Parley does not use is acknowledged and ignored), a press of one of the bot's controls answered (an
  * approval's, or feedback on an answer: lib/feedback/press.ts), the message ingested (lib/ingest.ts; a YES or NO that
  * answers a pending approval goes to it first), an uninstalled tenant's cleanup started or a left place's digest
- * deleted (lib/digests/command.ts), and the platform answered its own way (`platformWebhook`). What is truly a
- * platform's (its answers, an unsigned check before verifying) the route file passes in.
+ * deleted (lib/digests/command.ts) and its channel's cleanup started, and the platform answered its own way
+ * (`platformWebhook`). What is truly a platform's (its answers, an unsigned check before verifying) the route file
+ * passes in.
  */
 import type { Context, Handler, MiddlewareHandler } from "hono";
 import { answerApproval, answerApprovalReply, closePendingQuestion, pressControl } from "../lib/approvals/decide.ts";
@@ -15,7 +16,7 @@ import { placeLeft } from "../lib/digests/command.ts";
 import { using } from "../lib/errors.ts";
 import { pressFeedback } from "../lib/feedback/press.ts";
 import { type IngestResult, ingest } from "../lib/ingest.ts";
-import { publishTenantCleanup } from "../lib/jobs/tenant-cleanup.ts";
+import { publishPlaceCleanup, publishTenantCleanup } from "../lib/jobs/tenant-cleanup.ts";
 import { showWorkingEarly } from "../lib/jobs/working-sign.ts";
 import type { AnyPlatformAdapter, Parsed, PlatformAdapter, WebhookRequest } from "../lib/platforms/adapter.ts";
 import { adapterContext, replyContext } from "../lib/platforms/context.ts";
@@ -107,7 +108,9 @@ export function platformWebhook<Extra, Config>(
         return controls.answer(replyContext(rt, adapter, press.place.tenant), press, note);
       }
       case "left":
+        // The digest first: the channel's cleanup deletes the settings that name its schedule.
         await using("qstash", () => placeLeft(rt, parsed.place));
+        await using("qstash", () => publishPlaceCleanup(rt, parsed.place));
         return answers.nothing(c);
       case "removed":
         for (const tenant of parsed.tenants) {

@@ -168,11 +168,8 @@ export const rateLimitPrefix = (prefix: string, limit: LimitName): string => `${
 
 /** The admin view's attempts (lib/limits/admin-attempts.ts): one client's, all clients', the client's trusted mark. */
 export function adminLimitKeys(prefix: string, client: string): { client: string; all: string; trusted: string } {
-  return {
-    client: `${prefix}:limit:admin:${client}`,
-    all: `${prefix}:limit:admin:all`,
-    trusted: `${prefix}:admin:trusted:${client}`,
-  };
+  const limit = `${prefix}:limit:admin`;
+  return { client: `${limit}:${client}`, all: `${limit}:all`, trusted: `${prefix}:admin:trusted:${client}` };
 }
 
 /** Taken by the first job over a person's limit, so that the person is told once per window. */
@@ -195,14 +192,10 @@ export function installationTenancy(prefix: string, key: string): { platform: st
 }
 
 /** The glob of every installation of the bot (re-encrypting them after a key rotation). */
-export function installationKeyPattern(prefix: string): string {
-  return `${globEscape(prefix)}:install:*`;
-}
+export const installationKeyPattern = (prefix: string): string => `${globEscape(prefix)}:install:*`;
 
 /** Whether `key` is an installation (of any tenant). */
-export function isInstallationKey(prefix: string, key: string): boolean {
-  return key.startsWith(`${prefix}:install:`);
-}
+export const isInstallationKey = (prefix: string, key: string): boolean => key.startsWith(`${prefix}:install:`);
 
 /** Held while one job refreshes an installation's token, so that concurrent jobs make one refresh call. */
 export function tokenRefreshLockKey(prefix: string, where: Tenancy): string {
@@ -242,6 +235,16 @@ export function isTenantKey(prefix: string, where: Tenancy, key: string): boolea
   return (
     key.startsWith(`${prefix}:`) && (key.includes(`:${id}${SEP}`) || key.includes(`:${id}:`) || key.endsWith(`:${id}`))
   );
+}
+
+/** Every key of one channel (`<channel>` right after a `:`, then `|` or the end): the bot removed from it. */
+export function channelKeyPattern(prefix: string, key: ConversationKey): string {
+  return `${globEscape(prefix)}:*:${globEscape(channelId(key))}*`;
+}
+
+export function isChannelKey(prefix: string, key: ConversationKey, found: string): boolean {
+  const id = channelId(key);
+  return found.startsWith(`${prefix}:`) && (found.includes(`:${id}${SEP}`) || found.endsWith(`:${id}`));
 }
 
 /** `<platform>|<tenant>`: what a tenant's sealed values are bound to (lib/secrets/seal.ts). */

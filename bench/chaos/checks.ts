@@ -25,8 +25,8 @@ export async function json<T>(url: string): Promise<T> {
 
 /**
  * What people see from the bot: the bot's Slack messages as they stand (a streamed answer is one message), each
- * Discord interaction's original as it stands plus its follow-ups, every text sent, the Telegram and Google Chat
- * messages as they stand. An original that showed an
+ * Discord interaction's original as it stands plus its follow-ups, every text sent, the Telegram, Google Chat and
+ * Teams messages as they stand. An original that showed an
  * answer and then an apology (or the reverse) counts as both: the person saw two.
  */
 export async function collectOutputs(fakes: {
@@ -35,6 +35,7 @@ export async function collectOutputs(fakes: {
   twilio: string;
   telegram: string;
   googleChat: string;
+  teams: string;
 }): Promise<Output[]> {
   const slack = await json<{ team: string; channel: string; text?: string; thread_ts?: string; bot_id?: string }[]>(
     `${origin(fakes.slack)}/__messages`,
@@ -68,34 +69,25 @@ export async function collectOutputs(fakes: {
       outputs.push({ place: { platform: "discord", channel: token }, text });
   }
   for (const t of twilio) outputs.push({ place: { platform: "twilio", channel: t.to }, text: t.body });
-  // A Telegram message as it stands; one streamed (edited) from an answer into an apology, or back, counts as both.
-  const telegram = await json<{ chat_id: number; from: number; text: string; revisions: { text?: string }[] }[]>(
-    `${fakes.telegram}/__messages`,
-  );
-  for (const m of telegram.filter((t) => t.from === TELEGRAM_BOT.id))
-    for (const text of asSeen(m.text, m.revisions))
-      outputs.push({ place: { platform: "telegram", channel: String(m.chat_id) }, text });
-  // The app's Google Chat messages as they stand, the same way; in a thread when posted as a reply in one.
-  const chat = await json<
-    {
-      space: string;
-      thread: string;
-      threadReply: boolean;
-      byApp: boolean;
-      text: string;
-      revisions: { text: string }[];
-    }[]
-  >(`${fakes.googleChat}/__messages?byApp=true`);
-  for (const m of chat.filter((c) => c.byApp)) {
-    const place = {
-      platform: "google-chat" as const,
-      channel: m.space,
-      ...(m.threadReply ? { thread: m.thread } : {}),
-    };
+  // A message as it stands; one streamed (edited) from an answer into an apology, or back, counts as both.
+  const standing = (place: Output["place"], m: Edited) => {
     for (const text of asSeen(m.text, m.revisions)) outputs.push({ place, text });
-  }
+  };
+  const telegram = await json<(Edited & { chat_id: number; from: number })[]>(`${fakes.telegram}/__messages`);
+  for (const m of telegram.filter((t) => t.from === TELEGRAM_BOT.id))
+    standing({ platform: "telegram", channel: String(m.chat_id) }, m);
+  // The app's Google Chat messages the same way; in a thread when posted as a reply in one.
+  type ChatMessage = Edited & { space: string; thread: string; threadReply: boolean; byApp: boolean };
+  for (const m of await json<ChatMessage[]>(`${fakes.googleChat}/__messages?byApp=true`))
+    if (m.byApp)
+      standing({ platform: "google-chat", channel: m.space, ...(m.threadReply ? { thread: m.thread } : {}) }, m);
+  // The bot's Teams messages; in a channel, in the reply chain it was posted in.
+  for (const m of await json<(Edited & { conversation: string; root?: string })[]>(`${fakes.teams}/__activities`))
+    standing({ platform: "teams", channel: m.conversation, ...(m.root ? { thread: m.root } : {}) }, m);
   return outputs;
 }
+
+type Edited = { text: string; revisions: { text?: string }[] };
 
 /** What people saw of a message edited as it streamed: its text, and before it an answer it replaced by an apology. */
 function asSeen(final: string, revisions: readonly { text?: string }[]): string[] {

@@ -9,7 +9,7 @@
 import { json } from "./checks.ts";
 import type { Conversation } from "./plan.ts";
 
-const PLATFORMS = ["slack", "discord", "twilio", "telegram", "google-chat"] as const;
+const PLATFORMS = ["slack", "discord", "twilio", "telegram", "google-chat", "teams"] as const;
 type Platform = (typeof PLATFORMS)[number];
 type PerPlatform = Record<Platform, number>;
 const FEATURES = ["backfill", "thread_reads", "catch_up", "approvals", "files", "rescue", "initiative"] as const;
@@ -48,7 +48,7 @@ export interface ExercisedInputs {
 }
 
 const BACKFILL_EVENTS = new Set(["history_read", "history_unavailable", "history_refused"]);
-const zeros = (): PerPlatform => ({ slack: 0, discord: 0, twilio: 0, telegram: 0, "google-chat": 0 });
+const zeros = (): PerPlatform => ({ slack: 0, discord: 0, twilio: 0, telegram: 0, "google-chat": 0, teams: 0 });
 
 function countExercised(i: ExercisedInputs): Exercised {
   const f = Object.fromEntries(FEATURES.map((name) => [name, zeros()])) as Exercised;

@@ -14,6 +14,7 @@ export interface FaultTargets {
   twilio: string;
   telegram: string;
   googleChat: string;
+  teams: string;
   model: string;
 }
 
@@ -62,6 +63,12 @@ function boundaries(t: FaultTargets): [string, string, Rule[]][] {
         PLATFORM_FAULTS.map((r) => ({ ...r, path })),
       ),
     ],
+    // A part posted (a 1:1 answer's stream ends in it), a channel answer's first words; the edits that grow it.
+    [
+      "teams",
+      t.teams,
+      ["/send activity", "/update activity"].flatMap((path) => PLATFORM_FAULTS.map((r) => ({ ...r, path }))),
+    ],
     // The reply's model call: garbage, an error, a stream cut short. The judge is left alone, so that which
     // messages need an answer stays a fact of the plan.
     [
@@ -99,11 +106,20 @@ export async function faultsInjected(t: FaultTargets): Promise<Record<string, Re
 }
 
 /**
- * The Telegram chats (as checks.ts names places: `telegram|<chat>|`) where a message was sent and its answer lost
- * (`drop_after`): the Bot API can neither take an idempotency key nor list a chat's messages, so the job sends it
- * again (docs/platforms/telegram.md, "Exactly once").
+ * The Telegram chats and Teams conversations (as checks.ts names places: `telegram|<chat>|`, `teams|<chat>|<root>`)
+ * where a message was sent and its answer lost (`drop_after`): neither the Bot API nor the Bot Connector can take an
+ * idempotency key or list a chat's messages, so the job sends it again (docs/platforms/telegram.md and
+ * docs/platforms/teams.md, "Exactly once").
  */
-export async function telegramLostSends(t: FaultTargets): Promise<Set<string>> {
-  const lost = await injectedFaults(t.telegram, { fault: "drop_after", route: "sendMessage" });
-  return new Set(lost.map((f) => `telegram|${String((f as unknown as Record<string, unknown>).chat_id)}|`));
+export async function lostSends(t: FaultTargets): Promise<Set<string>> {
+  const field = (f: unknown, name: string) => String((f as Record<string, unknown>)[name]);
+  const telegram = await injectedFaults(t.telegram, { fault: "drop_after", route: "sendMessage" });
+  const teams = await injectedFaults(t.teams, { fault: "drop_after", route: "send activity" });
+  return new Set([
+    ...telegram.map((f) => `telegram|${field(f, "chat_id")}|`),
+    ...teams.map((f) => {
+      const [chat, root = ""] = field(f, "conversation").split(";messageid=");
+      return `teams|${chat}|${root}`;
+    }),
+  ]);
 }

@@ -8,7 +8,9 @@
  * Google Chat), named from the run so that a seed replays it; the thread is Chat's, known once the trigger is written.
  */
 import type { Random } from "../../dev/faults/seeded-random.ts";
+import { googleChatRequest, googleChatSay, makeGoogleChatSpace } from "../load/google-chat-traffic.ts";
 import type { Conversation, InboundMessage } from "./plan.ts";
+import type { Writer } from "./send.ts";
 import { toolAsk } from "./tool-asks.ts";
 
 const CHATTER_MAX = 3;
@@ -20,8 +22,6 @@ export interface ChatLine {
   from: { name: string; displayName: string };
   text: string;
   mention: boolean;
-  /** In the thread the conversation's first message started (a space); a new thread at the top otherwise. */
-  reply: boolean;
 }
 
 /** One Google Chat conversation of the plan: `id` its number, `tag` in each text, `word(n)` the n-th text's word. */
@@ -39,12 +39,8 @@ export function googleChatConversation(
   const line = (n: number, text: string, mention: boolean, reply: boolean, trigger: boolean): InboundMessage => ({
     word: word(n),
     trigger,
-    googleChat: {
-      from: person(n === 0 || kind === "gchat_dm" ? 0 : n),
-      text: `${tag} ${word(n)} ${text}`,
-      mention,
-      reply,
-    },
+    googleChat: { from: person(n === 0 || kind === "gchat_dm" ? 0 : n), text: `${tag} ${word(n)} ${text}`, mention },
+    ...(reply ? { reply } : {}),
   });
   const messages: InboundMessage[] = [];
   if (kind === "gchat_dm") {
@@ -68,3 +64,16 @@ export function googleChatConversation(
     messages,
   };
 }
+
+/** A Google Chat conversation's space made in the fake, and each line written there as the person would. */
+export const googleChatWriter: Writer = {
+  open: (s, c) =>
+    makeGoogleChatSpace(s.googleChatFake, c.place.channel, c.kind === "gchat_dm" ? "DIRECT_MESSAGE" : "SPACE"),
+  async write(s, c, m, thread) {
+    const at = { space: c.place.channel, ...(thread ? { thread } : {}) };
+    const written = await googleChatSay(s.googleChatFake, { ...m.googleChat!, ...at });
+    // A DM's messages have threads too, but its answer is in none.
+    return { ...(c.kind === "gchat_dm" ? {} : { thread: written.thread }), delivery: written.delivery };
+  },
+  request: googleChatRequest,
+};

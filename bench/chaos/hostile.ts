@@ -5,7 +5,12 @@
  * get a clear 4xx or be handled; a 5xx is a defect (`hostile_5xx`). They go to places of their own ("H…").
  */
 import { askInteraction, snowflake } from "../../test/support/discord.ts";
-import { type ChatDelivery, googleChatSay, makeGoogleChatSpace } from "../load/google-chat-traffic.ts";
+import {
+  type ChatDelivery,
+  googleChatRequest,
+  googleChatSay,
+  makeGoogleChatSpace,
+} from "../load/google-chat-traffic.ts";
 import { SLACK_BOT_USER_ID, TWILIO_ACCOUNT_SID, TWILIO_NUMBER } from "../load/traffic.ts";
 import { HOSTILE_SLACK_TEAM } from "./hostile-privacy.ts";
 import { deliver, type Sender, type SendStats } from "./send.ts";
@@ -152,7 +157,7 @@ export async function sendHostile(
     ...twilioCases().map((params) => ({ what: "twilio", m: { word: "", trigger: false, twilioParams: params } })),
     ...(await googleChatCases(s.googleChatFake)).map((d) => ({
       what: "google-chat",
-      m: { word: "", trigger: false, googleChatDelivery: d },
+      m: { word: "", trigger: false, written: { delivery: d, request: googleChatRequest } },
     })),
   ];
   let fiveXx = 0;

@@ -3,6 +3,7 @@
  * bench/chaos's privacy checks, from the outside: a DM's secret in a prompt about another place (what the local
  * model was asked), and phone numbers, tokens or people's text in a log line or a queue payload.
  */
+import { FAKE_APP_PASSWORD } from "../../dev/fakes/teams/server.ts";
 import { TELEGRAM_BOT, TELEGRAM_SECRET } from "../load/telegram-traffic.ts";
 import { TWILIO_AUTH_TOKEN } from "../load/traffic.ts";
 import { json, origin, tagsIn } from "./checks.ts";
@@ -76,6 +77,9 @@ export function chaosLeakPatterns(): [string, RegExp][] {
       "ya29.",
       "PRIVATE KEY",
       "eyJhbGciOiJSUzI1NiIs",
+      // The Teams fake's bot secret and the access tokens its identity platform issues.
+      FAKE_APP_PASSWORD,
+      "eyJ0eXAiOiJKV1QifQ.fake-",
     ]),
   ];
 }

@@ -3,18 +3,19 @@
  * The traffic of bench/chaos, drawn from the seed: conversations across Slack channels, threads and DMs in two
  * workspaces (each installed with its own bot token, channel ids unique to each as Slack makes them; the Slack
  * fake keeps each post with the team of the token that made it, so an answer in the wrong tenant shows), Discord
- * `/ask` in guild channels and DMs, SMS, Telegram groups and private chats (./telegram-plan.ts), and Google Chat
- * spaces, threads and DMs (./google-chat-plan.ts). Each conversation has one trigger that needs an answer; Slack
- * channel and Telegram group conversations get chatter after it (recorded, not answered), a Google Chat space
- * chatter its app never sees. Every text carries its conversation's tag and a word of its own, so that the checks
- * can tell, from the outside, where a text ended up; a DM's text carries a secret word that must
- * never reach another place's prompt.
+ * `/ask` in guild channels and DMs, SMS, Telegram groups and private chats (./telegram-plan.ts), Google Chat spaces,
+ * threads and DMs (./google-chat-plan.ts), and Teams channels and 1:1 chats (./teams-plan.ts). Each conversation has
+ * one trigger that needs an answer; Slack channel and Telegram group conversations get chatter after it (recorded,
+ * not answered), a Google Chat space and a Teams channel chatter the bot never sees. Every text carries its
+ * conversation's tag and a word of its own, so that the checks can tell, from the outside, where a text ended up; a
+ * DM's text carries a secret word that must never reach another place's prompt.
  */
 import type { Random } from "../../dev/faults/seeded-random.ts";
 import { askInteraction, snowflake } from "../../test/support/discord.ts";
 import { SLACK_BOT_USER_ID, TWILIO_ACCOUNT_SID, TWILIO_NUMBER } from "../load/traffic.ts";
-import type { ChatDelivery } from "../load/google-chat-traffic.ts";
+import type { HeldDelivery } from "../load/fake-deliveries.ts";
 import { type ChatLine, type GoogleChatKind, googleChatConversation } from "./google-chat-plan.ts";
+import { type TeamsKind, type TeamsLine, teamsConversation } from "./teams-plan.ts";
 import { telegramConversation } from "./telegram-plan.ts";
 import { toolAsk } from "./tool-asks.ts";
 
@@ -36,6 +37,7 @@ type ConversationKind =
   | "telegram_group"
   | "telegram_private"
   | GoogleChatKind
+  | TeamsKind
   // Channels that invited the bot to join in (./invited.ts).
   | "slack_initiative"
   | "slack_rescue";
@@ -51,11 +53,13 @@ const KINDS: readonly [ConversationKind, number][] = [
   ["gchat_space", 1.5],
   ["gchat_thread", 1],
   ["gchat_dm", 1],
+  ["teams_channel", 1.5],
+  ["teams_dm", 1],
 ];
 
 /** Where an answer must show up: platform, tenant, the channel (interaction token, phone number) and thread. */
 export interface Place {
-  platform: "slack" | "discord" | "twilio" | "telegram" | "google-chat";
+  platform: "slack" | "discord" | "twilio" | "telegram" | "google-chat" | "teams";
   tenant: string;
   channel: string;
   thread?: string;
@@ -71,9 +75,13 @@ export interface InboundMessage {
   twilioParams?: [string, string][];
   /** Telegram: the update as JSON (./telegram-plan.ts). */
   telegramUpdate?: string;
-  /** Google Chat: what the person writes (./google-chat-plan.ts), and what Chat sent the app of it, once written. */
+  /** Google Chat, Teams: what the person writes (./google-chat-plan.ts, ./teams-plan.ts). */
   googleChat?: ChatLine;
-  googleChatDelivery?: ChatDelivery;
+  teams?: TeamsLine;
+  /** Google Chat, Teams: in the thread the conversation's first message started; at the top otherwise. */
+  reply?: true;
+  /** What the platform sent the bot of a line once it was written in the fake (./send.ts), and how it posts it. */
+  written?: { delivery: HeldDelivery; request(baseUrl: string, delivery: HeldDelivery): Request };
 }
 
 export interface Conversation {
@@ -198,6 +206,8 @@ export function planConversations(count: number, random: Random, run: string): C
       conversations.push(telegramConversation(kind, id, tag, word, secretOf(id), random, run));
     } else if (kind === "gchat_space" || kind === "gchat_thread" || kind === "gchat_dm") {
       conversations.push(googleChatConversation(kind, id, tag, word, secretOf(id), random, run));
+    } else if (kind === "teams_channel" || kind === "teams_dm") {
+      conversations.push(teamsConversation(kind, { id, tag, word, secret: secretOf(id), random, run }));
     } else if (kind === "discord_guild" || kind === "discord_dm") {
       const guildId = kind === "discord_guild" ? snowflake() : undefined;
       const interaction = askInteraction(

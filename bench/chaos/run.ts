@@ -25,7 +25,7 @@ import { chaosArgs, command } from "./options.ts";
 import { brokenCounters, printFigures, printProblems } from "./report.ts";
 import { readSources, writeTrace } from "./trace.ts";
 import { checkInvited, inInvited, planInvited, prepareInvited } from "./invited.ts";
-import { armFaults, faultsInjected, telegramLostSends } from "./faults.ts";
+import { armFaults, faultsInjected, lostSends } from "./faults.ts";
 import { sendHostile } from "./hostile.ts";
 import { APPROVAL_MODEL_RULES, sendApprovalCases } from "./hostile-approvals.ts";
 import { CHAOS_ADMIN_TOKEN, HOSTILE_SLACK_TEAM, PRIVACY_MODEL_RULES, sendPrivacyCases } from "./hostile-privacy.ts";
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     // What the hostile cases got answered is theirs: the checks read the conversations' places only.
     const platforms = [faultTargets.slack, faultTargets.discord, faultTargets.twilio, faultTargets.telegram];
     // And the tool server's record: the soak's approvals are counted from its own calls.
-    for (const url of [...platforms, faultTargets.googleChat, chaos.tools.url])
+    for (const url of [...platforms, faultTargets.googleChat, faultTargets.teams, chaos.tools.url])
       await fetch(`${url}/__reset`, { method: "POST" });
     // After the reset, which brings the fake's own settings (its tiers on) back and forgets the tokens it issued.
     await chaos.install(SLACK_TEAMS);
@@ -133,16 +133,20 @@ async function main(): Promise<void> {
       sent.accepted,
       outputs.filter((o) => !invitedHere(o)),
       problems,
-      await telegramLostSends(faultTargets),
+      await lostSends(faultTargets),
     );
-    // Google Chat's share of the figures above, on its own (its conversations and the posts in its spaces).
-    const chatOnly = (p: { platform: string }) => p.platform === "google-chat";
-    const chat = checkAnswers(
-      conversations.filter((c) => chatOnly(c.place)),
-      sent.accepted,
-      outputs.filter((o) => chatOnly(o.place)),
-      [],
-    );
+    // Google Chat's and Teams' shares of the figures above, each on its own (its conversations and the bot's posts).
+    const shareOf = (platform: string) => {
+      const here = conversations.filter((c) => c.place.platform === platform);
+      const share = checkAnswers(
+        here,
+        sent.accepted,
+        outputs.filter((o) => o.place.platform === platform),
+        [],
+      );
+      const { accepted, answered_once, apologized } = share;
+      return { conversations: here.length, accepted, answered_once, apologized };
+    };
     const joinedIn = checkInvited(invited, sent.accepted, outputs.filter(invitedHere), problems);
     const patterns = chaosLeakPatterns();
     const prompts = await checkPrompts(stack.modelUrl, problems);
@@ -182,12 +186,8 @@ async function main(): Promise<void> {
       hostile_broken: hostileBroken,
       ...joinedIn,
       ...toolFigures,
-      google_chat: {
-        conversations: conversations.filter((c) => chatOnly(c.place)).length,
-        accepted: chat.accepted,
-        answered_once: chat.answered_once,
-        apologized: chat.apologized,
-      },
+      google_chat: shareOf("google-chat"),
+      teams: shareOf("teams"),
       exercised,
       seed,
     };

@@ -5,18 +5,21 @@
  * later; Telegram repeats a delivery that got anything but a 2xx ("and gives up after a reasonable amount of
  * attempts": 3 more here); Discord and Twilio never deliver again, and neither does Google Chat (its guides name no
  * redelivery of an event: the person sees that the app did not respond), so a webhook they saw fail was not
- * accepted. A message counts as accepted once any delivery of it got a 2xx. A Google Chat message is written in the
- * fake when its turn comes, and only what Chat sends the app of it is delivered.
+ * accepted; nor does Teams here (its Connector's retries of an activity that got no 2xx are not simulated). A message
+ * counts as accepted once any delivery of it got a 2xx. A Google Chat or Teams message is written in the fake when
+ * its turn comes, and only what the platform sends the bot of it is delivered.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Random } from "../../dev/faults/seeded-random.ts";
 import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-answers.ts";
 import { INITIAL_RESPONSE_MS } from "../../dev/fakes/discord/interactions.ts";
-import { googleChatRequest, googleChatSay, makeGoogleChatSpace } from "../load/google-chat-traffic.ts";
+import type { HeldDelivery } from "../load/fake-deliveries.ts";
 import { telegramRequest } from "../load/telegram-traffic.ts";
 import * as traffic from "../load/traffic.ts";
-import { makeTelegramChat } from "./telegram-plan.ts";
+import { googleChatWriter } from "./google-chat-plan.ts";
 import type { Conversation, InboundMessage } from "./plan.ts";
+import { teamsWriter } from "./teams-plan.ts";
+import { makeTelegramChat } from "./telegram-plan.ts";
 
 const SLACK_RETRIES = 3;
 /** Real time between Slack's tries: enough for the Worker to finish the failed one. */
@@ -40,7 +43,19 @@ export interface Sender {
   telegramFake: string;
   /** The Google Chat fake: a conversation's space is made there, and people write in it. */
   googleChatFake: string;
+  /** The Teams fake: the same for a channel or 1:1 chat. */
+  teamsFake: string;
 }
+
+/** A platform whose fake makes the deliveries (Google Chat, Teams): a conversation's place, and its lines. */
+export interface Writer {
+  open(s: Sender, c: Conversation): Promise<void>;
+  /** Writes `m` (a reply in `thread` when given): what the platform sends the bot of it, and where the answer goes. */
+  write(s: Sender, c: Conversation, m: InboundMessage, thread?: string): Promise<WrittenLine>;
+  request(baseUrl: string, delivery: HeldDelivery): Request;
+}
+
+type WrittenLine = { thread?: string; delivery: HeldDelivery | null };
 
 /** One webhook delivery the bench sent: when, of which message (its word), its answer's status, its retry. */
 export interface Delivery {
@@ -71,7 +86,7 @@ function request(s: Sender, m: InboundMessage, retry?: { num: number; reason: st
   }
   if (m.discordBody !== undefined) return traffic.discordRequest(s.parleyUrl, s.discord, m.discordBody);
   if (m.telegramUpdate !== undefined) return telegramRequest(s.parleyUrl, JSON.parse(m.telegramUpdate));
-  if (m.googleChatDelivery !== undefined) return googleChatRequest(s.parleyUrl, m.googleChatDelivery);
+  if (m.written !== undefined) return m.written.request(s.parleyUrl, m.written.delivery);
   return traffic.twilioRequest(s.parleyUrl, s.publicBaseUrl, m.twilioParams!);
 }
 
@@ -140,8 +155,9 @@ export async function sendConversations(
   const queue = [...conversations];
   const worker = async () => {
     for (let c = queue.shift(); c; c = queue.shift()) {
-      if (c.place.platform === "google-chat") {
-        await sendGoogleChat(s, stats, c, sent.accepted);
+      const writer = WRITERS[c.place.platform];
+      if (writer) {
+        await sendWritten(s, stats, c, sent.accepted, writer);
         continue;
       }
       if (c.place.thread) await startThread(s, c.place.tenant, c.place.channel, c.place.thread);
@@ -157,25 +173,24 @@ export async function sendConversations(
   return sent;
 }
 
+const WRITERS: Partial<Record<Conversation["place"]["platform"], Writer>> = {
+  "google-chat": googleChatWriter,
+  teams: teamsWriter,
+};
+
 /**
- * A Google Chat conversation: its space made, each line written as the person would, and what Chat sends the app of
- * it delivered. The answer belongs in the trigger's thread in a space (the place learns it here); a DM has none.
+ * A conversation on a platform whose fake makes the deliveries: its place made, each line written as the person
+ * would, and what the platform sends the bot of it delivered; the place learns the answer's thread from the trigger.
  */
-async function sendGoogleChat(s: Sender, stats: SendStats, c: Conversation, accepted: Set<string>): Promise<void> {
-  await makeGoogleChatSpace(s.googleChatFake, c.place.channel, c.kind === "gchat_dm" ? "DIRECT_MESSAGE" : "SPACE");
+async function sendWritten(s: Sender, stats: SendStats, c: Conversation, accepted: Set<string>, writer: Writer) {
+  await writer.open(s, c);
   let first: string | undefined;
   for (const m of c.messages) {
-    const { reply, ...line } = m.googleChat!;
-    const thread = reply ? first : undefined;
-    const written = await googleChatSay(s.googleChatFake, {
-      space: c.place.channel,
-      ...line,
-      ...(thread ? { thread } : {}),
-    });
+    const written = await writer.write(s, c, m, m.reply ? first : undefined);
     first ??= written.thread;
-    if (m.trigger && c.kind !== "gchat_dm") c.place.thread = written.thread;
+    if (m.trigger && written.thread) c.place.thread = written.thread;
     if (!written.delivery) continue;
-    m.googleChatDelivery = written.delivery;
+    m.written = { delivery: written.delivery, request: writer.request };
     if (await deliverAsPlatform(s, stats, m)) accepted.add(m.word);
     else if (m.trigger) return;
   }

@@ -90,6 +90,7 @@ export async function startChaosStack(opts: ChaosStackOptions): Promise<ChaosSta
       twilioFake: stack.fakes.twilio,
       telegramFake: stack.fakes.telegram,
       googleChatFake: stack.fakes.googleChat,
+      teamsFake: stack.fakes.teams,
     },
     faultTargets: {
       qstash: stack.qstashUrl,
@@ -99,6 +100,7 @@ export async function startChaosStack(opts: ChaosStackOptions): Promise<ChaosSta
       twilio: stack.fakes.twilio,
       telegram: stack.fakes.telegram,
       googleChat: stack.fakes.googleChat,
+      teams: stack.fakes.teams,
       model: stack.modelUrl.replace(/\/v1$/, ""),
     },
     redis: new Redis({ url: stack.redisBridgeUrl, token: REDIS_REST_TOKEN, enableAutoPipelining: false }),

@@ -42,8 +42,11 @@ export function idsOf(c: Conversation): string[] {
     const sid = m.twilioParams?.find(([k]) => k === "MessageSid")?.[1];
     if (sid) ids.push(sid);
     // Google Chat: the Worker's log lines name a space and a message by their ids, without `spaces/…/messages/`.
-    const chat = JSON.stringify(m.googleChatDelivery?.body ?? null).match(/spaces\/[^/"]+\/messages\/[^"]+/);
+    const chat = JSON.stringify(m.written?.delivery.body ?? null).match(/spaces\/[^/"]+\/messages\/[^"]+/);
     if (chat) ids.push(chat[0].split("/").at(-1)!);
+    // Teams: the activity's id within its chat (the Worker's message ids are `<chat>#<activity id>`).
+    const activity = m.teams ? (m.written?.delivery.body as { id?: unknown } | undefined)?.id : undefined;
+    if (typeof activity === "string") ids.push(activity);
   }
   if (c.place.platform === "google-chat") ids.push(c.place.channel.replace(/^spaces\//, ""));
   return ids;

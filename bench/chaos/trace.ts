@@ -111,6 +111,7 @@ export interface TraceOrigins {
   twilio: string;
   telegram: string;
   googleChat: string;
+  teams: string;
   redis: Pick<Redis, "scan" | "type" | "ttl">;
   keyPrefix: string;
 }
@@ -133,6 +134,7 @@ export async function readSources(
     twilio: await read(`${o.twilio}/__calls`),
     telegram: await read(`${o.telegram}/__calls`),
     "google-chat": await read(`${o.googleChat}/__calls`),
+    teams: await read(`${o.teams}/__calls`),
   };
   const redisKeys = async (ids: readonly string[]) => {
     const keys = new Set<string>();

@@ -10,6 +10,7 @@
 import { startDiscordFake } from "../../dev/fakes/discord.ts";
 import { type RunningDiscordGatewayFake, startDiscordGatewayFake } from "../../dev/fakes/discord-gateway.ts";
 import { startGoogleChatFake } from "../../dev/fakes/google-chat.ts";
+import { startTeamsFake } from "../../dev/fakes/teams.ts";
 import { startSlackFake } from "../../dev/fakes/slack.ts";
 import { startTelegramFake } from "../../dev/fakes/telegram.ts";
 import { startTwilioFake } from "../../dev/fakes/twilio.ts";
@@ -113,6 +114,8 @@ export function startLatencyStack(
     const twilio = await stack.start(startTwilioFake, {});
     const telegram = await stack.start(startTelegramFake, {});
     const googleChat = await stack.start(startGoogleChatFake, { serviceAccountJson: GOOGLE_CHAT_ACCOUNT });
+    // The Worker's Teams settings name a fake (bench/load/workers.ts); bench:latency sends Teams nothing yet.
+    const teams = await stack.start(startTeamsFake, {});
     const model = await stack.start(startLocalModel, {});
     const modelControl = model.url.replace(/\/v1$/, "");
     const config = { firstTokenMs: pace.firstMs, tokensPerSecond: pace.tps, answerTokens: pace.tokens };
@@ -134,6 +137,7 @@ export function startLatencyStack(
         twilio: twilio.url,
         telegram: telegram.url,
         googleChat: googleChat.url,
+        teams: teams.url,
       },
     };
     const start = async (streaming: boolean, gateway: RunningDiscordGatewayFake) => {

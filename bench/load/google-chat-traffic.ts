@@ -8,6 +8,7 @@
  */
 import { googleChatFakeSettings } from "../../dev/fakes/google-chat/settings.ts";
 import { newServiceAccountKey } from "../../dev/fakes/google-chat/service-account.ts";
+import { fakeControl as control, type HeldDelivery, heldDelivery, type PreparingFakes } from "./fake-deliveries.ts";
 import type { PlannedMessage } from "./traffic.ts";
 
 /** The fake's default authentication audience (dev/fakes/google-chat/server.ts). */
@@ -26,10 +27,7 @@ export function googleChatVars(fakeUrl: string): Record<string, string> {
 }
 
 /** What Chat sends the app for a message: the event's JSON and its `Authorization` header. */
-export interface ChatDelivery {
-  body: unknown;
-  authorization: string;
-}
+export type ChatDelivery = HeldDelivery;
 
 export function googleChatRequest(baseUrl: string, delivery: ChatDelivery): Request {
   return new Request(`${baseUrl}/google-chat/events`, {
@@ -41,12 +39,6 @@ export function googleChatRequest(baseUrl: string, delivery: ChatDelivery): Requ
     },
     body: JSON.stringify(delivery.body),
   });
-}
-
-async function control<T>(fakeUrl: string, path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${fakeUrl}${path}`, { method: "POST", body: JSON.stringify(body) });
-  if (!res.ok) throw new Error(`the Google Chat fake refused ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
 }
 
 /** Makes a space (threads), a group chat or a DM, named `name` (`spaces/<id>`), with the app in it. */
@@ -78,8 +70,8 @@ export function googleChatSay(
 
 /**
  * bench/load's Google Chat places: a space where a person @mentions the app at the top (a new thread, the
- * conversation's start) and a DM with the app, alternating; each needs one answer. What Chat sends the app is made
- * in the fake before the phases (./run.ts: makeGoogleChatDeliveries), so that sending it is only the POST.
+ * conversation's start) and a DM with the app, alternating; each needs one answer, its delivery made in the fake
+ * before the phases.
  */
 export function googleChatPlaces(count: number, run: string): PlannedMessage[] {
   return Array.from({ length: count }, (_, i) => {
@@ -91,28 +83,16 @@ export function googleChatPlaces(count: number, run: string): PlannedMessage[] {
       text: dm ? `what is the answer to ${i}?` : `I'm planning step ${i}. What do you think?`,
       mention: !dm,
     };
-    const held: { delivery?: ChatDelivery } = {};
+    const write = async (fakes: PreparingFakes) => {
+      await makeGoogleChatSpace(fakes.googleChat, space, dm ? "DIRECT_MESSAGE" : "SPACE");
+      return (await googleChatSay(fakes.googleChat, say)).delivery;
+    };
     return {
       platform: "google-chat",
       kind: dm ? "gc_dm" : "gc_new_mention",
       place: space,
       needsAnswer: true,
-      googleChat: { say, spaceType: dm ? "DIRECT_MESSAGE" : "SPACE", held },
-      request: (url) => {
-        if (!held.delivery) throw new Error(`no delivery made for ${space}: makeGoogleChatDeliveries first`);
-        return googleChatRequest(url, held.delivery);
-      },
+      ...heldDelivery(() => space, write, googleChatRequest),
     };
   });
-}
-
-/** Makes each planned Google Chat message's space and writes the message; keeps what Chat sends the app of it. */
-export async function makeGoogleChatDeliveries(fakeUrl: string, messages: readonly PlannedMessage[]): Promise<void> {
-  for (const m of messages) {
-    if (!m.googleChat) continue;
-    await makeGoogleChatSpace(fakeUrl, m.googleChat.say.space, m.googleChat.spaceType);
-    const written = await googleChatSay(fakeUrl, m.googleChat.say);
-    if (!written.delivery) throw new Error(`Chat sent the app nothing of ${m.googleChat.say.space}`);
-    m.googleChat.held.delivery = written.delivery;
-  }
 }

@@ -1,10 +1,11 @@
 /**
  * @module
  * Reads what the platform fakes received and counts replies per place (Slack channel, Discord interaction token,
- * SMS recipient, Telegram chat, Google Chat space), polling until every expected place has one or the deadline
- * passes, then once more after a short quiet period so late duplicates are counted too.
+ * SMS recipient, Telegram chat, Google Chat space, Teams chat), polling until every expected place has one or the
+ * deadline passes, then once more after a short quiet period so late duplicates are counted too.
  */
 import { setTimeout as sleep } from "node:timers/promises";
+import { teamsChatOf } from "./teams-traffic.ts";
 
 const POLL_MS = 250;
 const QUIET_MS = 2_000;
@@ -15,6 +16,7 @@ interface Fakes {
   twilio: string;
   telegram: string;
   googleChat: string;
+  teams: string;
 }
 
 const controlOrigin = (url: string) => new URL(url).origin;
@@ -40,6 +42,9 @@ async function countAll(fakes: Fakes): Promise<Map<string, number>> {
   for (const c of await calls(fakes.telegram)) if (c.route === "sendMessage") add(String(c.chat_id));
   // A Google Chat answer is its spaces.messages.create (a streamed one grows by patches).
   for (const c of await calls(fakes.googleChat)) if (c.route === "spaces.messages.create") add(c.space);
+  // A Teams answer is its first message posted (a streamed one grows by replacing it; typing is no message).
+  for (const c of await calls(fakes.teams))
+    if (c.route === "send activity" && typeof c.conversation === "string") add(teamsChatOf(c.conversation));
   return counts;
 }
 

@@ -62,6 +62,8 @@ export function summarize(m: Measured) {
     commands_telegram_kept_chatter: per(m.inbound.tg_kept, m.inbound.tg_kept.messages),
     commands_google_chat_mention: per(m.inbound.gc_new_mention, m.inbound.gc_new_mention.messages),
     commands_google_chat_dm: per(m.inbound.gc_dm, m.inbound.gc_dm.messages),
+    commands_teams_mention: per(m.inbound.teams_new_mention, m.inbound.teams_new_mention.messages),
+    commands_teams_dm: per(m.inbound.teams_dm, m.inbound.teams_dm.messages),
     commands_per_answer_jobs: per(m.jobs, answers),
     job_round_trips_per_answer: round(m.jobs.roundTrips / Math.max(1, answers), 2),
     publishes_per_message: round(m.publishes.reduce((a, b) => a + b, 0) / messages, 3),
@@ -93,7 +95,7 @@ export function printReport(
 ): void {
   const s = r.result;
   print(
-    `Parley under load: ${s.messages} signed messages at ${r.rate}/s over ${r.places} places plus quiet channels (Slack, Discord, SMS), Telegram groups and Google Chat spaces and DMs, model delay ${r["model-delay-ms"]} ms`,
+    `Parley under load: ${s.messages} signed messages at ${r.rate}/s over ${r.places} places plus quiet channels (Slack, Discord, SMS), Telegram groups, Google Chat spaces and DMs, Teams channels and 1:1 chats, model delay ${r["model-delay-ms"]} ms`,
   );
   print(`  acknowledgement   p50 ${s.ack_p50_ms} ms, p99 ${s.ack_p99_ms} ms`);
   print(
@@ -118,6 +120,8 @@ export function printReport(
     ["Telegram kept chatter", r.inbound.tg_kept],
     ["Google Chat mention", r.inbound.gc_new_mention],
     ["Google Chat DM", r.inbound.gc_dm],
+    ["Teams mention", r.inbound.teams_new_mention],
+    ["Teams 1:1", r.inbound.teams_dm],
   ];
   for (const [label, phase] of kinds)
     print(`    ${label.padEnd(22)} ${per(phase, phase.messages)}  (${breakdown(phase, phase.messages)})`);

@@ -1,16 +1,17 @@
 /**
  * @module
  * `node bench/load/run.ts [--json] [--places N] [--chatter N] [--quiet N] [--telegram N] [--telegram-quiet N]
- * [--google-chat N] [--rate MSG_PER_S] [--model-delay-ms MS] [--tool-round]
+ * [--google-chat N] [--teams N] [--rate MSG_PER_S] [--model-delay-ms MS] [--tool-round]
  * [--scenario backfill [--earlier N] | clicks]`:
- * signed traffic for Slack, Discord, Twilio, Telegram and Google Chat across many places at a set rate against the
- * Worker in workerd, on the local stack (loopback only, bounded in count and time), each request interleaved with the
- * same request to a do-nothing Worker. Prints acknowledgement latency next to the do-nothing Worker's, replies, lost
- * records, duplicates, Redis round trips, Redis commands (script internals counted) for each kind of inbound message
- * and per answer's jobs, QStash publishes, and the first message after the script cache was lost. With --tool-round
- * every answer first looks a ticket up at the local tool server (one tool round), and the tool calls made are counted.
- * With --json the last line is one JSON object. `--scenario backfill` measures reading the place when a conversation
- * starts instead (./backfill.ts); `--scenario clicks` what a press on an approval's button costs (./clicks.ts).
+ * signed traffic for Slack, Discord, Twilio, Telegram, Google Chat and Teams across many places at a set rate against
+ * the Worker in workerd, on the local stack (loopback only, bounded in count and time), each request interleaved with
+ * the same request to a do-nothing Worker. Prints acknowledgement latency next to the do-nothing Worker's, replies,
+ * lost records, duplicates, Redis round trips, Redis commands (script internals counted) for each kind of inbound
+ * message and per answer's jobs, QStash publishes, and the first message after the script cache was lost. With
+ * --tool-round every answer first looks a ticket up at the local tool server (one tool round), and the tool calls
+ * made are counted. With --json the last line is one JSON object. `--scenario backfill` measures reading the place
+ * when a conversation starts instead (./backfill.ts); `--scenario clicks` what a press on an approval's button costs
+ * (./clicks.ts).
  */
 import { z } from "zod";
 import { defineCommand, parseBoundedOptions } from "../../dev/cli.ts";
@@ -25,7 +26,6 @@ import { sendInterleaved } from "./send.ts";
 import { startStack } from "./stack.ts";
 import * as traffic from "./traffic.ts";
 import { makeTelegramChats } from "./telegram-traffic.ts";
-import { makeGoogleChatDeliveries } from "./google-chat-traffic.ts";
 import { startNoop, startParley } from "./workers.ts";
 
 const KEY_PREFIX = "bench";
@@ -38,7 +38,7 @@ const REPLY_DEADLINE_MS = 120_000;
 const command = defineCommand({
   name: "npm run bench:load",
   summary:
-    "Sends signed Slack, Discord, Twilio, Telegram and Google Chat traffic across many places at a set rate to the Worker in workerd on the " +
+    "Sends signed Slack, Discord, Twilio, Telegram, Google Chat and Teams traffic across many places at a set rate to the Worker in workerd on the " +
     "local stack (loopback only, bounded), each request interleaved with the same request to a do-nothing Worker, " +
     "and prints acknowledgement latency, replies, lost records, duplicates, Redis round trips and commands, and QStash publishes.",
   options: {
@@ -79,6 +79,12 @@ const command = defineCommand({
       valueName: "n",
       description: "Google Chat places: spaces where the app is mentioned and DMs, alternating, 0-1000 (30)",
     },
+    teams: {
+      type: "string",
+      default: "30",
+      valueName: "n",
+      description: "Teams places: channels where the bot is mentioned and 1:1 chats, alternating, 0-1000 (30)",
+    },
     rate: { type: "string", default: "40", valueName: "msg/s", description: "messages per second, 1-500 (40)" },
     "model-delay-ms": {
       type: "string",
@@ -117,6 +123,7 @@ const args = parseBoundedOptions(
     telegram: z.coerce.number().int().min(0).max(1_000),
     "telegram-quiet": z.coerce.number().int().min(0).max(1_000),
     "google-chat": z.coerce.number().int().min(0).max(1_000),
+    teams: z.coerce.number().int().min(0).max(1_000),
     rate: z.coerce.number().min(1).max(500),
     "model-delay-ms": z.coerce.number().int().min(0).max(10_000),
     "tool-round": z.boolean(),
@@ -169,7 +176,12 @@ try {
         discordFakeUrl: stack.fakes.discord,
         telegram: { groups: args.telegram, quiet: args["telegram-quiet"] },
         googleChat: args["google-chat"],
+        teams: args.teams,
       });
+    // Google Chat's and Teams' deliveries are made in their fakes before they are sent.
+    const prepare = async (ms: traffic.PlannedMessage[]) => {
+      for (const m of ms) await m.prepare?.(stack.fakes);
+    };
 
     // Warm both Workers with places of their own, jobs included, so that every script is cached before measuring.
     stack.gate.open();
@@ -177,7 +189,7 @@ try {
       .filter((m) => m.needsAnswer)
       .slice(0, WARMUP_REQUESTS);
     await makeTelegramChats(stack.fakes.telegram, warmup);
-    await makeGoogleChatDeliveries(stack.fakes.googleChat, warmup);
+    await prepare(warmup);
     await sendInterleaved(urls, warmup, args.rate);
     await replyCounts(stack.fakes, new Set(warmup.map((m) => m.place)), REPLY_DEADLINE_MS);
     await jobsSettled(stack.gate, Date.now() + REPLY_DEADLINE_MS);
@@ -187,7 +199,7 @@ try {
     // follows it: chatter that overtook its mention would, rightly, not be recorded.
     const messages = plan(Date.now().toString(36).toUpperCase());
     await makeTelegramChats(stack.fakes.telegram, messages);
-    await makeGoogleChatDeliveries(stack.fakes.googleChat, messages);
+    await prepare(messages);
     const ofKind = (kind: traffic.MessageKind) => messages.filter((m) => m.kind === kind);
     const logs = `${KEY_PREFIX}:conv:*:log`;
     const storedBefore = await stack.storedMessages(logs);
@@ -201,6 +213,8 @@ try {
       tg_kept: await inboundPhase(stack, urls, ofKind("tg_kept"), args.rate),
       gc_new_mention: await inboundPhase(stack, urls, ofKind("gc_new_mention"), args.rate),
       gc_dm: await inboundPhase(stack, urls, ofKind("gc_dm"), args.rate),
+      teams_new_mention: await inboundPhase(stack, urls, ofKind("teams_new_mention"), args.rate),
+      teams_dm: await inboundPhase(stack, urls, ofKind("teams_dm"), args.rate),
     };
     const stored = (await stack.storedMessages(logs)) - storedBefore;
     const publishes = [...(await stack.publishes())]

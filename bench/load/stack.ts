@@ -11,6 +11,7 @@ import { Redis as RedisClient } from "ioredis";
 import { startDiscordFake } from "../../dev/fakes/discord.ts";
 import { startGoogleChatFake } from "../../dev/fakes/google-chat.ts";
 import { startSlackFake } from "../../dev/fakes/slack.ts";
+import { startTeamsFake } from "../../dev/fakes/teams.ts";
 import { startTelegramFake } from "../../dev/fakes/telegram.ts";
 import { startTwilioFake } from "../../dev/fakes/twilio.ts";
 import { startFaultProxy } from "../../dev/faults/proxy.ts";
@@ -64,7 +65,7 @@ export interface Stack {
   /** PUBLIC_BASE_URL of the Worker: QStash delivers jobs here, and the gate passes them on once opened. */
   gate: RunningProxy;
   workerPort: number;
-  fakes: { slack: string; discord: string; twilio: string; telegram: string; googleChat: string };
+  fakes: { slack: string; discord: string; twilio: string; telegram: string; googleChat: string; teams: string };
   modelUrl: string;
   /** The local tool server, with `toolRound`. */
   toolServerUrl?: string;
@@ -134,6 +135,7 @@ export function startStack(opts: StackOptions): Promise<Stack> {
     const twilio = await stack.start(startTwilioFake, {});
     const telegram = await stack.start(startTelegramFake, {});
     const googleChat = await stack.start(startGoogleChatFake, { serviceAccountJson: GOOGLE_CHAT_ACCOUNT });
+    const teams = await stack.start(startTeamsFake, {});
     const model = await stack.start(startLocalModel, {});
     const tools = opts.toolRound ? await stack.start(startToolServer, {}) : null;
     // With tools offered (and a call still allowed), every pass asks for the lookup; MAX_TOOL_ROUNDS=1 ends it at one
@@ -160,6 +162,7 @@ export function startStack(opts: StackOptions): Promise<Stack> {
         twilio: twilio.url,
         telegram: telegram.url,
         googleChat: googleChat.url,
+        teams: teams.url,
       },
       modelUrl: model.url,
       ...(tools ? { toolServerUrl: tools.url } : {}),

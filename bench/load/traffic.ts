@@ -4,14 +4,16 @@
  * signs it. A Slack channel gets one mention (needs an answer) then chatter between people (needs none); a Discord
  * channel one /ask; an SMS sender one text; a quiet Slack channel only chatter, with no conversation to join; Telegram
  * groups the same as Slack channels (./telegram-traffic.ts); Google Chat spaces a mention, DMs a message
- * (./google-chat-traffic.ts). One
+ * (./google-chat-traffic.ts); Teams channels a mention, 1:1 chats a message (./teams-traffic.ts). One
  * answer-needing message per answered place, so every such place expects exactly one reply, whatever order the jobs
  * run in. Each message says which kind of inbound message it is, so the bench can cost each kind on its own.
  */
 import { createHmac, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-answers.ts";
 import { askInteraction, snowflake } from "../../test/support/discord.ts";
-import { type ChatDelivery, type ChatSay, googleChatPlaces } from "./google-chat-traffic.ts";
+import type { PreparingFakes } from "./fake-deliveries.ts";
+import { googleChatPlaces } from "./google-chat-traffic.ts";
+import { teamsPlaces } from "./teams-traffic.ts";
 import { telegramGroup } from "./telegram-traffic.ts";
 
 export const SLACK_SIGNING_SECRET = "bench-slack-signing-secret";
@@ -21,12 +23,12 @@ export const TWILIO_AUTH_TOKEN = "bench-twilio-auth-token";
 export const TWILIO_NUMBER = "+15005550006";
 export const DISCORD_APPLICATION_ID = "100000000000000001";
 
-export type Platform = "slack" | "discord" | "twilio" | "telegram" | "google-chat";
+export type Platform = "slack" | "discord" | "twilio" | "telegram" | "google-chat" | "teams";
 
 /**
  * A message that starts a conversation, one recorded in an active conversation, one with no conversation to join;
  * Telegram's apart (`tg_…`): each of its messages is also kept, and chatter with no conversation is `tg_kept`;
- * Google Chat's apart (`gc_…`): a mention at the top of a space, and a DM's message.
+ * Google Chat's apart (`gc_…`): a mention at the top of a space, and a DM's message; Teams' (`teams_…`) the same.
  */
 export type MessageKind =
   | "new_mention"
@@ -36,7 +38,9 @@ export type MessageKind =
   | "tg_active"
   | "tg_kept"
   | "gc_new_mention"
-  | "gc_dm";
+  | "gc_dm"
+  | "teams_new_mention"
+  | "teams_dm";
 
 export interface PlannedMessage {
   platform: Platform;
@@ -46,12 +50,8 @@ export interface PlannedMessage {
   needsAnswer: boolean;
   /** Builds the signed request against `baseUrl` (the real or the do-nothing Worker). */
   request(baseUrl: string): Request;
-  /** Google Chat: what the person writes, and what Chat sends the app of it once written in the fake. */
-  googleChat?: {
-    say: ChatSay;
-    spaceType: "SPACE" | "DIRECT_MESSAGE";
-    held: { delivery?: ChatDelivery };
-  };
+  /** Writes the message in its platform's fake, which makes the delivery (Google Chat, Teams), before it is sent. */
+  prepare?(fakes: PreparingFakes): Promise<void>;
   /** What the platform does with the answer (Discord: takes the interaction's acknowledgement), after it came. */
   answered?(answer: { status: number; text: string }, ms: number): Promise<void>;
 }
@@ -158,6 +158,8 @@ export interface TrafficPlan {
   telegram?: { groups: number; quiet: number };
   /** Google Chat spaces and DMs, one message each (./google-chat-traffic.ts); none when absent. */
   googleChat?: number;
+  /** Teams channels and 1:1 chats, one message each (./teams-traffic.ts); none when absent. */
+  teams?: number;
 }
 
 let plans = 0;
@@ -179,15 +181,11 @@ export function planTraffic(p: TrafficPlan): PlannedMessage[] {
         `question ${i}`,
       );
       const body = JSON.stringify(interaction);
+      const request = (url: string) => discordRequest(url, p.discord, body);
+      const answered = (answer: { status: number; text: string }, ms: number) =>
+        reportInteractionAnswer(p.discordFakeUrl, body, answer, ms);
       perPlace.push([
-        {
-          platform,
-          kind: "new_mention",
-          place: interaction.token,
-          needsAnswer: true,
-          request: (url) => discordRequest(url, p.discord, body),
-          answered: (answer, ms) => reportInteractionAnswer(p.discordFakeUrl, body, answer, ms),
-        },
+        { platform, kind: "new_mention", place: interaction.token, needsAnswer: true, request, answered },
       ]);
     } else {
       const from = `+1555${String(plan).padStart(2, "0")}${String(i).padStart(5, "0")}`;
@@ -202,15 +200,8 @@ export function planTraffic(p: TrafficPlan): PlannedMessage[] {
         ["NumMedia", "0"],
         ["NumSegments", "1"],
       ];
-      perPlace.push([
-        {
-          platform,
-          kind: "new_mention",
-          place: from,
-          needsAnswer: true,
-          request: (url) => twilioRequest(url, p.publicBaseUrl, params),
-        },
-      ]);
+      const request = (url: string) => twilioRequest(url, p.publicBaseUrl, params);
+      perPlace.push([{ platform, kind: "new_mention", place: from, needsAnswer: true, request }]);
     }
   }
   for (let i = 0; i < p.quietSlackChannels; i++)
@@ -220,7 +211,11 @@ export function planTraffic(p: TrafficPlan): PlannedMessage[] {
     perPlace.push(
       telegramGroup(-(1_000_000_000_000 + plan * 100_000 + i), p.chatterPerSlackChannel, i < p.telegram!.groups),
     );
-  for (const m of googleChatPlaces(p.googleChat ?? 0, `${p.run}${plan}`)) perPlace.push([m]);
+  const prepared = [
+    ...googleChatPlaces(p.googleChat ?? 0, `${p.run}${plan}`),
+    ...teamsPlaces(p.teams ?? 0, `${p.run}${plan}`),
+  ];
+  for (const m of prepared) perPlace.push([m]);
   const ordered: PlannedMessage[] = [];
   for (let round = 0; perPlace.some((m) => m.length > round); round++)
     for (const m of perPlace) if (m[round]) ordered.push(m[round]!);

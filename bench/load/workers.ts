@@ -11,6 +11,7 @@ import { devToolSettings } from "../../dev/tools/settings.ts";
 import { REPO_ROOT } from "../bundle/build.ts";
 import { REDIS_REST_TOKEN, TOKEN_ENCRYPTION_KEY, type Stack } from "./stack.ts";
 import { googleChatVars } from "./google-chat-traffic.ts";
+import { teamsVars } from "./teams-traffic.ts";
 import { telegramVars } from "./telegram-traffic.ts";
 import * as traffic from "./traffic.ts";
 
@@ -119,6 +120,7 @@ export function startParleyOn(
     TWILIO_API_BASE_URL: stack.fakes.twilio,
     ...telegramVars(stack.fakes.telegram),
     ...googleChatVars(stack.fakes.googleChat),
+    ...teamsVars(stack.fakes.teams),
     REDIS_KEY_PREFIX: keyPrefix,
     ...overrides,
   };

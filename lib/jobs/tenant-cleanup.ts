@@ -12,6 +12,7 @@
  */
 import * as z from "../zod.ts";
 import type { Tenancy } from "../keys.ts";
+import type { ConversationKey } from "../message.ts";
 import { errorMessage } from "../log.ts";
 import { adapters } from "../platforms/index.ts";
 import type { Runtime } from "../runtime.ts";
@@ -25,6 +26,8 @@ export const cleanupTaskSchema = z.object({
   cursor: z._default(z.string().check(z.regex(/^\d+$/)), "0"),
   /** The uninstalled installation's id; absent when the tenant had none with an id (settings' tokens, Discord). */
   installId: z.optional(z.string().check(z.minLength(1))),
+  /** The one channel the bot was removed from (`publishPlaceCleanup`): its keys go, the tenant's installation stays. */
+  channel: z.optional(z.string().check(z.minLength(1))),
 });
 export type CleanupTask = z.output<typeof cleanupTaskSchema>;
 
@@ -46,10 +49,16 @@ export async function publishTenantCleanup(rt: Runtime, removal: Removal): Promi
   await publishRun(rt, task);
 }
 
+/** The bot removed from one channel: the channel's keys (kept messages, conversations, settings) deleted by a job. */
+export async function publishPlaceCleanup(rt: Runtime, place: ConversationKey): Promise<void> {
+  await publishRun(rt, { platform: place.platform, tenant: place.tenant, channel: place.channel, cursor: "0" });
+}
+
 async function publishRun(rt: Runtime, task: CleanupTask): Promise<void> {
   // Without an install id nothing tells two removals apart: each gets a run of its own (deleting twice is harmless).
   const generation = task.installId ?? crypto.randomUUID();
-  const dedupId = `cleanup-${task.platform}-${task.tenant.replace(/[^A-Za-z0-9]/g, "_")}-${generation}-${task.cursor}`;
+  const scope = [task.tenant, ...(task.channel ? [task.channel] : [])].join("-").replace(/[^A-Za-z0-9]/g, "_");
+  const dedupId = `cleanup-${task.platform}-${scope}-${generation}-${task.cursor}`;
   const { messageId } = await rt.queue.publishTask(CLEANUP_ROUTE, task, dedupId);
   rt.log.info("tenant_cleanup_published", {
     platform: task.platform,
@@ -81,14 +90,16 @@ export async function runTenantCleanup(
   task: CleanupTask,
 ): Promise<{ deleted: number; done: boolean; superseded?: true }> {
   const where = { platform: task.platform, tenant: task.tenant };
-  const installed = await rt.installations.read(where).catch(() => null);
+  // One channel's cleanup leaves the installation alone, whichever it is.
+  const installed = task.channel ? null : await rt.installations.read(where).catch(() => null);
   if (installed && installed.installation.installId !== task.installId) {
     rt.log.info("tenant_cleanup_superseded", { ...where, cursor: task.cursor });
     return { deleted: 0, done: true, superseded: true };
   }
-  const { cursor, deleted } = await cleanupTenant(rt, where, task.cursor, installed);
+  const scope = task.channel ? { ...where, channel: task.channel } : where;
+  const { cursor, deleted } = await cleanupTenant(rt, scope, task.cursor, installed);
   const done = cursor === "0";
   if (!done) await publishRun(rt, { ...task, cursor });
-  rt.log.info("tenant_cleaned", { ...where, deleted, done });
+  rt.log.info("tenant_cleaned", { ...where, deleted, done, place: task.channel !== undefined });
   return { deleted, done };
 }

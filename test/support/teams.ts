@@ -116,3 +116,13 @@ export function place(conversation: string, thread?: string): ConversationKey {
 export function pastedImage(upload: Record<string, unknown>): Promise<unknown> {
   return teamsControl("/__files", upload);
 }
+
+/** `by` takes the bot out of a conversation: the two deliveries Teams sends of that, not yet posted. */
+export async function removeBot(conversation: string, by: Person): Promise<Delivery[]> {
+  const { deliveries } = await teamsControl<{ deliveries: Delivery[] }>("/__remove", {
+    conversation,
+    from: { id: by.id },
+    deliver: false,
+  });
+  return deliveries;
+}

@@ -1,3 +1,4 @@
+import { googleChatRequest } from "../../bench/load/google-chat-traffic.ts";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -51,9 +52,12 @@ const conversations: Conversation[] = [
       {
         word: "w5n0w",
         trigger: true,
-        googleChatDelivery: {
-          body: { chat: { messagePayload: { message: { name: "spaces/GX5/messages/M5.M5", text: TEXT } } } },
-          authorization: "Bearer eyJhbGciOiJSUzI1NiIs.x.y",
+        written: {
+          delivery: {
+            body: { chat: { messagePayload: { message: { name: "spaces/GX5/messages/M5.M5", text: TEXT } } } },
+            authorization: "Bearer eyJhbGciOiJSUzI1NiIs.x.y",
+          },
+          request: googleChatRequest,
         },
       },
     ],

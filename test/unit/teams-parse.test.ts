@@ -1,7 +1,8 @@
 /**
  * Teams activities → what the core sees, from payloads Microsoft publishes (test/fixtures/platforms/teams/
  * activities.json, with their sources): 1:1 chats, channel posts and reply chains, group chats, the bot's mention,
- * what is ignored; the service URLs the bot's token may go to; and the answer in Teams' Markdown.
+ * the bot added and removed, what is ignored; the service URLs the bot's token may go to; the answer in Teams'
+ * Markdown.
  */
 import { describe, expect, it } from "vitest";
 import { teamsFileRefs, teamsFiles } from "../../lib/platforms/teams/files.ts";
@@ -104,9 +105,35 @@ describe("a Teams message activity", () => {
   });
 });
 
+describe("the bot added to or removed from a Teams conversation", () => {
+  it("reads the bot removed from a team, or the app uninstalled there, as that channel left, never the tenant", () => {
+    expect(parse("botRemovedFromTeam")).toEqual({
+      kind: "left",
+      place: {
+        platform: "teams",
+        tenant: "72f988bf-86f1-41af-91ab-2d7cd011db47",
+        channel: "19:efa9296d959346209fea44151c742e73@thread.skype",
+      },
+    });
+    expect(parse("appUninstalled")).toEqual({
+      kind: "left",
+      place: { platform: "teams", tenant: "sample tenant ID", channel: "sample conversation Id@thread.skype" },
+    });
+  });
+
+  it("acknowledges the bot added and a person removed, and refuses a removal that names no tenant", () => {
+    expect(parse("botAddedToTeam")).toEqual({ kind: "ignored", reason: "bot_added" });
+    expect(parse("appInstalled")).toEqual({ kind: "ignored", reason: "installed" });
+    const removed = fixtures.events.botRemovedFromTeam.body;
+    const person = { ...removed, membersRemoved: [{ id: "29:someone-else" }] };
+    expect(parseTeamsActivity(person, "Parley", NOW)).toEqual({ kind: "ignored", reason: "conversationupdate" });
+    const { channelData: _, ...noTenant } = removed;
+    expect(parseTeamsActivity(noTenant, "Parley", NOW)).toMatchObject({ kind: "invalid" });
+  });
+});
+
 describe("what a Teams delivery is otherwise", () => {
-  it("ignores the bot being added to a team, an activity from another channel and the bot's own message", () => {
-    expect(parse("botAddedToTeam")).toEqual({ kind: "ignored", reason: "conversationupdate" });
+  it("ignores an activity from another channel and the bot's own message", () => {
     const body = fixtures.events.groupChatMention.body;
     expect(parseTeamsActivity({ ...body, channelId: "webchat" }, "Parley", NOW)).toMatchObject({ kind: "ignored" });
     expect(parseTeamsActivity({ ...body, from: body.recipient }, "Parley", NOW)).toEqual({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { manifestBotScopes } from "../../dev/fakes/slack/methods.ts";
-import { isTenantKey, tenantKeyPattern } from "../../lib/keys.ts";
+import { channelKeyPattern, isChannelKey, isTenantKey, tenantKeyPattern } from "../../lib/keys.ts";
 import { refreshBotToken } from "../../lib/platforms/slack/oauth/access.ts";
 import { authorizeUrl, SLACK_BOT_SCOPES } from "../../lib/platforms/slack/oauth/authorize.ts";
 import { parseSlackEvent } from "../../lib/platforms/slack/parse.ts";
@@ -45,6 +45,28 @@ describe("a tenant's keys", () => {
 
   it("of an org-wide install include its workspaces'", () => {
     expect(isTenantKey("p", { platform: "slack", tenant: "E1" }, "p:conv:slack|E1:T1|C1|:log")).toBe(true);
+  });
+});
+
+describe("a channel's keys", () => {
+  const channel = { platform: "teams" as const, tenant: "T1", channel: "19:ab@thread.tacv2" };
+  it("are every key naming the channel (its threads too), and no other channel's or the tenant's", () => {
+    const mine = [
+      "p:conv:teams|T1|19:ab@thread.tacv2|1700:state",
+      "p:conv:teams|T1|19:ab@thread.tacv2|:log",
+      "p:kept:teams|T1|19:ab@thread.tacv2",
+      "p:settings:teams|T1|19:ab@thread.tacv2",
+    ];
+    const others = [
+      "p:kept:teams|T1|19:ab@thread.tacv2x",
+      "p:kept:teams|T2|19:ab@thread.tacv2",
+      "p:facts:teams|T1|29:someone",
+      "p:digests:teams|T1",
+      "q:kept:teams|T1|19:ab@thread.tacv2",
+    ];
+    expect(mine.filter((key) => !isChannelKey("p", channel, key))).toEqual([]);
+    expect(others.filter((key) => isChannelKey("p", channel, key))).toEqual([]);
+    expect(channelKeyPattern("p", channel)).toBe("p:*:teams|T1|19:ab@thread.tacv2*");
   });
 });
 

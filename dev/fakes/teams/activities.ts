@@ -10,6 +10,15 @@ import { type FakeSigningKey, signJwt } from "../signing-keys.ts";
 import type { FakeActivity, FakeConversation } from "./world.ts";
 
 const ISSUER = "https://api.botframework.com";
+
+/** The headers the Bot Connector posts an activity to a bot's messaging endpoint with. */
+export function connectorHeaders(authorization: string): Record<string, string> {
+  return {
+    Authorization: authorization,
+    "Content-Type": "application/json; charset=utf-8",
+    "User-Agent": "Microsoft-SkypeBotApi (Microsoft-BotFramework/3.0)",
+  };
+}
 const TOKEN_LIFETIME_SECONDS = 3_600;
 
 export interface Bot {
@@ -85,4 +94,42 @@ export function messageActivity(
     locale: "en-US",
     localTimezone: "Europe/London",
   };
+}
+
+/**
+ * What Teams sends when the bot is removed from a conversation: `conversationUpdate` with the bot in `membersRemoved`
+ * (`teamMemberRemoved` in a team) and `installationUpdate` with `action: remove`, both in the chat (a team's in its
+ * channel), as "Conversation events in your Teams bot" shows them.
+ */
+export function removalActivities(
+  conversation: FakeConversation,
+  by: { id: string },
+  opts: { bot: Bot; serviceUrl: string; id: () => string },
+): Record<string, unknown>[] {
+  const channel = conversation.type === "channel";
+  const common = () => ({
+    timestamp: new Date().toISOString(),
+    id: `f:${opts.id()}`,
+    channelId: "msteams",
+    serviceUrl: opts.serviceUrl,
+    from: { id: by.id, aadObjectId: by.id.slice(3) },
+    conversation: {
+      ...(conversation.type === "personal" ? {} : { isGroup: true }),
+      conversationType: conversation.type,
+      tenantId: conversation.tenantId,
+      id: conversation.id,
+    },
+    recipient: { id: opts.bot.id, name: opts.bot.name },
+    channelData: {
+      tenant: { id: conversation.tenantId },
+      ...(channel ? { team: { id: conversation.teamId }, channel: { id: conversation.id } } : {}),
+    },
+  });
+  const update = {
+    membersRemoved: [{ id: opts.bot.id }],
+    type: "conversationUpdate",
+    ...common(),
+  };
+  if (channel) (update.channelData as Record<string, unknown>).eventType = "teamMemberRemoved";
+  return [update, { action: "remove", type: "installationUpdate", ...common() }];
 }

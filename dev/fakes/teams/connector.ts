@@ -7,7 +7,8 @@
  *   (`;messageid=<root>`) that must exist; answers 201 `{id}`;
  * - `PUT …/activities/{activityId}`: replaces a message the bot sent in that conversation, never another's;
  * - the bot's token from the identity platform (./identity.ts) on every call (401 without it), an unknown conversation
- *   404 `ConversationNotFound`, and the per-conversation limits of a bot: 7 operations a second and 60 in thirty
+ *   404 `ConversationNotFound`, one the bot was removed from 403 `BotNotInConversationRoster` ("Status codes from bot
+ *   APIs"), and the per-conversation limits of a bot: 7 operations a second and 60 in thirty
  *   seconds, past them 429 with `Retry-After`.
  */
 import type { RateLimiter } from "../rate-limit.ts";
@@ -73,6 +74,7 @@ export function callConnector(
     return { status: 401, json: { message: "Authorization has been denied for this request." } };
   const conversation = deps.world.conversations.get(chat);
   if (!conversation) return error(404, "ConversationNotFound", "Conversation not found.");
+  if (conversation.removed) return error(403, "BotNotInConversationRoster", "The bot is not part of the roster.");
   if (root !== undefined && (conversation.type !== "channel" || !deps.world.activity(chat, root)?.id))
     return error(404, "ConversationNotFound", "Conversation not found.");
   let activity: Record<string, unknown>;

@@ -8,13 +8,15 @@
  * `/__config {rsc: true}`, or `rsc: true` for one message). `claims` overrides claims of the delivery's token, and
  * `key: "unendorsed"` signs it with a key the published set lists without the `msteams` endorsement, for tests of
  * what the bot must refuse. `POST /__files {name, type, base64 | png}` pastes a picture: the attachment to pass in
- * `/__message {attachments}`, served at its `contentUrl` to the bot's token only.
+ * `/__message {attachments}`, served at its `contentUrl` to the bot's token only. `POST /__remove {conversation, from}`
+ * takes the bot out of a conversation (the Connector refuses its replies there from then on) and answers with the two
+ * deliveries Teams sends of that, posted to the bot's endpoint unless `deliver: false`.
  */
 import { z } from "zod";
 import { type ControlRoute, controlBody } from "../control.ts";
 import { type FileStore, fileUploadSchema } from "../files.ts";
 import type { FakeSigningKey } from "../signing-keys.ts";
-import { activityToken, type Bot, messageActivity } from "./activities.ts";
+import { activityToken, type Bot, connectorHeaders, messageActivity, removalActivities } from "./activities.ts";
 import type { World } from "./world.ts";
 
 const conversationSchema = z.strictObject({ type: z.enum(["personal", "groupChat", "channel"]) });
@@ -33,6 +35,12 @@ const messageSchema = z.strictObject({
   deliver: z.boolean().optional(),
   /** Attachments as `POST /__files` answered them (pictures pasted into the message). */
   attachments: z.array(z.record(z.string(), z.unknown())).max(10).optional(),
+});
+
+const removalSchema = z.strictObject({
+  conversation: z.string().min(1),
+  from: z.strictObject({ id: z.string().regex(/^29:/) }),
+  deliver: z.boolean().optional(),
 });
 
 interface Delivery {
@@ -84,7 +92,8 @@ export function peopleRoutes(deps: PeopleDeps): Record<string, ControlRoute> {
         revisions: [],
       });
       const mentioned = said.mention ?? false;
-      const heard = conversation.type === "personal" || mentioned || (said.rsc ?? deps.rsc());
+      const heard =
+        !conversation.removed && (conversation.type === "personal" || mentioned || (said.rsc ?? deps.rsc()));
       if (!heard) return { id, root, delivery: null };
       const bot = deps.bot();
       const activity = {
@@ -93,23 +102,42 @@ export function peopleRoutes(deps: PeopleDeps): Record<string, ControlRoute> {
       };
       const key = said.key === "unendorsed" ? deps.keys.unendorsed : deps.keys.endorsed;
       const token = activityToken(key, { appId: bot.appId, serviceUrl: deps.serviceUrl() }, said.claims);
-      const delivery: Delivery = { body: activity, authorization: `Bearer ${token}` };
-      const endpoint = deps.endpoint();
-      if (endpoint && said.deliver !== false) delivery.status = await post(endpoint, delivery);
+      const delivery = await send(deps, { body: activity, authorization: `Bearer ${token}` }, said.deliver);
       return { id, root, delivery };
     },
+    "POST /__remove": async (body) => {
+      const removal = controlBody(removalSchema, body);
+      const conversation = deps.world.conversations.get(removal.conversation);
+      if (!conversation) throw new Error(`no conversation ${removal.conversation}`);
+      conversation.removed = true;
+      const bot = deps.bot();
+      const activities = removalActivities(conversation, removal.from, {
+        bot,
+        serviceUrl: deps.serviceUrl(),
+        id: () => deps.world.nextId(),
+      });
+      const deliveries: Delivery[] = [];
+      for (const activity of activities) {
+        const token = activityToken(deps.keys.endorsed, { appId: bot.appId, serviceUrl: deps.serviceUrl() });
+        deliveries.push(await send(deps, { body: activity, authorization: `Bearer ${token}` }, removal.deliver));
+      }
+      return { deliveries };
+    },
   };
+}
+
+/** The delivery, posted to the bot's endpoint when there is one and `deliver` is not false. */
+async function send(deps: PeopleDeps, delivery: Delivery, deliver: boolean | undefined): Promise<Delivery> {
+  const endpoint = deps.endpoint();
+  if (endpoint && deliver !== false) delivery.status = await post(endpoint, delivery);
+  return delivery;
 }
 
 /** Posts the activity as the Bot Connector does; the endpoint's status, or 0 when it did not answer. */
 async function post(endpoint: string, delivery: Delivery): Promise<number> {
   const res = await fetch(endpoint, {
     method: "POST",
-    headers: {
-      Authorization: delivery.authorization,
-      "Content-Type": "application/json; charset=utf-8",
-      "User-Agent": "Microsoft-SkypeBotApi (Microsoft-BotFramework/3.0)",
-    },
+    headers: connectorHeaders(delivery.authorization),
     body: JSON.stringify(delivery.body),
   }).catch(() => undefined);
   await res?.body?.cancel();

@@ -16,6 +16,8 @@ export interface FakeConversation {
   tenantId: string;
   /** A channel's team (its General channel's id, as Teams names a team). */
   teamId?: string;
+  /** The bot was taken out of it (`POST /__remove`): the Connector refuses its replies there. */
+  removed?: true;
 }
 
 interface Revision {

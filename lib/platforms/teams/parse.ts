@@ -1,14 +1,14 @@
 /**
  * @module
  * A Teams activity → one platform-neutral InboundMessage, or the reason it needs no work. Pure: no API call. Only
- * `message` activities from Teams (`channelId` `msteams`) are read; typing, reactions, edits, deletions, invokes and
- * the bot's installation and membership updates are acknowledged and ignored (the bot's credentials serve every
- * tenant alike, so an installation keeps nothing to clean up; the conversations of a chat the bot left expire).
+ * activities from Teams (`channelId` `msteams`) are read: its messages, and the bot's removal from a chat or channel
+ * (./lifecycle.ts); typing, reactions, edits, deletions and invokes are acknowledged and ignored.
  */
 import type { InboundMessage } from "../../message.ts";
 import { describeIssues } from "../../zod-issues.ts";
 import type { Parsed } from "../adapter.ts";
 import { readAddressing } from "./addressing.ts";
+import { readLifecycle } from "./lifecycle.ts";
 import { teamsFileRefs } from "./files.ts";
 import {
   activityTime,
@@ -27,7 +27,8 @@ export function parseTeamsActivity(body: unknown, botName: string, now: number):
   const envelope = activitySchema.safeParse(body);
   if (!envelope.success) return { kind: "invalid", issues: describeIssues(envelope.error) };
   if (envelope.data.channelId !== TEAMS_CHANNEL) return { kind: "ignored", reason: "not_teams" };
-  if (envelope.data.type !== "message") return { kind: "ignored", reason: envelope.data.type.toLowerCase() };
+  if (envelope.data.type !== "message")
+    return readLifecycle(envelope.data) ?? { kind: "ignored", reason: envelope.data.type.toLowerCase() };
   const parsed = messageActivitySchema.safeParse(body);
   if (!parsed.success) return { kind: "invalid", issues: describeIssues(parsed.error) };
   const activity = parsed.data;

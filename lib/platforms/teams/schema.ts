@@ -66,6 +66,9 @@ export const activitySchema = z.looseObject({
   channelData: z.optional(channelData),
   /** installationUpdate: `add`, `remove` (and their `-upgrade` forms). */
   action: z.optional(z.string()),
+  /** conversationUpdate: who joined or left the conversation (the bot, when it is added or removed). */
+  membersAdded: z.optional(z.array(account)),
+  membersRemoved: z.optional(z.array(account)),
 });
 export type TeamsActivity = z.output<typeof activitySchema>;
 
