@@ -70,14 +70,11 @@ export const forgottenKey = (prefix: string, where: Tenancy, person: string): st
   `${prefix}:forgotten:${inTenant(where, person)}`;
 
 /** Who can read a place whose messages did not say (a Discord server channel), as the platform told a job. */
-export function visibilityKey(prefix: string, key: ConversationKey): string {
-  return `${prefix}:visibility:${placeId(key)}`;
-}
+export const visibilityKey = (prefix: string, key: ConversationKey): string => `${prefix}:visibility:${placeId(key)}`;
 
 /** The platform refused to read a place's history: logged once per hour (lib/jobs/backfill.ts). */
-export function historyRefusedKey(prefix: string, key: ConversationKey): string {
-  return `${prefix}:history-refused:${placeId(key)}`;
-}
+export const historyRefusedKey = (prefix: string, key: ConversationKey): string =>
+  `${prefix}:history-refused:${placeId(key)}`;
 
 /** A catch-up's progress across its steps (lib/catch-up/pages.ts): pages read, chunks summarized. */
 export function catchUpKey(prefix: string, key: ConversationKey, triggerId: string): string {
@@ -108,9 +105,8 @@ export function approvalWindowKey(prefix: string, key: ConversationKey, question
 }
 
 /** The place's latest question answered by a reply (YES or NO), its message id; lives APPROVAL_TTL_MINUTES. */
-export function approvalAskedKey(prefix: string, key: ConversationKey): string {
-  return `${prefix}:approval-asked:${inTenant(key, key.channel)}`;
-}
+export const approvalAskedKey = (prefix: string, key: ConversationKey): string =>
+  `${prefix}:approval-asked:${inTenant(key, key.channel)}`;
 
 /** One person's press on one of the bot's answers, `<channel>|<message id>|<person>` (set once); the place's counts. */
 export const feedbackKeys = (prefix: string, key: ConversationKey, messageId = "", person = "") => ({
