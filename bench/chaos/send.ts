@@ -2,7 +2,7 @@
  * @module
  * Delivers the planned messages the way each platform does: Slack tries again up to 3 times (with
  * `X-Slack-Retry-Num`) when an event is not acknowledged with a 2xx, and sometimes retries an acknowledged one
- * later; Telegram repeats a delivery that got anything but a 2xx ("and gives up after a reasonable amount of
+ * later, but never an interaction (a button's press); Telegram repeats a delivery that got anything but a 2xx ("and gives up after a reasonable amount of
  * attempts": 3 more here); Discord and Twilio never deliver again, and neither does Google Chat (its guides name no
  * redelivery of an event: the person sees that the app did not respond), so a webhook they saw fail was not
  * accepted. A message counts as accepted once any delivery of it got a 2xx. A Google Chat message is written in the
@@ -13,6 +13,7 @@ import type { Random } from "../../dev/faults/seeded-random.ts";
 import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-answers.ts";
 import { INITIAL_RESPONSE_MS } from "../../dev/fakes/discord/interactions.ts";
 import { googleChatRequest, googleChatSay, makeGoogleChatSpace } from "../load/google-chat-traffic.ts";
+import { slackPressRequest } from "../load/presses.ts";
 import { telegramRequest } from "../load/telegram-traffic.ts";
 import * as traffic from "../load/traffic.ts";
 import { makeTelegramChat } from "./telegram-plan.ts";
@@ -69,6 +70,7 @@ function request(s: Sender, m: InboundMessage, retry?: { num: number; reason: st
       : {};
     return traffic.slackRequest(s.parleyUrl, m.slackBody, headers);
   }
+  if (m.slackPress !== undefined) return slackPressRequest(s.parleyUrl, m.slackPress);
   if (m.discordBody !== undefined) return traffic.discordRequest(s.parleyUrl, s.discord, m.discordBody);
   if (m.telegramUpdate !== undefined) return telegramRequest(s.parleyUrl, JSON.parse(m.telegramUpdate));
   if (m.googleChatDelivery !== undefined) return googleChatRequest(s.parleyUrl, m.googleChatDelivery);
