@@ -196,7 +196,8 @@ async function textQuestions(s: Sender, conversations: readonly Conversation[]):
       platform: "twilio",
       tag: c.tag,
       answer: (verdict) => {
-        const id = `SM${c.tag}Y${++sid}`.padEnd(34, "0");
+        // A sid of its own that carries no tag: the Worker logs message sids, and a tag in a log line is a leak.
+        const id = `SMAP${String(c.id).padStart(6, "0")}Y${++sid}`.padEnd(34, "0");
         const params = Object.entries({
           ...{ MessageSid: id, SmsMessageSid: id, AccountSid: TWILIO_ACCOUNT_SID },
           ...{ From: c.place.channel, To: TWILIO_NUMBER, Body: TEXT_REPLIES[verdict], NumMedia: "0" },
