@@ -6,8 +6,8 @@
  * the answer is a press (always on Telegram and in a Discord DM, where no reaction is read; half the time on Slack
  * and in Discord guilds, a reaction the other half), by text a YES or NO; all under the run's faults. A third of the
  * yeses come twice: a double click (a second press) or the reaction again and a second way (✅ then ✔️, YES twice);
- * another third of the pressed ones have the same press delivered again where the platform redelivers (Discord,
- * Telegram; Slack never sends an interaction again). Before any of it, on a quarter of the questions in a place
+ * another third of the pressed ones have the same press arrive again (Telegram redelivers an update; Discord's the
+ * same interaction twice, as test/worker/tool-approval-buttons-discord.test.ts plays it; Slack never does). Before any of it, on a quarter of the questions in a place
  * with others in it, a stranger presses Approve (changes nothing); and on a quarter the asker's Approve press is
  * delivered only after the question expired (`sendLatePresses`: changes nothing). A press counts as accepted when
  * its answer was a 2xx (Parley answers 200), else it is not (Telegram delivers a failed update again, as ./send.ts).

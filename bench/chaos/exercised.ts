@@ -2,9 +2,9 @@
  * @module
  * What bench/chaos exercised, per feature per platform, counted from outside the Worker where a fake or the soak's
  * people can tell: thread reads from the Slack fake's Web API log, approvals from what the askers answered and the
- * webhook accepted and the presses of their buttons (./approvals.ts), rescues and unprompted answers from what people saw (./invited.ts); and from
- * the Worker's log lines where no fake can tell one read from another (a place read at a conversation's start,
- * catch-up steps, files read). Every platform is listed, so a feature at 0 shows.
+ * webhook accepted and the presses of their buttons (./approvals.ts), rescues and unprompted answers from what people
+ * saw (./invited.ts); and from the Worker's log lines where no fake can tell one read from another (a place read at a
+ * conversation's start, catch-up steps, files read). Every platform is listed, so a feature at 0 shows.
  */
 import { json } from "./checks.ts";
 import type { Conversation } from "./plan.ts";

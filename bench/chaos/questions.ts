@@ -43,20 +43,15 @@ let presses = 0;
 const pressWord = (tag: string, control: string, by: string) => `${tag}-press-${control}-${by}-${++presses}`;
 
 async function slackQuestions(s: Sender, conversations: readonly Conversation[]): Promise<Question[]> {
-  const messages = await json<
-    { team: string; channel: string; ts: string; thread_ts?: string; text?: string; bot_id?: string }[]
-  >(`${s.slackControl}/__messages`);
-  const withBlocks = messages as ((typeof messages)[number] & { blocks?: { type: string }[] })[];
+  type Shown = { team: string; channel: string; ts: string; thread_ts?: string; text?: string; bot_id?: string };
+  const messages = await json<(Shown & { blocks?: { type: string }[] })[]>(`${s.slackControl}/__messages`);
   const questions: Question[] = [];
-  for (const q of withBlocks.filter((m) => m.bot_id && m.text?.startsWith(APPROVAL_TAG))) {
+  for (const q of messages.filter((m) => m.bot_id && m.text?.startsWith(APPROVAL_TAG))) {
     const c = conversations.find(
       (conv) => conv.place.platform === "slack" && conv.place.tenant === q.team && q.text!.includes(conv.tag),
     );
     if (!c) continue;
-    const trigger = JSON.parse(c.messages.find((m) => m.trigger)!.slackBody!) as {
-      team_id: string;
-      event: { user: string };
-    };
+    const trigger = JSON.parse(c.messages[0]!.slackBody!) as { team_id: string; event: { user: string } };
     const asker = trigger.event.user;
     const buttons = q.blocks?.some((b) => b.type === "actions") ?? false;
     questions.push({

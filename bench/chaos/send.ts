@@ -1,12 +1,12 @@
 /**
  * @module
- * Delivers the planned messages the way each platform does: Slack tries again up to 3 times (with
- * `X-Slack-Retry-Num`) when an event is not acknowledged with a 2xx, and sometimes retries an acknowledged one
- * later, but never an interaction (a button's press); Telegram repeats a delivery that got anything but a 2xx ("and gives up after a reasonable amount of
- * attempts": 3 more here); Discord and Twilio never deliver again, and neither does Google Chat (its guides name no
- * redelivery of an event: the person sees that the app did not respond), so a webhook they saw fail was not
- * accepted. A message counts as accepted once any delivery of it got a 2xx. A Google Chat message is written in the
- * fake when its turn comes, and only what Chat sends the app of it is delivered.
+ * Delivers the planned messages the way each platform does: Slack tries again up to 3 times (with `X-Slack-Retry-Num`)
+ * when an event is not acknowledged with a 2xx, and sometimes retries an acknowledged one later, but never an
+ * interaction (a button's press); Telegram repeats a delivery that got anything but a 2xx ("and gives up after a
+ * reasonable amount of attempts": 3 more here); Discord and Twilio never deliver again, and neither does Google Chat
+ * (its guides name no redelivery of an event: the person sees that the app did not respond), so a webhook they saw fail
+ * was not accepted. A message counts as accepted once any delivery of it got a 2xx. A Google Chat message is written in
+ * the fake when its turn comes, and only what Chat sends the app of it is delivered.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Random } from "../../dev/faults/seeded-random.ts";

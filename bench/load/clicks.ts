@@ -26,7 +26,7 @@ import { startNoop, startParleyOn } from "./workers.ts";
 
 const REPLY_DEADLINE_MS = 120_000;
 
-export interface PlatformClickFigures {
+interface PlatformClickFigures {
   questions: number;
   /** Per press, by command: `evalsha 1, hmget 1, …`. */
   press_commands: string;
