@@ -88,13 +88,16 @@ function slackPlaces(stack: Stack, run: string, places: number): ClickPlatform {
         const messages = (await (await fetch(`${control}/__messages`)).json()) as {
           channel: string;
           ts: string;
-          bot_id?: string;
+          text?: string;
           blocks?: { type: string }[];
         }[];
         const found = new Map<number, string>();
         for (let n = 0; n < places; n++) {
           const q = messages.find(
-            (m) => m.channel === channel(n) && m.bot_id && m.blocks?.some((b) => b.type === "actions"),
+            (m) =>
+              m.channel === channel(n) &&
+              m.text?.startsWith(APPROVAL_TAG) &&
+              m.blocks?.some((b) => b.type === "actions"),
           );
           if (q) found.set(n, q.ts);
         }
@@ -190,11 +193,18 @@ function telegramPlaces(stack: Stack, run: string, places: number): ClickPlatfor
           chat_id: number;
           message_id: number;
           from: number;
+          text?: string;
           reply_markup?: unknown;
         }[];
         const found = new Map<number, number>();
         for (let n = 0; n < places; n++) {
-          const q = messages.find((m) => m.chat_id === chat(n, false) && m.from === TELEGRAM_BOT.id && m.reply_markup);
+          const q = messages.find(
+            (m) =>
+              m.chat_id === chat(n, false) &&
+              m.from === TELEGRAM_BOT.id &&
+              m.text?.startsWith(APPROVAL_TAG) &&
+              m.reply_markup,
+          );
           if (q) found.set(n, q.message_id);
         }
         return found;

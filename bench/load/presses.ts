@@ -7,11 +7,11 @@
  * `POST /__press`, which opens the callback query (only for a button the message shows) and gives back the
  * `callback_query` update to deliver to /telegram/webhook.
  */
-import { createHmac } from "node:crypto";
 import discordFixture from "../../test/fixtures/platforms/discord/interactions-components.json" with { type: "json" };
 import slackFixture from "../../test/fixtures/platforms/slack/block-actions.json" with { type: "json" };
 import { snowflake } from "../../test/support/discord.ts";
-import { DISCORD_APPLICATION_ID, SLACK_SIGNING_SECRET } from "./traffic.ts";
+import { slackSignedRequest } from "./slack-signed.ts";
+import { DISCORD_APPLICATION_ID } from "./traffic.ts";
 
 /** The control a press names; each platform's id of it is Parley's prefix and this (Slack: this alone). */
 export type PressedControl = "approve" | "cancel";
@@ -39,17 +39,7 @@ export function slackPressBody(
 
 /** The form `body` posted to /slack/interactions, signed now as Slack signs it. */
 export function slackPressRequest(baseUrl: string, body: string): Request {
-  const at = String(Math.floor(Date.now() / 1000));
-  const signature = `v0=${createHmac("sha256", SLACK_SIGNING_SECRET).update(`v0:${at}:${body}`).digest("hex")}`;
-  return new Request(`${baseUrl}/slack/interactions`, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/x-www-form-urlencoded",
-      "X-Slack-Request-Timestamp": at,
-      "X-Slack-Signature": signature,
-    },
-    body,
-  });
+  return slackSignedRequest(`${baseUrl}/slack/interactions`, body, "application/x-www-form-urlencoded");
 }
 
 type DiscordPress = Record<string, unknown> & {
