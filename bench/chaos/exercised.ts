@@ -2,9 +2,9 @@
  * @module
  * What bench/chaos exercised, per feature per platform, counted from outside the Worker where a fake or the soak's
  * people can tell: thread reads from the Slack fake's Web API log, approvals from what the askers answered and the
- * webhook accepted (./approvals.ts), rescues and unprompted answers from what people saw (./invited.ts); and from
- * the Worker's log lines where no fake can tell one read from another (a place read at a conversation's start,
- * catch-up steps, files read). Every platform is listed, so a feature at 0 shows.
+ * webhook accepted and the presses of their buttons (./approvals.ts), rescues and unprompted answers from what people
+ * saw (./invited.ts); and from the Worker's log lines where no fake can tell one read from another (a place read at a
+ * conversation's start, catch-up steps, files read). Every platform is listed, so a feature at 0 shows.
  */
 import { json } from "./checks.ts";
 import type { Conversation } from "./plan.ts";
@@ -12,7 +12,16 @@ import type { Conversation } from "./plan.ts";
 const PLATFORMS = ["slack", "discord", "twilio", "telegram", "google-chat", "teams"] as const;
 type Platform = (typeof PLATFORMS)[number];
 type PerPlatform = Record<Platform, number>;
-const FEATURES = ["backfill", "thread_reads", "catch_up", "approvals", "files", "rescue", "initiative"] as const;
+const FEATURES = [
+  "backfill",
+  "thread_reads",
+  "catch_up",
+  "approvals",
+  "clicks",
+  "files",
+  "rescue",
+  "initiative",
+] as const;
 export type Exercised = Record<(typeof FEATURES)[number], PerPlatform>;
 
 /** A log line of the run, parsed (lines that are not JSON objects are left out). */
@@ -36,8 +45,11 @@ export interface ExercisedInputs {
   /** The Slack fake's Web API log (`GET /__api`). */
   slackApi: readonly { method: string; channel?: string; include_all_metadata?: string }[];
   events: readonly LogEvent[];
-  /** Approval questions their asker answered, per platform, as the webhook accepted the answer. */
-  approvalsAnswered: Partial<PerPlatform>;
+  /**
+   * Approval questions their asker answered, per platform, as the webhook accepted the answer (`answered`), and the
+   * presses of their buttons sent (`clicks`).
+   */
+  approvals: { answered: Partial<PerPlatform>; clicks: Partial<PerPlatform> };
   /**
    * What people saw in the Slack channels that invited the bot (./invited.ts: `rescues`, `unprompted_answers`):
    * rescues in the thread under a question, and answers nobody asked for.
@@ -71,7 +83,8 @@ function countExercised(i: ExercisedInputs): Exercised {
     if (e.event === "catch_up_step") f.catch_up[p]++;
     if (e.event === "files_read" || e.event === "parent_files_read") f.files[p]++;
   }
-  for (const [p, n] of Object.entries(i.approvalsAnswered)) f.approvals[p as Platform] += n;
+  for (const [p, n] of Object.entries(i.approvals.answered)) f.approvals[p as Platform] += n;
+  for (const [p, n] of Object.entries(i.approvals.clicks)) f.clicks[p as Platform] += n;
   f.rescue.slack = i.invited.rescues;
   f.initiative.slack = i.invited.unprompted_answers;
   return f;
@@ -81,14 +94,14 @@ function countExercised(i: ExercisedInputs): Exercised {
 export async function readExercised(
   fakes: { slackControl: string },
   events: readonly LogEvent[],
-  approvalsAnswered: Partial<PerPlatform>,
+  approvals: ExercisedInputs["approvals"],
   invited: ExercisedInputs["invited"],
   invitedConversations: readonly Conversation[],
 ): Promise<Exercised> {
   return countExercised({
     slackApi: await json<ExercisedInputs["slackApi"]>(`${fakes.slackControl}/__api`),
     events,
-    approvalsAnswered,
+    approvals,
     invited,
     rescueChannels: new Set(invitedConversations.filter((c) => c.kind === "slack_rescue").map((c) => c.place.channel)),
   });

@@ -11,7 +11,7 @@
  * Each goes to a place of its own; the tool server's record is read, then reset for the soak (./run.ts).
  */
 import { TWILIO_ACCOUNT_SID, TWILIO_NUMBER, twilioRequest } from "../load/traffic.ts";
-import { reactionBody } from "./approvals.ts";
+import { reactionBody } from "./questions.ts";
 import { HOSTILE_SLACK_TEAM } from "./hostile-privacy.ts";
 import { json } from "./checks.ts";
 import { APPROVAL_TAG } from "../../lib/notices.ts";

@@ -71,6 +71,8 @@ export interface InboundMessage {
   trigger: boolean;
   /** The body as the platform sends it (Slack, Discord: JSON; Twilio: form parameters). */
   slackBody?: string;
+  /** Slack: a press of a button, the form body posted to /slack/interactions (never delivered again by Slack). */
+  slackPress?: string;
   discordBody?: string;
   twilioParams?: [string, string][];
   /** Telegram: the update as JSON (./telegram-plan.ts). */

@@ -16,6 +16,7 @@ const PROMISE_COUNTERS = [
   "invited_broken",
   "unapproved_calls",
   "confirmed_twice",
+  "approved_unrun",
   "key_reused",
 ] as const;
 

@@ -33,7 +33,7 @@ import { planConversations, SLACK_TEAMS, tagOf } from "./plan.ts";
 import { newSendStats, sendConversations, sendLateRetries } from "./send.ts";
 import { checkToolCalls, toolModelRules, toolServerCalls } from "./tool-asks.ts";
 import { startChaosStack } from "./stack.ts";
-import { checkConfirmCalls, sendApprovals } from "./approvals.ts";
+import { checkConfirmCalls, sendApprovals, sendLatePresses } from "./approvals.ts";
 import { armWatchdog, type Watchdog } from "./watchdog.ts";
 
 const KEY_PREFIX = "chaos";
@@ -118,10 +118,17 @@ async function main(): Promise<void> {
     // The questions that ask to run create_ticket are up by now: their askers answer them (or never do).
     const approvals = await sendApprovals(sender, stats, conversations, random);
     let waited = LATE_RETRY_AFTER_MS;
-    while ((await readClock(stack.qstashUrl)).nextDueAt !== null && waited < MAX_VIRTUAL_MS) {
-      await settle(STEP_MS);
-      waited += STEP_MS;
-    }
+    const untilSettled = async () => {
+      while ((await readClock(stack.qstashUrl)).nextDueAt !== null && waited < MAX_VIRTUAL_MS) {
+        await settle(STEP_MS);
+        waited += STEP_MS;
+      }
+    };
+    await untilSettled();
+    // Every question expired by now: the presses that come too late, and whatever they (wrongly) set off.
+    await sendLatePresses(sender, stats, approvals);
+    await settle(STEP_MS);
+    await untilSettled();
     const unsettled = (await readClock(stack.qstashUrl)).nextDueAt !== null;
     if (unsettled) problems.push(`unsettled: QStash still had messages due after ${MAX_VIRTUAL_MS / 3_600_000} h`);
 
@@ -161,13 +168,15 @@ async function main(): Promise<void> {
       approval_questions: approvals.questions,
       approved: approvals.approved.size,
       denied: approvals.denied,
-      ...checkConfirmCalls(calls, approvals.approved, problems),
+      clicks: Object.values(approvals.clicks).reduce((a, b) => a + b, 0),
+      approved_by_click: approvals.approvedByClick,
+      ...checkConfirmCalls(calls, approvals, problems),
     };
 
     if (args["log-file"]) await writeFile(args["log-file"], logLines.map((l) => `${l}\n`).join(""));
     const events = parseEvents(logLines);
     const origins = { ...faultTargets, slackControl: sender.slackControl, redis, keyPrefix: KEY_PREFIX };
-    const exercised = await readExercised(origins, events, approvals.answered, joinedIn, invited);
+    const exercised = await readExercised(origins, events, approvals, joinedIn, invited);
     const result = {
       conversations: conversations.length,
       triggers: conversations.length,

@@ -2,18 +2,19 @@
  * @module
  * Delivers the planned messages the way each platform does: Slack tries again up to 3 times (with
  * `X-Slack-Retry-Num`) when an event is not acknowledged with a 2xx, and sometimes retries an acknowledged one
- * later; Telegram repeats a delivery that got anything but a 2xx ("and gives up after a reasonable amount of
- * attempts": 3 more here); Discord and Twilio never deliver again, and neither does Google Chat (its guides name no
- * redelivery of an event: the person sees that the app did not respond), so a webhook they saw fail was not
- * accepted; nor does Teams here (its Connector's retries of an activity that got no 2xx are not simulated). A message
- * counts as accepted once any delivery of it got a 2xx. A Google Chat or Teams message is written in the fake when
- * its turn comes, and only what the platform sends the bot of it is delivered.
+ * later, but never an interaction (a button's press); Telegram repeats a delivery that got anything but a 2xx ("and
+ * gives up after a reasonable amount of attempts": 3 more here); Discord and Twilio never deliver again, and neither
+ * does Google Chat (its guides name no redelivery of an event: the person sees that the app did not respond), so a
+ * webhook they saw fail was not accepted; nor does Teams here (its Connector's retries of an activity that got no
+ * 2xx are not simulated). A message counts as accepted once any delivery of it got a 2xx. A Google Chat or Teams
+ * message is written in the fake when its turn comes, and only what the platform sends the bot of it is delivered.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Random } from "../../dev/faults/seeded-random.ts";
 import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-answers.ts";
 import { INITIAL_RESPONSE_MS } from "../../dev/fakes/discord/interactions.ts";
 import type { HeldDelivery } from "../load/fake-deliveries.ts";
+import { slackPressRequest } from "../load/presses.ts";
 import { telegramRequest } from "../load/telegram-traffic.ts";
 import * as traffic from "../load/traffic.ts";
 import { googleChatWriter } from "./google-chat-plan.ts";
@@ -84,6 +85,7 @@ function request(s: Sender, m: InboundMessage, retry?: { num: number; reason: st
       : {};
     return traffic.slackRequest(s.parleyUrl, m.slackBody, headers);
   }
+  if (m.slackPress !== undefined) return slackPressRequest(s.parleyUrl, m.slackPress);
   if (m.discordBody !== undefined) return traffic.discordRequest(s.parleyUrl, s.discord, m.discordBody);
   if (m.telegramUpdate !== undefined) return telegramRequest(s.parleyUrl, JSON.parse(m.telegramUpdate));
   if (m.written !== undefined) return m.written.request(s.parleyUrl, m.written.delivery);

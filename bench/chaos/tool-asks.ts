@@ -2,21 +2,20 @@
  * @module
  * bench/chaos's tool traffic (docs/tools.md): one conversation in five asks for a ticket lookup at the local tool
  * server (`lookup_ticket {"id": "<tag>"}`: the local model's first rule, so the answer, which quotes the result,
- * carries the conversation's tag like every other answer), and one in ten instead has the model ask for the
- * confirm-only `create_ticket` with a lookup beside it (a scripted call, whose title carries the tag): on Slack,
- * Discord and SMS the answer is the question that asks for a person's approval (./approvals.ts answers it on
- * Slack, in Discord guilds and on SMS), where no person can approve (Telegram) the tool is not offered and the model
- * hears so. From the tool server's count, afterwards: the lookups, counted by idempotency key; a key called with
- * different arguments (a retry must repeat its call, never make another); and the create_ticket calls
- * (./approvals.ts).
+ * carries the conversation's tag like every other answer), and another one in five instead has the model ask for the
+ * confirm-only `create_ticket` with a lookup beside it (a scripted call, whose title carries the tag): the answer is
+ * the question that asks for a person's approval (./approvals.ts answers it on Slack, Discord, Telegram and SMS), where
+ * no person can approve (Google Chat) the tool is not offered and the model hears so. From the tool server's count,
+ * afterwards: the lookups, counted by idempotency key; a key called with different arguments (a retry must repeat its
+ * call, never make another); and the create_ticket calls (./approvals.ts).
  */
 import { startToolServer, type RunningToolServer, type ToolServerCalls } from "../../dev/tools/server.ts";
 import { devToolSettings } from "../../dev/tools/settings.ts";
 
 const LOOKUP_EVERY = 5;
-const CREATE_EVERY = 10;
+const CREATE_EVERY = 5;
 const asksLookup = (id: number) => id % LOOKUP_EVERY === 2;
-const asksCreate = (id: number) => id % CREATE_EVERY === 6;
+const asksCreate = (id: number) => id % CREATE_EVERY === 1;
 const createPhrase = (tag: string) => `please file it as ticket-${tag}`;
 
 /** What the trigger of conversation `id` (tagged `tag`) adds to its text: nothing, or its asks for tools. */

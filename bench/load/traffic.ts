@@ -14,9 +14,10 @@ import { askInteraction, snowflake } from "../../test/support/discord.ts";
 import type { PreparingFakes } from "./fake-deliveries.ts";
 import { googleChatPlaces } from "./google-chat-traffic.ts";
 import { teamsPlaces } from "./teams-traffic.ts";
+import { slackSignedRequest } from "./slack-signed.ts";
 import { telegramGroup } from "./telegram-traffic.ts";
 
-export const SLACK_SIGNING_SECRET = "bench-slack-signing-secret";
+export { SLACK_SIGNING_SECRET } from "./slack-signed.ts";
 export const SLACK_BOT_USER_ID = "UBENCHBOT";
 export const TWILIO_ACCOUNT_SID = "AC00000000000000000000000000000bench";
 export const TWILIO_AUTH_TOKEN = "bench-twilio-auth-token";
@@ -71,18 +72,7 @@ const nowSeconds = () => String(Math.floor(Date.now() / 1000));
 
 /** An Events API delivery signed now; `headers` adds Slack's own, e.g. `X-Slack-Retry-Num` on a redelivery. */
 export function slackRequest(baseUrl: string, body: string, headers: Record<string, string> = {}): Request {
-  const ts = nowSeconds();
-  const signature = `v0=${createHmac("sha256", SLACK_SIGNING_SECRET).update(`v0:${ts}:${body}`).digest("hex")}`;
-  return new Request(`${baseUrl}/slack/events`, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/json",
-      "X-Slack-Request-Timestamp": ts,
-      "X-Slack-Signature": signature,
-      ...headers,
-    },
-    body,
-  });
+  return slackSignedRequest(`${baseUrl}/slack/events`, body, "application/json", headers);
 }
 
 /** A channel message as Slack delivers it; with `threadTs`, a reply in that thread. */

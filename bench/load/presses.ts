@@ -1,0 +1,104 @@
+/**
+ * @module
+ * A person pressing an approval question's Approve or Cancel, as each platform sends it (bench/load's clicks
+ * scenario, bench/chaos's approvals): on Slack the documented block_actions payload, form-encoded and signed, to
+ * /slack/interactions; on Discord the documented button interaction (type 3, MESSAGE_COMPONENT), signed, to
+ * /discord/interactions, its presser `member.user` in a server and `user` in a DM; on Telegram the fake's
+ * `POST /__press`, which opens the callback query (only for a button the message shows) and gives back the
+ * `callback_query` update to deliver to /telegram/webhook.
+ */
+import discordFixture from "../../test/fixtures/platforms/discord/interactions-components.json" with { type: "json" };
+import slackFixture from "../../test/fixtures/platforms/slack/block-actions.json" with { type: "json" };
+import { snowflake } from "../../test/support/discord.ts";
+import { slackSignedRequest } from "./slack-signed.ts";
+import { DISCORD_APPLICATION_ID } from "./traffic.ts";
+
+/** The control a press names; each platform's id of it is Parley's prefix and this (Slack: this alone). */
+export type PressedControl = "approve" | "cancel";
+const PREFIX = "parley_approval:";
+
+/** Slack's block_actions body (`payload=` form) of `user` of team `team` pressing `control` on message `ts`. */
+export function slackPressBody(
+  p: { team: string; channel: string; user: string; ts: string; threadTs?: string },
+  control: PressedControl,
+): string {
+  const payload = structuredClone(slackFixture.payload) as typeof slackFixture.payload & {
+    container: { thread_ts?: string };
+  };
+  Object.assign(payload.user, { id: p.user, team_id: p.team });
+  Object.assign(payload.container, { message_ts: p.ts, channel_id: p.channel });
+  if (p.threadTs) payload.container.thread_ts = p.threadTs;
+  Object.assign(payload.team, { id: p.team });
+  Object.assign(payload.channel, { id: p.channel });
+  Object.assign(payload.message, { ts: p.ts, team: p.team });
+  // Each press is its own: Slack makes a new trigger id for every one, a double click's too.
+  payload.trigger_id = `${Date.now()}.${Math.floor(Math.random() * 1e9)}`;
+  payload.actions[0]!.action_id = control;
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
+/** The form `body` posted to /slack/interactions, signed now as Slack signs it. */
+export function slackPressRequest(baseUrl: string, body: string): Request {
+  return slackSignedRequest(`${baseUrl}/slack/interactions`, body, "application/x-www-form-urlencoded");
+}
+
+type DiscordPress = Record<string, unknown> & {
+  message: Record<string, unknown>;
+  data: { custom_id: string };
+  member?: { user: Record<string, unknown> };
+  user?: Record<string, unknown>;
+  channel?: Record<string, unknown>;
+};
+const discordCase = (dm: boolean) =>
+  discordFixture.cases.find((c) => c.name.includes(dm ? "in the bot's DM" : "Parley's Approve"))!
+    .payload as unknown as DiscordPress;
+
+/** Discord's interaction body of `user` pressing `control` on message `messageId`; a DM's without `guildId`. */
+export function discordPressBody(
+  p: { guildId?: string; channelId: string; messageId: string; user: string },
+  control: PressedControl,
+): string {
+  const press = structuredClone(discordCase(p.guildId === undefined));
+  Object.assign(press, {
+    id: snowflake(),
+    application_id: DISCORD_APPLICATION_ID,
+    token: `press${snowflake()}${"x".repeat(40)}`,
+    channel_id: p.channelId,
+    ...(p.guildId ? { guild_id: p.guildId } : {}),
+  });
+  Object.assign(press.member?.user ?? press.user!, { id: p.user });
+  if (press.channel) press.channel.id = p.channelId;
+  Object.assign(press.message, { id: p.messageId, channel_id: p.channelId });
+  press.data.custom_id = `${PREFIX}${control}`;
+  return JSON.stringify(press);
+}
+
+/** A Telegram person, as the fake's press takes them. */
+export interface TelegramPresser {
+  id: number;
+  first_name: string;
+}
+
+/**
+ * `from` presses `control` on message `messageId` of chat `chatId` in the Telegram fake at `fakeUrl`: the update
+ * to deliver, or null when the fake refused (the message shows no such button any more).
+ */
+export async function telegramPressUpdate(
+  fakeUrl: string,
+  p: { chatId: number; messageId: number; from: TelegramPresser },
+  control: PressedControl,
+): Promise<unknown> {
+  const res = await fetch(`${fakeUrl}/__press`, {
+    method: "POST",
+    body: JSON.stringify({
+      chat_id: p.chatId,
+      message_id: p.messageId,
+      from: p.from,
+      data: `${PREFIX}${control}`,
+      deliver: false,
+    }),
+  });
+  if (!res.ok) return null;
+  const done = (await res.json()) as { deliveries: { update?: unknown }[] };
+  return done.deliveries[0]?.update ?? null;
+}
