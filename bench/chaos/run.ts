@@ -34,7 +34,7 @@ import { newSendStats, sendConversations, sendLateRetries } from "./send.ts";
 import { checkToolCalls, toolModelRules, toolServerCalls } from "./tool-asks.ts";
 import { startChaosStack } from "./stack.ts";
 import { checkConfirmCalls, sendApprovals, sendLatePresses } from "./approvals.ts";
-import { armWatchdog, type Watchdog } from "./watchdog.ts";
+import { armWatchdog } from "./watchdog.ts";
 
 const KEY_PREFIX = "chaos";
 /** Slack's late retries come a minute after the first delivery. */
@@ -48,12 +48,9 @@ const MAX_VIRTUAL_MS = 24 * 3_600_000;
 /** Where the trace of a run that broke a promise goes (gitignored). */
 const TRACES_DIR = join(dirname(fileURLToPath(import.meta.url)), "traces");
 
-let watchdog: Watchdog | undefined;
-
 async function main(): Promise<void> {
   const args = chaosArgs();
   const dog = armWatchdog(args["time-limit"] * 1000);
-  watchdog = dog;
   const seed = args.seed ?? Date.now() % 1_000_000;
   const rate = args["fault-rate"];
   const out = args.json ? () => {} : (line: string) => process.stdout.write(`${line}\n`);
@@ -226,7 +223,5 @@ async function main(): Promise<void> {
   }
 }
 
+// runCommand exits once main is done: nothing keeps the process after its last line (CI runs two seeds in a row).
 await runCommand(command.name, main);
-watchdog?.disarm();
-// Nothing may keep the process after its last line (CI runs two seeds in a row under one time limit).
-process.exit();
