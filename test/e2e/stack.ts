@@ -41,10 +41,11 @@ export interface RunningStack {
 /**
  * A free port can be taken by someone else before the stack binds it (other test projects run beside these, and a
  * busy machine's outgoing connections use the same port range): the launcher then stops at once, naming the port,
- * and the stack starts again on other ports.
+ * and the stack starts again on other ports. The port can also go between the launcher's check and a part's own
+ * bind: that part then fails with the bare EADDRINUSE.
  */
 const PORT_ATTEMPTS = 6;
-const PORT_TAKEN = /port \d+ \(.*\) is already in use/;
+const PORT_TAKEN = /port \d+ \(.*\) is already in use|EADDRINUSE/;
 
 export interface StackOptions {
   /** Runs it in a process group of its own, stopped as a terminal's Ctrl-C stops one: SIGINT to the whole group. */
