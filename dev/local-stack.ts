@@ -32,12 +32,16 @@ export class LocalStack implements AsyncDisposable {
     this.#stops.push(stop);
   }
 
-  /** Starts a part with the given options, on `port` or a free port, and stops it with the stack. */
+  /**
+   * Starts a part with the given options, on `port` or a free port, and stops it with the stack. A free port can be
+   * taken by another process before the part binds it (tests run side by side): then it tries another.
+   */
   async start<Options extends { port: number }, Part extends Stoppable>(
     startPart: (options: Options) => Promise<Part>,
     options: WithPort<Options>,
   ): Promise<Part> {
-    return this.add(async () => startPart({ ...options, port: options.port ?? (await freePort()) } as Options));
+    if (options.port !== undefined) return this.add(() => startPart(options as Options));
+    return this.add(() => onAFreePort((port) => startPart({ ...options, port } as Options)));
   }
 
   /** Starts a part that picks its own port, and stops it with the stack. */
@@ -49,7 +53,7 @@ export class LocalStack implements AsyncDisposable {
 
   /** A private redis-server (never the machine's own). */
   async redisServer(port?: number): Promise<RunningRedis> {
-    return this.add(async () => startRedisServer(port ?? (await freePort())));
+    return this.add(() => (port === undefined ? onAFreePort(startRedisServer) : startRedisServer(port)));
   }
 
   /**
@@ -94,6 +98,18 @@ async function stopWithin(stop: () => Promise<unknown>, ms: number): Promise<voi
   });
   await Promise.race([stop().catch(() => {}), late]);
   clearTimeout(timer);
+}
+
+const FREE_PORT_ATTEMPTS = 5;
+
+async function onAFreePort<Part>(startOn: (port: number) => Promise<Part>): Promise<Part> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort());
+    } catch (err) {
+      if (attempt >= FREE_PORT_ATTEMPTS || !/EADDRINUSE|already in use/.test(String(err))) throw err;
+    }
+  }
 }
 
 /** Runs `build` on a new stack; when it fails, what it had started is stopped before the error goes on. */

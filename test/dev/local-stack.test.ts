@@ -35,6 +35,24 @@ describe("the local stack", () => {
     ]);
   });
 
+  it("tries another free port when its port is taken before the part binds it, but not a port it was told", async () => {
+    const ports: number[] = [];
+    const taken = Object.assign(new Error("listen EADDRINUSE: address already in use"), { code: "EADDRINUSE" });
+    const bindsSecondTime = async ({ port }: { port: number }) => {
+      ports.push(port);
+      if (ports.length === 1) throw taken;
+      return { close: async () => {} };
+    };
+    const stack = new LocalStack();
+    await stack.start(bindsSecondTime, {});
+    await stack.stop();
+    expect(ports).toHaveLength(2);
+    expect(ports[0]).not.toBe(ports[1]);
+    ports.length = 0;
+    await expect(stack.start(bindsSecondTime, { port: 1234 })).rejects.toThrow("EADDRINUSE");
+    expect(ports).toEqual([1234]);
+  });
+
   it("stops what a failed start-up had started, and the error goes on", async () => {
     const { events, part } = recorder();
     const failing = buildStack(async (stack) => {
