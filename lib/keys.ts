@@ -1,39 +1,28 @@
 /**
  * @module
- * Every Redis key of the project, built here and nowhere else. Each key starts with the bot's prefix
- * (REDIS_KEY_PREFIX, so bots sharing a database never see each other's keys) and carries the platform and tenant
- * (nothing is shared across tenants). Parts are joined with `|`, which never appears in the platform ids keys are
- * built from, so two different places never share a key. A new key is its builder here, one method of the store
- * that reads and writes it (lib/stores.ts), and its row in docs/data-kept.md (what it holds, how long, who reads it).
+ * Every Redis key of the project, built here (and in lib/keys/, which this module re-exports) and nowhere else. Each
+ * key starts with the bot's prefix (REDIS_KEY_PREFIX, so bots sharing a database never see each other's keys) and
+ * carries the platform and tenant (nothing is shared across tenants). Parts are joined with `|`, which never appears
+ * in the platform ids keys are built from, so two different places never share a key. A new key is its builder here
+ * (or in lib/keys/ beside its feature's others), one method of the store that reads and writes it (lib/stores.ts),
+ * and its row in docs/data-kept.md (what it holds, how long, who reads it).
  * `<place>` is `platform|tenant|channel|thread` (thread empty outside threads), `<channel>` is
  * `platform|tenant|channel`, `<person>` is `platform|tenant|author id`.
  */
-import type { ConversationKey, Platform } from "./message.ts";
+import type { ConversationKey } from "./message.ts";
+import {
+  channelId,
+  type ConversationKeys,
+  inTenant,
+  type LimitName,
+  placeId,
+  SEP,
+  type Tenancy,
+  tenantId,
+} from "./keys/ids.ts";
 
-/** Where a key's owner lives: the platform and tenant of a conversation, a person or a message. */
-export type Tenancy = Pick<ConversationKey, "platform" | "tenant">;
-
-export type ConversationKeys = { state: string; log: string; answers: string };
-
-/** The fixed-window limits (lib/limits/): answers per person, judge calls, a platform's calls, unprompted, rescues. */
-export type LimitName = "reply" | "judge" | "api" | "initiative" | "rescue";
-
-const SEP = "|";
-
-/** One conversation place: also the QStash flow-control key and the judge cap's identifier. */
-export function placeId(key: ConversationKey): string {
-  return [key.platform, key.tenant, key.channel, key.thread ?? ""].join(SEP);
-}
-
-/** One person of one tenant: the reply rate limit's identifier. */
-export function personId(where: Tenancy, authorId: string): string {
-  return [where.platform, where.tenant, authorId].join(SEP);
-}
-
-/** `<platform>|<tenant>|<id>`: messages, triggers, facts and opt-outs are unique within a tenant. */
-function inTenant(where: { platform: Platform; tenant: string }, id: string): string {
-  return [where.platform, where.tenant, id].join(SEP);
-}
+export * from "./keys/actions.ts";
+export * from "./keys/ids.ts";
 
 /** The keys of one conversation; they always expire together. */
 export function conversationKeys(prefix: string, key: ConversationKey): ConversationKeys {
@@ -51,9 +40,6 @@ export const replyKey = (prefix: string, where: Tenancy, triggerId: string): str
 /** Held, with a short TTL, by the one attempt of a job that works on a trigger's answer. */
 export const claimKey = (prefix: string, where: Tenancy, triggerId: string): string =>
   `${prefix}:claim:${inTenant(where, triggerId)}`;
-
-/** Who pressed Stop on the streaming answer to trigger `id` (lib/jobs/write.ts): the job ends the answer there. */
-export const stopKey = (prefix: string, where: Tenancy, id: string) => `${prefix}:stop:${inTenant(where, id)}`;
 
 /** Set by the webhook once its working sign is up (lib/jobs/working-sign.ts): the job only takes it down. */
 export const signKey = (prefix: string, where: Tenancy, triggerId: string): string =>
@@ -81,44 +67,9 @@ export function catchUpKey(prefix: string, key: ConversationKey, triggerId: stri
   return `${prefix}:catchup:${placeId(key)}:${triggerId}`;
 }
 
-/**
- * A digest's keys (lib/digests/slots.ts): a slot's record (`slot`: its cron time, ms) and its attempt's claim, the
- * schedule's last slot, and (`index`) a tenant's schedule ids, which an uninstall's cleanup deletes at QStash.
- */
-export function digestKeys(prefix: string, scheduleId: string, slot = 0) {
-  const slotKey = `${prefix}:digest:${scheduleId}:${slot}`;
-  return { slot: slotKey, claim: `${slotKey}:claim`, last: `${prefix}:digest:${scheduleId}:last` };
-}
-export const digestIndexKey = (prefix: string, where: Tenancy) => `${prefix}:digests:${tenantId(where)}`;
-
-/**
- * A confirm tool's call waiting for, or past, a person's ✅ or ❌ (lib/approvals/store.ts), under the id of the bot's
- * message that asks: `<channel>|<message id>` (a reaction names the channel and the message, never the thread).
- */
-export function approvalKey(prefix: string, key: ConversationKey, questionId: string): string {
-  return `${prefix}:approval:${inTenant(key, key.channel)}${SEP}${questionId}`;
-}
-
-/** Lives APPROVAL_TTL_MINUTES from the question: while it does, the asker may answer it (lib/approvals/store.ts). */
-export function approvalWindowKey(prefix: string, key: ConversationKey, questionId: string): string {
-  return `${prefix}:approval-open:${inTenant(key, key.channel)}${SEP}${questionId}`;
-}
-
-/** The place's latest question answered by a reply (YES or NO), its message id; lives APPROVAL_TTL_MINUTES. */
-export const approvalAskedKey = (prefix: string, key: ConversationKey): string =>
-  `${prefix}:approval-asked:${inTenant(key, key.channel)}`;
-
-/** One person's press on one of the bot's answers, `<channel>|<message id>|<person>` (set once); the place's counts. */
-export const feedbackKeys = (prefix: string, key: ConversationKey, messageId = "", person = "") => ({
-  press: `${prefix}:feedback:${inTenant(key, key.channel)}${SEP}${messageId}${SEP}${person}`,
-  counts: `${prefix}:feedback-counts:${inTenant(key, key.channel)}`,
-});
-
 /** A channel's last messages, kept where the platform cannot be asked for them (IngestOptions.keepHistory). */
 export const keptKey = (prefix: string, key: ConversationKey): string => `${prefix}:kept:${inTenant(key, key.channel)}`;
 
-/** `<platform>|<tenant>|<channel>`: a place's own settings (`settings:`), and its unprompted answers' count. */
-export const channelId = (key: ConversationKey): string => inTenant(key, key.channel);
 export const placeSettingsKey = (prefix: string, key: ConversationKey) => `${prefix}:settings:${channelId(key)}`;
 
 /** The kept messages of the channel of a place (`placeId`, as a person's index of places names it). */
@@ -241,9 +192,4 @@ export function channelKeyPattern(prefix: string, key: ConversationKey): string 
 export function isChannelKey(prefix: string, key: ConversationKey, found: string): boolean {
   const id = channelId(key);
   return found.startsWith(`${prefix}:`) && (found.includes(`:${id}${SEP}`) || found.endsWith(`:${id}`));
-}
-
-/** `<platform>|<tenant>`: what a tenant's sealed values are bound to (lib/secrets/seal.ts). */
-export function tenantId(where: { platform: string; tenant: string }): string {
-  return `${where.platform}${SEP}${where.tenant}`;
 }
