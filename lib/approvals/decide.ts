@@ -4,7 +4,7 @@
  * messages, read where the webhook or the Gateway delivers it, or on SMS a message that is just YES or NO, which
  * answers the place's pending question if it directly follows it (anything else said there since closes the question:
  * `closePendingQuestion`). When the message is such a question, still pending and not expired, and the answer is the
- * asker's, one script decides it (lib/approvals/store.ts) and the continuation job is published (./continuation.ts).
+ * asker's, one script decides it (./answer-scripts.ts) and the continuation job is published (./continuation.ts).
  * A duplicate event, a double click or a redelivered webhook finds it decided: the same continuation is published
  * again, which QStash's deduplication (and the continuation's own claim) makes a no-op, and which makes up for a
  * publish that failed after the decision. Anyone else's answer does nothing, and nothing a tool or the model writes

@@ -11,7 +11,7 @@ import { env as bindings } from "cloudflare:workers";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { gatewayDispatch, ingestRetries, type GatewayStorage } from "../../functions/discord-gateway-feed.ts";
 import { generateDiscordKeys, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
-import { DECIDE } from "../../lib/approvals/store.ts";
+import { DECIDE } from "../../lib/approvals/answer-scripts.ts";
 import { approvalKey } from "../../lib/keys.ts";
 import { runtimeFor } from "../../lib/runtime.ts";
 import { askInteraction, discordCalls } from "../support/discord.ts";
