@@ -6,17 +6,19 @@
  * window key lives (`approvalWindowKey`, APPROVAL_TTL_MINUTES): Redis's clock says when it expired, so that the
  * Worker's clock cannot disagree with it.
  */
-import { defineScript, luaFlag } from "../redis-script.ts";
+import { defineScript } from "../redis-script.ts";
 import * as z from "../zod.ts";
 import { RECORD_KEYS, STATES } from "./record.ts";
 
 /**
- * Opens the approval once (a retried question finds it open). Keys: the record, its window, and where it is
- * answered by a reply, the place's pending question (`asked`: the latest wins). Arguments: the `asker`, the
- * `window`'s life (s), the `call` (JSON), the sealed `job` (JSON), the record's `ttl` (s), the `question`'s id.
+ * Opens the approval once (a retried question finds it open). Keys: the record, its window, the answers that came
+ * before it (`early`, see DECIDE), and where it is answered by a reply, the place's pending question (`asked`: the
+ * latest wins). Arguments: the `asker`, the `window`'s life (s), the `call` (JSON), the sealed `job` (JSON), the
+ * record's `ttl` (s), the `question`'s id. The asker's early answer decides it as it opens (anyone else's does
+ * nothing, as it would have on an open one). Returns whether this call `opened` it and its `state` now.
  */
 export const OPEN = defineScript({
-  keys: { ...RECORD_KEYS, asked: "optional" },
+  keys: { ...RECORD_KEYS, early: "key", asked: "optional" },
   args: z.object({
     asker: z.string(),
     window: z.number(),
@@ -25,29 +27,34 @@ export const OPEN = defineScript({
     ttl: z.number(),
     question: z.string(),
   }),
-  result: luaFlag,
+  result: z.object({ opened: z.boolean(), state: z.enum(STATES) }),
   lua: `
-if redis.call('EXISTS', K.record) == 1 then return 0 end
-redis.call('HSET', K.record, 'state', 'pending', 'asker', A.asker, 'call', A.call, 'job', A.job)
+local now = redis.call('HGET', K.record, 'state')
+if now then return cjson.encode({opened = false, state = now}) end
+local state = redis.call('HGET', K.early, A.asker) or 'pending'
+redis.call('DEL', K.early)
+redis.call('HSET', K.record, 'state', state, 'asker', A.asker, 'call', A.call, 'job', A.job)
 redis.call('EXPIRE', K.record, A.ttl)
 redis.call('SET', K.window, '1', 'EX', A.window)
-if K.asked then redis.call('SET', K.asked, A.question, 'EX', A.window) end
-return 1
+if K.asked and state == 'pending' then redis.call('SET', K.asked, A.question, 'EX', A.window) end
+return cjson.encode({opened = true, state = state})
 `,
 });
 
 /**
- * A person's ✅ or ❌. Arguments: `who` reacted, the `state` it asks for. Only the asker decides, and only a pending
- * approval whose window is open; a decided one answers its state again (so that a webhook retried after a lost
- * publish publishes the same continuation once more); a pending one past its window answers `expired` (the
- * continuation's own look records it). Returns '' when there is no approval under that message, else {state, job,
- * decided, asker} (`decided`: this call decided it; `job` only for the asker, `asker` only for anyone else).
+ * A person's ✅ or ❌. Arguments: `who` reacted, the `state` it asks for, the approval `window`'s life (s). Only the
+ * asker decides, and only a pending approval whose window is open; a decided one answers its state again (so that a
+ * webhook retried after a lost publish publishes the same continuation once more); a pending one past its window
+ * answers `expired` (the continuation's own look records it). On a message with no record, the answer may have come
+ * between the question's post and its open: each person's first is `kept` under `early` for the window's life, for
+ * OPEN to take the asker's. Else {state, job, decided, asker} (`decided`: this call decided it; `job` only for the
+ * asker, `asker` only for anyone else).
  */
 export const DECIDE = defineScript({
-  keys: RECORD_KEYS,
-  args: z.object({ who: z.string(), state: z.enum(["approved", "denied"]) }),
+  keys: { ...RECORD_KEYS, early: "key" },
+  args: z.object({ who: z.string(), state: z.enum(["approved", "denied"]), window: z.number() }),
   result: z.union([
-    z.literal(""),
+    z.literal("kept"),
     z.object({
       state: z.enum(STATES),
       decided: z.boolean(),
@@ -57,7 +64,10 @@ export const DECIDE = defineScript({
   ]),
   lua: `
 local f = redis.call('HMGET', K.record, 'state', 'asker', 'job')
-if not f[1] then return '' end
+if not f[1] then
+  if redis.call('HSETNX', K.early, A.who, A.state) == 1 then redis.call('EXPIRE', K.early, A.window) end
+  return 'kept'
+end
 if f[2] ~= A.who then return cjson.encode({state = f[1], decided = false, asker = f[2]}) end
 if f[1] == 'pending' then
   if redis.call('EXISTS', K.window) == 0 then return cjson.encode({state = 'expired', decided = false}) end

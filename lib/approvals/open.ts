@@ -9,6 +9,8 @@
  * changes nothing (the record is created once; the delayed job's deduplication id is the same). Where the platform
  * shows controls, they are put on the question once it is open (an edit, so that a press always finds it, and a
  * streamed question gets them too); a platform that refuses leaves the question as it is, answered by a reaction.
+ * A ✅ or a press can come between the question's post and its open: the asker's (kept by ./decide.ts) decides it as
+ * it opens, and its continuation is published at once.
  */
 import type { PendingCall } from "../conversation/draft.ts";
 import type { JobOf } from "../queue/job.ts";
@@ -51,20 +53,27 @@ export async function openApproval(scope: AnswerScope, call: PendingCall): Promi
     delaySeconds: minutes * 60 + EXPIRY_MARGIN_SECONDS,
     step: 1,
   });
+  // The asker answered before it opened (or since, for a retry): its continuation goes now, as ./decide.ts would
+  // have published it (the same deduplication id), and the outcome, not controls, goes on the question.
+  const decided = opened.state === "approved" || opened.state === "denied";
+  if (decided) await rt.queue.publish(continuation);
   const question = attempt.draft.text ?? "";
-  const offered = await replier.offerControls(job, questionId, question).then(
-    () => true,
-    (err: unknown) => {
-      rt.log.warn("approval_controls_unoffered", { ...where, question: questionId, error: errorMessage(err) });
-      return false;
-    },
-  );
+  const offered =
+    opened.state === "pending" &&
+    (await replier.offerControls(job, questionId, question).then(
+      () => true,
+      (err: unknown) => {
+        rt.log.warn("approval_controls_unoffered", { ...where, question: questionId, error: errorMessage(err) });
+        return false;
+      },
+    ));
   rt.log.info("approval_opened", {
     ...where,
     tool: call.tool,
     // The bot's question: a message id, no person's (a reaction to it names it too).
     question: questionId,
-    opened,
+    opened: opened.opened,
+    state: opened.state,
     job: published.messageId,
     deduplicated: published.deduplicated,
     offered,

@@ -6,7 +6,7 @@
  * ./answer-scripts.ts, the continuation's look through ./settle-script.ts.
  */
 import { pendingCallSchema, type PendingCall } from "../conversation/draft.ts";
-import { approvalAskedKey, approvalKey, approvalWindowKey } from "../keys.ts";
+import { approvalAskedKey, approvalEarlyKey, approvalKey, approvalWindowKey } from "../keys.ts";
 import type { ConversationKey } from "../message.ts";
 import { RedisStore } from "../redis-store.ts";
 import { CLOSE, DECIDE, OPEN } from "./answer-scripts.ts";
@@ -34,7 +34,10 @@ export interface Settled {
 }
 
 export class Approvals extends RedisStore {
-  /** False when it was open already (an earlier attempt opened it). `byReply`: answered by a YES or NO in the place. */
+  /**
+   * `opened` false when it was open already (an earlier attempt opened it); its `state`, decided already when the
+   * asker answered before it opened. `byReply`: answered by a YES or NO in the place.
+   */
   async open(
     place: ConversationKey,
     questionId: string,
@@ -46,11 +49,11 @@ export class Approvals extends RedisStore {
       ttlSeconds: number;
       byReply: boolean;
     },
-  ): Promise<boolean> {
+  ): Promise<{ opened: boolean; state: ApprovalState }> {
     const asked = args.byReply ? { asked: approvalAskedKey(this.prefix, place) } : {};
     return OPEN.run(
       this.redis,
-      { ...this.#keys(place, questionId), ...asked },
+      { ...this.#keys(place, questionId), early: approvalEarlyKey(this.prefix, place, questionId), ...asked },
       {
         asker: args.asker,
         window: args.windowSeconds,
@@ -83,16 +86,18 @@ export class Approvals extends RedisStore {
     return job === "" ? null : job.job;
   }
 
-  /** null: no approval asked under that message. */
+  /**
+   * `kept`: no approval is open under that message (yet): the answer waits there `windowSeconds` for one to open
+   * (its question may be out, its record not yet).
+   */
   async decide(
     place: ConversationKey,
     questionId: string,
-    who: string,
-    verdict: "approve" | "deny",
-  ): Promise<Decided | null> {
-    const state = verdict === "approve" ? "approved" : "denied";
-    const decided = await DECIDE.run(this.redis, this.#keys(place, questionId), { who, state });
-    return decided === "" ? null : decided;
+    answer: { who: string; verdict: "approve" | "deny"; windowSeconds: number },
+  ): Promise<Decided | "kept"> {
+    const state = answer.verdict === "approve" ? "approved" : "denied";
+    const keys = { ...this.#keys(place, questionId), early: approvalEarlyKey(this.prefix, place, questionId) };
+    return DECIDE.run(this.redis, keys, { who: answer.who, state, window: answer.windowSeconds });
   }
 
   async settle(place: ConversationKey, questionId: string): Promise<Settled | null> {

@@ -167,7 +167,7 @@ describe("a ✅ the Gateway delivered once", () => {
     const proxy = `${String(env.UPSTASH_REDIS_REST_URL)}/__proxy`;
     await approvedDespite(async ({ channelId, questionId }) => {
       const record = approvalKey(String(env.REDIS_KEY_PREFIX), place(channelId), questionId);
-      const decision = await evalshaMatch(DECIDE.source, 2, record);
+      const decision = await evalshaMatch(DECIDE.source, 3, record);
       await scriptFault(proxy, { fault: "refuse", bodyContains: decision, status: 503 });
       return proxy;
     });
