@@ -103,7 +103,8 @@ async function publishContinuation(rt: Runtime, sealed: string): Promise<void> {
 
 /**
  * A YES or NO in a place where questions are answered by a reply: true when it answered the place's pending
- * question (the message is then the approval's, not a question for the model); false when none is pending there,
+ * question, or the one just posted whose approval is about to open (the message is then the approval's, not a
+ * question for the model); false when none is pending there,
  * or it is past answering (expired, closed, or its result already out): then it is an ordinary message.
  */
 export async function answerApprovalReply(
@@ -115,7 +116,8 @@ export async function answerApprovalReply(
   if (questionId === null) return false;
   const answer = { place: message.key, messageId: questionId, userId: message.author.id, verdict };
   const decided = await decideAndPublish(rt, answer);
-  return decided !== "kept" && publishes(decided);
+  // Kept: the question it names is out, its approval about to open (./open.ts `questionPosted`).
+  return decided === "kept" || publishes(decided);
 }
 
 /**

@@ -17,11 +17,24 @@ import type { JobOf } from "../queue/job.ts";
 import { sealJob } from "../queue/sealed-job.ts";
 import type { AnswerScope } from "../jobs/scope.ts";
 import { errorMessage } from "../log.ts";
+import { closePendingQuestion } from "./decide.ts";
 
 /** How long a decided approval is kept past its expiry: QStash's retries of its continuation end well within it. */
 const KEPT_AFTER_SECONDS = 2 * 60 * 60;
 /** The expiry's continuation runs this long after the approval's end, so that it never finds it still pending. */
 const EXPIRY_MARGIN_SECONDS = 5;
+
+/**
+ * Where a reply answers questions, the question is named the place's pending one as soon as it is out, not only once
+ * its approval opens: a YES in between is the approval's, kept for the open (./decide.ts), never a text for the
+ * model. Any earlier question still pending is closed first, as any message of the bot's closes it.
+ */
+export async function questionPosted(scope: AnswerScope, questionId: string): Promise<void> {
+  const { rt, job, replier, attempt } = scope;
+  if (!attempt.draft.approval || attempt.draft.posted[0] !== questionId || replier.approvalWay(job) !== "reply") return;
+  await closePendingQuestion(rt, job.key, "bot", questionId);
+  await rt.approvals.nameAsked(job.key, questionId, rt.settings.APPROVAL_TTL_MINUTES * 60);
+}
 
 export async function openApproval(scope: AnswerScope, call: PendingCall): Promise<void> {
   const { rt, job, replier, attempt, where } = scope;

@@ -65,6 +65,14 @@ export class Approvals extends RedisStore {
     );
   }
 
+  /**
+   * The question just posted is the one a reply answers (before its approval opens, so that a YES that comes in
+   * between waits for the open under it: `decide`'s `kept`); the latest wins, as `open`'s.
+   */
+  async nameAsked(place: ConversationKey, questionId: string, windowSeconds: number): Promise<void> {
+    await this.redis.set(approvalAskedKey(this.prefix, place), questionId, { ex: windowSeconds });
+  }
+
   /** The place's pending question answered by a reply (the latest asked), while its window lives; else null. */
   async askedByReply(place: ConversationKey): Promise<string | null> {
     const id = await this.redis.get<string | number>(approvalAskedKey(this.prefix, place));
