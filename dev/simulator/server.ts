@@ -128,6 +128,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     signingSecret: setting("SLACK_SIGNING_SECRET"),
     slackFakeUrl: opts.fakes.slack,
     telegramFakeUrl: opts.fakes.telegram,
+    googleChatFakeUrl: opts.fakes.googleChat,
     workspaces,
   };
   async function installSlackWorkspaces(): Promise<SlackWorkspace[]> {

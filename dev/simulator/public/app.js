@@ -68,13 +68,16 @@ const postJson = async (path, body) => {
 function pressOf(entry, control) {
   if (entry.platform === "telegram")
     return { platform: "telegram", chat: Number(entry.channel), messageId: Number(entry.messageId), id: control.id };
+  if (entry.platform === "google-chat")
+    return { platform: "google-chat", space: entry.channel, message: entry.messageId, label: control.label };
   const thread = entry.threadTs ? { threadTs: entry.threadTs } : {};
   return { platform: "slack", workspace: entry.workspace, ts: entry.ts, ...thread, ...control };
 }
 
 /**
- * The buttons the Worker put on a bot's message (Slack's Block Kit, Telegram's inline keyboard), pressed as the
- * platform sends the press; what the bot answered a Telegram press (its alert) shows under the message.
+ * The buttons the Worker put on a bot's message (Slack's Block Kit, Telegram's inline keyboard, Google Chat's card),
+ * pressed as the platform sends the press; what the bot answered a Telegram press (its alert) shows under the
+ * message (a Google Chat click's note is a message of its own, only for the clicker).
  */
 function messageControls(entry) {
   const press = (control) => async () => {
@@ -227,7 +230,7 @@ function renderChat() {
       chat
         .filter((e) => e.place === place)
         .map((e, i) => {
-          const item = messageItem(e);
+          const item = messageItem(e, e.bot ? messageControls(e) : []);
           if (i > 0 && view.gchatSpot === "space") item.classList.add("in-thread");
           return item;
         }),
