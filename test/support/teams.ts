@@ -99,7 +99,8 @@ export interface BotActivity {
   root?: string;
   text: string;
   replyToId?: string;
-  revisions: { at: number; method: "post" | "put"; text: string; textFormat?: string }[];
+  /** `stream`: an update of Teams' stream of the message; `final`: the message that ended it. */
+  revisions: { at: number; method: "post" | "put" | "stream" | "final"; text: string; textFormat?: string }[];
 }
 
 /** The bot's messages in a conversation (its chat id), oldest first. */
