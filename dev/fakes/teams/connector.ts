@@ -42,6 +42,8 @@ export type ConnectorCall = {
   replyToId?: string;
   streamType?: string;
   streamSequence?: number;
+  /** When the fake took the call (its clock). */
+  at?: number;
   /** The Connector's code for a streaming activity it refused or dropped. */
   refused?: string;
 };

@@ -173,7 +173,7 @@ export async function startTeamsFake(opts: TeamsFakeOptions): Promise<RunningTea
         limits,
         rateLimits: () => settings.rateLimits,
         bot,
-        record: (call) => control.record(call),
+        record: (call) => control.record({ ...call, at: Date.now() }),
       },
       { method, pathname: url.pathname, authorization: req.headers.authorization, body },
     );
