@@ -3,8 +3,9 @@
  * What a person saw of one answer, read from the fakes' own records (times are the fakes' clocks, the same
  * machine's): the first sign that the bot works (Slack reaction, status or first post; a Discord interaction's
  * deferred "thinking…" is the webhook's own answer, so it shows at acceptance; a Gateway answer's, the typing
- * indicator or else its first post; Google Chat's, its first post; Teams', its typing), the first text, the whole answer,
- * the model's first token (its request's arrival plus the first-token delay), the API calls and refusals.
+ * indicator or else its first post; Google Chat's, its first post; Teams', its typing or status line), the first
+ * text, the whole answer, the model's first token (its request's arrival plus the first-token delay), the API calls
+ * and refusals.
  */
 import { longAnswer } from "../../dev/local-model/long-answer.ts";
 import { splitText } from "../../lib/text/split.ts";

@@ -2,11 +2,12 @@
  * @module
  * bench/latency's Microsoft Teams questions and what a person saw of their answers: an @mention of the bot in a new
  * post of a channel of its own (typing, then a reply posted and edited as it grows) and a message in a 1:1 chat
- * (typing, then Teams' own stream: its text growing in streaming updates, ended by the final message). Each
+ * (a status line, then Teams' own stream in its place: its text growing, ended by the final message). Each
  * conversation is made in the Teams fake as the question is asked (the fake names it, as Teams does), and the
  * fake's activity is posted to the Worker as the Bot Connector posts it. The fake's records (its clock, this
- * machine's) tell the first sign (the first typing activity), the first text (the first revision of the bot's message
- * that shows text: an informative update is a status line, not the answer) and when the answer was complete.
+ * machine's) tell the first sign (the first typing activity or status line), the first text (the first revision of
+ * the bot's message that shows text: an informative update is a status line, not the answer) and when the answer was
+ * complete.
  */
 import { longAnswer } from "../../dev/local-model/long-answer.ts";
 import { TEAMS_MAX_MESSAGE_CHARS, teamsMarkdown } from "../../lib/platforms/teams/format.ts";
@@ -64,8 +65,10 @@ export async function seenOnTeams(fakeUrl: string, conversation: string, tokens:
     .sort((a, b) => a.at - b.at);
   const texts = messages.flatMap((m) => m.revisions.filter((r) => r.streamType !== "informative").map((r) => r.at));
   const typing = calls.find((c) => c.route === "send typing");
+  // The working sign: typing, or in a 1:1 chat the status line that begins the stream.
+  const shown = messages.flatMap((m) => m.revisions.map((r) => r.at));
   return {
-    signAt: Math.min(typing?.at ?? Infinity, ...texts),
+    signAt: Math.min(typing?.at ?? Infinity, ...shown),
     firstTextAt: Math.min(...texts),
     completeAt: Math.max(...texts),
     calls: calls.length,

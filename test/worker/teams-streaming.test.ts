@@ -2,8 +2,9 @@
  * @module
  * Teams answers shown as they are written (issue #39), at Teams' own pace (the fake refuses stream updates less than
  * a second apart, out of sequence, after the final message, and outside 1:1 chats, as Teams does): in a 1:1 chat
- * Teams' native stream, its text growing in typing updates and ended by the final message with the stream's id; the
- * person's Stop ending the answer as it stands; in a group chat a posted message edited as it grows.
+ * Teams' native stream, begun by the working sign's status line, its text growing in typing updates and ended by the
+ * final message with the stream's id; the person's Stop ending the answer as it stands; a refused stream's status line
+ * ended by the answer's message; in a group chat a posted message edited as it grows.
  */
 import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it } from "vitest";
@@ -68,10 +69,13 @@ describe("a Teams 1:1 answer", () => {
     const updates = calls.filter((c) => c.route === "stream update");
     expect(updates.length).toBeGreaterThan(2);
     expect(updates.map((c) => c.streamSequence)).toEqual(updates.map((_, i) => i + 1));
+    // The working sign is the stream's status line; the answer's words continue that same stream.
+    expect(updates[0]).toMatchObject({ streamType: "informative" });
     expect(updates[0]).not.toHaveProperty("activityId");
-    expect(updates.slice(1).every((c) => c.activityId === message!.id)).toBe(true);
-    // Each update shows the whole answer so far: every one begins as the one before did.
-    for (const [i, c] of updates.slice(1).entries()) expect(c.text.length).toBeGreaterThan(updates[i]!.text.length);
+    expect(updates.slice(1).every((c) => c.activityId === message!.id && c.streamType === "streaming")).toBe(true);
+    // Each update shows the whole answer so far, more of it each time.
+    const texts = updates.slice(1).map((c) => c.text.length);
+    for (const [i, chars] of texts.slice(1).entries()) expect(chars).toBeGreaterThan(texts[i]!);
     expect(calls.at(-1)).toMatchObject({ route: "send activity", streamType: "final", activityId: message!.id });
     expect(calls.at(-1)).not.toHaveProperty("streamSequence");
     const shown = message!.revisions.filter((r) => r.method === "stream").map((r) => r.at);
@@ -99,6 +103,29 @@ describe("a Teams 1:1 answer", () => {
     // One update met the Stop; none was tried after it, and no final message on a stream Teams ended.
     const refused = (await streamCalls(chat)).filter((c) => c.refused !== undefined);
     expect(refused.map((c) => c.refused)).toEqual(["ContentStreamNotAllowed"]);
+  });
+
+  it("where Teams refuses the answer's stream, ends the status line with the answer's message, edited as it grows", async () => {
+    const chat = await newConversation("personal");
+    // The status line gets through; every update after it is refused as Teams refuses a bot it will not let stream.
+    await teamsControl("/__fail", {
+      fault: "refuse",
+      status: 400,
+      path: "/stream update",
+      bodyContains: chat,
+      after: 1,
+      times: 20,
+    });
+    const question = await say(chat, newPerson("Dana"), `which dashboards matter most? ${PACE}`);
+    await deliver(env, question.delivery);
+    const answer = await answered(place(chat));
+    const [message, ...more] = await botMessages(chat);
+    expect(more).toEqual([]);
+    expect(message!.text).toBe(teamsMarkdown(answer));
+    const methods = message!.revisions.map((r) => r.method);
+    expect(methods.slice(0, 2)).toEqual(["stream", "final"]);
+    expect(methods.slice(2)).toContain("put");
+    expect(methods.slice(2).every((m) => m === "put")).toBe(true);
   });
 });
 

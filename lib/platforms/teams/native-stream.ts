@@ -21,18 +21,19 @@ import { waitingOutRateLimits } from "../rate-limited.ts";
 import { callConnector, type OutgoingActivity, type TeamsContext, teamsRefusal } from "./api.ts";
 import { teamsFormat, teamsMarkdown } from "./format.ts";
 import { editMessage } from "./send.ts";
+import {
+  endedOnTeams,
+  finalActivity,
+  keepStatusLine,
+  STREAM_ENDED,
+  type Sent,
+  type StreamStart,
+  takeStatusLine,
+} from "./status-line.ts";
 import type { TeamsTarget } from "./target.ts";
 
 /** The least time between two updates of one stream, from the answer to the earlier one. */
 export const STREAM_UPDATE_INTERVAL_MS = 1_000;
-/** Teams ends a stream that it refuses to go on with (Stop pressed, two minutes past) with this code. */
-const STREAM_ENDED = "ContentStreamNotAllowed";
-
-/** The last update this attempt sent: its sequence, and when Teams answered it. */
-interface Sent {
-  sequence: number;
-  at: number;
-}
 
 const update = (text: string, target: TeamsTarget, sequence: number, streamId?: string): OutgoingActivity => ({
   type: "typing",
@@ -43,35 +44,61 @@ const update = (text: string, target: TeamsTarget, sequence: number, streamId?: 
   ],
 });
 
-const final = (text: string, streamId: string): OutgoingActivity => ({
-  type: "message",
-  text: teamsMarkdown(text),
-  textFormat: "markdown",
-  entities: [{ type: "streaminfo", streamType: "final", streamId }],
-});
-
-const endedOnTeams = (err: unknown) => teamsRefusal(err)?.reason === STREAM_ENDED;
-
 /**
- * Starts the stream showing `text`; null when Teams will not stream for this bot or chat (400 or 403: the answer is
- * then shown another way).
+ * The stream showing `text`: the chat's status line's (./status-line.ts) when the working sign began one, else a new
+ * one; null when Teams will not stream for this bot or chat (400 or 403: the answer is then shown another way).
  */
 export async function openNativeStream(
   ctx: TeamsContext,
   target: TeamsTarget,
   text: string,
 ): Promise<AnswerStream | null> {
+  const line = await takeStatusLine(ctx, target);
+  if (line) {
+    try {
+      const continued = await continueStream(ctx, target, text, line);
+      if (continued) return continued;
+    } catch (err) {
+      if (!refusedStream(ctx, err)) throw err;
+      // Its words go out as a message, which ends the status line's stream (./send.ts).
+      keepStatusLine(target, line);
+      return null;
+    }
+  }
   let id: string | undefined;
   try {
     id = await waitingOutRateLimits(() => callConnector(ctx, "start stream", target, update(text, target, 1)));
   } catch (err) {
-    const refused = teamsRefusal(err);
-    if (refused?.status !== 400 && refused?.status !== 403) throw err;
-    ctx.log.info("teams_stream_refused", { status: refused.status, code: refused.reason });
+    if (!refusedStream(ctx, err)) throw err;
     return null;
   }
   if (!id) throw new Error("the Bot Connector started a stream without naming it");
   return nativeStream(ctx, target, { id, mode: "native", shown: text, open: true }, { sequence: 1, at: ctx.now() });
+}
+
+/** Teams will not stream for this bot or chat (400, 403): logged, for the answer to be shown another way. */
+function refusedStream(ctx: TeamsContext, err: unknown): boolean {
+  const refused = teamsRefusal(err);
+  if (refused?.status !== 400 && refused?.status !== 403) return false;
+  ctx.log.info("teams_stream_refused", { status: refused.status, code: refused.reason });
+  return true;
+}
+
+/** The status line's stream, its text now the answer's first words; null when Teams ended it meanwhile. */
+async function continueStream(ctx: TeamsContext, target: TeamsTarget, text: string, line: StreamStart) {
+  const wait = line.sent.at + STREAM_UPDATE_INTERVAL_MS - ctx.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  const sequence = line.sent.sequence + 1;
+  try {
+    await waitingOutRateLimits(() =>
+      callConnector(ctx, "update stream", target, update(text, target, sequence, line.id)),
+    );
+  } catch (err) {
+    if (endedOnTeams(err)) return null;
+    throw err;
+  }
+  const state: StreamState = { id: line.id, mode: "native", shown: text, open: true };
+  return nativeStream(ctx, target, state, { sequence, at: ctx.now() });
 }
 
 /**
@@ -82,7 +109,9 @@ export function nativeStream(ctx: TeamsContext, target: TeamsTarget, state: Stre
   let stopped = false;
   const edit = (text: string) => waitingOutRateLimits(() => editMessage(ctx, target, state.id, teamsMarkdown(text)));
   const end = async (text: string) => {
-    await waitingOutRateLimits(() => callConnector(ctx, "end stream", target, final(text, state.id)));
+    await waitingOutRateLimits(() =>
+      callConnector(ctx, "end stream", target, finalActivity(teamsMarkdown(text), state.id)),
+    );
     state.open = false;
   };
   return {

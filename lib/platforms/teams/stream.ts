@@ -20,7 +20,7 @@ import { waitingOutRateLimits } from "../rate-limited.ts";
 import type { TeamsContext } from "./api.ts";
 import { TEAMS_MAX_MESSAGE_CHARS, teamsFormat } from "./format.ts";
 import { nativeStream, openNativeStream, STREAM_UPDATE_INTERVAL_MS } from "./native-stream.ts";
-import { editMessage, postMessage } from "./send.ts";
+import { editMessage, postFirstMessage } from "./send.ts";
 import type { TeamsSettings } from "./settings.ts";
 import type { TeamsTarget } from "./target.ts";
 
@@ -36,7 +36,7 @@ export const teamsStreaming: StreamingCapability<TeamsTarget, TeamsSettings> = {
   async open(ctx, target, text) {
     const native = target.personal ? await openNativeStream(ctx, target, text) : null;
     if (native) return native;
-    const id = await postMessage(ctx, target, renderSnapshot(teamsFormat, text, target), true);
+    const id = await postFirstMessage(ctx, target, renderSnapshot(teamsFormat, text, target));
     return editStream(ctx, target, { id, mode: "edit", shown: text, open: false });
   },
 
