@@ -59,7 +59,7 @@ export function simulatorPage(page: Page) {
     },
     /** Who wrote each message of the Slack channel in view, in order. */
     channelAuthors: (): Promise<string[]> => page.locator("#slack-messages .message .author").allTextContents(),
-    async selectTab(tab: "slack" | "discord" | "sms" | "telegram" | "google-chat"): Promise<void> {
+    async selectTab(tab: "slack" | "discord" | "sms" | "telegram" | "google-chat" | "teams"): Promise<void> {
       await page.click(`#tabs button[data-tab="${tab}"]`);
     },
     /** Opens the thread of the channel message that contains `parentText`; returns the thread's admin key. */
