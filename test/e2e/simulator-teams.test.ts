@@ -6,20 +6,10 @@
  * the bot's messages as the fake holds them, drawn from Teams' Markdown: the answer in the reply chain of the post in
  * the channel, in the group chat, and in the person's 1:1 chat, where it came through Teams' own stream.
  */
-import type { Locator } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { hasChromium } from "./browser.ts";
-import { ANSWER_TIMEOUT_MS } from "./simulator-page.ts";
+import { ANSWER_TIMEOUT_MS, drawn } from "./simulator-page.ts";
 import { simulatorSession } from "./simulator-session.ts";
-
-async function drawn(message: Locator) {
-  const text = message.locator('[data-testid="message-text"]');
-  return {
-    bold: await text.locator("strong").allTextContents(),
-    blocks: await text.locator("pre").allTextContents(),
-    text: (await text.textContent()) ?? "",
-  };
-}
 
 describe.skipIf(!hasChromium())("the simulator's Teams tab", () => {
   const session = simulatorSession();
@@ -27,12 +17,9 @@ describe.skipIf(!hasChromium())("the simulator's Teams tab", () => {
   it("answers a mention in the channel's reply chain, in the group chat and in a 1:1 chat, drawn as Teams draws it", async () => {
     const { sim } = session;
     await sim.selectTab("teams");
-    await sim.pickPerson("alice");
     // Posted in the channel without a mention: Teams sends the bot nothing, so nothing answers it.
-    await sim.page.fill("#teams-input", "lunch at noon?");
-    await sim.page.press("#teams-input", "Enter");
-    await sim.page.fill("#teams-input", "@Parley what is our rollback plan?");
-    await sim.page.press("#teams-input", "Enter");
+    await sim.sayOnTeams("alice", "lunch at noon?");
+    await sim.sayOnTeams("alice", "@Parley what is our rollback plan?");
     const answer = sim.botAnswers("#teams-messages").first();
     await expect.poll(async () => (await drawn(answer)).text, { timeout: ANSWER_TIMEOUT_MS }).toContain("Carol");
     const shown = await drawn(answer);
@@ -46,8 +33,7 @@ describe.skipIf(!hasChromium())("the simulator's Teams tab", () => {
 
     await sim.page.click('#teams-spots button[data-spot="group"]');
     await expect.poll(() => sim.page.locator("#teams-messages .message").count()).toBe(0);
-    await sim.page.fill("#teams-input", "@Parley and the rollback plan for the database?");
-    await sim.page.press("#teams-input", "Enter");
+    await sim.sayOnTeams("alice", "@Parley and the rollback plan for the database?");
     const inGroup = sim.botAnswers("#teams-messages").first();
     await expect
       .poll(async () => (await drawn(inGroup)).bold, { timeout: ANSWER_TIMEOUT_MS })
@@ -55,8 +41,7 @@ describe.skipIf(!hasChromium())("the simulator's Teams tab", () => {
 
     await sim.page.click('#teams-spots button[data-spot="dm"]');
     expect(await sim.page.locator("#teams-title").textContent()).toBe("Alice ↔ Parley");
-    await sim.page.fill("#teams-input", "the rollback plan once more?");
-    await sim.page.press("#teams-input", "Enter");
+    await sim.sayOnTeams("alice", "the rollback plan once more?");
     const inChat = sim.botAnswers("#teams-messages").first();
     await expect.poll(async () => (await drawn(inChat)).text, { timeout: ANSWER_TIMEOUT_MS }).toContain("Carol");
     expect(await sim.page.locator("#place").textContent()).toMatch(/^teams\|[^|]+\|a:[^|]+\|$/);

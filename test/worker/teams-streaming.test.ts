@@ -6,9 +6,7 @@
  * final message with the stream's id; the person's Stop ending the answer as it stands; a refused stream's status line
  * ended by the answer's message; in a group chat a posted message edited as it grows.
  */
-import { Redis } from "@upstash/redis/cloudflare";
 import { describe, expect, it } from "vitest";
-import { ConversationStore } from "../../lib/conversation/store.ts";
 import type { ConversationKey } from "../../lib/message.ts";
 import { teamsMarkdown } from "../../lib/platforms/teams/format.ts";
 import {
@@ -17,6 +15,7 @@ import {
   newConversation,
   newPerson,
   place,
+  recordedAnswers,
   say,
   teamsControl,
   teamsSuiteEnv,
@@ -25,10 +24,7 @@ import { eventually, pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "teamsstream";
 const env = teamsSuiteEnv(SUITE, { STREAMING: "true", SHOW_WORKING: "true" });
-const store = new ConversationStore(
-  new Redis({ url: String(env.UPSTASH_REDIS_REST_URL), token: String(env.UPSTASH_REDIS_REST_TOKEN) }),
-  { prefix: `t-${SUITE}`, ttlSeconds: () => 120, maxMessages: 200 },
-);
+const answers = recordedAnswers(env, SUITE);
 /** About five seconds of answer: several updates at Teams' pace. */
 const PACE = "[[local-model tokens=250 tps=50 first_ms=150]]";
 
@@ -48,12 +44,7 @@ const streamCalls = (chat: string) =>
     calls.filter((c) => c.streamType !== undefined),
   );
 
-const answered = (key: ConversationKey) =>
-  eventually(
-    async () => (await store.load(key))?.recent.find((m) => m.role === "assistant")?.text,
-    30_000,
-    "the answer recorded",
-  );
+const answered = async (key: ConversationKey) => (await answers(key))[0]!.text;
 
 describe("a Teams 1:1 answer", () => {
   it("streams in Teams' own stream: growing text from sequence 1, a second apart, ended by the final message", async () => {
