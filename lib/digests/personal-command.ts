@@ -6,7 +6,7 @@
  * it and deleted after the record is cleared (./command.ts), and listed with the tenant's digests for its cleanup.
  */
 import type { ConversationKey } from "../message.ts";
-import { personId } from "../keys.ts";
+import { personId, type Tenancy } from "../keys.ts";
 import type { Runtime } from "../runtime.ts";
 import { type DigestOrigin, digestJob, digestStatus } from "./command.ts";
 import { cronOf, type DigestCommand, DIGEST_USAGE } from "./plan.ts";
@@ -26,10 +26,7 @@ export async function runPersonalDigestCommand(
   const current = await rt.personalDigests.get(where, person);
   if (command.kind === "status") return { text: await digestStatus(rt, current, NO_DIGEST), changed: false };
   if (command.kind === "off") {
-    if (!current) return { text: NO_DIGEST, changed: false };
-    await rt.personalDigests.clear(where, person);
-    await rt.schedules.delete(current.scheduleId);
-    await rt.digests.forget(where, current.scheduleId);
+    if (!(await endPersonalDigest(rt, where, person))) return { text: NO_DIGEST, changed: false };
     return { text: "Done. Your digest is off.", changed: true };
   }
   const scheduleId = await rt.schedules.idFor(`digest-me|${personId(where, person)}`);
@@ -40,4 +37,17 @@ export async function runPersonalDigestCommand(
   await rt.personalDigests.set(where, person, digest);
   const text = await digestStatus(rt, digest, NO_DIGEST);
   return { text: `Done. ${text.replace(/^Digest:/, "Your digest, in a DM:")}`, changed: true };
+}
+
+/**
+ * Ends the person's own digest, if they have one: on `me off`, and when they ask to be forgotten (its schedule names
+ * them, and "forget me" leaves nothing that does). False when there was none.
+ */
+export async function endPersonalDigest(rt: Runtime, where: Tenancy, person: string): Promise<boolean> {
+  const current = await rt.personalDigests.get(where, person);
+  if (!current) return false;
+  await rt.personalDigests.clear(where, person);
+  await rt.schedules.delete(current.scheduleId);
+  await rt.digests.forget(where, current.scheduleId);
+  return true;
 }

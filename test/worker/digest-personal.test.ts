@@ -4,7 +4,8 @@
  * `/parley digest me daily 08:30` creates one QStash schedule for the person, whose delivery sends them one DM with a
  * section per public channel they are a member of, as Slack's users.conversations says at that run: never a private
  * channel's talk (even one they are in), nor a public channel's they are not in; a redelivery sends nothing more;
- * and a channel they left is dropped at the next run. `me off` deletes the schedule at the stand-in.
+ * and a channel they left is dropped at the next run. `me off` deletes the schedule at the stand-in, and so does
+ * "forget me": the schedule names the person, and a forgotten person leaves nothing that does.
  */
 import { describe, expect, it } from "vitest";
 import { digestKit } from "../support/digests.ts";
@@ -12,8 +13,9 @@ import { scriptFault } from "../support/fault-control.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { ALL_RETRIES_MS, prodTimingSuite } from "../support/prod-timing.ts";
 import { INSTALLABLE } from "../support/slack-install.ts";
-import { slackPosts } from "../support/slack.ts";
-import { pumpJobsDuringSuite } from "../support/worker.ts";
+import { FORGET_CONFIRMATION } from "../../lib/notices.ts";
+import { distinctSlackTs, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
+import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "digest-personal";
 const DAY_MS = 86_400_000;
@@ -76,6 +78,28 @@ describe("a person's own digest on Slack", () => {
 
     expect(await slash(place, person, "digest me status")).toMatch(/^Digest: daily at 08:30 \(UTC\)\./);
     expect(await slash(place, person, "digest me off")).toBe("Done. Your digest is off.");
+    expect(await schedulesOf(place, PERSONAL_PATH)).toEqual([]);
+    expect(await slash(place, person, "digest me status")).toBe("You have no digest of your own.");
+  });
+
+  it("ends the person's own digest when they ask to be forgotten", async () => {
+    const place = await installedPlace();
+    const person = `UF${place.id}`;
+    await members(place, place.channel, { join: [person] });
+    expect(await slash(place, person, "digest me weekly fri 16:00")).toMatch(/^Done\. Your digest, in a DM: /);
+    expect(await schedulesOf(place, PERSONAL_PATH)).toHaveLength(1);
+
+    const dm = { team: place.team, channel: `D${person.slice(1)}` };
+    const forget = slackMessageEvent({
+      ...dm,
+      user: person,
+      text: "forget me",
+      ts: distinctSlackTs(),
+      channelType: "im",
+    });
+    expect((await callWorker(kit.env, await signedSlackRequest(forget.body))).status).toBe(200);
+    for (let round = 0; round < 8 && (await kit.deliveriesSettled()).deliveries.length > 0; round++);
+    expect((await slackPosts(dm.channel)).map((p) => p.text)).toEqual([FORGET_CONFIRMATION]);
     expect(await schedulesOf(place, PERSONAL_PATH)).toEqual([]);
     expect(await slash(place, person, "digest me status")).toBe("You have no digest of your own.");
   });
