@@ -11,6 +11,7 @@
  */
 import { CatchUpRefused, readPage } from "../catch-up/pages.ts";
 import type { CatchUpProgress } from "../catch-up/progress.ts";
+import { GiveUp } from "../errors.ts";
 import { type JobScope, jobScope } from "../jobs/scope.ts";
 import type { ReplyTarget } from "../message.ts";
 import type { PersonalDigestSide } from "../platforms/personal-digests.ts";
@@ -106,7 +107,15 @@ async function runSlot(
     record = { ...record, text: parts.join("\n\n") };
     await save();
   }
-  const dm = record.dm ?? (await side.dm(job));
+  // A DM the platform will never open (Slack's `im:write` not yet approved by a workspace installed before it) ends
+  // the slot with one line; QStash's retries would only meet the same refusal.
+  const dm =
+    record.dm ??
+    (await side.dm(job).catch((err: unknown) => {
+      if (!(err instanceof GiveUp)) throw err;
+      rt.log.warn("digest_dm_refused", { platform: job.key.platform, tenant: job.key.tenant, reason: err.code });
+      return null;
+    }));
   if (!dm) return finish("refused");
   record = { ...record, dm };
   await save();

@@ -20,10 +20,10 @@ export function digestKit(kit: ProdTimingSuite, suite: string) {
   const qstash = new Client({ baseUrl: kit.qstashUrl, token: String(kit.env.QSTASH_TOKEN), devMode: false });
   return {
     digestPath,
-    /** A channel in a workspace installed for it alone, where UADMIN is an admin. */
-    async installedPlace(): Promise<DigestPlace> {
+    /** A channel in a workspace installed for it alone (with `scope`, the scopes it granted), UADMIN an admin. */
+    async installedPlace(scope?: string): Promise<DigestPlace> {
       const place = newSlackPlace("DG");
-      await installWorkspace(kit.env, { id: place.team, name: `Digest ${place.id}` });
+      await installWorkspace(kit.env, { id: place.team, name: `Digest ${place.id}`, ...(scope ? { scope } : {}) });
       const res = await fetch(`${SLACK_FAKE_ORIGIN}/__roles`, {
         method: "POST",
         body: JSON.stringify({ team: place.team, admins: ["UADMIN"] }),

@@ -12,6 +12,7 @@ import { digestKit } from "../support/digests.ts";
 import { scriptFault } from "../support/fault-control.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { ALL_RETRIES_MS, prodTimingSuite } from "../support/prod-timing.ts";
+import { SLACK_BOT_SCOPES } from "../../lib/platforms/slack/oauth/authorize.ts";
 import { INSTALLABLE } from "../support/slack-install.ts";
 import { FORGET_CONFIRMATION } from "../../lib/notices.ts";
 import { distinctSlackTs, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
@@ -102,5 +103,22 @@ describe("a person's own digest on Slack", () => {
     expect((await slackPosts(dm.channel)).map((p) => p.text)).toEqual([FORGET_CONFIRMATION]);
     expect(await schedulesOf(place, PERSONAL_PATH)).toEqual([]);
     expect(await slash(place, person, "digest me status")).toBe("You have no digest of your own.");
+  });
+
+  it("ends a slot at once, with nothing sent, where the workspace has not granted the DM's scope", async () => {
+    const place = await installedPlace(SLACK_BOT_SCOPES.filter((s) => s !== "im:write").join(","));
+    const tag = `noim-${place.id}`;
+    const person = `UN${place.id}`;
+    await members(place, place.channel, { join: [person, "UALICE"] });
+    expect(await slash(place, person, "digest me daily 07:00")).toMatch(/^Done\. Your digest, in a DM: /);
+    const [schedule] = await schedulesOf(place, PERSONAL_PATH);
+    const slot = schedule?.nextScheduleTime ?? 0;
+    await inSlack(place, "UALICE", `the audit starts monday ${tag}`, slot - 3_600_000);
+    await scriptModel({ match: tag, reply: "Decisions:\n- the audit starts monday [1]" });
+
+    // Slack refuses conversations.open (missing_scope) however often it is asked: one delivery, answered, no retry.
+    const deliveries = await until(slot + ALL_RETRIES_MS, PERSONAL_PATH);
+    expect(deliveries.map((d) => [d.retried, d.status])).toEqual([[0, 200]]);
+    expect(await slackPosts(`D${person.slice(1)}`)).toEqual([]);
   });
 });
