@@ -5,17 +5,17 @@
  * it: yes (half of them), no (a quarter), or never (the question expires). Where the question shows its buttons the
  * answer is a press (always on Telegram, Google Chat and in a Discord DM, where no reaction is read; half the time on
  * Slack and in Discord guilds, a reaction the other half), by text a YES or NO; all under the run's faults. A third of
- * the yeses come twice: a double click (a second press made while the buttons show) or the reaction again and a second way (✅ then ✔️, YES twice); another
- * third of the pressed ones have the same press arrive again (Telegram redelivers an update; Discord's the same
- * interaction twice, as test/worker/tool-approval-buttons-discord.test.ts plays it; Slack never does). Before any of
- * it, on a quarter of the questions in a place with others in it, a stranger presses Approve (changes nothing); and on
- * a quarter the asker's Approve press is delivered only after the question expired (`sendLatePresses`: changes
- * nothing). A press counts as accepted when its answer was a 2xx (Parley answers 200), else it is not (Telegram
- * delivers a failed update again, as ./send.ts). Afterwards, from the tool server's count of create_ticket by
- * idempotency key and the title each carried (which holds the conversation's tag): every call is of a conversation
- * whose asker approved in time (`unapproved_calls` otherwise), none was done twice, under two keys (`confirmed_twice`),
- * and every approval the platform saw accepted ran (`approved_unrun` otherwise); a key sent again (`confirmed_repeats`)
- * is the server's to drop.
+ * the yeses come twice: a double click (a second press made while the buttons show) or the reaction again and a second
+ * way (✅ then ✔️, YES twice); another third of the pressed ones have the same press arrive again (Telegram redelivers
+ * an update; Discord's the same interaction twice, as test/worker/tool-approval-buttons-discord.test.ts plays it; Slack
+ * never does). Before any of it, on a quarter of the questions in a place with others in it, a stranger presses Approve
+ * (changes nothing); and on a quarter the asker's Approve press is delivered only after the question expired
+ * (`sendLatePresses`: changes nothing). A press counts as accepted when its answer was a 2xx (Parley answers 200), else
+ * it is not (Telegram delivers a failed update again, as ./send.ts). Afterwards, from the tool server's count of
+ * create_ticket by idempotency key and the title each carried (which holds the conversation's tag): every call is of a
+ * conversation whose asker approved in time (`unapproved_calls` otherwise), none was done twice, under two keys
+ * (`confirmed_twice`), and every approval the platform saw accepted ran (`approved_unrun` otherwise); a key sent again
+ * (`confirmed_repeats`) is the server's to drop.
  */
 import type { Random } from "../../dev/faults/seeded-random.ts";
 import type { ToolServerCalls } from "../../dev/tools/server.ts";
