@@ -18,6 +18,7 @@ import { withBackoff } from "./api.ts";
 import { CONTROL_PARAMETER } from "./click.ts";
 import type { Framing } from "./event.ts";
 import { googleChatText } from "./format.ts";
+import { eventResponse } from "./responses.ts";
 import { patchMessage } from "./send.ts";
 import { audienceOf, type GoogleChatSettings } from "./settings.ts";
 import type { GoogleChatTarget } from "./target.ts";
@@ -49,15 +50,6 @@ function notice(markdown: string): string {
 /** The question's text as shown, the outcome under it. */
 const decided = (shown: string, outcome: string) => `${shown}\n\n${notice(outcome)}`;
 
-/** The event's response, in the framing the click came in: the message updated, or a private message. */
-function clickResponse(framing: Framing, message: Record<string, unknown>, update: boolean): Response {
-  if (framing === "add-on") {
-    const action = update ? { updateMessageAction: { message } } : { createMessageAction: { message } };
-    return Response.json({ hostAppDataAction: { chatDataAction: action } });
-  }
-  return Response.json({ actionResponse: { type: update ? "UPDATE_MESSAGE" : "NEW_MESSAGE" }, ...message });
-}
-
 const mention = (person: string) => `<${person}>`;
 
 export const googleChatControls = {
@@ -71,12 +63,12 @@ export const googleChatControls = {
   async answer(_ctx: Ctx, press: ControlPress, note: string | null): Promise<Response> {
     const framing: Framing = press.reply === "add-on" ? "add-on" : "interaction";
     if (note !== null)
-      return clickResponse(framing, { text: notice(note), privateMessageViewer: { name: press.person } }, false);
+      return eventResponse(framing, { text: notice(note), privateMessageViewer: { name: press.person } }, false);
     // The asker's click decided it (pressControl): its outcome, as the continuation will settle it.
     const outcome = (press.controlId === "approve" ? CONTROL_OUTCOMES.approved : CONTROL_OUTCOMES.denied)(
       mention(press.person),
     );
-    return clickResponse(framing, { text: decided(press.shownText ?? "", outcome), cardsV2: [] }, true);
+    return eventResponse(framing, { text: decided(press.shownText ?? "", outcome), cardsV2: [] }, true);
   },
   mention,
 };
