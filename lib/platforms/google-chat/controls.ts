@@ -31,16 +31,28 @@ const CONTROL_FUNCTION = "parley_control";
 
 type Ctx = ReplyContext<GoogleChatSettings>;
 
-function approvalCard(config: GoogleChatSettings, controls: readonly Control[]) {
+/** A card of one button list, each button invoking the app with `parameters` naming its control's id. */
+export function buttonCard(
+  config: GoogleChatSettings,
+  cardId: string,
+  buttons: readonly { id: string; label: string; type: "FILLED" | "OUTLINED" }[],
+) {
   const audience = audienceOf(config.GOOGLE_CHAT_AUDIENCE ?? "");
   const fn = audience?.mode === "endpoint" ? audience.url : CONTROL_FUNCTION;
-  const buttons = controls.map((c) => ({
-    text: c.label,
-    type: c.style === "approve" ? "FILLED" : "OUTLINED",
-    onClick: { action: { function: fn, parameters: [{ key: CONTROL_PARAMETER, value: c.id }] } },
+  const widgets = buttons.map((b) => ({
+    text: b.label,
+    type: b.type,
+    onClick: { action: { function: fn, parameters: [{ key: CONTROL_PARAMETER, value: b.id }] } },
   }));
-  return { cardId: CARD_ID, card: { sections: [{ widgets: [{ buttonList: { buttons } }] }] } };
+  return { cardId, card: { sections: [{ widgets: [{ buttonList: { buttons: widgets } }] }] } };
 }
+
+const approvalCard = (config: GoogleChatSettings, controls: readonly Control[]) =>
+  buttonCard(
+    config,
+    CARD_ID,
+    controls.map((c) => ({ id: c.id, label: c.label, type: c.style === "approve" ? "FILLED" : "OUTLINED" })),
+  );
 
 /** Parley's own words (an outcome, a note) in Chat's format, its mentions of people kept as mentions. */
 function notice(markdown: string): string {
