@@ -8,6 +8,7 @@
  */
 import { Hono, type MiddlewareHandler } from "hono";
 import { replyContext } from "../lib/platforms/context.ts";
+import { jsonBody } from "../lib/platforms/json-body.ts";
 import { readChatEvent } from "../lib/platforms/google-chat/event.ts";
 import { googleChat as adapter } from "../lib/platforms/google-chat/index.ts";
 import { googleChatMayManage, parleyAnswer, readParleyCommand } from "../lib/platforms/google-chat/parley.ts";
@@ -21,13 +22,8 @@ export const googleChat = new Hono<AppEnv>();
 
 /** `/parley`; any other event (or a body that does not parse) goes on to the webhook flow. */
 const placeCommands: MiddlewareHandler<AppEnv> = async (c, next) => {
-  let body: unknown;
-  try {
-    body = JSON.parse(c.var.webhook.rawBody);
-  } catch {
-    return next();
-  }
-  const command = readParleyCommand(readChatEvent(body));
+  const body = jsonBody(c.var.webhook.rawBody);
+  const command = body.ok ? readParleyCommand(readChatEvent(body.value)) : null;
   if (!command) return next();
   const rt = runtimeFor(c.env);
   const ctx = replyContext(rt, adapter, command.place.tenant);
