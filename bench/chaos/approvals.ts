@@ -3,19 +3,19 @@
  * bench/chaos's approvals (docs/tools.md, "Actions that need approval"): once the questions that ask to run the
  * confirm-only create_ticket are up (./questions.ts finds them), the person who asked answers each as the seed draws
  * it: yes (half of them), no (a quarter), or never (the question expires). Where the question shows its buttons the
- * answer is a press (always on Telegram and in a Discord DM, where no reaction is read; half the time on Slack and in
- * Discord guilds, a reaction the other half), by text a YES or NO; all under the run's faults. A third of the yeses
- * come twice: a double click (a second press) or the reaction again and a second way (✅ then ✔️, YES twice); another
- * third of the pressed ones have the same press arrive again (Telegram redelivers an update; Discord's the same
- * interaction twice, as test/worker/tool-approval-buttons-discord.test.ts plays it; Slack never does). Before any of
- * it, on a quarter of the questions in a place with others in it, a stranger presses Approve (changes nothing); and on
- * a quarter the asker's Approve press is delivered only after the question expired (`sendLatePresses`: changes
- * nothing). A press counts as accepted when its answer was a 2xx (Parley answers 200), else it is not (Telegram
- * delivers a failed update again, as ./send.ts). Afterwards, from the tool server's count of create_ticket by
- * idempotency key and the title each carried (which holds the conversation's tag): every call is of a conversation
- * whose asker approved in time (`unapproved_calls` otherwise), none was done twice, under two keys (`confirmed_twice`),
- * and every approval the platform saw accepted ran (`approved_unrun` otherwise); a key sent again (`confirmed_repeats`)
- * is the server's to drop.
+ * answer is a press (always on Telegram, Google Chat and in a Discord DM, where no reaction is read; half the time on
+ * Slack and in Discord guilds, a reaction the other half), by text a YES or NO; all under the run's faults. A third of
+ * the yeses come twice: a double click (a second press made while the buttons show) or the reaction again and a second
+ * way (✅ then ✔️, YES twice); another third of the pressed ones have the same press arrive again (Telegram redelivers
+ * an update; Discord's the same interaction twice, as test/worker/tool-approval-buttons-discord.test.ts plays it; Slack
+ * never does). Before any of it, on a quarter of the questions in a place with others in it, a stranger presses Approve
+ * (changes nothing); and on a quarter the asker's Approve press is delivered only after the question expired
+ * (`sendLatePresses`: changes nothing). A press counts as accepted when its answer was a 2xx (Parley answers 200), else
+ * it is not (Telegram delivers a failed update again, as ./send.ts). Afterwards, from the tool server's count of
+ * create_ticket by idempotency key and the title each carried (which holds the conversation's tag): every call is of a
+ * conversation whose asker approved in time (`unapproved_calls` otherwise), none was done twice, under two keys
+ * (`confirmed_twice`), and every approval the platform saw accepted ran (`approved_unrun` otherwise); a key sent again
+ * (`confirmed_repeats`) is the server's to drop.
  */
 import type { Random } from "../../dev/faults/seeded-random.ts";
 import type { ToolServerCalls } from "../../dev/tools/server.ts";
@@ -24,7 +24,7 @@ import { findQuestions, type Outgoing, type Question } from "./questions.ts";
 import { deliverAsPlatform, type Sender, type SendStats } from "./send.ts";
 
 type ApprovalPlatform = Question["platform"];
-const perPlatform = () => ({ slack: 0, discord: 0, twilio: 0, telegram: 0 });
+const perPlatform = () => ({ slack: 0, discord: 0, twilio: 0, telegram: 0, "google-chat": 0 });
 
 export interface ApprovalsSent {
   /** Questions found, asking to run create_ticket. */
@@ -68,8 +68,10 @@ async function answerAsDrawn(s: Sender, stats: SendStats, sent: ApprovalsSent, q
     sent.approved.add(q.tag);
     if (byClick) {
       const first = await press("approve", "asker");
+      // A double click: both clicks made while the buttons show (Telegram, Google Chat take them away on the decision).
+      const second = repeatDraw < 1 / 3 ? await press("approve", "asker") : null;
       accepted = await click(first);
-      if (repeatDraw < 1 / 3) accepted = (await click(await press("approve", "asker"))) || accepted;
+      if (second) accepted = (await click(second)) || accepted;
       else if (repeatDraw < 2 / 3 && q.redelivered) accepted = (await click(first)) || accepted;
       if (accepted) sent.approvedByClick++;
     } else if (q.answer) {
@@ -111,7 +113,13 @@ export async function sendApprovals(
 /** The presses that come after their question expired: each answered, none changes anything. */
 export async function sendLatePresses(s: Sender, stats: SendStats, sent: ApprovalsSent): Promise<void> {
   for (const m of sent.late) {
-    const platform: ApprovalPlatform = m.slackPress ? "slack" : m.discordBody ? "discord" : "telegram";
+    const platform: ApprovalPlatform = m.slackPress
+      ? "slack"
+      : m.discordBody
+        ? "discord"
+        : m.written
+          ? "google-chat"
+          : "telegram";
     sent.clicks[platform]++;
     await deliverAsPlatform(s, stats, m);
   }

@@ -76,10 +76,17 @@ export async function collectOutputs(fakes: {
   const telegram = await json<(Edited & { chat_id: number; from: number })[]>(`${fakes.telegram}/__messages`);
   for (const m of telegram.filter((t) => t.from === TELEGRAM_BOT.id))
     standing({ platform: "telegram", channel: String(m.chat_id) }, m);
-  // The app's Google Chat messages the same way; in a thread when posted as a reply in one.
-  type ChatMessage = Edited & { space: string; thread: string; threadReply: boolean; byApp: boolean };
+  // The app's Google Chat messages the same way; in a thread when posted as a reply in one. A private note to one
+  // person (a click's answer: "Only … can approve this.") is no answer, as Slack's and Discord's ephemeral ones.
+  type ChatMessage = Edited & {
+    space: string;
+    thread: string;
+    threadReply: boolean;
+    byApp: boolean;
+    privateViewer?: string;
+  };
   for (const m of await json<ChatMessage[]>(`${fakes.googleChat}/__messages?byApp=true`))
-    if (m.byApp)
+    if (m.byApp && !m.privateViewer)
       standing({ platform: "google-chat", channel: m.space, ...(m.threadReply ? { thread: m.thread } : {}) }, m);
   // The bot's Teams messages; in a channel, in the reply chain it was posted in. A 1:1 stream that showed only its
   // status line (an attempt that died before the answer's words) is no message: Teams ends it without one.

@@ -84,6 +84,8 @@ export interface InboundMessage {
   reply?: true;
   /** What the platform sent the bot of a line once it was written in the fake (./send.ts), and how it posts it. */
   written?: { delivery: HeldDelivery; request(baseUrl: string, delivery: HeldDelivery): Request };
+  /** Google Chat: a click's answer, handed back to the fake as Chat reads it (bench/load/presses.ts). */
+  answered?(status: number, text: string): Promise<void>;
 }
 
 export interface Conversation {

@@ -2,12 +2,18 @@
  * @module
  * bench/chaos's approval questions as people see them (./approvals.ts answers them): on Slack and in Discord guilds
  * by a reaction, by text a YES or NO, and, where the question shows its Approve and Cancel buttons (Slack, Discord
- * in guilds and DMs, Telegram), by a press (bench/load/presses.ts): a button nobody sees cannot be pressed. A
- * stranger is someone else in the place (a channel, a guild, a group); a DM or a private chat has none. Each
- * question is found in its platform's fake, by the conversation's tag in its text.
+ * in guilds and DMs, Telegram, Google Chat's card), by a press (bench/load/presses.ts): a button nobody sees cannot
+ * be pressed. A stranger is someone else in the place (a channel, a guild, a group, a space); a DM or a private chat
+ * has none. Each question is found in its platform's fake, by the conversation's tag in its text.
  */
 import { APPROVAL_TAG } from "../../lib/notices.ts";
-import { discordPressBody, slackPressBody, telegramPressUpdate, type PressedControl } from "../load/presses.ts";
+import {
+  googleChatClick,
+  discordPressBody,
+  slackPressBody,
+  telegramPressUpdate,
+  type PressedControl,
+} from "../load/presses.ts";
 import { DISCORD_APPLICATION_ID, SLACK_BOT_USER_ID, TWILIO_ACCOUNT_SID, TWILIO_NUMBER } from "../load/traffic.ts";
 import { json, origin } from "./checks.ts";
 import type { Conversation, InboundMessage } from "./plan.ts";
@@ -17,7 +23,7 @@ import type { Sender } from "./send.ts";
 export type Outgoing = InboundMessage | { dispatch: () => Promise<boolean> };
 
 export interface Question {
-  platform: "slack" | "discord" | "twilio" | "telegram";
+  platform: "slack" | "discord" | "twilio" | "telegram" | "google-chat";
   tag: string;
   /** The asker's reaction or text (`n`: the how-manieth of its kind); absent where the platform reads none. */
   answer?: (verdict: "approve" | "deny", n: number) => Outgoing;
@@ -26,7 +32,7 @@ export interface Question {
    * pressed); null when nobody could press it. Absent where the question shows no buttons.
    */
   press?: (control: PressedControl, by: "asker" | "stranger") => Promise<InboundMessage | null>;
-  /** Whether the platform may deliver the same press again (Discord, Telegram; never Slack). */
+  /** Whether the platform may deliver the same press again (Discord, Telegram; never Slack nor Google Chat). */
   redelivered: boolean;
   /** Whether anyone but the asker is there to press. */
   strangers: boolean;
@@ -179,6 +185,37 @@ async function telegramQuestions(s: Sender, conversations: readonly Conversation
   return questions;
 }
 
+/**
+ * A Google Chat question is the app's message in the conversation's space that opens with the tag and shows the
+ * card's buttons; a click is made in the fake (only on a button the message still shows: null once the decision
+ * took the card away), and what the Worker answers it is handed back to the fake, which applies it as Chat does.
+ */
+async function googleChatQuestions(s: Sender, conversations: readonly Conversation[]): Promise<Question[]> {
+  type Shown = { name: string; space: string; text: string; byApp: boolean; cardsV2?: unknown[] };
+  const messages = await json<Shown[]>(`${s.googleChatFake}/__messages`);
+  const questions: Question[] = [];
+  for (const c of conversations.filter((conv) => conv.place.platform === "google-chat")) {
+    const q = messages.find(
+      (m) => m.space === c.place.channel && m.byApp && m.text.startsWith(APPROVAL_TAG) && m.cardsV2?.length,
+    );
+    if (!q) continue;
+    const asker = c.messages.find((m) => m.trigger)!.googleChat!.from;
+    const stranger = { name: `${asker.name}7`, displayName: "Bob" };
+    questions.push({
+      platform: "google-chat",
+      tag: c.tag,
+      press: async (control, by) => {
+        const at = { space: q.space, message: q.name, by: by === "asker" ? asker : stranger };
+        const click = await googleChatClick(s.googleChatFake, at, control);
+        return click && { word: pressWord(c.tag, control, by), trigger: false, ...click };
+      },
+      redelivered: false,
+      strangers: c.kind !== "gchat_dm",
+    });
+  }
+  return questions;
+}
+
 /** A text's question is the text sent to the texter that names the tool and quotes the conversation's tag. */
 async function textQuestions(s: Sender, conversations: readonly Conversation[]): Promise<Question[]> {
   const texts = await json<{ to: string; body: string }[]>(`${s.twilioFake}/__calls`);
@@ -212,6 +249,7 @@ export async function findQuestions(s: Sender, conversations: readonly Conversat
     ...(await slackQuestions(s, conversations)),
     ...(await discordQuestions(s, conversations)),
     ...(await telegramQuestions(s, conversations)),
+    ...(await googleChatQuestions(s, conversations)),
     ...(await textQuestions(s, conversations)),
   ];
 }

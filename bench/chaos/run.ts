@@ -192,7 +192,7 @@ async function main(): Promise<void> {
       hostile_broken: hostileBroken,
       ...joinedIn,
       ...toolFigures,
-      google_chat: shareOf("google-chat"),
+      google_chat: { ...shareOf("google-chat"), clicks: approvals.clicks["google-chat"] },
       teams: shareOf("teams"),
       exercised,
       seed,

@@ -113,6 +113,7 @@ export async function deliver(
       // (A loaded machine gets there: seed 42 counted such a DM unanswered.)
       if (afterMs > INITIAL_RESPONSE_MS) status = 0;
     }
+    await m.answered?.(status, text);
   } catch {
     status = 0;
   }

@@ -5,11 +5,15 @@
  * /slack/interactions; on Discord the documented button interaction (type 3, MESSAGE_COMPONENT), signed, to
  * /discord/interactions, its presser `member.user` in a server and `user` in a DM; on Telegram the fake's
  * `POST /__press`, which opens the callback query (only for a button the message shows) and gives back the
- * `callback_query` update to deliver to /telegram/webhook.
+ * `callback_query` update to deliver to /telegram/webhook; on Google Chat the fake's `POST /__click`, which makes the
+ * CARD_CLICKED event of a button the card shows (held, to deliver to /google-chat/events) and later takes the
+ * Worker's answer (`POST /__click-answer`), doing with it what Chat does (the decision's update takes the card away).
  */
 import discordFixture from "../../test/fixtures/platforms/discord/interactions-components.json" with { type: "json" };
 import { slackPressForm } from "../../dev/fakes/slack/press.ts";
 import { snowflake } from "../../test/support/discord.ts";
+import type { HeldDelivery } from "./fake-deliveries.ts";
+import { googleChatRequest } from "./google-chat-traffic.ts";
 import { slackSignedRequest } from "./slack-signed.ts";
 import { DISCORD_APPLICATION_ID } from "./traffic.ts";
 
@@ -89,4 +93,44 @@ export async function telegramPressUpdate(
   if (!res.ok) return null;
   const done = (await res.json()) as { deliveries: { update?: unknown }[] };
   return done.deliveries[0]?.update ?? null;
+}
+
+/** The text of the card's button that `control` names (lib/approvals/capability.ts). */
+const CHAT_BUTTONS: Record<PressedControl, string> = { approve: "Approve", cancel: "Cancel" };
+
+/** A Google Chat click, made in the fake: the event to deliver, and what to do with the Worker's answer to it. */
+export interface GoogleChatClick {
+  written: { delivery: HeldDelivery; request: typeof googleChatRequest };
+  answered(status: number, text: string): Promise<void>;
+}
+
+/**
+ * `by` clicks `control` on the card of message `message` in space `space` of the Google Chat fake at `fakeUrl`;
+ * null when the fake refused (the message shows no such button any more).
+ */
+export async function googleChatClick(
+  fakeUrl: string,
+  p: { space: string; message: string; by: { name: string; displayName: string } },
+  control: PressedControl,
+): Promise<GoogleChatClick | null> {
+  const body = JSON.stringify({ ...p, button: CHAT_BUTTONS[control], deliver: false });
+  const res = await fetch(`${fakeUrl}/__click`, { method: "POST", body });
+  if (!res.ok) return null;
+  const { click, delivery } = (await res.json()) as { click: string; delivery: HeldDelivery };
+  return {
+    written: { delivery, request: googleChatRequest },
+    async answered(status, text) {
+      const answer = { click, status, body: parsedOrNull(text) };
+      const told = await fetch(`${fakeUrl}/__click-answer`, { method: "POST", body: JSON.stringify(answer) });
+      if (!told.ok) throw new Error(`the Google Chat fake refused the click's answer: ${told.status}`);
+    },
+  };
+}
+
+function parsedOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }

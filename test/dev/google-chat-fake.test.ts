@@ -19,6 +19,7 @@ import { verifyBearerJwt } from "../../lib/platforms/bearer-jwt.ts";
 import { accessToken, forgetAccessToken, signAssertion } from "../../lib/platforms/google-chat/service-account.ts";
 import { serviceAccountOf } from "../../lib/platforms/google-chat/settings.ts";
 import { signingKeys } from "../../lib/platforms/jwt-keys.ts";
+import parley from "../fixtures/platforms/google-chat/parley.json" with { type: "json" };
 
 const BOT_SCOPE = "https://www.googleapis.com/auth/chat.bot";
 const READ_SCOPE = "https://www.googleapis.com/auth/chat.app.messages.readonly";
@@ -136,6 +137,30 @@ describe("the Chat API", () => {
     expect((await api("PATCH", `${message}?updateMask=text`, { text: "hijack" })).body.error).toMatchObject({
       status: "PERMISSION_DENIED",
     });
+  });
+
+  it("tells a person's role in a space as spaces.members.get does, and nothing of someone not in it", async () => {
+    const owner = { name: "users/7", displayName: "Olive" };
+    const space = (
+      await control<{ name: string }>("/__space", {
+        spaceType: "SPACE",
+        managers: [{ user: owner.name, role: "ROLE_MANAGER" }],
+      })
+    ).name;
+    await control("/__message", { space, from: alice, text: "hello all", deliver: false });
+    const ownerMembership = await api("GET", `${space}/members/7`);
+    expect(ownerMembership).toMatchObject({ status: 200, body: { state: "JOINED", role: "ROLE_MANAGER" } });
+    // The fields of the reference's Membership that Parley reads, in its shape.
+    expect(Object.keys(ownerMembership.body).sort()).toEqual(
+      Object.keys(parley.membership.body)
+        .filter((k) => k !== "createTime")
+        .sort(),
+    );
+    expect((await api("GET", `${space}/members/42`)).body).toMatchObject({ role: "ROLE_MEMBER" });
+    expect((await api("GET", `${space}/members/99`)).status).toBe(404);
+    await expect(
+      control("/__space", { spaceType: "GROUP_CHAT", managers: [{ user: owner.name, role: "ROLE_MANAGER" }] }),
+    ).rejects.toThrow(/only a named space/);
   });
 
   it("lists a space's messages only with the read scope an administrator approved", async () => {

@@ -47,9 +47,15 @@ async function control<T>(path: string, body: unknown): Promise<T> {
   return (await res.json()) as T;
 }
 
-/** A space of threads (SPACE), a group chat or a DM with the app in it; its resource name. */
-export async function newSpace(spaceType: "SPACE" | "GROUP_CHAT" | "DIRECT_MESSAGE" = "SPACE"): Promise<string> {
-  return (await control<{ name: string }>("/__space", { spaceType })).name;
+/** A named space's owner (ROLE_MANAGER) or manager (ROLE_ASSISTANT_MANAGER), as Chat's memberships name them. */
+export type SpaceManager = { user: string; role: "ROLE_MANAGER" | "ROLE_ASSISTANT_MANAGER" };
+
+/** A space of threads (SPACE, with its owners and managers), a group chat or a DM with the app in it; its name. */
+export async function newSpace(
+  spaceType: "SPACE" | "GROUP_CHAT" | "DIRECT_MESSAGE" = "SPACE",
+  managers: SpaceManager[] = [],
+): Promise<string> {
+  return (await control<{ name: string }>("/__space", { spaceType, managers })).name;
 }
 
 export interface SayOptions {

@@ -8,7 +8,9 @@
  * own messages),
  * `spaces.messages.list` (as the app only with `chat.app.messages.readonly` and an administrator's approval: the
  * fake's `readApproved`; `filter` on `create_time` and `thread.name`, `orderBy`, `pageSize` up to 1,000),
- * `spaces.messages.get` and `media.download` (`?alt=media`). A query parameter or body field the method does not take
+ * `spaces.messages.get`, `spaces.members.get` (app authentication: a person's membership of a space the app is in, by
+ * the person's numeric id; its `role` a member's, or an owner's or manager's; NOT_FOUND for someone who never wrote
+ * there nor manages it) and `media.download` (`?alt=media`). A query parameter or body field the method does not take
  * is refused (Google: "Unknown name"). Writes share each space's quota of 60 a minute (429 RESOURCE_EXHAUSTED).
  */
 import type { PastedFile } from "../files.ts";
@@ -43,6 +45,7 @@ export interface ApiDeps {
 const PATHS: [RegExp, string][] = [
   [/^\/v1\/(spaces\/[A-Za-z0-9_-]+)\/messages$/, "messages"],
   [/^\/v1\/(spaces\/[A-Za-z0-9_-]+)\/messages\/([A-Za-z0-9_.-]+)$/, "message"],
+  [/^\/v1\/(spaces\/[A-Za-z0-9_-]+)\/members\/([0-9]+)$/, "member"],
   [/^\/v1\/media\/(.+)$/, "media"],
 ];
 
@@ -55,6 +58,7 @@ export function methodOf(method: string, path: string): { name: string; args: st
     if (kind === "messages")
       return { name: method === "POST" ? "spaces.messages.create" : "spaces.messages.list", args };
     if (kind === "message") return { name: method === "PATCH" ? "spaces.messages.patch" : "spaces.messages.get", args };
+    if (kind === "member") return { name: "spaces.members.get", args };
     return { name: "media.download", args };
   }
   return undefined;
@@ -67,6 +71,7 @@ export function callApi(deps: ApiDeps, call: ApiCall): ApiAnswer {
     "spaces.messages.list": "GET",
     "spaces.messages.patch": "PATCH",
     "spaces.messages.get": "GET",
+    "spaces.members.get": "GET",
     "media.download": "GET",
   };
   if (!found || expected[found.name] !== call.method) throw refusals.notFound();
@@ -94,10 +99,22 @@ export function callApi(deps: ApiDeps, call: ApiCall): ApiAnswer {
       if (!message) throw refusals.notFound();
       return { status: 200, json: messageResource(message, space) };
     }
+    case "spaces.members.get":
+      onlyParams(call.query, []);
+      return { status: 200, json: membership(world, space, `users/${messageId}`) };
     default:
       if (!deps.settings().readApproved) throw refusals.noPermission();
       return { status: 200, json: list(world, space, call.query) };
   }
+}
+
+/** A person's membership of `space`: an owner's or manager's role as the space was made, else a writer's. */
+function membership(world: World, space: FakeSpace, user: string): Record<string, unknown> {
+  const role =
+    space.managers?.get(user) ?? (world.inSpace(space.name).some((m) => m.sender.name === user) && "ROLE_MEMBER");
+  if (!role) throw refusals.notFound();
+  const member = { name: user, type: "HUMAN" };
+  return { name: `${space.name}/members/${user.slice("users/".length)}`, state: "JOINED", role, member };
 }
 
 function onlyParams(query: URLSearchParams, allowed: string[]): void {

@@ -14,12 +14,10 @@
  */
 import { z } from "zod";
 import { controlBody, ControlError, type ControlRoute } from "../control.ts";
-import { updateMessage, viewerOf } from "./api.ts";
-import { buttonsOf, checkCards } from "./cards.ts";
-import { GoogleApiError } from "./errors.ts";
-import { type Framing, eventBody, eventToken, postEvent } from "./events.ts";
+import { type AnsweredEvent, applyAnswer } from "./answers.ts";
+import { buttonsOf } from "./cards.ts";
+import { eventBody, eventToken, postEvent } from "./events.ts";
 import type { PeopleDeps } from "./people.ts";
-import { FAKE_APP_USER, type FakeMessage, type FakeUser } from "./world.ts";
 
 const clickSchema = z.strictObject({
   space: z.string(),
@@ -37,17 +35,10 @@ const clickSchema = z.strictObject({
 });
 const answerSchema = z.strictObject({ click: z.string(), status: z.number().int(), body: z.unknown() });
 
-interface Click {
-  message: FakeMessage;
-  by: FakeUser;
-  framing: Framing;
-}
-type ClickAnswer = { applied: "updated" | "created" | "nothing" } | { refused: string };
-
 let clicks = 0;
 
 export function clickRoutes(deps: PeopleDeps): Record<string, ControlRoute> {
-  const pending = new Map<string, Click>();
+  const pending = new Map<string, AnsweredEvent>();
   return {
     "POST /__click": async (body) => {
       const c = controlBody(clickSchema, body);
@@ -74,84 +65,14 @@ export function clickRoutes(deps: PeopleDeps): Record<string, ControlRoute> {
         return { click: id, delivery };
       }
       const answered = await postEvent(s.endpoint, delivery.authorization, delivery.body);
-      return { click: id, delivery, status: answered.status, answer: applyAnswer(deps, click, answered) };
+      return { click: id, delivery, status: answered.status, answer: applyAnswer(deps.world, click, answered) };
     },
     "POST /__click-answer": (body) => {
       const a = controlBody(answerSchema, body);
       const click = pending.get(a.click);
       if (!click) throw new ControlError(`no click ${a.click} waiting for its answer`);
       pending.delete(a.click);
-      return applyAnswer(deps, click, a);
+      return applyAnswer(deps.world, click, a);
     },
   };
-}
-
-const interactionAnswer = z.strictObject({
-  actionResponse: z.strictObject({ type: z.enum(["TYPE_UNSPECIFIED", "NEW_MESSAGE", "UPDATE_MESSAGE"]) }).optional(),
-  text: z.string().optional(),
-  cardsV2: z.unknown().optional(),
-  privateMessageViewer: z.unknown().optional(),
-});
-const addOnMessage = interactionAnswer.omit({ actionResponse: true });
-const addOnAnswer = z.strictObject({
-  hostAppDataAction: z.strictObject({
-    chatDataAction: z.union([
-      z.strictObject({ updateMessageAction: z.strictObject({ message: addOnMessage }) }),
-      z.strictObject({ createMessageAction: z.strictObject({ message: addOnMessage }) }),
-    ]),
-  }),
-});
-
-function applyAnswer(deps: PeopleDeps, click: Click, answer: { status: number; body: unknown }): ClickAnswer {
-  if (answer.status !== 200) return { refused: `the app answered ${answer.status}` };
-  if (answer.body && typeof answer.body === "object" && Object.keys(answer.body).length === 0)
-    return { applied: "nothing" };
-  const read = readAnswer(click.framing, answer.body);
-  if ("refused" in read) return read;
-  const { message: fields, update } = read;
-  try {
-    const cards = fields.cardsV2 === undefined ? undefined : checkCards(fields.cardsV2);
-    const viewer = viewerOf(fields.privateMessageViewer);
-    if (update) {
-      if (click.message.sender.type !== "BOT" || !click.message.byApp)
-        return { refused: "UPDATE_MESSAGE is only for a click on the app's own message" };
-      if (viewer) return { refused: "an update cannot make a message private" };
-      updateMessage(click.message, fields.text ?? click.message.text, cards ?? click.message.cardsV2);
-      return { applied: "updated" };
-    }
-    if (!fields.text?.trim() && !cards?.length) return { refused: "the new message has neither text nor cards" };
-    deps.world.add({
-      space: click.message.space,
-      thread: click.message.thread,
-      threadReply: true,
-      sender: FAKE_APP_USER,
-      text: fields.text ?? "",
-      byApp: true,
-      annotations: [],
-      attachment: [],
-      cardsV2: cards ?? [],
-      ...(viewer ? { privateViewer: viewer } : {}),
-    });
-    return { applied: "created" };
-  } catch (err) {
-    if (err instanceof GoogleApiError) return { refused: err.message };
-    throw err;
-  }
-}
-
-type AnswerFields = z.output<typeof addOnMessage>;
-
-function readAnswer(framing: Framing, body: unknown): { message: AnswerFields; update: boolean } | { refused: string } {
-  if (framing === "interaction") {
-    const parsed = interactionAnswer.safeParse(body);
-    if (!parsed.success) return { refused: `not a Chat app's answer: ${parsed.error.issues[0]!.message}` };
-    const { actionResponse, ...message } = parsed.data;
-    return { message, update: actionResponse?.type === "UPDATE_MESSAGE" };
-  }
-  const parsed = addOnAnswer.safeParse(body);
-  if (!parsed.success) return { refused: `not an add-on's answer: ${parsed.error.issues[0]!.message}` };
-  const action = parsed.data.hostAppDataAction.chatDataAction;
-  return "updateMessageAction" in action
-    ? { message: action.updateMessageAction.message, update: true }
-    : { message: action.createMessageAction.message, update: false };
 }

@@ -5,11 +5,14 @@
  * or remove it. Chat sends the app what it would get (a message in a space only when it @mentions the app or
  * invokes its command; every message of a DM; nothing once the app is out), in the app's framing, with a bearer
  * token the fake signs for the app's audience. Each answers the delivery (`body`, `authorization`) and, when the
- * fake has the app's endpoint (`/__config {endpoint}`) and `deliver` is not false, how the endpoint answered it.
+ * fake has the app's endpoint (`/__config {endpoint}`) and `deliver` is not false, how the endpoint answered it
+ * (and, for a message, what Chat did with the answer: ./answers.ts; `/parley`'s private note is posted so). A named
+ * space may be made with its owners and managers (`managers`), whose role `spaces.members.get` tells.
  */
 import { z } from "zod";
 import { controlBody, ControlError, type ControlRoute } from "../control.ts";
 import { fileUploadSchema } from "../files.ts";
+import { applyAnswer, type EventAnswer } from "./answers.ts";
 import { type EventKind, eventBody, eventToken, type EventSigning, type Framing, postEvent } from "./events.ts";
 import { FAKE_APP_USER, type FakeSpace, type FakeUser, type World } from "./world.ts";
 
@@ -27,6 +30,15 @@ const spaceSchema = z.strictObject({
     .optional(),
   spaceType: z.enum(["SPACE", "GROUP_CHAT", "DIRECT_MESSAGE"]).default("SPACE"),
   displayName: z.string().optional(),
+  /** Owners and managers of a named space (Chat has them only in a SPACE). */
+  managers: z
+    .array(
+      z.strictObject({
+        user: z.string().regex(/^users\/\d{1,30}$/),
+        role: z.enum(["ROLE_MANAGER", "ROLE_ASSISTANT_MANAGER"]),
+      }),
+    )
+    .default([]),
 });
 
 const deliverySchema = {
@@ -56,6 +68,7 @@ export interface Delivered {
   body: unknown;
   authorization: string;
   status?: number;
+  answer?: EventAnswer;
 }
 
 export interface PeopleDeps {
@@ -84,17 +97,25 @@ export function peopleRoutes(deps: PeopleDeps): Record<string, ControlRoute> {
       body: eventBody(framing, event, space, user, token),
       authorization: `Bearer ${token}`,
     };
-    if (opts.deliver && s.endpoint)
-      delivered.status = (await postEvent(s.endpoint, delivered.authorization, delivered.body)).status;
+    if (opts.deliver && s.endpoint) {
+      const answered = await postEvent(s.endpoint, delivered.authorization, delivered.body);
+      delivered.status = answered.status;
+      // The answer to a message (a command's, in the event's response) is shown as Chat shows it.
+      if (event.kind === "message")
+        delivered.answer = applyAnswer(world, { message: event.message, by: user, framing }, answered);
+    }
     deps.deliveries.push(delivered);
     return delivered;
   };
   return {
     "POST /__space": (body) => {
-      const spec = controlBody(spaceSchema, body);
+      const { managers, ...spec } = controlBody(spaceSchema, body);
       const dm = spec.spaceType === "DIRECT_MESSAGE";
+      if (managers.length && spec.spaceType !== "SPACE")
+        throw new ControlError("only a named space (SPACE) has owners and managers");
       const space = world.addSpace({
         ...spec,
+        managers: new Map(managers.map((m) => [m.user, m.role])),
         spaceThreadingState: spec.spaceType === "SPACE" ? "THREADED_MESSAGES" : "UNTHREADED_MESSAGES",
         ...(dm ? {} : { displayName: spec.displayName ?? "A space" }),
       });

@@ -31,7 +31,11 @@ export interface FakeSpace {
   displayName?: string;
   spaceThreadingState: "THREADED_MESSAGES" | "UNTHREADED_MESSAGES";
   appMember: boolean;
+  /** The space's owners (ROLE_MANAGER) and managers (ROLE_ASSISTANT_MANAGER) by `users/…`; everyone else a member. */
+  managers?: Map<string, ManagerRole>;
 }
+
+type ManagerRole = "ROLE_MANAGER" | "ROLE_ASSISTANT_MANAGER";
 
 interface Revision {
   at: number;

@@ -8,7 +8,8 @@
  * stay as Chat wrote them, and their ids are the message's mentions.
  *
  * Commands are configured in the Chat API configuration by id and name: `/ask <question>` asks it (id 1), `/forget`
- * is "forget me" (id 2; docs/platforms/google-chat.md). A command Parley does not know is read as written.
+ * is "forget me" (id 2; docs/platforms/google-chat.md); `/parley` (id 3) never comes here, the route answers it
+ * (./parley.ts). A command Parley does not know is read as written.
  */
 import type { Addressing } from "../../message.ts";
 import type { AppCommand } from "./event.ts";

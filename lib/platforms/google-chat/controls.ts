@@ -18,6 +18,7 @@ import { withBackoff } from "./api.ts";
 import { CONTROL_PARAMETER } from "./click.ts";
 import type { Framing } from "./event.ts";
 import { googleChatText } from "./format.ts";
+import { eventResponse } from "./responses.ts";
 import { patchMessage } from "./send.ts";
 import { audienceOf, type GoogleChatSettings } from "./settings.ts";
 import type { GoogleChatTarget } from "./target.ts";
@@ -30,16 +31,28 @@ const CONTROL_FUNCTION = "parley_control";
 
 type Ctx = ReplyContext<GoogleChatSettings>;
 
-function approvalCard(config: GoogleChatSettings, controls: readonly Control[]) {
+/** A card of one button list, each button invoking the app with `parameters` naming its control's id. */
+export function buttonCard(
+  config: GoogleChatSettings,
+  cardId: string,
+  buttons: readonly { id: string; label: string; type: "FILLED" | "OUTLINED" }[],
+) {
   const audience = audienceOf(config.GOOGLE_CHAT_AUDIENCE ?? "");
   const fn = audience?.mode === "endpoint" ? audience.url : CONTROL_FUNCTION;
-  const buttons = controls.map((c) => ({
-    text: c.label,
-    type: c.style === "approve" ? "FILLED" : "OUTLINED",
-    onClick: { action: { function: fn, parameters: [{ key: CONTROL_PARAMETER, value: c.id }] } },
+  const widgets = buttons.map((b) => ({
+    text: b.label,
+    type: b.type,
+    onClick: { action: { function: fn, parameters: [{ key: CONTROL_PARAMETER, value: b.id }] } },
   }));
-  return { cardId: CARD_ID, card: { sections: [{ widgets: [{ buttonList: { buttons } }] }] } };
+  return { cardId, card: { sections: [{ widgets: [{ buttonList: { buttons: widgets } }] }] } };
 }
+
+const approvalCard = (config: GoogleChatSettings, controls: readonly Control[]) =>
+  buttonCard(
+    config,
+    CARD_ID,
+    controls.map((c) => ({ id: c.id, label: c.label, type: c.style === "approve" ? "FILLED" : "OUTLINED" })),
+  );
 
 /** Parley's own words (an outcome, a note) in Chat's format, its mentions of people kept as mentions. */
 function notice(markdown: string): string {
@@ -48,15 +61,6 @@ function notice(markdown: string): string {
 
 /** The question's text as shown, the outcome under it. */
 const decided = (shown: string, outcome: string) => `${shown}\n\n${notice(outcome)}`;
-
-/** The event's response, in the framing the click came in: the message updated, or a private message. */
-function clickResponse(framing: Framing, message: Record<string, unknown>, update: boolean): Response {
-  if (framing === "add-on") {
-    const action = update ? { updateMessageAction: { message } } : { createMessageAction: { message } };
-    return Response.json({ hostAppDataAction: { chatDataAction: action } });
-  }
-  return Response.json({ actionResponse: { type: update ? "UPDATE_MESSAGE" : "NEW_MESSAGE" }, ...message });
-}
 
 const mention = (person: string) => `<${person}>`;
 
@@ -71,12 +75,12 @@ export const googleChatControls = {
   async answer(_ctx: Ctx, press: ControlPress, note: string | null): Promise<Response> {
     const framing: Framing = press.reply === "add-on" ? "add-on" : "interaction";
     if (note !== null)
-      return clickResponse(framing, { text: notice(note), privateMessageViewer: { name: press.person } }, false);
+      return eventResponse(framing, { text: notice(note), privateMessageViewer: { name: press.person } }, false);
     // The asker's click decided it (pressControl): its outcome, as the continuation will settle it.
     const outcome = (press.controlId === "approve" ? CONTROL_OUTCOMES.approved : CONTROL_OUTCOMES.denied)(
       mention(press.person),
     );
-    return clickResponse(framing, { text: decided(press.shownText ?? "", outcome), cardsV2: [] }, true);
+    return eventResponse(framing, { text: decided(press.shownText ?? "", outcome), cardsV2: [] }, true);
   },
   mention,
 };

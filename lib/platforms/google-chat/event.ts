@@ -27,7 +27,7 @@ export interface AppCommand {
 }
 
 export type ChatEvent =
-  | { kind: "message"; message: ChatMessage; space: ChatSpace; user?: ChatUser; command?: AppCommand }
+  | { kind: "message"; message: ChatMessage; space: ChatSpace; user?: ChatUser; command?: AppCommand; framing: Framing }
   | { kind: "added"; space: ChatSpace }
   | { kind: "removed"; space: ChatSpace }
   | ClickEvent
@@ -77,6 +77,7 @@ function readInteractionEvent(body: unknown): ChatEvent {
         space,
         ...(event.user ? { user: event.user } : {}),
         ...(command ? { command } : {}),
+        framing: "interaction",
       };
     }
     case "REMOVED_FROM_SPACE":
@@ -105,7 +106,7 @@ function readAddOnEvent(raw: unknown, common: unknown): ChatEvent {
     const space = chat.messagePayload.space ?? message.space ?? chat.space;
     if (!space) return { kind: "invalid", issues: "chat.messagePayload.space: missing" };
     const command = commandOf(message);
-    return { kind: "message", message, space, ...user, ...(command ? { command } : {}) };
+    return { kind: "message", message, space, ...user, ...(command ? { command } : {}), framing: "add-on" };
   }
   if (chat.appCommandPayload) {
     const { message, appCommandMetadata } = chat.appCommandPayload;
@@ -118,6 +119,7 @@ function readAddOnEvent(raw: unknown, common: unknown): ChatEvent {
       space,
       ...user,
       command: commandOf(message, appCommandMetadata?.appCommandId) ?? {},
+      framing: "add-on",
     };
   }
   const membership = chat.addedToSpacePayload ?? chat.removedFromSpacePayload;

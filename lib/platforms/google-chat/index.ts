@@ -9,7 +9,7 @@
  * thread, to be deleted again when the bot decides to stay quiet; the first words, a second after the model's
  * first, say the bot is answering. History: the space's messages where an administrator let the app read them,
  * else what was kept (./history.ts). A confirm tool's question carries Approve and Cancel buttons on a card
- * (./controls.ts).
+ * (./controls.ts), and where the place has feedback on, the answer's last message 👍 and 👎 (./feedback.ts).
  */
 import type { PlatformAdapter, NoExtra } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
@@ -22,6 +22,7 @@ import { googleChatSettings, type GoogleChatSettings } from "./settings.ts";
 import { googleChatStreaming } from "./stream.ts";
 import { GOOGLE_CHAT_MAX_MESSAGE_CHARS, googleChatFormat } from "./format.ts";
 import { googleChatControls, OUTCOME_ROOM_CHARS } from "./controls.ts";
+import { googleChatFeedback } from "./feedback.ts";
 import { googleChatTargetSchema, type GoogleChatTarget } from "./target.ts";
 import { verifyGoogleChatRequest } from "./verify.ts";
 
@@ -40,7 +41,8 @@ export const googleChat = {
   },
 
   // The Chat API lists a space's messages only with an administrator's approval: what the app hears is kept too.
-  ingestOptions: () => ({ keepHistory: true }),
+  // `/parley` sets the space's settings (./parley.ts): the ingest reads them (feedback, initiative, rescue).
+  ingestOptions: () => ({ keepHistory: true, placeSettings: true }),
 
   send: sendGoogleChatReply,
 
@@ -62,4 +64,5 @@ export const googleChat = {
     followUp: (target: GoogleChatTarget) => target,
     controls: googleChatControls,
   },
+  feedback: googleChatFeedback,
 } satisfies PlatformAdapter<GoogleChatTarget, NoExtra, GoogleChatSettings>;
