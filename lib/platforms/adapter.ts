@@ -16,6 +16,7 @@
 
 import type { ApprovalParsed, ApprovalReply, WithApprovals } from "../approvals/capability.ts";
 import type { WithFeedback } from "../feedback/capability.ts";
+import type { WithStop } from "../stop/capability.ts";
 import type { Settings } from "../config.ts";
 import type { RefreshedToken } from "../installation.ts";
 import type { Logger } from "../log.ts";
@@ -196,7 +197,8 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
     HistoryCapability<ReplyContext<Config>>,
     WithRescue<Target>,
     WithApprovals<Target, Config, ReplyContext<Config>>,
-    WithFeedback<Target, ReplyContext<Config>> {
+    WithFeedback<Target, ReplyContext<Config>>,
+    WithStop<ReplyContext<Config>> {
   readonly platform: Platform;
   readonly settings: PlatformSettings<Config>;
   /** Present when the platform can be installed in many tenants (Slack OAuth). */
@@ -231,9 +233,7 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
    * conversation (lib/jobs/parent.ts).
    */
   fetchParent?(ctx: ReplyContext<Config>, about: ParentQuery): Promise<ParentMessage | null>;
-  /**
-   * A place can be about a message its messages do not name (a Discord thread's starter): asked once per conversation.
-   */
+  /** A place can be about a message its messages do not name (a Discord thread's starter): asked once. */
   readonly placeParents?: boolean;
   /** Shows the answer as it is written, where the platform can. */
   readonly streaming?: StreamingCapability<Target, Config>;
