@@ -16,7 +16,7 @@ export interface StopOf {
   askerId: string;
 }
 
-/** The control id of the Stop on the answer to `triggerId`, asked by `authorId` (a trigger's id may hold `:`, no asker's does). */
+/** The id of the Stop on the answer to `triggerId`, asked by `authorId` (a trigger id may hold `:`, an asker's not). */
 export const stopControlId = (answer: { triggerId: string; authorId: string }): string =>
   `${STOP_ID_PREFIX}${answer.triggerId}:${answer.authorId}`;
 
