@@ -110,14 +110,14 @@ export interface IngestOptions {
   signByWebhook?: boolean;
   /**
    * The platform cannot be asked what was said in a place (Telegram's Bot API reads no history): the ingest script
-   * keeps the channel's last BACKFILL_MESSAGES messages, whoever they were for, in its one round trip, and the
-   * platform's history read (./history.ts) answers from them (`HistoryContext.kept`). "Forget me" clears them in the
-   * channels it erases in: the person's places and the one they asked in, which holds all a tenant's talk where the
-   * tenant is one chat.
+   * keeps the channel's last BACKFILL_MESSAGES messages in its one round trip, and the platform's history read
+   * (./history.ts) answers from them (`HistoryContext.kept`). "Forget me" clears them where it erases.
    */
   keepHistory?: boolean;
   /** People set the place's settings there (`/parley`, lib/places/): the ingest script reads them in its round trip. */
   placeSettings?: boolean;
+  /** Every answer there carries 👍 / 👎, whatever the place's settings say (a platform's setting: TELEGRAM_FEEDBACK). */
+  feedback?: boolean;
 }
 
 /** Which parent `fetchParent` looks for, and who the bot is (its mentions in the text become its name). */

@@ -10,6 +10,7 @@
  */
 import { describeIssues } from "../../zod-issues.ts";
 import type { ControlPress } from "../../approvals/capability.ts";
+import { FEEDBACK_ID_PREFIX } from "../../feedback/capability.ts";
 import { stopControlId } from "../../stop/capability.ts";
 import { displayName } from "./people.ts";
 import { placeOf, topicOf } from "./place.ts";
@@ -17,6 +18,9 @@ import { callbackQuerySchema } from "./schema.ts";
 
 /** What every approval button's `callback_data` starts with; the control's id follows it (1-64 bytes in all). */
 export const APPROVAL_DATA_PREFIX = "parley_approval:";
+/** What a feedback button's `callback_data` starts with (./feedback.ts): the control's id follows it. */
+export const PARLEY_DATA_PREFIX = "parley_";
+const FEEDBACK_DATA_PREFIX = `${PARLEY_DATA_PREFIX}${FEEDBACK_ID_PREFIX}`;
 /**
  * A Stop button's `callback_data` (./stream.ts): all of it. Which answer it stops, and who asked, are read from the
  * message it is on, which replies to its trigger: Telegram sends that, where a bad client could send any data.
@@ -37,9 +41,11 @@ export function parseCallbackQuery(raw: unknown, botId: string): CallbackParsed 
   const asker = replied?.from;
   const controlId = data.startsWith(APPROVAL_DATA_PREFIX)
     ? data.slice(APPROVAL_DATA_PREFIX.length)
-    : data === STOP_DATA && replied && asker
-      ? stopControlId({ triggerId: String(replied.message_id), authorId: String(asker.id) })
-      : "";
+    : data.startsWith(FEEDBACK_DATA_PREFIX)
+      ? data.slice(PARLEY_DATA_PREFIX.length)
+      : data === STOP_DATA && replied && asker
+        ? stopControlId({ triggerId: String(replied.message_id), authorId: String(asker.id) })
+        : "";
   return {
     kind: "control",
     press: {
