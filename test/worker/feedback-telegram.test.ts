@@ -26,13 +26,6 @@ const off = telegramSuiteEnv("feedbacktgoff");
 pumpJobsDuringSuite(on, "feedbacktg", { deliverEach: 2 });
 pumpJobsDuringSuite(off, "feedbacktgoff");
 
-interface Shown {
-  message_id: number;
-  text: string;
-  reply_markup?: { inline_keyboard: { text: string; callback_data: string }[][] };
-}
-const botMessages = async (chatId: number) => (await chatMessages(chatId)) as unknown as Shown[];
-
 async function ask(testEnv: TestEnv, alice: Person): Promise<number> {
   const chatId = await newChat({ group: {} });
   const { update } = await say(chatId, alice, `@${BOT.username} how should I store loose tea?`);
@@ -55,7 +48,7 @@ describe("feedback on Telegram answers", () => {
     const alice = newPerson("Alice");
     const chatId = await ask(on, alice);
     const answer = await eventually(
-      async () => (await botMessages(chatId)).find((m) => m.reply_markup),
+      async () => (await chatMessages(chatId)).find((m) => m.reply_markup),
       20_000,
       "the answer with its feedback keyboard",
     );
@@ -72,14 +65,14 @@ describe("feedback on Telegram answers", () => {
     await pressButton(chatId, answer.message_id, bob, "parley_feedback:down:p").then((u) => deliver(on, u));
     const tenant = `${BOT.id}:${chatId}`;
     expect(await admin(`telegram|${tenant}|${chatId}|`)).toEqual({ up: 1, down: 1, not_you: 0 });
-    expect(await botMessages(chatId)).toHaveLength(1);
+    expect(await chatMessages(chatId)).toHaveLength(1);
   });
 
   it("puts none where it is off (the default)", async () => {
     const chatId = await ask(off, newPerson("Alice"));
-    await eventually(async () => (await botMessages(chatId))[0], 20_000, "the answer");
+    await eventually(async () => (await chatMessages(chatId))[0], 20_000, "the answer");
     await settle(2_000);
-    const [answer] = await botMessages(chatId);
+    const [answer] = await chatMessages(chatId);
     expect(answer!.reply_markup).toBeUndefined();
   });
 });

@@ -17,6 +17,7 @@ import {
   newChat,
   newPerson,
   type Person,
+  type SeenMessage,
   pressButton,
   say,
   telegramSuiteEnv,
@@ -29,19 +30,12 @@ const STOP = "parley_stop";
 /** About twenty seconds of answer. */
 const PACE = "[[local-model tokens=800 tps=40 first_ms=100]]";
 
-interface Shown {
-  message_id: number;
-  text: string;
-  reply_markup?: { inline_keyboard: { text: string; callback_data: string }[][] };
-}
-const botMessages = async (chatId: number) => (await chatMessages(chatId)) as unknown as Shown[];
-
-async function ask(alice: Person): Promise<{ chatId: number; growing: Shown }> {
+async function ask(alice: Person): Promise<{ chatId: number; growing: SeenMessage }> {
   const chatId = await newChat({ group: {} });
   const { update } = await say(chatId, alice, `@${BOT.username} tell me about rollbacks ${PACE}`);
   expect((await deliver(env, update)).status).toBe(200);
   const growing = await eventually(
-    async () => (await botMessages(chatId)).find((m) => m.reply_markup),
+    async () => (await chatMessages(chatId)).find((m) => m.reply_markup),
     20_000,
     "the answer with its Stop button",
   );
@@ -56,7 +50,7 @@ async function press(chatId: number, messageId: number, who: Person, times = 1) 
 const finished = (chatId: number) =>
   eventually(
     async () => {
-      const [m] = await botMessages(chatId);
+      const [m] = await chatMessages(chatId);
       return m && !m.reply_markup && m;
     },
     40_000,
@@ -78,7 +72,7 @@ describe("Stop on a Telegram group answer as it is written", () => {
     expect(done.text).toMatch(/\(stopped by Alice\)\s*$/);
     expect(done.text.length).toBeLessThan(2_500);
     await settle(3_500);
-    expect(await botMessages(chatId)).toEqual([done]);
+    expect(await chatMessages(chatId)).toEqual([done]);
     // The presses that reached the bot were answered with nothing to say.
     const [first] = await answers(chatId);
     expect(first).toEqual({ text: undefined, show_alert: false });
