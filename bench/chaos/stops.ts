@@ -213,9 +213,8 @@ export function watchStops(s: Sender, stats: SendStats, cases: StopCase[], rando
         if (STOP_NOTE.test(shown.text)) stopped++;
         if (shown.stop || (note >= 0 && !STOP_NOTE.test(shown.text))) {
           continued++;
-          problems.push(
-            `stop_continued: ${k.c.tag} (${k.c.kind}) ${shown.stop ? "still shows its Stop" : "grew past its stop note"}`,
-          );
+          const how = shown.stop ? "still shows its Stop" : "grew past its stop note";
+          problems.push(`stop_continued: ${k.c.tag} (${k.c.kind}) ${how}`);
         }
       }
       return { stop_cases: cases.length, stop_clicks: clicks, stopped, stop_continued: continued };

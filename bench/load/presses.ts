@@ -1,11 +1,11 @@
 /**
  * @module
  * A person pressing an approval question's Approve or Cancel, or a button as a message shows it (a Stop), as each
- * platform sends it (bench/load's clicks scenario, bench/chaos's approvals and stops): on Slack the documented block_actions payload, form-encoded and signed, to
- * /slack/interactions; on Discord the documented button interaction (type 3, MESSAGE_COMPONENT), signed, to
- * /discord/interactions, its presser `member.user` in a server and `user` in a DM; on Telegram the fake's
- * `POST /__press`, which opens the callback query (only for a button the message shows) and gives back the
- * `callback_query` update to deliver to /telegram/webhook.
+ * platform sends it (bench/load's clicks scenario, bench/chaos's approvals and stops): on Slack the documented
+ * block_actions payload, form-encoded and signed, to /slack/interactions; on Discord the documented button
+ * interaction (type 3, MESSAGE_COMPONENT), signed, to /discord/interactions, its presser `member.user` in a server and
+ * `user` in a DM; on Telegram the fake's `POST /__press`, which opens the callback query (only for a button the
+ * message shows) and gives back the `callback_query` update to deliver to /telegram/webhook.
  */
 import discordFixture from "../../test/fixtures/platforms/discord/interactions-components.json" with { type: "json" };
 import slackFixture from "../../test/fixtures/platforms/slack/block-actions.json" with { type: "json" };
