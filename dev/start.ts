@@ -130,6 +130,7 @@ async function main(): Promise<void> {
       twilio: local(ports.twilio),
       telegram: local(ports.telegram),
       googleChat: local(ports.googleChat),
+      teams: local(ports.teams),
     },
     discordGatewayControlUrl: discordGateway.controlUrl,
     ...(clearStore ? { clearStore } : {}),

@@ -81,9 +81,11 @@ export async function collectOutputs(fakes: {
   for (const m of await json<ChatMessage[]>(`${fakes.googleChat}/__messages?byApp=true`))
     if (m.byApp)
       standing({ platform: "google-chat", channel: m.space, ...(m.threadReply ? { thread: m.thread } : {}) }, m);
-  // The bot's Teams messages; in a channel, in the reply chain it was posted in.
+  // The bot's Teams messages; in a channel, in the reply chain it was posted in. A 1:1 stream that showed only its
+  // status line (an attempt that died before the answer's words) is no message: Teams ends it without one.
   for (const m of await json<(Edited & { conversation: string; root?: string })[]>(`${fakes.teams}/__activities`))
-    standing({ platform: "teams", channel: m.conversation, ...(m.root ? { thread: m.root } : {}) }, m);
+    if (m.text !== "")
+      standing({ platform: "teams", channel: m.conversation, ...(m.root ? { thread: m.root } : {}) }, m);
   return outputs;
 }
 

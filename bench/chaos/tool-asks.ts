@@ -4,8 +4,8 @@
  * server (`lookup_ticket {"id": "<tag>"}`: the local model's first rule, so the answer, which quotes the result,
  * carries the conversation's tag like every other answer), and another one in five instead has the model ask for the
  * confirm-only `create_ticket` with a lookup beside it (a scripted call, whose title carries the tag): the answer is
- * the question that asks for a person's approval (./approvals.ts answers it on Slack, Discord, Telegram and SMS), where
- * no person can approve (Google Chat) the tool is not offered and the model hears so. From the tool server's count,
+ * the question that asks for a person's approval (./approvals.ts answers it on Slack, Discord, Telegram and SMS; on
+ * Google Chat, whose card buttons it does not click yet, the question is left to expire). From the tool server's count,
  * afterwards: the lookups, counted by idempotency key; a key called with different arguments (a retry must repeat its
  * call, never make another); and the create_ticket calls (./approvals.ts).
  */

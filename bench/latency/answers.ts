@@ -4,7 +4,8 @@
  * thread (Slack streams there) or in the channel itself (edited as it grows), a Discord `/ask`, a Discord channel
  * message mentioning the bot, dispatched by the fake Gateway of the Worker's bot, and Telegram: a mention in a group
  * and a message in a private chat (./telegram.ts), Google Chat: a mention in a space and a DM's message
- * (./google-chat.ts); and a Slack thread question that takes one tool round (a ticket
+ * (./google-chat.ts), Teams: a mention in a channel and a 1:1 chat's message (./teams.ts); and a Slack thread question
+ * that takes one tool round (a ticket
  * lookup at the local tool server). Each carries a marker of its own,
  * so that the model's record of requests tells when its answer was asked for.
  */
@@ -14,6 +15,7 @@ import { reportInteractionAnswer } from "../../dev/fakes/discord/interaction-ans
 import * as traffic from "../load/traffic.ts";
 import { ASK_TIMEOUT_MS } from "./ask.ts";
 import { askOnGoogleChat, googleChatSpace } from "./google-chat.ts";
+import { askOnTeams } from "./teams.ts";
 import { askOnTelegram, telegramChat } from "./telegram.ts";
 
 export const KINDS = [
@@ -25,6 +27,8 @@ export const KINDS = [
   "telegram_private",
   "gchat_space",
   "gchat_dm",
+  "teams_channel",
+  "teams_dm",
   "slack_tool",
 ] as const;
 export type Kind = (typeof KINDS)[number];
@@ -51,7 +55,7 @@ export interface Question {
   kind: Kind;
   mode: Mode;
   marker: string;
-  /** Slack or Discord channel, or Discord interaction token: where the answer shows. */
+  /** Slack or Discord channel, or Discord interaction token: where the answer shows (Teams: once asked). */
   place: string;
   /** Sends the question; resolves with when it was accepted (a webhook) or dispatched (the Gateway), epoch ms. */
   ask(to: Recipient): Promise<number>;
@@ -65,6 +69,8 @@ interface Recipient {
   telegramFake: string;
   /** The Google Chat fake, where a Google Chat question's space is made and written in. */
   googleChatFake: string;
+  /** The Teams fake, where a Teams question's conversation is made and written in. */
+  teamsFake: string;
 }
 
 const webhook =
@@ -150,6 +156,17 @@ export function question(
       place: space,
       ask: (to) => askOnGoogleChat(to.googleChatFake, to.workerUrl, kind, space, `how should I cache this? ${marker}`),
     };
+  }
+  if (kind === "teams_channel" || kind === "teams_dm") {
+    const q: Question = {
+      kind,
+      mode,
+      marker,
+      place: "",
+      ask: (to) =>
+        askOnTeams(to.teamsFake, to.workerUrl, kind, (id) => (q.place = id), `how should I cache this? ${marker}`),
+    };
+    return q;
   }
   if (kind === "discord_gateway") {
     const channelId = snowflake();

@@ -3,13 +3,15 @@
  * What a person saw of one answer, read from the fakes' own records (times are the fakes' clocks, the same
  * machine's): the first sign that the bot works (Slack reaction, status or first post; a Discord interaction's
  * deferred "thinking…" is the webhook's own answer, so it shows at acceptance; a Gateway answer's, the typing
- * indicator or else its first post; Google Chat's, its first post), the first text, the whole answer,
- * the model's first token (its request's arrival plus the first-token delay), the API calls and refusals.
+ * indicator or else its first post; Google Chat's, its first post; Teams', its typing or status line), the first
+ * text, the whole answer, the model's first token (its request's arrival plus the first-token delay), the API calls
+ * and refusals.
  */
 import { longAnswer } from "../../dev/local-model/long-answer.ts";
 import { splitText } from "../../lib/text/split.ts";
 import type { Question } from "./answers.ts";
 import { seenOnGoogleChat } from "./google-chat.ts";
+import { seenOnTeams } from "./teams.ts";
 import { seenOnTelegram } from "./telegram.ts";
 
 const SLACK_SIGNS: ReadonlySet<string> = new Set([
@@ -54,13 +56,14 @@ const unescapeSlack = (text: string) => text.replace(/&lt;/g, "<").replace(/&gt;
 export async function seen(
   q: Question,
   acceptedAt: number,
-  fakes: { slack: string; discord: string; telegram: string; googleChat: string },
+  fakes: { slack: string; discord: string; telegram: string; googleChat: string; teams: string },
   tokens: number,
 ): Promise<Seen | null> {
   const expected = longAnswer(tokens);
   if (q.kind === "telegram_group" || q.kind === "telegram_private")
     return seenOnTelegram(fakes.telegram, Number(q.place), tokens);
   if (q.kind === "gchat_space" || q.kind === "gchat_dm") return seenOnGoogleChat(fakes.googleChat, q.place, tokens);
+  if (q.kind === "teams_channel" || q.kind === "teams_dm") return seenOnTeams(fakes.teams, q.place, tokens);
   if (q.kind === "discord_interaction") {
     const calls = (await getJson<DiscordCall[]>(`${fakes.discord}/__calls?token=${encodeURIComponent(q.place)}`)).sort(
       (a, b) => a.at - b.at,

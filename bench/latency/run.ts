@@ -5,7 +5,8 @@
  * (thread: native streams; channel: a message edited as it grows), Discord (/ask; a channel message arriving
  * over the Gateway: typing, then a message edited as it grows) and Telegram (a group: typing, then a reply edited
  * as it grows; a private chat: typing, drafts, then the message), Google Chat (a mention in a space, a DM: a post
- * edited as it grows, no sign before it) and a Slack thread question answered after one
+ * edited as it grows, no sign before it), Teams (a mention in a channel: typing, then a reply edited as it grows; a
+ * 1:1 chat: typing, then Teams' own stream) and a Slack thread question answered after one
  * tool round (a lookup the local tool server answers after 200 ms), `--answers` answers each
  * with STREAMING on and as many with it off, sent interleaved to two Workers in waves of `--concurrency`
  * conversations per mode, a wave every `--wave-every` seconds at most, each Slack kind and mode in a workspace of
@@ -27,6 +28,7 @@ import { KINDS, MODES, question, SLACK_TEAMS, TOOL_TEAMS, type Kind, type Mode, 
 import { modelAskedTimes, seen, type Seen } from "./measure.ts";
 import { startLatencyStack, TOOL_DELAY_MS } from "./stack.ts";
 import { googleChatRefusals } from "./google-chat.ts";
+import { teamsRefusals } from "./teams.ts";
 import { telegramRefusals } from "./telegram.ts";
 
 /** A wave that is not complete by then is reported as such and the bench stops. */
@@ -38,7 +40,8 @@ const command = defineCommand({
   summary:
     "How soon a person sees that the bot works, and its answer, on the local stack: Slack threads (native streams), " +
     "Slack channels (a message edited as it grows), Discord /ask, Discord channel messages over the Gateway, Telegram groups (edits) and private " +
-    "chats (drafts), Google Chat spaces and DMs (a post edited as it grows), each with STREAMING on and off, interleaved on " +
+    "chats (drafts), Google Chat spaces and DMs (a post edited as it grows), Teams channels (edits) and 1:1 chats " +
+    "(Teams' own stream), each with STREAMING on and off, interleaved on " +
     "two Workers, in waves of conversations at once, each Slack kind and mode in a workspace of its own; prints p95 " +
     "first sign, first text, complete time, API calls and refusals.",
   options: {
@@ -126,7 +129,9 @@ try {
       ? () => telegramRefusals(stack.fakes.telegram)
       : kind.startsWith("gchat")
         ? () => googleChatRefusals(stack.fakes.googleChat)
-        : discordRefusals;
+        : kind.startsWith("teams")
+          ? () => teamsRefusals(stack.fakes.teams)
+          : discordRefusals;
     const refusedBefore = await refusals();
     for (let sent = 0; sent < args.answers; sent += args.concurrency) {
       const waveStart = Date.now();
@@ -141,7 +146,7 @@ try {
       const accepted = await Promise.all(questions.map(ask));
       measured.push(...(await waitForAnswers(questions, accepted)));
     }
-    const counted = ["discord", "telegram", "gchat"].some((p) => kind.startsWith(p));
+    const counted = ["discord", "telegram", "gchat", "teams"].some((p) => kind.startsWith(p));
     const refused = counted ? (await refusals()) - refusedBefore : 0;
     for (const mode of MODES)
       results[mode][kind] = figures(
@@ -162,6 +167,7 @@ function ask(q: Question): Promise<number> {
     dispatch: stack.gateways[side],
     telegramFake: stack.fakes.telegram,
     googleChatFake: stack.fakes.googleChat,
+    teamsFake: stack.fakes.teams,
   });
 }
 

@@ -39,7 +39,7 @@ export interface LatencyStack {
   workers: Both<string>;
   /** Each Worker's bot's Gateway: dispatches a MESSAGE_CREATE, returns when (epoch ms). */
   gateways: Both<(message: object) => number>;
-  fakes: { slack: string; discord: string; telegram: string; googleChat: string };
+  fakes: { slack: string; discord: string; telegram: string; googleChat: string; teams: string };
   modelControl: string;
   stop(): Promise<void>;
 }
@@ -114,7 +114,7 @@ export function startLatencyStack(
     const twilio = await stack.start(startTwilioFake, {});
     const telegram = await stack.start(startTelegramFake, {});
     const googleChat = await stack.start(startGoogleChatFake, { serviceAccountJson: GOOGLE_CHAT_ACCOUNT });
-    // The Worker's Teams settings name a fake (bench/load/workers.ts); bench:latency sends Teams nothing yet.
+    // The Worker's Teams settings name it (bench/load/workers.ts).
     const teams = await stack.start(startTeamsFake, {});
     const model = await stack.start(startLocalModel, {});
     const modelControl = model.url.replace(/\/v1$/, "");
@@ -179,6 +179,7 @@ export function startLatencyStack(
       discord: discordFake.url.replace(/\/api\/v10$/, ""),
       telegram: telegram.url,
       googleChat: googleChat.url,
+      teams: teams.url,
     };
     for (const team of slackTeams) await installWorkspace(streaming, fakes.slack, team);
     const dispatch = { streaming: dispatchTo(gateways.streaming), streamingOff: dispatchTo(gateways.streamingOff) };

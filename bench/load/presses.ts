@@ -8,7 +8,7 @@
  * message shows) and gives back the `callback_query` update to deliver to /telegram/webhook.
  */
 import discordFixture from "../../test/fixtures/platforms/discord/interactions-components.json" with { type: "json" };
-import slackFixture from "../../test/fixtures/platforms/slack/block-actions.json" with { type: "json" };
+import { slackPressForm } from "../../dev/fakes/slack/press.ts";
 import { snowflake } from "../../test/support/discord.ts";
 import { slackSignedRequest } from "./slack-signed.ts";
 import { DISCORD_APPLICATION_ID } from "./traffic.ts";
@@ -33,21 +33,8 @@ export function slackPressBody(
   p: { team: string; channel: string; user: string; ts: string; threadTs?: string },
   control: Pressed,
 ): string {
-  const payload = structuredClone(slackFixture.payload) as typeof slackFixture.payload & {
-    container: { thread_ts?: string };
-  };
-  Object.assign(payload.user, { id: p.user, team_id: p.team });
-  Object.assign(payload.container, { message_ts: p.ts, channel_id: p.channel });
-  if (p.threadTs) payload.container.thread_ts = p.threadTs;
-  Object.assign(payload.team, { id: p.team });
-  Object.assign(payload.channel, { id: p.channel });
-  Object.assign(payload.message, { ts: p.ts, team: p.team });
-  // Each press is its own: Slack makes a new trigger id for every one, a double click's too.
-  payload.trigger_id = `${Date.now()}.${Math.floor(Math.random() * 1e9)}`;
-  const action = shown(control)?.slack;
-  if (action) Object.assign(payload.actions[0]!, action);
-  else payload.actions[0]!.action_id = control as PressedControl;
-  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+  const action = shown(control)?.slack ?? { action_id: control as PressedControl };
+  return slackPressForm({ ...p, user: { id: p.user }, action });
 }
 
 /** The form `body` posted to /slack/interactions, signed now as Slack signs it. */

@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
+import { keepIdleConnections } from "../../dev/keep-alive.ts";
 
 interface ProxyActivity {
   /** Requests received and not answered yet (held ones included). */
@@ -66,18 +67,20 @@ export async function startProxy(opts: ProxyOptions): Promise<RunningProxy> {
       pending--;
     }
   };
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks);
-      pending++;
-      lastRequestAt = performance.now();
-      opts.onRequest?.(req.method ?? "GET", req.url ?? "/", body);
-      if (isOpen) void forward(req, res, body);
-      else held.push(() => void forward(req, res, body));
-    });
-  });
+  const server = keepIdleConnections(
+    createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const body = Buffer.concat(chunks);
+        pending++;
+        lastRequestAt = performance.now();
+        opts.onRequest?.(req.method ?? "GET", req.url ?? "/", body);
+        if (isOpen) void forward(req, res, body);
+        else held.push(() => void forward(req, res, body));
+      });
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {

@@ -42,9 +42,11 @@ async function countAll(fakes: Fakes): Promise<Map<string, number>> {
   for (const c of await calls(fakes.telegram)) if (c.route === "sendMessage") add(String(c.chat_id));
   // A Google Chat answer is its spaces.messages.create (a streamed one grows by patches).
   for (const c of await calls(fakes.googleChat)) if (c.route === "spaces.messages.create") add(c.space);
-  // A Teams answer is its first message posted (a streamed one grows by replacing it; typing is no message).
+  // A Teams answer is its first message posted (a streamed one grows by replacing it, or in a 1:1 chat ends Teams'
+  // stream with it; typing and stream updates are no message); a final message the Connector refused is none either.
   for (const c of await calls(fakes.teams))
-    if (c.route === "send activity" && typeof c.conversation === "string") add(teamsChatOf(c.conversation));
+    if (c.route === "send activity" && !c.refused && typeof c.conversation === "string")
+      add(teamsChatOf(c.conversation));
   return counts;
 }
 

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
+import { keepIdleConnections } from "../keep-alive.ts";
 
 /**
  * A chat request with pictures (base64, up to IMAGE_MAX_BYTES each) and a file pasted into a fake are larger than any
@@ -54,14 +55,16 @@ export function startHttpServer(opts: {
   upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 }): Promise<RunningHttpServer> {
   const host = opts.host ?? "127.0.0.1";
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? "/", `http://${host}`);
-    opts.handle(req, res, url).catch((err: unknown) => {
-      if (res.headersSent) return void res.destroy();
-      const status = err instanceof BodyTooLargeError ? 413 : err instanceof SyntaxError ? 400 : 500;
-      sendJson(res, status, { error: err instanceof Error ? err.message : String(err) });
-    });
-  });
+  const server = keepIdleConnections(
+    createServer((req, res) => {
+      const url = new URL(req.url ?? "/", `http://${host}`);
+      opts.handle(req, res, url).catch((err: unknown) => {
+        if (res.headersSent) return void res.destroy();
+        const status = err instanceof BodyTooLargeError ? 413 : err instanceof SyntaxError ? 400 : 500;
+        sendJson(res, status, { error: err instanceof Error ? err.message : String(err) });
+      });
+    }),
+  );
   if (opts.upgrade) server.on("upgrade", opts.upgrade);
   return new Promise((resolve, reject) => {
     server.once("error", reject);

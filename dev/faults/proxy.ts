@@ -19,6 +19,7 @@ import { handleFaultControl } from "./control.ts";
 import { BodyTooLargeError, forward, readWholeBody } from "./forward.ts";
 import { splitLane } from "./lanes.ts";
 import { faultKind, FaultScript } from "./rules.ts";
+import { keepIdleConnections } from "../keep-alive.ts";
 
 const DEFAULT_FAULT_PROXY_PORT = 8078;
 const CONTROL_PREFIX = "/__proxy";
@@ -60,13 +61,15 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<RunningF
     lanes.set(lane, script);
     return script;
   };
-  const server = createServer((req, res) => {
-    handle(req, res, target, laneScript).catch((err: unknown) => {
-      if (res.headersSent) return void res.destroy();
-      const status = err instanceof BodyTooLargeError ? 413 : 502;
-      sendJson(res, status, { error: `ERR fault proxy: ${errorMessage(err)}` });
-    });
-  });
+  const server = keepIdleConnections(
+    createServer((req, res) => {
+      handle(req, res, target, laneScript).catch((err: unknown) => {
+        if (res.headersSent) return void res.destroy();
+        const status = err instanceof BodyTooLargeError ? 413 : 502;
+        sendJson(res, status, { error: `ERR fault proxy: ${errorMessage(err)}` });
+      });
+    }),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port, host, () => resolve());

@@ -15,6 +15,7 @@ import { clockSettingFromEnv, type ClockSetting } from "./clock.ts";
 import { openLane, type Lane, type LaneOptions } from "./lane.ts";
 import { productionBackoff } from "./scheduler.ts";
 import { serveStandalone } from "../serve-standalone.ts";
+import { keepIdleConnections } from "../keep-alive.ts";
 
 /** The official QStash dev-server credentials, so that the SDK's own dev mode works against the stand-in too. */
 export const DEV_TOKEN = "eyJVc2VySUQiOiJkZWZhdWx0VXNlciIsIlBhc3N3b3JkIjoiZGVmYXVsdFBhc3N3b3JkIn0=";
@@ -69,16 +70,18 @@ export async function startQStash(opts: QStashOptions): Promise<RunningQStash> {
   };
   const closeLanes = async () =>
     void (await Promise.allSettled([...lanes.values()].map(async (l) => (await l).close())));
-  const server = createServer((req, res) => {
-    const split = splitLane(req.url ?? "/");
-    if ("error" in split) return sendJson(res, 400, split);
-    laneNamed(split.lane)
-      .then((lane) => lane.handle(req, res, split.rest))
-      .catch((err: unknown) => {
-        logger.error("qstash_request_failed", { error: errorMessage(err) });
-        if (!res.headersSent) sendJson(res, 500, { error: errorMessage(err) });
-      });
-  });
+  const server = keepIdleConnections(
+    createServer((req, res) => {
+      const split = splitLane(req.url ?? "/");
+      if ("error" in split) return sendJson(res, 400, split);
+      laneNamed(split.lane)
+        .then((lane) => lane.handle(req, res, split.rest))
+        .catch((err: unknown) => {
+          logger.error("qstash_request_failed", { error: errorMessage(err) });
+          if (!res.headersSent) sendJson(res, 500, { error: errorMessage(err) });
+        });
+    }),
+  );
   try {
     await lanes.get("");
     await listen(server, opts.port, host);

@@ -5,13 +5,16 @@
  * `reaction_added`), and a press of a button the Worker put on the message (`POST /api/press`): on Slack
  * `block_actions` to `/slack/interactions` (the page draws the buttons from the message's Block Kit,
  * ./slack-blocks.ts); on Telegram through the fake, which sends the `callback_query` and keeps the bot's
- * answerCallbackQuery, whose text the page shows the presser (./telegram-posts.ts draws the inline keyboard).
+ * answerCallbackQuery, whose text the page shows the presser (./telegram-posts.ts draws the inline keyboard); on
+ * Google Chat through the fake, which sends the click and does what Chat does with the answer (a private note is a
+ * message only the clicker sees: ./google-chat-posts.ts draws the card's buttons).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import { readBody, sendJson } from "../fakes/http.ts";
 import { personByHandle, SLACK_CHANNEL, type SlackWorkspace } from "./people.ts";
 import { sendSlackPress, sendSlackReaction } from "./send-slack.ts";
+import { clickGoogleChat } from "./send-google-chat.ts";
 import { pressTelegram } from "./send-telegram.ts";
 
 const slackTs = z.string().regex(/^\d+\.\d+$/);
@@ -35,6 +38,13 @@ const pressRequest = z.discriminatedUnion("platform", [
     messageId: z.number().int().positive(),
     id: z.string().min(1).max(64),
   }),
+  z.object({
+    platform: z.literal("google-chat"),
+    person: z.string(),
+    space: z.string().regex(/^spaces\/[A-Za-z0-9_-]+$/),
+    message: z.string().min(1).max(300),
+    label: z.string().min(1).max(200),
+  }),
 ]);
 
 export interface ActionsContext {
@@ -42,6 +52,7 @@ export interface ActionsContext {
   signingSecret: string;
   slackFakeUrl: string;
   telegramFakeUrl: string;
+  googleChatFakeUrl: string;
   workspaces(): SlackWorkspace[];
 }
 
@@ -63,6 +74,11 @@ export async function handleAction(
     }
     if (press.data.platform === "telegram") {
       sendJson(res, 200, await pressTelegram(ctx.telegramFakeUrl, person, press.data));
+      return true;
+    }
+    if (press.data.platform === "google-chat") {
+      const { status } = await clickGoogleChat(ctx.googleChatFakeUrl, person, press.data);
+      sendJson(res, status === 200 ? 200 : 502, { status });
       return true;
     }
     const workspace = ctx.workspaces().find((w) => w.team === (press.data as { workspace: string }).workspace);

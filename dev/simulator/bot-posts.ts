@@ -5,12 +5,14 @@
  * were posted in) from the fake's message store, where a streamed or edited answer holds its latest text, with
  * every message's reactions (the bot's working sign on a person's message, a person's ✅); Discord channel messages
  * and their edits, edits of the "thinking…" message and follow-ups, from `/__calls`; texts to phones; and
- * Telegram's (./telegram-posts.ts) and Google Chat's (./google-chat-posts.ts).
+ * Telegram's (./telegram-posts.ts), Google Chat's (./google-chat-posts.ts) and Teams' (./teams-posts.ts).
  */
 import { z } from "zod";
 import { DISCORD_PLACE, PEOPLE, SLACK_CHANNEL } from "./people.ts";
 import { collectGoogleChatPosts } from "./google-chat-posts.ts";
 import { collectSlackEphemerals, drawBlocks, slackBlocks } from "./slack-blocks.ts";
+import type { TeamsChats } from "./send-teams.ts";
+import { collectTeamsPosts } from "./teams-posts.ts";
 import { collectTelegramPosts } from "./telegram-posts.ts";
 import type { Timeline } from "./timeline.ts";
 import { DISCORD_MARKDOWN, markdownView, SLACK_MARKDOWN } from "./views/markdown-view.ts";
@@ -23,6 +25,7 @@ export interface FakeOrigins {
   twilio: string;
   telegram: string;
   googleChat: string;
+  teams: string;
 }
 
 const CALLS_PATH = "/__calls";
@@ -58,7 +61,7 @@ async function calls<T extends z.ZodType>(origin: string, schema: T, path = CALL
 export async function collectBotPosts(
   timeline: Timeline,
   fakes: FakeOrigins,
-  place: { botName: string; twilioAccountSid: string },
+  place: { botName: string; twilioAccountSid: string; teamsChats?: () => TeamsChats | undefined },
 ): Promise<void> {
   const [slack, discord, twilio] = await Promise.all([
     calls(fakes.slack, slackMessage, `${MESSAGES_PATH}?channel=${SLACK_CHANNEL}`),
@@ -154,6 +157,7 @@ export async function collectBotPosts(
   }
   await collectTelegramPosts(timeline, fakes.telegram, place.botName);
   await collectGoogleChatPosts(timeline, fakes.googleChat, place.botName);
+  await collectTeamsPosts(timeline, fakes.teams, place.teamsChats?.(), place.botName);
   for (const text of timeline.takeNewCalls("twilio", twilio)) {
     timeline.add({
       id: text.sid,

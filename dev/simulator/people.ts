@@ -17,6 +17,8 @@ export interface SimulatedPerson {
   telegramUserId: number;
   /** Google Chat user resource name; the person's DM with the app is a space of its own. */
   googleChatUser: string;
+  /** Teams user id (`29:…`), as the Bot Connector names people. */
+  teamsUser: string;
 }
 
 export const PEOPLE: readonly SimulatedPerson[] = [
@@ -28,6 +30,7 @@ export const PEOPLE: readonly SimulatedPerson[] = [
     phone: "+15550100001",
     telegramUserId: 400_000_001,
     googleChatUser: "users/500000000000000001",
+    teamsUser: "29:1SIMALICE",
   },
   {
     handle: "bob",
@@ -37,6 +40,7 @@ export const PEOPLE: readonly SimulatedPerson[] = [
     phone: "+15550100002",
     telegramUserId: 400_000_002,
     googleChatUser: "users/500000000000000002",
+    teamsUser: "29:1SIMBOB",
   },
   {
     handle: "carol",
@@ -46,6 +50,7 @@ export const PEOPLE: readonly SimulatedPerson[] = [
     phone: "+15550100003",
     telegramUserId: 400_000_003,
     googleChatUser: "users/500000000000000003",
+    teamsUser: "29:1SIMCAROL",
   },
 ];
 

@@ -61,3 +61,21 @@ export async function sendGoogleChat(
   if (status !== undefined && status !== 200) throw new Error(`the Worker answered Chat's event with ${status}`);
   return { message: sent.message, space, place: googleChatPlace(space, spot === "space" ? sent.thread : undefined) };
 }
+
+/**
+ * The person clicks the button whose text is `label` on the app's message: the fake sends the Worker the click and
+ * does what Chat does with the answer (an update of the message, or a private note the page shows them).
+ */
+export async function clickGoogleChat(
+  fakeUrl: string,
+  person: SimulatedPerson,
+  click: { space: string; message: string; label: string },
+): Promise<{ status: number }> {
+  const sent = await control<{ status?: number }>(fakeUrl, "/__click", {
+    space: click.space,
+    message: click.message,
+    by: { name: person.googleChatUser, displayName: person.name },
+    button: click.label,
+  });
+  return { status: sent.status ?? 0 };
+}

@@ -7,6 +7,7 @@
  * the bot never recorded is read from there (`conversations.replies`, with the workspace's own token).
  */
 import { SLACK_FAKE_BOT } from "../fakes/slack.ts";
+import { slackPressForm } from "../fakes/slack/press.ts";
 import { slackHeaders } from "../signers/slack.ts";
 import { PEOPLE, replaceMentions, SLACK_CHANNEL, type SimulatedPerson, type SlackWorkspace } from "./people.ts";
 
@@ -159,35 +160,20 @@ export async function sendSlackPress(
   person: SimulatedPerson,
   press: { ts: string; threadTs?: string; block: string; id: string; label: string; value?: string },
 ): Promise<number> {
-  const payload = {
-    type: "block_actions",
-    user: { id: person.slackUserId, username: person.handle, name: person.handle, team_id: workspace.team },
-    api_app_id: SLACK_FAKE_BOT.appId,
-    container: {
-      type: "message",
-      message_ts: press.ts,
-      channel_id: SLACK_CHANNEL,
-      is_ephemeral: false,
-      ...(press.threadTs ? { thread_ts: press.threadTs } : {}),
+  const body = slackPressForm({
+    team: workspace.team,
+    teamDomain: workspace.name.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
+    channel: SLACK_CHANNEL,
+    user: { id: person.slackUserId, name: person.handle },
+    ts: press.ts,
+    ...(press.threadTs ? { threadTs: press.threadTs } : {}),
+    action: {
+      action_id: press.id,
+      block_id: press.block,
+      label: press.label,
+      ...(press.value !== undefined ? { type: "feedback_buttons" as const, value: press.value } : {}),
     },
-    trigger_id: `${Date.now()}.${workspace.team}`,
-    team: { id: workspace.team, domain: workspace.name.toLowerCase().replace(/[^a-z0-9]+/g, "-") },
-    channel: { id: SLACK_CHANNEL, name: "general" },
-    message: { type: "message", ts: press.ts, ...(press.threadTs ? { thread_ts: press.threadTs } : {}) },
-    actions: [
-      {
-        // A feedback button sends its element's type and the pressed button's value.
-        type: press.value !== undefined ? "feedback_buttons" : "button",
-        action_id: press.id,
-        block_id: press.block,
-        ...(press.value !== undefined ? { value: press.value } : {}),
-        text: { type: "plain_text", text: press.label },
-        ...(press.value !== undefined ? { value: press.value } : {}),
-        action_ts: nextTs(),
-      },
-    ],
-  };
-  const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+  });
   const res = await fetch(`${opts.workerUrl}/slack/interactions`, {
     method: "POST",
     headers: {

@@ -25,12 +25,13 @@ import { googleChatNameOf } from "./google-chat-posts.ts";
 import { sendGoogleChat } from "./send-google-chat.ts";
 import { sendTelegram, telegramPlace } from "./send-telegram.ts";
 import type { ChatEntry, Timeline } from "./timeline.ts";
-import { DISCORD_MARKDOWN, markdownView } from "./views/markdown-view.ts";
+import { sendTeams, type TeamsChats } from "./send-teams.ts";
+import { DISCORD_MARKDOWN, markdownView, TEAMS_MARKDOWN } from "./views/markdown-view.ts";
 import { googleChatTextView, mrkdwnView } from "./views/mrkdwn-view.ts";
 
 export const sendRequest = z
   .object({
-    platform: z.enum(["slack", "discord", "sms", "telegram", "google-chat"]),
+    platform: z.enum(["slack", "discord", "sms", "telegram", "google-chat", "teams"]),
     person: z.string(),
     /** May be empty when a file is attached. */
     text: z.string().trim().max(4_000),
@@ -47,6 +48,8 @@ export const sendRequest = z
     telegramSpot: z.enum(["general", "topic", "private"]).default("general"),
     /** Google Chat: the space (a message at the top starts a thread) or the person's DM with the app. */
     googleChatSpot: z.enum(["space", "dm"]).default("space"),
+    /** Teams: the channel (a post at the top starts a reply chain), the group chat or the person's 1:1 chat. */
+    teamsSpot: z.enum(["channel", "group", "dm"]).default("channel"),
   })
   .refine((r) => r.text.length > 0 || r.attachment, { message: "write something or attach a file", path: ["text"] });
 export type SendRequest = z.output<typeof sendRequest>;
@@ -62,6 +65,8 @@ export interface SendContext {
   slackWorkspaces(): SlackWorkspace[];
   /** The Telegram group's forum topic; throws while the chats are still being made. */
   telegramTopic(): number;
+  /** The Teams conversations the fake made; throws while they are still being made. */
+  teamsChats(): TeamsChats;
 }
 
 export async function send(ctx: SendContext, body: SendRequest): Promise<ChatEntry> {
@@ -148,6 +153,21 @@ async function deliver(
         workspace: workspace.team,
         ts: sent.ts,
         ...(body.threadTs ? { threadTs: body.threadTs } : {}),
+      },
+    ];
+  }
+  if (body.platform === "teams") {
+    if (file) throw new Error("the page's Teams tab sends text only");
+    const sent = await sendTeams(ctx.fakes.teams, ctx.teamsChats(), botName, person, body.text, body.teamsSpot);
+    return [
+      {
+        ...base,
+        id: sent.id,
+        view: markdownView(body.text, TEAMS_MARKDOWN),
+        channel: sent.chat,
+        platform: "teams",
+        place: sent.place,
+        spot: body.teamsSpot,
       },
     ];
   }

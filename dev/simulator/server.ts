@@ -25,6 +25,7 @@ import {
   type SlackWorkspace,
 } from "./people.ts";
 import { googleChatPlace, readyGoogleChat } from "./send-google-chat.ts";
+import { readyTeams, type TeamsChats, teamsPlace } from "./send-teams.ts";
 import { readyTelegram, telegramPlace } from "./send-telegram.ts";
 import { send, sendRequest, type SendContext } from "./send.ts";
 import { handleAction } from "./actions.ts";
@@ -80,7 +81,27 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
   const timeline = new Timeline();
   const twilioPlace = { accountSid: setting("TWILIO_ACCOUNT_SID"), botNumber: setting("TWILIO_PHONE_NUMBER") };
 
-  const collect = () => collectBotPosts(timeline, opts.fakes, { botName, twilioAccountSid: twilioPlace.accountSid });
+  // The Teams channel, group chat and 1:1 chats, made once the fake answers (it names them).
+  let teamsChats: TeamsChats | Error | undefined;
+  const teamsReady = readyTeams(opts.fakes.teams).then(
+    (chats) => {
+      teamsChats = chats;
+    },
+    (err: unknown) => {
+      teamsChats = new Error(`the Teams chats could not be made: ${err instanceof Error ? err.message : String(err)}`);
+    },
+  );
+  const chats = (): TeamsChats => {
+    if (teamsChats === undefined) throw new Error("the Teams chats are still being made");
+    if (teamsChats instanceof Error) throw teamsChats;
+    return teamsChats;
+  };
+  const collect = () =>
+    collectBotPosts(timeline, opts.fakes, {
+      botName,
+      twilioAccountSid: twilioPlace.accountSid,
+      teamsChats: () => (teamsChats instanceof Error ? undefined : teamsChats),
+    });
   let polling = false;
   const poller = setInterval(() => {
     if (polling) return;
@@ -122,12 +143,14 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     setting,
     slackWorkspaces: workspaces,
     telegramTopic: topic,
+    teamsChats: chats,
   };
   const actions = {
     workerUrl: opts.workerUrl,
     signingSecret: setting("SLACK_SIGNING_SECRET"),
     slackFakeUrl: opts.fakes.slack,
     telegramFakeUrl: opts.fakes.telegram,
+    googleChatFakeUrl: opts.fakes.googleChat,
     workspaces,
   };
   async function installSlackWorkspaces(): Promise<SlackWorkspace[]> {
@@ -173,7 +196,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
         // Answered once the workspaces are installed: the page (and the browser tests' wait) start with them.
         if (!Array.isArray(slackWorkspaces))
           return sendJson(res, 503, { error: slackWorkspaces?.message ?? "installing the Slack workspaces…" });
-        await Promise.all([telegramReady, googleChatReady]);
+        await Promise.all([telegramReady, googleChatReady, teamsReady]);
         return sendJson(res, 200, {
           botName,
           resetWord,
@@ -212,6 +235,15 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
             space: GOOGLE_CHAT_SPACE.title,
             spacePlace: googleChatPlace(GOOGLE_CHAT_SPACE.name),
             dmPlaces: Object.fromEntries(PEOPLE.map((p) => [p.handle, googleChatPlace(googleChatDmOf(p))])),
+          },
+          teams: {
+            channel: "General",
+            group: "Team chat",
+            channelPlace: teamsPlace(chats().tenant, chats().channel),
+            groupPlace: teamsPlace(chats().tenant, chats().group),
+            dmPlaces: Object.fromEntries(
+              PEOPLE.map((p) => [p.handle, teamsPlace(chats().tenant, chats().dms[p.handle]!)]),
+            ),
           },
         });
       }

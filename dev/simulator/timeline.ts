@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { ViewNode } from "./views/view.ts";
 
-type SimPlatform = "slack" | "discord" | "sms" | "telegram" | "google-chat";
+type SimPlatform = "slack" | "discord" | "sms" | "telegram" | "google-chat" | "teams";
 
 /** One emoji on a message and who put it there, by name (the bot's working sign, a person's ✅). */
 export interface Reaction {
@@ -63,9 +63,10 @@ export interface ChatEntry {
   pending?: boolean;
   /**
    * Telegram: where it was written, its chat, and its id in the chat (ids count per chat: `id` is `<chat>:<id>`);
-   * Google Chat: the space or the DM, and the space's name.
+   * Google Chat: the space or the DM, and the space's name; Teams: the channel, the group chat or the 1:1 chat, and its
+   * conversation id.
    */
-  spot?: "general" | "topic" | "private" | "space" | "dm";
+  spot?: "general" | "topic" | "private" | "space" | "dm" | "channel" | "group";
   channel?: string;
   messageId?: string;
 }

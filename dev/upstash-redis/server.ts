@@ -16,6 +16,7 @@ import { hasBearerToken, MAX_REQUEST_BYTES, readJsonBody } from "./http-request.
 import { KeyLockingScripts } from "./key-locking.ts";
 import { loadKeySpecs } from "./key-specs.ts";
 import { RedisLink } from "./redis-link.ts";
+import { keepIdleConnections } from "../keep-alive.ts";
 
 export interface RedisBridgeOptions {
   port: number;
@@ -43,21 +44,20 @@ const ENDPOINTS: ReadonlyMap<string, Endpoint> = new Map([
 
 const DEFAULT_HOST = "127.0.0.1";
 const NOSCRIPT = "NOSCRIPT";
-/** Longer than the idle time of undici's keep-alive pool, so the client never reuses a socket we just closed. */
-const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export async function startRedisBridge(opts: RedisBridgeOptions): Promise<RunningBridge> {
   const host = opts.host ?? DEFAULT_HOST;
   const redis = await RedisLink.open(opts.redisUrl);
   const scripts = new KeyLockingScripts(await loadKeySpecs(redis), { required: opts.requireKeyLocking });
-  const server = createServer((req, res) => {
-    handle(req, res, redis, scripts, opts).catch((err: unknown) => {
-      logger.error("redis_bridge_failed", { path: req.url, error: errorMessage(err) });
-      if (!res.headersSent) reply(res, 500, { error: `ERR redis bridge: ${errorMessage(err)}` });
-      else res.destroy();
-    });
-  });
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  const server = keepIdleConnections(
+    createServer((req, res) => {
+      handle(req, res, redis, scripts, opts).catch((err: unknown) => {
+        logger.error("redis_bridge_failed", { path: req.url, error: errorMessage(err) });
+        if (!res.headersSent) reply(res, 500, { error: `ERR redis bridge: ${errorMessage(err)}` });
+        else res.destroy();
+      });
+    }),
+  );
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port, host, () => resolve());

@@ -15,12 +15,11 @@ import { DEFAULT_LOCAL_DIMENSION } from "./dense-embedder.ts";
 import { INDEX_TYPES, SIMILARITY_FUNCTIONS, type IndexConfig } from "./index-config.ts";
 import { handleRequest } from "./routes.ts";
 import { VectorStore } from "./store.ts";
+import { keepIdleConnections } from "../keep-alive.ts";
 
 const DEV_VECTOR_PORT = 8095;
 export const DEV_VECTOR_TOKEN = "local-vector-token";
 const DEFAULT_KEY_PREFIX = "upstash-vector:";
-/** Longer than the idle time of undici's keep-alive pool, so the client never reuses a socket we just closed. */
-const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export interface VectorStandInOptions {
   port: number;
@@ -57,8 +56,9 @@ export async function startVectorStandIn(opts: VectorStandInOptions): Promise<Ru
     throw err;
   }
   const ctx = { store, config, indexName: "parley-local" };
-  const server = createServer((req, res) => void handleRequest(ctx, { token, onRequest: opts.onRequest }, req, res));
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  const server = keepIdleConnections(
+    createServer((req, res) => void handleRequest(ctx, { token, onRequest: opts.onRequest }, req, res)),
+  );
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", (err: NodeJS.ErrnoException) =>

@@ -56,6 +56,11 @@ export interface ControlPress {
    * the message the question replies to): a note names the asker by it where a mention cannot show a name.
    */
   named?: { id: string; name: string };
+  /**
+   * The pressed message's text as the press delivered it, where the press's answer rewrites that message (Google
+   * Chat answers a click with the message's update): the answer keeps its words and puts the outcome under them.
+   */
+  shownText?: string;
 }
 
 /** What a platform's parse returns for it (lib/platforms/adapter.ts `Parsed`). */

@@ -4,7 +4,7 @@
  * messages, read where the webhook or the Gateway delivers it, or on SMS a message that is just YES or NO, which
  * answers the place's pending question if it directly follows it (anything else said there since closes the question:
  * `closePendingQuestion`). When the message is such a question, still pending and not expired, and the answer is the
- * asker's, one script decides it (lib/approvals/store.ts) and the continuation job is published (./continuation.ts).
+ * asker's, one script decides it (./answer-scripts.ts) and the continuation job is published (./continuation.ts).
  * A duplicate event, a double click or a redelivered webhook finds it decided: the same continuation is published
  * again, which QStash's deduplication (and the continuation's own claim) makes a no-op, and which makes up for a
  * publish that failed after the decision. Anyone else's answer does nothing, and nothing a tool or the model writes
@@ -39,7 +39,8 @@ export async function pressControl(
   if (!verdict) return CONTROL_NOTES.gone;
   const answer = { place: press.place, messageId: press.messageRef, userId: press.person, verdict };
   const decided = await decideAndPublish(rt, answer, "approval_control");
-  if (!decided) return CONTROL_NOTES.gone;
+  // Before its approval opened: the asker's decides it as it opens, and its outcome replaces the controls then.
+  if (decided === "kept") return null;
   const { asker } = decided;
   if (asker !== undefined)
     return CONTROL_NOTES.notYours(mention(asker, press.named?.id === asker ? press.named.name : undefined));
@@ -59,23 +60,26 @@ export async function pressControl(
   }
 }
 
-/** The record's answer; its continuation is published when the approval is decided (now or before). */
+/**
+ * The record's answer; its continuation is published when the approval is decided (now or before). `kept`: no
+ * approval is open under the message; a question posted but not opened yet takes the asker's answer as it opens
+ * (./open.ts), and a message that asks nothing never does.
+ */
 async function decideAndPublish(
   rt: Runtime,
   answer: ApprovalAnswer,
   event = "approval_reaction",
-): Promise<Decided | null> {
+): Promise<Decided | "kept"> {
   const { place, messageId, userId, verdict } = answer;
-  const decided = await rt.approvals.decide(place, messageId, userId, verdict);
-  const where = { platform: place.platform, tenant: place.tenant };
-  if (!decided) {
-    rt.log.info(`${event}_ignored`, { ...where, reason: "not_a_question" });
-    return null;
+  const windowSeconds = rt.settings.APPROVAL_TTL_MINUTES * 60;
+  const decided = await rt.approvals.decide(place, messageId, { who: userId, verdict, windowSeconds });
+  const where = { platform: place.platform, tenant: place.tenant, message: messageId, verdict };
+  if (decided === "kept") {
+    rt.log.info(`${event}_kept`, where);
+    return decided;
   }
   rt.log.info(event, {
     ...where,
-    message: messageId,
-    verdict,
     state: decided.state,
     decided: decided.decided,
     ...(decided.asker !== undefined ? { asker: false } : {}),
@@ -99,7 +103,8 @@ async function publishContinuation(rt: Runtime, sealed: string): Promise<void> {
 
 /**
  * A YES or NO in a place where questions are answered by a reply: true when it answered the place's pending
- * question (the message is then the approval's, not a question for the model); false when none is pending there,
+ * question, or the one just posted whose approval is about to open (the message is then the approval's, not a
+ * question for the model); false when none is pending there,
  * or it is past answering (expired, closed, or its result already out): then it is an ordinary message.
  */
 export async function answerApprovalReply(
@@ -111,7 +116,8 @@ export async function answerApprovalReply(
   if (questionId === null) return false;
   const answer = { place: message.key, messageId: questionId, userId: message.author.id, verdict };
   const decided = await decideAndPublish(rt, answer);
-  return decided !== null && publishes(decided);
+  // Kept: the question it names is out, its approval about to open (./open.ts `questionPosted`).
+  return decided === "kept" || publishes(decided);
 }
 
 /**

@@ -9,17 +9,32 @@
  * changes nothing (the record is created once; the delayed job's deduplication id is the same). Where the platform
  * shows controls, they are put on the question once it is open (an edit, so that a press always finds it, and a
  * streamed question gets them too); a platform that refuses leaves the question as it is, answered by a reaction.
+ * A ✅ or a press can come between the question's post and its open: the asker's (kept by ./decide.ts) decides it as
+ * it opens, and its continuation is published at once.
  */
 import type { PendingCall } from "../conversation/draft.ts";
 import type { JobOf } from "../queue/job.ts";
 import { sealJob } from "../queue/sealed-job.ts";
 import type { AnswerScope } from "../jobs/scope.ts";
 import { errorMessage } from "../log.ts";
+import { closePendingQuestion } from "./decide.ts";
 
 /** How long a decided approval is kept past its expiry: QStash's retries of its continuation end well within it. */
 const KEPT_AFTER_SECONDS = 2 * 60 * 60;
 /** The expiry's continuation runs this long after the approval's end, so that it never finds it still pending. */
 const EXPIRY_MARGIN_SECONDS = 5;
+
+/**
+ * Where a reply answers questions, the question is named the place's pending one as soon as it is out, not only once
+ * its approval opens: a YES in between is the approval's, kept for the open (./decide.ts), never a text for the
+ * model. Any earlier question still pending is closed first, as any message of the bot's closes it.
+ */
+export async function questionPosted(scope: AnswerScope, questionId: string): Promise<void> {
+  const { rt, job, replier, attempt } = scope;
+  if (!attempt.draft.approval || attempt.draft.posted[0] !== questionId || replier.approvalWay(job) !== "reply") return;
+  await closePendingQuestion(rt, job.key, "bot", questionId);
+  await rt.approvals.nameAsked(job.key, questionId, rt.settings.APPROVAL_TTL_MINUTES * 60);
+}
 
 export async function openApproval(scope: AnswerScope, call: PendingCall): Promise<void> {
   const { rt, job, replier, attempt, where } = scope;
@@ -51,20 +66,27 @@ export async function openApproval(scope: AnswerScope, call: PendingCall): Promi
     delaySeconds: minutes * 60 + EXPIRY_MARGIN_SECONDS,
     step: 1,
   });
+  // The asker answered before it opened (or since, for a retry): its continuation goes now, as ./decide.ts would
+  // have published it (the same deduplication id), and the outcome, not controls, goes on the question.
+  const decided = opened.state === "approved" || opened.state === "denied";
+  if (decided) await rt.queue.publish(continuation);
   const question = attempt.draft.text ?? "";
-  const offered = await replier.offerControls(job, questionId, question).then(
-    () => true,
-    (err: unknown) => {
-      rt.log.warn("approval_controls_unoffered", { ...where, question: questionId, error: errorMessage(err) });
-      return false;
-    },
-  );
+  const offered =
+    opened.state === "pending" &&
+    (await replier.offerControls(job, questionId, question).then(
+      () => true,
+      (err: unknown) => {
+        rt.log.warn("approval_controls_unoffered", { ...where, question: questionId, error: errorMessage(err) });
+        return false;
+      },
+    ));
   rt.log.info("approval_opened", {
     ...where,
     tool: call.tool,
     // The bot's question: a message id, no person's (a reaction to it names it too).
     question: questionId,
-    opened,
+    opened: opened.opened,
+    state: opened.state,
     job: published.messageId,
     deduplicated: published.deduplicated,
     offered,

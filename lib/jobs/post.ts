@@ -12,7 +12,7 @@ import { GiveUp, RetryLater } from "../errors.ts";
 import type { PartProgress } from "../message.ts";
 import { forgetTheRequest } from "../memory/forget.ts";
 import { closePendingQuestion } from "../approvals/decide.ts";
-import { openApproval } from "../approvals/open.ts";
+import { openApproval, questionPosted } from "../approvals/open.ts";
 import { offerFeedback } from "../feedback/offer.ts";
 import { publishMemoryJob } from "./memory-job.ts";
 import type { AnswerScope } from "./scope.ts";
@@ -85,6 +85,7 @@ async function postDraft(scope: AnswerScope, onlyIfStarted: boolean): Promise<vo
     },
     async posted(_index, id) {
       attempt.partPosted(id);
+      await questionPosted(scope, id);
     },
   };
   // Checked at every send, not only before the model call: a STOP may have come while the answer was written, or

@@ -32,6 +32,14 @@ export function approvalWindowKey(prefix: string, key: ConversationKey, question
   return `${prefix}:approval-open:${inTenant(key, key.channel)}${SEP}${questionId}`;
 }
 
+/**
+ * Who answered the bot's message before its approval opened (the question is out, its record not yet): each person's
+ * first ✅ or ❌ (or press), for the open to take the asker's (lib/approvals/answer-scripts.ts); APPROVAL_TTL_MINUTES.
+ */
+export function approvalEarlyKey(prefix: string, key: ConversationKey, questionId: string): string {
+  return `${prefix}:approval-early:${inTenant(key, key.channel)}${SEP}${questionId}`;
+}
+
 /** The place's latest question answered by a reply (YES or NO), its message id; lives APPROVAL_TTL_MINUTES. */
 export const approvalAskedKey = (prefix: string, key: ConversationKey): string =>
   `${prefix}:approval-asked:${inTenant(key, key.channel)}`;

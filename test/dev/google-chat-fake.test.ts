@@ -205,3 +205,107 @@ describe("what Chat sends the app", () => {
     });
   });
 });
+
+/** A card of buttons, each `[text, function]`. */
+const cardOf = (...buttons: [string, string][]) => [
+  {
+    cardId: "c",
+    card: {
+      sections: [
+        {
+          widgets: [
+            {
+              buttonList: {
+                buttons: buttons.map(([text, fn]) => ({
+                  text,
+                  onClick: { action: { function: fn, parameters: [{ key: "k", value: text }] } },
+                })),
+              },
+            },
+          ],
+        },
+      ],
+    },
+  },
+];
+
+describe("cards and their clicks", () => {
+  it("refuses a malformed card: an unknown field, a button without text or icon, an onClick of two kinds", async () => {
+    const space = await newSpace();
+    const [card] = cardOf(["Go", "go"]);
+    const button = card!.card.sections[0]!.widgets[0]!.buttonList.buttons[0]!;
+    const malformed = [
+      [{ ...card, colour: "red" }],
+      [{ cardId: "c", card: { sections: [{ widgets: [{ buttonList: { buttons: [{ ...button, text: " " }] } }] }] } }],
+      [{ cardId: "c", card: { sections: [{ widgets: [{ buttonList: { buttons: [{ ...button, onClick: {} }] } }] }] } }],
+      [{ cardId: "c", card: { sections: [] } }],
+    ];
+    for (const cardsV2 of malformed)
+      expect((await api("POST", `${space}/messages`, { text: "q", cardsV2 })).body.error).toMatchObject({
+        status: "INVALID_ARGUMENT",
+      });
+    const posted = await api("POST", `${space}/messages`, { text: "q", cardsV2: cardOf(["Go", "go"]) });
+    expect(posted.body.cardsV2).toHaveLength(1);
+    const cleared = await api("PATCH", `${posted.body.name}?updateMask=cardsV2`, { cardsV2: [] });
+    expect(cleared.body).not.toHaveProperty("cardsV2");
+    expect(cleared.body.text).toBe("q");
+  });
+
+  it("sends a click of a shown button signed as every event, and does with the app's answer what Chat does", async () => {
+    const space = await newSpace();
+    const posted = await api("POST", `${space}/messages`, { text: "q", cardsV2: cardOf(["Go", "go"]) });
+    const clickBody = { space, message: posted.body.name, by: alice, deliver: false };
+    await expect(control("/__click", { ...clickBody, button: "Stop" })).rejects.toThrow(/shows no button/);
+    const clicked = await control<{
+      click: string;
+      delivery: { authorization: string; body: Record<string, unknown> };
+    }>("/__click", { ...clickBody, button: "Go" });
+    expect(clicked.delivery.body).toMatchObject({
+      type: "CARD_CLICKED",
+      user: alice,
+      message: { name: posted.body.name },
+      action: { actionMethodName: "go", parameters: [{ key: "k", value: "Go" }] },
+      common: { invokedFunction: "go", parameters: { k: "Go" } },
+    });
+    const verified = await verifyBearerJwt(clicked.delivery.authorization, {
+      keys: signingKeys({ x509CertificatesUrl: `${fake.url}${CERTS_PATH}` }),
+      issuers: ["chat@system.gserviceaccount.com"],
+      audiences: ["123456789012"],
+    });
+    expect(verified.ok).toBe(true);
+    const note = { actionResponse: { type: "NEW_MESSAGE" }, text: "only you", privateMessageViewer: alice };
+    expect(await control("/__click-answer", { click: clicked.click, status: 200, body: note })).toEqual({
+      applied: "created",
+    });
+    const again = await control<{ click: string }>("/__click", { ...clickBody, button: "Go" });
+    const update = { actionResponse: { type: "UPDATE_MESSAGE" }, text: "q\n\ndone", cardsV2: [] };
+    expect(await control("/__click-answer", { click: again.click, status: 200, body: update })).toEqual({
+      applied: "updated",
+    });
+    const seen = (await (await fetch(`${fake.url}/__messages?space=${space}`)).json()) as Record<string, unknown>[];
+    expect(seen.map((m) => [m.text, m.privateViewer, m.cardsV2])).toEqual([
+      ["q\n\ndone", undefined, []],
+      ["only you", alice.name, []],
+    ]);
+  });
+
+  it("lets an add-on's button be clicked only when it names the endpoint, and refuses an answer of another shape", async () => {
+    const space = await newSpace();
+    const url = "https://bot.example.com/google-chat/events";
+    const posted = await api("POST", `${space}/messages`, { text: "q", cardsV2: cardOf(["Name", "go"], ["Url", url]) });
+    const clickBody = { space, message: posted.body.name, by: alice, deliver: false, framing: "add-on" };
+    await expect(control("/__click", { ...clickBody, button: "Name" })).rejects.toThrow(/endpoint URL/);
+    const clicked = await control<{ click: string; delivery: { body: Record<string, unknown> } }>("/__click", {
+      ...clickBody,
+      button: "Url",
+    });
+    expect(clicked.delivery.body).toMatchObject({
+      commonEventObject: { invokedFunction: url, parameters: { k: "Url" } },
+      chat: { buttonClickedPayload: { message: { name: posted.body.name }, isDialogEvent: false } },
+    });
+    const chatApi = { actionResponse: { type: "UPDATE_MESSAGE" }, text: "done" };
+    expect(await control("/__click-answer", { click: clicked.click, status: 200, body: chatApi })).toHaveProperty(
+      "refused",
+    );
+  });
+});

@@ -208,3 +208,84 @@ describe("what the fake sends the bot", () => {
     }
   });
 });
+
+describe("the Connector's streaming", () => {
+  const streamInfo = (fields: Record<string, unknown>) => [{ type: "streaminfo", ...fields }];
+  const update = (text: string, fields: Record<string, unknown>) => ({
+    type: "typing",
+    text,
+    entities: streamInfo({ streamType: "streaming", ...fields }),
+  });
+  const final = (text: string, streamId: string) => ({
+    type: "message",
+    text,
+    entities: streamInfo({ streamType: "final", streamId }),
+  });
+  const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const code = (answer: { body: Record<string, unknown> }) =>
+    (answer.body.error as { code?: string } | undefined)?.code;
+
+  it("streams in a 1:1 chat: 201 with the stream's id, then 202s, the final message ending it", async () => {
+    const chat = await newConversation("personal");
+    const started = await connector("POST", chat, {
+      type: "typing",
+      text: "Looking it up…",
+      entities: streamInfo({ streamType: "informative", streamSequence: 1 }),
+    });
+    expect(started.status).toBe(201);
+    const streamId = String(started.body.id);
+    await wait(1_050);
+    expect((await connector("POST", chat, update("A brown", { streamId, streamSequence: 2 }))).status).toBe(202);
+    expect((await connector("POST", chat, final("A brown fox.", streamId))).status).toBe(202);
+    const [message] = (await (await fetch(`${fake.url}/__activities?conversation=${chat}`)).json()) as {
+      id: string;
+      text: string;
+      revisions: { method: string }[];
+    }[];
+    expect(message).toMatchObject({ id: streamId, text: "A brown fox." });
+    expect(message!.revisions.map((r) => r.method)).toEqual(["stream", "stream", "final"]);
+  });
+
+  it("refuses a stream outside 1:1 chats, a start not numbered 1, and an update after the final message", async () => {
+    const group = await newConversation("groupChat");
+    const refused = await connector("POST", group, update("hi", { streamSequence: 1 }));
+    expect([refused.status, code(refused)]).toEqual([400, "BadArgument"]);
+    const chat = await newConversation("personal");
+    expect((await connector("POST", chat, update("hi", { streamSequence: 2 }))).status).toBe(400);
+    const streamId = String((await connector("POST", chat, update("hi", { streamSequence: 1 }))).body.id);
+    expect((await connector("POST", chat, final("hi there", streamId))).status).toBe(202);
+    await wait(1_050);
+    const after = await connector("POST", chat, update("hi there, again", { streamId, streamSequence: 2 }));
+    expect([after.status, code(after)]).toEqual([403, "ContentStreamNotAllowed"]);
+  });
+
+  it("drops an update out of sequence (202 with Teams' code) and refuses one within a second of the last", async () => {
+    const chat = await newConversation("personal");
+    const streamId = String((await connector("POST", chat, update("one", { streamSequence: 1 }))).body.id);
+    const soon = await connector("POST", chat, update("one two", { streamId, streamSequence: 2 }));
+    expect([soon.status, code(soon)]).toEqual([429, "TooManyRequests"]);
+    await wait(1_050);
+    const stale = await connector("POST", chat, update("one two", { streamId, streamSequence: 1 }));
+    expect([stale.status, code(stale)]).toEqual([202, "ContentStreamSequenceOrderPreConditionFailed"]);
+    const calls = (await (await fetch(`${fake.url}/__calls?route=stream+update`)).json()) as { refused?: string }[];
+    expect(calls.map((c) => c.refused)).toEqual([
+      undefined,
+      "TooManyRequests",
+      "ContentStreamSequenceOrderPreConditionFailed",
+    ]);
+    const [message] = (await (await fetch(`${fake.url}/__activities?conversation=${chat}`)).json()) as {
+      text: string;
+    }[];
+    expect(message!.text).toBe("one");
+  });
+
+  it("ends a stream the person stops: its next update is 403, and the message keeps what it showed", async () => {
+    const chat = await newConversation("personal");
+    const streamId = String((await connector("POST", chat, update("half an", { streamSequence: 1 }))).body.id);
+    expect(await control("/__stop-stream", { conversation: chat })).toEqual({ stopped: true });
+    await wait(1_050);
+    const next = await connector("POST", chat, update("half an answer", { streamId, streamSequence: 2 }));
+    expect([next.status, code(next)]).toEqual([403, "ContentStreamNotAllowed"]);
+    expect((await connector("PUT", chat, { type: "message", text: "half an answer" }, streamId)).status).toBe(200);
+  });
+});

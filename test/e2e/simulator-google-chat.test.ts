@@ -6,21 +6,10 @@
  * from Chat's text format (`*bold*`, `_italic_`, `` `code` ``, ```` ``` ```` blocks, a link's address shown): the
  * answer in the thread of the question in the space, and in the person's DM.
  */
-import type { Locator } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { hasChromium } from "./browser.ts";
-import { ANSWER_TIMEOUT_MS } from "./simulator-page.ts";
+import { ANSWER_TIMEOUT_MS, drawn } from "./simulator-page.ts";
 import { simulatorSession } from "./simulator-session.ts";
-
-async function drawn(message: Locator) {
-  const text = message.locator('[data-testid="message-text"]');
-  return {
-    bold: await text.locator("strong").allTextContents(),
-    blocks: await text.locator("pre").allTextContents(),
-    code: await text.locator("code").allTextContents(),
-    text: (await text.textContent()) ?? "",
-  };
-}
 
 describe.skipIf(!hasChromium())("the simulator's Google Chat tab", () => {
   const session = simulatorSession();

@@ -24,6 +24,19 @@ export interface InspectorView {
   prompts: string[];
 }
 
+/** What a drawn message shows: its bold runs, code blocks, inline code, links, list items and whole text. */
+export async function drawn(message: Locator) {
+  const text = message.locator('[data-testid="message-text"]');
+  return {
+    bold: await text.locator("strong").allTextContents(),
+    blocks: await text.locator("pre").allTextContents(),
+    code: await text.locator("code").allTextContents(),
+    links: await text.locator("a").evaluateAll((as) => as.map((a) => `${a.textContent} → ${a.getAttribute("href")}`)),
+    items: await text.locator("li").allTextContents(),
+    text: (await text.textContent()) ?? "",
+  };
+}
+
 export function simulatorPage(page: Page) {
   const botAnswers = (list = "#slack-messages") => page.locator(`${list} .message.bot`);
 
@@ -48,6 +61,8 @@ export function simulatorPage(page: Page) {
     say: (person: string, text: string) => write("#slack-input", "#slack-messages", person, text),
     /** Writes in the open thread as `person`. */
     reply: (person: string, text: string) => write("#thread-input", "#thread-messages", person, text),
+    /** Writes in the Teams conversation in view as `person` (the Teams tab must be open). */
+    sayOnTeams: (person: string, text: string) => write("#teams-input", "#teams-messages", person, text),
     /** Texts the bot from `person`'s phone (the SMS tab must be open). */
     text: (person: string, body: string) => write("#sms-input", "#sms-messages", person, body),
     /** Switches the Slack view to the workspace of that name and waits until the inspector follows. */
@@ -59,7 +74,7 @@ export function simulatorPage(page: Page) {
     },
     /** Who wrote each message of the Slack channel in view, in order. */
     channelAuthors: (): Promise<string[]> => page.locator("#slack-messages .message .author").allTextContents(),
-    async selectTab(tab: "slack" | "discord" | "sms" | "telegram" | "google-chat"): Promise<void> {
+    async selectTab(tab: "slack" | "discord" | "sms" | "telegram" | "google-chat" | "teams"): Promise<void> {
       await page.click(`#tabs button[data-tab="${tab}"]`);
     },
     /** Opens the thread of the channel message that contains `parentText`; returns the thread's admin key. */

@@ -115,6 +115,36 @@ describe.skipIf(!hasChromium())("what the simulator shows each person", () => {
     await sim.selectTab("slack");
   });
 
+  it("draws a Google Chat question's card buttons; a stranger's click gets a private note, the asker's decides", async () => {
+    const { sim } = session;
+    await sim.selectTab("google-chat");
+    await sim.pickPerson("carol");
+    await sim.page.fill("#gchat-input", '@Parley create_ticket {"title": "Chat projector broken"}');
+    await sim.page.press("#gchat-input", "Enter");
+    const question = sim.page.locator("#gchat-messages .message.bot", { hasText: "create_ticket" }).first();
+    const buttons = question.locator('[data-testid="block-button"]');
+    await expect.poll(() => buttons.allTextContents(), { timeout: ANSWER_TIMEOUT_MS }).toEqual(["Approve", "Cancel"]);
+
+    await sim.pickPerson("bob");
+    await question.locator('[data-testid="block-button"][data-action="Approve"]').click();
+    const note = sim.page.locator("#gchat-messages .message.bot", { hasText: "can approve this" });
+    await expect
+      .poll(() => note.textContent(), { timeout: ANSWER_TIMEOUT_MS })
+      .toMatch(/Only @?Carol can approve this/);
+    expect(await note.locator('[data-testid="only-you"]').count()).toBe(1);
+    expect(await buttons.count()).toBe(2);
+    await sim.pickPerson("carol");
+    expect(await note.count()).toBe(0);
+
+    await question.locator('[data-testid="block-button"][data-action="Approve"]').click();
+    await expect.poll(() => buttons.count(), { timeout: ANSWER_TIMEOUT_MS }).toBe(0);
+    expect(await question.textContent()).toContain("Approved by");
+    await sim.page
+      .locator("#gchat-messages .message.bot", { hasText: "Done: create_ticket" })
+      .waitFor({ timeout: ANSWER_TIMEOUT_MS });
+    await sim.selectTab("slack");
+  });
+
   it("draws Stop on an answer growing in the channel; the asker's press ends it there, saying who stopped it", async () => {
     const { sim } = session;
     await sim.say("alice", "@Parley how do rollbacks work? [[local-model tokens=400 tps=30 first_ms=100]]");

@@ -6,26 +6,12 @@
  * shows it with that platform's bold, lists, code, tables and links. The Telegram tab's group topics and private
  * chat, and the bot's working sign on the message it answers, show too.
  */
-import type { Locator } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { hasChromium } from "./browser.ts";
-import { ANSWER_TIMEOUT_MS } from "./simulator-page.ts";
+import { ANSWER_TIMEOUT_MS, drawn } from "./simulator-page.ts";
 import { simulatorSession } from "./simulator-session.ts";
 
 const ASK = "@Parley what is our rollback plan?";
-
-/** What a drawn message shows: its bold runs, code blocks, inline code, links and list items. */
-async function drawn(message: Locator) {
-  const text = message.locator('[data-testid="message-text"]');
-  return {
-    bold: await text.locator("strong").allTextContents(),
-    blocks: await text.locator("pre").allTextContents(),
-    code: await text.locator("code").allTextContents(),
-    links: await text.locator("a").evaluateAll((as) => as.map((a) => `${a.textContent} → ${a.getAttribute("href")}`)),
-    items: await text.locator("li").allTextContents(),
-    text: (await text.textContent()) ?? "",
-  };
-}
 
 describe.skipIf(!hasChromium())("the simulator draws each platform's answer as its client would", () => {
   const session = simulatorSession();

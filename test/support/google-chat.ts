@@ -96,6 +96,27 @@ export async function pastedFile(upload: Record<string, unknown>): Promise<unkno
   return control("/__files", upload);
 }
 
+/**
+ * `by` clicks the button whose text is `button` on the app's message `message`; the click's id and what Chat sends
+ * the app. Its answer goes back to the fake with `answerClick`, which does what Chat does with it.
+ */
+export async function click(
+  space: string,
+  message: string,
+  by: Person,
+  button: string,
+  opts: Pick<SayOptions, "framing" | "audience"> = {},
+): Promise<{ click: string; delivery: Delivered }> {
+  return control("/__click", { space, message, by, button, deliver: false, audience: PROJECT_NUMBER, ...opts });
+}
+
+/** What the fake's Chat did with the app's answer to a click. */
+export type ClickAnswer = { applied: "updated" | "created" | "nothing" } | { refused: string };
+
+export async function answerClick(clickId: string, res: Response): Promise<ClickAnswer> {
+  return control("/__click-answer", { click: clickId, status: res.status, body: await res.json() });
+}
+
 /** Posts a delivery to the Worker as Chat does (`authorization` replaced when given; null leaves it out). */
 export function chatRequest(delivery: Delivered, authorization: string | null = delivery.authorization): Request {
   return new Request(`https://worker.test${EVENTS_PATH}`, {
@@ -122,6 +143,8 @@ export interface SeenMessage {
   sender: string;
   text: string;
   revisions: { at: number; method: string; chars: number; text: string }[];
+  cardsV2?: { cardId?: string; card: { sections: { widgets: Record<string, unknown>[] }[] } }[];
+  privateViewer?: string;
 }
 
 /** The space's messages in the fake, the app's (`byApp`) or everyone's, oldest first. */

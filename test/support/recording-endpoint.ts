@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { freePort } from "../../dev/ports.ts";
+import { keepIdleConnections } from "../../dev/keep-alive.ts";
 
 export interface Received {
   method: string;
@@ -30,19 +31,21 @@ const open = new Set<RecordingEndpoint>();
 /** Listens on a free port; `url` ends with `path`, though any path is answered. */
 export async function recordingEndpoint(answer: Answer = ok, path = "/jobs/reply"): Promise<RecordingEndpoint> {
   const received: Received[] = [];
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
-    const request = {
-      method: req.method ?? "",
-      headers: req.headers,
-      body: Buffer.concat(chunks).toString("utf8"),
-      at: Date.now(),
-    };
-    received.push(request);
-    const { status, headers, body } = await answer(request, received.length - 1);
-    if (!res.destroyed) res.writeHead(status, headers).end(body ?? "");
-  });
+  const server = keepIdleConnections(
+    createServer(async (req: IncomingMessage, res: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+      const request = {
+        method: req.method ?? "",
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
+      };
+      received.push(request);
+      const { status, headers, body } = await answer(request, received.length - 1);
+      if (!res.destroyed) res.writeHead(status, headers).end(body ?? "");
+    }),
+  );
   const port = await freePort();
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const endpoint: RecordingEndpoint = {

@@ -3,8 +3,8 @@
  * Builds Slack Events API deliveries and interactions signed the way Slack signs them, and reads what the Slack
  * fake received.
  */
+import { slackPressForm } from "../../dev/fakes/slack/press.ts";
 import { slackHeaders } from "../../dev/signers/slack.ts";
-import blockActions from "../fixtures/platforms/slack/block-actions.json";
 import { SLACK_API_BASE_URL } from "./worker.ts";
 
 export const SLACK_SIGNING_SECRET = "test-slack-signing-secret";
@@ -152,17 +152,7 @@ export function slackBlockActionsBody(
   ts: string,
   action: { action_id: string; block_id?: string; value?: string },
 ): string {
-  const payload = structuredClone(blockActions.payload);
-  Object.assign(payload.user, {
-    id: user.id,
-    team_id: place.team,
-    ...(user.name ? { name: user.name, username: user.name } : {}),
-  });
-  Object.assign(payload.container, { message_ts: ts, channel_id: place.channel });
-  Object.assign(payload.team, { id: place.team });
-  Object.assign(payload.channel, { id: place.channel });
-  Object.assign(payload.actions[0]!, action);
-  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+  return slackPressForm({ ...place, user, ts, action });
 }
 
 /** POST /slack/interactions with `body`, signed with `secret` as Slack signs it. */

@@ -6,9 +6,11 @@
  * Connector would send (the fake decides: in a channel or group chat only a mention reaches the bot), posted to the
  * Worker with their bearer token, and the bot's messages as the fake saw them.
  */
+import { Redis } from "@upstash/redis/cloudflare";
 import { env } from "cloudflare:workers";
-import type { ConversationKey } from "../../lib/message.ts";
-import { callWorker, suiteEnv, type TestEnv } from "./worker.ts";
+import { ConversationStore } from "../../lib/conversation/store.ts";
+import type { ConversationKey, StoredMessage } from "../../lib/message.ts";
+import { callWorker, eventually, suiteEnv, type TestEnv } from "./worker.ts";
 
 const TEAMS_URL = (env as unknown as Record<string, string>).TEAMS_LOGIN_URL!;
 /** The fake's bot registration (dev/fakes/teams/server.ts). */
@@ -27,6 +29,23 @@ export interface Person {
 export interface Delivery {
   body: Record<string, unknown>;
   authorization: string;
+}
+
+/** The bot's answers the suite's conversation at `key` recorded, once there are `count` of them (30 s at most). */
+export function recordedAnswers(testEnv: TestEnv, suite: string) {
+  const store = new ConversationStore(
+    new Redis({ url: String(testEnv.UPSTASH_REDIS_REST_URL), token: String(testEnv.UPSTASH_REDIS_REST_TOKEN) }),
+    { prefix: `t-${suite}`, ttlSeconds: () => 120, maxMessages: 200 },
+  );
+  return (key: ConversationKey, count = 1): Promise<StoredMessage[]> =>
+    eventually(
+      async () => {
+        const found = (await store.load(key))?.recent.filter((m) => m.role === "assistant") ?? [];
+        return found.length >= count ? found : undefined;
+      },
+      30_000,
+      `${count} answer(s) recorded`,
+    );
 }
 
 /** A suite env with Teams on. */
@@ -99,7 +118,8 @@ export interface BotActivity {
   root?: string;
   text: string;
   replyToId?: string;
-  revisions: { at: number; method: "post" | "put"; text: string; textFormat?: string }[];
+  /** `stream`: an update of Teams' stream of the message; `final`: the message that ended it. */
+  revisions: { at: number; method: "post" | "put" | "stream" | "final"; text: string; textFormat?: string }[];
 }
 
 /** The bot's messages in a conversation (its chat id), oldest first. */

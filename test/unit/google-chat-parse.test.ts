@@ -89,10 +89,35 @@ describe("a Workspace add-on event object", () => {
     expect(parse("addOnRemoved")).toEqual({ kind: "removed", tenants: ["AAAAAAAAAAA"] });
   });
 
-  it("acknowledges a button click and refuses what is neither framing", () => {
-    expect(parseGoogleChatEvent({ chat: { buttonClickedPayload: {} } }, "Parley", NOW)).toEqual({
-      kind: "ignored",
-      reason: "button_clicked",
+  it("reads a click of a card's button, in either framing, as a press of its control on that message", () => {
+    const press = {
+      place: { platform: "google-chat", tenant: "AAAAAAAAAAA", channel: "AAAAAAAAAAA", thread: "BBBBBBBBBBB" },
+      person: "users/12345678901234567890",
+      messageRef: "DDDDDDDDDDD.DDDDDDDDDDD",
+      shownText: "*⚠️ Approval needed:* may I run create_ticket?",
+    };
+    expect(parse("cardClicked")).toEqual({
+      kind: "control",
+      press: { ...press, controlId: "approve", reply: "interaction" },
+    });
+    expect(parse("addOnButtonClicked")).toEqual({
+      kind: "control",
+      press: { ...press, controlId: "cancel", reply: "add-on" },
+    });
+    const inDialog = { ...structuredClone(fixtures.events.cardClicked.body), isDialogEvent: true };
+    expect(parseGoogleChatEvent(inDialog, "Parley", NOW)).toEqual({ kind: "ignored", reason: "dialog_click" });
+    const onPersonMessage = structuredClone(fixtures.events.cardClicked.body);
+    onPersonMessage.message.sender.type = "HUMAN";
+    expect(parseGoogleChatEvent(onPersonMessage, "Parley", NOW)).toMatchObject({ kind: "ignored" });
+    const noParameter = structuredClone(fixtures.events.cardClicked.body) as Record<string, unknown>;
+    delete noParameter.action;
+    delete noParameter.common;
+    expect(parseGoogleChatEvent(noParameter, "Parley", NOW)).toMatchObject({ press: { controlId: "" } });
+  });
+
+  it("refuses a click without its message, and what is neither framing", () => {
+    expect(parseGoogleChatEvent({ chat: { buttonClickedPayload: {} } }, "Parley", NOW)).toMatchObject({
+      kind: "invalid",
     });
     expect(parseGoogleChatEvent({ hello: "world" }, "Parley", NOW)).toMatchObject({ kind: "invalid" });
     const forged = structuredClone(fixtures.events.mentionInSpace.body);

@@ -24,6 +24,9 @@ const FEATURES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     "decide.ts": "flows",
     "capability.ts": "platforms",
     "store.ts": "stores",
+    "record.ts": "stores",
+    "answer-scripts.ts": "stores",
+    "settle-script.ts": "stores",
   },
   "lib/catch-up/": {
     "step.ts": "flows",

@@ -11,7 +11,7 @@ import { env as bindings } from "cloudflare:workers";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { gatewayDispatch, ingestRetries, type GatewayStorage } from "../../functions/discord-gateway-feed.ts";
 import { generateDiscordKeys, type DiscordSigningKeys } from "../../dev/signers/discord.ts";
-import { DECIDE } from "../../lib/approvals/store.ts";
+import { DECIDE } from "../../lib/approvals/answer-scripts.ts";
 import { approvalKey } from "../../lib/keys.ts";
 import { runtimeFor } from "../../lib/runtime.ts";
 import { askInteraction, discordCalls } from "../support/discord.ts";
@@ -167,7 +167,7 @@ describe("a ✅ the Gateway delivered once", () => {
     const proxy = `${String(env.UPSTASH_REDIS_REST_URL)}/__proxy`;
     await approvedDespite(async ({ channelId, questionId }) => {
       const record = approvalKey(String(env.REDIS_KEY_PREFIX), place(channelId), questionId);
-      const decision = await evalshaMatch(DECIDE.source, 2, record);
+      const decision = await evalshaMatch(DECIDE.source, 3, record);
       await scriptFault(proxy, { fault: "refuse", bodyContains: decision, status: 503 });
       return proxy;
     });

@@ -7,6 +7,8 @@
  * question (anything else said since closes it); every job is delivered twice.
  */
 import { describe, expect, it } from "vitest";
+import { OPEN } from "../../lib/approvals/answer-scripts.ts";
+import { evalshaMatch, scriptFault } from "../support/fault-control.ts";
 import { scriptModel } from "../support/model.ts";
 import { prodTimingSuite } from "../support/prod-timing.ts";
 import {
@@ -162,6 +164,26 @@ describe("a confirm tool by text", () => {
     await settle(1_000);
     expect(await smsSentTo(from)).toHaveLength(3);
     expect(await createCalls(title)).toEqual([]);
+  });
+
+  it("runs the call once on a YES that comes before the approval opens, and does not answer the YES", async () => {
+    const from = newSender();
+    const title = `Early yes ${from}`;
+    // The approval's open is held back 6 s at the Redis proxy, after the question is out.
+    const opening = await evalshaMatch(OPEN.source, 4, `${kit.keyPrefix}approval:`);
+    await scriptFault(kit.redisProxyControlUrl, { fault: "delay", delayMs: 6_000, bodyContains: opening });
+    await text(from, `create_ticket {"title": "${title}"}`);
+    const asking = kit.timePasses(BURST_MS);
+    await eventually(async () => (await smsSentTo(from)).length > 0, 15_000, "the question");
+    const yes = newMessageSid();
+    await text(from, "YES", yes);
+    await text(from, "YES", yes);
+    expect(await kit.redis.keys(`${kit.keyPrefix}approval:*${from}*`)).toEqual([]);
+    await asking;
+    const [, done, ...more] = await textsSettled(from, 2);
+    expect(more).toEqual([]);
+    expect(done).toMatch(/^✅ Done: create_ticket: Created ticket \d+ in IT: /);
+    expect(await createCalls(title)).toEqual([1]);
   });
 
   it("answers a NO with nothing pending as any text", async () => {

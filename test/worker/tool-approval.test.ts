@@ -9,12 +9,16 @@
 import { describe, expect, it } from "vitest";
 import { scriptModel } from "../support/model.ts";
 import { prodTimingSuite } from "../support/prod-timing.ts";
-import { scriptFault } from "../support/fault-control.ts";
+import { OPEN } from "../../lib/approvals/answer-scripts.ts";
+import { approvalKey } from "../../lib/keys.ts";
+import { evalshaMatch, scriptFault } from "../support/fault-control.ts";
 import {
   BOT_USER_ID,
   distinctSlackTs,
   newSlackPlace,
+  signedSlackInteraction,
   signedSlackRequest,
+  slackBlockActionsBody,
   slackMessageEvent,
   slackReactionEvent,
 } from "../support/slack.ts";
@@ -198,5 +202,94 @@ describe("a confirm tool at production timing", () => {
     await settle(1_000);
     expect(await shown(place)).toHaveLength(2);
     expect((await toolServerCalls()).byKey[key]).toBe(1);
+  });
+});
+
+describe("an answer that comes after the question is posted and before its approval opens", () => {
+  const kit = prodTimingSuite("approvalearly", toolSettings(TOOLS));
+  pumpJobsDuringSuite(kit.env, "approvalearly");
+  const recordOf = (place: Place, questionId: string) =>
+    approvalKey(
+      String(kit.env.REDIS_KEY_PREFIX),
+      { platform: "slack", tenant: place.team, channel: place.channel },
+      questionId,
+    );
+
+  /** A press of `controlId` on message `ts`, as Slack posts block_actions; its answer's status. */
+  async function press(place: Place, user: string, ts: string, controlId: string): Promise<number> {
+    const body = slackBlockActionsBody(place, { id: user }, ts, { action_id: controlId });
+    const res = await callWorker(kit.env, await signedSlackInteraction(body));
+    await res.body?.cancel();
+    return res.status;
+  }
+
+  /**
+   * Asks for `title`'s ticket with the approval's open held back (the Redis proxy delays its script 6 s), runs
+   * `early` once the question is out (each of its webhooks answered while nothing is open under the question), then
+   * lets the open and every job it publishes run. Answers the call's idempotency key.
+   */
+  async function answeredEarly(place: Place, title: string, early: (questionId: string) => Promise<void>) {
+    const opening = await evalshaMatch(OPEN.source, 3, recordOf(place, ""));
+    await scriptFault(kit.redisProxyControlUrl, { fault: "delay", delayMs: 6_000, bodyContains: opening });
+    const key = `${await ask(kit.env, place, `create_ticket {"title": "${title}"}`)}:0`;
+    const replied = kit.deliveriesSettled();
+    const asked = await question(place);
+    await early(asked.ts);
+    expect(await kit.redis.exists(recordOf(place, asked.ts))).toBe(0);
+    await replied;
+    await kit.deliveriesSettled();
+    return key;
+  }
+
+  it("runs the call once on the asker's ✅, however often Slack delivers it", async () => {
+    const place = newSlackPlace("EARLYYES");
+    const key = await answeredEarly(place, "Early tick", (ts) =>
+      react(kit.env, place, "UASKER", "white_check_mark", ts, 2),
+    );
+    const [, done, ...more] = await messagesSettled(place, 2);
+    expect(more).toEqual([]);
+    expect(done!.text).toMatch(/^✅ Done: create_ticket: Created ticket \d+ in IT: Early tick$/);
+    expect((await toolServerCalls()).byKey[key]).toBe(1);
+  });
+
+  it("answers the asker's press at once (a double click too), and runs the call once", async () => {
+    const place = newSlackPlace("EARLYPRESS");
+    const key = await answeredEarly(place, "Early press", async (ts) => {
+      expect([await press(place, "UASKER", ts, "approve"), await press(place, "UASKER", ts, "approve")]).toEqual([
+        200, 200,
+      ]);
+    });
+    const [, done, ...more] = await messagesSettled(place, 2);
+    expect(more).toEqual([]);
+    expect(done!.text).toContain("✅ Done: create_ticket: Created ticket");
+    expect((await toolServerCalls()).byKey[key]).toBe(1);
+  });
+
+  it("does nothing on a stranger's ✅ or press: the question still waits for the asker", async () => {
+    const place = newSlackPlace("EARLYSTRANGER");
+    const key = await answeredEarly(place, "Stranger first", async (ts) => {
+      await react(kit.env, place, "USTRANGER", "white_check_mark", ts);
+      expect(await press(place, "USTRANGER", ts, "approve")).toBe(200);
+    });
+    await settle(1_500);
+    expect(await shown(place)).toHaveLength(1);
+    expect((await toolServerCalls()).byKey[key]).toBeUndefined();
+    await react(kit.env, place, "UASKER", "white_check_mark", (await question(place)).ts);
+    await kit.deliveriesSettled();
+    const [, done] = await messagesSettled(place, 2);
+    expect(done!.text).toContain("✅ Done: create_ticket: Created ticket");
+    expect((await toolServerCalls()).byKey[key]).toBe(1);
+  });
+
+  it("cancels once on the asker's ❌, delivered twice, and never calls the tool", async () => {
+    const place = newSlackPlace("EARLYNO");
+    const title = `Early cross ${place.channel}`;
+    await answeredEarly(place, title, (ts) => react(kit.env, place, "UASKER", "x", ts, 2));
+    const [, cancelled, ...more] = await messagesSettled(place, 2);
+    expect(more).toEqual([]);
+    expect(cancelled!.text).toBe("❌ Cancelled: create_ticket was not run (❌).");
+    await kit.timePasses(20 * 60_000);
+    expect(await shown(place)).toHaveLength(2);
+    expect(await createCalls(title)).toEqual([]);
   });
 });

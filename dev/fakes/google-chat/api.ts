@@ -2,8 +2,10 @@
  * @module
  * The Chat API methods Parley calls, checked as the Chat API reference describes them: `spaces.messages.create`
  * (app authentication: `chat.bot`; only in a space the app is a member of; at most 32,000 bytes; `requestId` makes it
- * idempotent, the first message coming back unchanged; `thread.name` honoured only with a `messageReplyOption`),
- * `spaces.messages.patch` (`updateMask` required; with app authentication only the app's own messages),
+ * idempotent, the first message coming back unchanged; `thread.name` honoured only with a `messageReplyOption`;
+ * cards checked as Chat checks them, ./cards.ts; `privateMessageViewer` a user, never with attachments),
+ * `spaces.messages.patch` (`updateMask` required, of `text` and `cardsV2`; with app authentication only the app's
+ * own messages),
  * `spaces.messages.list` (as the app only with `chat.app.messages.readonly` and an administrator's approval: the
  * fake's `readApproved`; `filter` on `create_time` and `thread.name`, `orderBy`, `pageSize` up to 1,000),
  * `spaces.messages.get` and `media.download` (`?alt=media`). A query parameter or body field the method does not take
@@ -11,6 +13,7 @@
  */
 import type { PastedFile } from "../files.ts";
 import type { RateLimiter } from "../rate-limit.ts";
+import { checkCards } from "./cards.ts";
 import { GoogleApiError, refusals } from "./errors.ts";
 import type { TokenEndpoint } from "./oauth.ts";
 import { FAKE_APP_USER, type FakeMessage, type FakeSpace, messageResource, type World } from "./world.ts";
@@ -126,9 +129,12 @@ function write(deps: ApiDeps, space: FakeSpace, method: string): void {
 
 function create(deps: ApiDeps, space: FakeSpace, call: ApiCall): ApiAnswer {
   onlyParams(call.query, ["requestId", "messageReplyOption", "messageId", "threadKey"]);
-  const body = bodyOf(call, ["text", "thread"]);
+  const body = bodyOf(call, ["text", "thread", "cardsV2", "privateMessageViewer"]);
   const text = typeof body.text === "string" ? body.text : "";
-  if (!text.trim()) throw refusals.invalid("Message cannot be empty. Discarded message must have text or cards.");
+  const cardsV2 = body.cardsV2 === undefined ? [] : checkCards(body.cardsV2);
+  if (!text.trim() && !cardsV2.length)
+    throw refusals.invalid("Message cannot be empty. Discarded message must have text or cards.");
+  const privateViewer = viewerOf(body.privateMessageViewer);
   const requestId = call.query.get("requestId");
   const earlier = requestId ? deps.world.requests.get(`${space.name}|${requestId}`) : undefined;
   if (earlier) return { status: 200, json: messageResource(deps.world.messages.get(earlier)!, space) };
@@ -148,6 +154,8 @@ function create(deps: ApiDeps, space: FakeSpace, call: ApiCall): ApiAnswer {
     byApp: true,
     annotations: [],
     attachment: [],
+    cardsV2,
+    ...(privateViewer ? { privateViewer } : {}),
   });
   if (requestId) deps.world.requests.set(`${space.name}|${requestId}`, message.name);
   deps.record({ route: "spaces.messages.create", space: space.name, thread, name: message.name, text, at: Date.now() });
@@ -158,18 +166,36 @@ function patch(deps: ApiDeps, space: FakeSpace, name: string, call: ApiCall): Ap
   onlyParams(call.query, ["updateMask", "allowMissing"]);
   const mask = call.query.get("updateMask");
   if (!mask) throw refusals.invalid("updateMask is required.");
-  if (mask !== "text") throw refusals.invalid(`The fake updates text only, not "${mask}".`);
-  const body = bodyOf(call, ["text", "name"]);
+  const fields = mask.split(",").map((f) => f.trim());
+  const other = fields.find((f) => f !== "text" && f !== "cardsV2");
+  if (other !== undefined) throw refusals.invalid(`The fake updates text and cardsV2 only, not "${other}".`);
+  const body = bodyOf(call, ["text", "name", "cardsV2"]);
   const message = deps.world.messages.get(name);
   if (!message) throw refusals.notFound();
   if (!message.byApp) throw refusals.noPermission();
-  const text = typeof body.text === "string" ? body.text : "";
-  if (!text.trim()) throw refusals.invalid("Message cannot be empty.");
+  const text = fields.includes("text") ? (typeof body.text === "string" ? body.text : "") : message.text;
+  const cardsV2 = fields.includes("cardsV2") ? checkCards(body.cardsV2 ?? []) : (message.cardsV2 ?? []);
+  if (!text.trim() && !cardsV2.length) throw refusals.invalid("Message cannot be empty.");
   write(deps, space, "spaces.messages.patch");
-  message.text = text;
-  message.revisions.push({ at: Date.now(), method: "patch", chars: text.length, text });
-  deps.record({ route: "spaces.messages.patch", space: space.name, name, text, at: Date.now() });
+  updateMessage(message, text, cardsV2);
+  deps.record({ route: "spaces.messages.patch", space: space.name, name, text, updateMask: mask, at: Date.now() });
   return { status: 200, json: messageResource(message, space) };
+}
+
+/** Sets the message's text and cards, a revision of its text recorded. */
+export function updateMessage(message: FakeMessage, text: string, cardsV2: FakeMessage["cardsV2"]): void {
+  message.text = text;
+  message.cardsV2 = cardsV2 ?? [];
+  message.revisions.push({ at: Date.now(), method: "patch", chars: text.length, text });
+}
+
+/** A private message's viewer (`{name: "users/…"}`, app authentication only); undefined for everyone's message. */
+export function viewerOf(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const name = (value as { name?: unknown } | null)?.name;
+  if (typeof name !== "string" || !/^users\/\d+$/.test(name))
+    throw refusals.invalid("privateMessageViewer must name a user (users/{user}).");
+  return name;
 }
 
 const FILTER_PART = /^(create_time\s*([<>])\s*"([^"]+)"|thread\.name\s*=\s*(spaces\/\S+))$/;

@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { controlBody, ControlError, type ControlRoute } from "../control.ts";
 import { fileUploadSchema } from "../files.ts";
-import { type EventKind, eventBody, eventToken, type EventSigning, type Framing } from "./events.ts";
+import { type EventKind, eventBody, eventToken, type EventSigning, type Framing, postEvent } from "./events.ts";
 import { FAKE_APP_USER, type FakeSpace, type FakeUser, type World } from "./world.ts";
 
 const userSchema = z.strictObject({
@@ -84,19 +84,8 @@ export function peopleRoutes(deps: PeopleDeps): Record<string, ControlRoute> {
       body: eventBody(framing, event, space, user, token),
       authorization: `Bearer ${token}`,
     };
-    if (opts.deliver && s.endpoint) {
-      const res = await fetch(s.endpoint, {
-        method: "POST",
-        headers: {
-          Authorization: delivered.authorization,
-          "Content-Type": "application/json",
-          "User-Agent": "Google-Dynamite",
-        },
-        body: JSON.stringify(delivered.body),
-      }).catch(() => undefined);
-      delivered.status = res?.status ?? 0;
-      await res?.body?.cancel();
-    }
+    if (opts.deliver && s.endpoint)
+      delivered.status = (await postEvent(s.endpoint, delivered.authorization, delivered.body)).status;
     deps.deliveries.push(delivered);
     return delivered;
   };

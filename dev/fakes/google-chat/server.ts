@@ -3,9 +3,9 @@
  * The Google Chat fake: one server standing for chat.googleapis.com (`/v1/...`, ./api.ts), oauth2.googleapis.com
  * (`POST /token`, ./oauth.ts) and the key sets Google publishes (`GET /service_accounts/v1/metadata/x509/
  * chat@system.gserviceaccount.com`, `GET /oauth2/v3/certs`, ../signing-keys.ts), with the control routes of
- * every fake and people's side (./people.ts). It holds one service account (its JSON key at
- * `GET /__service-account`, or the one given), and signs the events it sends with its own keys for the app's
- * audience (`/__config {audience}`).
+ * every fake and people's side (./people.ts; their clicks on the app's cards, ./clicks.ts). It holds one service
+ * account (its JSON key at `GET /__service-account`, or the one given), and signs the events it sends with its own
+ * keys for the app's audience (`/__config {audience}`).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
@@ -14,6 +14,7 @@ import { sendFile } from "../files.ts";
 import { readBody, sendJson } from "../http.ts";
 import { RateLimiter } from "../rate-limit.ts";
 import { callApi, methodOf } from "./api.ts";
+import { clickRoutes } from "./clicks.ts";
 import { GoogleApiError, refuseAsGoogle, sendGoogleError } from "./errors.ts";
 import type { Framing } from "./events.ts";
 import { certificatePem, newSigningKey, publicJwk } from "../signing-keys.ts";
@@ -78,6 +79,7 @@ export async function startGoogleChatFake(opts: GoogleChatFakeOptions): Promise<
   const oidcKey = newSigningKey();
   const certificates = { [certKey.kid]: certificatePem(certKey, "chat@system.gserviceaccount.com") };
   const deliveries: Delivered[] = [];
+  const people = { world, deliveries, settings: () => ({ ...settings, certKey, oidcKey }) };
   const control = createFakeControl<Record<string, unknown>>({
     name: "google-chat",
     failRoute: "spaces.messages.create",
@@ -96,7 +98,8 @@ export async function startGoogleChatFake(opts: GoogleChatFakeOptions): Promise<
       settingsPatchSchema,
       (patch) => (settings = { ...settings, ...patch }),
     ),
-    ...peopleRoutes({ world, deliveries, settings: () => ({ ...settings, certKey, oidcKey }) }),
+    ...peopleRoutes(people),
+    ...clickRoutes(people),
     "GET /__service-account": () => JSON.parse(serviceAccountJson),
     "GET /__messages": (_body, url) =>
       filterByQuery(

@@ -1,11 +1,13 @@
 /**
  * @module
  * What the Google Chat fake holds: spaces (whether the app is a member of each), their threads and messages (each
- * with who wrote it and every change of its text), the app's requests by `requestId`, and the files people pasted.
+ * with who wrote it, every change of its text, the app's cards on it, and who alone sees a private one), the app's
+ * requests by `requestId`, and the files people pasted.
  * Resource names have Google's shapes: `spaces/<id>`, `spaces/<id>/threads/<id>`, `spaces/<id>/messages/<id>.<id>`.
  */
 import { randomBytes } from "node:crypto";
 import { FileStore } from "../files.ts";
+import type { FakeCard } from "./cards.ts";
 
 type SpaceType = "SPACE" | "GROUP_CHAT" | "DIRECT_MESSAGE";
 
@@ -50,6 +52,10 @@ export interface FakeMessage {
   byApp: boolean;
   annotations: unknown[];
   attachment: unknown[];
+  /** The app's cards on it (./cards.ts). */
+  cardsV2?: FakeCard[];
+  /** A private message: the one person who sees it (and the app). */
+  privateViewer?: string;
   revisions: Revision[];
 }
 
@@ -112,6 +118,8 @@ export function messageResource(m: FakeMessage, space: FakeSpace): Record<string
     threadReply: m.threadReply,
     space: spaceResource(space),
     ...(m.attachment.length ? { attachment: m.attachment } : {}),
+    ...(m.cardsV2?.length ? { cardsV2: m.cardsV2 } : {}),
+    ...(m.privateViewer ? { privateMessageViewer: { name: m.privateViewer } } : {}),
   };
 }
 

@@ -9,10 +9,12 @@
  * - the bot's token from the identity platform (./identity.ts) on every call (401 without it), an unknown conversation
  *   404 `ConversationNotFound`, one the bot was removed from 403 `BotNotInConversationRoster` ("Status codes from bot
  *   APIs"), and the per-conversation limits of a bot: 7 operations a second and 60 in thirty
- *   seconds, past them 429 with `Retry-After`.
+ *   seconds, past them 429 with `Retry-After`;
+ * - a `typing` or `message` activity with a `streaminfo` entity: Teams' streaming, held to its rules (./streams.ts).
  */
 import type { RateLimiter } from "../rate-limit.ts";
 import type { IdentityPlatform } from "./identity.ts";
+import { streamActivity, streamInfoOf } from "./streams.ts";
 import type { FakeActivity, World } from "./world.ts";
 
 /** Where the fake's service URL puts the API, as Teams' regional service URLs do (`https://smba…/amer/`). */
@@ -32,12 +34,18 @@ export interface ConnectorAnswer {
 }
 
 export type ConnectorCall = {
-  route: "send activity" | "update activity" | "send typing";
+  route: "send activity" | "update activity" | "send typing" | "stream update";
   conversation: string;
   activityId?: string;
   text?: string;
   textFormat?: string;
   replyToId?: string;
+  streamType?: string;
+  streamSequence?: number;
+  /** When the fake took the call (its clock). */
+  at?: number;
+  /** The Connector's code for a streaming activity it refused or dropped. */
+  refused?: string;
 };
 
 interface ConnectorDeps {
@@ -94,6 +102,8 @@ export function callConnector(
         };
     }
   }
+  const stream = target.activityId ? null : streamInfoOf(activity);
+  if (stream) return streamActivity(deps, conversation, activity, stream);
   if (activity.type === "typing" && !target.activityId) {
     deps.record({ route: "send typing", conversation: target.conversation });
     return { status: 201, json: {} };

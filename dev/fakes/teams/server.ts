@@ -18,6 +18,7 @@ import type { Bot } from "./activities.ts";
 import { type ConnectorCall, callConnector, connectorPath, SERVICE_PATH } from "./connector.ts";
 import { type BotApp, IdentityPlatform, isTokenPath } from "./identity.ts";
 import { peopleRoutes } from "./people.ts";
+import { stopStream } from "./streams.ts";
 import { World } from "./world.ts";
 
 export const OPENID_METADATA_PATH = "/v1/.well-known/openidconfiguration";
@@ -44,7 +45,7 @@ const settingsPatchSchema = z.strictObject({
   rateLimits: z.boolean().optional(),
 });
 
-const expireSchema = z.strictObject({ conversation: z.string().min(1) });
+const conversationSchema = z.strictObject({ conversation: z.string().min(1) });
 
 export interface TeamsFakeOptions {
   port: number;
@@ -61,10 +62,11 @@ export interface RunningTeamsFake {
   close(): Promise<void>;
 }
 
-/** The call's route as faults and the record name it: a typing activity is not a message. */
+/** The call's route as faults and the record name it: a typing activity is not a message, nor a stream's update. */
 function routeOf(method: string, body: string): ConnectorCall["route"] {
   if (method === "PUT") return "update activity";
-  return /"type"\s*:\s*"typing"/.test(body) ? "send typing" : "send activity";
+  if (!/"type"\s*:\s*"typing"/.test(body)) return "send activity";
+  return body.includes('"streaminfo"') ? "stream update" : "send typing";
 }
 
 function refuseAsConnector(res: ServerResponse, fault: FakeFault): void {
@@ -124,8 +126,11 @@ export async function startTeamsFake(opts: TeamsFakeOptions): Promise<RunningTea
         url.searchParams,
       ),
     "GET /__stats": () => ({ ratelimited: limits.refusals(), tokenExchanges: identity.exchanges }),
+    "POST /__stop-stream": (body) => ({
+      stopped: stopStream(world, controlBody(conversationSchema, body).conversation),
+    }),
     "POST /__expire-tokens": (body) => ({
-      expired: identity.expireUsedFor(controlBody(expireSchema, body).conversation),
+      expired: identity.expireUsedFor(controlBody(conversationSchema, body).conversation),
     }),
   });
 
@@ -168,7 +173,7 @@ export async function startTeamsFake(opts: TeamsFakeOptions): Promise<RunningTea
         limits,
         rateLimits: () => settings.rateLimits,
         bot,
-        record: (call) => control.record(call),
+        record: (call) => control.record({ ...call, at: Date.now() }),
       },
       { method, pathname: url.pathname, authorization: req.headers.authorization, body },
     );

@@ -22,9 +22,21 @@ export interface FakeConversation {
 
 interface Revision {
   at: number;
-  method: "post" | "put";
+  /** `stream`: an update of a streamed message (./streams.ts); `final`: the message that ended its stream. */
+  method: "post" | "put" | "stream" | "final";
   text: string;
   textFormat?: string;
+  streamType?: string;
+}
+
+/** Where a streamed message's stream stands (./streams.ts). */
+export interface FakeStream {
+  state: "streaming" | "final" | "stopped";
+  sequence: number;
+  startedAt: number;
+  updatedAt: number;
+  /** The last informative update: the status line the chat shows while the answer is prepared. */
+  status?: string;
 }
 
 export interface FakeActivity {
@@ -37,6 +49,8 @@ export interface FakeActivity {
   byBot: boolean;
   replyToId?: string;
   revisions: Revision[];
+  /** A message Teams streamed (1:1 chats): where its stream stands. */
+  stream?: FakeStream;
 }
 
 const FAKE_TENANT = "72f988bf-86f1-41af-91ab-2d7cd011db47";

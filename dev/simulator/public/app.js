@@ -68,13 +68,16 @@ const postJson = async (path, body) => {
 function pressOf(entry, control) {
   if (entry.platform === "telegram")
     return { platform: "telegram", chat: Number(entry.channel), messageId: Number(entry.messageId), id: control.id };
+  if (entry.platform === "google-chat")
+    return { platform: "google-chat", space: entry.channel, message: entry.messageId, label: control.label };
   const thread = entry.threadTs ? { threadTs: entry.threadTs } : {};
   return { platform: "slack", workspace: entry.workspace, ts: entry.ts, ...thread, ...control };
 }
 
 /**
- * The buttons the Worker put on a bot's message (Slack's Block Kit, Telegram's inline keyboard), pressed as the
- * platform sends the press; what the bot answered a Telegram press (its alert) shows under the message.
+ * The buttons the Worker put on a bot's message (Slack's Block Kit, Telegram's inline keyboard, Google Chat's card),
+ * pressed as the platform sends the press; what the bot answered a Telegram press (its alert) shows under the
+ * message (a Google Chat click's note is a message of its own, only for the clicker).
  */
 function messageControls(entry) {
   const press = (control) => async () => {
@@ -217,21 +220,13 @@ function renderChat() {
   $("#telegram-messages").replaceChildren(...telegram.map((e) => messageItem(e, e.bot ? messageControls(e) : [])));
   // Google Chat: the space, each thread's messages under its first (the answer replies in the thread), or the DM.
   const { spacePlace, dmPlaces } = view.setup.googleChat;
-  const inView = view.gchatSpot === "dm" ? dmPlaces[view.person] : spacePlace.slice(0, -1);
-  const chat = entries.filter(
-    (e) => e.platform === "google-chat" && (view.gchatSpot === "dm" ? e.place === inView : e.place.startsWith(inView)),
-  );
-  const threads = [...new Set(chat.map((e) => e.place))];
-  $("#gchat-messages").replaceChildren(
-    ...threads.flatMap((place) =>
-      chat
-        .filter((e) => e.place === place)
-        .map((e, i) => {
-          const item = messageItem(e);
-          if (i > 0 && view.gchatSpot === "space") item.classList.add("in-thread");
-          return item;
-        }),
-    ),
+  const gchatInView = view.gchatSpot === "dm" ? dmPlaces[view.person] : spacePlace;
+  $("#gchat-messages").replaceChildren(...threaded(entries, "google-chat", gchatInView, view.gchatSpot === "space"));
+  // Teams: the channel, each reply chain under its first post (the answer joins it), the group chat, or the 1:1 chat.
+  const teams = view.setup.teams;
+  const teamsInView = { channel: teams.channelPlace, group: teams.groupPlace, dm: teams.dmPlaces[view.person] };
+  $("#teams-messages").replaceChildren(
+    ...threaded(entries, "teams", teamsInView[view.teamsSpot], view.teamsSpot === "channel"),
   );
   const phone = currentPerson().phone;
   $("#sms-title").textContent = `${currentPerson().name}'s phone ↔ ${view.setup.sms.botNumber}`;
@@ -239,6 +234,25 @@ function renderChat() {
     ...entries.filter((e) => e.platform === "sms" && e.phone === phone).map((e) => messageItem(e)),
   );
   for (const list of document.querySelectorAll(".messages")) list.scrollTop = list.scrollHeight;
+}
+
+/**
+ * The messages of `place` on `platform`; where each post at the top starts a thread (`threads`), every thread of it,
+ * its replies under its first message.
+ */
+function threaded(entries, platform, place, threads) {
+  const inView = entries.filter(
+    (e) => e.platform === platform && (threads ? e.place.startsWith(place.slice(0, -1)) : e.place === place),
+  );
+  return [...new Set(inView.map((e) => e.place))].flatMap((thread) =>
+    inView
+      .filter((e) => e.place === thread)
+      .map((e, i) => {
+        const item = messageItem(e, e.bot ? messageControls(e) : []);
+        if (i > 0 && threads) item.classList.add("in-thread");
+        return item;
+      }),
+  );
 }
 
 /**
@@ -359,6 +373,7 @@ async function post(platform, text, thread, attachment) {
     ...(platform === "discord" ? { discordMode: $("#discord-mode").value } : {}),
     ...(platform === "telegram" ? { telegramSpot: view.telegramSpot } : {}),
     ...(platform === "google-chat" ? { googleChatSpot: view.gchatSpot } : {}),
+    ...(platform === "teams" ? { teamsSpot: view.teamsSpot } : {}),
   };
   const res = await fetch("/api/send", {
     method: "POST",
@@ -412,7 +427,8 @@ function selectPerson(handle) {
   for (const b of document.querySelectorAll("#person-picker button"))
     b.classList.toggle("active", b.dataset.person === handle);
   renderChat();
-  const own = (view.tab === "telegram" && view.telegramSpot === "private") || view.tab === "google-chat";
+  const own =
+    (view.tab === "telegram" && view.telegramSpot === "private") || view.tab === "google-chat" || view.tab === "teams";
   if (view.tab === "sms" || own) placeChanged();
 }
 
@@ -433,10 +449,21 @@ function selectTelegramSpot(spot) {
 /** The Google Chat space (threads) or the person's DM with the app. */
 function selectGoogleChatSpot(spot) {
   view.gchatSpot = spot;
-  for (const b of document.querySelectorAll("#gchat-spots button"))
-    b.classList.toggle("active", b.dataset.spot === spot);
-  $("#gchat-title").textContent =
-    spot === "dm" ? `${currentPerson().name} ↔ ${view.setup.botName}` : view.setup.googleChat.space;
+  showSpot("#gchat-spots", "#gchat-title", spot === "dm" ? null : view.setup.googleChat.space);
+}
+
+/** The Teams channel (reply chains), the group chat, or the person's 1:1 chat with the bot. */
+function selectTeamsSpot(spot) {
+  view.teamsSpot = spot;
+  const { channel, group } = view.setup.teams;
+  showSpot("#teams-spots", "#teams-title", spot === "dm" ? null : spot === "group" ? group : `General › ${channel}`);
+}
+
+/** Marks the spot picked in `spots`, titles the chat (`title`; null: the person's own chat with the bot), redraws. */
+function showSpot(spots, titleAt, title) {
+  for (const b of document.querySelectorAll(`${spots} button`))
+    b.classList.toggle("active", b.dataset.spot === (view.tab === "teams" ? view.teamsSpot : view.gchatSpot));
+  $(titleAt).textContent = title ?? `${currentPerson().name} ↔ ${view.setup.botName}`;
   renderChat();
   placeChanged();
 }
@@ -489,7 +516,7 @@ async function main() {
     $("#discord-mode").value = "ask";
     $("#discord-mode").disabled = true;
   }
-  for (const input of ["#slack-input", "#discord-input", "#telegram-input", "#gchat-input"])
+  for (const input of ["#slack-input", "#discord-input", "#telegram-input", "#gchat-input", "#teams-input"])
     $(input).placeholder = `Message (mention the bot with @${view.setup.botName})`;
   const { group, topic } = view.setup.telegram;
   const spots = [
@@ -513,6 +540,17 @@ async function main() {
     ),
   );
   selectGoogleChatSpot("space");
+  const teamsSpots = [
+    ["channel", `Channel › ${view.setup.teams.channel}`],
+    ["group", `Group chat › ${view.setup.teams.group}`],
+    ["dm", "1:1 chat"],
+  ];
+  $("#teams-spots").append(
+    ...teamsSpots.map(([spot, label]) =>
+      el("button", { type: "button", "data-spot": spot, onclick: () => selectTeamsSpot(spot) }, label),
+    ),
+  );
+  selectTeamsSpot("channel");
   selectPerson(view.person);
   const loop = (fn, ms) => {
     const tick = () =>

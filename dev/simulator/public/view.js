@@ -3,7 +3,8 @@ export const $ = (selector) => document.querySelector(selector);
 
 // `workspace`: the Slack workspace in view (its team id); `thread`: the open Slack thread (its parent's ts);
 // `discordThread`: the open Discord thread (its starter message's id); `telegramSpot`: the Telegram group's General
-// topic, its forum topic, or the person's private chat; `gchatSpot`: the Google Chat space or the person's DM.
+// topic, its forum topic, or the person's private chat; `gchatSpot`: the Google Chat space or the person's DM;
+// `teamsSpot`: the Teams channel, the group chat or the person's 1:1 chat.
 export const view = {
   tab: "slack",
   person: "alice",
@@ -12,6 +13,7 @@ export const view = {
   discordThread: null,
   telegramSpot: "general",
   gchatSpot: "space",
+  teamsSpot: "channel",
   setup: null,
   timeline: { entries: [], workerEvents: [] },
 };
@@ -42,6 +44,7 @@ export function currentPlace() {
     return view.discordThread ? discordThreadPlace(view.discordThread) : view.setup.discord.place;
   if (view.tab === "telegram") return view.setup.telegram.places[view.person][view.telegramSpot];
   if (view.tab === "google-chat") return googleChatPlace();
+  if (view.tab === "teams") return teamsPlace();
   return `${view.setup.sms.placePrefix}${currentPerson().phone}|`;
 }
 
@@ -67,10 +70,21 @@ export const approvalEnd = (events, opened) =>
  */
 function googleChatPlace() {
   const { spacePlace, dmPlaces } = view.setup.googleChat;
-  if (view.gchatSpot === "dm") return dmPlaces[view.person];
-  const prefix = spacePlace.slice(0, -1);
+  return view.gchatSpot === "dm" ? dmPlaces[view.person] : latestOwnThread("google-chat", spacePlace);
+}
+
+/** The Teams conversation in view: the 1:1 chat, the group chat, or the reply chain of the person's latest post. */
+function teamsPlace() {
+  const { channelPlace, groupPlace, dmPlaces } = view.setup.teams;
+  if (view.teamsSpot === "dm") return dmPlaces[view.person];
+  return view.teamsSpot === "group" ? groupPlace : latestOwnThread("teams", channelPlace);
+}
+
+/** In a place where each post at the top starts a thread: the thread of the person's latest post, or the place. */
+function latestOwnThread(platform, place) {
+  const prefix = place.slice(0, -1);
   const mine = view.timeline.entries.filter(
-    (e) => e.platform === "google-chat" && !e.bot && e.author === currentPerson().name && e.place.startsWith(prefix),
+    (e) => e.platform === platform && !e.bot && e.author === currentPerson().name && e.place.startsWith(prefix),
   );
-  return mine.at(-1)?.place ?? spacePlace;
+  return mine.at(-1)?.place ?? place;
 }

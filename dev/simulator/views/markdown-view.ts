@@ -18,6 +18,8 @@ export interface MarkdownClient {
 
 export const SLACK_MARKDOWN: MarkdownClient = { maxHeading: 6, decodesEntities: true };
 export const DISCORD_MARKDOWN: MarkdownClient = { maxHeading: 3, decodesEntities: false };
+/** Teams draws no headings in a text message (the Worker sends them as bold lines). */
+export const TEAMS_MARKDOWN: MarkdownClient = { maxHeading: 0, decodesEntities: false };
 
 export function markdownView(text: string, client: MarkdownClient): ViewNode[] {
   const lines = text.split("\n");

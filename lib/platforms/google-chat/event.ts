@@ -2,7 +2,8 @@
  * @module
  * Either framing of a Google Chat delivery (./schema.ts) read as one event: a message for the app (a DM, a mention
  * in a space, a slash command, or the message whose @mention added the app), the app added to or removed from a
- * space, or something Parley does not use (a card click, a widget update, the app's home tab). Pure.
+ * space, a click of a button on one of the app's cards (./click.ts), or something Parley does not use (a click in
+ * a dialog, a widget update, the app's home tab). Pure.
  *
  * The two framings differ in one place that matters: a Chat API `ADDED_TO_SPACE` event carries the message when an
  * @mention added the app, while an add-on gets that message as a `messagePayload` delivery of its own (the
@@ -11,6 +12,7 @@
 import { describeIssues } from "../../zod-issues.ts";
 import {
   addOnChatSchema,
+  clickCommonSchema,
   type ChatMessage,
   type ChatSpace,
   type ChatUser,
@@ -28,14 +30,30 @@ export type ChatEvent =
   | { kind: "message"; message: ChatMessage; space: ChatSpace; user?: ChatUser; command?: AppCommand }
   | { kind: "added"; space: ChatSpace }
   | { kind: "removed"; space: ChatSpace }
+  | ClickEvent
   | { kind: "other"; what: string }
   | { kind: "invalid"; issues: string };
+
+/** How the app receives its events, which is how it answers them (./controls.ts). */
+export type Framing = "interaction" | "add-on";
+
+/** A click of a card button: the message holding the card, who clicked, and the button's parameters. */
+export interface ClickEvent {
+  kind: "click";
+  message: ChatMessage;
+  space: ChatSpace;
+  user?: ChatUser;
+  parameters: Record<string, string>;
+  framing: Framing;
+}
 
 export function readChatEvent(body: unknown): ChatEvent {
   const framing = framingSchema.safeParse(body);
   if (!framing.success)
     return { kind: "invalid", issues: "(root): neither a Chat interaction event nor an add-on event" };
-  return "type" in framing.data ? readInteractionEvent(body) : readAddOnEvent((body as { chat: unknown }).chat);
+  if ("type" in framing.data) return readInteractionEvent(body);
+  const { chat, commonEventObject } = body as { chat: unknown; commonEventObject?: unknown };
+  return readAddOnEvent(chat, commonEventObject);
 }
 
 function readInteractionEvent(body: unknown): ChatEvent {
@@ -63,12 +81,21 @@ function readInteractionEvent(body: unknown): ChatEvent {
     }
     case "REMOVED_FROM_SPACE":
       return space ? { kind: "removed", space } : { kind: "invalid", issues: "space: missing" };
+    case "CARD_CLICKED": {
+      if (event.isDialogEvent) return { kind: "other", what: "dialog_click" };
+      if (!space || !event.message) return { kind: "invalid", issues: "message: missing" };
+      // The map (`common.parameters`) and the list (`action.parameters`) say the same; either may be left out.
+      const listed = (event.action?.parameters ?? []).map((p) => [p.key, p.value ?? ""]);
+      const parameters = { ...Object.fromEntries(listed), ...event.common?.parameters };
+      const user = event.user ? { user: event.user } : {};
+      return { kind: "click", message: event.message, space, ...user, parameters, framing: "interaction" };
+    }
     default:
       return { kind: "other", what: event.type.toLowerCase() };
   }
 }
 
-function readAddOnEvent(raw: unknown): ChatEvent {
+function readAddOnEvent(raw: unknown, common: unknown): ChatEvent {
   const parsed = addOnChatSchema.safeParse(raw);
   if (!parsed.success) return { kind: "invalid", issues: describeIssues(parsed.error, "chat.") };
   const chat = parsed.data;
@@ -99,7 +126,17 @@ function readAddOnEvent(raw: unknown): ChatEvent {
     if (!space) return { kind: "invalid", issues: "chat.space: missing" };
     return { kind: chat.addedToSpacePayload ? "added" : "removed", space };
   }
-  if (chat.buttonClickedPayload !== undefined) return { kind: "other", what: "button_clicked" };
+  const clicked = chat.buttonClickedPayload;
+  if (clicked) {
+    if (clicked.isDialogEvent) return { kind: "other", what: "dialog_click" };
+    const space = clicked.space ?? clicked.message.space ?? chat.space;
+    if (!space) return { kind: "invalid", issues: "chat.buttonClickedPayload.space: missing" };
+    const commonEvent = clickCommonSchema.safeParse(common ?? {});
+    if (!commonEvent.success)
+      return { kind: "invalid", issues: describeIssues(commonEvent.error, "commonEventObject.") };
+    const parameters = commonEvent.data.parameters ?? {};
+    return { kind: "click", message: clicked.message, space, ...user, parameters, framing: "add-on" };
+  }
   if (chat.widgetUpdatedPayload !== undefined) return { kind: "other", what: "widget_updated" };
   return { kind: "other", what: "unknown_payload" };
 }

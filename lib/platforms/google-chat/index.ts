@@ -8,7 +8,8 @@
  * (reactions take user authentication), and a "…" placeholder would be one more message notifying everyone in the
  * thread, to be deleted again when the bot decides to stay quiet; the first words, a second after the model's
  * first, say the bot is answering. History: the space's messages where an administrator let the app read them,
- * else what was kept (./history.ts).
+ * else what was kept (./history.ts). A confirm tool's question carries Approve and Cancel buttons on a card
+ * (./controls.ts).
  */
 import type { PlatformAdapter, NoExtra } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
@@ -19,7 +20,8 @@ import { APP_TENANT } from "./place.ts";
 import { sendGoogleChatReply } from "./send.ts";
 import { googleChatSettings, type GoogleChatSettings } from "./settings.ts";
 import { googleChatStreaming } from "./stream.ts";
-import { googleChatFormat } from "./format.ts";
+import { GOOGLE_CHAT_MAX_MESSAGE_CHARS, googleChatFormat } from "./format.ts";
+import { googleChatControls, OUTCOME_ROOM_CHARS } from "./controls.ts";
 import { googleChatTargetSchema, type GoogleChatTarget } from "./target.ts";
 import { verifyGoogleChatRequest } from "./verify.ts";
 
@@ -52,4 +54,12 @@ export const googleChat = {
   streaming: googleChatStreaming,
   files: googleChatFiles,
   format: googleChatFormat,
+  // Only by its buttons: an app with app authentication neither reads reactions nor hears of them. The question is
+  // one message, with room for the outcome that replaces them; what follows is a new message in the same thread.
+  approvals: {
+    way: "press",
+    showsWhole: (question: string) => question.length <= GOOGLE_CHAT_MAX_MESSAGE_CHARS - OUTCOME_ROOM_CHARS,
+    followUp: (target: GoogleChatTarget) => target,
+    controls: googleChatControls,
+  },
 } satisfies PlatformAdapter<GoogleChatTarget, NoExtra, GoogleChatSettings>;

@@ -3,12 +3,13 @@
  * A Google Chat delivery → one platform-neutral InboundMessage, the app's removal from a space, or the reason it
  * needs no work. Pure: no API call. Both framings are read alike (./event.ts). Being added to a space needs no work
  * of its own: the app's one service account answers in every space it is in, so there is no installation to keep,
- * and the message whose @mention added it arrives as a message. Card clicks and widget updates are acknowledged
- * and ignored: Parley sends no cards yet.
+ * and the message whose @mention added it arrives as a message. A click of a button on the app's card is a press of
+ * its control (./click.ts); widget updates are acknowledged and ignored.
  */
 import type { InboundMessage } from "../../message.ts";
 import type { Parsed } from "../adapter.ts";
 import { readAddressing } from "./addressing.ts";
+import { pressOfClick } from "./click.ts";
 import { readChatEvent } from "./event.ts";
 import { googleChatFileRefs } from "./files.ts";
 import { isDirectMessage, messageIdOf, messageTime, placeOf, spaceIdOf, spaceVisibility } from "./place.ts";
@@ -25,6 +26,8 @@ export function parseGoogleChatEvent(body: unknown, botName: string, now: number
       return { kind: "ignored", reason: "added_to_space" };
     case "removed":
       return { kind: "removed", tenants: [spaceIdOf(event.space.name)] };
+    case "click":
+      return pressOfClick(event);
   }
   const { message, space } = event;
   const sender = message.sender ?? event.user;

@@ -89,6 +89,19 @@ const appCommandMetadataSchema = z.looseObject({
   appCommandType: z.optional(z.string()),
 });
 
+/**
+ * A card button's click (./click.ts): the function its `onClick.action` named and its `parameters`, in an
+ * interaction event as `common` (a map) and `action` (the older list), in an add-on's as `commonEventObject`.
+ */
+export const clickCommonSchema = z.looseObject({
+  invokedFunction: z.optional(z.string()),
+  parameters: z.optional(z.record(z.string(), z.string())),
+});
+const clickActionSchema = z.looseObject({
+  actionMethodName: z.optional(z.string()),
+  parameters: z.optional(z.array(z.looseObject({ key: z.string(), value: z.optional(z.string()) }))),
+});
+
 /** The Chat API's interaction event. */
 export const interactionEventSchema = z.looseObject({
   type: z.string(),
@@ -98,6 +111,10 @@ export const interactionEventSchema = z.looseObject({
   message: z.optional(messageSchema),
   thread: z.optional(threadSchema),
   appCommandMetadata: z.optional(appCommandMetadataSchema),
+  action: z.optional(clickActionSchema),
+  common: z.optional(clickCommonSchema),
+  /** A click in a dialog (Parley opens none). */
+  isDialogEvent: z.optional(z.boolean()),
 });
 
 const withSpace = z.looseObject({ space: z.optional(spaceSchema) });
@@ -118,7 +135,13 @@ export const addOnChatSchema = z.looseObject({
       thread: z.optional(threadSchema),
     }),
   ),
-  buttonClickedPayload: z.optional(z.unknown()),
+  buttonClickedPayload: z.optional(
+    z.looseObject({
+      message: messageSchema,
+      space: z.optional(spaceSchema),
+      isDialogEvent: z.optional(z.boolean()),
+    }),
+  ),
   widgetUpdatedPayload: z.optional(z.unknown()),
 });
 

@@ -68,11 +68,21 @@ export async function createMessage(
 
 /** Sets a message's text (Chat's own format): `spaces.messages.patch` with `updateMask=text`. */
 export function setMessageText(ctx: ChatContext, target: GoogleChatTarget, messageId: string, chatText: string) {
+  return patchMessage(ctx, target, messageId, { text: chatText });
+}
+
+/** Sets the fields of `body` on one of the app's messages (`updateMask` naming them): its text, its cards. */
+export function patchMessage(
+  ctx: ChatContext,
+  target: GoogleChatTarget,
+  messageId: string,
+  body: { text?: string; cardsV2?: unknown[] },
+) {
   return callChat(ctx, "spaces.messages.patch", {
     method: "PATCH",
     path: `${target.space}/messages/${messageId}`,
-    query: { updateMask: "text" },
-    body: { text: chatText },
+    query: { updateMask: Object.keys(body).join(",") },
+    body,
   });
 }
 

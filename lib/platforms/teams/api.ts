@@ -40,12 +40,26 @@ class TeamsRefused extends GiveUp {
   }
 }
 
-/** An activity the bot sends (a message, an edit of one, or typing). */
+/** Teams' streaming entity ("Stream bot messages"): which stream, what kind of update, its place in the stream. */
+interface StreamInfo {
+  type: "streaminfo";
+  streamType: "informative" | "streaming" | "final";
+  streamId?: string;
+  streamSequence?: number;
+}
+
+/** An activity the bot sends (a message, an edit of one, typing, or an update of a stream). */
 export interface OutgoingActivity {
   type: "message" | "typing";
   text?: string;
   textFormat?: "markdown";
   replyToId?: string;
+  entities?: StreamInfo[];
+}
+
+/** The status and the Connector's code of a refusal, when `err` is one. */
+export function teamsRefusal(err: unknown): { status: number; reason: string } | undefined {
+  return err instanceof TeamsRefused ? { status: err.status, reason: err.reason } : undefined;
 }
 
 /**

@@ -1,9 +1,9 @@
 /**
  * @module
- * Teams answers shown as they are written: the first words posted as a reply, then the message replaced as the
- * answer grows (`PUT …/activities/{id}`, "Update and delete messages sent from your bot"), its Markdown closed in
- * each snapshot. The same in channels, group chats and 1:1 chats; Teams' own streaming of 1:1 answers (`typing`
- * activities with a `streaminfo` entity) is not used yet.
+ * Teams answers shown as they are written. In a 1:1 chat Teams' own stream (./native-stream.ts); in channels and
+ * group chats, where Teams streams nothing, and in a 1:1 chat whose stream Teams refuses, the first words posted as a
+ * reply, then the message replaced as the answer grows (`PUT …/activities/{id}`, "Update and delete messages sent
+ * from your bot"), its Markdown closed in each snapshot.
  *
  * Edits are throttled within the Connector's limits per bot and conversation ("Optimize your bot with rate limiting":
  * 7 operations a second, 8 in two, 60 in thirty, 1,800 an hour): at most one edit every 1.5 s, and within a share of
@@ -19,7 +19,8 @@ import type { AnswerStream } from "../answer-stream.ts";
 import { waitingOutRateLimits } from "../rate-limited.ts";
 import type { TeamsContext } from "./api.ts";
 import { TEAMS_MAX_MESSAGE_CHARS, teamsFormat } from "./format.ts";
-import { editMessage, postMessage } from "./send.ts";
+import { nativeStream, openNativeStream, STREAM_UPDATE_INTERVAL_MS } from "./native-stream.ts";
+import { editMessage, postFirstMessage } from "./send.ts";
 import type { TeamsSettings } from "./settings.ts";
 import type { TeamsTarget } from "./target.ts";
 
@@ -29,14 +30,18 @@ const PROGRESS_EDITS_PER_MINUTE = 6;
 
 export const teamsStreaming: StreamingCapability<TeamsTarget, TeamsSettings> = {
   maxChars: TEAMS_MAX_MESSAGE_CHARS,
-  intervalMs: EDIT_INTERVAL_MS,
+  // The native stream's; an edit stream keeps its own longer interval.
+  intervalMs: STREAM_UPDATE_INTERVAL_MS,
 
   async open(ctx, target, text) {
-    const id = await postMessage(ctx, target, renderSnapshot(teamsFormat, text, target), true);
+    const native = target.personal ? await openNativeStream(ctx, target, text) : null;
+    if (native) return native;
+    const id = await postFirstMessage(ctx, target, renderSnapshot(teamsFormat, text, target));
     return editStream(ctx, target, { id, mode: "edit", shown: text, open: false });
   },
 
-  resume: (ctx, target, state) => editStream(ctx, target, { ...state }),
+  resume: (ctx, target, state) =>
+    state.mode === "native" ? nativeStream(ctx, target, { ...state }) : editStream(ctx, target, { ...state }),
 };
 
 function editStream(ctx: TeamsContext, target: TeamsTarget, state: StreamState): AnswerStream {
