@@ -125,6 +125,16 @@ export default defineConfig({
           testTimeout: 60_000,
         },
       },
+      // `npm run bench:digests` (bench/digests/run.ts): a simulated month on the same stack, only when asked for.
+      {
+        extends: true,
+        plugins: [workerPlugin],
+        test: {
+          name: "bench-digests",
+          include: process.env.PARLEY_BENCH === "digests" ? ["bench/digests/month.bench.ts"] : [],
+          testTimeout: 3_600_000,
+        },
+      },
       // The browser tests against the stack `npm run dev` starts; they skip, saying why, without /usr/bin/chromium.
       "test/e2e/vitest.config.ts",
     ],

@@ -7,7 +7,8 @@
 import { type Context, Hono } from "hono";
 import { runApprovalJob } from "../lib/approvals/continuation.ts";
 import { base64ToText } from "../lib/base64.ts";
-import { type DigestDelivery, runDigestJob } from "../lib/digests/run.ts";
+import { type PersonalDelivery, runPersonalDigestJob } from "../lib/digests/personal-run.ts";
+import { runDigestJob } from "../lib/digests/run.ts";
 import { RetryLater } from "../lib/errors.ts";
 import { notifyFailure } from "../lib/jobs/failure.ts";
 import { runMemoryJob } from "../lib/jobs/memory-job.ts";
@@ -15,6 +16,7 @@ import { runReplyJob } from "../lib/jobs/reply-job.ts";
 import { type JobScope, jobScope } from "../lib/jobs/scope.ts";
 import { jobLogFields } from "../lib/log-ids.ts";
 import { adapters, jobSchema } from "../lib/platforms/index.ts";
+import { personalDigestSide } from "../lib/platforms/personal-digests.ts";
 import { platformReplier } from "../lib/platforms/replier.ts";
 import { JOB_KINDS, type Job, type JobKind, type JobPayload } from "../lib/queue/job.ts";
 import { JobPayloadError, openJob } from "../lib/queue/sealed-job.ts";
@@ -25,7 +27,7 @@ import type { AppEnv } from "./app-env.ts";
 import { nonRetryable, qstashSignature } from "./middleware/qstash-signature.ts";
 
 /** How a job of each kind runs (with what its delivery says of itself); its outcome goes back in the 2xx's body. */
-type Runner = (scope: JobScope, delivery: DigestDelivery) => Promise<string>;
+type Runner = (scope: JobScope, delivery: PersonalDelivery) => Promise<string>;
 
 const RUNNERS = {
   reply: runReplyJob,
@@ -34,6 +36,7 @@ const RUNNERS = {
   rescue: runRescueJob,
   approval: runApprovalJob,
   digest: runDigestJob,
+  digest_me: runPersonalDigestJob,
 } satisfies Record<JobKind, Runner>;
 
 export const jobs = new Hono<AppEnv>();
@@ -49,7 +52,7 @@ jobs.post("/:kind", qstashSignature(), async (c) => {
   if (!payload) return nonRetryable(c, "invalid job payload");
   const job: Job = { ...payload, kind: jobKind.data };
   try {
-    const delivery = { scheduleId: c.req.header("Upstash-Schedule-Id") };
+    const delivery = { scheduleId: c.req.header("Upstash-Schedule-Id"), personal: personalDigestSide(rt, adapters) };
     const outcome = await RUNNERS[job.kind](await jobScope(rt, job, platformReplier(rt, adapters)), delivery);
     return c.json({ outcome });
   } catch (err) {

@@ -6,6 +6,7 @@
  * change them", and one log line saying what was asked and whether anything changed (never who or the words).
  */
 import { type DigestOrigin, runDigestCommand } from "../lib/digests/command.ts";
+import { runPersonalDigestCommand } from "../lib/digests/personal-command.ts";
 import { using } from "../lib/errors.ts";
 import type { ConversationKey } from "../lib/message.ts";
 import { parsePlaceCommand, runPlaceCommand } from "../lib/places/command.ts";
@@ -30,7 +31,12 @@ export async function answerPlaceCommand(
   }
   const answer =
     command.kind === "digest"
-      ? await using("qstash", async () => runDigestCommand(rt, place, command.digest, mayChange, await origin()))
+      ? await using("qstash", async () => {
+          const { digest } = command;
+          // Anyone may set their own digest: it reads only what they may read, and goes to them alone.
+          if (digest.kind === "me") return runPersonalDigestCommand(rt, place, digest.command, await origin());
+          return runDigestCommand(rt, place, digest, mayChange, await origin());
+        })
       : await using("redis", () =>
           runPlaceCommand(rt.placeSettings, place, command, mayChange, rt.settings.RESCUE_AFTER_MINUTES),
         );

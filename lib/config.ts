@@ -126,6 +126,8 @@ export const settingsShape = {
   /** "Catch me up" (lib/catch-up/step.ts): how far back it reads at most, and how many of the place's messages. */
   CATCHUP_MAX_HOURS: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(168)), 24),
   CATCHUP_MAX_MESSAGES: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(2_000)), 500),
+  /** A person's own digest (lib/digests/personal-run.ts): at most this many channels, each read as a digest. */
+  DIGEST_MAX_PLACES: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(50)), 10),
   /** Judge calls per conversation per minute; over the cap the judge answers NO without a model call. */
   MAX_JUDGE_CALLS_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.gte(0)), 6),
   /** Unprompted answers per place per hour where `/parley initiative on` allows them (lib/limits/initiative-cap.ts). */

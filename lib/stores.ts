@@ -11,6 +11,7 @@ import { ConversationStore, type StoreOptions } from "./conversation/store.ts";
 import { PlaceVisibilities } from "./conversation/visibilities.ts";
 import { CatchUpProgressStore } from "./catch-up/progress.ts";
 import { DigestSlotStore } from "./digests/slots.ts";
+import { PersonalDigestStore } from "./digests/personal.ts";
 import { AdminAttempts } from "./limits/admin-attempts.ts";
 import { CallBudgets } from "./limits/api-budget.ts";
 import { ForgetRequests } from "./limits/forget-rate.ts";
@@ -59,6 +60,8 @@ export interface Stores {
   catchUps: CatchUpProgressStore;
   /** Each digest slot's progress and outcome (lib/digests/slots.ts). */
   digests: DigestSlotStore;
+  /** People's own digests: their schedules, and each slot's sections (lib/digests/personal.ts). */
+  personalDigests: PersonalDigestStore;
   /** Notices and log lines given once per window. */
   toldOnce: ToldOnce;
   /** Answers per person, judge calls, unprompted answers and rescues, in fixed windows. */
@@ -112,6 +115,7 @@ export function createStores(
     feedback: new FeedbackStore(redis, prefix),
     catchUps: new CatchUpProgressStore(redis, prefix),
     digests: new DigestSlotStore(redis, prefix),
+    personalDigests: new PersonalDigestStore(redis, prefix),
     toldOnce: new ToldOnce(redis, prefix),
     limiters: createLimiters(redis, prefix, settings, now),
     callBudgets: new CallBudgets(redis, prefix, now),

@@ -8,12 +8,11 @@
  * leaves at worst a schedule whose deliveries find no digest in the settings and do nothing (lib/digests/run.ts).
  * The bot removed from the place (`placeLeft`) turns its digest off the same way.
  */
-import type { PlaceSettings } from "../places/settings.ts";
 import type { ConversationKey, ReplyTarget } from "../message.ts";
 import { placeId } from "../keys.ts";
 import type { JobOf } from "../queue/job.ts";
 import { botIdentity, type Runtime } from "../runtime.ts";
-import { cronOf, type DigestCommand, describePlan, DIGEST_USAGE } from "./plan.ts";
+import { cronOf, type DigestCommand, type DigestPlan, describePlan, DIGEST_USAGE } from "./plan.ts";
 
 /** What the command's route knows of where and by whom it was used: what the digest job needs to post there. */
 export interface DigestOrigin {
@@ -39,8 +38,9 @@ export async function runDigestCommand(
   const channel: ConversationKey = { platform: place.platform, tenant: place.tenant, channel: place.channel };
   if (command.kind === "problem") return { text: `${command.problem}. Usage: /parley ${DIGEST_USAGE}`, changed: false };
   const settings = await rt.placeSettings.read(channel);
-  if (command.kind === "status") return { text: await status(rt, settings), changed: false };
-  if (!(await mayChange())) return { text: `${NOT_ALLOWED} ${await status(rt, settings)}`, changed: false };
+  if (command.kind === "status") return { text: await digestStatus(rt, settings.digest, NO_DIGEST), changed: false };
+  if (!(await mayChange()))
+    return { text: `${NOT_ALLOWED} ${await digestStatus(rt, settings.digest, NO_DIGEST)}`, changed: false };
   if (command.kind === "off") {
     if (!settings.digest) return { text: NO_DIGEST, changed: false };
     await turnOff(rt, channel, settings.digest.scheduleId);
@@ -48,9 +48,9 @@ export async function runDigestCommand(
   }
   const scheduleId = await rt.schedules.idFor(`digest|${placeId(channel)}`);
   await rt.digests.enlist(channel, scheduleId);
-  await rt.schedules.create(scheduleId, digestJob(rt, channel, origin), cronOf(command.plan));
+  await rt.schedules.create(scheduleId, digestJob(rt, channel, origin, "digest"), cronOf(command.plan));
   await rt.placeSettings.update(channel, { digest: { scheduleId, plan: command.plan } });
-  return { text: `Done. ${await status(rt, { digest: { scheduleId, plan: command.plan } })}`, changed: true };
+  return { text: `Done. ${await digestStatus(rt, { scheduleId, plan: command.plan }, NO_DIGEST)}`, changed: true };
 }
 
 /** The bot was removed from `place`: its digest, if it has one, is turned off (a redelivery finds none left). */
@@ -67,17 +67,30 @@ async function turnOff(rt: Runtime, channel: ConversationKey, scheduleId: string
   await rt.digests.forget(channel, scheduleId);
 }
 
-async function status(rt: Runtime, settings: Pick<PlaceSettings, "digest">): Promise<string> {
-  if (!settings.digest) return NO_DIGEST;
-  const times = await rt.schedules.times(settings.digest.scheduleId);
+/** A digest's plan and its next time, as QStash has it; `none` when there is no digest. */
+export async function digestStatus(
+  rt: Runtime,
+  digest: { scheduleId: string; plan: DigestPlan } | undefined | null,
+  none: string,
+): Promise<string> {
+  if (!digest) return none;
+  const times = await rt.schedules.times(digest.scheduleId);
   const next = times?.nextScheduleTime ? ` Next: ${new Date(times.nextScheduleTime).toISOString()}.` : "";
-  return `Digest: ${describePlan(settings.digest.plan)}.${next}`;
+  return `Digest: ${describePlan(digest.plan)}.${next}`;
 }
 
-/** The job each delivery of the schedule carries: the place, and the person who set it as its "trigger". */
-function digestJob(rt: Runtime, place: ConversationKey, origin: DigestOrigin): JobOf<"digest"> {
+/**
+ * The job each delivery of the schedule carries: the place where it was set, and the person who set it as its
+ * "trigger" (a personal digest's is the person it is for).
+ */
+export function digestJob<K extends "digest" | "digest_me">(
+  rt: Runtime,
+  place: ConversationKey,
+  origin: DigestOrigin,
+  kind: K,
+): JobOf<K> {
   return {
-    kind: "digest",
+    kind,
     key: place,
     conversationId: `digest-${place.channel}`,
     trigger: { id: `digest-${place.channel}`, ts: rt.now(), authorId: origin.userId, authorName: "" },

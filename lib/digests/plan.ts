@@ -27,11 +27,19 @@ export type DigestCommand =
   | { kind: "off" }
   | { kind: "status" }
   | { kind: "problem"; problem: string };
+/** `digest me …`: the same words for the person's own digest, a DM (lib/digests/personal-command.ts). */
+export type DigestRequest = DigestCommand | { kind: "me"; command: DigestCommand };
 
-export const DIGEST_USAGE = "digest daily HH:MM [zone] · digest weekly mon-sun HH:MM [zone] · digest off|status";
+export const DIGEST_USAGE =
+  "digest [me] daily HH:MM [zone] · digest [me] weekly mon-sun HH:MM [zone] · digest [me] off|status";
 
 /** The digest command its words (after `digest`) ask for. */
-export function parseDigestCommand(words: readonly string[]): DigestCommand {
+export function parseDigestCommand(words: readonly string[]): DigestRequest {
+  if (words[0]?.toLowerCase() === "me") return { kind: "me", command: parsePlaceDigest(words.slice(1)) };
+  return parsePlaceDigest(words);
+}
+
+function parsePlaceDigest(words: readonly string[]): DigestCommand {
   const [verb = "", ...rest] = words;
   const lower = rest.map((w) => w.toLowerCase());
   const period = verb.toLowerCase();

@@ -19,7 +19,7 @@ import { type DigestPlan, describePlan, periodMs } from "./plan.ts";
 import type { DigestOutcome, DigestSlot } from "./slots.ts";
 
 /** QStash's first two retries come within 3 minutes; its third after half an hour: that one is late. */
-const LATE_AFTER_MS = 10 * 60_000;
+export const LATE_AFTER_MS = 10 * 60_000;
 /** How soon QStash tries again while another attempt holds the slot. */
 const BUSY_RETRY_SECONDS = 30;
 
@@ -31,28 +31,55 @@ export interface DigestDelivery {
 }
 
 export async function runDigestJob(scope: JobScope, delivery: DigestDelivery): Promise<DigestRunOutcome> {
-  const { rt, job, where } = scope;
+  const { rt, job } = scope;
   const digest = (await rt.placeSettings.read(job.key)).digest;
+  const slot = await deliveredSlot(scope, digest?.scheduleId, delivery);
+  if (!digest || slot === undefined) return "not_scheduled";
+  const { scheduleId, plan } = digest;
+  return onceForSlot(scope, scheduleId, slot, rt.digests, (known) => runSlot(scope, scheduleId, slot, plan, known));
+}
+
+/**
+ * The slot a delivery stands for: its schedule's last time, when it comes from `scheduleId` (the one its settings
+ * name); else none (logged `digest_not_scheduled`).
+ */
+export async function deliveredSlot(
+  scope: JobScope,
+  scheduleId: string | undefined,
+  delivery: DigestDelivery,
+): Promise<number | undefined> {
+  const { rt, where } = scope;
   const slot =
-    digest && digest.scheduleId === delivery.scheduleId
-      ? (await rt.schedules.times(digest.scheduleId))?.lastScheduleTime
+    scheduleId && scheduleId === delivery.scheduleId
+      ? (await rt.schedules.times(scheduleId))?.lastScheduleTime
       : undefined;
-  if (!digest || slot === undefined) {
-    rt.log.info("digest_not_scheduled", { ...where });
-    return "not_scheduled";
-  }
-  const { scheduleId } = digest;
-  if ((await rt.digests.load(scheduleId, slot))?.outcome) return "already_done";
+  if (slot === undefined) rt.log.info("digest_not_scheduled", { ...where });
+  return slot;
+}
+
+/**
+ * Runs the slot unless its record says it is done, under its claim (one attempt at a time: QStash may deliver twice
+ * at once); `load` reads its record, which `run` is handed. The claim goes with an error, for QStash to retry.
+ */
+export async function onceForSlot<R extends { outcome?: DigestOutcome | undefined }>(
+  scope: JobScope,
+  scheduleId: string,
+  slot: number,
+  records: { load(scheduleId: string, slot: number): Promise<R | null> },
+  run: (known: R | null) => Promise<DigestOutcome>,
+): Promise<DigestRunOutcome> {
+  const { rt, where } = scope;
+  if ((await records.load(scheduleId, slot))?.outcome) return "already_done";
   if (!(await rt.digests.claim(scheduleId, slot, crypto.randomUUID())))
     throw new RetryLater("another attempt is on this digest", BUSY_RETRY_SECONDS);
   try {
     // Read again under the claim: an attempt that held it until a moment ago may have finished the slot.
-    const known = await rt.digests.load(scheduleId, slot);
+    const known = await records.load(scheduleId, slot);
     if (known?.outcome) {
       await rt.digests.release(scheduleId, slot);
       return "already_done";
     }
-    const outcome = await runSlot(scope, scheduleId, slot, digest.plan, known);
+    const outcome = await run(known);
     rt.log.info("digest_run", { ...where, outcome, slot });
     return outcome;
   } catch (err) {
@@ -115,7 +142,7 @@ async function runSlot(
 }
 
 /** The summary written into the record, chunk by chunk (each note saved); or why there is none to post. */
-async function summarize(
+export async function summarize(
   scope: JobScope,
   start: DigestSlot,
   save: () => Promise<void>,
@@ -146,7 +173,7 @@ async function summarize(
 }
 
 /** The digest posted part by part, each part's call and id saved first, so that a retry posts none twice. */
-async function post(
+export async function post(
   scope: JobScope,
   answerId: string,
   title: string,
@@ -174,7 +201,7 @@ async function post(
 }
 
 /** The digest's first line: which digest it is, and when it was due if it is late. */
-function heading(slot: number, plan: DigestPlan, late: boolean): string {
+export function heading(slot: number, plan: DigestPlan, late: boolean): string {
   const due = new Date(slot)
     .toISOString()
     .replace(/:\d{2}\.\d{3}Z$/, " UTC")

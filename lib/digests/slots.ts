@@ -13,7 +13,7 @@ import { RedisStore } from "../redis-store.ts";
 import * as z from "../zod.ts";
 
 /** Longer than a weekly period and QStash's last retry: a redelivery a week on still finds the slot done. */
-const SLOT_TTL_SECONDS = 9 * 86_400;
+export const SLOT_TTL_SECONDS = 9 * 86_400;
 /** Longer than one attempt's work (a page per read, a model call per chunk); a crashed attempt's runs out. */
 const CLAIM_TTL_SECONDS = 120;
 /** Past any period and its retries: a schedule deleted without its `off` leaves this behind no longer. */
@@ -22,7 +22,7 @@ const LAST_TTL_SECONDS = 30 * 86_400;
 const DIGEST_OUTCOMES = ["posted", "nothing_said", "over_budget", "refused"] as const;
 export type DigestOutcome = (typeof DIGEST_OUTCOMES)[number];
 
-const slotSchema = z.object({
+export const slotSchema = z.object({
   /** The slot was first taken up this long after its time: its digest says it is late. */
   late: z.boolean(),
   progress: catchUpProgressSchema,
@@ -82,8 +82,13 @@ export class DigestSlotStore extends RedisStore {
     // What was read goes once the slot is done: the record keeps only how it ended.
     const done = { ...kept, progress: { ...progress, messages: [], notes: [] }, outcome };
     await this.redis.set(keys.slot, JSON.stringify(done), { ex: SLOT_TTL_SECONDS });
+    await this.ended(scheduleId, slot);
+  }
+
+  /** The slot's record is saved as done: the next digest reads from it, and the claim goes. */
+  async ended(scheduleId: string, slot: number): Promise<void> {
     const last = Math.max(slot, (await this.lastSlot(scheduleId)) ?? 0);
-    await this.redis.set(keys.last, String(last), { ex: LAST_TTL_SECONDS });
+    await this.redis.set(digestKeys(this.prefix, scheduleId).last, String(last), { ex: LAST_TTL_SECONDS });
     await this.release(scheduleId, slot);
   }
 

@@ -21,6 +21,7 @@ import type { WorkingSign } from "../platforms/answer-stream.ts";
 import type { Claimed } from "./attempt.ts";
 import { backfillConversation } from "./backfill.ts";
 import { catchUp, catchUpAsked } from "../catch-up/step.ts";
+import { endPersonalDigest } from "../digests/personal-command.ts";
 import { gatherPrompt } from "./gather.ts";
 import { finishDraft } from "./post.ts";
 import type { AnswerScope } from "./scope.ts";
@@ -55,6 +56,7 @@ export async function answer(scope: AnswerScope, claim: Claimed, sign: WorkingSi
   // The trigger itself, not the author's latest message: a question right after "forget me" gets its own answer.
   if (asksToBeForgotten(job, claimed.recent)) {
     const reply = await forgetPerson(rt, job);
+    if (reply?.outcome === "forgotten") await endPersonalDigest(rt, job.key, job.trigger.authorId);
     return reply ? notice(scope, reply.text, reply.outcome) : "rate_limited";
   }
   // "Catch me up" is answered by its own steps (lib/catch-up/step.ts), the answer's claim and draft shared.

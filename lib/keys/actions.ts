@@ -1,7 +1,7 @@
 /**
  * @module
  * The keys of what people do to the bot's messages and of what runs on a schedule (lib/keys.ts re-exports them):
- * a Stop pressed, an approval asked and answered, feedback pressed, a digest's slots.
+ * a Stop pressed, an approval asked and answered, feedback pressed, a digest's slots, a person's own digest.
  */
 import type { ConversationKey } from "../message.ts";
 import { inTenant, SEP, type Tenancy, tenantId } from "./ids.ts";
@@ -18,6 +18,9 @@ export function digestKeys(prefix: string, scheduleId: string, slot = 0) {
   return { slot: slotKey, claim: `${slotKey}:claim`, last: `${prefix}:digest:${scheduleId}:last` };
 }
 export const digestIndexKey = (prefix: string, where: Tenancy) => `${prefix}:digests:${tenantId(where)}`;
+/** A person's own digest (`/parley digest me …`, lib/digests/personal.ts): its schedule id and plan. */
+export const personalDigestKey = (prefix: string, where: Tenancy, person: string) =>
+  `${prefix}:digest-me:${inTenant(where, person)}`;
 
 /**
  * A confirm tool's call waiting for, or past, a person's ✅ or ❌ (lib/approvals/store.ts), under the id of the bot's

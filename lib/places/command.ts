@@ -7,7 +7,7 @@
  * for a change, and only once the words are understood). The answers are short, for only the person who used the
  * command to see.
  */
-import { type DigestCommand, DIGEST_USAGE, parseDigestCommand } from "../digests/plan.ts";
+import { type DigestRequest, DIGEST_USAGE, parseDigestCommand } from "../digests/plan.ts";
 import type { ConversationKey } from "../message.ts";
 import {
   EAGERNESS_MAX,
@@ -24,7 +24,7 @@ export type PlaceCommand =
   | { kind: "change"; change: Partial<PlaceSettings> }
   | { kind: "status" }
   | { kind: "forget" }
-  | { kind: "digest"; digest: DigestCommand }
+  | { kind: "digest"; digest: DigestRequest }
   | { kind: "help"; problem?: string };
 
 export const PLACE_COMMAND_USAGE =

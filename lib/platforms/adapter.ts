@@ -15,6 +15,7 @@
  */
 
 import type { ApprovalParsed, ApprovalReply, WithApprovals } from "../approvals/capability.ts";
+import type { WithPersonalDigests } from "../digests/capability.ts";
 import type { WithFeedback } from "../feedback/capability.ts";
 import type { WithStop } from "../stop/capability.ts";
 import type { Settings } from "../config.ts";
@@ -187,9 +188,8 @@ export interface PlatformSettings<Config> {
 
 /**
  * One platform. `Target` is its reply target (validated by `replyTargetSchema` wherever it arrives from outside),
- * `Extra` what its `parse` tells its own route beyond the message. Optional capabilities in files of their own: pasted
- * files (./file-fetch.ts), history (./history.ts), rescue (lib/rescue/capability.ts), approvals
- * (lib/approvals/capability.ts), feedback (lib/feedback/capability.ts).
+ * `Extra` what its `parse` tells its own route beyond the message. Optional capabilities in files of their own: files
+ * (./file-fetch.ts), history (./history.ts), and in lib/: rescue/, approvals/, feedback/, digests/ (capability.ts).
  */
 // biome-ignore lint/suspicious/noExplicitAny: the registry holds adapters of every platform's settings
 export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra = NoExtra, Config = any>
@@ -198,6 +198,7 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
     WithRescue<Target>,
     WithApprovals<Target, Config, ReplyContext<Config>>,
     WithFeedback<Target, ReplyContext<Config>>,
+    WithPersonalDigests<Target, ReplyContext<Config>>,
     WithStop<ReplyContext<Config>> {
   readonly platform: Platform;
   readonly settings: PlatformSettings<Config>;

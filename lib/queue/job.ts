@@ -10,8 +10,8 @@ import { LOG_IDS, VISIBILITIES, type Platform, type ReplyTarget } from "../messa
 /** `memory` runs after an answer is posted: facts about the people, and folding old messages into the summary;
  *  `rescue` RESCUE_AFTER_MINUTES after a question nobody was asked to answer (lib/rescue/job.ts); `approval` after a
  *  person's ✅ or ❌ on a confirm tool's question, or when it expires (lib/approvals/continuation.ts); `digest` at each
- *  time of a place's digest schedule (lib/digests/run.ts). */
-export const JOB_KINDS = ["reply", "judge", "memory", "rescue", "approval", "digest"] as const;
+ *  time of a place's digest schedule (lib/digests/run.ts), `digest_me` of a person's (lib/digests/personal-run.ts). */
+export const JOB_KINDS = ["reply", "judge", "memory", "rescue", "approval", "digest", "digest_me"] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /** What the job schema needs of each platform: its name and the schema of its reply target. */

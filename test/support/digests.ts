@@ -20,10 +20,10 @@ export function digestKit(kit: ProdTimingSuite, suite: string) {
   const qstash = new Client({ baseUrl: kit.qstashUrl, token: String(kit.env.QSTASH_TOKEN), devMode: false });
   return {
     digestPath,
-    /** A channel in a workspace installed for it alone, where UADMIN is an admin. */
-    async installedPlace(): Promise<DigestPlace> {
+    /** A channel in a workspace installed for it alone (with `scope`, the scopes it granted), UADMIN an admin. */
+    async installedPlace(scope?: string): Promise<DigestPlace> {
       const place = newSlackPlace("DG");
-      await installWorkspace(kit.env, { id: place.team, name: `Digest ${place.id}` });
+      await installWorkspace(kit.env, { id: place.team, name: `Digest ${place.id}`, ...(scope ? { scope } : {}) });
       const res = await fetch(`${SLACK_FAKE_ORIGIN}/__roles`, {
         method: "POST",
         body: JSON.stringify({ team: place.team, admins: ["UADMIN"] }),
@@ -52,6 +52,14 @@ export function digestKit(kit: ProdTimingSuite, suite: string) {
       expect(res.status).toBe(200);
       return ((await res.json()) as { text: string }).text;
     },
+    /** People join or leave a channel of the place's workspace, as Slack's membership says. */
+    async members(place: DigestPlace, channel: string, change: { join?: string[]; leave?: string[] }) {
+      const res = await fetch(`${SLACK_FAKE_ORIGIN}/__members`, {
+        method: "POST",
+        body: JSON.stringify({ team: place.team, channel, ...change }),
+      });
+      expect(res.status).toBe(200);
+    },
     /** A message Slack has (the bot never saw it arrive), written at `at` (ms); its ts. */
     async inSlack(place: DigestPlace, user: string, text: string, at: number): Promise<string> {
       const ts = `${Math.floor(at / 1000)}.000100`;
@@ -65,16 +73,19 @@ export function digestKit(kit: ProdTimingSuite, suite: string) {
     /** The digests posted in the place. */
     digestsIn: async (place: DigestPlace) =>
       (await slackPosts(place.channel)).filter((p) => String(p.text ?? "").includes("Digest")),
-    /** The place's digest schedules at the stand-in (its tenant is in the clear part of the sealed job). */
-    async schedulesOf(place: DigestPlace) {
+    /**
+     * The place's digest schedules (or, with `path` the personal digests' route, its tenant's people's) at the
+     * stand-in (its tenant is in the clear part of the sealed job).
+     */
+    async schedulesOf(place: DigestPlace, path = digestPath) {
       const all = await qstash.schedules.list();
-      return all.filter((s) => s.destination.endsWith(digestPath) && String(s.body ?? "").includes(place.team));
+      return all.filter((s) => s.destination.endsWith(path) && String(s.body ?? "").includes(place.team));
     },
-    /** Lets the stand-in's clock reach `to`, answering the digest deliveries made meanwhile. */
-    async until(to: number) {
+    /** Lets the stand-in's clock reach `to`, answering the digest deliveries made meanwhile (to `path`). */
+    async until(to: number, path = digestPath) {
       const { now } = await readClock(kit.qstashUrl);
       const passed = await kit.timePasses(Math.max(0, to - now));
-      return passed.deliveries.filter((d) => d.path === digestPath);
+      return passed.deliveries.filter((d) => d.path === path);
     },
   };
 }

@@ -2,12 +2,14 @@
  * @module
  * `/parley digest …` read into the plan QStash schedules: a daily or weekly time in a zone (UTC without one) as
  * `CRON_TZ=<zone> m h * * d`, the zone in the canonical spelling QStash's parser needs, and a bad time, weekday or
- * zone answered with what was wrong (nothing scheduled).
+ * zone answered with what was wrong (nothing scheduled); `digest me …` the same words for the person's own digest,
+ * and on Discord `me: True` read as that word whatever order the options come in.
  */
 import { describe, expect, it } from "vitest";
 import { nextAfter, parseCron } from "../../dev/qstash/cron.ts";
 import { cronOf, describePlan, parseDigestCommand } from "../../lib/digests/plan.ts";
 import { parsePlaceCommand } from "../../lib/places/command.ts";
+import { parleyWords } from "../../lib/platforms/discord/parley.ts";
 
 const words = (text: string) => text.split(" ");
 
@@ -55,5 +57,37 @@ describe("/parley digest", () => {
       expect(command.kind, text).toBe("problem");
       if (command.kind === "problem") expect(command.problem, text).toMatch(problem);
     }
+  });
+
+  it("reads `me` as the person's own digest, with the same words and problems", () => {
+    expect(parseDigestCommand(words("me daily 08:30 Asia/Tokyo"))).toEqual({
+      kind: "me",
+      command: { kind: "schedule", plan: { period: "daily", hour: 8, minute: 30, zone: "Asia/Tokyo" } },
+    });
+    expect(parseDigestCommand(words("ME off"))).toEqual({ kind: "me", command: { kind: "off" } });
+    expect(parseDigestCommand(words("me status"))).toEqual({ kind: "me", command: { kind: "status" } });
+    expect(parseDigestCommand(words("me weekly fry 09:00"))).toMatchObject({
+      kind: "me",
+      command: { kind: "problem" },
+    });
+    // Discord sends the options in any order; `me: False` is no word at all.
+    const options = (me: boolean) => ({
+      id: "100000000000000043",
+      name: "parley",
+      type: 1,
+      options: [
+        {
+          name: "digest",
+          type: 1,
+          options: [
+            { name: "me", type: 5, value: me },
+            { name: "time", type: 3, value: "08:30" },
+            { name: "period", type: 3, value: "daily" },
+          ],
+        },
+      ],
+    });
+    expect(parleyWords(options(true))).toBe("digest me daily 08:30");
+    expect(parleyWords(options(false))).toBe("digest daily 08:30");
   });
 });

@@ -4,12 +4,14 @@ import {
   claimKey,
   conversationKeys,
   conversationKeysAt,
+  digestKeys,
   forgetLimitKeys,
   installationTenancy,
   installStartKeys,
   factsKey,
   feedbackKeys,
   optOutKey,
+  personalDigestKey,
   personId,
   placeId,
   rateLimitNoticeKey,
@@ -48,6 +50,9 @@ describe("the Redis key layout", () => {
       press: "parley:feedback:slack|T1|C1|1.2|U1",
       counts: "parley:feedback-counts:slack|T1|C1",
     });
+    // A person's own digest: per person of the tenant; its slots share every digest's slot keys.
+    expect(personalDigestKey("parley", thread, "U1")).toBe("parley:digest-me:slack|T1|U1");
+    expect(digestKeys("parley", "parley-abc", 1_700_000_000_000).slot).toBe("parley:digest:parley-abc:1700000000000");
   });
 
   it("finds a person's conversations through their index of places, and names every limit's keys", () => {

@@ -39,6 +39,10 @@ const FEATURES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   "lib/digests/": {
     "run.ts": "flows",
     "command.ts": "flows",
+    "personal-run.ts": "flows",
+    "personal-command.ts": "flows",
+    "capability.ts": "platforms",
+    "personal.ts": "stores",
     "slots.ts": "stores",
     "plan.ts": "base",
   },

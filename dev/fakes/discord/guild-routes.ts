@@ -6,11 +6,16 @@
  * Guild Member (`GET /guilds/{id}/members/{user}`, the member's `roles`; 404 10007 Unknown Member for someone not in
  * the guild). A test describes a guild with `POST /__guild {id, owner_id?, roles?: [{id, permissions}], members?:
  * [{user_id, roles}]}`; a guild no test described has an @everyone that may view channels, post and read history,
- * and everyone is its member without roles, as in a server made with Discord's defaults.
+ * and everyone is its member without roles, as in a server made with Discord's defaults. Get Guild Channels
+ * (`GET /guilds/{id}/channels`) lists the channels a test described with that `guild_id` (`POST /__channel`), never
+ * a thread, as Discord's reference says.
  */
 import { DISCORD_ERROR, sendDiscordError } from "./errors.ts";
 import { DEFAULT_BOT_PERMISSIONS } from "./permissions.ts";
 import type { DiscordRoute, RouteContext } from "./route.ts";
+
+/** Announcement, public and private threads: not the guild's channels. */
+const THREADS: ReadonlySet<unknown> = new Set([10, 11, 12]);
 
 /** Who owns a guild no test described: nobody who writes in a test. */
 const DEFAULT_OWNER = "1";
@@ -42,6 +47,21 @@ export function matchGuildRoute(ctx: RouteContext): DiscordRoute | undefined {
               mentionable: false,
             })),
           },
+        };
+      },
+    };
+  }
+  if (path[2] === "channels" && path.length === 3) {
+    return {
+      ...common,
+      name: "get_guild_channels",
+      fields: { guildId },
+      run() {
+        ctx.record({ route: "get_guild_channels", guildId });
+        const listed = [...ctx.channels.values()].filter((c) => c.guild_id === guildId && !THREADS.has(c.type));
+        return {
+          status: 200,
+          body: listed.map((c) => ({ type: 0, name: `channel-${String(c.id)}`, permission_overwrites: [], ...c })),
         };
       },
     };

@@ -23,6 +23,8 @@ type DiscordRouteName =
   | "get_message"
   | "get_guild"
   | "get_member"
+  | "get_guild_channels"
+  | "create_dm"
   | "list_messages";
 
 /** What a route records of a call it carried out. */
@@ -71,6 +73,8 @@ export interface RouteContext {
   /** The bot's permissions in a channel (./permissions.ts). */
   permissionsIn(channelId: string): bigint;
   nextId(): string;
+  /** The bot's DM channel with `userId`: the same one every time (./user-routes.ts). */
+  dmChannel(userId: string): string;
   settings(): DiscordSettings;
   record(call: DiscordCallFields): void;
   onChannelMessage?: (message: PostedChannelMessage) => void;

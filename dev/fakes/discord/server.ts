@@ -1,16 +1,17 @@
 /**
  * @module
- * The Discord REST fake under `/api/v10`: each route (./channel-routes.ts, ./webhook-routes.ts,
- * ./app-routes.ts) goes through bot authentication, the scripted faults and the rate-limit buckets, then is
- * carried out and answered with Discord's rate-limit headers. Control routes: ../control.ts and `GET|POST /__config`
+ * The Discord REST fake under `/api/v10`: each route (./channel-routes.ts, ./webhook-routes.ts, ./app-routes.ts,
+ * ./guild-routes.ts, ./user-routes.ts) goes through bot authentication, the scripted faults and the rate-limit
+ * buckets, then is carried out and answered with Discord's rate-limit headers. Control routes: ../control.ts and
+ * `GET|POST /__config`
  * `{limits?: {enabled?, createMessage?, editMessage?, typing?, webhook?, global?: {limit, windowMs}}, nonceWindowMs?}`,
  * `GET /__messages?channel_id=&id=` (every message the bot made or a test put there, with the time of each
  * change), `POST /__messages` `{channel_id, content, author: {id, username, global_name?}, id?, timestamp?}` → the
  * message (a person's, as `GET /channels/{id}/messages/{id}` answers it: a thread's starter, a message replied
  * to), `POST /__channel`
- * `{id, type?, parent_id?, permission_overwrites?, bot_permissions?}` (what `GET /channels/{id}` answers for that
- * channel, and the bot's permissions in it: ./permissions.ts), `POST /__guild` (a guild's owner, roles and members:
- * ./guild-routes.ts), `GET /__stats` (`{ratelimited: {total, byBucket}}`),
+ * `{id, type?, guild_id?, name?, parent_id?, permission_overwrites?, bot_permissions?}` (what `GET /channels/{id}`
+ * and Get Guild Channels answer for that channel, and the bot's permissions in it: ./permissions.ts), `POST /__guild`
+ * (a guild's owner, roles and members: ./guild-routes.ts), `GET /__stats` (`{ratelimited: {total, byBucket}}`),
  * `POST /__interactions {id, application_id, token, channel_id?, answer: {status, body}, answered_after_ms}` (an
  * interaction Discord sent and what the app answered: ./interaction-answers.ts sends it), `POST
  * /__interactions/age {token, ms}` (as if Discord had sent it `ms` earlier: its token expires 15 minutes after).
@@ -24,6 +25,7 @@ import { matchAppRoute } from "./app-routes.ts";
 import { DEFAULT_DISCORD_LIMITS, discordLimitsSchema, takeDiscordLimit } from "./buckets.ts";
 import { matchChannelRoute } from "./channel-routes.ts";
 import { matchGuildRoute } from "./guild-routes.ts";
+import { matchUserRoute } from "./user-routes.ts";
 import { DISCORD_ERROR, refuseAsDiscord, sendDiscordError } from "./errors.ts";
 import { nextSnowflake } from "./ids.ts";
 import { DiscordInteractions, interactionAgeSchema, interactionReportSchema } from "./interactions.ts";
@@ -92,6 +94,8 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
   const channels = new Map<string, Record<string, unknown>>();
   const guilds = new Map<string, FakeGuild>();
   const botPermissions = new Map<string, bigint>();
+  /** The bot's DM channel with each user (Create DM answers the same one every time). */
+  const dms = new Map<string, string>();
   const limiter = new RateLimiter();
   const nextId = nextSnowflake;
   const files = new FileStore();
@@ -106,6 +110,7 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
       channels.clear();
       guilds.clear();
       botPermissions.clear();
+      dms.clear();
       limiter.reset();
       files.reset();
     },
@@ -181,12 +186,21 @@ export async function startDiscordFake(opts: DiscordFakeOptions): Promise<Runnin
       guilds,
       permissionsIn: (channelId) => botPermissions.get(channelId) ?? DEFAULT_BOT_PERMISSIONS,
       nextId,
+      dmChannel(userId) {
+        const known = dms.get(userId) ?? nextId();
+        dms.set(userId, known);
+        return known;
+      },
       settings: () => settings,
       record: (call) => control.record({ ...call, at: Date.now() }),
       ...(opts.onChannelMessage ? { onChannelMessage: opts.onChannelMessage } : {}),
     };
     const route =
-      matchWebhookRoute(ctx) ?? matchChannelRoute(ctx) ?? matchGuildRoute(ctx) ?? matchAppRoute(ctx, opts.gatewayUrl);
+      matchWebhookRoute(ctx) ??
+      matchChannelRoute(ctx) ??
+      matchGuildRoute(ctx) ??
+      matchUserRoute(ctx) ??
+      matchAppRoute(ctx, opts.gatewayUrl);
     if (!route) return sendDiscordError(res, DISCORD_ERROR.notFound);
     if (route.needsBot && !botToken) return sendDiscordError(res, DISCORD_ERROR.unauthorized);
     const admission = await control.admit({ route: route.name, ...route.fields }, res);

@@ -15,6 +15,7 @@
  *   event itself goes to the Worker from whoever sends it), so that listings show it;
  * - `POST /__roles {team?, admins?, owners?, channel?, creator?}`: who is a workspace admin or owner, who created a
  *   channel (users.info, conversations.info: ./people.ts);
+ * - `POST /__members {channel, join?, leave?, team?}`: people joined or left a channel (users.conversations);
  * - `POST /__stop_stream {channel, ts, team?}`: the person pressed Stop on a streaming answer;
  * - `POST /__membership {channel, member, team?}`: the bot was removed from (or added back to) a channel; it is a
  *   member of every other channel (its posts there then get `not_in_channel`, or `channel_not_found` if private);
@@ -205,6 +206,20 @@ export function slackControlRoutes({
         body,
       );
       state.people.set(spec);
+      return { ok: true };
+    },
+    "POST /__members": (body) => {
+      const users = z.array(z.string().regex(/^[UW][A-Z0-9]{2,}$/)).default([]);
+      const spec = controlBody(
+        z.strictObject({
+          team: z.string().min(1).default(SLACK_FAKE_DEFAULT_TEAM.id),
+          channel: z.string().regex(CHANNEL_SHAPE),
+          join: users,
+          leave: users,
+        }),
+        body,
+      );
+      state.people.setMembers(spec.team, spec.channel, spec.join, spec.leave);
       return { ok: true };
     },
     "POST /__stop_stream": (body) => {

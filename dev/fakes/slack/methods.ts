@@ -66,6 +66,10 @@ const METHOD_NEEDS: Readonly<Record<string, MethodNeeds>> = {
   // Both take their arguments as a form only (Slack's reference: application/x-www-form-urlencoded).
   "conversations.info": { scopes: read, json: false },
   "users.info": { scopes: always("users:read"), json: false },
+  // Each of its `types` takes its own scope (./conversations.ts); a form only, like conversations.info.
+  "users.conversations": { scopes: always(), json: false },
+  // One person's DM (a group DM, with mpim:write, is not the fake's).
+  "conversations.open": { scopes: always("im:write"), json: true },
   // Slack's changelog of 2026-03-05: chat:write, or assistant:write for the time being.
   "assistant.threads.setStatus": { scopes: always("chat:write", "assistant:write"), json: true },
   "assistant.threads.setSuggestedPrompts": { scopes: always("assistant:write"), json: true },

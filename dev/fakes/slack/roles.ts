@@ -3,7 +3,8 @@
  * Who is who in the fake's workspaces, as users.info and conversations.info tell an app (./people.ts): the
  * workspace's admins and owners (`is_admin`, `is_owner`), and who created each channel (`creator`). Nobody is an
  * admin and a channel's creator is a person of its own until a test or the simulator says otherwise
- * (`POST /__roles`, ./control.ts).
+ * (`POST /__roles`, ./control.ts). Which people are members of which channels (users.conversations,
+ * ./conversations.ts): nobody is a member of any channel until a test says so (`POST /__members`).
  */
 
 /** Whoever created a channel nobody said anything about. */
@@ -21,11 +22,29 @@ export class SlackPeople {
   #admins = new Set<string>();
   #owners = new Set<string>();
   #creators = new Map<string, string>();
+  /** `team|channel` → its members, in the order they joined. */
+  #members = new Map<string, Set<string>>();
 
   reset(): void {
     this.#admins.clear();
     this.#owners.clear();
     this.#creators.clear();
+    this.#members.clear();
+  }
+
+  /** People join or leave a channel. */
+  setMembers(team: string, channel: string, join: readonly string[], leave: readonly string[]): void {
+    const members = this.#members.get(`${team}|${channel}`) ?? new Set<string>();
+    for (const user of join) members.add(user);
+    for (const user of leave) members.delete(user);
+    this.#members.set(`${team}|${channel}`, members);
+  }
+
+  /** The channels of `team` that `user` is a member of, in the order they were first described. */
+  channelsOf(team: string, user: string): string[] {
+    return [...this.#members].flatMap(([key, members]) =>
+      key.startsWith(`${team}|`) && members.has(user) ? [key.slice(team.length + 1)] : [],
+    );
   }
 
   set(spec: RoleSpec): void {

@@ -21,6 +21,7 @@ import { postEphemeral } from "./ephemeral.ts";
 import { Ephemerals } from "./ephemerals.ts";
 import type { RecordedSlackPost, SlackAnswer, SlackMethod, SlackState } from "./context.ts";
 import { slackControlRoutes } from "./control.ts";
+import { conversationsOpen, usersConversations } from "./conversations.ts";
 import { conversationsHistory, conversationsReplies } from "./history.ts";
 import { MessageStore } from "./messages.ts";
 import { authTest, OAuthServer } from "./oauth.ts";
@@ -54,6 +55,8 @@ const METHODS: Readonly<Record<string, SlackMethod>> = {
   "conversations.history": conversationsHistory,
   "conversations.replies": conversationsReplies,
   "conversations.info": conversationsInfo,
+  "conversations.open": conversationsOpen,
+  "users.conversations": usersConversations,
   "users.info": usersInfo,
   "reactions.add": addReaction,
   "reactions.remove": removeReaction,

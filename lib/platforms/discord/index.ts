@@ -20,6 +20,7 @@ import { discordStreaming } from "./stream.ts";
 import { discordSettings, type DiscordSettings } from "./settings.ts";
 import { discordTargetSchema, type DiscordTarget } from "./target.ts";
 import { DISCORD_SIGNATURE_HEADER, DISCORD_TIMESTAMP_HEADER, verifyDiscordRequest } from "./verify.ts";
+import { discordPersonalDigests } from "./personal-digests.ts";
 import { discordPlaceVisibility } from "./visibility.ts";
 import { discordWorking } from "./working.ts";
 import { discordControls, OUTCOME_ROOM_CHARS } from "./controls.ts";
@@ -103,5 +104,6 @@ export const discord: PlatformAdapter<DiscordTarget, NoExtra, DiscordSettings> =
     controls: discordControls,
   },
   feedback: discordFeedback,
+  personalDigests: discordPersonalDigests,
   stop: discordStop,
 };

@@ -23,6 +23,7 @@ const CHAT_INPUT: ApplicationCommandType.ChatInput = 1;
 const SUBCOMMAND: ApplicationCommandOptionType.Subcommand = 1;
 const STRING_OPTION: ApplicationCommandOptionType.String = 3;
 const INTEGER_OPTION: ApplicationCommandOptionType.Integer = 4;
+const BOOLEAN_OPTION: ApplicationCommandOptionType.Boolean = 5;
 /** Discord's permission bits: Manage Channels (1 << 4), and Administrator (1 << 3), which implies every other. */
 const MANAGE_CHANNELS = 1n << 4n;
 const ADMINISTRATOR = 1n << 3n;
@@ -119,6 +120,13 @@ export function parleyCommand(botName: string): RESTPostAPIChatInputApplicationC
             required: false,
             max_length: 64,
           },
+          // Discord lists required options first: `me` comes last, and leads the words (OPTION_ORDER).
+          {
+            name: "me",
+            type: BOOLEAN_OPTION,
+            description: "Your own digest of the public channels you are in, in a DM",
+            required: false,
+          },
         ],
       },
       { name: "status", type: SUBCOMMAND, description: "Show this channel's settings" },
@@ -130,11 +138,14 @@ export function parleyCommand(botName: string): RESTPostAPIChatInputApplicationC
 const subcommandSchema = z.looseObject({
   name: z.string(),
   type: z.literal(SUBCOMMAND),
-  options: z._default(z.array(z.looseObject({ name: z.string(), value: z.union([z.string(), z.number()]) })), []),
+  options: z._default(
+    z.array(z.looseObject({ name: z.string(), value: z.union([z.string(), z.number(), z.boolean()]) })),
+    [],
+  ),
 });
 
 /** The order a subcommand's option values take in its words, whatever order Discord sends them in. */
-const OPTION_ORDER = ["state", "value", "minutes", "period", "day", "time", "zone"];
+const OPTION_ORDER = ["state", "value", "minutes", "me", "period", "day", "time", "zone"];
 
 /** The subcommand's words (`eagerness 30`, `rescue on 15`), or null when the interaction is not `/parley`. */
 export function parleyWords(data: unknown): string | null {
@@ -143,7 +154,9 @@ export function parleyWords(data: unknown): string | null {
   const sub = subcommandSchema.safeParse(command.data.options?.[0]);
   if (!sub.success) return "";
   const options = [...sub.data.options].sort((a, b) => OPTION_ORDER.indexOf(a.name) - OPTION_ORDER.indexOf(b.name));
-  return [sub.data.name, ...options.map((o) => String(o.value))].join(" ");
+  // A switch (`me:True`) is its own name in the words; off, it is none.
+  const words = options.flatMap((o) => (typeof o.value === "boolean" ? (o.value ? [o.name] : []) : [String(o.value)]));
+  return [sub.data.name, ...words].join(" ");
 }
 
 const parleyInteractionSchema = z.object({

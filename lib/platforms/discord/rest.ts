@@ -8,6 +8,7 @@ import type {
   RESTPatchAPIChannelMessageJSONBody,
   RESTPatchAPIInteractionOriginalResponseJSONBody,
   RESTPostAPIChannelMessageJSONBody,
+  RESTPostAPICurrentUserCreateDMChannelJSONBody,
   RESTPostAPIInteractionFollowupJSONBody,
   RESTPutAPIApplicationCommandsJSONBody,
 } from "discord-api-types/v10";
@@ -36,13 +37,14 @@ export const DISCORD_ERROR = {
 /**
  * Every body Parley sends, as discord-api-types defines it: a field Discord does not know fails the typecheck. Each
  * call site also states its own with `satisfies` (create or edit a channel message, edit `@original`, post a
- * follow-up, overwrite the commands).
+ * follow-up, overwrite the commands, open a DM).
  */
 type DiscordRequestBody =
   | RESTPostAPIChannelMessageJSONBody
   | RESTPatchAPIChannelMessageJSONBody
   | RESTPatchAPIInteractionOriginalResponseJSONBody
   | RESTPostAPIInteractionFollowupJSONBody
+  | RESTPostAPICurrentUserCreateDMChannelJSONBody
   | RESTPutAPIApplicationCommandsJSONBody;
 
 const errorBodySchema = z.looseObject({ code: z.optional(z.number()), message: z.optional(z.string()) });

@@ -56,7 +56,8 @@ export function isThread(channel: DiscordChannel): boolean {
   );
 }
 
-function everyoneMayView(channel: DiscordChannel, guildId: string): boolean {
+/** Whether @everyone (the role whose id is the guild's) may view `channel`: a public channel. */
+export function everyoneMayView(channel: DiscordChannel, guildId: string): boolean {
   const everyone = channel.permission_overwrites.find((o) => o.type === ROLE_OVERWRITE && o.id === guildId);
   return !everyone || (BigInt(everyone.deny) & VIEW_CHANNEL) === 0n;
 }

@@ -87,6 +87,8 @@ export interface SlackMethods {
   "auth.test": Slack.AuthTestArguments;
   "users.info": Slack.UsersInfoArguments;
   "conversations.info": Slack.ConversationsInfoArguments;
+  "users.conversations": Slack.UsersConversationsArguments;
+  "conversations.open": Slack.ConversationsOpenArguments;
   /** The client's credentials go by HTTP Basic, as Slack's docs prefer, not in the form. */
   "oauth.v2.access": Omit<Slack.OAuthV2AccessArguments, "client_id" | "client_secret">;
 }

@@ -23,6 +23,7 @@ import { titleSlackThread } from "./agent-surface.ts";
 import { slackInstallable, slackSettings, type SlackSettings } from "./settings.ts";
 import { slackTargetSchema, type SlackTarget } from "./target.ts";
 import { SLACK_SIGNATURE_HEADER, SLACK_TIMESTAMP_HEADER, verifySlackRequest } from "./verify.ts";
+import { slackPersonalDigests } from "./personal-digests.ts";
 import { slackVisibility } from "./visibility.ts";
 
 /** Slack's ssl_check: an unsigned form post that only wants a 200, answered before any signature check. */
@@ -130,5 +131,6 @@ export const slack: PlatformAdapter<SlackTarget, NoExtra, SlackSettings> = {
     controls: slackControls,
   },
   feedback: slackFeedback,
+  personalDigests: slackPersonalDigests,
   stop: slackStop,
 };

@@ -22,6 +22,8 @@ export const SLACK_BOT_SCOPES: readonly string[] = [
   "users:read",
   "channels:read",
   "groups:read",
+  // A person's own digest opens their DM (../personal-digests.ts).
+  "im:write",
 ];
 
 export const CALLBACK_PATH = "/slack/oauth/callback";
