@@ -15,14 +15,12 @@ import { PARLEY_COMMAND } from "../lib/places/command.ts";
 import { adapterContext, replyContext } from "../lib/platforms/context.ts";
 import { offerSuggestedPrompts, slackAgentOpened } from "../lib/platforms/slack/agent-surface.ts";
 import { slack as adapter, isSlackSslCheck, slackOAuthClient } from "../lib/platforms/slack/index.ts";
-import { slackControls } from "../lib/platforms/slack/controls.ts";
-import { parseSlackInteraction, slackStopPress } from "../lib/platforms/slack/interaction.ts";
+import { parseSlackInteraction } from "../lib/platforms/slack/interaction.ts";
 import { exchangeCode } from "../lib/platforms/slack/oauth/access.ts";
 import { authorizeUrl, CALLBACK_PATH } from "../lib/platforms/slack/oauth/authorize.ts";
 import { installedPage, installFailedPage } from "../lib/platforms/slack/oauth/pages.ts";
 import { type SlackSettings, slackInstallable } from "../lib/platforms/slack/settings.ts";
 import { ephemeral, parseSlackSlashCommand, slackMayManage } from "../lib/platforms/slack/slash.ts";
-import { mayStop } from "../lib/platforms/slack/stop.ts";
 import { type Runtime, runtimeFor } from "../lib/runtime.ts";
 import {
   newInstallState,
@@ -58,34 +56,10 @@ slack.post(
   }),
 );
 
-/**
- * A Stop pressed on a streaming answer (lib/platforms/slack/stop.ts): its asker's, or an admin's, sets the answer's
- * Stop mark; anyone else is told privately who can, and nothing changes. A repeat sets nothing new.
- */
-const stopPressed: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const press = slackStopPress(c.var.webhook.rawBody);
-  if (!press) return next();
-  const rt = runtimeFor(c.env);
-  const ctx = replyContext(rt, adapter, press.place.tenant);
-  const call = { apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
-  const allowed = await mayStop(call, press, rt.log);
-  const first =
-    allowed && (await using("redis", () => rt.store.replies.stop(press.place, press.triggerId, press.personName)));
-  rt.log.info("slack_stop_pressed", { allowed, first });
-  const note = allowed ? null : `Only ${slackControls.mention(press.askerId)} or an admin can stop this answer.`;
-  const reply = press.threadTs ? { reply: press.threadTs } : {};
-  return slackControls.answer(
-    ctx,
-    { place: press.place, person: press.person, messageRef: "", controlId: "stop", ...reply },
-    note,
-  );
-};
-
 slack.post(
   "/interactions",
   platformOn(adapter),
   signedBy(adapter),
-  stopPressed,
   platformWebhook(
     { ...adapter, parse: (_ctx, request) => parseSlackInteraction(request) },
     { message: (c) => c.body(null, 200), nothing: (c) => c.body(null, 200) },

@@ -4,17 +4,18 @@
  * anything of the body is read (`signedBy`, ./middleware/verified-webhook.ts), then the platform's protocol checks
  * answered, the body parsed (400 only for a body that is not the platform's format at all; a signed delivery of
  * something Parley does not use is acknowledged and ignored), a press of one of the bot's controls answered (an
- * approval's, or feedback on an answer: lib/feedback/press.ts), the message ingested (lib/ingest.ts; a YES or NO that
- * answers a pending approval goes to it first), an uninstalled tenant's cleanup started or a left place's digest
- * deleted (lib/digests/command.ts) and its channel's cleanup started, and the platform answered its own way
- * (`platformWebhook`). What is truly a platform's (its answers, an unsigned check before verifying) the route file
- * passes in.
+ * approval's, feedback on an answer: lib/feedback/press.ts, a Stop on one as it is written: lib/stop/press.ts), the
+ * message ingested (lib/ingest.ts; a YES or NO that answers a pending approval goes to it first), an uninstalled
+ * tenant's cleanup started or a left place's digest deleted (lib/digests/command.ts) and its channel's cleanup
+ * started, and the platform answered its own way (`platformWebhook`). What is truly a platform's (its answers, an
+ * unsigned check before verifying) the route file passes in.
  */
 import type { Context, Handler, MiddlewareHandler } from "hono";
 import { answerApproval, answerApprovalReply, closePendingQuestion, pressControl } from "../lib/approvals/decide.ts";
 import { placeLeft } from "../lib/digests/command.ts";
 import { using } from "../lib/errors.ts";
 import { pressFeedback } from "../lib/feedback/press.ts";
+import { pressStop } from "../lib/stop/press.ts";
 import { type IngestResult, ingest } from "../lib/ingest.ts";
 import { publishPlaceCleanup, publishTenantCleanup } from "../lib/jobs/tenant-cleanup.ts";
 import { showWorkingEarly } from "../lib/jobs/working-sign.ts";
@@ -100,11 +101,13 @@ export function platformWebhook<Extra, Config>(
         const controls = adapter.approvals?.controls;
         if (!controls) return answers.nothing(c);
         const { press } = parsed;
-        // A 👍 or 👎 under an answer (lib/feedback/press.ts), else the approval's.
-        const note = await using(
-          "redis",
-          async () => (await pressFeedback(rt, adapter, press)) ?? pressControl(rt, press, controls.mention),
-        );
+        // A Stop on an answer as it is written (lib/stop/press.ts), a 👍 or 👎 under one (lib/feedback/press.ts),
+        // else the approval's.
+        const note = await using("redis", async () => {
+          const stopped = await pressStop(rt, adapter, press);
+          if (stopped) return stopped.note;
+          return (await pressFeedback(rt, adapter, press)) ?? pressControl(rt, press, controls.mention);
+        });
         return controls.answer(replyContext(rt, adapter, press.place.tenant), press, note);
       }
       case "left":

@@ -103,7 +103,7 @@ export async function ingest(
     {
       ...(msg.visibility ? { visibility: msg.visibility } : {}),
       ...(opts.logIds ? { logIds: opts.logIds } : {}),
-      ...(placeSettings.feedback ? { feedback: true as const } : {}),
+      ...(placeSettings.feedback || opts.feedback ? { feedback: true as const } : {}),
     },
   );
   if (rescue) {
@@ -135,7 +135,7 @@ export async function ingest(
     ...(kind === "reply" && opts.signByWebhook && s.SHOW_WORKING ? { signByWebhook: true as const } : {}),
     ...(keeps ? { keptHistory: true as const } : {}),
     ...(msg.historyHidden ? { historyHidden: msg.historyHidden } : {}),
-    ...(placeSettings.feedback ? { feedback: true as const } : {}),
+    ...(placeSettings.feedback || opts.feedback ? { feedback: true as const } : {}),
   };
   const published = await using("qstash", () => rt.queue.publish(job, { delaySeconds: opts.delaySeconds }));
   rt.log.info("job_published", { ...where, kind, job: published.messageId, deduplicated: published.deduplicated });

@@ -91,6 +91,10 @@ export const CONTROL_NOTES = {
   gone: "This question is no longer open.",
 } as const;
 
+/** The private answer to someone who may not stop an answer (lib/stop/press.ts); `admins`: a place admin may. */
+export const stopRefused = (asker: string, admins: boolean): string =>
+  `Only ${asker}${admins ? " or an admin" : ""} can stop this answer.`;
+
 /** Every fixed notice: the texts recall leaves out. */
 const BOT_NOTICES: ReadonlySet<string> = new Set([
   APOLOGY,

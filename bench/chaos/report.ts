@@ -18,6 +18,7 @@ const PROMISE_COUNTERS = [
   "confirmed_twice",
   "approved_unrun",
   "key_reused",
+  "stop_continued",
 ] as const;
 
 /** The promise counters that are not 0 (an unsettled queue counts as `unsettled`). */

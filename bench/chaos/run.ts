@@ -3,9 +3,9 @@
  * `npm run bench:chaos -- [--seed S] [--conversations N] [--fault-rate R] [--json]`: a fault soak. The real Worker in
  * workerd on the local stack (bench/load/stack.ts) with QStash on its production retry schedule and a virtual
  * clock, a fault proxy in front of the Redis bridge, the platform fakes and the local model; N conversations
- * (./plan.ts, some asking for tools: ./tool-asks.ts) while every boundary fails at random (./faults.ts) and webhooks
- * are delivered again as each platform does (./send.ts); time is driven until nothing is due, then the promises are
- * checked from outside (./checks.ts).
+ * (./plan.ts, some asking for tools: ./tool-asks.ts, some stopped as they are written: ./stops.ts) while every
+ * boundary fails at random (./faults.ts) and webhooks are delivered again as each platform does (./send.ts); time is
+ * driven until nothing is due, then the promises are checked from outside (./checks.ts).
  * Prints each figure, the problems found, and a last JSON line; the seed replays the run exactly (apart from the
  * order concurrent calls happen to take).
  */
@@ -34,6 +34,7 @@ import { newSendStats, sendConversations, sendLateRetries } from "./send.ts";
 import { checkToolCalls, toolModelRules, toolServerCalls } from "./tool-asks.ts";
 import { startChaosStack } from "./stack.ts";
 import { checkConfirmCalls, sendApprovals, sendLatePresses } from "./approvals.ts";
+import { pickStopCases, watchStops } from "./stops.ts";
 import { armWatchdog } from "./watchdog.ts";
 
 const KEY_PREFIX = "chaos";
@@ -98,11 +99,14 @@ async function main(): Promise<void> {
     const random = seededRandom(seed);
     const run = `R${seed.toString(36).toUpperCase()}`;
     const conversations = planConversations(args.conversations, random, run);
+    // Paced before they are sent; the presses draw from a random of their own, so that the plan replays as before.
+    const stopCases = pickStopCases(conversations);
     // About one channel in twenty invited the bot to join in, and as many asked a question of nobody (./invited.ts).
     const invited = planInvited(conversations.length, Math.max(1, Math.round(conversations.length / 20)), random, run);
     await prepareInvited(invited, redis, KEY_PREFIX, sender.slackControl);
     dog.enter("sending");
     await armFaults(faultTargets, rate, seed);
+    const stopWatch = watchStops(sender, stats, stopCases, seededRandom(seed + 1));
     const sent = await sendConversations(sender, stats, [...conversations, ...invited], rate, random);
     // Every accepted message is recorded before anything expires (time has not moved yet); a rescue's question is
     // not (nobody called the bot there).
@@ -130,6 +134,7 @@ async function main(): Promise<void> {
     if (unsettled) problems.push(`unsettled: QStash still had messages due after ${MAX_VIRTUAL_MS / 3_600_000} h`);
 
     dog.enter("checks");
+    const stops = await stopWatch.finish(problems);
     const outputs = await collectOutputs(stack.fakes);
     const invitedHere = inInvited(invited);
     const answers = checkAnswers(
@@ -167,6 +172,7 @@ async function main(): Promise<void> {
       denied: approvals.denied,
       clicks: Object.values(approvals.clicks).reduce((a, b) => a + b, 0),
       approved_by_click: approvals.approvedByClick,
+      ...stops,
       ...checkConfirmCalls(calls, approvals, problems),
     };
 

@@ -69,7 +69,11 @@ export function telegramConversation(
   };
 }
 
-/** Makes the conversation's chat in the Telegram fake. */
+/**
+ * Makes the conversation's chat in the Telegram fake; in a group, with the person's first message written there
+ * too (not delivered: the plan delivers it), so that the bot's answer replies to a message Telegram knows, and a
+ * press of its Stop carries that message (./stops.ts), as Telegram's would.
+ */
 export async function makeTelegramChat(fakeUrl: string, c: Conversation): Promise<void> {
   const id = Number(c.place.channel);
   const chat =
@@ -78,4 +82,11 @@ export async function makeTelegramChat(fakeUrl: string, c: Conversation): Promis
       : { id, type: "supergroup", title: `Chaos ${id}`, bots: { [String(TELEGRAM_BOT.id)]: "administrator" } };
   const res = await fetch(`${fakeUrl}/__chat`, { method: "POST", body: JSON.stringify(chat) });
   if (!res.ok) throw new Error(`the Telegram fake refused chat ${id}: ${res.status} ${await res.text()}`);
+  if (c.kind !== "telegram_group") return;
+  const { message } = JSON.parse(c.messages[0]!.telegramUpdate!) as {
+    message: { from: unknown; text: string; entities: unknown[] };
+  };
+  const written = { chat_id: id, from: message.from, text: message.text, entities: message.entities, deliver: false };
+  const wrote = await fetch(`${fakeUrl}/__message`, { method: "POST", body: JSON.stringify(written) });
+  if (!wrote.ok) throw new Error(`the Telegram fake refused a message in chat ${id}: ${wrote.status}`);
 }

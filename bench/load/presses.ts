@@ -1,13 +1,14 @@
 /**
  * @module
- * A person pressing an approval question's Approve or Cancel, as each platform sends it (bench/load's clicks
- * scenario, bench/chaos's approvals): on Slack the documented block_actions payload, form-encoded and signed, to
- * /slack/interactions; on Discord the documented button interaction (type 3, MESSAGE_COMPONENT), signed, to
- * /discord/interactions, its presser `member.user` in a server and `user` in a DM; on Telegram the fake's
- * `POST /__press`, which opens the callback query (only for a button the message shows) and gives back the
- * `callback_query` update to deliver to /telegram/webhook; on Google Chat the fake's `POST /__click`, which makes the
- * CARD_CLICKED event of a button the card shows (held, to deliver to /google-chat/events) and later takes the
- * Worker's answer (`POST /__click-answer`), doing with it what Chat does (the decision's update takes the card away).
+ * A person pressing an approval question's Approve or Cancel, or a button as a message shows it (a Stop), as each
+ * platform sends it (bench/load's clicks scenario, bench/chaos's approvals and stops): on Slack the documented
+ * block_actions payload, form-encoded and signed, to /slack/interactions; on Discord the documented button
+ * interaction (type 3, MESSAGE_COMPONENT), signed, to /discord/interactions, its presser `member.user` in a server and
+ * `user` in a DM; on Telegram the fake's `POST /__press`, which opens the callback query (only for a button the
+ * message shows) and gives back the `callback_query` update to deliver to /telegram/webhook; on Google Chat the fake's
+ * `POST /__click`, which makes the CARD_CLICKED event of a button the card shows (held, to deliver to
+ * /google-chat/events) and later takes the Worker's answer (`POST /__click-answer`), doing with it what Chat does (the
+ * decision's update takes the card away).
  */
 import discordFixture from "../../test/fixtures/platforms/discord/interactions-components.json" with { type: "json" };
 import { slackPressForm } from "../../dev/fakes/slack/press.ts";
@@ -20,13 +21,25 @@ import { DISCORD_APPLICATION_ID } from "./traffic.ts";
 /** The control a press names; each platform's id of it is Parley's prefix and this (Slack: this alone). */
 export type PressedControl = "approve" | "cancel";
 const PREFIX = "parley_approval:";
+/**
+ * A button as the message shows it, pressed with the ids it carries (bench/chaos's Stop): Slack's action, Discord's
+ * `custom_id`, Telegram's `callback_data`.
+ */
+export interface ShownButton {
+  slack?: { block_id: string; action_id: string; value?: string };
+  customId?: string;
+  data?: string;
+}
+type Pressed = PressedControl | ShownButton;
+const shown = (control: Pressed) => (typeof control === "string" ? null : control);
 
 /** Slack's block_actions body (`payload=` form) of `user` of team `team` pressing `control` on message `ts`. */
 export function slackPressBody(
   p: { team: string; channel: string; user: string; ts: string; threadTs?: string },
-  control: PressedControl,
+  control: Pressed,
 ): string {
-  return slackPressForm({ ...p, user: { id: p.user }, action: { action_id: control } });
+  const action = shown(control)?.slack ?? { action_id: control as PressedControl };
+  return slackPressForm({ ...p, user: { id: p.user }, action });
 }
 
 /** The form `body` posted to /slack/interactions, signed now as Slack signs it. */
@@ -48,7 +61,7 @@ const discordCase = (dm: boolean) =>
 /** Discord's interaction body of `user` pressing `control` on message `messageId`; a DM's without `guildId`. */
 export function discordPressBody(
   p: { guildId?: string; channelId: string; messageId: string; user: string },
-  control: PressedControl,
+  control: Pressed,
 ): string {
   const press = structuredClone(discordCase(p.guildId === undefined));
   Object.assign(press, {
@@ -61,7 +74,7 @@ export function discordPressBody(
   Object.assign(press.member?.user ?? press.user!, { id: p.user });
   if (press.channel) press.channel.id = p.channelId;
   Object.assign(press.message, { id: p.messageId, channel_id: p.channelId });
-  press.data.custom_id = `${PREFIX}${control}`;
+  press.data.custom_id = shown(control)?.customId ?? `${PREFIX}${control as PressedControl}`;
   return JSON.stringify(press);
 }
 
@@ -78,7 +91,7 @@ export interface TelegramPresser {
 export async function telegramPressUpdate(
   fakeUrl: string,
   p: { chatId: number; messageId: number; from: TelegramPresser },
-  control: PressedControl,
+  control: Pressed,
 ): Promise<unknown> {
   const res = await fetch(`${fakeUrl}/__press`, {
     method: "POST",
@@ -86,7 +99,7 @@ export async function telegramPressUpdate(
       chat_id: p.chatId,
       message_id: p.messageId,
       from: p.from,
-      data: `${PREFIX}${control}`,
+      data: shown(control)?.data ?? `${PREFIX}${control as PressedControl}`,
       deliver: false,
     }),
   });

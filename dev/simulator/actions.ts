@@ -6,6 +6,8 @@
  * `block_actions` to `/slack/interactions` (the page draws the buttons from the message's Block Kit,
  * ./slack-blocks.ts); on Telegram through the fake, which sends the `callback_query` and keeps the bot's
  * answerCallbackQuery, whose text the page shows the presser (./telegram-posts.ts draws the inline keyboard); on
+ * Discord a signed MESSAGE_COMPONENT interaction to `/discord/interactions`, whose private answer (type 4) the page
+ * shows the presser (./discord-controls.ts draws the buttons from the message's components); on
  * Google Chat through the fake, which sends the click and does what Chat does with the answer (a private note is a
  * message only the clicker sees: ./google-chat-posts.ts draws the card's buttons).
  */
@@ -14,6 +16,7 @@ import { z } from "zod";
 import { readBody, sendJson } from "../fakes/http.ts";
 import { personByHandle, SLACK_CHANNEL, type SlackWorkspace } from "./people.ts";
 import { sendSlackPress, sendSlackReaction } from "./send-slack.ts";
+import { type DiscordSend, pressDiscord } from "./send-discord.ts";
 import { clickGoogleChat } from "./send-google-chat.ts";
 import { pressTelegram } from "./send-telegram.ts";
 
@@ -39,6 +42,14 @@ const pressRequest = z.discriminatedUnion("platform", [
     id: z.string().min(1).max(64),
   }),
   z.object({
+    platform: z.literal("discord"),
+    person: z.string(),
+    channelId: z.string().regex(/^\d{1,20}$/),
+    messageId: z.string().regex(/^\d{1,20}$/),
+    // Discord's limit on a button's custom_id.
+    id: z.string().min(1).max(100),
+  }),
+  z.object({
     platform: z.literal("google-chat"),
     person: z.string(),
     space: z.string().regex(/^spaces\/[A-Za-z0-9_-]+$/),
@@ -53,6 +64,8 @@ export interface ActionsContext {
   slackFakeUrl: string;
   telegramFakeUrl: string;
   googleChatFakeUrl: string;
+  /** Where a Discord press goes, signed as Discord signs it (./send-discord.ts). */
+  discord: DiscordSend;
   workspaces(): SlackWorkspace[];
 }
 
@@ -74,6 +87,11 @@ export async function handleAction(
     }
     if (press.data.platform === "telegram") {
       sendJson(res, 200, await pressTelegram(ctx.telegramFakeUrl, person, press.data));
+      return true;
+    }
+    if (press.data.platform === "discord") {
+      const pressed = await pressDiscord(ctx.discord, person, press.data);
+      sendJson(res, pressed.status === 200 ? 200 : 502, pressed);
       return true;
     }
     if (press.data.platform === "google-chat") {

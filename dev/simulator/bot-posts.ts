@@ -13,6 +13,7 @@ import { collectGoogleChatPosts } from "./google-chat-posts.ts";
 import { collectSlackEphemerals, drawBlocks, slackBlocks } from "./slack-blocks.ts";
 import type { TeamsChats } from "./send-teams.ts";
 import { collectTeamsPosts } from "./teams-posts.ts";
+import { collectDiscordControls } from "./discord-controls.ts";
 import { collectTelegramPosts } from "./telegram-posts.ts";
 import type { Timeline } from "./timeline.ts";
 import { DISCORD_MARKDOWN, markdownView, SLACK_MARKDOWN } from "./views/markdown-view.ts";
@@ -155,6 +156,7 @@ export async function collectBotPosts(
       Object.assign(thinking, { text: call.content, view: answer.view, pending: false, id: answer.id });
     else timeline.add(answer);
   }
+  await collectDiscordControls(timeline, fakes.discord);
   await collectTelegramPosts(timeline, fakes.telegram, place.botName);
   await collectGoogleChatPosts(timeline, fakes.googleChat, place.botName);
   await collectTeamsPosts(timeline, fakes.teams, place.teamsChats?.(), place.botName);

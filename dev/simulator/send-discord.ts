@@ -1,8 +1,9 @@
 /**
  * @module
- * Sends a simulated `/ask` to the Worker the way Discord does: an APPLICATION_COMMAND interaction signed with
- * Ed25519 over `timestamp + body`, and tells the Discord fake what the Worker answered (as Discord learns it), so
- * that the fake takes the answer's edits. The Worker checks it with DISCORD_PUBLIC_KEY; the simulator holds the
+ * Sends a simulated `/ask` to the Worker the way Discord does (and a press of a button on the bot's message: a
+ * MESSAGE_COMPONENT interaction): an APPLICATION_COMMAND interaction signed with Ed25519 over `timestamp + body`,
+ * and tells the Discord fake what the Worker answered (as Discord learns it), so that the fake takes the answer's
+ * edits. The Worker checks it with DISCORD_PUBLIC_KEY; the simulator holds the
  * matching private key of the local-only key pair in .dev.vars.example (never a real application's key).
  */
 import { randomBytes } from "node:crypto";
@@ -45,6 +46,18 @@ function localDevPrivateKey(): Promise<CryptoKey> {
   return importDiscordPrivateKey(LOCAL_DEV_PRIVATE_KEY_HEX);
 }
 
+/** Posts the interaction `body` to the Worker signed as Discord signs it, and tells the fake what it answered. */
+async function signedInteraction(opts: DiscordSend, body: string): Promise<Response> {
+  const signed = await discordHeaders(opts.privateKey ?? (await localDevPrivateKey()), body);
+  return sendAsDiscord(opts.discordFakeUrl, body, () =>
+    fetch(`${opts.workerUrl}/discord/interactions`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...signed },
+      body,
+    }),
+  );
+}
+
 export async function sendAskCommand(
   opts: DiscordSend,
   person: SimulatedPerson,
@@ -68,18 +81,47 @@ export async function sendAskCommand(
       options: [{ name: "question", type: OPTION_TYPE_STRING, value: question }],
     },
   });
-  const signed = await discordHeaders(opts.privateKey ?? (await localDevPrivateKey()), body);
-  const res = await sendAsDiscord(opts.discordFakeUrl, body, () =>
-    fetch(`${opts.workerUrl}/discord/interactions`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", ...signed },
-      body,
-    }),
-  );
+  const res = await signedInteraction(opts, body);
   const text = await res.text();
   let response: unknown = text;
   try {
     response = JSON.parse(text);
   } catch {}
   return { id, token, status: res.status, response };
+}
+
+const INTERACTION_TYPE_MESSAGE_COMPONENT = 3;
+const COMPONENT_TYPE_BUTTON = 2;
+
+/**
+ * `person` presses the button `customId` of the bot's message `messageId` in channel `channelId`: a MESSAGE_COMPONENT
+ * interaction, signed, told to the fake as every interaction is; what the Worker said to the presser alone (a type 4
+ * answer's content), if anything.
+ */
+export async function pressDiscord(
+  opts: DiscordSend,
+  person: SimulatedPerson,
+  press: { channelId: string; messageId: string; id: string },
+): Promise<{ status: number; note?: string }> {
+  const body = JSON.stringify({
+    id: snowflake(),
+    application_id: opts.applicationId,
+    type: INTERACTION_TYPE_MESSAGE_COMPONENT,
+    token: `sim-${randomBytes(24).toString("base64url")}`,
+    version: 1,
+    guild_id: DISCORD_PLACE.guild,
+    channel_id: press.channelId,
+    member: {
+      user: { id: person.discordUserId, username: person.handle, global_name: person.name },
+      nick: null,
+      // View Channel and Send Messages: a person of the channel, no admin.
+      permissions: String((1n << 10n) | (1n << 11n)),
+    },
+    message: { id: press.messageId, channel_id: press.channelId },
+    data: { custom_id: press.id, component_type: COMPONENT_TYPE_BUTTON },
+  });
+  const res = await signedInteraction(opts, body);
+  const answer = (await res.json().catch(() => null)) as { type?: number; data?: { content?: string } } | null;
+  const note = answer?.type === 4 ? answer.data?.content : undefined;
+  return { status: res.status, ...(note ? { note } : {}) };
 }

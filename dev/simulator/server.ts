@@ -151,6 +151,11 @@ export async function startSimulator(opts: SimulatorOptions): Promise<RunningSim
     slackFakeUrl: opts.fakes.slack,
     telegramFakeUrl: opts.fakes.telegram,
     googleChatFakeUrl: opts.fakes.googleChat,
+    discord: {
+      workerUrl: opts.workerUrl,
+      discordFakeUrl: opts.fakes.discord,
+      applicationId: setting("DISCORD_APPLICATION_ID"),
+    },
     workspaces,
   };
   async function installSlackWorkspaces(): Promise<SlackWorkspace[]> {

@@ -47,6 +47,10 @@ export interface ControlPress {
   messageRef: string;
   controlId: string;
   reply?: string;
+  /** The presser's name as the platform's payload gives it (a Stop's "stopped by …"). */
+  personName?: string;
+  /** The payload says the presser may manage the place (Discord's member permissions: a Stop's `mayStopAny`). */
+  mayManage?: boolean;
   /**
    * Someone the pressed message names, with their name, where the platform's payload says (Telegram: the author of
    * the message the question replies to): a note names the asker by it where a mention cannot show a name.

@@ -17,6 +17,7 @@
 import type { ApprovalParsed, ApprovalReply, WithApprovals } from "../approvals/capability.ts";
 import type { WithPersonalDigests } from "../digests/capability.ts";
 import type { WithFeedback } from "../feedback/capability.ts";
+import type { WithStop } from "../stop/capability.ts";
 import type { Settings } from "../config.ts";
 import type { RefreshedToken } from "../installation.ts";
 import type { Logger } from "../log.ts";
@@ -110,14 +111,14 @@ export interface IngestOptions {
   signByWebhook?: boolean;
   /**
    * The platform cannot be asked what was said in a place (Telegram's Bot API reads no history): the ingest script
-   * keeps the channel's last BACKFILL_MESSAGES messages, whoever they were for, in its one round trip, and the
-   * platform's history read (./history.ts) answers from them (`HistoryContext.kept`). "Forget me" clears them in the
-   * channels it erases in: the person's places and the one they asked in, which holds all a tenant's talk where the
-   * tenant is one chat.
+   * keeps the channel's last BACKFILL_MESSAGES messages in its one round trip, and the platform's history read
+   * (./history.ts) answers from them (`HistoryContext.kept`). "Forget me" clears them where it erases.
    */
   keepHistory?: boolean;
   /** People set the place's settings there (`/parley`, lib/places/): the ingest script reads them in its round trip. */
   placeSettings?: boolean;
+  /** Every answer there carries 👍 / 👎, whatever the place's settings say (a platform's setting: TELEGRAM_FEEDBACK). */
+  feedback?: boolean;
 }
 
 /** Which parent `fetchParent` looks for, and who the bot is (its mentions in the text become its name). */
@@ -197,7 +198,8 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
     WithRescue<Target>,
     WithApprovals<Target, Config, ReplyContext<Config>>,
     WithFeedback<Target, ReplyContext<Config>>,
-    WithPersonalDigests<Target, ReplyContext<Config>> {
+    WithPersonalDigests<Target, ReplyContext<Config>>,
+    WithStop<ReplyContext<Config>> {
   readonly platform: Platform;
   readonly settings: PlatformSettings<Config>;
   /** Present when the platform can be installed in many tenants (Slack OAuth). */
@@ -232,9 +234,7 @@ export interface PlatformAdapter<Target extends ReplyTarget = ReplyTarget, Extra
    * conversation (lib/jobs/parent.ts).
    */
   fetchParent?(ctx: ReplyContext<Config>, about: ParentQuery): Promise<ParentMessage | null>;
-  /**
-   * A place can be about a message its messages do not name (a Discord thread's starter): asked once per conversation.
-   */
+  /** A place can be about a message its messages do not name (a Discord thread's starter): asked once. */
   readonly placeParents?: boolean;
   /** Shows the answer as it is written, where the platform can. */
   readonly streaming?: StreamingCapability<Target, Config>;

@@ -4,8 +4,9 @@
  * who typed it only, with no thread under them; a confirm tool's question with Slack's own Approve and Cancel
  * buttons, a stranger's press told privately and changing nothing, every reaction and who put it, the outcome in
  * place of the buttons once the asker decided, its steps in the decisions panel; a Stop button on an answer growing
- * in the channel, pressed by the asker; a picture pasted into a thread's box sent with the message; an opened prompt
- * that stays open while the panel is drawn again and again; and a catch-up's every model call, each with its prompt.
+ * in the channel, pressed by the asker, and Discord's Stop (its components) on an `/ask` answer; a picture pasted
+ * into a thread's box sent with the message; an opened prompt that stays open while the panel is drawn again and
+ * again; and a catch-up's every model call, each with its prompt.
  */
 import { describe, expect, it } from "vitest";
 import { hasChromium } from "./browser.ts";
@@ -157,6 +158,26 @@ describe.skipIf(!hasChromium())("what the simulator shows each person", () => {
     const stopped = sim.page.locator(`#slack-messages .message.bot[data-id="${id}"]`);
     await expect.poll(() => stopped.textContent(), { timeout: ANSWER_TIMEOUT_MS }).toContain("(stopped by alice)");
     expect(await stopped.locator('[data-testid="block-button"]').count()).toBe(0);
+  });
+
+  it("draws Discord's Stop on an /ask answer as it grows; the asker's press ends it there, saying who", async () => {
+    const { sim } = session;
+    await sim.pickPerson("alice");
+    await sim.selectTab("discord");
+    await sim.page.selectOption("#discord-mode", "ask");
+    await sim.page.fill("#discord-input", "how do rollbacks work? [[local-model tokens=400 tps=30 first_ms=100]]");
+    await sim.page.press("#discord-input", "Enter");
+    const stop = sim.page.locator('[data-testid="block-button"]', { hasText: "Stop" });
+    const answer = sim.page.locator("#discord-messages .message.bot", { has: stop });
+    await answer.waitFor({ timeout: ANSWER_TIMEOUT_MS });
+    const id = await answer.getAttribute("data-id");
+    const button = answer.locator('[data-testid="block-button"]', { hasText: "Stop" });
+    expect(await button.getAttribute("class")).toContain("danger");
+    await button.click();
+    const stopped = sim.page.locator(`#discord-messages .message.bot[data-id="${id}"]`);
+    await expect.poll(() => stopped.textContent(), { timeout: ANSWER_TIMEOUT_MS }).toContain("(stopped by Alice)");
+    await expect.poll(() => stopped.locator('[data-testid="block-button"]').count()).toBe(0);
+    await sim.selectTab("slack");
   });
 
   it("sends a picture pasted into a thread's box with the message, and offers the file picker there too", async () => {

@@ -181,6 +181,8 @@ export interface SeenMessage {
   reply_to?: number;
   revisions: { at: number; method: string; chars: number }[];
   reactions: Record<string, string[]>;
+  /** The inline keyboard it shows, as last sent or edited. */
+  reply_markup?: { inline_keyboard: { text: string; callback_data: string }[][] };
 }
 
 /** The chat's messages in the fake, the bot's (`fromBot`) or everyone's. */

@@ -52,6 +52,10 @@ const FEATURES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     "capability.ts": "platforms",
     "store.ts": "stores",
   },
+  "lib/stop/": {
+    "press.ts": "flows",
+    "capability.ts": "platforms",
+  },
   "lib/rescue/": {
     "job.ts": "flows",
     "capability.ts": "platforms",

@@ -33,12 +33,6 @@ pumpJobsDuringSuite(env, "buttonstelegram", { deliverEach: 2 });
 const APPROVE = "parley_approval:approve";
 const CANCEL = "parley_approval:cancel";
 
-interface Shown {
-  message_id: number;
-  text: string;
-  reply_markup?: { inline_keyboard: { text: string; callback_data: string }[][] };
-}
-
 /** `alice` asks the bot in a new group to create a ticket titled `title`; the chat. */
 async function ask(testEnv: TestEnv, alice: Person, title: string): Promise<number> {
   const chatId = await newChat({ group: {} });
@@ -47,12 +41,10 @@ async function ask(testEnv: TestEnv, alice: Person, title: string): Promise<numb
   return chatId;
 }
 
-const botMessages = async (chatId: number) => (await chatMessages(chatId)) as unknown as Shown[];
-
 /** The question, once its keyboard is on. */
 const question = (chatId: number) =>
   eventually(
-    async () => (await botMessages(chatId)).find((m) => m.reply_markup),
+    async () => (await chatMessages(chatId)).find((m) => m.reply_markup),
     15_000,
     "the question with its keyboard",
   );
@@ -61,7 +53,7 @@ const question = (chatId: number) =>
 const outcome = (chatId: number, messageId: number) =>
   eventually(
     async () => {
-      const asked = (await botMessages(chatId)).find((m) => m.message_id === messageId);
+      const asked = (await chatMessages(chatId)).find((m) => m.message_id === messageId);
       return asked && !asked.reply_markup && asked.text.split("\n").at(-1);
     },
     15_000,
@@ -95,17 +87,17 @@ describe("a confirm tool's buttons on Telegram", () => {
     await press(env, chatId, asked.message_id, newPerson("Bob"), APPROVE);
     expect(await answers(chatId)).toEqual([{ text: "Only Alice can approve this.", show_alert: true }]);
     await settle(1_500);
-    expect(await botMessages(chatId)).toHaveLength(1);
+    expect(await chatMessages(chatId)).toHaveLength(1);
     expect(await createCalls(title)).toEqual([]);
 
     // A double click (two presses), the second delivered twice by Telegram.
     await press(env, chatId, asked.message_id, alice, APPROVE);
     await press(env, chatId, asked.message_id, alice, APPROVE, 2);
     expect(await outcome(chatId, asked.message_id)).toBe("✅ Approved by Alice — running…");
-    const done = await eventually(async () => (await botMessages(chatId))[1], 15_000, "the result");
+    const done = await eventually(async () => (await chatMessages(chatId))[1], 15_000, "the result");
     expect(done.text).toMatch(/^✅ Done: create_ticket: Created ticket/);
     await settle(1_500);
-    expect(await botMessages(chatId)).toHaveLength(2);
+    expect(await chatMessages(chatId)).toHaveLength(2);
     expect(await createCalls(title)).toEqual([1]);
     const [key] = Object.entries((await toolServerCalls()).createTitles).find(([, t]) => t === title)!;
     expect((await toolServerCalls()).byKey[key]).toBe(1);
@@ -122,10 +114,10 @@ describe("a confirm tool's buttons on Telegram", () => {
     const asked = await question(chatId);
     await press(env, chatId, asked.message_id, alice, CANCEL, 2);
     expect(await outcome(chatId, asked.message_id)).toBe("❌ Cancelled by Alice");
-    const cancelled = await eventually(async () => (await botMessages(chatId))[1], 15_000, "the cancellation");
+    const cancelled = await eventually(async () => (await chatMessages(chatId))[1], 15_000, "the cancellation");
     expect(cancelled.text).toMatch(/^❌ Cancelled: create_ticket was not run/);
     await settle(1_500);
-    expect(await botMessages(chatId)).toHaveLength(2);
+    expect(await chatMessages(chatId)).toHaveLength(2);
     expect(await createCalls(title)).toEqual([]);
   });
 
@@ -138,7 +130,7 @@ describe("a confirm tool's buttons on Telegram", () => {
     const asked = await question(chatId);
     await press(env, chatId, asked.message_id, alice, APPROVE);
     expect(await outcome(chatId, asked.message_id)).toBe("✅ Approved by Alice — running…");
-    await eventually(async () => (await botMessages(chatId)).length === 2, 15_000, "the result");
+    await eventually(async () => (await chatMessages(chatId)).length === 2, 15_000, "the result");
     expect(await createCalls(title)).toEqual([1]);
     expect(await answers(chatId)).toEqual([{ text: undefined, show_alert: false }]);
   });
@@ -178,7 +170,7 @@ describe("a confirm tool's buttons on Telegram at production timing", () => {
     await kit.deliveriesSettled();
     await kit.timePasses(60_000);
     await settle(1_000);
-    expect(await botMessages(chatId)).toHaveLength(2);
+    expect(await chatMessages(chatId)).toHaveLength(2);
     expect(await createCalls(title)).toEqual([]);
   });
 });

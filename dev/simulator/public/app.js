@@ -68,6 +68,11 @@ const postJson = async (path, body) => {
 function pressOf(entry, control) {
   if (entry.platform === "telegram")
     return { platform: "telegram", chat: Number(entry.channel), messageId: Number(entry.messageId), id: control.id };
+  if (entry.platform === "discord") {
+    // The entry's place is the admin key `discord|<guild>|<channel>|`: the channel the message is in.
+    const channelId = entry.threadId ?? entry.place.split("|")[2];
+    return { platform: "discord", channelId, messageId: entry.id, id: control.id };
+  }
   if (entry.platform === "google-chat")
     return { platform: "google-chat", space: entry.channel, message: entry.messageId, label: control.label };
   const thread = entry.threadTs ? { threadTs: entry.threadTs } : {};
@@ -75,9 +80,10 @@ function pressOf(entry, control) {
 }
 
 /**
- * The buttons the Worker put on a bot's message (Slack's Block Kit, Telegram's inline keyboard, Google Chat's card),
- * pressed as the platform sends the press; what the bot answered a Telegram press (its alert) shows under the
- * message (a Google Chat click's note is a message of its own, only for the clicker).
+ * The buttons the Worker put on a bot's message (Slack's Block Kit, Discord's components, Telegram's inline keyboard,
+ * Google Chat's card), pressed as the platform sends the press; what the bot answered a Telegram or Discord press (an
+ * alert, an ephemeral note) shows under the message (a Google Chat click's note is a message of its own, only for
+ * the clicker).
  */
 function messageControls(entry) {
   const press = (control) => async () => {
@@ -196,14 +202,16 @@ function renderChat() {
     ...discord
       .filter((e) => !e.threadId)
       .map((e) => {
-        if (!threadable(e) || !view.setup.discord.gateway) return messageItem(e);
+        // The buttons the Worker put on the bot's message (its components: Stop, Approve and Cancel, 👍 and 👎).
+        const controls = e.bot ? messageControls(e) : [];
+        if (!threadable(e) || !view.setup.discord.gateway) return messageItem(e, controls);
         const replies = discord.filter((r) => r.threadId === e.id).length;
         const open = el(
           "button",
           { type: "button", "data-testid": "open-discord-thread", onclick: () => openThread("discord", e.id) },
           replies ? `${replies} ${replies === 1 ? "message" : "messages"} in thread` : "Create thread",
         );
-        return messageItem(e, [open]);
+        return messageItem(e, [...controls, open]);
       }),
   );
   if (view.discordThread) {

@@ -1,24 +1,30 @@
 /**
  * @module
  * A press of a button on one of the bot's messages (a MESSAGE_COMPONENT interaction, type 3) → a press of one of its
- * controls (lib/approvals/capability.ts): who pressed (`member.user` in a server, `user` in a DM), on which message,
- * in which channel, which control (the `custom_id` after Parley's prefix; a feedback button's after `parley_`: its
- * control id begins `feedback:`, lib/feedback/capability.ts). A component that is not Parley's is no
+ * controls (lib/approvals/capability.ts): who pressed (`member.user` in a server, `user` in a DM; whether their
+ * permissions there let them manage the channel), on which message, in which channel, which control (the
+ * `custom_id` after Parley's prefix; a feedback or Stop button's after `parley_`: its control id begins `feedback:`,
+ * lib/feedback/capability.ts, or `stop:`, lib/stop/capability.ts). A component that is not Parley's is no
  * press (told by its custom id alone); a press of Parley's without its message or channel is not Discord's shape.
  */
 import { describeIssues } from "../../zod-issues.ts";
 import * as z from "../../zod.ts";
 import type { ControlPress } from "../../approvals/capability.ts";
 import { FEEDBACK_ID_PREFIX } from "../../feedback/capability.ts";
-import { type DiscordInteraction, snowflake } from "./schema.ts";
+import { mayManageChannel } from "./parley.ts";
+import { type DiscordInteraction, displayName, snowflake } from "./schema.ts";
 
 /** What every approval button's `custom_id` starts with; the control's id follows it (≤ 100 characters in all). */
 export const APPROVAL_CUSTOM_ID_PREFIX = "parley_approval:";
 
-const FEEDBACK_BEFORE_ID = "parley_";
-/** A feedback button's `custom_id`: `parley_` and the control's id (`parley_feedback:down:u`, within Discord's 100). */
-export const feedbackCustomId = (controlId: string): string => `${FEEDBACK_BEFORE_ID}${controlId}`;
-const FEEDBACK_CUSTOM_ID_PREFIX = feedbackCustomId(FEEDBACK_ID_PREFIX);
+const BEFORE_ID = "parley_";
+/**
+ * A feedback or Stop button's `custom_id`: `parley_` and the control's id (`parley_feedback:down:u`; a Stop's
+ * `parley_stop:<trigger>:<asker>`, two snowflakes: at most 53 characters, within Discord's 100).
+ */
+export const parleyCustomId = (controlId: string): string => `${BEFORE_ID}${controlId}`;
+const FEEDBACK_CUSTOM_ID_PREFIX = parleyCustomId(FEEDBACK_ID_PREFIX);
+const STOP_CUSTOM_ID_PREFIX = parleyCustomId("stop:");
 
 /** Only the custom id, to tell Parley's components from anyone else's before anything else is read. */
 const customIdSchema = z.looseObject({ data: z.looseObject({ custom_id: z.string() }) });
@@ -43,8 +49,8 @@ export function parseDiscordComponent(
   const id = customId.success ? customId.data.data.custom_id : "";
   const from = id.startsWith(APPROVAL_CUSTOM_ID_PREFIX)
     ? APPROVAL_CUSTOM_ID_PREFIX.length
-    : id.startsWith(FEEDBACK_CUSTOM_ID_PREFIX)
-      ? FEEDBACK_BEFORE_ID.length
+    : id.startsWith(FEEDBACK_CUSTOM_ID_PREFIX) || id.startsWith(STOP_CUSTOM_ID_PREFIX)
+      ? BEFORE_ID.length
       : null;
   if (from === null) return { kind: "unsupported", reason: "component" };
   const parsed = componentSchema.safeParse(interaction);
@@ -59,6 +65,8 @@ export function parseDiscordComponent(
       person: user.id,
       messageRef: message.id,
       controlId: data.custom_id.slice(from),
+      personName: displayName(user, interaction.member),
+      ...(interaction.member?.permissions ? { mayManage: mayManageChannel(interaction.member.permissions) } : {}),
     },
   };
 }

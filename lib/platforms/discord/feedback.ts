@@ -9,7 +9,7 @@ import type { ButtonStyle } from "discord-api-types/v10";
 import type { ControlPress } from "../../approvals/capability.ts";
 import type { FeedbackControl } from "../../feedback/capability.ts";
 import type { ReplyContext } from "../adapter.ts";
-import { feedbackCustomId } from "./component.ts";
+import { parleyCustomId } from "./component.ts";
 import { ACTION_ROW, BUTTON, edit } from "./controls.ts";
 import { discordNotYou } from "./gateway/reaction.ts";
 import type { DiscordSettings } from "./settings.ts";
@@ -31,7 +31,7 @@ export const discordFeedback = {
           type: ACTION_ROW,
           components: controls.map((control) => ({
             type: BUTTON,
-            custom_id: feedbackCustomId(control.id),
+            custom_id: parleyCustomId(control.id),
             label: control.label,
             style: SECONDARY,
           })),

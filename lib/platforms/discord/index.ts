@@ -25,6 +25,7 @@ import { discordPlaceVisibility } from "./visibility.ts";
 import { discordWorking } from "./working.ts";
 import { discordControls, OUTCOME_ROOM_CHARS } from "./controls.ts";
 import { discordFeedback } from "./feedback.ts";
+import { discordStop } from "./stop.ts";
 
 export const discord: PlatformAdapter<DiscordTarget, NoExtra, DiscordSettings> = {
   platform: "discord",
@@ -104,4 +105,5 @@ export const discord: PlatformAdapter<DiscordTarget, NoExtra, DiscordSettings> =
   },
   feedback: discordFeedback,
   personalDigests: discordPersonalDigests,
+  stop: discordStop,
 };

@@ -27,6 +27,9 @@ const BOOLEAN_OPTION: ApplicationCommandOptionType.Boolean = 5;
 /** Discord's permission bits: Manage Channels (1 << 4), and Administrator (1 << 3), which implies every other. */
 const MANAGE_CHANNELS = 1n << 4n;
 const ADMINISTRATOR = 1n << 3n;
+/** Whether a member with `permissions` (an interaction's decimal bit set) may manage a channel's settings. */
+export const mayManageChannel = (permissions: string): boolean =>
+  (BigInt(permissions) & (MANAGE_CHANNELS | ADMINISTRATOR)) !== 0n;
 /** Discord's interaction context of a server (GUILD): settings belong to a server's channels. */
 const GUILD_CONTEXT = 0;
 
@@ -175,11 +178,10 @@ export function parleyPlace(body: unknown): {
   const interaction = interactionSchema.safeParse(body);
   const parsed = interaction.success ? parleyInteractionSchema.safeParse(interaction.data) : undefined;
   if (!parsed?.success) return null;
-  const permissions = BigInt(parsed.data.member.permissions);
   return {
     guildId: parsed.data.guild_id,
     channelId: parsed.data.channel_id,
-    mayManage: (permissions & (MANAGE_CHANNELS | ADMINISTRATOR)) !== 0n,
+    mayManage: mayManageChannel(parsed.data.member.permissions),
     userId: parsed.data.member.user.id,
     applicationId: parsed.data.application_id,
   };

@@ -3,7 +3,8 @@
  * Discord answers shown as they are written: the first part is posted at once (a Gateway answer as a channel
  * message with the part's nonce, so that an attempt that never heard back gets the same message again; an
  * interaction's deferred "thinking…" message edited) and then edited at most once a second as it grows, its
- * Markdown closed in each snapshot and rendered for Discord (./format.ts). Past 2,000 characters the message stops
+ * Markdown closed in each snapshot and rendered for Discord (./format.ts), a Stop button under it (./stop.ts) until
+ * the final edit. Past 2,000 characters the message stops
  * growing and the rest follows as further messages once the answer is complete (cut where ../../text/split.ts
  * cuts, never inside a word).
  */
@@ -16,18 +17,21 @@ import { RetryLater } from "../../errors.ts";
 import type { StreamState } from "../../message.ts";
 import type { ReplyContext, StreamingCapability } from "../adapter.ts";
 import { renderSnapshot } from "../answer-format.ts";
-import type { AnswerStream } from "../answer-stream.ts";
+import type { AnswerFor, AnswerStream } from "../answer-stream.ts";
 import { waitingOutRateLimits } from "../rate-limited.ts";
 import { discordRequest } from "./rest.ts";
 import { DISCORD_MAX_MESSAGE_CHARS, discordFormat, discordMarkdown } from "./format.ts";
 import { earlyRefusal, messageIdSchema, NO_MENTIONS, partNonce } from "./send.ts";
 import type { DiscordSettings } from "./settings.ts";
+import { stopRow } from "./stop.ts";
 import type { DiscordTarget } from "./target.ts";
 
 /**
  * Discord documents no edit rate; its buckets allow about five a channel per five seconds. One a second leaves room.
  */
 const EDIT_INTERVAL_MS = 1_000;
+/** Progress edits a channel's answers make in a minute, of the sixty or so its bucket allows: room for the rest. */
+const PROGRESS_EDITS_PER_MINUTE = 50;
 
 export const discordStreaming: StreamingCapability<DiscordTarget, DiscordSettings> = {
   maxChars: DISCORD_MAX_MESSAGE_CHARS,
@@ -42,7 +46,7 @@ export const discordStreaming: StreamingCapability<DiscordTarget, DiscordSetting
           throw earlyRefusal(err, target, ctx.now()) ?? err;
         },
       );
-      return editStream(ctx, target, { id, mode: "edit", shown: text, open: false });
+      return editStream(ctx, target, { id, mode: "edit", shown: text, open: false }, answer);
     }
     const body = {
       content: snapshot(text, target),
@@ -66,21 +70,34 @@ export const discordStreaming: StreamingCapability<DiscordTarget, DiscordSetting
         body,
       }),
     );
-    return editStream(ctx, target, { id: messageIdSchema.parse(sent).id, mode: "edit", shown: text, open: false });
+    const state = { id: messageIdSchema.parse(sent).id, mode: "edit" as const, shown: text, open: false };
+    return editStream(ctx, target, state, answer);
   },
 
-  resume: (ctx, target, state) => editStream(ctx, target, { ...state }),
+  // A resumed stream may have shown its Stop button: its final edit takes the row away whatever it shows.
+  resume: (ctx, target, state, answer) => editStream(ctx, target, { ...state }, answer, true),
 };
 
 /** A snapshot of the answer as the message shows it while it grows, its open marks closed. */
 const snapshot = (text: string, target: DiscordTarget) => renderSnapshot(discordFormat, text, target);
 
-function editStream(ctx: ReplyContext<DiscordSettings>, target: DiscordTarget, state: StreamState): AnswerStream {
+function editStream(
+  ctx: ReplyContext<DiscordSettings>,
+  target: DiscordTarget,
+  state: StreamState,
+  answer: AnswerFor,
+  buttoned = false,
+): AnswerStream {
+  // Several answers may grow in one channel: their progress edits share its budget (the job's Stop mark is read
+  // with it, lib/jobs/write.ts); an `/ask` answer's edits go through its own interaction's webhook.
+  const budgetOf = target.kind === "channel" ? `channel ${target.channelId}` : `message ${state.id}`;
   return {
     state,
     async show(text) {
+      if (!(await ctx.callBudget(`edit progress ${budgetOf}`, PROGRESS_EDITS_PER_MINUTE))) return;
       try {
-        await edit(ctx, target, state.id, snapshot(text, target));
+        await edit(ctx, target, state.id, snapshot(text, target), [stopRow(answer)]);
+        buttoned = true;
         state.shown = text;
       } catch (err) {
         // A refused edit is left out (the next one, or the final one, carries the text); a bucket is never pushed,
@@ -90,23 +107,29 @@ function editStream(ctx: ReplyContext<DiscordSettings>, target: DiscordTarget, s
     },
     async finish(text) {
       // The edit that leaves the answer whole waits out a short rate limit (Discord's buckets: often under a second).
-      if (state.shown !== text || snapshot(text, target) !== discordMarkdown(text))
-        await waitingOutRateLimits(() => edit(ctx, target, state.id, discordMarkdown(text)));
+      // The Stop button goes with it (an edit without `components` would keep it).
+      if (buttoned || state.shown !== text || snapshot(text, target) !== discordMarkdown(text))
+        await waitingOutRateLimits(() => edit(ctx, target, state.id, discordMarkdown(text), []));
+      buttoned = false;
       state.shown = text;
     },
     close: async () => undefined,
   };
 }
 
-/** Edits the message `id` (an interaction's `@original` by its webhook); answers its id. */
+/** Edits the message `id` (an interaction's `@original` by its webhook), its row of buttons `components` if given. */
 async function edit(
   ctx: ReplyContext<DiscordSettings>,
   target: DiscordTarget,
   id: string,
   content: string,
+  components?: ReturnType<typeof stopRow>[],
 ): Promise<string> {
-  const body = { content, allowed_mentions: NO_MENTIONS } satisfies RESTPatchAPIInteractionOriginalResponseJSONBody &
-    RESTPatchAPIChannelMessageJSONBody;
+  const body = {
+    content,
+    allowed_mentions: NO_MENTIONS,
+    ...(components ? { components } : {}),
+  } satisfies RESTPatchAPIInteractionOriginalResponseJSONBody & RESTPatchAPIChannelMessageJSONBody;
   const sent =
     target.kind === "interaction"
       ? await discordRequest({

@@ -17,6 +17,7 @@ import { postSlackMessage, SLACK_MAX_MESSAGE_CHARS } from "./send.ts";
 import { slackStreaming } from "./stream.ts";
 import { slackWorking } from "./working.ts";
 import { slackFeedback } from "./feedback.ts";
+import { slackStop } from "./stop.ts";
 import { slackControls } from "./controls.ts";
 import { titleSlackThread } from "./agent-surface.ts";
 import { slackInstallable, slackSettings, type SlackSettings } from "./settings.ts";
@@ -131,4 +132,5 @@ export const slack: PlatformAdapter<SlackTarget, NoExtra, SlackSettings> = {
   },
   feedback: slackFeedback,
   personalDigests: slackPersonalDigests,
+  stop: slackStop,
 };

@@ -2,7 +2,7 @@
  * @module
  * A Slack interaction (POST /slack/interactions: a form whose `payload` field is the JSON, signed as events are) → a
  * press of one of the bot's controls (lib/approvals/capability.ts): `block_actions` on a message, its first action
- * in Parley's approval block (the control is its `action_id`; a Stop is the route's: `slackStopPress`) or in its
+ * in Parley's approval block (the control is its `action_id`), in a streaming answer's Stop block (./stop.ts) or in its
  * feedback block (the control is the pressed feedback button's `value`: ./feedback.ts). Any other interaction (a
  * modal, a shortcut, another block) is ignored; a body that is no such form, or a payload that is not Slack's shape,
  * is invalid (400).
@@ -14,7 +14,7 @@ import { jsonBody } from "../json-body.ts";
 import { APPROVAL_BLOCK_ID } from "./controls.ts";
 import { FEEDBACK_BLOCK_ID } from "./feedback.ts";
 import { slackId, slackTs } from "./schema.ts";
-import { type StopPress, stopPressOf } from "./stop.ts";
+import { stopIdOf } from "./stop.ts";
 
 const blockActionsSchema = z.looseObject({
   type: z.literal("block_actions"),
@@ -47,12 +47,13 @@ export function parseSlackInteraction(request: WebhookRequest): Parsed<NoExtra> 
   const [action] = actions;
   if (container.type !== "message" || !container.message_ts || !container.channel_id)
     return { kind: "ignored", reason: "interaction_not_on_message" };
-  const controlId =
-    action?.block_id === APPROVAL_BLOCK_ID
+  const controlId = !action
+    ? undefined
+    : action.block_id === APPROVAL_BLOCK_ID
       ? action.action_id
-      : action?.block_id?.startsWith(FEEDBACK_BLOCK_ID)
+      : action.block_id?.startsWith(FEEDBACK_BLOCK_ID)
         ? action.value
-        : undefined;
+        : stopIdOf(action);
   if (controlId === undefined) return { kind: "ignored", reason: "interaction_not_parley" };
   return {
     kind: "control",
@@ -61,19 +62,8 @@ export function parseSlackInteraction(request: WebhookRequest): Parsed<NoExtra> 
       person: user.id,
       messageRef: container.message_ts,
       controlId,
+      personName: user.name || user.username || user.id,
       ...(container.thread_ts ? { reply: container.thread_ts } : {}),
     },
   };
-}
-
-/** A press of a streaming answer's Stop button (./stop.ts), if the signed body is one; null for anything else. */
-export function slackStopPress(rawBody: string): StopPress | null {
-  const body = jsonBody(new URLSearchParams(rawBody).get("payload") ?? "");
-  const parsed = body.ok ? blockActionsSchema.safeParse(body.value) : null;
-  if (!parsed?.success) return null;
-  const { user, team, container, actions } = parsed.data;
-  if (container.type !== "message" || !container.channel_id || !actions[0]) return null;
-  const place = { platform: "slack" as const, tenant: team.id, channel: container.channel_id };
-  const who = { id: user.id, name: user.name || user.username || user.id };
-  return stopPressOf(actions[0], who, place, container.thread_ts);
 }

@@ -5,16 +5,18 @@
  * posted and edited as it grows (a top-level channel reply) gets a Stop button on each progress edit: a `markdown`
  * block with the snapshot, an `actions` block with the button, whose `value` names the answer's trigger and asker
  * (Slack sends back what the bot set, signed). A press is the asker's, or a workspace admin's or owner's or the
- * channel creator's (as for `/parley`); it sets the answer's Stop mark, which the job reads with its next budget
- * call and ends the answer there. Anyone else is told so privately, and nothing changes.
+ * channel creator's (as for `/parley`); it is decided as on every platform (lib/stop/press.ts): it sets the answer's
+ * Stop mark, which the job reads with its next budget call and ends the answer there. Anyone else is told so
+ * privately, and nothing changes.
  */
 import type { ActionsBlock, KnownBlock } from "@slack/types";
-import type { Logger } from "../../log.ts";
-import type { ConversationKey } from "../../message.ts";
+import type { ControlPress } from "../../approvals/capability.ts";
+import { stopControlId } from "../../stop/capability.ts";
 import * as z from "../../zod.ts";
+import type { ReplyContext } from "../adapter.ts";
 import type { AnswerFor } from "../answer-stream.ts";
 import { jsonBody } from "../json-body.ts";
-import type { SlackCallArgs } from "./api.ts";
+import type { SlackSettings } from "./settings.ts";
 import { slackMayManage } from "./slash.ts";
 
 /** The actions block's id: a press there is a Stop, whatever else the message carries. */
@@ -43,33 +45,18 @@ export function withStopButton(markdown: string, answer: AnswerFor): { text: str
   return { text: markdown.slice(0, FALLBACK_MAX_CHARS), blocks: [{ type: "markdown", text: markdown }, button] };
 }
 
-/** A press of Stop: who (their id and a name to show), on which answer (its place, trigger and asker). */
-export interface StopPress {
-  place: ConversationKey;
-  person: string;
-  personName: string;
-  triggerId: string;
-  askerId: string;
-  /** The thread the message is in, for the private note. */
-  threadTs?: string;
-}
-
-/** The press, if `action` is a Stop button's with the value the bot set; null for any other action. */
-export function stopPressOf(
-  action: { block_id?: string | undefined; value?: string | undefined },
-  who: { id: string; name: string },
-  place: ConversationKey,
-  threadTs: string | undefined,
-): StopPress | null {
-  if (action.block_id !== STOP_BLOCK_ID || action.value === undefined) return null;
+/** The core's Stop id (lib/stop/capability.ts) of `action`, if it is a Stop button's with the value the bot set. */
+export function stopIdOf(action: { block_id?: string | undefined; value?: string | undefined }): string | undefined {
+  if (action.block_id !== STOP_BLOCK_ID || action.value === undefined) return undefined;
   const value = jsonBody(action.value);
   const parsed = value.ok ? stopValueSchema.safeParse(value.value) : null;
-  if (!parsed?.success) return null;
-  const { t: triggerId, a: askerId } = parsed.data;
-  return { place, person: who.id, personName: who.name, triggerId, askerId, ...(threadTs ? { threadTs } : {}) };
+  return parsed?.success ? stopControlId({ triggerId: parsed.data.t, authorId: parsed.data.a }) : undefined;
 }
 
-/** Whether `press` may stop the answer: its asker always, else someone who may change the channel's settings. */
-export async function mayStop(call: SlackCallArgs, press: StopPress, log: Logger): Promise<boolean> {
-  return press.person === press.askerId || slackMayManage(call, { userId: press.person, place: press.place }, log);
-}
+/** Besides the asker, someone who may change the channel's settings (as for `/parley`) may stop an answer. */
+export const slackStop = {
+  async mayStopAny(ctx: ReplyContext<SlackSettings>, press: ControlPress): Promise<boolean> {
+    const call = { apiBaseUrl: ctx.config.SLACK_API_BASE_URL, botToken: await ctx.token(), fetch: ctx.fetch };
+    return slackMayManage(call, { userId: press.person, place: press.place }, ctx.log);
+  },
+};

@@ -20,6 +20,7 @@ import { telegramWorking } from "./working.ts";
 import { telegramFiles } from "./files.ts";
 import { TELEGRAM_MAX_MESSAGE_CHARS, telegramFormat } from "./format.ts";
 import { OUTCOME_ROOM_CHARS, telegramControls } from "./controls.ts";
+import { telegramFeedback } from "./feedback.ts";
 
 export const telegram: PlatformAdapter<TelegramTarget, NoExtra, TelegramSettings> = {
   platform: "telegram",
@@ -45,7 +46,7 @@ export const telegram: PlatformAdapter<TelegramTarget, NoExtra, TelegramSettings
     return parsed.kind === "message" ? { kind: "message", message: parsed.message, botUserId: botId } : parsed;
   },
 
-  ingestOptions: () => ({ keepHistory: true }),
+  ingestOptions: (config) => ({ keepHistory: true, ...(config.TELEGRAM_FEEDBACK ? { feedback: true } : {}) }),
 
   async send(ctx, target, text, progress) {
     return sendTelegramReply(
@@ -76,4 +77,5 @@ export const telegram: PlatformAdapter<TelegramTarget, NoExtra, TelegramSettings
     followUp: (target) => target,
     controls: telegramControls,
   },
+  feedback: telegramFeedback,
 };

@@ -6,10 +6,10 @@
  * whose message was reacted to, so the feedback names it (`replyToId`) and counts only when it is one of the bot's
  * answers in the conversation; nor does it say the forum topic, so it lands in the chat's own conversation.
  */
-import type { InboundMessage } from "../../message.ts";
+import type { ConversationKey, InboundMessage } from "../../message.ts";
 import { describeIssues } from "../../zod-issues.ts";
 import { chatVisibility, messageTime, placeOf } from "./place.ts";
-import { reactionUpdatedSchema } from "./schema.ts";
+import { reactionUpdatedSchema, type TelegramChat } from "./schema.ts";
 import type { TelegramTarget } from "./target.ts";
 import { displayName } from "./people.ts";
 
@@ -31,22 +31,35 @@ export function parseReaction(update: unknown, botId: string, now: number): Reac
   const had = reaction.old_reaction.some((r) => r.type === "emoji" && r.emoji === THUMBS_DOWN);
   const has = reaction.new_reaction.some((r) => r.type === "emoji" && r.emoji === THUMBS_DOWN);
   if (!has || had) return { kind: "ignored", reason: "reaction_not_feedback" };
+  const author = { id: String(user.id), name: displayName(user), isBot: user.is_bot };
+  const about = { messageId: String(reaction.message_id), ts: messageTime(reaction.date, now) };
+  const { type } = chat; // not a channel (above)
+  return { kind: "message", message: telegramNotYou(placeOf(botId, chat), { ...chat, type }, about, author) };
+}
+
+/**
+ * The "not you" feedback of `author` on the bot's message `about.messageId` in `place`: a 👎 reaction's, or a 👎
+ * pressed under an unprompted answer (./feedback.ts), which count once between them.
+ */
+export function telegramNotYou(
+  place: ConversationKey,
+  chat: Pick<TelegramChat, "id" | "username"> & { type: TelegramTarget["chatType"] },
+  about: { messageId: string; ts: number },
+  author: InboundMessage["author"],
+): InboundMessage {
   return {
-    kind: "message",
-    message: {
-      key: placeOf(botId, chat),
-      // One per person and reacted message: the same 👎 delivered again is the same feedback.
-      id: `${reaction.message_id}:not_you:${user.id}`,
-      author: { id: String(user.id), name: displayName(user), isBot: user.is_bot },
-      text: "",
-      ts: messageTime(reaction.date, now),
-      addressing: "none",
-      mentions: [],
-      replyToId: String(reaction.message_id),
-      replyTarget: { platform: "telegram", chatId: chat.id, chatType: chat.type } satisfies TelegramTarget,
-      visibility: chatVisibility(chat),
-      noReply: true,
-      feedback: "not_you",
-    },
+    key: place,
+    // One per person and reacted message: the same 👎 delivered again is the same feedback.
+    id: `${about.messageId}:not_you:${author.id}`,
+    author,
+    text: "",
+    ts: about.ts,
+    addressing: "none",
+    mentions: [],
+    replyToId: about.messageId,
+    replyTarget: { platform: "telegram", chatId: chat.id, chatType: chat.type } satisfies TelegramTarget,
+    visibility: chatVisibility(chat),
+    noReply: true,
+    feedback: "not_you",
   };
 }

@@ -4,7 +4,7 @@
  * message addresses the bot by `@username`; `npm run telegram:set-webhook` reads it with `getMe` and says when this
  * setting differs). A malformed one turns Telegram off and is named, never its value.
  */
-import { optionalText, readSettings, url } from "../../settings-schema.ts";
+import { flag, optionalText, readSettings, url } from "../../settings-schema.ts";
 import * as z from "../../zod.ts";
 import type { PlatformSettings } from "../adapter.ts";
 
@@ -34,6 +34,8 @@ const shape = {
   TELEGRAM_API_BASE_URL: z._default(url, "https://api.telegram.org"),
   /** The reaction put on a group message while the bot works on it (an emoji Telegram allows); empty for none. */
   TELEGRAM_STATUS_REACTION: z._default(z.string().check(z.trim()), "👀"),
+  /** 👍 / 👎 under every answer of the bot's (./feedback.ts): Telegram has no `/parley` to turn it on per chat. */
+  TELEGRAM_FEEDBACK: flag(false),
 };
 
 export type TelegramSettings = { [K in keyof typeof shape]: z.output<(typeof shape)[K]> };

@@ -5,7 +5,9 @@
  * `sendMessage` with the answer's first part, which is the message that stays. In a group (no drafts there): the
  * first words posted as a reply to the trigger, then edited as the answer grows, at most every few seconds and
  * within a small share of the group's allowance (Telegram lets a bot send about twenty messages a minute into a
- * group, edits counted), so that a growing answer never spends what the next answer needs. Past 4,096 characters
+ * group, edits counted), so that a growing answer never spends what the next answer needs; each progress edit
+ * carries a Stop button (an inline keyboard), which the final edit takes away. A draft carries no keyboard: in a
+ * private chat an answer has no Stop. Past 4,096 characters
  * the message stops growing and the rest follows as further messages once the answer is complete.
  */
 import { bytesToHex } from "../../crypto.ts";
@@ -18,6 +20,7 @@ import type { AnswerStream } from "../answer-stream.ts";
 import { waitingOutRateLimits } from "../rate-limited.ts";
 import { callTelegram, isNotModified, messageIdOf, type TelegramCall, TelegramRefused } from "./api.ts";
 import { TELEGRAM_MAX_MESSAGE_CHARS, telegramFormat, telegramHtml } from "./format.ts";
+import { STOP_DATA } from "./callback.ts";
 import { messageArgs } from "./send.ts";
 import type { TelegramSettings } from "./settings.ts";
 import type { TelegramTarget } from "./target.ts";
@@ -58,8 +61,9 @@ export const telegramStreaming: StreamingCapability<TelegramTarget, TelegramSett
     return editStream(ctx, target, { id: String(id), mode: "edit", shown: text, open: false });
   },
 
+  // A resumed group message may show its Stop button: its final edit takes it away whatever it shows.
   resume: (ctx, target, state) =>
-    state.mode === "native" ? draftStream(ctx, target, { ...state }) : editStream(ctx, target, { ...state }),
+    state.mode === "native" ? draftStream(ctx, target, { ...state }) : editStream(ctx, target, { ...state }, true),
 };
 
 async function callOf(ctx: TelegramContext): Promise<TelegramCall> {
@@ -115,9 +119,13 @@ function draftStream(ctx: TelegramContext, target: TelegramTarget, state: Stream
   };
 }
 
-function editStream(ctx: TelegramContext, target: TelegramTarget, state: StreamState): AnswerStream {
+/** The Stop button a growing group message shows (./callback.ts): one row, one button. */
+const STOP_KEYBOARD = { inline_keyboard: [[{ text: "Stop", callback_data: STOP_DATA }]] };
+
+function editStream(ctx: TelegramContext, target: TelegramTarget, state: StreamState, buttoned = false): AnswerStream {
   let editedAt = ctx.now();
   // A progress edit is never waited for (the next one carries its text); the last one is, as a message would be.
+  // A progress edit carries the Stop button; an edit without `reply_markup` (the last one) takes it away.
   const edit = async (html: string, mustLand: boolean) => {
     try {
       const args = {
@@ -126,6 +134,7 @@ function editStream(ctx: TelegramContext, target: TelegramTarget, state: StreamS
         text: html,
         parse_mode: "HTML" as const,
         link_preview_options: { is_disabled: true },
+        ...(mustLand ? {} : { reply_markup: STOP_KEYBOARD }),
       };
       const call = await callOf(ctx);
       const editing = () => callTelegram(call, "editMessageText", args);
@@ -145,6 +154,7 @@ function editStream(ctx: TelegramContext, target: TelegramTarget, state: StreamS
       editedAt = ctx.now();
       try {
         await edit(snapshot(text, target), false);
+        buttoned = true;
         state.shown = text;
       } catch (err) {
         // A refused edit is left out (a later one, or the final one, carries the text); a limit is never pushed.
@@ -153,8 +163,19 @@ function editStream(ctx: TelegramContext, target: TelegramTarget, state: StreamS
     },
     async finish(text) {
       if (state.shown !== text || snapshot(text, target) !== telegramHtml(text)) await edit(telegramHtml(text), true);
+      else if (buttoned) await unbutton();
+      buttoned = false;
       state.shown = text;
     },
     close: async () => undefined,
   };
+
+  /** Takes the Stop button away from a message that already shows the whole answer. */
+  async function unbutton() {
+    const call = await callOf(ctx);
+    const args = { chat_id: target.chatId, message_id: Number(state.id) };
+    await waitingOutRateLimits(() => callTelegram(call, "editMessageReplyMarkup", args)).catch((err: unknown) => {
+      if (!isNotModified(err)) throw err;
+    });
+  }
 }
