@@ -10,7 +10,8 @@ import { spawnSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runCommand } from "../../dev/cli.ts";
+import { z } from "zod";
+import { defineCommand, parseBoundedOptions, runCommand } from "../../dev/cli.ts";
 import { seededRandom } from "../../dev/faults/seeded-random.ts";
 import { readLogs } from "../decision/corpus.ts";
 import { dataPath } from "../decision/paths.ts";
@@ -18,7 +19,15 @@ import { dataPath } from "../decision/paths.ts";
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, "../..");
 const PLACES = 10;
-const DAYS = Number(process.argv.find((a) => /^--days=\d+$/.test(a))?.slice("--days=".length) ?? 30);
+const command = defineCommand({
+  name: "npm run bench:digests",
+  summary:
+    "A simulated month of daily, weekly and personal digests on the QStash stand-in's controllable clock, with redeliveries and a Worker outage: prints slots due, digests posted, duplicates, late ones and model tokens.",
+  options: {
+    days: { type: "string", default: "30", valueName: "n", description: "days simulated, 1-60 (30)" },
+  },
+});
+const { days: DAYS } = parseBoundedOptions(command, z.object({ days: z.coerce.number().int().min(1).max(60) }));
 const SILENT_SHARE = 0.25;
 const MAX_LINES = 12;
 const MAX_CHARS = 300;
