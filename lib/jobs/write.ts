@@ -110,6 +110,7 @@ async function streamInto(
         // Unless an earlier attempt's open may have landed and none opened now: then posting the answer whole
         // looks for that post first (lib/platforms/parts.ts).
         attempt.streamOpened(stream?.state ?? null, unsure);
+        if (stream?.unfindable && stream.state.mode === "edit") await attempt.keepPosted();
         if (stream) {
           // Taken down beside the stream, not before its next update (the reply job waits for it at the end).
           void sign.stop();
