@@ -45,7 +45,8 @@ async function writeSeen(w: Writing): Promise<string | null> {
   const streaming = rt.settings.STREAMING ? replier.streaming(job, stop.watch) : null;
   if (!streaming) return await wholeAnswer(w, tools, job.required);
   const texts = await streamedAnswer(w, tools, job.required);
-  return texts && (await streamInto(w, streaming, texts, stop));
+  if (texts === null || typeof texts === "string") return texts;
+  return streamInto(w, streaming, texts, stop);
 }
 
 /**

@@ -152,6 +152,35 @@ describe("a tool that needs a person's approval", () => {
     expect(continuation[0]!.job.approvalQuestion).toBe(flow.replier.posted[0]!.id);
   });
 
+  it("is shown only once it is the draft's text: an attempt failing before leaves no question for the apology to replace (bench:chaos seed 11)", async () => {
+    const flow = jobFlow({
+      settings: { STREAMING: "true" },
+      tools: [createTicket],
+      replier: { approvals: "press", streams: "message" },
+    });
+    flow.model.script({ tools: [{ name: "create_ticket", arguments: '{"title":"printer on fire"}' }] });
+    const job = await flow.say("UALICE", "open a ticket: the printer is on fire", "mention");
+    // Redis fails as the model call's tokens are settled, after the question was written and before it is posted.
+    const budgets = flow.rt.budgets;
+    const reserve = budgets.reserve.bind(budgets);
+    budgets.reserve = async (...args) => {
+      const verdict = await reserve(...args);
+      if (!verdict.allowed) return verdict;
+      const failing = {
+        settle: async () => {
+          throw new Error("UpstashError ERR");
+        },
+      };
+      return { ...verdict, reservation: failing };
+    };
+    await expect(flow.run(job!)).rejects.toThrow("UpstashError ERR");
+    expect(await flow.failed(job!)).toBe(true);
+    expect(flow.replier.events.filter((e) => e.kind === "posted" || e.kind === "edited")).toMatchObject([
+      { kind: "posted", message: { text: APOLOGY } },
+    ]);
+    expect(ran).toBe(0);
+  });
+
   it("is not offered where nobody can approve it: the model answers in words", async () => {
     const flow = jobFlow({ tools: [createTicket] });
     flow.model.script({ answer: "I cannot open tickets here; the helpdesk is at #help." });

@@ -118,7 +118,7 @@ describe("the judge", () => {
     expect(await flow.run(judged)).toBe("already_answered");
     expect(flow.replier.texts()).toHaveLength(1);
     // A judged message never shows the working sign: the judge may say no.
-    expect(flow.replier.events.filter((e) => e.kind !== "posted" && e.triggerId === judged.trigger.id)).toEqual([]);
+    expect(flow.replier.events.filter((e) => "triggerId" in e && e.triggerId === judged.trigger.id)).toEqual([]);
     expect(flow.model.calls.map((c) => c.call)).toEqual(["generate", "judge"]);
   });
 

@@ -25,9 +25,10 @@ export interface PostedMessage {
   index: number;
 }
 
-/** What a person saw happen, in order: a message posted, the working sign put on a message or taken off. */
+/** What a person saw happen, in order: a message posted or edited, the working sign put on a message or taken off. */
 export type SeenEvent =
   | { kind: "posted"; message: PostedMessage }
+  | { kind: "edited"; id: string; text: string }
   | { kind: "sign_up" | "sign_down"; triggerId: string };
 
 /** How a failing call fails: refused (nothing happened), or `lost` (it happened; its answer never came back). */
@@ -177,7 +178,9 @@ export class MemoryReplier implements Replier {
 
   #edit(id: string, text: string): void {
     const message = this.posted.find((m) => m.id === id);
-    if (message) message.text = text;
+    if (!message || message.text === text) return;
+    message.text = text;
+    this.events.push({ kind: "edited", id, text });
   }
 
   async fetchFile(): Promise<null> {
