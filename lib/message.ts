@@ -68,8 +68,11 @@ export interface PartProgress {
    * call of this part may have landed and the platform offers no way to look (posting again is safe).
    */
   starting(index: number, unconfirmed?: boolean): Promise<void>;
-  /** The platform accepted part `index` as message `id` (or an earlier attempt's post of it was found). */
-  posted(index: number, id: string): Promise<void>;
+  /**
+   * The platform accepted part `index` as message `id` (or an earlier attempt's post of it was found). `keep`: a
+   * retry could neither find it nor post it again safely: resolves once the id is durable.
+   */
+  posted(index: number, id: string, keep?: boolean): Promise<void>;
 }
 
 export interface InboundMessage {

@@ -81,6 +81,14 @@ export class Attempt {
     await this.#save();
   }
 
+  /**
+   * A message a retry could not find went out (lib/platforms/parts.ts `unfindable`): saved now rather than only
+   * handed back with the claim, whose release fails when Redis does, and a retry would then post it a second time.
+   */
+  async keepPosted(): Promise<void> {
+    await this.#save();
+  }
+
   partPosted(id: string): void {
     const { postingSince: _accepted, ...rest } = this.#draft;
     this.#draft = { ...rest, posted: [...rest.posted, id] };

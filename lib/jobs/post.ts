@@ -83,8 +83,10 @@ async function postDraft(scope: AnswerScope, onlyIfStarted: boolean): Promise<vo
         throw new NothingPosted("no part of the answer went out");
       await attempt.partStarting();
     },
-    async posted(_index, id) {
+    async posted(_index, id, keep = false) {
       attempt.partPosted(id);
+      // The id is durable before anything else may fail: a retry could not find the part again.
+      if (keep) await attempt.keepPosted();
       await questionPosted(scope, id);
     },
   };

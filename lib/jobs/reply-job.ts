@@ -5,6 +5,7 @@
  * the sign down; the trigger is marked handled when no retry must try again.
  */
 import { GiveUp } from "../errors.ts";
+import { initiativeFits } from "../limits/initiative-cap.ts";
 import { answer, type JobOutcome } from "./answer.ts";
 import type { Claimed } from "./attempt.ts";
 import { finishDraft } from "./post.ts";
@@ -60,7 +61,7 @@ export function runReplyJob(scope: JobScope): Promise<JobOutcome> {
 
 /** An answer an earlier attempt began to post is finished as it is: never judged, generated or posted anew. */
 async function attemptAnswer(scope: AnswerScope, claim: Claimed): Promise<JobOutcome> {
-  if (scope.attempt.written) return finishDraft(scope);
+  if (scope.attempt.written) return (await heldSinceWritten(scope, claim)) ? "skipped" : finishDraft(scope);
   const sign = showWorking(scope, claim.signUp);
   let failed = false;
   try {
@@ -71,4 +72,16 @@ async function attemptAnswer(scope: AnswerScope, claim: Claimed): Promise<JobOut
   } finally {
     await takeSignDown(scope, sign, failed);
   }
+}
+
+/**
+ * An unprompted answer written by an earlier attempt, none of it out yet (no part posted or begun, no stream), is held
+ * as a new one would be once the bot has spoken since its message: another job's answer, written at the same time,
+ * may have answered that very message (bench:chaos seed 1 at 20%: an initiative message answered twice).
+ */
+async function heldSinceWritten({ rt, job, attempt }: AnswerScope, claim: Claimed): Promise<boolean> {
+  const { posted, postingSince, stream } = attempt.draft;
+  if (job.reason !== "initiative" || posted.length > 0 || postingSince !== undefined || stream || !claim.state)
+    return false;
+  return !(await initiativeFits(rt, job, claim.state, false));
 }

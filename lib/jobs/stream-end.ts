@@ -17,6 +17,8 @@ export async function finishStream(scope: AnswerScope): Promise<void> {
   const handle = streaming.resume(stream);
   await handle.finish(splitText(text, streaming.maxChars)[0] ?? text);
   attempt.streamFinished(handle.state);
+  // A finish that sent the message that stays (a Telegram draft's): a retry could only send it again.
+  if (handle.unfindable && handle.state.id !== stream.id) await attempt.keepPosted();
 }
 
 /**

@@ -41,23 +41,22 @@ export async function wholeAnswer(w: Writing, tools: readonly Tool[], required: 
   return answer.kind === "approval" ? answer.question : answer.text;
 }
 
-/** The answer as it is written (null as `wholeAnswer`'s). */
+/**
+ * The answer as it is written (null as `wholeAnswer`'s). A text the job wrote itself (an approval's question, the
+ * fallback) comes whole, as a string, and is posted, not streamed: shown in a stream before the draft holds it as its
+ * text, a question whose attempt then failed was ended by the apology over it (bench:chaos seed 11's `/ask`).
+ */
 export async function streamedAnswer(
   w: Writing,
   tools: readonly Tool[],
   required: boolean,
-): Promise<AsyncIterable<string> | null> {
+): Promise<AsyncIterable<string> | string | null> {
   const { prompt, scope } = w;
   const opts: ReplyOptions = { required, onUsage: w.onUsage };
   if (tools.length === 0) return scope.rt.llm.streamReply(prompt, opts);
   const answer = await toolLoop(w, tools, (pass) => scope.rt.llm.streamPass(prompt, pass, opts));
   if (answer !== NO_ANSWER && answer.kind !== "approval") return answer.texts;
-  const text = answer === NO_ANSWER ? fallback(opts) : answer.question;
-  return text === null
-    ? null
-    : (async function* () {
-        yield text;
-      })();
+  return answer === NO_ANSWER ? fallback(opts) : answer.question;
 }
 
 /** A model that asked for tools on the pass that had to answer (tools offered with `tool_choice: "none"`). */

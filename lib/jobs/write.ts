@@ -45,7 +45,8 @@ async function writeSeen(w: Writing): Promise<string | null> {
   const streaming = rt.settings.STREAMING ? replier.streaming(job, stop.watch) : null;
   if (!streaming) return await wholeAnswer(w, tools, job.required);
   const texts = await streamedAnswer(w, tools, job.required);
-  return texts && (await streamInto(w, streaming, texts, stop));
+  if (texts === null || typeof texts === "string") return texts;
+  return streamInto(w, streaming, texts, stop);
 }
 
 /**
@@ -110,6 +111,7 @@ async function streamInto(
         // Unless an earlier attempt's open may have landed and none opened now: then posting the answer whole
         // looks for that post first (lib/platforms/parts.ts).
         attempt.streamOpened(stream?.state ?? null, unsure);
+        if (stream?.unfindable && stream.state.mode === "edit") await attempt.keepPosted();
         if (stream) {
           // Taken down beside the stream, not before its next update (the reply job waits for it at the end).
           void sign.stop();

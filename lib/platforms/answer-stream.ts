@@ -11,6 +11,11 @@ export interface AnswerStream {
   readonly state: StreamState;
   /** The person stopped it with the platform's own Stop (Slack's, on its stream): the answer ends as it stands. */
   readonly personStopped?: boolean;
+  /**
+   * A message this stream posts (opening in `edit` mode, or the one `finish` sends) cannot be looked for and shows
+   * twice if posted again (Telegram, Teams): the core makes its state durable as soon as the message is there.
+   */
+  readonly unfindable?: boolean;
   /** Shows `text`, the whole answer so far. */
   show(text: string): Promise<void>;
   /** Leaves the message holding exactly `text` (the answer's first part), the stream ended. */

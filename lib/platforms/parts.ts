@@ -14,6 +14,11 @@ export interface PartPoster {
    * posting again is itself safe (an idempotent edit, Discord's nonce) or the platform offers no way to look.
    */
   find?(part: string, index: number, since: number): Promise<string | null>;
+  /**
+   * A part posted again shows twice and cannot be looked for (Telegram, Teams): each part's id is made durable as soon
+   * as the platform accepts it, since a retry that lost it could only post the part again.
+   */
+  unfindable?: boolean;
 }
 
 /** Posts `parts` from `progress.from` on; answers the ids of the parts this call posted or found, in order. */
@@ -29,7 +34,7 @@ export async function postParts(
     const found = unsure && poster.find ? await poster.find(part, index, progress.unsure!.since) : null;
     if (!found) await progress.starting(index, unsure && !poster.find);
     const id = found ?? (await poster.post(part, index));
-    await progress.posted(index, id);
+    await progress.posted(index, id, !found && poster.unfindable === true);
     ids.push(id);
   }
   return ids;

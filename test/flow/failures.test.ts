@@ -5,6 +5,7 @@
  * person in the place sees it, over the runtime's real stores (test/support/job-flow.ts).
  */
 import { describe, expect, it } from "vitest";
+import { CLAIM_TTL_SECONDS } from "../../lib/conversation/store-options.ts";
 import { APOLOGY, approvalQuestion } from "../../lib/notices.ts";
 import { defineTool } from "../../lib/tools/tool.ts";
 import * as z from "../../lib/zod.ts";
@@ -65,6 +66,64 @@ describe("a post that fails", () => {
   });
 });
 
+type Replies = ReturnType<typeof jobFlow>["rt"]["store"]["replies"];
+
+/**
+ * Redis fails once at `step` after the post (recording the answer; none: the attempt fails on its own), then once at
+ * the release that hands the claim and the draft back: the next delivery finds only what the attempt saved itself.
+ */
+function failRedisTwice(replies: Replies, step?: "recordReply"): void {
+  for (const name of [step, "releaseClaim"] as const) {
+    if (!name) continue;
+    const real = replies[name].bind(replies) as (...args: unknown[]) => Promise<never>;
+    let failed = false;
+    replies[name] = (async (...args: unknown[]) => {
+      if (failed) return real(...args);
+      failed = true;
+      throw new Error("UpstashError ERR");
+    }) as never;
+  }
+}
+
+describe("a part posted where the platform cannot look for it (Telegram), then Redis fails twice (bench:chaos seed 8)", () => {
+  it("is not posted again by the retry, though the attempt failed after it and its claim's release failed too", async () => {
+    const flow = jobFlow({ replier: { unfindable: true } });
+    flow.model.script({ answer: "It is in the wiki under Runbooks." });
+    const job = await flow.say("UALICE", "where is the runbook?", "mention");
+    failRedisTwice(flow.rt.store.replies, "recordReply");
+    await expect(flow.run(job!)).rejects.toThrow("UpstashError ERR");
+    expect(flow.events.map((e) => e.event)).toContain("claim_release_failed");
+    // QStash's next delivery comes after the claim that was never handed back ran out.
+    await flow.ages((CLAIM_TTL_SECONDS + 1) * 1000);
+    expect(await flow.run(job!)).toBe("answered");
+    expect(flow.replier.texts()).toEqual(["It is in the wiki under Runbooks."]);
+    expect(flow.model.calls).toHaveLength(1);
+  });
+
+  it("is not sent again when it was a streamed draft's message (a private chat)", async () => {
+    const flow = jobFlow({ settings: { STREAMING: "true" }, replier: { streams: "draft" } });
+    flow.model.script({ answer: "It is in the wiki under Runbooks." });
+    const job = await flow.say("UALICE", "where is the runbook?", "mention");
+    failRedisTwice(flow.rt.store.replies, "recordReply");
+    await expect(flow.run(job!)).rejects.toThrow("UpstashError ERR");
+    await flow.ages((CLAIM_TTL_SECONDS + 1) * 1000);
+    expect(await flow.run(job!)).toBe("answered");
+    expect(flow.replier.texts()).toEqual(["It is in the wiki under Runbooks."]);
+  });
+
+  it("leaves no opening beside the answer when a stream's first words were posted, then the model broke off (a group, seed 9)", async () => {
+    const flow = jobFlow({ settings: { STREAMING: "true" }, replier: { streams: "message" } });
+    flow.model.script({ cutShort: "It is" });
+    const job = await flow.say("UALICE", "where is the runbook?", "mention");
+    failRedisTwice(flow.rt.store.replies);
+    await expect(flow.run(job!)).rejects.toThrow("the model's stream was cut short");
+    await flow.ages((CLAIM_TTL_SECONDS + 1) * 1000);
+    flow.model.script({ answer: "It is in the wiki under Runbooks." });
+    expect(await flow.run(job!)).toBe("answered");
+    expect(flow.replier.texts()).toEqual(["It is in the wiki under Runbooks."]);
+  });
+});
+
 describe("a tool that needs a person's approval", () => {
   let ran = 0;
   const createTicket = defineTool({
@@ -91,6 +150,35 @@ describe("a tool that needs a person's approval", () => {
     const continuation = flow.published.filter((p) => p.job.kind === "approval");
     expect(continuation).toMatchObject([{ delaySeconds: minutes * 60 + 5, step: 1 }]);
     expect(continuation[0]!.job.approvalQuestion).toBe(flow.replier.posted[0]!.id);
+  });
+
+  it("is shown only once it is the draft's text: an attempt failing before leaves no question for the apology to replace (bench:chaos seed 11)", async () => {
+    const flow = jobFlow({
+      settings: { STREAMING: "true" },
+      tools: [createTicket],
+      replier: { approvals: "press", streams: "message" },
+    });
+    flow.model.script({ tools: [{ name: "create_ticket", arguments: '{"title":"printer on fire"}' }] });
+    const job = await flow.say("UALICE", "open a ticket: the printer is on fire", "mention");
+    // Redis fails as the model call's tokens are settled, after the question was written and before it is posted.
+    const budgets = flow.rt.budgets;
+    const reserve = budgets.reserve.bind(budgets);
+    budgets.reserve = async (...args) => {
+      const verdict = await reserve(...args);
+      if (!verdict.allowed) return verdict;
+      const failing = {
+        settle: async () => {
+          throw new Error("UpstashError ERR");
+        },
+      };
+      return { ...verdict, reservation: failing };
+    };
+    await expect(flow.run(job!)).rejects.toThrow("UpstashError ERR");
+    expect(await flow.failed(job!)).toBe(true);
+    expect(flow.replier.events.filter((e) => e.kind === "posted" || e.kind === "edited")).toMatchObject([
+      { kind: "posted", message: { text: APOLOGY } },
+    ]);
+    expect(ran).toBe(0);
   });
 
   it("is not offered where nobody can approve it: the model answers in words", async () => {

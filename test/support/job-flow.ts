@@ -77,6 +77,8 @@ export interface Flow {
   failed(job: Job): Promise<boolean>;
   /** Lets the conversation's whole lifetime pass: every key of the flow ages by it (./time-warp.ts). */
   expire(): Promise<void>;
+  /** Every key of the flow ages by `ms` (a claim left by a failed release lapses), the clock with them. */
+  ages(ms: number): Promise<void>;
 }
 
 let flows = 0;
@@ -108,6 +110,7 @@ export function jobFlow(options: FlowOptions = {}): Flow {
   if (options.tools) rt.tools = new Toolbox(options.tools, { "*": options.tools.map((t) => t.name) });
   const place: ConversationKey = { platform: "slack", tenant: "TFLOW", channel: `C${flows}` };
   let ids = 0;
+  const warp = (ms: number) => warpRedisTtls(new Redis({ url, token }), `${prefix}:`, ms);
   return {
     rt,
     model,
@@ -147,8 +150,11 @@ export function jobFlow(options: FlowOptions = {}): Flow {
       return notifyFailure(await jobScope(rt, { ...job, kind: "reply" }, replier));
     },
     async expire() {
-      const redis = new Redis({ url, token });
-      await warpRedisTtls(redis, `${prefix}:`, rt.settings.CONVERSATION_TIMEOUT_SECONDS * 1000);
+      await warp(rt.settings.CONVERSATION_TIMEOUT_SECONDS * 1000);
+    },
+    async ages(ms) {
+      now += ms;
+      await warp(ms);
     },
   };
 }

@@ -5,12 +5,14 @@
  * platform's `send` runs (lib/platforms/parts.ts), tagged with the trigger and the part's index as Slack's metadata
  * and Discord's nonce tag them, so that a part whose call never came back is found, not posted twice. The working
  * sign is a reaction put on the trigger and taken off. A call can be told to fail (`fail`): refused, or landed with
- * its answer lost. It reads no history, fetches no parent or file and has no streaming (the worker suites cover those).
+ * its answer lost. It may stream as Telegram does (`streams`); it reads no history and fetches no parent or file (the
+ * worker suites cover those, and every platform's own streaming).
  */
 import type { ApprovalWay } from "../../lib/approvals/capability.ts";
 import type { Visibility } from "../../lib/message.ts";
 import { postParts } from "../../lib/platforms/parts.ts";
-import type { Replier } from "../../lib/platforms/replier.ts";
+import type { AnswerStream } from "../../lib/platforms/answer-stream.ts";
+import type { JobStreaming, Replier } from "../../lib/platforms/replier.ts";
 import type { JobPayload } from "../../lib/queue/job.ts";
 import { splitText } from "../../lib/text/split.ts";
 
@@ -23,9 +25,10 @@ export interface PostedMessage {
   index: number;
 }
 
-/** What a person saw happen, in order: a message posted, the working sign put on a message or taken off. */
+/** What a person saw happen, in order: a message posted or edited, the working sign put on a message or taken off. */
 export type SeenEvent =
   | { kind: "posted"; message: PostedMessage }
+  | { kind: "edited"; id: string; text: string }
   | { kind: "sign_up" | "sign_down"; triggerId: string };
 
 /** How a failing call fails: refused (nothing happened), or `lost` (it happened; its answer never came back). */
@@ -42,6 +45,14 @@ export interface MemoryReplierOptions {
   approvals?: ApprovalWay;
   /** The longest part the platform takes (default 4,000 characters). */
   maxChars?: number;
+  /** Like Telegram: a part cannot be looked for, and one posted again shows twice (lib/platforms/parts.ts). */
+  unfindable?: boolean;
+  /**
+   * Streams as Telegram does (lib/platforms/telegram/stream.ts), neither message to be looked for: `draft`, a preview
+   * that is no message until `finish` sends the one that stays (a private chat); `message`, the first words posted,
+   * then edited (a group).
+   */
+  streams?: "draft" | "message";
 }
 
 export class MemoryReplier implements Replier {
@@ -93,8 +104,13 @@ export class MemoryReplier implements Replier {
         return message.id;
       },
       // Parts carry their answer and index (as Slack's message metadata does): one that landed is found.
-      find: async (_part, index) =>
-        this.posted.find((m) => m.channel === channel && m.answerId === answerId && m.index === index)?.id ?? null,
+      ...(this.#options.unfindable
+        ? { unfindable: true }
+        : {
+            find: async (_part: string, index: number) =>
+              this.posted.find((m) => m.channel === channel && m.answerId === answerId && m.index === index)?.id ??
+              null,
+          }),
     });
   }
 
@@ -122,8 +138,49 @@ export class MemoryReplier implements Replier {
     return { platform: job.key.platform, tenant: job.key.tenant };
   }
 
-  streaming(): null {
-    return null;
+  streaming(job: JobPayload): JobStreaming | null {
+    const streams = this.#options.streams;
+    if (!streams) return null;
+    const post = (text: string) => {
+      const message = { id: `M${++this.#ids}`, channel: job.key.channel, text, answerId: job.trigger.id, index: 0 };
+      this.events.push({ kind: "posted", message });
+      return message.id;
+    };
+    const stream = (state: AnswerStream["state"]): AnswerStream => ({
+      state,
+      unfindable: true,
+      show: async (text) => {
+        if (state.mode === "edit") this.#edit(state.id, text);
+        state.shown = text;
+      },
+      finish: async (text) => {
+        if (state.mode === "native") Object.assign(state, { id: post(text), mode: "edit" });
+        else this.#edit(state.id, text);
+        Object.assign(state, { shown: text, open: false });
+      },
+      close: async () => {
+        state.open = false;
+      },
+    });
+    return {
+      maxChars: this.#options.maxChars ?? 4_000,
+      intervalMs: 0,
+      shows: (text) => text.trim().length > 0,
+      open: async (text) =>
+        stream(
+          streams === "draft"
+            ? { id: "draft", mode: "native", shown: text, open: true }
+            : { id: post(text), mode: "edit", shown: text, open: false },
+        ),
+      resume: (state) => stream({ ...state }),
+    };
+  }
+
+  #edit(id: string, text: string): void {
+    const message = this.posted.find((m) => m.id === id);
+    if (!message || message.text === text) return;
+    message.text = text;
+    this.events.push({ kind: "edited", id, text });
   }
 
   async fetchFile(): Promise<null> {

@@ -18,6 +18,8 @@ export type ModelStep = (
   | { judge: boolean }
   | { tools: { name: string; arguments: string }[] }
   | { fails: string }
+  /** A streamed answer that shows its first words, then breaks off (a stream cut short). */
+  | { cutShort: string }
 ) & { tokens?: number };
 
 type AnswerCall = "generate" | "generatePass";
@@ -63,7 +65,13 @@ export class ScriptedModel implements Llm {
   }
 
   async streamReply(prompt: Prompt, opts: ReplyOptions): Promise<AsyncIterable<string> | null> {
-    return once(await this.generate(prompt, opts));
+    const cut = this.#steps[0];
+    if (!cut || !("cutShort" in cut)) return once(await this.generate(prompt, opts));
+    this.#next({ call: "generate", prompt, required: opts.required }, opts.onUsage);
+    return (async function* () {
+      yield cut.cutShort;
+      throw new Error("the model's stream was cut short");
+    })();
   }
 
   async generatePass(prompt: Prompt, pass: ToolPass, opts: ReplyOptions): Promise<WholePass> {

@@ -57,6 +57,7 @@ export function sendTeamsReply(
   progress: PartProgress,
 ): Promise<string[]> {
   return postParts(splitText(text, TEAMS_MAX_MESSAGE_CHARS), progress, {
+    unfindable: true,
     post: (part, index) =>
       index === 0
         ? postFirstMessage(ctx, target, teamsMarkdown(part))

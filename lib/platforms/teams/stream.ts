@@ -49,6 +49,7 @@ function editStream(ctx: TeamsContext, target: TeamsTarget, state: StreamState):
   const edit = (text: string) => editMessage(ctx, target, state.id, renderSnapshot(teamsFormat, text, target));
   return {
     state,
+    unfindable: true,
     async show(text) {
       if (
         ctx.now() - editedAt < EDIT_INTERVAL_MS ||

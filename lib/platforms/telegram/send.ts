@@ -38,6 +38,7 @@ export function sendTelegramReply(
   progress: PartProgress,
 ): Promise<string[]> {
   return postParts(splitText(text, TELEGRAM_MAX_MESSAGE_CHARS).map(telegramHtml), progress, {
+    unfindable: true,
     post: async (part, index) =>
       String(
         messageIdOf(

@@ -93,6 +93,7 @@ function draftArgs(target: TelegramTarget, draftId: number, text: string) {
 function draftStream(ctx: TelegramContext, target: TelegramTarget, state: StreamState): AnswerStream {
   return {
     state,
+    unfindable: true,
     async show(text) {
       try {
         await callTelegram(await callOf(ctx), "sendMessageDraft", draftArgs(target, Number(state.id), text));
@@ -145,6 +146,7 @@ function editStream(ctx: TelegramContext, target: TelegramTarget, state: StreamS
   };
   return {
     state,
+    unfindable: true,
     async show(text) {
       if (
         ctx.now() - editedAt < GROUP_EDIT_INTERVAL_MS ||
