@@ -1,13 +1,13 @@
 /**
  * @module
  * The month of bench:digests (./run.ts runs it in workerd, on the test stack): ten Slack places, eight with a daily
- * digest at 09:00 UTC and two a weekly one on Fridays at 16:00, and one person's own daily digest at 07:00 of a
- * channel they are in; each place's talk (./traffic.json) written before each day's slot. The QStash stand-in's
- * clock and the Worker's move through the month slot by slot (the Worker's at the slot for its first attempts, half
- * an hour on for QStash's last retry), with faults: the first day's answers lost (QStash delivers again), the 12th
- * day's slots delivered twice at once, and on the 20th the Worker down through QStash's first three attempts in
- * three places (their Slack reads fail). Counted from outside: the slots due, those with talk, the digests posted
- * (each mapped to its slot by the link to its first message), duplicates, lost ones, late ones, the model calls
+ * digest at 09:00 UTC and two a weekly one on Fridays at 16:00, and one person's own daily digest at 07:00 of a channel
+ * they are in; each place's talk (`traffic.json`, which ./run.ts writes) written before each day's slot. The QStash
+ * stand-in's clock and the Worker's move through the month slot by slot (the Worker's at the slot for its first
+ * attempts, half an hour on for QStash's last retry), with faults: the first day's answers lost (QStash delivers
+ * again), the 12th day's slots delivered twice at once, and on the 20th the Worker down through QStash's first three
+ * attempts in three places (their Slack reads fail). Counted from outside: the slots due, those with talk, the digests
+ * posted (each mapped to its slot by the link to its first message), duplicates, lost ones, late ones, the model calls
  * and their prompt tokens (lib/context/tokens.ts countTokens, message by message), and Slack history reads per digest.
  */
 import { expect, it } from "vitest";

@@ -2,7 +2,7 @@
  * @module
  * `npm run bench:digests [-- --days N]`: a simulated month of digests. Picks the month's talk from the irc-replies
  * dev split that ships with bench/decision (one log's lines per place and day, a quarter of the days silent, seeded),
- * writes it beside the bench (./traffic.json, not committed), then runs ./month.bench.ts in workerd on the test
+ * writes it beside the bench (`traffic.json`, not committed), then runs ./month.bench.ts in workerd on the test
  * stack, where the QStash stand-in's clock and the Worker's move through the month together (./month.bench.ts says
  * what it drives and counts). Prints its figures and a last JSON line.
  */

@@ -46,15 +46,17 @@ return cjson.encode({opened = true, state = state})
  * asker decides, and only a pending approval whose window is open; a decided one answers its state again (so that a
  * webhook retried after a lost publish publishes the same continuation once more); a pending one past its window
  * answers `expired` (the continuation's own look records it). On a message with no record, the answer may have come
- * between the question's post and its open: each person's first is `kept` under `early` for the window's life, for
- * OPEN to take the asker's. Else {state, job, decided, asker} (`decided`: this call decided it; `job` only for the
- * asker, `asker` only for anyone else).
+ * between the question's post and its open: with `keep`, each person's first is `kept` under `early` for the
+ * window's life, for OPEN to take the asker's; without (a press: controls show only once it is open), `absent`.
+ * Else {state, job, decided, asker} (`decided`: this call decided it; `job` only for the asker, `asker` only for
+ * anyone else).
  */
 export const DECIDE = defineScript({
   keys: { ...RECORD_KEYS, early: "key" },
-  args: z.object({ who: z.string(), state: z.enum(["approved", "denied"]), window: z.number() }),
+  args: z.object({ who: z.string(), state: z.enum(["approved", "denied"]), window: z.number(), keep: z.boolean() }),
   result: z.union([
     z.literal("kept"),
+    z.literal("absent"),
     z.object({
       state: z.enum(STATES),
       decided: z.boolean(),
@@ -65,6 +67,7 @@ export const DECIDE = defineScript({
   lua: `
 local f = redis.call('HMGET', K.record, 'state', 'asker', 'job')
 if not f[1] then
+  if not A.keep then return 'absent' end
   if redis.call('HSETNX', K.early, A.who, A.state) == 1 then redis.call('EXPIRE', K.early, A.window) end
   return 'kept'
 end

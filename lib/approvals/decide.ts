@@ -38,9 +38,9 @@ export async function pressControl(
   const verdict = Object.hasOwn(VERDICTS, press.controlId) ? VERDICTS[press.controlId as ControlId] : undefined;
   if (!verdict) return CONTROL_NOTES.gone;
   const answer = { place: press.place, messageId: press.messageRef, userId: press.person, verdict };
-  const decided = await decideAndPublish(rt, answer, "approval_control");
-  // Before its approval opened: the asker's decides it as it opens, and its outcome replaces the controls then.
-  if (decided === "kept") return null;
+  // Controls are put on a question only once its approval is open: a press finding none is on one long gone.
+  const decided = await decideAndPublish(rt, answer, "approval_control", false);
+  if (decided === "absent" || decided === "kept") return CONTROL_NOTES.gone;
   const { asker } = decided;
   if (asker !== undefined)
     return CONTROL_NOTES.notYours(mention(asker, press.named?.id === asker ? press.named.name : undefined));
@@ -61,21 +61,22 @@ export async function pressControl(
 }
 
 /**
- * The record's answer; its continuation is published when the approval is decided (now or before). `kept`: no
- * approval is open under the message; a question posted but not opened yet takes the asker's answer as it opens
- * (./open.ts), and a message that asks nothing never does.
+ * The record's answer; its continuation is published when the approval is decided (now or before). No approval is
+ * open under the message: with `keepEarly` the answer is `kept` (a question posted but not opened yet takes the
+ * asker's as it opens, ./open.ts; a message that asks nothing never does), else `absent`.
  */
 async function decideAndPublish(
   rt: Runtime,
   answer: ApprovalAnswer,
   event = "approval_reaction",
-): Promise<Decided | "kept"> {
+  keepEarly = true,
+): Promise<Decided | "kept" | "absent"> {
   const { place, messageId, userId, verdict } = answer;
   const windowSeconds = rt.settings.APPROVAL_TTL_MINUTES * 60;
-  const decided = await rt.approvals.decide(place, messageId, { who: userId, verdict, windowSeconds });
+  const decided = await rt.approvals.decide(place, messageId, { who: userId, verdict, windowSeconds, keepEarly });
   const where = { platform: place.platform, tenant: place.tenant, message: messageId, verdict };
-  if (decided === "kept") {
-    rt.log.info(`${event}_kept`, where);
+  if (decided === "kept" || decided === "absent") {
+    rt.log.info(`${event}_${decided === "kept" ? "kept" : "ignored"}`, where);
     return decided;
   }
   rt.log.info(event, {
@@ -117,7 +118,7 @@ export async function answerApprovalReply(
   const answer = { place: message.key, messageId: questionId, userId: message.author.id, verdict };
   const decided = await decideAndPublish(rt, answer);
   // Kept: the question it names is out, its approval about to open (./open.ts `questionPosted`).
-  return decided === "kept" || publishes(decided);
+  return decided === "kept" || (decided !== "absent" && publishes(decided));
 }
 
 /**

@@ -95,17 +95,22 @@ export class Approvals extends RedisStore {
   }
 
   /**
-   * `kept`: no approval is open under that message (yet): the answer waits there `windowSeconds` for one to open
-   * (its question may be out, its record not yet).
+   * No approval is open under that message: with `keepEarly` the answer is `kept` there `windowSeconds` for one to
+   * open (its question may be out, its record not yet); without, it is `absent`.
    */
   async decide(
     place: ConversationKey,
     questionId: string,
-    answer: { who: string; verdict: "approve" | "deny"; windowSeconds: number },
-  ): Promise<Decided | "kept"> {
+    answer: { who: string; verdict: "approve" | "deny"; windowSeconds: number; keepEarly: boolean },
+  ): Promise<Decided | "kept" | "absent"> {
     const state = answer.verdict === "approve" ? "approved" : "denied";
     const keys = { ...this.#keys(place, questionId), early: approvalEarlyKey(this.prefix, place, questionId) };
-    return DECIDE.run(this.redis, keys, { who: answer.who, state, window: answer.windowSeconds });
+    return DECIDE.run(this.redis, keys, {
+      who: answer.who,
+      state,
+      window: answer.windowSeconds,
+      keep: answer.keepEarly,
+    });
   }
 
   async settle(place: ConversationKey, questionId: string): Promise<Settled | null> {
