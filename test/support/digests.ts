@@ -2,7 +2,7 @@
  * @module
  * For the digest suites (workerd, at production timing): a Slack channel in a workspace of its own with an admin,
  * `/parley …` used there as Slack posts it, messages Slack has at a given time, the digests posted there, the
- * place's schedules at the suite's QStash lane, and the stand-in's clock moved to a time.
+ * place's schedules at the suite's QStash lane, the stand-in's clock moved to a time, and a person's "forget me".
  */
 import { Client } from "@upstash/qstash";
 import { expect } from "vitest";
@@ -10,7 +10,15 @@ import { slackHeaders } from "../../dev/signers/slack.ts";
 import type { ProdTimingSuite } from "./prod-timing.ts";
 import { readClock } from "./qstash-clock.ts";
 import { installWorkspace, SLACK_FAKE_ORIGIN } from "./slack-install.ts";
-import { newSlackPlace, SLACK_SIGNING_SECRET, slackPosts } from "./slack.ts";
+import { FORGET_CONFIRMATION } from "../../lib/notices.ts";
+import {
+  distinctSlackTs,
+  newSlackPlace,
+  SLACK_SIGNING_SECRET,
+  signedSlackRequest,
+  slackMessageEvent,
+  slackPosts,
+} from "./slack.ts";
 import { callWorker } from "./worker.ts";
 
 export type DigestPlace = ReturnType<typeof newSlackPlace>;
@@ -51,6 +59,14 @@ export function digestKit(kit: ProdTimingSuite, suite: string) {
       );
       expect(res.status).toBe(200);
       return ((await res.json()) as { text: string }).text;
+    },
+    /** `user` says "forget me" in their DM with the bot (one of this place's), and the bot confirms it there. */
+    async forgetMe(place: DigestPlace, user: string) {
+      const dm = { team: place.team, channel: `D${place.channel.slice(1)}${user.slice(1)}` };
+      const forget = slackMessageEvent({ ...dm, user, text: "forget me", ts: distinctSlackTs(), channelType: "im" });
+      expect((await callWorker(kit.env, await signedSlackRequest(forget.body))).status).toBe(200);
+      for (let round = 0; round < 8 && (await kit.deliveriesSettled()).deliveries.length > 0; round++);
+      expect((await slackPosts(dm.channel)).map((p) => p.text)).toEqual([FORGET_CONFIRMATION]);
     },
     /** People join or leave a channel of the place's workspace, as Slack's membership says. */
     async members(place: DigestPlace, channel: string, change: { join?: string[]; leave?: string[] }) {

@@ -14,14 +14,13 @@ import { modelRequests, scriptModel } from "../support/model.ts";
 import { ALL_RETRIES_MS, prodTimingSuite } from "../support/prod-timing.ts";
 import { SLACK_BOT_SCOPES } from "../../lib/platforms/slack/oauth/authorize.ts";
 import { INSTALLABLE } from "../support/slack-install.ts";
-import { FORGET_CONFIRMATION } from "../../lib/notices.ts";
-import { distinctSlackTs, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
-import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
+import { slackPosts } from "../support/slack.ts";
+import { pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "digest-personal";
 const DAY_MS = 86_400_000;
 const kit = prodTimingSuite(SUITE, INSTALLABLE);
-const { installedPlace, slash, inSlack, members, schedulesOf, until } = digestKit(kit, SUITE);
+const { installedPlace, slash, inSlack, members, schedulesOf, until, forgetMe } = digestKit(kit, SUITE);
 const PERSONAL_PATH = `/t/${SUITE}/jobs/digest_me`;
 
 pumpJobsDuringSuite(kit.env, SUITE);
@@ -90,17 +89,7 @@ describe("a person's own digest on Slack", () => {
     expect(await slash(place, person, "digest me weekly fri 16:00")).toMatch(/^Done\. Your digest, in a DM: /);
     expect(await schedulesOf(place, PERSONAL_PATH)).toHaveLength(1);
 
-    const dm = { team: place.team, channel: `D${person.slice(1)}` };
-    const forget = slackMessageEvent({
-      ...dm,
-      user: person,
-      text: "forget me",
-      ts: distinctSlackTs(),
-      channelType: "im",
-    });
-    expect((await callWorker(kit.env, await signedSlackRequest(forget.body))).status).toBe(200);
-    for (let round = 0; round < 8 && (await kit.deliveriesSettled()).deliveries.length > 0; round++);
-    expect((await slackPosts(dm.channel)).map((p) => p.text)).toEqual([FORGET_CONFIRMATION]);
+    await forgetMe(place, person);
     expect(await schedulesOf(place, PERSONAL_PATH)).toEqual([]);
     expect(await slash(place, person, "digest me status")).toBe("You have no digest of your own.");
   });

@@ -13,10 +13,8 @@ import { scriptFault } from "../support/fault-control.ts";
 import { modelRequests, scriptModel } from "../support/model.ts";
 import { ALL_RETRIES_MS, prodTimingSuite } from "../support/prod-timing.ts";
 import { SLACK_FAKE_ORIGIN, INSTALLABLE } from "../support/slack-install.ts";
-import { distinctSlackTs, signedSlackRequest, slackMessageEvent, slackPosts } from "../support/slack.ts";
 import { workerClock } from "../support/worker-clock.ts";
-import { callWorker, pumpJobsDuringSuite } from "../support/worker.ts";
-import { FORGET_CONFIRMATION } from "../../lib/notices.ts";
+import { pumpJobsDuringSuite } from "../support/worker.ts";
 
 const SUITE = "digests";
 const DAY_MS = 86_400_000;
@@ -30,6 +28,7 @@ const {
   digestsIn,
   schedulesOf: scheduleOf,
   until,
+  forgetMe,
 } = digestKit(kit, SUITE);
 
 pumpJobsDuringSuite(kit.env, SUITE);
@@ -40,17 +39,7 @@ describe("a place's digest on Slack", () => {
     const tag = `dg-${place.id}`;
     // Erin wrote in the channel, then asked the bot to forget her: the digest leaves her out.
     await inSlack(place, "UERIN", `my home address is 4 Elm Street ${tag}`, Date.now() - 60_000);
-    const dm = { team: place.team, channel: `D${place.channel.slice(1)}` };
-    const forget = slackMessageEvent({
-      ...dm,
-      user: "UERIN",
-      text: "forget me",
-      ts: distinctSlackTs(),
-      channelType: "im",
-    });
-    expect((await callWorker(kit.env, await signedSlackRequest(forget.body))).status).toBe(200);
-    for (let round = 0; round < 8 && (await kit.deliveriesSettled()).deliveries.length > 0; round++);
-    expect((await slackPosts(dm.channel)).map((p) => p.text)).toEqual([FORGET_CONFIRMATION]);
+    await forgetMe(place, "UERIN");
 
     const answer = await slash(place, "UADMIN", "digest daily 09:00 Europe/Berlin");
     expect(answer).toMatch(/^Done\. Digest: daily at 09:00 \(Europe\/Berlin\)\. Next: /);
