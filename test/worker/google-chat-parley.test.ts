@@ -58,7 +58,9 @@ describe("/parley on Google Chat", () => {
       text: "Initiative: on (eagerness 50). Rescue: off. Feedback: on.",
       privateMessageViewer: { name: member.name },
     });
-    expect(await modelRequests("/parley")).toEqual([]);
+    // Neither a command nor its answer reaches the model (any suite's prompts are searched: "/parley" alone would
+    // match every catch-up's `</parley-data>`).
+    expect([...(await modelRequests("initiative on")), ...(await modelRequests("Feedback: on."))]).toEqual([]);
   });
 
   it("lets the person change their DM's settings, answered in the DM; nobody in a group chat", async () => {
