@@ -48,9 +48,12 @@ export function recordedAnswers(testEnv: TestEnv, suite: string) {
     );
 }
 
+/** The settings that turn Teams on with the fake's bot registration. */
+export const TEAMS_ON = { TEAMS_APP_ID: APP_ID, TEAMS_APP_PASSWORD: APP_PASSWORD };
+
 /** A suite env with Teams on. */
 export function teamsSuiteEnv(suite: string, overrides: TestEnv = {}): TestEnv {
-  return suiteEnv(suite, { TEAMS_APP_ID: APP_ID, TEAMS_APP_PASSWORD: APP_PASSWORD, ...overrides });
+  return suiteEnv(suite, { ...TEAMS_ON, ...overrides });
 }
 
 let seq = 0;

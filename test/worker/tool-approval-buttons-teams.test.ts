@@ -6,7 +6,8 @@
  * response: for the asker's click, which decides it through the same script as a press elsewhere and runs the call
  * exactly once at the tool server however often it comes (a double click, a redelivery), the card of the outcome in
  * place of the buttons; for anyone else's, a message only they see, which changes nothing. The fake's Teams does
- * with each answer what Teams does. Every job is delivered twice.
+ * with each answer what Teams does; a click delivered after the expiry (production timing) is told so and runs
+ * nothing. Every job is delivered twice.
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -17,24 +18,27 @@ import {
   newConversation,
   newPerson,
   say,
+  TEAMS_ON,
   teamsSuiteEnv,
   type BotActivity,
   type ConversationType,
   type Delivery,
   type Person,
 } from "../support/teams.ts";
+import { prodTimingSuite } from "../support/prod-timing.ts";
 import { createCalls, toolSettings } from "../support/tools.ts";
-import { eventually, pumpJobsDuringSuite, settle } from "../support/worker.ts";
+import { eventually, pumpJobsDuringSuite, settle, type TestEnv } from "../support/worker.ts";
 
 const SUITE = "buttonsteams";
-const env = teamsSuiteEnv(SUITE, toolSettings("lookup_ticket,create_ticket"));
+const TOOLS = toolSettings("lookup_ticket,create_ticket");
+const env = teamsSuiteEnv(SUITE, TOOLS);
 pumpJobsDuringSuite(env, SUITE, { deliverEach: 2 });
 
 /** `alice` asks the bot in a new conversation of `type` to create a ticket titled `title`; the chat. */
-async function ask(type: ConversationType, alice: Person, title: string): Promise<string> {
+async function ask(type: ConversationType, alice: Person, title: string, testEnv: TestEnv = env): Promise<string> {
   const chat = await newConversation(type);
   const said = await say(chat, alice, `create_ticket {"title": "${title}"}`, { mention: type !== "personal" });
-  expect((await deliver(env, said.delivery)).status).toBe(200);
+  expect((await deliver(testEnv, said.delivery)).status).toBe(200);
   return chat;
 }
 
@@ -128,6 +132,36 @@ describe("a confirm tool's buttons on Teams", () => {
     const cancelled = await eventually(async () => (await botMessages(chat))[1], 15_000, "the cancellation");
     expect(cancelled.text).toMatch(/^❌ Cancelled: create_ticket was not run/);
     await settle(1_500);
+    expect(await botMessages(chat)).toHaveLength(2);
+    expect(await createCalls(title)).toEqual([]);
+  });
+});
+
+describe("a confirm tool's buttons on Teams at production timing", () => {
+  const kit = prodTimingSuite("buttonsteamstiming", { ...TEAMS_ON, ...TOOLS });
+  pumpJobsDuringSuite(kit.env, "buttonsteamstiming");
+
+  it("gives way to the expiry, and a click that arrives after it is told so and runs nothing", async () => {
+    const alice = newPerson("Alice");
+    const title = `Teams too late ${alice.id}`;
+    const chat = await ask("groupChat", alice, title, kit.env);
+    await kit.deliveriesSettled();
+    const asked = await question(chat);
+    // Clicked while the buttons showed (a client that had not yet seen the outcome), delivered after the expiry.
+    const late = await click(chat, asked.id, alice, "approve");
+    await kit.timePasses(15 * 60_000 + 10_000);
+    expect(await outcome(chat, asked.id)).toBe("⌛ Nobody approved this in time: nothing was run.");
+    const started = Date.now();
+    const res = await deliver(kit.env, late);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(await res.json()).toEqual({
+      statusCode: 200,
+      type: "application/vnd.microsoft.activity.message",
+      value: "This question is settled: its outcome is on it.",
+    });
+    await kit.deliveriesSettled();
+    await kit.timePasses(60_000);
+    await settle(1_000);
     expect(await botMessages(chat)).toHaveLength(2);
     expect(await createCalls(title)).toEqual([]);
   });
