@@ -117,6 +117,53 @@ describe("the Bot Connector", () => {
     expect((await connector("POST", chat, { type: "typing" })).status).toBe(201);
   });
 
+  it("takes an Adaptive Card Teams renders and refuses one it would not, and a card's click is an invoke", async () => {
+    const chat = await newConversation("personal");
+    const card = (version: string, type = "Action.Execute") => ({
+      type: "message",
+      text: "may I?",
+      attachments: [
+        {
+          contentType: "application/vnd.microsoft.card.adaptive",
+          content: {
+            type: "AdaptiveCard",
+            version,
+            actions: [{ type, title: "Approve", data: { control: "approve" } }],
+          },
+        },
+      ],
+    });
+    expect((await connector("POST", chat, card("1.4"))).body).toMatchObject({ error: { code: "BadArgument" } });
+    expect((await connector("POST", chat, card("1.6"))).status).toBe(400);
+    expect((await connector("POST", chat, card("1.5", "Action.Http"))).status).toBe(400);
+    const posted = await connector("POST", chat, card("1.5"));
+    expect(posted.status).toBe(201);
+    const { delivery } = await control<{ delivery: { body: Record<string, unknown> } }>("/__click", {
+      conversation: chat,
+      activity: posted.body.id,
+      from: alice,
+      control: "approve",
+    });
+    expect(delivery.body).toMatchObject({
+      type: "invoke",
+      name: "adaptiveCard/action",
+      replyToId: posted.body.id,
+      from: { id: alice.id },
+      value: { action: { type: "Action.Execute", data: { control: "approve" } }, trigger: "manual" },
+    });
+    const answer = (body: unknown) => control("/__invoke-answer", { activity: posted.body.id, status: 200, body });
+    expect(await answer({ type: "application/vnd.microsoft.activity.message", value: "no" })).toHaveProperty("refused");
+    expect(await answer({ statusCode: 200, type: "application/vnd.microsoft.activity.message", value: "no" })).toEqual({
+      shownToClicker: "no",
+    });
+    // An update without the card takes it away: its button can no longer be clicked.
+    expect((await connector("PUT", chat, { type: "message", text: "decided" }, String(posted.body.id))).status).toBe(
+      200,
+    );
+    const click = { conversation: chat, activity: posted.body.id, from: alice, control: "approve" };
+    await expect(control("/__click", click)).rejects.toThrow();
+  });
+
   it("answers 429 with Retry-After past seven operations a second in a conversation", async () => {
     const chat = await newConversation("groupChat");
     const statuses: number[] = [];

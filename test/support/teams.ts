@@ -48,9 +48,12 @@ export function recordedAnswers(testEnv: TestEnv, suite: string) {
     );
 }
 
+/** The settings that turn Teams on with the fake's bot registration. */
+export const TEAMS_ON = { TEAMS_APP_ID: APP_ID, TEAMS_APP_PASSWORD: APP_PASSWORD };
+
 /** A suite env with Teams on. */
 export function teamsSuiteEnv(suite: string, overrides: TestEnv = {}): TestEnv {
-  return suiteEnv(suite, { TEAMS_APP_ID: APP_ID, TEAMS_APP_PASSWORD: APP_PASSWORD, ...overrides });
+  return suiteEnv(suite, { ...TEAMS_ON, ...overrides });
 }
 
 let seq = 0;
@@ -118,6 +121,8 @@ export interface BotActivity {
   root?: string;
   text: string;
   replyToId?: string;
+  /** Its Adaptive Cards as they show (dev/fakes/teams/card-rules.ts). */
+  cards?: { version: string; body?: Record<string, unknown>[]; actions?: Record<string, unknown>[] }[];
   /** `stream`: an update of Teams' stream of the message; `final`: the message that ended it. */
   revisions: { at: number; method: "post" | "put" | "stream" | "final"; text: string; textFormat?: string }[];
 }
@@ -135,6 +140,18 @@ export function place(conversation: string, thread?: string): ConversationKey {
 /** A picture someone pastes into a message: the attachment to pass to `say`. */
 export function pastedImage(upload: Record<string, unknown>): Promise<unknown> {
   return teamsControl("/__files", upload);
+}
+
+/** `who` clicks the button of `control` on the bot's message `activity`: the invoke Teams sends, not yet posted. */
+export async function click(conversation: string, activity: string, who: Person, control: string): Promise<Delivery> {
+  return (await teamsControl<{ delivery: Delivery }>("/__click", { conversation, activity, from: who, control }))
+    .delivery;
+}
+
+/** Hands Teams the Worker's answer to a click's invoke: what Teams did with it (`refused` when it took none). */
+export async function answerInvoke(activity: string, res: Response): Promise<Record<string, unknown>> {
+  const body: unknown = await res.clone().json();
+  return teamsControl("/__invoke-answer", { activity, status: res.status, body });
 }
 
 /** `by` takes the bot out of a conversation: the two deliveries Teams sends of that, not yet posted. */

@@ -142,6 +142,24 @@ describe("what a Teams delivery is otherwise", () => {
     });
   });
 
+  it("reads a click of a control's Action.Execute as a press on the card's message, any other invoke as nothing", () => {
+    const { text: _, ...body } = fixtures.events.groupChatMention.body;
+    const action = { type: "Action.Execute", verb: "parley_control", data: { control: "approve" } };
+    const invoke = { ...body, type: "invoke", name: "adaptiveCard/action", replyToId: "1700000000000" };
+    expect(parseTeamsActivity({ ...invoke, value: { action, trigger: "manual" } }, "Parley", NOW)).toMatchObject({
+      kind: "control",
+      press: {
+        place: { platform: "teams", channel: body.conversation.id },
+        person: body.from.id,
+        messageRef: "1700000000000",
+        controlId: "approve",
+      },
+    });
+    const otherVerb = { action: { ...action, verb: "someone_elses" } };
+    expect(parseTeamsActivity({ ...invoke, value: otherVerb }, "Parley", NOW)).toMatchObject({ kind: "ignored" });
+    expect(parseTeamsActivity({ ...invoke, name: "task/fetch" }, "Parley", NOW)).toMatchObject({ kind: "ignored" });
+  });
+
   it("calls an activity without a service URL or tenant invalid, in words that carry none of its values", () => {
     const { serviceUrl: _, ...noService } = fixtures.events.groupChatMention.body;
     const invalid = parseTeamsActivity(noService, "Parley", NOW);

@@ -5,7 +5,9 @@
  * - `POST {serviceUrl}v3/conversations/{id}/activities`: a `message` (text or attachments, `textFormat` one of plain,
  *   markdown, xml, at most 40 KB as UTF-16: 413 `MessageSizeTooBig`) or `typing`; a channel's id may name a reply chain
  *   (`;messageid=<root>`) that must exist; answers 201 `{id}`;
- * - `PUT …/activities/{activityId}`: replaces a message the bot sent in that conversation, never another's;
+ * - `PUT …/activities/{activityId}`: replaces a message the bot sent in that conversation, never another's (its cards
+ *   too: an update without attachments takes them away);
+ * - attachments held to Teams' rules for cards (./card-rules.ts);
  * - the bot's token from the identity platform (./identity.ts) on every call (401 without it), an unknown conversation
  *   404 `ConversationNotFound`, one the bot was removed from 403 `BotNotInConversationRoster` ("Status codes from bot
  *   APIs"), and the per-conversation limits of a bot: 7 operations a second and 60 in thirty
@@ -13,6 +15,7 @@
  * - a `typing` or `message` activity with a `streaminfo` entity: Teams' streaming, held to its rules (./streams.ts).
  */
 import type { RateLimiter } from "../rate-limit.ts";
+import { readAttachments } from "./card-rules.ts";
 import type { IdentityPlatform } from "./identity.ts";
 import { streamActivity, streamInfoOf } from "./streams.ts";
 import type { FakeActivity, World } from "./world.ts";
@@ -115,6 +118,8 @@ export function callConnector(
     return error(400, "BadArgument", "Activity text or attachments are required.");
   if (textFormat !== undefined && !TEXT_FORMATS.has(textFormat))
     return error(400, "BadArgument", "Unknown textFormat.");
+  const attached = readAttachments(activity.attachments);
+  if ("refused" in attached) return error(400, "BadArgument", attached.refused);
   if (request.body.length * 2 > MAX_MESSAGE_BYTES) return error(413, "MessageSizeTooBig", "Message size too big.");
   const replyToId = typeof activity.replyToId === "string" ? activity.replyToId : undefined;
   const revision = { at: Date.now(), text, ...(textFormat ? { textFormat } : {}) };
@@ -123,6 +128,7 @@ export function callConnector(
     if (!existing) return error(404, "ActivityNotFound", "Activity not found.");
     if (!existing.byBot) return error(403, "Forbidden", "The bot can only update its own activities.");
     existing.text = text;
+    existing.cards = attached.cards;
     existing.revisions.push({ ...revision, method: "put" });
     deps.record({ route: "update activity", conversation: target.conversation, activityId: existing.id, text });
     return { status: 200, json: { id: existing.id } };
@@ -134,6 +140,7 @@ export function callConnector(
     from: deps.bot(),
     text,
     byBot: true,
+    ...(attached.cards.length ? { cards: attached.cards } : {}),
     ...(replyToId ? { replyToId } : {}),
     revisions: [{ ...revision, method: "post" }],
   });

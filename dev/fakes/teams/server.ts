@@ -3,8 +3,8 @@
  * The Teams fake: one server standing for the Bot Connector (`{serviceUrl}v3/conversations/...`, ./connector.ts),
  * the Microsoft identity platform's token endpoint (`POST /{tenant}/oauth2/v2.0/token`, ./identity.ts) and the Bot
  * Connector's OpenID metadata and key set (`GET /v1/.well-known/openidconfiguration`, `GET /v1/.well-known/keys`),
- * with the control routes of every fake and people's side (./people.ts). It holds one bot registration (app id,
- * secret, single- or multi-tenant) and signs the activities it sends with its own key.
+ * with the control routes of every fake and people's side (./people.ts; clicks on cards, ./clicks.ts). It holds one
+ * bot registration (app id, secret, single- or multi-tenant) and signs the activities it sends with its own key.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
@@ -15,6 +15,7 @@ import { readBody, sendJson } from "../http.ts";
 import { RateLimiter } from "../rate-limit.ts";
 import { newSigningKey, publicJwk } from "../signing-keys.ts";
 import type { Bot } from "./activities.ts";
+import { cardRoutes } from "./clicks.ts";
 import { type ConnectorCall, callConnector, connectorPath, SERVICE_PATH } from "./connector.ts";
 import { type BotApp, IdentityPlatform, isTokenPath } from "./identity.ts";
 import { peopleRoutes } from "./people.ts";
@@ -120,6 +121,7 @@ export async function startTeamsFake(opts: TeamsFakeOptions): Promise<RunningTea
       keys,
       files,
     }),
+    ...cardRoutes({ world, bot, serviceUrl, key: keys.endorsed }),
     "GET /__activities": (_body, url) =>
       filterByQuery(
         [...world.activities.values()].filter((a) => a.byBot),

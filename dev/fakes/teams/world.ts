@@ -6,6 +6,7 @@
  * `;messageid=<root id>`), a group chat `19:…@thread.v2`, a 1:1 chat `a:…`; activity ids are millisecond times.
  */
 import { randomBytes } from "node:crypto";
+import type { FakeCard } from "./card-rules.ts";
 
 export type ConversationType = "personal" | "groupChat" | "channel";
 
@@ -49,6 +50,8 @@ export interface FakeActivity {
   byBot: boolean;
   replyToId?: string;
   revisions: Revision[];
+  /** Its Adaptive Cards as they show (./card-rules.ts): as the bot last sent them, or as a click's answer left them. */
+  cards?: FakeCard[];
   /** A message Teams streamed (1:1 chats): where its stream stands. */
   stream?: FakeStream;
 }

@@ -55,6 +55,8 @@ export interface OutgoingActivity {
   textFormat?: "markdown";
   replyToId?: string;
   entities?: StreamInfo[];
+  /** A card under the text (./controls.ts); an update without one takes the message's card away. */
+  attachments?: { contentType: string; content: unknown }[];
 }
 
 /** The status and the Connector's code of a refusal, when `err` is one. */

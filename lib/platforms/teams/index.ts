@@ -6,11 +6,13 @@
  * the question's reply chain, in parts), shown as they are written by replacing the posted message, with "typing" as
  * the working sign; pasted images and files are read by the answer (./files.ts). History: the Bot Connector reads
  * none (Microsoft Graph would, with resource-specific consent, not used yet): what the ingest script kept of the chat.
+ * A confirm tool's question carries Approve and Cancel on an Adaptive Card (./controls.ts).
  */
 import type { NoExtra, PlatformAdapter } from "../adapter.ts";
 import { jsonBody } from "../json-body.ts";
 import { teamsFiles } from "./files.ts";
-import { teamsFormat } from "./format.ts";
+import { teamsControls } from "./controls.ts";
+import { TEAMS_MAX_MESSAGE_CHARS, teamsFormat, teamsMarkdown } from "./format.ts";
 import { parseTeamsActivity } from "./parse.ts";
 import { sendTeamsReply } from "./send.ts";
 import { type TeamsSettings, teamsSettings } from "./settings.ts";
@@ -45,4 +47,12 @@ export const teams = {
   working: teamsWorking,
   files: teamsFiles,
   format: teamsFormat,
+  // Only by its buttons: Parley reads no reactions on Teams. The question is one message (the outcome goes in its
+  // card, not its text); what follows is a new message in the same reply chain.
+  approvals: {
+    way: "press",
+    showsWhole: (question: string) => teamsMarkdown(question).length <= TEAMS_MAX_MESSAGE_CHARS,
+    followUp: (target: TeamsTarget) => target,
+    controls: teamsControls,
+  },
 } satisfies PlatformAdapter<TeamsTarget, NoExtra, TeamsSettings>;

@@ -2,12 +2,14 @@
  * @module
  * A Teams activity → one platform-neutral InboundMessage, or the reason it needs no work. Pure: no API call. Only
  * activities from Teams (`channelId` `msteams`) are read: its messages, and the bot's removal from a chat or channel
- * (./lifecycle.ts); typing, reactions, edits, deletions and invokes are acknowledged and ignored.
+ * (./lifecycle.ts), and a click on the bot's card (an `adaptiveCard/action` invoke, ./card-action.ts); typing,
+ * reactions, edits, deletions and other invokes are acknowledged and ignored.
  */
 import type { InboundMessage } from "../../message.ts";
 import { describeIssues } from "../../zod-issues.ts";
 import type { Parsed } from "../adapter.ts";
 import { readAddressing } from "./addressing.ts";
+import { CARD_ACTION_INVOKE, pressOfCardAction } from "./card-action.ts";
 import { readLifecycle } from "./lifecycle.ts";
 import { teamsFileRefs } from "./files.ts";
 import {
@@ -27,6 +29,8 @@ export function parseTeamsActivity(body: unknown, botName: string, now: number):
   const envelope = activitySchema.safeParse(body);
   if (!envelope.success) return { kind: "invalid", issues: describeIssues(envelope.error) };
   if (envelope.data.channelId !== TEAMS_CHANNEL) return { kind: "ignored", reason: "not_teams" };
+  if (envelope.data.type === "invoke" && envelope.data.name === CARD_ACTION_INVOKE)
+    return pressOfCardAction(envelope.data);
   if (envelope.data.type !== "message")
     return readLifecycle(envelope.data) ?? { kind: "ignored", reason: envelope.data.type.toLowerCase() };
   const parsed = messageActivitySchema.safeParse(body);

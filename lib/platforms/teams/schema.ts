@@ -64,6 +64,9 @@ export const activitySchema = z.looseObject({
   entities: z.optional(z.array(entity)),
   attachments: z.optional(z.array(attachment)),
   channelData: z.optional(channelData),
+  /** invoke: what is invoked (`adaptiveCard/action`, ./card-action.ts), with its `value`. */
+  name: z.optional(z.string()),
+  value: z.optional(z.unknown()),
   /** installationUpdate: `add`, `remove` (and their `-upgrade` forms). */
   action: z.optional(z.string()),
   /** conversationUpdate: who joined or left the conversation (the bot, when it is added or removed). */
