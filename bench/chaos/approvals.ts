@@ -51,7 +51,15 @@ const LATE_SHARE = 0.25;
 async function answerAsDrawn(s: Sender, stats: SendStats, sent: ApprovalsSent, q: Question, random: Random) {
   const [strangerDraw, draw, wayDraw, repeatDraw, lateDraw] = [random(), random(), random(), random(), random()];
   sent.questions++;
-  const out = (o: Outgoing) => ("dispatch" in o ? o.dispatch() : deliverAsPlatform(s, stats, o));
+  const out = async (o: Outgoing) => {
+    if (!("dispatch" in o)) return deliverAsPlatform(s, stats, o);
+    const at = Date.now();
+    const delivered = await o.dispatch();
+    // No webhook delivery, but traced as one (200: a Gateway session took it), so that a ✅ the Worker never decided
+    // shows in the trace next to the presses (seed 2's stranger press was read as the asker's without it).
+    stats.sent.push({ at, word: o.word, status: delivered ? 200 : 0 });
+    return delivered;
+  };
   const click = async (m: InboundMessage | null) => {
     if (!m) return false;
     sent.clicks[q.platform]++;

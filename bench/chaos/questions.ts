@@ -20,7 +20,8 @@ import type { Conversation, InboundMessage } from "./plan.ts";
 import type { Sender } from "./send.ts";
 
 /** How an answer goes out: a message to deliver as its platform does, or a Gateway dispatch (Discord reactions). */
-export type Outgoing = InboundMessage | { dispatch: () => Promise<boolean> };
+/** A message to deliver, or a Gateway dispatch (`word` names it in the trace: ./trace-ids.ts messageOf). */
+export type Outgoing = InboundMessage | { word: string; dispatch: () => Promise<boolean> };
 
 export interface Question {
   platform: "slack" | "discord" | "twilio" | "telegram" | "google-chat";
@@ -116,6 +117,7 @@ async function discordQuestions(s: Sender, conversations: readonly Conversation[
     const guild = ask.guild_id;
     const buttons = shown.some((m) => m.message.id === q.id && (m.message.components?.length ?? 0) > 0);
     const react = (verdict: "approve" | "deny", n: number): Outgoing => ({
+      word: `${c.tag}-gateway_${verdict}-${n}`,
       dispatch: async () => {
         const d = {
           ...{ user_id: asker, channel_id: ask.channel_id, message_id: q.id, guild_id: guild },

@@ -96,10 +96,16 @@ export function secretsOf(c: Conversation): Map<string, string> {
   return secrets;
 }
 
-/** A webhook delivery's message, named without its word: `n0` (the trigger), `n2`, or an approval's reaction. */
+/**
+ * A delivery's message, named without its word: `n0` (the trigger), `n2`, an approval's reaction (a Discord one is a
+ * Gateway dispatch, `gateway_approve`) or a press of its control (`press:approve:stranger:7`).
+ */
 export function messageOf(word: string, c: Conversation): string | undefined {
   const n = new RegExp(`^w${c.id}n(\\d+)w$`).exec(word);
   if (n) return `n${n[1]}`;
   const reaction = new RegExp(`^${c.tag}-([a-z_]+)-(\\d+)$`).exec(word);
-  return reaction ? `reaction:${reaction[1]}:${reaction[2]}` : undefined;
+  if (reaction) return `reaction:${reaction[1]}:${reaction[2]}`;
+  // A press of an approval's control (./questions.ts pressWord): which control, by the asker or a stranger.
+  const press = new RegExp(`^${c.tag}-press-([a-z]+)-([a-z]+)-(\\d+)$`).exec(word);
+  return press ? `press:${press[1]}:${press[2]}:${press[3]}` : undefined;
 }

@@ -2,7 +2,8 @@
  * @module
  * bench/chaos's evidence: when a promise was broken, the whole trace of each conversation a problem names goes to
  * one file (named in the JSON line), so that a one-off can be read and replayed. Per conversation: the webhook
- * deliveries the bench sent (time, status, retry), the faults injected on its calls (and the Redis and model faults
+ * deliveries the bench sent (time, status, retry; its approval's presses, by the asker or a stranger, and its Discord
+ * reactions, Gateway dispatches), the faults injected on its calls (and the Redis and model faults
  * in its time span), what each platform fake received for its place, the Worker's log lines about it and the QStash
  * deliveries of its jobs, and the Redis keys of its place at the end. Ids, kinds, statuses and times only
  * (./trace-ids.ts):
@@ -20,7 +21,7 @@ import { affectedBy, carries, idsOf, idsOnly, messageOf, redact, secretsOf } fro
 type Row = Record<string, unknown>;
 
 export interface TraceSources {
-  /** Every webhook delivery the bench sent. */
+  /** Every webhook delivery the bench sent, and each Gateway dispatch of a reaction (200: a session took it). */
   deliveries: readonly Delivery[];
   /** The faults injected, per boundary (./faults.ts), each with its call's fields. */
   faults: Readonly<Record<string, readonly Row[]>>;
@@ -60,7 +61,12 @@ async function traceOf(c: Conversation, counters: string[], s: TraceSources) {
   const ids = idsOf(c);
   const secrets = secretsOf(c);
   const keep = (rows: readonly Row[]) => rows.map((row) => idsOnly(row, secrets));
-  const events = s.events.filter((e) => carries(e, ids));
+  const own = s.events.filter((e) => carries(e, ids));
+  // A press or a ✅ on its approval's question is logged under the question's message id alone: those lines too.
+  const questions = own.flatMap((e) =>
+    e.event === "approval_opened" && typeof e.question === "string" ? [e.question] : [],
+  );
+  const events = questions.length > 0 ? s.events.filter((e) => carries(e, [...ids, ...questions])) : own;
   // Its jobs, by their QStash message ids: their deliveries and the QStash faults on them.
   const jobs = [...new Set(events.flatMap((e) => [e.job, e.messageId].filter((v) => typeof v === "string")))];
   const qstash = s.events.filter((e) => e.event.startsWith("qstash_") && carries(e, jobs as string[]));

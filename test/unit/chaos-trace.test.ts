@@ -198,3 +198,48 @@ describe("bench/chaos's trace of a broken promise", () => {
       expect(written).not.toContain(what);
   });
 });
+
+describe("bench/chaos's trace of an approval that never ran", () => {
+  it("shows who pressed and the asker's ✅ through the Gateway, with the lines logged under the question's id", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "chaos-trace-"));
+    dirs.push(dir);
+    const [guild, channel, trigger, question] = ["3100", "3200", "9221", "7777"];
+    const ask = { id: trigger, channel_id: channel, guild_id: guild, member: { user: { id: "5000" } } };
+    const c: Conversation = {
+      id: 221,
+      kind: "discord_guild",
+      tag: tagOf(221),
+      place: { platform: "discord", tenant: guild, channel: TOKEN },
+      messages: [{ word: "w221n0w", trigger: true, discordBody: JSON.stringify(ask) }],
+    };
+    const opened = { event: "approval_opened", platform: "discord", channel, trigger, question, opened: true };
+    const press = { event: "approval_control", platform: "discord", message: question, decided: false, asker: false };
+    const other = { event: "approval_control", platform: "discord", message: "7778", decided: true };
+    const path = await writeTrace({
+      dir,
+      seed: 2,
+      counters: { approved_unrun: 1 },
+      problems: [`approved_unrun: conversation ${tagOf(221)}'s accepted approval never ran`],
+      conversations: [c],
+      sources: {
+        deliveries: [
+          { at: 1000, word: "w221n0w", status: 200 },
+          { at: 2000, word: `${tagOf(221)}-press-approve-stranger-4`, status: 200 },
+          { at: 2100, word: `${tagOf(221)}-gateway_approve-0`, status: 200 },
+        ],
+        faults: {},
+        platformCalls: {},
+        events: parseEvents([opened, press, other].map((e) => JSON.stringify(e))),
+        redisKeys: async () => [],
+      },
+    });
+    const [traced] = JSON.parse(await readFile(path, "utf8")).conversations;
+    // The only press was a stranger's (refused, as it must be); the asker answered by a ✅ that was never decided.
+    expect(traced.requests).toEqual([
+      { message: "n0", at: 1000, status: 200 },
+      { message: "press:approve:stranger:4", at: 2000, status: 200 },
+      { message: "reaction:gateway_approve:0", at: 2100, status: 200 },
+    ]);
+    expect(traced.log_events).toEqual([opened, press]);
+  });
+});

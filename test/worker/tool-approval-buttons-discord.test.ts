@@ -194,6 +194,30 @@ describe("a confirm tool's buttons on Discord", () => {
     expect(await createCalls(title)).toEqual([]);
   });
 
+  // bench:chaos seed 2's sequence (docs/benchmarks.md): a stranger's Approve first, then the asker's ✅ on the question.
+  it("runs the call once on the asker's ✅ through the Gateway after a stranger's press was refused", async () => {
+    const title = `Discord stranger then ✅ ${newChannel()}`;
+    const { channelId, questionId } = await ask(env, title);
+    await withButtons(env, questionId);
+    const [refused] = await press(env, pressBody(channelId, questionId, STRANGER, "parley_approval:approve"));
+    expect(refused!.data?.content).toBe(`Only <@${ASKER}> can approve this.`);
+    const storage = memoryGatewayStorage(env);
+    const dispatch = gatewayDispatch(runtimeFor(env), ingestRetries(env, storage), storage.botRoles);
+    const reaction = {
+      ...{ user_id: ASKER, channel_id: channelId, message_id: questionId, guild_id: GUILD },
+      message_author_id: DISCORD_FAKE_BOT.userId,
+      emoji: { id: null, name: "✅" },
+      burst: false,
+      type: 0,
+    };
+    await dispatch("MESSAGE_REACTION_ADD", reaction, DISCORD_FAKE_BOT.userId);
+    expect(await outcome(env, questionId)).toBe(`✅ Approved by <@${ASKER}> — running…`);
+    await eventually(async () => (await channelPosts(env, channelId)).length === 1, 15_000, "the result");
+    await settle(1_500);
+    expect(await createCalls(title)).toEqual([1]);
+    expect(await storage.pending.all()).toEqual([]);
+  });
+
   it("puts the buttons on a channel answer too (a Gateway message), edited with the bot's token", async () => {
     const title = `Discord channel buttons ${newChannel()}`;
     const channelId = newChannel();
