@@ -98,3 +98,22 @@ redis.call('HSET', K.record, 'state', 'closed')
 return cjson.encode({job = f[2]})
 `,
 });
+
+/**
+ * The question is out and its id known: the answers kept under the name it had while its send was unconfirmed
+ * (`from`, ./open.ts `questionStarting`) move to its own `early` (`to`), each person's first staying first, for the
+ * approval's `window` (s).
+ */
+export const CARRY_EARLY = defineScript({
+  keys: { from: "key", to: "key" },
+  args: z.object({ window: z.number() }),
+  result: z.literal(""),
+  lua: `
+local kept = redis.call('HGETALL', K.from)
+if #kept == 0 then return '' end
+for i = 1, #kept, 2 do redis.call('HSETNX', K.to, kept[i], kept[i + 1]) end
+redis.call('EXPIRE', K.to, A.window)
+redis.call('DEL', K.from)
+return ''
+`,
+});

@@ -130,7 +130,7 @@ export async function closePendingQuestion(
   rt: Runtime,
   place: ConversationKey,
   by: "person" | "bot",
-  except?: string,
+  except: readonly string[] = [],
 ): Promise<boolean> {
   const sealed = await rt.approvals.closeAsked(place, except);
   if (sealed === null) return false;

@@ -24,16 +24,37 @@ const KEPT_AFTER_SECONDS = 2 * 60 * 60;
 /** The expiry's continuation runs this long after the approval's end, so that it never finds it still pending. */
 const EXPIRY_MARGIN_SECONDS = 5;
 
+/** What a question is named by while the call that sends it is unconfirmed: its answer's trigger is unique there. */
+const unsureName = (job: AnswerScope["job"]) => `unsure:${job.trigger.id}`;
+
+/** The names this job's question goes by: while its send is unconfirmed, then its id (`questionId`, once known). */
+export const askingNames = (job: AnswerScope["job"], questionId?: string): string[] =>
+  questionId === undefined ? [unsureName(job)] : [unsureName(job), questionId];
+
 /**
- * Where a reply answers questions, the question is named the place's pending one as soon as it is out, not only once
- * its approval opens: a YES in between is the approval's, kept for the open (./decide.ts), never a text for the
- * model. Any earlier question still pending is closed first, as any message of the bot's closes it.
+ * Where a reply answers questions, the question is the place's pending one from before the call that sends it: a
+ * send whose answer is lost (the text out, its id unknown until a retry finds it) leaves the person the question,
+ * and a YES then is the approval's, kept under the question's unconfirmed name, never a text for the model, which
+ * would ask it again. Any earlier question still pending is closed first, as any message of the bot's closes it.
+ */
+export async function questionStarting(scope: AnswerScope): Promise<void> {
+  const { rt, job, replier, attempt } = scope;
+  if (!attempt.draft.approval || attempt.draft.posted.length > 0 || replier.approvalWay(job) !== "reply") return;
+  await closePendingQuestion(rt, job.key, "bot", askingNames(job));
+  await rt.approvals.nameAsked(job.key, unsureName(job), rt.settings.APPROVAL_TTL_MINUTES * 60);
+}
+
+/**
+ * Once the question is out (or found), it is named by its id, not only once its approval opens: a YES in between is
+ * the approval's, kept for the open (./decide.ts), and a YES kept under its unconfirmed name goes with it.
  */
 export async function questionPosted(scope: AnswerScope, questionId: string): Promise<void> {
   const { rt, job, replier, attempt } = scope;
   if (!attempt.draft.approval || attempt.draft.posted[0] !== questionId || replier.approvalWay(job) !== "reply") return;
-  await closePendingQuestion(rt, job.key, "bot", questionId);
-  await rt.approvals.nameAsked(job.key, questionId, rt.settings.APPROVAL_TTL_MINUTES * 60);
+  const windowSeconds = rt.settings.APPROVAL_TTL_MINUTES * 60;
+  await closePendingQuestion(rt, job.key, "bot", askingNames(job, questionId));
+  await rt.approvals.nameAsked(job.key, questionId, windowSeconds);
+  await rt.approvals.carryEarly(job.key, unsureName(job), questionId, windowSeconds);
 }
 
 export async function openApproval(scope: AnswerScope, call: PendingCall): Promise<void> {

@@ -9,7 +9,7 @@ import { pendingCallSchema, type PendingCall } from "../conversation/draft.ts";
 import { approvalAskedKey, approvalEarlyKey, approvalKey, approvalWindowKey } from "../keys.ts";
 import type { ConversationKey } from "../message.ts";
 import { RedisStore } from "../redis-store.ts";
-import { CLOSE, DECIDE, OPEN } from "./answer-scripts.ts";
+import { CARRY_EARLY, CLOSE, DECIDE, OPEN } from "./answer-scripts.ts";
 import type { ApprovalState } from "./record.ts";
 import { SETTLE } from "./settle-script.ts";
 
@@ -73,6 +73,12 @@ export class Approvals extends RedisStore {
     await this.redis.set(approvalAskedKey(this.prefix, place), questionId, { ex: windowSeconds });
   }
 
+  /** The answers kept under `from`, the name of a question whose send was unconfirmed, go to its id `to`. */
+  async carryEarly(place: ConversationKey, from: string, to: string, windowSeconds: number): Promise<void> {
+    const keys = { from: approvalEarlyKey(this.prefix, place, from), to: approvalEarlyKey(this.prefix, place, to) };
+    await CARRY_EARLY.run(this.redis, keys, { window: windowSeconds });
+  }
+
   /** The place's pending question answered by a reply (the latest asked), while its window lives; else null. */
   async askedByReply(place: ConversationKey): Promise<string | null> {
     const id = await this.redis.get<string | number>(approvalAskedKey(this.prefix, place));
@@ -80,12 +86,13 @@ export class Approvals extends RedisStore {
   }
 
   /**
-   * Closes the place's pending question (but not `except`: the question being posted) when something else was said
-   * since it was asked; its sealed continuation job when this call closed it, else null.
+   * Closes the place's pending question (but not one of `except`: the question being posted, by its id or its name
+   * while unconfirmed) when something else was said since it was asked; its sealed continuation job when this call
+   * closed it, else null.
    */
-  async closeAsked(place: ConversationKey, except?: string): Promise<string | null> {
+  async closeAsked(place: ConversationKey, except: readonly string[] = []): Promise<string | null> {
     const questionId = await this.askedByReply(place);
-    if (questionId === null || questionId === except) return null;
+    if (questionId === null || except.includes(questionId)) return null;
     const job = await CLOSE.run(
       this.redis,
       { ...this.#keys(place, questionId), asked: approvalAskedKey(this.prefix, place) },

@@ -12,7 +12,7 @@ import { GiveUp, RetryLater } from "../errors.ts";
 import type { PartProgress } from "../message.ts";
 import { forgetTheRequest } from "../memory/forget.ts";
 import { closePendingQuestion } from "../approvals/decide.ts";
-import { openApproval, questionPosted } from "../approvals/open.ts";
+import { askingNames, openApproval, questionPosted, questionStarting } from "../approvals/open.ts";
 import { offerFeedback } from "../feedback/offer.ts";
 import { publishMemoryJob } from "./memory-job.ts";
 import type { AnswerScope } from "./scope.ts";
@@ -40,7 +40,12 @@ export async function finishDraft(scope: AnswerScope, opts: FinishOptions = {}):
   // bot's closes the place's pending question (not the one this draft asks, which a retry may have opened already;
   // nor by an approval's own result or cancellation, which asks nothing).
   if (scope.replier.approvalWay(job) === "reply" && job.kind !== "approval")
-    await closePendingQuestion(rt, job.key, "bot", attempt.draft.approval ? attempt.draft.posted[0] : undefined);
+    await closePendingQuestion(
+      rt,
+      job.key,
+      "bot",
+      attempt.draft.approval ? askingNames(job, attempt.draft.posted[0]) : [],
+    );
   // A question that asks to approve a call opens its approval before the answer is recorded: a retry after a
   // failure in between finds the trigger still to finish, and opens it then (opening twice changes nothing).
   if (attempt.draft.approval) await openApproval(scope, attempt.draft.approval);
@@ -82,6 +87,7 @@ async function postDraft(scope: AnswerScope, onlyIfStarted: boolean): Promise<vo
       if (onlyIfStarted && attempt.draft.posted.length === 0 && !unconfirmed)
         throw new NothingPosted("no part of the answer went out");
       await attempt.partStarting();
+      await questionStarting(scope);
     },
     async posted(_index, id, keep = false) {
       attempt.partPosted(id);

@@ -91,6 +91,16 @@ describe("findSentSms", () => {
     expect(await find("+14155550111", "The answer whose response was lost.", since)).toBeNull();
   });
 
+  it("takes the earliest text with those words since the call began, not another answer's sent after it", async () => {
+    const since = Date.now();
+    await control("/__fail", { fault: "drop_after", path: "/messages.create", bodyContains: '"to":"+14155550113"' });
+    expect(await send("+14155550113", "May I run it?").catch((e: unknown) => e)).toBeInstanceOf(Error);
+    const [lost] = await messages("+14155550113");
+    // The same question again, from another answer, before the retry looks.
+    await send("+14155550113", "May I run it?");
+    expect(await find("+14155550113", "May I run it?", since)).toBe(lost!.sid);
+  });
+
   it("does not take a text sent well before the call began for it", async () => {
     await send("+14155550112", "Same words.");
     expect(await find("+14155550112", "Same words.", Date.now() + 60_000)).toBeNull();

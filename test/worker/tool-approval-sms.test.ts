@@ -4,13 +4,14 @@
  * Such a reply is the approval's, never a question for the model; one with nothing pending is a text as before. The
  * call runs once at the tool server however often the YES comes (Twilio's redelivery of the same MessageSid, a
  * second YES); the window closes at production timing, on the virtual clock; a YES counts only right after the
- * question (anything else said since closes it); every job is delivered twice.
+ * question (anything else said since closes it), and from before its send (one whose answer was lost); every job is
+ * delivered twice.
  */
 import { describe, expect, it } from "vitest";
 import { OPEN } from "../../lib/approvals/answer-scripts.ts";
 import { evalshaMatch, scriptFault } from "../support/fault-control.ts";
 import { scriptModel } from "../support/model.ts";
-import { prodTimingSuite } from "../support/prod-timing.ts";
+import { prodTimingSuite, QSTASH_RETRY_DELAYS_MS } from "../support/prod-timing.ts";
 import {
   BOT_NUMBER,
   newMessageSid,
@@ -183,6 +184,28 @@ describe("a confirm tool by text", () => {
     const [, done, ...more] = await textsSettled(from, 2);
     expect(more).toEqual([]);
     expect(done).toMatch(/^✅ Done: create_ticket: Created ticket \d+ in IT: /);
+    expect(await createCalls(title)).toEqual([1]);
+  });
+
+  // bench:chaos seed 3: Twilio carried the question's send out and its answer was lost. Before, the YES that came
+  // before the retry found the question was a text for the model, which asked the same question again.
+  it("runs the call once on a YES to a question whose send was never heard back, asking it once", async () => {
+    const from = newSender();
+    const title = `Unsure question ${from}`;
+    const twilio = String(kit.env.TWILIO_API_BASE_URL);
+    await scriptFault(twilio, { fault: "drop_after", path: "/messages.create", bodyContains: `"to":"${from}"` });
+    await text(from, `create_ticket {"title": "${title}"}`);
+    await kit.timePasses(BURST_MS);
+    const [question, ...none] = (await smsSentTo(from)).map((m) => m.body);
+    expect(none).toEqual([]);
+    expect(question).toContain("⚠️ Approval needed: may I run create_ticket");
+    // The person answers the question they have while the job waits for its first retry (QStash's 12 s).
+    await text(from, "YES");
+    await kit.timePasses(QSTASH_RETRY_DELAYS_MS[0]);
+    const [asked, done, ...more] = await textsSettled(from, 2);
+    expect(asked).toBe(question);
+    expect(done).toMatch(/^✅ Done: create_ticket: Created ticket \d+ in IT: /);
+    expect(more).toEqual([]);
     expect(await createCalls(title)).toEqual([1]);
   });
 

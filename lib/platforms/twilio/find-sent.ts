@@ -1,8 +1,8 @@
 /**
  * @module
  * "Did an earlier attempt's text go out?" on Twilio: the Messages list, filtered on the person's number and the
- * bot's, newest first; a text with the very same body created since the earlier attempt's call began is taken to
- * be that attempt's, instead of sending it again.
+ * bot's, newest first; the earliest text with the very same body created since the earlier attempt's call began is
+ * taken to be that attempt's, instead of sending it again.
  */
 import { basicAuthorization } from "../../base64.ts";
 import * as z from "../../zod.ts";
@@ -49,7 +49,9 @@ export async function findSentSms(q: SentSmsQuery): Promise<string | null> {
   }
   const listed = listSchema.safeParse(await response.json().catch(() => undefined));
   if (!listed.success) throw new Error("Twilio Messages API answered a list without messages");
-  const found = listed.data.messages.find(
+  // Newest first: the earliest since the call began is that call's; a later one with the same words is another
+  // answer's (the same question asked again), which this attempt must not take for its own.
+  const found = listed.data.messages.findLast(
     (m) => m.body === q.body && Date.parse(m.date_created ?? "") >= q.since - CLOCK_SLACK_MS,
   );
   return found?.sid ?? null;
