@@ -23,11 +23,13 @@ export async function runPersonalDigestCommand(
   if (command.kind === "problem") return { text: `${command.problem}. Usage: /parley ${DIGEST_USAGE}`, changed: false };
   const where = { platform: place.platform, tenant: place.tenant };
   const person = origin.userId;
-  const current = await rt.personalDigests.get(where, person);
-  if (command.kind === "status") return { text: await digestStatus(rt, current, NO_DIGEST), changed: false };
   if (command.kind === "off") {
     if (!(await endPersonalDigest(rt, where, person))) return { text: NO_DIGEST, changed: false };
     return { text: "Done. Your digest is off.", changed: true };
+  }
+  if (command.kind === "status") {
+    const current = await rt.personalDigests.get(where, person);
+    return { text: await digestStatus(rt, current, NO_DIGEST), changed: false };
   }
   const scheduleId = await rt.schedules.idFor(`digest-me|${personId(where, person)}`);
   const channel: ConversationKey = { platform: place.platform, tenant: place.tenant, channel: place.channel };
