@@ -9,8 +9,8 @@
  * changes nothing (the record is created once; the delayed job's deduplication id is the same). Where the platform
  * shows controls, they are put on the question once it is open (an edit, so that a press always finds it, and a
  * streamed question gets them too); a platform that refuses leaves the question as it is, answered by a reaction.
- * A ✅ or a press can come between the question's post and its open: the asker's (kept by ./decide.ts) decides it as
- * it opens, and its continuation is published at once.
+ * A ✅ or ❌ (or a YES or NO) can come between the question's post and its open: the asker's (kept by ./decide.ts)
+ * decides it as it opens, and its continuation is published at once. A press cannot: the controls come after.
  */
 import type { PendingCall } from "../conversation/draft.ts";
 import type { JobOf } from "../queue/job.ts";

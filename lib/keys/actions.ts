@@ -37,7 +37,8 @@ export function approvalWindowKey(prefix: string, key: ConversationKey, question
 
 /**
  * Who answered the bot's message before its approval opened (the question is out, its record not yet): each person's
- * first ✅ or ❌ (or press), for the open to take the asker's (lib/approvals/answer-scripts.ts); APPROVAL_TTL_MINUTES.
+ * first ✅ or ❌ (or YES or NO), for the open to take the asker's (lib/approvals/answer-scripts.ts);
+ * APPROVAL_TTL_MINUTES.
  */
 export function approvalEarlyKey(prefix: string, key: ConversationKey, questionId: string): string {
   return `${prefix}:approval-early:${inTenant(key, key.channel)}${SEP}${questionId}`;
